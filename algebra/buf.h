@@ -1,0 +1,27 @@
+/* Private: growable text buffer allocated through the context allocator. */
+#ifndef SY_BUF_H
+#define SY_BUF_H
+#include <stdbool.h>
+#include <stddef.h>
+#include "symshape/ctx.h"
+
+typedef struct sy_buf {
+    sy_ctx *ctx;
+    char *p;
+    size_t len, cap;
+    bool oom;
+} sy_buf;
+
+void sy_buf_init(sy_buf *b, sy_ctx *ctx);
+void sy_buf_putc(sy_buf *b, char c);
+void sy_buf_puts(sy_buf *b, const char *s);
+void sy_buf_putn(sy_buf *b, const char *s, size_t n);
+void sy_buf_printf(sy_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Give the string (exact size, NUL-terminated) to the caller, or NULL on OOM. */
+char *sy_buf_finish(sy_buf *b);
+void sy_buf_free(sy_buf *b);
+#endif

@@ -1,0 +1,497 @@
+/* FloorDiv, Mod, CeilDiv: construction-time rules. Every rule is an identity
+ * that holds at every integer point where the divisors are non-zero; each is
+ * listed with its proof sketch in docs/algebra.md (section "Division rules")
+ * and checked by random evaluation in tests/algebra/test_rules.c. */
+#include <string.h>
+
+#include "algebra/expr_private.h"
+#include "algebra/ival.h"
+
+static const sy_expr *floordiv_const(sy_ctx *ctx, const sy_expr *n, const fmpz_t k);
+static const sy_expr *mod_const(sy_ctx *ctx, const sy_expr *n, const fmpz_t k);
+
+/* i-th non-constant term of a polynomial (coefficient, monomial). */
+static size_t nc_count(const sy_expr *e)
+{
+    if (e->kind == SY_EXPR_INT) return 0;
+    if (e->kind == SY_EXPR_ADD) return e->n;
+    return 1;
+}
+static const sy_expr *nc_term(const sy_expr *e, size_t i, const fmpz **c)
+{
+    static const fmpz one = 1;
+    if (e->kind == SY_EXPR_ADD) {
+        *c = &SY_CTERMS(e)[i].coef;
+        return SY_CTERMS(e)[i].mono;
+    }
+    *c = &one;
+    return e;
+}
+
+/* If the floor of a/k is the same at both ends of a's intrinsic range (k > 0),
+ * store it in q and return true. */
+static bool const_quotient(const sy_expr *a, const fmpz_t k, fmpz_t q)
+{
+    if (a->lo == SY_NEG_INF || a->hi == SY_POS_INF) return false;
+    fmpz_t lo, hi, q2;
+    fmpz_init_set_si(lo, a->lo);
+    fmpz_init_set_si(hi, a->hi);
+    fmpz_init(q2);
+    fmpz_fdiv_q(q, lo, k);
+    fmpz_fdiv_q(q2, hi, k);
+    bool same = fmpz_equal(q, q2);
+    fmpz_clear(lo);
+    fmpz_clear(hi);
+    fmpz_clear(q2);
+    return same;
+}
+
+/* ---------------------------------------------------------------- FloorDiv by a constant */
+
+static const sy_expr *floordiv_const(sy_ctx *ctx, const sy_expr *n, const fmpz_t k_in)
+{
+    fmpz_t k, c, q, r, g, t;
+    fmpz_init_set(k, k_in);
+    fmpz_init(c); fmpz_init(q); fmpz_init(r); fmpz_init(g); fmpz_init(t);
+    const sy_expr *res = NULL;
+    sy_terms P, R;
+    sy_terms_init(&P);
+    sy_terms_init(&R);
+
+    if (fmpz_sgn(k) < 0) { /* FloorDiv(a, -k) = FloorDiv(-a, k) */
+        n = sy_expr_neg(ctx, n);
+        fmpz_neg(k, k);
+        if (!n) goto done;
+    }
+    if (fmpz_is_one(k)) { res = n; goto done; }
+    if (n->kind == SY_EXPR_INT) {
+        fmpz_fdiv_q(q, &n->u.value, k);
+        res = sy_int_fmpz(ctx, q);
+        goto done;
+    }
+    /* (a) pull out multiples of k: c_i = q_i k + r_i, |r_i| < k, r_i with the
+     * sign of c_i. FloorDiv(k*P + R, k) = P + FloorDiv(R, k). */
+    for (size_t i = 0; i < nc_count(n); i++) {
+        const fmpz *ci;
+        const sy_expr *m = nc_term(n, i, &ci);
+        fmpz_tdiv_qr(q, r, ci, k);
+        if (!fmpz_is_zero(q) && !sy_terms_push(ctx, &P, q, m)) goto done;
+        if (!fmpz_is_zero(r) && !sy_terms_push(ctx, &R, r, m)) goto done;
+    }
+    sy_const_term(c, n);
+    /* (b) gcd of the remaining coefficients with k:
+     * FloorDiv(g*A + c, g*m) = FloorDiv(A + FloorDiv(c, g), m). */
+    fmpz_set(g, k);
+    for (size_t i = 0; i < R.n; i++) fmpz_gcd(g, g, &R.t[i].coef);
+    if (R.n == 0) {
+        fmpz_fdiv_q(q, c, k);
+        fmpz_add(P.c0, P.c0, q);
+        res = sy_terms_build(ctx, &P);
+        goto done;
+    }
+    if (!fmpz_is_one(g)) {
+        for (size_t i = 0; i < R.n; i++) fmpz_divexact(&R.t[i].coef, &R.t[i].coef, g);
+        fmpz_fdiv_q(c, c, g);
+        fmpz_divexact(k, k, g);
+    }
+    const sy_expr *rexpr = sy_terms_build(ctx, &R); /* non-constant part */
+    if (!rexpr) goto done;
+    if (fmpz_is_one(k)) {
+        fmpz_add(P.c0, P.c0, c);
+        if (!sy_terms_add_expr(ctx, &P, (fmpz_t){1}, rexpr)) goto done;
+        res = sy_terms_build(ctx, &P);
+        goto done;
+    }
+    /* (d) nested: FloorDiv(FloorDiv(x, j) + c, k) = FloorDiv(x + c*j, j*k), j > 0. */
+    if (rexpr->kind == SY_EXPR_FLOORDIV && rexpr->args[1]->kind == SY_EXPR_INT &&
+        fmpz_sgn(&rexpr->args[1]->u.value) > 0) {
+        const fmpz *j = &rexpr->args[1]->u.value;
+        fmpz_mul(t, c, j);
+        const sy_expr *inner = sy_add_fmpz(ctx, rexpr->args[0], t);
+        fmpz_mul(t, j, k);
+        const sy_expr *f = inner ? floordiv_const(ctx, inner, t) : NULL;
+        if (!f || !sy_terms_add_expr(ctx, &P, (fmpz_t){1}, f)) goto done;
+        res = sy_terms_build(ctx, &P);
+        goto done;
+    }
+    /* (e) sign: FloorDiv(-A + c, k) = -FloorDiv(A - c + k - 1, k). */
+    int sign = 1;
+    if (sy_leading_sign(rexpr) < 0) {
+        sign = -1;
+        rexpr = sy_expr_neg(ctx, rexpr);
+        if (!rexpr) goto done;
+        fmpz_neg(c, c);
+        fmpz_add(c, c, k);
+        fmpz_sub_ui(c, c, 1);
+    }
+    /* constant: FloorDiv(A + q*k + r, k) = q + FloorDiv(A + r, k), 0 <= r < k */
+    fmpz_fdiv_qr(q, r, c, k);
+    const sy_expr *num = sy_add_fmpz(ctx, rexpr, r);
+    if (!num) goto done;
+    const sy_expr *node;
+    if (const_quotient(num, k, t)) {
+        node = sy_int_fmpz(ctx, t);
+    } else {
+        const sy_expr *kd = sy_int_fmpz(ctx, k);
+        node = kd ? sy_node2(ctx, SY_EXPR_FLOORDIV, num, kd) : NULL;
+    }
+    if (!node) goto done;
+    fmpz_set_si(t, sign);
+    fmpz_addmul(P.c0, t, q);
+    if (!sy_terms_add_expr(ctx, &P, t, node)) goto done;
+    res = sy_terms_build(ctx, &P);
+done:
+    sy_terms_clear(ctx, &P);
+    sy_terms_clear(ctx, &R);
+    fmpz_clear(k); fmpz_clear(c); fmpz_clear(q); fmpz_clear(r); fmpz_clear(g); fmpz_clear(t);
+    return res;
+}
+
+/* ---------------------------------------------------------------- Mod by a constant */
+
+/* Mod(u, j) with k | j is congruent to u modulo k: inside Mod(., k) replace it
+ * by u. Returns the rewritten numerator (or n itself). */
+static const sy_expr *strip_inner_mods(sy_ctx *ctx, const sy_expr *n, const fmpz_t k, const sy_expr *ksym)
+{
+    bool any = false;
+    for (size_t i = 0; i < nc_count(n) && !any; i++) {
+        const fmpz *ci;
+        const sy_expr *m = nc_term(n, i, &ci);
+        if (m->kind != SY_EXPR_MOD) continue;
+        const sy_expr *j = m->args[1];
+        if (ksym ? (j == ksym) : (j->kind == SY_EXPR_INT && fmpz_divisible(&j->u.value, k))) any = true;
+    }
+    if (!any) return n;
+    sy_terms ts;
+    sy_terms_init(&ts);
+    fmpz_t c0;
+    fmpz_init(c0);
+    sy_const_term(c0, n);
+    fmpz_add(ts.c0, ts.c0, c0);
+    fmpz_clear(c0);
+    for (size_t i = 0; i < nc_count(n); i++) {
+        const fmpz *ci;
+        const sy_expr *m = nc_term(n, i, &ci);
+        const sy_expr *use = m;
+        if (m->kind == SY_EXPR_MOD) {
+            const sy_expr *j = m->args[1];
+            if (ksym ? (j == ksym) : (j->kind == SY_EXPR_INT && fmpz_divisible(&j->u.value, k))) use = m->args[0];
+        }
+        if (!sy_terms_add_expr(ctx, &ts, ci, use)) {
+            sy_terms_clear(ctx, &ts);
+            return NULL;
+        }
+    }
+    return sy_terms_build(ctx, &ts);
+}
+
+static const sy_expr *mod_const(sy_ctx *ctx, const sy_expr *n, const fmpz_t k_in)
+{
+    fmpz_t k, c, g, t;
+    fmpz_init_set(k, k_in);
+    fmpz_init(c); fmpz_init(g); fmpz_init(t);
+    const sy_expr *res = NULL;
+    sy_terms R;
+    sy_terms_init(&R);
+    int outer_sign = 1;
+
+    if (fmpz_sgn(k) < 0) { /* Mod(a, -k) = -Mod(-a, k) */
+        n = sy_expr_neg(ctx, n);
+        fmpz_neg(k, k);
+        outer_sign = -1;
+        if (!n) goto done;
+    }
+    if (fmpz_is_one(k)) { res = sy_expr_int_si(ctx, 0); goto done; }
+    /* Mod(u, j) with k | j inside: replace by u (repeat: replacements can expose more). */
+    for (int iter = 0; iter < 8; iter++) {
+        const sy_expr *n2 = strip_inner_mods(ctx, n, k, NULL);
+        if (!n2) goto done;
+        if (n2 == n) break;
+        n = n2;
+    }
+    if (n->kind == SY_EXPR_INT) {
+        fmpz_fdiv_r(t, &n->u.value, k);
+        res = sy_int_fmpz(ctx, t);
+        goto done;
+    }
+    /* reduce coefficients into [0, k): Mod(a + k*b, k) = Mod(a, k) */
+    for (size_t i = 0; i < nc_count(n); i++) {
+        const fmpz *ci;
+        const sy_expr *m = nc_term(n, i, &ci);
+        fmpz_fdiv_r(t, ci, k);
+        if (!fmpz_is_zero(t) && !sy_terms_push(ctx, &R, t, m)) goto done;
+    }
+    sy_const_term(c, n);
+    fmpz_fdiv_r(c, c, k);
+    if (R.n == 0) { res = sy_int_fmpz(ctx, c); goto done; }
+    /* Mod(g*A + c, g*m) = g*Mod(A + FloorDiv(c, g), m) + Mod(c, g) */
+    fmpz_set(g, k);
+    for (size_t i = 0; i < R.n; i++) fmpz_gcd(g, g, &R.t[i].coef);
+    if (!fmpz_is_one(g)) {
+        for (size_t i = 0; i < R.n; i++) fmpz_divexact(&R.t[i].coef, &R.t[i].coef, g);
+        fmpz_fdiv_q(R.c0, c, g);
+        fmpz_fdiv_r(c, c, g);
+        fmpz_divexact(t, k, g);
+        const sy_expr *a = sy_terms_build(ctx, &R);
+        const sy_expr *inner = a ? mod_const(ctx, a, t) : NULL;
+        if (!inner) goto done;
+        const sy_expr *s = sy_add_fmpz(ctx, sy_scale_fmpz(ctx, inner, g), c);
+        res = s;
+        goto done;
+    }
+    fmpz_set(R.c0, c);
+    const sy_expr *num = sy_terms_build(ctx, &R);
+    if (!num) goto done;
+    /* intrinsic range within one period: Mod(a, k) = a - q*k */
+    if (const_quotient(num, k, t)) {
+        fmpz_mul(t, t, k);
+        fmpz_neg(t, t);
+        res = sy_add_fmpz(ctx, num, t);
+        goto done;
+    }
+    const sy_expr *kd = sy_int_fmpz(ctx, k);
+    res = kd ? sy_node2(ctx, SY_EXPR_MOD, num, kd) : NULL;
+done:
+    if (res && outer_sign < 0) res = sy_expr_neg(ctx, res);
+    sy_terms_clear(ctx, &R);
+    fmpz_clear(k); fmpz_clear(c); fmpz_clear(g); fmpz_clear(t);
+    return res;
+}
+
+/* ---------------------------------------------------------------- symbolic divisors */
+
+/* Exponent of atom x in monomial m. */
+static uint64_t mono_exp_of(const sy_expr *m, const sy_expr *x)
+{
+    uint32_t nf = m->kind == SY_EXPR_MUL ? m->n : 1;
+    for (uint32_t i = 0; i < nf; i++) {
+        const sy_expr *f = m->kind == SY_EXPR_MUL ? m->args[i] : m;
+        const sy_expr *base = f->kind == SY_EXPR_POW ? f->args[0] : f;
+        if (base == x) return f->kind == SY_EXPR_POW ? f->u.exp : 1;
+    }
+    return 0;
+}
+
+/* m / d for monomials if d divides m: returns the quotient (the integer 1 when
+ * equal) or NULL with *ok = false when not divisible. */
+static const sy_expr *mono_div(sy_ctx *ctx, const sy_expr *m, const sy_expr *d, bool *ok)
+{
+    *ok = false;
+    uint32_t nd = d->kind == SY_EXPR_MUL ? d->n : 1;
+    for (uint32_t i = 0; i < nd; i++) {
+        const sy_expr *f = d->kind == SY_EXPR_MUL ? d->args[i] : d;
+        const sy_expr *base = f->kind == SY_EXPR_POW ? f->args[0] : f;
+        uint64_t e = f->kind == SY_EXPR_POW ? f->u.exp : 1;
+        if (mono_exp_of(m, base) < e) return NULL;
+    }
+    *ok = true;
+    /* quotient: multiply out the remaining factors */
+    const sy_expr *q = sy_expr_int_si(ctx, 1);
+    uint32_t nm = m->kind == SY_EXPR_MUL ? m->n : 1;
+    for (uint32_t i = 0; i < nm && q; i++) {
+        const sy_expr *f = m->kind == SY_EXPR_MUL ? m->args[i] : m;
+        const sy_expr *base = f->kind == SY_EXPR_POW ? f->args[0] : f;
+        uint64_t e = f->kind == SY_EXPR_POW ? f->u.exp : 1;
+        uint64_t rem = e - mono_exp_of(d, base);
+        if (rem) q = sy_expr_mul(ctx, q, sy_expr_pow_ui(ctx, base, rem));
+    }
+    return q;
+}
+
+typedef enum { DIV_FLOOR, DIV_CEIL, DIV_MOD } divkind;
+
+/* Split n = D*Q + R for a single-term divisor c*m: terms of n divisible by it
+ * go to Q. */
+static bool pull_out(sy_ctx *ctx, const sy_expr *n, const sy_expr *d, const sy_expr **Q, const sy_expr **R)
+{
+    *Q = sy_expr_int_si(ctx, 0);
+    *R = n;
+    if (nc_count(d) != 1 || d->kind == SY_EXPR_INT) return true;
+    fmpz_t c0;
+    fmpz_init(c0);
+    sy_const_term(c0, d);
+    bool single = fmpz_is_zero(c0);
+    fmpz_clear(c0);
+    if (!single) return true;
+    const fmpz *dc;
+    const sy_expr *dm = nc_term(d, 0, &dc);
+    sy_terms q, r;
+    sy_terms_init(&q);
+    sy_terms_init(&r);
+    fmpz_t t;
+    fmpz_init(t);
+    bool okall = true;
+    sy_const_term(r.c0, n);
+    for (size_t i = 0; i < nc_count(n) && okall; i++) {
+        const fmpz *ci;
+        const sy_expr *m = nc_term(n, i, &ci);
+        bool ok = false;
+        const sy_expr *mq = fmpz_divisible(ci, dc) ? mono_div(ctx, m, dm, &ok) : NULL;
+        if (ok && !mq) okall = false;
+        if (ok && mq) {
+            fmpz_divexact(t, ci, dc);
+            okall = sy_terms_add_expr(ctx, &q, t, mq);
+        } else if (okall) {
+            okall = sy_terms_push(ctx, &r, ci, m);
+        }
+    }
+    fmpz_clear(t);
+    if (!okall) {
+        sy_terms_clear(ctx, &q);
+        sy_terms_clear(ctx, &r);
+        return false;
+    }
+    *Q = sy_terms_build(ctx, &q);
+    *R = sy_terms_build(ctx, &r);
+    sy_terms_clear(ctx, &q);
+    sy_terms_clear(ctx, &r);
+    return *Q && *R;
+}
+
+static const sy_expr *div_sym(sy_ctx *ctx, const sy_expr *n, const sy_expr *d, divkind kind)
+{
+    /* divisor sign: FloorDiv(a, -d) = FloorDiv(-a, d); CeilDiv likewise;
+     * Mod(a, -d) = -Mod(-a, d) */
+    if (sy_leading_sign(d) < 0) {
+        const sy_expr *r = div_sym(ctx, sy_expr_neg(ctx, n), sy_expr_neg(ctx, d), kind);
+        return kind == DIV_MOD ? sy_expr_neg(ctx, r) : r;
+    }
+    if (!n || !d) return NULL;
+    if (sy_is_zero(n)) return n;
+    /* integer content: Op(g*a, g*d) = Op(a, d) for floor/ceil, g*Mod(a, d) for Mod */
+    fmpz_t gn, gd;
+    fmpz_init(gn);
+    fmpz_init(gd);
+    sy_content(gn, n);
+    sy_content(gd, d);
+    fmpz_gcd(gn, gn, gd);
+    const sy_expr *scale = NULL; /* Mod: factor to multiply back */
+    if (!fmpz_is_one(gn)) {
+        n = sy_divexact_fmpz(ctx, n, gn);
+        d = sy_divexact_fmpz(ctx, d, gn);
+        if (kind == DIV_MOD) scale = sy_int_fmpz(ctx, gn);
+    }
+    fmpz_clear(gn);
+    fmpz_clear(gd);
+    if (!n || !d) return NULL;
+    /* exact division */
+    const sy_expr *q = NULL;
+    int dv = sy_poly_divides_raw(ctx, n, d, &q);
+    if (dv < 0) return NULL;
+    if (dv > 0) {
+        const sy_expr *r = kind == DIV_MOD ? sy_expr_int_si(ctx, 0) : q;
+        return scale ? sy_expr_mul(ctx, scale, r) : r;
+    }
+    /* polynomial gcd: Op(G*a, G*d) = Op(a, d) (G*Mod(a, d) for Mod), G != 0 */
+    if (d->kind != SY_EXPR_INT && n->kind != SY_EXPR_INT) {
+        const sy_expr *G = sy_poly_gcd_raw(ctx, n, d);
+        if (!G) return NULL;
+        if (G->kind != SY_EXPR_INT) {
+            const sy_expr *n2 = NULL, *d2 = NULL;
+            if (sy_poly_divides_raw(ctx, n, G, &n2) != 1 || sy_poly_divides_raw(ctx, d, G, &d2) != 1)
+                return sy_fail(ctx, SY_ERROR, "internal: polynomial gcd does not divide its operands");
+            n = n2;
+            d = d2;
+            if (kind == DIV_MOD) scale = scale ? sy_expr_mul(ctx, scale, G) : G;
+            if (sy_leading_sign(d) < 0) { /* G may carry the sign */
+                n = sy_expr_neg(ctx, n);
+                d = sy_expr_neg(ctx, d);
+                if (kind == DIV_MOD) scale = sy_expr_neg(ctx, scale);
+            }
+        }
+    }
+    if (!n || !d) return NULL;
+    const sy_expr *res;
+    if (d->kind == SY_EXPR_INT) {
+        if (kind == DIV_FLOOR) res = floordiv_const(ctx, n, &d->u.value);
+        else if (kind == DIV_MOD) res = mod_const(ctx, n, &d->u.value);
+        else res = sy_expr_neg(ctx, floordiv_const(ctx, sy_expr_neg(ctx, n), &d->u.value));
+        return scale ? sy_expr_mul(ctx, scale, res) : res;
+    }
+    /* Mod(u, d) inside Mod(., d) is congruent to u */
+    if (kind == DIV_MOD) {
+        n = strip_inner_mods(ctx, n, NULL, d);
+        if (!n) return NULL;
+    }
+    /* pull out multiples of a single-term divisor */
+    const sy_expr *Q, *R;
+    if (!pull_out(ctx, n, d, &Q, &R)) return NULL;
+    n = R;
+    int sign = 1;
+    sy_expr_kind nk = kind == DIV_FLOOR ? SY_EXPR_FLOORDIV : (kind == DIV_CEIL ? SY_EXPR_CEILDIV : SY_EXPR_MOD);
+    if (sy_is_zero(n)) {
+        res = sy_expr_int_si(ctx, 0);
+    } else {
+        /* numerator sign: FloorDiv(-a, d) = -CeilDiv(a, d), CeilDiv(-a, d) = -FloorDiv(a, d) */
+        if (kind != DIV_MOD && sy_leading_sign(n) < 0) {
+            sign = -1;
+            n = sy_expr_neg(ctx, n);
+            nk = kind == DIV_FLOOR ? SY_EXPR_CEILDIV : SY_EXPR_FLOORDIV;
+        }
+        if (!n) return NULL;
+        /* constant by intrinsic bounds */
+        sy_ival a, b, r;
+        sy_ival_init(&a);
+        sy_ival_init(&b);
+        sy_ival_init(&r);
+        sy_ival_set_bounds64(&a, n->lo, n->hi);
+        sy_ival_set_bounds64(&b, d->lo, d->hi);
+        bool ok = nk == SY_EXPR_FLOORDIV ? sy_ival_floordiv(&r, &a, &b, false)
+                : nk == SY_EXPR_CEILDIV ? sy_ival_ceildiv(&r, &a, &b, false)
+                : sy_ival_mod(&r, &a, &b, false);
+        if (ok && sy_ival_is_point(&r)) {
+            res = sy_int_fmpz(ctx, r.lo);
+        } else if (nk == SY_EXPR_MOD && !a.lo_inf && fmpz_sgn(a.lo) >= 0 && sy_ival_positive(&b) &&
+                   (b.lo_inf ? false : !a.hi_inf && fmpz_cmp(a.hi, b.lo) < 0)) {
+            res = n; /* 0 <= n < d everywhere */
+        } else {
+            res = sy_node2(ctx, nk, n, d);
+        }
+        sy_ival_clear(&a);
+        sy_ival_clear(&b);
+        sy_ival_clear(&r);
+    }
+    if (!res) return NULL;
+    if (sign < 0) res = sy_expr_neg(ctx, res);
+    if (kind != DIV_MOD) res = sy_expr_add(ctx, Q, res);
+    return scale ? sy_expr_mul(ctx, scale, res) : res;
+}
+
+/* ---------------------------------------------------------------- public */
+
+static bool div_args(sy_ctx *ctx, const sy_expr *a, const sy_expr *b, const char *name)
+{
+    if (!sy_check_int(ctx, a, name) || !sy_check_int(ctx, b, name)) return false;
+    if (sy_is_zero(b)) {
+        char *sa = sy_expr_print(ctx, a, SY_PRINT_CANONICAL);
+        sy_fail(ctx, SY_EDIVZERO, "%s(%s, 0): division by zero", name, sa ? sa : "?");
+        sy_str_free(ctx, sa);
+        return false;
+    }
+    return true;
+}
+
+const sy_expr *sy_expr_floordiv(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
+{
+    if (!ctx || !a || !b) return NULL;
+    if (!div_args(ctx, a, b, "FloorDiv")) return NULL;
+    if (b->kind == SY_EXPR_INT) return floordiv_const(ctx, a, &b->u.value);
+    return div_sym(ctx, a, b, DIV_FLOOR);
+}
+
+const sy_expr *sy_expr_mod(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
+{
+    if (!ctx || !a || !b) return NULL;
+    if (!div_args(ctx, a, b, "Mod")) return NULL;
+    if (b->kind == SY_EXPR_INT) return mod_const(ctx, a, &b->u.value);
+    return div_sym(ctx, a, b, DIV_MOD);
+}
+
+const sy_expr *sy_expr_ceildiv(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
+{
+    if (!ctx || !a || !b) return NULL;
+    if (!div_args(ctx, a, b, "CeilDiv")) return NULL;
+    if (b->kind == SY_EXPR_INT) /* CeilDiv(a, k) = -FloorDiv(-a, k) */
+        return sy_expr_neg(ctx, floordiv_const(ctx, sy_expr_neg(ctx, a), &b->u.value));
+    return div_sym(ctx, a, b, DIV_CEIL);
+}

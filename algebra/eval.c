@@ -1,0 +1,594 @@
+/* Evaluation at a point (int64 fast path, exact bignum fallback),
+ * substitution, free symbols. */
+#include <string.h>
+
+#include "algebra/eval_private.h"
+#include "algebra/sy_int64.h"
+
+/* ------------------------------------------------------------------ arrays handed to callers */
+
+void *sy_alloc_array(sy_ctx *ctx, size_t bytes)
+{
+    size_t *p = sy_alloc(ctx, bytes + 16);
+    if (!p) return NULL;
+    p[0] = bytes + 16;
+    return (char *)p + 16;
+}
+
+void *sy_mem_free(sy_ctx *ctx, void *p)
+{
+    if (!p || !ctx) return NULL;
+    size_t *h = (size_t *)(void *)((char *)p - 16);
+    sy_dealloc(ctx, h, h[0]);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ bindings */
+
+bool sy_binding_init(sy_ctx *ctx, sy_binding *b)
+{
+    b->n = ctx->nsyms;
+    b->has = NULL;
+    b->v64 = NULL;
+    b->vz = NULL;
+    size_t n = b->n ? b->n : 1;
+    b->has = sy_alloc(ctx, n);
+    b->v64 = sy_alloc(ctx, n * sizeof *b->v64);
+    b->vz = sy_alloc(ctx, n * sizeof *b->vz);
+    if (!b->has || !b->v64 || !b->vz) {
+        sy_binding_clear(ctx, b);
+        return false;
+    }
+    memset(b->has, 0, n);
+    for (size_t i = 0; i < n; i++) fmpz_init(&b->vz[i]);
+    return true;
+}
+
+void sy_binding_clear(sy_ctx *ctx, sy_binding *b)
+{
+    size_t n = b->n ? b->n : 1;
+    if (b->vz) {
+        for (size_t i = 0; i < n; i++) fmpz_clear(&b->vz[i]);
+        sy_dealloc(ctx, b->vz, n * sizeof *b->vz);
+    }
+    if (b->has) sy_dealloc(ctx, b->has, n);
+    if (b->v64) sy_dealloc(ctx, b->v64, n * sizeof *b->v64);
+    b->vz = NULL;
+    b->has = NULL;
+    b->v64 = NULL;
+}
+
+void sy_binding_set(sy_binding *b, uint32_t id, const fmpz_t v)
+{
+    if (id >= b->n) return;
+    fmpz_set(&b->vz[id], v);
+    b->has[id] = fmpz_fits_si(v) ? 2 : 1; /* 2: also valid in v64 */
+    if (b->has[id] == 2) b->v64[id] = fmpz_get_si(v);
+}
+
+/* ------------------------------------------------------------------ int64 path */
+
+typedef struct {
+    sy_ctx *ctx;
+    const sy_binding *b;
+    int status; /* 0 ok, 1 overflow (retry exact), 2 div by zero, 3 unbound */
+    const sy_expr *culprit;
+} ev64;
+
+static int64_t e64(ev64 *ev, const sy_expr *e)
+{
+    if (ev->status) return 0;
+    int64_t r = 0, a, b;
+    int st = 0;
+    switch (e->kind) {
+    case SY_EXPR_INT:
+        if (!fmpz_fits_si(&e->u.value)) { ev->status = 1; return 0; }
+        return fmpz_get_si(&e->u.value);
+    case SY_EXPR_SYM:
+        if (e->u.sym.id >= ev->b->n || !ev->b->has[e->u.sym.id]) { ev->status = 3; ev->culprit = e; return 0; }
+        if (ev->b->has[e->u.sym.id] != 2) { ev->status = 1; return 0; }
+        return ev->b->v64[e->u.sym.id];
+    case SY_EXPR_ADD:
+        if (!fmpz_fits_si(&e->u.c0)) { ev->status = 1; return 0; }
+        r = fmpz_get_si(&e->u.c0);
+        for (uint32_t i = 0; i < e->n && !st; i++) {
+            const fmpz *c = &SY_CTERMS(e)[i].coef;
+            if (!fmpz_fits_si(c)) { ev->status = 1; return 0; }
+            a = e64(ev, SY_CTERMS(e)[i].mono);
+            if (ev->status) return 0;
+            st = sy_i64_mul(fmpz_get_si(c), a, &a) || sy_i64_add(r, a, &r);
+        }
+        break;
+    case SY_EXPR_MUL:
+        r = 1;
+        for (uint32_t i = 0; i < e->n && !st; i++) {
+            a = e64(ev, e->args[i]);
+            if (ev->status) return 0;
+            st = sy_i64_mul(r, a, &r);
+        }
+        break;
+    case SY_EXPR_POW:
+        a = e64(ev, e->args[0]);
+        if (ev->status) return 0;
+        r = 1;
+        for (uint64_t i = 0; i < e->u.exp && !st; i++) {
+            st = sy_i64_mul(r, a, &r);
+            if (r == 0 || r == 1) break; /* stays */
+            if (a == -1) { r = (e->u.exp % 2) ? -1 : 1; break; }
+        }
+        break;
+    case SY_EXPR_FLOORDIV:
+    case SY_EXPR_CEILDIV:
+    case SY_EXPR_MOD:
+        a = e64(ev, e->args[0]);
+        b = e64(ev, e->args[1]);
+        if (ev->status) return 0;
+        st = e->kind == SY_EXPR_FLOORDIV ? sy_i64_floordiv(a, b, &r)
+           : e->kind == SY_EXPR_MOD ? sy_i64_mod(a, b, &r) : sy_i64_ceildiv(a, b, &r);
+        if (st == SY_I64_DIVZERO) { ev->status = 2; ev->culprit = e; return 0; }
+        break;
+    case SY_EXPR_MIN:
+    case SY_EXPR_MAX:
+        r = e64(ev, e->args[0]);
+        for (uint32_t i = 1; i < e->n && !ev->status; i++) {
+            a = e64(ev, e->args[i]);
+            if (e->kind == SY_EXPR_MIN ? a < r : a > r) r = a;
+        }
+        break;
+    case SY_EXPR_EQ: a = e64(ev, e->args[0]); return a == 0;
+    case SY_EXPR_NE: a = e64(ev, e->args[0]); return a != 0;
+    case SY_EXPR_LE: a = e64(ev, e->args[0]); return a <= 0;
+    case SY_EXPR_AND:
+        /* evaluate all operands: a division by zero anywhere is reported */
+        r = 1;
+        for (uint32_t i = 0; i < e->n && !ev->status; i++) r &= (e64(ev, e->args[i]) != 0);
+        return r;
+    case SY_EXPR_OR:
+        r = 0;
+        for (uint32_t i = 0; i < e->n && !ev->status; i++) r |= (e64(ev, e->args[i]) != 0);
+        return r;
+    case SY_EXPR_TRUE: return 1;
+    case SY_EXPR_FALSE: return 0;
+    }
+    if (st) ev->status = 1;
+    return r;
+}
+
+/* ------------------------------------------------------------------ exact path */
+
+typedef struct {
+    sy_ctx *ctx;
+    const sy_binding *b;
+    sy_status status;
+    const sy_expr *culprit;
+} evz;
+
+static void ez(evz *ev, const sy_expr *e, fmpz_t out)
+{
+    if (ev->status) return;
+    fmpz_t a, b;
+    switch (e->kind) {
+    case SY_EXPR_INT: fmpz_set(out, &e->u.value); return;
+    case SY_EXPR_SYM:
+        if (e->u.sym.id >= ev->b->n || !ev->b->has[e->u.sym.id]) {
+            ev->status = SY_EINVAL;
+            ev->culprit = e;
+            return;
+        }
+        fmpz_set(out, &ev->b->vz[e->u.sym.id]);
+        return;
+    case SY_EXPR_TRUE: fmpz_one(out); return;
+    case SY_EXPR_FALSE: fmpz_zero(out); return;
+    default: break;
+    }
+    fmpz_init(a);
+    fmpz_init(b);
+    switch (e->kind) {
+    case SY_EXPR_ADD:
+        fmpz_set(a, &e->u.c0);
+        for (uint32_t i = 0; i < e->n && !ev->status; i++) {
+            ez(ev, SY_CTERMS(e)[i].mono, b);
+            fmpz_addmul(a, &SY_CTERMS(e)[i].coef, b);
+        }
+        fmpz_set(out, a);
+        break;
+    case SY_EXPR_MUL:
+        fmpz_one(a);
+        for (uint32_t i = 0; i < e->n && !ev->status; i++) {
+            ez(ev, e->args[i], b);
+            fmpz_mul(a, a, b);
+            if ((uint64_t)fmpz_bits(a) > ev->ctx->opts.max_const_bits * 4) {
+                ev->status = SY_EQUOTA;
+                ev->culprit = e;
+            }
+        }
+        fmpz_set(out, a);
+        break;
+    case SY_EXPR_POW:
+        ez(ev, e->args[0], a);
+        if (ev->status) break;
+        if (!fmpz_is_zero(a) && !fmpz_is_pm1(a) &&
+            (uint64_t)fmpz_bits(a) * e->u.exp > ev->ctx->opts.max_const_bits * 4) {
+            ev->status = SY_EQUOTA;
+            ev->culprit = e;
+            break;
+        }
+        fmpz_pow_ui(out, a, e->u.exp);
+        break;
+    case SY_EXPR_FLOORDIV:
+    case SY_EXPR_CEILDIV:
+    case SY_EXPR_MOD:
+        ez(ev, e->args[0], a);
+        ez(ev, e->args[1], b);
+        if (ev->status) break;
+        if (fmpz_is_zero(b)) {
+            ev->status = SY_EDIVZERO;
+            ev->culprit = e;
+            break;
+        }
+        if (e->kind == SY_EXPR_FLOORDIV) fmpz_fdiv_q(out, a, b);
+        else if (e->kind == SY_EXPR_CEILDIV) fmpz_cdiv_q(out, a, b);
+        else fmpz_fdiv_r(out, a, b);
+        break;
+    case SY_EXPR_MIN:
+    case SY_EXPR_MAX:
+        ez(ev, e->args[0], a);
+        for (uint32_t i = 1; i < e->n && !ev->status; i++) {
+            ez(ev, e->args[i], b);
+            int c = fmpz_cmp(b, a);
+            if (e->kind == SY_EXPR_MIN ? c < 0 : c > 0) fmpz_set(a, b);
+        }
+        fmpz_set(out, a);
+        break;
+    case SY_EXPR_EQ:
+    case SY_EXPR_NE:
+    case SY_EXPR_LE: {
+        ez(ev, e->args[0], a);
+        int s = fmpz_sgn(a);
+        int v = e->kind == SY_EXPR_EQ ? s == 0 : e->kind == SY_EXPR_NE ? s != 0 : s <= 0;
+        fmpz_set_si(out, v);
+        break;
+    }
+    case SY_EXPR_AND:
+    case SY_EXPR_OR: {
+        int v = e->kind == SY_EXPR_AND;
+        for (uint32_t i = 0; i < e->n && !ev->status; i++) {
+            ez(ev, e->args[i], a);
+            if (e->kind == SY_EXPR_AND) v &= !fmpz_is_zero(a);
+            else v |= !fmpz_is_zero(a);
+        }
+        fmpz_set_si(out, v);
+        break;
+    }
+    default: break;
+    }
+    fmpz_clear(a);
+    fmpz_clear(b);
+}
+
+static sy_status report(sy_ctx *ctx, sy_status st, const sy_expr *culprit)
+{
+    char *s = culprit ? sy_expr_print(ctx, culprit, SY_PRINT_CANONICAL) : NULL;
+    sy_status r;
+    if (st == SY_EINVAL) r = sy_fail_st(ctx, st, "symbol '%s' has no value", s ? s : "?");
+    else if (st == SY_EDIVZERO) r = sy_fail_st(ctx, st, "division by zero in %s", s ? s : "?");
+    else if (st == SY_EQUOTA) r = sy_fail_st(ctx, st, "value of %s exceeds the size limit", s ? s : "?");
+    else r = sy_fail_st(ctx, st, "evaluation failed");
+    sy_str_free(ctx, s);
+    return r;
+}
+
+sy_status sy_eval_raw(sy_ctx *ctx, const sy_expr *e, const sy_binding *b, fmpz_t out)
+{
+    ev64 ev = {ctx, b, 0, NULL};
+    int64_t v = e64(&ev, e);
+    if (ev.status == 0) {
+        fmpz_set_si(out, v);
+        return SY_OK;
+    }
+    if (ev.status == 2) return report(ctx, SY_EDIVZERO, ev.culprit);
+    if (ev.status == 3) return report(ctx, SY_EINVAL, ev.culprit);
+    evz z = {ctx, b, SY_OK, NULL};
+    ez(&z, e, out);
+    if (z.status) return report(ctx, z.status, z.culprit);
+    return SY_OK;
+}
+
+static sy_status bind_args(sy_ctx *ctx, sy_binding *b, size_t n, const sy_expr *const *syms,
+                           const sy_expr *const *vals, const int64_t *v64)
+{
+    if (n && !syms) return sy_fail_st(ctx, SY_EINVAL, "eval: NULL symbol array");
+    if (!sy_binding_init(ctx, b)) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    fmpz_t t;
+    fmpz_init(t);
+    for (size_t i = 0; i < n; i++) {
+        if (!syms[i] || syms[i]->kind != SY_EXPR_SYM) {
+            fmpz_clear(t);
+            sy_binding_clear(ctx, b);
+            return sy_fail_st(ctx, SY_EINVAL, "eval: key %zu is not a symbol", i);
+        }
+        if (vals) {
+            if (!vals[i] || vals[i]->kind != SY_EXPR_INT) {
+                fmpz_clear(t);
+                sy_binding_clear(ctx, b);
+                return sy_fail_st(ctx, SY_EINVAL, "eval: value %zu is not an integer constant", i);
+            }
+            fmpz_set(t, &vals[i]->u.value);
+        } else {
+            fmpz_set_si(t, v64[i]);
+        }
+        sy_binding_set(b, syms[i]->u.sym.id, t);
+    }
+    fmpz_clear(t);
+    return SY_OK;
+}
+
+sy_status sy_expr_eval(sy_ctx *ctx, const sy_expr *e, size_t n, const sy_expr *const *syms,
+                       const sy_expr *const *vals, const sy_expr **out)
+{
+    if (!ctx) return SY_EINVAL;
+    if (!e || !out || (n && !vals)) return sy_fail_st(ctx, SY_EINVAL, "eval: NULL argument");
+    sy_binding b;
+    sy_status st = bind_args(ctx, &b, n, syms, vals, NULL);
+    if (st) return st;
+    fmpz_t r;
+    fmpz_init(r);
+    st = sy_eval_raw(ctx, e, &b, r);
+    if (st == SY_OK) {
+        *out = e->isbool ? sy_expr_bool(ctx, !fmpz_is_zero(r)) : sy_int_fmpz(ctx, r);
+        if (!*out) st = sy_ctx_last_error(ctx);
+    }
+    fmpz_clear(r);
+    sy_binding_clear(ctx, &b);
+    return st;
+}
+
+sy_status sy_expr_eval_si(sy_ctx *ctx, const sy_expr *e, size_t n, const sy_expr *const *syms,
+                          const int64_t *vals, int64_t *out)
+{
+    if (!ctx) return SY_EINVAL;
+    if (!e || !out || (n && !vals)) return sy_fail_st(ctx, SY_EINVAL, "eval: NULL argument");
+    sy_binding b;
+    sy_status st = bind_args(ctx, &b, n, syms, NULL, vals);
+    if (st) return st;
+    fmpz_t r;
+    fmpz_init(r);
+    st = sy_eval_raw(ctx, e, &b, r);
+    if (st == SY_OK) {
+        if (fmpz_fits_si(r)) *out = fmpz_get_si(r);
+        else st = sy_fail_st(ctx, SY_EOVERFLOW, "value does not fit int64");
+    }
+    fmpz_clear(r);
+    sy_binding_clear(ctx, &b);
+    return st;
+}
+
+/* ------------------------------------------------------------------ traversal with memo */
+
+bool sy_memo_init(sy_ctx *ctx, sy_memo *m)
+{
+    m->cap = 64;
+    m->n = 0;
+    m->keys = sy_alloc(ctx, m->cap * sizeof *m->keys);
+    m->vals = sy_alloc(ctx, m->cap * sizeof *m->vals);
+    if (!m->keys || !m->vals) {
+        sy_memo_clear(ctx, m);
+        return false;
+    }
+    memset(m->keys, 0, m->cap * sizeof *m->keys);
+    return true;
+}
+void sy_memo_clear(sy_ctx *ctx, sy_memo *m)
+{
+    if (m->keys) sy_dealloc(ctx, m->keys, m->cap * sizeof *m->keys);
+    if (m->vals) sy_dealloc(ctx, m->vals, m->cap * sizeof *m->vals);
+    m->keys = NULL;
+    m->vals = NULL;
+}
+const sy_expr *sy_memo_get(const sy_memo *m, const sy_expr *k)
+{
+    size_t mask = m->cap - 1, j = (size_t)k->hash & mask;
+    while (m->keys[j]) {
+        if (m->keys[j] == k) return m->vals[j];
+        j = (j + 1) & mask;
+    }
+    return NULL;
+}
+bool sy_memo_put(sy_ctx *ctx, sy_memo *m, const sy_expr *k, const sy_expr *v)
+{
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t nc = m->cap * 2;
+        const sy_expr **nk = sy_alloc(ctx, nc * sizeof *nk), **nv = sy_alloc(ctx, nc * sizeof *nv);
+        if (!nk || !nv) {
+            if (nk) sy_dealloc(ctx, nk, nc * sizeof *nk);
+            if (nv) sy_dealloc(ctx, nv, nc * sizeof *nv);
+            return false;
+        }
+        memset(nk, 0, nc * sizeof *nk);
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!m->keys[i]) continue;
+            size_t j = (size_t)m->keys[i]->hash & (nc - 1);
+            while (nk[j]) j = (j + 1) & (nc - 1);
+            nk[j] = m->keys[i];
+            nv[j] = m->vals[i];
+        }
+        sy_dealloc(ctx, m->keys, m->cap * sizeof *m->keys);
+        sy_dealloc(ctx, m->vals, m->cap * sizeof *m->vals);
+        m->keys = nk;
+        m->vals = nv;
+        m->cap = nc;
+    }
+    size_t mask = m->cap - 1, j = (size_t)k->hash & mask;
+    while (m->keys[j] && m->keys[j] != k) j = (j + 1) & mask;
+    if (!m->keys[j]) m->n++;
+    m->keys[j] = k;
+    m->vals[j] = v;
+    return true;
+}
+
+/* Rebuild e bottom-up, replacing each node for which leaf() returns non-NULL.
+ * Canonicalisation happens through the constructors. */
+const sy_expr *sy_rebuild(sy_ctx *ctx, const sy_expr *e, sy_memo *memo,
+                          const sy_expr *(*leaf)(void *ud, const sy_expr *e), void *ud)
+{
+    if (!e) return NULL;
+    const sy_expr *hit = sy_memo_get(memo, e);
+    if (hit) return hit;
+    const sy_expr *r = leaf(ud, e);
+    if (!r && ctx->err != SY_OK && ctx->err != SY_EINVAL) { /* leaf may signal failure by error */
+    }
+    if (!r) {
+        switch (e->kind) {
+        case SY_EXPR_INT:
+        case SY_EXPR_SYM:
+        case SY_EXPR_TRUE:
+        case SY_EXPR_FALSE: r = e; break;
+        case SY_EXPR_ADD: {
+            sy_terms ts;
+            sy_terms_init(&ts);
+            fmpz_set(ts.c0, &e->u.c0);
+            bool ok = true;
+            for (uint32_t i = 0; i < e->n && ok; i++) {
+                const sy_expr *m = sy_rebuild(ctx, SY_CTERMS(e)[i].mono, memo, leaf, ud);
+                ok = m && sy_terms_add_expr(ctx, &ts, &SY_CTERMS(e)[i].coef, m);
+            }
+            if (ok) r = sy_terms_build(ctx, &ts);
+            sy_terms_clear(ctx, &ts);
+            break;
+        }
+        case SY_EXPR_POW: r = sy_expr_pow_ui(ctx, sy_rebuild(ctx, e->args[0], memo, leaf, ud), e->u.exp); break;
+        case SY_EXPR_MUL: {
+            r = sy_expr_int_si(ctx, 1);
+            for (uint32_t i = 0; i < e->n && r; i++) r = sy_expr_mul(ctx, r, sy_rebuild(ctx, e->args[i], memo, leaf, ud));
+            break;
+        }
+        case SY_EXPR_FLOORDIV:
+        case SY_EXPR_MOD:
+        case SY_EXPR_CEILDIV: {
+            const sy_expr *a = sy_rebuild(ctx, e->args[0], memo, leaf, ud);
+            const sy_expr *b = a ? sy_rebuild(ctx, e->args[1], memo, leaf, ud) : NULL;
+            if (!a || !b) break;
+            if (a == e->args[0] && b == e->args[1]) { r = e; break; }
+            r = e->kind == SY_EXPR_FLOORDIV ? sy_expr_floordiv(ctx, a, b)
+              : e->kind == SY_EXPR_MOD ? sy_expr_mod(ctx, a, b) : sy_expr_ceildiv(ctx, a, b);
+            break;
+        }
+        case SY_EXPR_EQ: r = sy_expr_eq(ctx, sy_rebuild(ctx, e->args[0], memo, leaf, ud), sy_expr_int_si(ctx, 0)); break;
+        case SY_EXPR_NE: r = sy_expr_ne(ctx, sy_rebuild(ctx, e->args[0], memo, leaf, ud), sy_expr_int_si(ctx, 0)); break;
+        case SY_EXPR_LE: r = sy_expr_le(ctx, sy_rebuild(ctx, e->args[0], memo, leaf, ud), sy_expr_int_si(ctx, 0)); break;
+        default: { /* Min Max And Or */
+            const sy_expr *stackbuf[16];
+            const sy_expr **v = e->n <= 16 ? stackbuf : sy_alloc(ctx, e->n * sizeof *v);
+            if (!v) { r = sy_oom(ctx); break; }
+            bool ok = true, same = true;
+            for (uint32_t i = 0; i < e->n && ok; i++) {
+                v[i] = sy_rebuild(ctx, e->args[i], memo, leaf, ud);
+                ok = v[i] != NULL;
+                same = same && v[i] == e->args[i];
+            }
+            if (ok) {
+                if (same) r = e;
+                else if (e->kind == SY_EXPR_MIN) r = sy_expr_min_n(ctx, e->n, v);
+                else if (e->kind == SY_EXPR_MAX) r = sy_expr_max_n(ctx, e->n, v);
+                else if (e->kind == SY_EXPR_AND) r = sy_expr_and_n(ctx, e->n, v);
+                else r = sy_expr_or_n(ctx, e->n, v);
+            }
+            if (v != stackbuf) sy_dealloc(ctx, v, e->n * sizeof *v);
+            break;
+        }
+        }
+    }
+    if (r && !sy_memo_put(ctx, memo, e, r)) return sy_oom(ctx);
+    return r;
+}
+
+typedef struct {
+    size_t n;
+    const sy_expr *const *syms, *const *vals;
+} subs_ud;
+
+static const sy_expr *subs_leaf(void *ud, const sy_expr *e)
+{
+    subs_ud *s = ud;
+    if (e->kind != SY_EXPR_SYM) return NULL;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->syms[i] == e) return s->vals[i];
+    return NULL;
+}
+
+const sy_expr *sy_expr_subs(sy_ctx *ctx, const sy_expr *e, size_t n, const sy_expr *const *syms,
+                            const sy_expr *const *vals)
+{
+    if (!ctx || !e) return NULL;
+    if (n && (!syms || !vals)) return sy_fail(ctx, SY_EINVAL, "subs: NULL arrays");
+    for (size_t i = 0; i < n; i++) {
+        if (!syms[i] || !vals[i]) return NULL;
+        if (syms[i]->kind != SY_EXPR_SYM) return sy_fail(ctx, SY_EINVAL, "subs: key %zu is not a symbol", i);
+        if (vals[i]->isbool) return sy_fail(ctx, SY_EINVAL, "subs: value %zu is a boolean", i);
+    }
+    sy_memo m;
+    if (!sy_memo_init(ctx, &m)) return sy_oom(ctx);
+    subs_ud ud = {n, syms, vals};
+    const sy_expr *r = sy_rebuild(ctx, e, &m, subs_leaf, &ud);
+    sy_memo_clear(ctx, &m);
+    return r;
+}
+
+/* ------------------------------------------------------------------ free symbols */
+
+static bool collect_syms(sy_ctx *ctx, const sy_expr *e, sy_memo *seen, const sy_expr ***v, size_t *n, size_t *cap)
+{
+    if (sy_memo_get(seen, e)) return true;
+    if (!sy_memo_put(ctx, seen, e, e)) return false;
+    if (e->kind == SY_EXPR_SYM) {
+        if (*n == *cap) {
+            size_t nc = *cap ? *cap * 2 : 8;
+            const sy_expr **nv = sy_realloc(ctx, *v, *cap * sizeof **v, nc * sizeof **v);
+            if (!nv) return false;
+            *v = nv;
+            *cap = nc;
+        }
+        (*v)[(*n)++] = e;
+        return true;
+    }
+    if (e->kind == SY_EXPR_INT) return true;
+    for (uint32_t i = 0; i < sy_expr_nargs(e); i++)
+        if (!collect_syms(ctx, sy_expr_arg(e, i), seen, v, n, cap)) return false;
+    return true;
+}
+
+static int cmp_ptr(const void *x, const void *y)
+{
+    return sy_expr_cmp(*(const sy_expr *const *)x, *(const sy_expr *const *)y);
+}
+
+sy_status sy_expr_free_symbols(sy_ctx *ctx, const sy_expr *e, const sy_expr ***out, size_t *n)
+{
+    if (!ctx) return SY_EINVAL;
+    if (!e || !out || !n) return sy_fail_st(ctx, SY_EINVAL, "free_symbols: NULL argument");
+    *out = NULL;
+    *n = 0;
+    sy_memo seen;
+    if (!sy_memo_init(ctx, &seen)) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    const sy_expr **v = NULL;
+    size_t cnt = 0, cap = 0;
+    bool ok = collect_syms(ctx, e, &seen, &v, &cnt, &cap);
+    sy_memo_clear(ctx, &seen);
+    if (!ok) {
+        if (v) sy_dealloc(ctx, v, cap * sizeof *v);
+        return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    }
+    if (cnt) {
+        qsort(v, cnt, sizeof *v, cmp_ptr);
+        const sy_expr **res = sy_alloc_array(ctx, cnt * sizeof *res);
+        if (!res) {
+            sy_dealloc(ctx, v, cap * sizeof *v);
+            return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        }
+        memcpy(res, v, cnt * sizeof *res);
+        *out = res;
+        *n = cnt;
+    }
+    if (v) sy_dealloc(ctx, v, cap * sizeof *v);
+    return SY_OK;
+}

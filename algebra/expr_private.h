@@ -1,0 +1,165 @@
+/* Private: node layout, context internals, helpers shared by the algebra sources.
+ * Nothing here is part of the public API. */
+#ifndef SY_EXPR_PRIVATE_H
+#define SY_EXPR_PRIVATE_H
+
+#include <flint/flint.h>
+#include <flint/fmpz.h>
+#include <stdarg.h>
+#include <stdbool.h>
+
+#include "symshape/ctx.h"
+#include "symshape/expr.h"
+
+/* Intrinsic bounds: every node stores an interval [lo, hi] that holds at every
+ * integer point where the node is defined, independent of any assumption.
+ * INT64_MIN as lo means -oo, INT64_MAX as hi means +oo. */
+#define SY_NEG_INF INT64_MIN
+#define SY_POS_INF INT64_MAX
+
+typedef struct sy_term {
+    fmpz coef;
+    const sy_expr *mono; /* a monomial node: SYM, atom, POW or MUL */
+} sy_term;
+
+struct sy_expr {
+    uint64_t hash;
+    uint64_t serial;
+    int64_t lo, hi;  /* intrinsic bounds */
+    uint32_t n;      /* number of args / terms */
+    uint32_t deg;    /* total degree of a monomial (1 for atoms), 0 otherwise */
+    uint8_t kind;
+    uint8_t isbool;
+    uint8_t pad[6];
+    union {
+        fmpz value;                               /* INT */
+        struct { const char *name; uint32_t id; } sym; /* SYM */
+        fmpz c0;                                  /* ADD: constant term */
+        uint64_t exp;                             /* POW */
+    } u;
+    const sy_expr *args[]; /* n children; for ADD: n sy_term (see SY_TERMS) */
+};
+
+#define SY_TERMS(e) ((sy_term *)(void *)(e)->args)
+#define SY_CTERMS(e) ((const sy_term *)(const void *)(e)->args)
+
+typedef struct sy_arena_chunk {
+    struct sy_arena_chunk *next;
+    size_t size;
+    size_t used;
+    max_align_t data[];
+} sy_arena_chunk;
+
+#define SY_SMALL_MIN (-64)
+#define SY_SMALL_MAX 1024
+
+struct sy_ctx {
+    sy_allocator alc;
+    sy_ctx_options opts;
+    /* errors */
+    sy_status err;
+    long erroff;
+    char errmsg[512];
+    /* intern table (open addressing, linear probing) */
+    const sy_expr **table;
+    size_t cap, count;
+    /* node arena */
+    sy_arena_chunk *chunks;
+    size_t arena_bytes;
+    uint64_t next_serial;
+    size_t live_blocks;
+    /* symbols by id */
+    const sy_expr **syms;
+    size_t nsyms, symcap;
+    /* cached constants */
+    const sy_expr *small[SY_SMALL_MAX - SY_SMALL_MIN + 1];
+    const sy_expr *etrue, *efalse;
+    /* scratch node used to build interning candidates */
+    sy_expr *scratch;
+    size_t scratch_cap; /* in args slots */
+};
+
+/* ---- memory */
+void *sy_alloc(sy_ctx *ctx, size_t size);
+void *sy_realloc(sy_ctx *ctx, void *p, size_t old_size, size_t new_size);
+void sy_dealloc(sy_ctx *ctx, void *p, size_t size);
+
+/* ---- errors: record and return NULL / status */
+const sy_expr *sy_fail(sy_ctx *ctx, sy_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+sy_status sy_fail_st(sy_ctx *ctx, sy_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+void sy_set_error_offset(sy_ctx *ctx, long off);
+const sy_expr *sy_oom(sy_ctx *ctx);
+
+/* ---- interning */
+/* A candidate node with room for @p n children; valid until the next call. */
+sy_expr *sy_scratch(sy_ctx *ctx, size_t n);
+/* Intern the candidate (hash already computed with sy_hash_node). Deep-copies
+ * fmpz fields; the caller keeps ownership of the candidate's fmpz values. */
+const sy_expr *sy_intern(sy_ctx *ctx, const sy_expr *cand);
+uint64_t sy_hash_node(const sy_expr *cand);
+const sy_expr *sy_int_fmpz(sy_ctx *ctx, const fmpz_t v);
+const sy_expr *sy_node2(sy_ctx *ctx, sy_expr_kind kind, const sy_expr *a, const sy_expr *b);
+const sy_expr *sy_node_n(sy_ctx *ctx, sy_expr_kind kind, size_t n, const sy_expr *const *args);
+
+/* ---- term lists (polynomial building) */
+typedef struct sy_terms {
+    sy_term *t;
+    size_t n, cap;
+    fmpz_t c0;
+} sy_terms;
+void sy_terms_init(sy_terms *ts);
+void sy_terms_clear(sy_ctx *ctx, sy_terms *ts);
+bool sy_terms_push(sy_ctx *ctx, sy_terms *ts, const fmpz_t c, const sy_expr *mono);
+/* Append c * e (e any integer expression). */
+bool sy_terms_add_expr(sy_ctx *ctx, sy_terms *ts, const fmpz_t c, const sy_expr *e);
+/* Canonicalise (sort, merge, drop zeros) and intern; clears ts. */
+const sy_expr *sy_terms_build(sy_ctx *ctx, sy_terms *ts);
+
+/* ---- helpers on canonical polynomials */
+bool sy_is_int(const sy_expr *e);
+bool sy_is_zero(const sy_expr *e);
+bool sy_is_one(const sy_expr *e);
+bool sy_is_monomial(const sy_expr *e); /* SYM, atom, POW, MUL */
+bool sy_is_atom(const sy_expr *e);     /* SYM, FLOORDIV, MOD, CEILDIV, MIN, MAX */
+/* gcd of all coefficients including the constant term (>= 0; 0 for 0). */
+void sy_content(fmpz_t g, const sy_expr *e);
+/* gcd of the non-constant coefficients (0 if constant). */
+void sy_content_nonconst(fmpz_t g, const sy_expr *e);
+/* sign of the first (leading) non-constant coefficient, or of the constant. */
+int sy_leading_sign(const sy_expr *e);
+/* constant term of e into c */
+void sy_const_term(fmpz_t c, const sy_expr *e);
+const sy_expr *sy_scale_fmpz(sy_ctx *ctx, const sy_expr *e, const fmpz_t c);
+/* e / c, exact (caller guarantees c divides every coefficient) */
+const sy_expr *sy_divexact_fmpz(sy_ctx *ctx, const sy_expr *e, const fmpz_t c);
+const sy_expr *sy_add_fmpz(sy_ctx *ctx, const sy_expr *e, const fmpz_t c);
+/* e without its constant term */
+const sy_expr *sy_nonconst_part(sy_ctx *ctx, const sy_expr *e);
+int sy_mono_cmp(const sy_expr *a, const sy_expr *b);
+const sy_expr *sy_mono_mul(sy_ctx *ctx, const sy_expr *a, const sy_expr *b);
+
+/* ---- intrinsic bounds */
+void sy_compute_bounds(sy_expr *cand);
+
+/* ---- polynomial bridge (poly.c) */
+/* gcd of two polynomials; returns NULL on error. */
+const sy_expr *sy_poly_gcd_raw(sy_ctx *ctx, const sy_expr *a, const sy_expr *b);
+/* exact division test: 1 divisible (q set), 0 not, -1 error */
+int sy_poly_divides_raw(sy_ctx *ctx, const sy_expr *a, const sy_expr *b, const sy_expr **q);
+
+/* ---- misc */
+bool sy_check_int(sy_ctx *ctx, const sy_expr *e, const char *what);
+bool sy_check_bool(sy_ctx *ctx, const sy_expr *e, const char *what);
+uint64_t sy_hash_fmpz(const fmpz_t v);
+uint64_t sy_mix(uint64_t h, uint64_t v);
+bool sy_reserved_name(const char *name, size_t len);
+
+#endif

@@ -1,0 +1,167 @@
+/* Min and Max: flattening, constant collapse, duplicate removal, resolution of
+ * arguments whose difference has a known sign (constant difference or
+ * intrinsic bounds), absorption, common positive factor and sign flip. */
+#include <stdlib.h>
+
+#include "algebra/expr_private.h"
+
+typedef struct { const sy_expr **v; size_t n, cap; } argvec;
+
+static bool push(sy_ctx *ctx, argvec *a, const sy_expr *e)
+{
+    if (a->n == a->cap) {
+        size_t nc = a->cap ? a->cap * 2 : 8;
+        const sy_expr **nv = sy_realloc(ctx, a->v, a->cap * sizeof *nv, nc * sizeof *nv);
+        if (!nv) {
+            sy_oom(ctx);
+            return false;
+        }
+        a->v = nv;
+        a->cap = nc;
+    }
+    a->v[a->n++] = e;
+    return true;
+}
+
+static int cmp_ptr(const void *x, const void *y)
+{
+    return sy_expr_cmp(*(const sy_expr *const *)x, *(const sy_expr *const *)y);
+}
+
+/* sign of (a - b) if known everywhere: -1 (a <= b), +1 (a >= b), 0 unknown */
+static int known_order(sy_ctx *ctx, const sy_expr *a, const sy_expr *b, bool *err)
+{
+    const sy_expr *d = sy_expr_sub(ctx, a, b);
+    if (!d) {
+        *err = true;
+        return 0;
+    }
+    if (d->hi != SY_POS_INF && d->hi <= 0) return -1;
+    if (d->lo != SY_NEG_INF && d->lo >= 0) return 1;
+    return 0;
+}
+
+static const sy_expr *minmax(sy_ctx *ctx, sy_expr_kind kind, size_t n, const sy_expr *const *in, bool normalise)
+{
+    const char *name = kind == SY_EXPR_MIN ? "Min" : "Max";
+    if (!ctx) return NULL;
+    if (n == 0) return sy_fail(ctx, SY_EINVAL, "%s needs at least one argument", name);
+    for (size_t i = 0; i < n; i++) {
+        if (!in[i]) return NULL;
+        if (!sy_check_int(ctx, in[i], name)) return NULL;
+    }
+    argvec a = {0};
+    const sy_expr *res = NULL;
+    const sy_expr *best_const = NULL;
+    /* flatten nested same-kind nodes; collapse constants */
+    for (size_t i = 0; i < n; i++) {
+        const sy_expr *e = in[i];
+        size_t m = e->kind == (uint8_t)kind ? e->n : 1;
+        for (size_t j = 0; j < m; j++) {
+            const sy_expr *x = e->kind == (uint8_t)kind ? e->args[j] : e;
+            if (x->kind == SY_EXPR_INT) {
+                if (!best_const) best_const = x;
+                else {
+                    int c = fmpz_cmp(&x->u.value, &best_const->u.value);
+                    if ((kind == SY_EXPR_MIN && c < 0) || (kind == SY_EXPR_MAX && c > 0)) best_const = x;
+                }
+            } else if (!push(ctx, &a, x)) {
+                goto done;
+            }
+        }
+    }
+    if (best_const && !push(ctx, &a, best_const)) goto done;
+    qsort(a.v, a.n, sizeof *a.v, cmp_ptr);
+    /* duplicates */
+    size_t k = 0;
+    for (size_t i = 0; i < a.n; i++)
+        if (k == 0 || a.v[k - 1] != a.v[i]) a.v[k++] = a.v[i];
+    a.n = k;
+    /* resolve pairs with a known order (bounded work) */
+    if (a.n <= 16) {
+        bool err = false, dead[16] = {false};
+        for (size_t i = 0; i < a.n; i++) {
+            for (size_t j = i + 1; j < a.n && !dead[i]; j++) {
+                if (dead[j]) continue;
+                int o = known_order(ctx, a.v[i], a.v[j], &err);
+                if (err) goto done;
+                if (o == 0) continue;
+                /* Min keeps the smaller, Max the larger */
+                bool drop_j = (kind == SY_EXPR_MIN) ? (o < 0) : (o > 0);
+                dead[drop_j ? j : i] = true;
+            }
+        }
+        size_t live = 0;
+        for (size_t i = 0; i < a.n; i++)
+            if (!dead[i]) a.v[live++] = a.v[i];
+        a.n = live;
+    }
+    /* absorption: Min(a, Max(a, b)) = a, Max(a, Min(a, b)) = a */
+    sy_expr_kind dual = kind == SY_EXPR_MIN ? SY_EXPR_MAX : SY_EXPR_MIN;
+    for (size_t i = 0; i < a.n; i++) {
+        const sy_expr *x = a.v[i];
+        if (x->kind != (uint8_t)dual) continue;
+        bool absorbed = false;
+        for (uint32_t t = 0; t < x->n && !absorbed; t++)
+            for (size_t j = 0; j < a.n && !absorbed; j++)
+                if (j != i && a.v[j] == x->args[t]) absorbed = true;
+        if (absorbed) {
+            for (size_t t = i; t + 1 < a.n; t++) a.v[t] = a.v[t + 1];
+            a.n--;
+            i--;
+        }
+    }
+    if (a.n == 1) {
+        res = a.v[0];
+        goto done;
+    }
+    if (normalise) {
+        /* common factor g > 1: Min(g*a, g*b) = g*Min(a, b); all leading
+         * coefficients negative: Min(-a, -b) = -Max(a, b) */
+        fmpz_t g, t;
+        fmpz_init(g);
+        fmpz_init(t);
+        bool allneg = true;
+        for (size_t i = 0; i < a.n; i++) {
+            sy_content(t, a.v[i]);
+            fmpz_gcd(g, g, t);
+            if (sy_leading_sign(a.v[i]) >= 0) allneg = false;
+        }
+        if (allneg) fmpz_neg(g, g);
+        if (!fmpz_is_one(g) && !fmpz_is_zero(g)) {
+            for (size_t i = 0; i < a.n && a.v[i]; i++) a.v[i] = sy_divexact_fmpz(ctx, a.v[i], g);
+            bool ok = true;
+            for (size_t i = 0; i < a.n; i++) ok = ok && a.v[i];
+            const sy_expr *inner = ok ? minmax(ctx, allneg ? dual : kind, a.n, a.v, false) : NULL;
+            res = inner ? sy_scale_fmpz(ctx, inner, g) : NULL;
+            fmpz_clear(g);
+            fmpz_clear(t);
+            goto done;
+        }
+        fmpz_clear(g);
+        fmpz_clear(t);
+    }
+    res = sy_node_n(ctx, kind, a.n, a.v);
+done:
+    if (a.v) sy_dealloc(ctx, a.v, a.cap * sizeof *a.v);
+    return res;
+}
+
+const sy_expr *sy_expr_min_n(sy_ctx *ctx, size_t n, const sy_expr *const *args)
+{
+    return minmax(ctx, SY_EXPR_MIN, n, args, true);
+}
+const sy_expr *sy_expr_max_n(sy_ctx *ctx, size_t n, const sy_expr *const *args)
+{
+    return minmax(ctx, SY_EXPR_MAX, n, args, true);
+}
+const sy_expr *sy_expr_min(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
+{
+    const sy_expr *v[2] = {a, b};
+    return sy_expr_min_n(ctx, 2, v);
+}
+const sy_expr *sy_expr_max(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
+{
+    const sy_expr *v[2] = {a, b};
+    return sy_expr_max_n(ctx, 2, v);
+}

@@ -1,0 +1,367 @@
+/* Printers: canonical text (re-parses to the same node), Python, C. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "algebra/buf.h"
+#include "algebra/expr_private.h"
+
+/* ------------------------------------------------------------------ buffer */
+
+void sy_buf_init(sy_buf *b, sy_ctx *ctx)
+{
+    b->ctx = ctx;
+    b->p = NULL;
+    b->len = b->cap = 0;
+    b->oom = false;
+}
+static bool reserve(sy_buf *b, size_t extra)
+{
+    if (b->oom) return false;
+    if (b->len + extra + 1 <= b->cap) return true;
+    size_t nc = b->cap ? b->cap : 64;
+    while (nc < b->len + extra + 1) nc *= 2;
+    char *np = sy_realloc(b->ctx, b->p, b->cap, nc);
+    if (!np) {
+        b->oom = true;
+        return false;
+    }
+    b->p = np;
+    b->cap = nc;
+    return true;
+}
+void sy_buf_putn(sy_buf *b, const char *s, size_t n)
+{
+    if (!reserve(b, n)) return;
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+void sy_buf_putc(sy_buf *b, char c) { sy_buf_putn(b, &c, 1); }
+void sy_buf_puts(sy_buf *b, const char *s) { sy_buf_putn(b, s, strlen(s)); }
+void sy_buf_printf(sy_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char tmp[256];
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if ((size_t)n < sizeof tmp) {
+        sy_buf_putn(b, tmp, (size_t)n);
+        return;
+    }
+    if (!reserve(b, (size_t)n)) return;
+    va_start(ap, fmt);
+    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+char *sy_buf_finish(sy_buf *b)
+{
+    if (b->oom || !reserve(b, 0)) {
+        sy_buf_free(b);
+        return NULL;
+    }
+    char *s = sy_realloc(b->ctx, b->p, b->cap, b->len + 1);
+    if (!s) {
+        sy_buf_free(b);
+        return NULL;
+    }
+    b->p = NULL;
+    b->cap = b->len = 0;
+    return s;
+}
+void sy_buf_free(sy_buf *b)
+{
+    if (b->p) sy_dealloc(b->ctx, b->p, b->cap);
+    b->p = NULL;
+    b->cap = b->len = 0;
+}
+
+/* ------------------------------------------------------------------ printing */
+
+static void put_fmpz(sy_buf *b, const fmpz_t v)
+{
+    if (!COEFF_IS_MPZ(*v)) {
+        sy_buf_printf(b, "%lld", (long long)*v);
+        return;
+    }
+    size_t n = fmpz_sizeinbase(v, 10) + 2;
+    if (!reserve(b, n)) return;
+    fmpz_get_str(b->p + b->len, 10, v);
+    b->len += strlen(b->p + b->len);
+}
+
+static void put(sy_buf *b, const sy_expr *e, sy_print_style st);
+
+static void put_c_int(sy_buf *b, const fmpz_t v)
+{
+    if (fmpz_fits_si(v) && fmpz_cmp_si(v, INT64_MIN) != 0) {
+        if (fmpz_cmp_si(v, 2147483647) <= 0 && fmpz_cmp_si(v, -2147483647) >= 0) put_fmpz(b, v);
+        else {
+            sy_buf_puts(b, "INT64_C(");
+            put_fmpz(b, v);
+            sy_buf_putc(b, ')');
+        }
+    } else {
+        /* not representable: a comment keeps the value readable */
+        sy_buf_puts(b, "SY_BIGINT(\"");
+        put_fmpz(b, v);
+        sy_buf_puts(b, "\")");
+    }
+}
+
+static void put_int(sy_buf *b, const fmpz_t v, sy_print_style st)
+{
+    if (st == SY_PRINT_C) put_c_int(b, v);
+    else put_fmpz(b, v);
+}
+
+static void put_mono(sy_buf *b, const sy_expr *m, sy_print_style st)
+{
+    if (m->kind == SY_EXPR_MUL) {
+        for (uint32_t i = 0; i < m->n; i++) {
+            if (i) sy_buf_putc(b, '*');
+            put_mono(b, m->args[i], st);
+        }
+    } else if (m->kind == SY_EXPR_POW) {
+        if (st == SY_PRINT_C) {
+            for (uint64_t i = 0; i < m->u.exp; i++) {
+                if (i) sy_buf_putc(b, '*');
+                put(b, m->args[0], st);
+            }
+        } else {
+            put(b, m->args[0], st);
+            sy_buf_printf(b, "**%llu", (unsigned long long)m->u.exp);
+        }
+    } else {
+        put(b, m, st);
+    }
+}
+
+/* print sum c0 + sum c_i m_i; terms with sign mask: which = 0 all,
+ * 1 only positive-coefficient terms, -1 only negative ones (negated). */
+static bool put_sum_part2(sy_buf *b, const sy_expr *e, int which, bool with_const, sy_print_style st)
+{
+    bool first = true;
+    fmpz_t c;
+    fmpz_init(c);
+    size_t n = e->kind == SY_EXPR_ADD ? e->n : (e->kind == SY_EXPR_INT ? 0 : 1);
+    for (size_t i = 0; i <= n; i++) {
+        const sy_expr *m = NULL;
+        if (i < n) {
+            if (e->kind == SY_EXPR_ADD) {
+                fmpz_set(c, &SY_CTERMS(e)[i].coef);
+                m = SY_CTERMS(e)[i].mono;
+            } else {
+                fmpz_one(c);
+                m = e;
+            }
+        } else {
+            sy_const_term(c, e);
+            if (!with_const || fmpz_is_zero(c)) continue;
+        }
+        if (which < 0) {
+            if (fmpz_sgn(c) >= 0) continue;
+            fmpz_neg(c, c);
+        } else if (which > 0 && fmpz_sgn(c) < 0) {
+            continue;
+        }
+        bool neg = fmpz_sgn(c) < 0;
+        if (first) {
+            if (neg) sy_buf_putc(b, '-');
+        } else {
+            sy_buf_puts(b, neg ? " - " : " + ");
+        }
+        fmpz_abs(c, c);
+        if (!m) {
+            put_int(b, c, st);
+        } else {
+            if (!fmpz_is_one(c)) {
+                put_int(b, c, st);
+                sy_buf_putc(b, '*');
+            }
+            put_mono(b, m, st);
+        }
+        first = false;
+    }
+    fmpz_clear(c);
+    return !first;
+}
+
+static bool put_sum_part(sy_buf *b, const sy_expr *e, int which, sy_print_style st)
+{
+    return put_sum_part2(b, e, which, true, st);
+}
+
+static void put_poly(sy_buf *b, const sy_expr *e, sy_print_style st)
+{
+    if (e->kind == SY_EXPR_INT) {
+        put_int(b, &e->u.value, st);
+        return;
+    }
+    put_sum_part(b, e, 0, st);
+}
+
+/* Parenthesised polynomial for operator contexts in Python/C. */
+static void put_paren(sy_buf *b, const sy_expr *e, sy_print_style st)
+{
+    bool simple = e->kind == SY_EXPR_SYM || (e->kind == SY_EXPR_INT && fmpz_sgn(&e->u.value) >= 0) ||
+                  (e->kind >= SY_EXPR_FLOORDIV && e->kind <= SY_EXPR_MAX && st != SY_PRINT_PYTHON);
+    if (!simple) sy_buf_putc(b, '(');
+    put(b, e, st);
+    if (!simple) sy_buf_putc(b, ')');
+}
+
+static void put_rel(sy_buf *b, const sy_expr *e, sy_print_style st)
+{
+    const char *op = e->kind == SY_EXPR_EQ ? " == " : e->kind == SY_EXPR_NE ? " != " : " <= ";
+    const sy_expr *d = e->args[0];
+    if (st != SY_PRINT_CANONICAL) sy_buf_putc(b, '(');
+    if (!put_sum_part(b, d, 1, st)) sy_buf_putc(b, '0');
+    sy_buf_puts(b, op);
+    if (!put_sum_part(b, d, -1, st)) sy_buf_putc(b, '0');
+    if (st != SY_PRINT_CANONICAL) sy_buf_putc(b, ')');
+}
+
+/* FloorDiv(N + k - 1, k) with k >= 2 constant prints as CeilDiv(N, k). */
+static bool ceil_form(const sy_expr *e, fmpz_t c)
+{
+    const sy_expr *k = e->args[1], *n = e->args[0];
+    if (k->kind != SY_EXPR_INT || n->kind != SY_EXPR_ADD) return false;
+    fmpz_sub_ui(c, &k->u.value, 1);
+    return fmpz_sgn(c) > 0 && fmpz_equal(c, &n->u.c0);
+}
+
+static void put(sy_buf *b, const sy_expr *e, sy_print_style st)
+{
+    switch (e->kind) {
+    case SY_EXPR_INT: put_int(b, &e->u.value, st); return;
+    case SY_EXPR_SYM: sy_buf_puts(b, e->u.sym.name); return;
+    case SY_EXPR_ADD: put_poly(b, e, st); return;
+    case SY_EXPR_MUL:
+    case SY_EXPR_POW: put_mono(b, e, st); return;
+    case SY_EXPR_TRUE: sy_buf_puts(b, st == SY_PRINT_PYTHON ? "True" : st == SY_PRINT_C ? "1" : "true"); return;
+    case SY_EXPR_FALSE: sy_buf_puts(b, st == SY_PRINT_PYTHON ? "False" : st == SY_PRINT_C ? "0" : "false"); return;
+    case SY_EXPR_EQ:
+    case SY_EXPR_NE:
+    case SY_EXPR_LE: put_rel(b, e, st); return;
+    default: break;
+    }
+    const char *name = NULL;
+    switch (e->kind) {
+    case SY_EXPR_FLOORDIV: name = "FloorDiv"; break;
+    case SY_EXPR_CEILDIV: name = "CeilDiv"; break;
+    case SY_EXPR_MOD: name = "Mod"; break;
+    case SY_EXPR_MIN: name = "Min"; break;
+    case SY_EXPR_MAX: name = "Max"; break;
+    case SY_EXPR_AND: name = "And"; break;
+    case SY_EXPR_OR: name = "Or"; break;
+    default: name = "?"; break;
+    }
+    if (st == SY_PRINT_CANONICAL) {
+        fmpz_t c;
+        fmpz_init(c);
+        if (e->kind == SY_EXPR_FLOORDIV && ceil_form(e, c)) {
+            fmpz_neg(c, c);
+            sy_buf_puts(b, "CeilDiv(");
+            put_sum_part2(b, e->args[0], 0, false, st);
+            sy_buf_puts(b, ", ");
+            put(b, e->args[1], st);
+            sy_buf_putc(b, ')');
+            fmpz_clear(c);
+            return;
+        }
+        fmpz_clear(c);
+        sy_buf_puts(b, name);
+        sy_buf_putc(b, '(');
+        for (uint32_t i = 0; i < e->n; i++) {
+            if (i) sy_buf_puts(b, ", ");
+            put(b, e->args[i], st);
+        }
+        sy_buf_putc(b, ')');
+        return;
+    }
+    if (st == SY_PRINT_PYTHON) {
+        switch (e->kind) {
+        case SY_EXPR_FLOORDIV:
+        case SY_EXPR_MOD:
+            sy_buf_putc(b, '(');
+            put_paren(b, e->args[0], st);
+            sy_buf_puts(b, e->kind == SY_EXPR_MOD ? " % " : " // ");
+            put_paren(b, e->args[1], st);
+            sy_buf_putc(b, ')');
+            return;
+        case SY_EXPR_CEILDIV:
+            sy_buf_puts(b, "(-((-");
+            put_paren(b, e->args[0], st);
+            sy_buf_puts(b, ") // ");
+            put_paren(b, e->args[1], st);
+            sy_buf_puts(b, "))");
+            return;
+        case SY_EXPR_MIN:
+        case SY_EXPR_MAX:
+            sy_buf_puts(b, e->kind == SY_EXPR_MIN ? "min(" : "max(");
+            for (uint32_t i = 0; i < e->n; i++) {
+                if (i) sy_buf_puts(b, ", ");
+                put(b, e->args[i], st);
+            }
+            sy_buf_putc(b, ')');
+            return;
+        default: /* And / Or */
+            sy_buf_putc(b, '(');
+            for (uint32_t i = 0; i < e->n; i++) {
+                if (i) sy_buf_puts(b, e->kind == SY_EXPR_AND ? " and " : " or ");
+                put(b, e->args[i], st);
+            }
+            sy_buf_putc(b, ')');
+            return;
+        }
+    }
+    /* C */
+    switch (e->kind) {
+    case SY_EXPR_FLOORDIV:
+    case SY_EXPR_MOD:
+    case SY_EXPR_CEILDIV:
+        sy_buf_puts(b, e->kind == SY_EXPR_FLOORDIV ? "sy_floordiv(" : e->kind == SY_EXPR_MOD ? "sy_mod(" : "sy_ceildiv(");
+        put(b, e->args[0], st);
+        sy_buf_puts(b, ", ");
+        put(b, e->args[1], st);
+        sy_buf_putc(b, ')');
+        return;
+    case SY_EXPR_MIN:
+    case SY_EXPR_MAX:
+        for (uint32_t i = 0; i + 1 < e->n; i++) sy_buf_puts(b, e->kind == SY_EXPR_MIN ? "sy_min(" : "sy_max(");
+        put(b, e->args[0], st);
+        for (uint32_t i = 1; i < e->n; i++) {
+            sy_buf_puts(b, ", ");
+            put(b, e->args[i], st);
+            sy_buf_putc(b, ')');
+        }
+        return;
+    default:
+        sy_buf_putc(b, '(');
+        for (uint32_t i = 0; i < e->n; i++) {
+            if (i) sy_buf_puts(b, e->kind == SY_EXPR_AND ? " && " : " || ");
+            put(b, e->args[i], st);
+        }
+        sy_buf_putc(b, ')');
+        return;
+    }
+}
+
+char *sy_expr_print(sy_ctx *ctx, const sy_expr *e, sy_print_style st)
+{
+    if (!ctx) return NULL;
+    if (!e) {
+        sy_fail(ctx, SY_EINVAL, "print: NULL expression");
+        return NULL;
+    }
+    sy_buf b;
+    sy_buf_init(&b, ctx);
+    put(&b, e, st);
+    char *s = sy_buf_finish(&b);
+    if (!s) sy_oom(ctx);
+    return s;
+}
