@@ -277,6 +277,17 @@ const sy_expr *sy_expr_sym(sy_ctx *ctx, const char *name)
     return sy_intern(ctx, c);
 }
 
+const sy_expr *sy_sym_internal(sy_ctx *ctx, const char *name)
+{
+    sy_expr *c = sy_scratch(ctx, 0);
+    if (!c) return sy_oom(ctx);
+    c->kind = SY_EXPR_SYM;
+    c->deg = 1;
+    c->u.sym.name = name;
+    c->hash = sy_hash_node(c);
+    return sy_intern(ctx, c);
+}
+
 static const sy_expr *make_const_bool(sy_ctx *ctx, sy_expr_kind k)
 {
     sy_expr *c = sy_scratch(ctx, 0);

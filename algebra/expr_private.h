@@ -155,6 +155,9 @@ const sy_expr *sy_poly_gcd_raw(sy_ctx *ctx, const sy_expr *a, const sy_expr *b);
 /* exact division test: 1 divisible (q set), 0 not, -1 error */
 int sy_poly_divides_raw(sy_ctx *ctx, const sy_expr *a, const sy_expr *b, const sy_expr **q);
 
+/* ---- internal symbols (names that cannot be parsed, never collide) */
+const sy_expr *sy_sym_internal(sy_ctx *ctx, const char *name);
+
 /* ---- misc */
 bool sy_check_int(sy_ctx *ctx, const sy_expr *e, const char *what);
 bool sy_check_bool(sy_ctx *ctx, const sy_expr *e, const char *what);

@@ -116,6 +116,45 @@ static const sy_expr *minmax(sy_ctx *ctx, sy_expr_kind kind, size_t n, const sy_
         goto done;
     }
     if (normalise) {
+        /* common non-constant terms: Max(a + X, b + X) = X + Max(a, b) */
+        const sy_expr *first = a.v[0];
+        size_t nt = first->kind == SY_EXPR_ADD ? first->n : (first->kind == SY_EXPR_INT ? 0 : 1);
+        sy_terms common;
+        sy_terms_init(&common);
+        bool okc = true;
+        for (size_t t = 0; t < nt && okc; t++) {
+            const sy_expr *m = first->kind == SY_EXPR_ADD ? SY_CTERMS(first)[t].mono : first;
+            fmpz_t cf;
+            fmpz_init_set_ui(cf, 1);
+            if (first->kind == SY_EXPR_ADD) fmpz_set(cf, &SY_CTERMS(first)[t].coef);
+            bool in_all = true;
+            for (size_t i = 1; i < a.n && in_all; i++) {
+                const sy_expr *x = a.v[i];
+                bool found = false;
+                if (x == m && fmpz_is_one(cf)) found = true;
+                if (x->kind == SY_EXPR_ADD)
+                    for (uint32_t j = 0; j < x->n && !found; j++)
+                        found = SY_CTERMS(x)[j].mono == m && fmpz_equal(&SY_CTERMS(x)[j].coef, cf);
+                in_all = found;
+            }
+            if (in_all) okc = sy_terms_push(ctx, &common, cf, m);
+            fmpz_clear(cf);
+        }
+        if (!okc) {
+            sy_terms_clear(ctx, &common);
+            goto done;
+        }
+        if (common.n > 0) {
+            const sy_expr *X = sy_terms_build(ctx, &common);
+            sy_terms_clear(ctx, &common);
+            for (size_t i = 0; i < a.n && X; i++) {
+                a.v[i] = sy_expr_sub(ctx, a.v[i], X);
+                if (!a.v[i]) X = NULL;
+            }
+            res = X ? sy_expr_add(ctx, X, minmax(ctx, kind, a.n, a.v, true)) : NULL;
+            goto done;
+        }
+        sy_terms_clear(ctx, &common);
         /* common factor g > 1: Min(g*a, g*b) = g*Min(a, b); all leading
          * coefficients negative: Min(-a, -b) = -Max(a, b) */
         fmpz_t g, t;

@@ -214,15 +214,40 @@ static void put_paren(sy_buf *b, const sy_expr *e, sy_print_style st)
     if (!simple) sy_buf_putc(b, ')');
 }
 
+/* lhs op rhs with lhs - rhs = d: positive terms on the left, negative ones
+ * (negated) on the right; the constant goes where the text reads naturally:
+ * "x <= -2", "3 <= x", "x + 1 <= y", "x <= y + 2". */
 static void put_rel(sy_buf *b, const sy_expr *e, sy_print_style st)
 {
     const char *op = e->kind == SY_EXPR_EQ ? " == " : e->kind == SY_EXPR_NE ? " != " : " <= ";
     const sy_expr *d = e->args[0];
+    bool hasL = false, hasR = false;
+    size_t n = d->kind == SY_EXPR_ADD ? d->n : (d->kind == SY_EXPR_INT ? 0 : 1);
+    for (size_t i = 0; i < n; i++) {
+        int sg = d->kind == SY_EXPR_ADD ? fmpz_sgn(&SY_CTERMS(d)[i].coef) : 1;
+        if (sg > 0) hasL = true; else hasR = true;
+    }
+    fmpz_t c;
+    fmpz_init(c);
+    sy_const_term(c, d);
+    int cs = fmpz_sgn(c);
     if (st != SY_PRINT_CANONICAL) sy_buf_putc(b, '(');
-    if (!put_sum_part(b, d, 1, st)) sy_buf_putc(b, '0');
-    sy_buf_puts(b, op);
-    if (!put_sum_part(b, d, -1, st)) sy_buf_putc(b, '0');
+    if (!hasL) {
+        put_int(b, c, st);
+        sy_buf_puts(b, op);
+        put_sum_part2(b, d, -1, false, st);
+    } else if (!hasR) {
+        put_sum_part2(b, d, 1, false, st);
+        sy_buf_puts(b, op);
+        fmpz_neg(c, c);
+        put_int(b, c, st);
+    } else {
+        put_sum_part2(b, d, 1, cs > 0, st);
+        sy_buf_puts(b, op);
+        put_sum_part2(b, d, -1, cs < 0, st);
+    }
     if (st != SY_PRINT_CANONICAL) sy_buf_putc(b, ')');
+    fmpz_clear(c);
 }
 
 /* FloorDiv(N + k - 1, k) with k >= 2 constant prints as CeilDiv(N, k). */

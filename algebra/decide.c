@@ -1,0 +1,1755 @@
+/* Facts, bounds and the layered decision procedure. See docs/decision.md.
+ *
+ * Soundness discipline: every layer answers TRUE/FALSE only from a proof
+ * (an interval that excludes the other outcome, or an infeasible linear
+ * system derived by valid integer inferences). Anything else is UNKNOWN. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algebra/eval_private.h"
+#include "algebra/ival.h"
+#include "symshape/decide.h"
+
+#define MAX_DEPTH 3
+#define LIA_MAX_VARS 48
+#define LIA_MAX_ROWS 1500
+#define LIA_MAX_STEPS 20000
+#define RESIDUE_MAX 4096
+
+typedef struct fresh_sym {
+    const sy_expr *t; /* internal symbol */
+    const sy_expr *s; /* the symbol it parametrises: s = k*t + x */
+    fmpz k;
+    const sy_expr *x;
+} fresh_sym;
+
+struct sy_facts {
+    sy_ctx *ctx;
+    size_t cap;
+    sy_ival *range;
+    const sy_expr **repl;
+    size_t nrepl;
+    const sy_expr **rels;
+    size_t nrels, relcap;
+    fresh_sym *fresh;
+    size_t nfresh, freshcap;
+    bool inconsistent;
+    int depth;
+    size_t lia_budget;
+    sy_decide_stats stats;
+};
+
+/* ------------------------------------------------------------------ storage */
+
+static bool ensure(sy_facts *f, size_t id)
+{
+    if (id < f->cap) return true;
+    size_t nc = f->cap ? f->cap : 16;
+    while (nc <= id) nc *= 2;
+    sy_ival *nr = sy_realloc(f->ctx, f->range, f->cap * sizeof *nr, nc * sizeof *nr);
+    if (!nr) return false;
+    f->range = nr;
+    const sy_expr **np = sy_realloc(f->ctx, f->repl, f->cap * sizeof *np, nc * sizeof *np);
+    if (!np) return false;
+    f->repl = np;
+    for (size_t i = f->cap; i < nc; i++) {
+        sy_ival_init(&f->range[i]);
+        f->repl[i] = NULL;
+    }
+    f->cap = nc;
+    return true;
+}
+
+sy_facts *sy_facts_new(sy_ctx *ctx)
+{
+    if (!ctx) return NULL;
+    sy_facts *f = sy_alloc(ctx, sizeof *f);
+    if (!f) {
+        sy_oom(ctx);
+        return NULL;
+    }
+    memset(f, 0, sizeof *f);
+    f->ctx = ctx;
+    if (!ensure(f, ctx->nsyms + 16)) {
+        sy_facts_free(f);
+        sy_oom(ctx);
+        return NULL;
+    }
+    return f;
+}
+
+sy_facts *sy_facts_free(sy_facts *f)
+{
+    if (!f) return NULL;
+    sy_ctx *ctx = f->ctx;
+    for (size_t i = 0; i < f->cap; i++) sy_ival_clear(&f->range[i]);
+    if (f->range) sy_dealloc(ctx, f->range, f->cap * sizeof *f->range);
+    if (f->repl) sy_dealloc(ctx, f->repl, f->cap * sizeof *f->repl);
+    if (f->rels) sy_dealloc(ctx, f->rels, f->relcap * sizeof *f->rels);
+    for (size_t i = 0; i < f->nfresh; i++) fmpz_clear(&f->fresh[i].k);
+    if (f->fresh) sy_dealloc(ctx, f->fresh, f->freshcap * sizeof *f->fresh);
+    sy_dealloc(ctx, f, sizeof *f);
+    return NULL;
+}
+
+sy_facts *sy_facts_copy(const sy_facts *src)
+{
+    if (!src) return NULL;
+    sy_facts *f = sy_facts_new(src->ctx);
+    if (!f) return NULL;
+    if (!ensure(f, src->cap - 1)) goto oom;
+    for (size_t i = 0; i < src->cap; i++) {
+        sy_ival_set(&f->range[i], &src->range[i]);
+        f->repl[i] = src->repl[i];
+    }
+    f->nrepl = src->nrepl;
+    if (src->nrels) {
+        f->rels = sy_alloc(f->ctx, src->relcap * sizeof *f->rels);
+        if (!f->rels) goto oom;
+        memcpy(f->rels, src->rels, src->nrels * sizeof *f->rels);
+        f->relcap = src->relcap;
+        f->nrels = src->nrels;
+    }
+    if (src->nfresh) {
+        f->fresh = sy_alloc(f->ctx, src->freshcap * sizeof *f->fresh);
+        if (!f->fresh) goto oom;
+        f->freshcap = src->freshcap;
+        for (size_t i = 0; i < src->nfresh; i++) {
+            f->fresh[i] = src->fresh[i];
+            fmpz_init_set(&f->fresh[i].k, &src->fresh[i].k);
+        }
+        f->nfresh = src->nfresh;
+    }
+    f->inconsistent = src->inconsistent;
+    f->stats = src->stats;
+    return f;
+oom:
+    sy_facts_free(f);
+    sy_oom(src->ctx);
+    return NULL;
+}
+
+sy_ctx *sy_facts_ctx(const sy_facts *f) { return f ? f->ctx : NULL; }
+sy_bool sy_facts_consistent(const sy_facts *f) { return !f ? SY_BOOL_ERROR : (f->inconsistent ? SY_FALSE : SY_TRUE); }
+void sy_facts_get_stats(const sy_facts *f, sy_decide_stats *out)
+{
+    if (f && out) *out = f->stats;
+}
+
+static bool push_rel(sy_facts *f, const sy_expr *r)
+{
+    for (size_t i = 0; i < f->nrels; i++)
+        if (f->rels[i] == r) return true;
+    if (f->nrels == f->relcap) {
+        size_t nc = f->relcap ? f->relcap * 2 : 16;
+        const sy_expr **nr = sy_realloc(f->ctx, f->rels, f->relcap * sizeof *nr, nc * sizeof *nr);
+        if (!nr) return false;
+        f->rels = nr;
+        f->relcap = nc;
+    }
+    f->rels[f->nrels++] = r;
+    return true;
+}
+
+static bool has_rel(const sy_facts *f, const sy_expr *r)
+{
+    for (size_t i = 0; i < f->nrels; i++)
+        if (f->rels[i] == r) return true;
+    return false;
+}
+
+/* ------------------------------------------------------------------ replacements */
+
+static const sy_expr *repl_leaf(void *ud, const sy_expr *e)
+{
+    sy_facts *f = ud;
+    if (e->kind != SY_EXPR_SYM || e->u.sym.id >= f->cap) return NULL;
+    return f->repl[e->u.sym.id];
+}
+
+const sy_expr *sy_facts_apply(sy_facts *f, const sy_expr *e)
+{
+    if (!f || !e) return NULL;
+    if (f->nrepl == 0) return e;
+    sy_memo m;
+    if (!sy_memo_init(f->ctx, &m)) return sy_oom(f->ctx);
+    const sy_expr *r = sy_rebuild(f->ctx, e, &m, repl_leaf, f);
+    sy_memo_clear(f->ctx, &m);
+    return r;
+}
+
+const sy_expr *sy_facts_replacement(const sy_facts *f, const sy_expr *sym)
+{
+    if (!f || !sym || sym->kind != SY_EXPR_SYM || sym->u.sym.id >= f->cap) return NULL;
+    return f->repl[sym->u.sym.id];
+}
+
+/* ------------------------------------------------------------------ bounds under facts */
+
+typedef struct {
+    sy_facts *f;
+    const sy_expr *culprit; /* a division whose divisor may be zero */
+    const sy_expr *culprit_div;
+} bctx;
+
+static bool nonzero_fact(sy_facts *f, const sy_expr *d)
+{
+    const sy_expr *ne = sy_expr_ne(f->ctx, d, sy_expr_int_si(f->ctx, 0));
+    return ne && (ne->kind == SY_EXPR_TRUE || has_rel(f, ne));
+}
+
+static void bound_rec(bctx *B, const sy_expr *e, sy_ival *out);
+
+/* Residue enumeration: the set of values of Mod(P, k) for a polynomial P in
+ * few symbols depends only on the symbols' residues mod k. */
+static bool residue_range(bctx *B, const sy_expr *p, const fmpz *k, sy_ival *out)
+{
+    sy_ctx *ctx = B->f->ctx;
+    if (!fmpz_fits_si(k) || fmpz_get_si(k) > 64) return false;
+    int64_t kk = fmpz_get_si(k);
+    /* P must be a polynomial in symbols only */
+    const sy_expr **syms;
+    size_t ns;
+    if (sy_expr_free_symbols(ctx, p, &syms, &ns) != SY_OK) {
+        sy_ctx_reset_error(ctx);
+        return false;
+    }
+    bool ok = ns > 0;
+    size_t combos = 1;
+    for (size_t i = 0; i < ns && ok; i++) {
+        combos *= (size_t)kk;
+        if (combos > RESIDUE_MAX) ok = false;
+    }
+    /* only polynomial-level symbols */
+    size_t nt = p->kind == SY_EXPR_ADD ? p->n : 1;
+    for (size_t i = 0; i < nt && ok; i++) {
+        const sy_expr *m = p->kind == SY_EXPR_ADD ? SY_CTERMS(p)[i].mono : p;
+        uint32_t nf = m->kind == SY_EXPR_MUL ? m->n : 1;
+        for (uint32_t j = 0; j < nf && ok; j++) {
+            const sy_expr *fct = m->kind == SY_EXPR_MUL ? m->args[j] : m;
+            if (fct->kind == SY_EXPR_POW) fct = fct->args[0];
+            if (fct->kind != SY_EXPR_SYM) ok = false;
+        }
+    }
+    if (!ok) {
+        sy_mem_free(ctx, syms);
+        return false;
+    }
+    sy_binding b;
+    if (!sy_binding_init(ctx, &b)) {
+        sy_mem_free(ctx, syms);
+        return false;
+    }
+    fmpz_t v, r;
+    fmpz_init(v);
+    fmpz_init(r);
+    int64_t lo = kk, hi = -1;
+    for (size_t c = 0; c < combos && ok; c++) {
+        size_t idx = c;
+        for (size_t i = 0; i < ns; i++) {
+            fmpz_set_si(v, (int64_t)(idx % (size_t)kk));
+            idx /= (size_t)kk;
+            sy_binding_set(&b, sy_expr_sym_id(syms[i]), v);
+        }
+        if (sy_eval_raw(ctx, p, &b, r) != SY_OK) {
+            ok = false;
+            break;
+        }
+        fmpz_fdiv_r(r, r, k);
+        int64_t x = fmpz_get_si(r);
+        if (x < lo) lo = x;
+        if (x > hi) hi = x;
+    }
+    sy_ctx_reset_error(ctx);
+    if (ok) sy_ival_set_si(out, lo, hi);
+    fmpz_clear(v);
+    fmpz_clear(r);
+    sy_binding_clear(ctx, &b);
+    sy_mem_free(ctx, syms);
+    return ok;
+}
+
+static void bound_rec(bctx *B, const sy_expr *e, sy_ival *out)
+{
+    sy_facts *f = B->f;
+    sy_ival a, b;
+    switch (e->kind) {
+    case SY_EXPR_INT: sy_ival_set_fmpz(out, &e->u.value); return;
+    case SY_EXPR_SYM:
+        if (e->u.sym.id < f->cap) sy_ival_set(out, &f->range[e->u.sym.id]);
+        else sy_ival_set_full(out);
+        return;
+    case SY_EXPR_TRUE: sy_ival_set_si(out, 1, 1); return;
+    case SY_EXPR_FALSE: sy_ival_set_si(out, 0, 0); return;
+    default: break;
+    }
+    if (e->isbool) {
+        sy_ival_set_si(out, 0, 1);
+        return;
+    }
+    sy_ival_init(&a);
+    sy_ival_init(&b);
+    switch (e->kind) {
+    case SY_EXPR_ADD:
+        sy_ival_set_fmpz(out, &e->u.c0);
+        for (uint32_t i = 0; i < e->n; i++) {
+            bound_rec(B, SY_CTERMS(e)[i].mono, &a);
+            sy_ival_scale(&a, &a, &SY_CTERMS(e)[i].coef);
+            sy_ival_add(out, out, &a);
+        }
+        break;
+    case SY_EXPR_POW:
+        bound_rec(B, e->args[0], &a);
+        sy_ival_pow(out, &a, e->u.exp);
+        break;
+    case SY_EXPR_MUL:
+        bound_rec(B, e->args[0], out);
+        for (uint32_t i = 1; i < e->n; i++) {
+            bound_rec(B, e->args[i], &a);
+            sy_ival_mul(out, out, &a);
+        }
+        break;
+    case SY_EXPR_FLOORDIV:
+    case SY_EXPR_CEILDIV:
+    case SY_EXPR_MOD: {
+        bound_rec(B, e->args[0], &a);
+        bound_rec(B, e->args[1], &b);
+        bool nz = !sy_ival_contains_zero(&b) || nonzero_fact(f, e->args[1]);
+        if (!nz) {
+            if (!B->culprit) {
+                B->culprit = e;
+                B->culprit_div = e->args[1];
+            }
+            sy_ival_set_full(out);
+            break;
+        }
+        if (e->kind == SY_EXPR_FLOORDIV) sy_ival_floordiv(out, &a, &b, true);
+        else if (e->kind == SY_EXPR_CEILDIV) sy_ival_ceildiv(out, &a, &b, true);
+        else {
+            sy_ival_mod(out, &a, &b, true);
+            if (e->args[1]->kind == SY_EXPR_INT && residue_range(B, e->args[0], &e->args[1]->u.value, &b))
+                sy_ival_intersect(out, out, &b);
+        }
+        break;
+    }
+    case SY_EXPR_MIN:
+    case SY_EXPR_MAX:
+        bound_rec(B, e->args[0], out);
+        for (uint32_t i = 1; i < e->n; i++) {
+            bound_rec(B, e->args[i], &a);
+            if (e->kind == SY_EXPR_MIN) sy_ival_min(out, out, &a); else sy_ival_max(out, out, &a);
+        }
+        break;
+    default: sy_ival_set_full(out); break;
+    }
+    /* the intrinsic bounds hold everywhere: intersect */
+    sy_ival_set_bounds64(&a, e->lo, e->hi);
+    sy_ival_intersect(out, out, &a);
+    sy_ival_clear(&a);
+    sy_ival_clear(&b);
+}
+
+/* ------------------------------------------------------------------ linear integer arithmetic */
+
+typedef struct {
+    fmpz *a; /* nv coefficients */
+    fmpz_t c;
+} row; /* sum a_i x_i + c <= 0 */
+
+typedef struct {
+    sy_facts *f;
+    const sy_expr *vars[LIA_MAX_VARS];
+    size_t nv;
+    row *rows;
+    size_t nrows, cap;
+    row *eqs;
+    size_t neqs, eqcap;
+    bool overflow; /* too many vars/rows: give up */
+    size_t nextdef; /* next variable whose definition is pending */
+} lsys;
+
+static void row_init(row *r, size_t nv)
+{
+    r->a = flint_calloc(nv ? nv : 1, sizeof(fmpz));
+    fmpz_init(r->c);
+}
+static void row_clear(row *r, size_t nv)
+{
+    for (size_t i = 0; i < nv; i++) fmpz_clear(&r->a[i]);
+    flint_free(r->a);
+    fmpz_clear(r->c);
+}
+
+static void lsys_init(lsys *L, sy_facts *f)
+{
+    memset(L, 0, sizeof *L);
+    L->f = f;
+}
+static void lsys_clear(lsys *L)
+{
+    for (size_t i = 0; i < L->nrows; i++) row_clear(&L->rows[i], LIA_MAX_VARS);
+    for (size_t i = 0; i < L->neqs; i++) row_clear(&L->eqs[i], LIA_MAX_VARS);
+    free(L->rows);
+    free(L->eqs);
+}
+
+static long var_of(lsys *L, const sy_expr *m)
+{
+    for (size_t i = 0; i < L->nv; i++)
+        if (L->vars[i] == m) return (long)i;
+    if (L->nv == LIA_MAX_VARS) {
+        L->overflow = true;
+        return -1;
+    }
+    L->vars[L->nv] = m;
+    return (long)L->nv++;
+}
+
+/* Coefficients of polynomial d into a fresh row (constant into c). */
+static bool linearize(lsys *L, const sy_expr *d, row *r)
+{
+    row_init(r, LIA_MAX_VARS);
+    sy_const_term(r->c, d);
+    size_t nt = d->kind == SY_EXPR_ADD ? d->n : (d->kind == SY_EXPR_INT ? 0 : 1);
+    for (size_t i = 0; i < nt; i++) {
+        const sy_expr *m = d->kind == SY_EXPR_ADD ? SY_CTERMS(d)[i].mono : d;
+        long v = var_of(L, m);
+        if (v < 0) {
+            row_clear(r, LIA_MAX_VARS);
+            return false;
+        }
+        if (d->kind == SY_EXPR_ADD) fmpz_add(&r->a[v], &r->a[v], &SY_CTERMS(d)[i].coef);
+        else fmpz_add_ui(&r->a[v], &r->a[v], 1);
+    }
+    return true;
+}
+
+static bool add_row(lsys *L, row *r, bool eq)
+{
+    row **arr = eq ? &L->eqs : &L->rows;
+    size_t *n = eq ? &L->neqs : &L->nrows, *cap = eq ? &L->eqcap : &L->cap;
+    if (*n >= LIA_MAX_ROWS) {
+        row_clear(r, LIA_MAX_VARS);
+        L->overflow = true;
+        return false;
+    }
+    if (*n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 32;
+        row *na = realloc(*arr, nc * sizeof *na);
+        if (!na) {
+            row_clear(r, LIA_MAX_VARS);
+            L->overflow = true;
+            return false;
+        }
+        *arr = na;
+        *cap = nc;
+    }
+    (*arr)[(*n)++] = *r;
+    return true;
+}
+
+/* add "d <= 0" (or d == 0) */
+static bool add_poly(lsys *L, const sy_expr *d, bool eq)
+{
+    if (!d) {
+        L->overflow = true;
+        return false;
+    }
+    row r;
+    if (!linearize(L, d, &r)) return false;
+    return add_row(L, &r, eq);
+}
+
+/* bounds: lo <= v <= hi from an interval */
+static void add_bounds(lsys *L, long v, const sy_ival *iv)
+{
+    row r;
+    if (!iv->hi_inf) { /* v - hi <= 0 */
+        row_init(&r, LIA_MAX_VARS);
+        fmpz_one(&r.a[v]);
+        fmpz_neg(r.c, iv->hi);
+        add_row(L, &r, false);
+    }
+    if (!iv->lo_inf) { /* lo - v <= 0 */
+        row_init(&r, LIA_MAX_VARS);
+        fmpz_set_si(&r.a[v], -1);
+        fmpz_set(r.c, iv->lo);
+        add_row(L, &r, false);
+    }
+}
+
+/* McCormick envelope of w = x*y over the boxes of x and y. */
+static void add_mccormick(lsys *L, long w, long x, long y, const sy_ival *X, const sy_ival *Y)
+{
+    /* (x - xl)(y - yl) >= 0:  xl*y + yl*x - xl*yl - w <= 0 */
+    /* (xh - x)(yh - y) >= 0:  xh*y + yh*x - xh*yh - w <= 0 */
+    /* (x - xl)(yh - y) >= 0:  w - xl*y - yh*x + xl*yh <= 0 */
+    /* (xh - x)(y - yl) >= 0:  w - xh*y - yl*x + xh*yl <= 0 */
+    const fmpz *xs[2] = {X->lo, X->hi}, *ys[2] = {Y->lo, Y->hi};
+    bool xinf[2] = {X->lo_inf, X->hi_inf}, yinf[2] = {Y->lo_inf, Y->hi_inf};
+    int pairs[4][3] = {{0, 0, -1}, {1, 1, -1}, {0, 1, 1}, {1, 0, 1}}; /* xi, yi, sign of w */
+    for (int p = 0; p < 4; p++) {
+        int xi = pairs[p][0], yi = pairs[p][1], sw = pairs[p][2];
+        if (xinf[xi] || yinf[yi]) continue;
+        row r;
+        row_init(&r, LIA_MAX_VARS);
+        /* sw = -1: xb*y + yb*x - xb*yb - w <= 0 ; sw = +1: w - xb*y - yb*x + xb*yb <= 0 */
+        fmpz_set_si(&r.a[w], sw);
+        if (x == y) {
+            fmpz_t t;
+            fmpz_init(t);
+            fmpz_add(t, xs[xi], ys[yi]);
+            if (sw < 0) fmpz_add(&r.a[x], &r.a[x], t); else fmpz_sub(&r.a[x], &r.a[x], t);
+            fmpz_clear(t);
+        } else {
+            if (sw < 0) {
+                fmpz_add(&r.a[y], &r.a[y], xs[xi]);
+                fmpz_add(&r.a[x], &r.a[x], ys[yi]);
+            } else {
+                fmpz_sub(&r.a[y], &r.a[y], xs[xi]);
+                fmpz_sub(&r.a[x], &r.a[x], ys[yi]);
+            }
+        }
+        fmpz_mul(r.c, xs[xi], ys[yi]);
+        if (sw < 0) fmpz_neg(r.c, r.c);
+        add_row(L, &r, false);
+    }
+}
+
+static void bound_of(sy_facts *f, const sy_expr *e, sy_ival *out)
+{
+    bctx B = {f, NULL, NULL};
+    bound_rec(&B, e, out);
+}
+
+/* Defining constraints of variable v (an atom or a non-linear monomial). */
+static void define_var(lsys *L, size_t v)
+{
+    sy_facts *f = L->f;
+    sy_ctx *ctx = f->ctx;
+    const sy_expr *m = L->vars[v];
+    sy_ival iv, iy;
+    sy_ival_init(&iv);
+    sy_ival_init(&iy);
+    bound_of(f, m, &iv);
+    add_bounds(L, (long)v, &iv);
+    const sy_expr *zero = sy_expr_int_si(ctx, 0);
+    switch (m->kind) {
+    case SY_EXPR_FLOORDIV:
+    case SY_EXPR_CEILDIV:
+        if (m->args[1]->kind == SY_EXPR_INT && fmpz_sgn(&m->args[1]->u.value) > 0) {
+            const sy_expr *k = m->args[1], *a = m->args[0];
+            const sy_expr *km = sy_expr_mul(ctx, k, m);
+            if (m->kind == SY_EXPR_FLOORDIV) {
+                /* k*q <= a <= k*q + k - 1 */
+                add_poly(L, sy_expr_sub(ctx, km, a), false);
+                add_poly(L, sy_expr_sub(ctx, sy_expr_sub(ctx, a, km), sy_expr_add_si(ctx, k, -1)), false);
+            } else {
+                /* k*c - k + 1 <= a <= k*c */
+                add_poly(L, sy_expr_sub(ctx, a, km), false);
+                add_poly(L, sy_expr_add_si(ctx, sy_expr_sub(ctx, sy_expr_sub(ctx, km, k), a), 1), false);
+            }
+        }
+        break;
+    case SY_EXPR_MOD:
+        if (m->args[1]->kind == SY_EXPR_INT && fmpz_sgn(&m->args[1]->u.value) > 0) {
+            /* r = a - k*FloorDiv(a, k) */
+            const sy_expr *k = m->args[1], *a = m->args[0];
+            const sy_expr *q = sy_expr_floordiv(ctx, a, k);
+            add_poly(L, sy_expr_sub(ctx, m, sy_expr_sub(ctx, a, sy_expr_mul(ctx, k, q))), true);
+        } else {
+            sy_ival_set_full(&iy);
+            bound_of(f, m->args[1], &iy);
+            if (sy_ival_positive(&iy)) {
+                /* 0 <= r <= b - 1; r <= a when a >= 0 */
+                add_poly(L, sy_expr_add_si(ctx, sy_expr_sub(ctx, m, m->args[1]), 1), false);
+                add_poly(L, sy_expr_neg(ctx, m), false);
+                bound_of(f, m->args[0], &iy);
+                if (!iy.lo_inf && fmpz_sgn(iy.lo) >= 0) add_poly(L, sy_expr_sub(ctx, m, m->args[0]), false);
+            }
+        }
+        break;
+    case SY_EXPR_MIN:
+    case SY_EXPR_MAX:
+        for (uint32_t i = 0; i < m->n; i++)
+            add_poly(L, m->kind == SY_EXPR_MIN ? sy_expr_sub(ctx, m, m->args[i]) : sy_expr_sub(ctx, m->args[i], m),
+                     false);
+        break;
+    case SY_EXPR_POW:
+    case SY_EXPR_MUL: {
+        /* w = x * rest */
+        const sy_expr *x, *rest;
+        if (m->kind == SY_EXPR_POW) {
+            x = m->args[0];
+            rest = sy_expr_pow_ui(ctx, x, m->u.exp - 1);
+        } else {
+            x = m->args[0];
+            rest = sy_expr_int_si(ctx, 1);
+            for (uint32_t i = 1; i < m->n && rest; i++) rest = sy_expr_mul(ctx, rest, m->args[i]);
+            if (x->kind == SY_EXPR_POW) { /* split x^e * R as x * (x^(e-1) R) */
+                const sy_expr *base = x->args[0];
+                rest = sy_expr_mul(ctx, rest, sy_expr_pow_ui(ctx, base, x->u.exp - 1));
+                x = base;
+            }
+        }
+        if (!rest) break;
+        long xv = var_of(L, x), rv = var_of(L, rest);
+        if (xv < 0 || rv < 0) break;
+        sy_ival ix;
+        sy_ival_init(&ix);
+        bound_of(f, x, &ix);
+        bound_of(f, rest, &iy);
+        add_mccormick(L, (long)v, xv, rv, &ix, &iy);
+        sy_ival_clear(&ix);
+        break;
+    }
+    default: break;
+    }
+    (void)zero;
+    sy_ival_clear(&iv);
+    sy_ival_clear(&iy);
+}
+
+static void define_all(lsys *L)
+{
+    while (L->nextdef < L->nv && !L->overflow) define_var(L, L->nextdef++);
+}
+
+/* normalise a row: divide by the gcd of variable coefficients, round the
+ * constant up (valid over the integers). Returns 1 if the row is trivially
+ * true (no variables, c <= 0), -1 if trivially false, 0 otherwise. */
+static int normalise(row *r, size_t nv)
+{
+    fmpz_t g;
+    fmpz_init(g);
+    for (size_t i = 0; i < nv; i++) fmpz_gcd(g, g, &r->a[i]);
+    int res = 0;
+    if (fmpz_is_zero(g)) {
+        res = fmpz_sgn(r->c) > 0 ? -1 : 1;
+    } else if (!fmpz_is_one(g)) {
+        for (size_t i = 0; i < nv; i++) fmpz_divexact(&r->a[i], &r->a[i], g);
+        fmpz_cdiv_q(r->c, r->c, g);
+    }
+    fmpz_clear(g);
+    return res;
+}
+
+/* Eliminate equalities: a unit-coefficient variable is substituted
+ * everywhere; otherwise the equality becomes two inequalities (after a
+ * divisibility check: gcd of coefficients must divide the constant). */
+static bool eliminate_eqs(lsys *L, bool *infeasible)
+{
+    size_t nv = L->nv;
+    for (size_t e = 0; e < L->neqs; e++) {
+        row *q = &L->eqs[e];
+        fmpz_t g;
+        fmpz_init(g);
+        for (size_t i = 0; i < nv; i++) fmpz_gcd(g, g, &q->a[i]);
+        if (fmpz_is_zero(g)) {
+            bool bad = !fmpz_is_zero(q->c);
+            fmpz_clear(g);
+            if (bad) {
+                *infeasible = true;
+                return true;
+            }
+            continue;
+        }
+        if (!fmpz_divisible(q->c, g)) {
+            fmpz_clear(g);
+            *infeasible = true;
+            return true;
+        }
+        fmpz_clear(g);
+        long piv = -1;
+        for (size_t i = 0; i < nv && piv < 0; i++)
+            if (fmpz_is_pm1(&q->a[i])) piv = (long)i;
+        if (piv < 0) {
+            /* two inequalities */
+            row r1, r2;
+            row_init(&r1, LIA_MAX_VARS);
+            row_init(&r2, LIA_MAX_VARS);
+            for (size_t i = 0; i < nv; i++) {
+                fmpz_set(&r1.a[i], &q->a[i]);
+                fmpz_neg(&r2.a[i], &q->a[i]);
+            }
+            fmpz_set(r1.c, q->c);
+            fmpz_neg(r2.c, q->c);
+            if (!add_row(L, &r1, false) || !add_row(L, &r2, false)) return false;
+            continue;
+        }
+        /* x_piv = -(rest)/a_piv; substitute into other equalities and rows:
+         * row += (-row.a[piv] / q.a[piv]) * q */
+        fmpz_t m;
+        fmpz_init(m);
+        for (size_t k = 0; k < L->neqs + L->nrows; k++) {
+            row *t = k < L->neqs ? &L->eqs[k] : &L->rows[k - L->neqs];
+            if (t == q || fmpz_is_zero(&t->a[piv])) continue;
+            fmpz_mul(m, &t->a[piv], &q->a[piv]); /* a_piv = +-1: -t.a/q.a = -t.a*q.a */
+            fmpz_neg(m, m);
+            for (size_t i = 0; i < nv; i++) fmpz_addmul(&t->a[i], m, &q->a[i]);
+            fmpz_addmul(t->c, m, q->c);
+        }
+        fmpz_clear(m);
+    }
+    return true;
+}
+
+/* Fourier-Motzkin with integer tightening. Returns 1 when the system is
+ * infeasible over the integers, 0 when no contradiction was found, -1 when a
+ * budget ran out. If keep >= 0, that variable is not eliminated and its
+ * resulting bounds are written to *proj. */
+static int fm_run(lsys *L, long keep, sy_ival *proj)
+{
+    bool infeasible = false;
+    if (!eliminate_eqs(L, &infeasible)) return -1;
+    if (infeasible) return 1;
+    size_t nv = L->nv;
+    row *rows = L->rows;
+    size_t n = L->nrows;
+    /* normalise */
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++) {
+        int t = normalise(&rows[i], nv);
+        if (t < 0) return 1;
+        if (t > 0) {
+            row_clear(&rows[i], LIA_MAX_VARS);
+            continue;
+        }
+        rows[w++] = rows[i];
+    }
+    n = w;
+    L->nrows = n;
+    bool *alive = calloc(nv ? nv : 1, sizeof *alive);
+    if (!alive) return -1;
+    for (size_t v = 0; v < nv; v++) alive[v] = (long)v != keep;
+    size_t steps = 0;
+    int result = 0;
+    for (;;) {
+        /* choose variable with the fewest new rows */
+        long best = -1;
+        size_t bestcost = (size_t)-1;
+        for (size_t v = 0; v < nv; v++) {
+            if (!alive[v]) continue;
+            size_t np = 0, nn = 0;
+            for (size_t i = 0; i < n; i++) {
+                int s = fmpz_sgn(&L->rows[i].a[v]);
+                if (s > 0) np++; else if (s < 0) nn++;
+            }
+            size_t cost = np * nn;
+            if (cost < bestcost) {
+                bestcost = cost;
+                best = (long)v;
+            }
+        }
+        if (best < 0) break;
+        alive[best] = false;
+        if (bestcost + n > LIA_MAX_ROWS * 2) {
+            result = -1;
+            break;
+        }
+        /* combine */
+        row *nr = malloc((n + bestcost + 1) * sizeof *nr);
+        if (!nr) {
+            result = -1;
+            break;
+        }
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (fmpz_is_zero(&L->rows[i].a[best])) nr[m++] = L->rows[i];
+        for (size_t i = 0; i < n && result == 0; i++) {
+            if (fmpz_sgn(&L->rows[i].a[best]) <= 0) continue;
+            for (size_t j = 0; j < n && result == 0; j++) {
+                if (fmpz_sgn(&L->rows[j].a[best]) >= 0) continue;
+                if (++steps > LIA_MAX_STEPS) {
+                    result = -1;
+                    break;
+                }
+                /* |a_j| * row_i + a_i * row_j */
+                row c;
+                row_init(&c, LIA_MAX_VARS);
+                fmpz_t ai, aj;
+                fmpz_init_set(ai, &L->rows[i].a[best]);
+                fmpz_init(aj);
+                fmpz_neg(aj, &L->rows[j].a[best]);
+                for (size_t v = 0; v < nv; v++) {
+                    fmpz_mul(&c.a[v], aj, &L->rows[i].a[v]);
+                    fmpz_addmul(&c.a[v], ai, &L->rows[j].a[v]);
+                }
+                fmpz_mul(c.c, aj, L->rows[i].c);
+                fmpz_addmul(c.c, ai, L->rows[j].c);
+                fmpz_clear(ai);
+                fmpz_clear(aj);
+                int t = normalise(&c, nv);
+                if (t < 0) result = 1;
+                if (t != 0) {
+                    row_clear(&c, LIA_MAX_VARS);
+                    continue;
+                }
+                /* dedupe: same coefficients keep the larger constant */
+                bool dup = false;
+                for (size_t k = 0; k < m && !dup; k++) {
+                    bool same = true;
+                    for (size_t v = 0; v < nv && same; v++) same = fmpz_equal(&nr[k].a[v], &c.a[v]);
+                    if (same) {
+                        if (fmpz_cmp(c.c, nr[k].c) > 0) fmpz_set(nr[k].c, c.c);
+                        dup = true;
+                    }
+                }
+                if (dup) row_clear(&c, LIA_MAX_VARS);
+                else nr[m++] = c;
+            }
+        }
+        for (size_t i = 0; i < n; i++)
+            if (!fmpz_is_zero(&L->rows[i].a[best])) row_clear(&L->rows[i], LIA_MAX_VARS);
+        free(L->rows);
+        L->rows = nr;
+        L->nrows = n = m;
+        L->cap = n + bestcost + 1;
+        if (result != 0) break;
+    }
+    if (result == 0 && keep >= 0 && proj) {
+        /* rows now only mention keep: a*x + c <= 0 */
+        sy_ival_set_full(proj);
+        fmpz_t t;
+        fmpz_init(t);
+        for (size_t i = 0; i < n; i++) {
+            const fmpz *a = &L->rows[i].a[keep];
+            if (fmpz_is_zero(a)) continue;
+            fmpz_neg(t, L->rows[i].c);
+            if (fmpz_sgn(a) > 0) { /* x <= floor(-c/a) */
+                fmpz_fdiv_q(t, t, a);
+                if (proj->hi_inf || fmpz_cmp(t, proj->hi) < 0) fmpz_set(proj->hi, t);
+                proj->hi_inf = false;
+            } else { /* x >= ceil(-c/a) = ceil(c/|a|) */
+                fmpz_cdiv_q(t, t, a);
+                if (proj->lo_inf || fmpz_cmp(t, proj->lo) > 0) fmpz_set(proj->lo, t);
+                proj->lo_inf = false;
+            }
+        }
+        fmpz_clear(t);
+        if (sy_ival_is_empty(proj)) result = 1;
+    }
+    free(alive);
+    return result;
+}
+
+static bool rel_mentions_any(const sy_expr *r, const sy_expr *const *syms, size_t n, sy_ctx *ctx)
+{
+    const sy_expr **fs;
+    size_t k;
+    if (sy_expr_free_symbols(ctx, r, &fs, &k) != SY_OK) return true;
+    bool hit = false;
+    for (size_t i = 0; i < k && !hit; i++)
+        for (size_t j = 0; j < n && !hit; j++) hit = fs[i] == syms[j];
+    sy_mem_free(ctx, fs);
+    return hit;
+}
+
+/* Build the system: relevant facts + extra rows. goal rows are added by the
+ * caller through add_poly before solving. */
+static void add_facts(lsys *L, const sy_expr *query)
+{
+    sy_facts *f = L->f;
+    sy_ctx *ctx = f->ctx;
+    const sy_expr **qs;
+    size_t nq;
+    if (sy_expr_free_symbols(ctx, query, &qs, &nq) != SY_OK) {
+        L->overflow = true;
+        return;
+    }
+    /* relevance: facts sharing a symbol with the query (one round of
+     * closure over the facts) */
+    const sy_expr *syms[128];
+    size_t ns = 0;
+    for (size_t i = 0; i < nq && ns < 128; i++) syms[ns++] = qs[i];
+    sy_mem_free(ctx, qs);
+    bool used[512] = {false};
+    size_t nr = f->nrels < 512 ? f->nrels : 512;
+    for (int round = 0; round < 3; round++) {
+        for (size_t i = 0; i < nr; i++) {
+            if (used[i]) continue;
+            const sy_expr *r = f->rels[i];
+            if (r->kind != SY_EXPR_LE && r->kind != SY_EXPR_EQ) continue;
+            if (!rel_mentions_any(r, syms, ns, ctx)) continue;
+            used[i] = true;
+            const sy_expr **fs;
+            size_t k;
+            if (sy_expr_free_symbols(ctx, r, &fs, &k) == SY_OK) {
+                for (size_t j = 0; j < k && ns < 128; j++) {
+                    bool have = false;
+                    for (size_t t = 0; t < ns && !have; t++) have = syms[t] == fs[j];
+                    if (!have) syms[ns++] = fs[j];
+                }
+                sy_mem_free(ctx, fs);
+            }
+            add_poly(L, r->args[0], r->kind == SY_EXPR_EQ);
+        }
+    }
+}
+
+/* Is facts && (d <= 0) [or d == 0 when eq] infeasible? 1 yes, 0 no/unknown, -1 budget */
+static int lia_infeasible(sy_facts *f, const sy_expr *d, bool eq, const sy_expr *query)
+{
+    if (f->lia_budget == 0) return -1;
+    f->lia_budget--;
+    lsys L;
+    lsys_init(&L, f);
+    add_facts(&L, query);
+    add_poly(&L, d, eq);
+    define_all(&L);
+    int r = L.overflow ? -1 : fm_run(&L, -1, NULL);
+    lsys_clear(&L);
+    if (r < 0) f->stats.budget_hits++;
+    return r;
+}
+
+/* ------------------------------------------------------------------ decide */
+
+static sy_truth decide_rec(sy_facts *f, const sy_expr *q, int *layer);
+
+static sy_truth neg_truth(sy_truth t)
+{
+    return t == SY_TRUTH_TRUE ? SY_TRUTH_FALSE : t == SY_TRUTH_FALSE ? SY_TRUTH_TRUE : SY_TRUTH_UNKNOWN;
+}
+
+const sy_expr *sy_simplify(sy_facts *f, const sy_expr *e);
+static const sy_expr *simp(sy_facts *f, const sy_expr *e, sy_memo *memo);
+
+static sy_truth decide_rel(sy_facts *f, const sy_expr *q, int *layer)
+{
+    sy_ctx *ctx = f->ctx;
+    if (q->kind == SY_EXPR_TRUE) { *layer = 0; return SY_TRUTH_TRUE; }
+    if (q->kind == SY_EXPR_FALSE) { *layer = 0; return SY_TRUTH_FALSE; }
+    if (has_rel(f, q)) { *layer = 0; return SY_TRUTH_TRUE; }
+    const sy_expr *nq = sy_expr_not(ctx, q);
+    if (!nq) return SY_TRUTH_UNKNOWN;
+    if (has_rel(f, nq)) { *layer = 0; return SY_TRUTH_FALSE; }
+    if (q->kind == SY_EXPR_NE) return neg_truth(decide_rel(f, nq, layer));
+    if (q->kind == SY_EXPR_AND || q->kind == SY_EXPR_OR) {
+        bool is_and = q->kind == SY_EXPR_AND;
+        bool all = true;
+        int lay = 0;
+        for (uint32_t i = 0; i < q->n; i++) {
+            int l = 0;
+            sy_truth t = decide_rec(f, q->args[i], &l);
+            if (l > lay) lay = l;
+            if (t == (is_and ? SY_TRUTH_FALSE : SY_TRUTH_TRUE)) {
+                *layer = l;
+                return t;
+            }
+            if (t == SY_TRUTH_UNKNOWN) all = false;
+        }
+        *layer = lay;
+        if (all) return is_and ? SY_TRUTH_TRUE : SY_TRUTH_FALSE;
+        /* Or with unknown disjuncts: facts && all negated disjuncts infeasible? */
+        return SY_TRUTH_UNKNOWN;
+    }
+    const sy_expr *d = q->args[0];
+    /* layer 2: intervals */
+    sy_ival iv;
+    sy_ival_init(&iv);
+    bctx B = {f, NULL, NULL};
+    bound_rec(&B, d, &iv);
+    sy_truth ans = SY_TRUTH_UNKNOWN;
+    if (q->kind == SY_EXPR_LE) {
+        if (!iv.hi_inf && fmpz_sgn(iv.hi) <= 0) ans = SY_TRUTH_TRUE;
+        else if (!iv.lo_inf && fmpz_sgn(iv.lo) > 0) ans = SY_TRUTH_FALSE;
+    } else { /* EQ */
+        if (sy_ival_is_point(&iv) && fmpz_is_zero(iv.lo)) ans = SY_TRUTH_TRUE;
+        else if (!sy_ival_contains_zero(&iv)) ans = SY_TRUTH_FALSE;
+    }
+    sy_ival_clear(&iv);
+    if (ans != SY_TRUTH_UNKNOWN) {
+        *layer = 1;
+        return ans;
+    }
+    /* layer 3: range-aware rewriting, then decide the rewritten relation */
+    if (f->depth < MAX_DEPTH) {
+        f->depth++;
+        sy_memo m;
+        const sy_expr *q2 = NULL;
+        if (sy_memo_init(ctx, &m)) {
+            q2 = simp(f, q, &m);
+            sy_memo_clear(ctx, &m);
+        }
+        f->depth--;
+        sy_ctx_reset_error(ctx);
+        if (q2 && q2 != q) {
+            if (q2->kind == SY_EXPR_TRUE || q2->kind == SY_EXPR_FALSE) {
+                *layer = 2;
+                return q2->kind == SY_EXPR_TRUE ? SY_TRUTH_TRUE : SY_TRUTH_FALSE;
+            }
+            f->depth++;
+            int l = 0;
+            sy_truth t = decide_rec(f, q2, &l);
+            f->depth--;
+            if (t != SY_TRUTH_UNKNOWN) {
+                *layer = l > 2 ? l : 2;
+                return t;
+            }
+        }
+    }
+    /* layer 4: linear integer arithmetic. LE(d): TRUE iff facts && d >= 1
+     * infeasible; FALSE iff facts && d <= 0 infeasible. EQ(d): TRUE iff both
+     * d >= 1 and d <= -1 infeasible; FALSE iff d == 0 infeasible. */
+    const sy_expr *one_minus_d = sy_expr_sub(ctx, sy_expr_int_si(ctx, 1), d); /* d >= 1  <=>  1 - d <= 0 */
+    if (!one_minus_d) return SY_TRUTH_UNKNOWN;
+    if (q->kind == SY_EXPR_LE) {
+        if (lia_infeasible(f, one_minus_d, false, q) == 1) { *layer = 3; return SY_TRUTH_TRUE; }
+        if (lia_infeasible(f, d, false, q) == 1) { *layer = 3; return SY_TRUTH_FALSE; }
+    } else {
+        if (lia_infeasible(f, d, true, q) == 1) { *layer = 3; return SY_TRUTH_FALSE; }
+        const sy_expr *d_plus_1 = sy_expr_add_si(ctx, d, 1); /* d <= -1 */
+        if (d_plus_1 && lia_infeasible(f, one_minus_d, false, q) == 1 && lia_infeasible(f, d_plus_1, false, q) == 1) {
+            *layer = 3;
+            return SY_TRUTH_TRUE;
+        }
+    }
+    return SY_TRUTH_UNKNOWN;
+}
+
+static sy_truth decide_rec(sy_facts *f, const sy_expr *q, int *layer)
+{
+    return decide_rel(f, q, layer);
+}
+
+sy_status sy_decide(sy_facts *f, const sy_expr *rel, sy_truth *out)
+{
+    if (!f) return SY_EINVAL;
+    if (!rel || !out) return sy_fail_st(f->ctx, SY_EINVAL, "decide: NULL argument");
+    if (!rel->isbool) return sy_fail_st(f->ctx, SY_EINVAL, "decide: expected a boolean expression");
+    f->stats.queries++;
+    *out = SY_TRUTH_UNKNOWN;
+    if (f->inconsistent) {
+        f->stats.unknown++;
+        return SY_OK;
+    }
+    const sy_expr *q = sy_facts_apply(f, rel);
+    if (!q) return sy_ctx_last_error(f->ctx);
+    f->lia_budget = 24;
+    int layer = 0;
+    sy_truth t = decide_rec(f, q, &layer);
+    sy_ctx_reset_error(f->ctx);
+    *out = t;
+    if (t == SY_TRUTH_UNKNOWN) f->stats.unknown++;
+    else if (layer == 0) f->stats.by_canonical++;
+    else if (layer == 1) f->stats.by_interval++;
+    else if (layer == 2) f->stats.by_simplify++;
+    else f->stats.by_linear++;
+    return SY_OK;
+}
+
+/* ------------------------------------------------------------------ simplify */
+
+static bool decided(sy_facts *f, const sy_expr *rel)
+{
+    if (!rel) return false;
+    if (rel->kind == SY_EXPR_TRUE) return true;
+    if (rel->kind == SY_EXPR_FALSE) return false;
+    int l = 0;
+    return decide_rec(f, rel, &l) == SY_TRUTH_TRUE;
+}
+
+static const sy_expr *simp_node(sy_facts *f, const sy_expr *e)
+{
+    sy_ctx *ctx = f->ctx;
+    const sy_expr *zero = sy_expr_int_si(ctx, 0);
+    switch (e->kind) {
+    case SY_EXPR_MOD: {
+        const sy_expr *x = e->args[0], *k = e->args[1];
+        /* 0 <= x < k  ->  x */
+        if (decided(f, sy_expr_ge(ctx, k, sy_expr_int_si(ctx, 1))) && decided(f, sy_expr_ge(ctx, x, zero)) &&
+            decided(f, sy_expr_lt(ctx, x, k)))
+            return x;
+        if (k->kind == SY_EXPR_INT) { /* x within one period */
+            sy_ival iv;
+            sy_ival_init(&iv);
+            bctx B = {f, NULL, NULL};
+            bound_rec(&B, x, &iv);
+            const sy_expr *r = NULL;
+            if (!iv.lo_inf && !iv.hi_inf) {
+                fmpz_t q1, q2;
+                fmpz_init(q1);
+                fmpz_init(q2);
+                fmpz_fdiv_q(q1, iv.lo, &k->u.value);
+                fmpz_fdiv_q(q2, iv.hi, &k->u.value);
+                if (fmpz_equal(q1, q2)) {
+                    fmpz_mul(q1, q1, &k->u.value);
+                    fmpz_neg(q1, q1);
+                    r = sy_add_fmpz(ctx, x, q1);
+                }
+                fmpz_clear(q1);
+                fmpz_clear(q2);
+            }
+            sy_ival_clear(&iv);
+            if (r) return r;
+        }
+        return e;
+    }
+    case SY_EXPR_FLOORDIV:
+    case SY_EXPR_CEILDIV: {
+        sy_ival iv;
+        sy_ival_init(&iv);
+        bctx B = {f, NULL, NULL};
+        bound_rec(&B, e, &iv);
+        const sy_expr *r = NULL;
+        if (!B.culprit && sy_ival_is_point(&iv)) r = sy_int_fmpz(ctx, iv.lo);
+        sy_ival_clear(&iv);
+        if (r) return r;
+        /* FloorDiv(x, k) -> 0 when 0 <= x < k (symbolic k) */
+        const sy_expr *x = e->args[0], *k = e->args[1];
+        if (e->kind == SY_EXPR_FLOORDIV && decided(f, sy_expr_ge(ctx, k, sy_expr_int_si(ctx, 1))) &&
+            decided(f, sy_expr_ge(ctx, x, zero)) && decided(f, sy_expr_lt(ctx, x, k)))
+            return zero;
+        return e;
+    }
+    case SY_EXPR_MIN:
+    case SY_EXPR_MAX: {
+        if (e->n > 8) return e;
+        bool dead[8] = {false};
+        bool changed = false;
+        for (uint32_t i = 0; i < e->n; i++) {
+            for (uint32_t j = i + 1; j < e->n && !dead[i]; j++) {
+                if (dead[j]) continue;
+                bool i_le_j = decided(f, sy_expr_le(ctx, e->args[i], e->args[j]));
+                bool j_le_i = !i_le_j && decided(f, sy_expr_le(ctx, e->args[j], e->args[i]));
+                if (!i_le_j && !j_le_i) continue;
+                bool drop_j = (e->kind == SY_EXPR_MIN) ? i_le_j : j_le_i;
+                dead[drop_j ? j : i] = true;
+                changed = true;
+            }
+        }
+        if (!changed) return e;
+        const sy_expr *v[8];
+        size_t n = 0;
+        for (uint32_t i = 0; i < e->n; i++)
+            if (!dead[i]) v[n++] = e->args[i];
+        return e->kind == SY_EXPR_MIN ? sy_expr_min_n(ctx, n, v) : sy_expr_max_n(ctx, n, v);
+    }
+    case SY_EXPR_EQ:
+    case SY_EXPR_NE:
+    case SY_EXPR_LE: {
+        if (f->depth > MAX_DEPTH) return e;
+        int l = 0;
+        f->depth++;
+        sy_truth t = decide_rec(f, e, &l);
+        f->depth--;
+        if (t == SY_TRUTH_TRUE) return sy_expr_true(ctx);
+        if (t == SY_TRUTH_FALSE) return sy_expr_false(ctx);
+        return e;
+    }
+    default: return e;
+    }
+}
+
+static const sy_expr *simp(sy_facts *f, const sy_expr *e, sy_memo *memo)
+{
+    if (!e) return NULL;
+    const sy_expr *hit = sy_memo_get(memo, e);
+    if (hit) return hit;
+    sy_ctx *ctx = f->ctx;
+    const sy_expr *r = e;
+    switch (e->kind) {
+    case SY_EXPR_INT:
+    case SY_EXPR_SYM:
+    case SY_EXPR_TRUE:
+    case SY_EXPR_FALSE: break;
+    case SY_EXPR_ADD: {
+        sy_terms ts;
+        sy_terms_init(&ts);
+        fmpz_set(ts.c0, &e->u.c0);
+        bool ok = true, same = true;
+        for (uint32_t i = 0; i < e->n && ok; i++) {
+            const sy_expr *m = simp(f, SY_CTERMS(e)[i].mono, memo);
+            same = same && m == SY_CTERMS(e)[i].mono;
+            ok = m && sy_terms_add_expr(ctx, &ts, &SY_CTERMS(e)[i].coef, m);
+        }
+        r = !ok ? NULL : same ? e : sy_terms_build(ctx, &ts);
+        sy_terms_clear(ctx, &ts);
+        break;
+    }
+    case SY_EXPR_POW: {
+        const sy_expr *b = simp(f, e->args[0], memo);
+        r = b == e->args[0] ? e : sy_expr_pow_ui(ctx, b, e->u.exp);
+        break;
+    }
+    case SY_EXPR_MUL: {
+        const sy_expr *acc = sy_expr_int_si(ctx, 1);
+        bool same = true;
+        for (uint32_t i = 0; i < e->n && acc; i++) {
+            const sy_expr *x = simp(f, e->args[i], memo);
+            same = same && x == e->args[i];
+            acc = sy_expr_mul(ctx, acc, x);
+        }
+        r = same ? e : acc;
+        break;
+    }
+    case SY_EXPR_FLOORDIV:
+    case SY_EXPR_CEILDIV:
+    case SY_EXPR_MOD: {
+        const sy_expr *a = simp(f, e->args[0], memo), *b = simp(f, e->args[1], memo);
+        if (!a || !b) return NULL;
+        const sy_expr *n = (a == e->args[0] && b == e->args[1]) ? e
+                         : e->kind == SY_EXPR_FLOORDIV ? sy_expr_floordiv(ctx, a, b)
+                         : e->kind == SY_EXPR_MOD ? sy_expr_mod(ctx, a, b) : sy_expr_ceildiv(ctx, a, b);
+        r = n && n->kind == e->kind ? simp_node(f, n) : (n ? simp(f, n, memo) : NULL);
+        break;
+    }
+    case SY_EXPR_EQ:
+    case SY_EXPR_NE:
+    case SY_EXPR_LE: {
+        const sy_expr *d = simp(f, e->args[0], memo);
+        if (!d) return NULL;
+        const sy_expr *n = d == e->args[0] ? e : sy_expr_rel(ctx, e->kind == SY_EXPR_EQ ? SY_REL_EQ : e->kind == SY_EXPR_NE ? SY_REL_NE : SY_REL_LE, d, sy_expr_int_si(ctx, 0));
+        r = n && (n->kind == SY_EXPR_EQ || n->kind == SY_EXPR_NE || n->kind == SY_EXPR_LE) ? simp_node(f, n) : n;
+        break;
+    }
+    default: { /* Min Max And Or */
+        const sy_expr *stackbuf[16];
+        const sy_expr **v = e->n <= 16 ? stackbuf : sy_alloc(ctx, e->n * sizeof *v);
+        if (!v) return sy_oom(ctx);
+        bool ok = true, same = true;
+        for (uint32_t i = 0; i < e->n && ok; i++) {
+            v[i] = simp(f, e->args[i], memo);
+            ok = v[i] != NULL;
+            same = same && v[i] == e->args[i];
+        }
+        const sy_expr *n = NULL;
+        if (ok) {
+            if (same) n = e;
+            else if (e->kind == SY_EXPR_MIN) n = sy_expr_min_n(ctx, e->n, v);
+            else if (e->kind == SY_EXPR_MAX) n = sy_expr_max_n(ctx, e->n, v);
+            else if (e->kind == SY_EXPR_AND) n = sy_expr_and_n(ctx, e->n, v);
+            else n = sy_expr_or_n(ctx, e->n, v);
+        }
+        if (v != stackbuf) sy_dealloc(ctx, v, e->n * sizeof *v);
+        r = n && (n->kind == SY_EXPR_MIN || n->kind == SY_EXPR_MAX) ? simp_node(f, n) : n;
+        break;
+    }
+    }
+    if (r && !sy_memo_put(ctx, memo, e, r)) return sy_oom(ctx);
+    return r;
+}
+
+/* Replace internal parameters t by (s - x)/k when the result is an integer
+ * polynomial, else by FloorDiv(s - x, k). */
+static const sy_expr *unfresh(sy_facts *f, const sy_expr *e)
+{
+    sy_ctx *ctx = f->ctx;
+    for (size_t i = f->nfresh; i-- > 0 && e;) {
+        const fresh_sym *fs = &f->fresh[i];
+        long deg = sy_expr_degree(e, fs->t);
+        const sy_expr *num = sy_expr_sub(ctx, fs->s, fs->x);
+        /* does t occur only at polynomial level? substitute exactly */
+        const sy_expr *probe = deg > 0 ? sy_expr_subs(ctx, e, 1, &fs->t, (const sy_expr *[]){sy_expr_int_si(ctx, 0)}) : NULL;
+        (void)probe;
+        const sy_expr *kk = sy_int_fmpz(ctx, &fs->k);
+        if (deg > 0 && num && kk) {
+            /* k^deg * e(t = num/k) = sum_j coeff_j * num^j * k^(deg - j) */
+            const sy_expr *acc = sy_expr_int_si(ctx, 0);
+            for (long j = 0; j <= deg && acc; j++) {
+                const sy_expr *cj = sy_expr_coeff(ctx, e, fs->t, (uint64_t)j);
+                acc = sy_expr_add(ctx, acc, sy_expr_mul(ctx, cj, sy_expr_mul(ctx, sy_expr_pow_ui(ctx, num, (uint64_t)j),
+                                                                             sy_expr_pow_ui(ctx, kk, (uint64_t)(deg - j)))));
+            }
+            const sy_expr *kd = sy_expr_pow_ui(ctx, kk, (uint64_t)deg);
+            const sy_expr *q = NULL;
+            if (acc && kd && sy_poly_divides_raw(ctx, acc, kd, &q) == 1 && q) {
+                /* check that t no longer occurs anywhere (e.g. inside atoms) */
+                const sy_expr **syms;
+                size_t ns;
+                bool still = false;
+                if (sy_expr_free_symbols(ctx, q, &syms, &ns) == SY_OK) {
+                    for (size_t t = 0; t < ns; t++) still = still || syms[t] == fs->t;
+                    sy_mem_free(ctx, syms);
+                }
+                if (!still) {
+                    e = q;
+                    continue;
+                }
+            }
+        }
+        /* general: t = FloorDiv(s - x, k) (exact since s - x is a multiple of k) */
+        const sy_expr *tv = sy_expr_floordiv(ctx, num, kk);
+        e = tv ? sy_expr_subs(ctx, e, 1, &fs->t, &tv) : NULL;
+    }
+    return e;
+}
+
+const sy_expr *sy_simplify(sy_facts *f, const sy_expr *e)
+{
+    if (!f || !e) return NULL;
+    sy_ctx *ctx = f->ctx;
+    if (f->inconsistent) return e;
+    const sy_expr *q = sy_facts_apply(f, e);
+    if (!q) return NULL;
+    f->lia_budget = 64;
+    sy_memo m;
+    if (!sy_memo_init(ctx, &m)) return sy_oom(ctx);
+    const sy_expr *r = simp(f, q, &m);
+    if (r) r = simp(f, r, &m); /* a second pass catches rules exposed by the first */
+    sy_memo_clear(ctx, &m);
+    if (!r) return NULL;
+    return unfresh(f, r);
+}
+
+/* ------------------------------------------------------------------ bound */
+
+sy_status sy_bound(sy_facts *f, const sy_expr *e, const sy_expr **lo, const sy_expr **hi)
+{
+    if (!f) return SY_EINVAL;
+    sy_ctx *ctx = f->ctx;
+    if (!e || !lo || !hi) return sy_fail_st(ctx, SY_EINVAL, "bound: NULL argument");
+    if (e->isbool) return sy_fail_st(ctx, SY_EINVAL, "bound: expected an integer expression");
+    *lo = *hi = NULL;
+    const sy_expr *q = sy_facts_apply(f, e);
+    if (!q) return sy_ctx_last_error(ctx);
+    sy_ival iv;
+    sy_ival_init(&iv);
+    bctx B = {f, NULL, NULL};
+    bound_rec(&B, q, &iv);
+    if (B.culprit) {
+        sy_ival db;
+        sy_ival_init(&db);
+        bctx B2 = {f, NULL, NULL};
+        bound_rec(&B2, B.culprit_div, &db);
+        char *a = sy_expr_print(ctx, B.culprit, SY_PRINT_CANONICAL), *d = sy_expr_print(ctx, B.culprit_div, SY_PRINT_CANONICAL);
+        char *lo_s = db.lo_inf ? NULL : fmpz_get_str(NULL, 10, db.lo), *hi_s = db.hi_inf ? NULL : fmpz_get_str(NULL, 10, db.hi);
+        sy_status st = sy_fail_st(ctx, SY_EDIVZERO, "no range: in %s the divisor %s may be zero (its range is [%s, %s])",
+                                  a ? a : "?", d ? d : "?", lo_s ? lo_s : "-oo", hi_s ? hi_s : "oo");
+        flint_free(lo_s);
+        flint_free(hi_s);
+        sy_str_free(ctx, a);
+        sy_str_free(ctx, d);
+        sy_ival_clear(&db);
+        sy_ival_clear(&iv);
+        return st;
+    }
+    if (f->inconsistent) {
+        sy_ival_clear(&iv);
+        return SY_OK; /* nothing sound to say beyond [-oo, oo] */
+    }
+    /* tighten with the linear layer: project the facts onto z = q */
+    if (q->kind != SY_EXPR_INT && f->nrels > 0) {
+        lsys L;
+        lsys_init(&L, f);
+        const sy_expr *z = sy_sym_internal(ctx, "#bound");
+        long zv = var_of(&L, z);
+        add_facts(&L, q);
+        add_poly(&L, sy_expr_sub(ctx, z, q), true);
+        define_all(&L);
+        if (!L.overflow && zv >= 0) {
+            sy_ival proj;
+            sy_ival_init(&proj);
+            int r = fm_run(&L, zv, &proj);
+            if (r == 0) sy_ival_intersect(&iv, &iv, &proj);
+            sy_ival_clear(&proj);
+        }
+        lsys_clear(&L);
+    }
+    if (!iv.lo_inf) *lo = sy_int_fmpz(ctx, iv.lo);
+    if (!iv.hi_inf) *hi = sy_int_fmpz(ctx, iv.hi);
+    sy_ival_clear(&iv);
+    return SY_OK;
+}
+
+/* ------------------------------------------------------------------ adding facts */
+
+static sy_status add_fact(sy_facts *f, const sy_expr *e, int depth);
+
+static sy_status range_changed(sy_facts *f, uint32_t id, int depth)
+{
+    sy_ival *r = &f->range[id];
+    if (sy_ival_is_empty(r)) {
+        f->inconsistent = true;
+        return SY_OK;
+    }
+    /* a point range is a replacement by a constant */
+    (void)depth;
+    /* NE facts at the boundary tighten it */
+    bool again = true;
+    while (again && !sy_ival_is_empty(r)) {
+        again = false;
+        for (size_t i = 0; i < f->nrels; i++) {
+            const sy_expr *x = f->rels[i];
+            if (x->kind != SY_EXPR_NE) continue;
+            const sy_expr *d = x->args[0]; /* s + c != 0 */
+            const sy_expr *s = d->kind == SY_EXPR_ADD && d->n == 1 && fmpz_is_one(&SY_CTERMS(d)[0].coef)
+                                   ? SY_CTERMS(d)[0].mono : d;
+            if (s->kind != SY_EXPR_SYM || s->u.sym.id != id) continue;
+            fmpz_t v;
+            fmpz_init(v);
+            sy_const_term(v, d);
+            fmpz_neg(v, v);
+            if (!r->lo_inf && fmpz_equal(v, r->lo)) { fmpz_add_ui(r->lo, r->lo, 1); again = true; }
+            if (!r->hi_inf && fmpz_equal(v, r->hi)) { fmpz_sub_ui(r->hi, r->hi, 1); again = true; }
+            fmpz_clear(v);
+        }
+    }
+    if (sy_ival_is_empty(r)) f->inconsistent = true;
+    return SY_OK;
+}
+
+static const sy_expr *single_symbol(const sy_expr *d, fmpz_t a, fmpz_t c)
+{
+    /* d = a*s + c */
+    if (d->kind == SY_EXPR_SYM) {
+        fmpz_one(a);
+        fmpz_zero(c);
+        return d;
+    }
+    if (d->kind == SY_EXPR_ADD && d->n == 1 && SY_CTERMS(d)[0].mono->kind == SY_EXPR_SYM) {
+        fmpz_set(a, &SY_CTERMS(d)[0].coef);
+        fmpz_set(c, &d->u.c0);
+        return SY_CTERMS(d)[0].mono;
+    }
+    return NULL;
+}
+
+/* occurrences of s in e other than as the polynomial-level linear term */
+static bool occurs_inside(sy_ctx *ctx, const sy_expr *e, const sy_expr *s)
+{
+    size_t nt = e->kind == SY_EXPR_ADD ? e->n : (e->kind == SY_EXPR_INT ? 0 : 1);
+    for (size_t i = 0; i < nt; i++) {
+        const sy_expr *m = e->kind == SY_EXPR_ADD ? SY_CTERMS(e)[i].mono : e;
+        if (m == s) continue;
+        const sy_expr **fs;
+        size_t k;
+        if (sy_expr_free_symbols(ctx, m, &fs, &k) != SY_OK) return true;
+        bool hit = false;
+        for (size_t j = 0; j < k; j++) hit = hit || fs[j] == s;
+        sy_mem_free(ctx, fs);
+        if (hit) return true;
+    }
+    return false;
+}
+
+/* Pick the symbol to solve d == 0 for: unit coefficient, linear, occurring
+ * nowhere else; the largest in canonical order (the newest symbol). */
+static const sy_expr *pick_unit(sy_ctx *ctx, const sy_expr *d, int *sign, bool need_unit)
+{
+    const sy_expr *best = NULL;
+    size_t nt = d->kind == SY_EXPR_ADD ? d->n : (d->kind == SY_EXPR_INT ? 0 : 1);
+    for (size_t i = 0; i < nt; i++) {
+        const sy_expr *m = d->kind == SY_EXPR_ADD ? SY_CTERMS(d)[i].mono : d;
+        const fmpz *c = NULL;
+        fmpz one = 1;
+        c = d->kind == SY_EXPR_ADD ? &SY_CTERMS(d)[i].coef : &one;
+        if (m->kind != SY_EXPR_SYM) continue;
+        if (need_unit && !fmpz_is_pm1(c)) continue;
+        if (occurs_inside(ctx, d, m)) continue;
+        /* prefer user symbols over internal parameters, then the newest */
+        bool internal = m->u.sym.name[0] == '#';
+        bool best_internal = best && best->u.sym.name[0] == '#';
+        if (!best || (best_internal && !internal) ||
+            (internal == best_internal && sy_expr_cmp(m, best) > 0)) {
+            best = m;
+            *sign = fmpz_sgn(c);
+        }
+    }
+    return best;
+}
+
+static sy_status install_replacement(sy_facts *f, const sy_expr *s, const sy_expr *v, int depth)
+{
+    sy_ctx *ctx = f->ctx;
+    uint32_t id = s->u.sym.id;
+    if (!ensure(f, id)) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    sy_ival old;
+    sy_ival_init(&old);
+    sy_ival_set(&old, &f->range[id]);
+    sy_ival_set_full(&f->range[id]);
+    /* update existing replacements */
+    for (size_t i = 0; i < f->cap; i++) {
+        if (!f->repl[i]) continue;
+        f->repl[i] = sy_expr_subs(ctx, f->repl[i], 1, &s, &v);
+        if (!f->repl[i]) {
+            sy_ival_clear(&old);
+            return sy_ctx_last_error(ctx);
+        }
+    }
+    f->repl[id] = v;
+    f->nrepl++;
+    /* re-add the old relations and the old range of s as facts about v */
+    size_t n = f->nrels;
+    const sy_expr **old_rels = NULL;
+    if (n) {
+        old_rels = sy_alloc(ctx, n * sizeof *old_rels);
+        if (!old_rels) {
+            sy_ival_clear(&old);
+            return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        }
+        memcpy(old_rels, f->rels, n * sizeof *old_rels);
+    }
+    f->nrels = 0;
+    sy_status st = SY_OK;
+    if (!old.lo_inf) st = add_fact(f, sy_expr_ge(ctx, v, sy_int_fmpz(ctx, old.lo)), depth + 1);
+    if (st == SY_OK && !old.hi_inf) st = add_fact(f, sy_expr_le(ctx, v, sy_int_fmpz(ctx, old.hi)), depth + 1);
+    for (size_t i = 0; i < n && st == SY_OK; i++) st = add_fact(f, old_rels[i], depth + 1);
+    if (old_rels) sy_dealloc(ctx, old_rels, n * sizeof *old_rels);
+    sy_ival_clear(&old);
+    return st;
+}
+
+static sy_status add_congruence(sy_facts *f, const sy_expr *e, const fmpz_t r_in, const fmpz_t k, int depth)
+{
+    /* e == r (mod k), k >= 2 */
+    sy_ctx *ctx = f->ctx;
+    fmpz_t r, a, inv, g;
+    fmpz_init(r);
+    fmpz_init(a);
+    fmpz_init(inv);
+    fmpz_init(g);
+    fmpz_fdiv_r(r, r_in, k);
+    sy_status st = SY_OK;
+    int sign = 1;
+    const sy_expr *s = NULL;
+    /* find a linear symbol whose coefficient is invertible mod k */
+    size_t nt = e->kind == SY_EXPR_ADD ? e->n : (e->kind == SY_EXPR_INT ? 0 : 1);
+    for (size_t i = 0; i < nt; i++) {
+        const sy_expr *m = e->kind == SY_EXPR_ADD ? SY_CTERMS(e)[i].mono : e;
+        if (m->kind != SY_EXPR_SYM || occurs_inside(ctx, e, m)) continue;
+        const fmpz *c = e->kind == SY_EXPR_ADD ? &SY_CTERMS(e)[i].coef : NULL;
+        fmpz_set(a, c ? c : (const fmpz *)&(fmpz){1});
+        fmpz_gcd(g, a, k);
+        if (!fmpz_is_one(g)) continue;
+        if (!s || sy_expr_cmp(m, s) > 0) s = m;
+    }
+    (void)sign;
+    if (!s) {
+        /* keep as a relation: Mod(e, k) == r */
+        const sy_expr *rel = sy_expr_eq(ctx, sy_expr_mod(ctx, e, sy_int_fmpz(ctx, k)), sy_int_fmpz(ctx, r));
+        st = rel ? (push_rel(f, rel) ? SY_OK : SY_ENOMEM) : sy_ctx_last_error(ctx);
+        goto done;
+    }
+    {
+        /* a*s + rest == r (mod k)  =>  s == inv(a)*(r - rest) (mod k)  =>  s := k*t + X */
+        fmpz_set(a, &(fmpz){0});
+        fmpz one_c = 1;
+        for (size_t i = 0; i < nt; i++) {
+            const sy_expr *m = e->kind == SY_EXPR_ADD ? SY_CTERMS(e)[i].mono : e;
+            if (m == s) fmpz_set(a, e->kind == SY_EXPR_ADD ? &SY_CTERMS(e)[i].coef : &one_c);
+        }
+        fmpz_invmod(inv, a, k);
+        const sy_expr *as = sy_expr_mul(ctx, sy_int_fmpz(ctx, a), s);
+        const sy_expr *rest = sy_expr_sub(ctx, e, as);
+        const sy_expr *X = sy_scale_fmpz(ctx, sy_expr_sub(ctx, sy_int_fmpz(ctx, r), rest), inv);
+        if (!X) { st = sy_ctx_last_error(ctx); goto done; }
+        /* reduce X's coefficients modulo k (symmetric), valid since s - X must be a multiple of k */
+        sy_terms ts;
+        sy_terms_init(&ts);
+        fmpz_t c;
+        fmpz_init(c);
+        size_t xn = X->kind == SY_EXPR_ADD ? X->n : (X->kind == SY_EXPR_INT ? 0 : 1);
+        bool ok = true;
+        for (size_t i = 0; i < xn && ok; i++) {
+            const sy_expr *m = X->kind == SY_EXPR_ADD ? SY_CTERMS(X)[i].mono : X;
+            fmpz_set(c, X->kind == SY_EXPR_ADD ? &SY_CTERMS(X)[i].coef : &one_c);
+            fmpz_smod(c, c, k);
+            if (!fmpz_is_zero(c)) ok = sy_terms_push(ctx, &ts, c, m);
+        }
+        sy_const_term(c, X);
+        fmpz_fdiv_r(ts.c0, c, k);
+        fmpz_clear(c);
+        if (!ok) {
+            sy_terms_clear(ctx, &ts);
+            st = sy_ctx_last_error(ctx);
+            goto done;
+        }
+        X = sy_terms_build(ctx, &ts);
+        sy_terms_clear(ctx, &ts);
+        if (!X) { st = sy_ctx_last_error(ctx); goto done; }
+        char name[32];
+        snprintf(name, sizeof name, "#t%zu", f->nfresh);
+        const sy_expr *t = sy_sym_internal(ctx, name);
+        if (!t) { st = sy_ctx_last_error(ctx); goto done; }
+        if (f->nfresh == f->freshcap) {
+            size_t nc = f->freshcap ? f->freshcap * 2 : 4;
+            fresh_sym *nf = sy_realloc(ctx, f->fresh, f->freshcap * sizeof *nf, nc * sizeof *nf);
+            if (!nf) { st = sy_fail_st(ctx, SY_ENOMEM, "out of memory"); goto done; }
+            f->fresh = nf;
+            f->freshcap = nc;
+        }
+        f->fresh[f->nfresh].t = t;
+        f->fresh[f->nfresh].s = s;
+        fmpz_init_set(&f->fresh[f->nfresh].k, k);
+        f->fresh[f->nfresh].x = X;
+        f->nfresh++;
+        if (!ensure(f, t->u.sym.id)) { st = sy_fail_st(ctx, SY_ENOMEM, "out of memory"); goto done; }
+        const sy_expr *v = sy_expr_add(ctx, sy_expr_mul(ctx, sy_int_fmpz(ctx, k), t), X);
+        st = v ? install_replacement(f, s, v, depth) : sy_ctx_last_error(ctx);
+    }
+done:
+    fmpz_clear(r);
+    fmpz_clear(a);
+    fmpz_clear(inv);
+    fmpz_clear(g);
+    return st;
+}
+
+static sy_status add_fact(sy_facts *f, const sy_expr *e, int depth)
+{
+    sy_ctx *ctx = f->ctx;
+    if (!e) return sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx) : SY_ERROR;
+    if (depth > 64) return SY_OK; /* re-adding cascades are bounded; dropping a fact is sound (weaker) */
+    e = sy_facts_apply(f, e);
+    if (!e) return sy_ctx_last_error(ctx);
+    fmpz_t a, c;
+    sy_status st = SY_OK;
+    switch (e->kind) {
+    case SY_EXPR_TRUE: return SY_OK;
+    case SY_EXPR_FALSE: f->inconsistent = true; return SY_OK;
+    case SY_EXPR_AND:
+        for (uint32_t i = 0; i < e->n && st == SY_OK; i++) st = add_fact(f, e->args[i], depth + 1);
+        return st;
+    case SY_EXPR_OR:
+    case SY_EXPR_NE:
+        if (!push_rel(f, e)) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        if (e->kind == SY_EXPR_NE) {
+            fmpz_init(a);
+            fmpz_init(c);
+            const sy_expr *s = single_symbol(e->args[0], a, c);
+            if (s && ensure(f, s->u.sym.id)) range_changed(f, s->u.sym.id, depth);
+            fmpz_clear(a);
+            fmpz_clear(c);
+        }
+        return SY_OK;
+    case SY_EXPR_LE: {
+        fmpz_init(a);
+        fmpz_init(c);
+        const sy_expr *s = single_symbol(e->args[0], a, c);
+        if (s && fmpz_is_pm1(a)) {
+            if (!ensure(f, s->u.sym.id)) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+            else {
+                sy_ival *r = &f->range[s->u.sym.id];
+                fmpz_neg(c, c);
+                if (fmpz_sgn(a) > 0) { /* s + c0 <= 0 -> s <= -c0 */
+                    if (r->hi_inf || fmpz_cmp(c, r->hi) < 0) fmpz_set(r->hi, c);
+                    r->hi_inf = false;
+                } else { /* -s + c0 <= 0 -> s >= c0 */
+                    fmpz_neg(c, c);
+                    if (r->lo_inf || fmpz_cmp(c, r->lo) > 0) fmpz_set(r->lo, c);
+                    r->lo_inf = false;
+                }
+                range_changed(f, s->u.sym.id, depth);
+                /* a point range becomes a replacement */
+                if (!f->inconsistent && sy_ival_is_point(r)) {
+                    const sy_expr *v = sy_int_fmpz(ctx, r->lo);
+                    st = v ? install_replacement(f, s, v, depth) : sy_ctx_last_error(ctx);
+                }
+            }
+        } else if (!push_rel(f, e)) {
+            st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        }
+        fmpz_clear(a);
+        fmpz_clear(c);
+        return st;
+    }
+    case SY_EXPR_EQ: {
+        const sy_expr *d = e->args[0];
+        int sign = 0;
+        const sy_expr *s = pick_unit(ctx, d, &sign, true);
+        if (s) {
+            /* d = sign*s + rest == 0  ->  s := -sign*rest */
+            const sy_expr *rest = sy_expr_sub(ctx, d, sy_expr_mul_si(ctx, s, sign));
+            const sy_expr *v = sy_expr_mul_si(ctx, rest, -sign);
+            return v ? install_replacement(f, s, v, depth) : sy_ctx_last_error(ctx);
+        }
+        /* congruence: Mod(E, k) + c == 0 */
+        if (d->kind == SY_EXPR_ADD && d->n == 1 && fmpz_is_one(&SY_CTERMS(d)[0].coef) &&
+            SY_CTERMS(d)[0].mono->kind == SY_EXPR_MOD && SY_CTERMS(d)[0].mono->args[1]->kind == SY_EXPR_INT) {
+            const sy_expr *m = SY_CTERMS(d)[0].mono;
+            fmpz_init(c);
+            fmpz_neg(c, &d->u.c0);
+            if (fmpz_sgn(c) < 0 || fmpz_cmp(c, &m->args[1]->u.value) >= 0) f->inconsistent = true;
+            else st = add_congruence(f, m->args[0], c, &m->args[1]->u.value, depth);
+            fmpz_clear(c);
+            return st;
+        }
+        if (d->kind == SY_EXPR_MOD && d->args[1]->kind == SY_EXPR_INT) {
+            fmpz_init(c);
+            st = add_congruence(f, d->args[0], c, &d->args[1]->u.value, depth);
+            fmpz_clear(c);
+            return st;
+        }
+        /* k*s + rest == 0 with |k| > 1: s := -rest/k needs k | rest: congruence rest == 0 (mod k) */
+        return push_rel(f, e) ? SY_OK : sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    }
+    default: return sy_fail_st(ctx, SY_EINVAL, "facts: expected a boolean expression");
+    }
+}
+
+sy_status sy_facts_add(sy_facts *f, const sy_expr *fact)
+{
+    if (!f) return SY_EINVAL;
+    if (!fact) return sy_fail_st(f->ctx, SY_EINVAL, "facts: NULL fact");
+    if (!fact->isbool) return sy_fail_st(f->ctx, SY_EINVAL, "facts: expected a boolean expression, got an integer");
+    if (!ensure(f, f->ctx->nsyms)) return sy_fail_st(f->ctx, SY_ENOMEM, "out of memory");
+    return add_fact(f, fact, 0);
+}
+
+sy_status sy_facts_set_range(sy_facts *f, const sy_expr *sym, const sy_expr *lo, const sy_expr *hi)
+{
+    if (!f) return SY_EINVAL;
+    sy_ctx *ctx = f->ctx;
+    if (!sym || sym->kind != SY_EXPR_SYM) return sy_fail_st(ctx, SY_EINVAL, "set_range: not a symbol");
+    if ((lo && lo->kind != SY_EXPR_INT) || (hi && hi->kind != SY_EXPR_INT))
+        return sy_fail_st(ctx, SY_EINVAL, "set_range: bounds must be integer constants");
+    sy_status st = SY_OK;
+    if (lo) st = sy_facts_add(f, sy_expr_ge(ctx, sym, lo));
+    if (st == SY_OK && hi) st = sy_facts_add(f, sy_expr_le(ctx, sym, hi));
+    return st;
+}
+
+sy_status sy_facts_get_range(sy_facts *f, const sy_expr *sym, const sy_expr **lo, const sy_expr **hi)
+{
+    if (!f) return SY_EINVAL;
+    if (!sym || sym->kind != SY_EXPR_SYM || !lo || !hi) return sy_fail_st(f->ctx, SY_EINVAL, "get_range: bad argument");
+    return sy_bound(f, sym, lo, hi);
+}
+
+sy_status sy_solve(sy_facts *f, const sy_expr *eq, const sy_expr **sym, const sy_expr **value,
+                   const sy_expr **divisibility)
+{
+    if (!f) return SY_EINVAL;
+    sy_ctx *ctx = f->ctx;
+    if (!eq || !sym || !value || !divisibility) return sy_fail_st(ctx, SY_EINVAL, "solve: NULL argument");
+    *sym = *value = *divisibility = NULL;
+    const sy_expr *e = sy_facts_apply(f, eq);
+    if (!e) return sy_ctx_last_error(ctx);
+    if (e->kind != SY_EXPR_EQ) return e->isbool ? SY_OK : sy_fail_st(ctx, SY_EINVAL, "solve: expected an equality");
+    const sy_expr *d = e->args[0];
+    int sign = 0;
+    const sy_expr *s = pick_unit(ctx, d, &sign, true);
+    const sy_expr *v = NULL, *div = NULL;
+    if (s) {
+        v = sy_expr_mul_si(ctx, sy_expr_sub(ctx, d, sy_expr_mul_si(ctx, s, sign)), -sign);
+    } else {
+        /* k*s + rest == 0: s := FloorDiv(-rest, k) with divisibility Mod(rest, k) == 0 */
+        s = pick_unit(ctx, d, &sign, false);
+        if (s) {
+            const sy_expr *k = sy_expr_coeff(ctx, d, s, 1);
+            const sy_expr *rest = sy_expr_sub(ctx, d, sy_expr_mul(ctx, k, s));
+            v = sy_expr_floordiv(ctx, sy_expr_neg(ctx, rest), k);
+            div = sy_expr_eq(ctx, sy_expr_mod(ctx, rest, k), sy_expr_int_si(ctx, 0));
+        }
+    }
+    if (!s || !v) return SY_OK;
+    /* the solution must keep the symbol's range */
+    sy_ival r, vb;
+    sy_ival_init(&r);
+    sy_ival_init(&vb);
+    if (s->u.sym.id < f->cap) sy_ival_set(&r, &f->range[s->u.sym.id]);
+    bctx B = {f, NULL, NULL};
+    bound_rec(&B, v, &vb);
+    sy_ival_intersect(&vb, &vb, &r);
+    bool ok = !sy_ival_is_empty(&vb);
+    sy_ival_clear(&r);
+    sy_ival_clear(&vb);
+    if (!ok) return SY_OK;
+    *sym = s;
+    *value = v;
+    *divisibility = div;
+    return SY_OK;
+}

@@ -1,0 +1,10 @@
+/** @file symshape/symshape.h @brief Umbrella header: includes every public header. */
+#ifndef SYMSHAPE_SYMSHAPE_H
+#define SYMSHAPE_SYMSHAPE_H
+#include "symshape/types.h"
+#include "symshape/version.h"
+#include "symshape/ctx.h"
+#include "symshape/expr.h"
+#include "symshape/decide.h"
+#include "symshape/cases.h"
+#endif
