@@ -638,7 +638,7 @@ static int normalise(row *r, size_t nv)
 /* Eliminate equalities: a unit-coefficient variable is substituted
  * everywhere; otherwise the equality becomes two inequalities (after a
  * divisibility check: gcd of coefficients must divide the constant). */
-static bool eliminate_eqs(lsys *L, bool *infeasible)
+static bool eliminate_eqs(lsys *L, bool *infeasible, long keep)
 {
     size_t nv = L->nv;
     for (size_t e = 0; e < L->neqs; e++) {
@@ -663,7 +663,7 @@ static bool eliminate_eqs(lsys *L, bool *infeasible)
         fmpz_clear(g);
         long piv = -1;
         for (size_t i = 0; i < nv && piv < 0; i++)
-            if (fmpz_is_pm1(&q->a[i])) piv = (long)i;
+            if (fmpz_is_pm1(&q->a[i]) && (long)i != keep) piv = (long)i;
         if (piv < 0) {
             /* two inequalities */
             row r1, r2;
@@ -702,7 +702,7 @@ static bool eliminate_eqs(lsys *L, bool *infeasible)
 static int fm_run(lsys *L, long keep, sy_ival *proj)
 {
     bool infeasible = false;
-    if (!eliminate_eqs(L, &infeasible)) return -1;
+    if (!eliminate_eqs(L, &infeasible, keep)) return -1;
     if (infeasible) return 1;
     size_t nv = L->nv;
     row *rows = L->rows;
@@ -1331,7 +1331,7 @@ sy_status sy_bound(sy_facts *f, const sy_expr *e, const sy_expr **lo, const sy_e
         return SY_OK; /* nothing sound to say beyond [-oo, oo] */
     }
     /* tighten with the linear layer: project the facts onto z = q */
-    if (q->kind != SY_EXPR_INT && f->nrels > 0) {
+    if (q->kind != SY_EXPR_INT && (q->kind != SY_EXPR_SYM || f->nrels > 0)) {
         lsys L;
         lsys_init(&L, f);
         const sy_expr *z = sy_sym_internal(ctx, "#bound");

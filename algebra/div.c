@@ -102,18 +102,6 @@ static const sy_expr *floordiv_const(sy_ctx *ctx, const sy_expr *n, const fmpz_t
         res = sy_terms_build(ctx, &P);
         goto done;
     }
-    /* (d) nested: FloorDiv(FloorDiv(x, j) + c, k) = FloorDiv(x + c*j, j*k), j > 0. */
-    if (rexpr->kind == SY_EXPR_FLOORDIV && rexpr->args[1]->kind == SY_EXPR_INT &&
-        fmpz_sgn(&rexpr->args[1]->u.value) > 0) {
-        const fmpz *j = &rexpr->args[1]->u.value;
-        fmpz_mul(t, c, j);
-        const sy_expr *inner = sy_add_fmpz(ctx, rexpr->args[0], t);
-        fmpz_mul(t, j, k);
-        const sy_expr *f = inner ? floordiv_const(ctx, inner, t) : NULL;
-        if (!f || !sy_terms_add_expr(ctx, &P, (fmpz_t){1}, f)) goto done;
-        res = sy_terms_build(ctx, &P);
-        goto done;
-    }
     /* (e) sign: FloorDiv(-A + c, k) = -FloorDiv(A - c + k - 1, k). */
     int sign = 1;
     if (sy_leading_sign(rexpr) < 0) {
@@ -123,6 +111,22 @@ static const sy_expr *floordiv_const(sy_ctx *ctx, const sy_expr *n, const fmpz_t
         fmpz_neg(c, c);
         fmpz_add(c, c, k);
         fmpz_sub_ui(c, c, 1);
+    }
+    fmpz_set_si(t, sign);
+    /* (d) nested: FloorDiv(FloorDiv(x, j) + c, k) = FloorDiv(x + c*j, j*k), j > 0. */
+    if (rexpr->kind == SY_EXPR_FLOORDIV && rexpr->args[1]->kind == SY_EXPR_INT &&
+        fmpz_sgn(&rexpr->args[1]->u.value) > 0) {
+        const fmpz *j = &rexpr->args[1]->u.value;
+        fmpz_t cj;
+        fmpz_init(cj);
+        fmpz_mul(cj, c, j);
+        const sy_expr *inner = sy_add_fmpz(ctx, rexpr->args[0], cj);
+        fmpz_mul(cj, j, k);
+        const sy_expr *fl = inner ? floordiv_const(ctx, inner, cj) : NULL;
+        fmpz_clear(cj);
+        if (!fl || !sy_terms_add_expr(ctx, &P, t, fl)) goto done;
+        res = sy_terms_build(ctx, &P);
+        goto done;
     }
     /* constant: FloorDiv(A + q*k + r, k) = q + FloorDiv(A + r, k), 0 <= r < k */
     fmpz_fdiv_qr(q, r, c, k);

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The whole test suite: install what is missing, then build and run every test
+# twice: a normal build with -Wall -Wextra -Werror, and an ASan+UBSan build.
+# Finally install to a temporary prefix and build the consumer example against it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+jobs="$(nproc)"
+run_suite() { # name, extra cmake args...
+  local dir="build-$1"; shift
+  echo "== symshape: $dir ==" >&2
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSY_WERROR=ON "$@" >/dev/null
+  cmake --build "$dir" -j"$jobs"
+  (cd "$dir" && ctest --output-on-failure -j"$jobs")
+}
+run_suite test
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  run_suite asan -DSY_SANITIZE="address;undefined" -DSY_BUILD_BENCH=OFF
+if [ -x scripts/consumer-check.sh ]; then scripts/consumer-check.sh build-test; fi
+echo "symshape: all test suites passed" >&2

@@ -1,0 +1,106 @@
+/* Test helpers: a counting allocator (every test ends with zero live
+ * blocks), context fixtures, seeds. */
+#ifndef SY_TESTS_COMMON_H
+#define SY_TESTS_COMMON_H
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include <flint/flint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symshape/symshape.h"
+
+typedef struct test_alloc {
+    long live;
+    long count;     /* allocations so far */
+    long fail_at;   /* fail the n-th allocation (-1: never) */
+} test_alloc;
+
+static test_alloc g_alloc;
+
+static void *ta_malloc(void *ud, size_t n)
+{
+    test_alloc *a = ud;
+    if (a->fail_at >= 0 && a->count++ >= a->fail_at) return NULL;
+    void *p = malloc(n);
+    if (p) a->live++;
+    return p;
+}
+static void *ta_realloc(void *ud, void *p, size_t o, size_t n)
+{
+    test_alloc *a = ud;
+    (void)o;
+    if (a->fail_at >= 0 && a->count++ >= a->fail_at) return NULL;
+    if (!p) {
+        void *q = malloc(n);
+        if (q) a->live++;
+        return q;
+    }
+    return realloc(p, n);
+}
+static void ta_free(void *ud, void *p, size_t n)
+{
+    test_alloc *a = ud;
+    (void)n;
+    if (p) a->live--;
+    free(p);
+}
+static const sy_allocator g_test_allocator = {ta_malloc, ta_realloc, ta_free, &g_alloc};
+
+static sy_ctx *ctx;
+
+static inline sy_ctx *new_counting_ctx(long fail_at)
+{
+    g_alloc.live = 0;
+    g_alloc.count = 0;
+    g_alloc.fail_at = fail_at;
+    sy_ctx_options o = SY_CTX_OPTIONS_INIT;
+    o.allocator = &g_test_allocator;
+    sy_ctx *c = NULL;
+    if (sy_ctx_new(&o, &c) != SY_OK) return NULL;
+    return c;
+}
+
+static inline void ctx_setup(void)
+{
+    ctx = new_counting_ctx(-1);
+    cr_assert(ctx != NULL);
+}
+
+static inline void ctx_teardown(void)
+{
+    ctx = sy_ctx_free(ctx);
+    cr_assert(eq(long, g_alloc.live, 0), "leaked %ld blocks", g_alloc.live);
+    flint_cleanup();
+}
+
+static inline const sy_expr *P(const char *text)
+{
+    const sy_expr *e = NULL;
+    sy_status st = sy_expr_parse(ctx, text, (size_t)-1, &e);
+    cr_assert(eq(int, st, SY_OK), "parse '%s': %s", text, sy_ctx_last_error_msg(ctx));
+    return e;
+}
+
+static inline char *S(const sy_expr *e)
+{
+    static char buf[4096];
+    char *s = sy_expr_print(ctx, e, SY_PRINT_CANONICAL);
+    cr_assert(s != NULL);
+    snprintf(buf, sizeof buf, "%s", s);
+    sy_str_free(ctx, s);
+    return buf;
+}
+
+static inline uint64_t test_seed(void)
+{
+    const char *s = getenv("SY_TEST_SEED");
+    return s && *s ? strtoull(s, NULL, 10) : 0x5eed5eedull;
+}
+static inline long test_multiplier(void)
+{
+    const char *s = getenv("SY_TEST_MULTIPLIER");
+    long m = s && *s ? strtol(s, NULL, 10) : 1;
+    return m > 0 ? m : 1;
+}
+#endif
