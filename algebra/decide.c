@@ -1026,7 +1026,14 @@ sy_status sy_decide(sy_facts *f, const sy_expr *rel, sy_truth *out)
         return SY_OK;
     }
     const sy_expr *q = sy_facts_apply(f, rel);
-    if (!q) return sy_ctx_last_error(f->ctx);
+    if (!q) {
+        /* under the replacements a divisor is the constant 0: the relation is
+         * undefined wherever the facts hold; UNKNOWN is the sound answer */
+        if (sy_ctx_last_error(f->ctx) != SY_EDIVZERO) return sy_ctx_last_error(f->ctx);
+        sy_ctx_reset_error(f->ctx);
+        f->stats.unknown++;
+        return SY_OK;
+    }
     f->lia_budget = 24;
     int layer = 0;
     sy_truth t = decide_rec(f, q, &layer);

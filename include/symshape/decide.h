@@ -88,7 +88,9 @@ SY_API sy_status sy_bound(sy_facts *f, const sy_expr *e, const sy_expr **lo, con
  *  x when 0 <= x < k, FloorDiv(x, k) -> its value when constant over x's
  *  range, Min/Max resolved when the order of their arguments is decided,
  *  relations decided to true/false. Returns an expression equal to @p e at
- *  every point satisfying the facts, or NULL on error. */
+ *  every point satisfying the facts, or NULL on error: SY_EDIVZERO when,
+ *  under the replacements, a divisor of e is the constant 0 (e is undefined
+ *  wherever the facts hold); SY_ENOMEM; SY_EQUOTA. */
 SY_API const sy_expr *sy_simplify(sy_facts *f, const sy_expr *e);
 
 /** Solve the equality @p eq (an Eq relation) for a replacement.

@@ -1,0 +1,257 @@
+/* Soundness of the decision layer: random facts (ranges, linear relations,
+ * divisibility, disequalities) and random queries; every point of the box
+ * that satisfies the facts is checked (values past int64 in a share of the
+ * boxes). A TRUE that fails at a point, a FALSE that holds at one, a bound
+ * that excludes an attained value, or a simplification that changes a value
+ * fails the test. */
+#include "gen.h"
+
+#include "algebra/eval_private.h"
+
+typedef struct {
+    fmpz lo[3], hi[3];
+    int nsyms;
+} box;
+
+static const sy_expr *syms3[3];
+
+/* iterate every point of the box; call fn(binding) for points satisfying facts */
+static long for_points(const box *B, const sy_expr *const *facts, int nf, sy_binding *b,
+                       int (*fn)(sy_binding *, void *), void *ud)
+{
+    fmpz v[3];
+    fmpz_t t;
+    fmpz_init(t);
+    for (int i = 0; i < 3; i++) fmpz_init_set(&v[i], &B->lo[i]);
+    long n = 0;
+    for (;;) {
+        for (int i = 0; i < B->nsyms; i++) sy_binding_set(b, sy_expr_sym_id(syms3[i]), &v[i]);
+        bool ok = true;
+        for (int i = 0; i < nf && ok; i++) ok = sy_eval_raw(ctx, facts[i], b, t) == SY_OK && !fmpz_is_zero(t);
+        sy_ctx_reset_error(ctx);
+        if (ok) {
+            n++;
+            if (fn(b, ud) < 0) break;
+        }
+        int i = 0;
+        while (i < B->nsyms) {
+            if (fmpz_cmp(&v[i], &B->hi[i]) < 0) {
+                fmpz_add_ui(&v[i], &v[i], 1);
+                break;
+            }
+            fmpz_set(&v[i], &B->lo[i]);
+            i++;
+        }
+        if (i == B->nsyms) break;
+    }
+    for (int i = 0; i < 3; i++) fmpz_clear(&v[i]);
+    fmpz_clear(t);
+    return n;
+}
+
+typedef struct {
+    const sy_expr *q;
+    int seen_true, seen_false;
+    const sy_expr *lo, *hi;
+    fmpz_t vlo, vhi;
+    int bound_bad;
+    const sy_expr *simp;
+    int simp_bad;
+} chk;
+
+static int check_rel(sy_binding *b, void *ud)
+{
+    chk *c = ud;
+    fmpz_t t;
+    fmpz_init(t);
+    if (sy_eval_raw(ctx, c->q, b, t) == SY_OK) {
+        if (fmpz_is_zero(t)) c->seen_false = 1; else c->seen_true = 1;
+    }
+    sy_ctx_reset_error(ctx);
+    fmpz_clear(t);
+    return 0;
+}
+
+static int check_bound(sy_binding *b, void *ud)
+{
+    chk *c = ud;
+    fmpz_t t, u;
+    fmpz_init(t);
+    fmpz_init(u);
+    if (sy_eval_raw(ctx, c->q, b, t) == SY_OK) {
+        if (c->lo && fmpz_cmp(t, c->vlo) < 0) c->bound_bad = 1;
+        if (c->hi && fmpz_cmp(t, c->vhi) > 0) c->bound_bad = 1;
+        if (c->simp) {
+            sy_status st = sy_eval_raw(ctx, c->simp, b, u);
+            if (st == SY_OK && !fmpz_equal(t, u)) c->simp_bad = 1;
+            if (st != SY_OK) c->simp_bad = 2;
+        }
+    }
+    sy_ctx_reset_error(ctx);
+    fmpz_clear(t);
+    fmpz_clear(u);
+    return (c->bound_bad || c->simp_bad) ? -1 : 0;
+}
+
+static const sy_expr *random_fact(const box *B)
+{
+    int k = (int)(rnd() % 6);
+    const sy_expr *x = syms3[rnd() % (uint64_t)B->nsyms], *y = syms3[rnd() % (uint64_t)B->nsyms];
+    int64_t a = (int64_t)(rnd() % 5) - 2, c = (int64_t)(rnd() % 9) - 4;
+    switch (k) {
+    case 0: /* a*x + y + c <= 0 */
+        return sy_expr_le(ctx, sy_expr_add_si(ctx, sy_expr_add(ctx, sy_expr_mul_si(ctx, x, a), y), c), sy_expr_int_si(ctx, 0));
+    case 1: /* x == y + c */
+        return sy_expr_eq(ctx, x, sy_expr_add_si(ctx, y, c));
+    case 2: { /* Mod(x, m) == r */
+        int64_t m = 2 + (int64_t)(rnd() % 4);
+        return sy_expr_eq(ctx, sy_expr_mod(ctx, x, sy_expr_int_si(ctx, m)), sy_expr_int_si(ctx, (int64_t)(rnd() % (uint64_t)m)));
+    }
+    case 3: return sy_expr_ne(ctx, x, sy_expr_int_si(ctx, c));
+    case 4: /* x < y */
+        return sy_expr_lt(ctx, x, y);
+    default: { /* FloorDiv(x, m) >= c */
+        int64_t m = 2 + (int64_t)(rnd() % 3);
+        return sy_expr_ge(ctx, sy_expr_floordiv(ctx, x, sy_expr_int_si(ctx, m)), sy_expr_int_si(ctx, c / 2));
+    }
+    }
+}
+
+Test(algebra_decide_props, decisions_bounds_and_simplifications_are_sound, .timeout = 900)
+{
+    rng = (test_seed() * 2654435761u) | 1;
+    long iters = 100000 * test_multiplier();
+    long n_true = 0, n_false = 0, n_unknown = 0, n_bounds = 0, n_simp = 0, n_points = 0, n_big = 0;
+    ctx = NULL;
+    sy_binding b;
+    box B;
+    for (int i = 0; i < 3; i++) {
+        fmpz_init(&B.lo[i]);
+        fmpz_init(&B.hi[i]);
+    }
+    chk c;
+    fmpz_init(c.vlo);
+    fmpz_init(c.vhi);
+    for (long it = 0; it < iters; it++) {
+        if (it % 2000 == 0) {
+            if (ctx) {
+                sy_binding_clear(ctx, &b);
+                sy_ctx_free(ctx);
+            }
+            cr_assert(eq(int, sy_ctx_new(NULL, &ctx), SY_OK));
+            syms3[0] = sy_expr_sym(ctx, "x");
+            syms3[1] = sy_expr_sym(ctx, "y");
+            syms3[2] = sy_expr_sym(ctx, "z");
+            cr_assert(sy_binding_init(ctx, &b));
+        }
+        B.nsyms = (rnd() % 4 == 0) ? 3 : 2;
+        gen_nsyms = B.nsyms;
+        bool big = rnd() % 10 == 0;
+        if (big) n_big++;
+        sy_facts *f = sy_facts_new(ctx);
+        const sy_expr *facts[8];
+        int nf = 0;
+        for (int i = 0; i < B.nsyms; i++) {
+            int64_t lo = (int64_t)(rnd() % 11) - 6, w = (int64_t)(rnd() % (B.nsyms == 3 ? 6 : 10));
+            fmpz_set_si(&B.lo[i], lo);
+            if (big) { /* a box straddling 2^63 */
+                fmpz_set_ui(&B.lo[i], (ulong)INT64_MAX);
+                fmpz_sub_ui(&B.lo[i], &B.lo[i], (ulong)(rnd() % 6));
+                if (rnd() & 1) fmpz_neg(&B.lo[i], &B.lo[i]);
+                w = (int64_t)(rnd() % 6);
+            }
+            fmpz_add_si(&B.hi[i], &B.lo[i], w);
+            char *ls = fmpz_get_str(NULL, 10, &B.lo[i]), *hs = fmpz_get_str(NULL, 10, &B.hi[i]);
+            const sy_expr *lo_e = sy_expr_int_str(ctx, ls), *hi_e = sy_expr_int_str(ctx, hs);
+            flint_free(ls);
+            flint_free(hs);
+            facts[nf++] = sy_expr_and(ctx, sy_expr_ge(ctx, syms3[i], lo_e), sy_expr_le(ctx, syms3[i], hi_e));
+        }
+        int extra = (int)(rnd() % 3);
+        for (int i = 0; i < extra; i++) facts[nf++] = random_fact(&B);
+        for (int i = 0; i < nf; i++) {
+            cr_assert(facts[i] != NULL, "%s", sy_ctx_last_error_msg(ctx));
+            cr_assert(eq(int, sy_facts_add(f, facts[i]), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+        }
+        npool = 0;
+        int kind = (int)(rnd() % 10);
+        const sy_expr *e1 = build(gen(1 + (int)(rnd() % 3)), syms3);
+        sy_ctx_reset_error(ctx);
+        if (!e1) {
+            sy_ctx_reset_error(ctx);
+            sy_facts_free(f);
+            continue;
+        }
+        memset(&c.q, 0, sizeof c.q);
+        c.seen_true = c.seen_false = 0;
+        c.bound_bad = c.simp_bad = 0;
+        c.lo = c.hi = NULL;
+        c.simp = NULL;
+        if (kind < 6) {
+            /* decide e1 op e2 */
+            npool = 0;
+            const sy_expr *e2 = build(gen((int)(rnd() % 2)), syms3);
+            if (!e2) {
+                sy_ctx_reset_error(ctx);
+                sy_facts_free(f);
+                continue;
+            }
+            static const sy_rel_op ops[] = {SY_REL_EQ, SY_REL_NE, SY_REL_LT, SY_REL_LE, SY_REL_GT, SY_REL_GE};
+            const sy_expr *q = sy_expr_rel(ctx, ops[rnd() % 6], e1, e2);
+            if (rnd() % 8 == 0 && q) q = sy_expr_or(ctx, q, random_fact(&B));
+            if (!q) {
+                sy_ctx_reset_error(ctx);
+                sy_facts_free(f);
+                continue;
+            }
+            sy_truth t;
+            cr_assert(eq(int, sy_decide(f, q, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+            c.q = q;
+            n_points += for_points(&B, facts, nf, &b, check_rel, &c);
+            if (t == SY_TRUTH_TRUE) {
+                n_true++;
+                cr_assert(c.seen_false == 0, "decide %s answered TRUE but it fails at a point (seed %llu, iter %ld)", S(q),
+                          (unsigned long long)test_seed(), it);
+            } else if (t == SY_TRUTH_FALSE) {
+                n_false++;
+                cr_assert(c.seen_true == 0, "decide %s answered FALSE but it holds at a point (seed %llu, iter %ld)", S(q),
+                          (unsigned long long)test_seed(), it);
+            } else {
+                n_unknown++;
+            }
+        } else {
+            /* bound and simplify */
+            c.q = e1;
+            sy_status st = sy_bound(f, e1, &c.lo, &c.hi);
+            cr_assert(st == SY_OK || st == SY_EDIVZERO, "%s", sy_ctx_last_error_msg(ctx));
+            if (st != SY_OK) c.lo = c.hi = NULL;
+            if (c.lo) fmpz_set_str(c.vlo, S(c.lo), 10);
+            if (c.hi) fmpz_set_str(c.vhi, S(c.hi), 10);
+            c.simp = sy_simplify(f, e1);
+            cr_assert(c.simp != NULL || sy_ctx_last_error(ctx) == SY_EDIVZERO, "%s", sy_ctx_last_error_msg(ctx));
+            sy_ctx_reset_error(ctx);
+            n_points += for_points(&B, facts, nf, &b, check_bound, &c);
+            n_bounds++;
+            n_simp++;
+            cr_assert(c.bound_bad == 0, "bound of %s excludes an attained value (seed %llu, iter %ld)", S(e1),
+                      (unsigned long long)test_seed(), it);
+            cr_assert(c.simp_bad != 1, "simplify %s -> %s changes a value (seed %llu, iter %ld)", S(e1), S(c.simp),
+                      (unsigned long long)test_seed(), it);
+        }
+        sy_facts_free(f);
+    }
+    sy_binding_clear(ctx, &b);
+    sy_ctx_free(ctx);
+    ctx = NULL;
+    for (int i = 0; i < 3; i++) {
+        fmpz_clear(&B.lo[i]);
+        fmpz_clear(&B.hi[i]);
+    }
+    fmpz_clear(c.vlo);
+    fmpz_clear(c.vhi);
+    fprintf(stderr, "decide props: %ld queries (true %ld, false %ld, unknown %ld), %ld bounds, %ld simplifications, "
+                    "%ld points checked, %ld boxes past int64\n",
+            iters, n_true, n_false, n_unknown, n_bounds, n_simp, n_points, n_big);
+    cr_assert(gt(long, n_true + n_false, iters / 10));
+    flint_cleanup();
+}
