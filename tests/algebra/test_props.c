@@ -44,9 +44,6 @@ Test(algebra_props, canonical_equals_unsimplified_on_1e5_random_expressions, .ti
         for (int p = 0; p < 4; p++) {
             for (int i = 0; i < 3; i++) random_value(&vals[i]);
             if (!refeval(t, vals, ref)) continue;
-            const sy_expr *bv[3];
-            for (int i = 0; i < 3; i++) bv[i] = sy_expr_int_str(ctx, fmpz_get_str(NULL, 10, &vals[i]) ? NULL : NULL);
-            (void)bv;
             /* evaluate the canonical node exactly */
             const sy_expr *valexp[3];
             for (int i = 0; i < 3; i++) {
