@@ -7,4 +7,7 @@
 #include "symshape/expr.h"
 #include "symshape/decide.h"
 #include "symshape/cases.h"
+#include "symshape/env.h"
+#include "symshape/tensor.h"
+#include "symshape/graph.h"
 #endif

@@ -1,0 +1,140 @@
+/**
+ * @file symshape/env.h
+ * @brief The shape environment (ShapeEnv): symbols created from example
+ *        sizes, evaluation of size expressions against their hints, guard
+ *        recording with provenance, unbacked symbols and runtime asserts.
+ *        PyTorch's torch/fx/experimental/symbolic_shapes.py ShapeEnv, in C.
+ *        See docs/shapeenv.md.
+ *
+ * Lifetime: an environment borrows its context (KEEP) and must be freed
+ * before it. Everything an environment returns (tensors, strings, guard
+ * records) lives until sy_env_free unless stated otherwise. Not thread-safe.
+ */
+#ifndef SYMSHAPE_ENV_H
+#define SYMSHAPE_ENV_H
+#include "symshape/decide.h"
+
+SY_BEGIN_DECLS
+
+typedef struct sy_env sy_env;
+
+/** How a dimension of an input becomes an expression. */
+typedef enum sy_dim_policy {
+    SY_DIM_DUCK = 0,    /**< default: a symbol shared with every other duck dim of the same example size */
+    SY_DIM_DYNAMIC = 1, /**< a fresh symbol of its own */
+    SY_DIM_STATIC = 2   /**< the example value as a constant */
+} sy_dim_policy;
+
+#define SY_ENV_OPTIONS_VERSION 1u
+typedef struct sy_env_options {
+    unsigned version;        /**< SY_ENV_OPTIONS_VERSION */
+    int duck_sizing;         /**< 1 (default): SY_DIM_DUCK shares symbols by example value; 0: DUCK acts as DYNAMIC */
+    int specialize_zero_one; /**< 1 (default): example sizes 0 and 1 become constants and size symbols get [2, oo); 0: sizes get [0, oo) */
+} sy_env_options;
+#define SY_ENV_OPTIONS_INIT {SY_ENV_OPTIONS_VERSION, 1, 1}
+
+/** Create an environment over @p ctx (KEEP). @p opts NULL: defaults.
+ *  Returns NULL on SY_ENOMEM / SY_EVERSION (recorded in ctx). GIVE. */
+SY_API sy_env *sy_env_new(sy_ctx *ctx, const sy_env_options *opts);
+/** Free; accepts NULL; returns NULL. */
+SY_API sy_env *sy_env_free(SY_TAKE SY_NULL sy_env *env);
+SY_API sy_ctx *sy_env_ctx(const sy_env *env);
+/** The facts the environment has accumulated (ranges, guards as facts,
+ *  replacements). KEEP: owned by the env. */
+SY_API sy_facts *sy_env_facts(sy_env *env);
+
+/** Why a guard was recorded: the graph node, the op, the reason. All strings
+ *  are copied by the env; NULL fields are allowed. */
+typedef struct sy_provenance {
+    const char *node;   /**< graph node name, e.g. "cat_4" */
+    const char *op;     /**< op name, e.g. "cat" */
+    const char *reason; /**< e.g. "cat: sizes of dim 2 must match", an _assert message */
+} sy_provenance;
+
+/** Create the expression of one input dimension from its example value.
+ *  @param source its source in PyTorch notation, e.g. "x.size()[2]" (copied).
+ *  @return a symbol (sN, range [2, oo) under 0/1 specialization, else
+ *  [0, oo)), or an integer constant for STATIC dims and for examples 0 and 1
+ *  under 0/1 specialization. NULL with SY_EINVAL for a negative example.
+ *  A symbol remembers every source it was created for (duck sizing). */
+SY_API const sy_expr *sy_env_create_symbol(sy_env *env, int64_t example, const char *source, sy_dim_policy policy);
+
+/** A new unbacked symbol (u0, u1, ...) for a data-dependent size: no hint;
+ *  range [0, oo) when @p size_like, else unbounded. */
+SY_API const sy_expr *sy_env_create_unbacked(sy_env *env, int size_like, const char *source);
+
+/** The hint (example value) of an expression: *out is an integer constant or
+ *  true/false. @retval SY_OK @retval SY_EINVAL the expression mentions an
+ *  unbacked symbol (message names it) @retval SY_EDIVZERO */
+SY_API sy_status sy_env_hint(sy_env *env, const sy_expr *e, const sy_expr **out);
+
+/** evaluate_expr: the concrete value of @p e under the example. When the
+ *  facts already decide it, nothing is recorded. Otherwise a guard is
+ *  recorded (the relation or its negation for booleans, Eq(e, value) for
+ *  integers), added to the facts, and the value returned. A guard equal to
+ *  one already recorded is merged: provenance appended, count incremented.
+ *  @retval SY_OK @retval SY_EINVAL e depends on an unbacked symbol the facts
+ *  cannot decide (message names the expression and the symbol). */
+SY_API sy_status sy_env_evaluate_expr(sy_env *env, const sy_expr *e, const sy_provenance *why, const sy_expr **out);
+
+/** Require @p rel to hold (an op's validity check or `_assert`): like
+ *  evaluate_expr, but when the hint says the relation is false the call fails
+ *  with SY_EINVAL and the message (the example itself is invalid). With an
+ *  unbacked symbol the relation becomes a deferred runtime assert. */
+SY_API sy_status sy_env_require(sy_env *env, const sy_expr *rel, const sy_provenance *why);
+
+/** Record @p rel as a deferred runtime assert (checked at run time, assumed
+ *  true from now on). */
+SY_API sy_status sy_env_runtime_assert(sy_env *env, const sy_expr *rel, const sy_provenance *why);
+
+/** Kinds of recorded guards. */
+typedef enum sy_guard_kind {
+    SY_GUARD_RELATION = 0,      /**< a decision that depended on the example */
+    SY_GUARD_RUNTIME_ASSERT = 1 /**< deferred check on unbacked sizes */
+} sy_guard_kind;
+
+/** One provenance entry of a guard. */
+typedef struct sy_guard_origin {
+    const char *node, *op, *reason;
+    unsigned count; /**< how many times this origin produced the guard */
+} sy_guard_origin;
+
+/** A recorded guard (KEEP: owned by the env). */
+typedef struct sy_guard_record {
+    const sy_expr *expr;   /**< canonical boolean expression over symbols */
+    sy_guard_kind kind;
+    unsigned count;        /**< times recorded in total (>= 1) */
+    size_t norigins;
+    const sy_guard_origin *origins;
+} sy_guard_record;
+
+/** Number of recorded (deduplicated) guards, and the i-th (0-based, in
+ *  recording order). */
+SY_API size_t sy_env_nguards(const sy_env *env);
+SY_API const sy_guard_record *sy_env_guard(const sy_env *env, size_t i);
+/** Total guard recordings before deduplication. */
+SY_API size_t sy_env_guards_recorded(const sy_env *env);
+
+/** Symbols of the environment in creation order. */
+typedef struct sy_symbol_info {
+    const sy_expr *sym;
+    int unbacked;
+    int64_t hint;          /**< example value (0 for unbacked) */
+    size_t nsources;
+    const char *const *sources; /**< every source it was created for, first first */
+} sy_symbol_info;
+SY_API size_t sy_env_nsymbols(const sy_env *env);
+SY_API const sy_symbol_info *sy_env_symbol(const sy_env *env, size_t i);
+/** The info of a symbol expression, or NULL. */
+SY_API const sy_symbol_info *sy_env_symbol_of(const sy_env *env, const sy_expr *sym);
+
+/** Inputs registered with their dims' sources, for guard production. */
+typedef struct sy_input_dim {
+    const char *source;     /**< "x.size()[2]" */
+    const sy_expr *expr;    /**< symbol or constant assigned */
+    sy_dim_policy policy;
+    int64_t example;
+} sy_input_dim;
+
+SY_END_DECLS
+#endif

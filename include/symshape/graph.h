@@ -1,0 +1,93 @@
+/**
+ * @file symshape/graph.h
+ * @brief Model graphs (../shared/graph-format.md, "symshape.graph" version 1),
+ *        the graph interpreter over a shape environment, and real values at
+ *        concrete sizes (get_real_value).
+ */
+#ifndef SYMSHAPE_GRAPH_H
+#define SYMSHAPE_GRAPH_H
+#include "symshape/tensor.h"
+
+SY_BEGIN_DECLS
+
+typedef struct sy_graph sy_graph;
+
+/** Read a graph document. Errors name the place: malformed JSON with
+ *  line/column, unknown format or version, a node without name/op, a dangling
+ *  or forward `ref` (node named), a wrong field type.
+ *  @param[out] out GIVE: free with sy_graph_free.
+ *  @retval SY_OK @retval SY_EFORMAT @retval SY_EVERSION @retval SY_ENOMEM */
+SY_API sy_status sy_graph_load_file(sy_ctx *ctx, const char *path, sy_graph **out);
+/** Same from memory (@p len bytes); @p name is used in messages. */
+SY_API sy_status sy_graph_load_text(sy_ctx *ctx, const char *text, size_t len, const char *name, sy_graph **out);
+SY_API sy_graph *sy_graph_free(SY_TAKE SY_NULL sy_graph *g);
+
+/** Model name (the document's "name", or the file name); KEEP. */
+SY_API const char *sy_graph_name(const sy_graph *g);
+SY_API size_t sy_graph_nnodes(const sy_graph *g);
+SY_API const char *sy_graph_node_name(const sy_graph *g, size_t i);
+SY_API const char *sy_graph_node_op(const sy_graph *g, size_t i);
+/** Index of the node named @p name, or -1. */
+SY_API long sy_graph_find(const sy_graph *g, const char *name);
+
+/** A graph input (op "input"). */
+typedef struct sy_graph_input {
+    const char *name;
+    sy_dtype dtype;
+    size_t ndim;
+    const int64_t *shape;   /**< example sizes (ndim) */
+    const int *dynamic;     /**< ndim flags: 1 if the dim is listed in "dynamic" */
+    size_t node;            /**< node index */
+} sy_graph_input;
+SY_API size_t sy_graph_ninputs(const sy_graph *g);
+SY_API const sy_graph_input *sy_graph_input_at(const sy_graph *g, size_t i);
+
+/** Overrides of the graph's dynamic lists and the env policies. */
+typedef struct sy_trace_override {
+    const char *input;      /**< input name */
+    int make_static;        /**< 1: every dim static */
+    size_t ndims;           /**< dims listed as dynamic (replaces the graph's list) */
+    const int *dims;
+} sy_trace_override;
+
+typedef struct sy_trace sy_trace;
+
+/** Run the graph over @p env: inputs become fake tensors (dynamic dims get
+ *  DUCK symbols, the others are static), each node's op is dispatched through
+ *  sy_env_call with the node as provenance. @p ov: @p nov overrides (may be 0).
+ *  @param[out] out GIVE (free with sy_trace_free); the values live in env.
+ *  @retval SY_OK
+ *  @retval SY_EUNSUPPORTED unknown op (message: node and op)
+ *  @retval SY_EINVAL an op failed (message: node, op, reason) */
+SY_API sy_status sy_env_trace(sy_env *env, const sy_graph *g, size_t nov, const sy_trace_override *ov,
+                              sy_trace **out);
+SY_API sy_trace *sy_trace_free(SY_TAKE SY_NULL sy_trace *t);
+/** Value of node @p i (KEEP; lives with the env). */
+SY_API const sy_value *sy_trace_value(const sy_trace *t, size_t i);
+SY_API size_t sy_trace_noutputs(const sy_trace *t);
+SY_API const sy_value *sy_trace_output(const sy_trace *t, size_t i);
+
+/** Real values: the concrete value of any node at concrete input sizes,
+ *  computed by running the graph prefix up to that node with every size a
+ *  constant (independent of any symbolic run), memoized per node and
+ *  invalidated when the bindings change. */
+typedef struct sy_realvals sy_realvals;
+SY_API sy_realvals *sy_realvals_new(sy_ctx *ctx, const sy_graph *g);
+SY_API sy_realvals *sy_realvals_free(SY_TAKE SY_NULL sy_realvals *rv);
+/** Bind input @p name to the shape (@p ndim sizes). Rank must match the
+ *  graph's input (SY_EINVAL otherwise; SY_EINVAL for an unknown name).
+ *  Invalidates the memo. */
+SY_API sy_status sy_realvals_bind(sy_realvals *rv, const char *name, size_t ndim, const int64_t *shape);
+/** get_real_value: value of node @p i at the bound sizes. Values are KEEP
+ *  until the next bind. Every input must be bound (SY_EINVAL).
+ *  @retval SY_EINVAL an op fails at these sizes (message: node, op, reason:
+ *          e.g. an _assert message) — the graph cannot run there. */
+SY_API sy_status sy_realvals_get(sy_realvals *rv, size_t i, const sy_value **out);
+/** The graph outputs at the bound sizes (sy_realvals_get of each output). */
+SY_API sy_status sy_realvals_output(sy_realvals *rv, size_t i, const sy_value **out);
+SY_API size_t sy_realvals_noutputs(const sy_realvals *rv);
+/** Memo statistics: nodes computed and lookups answered from the memo. */
+SY_API void sy_realvals_stats(const sy_realvals *rv, size_t *computed, size_t *hits);
+
+SY_END_DECLS
+#endif

@@ -1,0 +1,127 @@
+/**
+ * @file symshape/tensor.h
+ * @brief Fake tensors with symbolic sizes and strides, interpreter values,
+ *        and PyTorch shape semantics for each supported op (docs/ops.md).
+ *
+ * Every op takes the environment first, computes its output's sizes with
+ * PyTorch's own rule (each op cites its source: the ATen meta function, the
+ * Python meta registration or the torch.nn.functional docs), and records a
+ * guard through the environment whenever the rule branches on a size that the
+ * facts do not decide. Validity checks PyTorch makes (matching sizes, output
+ * size >= 1 for pooling, ...) are sy_env_require() calls: guards when
+ * symbolic, errors when the example itself violates them.
+ *
+ * Ownership: tensors and values returned by the ops live in the env's arena
+ * until sy_env_free. Inputs are borrowed (KEEP).
+ */
+#ifndef SYMSHAPE_TENSOR_H
+#define SYMSHAPE_TENSOR_H
+#include "symshape/env.h"
+
+SY_BEGIN_DECLS
+
+typedef enum sy_dtype {
+    SY_DT_FLOAT32 = 0, SY_DT_FLOAT64, SY_DT_FLOAT16, SY_DT_BFLOAT16, SY_DT_COMPLEX64, SY_DT_COMPLEX128,
+    SY_DT_INT64, SY_DT_INT32, SY_DT_INT16, SY_DT_INT8, SY_DT_UINT8, SY_DT_BOOL, SY_DT_COUNT
+} sy_dtype;
+
+/** PyTorch name of a dtype ("float32", ...); static storage. */
+SY_API const char *sy_dtype_name(sy_dtype d);
+/** Parse a dtype name ("float32", "torch.float32", "float", "long", ...).
+ *  @retval SY_OK @retval SY_EINVAL unknown name. */
+SY_API sy_status sy_dtype_parse(const char *name, sy_dtype *out);
+
+/** A fake tensor: dtype, rank and symbolic sizes/strides (arrays of ndim
+ *  expressions, outermost dimension first; strides in elements). */
+typedef struct sy_tensor {
+    sy_dtype dtype;
+    size_t ndim;
+    const sy_expr *const *sizes;
+    const sy_expr *const *strides;
+} sy_tensor;
+
+/** A contiguous tensor with the given sizes (array of ndim integer
+ *  expressions, copied). NULL on error (SY_EINVAL for a boolean size). */
+SY_API const sy_tensor *sy_tensor_new(sy_env *env, sy_dtype dtype, size_t ndim, const sy_expr *const *sizes);
+
+/** A graph input: creates one expression per dimension from the example
+ *  shape with the policy of each dim (array of ndim policies, NULL: every
+ *  dim DUCK), records the sources "NAME.size()[i]" for guard production, and
+ *  returns the contiguous fake tensor. NULL on error. */
+SY_API const sy_tensor *sy_env_input(sy_env *env, const char *name, sy_dtype dtype, size_t ndim,
+                                     const int64_t *shape, const sy_dim_policy *policies);
+
+/** Number of registered input dims and the i-th (registration order). */
+SY_API size_t sy_env_ninput_dims(const sy_env *env);
+SY_API const sy_input_dim *sy_env_input_dim(const sy_env *env, size_t i);
+
+/* ------------------------------------------------------------------ values */
+
+typedef enum sy_value_kind {
+    SY_V_NONE = 0, SY_V_INT, SY_V_BOOL, SY_V_FLOAT, SY_V_STR, SY_V_TENSOR, SY_V_LIST,
+    SY_V_DTYPE, SY_V_SLICE, SY_V_ELLIPSIS
+} sy_value_kind;
+
+/** An interpreter value: what a graph node or an op argument can be. */
+typedef struct sy_value {
+    sy_value_kind kind;
+    union {
+        const sy_expr *i;        /**< INT: integer expression; BOOL: boolean expression */
+        double f;                /**< FLOAT */
+        const char *s;           /**< STR (env-owned copy) */
+        const sy_tensor *t;      /**< TENSOR */
+        struct { size_t n; const struct sy_value *items; } list; /**< LIST / tuple */
+        sy_dtype dtype;          /**< DTYPE */
+        struct { const struct sy_value *start, *stop, *step; } slice; /**< SLICE (NONE parts allowed) */
+    } u;
+} sy_value;
+
+SY_API sy_value sy_value_none(void);
+SY_API sy_value sy_value_int(const sy_expr *e);
+SY_API sy_value sy_value_int_si(sy_env *env, int64_t v);
+SY_API sy_value sy_value_bool(const sy_expr *e);
+SY_API sy_value sy_value_float(double f);
+SY_API sy_value sy_value_tensor(const sy_tensor *t);
+/** A list value; @p items (n values) is copied into the env. */
+SY_API sy_value sy_value_list(sy_env *env, size_t n, const sy_value *items);
+SY_API sy_value sy_value_str(sy_env *env, const char *s);
+
+/* ------------------------------------------------------------------ ops */
+
+/** Call a PyTorch function or Tensor method by its torch.fx name (see
+ *  docs/ops.md for the list) with positional @p args (n values) and keyword
+ *  arguments (@p nkw names and values). The graph interpreter is a thin
+ *  dispatcher over this call.
+ *  @param where provenance for guards (node name; may be NULL).
+ *  @param[out] out the result (tensor, int, bool, list, ...).
+ *  @retval SY_OK
+ *  @retval SY_EUNSUPPORTED unknown op (message names it).
+ *  @retval SY_EINVAL wrong arguments, or a check PyTorch makes fails at the
+ *          example (message says which), or an undecidable question on an
+ *          unbacked size. */
+SY_API sy_status sy_env_call(sy_env *env, const char *op, size_t nargs, const sy_value *args, size_t nkw,
+                             const char *const *kwnames, const sy_value *kwvals, const sy_provenance *where,
+                             sy_value *out);
+
+/** 1 if @p op is supported by sy_env_call. */
+SY_API int sy_env_has_op(const char *op);
+/** Names of all supported ops, NULL-terminated, static storage. */
+SY_API const char *const *sy_env_op_names(void);
+
+/** Typed shortcuts over sy_env_call for the most used ops. Each returns the
+ *  output tensor (env-owned) or NULL with the error in the context. */
+SY_API const sy_tensor *sy_op_matmul(sy_env *env, const sy_tensor *a, const sy_tensor *b);
+SY_API const sy_tensor *sy_op_add(sy_env *env, const sy_tensor *a, const sy_tensor *b);
+/** torch.cat(tensors, dim): @p ts is an array of n tensors. */
+SY_API const sy_tensor *sy_op_cat(sy_env *env, size_t n, const sy_tensor *const *ts, int64_t dim);
+/** Tensor.view(*shape): @p shape is an array of n integer expressions; at
+ *  most one may be the constant -1 (inferred by exact division). */
+SY_API const sy_tensor *sy_op_view(sy_env *env, const sy_tensor *x, size_t n, const sy_expr *const *shape);
+/** F.conv2d(x, w, bias, stride, padding, dilation, groups) with symmetric
+ *  integer parameters (arrays of 2). @p bias may be NULL. */
+SY_API const sy_tensor *sy_op_conv2d(sy_env *env, const sy_tensor *x, const sy_tensor *w, const sy_tensor *bias,
+                                     const int64_t stride[2], const int64_t padding[2], const int64_t dilation[2],
+                                     int64_t groups);
+
+SY_END_DECLS
+#endif

@@ -1,0 +1,438 @@
+/* ShapeEnv core: symbols from example sizes, hints, evaluate_expr, guards.
+ * Semantics follow torch/fx/experimental/symbolic_shapes.py (ShapeEnv.
+ * create_symbol, evaluate_expr, produce_guards' inputs): duck sizing shares a
+ * symbol between dims with equal example sizes; 0/1 specialization turns
+ * example sizes 0 and 1 into constants and gives the other size symbols the
+ * range [2, oo). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "shapeenv/env_private.h"
+
+/* ------------------------------------------------------------------ memory */
+
+void *sy_env_alloc(sy_env *env, size_t size)
+{
+    size = (size + 15u) & ~(size_t)15u;
+    sy_env_chunk *c = env->chunks;
+    if (!c || c->size - c->used < size) {
+        size_t cs = size > 32768 ? size : 32768;
+        c = sy_alloc(env->ctx, sizeof *c + cs);
+        if (!c) {
+            sy_oom(env->ctx);
+            return NULL;
+        }
+        c->size = cs;
+        c->used = 0;
+        c->next = env->chunks;
+        env->chunks = c;
+    }
+    void *p = (char *)c->data + c->used;
+    c->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+const char *sy_env_strdup(sy_env *env, const char *s)
+{
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    char *p = sy_env_alloc(env, n);
+    if (p) memcpy(p, s, n);
+    return p;
+}
+
+sy_status sy_env_fail(sy_env *env, sy_status st, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return sy_fail_st(env->ctx, st, "%s", msg);
+}
+
+const char *sy_env_show(sy_env *env, const sy_expr *e)
+{
+    char *s = sy_expr_print(env->ctx, e, SY_PRINT_CANONICAL);
+    if (!s) return "?";
+    const char *r = sy_env_strdup(env, s);
+    sy_str_free(env->ctx, s);
+    return r ? r : "?";
+}
+
+/* ------------------------------------------------------------------ lifetime */
+
+sy_env *sy_env_new(sy_ctx *ctx, const sy_env_options *opts)
+{
+    if (!ctx) return NULL;
+    sy_env_options o = SY_ENV_OPTIONS_INIT;
+    if (opts) {
+        if (opts->version != SY_ENV_OPTIONS_VERSION) {
+            sy_fail(ctx, SY_EVERSION, "unknown env options version %u", opts->version);
+            return NULL;
+        }
+        o = *opts;
+    }
+    sy_env *env = sy_alloc(ctx, sizeof *env);
+    if (!env) {
+        sy_oom(ctx);
+        return NULL;
+    }
+    memset(env, 0, sizeof *env);
+    env->ctx = ctx;
+    env->opts = o;
+    env->facts = sy_facts_new(ctx);
+    if (!env->facts) {
+        sy_dealloc(ctx, env, sizeof *env);
+        return NULL;
+    }
+    return env;
+}
+
+sy_env *sy_env_free(sy_env *env)
+{
+    if (!env) return NULL;
+    sy_ctx *ctx = env->ctx;
+    sy_facts_free(env->facts);
+    if (env->hints_ready) sy_binding_clear(ctx, &env->hints);
+    for (size_t i = 0; i < env->nsyms; i++)
+        if (env->syms[i].srcs) sy_dealloc(ctx, env->syms[i].srcs, env->syms[i].srccap * sizeof *env->syms[i].srcs);
+    if (env->syms) sy_dealloc(ctx, env->syms, env->symcap * sizeof *env->syms);
+    for (size_t i = 0; i < env->nguards; i++)
+        if (env->guards[i].orig) sy_dealloc(ctx, env->guards[i].orig, env->guards[i].origcap * sizeof *env->guards[i].orig);
+    if (env->guards) sy_dealloc(ctx, env->guards, env->guardcap * sizeof *env->guards);
+    if (env->inputs) sy_dealloc(ctx, env->inputs, env->inputcap * sizeof *env->inputs);
+    for (sy_env_chunk *c = env->chunks, *n; c; c = n) {
+        n = c->next;
+        sy_dealloc(ctx, c, sizeof *c + c->size);
+    }
+    sy_dealloc(ctx, env, sizeof *env);
+    return NULL;
+}
+
+sy_ctx *sy_env_ctx(const sy_env *env) { return env ? env->ctx : NULL; }
+sy_facts *sy_env_facts(sy_env *env) { return env ? env->facts : NULL; }
+
+/* ------------------------------------------------------------------ symbols */
+
+/* Names are per environment (s0, s1, ... like each PyTorch ShapeEnv); two
+ * environments over one context share the symbol nodes of equal names, each
+ * with its own facts and hints. */
+static bool name_taken(const sy_env *env, const char *name)
+{
+    for (size_t i = 0; i < env->nsyms; i++)
+        if (!strcmp(sy_expr_sym_name(env->syms[i].info.sym), name)) return true;
+    return false;
+}
+
+static symrec *find_symrec(const sy_env *env, const sy_expr *sym)
+{
+    for (size_t i = 0; i < env->nsyms; i++)
+        if (env->syms[i].info.sym == sym) return &env->syms[i];
+    return NULL;
+}
+
+static bool add_source(sy_env *env, symrec *r, const char *source)
+{
+    if (!source) return true;
+    if (r->info.nsources == r->srccap) {
+        size_t nc = r->srccap ? r->srccap * 2 : 4;
+        const char **ns = sy_realloc(env->ctx, r->srcs, r->srccap * sizeof *ns, nc * sizeof *ns);
+        if (!ns) return false;
+        r->srcs = ns;
+        r->srccap = nc;
+    }
+    const char *s = sy_env_strdup(env, source);
+    if (!s) return false;
+    r->srcs[r->info.nsources++] = s;
+    r->info.sources = r->srcs;
+    return true;
+}
+
+static const sy_expr *new_symbol(sy_env *env, char prefix, unsigned *counter, int64_t hint, int unbacked,
+                                 const char *source)
+{
+    char name[32];
+    do snprintf(name, sizeof name, "%c%u", prefix, (*counter)++);
+    while (name_taken(env, name));
+    const sy_expr *s = sy_expr_sym(env->ctx, name);
+    if (!s) return NULL;
+    if (env->nsyms == env->symcap) {
+        size_t nc = env->symcap ? env->symcap * 2 : 16;
+        symrec *ns = sy_realloc(env->ctx, env->syms, env->symcap * sizeof *ns, nc * sizeof *ns);
+        if (!ns) return sy_oom(env->ctx);
+        env->syms = ns;
+        env->symcap = nc;
+    }
+    symrec *r = &env->syms[env->nsyms++];
+    memset(r, 0, sizeof *r);
+    r->info.sym = s;
+    r->info.hint = hint;
+    r->info.unbacked = unbacked;
+    if (!add_source(env, r, source)) return sy_oom(env->ctx);
+    env->hints_ready = false;
+    return s;
+}
+
+const sy_expr *sy_env_create_symbol(sy_env *env, int64_t example, const char *source, sy_dim_policy policy)
+{
+    if (!env) return NULL;
+    sy_ctx *ctx = env->ctx;
+    if (example < 0) return sy_fail(ctx, SY_EINVAL, "size of %s is negative (%lld)", source ? source : "?", (long long)example);
+    if (policy == SY_DIM_STATIC || env->concrete) return sy_expr_int_si(ctx, example);
+    if (env->opts.specialize_zero_one && (example == 0 || example == 1)) return sy_expr_int_si(ctx, example);
+    if (policy == SY_DIM_DUCK && env->opts.duck_sizing) {
+        for (size_t i = 0; i < env->nsyms; i++) {
+            symrec *r = &env->syms[i];
+            if (!r->info.unbacked && r->info.hint == example && r->duck) {
+                if (!add_source(env, r, source)) return sy_oom(ctx);
+                return r->info.sym;
+            }
+        }
+    }
+    const sy_expr *s = new_symbol(env, 's', &env->next_s, example, 0, source);
+    if (!s) return NULL;
+    env->syms[env->nsyms - 1].duck = (policy == SY_DIM_DUCK && env->opts.duck_sizing);
+    const sy_expr *lo = sy_expr_int_si(ctx, env->opts.specialize_zero_one ? 2 : 0);
+    if (sy_facts_set_range(env->facts, s, lo, NULL) != SY_OK) return NULL;
+    return s;
+}
+
+const sy_expr *sy_env_create_unbacked(sy_env *env, int size_like, const char *source)
+{
+    if (!env) return NULL;
+    const sy_expr *u = new_symbol(env, 'u', &env->next_u, 0, 1, source);
+    if (!u) return NULL;
+    if (size_like && sy_facts_set_range(env->facts, u, sy_expr_int_si(env->ctx, 0), NULL) != SY_OK) return NULL;
+    return u;
+}
+
+size_t sy_env_nsymbols(const sy_env *env) { return env ? env->nsyms : 0; }
+const sy_symbol_info *sy_env_symbol(const sy_env *env, size_t i)
+{
+    return env && i < env->nsyms ? &env->syms[i].info : NULL;
+}
+const sy_symbol_info *sy_env_symbol_of(const sy_env *env, const sy_expr *sym)
+{
+    symrec *r = env ? find_symrec(env, sym) : NULL;
+    return r ? &r->info : NULL;
+}
+
+/* ------------------------------------------------------------------ hints */
+
+static bool ready_hints(sy_env *env)
+{
+    if (env->hints_ready && env->hints.n >= env->ctx->nsyms) return true;
+    if (env->hints_ready) sy_binding_clear(env->ctx, &env->hints);
+    env->hints_ready = false;
+    if (!sy_binding_init(env->ctx, &env->hints)) return false;
+    fmpz_t v;
+    fmpz_init(v);
+    for (size_t i = 0; i < env->nsyms; i++) {
+        if (env->syms[i].info.unbacked) continue;
+        fmpz_set_si(v, env->syms[i].info.hint);
+        sy_binding_set(&env->hints, sy_expr_sym_id(env->syms[i].info.sym), v);
+    }
+    fmpz_clear(v);
+    env->hints_ready = true;
+    return true;
+}
+
+static const sy_expr *first_unbacked(sy_env *env, const sy_expr *e)
+{
+    const sy_expr **fs;
+    size_t n;
+    if (sy_expr_free_symbols(env->ctx, e, &fs, &n) != SY_OK) return NULL;
+    const sy_expr *u = NULL;
+    for (size_t i = 0; i < n && !u; i++) {
+        symrec *r = find_symrec(env, fs[i]);
+        if (r && r->info.unbacked) u = fs[i];
+    }
+    sy_mem_free(env->ctx, fs);
+    return u;
+}
+
+sy_status sy_env_hint(sy_env *env, const sy_expr *e, const sy_expr **out)
+{
+    if (!env) return SY_EINVAL;
+    if (!e || !out) return sy_env_fail(env, SY_EINVAL, "hint: NULL argument");
+    if (!ready_hints(env)) return sy_env_fail(env, SY_ENOMEM, "out of memory");
+    const sy_expr *u = first_unbacked(env, e);
+    if (u) return sy_env_fail(env, SY_EINVAL, "%s has no hint: it depends on the unbacked symbol %s",
+                              sy_env_show(env, e), sy_env_show(env, u));
+    fmpz_t v;
+    fmpz_init(v);
+    sy_status st = sy_eval_raw(env->ctx, e, &env->hints, v);
+    if (st == SY_OK) {
+        *out = sy_expr_is_bool(e) ? sy_expr_bool(env->ctx, !fmpz_is_zero(v)) : sy_int_fmpz(env->ctx, v);
+        if (!*out) st = sy_ctx_last_error(env->ctx);
+    }
+    fmpz_clear(v);
+    return st;
+}
+
+/* ------------------------------------------------------------------ guards */
+
+static sy_status record_guard(sy_env *env, const sy_expr *g, sy_guard_kind kind, const sy_provenance *why)
+{
+    env->recorded++;
+    guardrec *r = NULL;
+    for (size_t i = 0; i < env->nguards; i++)
+        if (env->guards[i].rec.expr == g) r = &env->guards[i];
+    if (!r) {
+        if (env->nguards == env->guardcap) {
+            size_t nc = env->guardcap ? env->guardcap * 2 : 16;
+            guardrec *ng = sy_realloc(env->ctx, env->guards, env->guardcap * sizeof *ng, nc * sizeof *ng);
+            if (!ng) return sy_env_fail(env, SY_ENOMEM, "out of memory");
+            env->guards = ng;
+            env->guardcap = nc;
+        }
+        r = &env->guards[env->nguards++];
+        memset(r, 0, sizeof *r);
+        r->rec.expr = g;
+        r->rec.kind = kind;
+    }
+    r->rec.count++;
+    const char *node = why ? why->node : NULL, *op = why ? why->op : NULL, *reason = why ? why->reason : NULL;
+    for (size_t i = 0; i < r->rec.norigins; i++) {
+        sy_guard_origin *o = &r->orig[i];
+        if ((o->node == node || (o->node && node && !strcmp(o->node, node))) &&
+            (o->op == op || (o->op && op && !strcmp(o->op, op))) &&
+            (o->reason == reason || (o->reason && reason && !strcmp(o->reason, reason)))) {
+            o->count++;
+            return SY_OK;
+        }
+    }
+    if (r->rec.norigins == r->origcap) {
+        size_t nc = r->origcap ? r->origcap * 2 : 2;
+        sy_guard_origin *no = sy_realloc(env->ctx, r->orig, r->origcap * sizeof *no, nc * sizeof *no);
+        if (!no) return sy_env_fail(env, SY_ENOMEM, "out of memory");
+        r->orig = no;
+        r->origcap = nc;
+    }
+    sy_guard_origin *o = &r->orig[r->rec.norigins++];
+    o->node = sy_env_strdup(env, node);
+    o->op = sy_env_strdup(env, op);
+    o->reason = sy_env_strdup(env, reason);
+    o->count = 1;
+    r->rec.origins = r->orig;
+    return SY_OK;
+}
+
+size_t sy_env_nguards(const sy_env *env) { return env ? env->nguards : 0; }
+const sy_guard_record *sy_env_guard(const sy_env *env, size_t i)
+{
+    return env && i < env->nguards ? &env->guards[i].rec : NULL;
+}
+size_t sy_env_guards_recorded(const sy_env *env) { return env ? env->recorded : 0; }
+
+static sy_status unbacked_error(sy_env *env, const sy_expr *e, const sy_expr *u, const sy_provenance *why)
+{
+    return sy_env_fail(env, SY_EINVAL, "data-dependent question %s cannot be decided: it depends on the unbacked symbol %s%s%s",
+                       sy_env_show(env, e), sy_env_show(env, u), why && why->node ? " at node " : "",
+                       why && why->node ? why->node : "");
+}
+
+/* The guard to record for g (already decided unknown): simplified under the
+ * facts so that internal parameters of divisibility facts never appear and
+ * replaced symbols are written through their replacement. */
+static const sy_expr *guard_form(sy_env *env, const sy_expr *g)
+{
+    const sy_expr *r = sy_simplify(env->facts, g);
+    if (!r) {
+        sy_ctx_reset_error(env->ctx);
+        r = g;
+    }
+    return r;
+}
+
+sy_status sy_env_evaluate_expr(sy_env *env, const sy_expr *e, const sy_provenance *why, const sy_expr **out)
+{
+    if (!env) return SY_EINVAL;
+    sy_ctx *ctx = env->ctx;
+    if (!e || !out) return sy_env_fail(env, SY_EINVAL, "evaluate_expr: NULL argument");
+    const sy_expr *q = sy_facts_apply(env->facts, e);
+    if (!q) return sy_ctx_last_error(ctx);
+    sy_status st;
+    if (sy_expr_is_bool(q)) {
+        if (sy_expr_kind_of(q) == SY_EXPR_TRUE || sy_expr_kind_of(q) == SY_EXPR_FALSE) {
+            *out = q;
+            return SY_OK;
+        }
+        sy_truth t;
+        if ((st = sy_decide(env->facts, q, &t))) return st;
+        if (t != SY_TRUTH_UNKNOWN) {
+            *out = sy_expr_bool(ctx, t == SY_TRUTH_TRUE);
+            return SY_OK;
+        }
+    } else if (sy_expr_is_int(q)) {
+        *out = q;
+        return SY_OK;
+    }
+    /* hints are defined on the original symbols: evaluate e, not q */
+    const sy_expr *u = first_unbacked(env, e);
+    if (u) return unbacked_error(env, e, u, why);
+    const sy_expr *v;
+    if ((st = sy_env_hint(env, e, &v))) return st;
+    const sy_expr *g;
+    if (sy_expr_is_bool(q)) {
+        g = sy_expr_kind_of(v) == SY_EXPR_TRUE ? q : sy_expr_not(ctx, q);
+    } else {
+        g = sy_expr_eq(ctx, q, v);
+        sy_truth t;
+        if (g && (st = sy_decide(env->facts, g, &t))) return st;
+        if (g && t == SY_TRUTH_TRUE) {
+            *out = v;
+            return SY_OK;
+        }
+    }
+    if (!g) return sy_ctx_last_error(ctx);
+    g = guard_form(env, g);
+    if (sy_expr_kind_of(g) != SY_EXPR_TRUE) {
+        if ((st = record_guard(env, g, SY_GUARD_RELATION, why))) return st;
+        if ((st = sy_facts_add(env->facts, g))) return st;
+    }
+    *out = v;
+    return SY_OK;
+}
+
+sy_status sy_env_runtime_assert(sy_env *env, const sy_expr *rel, const sy_provenance *why)
+{
+    if (!env) return SY_EINVAL;
+    if (!rel || !sy_expr_is_bool(rel)) return sy_env_fail(env, SY_EINVAL, "runtime_assert: expected a relation");
+    const sy_expr *q = sy_facts_apply(env->facts, rel);
+    if (!q) return sy_ctx_last_error(env->ctx);
+    sy_truth t;
+    sy_status st = sy_decide(env->facts, q, &t);
+    if (st) return st;
+    if (t == SY_TRUTH_TRUE) return SY_OK;
+    if (t == SY_TRUTH_FALSE)
+        return sy_env_fail(env, SY_EINVAL, "runtime assert %s can never hold%s%s", sy_env_show(env, q),
+                           why && why->reason ? ": " : "", why && why->reason ? why->reason : "");
+    q = guard_form(env, q);
+    if (sy_expr_kind_of(q) == SY_EXPR_TRUE) return SY_OK;
+    if ((st = record_guard(env, q, SY_GUARD_RUNTIME_ASSERT, why))) return st;
+    return sy_facts_add(env->facts, q);
+}
+
+sy_status sy_env_require(sy_env *env, const sy_expr *rel, const sy_provenance *why)
+{
+    if (!env) return SY_EINVAL;
+    if (!rel || !sy_expr_is_bool(rel)) return sy_env_fail(env, SY_EINVAL, "require: expected a relation");
+    const sy_expr *q = sy_facts_apply(env->facts, rel);
+    if (!q) return sy_ctx_last_error(env->ctx);
+    if (sy_expr_is_bool(q) && sy_expr_kind_of(q) != SY_EXPR_TRUE && sy_expr_kind_of(q) != SY_EXPR_FALSE) {
+        sy_truth t;
+        sy_status st = sy_decide(env->facts, q, &t);
+        if (st) return st;
+        if (t == SY_TRUTH_UNKNOWN && (first_unbacked(env, q) || first_unbacked(env, rel))) return sy_env_runtime_assert(env, q, why);
+    }
+    const sy_expr *v;
+    sy_status st = sy_env_evaluate_expr(env, q, why, &v);
+    if (st) return st;
+    if (sy_expr_kind_of(v) == SY_EXPR_FALSE)
+        return sy_env_fail(env, SY_EINVAL, "%s", why && why->reason ? why->reason : "a required condition is false");
+    return SY_OK;
+}

@@ -1,0 +1,115 @@
+/* Private: shape environment internals. */
+#ifndef SY_ENV_PRIVATE_H
+#define SY_ENV_PRIVATE_H
+#include "algebra/eval_private.h"
+#include "symshape/graph.h"
+#include "symshape/tensor.h"
+
+typedef struct sy_env_chunk {
+    struct sy_env_chunk *next;
+    size_t size, used;
+    max_align_t data[];
+} sy_env_chunk;
+
+typedef struct {
+    sy_symbol_info info;
+    const char **srcs;
+    size_t srccap;
+    bool duck; /* may be shared by duck sizing */
+} symrec;
+
+typedef struct {
+    sy_guard_record rec;
+    sy_guard_origin *orig;
+    size_t origcap;
+} guardrec;
+
+struct sy_env {
+    sy_ctx *ctx;
+    sy_env_options opts;
+    sy_facts *facts;
+    sy_env_chunk *chunks;
+    /* symbols */
+    symrec *syms;
+    size_t nsyms, symcap;
+    unsigned next_s, next_u;
+    /* hints by symbol id */
+    sy_binding hints;
+    bool hints_ready;
+    /* guards */
+    guardrec *guards;
+    size_t nguards, guardcap, recorded;
+    /* input dims */
+    sy_input_dim *inputs;
+    size_t ninputs, inputcap;
+    /* concrete mode: every size is a constant (real-value evaluation) */
+    int concrete;
+};
+
+void *sy_env_alloc(sy_env *env, size_t size);
+const char *sy_env_strdup(sy_env *env, const char *s);
+sy_status sy_env_fail(sy_env *env, sy_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* printable form of an expression, env-owned */
+const char *sy_env_show(sy_env *env, const sy_expr *e);
+/* record an error and yield NULL of any pointer type */
+#define SY_NFAIL(ctx, ...) (sy_fail((ctx), __VA_ARGS__), (void *)0)
+#define SY_NOOM(ctx) (sy_oom(ctx), (void *)0)
+
+/* ---- op helpers shared by the op files */
+typedef struct opcall {
+    sy_env *env;
+    const char *op;
+    size_t nargs;
+    const sy_value *args;
+    size_t nkw;
+    const char *const *kwnames;
+    const sy_value *kwvals;
+    const sy_provenance *where;
+    sy_value *out;
+} opcall;
+
+typedef sy_status (*opfn)(opcall *c);
+
+/* argument access: positional index or keyword name; NULL if absent */
+const sy_value *op_arg(opcall *c, size_t pos, const char *kw);
+sy_status op_tensor(opcall *c, size_t pos, const char *kw, const sy_tensor **out);
+sy_status op_opt_tensor(opcall *c, size_t pos, const char *kw, const sy_tensor **out);
+sy_status op_int(opcall *c, size_t pos, const char *kw, const sy_expr **out);          /* symbolic int */
+sy_status op_int_def(opcall *c, size_t pos, const char *kw, int64_t def, const sy_expr **out);
+sy_status op_const_int(opcall *c, size_t pos, const char *kw, int64_t def, int64_t *out); /* must be constant */
+sy_status op_bool_def(opcall *c, size_t pos, const char *kw, int def, int *out);
+/* int or list of ints expanded to n entries (constants) */
+sy_status op_int_list(opcall *c, size_t pos, const char *kw, size_t n, const int64_t *def, int64_t *out);
+/* list of symbolic ints (a value that is a list, or varargs starting at pos) */
+sy_status op_shape_args(opcall *c, size_t pos, const char *kw, const sy_expr ***out, size_t *n);
+sy_status op_err(opcall *c, sy_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* require rel (boolean expr) with a formatted reason */
+sy_status op_require(opcall *c, const sy_expr *rel, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* evaluate a boolean to 0/1 through the env (guard if needed) */
+sy_status op_decide_bool(opcall *c, const sy_expr *rel, const char *reason, int *out);
+/* a new contiguous tensor (sizes copied) */
+const sy_tensor *op_new_tensor(opcall *c, sy_dtype dt, size_t ndim, const sy_expr *const *sizes);
+sy_status op_set_tensor(opcall *c, sy_dtype dt, size_t ndim, const sy_expr *const *sizes);
+/* wrap a python dim index (negative allowed) into [0, ndim) */
+sy_status op_wrap_dim(opcall *c, int64_t dim, size_t ndim, size_t *out);
+/* broadcast two shapes (PyTorch infer_size) */
+sy_status op_broadcast(opcall *c, const sy_expr *const *a, size_t na, const sy_expr *const *b, size_t nb,
+                       const sy_expr ***out, size_t *nout);
+const sy_expr *KI(opcall *c, int64_t v);
+
+/* registry */
+typedef struct { const char *name; opfn fn; } opentry;
+extern const opentry sy_ops_elementwise[], sy_ops_nn[], sy_ops_shape[], sy_ops_scalar[];
+#endif

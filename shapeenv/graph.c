@@ -1,0 +1,414 @@
+/* Graph documents (../shared/graph-format.md, version 1) read with jansson.
+ * Every error names the place: line/column for JSON syntax, the node for
+ * structural problems. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shapeenv/graph_private.h"
+
+static uint64_t hstr(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+long sy_graph_find(const sy_graph *g, const char *name)
+{
+    if (!g || !name || !g->hcap) return -1;
+    size_t m = g->hcap - 1, j = (size_t)hstr(name) & m;
+    while (g->hash[j]) {
+        size_t i = g->hash[j] - 1;
+        if (!strcmp(g->nodes[i].name, name)) return (long)i;
+        j = (j + 1) & m;
+    }
+    return -1;
+}
+
+sy_graph *sy_graph_free(sy_graph *g)
+{
+    if (!g) return NULL;
+    sy_ctx *ctx = g->ctx;
+    if (g->root) json_decref(g->root);
+    if (g->name) sy_dealloc(ctx, g->name, strlen(g->name) + 1);
+    if (g->nodes) sy_dealloc(ctx, g->nodes, (g->n ? g->n : 1) * sizeof *g->nodes);
+    if (g->hash) sy_dealloc(ctx, g->hash, g->hcap * sizeof *g->hash);
+    for (size_t i = 0; i < g->ninputs; i++) {
+        sy_dealloc(ctx, (void *)g->inputs[i].shape, (g->inputs[i].ndim ? g->inputs[i].ndim : 1) * sizeof(int64_t));
+        sy_dealloc(ctx, (void *)g->inputs[i].dynamic, (g->inputs[i].ndim ? g->inputs[i].ndim : 1) * sizeof(int));
+    }
+    if (g->inputs) sy_dealloc(ctx, g->inputs, g->n * sizeof *g->inputs + 1);
+    sy_dealloc(ctx, g, sizeof *g);
+    return NULL;
+}
+
+static sy_status gerr(sy_ctx *ctx, const char *file, sy_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static sy_status gerr(sy_ctx *ctx, const char *file, sy_status st, const char *fmt, ...)
+{
+    char msg[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return sy_fail_st(ctx, st, "%s: %s", file, msg);
+}
+
+/* validate a value: refs must name earlier nodes */
+static sy_status check_value(sy_graph *g, const char *file, const char *node, long self, const json_t *v, int depth)
+{
+    if (depth > 64) return gerr(g->ctx, file, SY_EFORMAT, "node '%s': value nested too deeply", node);
+    if (json_is_array(v)) {
+        size_t i;
+        const json_t *x;
+        json_array_foreach(v, i, x) {
+            sy_status st = check_value(g, file, node, self, x, depth + 1);
+            if (st) return st;
+        }
+        return SY_OK;
+    }
+    if (!json_is_object(v)) return SY_OK;
+    const json_t *r = json_object_get(v, "ref");
+    if (r) {
+        if (!json_is_string(r)) return gerr(g->ctx, file, SY_EFORMAT, "node '%s': \"ref\" must be a string", node);
+        long i = sy_graph_find(g, json_string_value(r));
+        if (i < 0) return gerr(g->ctx, file, SY_EFORMAT, "node '%s': dangling ref '%s'", node, json_string_value(r));
+        if (i >= self)
+            return gerr(g->ctx, file, SY_EFORMAT, "node '%s': ref '%s' refers to a later node (nodes must be in execution order)",
+                        node, json_string_value(r));
+        return SY_OK;
+    }
+    const json_t *s = json_object_get(v, "slice");
+    if (s) {
+        if (!json_is_array(s) || json_array_size(s) != 3)
+            return gerr(g->ctx, file, SY_EFORMAT, "node '%s': \"slice\" must be [start, stop, step]", node);
+        return check_value(g, file, node, self, s, depth + 1);
+    }
+    if (json_object_get(v, "ellipsis")) return SY_OK;
+    if (json_is_string(json_object_get(v, "dtype")) && json_object_size(v) == 1) return SY_OK;
+    /* any other object is a Python dict: its values, in document order */
+    const char *key;
+    json_t *x;
+    json_object_foreach((json_t *)v, key, x) {
+        sy_status st = check_value(g, file, node, self, x, depth + 1);
+        if (st) return st;
+    }
+    return SY_OK;
+}
+
+static sy_status read_shape(sy_graph *g, const char *file, const char *node, const json_t *arr, int64_t **out, size_t *n)
+{
+    if (!json_is_array(arr)) return gerr(g->ctx, file, SY_EFORMAT, "node '%s': \"shape\" must be a list of integers", node);
+    size_t k = json_array_size(arr);
+    int64_t *s = sy_alloc(g->ctx, (k ? k : 1) * sizeof *s);
+    if (!s) return sy_fail_st(g->ctx, SY_ENOMEM, "out of memory");
+    for (size_t i = 0; i < k; i++) {
+        const json_t *x = json_array_get(arr, i);
+        if (!json_is_integer(x) || json_integer_value(x) < 0) {
+            sy_dealloc(g->ctx, s, (k ? k : 1) * sizeof *s);
+            return gerr(g->ctx, file, SY_EFORMAT, "node '%s': shape entry %zu must be a non-negative integer", node, i);
+        }
+        s[i] = json_integer_value(x);
+    }
+    *out = s;
+    *n = k;
+    return SY_OK;
+}
+
+sy_status sy_graph_load_text(sy_ctx *ctx, const char *text, size_t len, const char *name, sy_graph **out)
+{
+    if (!ctx) return SY_EINVAL;
+    if (!text || !out) return sy_fail_st(ctx, SY_EINVAL, "graph: NULL argument");
+    *out = NULL;
+    const char *file = name ? name : "<graph>";
+    json_error_t err;
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+    if (!root) return gerr(ctx, file, SY_EFORMAT, "line %d, column %d: %s", err.line, err.column, err.text);
+    sy_graph *g = sy_alloc(ctx, sizeof *g);
+    if (!g) {
+        json_decref(root);
+        return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    }
+    memset(g, 0, sizeof *g);
+    g->ctx = ctx;
+    g->root = root;
+    sy_status st = SY_OK;
+    if (!json_is_object(root)) {
+        st = gerr(ctx, file, SY_EFORMAT, "the document must be a JSON object");
+        goto fail;
+    }
+    const json_t *fmt = json_object_get(root, "format"), *ver = json_object_get(root, "version");
+    if (!json_is_string(fmt) || strcmp(json_string_value(fmt), "symshape.graph")) {
+        st = gerr(ctx, file, SY_EFORMAT, "\"format\" must be \"symshape.graph\"");
+        goto fail;
+    }
+    if (!json_is_integer(ver)) {
+        st = gerr(ctx, file, SY_EFORMAT, "\"version\" must be an integer");
+        goto fail;
+    }
+    if (json_integer_value(ver) != 1) {
+        st = gerr(ctx, file, SY_EVERSION, "unknown graph format version %lld (this reader knows version 1)",
+                  (long long)json_integer_value(ver));
+        goto fail;
+    }
+    const json_t *nm = json_object_get(root, "name");
+    const char *gname = json_is_string(nm) ? json_string_value(nm) : file;
+    g->name = sy_alloc(ctx, strlen(gname) + 1);
+    if (!g->name) goto oom;
+    strcpy(g->name, gname);
+    const json_t *nodes = json_object_get(root, "nodes");
+    if (!json_is_array(nodes)) {
+        st = gerr(ctx, file, SY_EFORMAT, "\"nodes\" must be a list");
+        goto fail;
+    }
+    g->n = json_array_size(nodes);
+    g->nodes = sy_alloc(ctx, (g->n ? g->n : 1) * sizeof *g->nodes);
+    g->hcap = 16;
+    while (g->hcap < g->n * 2 + 2) g->hcap *= 2;
+    g->hash = sy_alloc(ctx, g->hcap * sizeof *g->hash);
+    g->inputs = sy_alloc(ctx, g->n * sizeof *g->inputs + 1);
+    if (!g->nodes || !g->hash || !g->inputs) goto oom;
+    memset(g->hash, 0, g->hcap * sizeof *g->hash);
+    for (size_t i = 0; i < g->n; i++) {
+        json_t *nd = json_array_get(nodes, i);
+        if (!json_is_object(nd)) {
+            st = gerr(ctx, file, SY_EFORMAT, "node #%zu is not an object", i);
+            goto fail;
+        }
+        const json_t *jn = json_object_get(nd, "name"), *jo = json_object_get(nd, "op");
+        if (!json_is_string(jn) || !*json_string_value(jn)) {
+            st = gerr(ctx, file, SY_EFORMAT, "node #%zu has no \"name\"", i);
+            goto fail;
+        }
+        const char *nname = json_string_value(jn);
+        if (!json_is_string(jo)) {
+            st = gerr(ctx, file, SY_EFORMAT, "node '%s' has no \"op\"", nname);
+            goto fail;
+        }
+        if (sy_graph_find(g, nname) >= 0) {
+            st = gerr(ctx, file, SY_EFORMAT, "node name '%s' is not unique", nname);
+            goto fail;
+        }
+        g->nodes[i].name = nname;
+        g->nodes[i].op = json_string_value(jo);
+        g->nodes[i].j = nd;
+        size_t m = g->hcap - 1, j = (size_t)hstr(nname) & m;
+        while (g->hash[j]) j = (j + 1) & m;
+        g->hash[j] = i + 1;
+        const char *op = g->nodes[i].op;
+        if (!strcmp(op, "input") || !strcmp(op, "param")) {
+            const json_t *dt = json_object_get(nd, "dtype");
+            sy_dtype d;
+            if (!json_is_string(dt) || sy_dtype_parse(json_string_value(dt), &d) != SY_OK) {
+                st = gerr(ctx, file, SY_EFORMAT, "node '%s': unknown or missing dtype", nname);
+                goto fail;
+            }
+            int64_t *shape;
+            size_t nd_;
+            if ((st = read_shape(g, file, nname, json_object_get(nd, "shape"), &shape, &nd_))) goto fail;
+            sy_dealloc(ctx, shape, (nd_ ? nd_ : 1) * sizeof *shape);
+            if (!strcmp(op, "input")) {
+                sy_graph_input *in = &g->inputs[g->ninputs];
+                memset(in, 0, sizeof *in);
+                in->name = nname;
+                in->dtype = d;
+                in->node = i;
+                int64_t *sh;
+                if ((st = read_shape(g, file, nname, json_object_get(nd, "shape"), &sh, &in->ndim))) goto fail;
+                in->shape = sh;
+                int *dyn = sy_alloc(ctx, (in->ndim ? in->ndim : 1) * sizeof *dyn);
+                if (!dyn) {
+                    sy_dealloc(ctx, sh, (in->ndim ? in->ndim : 1) * sizeof *sh);
+                    goto oom;
+                }
+                memset(dyn, 0, (in->ndim ? in->ndim : 1) * sizeof *dyn);
+                in->dynamic = dyn;
+                g->ninputs++;
+                const json_t *dl = json_object_get(nd, "dynamic");
+                if (dl && !json_is_array(dl)) {
+                    st = gerr(ctx, file, SY_EFORMAT, "node '%s': \"dynamic\" must be a list of dim indices", nname);
+                    goto fail;
+                }
+                size_t k;
+                const json_t *x;
+                json_array_foreach(dl, k, x) {
+                    if (!json_is_integer(x) || json_integer_value(x) < 0 || (size_t)json_integer_value(x) >= in->ndim) {
+                        st = gerr(ctx, file, SY_EFORMAT, "node '%s': dynamic dim %zu is not a dim index of a %zu-D input", nname, k,
+                                  in->ndim);
+                        goto fail;
+                    }
+                    dyn[json_integer_value(x)] = 1;
+                }
+            }
+        } else if (!strcmp(op, "constant")) {
+            if (!json_object_get(nd, "value")) {
+                st = gerr(ctx, file, SY_EFORMAT, "node '%s': constant without \"value\"", nname);
+                goto fail;
+            }
+            if ((st = check_value(g, file, nname, (long)i, json_object_get(nd, "value"), 0))) goto fail;
+        } else {
+            const json_t *args = json_object_get(nd, "args"), *kw = json_object_get(nd, "kwargs");
+            if (args && !json_is_array(args)) {
+                st = gerr(ctx, file, SY_EFORMAT, "node '%s': \"args\" must be a list", nname);
+                goto fail;
+            }
+            if (kw && !json_is_object(kw)) {
+                st = gerr(ctx, file, SY_EFORMAT, "node '%s': \"kwargs\" must be an object", nname);
+                goto fail;
+            }
+            if (args && (st = check_value(g, file, nname, (long)i, args, 0))) goto fail;
+            const char *key;
+            json_t *val;
+            json_object_foreach((json_t *)kw, key, val) {
+                if ((st = check_value(g, file, nname, (long)i, val, 0))) goto fail;
+            }
+        }
+    }
+    g->outputs = json_object_get(root, "outputs");
+    if (!json_is_array(g->outputs)) {
+        st = gerr(ctx, file, SY_EFORMAT, "\"outputs\" must be a list");
+        goto fail;
+    }
+    if ((st = check_value(g, file, "outputs", (long)g->n, g->outputs, 0))) goto fail;
+    *out = g;
+    return SY_OK;
+oom:
+    st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+fail:
+    sy_graph_free(g);
+    return st;
+}
+
+sy_status sy_graph_load_file(sy_ctx *ctx, const char *path, sy_graph **out)
+{
+    if (!ctx) return SY_EINVAL;
+    if (!path || !out) return sy_fail_st(ctx, SY_EINVAL, "graph: NULL argument");
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return sy_fail_st(ctx, SY_EFORMAT, "cannot open %s: %s", path, strerror(errno));
+    char *data = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n + 65536 > cap) {
+            size_t nc = cap ? cap * 2 : 262144;
+            char *nd = realloc(data, nc);
+            if (!nd) {
+                free(data);
+                fclose(fp);
+                return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+            }
+            data = nd;
+            cap = nc;
+        }
+        size_t got = fread(data + n, 1, cap - n, fp);
+        n += got;
+        if (!got) break;
+    }
+    int bad = ferror(fp);
+    fclose(fp);
+    if (bad) {
+        free(data);
+        return sy_fail_st(ctx, SY_EFORMAT, "cannot read %s", path);
+    }
+    sy_status st = sy_graph_load_text(ctx, data, n, path, out);
+    free(data);
+    return st;
+}
+
+const char *sy_graph_name(const sy_graph *g) { return g ? g->name : NULL; }
+size_t sy_graph_nnodes(const sy_graph *g) { return g ? g->n : 0; }
+const char *sy_graph_node_name(const sy_graph *g, size_t i) { return g && i < g->n ? g->nodes[i].name : NULL; }
+const char *sy_graph_node_op(const sy_graph *g, size_t i) { return g && i < g->n ? g->nodes[i].op : NULL; }
+size_t sy_graph_ninputs(const sy_graph *g) { return g ? g->ninputs : 0; }
+const sy_graph_input *sy_graph_input_at(const sy_graph *g, size_t i) { return g && i < g->ninputs ? &g->inputs[i] : NULL; }
+const json_t *sy_graph_node_example(const sy_graph *g, size_t i)
+{
+    return g && i < g->n ? json_object_get(g->nodes[i].j, "example") : NULL;
+}
+
+sy_status sy_graph_value(sy_env *env, const sy_graph *g, const json_t *j, const sy_value *vals, sy_value *out)
+{
+    sy_ctx *ctx = env->ctx;
+    *out = sy_value_none();
+    if (!j || json_is_null(j)) return SY_OK;
+    if (json_is_true(j) || json_is_false(j)) {
+        *out = sy_value_bool(sy_expr_bool(ctx, json_is_true(j)));
+        return SY_OK;
+    }
+    if (json_is_integer(j)) {
+        *out = sy_value_int(sy_expr_int_si(ctx, json_integer_value(j)));
+        return out->u.i ? SY_OK : sy_ctx_last_error(ctx);
+    }
+    if (json_is_real(j)) {
+        *out = sy_value_float(json_real_value(j));
+        return SY_OK;
+    }
+    if (json_is_string(j)) {
+        *out = sy_value_str(env, json_string_value(j));
+        return out->u.s ? SY_OK : sy_ctx_last_error(ctx);
+    }
+    if (json_is_array(j)) {
+        size_t n = json_array_size(j);
+        sy_value *items = sy_env_alloc(env, (n ? n : 1) * sizeof *items);
+        if (!items) return sy_ctx_last_error(ctx);
+        for (size_t i = 0; i < n; i++) {
+            sy_status st = sy_graph_value(env, g, json_array_get(j, i), vals, &items[i]);
+            if (st) return st;
+        }
+        out->kind = SY_V_LIST;
+        out->u.list.n = n;
+        out->u.list.items = items;
+        return SY_OK;
+    }
+    const json_t *r = json_object_get(j, "ref");
+    if (r) {
+        long i = sy_graph_find(g, json_string_value(r));
+        if (i < 0) return sy_fail_st(ctx, SY_EFORMAT, "dangling ref '%s'", json_string_value(r));
+        *out = vals[i];
+        return SY_OK;
+    }
+    const json_t *s = json_object_get(j, "slice");
+    if (s) {
+        sy_value *parts = sy_env_alloc(env, 3 * sizeof *parts);
+        if (!parts) return sy_ctx_last_error(ctx);
+        for (size_t i = 0; i < 3; i++) {
+            sy_status st = sy_graph_value(env, g, json_array_get(s, i), vals, &parts[i]);
+            if (st) return st;
+        }
+        out->kind = SY_V_SLICE;
+        out->u.slice.start = &parts[0];
+        out->u.slice.stop = &parts[1];
+        out->u.slice.step = &parts[2];
+        return SY_OK;
+    }
+    if (json_object_get(j, "ellipsis")) {
+        out->kind = SY_V_ELLIPSIS;
+        return SY_OK;
+    }
+    const json_t *dt = json_object_get(j, "dtype");
+    if (json_is_string(dt) && json_object_size(j) == 1) {
+        sy_dtype d;
+        if (sy_dtype_parse(json_string_value(dt), &d)) return sy_fail_st(ctx, SY_EFORMAT, "unknown dtype '%s'", json_string_value(dt));
+        out->kind = SY_V_DTYPE;
+        out->u.dtype = d;
+        return SY_OK;
+    }
+    /* a dict: its values as a list, in document order */
+    size_t n = json_object_size(j), k = 0;
+    sy_value *items = sy_env_alloc(env, (n ? n : 1) * sizeof *items);
+    if (!items) return sy_ctx_last_error(ctx);
+    const char *key;
+    json_t *x;
+    json_object_foreach((json_t *)j, key, x) {
+        sy_status st = sy_graph_value(env, g, x, vals, &items[k++]);
+        if (st) return st;
+    }
+    out->kind = SY_V_LIST;
+    out->u.list.n = n;
+    out->u.list.items = items;
+    return SY_OK;
+}

@@ -1,0 +1,30 @@
+/* Private: graph internals (shared with tests). */
+#ifndef SY_GRAPH_PRIVATE_H
+#define SY_GRAPH_PRIVATE_H
+#include <jansson.h>
+#include "shapeenv/env_private.h"
+
+typedef struct gnode {
+    const char *name, *op;
+    json_t *j; /* the node object (borrowed from root) */
+} gnode;
+
+struct sy_graph {
+    sy_ctx *ctx;
+    json_t *root;
+    char *name;
+    gnode *nodes;
+    size_t n;
+    size_t *hash; /* open addressing: index + 1, 0 empty */
+    size_t hcap;
+    sy_graph_input *inputs;
+    size_t ninputs;
+    json_t *outputs;
+};
+
+/* The node's "example" object (borrowed) or NULL. */
+const json_t *sy_graph_node_example(const sy_graph *g, size_t i);
+/* Convert a JSON value of the graph into an interpreter value; refs are
+ * resolved through vals (node values, computed in order). */
+sy_status sy_graph_value(sy_env *env, const sy_graph *g, const json_t *j, const sy_value *vals, sy_value *out);
+#endif

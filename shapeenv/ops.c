@@ -1,0 +1,526 @@
+/* Op dispatch, argument helpers, values, tensors, broadcasting. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "shapeenv/env_private.h"
+
+/* ------------------------------------------------------------------ dtypes */
+
+static const char *const dtype_names[SY_DT_COUNT] = {"float32", "float64", "float16", "bfloat16", "complex64",
+                                                     "complex128", "int64", "int32", "int16", "int8", "uint8", "bool"};
+
+const char *sy_dtype_name(sy_dtype d) { return (unsigned)d < SY_DT_COUNT ? dtype_names[d] : "?"; }
+
+sy_status sy_dtype_parse(const char *name, sy_dtype *out)
+{
+    if (!name || !out) return SY_EINVAL;
+    if (!strncmp(name, "torch.", 6)) name += 6;
+    static const struct { const char *alias; sy_dtype d; } aliases[] = {
+        {"float", SY_DT_FLOAT32}, {"double", SY_DT_FLOAT64}, {"half", SY_DT_FLOAT16}, {"long", SY_DT_INT64},
+        {"int", SY_DT_INT32}, {"short", SY_DT_INT16}, {"cfloat", SY_DT_COMPLEX64}, {"cdouble", SY_DT_COMPLEX128}};
+    for (int i = 0; i < SY_DT_COUNT; i++)
+        if (!strcmp(name, dtype_names[i])) {
+            *out = (sy_dtype)i;
+            return SY_OK;
+        }
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (!strcmp(name, aliases[i].alias)) {
+            *out = aliases[i].d;
+            return SY_OK;
+        }
+    return SY_EINVAL;
+}
+
+/* ------------------------------------------------------------------ values */
+
+sy_value sy_value_none(void)
+{
+    sy_value v;
+    memset(&v, 0, sizeof v);
+    return v;
+}
+sy_value sy_value_int(const sy_expr *e)
+{
+    sy_value v = sy_value_none();
+    v.kind = SY_V_INT;
+    v.u.i = e;
+    return v;
+}
+sy_value sy_value_int_si(sy_env *env, int64_t x) { return sy_value_int(sy_expr_int_si(env->ctx, x)); }
+sy_value sy_value_bool(const sy_expr *e)
+{
+    sy_value v = sy_value_none();
+    v.kind = SY_V_BOOL;
+    v.u.i = e;
+    return v;
+}
+sy_value sy_value_float(double f)
+{
+    sy_value v = sy_value_none();
+    v.kind = SY_V_FLOAT;
+    v.u.f = f;
+    return v;
+}
+sy_value sy_value_tensor(const sy_tensor *t)
+{
+    sy_value v = sy_value_none();
+    v.kind = SY_V_TENSOR;
+    v.u.t = t;
+    return v;
+}
+sy_value sy_value_list(sy_env *env, size_t n, const sy_value *items)
+{
+    sy_value v = sy_value_none();
+    v.kind = SY_V_LIST;
+    sy_value *copy = n ? sy_env_alloc(env, n * sizeof *copy) : NULL;
+    if (n && !copy) {
+        v.kind = SY_V_NONE;
+        return v;
+    }
+    if (n) memcpy(copy, items, n * sizeof *copy);
+    v.u.list.n = n;
+    v.u.list.items = copy;
+    return v;
+}
+sy_value sy_value_str(sy_env *env, const char *s)
+{
+    sy_value v = sy_value_none();
+    v.kind = SY_V_STR;
+    v.u.s = sy_env_strdup(env, s);
+    return v;
+}
+
+/* ------------------------------------------------------------------ tensors */
+
+static const sy_expr *const *contiguous_strides(sy_env *env, size_t ndim, const sy_expr *const *sizes)
+{
+    const sy_expr **st = sy_env_alloc(env, (ndim ? ndim : 1) * sizeof *st);
+    if (!st) return NULL;
+    const sy_expr *acc = sy_expr_int_si(env->ctx, 1);
+    for (size_t i = ndim; i-- > 0;) {
+        st[i] = acc;
+        acc = sy_expr_mul(env->ctx, acc, sizes[i]);
+        if (!acc) return NULL;
+    }
+    return st;
+}
+
+const sy_tensor *sy_tensor_new(sy_env *env, sy_dtype dtype, size_t ndim, const sy_expr *const *sizes)
+{
+    if (!env) return NULL;
+    if ((unsigned)dtype >= SY_DT_COUNT) return SY_NFAIL(env->ctx, SY_EINVAL, "unknown dtype %d", (int)dtype);
+    if (ndim && !sizes) return SY_NFAIL(env->ctx, SY_EINVAL, "tensor: NULL sizes");
+    for (size_t i = 0; i < ndim; i++) {
+        if (!sizes[i]) return NULL;
+        if (sy_expr_is_bool(sizes[i])) return SY_NFAIL(env->ctx, SY_EINVAL, "tensor: size %zu is a boolean", i);
+    }
+    sy_tensor *t = sy_env_alloc(env, sizeof *t);
+    const sy_expr **sz = sy_env_alloc(env, (ndim ? ndim : 1) * sizeof *sz);
+    if (!t || !sz) return NULL;
+    for (size_t i = 0; i < ndim; i++) sz[i] = sizes[i];
+    t->dtype = dtype;
+    t->ndim = ndim;
+    t->sizes = sz;
+    t->strides = contiguous_strides(env, ndim, sz);
+    return t->strides ? t : NULL;
+}
+
+const sy_tensor *sy_env_input(sy_env *env, const char *name, sy_dtype dtype, size_t ndim, const int64_t *shape,
+                              const sy_dim_policy *policies)
+{
+    if (!env) return NULL;
+    if (!name || (ndim && !shape)) return SY_NFAIL(env->ctx, SY_EINVAL, "input: NULL argument");
+    const sy_expr **sz = sy_env_alloc(env, (ndim ? ndim : 1) * sizeof *sz);
+    if (!sz) return NULL;
+    for (size_t i = 0; i < ndim; i++) {
+        char src[256];
+        snprintf(src, sizeof src, "%s.size()[%zu]", name, i);
+        sy_dim_policy p = policies ? policies[i] : SY_DIM_DUCK;
+        sz[i] = sy_env_create_symbol(env, shape[i], src, p);
+        if (!sz[i]) return NULL;
+        if (env->ninputs == env->inputcap) {
+            size_t nc = env->inputcap ? env->inputcap * 2 : 16;
+            sy_input_dim *ni = sy_realloc(env->ctx, env->inputs, env->inputcap * sizeof *ni, nc * sizeof *ni);
+            if (!ni) return SY_NOOM(env->ctx);
+            env->inputs = ni;
+            env->inputcap = nc;
+        }
+        sy_input_dim *d = &env->inputs[env->ninputs++];
+        d->source = sy_env_strdup(env, src);
+        d->expr = sz[i];
+        d->policy = p;
+        d->example = shape[i];
+    }
+    return sy_tensor_new(env, dtype, ndim, sz);
+}
+
+size_t sy_env_ninput_dims(const sy_env *env) { return env ? env->ninputs : 0; }
+const sy_input_dim *sy_env_input_dim(const sy_env *env, size_t i)
+{
+    return env && i < env->ninputs ? &env->inputs[i] : NULL;
+}
+
+/* ------------------------------------------------------------------ argument helpers */
+
+const sy_expr *KI(opcall *c, int64_t v) { return sy_expr_int_si(c->env->ctx, v); }
+
+sy_status op_err(opcall *c, sy_status st, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return sy_fail_st(c->env->ctx, st, "%s: %s", c->op, msg);
+}
+
+const sy_value *op_arg(opcall *c, size_t pos, const char *kw)
+{
+    if (kw)
+        for (size_t i = 0; i < c->nkw; i++)
+            if (!strcmp(c->kwnames[i], kw)) return &c->kwvals[i];
+    if (pos != (size_t)-1 && pos < c->nargs) return &c->args[pos];
+    return NULL;
+}
+
+static const char *argdesc(size_t pos, const char *kw, char *buf, size_t n)
+{
+    if (kw) snprintf(buf, n, "'%s'", kw);
+    else snprintf(buf, n, "#%zu", pos);
+    return buf;
+}
+
+sy_status op_tensor(opcall *c, size_t pos, const char *kw, const sy_tensor **out)
+{
+    const sy_value *v = op_arg(c, pos, kw);
+    char b[64];
+    if (!v || v->kind != SY_V_TENSOR) return op_err(c, SY_EINVAL, "argument %s must be a tensor", argdesc(pos, kw, b, sizeof b));
+    *out = v->u.t;
+    return SY_OK;
+}
+
+sy_status op_opt_tensor(opcall *c, size_t pos, const char *kw, const sy_tensor **out)
+{
+    const sy_value *v = op_arg(c, pos, kw);
+    *out = NULL;
+    if (!v || v->kind == SY_V_NONE) return SY_OK;
+    char b[64];
+    if (v->kind != SY_V_TENSOR) return op_err(c, SY_EINVAL, "argument %s must be a tensor or None", argdesc(pos, kw, b, sizeof b));
+    *out = v->u.t;
+    return SY_OK;
+}
+
+static sy_status as_int(opcall *c, const sy_value *v, const sy_expr **out, const char *what)
+{
+    if (v->kind == SY_V_INT) {
+        *out = v->u.i;
+        return SY_OK;
+    }
+    if (v->kind == SY_V_BOOL) { /* Python bool is an int */
+        const sy_expr *b = v->u.i;
+        if (sy_expr_kind_of(b) == SY_EXPR_TRUE || sy_expr_kind_of(b) == SY_EXPR_FALSE) {
+            *out = KI(c, sy_expr_kind_of(b) == SY_EXPR_TRUE);
+            return SY_OK;
+        }
+    }
+    return op_err(c, SY_EINVAL, "%s must be an integer", what);
+}
+
+sy_status op_int(opcall *c, size_t pos, const char *kw, const sy_expr **out)
+{
+    const sy_value *v = op_arg(c, pos, kw);
+    char b[64];
+    if (!v) return op_err(c, SY_EINVAL, "missing integer argument %s", argdesc(pos, kw, b, sizeof b));
+    return as_int(c, v, out, argdesc(pos, kw, b, sizeof b));
+}
+
+sy_status op_int_def(opcall *c, size_t pos, const char *kw, int64_t def, const sy_expr **out)
+{
+    const sy_value *v = op_arg(c, pos, kw);
+    if (!v || v->kind == SY_V_NONE) {
+        *out = KI(c, def);
+        return SY_OK;
+    }
+    char b[64];
+    return as_int(c, v, out, argdesc(pos, kw, b, sizeof b));
+}
+
+sy_status op_const_int(opcall *c, size_t pos, const char *kw, int64_t def, int64_t *out)
+{
+    const sy_expr *e;
+    sy_status st = op_int_def(c, pos, kw, def, &e);
+    if (st) return st;
+    char b[64];
+    if (sy_expr_get_si(e, out) != SY_OK) {
+        /* a symbolic value used where PyTorch needs a Python int: guard_int */
+        const sy_expr *v;
+        sy_provenance why = {c->where ? c->where->node : NULL, c->op, "argument specialized to a constant"};
+        if ((st = sy_env_evaluate_expr(c->env, e, &why, &v))) return st;
+        if (sy_expr_get_si(v, out) != SY_OK) return op_err(c, SY_EINVAL, "argument %s out of range", argdesc(pos, kw, b, sizeof b));
+    }
+    return SY_OK;
+}
+
+sy_status op_bool_def(opcall *c, size_t pos, const char *kw, int def, int *out)
+{
+    const sy_value *v = op_arg(c, pos, kw);
+    *out = def;
+    if (!v || v->kind == SY_V_NONE) return SY_OK;
+    char b[64];
+    if (v->kind == SY_V_BOOL || v->kind == SY_V_INT) {
+        const sy_expr *e = v->u.i, *r;
+        if (v->kind == SY_V_INT) e = sy_expr_ne(c->env->ctx, e, KI(c, 0));
+        sy_provenance why = {c->where ? c->where->node : NULL, c->op, "boolean argument"};
+        sy_status st = sy_env_evaluate_expr(c->env, e, &why, &r);
+        if (st) return st;
+        *out = sy_expr_kind_of(r) == SY_EXPR_TRUE;
+        return SY_OK;
+    }
+    return op_err(c, SY_EINVAL, "argument %s must be a bool", argdesc(pos, kw, b, sizeof b));
+}
+
+sy_status op_int_list(opcall *c, size_t pos, const char *kw, size_t n, const int64_t *def, int64_t *out)
+{
+    const sy_value *v = op_arg(c, pos, kw);
+    char b[64];
+    if (!v || v->kind == SY_V_NONE) {
+        if (!def) return op_err(c, SY_EINVAL, "missing argument %s", argdesc(pos, kw, b, sizeof b));
+        for (size_t i = 0; i < n; i++) out[i] = def[i];
+        return SY_OK;
+    }
+    if (v->kind == SY_V_LIST) {
+        if (v->u.list.n != n && v->u.list.n != 1)
+            return op_err(c, SY_EINVAL, "argument %s must have %zu elements, got %zu", argdesc(pos, kw, b, sizeof b), n,
+                          v->u.list.n);
+        for (size_t i = 0; i < n; i++) {
+            const sy_value *x = &v->u.list.items[v->u.list.n == 1 ? 0 : i];
+            const sy_expr *e;
+            sy_status st = as_int(c, x, &e, argdesc(pos, kw, b, sizeof b));
+            if (st) return st;
+            if (sy_expr_get_si(e, &out[i]) != SY_OK)
+                return op_err(c, SY_EINVAL, "argument %s must be constant integers", argdesc(pos, kw, b, sizeof b));
+        }
+        return SY_OK;
+    }
+    const sy_expr *e;
+    sy_status st = as_int(c, v, &e, argdesc(pos, kw, b, sizeof b));
+    if (st) return st;
+    int64_t x;
+    if (sy_expr_get_si(e, &x) != SY_OK) return op_err(c, SY_EINVAL, "argument %s must be a constant integer", argdesc(pos, kw, b, sizeof b));
+    for (size_t i = 0; i < n; i++) out[i] = x;
+    return SY_OK;
+}
+
+sy_status op_shape_args(opcall *c, size_t pos, const char *kw, const sy_expr ***out, size_t *n)
+{
+    const sy_value *v = op_arg(c, pos, kw);
+    const sy_value *items;
+    size_t cnt;
+    if (v && v->kind == SY_V_LIST && (c->nargs <= pos + 1 || kw)) {
+        items = v->u.list.items;
+        cnt = v->u.list.n;
+    } else if (pos < c->nargs) {
+        items = &c->args[pos];
+        cnt = c->nargs - pos;
+    } else {
+        return op_err(c, SY_EINVAL, "missing shape");
+    }
+    const sy_expr **e = sy_env_alloc(c->env, (cnt ? cnt : 1) * sizeof *e);
+    if (!e) return sy_ctx_last_error(c->env->ctx);
+    for (size_t i = 0; i < cnt; i++) {
+        sy_status st = as_int(c, &items[i], &e[i], "shape entry");
+        if (st) return st;
+    }
+    *out = e;
+    *n = cnt;
+    return SY_OK;
+}
+
+sy_status op_require(opcall *c, const sy_expr *rel, const char *fmt, ...)
+{
+    if (!rel) return sy_ctx_last_error(c->env->ctx);
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    sy_provenance why = {c->where ? c->where->node : NULL, c->op, msg};
+    sy_status st = sy_env_require(c->env, rel, &why);
+    if (st == SY_EINVAL && !strcmp(sy_ctx_last_error_msg(c->env->ctx), msg)) return op_err(c, st, "%s", msg);
+    return st;
+}
+
+sy_status op_decide_bool(opcall *c, const sy_expr *rel, const char *reason, int *out)
+{
+    if (!rel) return sy_ctx_last_error(c->env->ctx);
+    sy_provenance why = {c->where ? c->where->node : NULL, c->op, reason};
+    const sy_expr *v;
+    sy_status st = sy_env_evaluate_expr(c->env, rel, &why, &v);
+    if (st) return st;
+    *out = sy_expr_kind_of(v) == SY_EXPR_TRUE;
+    return SY_OK;
+}
+
+const sy_tensor *op_new_tensor(opcall *c, sy_dtype dt, size_t ndim, const sy_expr *const *sizes)
+{
+    return sy_tensor_new(c->env, dt, ndim, sizes);
+}
+
+sy_status op_set_tensor(opcall *c, sy_dtype dt, size_t ndim, const sy_expr *const *sizes)
+{
+    const sy_tensor *t = op_new_tensor(c, dt, ndim, sizes);
+    if (!t) return sy_ctx_last_error(c->env->ctx);
+    *c->out = sy_value_tensor(t);
+    return SY_OK;
+}
+
+sy_status op_wrap_dim(opcall *c, int64_t dim, size_t ndim, size_t *out)
+{
+    int64_t n = (int64_t)(ndim ? ndim : 1);
+    if (dim < -n || dim >= n)
+        return op_err(c, SY_EINVAL, "Dimension out of range (expected to be in range of [%lld, %lld], but got %lld)",
+                      (long long)-n, (long long)(n - 1), (long long)dim);
+    *out = (size_t)(dim < 0 ? dim + n : dim);
+    return SY_OK;
+}
+
+/* infer_size (aten/src/ATen/ExpandUtils.cpp): align right; a dim of 1
+ * broadcasts; otherwise the sizes must be equal (a guard when symbolic). A
+ * symbolic size that may be 1 is decided through the env (guard). */
+sy_status op_broadcast(opcall *c, const sy_expr *const *a, size_t na, const sy_expr *const *b, size_t nb,
+                       const sy_expr ***out, size_t *nout)
+{
+    size_t n = na > nb ? na : nb;
+    const sy_expr **r = sy_env_alloc(c->env, (n ? n : 1) * sizeof *r);
+    if (!r) return sy_ctx_last_error(c->env->ctx);
+    sy_ctx *ctx = c->env->ctx;
+    for (size_t i = 0; i < n; i++) {
+        const sy_expr *x = i < n - na ? NULL : a[i - (n - na)];
+        const sy_expr *y = i < n - nb ? NULL : b[i - (n - nb)];
+        if (!x) { r[i] = y; continue; }
+        if (!y) { r[i] = x; continue; }
+        if (x == y) { r[i] = x; continue; }
+        int x1, y1;
+        sy_status st;
+        if ((st = op_decide_bool(c, sy_expr_eq(ctx, x, KI(c, 1)), "broadcast: is the size 1?", &x1))) return st;
+        if (x1) { r[i] = y; continue; }
+        if ((st = op_decide_bool(c, sy_expr_eq(ctx, y, KI(c, 1)), "broadcast: is the size 1?", &y1))) return st;
+        if (y1) { r[i] = x; continue; }
+        if ((st = op_require(c, sy_expr_eq(ctx, x, y),
+                             "The size of tensor a (%s) must match the size of tensor b (%s) at non-singleton dimension %zu",
+                             sy_env_show(c->env, x), sy_env_show(c->env, y), i)))
+            return st;
+        r[i] = sy_facts_apply(c->env->facts, x);
+    }
+    *out = r;
+    *nout = n;
+    return SY_OK;
+}
+
+/* ------------------------------------------------------------------ dispatch */
+
+static const opentry *const tables[] = {sy_ops_elementwise, sy_ops_nn, sy_ops_shape, sy_ops_scalar, NULL};
+
+static opfn find_op(const char *name)
+{
+    for (int t = 0; tables[t]; t++)
+        for (const opentry *e = tables[t]; e->name; e++)
+            if (!strcmp(e->name, name)) return e->fn;
+    return NULL;
+}
+
+int sy_env_has_op(const char *op) { return op && find_op(op) != NULL; }
+
+const char *const *sy_env_op_names(void)
+{
+    static const char *names[512];
+    static int ready = 0;
+    if (!ready) {
+        size_t n = 0;
+        for (int t = 0; tables[t]; t++)
+            for (const opentry *e = tables[t]; e->name && n < 511; e++) names[n++] = e->name;
+        names[n] = NULL;
+        ready = 1;
+    }
+    return names;
+}
+
+sy_status sy_env_call(sy_env *env, const char *op, size_t nargs, const sy_value *args, size_t nkw,
+                      const char *const *kwnames, const sy_value *kwvals, const sy_provenance *where, sy_value *out)
+{
+    if (!env) return SY_EINVAL;
+    if (!op || !out || (nargs && !args) || (nkw && (!kwnames || !kwvals)))
+        return sy_env_fail(env, SY_EINVAL, "call: NULL argument");
+    opfn fn = find_op(op);
+    if (!fn) return sy_env_fail(env, SY_EUNSUPPORTED, "unknown op '%s'", op);
+    opcall c = {env, op, nargs, args, nkw, kwnames, kwvals, where, out};
+    *out = sy_value_none();
+    sy_ctx_reset_error(env->ctx);
+    return fn(&c);
+}
+
+/* ------------------------------------------------------------------ typed shortcuts */
+
+static const sy_tensor *call_t(sy_env *env, const char *op, size_t n, const sy_value *args, size_t nkw,
+                               const char *const *kwn, const sy_value *kwv)
+{
+    sy_value out;
+    if (sy_env_call(env, op, n, args, nkw, kwn, kwv, NULL, &out) != SY_OK) return NULL;
+    if (out.kind != SY_V_TENSOR) return SY_NFAIL(env->ctx, SY_ERROR, "%s did not return a tensor", op);
+    return out.u.t;
+}
+
+const sy_tensor *sy_op_matmul(sy_env *env, const sy_tensor *a, const sy_tensor *b)
+{
+    if (!env || !a || !b) return NULL;
+    sy_value v[2] = {sy_value_tensor(a), sy_value_tensor(b)};
+    return call_t(env, "matmul", 2, v, 0, NULL, NULL);
+}
+
+const sy_tensor *sy_op_add(sy_env *env, const sy_tensor *a, const sy_tensor *b)
+{
+    if (!env || !a || !b) return NULL;
+    sy_value v[2] = {sy_value_tensor(a), sy_value_tensor(b)};
+    return call_t(env, "add", 2, v, 0, NULL, NULL);
+}
+
+const sy_tensor *sy_op_cat(sy_env *env, size_t n, const sy_tensor *const *ts, int64_t dim)
+{
+    if (!env || (n && !ts)) return NULL;
+    sy_value *items = sy_env_alloc(env, (n ? n : 1) * sizeof *items);
+    if (!items) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (!ts[i]) return NULL;
+        items[i] = sy_value_tensor(ts[i]);
+    }
+    sy_value v[2] = {sy_value_list(env, n, items), sy_value_int_si(env, dim)};
+    return call_t(env, "cat", 2, v, 0, NULL, NULL);
+}
+
+const sy_tensor *sy_op_view(sy_env *env, const sy_tensor *x, size_t n, const sy_expr *const *shape)
+{
+    if (!env || !x || (n && !shape)) return NULL;
+    sy_value *items = sy_env_alloc(env, (n + 1) * sizeof *items);
+    if (!items) return NULL;
+    items[0] = sy_value_tensor(x);
+    for (size_t i = 0; i < n; i++) {
+        if (!shape[i]) return NULL;
+        items[i + 1] = sy_value_int(shape[i]);
+    }
+    return call_t(env, "view", n + 1, items, 0, NULL, NULL);
+}
+
+const sy_tensor *sy_op_conv2d(sy_env *env, const sy_tensor *x, const sy_tensor *w, const sy_tensor *bias,
+                              const int64_t stride[2], const int64_t padding[2], const int64_t dilation[2],
+                              int64_t groups)
+{
+    if (!env || !x || !w || !stride || !padding || !dilation) return NULL;
+    sy_value s[2] = {sy_value_int_si(env, stride[0]), sy_value_int_si(env, stride[1])};
+    sy_value p[2] = {sy_value_int_si(env, padding[0]), sy_value_int_si(env, padding[1])};
+    sy_value d[2] = {sy_value_int_si(env, dilation[0]), sy_value_int_si(env, dilation[1])};
+    sy_value v[7] = {sy_value_tensor(x), sy_value_tensor(w), bias ? sy_value_tensor(bias) : sy_value_none(),
+                     sy_value_list(env, 2, s), sy_value_list(env, 2, p), sy_value_list(env, 2, d),
+                     sy_value_int_si(env, groups)};
+    return call_t(env, "conv2d", 7, v, 0, NULL, NULL);
+}

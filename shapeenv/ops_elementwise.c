@@ -1,0 +1,124 @@
+/* Elementwise ops. Unary ops keep the input's sizes (sources: the ATen
+ * structured meta functions of each op return a tensor of the input's shape;
+ * softmax/log_softmax: aten/src/ATen/native/SoftMax.cpp meta checks the dim).
+ * Binary ops broadcast (aten/src/ATen/ExpandUtils.cpp infer_size), the
+ * result dtype follows type promotion for the cases the corpus uses (the
+ * tensor operand's dtype; floating wins over integral). */
+#include <string.h>
+
+#include "shapeenv/env_private.h"
+
+static sy_status unary(opcall *c)
+{
+    const sy_tensor *x;
+    sy_status st = op_tensor(c, 0, "input", &x);
+    if (st) return st;
+    return op_set_tensor(c, x->dtype, x->ndim, x->sizes);
+}
+
+static sy_status softmax(opcall *c)
+{
+    const sy_tensor *x;
+    sy_status st = op_tensor(c, 0, "input", &x);
+    if (st) return st;
+    const sy_value *d = op_arg(c, 1, "dim");
+    if (d && d->kind != SY_V_NONE) {
+        int64_t dim;
+        size_t w;
+        if ((st = op_const_int(c, 1, "dim", 0, &dim)) || (st = op_wrap_dim(c, dim, x->ndim, &w))) return st;
+    }
+    return op_set_tensor(c, x->dtype, x->ndim, x->sizes);
+}
+
+static int is_float(sy_dtype d) { return d <= SY_DT_COMPLEX128; }
+
+/* Broadcasting binary op on values (one of them at least a tensor). */
+sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b);
+sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b)
+{
+    static const sy_expr *const none[1] = {NULL};
+    const sy_expr *const *sa = none, *const *sb = none;
+    size_t na = 0, nb = 0;
+    sy_dtype dt = SY_DT_FLOAT32;
+    int have = 0;
+    if (a->kind == SY_V_TENSOR) {
+        sa = a->u.t->sizes;
+        na = a->u.t->ndim;
+        dt = a->u.t->dtype;
+        have = 1;
+    }
+    if (b->kind == SY_V_TENSOR) {
+        sb = b->u.t->sizes;
+        nb = b->u.t->ndim;
+        if (!have || (is_float(b->u.t->dtype) && !is_float(dt))) dt = b->u.t->dtype;
+        have = 1;
+    } else if (b->kind == SY_V_FLOAT && have && !is_float(dt)) {
+        dt = SY_DT_FLOAT32;
+    }
+    if (!have) return op_err(c, SY_EINVAL, "expected a tensor operand");
+    if ((a->kind != SY_V_TENSOR && a->kind != SY_V_INT && a->kind != SY_V_FLOAT && a->kind != SY_V_BOOL) ||
+        (b->kind != SY_V_TENSOR && b->kind != SY_V_INT && b->kind != SY_V_FLOAT && b->kind != SY_V_BOOL))
+        return op_err(c, SY_EINVAL, "operands must be tensors or numbers");
+    const sy_expr **r;
+    size_t n;
+    sy_status st = op_broadcast(c, sa, na, sb, nb, &r, &n);
+    if (st) return st;
+    if (!strcmp(c->op, "truediv") || !strcmp(c->op, "div")) {
+        if (!is_float(dt)) dt = SY_DT_FLOAT32;
+    }
+    static const char *const cmps[] = {"eq", "ne", "lt", "le", "gt", "ge", NULL};
+    for (int i = 0; cmps[i]; i++)
+        if (!strcmp(c->op, cmps[i])) dt = SY_DT_BOOL;
+    return op_set_tensor(c, dt, n, r);
+}
+
+static sy_status where(opcall *c)
+{
+    const sy_value *cond = op_arg(c, 0, "condition"), *x = op_arg(c, 1, "input"), *y = op_arg(c, 2, "other");
+    if (!cond || !x || !y || cond->kind != SY_V_TENSOR) return op_err(c, SY_EINVAL, "expected where(condition, input, other)");
+    sy_value xy, full;
+    opcall c1 = *c;
+    c1.out = &xy;
+    sy_status st = sy_elementwise_binary(&c1, x, y);
+    if (st) return st;
+    c1.out = &full;
+    if ((st = sy_elementwise_binary(&c1, cond, &xy))) return st;
+    return op_set_tensor(c, xy.u.t->dtype, full.u.t->ndim, full.u.t->sizes);
+}
+
+/* Tensor.to(dtype) / .float() / .type_as(other): same sizes, new dtype. */
+static sy_status convert(opcall *c)
+{
+    const sy_tensor *x;
+    sy_status st = op_tensor(c, 0, "input", &x);
+    if (st) return st;
+    sy_dtype dt = x->dtype;
+    if (!strcmp(c->op, "float")) dt = SY_DT_FLOAT32;
+    else if (!strcmp(c->op, "double")) dt = SY_DT_FLOAT64;
+    else if (!strcmp(c->op, "half")) dt = SY_DT_FLOAT16;
+    else if (!strcmp(c->op, "long")) dt = SY_DT_INT64;
+    else if (!strcmp(c->op, "int")) dt = SY_DT_INT32;
+    else if (!strcmp(c->op, "bool")) dt = SY_DT_BOOL;
+    else if (!strcmp(c->op, "type_as")) {
+        const sy_tensor *o;
+        if ((st = op_tensor(c, 1, "other", &o))) return st;
+        dt = o->dtype;
+    } else { /* to: a dtype among the arguments (device strings are ignored) */
+        for (size_t i = 1; i < c->nargs; i++)
+            if (c->args[i].kind == SY_V_DTYPE) dt = c->args[i].u.dtype;
+        const sy_value *d = op_arg(c, (size_t)-1, "dtype");
+        if (d && d->kind == SY_V_DTYPE) dt = d->u.dtype;
+    }
+    return op_set_tensor(c, dt, x->ndim, x->sizes);
+}
+
+const opentry sy_ops_elementwise[] = {
+    {"relu", unary}, {"relu_", unary}, {"relu6", unary}, {"gelu", unary}, {"silu", unary}, {"silu_", unary},
+    {"sigmoid", unary}, {"sigmoid_", unary}, {"tanh", unary}, {"tanh_", unary}, {"hardswish", unary},
+    {"hardswish_", unary}, {"hardsigmoid", unary}, {"hardsigmoid_", unary}, {"hardtanh", unary},
+    {"hardtanh_", unary}, {"leaky_relu", unary}, {"leaky_relu_", unary}, {"elu", unary}, {"dropout", unary},
+    {"dropout_", unary}, {"alpha_dropout", unary}, {"feature_alpha_dropout", unary}, {"dropout2d", unary},
+    {"identity", unary}, {"contiguous", unary}, {"clone", unary}, {"detach", unary}, {"stochastic_depth", unary},
+    {"softmax", softmax}, {"log_softmax", softmax}, {"exp", unary}, {"log", unary}, {"sqrt", unary},
+    {"rsqrt", unary}, {"abs", unary}, {"neg_", unary}, {"erf", unary}, {"float", convert}, {"double", convert}, {"half", convert},
+    {"long", convert}, {"bool", convert}, {"to", convert}, {"type_as", convert}, {"where", where}, {NULL, NULL}};

@@ -1,0 +1,508 @@
+/* Neural-network ops. Each documents the PyTorch rule it implements. */
+#include <math.h>
+#include <string.h>
+
+#include "shapeenv/env_private.h"
+
+sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b);
+
+static sy_status require_eq(opcall *c, const sy_expr *a, const sy_expr *b, const char *what)
+{
+    return op_require(c, sy_expr_eq(c->env->ctx, a, b), "%s: %s != %s", what, sy_env_show(c->env, a), sy_env_show(c->env, b));
+}
+
+/* ------------------------------------------------------------------ convolution
+ * Output size (torch/nn/modules/conv.py docs; torch/_meta_registrations.py
+ * meta_conv; aten/src/ATen/native/ConvUtils.h conv_output_size):
+ *   out = (in + 2*padding - dilation*(kernel - 1) - 1) // stride + 1
+ * Transposed (ConvUtils.h conv_input_size):
+ *   out = (in - 1)*stride - 2*padding + dilation*(kernel - 1) + output_padding + 1
+ * Checks: input channels == weight.size(1) * groups (ConvUtils.h
+ * check_shape_forward); the output size must not be negative. We follow the
+ * meta kernel (torch/_meta_registrations.py meta_conv, PyTorch 1.13), which
+ * is what fake-tensor tracing and the corpus probes run: it creates the
+ * output with new_empty, so a negative size fails ("Trying to create tensor
+ * with negative dimension") while a size of 0 is accepted. (Eager CPU kernels
+ * additionally reject a padded input smaller than the dilated kernel.) */
+static sy_status conv(opcall *c)
+{
+    sy_ctx *ctx = c->env->ctx;
+    int transposed = !strncmp(c->op, "conv_transpose", 14);
+    size_t nsp = c->op[strlen(c->op) - 2] - '0'; /* conv1d / conv2d / conv3d */
+    if (nsp < 1 || nsp > 3) return op_err(c, SY_EINVAL, "unknown convolution");
+    const sy_tensor *x, *w, *bias;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_tensor(c, 1, "weight", &w)) ||
+        (st = op_opt_tensor(c, 2, "bias", &bias)))
+        return st;
+    int batched = x->ndim == nsp + 2;
+    if (!batched && x->ndim != nsp + 1)
+        return op_err(c, SY_EINVAL, "Expected %zuD (unbatched) or %zuD (batched) input, but got input of size %zuD", nsp + 1,
+                      nsp + 2, x->ndim);
+    if (w->ndim != nsp + 2) return op_err(c, SY_EINVAL, "weight must be %zuD", nsp + 2);
+    int64_t stride[3], pad[3], dil[3], opad[3] = {0, 0, 0}, groups;
+    static const int64_t ones[3] = {1, 1, 1}, zeros[3] = {0, 0, 0};
+    /* positional layout: conv: input, weight, bias, stride, padding, dilation, groups
+     * conv_transpose: input, weight, bias, stride, padding, output_padding, groups, dilation */
+    if ((st = op_int_list(c, 3, "stride", nsp, ones, stride))) return st;
+    const sy_value *pv = op_arg(c, 4, "padding");
+    int same = 0;
+    if (pv && pv->kind == SY_V_STR) {
+        if (!strcmp(pv->u.s, "valid")) memset(pad, 0, sizeof pad);
+        else if (!strcmp(pv->u.s, "same")) same = 1;
+        else return op_err(c, SY_EINVAL, "Invalid padding string '%s'", pv->u.s);
+    } else if ((st = op_int_list(c, 4, "padding", nsp, zeros, pad))) {
+        return st;
+    }
+    if (transposed) {
+        if ((st = op_int_list(c, 5, "output_padding", nsp, zeros, opad)) || (st = op_const_int(c, 6, "groups", 1, &groups)) ||
+            (st = op_int_list(c, 7, "dilation", nsp, ones, dil)))
+            return st;
+    } else if ((st = op_int_list(c, 5, "dilation", nsp, ones, dil)) || (st = op_const_int(c, 6, "groups", 1, &groups))) {
+        return st;
+    }
+    if (groups <= 0) return op_err(c, SY_EINVAL, "non-positive groups is not supported");
+    for (size_t i = 0; i < nsp; i++) {
+        if (stride[i] <= 0) return op_err(c, SY_EINVAL, "non-positive stride is not supported");
+        if (dil[i] <= 0) return op_err(c, SY_EINVAL, "dilation should be greater than zero");
+        if (pad[i] < 0 && !same) return op_err(c, SY_EINVAL, "negative padding is not supported");
+    }
+    if (same) {
+        for (size_t i = 0; i < nsp; i++)
+            if (stride[i] != 1) return op_err(c, SY_EINVAL, "padding='same' is not supported for strided convolutions");
+    }
+    const sy_expr *cin = x->sizes[batched ? 1 : 0];
+    const sy_expr **out = sy_env_alloc(c->env, (nsp + 2) * sizeof *out);
+    if (!out) return sy_ctx_last_error(ctx);
+    size_t o = 0;
+    if (batched) out[o++] = x->sizes[0];
+    if (!transposed) {
+        if ((st = op_require(c, sy_expr_eq(ctx, cin, sy_expr_mul_si(ctx, w->sizes[1], groups)),
+                             "Given groups=%lld, weight of size %s, expected input with %s channels, but got %s channels instead",
+                             (long long)groups, sy_env_show(c->env, w->sizes[0]), sy_env_show(c->env, sy_expr_mul_si(ctx, w->sizes[1], groups)),
+                             sy_env_show(c->env, cin))))
+            return st;
+        out[o++] = w->sizes[0];
+    } else {
+        if ((st = require_eq(c, cin, w->sizes[0], "conv_transpose: input channels must equal weight.size(0)"))) return st;
+        out[o++] = sy_expr_mul_si(ctx, w->sizes[1], groups);
+    }
+    if (bias && (bias->ndim != 1 || (st = require_eq(c, bias->sizes[0], out[o - 1], "bias size must equal the output channels"))))
+        return st ? st : op_err(c, SY_EINVAL, "bias must be 1-D");
+    for (size_t i = 0; i < nsp; i++) {
+        const sy_expr *L = x->sizes[(batched ? 2 : 1) + i], *k = w->sizes[2 + i], *r;
+        const sy_expr *dk = sy_expr_add_si(ctx, sy_expr_mul_si(ctx, sy_expr_add_si(ctx, k, -1), dil[i]), 1); /* d*(k-1)+1 */
+        if (transposed) {
+            /* (L - 1)*s - 2p + d*(k - 1) + output_padding + 1 */
+            r = sy_expr_add_si(ctx, sy_expr_add(ctx, sy_expr_mul_si(ctx, sy_expr_add_si(ctx, L, -1), stride[i]), dk),
+                               opad[i] - 2 * pad[i]);
+            if ((st = op_require(c, sy_expr_ge(ctx, r, KI(c, 0)), "Given input size per channel %s, calculated output size %s is negative",
+                                 sy_env_show(c->env, L), sy_env_show(c->env, r))))
+                return st;
+        } else {
+            const sy_expr *padded = same ? L : sy_expr_add_si(ctx, L, 2 * pad[i]);
+            r = same ? L : sy_expr_add_si(ctx, sy_expr_floordiv(ctx, sy_expr_sub(ctx, padded, dk), KI(c, stride[i])), 1);
+            if (!r) return sy_ctx_last_error(ctx);
+            if (!same && (st = op_require(c, sy_expr_ge(ctx, r, KI(c, 0)),
+                                          "Trying to create tensor with negative dimension %s (padded input %s, dilated kernel %s)",
+                                          sy_env_show(c->env, r), sy_env_show(c->env, padded), sy_env_show(c->env, dk))))
+                return st;
+        }
+        if (!r) return sy_ctx_last_error(ctx);
+        out[o++] = r;
+    }
+    return op_set_tensor(c, x->dtype, o, out);
+}
+
+/* ------------------------------------------------------------------ pooling
+ * pooling_output_shape (aten/src/ATen/native/Pool.h, PyTorch 1.13):
+ *   out = div_rtn(in + 2*pad - dilation*(kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0), stride) + 1
+ *   if ceil_mode and (out - 1)*stride >= in + pad: out -= 1   (the last window must start inside)
+ * pool2d_shape_check: kernel, stride, dilation > 0; pad <= kernel/2; non-zero
+ * input dims; out >= 1 ("Output size is too small"). */
+static sy_status pool(opcall *c)
+{
+    sy_ctx *ctx = c->env->ctx;
+    int is_avg = !strncmp(c->op, "avg_pool", 8);
+    size_t nsp = (size_t)(c->op[strlen(c->op) - 2] - '0');
+    if (nsp < 1 || nsp > 3) return op_err(c, SY_EINVAL, "unknown pooling op");
+    const sy_tensor *x;
+    sy_status st = op_tensor(c, 0, "input", &x);
+    if (st) return st;
+    if (x->ndim != nsp + 1 && x->ndim != nsp + 2)
+        return op_err(c, SY_EINVAL, "Expected %zuD or %zuD input tensor, but got %zuD", nsp + 1, nsp + 2, x->ndim);
+    int64_t k[3], s[3], p[3], d[3] = {1, 1, 1};
+    static const int64_t zeros[3] = {0, 0, 0}, ones[3] = {1, 1, 1};
+    if ((st = op_int_list(c, 1, "kernel_size", nsp, NULL, k))) return st;
+    const sy_value *sv = op_arg(c, 2, "stride");
+    if (!sv || sv->kind == SY_V_NONE || (sv->kind == SY_V_LIST && sv->u.list.n == 0)) memcpy(s, k, sizeof s);
+    else if ((st = op_int_list(c, 2, "stride", nsp, NULL, s))) return st;
+    if ((st = op_int_list(c, 3, "padding", nsp, zeros, p))) return st;
+    int ceil_mode;
+    if (is_avg) {
+        if ((st = op_bool_def(c, 4, "ceil_mode", 0, &ceil_mode))) return st;
+    } else {
+        if ((st = op_int_list(c, 4, "dilation", nsp, ones, d)) || (st = op_bool_def(c, 5, "ceil_mode", 0, &ceil_mode))) return st;
+    }
+    for (size_t i = 0; i < nsp; i++) {
+        if (k[i] <= 0) return op_err(c, SY_EINVAL, "kernel size should be greater than zero");
+        if (s[i] <= 0) return op_err(c, SY_EINVAL, "stride should be greater than zero");
+        if (d[i] <= 0) return op_err(c, SY_EINVAL, "dilation should be greater than zero");
+        if (p[i] < 0 || p[i] > k[i] / 2) return op_err(c, SY_EINVAL, "pad should be at most half of effective kernel size");
+    }
+    size_t first = x->ndim - nsp;
+    for (size_t i = (x->ndim == nsp + 2) ? 1 : 0; i < x->ndim; i++)
+        if ((st = op_require(c, sy_expr_ge(ctx, x->sizes[i], KI(c, 1)),
+                             "Expected input to have non-zero size for non-batch dimensions, but dim %zu is %s", i,
+                             sy_env_show(c->env, x->sizes[i]))))
+            return st;
+    const sy_expr **out = sy_env_alloc(c->env, x->ndim * sizeof *out);
+    if (!out) return sy_ctx_last_error(ctx);
+    for (size_t i = 0; i < first; i++) out[i] = x->sizes[i];
+    for (size_t i = 0; i < nsp; i++) {
+        const sy_expr *L = x->sizes[first + i];
+        const sy_expr *num = sy_expr_add_si(ctx, L, 2 * p[i] - d[i] * (k[i] - 1) - 1 + (ceil_mode ? s[i] - 1 : 0));
+        const sy_expr *r = sy_expr_add_si(ctx, sy_expr_floordiv(ctx, num, KI(c, s[i])), 1);
+        if (!r) return sy_ctx_last_error(ctx);
+        if (ceil_mode) {
+            int dec;
+            const sy_expr *cond = sy_expr_ge(ctx, sy_expr_mul_si(ctx, sy_expr_add_si(ctx, r, -1), s[i]), sy_expr_add_si(ctx, L, p[i]));
+            if ((st = op_decide_bool(c, cond, "ceil_mode: does the last window start outside the input?", &dec))) return st;
+            if (dec) r = sy_expr_add_si(ctx, r, -1);
+        }
+        out[first + i] = r;
+    }
+    for (size_t i = 0; i < nsp; i++)
+        if ((st = op_require(c, sy_expr_ge(ctx, out[first + i], KI(c, 1)),
+                             "Given input size: (%s). Calculated output size: (%s). Output size is too small",
+                             sy_env_show(c->env, x->sizes[first + i]), sy_env_show(c->env, out[first + i]))))
+            return st;
+    if (!is_avg) {
+        int ri;
+        if ((st = op_bool_def(c, 6, "return_indices", 0, &ri))) return st;
+        if (ri) {
+            const sy_tensor *t = op_new_tensor(c, x->dtype, x->ndim, out), *idx = op_new_tensor(c, SY_DT_INT64, x->ndim, out);
+            if (!t || !idx) return sy_ctx_last_error(ctx);
+            sy_value items[2] = {sy_value_tensor(t), sy_value_tensor(idx)};
+            *c->out = sy_value_list(c->env, 2, items);
+            return SY_OK;
+        }
+    }
+    return op_set_tensor(c, x->dtype, x->ndim, out);
+}
+
+/* adaptive_avg_pool{1,2,3}d / adaptive_max_pool (torch/nn/functional.py;
+ * torch/_meta_registrations.py meta_adaptive_avg_pool2d, PyTorch 1.13):
+ * output sizes are the requested ones (None keeps the input size). The meta
+ * kernel does not reject empty inputs (an output size of 1 reduces by mean). */
+static sy_status adaptive_pool(opcall *c)
+{
+    sy_ctx *ctx = c->env->ctx;
+    size_t nsp = (size_t)(c->op[strlen(c->op) - 2] - '0');
+    const sy_tensor *x;
+    sy_status st = op_tensor(c, 0, "input", &x);
+    if (st) return st;
+    if (nsp < 1 || nsp > 3 || (x->ndim != nsp + 1 && x->ndim != nsp + 2))
+        return op_err(c, SY_EINVAL, "expected a %zuD or %zuD input", nsp + 1, nsp + 2);
+    const sy_value *os = op_arg(c, 1, "output_size");
+    if (!os) return op_err(c, SY_EINVAL, "missing output_size");
+    const sy_expr **out = sy_env_alloc(c->env, x->ndim * sizeof *out);
+    if (!out) return sy_ctx_last_error(ctx);
+    size_t first = x->ndim - nsp;
+    for (size_t i = 0; i < first; i++) out[i] = x->sizes[i];
+    for (size_t i = 0; i < nsp; i++) {
+        const sy_value *v = os->kind == SY_V_LIST ? (os->u.list.n == nsp ? &os->u.list.items[i] : os->u.list.n == 1 ? &os->u.list.items[0] : NULL) : os;
+        if (!v) return op_err(c, SY_EINVAL, "output_size must have %zu elements", nsp);
+        if (v->kind == SY_V_NONE) out[first + i] = x->sizes[first + i];
+        else if (v->kind == SY_V_INT) {
+            out[first + i] = v->u.i;
+            if ((st = op_require(c, sy_expr_ge(ctx, v->u.i, KI(c, 0)), "output_size must be non-negative"))) return st;
+        } else
+            return op_err(c, SY_EINVAL, "output_size entries must be integers or None");
+    }
+    if (strstr(c->op, "max")) {
+        int ri;
+        if ((st = op_bool_def(c, 2, "return_indices", 0, &ri))) return st;
+        if (ri) {
+            const sy_tensor *t = op_new_tensor(c, x->dtype, x->ndim, out), *idx = op_new_tensor(c, SY_DT_INT64, x->ndim, out);
+            if (!t || !idx) return sy_ctx_last_error(ctx);
+            sy_value items[2] = {sy_value_tensor(t), sy_value_tensor(idx)};
+            *c->out = sy_value_list(c->env, 2, items);
+            return SY_OK;
+        }
+    }
+    return op_set_tensor(c, x->dtype, x->ndim, out);
+}
+
+/* ------------------------------------------------------------------ linear algebra
+ * F.linear (aten/src/ATen/native/Linear.cpp): input (*, in), weight (out, in),
+ * output (*, out); input.size(-1) must equal weight.size(1).
+ * matmul (aten/src/ATen/native/LinearAlgebra.cpp matmul): 1-D vectors are
+ * promoted and the added dim removed afterwards; batch dims broadcast. */
+static sy_status linear(opcall *c)
+{
+    const sy_tensor *x, *w, *b;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_tensor(c, 1, "weight", &w)) || (st = op_opt_tensor(c, 2, "bias", &b))) return st;
+    if (x->ndim < 1) return op_err(c, SY_EINVAL, "input must have at least one dimension");
+    if (w->ndim != 2 && w->ndim != 1) return op_err(c, SY_EINVAL, "weight must be 1-D or 2-D");
+    const sy_expr *in = w->ndim == 2 ? w->sizes[1] : w->sizes[0];
+    if ((st = op_require(c, sy_expr_eq(c->env->ctx, x->sizes[x->ndim - 1], in),
+                         "mat1 and mat2 shapes cannot be multiplied (last input dim %s vs weight in_features %s)",
+                         sy_env_show(c->env, x->sizes[x->ndim - 1]), sy_env_show(c->env, in))))
+        return st;
+    const sy_expr **out = sy_env_alloc(c->env, x->ndim * sizeof *out);
+    if (!out) return sy_ctx_last_error(c->env->ctx);
+    for (size_t i = 0; i + 1 < x->ndim; i++) out[i] = x->sizes[i];
+    size_t n = x->ndim - 1;
+    if (w->ndim == 2) out[n++] = w->sizes[0];
+    if (b) {
+        sy_value r, bv = sy_value_tensor(b);
+        const sy_tensor *tmp = op_new_tensor(c, x->dtype, n, out);
+        if (!tmp) return sy_ctx_last_error(c->env->ctx);
+        sy_value tv = sy_value_tensor(tmp);
+        opcall c2 = *c;
+        c2.out = &r;
+        c2.op = "linear (bias)";
+        if ((st = sy_elementwise_binary(&c2, &tv, &bv))) return st;
+        *c->out = r;
+        return SY_OK;
+    }
+    return op_set_tensor(c, x->dtype, n, out);
+}
+
+static sy_status matmul_core(opcall *c, const sy_tensor *a, const sy_tensor *b)
+{
+    sy_ctx *ctx = c->env->ctx;
+    sy_status st;
+    if (a->ndim == 0 || b->ndim == 0) return op_err(c, SY_EINVAL, "both arguments to matmul need to be at least 1D");
+    const sy_expr *ka = a->sizes[a->ndim - 1];
+    const sy_expr *kb = b->ndim == 1 ? b->sizes[0] : b->sizes[b->ndim - 2];
+    if ((st = op_require(c, sy_expr_eq(ctx, ka, kb), "mat1 and mat2 shapes cannot be multiplied (%s vs %s)",
+                         sy_env_show(c->env, ka), sy_env_show(c->env, kb))))
+        return st;
+    /* batch dims */
+    size_t ba = a->ndim > 2 ? a->ndim - 2 : 0, bb = b->ndim > 2 ? b->ndim - 2 : 0;
+    const sy_expr **batch = NULL;
+    size_t nb = 0;
+    if ((st = op_broadcast(c, a->sizes, ba, b->sizes, bb, &batch, &nb))) return st;
+    const sy_expr **out = sy_env_alloc(c->env, (nb + 2) * sizeof *out);
+    if (!out) return sy_ctx_last_error(ctx);
+    size_t n = 0;
+    for (size_t i = 0; i < nb; i++) out[n++] = batch[i];
+    if (a->ndim >= 2) out[n++] = a->sizes[a->ndim - 2];
+    if (b->ndim >= 2) out[n++] = b->sizes[b->ndim - 1];
+    return op_set_tensor(c, a->dtype, n, out);
+}
+
+static sy_status matmul(opcall *c)
+{
+    const sy_tensor *a, *b;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &a)) || (st = op_tensor(c, 1, "other", &b))) return st;
+    if (!strcmp(c->op, "mm") && (a->ndim != 2 || b->ndim != 2)) return op_err(c, SY_EINVAL, "mm expects 2-D tensors");
+    if (!strcmp(c->op, "bmm")) {
+        if (a->ndim != 3 || b->ndim != 3) return op_err(c, SY_EINVAL, "batch1 and batch2 must be 3D tensors");
+        if ((st = require_eq(c, a->sizes[0], b->sizes[0], "bmm: batch sizes must match"))) return st;
+    }
+    return matmul_core(c, a, b);
+}
+
+/* F.embedding: output = input.shape + (weight.size(1),) */
+static sy_status embedding(opcall *c)
+{
+    const sy_tensor *idx, *w;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &idx)) || (st = op_tensor(c, 1, "weight", &w))) return st;
+    if (w->ndim != 2) return op_err(c, SY_EINVAL, "'weight' must be 2-D");
+    const sy_expr **out = sy_env_alloc(c->env, (idx->ndim + 1) * sizeof *out);
+    if (!out) return sy_ctx_last_error(c->env->ctx);
+    for (size_t i = 0; i < idx->ndim; i++) out[i] = idx->sizes[i];
+    out[idx->ndim] = w->sizes[1];
+    return op_set_tensor(c, w->dtype, idx->ndim + 1, out);
+}
+
+/* F.batch_norm: same shape; the channel dim (1) must match running stats. */
+static sy_status batch_norm(opcall *c)
+{
+    const sy_tensor *x, *rm;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_opt_tensor(c, 1, "running_mean", &rm))) return st;
+    if (x->ndim < 2) return op_err(c, SY_EINVAL, "Expected 2D or more input (got %zuD)", x->ndim);
+    if (rm && rm->ndim == 1 && (st = require_eq(c, x->sizes[1], rm->sizes[0], "running_mean should contain one element per channel")))
+        return st;
+    return op_set_tensor(c, x->dtype, x->ndim, x->sizes);
+}
+
+/* F.layer_norm (aten/src/ATen/native/layer_norm.cpp _check_layer_norm_inputs):
+ * the trailing dims must equal normalized_shape. */
+static sy_status layer_norm(opcall *c)
+{
+    const sy_tensor *x;
+    const sy_expr **ns;
+    size_t nn;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x))) return st;
+    const sy_value *v = op_arg(c, 1, "normalized_shape");
+    if (!v) return op_err(c, SY_EINVAL, "missing normalized_shape");
+    opcall c2 = *c;
+    sy_value tmp[1] = {*v};
+    c2.args = tmp;
+    c2.nargs = 1;
+    c2.nkw = 0;
+    if (v->kind == SY_V_LIST) {
+        if ((st = op_shape_args(&c2, 0, NULL, &ns, &nn))) return st;
+    } else {
+        if ((st = op_shape_args(&c2, 0, NULL, &ns, &nn))) return st;
+    }
+    if (nn > x->ndim) return op_err(c, SY_EINVAL, "normalized_shape has more dims than the input");
+    for (size_t i = 0; i < nn; i++)
+        if ((st = op_require(c, sy_expr_eq(c->env->ctx, x->sizes[x->ndim - nn + i], ns[i]),
+                             "Given normalized_shape=[...%s], expected input with shape [*, ...%s], but got input of size %s at dim %zu",
+                             sy_env_show(c->env, ns[i]), sy_env_show(c->env, ns[i]), sy_env_show(c->env, x->sizes[x->ndim - nn + i]),
+                             x->ndim - nn + i)))
+            return st;
+    return op_set_tensor(c, x->dtype, x->ndim, x->sizes);
+}
+
+/* F.group_norm: channels divisible by num_groups. */
+static sy_status group_norm(opcall *c)
+{
+    const sy_tensor *x;
+    const sy_expr *g;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_int(c, 1, "num_groups", &g))) return st;
+    if (x->ndim < 2) return op_err(c, SY_EINVAL, "Expected at least 2 dimensions for input tensor");
+    if ((st = op_require(c, sy_expr_eq(c->env->ctx, sy_expr_mod(c->env->ctx, x->sizes[1], g), KI(c, 0)),
+                         "Expected number of channels in input to be divisible by num_groups")))
+        return st;
+    return op_set_tensor(c, x->dtype, x->ndim, x->sizes);
+}
+
+/* F.interpolate (torch/nn/functional.py _interp_output_size, 1.13): with
+ * size, the spatial dims are size; with scale_factor s, floor(in * s) (the
+ * double s is an exact dyadic rational m/2^e: FloorDiv(in*m, 2^e)). */
+static sy_status interpolate(opcall *c)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const sy_tensor *x;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x))) return st;
+    if (x->ndim < 3) return op_err(c, SY_EINVAL, "expected at least a 3-D input");
+    size_t nsp = x->ndim - 2;
+    const sy_value *size = op_arg(c, 1, "size"), *scale = op_arg(c, 2, "scale_factor");
+    const sy_expr **out = sy_env_alloc(c->env, x->ndim * sizeof *out);
+    if (!out) return sy_ctx_last_error(ctx);
+    out[0] = x->sizes[0];
+    out[1] = x->sizes[1];
+    int has_size = size && size->kind != SY_V_NONE, has_scale = scale && scale->kind != SY_V_NONE;
+    if (has_size == has_scale) return op_err(c, SY_EINVAL, "only one of size or scale_factor should be defined");
+    for (size_t i = 0; i < nsp; i++) {
+        if (has_size) {
+            const sy_value *v = size->kind == SY_V_LIST ? (size->u.list.n == nsp ? &size->u.list.items[i] : NULL) : size;
+            if (!v || v->kind != SY_V_INT)
+                return op_err(c, SY_EINVAL, "size shape must match input shape. Input is %zuD, size is %zu", nsp,
+                              size->kind == SY_V_LIST ? size->u.list.n : 1);
+            out[2 + i] = v->u.i;
+        } else {
+            const sy_value *v = scale->kind == SY_V_LIST ? (scale->u.list.n == nsp ? &scale->u.list.items[i] : NULL) : scale;
+            double s = v && v->kind == SY_V_FLOAT ? v->u.f : 0;
+            int64_t si;
+            if (v && v->kind == SY_V_INT && !sy_expr_get_si(v->u.i, &si)) s = (double)si;
+            if (!(s > 0) || !isfinite(s)) return op_err(c, SY_EINVAL, "scale_factor must be a positive number");
+            int e;
+            double m = frexp(s, &e); /* s = m * 2^e, 0.5 <= m < 1 */
+            int64_t num = (int64_t)ldexp(m, 53);
+            int shift = 53 - e;
+            while (shift > 0 && (num & 1) == 0) {
+                num >>= 1;
+                shift--;
+            }
+            if (shift > 62 || shift < -62) return op_err(c, SY_EUNSUPPORTED, "scale_factor out of range");
+            const sy_expr *r = sy_expr_mul_si(ctx, x->sizes[2 + i], num);
+            if (shift > 0) r = sy_expr_floordiv(ctx, r, KI(c, (int64_t)1 << shift));
+            else if (shift < 0) r = sy_expr_mul_si(ctx, r, (int64_t)1 << -shift);
+            if (!r) return sy_ctx_last_error(ctx);
+            out[2 + i] = r;
+        }
+    }
+    return op_set_tensor(c, x->dtype, x->ndim, out);
+}
+
+/* F.multi_head_attention_forward (torch/nn/functional.py, 1.13): query
+ * (L, N, E) or unbatched (L, E); key/value (S, N, E); returns
+ * (attn_output (L, N, E), attn_weights or None). */
+static sy_status mha(opcall *c)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const sy_tensor *q, *k, *v;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "query", &q)) || (st = op_tensor(c, 1, "key", &k)) || (st = op_tensor(c, 2, "value", &v))) return st;
+    const sy_expr *edc, *nh;
+    if ((st = op_int(c, 3, "embed_dim_to_check", &edc)) || (st = op_int(c, 4, "num_heads", &nh))) return st;
+    int batched = q->ndim == 3;
+    if (!batched && q->ndim != 2) return op_err(c, SY_EINVAL, "query should be unbatched 2D or batched 3D tensor but received %zuD", q->ndim);
+    if (k->ndim != q->ndim || v->ndim != q->ndim) return op_err(c, SY_EINVAL, "key and value must have the query's rank");
+    const sy_expr *E = q->sizes[q->ndim - 1];
+    if ((st = require_eq(c, E, edc, "was expecting embedding dimension of embed_dim_to_check"))) return st;
+    if ((st = op_require(c, sy_expr_eq(ctx, sy_expr_mod(ctx, E, nh), KI(c, 0)), "embed_dim must be divisible by num_heads"))) return st;
+    if (batched && ((st = require_eq(c, k->sizes[1], q->sizes[1], "key batch size must match query")) ||
+                    (st = require_eq(c, v->sizes[1], q->sizes[1], "value batch size must match query"))))
+        return st;
+    for (size_t i = 0; i + 1 < k->ndim; i++)
+        if ((st = require_eq(c, k->sizes[i], v->sizes[i], "key shape must match value shape"))) return st;
+    int need_weights, average;
+    if ((st = op_bool_def(c, 15, "need_weights", 1, &need_weights)) || (st = op_bool_def(c, 23, "average_attn_weights", 1, &average)))
+        return st;
+    const sy_tensor *out = op_new_tensor(c, q->dtype, q->ndim, q->sizes);
+    if (!out) return sy_ctx_last_error(ctx);
+    sy_value items[2] = {sy_value_tensor(out), sy_value_none()};
+    if (need_weights) {
+        const sy_expr *L = q->sizes[0], *S = k->sizes[0];
+        const sy_expr *ws[4];
+        size_t n = 0;
+        if (batched) ws[n++] = q->sizes[1];
+        if (!average) ws[n++] = nh;
+        ws[n++] = L;
+        ws[n++] = S;
+        const sy_tensor *w = op_new_tensor(c, q->dtype, n, ws);
+        if (!w) return sy_ctx_last_error(ctx);
+        items[1] = sy_value_tensor(w);
+    }
+    *c->out = sy_value_list(c->env, 2, items);
+    return SY_OK;
+}
+
+/* F.scaled_dot_product_attention: q (..., L, E), k (..., S, E), v (..., S, Ev)
+ * -> (..., L, Ev); batch dims broadcast. */
+static sy_status sdpa(opcall *c)
+{
+    const sy_tensor *q, *k, *v;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "query", &q)) || (st = op_tensor(c, 1, "key", &k)) || (st = op_tensor(c, 2, "value", &v))) return st;
+    if (q->ndim < 2 || k->ndim < 2 || v->ndim < 2) return op_err(c, SY_EINVAL, "expected at least 2-D query, key, value");
+    if ((st = require_eq(c, q->sizes[q->ndim - 1], k->sizes[k->ndim - 1], "query and key embedding sizes must match")) ||
+        (st = require_eq(c, k->sizes[k->ndim - 2], v->sizes[v->ndim - 2], "key and value sequence lengths must match")))
+        return st;
+    const sy_expr **b1, **b2;
+    size_t n1, n2;
+    if ((st = op_broadcast(c, q->sizes, q->ndim - 2, k->sizes, k->ndim - 2, &b1, &n1)) ||
+        (st = op_broadcast(c, b1, n1, v->sizes, v->ndim - 2, &b2, &n2)))
+        return st;
+    const sy_expr **out = sy_env_alloc(c->env, (n2 + 2) * sizeof *out);
+    if (!out) return sy_ctx_last_error(c->env->ctx);
+    memcpy(out, b2, n2 * sizeof *out);
+    out[n2] = q->sizes[q->ndim - 2];
+    out[n2 + 1] = v->sizes[v->ndim - 1];
+    return op_set_tensor(c, q->dtype, n2 + 2, out);
+}
+
+const opentry sy_ops_nn[] = {
+    {"conv1d", conv}, {"conv2d", conv}, {"conv3d", conv}, {"conv_transpose1d", conv}, {"conv_transpose2d", conv},
+    {"conv_transpose3d", conv}, {"max_pool1d", pool}, {"max_pool2d", pool}, {"max_pool3d", pool},
+    {"avg_pool1d", pool}, {"avg_pool2d", pool}, {"avg_pool3d", pool}, {"adaptive_avg_pool1d", adaptive_pool},
+    {"adaptive_avg_pool2d", adaptive_pool}, {"adaptive_avg_pool3d", adaptive_pool},
+    {"adaptive_max_pool2d", adaptive_pool}, {"linear", linear}, {"matmul", matmul}, {"mm", matmul},
+    {"bmm", matmul}, {"embedding", embedding}, {"batch_norm", batch_norm}, {"layer_norm", layer_norm},
+    {"group_norm", group_norm}, {"interpolate", interpolate}, {"upsample", interpolate},
+    {"multi_head_attention_forward", mha}, {"scaled_dot_product_attention", sdpa}, {NULL, NULL}};

@@ -1,0 +1,392 @@
+/* Values of sizes: size, dim, getattr, getitem, Python int arithmetic and
+ * comparisons on symbolic ints, and/or/not, _assert, guard_bool, guard_int.
+ * The arithmetic ops are polymorphic like Python's operators: with a tensor
+ * operand they are elementwise tensor ops. Python semantics: // floors, %
+ * takes the divisor's sign (symshape FloorDiv / Mod). */
+#include <string.h>
+
+#include "shapeenv/env_private.h"
+
+sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b);
+sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx);
+
+static const sy_value *A(opcall *c, size_t i) { return i < c->nargs ? &c->args[i] : NULL; }
+
+static bool is_num(const sy_value *v) { return v && (v->kind == SY_V_INT || v->kind == SY_V_BOOL); }
+
+static const sy_expr *as_int_expr(opcall *c, const sy_value *v)
+{
+    if (v->kind == SY_V_INT) return v->u.i;
+    /* bool as int: Piecewise-free form for constants only */
+    if (sy_expr_kind_of(v->u.i) == SY_EXPR_TRUE) return KI(c, 1);
+    if (sy_expr_kind_of(v->u.i) == SY_EXPR_FALSE) return KI(c, 0);
+    return NULL;
+}
+
+static sy_status set_int(opcall *c, const sy_expr *e)
+{
+    if (!e) return sy_ctx_last_error(c->env->ctx);
+    *c->out = sy_value_int(e);
+    return SY_OK;
+}
+static sy_status set_bool(opcall *c, const sy_expr *e)
+{
+    if (!e) return sy_ctx_last_error(c->env->ctx);
+    *c->out = sy_value_bool(e);
+    return SY_OK;
+}
+
+static sy_status binary(opcall *c)
+{
+    const sy_value *a = A(c, 0), *b = A(c, 1);
+    if (!a || !b) return op_err(c, SY_EINVAL, "expected two operands");
+    if (a->kind == SY_V_TENSOR || b->kind == SY_V_TENSOR) {
+        /* tensor.add(other, alpha=...) and friends */
+        return sy_elementwise_binary(c, a, b);
+    }
+    sy_ctx *ctx = c->env->ctx;
+    const char *op = c->op;
+    if (a->kind == SY_V_FLOAT || b->kind == SY_V_FLOAT) {
+        double x = a->kind == SY_V_FLOAT ? a->u.f : 0, y = b->kind == SY_V_FLOAT ? b->u.f : 0;
+        int64_t iv;
+        if (a->kind != SY_V_FLOAT) {
+            const sy_expr *e = as_int_expr(c, a);
+            if (!e || sy_expr_get_si(e, &iv)) return op_err(c, SY_EINVAL, "float arithmetic on a symbolic int is not supported");
+            x = (double)iv;
+        }
+        if (b->kind != SY_V_FLOAT) {
+            const sy_expr *e = as_int_expr(c, b);
+            if (!e || sy_expr_get_si(e, &iv)) return op_err(c, SY_EINVAL, "float arithmetic on a symbolic int is not supported");
+            y = (double)iv;
+        }
+        if (!strcmp(op, "add") || !strcmp(op, "iadd")) *c->out = sy_value_float(x + y);
+        else if (!strcmp(op, "sub") || !strcmp(op, "isub")) *c->out = sy_value_float(x - y);
+        else if (!strcmp(op, "mul") || !strcmp(op, "imul")) *c->out = sy_value_float(x * y);
+        else if (!strcmp(op, "truediv") || !strcmp(op, "div")) *c->out = sy_value_float(x / y);
+        else return op_err(c, SY_EUNSUPPORTED, "unsupported float operation");
+        return SY_OK;
+    }
+    if (a->kind == SY_V_DTYPE || b->kind == SY_V_DTYPE || a->kind == SY_V_STR || b->kind == SY_V_STR ||
+        a->kind == SY_V_NONE || b->kind == SY_V_NONE) {
+        int equal;
+        if (a->kind != b->kind) equal = 0;
+        else if (a->kind == SY_V_DTYPE) equal = a->u.dtype == b->u.dtype;
+        else if (a->kind == SY_V_STR) equal = !strcmp(a->u.s, b->u.s);
+        else equal = 1;
+        if (!strcmp(op, "eq") || !strcmp(op, "is_")) return set_bool(c, sy_expr_bool(ctx, equal));
+        if (!strcmp(op, "ne") || !strcmp(op, "is_not")) return set_bool(c, sy_expr_bool(ctx, !equal));
+        return op_err(c, SY_EINVAL, "unsupported operands");
+    }
+    if (a->kind == SY_V_LIST && b->kind == SY_V_LIST && (!strcmp(op, "eq") || !strcmp(op, "ne") || !strcmp(op, "add"))) {
+        if (!strcmp(op, "add")) { /* list concatenation (torch.Size + tuple) */
+            size_t n = a->u.list.n + b->u.list.n;
+            sy_value *items = sy_env_alloc(c->env, (n ? n : 1) * sizeof *items);
+            if (!items) return sy_ctx_last_error(ctx);
+            memcpy(items, a->u.list.items, a->u.list.n * sizeof *items);
+            memcpy(items + a->u.list.n, b->u.list.items, b->u.list.n * sizeof *items);
+            *c->out = sy_value_list(c->env, n, items);
+            return SY_OK;
+        }
+        const sy_expr *acc = sy_expr_bool(ctx, a->u.list.n == b->u.list.n);
+        for (size_t i = 0; i < a->u.list.n && i < b->u.list.n && acc; i++) {
+            const sy_expr *x = is_num(&a->u.list.items[i]) ? as_int_expr(c, &a->u.list.items[i]) : NULL;
+            const sy_expr *y = is_num(&b->u.list.items[i]) ? as_int_expr(c, &b->u.list.items[i]) : NULL;
+            if (!x || !y) return op_err(c, SY_EINVAL, "list comparison of non-integers");
+            acc = sy_expr_and(ctx, acc, sy_expr_eq(ctx, x, y));
+        }
+        return set_bool(c, !strcmp(op, "eq") ? acc : sy_expr_not(ctx, acc));
+    }
+    if (!is_num(a) || !is_num(b)) return op_err(c, SY_EINVAL, "operands must be integers or tensors");
+    if ((!strcmp(op, "and_") || !strcmp(op, "or_")) && a->kind == SY_V_BOOL && b->kind == SY_V_BOOL)
+        return set_bool(c, !strcmp(op, "and_") ? sy_expr_and(ctx, a->u.i, b->u.i) : sy_expr_or(ctx, a->u.i, b->u.i));
+    const sy_expr *x = as_int_expr(c, a), *y = as_int_expr(c, b);
+    if (!x || !y) return op_err(c, SY_EINVAL, "symbolic booleans cannot be used as integers");
+    if (!strcmp(op, "add") || !strcmp(op, "iadd")) return set_int(c, sy_expr_add(ctx, x, y));
+    if (!strcmp(op, "sub") || !strcmp(op, "isub")) return set_int(c, sy_expr_sub(ctx, x, y));
+    if (!strcmp(op, "mul") || !strcmp(op, "imul")) return set_int(c, sy_expr_mul(ctx, x, y));
+    if (!strcmp(op, "floordiv") || !strcmp(op, "ifloordiv") || !strcmp(op, "mod")) {
+        /* a zero divisor is a ZeroDivisionError in Python */
+        sy_status st = op_require(c, sy_expr_ne(ctx, y, KI(c, 0)), "integer division or modulo by zero");
+        if (st) return st;
+        return set_int(c, !strcmp(op, "mod") ? sy_expr_mod(ctx, x, y) : sy_expr_floordiv(ctx, x, y));
+    }
+    if (!strcmp(op, "pow")) {
+        int64_t k;
+        if (sy_expr_get_si(y, &k) || k < 0) return op_err(c, SY_EINVAL, "exponent must be a non-negative constant");
+        return set_int(c, sy_expr_pow_ui(ctx, x, (uint64_t)k));
+    }
+    if (!strcmp(op, "eq")) return set_bool(c, sy_expr_eq(ctx, x, y));
+    if (!strcmp(op, "ne")) return set_bool(c, sy_expr_ne(ctx, x, y));
+    if (!strcmp(op, "lt")) return set_bool(c, sy_expr_lt(ctx, x, y));
+    if (!strcmp(op, "le")) return set_bool(c, sy_expr_le(ctx, x, y));
+    if (!strcmp(op, "gt")) return set_bool(c, sy_expr_gt(ctx, x, y));
+    if (!strcmp(op, "ge")) return set_bool(c, sy_expr_ge(ctx, x, y));
+    if (!strcmp(op, "truediv") || !strcmp(op, "div")) {
+        int64_t p, q;
+        if (sy_expr_get_si(x, &p) || sy_expr_get_si(y, &q)) return op_err(c, SY_EUNSUPPORTED, "true division of symbolic ints");
+        if (q == 0) return op_err(c, SY_EINVAL, "division by zero");
+        *c->out = sy_value_float((double)p / (double)q);
+        return SY_OK;
+    }
+    return op_err(c, SY_EUNSUPPORTED, "unsupported integer operation");
+}
+
+static sy_status unary_num(opcall *c)
+{
+    const sy_value *a = A(c, 0);
+    if (!a) return op_err(c, SY_EINVAL, "expected an operand");
+    if (a->kind == SY_V_TENSOR) return op_set_tensor(c, a->u.t->dtype, a->u.t->ndim, a->u.t->sizes);
+    sy_ctx *ctx = c->env->ctx;
+    if (!strcmp(c->op, "not_")) {
+        if (a->kind == SY_V_BOOL) return set_bool(c, sy_expr_not(ctx, a->u.i));
+        if (a->kind == SY_V_INT) return set_bool(c, sy_expr_eq(ctx, a->u.i, KI(c, 0)));
+        if (a->kind == SY_V_LIST) return set_bool(c, sy_expr_bool(ctx, a->u.list.n == 0));
+        if (a->kind == SY_V_NONE) return set_bool(c, sy_expr_true(ctx));
+        return op_err(c, SY_EINVAL, "unsupported operand of not");
+    }
+    if (a->kind == SY_V_FLOAT) {
+        *c->out = sy_value_float(!strcmp(c->op, "neg") ? -a->u.f : a->u.f);
+        return SY_OK;
+    }
+    const sy_expr *x = is_num(a) ? as_int_expr(c, a) : NULL;
+    if (!x) return op_err(c, SY_EINVAL, "operand must be an integer");
+    if (!strcmp(c->op, "neg")) return set_int(c, sy_expr_neg(ctx, x));
+    return set_int(c, x); /* pos, int, sym_int */
+}
+
+static sy_status size(opcall *c)
+{
+    const sy_tensor *t;
+    sy_status st = op_tensor(c, 0, "input", &t);
+    if (st) return st;
+    const sy_value *d = op_arg(c, 1, "dim");
+    if (d && d->kind != SY_V_NONE) {
+        int64_t dim;
+        size_t w;
+        if ((st = op_const_int(c, 1, "dim", 0, &dim)) || (st = op_wrap_dim(c, dim, t->ndim, &w))) return st;
+        return set_int(c, t->sizes[w]);
+    }
+    sy_value *items = sy_env_alloc(c->env, (t->ndim ? t->ndim : 1) * sizeof *items);
+    if (!items) return sy_ctx_last_error(c->env->ctx);
+    for (size_t i = 0; i < t->ndim; i++) items[i] = sy_value_int(t->sizes[i]);
+    *c->out = sy_value_list(c->env, t->ndim, items);
+    return SY_OK;
+}
+
+static sy_status dim(opcall *c)
+{
+    const sy_tensor *t;
+    sy_status st = op_tensor(c, 0, "input", &t);
+    if (st) return st;
+    return set_int(c, KI(c, (int64_t)t->ndim));
+}
+
+static sy_status numel(opcall *c)
+{
+    const sy_tensor *t;
+    sy_status st = op_tensor(c, 0, "input", &t);
+    if (st) return st;
+    const sy_expr *n = KI(c, 1);
+    for (size_t i = 0; i < t->ndim && n; i++) n = sy_expr_mul(c->env->ctx, n, t->sizes[i]);
+    return set_int(c, n);
+}
+
+static sy_status getattr(opcall *c)
+{
+    const sy_value *o = A(c, 0), *nm = A(c, 1);
+    if (!o || !nm || nm->kind != SY_V_STR) return op_err(c, SY_EINVAL, "expected getattr(object, name)");
+    const char *n = nm->u.s;
+    if (o->kind == SY_V_TENSOR) {
+        const sy_tensor *t = o->u.t;
+        if (!strcmp(n, "shape")) {
+            opcall c2 = *c;
+            c2.nargs = 1;
+            return size(&c2);
+        }
+        if (!strcmp(n, "dtype")) {
+            *c->out = sy_value_none();
+            c->out->kind = SY_V_DTYPE;
+            c->out->u.dtype = t->dtype;
+            return SY_OK;
+        }
+        if (!strcmp(n, "ndim")) return set_int(c, KI(c, (int64_t)t->ndim));
+        if (!strcmp(n, "is_nested") || !strcmp(n, "is_sparse") || !strcmp(n, "is_cuda") ||
+            !strcmp(n, "requires_grad") || !strcmp(n, "is_quantized") || !strcmp(n, "is_meta"))
+            return set_bool(c, sy_expr_false(c->env->ctx));
+        if (!strcmp(n, "is_floating_point")) return set_bool(c, sy_expr_bool(c->env->ctx, t->dtype <= SY_DT_BFLOAT16));
+        if (!strcmp(n, "device")) {
+            *c->out = sy_value_str(c->env, "meta");
+            return SY_OK;
+        }
+        return op_err(c, SY_EUNSUPPORTED, "unknown tensor attribute '%s'", n);
+    }
+    return op_err(c, SY_EUNSUPPORTED, "getattr '%s' on a non-tensor", n);
+}
+
+/* Python slice bounds on a length (all symbolic): PySlice_AdjustIndices. */
+static sy_status slice_len(opcall *c, const sy_value *sl, const sy_expr *len, const sy_expr **start, const sy_expr **n,
+                           int64_t *step);
+
+static sy_status getitem(opcall *c)
+{
+    const sy_value *o = A(c, 0), *idx = A(c, 1);
+    if (!o || !idx) return op_err(c, SY_EINVAL, "expected getitem(object, index)");
+    if (o->kind == SY_V_TENSOR) return sy_tensor_getitem(c, o->u.t, idx);
+    if (o->kind != SY_V_LIST) return op_err(c, SY_EINVAL, "object is not subscriptable");
+    size_t n = o->u.list.n;
+    if (idx->kind == SY_V_SLICE) {
+        const sy_expr *start, *cnt;
+        int64_t step;
+        sy_status st = slice_len(c, idx, KI(c, (int64_t)n), &start, &cnt, &step);
+        if (st) return st;
+        int64_t s0, k;
+        if (sy_expr_get_si(start, &s0) || sy_expr_get_si(cnt, &k)) return op_err(c, SY_EINVAL, "list slice must be constant");
+        sy_value *items = sy_env_alloc(c->env, (k > 0 ? (size_t)k : 1) * sizeof *items);
+        if (!items) return sy_ctx_last_error(c->env->ctx);
+        for (int64_t i = 0; i < k; i++) items[i] = o->u.list.items[s0 + i * step];
+        *c->out = sy_value_list(c->env, (size_t)k, items);
+        return SY_OK;
+    }
+    int64_t i;
+    const sy_expr *ie = is_num(idx) ? as_int_expr(c, idx) : NULL;
+    if (!ie || sy_expr_get_si(ie, &i)) return op_err(c, SY_EINVAL, "list index must be a constant integer");
+    if (i < -(int64_t)n || i >= (int64_t)n) return op_err(c, SY_EINVAL, "index %lld out of range for length %zu", (long long)i, n);
+    *c->out = o->u.list.items[i < 0 ? i + (int64_t)n : i];
+    return SY_OK;
+}
+
+/* start/stop/step of a slice over a symbolic length, clamped like Python:
+ * x[-n:] with n = 0 is the whole axis. Returns the start index and the
+ * number of elements (both expressions; step must be a positive constant). */
+static sy_status slice_len(opcall *c, const sy_value *sl, const sy_expr *len, const sy_expr **start, const sy_expr **n,
+                           int64_t *step)
+{
+    sy_ctx *ctx = c->env->ctx;
+    *step = 1;
+    const sy_value *vs = sl->u.slice.start, *ve = sl->u.slice.stop, *vt = sl->u.slice.step;
+    if (vt && vt->kind != SY_V_NONE) {
+        const sy_expr *e = is_num(vt) ? as_int_expr(c, vt) : NULL;
+        if (!e || sy_expr_get_si(e, step) || *step <= 0) return op_err(c, SY_EUNSUPPORTED, "slice step must be a positive constant");
+    }
+    const sy_expr *zero = KI(c, 0);
+    const sy_expr *b[2];
+    const sy_value *parts[2] = {vs, ve};
+    for (int k = 0; k < 2; k++) {
+        const sy_value *p = parts[k];
+        if (!p || p->kind == SY_V_NONE) {
+            b[k] = k == 0 ? zero : len;
+            continue;
+        }
+        const sy_expr *x = is_num(p) ? as_int_expr(c, p) : NULL;
+        if (!x) return op_err(c, SY_EINVAL, "slice bounds must be integers");
+        /* Python: if x < 0: x += len, then clamp to [0, len] */
+        int neg;
+        sy_status st = op_decide_bool(c, sy_expr_lt(ctx, x, zero), "slice bound: negative index?", &neg);
+        if (st) return st;
+        if (neg) x = sy_expr_add(ctx, x, len);
+        int below, above;
+        if ((st = op_decide_bool(c, sy_expr_lt(ctx, x, zero), "slice bound clamped at 0?", &below))) return st;
+        if (below) x = zero;
+        else {
+            if ((st = op_decide_bool(c, sy_expr_gt(ctx, x, len), "slice bound clamped at the length?", &above))) return st;
+            if (above) x = len;
+        }
+        b[k] = x;
+    }
+    const sy_expr *cnt = sy_expr_sub(ctx, b[1], b[0]);
+    int empty;
+    sy_status st = op_decide_bool(c, sy_expr_le(ctx, cnt, zero), "slice: empty?", &empty);
+    if (st) return st;
+    if (empty) cnt = zero;
+    else if (*step != 1) cnt = sy_expr_ceildiv(ctx, cnt, KI(c, *step));
+    *start = b[0];
+    *n = cnt;
+    return cnt ? SY_OK : sy_ctx_last_error(ctx);
+}
+
+sy_status sy_slice_len(opcall *c, const sy_value *sl, const sy_expr *len, const sy_expr **start, const sy_expr **n,
+                       int64_t *step);
+sy_status sy_slice_len(opcall *c, const sy_value *sl, const sy_expr *len, const sy_expr **start, const sy_expr **n,
+                       int64_t *step)
+{
+    return slice_len(c, sl, len, start, n, step);
+}
+
+static sy_status assert_(opcall *c)
+{
+    const sy_value *cond = A(c, 0), *msg = A(c, 1);
+    if (!cond) return op_err(c, SY_EINVAL, "expected _assert(condition, message)");
+    const sy_expr *rel = NULL;
+    if (cond->kind == SY_V_BOOL) rel = cond->u.i;
+    else if (cond->kind == SY_V_INT) rel = sy_expr_ne(c->env->ctx, cond->u.i, KI(c, 0));
+    else return op_err(c, SY_EINVAL, "assert condition must be a bool");
+    const char *m = msg && msg->kind == SY_V_STR ? msg->u.s : "assertion failed";
+    sy_provenance why = {c->where ? c->where->node : NULL, c->op, m};
+    sy_status st = sy_env_require(c->env, rel, &why);
+    if (st == SY_EINVAL && !strcmp(sy_ctx_last_error_msg(c->env->ctx), m))
+        return sy_fail_st(c->env->ctx, st, "AssertionError: %s", m);
+    if (st == SY_OK) *c->out = sy_value_none();
+    return st;
+}
+
+static sy_status guard_bool(opcall *c)
+{
+    const sy_value *cond = A(c, 0), *want = A(c, 1);
+    if (!cond || !want || want->kind != SY_V_BOOL) return op_err(c, SY_EINVAL, "expected guard_bool(condition, expected_bool)");
+    sy_ctx *ctx = c->env->ctx;
+    const sy_expr *rel;
+    if (cond->kind == SY_V_BOOL) rel = cond->u.i;
+    else if (cond->kind == SY_V_INT) rel = sy_expr_ne(ctx, cond->u.i, KI(c, 0));
+    else if (cond->kind == SY_V_NONE) rel = sy_expr_false(ctx);
+    else if (cond->kind == SY_V_LIST) rel = sy_expr_bool(ctx, cond->u.list.n != 0);
+    else return op_err(c, SY_EINVAL, "guard_bool condition must be a bool");
+    if (sy_expr_kind_of(want->u.i) == SY_EXPR_FALSE) rel = sy_expr_not(ctx, rel);
+    char reason[256];
+    snprintf(reason, sizeof reason, "guard_bool at node %s", c->where && c->where->node ? c->where->node : "?");
+    sy_provenance why = {c->where ? c->where->node : NULL, c->op, reason};
+    sy_status st = sy_env_require(c->env, rel, &why);
+    if (st == SY_EINVAL && !strcmp(sy_ctx_last_error_msg(ctx), reason))
+        return op_err(c, st, "the branch recorded at capture is not taken here");
+    if (st == SY_OK) *c->out = *want;
+    return st;
+}
+
+static sy_status guard_int(opcall *c)
+{
+    const sy_value *v = A(c, 0), *want = A(c, 1);
+    if (!v || !want || !is_num(v) || !is_num(want)) return op_err(c, SY_EINVAL, "expected guard_int(int, expected_int)");
+    const sy_expr *x = as_int_expr(c, v), *y = as_int_expr(c, want);
+    if (!x || !y) return op_err(c, SY_EINVAL, "guard_int operands must be integers");
+    char reason[256];
+    snprintf(reason, sizeof reason, "guard_int at node %s: specialized to %s", c->where && c->where->node ? c->where->node : "?",
+             sy_env_show(c->env, y));
+    sy_provenance why = {c->where ? c->where->node : NULL, c->op, reason};
+    sy_status st = sy_env_require(c->env, sy_expr_eq(c->env->ctx, x, y), &why);
+    if (st == SY_EINVAL && !strcmp(sy_ctx_last_error_msg(c->env->ctx), reason))
+        return op_err(c, st, "value %s differs from the captured %s", sy_env_show(c->env, x), sy_env_show(c->env, y));
+    if (st == SY_OK) *c->out = sy_value_int(y);
+    return st;
+}
+
+/* len() of a list / tensor */
+static sy_status len_(opcall *c)
+{
+    const sy_value *o = A(c, 0);
+    if (!o) return op_err(c, SY_EINVAL, "expected len(object)");
+    if (o->kind == SY_V_LIST) return set_int(c, KI(c, (int64_t)o->u.list.n));
+    if (o->kind == SY_V_TENSOR) {
+        if (o->u.t->ndim == 0) return op_err(c, SY_EINVAL, "len() of a 0-d tensor");
+        return set_int(c, o->u.t->sizes[0]);
+    }
+    return op_err(c, SY_EINVAL, "object has no len()");
+}
+
+const opentry sy_ops_scalar[] = {
+    {"add", binary}, {"iadd", binary}, {"add_", binary}, {"sub", binary}, {"isub", binary}, {"sub_", binary},
+    {"mul", binary}, {"imul", binary}, {"mul_", binary}, {"truediv", binary}, {"div", binary}, {"div_", binary},
+    {"floordiv", binary}, {"ifloordiv", binary}, {"mod", binary}, {"pow", binary}, {"eq", binary}, {"ne", binary},
+    {"lt", binary}, {"le", binary}, {"gt", binary}, {"ge", binary}, {"and_", binary}, {"or_", binary},
+    {"is_", binary}, {"is_not", binary}, {"neg", unary_num}, {"pos", unary_num}, {"not_", unary_num},
+    {"sym_int", unary_num}, {"size", size}, {"dim", dim}, {"numel", numel}, {"getattr", getattr},
+    {"getitem", getitem}, {"_assert", assert_}, {"guard_bool", guard_bool}, {"guard_int", guard_int},
+    {"len", len_}, {NULL, NULL}};

@@ -1,0 +1,693 @@
+/* Shape ops: view/reshape (aten/src/ATen/InferSize.h infer_size), flatten,
+ * permute, transpose, unsqueeze, squeeze, expand (ExpandUtils.cpp
+ * inferExpandGeometry), cat (aten cat_compute_output_memory_format /
+ * check_cat_shape_except_dim), stack, chunk and split
+ * (aten/src/ATen/native/TensorShape.cpp), narrow, select, index_select,
+ * reductions, pad, factories, tensor indexing. */
+#include <string.h>
+
+#include "shapeenv/env_private.h"
+
+sy_status sy_slice_len(opcall *c, const sy_value *sl, const sy_expr *len, const sy_expr **start, const sy_expr **n,
+                       int64_t *step);
+
+static const sy_expr *numel_of(opcall *c, size_t n, const sy_expr *const *s)
+{
+    const sy_expr *r = KI(c, 1);
+    for (size_t i = 0; i < n && r; i++) r = sy_expr_mul(c->env->ctx, r, s[i]);
+    return r;
+}
+
+static sy_status set_list(opcall *c, size_t n, const sy_tensor *const *ts)
+{
+    sy_value *items = sy_env_alloc(c->env, (n ? n : 1) * sizeof *items);
+    if (!items) return sy_ctx_last_error(c->env->ctx);
+    for (size_t i = 0; i < n; i++) items[i] = sy_value_tensor(ts[i]);
+    *c->out = sy_value_list(c->env, n, items);
+    return SY_OK;
+}
+
+/* view / reshape: one -1 inferred by exact division of the element count. */
+static sy_status view(opcall *c)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const sy_tensor *x;
+    const sy_expr **shape;
+    size_t n;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_shape_args(c, 1, "shape", &shape, &n))) return st;
+    const sy_expr *numel = numel_of(c, x->ndim, x->sizes), *newsize = KI(c, 1);
+    long infer = -1;
+    for (size_t i = 0; i < n; i++) {
+        int64_t v;
+        if (!sy_expr_get_si(shape[i], &v) && v < 0) {
+            if (v != -1) return op_err(c, SY_EINVAL, "invalid shape dimension %lld", (long long)v);
+            if (infer >= 0) return op_err(c, SY_EINVAL, "only one dimension can be inferred");
+            infer = (long)i;
+            continue;
+        }
+        if ((st = op_require(c, sy_expr_ge(ctx, shape[i], KI(c, 0)), "invalid shape dimension %s", sy_env_show(c->env, shape[i]))))
+            return st;
+        newsize = sy_expr_mul(ctx, newsize, shape[i]);
+    }
+    if (!numel || !newsize) return sy_ctx_last_error(ctx);
+    const sy_expr **out = sy_env_alloc(c->env, (n ? n : 1) * sizeof *out);
+    if (!out) return sy_ctx_last_error(ctx);
+    memcpy(out, shape, n * sizeof *out);
+    if (infer >= 0) {
+        if ((st = op_require(c, sy_expr_ne(ctx, newsize, KI(c, 0)),
+                             "cannot reshape tensor of %s elements: the unspecified dimension size -1 can be any value and is ambiguous",
+                             sy_env_show(c->env, numel))))
+            return st;
+        if ((st = op_require(c, sy_expr_eq(ctx, sy_expr_mod(ctx, numel, newsize), KI(c, 0)),
+                             "shape is invalid for input of size %s (not divisible by %s)", sy_env_show(c->env, numel),
+                             sy_env_show(c->env, newsize))))
+            return st;
+        out[infer] = sy_expr_floordiv(ctx, numel, newsize);
+        if (!out[infer]) return sy_ctx_last_error(ctx);
+    } else if ((st = op_require(c, sy_expr_eq(ctx, numel, newsize), "shape '%s' is invalid for input of size %s",
+                                sy_env_show(c->env, newsize), sy_env_show(c->env, numel)))) {
+        return st;
+    }
+    return op_set_tensor(c, x->dtype, n, out);
+}
+
+static sy_status flatten(opcall *c)
+{
+    const sy_tensor *x;
+    int64_t s, e;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_const_int(c, 1, "start_dim", 0, &s)) ||
+        (st = op_const_int(c, 2, "end_dim", -1, &e)))
+        return st;
+    if (x->ndim == 0) return op_set_tensor(c, x->dtype, 1, (const sy_expr *[]){KI(c, 1)});
+    size_t a, b;
+    if ((st = op_wrap_dim(c, s, x->ndim, &a)) || (st = op_wrap_dim(c, e, x->ndim, &b))) return st;
+    if (a > b) return op_err(c, SY_EINVAL, "flatten() has invalid args: start_dim cannot come after end_dim");
+    const sy_expr **out = sy_env_alloc(c->env, x->ndim * sizeof *out);
+    if (!out) return sy_ctx_last_error(c->env->ctx);
+    size_t n = 0;
+    for (size_t i = 0; i < a; i++) out[n++] = x->sizes[i];
+    out[n++] = numel_of(c, b - a + 1, x->sizes + a);
+    for (size_t i = b + 1; i < x->ndim; i++) out[n++] = x->sizes[i];
+    return op_set_tensor(c, x->dtype, n, out);
+}
+
+static sy_status permute(opcall *c)
+{
+    const sy_tensor *x;
+    const sy_expr **dims;
+    size_t n;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_shape_args(c, 1, "dims", &dims, &n))) return st;
+    if (n != x->ndim) return op_err(c, SY_EINVAL, "number of dims don't match in permute");
+    const sy_expr **out = sy_env_alloc(c->env, (n ? n : 1) * sizeof *out);
+    bool seen[64] = {false};
+    if (!out || n > 64) return out ? op_err(c, SY_EINVAL, "too many dims") : sy_ctx_last_error(c->env->ctx);
+    for (size_t i = 0; i < n; i++) {
+        int64_t d;
+        size_t w;
+        if (sy_expr_get_si(dims[i], &d)) return op_err(c, SY_EINVAL, "dims must be constants");
+        if ((st = op_wrap_dim(c, d, n, &w))) return st;
+        if (seen[w]) return op_err(c, SY_EINVAL, "repeated dim in permute");
+        seen[w] = true;
+        out[i] = x->sizes[w];
+    }
+    return op_set_tensor(c, x->dtype, n, out);
+}
+
+static sy_status transpose(opcall *c)
+{
+    const sy_tensor *x;
+    int64_t d0, d1;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x))) return st;
+    if (!strcmp(c->op, "t")) {
+        if (x->ndim > 2) return op_err(c, SY_EINVAL, "t() expects a tensor with <= 2 dimensions");
+        d0 = 0;
+        d1 = x->ndim == 2 ? 1 : 0;
+    } else if ((st = op_const_int(c, 1, "dim0", 0, &d0)) || (st = op_const_int(c, 2, "dim1", 1, &d1))) {
+        return st;
+    }
+    if (x->ndim == 0) return op_set_tensor(c, x->dtype, 0, x->sizes);
+    size_t a, b;
+    if ((st = op_wrap_dim(c, d0, x->ndim, &a)) || (st = op_wrap_dim(c, d1, x->ndim, &b))) return st;
+    const sy_expr **out = sy_env_alloc(c->env, x->ndim * sizeof *out);
+    if (!out) return sy_ctx_last_error(c->env->ctx);
+    memcpy(out, x->sizes, x->ndim * sizeof *out);
+    out[a] = x->sizes[b];
+    out[b] = x->sizes[a];
+    return op_set_tensor(c, x->dtype, x->ndim, out);
+}
+
+static sy_status unsqueeze(opcall *c)
+{
+    const sy_tensor *x;
+    int64_t d;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_const_int(c, 1, "dim", 0, &d))) return st;
+    size_t w;
+    if ((st = op_wrap_dim(c, d, x->ndim + 1, &w))) return st;
+    const sy_expr **out = sy_env_alloc(c->env, (x->ndim + 1) * sizeof *out);
+    if (!out) return sy_ctx_last_error(c->env->ctx);
+    size_t n = 0;
+    for (size_t i = 0; i <= x->ndim; i++) {
+        if (i == w) out[n++] = KI(c, 1);
+        if (i < x->ndim) out[n++] = x->sizes[i];
+    }
+    return op_set_tensor(c, x->dtype, x->ndim + 1, out);
+}
+
+/* squeeze: a dim is removed when its size is 1 (a guard when symbolic). */
+static sy_status squeeze(opcall *c)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const sy_tensor *x;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x))) return st;
+    const sy_value *dv = op_arg(c, 1, "dim");
+    bool sel[64] = {false};
+    if (x->ndim > 64) return op_err(c, SY_EINVAL, "too many dims");
+    if (!dv || dv->kind == SY_V_NONE) {
+        for (size_t i = 0; i < x->ndim; i++) sel[i] = true;
+    } else if (dv->kind == SY_V_LIST) {
+        for (size_t i = 0; i < dv->u.list.n; i++) {
+            int64_t d;
+            size_t w;
+            if (dv->u.list.items[i].kind != SY_V_INT || sy_expr_get_si(dv->u.list.items[i].u.i, &d))
+                return op_err(c, SY_EINVAL, "dims must be constant integers");
+            if ((st = op_wrap_dim(c, d, x->ndim, &w))) return st;
+            sel[w] = true;
+        }
+    } else {
+        int64_t d;
+        size_t w;
+        if ((st = op_const_int(c, 1, "dim", 0, &d)) || (st = op_wrap_dim(c, d, x->ndim, &w))) return st;
+        sel[w] = true;
+    }
+    const sy_expr **out = sy_env_alloc(c->env, (x->ndim ? x->ndim : 1) * sizeof *out);
+    if (!out) return sy_ctx_last_error(ctx);
+    size_t n = 0;
+    for (size_t i = 0; i < x->ndim; i++) {
+        int one = 0;
+        if (sel[i] && (st = op_decide_bool(c, sy_expr_eq(ctx, x->sizes[i], KI(c, 1)), "squeeze: is the size 1?", &one))) return st;
+        if (!one) out[n++] = x->sizes[i];
+    }
+    return op_set_tensor(c, x->dtype, n, out);
+}
+
+/* expand: -1 keeps the size; a size-1 dim takes the new size; otherwise the
+ * sizes must match; new leading dims may be added (not with -1). */
+static sy_status expand(opcall *c)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const sy_tensor *x;
+    const sy_expr **sz;
+    size_t n;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_shape_args(c, 1, "size", &sz, &n))) return st;
+    if (n < x->ndim)
+        return op_err(c, SY_EINVAL, "the number of sizes provided (%zu) must be greater or equal to the number of dimensions in the tensor (%zu)", n, x->ndim);
+    const sy_expr **out = sy_env_alloc(c->env, (n ? n : 1) * sizeof *out);
+    if (!out) return sy_ctx_last_error(ctx);
+    for (size_t i = 0; i < n; i++) {
+        int64_t v;
+        bool keep = !sy_expr_get_si(sz[i], &v) && v == -1;
+        if (i < n - x->ndim) {
+            if (keep) return op_err(c, SY_EINVAL, "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension %zu", i);
+            out[i] = sz[i];
+            continue;
+        }
+        const sy_expr *cur = x->sizes[i - (n - x->ndim)];
+        if (keep) {
+            out[i] = cur;
+            continue;
+        }
+        int one;
+        if ((st = op_decide_bool(c, sy_expr_eq(ctx, cur, KI(c, 1)), "expand: is the size 1?", &one))) return st;
+        if (!one && (st = op_require(c, sy_expr_eq(ctx, cur, sz[i]),
+                                     "The expanded size of the tensor (%s) must match the existing size (%s) at non-singleton dimension %zu",
+                                     sy_env_show(c->env, sz[i]), sy_env_show(c->env, cur), i)))
+            return st;
+        out[i] = sz[i];
+    }
+    return op_set_tensor(c, x->dtype, n, out);
+}
+
+static sy_status tensor_list(opcall *c, size_t pos, const char *kw, const sy_tensor ***ts, size_t *n)
+{
+    const sy_value *v = op_arg(c, pos, kw);
+    if (!v || v->kind != SY_V_LIST) return op_err(c, SY_EINVAL, "expected a list of tensors");
+    const sy_tensor **a = sy_env_alloc(c->env, (v->u.list.n ? v->u.list.n : 1) * sizeof *a);
+    if (!a) return sy_ctx_last_error(c->env->ctx);
+    for (size_t i = 0; i < v->u.list.n; i++) {
+        if (v->u.list.items[i].kind != SY_V_TENSOR) return op_err(c, SY_EINVAL, "expected a list of tensors");
+        a[i] = v->u.list.items[i].u.t;
+    }
+    *ts = a;
+    *n = v->u.list.n;
+    return SY_OK;
+}
+
+/* cat: same rank (legacy 1-D empty tensors are skipped), equal sizes except
+ * in dim; output dim is the sum. */
+static sy_status cat(opcall *c)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const sy_tensor **ts;
+    size_t n;
+    int64_t d;
+    sy_status st;
+    if ((st = tensor_list(c, 0, "tensors", &ts, &n)) || (st = op_const_int(c, 1, "dim", 0, &d))) return st;
+    if (n == 0) return op_err(c, SY_EINVAL, "expected a non-empty list of Tensors");
+    const sy_tensor *ref = NULL;
+    for (size_t i = 0; i < n && !ref; i++)
+        if (!(ts[i]->ndim == 1 && sy_expr_is_int(ts[i]->sizes[0]) && ts[i]->sizes[0] == KI(c, 0))) ref = ts[i];
+    if (!ref) return op_set_tensor(c, ts[0]->dtype, 1, ts[0]->sizes);
+    size_t w;
+    if ((st = op_wrap_dim(c, d, ref->ndim, &w))) return st;
+    const sy_expr **out = sy_env_alloc(c->env, ref->ndim * sizeof *out);
+    if (!out) return sy_ctx_last_error(ctx);
+    memcpy(out, ref->sizes, ref->ndim * sizeof *out);
+    const sy_expr *sum = KI(c, 0);
+    for (size_t i = 0; i < n; i++) {
+        const sy_tensor *t = ts[i];
+        if (t->ndim == 1 && t->sizes[0] == KI(c, 0) && ref->ndim != 1) continue;
+        if (t->ndim != ref->ndim)
+            return op_err(c, SY_EINVAL, "Tensors must have same number of dimensions: got %zu and %zu", ref->ndim, t->ndim);
+        for (size_t k = 0; k < ref->ndim; k++) {
+            if (k == w || t->sizes[k] == out[k]) continue;
+            if ((st = op_require(c, sy_expr_eq(ctx, t->sizes[k], out[k]),
+                                 "cat: sizes of dim %zu must match (expected %s but got %s for tensor %zu)", k,
+                                 sy_env_show(c->env, out[k]), sy_env_show(c->env, t->sizes[k]), i)))
+                return st;
+        }
+        sum = sy_expr_add(ctx, sum, t->sizes[w]);
+    }
+    out[w] = sum;
+    return op_set_tensor(c, ref->dtype, ref->ndim, out);
+}
+
+static sy_status stack(opcall *c)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const sy_tensor **ts;
+    size_t n;
+    int64_t d;
+    sy_status st;
+    if ((st = tensor_list(c, 0, "tensors", &ts, &n)) || (st = op_const_int(c, 1, "dim", 0, &d))) return st;
+    if (n == 0) return op_err(c, SY_EINVAL, "stack expects a non-empty TensorList");
+    size_t w;
+    if ((st = op_wrap_dim(c, d, ts[0]->ndim + 1, &w))) return st;
+    for (size_t i = 1; i < n; i++) {
+        if (ts[i]->ndim != ts[0]->ndim) return op_err(c, SY_EINVAL, "stack expects each tensor to be equal size");
+        for (size_t k = 0; k < ts[0]->ndim; k++)
+            if ((st = op_require(c, sy_expr_eq(ctx, ts[i]->sizes[k], ts[0]->sizes[k]),
+                                 "stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %zu (dim %zu)",
+                                 sy_env_show(c->env, ts[0]->sizes[k]), sy_env_show(c->env, ts[i]->sizes[k]), i, k)))
+                return st;
+    }
+    const sy_expr **out = sy_env_alloc(c->env, (ts[0]->ndim + 1) * sizeof *out);
+    if (!out) return sy_ctx_last_error(ctx);
+    size_t m = 0;
+    for (size_t k = 0; k <= ts[0]->ndim; k++) {
+        if (k == w) out[m++] = KI(c, (int64_t)n);
+        if (k < ts[0]->ndim) out[m++] = ts[0]->sizes[k];
+    }
+    return op_set_tensor(c, ts[0]->dtype, m, out);
+}
+
+/* split into pieces of split_size (last one smaller): TensorShape.cpp split */
+static sy_status split_even(opcall *c, const sy_tensor *x, size_t w, const sy_expr *split)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const sy_expr *L = x->sizes[w];
+    sy_status st;
+    int zero;
+    if ((st = op_decide_bool(c, sy_expr_eq(ctx, split, KI(c, 0)), "split: is the split size 0?", &zero))) return st;
+    const sy_expr *num = KI(c, 1);
+    if (!zero) {
+        /* num_splits = max(CeilDiv(L, split), 1) */
+        num = sy_expr_max(ctx, sy_expr_ceildiv(ctx, L, split), KI(c, 1));
+        if (!num) return sy_ctx_last_error(ctx);
+    }
+    /* the number of outputs is a Python-level count: it must be concrete */
+    const sy_expr *nv;
+    sy_provenance why = {c->where ? c->where->node : NULL, c->op, "number of chunks"};
+    if ((st = sy_env_evaluate_expr(c->env, num, &why, &nv))) return st;
+    int64_t k;
+    if (sy_expr_get_si(nv, &k) || k < 1 || k > 100000) return op_err(c, SY_EINVAL, "bad number of chunks");
+    const sy_tensor **outs = sy_env_alloc(c->env, (size_t)k * sizeof *outs);
+    if (!outs) return sy_ctx_last_error(ctx);
+    for (int64_t i = 0; i < k; i++) {
+        const sy_expr **sz = sy_env_alloc(c->env, x->ndim * sizeof *sz);
+        if (!sz) return sy_ctx_last_error(ctx);
+        memcpy(sz, x->sizes, x->ndim * sizeof *sz);
+        /* last: split - (split*num - L) = L - (num - 1)*split */
+        sz[w] = i + 1 < k ? split : sy_expr_sub(ctx, L, sy_expr_mul_si(ctx, split, k - 1));
+        if (!sz[w]) return sy_ctx_last_error(ctx);
+        if (!(outs[i] = op_new_tensor(c, x->dtype, x->ndim, sz))) return sy_ctx_last_error(ctx);
+    }
+    return set_list(c, (size_t)k, outs);
+}
+
+/* chunk: split_size = CeilDiv(L, chunks), then split (TensorShape.cpp chunk) */
+static sy_status chunk(opcall *c)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const sy_tensor *x;
+    int64_t chunks, d;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_const_int(c, 1, "chunks", 1, &chunks)) ||
+        (st = op_const_int(c, 2, "dim", 0, &d)))
+        return st;
+    if (x->ndim == 0) return op_err(c, SY_EINVAL, "chunk expects at least a 1-dimensional tensor");
+    if (chunks <= 0) return op_err(c, SY_EINVAL, "chunk expects `chunks` to be greater than 0, got: %lld", (long long)chunks);
+    size_t w;
+    if ((st = op_wrap_dim(c, d, x->ndim, &w))) return st;
+    const sy_expr *L = x->sizes[w];
+    const sy_expr *split = sy_expr_ceildiv(ctx, L, KI(c, chunks));
+    if (!split) return sy_ctx_last_error(ctx);
+    int empty;
+    if ((st = op_decide_bool(c, sy_expr_eq(ctx, L, KI(c, 0)), "chunk: is the dim empty?", &empty))) return st;
+    if (empty) { /* chunks pieces of size 0 */
+        const sy_tensor **outs = sy_env_alloc(c->env, (size_t)chunks * sizeof *outs);
+        if (!outs) return sy_ctx_last_error(ctx);
+        for (int64_t i = 0; i < chunks; i++) {
+            const sy_expr **sz = sy_env_alloc(c->env, x->ndim * sizeof *sz);
+            if (!sz) return sy_ctx_last_error(ctx);
+            memcpy(sz, x->sizes, x->ndim * sizeof *sz);
+            sz[w] = KI(c, 0);
+            if (!(outs[i] = op_new_tensor(c, x->dtype, x->ndim, sz))) return sy_ctx_last_error(ctx);
+        }
+        return set_list(c, (size_t)chunks, outs);
+    }
+    return split_even(c, x, w, split);
+}
+
+static sy_status split(opcall *c)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const sy_tensor *x;
+    int64_t d;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "tensor", &x)) || (st = op_const_int(c, 2, "dim", 0, &d))) return st;
+    const sy_value *s = op_arg(c, 1, "split_size_or_sections");
+    if (!s) s = op_arg(c, 1, "split_size");
+    if (!s) return op_err(c, SY_EINVAL, "missing split size");
+    size_t w;
+    if ((st = op_wrap_dim(c, d, x->ndim, &w))) return st;
+    if (s->kind == SY_V_INT) {
+        if ((st = op_require(c, sy_expr_ge(ctx, s->u.i, KI(c, 0)), "split expects split_size be non-negative"))) return st;
+        return split_even(c, x, w, s->u.i);
+    }
+    if (s->kind != SY_V_LIST) return op_err(c, SY_EINVAL, "split sizes must be an int or a list of ints");
+    const sy_expr *sum = KI(c, 0);
+    const sy_tensor **outs = sy_env_alloc(c->env, (s->u.list.n ? s->u.list.n : 1) * sizeof *outs);
+    if (!outs) return sy_ctx_last_error(ctx);
+    for (size_t i = 0; i < s->u.list.n; i++) {
+        if (s->u.list.items[i].kind != SY_V_INT) return op_err(c, SY_EINVAL, "split sizes must be integers");
+        const sy_expr *p = s->u.list.items[i].u.i;
+        if ((st = op_require(c, sy_expr_ge(ctx, p, KI(c, 0)), "split_with_sizes expects split_sizes have only non-negative entries"))) return st;
+        sum = sy_expr_add(ctx, sum, p);
+        const sy_expr **sz = sy_env_alloc(c->env, x->ndim * sizeof *sz);
+        if (!sz) return sy_ctx_last_error(ctx);
+        memcpy(sz, x->sizes, x->ndim * sizeof *sz);
+        sz[w] = p;
+        if (!(outs[i] = op_new_tensor(c, x->dtype, x->ndim, sz))) return sy_ctx_last_error(ctx);
+    }
+    if ((st = op_require(c, sy_expr_eq(ctx, sum, x->sizes[w]),
+                         "split_with_sizes expects split_sizes to sum exactly to %s (input tensor's size at dimension %zu), but got %s",
+                         sy_env_show(c->env, x->sizes[w]), w, sy_env_show(c->env, sum))))
+        return st;
+    return set_list(c, s->u.list.n, outs);
+}
+
+static sy_status narrow(opcall *c)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const sy_tensor *x;
+    int64_t d;
+    const sy_expr *start, *len;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_const_int(c, 1, "dim", 0, &d)) || (st = op_int(c, 2, "start", &start)) ||
+        (st = op_int(c, 3, "length", &len)))
+        return st;
+    size_t w;
+    if ((st = op_wrap_dim(c, d, x->ndim, &w))) return st;
+    const sy_expr *L = x->sizes[w];
+    int neg;
+    if ((st = op_decide_bool(c, sy_expr_lt(ctx, start, KI(c, 0)), "narrow: negative start?", &neg))) return st;
+    if (neg) start = sy_expr_add(ctx, start, L);
+    if ((st = op_require(c, sy_expr_ge(ctx, start, KI(c, 0)), "start out of range")) ||
+        (st = op_require(c, sy_expr_ge(ctx, len, KI(c, 0)), "narrow(): length must be non-negative.")) ||
+        (st = op_require(c, sy_expr_le(ctx, sy_expr_add(ctx, start, len), L), "start (%s) + length (%s) exceeds dimension size (%s).",
+                         sy_env_show(c->env, start), sy_env_show(c->env, len), sy_env_show(c->env, L))))
+        return st;
+    const sy_expr **out = sy_env_alloc(c->env, x->ndim * sizeof *out);
+    if (!out) return sy_ctx_last_error(ctx);
+    memcpy(out, x->sizes, x->ndim * sizeof *out);
+    out[w] = len;
+    return op_set_tensor(c, x->dtype, x->ndim, out);
+}
+
+static sy_status select_dim(opcall *c, const sy_tensor *x, size_t w, const sy_expr *idx, const sy_tensor **res)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const sy_expr *L = x->sizes[w];
+    sy_status st;
+    if ((st = op_require(c, sy_expr_and(ctx, sy_expr_ge(ctx, idx, sy_expr_neg(ctx, L)), sy_expr_lt(ctx, idx, L)),
+                         "index %s is out of bounds for dimension %zu with size %s", sy_env_show(c->env, idx), w,
+                         sy_env_show(c->env, L))))
+        return st;
+    const sy_expr **out = sy_env_alloc(c->env, (x->ndim ? x->ndim : 1) * sizeof *out);
+    if (!out) return sy_ctx_last_error(ctx);
+    size_t n = 0;
+    for (size_t i = 0; i < x->ndim; i++)
+        if (i != w) out[n++] = x->sizes[i];
+    *res = op_new_tensor(c, x->dtype, n, out);
+    return *res ? SY_OK : sy_ctx_last_error(ctx);
+}
+
+static sy_status select_(opcall *c)
+{
+    const sy_tensor *x, *r;
+    int64_t d;
+    const sy_expr *idx;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_const_int(c, 1, "dim", 0, &d)) || (st = op_int(c, 2, "index", &idx))) return st;
+    if (x->ndim == 0) return op_err(c, SY_EINVAL, "select() cannot be applied to a 0-dim tensor.");
+    size_t w;
+    if ((st = op_wrap_dim(c, d, x->ndim, &w)) || (st = select_dim(c, x, w, idx, &r))) return st;
+    *c->out = sy_value_tensor(r);
+    return SY_OK;
+}
+
+static sy_status index_select(opcall *c)
+{
+    const sy_tensor *x, *idx;
+    int64_t d;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_const_int(c, 1, "dim", 0, &d)) || (st = op_tensor(c, 2, "index", &idx))) return st;
+    if (idx->ndim > 1) return op_err(c, SY_EINVAL, "index_select(): Index is supposed to be a vector");
+    size_t w;
+    if ((st = op_wrap_dim(c, d, x->ndim ? x->ndim : 1, &w))) return st;
+    const sy_expr **out = sy_env_alloc(c->env, (x->ndim ? x->ndim : 1) * sizeof *out);
+    if (!out) return sy_ctx_last_error(c->env->ctx);
+    memcpy(out, x->sizes, x->ndim * sizeof *out);
+    if (x->ndim) out[w] = idx->ndim ? idx->sizes[0] : KI(c, 1);
+    return op_set_tensor(c, x->dtype, x->ndim, out);
+}
+
+/* mean / sum / amax / amin / max(dim) style reductions over dims (None: all) */
+static sy_status reduce(opcall *c)
+{
+    const sy_tensor *x;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x))) return st;
+    const sy_value *dv = op_arg(c, 1, "dim");
+    int keep;
+    if ((st = op_bool_def(c, 2, "keepdim", 0, &keep))) return st;
+    bool sel[64] = {false};
+    if (x->ndim > 64) return op_err(c, SY_EINVAL, "too many dims");
+    bool all = !dv || dv->kind == SY_V_NONE || (dv->kind == SY_V_LIST && dv->u.list.n == 0);
+    if (all) {
+        for (size_t i = 0; i < x->ndim; i++) sel[i] = true;
+    } else {
+        size_t nd = dv->kind == SY_V_LIST ? dv->u.list.n : 1;
+        for (size_t i = 0; i < nd; i++) {
+            const sy_value *e = dv->kind == SY_V_LIST ? &dv->u.list.items[i] : dv;
+            int64_t d;
+            size_t w;
+            if (e->kind != SY_V_INT || sy_expr_get_si(e->u.i, &d)) return op_err(c, SY_EINVAL, "dims must be constant integers");
+            if ((st = op_wrap_dim(c, d, x->ndim, &w))) return st;
+            if (sel[w]) return op_err(c, SY_EINVAL, "dim %zu appears multiple times in the list of dims", w);
+            sel[w] = true;
+        }
+    }
+    const sy_expr **out = sy_env_alloc(c->env, (x->ndim ? x->ndim : 1) * sizeof *out);
+    if (!out) return sy_ctx_last_error(c->env->ctx);
+    size_t n = 0;
+    for (size_t i = 0; i < x->ndim; i++) {
+        if (!sel[i]) out[n++] = x->sizes[i];
+        else if (keep) out[n++] = KI(c, 1);
+    }
+    if (!strcmp(c->op, "amax") || !strcmp(c->op, "amin")) {
+        for (size_t i = 0; i < x->ndim; i++)
+            if (sel[i] && (st = op_require(c, sy_expr_ge(c->env->ctx, x->sizes[i], KI(c, 1)),
+                                           "Expected reduction dim %zu to have non-zero size.", i)))
+                return st;
+    }
+    return op_set_tensor(c, x->dtype, n, out);
+}
+
+/* F.pad (constant/reflect/replicate): pairs (left, right) from the last dim
+ * backwards; each padded size must stay non-negative. */
+static sy_status pad(opcall *c)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const sy_tensor *x;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x))) return st;
+    const sy_value *pv = op_arg(c, 1, "pad");
+    if (!pv || pv->kind != SY_V_LIST) return op_err(c, SY_EINVAL, "pad must be a list of integers");
+    size_t np = pv->u.list.n;
+    if (np % 2) return op_err(c, SY_EINVAL, "Padding length must be divisible by 2");
+    if (np / 2 > x->ndim) return op_err(c, SY_EINVAL, "Padding length too large");
+    const sy_expr **out = sy_env_alloc(c->env, (x->ndim ? x->ndim : 1) * sizeof *out);
+    if (!out) return sy_ctx_last_error(ctx);
+    memcpy(out, x->sizes, x->ndim * sizeof *out);
+    for (size_t i = 0; i < np / 2; i++) {
+        const sy_value *l = &pv->u.list.items[2 * i], *r = &pv->u.list.items[2 * i + 1];
+        if (l->kind != SY_V_INT || r->kind != SY_V_INT) return op_err(c, SY_EINVAL, "pad entries must be integers");
+        size_t d = x->ndim - 1 - i;
+        out[d] = sy_expr_add(ctx, sy_expr_add(ctx, x->sizes[d], l->u.i), r->u.i);
+        if ((st = op_require(c, sy_expr_ge(ctx, out[d], KI(c, 0)),
+                             "The input size %s, plus negative padding %s and %s resulted in a negative output size",
+                             sy_env_show(c->env, x->sizes[d]), sy_env_show(c->env, l->u.i), sy_env_show(c->env, r->u.i))))
+            return st;
+    }
+    return op_set_tensor(c, x->dtype, x->ndim, out);
+}
+
+static sy_status factory(opcall *c)
+{
+    const sy_expr **sz;
+    size_t n;
+    sy_status st;
+    size_t first = (!strcmp(c->op, "new_zeros") || !strcmp(c->op, "new_ones") || !strcmp(c->op, "new_empty") ||
+                    !strcmp(c->op, "new_full")) ? 1 : 0;
+    sy_dtype dt = SY_DT_FLOAT32;
+    if (first) {
+        const sy_tensor *base;
+        if ((st = op_tensor(c, 0, "input", &base))) return st;
+        dt = base->dtype;
+    }
+    opcall c2 = *c;
+    size_t nargs = c->nargs;
+    if (!strcmp(c->op, "full") || !strcmp(c->op, "new_full")) nargs = first + 1; /* full(size, fill_value) */
+    c2.nargs = nargs;
+    if ((st = op_shape_args(&c2, first, "size", &sz, &n))) return st;
+    for (size_t i = 0; i < n; i++)
+        if ((st = op_require(c, sy_expr_ge(c->env->ctx, sz[i], KI(c, 0)), "Trying to create tensor with negative dimension %s",
+                             sy_env_show(c->env, sz[i]))))
+            return st;
+    const sy_value *dv = op_arg(c, (size_t)-1, "dtype");
+    if (dv && dv->kind == SY_V_DTYPE) dt = dv->u.dtype;
+    return op_set_tensor(c, dt, n, sz);
+}
+
+/* arange(end) / arange(start, end[, step]) with integer arguments:
+ * length CeilDiv(end - start, step) (step a positive constant). */
+static sy_status arange(opcall *c)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const sy_expr *start = KI(c, 0), *end, *stepe = KI(c, 1);
+    sy_status st;
+    if (c->nargs <= 1) {
+        if ((st = op_int(c, 0, "end", &end))) return st;
+    } else if ((st = op_int(c, 0, "start", &start)) || (st = op_int(c, 1, "end", &end)) ||
+               (st = op_int_def(c, 2, "step", 1, &stepe))) {
+        return st;
+    }
+    int64_t step;
+    if (sy_expr_get_si(stepe, &step) || step <= 0) return op_err(c, SY_EUNSUPPORTED, "step must be a positive constant");
+    if ((st = op_require(c, sy_expr_ge(ctx, end, start), "upper bound and larger bound inconsistent with step sign"))) return st;
+    const sy_expr *n = sy_expr_ceildiv(ctx, sy_expr_sub(ctx, end, start), KI(c, step));
+    sy_dtype dt = SY_DT_INT64;
+    const sy_value *dv = op_arg(c, (size_t)-1, "dtype");
+    if (dv && dv->kind == SY_V_DTYPE) dt = dv->u.dtype;
+    return op_set_tensor(c, dt, 1, &n);
+}
+
+static sy_status same_shape(opcall *c) /* triu, tril, masked_fill, ... */
+{
+    const sy_tensor *x;
+    sy_status st = op_tensor(c, 0, "input", &x);
+    if (st) return st;
+    return op_set_tensor(c, x->dtype, x->ndim, x->sizes);
+}
+
+/* Tensor indexing x[...]: ints select, slices narrow (clamped like Python),
+ * None inserts a dim, one Ellipsis expands. Advanced (tensor) indexing is not
+ * supported. */
+sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx);
+sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const sy_value *items = idx->kind == SY_V_LIST ? idx->u.list.items : idx;
+    size_t n = idx->kind == SY_V_LIST ? idx->u.list.n : 1;
+    size_t consumed = 0;
+    long ell = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (items[i].kind == SY_V_ELLIPSIS) {
+            if (ell >= 0) return op_err(c, SY_EINVAL, "an index can only have a single ellipsis");
+            ell = (long)i;
+        } else if (items[i].kind == SY_V_INT || items[i].kind == SY_V_SLICE) {
+            consumed++;
+        } else if (items[i].kind == SY_V_TENSOR) {
+            return op_err(c, SY_EUNSUPPORTED, "advanced (tensor) indexing is not supported");
+        } else if (items[i].kind != SY_V_NONE) {
+            return op_err(c, SY_EINVAL, "unsupported index");
+        }
+    }
+    if (consumed > t->ndim) return op_err(c, SY_EINVAL, "too many indices for tensor of dimension %zu", t->ndim);
+    const sy_expr **out = sy_env_alloc(c->env, (t->ndim + n + 1) * sizeof *out);
+    if (!out) return sy_ctx_last_error(ctx);
+    size_t m = 0, d = 0;
+    sy_status st;
+    for (size_t i = 0; i < n; i++) {
+        const sy_value *v = &items[i];
+        if (v->kind == SY_V_ELLIPSIS) {
+            size_t skip = t->ndim - consumed;
+            for (size_t k = 0; k < skip; k++) out[m++] = t->sizes[d++];
+        } else if (v->kind == SY_V_NONE) {
+            out[m++] = KI(c, 1);
+        } else if (v->kind == SY_V_INT) {
+            const sy_expr *L = t->sizes[d];
+            if ((st = op_require(c, sy_expr_and(ctx, sy_expr_ge(ctx, v->u.i, sy_expr_neg(ctx, L)), sy_expr_lt(ctx, v->u.i, L)),
+                                 "index %s is out of bounds for dimension %zu with size %s", sy_env_show(c->env, v->u.i), d,
+                                 sy_env_show(c->env, L))))
+                return st;
+            d++;
+        } else {
+            const sy_expr *start, *cnt;
+            int64_t step;
+            if ((st = sy_slice_len(c, v, t->sizes[d], &start, &cnt, &step))) return st;
+            out[m++] = cnt;
+            d++;
+        }
+    }
+    while (d < t->ndim) out[m++] = t->sizes[d++];
+    return op_set_tensor(c, t->dtype, m, out);
+}
+
+const opentry sy_ops_shape[] = {
+    {"view", view}, {"reshape", view}, {"flatten", flatten}, {"permute", permute}, {"transpose", transpose},
+    {"t", transpose}, {"unsqueeze", unsqueeze}, {"squeeze", squeeze}, {"expand", expand}, {"cat", cat},
+    {"concat", cat}, {"stack", stack}, {"chunk", chunk}, {"split", split}, {"narrow", narrow}, {"select", select_},
+    {"index_select", index_select}, {"mean", reduce}, {"sum", reduce}, {"amax", reduce}, {"amin", reduce},
+    {"prod", reduce}, {"pad", pad}, {"full", factory}, {"zeros", factory}, {"ones", factory}, {"empty", factory},
+    {"new_zeros", factory}, {"new_ones", factory}, {"new_empty", factory}, {"new_full", factory},
+    {"arange", arange}, {"triu", same_shape}, {"tril", same_shape}, {"masked_fill", same_shape},
+    {NULL, NULL}};

@@ -1,0 +1,177 @@
+/* Every corpus model traces; at every node carrying an example the symbolic
+ * result evaluated at the example sizes equals it; real values agree with
+ * real PyTorch on every probe point. Reads ../shared when present and the
+ * bundled examples/ otherwise. */
+#include <dirent.h>
+#include <jansson.h>
+
+#include "common.h"
+#include "shapeenv/graph_private.h"
+
+static int matches(sy_env *env, const sy_value *v, const json_t *ex, char *why, size_t n)
+{
+    if (!ex) return 1;
+    const json_t *shape = json_object_get(ex, "shape"), *value = json_object_get(ex, "value"), *items = json_object_get(ex, "items");
+    if (shape) {
+        if (v->kind != SY_V_TENSOR) return snprintf(why, n, "expected a tensor"), 0;
+        if (v->u.t->ndim != json_array_size(shape)) return snprintf(why, n, "rank %zu vs %zu", v->u.t->ndim, json_array_size(shape)), 0;
+        for (size_t i = 0; i < v->u.t->ndim; i++) {
+            const sy_expr *h;
+            int64_t x;
+            if (sy_env_hint(env, v->u.t->sizes[i], &h) || sy_expr_get_si(h, &x)) return snprintf(why, n, "no hint"), 0;
+            if (x != json_integer_value(json_array_get(shape, i)))
+                return snprintf(why, n, "dim %zu: %lld vs %lld", i, (long long)x, (long long)json_integer_value(json_array_get(shape, i))), 0;
+        }
+        const json_t *dt = json_object_get(ex, "dtype");
+        if (dt && strcmp(json_string_value(dt), sy_dtype_name(v->u.t->dtype)))
+            return snprintf(why, n, "dtype %s vs %s", sy_dtype_name(v->u.t->dtype), json_string_value(dt)), 0;
+        return 1;
+    }
+    if (items) {
+        if (v->kind != SY_V_LIST || v->u.list.n != json_array_size(items)) return snprintf(why, n, "tuple arity"), 0;
+        for (size_t i = 0; i < v->u.list.n; i++)
+            if (!json_is_null(json_array_get(items, i)) && !matches(env, &v->u.list.items[i], json_array_get(items, i), why, n)) return 0;
+        return 1;
+    }
+    if (value) {
+        if (json_is_array(value)) {
+            if (v->kind != SY_V_LIST || v->u.list.n != json_array_size(value)) return snprintf(why, n, "list length"), 0;
+            for (size_t i = 0; i < v->u.list.n; i++) {
+                json_t *w = json_pack("{s:O}", "value", json_array_get(value, i));
+                int ok = matches(env, &v->u.list.items[i], w, why, n);
+                json_decref(w);
+                if (!ok) return 0;
+            }
+            return 1;
+        }
+        if (v->kind == SY_V_INT || v->kind == SY_V_BOOL) {
+            const sy_expr *h;
+            if (sy_env_hint(env, v->u.i, &h)) return snprintf(why, n, "no hint"), 0;
+            if (json_is_boolean(value)) {
+                if ((sy_expr_kind_of(h) == SY_EXPR_TRUE) != json_is_true(value)) return snprintf(why, n, "bool differs"), 0;
+                return 1;
+            }
+            int64_t x;
+            if (sy_expr_get_si(h, &x) || x != json_integer_value(value)) return snprintf(why, n, "int differs"), 0;
+            return 1;
+        }
+        return 1; /* floats, strings: not shape-relevant */
+    }
+    return 1;
+}
+
+typedef void (*model_fn)(const char *path, const char *probes);
+
+static void for_each_model(model_fn fn)
+{
+    const char *dirs[2] = {SY_SHARED_DIR "/corpus", SY_TESTS_DIR "/../examples"};
+    int found = 0;
+    for (int d = 0; d < 2 && !found; d++) {
+        DIR *dir = opendir(dirs[d]);
+        if (!dir) continue;
+        struct dirent *de;
+        while ((de = readdir(dir))) {
+            size_t n = strlen(de->d_name);
+            if (n < 6 || strcmp(de->d_name + n - 5, ".json") || strstr(de->d_name, ".probes.")) continue;
+            char path[1024], probes[1024];
+            snprintf(path, sizeof path, "%s/%s", dirs[d], de->d_name);
+            snprintf(probes, sizeof probes, "%s/%.*s.probes.json", d == 0 ? SY_SHARED_DIR "/probes" : dirs[d], (int)(n - 5), de->d_name);
+            fn(path, probes);
+            found++;
+        }
+        closedir(dir);
+    }
+    cr_assert(gt(int, found, 0), "no model found");
+}
+
+static void trace_one(const char *path, const char *probes)
+{
+    (void)probes;
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_file(ctx, path, &g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_env *env = sy_env_new(ctx, NULL);
+    sy_trace *t;
+    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK), "%s: %s", path, sy_ctx_last_error_msg(ctx));
+    size_t checked = 0;
+    for (size_t i = 0; i < sy_graph_nnodes(g); i++) {
+        const json_t *ex = sy_graph_node_example(g, i);
+        if (!ex) continue;
+        char why[256] = "";
+        cr_assert(matches(env, sy_trace_value(t, i), ex, why, sizeof why), "%s: node %s (%s): %s", path,
+                  sy_graph_node_name(g, i), sy_graph_node_op(g, i), why);
+        checked++;
+    }
+    cr_assert(gt(sz, checked, 0));
+    sy_trace_free(t);
+    sy_env_free(env);
+    sy_graph_free(g);
+}
+
+Test(shapeenv_corpus, every_model_traces_and_matches_its_examples, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
+{
+    for_each_model(trace_one);
+}
+
+static void flat_shapes(const sy_value *v, json_t *arr)
+{
+    if (v->kind == SY_V_TENSOR) {
+        json_t *s = json_array();
+        for (size_t k = 0; k < v->u.t->ndim; k++) {
+            int64_t x = -1;
+            sy_expr_get_si(v->u.t->sizes[k], &x);
+            json_array_append_new(s, json_integer(x));
+        }
+        json_array_append_new(arr, s);
+    } else if (v->kind == SY_V_LIST) {
+        for (size_t i = 0; i < v->u.list.n; i++) flat_shapes(&v->u.list.items[i], arr);
+    }
+}
+
+static void probe_one(const char *path, const char *probes)
+{
+    json_error_t err;
+    json_t *pr = json_load_file(probes, 0, &err);
+    if (!pr) return; /* no probes for this model */
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_file(ctx, path, &g), SY_OK));
+    sy_realvals *rv = sy_realvals_new(ctx, g);
+    size_t i;
+    json_t *p;
+    size_t ok_points = 0;
+    json_array_foreach(json_object_get(pr, "points"), i, p) {
+        const char *k;
+        json_t *v;
+        json_object_foreach(json_object_get(p, "sizes"), k, v) {
+            int64_t sh[16];
+            size_t n = json_array_size(v);
+            for (size_t d = 0; d < n && d < 16; d++) sh[d] = json_integer_value(json_array_get(v, d));
+            cr_assert(eq(int, sy_realvals_bind(rv, k, n, sh), SY_OK));
+        }
+        json_t *outs = json_array();
+        sy_status st = SY_OK;
+        for (size_t o = 0; o < sy_realvals_noutputs(rv) && !st; o++) {
+            const sy_value *val;
+            st = sy_realvals_output(rv, o, &val);
+            if (!st) flat_shapes(val, outs);
+        }
+        char *sizes = json_dumps(json_object_get(p, "sizes"), 0);
+        if (json_is_true(json_object_get(p, "ok"))) {
+            cr_assert(eq(int, st, SY_OK), "%s at %s: torch ran but we fail: %s", path, sizes, sy_ctx_last_error_msg(ctx));
+            cr_assert(json_equal(outs, json_object_get(p, "outputs")), "%s at %s: output shapes differ", path, sizes);
+            ok_points++;
+        } else {
+            cr_assert(ne(int, st, SY_OK), "%s at %s: torch failed (%s) but we run", path, sizes,
+                      json_string_value(json_object_get(p, "error")));
+        }
+        free(sizes);
+        json_decref(outs);
+    }
+    sy_realvals_free(rv);
+    sy_graph_free(g);
+    json_decref(pr);
+}
+
+Test(shapeenv_corpus, real_values_agree_with_pytorch_on_every_probe, .init = ctx_setup, .fini = ctx_teardown, .timeout = 300)
+{
+    for_each_model(probe_one);
+}

@@ -1,0 +1,273 @@
+/* Per-op unit tests with the expected guards, on fake tensors built
+ * directly through the public API (no JSON). */
+#include "common.h"
+
+static sy_env *env;
+static void env_setup(void)
+{
+    ctx_setup();
+    env = sy_env_new(ctx, NULL);
+    cr_assert(env != NULL);
+}
+static void env_teardown(void)
+{
+    env = sy_env_free(env);
+    ctx_teardown();
+}
+
+#define CASE(name) Test(shapeenv_ops, name, .init = env_setup, .fini = env_teardown, .timeout = 30)
+
+static const sy_tensor *input(const char *name, size_t n, const int64_t *shape)
+{
+    const sy_tensor *t = sy_env_input(env, name, SY_DT_FLOAT32, n, shape, NULL);
+    cr_assert(t != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    return t;
+}
+
+static const char *guard_text(size_t i)
+{
+    return S(sy_env_guard(env, i)->expr);
+}
+
+static sy_value call(const char *op, size_t n, const sy_value *args, size_t nkw, const char *const *kn, const sy_value *kv)
+{
+    sy_value out;
+    sy_provenance w = {"n", op, NULL};
+    cr_assert(eq(int, sy_env_call(env, op, n, args, nkw, kn, kv, &w, &out), SY_OK), "%s: %s", op, sy_ctx_last_error_msg(ctx));
+    return out;
+}
+
+CASE(duck_sizing_and_zero_one_specialization)
+{
+    const sy_tensor *x = input("x", 4, (int64_t[]){1, 3, 224, 224});
+    cr_assert(x->sizes[0] == sy_expr_int_si(ctx, 1)); /* 0/1 specialization */
+    cr_assert(x->sizes[2] == x->sizes[3]);           /* duck sizing */
+    const sy_symbol_info *si = sy_env_symbol_of(env, x->sizes[2]);
+    cr_assert(eq(sz, si->nsources, 2));
+    cr_assert(eq(str, (char *)si->sources[0], "x.size()[2]"));
+    cr_assert(eq(str, (char *)si->sources[1], "x.size()[3]"));
+    const sy_expr *lo, *hi;
+    cr_assert(eq(int, sy_facts_get_range(sy_env_facts(env), x->sizes[2], &lo, &hi), SY_OK));
+    cr_assert(lo == sy_expr_int_si(ctx, 2) && hi == NULL);
+    cr_assert(eq(sz, sy_env_nguards(env), 0)); /* unused sizes get no guard */
+}
+
+CASE(duck_sizing_off)
+{
+    sy_env_options o = SY_ENV_OPTIONS_INIT;
+    o.duck_sizing = 0;
+    o.specialize_zero_one = 0;
+    sy_env *e2 = sy_env_new(ctx, &o);
+    const sy_tensor *x = sy_env_input(e2, "x", SY_DT_FLOAT32, 3, (int64_t[]){1, 7, 7}, NULL);
+    cr_assert(x->sizes[1] != x->sizes[2]);
+    cr_assert(sy_expr_is_int(x->sizes[0]) == 0);
+    const sy_expr *lo, *hi;
+    cr_assert(eq(int, sy_facts_get_range(sy_env_facts(e2), x->sizes[0], &lo, &hi), SY_OK));
+    cr_assert(lo == sy_expr_int_si(ctx, 0));
+    sy_env_free(e2);
+}
+
+CASE(broadcast_size_one_needs_no_guard_symbolic_dims_need_eq)
+{
+    const sy_tensor *a = input("a", 2, (int64_t[]){5, 7}), *b = input("b", 2, (int64_t[]){1, 7});
+    const sy_tensor *c = sy_op_add(env, a, b);
+    cr_assert(c && c->sizes[0] == a->sizes[0] && c->sizes[1] == a->sizes[1]);
+    cr_assert(eq(sz, sy_env_nguards(env), 0));
+    sy_env_options o = SY_ENV_OPTIONS_INIT;
+    o.duck_sizing = 0;
+    sy_env *e2 = sy_env_new(ctx, &o);
+    const sy_tensor *p = sy_env_input(e2, "p", SY_DT_FLOAT32, 1, (int64_t[]){6}, NULL);
+    const sy_tensor *q = sy_env_input(e2, "q", SY_DT_FLOAT32, 1, (int64_t[]){6}, NULL);
+    const sy_tensor *r = sy_op_add(e2, p, q);
+    cr_assert(r != NULL);
+    cr_assert(eq(sz, sy_env_nguards(e2), 1));
+    cr_assert(eq(str, S(sy_env_guard(e2, 0)->expr), "s0 == s1"));
+    cr_assert(r->sizes[0] == sy_facts_apply(sy_env_facts(e2), p->sizes[0]));
+    sy_env_free(e2);
+}
+
+CASE(conv_pool_chain_resnet_stem)
+{
+    const sy_tensor *x = sy_env_input(env, "x", SY_DT_FLOAT32, 4, (int64_t[]){8, 3, 224, 224},
+                                      (sy_dim_policy[]){SY_DIM_DUCK, SY_DIM_STATIC, SY_DIM_DUCK, SY_DIM_DUCK});
+    const sy_tensor *w = sy_tensor_new(env, SY_DT_FLOAT32, 4, (const sy_expr *[]){sy_expr_int_si(ctx, 64), sy_expr_int_si(ctx, 3),
+                                                                                  sy_expr_int_si(ctx, 7), sy_expr_int_si(ctx, 7)});
+    const sy_tensor *y = sy_op_conv2d(env, x, w, NULL, (int64_t[]){2, 2}, (int64_t[]){3, 3}, (int64_t[]){1, 1}, 1);
+    cr_assert(y != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(str, S(y->sizes[2]), "CeilDiv(s1, 2)"));
+    sy_value args[2] = {sy_value_tensor(y), sy_value_int_si(env, 3)};
+    const char *kn[3] = {"stride", "padding", "ceil_mode"};
+    sy_value kv[3] = {sy_value_int_si(env, 2), sy_value_int_si(env, 1), sy_value_bool(sy_expr_false(ctx))};
+    sy_value p = call("max_pool2d", 2, args, 3, kn, kv);
+    cr_assert(eq(str, S(p.u.t->sizes[2]), "CeilDiv(s1, 4)"));
+    cr_assert(eq(sz, sy_env_nguards(env), 0));
+}
+
+CASE(ceil_mode_pool_guards_output_size)
+{
+    const sy_tensor *x = input("x", 4, (int64_t[]){2, 8, 9, 9});
+    sy_value args[2] = {sy_value_tensor(x), sy_value_int_si(env, 3)};
+    const char *kn[2] = {"stride", "ceil_mode"};
+    sy_value kv[2] = {sy_value_int_si(env, 2), sy_value_bool(sy_expr_true(ctx))};
+    sy_value p = call("max_pool2d", 2, args, 2, kn, kv);
+    cr_assert(eq(str, S(p.u.t->sizes[2]), "FloorDiv(s2, 2)"));
+    /* output >= 1 needs s1 >= 2: already known, no guard */
+    cr_assert(eq(sz, sy_env_nguards(env), 0));
+}
+
+CASE(chunk_of_4i_gives_one_guard_set_and_no_specialization)
+{
+    char first[512] = "";
+    for (int i = 2; i <= 11; i++) {
+        sy_env *e = sy_env_new(ctx, NULL);
+        const sy_tensor *x = sy_env_input(e, "x", SY_DT_FLOAT32, 1, (int64_t[]){4 * i}, NULL);
+        sy_value args[2] = {sy_value_tensor(x), sy_value_int_si(e, 4)}, out;
+        sy_provenance w = {"chunk", "chunk", NULL};
+        cr_assert(eq(int, sy_env_call(e, "chunk", 2, args, 0, NULL, NULL, &w, &out), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+        cr_assert(eq(sz, out.u.list.n, 4));
+        char gs[512] = "";
+        for (size_t k = 0; k < sy_env_nguards(e); k++) {
+            const sy_expr *g = sy_env_guard(e, k)->expr;
+            /* never Eq(s, const) */
+            if (sy_expr_kind_of(g) == SY_EXPR_EQ) {
+                const sy_expr *d = sy_expr_arg(g, 0);
+                int specialized = (sy_expr_kind_of(d) == SY_EXPR_ADD && sy_expr_nargs(d) == 1 &&
+                                   sy_expr_kind_of(sy_expr_arg(d, 0)) == SY_EXPR_SYM) || sy_expr_kind_of(d) == SY_EXPR_SYM;
+                cr_assert(specialized == 0, "specialized: %s", S(g));
+            }
+            strncat(gs, S(g), sizeof gs - strlen(gs) - 2);
+            strcat(gs, ";");
+        }
+        if (i == 2) strcpy(first, gs);
+        else cr_assert(eq(str, gs, first), "i=%d: guards %s differ from %s", i, gs, first);
+        sy_env_free(e);
+    }
+}
+
+CASE(filling_with_a_size_does_not_guard_it)
+{
+    const sy_tensor *x = input("x", 2, (int64_t[]){5, 9});
+    sy_value args[2] = {sy_value_list(env, 1, (sy_value[]){sy_value_int_si(env, 1)}), sy_value_int(x->sizes[0])};
+    sy_value t = call("full", 2, args, 0, NULL, NULL);
+    cr_assert(eq(sz, t.u.t->ndim, 1));
+    cr_assert(eq(sz, sy_env_nguards(env), 0));
+}
+
+CASE(bool_of_a_size_adds_no_guard)
+{
+    const sy_tensor *x = input("x", 1, (int64_t[]){5});
+    sy_value args[2] = {sy_value_int(x->sizes[0]), sy_value_int_si(env, 0)};
+    sy_value b = call("ne", 2, args, 0, NULL, NULL);
+    sy_value gargs[2] = {b, sy_value_bool(sy_expr_true(ctx))};
+    call("guard_bool", 2, gargs, 0, NULL, NULL);
+    cr_assert(eq(sz, sy_env_nguards(env), 0));
+}
+
+CASE(guards_are_deduplicated_with_provenance)
+{
+    sy_env_options o = SY_ENV_OPTIONS_INIT;
+    o.duck_sizing = 0;
+    sy_env *e = sy_env_new(ctx, &o);
+    const sy_tensor *a = sy_env_input(e, "a", SY_DT_FLOAT32, 1, (int64_t[]){6}, NULL);
+    const sy_expr *rel = sy_expr_gt(ctx, a->sizes[0], sy_expr_int_si(ctx, 4));
+    sy_provenance w1 = {"n1", "gt", "first"}, w2 = {"n2", "gt", "second"};
+    const sy_expr *v;
+    cr_assert(eq(int, sy_env_evaluate_expr(e, rel, &w1, &v), SY_OK));
+    cr_assert(v == sy_expr_true(ctx));
+    /* the same question again is decided by the facts now: no new record */
+    cr_assert(eq(int, sy_env_evaluate_expr(e, rel, &w2, &v), SY_OK));
+    cr_assert(eq(sz, sy_env_nguards(e), 1));
+    cr_assert(eq(sz, sy_env_guards_recorded(e), 1));
+    /* a negated answer records the negation */
+    cr_assert(eq(int, sy_env_evaluate_expr(e, sy_expr_gt(ctx, a->sizes[0], sy_expr_int_si(ctx, 10)), &w2, &v), SY_OK));
+    cr_assert(v == sy_expr_false(ctx));
+    cr_assert(eq(str, S(sy_env_guard(e, 1)->expr), "s0 <= 10"));
+    sy_env_free(e);
+}
+
+CASE(view_with_minus_one_and_divisibility)
+{
+    const sy_tensor *x = input("x", 3, (int64_t[]){4, 6, 10});
+    const sy_tensor *v = sy_op_view(env, x, 2, (const sy_expr *[]){sy_expr_int_si(ctx, -1), x->sizes[2]});
+    cr_assert(v != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(str, S(v->sizes[0]), "s0*s1"));
+    cr_assert(eq(sz, sy_env_nguards(env), 0));
+    /* an impossible view fails with PyTorch's message */
+    cr_assert(sy_op_view(env, x, 1, (const sy_expr *[]){sy_expr_int_si(ctx, 7)}) == NULL);
+    cr_assert(strstr(sy_ctx_last_error_msg(ctx), "invalid for input of size") != NULL);
+}
+
+CASE(unbacked_view_records_a_runtime_assert)
+{
+    const sy_expr *u = sy_env_create_unbacked(env, 1, "nonzero");
+    const sy_tensor *x = sy_tensor_new(env, SY_DT_FLOAT32, 2, (const sy_expr *[]){u, sy_expr_int_si(ctx, 192)});
+    const sy_tensor *v = sy_op_view(env, x, 3, (const sy_expr *[]){sy_expr_int_si(ctx, 12), sy_expr_int_si(ctx, -1),
+                                                                  sy_expr_int_si(ctx, 192)});
+    cr_assert(v != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(str, S(v->sizes[1]), "FloorDiv(u0, 12)"));
+    int found = 0;
+    for (size_t i = 0; i < sy_env_nguards(env); i++)
+        if (sy_env_guard(env, i)->kind == SY_GUARD_RUNTIME_ASSERT && !strcmp(guard_text(i), "Mod(u0, 12) == 0")) found = 1;
+    cr_assert(found, "no runtime assert Mod(u0, 12) == 0");
+    /* a question the facts cannot answer is an error naming u0 */
+    const sy_expr *r;
+    cr_assert(eq(int, sy_env_evaluate_expr(env, sy_expr_gt(ctx, u, sy_expr_int_si(ctx, 100)), NULL, &r), SY_EINVAL));
+    cr_assert(strstr(sy_ctx_last_error_msg(ctx), "unbacked symbol u0") != NULL);
+}
+
+CASE(cat_requires_matching_sizes)
+{
+    sy_env_options o = SY_ENV_OPTIONS_INIT;
+    o.duck_sizing = 0;
+    sy_env *e = sy_env_new(ctx, &o);
+    const sy_tensor *a = sy_env_input(e, "a", SY_DT_FLOAT32, 2, (int64_t[]){3, 5}, NULL);
+    const sy_tensor *b = sy_env_input(e, "b", SY_DT_FLOAT32, 2, (int64_t[]){4, 5}, NULL);
+    const sy_tensor *c = sy_op_cat(e, 2, (const sy_tensor *[]){a, b}, 0);
+    cr_assert(c != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(sz, sy_env_nguards(e), 1));
+    cr_assert(strstr(sy_env_guard(e, 0)->origins[0].reason, "cat: sizes of dim 1 must match") != NULL);
+    cr_assert(eq(str, S(c->sizes[0]), "s0 + s2"));
+    sy_env_free(e);
+}
+
+CASE(matmul_batched_broadcast)
+{
+    const sy_tensor *a = input("a", 3, (int64_t[]){7, 5, 6}), *b = input("b", 2, (int64_t[]){6, 9});
+    const sy_tensor *c = sy_op_matmul(env, a, b);
+    cr_assert(c && c->ndim == 3);
+    cr_assert(c->sizes[0] == a->sizes[0] && c->sizes[1] == a->sizes[1] && c->sizes[2] == b->sizes[1]);
+}
+
+CASE(unknown_op_names_the_op)
+{
+    sy_value out;
+    cr_assert(eq(int, sy_env_call(env, "frobnicate", 0, NULL, 0, NULL, NULL, NULL, &out), SY_EUNSUPPORTED));
+    cr_assert(strstr(sy_ctx_last_error_msg(ctx), "frobnicate") != NULL);
+}
+
+CASE(slicing_clamps_like_python)
+{
+    const sy_tensor *x = input("x", 1, (int64_t[]){10});
+    sy_value n0 = sy_value_int_si(env, 0);
+    /* x[-0:] is the whole axis */
+    sy_value neg = sy_value_int(sy_expr_neg(ctx, n0.u.i));
+    sy_value none = sy_value_none();
+    sy_value parts[3] = {neg, none, none};
+    sy_value sl = sy_value_none();
+    sl.kind = SY_V_SLICE;
+    sl.u.slice.start = &parts[0];
+    sl.u.slice.stop = &parts[1];
+    sl.u.slice.step = &parts[2];
+    sy_value args[2] = {sy_value_tensor(x), sl};
+    sy_value r = call("getitem", 2, args, 0, NULL, NULL);
+    cr_assert(r.u.t->sizes[0] == x->sizes[0]);
+    /* x[:100] clamps to the length: a guard s0 <= 100 is recorded */
+    sy_value stop = sy_value_int_si(env, 100);
+    sy_value parts2[3] = {none, stop, none};
+    sl.u.slice.start = &parts2[0];
+    sl.u.slice.stop = &parts2[1];
+    sl.u.slice.step = &parts2[2];
+    args[1] = sl;
+    r = call("getitem", 2, args, 0, NULL, NULL);
+    cr_assert(r.u.t->sizes[0] == x->sizes[0]);
+}
