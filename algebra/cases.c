@@ -429,7 +429,7 @@ static void run_bound(runner *R, char *lhs, char *assume, char *rhs)
     if (!e) goto fail;
     const sy_expr *wlo, *whi;
     size_t rl = strlen(rhs);
-    rhs_copy = malloc(rl + 1);
+    rhs_copy = sy_alloc(R->ctx, rl + 1);
     if (!rhs_copy) goto fail;
     memcpy(rhs_copy, rhs, rl + 1);
     if (!parse_bound(R, rhs, &wlo, &whi)) {
@@ -473,11 +473,11 @@ static void run_bound(runner *R, char *lhs, char *assume, char *rhs)
     sy_str_free(R->ctx, gl);
     sy_str_free(R->ctx, gh);
     sy_facts_free(f);
-    free(rhs_copy);
+    sy_str_free(R->ctx, rhs_copy);
     return;
 fail:
     sy_facts_free(f);
-    free(rhs_copy);
+    sy_str_free(R->ctx, rhs_copy);
     R->r->failed++;
     R->r->by_kind[K_BOUND][1]++;
 }
@@ -550,9 +550,9 @@ sy_status sy_cases_run_text(sy_ctx *ctx, const char *text, size_t len, const cha
         while (end < len && text[end] != '\n') end++;
         size_t n = end - pos;
         if (n + 1 > linecap) {
-            char *nl = realloc(line, n + 1);
+            char *nl = sy_realloc(ctx, line, linecap, n + 1);
             if (!nl) {
-                free(line);
+                if (line) sy_dealloc(ctx, line, linecap);
                 return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
             }
             line = nl;
@@ -564,7 +564,7 @@ sy_status sy_cases_run_text(sy_ctx *ctx, const char *text, size_t len, const cha
         run_line(&R, line);
         pos = end + 1;
     }
-    free(line);
+    if (line) sy_dealloc(ctx, line, linecap);
     return SY_OK;
 }
 
@@ -578,9 +578,9 @@ sy_status sy_cases_run_file(sy_ctx *ctx, const char *path, const sy_cases_option
     for (;;) {
         if (n + 4096 > cap) {
             size_t nc = cap ? cap * 2 : 65536;
-            char *nd = realloc(data, nc);
+            char *nd = sy_realloc(ctx, data, cap, nc);
             if (!nd) {
-                free(data);
+                if (data) sy_dealloc(ctx, data, cap);
                 fclose(fp);
                 return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
             }
@@ -594,10 +594,10 @@ sy_status sy_cases_run_file(sy_ctx *ctx, const char *path, const sy_cases_option
     bool err = ferror(fp);
     fclose(fp);
     if (err) {
-        free(data);
+        if (data) sy_dealloc(ctx, data, cap);
         return sy_fail_st(ctx, SY_EFORMAT, "cannot read %s", path);
     }
     sy_status st = sy_cases_run_text(ctx, data, n, path, opts, res);
-    free(data);
+    if (data) sy_dealloc(ctx, data, cap);
     return st;
 }

@@ -168,7 +168,10 @@ static const sy_expr *repl_leaf(void *ud, const sy_expr *e)
     return f->repl[e->u.sym.id];
 }
 
-const sy_expr *sy_facts_apply(sy_facts *f, const sy_expr *e)
+static const sy_expr *unfresh(sy_facts *f, const sy_expr *e);
+
+/* Apply replacements; the result may mention internal parameters (#tN). */
+static const sy_expr *apply_raw(sy_facts *f, const sy_expr *e)
 {
     if (!f || !e) return NULL;
     if (f->nrepl == 0) return e;
@@ -179,10 +182,17 @@ const sy_expr *sy_facts_apply(sy_facts *f, const sy_expr *e)
     return r;
 }
 
+const sy_expr *sy_facts_apply(sy_facts *f, const sy_expr *e)
+{
+    const sy_expr *r = apply_raw(f, e);
+    return r && f->nfresh ? unfresh(f, r) : r;
+}
+
 const sy_expr *sy_facts_replacement(const sy_facts *f, const sy_expr *sym)
 {
     if (!f || !sym || sym->kind != SY_EXPR_SYM || sym->u.sym.id >= f->cap) return NULL;
-    return f->repl[sym->u.sym.id];
+    const sy_expr *r = f->repl[sym->u.sym.id];
+    return r && f->nfresh ? unfresh((sy_facts *)f, r) : r;
 }
 
 /* ------------------------------------------------------------------ bounds under facts */
@@ -359,6 +369,7 @@ typedef struct {
 
 typedef struct {
     sy_facts *f;
+    sy_ctx *ctx;
     const sy_expr *vars[LIA_MAX_VARS];
     size_t nv;
     row *rows;
@@ -369,15 +380,23 @@ typedef struct {
     size_t nextdef; /* next variable whose definition is pending */
 } lsys;
 
-static void row_init(row *r, size_t nv)
+/* Rows are allocated through the context allocator; a failed allocation
+ * leaves r->a NULL and the caller's system marked overflowed (UNKNOWN). */
+static bool row_init(sy_ctx *ctx, row *r, size_t nv)
 {
-    r->a = flint_calloc(nv ? nv : 1, sizeof(fmpz));
     fmpz_init(r->c);
+    r->a = sy_alloc(ctx, (nv ? nv : 1) * sizeof(fmpz));
+    if (!r->a) return false;
+    memset(r->a, 0, (nv ? nv : 1) * sizeof(fmpz)); /* fmpz 0 is a valid initialised zero */
+    return true;
 }
-static void row_clear(row *r, size_t nv)
+static void row_clear(sy_ctx *ctx, row *r, size_t nv)
 {
-    for (size_t i = 0; i < nv; i++) fmpz_clear(&r->a[i]);
-    flint_free(r->a);
+    if (r->a) {
+        for (size_t i = 0; i < nv; i++) fmpz_clear(&r->a[i]);
+        sy_dealloc(ctx, r->a, (nv ? nv : 1) * sizeof(fmpz));
+    }
+    r->a = NULL;
     fmpz_clear(r->c);
 }
 
@@ -385,13 +404,14 @@ static void lsys_init(lsys *L, sy_facts *f)
 {
     memset(L, 0, sizeof *L);
     L->f = f;
+    L->ctx = f->ctx;
 }
 static void lsys_clear(lsys *L)
 {
-    for (size_t i = 0; i < L->nrows; i++) row_clear(&L->rows[i], LIA_MAX_VARS);
-    for (size_t i = 0; i < L->neqs; i++) row_clear(&L->eqs[i], LIA_MAX_VARS);
-    free(L->rows);
-    free(L->eqs);
+    for (size_t i = 0; i < L->nrows; i++) row_clear(L->ctx, &L->rows[i], LIA_MAX_VARS);
+    for (size_t i = 0; i < L->neqs; i++) row_clear(L->ctx, &L->eqs[i], LIA_MAX_VARS);
+    if (L->rows) sy_dealloc(L->ctx, L->rows, L->cap * sizeof *L->rows);
+    if (L->eqs) sy_dealloc(L->ctx, L->eqs, L->eqcap * sizeof *L->eqs);
 }
 
 static long var_of(lsys *L, const sy_expr *m)
@@ -409,14 +429,18 @@ static long var_of(lsys *L, const sy_expr *m)
 /* Coefficients of polynomial d into a fresh row (constant into c). */
 static bool linearize(lsys *L, const sy_expr *d, row *r)
 {
-    row_init(r, LIA_MAX_VARS);
+    if (!row_init(L->ctx, r, LIA_MAX_VARS)) {
+        row_clear(L->ctx, r, LIA_MAX_VARS);
+        L->overflow = true;
+        return false;
+    }
     sy_const_term(r->c, d);
     size_t nt = d->kind == SY_EXPR_ADD ? d->n : (d->kind == SY_EXPR_INT ? 0 : 1);
     for (size_t i = 0; i < nt; i++) {
         const sy_expr *m = d->kind == SY_EXPR_ADD ? SY_CTERMS(d)[i].mono : d;
         long v = var_of(L, m);
         if (v < 0) {
-            row_clear(r, LIA_MAX_VARS);
+            row_clear(L->ctx, r, LIA_MAX_VARS);
             return false;
         }
         if (d->kind == SY_EXPR_ADD) fmpz_add(&r->a[v], &r->a[v], &SY_CTERMS(d)[i].coef);
@@ -429,16 +453,16 @@ static bool add_row(lsys *L, row *r, bool eq)
 {
     row **arr = eq ? &L->eqs : &L->rows;
     size_t *n = eq ? &L->neqs : &L->nrows, *cap = eq ? &L->eqcap : &L->cap;
-    if (*n >= LIA_MAX_ROWS) {
-        row_clear(r, LIA_MAX_VARS);
+    if (*n >= LIA_MAX_ROWS || !r->a) {
+        row_clear(L->ctx, r, LIA_MAX_VARS);
         L->overflow = true;
         return false;
     }
     if (*n == *cap) {
         size_t nc = *cap ? *cap * 2 : 32;
-        row *na = realloc(*arr, nc * sizeof *na);
+        row *na = sy_realloc(L->ctx, *arr, *cap * sizeof *na, nc * sizeof *na);
         if (!na) {
-            row_clear(r, LIA_MAX_VARS);
+            row_clear(L->ctx, r, LIA_MAX_VARS);
             L->overflow = true;
             return false;
         }
@@ -466,13 +490,21 @@ static void add_bounds(lsys *L, long v, const sy_ival *iv)
 {
     row r;
     if (!iv->hi_inf) { /* v - hi <= 0 */
-        row_init(&r, LIA_MAX_VARS);
+        row_init(L->ctx, &r, LIA_MAX_VARS);
+        if (!r.a) {
+            add_row(L, &r, false);
+            return;
+        }
         fmpz_one(&r.a[v]);
         fmpz_neg(r.c, iv->hi);
         add_row(L, &r, false);
     }
     if (!iv->lo_inf) { /* lo - v <= 0 */
-        row_init(&r, LIA_MAX_VARS);
+        row_init(L->ctx, &r, LIA_MAX_VARS);
+        if (!r.a) {
+            add_row(L, &r, false);
+            return;
+        }
         fmpz_set_si(&r.a[v], -1);
         fmpz_set(r.c, iv->lo);
         add_row(L, &r, false);
@@ -493,7 +525,11 @@ static void add_mccormick(lsys *L, long w, long x, long y, const sy_ival *X, con
         int xi = pairs[p][0], yi = pairs[p][1], sw = pairs[p][2];
         if (xinf[xi] || yinf[yi]) continue;
         row r;
-        row_init(&r, LIA_MAX_VARS);
+        if (!row_init(L->ctx, &r, LIA_MAX_VARS)) {
+            row_clear(L->ctx, &r, LIA_MAX_VARS);
+            L->overflow = true;
+            return;
+        }
         /* sw = -1: xb*y + yb*x - xb*yb - w <= 0 ; sw = +1: w - xb*y - yb*x + xb*yb <= 0 */
         fmpz_set_si(&r.a[w], sw);
         if (x == y) {
@@ -534,7 +570,6 @@ static void define_var(lsys *L, size_t v)
     sy_ival_init(&iy);
     bound_of(f, m, &iv);
     add_bounds(L, (long)v, &iv);
-    const sy_expr *zero = sy_expr_int_si(ctx, 0);
     switch (m->kind) {
     case SY_EXPR_FLOORDIV:
     case SY_EXPR_CEILDIV:
@@ -606,7 +641,6 @@ static void define_var(lsys *L, size_t v)
     }
     default: break;
     }
-    (void)zero;
     sy_ival_clear(&iv);
     sy_ival_clear(&iy);
 }
@@ -619,8 +653,9 @@ static void define_all(lsys *L)
 /* normalise a row: divide by the gcd of variable coefficients, round the
  * constant up (valid over the integers). Returns 1 if the row is trivially
  * true (no variables, c <= 0), -1 if trivially false, 0 otherwise. */
-static int normalise(row *r, size_t nv)
+static int normalise(sy_ctx *ctx, row *r, size_t nv)
 {
+    (void)ctx;
     fmpz_t g;
     fmpz_init(g);
     for (size_t i = 0; i < nv; i++) fmpz_gcd(g, g, &r->a[i]);
@@ -667,15 +702,23 @@ static bool eliminate_eqs(lsys *L, bool *infeasible, long keep)
         if (piv < 0) {
             /* two inequalities */
             row r1, r2;
-            row_init(&r1, LIA_MAX_VARS);
-            row_init(&r2, LIA_MAX_VARS);
+            bool ok1 = row_init(L->ctx, &r1, LIA_MAX_VARS), ok2 = row_init(L->ctx, &r2, LIA_MAX_VARS);
+            if (!ok1 || !ok2) {
+                row_clear(L->ctx, &r1, LIA_MAX_VARS);
+                row_clear(L->ctx, &r2, LIA_MAX_VARS);
+                return false;
+            }
             for (size_t i = 0; i < nv; i++) {
                 fmpz_set(&r1.a[i], &q->a[i]);
                 fmpz_neg(&r2.a[i], &q->a[i]);
             }
             fmpz_set(r1.c, q->c);
             fmpz_neg(r2.c, q->c);
-            if (!add_row(L, &r1, false) || !add_row(L, &r2, false)) return false;
+            if (!add_row(L, &r1, false)) {
+                row_clear(L->ctx, &r2, LIA_MAX_VARS);
+                return false;
+            }
+            if (!add_row(L, &r2, false)) return false;
             continue;
         }
         /* x_piv = -(rest)/a_piv; substitute into other equalities and rows:
@@ -707,21 +750,25 @@ static int fm_run(lsys *L, long keep, sy_ival *proj)
     size_t nv = L->nv;
     row *rows = L->rows;
     size_t n = L->nrows;
-    /* normalise */
+    /* normalise; trivially true rows are dropped, a trivially false one
+     * proves infeasibility (the row count stays consistent for lsys_clear) */
     size_t w = 0;
+    bool trivially_false = false;
     for (size_t i = 0; i < n; i++) {
-        int t = normalise(&rows[i], nv);
-        if (t < 0) return 1;
+        int t = normalise(L->ctx, &rows[i], nv);
+        if (t < 0) trivially_false = true;
         if (t > 0) {
-            row_clear(&rows[i], LIA_MAX_VARS);
+            row_clear(L->ctx, &rows[i], LIA_MAX_VARS);
             continue;
         }
         rows[w++] = rows[i];
     }
     n = w;
     L->nrows = n;
-    bool *alive = calloc(nv ? nv : 1, sizeof *alive);
+    if (trivially_false) return 1;
+    bool *alive = sy_alloc(L->ctx, (nv ? nv : 1) * sizeof *alive);
     if (!alive) return -1;
+    memset(alive, 0, (nv ? nv : 1) * sizeof *alive);
     for (size_t v = 0; v < nv; v++) alive[v] = (long)v != keep;
     size_t steps = 0;
     int result = 0;
@@ -749,7 +796,8 @@ static int fm_run(lsys *L, long keep, sy_ival *proj)
             break;
         }
         /* combine */
-        row *nr = malloc((n + bestcost + 1) * sizeof *nr);
+        size_t nrcap = n + bestcost + 1;
+        row *nr = sy_alloc(L->ctx, nrcap * sizeof *nr);
         if (!nr) {
             result = -1;
             break;
@@ -767,7 +815,11 @@ static int fm_run(lsys *L, long keep, sy_ival *proj)
                 }
                 /* |a_j| * row_i + a_i * row_j */
                 row c;
-                row_init(&c, LIA_MAX_VARS);
+                if (!row_init(L->ctx, &c, LIA_MAX_VARS)) {
+                    row_clear(L->ctx, &c, LIA_MAX_VARS);
+                    result = -1;
+                    break;
+                }
                 fmpz_t ai, aj;
                 fmpz_init_set(ai, &L->rows[i].a[best]);
                 fmpz_init(aj);
@@ -780,10 +832,10 @@ static int fm_run(lsys *L, long keep, sy_ival *proj)
                 fmpz_addmul(c.c, ai, L->rows[j].c);
                 fmpz_clear(ai);
                 fmpz_clear(aj);
-                int t = normalise(&c, nv);
+                int t = normalise(L->ctx, &c, nv);
                 if (t < 0) result = 1;
                 if (t != 0) {
-                    row_clear(&c, LIA_MAX_VARS);
+                    row_clear(L->ctx, &c, LIA_MAX_VARS);
                     continue;
                 }
                 /* dedupe: same coefficients keep the larger constant */
@@ -796,16 +848,16 @@ static int fm_run(lsys *L, long keep, sy_ival *proj)
                         dup = true;
                     }
                 }
-                if (dup) row_clear(&c, LIA_MAX_VARS);
+                if (dup) row_clear(L->ctx, &c, LIA_MAX_VARS);
                 else nr[m++] = c;
             }
         }
         for (size_t i = 0; i < n; i++)
-            if (!fmpz_is_zero(&L->rows[i].a[best])) row_clear(&L->rows[i], LIA_MAX_VARS);
-        free(L->rows);
+            if (!fmpz_is_zero(&L->rows[i].a[best])) row_clear(L->ctx, &L->rows[i], LIA_MAX_VARS);
+        sy_dealloc(L->ctx, L->rows, L->cap * sizeof *L->rows);
         L->rows = nr;
         L->nrows = n = m;
-        L->cap = n + bestcost + 1;
+        L->cap = nrcap;
         if (result != 0) break;
     }
     if (result == 0 && keep >= 0 && proj) {
@@ -830,7 +882,7 @@ static int fm_run(lsys *L, long keep, sy_ival *proj)
         fmpz_clear(t);
         if (sy_ival_is_empty(proj)) result = 1;
     }
-    free(alive);
+    sy_dealloc(L->ctx, alive, (nv ? nv : 1) * sizeof *alive);
     return result;
 }
 
@@ -891,7 +943,10 @@ static void add_facts(lsys *L, const sy_expr *query)
 /* Is facts && (d <= 0) [or d == 0 when eq] infeasible? 1 yes, 0 no/unknown, -1 budget */
 static int lia_infeasible(sy_facts *f, const sy_expr *d, bool eq, const sy_expr *query)
 {
-    if (f->lia_budget == 0) return -1;
+    if (f->lia_budget == 0) {
+        f->stats.budget_hits++;
+        return -1;
+    }
     f->lia_budget--;
     lsys L;
     lsys_init(&L, f);
@@ -942,7 +997,7 @@ static sy_truth decide_rel(sy_facts *f, const sy_expr *q, int *layer)
         }
         *layer = lay;
         if (all) return is_and ? SY_TRUTH_TRUE : SY_TRUTH_FALSE;
-        /* Or with unknown disjuncts: facts && all negated disjuncts infeasible? */
+        /* some operand unknown: no joint reasoning over the disjuncts (yet) */
         return SY_TRUTH_UNKNOWN;
     }
     const sy_expr *d = q->args[0];
@@ -1014,6 +1069,26 @@ static sy_truth decide_rec(sy_facts *f, const sy_expr *q, int *layer)
     return decide_rel(f, q, layer);
 }
 
+/* The decision layers use the context's error slot for internal failures
+ * they recover from (as UNKNOWN); the caller's previous error is kept. */
+typedef struct { sy_status st; long off; char msg[512]; } saved_err;
+static void save_err(sy_ctx *ctx, saved_err *s)
+{
+    s->st = ctx->err;
+    s->off = ctx->erroff;
+    memcpy(s->msg, ctx->errmsg, sizeof s->msg);
+    sy_ctx_reset_error(ctx);
+}
+/* restore; returns SY_ENOMEM when an allocation failed on the way */
+static sy_status restore_err(sy_ctx *ctx, const saved_err *s)
+{
+    if (ctx->err == SY_ENOMEM) return SY_ENOMEM;
+    ctx->err = s->st;
+    ctx->erroff = s->off;
+    memcpy(ctx->errmsg, s->msg, sizeof s->msg);
+    return SY_OK;
+}
+
 sy_status sy_decide(sy_facts *f, const sy_expr *rel, sy_truth *out)
 {
     if (!f) return SY_EINVAL;
@@ -1025,7 +1100,7 @@ sy_status sy_decide(sy_facts *f, const sy_expr *rel, sy_truth *out)
         f->stats.unknown++;
         return SY_OK;
     }
-    const sy_expr *q = sy_facts_apply(f, rel);
+    const sy_expr *q = apply_raw(f, rel);
     if (!q) {
         /* under the replacements a divisor is the constant 0: the relation is
          * undefined wherever the facts hold; UNKNOWN is the sound answer */
@@ -1036,8 +1111,10 @@ sy_status sy_decide(sy_facts *f, const sy_expr *rel, sy_truth *out)
     }
     f->lia_budget = 24;
     int layer = 0;
+    saved_err se;
+    save_err(f->ctx, &se);
     sy_truth t = decide_rec(f, q, &layer);
-    sy_ctx_reset_error(f->ctx);
+    if (restore_err(f->ctx, &se) == SY_ENOMEM) return sy_fail_st(f->ctx, SY_ENOMEM, "out of memory");
     *out = t;
     if (t == SY_TRUTH_UNKNOWN) f->stats.unknown++;
     else if (layer == 0) f->stats.by_canonical++;
@@ -1243,14 +1320,12 @@ static const sy_expr *simp(sy_facts *f, const sy_expr *e, sy_memo *memo)
  * polynomial, else by FloorDiv(s - x, k). */
 static const sy_expr *unfresh(sy_facts *f, const sy_expr *e)
 {
+    if (!e) return NULL;
     sy_ctx *ctx = f->ctx;
     for (size_t i = f->nfresh; i-- > 0 && e;) {
         const fresh_sym *fs = &f->fresh[i];
         long deg = sy_expr_degree(e, fs->t);
         const sy_expr *num = sy_expr_sub(ctx, fs->s, fs->x);
-        /* does t occur only at polynomial level? substitute exactly */
-        const sy_expr *probe = deg > 0 ? sy_expr_subs(ctx, e, 1, &fs->t, (const sy_expr *[]){sy_expr_int_si(ctx, 0)}) : NULL;
-        (void)probe;
         const sy_expr *kk = sy_int_fmpz(ctx, &fs->k);
         if (deg > 0 && num && kk) {
             /* k^deg * e(t = num/k) = sum_j coeff_j * num^j * k^(deg - j) */
@@ -1289,7 +1364,7 @@ const sy_expr *sy_simplify(sy_facts *f, const sy_expr *e)
     if (!f || !e) return NULL;
     sy_ctx *ctx = f->ctx;
     if (f->inconsistent) return e;
-    const sy_expr *q = sy_facts_apply(f, e);
+    const sy_expr *q = apply_raw(f, e);
     if (!q) return NULL;
     f->lia_budget = 64;
     sy_memo m;
@@ -1310,7 +1385,7 @@ sy_status sy_bound(sy_facts *f, const sy_expr *e, const sy_expr **lo, const sy_e
     if (!e || !lo || !hi) return sy_fail_st(ctx, SY_EINVAL, "bound: NULL argument");
     if (e->isbool) return sy_fail_st(ctx, SY_EINVAL, "bound: expected an integer expression");
     *lo = *hi = NULL;
-    const sy_expr *q = sy_facts_apply(f, e);
+    const sy_expr *q = apply_raw(f, e);
     if (!q) return sy_ctx_last_error(ctx);
     sy_ival iv;
     sy_ival_init(&iv);
@@ -1372,7 +1447,6 @@ static sy_status range_changed(sy_facts *f, uint32_t id, int depth)
         f->inconsistent = true;
         return SY_OK;
     }
-    /* a point range is a replacement by a constant */
     (void)depth;
     /* NE facts at the boundary tighten it */
     bool again = true;
@@ -1510,7 +1584,6 @@ static sy_status add_congruence(sy_facts *f, const sy_expr *e, const fmpz_t r_in
     fmpz_init(g);
     fmpz_fdiv_r(r, r_in, k);
     sy_status st = SY_OK;
-    int sign = 1;
     const sy_expr *s = NULL;
     /* find a linear symbol whose coefficient is invertible mod k */
     size_t nt = e->kind == SY_EXPR_ADD ? e->n : (e->kind == SY_EXPR_INT ? 0 : 1);
@@ -1523,7 +1596,6 @@ static sy_status add_congruence(sy_facts *f, const sy_expr *e, const fmpz_t r_in
         if (!fmpz_is_one(g)) continue;
         if (!s || sy_expr_cmp(m, s) > 0) s = m;
     }
-    (void)sign;
     if (!s) {
         /* keep as a relation: Mod(e, k) == r */
         const sy_expr *rel = sy_expr_eq(ctx, sy_expr_mod(ctx, e, sy_int_fmpz(ctx, k)), sy_int_fmpz(ctx, r));
@@ -1600,7 +1672,7 @@ static sy_status add_fact(sy_facts *f, const sy_expr *e, int depth)
     sy_ctx *ctx = f->ctx;
     if (!e) return sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx) : SY_ERROR;
     if (depth > 64) return SY_OK; /* re-adding cascades are bounded; dropping a fact is sound (weaker) */
-    e = sy_facts_apply(f, e);
+    e = apply_raw(f, e);
     if (!e) return sy_ctx_last_error(ctx);
     fmpz_t a, c;
     sy_status st = SY_OK;
@@ -1680,7 +1752,7 @@ static sy_status add_fact(sy_facts *f, const sy_expr *e, int depth)
             fmpz_clear(c);
             return st;
         }
-        /* k*s + rest == 0 with |k| > 1: s := -rest/k needs k | rest: congruence rest == 0 (mod k) */
+        /* no unit-coefficient symbol: kept as a relation for the linear layer */
         return push_rel(f, e) ? SY_OK : sy_fail_st(ctx, SY_ENOMEM, "out of memory");
     }
     default: return sy_fail_st(ctx, SY_EINVAL, "facts: expected a boolean expression");
@@ -1723,7 +1795,7 @@ sy_status sy_solve(sy_facts *f, const sy_expr *eq, const sy_expr **sym, const sy
     sy_ctx *ctx = f->ctx;
     if (!eq || !sym || !value || !divisibility) return sy_fail_st(ctx, SY_EINVAL, "solve: NULL argument");
     *sym = *value = *divisibility = NULL;
-    const sy_expr *e = sy_facts_apply(f, eq);
+    const sy_expr *e = apply_raw(f, eq);
     if (!e) return sy_ctx_last_error(ctx);
     if (e->kind != SY_EXPR_EQ) return e->isbool ? SY_OK : sy_fail_st(ctx, SY_EINVAL, "solve: expected an equality");
     const sy_expr *d = e->args[0];
@@ -1755,6 +1827,11 @@ sy_status sy_solve(sy_facts *f, const sy_expr *eq, const sy_expr **sym, const sy
     sy_ival_clear(&r);
     sy_ival_clear(&vb);
     if (!ok) return SY_OK;
+    if (f->nfresh) { /* never hand out internal parameters */
+        v = unfresh(f, v);
+        if (div) div = unfresh(f, div);
+        if (!v || s->u.sym.name[0] == '#') return sy_ctx_last_error(f->ctx);
+    }
     *sym = s;
     *value = v;
     *divisibility = div;

@@ -1,7 +1,7 @@
 /* FloorDiv, Mod, CeilDiv: construction-time rules. Every rule is an identity
  * that holds at every integer point where the divisors are non-zero; each is
  * listed with its proof sketch in docs/algebra.md (section "Division rules")
- * and checked by random evaluation in tests/algebra/test_rules.c. */
+ * and checked by random evaluation in tests/algebra/test_props.c. */
 #include <string.h>
 
 #include "algebra/expr_private.h"
@@ -354,6 +354,7 @@ static bool pull_out(sy_ctx *ctx, const sy_expr *n, const sy_expr *d, const sy_e
 
 static const sy_expr *div_sym(sy_ctx *ctx, const sy_expr *n, const sy_expr *d, divkind kind)
 {
+    if (!n || !d) return NULL;
     /* divisor sign: FloorDiv(a, -d) = FloorDiv(-a, d); CeilDiv likewise;
      * Mod(a, -d) = -Mod(-a, d) */
     if (sy_leading_sign(d) < 0) {

@@ -197,7 +197,7 @@ static void ez(evz *ev, const sy_expr *e, fmpz_t out)
         for (uint32_t i = 0; i < e->n && !ev->status; i++) {
             ez(ev, e->args[i], b);
             fmpz_mul(a, a, b);
-            if ((uint64_t)fmpz_bits(a) > ev->ctx->opts.max_const_bits * 4) {
+            if ((uint64_t)fmpz_bits(a) > ev->ctx->opts.max_const_bits) {
                 ev->status = SY_EQUOTA;
                 ev->culprit = e;
             }
@@ -208,7 +208,7 @@ static void ez(evz *ev, const sy_expr *e, fmpz_t out)
         ez(ev, e->args[0], a);
         if (ev->status) break;
         if (!fmpz_is_zero(a) && !fmpz_is_pm1(a) &&
-            (uint64_t)fmpz_bits(a) * e->u.exp > ev->ctx->opts.max_const_bits * 4) {
+            (uint64_t)fmpz_bits(a) * e->u.exp > ev->ctx->opts.max_const_bits) {
             ev->status = SY_EQUOTA;
             ev->culprit = e;
             break;

@@ -390,6 +390,13 @@ static int name_cmp(const char *a, const char *b)
     return 0;
 }
 
+/* natural order, then plain byte order (s2 and s02 differ) */
+static int name_order(const char *a, const char *b)
+{
+    int c = name_cmp(a, b);
+    return c ? c : strcmp(a, b) < 0 ? -1 : strcmp(a, b) > 0;
+}
+
 static int serial_cmp(const sy_expr *a, const sy_expr *b)
 {
     return a->serial < b->serial ? -1 : (a->serial > b->serial ? 1 : 0);
@@ -401,7 +408,7 @@ static int atom_cmp(const sy_expr *a, const sy_expr *b)
     bool as = a->kind == SY_EXPR_SYM, bs = b->kind == SY_EXPR_SYM;
     if (as != bs) return as ? -1 : 1;
     if (as) {
-        int c = name_cmp(a->u.sym.name, b->u.sym.name);
+        int c = name_order(a->u.sym.name, b->u.sym.name);
         return c ? c : serial_cmp(a, b);
     }
     if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;

@@ -254,6 +254,25 @@ static const sy_expr *first_unbacked(sy_env *env, const sy_expr *e)
     return u;
 }
 
+/* Mark the symbols of e as relied upon by a decision. */
+static void touch(sy_env *env, const sy_expr *e)
+{
+    const sy_expr **fs;
+    size_t n;
+    if (!e || sy_expr_free_symbols(env->ctx, e, &fs, &n) != SY_OK) return;
+    for (size_t i = 0; i < n; i++) {
+        symrec *r = find_symrec(env, fs[i]);
+        if (r) r->touched = true;
+    }
+    sy_mem_free(env->ctx, fs);
+}
+
+int sy_env_symbol_touched(const sy_env *env, const sy_expr *sym)
+{
+    symrec *r = env ? find_symrec(env, sym) : NULL;
+    return r ? r->touched : 0;
+}
+
 sy_status sy_env_hint(sy_env *env, const sy_expr *e, const sy_expr **out)
 {
     if (!env) return SY_EINVAL;
@@ -355,6 +374,8 @@ sy_status sy_env_evaluate_expr(sy_env *env, const sy_expr *e, const sy_provenanc
     if (!e || !out) return sy_env_fail(env, SY_EINVAL, "evaluate_expr: NULL argument");
     const sy_expr *q = sy_facts_apply(env->facts, e);
     if (!q) return sy_ctx_last_error(ctx);
+    touch(env, e);
+    touch(env, q);
     sy_status st;
     if (sy_expr_is_bool(q)) {
         if (sy_expr_kind_of(q) == SY_EXPR_TRUE || sy_expr_kind_of(q) == SY_EXPR_FALSE) {
@@ -411,6 +432,8 @@ sy_status sy_env_runtime_assert(sy_env *env, const sy_expr *rel, const sy_proven
     if (t == SY_TRUTH_FALSE)
         return sy_env_fail(env, SY_EINVAL, "runtime assert %s can never hold%s%s", sy_env_show(env, q),
                            why && why->reason ? ": " : "", why && why->reason ? why->reason : "");
+    touch(env, rel);
+    touch(env, q);
     q = guard_form(env, q);
     if (sy_expr_kind_of(q) == SY_EXPR_TRUE) return SY_OK;
     if ((st = record_guard(env, q, SY_GUARD_RUNTIME_ASSERT, why))) return st;
@@ -435,4 +458,20 @@ sy_status sy_env_require(sy_env *env, const sy_expr *rel, const sy_provenance *w
     if (sy_expr_kind_of(v) == SY_EXPR_FALSE)
         return sy_env_fail(env, SY_EINVAL, "%s", why && why->reason ? why->reason : "a required condition is false");
     return SY_OK;
+}
+
+sy_status sy_env_assume(sy_env *env, const sy_expr *rel, const sy_provenance *why)
+{
+    if (!env) return SY_EINVAL;
+    if (!rel || !sy_expr_is_bool(rel)) return sy_env_fail(env, SY_EINVAL, "assume: expected a relation");
+    const sy_expr *q = sy_facts_apply(env->facts, rel);
+    if (!q) return sy_ctx_last_error(env->ctx);
+    touch(env, rel);
+    touch(env, q);
+    if (sy_expr_kind_of(q) == SY_EXPR_TRUE) return SY_OK;
+    if (sy_expr_kind_of(q) == SY_EXPR_FALSE) return sy_env_fail(env, SY_EINVAL, "assumption contradicts what is known");
+    sy_provenance w = {why ? why->node : NULL, why && why->op ? why->op : "assume", why && why->reason ? why->reason : "user fact"};
+    q = guard_form(env, q);
+    sy_status st = record_guard(env, q, SY_GUARD_RELATION, &w);
+    return st ? st : sy_facts_add(env->facts, q);
 }

@@ -15,7 +15,8 @@ typedef struct {
     sy_symbol_info info;
     const char **srcs;
     size_t srccap;
-    bool duck; /* may be shared by duck sizing */
+    bool duck;    /* may be shared by duck sizing */
+    bool touched; /* appeared in a decision or a guard: its range is relied upon */
 } symrec;
 
 typedef struct {

@@ -35,7 +35,8 @@ SY_API sy_ctx *sy_facts_ctx(const sy_facts *f);
 /** Add a fact: any boolean expression (relation, And, Or, true, false).
  *  What it implies is derived immediately: a single-symbol inequality narrows
  *  the symbol's range; an equality with a unit-coefficient symbol becomes a
- *  replacement (the newest symbol in canonical order is replaced); a
+ *  replacement (the symbol that is last in canonical order, i.e. natural name
+ *  order s2 < s10, is replaced); a
  *  congruence Mod(e, k) == r becomes a replacement through a fresh internal
  *  integer (s := k*t + ...); other relations are kept for the linear layer.
  *  Adding `false`, or facts that contradict each other, marks the set

@@ -87,6 +87,15 @@ SY_API sy_status sy_env_require(sy_env *env, const sy_expr *rel, const sy_proven
  *  true from now on). */
 SY_API sy_status sy_env_runtime_assert(sy_env *env, const sy_expr *rel, const sy_provenance *why);
 
+/** A user fact (e.g. x.size(0) == y.size(0)): recorded as a guard with the
+ *  origin "assume" and added to the facts, so that later decisions use it and
+ *  the guard set checks it. SY_EINVAL when it contradicts the facts. */
+SY_API sy_status sy_env_assume(sy_env *env, const sy_expr *rel, const sy_provenance *why);
+
+/** 1 if @p sym appeared in a decision or a guard (its range was relied upon;
+ *  guard production emits range guards only for such symbols). */
+SY_API int sy_env_symbol_touched(const sy_env *env, const sy_expr *sym);
+
 /** Kinds of recorded guards. */
 typedef enum sy_guard_kind {
     SY_GUARD_RELATION = 0,      /**< a decision that depended on the example */

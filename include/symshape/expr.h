@@ -213,7 +213,8 @@ SY_API const sy_expr *sy_expr_subs(sy_ctx *ctx, const sy_expr *e, size_t n,
  *  @retval SY_EINVAL a symbol of e is unbound (the message names it), or a
  *          value is not an integer constant.
  *  @retval SY_EDIVZERO a divisor evaluates to 0 (the message shows it).
- *  @retval SY_EQUOTA an intermediate exceeds max_const_bits. */
+ *  @retval SY_EQUOTA a product or power along the way exceeds max_const_bits
+ *          bits. */
 SY_API sy_status sy_expr_eval(sy_ctx *ctx, const sy_expr *e, size_t n, const sy_expr *const *syms,
                               const sy_expr *const *vals, const sy_expr **out);
 
