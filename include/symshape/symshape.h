@@ -10,4 +10,5 @@
 #include "symshape/env.h"
 #include "symshape/tensor.h"
 #include "symshape/graph.h"
+#include "symshape/gset.h"
 #endif

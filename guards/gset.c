@@ -1,0 +1,662 @@
+/* Guard sets: production over input sources, minimization, checking, JSON.
+ * See include/symshape/gset.h and docs/guards.md. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shapeenv/env_private.h"
+#include "symshape/gset.h"
+
+typedef struct gguard {
+    sy_gset_guard pub;
+    sy_guard_origin *orig;
+    size_t origcap;
+    size_t *slots;
+    size_t slotcap;
+    bool dead;
+} gguard;
+
+typedef struct gchunk {
+    struct gchunk *next;
+    size_t size, used;
+    max_align_t data[];
+} gchunk;
+
+struct sy_gset {
+    sy_ctx *ctx;
+    const char *model;
+    const char **sources;
+    const sy_expr **vars;
+    size_t nsrc, srccap;
+    gguard *g;
+    size_t n, cap;
+    size_t recorded, dedup;
+    gchunk *chunks;
+};
+
+static const char *const kind_names[] = {"tensor_match", "equality", "specialization", "range", "relation", "runtime_assert"};
+const char *sy_gset_kind_name(sy_gset_kind k) { return (unsigned)k <= SY_GK_RUNTIME_ASSERT ? kind_names[k] : "?"; }
+
+static void *galloc(sy_gset *gs, size_t size)
+{
+    size = (size + 15u) & ~(size_t)15u;
+    gchunk *c = gs->chunks;
+    if (!c || c->size - c->used < size) {
+        size_t cs = size > 16384 ? size : 16384;
+        c = sy_alloc(gs->ctx, sizeof *c + cs);
+        if (!c) return NULL;
+        c->size = cs;
+        c->used = 0;
+        c->next = gs->chunks;
+        gs->chunks = c;
+    }
+    void *p = (char *)c->data + c->used;
+    c->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+static const char *gstrdup(sy_gset *gs, const char *s)
+{
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    char *p = galloc(gs, n);
+    if (p) memcpy(p, s, n);
+    return p;
+}
+
+sy_gset *sy_gset_free(sy_gset *gs)
+{
+    if (!gs) return NULL;
+    sy_ctx *ctx = gs->ctx;
+    for (size_t i = 0; i < gs->n; i++) {
+        if (gs->g[i].orig) sy_dealloc(ctx, gs->g[i].orig, gs->g[i].origcap * sizeof *gs->g[i].orig);
+        if (gs->g[i].slots) sy_dealloc(ctx, gs->g[i].slots, gs->g[i].slotcap * sizeof *gs->g[i].slots);
+    }
+    if (gs->g) sy_dealloc(ctx, gs->g, gs->cap * sizeof *gs->g);
+    if (gs->sources) sy_dealloc(ctx, gs->sources, gs->srccap * sizeof *gs->sources);
+    if (gs->vars) sy_dealloc(ctx, gs->vars, gs->srccap * sizeof *gs->vars);
+    for (gchunk *c = gs->chunks, *n; c; c = n) {
+        n = c->next;
+        sy_dealloc(ctx, c, sizeof *c + c->size);
+    }
+    sy_dealloc(ctx, gs, sizeof *gs);
+    return NULL;
+}
+
+static long add_source(sy_gset *gs, const char *text)
+{
+    if (gs->nsrc == gs->srccap) {
+        size_t nc = gs->srccap ? gs->srccap * 2 : 16;
+        const char **ns = sy_realloc(gs->ctx, gs->sources, gs->srccap * sizeof *ns, nc * sizeof *ns);
+        if (!ns) return -1;
+        gs->sources = ns;
+        const sy_expr **nv = sy_realloc(gs->ctx, gs->vars, gs->srccap * sizeof *nv, nc * sizeof *nv);
+        if (!nv) return -1;
+        gs->vars = nv;
+        gs->srccap = nc;
+    }
+    const char *t = gstrdup(gs, text);
+    const sy_expr *v = t ? sy_sym_internal(gs->ctx, t) : NULL;
+    if (!v) return -1;
+    gs->sources[gs->nsrc] = t;
+    gs->vars[gs->nsrc] = v;
+    return (long)gs->nsrc++;
+}
+
+long sy_gset_find_source(const sy_gset *gs, const char *text)
+{
+    if (!gs || !text) return -1;
+    for (size_t i = 0; i < gs->nsrc; i++)
+        if (!strcmp(gs->sources[i], text)) return (long)i;
+    return -1;
+}
+
+static long slot_of_var(const sy_gset *gs, const sy_expr *v)
+{
+    for (size_t i = 0; i < gs->nsrc; i++)
+        if (gs->vars[i] == v) return (long)i;
+    return -1;
+}
+
+/* the slots read by e, sorted */
+static sy_status set_slots(sy_gset *gs, gguard *gg)
+{
+    const sy_expr **fs;
+    size_t n;
+    if (sy_expr_free_symbols(gs->ctx, gg->pub.expr, &fs, &n) != SY_OK) return sy_ctx_last_error(gs->ctx);
+    if (gg->slots) sy_dealloc(gs->ctx, gg->slots, gg->slotcap * sizeof *gg->slots);
+    gg->slotcap = n ? n : 1;
+    gg->slots = sy_alloc(gs->ctx, gg->slotcap * sizeof *gg->slots);
+    if (!gg->slots) {
+        sy_mem_free(gs->ctx, fs);
+        return sy_fail_st(gs->ctx, SY_ENOMEM, "out of memory");
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        long s = slot_of_var(gs, fs[i]);
+        if (s >= 0) gg->slots[k++] = (size_t)s;
+    }
+    sy_mem_free(gs->ctx, fs);
+    for (size_t i = 1; i < k; i++) /* insertion sort */
+        for (size_t j = i; j > 0 && gg->slots[j - 1] > gg->slots[j]; j--) {
+            size_t t = gg->slots[j];
+            gg->slots[j] = gg->slots[j - 1];
+            gg->slots[j - 1] = t;
+        }
+    gg->pub.nslots = k;
+    gg->pub.slots = gg->slots;
+    return SY_OK;
+}
+
+static gguard *add_guard(sy_gset *gs, sy_gset_kind kind, const sy_expr *e, const char *why)
+{
+    if (!e) return NULL;
+    if (gs->n == gs->cap) {
+        size_t nc = gs->cap ? gs->cap * 2 : 32;
+        gguard *ng = sy_realloc(gs->ctx, gs->g, gs->cap * sizeof *ng, nc * sizeof *ng);
+        if (!ng) return SY_NOOM(gs->ctx);
+        gs->g = ng;
+        gs->cap = nc;
+    }
+    gguard *gg = &gs->g[gs->n++];
+    memset(gg, 0, sizeof *gg);
+    gg->pub.kind = kind;
+    gg->pub.expr = e;
+    char *t = sy_expr_print(gs->ctx, e, SY_PRINT_CANONICAL);
+    gg->pub.text = t ? gstrdup(gs, t) : NULL;
+    sy_str_free(gs->ctx, t);
+    gg->pub.why = gstrdup(gs, why);
+    if (!gg->pub.text || (why && !gg->pub.why) || set_slots(gs, gg) != SY_OK) return NULL;
+    return gg;
+}
+
+static bool add_origin(sy_gset *gs, gguard *gg, const sy_guard_origin *o)
+{
+    for (size_t i = 0; i < gg->pub.norigins; i++) {
+        sy_guard_origin *x = &gg->orig[i];
+        bool same = (x->node == o->node || (x->node && o->node && !strcmp(x->node, o->node))) &&
+                    (x->reason == o->reason || (x->reason && o->reason && !strcmp(x->reason, o->reason)));
+        if (same) {
+            x->count += o->count;
+            return true;
+        }
+    }
+    if (gg->pub.norigins == gg->origcap) {
+        size_t nc = gg->origcap ? gg->origcap * 2 : 2;
+        sy_guard_origin *no = sy_realloc(gs->ctx, gg->orig, gg->origcap * sizeof *no, nc * sizeof *no);
+        if (!no) return false;
+        gg->orig = no;
+        gg->origcap = nc;
+    }
+    sy_guard_origin *x = &gg->orig[gg->pub.norigins++];
+    x->node = gstrdup(gs, o->node);
+    x->op = gstrdup(gs, o->op);
+    x->reason = gstrdup(gs, o->reason);
+    x->count = o->count;
+    gg->pub.origins = gg->orig;
+    return true;
+}
+
+/* classify a relation over source variables */
+static sy_gset_kind classify(const sy_expr *e)
+{
+    sy_expr_kind k = sy_expr_kind_of(e);
+    if (k != SY_EXPR_EQ && k != SY_EXPR_LE) return SY_GK_RELATION;
+    const sy_expr *d = sy_expr_arg(e, 0);
+    size_t nt = sy_expr_kind_of(d) == SY_EXPR_ADD ? sy_expr_nargs(d) : 1;
+    bool linear_vars = true;
+    for (size_t i = 0; i < nt; i++) {
+        const sy_expr *m = sy_expr_kind_of(d) == SY_EXPR_ADD ? sy_expr_arg(d, i) : d;
+        if (sy_expr_kind_of(m) != SY_EXPR_SYM) linear_vars = false;
+    }
+    if (!linear_vars) return SY_GK_RELATION;
+    if (k == SY_EXPR_LE) return nt == 1 ? SY_GK_RANGE : SY_GK_RELATION;
+    if (nt == 1) return SY_GK_SPECIALIZATION;
+    if (nt == 2) return SY_GK_EQUALITY;
+    return SY_GK_RELATION;
+}
+
+sy_status sy_gset_produce(sy_env *env, const sy_graph *g, sy_gset **out)
+{
+    if (!env) return SY_EINVAL;
+    sy_ctx *ctx = env->ctx;
+    if (!out) return sy_fail_st(ctx, SY_EINVAL, "produce_guards: NULL argument");
+    *out = NULL;
+    sy_gset *gs = sy_alloc(ctx, sizeof *gs);
+    if (!gs) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    memset(gs, 0, sizeof *gs);
+    gs->ctx = ctx;
+    gs->model = gstrdup(gs, g ? sy_graph_name(g) : "model");
+    char buf[1024];
+    sy_status st = SY_OK;
+    /* 1. sources and tensor-match guards, per graph input */
+    size_t nin = g ? sy_graph_ninputs(g) : 0;
+    for (size_t i = 0; i < nin; i++) {
+        const sy_graph_input *in = sy_graph_input_at(g, i);
+        snprintf(buf, sizeof buf, "%s.dim()", in->name);
+        long sd = add_source(gs, buf);
+        snprintf(buf, sizeof buf, "%s.dtype", in->name);
+        long st_ = add_source(gs, buf);
+        if (sd < 0 || st_ < 0) goto oom;
+        for (size_t d = 0; d < in->ndim; d++) {
+            snprintf(buf, sizeof buf, "%s.size()[%zu]", in->name, d);
+            if (add_source(gs, buf) < 0) goto oom;
+        }
+        snprintf(buf, sizeof buf, "rank of input %s", in->name);
+        if (!add_guard(gs, SY_GK_TENSOR_MATCH, sy_expr_eq(ctx, gs->vars[sd], sy_expr_int_si(ctx, (int64_t)in->ndim)), buf)) goto oom;
+        snprintf(buf, sizeof buf, "dtype of input %s is %s (code %d)", in->name, sy_dtype_name(in->dtype), (int)in->dtype);
+        if (!add_guard(gs, SY_GK_TENSOR_MATCH, sy_expr_eq(ctx, gs->vars[st_], sy_expr_int_si(ctx, (int64_t)in->dtype)), buf)) goto oom;
+    }
+    /* 2. input dims: duck equalities and specializations; first source of each symbol */
+    size_t nsym = ctx->nsyms;
+    const sy_expr **symvar = sy_alloc(ctx, (nsym ? nsym : 1) * sizeof *symvar);
+    if (!symvar) goto oom;
+    memset(symvar, 0, (nsym ? nsym : 1) * sizeof *symvar);
+    for (size_t i = 0; i < sy_env_ninput_dims(env); i++) {
+        const sy_input_dim *d = sy_env_input_dim(env, i);
+        long s = sy_gset_find_source(gs, d->source);
+        if (s < 0 && (s = add_source(gs, d->source)) < 0) {
+            sy_dealloc(ctx, symvar, (nsym ? nsym : 1) * sizeof *symvar);
+            goto oom;
+        }
+        const sy_expr *v = gs->vars[s];
+        if (sy_expr_is_int(d->expr)) {
+            if (d->policy == SY_DIM_STATIC) snprintf(buf, sizeof buf, "static dim (not listed as dynamic)");
+            else snprintf(buf, sizeof buf, "0/1 specialization: example size %lld", (long long)d->example);
+            if (!add_guard(gs, SY_GK_SPECIALIZATION, sy_expr_eq(ctx, v, d->expr), buf)) goto oom_sv;
+            continue;
+        }
+        uint32_t id = sy_expr_sym_id(d->expr);
+        if (id >= nsym) continue;
+        if (!symvar[id]) {
+            symvar[id] = v;
+            continue;
+        }
+        snprintf(buf, sizeof buf, "duck sizing: %s and %s had the same example size %lld and share %s", d->source,
+                 sy_expr_sym_name(symvar[id]), (long long)d->example, sy_expr_sym_name(d->expr));
+        if (!add_guard(gs, SY_GK_EQUALITY, sy_expr_eq(ctx, v, symvar[id]), buf)) goto oom_sv;
+    }
+    /* substitution env symbols -> source variables */
+    const sy_expr **ks = sy_alloc(ctx, (nsym ? nsym : 1) * sizeof *ks), **vs = sy_alloc(ctx, (nsym ? nsym : 1) * sizeof *vs);
+    size_t nk = 0;
+    if (!ks || !vs) {
+        if (ks) sy_dealloc(ctx, ks, (nsym ? nsym : 1) * sizeof *ks);
+        if (vs) sy_dealloc(ctx, vs, (nsym ? nsym : 1) * sizeof *vs);
+        goto oom_sv;
+    }
+    for (size_t i = 0; i < sy_env_nsymbols(env); i++) {
+        const sy_symbol_info *si = sy_env_symbol(env, i);
+        uint32_t id = sy_expr_sym_id(si->sym);
+        if (id < nsym && symvar[id]) {
+            ks[nk] = si->sym;
+            vs[nk++] = symvar[id];
+        }
+    }
+    /* 3. recorded guards, translated */
+    for (size_t i = 0; i < sy_env_nguards(env) && st == SY_OK; i++) {
+        const sy_guard_record *r = sy_env_guard(env, i);
+        gs->recorded += r->count;
+        gs->dedup++;
+        const sy_expr *e = sy_expr_subs(ctx, r->expr, nk, ks, vs);
+        if (!e) {
+            st = sy_ctx_last_error(ctx);
+            break;
+        }
+        if (sy_expr_kind_of(e) == SY_EXPR_TRUE) continue;
+        /* a guard still mentioning env symbols (unbacked) cannot be checked from sizes */
+        bool unresolved = false;
+        const sy_expr **fs;
+        size_t nf;
+        if (sy_expr_free_symbols(ctx, e, &fs, &nf) == SY_OK) {
+            for (size_t k = 0; k < nf; k++)
+                if (slot_of_var(gs, fs[k]) < 0) unresolved = true;
+            sy_mem_free(ctx, fs);
+        }
+        sy_gset_kind kind = (r->kind == SY_GUARD_RUNTIME_ASSERT || unresolved) ? SY_GK_RUNTIME_ASSERT : classify(e);
+        const char *why = r->norigins && r->origins[0].reason ? r->origins[0].reason : "recorded during tracing";
+        gguard *gg = add_guard(gs, kind, e, why);
+        if (!gg) {
+            st = sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx) : SY_ENOMEM;
+            break;
+        }
+        gg->pub.count = r->count;
+        for (size_t k = 0; k < r->norigins; k++)
+            if (!add_origin(gs, gg, &r->origins[k])) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    }
+    /* 4. ranges of the symbols decisions relied on */
+    for (size_t i = 0; i < sy_env_nsymbols(env) && st == SY_OK; i++) {
+        const sy_symbol_info *si = sy_env_symbol(env, i);
+        uint32_t id = sy_expr_sym_id(si->sym);
+        if (si->unbacked || id >= nsym || !symvar[id] || !sy_env_symbol_touched(env, si->sym)) continue;
+        if (!env->opts.specialize_zero_one) continue; /* sizes >= 0 need no guard */
+        snprintf(buf, sizeof buf, "0/1 specialization: sizes 0 and 1 were traced as constants, so %s >= 2 was assumed",
+                 sy_expr_sym_name(si->sym));
+        if (!add_guard(gs, SY_GK_RANGE, sy_expr_ge(ctx, symvar[id], sy_expr_int_si(ctx, 2)), buf)) st = SY_ENOMEM;
+    }
+    sy_dealloc(ctx, ks, (nsym ? nsym : 1) * sizeof *ks);
+    sy_dealloc(ctx, vs, (nsym ? nsym : 1) * sizeof *vs);
+    sy_dealloc(ctx, symvar, (nsym ? nsym : 1) * sizeof *symvar);
+    if (st) {
+        sy_gset_free(gs);
+        return st;
+    }
+    *out = gs;
+    return SY_OK;
+oom_sv:
+    sy_dealloc(ctx, symvar, (nsym ? nsym : 1) * sizeof *symvar);
+oom:
+    sy_gset_free(gs);
+    return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+}
+
+/* ------------------------------------------------------------------ minimization */
+
+static size_t expr_cost(const sy_expr *e)
+{
+    size_t n = 1;
+    for (size_t i = 0; i < sy_expr_nargs(e); i++) n += expr_cost(sy_expr_arg(e, i));
+    return n;
+}
+
+static int guard_order(const void *x, const void *y)
+{
+    const gguard *a = x, *b = y;
+    if (a->pub.kind != b->pub.kind) return a->pub.kind < b->pub.kind ? -1 : 1;
+    size_t ca = expr_cost(a->pub.expr), cb = expr_cost(b->pub.expr);
+    if (a->pub.kind >= SY_GK_RELATION && ca != cb) return ca < cb ? -1 : 1;
+    size_t sa = a->pub.nslots ? a->pub.slots[0] : (size_t)-1, sb = b->pub.nslots ? b->pub.slots[0] : (size_t)-1;
+    if (sa != sb) return sa < sb ? -1 : 1;
+    return sy_expr_cmp(a->pub.expr, b->pub.expr);
+}
+
+/* single-variable bound: v <= c (upper) or c <= v (lower) */
+static bool as_bound(const sy_expr *e, const sy_expr **v, int *upper, fmpz_t c)
+{
+    if (sy_expr_kind_of(e) != SY_EXPR_LE) return false;
+    const sy_expr *d = sy_expr_arg(e, 0);
+    if (sy_expr_kind_of(d) == SY_EXPR_SYM) {
+        *v = d;
+        *upper = 1;
+        fmpz_zero(c);
+        return true;
+    }
+    if (sy_expr_kind_of(d) != SY_EXPR_ADD || sy_expr_nargs(d) != 1 || sy_expr_kind_of(sy_expr_arg(d, 0)) != SY_EXPR_SYM)
+        return false;
+    *v = sy_expr_arg(d, 0);
+    *upper = fmpz_sgn(&SY_CTERMS(d)[0].coef) > 0;
+    /* d = a*v + c0 with a = +-1: upper v <= -c0; lower v >= c0 */
+    if (*upper) fmpz_neg(c, &d->u.c0);
+    else fmpz_set(c, &d->u.c0);
+    return fmpz_is_pm1(&SY_CTERMS(d)[0].coef);
+}
+
+static void drop_guard(gguard *gg) { gg->dead = true; }
+
+sy_status sy_gset_minimize(sy_gset *gs)
+{
+    if (!gs) return SY_EINVAL;
+    sy_ctx *ctx = gs->ctx;
+    /* 1. duplicates: merge provenance into the first */
+    for (size_t i = 0; i < gs->n; i++) {
+        if (gs->g[i].dead) continue;
+        for (size_t j = i + 1; j < gs->n; j++) {
+            if (gs->g[j].dead || gs->g[j].pub.expr != gs->g[i].pub.expr) continue;
+            for (size_t k = 0; k < gs->g[j].pub.norigins; k++)
+                if (!add_origin(gs, &gs->g[i], &gs->g[j].orig[k])) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+            gs->g[i].pub.count += gs->g[j].pub.count;
+            drop_guard(&gs->g[j]);
+        }
+    }
+    /* 2. bounds per variable: keep only the tightest lower and upper */
+    fmpz_t c, c2;
+    fmpz_init(c);
+    fmpz_init(c2);
+    for (size_t i = 0; i < gs->n; i++) {
+        const sy_expr *v;
+        int up;
+        if (gs->g[i].dead || gs->g[i].pub.kind == SY_GK_RUNTIME_ASSERT || !as_bound(gs->g[i].pub.expr, &v, &up, c)) continue;
+        for (size_t j = 0; j < gs->n; j++) {
+            const sy_expr *v2;
+            int up2;
+            if (j == i || gs->g[j].dead || gs->g[j].pub.kind == SY_GK_RUNTIME_ASSERT ||
+                !as_bound(gs->g[j].pub.expr, &v2, &up2, c2) || v2 != v || up2 != up)
+                continue;
+            /* j is weaker than i: drop j */
+            if ((up && fmpz_cmp(c2, c) >= 0) || (!up && fmpz_cmp(c2, c) <= 0)) drop_guard(&gs->g[j]);
+        }
+    }
+    fmpz_clear(c);
+    fmpz_clear(c2);
+    /* 3. implication: from the least important guard upwards, drop each guard
+     * the remaining ones imply */
+    gguard *tmp = sy_alloc(ctx, (gs->n ? gs->n : 1) * sizeof *tmp);
+    if (!tmp) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    size_t m = 0;
+    for (size_t i = 0; i < gs->n; i++) {
+        if (gs->g[i].dead) {
+            if (gs->g[i].orig) sy_dealloc(ctx, gs->g[i].orig, gs->g[i].origcap * sizeof *gs->g[i].orig);
+            if (gs->g[i].slots) sy_dealloc(ctx, gs->g[i].slots, gs->g[i].slotcap * sizeof *gs->g[i].slots);
+            continue;
+        }
+        tmp[m++] = gs->g[i];
+    }
+    memcpy(gs->g, tmp, m * sizeof *tmp);
+    sy_dealloc(ctx, tmp, (gs->n ? gs->n : 1) * sizeof *tmp);
+    gs->n = m;
+    qsort(gs->g, gs->n, sizeof *gs->g, guard_order);
+    for (size_t i = gs->n; i-- > 0;) {
+        gguard *cand = &gs->g[i];
+        if (cand->pub.kind == SY_GK_TENSOR_MATCH || cand->pub.kind == SY_GK_RUNTIME_ASSERT) continue;
+        sy_facts *f = sy_facts_new(ctx);
+        if (!f) return sy_ctx_last_error(ctx);
+        sy_status st = SY_OK;
+        for (size_t j = 0; j < gs->n && st == SY_OK; j++)
+            if (j != i && !gs->g[j].dead && gs->g[j].pub.kind != SY_GK_RUNTIME_ASSERT &&
+                gs->g[j].pub.kind != SY_GK_TENSOR_MATCH)
+                st = sy_facts_add(f, gs->g[j].pub.expr);
+        sy_truth t = SY_TRUTH_UNKNOWN;
+        if (st == SY_OK && sy_facts_consistent(f) == SY_TRUE) st = sy_decide(f, cand->pub.expr, &t);
+        sy_facts_free(f);
+        if (st) return st;
+        if (t == SY_TRUTH_TRUE) cand->dead = true;
+    }
+    m = 0;
+    for (size_t i = 0; i < gs->n; i++) {
+        if (gs->g[i].dead) {
+            if (gs->g[i].orig) sy_dealloc(ctx, gs->g[i].orig, gs->g[i].origcap * sizeof *gs->g[i].orig);
+            if (gs->g[i].slots) sy_dealloc(ctx, gs->g[i].slots, gs->g[i].slotcap * sizeof *gs->g[i].slots);
+            continue;
+        }
+        gs->g[m++] = gs->g[i];
+    }
+    gs->n = m;
+    qsort(gs->g, gs->n, sizeof *gs->g, guard_order);
+    return SY_OK;
+}
+
+/* ------------------------------------------------------------------ access */
+
+size_t sy_gset_size(const sy_gset *gs) { return gs ? gs->n : 0; }
+const sy_gset_guard *sy_gset_at(const sy_gset *gs, size_t i) { return gs && i < gs->n ? &gs->g[i].pub : NULL; }
+size_t sy_gset_nsources(const sy_gset *gs) { return gs ? gs->nsrc : 0; }
+const char *sy_gset_source(const sy_gset *gs, size_t i) { return gs && i < gs->nsrc ? gs->sources[i] : NULL; }
+const sy_expr *sy_gset_source_var(const sy_gset *gs, size_t i) { return gs && i < gs->nsrc ? gs->vars[i] : NULL; }
+const char *sy_gset_model(const sy_gset *gs) { return gs ? gs->model : NULL; }
+void sy_gset_counts(const sy_gset *gs, size_t *recorded, size_t *dedup, size_t *kept)
+{
+    if (recorded) *recorded = gs ? gs->recorded : 0;
+    if (dedup) *dedup = gs ? gs->dedup : 0;
+    if (kept) *kept = gs ? gs->n : 0;
+}
+
+/* ------------------------------------------------------------------ checking */
+
+static sy_status check_binding(const sy_gset *gs, sy_binding *b, sy_gset_result *res)
+{
+    sy_ctx *ctx = gs->ctx;
+    res->accept = 1;
+    res->failed = -1;
+    res->message[0] = '\0';
+    fmpz_t v;
+    fmpz_init(v);
+    for (size_t i = 0; i < gs->n; i++) {
+        const sy_gset_guard *g = &gs->g[i].pub;
+        if (g->kind == SY_GK_RUNTIME_ASSERT) continue;
+        sy_status st = sy_eval_raw(ctx, g->expr, b, v);
+        bool ok = st == SY_OK && !fmpz_is_zero(v);
+        if (st != SY_OK) sy_ctx_reset_error(ctx);
+        if (ok) continue;
+        res->accept = 0;
+        res->failed = (long)i;
+        size_t pos = (size_t)snprintf(res->message, sizeof res->message, "%s failed%s: ", g->text,
+                                      st == SY_EDIVZERO ? " (division by zero)" : "");
+        for (size_t k = 0; k < g->nslots && pos < sizeof res->message; k++) {
+            size_t s = g->slots[k];
+            char *val = fmpz_get_str(NULL, 10, &b->vz[sy_expr_sym_id(gs->vars[s])]);
+            pos += (size_t)snprintf(res->message + pos, sizeof res->message - pos, "%s%s = %s", k ? ", " : "",
+                                    gs->sources[s], val);
+            flint_free(val);
+        }
+        break;
+    }
+    fmpz_clear(v);
+    return SY_OK;
+}
+
+static sy_status check_common(const sy_gset *gs, const sy_expr *const *values, const int64_t *v64, size_t n,
+                              sy_gset_result *res)
+{
+    if (!gs) return SY_EINVAL;
+    sy_ctx *ctx = gs->ctx;
+    if (!res || (!values && !v64)) return sy_fail_st(ctx, SY_EINVAL, "check: NULL argument");
+    if (n != gs->nsrc) return sy_fail_st(ctx, SY_EINVAL, "check: expected %zu values (one per source), got %zu", gs->nsrc, n);
+    sy_binding b;
+    if (!sy_binding_init(ctx, &b)) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    fmpz_t t;
+    fmpz_init(t);
+    for (size_t i = 0; i < n; i++) {
+        if (values) {
+            int64_t x;
+            if (!values[i] || !sy_expr_is_int(values[i])) {
+                fmpz_clear(t);
+                sy_binding_clear(ctx, &b);
+                return sy_fail_st(ctx, SY_EINVAL, "check: value %zu (%s) is not an integer", i, gs->sources[i]);
+            }
+            if (sy_expr_get_si(values[i], &x) == SY_OK) fmpz_set_si(t, x);
+            else {
+                char *s = sy_expr_print(ctx, values[i], SY_PRINT_CANONICAL);
+                fmpz_set_str(t, s ? s : "0", 10);
+                sy_str_free(ctx, s);
+            }
+        } else {
+            fmpz_set_si(t, v64[i]);
+        }
+        sy_binding_set(&b, sy_expr_sym_id(gs->vars[i]), t);
+    }
+    fmpz_clear(t);
+    sy_status st = check_binding(gs, &b, res);
+    sy_binding_clear(ctx, &b);
+    return st;
+}
+
+sy_status sy_gset_check(const sy_gset *gs, const sy_expr *const *values, size_t n, sy_gset_result *res)
+{
+    return check_common(gs, values, NULL, n, res);
+}
+
+sy_status sy_gset_check_si(const sy_gset *gs, const int64_t *values, size_t n, sy_gset_result *res)
+{
+    return check_common(gs, NULL, values, n, res);
+}
+
+sy_status sy_gset_values_from_shapes(const sy_gset *gs, size_t ninputs, const char *const *names, const size_t *ranks,
+                                     const int64_t *const *shapes, const sy_dtype *dtypes, int64_t *values)
+{
+    if (!gs) return SY_EINVAL;
+    if (!values || (ninputs && (!names || !ranks || !shapes))) return sy_fail_st(gs->ctx, SY_EINVAL, "values_from_shapes: NULL argument");
+    for (size_t s = 0; s < gs->nsrc; s++) {
+        const char *src = gs->sources[s];
+        const char *dot = strrchr(src, '.');
+        if (!dot) return sy_fail_st(gs->ctx, SY_EINVAL, "bad source %s", src);
+        /* input name: up to ".dim()", ".dtype" or ".size()[" */
+        const char *p = strstr(src, ".size()[");
+        if (!p) p = strstr(src, ".dim()");
+        if (!p) p = strstr(src, ".dtype");
+        size_t nl = p ? (size_t)(p - src) : strlen(src);
+        long in = -1;
+        for (size_t i = 0; i < ninputs; i++)
+            if (strlen(names[i]) == nl && !strncmp(names[i], src, nl)) in = (long)i;
+        if (in < 0) return sy_fail_st(gs->ctx, SY_EINVAL, "no shape given for input %.*s", (int)nl, src);
+        if (!strcmp(p, ".dim()")) values[s] = (int64_t)ranks[in];
+        else if (!strcmp(p, ".dtype")) values[s] = dtypes ? (int64_t)dtypes[in] : -1;
+        else {
+            size_t d = (size_t)strtoull(p + 8, NULL, 10);
+            values[s] = d < ranks[in] ? shapes[in][d] : 0;
+        }
+    }
+    return SY_OK;
+}
+
+/* ------------------------------------------------------------------ JSON */
+
+char *sy_gset_to_json(const sy_gset *gs)
+{
+    if (!gs) return NULL;
+    sy_ctx *ctx = gs->ctx;
+    json_t *root = json_object(), *srcs = json_array(), *guards = json_array(), *codes = json_object();
+    json_object_set_new(root, "format", json_string("symshape.guards"));
+    json_object_set_new(root, "version", json_integer(1));
+    json_object_set_new(root, "model", json_string(gs->model ? gs->model : ""));
+    for (size_t i = 0; i < gs->nsrc; i++) json_array_append_new(srcs, json_string(gs->sources[i]));
+    json_object_set_new(root, "sources", srcs);
+    for (int d = 0; d < SY_DT_COUNT; d++) json_object_set_new(codes, sy_dtype_name((sy_dtype)d), json_integer(d));
+    json_object_set_new(root, "dtype_codes", codes);
+    for (size_t i = 0; i < gs->n; i++) {
+        const sy_gset_guard *g = &gs->g[i].pub;
+        json_t *o = json_object(), *sl = json_array(), *orig = json_array();
+        json_object_set_new(o, "kind", json_string(sy_gset_kind_name(g->kind)));
+        json_object_set_new(o, "text", json_string(g->text));
+        /* the expression with sources renamed _s<slot> (re-parseable) */
+        const sy_expr **ks = sy_alloc(ctx, (gs->nsrc ? gs->nsrc : 1) * sizeof *ks), **vs = sy_alloc(ctx, (gs->nsrc ? gs->nsrc : 1) * sizeof *vs);
+        char *es = NULL;
+        if (ks && vs) {
+            char nm[32];
+            for (size_t s = 0; s < gs->nsrc; s++) {
+                ks[s] = gs->vars[s];
+                snprintf(nm, sizeof nm, "_s%zu", s);
+                vs[s] = sy_expr_sym(ctx, nm);
+            }
+            const sy_expr *e = sy_expr_subs(ctx, g->expr, gs->nsrc, ks, vs);
+            es = e ? sy_expr_print(ctx, e, SY_PRINT_CANONICAL) : NULL;
+        }
+        if (ks) sy_dealloc(ctx, ks, (gs->nsrc ? gs->nsrc : 1) * sizeof *ks);
+        if (vs) sy_dealloc(ctx, vs, (gs->nsrc ? gs->nsrc : 1) * sizeof *vs);
+        json_object_set_new(o, "expr", es ? json_string(es) : json_null());
+        sy_str_free(ctx, es);
+        for (size_t k = 0; k < g->nslots; k++) json_array_append_new(sl, json_integer((json_int_t)g->slots[k]));
+        json_object_set_new(o, "slots", sl);
+        json_object_set_new(o, "why", g->why ? json_string(g->why) : json_null());
+        json_object_set_new(o, "count", json_integer(g->count));
+        for (size_t k = 0; k < g->norigins; k++) {
+            const sy_guard_origin *x = &g->origins[k];
+            json_array_append_new(orig, json_pack("{s:s?, s:s?, s:s?, s:i}", "node", x->node, "op", x->op, "reason", x->reason,
+                                                  "count", (int)x->count));
+        }
+        json_object_set_new(o, "origins", orig);
+        json_array_append_new(guards, o);
+    }
+    json_object_set_new(root, "guards", guards);
+    json_object_set_new(root, "counts", json_pack("{s:i, s:i, s:i}", "recorded", (int)gs->recorded, "deduplicated",
+                                                  (int)gs->dedup, "kept", (int)gs->n));
+    char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    if (!s) return SY_NOOM(ctx);
+    size_t n = strlen(s) + 1;
+    char *r = sy_alloc(ctx, n);
+    if (r) memcpy(r, s, n);
+    free(s);
+    if (!r) sy_oom(ctx);
+    return r;
+}

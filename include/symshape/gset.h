@@ -1,0 +1,113 @@
+/**
+ * @file symshape/gset.h
+ * @brief Guard sets: the conditions on a model's input sizes under which a
+ *        compiled artifact may be reused. PyTorch's produce_guards
+ *        (torch/fx/experimental/symbolic_shapes.py), done exactly. See
+ *        docs/guards.md.
+ *
+ * A guard set is expressed over *sources*: the input properties a runtime
+ * reads. For every input NAME of rank r the sources are, in this order,
+ * "NAME.dim()", "NAME.dtype" (a dtype code: sy_dtype's numeric value) and
+ * "NAME.size()[0]" ... "NAME.size()[r-1]". Each guard is a relation over
+ * sources with its text in PyTorch's source notation ("x.size()[2] == 224").
+ *
+ * Ownership: a guard set (GIVE from sy_gset_produce) is freed with
+ * sy_gset_free; it borrows its context. Guard and source strings live as long
+ * as the set. A produced set is independent of the env (which may be freed).
+ */
+#ifndef SYMSHAPE_GSET_H
+#define SYMSHAPE_GSET_H
+#include "symshape/graph.h"
+
+SY_BEGIN_DECLS
+
+typedef struct sy_gset sy_gset;
+
+/** Kinds, in the order a minimized set lists them (cheapest first). */
+typedef enum sy_gset_kind {
+    SY_GK_TENSOR_MATCH = 0, /**< an input's rank or dtype */
+    SY_GK_EQUALITY = 1,     /**< two sources equal (duck sizing, replacements) */
+    SY_GK_SPECIALIZATION = 2, /**< a source pinned to a constant (static dim, 0/1, or by a guard) */
+    SY_GK_RANGE = 3,        /**< a bound on one source */
+    SY_GK_RELATION = 4,     /**< any other recorded decision */
+    SY_GK_RUNTIME_ASSERT = 5 /**< a deferred assert on unbacked sizes (checked by the runtime after the data exists) */
+} sy_gset_kind;
+
+/** Name of a kind ("tensor_match", "equality", ...); static storage. */
+SY_API const char *sy_gset_kind_name(sy_gset_kind k);
+
+/** One guard (KEEP: owned by the set). */
+typedef struct sy_gset_guard {
+    sy_gset_kind kind;
+    const sy_expr *expr;    /**< canonical boolean over source variables (symbols named by the sources) */
+    const char *text;       /**< source form, e.g. "x.size()[2] == 224" */
+    const char *why;        /**< short explanation, e.g. "duck sizing: equal example sizes (224)" */
+    unsigned count;         /**< times recorded during tracing (0 for derived guards) */
+    size_t norigins;
+    const sy_guard_origin *origins; /**< node / op / reason of each recording */
+    size_t nslots;
+    const size_t *slots;    /**< source indices the guard reads */
+} sy_gset_guard;
+
+/** Produce the guard set of a traced env: tensor-match guards for every
+ *  input of @p g (may be NULL: then only size sources are known from the env),
+ *  duck-sizing equalities, static and 0/1 specializations, every recorded
+ *  guard translated to sources, and range guards for the symbols decisions
+ *  relied on. Not minimized.
+ *  @retval SY_OK @retval SY_ENOMEM @retval SY_EINVAL */
+SY_API sy_status sy_gset_produce(sy_env *env, const sy_graph *g, sy_gset **out);
+SY_API sy_gset *sy_gset_free(SY_TAKE SY_NULL sy_gset *gs);
+
+/** Minimize in place: remove duplicates, merge the bounds of each source to
+ *  the tightest pair, drop every guard implied by the others (sy_decide), and
+ *  order cheap first (tensor match, equalities and specializations, ranges,
+ *  relations by size, runtime asserts), deterministically. The set accepts
+ *  exactly the points it accepted before. */
+SY_API sy_status sy_gset_minimize(sy_gset *gs);
+
+SY_API size_t sy_gset_size(const sy_gset *gs);
+SY_API const sy_gset_guard *sy_gset_at(const sy_gset *gs, size_t i);
+SY_API size_t sy_gset_nsources(const sy_gset *gs);
+/** Source text of slot @p i ("x.size()[2]"); KEEP. */
+SY_API const char *sy_gset_source(const sy_gset *gs, size_t i);
+/** The source variable of slot @p i (a symbol node named by the source). */
+SY_API const sy_expr *sy_gset_source_var(const sy_gset *gs, size_t i);
+/** Index of the source named @p text, or -1. */
+SY_API long sy_gset_find_source(const sy_gset *gs, const char *text);
+SY_API const char *sy_gset_model(const sy_gset *gs);
+/** Counts: guards recorded during tracing (with repeats), after
+ *  deduplication, and in the set now. */
+SY_API void sy_gset_counts(const sy_gset *gs, size_t *recorded, size_t *deduplicated, size_t *kept);
+
+/** Result of a check. */
+typedef struct sy_gset_result {
+    int accept;          /**< 1 accept, 0 reject */
+    long failed;         /**< index of the first failing guard, -1 on accept */
+    char message[512];   /**< "x.size()[2] == 224 failed: x.size()[2] = 97" */
+} sy_gset_result;
+
+/** Check concrete values (the reference checker the backends are tested
+ *  against): exact bignum evaluation; guards are checked in order and the
+ *  first failure is reported with the values of the sources it reads. A guard
+ *  whose evaluation divides by zero fails.
+ *  @param values array of n integer constants (expressions), one per source.
+ *  @retval SY_OK (res filled) @retval SY_EINVAL n != number of sources or a
+ *  value is not an integer constant. Runtime asserts are not checked here. */
+SY_API sy_status sy_gset_check(const sy_gset *gs, const sy_expr *const *values, size_t n, sy_gset_result *res);
+/** Same with int64 values. */
+SY_API sy_status sy_gset_check_si(const sy_gset *gs, const int64_t *values, size_t n, sy_gset_result *res);
+
+/** Fill @p values (array of sy_gset_nsources int64) from input shapes:
+ *  @p names / @p ranks / @p shapes / @p dtypes describe @p ninputs inputs.
+ *  Missing sizes (rank smaller than expected) are set to 0 — the rank guard
+ *  fails first. @retval SY_EINVAL an input of the set is missing. */
+SY_API sy_status sy_gset_values_from_shapes(const sy_gset *gs, size_t ninputs, const char *const *names,
+                                            const size_t *ranks, const int64_t *const *shapes, const sy_dtype *dtypes,
+                                            int64_t *values);
+
+/** Stable JSON form (docs/guards.md, "symshape.guards" version 1); GIVE:
+ *  free with sy_str_free. NULL on SY_ENOMEM. */
+SY_API char *sy_gset_to_json(const sy_gset *gs);
+
+SY_END_DECLS
+#endif

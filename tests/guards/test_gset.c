@@ -1,0 +1,275 @@
+/* Guard sets: soundness on every probe of every corpus model, equivalence of
+ * the minimized and the produced set on sampled points, and the cases the
+ * issue names (negated guards, unused inputs, duck sizing, user facts). */
+#include <dirent.h>
+#include <jansson.h>
+
+#include "common.h"
+
+static void flat_shapes(const sy_value *v, json_t *arr)
+{
+    if (v->kind == SY_V_TENSOR) {
+        json_t *s = json_array();
+        for (size_t k = 0; k < v->u.t->ndim; k++) {
+            int64_t x = -1;
+            sy_expr_get_si(v->u.t->sizes[k], &x);
+            json_array_append_new(s, json_integer(x));
+        }
+        json_array_append_new(arr, s);
+    } else if (v->kind == SY_V_LIST) {
+        for (size_t i = 0; i < v->u.list.n; i++) flat_shapes(&v->u.list.items[i], arr);
+    }
+}
+
+static sy_gset *trace_and_produce(sy_graph *g, sy_gset **produced)
+{
+    sy_env *env = sy_env_new(ctx, NULL);
+    sy_trace *t;
+    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset *gs, *raw;
+    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(int, sy_gset_produce(env, g, &raw), SY_OK));
+    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_trace_free(t);
+    sy_env_free(env);
+    *produced = raw;
+    return gs;
+}
+
+typedef struct { long accepted, eligible, accepted_eligible, points; } acc_t;
+
+static void sound_on_probes(const char *model, const char *probes, acc_t *acc)
+{
+    json_error_t err;
+    json_t *pr = json_load_file(probes, 0, &err);
+    if (!pr) return;
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_file(ctx, model, &g), SY_OK));
+    sy_gset *raw, *gs = trace_and_produce(g, &raw);
+    sy_realvals *rv = sy_realvals_new(ctx, g);
+    size_t ns = sy_gset_nsources(gs);
+    int64_t *vals = malloc(ns * sizeof *vals);
+    size_t i;
+    json_t *p;
+    json_array_foreach(json_object_get(pr, "points"), i, p) {
+        const char *names[8];
+        size_t ranks[8];
+        int64_t shp[8][16];
+        const int64_t *shapes[8];
+        sy_dtype dts[8];
+        size_t ni = 0;
+        const char *k;
+        json_t *v;
+        json_object_foreach(json_object_get(p, "sizes"), k, v) {
+            names[ni] = k;
+            ranks[ni] = json_array_size(v);
+            for (size_t d = 0; d < ranks[ni] && d < 16; d++) shp[ni][d] = json_integer_value(json_array_get(v, d));
+            shapes[ni] = shp[ni];
+            long in = -1;
+            for (size_t q = 0; q < sy_graph_ninputs(g); q++)
+                if (!strcmp(sy_graph_input_at(g, q)->name, k)) in = (long)q;
+            cr_assert(ge(long, in, 0));
+            dts[ni] = sy_graph_input_at(g, (size_t)in)->dtype;
+            cr_assert(eq(int, sy_realvals_bind(rv, k, ranks[ni], shp[ni]), SY_OK));
+            ni++;
+        }
+        cr_assert(eq(int, sy_gset_values_from_shapes(gs, ni, names, ranks, shapes, dts, vals), SY_OK));
+        sy_gset_result r, r0;
+        cr_assert(eq(int, sy_gset_check_si(gs, vals, ns, &r), SY_OK));
+        cr_assert(eq(int, sy_gset_check_si(raw, vals, ns, &r0), SY_OK));
+        char *sizes = json_dumps(json_object_get(p, "sizes"), 0);
+        /* minimization keeps the accepted set */
+        cr_assert(eq(int, r.accept, r0.accept), "%s at %s: minimized %d vs produced %d (%s / %s)", model, sizes, r.accept,
+                  r0.accept, r.message, r0.message);
+        int ok = json_is_true(json_object_get(p, "ok"));
+        /* eligible: torch ran and every dim's policy allows the size */
+        const sy_graph_input *in = sy_graph_input_at(g, 0);
+        int el = ok && ni == 1;
+        for (size_t d = 0; el && d < in->ndim; d++) {
+            if (in->dynamic[d] && shp[0][d] < 2) el = 0;
+            if (!in->dynamic[d] && shp[0][d] != in->shape[d]) el = 0;
+            for (size_t d2 = 0; d2 < in->ndim; d2++)
+                if (in->dynamic[d] && in->dynamic[d2] && in->shape[d] == in->shape[d2] && shp[0][d] != shp[0][d2]) el = 0;
+        }
+        acc->points++;
+        acc->eligible += el;
+        if (r.accept) {
+            acc->accepted++;
+            acc->accepted_eligible += el;
+            json_t *outs = json_array();
+            sy_status st = SY_OK;
+            for (size_t o = 0; o < sy_realvals_noutputs(rv) && !st; o++) {
+                const sy_value *val;
+                st = sy_realvals_output(rv, o, &val);
+                if (!st) flat_shapes(val, outs);
+            }
+            cr_assert(ok, "%s: UNSOUND: guards accept %s where PyTorch failed (%s)", model, sizes,
+                      json_string_value(json_object_get(p, "error")));
+            cr_assert(eq(int, st, SY_OK), "%s at %s: %s", model, sizes, sy_ctx_last_error_msg(ctx));
+            cr_assert(json_equal(outs, json_object_get(p, "outputs")), "%s: UNSOUND: output shapes differ at %s", model, sizes);
+            json_decref(outs);
+        }
+        free(sizes);
+    }
+    free(vals);
+    sy_realvals_free(rv);
+    sy_gset_free(gs);
+    sy_gset_free(raw);
+    sy_graph_free(g);
+    json_decref(pr);
+}
+
+Test(guards_gset, sound_on_every_probe_and_minimization_keeps_the_accepted_set, .init = ctx_setup, .fini = ctx_teardown,
+     .timeout = 300)
+{
+    const char *dirs[2] = {SY_SHARED_DIR "/corpus", SY_TESTS_DIR "/../examples"};
+    int models = 0;
+    for (int d = 0; d < 2 && !models; d++) {
+        DIR *dir = opendir(dirs[d]);
+        if (!dir) continue;
+        struct dirent *de;
+        while ((de = readdir(dir))) {
+            size_t n = strlen(de->d_name);
+            if (n < 6 || strcmp(de->d_name + n - 5, ".json") || strstr(de->d_name, ".probes.")) continue;
+            char path[1024], probes[1024];
+            snprintf(path, sizeof path, "%s/%s", dirs[d], de->d_name);
+            snprintf(probes, sizeof probes, "%s/%.*s.probes.json", d == 0 ? SY_SHARED_DIR "/probes" : dirs[d], (int)(n - 5),
+                     de->d_name);
+            acc_t a = {0, 0, 0, 0};
+            sound_on_probes(path, probes, &a);
+            if (a.points) {
+                fprintf(stderr, "%-24s accepted %3ld/%ld, eligible %3ld, accepted of eligible %ld\n", de->d_name, a.accepted,
+                        a.points, a.eligible, a.accepted_eligible);
+                cr_assert(eq(long, a.accepted_eligible, a.eligible), "%s: an eligible point was rejected", de->d_name);
+            }
+            models++;
+        }
+        closedir(dir);
+    }
+    cr_assert(gt(int, models, 0));
+}
+
+static sy_graph *load(const char *text)
+{
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_text(ctx, text, strlen(text), "t.json", &g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    return g;
+}
+
+static int accepts(sy_gset *gs, size_t n, const int64_t *v)
+{
+    sy_gset_result r;
+    cr_assert(eq(int, sy_gset_check_si(gs, v, n, &r), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    return r.accept;
+}
+
+Test(guards_gset, negated_guard_stays_negated, .init = ctx_setup, .fini = ctx_teardown)
+{
+    /* the graph branched on x.size(0) != 4 being false at the example 4... and
+     * on size(1) == 5 being false at 6: other shapes must be rejected */
+    const char *G = "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
+                    "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[4,6],\"dynamic\":[0,1]},"
+                    "{\"name\":\"s1\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},"
+                    "{\"name\":\"c\",\"op\":\"eq\",\"args\":[{\"ref\":\"s1\"},5]},"
+                    "{\"name\":\"gb\",\"op\":\"guard_bool\",\"args\":[{\"ref\":\"c\"},false]}],"
+                    "\"outputs\":[{\"ref\":\"x\"}]}";
+    sy_graph *g = load(G);
+    sy_gset *raw, *gs = trace_and_produce(g, &raw);
+    char *js = sy_gset_to_json(gs);
+    cr_assert(js && strstr(js, "x.size()[1] != 5"), "%s", js ? js : "");
+    sy_str_free(ctx, js);
+    /* sources: x.dim(), x.dtype, x.size()[0], x.size()[1] */
+    cr_assert(accepts(gs, 4, (int64_t[]){2, 0, 4, 6}));
+    cr_assert(accepts(gs, 4, (int64_t[]){2, 0, 9, 7}));
+    cr_assert(eq(int, accepts(gs, 4, (int64_t[]){2, 0, 4, 5}), 0)); /* the branch not traced */
+    cr_assert(eq(int, accepts(gs, 4, (int64_t[]){3, 0, 4, 6}), 0)); /* rank */
+    sy_gset_free(gs);
+    sy_gset_free(raw);
+    sy_graph_free(g);
+}
+
+Test(guards_gset, unused_input_gets_no_size_guard_and_duck_sizing, .init = ctx_setup, .fini = ctx_teardown)
+{
+    const char *G = "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
+                    "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[8,3],\"dynamic\":[0]},"
+                    "{\"name\":\"y\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[8],\"dynamic\":[0]},"
+                    "{\"name\":\"z\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[5,7],\"dynamic\":[0,1]},"
+                    "{\"name\":\"r\",\"op\":\"relu\",\"args\":[{\"ref\":\"x\"}]}],"
+                    "\"outputs\":[{\"ref\":\"r\"}]}";
+    sy_graph *g = load(G);
+    sy_gset *raw, *gs = trace_and_produce(g, &raw);
+    int duck = 0;
+    for (size_t i = 0; i < sy_gset_size(gs); i++) {
+        const sy_gset_guard *x = sy_gset_at(gs, i);
+        cr_assert(strstr(x->text, "z.size()") == NULL, "unused input z has a size guard: %s", x->text);
+        if (x->kind == SY_GK_EQUALITY && strstr(x->text, "y.size()[0]") && strstr(x->text, "x.size()[0]")) duck++;
+    }
+    cr_assert(eq(int, duck, 1), "one duck equality naming both sources");
+    sy_gset_free(gs);
+    sy_gset_free(raw);
+    /* duck sizing off: no equality */
+    sy_env_options o = SY_ENV_OPTIONS_INIT;
+    o.duck_sizing = 0;
+    sy_env *env = sy_env_new(ctx, &o);
+    sy_trace *t;
+    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK));
+    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK));
+    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK));
+    for (size_t i = 0; i < sy_gset_size(gs); i++) cr_assert(ne(int, sy_gset_at(gs, i)->kind, SY_GK_EQUALITY));
+    sy_gset_free(gs);
+    sy_trace_free(t);
+    sy_env_free(env);
+    sy_graph_free(g);
+}
+
+Test(guards_gset, user_fact_reject_names_both_sources, .init = ctx_setup, .fini = ctx_teardown)
+{
+    const char *G = "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
+                    "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[4],\"dynamic\":[0]},"
+                    "{\"name\":\"y\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[4],\"dynamic\":[0]}],"
+                    "\"outputs\":[{\"ref\":\"x\"}]}";
+    sy_graph *g = load(G);
+    sy_env_options o = SY_ENV_OPTIONS_INIT;
+    o.duck_sizing = 0;
+    sy_env *env = sy_env_new(ctx, &o);
+    sy_trace *t;
+    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK));
+    const sy_tensor *x = sy_trace_value(t, 0)->u.t, *y = sy_trace_value(t, 1)->u.t;
+    cr_assert(eq(int, sy_env_assume(env, sy_expr_eq(ctx, x->sizes[0], y->sizes[0]), NULL), SY_OK));
+    sy_gset *gs;
+    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK));
+    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK));
+    int64_t vals[6];
+    const char *names[2] = {"x", "y"};
+    size_t ranks[2] = {1, 1};
+    const int64_t *shapes[2] = {(int64_t[]){4}, (int64_t[]){7}};
+    cr_assert(eq(int, sy_gset_values_from_shapes(gs, 2, names, ranks, shapes, (sy_dtype[]){SY_DT_FLOAT32, SY_DT_FLOAT32}, vals), SY_OK));
+    sy_gset_result r;
+    cr_assert(eq(int, sy_gset_check_si(gs, vals, sy_gset_nsources(gs), &r), SY_OK));
+    cr_assert(eq(int, r.accept, 0));
+    cr_assert(strstr(r.message, "x.size()[0] = 4") && strstr(r.message, "y.size()[0] = 7"), "%s", r.message);
+    sy_gset_free(gs);
+    sy_trace_free(t);
+    sy_env_free(env);
+    sy_graph_free(g);
+}
+
+Test(guards_gset, check_is_exact_past_int64, .init = ctx_setup, .fini = ctx_teardown)
+{
+    const char *G = "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
+                    "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[6,6],\"dynamic\":[0,1]},"
+                    "{\"name\":\"v\",\"op\":\"view\",\"args\":[{\"ref\":\"x\"},-1]}],"
+                    "\"outputs\":[{\"ref\":\"v\"}]}";
+    sy_graph *g = load(G);
+    sy_gset *raw, *gs = trace_and_produce(g, &raw);
+    /* huge sizes: evaluation must not wrap */
+    const sy_expr *vals[4] = {sy_expr_int_si(ctx, 2), sy_expr_int_si(ctx, 0), sy_expr_int_str(ctx, "99999999999999999999999"),
+                              sy_expr_int_str(ctx, "99999999999999999999999")};
+    sy_gset_result r;
+    cr_assert(eq(int, sy_gset_check(gs, vals, 4, &r), SY_OK));
+    cr_assert(eq(int, r.accept, 1), "%s", r.message);
+    cr_assert(eq(int, sy_gset_check(gs, vals, 3, &r), SY_EINVAL));
+    sy_gset_free(gs);
+    sy_gset_free(raw);
+    sy_graph_free(g);
+}
