@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "shapeenv/env_private.h"
+#include "symshape/backend.h"
 #include "symshape/gset.h"
 
 typedef struct gguard {
@@ -479,6 +480,7 @@ sy_status sy_gset_minimize(sy_gset *gs)
 /* ------------------------------------------------------------------ access */
 
 size_t sy_gset_size(const sy_gset *gs) { return gs ? gs->n : 0; }
+sy_ctx *sy_gset_ctx(const sy_gset *gs) { return gs ? gs->ctx : NULL; }
 const sy_gset_guard *sy_gset_at(const sy_gset *gs, size_t i) { return gs && i < gs->n ? &gs->g[i].pub : NULL; }
 size_t sy_gset_nsources(const sy_gset *gs) { return gs ? gs->nsrc : 0; }
 const char *sy_gset_source(const sy_gset *gs, size_t i) { return gs && i < gs->nsrc ? gs->sources[i] : NULL; }

@@ -11,4 +11,5 @@
 #include "symshape/tensor.h"
 #include "symshape/graph.h"
 #include "symshape/gset.h"
+#include "symshape/backend.h"
 #endif

@@ -1,0 +1,142 @@
+/* Backend registry and the output buffer. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "algebra/eval_private.h"
+#include "backends/backends_private.h"
+#include "symshape/backend.h"
+
+struct sy_output {
+    sy_ctx *ctx;
+    unsigned char *p;
+    size_t len, cap;
+    int oom;
+};
+
+sy_status sy_output_write(sy_output *out, const void *data, size_t n)
+{
+    if (!out) return SY_EINVAL;
+    if (out->oom) return SY_ENOMEM;
+    if (out->len + n + 1 > out->cap) {
+        size_t nc = out->cap ? out->cap : 4096;
+        while (nc < out->len + n + 1) nc *= 2;
+        unsigned char *np = sy_realloc(out->ctx, out->p, out->cap, nc);
+        if (!np) {
+            out->oom = 1;
+            return SY_ENOMEM;
+        }
+        out->p = np;
+        out->cap = nc;
+    }
+    if (n) memcpy(out->p + out->len, data, n);
+    out->len += n;
+    out->p[out->len] = 0;
+    return SY_OK;
+}
+
+sy_status sy_output_printf(sy_output *out, const char *fmt, ...)
+{
+    if (!out) return SY_EINVAL;
+    char tmp[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0) return SY_EINVAL;
+    if ((size_t)n < sizeof tmp) return sy_output_write(out, tmp, (size_t)n);
+    char *big = sy_alloc(out->ctx, (size_t)n + 1);
+    if (!big) {
+        out->oom = 1;
+        return SY_ENOMEM;
+    }
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    sy_status st = sy_output_write(out, big, (size_t)n);
+    sy_dealloc(out->ctx, big, (size_t)n + 1);
+    return st;
+}
+
+#define MAX_BACKENDS 64
+static const sy_backend *registry[MAX_BACKENDS];
+static size_t nregistry;
+static int builtins_done;
+
+sy_status sy_backend_register(const sy_backend *b)
+{
+    if (!b || !b->name || !*b->name || !b->render) return SY_EINVAL;
+    for (size_t i = 0; i < nregistry; i++)
+        if (!strcmp(registry[i]->name, b->name)) return SY_EINVAL;
+    if (nregistry == MAX_BACKENDS) return SY_EQUOTA;
+    registry[nregistry++] = b;
+    return SY_OK;
+}
+
+static void ensure_builtins(void)
+{
+    if (builtins_done) return;
+    builtins_done = 1;
+    sy_backends_register_builtins();
+}
+
+const sy_backend *sy_backend_find(const char *name)
+{
+    ensure_builtins();
+    if (!name) return NULL;
+    for (size_t i = 0; i < nregistry; i++)
+        if (!strcmp(registry[i]->name, name)) return registry[i];
+    return NULL;
+}
+
+size_t sy_backend_count(void)
+{
+    ensure_builtins();
+    return nregistry;
+}
+
+const sy_backend *sy_backend_at(size_t i)
+{
+    ensure_builtins();
+    return i < nregistry ? registry[i] : NULL;
+}
+
+sy_status sy_backend_render(const char *name, const sy_gset *gs, const sy_backend_options *opts, unsigned char **data,
+                            size_t *len)
+{
+    if (!gs || !data || !len) return SY_EINVAL;
+    sy_ctx *ctx = sy_gset_ctx(gs);
+    *data = NULL;
+    *len = 0;
+    const sy_backend *b = sy_backend_find(name);
+    if (!b) {
+        char known[512] = "";
+        for (size_t i = 0; i < nregistry; i++) {
+            strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
+            strncat(known, registry[i]->name, sizeof known - strlen(known) - 1);
+        }
+        return sy_fail_st(ctx, SY_EINVAL, "unknown backend '%s' (known: %s)", name ? name : "(null)", known);
+    }
+    sy_backend_options defo = SY_BACKEND_OPTIONS_INIT;
+    if (!opts) opts = &defo;
+    if (opts->version != SY_BACKEND_OPTIONS_VERSION) return sy_fail_st(ctx, SY_EVERSION, "unknown backend options version");
+    sy_output out = {ctx, NULL, 0, 0, 0};
+    sy_status st = b->render(b, gs, opts, &out);
+    if (st == SY_OK && out.oom) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    if (st != SY_OK) {
+        if (out.p) sy_dealloc(ctx, out.p, out.cap);
+        return st;
+    }
+    /* hand out through the array allocator so sy_mem_free releases it */
+    unsigned char *r = sy_alloc_array(ctx, out.len + 1);
+    if (!r) {
+        if (out.p) sy_dealloc(ctx, out.p, out.cap);
+        return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    }
+    if (out.len) memcpy(r, out.p, out.len);
+    r[out.len] = 0;
+    if (out.p) sy_dealloc(ctx, out.p, out.cap);
+    *data = r;
+    *len = out.len;
+    return SY_OK;
+}
