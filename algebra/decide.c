@@ -24,8 +24,13 @@ typedef struct fresh_sym {
     const sy_expr *x;
 } fresh_sym;
 
+#define DCACHE 256 /* decide() answers memoized per fact-set version */
+
 struct sy_facts {
     sy_ctx *ctx;
+    const sy_expr *dc_key[DCACHE];
+    unsigned char dc_val[DCACHE];
+    unsigned char dc_layer[DCACHE];
     size_t cap;
     sy_ival *range;
     const sy_expr **repl;
@@ -1109,12 +1114,27 @@ sy_status sy_decide(sy_facts *f, const sy_expr *rel, sy_truth *out)
         f->stats.unknown++;
         return SY_OK;
     }
+    size_t slot = (size_t)(sy_expr_hash(q) % DCACHE);
+    if (f->dc_key[slot] == q) {
+        sy_truth t = (sy_truth)f->dc_val[slot];
+        int layer = f->dc_layer[slot];
+        *out = t;
+        if (t == SY_TRUTH_UNKNOWN) f->stats.unknown++;
+        else if (layer == 0) f->stats.by_canonical++;
+        else if (layer == 1) f->stats.by_interval++;
+        else if (layer == 2) f->stats.by_simplify++;
+        else f->stats.by_linear++;
+        return SY_OK;
+    }
     f->lia_budget = 24;
     int layer = 0;
     saved_err se;
     save_err(f->ctx, &se);
     sy_truth t = decide_rec(f, q, &layer);
     if (restore_err(f->ctx, &se) == SY_ENOMEM) return sy_fail_st(f->ctx, SY_ENOMEM, "out of memory");
+    f->dc_key[slot] = q;
+    f->dc_val[slot] = (unsigned char)t;
+    f->dc_layer[slot] = (unsigned char)layer;
     *out = t;
     if (t == SY_TRUTH_UNKNOWN) f->stats.unknown++;
     else if (layer == 0) f->stats.by_canonical++;
@@ -1762,6 +1782,7 @@ static sy_status add_fact(sy_facts *f, const sy_expr *e, int depth)
 sy_status sy_facts_add(sy_facts *f, const sy_expr *fact)
 {
     if (!f) return SY_EINVAL;
+    memset(f->dc_key, 0, sizeof f->dc_key); /* answers depend on the facts */
     if (!fact) return sy_fail_st(f->ctx, SY_EINVAL, "facts: NULL fact");
     if (!fact->isbool) return sy_fail_st(f->ctx, SY_EINVAL, "facts: expected a boolean expression, got an integer");
     if (!ensure(f, f->ctx->nsyms)) return sy_fail_st(f->ctx, SY_ENOMEM, "out of memory");
