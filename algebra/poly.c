@@ -176,6 +176,43 @@ static void bridge_clear(sy_ctx *ctx, bridge *br)
     if (br->s.atoms) sy_dealloc(ctx, br->s.atoms, br->s.cap * sizeof *br->s.atoms);
 }
 
+/* Common monomial factor of every term of e intersected with the monomial m
+ * (minimum exponents), times 1; NULL on error. */
+static const sy_expr *mono_common(sy_ctx *ctx, const sy_expr *e, const sy_expr *m)
+{
+    const sy_expr *r = sy_expr_int_si(ctx, 1);
+    fmpz_t c0;
+    fmpz_init(c0);
+    sy_const_term(c0, e);
+    bool has_const = !fmpz_is_zero(c0);
+    fmpz_clear(c0);
+    if (has_const) return r; /* the constant term has every exponent 0 */
+    for (uint32_t j = 0; j < mono_nf(m) && r; j++) {
+        uint64_t em;
+        const sy_expr *atom = mono_factor(m, j, &em);
+        uint64_t mn = em;
+        for (size_t i = 0; i < nterms(e) && mn; i++) {
+            const fmpz *c;
+            const sy_expr *t = term_mono(e, i, &c);
+            uint64_t et = 0;
+            for (uint32_t k = 0; k < mono_nf(t); k++) {
+                uint64_t x;
+                if (mono_factor(t, k, &x) == atom) et = x;
+            }
+            if (et < mn) mn = et;
+        }
+        if (mn) r = sy_expr_mul(ctx, r, sy_expr_pow_ui(ctx, atom, mn));
+    }
+    return r;
+}
+
+static bool single_term(const sy_expr *e)
+{
+    if (e->kind == SY_EXPR_INT) return false;
+    if (e->kind != SY_EXPR_ADD) return true;
+    return e->n == 1 && fmpz_is_zero(&e->u.c0);
+}
+
 const sy_expr *sy_poly_gcd_raw(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
 {
     if (sy_is_zero(a)) return sy_leading_sign(b) < 0 ? sy_expr_neg(ctx, b) : b;
@@ -190,6 +227,23 @@ const sy_expr *sy_poly_gcd_raw(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
         const sy_expr *r = sy_int_fmpz(ctx, g);
         fmpz_clear(g);
         fmpz_clear(t);
+        return r;
+    }
+    if (single_term(a) || single_term(b)) {
+        /* gcd with a single term c*m: gcd of the integer contents times the
+         * monomial common to every term of the other operand and m */
+        const sy_expr *t = single_term(a) ? a : b, *o = single_term(a) ? b : a;
+        const fmpz *tc;
+        const sy_expr *tm = term_mono(t, 0, &tc);
+        fmpz_t g, h;
+        fmpz_init(g);
+        fmpz_init(h);
+        sy_content(g, o);
+        fmpz_abs(h, tc);
+        fmpz_gcd(g, g, h);
+        const sy_expr *r = o->kind == SY_EXPR_INT ? sy_int_fmpz(ctx, g) : sy_scale_fmpz(ctx, mono_common(ctx, o, tm), g);
+        fmpz_clear(g);
+        fmpz_clear(h);
         return r;
     }
     bridge br;
@@ -230,6 +284,62 @@ int sy_poly_divides_raw(sy_ctx *ctx, const sy_expr *a, const sy_expr *b, const s
         *q = sy_expr_int_si(ctx, 1);
         return 1;
     }
+    if (single_term(b)) {
+        /* every term of a must be divisible by the single term c*m of b */
+        const fmpz *bc;
+        const sy_expr *bm = term_mono(b, 0, &bc);
+        fmpz_t c0;
+        fmpz_init(c0);
+        sy_const_term(c0, a);
+        bool ok = fmpz_is_zero(c0);
+        fmpz_clear(c0);
+        for (size_t i = 0; i < nterms(a) && ok; i++) {
+            const fmpz *c;
+            const sy_expr *t = term_mono(a, i, &c);
+            if (!fmpz_divisible(c, bc)) ok = false;
+            for (uint32_t j = 0; j < mono_nf(bm) && ok; j++) {
+                uint64_t eb, et = 0;
+                const sy_expr *atom = mono_factor(bm, j, &eb);
+                for (uint32_t k = 0; k < mono_nf(t); k++) {
+                    uint64_t x;
+                    if (mono_factor(t, k, &x) == atom) et = x;
+                }
+                if (et < eb) ok = false;
+            }
+        }
+        if (!ok) return 0;
+        /* quotient term by term */
+        sy_terms ts;
+        sy_terms_init(&ts);
+        fmpz_t qc;
+        fmpz_init(qc);
+        bool good = true;
+        for (size_t i = 0; i < nterms(a) && good; i++) {
+            const fmpz *c;
+            const sy_expr *t = term_mono(a, i, &c);
+            fmpz_divexact(qc, c, bc);
+            const sy_expr *qm = sy_expr_int_si(ctx, 1);
+            for (uint32_t k = 0; k < mono_nf(t) && qm; k++) {
+                uint64_t et, eb = 0;
+                const sy_expr *atom = mono_factor(t, k, &et);
+                for (uint32_t j = 0; j < mono_nf(bm); j++) {
+                    uint64_t x;
+                    if (mono_factor(bm, j, &x) == atom) eb = x;
+                }
+                if (et > eb) qm = sy_expr_mul(ctx, qm, sy_expr_pow_ui(ctx, atom, et - eb));
+            }
+            good = qm && sy_terms_add_expr(ctx, &ts, qc, qm);
+        }
+        fmpz_clear(qc);
+        if (!good) {
+            sy_terms_clear(ctx, &ts);
+            return -1;
+        }
+        *q = sy_terms_build(ctx, &ts);
+        sy_terms_clear(ctx, &ts);
+        return *q ? 1 : -1;
+    }
+    if (single_term(a)) return 0; /* a polynomial with >= 2 terms never divides a single term */
     bridge br;
     int res = -1;
     if (bridge_init(ctx, &br, a, b)) {

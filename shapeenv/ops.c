@@ -248,13 +248,13 @@ sy_status op_int_def(opcall *c, size_t pos, const char *kw, int64_t def, const s
 
 sy_status op_const_int(opcall *c, size_t pos, const char *kw, int64_t def, int64_t *out)
 {
-    const sy_expr *e;
+    const sy_expr *e = NULL;
     sy_status st = op_int_def(c, pos, kw, def, &e);
     if (st) return st;
     char b[64];
     if (sy_expr_get_si(e, out) != SY_OK) {
         /* a symbolic value used where PyTorch needs a Python int: guard_int */
-        const sy_expr *v;
+        const sy_expr *v = NULL;
         sy_provenance why = {c->where ? c->where->node : NULL, c->op, "argument specialized to a constant"};
         if ((st = sy_env_evaluate_expr(c->env, e, &why, &v))) return st;
         if (sy_expr_get_si(v, out) != SY_OK) return op_err(c, SY_EINVAL, "argument %s out of range", argdesc(pos, kw, b, sizeof b));
@@ -295,7 +295,7 @@ sy_status op_int_list(opcall *c, size_t pos, const char *kw, size_t n, const int
                           v->u.list.n);
         for (size_t i = 0; i < n; i++) {
             const sy_value *x = &v->u.list.items[v->u.list.n == 1 ? 0 : i];
-            const sy_expr *e;
+            const sy_expr *e = NULL;
             sy_status st = as_int(c, x, &e, argdesc(pos, kw, b, sizeof b));
             if (st) return st;
             if (sy_expr_get_si(e, &out[i]) != SY_OK)
@@ -303,7 +303,7 @@ sy_status op_int_list(opcall *c, size_t pos, const char *kw, size_t n, const int
         }
         return SY_OK;
     }
-    const sy_expr *e;
+    const sy_expr *e = NULL;
     sy_status st = as_int(c, v, &e, argdesc(pos, kw, b, sizeof b));
     if (st) return st;
     int64_t x;
@@ -401,7 +401,7 @@ sy_status op_broadcast(opcall *c, const sy_expr *const *a, size_t na, const sy_e
         if (!x) { r[i] = y; continue; }
         if (!y) { r[i] = x; continue; }
         if (x == y) { r[i] = x; continue; }
-        int x1, y1;
+        int x1 = 0, y1 = 0;
         sy_status st;
         if ((st = op_decide_bool(c, sy_expr_eq(ctx, x, KI(c, 1)), "broadcast: is the size 1?", &x1))) return st;
         if (x1) { r[i] = y; continue; }

@@ -235,8 +235,8 @@ static sy_status getitem(opcall *c)
     if (o->kind != SY_V_LIST) return op_err(c, SY_EINVAL, "object is not subscriptable");
     size_t n = o->u.list.n;
     if (idx->kind == SY_V_SLICE) {
-        const sy_expr *start, *cnt;
-        int64_t step;
+        const sy_expr *start = NULL, *cnt = NULL;
+        int64_t step = 1;
         sy_status st = slice_len(c, idx, KI(c, (int64_t)n), &start, &cnt, &step);
         if (st) return st;
         int64_t s0, k;
