@@ -610,17 +610,19 @@ static const sy_expr *mono_pow(sy_ctx *ctx, const sy_expr *m, uint64_t k)
 
 void sy_terms_init(sy_terms *ts)
 {
-    ts->t = NULL;
-    ts->n = ts->cap = 0;
+    ts->t = ts->inl;
+    ts->n = 0;
+    ts->cap = SY_TERMS_INLINE;
     fmpz_init(ts->c0);
 }
 
 void sy_terms_clear(sy_ctx *ctx, sy_terms *ts)
 {
     for (size_t i = 0; i < ts->n; i++) fmpz_clear(&ts->t[i].coef);
-    if (ts->t) sy_dealloc(ctx, ts->t, ts->cap * sizeof *ts->t);
-    ts->t = NULL;
-    ts->n = ts->cap = 0;
+    if (ts->t && ts->t != ts->inl) sy_dealloc(ctx, ts->t, ts->cap * sizeof *ts->t);
+    ts->t = ts->inl;
+    ts->n = 0;
+    ts->cap = SY_TERMS_INLINE;
     fmpz_clear(ts->c0);
 }
 
@@ -632,7 +634,13 @@ bool sy_terms_push(sy_ctx *ctx, sy_terms *ts, const fmpz_t c, const sy_expr *mon
             sy_fail(ctx, SY_EQUOTA, "expression exceeds the term budget (%zu terms)", ctx->opts.max_terms);
             return false;
         }
-        sy_term *nt = sy_realloc(ctx, ts->t, ts->cap * sizeof *nt, ncap * sizeof *nt);
+        sy_term *nt;
+        if (ts->t == ts->inl) {
+            nt = sy_alloc(ctx, ncap * sizeof *nt);
+            if (nt) memcpy(nt, ts->inl, ts->n * sizeof *nt);
+        } else {
+            nt = sy_realloc(ctx, ts->t, ts->cap * sizeof *nt, ncap * sizeof *nt);
+        }
         if (!nt) {
             sy_oom(ctx);
             return false;
@@ -1066,10 +1074,69 @@ int sy_leading_sign(const sy_expr *e)
 
 static void node_ival(sy_ival *r, const sy_expr *e) { sy_ival_set_bounds64(r, e->lo, e->hi); }
 
+/* floor division of int64 by a positive int64 (no overflow possible) */
+static int64_t fdiv64(int64_t a, int64_t k)
+{
+    int64_t q = a / k;
+    return (a % k != 0 && a < 0) ? q - 1 : q;
+}
+
+/* int64 fast paths for the common node kinds; returns false to fall back to
+ * the bignum interval code. Sentinels: INT64_MIN = -oo, INT64_MAX = +oo. */
+static bool fast_bounds(sy_expr *e)
+{
+    switch (e->kind) {
+    case SY_EXPR_INT:
+        if (COEFF_IS_MPZ(e->u.value) || e->u.value == INT64_MIN || e->u.value == INT64_MAX) return false;
+        e->lo = e->hi = e->u.value;
+        return true;
+    case SY_EXPR_ADD: {
+        if (COEFF_IS_MPZ(e->u.c0)) return false;
+        __int128 lo = e->u.c0, hi = e->u.c0;
+        bool lo_inf = false, hi_inf = false;
+        for (uint32_t i = 0; i < e->n; i++) {
+            const sy_term *t = &SY_CTERMS(e)[i];
+            if (COEFF_IS_MPZ(t->coef)) return false;
+            __int128 c = t->coef;
+            int64_t ml = t->mono->lo, mh = t->mono->hi;
+            int64_t a = c > 0 ? ml : mh, b = c > 0 ? mh : ml; /* lower uses a, upper uses b */
+            bool a_inf = c > 0 ? ml == SY_NEG_INF : mh == SY_POS_INF;
+            bool b_inf = c > 0 ? mh == SY_POS_INF : ml == SY_NEG_INF;
+            if (a_inf) lo_inf = true; else lo += c * a;
+            if (b_inf) hi_inf = true; else hi += c * b;
+            if (lo > INT64_MAX / 2 || lo < INT64_MIN / 2 || hi > INT64_MAX / 2 || hi < INT64_MIN / 2) return false;
+        }
+        e->lo = lo_inf ? SY_NEG_INF : (int64_t)lo;
+        e->hi = hi_inf ? SY_POS_INF : (int64_t)hi;
+        return true;
+    }
+    case SY_EXPR_FLOORDIV:
+    case SY_EXPR_MOD: {
+        const sy_expr *a = e->args[0], *k = e->args[1];
+        if (k->kind != SY_EXPR_INT || COEFF_IS_MPZ(k->u.value) || k->u.value <= 0) return false;
+        int64_t kv = k->u.value;
+        if (e->kind == SY_EXPR_FLOORDIV) {
+            e->lo = a->lo == SY_NEG_INF ? SY_NEG_INF : fdiv64(a->lo, kv);
+            e->hi = a->hi == SY_POS_INF ? SY_POS_INF : fdiv64(a->hi, kv);
+        } else if (a->lo != SY_NEG_INF && a->hi != SY_POS_INF && fdiv64(a->lo, kv) == fdiv64(a->hi, kv)) {
+            e->lo = a->lo - fdiv64(a->lo, kv) * kv;
+            e->hi = a->hi - fdiv64(a->hi, kv) * kv;
+        } else {
+            e->lo = 0;
+            e->hi = kv - 1;
+            if (a->lo != SY_NEG_INF && a->lo >= 0 && a->hi < e->hi) e->hi = a->hi;
+        }
+        return true;
+    }
+    default: return false;
+    }
+}
+
 void sy_compute_bounds(sy_expr *e)
 {
     e->lo = SY_NEG_INF;
     e->hi = SY_POS_INF;
+    if (!e->isbool && fast_bounds(e)) return;
     if (e->isbool) {
         e->lo = 0;
         e->hi = 1;

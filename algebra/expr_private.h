@@ -110,10 +110,12 @@ const sy_expr *sy_node2(sy_ctx *ctx, sy_expr_kind kind, const sy_expr *a, const 
 const sy_expr *sy_node_n(sy_ctx *ctx, sy_expr_kind kind, size_t n, const sy_expr *const *args);
 
 /* ---- term lists (polynomial building) */
+#define SY_TERMS_INLINE 8
 typedef struct sy_terms {
-    sy_term *t;
+    sy_term *t; /* inl until more than SY_TERMS_INLINE terms (never copy the struct) */
     size_t n, cap;
     fmpz_t c0;
+    sy_term inl[SY_TERMS_INLINE];
 } sy_terms;
 void sy_terms_init(sy_terms *ts);
 void sy_terms_clear(sy_ctx *ctx, sy_terms *ts);
