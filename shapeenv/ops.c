@@ -340,6 +340,7 @@ sy_status op_shape_args(opcall *c, size_t pos, const char *kw, const sy_expr ***
 sy_status op_require(opcall *c, const sy_expr *rel, const char *fmt, ...)
 {
     if (!rel) return sy_ctx_last_error(c->env->ctx);
+    if (sy_expr_kind_of(rel) == SY_EXPR_TRUE) return SY_OK; /* nothing to record: skip formatting */
     char msg[768];
     va_list ap;
     va_start(ap, fmt);
@@ -422,11 +423,31 @@ sy_status op_broadcast(opcall *c, const sy_expr *const *a, size_t na, const sy_e
 
 static const opentry *const tables[] = {sy_ops_elementwise, sy_ops_nn, sy_ops_shape, sy_ops_scalar, NULL};
 
+/* op lookup: a hash index over the tables, built on first use */
+#define OPHASH 1024
+static const opentry *op_index[OPHASH];
+static int op_index_ready;
+
+static unsigned op_hash(const char *s)
+{
+    unsigned h = 2166136261u;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    return h & (OPHASH - 1);
+}
+
 static opfn find_op(const char *name)
 {
-    for (int t = 0; tables[t]; t++)
-        for (const opentry *e = tables[t]; e->name; e++)
-            if (!strcmp(e->name, name)) return e->fn;
+    if (!op_index_ready) {
+        for (int t = 0; tables[t]; t++)
+            for (const opentry *e = tables[t]; e->name; e++) {
+                unsigned j = op_hash(e->name);
+                while (op_index[j] && strcmp(op_index[j]->name, e->name)) j = (j + 1) & (OPHASH - 1);
+                if (!op_index[j]) op_index[j] = e; /* first table wins, as in a linear scan */
+            }
+        op_index_ready = 1;
+    }
+    for (unsigned j = op_hash(name); op_index[j]; j = (j + 1) & (OPHASH - 1))
+        if (!strcmp(op_index[j]->name, name)) return op_index[j]->fn;
     return NULL;
 }
 
