@@ -1,0 +1,126 @@
+/* Table-driven op tests: each case is a small graph document; the output's
+ * symbolic sizes and the recorded guards must be exactly as listed. */
+#include "common.h"
+
+typedef struct {
+    const char *name;
+    const char *nodes;  /* JSON nodes after the input x (and y if given) */
+    const char *x, *y;  /* input declarations: "[shape], [dynamic]" */
+    const char *out;    /* expected output sizes, "a, b, c" */
+    const char *guards; /* expected recorded guards, joined by "; " */
+} opcase;
+
+static const opcase cases[] = {
+    {"conv_transpose2d_stride2", "{\"name\":\"w\",\"op\":\"param\",\"dtype\":\"float32\",\"shape\":[16,8,4,4]},"
+     "{\"name\":\"o\",\"op\":\"conv_transpose2d\",\"args\":[{\"ref\":\"x\"},{\"ref\":\"w\"}],\"kwargs\":{\"stride\":2,\"padding\":1}}",
+     "[2,16,7,9], [0,2,3]", NULL, "s0, 8, 2*s1, 2*s2", ""},
+    {"conv1d_same", "{\"name\":\"w\",\"op\":\"param\",\"dtype\":\"float32\",\"shape\":[4,3,5]},"
+     "{\"name\":\"o\",\"op\":\"conv1d\",\"args\":[{\"ref\":\"x\"},{\"ref\":\"w\"}],\"kwargs\":{\"padding\":\"same\"}}",
+     "[2,3,10], [0,2]", NULL, "s0, 4, s1", ""},
+    {"conv2d_valid_guards_output", "{\"name\":\"w\",\"op\":\"param\",\"dtype\":\"float32\",\"shape\":[4,3,5,5]},"
+     "{\"name\":\"o\",\"op\":\"conv2d\",\"args\":[{\"ref\":\"x\"},{\"ref\":\"w\"}],\"kwargs\":{\"stride\":2}}",
+     "[2,3,10,10], [0,2,3]", NULL, "s0, 4, CeilDiv(s1, 2) - 2, CeilDiv(s1, 2) - 2", "2 <= CeilDiv(s1, 2)"},
+    {"avg_pool_ceil", "{\"name\":\"o\",\"op\":\"avg_pool2d\",\"args\":[{\"ref\":\"x\"},2],\"kwargs\":{\"stride\":2,\"ceil_mode\":true}}",
+     "[2,3,9,9], [0,2,3]", NULL, "s0, 3, CeilDiv(s1, 2), CeilDiv(s1, 2)", ""},
+    {"adaptive_avg_pool_none", "{\"name\":\"o\",\"op\":\"adaptive_avg_pool2d\",\"args\":[{\"ref\":\"x\"},[null,7]]}",
+     "[2,3,9,11], [0,2,3]", NULL, "s0, 3, s1, 7", ""},
+    {"interpolate_scale", "{\"name\":\"o\",\"op\":\"interpolate\",\"args\":[{\"ref\":\"x\"}],\"kwargs\":{\"scale_factor\":2.0}}",
+     "[2,3,9,11], [0,2,3]", NULL, "s0, 3, 2*s1, 2*s2", ""},
+    {"interpolate_half", "{\"name\":\"o\",\"op\":\"interpolate\",\"args\":[{\"ref\":\"x\"}],\"kwargs\":{\"scale_factor\":0.5}}",
+     "[2,3,9,11], [0,2,3]", NULL, "s0, 3, FloorDiv(s1, 2), FloorDiv(s2, 2)", ""},
+    {"flatten", "{\"name\":\"o\",\"op\":\"flatten\",\"args\":[{\"ref\":\"x\"},1]}", "[2,3,9,11], [0,2,3]", NULL,
+     "s0, 3*s1*s2", ""},
+    {"permute_transpose", "{\"name\":\"p\",\"op\":\"permute\",\"args\":[{\"ref\":\"x\"},0,2,3,1]},"
+     "{\"name\":\"o\",\"op\":\"transpose\",\"args\":[{\"ref\":\"p\"},1,-1]}", "[2,3,9,11], [0,2,3]", NULL, "s0, 3, s2, s1", ""},
+    {"unsqueeze_squeeze", "{\"name\":\"u\",\"op\":\"unsqueeze\",\"args\":[{\"ref\":\"x\"},-1]},"
+     "{\"name\":\"o\",\"op\":\"squeeze\",\"args\":[{\"ref\":\"u\"}]}", "[2,3,9], [0,2]", NULL, "s0, 3, s1", ""},
+    {"expand_keeps_minus_one", "{\"name\":\"o\",\"op\":\"expand\",\"args\":[{\"ref\":\"x\"},5,-1,7]}", "[1,3,1], [0,1]", NULL,
+     "5, s0, 7", ""},
+    {"stack", "{\"name\":\"o\",\"op\":\"stack\",\"args\":[[{\"ref\":\"x\"},{\"ref\":\"x\"}]],\"kwargs\":{\"dim\":1}}",
+     "[4,6], [0,1]", NULL, "s0, 2, s1", ""},
+    {"split_sections", "{\"name\":\"sp\",\"op\":\"split\",\"args\":[{\"ref\":\"x\"},[2,4]],\"kwargs\":{\"dim\":1}},"
+     "{\"name\":\"o\",\"op\":\"getitem\",\"args\":[{\"ref\":\"sp\"},1]}", "[4,6], [0]", NULL, "s0, 4", ""},
+    {"chunk_symbolic_last", "{\"name\":\"ch\",\"op\":\"chunk\",\"args\":[{\"ref\":\"x\"},3]},"
+     "{\"name\":\"o\",\"op\":\"getitem\",\"args\":[{\"ref\":\"ch\"},2]}", "[9,2], [0]", NULL, "s0 - 2*CeilDiv(s0, 3), 2",
+     "CeilDiv(s0, CeilDiv(s0, 3)) == 3"},
+    {"narrow", "{\"name\":\"o\",\"op\":\"narrow\",\"args\":[{\"ref\":\"x\"},0,1,3]}", "[9,2], [0]", NULL, "3, 2", "4 <= s0"},
+    {"select_and_slice", "{\"name\":\"o\",\"op\":\"getitem\",\"args\":[{\"ref\":\"x\"},[{\"slice\":[1,null,2]},0]]}",
+     "[9,5], [0,1]", NULL, "FloorDiv(s0, 2)", ""},
+    {"index_ellipsis_none", "{\"name\":\"o\",\"op\":\"getitem\",\"args\":[{\"ref\":\"x\"},[{\"ellipsis\":true},null]]}",
+     "[9,5], [0,1]", NULL, "s0, s1, 1", ""},
+    {"mean_keepdim", "{\"name\":\"o\",\"op\":\"mean\",\"args\":[{\"ref\":\"x\"},[-1,1]],\"kwargs\":{\"keepdim\":true}}",
+     "[4,6,8], [0,1,2]", NULL, "s0, 1, 1", ""},
+    {"pad", "{\"name\":\"o\",\"op\":\"pad\",\"args\":[{\"ref\":\"x\"},[1,2,3,4]]}", "[4,6,8], [0,1,2]", NULL,
+     "s0, s1 + 7, s2 + 3", ""},
+    {"arange_from_size", "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},0]},"
+     "{\"name\":\"o\",\"op\":\"arange\",\"args\":[1,{\"ref\":\"s\"},2]}", "[9], [0]", NULL, "FloorDiv(s0, 2)", ""},
+    {"zeros_from_sizes", "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"}]},"
+     "{\"name\":\"o\",\"op\":\"zeros\",\"args\":[{\"ref\":\"s\"}]}", "[9,4], [0,1]", NULL, "s0, s1", ""},
+    {"matmul_vec", "{\"name\":\"w\",\"op\":\"param\",\"dtype\":\"float32\",\"shape\":[5]},"
+     "{\"name\":\"o\",\"op\":\"matmul\",\"args\":[{\"ref\":\"x\"},{\"ref\":\"w\"}]}", "[3,4,5], [0,1]", NULL, "s0, s1", ""},
+    {"bmm", "{\"name\":\"o\",\"op\":\"bmm\",\"args\":[{\"ref\":\"x\"},{\"ref\":\"y\"}]}", "[3,4,5], [0,1]", "[3,5,7], [0,2]",
+     "s0, s1, s2", ""},
+    {"sdpa", "{\"name\":\"o\",\"op\":\"scaled_dot_product_attention\",\"args\":[{\"ref\":\"x\"},{\"ref\":\"y\"},{\"ref\":\"y\"}]}",
+     "[2,4,10,8], [0,2]", "[2,4,12,8], [0,2]", "s0, 4, s1, 8", ""},
+    {"embedding", "{\"name\":\"w\",\"op\":\"param\",\"dtype\":\"float32\",\"shape\":[100,16]},"
+     "{\"name\":\"o\",\"op\":\"embedding\",\"args\":[{\"ref\":\"x\"},{\"ref\":\"w\"}]}", "[3,7], [0,1]", NULL, "s0, s1, 16", ""},
+    {"group_norm", "{\"name\":\"o\",\"op\":\"group_norm\",\"args\":[{\"ref\":\"x\"},4]}", "[3,8,7], [0,2]", NULL, "s0, 8, s1", ""},
+    {"size_arithmetic_floordiv", "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},"
+     "{\"name\":\"h\",\"op\":\"floordiv\",\"args\":[{\"ref\":\"s\"},2]},"
+     "{\"name\":\"o\",\"op\":\"view\",\"args\":[{\"ref\":\"x\"},-1,{\"ref\":\"h\"},2]}", "[3,8], [0,1]", NULL,
+     "FloorDiv(s0*s1, 2*FloorDiv(s1, 2)), FloorDiv(s1, 2), 2",
+     "Mod(s0*s1, 2*FloorDiv(s1, 2)) == 0"},
+    {"guard_int_specializes", "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},0]},"
+     "{\"name\":\"g\",\"op\":\"guard_int\",\"args\":[{\"ref\":\"s\"},3]},"
+     "{\"name\":\"o\",\"op\":\"relu\",\"args\":[{\"ref\":\"x\"}]}", "[3,8], [0,1]", NULL, "s0, s1", "s0 == 3"},
+    {"where_broadcast", "{\"name\":\"c\",\"op\":\"gt\",\"args\":[{\"ref\":\"x\"},0]},"
+     "{\"name\":\"o\",\"op\":\"where\",\"args\":[{\"ref\":\"c\"},{\"ref\":\"x\"},{\"ref\":\"y\"}]}", "[3,8], [0,1]", "[1,8], [1]",
+     "s0, s1", ""},
+};
+
+static void run_case(const opcase *c)
+{
+    char doc[4096];
+    char ydecl[256] = "";
+    if (c->y)
+        snprintf(ydecl, sizeof ydecl, "{\"name\":\"y\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":%.*s,\"dynamic\":%s},",
+                 (int)(strchr(c->y, ']') - c->y + 1), c->y, strchr(c->y, ']') + 3);
+    snprintf(doc, sizeof doc,
+             "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
+             "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":%.*s,\"dynamic\":%s},%s%s],"
+             "\"outputs\":[{\"ref\":\"o\"}]}",
+             (int)(strchr(c->x, ']') - c->x + 1), c->x, strchr(c->x, ']') + 3, ydecl, c->nodes);
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_text(ctx, doc, strlen(doc), c->name, &g), SY_OK), "%s: %s", c->name, sy_ctx_last_error_msg(ctx));
+    sy_env *env = sy_env_new(ctx, NULL);
+    sy_trace *t;
+    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK), "%s: %s", c->name, sy_ctx_last_error_msg(ctx));
+    const sy_value *o = sy_trace_output(t, 0);
+    cr_assert(eq(int, o->kind, SY_V_TENSOR), "%s: output is not a tensor", c->name);
+    char got[512] = "";
+    for (size_t i = 0; i < o->u.t->ndim; i++) {
+        char *s = sy_expr_print(ctx, o->u.t->sizes[i], SY_PRINT_CANONICAL);
+        strncat(got, i ? ", " : "", sizeof got - strlen(got) - 1);
+        strncat(got, s, sizeof got - strlen(got) - 1);
+        sy_str_free(ctx, s);
+    }
+    if (getenv("SY_PRINT_ACTUAL")) fprintf(stderr, "%s | %s\n", c->name, got);
+    else cr_assert(eq(str, got, (char *)c->out), "%s: output sizes", c->name);
+    char gs[512] = "";
+    for (size_t i = 0; i < sy_env_nguards(env); i++) {
+        char *s = sy_expr_print(ctx, sy_env_guard(env, i)->expr, SY_PRINT_CANONICAL);
+        strncat(gs, i ? "; " : "", sizeof gs - strlen(gs) - 1);
+        strncat(gs, s, sizeof gs - strlen(gs) - 1);
+        sy_str_free(ctx, s);
+    }
+    if (getenv("SY_PRINT_ACTUAL")) fprintf(stderr, "%s | guards %s\n", c->name, gs);
+    else cr_assert(eq(str, gs, (char *)c->guards), "%s: guards", c->name);
+    sy_trace_free(t);
+    sy_env_free(env);
+    sy_graph_free(g);
+}
+
+Test(shapeenv_optable, every_case, .init = ctx_setup, .fini = ctx_teardown)
+{
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) run_case(&cases[i]);
+}
