@@ -51,5 +51,45 @@ check "cases missing file" 3 "cannot open" "$S" cases /nonexistent.cases
 check "cases no files" 2 "expected at least one" "$S" cases
 tmp="$(mktemp)"; printf 'eval 1 + 1 => 3\n' > "$tmp"
 check "cases failure" 1 "1 failed" "$S" cases "$tmp"; rm -f "$tmp"
+# ---- model commands
+E="$T/../examples"
+tmpd="$(mktemp -d)"
+check "run default model" 0 "x.size()[2] == x.size()[3]" "$S" run --backend json
+check "run stats" 0 "guards:" "$S" run "$E/resnet18.json" --backend json --stats -o "$tmpd/g.json"
+check "run json file" 0 "symshape.guards" cat "$tmpd/g.json"
+check "run vit pins 224" 0 "x.size()[2] == 224" "$S" run "$E/vit_b_16.json" --backend json
+check "run --static" 0 "x.size()[0] == 8" "$S" run "$E/resnet18.json" --backend json --static x
+check "run --dynamic" 0 "x.size()[3] == 224" "$S" run "$E/resnet18.json" --backend json --dynamic x=0,2
+check "run --no-duck-sizing" 0 "2 <= x.size()[3]" "$S" run "$E/resnet18.json" --backend json --no-duck-sizing
+check "run missing file" 3 "cannot open" "$S" run /nonexistent/model.json -b json
+printf '{"format": "symshape.graph", "version": 1, "nodes": [
+  {"name": "x",, }]}' > "$tmpd/bad.json"
+check "run bad json" 3 "line 2, column" "$S" run "$tmpd/bad.json" -b json
+printf '{"format": "symshape.graph", "version": 1, "nodes": [{"name": "x", "op": "input", "dtype": "float32", "shape": [2]}, {"name": "k", "op": "frobnicate", "args": [{"ref": "x"}]}], "outputs": []}' > "$tmpd/unk.json"
+check "run unknown op" 3 "node 'k' (frobnicate)" "$S" run "$tmpd/unk.json" -b json
+check "run unknown backend" 2 "unknown backend" "$S" run "$E/resnet18.json" --backend nope
+check "run bad option" 2 "unknown option" "$S" run --frob
+check "run bad --dynamic" 2 "NAME=D" "$S" run "$E/resnet18.json" --dynamic x
+check "run bad --dynamic dim" 3 "no dim 9" "$S" run "$E/resnet18.json" --dynamic x=9 -b json
+check "probe accept" 0 "accept" "$S" probe "$E/resnet18.json" --sizes x=4,3,64,64
+check "probe reject names guard" 0 "x.size()[2] == 224 failed: x.size()[2] = 128" "$S" probe "$E/vit_b_16.json" --sizes x=2,3,128,128
+check "probe json" 0 '"accept":true' "$S" probe "$E/resnet18.json" --sizes x=4,3,64,64 --json
+check "probe error field" 0 '"error":"node' "$S" probe "$E/vit_b_16.json" --sizes x=2,3,128,128 --json
+check "probe points" 0 "1 accepted, 0 soundness violations" "$S" probe "$E/resnet18.json" --points "$E/resnet18.probes.json"
+check "probe bad sizes" 2 "NAME=D" "$S" probe "$E/resnet18.json" --sizes x=4,a
+check "probe unknown input" 3 "no input named 'y'" "$S" probe "$E/resnet18.json" --sizes y=4
+check "probe twice" 2 "given twice" "$S" probe "$E/resnet18.json" --sizes x=1 --sizes x=2
+check "probe no points" 2 "expected --sizes" "$S" probe "$E/resnet18.json"
+check "probe bad points" 3 "line 2" "$S" probe "$E/resnet18.json" --points "$tmpd/bad.json"
+# ---- end to end on every corpus model: run and probe --points, zero violations
+C="$T/../../shared/corpus"; P="$T/../../shared/probes"
+if [ -d "$C" ]; then
+  for m in "$C"/*.json; do
+    b="$(basename "$m" .json)"
+    check "e2e run $b" 0 "kept after minimization" "$S" run "$m" --stats -o "$tmpd/$b.txt" --backend json
+    check "e2e probe $b" 0 "0 soundness violations" "$S" probe "$m" --points "$P/$b.probes.json" --json
+  done
+fi
+rm -rf "$tmpd"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
