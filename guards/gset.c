@@ -395,6 +395,16 @@ static bool as_bound(const sy_expr *e, const sy_expr **v, int *upper, fmpz_t c)
 
 static void drop_guard(gguard *gg) { gg->dead = true; }
 
+/* Non-constant divisors of e (check() fails a guard whose divisor is 0, while
+ * the decision procedure reasons only where divisions are defined). */
+static void collect_divisors(const sy_expr *e, const sy_expr **out, size_t *n, size_t cap)
+{
+    sy_expr_kind k = sy_expr_kind_of(e);
+    if ((k == SY_EXPR_FLOORDIV || k == SY_EXPR_MOD || k == SY_EXPR_CEILDIV) && !sy_expr_is_int(sy_expr_arg(e, 1)) && *n < cap)
+        out[(*n)++] = sy_expr_arg(e, 1);
+    for (size_t i = 0; i < sy_expr_nargs(e); i++) collect_divisors(sy_expr_arg(e, i), out, n, cap);
+}
+
 sy_status sy_gset_minimize(sy_gset *gs)
 {
     if (!gs) return SY_EINVAL;
@@ -459,6 +469,17 @@ sy_status sy_gset_minimize(sy_gset *gs)
                 st = sy_facts_add(f, gs->g[j].pub.expr);
         sy_truth t = SY_TRUTH_UNKNOWN;
         if (st == SY_OK && sy_facts_consistent(f) == SY_TRUE) st = sy_decide(f, cand->pub.expr, &t);
+        /* dropping is exact only if the other guards also keep every
+         * symbolic divisor of the candidate non-zero */
+        const sy_expr *divs[32];
+        size_t nd = 0;
+        collect_divisors(cand->pub.expr, divs, &nd, 32);
+        if (nd == 32) t = SY_TRUTH_UNKNOWN;
+        for (size_t k = 0; k < nd && st == SY_OK && t == SY_TRUTH_TRUE; k++) {
+            sy_truth nz;
+            st = sy_decide(f, sy_expr_ne(ctx, divs[k], sy_expr_int_si(ctx, 0)), &nz);
+            if (nz != SY_TRUTH_TRUE) t = SY_TRUTH_UNKNOWN;
+        }
         sy_facts_free(f);
         if (st) return st;
         if (t == SY_TRUTH_TRUE) cand->dead = true;

@@ -425,6 +425,8 @@ sy_status sy_env_runtime_assert(sy_env *env, const sy_expr *rel, const sy_proven
     if (!rel || !sy_expr_is_bool(rel)) return sy_env_fail(env, SY_EINVAL, "runtime_assert: expected a relation");
     const sy_expr *q = sy_facts_apply(env->facts, rel);
     if (!q) return sy_ctx_last_error(env->ctx);
+    touch(env, rel);
+    touch(env, q);
     sy_truth t;
     sy_status st = sy_decide(env->facts, q, &t);
     if (st) return st;
@@ -432,8 +434,6 @@ sy_status sy_env_runtime_assert(sy_env *env, const sy_expr *rel, const sy_proven
     if (t == SY_TRUTH_FALSE)
         return sy_env_fail(env, SY_EINVAL, "runtime assert %s can never hold%s%s", sy_env_show(env, q),
                            why && why->reason ? ": " : "", why && why->reason ? why->reason : "");
-    touch(env, rel);
-    touch(env, q);
     q = guard_form(env, q);
     if (sy_expr_kind_of(q) == SY_EXPR_TRUE) return SY_OK;
     if ((st = record_guard(env, q, SY_GUARD_RUNTIME_ASSERT, why))) return st;
@@ -470,6 +470,18 @@ sy_status sy_env_assume(sy_env *env, const sy_expr *rel, const sy_provenance *wh
     touch(env, q);
     if (sy_expr_kind_of(q) == SY_EXPR_TRUE) return SY_OK;
     if (sy_expr_kind_of(q) == SY_EXPR_FALSE) return sy_env_fail(env, SY_EINVAL, "assumption contradicts what is known");
+    sy_truth t;
+    sy_status st0 = sy_decide(env->facts, q, &t);
+    if (st0) return st0;
+    if (t == SY_TRUTH_TRUE) return SY_OK; /* already known: nothing to record */
+    if (t == SY_TRUTH_FALSE) return sy_env_fail(env, SY_EINVAL, "assumption %s contradicts what is known", sy_env_show(env, q));
+    /* the example must satisfy it, or the traced graph would not be valid there */
+    if (!first_unbacked(env, rel)) {
+        const sy_expr *h;
+        if ((st0 = sy_env_hint(env, rel, &h))) return st0;
+        if (sy_expr_kind_of(h) == SY_EXPR_FALSE)
+            return sy_env_fail(env, SY_EINVAL, "assumption %s does not hold at the example sizes", sy_env_show(env, rel));
+    }
     sy_provenance w = {why ? why->node : NULL, why && why->op ? why->op : "assume", why && why->reason ? why->reason : "user fact"};
     q = guard_form(env, q);
     sy_status st = record_guard(env, q, SY_GUARD_RELATION, &w);

@@ -238,8 +238,11 @@ sy_status sy_graph_load_text(sy_ctx *ctx, const char *text, size_t len, const ch
                 const json_t *x;
                 json_array_foreach(dl, k, x) {
                     if (!json_is_integer(x) || json_integer_value(x) < 0 || (size_t)json_integer_value(x) >= in->ndim) {
-                        st = gerr(ctx, file, SY_EFORMAT, "node '%s': dynamic dim %zu is not a dim index of a %zu-D input", nname, k,
-                                  in->ndim);
+                        char bad[64];
+                        if (json_is_integer(x)) snprintf(bad, sizeof bad, "%lld", (long long)json_integer_value(x));
+                        else snprintf(bad, sizeof bad, "(not an integer)");
+                        st = gerr(ctx, file, SY_EFORMAT, "node '%s': dynamic entry %zu, %s, is not a dim index of a %zu-D input",
+                                  nname, k, bad, in->ndim);
                         goto fail;
                     }
                     dyn[json_integer_value(x)] = 1;

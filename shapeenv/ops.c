@@ -378,7 +378,8 @@ sy_status op_set_tensor(opcall *c, sy_dtype dt, size_t ndim, const sy_expr *cons
 
 sy_status op_wrap_dim(opcall *c, int64_t dim, size_t ndim, size_t *out)
 {
-    int64_t n = (int64_t)(ndim ? ndim : 1);
+    if (ndim == 0) return op_err(c, SY_EINVAL, "dimension specified as %lld but tensor has no dimensions", (long long)dim);
+    int64_t n = (int64_t)ndim;
     if (dim < -n || dim >= n)
         return op_err(c, SY_EINVAL, "Dimension out of range (expected to be in range of [%lld, %lld], but got %lld)",
                       (long long)-n, (long long)(n - 1), (long long)dim);

@@ -25,7 +25,9 @@ static sy_status softmax(opcall *c)
     if (d && d->kind != SY_V_NONE) {
         int64_t dim;
         size_t w;
-        if ((st = op_const_int(c, 1, "dim", 0, &dim)) || (st = op_wrap_dim(c, dim, x->ndim, &w))) return st;
+        if ((st = op_const_int(c, 1, "dim", 0, &dim))) return st;
+        if (x->ndim == 0 ? (dim != 0 && dim != -1) : (st = op_wrap_dim(c, dim, x->ndim, &w)) != SY_OK)
+            return st ? st : op_err(c, SY_EINVAL, "Dimension out of range (expected to be in range of [-1, 0], but got %lld)", (long long)dim);
     }
     return op_set_tensor(c, x->dtype, x->ndim, x->sizes);
 }
@@ -52,9 +54,8 @@ sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b)
         nb = b->u.t->ndim;
         if (!have || (is_float(b->u.t->dtype) && !is_float(dt))) dt = b->u.t->dtype;
         have = 1;
-    } else if (b->kind == SY_V_FLOAT && have && !is_float(dt)) {
-        dt = SY_DT_FLOAT32;
     }
+    if ((a->kind == SY_V_FLOAT || b->kind == SY_V_FLOAT) && !is_float(dt)) dt = SY_DT_FLOAT32; /* int tensor op float scalar */
     if (!have) return op_err(c, SY_EINVAL, "expected a tensor operand");
     if ((a->kind != SY_V_TENSOR && a->kind != SY_V_INT && a->kind != SY_V_FLOAT && a->kind != SY_V_BOOL) ||
         (b->kind != SY_V_TENSOR && b->kind != SY_V_INT && b->kind != SY_V_FLOAT && b->kind != SY_V_BOOL))

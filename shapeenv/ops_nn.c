@@ -48,6 +48,7 @@ static sy_status conv(opcall *c)
     const sy_value *pv = op_arg(c, 4, "padding");
     int same = 0;
     if (pv && pv->kind == SY_V_STR) {
+        if (transposed) return op_err(c, SY_EINVAL, "padding must be an int or a tuple of ints for transposed convolution");
         if (!strcmp(pv->u.s, "valid")) memset(pad, 0, sizeof pad);
         else if (!strcmp(pv->u.s, "same")) same = 1;
         else return op_err(c, SY_EINVAL, "Invalid padding string '%s'", pv->u.s);

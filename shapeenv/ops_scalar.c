@@ -40,6 +40,10 @@ static sy_status binary(opcall *c)
 {
     const sy_value *a = A(c, 0), *b = A(c, 1);
     if (!a || !b) return op_err(c, SY_EINVAL, "expected two operands");
+    if (!strcmp(c->op, "is_") || !strcmp(c->op, "is_not")) { /* identity: only None / same object */
+        int same = a->kind == b->kind && (a->kind == SY_V_NONE || (a->kind == SY_V_TENSOR && a->u.t == b->u.t));
+        return set_bool(c, sy_expr_bool(c->env->ctx, !strcmp(c->op, "is_") ? same : !same));
+    }
     if (a->kind == SY_V_TENSOR || b->kind == SY_V_TENSOR) {
         /* tensor.add(other, alpha=...) and friends */
         return sy_elementwise_binary(c, a, b);
@@ -214,8 +218,8 @@ static sy_status getattr(opcall *c)
             !strcmp(n, "requires_grad") || !strcmp(n, "is_quantized") || !strcmp(n, "is_meta"))
             return set_bool(c, sy_expr_false(c->env->ctx));
         if (!strcmp(n, "is_floating_point")) return set_bool(c, sy_expr_bool(c->env->ctx, t->dtype <= SY_DT_BFLOAT16));
-        if (!strcmp(n, "device")) {
-            *c->out = sy_value_str(c->env, "meta");
+        if (!strcmp(n, "device")) { /* fake tensors model the capture device */
+            *c->out = sy_value_str(c->env, "cpu");
             return SY_OK;
         }
         return op_err(c, SY_EUNSUPPORTED, "unknown tensor attribute '%s'", n);

@@ -326,6 +326,10 @@ static sy_status split_even(opcall *c, const sy_tensor *x, size_t w, const sy_ex
     int zero;
     if ((st = op_decide_bool(c, sy_expr_eq(ctx, split, KI(c, 0)), "split: is the split size 0?", &zero))) return st;
     const sy_expr *num = KI(c, 1);
+    if (zero && (st = op_require(c, sy_expr_eq(ctx, L, KI(c, 0)),
+                                 "split_size can only be 0 if dimension size is 0, but got dimension size of %s",
+                                 sy_env_show(c->env, L))))
+        return st;
     if (!zero) {
         /* num_splits = max(CeilDiv(L, split), 1) */
         num = sy_expr_max(ctx, sy_expr_ceildiv(ctx, L, split), KI(c, 1));

@@ -293,7 +293,7 @@ sy_status sy_realvals_output(sy_realvals *rv, size_t i, const sy_value **out)
     if (r) return sy_realvals_get(rv, (size_t)sy_graph_find(rv->g, json_string_value(r)), out);
     /* a literal or a list output: compute everything, then convert */
     const sy_value *last;
-    sy_status st = rv->g->n ? sy_realvals_get(rv, rv->g->n - 1, &last) : SY_OK;
+    sy_status st = rv->g->n ? sy_realvals_get(rv, rv->g->n - 1, &last) : (rv->env ? SY_OK : start_env(rv));
     if (st) return st;
     sy_value *v = sy_env_alloc(rv->env, sizeof *v);
     if (!v) return sy_ctx_last_error(rv->ctx);

@@ -89,7 +89,9 @@ SY_API sy_status sy_env_runtime_assert(sy_env *env, const sy_expr *rel, const sy
 
 /** A user fact (e.g. x.size(0) == y.size(0)): recorded as a guard with the
  *  origin "assume" and added to the facts, so that later decisions use it and
- *  the guard set checks it. SY_EINVAL when it contradicts the facts. */
+ *  the guard set checks it. Nothing is recorded when the facts already imply
+ *  it. @retval SY_EINVAL it contradicts the facts, or it is false at the
+ *  example sizes (the hints). */
 SY_API sy_status sy_env_assume(sy_env *env, const sy_expr *rel, const sy_provenance *why);
 
 /** 1 if @p sym appeared in a decision or a guard (its range was relied upon;
