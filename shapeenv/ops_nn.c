@@ -381,8 +381,12 @@ static sy_status group_norm(opcall *c)
 }
 
 /* F.interpolate (torch/nn/functional.py _interp_output_size, 1.13): with
- * size, the spatial dims are size; with scale_factor s, floor(in * s) (the
- * double s is an exact dyadic rational m/2^e: FloorDiv(in*m, 2^e)). */
+ * size, the spatial dims are size; with scale_factor s, PyTorch computes
+ * floor(float(in) * s) in double precision. s is a dyadic rational m/2^e (m
+ * odd); as long as in*m < 2^53 the double product is exact and equals the
+ * exact FloorDiv(in*m, 2^e) — a guard in <= 2^53/m keeps the symbolic formula
+ * exact (concrete sizes are computed in double, as PyTorch does). Input and
+ * output sizes must be > 0 (aten upsample checks). */
 static sy_status interpolate(opcall *c)
 {
     sy_ctx *ctx = c->env->ctx;
@@ -399,6 +403,7 @@ static sy_status interpolate(opcall *c)
     int has_size = size && size->kind != SY_V_NONE, has_scale = scale && scale->kind != SY_V_NONE;
     if (has_size == has_scale) return op_err(c, SY_EINVAL, "only one of size or scale_factor should be defined");
     for (size_t i = 0; i < nsp; i++) {
+        const sy_expr *L = x->sizes[2 + i];
         if (has_size) {
             const sy_value *v = size->kind == SY_V_LIST ? (size->u.list.n == nsp ? &size->u.list.items[i] : NULL) : size;
             if (!v || v->kind != SY_V_INT)
@@ -407,26 +412,44 @@ static sy_status interpolate(opcall *c)
             out[2 + i] = v->u.i;
         } else {
             const sy_value *v = scale->kind == SY_V_LIST ? (scale->u.list.n == nsp ? &scale->u.list.items[i] : NULL) : scale;
-            double s = v && v->kind == SY_V_FLOAT ? v->u.f : 0;
+            double sf = v && v->kind == SY_V_FLOAT ? v->u.f : 0;
             int64_t si;
-            if (v && v->kind == SY_V_INT && !sy_expr_get_si(v->u.i, &si)) s = (double)si;
-            if (!(s > 0) || !isfinite(s)) return op_err(c, SY_EINVAL, "scale_factor must be a positive number");
+            if (v && v->kind == SY_V_INT && !sy_expr_get_si(v->u.i, &si)) sf = (double)si;
+            if (!(sf > 0) || !isfinite(sf)) return op_err(c, SY_EINVAL, "scale_factor must be a positive number");
+            int64_t Lc;
+            if (sy_expr_get_si(L, &Lc) == SY_OK) { /* concrete: PyTorch's double arithmetic */
+                double r = floor((double)Lc * sf);
+                if (!(r < 9.2e18)) return op_err(c, SY_EINVAL, "output size too large");
+                out[2 + i] = KI(c, (int64_t)r);
+                continue;
+            }
             int e;
-            double m = frexp(s, &e); /* s = m * 2^e, 0.5 <= m < 1 */
-            int64_t num = (int64_t)ldexp(m, 53);
+            double mant = frexp(sf, &e); /* sf = mant * 2^e, 0.5 <= mant < 1 */
+            int64_t num = (int64_t)ldexp(mant, 53);
             int shift = 53 - e;
             while (shift > 0 && (num & 1) == 0) {
                 num >>= 1;
                 shift--;
             }
             if (shift > 62 || shift < -62) return op_err(c, SY_EUNSUPPORTED, "scale_factor out of range");
-            const sy_expr *r = sy_expr_mul_si(ctx, x->sizes[2 + i], num);
+            /* in*num < 2^53 keeps float(in)*sf exact */
+            int64_t limit = ((int64_t)1 << 53) / num;
+            if ((st = op_require(c, sy_expr_le(ctx, L, KI(c, limit)),
+                                 "interpolate: the size %s must stay below %lld for float(size)*%g to be exact",
+                                 sy_env_show(c->env, L), (long long)limit, sf)))
+                return st;
+            const sy_expr *r = sy_expr_mul_si(ctx, L, num);
             if (shift > 0) r = sy_expr_floordiv(ctx, r, KI(c, (int64_t)1 << shift));
             else if (shift < 0) r = sy_expr_mul_si(ctx, r, (int64_t)1 << -shift);
             if (!r) return sy_ctx_last_error(ctx);
             out[2 + i] = r;
         }
     }
+    for (size_t i = 0; i < nsp; i++)
+        if ((st = op_require(c, sy_expr_and(ctx, sy_expr_ge(ctx, x->sizes[2 + i], KI(c, 1)), sy_expr_ge(ctx, out[2 + i], KI(c, 1))),
+                             "Input and output sizes should be greater than 0, but got input %s and output %s",
+                             sy_env_show(c->env, x->sizes[2 + i]), sy_env_show(c->env, out[2 + i]))))
+            return st;
     return op_set_tensor(c, x->dtype, x->ndim, out);
 }
 
