@@ -20,4 +20,7 @@ static const sy_backend json_backend = {"json", "the guard set as JSON (format s
 void sy_backends_register_builtins(void)
 {
     sy_backend_register(&json_backend);
+    sy_backend_register_c();
+    sy_backend_register_report();
+    sy_backend_register_bytecode();
 }

@@ -23,5 +23,5 @@ sy_ctx *cli_ctx(void);
 /* parse an expression argument; prints error with a caret on failure */
 const sy_expr *cli_parse(sy_ctx *ctx, const char *text, const char *what);
 
-extern const cli_cmd cmd_simplify, cmd_eval, cmd_decide, cmd_bound, cmd_cases, cmd_run, cmd_probe;
+extern const cli_cmd cmd_simplify, cmd_eval, cmd_decide, cmd_bound, cmd_cases, cmd_run, cmd_probe, cmd_check, cmd_disasm;
 #endif

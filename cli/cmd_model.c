@@ -21,6 +21,7 @@ typedef struct {
     sy_env_options eo;
     sy_trace_override ov[16];
     int dims[16][16];
+    char names[16][128];
     size_t nov;
 } model_opts;
 
@@ -60,8 +61,8 @@ static int model_option(const char *cmd, model_opts *m, int argc, char **argv, i
         } else {
             const char *eq = strchr(v, '=');
             if (!eq || eq == v) return -cli_usage_error(cmd, "--dynamic expects NAME=D,D,... (got '%s')", v);
-            char *name = strndup(v, (size_t)(eq - v));
-            o->input = name;
+            snprintf(m->names[m->nov], sizeof m->names[0], "%.*s", (int)(eq - v), v);
+            o->input = m->names[m->nov];
             size_t n = 0;
             const char *p = eq + 1;
             while (*p) {

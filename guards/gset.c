@@ -456,7 +456,7 @@ sy_status sy_gset_minimize(sy_gset *gs)
     memcpy(gs->g, tmp, m * sizeof *tmp);
     sy_dealloc(ctx, tmp, (gs->n ? gs->n : 1) * sizeof *tmp);
     gs->n = m;
-    qsort(gs->g, gs->n, sizeof *gs->g, guard_order);
+    if (gs->n) qsort(gs->g, gs->n, sizeof *gs->g, guard_order);
     for (size_t i = gs->n; i-- > 0;) {
         gguard *cand = &gs->g[i];
         if (cand->pub.kind == SY_GK_TENSOR_MATCH || cand->pub.kind == SY_GK_RUNTIME_ASSERT) continue;
@@ -494,7 +494,7 @@ sy_status sy_gset_minimize(sy_gset *gs)
         gs->g[m++] = gs->g[i];
     }
     gs->n = m;
-    qsort(gs->g, gs->n, sizeof *gs->g, guard_order);
+    if (gs->n) qsort(gs->g, gs->n, sizeof *gs->g, guard_order);
     return SY_OK;
 }
 

@@ -12,4 +12,6 @@
 #include "symshape/graph.h"
 #include "symshape/gset.h"
 #include "symshape/backend.h"
+#include "symshape/cgen.h"
+#include "symshape/bc.h"
 #endif

@@ -12,7 +12,7 @@ static sy_backend user_backend = {"count", "number of guards", render_upper, "gu
 Test(backends_registry, builtins_user_backends_and_errors, .init = ctx_setup, .fini = ctx_teardown)
 {
     cr_assert(sy_backend_find("json") != NULL);
-    cr_assert(gt(sz, sy_backend_count(), 0));
+    cr_assert(lt(sz, 0, sy_backend_count()));
     cr_assert(eq(int, sy_backend_register(NULL), SY_EINVAL));
     cr_assert(eq(int, sy_backend_register(sy_backend_find("json")), SY_EINVAL)); /* duplicate name */
     if (!sy_backend_find("count")) cr_assert(eq(int, sy_backend_register(&user_backend), SY_OK));

@@ -81,6 +81,29 @@ check "probe unknown input" 3 "no input named 'y'" "$S" probe "$E/resnet18.json"
 check "probe twice" 2 "given twice" "$S" probe "$E/resnet18.json" --sizes x=1 --sizes x=2
 check "probe no points" 2 "expected --sizes" "$S" probe "$E/resnet18.json"
 check "probe bad points" 3 "line 2" "$S" probe "$E/resnet18.json" --points "$tmpd/bad.json"
+# ---- backends and bytecode commands
+check "run report" 0 "specialized: 224" "$S" run "$E/vit_b_16.json"
+check "run markdown" 0 "# " "$S" run "$E/vit_b_16.json" --backend markdown
+check "run c" 0 "guards_check(const int64_t *sizes" "$S" run "$E/vit_b_16.json" --backend c
+check "run c prefix" 0 "vit_check(" "$S" run "$E/vit_b_16.json" --backend c --prefix vit
+check "run c bad prefix" 3 "prefix" "$S" run "$E/vit_b_16.json" --backend c --prefix 9x
+check "run bytecode" 0 "-" "$S" run "$E/vit_b_16.json" --backend bytecode -o "$tmpd/v.sybc"
+check "check accept" 0 "accept" "$S" check "$tmpd/v.sybc" --sizes x=2,3,224,224
+check "check reject" 1 "x.size()[2] == 224 failed" "$S" check "$tmpd/v.sybc" --sizes x=2,3,128,128
+check "check dtype" 1 "x.dtype == 0 failed" "$S" check "$tmpd/v.sybc" --sizes x=2,3,224,224 --dtype x=float16
+check "check rank" 1 "x.dim() == 4 failed" "$S" check "$tmpd/v.sybc" --sizes x=2,3,224
+check "check missing input" 2 "give --sizes x=" "$S" check "$tmpd/v.sybc" --sizes y=1
+check "check no sizes" 2 "expected --sizes" "$S" check "$tmpd/v.sybc"
+check "check bad sizes" 2 "bad sizes" "$S" check "$tmpd/v.sybc" --sizes x=1,b
+check "disasm" 0 "CHECK" "$S" disasm "$tmpd/v.sybc"
+check "disasm usage" 2 "expected one bytecode file" "$S" disasm
+head -c 40 "$tmpd/v.sybc" > "$tmpd/trunc.sybc"
+check "check truncated" 3 "byte" "$S" check "$tmpd/trunc.sybc" --sizes x=1
+printf 'NOTBYTECODE-NOTBYTECODE-NOTBYTECODE-NOTBYTECODE' > "$tmpd/junk.sybc"
+check "disasm bad magic" 3 "magic" "$S" disasm "$tmpd/junk.sybc"
+cp "$tmpd/v.sybc" "$tmpd/flip.sybc"; printf '\xff' | dd of="$tmpd/flip.sybc" bs=1 seek=60 conv=notrunc 2>/dev/null
+check "check corrupt" 3 "SY_E" "$S" check "$tmpd/flip.sybc" --sizes x=2,3,224,224
+check "check missing file" 3 "cannot open" "$S" check /nonexistent.sybc --sizes x=1
 # ---- end to end on every corpus model: run and probe --points, zero violations
 C="$T/../../shared/corpus"; P="$T/../../shared/probes"
 if [ -d "$C" ]; then

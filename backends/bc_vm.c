@@ -1,0 +1,216 @@
+/* The bytecode VM: sy_bc_check. Registers live on the stack; nothing is
+ * allocated and the program and context are only read, so any number of
+ * threads may run one program. The program was verified (sy_bc_compile and
+ * sy_bc_load always verify), so operands are in range, jumps go forward and
+ * land inside the code, and the last instruction is RETURN: the loop ends.
+ * Arithmetic uses the checked helpers of algebra/sy_int64.h, shared with
+ * exact evaluation and the C backend. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "algebra/sy_int64.h"
+#include "backends/bc_private.h"
+
+/* Dispatch: a switch, or computed goto with SY_USE_JUMPTABLE (GCC/Clang).
+ * SY_VMBREAK continues the loop in both forms. */
+#if defined(SY_USE_JUMPTABLE) && defined(__GNUC__)
+#define SY_VMDISPATCH(op) goto *jumptable[op];
+#define SY_VMCASE(name) L_##name:
+#else
+#define SY_VMDISPATCH(op) switch (op)
+#define SY_VMCASE(name) case SY_OP_##name:
+#endif
+#define SY_VMBREAK continue
+
+#ifdef SY_DEBUG
+/* Debug builds re-check each operand against its role before executing. */
+static void debug_operands(const sy_bc_program *p, uint32_t pc, uint32_t w)
+{
+    unsigned op = SY_BC_GET_OP(w);
+    const unsigned char *role = sy_bc_op_role[op];
+    unsigned f[3] = {SY_BC_GET_A(w), SY_BC_GET_B(w), SY_BC_GET_C(w)};
+    int n = 3;
+    if (sy_bc_op_fmt[op] != SY_BC_FMT_ABC) {
+        f[1] = SY_BC_GET_BX(w);
+        n = 2;
+    }
+    for (int i = 0; i < n; i++) {
+        int ok = 1;
+        switch (role[i]) {
+        case SY_BC_ROLE_RIN:
+        case SY_BC_ROLE_ROUT: ok = f[i] < p->nregs; break;
+        case SY_BC_ROLE_K: ok = f[i] < p->nconsts; break;
+        case SY_BC_ROLE_SLOT: ok = f[i] < p->nslots; break;
+        case SY_BC_ROLE_GUARD: ok = f[i] < p->nguards; break;
+        case SY_BC_ROLE_JUMP: ok = SY_BC_GET_SBX(w) >= 0 && pc + 1 + (uint32_t)SY_BC_GET_SBX(w) < p->ninstr; break;
+        default: break;
+        }
+        if (!ok) abort();
+    }
+}
+#define SY_VM_DEBUG_OPERANDS(p, pc, w) debug_operands(p, pc, w)
+#else
+#define SY_VM_DEBUG_OPERANDS(p, pc, w) ((void)0)
+#endif
+
+/* b ** k, exact or overflow. |b| >= 2 overflows within 64 steps, and the
+ * magnitudes grow, so an intermediate overflows only when the result does. */
+static int pow_i64(int64_t b, unsigned k, int64_t *r)
+{
+    if (k == 0) {
+        *r = 1;
+        return SY_I64_OK;
+    }
+    if (b == 0 || b == 1) {
+        *r = b;
+        return SY_I64_OK;
+    }
+    if (b == -1) {
+        *r = (k & 1u) ? -1 : 1;
+        return SY_I64_OK;
+    }
+    int64_t acc = 1;
+    while (k--)
+        if (sy_i64_mul(acc, b, &acc)) return SY_I64_OVERFLOW;
+    *r = acc;
+    return SY_I64_OK;
+}
+
+/* A fail-closed result: *failed names the guard whose evaluation faulted,
+ * the one of the next CHECK (code of one guard is contiguous). */
+static int fault(const sy_bc_program *p, uint32_t pc, int st, int32_t *failed)
+{
+    if (failed) {
+        *failed = -1;
+        for (uint32_t i = pc; i < p->ninstr; i++)
+            if (SY_BC_GET_OP(p->code[i]) == SY_OP_CHECK) {
+                *failed = (int32_t)SY_BC_GET_BX(p->code[i]);
+                break;
+            }
+    }
+    return st == SY_I64_DIVZERO ? SY_EDIVZERO : SY_EOVERFLOW;
+}
+
+int sy_bc_check(const sy_bc_program *p, const int64_t *sizes, size_t n, int32_t *failed)
+{
+    if (failed) *failed = -1;
+    if (!p || (n && !sizes) || n != p->nslots) return SY_EINVAL;
+    int64_t r[SY_BC_MAX_REGS];
+    memset(r, 0, (size_t)p->nregs * sizeof r[0]);
+    const uint32_t *code = p->code;
+    uint32_t pc = 0;
+    int st;
+#if defined(SY_USE_JUMPTABLE) && defined(__GNUC__)
+#define X_LABEL(name, fmt, ra, rb, rc, syn) &&L_##name,
+    static const void *const jumptable[SY_OP_COUNT] = {SY_OPCODES(X_LABEL)};
+#undef X_LABEL
+#endif
+#define RA r[SY_BC_GET_A(w)]
+#define RB r[SY_BC_GET_B(w)]
+#define RC r[SY_BC_GET_C(w)]
+#define BX SY_BC_GET_BX(w)
+#define ARITH(fn)                                                   \
+    if ((st = fn(RB, RC, &RA)) != SY_I64_OK) return fault(p, pc - 1, st, failed); \
+    SY_VMBREAK;
+    for (;;) {
+        uint32_t w = code[pc++];
+        SY_VM_DEBUG_OPERANDS(p, pc - 1, w);
+        SY_VMDISPATCH(SY_BC_GET_OP(w))
+        {
+            SY_VMCASE(LOADSLOT)
+            {
+                RA = sizes[BX];
+                SY_VMBREAK;
+            }
+            SY_VMCASE(LOADK)
+            {
+                if (!p->kfits[BX]) return fault(p, pc - 1, SY_I64_OVERFLOW, failed);
+                RA = p->k64[BX];
+                SY_VMBREAK;
+            }
+            SY_VMCASE(NEG)
+            {
+                if ((st = sy_i64_sub(0, RB, &RA)) != SY_I64_OK) return fault(p, pc - 1, st, failed);
+                SY_VMBREAK;
+            }
+            SY_VMCASE(ADD) { ARITH(sy_i64_add) }
+            SY_VMCASE(SUB) { ARITH(sy_i64_sub) }
+            SY_VMCASE(MUL) { ARITH(sy_i64_mul) }
+            SY_VMCASE(FLOORDIV) { ARITH(sy_i64_floordiv) }
+            SY_VMCASE(MOD) { ARITH(sy_i64_mod) }
+            SY_VMCASE(CEILDIV) { ARITH(sy_i64_ceildiv) }
+            SY_VMCASE(MIN)
+            {
+                RA = RB < RC ? RB : RC;
+                SY_VMBREAK;
+            }
+            SY_VMCASE(MAX)
+            {
+                RA = RB > RC ? RB : RC;
+                SY_VMBREAK;
+            }
+            SY_VMCASE(POW)
+            {
+                if ((st = pow_i64(RB, SY_BC_GET_C(w), &RA)) != SY_I64_OK) return fault(p, pc - 1, st, failed);
+                SY_VMBREAK;
+            }
+            SY_VMCASE(EQ)
+            {
+                RA = RB == RC;
+                SY_VMBREAK;
+            }
+            SY_VMCASE(NE)
+            {
+                RA = RB != RC;
+                SY_VMBREAK;
+            }
+            SY_VMCASE(LE)
+            {
+                RA = RB <= RC;
+                SY_VMBREAK;
+            }
+            SY_VMCASE(NOT)
+            {
+                RA = RB == 0;
+                SY_VMBREAK;
+            }
+            SY_VMCASE(AND)
+            {
+                RA = (RB != 0) & (RC != 0);
+                SY_VMBREAK;
+            }
+            SY_VMCASE(OR)
+            {
+                RA = (RB != 0) | (RC != 0);
+                SY_VMBREAK;
+            }
+            SY_VMCASE(JMPZ)
+            {
+                if (RA == 0) pc += (uint32_t)SY_BC_GET_SBX(w);
+                SY_VMBREAK;
+            }
+            SY_VMCASE(JMPNZ)
+            {
+                if (RA != 0) pc += (uint32_t)SY_BC_GET_SBX(w);
+                SY_VMBREAK;
+            }
+            SY_VMCASE(CHECK)
+            {
+                if (RA == 0) {
+                    if (failed) *failed = (int32_t)BX;
+                    return SY_BC_REJECT;
+                }
+                SY_VMBREAK;
+            }
+            SY_VMCASE(RETURN) { return SY_BC_ACCEPT; }
+#if !(defined(SY_USE_JUMPTABLE) && defined(__GNUC__))
+        default: return SY_EINVAL; /* not reached: the verifier rejects unknown opcodes */
+#endif
+        }
+    }
+#undef RA
+#undef RB
+#undef RC
+#undef BX
+#undef ARITH
+}

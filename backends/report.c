@@ -1,0 +1,851 @@
+/* The report backends: "report" (terminal text) and "markdown". A guard set
+ * explained for a PyTorch user: the model, what became of every input dim
+ * (dynamic with its symbol and range, static, or specialized by a guard and
+ * where that guard came from), the guards grouped by kind with their
+ * provenance, and the totals. Uses sy_backend_options.env / .graph when given;
+ * without them, everything is derived from the guard set alone. Output is
+ * deterministic: no addresses, times or locale-dependent formatting. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algebra/expr_private.h"
+#include "backends/backends_private.h"
+#include "symshape/backend.h"
+
+/* ------------------------------------------------------------------ output */
+
+typedef struct {
+    sy_ctx *ctx;
+    sy_output *out;
+    int md;        /* markdown */
+    sy_status st;  /* sticky */
+} rp;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void rp_printf(rp *r, const char *fmt, ...)
+{
+    if (r->st) return;
+    char tmp[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        r->st = sy_fail_st(r->ctx, SY_EINVAL, "report: formatting failed");
+        return;
+    }
+    if ((size_t)n < sizeof tmp) {
+        if (sy_output_write(r->out, tmp, (size_t)n) != SY_OK) r->st = SY_ENOMEM;
+        return;
+    }
+    char *big = sy_alloc(r->ctx, (size_t)n + 1);
+    if (!big) {
+        r->st = sy_fail_st(r->ctx, SY_ENOMEM, "out of memory");
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    if (sy_output_write(r->out, big, (size_t)n) != SY_OK) r->st = SY_ENOMEM;
+    sy_dealloc(r->ctx, big, (size_t)n + 1);
+}
+
+static void rp_write(rp *r, const char *s, size_t n)
+{
+    if (r->st || !n) return;
+    if (sy_output_write(r->out, s, n) != SY_OK) r->st = SY_ENOMEM;
+}
+
+/* Free text (a reason, a why): one line. Markdown: punctuation that could
+ * start markup is backslash-escaped (also `|`, for table cells). */
+static void rp_text(rp *r, const char *s)
+{
+    char buf[256];
+    size_t k = 0;
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (k >= sizeof buf - 4) {
+            rp_write(r, buf, k);
+            k = 0;
+        }
+        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+        if (r->md && strchr("\\`*_[]<>|#~", (int)c)) buf[k++] = '\\';
+        buf[k++] = (char)c;
+    }
+    rp_write(r, buf, k);
+}
+
+/* Code (a guard, a source, a symbol): markdown wraps it in a code span whose
+ * fence is longer than any run of backticks inside; `|` is escaped for table
+ * cells. Text: as is, on one line. */
+static void rp_code(rp *r, const char *s)
+{
+    if (!s) s = "";
+    if (!r->md) {
+        rp_text(r, s);
+        return;
+    }
+    size_t run = 0, maxrun = 0;
+    for (const char *p = s; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        if (run > maxrun) maxrun = run;
+    }
+    char fence[8];
+    size_t nf = maxrun + 1 < sizeof fence ? maxrun + 1 : sizeof fence - 1;
+    memset(fence, '`', nf);
+    int pad = maxrun > 0 || s[0] == '`';
+    rp_write(r, fence, nf);
+    if (pad) rp_write(r, " ", 1);
+    for (const char *p = s; *p; p++) {
+        char c = *p == '\n' || *p == '\r' || *p == '\t' ? ' ' : *p;
+        if (c == '|') rp_write(r, "\\|", 2);
+        else rp_write(r, &c, 1);
+    }
+    if (pad) rp_write(r, " ", 1);
+    rp_write(r, fence, nf);
+}
+
+/* ------------------------------------------------------------------ what the guards say */
+
+typedef struct {
+    long pin;        /* guard pinning the slot directly (slot == constant), -1 */
+    int64_t value;   /* its constant */
+    int has_lo, has_hi;
+    int64_t lo, hi;  /* bounds from single-slot range guards */
+    size_t parent;   /* union-find over equality guards */
+} slotinfo;
+
+typedef struct {
+    sy_ctx *ctx;
+    const sy_gset *gs;
+    const sy_env *env;
+    const sy_graph *graph;
+    size_t ns, n;
+    slotinfo *si;
+    sy_status st; /* sticky: an allocation failed while analysing */
+} model;
+
+static long slot_of_var(const model *m, const sy_expr *v)
+{
+    for (size_t i = 0; i < m->ns; i++)
+        if (sy_gset_source_var(m->gs, i) == v) return (long)i;
+    return -1;
+}
+
+/* d = c*v + c0 with one source variable v and c = +-1: *slot, *c, *c0 */
+static int single_var(const model *m, const sy_expr *d, long *slot, int *c, int64_t *c0)
+{
+    if (sy_expr_kind_of(d) == SY_EXPR_SYM) {
+        *slot = slot_of_var(m, d);
+        *c = 1;
+        *c0 = 0;
+        return *slot >= 0;
+    }
+    if (sy_expr_kind_of(d) != SY_EXPR_ADD || sy_expr_nargs(d) != 1 || sy_expr_kind_of(sy_expr_arg(d, 0)) != SY_EXPR_SYM)
+        return 0;
+    int64_t k;
+    if (sy_expr_get_si(sy_expr_add_coeff(m->ctx, d, 0), &k) != SY_OK || (k != 1 && k != -1)) return 0;
+    if (sy_expr_get_si(sy_expr_add_const(m->ctx, d), c0) != SY_OK || *c0 == INT64_MIN) return 0;
+    *c = (int)k;
+    *slot = slot_of_var(m, sy_expr_arg(d, 0));
+    return *slot >= 0;
+}
+
+/* v1 - v2 == 0 over two source variables */
+static int equality_pair(const model *m, const sy_expr *e, long *a, long *b)
+{
+    if (sy_expr_kind_of(e) != SY_EXPR_EQ) return 0;
+    const sy_expr *d = sy_expr_arg(e, 0);
+    if (sy_expr_kind_of(d) != SY_EXPR_ADD || sy_expr_nargs(d) != 2) return 0;
+    int64_t c0, k0, k1;
+    if (sy_expr_get_si(sy_expr_add_const(m->ctx, d), &c0) != SY_OK || c0 != 0) return 0;
+    if (sy_expr_kind_of(sy_expr_arg(d, 0)) != SY_EXPR_SYM || sy_expr_kind_of(sy_expr_arg(d, 1)) != SY_EXPR_SYM) return 0;
+    if (sy_expr_get_si(sy_expr_add_coeff(m->ctx, d, 0), &k0) != SY_OK ||
+        sy_expr_get_si(sy_expr_add_coeff(m->ctx, d, 1), &k1) != SY_OK || k0 + k1 != 0 || (k0 != 1 && k0 != -1))
+        return 0;
+    *a = slot_of_var(m, sy_expr_arg(d, 0));
+    *b = slot_of_var(m, sy_expr_arg(d, 1));
+    return *a >= 0 && *b >= 0;
+}
+
+static size_t uf_find(slotinfo *si, size_t i)
+{
+    while (si[i].parent != i) i = si[i].parent = si[si[i].parent].parent;
+    return i;
+}
+
+static int recorded(const sy_gset_guard *g) { return g->count > 0 || g->norigins > 0; }
+
+static sy_status analyze(model *m)
+{
+    m->si = sy_alloc(m->ctx, (m->ns ? m->ns : 1) * sizeof *m->si);
+    if (!m->si) return sy_fail_st(m->ctx, SY_ENOMEM, "out of memory");
+    for (size_t i = 0; i < m->ns; i++) {
+        memset(&m->si[i], 0, sizeof m->si[i]);
+        m->si[i].pin = -1;
+        m->si[i].parent = i;
+    }
+    for (size_t i = 0; i < m->n; i++) {
+        const sy_gset_guard *g = sy_gset_at(m->gs, i);
+        if (g->kind == SY_GK_RUNTIME_ASSERT) continue;
+        sy_expr_kind k = sy_expr_kind_of(g->expr);
+        long s, a, b;
+        int c;
+        int64_t c0;
+        if ((k == SY_EXPR_EQ || k == SY_EXPR_LE) && single_var(m, sy_expr_arg(g->expr, 0), &s, &c, &c0)) {
+            slotinfo *x = &m->si[s];
+            /* c*v + c0 == 0 or <= 0 */
+            int64_t v = c > 0 ? -c0 : c0;
+            if (k == SY_EXPR_EQ) {
+                if (x->pin < 0 || (!recorded(sy_gset_at(m->gs, (size_t)x->pin)) && recorded(g))) {
+                    x->pin = (long)i;
+                    x->value = v;
+                }
+            } else if (c > 0) { /* v <= -c0 */
+                if (!x->has_hi || v < x->hi) x->hi = v;
+                x->has_hi = 1;
+            } else { /* v >= c0 */
+                if (!x->has_lo || v > x->lo) x->lo = v;
+                x->has_lo = 1;
+            }
+        } else if (equality_pair(m, g->expr, &a, &b)) {
+            size_t ra = uf_find(m->si, (size_t)a), rb = uf_find(m->si, (size_t)b);
+            if (ra != rb) m->si[ra > rb ? ra : rb].parent = ra < rb ? ra : rb;
+        }
+    }
+    return SY_OK;
+}
+
+/* the equality guard between slots a and b, or -1 */
+static long equality_guard(const model *m, size_t a, size_t b)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        long x, y;
+        if (sy_gset_at(m->gs, i)->kind != SY_GK_RUNTIME_ASSERT && equality_pair(m, sy_gset_at(m->gs, i)->expr, &x, &y) &&
+            (((size_t)x == a && (size_t)y == b) || ((size_t)x == b && (size_t)y == a)))
+            return (long)i;
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------------ inputs and dims */
+
+typedef enum { DIM_DYNAMIC, DIM_STATIC, DIM_SPECIALIZED } dstatus;
+
+typedef struct {
+    char source[192];
+    long slot;            /* -1: not a source of the set */
+    dstatus status;
+    int has_value;
+    int64_t value;
+    const char *symbol;   /* env symbol name */
+    char range[160];      /* dynamic: "[2, oo)"; "" unknown */
+    int range_from_env;
+    long guard;           /* pinning guard, -1 */
+    long via;             /* slot carrying the pin (through equality), -1 */
+    long eqguard;         /* equality guard between this slot and via, -1 */
+    const char *why;      /* static: why */
+    char whybuf[96];
+} diminfo;
+
+static const sy_input_dim *env_dim(const model *m, const char *source)
+{
+    if (!m->env) return NULL;
+    for (size_t i = 0; i < sy_env_ninput_dims(m->env); i++)
+        if (!strcmp(sy_env_input_dim(m->env, i)->source, source)) return sy_env_input_dim(m->env, i);
+    return NULL;
+}
+
+static void fmt_bound(model *m, char *buf, size_t n, const sy_expr *b, const char *inf)
+{
+    char *s = b ? sy_expr_print(m->ctx, b, SY_PRINT_CANONICAL) : NULL;
+    if (b && !s && !m->st) m->st = sy_fail_st(m->ctx, SY_ENOMEM, "out of memory");
+    snprintf(buf, n, "%s", s ? s : inf);
+    sy_str_free(m->ctx, s);
+}
+
+static void classify_dim(model *m, diminfo *d, int graph_dynamic, int64_t graph_example)
+{
+    d->slot = sy_gset_find_source(m->gs, d->source);
+    d->guard = d->via = d->eqguard = -1;
+    const sy_input_dim *ed = env_dim(m, d->source);
+    long pin = -1;
+    int64_t pinv = 0;
+    if (d->slot >= 0) {
+        size_t s = (size_t)d->slot, root = uf_find(m->si, s);
+        if (m->si[s].pin >= 0) {
+            pin = m->si[s].pin;
+            pinv = m->si[s].value;
+        } else {
+            for (size_t t = 0; t < m->ns; t++) { /* best pin of the class: recorded first, then lowest slot */
+                if (t == s || uf_find(m->si, t) != root || m->si[t].pin < 0) continue;
+                if (pin < 0 || (recorded(sy_gset_at(m->gs, (size_t)m->si[t].pin)) && !recorded(sy_gset_at(m->gs, (size_t)pin)))) {
+                    pin = m->si[t].pin;
+                    pinv = m->si[t].value;
+                    d->via = (long)t;
+                }
+            }
+            if (d->via >= 0) d->eqguard = equality_guard(m, s, (size_t)d->via);
+        }
+    }
+    if (ed && sy_expr_kind_of(ed->expr) == SY_EXPR_SYM) d->symbol = sy_expr_sym_name(ed->expr);
+    /* static by policy: the env made a constant, or the graph did not list the dim */
+    int64_t v;
+    if ((ed && sy_expr_get_si(ed->expr, &v) == SY_OK) || (!ed && graph_dynamic == 0)) {
+        d->status = DIM_STATIC;
+        d->has_value = 1;
+        d->value = ed ? v : graph_example;
+        if (pin >= 0 && d->via < 0) {
+            d->guard = pin;
+            d->why = sy_gset_at(m->gs, (size_t)pin)->why;
+        }
+        if (!d->why) {
+            if (ed && ed->policy != SY_DIM_STATIC)
+                snprintf(d->whybuf, sizeof d->whybuf, "0/1 specialization: example size %" PRId64, ed->example);
+            else snprintf(d->whybuf, sizeof d->whybuf, "static dim (not listed as dynamic)");
+            d->why = d->whybuf;
+        }
+        d->via = d->eqguard = -1;
+        return;
+    }
+    if (pin >= 0) {
+        const sy_gset_guard *g = sy_gset_at(m->gs, (size_t)pin);
+        d->status = recorded(g) ? DIM_SPECIALIZED : DIM_STATIC;
+        d->has_value = 1;
+        d->value = pinv;
+        d->guard = pin;
+        d->why = g->why;
+        return;
+    }
+    d->status = DIM_DYNAMIC;
+    if (ed && d->symbol) {
+        const sy_expr *lo = NULL, *hi = NULL;
+        /* the facts are only read; sy_env_facts takes a mutable env */
+        sy_status st = sy_facts_get_range(sy_env_facts((sy_env *)m->env), ed->expr, &lo, &hi);
+        if (st == SY_ENOMEM && !m->st) m->st = st;
+        if (st == SY_OK) {
+            char a[64], b[64];
+            fmt_bound(m, a, sizeof a, lo, "-oo");
+            fmt_bound(m, b, sizeof b, hi, "oo");
+            snprintf(d->range, sizeof d->range, "%s%s, %s%s", lo ? "[" : "(", a, b, hi ? "]" : ")");
+            d->range_from_env = 1;
+        } else {
+            sy_ctx_reset_error(m->ctx);
+        }
+    }
+    if (!d->range_from_env && d->slot >= 0) {
+        size_t root = uf_find(m->si, (size_t)d->slot);
+        int hl = 0, hh = 0;
+        int64_t lo = 0, hi = 0;
+        for (size_t t = 0; t < m->ns; t++) {
+            if (uf_find(m->si, t) != root) continue;
+            if (m->si[t].has_lo && (!hl || m->si[t].lo > lo)) lo = m->si[t].lo, hl = 1;
+            if (m->si[t].has_hi && (!hh || m->si[t].hi < hi)) hi = m->si[t].hi, hh = 1;
+        }
+        if (hl || hh) {
+            char a[32] = "-oo", b[32] = "oo";
+            if (hl) snprintf(a, sizeof a, "%" PRId64, lo);
+            if (hh) snprintf(b, sizeof b, "%" PRId64, hi);
+            snprintf(d->range, sizeof d->range, "%s%s, %s%s", hl ? "[" : "(", a, b, hh ? "]" : ")");
+        }
+    }
+}
+
+typedef struct {
+    char name[128];
+    const char *dtype;   /* name, or NULL */
+    char dtbuf[32];
+    long rank;           /* -1 unknown */
+    size_t ndim;
+    const int64_t *example;
+    diminfo *dims;
+} inputinfo;
+
+/* the input part of a source: "x" of "x.size()[2]", "x.dim()", "x.dtype" */
+static size_t input_part(const char *src, const char **rest)
+{
+    const char *p = strstr(src, ".size()[");
+    if (!p) p = strstr(src, ".dim()");
+    if (!p) p = strstr(src, ".dtype");
+    if (!p) p = src + strlen(src);
+    *rest = p;
+    return (size_t)(p - src);
+}
+
+/* pinned value of the source "NAME<suffix>", or 0 */
+static int pinned_source(const model *m, const char *name, const char *suffix, int64_t *v)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s%s", name, suffix);
+    long s = sy_gset_find_source(m->gs, buf);
+    if (s < 0 || m->si[s].pin < 0) return 0;
+    *v = m->si[s].value;
+    return 1;
+}
+
+static sy_status collect_inputs(model *m, inputinfo **out, size_t *nout)
+{
+    size_t cap = m->graph ? sy_graph_ninputs(m->graph) : m->ns, n = 0;
+    inputinfo *in = sy_alloc(m->ctx, (cap ? cap : 1) * sizeof *in);
+    if (!in) return sy_fail_st(m->ctx, SY_ENOMEM, "out of memory");
+    memset(in, 0, (cap ? cap : 1) * sizeof *in);
+    if (m->graph) {
+        for (size_t i = 0; i < cap; i++, n++) {
+            const sy_graph_input *gi = sy_graph_input_at(m->graph, i);
+            snprintf(in[n].name, sizeof in[n].name, "%s", gi->name);
+            in[n].dtype = sy_dtype_name(gi->dtype);
+            in[n].rank = (long)gi->ndim;
+            in[n].ndim = gi->ndim;
+            in[n].example = gi->shape;
+        }
+    } else {
+        for (size_t s = 0; s < m->ns; s++) {
+            const char *src = sy_gset_source(m->gs, s), *rest;
+            size_t nl = input_part(src, &rest);
+            size_t k = 0;
+            while (k < n && !(strlen(in[k].name) == nl && !strncmp(in[k].name, src, nl))) k++;
+            if (k == n) {
+                snprintf(in[n].name, sizeof in[n].name, "%.*s", (int)nl, src);
+                in[n].rank = -1;
+                n++;
+            }
+            if (!strncmp(rest, ".size()[", 8)) {
+                size_t dim = (size_t)strtoull(rest + 8, NULL, 10);
+                if (dim + 1 > in[k].ndim && dim < 4096) in[k].ndim = dim + 1;
+            }
+        }
+        for (size_t k = 0; k < n; k++) {
+            int64_t v;
+            if (pinned_source(m, in[k].name, ".dim()", &v)) in[k].rank = (long)v;
+            if (pinned_source(m, in[k].name, ".dtype", &v)) {
+                if (v >= 0 && v < SY_DT_COUNT) in[k].dtype = sy_dtype_name((sy_dtype)v);
+                else {
+                    snprintf(in[k].dtbuf, sizeof in[k].dtbuf, "dtype code %" PRId64, v);
+                    in[k].dtype = in[k].dtbuf;
+                }
+            }
+        }
+    }
+    for (size_t k = 0; k < n; k++) {
+        in[k].dims = sy_alloc(m->ctx, (in[k].ndim ? in[k].ndim : 1) * sizeof *in[k].dims);
+        if (!in[k].dims) {
+            *out = in;
+            *nout = n;
+            return sy_fail_st(m->ctx, SY_ENOMEM, "out of memory");
+        }
+        memset(in[k].dims, 0, (in[k].ndim ? in[k].ndim : 1) * sizeof *in[k].dims);
+        const sy_graph_input *gi = m->graph ? sy_graph_input_at(m->graph, k) : NULL;
+        for (size_t d = 0; d < in[k].ndim; d++) {
+            diminfo *di = &in[k].dims[d];
+            snprintf(di->source, sizeof di->source, "%s.size()[%zu]", in[k].name, d);
+            classify_dim(m, di, gi ? gi->dynamic[d] : -1, gi ? gi->shape[d] : 0);
+        }
+    }
+    *out = in;
+    *nout = n;
+    return SY_OK;
+}
+
+static void free_inputs(sy_ctx *ctx, inputinfo *in, size_t n, size_t cap)
+{
+    if (!in) return;
+    for (size_t k = 0; k < n; k++)
+        if (in[k].dims) sy_dealloc(ctx, in[k].dims, (in[k].ndim ? in[k].ndim : 1) * sizeof *in[k].dims);
+    sy_dealloc(ctx, in, (cap ? cap : 1) * sizeof *in);
+}
+
+/* ------------------------------------------------------------------ rendering */
+
+static const char *status_name(dstatus s)
+{
+    return s == DIM_DYNAMIC ? "dynamic" : s == DIM_STATIC ? "static" : "specialized";
+}
+
+/* the guards reading slot s: "2, 4", or @p none */
+static void put_readers(rp *r, const model *m, long s, const char *none)
+{
+    int first = 1;
+    for (size_t i = 0; s >= 0 && i < m->n; i++) {
+        const sy_gset_guard *g = sy_gset_at(m->gs, i);
+        for (size_t k = 0; k < g->nslots; k++)
+            if (g->slots[k] == (size_t)s) {
+                rp_printf(r, "%s%zu", first ? "" : ", ", i);
+                first = 0;
+                break;
+            }
+    }
+    if (first) rp_printf(r, "%s", none);
+}
+
+static void put_origin(rp *r, const sy_guard_origin *o)
+{
+    rp_printf(r, "node ");
+    rp_code(r, o->node ? o->node : "?");
+    rp_printf(r, " (op ");
+    rp_code(r, o->op ? o->op : "?");
+    rp_printf(r, ", %u time%s)", o->count, o->count == 1 ? "" : "s");
+    if (o->reason) {
+        rp_printf(r, ": ");
+        rp_text(r, o->reason);
+    }
+}
+
+/* the pin of a specialized/static dim: "by guard 4 (x == 224) through guard 2 (...)" */
+static void put_pin(rp *r, const model *m, const diminfo *d)
+{
+    if (d->guard < 0) return;
+    rp_printf(r, "by guard %ld (", d->guard);
+    rp_code(r, sy_gset_at(m->gs, (size_t)d->guard)->text);
+    rp_printf(r, ")");
+    if (d->via >= 0) {
+        rp_printf(r, " through ");
+        if (d->eqguard >= 0) {
+            rp_printf(r, "guard %ld (", d->eqguard);
+            rp_code(r, sy_gset_at(m->gs, (size_t)d->eqguard)->text);
+            rp_printf(r, ")");
+        } else {
+            rp_printf(r, "equality with ");
+            rp_code(r, sy_gset_source(m->gs, (size_t)d->via));
+        }
+    }
+}
+
+static void put_equal_to(rp *r, const model *m, const diminfo *d)
+{
+    if (d->slot < 0) return;
+    size_t root = uf_find(m->si, (size_t)d->slot);
+    int first = 1;
+    for (size_t t = 0; t < m->ns; t++) {
+        if (t == (size_t)d->slot || uf_find(m->si, t) != root) continue;
+        rp_printf(r, "%s", first ? "; equal to " : ", ");
+        rp_code(r, sy_gset_source(m->gs, t));
+        first = 0;
+    }
+}
+
+static void put_dim_text(rp *r, const model *m, const inputinfo *in, size_t k)
+{
+    const diminfo *d = &in->dims[k];
+    rp_printf(r, "    dim %zu  %s  %s: ", k, d->source, status_name(d->status));
+    if (d->status == DIM_DYNAMIC) {
+        if (d->symbol) rp_printf(r, "symbol %s, ", d->symbol);
+        if (d->range[0]) rp_printf(r, "range %s%s", d->range, d->range_from_env ? "" : " (from the guards)");
+        else rp_printf(r, "no range guard");
+        put_equal_to(r, m, d);
+    } else {
+        rp_printf(r, "%" PRId64, d->value);
+        if (d->symbol) rp_printf(r, " (symbol %s)", d->symbol);
+        if (d->status == DIM_SPECIALIZED) {
+            rp_printf(r, " ");
+            put_pin(r, m, d);
+        } else if (d->why) {
+            rp_printf(r, " (");
+            rp_text(r, d->why);
+            rp_printf(r, ")");
+        }
+    }
+    rp_printf(r, "; guards reading it: ");
+    put_readers(r, m, d->slot, "none");
+    rp_printf(r, "\n");
+    if (d->status == DIM_SPECIALIZED) {
+        const sy_gset_guard *g = sy_gset_at(m->gs, (size_t)d->guard);
+        for (size_t o = 0; o < g->norigins; o++) {
+            rp_printf(r, "             forced at ");
+            put_origin(r, &g->origins[o]);
+            rp_printf(r, "\n");
+        }
+    }
+}
+
+static void put_dim_md(rp *r, const model *m, const inputinfo *in, size_t k)
+{
+    const diminfo *d = &in->dims[k];
+    rp_printf(r, "| %zu | ", k);
+    rp_code(r, d->source);
+    rp_printf(r, " | %s%s%s | ", d->status == DIM_SPECIALIZED ? "**" : "", status_name(d->status),
+      d->status == DIM_SPECIALIZED ? "**" : "");
+    if (d->status != DIM_DYNAMIC) rp_printf(r, "%" PRId64, d->value);
+    rp_printf(r, " | ");
+    if (d->symbol) rp_code(r, d->symbol);
+    rp_printf(r, " | ");
+    if (d->status == DIM_DYNAMIC) {
+        if (d->range[0]) rp_printf(r, "%s%s", d->range, d->range_from_env ? "" : " (from the guards)");
+        else rp_printf(r, "no range guard");
+    }
+    rp_printf(r, " | ");
+    if (d->status == DIM_DYNAMIC) {
+        const char *sep = "";
+        if (d->slot >= 0) {
+            size_t root = uf_find(m->si, (size_t)d->slot);
+            for (size_t t = 0; t < m->ns; t++) {
+                if (t == (size_t)d->slot || uf_find(m->si, t) != root) continue;
+                rp_printf(r, "%s", *sep ? sep : "equal to ");
+                rp_code(r, sy_gset_source(m->gs, t));
+                sep = ", ";
+            }
+        }
+    } else if (d->status == DIM_SPECIALIZED) {
+        put_pin(r, m, d);
+        const sy_gset_guard *g = sy_gset_at(m->gs, (size_t)d->guard);
+        for (size_t o = 0; o < g->norigins; o++) {
+            rp_printf(r, "%s", o ? "; " : ", forced at ");
+            put_origin(r, &g->origins[o]);
+        }
+    } else if (d->why) {
+        rp_text(r, d->why);
+    }
+    rp_printf(r, " | ");
+    put_readers(r, m, d->slot, "none");
+    rp_printf(r, " |\n");
+}
+
+static void put_inputs(rp *r, const model *m, const inputinfo *in, size_t n)
+{
+    rp_printf(r, r->md ? "## Inputs\n\n" : "Inputs\n");
+    if (!n) rp_printf(r, r->md ? "No inputs.\n\n" : "  (none)\n");
+    for (size_t k = 0; k < n; k++) {
+        if (r->md) {
+            rp_printf(r, "### ");
+            rp_code(r, in[k].name);
+            rp_printf(r, "\n\n");
+        } else {
+            rp_printf(r, "  %s: ", in[k].name);
+        }
+        rp_printf(r, "%s", in[k].dtype ? in[k].dtype : "dtype unknown");
+        if (in[k].rank >= 0) rp_printf(r, ", rank %ld", in[k].rank);
+        else rp_printf(r, ", rank unknown");
+        if (in[k].example) {
+            rp_printf(r, ", example shape [");
+            for (size_t d = 0; d < in[k].ndim; d++) rp_printf(r, "%s%" PRId64, d ? ", " : "", in[k].example[d]);
+            rp_printf(r, "]");
+        }
+        rp_printf(r, "\n");
+        if (r->md && in[k].ndim) {
+            rp_printf(r, "\n| dim | source | status | value | symbol | range | details | read by guards |\n"
+                 "|---:|---|---|---:|---|---|---|---|\n");
+        }
+        for (size_t d = 0; d < in[k].ndim; d++) {
+            if (r->md) put_dim_md(r, m, &in[k], d);
+            else put_dim_text(r, m, &in[k], d);
+        }
+        if (r->md) rp_printf(r, "\n");
+    }
+    if (!r->md) rp_printf(r, "\n");
+}
+
+/* the canonical expression over slot variables _s0, _s1, ... (as in the JSON) */
+static char *canonical(const model *m, const sy_expr *e)
+{
+    size_t ns = m->ns ? m->ns : 1;
+    const sy_expr **ks = sy_alloc(m->ctx, ns * sizeof *ks), **vs = sy_alloc(m->ctx, ns * sizeof *vs);
+    char *s = NULL;
+    if (ks && vs) {
+        char nm[32];
+        for (size_t i = 0; i < m->ns; i++) {
+            ks[i] = sy_gset_source_var(m->gs, i);
+            snprintf(nm, sizeof nm, "_s%zu", i);
+            if (!(vs[i] = sy_expr_sym(m->ctx, nm))) break;
+        }
+        const sy_expr *x = !m->ns || vs[m->ns - 1] ? sy_expr_subs(m->ctx, e, m->ns, ks, vs) : NULL;
+        s = x ? sy_expr_print(m->ctx, x, SY_PRINT_CANONICAL) : NULL;
+    }
+    if (ks) sy_dealloc(m->ctx, ks, ns * sizeof *ks);
+    if (vs) sy_dealloc(m->ctx, vs, ns * sizeof *vs);
+    return s;
+}
+
+static void put_guard(rp *r, const model *m, size_t i)
+{
+    const sy_gset_guard *g = sy_gset_at(m->gs, i);
+    if (r->st) return;
+    char *can = canonical(m, g->expr);
+    if (!can) {
+        r->st = sy_ctx_last_error(m->ctx) ? sy_ctx_last_error(m->ctx) : SY_ENOMEM;
+        return;
+    }
+    if (r->md) {
+        rp_printf(r, "| %zu | ", i);
+        rp_code(r, g->text);
+        rp_printf(r, " | ");
+        rp_code(r, can);
+        rp_printf(r, " | ");
+        rp_text(r, g->why ? g->why : "");
+        rp_printf(r, " | ");
+        if (!recorded(g)) rp_printf(r, "derived (not recorded during tracing)");
+        else rp_printf(r, "recorded %u time%s", g->count, g->count == 1 ? "" : "s");
+        for (size_t o = 0; o < g->norigins; o++) {
+            rp_printf(r, "%s", o ? "; " : ": ");
+            put_origin(r, &g->origins[o]);
+        }
+        rp_printf(r, " |\n");
+    } else {
+        rp_printf(r, "    [%zu] %s\n", i, g->text);
+        rp_printf(r, "        canonical:  %s\n", can);
+        rp_printf(r, "        why:        ");
+        rp_text(r, g->why ? g->why : "");
+        rp_printf(r, "\n        provenance: ");
+        if (!recorded(g)) rp_printf(r, "derived (not recorded during tracing)\n");
+        else rp_printf(r, "recorded %u time%s\n", g->count, g->count == 1 ? "" : "s");
+        for (size_t o = 0; o < g->norigins; o++) {
+            rp_printf(r, "          - ");
+            put_origin(r, &g->origins[o]);
+            rp_printf(r, "\n");
+        }
+    }
+    sy_str_free(m->ctx, can);
+}
+
+static const char *const kind_note[] = {
+    "Rank and dtype of each input",
+    "Sources that must be equal (duck sizing, recorded equalities)",
+    "Sources pinned to a constant (static dims, 0/1 specialization, or by a guard)",
+    "Bounds on one source",
+    "Other decisions the trace relied on",
+    "Deferred asserts on data-dependent sizes: checked by the runtime, not from sizes",
+};
+
+static void put_guards(rp *r, const model *m)
+{
+    size_t per[SY_GK_RUNTIME_ASSERT + 1] = {0};
+    for (size_t i = 0; i < m->n; i++) {
+        sy_gset_kind k = sy_gset_at(m->gs, i)->kind;
+        if ((unsigned)k <= SY_GK_RUNTIME_ASSERT) per[k]++;
+    }
+    if (r->md) rp_printf(r, "## Guards\n\n%zu guard%s, checked in index order.\n\n", m->n, m->n == 1 ? "" : "s");
+    else rp_printf(r, "Guards: %zu, checked in index order\n", m->n);
+    for (int k = 0; k <= SY_GK_RUNTIME_ASSERT; k++) {
+        if (!per[k]) continue;
+        if (r->md)
+            rp_printf(r, "### %s (%zu)\n\n%s.\n\n| # | guard | canonical | why | provenance |\n|---:|---|---|---|---|\n",
+              sy_gset_kind_name((sy_gset_kind)k), per[k], kind_note[k]);
+        else rp_printf(r, "  %s (%zu) - %s\n", sy_gset_kind_name((sy_gset_kind)k), per[k], kind_note[k]);
+        for (size_t i = 0; i < m->n; i++)
+            if (sy_gset_at(m->gs, i)->kind == (sy_gset_kind)k) put_guard(r, m, i);
+        if (r->md) rp_printf(r, "\n");
+    }
+    if (!m->n) rp_printf(r, r->md ? "No guards: every input is accepted.\n\n" : "  (none: every input is accepted)\n");
+    if (!r->md) rp_printf(r, "\n");
+}
+
+static void put_sources(rp *r, const model *m)
+{
+    if (r->md) {
+        rp_printf(r, "## Sources\n\n");
+        if (m->ns) rp_printf(r, "The canonical forms name source *i* `_s`*i*.\n\n| variable | source |\n|---|---|\n");
+        else rp_printf(r, "No sources.\n");
+    } else {
+        rp_printf(r, "Sources (variables of the canonical forms)\n");
+        if (!m->ns) rp_printf(r, "  (none)\n");
+    }
+    for (size_t i = 0; i < m->ns; i++) {
+        if (r->md) {
+            rp_printf(r, "| `_s%zu` | ", i);
+            rp_code(r, sy_gset_source(m->gs, i));
+            rp_printf(r, " |\n");
+        } else {
+            rp_printf(r, "  _s%-4zu %s\n", i, sy_gset_source(m->gs, i));
+        }
+    }
+    rp_printf(r, "\n");
+}
+
+static void put_totals(rp *r, const model *m)
+{
+    size_t rec, dedup, kept;
+    sy_gset_counts(m->gs, &rec, &dedup, &kept);
+    size_t per[SY_GK_RUNTIME_ASSERT + 1] = {0};
+    for (size_t i = 0; i < m->n; i++) {
+        sy_gset_kind k = sy_gset_at(m->gs, i)->kind;
+        if ((unsigned)k <= SY_GK_RUNTIME_ASSERT) per[k]++;
+    }
+    if (r->md) {
+        rp_printf(r, "## Totals\n\n| | guards |\n|---|---:|\n"
+             "| recorded during tracing (with repeats) | %zu |\n"
+             "| after deduplication | %zu |\n"
+             "| in the set after minimization (with derived guards) | %zu |\n",
+          rec, dedup, kept);
+        for (int k = 0; k <= SY_GK_RUNTIME_ASSERT; k++)
+            if (per[k]) rp_printf(r, "| &nbsp;&nbsp;%s | %zu |\n", sy_gset_kind_name((sy_gset_kind)k), per[k]);
+    } else {
+        rp_printf(r, "Totals\n"
+             "  recorded during tracing (with repeats):              %zu\n"
+             "  after deduplication:                                 %zu\n"
+             "  in the set after minimization (with derived guards): %zu",
+          rec, dedup, kept);
+        const char *sep = " (";
+        for (int k = 0; k <= SY_GK_RUNTIME_ASSERT; k++)
+            if (per[k]) {
+                rp_printf(r, "%s%s %zu", sep, sy_gset_kind_name((sy_gset_kind)k), per[k]);
+                sep = ", ";
+            }
+        rp_printf(r, "%s\n", *sep == ',' ? ")" : "");
+    }
+}
+
+static sy_status render(const sy_gset *gs, const sy_backend_options *opts, sy_output *out, int md)
+{
+    model m;
+    memset(&m, 0, sizeof m);
+    m.ctx = sy_gset_ctx(gs);
+    m.gs = gs;
+    m.env = opts ? opts->env : NULL;
+    m.graph = opts ? opts->graph : NULL;
+    m.ns = sy_gset_nsources(gs);
+    m.n = sy_gset_size(gs);
+    rp r = {m.ctx, out, md, SY_OK};
+    sy_status st = analyze(&m);
+    inputinfo *in = NULL;
+    size_t nin = 0, cap = m.graph ? sy_graph_ninputs(m.graph) : m.ns;
+    if (st == SY_OK) st = collect_inputs(&m, &in, &nin);
+    if (st == SY_OK) st = m.st;
+    if (st == SY_OK) {
+        const char *model_name = sy_gset_model(gs) ? sy_gset_model(gs) : "model";
+        if (md) {
+            rp_printf(&r, "# Guard report: ");
+            rp_code(&r, model_name);
+            rp_printf(&r, "\n\n");
+        } else {
+            rp_printf(&r, "symshape guard report: %s\n\n", model_name);
+        }
+        if (!m.env) {
+            rp_printf(&r, "(No shape environment was given: symbols are unknown and ranges are derived from the guards.)\n\n");
+        }
+        put_inputs(&r, &m, in, nin);
+        put_guards(&r, &m);
+        put_sources(&r, &m);
+        put_totals(&r, &m);
+        st = r.st;
+    }
+    free_inputs(m.ctx, in, nin, cap);
+    if (m.si) sy_dealloc(m.ctx, m.si, (m.ns ? m.ns : 1) * sizeof *m.si);
+    return st;
+}
+
+static sy_status render_report(const sy_backend *self, const sy_gset *gs, const sy_backend_options *opts, sy_output *out)
+{
+    (void)self;
+    return render(gs, opts, out, 0);
+}
+
+static sy_status render_markdown(const sy_backend *self, const sy_gset *gs, const sy_backend_options *opts, sy_output *out)
+{
+    (void)self;
+    return render(gs, opts, out, 1);
+}
+
+static const sy_backend report_backend = {
+    "report", "a text report for the terminal: inputs and dims, guards by kind with provenance, totals", render_report, NULL};
+static const sy_backend markdown_backend = {
+    "markdown", "the report as Markdown (tables per input and per guard kind)", render_markdown, NULL};
+
+sy_status sy_backend_register_report(void)
+{
+    sy_status st = sy_backend_register(&report_backend);
+    sy_status st2 = sy_backend_register(&markdown_backend);
+    return st ? st : st2;
+}

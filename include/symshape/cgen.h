@@ -1,0 +1,75 @@
+/**
+ * @file symshape/cgen.h
+ * @brief The C backend ("c"): a guard set rendered as one self-contained C99
+ *        translation unit that checks concrete input sizes without symshape.
+ *
+ * Render with `sy_backend_render("c", gs, &opts, &data, &len)`; the symbol
+ * prefix is `opts.prefix` (NULL: SY_CGEN_DEFAULT_PREFIX). A prefix must be a
+ * C identifier ([A-Za-z_][A-Za-z0-9_]*) that is not reserved (it may not start
+ * with two underscores or an underscore and a capital letter): otherwise the
+ * render fails with SY_EINVAL and names the prefix. The render fails with
+ * SY_EINVAL too when a checked guard mentions a variable that is not one of
+ * the set's sources (the set was not produced by sy_gset_produce).
+ *
+ * ## The generated translation unit
+ * It includes only <stddef.h> and <stdint.h>, compiles cleanly with
+ * `cc -std=c99 -Wall -Wextra -Werror -pedantic`, and exports, for the prefix P:
+ *
+ *   - `int P_check(const int64_t *sizes, size_t n, int32_t *failed);`
+ *     @p sizes: array of @p n values, one per source in the order of
+ *     `P_sources` (sy_gset_nsources / sy_gset_source: "x.dim()", "x.dtype"
+ *     (the sy_dtype code), "x.size()[0]", ...). @p failed may be NULL;
+ *     otherwise it receives the index (into `P_guards`, the same index
+ *     sy_gset_at and sy_gset_result.failed use) of the guard that decided
+ *     the result, or -1. Returns one of the SY_CGEN_* codes below. Pure
+ *     function of its arguments: reentrant and thread-safe; O(size of the
+ *     guard set) (a power x**k costs k multiplications).
+ *   - `const char *const P_sources[]`, `const size_t P_nsources`: the source
+ *     of each index of @p sizes, exactly as sy_gset_source returns it.
+ *   - `const char *const P_guards[]`, `const size_t P_nguards`: the source
+ *     text of every guard of the set (sy_gset_guard.text), in set order,
+ *     including runtime asserts.
+ *
+ * ## Semantics
+ * Exactly those of the reference checker sy_gset_check (exact integers,
+ * Python floor division and modulo), computed in int64 with the checked
+ * helpers of algebra/sy_int64.h, which the file contains verbatim. Guards are
+ * evaluated in set order; every operand of And/Or is evaluated (as the
+ * reference does). Runtime asserts (SY_GK_RUNTIME_ASSERT) are skipped, as in
+ * sy_gset_check; the file lists them in a comment. When an intermediate value
+ * does not fit int64 (a sum, product, power, quotient or constant) or a
+ * divisor is zero, the check *fails closed*: it returns a negative code and
+ * never accepts. Comparisons are exact even against constants beyond int64
+ * (a bound above INT64_MAX is vacuous) and never overflow: a difference that
+ * overflows still decides `a - b <= c` by its sign.
+ */
+#ifndef SYMSHAPE_CGEN_H
+#define SYMSHAPE_CGEN_H
+#include "symshape/types.h"
+
+SY_BEGIN_DECLS
+
+/** Prefix used when sy_backend_options.prefix is NULL. */
+#define SY_CGEN_DEFAULT_PREFIX "guards"
+
+/** Return codes of the generated `P_check`. */
+/** Every checked guard holds; *failed = -1. */
+#define SY_CGEN_ACCEPT 1
+/** Guard *failed is false at these sizes (same index as sy_gset_check). */
+#define SY_CGEN_REJECT 0
+/** Fail closed: @p n differs from P_nsources, or @p sizes is NULL while
+ *  sources exist; *failed = -1. */
+#define SY_CGEN_EARG (-1)
+/** Fail closed: evaluating guard *failed needs an int64 intermediate that
+ *  overflows (or a constant beyond int64); the reference checker may accept
+ *  or reject such a point. */
+#define SY_CGEN_EOVERFLOW (-2)
+/** Fail closed: guard *failed divides by zero at these sizes (the reference
+ *  checker rejects such a point at the same guard). */
+#define SY_CGEN_EDIVZERO (-3)
+
+/** Type of the generated `P_check` (for dlsym). */
+typedef int (*sy_cgen_check_fn)(const int64_t *sizes, size_t n, int32_t *failed);
+
+SY_END_DECLS
+#endif

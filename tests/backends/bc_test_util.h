@@ -1,0 +1,159 @@
+/* Helpers shared by the bytecode tests: a raw assembler of encoded programs
+ * (to craft exact corruptions), CRC re-sealing, header patching, and the
+ * small guard sets the tests compile. */
+#ifndef SY_BC_TEST_UTIL_H
+#define SY_BC_TEST_UTIL_H
+#include <zlib.h>
+
+#include "common.h"
+#include "symshape/bc.h"
+
+static inline uint32_t bt_get32(const unsigned char *d)
+{
+    return (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 | (uint32_t)d[3] << 24;
+}
+static inline void bt_put32(unsigned char *d, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) d[i] = (unsigned char)(v >> (8 * i));
+}
+static inline void bt_put16(unsigned char *d, uint32_t v)
+{
+    d[0] = (unsigned char)v;
+    d[1] = (unsigned char)(v >> 8);
+}
+/* Recompute the payload CRC of an encoded program in place. */
+static inline void bt_reseal(unsigned char *d, size_t len)
+{
+    if (len < SY_BC_HEADER_SIZE) return;
+    bt_put32(d + 36, (uint32_t)crc32(crc32(0L, Z_NULL, 0), d + SY_BC_HEADER_SIZE, (uInt)(len - SY_BC_HEADER_SIZE)));
+}
+
+/* A raw program under construction (bytes appended in order). */
+typedef struct bt_prog {
+    unsigned char d[8192];
+    size_t len;
+} bt_prog;
+
+static inline void bt_bytes(bt_prog *b, const void *p, size_t n)
+{
+    cr_assert(b->len + n <= sizeof b->d);
+    memcpy(b->d + b->len, p, n);
+    b->len += n;
+}
+static inline void bt_byte(bt_prog *b, unsigned v)
+{
+    unsigned char c = (unsigned char)v;
+    bt_bytes(b, &c, 1);
+}
+static inline void bt_leb(bt_prog *b, uint64_t v)
+{
+    do {
+        unsigned c = v & 0x7F;
+        v >>= 7;
+        bt_byte(b, c | (v ? 0x80u : 0));
+    } while (v);
+}
+static inline void bt_str(bt_prog *b, const char *s)
+{
+    bt_leb(b, strlen(s));
+    bt_bytes(b, s, strlen(s));
+}
+/* Header with the given counts (CRC filled by bt_finish). */
+static inline void bt_header(bt_prog *b, uint32_t nregs, uint32_t nk, uint32_t nslots, uint32_t nguards, uint32_t ninstr)
+{
+    b->len = 0;
+    bt_bytes(b, SY_BC_MAGIC, 8);
+    unsigned char h[32];
+    bt_put16(h, SY_BC_VERSION_MAJOR);
+    bt_put16(h + 2, SY_BC_VERSION_MINOR);
+    bt_put32(h + 4, 0);
+    bt_put32(h + 8, nregs);
+    bt_put32(h + 12, nk);
+    bt_put32(h + 16, nslots);
+    bt_put32(h + 20, nguards);
+    bt_put32(h + 24, ninstr);
+    bt_put32(h + 28, 0);
+    bt_bytes(b, h, 32);
+}
+/* A constant: sign byte, LEB128 length, little-endian magnitude. */
+static inline void bt_const_si(bt_prog *b, int64_t v)
+{
+    uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    unsigned char mag[8];
+    size_t n = 0;
+    while (m) {
+        mag[n++] = (unsigned char)(m & 0xFF);
+        m >>= 8;
+    }
+    bt_byte(b, v < 0);
+    bt_leb(b, n);
+    bt_bytes(b, mag, n);
+}
+static inline void bt_instr(bt_prog *b, uint32_t w)
+{
+    unsigned char c[4];
+    bt_put32(c, w);
+    bt_bytes(b, c, 4);
+}
+static inline void bt_finish(bt_prog *b) { bt_reseal(b->d, b->len); }
+
+/* Load, asserting the status; returns the program (or NULL). */
+static inline sy_bc_program *bt_load(const unsigned char *d, size_t len, sy_status want, sy_bc_load_err *err)
+{
+    sy_bc_program *p = NULL;
+    sy_status st = sy_bc_load(ctx, d, len, &p, err);
+    cr_assert(eq(int, st, want), "load: got %s, want %s: %s (offset %zu)", sy_status_name(st), sy_status_name(want), err->msg,
+              err->offset);
+    cr_assert(eq(int, err->code, st));
+    return p;
+}
+
+/* A guard set from a one-input graph traced without duck sizing, plus user
+ * facts (text over the symbols s0, s1, ... of the input's dims) and runtime
+ * asserts. The graph is returned for freeing. */
+static inline sy_gset *bt_gset(const char *shape, const char *dynamic, const char *const *facts, size_t nfacts,
+                               const char *const *asserts, size_t nasserts, int minimize, sy_graph **gout)
+{
+    char G[1024];
+    snprintf(G, sizeof G,
+             "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
+             "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":%s,\"dynamic\":%s}],"
+             "\"outputs\":[{\"ref\":\"x\"}]}",
+             shape, dynamic);
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_text(ctx, G, strlen(G), "t.json", &g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_env_options o = SY_ENV_OPTIONS_INIT;
+    o.duck_sizing = 0;
+    sy_env *env = sy_env_new(ctx, &o);
+    sy_trace *t;
+    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    for (size_t i = 0; i < nfacts; i++)
+        cr_assert(eq(int, sy_env_assume(env, P(facts[i]), NULL), SY_OK), "assume %s: %s", facts[i], sy_ctx_last_error_msg(ctx));
+    for (size_t i = 0; i < nasserts; i++)
+        cr_assert(eq(int, sy_env_runtime_assert(env, P(asserts[i]), NULL), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset *gs;
+    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    if (minimize) cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_trace_free(t);
+    sy_env_free(env);
+    *gout = g;
+    return gs;
+}
+
+static inline sy_bc_program *bt_compile(const sy_gset *gs)
+{
+    sy_bc_program *p = NULL;
+    sy_status st = sy_bc_compile(gs, &p);
+    cr_assert(eq(int, st, SY_OK), "compile: %s", sy_ctx_last_error_msg(ctx));
+    return p;
+}
+
+/* xorshift64* */
+static inline uint64_t bt_rand(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 0x2545F4914F6CDD1Dull;
+}
+#endif
