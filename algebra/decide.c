@@ -946,6 +946,26 @@ static void add_facts(lsys *L, const sy_expr *query)
 }
 
 /* Is facts && (d <= 0) [or d == 0 when eq] infeasible? 1 yes, 0 no/unknown, -1 budget */
+/* Is facts && every given row infeasible? rows: n polynomials with eq flags
+ * (d <= 0, or d == 0). 1 yes, 0 no/unknown, -1 budget. */
+static int lia_infeasible_n(sy_facts *f, size_t n, const sy_expr *const *ds, const bool *eqs, const sy_expr *query)
+{
+    if (f->lia_budget == 0) {
+        f->stats.budget_hits++;
+        return -1;
+    }
+    f->lia_budget--;
+    lsys L;
+    lsys_init(&L, f);
+    add_facts(&L, query);
+    for (size_t i = 0; i < n; i++) add_poly(&L, ds[i], eqs[i]);
+    define_all(&L);
+    int r = L.overflow ? -1 : fm_run(&L, -1, NULL);
+    lsys_clear(&L);
+    if (r < 0) f->stats.budget_hits++;
+    return r;
+}
+
 static int lia_infeasible(sy_facts *f, const sy_expr *d, bool eq, const sy_expr *query)
 {
     if (f->lia_budget == 0) {
@@ -1002,7 +1022,29 @@ static sy_truth decide_rel(sy_facts *f, const sy_expr *q, int *layer)
         }
         *layer = lay;
         if (all) return is_and ? SY_TRUTH_TRUE : SY_TRUTH_FALSE;
-        /* some operand unknown: no joint reasoning over the disjuncts (yet) */
+        /* joint reasoning: And is FALSE when facts && all conjuncts are
+         * infeasible; Or is TRUE when facts && all negated disjuncts are.
+         * Only operands that are (after negation for Or) d <= 0 or d == 0 can
+         * be rows; any other operand makes the joint question unanswerable. */
+        if (q->n <= 16) {
+            const sy_expr *ds[16];
+            bool eqs[16];
+            size_t k = 0;
+            bool ok = true;
+            for (uint32_t i = 0; i < q->n && ok; i++) {
+                const sy_expr *r = is_and ? q->args[i] : sy_expr_not(ctx, q->args[i]);
+                if (!r || (r->kind != SY_EXPR_LE && r->kind != SY_EXPR_EQ)) {
+                    ok = false;
+                    break;
+                }
+                ds[k] = r->args[0];
+                eqs[k++] = r->kind == SY_EXPR_EQ;
+            }
+            if (ok && lia_infeasible_n(f, k, ds, eqs, q) == 1) {
+                *layer = 3;
+                return is_and ? SY_TRUTH_FALSE : SY_TRUTH_TRUE;
+            }
+        }
         return SY_TRUTH_UNKNOWN;
     }
     const sy_expr *d = q->args[0];

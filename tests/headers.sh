@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Every public header compiles on its own: C11 -pedantic -Werror, and as C++.
+# usage: headers.sh INCLUDE_DIR
+set -u
+inc="$1"; fail=0; pass=0
+cc="${CC:-cc}"; cxx="${CXX:-c++}"
+for h in "$inc"/symshape/*.h; do
+  name="symshape/$(basename "$h")"
+  if printf '#include <%s>\nint main(void) { return 0; }\n' "$name" |
+     "$cc" -std=c11 -Wall -Wextra -pedantic -Werror -I "$inc" -x c -fsyntax-only - ; then pass=$((pass+1)); else echo "FAIL (C11): $name"; fail=$((fail+1)); fi
+  if command -v "$cxx" >/dev/null 2>&1; then
+    if printf '#include <%s>\nint main() { return 0; }\n' "$name" |
+       "$cxx" -std=c++11 -Wall -Wextra -Werror -I "$inc" -x c++ -fsyntax-only - ; then pass=$((pass+1)); else echo "FAIL (C++): $name"; fail=$((fail+1)); fi
+  fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
