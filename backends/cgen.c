@@ -744,8 +744,10 @@ static sy_status render_c(const sy_backend *self, const sy_gset *gs, const sy_ba
         nchecked++;
     }
     if (nchecked) {
-        put(&g, "/* one per guard; NULL: a runtime assert, not checked here */\n"
-                "static int (*const %s_fns[%zu])(const int64_t *) = {", pfx, n);
+        put(&g, "/* one per guard, for callers that check guards individually; NULL: a\n"
+                " * runtime assert, not checked here */\n"
+                "extern int (*const %s_fns[%zu])(const int64_t *);\n"
+                "int (*const %s_fns[%zu])(const int64_t *) = {", pfx, n, pfx, n);
         for (size_t i = 0; i < n; i++) {
             if (sy_gset_at(gs, i)->kind == SY_GK_RUNTIME_ASSERT) put(&g, "\n    NULL,");
             else put(&g, "\n    %s_guard_%zu,", pfx, i);
@@ -753,21 +755,20 @@ static sy_status render_c(const sy_backend *self, const sy_gset *gs, const sy_ba
         put(&g, "\n};\n\n");
     }
     put(&g, "int %s_check(const int64_t *sizes, size_t n, int32_t *failed)\n{\n", pfx);
-    if (nchecked) put(&g, "    size_t i;\n");
+    if (nchecked) put(&g, "    int r;\n");
     put(&g, "    if (failed) *failed = -1;\n");
     if (ns) put(&g, "    if (n != %zu || !sizes) return %d;\n", ns, SY_CGEN_EARG);
     else put(&g, "    if (n != 0) return %d;\n", SY_CGEN_EARG);
     if (nchecked) {
-        put(&g, "    for (i = 0; i < %zu; i++) {\n"
-                "        int r;\n"
-                "        if (!%s_fns[i]) continue;\n"
-                "        r = %s_fns[i](sizes);\n"
-                "        if (r != 1) {\n"
-                "            if (failed) *failed = (int32_t)i;\n"
-                "            return r;\n"
-                "        }\n"
-                "    }\n",
-            n, pfx, pfx);
+        /* direct calls in order: the compiler inlines each guard */
+        for (size_t i = 0; i < n && !g.st; i++) {
+            if (sy_gset_at(gs, i)->kind == SY_GK_RUNTIME_ASSERT) continue;
+            put(&g, "    if ((r = %s_guard_%zu(sizes)) != 1) {\n"
+                    "        if (failed) *failed = %zu;\n"
+                    "        return r;\n"
+                    "    }\n",
+                pfx, i, i);
+        }
     } else {
         put(&g, "    (void)sizes;\n");
     }
