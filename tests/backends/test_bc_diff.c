@@ -10,9 +10,9 @@
  * product, a partial sum or a constant of its exact evaluation has
  * magnitude >= 2^63) or divide by zero at that point, and come no later than
  * the reference's first failing guard: never a wrong accept. */
-#include <dirent.h>
 
 #include "bc_test_util.h"
+#include "corpus.h"
 /* after Criterion: FLINT defines a ulong macro */
 #include <flint/fmpz.h>
 #include <flint/fmpz_vec.h>
@@ -361,46 +361,37 @@ static sy_gset *corpus_gset(sy_graph *g, int all_dynamic)
     return gs;
 }
 
+static void vm_diff_one(const char *path, const char *probes, const char *file, void *ud)
+{
+    (void)probes;
+    long per_model = *(const long *)ud;
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_file(ctx, path, &g), SY_OK), "%s: %s", path, sy_ctx_last_error_msg(ctx));
+    for (int variant = 0; variant < 2; variant++) {
+        sy_gset *gs = corpus_gset(g, variant);
+        int64_t *base = malloc((sy_gset_nsources(gs) + 1) * sizeof *base);
+        base_point(gs, g, base);
+        /* the example itself is accepted */
+        cr_assert(eq(int, sy_gset_check_si(gs, base, sy_gset_nsources(gs), &(sy_gset_result){0}), SY_OK));
+        diff_stats st = {0, 0, 0, 0, 0};
+        char name[300];
+        snprintf(name, sizeof name, "%s%s", file, variant ? " (every dim dynamic)" : "");
+        differential(name, gs, base, variant ? per_model / 5 : per_model, 1, &st);
+        fprintf(stderr, "%-44s %zu guards: %ld points: %ld accept, %ld reject, %ld overflow, %ld div/0\n", name,
+                sy_gset_size(gs), st.points, st.accept, st.reject, st.overflow, st.divzero);
+        cr_assert(lt(long, 0, st.accept), "%s: no point accepted", name);
+        cr_assert(lt(long, 0, st.reject), "%s: no point rejected", name);
+        free(base);
+        sy_gset_free(gs);
+    }
+    sy_graph_free(g);
+}
+
 Test(backends_bc_diff, vm_equals_the_reference_on_every_corpus_model, .init = ctx_setup, .fini = ctx_teardown,
      .timeout = 300)
 {
-    const char *dirs[2] = {SY_SHARED_DIR "/corpus", SY_TESTS_DIR "/../examples"};
-    int models = 0;
     long per_model = 10000 * test_multiplier();
-    for (int d = 0; d < 2 && !models; d++) {
-        DIR *dir = opendir(dirs[d]);
-        if (!dir) continue;
-        struct dirent *de;
-        while ((de = readdir(dir))) {
-            size_t n = strlen(de->d_name);
-            if (n < 6 || strcmp(de->d_name + n - 5, ".json") || strstr(de->d_name, ".probes.")) continue;
-            char path[1024];
-            snprintf(path, sizeof path, "%s/%s", dirs[d], de->d_name);
-            sy_graph *g;
-            cr_assert(eq(int, sy_graph_load_file(ctx, path, &g), SY_OK), "%s: %s", path, sy_ctx_last_error_msg(ctx));
-            for (int variant = 0; variant < 2; variant++) {
-                sy_gset *gs = corpus_gset(g, variant);
-                int64_t *base = malloc((sy_gset_nsources(gs) + 1) * sizeof *base);
-                base_point(gs, g, base);
-                /* the example itself is accepted */
-                cr_assert(eq(int, sy_gset_check_si(gs, base, sy_gset_nsources(gs), &(sy_gset_result){0}), SY_OK));
-                diff_stats st = {0, 0, 0, 0, 0};
-                char name[300];
-                snprintf(name, sizeof name, "%s%s", de->d_name, variant ? " (every dim dynamic)" : "");
-                differential(name, gs, base, variant ? per_model / 5 : per_model, 1, &st);
-                fprintf(stderr, "%-44s %zu guards: %ld points: %ld accept, %ld reject, %ld overflow, %ld div/0\n", name,
-                        sy_gset_size(gs), st.points, st.accept, st.reject, st.overflow, st.divzero);
-                cr_assert(lt(long, 0, st.accept), "%s: no point accepted", name);
-                cr_assert(lt(long, 0, st.reject), "%s: no point rejected", name);
-                free(base);
-                sy_gset_free(gs);
-            }
-            sy_graph_free(g);
-            models++;
-        }
-        closedir(dir);
-    }
-    cr_assert(lt(int, 0, models));
+    cr_assert(lt(int, 0, corpus_for_each(vm_diff_one, &per_model)), "no model found");
 }
 
 /* ------------------------------------------------------------------ synthetic guard sets */

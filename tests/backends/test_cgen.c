@@ -7,11 +7,11 @@
  * overflow or a zero divisor, and never is a rejected point accepted. Plus a
  * golden file, the verbatim helpers, the argument checks and prefix errors.
  * SY_TEST_MULTIPLIER scales the number of points; SY_TEST_SEED the seed. */
-#include <dirent.h>
 #include <dlfcn.h>
 #include <unistd.h>
 
 #include "golden.h" /* criterion first: FLINT defines ulong */
+#include "corpus.h"
 #include <flint/fmpz.h>
 
 #include "symshape/cgen.h"
@@ -522,50 +522,41 @@ static int64_t *example_values(const sy_gset *gs, const sy_graph *g)
     return v;
 }
 
+static void cgen_diff_one(const char *path, const char *probes, const char *file, void *ud)
+{
+    (void)probes;
+    long npoints = *(const long *)ud;
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_file(ctx, path, &g), SY_OK), "%s: %s", path, sy_ctx_last_error_msg(ctx));
+    sy_gset *gs = trace_minimized(g, NULL);
+    size_t len;
+    char *code = render_c(gs, NULL, &len);
+    cmod m;
+    cmod_build(&m, code, len, "guards", checks_guards(gs));
+    int64_t *ex = example_values(gs, g);
+    int32_t failed = 7;
+    cr_assert(eq(int, m.check(ex, sy_gset_nsources(gs), &failed), SY_CGEN_ACCEPT), "%s: the example is rejected at %d", file,
+              (int)failed);
+    stats st;
+    differential(file, gs, &m, npoints, ex, &st);
+    fprintf(stderr,
+            "%-24s %ld points: %ld accepted, %ld rejected, failed closed %ld (overflow) %ld (division by zero); "
+            "%ld guard evaluations\n",
+            file, st.points, st.accepted, st.rejected, st.overflow, st.divzero, st.guard_evals);
+    cr_assert(lt(long, 0, st.accepted));
+    cr_assert(lt(long, 0, st.rejected));
+    free(ex);
+    cmod_free(&m);
+    sy_mem_free(ctx, code);
+    sy_gset_free(gs);
+    sy_graph_free(g);
+}
+
 Test(backends_cgen, agrees_with_the_reference_checker_on_every_corpus_model, .init = ctx_setup, .fini = ctx_teardown,
      .timeout = 600)
 {
-    const char *dirs[2] = {SY_SHARED_DIR "/corpus", SY_TESTS_DIR "/../examples"};
-    int models = 0;
     long npoints = 10000 * test_multiplier();
-    for (int d = 0; d < 2 && !models; d++) {
-        DIR *dir = opendir(dirs[d]);
-        if (!dir) continue;
-        struct dirent *de;
-        while ((de = readdir(dir))) {
-            size_t n = strlen(de->d_name);
-            if (n < 6 || strcmp(de->d_name + n - 5, ".json") || strstr(de->d_name, ".probes.")) continue;
-            char path[1024];
-            snprintf(path, sizeof path, "%s/%s", dirs[d], de->d_name);
-            sy_graph *g;
-            cr_assert(eq(int, sy_graph_load_file(ctx, path, &g), SY_OK), "%s: %s", path, sy_ctx_last_error_msg(ctx));
-            sy_gset *gs = trace_minimized(g, NULL);
-            size_t len;
-            char *code = render_c(gs, NULL, &len);
-            cmod m;
-            cmod_build(&m, code, len, "guards", checks_guards(gs));
-            int64_t *ex = example_values(gs, g);
-            int32_t failed = 7;
-            cr_assert(eq(int, m.check(ex, sy_gset_nsources(gs), &failed), SY_CGEN_ACCEPT), "%s: the example is rejected at %d",
-                      de->d_name, (int)failed);
-            stats st;
-            differential(de->d_name, gs, &m, npoints, ex, &st);
-            fprintf(stderr,
-                    "%-24s %ld points: %ld accepted, %ld rejected, failed closed %ld (overflow) %ld (division by zero); "
-                    "%ld guard evaluations\n",
-                    de->d_name, st.points, st.accepted, st.rejected, st.overflow, st.divzero, st.guard_evals);
-            cr_assert(lt(long, 0, st.accepted));
-            cr_assert(lt(long, 0, st.rejected));
-            free(ex);
-            cmod_free(&m);
-            sy_mem_free(ctx, code);
-            sy_gset_free(gs);
-            sy_graph_free(g);
-            models++;
-        }
-        closedir(dir);
-    }
-    cr_assert(lt(int, 0, models));
+    cr_assert(lt(int, 0, corpus_for_each(cgen_diff_one, &npoints)), "no model found");
 }
 
 /* ------------------------------------------------------------------ every node kind */

@@ -1,25 +1,10 @@
 /* Guard sets: soundness on every probe of every corpus model, equivalence of
  * the minimized and the produced set on sampled points, and the cases the
  * issue names (negated guards, unused inputs, duck sizing, user facts). */
-#include <dirent.h>
 #include <jansson.h>
 
 #include "common.h"
-
-static void flat_shapes(const sy_value *v, json_t *arr)
-{
-    if (v->kind == SY_V_TENSOR) {
-        json_t *s = json_array();
-        for (size_t k = 0; k < v->u.t->ndim; k++) {
-            int64_t x = -1;
-            sy_expr_get_si(v->u.t->sizes[k], &x);
-            json_array_append_new(s, json_integer(x));
-        }
-        json_array_append_new(arr, s);
-    } else if (v->kind == SY_V_LIST) {
-        for (size_t i = 0; i < v->u.list.n; i++) flat_shapes(&v->u.list.items[i], arr);
-    }
-}
+#include "corpus.h"
 
 static sy_gset *trace_and_produce(sy_graph *g, sy_gset **produced)
 {
@@ -101,7 +86,7 @@ static void sound_on_probes(const char *model, const char *probes, acc_t *acc)
             for (size_t o = 0; o < sy_realvals_noutputs(rv) && !st; o++) {
                 const sy_value *val;
                 st = sy_realvals_output(rv, o, &val);
-                if (!st) flat_shapes(val, outs);
+                if (!st) corpus_flat_shapes(val, outs);
             }
             cr_assert(ok, "%s: UNSOUND: guards accept %s where PyTorch failed (%s)", model, sizes,
                       json_string_value(json_object_get(p, "error")));
@@ -119,34 +104,22 @@ static void sound_on_probes(const char *model, const char *probes, acc_t *acc)
     json_decref(pr);
 }
 
+static void sound_one(const char *path, const char *probes, const char *name, void *ud)
+{
+    (void)ud;
+    acc_t a = {0, 0, 0, 0};
+    sound_on_probes(path, probes, &a);
+    if (a.points) {
+        fprintf(stderr, "%-24s accepted %3ld/%ld, eligible %3ld, accepted of eligible %ld\n", name, a.accepted, a.points,
+                a.eligible, a.accepted_eligible);
+        cr_assert(eq(long, a.accepted_eligible, a.eligible), "%s: an eligible point was rejected", name);
+    }
+}
+
 Test(guards_gset, sound_on_every_probe_and_minimization_keeps_the_accepted_set, .init = ctx_setup, .fini = ctx_teardown,
      .timeout = 300)
 {
-    const char *dirs[2] = {SY_SHARED_DIR "/corpus", SY_TESTS_DIR "/../examples"};
-    int models = 0;
-    for (int d = 0; d < 2 && !models; d++) {
-        DIR *dir = opendir(dirs[d]);
-        if (!dir) continue;
-        struct dirent *de;
-        while ((de = readdir(dir))) {
-            size_t n = strlen(de->d_name);
-            if (n < 6 || strcmp(de->d_name + n - 5, ".json") || strstr(de->d_name, ".probes.")) continue;
-            char path[1024], probes[1024];
-            snprintf(path, sizeof path, "%s/%s", dirs[d], de->d_name);
-            snprintf(probes, sizeof probes, "%s/%.*s.probes.json", d == 0 ? SY_SHARED_DIR "/probes" : dirs[d], (int)(n - 5),
-                     de->d_name);
-            acc_t a = {0, 0, 0, 0};
-            sound_on_probes(path, probes, &a);
-            if (a.points) {
-                fprintf(stderr, "%-24s accepted %3ld/%ld, eligible %3ld, accepted of eligible %ld\n", de->d_name, a.accepted,
-                        a.points, a.eligible, a.accepted_eligible);
-                cr_assert(eq(long, a.accepted_eligible, a.eligible), "%s: an eligible point was rejected", de->d_name);
-            }
-            models++;
-        }
-        closedir(dir);
-    }
-    cr_assert(lt(int, 0, models));
+    cr_assert(lt(int, 0, corpus_for_each(sound_one, NULL)), "no model found");
 }
 
 static sy_graph *load(const char *text)

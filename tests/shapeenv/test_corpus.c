@@ -2,10 +2,10 @@
  * result evaluated at the example sizes equals it; real values agree with
  * real PyTorch on every probe point. Reads ../shared when present and the
  * bundled examples/ otherwise. */
-#include <dirent.h>
 #include <jansson.h>
 
 #include "common.h"
+#include "corpus.h"
 #include "shapeenv/graph_private.h"
 
 static int matches(sy_env *env, const sy_value *v, const json_t *ex, char *why, size_t n)
@@ -60,33 +60,11 @@ static int matches(sy_env *env, const sy_value *v, const json_t *ex, char *why, 
     return 1;
 }
 
-typedef void (*model_fn)(const char *path, const char *probes);
-
-static void for_each_model(model_fn fn)
-{
-    const char *dirs[2] = {SY_SHARED_DIR "/corpus", SY_TESTS_DIR "/../examples"};
-    int found = 0;
-    for (int d = 0; d < 2 && !found; d++) {
-        DIR *dir = opendir(dirs[d]);
-        if (!dir) continue;
-        struct dirent *de;
-        while ((de = readdir(dir))) {
-            size_t n = strlen(de->d_name);
-            if (n < 6 || strcmp(de->d_name + n - 5, ".json") || strstr(de->d_name, ".probes.")) continue;
-            char path[1024], probes[1024];
-            snprintf(path, sizeof path, "%s/%s", dirs[d], de->d_name);
-            snprintf(probes, sizeof probes, "%s/%.*s.probes.json", d == 0 ? SY_SHARED_DIR "/probes" : dirs[d], (int)(n - 5), de->d_name);
-            fn(path, probes);
-            found++;
-        }
-        closedir(dir);
-    }
-    cr_assert(lt(int, 0, found), "no model found");
-}
-
-static void trace_one(const char *path, const char *probes)
+static void trace_one(const char *path, const char *probes, const char *name, void *ud)
 {
     (void)probes;
+    (void)name;
+    (void)ud;
     sy_graph *g;
     cr_assert(eq(int, sy_graph_load_file(ctx, path, &g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
     sy_env *env = sy_env_new(ctx, NULL);
@@ -109,26 +87,13 @@ static void trace_one(const char *path, const char *probes)
 
 Test(shapeenv_corpus, every_model_traces_and_matches_its_examples, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
 {
-    for_each_model(trace_one);
+    cr_assert(lt(int, 0, corpus_for_each(trace_one, NULL)), "no model found");
 }
 
-static void flat_shapes(const sy_value *v, json_t *arr)
+static void probe_one(const char *path, const char *probes, const char *name, void *ud)
 {
-    if (v->kind == SY_V_TENSOR) {
-        json_t *s = json_array();
-        for (size_t k = 0; k < v->u.t->ndim; k++) {
-            int64_t x = -1;
-            sy_expr_get_si(v->u.t->sizes[k], &x);
-            json_array_append_new(s, json_integer(x));
-        }
-        json_array_append_new(arr, s);
-    } else if (v->kind == SY_V_LIST) {
-        for (size_t i = 0; i < v->u.list.n; i++) flat_shapes(&v->u.list.items[i], arr);
-    }
-}
-
-static void probe_one(const char *path, const char *probes)
-{
+    (void)name;
+    (void)ud;
     json_error_t err;
     json_t *pr = json_load_file(probes, 0, &err);
     if (!pr) return; /* no probes for this model */
@@ -152,7 +117,7 @@ static void probe_one(const char *path, const char *probes)
         for (size_t o = 0; o < sy_realvals_noutputs(rv) && !st; o++) {
             const sy_value *val;
             st = sy_realvals_output(rv, o, &val);
-            if (!st) flat_shapes(val, outs);
+            if (!st) corpus_flat_shapes(val, outs);
         }
         char *sizes = json_dumps(json_object_get(p, "sizes"), 0);
         if (json_is_true(json_object_get(p, "ok"))) {
@@ -173,5 +138,5 @@ static void probe_one(const char *path, const char *probes)
 
 Test(shapeenv_corpus, real_values_agree_with_pytorch_on_every_probe, .init = ctx_setup, .fini = ctx_teardown, .timeout = 300)
 {
-    for_each_model(probe_one);
+    cr_assert(lt(int, 0, corpus_for_each(probe_one, NULL)), "no model found");
 }
