@@ -2,7 +2,6 @@
  * system compiler at -O2 and loaded with dlopen) and of the bytecode VM, on
  * each corpus model's minimized guard set, at the model's example point
  * (every guard evaluated: the accept path). Figures only. */
-#include <dirent.h>
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,21 +11,9 @@
 
 #include "symshape/bc.h"
 #include "symshape/symshape.h"
+#include "bench_util.h"
 
 typedef int (*check_fn)(const int64_t *, size_t, int32_t *);
-
-static double now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* median over rounds of (time per check) */
 #define ROUNDS 31
@@ -38,116 +25,98 @@ int main(int argc, char **argv)
     int quick = argc > 1 && !strcmp(argv[1], "--quick");
     long iters = quick ? ITERS / 10 : ITERS;
     const char *cc = getenv("CC") ? getenv("CC") : "cc";
-    const char *dirs[2] = {SY_SHARED_CORPUS, SY_EXAMPLES};
     char tmpdir[] = "/tmp/sybenchXXXXXX";
     if (!mkdtemp(tmpdir)) return 1;
     printf("symshape %s bench_backends: median of %d rounds x %ld checks at the example point (accept path)\n\n",
            sy_version_string(), ROUNDS, iters);
     printf("%-22s %6s %11s %11s %11s %11s\n", "model", "guards", "C ns/check", "C ns/guard", "VM ns/check", "VM ns/guard");
-    for (int d = 0; d < 2; d++) {
-        DIR *dir = opendir(dirs[d]);
-        if (!dir) continue;
-        char *names[64];
-        int n = 0;
-        struct dirent *de;
-        while ((de = readdir(dir)) && n < 64) {
-            size_t l = strlen(de->d_name);
-            if (l > 5 && !strcmp(de->d_name + l - 5, ".json") && !strstr(de->d_name, ".probes.")) names[n++] = strdup(de->d_name);
+    const char *dir = NULL;
+    char *names[64];
+    int n = bench_models(&dir, names, 64);
+    for (int m = 0; m < n; m++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, names[m]);
+        sy_ctx *ctx;
+        sy_graph *g;
+        sy_env *env;
+        sy_trace *t;
+        sy_gset *gs;
+        if (sy_ctx_new(NULL, &ctx) || sy_graph_load_file(ctx, path, &g) || !(env = sy_env_new(ctx, NULL)) ||
+            sy_env_trace(env, g, 0, NULL, &t) || sy_gset_produce(env, g, &gs) || sy_gset_minimize(gs)) {
+            printf("%-22s failed\n", names[m]);
+            continue;
         }
-        closedir(dir);
-        for (int i = 0; i < n; i++)
-            for (int j = i + 1; j < n; j++)
-                if (strcmp(names[i], names[j]) > 0) {
-                    char *t = names[i];
-                    names[i] = names[j];
-                    names[j] = t;
-                }
-        for (int m = 0; m < n; m++) {
-            char path[1024];
-            snprintf(path, sizeof path, "%s/%s", dirs[d], names[m]);
-            sy_ctx *ctx;
-            sy_graph *g;
-            sy_env *env;
-            sy_trace *t;
-            sy_gset *gs;
-            if (sy_ctx_new(NULL, &ctx) || sy_graph_load_file(ctx, path, &g) || !(env = sy_env_new(ctx, NULL)) ||
-                sy_env_trace(env, g, 0, NULL, &t) || sy_gset_produce(env, g, &gs) || sy_gset_minimize(gs)) {
-                printf("%-22s failed\n", names[m]);
-                continue;
-            }
-            size_t ns = sy_gset_nsources(gs), ng = sy_gset_size(gs);
-            int64_t *vals = calloc(ns, sizeof *vals);
-            const sy_graph_input *in = sy_graph_input_at(g, 0);
-            const char *nm[1] = {in->name};
-            size_t rk[1] = {in->ndim};
-            const int64_t *sh[1] = {in->shape};
-            sy_dtype dt[1] = {in->dtype};
-            sy_gset_values_from_shapes(gs, 1, nm, rk, sh, dt, vals);
-            /* C backend */
-            double c_med = -1;
-            unsigned char *code;
-            size_t len;
-            sy_backend_options bo = SY_BACKEND_OPTIONS_INIT;
-            bo.prefix = "bench";
-            if (sy_backend_render("c", gs, &bo, &code, &len) == SY_OK) {
-                char src[1200], so[1200], cmd[4096];
-                snprintf(src, sizeof src, "%s/%s.c", tmpdir, names[m]);
-                snprintf(so, sizeof so, "%s/%s.so", tmpdir, names[m]);
-                FILE *fp = fopen(src, "wb");
-                fwrite(code, 1, len, fp);
-                fclose(fp);
-                snprintf(cmd, sizeof cmd, "%s -std=c99 -O2 -shared -fPIC -o '%s' '%s'", cc, so, src);
-                void *h = system(cmd) == 0 ? dlopen(so, RTLD_NOW) : NULL;
-                check_fn fn = h ? (check_fn)dlsym(h, "bench_check") : NULL;
-                if (fn) {
-                    double r[ROUNDS];
-                    for (int k = 0; k < ROUNDS; k++) {
-                        double t0 = now_ns();
-                        int acc = 0;
-                        for (long it = 0; it < iters; it++) {
-                            int32_t f;
-                            acc += fn(vals, ns, &f);
-                        }
-                        sink = acc;
-                        r[k] = (now_ns() - t0) / (double)iters;
-                    }
-                    qsort(r, ROUNDS, sizeof *r, cmpd);
-                    c_med = r[ROUNDS / 2];
-                }
-                if (h) dlclose(h);
-                sy_mem_free(ctx, code);
-            }
-            /* VM */
-            double vm_med = -1;
-            sy_bc_program *p;
-            if (sy_bc_compile(gs, &p) == SY_OK) {
+        size_t ns = sy_gset_nsources(gs), ng = sy_gset_size(gs);
+        int64_t *vals = calloc(ns, sizeof *vals);
+        const sy_graph_input *in = sy_graph_input_at(g, 0);
+        const char *nm[1] = {in->name};
+        size_t rk[1] = {in->ndim};
+        const int64_t *sh[1] = {in->shape};
+        sy_dtype dt[1] = {in->dtype};
+        sy_gset_values_from_shapes(gs, 1, nm, rk, sh, dt, vals);
+        /* C backend */
+        double c_med = -1;
+        unsigned char *code;
+        size_t len;
+        sy_backend_options bo = SY_BACKEND_OPTIONS_INIT;
+        bo.prefix = "bench";
+        if (sy_backend_render("c", gs, &bo, &code, &len) == SY_OK) {
+            char src[1200], so[1200], cmd[4096];
+            snprintf(src, sizeof src, "%s/%s.c", tmpdir, names[m]);
+            snprintf(so, sizeof so, "%s/%s.so", tmpdir, names[m]);
+            FILE *fp = fopen(src, "wb");
+            fwrite(code, 1, len, fp);
+            fclose(fp);
+            snprintf(cmd, sizeof cmd, "%s -std=c99 -O2 -shared -fPIC -o '%s' '%s'", cc, so, src);
+            void *h = system(cmd) == 0 ? dlopen(so, RTLD_NOW) : NULL;
+            check_fn fn = h ? (check_fn)dlsym(h, "bench_check") : NULL;
+            if (fn) {
                 double r[ROUNDS];
                 for (int k = 0; k < ROUNDS; k++) {
-                    double t0 = now_ns();
+                    double t0 = bench_now_ns();
                     int acc = 0;
                     for (long it = 0; it < iters; it++) {
                         int32_t f;
-                        acc += sy_bc_check(p, vals, ns, &f);
+                        acc += fn(vals, ns, &f);
                     }
                     sink = acc;
-                    r[k] = (now_ns() - t0) / (double)iters;
+                    r[k] = (bench_now_ns() - t0) / (double)iters;
                 }
-                qsort(r, ROUNDS, sizeof *r, cmpd);
-                vm_med = r[ROUNDS / 2];
-                sy_bc_free(p);
+                qsort(r, ROUNDS, sizeof *r, bench_cmpd);
+                c_med = r[ROUNDS / 2];
             }
-            printf("%-22s %6zu %11.2f %11.2f %11.2f %11.2f\n", names[m], ng, c_med, c_med / (double)ng, vm_med,
-                   vm_med / (double)ng);
-            free(vals);
-            sy_gset_free(gs);
-            sy_trace_free(t);
-            sy_env_free(env);
-            sy_graph_free(g);
-            sy_ctx_free(ctx);
-            free(names[m]);
+            if (h) dlclose(h);
+            sy_mem_free(ctx, code);
         }
-        if (n) break;
+        /* VM */
+        double vm_med = -1;
+        sy_bc_program *p;
+        if (sy_bc_compile(gs, &p) == SY_OK) {
+            double r[ROUNDS];
+            for (int k = 0; k < ROUNDS; k++) {
+                double t0 = bench_now_ns();
+                int acc = 0;
+                for (long it = 0; it < iters; it++) {
+                    int32_t f;
+                    acc += sy_bc_check(p, vals, ns, &f);
+                }
+                sink = acc;
+                r[k] = (bench_now_ns() - t0) / (double)iters;
+            }
+            qsort(r, ROUNDS, sizeof *r, bench_cmpd);
+            vm_med = r[ROUNDS / 2];
+            sy_bc_free(p);
+        }
+        printf("%-22s %6zu %11.2f %11.2f %11.2f %11.2f\n", names[m], ng, c_med, c_med / (double)ng, vm_med,
+               vm_med / (double)ng);
+        free(vals);
+        sy_gset_free(gs);
+        sy_trace_free(t);
+        sy_env_free(env);
+        sy_graph_free(g);
+        sy_ctx_free(ctx);
     }
+    for (int m = 0; m < n; m++) free(names[m]);
     char rm[256];
     snprintf(rm, sizeof rm, "rm -rf '%s'", tmpdir);
     if (system(rm) != 0) return 1;

@@ -2,100 +2,69 @@
  * else examples/) many times; print microseconds per trace and per node,
  * symbols, guards recorded and deduplicated, and the guard-set pipeline
  * (produce + minimize) time. Figures only: nothing is asserted. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "symshape/symshape.h"
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
-}
-
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+#include "bench_util.h"
 
 int main(int argc, char **argv)
 {
     int reps = (argc > 1 && !strcmp(argv[1], "--quick")) ? 20 : 200;
-    const char *dirs[2] = {SY_SHARED_CORPUS, SY_EXAMPLES};
     printf("symshape %s bench_trace: %d traces per model (median shown)\n\n", sy_version_string(), reps);
     printf("%-22s %6s %9s %8s %8s %7s %8s %8s %11s\n", "model", "nodes", "trace us", "us/node", "symbols", "guards", "dedup",
            "kept", "guardset us");
-    for (int d = 0; d < 2; d++) {
-        DIR *dir = opendir(dirs[d]);
-        if (!dir) continue;
-        struct dirent *de;
-        char *names[64];
-        int n = 0;
-        while ((de = readdir(dir)) && n < 64) {
-            size_t l = strlen(de->d_name);
-            if (l > 5 && !strcmp(de->d_name + l - 5, ".json") && !strstr(de->d_name, ".probes.")) names[n++] = strdup(de->d_name);
-        }
-        closedir(dir);
-        for (int i = 0; i < n; i++)
-            for (int j = i + 1; j < n; j++)
-                if (strcmp(names[i], names[j]) > 0) {
-                    char *t = names[i];
-                    names[i] = names[j];
-                    names[j] = t;
-                }
-        for (int m = 0; m < n; m++) {
-            char path[1024];
-            snprintf(path, sizeof path, "%s/%s", dirs[d], names[m]);
-            sy_ctx *ctx;
-            sy_graph *g;
-            if (sy_ctx_new(NULL, &ctx) != SY_OK) return 1;
-            if (sy_graph_load_file(ctx, path, &g) != SY_OK) {
-                printf("%-22s load failed: %s\n", names[m], sy_ctx_last_error_msg(ctx));
-                sy_ctx_free(ctx);
-                continue;
-            }
-            double *tt = malloc((size_t)reps * sizeof *tt), *tg = malloc((size_t)reps * sizeof *tg);
-            size_t syms = 0, rec = 0, dedup = 0, kept = 0;
-            int ok = 1;
-            for (int r = 0; r < reps && ok; r++) {
-                sy_env *env = sy_env_new(ctx, NULL);
-                sy_trace *t = NULL;
-                double t0 = now();
-                ok = sy_env_trace(env, g, 0, NULL, &t) == SY_OK;
-                double t1 = now();
-                sy_gset *gs = NULL;
-                if (ok) ok = sy_gset_produce(env, g, &gs) == SY_OK && sy_gset_minimize(gs) == SY_OK;
-                double t2 = now();
-                tt[r] = t1 - t0;
-                tg[r] = t2 - t1;
-                syms = sy_env_nsymbols(env);
-                if (gs) sy_gset_counts(gs, &rec, &dedup, &kept);
-                sy_gset_free(gs);
-                sy_trace_free(t);
-                sy_env_free(env);
-            }
-            if (!ok) {
-                printf("%-22s trace failed: %s\n", names[m], sy_ctx_last_error_msg(ctx));
-            } else {
-                qsort(tt, (size_t)reps, sizeof *tt, cmpd);
-                qsort(tg, (size_t)reps, sizeof *tg, cmpd);
-                size_t nodes = sy_graph_nnodes(g);
-                printf("%-22s %6zu %9.1f %8.3f %8zu %7zu %8zu %8zu %11.1f\n", names[m], nodes, tt[reps / 2],
-                       tt[reps / 2] / (double)nodes, syms, rec, dedup, kept, tg[reps / 2]);
-            }
-            free(tt);
-            free(tg);
-            sy_graph_free(g);
+    const char *dir = NULL;
+    char *names[64];
+    int n = bench_models(&dir, names, 64);
+    for (int m = 0; m < n; m++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, names[m]);
+        sy_ctx *ctx;
+        sy_graph *g;
+        if (sy_ctx_new(NULL, &ctx) != SY_OK) return 1;
+        if (sy_graph_load_file(ctx, path, &g) != SY_OK) {
+            printf("%-22s load failed: %s\n", names[m], sy_ctx_last_error_msg(ctx));
             sy_ctx_free(ctx);
-            free(names[m]);
+            continue;
         }
-        if (n) break;
+        double *tt = malloc((size_t)reps * sizeof *tt), *tg = malloc((size_t)reps * sizeof *tg);
+        size_t syms = 0, rec = 0, dedup = 0, kept = 0;
+        int ok = 1;
+        for (int r = 0; r < reps && ok; r++) {
+            sy_env *env = sy_env_new(ctx, NULL);
+            sy_trace *t = NULL;
+            double t0 = (bench_now_ns() * 1e-3);
+            ok = sy_env_trace(env, g, 0, NULL, &t) == SY_OK;
+            double t1 = (bench_now_ns() * 1e-3);
+            sy_gset *gs = NULL;
+            if (ok) ok = sy_gset_produce(env, g, &gs) == SY_OK && sy_gset_minimize(gs) == SY_OK;
+            double t2 = (bench_now_ns() * 1e-3);
+            tt[r] = t1 - t0;
+            tg[r] = t2 - t1;
+            syms = sy_env_nsymbols(env);
+            if (gs) sy_gset_counts(gs, &rec, &dedup, &kept);
+            sy_gset_free(gs);
+            sy_trace_free(t);
+            sy_env_free(env);
+        }
+        if (!ok) {
+            printf("%-22s trace failed: %s\n", names[m], sy_ctx_last_error_msg(ctx));
+        } else {
+            qsort(tt, (size_t)reps, sizeof *tt, bench_cmpd);
+            qsort(tg, (size_t)reps, sizeof *tg, bench_cmpd);
+            size_t nodes = sy_graph_nnodes(g);
+            printf("%-22s %6zu %9.1f %8.3f %8zu %7zu %8zu %8zu %11.1f\n", names[m], nodes, tt[reps / 2],
+                   tt[reps / 2] / (double)nodes, syms, rec, dedup, kept, tg[reps / 2]);
+        }
+        free(tt);
+        free(tg);
+        sy_graph_free(g);
+        sy_ctx_free(ctx);
     }
+    for (int m = 0; m < n; m++) free(names[m]);
     printf("\n(trace: fresh env per trace in a warm context; guards = recorded during tracing,\n"
            " dedup = distinct, kept = in the minimized set incl. rank/dtype/duck/range guards)\n");
     return 0;
