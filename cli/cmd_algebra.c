@@ -29,16 +29,31 @@ static int read_assumptions(sy_ctx *ctx, const char *cmd, int argc, char **argv,
     return EX_OK;
 }
 
+/* The common front of simplify, decide and bound: --assume options into
+ * facts (always created), exactly one positional argument parsed into *e.
+ * kind: 0 any expression, 1 a relation, 2 an integer expression. */
+static int read_query(sy_ctx *ctx, const char *cmd, int kind, int argc, char **argv, sy_facts **f, const sy_expr **e)
+{
+    char **pos = malloc((size_t)argc * sizeof *pos);
+    int npos = 0, rc = pos ? read_assumptions(ctx, cmd, argc, argv, f, pos, &npos) : EX_INTERNAL;
+    const char *what = kind == 1 ? "relation" : "expression";
+    if (rc == EX_OK && npos != 1) rc = cli_usage_error(cmd, "expected one %s", what);
+    if (rc == EX_OK && !(*e = cli_parse(ctx, pos[0], what))) rc = EX_INPUT;
+    if (rc == EX_OK && kind == 1 && !sy_expr_is_bool(*e)) rc = cli_input_error("'%s' is not a relation", pos[0]);
+    if (rc == EX_OK && kind == 2 && sy_expr_is_bool(*e))
+        rc = cli_input_error("'%s' is a relation, not an integer expression", pos[0]);
+    if (rc == EX_OK && !*f && !(*f = sy_facts_new(ctx))) rc = EX_INTERNAL;
+    free(pos);
+    return rc;
+}
+
 static int run_simplify(int argc, char **argv)
 {
     sy_ctx *ctx = cli_ctx();
     sy_facts *f = NULL;
-    char *pos[64];
-    int npos, rc = read_assumptions(ctx, "simplify", argc > 64 ? 64 : argc, argv, &f, pos, &npos);
-    if (rc == EX_OK && npos != 1) rc = cli_usage_error("simplify", "expected one expression");
     const sy_expr *e = NULL;
-    if (rc == EX_OK && !(e = cli_parse(ctx, pos[0], "expression"))) rc = EX_INPUT;
-    if (rc == EX_OK && f && !(e = sy_simplify(f, e))) rc = cli_lib_error(ctx, "simplify");
+    int rc = read_query(ctx, "simplify", 0, argc, argv, &f, &e);
+    if (rc == EX_OK && !(e = sy_simplify(f, e))) rc = cli_lib_error(ctx, "simplify");
     if (rc == EX_OK) {
         char *s = sy_expr_print(ctx, e, SY_PRINT_CANONICAL);
         if (!s) rc = EX_INTERNAL;
@@ -96,13 +111,8 @@ static int run_decide(int argc, char **argv)
 {
     sy_ctx *ctx = cli_ctx();
     sy_facts *f = NULL;
-    char *pos[64];
-    int npos, rc = read_assumptions(ctx, "decide", argc > 64 ? 64 : argc, argv, &f, pos, &npos);
-    if (rc == EX_OK && npos != 1) rc = cli_usage_error("decide", "expected one relation");
     const sy_expr *e = NULL;
-    if (rc == EX_OK && !(e = cli_parse(ctx, pos[0], "relation"))) rc = EX_INPUT;
-    if (rc == EX_OK && !sy_expr_is_bool(e)) rc = cli_input_error("'%s' is not a relation", pos[0]);
-    if (rc == EX_OK && !f && !(f = sy_facts_new(ctx))) rc = EX_INTERNAL;
+    int rc = read_query(ctx, "decide", 1, argc, argv, &f, &e);
     sy_truth t = SY_TRUTH_UNKNOWN;
     if (rc == EX_OK && sy_decide(f, e, &t) != SY_OK) rc = cli_lib_error(ctx, "decide");
     if (rc == EX_OK) {
@@ -118,13 +128,8 @@ static int run_bound(int argc, char **argv)
 {
     sy_ctx *ctx = cli_ctx();
     sy_facts *f = NULL;
-    char *pos[64];
-    int npos, rc = read_assumptions(ctx, "bound", argc > 64 ? 64 : argc, argv, &f, pos, &npos);
-    if (rc == EX_OK && npos != 1) rc = cli_usage_error("bound", "expected one expression");
     const sy_expr *e = NULL;
-    if (rc == EX_OK && !(e = cli_parse(ctx, pos[0], "expression"))) rc = EX_INPUT;
-    if (rc == EX_OK && sy_expr_is_bool(e)) rc = cli_input_error("'%s' is a relation, not an integer expression", pos[0]);
-    if (rc == EX_OK && !f && !(f = sy_facts_new(ctx))) rc = EX_INTERNAL;
+    int rc = read_query(ctx, "bound", 2, argc, argv, &f, &e);
     const sy_expr *lo = NULL, *hi = NULL;
     if (rc == EX_OK && sy_bound(f, e, &lo, &hi) != SY_OK) rc = cli_lib_error(ctx, "bound");
     if (rc == EX_OK) {

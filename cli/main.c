@@ -13,7 +13,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     va_start(ap, fmt);
     fprintf(stderr, "symshape%s%s: ", cmd ? " " : "", cmd ? cmd : "");
     vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n(see 'symshape %s--help')\n", cmd ? cmd : "");
+    fprintf(stderr, "\n(see 'symshape %s%s--help')\n", cmd ? cmd : "", cmd ? " " : "");
     va_end(ap);
     return EX_USAGE;
 }

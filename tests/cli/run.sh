@@ -30,6 +30,9 @@ check "simplify budget" 3 "term budget" "$S" simplify '(a+b+c+d)**200'
 check "simplify unknown fn" 3 "unknown function 'Foo'" "$S" simplify 'Foo(x)'
 check "simplify arity" 3 "Mod expects 2 arguments" "$S" simplify 'Mod(x)'
 check "simplify no args" 2 "expected one expression" "$S" simplify
+check "simplify two args" 2 "see 'symshape simplify --help'" "$S" simplify a b
+check "decide no relation" 3 "'x+1' is not a relation" "$S" decide 'x+1'
+check "bound of a relation" 3 "is a relation, not an integer expression" "$S" bound 'x<1'
 check "simplify bad option" 2 "unknown option" "$S" simplify x --frob
 check "eval" 0 "-4" "$S" eval 'FloorDiv(a, b)' a=-7 b=2
 check "eval bignum" 0 "576" "$S" eval 'Mod(-(2**70), 1000)'
