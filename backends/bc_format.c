@@ -177,10 +177,15 @@ static uint32_t get_u32(const unsigned char *d)
     return (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 | (uint32_t)d[3] << 24;
 }
 
-/* zlib's crc32 takes uInt lengths: feed large inputs in pieces. */
-static uint32_t crc_of(const unsigned char *d, size_t n)
+/* The checksum of an encoded program of len >= SY_BC_HEADER_SIZE bytes:
+ * CRC-32 of bytes 0..35 followed by bytes 40..len-1 (everything but the CRC
+ * field itself), so a corrupted header field is caught like a corrupted
+ * payload. zlib's crc32 takes uInt lengths: large inputs go in pieces. */
+static uint32_t crc_of(const unsigned char *d, size_t len)
 {
-    uLong c = crc32(0L, Z_NULL, 0);
+    uLong c = crc32(crc32(0L, Z_NULL, 0), d, 36);
+    d += SY_BC_HEADER_SIZE;
+    size_t n = len - SY_BC_HEADER_SIZE;
     while (n) {
         uInt k = n > 0x40000000u ? 0x40000000u : (uInt)n;
         c = crc32(c, d, k);
@@ -248,7 +253,7 @@ sy_status sy_bc_encode(const sy_bc_program *p, unsigned char **data, size_t *len
         q += p->klen[i];
     }
     for (uint32_t i = 0; i < p->ninstr; i++) q = put_u32(q, p->code[i]);
-    put_u32(d + 36, crc_of(d + SY_BC_HEADER_SIZE, total - SY_BC_HEADER_SIZE));
+    put_u32(d + 36, crc_of(d, total));
     *data = d;
     *len = total;
     return SY_OK;
@@ -422,9 +427,9 @@ static sy_status load_raw(sy_ctx *ctx, const unsigned char *d, size_t len, sy_bc
     sy_status st = walk_payload(&r, NULL, counts);
     if (st) return st;
     /* 7. checksum */
-    uint32_t want = get_u32(d + 36), got = crc_of(d + SY_BC_HEADER_SIZE, len - SY_BC_HEADER_SIZE);
+    uint32_t want = get_u32(d + 36), got = crc_of(d, len);
     if (want != got)
-        return set_err(err, SY_EFORMAT, 36, "CRC-32 mismatch: header says 0x%08x, payload has 0x%08x", (unsigned)want,
+        return set_err(err, SY_EFORMAT, 36, "CRC-32 mismatch: the file says 0x%08x, its bytes have 0x%08x", (unsigned)want,
                        (unsigned)got);
     /* decode */
     sy_bc_program *p = sy_bc_program_new(ctx);

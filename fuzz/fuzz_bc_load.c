@@ -1,6 +1,6 @@
 /* libFuzzer harness for the bytecode loader and verifier (sy_bc_load), and
  * for the VM on whatever passes them. Each input is tried as given, and again
- * with its payload CRC re-sealed so that mutations reach the structure parser
+ * with its CRC re-sealed so that mutations reach the structure parser
  * and the verifier instead of stopping at the checksum. A program that loads
  * must run without fault on a few points (results 1, 0 or a fail-closed code
  * only), re-encode to exactly the input bytes (the format is canonical) and
@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint8_t *d = malloc(size);
         if (d) {
             memcpy(d, data, size);
-            uLong c = crc32(0L, Z_NULL, 0);
+            uLong c = crc32(crc32(0L, Z_NULL, 0), d, 36);
             c = crc32(c, d + SY_BC_HEADER_SIZE, (uInt)(size - SY_BC_HEADER_SIZE));
             for (int i = 0; i < 4; i++) d[36 + i] = (uint8_t)(c >> (8 * i));
             run(fctx, d, size);

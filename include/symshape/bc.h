@@ -195,7 +195,7 @@ typedef struct sy_bc_program sy_bc_program;
 SY_API sy_status sy_bc_compile(const sy_gset *gs, SY_GIVE sy_bc_program **out);
 
 /** Serialize @p p in the format of docs/bytecode.md (little-endian fields,
- *  CRC-32 of the payload). Deterministic: equal programs give equal bytes,
+ *  CRC-32 of every byte but the CRC field's own). Deterministic: equal programs give equal bytes,
  *  on every host.
  *  @param[in] p the program (KEEP).
  *  @param[out] data receives the bytes (GIVE: release with

@@ -21,11 +21,13 @@ static inline void bt_put16(unsigned char *d, uint32_t v)
     d[0] = (unsigned char)v;
     d[1] = (unsigned char)(v >> 8);
 }
-/* Recompute the payload CRC of an encoded program in place. */
+/* Recompute the CRC of an encoded program in place (docs/bytecode.md §4:
+ * bytes 0..35, then 40 to the end). */
 static inline void bt_reseal(unsigned char *d, size_t len)
 {
     if (len < SY_BC_HEADER_SIZE) return;
-    bt_put32(d + 36, (uint32_t)crc32(crc32(0L, Z_NULL, 0), d + SY_BC_HEADER_SIZE, (uInt)(len - SY_BC_HEADER_SIZE)));
+    uLong c = crc32(crc32(0L, Z_NULL, 0), d, 36);
+    bt_put32(d + 36, (uint32_t)crc32(c, d + SY_BC_HEADER_SIZE, (uInt)(len - SY_BC_HEADER_SIZE)));
 }
 
 /* A raw program under construction (bytes appended in order). */
