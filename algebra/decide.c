@@ -221,6 +221,33 @@ static void bound_rec(bctx *B, const sy_expr *e, sy_ival *out);
 static bool residue_range(bctx *B, const sy_expr *p, const fmpz *k, sy_ival *out)
 {
     sy_ctx *ctx = B->f->ctx;
+    if (fmpz_sgn(k) <= 0) return false;
+    /* P = c0 + sum c_i*x_i, linear in symbols: over all integers the values
+     * of P mod k are exactly c0 + g*t mod k with g = gcd(c_1..c_n, k), that
+     * is c0 mod g, c0 mod g + g, ..., c0 mod g + k - g. Closed form, any k. */
+    bool linear = p->kind == SY_EXPR_SYM;
+    if (p->kind == SY_EXPR_ADD) {
+        linear = true;
+        for (uint32_t i = 0; i < p->n && linear; i++) linear = SY_CTERMS(p)[i].mono->kind == SY_EXPR_SYM;
+    }
+    if (linear) {
+        fmpz_t g, c;
+        fmpz_init(g);
+        fmpz_init(c);
+        if (p->kind == SY_EXPR_ADD) {
+            fmpz_set(g, k);
+            for (uint32_t i = 0; i < p->n; i++) fmpz_gcd(g, g, &SY_CTERMS(p)[i].coef);
+            fmpz_fdiv_r(c, &p->u.c0, g);
+        } else {
+            fmpz_one(g); /* a lone symbol: coefficient 1, no constant */
+        }
+        sy_ival_set_fmpz(out, c);
+        fmpz_add(out->hi, c, k);
+        fmpz_sub(out->hi, out->hi, g);
+        fmpz_clear(g);
+        fmpz_clear(c);
+        return true;
+    }
     if (!fmpz_fits_si(k) || fmpz_get_si(k) > 64) return false;
     int64_t kk = fmpz_get_si(k);
     /* P must be a polynomial in symbols only */
@@ -275,6 +302,7 @@ static bool residue_range(bctx *B, const sy_expr *p, const fmpz *k, sy_ival *out
         int64_t x = fmpz_get_si(r);
         if (x < lo) lo = x;
         if (x > hi) hi = x;
+        if (lo == 0 && hi == kk - 1) break; /* every residue: no better than [0, k-1] */
     }
     sy_ctx_reset_error(ctx);
     if (ok) sy_ival_set_si(out, lo, hi);
@@ -1334,8 +1362,12 @@ static const sy_expr *simp(sy_facts *f, const sy_expr *e, sy_memo *memo)
     case SY_EXPR_FLOORDIV:
     case SY_EXPR_CEILDIV:
     case SY_EXPR_MOD: {
-        const sy_expr *a = simp(f, e->args[0], memo), *b = simp(f, e->args[1], memo);
-        if (!a || !b) return NULL;
+        /* b only after a succeeded: simplifying b runs decisions that reset
+         * the context's error, which would lose a's (e.g. division by zero) */
+        const sy_expr *a = simp(f, e->args[0], memo);
+        if (!a) return NULL;
+        const sy_expr *b = simp(f, e->args[1], memo);
+        if (!b) return NULL;
         const sy_expr *n = (a == e->args[0] && b == e->args[1]) ? e
                          : e->kind == SY_EXPR_FLOORDIV ? sy_expr_floordiv(ctx, a, b)
                          : e->kind == SY_EXPR_MOD ? sy_expr_mod(ctx, a, b) : sy_expr_ceildiv(ctx, a, b);
@@ -1434,7 +1466,8 @@ const sy_expr *sy_simplify(sy_facts *f, const sy_expr *e)
     const sy_expr *r = simp(f, q, &m);
     if (r) r = simp(f, r, &m); /* a second pass catches rules exposed by the first */
     sy_memo_clear(ctx, &m);
-    if (!r) return NULL;
+    if (!r) /* every failing path records why; a NULL without a reason is a bug, never a silent result */
+        return sy_ctx_last_error(ctx) != SY_OK ? NULL : sy_fail(ctx, SY_ERROR, "simplify: a rewrite failed without a reason");
     return unfresh(f, r);
 }
 

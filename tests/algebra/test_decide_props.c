@@ -228,7 +228,11 @@ Test(algebra_decide_props, decisions_bounds_and_simplifications_are_sound, .time
             if (c.lo) fmpz_set_str(c.vlo, S(c.lo), 10);
             if (c.hi) fmpz_set_str(c.vhi, S(c.hi), 10);
             c.simp = sy_simplify(f, e1);
-            cr_assert(c.simp != NULL || sy_ctx_last_error(ctx) == SY_EDIVZERO, "%s", sy_ctx_last_error_msg(ctx));
+            if (!c.simp && sy_ctx_last_error(ctx) != SY_EDIVZERO)
+                for (int i = 0; i < nf; i++) fprintf(stderr, "fact %d: %s\n", i, S(facts[i]));
+            cr_assert(c.simp != NULL || sy_ctx_last_error(ctx) == SY_EDIVZERO, "simplify %s failed: %s: %s (seed %llu, iter %ld)",
+                      S(e1), sy_status_name(sy_ctx_last_error(ctx)), sy_ctx_last_error_msg(ctx),
+                      (unsigned long long)test_seed(), it);
             sy_ctx_reset_error(ctx);
             n_points += for_points(&B, facts, nf, &b, check_bound, &c);
             n_bounds++;

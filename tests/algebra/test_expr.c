@@ -36,6 +36,21 @@ CASE(mod_128_mod3_356_with_positive_x)
     sy_facts_free(f);
 }
 
+CASE(simplify_keeps_the_division_by_zero_of_an_inner_divisor)
+{
+    /* CeilDiv(x, 8) is 0 for -6 <= x <= -1, so the middle CeilDiv divides by
+     * zero; simplifying the outer divisor afterwards used to clear that error
+     * and return NULL with SY_OK (found by the decide property test) */
+    const sy_expr *e = P("-CeilDiv(CeilDiv(FloorDiv(x, y), CeilDiv(x, 8)), CeilDiv(y, 2))");
+    sy_facts *f = sy_facts_new(ctx);
+    const char *facts[] = {"-6 <= x", "x <= -1", "-1 <= y", "y <= 4", "x + y <= -1"};
+    for (size_t i = 0; i < 5; i++) cr_assert(eq(int, sy_facts_add(f, P(facts[i])), SY_OK));
+    cr_assert(sy_simplify(f, e) == NULL);
+    cr_assert(eq(int, sy_ctx_last_error(ctx), SY_EDIVZERO), "%s", sy_status_name(sy_ctx_last_error(ctx)));
+    sy_ctx_reset_error(ctx);
+    sy_facts_free(f);
+}
+
 CASE(floordiv_2x_minus_1_negative_x)
 {
     same("FloorDiv(2*x - 1, 2)", "x - 1");
