@@ -101,8 +101,10 @@ static int run_check(int argc, char **argv)
                 const char *s = eq + 1;
                 while (*s) {
                     char *end;
+                    errno = 0;
                     long long d = strtoll(s, &end, 10);
-                    if (end == s || d < 0 || in->rank == 16) return cli_usage_error("check", "bad sizes '%s'", v);
+                    if (end == s || errno == ERANGE || d < 0 || in->rank == 16) /* past int64: never clamp */
+                        return cli_usage_error("check", "bad sizes '%s' (non-negative integers up to 2^63-1, at most 16)", v);
                     in->shape[in->rank++] = d;
                     s = end;
                     if (*s == ',') s++;

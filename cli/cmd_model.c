@@ -1,5 +1,6 @@
 /* Model commands: run (trace + guard set + backend) and probe (accept/reject
  * and real output shapes at given sizes). */
+#include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,7 +69,7 @@ static int model_option(const char *cmd, model_opts *m, int argc, char **argv, i
             while (*p) {
                 char *end;
                 long d = strtol(p, &end, 10);
-                if (end == p || d < 0 || n == 16) return -cli_usage_error(cmd, "bad dim list in '%s'", v);
+                if (end == p || d < 0 || d > 63 || n == 16) return -cli_usage_error(cmd, "bad dim list in '%s'", v);
                 m->dims[m->nov][n++] = (int)d;
                 p = end;
                 if (*p == ',') p++;
@@ -229,8 +230,9 @@ static int parse_sizes_arg(const char *v, point_in *p)
     const char *s = eq + 1;
     while (*s) {
         char *end;
+        errno = 0;
         long long d = strtoll(s, &end, 10);
-        if (end == s || d < 0 || p->rank == 16) return -1;
+        if (end == s || errno == ERANGE || d < 0 || p->rank == 16) return -1; /* past int64: never clamp */
         p->shape[p->rank++] = d;
         s = end;
         if (*s == ',') s++;
@@ -239,19 +241,33 @@ static int parse_sizes_arg(const char *v, point_in *p)
     return 0;
 }
 
-static void flat_shapes(const sy_value *v, json_t *arr)
+/* The sizes of every tensor in v (lists flattened) appended to arr as the
+ * probes' "outputs" form. A size that is not an int64 constant (past int64
+ * at huge inputs) is not printed as a wrong number: SY_EOVERFLOW, with the
+ * exact value in err. */
+static sy_status flat_shapes(sy_ctx *ctx, const sy_value *v, json_t *arr, char *err, size_t errlen)
 {
     if (v->kind == SY_V_TENSOR) {
         json_t *s = json_array();
+        json_array_append_new(arr, s);
         for (size_t k = 0; k < v->u.t->ndim; k++) {
-            int64_t x = -1;
-            sy_expr_get_si(v->u.t->sizes[k], &x);
+            int64_t x;
+            if (sy_expr_get_si(v->u.t->sizes[k], &x) != SY_OK) {
+                sy_ctx_reset_error(ctx);
+                char *e = sy_expr_print(ctx, v->u.t->sizes[k], SY_PRINT_CANONICAL);
+                snprintf(err, errlen, "output size %s does not fit int64", e ? e : "?");
+                sy_str_free(ctx, e);
+                return SY_EOVERFLOW;
+            }
             json_array_append_new(s, json_integer(x));
         }
-        json_array_append_new(arr, s);
     } else if (v->kind == SY_V_LIST) {
-        for (size_t i = 0; i < v->u.list.n; i++) flat_shapes(&v->u.list.items[i], arr);
+        for (size_t i = 0; i < v->u.list.n; i++) {
+            sy_status st = flat_shapes(ctx, &v->u.list.items[i], arr, err, errlen);
+            if (st) return st;
+        }
     }
+    return SY_OK;
 }
 
 static int run_probe(int argc, char **argv)
@@ -298,6 +314,7 @@ static int run_probe(int argc, char **argv)
     if (points_file) {
         json_error_t err;
         json_t *root = json_load_file(points_file, 0, &err);
+        if (!root && err.line < 0) return cli_input_error("%s: %s", points_file, err.text); /* could not open or read */
         if (!root) return cli_input_error("%s: line %d, column %d: %s", points_file, err.line, err.column, err.text);
         points = json_incref(json_object_get(root, "points"));
         json_decref(root);
@@ -323,6 +340,11 @@ static int run_probe(int argc, char **argv)
         point_in pin[16];
         size_t nin = 0;
         json_t *p = points ? json_array_get(points, pi) : NULL;
+        if (points && (!json_is_object(p) || !json_is_object(json_object_get(p, "sizes")))) {
+            rc = cli_input_error("%s: point %zu: expected an object {\"sizes\": {\"INPUT\": [D, ...], ...}, ...}",
+                                 points_file, pi);
+            break;
+        }
         if (p) {
             const char *k;
             json_t *v;
@@ -360,7 +382,8 @@ static int run_probe(int argc, char **argv)
             for (size_t q = 0; q < sy_graph_ninputs(t.g); q++)
                 if (!strcmp(sy_graph_input_at(t.g, q)->name, pin[k].name)) gi = (long)q;
             if (gi < 0) {
-                rc = cli_input_error("the model has no input named '%s'", pin[k].name);
+                if (points) rc = cli_input_error("%s: point %zu: the model has no input named '%s'", points_file, pi, pin[k].name);
+                else rc = cli_input_error("the model has no input named '%s'", pin[k].name);
                 break;
             }
             dts[k] = sy_graph_input_at(t.g, (size_t)gi)->dtype;
@@ -371,24 +394,37 @@ static int run_probe(int argc, char **argv)
         if (rc != EX_OK) break;
         sy_gset_result res;
         if (sy_gset_values_from_shapes(t.gs, nin, names, ranks, shapes, dts, vals) != SY_OK) {
-            rc = cli_lib_error(t.ctx, "sizes");
+            if (points) rc = cli_input_error("%s: point %zu: %s", points_file, pi, sy_ctx_last_error_msg(t.ctx));
+            else rc = cli_lib_error(t.ctx, "sizes");
             break;
         }
-        sy_gset_check_si(t.gs, vals, ns, &res);
+        memset(&res, 0, sizeof res);
+        if (sy_gset_check_si(t.gs, vals, ns, &res) != SY_OK) {
+            rc = cli_lib_error(t.ctx, "check");
+            break;
+        }
         json_t *outs = json_array();
         sy_status st = SY_OK;
         char err[1024] = "";
         for (size_t o = 0; o < sy_realvals_noutputs(rv) && !st; o++) {
             const sy_value *val;
             st = sy_realvals_output(rv, o, &val);
-            if (!st) flat_shapes(val, outs);
+            if (st) snprintf(err, sizeof err, "%s", sy_ctx_last_error_msg(t.ctx));
+            else st = flat_shapes(t.ctx, val, outs, err, sizeof err);
         }
-        if (st) snprintf(err, sizeof err, "%s", sy_ctx_last_error_msg(t.ctx));
         if (res.accept) accepted++;
+        int violation = 0;
         if (p && json_object_get(p, "ok")) {
+            json_t *okv = json_object_get(p, "ok"), *want = json_object_get(p, "outputs");
+            if (!json_is_boolean(okv) || (json_is_true(okv) && !json_is_array(want))) {
+                rc = cli_input_error("%s: point %zu: \"ok\" must be true or false, and \"outputs\" an array when ok",
+                                     points_file, pi);
+                json_decref(outs);
+                break;
+            }
             truth++;
-            int ok = json_is_true(json_object_get(p, "ok"));
-            if (res.accept && (!ok || st || !json_equal(outs, json_object_get(p, "outputs")))) violations++;
+            violation = res.accept && (!json_is_true(okv) || st || !json_equal(outs, want));
+            violations += violation;
         }
         json_t *sz = json_object();
         for (size_t k = 0; k < nin; k++) {
@@ -400,14 +436,16 @@ static int run_probe(int argc, char **argv)
             json_t *o = json_pack("{s:o, s:b, s:s?, s:o, s:s?}", "sizes", sz, "accept", res.accept, "failed_guard",
                                   res.accept ? NULL : res.message, "outputs", st ? json_null() : json_incref(outs), "error",
                                   st ? err : NULL);
+            if (violation) json_object_set_new(o, "soundness_violation", json_true());
             char *line = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
             printf("%s\n", line);
             free(line);
             json_decref(o);
         } else {
             char *szs = json_dumps(sz, JSON_COMPACT | JSON_PRESERVE_ORDER), *os = json_dumps(outs, JSON_COMPACT);
-            printf("%s: %s%s%s; outputs %s\n", szs, res.accept ? "accept" : "reject (", res.accept ? "" : res.message,
-                   res.accept ? "" : ")", st ? err : os);
+            printf("%s: %s%s%s; outputs %s%s\n", szs, res.accept ? "accept" : "reject (", res.accept ? "" : res.message,
+                   res.accept ? "" : ")", st ? err : os,
+                   violation ? "; SOUNDNESS VIOLATION: accepted, but PyTorch's outcome differs" : "");
             free(szs);
             free(os);
             json_decref(sz);

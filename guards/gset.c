@@ -453,7 +453,7 @@ sy_status sy_gset_minimize(sy_gset *gs)
         }
         tmp[m++] = gs->g[i];
     }
-    memcpy(gs->g, tmp, m * sizeof *tmp);
+    if (m) memcpy(gs->g, tmp, m * sizeof *tmp); /* an empty set may have no array */
     sy_dealloc(ctx, tmp, (gs->n ? gs->n : 1) * sizeof *tmp);
     gs->n = m;
     if (gs->n) qsort(gs->g, gs->n, sizeof *gs->g, guard_order);

@@ -109,6 +109,13 @@ sy_status op_wrap_dim(opcall *c, int64_t dim, size_t ndim, size_t *out);
 sy_status op_broadcast(opcall *c, const sy_expr *const *a, size_t na, const sy_expr *const *b, size_t nb,
                        const sy_expr ***out, size_t *nout);
 const sy_expr *KI(opcall *c, int64_t v);
+/* memcpy that accepts a NULL source or destination when nothing is copied
+ * (a 0-dim tensor has no sizes array; memcpy(NULL, NULL, 0) is undefined) */
+#define SY_COPY(dst, src, bytes)                 \
+    do {                                         \
+        size_t sy_copy_n_ = (bytes);             \
+        if (sy_copy_n_) memcpy((dst), (src), sy_copy_n_); \
+    } while (0)
 
 /* registry */
 typedef struct { const char *name; opfn fn; } opentry;

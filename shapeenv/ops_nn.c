@@ -95,13 +95,15 @@ static sy_status conv(opcall *c)
         const sy_expr *dk = sy_expr_add_si(ctx, sy_expr_mul_si(ctx, sy_expr_add_si(ctx, k, -1), dil[i]), 1); /* d*(k-1)+1 */
         if (transposed) {
             /* (L - 1)*s - 2p + d*(k - 1) + output_padding + 1 */
-            r = sy_expr_add_si(ctx, sy_expr_add(ctx, sy_expr_mul_si(ctx, sy_expr_add_si(ctx, L, -1), stride[i]), dk),
-                               opad[i] - 2 * pad[i]);
+            /* the constant parts in exact arithmetic: padding may be near int64 */
+            r = sy_expr_add(ctx, sy_expr_add(ctx, sy_expr_mul_si(ctx, sy_expr_add_si(ctx, L, -1), stride[i]), dk),
+                            sy_expr_sub(ctx, KI(c, opad[i]), sy_expr_mul_si(ctx, KI(c, pad[i]), 2)));
+            if (!r) return sy_ctx_last_error(ctx);
             if ((st = op_require(c, sy_expr_ge(ctx, r, KI(c, 0)), "Given input size per channel %s, calculated output size %s is negative",
                                  sy_env_show(c->env, L), sy_env_show(c->env, r))))
                 return st;
         } else {
-            const sy_expr *padded = same ? L : sy_expr_add_si(ctx, L, 2 * pad[i]);
+            const sy_expr *padded = same ? L : sy_expr_add(ctx, L, sy_expr_mul_si(ctx, KI(c, pad[i]), 2));
             r = same ? L : sy_expr_add_si(ctx, sy_expr_floordiv(ctx, sy_expr_sub(ctx, padded, dk), KI(c, stride[i])), 1);
             if (!r) return sy_ctx_last_error(ctx);
             if (!same && (st = op_require(c, sy_expr_ge(ctx, r, KI(c, 0)),
@@ -162,7 +164,9 @@ static sy_status pool(opcall *c)
     for (size_t i = 0; i < first; i++) out[i] = x->sizes[i];
     for (size_t i = 0; i < nsp; i++) {
         const sy_expr *L = x->sizes[first + i];
-        const sy_expr *num = sy_expr_add_si(ctx, L, 2 * p[i] - d[i] * (k[i] - 1) - 1 + (ceil_mode ? s[i] - 1 : 0));
+        /* exact: dilation*(kernel - 1) may pass int64 */
+        const sy_expr *num = sy_expr_sub(ctx, sy_expr_add_si(ctx, L, 2 * p[i] - 1), sy_expr_mul_si(ctx, KI(c, k[i] - 1), d[i]));
+        if (ceil_mode) num = sy_expr_add_si(ctx, num, s[i] - 1);
         const sy_expr *r = sy_expr_add_si(ctx, sy_expr_floordiv(ctx, num, KI(c, s[i])), 1);
         if (!r) return sy_ctx_last_error(ctx);
         if (ceil_mode) {
@@ -515,7 +519,7 @@ static sy_status sdpa(opcall *c)
         return st;
     const sy_expr **out = sy_env_alloc(c->env, (n2 + 2) * sizeof *out);
     if (!out) return sy_ctx_last_error(c->env->ctx);
-    memcpy(out, b2, n2 * sizeof *out);
+    SY_COPY(out, b2, n2 * sizeof *out);
     out[n2] = q->sizes[q->ndim - 2];
     out[n2 + 1] = v->sizes[v->ndim - 1];
     return op_set_tensor(c, q->dtype, n2 + 2, out);

@@ -86,8 +86,8 @@ static sy_status binary(opcall *c)
             size_t n = a->u.list.n + b->u.list.n;
             sy_value *items = sy_env_alloc(c->env, (n ? n : 1) * sizeof *items);
             if (!items) return sy_ctx_last_error(ctx);
-            memcpy(items, a->u.list.items, a->u.list.n * sizeof *items);
-            memcpy(items + a->u.list.n, b->u.list.items, b->u.list.n * sizeof *items);
+            SY_COPY(items, a->u.list.items, a->u.list.n * sizeof *items);
+            SY_COPY(items + a->u.list.n, b->u.list.items, b->u.list.n * sizeof *items);
             *c->out = sy_value_list(c->env, n, items);
             return SY_OK;
         }

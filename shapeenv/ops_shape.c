@@ -53,7 +53,7 @@ static sy_status view(opcall *c)
     if (!numel || !newsize) return sy_ctx_last_error(ctx);
     const sy_expr **out = sy_env_alloc(c->env, (n ? n : 1) * sizeof *out);
     if (!out) return sy_ctx_last_error(ctx);
-    memcpy(out, shape, n * sizeof *out);
+    SY_COPY(out, shape, n * sizeof *out);
     if (infer >= 0) {
         if ((st = op_require(c, sy_expr_ne(ctx, newsize, KI(c, 0)),
                              "cannot reshape tensor of %s elements: the unspecified dimension size -1 can be any value and is ambiguous",
@@ -134,7 +134,7 @@ static sy_status transpose(opcall *c)
     if ((st = op_wrap_dim(c, d0, x->ndim, &a)) || (st = op_wrap_dim(c, d1, x->ndim, &b))) return st;
     const sy_expr **out = sy_env_alloc(c->env, x->ndim * sizeof *out);
     if (!out) return sy_ctx_last_error(c->env->ctx);
-    memcpy(out, x->sizes, x->ndim * sizeof *out);
+    SY_COPY(out, x->sizes, x->ndim * sizeof *out);
     out[a] = x->sizes[b];
     out[b] = x->sizes[a];
     return op_set_tensor(c, x->dtype, x->ndim, out);
@@ -268,7 +268,7 @@ static sy_status cat(opcall *c)
     if ((st = op_wrap_dim(c, d, ref->ndim, &w))) return st;
     const sy_expr **out = sy_env_alloc(c->env, ref->ndim * sizeof *out);
     if (!out) return sy_ctx_last_error(ctx);
-    memcpy(out, ref->sizes, ref->ndim * sizeof *out);
+    SY_COPY(out, ref->sizes, ref->ndim * sizeof *out);
     const sy_expr *sum = KI(c, 0);
     for (size_t i = 0; i < n; i++) {
         const sy_tensor *t = ts[i];
@@ -346,7 +346,7 @@ static sy_status split_even(opcall *c, const sy_tensor *x, size_t w, const sy_ex
     for (int64_t i = 0; i < k; i++) {
         const sy_expr **sz = sy_env_alloc(c->env, x->ndim * sizeof *sz);
         if (!sz) return sy_ctx_last_error(ctx);
-        memcpy(sz, x->sizes, x->ndim * sizeof *sz);
+        SY_COPY(sz, x->sizes, x->ndim * sizeof *sz);
         /* last: split - (split*num - L) = L - (num - 1)*split */
         sz[w] = i + 1 < k ? split : sy_expr_sub(ctx, L, sy_expr_mul_si(ctx, split, k - 1));
         if (!sz[w]) return sy_ctx_last_error(ctx);
@@ -380,7 +380,7 @@ static sy_status chunk(opcall *c)
         for (int64_t i = 0; i < chunks; i++) {
             const sy_expr **sz = sy_env_alloc(c->env, x->ndim * sizeof *sz);
             if (!sz) return sy_ctx_last_error(ctx);
-            memcpy(sz, x->sizes, x->ndim * sizeof *sz);
+            SY_COPY(sz, x->sizes, x->ndim * sizeof *sz);
             sz[w] = KI(c, 0);
             if (!(outs[i] = op_new_tensor(c, x->dtype, x->ndim, sz))) return sy_ctx_last_error(ctx);
         }
@@ -416,7 +416,7 @@ static sy_status split(opcall *c)
         sum = sy_expr_add(ctx, sum, p);
         const sy_expr **sz = sy_env_alloc(c->env, x->ndim * sizeof *sz);
         if (!sz) return sy_ctx_last_error(ctx);
-        memcpy(sz, x->sizes, x->ndim * sizeof *sz);
+        SY_COPY(sz, x->sizes, x->ndim * sizeof *sz);
         sz[w] = p;
         if (!(outs[i] = op_new_tensor(c, x->dtype, x->ndim, sz))) return sy_ctx_last_error(ctx);
     }
@@ -450,7 +450,7 @@ static sy_status narrow(opcall *c)
         return st;
     const sy_expr **out = sy_env_alloc(c->env, x->ndim * sizeof *out);
     if (!out) return sy_ctx_last_error(ctx);
-    memcpy(out, x->sizes, x->ndim * sizeof *out);
+    SY_COPY(out, x->sizes, x->ndim * sizeof *out);
     out[w] = len;
     return op_set_tensor(c, x->dtype, x->ndim, out);
 }
@@ -498,7 +498,7 @@ static sy_status index_select(opcall *c)
     if ((st = op_wrap_dim(c, d, x->ndim ? x->ndim : 1, &w))) return st;
     const sy_expr **out = sy_env_alloc(c->env, (x->ndim ? x->ndim : 1) * sizeof *out);
     if (!out) return sy_ctx_last_error(c->env->ctx);
-    memcpy(out, x->sizes, x->ndim * sizeof *out);
+    SY_COPY(out, x->sizes, x->ndim * sizeof *out);
     if (x->ndim) out[w] = idx->ndim ? idx->sizes[0] : KI(c, 1);
     return op_set_tensor(c, x->dtype, x->ndim, out);
 }
@@ -560,7 +560,7 @@ static sy_status pad(opcall *c)
     if (np / 2 > x->ndim) return op_err(c, SY_EINVAL, "Padding length too large");
     const sy_expr **out = sy_env_alloc(c->env, (x->ndim ? x->ndim : 1) * sizeof *out);
     if (!out) return sy_ctx_last_error(ctx);
-    memcpy(out, x->sizes, x->ndim * sizeof *out);
+    SY_COPY(out, x->sizes, x->ndim * sizeof *out);
     for (size_t i = 0; i < np / 2; i++) {
         const sy_value *l = &pv->u.list.items[2 * i], *r = &pv->u.list.items[2 * i + 1];
         if (l->kind != SY_V_INT || r->kind != SY_V_INT) return op_err(c, SY_EINVAL, "pad entries must be integers");

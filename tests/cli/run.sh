@@ -73,6 +73,22 @@ check "run unknown op" 3 "node 'k' (frobnicate)" "$S" run "$tmpd/unk.json" -b js
 check "run unknown backend" 2 "unknown backend" "$S" run "$E/resnet18.json" --backend nope
 check "run bad option" 2 "unknown option" "$S" run --frob
 check "run bad --dynamic" 2 "NAME=D" "$S" run "$E/resnet18.json" --dynamic x
+check "run bad --dynamic index" 2 "bad dim list" "$S" run "$E/resnet18.json" --dynamic x=4294967296
+printf '{"format": "symshape.graph", "version": 1, "nodes": [], "outputs": []}' > "$tmpd/empty.json"
+check "run empty graph" 0 "symshape.guards" "$S" run "$tmpd/empty.json" -b json
+# huge padding / dilation: exact arithmetic, no int64 wrap (the output size is exact)
+printf '{"format": "symshape.graph", "version": 1, "nodes": [{"name": "x", "op": "input", "dtype": "float32", "shape": [1, 8, 8], "dynamic": [2]}, {"name": "g", "op": "max_pool1d", "args": [{"ref": "x"}, [4611686018427387904], [1], [0], [4611686018427387904]]}], "outputs": [{"ref": "g"}]}' > "$tmpd/pool.json"
+check "pool huge dilation exact" 3 "s0 - 21267647932558653961849226946058125312" "$S" run "$tmpd/pool.json" -b json
+printf '{"format": "symshape.graph", "version": 1, "nodes": [{"name": "x", "op": "input", "dtype": "float32", "shape": [4, 4], "dynamic": [0, 1]}, {"name": "f", "op": "flatten", "args": [{"ref": "x"}]}, {"name": "g", "op": "view", "args": [{"ref": "f"}, -1, 2]}], "outputs": [{"ref": "g"}]}' > "$tmpd/flat.json"
+check "probe output past int64" 0 "output size 9223372036854775808 does not fit int64" "$S" probe "$tmpd/flat.json" --sizes x=4294967296,4294967296
+check "probe size past int64" 2 "non-negative integers" "$S" probe "$E/resnet18.json" --sizes x=4,3,9223372036854775808,9223372036854775809
+printf '{"points": [{"sizes": {"x": [8, 3, 224, 224]}}, null]}' > "$tmpd/pts.json"
+check "probe malformed point" 3 "point 1: expected an object" "$S" probe "$E/resnet18.json" --points "$tmpd/pts.json"
+printf '{"points": [{"sizes": {"x": [8, 3, 224, 224]}, "ok": "yes", "outputs": 5}]}' > "$tmpd/pts.json"
+check "probe malformed truth" 3 "point 0: \"ok\" must be true or false" "$S" probe "$E/resnet18.json" --points "$tmpd/pts.json"
+printf '{"points": [{"sizes": {"x": [8, 3, 224, 224]}, "ok": true, "outputs": [[8, 999]]}]}' > "$tmpd/pts.json"
+check "probe names a violation" 1 "SOUNDNESS VIOLATION" "$S" probe "$E/resnet18.json" --points "$tmpd/pts.json"
+check "probe missing points file" 3 "unable to open" "$S" probe "$E/resnet18.json" --points /nonexistent/p.json
 check "run bad --dynamic dim" 3 "no dim 9" "$S" run "$E/resnet18.json" --dynamic x=9 -b json
 check "probe accept" 0 "accept" "$S" probe "$E/resnet18.json" --sizes x=4,3,64,64
 check "probe reject names guard" 0 "x.size()[2] == 224 failed: x.size()[2] = 128" "$S" probe "$E/vit_b_16.json" --sizes x=2,3,128,128
