@@ -87,6 +87,9 @@ static int run_eval(int argc, char **argv)
             rc = cli_input_error("bad symbol name '%s': %s", argv[i], sy_ctx_last_error_msg(ctx));
             break;
         }
+        for (size_t j = 0; j < k; j++)
+            if (syms[j] == syms[k]) rc = cli_usage_error("eval", "'%s' is bound twice", argv[i]);
+        if (rc != EX_OK) break;
         vals[k] = sy_expr_int_str(ctx, eq + 1);
         if (!vals[k]) {
             rc = cli_input_error("value of %s is not an integer: '%s'", argv[i], eq + 1);

@@ -27,6 +27,12 @@ static int load_file(sy_ctx *ctx, const char *path, sy_bc_program **out)
         n += got;
         if (!got) break;
     }
+    if (ferror(fp)) { /* e.g. a directory: EISDIR */
+        int e = errno;
+        free(data);
+        fclose(fp);
+        return cli_input_error("cannot read %s: %s", path, strerror(e));
+    }
     fclose(fp);
     sy_bc_load_err err;
     sy_status st = sy_bc_load(ctx, data, n, out, &err);

@@ -487,9 +487,10 @@ const cli_cmd cmd_probe = {"probe", "check sizes against the guard set and compu
     "For each point: whether the guard set accepts it (and the first failing guard\n"
     "with the values it read), and the model's output shapes there computed with\n"
     "get_real_value (or the error where the model cannot run). --points reads the\n"
-    "../shared/probes format; with ground truth (ok/outputs) a summary of soundness\n"
+    "probes format (docs/graph-format.md); with ground truth (ok/outputs) a summary of soundness\n"
     "violations is printed on stderr. --json prints one JSON object per line:\n"
     "{\"sizes\": {...}, \"accept\": true|false, \"failed_guard\": \"...\"|null,\n"
-    " \"outputs\": [[...], ...]|null, \"error\": \"...\"|null}\n"
+    " \"outputs\": [[...], ...]|null, \"error\": \"...\"|null}, plus \"soundness_violation\": true\n"
+    "on a point the guards accept where the ground truth differs.\n"
     "exit: 0 ok, 1 a soundness violation against the points' ground truth, 2 usage, 3 bad input\n",
     run_probe};

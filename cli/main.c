@@ -73,7 +73,7 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: symshape <command> [args]\n\nsymbolic tensor shapes: canonical size expressions, decisions, guards\n\ncommands:\n");
     for (int i = 0; commands[i]; i++) fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
-    fprintf(out, "\n  symshape <command> --help   details of one command\n  symshape --version\n\nexit status: 0 success/accept/true, 1 reject/false, 2 usage error, 3 bad input, 4 internal error\n");
+    fprintf(out, "\n  symshape <command> --help   details of one command\n  symshape --version\n\nexit status: 0 success/accept/true, 1 reject/false (probe: a soundness violation; see each command), 2 usage error, 3 bad input, 4 internal error\n");
 }
 
 int main(int argc, char **argv)

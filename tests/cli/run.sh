@@ -35,6 +35,7 @@ check "decide no relation" 3 "'x+1' is not a relation" "$S" decide 'x+1'
 check "bound of a relation" 3 "is a relation, not an integer expression" "$S" bound 'x<1'
 check "simplify bad option" 2 "unknown option" "$S" simplify x --frob
 check "eval" 0 "-4" "$S" eval 'FloorDiv(a, b)' a=-7 b=2
+check "eval bound twice" 2 "bound twice" "$S" eval x x=1 x=2
 check "eval bignum" 0 "576" "$S" eval 'Mod(-(2**70), 1000)'
 check "eval bool" 0 "false" "$S" eval '2 <= s0 <= 10' s0=11
 check "eval unbound" 3 "'y' has no value" "$S" eval 'x + y' x=1
@@ -116,6 +117,7 @@ check "check no sizes" 2 "expected --sizes" "$S" check "$tmpd/v.sybc"
 check "check bad sizes" 2 "bad sizes" "$S" check "$tmpd/v.sybc" --sizes x=1,b
 check "disasm" 0 "CHECK" "$S" disasm "$tmpd/v.sybc"
 check "disasm usage" 2 "expected one bytecode file" "$S" disasm
+check "disasm a directory" 3 "Is a directory" "$S" disasm /
 head -c 40 "$tmpd/v.sybc" > "$tmpd/trunc.sybc"
 check "check truncated" 3 "byte" "$S" check "$tmpd/trunc.sybc" --sizes x=1
 printf 'NOTBYTECODE-NOTBYTECODE-NOTBYTECODE-NOTBYTECODE' > "$tmpd/junk.sybc"
