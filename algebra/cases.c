@@ -415,6 +415,9 @@ static bool parse_bound(runner *R, char *s, const sy_expr **lo, const sy_expr **
     *lo = !strcmp(a, "-oo") ? NULL : parse(R, a, "bound");
     *hi = !strcmp(b, "oo") ? NULL : parse(R, b, "bound");
     if ((strcmp(a, "-oo") && !*lo) || (strcmp(b, "oo") && !*hi)) return false;
+    /* integer endpoints, and not an empty range */
+    if ((*lo && (*lo)->kind != SY_EXPR_INT) || (*hi && (*hi)->kind != SY_EXPR_INT)) return false;
+    if (*lo && *hi && fmpz_cmp(&(*lo)->u.value, &(*hi)->u.value) > 0) return false;
     return true;
 }
 
@@ -433,7 +436,7 @@ static void run_bound(runner *R, char *lhs, char *assume, char *rhs)
     if (!rhs_copy) goto fail;
     memcpy(rhs_copy, rhs, rl + 1);
     if (!parse_bound(R, rhs, &wlo, &whi)) {
-        report(R, "FAIL", "bound: cannot read expected range '%s'", rhs_copy);
+        report(R, "FAIL", "bound: cannot read expected range '%s' (want [LO, HI] with integers LO <= HI, -oo, oo)", rhs_copy);
         goto fail;
     }
     f = sy_facts_new(R->ctx);

@@ -55,6 +55,8 @@ check "cases missing file" 3 "cannot open" "$S" cases /nonexistent.cases
 check "cases no files" 2 "expected at least one" "$S" cases
 tmp="$(mktemp)"; printf 'eval 1 + 1 => 3\n' > "$tmp"
 check "cases failure" 1 "1 failed" "$S" cases "$tmp"; rm -f "$tmp"
+tmp="$(mktemp)"; printf 'bound x | x >= 1 => [5, 3]\n' > "$tmp"
+check "cases empty expected range" 1 "cannot read expected range '[5, 3]'" "$S" cases "$tmp"; rm -f "$tmp"
 # ---- model commands
 E="$T/../examples"
 tmpd="$(mktemp -d)"
