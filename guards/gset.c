@@ -405,6 +405,52 @@ static void collect_divisors(const sy_expr *e, const sy_expr **out, size_t *n, s
     for (size_t i = 0; i < sy_expr_nargs(e); i++) collect_divisors(sy_expr_arg(e, i), out, n, cap);
 }
 
+static size_t uf_find(size_t *parent, size_t x)
+{
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+}
+
+/* comp[i] := a representative of guard i's component, guards joined when
+ * they read a common symbol (a guard reading none is its own component). */
+static sy_status guard_components(const sy_gset *gs, size_t *comp)
+{
+    sy_ctx *ctx = gs->ctx;
+    for (size_t i = 0; i < gs->n; i++) comp[i] = i;
+    size_t cap = 0;
+    size_t *owner = NULL; /* symbol id -> first guard reading it, or SIZE_MAX */
+    sy_status st = SY_OK;
+    for (size_t i = 0; i < gs->n && st == SY_OK; i++) {
+        const sy_expr **syms = NULL;
+        size_t ns = 0;
+        if ((st = sy_expr_free_symbols(ctx, gs->g[i].pub.expr, &syms, &ns)) != SY_OK) break;
+        for (size_t k = 0; k < ns && st == SY_OK; k++) {
+            size_t id = sy_expr_sym_id(syms[k]);
+            if (id >= cap) {
+                size_t ncap = cap ? cap : 64;
+                while (ncap <= id) ncap *= 2;
+                size_t *no = sy_realloc(ctx, owner, cap * sizeof *owner, ncap * sizeof *owner);
+                if (!no) {
+                    st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+                    break;
+                }
+                for (size_t q = cap; q < ncap; q++) no[q] = SIZE_MAX;
+                owner = no;
+                cap = ncap;
+            }
+            if (owner[id] == SIZE_MAX) owner[id] = i;
+            else {
+                size_t a = uf_find(comp, i), b = uf_find(comp, owner[id]);
+                if (a != b) comp[a] = b;
+            }
+        }
+        sy_mem_free(ctx, syms);
+    }
+    if (owner) sy_dealloc(ctx, owner, cap * sizeof *owner);
+    for (size_t i = 0; i < gs->n; i++) comp[i] = uf_find(comp, i);
+    return st;
+}
+
 sy_status sy_gset_minimize(sy_gset *gs)
 {
     if (!gs) return SY_EINVAL;
@@ -457,14 +503,30 @@ sy_status sy_gset_minimize(sy_gset *gs)
     sy_dealloc(ctx, tmp, (gs->n ? gs->n : 1) * sizeof *tmp);
     gs->n = m;
     if (gs->n) qsort(gs->g, gs->n, sizeof *gs->g, guard_order);
+    /* Only guards connected to the candidate through shared symbols can
+     * imply it: split the set into components (union-find over guards, joined
+     * by each symbol they read) and give each candidate only its component
+     * as facts. Sound: fewer facts imply less (and an inconsistent component
+     * decides nothing); it makes the pass near-linear for many independent
+     * inputs instead of quadratic in facts. */
+    size_t *comp = sy_alloc(ctx, (gs->n ? gs->n : 1) * sizeof *comp);
+    if (!comp) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    sy_status cst = guard_components(gs, comp);
+    if (cst) {
+        sy_dealloc(ctx, comp, (gs->n ? gs->n : 1) * sizeof *comp);
+        return cst;
+    }
     for (size_t i = gs->n; i-- > 0;) {
         gguard *cand = &gs->g[i];
         if (cand->pub.kind == SY_GK_TENSOR_MATCH || cand->pub.kind == SY_GK_RUNTIME_ASSERT) continue;
         sy_facts *f = sy_facts_new(ctx);
-        if (!f) return sy_ctx_last_error(ctx);
+        if (!f) {
+            sy_dealloc(ctx, comp, (gs->n ? gs->n : 1) * sizeof *comp);
+            return sy_ctx_last_error(ctx);
+        }
         sy_status st = SY_OK;
         for (size_t j = 0; j < gs->n && st == SY_OK; j++)
-            if (j != i && !gs->g[j].dead && gs->g[j].pub.kind != SY_GK_RUNTIME_ASSERT &&
+            if (j != i && comp[j] == comp[i] && !gs->g[j].dead && gs->g[j].pub.kind != SY_GK_RUNTIME_ASSERT &&
                 gs->g[j].pub.kind != SY_GK_TENSOR_MATCH)
                 st = sy_facts_add(f, gs->g[j].pub.expr);
         sy_truth t = SY_TRUTH_UNKNOWN;
@@ -481,9 +543,13 @@ sy_status sy_gset_minimize(sy_gset *gs)
             if (nz != SY_TRUTH_TRUE) t = SY_TRUTH_UNKNOWN;
         }
         sy_facts_free(f);
-        if (st) return st;
+        if (st) {
+            sy_dealloc(ctx, comp, (gs->n ? gs->n : 1) * sizeof *comp);
+            return st;
+        }
         if (t == SY_TRUTH_TRUE) cand->dead = true;
     }
+    sy_dealloc(ctx, comp, (gs->n ? gs->n : 1) * sizeof *comp);
     m = 0;
     for (size_t i = 0; i < gs->n; i++) {
         if (gs->g[i].dead) {
