@@ -103,9 +103,14 @@ static const sy_expr *expected(parser *p, const char *what)
     char found[64];
     if (p->t == T_NAME || p->t == T_INT)
         snprintf(found, sizeof found, "'%.*s'", (int)(p->tlen > 40 ? 40 : p->tlen), p->s + p->tstart);
-    else if (p->t == T_BAD)
-        snprintf(found, sizeof found, "invalid character '%c'%s", p->s[p->tstart],
-                 p->s[p->tstart] == '/' ? " (true division is not supported: use //)" : "");
+    else if (p->t == T_BAD) {
+        unsigned char ch = (unsigned char)p->s[p->tstart];
+        if (ch >= 0x20 && ch < 0x7f) /* printable ASCII as itself; anything else as a byte value */
+            snprintf(found, sizeof found, "invalid character '%c'%s", ch,
+                     ch == '/' ? " (true division is not supported: use //)" : "");
+        else
+            snprintf(found, sizeof found, "invalid byte 0x%02x%s", ch, ch >= 0x80 ? " (only ASCII is accepted)" : "");
+    }
     else
         snprintf(found, sizeof found, "%s", tok_name(p->t));
     char msg[200];

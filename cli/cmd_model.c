@@ -162,6 +162,8 @@ static int run_run(int argc, char **argv)
         }
     }
     if (!m.model && !(m.model = default_model())) return cli_input_error("no model given and no bundled example found");
+    if (!outpath && !strcmp(backend, "bytecode") && isatty(1))
+        return cli_usage_error("run", "the bytecode backend writes binary: give -o FILE (or redirect stdout)");
     if (!sy_backend_find(backend)) {
         fprintf(stderr, "symshape run: unknown backend '%s'; known:", backend);
         for (size_t i = 0; i < sy_backend_count(); i++) fprintf(stderr, " %s", sy_backend_at(i)->name);

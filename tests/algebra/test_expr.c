@@ -238,7 +238,9 @@ CASE(parse_errors_have_offsets)
         {"x y", SY_EFORMAT, 2, "expected an operator or end of input"},
         {"12abc", SY_EFORMAT, 2, "expected an operator"},
         {"oo + 1", SY_EFORMAT, 0, "infinity"},
-        {"x @ 2", SY_EFORMAT, 2, "invalid character"},
+        {"x @ 2", SY_EFORMAT, 2, "invalid character '@'"},
+        {"x \xc3\xa9", SY_EFORMAT, 2, "invalid byte 0xc3 (only ASCII"},
+        {"x + \x01", SY_EFORMAT, 4, "invalid byte 0x01"},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         const sy_expr *e = (const sy_expr *)1;

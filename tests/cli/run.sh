@@ -36,6 +36,7 @@ check "bound of a relation" 3 "is a relation, not an integer expression" "$S" bo
 check "simplify bad option" 2 "unknown option" "$S" simplify x --frob
 check "eval" 0 "-4" "$S" eval 'FloorDiv(a, b)' a=-7 b=2
 check "eval bound twice" 2 "bound twice" "$S" eval x x=1 x=2
+check "run bytecode to a pipe" 0 "-" "$S" run -b bytecode
 check "eval bignum" 0 "576" "$S" eval 'Mod(-(2**70), 1000)'
 check "eval bool" 0 "false" "$S" eval '2 <= s0 <= 10' s0=11
 check "eval unbound" 3 "'y' has no value" "$S" eval 'x + y' x=1
