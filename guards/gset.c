@@ -451,6 +451,56 @@ static sy_status guard_components(const sy_gset *gs, size_t *comp)
     return st;
 }
 
+/* Occurrences of each symbol id among the live guards that serve as facts
+ * (not tensor_match, not runtime asserts), for the shortcut below. */
+static sy_status count_symbols(const sy_gset *gs, const sy_expr *e, int delta, size_t **cnt, size_t *cap)
+{
+    sy_ctx *ctx = gs->ctx;
+    const sy_expr **syms = NULL;
+    size_t ns = 0;
+    sy_status st = sy_expr_free_symbols(ctx, e, &syms, &ns);
+    for (size_t k = 0; k < ns && st == SY_OK; k++) {
+        size_t id = sy_expr_sym_id(syms[k]);
+        if (id >= *cap) {
+            size_t ncap = *cap ? *cap : 64;
+            while (ncap <= id) ncap *= 2;
+            size_t *nc = sy_realloc(ctx, *cnt, *cap * sizeof **cnt, ncap * sizeof **cnt);
+            if (!nc) {
+                st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+                break;
+            }
+            memset(nc + *cap, 0, (ncap - *cap) * sizeof *nc);
+            *cnt = nc;
+            *cap = ncap;
+        }
+        (*cnt)[id] = delta > 0 ? (*cnt)[id] + 1 : (*cnt)[id] - 1;
+    }
+    sy_mem_free(ctx, syms);
+    return st;
+}
+
+/* Is e (a candidate guard) certainly NOT implied by the other fact guards?
+ * True when e is `d == 0` with d linear in symbols and some symbol of
+ * coefficient +-1 in d occurs in no other fact guard: from any point that
+ * satisfies the others, moving that symbol alone keeps them satisfied and
+ * makes d non-zero. (If the others are unsatisfiable, keeping e is still
+ * sound.) Saves building the facts of a large component for the leaves of
+ * duck-sizing equalities. */
+static bool surely_not_implied(const sy_expr *e, const size_t *cnt, size_t cap)
+{
+    if (e->kind != SY_EXPR_EQ) return false;
+    const sy_expr *d = e->args[0];
+    if (d->kind != SY_EXPR_ADD) return false;
+    for (uint32_t i = 0; i < d->n; i++)
+        if (SY_CTERMS(d)[i].mono->kind != SY_EXPR_SYM) return false;
+    for (uint32_t i = 0; i < d->n; i++) {
+        const sy_term *t = &SY_CTERMS(d)[i];
+        size_t id = sy_expr_sym_id(t->mono);
+        if (id < cap && cnt[id] == 1 && fmpz_is_pm1(&t->coef)) return true;
+    }
+    return false;
+}
+
 sy_status sy_gset_minimize(sy_gset *gs)
 {
     if (!gs) return SY_EINVAL;
@@ -516,13 +566,18 @@ sy_status sy_gset_minimize(sy_gset *gs)
         sy_dealloc(ctx, comp, (gs->n ? gs->n : 1) * sizeof *comp);
         return cst;
     }
-    for (size_t i = gs->n; i-- > 0;) {
+    size_t *cnt = NULL, cntcap = 0;
+    for (size_t i = 0; i < gs->n && cst == SY_OK; i++)
+        if (gs->g[i].pub.kind != SY_GK_TENSOR_MATCH && gs->g[i].pub.kind != SY_GK_RUNTIME_ASSERT)
+            cst = count_symbols(gs, gs->g[i].pub.expr, +1, &cnt, &cntcap);
+    for (size_t i = gs->n; i-- > 0 && cst == SY_OK;) {
         gguard *cand = &gs->g[i];
         if (cand->pub.kind == SY_GK_TENSOR_MATCH || cand->pub.kind == SY_GK_RUNTIME_ASSERT) continue;
+        if (surely_not_implied(cand->pub.expr, cnt, cntcap)) continue;
         sy_facts *f = sy_facts_new(ctx);
         if (!f) {
-            sy_dealloc(ctx, comp, (gs->n ? gs->n : 1) * sizeof *comp);
-            return sy_ctx_last_error(ctx);
+            cst = sy_ctx_last_error(ctx);
+            break;
         }
         sy_status st = SY_OK;
         for (size_t j = 0; j < gs->n && st == SY_OK; j++)
@@ -544,12 +599,17 @@ sy_status sy_gset_minimize(sy_gset *gs)
         }
         sy_facts_free(f);
         if (st) {
-            sy_dealloc(ctx, comp, (gs->n ? gs->n : 1) * sizeof *comp);
-            return st;
+            cst = st;
+            break;
         }
-        if (t == SY_TRUTH_TRUE) cand->dead = true;
+        if (t == SY_TRUTH_TRUE) {
+            cand->dead = true;
+            cst = count_symbols(gs, cand->pub.expr, -1, &cnt, &cntcap);
+        }
     }
     sy_dealloc(ctx, comp, (gs->n ? gs->n : 1) * sizeof *comp);
+    if (cnt) sy_dealloc(ctx, cnt, cntcap * sizeof *cnt);
+    if (cst) return cst;
     m = 0;
     for (size_t i = 0; i < gs->n; i++) {
         if (gs->g[i].dead) {
