@@ -767,21 +767,23 @@ char *sy_gset_to_json(const sy_gset *gs)
         json_t *o = json_object(), *sl = json_array(), *orig = json_array();
         json_object_set_new(o, "kind", json_string(sy_gset_kind_name(g->kind)));
         json_object_set_new(o, "text", json_string(g->text));
-        /* the expression with sources renamed _s<slot> (re-parseable) */
-        const sy_expr **ks = sy_alloc(ctx, (gs->nsrc ? gs->nsrc : 1) * sizeof *ks), **vs = sy_alloc(ctx, (gs->nsrc ? gs->nsrc : 1) * sizeof *vs);
+        /* the expression with sources renamed _s<slot> (re-parseable); a
+         * guard reads only its own slots, so only those are substituted */
+        size_t nk = g->nslots ? g->nslots : 1;
+        const sy_expr **ks = sy_alloc(ctx, nk * sizeof *ks), **vs = sy_alloc(ctx, nk * sizeof *vs);
         char *es = NULL;
         if (ks && vs) {
             char nm[32];
-            for (size_t s = 0; s < gs->nsrc; s++) {
-                ks[s] = gs->vars[s];
-                snprintf(nm, sizeof nm, "_s%zu", s);
-                vs[s] = sy_expr_sym(ctx, nm);
+            for (size_t k = 0; k < g->nslots; k++) {
+                ks[k] = gs->vars[g->slots[k]];
+                snprintf(nm, sizeof nm, "_s%zu", g->slots[k]);
+                vs[k] = sy_expr_sym(ctx, nm);
             }
-            const sy_expr *e = sy_expr_subs(ctx, g->expr, gs->nsrc, ks, vs);
+            const sy_expr *e = sy_expr_subs(ctx, g->expr, g->nslots, ks, vs);
             es = e ? sy_expr_print(ctx, e, SY_PRINT_CANONICAL) : NULL;
         }
-        if (ks) sy_dealloc(ctx, ks, (gs->nsrc ? gs->nsrc : 1) * sizeof *ks);
-        if (vs) sy_dealloc(ctx, vs, (gs->nsrc ? gs->nsrc : 1) * sizeof *vs);
+        if (ks) sy_dealloc(ctx, ks, nk * sizeof *ks);
+        if (vs) sy_dealloc(ctx, vs, nk * sizeof *vs);
         json_object_set_new(o, "expr", es ? json_string(es) : json_null());
         sy_str_free(ctx, es);
         for (size_t k = 0; k < g->nslots; k++) json_array_append_new(sl, json_integer((json_int_t)g->slots[k]));
