@@ -639,31 +639,11 @@ static void put_inputs(rp *r, const model *m, const inputinfo *in, size_t n)
 }
 
 /* the canonical expression over slot variables _s0, _s1, ... (as in the JSON) */
-static char *canonical(const model *m, const sy_expr *e)
-{
-    size_t ns = m->ns ? m->ns : 1;
-    const sy_expr **ks = sy_alloc(m->ctx, ns * sizeof *ks), **vs = sy_alloc(m->ctx, ns * sizeof *vs);
-    char *s = NULL;
-    if (ks && vs) {
-        char nm[32];
-        for (size_t i = 0; i < m->ns; i++) {
-            ks[i] = sy_gset_source_var(m->gs, i);
-            snprintf(nm, sizeof nm, "_s%zu", i);
-            if (!(vs[i] = sy_expr_sym(m->ctx, nm))) break;
-        }
-        const sy_expr *x = !m->ns || vs[m->ns - 1] ? sy_expr_subs(m->ctx, e, m->ns, ks, vs) : NULL;
-        s = x ? sy_expr_print(m->ctx, x, SY_PRINT_CANONICAL) : NULL;
-    }
-    if (ks) sy_dealloc(m->ctx, ks, ns * sizeof *ks);
-    if (vs) sy_dealloc(m->ctx, vs, ns * sizeof *vs);
-    return s;
-}
-
 static void put_guard(rp *r, const model *m, size_t i)
 {
     const sy_gset_guard *g = sy_gset_at(m->gs, i);
     if (r->st) return;
-    char *can = canonical(m, g->expr);
+    char *can = sy_gset_guard_canonical(m->gs, i);
     if (!can) {
         r->st = sy_ctx_last_error(m->ctx) ? sy_ctx_last_error(m->ctx) : SY_ENOMEM;
         return;

@@ -750,6 +750,34 @@ sy_status sy_gset_values_from_shapes(const sy_gset *gs, size_t ninputs, const ch
 
 /* ------------------------------------------------------------------ JSON */
 
+char *sy_gset_guard_canonical(const sy_gset *gs, size_t i)
+{
+    if (!gs) return NULL;
+    sy_ctx *ctx = gs->ctx;
+    if (i >= gs->n) return (char *)sy_fail(ctx, SY_EINVAL, "guard index %zu out of range (%zu guards)", i, gs->n);
+    const sy_gset_guard *g = &gs->g[i].pub;
+    /* a guard reads only its own slots, so only those are substituted */
+    size_t nk = g->nslots ? g->nslots : 1;
+    const sy_expr **ks = sy_alloc(ctx, nk * sizeof *ks), **vs = sy_alloc(ctx, nk * sizeof *vs);
+    char *es = NULL;
+    if (ks && vs) {
+        char nm[32];
+        size_t k = 0;
+        for (; k < g->nslots; k++) {
+            ks[k] = gs->vars[g->slots[k]];
+            snprintf(nm, sizeof nm, "_s%zu", g->slots[k]);
+            if (!(vs[k] = sy_expr_sym(ctx, nm))) break;
+        }
+        const sy_expr *e = k == g->nslots ? sy_expr_subs(ctx, g->expr, g->nslots, ks, vs) : NULL;
+        es = e ? sy_expr_print(ctx, e, SY_PRINT_CANONICAL) : NULL;
+    } else {
+        sy_oom(ctx);
+    }
+    if (ks) sy_dealloc(ctx, ks, nk * sizeof *ks);
+    if (vs) sy_dealloc(ctx, vs, nk * sizeof *vs);
+    return es;
+}
+
 char *sy_gset_to_json(const sy_gset *gs)
 {
     if (!gs) return NULL;
@@ -767,23 +795,7 @@ char *sy_gset_to_json(const sy_gset *gs)
         json_t *o = json_object(), *sl = json_array(), *orig = json_array();
         json_object_set_new(o, "kind", json_string(sy_gset_kind_name(g->kind)));
         json_object_set_new(o, "text", json_string(g->text));
-        /* the expression with sources renamed _s<slot> (re-parseable); a
-         * guard reads only its own slots, so only those are substituted */
-        size_t nk = g->nslots ? g->nslots : 1;
-        const sy_expr **ks = sy_alloc(ctx, nk * sizeof *ks), **vs = sy_alloc(ctx, nk * sizeof *vs);
-        char *es = NULL;
-        if (ks && vs) {
-            char nm[32];
-            for (size_t k = 0; k < g->nslots; k++) {
-                ks[k] = gs->vars[g->slots[k]];
-                snprintf(nm, sizeof nm, "_s%zu", g->slots[k]);
-                vs[k] = sy_expr_sym(ctx, nm);
-            }
-            const sy_expr *e = sy_expr_subs(ctx, g->expr, g->nslots, ks, vs);
-            es = e ? sy_expr_print(ctx, e, SY_PRINT_CANONICAL) : NULL;
-        }
-        if (ks) sy_dealloc(ctx, ks, nk * sizeof *ks);
-        if (vs) sy_dealloc(ctx, vs, nk * sizeof *vs);
+        char *es = sy_gset_guard_canonical(gs, i);
         json_object_set_new(o, "expr", es ? json_string(es) : json_null());
         sy_str_free(ctx, es);
         for (size_t k = 0; k < g->nslots; k++) json_array_append_new(sl, json_integer((json_int_t)g->slots[k]));

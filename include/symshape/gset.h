@@ -105,6 +105,17 @@ SY_API sy_status sy_gset_values_from_shapes(const sy_gset *gs, size_t ninputs, c
                                             const size_t *ranks, const int64_t *const *shapes, const sy_dtype *dtypes,
                                             int64_t *values);
 
+/** The canonical text of guard @p i: its expression with every source it
+ *  reads renamed `_s<slot>` (slot = the source's index, sy_gset_source), as
+ *  in the JSON's "expr" and the report's "canonical:" line; re-parseable by
+ *  sy_expr_parse. Cost: linear in the guard's size, not in the set's.
+ *  @param gs the set (KEEP).
+ *  @param i the guard's index, < sy_gset_size(gs).
+ *  @return the text (GIVE: free with sy_str_free on the set's context), or
+ *          NULL: SY_EINVAL (gs NULL or i out of range) or SY_ENOMEM, recorded
+ *          in the context. */
+SY_API char *sy_gset_guard_canonical(const sy_gset *gs, size_t i);
+
 /** Stable JSON form (docs/guards.md, "symshape.guards" version 1); GIVE:
  *  free with sy_str_free. NULL on SY_ENOMEM. */
 SY_API char *sy_gset_to_json(const sy_gset *gs);

@@ -156,6 +156,20 @@ Test(guards_gset, negated_guard_stays_negated, .init = ctx_setup, .fini = ctx_te
     cr_assert(accepts(gs, 4, (int64_t[]){2, 0, 9, 7}));
     cr_assert(eq(int, accepts(gs, 4, (int64_t[]){2, 0, 4, 5}), 0)); /* the branch not traced */
     cr_assert(eq(int, accepts(gs, 4, (int64_t[]){3, 0, 4, 6}), 0)); /* rank */
+    /* the canonical text renames each source to _s<slot> */
+    long slot = sy_gset_find_source(gs, "x.size()[1]");
+    cr_assert(eq(long, slot, 3));
+    int found = 0;
+    for (size_t i = 0; i < sy_gset_size(gs); i++) {
+        char *c = sy_gset_guard_canonical(gs, i);
+        cr_assert(c != NULL, "%s", sy_ctx_last_error_msg(ctx));
+        if (!strcmp(c, "_s3 != 5")) found++;
+        sy_str_free(ctx, c);
+    }
+    cr_assert(eq(int, found, 1));
+    cr_assert(sy_gset_guard_canonical(gs, sy_gset_size(gs)) == NULL);
+    cr_assert(eq(int, sy_ctx_last_error(ctx), SY_EINVAL));
+    sy_ctx_reset_error(ctx);
     sy_gset_free(gs);
     sy_gset_free(raw);
     sy_graph_free(g);
