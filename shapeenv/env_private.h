@@ -71,6 +71,8 @@ typedef struct opcall {
     const sy_value *kwvals;
     const sy_provenance *where;
     sy_value *out;
+    const char *dup_kw; /* set by op_arg: an argument given both by position and by keyword */
+    size_t dup_pos;
 } opcall;
 
 typedef sy_status (*opfn)(opcall *c);

@@ -179,7 +179,13 @@ const sy_value *op_arg(opcall *c, size_t pos, const char *kw)
 {
     if (kw)
         for (size_t i = 0; i < c->nkw; i++)
-            if (!strcmp(c->kwnames[i], kw)) return &c->kwvals[i];
+            if (!strcmp(c->kwnames[i], kw)) {
+                if (pos != (size_t)-1 && pos < c->nargs && !c->dup_kw) { /* Python: multiple values */
+                    c->dup_kw = kw;
+                    c->dup_pos = pos;
+                }
+                return &c->kwvals[i];
+            }
     if (pos != (size_t)-1 && pos < c->nargs) return &c->args[pos];
     return NULL;
 }
@@ -476,10 +482,16 @@ sy_status sy_env_call(sy_env *env, const char *op, size_t nargs, const sy_value 
         return sy_env_fail(env, SY_EINVAL, "call: NULL argument");
     opfn fn = find_op(op);
     if (!fn) return sy_env_fail(env, SY_EUNSUPPORTED, "unknown op '%s'", op);
-    opcall c = {env, op, nargs, args, nkw, kwnames, kwvals, where, out};
+    opcall c = {env, op, nargs, args, nkw, kwnames, kwvals, where, out, NULL, 0};
     *out = sy_value_none();
     sy_ctx_reset_error(env->ctx);
-    return fn(&c);
+    sy_status st = fn(&c);
+    if (st == SY_OK && c.dup_kw) { /* as Python: f() got multiple values for argument */
+        *out = sy_value_none();
+        return op_err(&c, SY_EINVAL, "got multiple values for argument '%s' (positional #%zu and keyword)", c.dup_kw,
+                      c.dup_pos);
+    }
+    return st;
 }
 
 /* ------------------------------------------------------------------ typed shortcuts */

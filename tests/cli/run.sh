@@ -74,6 +74,8 @@ printf '{"format": "symshape.graph", "version": 1, "nodes": [
 check "run bad json" 3 "line 2, column" "$S" run "$tmpd/bad.json" -b json
 printf '{"format": "symshape.graph", "version": 1, "nodes": [{"name": "x", "op": "input", "dtype": "float32", "shape": [2]}, {"name": "k", "op": "frobnicate", "args": [{"ref": "x"}]}], "outputs": []}' > "$tmpd/unk.json"
 check "run unknown op" 3 "node 'k' (frobnicate)" "$S" run "$tmpd/unk.json" -b json
+printf '{"format": "symshape.graph", "version": 1, "nodes": [{"name": "x", "op": "input", "dtype": "float32", "shape": [4, 6], "dynamic": [0, 1]}, {"name": "s", "op": "size", "args": [{"ref": "x"}, 1], "kwargs": {"dim": 0}}], "outputs": [{"ref": "s"}]}' > "$tmpd/dupkw.json"
+check "run duplicate argument" 3 "got multiple values for argument 'dim'" "$S" run "$tmpd/dupkw.json" -b json
 check "run unknown backend" 2 "unknown backend" "$S" run "$E/resnet18.json" --backend nope
 check "run bad option" 2 "unknown option" "$S" run --frob
 check "run bad --dynamic" 2 "NAME=D" "$S" run "$E/resnet18.json" --dynamic x
