@@ -411,83 +411,23 @@ static size_t uf_find(size_t *parent, size_t x)
     return x;
 }
 
-/* comp[i] := a representative of guard i's component, guards joined when
- * they read a common symbol (a guard reading none is its own component). */
-static sy_status guard_components(const sy_gset *gs, size_t *comp)
+/* The guards that serve as facts for one another in minimization. */
+static bool is_fact_guard(const gguard *g)
 {
-    sy_ctx *ctx = gs->ctx;
-    for (size_t i = 0; i < gs->n; i++) comp[i] = i;
-    size_t cap = 0;
-    size_t *owner = NULL; /* symbol id -> first guard reading it, or SIZE_MAX */
-    sy_status st = SY_OK;
-    for (size_t i = 0; i < gs->n && st == SY_OK; i++) {
-        const sy_expr **syms = NULL;
-        size_t ns = 0;
-        if ((st = sy_expr_free_symbols(ctx, gs->g[i].pub.expr, &syms, &ns)) != SY_OK) break;
-        for (size_t k = 0; k < ns && st == SY_OK; k++) {
-            size_t id = sy_expr_sym_id(syms[k]);
-            if (id >= cap) {
-                size_t ncap = cap ? cap : 64;
-                while (ncap <= id) ncap *= 2;
-                size_t *no = sy_realloc(ctx, owner, cap * sizeof *owner, ncap * sizeof *owner);
-                if (!no) {
-                    st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
-                    break;
-                }
-                for (size_t q = cap; q < ncap; q++) no[q] = SIZE_MAX;
-                owner = no;
-                cap = ncap;
-            }
-            if (owner[id] == SIZE_MAX) owner[id] = i;
-            else {
-                size_t a = uf_find(comp, i), b = uf_find(comp, owner[id]);
-                if (a != b) comp[a] = b;
-            }
-        }
-        sy_mem_free(ctx, syms);
-    }
-    if (owner) sy_dealloc(ctx, owner, cap * sizeof *owner);
-    for (size_t i = 0; i < gs->n; i++) comp[i] = uf_find(comp, i);
-    return st;
+    return g->pub.kind != SY_GK_TENSOR_MATCH && g->pub.kind != SY_GK_RUNTIME_ASSERT;
 }
 
-/* Occurrences of each symbol id among the live guards that serve as facts
- * (not tensor_match, not runtime asserts), for the shortcut below. */
-static sy_status count_symbols(const sy_gset *gs, const sy_expr *e, int delta, size_t **cnt, size_t *cap)
+/* Is the candidate certainly NOT implied by the other fact guards? True
+ * when it is `d == 0` with d linear in symbols and some source of
+ * coefficient +-1 in d is read by no other fact guard (nreaders[slot] == 1,
+ * the candidate itself): from any point that satisfies the others, moving
+ * that source alone keeps them satisfied and makes d non-zero. (If the
+ * others are unsatisfiable, keeping the candidate is still sound.) Saves
+ * building the facts of a large component for the leaves of duck-sizing
+ * equalities. */
+static bool surely_not_implied(const sy_gset *gs, const gguard *cand, const size_t *nreaders)
 {
-    sy_ctx *ctx = gs->ctx;
-    const sy_expr **syms = NULL;
-    size_t ns = 0;
-    sy_status st = sy_expr_free_symbols(ctx, e, &syms, &ns);
-    for (size_t k = 0; k < ns && st == SY_OK; k++) {
-        size_t id = sy_expr_sym_id(syms[k]);
-        if (id >= *cap) {
-            size_t ncap = *cap ? *cap : 64;
-            while (ncap <= id) ncap *= 2;
-            size_t *nc = sy_realloc(ctx, *cnt, *cap * sizeof **cnt, ncap * sizeof **cnt);
-            if (!nc) {
-                st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
-                break;
-            }
-            memset(nc + *cap, 0, (ncap - *cap) * sizeof *nc);
-            *cnt = nc;
-            *cap = ncap;
-        }
-        (*cnt)[id] = delta > 0 ? (*cnt)[id] + 1 : (*cnt)[id] - 1;
-    }
-    sy_mem_free(ctx, syms);
-    return st;
-}
-
-/* Is e (a candidate guard) certainly NOT implied by the other fact guards?
- * True when e is `d == 0` with d linear in symbols and some symbol of
- * coefficient +-1 in d occurs in no other fact guard: from any point that
- * satisfies the others, moving that symbol alone keeps them satisfied and
- * makes d non-zero. (If the others are unsatisfiable, keeping e is still
- * sound.) Saves building the facts of a large component for the leaves of
- * duck-sizing equalities. */
-static bool surely_not_implied(const sy_expr *e, const size_t *cnt, size_t cap)
-{
+    const sy_expr *e = cand->pub.expr;
     if (e->kind != SY_EXPR_EQ) return false;
     const sy_expr *d = e->args[0];
     if (d->kind != SY_EXPR_ADD) return false;
@@ -495,8 +435,9 @@ static bool surely_not_implied(const sy_expr *e, const size_t *cnt, size_t cap)
         if (SY_CTERMS(d)[i].mono->kind != SY_EXPR_SYM) return false;
     for (uint32_t i = 0; i < d->n; i++) {
         const sy_term *t = &SY_CTERMS(d)[i];
-        size_t id = sy_expr_sym_id(t->mono);
-        if (id < cap && cnt[id] == 1 && fmpz_is_pm1(&t->coef)) return true;
+        if (!fmpz_is_pm1(&t->coef)) continue;
+        for (size_t k = 0; k < cand->pub.nslots; k++)
+            if (gs->vars[cand->pub.slots[k]] == t->mono && nreaders[cand->pub.slots[k]] == 1) return true;
     }
     return false;
 }
@@ -553,27 +494,39 @@ sy_status sy_gset_minimize(sy_gset *gs)
     sy_dealloc(ctx, tmp, (gs->n ? gs->n : 1) * sizeof *tmp);
     gs->n = m;
     if (gs->n) qsort(gs->g, gs->n, sizeof *gs->g, guard_order);
-    /* Only guards connected to the candidate through shared symbols can
+    /* Only guards connected to the candidate through shared sources can
      * imply it: split the set into components (union-find over guards, joined
-     * by each symbol they read) and give each candidate only its component
-     * as facts. Sound: fewer facts imply less (and an inconsistent component
-     * decides nothing); it makes the pass near-linear for many independent
-     * inputs instead of quadratic in facts. */
-    size_t *comp = sy_alloc(ctx, (gs->n ? gs->n : 1) * sizeof *comp);
-    if (!comp) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
-    sy_status cst = guard_components(gs, comp);
-    if (cst) {
-        sy_dealloc(ctx, comp, (gs->n ? gs->n : 1) * sizeof *comp);
-        return cst;
+     * by each source slot they read) and give each candidate only its
+     * component as facts. Sound: fewer facts imply less (and an inconsistent
+     * component decides nothing); it makes the pass near-linear for many
+     * independent inputs instead of quadratic in facts. nreaders[slot]
+     * counts the live fact guards reading the slot, for surely_not_implied. */
+    size_t nc = gs->n ? gs->n : 1, nsl = gs->nsrc ? gs->nsrc : 1;
+    size_t *comp = sy_alloc(ctx, nc * sizeof *comp), *owner = sy_alloc(ctx, nsl * sizeof *owner),
+           *nreaders = sy_alloc(ctx, nsl * sizeof *nreaders);
+    sy_status cst = comp && owner && nreaders ? SY_OK : sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    if (!cst) {
+        for (size_t k = 0; k < gs->nsrc; k++) {
+            owner[k] = SIZE_MAX; /* the first guard reading slot k */
+            nreaders[k] = 0;
+        }
+        for (size_t i = 0; i < gs->n; i++) {
+            comp[i] = i;
+            for (size_t k = 0; k < gs->g[i].pub.nslots; k++) {
+                size_t sl = gs->g[i].pub.slots[k];
+                if (is_fact_guard(&gs->g[i])) nreaders[sl]++;
+                if (owner[sl] == SIZE_MAX) owner[sl] = i;
+                else {
+                    size_t ra = uf_find(comp, i), rb = uf_find(comp, owner[sl]);
+                    if (ra != rb) comp[ra] = rb;
+                }
+            }
+        }
+        for (size_t i = 0; i < gs->n; i++) comp[i] = uf_find(comp, i);
     }
-    size_t *cnt = NULL, cntcap = 0;
-    for (size_t i = 0; i < gs->n && cst == SY_OK; i++)
-        if (gs->g[i].pub.kind != SY_GK_TENSOR_MATCH && gs->g[i].pub.kind != SY_GK_RUNTIME_ASSERT)
-            cst = count_symbols(gs, gs->g[i].pub.expr, +1, &cnt, &cntcap);
     for (size_t i = gs->n; i-- > 0 && cst == SY_OK;) {
         gguard *cand = &gs->g[i];
-        if (cand->pub.kind == SY_GK_TENSOR_MATCH || cand->pub.kind == SY_GK_RUNTIME_ASSERT) continue;
-        if (surely_not_implied(cand->pub.expr, cnt, cntcap)) continue;
+        if (!is_fact_guard(cand) || surely_not_implied(gs, cand, nreaders)) continue;
         sy_facts *f = sy_facts_new(ctx);
         if (!f) {
             cst = sy_ctx_last_error(ctx);
@@ -581,8 +534,7 @@ sy_status sy_gset_minimize(sy_gset *gs)
         }
         sy_status st = SY_OK;
         for (size_t j = 0; j < gs->n && st == SY_OK; j++)
-            if (j != i && comp[j] == comp[i] && !gs->g[j].dead && gs->g[j].pub.kind != SY_GK_RUNTIME_ASSERT &&
-                gs->g[j].pub.kind != SY_GK_TENSOR_MATCH)
+            if (j != i && comp[j] == comp[i] && !gs->g[j].dead && is_fact_guard(&gs->g[j]))
                 st = sy_facts_add(f, gs->g[j].pub.expr);
         sy_truth t = SY_TRUTH_UNKNOWN;
         if (st == SY_OK && sy_facts_consistent(f) == SY_TRUE) st = sy_decide(f, cand->pub.expr, &t);
@@ -604,11 +556,12 @@ sy_status sy_gset_minimize(sy_gset *gs)
         }
         if (t == SY_TRUTH_TRUE) {
             cand->dead = true;
-            cst = count_symbols(gs, cand->pub.expr, -1, &cnt, &cntcap);
+            for (size_t k = 0; k < cand->pub.nslots; k++) nreaders[cand->pub.slots[k]]--;
         }
     }
-    sy_dealloc(ctx, comp, (gs->n ? gs->n : 1) * sizeof *comp);
-    if (cnt) sy_dealloc(ctx, cnt, cntcap * sizeof *cnt);
+    if (comp) sy_dealloc(ctx, comp, nc * sizeof *comp);
+    if (owner) sy_dealloc(ctx, owner, nsl * sizeof *owner);
+    if (nreaders) sy_dealloc(ctx, nreaders, nsl * sizeof *nreaders);
     if (cst) return cst;
     m = 0;
     for (size_t i = 0; i < gs->n; i++) {
