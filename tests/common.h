@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <flint/flint.h>
+#include <flint/fmpz.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,6 +100,20 @@ static inline uint64_t test_seed(void)
     const char *s = getenv("SY_TEST_SEED");
     return s && *s ? strtoull(s, NULL, 10) : 0x5eed5eedull;
 }
+/* The exact value of an integer constant expression e (any size) into out. */
+static inline void const_fmpz(const sy_expr *e, fmpz_t out)
+{
+    int64_t v;
+    if (sy_expr_get_si(e, &v) == SY_OK) {
+        fmpz_set_si(out, v);
+        return;
+    }
+    char *s = sy_expr_print(ctx, e, SY_PRINT_CANONICAL);
+    cr_assert(s != NULL);
+    cr_assert(eq(int, fmpz_set_str(out, s, 10), 0));
+    sy_str_free(ctx, s);
+}
+
 static inline long test_multiplier(void)
 {
     const char *s = getenv("SY_TEST_MULTIPLIER");

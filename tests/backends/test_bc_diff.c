@@ -23,19 +23,6 @@ typedef struct mflags {
     int overflow, divzero;
 } mflags;
 
-static void int_of(const sy_expr *e, fmpz_t out)
-{
-    int64_t v;
-    if (sy_expr_get_si(e, &v) == SY_OK) {
-        fmpz_set_si(out, v);
-        return;
-    }
-    char *s = sy_expr_print(ctx, e, SY_PRINT_CANONICAL);
-    cr_assert(s != NULL);
-    cr_assert(eq(int, fmpz_set_str(out, s, 10), 0));
-    sy_str_free(ctx, s);
-}
-
 static int wide(const fmpz_t v) { return fmpz_bits(v) >= 64; } /* |v| >= 2^63 */
 
 static long slot_of(const sy_gset *gs, const sy_expr *sym)
@@ -59,7 +46,7 @@ static void mirror(const sy_gset *gs, const sy_expr *e, const fmpz *vals, mflags
     fmpz_init(pneg);
     fmpz_zero(out);
     switch (sy_expr_kind_of(e)) {
-    case SY_EXPR_INT: int_of(e, out); break;
+    case SY_EXPR_INT: const_fmpz(e, out); break;
     case SY_EXPR_SYM: {
         long s = slot_of(gs, e);
         cr_assert(ge(long, s, 0));
@@ -69,10 +56,10 @@ static void mirror(const sy_gset *gs, const sy_expr *e, const fmpz *vals, mflags
     case SY_EXPR_TRUE: fmpz_one(out); break;
     case SY_EXPR_FALSE: break;
     case SY_EXPR_ADD:
-        int_of(sy_expr_add_const(ctx, e), a);
+        const_fmpz(sy_expr_add_const(ctx, e), a);
         f->overflow |= wide(a);
         for (size_t i = 0; i < n; i++) {
-            int_of(sy_expr_add_coeff(ctx, e, i), b);
+            const_fmpz(sy_expr_add_coeff(ctx, e, i), b);
             f->overflow |= wide(b);
             mirror(gs, sy_expr_arg(e, i), vals, f, t);
             fmpz_mul(t, t, b);

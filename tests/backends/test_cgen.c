@@ -125,19 +125,6 @@ static void fits(oracle *o, const fmpz_t x)
     if (!fmpz_fits_si(x)) o->ovf = 1;
 }
 
-static void const_of(const sy_expr *c, fmpz_t out)
-{
-    int64_t x;
-    if (sy_expr_get_si(c, &x) == SY_OK) {
-        fmpz_set_si(out, x);
-        return;
-    }
-    char *s = sy_expr_print(ctx, c, SY_PRINT_CANONICAL);
-    cr_assert(s != NULL);
-    cr_assert(eq(int, fmpz_set_str(out, s, 10), 0));
-    sy_str_free(ctx, s);
-}
-
 static void ev(oracle *o, const sy_expr *e, fmpz_t out)
 {
     fmpz_t a, b, L, R;
@@ -147,7 +134,7 @@ static void ev(oracle *o, const sy_expr *e, fmpz_t out)
     fmpz_init(R);
     sy_expr_kind k = sy_expr_kind_of(e);
     switch (k) {
-    case SY_EXPR_INT: const_of(e, out); fits(o, out); break;
+    case SY_EXPR_INT: const_fmpz(e, out); fits(o, out); break;
     case SY_EXPR_SYM: {
         long s = -1;
         for (size_t i = 0; i < sy_gset_nsources(o->gs); i++)
@@ -157,10 +144,10 @@ static void ev(oracle *o, const sy_expr *e, fmpz_t out)
         break;
     }
     case SY_EXPR_ADD: {
-        const_of(sy_expr_add_const(ctx, e), out);
+        const_fmpz(sy_expr_add_const(ctx, e), out);
         fits(o, out);
         for (size_t i = 0; i < sy_expr_nargs(e); i++) {
-            const_of(sy_expr_add_coeff(ctx, e, i), a);
+            const_fmpz(sy_expr_add_coeff(ctx, e, i), a);
             ev(o, sy_expr_arg(e, i), b);
             fmpz_mul(b, b, a);
             fmpz_add(out, out, b);
