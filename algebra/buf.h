@@ -24,4 +24,10 @@ void sy_buf_printf(sy_buf *b, const char *fmt, ...)
 /* Give the string (exact size, NUL-terminated) to the caller, or NULL on OOM. */
 char *sy_buf_finish(sy_buf *b);
 void sy_buf_free(sy_buf *b);
+
+/* Read the whole file at path into *data (*len bytes, not NUL-terminated;
+ * GIVE: release with sy_dealloc(ctx, *data, *cap)). Errors, recorded in
+ * ctx: SY_EFORMAT "cannot open PATH: REASON" / "cannot read PATH: REASON"
+ * (e.g. a directory), SY_ENOMEM. On error *data is NULL. */
+sy_status sy_read_file(sy_ctx *ctx, const char *path, char **data, size_t *len, size_t *cap);
 #endif

@@ -574,32 +574,10 @@ sy_status sy_cases_run_text(sy_ctx *ctx, const char *text, size_t len, const cha
 sy_status sy_cases_run_file(sy_ctx *ctx, const char *path, const sy_cases_options *opts, sy_cases_result *res)
 {
     if (!ctx || !path || !res) return SY_EINVAL;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return sy_fail_st(ctx, SY_EFORMAT, "cannot open %s: %s", path, strerror(errno));
-    char *data = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 4096 > cap) {
-            size_t nc = cap ? cap * 2 : 65536;
-            char *nd = sy_realloc(ctx, data, cap, nc);
-            if (!nd) {
-                if (data) sy_dealloc(ctx, data, cap);
-                fclose(fp);
-                return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
-            }
-            data = nd;
-            cap = nc;
-        }
-        size_t got = fread(data + n, 1, cap - n, fp);
-        n += got;
-        if (got == 0) break;
-    }
-    bool err = ferror(fp);
-    fclose(fp);
-    if (err) {
-        if (data) sy_dealloc(ctx, data, cap);
-        return sy_fail_st(ctx, SY_EFORMAT, "cannot read %s", path);
-    }
+    char *data;
+    size_t n, cap;
+    sy_status rst = sy_read_file(ctx, path, &data, &n, &cap);
+    if (rst) return rst;
     sy_status st = sy_cases_run_text(ctx, data, n, path, opts, res);
     if (data) sy_dealloc(ctx, data, cap);
     return st;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algebra/buf.h"
 #include "shapeenv/graph_private.h"
 
 static uint64_t hstr(const char *s)
@@ -291,34 +292,12 @@ sy_status sy_graph_load_file(sy_ctx *ctx, const char *path, sy_graph **out)
 {
     if (!ctx) return SY_EINVAL;
     if (!path || !out) return sy_fail_st(ctx, SY_EINVAL, "graph: NULL argument");
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return sy_fail_st(ctx, SY_EFORMAT, "cannot open %s: %s", path, strerror(errno));
-    char *data = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 65536 > cap) {
-            size_t nc = cap ? cap * 2 : 262144;
-            char *nd = realloc(data, nc);
-            if (!nd) {
-                free(data);
-                fclose(fp);
-                return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
-            }
-            data = nd;
-            cap = nc;
-        }
-        size_t got = fread(data + n, 1, cap - n, fp);
-        n += got;
-        if (!got) break;
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
-        free(data);
-        return sy_fail_st(ctx, SY_EFORMAT, "cannot read %s", path);
-    }
+    char *data;
+    size_t n, cap;
+    sy_status rst = sy_read_file(ctx, path, &data, &n, &cap);
+    if (rst) return rst;
     sy_status st = sy_graph_load_text(ctx, data, n, path, out);
-    free(data);
+    if (data) sy_dealloc(ctx, data, cap);
     return st;
 }
 
