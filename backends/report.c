@@ -493,6 +493,15 @@ static void put_origin(rp *r, const sy_guard_origin *o)
         rp_printf(r, ": ");
         rp_text(r, o->reason);
     }
+    if (o->loc.file) { /* PyTorch's "sloc": file:line in function */
+        rp_printf(r, " at ");
+        rp_text(r, o->loc.file);
+        if (o->loc.line > 0) rp_printf(r, ":%ld", o->loc.line);
+        if (o->loc.function) {
+            rp_printf(r, " in ");
+            rp_code(r, o->loc.function);
+        }
+    }
 }
 
 /* the pin of a specialized/static dim: "by guard 4 (x == 224) through guard 2 (...)" */

@@ -178,7 +178,9 @@ static bool add_origin(sy_gset *gs, gguard *gg, const sy_guard_origin *o)
     for (size_t i = 0; i < gg->pub.norigins; i++) {
         sy_guard_origin *x = &gg->orig[i];
         bool same = (x->node == o->node || (x->node && o->node && !strcmp(x->node, o->node))) &&
-                    (x->reason == o->reason || (x->reason && o->reason && !strcmp(x->reason, o->reason)));
+                    (x->reason == o->reason || (x->reason && o->reason && !strcmp(x->reason, o->reason))) &&
+                    (x->loc.file == o->loc.file || (x->loc.file && o->loc.file && !strcmp(x->loc.file, o->loc.file))) &&
+                    x->loc.line == o->loc.line;
         if (same) {
             x->count += o->count;
             return true;
@@ -196,7 +198,11 @@ static bool add_origin(sy_gset *gs, gguard *gg, const sy_guard_origin *o)
     x->op = gstrdup(gs, o->op);
     x->reason = gstrdup(gs, o->reason);
     x->count = o->count;
+    x->loc.file = gstrdup(gs, o->loc.file);
+    x->loc.line = o->loc.file ? o->loc.line : 0;
+    x->loc.function = o->loc.file ? gstrdup(gs, o->loc.function) : NULL;
     gg->pub.origins = gg->orig;
+    if ((o->loc.file && !x->loc.file) || (o->loc.file && o->loc.function && !x->loc.function)) return false;
     return true;
 }
 
@@ -757,8 +763,12 @@ char *sy_gset_to_json(const sy_gset *gs)
         json_object_set_new(o, "count", json_integer(g->count));
         for (size_t k = 0; k < g->norigins; k++) {
             const sy_guard_origin *x = &g->origins[k];
-            json_array_append_new(orig, json_pack("{s:s?, s:s?, s:s?, s:i}", "node", x->node, "op", x->op, "reason", x->reason,
-                                                  "count", (int)x->count));
+            json_t *jo = json_pack("{s:s?, s:s?, s:s?, s:i}", "node", x->node, "op", x->op, "reason", x->reason, "count",
+                                   (int)x->count);
+            if (jo && x->loc.file)
+                json_object_set_new(jo, "loc", json_pack("{s:s, s:I, s:s?}", "file", x->loc.file, "line", (json_int_t)x->loc.line,
+                                                         "function", x->loc.function));
+            json_array_append_new(orig, jo);
         }
         json_object_set_new(o, "origins", orig);
         json_array_append_new(guards, o);

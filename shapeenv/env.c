@@ -315,11 +315,14 @@ static sy_status record_guard(sy_env *env, const sy_expr *g, sy_guard_kind kind,
     }
     r->rec.count++;
     const char *node = why ? why->node : NULL, *op = why ? why->op : NULL, *reason = why ? why->reason : NULL;
+    const sy_loc *loc = &env->loc;
     for (size_t i = 0; i < r->rec.norigins; i++) {
         sy_guard_origin *o = &r->orig[i];
         if ((o->node == node || (o->node && node && !strcmp(o->node, node))) &&
             (o->op == op || (o->op && op && !strcmp(o->op, op))) &&
-            (o->reason == reason || (o->reason && reason && !strcmp(o->reason, reason)))) {
+            (o->reason == reason || (o->reason && reason && !strcmp(o->reason, reason))) &&
+            (o->loc.file == loc->file || (o->loc.file && loc->file && !strcmp(o->loc.file, loc->file))) &&
+            o->loc.line == loc->line) {
             o->count++;
             return SY_OK;
         }
@@ -336,8 +339,18 @@ static sy_status record_guard(sy_env *env, const sy_expr *g, sy_guard_kind kind,
     o->op = sy_env_strdup(env, op);
     o->reason = sy_env_strdup(env, reason);
     o->count = 1;
+    o->loc.file = loc->file ? sy_env_strdup(env, loc->file) : NULL;
+    o->loc.line = loc->file ? loc->line : 0;
+    o->loc.function = loc->file && loc->function ? sy_env_strdup(env, loc->function) : NULL;
     r->rec.origins = r->orig;
     return SY_OK;
+}
+
+void sy_env_set_loc(sy_env *env, const sy_loc *loc)
+{
+    if (!env) return;
+    if (loc && loc->file) env->loc = *loc;
+    else memset(&env->loc, 0, sizeof env->loc);
 }
 
 size_t sy_env_nguards(const sy_env *env) { return env ? env->nguards : 0; }

@@ -45,6 +45,8 @@ struct sy_env {
     size_t ninputs, inputcap;
     /* concrete mode: every size is a constant (real-value evaluation) */
     int concrete;
+    /* current user source location (borrowed strings; file NULL: none) */
+    sy_loc loc;
 };
 
 void *sy_env_alloc(sy_env *env, size_t size);

@@ -121,6 +121,26 @@ static sy_status read_shape(sy_graph *g, const char *file, const char *node, con
     return SY_OK;
 }
 
+/* the optional "loc": {"file": str, "line": int >= 1, "function": str} (line and
+ * function optional) */
+static sy_status read_loc(sy_graph *g, const char *file, const char *node, const json_t *j, sy_loc *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!j) return SY_OK;
+    if (!json_is_object(j)) return gerr(g->ctx, file, SY_EFORMAT, "node '%s': \"loc\" must be an object {file, line, function}", node);
+    const json_t *f = json_object_get(j, "file"), *l = json_object_get(j, "line"), *fn = json_object_get(j, "function");
+    if (!json_is_string(f) || !*json_string_value(f))
+        return gerr(g->ctx, file, SY_EFORMAT, "node '%s': \"loc\" needs a non-empty string \"file\"", node);
+    if (l && !json_is_null(l) && (!json_is_integer(l) || json_integer_value(l) < 1 || json_integer_value(l) > 2147483647))
+        return gerr(g->ctx, file, SY_EFORMAT, "node '%s': \"loc\".line must be a positive integer", node);
+    if (fn && !json_is_null(fn) && !json_is_string(fn))
+        return gerr(g->ctx, file, SY_EFORMAT, "node '%s': \"loc\".function must be a string", node);
+    out->file = json_string_value(f);
+    out->line = json_is_integer(l) ? (long)json_integer_value(l) : 0;
+    out->function = json_is_string(fn) ? json_string_value(fn) : NULL;
+    return SY_OK;
+}
+
 sy_status sy_graph_load_text(sy_ctx *ctx, const char *text, size_t len, const char *name, sy_graph **out)
 {
     if (!ctx) return SY_EINVAL;
@@ -198,6 +218,7 @@ sy_status sy_graph_load_text(sy_ctx *ctx, const char *text, size_t len, const ch
         g->nodes[i].name = nname;
         g->nodes[i].op = json_string_value(jo);
         g->nodes[i].j = nd;
+        if ((st = read_loc(g, file, nname, json_object_get(nd, "loc"), &g->nodes[i].loc))) goto fail;
         size_t m = g->hcap - 1, j = (size_t)hstr(nname) & m;
         while (g->hash[j]) j = (j + 1) & m;
         g->hash[j] = i + 1;
@@ -305,6 +326,10 @@ const char *sy_graph_name(const sy_graph *g) { return g ? g->name : NULL; }
 size_t sy_graph_nnodes(const sy_graph *g) { return g ? g->n : 0; }
 const char *sy_graph_node_name(const sy_graph *g, size_t i) { return g && i < g->n ? g->nodes[i].name : NULL; }
 const char *sy_graph_node_op(const sy_graph *g, size_t i) { return g && i < g->n ? g->nodes[i].op : NULL; }
+const sy_loc *sy_graph_node_loc(const sy_graph *g, size_t i)
+{
+    return g && i < g->n && g->nodes[i].loc.file ? &g->nodes[i].loc : NULL;
+}
 size_t sy_graph_ninputs(const sy_graph *g) { return g ? g->ninputs : 0; }
 const sy_graph_input *sy_graph_input_at(const sy_graph *g, size_t i) { return g && i < g->ninputs ? &g->inputs[i] : NULL; }
 const json_t *sy_graph_node_example(const sy_graph *g, size_t i)

@@ -7,6 +7,7 @@
 typedef struct gnode {
     const char *name, *op;
     json_t *j; /* the node object (borrowed from root) */
+    sy_loc loc; /* the node's "loc" (strings borrowed from root); file NULL: none */
 } gnode;
 
 struct sy_graph {

@@ -43,6 +43,17 @@ SY_API sy_ctx *sy_env_ctx(const sy_env *env);
  *  replacements). KEEP: owned by the env. */
 SY_API sy_facts *sy_env_facts(sy_env *env);
 
+/** A user source location: the innermost frame of the model's own code (not
+ *  torch) that ran a graph node, as the exporter records it in the node's
+ *  optional "loc" field (docs/graph-format.md). PyTorch's ShapeEnv prints the
+ *  same as a guard's "sloc". @p file NULL means unknown; @p line is 1-based,
+ *  0 when unknown; @p function may be NULL. */
+typedef struct sy_loc {
+    const char *file;
+    long line;
+    const char *function;
+} sy_loc;
+
 /** Why a guard was recorded: the graph node, the op, the reason. All strings
  *  are copied by the env; NULL fields are allowed. */
 typedef struct sy_provenance {
@@ -83,6 +94,16 @@ SY_API sy_status sy_env_evaluate_expr(sy_env *env, const sy_expr *e, const sy_pr
  *  unbacked symbol the relation becomes a deferred runtime assert. */
 SY_API sy_status sy_env_require(sy_env *env, const sy_expr *rel, const sy_provenance *why);
 
+/** Set the user source location of the code being run (PyTorch's "sloc"):
+ *  every guard recorded from now until the next call carries it in its
+ *  origin (sy_guard_origin.loc). The graph interpreter sets it to each node's
+ *  "loc" before running the node and clears it after. @p loc NULL (or
+ *  loc->file NULL) clears it.
+ *  @param loc KEEP: the strings must stay valid until the next call or until
+ *         the env is freed; they are copied into a guard's origin only when a
+ *         guard is recorded.
+ *  No allocation, cannot fail. */
+SY_API void sy_env_set_loc(sy_env *env, const sy_loc *loc);
 /** Record @p rel as a deferred runtime assert (checked at run time, assumed
  *  true from now on). */
 SY_API sy_status sy_env_runtime_assert(sy_env *env, const sy_expr *rel, const sy_provenance *why);
@@ -108,6 +129,7 @@ typedef enum sy_guard_kind {
 typedef struct sy_guard_origin {
     const char *node, *op, *reason;
     unsigned count; /**< how many times this origin produced the guard */
+    sy_loc loc;     /**< user source location of the node (file NULL: unknown); strings owned with the record */
 } sy_guard_origin;
 
 /** A recorded guard (KEEP: owned by the env). */

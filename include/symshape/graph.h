@@ -27,6 +27,10 @@ SY_API const char *sy_graph_name(const sy_graph *g);
 SY_API size_t sy_graph_nnodes(const sy_graph *g);
 SY_API const char *sy_graph_node_name(const sy_graph *g, size_t i);
 SY_API const char *sy_graph_node_op(const sy_graph *g, size_t i);
+/** The user source location of node @p i (its optional "loc" field,
+ *  docs/graph-format.md), or NULL when the node has none or @p i is out of
+ *  range. KEEP: lives as long as the graph. */
+SY_API const sy_loc *sy_graph_node_loc(const sy_graph *g, size_t i);
 /** Index of the node named @p name, or -1. */
 SY_API long sy_graph_find(const sy_graph *g, const char *name);
 

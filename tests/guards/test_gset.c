@@ -260,3 +260,61 @@ Test(guards_gset, check_is_exact_past_int64, .init = ctx_setup, .fini = ctx_tear
     sy_gset_free(raw);
     sy_graph_free(g);
 }
+
+Test(guards_gset, node_loc_reaches_guard_origins_json_and_report, .init = ctx_setup, .fini = ctx_teardown)
+{
+    /* the exporter's "loc" (PyTorch's sloc) travels node -> guard origin -> JSON and report */
+    const char *G = "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
+                    "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[4,6],\"dynamic\":[0,1]},"
+                    "{\"name\":\"s1\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},"
+                    "{\"name\":\"c\",\"op\":\"gt\",\"args\":[{\"ref\":\"s1\"},5],"
+                    "\"loc\":{\"file\":\"my_model.py\",\"line\":42,\"function\":\"forward\"}},"
+                    "{\"name\":\"gb\",\"op\":\"guard_bool\",\"args\":[{\"ref\":\"c\"},true],"
+                    "\"loc\":{\"file\":\"my_model.py\",\"line\":42,\"function\":\"forward\"}}],"
+                    "\"outputs\":[{\"ref\":\"x\"}]}";
+    sy_graph *g = load(G);
+    cr_assert(sy_graph_node_loc(g, 0) == NULL);
+    const sy_loc *l = sy_graph_node_loc(g, 3);
+    cr_assert(l && !strcmp(l->file, "my_model.py") && l->line == 42 && !strcmp(l->function, "forward"));
+    cr_assert(sy_graph_node_loc(g, 99) == NULL);
+    sy_gset *raw, *gs = trace_and_produce(g, &raw);
+    int found = 0;
+    for (size_t i = 0; i < sy_gset_size(gs); i++) {
+        const sy_gset_guard *gd = sy_gset_at(gs, i);
+        for (size_t k = 0; k < gd->norigins; k++)
+            if (gd->origins[k].loc.file) {
+                cr_assert(strcmp(gd->origins[k].loc.file, "my_model.py") == 0);
+                cr_assert(eq(long, gd->origins[k].loc.line, 42));
+                cr_assert(strcmp(gd->origins[k].loc.function, "forward") == 0);
+                found++;
+            }
+    }
+    cr_assert(eq(int, found, 1));
+    char *js = sy_gset_to_json(gs);
+    cr_assert(js && strstr(js, "\"file\": \"my_model.py\"") && strstr(js, "\"line\": 42"), "%s", js ? js : "");
+    sy_str_free(ctx, js);
+    unsigned char *rep;
+    size_t n;
+    cr_assert(eq(int, sy_backend_render("report", gs, NULL, &rep, &n), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(strstr((char *)rep, "at my_model.py:42 in forward") != NULL, "%s", rep);
+    sy_mem_free(ctx, rep);
+    sy_gset_free(gs);
+    sy_gset_free(raw);
+    sy_graph_free(g);
+    /* malformed loc: a clear error naming the node */
+    static const char *bad[] = {"\"loc\":3", "\"loc\":{\"line\":3}", "\"loc\":{\"file\":\"f.py\",\"line\":0}",
+                                "\"loc\":{\"file\":\"f.py\",\"function\":7}"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char doc[512];
+        snprintf(doc, sizeof doc,
+                 "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":[{\"name\":\"x\",\"op\":\"input\",\"dtype\":"
+                 "\"float32\",\"shape\":[2],%s}],\"outputs\":[]}",
+                 bad[i]);
+        sy_graph *b = NULL;
+        cr_assert(eq(int, sy_graph_load_text(ctx, doc, strlen(doc), "t.json", &b), SY_EFORMAT), "%s", doc);
+        cr_assert(strstr(sy_ctx_last_error_msg(ctx), "node 'x'") && strstr(sy_ctx_last_error_msg(ctx), "loc"), "%s",
+                  sy_ctx_last_error_msg(ctx));
+        cr_assert(b == NULL);
+        sy_ctx_reset_error(ctx);
+    }
+}
