@@ -104,6 +104,9 @@ sy_status op_require(opcall *c, const sy_expr *rel, const char *fmt, ...)
     ;
 /* evaluate a boolean to 0/1 through the env (guard if needed) */
 sy_status op_decide_bool(opcall *c, const sy_expr *rel, const char *reason, int *out);
+/* *out = 1 when the facts prove rel, without recording a guard or touching a
+ * symbol (so no range guard follows); 0 when false or undecided */
+sy_status op_known_true(opcall *c, const sy_expr *rel, int *out);
 /* a new contiguous tensor (sizes copied) */
 const sy_tensor *op_new_tensor(opcall *c, sy_dtype dt, size_t ndim, const sy_expr *const *sizes);
 sy_status op_set_tensor(opcall *c, sy_dtype dt, size_t ndim, const sy_expr *const *sizes);

@@ -12,18 +12,42 @@ static sy_status require_eq(opcall *c, const sy_expr *a, const sy_expr *b, const
 }
 
 /* ------------------------------------------------------------------ convolution
- * Output size (torch/nn/modules/conv.py docs; torch/_meta_registrations.py
- * meta_conv; aten/src/ATen/native/ConvUtils.h conv_output_size):
+ * Output size (torch/nn/modules/conv.py docs; aten/src/ATen/native/ConvUtils.h
+ * conv_output_size):
  *   out = (in + 2*padding - dilation*(kernel - 1) - 1) // stride + 1
  * Transposed (ConvUtils.h conv_input_size):
  *   out = (in - 1)*stride - 2*padding + dilation*(kernel - 1) + output_padding + 1
- * Checks: input channels == weight.size(1) * groups (ConvUtils.h
- * check_shape_forward); the output size must not be negative. We follow the
- * meta kernel (torch/_meta_registrations.py meta_conv, PyTorch 1.13), which
- * is what fake-tensor tracing and the corpus probes run: it creates the
- * output with new_empty, so a negative size fails ("Trying to create tensor
- * with negative dimension") while a size of 0 is accepted. (Eager CPU kernels
- * additionally reject a padded input smaller than the dilated kernel.) */
+ *
+ * Checks: the CPU kernels, not the meta function. PyTorch 1.13's meta_conv
+ * (torch/_meta_registrations.py) only creates the output with new_empty, so it
+ * accepts an output size of 0; the CPU path (aten/src/ATen/native/Convolution.cpp
+ * at::_convolution) makes these checks, in this order:
+ *  - check_shape_forward: weight.size(0) >= groups and divisible by groups;
+ *    conv: input channels == weight.size(1)*groups, bias 1-D of weight.size(0);
+ *    per spatial dim "padded input >= dilated kernel":
+ *      in + 2*padding >= dilation*(kernel - 1) + 1
+ *    ("Calculated padded input size per channel: (..). Kernel size: (..).
+ *    Kernel size can't be greater than actual input size"); transposed: input
+ *    channels == weight.size(0). padding='same' (_convolution_mode) pads by
+ *    dilation*(kernel-1) in total, so the check reads in >= 1.
+ *  - _select_conv_backend: an input with zero batch or zero channels takes the
+ *    Empty backend (output of the computed size, no kernel run); any other
+ *    empty input fails "Only zero batch or zero channel inputs are supported".
+ *  - transposed, the slow kernels (aten/src/ATen/native/NaiveConvolutionTranspose2d.cpp
+ *    slow_conv_transpose2d_shape_check, ...3d.cpp): output_padding < stride or
+ *    < dilation per dim; every output size >= 1 ("Output size is too small").
+ * Verified against torch 1.13 on the CPU (tests/kernels/test_kernel_checks.py). */
+static const char *show_tuple(opcall *c, size_t n, const sy_expr *const *e)
+{
+    size_t cap = 1, len = 0;
+    const char *parts[3];
+    for (size_t i = 0; i < n; i++) cap += strlen(parts[i] = sy_env_show(c->env, e[i])) + 3;
+    char *s = sy_env_alloc(c->env, cap);
+    if (!s) return "?";
+    for (size_t i = 0; i < n; i++) len += (size_t)snprintf(s + len, cap - len, "%s%s", i ? " x " : "", parts[i]);
+    return s;
+}
+
 static sy_status conv(opcall *c)
 {
     sy_ctx *ctx = c->env->ctx;
@@ -66,15 +90,28 @@ static sy_status conv(opcall *c)
     for (size_t i = 0; i < nsp; i++) {
         if (stride[i] <= 0) return op_err(c, SY_EINVAL, "non-positive stride is not supported");
         if (dil[i] <= 0) return op_err(c, SY_EINVAL, "dilation should be greater than zero");
-        if (pad[i] < 0 && !same) return op_err(c, SY_EINVAL, "negative padding is not supported");
+        if (!same && pad[i] < 0) return op_err(c, SY_EINVAL, "negative padding is not supported");
+        if (opad[i] < 0) return op_err(c, SY_EINVAL, "negative output_padding is not supported");
+        if (transposed && opad[i] >= stride[i] && opad[i] >= dil[i])
+            return op_err(c, SY_EINVAL, "output padding must be smaller than either stride or dilation, but got output_padding %lld, stride %lld, dilation %lld",
+                          (long long)opad[i], (long long)stride[i], (long long)dil[i]);
     }
     if (same) {
         for (size_t i = 0; i < nsp; i++)
             if (stride[i] != 1) return op_err(c, SY_EINVAL, "padding='same' is not supported for strided convolutions");
     }
+    /* check_shape_forward: weight.size(0) against groups */
+    if ((st = op_require(c, sy_expr_ge(ctx, w->sizes[0], KI(c, groups)),
+                         "Given groups=%lld, expected weight to be at least %lld at dimension 0, but got weight of size %s", (long long)groups,
+                         (long long)groups, sy_env_show(c->env, w->sizes[0]))) ||
+        (st = op_require(c, sy_expr_eq(ctx, sy_expr_mod(ctx, w->sizes[0], KI(c, groups)), KI(c, 0)),
+                         "Given groups=%lld, expected weight to be divisible by %lld at dimension 0, but got weight of size %s",
+                         (long long)groups, (long long)groups, sy_env_show(c->env, w->sizes[0]))))
+        return st;
     const sy_expr *cin = x->sizes[batched ? 1 : 0];
     const sy_expr **out = sy_env_alloc(c->env, (nsp + 2) * sizeof *out);
-    if (!out) return sy_ctx_last_error(ctx);
+    const sy_expr **padded = sy_env_alloc(c->env, 2 * nsp * sizeof *padded), **dks = padded ? padded + nsp : NULL;
+    if (!out || !padded) return sy_ctx_last_error(ctx);
     size_t o = 0;
     if (batched) out[o++] = x->sizes[0];
     if (!transposed) {
@@ -90,30 +127,52 @@ static sy_status conv(opcall *c)
     }
     if (bias && (bias->ndim != 1 || (st = require_eq(c, bias->sizes[0], out[o - 1], "bias size must equal the output channels"))))
         return st ? st : op_err(c, SY_EINVAL, "bias must be 1-D");
+    const sy_expr *const *L = x->sizes + (batched ? 2 : 1);
     for (size_t i = 0; i < nsp; i++) {
-        const sy_expr *L = x->sizes[(batched ? 2 : 1) + i], *k = w->sizes[2 + i], *r;
-        const sy_expr *dk = sy_expr_add_si(ctx, sy_expr_mul_si(ctx, sy_expr_add_si(ctx, k, -1), dil[i]), 1); /* d*(k-1)+1 */
-        if (transposed) {
-            /* (L - 1)*s - 2p + d*(k - 1) + output_padding + 1 */
-            /* the constant parts in exact arithmetic: padding may be near int64 */
-            r = sy_expr_add(ctx, sy_expr_add(ctx, sy_expr_mul_si(ctx, sy_expr_add_si(ctx, L, -1), stride[i]), dk),
+        /* d*(k-1)+1; the constant parts in exact arithmetic: padding may be near int64 */
+        dks[i] = sy_expr_add_si(ctx, sy_expr_mul_si(ctx, sy_expr_add_si(ctx, w->sizes[2 + i], -1), dil[i]), 1);
+        padded[i] = same ? sy_expr_add_si(ctx, dks[i], -1) : sy_expr_mul_si(ctx, KI(c, pad[i]), 2);
+        padded[i] = sy_expr_add(ctx, L[i], padded[i]);
+        if (!dks[i] || !padded[i]) return sy_ctx_last_error(ctx);
+    }
+    if (!transposed)
+        for (size_t i = 0; i < nsp; i++)
+            if ((st = op_require(c, sy_expr_ge(ctx, padded[i], dks[i]),
+                                 "Calculated padded input size per channel: (%s). Kernel size: (%s). Kernel size can't be greater than actual input size",
+                                 show_tuple(c, nsp, padded), show_tuple(c, nsp, dks))))
+                return st;
+    /* _select_conv_backend: zero batch or zero channels -> Empty backend; any
+     * other empty input fails. One requirement Or(N == 0, C == 0, L >= 1 ...),
+     * so that a batch symbol is not asked "is it 0?" (a range guard) when the
+     * spatial sizes are known to be positive. */
+    const sy_expr *nonempty = sy_expr_true(ctx), *empty_in = sy_expr_eq(ctx, cin, KI(c, 0));
+    if (batched) empty_in = sy_expr_or(ctx, empty_in, sy_expr_eq(ctx, x->sizes[0], KI(c, 0)));
+    for (size_t i = 0; i < nsp; i++) nonempty = sy_expr_and(ctx, nonempty, sy_expr_ge(ctx, L[i], KI(c, 1)));
+    int known = 0;
+    if ((st = op_known_true(c, nonempty, &known))) return st;
+    if ((st = op_require(c, known ? nonempty : sy_expr_or(ctx, empty_in, nonempty),
+                         "Only zero batch or zero channel inputs are supported, but got input size per channel (%s)", show_tuple(c, nsp, L))))
+        return st;
+    size_t first = o;
+    for (size_t i = 0; i < nsp; i++) {
+        const sy_expr *r;
+        if (transposed) /* (L - 1)*s - 2p + d*(k - 1) + output_padding + 1 */
+            r = sy_expr_add(ctx, sy_expr_add(ctx, sy_expr_mul_si(ctx, sy_expr_add_si(ctx, L[i], -1), stride[i]), dks[i]),
                             sy_expr_sub(ctx, KI(c, opad[i]), sy_expr_mul_si(ctx, KI(c, pad[i]), 2)));
-            if (!r) return sy_ctx_last_error(ctx);
-            if ((st = op_require(c, sy_expr_ge(ctx, r, KI(c, 0)), "Given input size per channel %s, calculated output size %s is negative",
-                                 sy_env_show(c->env, L), sy_env_show(c->env, r))))
-                return st;
-        } else {
-            const sy_expr *padded = same ? L : sy_expr_add(ctx, L, sy_expr_mul_si(ctx, KI(c, pad[i]), 2));
-            r = same ? L : sy_expr_add_si(ctx, sy_expr_floordiv(ctx, sy_expr_sub(ctx, padded, dk), KI(c, stride[i])), 1);
-            if (!r) return sy_ctx_last_error(ctx);
-            if (!same && (st = op_require(c, sy_expr_ge(ctx, r, KI(c, 0)),
-                                          "Trying to create tensor with negative dimension %s (padded input %s, dilated kernel %s)",
-                                          sy_env_show(c->env, r), sy_env_show(c->env, padded), sy_env_show(c->env, dk))))
-                return st;
-        }
+        else
+            r = same ? L[i] : sy_expr_add_si(ctx, sy_expr_floordiv(ctx, sy_expr_sub(ctx, padded[i], dks[i]), KI(c, stride[i])), 1);
         if (!r) return sy_ctx_last_error(ctx);
         out[o++] = r;
     }
+    if (transposed)
+        for (size_t i = 0; i < nsp; i++) {
+            /* the Empty backend views to the computed size (>= 0); the slow kernels need >= 1 */
+            if ((st = op_require(c, sy_expr_or(ctx, sy_expr_and(ctx, empty_in, sy_expr_ge(ctx, out[first + i], KI(c, 0))),
+                                                sy_expr_ge(ctx, out[first + i], KI(c, 1))),
+                                 "Given input size per channel: (%s). Calculated output size per channel: (%s). Output size is too small",
+                                 show_tuple(c, nsp, L), show_tuple(c, nsp, out + first))))
+                return st;
+        }
     return op_set_tensor(c, x->dtype, o, out);
 }
 

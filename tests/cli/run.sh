@@ -131,7 +131,7 @@ cp "$tmpd/v.sybc" "$tmpd/flip.sybc"; printf '\xff' | dd of="$tmpd/flip.sybc" bs=
 check "check corrupt" 3 "SY_E" "$S" check "$tmpd/flip.sybc" --sizes x=2,3,224,224
 check "check missing file" 3 "cannot open" "$S" check /nonexistent.sybc --sizes x=1
 # ---- end to end on every corpus model: run and probe --points, zero violations
-C="$T/../../shared/corpus"; P="$T/../../shared/probes"
+SH="${SY_SHARED_DIR:-$T/../../shared}"; C="$SH/corpus"; P="$SH/probes"
 if [ -d "$C" ]; then
   for m in "$C"/*.json; do
     b="$(basename "$m" .json)"
