@@ -5,45 +5,65 @@
 
 #include "cli/cli.h"
 
-/* Collect --assume REL options into facts; the remaining positional
- * arguments are returned in pos[] (count *npos). */
-static int read_assumptions(sy_ctx *ctx, const char *cmd, int argc, char **argv, sy_facts **facts,
-                            char **pos, int *npos)
+/* The expression of a query: the operand, or the contents of -f FILE. */
+typedef struct {
+    char *file_text; /* -f: the file's contents (owned) */
+    size_t file_len;
+    const char *file;
+} expr_src;
+
+static int expr_from_file(const char *cmd, const char *path, expr_src *src)
 {
-    *npos = 0;
-    *facts = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--assume") || !strcmp(argv[i], "-a")) {
-            if (i + 1 >= argc) return cli_usage_error(cmd, "--assume needs a relation");
-            const sy_expr *r = cli_parse(ctx, argv[++i], "assumption");
-            if (!r) return EX_INPUT;
-            if (!sy_expr_is_bool(r)) return cli_input_error("assumption '%s' is not a relation", argv[i]);
-            if (!*facts && !(*facts = sy_facts_new(ctx))) return EX_INTERNAL;
-            if (sy_facts_add(*facts, r) != SY_OK) return cli_lib_error(ctx, "assumption");
-        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
-            return cli_usage_error(cmd, "unknown option '%s'", argv[i]);
-        } else {
-            pos[(*npos)++] = argv[i];
-        }
-    }
-    return EX_OK;
+    if (src->file) return cli_usage_error(cmd, "-f given twice");
+    src->file = path;
+    return cli_read_input(cmd, path, &src->file_text, &src->file_len);
 }
 
-/* The common front of simplify, decide and bound: --assume options into
- * facts (always created), exactly one positional argument parsed into *e.
- * kind: 0 any expression, 1 a relation, 2 an integer expression. */
-static int read_query(sy_ctx *ctx, const char *cmd, int kind, int argc, char **argv, sy_facts **f, const sy_expr **e)
+/* Parse the expression from -f FILE (if given) or operand *text. */
+static const sy_expr *parse_expr(sy_ctx *ctx, const expr_src *src, const char *text, const char *what)
 {
-    char **pos = malloc((size_t)argc * sizeof *pos);
-    int npos = 0, rc = pos ? read_assumptions(ctx, cmd, argc, argv, f, pos, &npos) : EX_INTERNAL;
+    if (!src->file) return cli_parse(ctx, text, what);
+    char name[512];
+    snprintf(name, sizeof name, "%s %s", what, cli_file_name(src->file));
+    return cli_parse_n(ctx, src->file_text, src->file_len, name);
+}
+
+static const struct option query_opts[] = {
+    {"assume", required_argument, NULL, 'a'}, {"file", required_argument, NULL, 'f'}, CLI_COMMON_OPTIONS, {0}};
+
+/* The common front of simplify, decide and bound: --assume options into
+ * facts (always created), the expression from exactly one operand or -f
+ * FILE, parsed into *e. kind: 0 any expression, 1 a relation, 2 an integer
+ * expression. */
+static int read_query(sy_ctx *ctx, const cli_cmd *c, int kind, int argc, char **argv, sy_facts **f, const sy_expr **e)
+{
+    const char *cmd = c->name;
+    expr_src src = {NULL, 0, NULL};
+    int rc = EX_OK, o;
+    if (!(*f = sy_facts_new(ctx))) return cli_oom();
+    while (rc == EX_OK && (o = cli_getopt(c, argc, argv, "a:f:" CLI_COMMON_SHORT, query_opts, &rc)) != -1) {
+        if (o == CLI_STOP) break;
+        if (o == 'f') {
+            rc = expr_from_file(cmd, optarg, &src);
+        } else if (o == 'a') {
+            const sy_expr *r = cli_parse(ctx, optarg, "assumption");
+            if (!r) rc = EX_INPUT;
+            else if (!sy_expr_is_bool(r)) rc = cli_input_error("assumption '%s' is not a relation", optarg);
+            else if (sy_facts_add(*f, r) != SY_OK) rc = cli_lib_error(ctx, "assumption");
+        }
+    }
     const char *what = kind == 1 ? "relation" : "expression";
-    if (rc == EX_OK && npos != 1) rc = cli_usage_error(cmd, "expected one %s", what);
-    if (rc == EX_OK && !(*e = cli_parse(ctx, pos[0], what))) rc = EX_INPUT;
-    if (rc == EX_OK && kind == 1 && !sy_expr_is_bool(*e)) rc = cli_input_error("'%s' is not a relation", pos[0]);
+    int nops = argc - optind;
+    const char *text = nops == 1 ? argv[optind] : src.file ? cli_file_name(src.file) : "";
+    if (rc == EX_OK && src.file && nops)
+        rc = cli_usage_error(cmd, "expected the %s either as an operand or with -f, not both", what);
+    else if (rc == EX_OK && !src.file && nops != 1)
+        rc = cli_usage_error(cmd, "expected one %s (or -f FILE)", what);
+    if (rc == EX_OK && !(*e = parse_expr(ctx, &src, text, what))) rc = EX_INPUT;
+    if (rc == EX_OK && kind == 1 && !sy_expr_is_bool(*e)) rc = cli_input_error("'%s' is not a relation", text);
     if (rc == EX_OK && kind == 2 && sy_expr_is_bool(*e))
-        rc = cli_input_error("'%s' is a relation, not an integer expression", pos[0]);
-    if (rc == EX_OK && !*f && !(*f = sy_facts_new(ctx))) rc = EX_INTERNAL;
-    free(pos);
+        rc = cli_input_error("'%s' is a relation, not an integer expression", text);
+    free(src.file_text);
     return rc;
 }
 
@@ -52,7 +72,7 @@ static int run_simplify(int argc, char **argv)
     sy_ctx *ctx = cli_ctx();
     sy_facts *f = NULL;
     const sy_expr *e = NULL;
-    int rc = read_query(ctx, "simplify", 0, argc, argv, &f, &e);
+    int rc = read_query(ctx, &cmd_simplify, 0, argc, argv, &f, &e);
     if (rc == EX_OK && !(e = sy_simplify(f, e))) rc = cli_lib_error(ctx, "simplify");
     if (rc == EX_OK) {
         char *s = sy_expr_print(ctx, e, SY_PRINT_CANONICAL);
@@ -65,17 +85,31 @@ static int run_simplify(int argc, char **argv)
     return rc;
 }
 
+static const struct option eval_opts[] = {{"file", required_argument, NULL, 'f'}, CLI_COMMON_OPTIONS, {0}};
+
 static int run_eval(int argc, char **argv)
 {
-    if (argc < 2) return cli_usage_error("eval", "expected an expression and bindings NAME=VALUE");
+    expr_src src = {NULL, 0, NULL};
+    int rc = EX_OK, o;
+    while (rc == EX_OK && (o = cli_getopt(&cmd_eval, argc, argv, "f:" CLI_COMMON_SHORT, eval_opts, &rc)) != -1) {
+        if (o == CLI_STOP) break;
+        if (o == 'f') rc = expr_from_file("eval", optarg, &src);
+    }
+    int first = optind + (src.file ? 0 : 1);
+    if (rc == EX_OK && !src.file && optind >= argc)
+        rc = cli_usage_error("eval", "expected an expression (or -f FILE) and bindings NAME=VALUE");
+    if (rc != EX_OK) {
+        free(src.file_text);
+        return rc;
+    }
     sy_ctx *ctx = cli_ctx();
-    int rc = EX_OK;
-    const sy_expr *e = cli_parse(ctx, argv[1], "expression");
+    const sy_expr *e = parse_expr(ctx, &src, src.file ? NULL : argv[optind], "expression");
     size_t n = (size_t)argc;
     const sy_expr **syms = calloc(n, sizeof *syms), **vals = calloc(n, sizeof *vals);
     size_t k = 0;
     if (!e) rc = EX_INPUT;
-    for (int i = 2; i < argc && rc == EX_OK; i++) {
+    if (!syms || !vals) rc = cli_oom();
+    for (int i = first; i < argc && rc == EX_OK; i++) {
         char *eq = strchr(argv[i], '=');
         if (!eq) {
             rc = cli_usage_error("eval", "binding '%s' is not NAME=VALUE", argv[i]);
@@ -101,11 +135,13 @@ static int run_eval(int argc, char **argv)
     if (rc == EX_OK && sy_expr_eval(ctx, e, k, syms, vals, &v) != SY_OK) rc = cli_lib_error(ctx, "eval");
     if (rc == EX_OK) {
         char *s = sy_expr_print(ctx, v, SY_PRINT_CANONICAL);
-        printf("%s\n", s ? s : "?");
+        if (!s) rc = cli_oom();
+        else printf("%s\n", s);
         sy_str_free(ctx, s);
     }
     free(syms);
     free(vals);
+    free(src.file_text);
     sy_ctx_free(ctx);
     return rc;
 }
@@ -115,12 +151,13 @@ static int run_decide(int argc, char **argv)
     sy_ctx *ctx = cli_ctx();
     sy_facts *f = NULL;
     const sy_expr *e = NULL;
-    int rc = read_query(ctx, "decide", 1, argc, argv, &f, &e);
+    int rc = read_query(ctx, &cmd_decide, 1, argc, argv, &f, &e);
     sy_truth t = SY_TRUTH_UNKNOWN;
     if (rc == EX_OK && sy_decide(f, e, &t) != SY_OK) rc = cli_lib_error(ctx, "decide");
     if (rc == EX_OK) {
         printf("%s\n", t == SY_TRUTH_TRUE ? "true" : t == SY_TRUTH_FALSE ? "false" : "unknown");
         if (t == SY_TRUTH_FALSE) rc = EX_FALSE;
+        else if (t == SY_TRUTH_UNKNOWN) rc = EX_UNKNOWN;
     }
     sy_facts_free(f);
     sy_ctx_free(ctx);
@@ -132,7 +169,7 @@ static int run_bound(int argc, char **argv)
     sy_ctx *ctx = cli_ctx();
     sy_facts *f = NULL;
     const sy_expr *e = NULL;
-    int rc = read_query(ctx, "bound", 2, argc, argv, &f, &e);
+    int rc = read_query(ctx, &cmd_bound, 2, argc, argv, &f, &e);
     const sy_expr *lo = NULL, *hi = NULL;
     if (rc == EX_OK && sy_bound(f, e, &lo, &hi) != SY_OK) rc = cli_lib_error(ctx, "bound");
     if (rc == EX_OK) {
@@ -147,25 +184,30 @@ static int run_bound(int argc, char **argv)
     return rc;
 }
 
+static const struct option cases_opts[] = {{"verbose", no_argument, NULL, 'v'}, CLI_COMMON_OPTIONS, {0}};
+
 static int run_cases(int argc, char **argv)
 {
-    int verbose = 0, nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) verbose = 1;
-        else if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error("cases", "unknown option '%s'", argv[i]);
-        else nfiles++;
+    int verbose = 0, rc = EX_OK, o;
+    while ((o = cli_getopt(&cmd_cases, argc, argv, "v" CLI_COMMON_SHORT, cases_opts, &rc)) != -1) {
+        if (o == CLI_STOP) return rc;
+        if (o == 'v') verbose = 1;
     }
-    if (!nfiles) return cli_usage_error("cases", "expected at least one .cases file");
+    int nfiles = argc - optind;
+    if (!nfiles) return cli_usage_error("cases", "expected at least one .cases file ('-': stdin)");
     sy_ctx *ctx = cli_ctx();
     sy_cases_result r;
     memset(&r, 0, sizeof r);
-    sy_cases_options o = {stdout, verbose, 0, 0};
-    int rc = EX_OK;
-    for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-' && argv[i][1]) continue;
+    sy_cases_options co = {stdout, verbose, 0, 0};
+    for (int i = optind; i < argc; i++) {
         if (isatty(2) && nfiles > 1) fprintf(stderr, "\r[%s]", argv[i]);
-        if (sy_cases_run_file(ctx, argv[i], &o, &r) != SY_OK) {
-            rc = cli_input_error("%s", sy_ctx_last_error_msg(ctx));
+        char *text = NULL;
+        size_t len = 0;
+        if ((rc = cli_read_input("cases", argv[i], &text, &len)) != EX_OK) break;
+        sy_status st = sy_cases_run_text(ctx, text, len, cli_file_name(argv[i]), &co, &r);
+        free(text);
+        if (st != SY_OK) {
+            rc = cli_lib_error(ctx, cli_file_name(argv[i]));
             break;
         }
     }
@@ -183,34 +225,71 @@ static int run_cases(int argc, char **argv)
 }
 
 const cli_cmd cmd_simplify = {"simplify", "canonical form of an expression (optionally under assumptions)",
-    "usage: symshape simplify 'EXPR' [--assume 'REL']...\n\n"
+    "usage: symshape simplify [-a REL]... (EXPR | -f FILE)\n\n"
     "Prints the canonical form of EXPR. With --assume, simplifies under the\n"
     "assumptions (range-aware rewriting, replacements from equalities).\n"
     "Syntax: Python-like; + - * ** // %, comparisons, and/or/not, FloorDiv Mod\n"
-    "CeilDiv Min Max Eq Ne Lt Le Gt Ge And Or Not (docs/algebra.md).\n"
-    "exit: 0 ok, 2 usage, 3 unparsable expression (message with byte offset)\n",
-    run_simplify};
+    "CeilDiv Min Max Eq Ne Lt Le Gt Ge And Or Not (docs/algebra.md).\n\n"
+    "  -a, --assume REL  an assumption (repeatable)\n"
+    "  -f, --file FILE   read the expression from FILE ('-': stdin) instead of the operand\n"
+    "  -h, --help        this help;  -V, --version  the version\n"
+    "An expression that starts with '-' goes after '--': symshape simplify -- '-x + 1'.\n"
+    CLI_EXIT_HEAD
+    "  0  printed the canonical form\n" CLI_EXIT_USAGE
+    "  3  bad input: unparsable expression (message with byte offset), division by zero,\n"
+    "     term budget exceeded, unreadable -f file\n" CLI_EXIT_INTERNAL,
+    run_simplify, 1};
 const cli_cmd cmd_eval = {"eval", "exact value of an expression at a point",
-    "usage: symshape eval 'EXPR' NAME=VALUE...\n\n"
+    "usage: symshape eval (EXPR | -f FILE) NAME=VALUE...\n\n"
     "Prints the exact value (integers of any size; true/false for relations).\n"
-    "exit: 0 ok, 2 usage, 3 bad expression, unbound symbol or division by zero\n",
-    run_eval};
+    "Each symbol is bound once.\n\n"
+    "  -f, --file FILE   read the expression from FILE ('-': stdin); all operands are bindings\n"
+    "  -h, --help        this help;  -V, --version  the version\n"
+    "An expression that starts with '-' goes after '--': symshape eval -- '-x' x=1.\n"
+    CLI_EXIT_HEAD
+    "  0  printed the value\n"
+    "  2  usage error (unknown option, a binding not NAME=VALUE, a symbol bound twice)\n"
+    "  3  bad input: unparsable expression, unbound symbol, a value that is not an integer,\n"
+    "     division by zero, unreadable -f file\n" CLI_EXIT_INTERNAL,
+    run_eval, 1};
 const cli_cmd cmd_decide = {"decide", "decide a relation under assumptions: true, false or unknown",
-    "usage: symshape decide 'REL' [--assume 'REL']...\n\n"
+    "usage: symshape decide [-a REL]... (REL | -f FILE)\n\n"
     "Prints true (holds at every integer point satisfying the assumptions),\n"
-    "false (fails at every such point) or unknown. Never guesses.\n"
-    "exit: 0 true or unknown, 1 false, 2 usage, 3 bad input\n",
-    run_decide};
+    "false (fails at every such point) or unknown. Never guesses.\n\n"
+    "  -a, --assume REL  an assumption (repeatable)\n"
+    "  -f, --file FILE   read the relation from FILE ('-': stdin) instead of the operand\n"
+    "  -h, --help        this help;  -V, --version  the version\n"
+    "A relation that starts with '-' goes after '--': symshape decide -- '-x < 1'.\n"
+    CLI_EXIT_HEAD
+    "  0  true\n"
+    "  1  false\n" CLI_EXIT_USAGE
+    "  3  bad input: unparsable relation or assumption, not a relation, unreadable -f file\n"
+    CLI_EXIT_INTERNAL
+    "  5  unknown\n",
+    run_decide, 1};
 const cli_cmd cmd_bound = {"bound", "range of an expression under assumptions",
-    "usage: symshape bound 'EXPR' [--assume 'REL']...\n\n"
+    "usage: symshape bound [-a REL]... (EXPR | -f FILE)\n\n"
     "Prints [lo, hi] (-oo / oo for no bound): a sound range of EXPR over the\n"
     "integer points satisfying the assumptions. A division whose divisor may be\n"
-    "zero is an error naming it (exit 3), never an invented range.\n",
-    run_bound};
+    "zero is an error naming it, never an invented range.\n\n"
+    "  -a, --assume REL  an assumption (repeatable)\n"
+    "  -f, --file FILE   read the expression from FILE ('-': stdin) instead of the operand\n"
+    "  -h, --help        this help;  -V, --version  the version\n"
+    "An expression that starts with '-' goes after '--': symshape bound -- '-x'.\n"
+    CLI_EXIT_HEAD
+    "  0  printed the range\n" CLI_EXIT_USAGE
+    "  3  bad input: unparsable expression, a relation, a divisor that may be zero,\n"
+    "     unreadable -f file\n" CLI_EXIT_INTERNAL,
+    run_bound, 1};
 const cli_cmd cmd_cases = {"cases", "run researchers' .cases files",
     "usage: symshape cases [-v] FILE...\n\n"
     "Runs every case (simplify, decide, bound, eval lines; format in\n"
-    "docs/algebra.md). Prints each failure as FILE:LINE, then a summary line\n"
-    "and finally 'N passed, M failed'. -v also lists other-form results and\n"
-    "precision misses.\nexit: 0 all passed, 1 some failed, 2 usage, 3 unreadable file\n",
-    run_cases};
+    "docs/algebra.md) of each FILE ('-': stdin). Prints each failure as\n"
+    "FILE:LINE, then a summary line and finally 'N passed, M failed'.\n\n"
+    "  -v, --verbose     also list other-form results and precision misses\n"
+    "  -h, --help        this help;  -V, --version  the version\n"
+    CLI_EXIT_HEAD
+    "  0  every case passed\n"
+    "  1  some case failed\n" CLI_EXIT_USAGE
+    "  3  a file cannot be read\n" CLI_EXIT_INTERNAL,
+    run_cases, 0};

@@ -1,55 +1,40 @@
 /* Bytecode commands: check (run a guard file on sizes) and disasm. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "symshape/bc.h"
 
-static int load_file(sy_ctx *ctx, const char *path, sy_bc_program **out)
+static int load_file(const char *cmd, sy_ctx *ctx, const char *path, sy_bc_program **out)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return cli_input_error("cannot open %s: %s", path, strerror(errno));
-    unsigned char *data = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 65536 > cap) {
-            cap = cap ? cap * 2 : 65536;
-            unsigned char *nd = realloc(data, cap);
-            if (!nd) {
-                free(data);
-                fclose(fp);
-                return EX_INTERNAL;
-            }
-            data = nd;
-        }
-        size_t got = fread(data + n, 1, cap - n, fp);
-        n += got;
-        if (!got) break;
-    }
-    if (ferror(fp)) { /* e.g. a directory: EISDIR */
-        int e = errno;
-        free(data);
-        fclose(fp);
-        return cli_input_error("cannot read %s: %s", path, strerror(e));
-    }
-    fclose(fp);
+    char *data = NULL;
+    size_t n = 0;
+    int rc = cli_read_input(cmd, path, &data, &n);
+    if (rc != EX_OK) return rc;
     sy_bc_load_err err;
-    sy_status st = sy_bc_load(ctx, data, n, out, &err);
+    sy_status st = sy_bc_load(ctx, (const unsigned char *)data, n, out, &err);
     free(data);
     if (st != SY_OK) {
-        fprintf(stderr, "symshape: error: %s: byte %zu: %s (%s)\n", path, err.offset, err.msg, sy_status_name(err.code));
+        fprintf(stderr, "symshape: error: %s: byte %zu: %s (%s)\n", cli_file_name(path), err.offset, err.msg,
+                sy_status_name(err.code));
         return st == SY_ENOMEM ? EX_INTERNAL : EX_INPUT;
     }
     return EX_OK;
 }
 
+static const struct option disasm_opts[] = {CLI_COMMON_OPTIONS, {0}};
+
 static int run_disasm(int argc, char **argv)
 {
-    if (argc != 2 || argv[1][0] == '-') return cli_usage_error("disasm", "expected one bytecode file");
+    int rc = EX_OK, o;
+    while ((o = cli_getopt(&cmd_disasm, argc, argv, CLI_COMMON_SHORT, disasm_opts, &rc)) != -1)
+        if (o == CLI_STOP) return rc;
+    if (argc - optind != 1) return cli_usage_error("disasm", "expected one bytecode file ('-': stdin)");
     sy_ctx *ctx = cli_ctx();
     sy_bc_program *p = NULL;
-    int rc = load_file(ctx, argv[1], &p);
+    rc = load_file("disasm", ctx, argv[optind], &p);
     if (rc == EX_OK) {
         char *text = NULL;
         if (sy_bc_disassemble_str(p, &text) != SY_OK) rc = cli_lib_error(ctx, "disasm");
@@ -63,9 +48,9 @@ static int run_disasm(int argc, char **argv)
 
 /* one input: name, sizes, dtype */
 typedef struct {
-    char name[128];
-    size_t rank;
-    int64_t shape[16];
+    char *name;
+    size_t rank; /* (size_t)-1: --dtype seen, --sizes not yet */
+    int64_t *shape;
     int dtype; /* -1: default float32 */
 } in_t;
 
@@ -76,89 +61,133 @@ static in_t *find_in(in_t *ins, size_t n, const char *name, size_t len)
     return NULL;
 }
 
-static int run_check(int argc, char **argv)
+static const struct option check_opts[] = {
+    {"sizes", required_argument, NULL, 's'}, {"dtype", required_argument, NULL, 'd'}, CLI_COMMON_OPTIONS, {0}};
+
+static void free_ins(in_t *ins, size_t n)
 {
-    const char *file = NULL;
-    in_t ins[16];
-    size_t nin = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--sizes") || !strcmp(argv[i], "--dtype")) {
-            int is_dtype = !strcmp(argv[i], "--dtype");
-            if (i + 1 >= argc) return cli_usage_error("check", "%s needs NAME=...", argv[i]);
-            const char *v = argv[++i], *eq = strchr(v, '=');
-            if (!eq || eq == v || (size_t)(eq - v) >= sizeof ins[0].name)
-                return cli_usage_error("check", "%s expects NAME=... (got '%s')", argv[i - 1], v);
-            in_t *in = find_in(ins, nin, v, (size_t)(eq - v));
-            if (!in) {
-                if (nin == 16) return cli_usage_error("check", "too many inputs");
-                in = &ins[nin++];
-                memset(in, 0, sizeof *in);
-                snprintf(in->name, sizeof in->name, "%.*s", (int)(eq - v), v);
-                in->dtype = -1;
-                in->rank = (size_t)-1;
-            }
-            if (is_dtype) {
-                sy_dtype d;
-                if (sy_dtype_parse(eq + 1, &d) != SY_OK) return cli_usage_error("check", "unknown dtype '%s'", eq + 1);
-                in->dtype = (int)d;
-            } else {
-                if (in->rank != (size_t)-1) return cli_usage_error("check", "sizes of '%s' given twice", in->name);
-                in->rank = 0;
-                const char *s = eq + 1;
-                while (*s) {
-                    char *end;
-                    errno = 0;
-                    long long d = strtoll(s, &end, 10);
-                    if (end == s || errno == ERANGE || d < 0 || in->rank == 16) /* past int64: never clamp */
-                        return cli_usage_error("check", "bad sizes '%s' (non-negative integers up to 2^63-1, at most 16)", v);
-                    in->shape[in->rank++] = d;
-                    s = end;
-                    if (*s == ',') s++;
-                    else if (*s) return cli_usage_error("check", "bad sizes '%s'", v);
-                }
-            }
-        } else if (argv[i][0] == '-') {
-            return cli_usage_error("check", "unknown option '%s'", argv[i]);
-        } else if (!file) {
-            file = argv[i];
-        } else {
-            return cli_usage_error("check", "expected one bytecode file");
+    for (size_t i = 0; i < n; i++) {
+        free(ins[i].name);
+        free(ins[i].shape);
+    }
+    free(ins);
+}
+
+/* one --sizes or --dtype value */
+static int check_option(int is_dtype, const char *v, in_t **ins, size_t *nin, size_t *cap)
+{
+    const char *opt = is_dtype ? "--dtype" : "--sizes";
+    const char *eq = strchr(v, '=');
+    if (!eq || eq == v) return cli_usage_error("check", "%s expects NAME=... (got '%s')", opt, v);
+    in_t *in = find_in(*ins, *nin, v, (size_t)(eq - v));
+    if (!in) {
+        if (cli_reserve(ins, cap, *nin + 1, sizeof **ins)) return cli_oom();
+        in = &(*ins)[(*nin)++];
+        memset(in, 0, sizeof *in);
+        in->dtype = -1;
+        in->rank = (size_t)-1;
+        if (!(in->name = strndup(v, (size_t)(eq - v)))) return cli_oom();
+    }
+    if (is_dtype) {
+        sy_dtype d;
+        if (sy_dtype_parse(eq + 1, &d) != SY_OK) return cli_usage_error("check", "unknown dtype '%s'", eq + 1);
+        in->dtype = (int)d;
+        return EX_OK;
+    }
+    if (in->rank != (size_t)-1) return cli_usage_error("check", "sizes of '%s' given twice", in->name);
+    char *nm;
+    int r = cli_parse_sizes(v, &nm, &in->shape, &in->rank);
+    if (r == -2) return cli_oom();
+    if (r) {
+        in->rank = (size_t)-1;
+        return cli_usage_error("check", "bad sizes '%s' (NAME=D,D,... with non-negative integers up to 2^63-1)", v);
+    }
+    free(nm);
+    return EX_OK;
+}
+
+/* The input and the part after it of a slot name: exactly NAME.dim(),
+ * NAME.dtype or NAME.size()[I] (I decimal, no sign). Returns 0 (dim), 1
+ * (dtype), 2 (size; *dim set) or -1 for any other name. */
+static int slot_kind(const char *src, size_t *namelen, size_t *dim)
+{
+    size_t n = strlen(src);
+    static const char *const tails[2] = {".dim()", ".dtype"};
+    for (int k = 0; k < 2; k++) {
+        size_t t = strlen(tails[k]);
+        if (n > t && !strcmp(src + n - t, tails[k])) {
+            *namelen = n - t;
+            return k;
         }
     }
-    if (!file) return cli_usage_error("check", "expected a bytecode file");
-    if (!nin) return cli_usage_error("check", "expected --sizes NAME=D,D,...");
-    for (size_t i = 0; i < nin; i++)
-        if (ins[i].rank == (size_t)-1) return cli_usage_error("check", "--dtype of '%s' without its --sizes", ins[i].name);
+    if (n < 2 || src[n - 1] != ']') return -1;
+    const char *open = NULL;
+    for (const char *q = src + n - 2; q > src; q--)
+        if (*q == '[') {
+            open = q;
+            break;
+        }
+    if (!open || open - src < 7 || strncmp(open - 7, ".size()", 7)) return -1;
+    const char *d = open + 1;
+    if (d == src + n - 1) return -1;
+    size_t v = 0;
+    for (; d < src + n - 1; d++) {
+        if (*d < '0' || *d > '9' || v > (SIZE_MAX - 9) / 10) return -1;
+        v = v * 10 + (size_t)(*d - '0');
+    }
+    *namelen = (size_t)(open - 7 - src);
+    *dim = v;
+    return *namelen ? 2 : -1;
+}
+
+static int run_check(int argc, char **argv)
+{
+    in_t *ins = NULL;
+    size_t nin = 0, cap = 0;
+    int rc = EX_OK, o;
+    while (rc == EX_OK && (o = cli_getopt(&cmd_check, argc, argv, "s:d:" CLI_COMMON_SHORT, check_opts, &rc)) != -1) {
+        if (o == CLI_STOP) break;
+        if (o == 's' || o == 'd') rc = check_option(o == 'd', optarg, &ins, &nin, &cap);
+    }
+    const char *file = optind < argc ? argv[optind] : NULL;
+    if (rc == EX_OK && argc - optind > 1) rc = cli_usage_error("check", "expected one bytecode file");
+    if (rc == EX_OK && !file) rc = cli_usage_error("check", "expected a bytecode file ('-': stdin)");
+    if (rc == EX_OK && !nin) rc = cli_usage_error("check", "expected --sizes NAME=D,D,...");
+    for (size_t i = 0; i < nin && rc == EX_OK; i++)
+        if (ins[i].rank == (size_t)-1) rc = cli_usage_error("check", "--dtype of '%s' without its --sizes", ins[i].name);
+    if (rc != EX_OK) {
+        free_ins(ins, nin);
+        return rc;
+    }
     sy_ctx *ctx = cli_ctx();
     sy_bc_program *p = NULL;
-    int rc = load_file(ctx, file, &p);
+    rc = load_file("check", ctx, file, &p);
     if (rc != EX_OK) {
+        free_ins(ins, nin);
         sy_ctx_free(ctx);
         return rc;
     }
     size_t ns = sy_bc_nslots(p);
     int64_t *vals = calloc(ns ? ns : 1, sizeof *vals);
+    if (!vals) rc = cli_oom();
     for (size_t s = 0; s < ns && rc == EX_OK; s++) {
         const char *src = sy_bc_slot_name(p, s);
-        const char *cut = strstr(src, ".size()[");
-        if (!cut) cut = strstr(src, ".dim()");
-        if (!cut) cut = strstr(src, ".dtype");
-        if (!cut) {
-            rc = cli_input_error("unsupported source '%s' in %s", src, file);
+        size_t namelen = 0, dim = 0;
+        int kind = src ? slot_kind(src, &namelen, &dim) : -1;
+        if (kind < 0) {
+            rc = cli_input_error("%s: unsupported source '%s' in slot %zu (expected NAME.dim(), NAME.dtype or "
+                                 "NAME.size()[I])", cli_file_name(file), src ? src : "?", s);
             break;
         }
-        in_t *in = find_in(ins, nin, src, (size_t)(cut - src));
+        in_t *in = find_in(ins, nin, src, namelen);
         if (!in) {
-            rc = cli_usage_error("check", "the guards read input '%.*s': give --sizes %.*s=...", (int)(cut - src), src,
-                                 (int)(cut - src), src);
+            rc = cli_usage_error("check", "the guards read input '%.*s': give --sizes %.*s=...", (int)namelen, src,
+                                 (int)namelen, src);
             break;
         }
-        if (!strcmp(cut, ".dim()")) vals[s] = (int64_t)in->rank;
-        else if (!strcmp(cut, ".dtype")) vals[s] = in->dtype < 0 ? SY_DT_FLOAT32 : in->dtype;
-        else {
-            size_t d = (size_t)strtoull(cut + 8, NULL, 10);
-            vals[s] = d < in->rank ? in->shape[d] : 0; /* the rank guard fails first */
-        }
+        if (kind == 0) vals[s] = (int64_t)in->rank;
+        else if (kind == 1) vals[s] = in->dtype < 0 ? SY_DT_FLOAT32 : in->dtype;
+        else vals[s] = dim < in->rank ? in->shape[dim] : 0; /* the rank guard fails first */
     }
     if (rc == EX_OK) {
         int32_t failed = -1;
@@ -175,22 +204,32 @@ static int run_check(int argc, char **argv)
         }
     }
     free(vals);
+    free_ins(ins, nin);
     sy_bc_free(p);
     sy_ctx_free(ctx);
     return rc;
 }
 
 const cli_cmd cmd_check = {"check", "run a bytecode guard file on input sizes",
-    "usage: symshape check GUARDS.sybc --sizes NAME=D,D,... ... [--dtype NAME=DTYPE]...\n\n"
-    "Loads and verifies the program (a corrupt file is rejected with the byte\n"
-    "offset), fills its slots (NAME.dim(), NAME.dtype, NAME.size()[i]) from the\n"
-    "given sizes (dtype float32 unless --dtype) and runs it in the VM.\n"
-    "Prints 'accept', or 'reject: guard N: TEXT failed'.\n"
-    "exit: 0 accept, 1 reject, 2 usage, 3 unreadable or corrupt file\n",
-    run_check};
+    "usage: symshape check [--sizes NAME=D,D,...]... [--dtype NAME=DTYPE]... GUARDS.sybc\n\n"
+    "Loads and verifies the program GUARDS.sybc ('-': stdin; a corrupt file is\n"
+    "rejected with the byte offset), fills its slots (NAME.dim(), NAME.dtype,\n"
+    "NAME.size()[i]) from the given sizes (dtype float32 unless --dtype) and runs\n"
+    "it in the VM. Prints 'accept', or 'reject: guard N: TEXT failed'.\n\n"
+    "  -s, --sizes NAME=D,D,...  the sizes of input NAME (one per input; any rank)\n"
+    "  -d, --dtype NAME=DTYPE    the dtype of input NAME (default float32)\n"
+    "  -h, --help                this help;  -V, --version  the version\n"
+    CLI_EXIT_HEAD
+    "  0  accept\n"
+    "  1  reject (also fail-closed on overflow)\n" CLI_EXIT_USAGE
+    "  3  unreadable or corrupt file, or a slot whose source is not supported\n" CLI_EXIT_INTERNAL,
+    run_check, 0};
 const cli_cmd cmd_disasm = {"disasm", "disassemble a bytecode guard file",
     "usage: symshape disasm GUARDS.sybc\n\n"
     "Prints the header (version, counts, slots, constants, guards) and one line\n"
-    "per instruction: pc, opcode, operands and synopsis.\n"
-    "exit: 0 ok, 2 usage, 3 unreadable or corrupt file (byte offset in the message)\n",
-    run_disasm};
+    "per instruction: pc, opcode, operands and synopsis. GUARDS.sybc '-' reads stdin.\n\n"
+    "  -h, --help        this help;  -V, --version  the version\n"
+    CLI_EXIT_HEAD
+    "  0  printed the listing\n" CLI_EXIT_USAGE
+    "  3  unreadable or corrupt file (byte offset in the message)\n" CLI_EXIT_INTERNAL,
+    run_disasm, 0};

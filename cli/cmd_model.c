@@ -2,6 +2,7 @@
  * and real output shapes at given sizes). */
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -20,68 +21,149 @@ static double now(void)
 typedef struct {
     const char *model;
     sy_env_options eo;
-    sy_trace_override ov[16];
-    int dims[16][16];
-    char names[16][128];
-    size_t nov;
+    sy_trace_override *ov; /* input and dims malloc'ed */
+    size_t nov, cap;
 } model_opts;
 
-static const char *default_model(void)
+static void model_opts_free(model_opts *m)
 {
-    static char path[1024];
-    const char *dirs[2] = {SY_EXAMPLES_DIR, SY_INSTALLED_EXAMPLES_DIR};
-    for (int i = 0; i < 2; i++) {
-        snprintf(path, sizeof path, "%s/resnet18.json", dirs[i]);
-        if (access(path, R_OK) == 0) return path;
+    for (size_t i = 0; i < m->nov; i++) {
+        free((void *)m->ov[i].input);
+        free((void *)m->ov[i].dims);
     }
+    free(m->ov);
+}
+
+const char *cli_argv0;
+
+/* The bundled resnet18.json: relative to the executable (installed:
+ * BINDIR/SY_BIN_TO_DATA/symshape/examples), else the source tree's
+ * examples/ (the uninstalled binary in the build tree). */
+static char *default_model(void)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0 && cli_argv0 && strchr(cli_argv0, '/') && strlen(cli_argv0) < sizeof exe) {
+        n = (ssize_t)strlen(cli_argv0);
+        memcpy(exe, cli_argv0, (size_t)n);
+    }
+    if (n > 0 && (size_t)n < sizeof exe) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            size_t len = strlen(exe) + sizeof "/" SY_BIN_TO_DATA "/symshape/examples/resnet18.json";
+            char *path = malloc(len);
+            if (path) {
+                snprintf(path, len, "%s/%s/symshape/examples/resnet18.json", exe, SY_BIN_TO_DATA);
+                if (access(path, R_OK) == 0) return path;
+                free(path);
+            }
+        }
+    }
+#ifdef SY_SOURCE_EXAMPLES_DIR
+    if (access(SY_SOURCE_EXAMPLES_DIR "/resnet18.json", R_OK) == 0) return strdup(SY_SOURCE_EXAMPLES_DIR "/resnet18.json");
+#endif
     return NULL;
 }
 
-/* parse --dynamic NAME=D,D / --static NAME / --no-duck-sizing / --no-specialize-01;
- * returns 1 if argv[*i] was consumed, 0 if not ours, or -EX_USAGE on error */
-static int model_option(const char *cmd, model_opts *m, int argc, char **argv, int *i)
+/* the long-only options (values past any char) */
+enum {
+    OPT_DYNAMIC = 0x100,
+    OPT_STATIC,
+    OPT_NO_DUCK,
+    OPT_NO_01,
+    OPT_PREFIX,
+    OPT_STATS,
+    OPT_POINTS,
+    OPT_JSON,
+    OPT_FAIL_ON_REJECT
+};
+#define MODEL_OPTIONS                                                                                                \
+    {"dynamic", required_argument, NULL, OPT_DYNAMIC}, {"static", required_argument, NULL, OPT_STATIC},              \
+        {"no-duck-sizing", no_argument, NULL, OPT_NO_DUCK}, {"no-specialize-01", no_argument, NULL, OPT_NO_01}
+
+/* --dynamic NAME=D,D / --static NAME / --no-duck-sizing / --no-specialize-01:
+ * returns 1 if option o was ours, 0 if not, or -EX_* on error */
+static int model_option(const char *cmd, model_opts *m, int o, const char *v)
 {
-    const char *a = argv[*i];
-    if (!strcmp(a, "--no-duck-sizing")) {
+    if (o == OPT_NO_DUCK) {
         m->eo.duck_sizing = 0;
         return 1;
     }
-    if (!strcmp(a, "--no-specialize-01")) {
+    if (o == OPT_NO_01) {
         m->eo.specialize_zero_one = 0;
         return 1;
     }
-    if (!strcmp(a, "--dynamic") || !strcmp(a, "--static")) {
-        if (*i + 1 >= argc) return -cli_usage_error(cmd, "%s needs an argument", a);
-        if (m->nov == 16) return -cli_usage_error(cmd, "too many overrides");
-        const char *v = argv[++*i];
-        sy_trace_override *o = &m->ov[m->nov];
-        memset(o, 0, sizeof *o);
-        if (!strcmp(a, "--static")) {
-            o->input = v;
-            o->make_static = 1;
-        } else {
-            const char *eq = strchr(v, '=');
-            if (!eq || eq == v) return -cli_usage_error(cmd, "--dynamic expects NAME=D,D,... (got '%s')", v);
-            snprintf(m->names[m->nov], sizeof m->names[0], "%.*s", (int)(eq - v), v);
-            o->input = m->names[m->nov];
-            size_t n = 0;
-            const char *p = eq + 1;
-            while (*p) {
-                char *end;
-                long d = strtol(p, &end, 10);
-                if (end == p || d < 0 || d > 63 || n == 16) return -cli_usage_error(cmd, "bad dim list in '%s'", v);
-                m->dims[m->nov][n++] = (int)d;
-                p = end;
-                if (*p == ',') p++;
-                else if (*p) return -cli_usage_error(cmd, "bad dim list in '%s'", v);
-            }
-            o->dims = m->dims[m->nov];
-            o->ndims = n;
-        }
-        m->nov++;
+    if (o != OPT_DYNAMIC && o != OPT_STATIC) return 0;
+    const char *opt = o == OPT_STATIC ? "--static" : "--dynamic";
+    const char *eq = o == OPT_STATIC ? v + strlen(v) : strchr(v, '=');
+    if (o == OPT_DYNAMIC && (!eq || eq == v)) return -cli_usage_error(cmd, "--dynamic expects NAME=D,D,... (got '%s')", v);
+    if (eq == v) return -cli_usage_error(cmd, "--static expects an input NAME");
+    for (size_t i = 0; i < m->nov; i++)
+        if (strlen(m->ov[i].input) == (size_t)(eq - v) && !strncmp(m->ov[i].input, v, (size_t)(eq - v)))
+            return -cli_usage_error(cmd, "%s %s: input '%.*s' already has a --dynamic or --static", opt, v, (int)(eq - v), v);
+    if (cli_reserve(&m->ov, &m->cap, m->nov + 1, sizeof *m->ov)) return -cli_oom();
+    sy_trace_override *ov = &m->ov[m->nov];
+    memset(ov, 0, sizeof *ov);
+    char *name = strndup(v, (size_t)(eq - v));
+    if (!name) return -cli_oom();
+    ov->input = name;
+    m->nov++;
+    if (o == OPT_STATIC) {
+        ov->make_static = 1;
         return 1;
     }
-    return 0;
+    int *dims = NULL;
+    size_t n = 0, cap = 0;
+    const char *p = eq + 1;
+    while (*p) {
+        char *end;
+        errno = 0;
+        long d = *p >= '0' && *p <= '9' ? strtol(p, &end, 10) : -1;
+        if (d < 0 || errno == ERANGE || d > INT_MAX) {
+            free(dims);
+            return -cli_usage_error(cmd, "bad dim list in '%s' (dim indices 0, 1, ... separated by ',')", v);
+        }
+        if (cli_reserve(&dims, &cap, n + 1, sizeof *dims)) {
+            free(dims);
+            return -cli_oom();
+        }
+        dims[n++] = (int)d;
+        p = end;
+        if (*p == ',' && p[1]) p++;
+        else if (*p) {
+            free(dims);
+            return -cli_usage_error(cmd, "bad dim list in '%s' (dim indices 0, 1, ... separated by ',')", v);
+        }
+    }
+    ov->dims = dims;
+    ov->ndims = n;
+    return 1;
+}
+
+/* Every --dynamic/--static names an input of g, and every dim exists: a
+ * usage error otherwise (the command line is wrong, not the model). */
+static int check_overrides(const char *cmd, const model_opts *m, const sy_graph *g)
+{
+    for (size_t i = 0; i < m->nov; i++) {
+        const sy_trace_override *o = &m->ov[i];
+        const sy_graph_input *in = NULL;
+        for (size_t k = 0; k < sy_graph_ninputs(g); k++)
+            if (!strcmp(sy_graph_input_at(g, k)->name, o->input)) in = sy_graph_input_at(g, k);
+        if (!in) {
+            fprintf(stderr, "symshape: error: %s: %s %s: the model has no input named '%s' (inputs:", cmd,
+                    o->make_static ? "--static" : "--dynamic", o->input, o->input);
+            for (size_t k = 0; k < sy_graph_ninputs(g); k++) fprintf(stderr, " %s", sy_graph_input_at(g, k)->name);
+            fprintf(stderr, ")\n(see 'symshape %s --help')\n", cmd);
+            return EX_USAGE;
+        }
+        for (size_t k = 0; k < o->ndims; k++)
+            if ((size_t)o->dims[k] >= in->ndim)
+                return cli_usage_error(cmd, "--dynamic %s=...: input '%s' has no dim %d (rank %zu)", o->input, o->input,
+                                       o->dims[k], in->ndim);
+    }
+    return EX_OK;
 }
 
 typedef struct {
@@ -103,18 +185,25 @@ static void traced_free(traced *t)
     sy_ctx_free(t->ctx);
 }
 
-static int trace_model(model_opts *m, traced *t)
+static int trace_model(const char *cmd, model_opts *m, traced *t)
 {
     memset(t, 0, sizeof *t);
     t->ctx = cli_ctx();
     double t0 = now();
-    if (sy_graph_load_file(t->ctx, m->model, &t->g) != SY_OK) return cli_lib_error(t->ctx, "cannot load model");
+    char *text = NULL;
+    size_t len = 0;
+    int rc = cli_read_input(cmd, m->model, &text, &len);
+    if (rc != EX_OK) return rc;
+    sy_status st = sy_graph_load_text(t->ctx, text, len, cli_file_name(m->model), &t->g);
+    free(text);
+    if (st != SY_OK) return cli_lib_error(t->ctx, "cannot load model");
+    if ((rc = check_overrides(cmd, m, t->g)) != EX_OK) return rc;
     double t1 = now();
     t->env = sy_env_new(t->ctx, &m->eo);
     if (!t->env) return cli_lib_error(t->ctx, "env");
     if (sy_env_trace(t->env, t->g, m->nov, m->ov, &t->tr) != SY_OK) {
-        sy_status st = sy_ctx_last_error(t->ctx);
-        fprintf(stderr, "symshape: error: %s: %s\n", m->model, sy_ctx_last_error_msg(t->ctx));
+        st = sy_ctx_last_error(t->ctx);
+        fprintf(stderr, "symshape: error: %s: %s\n", cli_file_name(m->model), sy_ctx_last_error_msg(t->ctx));
         return st == SY_ENOMEM ? EX_INTERNAL : EX_INPUT;
     }
     double t2 = now();
@@ -130,6 +219,14 @@ static int trace_model(model_opts *m, traced *t)
     return EX_OK;
 }
 
+static const struct option run_opts[] = {{"backend", required_argument, NULL, 'b'},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"prefix", required_argument, NULL, OPT_PREFIX},
+                                         {"stats", no_argument, NULL, OPT_STATS},
+                                         MODEL_OPTIONS,
+                                         CLI_COMMON_OPTIONS,
+                                         {0}};
+
 static int run_run(int argc, char **argv)
 {
     model_opts m;
@@ -137,68 +234,48 @@ static int run_run(int argc, char **argv)
     sy_env_options eo = SY_ENV_OPTIONS_INIT;
     m.eo = eo;
     const char *backend = "report", *outpath = NULL, *prefix = NULL;
-    int stats = 0;
-    for (int i = 1; i < argc; i++) {
-        int r = model_option("run", &m, argc, argv, &i);
-        if (r < 0) return -r;
-        if (r) continue;
-        if (!strcmp(argv[i], "--backend") || !strcmp(argv[i], "-b")) {
-            if (i + 1 >= argc) return cli_usage_error("run", "--backend needs a name");
-            backend = argv[++i];
-        } else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
-            if (i + 1 >= argc) return cli_usage_error("run", "-o needs a file name");
-            outpath = argv[++i];
-        } else if (!strcmp(argv[i], "--prefix")) {
-            if (i + 1 >= argc) return cli_usage_error("run", "--prefix needs a name");
-            prefix = argv[++i];
-        } else if (!strcmp(argv[i], "--stats")) {
-            stats = 1;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("run", "unknown option '%s'", argv[i]);
-        } else if (!m.model) {
-            m.model = argv[i];
-        } else {
-            return cli_usage_error("run", "expected one model file");
-        }
+    int stats = 0, rc = EX_OK, o;
+    char *dflt = NULL;
+    while (rc == EX_OK && (o = cli_getopt(&cmd_run, argc, argv, "b:o:" CLI_COMMON_SHORT, run_opts, &rc)) != -1) {
+        if (o == CLI_STOP) break;
+        int r = model_option("run", &m, o, optarg);
+        if (r < 0) rc = -r;
+        else if (r) continue;
+        else if (o == 'b') backend = optarg;
+        else if (o == 'o') outpath = optarg;
+        else if (o == OPT_PREFIX) prefix = optarg;
+        else if (o == OPT_STATS) stats = 1;
     }
-    if (!m.model && !(m.model = default_model())) return cli_input_error("no model given and no bundled example found");
-    if (!outpath && !strcmp(backend, "bytecode") && isatty(1))
-        return cli_usage_error("run", "the bytecode backend writes binary: give -o FILE (or redirect stdout)");
-    if (!sy_backend_find(backend)) {
-        fprintf(stderr, "symshape run: unknown backend '%s'; known:", backend);
+    if (rc == EX_OK && argc - optind > 1) rc = cli_usage_error("run", "expected one model file");
+    if (rc == EX_OK) m.model = optind < argc ? argv[optind] : (dflt = default_model());
+    if (rc == EX_OK && !m.model) rc = cli_input_error("no model given and no bundled example found");
+    if (rc == EX_OK && (!outpath || !strcmp(outpath, "-")) && !strcmp(backend, "bytecode") && isatty(1))
+        rc = cli_usage_error("run", "the bytecode backend writes binary: give -o FILE (or redirect stdout)");
+    if (rc == EX_OK && !sy_backend_find(backend)) {
+        fprintf(stderr, "symshape: error: run: unknown backend '%s'; known:", backend);
         for (size_t i = 0; i < sy_backend_count(); i++) fprintf(stderr, " %s", sy_backend_at(i)->name);
-        fprintf(stderr, "\n");
-        return EX_USAGE;
+        fprintf(stderr, "\n(see 'symshape run --help')\n");
+        rc = EX_USAGE;
     }
-    traced t;
-    int rc = trace_model(&m, &t);
     if (rc != EX_OK) {
-        traced_free(&t);
+        model_opts_free(&m);
+        free(dflt);
         return rc;
     }
+    traced t;
+    rc = trace_model("run", &m, &t);
     sy_backend_options bo = SY_BACKEND_OPTIONS_INIT;
     bo.env = t.env;
     bo.graph = t.g;
     bo.prefix = prefix;
-    unsigned char *data;
-    size_t len;
+    unsigned char *data = NULL;
+    size_t len = 0;
     double t5 = now();
-    if (sy_backend_render(backend, t.gs, &bo, &data, &len) != SY_OK) {
-        rc = cli_lib_error(t.ctx, "render");
-        traced_free(&t);
-        return rc;
-    }
+    if (rc == EX_OK && sy_backend_render(backend, t.gs, &bo, &data, &len) != SY_OK) rc = cli_lib_error(t.ctx, "render");
     double t6 = now();
-    FILE *out = stdout;
-    if (outpath && !(out = fopen(outpath, "wb"))) {
-        sy_mem_free(t.ctx, data);
-        traced_free(&t);
-        return cli_input_error("cannot write %s", outpath);
-    }
-    if (fwrite(data, 1, len, out) != len) rc = cli_input_error("write failed");
-    if (outpath) fclose(out);
-    sy_mem_free(t.ctx, data);
-    if (stats) {
+    if (rc == EX_OK) rc = cli_write_output(outpath, data, len);
+    if (data) sy_mem_free(t.ctx, data);
+    if (rc == EX_OK && stats) {
         size_t rec, dedup, kept;
         sy_gset_counts(t.gs, &rec, &dedup, &kept);
         fprintf(stderr,
@@ -209,38 +286,59 @@ static int run_run(int argc, char **argv)
                 t.t_produce * 1e3, t.t_minimize * 1e3, (t6 - t5) * 1e3, rec, dedup, t.produced, kept);
     }
     traced_free(&t);
+    model_opts_free(&m);
+    free(dflt);
     return rc;
 }
 
 /* ------------------------------------------------------------------ probe */
 
+/* one input of a point */
 typedef struct {
     const char *name;
     size_t rank;
-    int64_t shape[16];
+    int64_t *shape;
 } point_in;
 
-static int parse_sizes_arg(const char *v, point_in *p)
+/* the inputs of one point; owned arrays, reused from point to point */
+typedef struct {
+    point_in *in;
+    size_t n, cap;
+    const char **names;
+    size_t *ranks;
+    const int64_t **shapes;
+    sy_dtype *dts;
+    size_t cap_names, cap_ranks, cap_shapes, cap_dts;
+} point;
+
+static void point_clear(point *p, int owns_names)
 {
-    const char *eq = strchr(v, '=');
-    if (!eq || eq == v) return -1;
-    static char names[64][128];
-    static int next;
-    snprintf(names[next % 64], sizeof names[0], "%.*s", (int)(eq - v), v);
-    p->name = names[next++ % 64];
-    p->rank = 0;
-    const char *s = eq + 1;
-    while (*s) {
-        char *end;
-        errno = 0;
-        long long d = strtoll(s, &end, 10);
-        if (end == s || errno == ERANGE || d < 0 || p->rank == 16) return -1; /* past int64: never clamp */
-        p->shape[p->rank++] = d;
-        s = end;
-        if (*s == ',') s++;
-        else if (*s) return -1;
+    for (size_t i = 0; i < p->n; i++) {
+        if (owns_names) free((void *)p->in[i].name);
+        free(p->in[i].shape);
     }
-    return 0;
+    p->n = 0;
+}
+
+static void point_free(point *p, int owns_names)
+{
+    point_clear(p, owns_names);
+    free(p->in);
+    free(p->names);
+    free(p->ranks);
+    free(p->shapes);
+    free(p->dts);
+}
+
+/* room for n inputs in the parallel arrays */
+static int point_arrays(point *p, size_t n)
+{
+    return cli_reserve(&p->names, &p->cap_names, n, sizeof *p->names) ||
+                   cli_reserve(&p->ranks, &p->cap_ranks, n, sizeof *p->ranks) ||
+                   cli_reserve(&p->shapes, &p->cap_shapes, n, sizeof *p->shapes) ||
+                   cli_reserve(&p->dts, &p->cap_dts, n, sizeof *p->dts)
+               ? -1
+               : 0;
 }
 
 /* The sizes of every tensor in v (lists flattened) appended to arr as the
@@ -272,6 +370,42 @@ static sy_status flat_shapes(sy_ctx *ctx, const sy_value *v, json_t *arr, char *
     return SY_OK;
 }
 
+/* The sizes of point pi of the points file into pt (names borrowed from the JSON). */
+static int json_point(const char *file, size_t pi, json_t *p, point *pt)
+{
+    const char *fname = cli_file_name(file);
+    if (!json_is_object(p) || !json_is_object(json_object_get(p, "sizes")))
+        return cli_input_error("%s: point %zu: expected an object {\"sizes\": {\"INPUT\": [D, ...], ...}, ...}", fname, pi);
+    const char *k;
+    json_t *v;
+    json_object_foreach(json_object_get(p, "sizes"), k, v) {
+        if (!json_is_array(v))
+            return cli_input_error("%s: point %zu: the sizes of '%s' must be a list of non-negative integers", fname, pi, k);
+        if (cli_reserve(&pt->in, &pt->cap, pt->n + 1, sizeof *pt->in)) return cli_oom();
+        point_in *in = &pt->in[pt->n++];
+        in->name = k;
+        in->rank = json_array_size(v);
+        in->shape = malloc((in->rank ? in->rank : 1) * sizeof *in->shape);
+        if (!in->shape) return cli_oom();
+        for (size_t d = 0; d < in->rank; d++) {
+            json_t *x = json_array_get(v, d);
+            if (!json_is_integer(x) || json_integer_value(x) < 0)
+                return cli_input_error("%s: point %zu: the sizes of '%s' must be a list of non-negative integers "
+                                       "(item %zu is not)", fname, pi, k, d);
+            in->shape[d] = json_integer_value(x);
+        }
+    }
+    return EX_OK;
+}
+
+static const struct option probe_opts[] = {{"sizes", required_argument, NULL, 's'},
+                                           {"points", required_argument, NULL, OPT_POINTS},
+                                           {"json", no_argument, NULL, OPT_JSON},
+                                           {"fail-on-reject", no_argument, NULL, OPT_FAIL_ON_REJECT},
+                                           MODEL_OPTIONS,
+                                           CLI_COMMON_OPTIONS,
+                                           {0}};
+
 static int run_probe(int argc, char **argv)
 {
     model_opts m;
@@ -279,124 +413,126 @@ static int run_probe(int argc, char **argv)
     sy_env_options eo = SY_ENV_OPTIONS_INIT;
     m.eo = eo;
     const char *points_file = NULL;
-    int as_json = 0;
-    point_in cmdline[16];
-    size_t ncmd = 0;
-    for (int i = 1; i < argc; i++) {
-        int r = model_option("probe", &m, argc, argv, &i);
-        if (r < 0) return -r;
-        if (r) continue;
-        if (!strcmp(argv[i], "--sizes")) {
-            if (i + 1 >= argc) return cli_usage_error("probe", "--sizes needs NAME=D,D,...");
-            if (ncmd == 16) return cli_usage_error("probe", "too many --sizes");
-            if (parse_sizes_arg(argv[++i], &cmdline[ncmd]))
-                return cli_usage_error("probe", "--sizes expects NAME=D,D,... with non-negative integers (got '%s')", argv[i]);
-            for (size_t k = 0; k < ncmd; k++)
-                if (!strcmp(cmdline[k].name, cmdline[ncmd].name))
-                    return cli_usage_error("probe", "input '%s' given twice (one point per call; use --points for several)",
-                                           cmdline[ncmd].name);
-            ncmd++;
-        } else if (!strcmp(argv[i], "--points")) {
-            if (i + 1 >= argc) return cli_usage_error("probe", "--points needs a file");
-            points_file = argv[++i];
-        } else if (!strcmp(argv[i], "--json")) {
-            as_json = 1;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("probe", "unknown option '%s'", argv[i]);
-        } else if (!m.model) {
-            m.model = argv[i];
-        } else {
-            return cli_usage_error("probe", "expected one model file");
-        }
-    }
-    if (!m.model) return cli_usage_error("probe", "expected a model file");
-    if (!points_file && !ncmd) return cli_usage_error("probe", "expected --sizes NAME=D,... or --points FILE");
-    if (points_file && ncmd) return cli_usage_error("probe", "use either --sizes or --points, not both");
+    int as_json = 0, fail_on_reject = 0, rc = EX_OK, o;
+    point cmdline, pt;
+    memset(&cmdline, 0, sizeof cmdline);
+    memset(&pt, 0, sizeof pt);
     json_t *points = NULL;
-    if (points_file) {
-        json_error_t err;
-        json_t *root = json_load_file(points_file, 0, &err);
-        if (!root && err.line < 0) return cli_input_error("%s: %s", points_file, err.text); /* could not open or read */
-        if (!root) return cli_input_error("%s: line %d, column %d: %s", points_file, err.line, err.column, err.text);
-        points = json_incref(json_object_get(root, "points"));
-        json_decref(root);
-        if (!json_is_array(points)) {
-            json_decref(points);
-            return cli_input_error("%s: expected an object with a \"points\" list", points_file);
+    while (rc == EX_OK && (o = cli_getopt(&cmd_probe, argc, argv, "s:" CLI_COMMON_SHORT, probe_opts, &rc)) != -1) {
+        if (o == CLI_STOP) break;
+        int r = model_option("probe", &m, o, optarg);
+        if (r < 0) {
+            rc = -r;
+        } else if (r) {
+            continue;
+        } else if (o == 's') {
+            point_in in;
+            char *name;
+            int pr = cli_parse_sizes(optarg, &name, &in.shape, &in.rank);
+            if (pr == -2) {
+                rc = cli_oom();
+                break;
+            }
+            if (pr) {
+                rc = cli_usage_error("probe", "--sizes expects NAME=D,D,... with non-negative integers up to 2^63-1 "
+                                     "(got '%s')", optarg);
+                break;
+            }
+            in.name = name;
+            for (size_t k = 0; k < cmdline.n && rc == EX_OK; k++)
+                if (!strcmp(cmdline.in[k].name, name))
+                    rc = cli_usage_error("probe", "input '%s' given twice (one point per call; use --points for several)",
+                                         name);
+            if (rc == EX_OK && cli_reserve(&cmdline.in, &cmdline.cap, cmdline.n + 1, sizeof *cmdline.in)) rc = cli_oom();
+            if (rc != EX_OK) {
+                free(name);
+                free(in.shape);
+                break;
+            }
+            cmdline.in[cmdline.n++] = in;
+        } else if (o == OPT_POINTS) {
+            points_file = optarg;
+        } else if (o == OPT_JSON) {
+            as_json = 1;
+        } else if (o == OPT_FAIL_ON_REJECT) {
+            fail_on_reject = 1;
         }
     }
-    traced t;
-    int rc = trace_model(&m, &t);
+    if (rc == EX_OK && argc - optind > 1) rc = cli_usage_error("probe", "expected one model file");
+    if (rc == EX_OK && argc - optind < 1) rc = cli_usage_error("probe", "expected a model file ('-': stdin)");
+    if (rc == EX_OK) m.model = argv[optind];
+    if (rc == EX_OK && !points_file && !cmdline.n) rc = cli_usage_error("probe", "expected --sizes NAME=D,... or --points FILE");
+    if (rc == EX_OK && points_file && cmdline.n) rc = cli_usage_error("probe", "use either --sizes or --points, not both");
+    if (rc == EX_OK && points_file) {
+        char *text = NULL;
+        size_t len = 0;
+        rc = cli_read_input("probe", points_file, &text, &len);
+        json_error_t err;
+        json_t *root = rc == EX_OK ? json_loadb(text, len, 0, &err) : NULL;
+        free(text);
+        if (rc == EX_OK && !root)
+            rc = cli_input_error("%s: line %d, column %d: %s", cli_file_name(points_file), err.line, err.column, err.text);
+        if (rc == EX_OK) {
+            points = json_incref(json_object_get(root, "points"));
+            if (!json_is_array(points))
+                rc = cli_input_error("%s: expected an object with a \"points\" list", cli_file_name(points_file));
+        }
+        json_decref(root);
+    }
     if (rc != EX_OK) {
-        traced_free(&t);
         json_decref(points);
+        point_free(&cmdline, 1);
+        model_opts_free(&m);
         return rc;
     }
-    sy_realvals *rv = sy_realvals_new(t.ctx, t.g);
-    size_t ns = sy_gset_nsources(t.gs);
+    traced t;
+    rc = trace_model("probe", &m, &t);
+    sy_realvals *rv = rc == EX_OK ? sy_realvals_new(t.ctx, t.g) : NULL;
+    size_t ns = rc == EX_OK ? sy_gset_nsources(t.gs) : 0;
     int64_t *vals = calloc(ns ? ns : 1, sizeof *vals);
+    if (rc == EX_OK && (!rv || !vals)) rc = cli_oom();
     size_t npts = points ? json_array_size(points) : 1;
     long accepted = 0, violations = 0, truth = 0;
     int tty = isatty(2) && npts > 20;
+    const char *pname = cli_file_name(points_file);
     for (size_t pi = 0; pi < npts && rc == EX_OK; pi++) {
-        point_in pin[16];
-        size_t nin = 0;
         json_t *p = points ? json_array_get(points, pi) : NULL;
-        if (points && (!json_is_object(p) || !json_is_object(json_object_get(p, "sizes")))) {
-            rc = cli_input_error("%s: point %zu: expected an object {\"sizes\": {\"INPUT\": [D, ...], ...}, ...}",
-                                 points_file, pi);
+        point *cur = &cmdline;
+        char bind_err[1024] = "";
+        if (points) {
+            point_clear(&pt, 0);
+            if ((rc = json_point(points_file, pi, p, &pt)) != EX_OK) break;
+            cur = &pt;
+        }
+        if (point_arrays(cur, cur->n)) {
+            rc = cli_oom();
             break;
         }
-        if (p) {
-            const char *k;
-            json_t *v;
-            json_object_foreach(json_object_get(p, "sizes"), k, v) {
-                if (nin == 16 || !json_is_array(v) || json_array_size(v) > 16) {
-                    rc = cli_input_error("%s: point %zu: bad sizes", points_file, pi);
-                    break;
-                }
-                pin[nin].name = k;
-                pin[nin].rank = json_array_size(v);
-                for (size_t d = 0; d < pin[nin].rank; d++) {
-                    json_t *x = json_array_get(v, d);
-                    if (!json_is_integer(x) || json_integer_value(x) < 0) {
-                        rc = cli_input_error("%s: point %zu: sizes must be non-negative integers", points_file, pi);
-                        break;
-                    }
-                    pin[nin].shape[d] = json_integer_value(x);
-                }
-                nin++;
-            }
-            if (rc != EX_OK) break;
-        } else {
-            memcpy(pin, cmdline, ncmd * sizeof *pin);
-            nin = ncmd;
-        }
-        const char *names[16];
-        size_t ranks[16];
-        const int64_t *shapes[16];
-        sy_dtype dts[16];
-        for (size_t k = 0; k < nin; k++) {
-            names[k] = pin[k].name;
-            ranks[k] = pin[k].rank;
-            shapes[k] = pin[k].shape;
+        for (size_t k = 0; k < cur->n; k++) {
+            point_in *in = &cur->in[k];
+            cur->names[k] = in->name;
+            cur->ranks[k] = in->rank;
+            cur->shapes[k] = in->shape;
             long gi = -1;
             for (size_t q = 0; q < sy_graph_ninputs(t.g); q++)
-                if (!strcmp(sy_graph_input_at(t.g, q)->name, pin[k].name)) gi = (long)q;
+                if (!strcmp(sy_graph_input_at(t.g, q)->name, in->name)) gi = (long)q;
             if (gi < 0) {
-                if (points) rc = cli_input_error("%s: point %zu: the model has no input named '%s'", points_file, pi, pin[k].name);
-                else rc = cli_input_error("the model has no input named '%s'", pin[k].name);
+                if (points) rc = cli_input_error("%s: point %zu: the model has no input named '%s'", pname, pi, in->name);
+                else rc = cli_input_error("the model has no input named '%s'", in->name);
                 break;
             }
-            dts[k] = sy_graph_input_at(t.g, (size_t)gi)->dtype;
-            if (sy_realvals_bind(rv, pin[k].name, pin[k].rank, pin[k].shape) != SY_OK) {
-                /* a rank mismatch: the guard set rejects it; real values are not available */
+            cur->dts[k] = sy_graph_input_at(t.g, (size_t)gi)->dtype;
+            if (!bind_err[0] && sy_realvals_bind(rv, in->name, in->rank, in->shape) != SY_OK) {
+                /* a rank mismatch: the guard set rejects it; real values are not available (never
+                 * the previous point's) */
+                snprintf(bind_err, sizeof bind_err, "%s", sy_ctx_last_error_msg(t.ctx));
+                sy_ctx_reset_error(t.ctx);
             }
         }
         if (rc != EX_OK) break;
         sy_gset_result res;
-        if (sy_gset_values_from_shapes(t.gs, nin, names, ranks, shapes, dts, vals) != SY_OK) {
-            if (points) rc = cli_input_error("%s: point %zu: %s", points_file, pi, sy_ctx_last_error_msg(t.ctx));
+        if (sy_gset_values_from_shapes(t.gs, cur->n, cur->names, cur->ranks, cur->shapes, cur->dts, vals) != SY_OK) {
+            if (points) rc = cli_input_error("%s: point %zu: %s", pname, pi, sy_ctx_last_error_msg(t.ctx));
             else rc = cli_lib_error(t.ctx, "sizes");
             break;
         }
@@ -408,9 +544,13 @@ static int run_probe(int argc, char **argv)
         json_t *outs = json_array();
         sy_status st = SY_OK;
         char err[1024] = "";
-        for (size_t o = 0; o < sy_realvals_noutputs(rv) && !st; o++) {
+        if (bind_err[0]) {
+            st = SY_EINVAL;
+            snprintf(err, sizeof err, "%s", bind_err);
+        }
+        for (size_t oi = 0; oi < sy_realvals_noutputs(rv) && !st; oi++) {
             const sy_value *val;
-            st = sy_realvals_output(rv, o, &val);
+            st = sy_realvals_output(rv, oi, &val);
             if (st) snprintf(err, sizeof err, "%s", sy_ctx_last_error_msg(t.ctx));
             else st = flat_shapes(t.ctx, val, outs, err, sizeof err);
         }
@@ -420,7 +560,7 @@ static int run_probe(int argc, char **argv)
             json_t *okv = json_object_get(p, "ok"), *want = json_object_get(p, "outputs");
             if (!json_is_boolean(okv) || (json_is_true(okv) && !json_is_array(want))) {
                 rc = cli_input_error("%s: point %zu: \"ok\" must be true or false, and \"outputs\" an array when ok",
-                                     points_file, pi);
+                                     pname, pi);
                 json_decref(outs);
                 break;
             }
@@ -429,20 +569,20 @@ static int run_probe(int argc, char **argv)
             violations += violation;
         }
         json_t *sz = json_object();
-        for (size_t k = 0; k < nin; k++) {
+        for (size_t k = 0; k < cur->n; k++) {
             json_t *a = json_array();
-            for (size_t d = 0; d < pin[k].rank; d++) json_array_append_new(a, json_integer(pin[k].shape[d]));
-            json_object_set_new(sz, pin[k].name, a);
+            for (size_t d = 0; d < cur->in[k].rank; d++) json_array_append_new(a, json_integer(cur->in[k].shape[d]));
+            json_object_set_new(sz, cur->in[k].name, a);
         }
         if (as_json) {
-            json_t *o = json_pack("{s:o, s:b, s:s?, s:o, s:s?}", "sizes", sz, "accept", res.accept, "failed_guard",
-                                  res.accept ? NULL : res.message, "outputs", st ? json_null() : json_incref(outs), "error",
-                                  st ? err : NULL);
-            if (violation) json_object_set_new(o, "soundness_violation", json_true());
-            char *line = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+            json_t *jo = json_pack("{s:o, s:b, s:s?, s:o, s:s?}", "sizes", sz, "accept", res.accept, "failed_guard",
+                                   res.accept ? NULL : res.message, "outputs", st ? json_null() : json_incref(outs),
+                                   "error", st ? err : NULL);
+            if (violation) json_object_set_new(jo, "soundness_violation", json_true());
+            char *line = json_dumps(jo, JSON_COMPACT | JSON_PRESERVE_ORDER);
             printf("%s\n", line);
             free(line);
-            json_decref(o);
+            json_decref(jo);
         } else {
             char *szs = json_dumps(sz, JSON_COMPACT | JSON_PRESERVE_ORDER), *os = json_dumps(outs, JSON_COMPACT);
             printf("%s: %s%s%s; outputs %s%s\n", szs, res.accept ? "accept" : "reject (", res.accept ? "" : res.message,
@@ -456,43 +596,62 @@ static int run_probe(int argc, char **argv)
         if (tty) fprintf(stderr, "\r[%zu/%zu]", pi + 1, npts);
     }
     if (tty) fprintf(stderr, "\r\033[K");
-    if (rc == EX_OK && truth) {
-        fprintf(stderr, "%zu points: %ld accepted, %ld soundness violations\n", npts, accepted, violations);
-        if (violations) rc = EX_FALSE;
-    }
+    if (rc == EX_OK && truth) fprintf(stderr, "%zu points: %ld accepted, %ld soundness violations\n", npts, accepted, violations);
+    if (rc == EX_OK && violations) rc = EX_FALSE;
+    if (rc == EX_OK && fail_on_reject && (size_t)accepted < npts) rc = EX_FALSE;
     free(vals);
     sy_realvals_free(rv);
     json_decref(points);
+    point_free(&pt, 0);
+    point_free(&cmdline, 1);
     traced_free(&t);
+    model_opts_free(&m);
     return rc;
 }
 
+#define MODEL_HELP                                                                                                  \
+    "      --dynamic NAME=D,..  the dims of input NAME that get symbols (replaces the graph's list)\n"              \
+    "      --static NAME        every dim of input NAME is static\n"                                            \
+    "      --no-duck-sizing     equal example sizes do not share a symbol\n"                                    \
+    "      --no-specialize-01   example sizes 0 and 1 stay symbolic (range [0, oo))\n"                          \
+    "  -h, --help               this help;  -V, --version  the version\n"
+
 const cli_cmd cmd_run = {"run", "trace a model and render its minimized guard set",
-    "usage: symshape run [MODEL.json] [--backend NAME] [-o FILE] [--prefix NAME]\n"
-    "                    [--dynamic NAME=D,D,...] [--static NAME] [--no-duck-sizing]\n"
-    "                    [--no-specialize-01] [--stats]\n\n"
-    "Traces MODEL (default: the bundled examples/resnet18.json) with symbolic sizes,\n"
-    "produces and minimizes its guard set and renders it with a backend:\n"
-    "report (default, text), markdown, json, c, bytecode (see 'symshape --help').\n"
-    "  --dynamic NAME=D,..  the dims of input NAME that get symbols (replaces the graph's list)\n"
-    "  --static NAME        every dim of input NAME is static\n"
-    "  --no-duck-sizing     equal example sizes do not share a symbol\n"
-    "  --no-specialize-01   example sizes 0 and 1 stay symbolic (range [0, oo))\n"
-    "  --prefix NAME        symbol prefix of the C backend (default guards)\n"
-    "  --stats              phase timings and guard counts on stderr\n"
-    "exit: 0 ok, 2 usage, 3 bad model (message names the file, node or line/column), 4 internal\n",
-    run_run};
+    "usage: symshape run [options] [MODEL.json]\n\n"
+    "Traces MODEL ('-': stdin; default: the bundled examples/resnet18.json,\n"
+    "installed in ../share/symshape/examples next to the executable) with symbolic\n"
+    "sizes, produces and minimizes its guard set and renders it with a backend.\n\n"
+    "  -b, --backend NAME       report (default, text), markdown, json, c, bytecode,\n"
+    "                           or any registered backend\n"
+    "  -o, --output FILE        write there instead of stdout ('-': stdout)\n"
+    "      --prefix NAME        symbol prefix of the C backend (default guards)\n"
+    "      --stats              phase timings and guard counts on stderr\n"
+    MODEL_HELP
+    CLI_EXIT_HEAD
+    "  0  rendered the guard set\n"
+    "  2  usage error (unknown option or backend, a --dynamic/--static naming no input or dim)\n"
+    "  3  bad model (the message names the file and the node or line/column), unwritable output\n"
+    CLI_EXIT_INTERNAL,
+    run_run, 0};
 
 const cli_cmd cmd_probe = {"probe", "check sizes against the guard set and compute the real output shapes",
-    "usage: symshape probe MODEL.json (--sizes NAME=D,D,... ... | --points PROBES.json) [--json]\n"
-    "                      [--dynamic ...] [--static NAME] [--no-duck-sizing] [--no-specialize-01]\n\n"
+    "usage: symshape probe [options] (--sizes NAME=D,D,... ... | --points PROBES.json) MODEL.json\n\n"
     "For each point: whether the guard set accepts it (and the first failing guard\n"
     "with the values it read), and the model's output shapes there computed with\n"
-    "get_real_value (or the error where the model cannot run). --points reads the\n"
-    "probes format (docs/graph-format.md); with ground truth (ok/outputs) a summary of soundness\n"
-    "violations is printed on stderr. --json prints one JSON object per line:\n"
-    "{\"sizes\": {...}, \"accept\": true|false, \"failed_guard\": \"...\"|null,\n"
-    " \"outputs\": [[...], ...]|null, \"error\": \"...\"|null}, plus \"soundness_violation\": true\n"
-    "on a point the guards accept where the ground truth differs.\n"
-    "exit: 0 ok, 1 a soundness violation against the points' ground truth, 2 usage, 3 bad input\n",
-    run_probe};
+    "get_real_value (or the error where the model cannot run). MODEL '-' reads stdin.\n\n"
+    "  -s, --sizes NAME=D,...   the sizes of input NAME at the one point (one per input)\n"
+    "      --points FILE        the points of a probes file (docs/graph-format.md; '-': stdin);\n"
+    "                           with ground truth (ok/outputs) a summary of soundness violations\n"
+    "                           is printed on stderr\n"
+    "      --json               one JSON object per point:\n"
+    "                           {\"sizes\": {...}, \"accept\": true|false, \"failed_guard\": \"...\"|null,\n"
+    "                            \"outputs\": [[...], ...]|null, \"error\": \"...\"|null}, plus\n"
+    "                            \"soundness_violation\": true where the ground truth differs\n"
+    "      --fail-on-reject     exit 1 when the guards reject a point\n"
+    MODEL_HELP
+    CLI_EXIT_HEAD
+    "  0  every point was checked (no soundness violation)\n"
+    "  1  a soundness violation against the points' ground truth, or (--fail-on-reject) a\n"
+    "     rejected point\n" CLI_EXIT_USAGE
+    "  3  bad model or points file\n" CLI_EXIT_INTERNAL,
+    run_probe, 0};

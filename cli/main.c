@@ -1,5 +1,7 @@
 /* symshape: command-line front end. See docs/cli.md. */
+#include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,14 +9,21 @@
 
 static const cli_cmd *const commands[] = {&cmd_run, &cmd_probe, &cmd_check, &cmd_disasm, &cmd_simplify, &cmd_eval, &cmd_decide, &cmd_bound, &cmd_cases, NULL};
 
+static void verror(const char *cmd, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "symshape: error: ");
+    if (cmd) fprintf(stderr, "%s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "symshape%s%s: ", cmd ? " " : "", cmd ? cmd : "");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n(see 'symshape %s%s--help')\n", cmd ? cmd : "", cmd ? " " : "");
+    verror(cmd, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "(see 'symshape %s%s--help')\n", cmd ? cmd : "", cmd ? " " : "");
     return EX_USAGE;
 }
 
@@ -22,11 +31,15 @@ int cli_input_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "symshape: error: ");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    verror(NULL, fmt, ap);
     va_end(ap);
     return EX_INPUT;
+}
+
+int cli_oom(void)
+{
+    fprintf(stderr, "symshape: error: out of memory\n");
+    return EX_INTERNAL;
 }
 
 int cli_lib_error(sy_ctx *ctx, const char *what)
@@ -37,64 +50,246 @@ int cli_lib_error(sy_ctx *ctx, const char *what)
     return EX_INPUT;
 }
 
-int cli_wants_help(int argc, char **argv, const cli_cmd *c)
+void cli_print_version(void) { printf("symshape %s (library %s)\n", SY_VERSION_STRING, sy_version_string()); }
+
+int cli_getopt(const cli_cmd *c, int argc, char **argv, const char *shortopts, const struct option *longopts, int *rc)
 {
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(c->usage, stdout);
-            return 1;
+    char opts[64];
+    snprintf(opts, sizeof opts, ":%s", shortopts);
+    opterr = 0;
+    int longi = -1;
+    int o = getopt_long(argc, argv, opts, longopts, &longi);
+    if (o == 'h') {
+        fputs(c->usage, stdout);
+        *rc = EX_DONE;
+        return CLI_STOP;
+    }
+    if (o == 'V') {
+        cli_print_version();
+        *rc = EX_DONE;
+        return CLI_STOP;
+    }
+    if (o != '?' && o != ':') return o;
+    const char *arg = argv[optind - 1];
+    char shortname[3] = {'-', (char)optopt, '\0'};
+    int is_long = !strncmp(arg, "--", 2);
+    if (o == ':') {
+        *rc = cli_usage_error(c->name, "option '%s' needs an argument", is_long ? arg : shortname);
+        return CLI_STOP;
+    }
+    if (is_long) {
+        /* --flag=value for a flag without a value, or an unknown/ambiguous name */
+        const char *eq = strchr(arg, '=');
+        size_t n = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+        int matches = 0;
+        const struct option *m = NULL;
+        for (const struct option *l = longopts; l->name; l++)
+            if (!strncmp(l->name, arg + 2, n)) {
+                if (strlen(l->name) == n) {
+                    matches = 1;
+                    m = l;
+                    break;
+                }
+                matches++;
+                m = l;
+            }
+        if (matches == 1 && eq && m->has_arg == no_argument) {
+            *rc = cli_usage_error(c->name, "option '--%s' takes no value (got '%s')", m->name, arg);
+            return CLI_STOP;
         }
-    return 0;
+        if (matches > 1) {
+            *rc = cli_usage_error(c->name, "option '%.*s' is ambiguous", (int)(eq ? (size_t)(eq - arg) : strlen(arg)), arg);
+            return CLI_STOP;
+        }
+    }
+    const char *shown = is_long || !optopt ? arg : shortname;
+    if (c->operands_may_start_with_dash)
+        *rc = cli_usage_error(c->name, "unknown option '%s' (an expression starting with '-' goes after '--')", shown);
+    else
+        *rc = cli_usage_error(c->name, "unknown option '%s'", shown);
+    return CLI_STOP;
 }
 
 sy_ctx *cli_ctx(void)
 {
     sy_ctx *ctx = NULL;
-    if (sy_ctx_new(NULL, &ctx) != SY_OK) {
-        fprintf(stderr, "symshape: cannot create a context (out of memory)\n");
-        exit(EX_INTERNAL);
-    }
+    if (sy_ctx_new(NULL, &ctx) != SY_OK) exit(cli_oom());
     return ctx;
+}
+
+const sy_expr *cli_parse_n(sy_ctx *ctx, const char *text, size_t len, const char *what)
+{
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        fprintf(stderr, "symshape: error: cannot parse %s: NUL byte at byte %zu\n", what, (size_t)(nul - text));
+        return NULL;
+    }
+    const sy_expr *e = NULL;
+    if (sy_expr_parse(ctx, text, len, &e) == SY_OK) return e;
+    fprintf(stderr, "symshape: error: cannot parse %s: %s\n", what, sy_ctx_last_error_msg(ctx));
+    long off = sy_ctx_last_error_offset(ctx);
+    if (off >= 0 && len < 200 && !memchr(text, '\n', len)) fprintf(stderr, "  %.*s\n  %*s^\n", (int)len, text, (int)off, "");
+    return NULL;
 }
 
 const sy_expr *cli_parse(sy_ctx *ctx, const char *text, const char *what)
 {
-    const sy_expr *e = NULL;
-    if (sy_expr_parse(ctx, text, (size_t)-1, &e) == SY_OK) return e;
-    fprintf(stderr, "symshape: error: cannot parse %s: %s\n", what, sy_ctx_last_error_msg(ctx));
-    long off = sy_ctx_last_error_offset(ctx);
-    if (off >= 0 && strlen(text) < 200) {
-        fprintf(stderr, "  %s\n  %*s^\n", text, (int)off, "");
+    return cli_parse_n(ctx, text, strlen(text), what);
+}
+
+const char *cli_file_name(const char *path) { return !path || !strcmp(path, "-") ? "<stdin>" : path; }
+
+int cli_reserve(void *pp, size_t *cap, size_t n, size_t el)
+{
+    void **p = pp;
+    if (n <= *cap) return 0;
+    size_t nc = *cap ? *cap : 8;
+    while (nc < n) {
+        if (nc > SIZE_MAX / 2) return -1;
+        nc *= 2;
     }
-    return NULL;
+    if (nc > SIZE_MAX / el) return -1;
+    void *q = realloc(*p, nc * el);
+    if (!q) return -1;
+    *p = q;
+    *cap = nc;
+    return 0;
+}
+
+int cli_read_input(const char *cmd, const char *path, char **data, size_t *len)
+{
+    static int stdin_used;
+    *data = NULL;
+    *len = 0;
+    int is_stdin = !strcmp(path, "-");
+    if (is_stdin && stdin_used++) return cli_usage_error(cmd, "standard input ('-') can be read only once");
+    FILE *fp = is_stdin ? stdin : fopen(path, "rb");
+    if (!fp) return cli_input_error("cannot open %s: %s", path, strerror(errno));
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (cli_reserve(&buf, &cap, n + 65537, 1)) {
+            free(buf);
+            if (!is_stdin) fclose(fp);
+            return cli_oom();
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, fp);
+        n += got;
+        if (!got) break;
+    }
+    if (ferror(fp)) { /* e.g. a directory: EISDIR */
+        int e = errno;
+        free(buf);
+        if (!is_stdin) fclose(fp);
+        return cli_input_error("cannot read %s: %s", cli_file_name(path), strerror(e));
+    }
+    if (!is_stdin) fclose(fp);
+    buf[n] = '\0';
+    *data = buf;
+    *len = n;
+    return EX_OK;
+}
+
+int cli_write_output(const char *path, const void *data, size_t len)
+{
+    int to_stdout = !path || !strcmp(path, "-");
+    const char *name = to_stdout ? "<stdout>" : path;
+    FILE *fp = to_stdout ? stdout : fopen(path, "wb");
+    if (!fp) return cli_input_error("cannot write %s: %s", name, strerror(errno));
+    errno = 0;
+    int bad = fwrite(data, 1, len, fp) != len;
+    bad |= to_stdout ? fflush(fp) != 0 : fclose(fp) != 0;
+    if (bad) return cli_input_error("cannot write %s: %s", name, strerror(errno ? errno : EIO));
+    return EX_OK;
+}
+
+int cli_parse_sizes(const char *v, char **name, int64_t **shape, size_t *rank)
+{
+    *name = NULL;
+    *shape = NULL;
+    *rank = 0;
+    const char *eq = strchr(v, '=');
+    if (!eq || eq == v) return -1;
+    size_t cap = 0;
+    const char *s = eq + 1;
+    while (*s) {
+        char *end;
+        errno = 0;
+        if (*s == '-' || *s == '+' || *s == ' ') goto bad; /* strtoll would accept a sign or blanks */
+        long long d = strtoll(s, &end, 10);
+        if (end == s || errno == ERANGE) goto bad; /* past int64: never clamp */
+        if (cli_reserve(shape, &cap, *rank + 1, sizeof **shape)) goto oom;
+        (*shape)[(*rank)++] = d;
+        s = end;
+        if (*s == ',' && s[1]) s++;
+        else if (*s) goto bad;
+    }
+    if (!(*name = malloc((size_t)(eq - v) + 1))) goto oom;
+    memcpy(*name, v, (size_t)(eq - v));
+    (*name)[eq - v] = '\0';
+    return 0;
+bad:
+    free(*shape);
+    *shape = NULL;
+    return -1;
+oom:
+    free(*shape);
+    *shape = NULL;
+    return -2;
 }
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: symshape <command> [args]\n\nsymbolic tensor shapes: canonical size expressions, decisions, guards\n\ncommands:\n");
+    fprintf(out, "usage: symshape <command> [options] [operands]\n\nsymbolic tensor shapes: canonical size expressions, decisions, guards\n\ncommands:\n");
     for (int i = 0; commands[i]; i++) fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
-    fprintf(out, "\n  symshape <command> --help   details of one command\n  symshape --version\n\nexit status: 0 success/accept/true, 1 reject/false (probe: a soundness violation; see each command), 2 usage error, 3 bad input, 4 internal error\n");
+    fprintf(out,
+            "\n  symshape <command> --help   options and exit status of one command\n"
+            "  symshape --version          (also: symshape <command> --version)\n"
+            "\nconventions: --opt=value or --opt value; '--' ends the options; '-' as a file\n"
+            "reads stdin, '-o -' writes stdout; errors are 'symshape: error: ...' on stderr.\n"
+            "\nexit status:\n"
+            "  0  success, accept, true\n"
+            "  1  reject, false, failed cases, soundness violation (see each command)\n"
+            "  2  usage error (unknown command or option, missing or malformed argument)\n"
+            "  3  bad input (unreadable or malformed file, unparsable expression, ...)\n"
+            "  4  internal error (out of memory)\n"
+            "  5  unknown (decide only)\n");
 }
 
 int main(int argc, char **argv)
 {
+    cli_argv0 = argv[0];
     if (argc < 2) {
         usage(stderr);
         return EX_USAGE;
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        if (argc > 2 && !strcmp(argv[1], "help")) {
+            for (int i = 0; commands[i]; i++)
+                if (!strcmp(argv[2], commands[i]->name)) {
+                    fputs(commands[i]->usage, stdout);
+                    return EX_OK;
+                }
+            return cli_usage_error(NULL, "unknown command '%s'", argv[2]);
+        }
         usage(stdout);
         return EX_OK;
     }
-    if (!strcmp(argv[1], "--version")) {
-        printf("symshape %s (library %s)\n", SY_VERSION_STRING, sy_version_string());
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+        cli_print_version();
         return EX_OK;
     }
     for (int i = 0; commands[i]; i++) {
         if (!strcmp(argv[1], commands[i]->name)) {
-            if (cli_wants_help(argc - 1, argv + 1, commands[i])) return EX_OK;
-            return commands[i]->run(argc - 1, argv + 1);
+            int rc = commands[i]->run(argc - 1, argv + 1);
+            if (rc == EX_DONE) rc = EX_OK;
+            if (fflush(stdout) != 0 || ferror(stdout)) {
+                fprintf(stderr, "symshape: error: cannot write <stdout>: %s\n", strerror(errno ? errno : EIO));
+                if (rc == EX_OK || rc == EX_FALSE || rc == EX_UNKNOWN) rc = EX_INPUT;
+            }
+            return rc;
         }
     }
+    if (argv[1][0] == '-') return cli_usage_error(NULL, "unknown option '%s'", argv[1]);
     return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
 }

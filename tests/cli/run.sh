@@ -36,7 +36,7 @@ check "bound of a relation" 3 "is a relation, not an integer expression" "$S" bo
 check "simplify bad option" 2 "unknown option" "$S" simplify x --frob
 check "eval" 0 "-4" "$S" eval 'FloorDiv(a, b)' a=-7 b=2
 check "eval bound twice" 2 "bound twice" "$S" eval x x=1 x=2
-check "run bytecode to a pipe" 0 "-" "$S" run -b bytecode
+check "run bytecode to a pipe" 0 "-" sh -c "'$S' run -b bytecode | od -c"
 check "eval bignum" 0 "576" "$S" eval 'Mod(-(2**70), 1000)'
 check "eval bool" 0 "false" "$S" eval '2 <= s0 <= 10' s0=11
 check "eval unbound" 3 "'y' has no value" "$S" eval 'x + y' x=1
@@ -44,7 +44,7 @@ check "eval div zero" 3 "division by zero" "$S" eval 'FloorDiv(x, y)' x=1 y=0
 check "eval bad binding" 2 "NAME=VALUE" "$S" eval 'x' x
 check "eval bad value" 3 "not an integer" "$S" eval 'x' x=abc
 check "decide true" 0 "true" "$S" decide 's != 1' --assume 's >= 2'
-check "decide unknown" 0 "unknown" "$S" decide 's != 1' --assume 's >= 1'
+check "decide unknown" 5 "unknown" "$S" decide 's != 1' --assume 's >= 1'
 check "decide false" 1 "false" "$S" decide 'x >= 5' --assume 'x <= 3'
 check "decide not relation" 3 "not a relation" "$S" decide 'x + 1'
 check "decide bad assumption" 3 "cannot parse assumption" "$S" decide 'x > 1' --assume 'x >'
@@ -94,8 +94,8 @@ printf '{"points": [{"sizes": {"x": [8, 3, 224, 224]}, "ok": "yes", "outputs": 5
 check "probe malformed truth" 3 "point 0: \"ok\" must be true or false" "$S" probe "$E/resnet18.json" --points "$tmpd/pts.json"
 printf '{"points": [{"sizes": {"x": [8, 3, 224, 224]}, "ok": true, "outputs": [[8, 999]]}]}' > "$tmpd/pts.json"
 check "probe names a violation" 1 "SOUNDNESS VIOLATION" "$S" probe "$E/resnet18.json" --points "$tmpd/pts.json"
-check "probe missing points file" 3 "unable to open" "$S" probe "$E/resnet18.json" --points /nonexistent/p.json
-check "run bad --dynamic dim" 3 "no dim 9" "$S" run "$E/resnet18.json" --dynamic x=9 -b json
+check "probe missing points file" 3 "cannot open /nonexistent/p.json: No such file or directory" "$S" probe "$E/resnet18.json" --points /nonexistent/p.json
+check "run bad --dynamic dim" 2 "input 'x' has no dim 9 (rank 4)" "$S" run "$E/resnet18.json" --dynamic x=9 -b json
 check "probe accept" 0 "accept" "$S" probe "$E/resnet18.json" --sizes x=4,3,64,64
 check "probe reject names guard" 0 "x.size()[2] == 224 failed: x.size()[2] = 128" "$S" probe "$E/vit_b_16.json" --sizes x=2,3,128,128
 check "probe json" 0 '"accept":true' "$S" probe "$E/resnet18.json" --sizes x=4,3,64,64 --json
@@ -130,6 +130,108 @@ check "disasm bad magic" 3 "magic" "$S" disasm "$tmpd/junk.sybc"
 cp "$tmpd/v.sybc" "$tmpd/flip.sybc"; printf '\xff' | dd of="$tmpd/flip.sybc" bs=1 seek=60 conv=notrunc 2>/dev/null
 check "check corrupt" 3 "SY_E" "$S" check "$tmpd/flip.sybc" --sizes x=2,3,224,224
 check "check missing file" 3 "cannot open" "$S" check /nonexistent.sybc --sizes x=1
+# ---- GNU conventions (getopt_long) on every command
+checkx() { # description, expected status, exact expected stdout+stderr, command...
+  local desc="$1" want="$2" exp="$3"; shift 3
+  local out rc
+  out="$("$@" 2>&1)"; rc=$?
+  if [ "$rc" != "$want" ] || [ "$out" != "$exp" ]; then
+    echo "FAIL: $desc: exit $rc (expected $want); output: '$out', expected '$exp'"; fail=$((fail+1)); return
+  fi
+  pass=$((pass+1))
+}
+V="$("$S" --version)"
+for c in run probe check disasm simplify eval decide bound cases; do
+  check "$c --help" 0 "usage: symshape $c" "$S" "$c" --help
+  check "$c -h" 0 "exit status:" "$S" "$c" -h
+  checkx "$c --version" 0 "$V" "$S" "$c" --version
+  checkx "$c -V" 0 "$V" "$S" "$c" -V
+  check "$c unknown option" 2 "symshape: error: $c: unknown option '--frobnicate'" "$S" "$c" --frobnicate
+done
+checkx "help CMD" 0 "$("$S" simplify --help)" "$S" help simplify
+checkx "-V" 0 "$V" "$S" -V
+checkx "simplify -- -x" 0 "-x + 1" "$S" simplify -- '-x + 1'
+checkx "simplify -- --x" 0 "x" "$S" simplify -- '--x'
+checkx "simplify -- -h" 0 "-h" "$S" simplify -- -h
+check "simplify -x hints --" 2 "an expression starting with '-' goes after '--'" "$S" simplify -x
+checkx "--assume=REL" 0 "true" "$S" decide --assume='s >= 2' 's != 1'
+checkx "--assume REL after the operand" 0 "true" "$S" decide 's != 1' --assume 's >= 2'
+checkx "-a REL" 0 "true" "$S" decide -a 's >= 2' 's != 1'
+checkx "-aREL" 0 "true" "$S" decide '-as >= 2' 's != 1'
+checkx "--ass (unambiguous prefix)" 0 "true" "$S" decide --ass 's >= 2' 's != 1'
+checkx "missing option argument" 2 "symshape: error: decide: option '--assume' needs an argument
+(see 'symshape decide --help')" "$S" decide 's != 1' --assume
+checkx "missing short option argument" 2 "symshape: error: decide: option '-a' needs an argument
+(see 'symshape decide --help')" "$S" decide 's != 1' -a
+checkx "value to a flag" 2 "symshape: error: run: option '--stats' takes no value (got '--stats=1')
+(see 'symshape run --help')" "$S" run --stats=1
+checkx "usage error format" 2 "symshape: error: simplify: expected one expression (or -f FILE)
+(see 'symshape simplify --help')" "$S" simplify
+checkx "decide false status" 1 "false" "$S" decide 'x >= 5' -a 'x <= 3'
+checkx "decide true status" 0 "true" "$S" decide 'x >= 1' -a 'x >= 3'
+checkx "decide unknown status" 5 "unknown" "$S" decide 'x >= 5' -a 'x >= 3'
+# -f FILE and -f -: an expression too long for an argument list
+/usr/bin/python3 -c "print('+'.join('x%d' % i for i in range(30000)) + ' - ' + '-'.join('x%d' % i for i in range(30000)))" > "$tmpd/big.expr"
+checkx "simplify -f (large file)" 0 "0" "$S" simplify -f "$tmpd/big.expr"
+[ "$(wc -c < "$tmpd/big.expr")" -gt 131072 ] && pass=$((pass+1)) || { echo "FAIL: big.expr is not > 128 KiB"; fail=$((fail+1)); }
+checkx "simplify -f -" 0 "2*x" sh -c "echo 'x + x' | '$S' simplify -f -"
+checkx "simplify --file=FILE" 0 "0" "$S" simplify --file="$tmpd/big.expr"
+checkx "eval -f" 0 "7" sh -c "printf 'a*b + 1\n' | '$S' eval -f - a=2 b=3"
+checkx "decide -f with assumption" 0 "true" sh -c "echo 's != 1' | '$S' decide -f - -a 's >= 2'"
+checkx "bound -f" 0 "[2, oo]" sh -c "echo 's + 1' | '$S' bound -a 's >= 1' -f -"
+checkx "-f and an operand" 2 "symshape: error: simplify: expected the expression either as an operand or with -f, not both
+(see 'symshape simplify --help')" "$S" simplify -f "$tmpd/big.expr" x
+checkx "-f missing file" 3 "symshape: error: cannot open /nonexistent/e.txt: No such file or directory" "$S" simplify -f /nonexistent/e.txt
+printf 'x +\0 1' > "$tmpd/nul.expr"
+checkx "-f NUL byte" 3 "symshape: error: cannot parse expression $tmpd/nul.expr: NUL byte at byte 3" "$S" simplify -f "$tmpd/nul.expr"
+# '-' reads stdin: model, .cases, bytecode, points; -o - writes stdout
+checkx "run model from stdin" 0 "$("$S" run "$E/vit_b_16.json" -b json)" sh -c "'$S' run -b json - < '$E/vit_b_16.json'"
+checkx "run --backend=json -o -" 0 "$("$S" run "$E/vit_b_16.json" -b json)" "$S" run --backend=json -o - "$E/vit_b_16.json"
+checkx "run --output=FILE" 0 "" "$S" run --backend json --output="$tmpd/o.json" "$E/vit_b_16.json"
+checkx "run -o unwritable" 3 "symshape: error: cannot write /nonexistent/dir/g.json: No such file or directory" "$S" run -b json -o /nonexistent/dir/g.json "$E/vit_b_16.json"
+if [ -w /dev/full ]; then
+  checkx "run -o /dev/full" 3 "symshape: error: cannot write /dev/full: No space left on device" "$S" run -b json -o /dev/full "$E/vit_b_16.json"
+  checkx "stdout full" 3 "symshape: error: cannot write <stdout>: No space left on device" sh -c "'$S' simplify x 2>&1 >/dev/full"
+fi
+check "cases -" 0 "1 passed, 0 failed" sh -c "echo 'eval 1 + 1 => 2' | '$S' cases -"
+check "cases - names stdin" 1 "<stdin>:1" sh -c "echo 'eval 1 + 1 => 3' | '$S' cases -"
+checkx "stdin once" 2 "symshape: error: cases: standard input ('-') can be read only once
+(see 'symshape cases --help')" sh -c "echo | '$S' cases - -"
+checkx "check bytecode from stdin" 0 "accept" sh -c "'$S' check --sizes=x=2,3,224,224 - < '$tmpd/v.sybc'"
+check "disasm -" 0 "CHECK" sh -c "'$S' disasm - < '$tmpd/v.sybc'"
+check "probe --points -" 0 "1 accepted, 0 soundness violations" sh -c "'$S' probe --points - '$E/resnet18.json' < '$E/resnet18.probes.json'"
+check "probe --sizes=" 0 "accept" "$S" probe --sizes=x=4,3,64,64 "$E/resnet18.json"
+checkx "probe --fail-on-reject" 1 '{"x":[2,3,128,128]}: reject (x.size()[2] == 224 failed: x.size()[2] = 128); outputs node '"'"'_assert'"'"' (_assert): AssertionError: Wrong image height! Expected 224 but got Proxy(getitem_2)!' "$S" probe --fail-on-reject "$E/vit_b_16.json" --sizes x=2,3,128,128
+checkx "probe --fail-on-reject accept" 0 '{"x":[2,3,224,224]}: accept; outputs [[2,1000]]' "$S" probe --fail-on-reject "$E/vit_b_16.json" --sizes x=2,3,224,224
+# no fixed limits: 20 dims, 20 inputs, long names
+dims20="$(seq -s, 0 19)"; ones20="$(yes 2 | head -20 | paste -sd,)"
+/usr/bin/python3 - "$tmpd/wide.json" <<'PY'
+import json, sys
+nodes = [{"name": "in%02d_%s" % (i, "n" * 200), "op": "input", "dtype": "float32", "shape": [2] * 20, "dynamic": list(range(20))} for i in range(20)]
+nodes.append({"name": "s", "op": "add", "args": [{"ref": nodes[0]["name"]}, {"ref": nodes[19]["name"]}]})
+json.dump({"format": "symshape.graph", "version": 1, "nodes": nodes, "outputs": [{"ref": "s"}]}, open(sys.argv[1], "w"))
+PY
+n200="$(printf 'n%.0s' $(seq 200))"
+dynargs=(); for i in $(seq -w 0 19); do dynargs+=(--dynamic "in${i}_$n200=$dims20"); done
+check "run: 20 overrides of 20 dims, 200-char names" 0 "symshape.guards" "$S" run -b json "${dynargs[@]}" "$tmpd/wide.json"
+szargs=(); for i in $(seq -w 0 19); do szargs+=(--sizes "in${i}_$n200=$ones20"); done
+check "probe: 20 inputs of rank 20" 0 "accept" "$S" probe "${szargs[@]}" "$tmpd/wide.json"
+check "run -b bytecode wide" 0 "-" "$S" run -b bytecode -o "$tmpd/wide.sybc" "$tmpd/wide.json"
+check "check: 20 inputs of rank 20" 0 "accept" "$S" check "${szargs[@]}" "$tmpd/wide.sybc"
+/usr/bin/python3 -c "import json; print(json.dumps({'points': [{'sizes': {'in%02d_%s' % (i, 'n' * 200): [2] * 20 for i in range(20)}}, {'sizes': {'in%02d_%s' % (i, 'n' * 200): [2] * (19 + (i == 3)) for i in range(20)}}]}))" > "$tmpd/wide.pts"
+check "probe --points rank 20" 0 "reject (in00_${n200}.dim() == 20 failed: in00_${n200}.dim() = 19); outputs input 'in00_${n200}' has 20 dims, got 19 sizes" "$S" probe --points "$tmpd/wide.pts" "$tmpd/wide.json"
+check "probe --points rank 20 (first point)" 0 "accept; outputs [[2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2]]" "$S" probe --points "$tmpd/wide.pts" "$tmpd/wide.json"
+checkx "run --static unknown input" 2 "symshape: error: run: --static y: the model has no input named 'y' (inputs: x)
+(see 'symshape run --help')" "$S" run -b json --static y "$E/resnet18.json"
+check "run --dynamic twice" 2 "already has a --dynamic or --static" "$S" run -b json --dynamic x=0 --static x "$E/resnet18.json"
+# README's tables match --help: every command and exit status, both ways
+R="$T/../README.md"
+help_cmds="$("$S" --help | sed -n '/^commands:/,/^$/p' | sed -n 's/^  \([a-z][a-z-]*\)  *\(.*\)$/| `\1` | \2 |/p')"
+readme_cmds="$(grep -E '^\| `[a-z-]+` \| ' "$R" | grep -vE '^\| `(symshape|-)' )"
+checkx "README command table = --help" 0 "$help_cmds" printf '%s' "$readme_cmds"
+help_ex="$("$S" --help | sed -n '/^exit status:/,$p' | sed -n 's/^  \([0-9]\)  \(.*\)$/| \1 | \2 |/p')"
+readme_ex="$(grep -E '^\| [0-9] \| ' "$R")"
+checkx "README exit-status table = --help" 0 "$help_ex" printf '%s' "$readme_ex"
 # ---- end to end on every corpus model: run and probe --points, zero violations
 SH="${SY_SHARED_DIR:-$T/../../shared}"; C="$SH/corpus"; P="$SH/probes"
 if [ -d "$C" ]; then
