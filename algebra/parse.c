@@ -16,7 +16,9 @@
 
 #include "algebra/expr_private.h"
 
-#define MAX_DEPTH 400
+/* 400 levels of nesting (parentheses, calls, unary signs, not, **) below the
+ * top level, which counts 1 (docs/algebra.md) */
+#define MAX_DEPTH 401
 
 typedef enum {
     T_EOF, T_INT, T_NAME, T_PLUS, T_MINUS, T_STAR, T_POW, T_FDIV, T_MOD, T_LP, T_RP, T_COMMA,
@@ -301,7 +303,9 @@ static const sy_expr *power(parser *p)
     size_t off = p->tstart;
     next(p);
     size_t eoff = p->tstart;
+    if (++p->depth > MAX_DEPTH) return perr(p, eoff, "%s", "expression nested too deeply");
     const sy_expr *ex = factor(p); /* right-associative, binds unary minus */
+    p->depth--;
     if (!ex) return NULL;
     if (!type_int(p, base, off, "'**'")) return NULL;
     if (ex->kind != SY_EXPR_INT || fmpz_sgn(&ex->u.value) < 0)
@@ -326,10 +330,7 @@ static const sy_expr *factor(parser *p)
         if (!type_int(p, e, off, neg ? "unary '-'" : "unary '+'")) return NULL;
         return neg ? CHECK(p, sy_expr_neg(p->ctx, e), off) : e;
     }
-    if (++p->depth > MAX_DEPTH) return perr(p, p->tstart, "%s", "expression nested too deeply");
-    const sy_expr *e = power(p);
-    p->depth--;
-    return e;
+    return power(p); /* a parenthesis or call inside counts once, in or_test */
 }
 
 static const sy_expr *term(parser *p)

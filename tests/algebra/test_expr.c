@@ -260,6 +260,25 @@ CASE(parse_errors_have_offsets)
     const sy_expr *e;
     cr_assert(eq(int, sy_expr_parse(ctx, deep, (size_t)-1, &e), SY_EFORMAT));
     cr_assert(strstr(sy_ctx_last_error_msg(ctx), "nested too deeply") != NULL);
+    /* the documented limit: 400 levels (parentheses, calls, unary signs, 'not', '**'), not 199 */
+    char lim[1300];
+    for (int depth = 400; depth <= 401; depth++) {
+        size_t n = 0;
+        for (int i = 0; i < depth; i++) lim[n++] = '(';
+        lim[n++] = 'x';
+        for (int i = 0; i < depth; i++) lim[n++] = ')';
+        lim[n] = '\0';
+        cr_assert(eq(int, sy_expr_parse(ctx, lim, n, &e), depth <= 400 ? SY_OK : SY_EFORMAT), "%d parentheses", depth);
+        n = 0;
+        for (int i = 0; i < depth; i++) lim[n++] = '-';
+        lim[n++] = 'x';
+        lim[n] = '\0';
+        cr_assert(eq(int, sy_expr_parse(ctx, lim, n, &e), depth <= 400 ? SY_OK : SY_EFORMAT), "%d minus signs", depth);
+        n = 0;
+        lim[n++] = 'x';
+        for (int i = 0; i < depth; i++) n += (size_t)sprintf(lim + n, "**1");
+        cr_assert(eq(int, sy_expr_parse(ctx, lim, n, &e), depth <= 400 ? SY_OK : SY_EFORMAT), "%d powers", depth);
+    }
 }
 
 CASE(eval_errors)
