@@ -500,3 +500,28 @@ sy_status sy_env_assume(sy_env *env, const sy_expr *rel, const sy_provenance *wh
     sy_status st = record_guard(env, q, SY_GUARD_RELATION, &w);
     return st ? st : sy_facts_add(env->facts, q);
 }
+
+/* A decision from the facts alone (no hint, no guard): *known = 0 when the
+ * facts do not decide the relation. The symbols are touched as by
+ * evaluate_expr when decided (their ranges were relied upon). */
+sy_status sy_env_try_decide(sy_env *env, const sy_expr *rel, int *known, int *val)
+{
+    *known = 0;
+    *val = 0;
+    if (!rel) return sy_ctx_last_error(env->ctx);
+    const sy_expr *q = sy_facts_apply(env->facts, rel);
+    if (!q) return sy_ctx_last_error(env->ctx);
+    sy_truth t = SY_TRUTH_UNKNOWN;
+    if (sy_expr_kind_of(q) == SY_EXPR_TRUE) t = SY_TRUTH_TRUE;
+    else if (sy_expr_kind_of(q) == SY_EXPR_FALSE) t = SY_TRUTH_FALSE;
+    else {
+        sy_status st = sy_decide(env->facts, q, &t);
+        if (st) return st;
+    }
+    if (t == SY_TRUTH_UNKNOWN) return SY_OK;
+    touch(env, rel);
+    touch(env, q);
+    *known = 1;
+    *val = t == SY_TRUTH_TRUE;
+    return SY_OK;
+}

@@ -47,9 +47,13 @@ struct sy_env {
     int concrete;
     /* current user source location (borrowed strings; file NULL: none) */
     sy_loc loc;
+    /* set by op_new_strided during sy_env_call: the op computed its output layout */
+    int layout_owned;
 };
 
 void *sy_env_alloc(sy_env *env, size_t size);
+/* decide rel from the facts only (no guard): *known = 0 if undecided */
+sy_status sy_env_try_decide(sy_env *env, const sy_expr *rel, int *known, int *val);
 const char *sy_env_strdup(sy_env *env, const char *s);
 sy_status sy_env_fail(sy_env *env, sy_status st, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -110,6 +114,25 @@ sy_status op_known_true(opcall *c, const sy_expr *rel, int *out);
 /* a new contiguous tensor (sizes copied) */
 const sy_tensor *op_new_tensor(opcall *c, sy_dtype dt, size_t ndim, const sy_expr *const *sizes);
 sy_status op_set_tensor(opcall *c, sy_dtype dt, size_t ndim, const sy_expr *const *sizes);
+/* a tensor with explicit strides (array of ndim expressions, copied; NULL:
+ * strides not modelled). Marks the current op as computing its own layout
+ * (layout.c). */
+const sy_tensor *op_new_strided(opcall *c, sy_dtype dt, size_t ndim, const sy_expr *const *sizes,
+                                const sy_expr *const *strides);
+sy_status op_set_strided(opcall *c, sy_dtype dt, size_t ndim, const sy_expr *const *sizes, const sy_expr *const *strides);
+/* TensorIterator output strides for tensor operands ops[0..nops) (NULL
+ * entries skipped) broadcast to sizes (ndim); *out NULL when an operand's
+ * strides are not modelled */
+sy_status op_ti_strides(opcall *c, size_t nops, const sy_tensor *const *ops, size_t ndim, const sy_expr *const *sizes,
+                        const sy_expr *const **out);
+/* computeStride: strides of x viewed as shape (n), *ok = 0 if not viewable;
+ * SY_EUNSUPPORTED when x's strides are not modelled */
+sy_status op_view_strides(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape,
+                          const sy_expr *const **out, int *ok);
+/* the layout of an elementwise unary op's result (ops_elementwise.c) */
+sy_status sy_unary_layout(opcall *c, const sy_tensor *x, sy_dtype dt);
+/* dispatcher hook: apply the op's layout class to c->out */
+sy_status sy_layout_after_call(opcall *c);
 /* wrap a python dim index (negative allowed) into [0, ndim) */
 sy_status op_wrap_dim(opcall *c, int64_t dim, size_t ndim, size_t *out);
 /* broadcast two shapes (PyTorch infer_size) */

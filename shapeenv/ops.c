@@ -106,7 +106,27 @@ static const sy_expr *const *contiguous_strides(sy_env *env, size_t ndim, const 
     return st;
 }
 
+static const sy_tensor *tensor_make(sy_env *env, sy_dtype dtype, size_t ndim, const sy_expr *const *sizes,
+                                    const sy_expr *const *strides, int contiguous);
+
 const sy_tensor *sy_tensor_new(sy_env *env, sy_dtype dtype, size_t ndim, const sy_expr *const *sizes)
+{
+    return tensor_make(env, dtype, ndim, sizes, NULL, 1);
+}
+
+const sy_tensor *sy_tensor_new_strided(sy_env *env, sy_dtype dtype, size_t ndim, const sy_expr *const *sizes,
+                                       const sy_expr *const *strides)
+{
+    if (env && strides)
+        for (size_t i = 0; i < ndim; i++) {
+            if (!strides[i]) return NULL;
+            if (sy_expr_is_bool(strides[i])) return SY_NFAIL(env->ctx, SY_EINVAL, "tensor: stride %zu is a boolean", i);
+        }
+    return tensor_make(env, dtype, ndim, sizes, strides, 0);
+}
+
+static const sy_tensor *tensor_make(sy_env *env, sy_dtype dtype, size_t ndim, const sy_expr *const *sizes,
+                                    const sy_expr *const *strides, int contiguous)
 {
     if (!env) return NULL;
     if ((unsigned)dtype >= SY_DT_COUNT) return SY_NFAIL(env->ctx, SY_EINVAL, "unknown dtype %d", (int)dtype);
@@ -122,8 +142,34 @@ const sy_tensor *sy_tensor_new(sy_env *env, sy_dtype dtype, size_t ndim, const s
     t->dtype = dtype;
     t->ndim = ndim;
     t->sizes = sz;
-    t->strides = contiguous_strides(env, ndim, sz);
-    return t->strides ? t : NULL;
+    if (contiguous) {
+        t->strides = contiguous_strides(env, ndim, sz);
+        return t->strides ? t : NULL;
+    }
+    t->strides = NULL; /* layout not modelled */
+    if (strides) {
+        const sy_expr **st = sy_env_alloc(env, (ndim ? ndim : 1) * sizeof *st);
+        if (!st) return NULL;
+        for (size_t i = 0; i < ndim; i++) st[i] = strides[i];
+        t->strides = st;
+    }
+    return t;
+}
+
+int sy_tensor_is_contiguous(sy_env *env, const sy_tensor *t)
+{
+    if (!env || !t || !t->strides) return 0;
+    /* c10 TensorImpl::compute_contiguous: dims of size 1 are skipped; the
+     * other strides must be the products of the later sizes. Expressions are
+     * hash-consed and canonical, so equal products are the same node. */
+    const sy_expr *acc = sy_expr_int_si(env->ctx, 1), *one = acc;
+    for (size_t i = t->ndim; i-- > 0;) {
+        if (t->sizes[i] == one) continue;
+        if (t->strides[i] != acc) return 0;
+        acc = sy_expr_mul(env->ctx, acc, t->sizes[i]);
+        if (!acc) return 0;
+    }
+    return 1;
 }
 
 const sy_tensor *sy_env_input(sy_env *env, const char *name, sy_dtype dtype, size_t ndim, const int64_t *shape,
@@ -499,7 +545,11 @@ sy_status sy_env_call(sy_env *env, const char *op, size_t nargs, const sy_value 
     opcall c = {env, op, nargs, args, nkw, kwnames, kwvals, where, out, NULL, 0};
     *out = sy_value_none();
     sy_ctx_reset_error(env->ctx);
+    int owned = env->layout_owned;
+    env->layout_owned = 0;
     sy_status st = fn(&c);
+    if (st == SY_OK) st = sy_layout_after_call(&c);
+    env->layout_owned = owned;
     if (st == SY_OK && c.dup_kw) { /* as Python: f() got multiple values for argument */
         *out = sy_value_none();
         return op_err(&c, SY_EINVAL, "got multiple values for argument '%s' (positional #%zu and keyword)", c.dup_kw,

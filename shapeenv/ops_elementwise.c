@@ -8,12 +8,42 @@
 
 #include "shapeenv/env_private.h"
 
+/* Output layout (docs/ops.md section 7): an in-place op (name ending in
+ * '_'), identity, detach and dropout outside training return the input
+ * itself or an alias (same strides); contiguous() a contiguous tensor; the
+ * others are TensorIterator ops (clone preserves the layout the same way:
+ * empty_like with MemoryFormat::Preserve). */
 static sy_status unary(opcall *c)
 {
     const sy_tensor *x;
     sy_status st = op_tensor(c, 0, "input", &x);
     if (st) return st;
-    return op_set_tensor(c, x->dtype, x->ndim, x->sizes);
+    return sy_unary_layout(c, x, x->dtype);
+}
+
+sy_status sy_unary_layout(opcall *c, const sy_tensor *x, sy_dtype dt)
+{
+    const char *op = c->op;
+    size_t len = strlen(op);
+    if (!strcmp(op, "contiguous")) {
+        const sy_tensor *t = sy_tensor_new(c->env, dt, x->ndim, x->sizes);
+        if (!t) return sy_ctx_last_error(c->env->ctx);
+        return op_set_strided(c, dt, x->ndim, x->sizes, t->strides);
+    }
+    int alias = (len > 1 && op[len - 1] == '_') || !strcmp(op, "identity") || !strcmp(op, "detach");
+    if (!alias && (strstr(op, "dropout") || !strcmp(op, "stochastic_depth"))) {
+        /* F.dropout(input, p, training=True, ...) returns input when not training;
+         * torchvision stochastic_depth(input, p, mode, training=True) too */
+        int training;
+        sy_status st = op_bool_def(c, !strcmp(op, "stochastic_depth") ? 3 : 2, "training", 1, &training);
+        if (st) return st;
+        alias = !training;
+    }
+    if (alias) return op_set_strided(c, dt, x->ndim, x->sizes, x->strides);
+    const sy_expr *const *ts;
+    sy_status st = op_ti_strides(c, 1, &x, x->ndim, x->sizes, &ts);
+    if (st) return st;
+    return op_set_strided(c, dt, x->ndim, x->sizes, ts);
 }
 
 static sy_status softmax(opcall *c)
@@ -70,7 +100,14 @@ sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b)
     static const char *const cmps[] = {"eq", "ne", "lt", "le", "gt", "ge", NULL};
     for (int i = 0; cmps[i]; i++)
         if (!strcmp(c->op, cmps[i])) dt = SY_DT_BOOL;
-    return op_set_tensor(c, dt, n, r);
+    /* layout: in place (add_, iadd, ...) writes self; else TensorIterator */
+    const sy_tensor *ops[2] = {a->kind == SY_V_TENSOR ? a->u.t : NULL, b->kind == SY_V_TENSOR ? b->u.t : NULL};
+    size_t len = strlen(c->op);
+    if (ops[0] && ops[0]->ndim == n && (c->op[len - 1] == '_' || c->op[0] == 'i') && strcmp(c->op, "is_") && strcmp(c->op, "is_not"))
+        return op_set_strided(c, ops[0]->dtype, n, r, ops[0]->strides);
+    const sy_expr *const *ts;
+    if ((st = op_ti_strides(c, 2, ops, n, r, &ts))) return st;
+    return op_set_strided(c, dt, n, r, ts);
 }
 
 static sy_status where(opcall *c)
@@ -84,7 +121,11 @@ static sy_status where(opcall *c)
     if (st) return st;
     c1.out = &full;
     if ((st = sy_elementwise_binary(&c1, cond, &xy))) return st;
-    return op_set_tensor(c, xy.u.t->dtype, full.u.t->ndim, full.u.t->sizes);
+    /* TensorIterator operands in order: condition, self, other */
+    const sy_tensor *ops[3] = {cond->u.t, x->kind == SY_V_TENSOR ? x->u.t : NULL, y->kind == SY_V_TENSOR ? y->u.t : NULL};
+    const sy_expr *const *ts;
+    if ((st = op_ti_strides(c, 3, ops, full.u.t->ndim, full.u.t->sizes, &ts))) return st;
+    return op_set_strided(c, xy.u.t->dtype, full.u.t->ndim, full.u.t->sizes, ts);
 }
 
 /* Tensor.to(dtype) / .float() / .type_as(other): same sizes, new dtype. */
@@ -110,7 +151,8 @@ static sy_status convert(opcall *c)
         const sy_value *d = op_arg(c, (size_t)-1, "dtype");
         if (d && d->kind == SY_V_DTYPE) dt = d->u.dtype;
     }
-    return op_set_tensor(c, dt, x->ndim, x->sizes);
+    /* to(memory_format=torch.preserve_format): a copy laid out like the input (TensorIterator) */
+    return sy_unary_layout(c, x, dt);
 }
 
 const opentry sy_ops_elementwise[] = {

@@ -139,7 +139,7 @@ static sy_status unary_num(opcall *c)
 {
     const sy_value *a = A(c, 0);
     if (!a) return op_err(c, SY_EINVAL, "expected an operand");
-    if (a->kind == SY_V_TENSOR) return op_set_tensor(c, a->u.t->dtype, a->u.t->ndim, a->u.t->sizes);
+    if (a->kind == SY_V_TENSOR) return sy_unary_layout(c, a->u.t, a->u.t->dtype);
     sy_ctx *ctx = c->env->ctx;
     if (!strcmp(c->op, "not_")) {
         if (a->kind == SY_V_BOOL) return set_bool(c, sy_expr_not(ctx, a->u.i));

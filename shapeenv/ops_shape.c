@@ -27,6 +27,26 @@ static sy_status set_list(opcall *c, size_t n, const sy_tensor *const *ts)
     return SY_OK;
 }
 
+/* The strides of x seen with a new shape: view (computeStride; an
+ * incompatible layout is PyTorch's error) or reshape/flatten (a view when
+ * computeStride succeeds, else a contiguous copy: TensorShape.cpp reshape). */
+static sy_status view_or_copy(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape, int is_view)
+{
+    if (!x->strides && !is_view) return op_set_strided(c, x->dtype, n, shape, NULL);
+    const sy_expr *const *ns;
+    int ok;
+    sy_status st = op_view_strides(c, x, n, shape, &ns, &ok);
+    if (st) return st;
+    if (!ok) {
+        if (is_view)
+            return op_err(c, SY_EINVAL, "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
+        const sy_tensor *t = sy_tensor_new(c->env, x->dtype, n, shape);
+        if (!t) return sy_ctx_last_error(c->env->ctx);
+        ns = t->strides;
+    }
+    return op_set_strided(c, x->dtype, n, shape, ns);
+}
+
 /* view / reshape: one -1 inferred by exact division of the element count. */
 static sy_status view(opcall *c)
 {
@@ -69,7 +89,7 @@ static sy_status view(opcall *c)
                                 sy_env_show(c->env, newsize), sy_env_show(c->env, numel)))) {
         return st;
     }
-    return op_set_tensor(c, x->dtype, n, out);
+    return view_or_copy(c, x, n, out, !strcmp(c->op, "view"));
 }
 
 static sy_status flatten(opcall *c)
@@ -80,17 +100,18 @@ static sy_status flatten(opcall *c)
     if ((st = op_tensor(c, 0, "input", &x)) || (st = op_const_int(c, 1, "start_dim", 0, &s)) ||
         (st = op_const_int(c, 2, "end_dim", -1, &e)))
         return st;
-    if (x->ndim == 0) return op_set_tensor(c, x->dtype, 1, (const sy_expr *[]){KI(c, 1)});
+    if (x->ndim == 0) return view_or_copy(c, x, 1, (const sy_expr *[]){KI(c, 1)}, 0);
     size_t a, b;
     if ((st = op_wrap_dim(c, s, x->ndim, &a)) || (st = op_wrap_dim(c, e, x->ndim, &b))) return st;
     if (a > b) return op_err(c, SY_EINVAL, "flatten() has invalid args: start_dim cannot come after end_dim");
+    if (a == b) return op_set_strided(c, x->dtype, x->ndim, x->sizes, x->strides); /* returns self */
     const sy_expr **out = sy_env_alloc(c->env, x->ndim * sizeof *out);
     if (!out) return sy_ctx_last_error(c->env->ctx);
     size_t n = 0;
     for (size_t i = 0; i < a; i++) out[n++] = x->sizes[i];
     out[n++] = numel_of(c, b - a + 1, x->sizes + a);
     for (size_t i = b + 1; i < x->ndim; i++) out[n++] = x->sizes[i];
-    return op_set_tensor(c, x->dtype, n, out);
+    return view_or_copy(c, x, n, out, 0);
 }
 
 static sy_status permute(opcall *c)
@@ -102,8 +123,9 @@ static sy_status permute(opcall *c)
     if ((st = op_tensor(c, 0, "input", &x)) || (st = op_shape_args(c, 1, "dims", &dims, &n))) return st;
     if (n != x->ndim) return op_err(c, SY_EINVAL, "number of dims don't match in permute");
     const sy_expr **out = sy_env_alloc(c->env, (n ? n : 1) * sizeof *out);
+    const sy_expr **ost = sy_env_alloc(c->env, (n ? n : 1) * sizeof *ost);
     bool seen[64] = {false};
-    if (!out || n > 64) return out ? op_err(c, SY_EINVAL, "too many dims") : sy_ctx_last_error(c->env->ctx);
+    if (!out || !ost || n > 64) return out && ost ? op_err(c, SY_EINVAL, "too many dims") : sy_ctx_last_error(c->env->ctx);
     for (size_t i = 0; i < n; i++) {
         int64_t d;
         size_t w;
@@ -112,8 +134,9 @@ static sy_status permute(opcall *c)
         if (seen[w]) return op_err(c, SY_EINVAL, "repeated dim in permute");
         seen[w] = true;
         out[i] = x->sizes[w];
+        if (x->strides) ost[i] = x->strides[w];
     }
-    return op_set_tensor(c, x->dtype, n, out);
+    return op_set_strided(c, x->dtype, n, out, x->strides ? ost : NULL);
 }
 
 static sy_status transpose(opcall *c)
@@ -129,15 +152,21 @@ static sy_status transpose(opcall *c)
     } else if ((st = op_const_int(c, 1, "dim0", 0, &d0)) || (st = op_const_int(c, 2, "dim1", 1, &d1))) {
         return st;
     }
-    if (x->ndim == 0) return op_set_tensor(c, x->dtype, 0, x->sizes);
+    if (x->ndim == 0) return op_set_strided(c, x->dtype, 0, x->sizes, x->strides);
     size_t a, b;
     if ((st = op_wrap_dim(c, d0, x->ndim, &a)) || (st = op_wrap_dim(c, d1, x->ndim, &b))) return st;
     const sy_expr **out = sy_env_alloc(c->env, x->ndim * sizeof *out);
-    if (!out) return sy_ctx_last_error(c->env->ctx);
+    const sy_expr **ost = sy_env_alloc(c->env, x->ndim * sizeof *ost);
+    if (!out || !ost) return sy_ctx_last_error(c->env->ctx);
     SY_COPY(out, x->sizes, x->ndim * sizeof *out);
     out[a] = x->sizes[b];
     out[b] = x->sizes[a];
-    return op_set_tensor(c, x->dtype, x->ndim, out);
+    if (x->strides) {
+        SY_COPY(ost, x->strides, x->ndim * sizeof *ost);
+        ost[a] = x->strides[b];
+        ost[b] = x->strides[a];
+    }
+    return op_set_strided(c, x->dtype, x->ndim, out, x->strides ? ost : NULL);
 }
 
 static sy_status unsqueeze(opcall *c)
@@ -149,13 +178,21 @@ static sy_status unsqueeze(opcall *c)
     size_t w;
     if ((st = op_wrap_dim(c, d, x->ndim + 1, &w))) return st;
     const sy_expr **out = sy_env_alloc(c->env, (x->ndim + 1) * sizeof *out);
-    if (!out) return sy_ctx_last_error(c->env->ctx);
+    const sy_expr **ost = sy_env_alloc(c->env, (x->ndim + 1) * sizeof *ost);
+    if (!out || !ost) return sy_ctx_last_error(c->env->ctx);
     size_t n = 0;
     for (size_t i = 0; i <= x->ndim; i++) {
-        if (i == w) out[n++] = KI(c, 1);
-        if (i < x->ndim) out[n++] = x->sizes[i];
+        if (i == w) {
+            /* inferUnsqueezeGeometry (TensorShape.cpp): sizes[dim] * strides[dim], 1 at the end */
+            if (x->strides) ost[n] = w < x->ndim ? sy_expr_mul(c->env->ctx, x->sizes[w], x->strides[w]) : KI(c, 1);
+            out[n++] = KI(c, 1);
+        }
+        if (i < x->ndim) {
+            if (x->strides) ost[n] = x->strides[i];
+            out[n++] = x->sizes[i];
+        }
     }
-    return op_set_tensor(c, x->dtype, x->ndim + 1, out);
+    return op_set_strided(c, x->dtype, x->ndim + 1, out, x->strides ? ost : NULL);
 }
 
 /* squeeze: a dim is removed when its size is 1 (a guard when symbolic). */
@@ -186,14 +223,43 @@ static sy_status squeeze(opcall *c)
         sel[w] = true;
     }
     const sy_expr **out = sy_env_alloc(c->env, (x->ndim ? x->ndim : 1) * sizeof *out);
-    if (!out) return sy_ctx_last_error(ctx);
+    const sy_expr **ost = sy_env_alloc(c->env, (x->ndim ? x->ndim : 1) * sizeof *ost);
+    if (!out || !ost) return sy_ctx_last_error(ctx);
     size_t n = 0;
     for (size_t i = 0; i < x->ndim; i++) {
         int one = 0;
         if (sel[i] && (st = op_decide_bool(c, sy_expr_eq(ctx, x->sizes[i], KI(c, 1)), "squeeze: is the size 1?", &one))) return st;
-        if (!one) out[n++] = x->sizes[i];
+        if (!one) {
+            if (x->strides) ost[n] = x->strides[i];
+            out[n++] = x->sizes[i];
+        }
     }
-    return op_set_tensor(c, x->dtype, n, out);
+    return op_set_strided(c, x->dtype, n, out, x->strides ? ost : NULL);
+}
+
+/* inferExpandGeometry (aten/src/ATen/ExpandUtils.cpp), from the last dim: a
+ * kept dim keeps its stride, a dim whose size changes (it was 1) gets stride
+ * 0, a new leading dim of size 1 gets expandedSizes[i+1] * expandedStrides[i+1]. */
+static sy_status expand_strides(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *out)
+{
+    sy_ctx *ctx = c->env->ctx;
+    if (!x->strides) return op_set_strided(c, x->dtype, n, out, NULL);
+    const sy_expr **st = sy_env_alloc(c->env, (n ? n : 1) * sizeof *st);
+    if (!st) return sy_ctx_last_error(ctx);
+    for (size_t i = n; i-- > 0;) {
+        long dim = (long)i - (long)(n - x->ndim);
+        const sy_expr *size = dim >= 0 ? x->sizes[dim] : KI(c, 1);
+        const sy_expr *stride = dim >= 0 ? x->strides[dim] : i + 1 < n ? sy_expr_mul(ctx, out[i + 1], st[i + 1]) : KI(c, 1);
+        if (size != out[i]) {
+            int same;
+            sy_status s2 = op_decide_bool(c, sy_expr_eq(ctx, size, out[i]), "expand: is the size unchanged?", &same);
+            if (s2) return s2;
+            if (!same) stride = KI(c, 0);
+        }
+        if (!stride) return sy_ctx_last_error(ctx);
+        st[i] = stride;
+    }
+    return op_set_strided(c, x->dtype, n, out, st);
 }
 
 /* expand: -1 keeps the size; a size-1 dim takes the new size; otherwise the
@@ -231,7 +297,7 @@ static sy_status expand(opcall *c)
             return st;
         out[i] = sz[i];
     }
-    return op_set_tensor(c, x->dtype, n, out);
+    return expand_strides(c, x, n, out);
 }
 
 static sy_status tensor_list(opcall *c, size_t pos, const char *kw, const sy_tensor ***ts, size_t *n)
@@ -350,7 +416,7 @@ static sy_status split_even(opcall *c, const sy_tensor *x, size_t w, const sy_ex
         /* last: split - (split*num - L) = L - (num - 1)*split */
         sz[w] = i + 1 < k ? split : sy_expr_sub(ctx, L, sy_expr_mul_si(ctx, split, k - 1));
         if (!sz[w]) return sy_ctx_last_error(ctx);
-        if (!(outs[i] = op_new_tensor(c, x->dtype, x->ndim, sz))) return sy_ctx_last_error(ctx);
+        if (!(outs[i] = op_new_strided(c, x->dtype, x->ndim, sz, x->strides))) return sy_ctx_last_error(ctx);
     }
     return set_list(c, (size_t)k, outs);
 }
@@ -382,7 +448,7 @@ static sy_status chunk(opcall *c)
             if (!sz) return sy_ctx_last_error(ctx);
             SY_COPY(sz, x->sizes, x->ndim * sizeof *sz);
             sz[w] = KI(c, 0);
-            if (!(outs[i] = op_new_tensor(c, x->dtype, x->ndim, sz))) return sy_ctx_last_error(ctx);
+            if (!(outs[i] = op_new_strided(c, x->dtype, x->ndim, sz, x->strides))) return sy_ctx_last_error(ctx);
         }
         return set_list(c, (size_t)chunks, outs);
     }
@@ -418,7 +484,7 @@ static sy_status split(opcall *c)
         if (!sz) return sy_ctx_last_error(ctx);
         SY_COPY(sz, x->sizes, x->ndim * sizeof *sz);
         sz[w] = p;
-        if (!(outs[i] = op_new_tensor(c, x->dtype, x->ndim, sz))) return sy_ctx_last_error(ctx);
+        if (!(outs[i] = op_new_strided(c, x->dtype, x->ndim, sz, x->strides))) return sy_ctx_last_error(ctx);
     }
     if ((st = op_require(c, sy_expr_eq(ctx, sum, x->sizes[w]),
                          "split_with_sizes expects split_sizes to sum exactly to %s (input tensor's size at dimension %zu), but got %s",
@@ -452,7 +518,7 @@ static sy_status narrow(opcall *c)
     if (!out) return sy_ctx_last_error(ctx);
     SY_COPY(out, x->sizes, x->ndim * sizeof *out);
     out[w] = len;
-    return op_set_tensor(c, x->dtype, x->ndim, out);
+    return op_set_strided(c, x->dtype, x->ndim, out, x->strides); /* a view: same strides, offset start */
 }
 
 static sy_status select_dim(opcall *c, const sy_tensor *x, size_t w, const sy_expr *idx, const sy_tensor **res)
@@ -465,11 +531,15 @@ static sy_status select_dim(opcall *c, const sy_tensor *x, size_t w, const sy_ex
                          sy_env_show(c->env, L))))
         return st;
     const sy_expr **out = sy_env_alloc(c->env, (x->ndim ? x->ndim : 1) * sizeof *out);
-    if (!out) return sy_ctx_last_error(ctx);
+    const sy_expr **ost = sy_env_alloc(c->env, (x->ndim ? x->ndim : 1) * sizeof *ost);
+    if (!out || !ost) return sy_ctx_last_error(ctx);
     size_t n = 0;
     for (size_t i = 0; i < x->ndim; i++)
-        if (i != w) out[n++] = x->sizes[i];
-    *res = op_new_tensor(c, x->dtype, n, out);
+        if (i != w) {
+            if (x->strides) ost[n] = x->strides[i];
+            out[n++] = x->sizes[i];
+        }
+    *res = op_new_strided(c, x->dtype, n, out, x->strides ? ost : NULL);
     return *res ? SY_OK : sy_ctx_last_error(ctx);
 }
 
@@ -657,15 +727,24 @@ sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx)
     }
     if (consumed > t->ndim) return op_err(c, SY_EINVAL, "too many indices for tensor of dimension %zu", t->ndim);
     const sy_expr **out = sy_env_alloc(c->env, (t->ndim + n + 1) * sizeof *out);
-    if (!out) return sy_ctx_last_error(ctx);
+    const sy_expr **ost = sy_env_alloc(c->env, (t->ndim + n + 1) * sizeof *ost);
+    if (!out || !ost) return sy_ctx_last_error(ctx);
+    /* strides (aten/src/ATen/TensorIndexing.h applySlicing): a slice is
+     * x.slice(dim, start, stop, step), stride * step; an int is select (dim
+     * removed); None is unsqueeze at the current position */
+    const sy_expr *const *tst = t->strides;
     size_t m = 0, d = 0;
     sy_status st;
     for (size_t i = 0; i < n; i++) {
         const sy_value *v = &items[i];
         if (v->kind == SY_V_ELLIPSIS) {
             size_t skip = t->ndim - consumed;
-            for (size_t k = 0; k < skip; k++) out[m++] = t->sizes[d++];
+            for (size_t k = 0; k < skip; k++) {
+                if (tst) ost[m] = tst[d];
+                out[m++] = t->sizes[d++];
+            }
         } else if (v->kind == SY_V_NONE) {
+            if (tst) ost[m] = d < t->ndim ? sy_expr_mul(ctx, t->sizes[d], tst[d]) : KI(c, 1);
             out[m++] = KI(c, 1);
         } else if (v->kind == SY_V_INT) {
             const sy_expr *L = t->sizes[d];
@@ -678,12 +757,18 @@ sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx)
             const sy_expr *start, *cnt;
             int64_t step;
             if ((st = sy_slice_len(c, v, t->sizes[d], &start, &cnt, &step))) return st;
+            if (tst) ost[m] = step == 1 ? tst[d] : sy_expr_mul(ctx, tst[d], KI(c, step));
             out[m++] = cnt;
             d++;
         }
     }
-    while (d < t->ndim) out[m++] = t->sizes[d++];
-    return op_set_tensor(c, t->dtype, m, out);
+    while (d < t->ndim) {
+        if (tst) ost[m] = tst[d];
+        out[m++] = t->sizes[d++];
+    }
+    for (size_t i = 0; tst && i < m; i++)
+        if (!ost[i]) return sy_ctx_last_error(ctx);
+    return op_set_strided(c, t->dtype, m, out, tst ? ost : NULL);
 }
 
 const opentry sy_ops_shape[] = {

@@ -32,7 +32,11 @@ SY_API const char *sy_dtype_name(sy_dtype d);
 SY_API sy_status sy_dtype_parse(const char *name, sy_dtype *out);
 
 /** A fake tensor: dtype, rank and symbolic sizes/strides (arrays of ndim
- *  expressions, outermost dimension first; strides in elements). */
+ *  expressions, outermost dimension first; strides in elements, as
+ *  Tensor.stride()). @c strides is NULL when the layout is not modelled: the
+ *  tensor came from a non-contiguous one through an op whose output layout
+ *  symshape does not compute (docs/ops.md section 7); a view of it is then
+ *  SY_EUNSUPPORTED rather than a guess. */
 typedef struct sy_tensor {
     sy_dtype dtype;
     size_t ndim;
@@ -43,6 +47,19 @@ typedef struct sy_tensor {
 /** A contiguous tensor with the given sizes (array of ndim integer
  *  expressions, copied). NULL on error (SY_EINVAL for a boolean size). */
 SY_API const sy_tensor *sy_tensor_new(sy_env *env, sy_dtype dtype, size_t ndim, const sy_expr *const *sizes);
+
+/** A tensor with the given sizes and strides (arrays of ndim integer
+ *  expressions, copied; @p strides NULL: strides not modelled). NULL on error
+ *  (SY_EINVAL for a boolean size or stride). No check that the strides
+ *  describe a valid layout. */
+SY_API const sy_tensor *sy_tensor_new_strided(sy_env *env, sy_dtype dtype, size_t ndim, const sy_expr *const *sizes,
+                                              const sy_expr *const *strides);
+
+/** 1 if @p t is known to be contiguous (c10 compute_contiguous: every dim of
+ *  size other than the constant 1 has the stride of the product of the later
+ *  sizes, compared as canonical expressions); 0 if it may not be, or its
+ *  strides are not modelled. Decides nothing, records nothing. */
+SY_API int sy_tensor_is_contiguous(sy_env *env, const sy_tensor *t);
 
 /** A graph input: creates one expression per dimension from the example
  *  shape with the policy of each dim (array of ndim policies, NULL: every

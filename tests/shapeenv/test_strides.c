@@ -1,0 +1,196 @@
+/* Strides of fake tensors: views, TensorIterator layouts, computeStride
+ * (docs/ops.md section 7). Expected values are PyTorch 1.13's (the same cases
+ * run against real torch in tests/shapeenv/strides_torch.py). */
+#include <stdio.h>
+#include <string.h>
+
+#include "common.h"
+
+static sy_env *env;
+static void env_setup(void)
+{
+    ctx_setup();
+    env = sy_env_new(ctx, NULL);
+    cr_assert(env != NULL);
+}
+static void env_teardown(void)
+{
+    env = sy_env_free(env);
+    ctx_teardown();
+}
+
+#define CASE(name) Test(shapeenv_strides, name, .init = env_setup, .fini = env_teardown, .timeout = 30)
+
+static sy_value VT(const sy_tensor *t) { return sy_value_tensor(t); }
+static sy_value VI(int64_t v) { return sy_value_int_si(env, v); }
+
+static sy_status try_call(const char *op, size_t n, const sy_value *args, sy_value *out)
+{
+    sy_provenance w = {"n", op, NULL};
+    return sy_env_call(env, op, n, args, 0, NULL, NULL, &w, out);
+}
+
+static const sy_tensor *call_t(const char *op, size_t n, const sy_value *args)
+{
+    sy_value out;
+    cr_assert(eq(int, try_call(op, n, args, &out), SY_OK), "%s: %s", op, sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(int, out.kind, SY_V_TENSOR));
+    return out.u.t;
+}
+
+/* "(a, b, c)" or "unknown" */
+static char strides_buf[512];
+static const char *strides(const sy_tensor *t)
+{
+    if (!t->strides) return "unknown";
+    size_t k = 0;
+    k += (size_t)snprintf(strides_buf + k, sizeof strides_buf - k, "(");
+    for (size_t i = 0; i < t->ndim; i++)
+        k += (size_t)snprintf(strides_buf + k, sizeof strides_buf - k, "%s%s", i ? ", " : "", S(t->strides[i]));
+    snprintf(strides_buf + k, sizeof strides_buf - k, ")");
+    return strides_buf;
+}
+
+static const sy_tensor *input(size_t n, const int64_t *shape, const sy_dim_policy *pol)
+{
+    const sy_tensor *t = sy_env_input(env, "x", SY_DT_FLOAT32, n, shape, pol);
+    cr_assert(t != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    return t;
+}
+
+static const sy_dim_policy STATIC4[] = {SY_DIM_STATIC, SY_DIM_STATIC, SY_DIM_STATIC, SY_DIM_STATIC};
+
+CASE(transpose_then_view_is_pytorchs_error)
+{
+    const sy_tensor *x = input(4, (int64_t[]){2, 3, 4, 6}, STATIC4);
+    const sy_tensor *t = call_t("transpose", 3, (sy_value[]){VT(x), VI(1), VI(2)});
+    cr_assert(eq(str, (char *)strides(t), "(72, 6, 24, 1)"));
+    sy_value out;
+    cr_assert(eq(int, try_call("view", 3, (sy_value[]){VT(t), VI(-1), VI(24)}, &out), SY_EINVAL));
+    cr_assert(eq(str, (char *)sy_ctx_last_error_msg(ctx),
+                 "view: view size is not compatible with input tensor's size and stride (at least one dimension spans "
+                 "across two contiguous subspaces). Use .reshape(...) instead."));
+}
+
+CASE(transpose_then_view_symbolic_sizes)
+{
+    const sy_tensor *x = input(4, (int64_t[]){2, 3, 4, 6}, NULL); /* s0, s1, s2, s3 */
+    const sy_tensor *t = call_t("transpose", 3, (sy_value[]){VT(x), VI(1), VI(2)});
+    cr_assert(eq(str, (char *)strides(t), "(s1*s2*s3, s3, s2*s3, 1)"));
+    sy_value out;
+    cr_assert(eq(int, try_call("view", 3, (sy_value[]){VT(t), VI(-1), VI(24)}, &out), SY_EINVAL));
+    cr_assert(eq(str, (char *)sy_ctx_last_error_msg(ctx),
+                 "view: view size is not compatible with input tensor's size and stride (at least one dimension spans "
+                 "across two contiguous subspaces). Use .reshape(...) instead."));
+}
+
+CASE(reshape_copies_where_view_fails_and_views_where_it_can)
+{
+    const sy_tensor *x = input(4, (int64_t[]){2, 3, 4, 6}, STATIC4);
+    const sy_tensor *t = call_t("transpose", 3, (sy_value[]){VT(x), VI(1), VI(2)});
+    const sy_tensor *r = call_t("reshape", 3, (sy_value[]){VT(t), VI(-1), VI(24)});
+    cr_assert(eq(str, (char *)strides(r), "(24, 1)")); /* a contiguous copy */
+    /* splitting the last dim and keeping the others is a view */
+    const sy_tensor *v = call_t("view", 6, (sy_value[]){VT(t), VI(2), VI(4), VI(3), VI(3), VI(2)});
+    cr_assert(eq(str, (char *)strides(v), "(72, 6, 24, 2, 1)"));
+    const sy_tensor *rv = call_t("reshape", 6, (sy_value[]){VT(t), VI(2), VI(4), VI(3), VI(3), VI(2)});
+    cr_assert(eq(str, (char *)strides(rv), "(72, 6, 24, 2, 1)"));
+    /* flatten of the last two dims of the transposed tensor: 24*... not one chunk -> copy */
+    const sy_tensor *f = call_t("flatten", 2, (sy_value[]){VT(t), VI(2)});
+    cr_assert(eq(str, (char *)strides(f), "(72, 18, 1)"));
+    cr_assert(eq(sz, sy_env_nguards(env), 0));
+}
+
+CASE(view_records_a_guard_when_the_chunks_depend_on_sizes)
+{
+    const sy_tensor *x = input(4, (int64_t[]){2, 3, 4, 6}, (sy_dim_policy[]){SY_DIM_DYNAMIC, SY_DIM_STATIC, SY_DIM_DYNAMIC, SY_DIM_STATIC});
+    const sy_tensor *t = call_t("transpose", 3, (sy_value[]){VT(x), VI(1), VI(2)}); /* (s0, s1, 3, 6) */
+    const sy_tensor *v = call_t("view", 5, (sy_value[]){VT(t), VI(2), VI(-1), VI(3), VI(6)});
+    cr_assert(eq(str, (char *)strides(v), "(18*s1, 6, 6*s1, 1)"));
+    cr_assert(eq(sz, sy_env_nguards(env), 2));
+    cr_assert(eq(str, S(sy_env_guard(env, 0)->expr), "Mod(s0*s1, 2) == 0"));
+    cr_assert(eq(str, S(sy_env_guard(env, 1)->expr), "s1 == FloorDiv(s0*s1, 2)"));
+    cr_assert(eq(str, (char *)sy_env_guard(env, 1)->origins[0].reason, "view: do the view dims cover the chunk exactly?"));
+}
+
+CASE(view_ops_have_pytorchs_strides)
+{
+    const sy_tensor *x = input(3, (int64_t[]){4, 5, 6}, NULL); /* s0, s1, s2 */
+    cr_assert(eq(str, (char *)strides(x), "(s1*s2, s2, 1)"));
+    cr_assert(eq(str, (char *)strides(call_t("permute", 4, (sy_value[]){VT(x), VI(2), VI(0), VI(1)})), "(1, s1*s2, s2)"));
+    cr_assert(eq(str, (char *)strides(call_t("select", 3, (sy_value[]){VT(x), VI(1), VI(0)})), "(s1*s2, 1)"));
+    cr_assert(eq(str, (char *)strides(call_t("narrow", 4, (sy_value[]){VT(x), VI(2), VI(1), VI(2)})), "(s1*s2, s2, 1)"));
+    cr_assert(eq(str, (char *)strides(call_t("unsqueeze", 2, (sy_value[]){VT(x), VI(1)})), "(s1*s2, s1*s2, s2, 1)"));
+    cr_assert(eq(str, (char *)strides(call_t("unsqueeze", 2, (sy_value[]){VT(x), VI(3)})), "(s1*s2, s2, 1, 1)"));
+    const sy_tensor *u = call_t("unsqueeze", 2, (sy_value[]){VT(x), VI(0)});
+    const sy_tensor *e = call_t("expand", 5, (sy_value[]){VT(u), VI(7), VI(-1), VI(-1), VI(-1)});
+    cr_assert(eq(str, (char *)strides(e), "(0, s1*s2, s2, 1)"));
+    const sy_tensor *e2 = call_t("expand", 5, (sy_value[]){VT(x), VI(3), VI(-1), VI(-1), VI(-1)});
+    cr_assert(eq(str, (char *)strides(e2), "(0, s1*s2, s2, 1)"));
+    /* x[:, ::2, None, 1] */
+    sy_value sl = sy_value_none();
+    sl.kind = SY_V_SLICE;
+    sy_value none = sy_value_none(), two = VI(2);
+    sl.u.slice.start = &none;
+    sl.u.slice.stop = &none;
+    sl.u.slice.step = &two;
+    sy_value all = sy_value_none();
+    all.kind = SY_V_SLICE;
+    all.u.slice.start = all.u.slice.stop = all.u.slice.step = &none;
+    sy_value idx = sy_value_list(env, 4, (sy_value[]){all, sl, none, VI(1)});
+    const sy_tensor *g = call_t("getitem", 2, (sy_value[]){VT(x), idx});
+    cr_assert(eq(str, (char *)strides(g), "(s1*s2, 2*s2, s2)"));
+    const sy_tensor *t2 = call_t("t", 1, (sy_value[]){VT(call_t("select", 3, (sy_value[]){VT(x), VI(0), VI(0)}))});
+    cr_assert(eq(str, (char *)strides(t2), "(1, s2)"));
+    cr_assert(eq(sz, sy_env_nguards(env), 1)); /* narrow's start + length <= size, nothing from the strides */
+    cr_assert(eq(str, S(sy_env_guard(env, 0)->expr), "3 <= s2"));
+}
+
+CASE(elementwise_ops_keep_the_layout_like_tensoriterator)
+{
+    const sy_tensor *x = input(4, (int64_t[]){2, 3, 4, 5}, STATIC4);
+    const sy_tensor *t = call_t("transpose", 3, (sy_value[]){VT(x), VI(1), VI(2)}); /* (60, 5, 20, 1) */
+    cr_assert(eq(str, (char *)strides(call_t("relu", 1, (sy_value[]){VT(t)})), "(60, 5, 20, 1)"));
+    cr_assert(eq(str, (char *)strides(call_t("clone", 1, (sy_value[]){VT(t)})), "(60, 5, 20, 1)"));
+    cr_assert(eq(str, (char *)strides(call_t("contiguous", 1, (sy_value[]){VT(t)})), "(60, 15, 5, 1)"));
+    cr_assert(eq(str, (char *)strides(call_t("softmax", 2, (sy_value[]){VT(t), VI(-1)})), "(60, 15, 5, 1)"));
+    const sy_tensor *c = call_t("relu", 1, (sy_value[]){VT(call_t("contiguous", 1, (sy_value[]){VT(t)}))});
+    /* the first operand with an unambiguous order decides */
+    cr_assert(eq(str, (char *)strides(call_t("add", 2, (sy_value[]){VT(t), VT(c)})), "(60, 5, 20, 1)"));
+    cr_assert(eq(str, (char *)strides(call_t("add", 2, (sy_value[]){VT(c), VT(t)})), "(60, 15, 5, 1)"));
+    cr_assert(eq(str, (char *)strides(call_t("mul", 2, (sy_value[]){VT(t), sy_value_float(0.5)})), "(60, 5, 20, 1)"));
+    /* in place: self's strides */
+    cr_assert(eq(str, (char *)strides(call_t("add_", 2, (sy_value[]){VT(t), VT(c)})), "(60, 5, 20, 1)"));
+    /* a relu of the transposed tensor cannot be viewed as (-1, 20) either */
+    sy_value out;
+    cr_assert(eq(int, try_call("view", 3, (sy_value[]){VT(call_t("relu", 1, (sy_value[]){VT(t)})), VI(-1), VI(15)}, &out), SY_EINVAL));
+}
+
+CASE(a_view_of_an_unmodelled_layout_is_an_error_not_a_guess)
+{
+    const sy_tensor *x = input(4, (int64_t[]){2, 3, 4, 5}, STATIC4);
+    const sy_tensor *t = call_t("transpose", 3, (sy_value[]){VT(x), VI(1), VI(2)});
+    const sy_tensor *u = call_t("triu", 1, (sy_value[]){VT(t)}); /* layout not computed for triu of a non-contiguous tensor */
+    cr_assert(eq(str, (char *)strides(u), "unknown"));
+    sy_value out;
+    cr_assert(eq(int, try_call("view", 2, (sy_value[]){VT(u), VI(-1)}, &out), SY_EUNSUPPORTED));
+    cr_assert(strstr(sy_ctx_last_error_msg(ctx), "the strides of the input are not modelled") != NULL);
+    /* reshape of it: unknown too; contiguous() restores a known layout */
+    cr_assert(eq(str, (char *)strides(call_t("reshape", 2, (sy_value[]){VT(u), VI(-1)})), "unknown"));
+    cr_assert(eq(str, (char *)strides(call_t("contiguous", 1, (sy_value[]){VT(u)})), "(60, 15, 5, 1)"));
+    /* triu of a contiguous tensor is contiguous */
+    cr_assert(eq(str, (char *)strides(call_t("triu", 1, (sy_value[]){VT(x)})), "(60, 20, 5, 1)"));
+}
+
+CASE(chunk_and_split_are_narrow_views)
+{
+    const sy_tensor *x = input(4, (int64_t[]){2, 4, 3, 5}, STATIC4);
+    sy_value out;
+    cr_assert(eq(int, try_call("chunk", 3, (sy_value[]){VT(x), VI(2), VI(1)}, &out), SY_OK));
+    cr_assert(eq(sz, out.u.list.n, 2));
+    cr_assert(eq(str, (char *)strides(out.u.list.items[1].u.t), "(60, 15, 5, 1)"));
+    cr_assert(eq(int, sy_tensor_is_contiguous(env, out.u.list.items[1].u.t), 0));
+    /* a conv-like op on it: not channels_last, so a contiguous result (suggest_memory_format) */
+    const sy_tensor *p = call_t("max_pool2d", 2, (sy_value[]){out.u.list.items[1], VI(1)});
+    cr_assert(eq(str, (char *)strides(p), "(30, 15, 5, 1)"));
+}
