@@ -21,8 +21,9 @@ static double now(void)
 typedef struct {
     const char *model;
     sy_env_options eo;
-    sy_trace_override *ov; /* input and dims malloc'ed */
+    sy_trace_override *ov; /* input malloc'ed, spec parsed in pctx */
     size_t nov, cap;
+    sy_ctx *pctx; /* owns the parsed --dynamic specs */
 } model_opts;
 
 static void model_opts_free(model_opts *m)
@@ -30,8 +31,10 @@ static void model_opts_free(model_opts *m)
     for (size_t i = 0; i < m->nov; i++) {
         free((void *)m->ov[i].input);
         free((void *)m->ov[i].dims);
+        sy_input_spec_free(m->pctx, (sy_input_spec *)m->ov[i].spec);
     }
     free(m->ov);
+    sy_ctx_free(m->pctx);
 }
 
 const char *cli_argv0;
@@ -83,7 +86,7 @@ enum {
     {"dynamic", required_argument, NULL, OPT_DYNAMIC}, {"static", required_argument, NULL, OPT_STATIC},              \
         {"no-duck-sizing", no_argument, NULL, OPT_NO_DUCK}, {"no-specialize-01", no_argument, NULL, OPT_NO_01}
 
-/* --dynamic NAME=D,D / --static NAME / --no-duck-sizing / --no-specialize-01:
+/* --dynamic SPEC (sy_input_spec_parse: NAME=D[:DIM][@MIN..MAX],...) / --static NAME / --no-duck-sizing / --no-specialize-01:
  * returns 1 if option o was ours, 0 if not, or -EX_* on error */
 static int model_option(const char *cmd, model_opts *m, int o, const char *v)
 {
@@ -114,31 +117,13 @@ static int model_option(const char *cmd, model_opts *m, int o, const char *v)
         ov->make_static = 1;
         return 1;
     }
-    int *dims = NULL;
-    size_t n = 0, cap = 0;
-    const char *p = eq + 1;
-    while (*p) {
-        char *end;
-        errno = 0;
-        long d = *p >= '0' && *p <= '9' ? strtol(p, &end, 10) : -1;
-        if (d < 0 || errno == ERANGE || d > INT_MAX) {
-            free(dims);
-            return -cli_usage_error(cmd, "bad dim list in '%s' (dim indices 0, 1, ... separated by ',')", v);
-        }
-        if (cli_reserve(&dims, &cap, n + 1, sizeof *dims)) {
-            free(dims);
-            return -cli_oom();
-        }
-        dims[n++] = (int)d;
-        p = end;
-        if (*p == ',' && p[1]) p++;
-        else if (*p) {
-            free(dims);
-            return -cli_usage_error(cmd, "bad dim list in '%s' (dim indices 0, 1, ... separated by ',')", v);
-        }
+    if (!m->pctx) m->pctx = cli_ctx();
+    sy_input_spec *sp;
+    if (sy_input_spec_parse(m->pctx, v, (size_t)-1, &sp) != SY_OK) {
+        if (sy_ctx_last_error(m->pctx) == SY_ENOMEM) return -cli_oom();
+        return -cli_usage_error(cmd, "--dynamic: %s", sy_ctx_last_error_msg(m->pctx));
     }
-    ov->dims = dims;
-    ov->ndims = n;
+    ov->spec = sp;
     return 1;
 }
 
@@ -162,6 +147,10 @@ static int check_overrides(const char *cmd, const model_opts *m, const sy_graph 
             if ((size_t)o->dims[k] >= in->ndim)
                 return cli_usage_error(cmd, "--dynamic %s=...: input '%s' has no dim %d (rank %zu)", o->input, o->input,
                                        o->dims[k], in->ndim);
+        for (size_t k = 0; o->spec && k < o->spec->ndims; k++)
+            if (o->spec->dims[k].dim >= in->ndim)
+                return cli_usage_error(cmd, "--dynamic %s=...: input '%s' has no dim %zu (rank %zu)", o->input, o->input,
+                                       o->spec->dims[k].dim, in->ndim);
     }
     return EX_OK;
 }
@@ -610,7 +599,10 @@ static int run_probe(int argc, char **argv)
 }
 
 #define MODEL_HELP                                                                                                  \
-    "      --dynamic NAME=D,..  the dims of input NAME that get symbols (replaces the graph's list)\n"              \
+    "      --dynamic 'NAME=D[:DIM][@MIN..MAX],...'\n"                                                             \
+    "                           the dims of input NAME that get symbols (replaces the graph's\n"               \
+    "                           list); :DIM names a Dim (one name on several dims declares them\n"            \
+    "                           equal), @MIN..MAX its range (either bound may be left out)\n"                 \
     "      --static NAME        every dim of input NAME is static\n"                                            \
     "      --no-duck-sizing     equal example sizes do not share a symbol\n"                                    \
     "      --no-specialize-01   example sizes 0 and 1 stay symbolic (range [0, oo))\n"                          \

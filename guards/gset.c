@@ -271,6 +271,9 @@ sy_status sy_gset_produce(sy_env *env, const sy_graph *g, sy_gset **out)
         const sy_expr *v = gs->vars[s];
         if (sy_expr_is_int(d->expr)) {
             if (d->policy == SY_DIM_STATIC) snprintf(buf, sizeof buf, "static dim (not listed as dynamic)");
+            else if (d->spec)
+                snprintf(buf, sizeof buf, "0/1 specialization: example size %lld, below the declared range of %s (declare min=%lld to keep it dynamic)",
+                         (long long)d->example, d->spec->name ? d->spec->name : d->source, (long long)d->example);
             else snprintf(buf, sizeof buf, "0/1 specialization: example size %lld", (long long)d->example);
             if (!add_guard(gs, SY_GK_SPECIALIZATION, sy_expr_eq(ctx, v, d->expr), buf)) goto oom_sv;
             continue;
@@ -281,8 +284,12 @@ sy_status sy_gset_produce(sy_env *env, const sy_graph *g, sy_gset **out)
             symvar[id] = v;
             continue;
         }
-        snprintf(buf, sizeof buf, "duck sizing: %s and %s had the same example size %lld and share %s", d->source,
-                 sy_expr_sym_name(symvar[id]), (long long)d->example, sy_expr_sym_name(d->expr));
+        if (d->spec && d->spec->name)
+            snprintf(buf, sizeof buf, "declared equal: %s and %s are both named '%s' (one Dim, symbol %s)", d->source,
+                     sy_expr_sym_name(symvar[id]), d->spec->name, sy_expr_sym_name(d->expr));
+        else
+            snprintf(buf, sizeof buf, "duck sizing: %s and %s had the same example size %lld and share %s", d->source,
+                     sy_expr_sym_name(symvar[id]), (long long)d->example, sy_expr_sym_name(d->expr));
         if (!add_guard(gs, SY_GK_EQUALITY, sy_expr_eq(ctx, v, symvar[id]), buf)) goto oom_sv;
     }
     /* substitution env symbols -> source variables */
@@ -337,6 +344,25 @@ sy_status sy_gset_produce(sy_env *env, const sy_graph *g, sy_gset **out)
         const sy_symbol_info *si = sy_env_symbol(env, i);
         uint32_t id = sy_expr_sym_id(si->sym);
         if (si->unbacked || id >= nsym || !symvar[id] || !sy_env_symbol_touched(env, si->sym)) continue;
+        if (si->declared) {
+            /* the declared range, which the trace assumed (torch.export checks it on the inputs too) */
+            char dim[160];
+            if (si->dim_name) snprintf(dim, sizeof dim, "Dim('%s'", si->dim_name);
+            else snprintf(dim, sizeof dim, "Dim(%s", si->sources[0]);
+            if (si->dim_max >= 0)
+                snprintf(buf, sizeof buf, "declared range [%lld, %lld]: %s, min=%lld, max=%lld)", (long long)si->dim_min,
+                         (long long)si->dim_max, dim, (long long)si->dim_min, (long long)si->dim_max);
+            else
+                snprintf(buf, sizeof buf, "declared range [%lld, oo): %s, min=%lld)", (long long)si->dim_min, dim,
+                         (long long)si->dim_min);
+            if (si->dim_min > 0 &&
+                !add_guard(gs, SY_GK_RANGE, sy_expr_ge(ctx, symvar[id], sy_expr_int_si(ctx, si->dim_min)), buf))
+                st = SY_ENOMEM;
+            if (si->dim_max >= 0 &&
+                !add_guard(gs, SY_GK_RANGE, sy_expr_le(ctx, symvar[id], sy_expr_int_si(ctx, si->dim_max)), buf))
+                st = SY_ENOMEM;
+            continue;
+        }
         if (!env->opts.specialize_zero_one) continue; /* sizes >= 0 need no guard */
         snprintf(buf, sizeof buf, "0/1 specialization: sizes 0 and 1 were traced as constants, so %s >= 2 was assumed",
                  sy_expr_sym_name(si->sym));

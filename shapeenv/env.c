@@ -200,6 +200,80 @@ const sy_expr *sy_env_create_symbol(sy_env *env, int64_t example, const char *so
     return s;
 }
 
+int sy_dim_spec_declared(const sy_dim_spec *d)
+{
+    return d && (d->name || d->min != SY_DIM_SPEC_UNSET || d->max != SY_DIM_SPEC_UNSET);
+}
+
+static void range_text(char *buf, size_t n, int64_t lo, int64_t hi)
+{
+    if (hi < 0) snprintf(buf, n, "[%lld, oo)", (long long)lo);
+    else snprintf(buf, n, "[%lld, %lld]", (long long)lo, (long long)hi);
+}
+
+/* torch.export's Dim: a named symbol, not duck-sized, range [min, max]
+ * (torch/_export: Dim(name, min=2, max=int_oo) by default; a min <= 1 keeps
+ * sizes 0/1 symbolic inside the range, as export's
+ * specialize_zero_one=False for constrained dims). */
+const sy_expr *sy_env_create_symbol_spec(sy_env *env, int64_t example, const char *source, const sy_dim_spec *spec)
+{
+    if (!env) return NULL;
+    if (!sy_dim_spec_declared(spec)) return sy_env_create_symbol(env, example, source, SY_DIM_DUCK);
+    sy_ctx *ctx = env->ctx;
+    const char *src = source ? source : "?";
+    if (example < 0) return sy_fail(ctx, SY_EINVAL, "size of %s is negative (%lld)", src, (long long)example);
+    if (spec->min < SY_DIM_SPEC_UNSET || spec->max < SY_DIM_SPEC_UNSET ||
+        (spec->max != SY_DIM_SPEC_UNSET && spec->min > spec->max))
+        return sy_fail(ctx, SY_EINVAL, "%s: bad declared range (min %lld, max %lld)", src, (long long)spec->min,
+                       (long long)spec->max);
+    if (env->concrete) return sy_expr_int_si(ctx, example);
+    int64_t lo = spec->min != SY_DIM_SPEC_UNSET ? spec->min : (env->opts.specialize_zero_one ? 2 : 0), hi = spec->max;
+    char label[160], rng[64];
+    snprintf(label, sizeof label, "%s%s%s", spec->name ? "'" : "", spec->name ? spec->name : src, spec->name ? "'" : "");
+    if (hi >= 0 && example > hi) {
+        range_text(rng, sizeof rng, lo, hi);
+        return sy_fail(ctx, SY_EINVAL, "%s = %lld at the example is outside %s's declared range %s", src, (long long)example,
+                       label, rng);
+    }
+    if (example < lo) {
+        if (spec->min == SY_DIM_SPEC_UNSET && (example == 0 || example == 1)) return sy_expr_int_si(ctx, example); /* 0/1 specialized */
+        range_text(rng, sizeof rng, lo, hi);
+        return sy_fail(ctx, SY_EINVAL, "%s = %lld at the example is outside %s's declared range %s", src, (long long)example,
+                       label, rng);
+    }
+    if (spec->name)
+        for (size_t i = 0; i < env->nsyms; i++) {
+            symrec *r = &env->syms[i];
+            if (!r->info.dim_name || strcmp(r->info.dim_name, spec->name)) continue;
+            if (r->info.hint != example)
+                return sy_fail(ctx, SY_EINVAL,
+                               "dims named '%s' are declared equal, but %s = %lld and %s = %lld at the example", spec->name,
+                               r->info.sources[0], (long long)r->info.hint, src, (long long)example);
+            if ((spec->min != SY_DIM_SPEC_UNSET && spec->min != r->info.dim_min) ||
+                (spec->max != SY_DIM_SPEC_UNSET && spec->max != r->info.dim_max)) {
+                char r2[64];
+                range_text(rng, sizeof rng, r->info.dim_min, r->info.dim_max);
+                range_text(r2, sizeof r2, lo, hi);
+                return sy_fail(ctx, SY_EINVAL, "'%s' is declared with two ranges: %s (at %s) and %s (at %s)", spec->name, rng,
+                               r->info.sources[0], r2, src);
+            }
+            if (!add_source(env, r, source)) return sy_oom(ctx);
+            return r->info.sym;
+        }
+    const sy_expr *s = new_symbol(env, 's', &env->next_s, example, 0, source);
+    if (!s) return NULL;
+    symrec *r = &env->syms[env->nsyms - 1];
+    r->duck = false;
+    r->info.declared = 1;
+    r->info.dim_name = spec->name ? sy_env_strdup(env, spec->name) : NULL;
+    if (spec->name && !r->info.dim_name) return NULL;
+    r->info.dim_min = lo;
+    r->info.dim_max = hi;
+    if (sy_facts_set_range(env->facts, s, sy_expr_int_si(ctx, lo), hi >= 0 ? sy_expr_int_si(ctx, hi) : NULL) != SY_OK)
+        return NULL;
+    return s;
+}
+
 const sy_expr *sy_env_create_unbacked(sy_env *env, int size_like, const char *source)
 {
     if (!env) return NULL;

@@ -1,6 +1,7 @@
 /* Graph documents (../shared/graph-format.md, version 1) read with jansson.
  * Every error names the place: line/column for JSON syntax, the node for
  * structural problems. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,7 @@ sy_graph *sy_graph_free(sy_graph *g)
     for (size_t i = 0; i < g->ninputs; i++) {
         sy_dealloc(ctx, (void *)g->inputs[i].shape, (g->inputs[i].ndim ? g->inputs[i].ndim : 1) * sizeof(int64_t));
         sy_dealloc(ctx, (void *)g->inputs[i].dynamic, (g->inputs[i].ndim ? g->inputs[i].ndim : 1) * sizeof(int));
+        if (g->inputs[i].spec) sy_dealloc(ctx, (void *)g->inputs[i].spec, (g->inputs[i].ndim ? g->inputs[i].ndim : 1) * sizeof *g->inputs[i].spec);
     }
     if (g->inputs) sy_dealloc(ctx, g->inputs, g->n * sizeof *g->inputs + 1);
     sy_dealloc(ctx, g, sizeof *g);
@@ -138,6 +140,82 @@ static sy_status read_loc(sy_graph *g, const char *file, const char *node, const
     out->file = json_string_value(f);
     out->line = json_is_integer(l) ? (long)json_integer_value(l) : 0;
     out->function = json_is_string(fn) ? json_string_value(fn) : NULL;
+    return SY_OK;
+}
+
+/* An input's "dynamic" list: dim indexes or {"dim", "name", "min", "max"}
+ * objects (docs/graph-format.md "Dynamic-dim spec"). */
+static sy_status read_dynamic(sy_graph *g, const char *file, const char *nname, const json_t *dl, sy_graph_input *in,
+                              int *dyn)
+{
+    sy_ctx *ctx = g->ctx;
+    size_t n = json_array_size(dl);
+    if (!n) return SY_OK;
+    sy_dim_spec *sp = sy_alloc(ctx, (in->ndim ? in->ndim : 1) * sizeof *sp); /* distinct dims: at most ndim */
+    if (!sp) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    in->spec = sp;
+    size_t k;
+    const json_t *x;
+    json_array_foreach(dl, k, x) {
+        sy_dim_spec *d = &sp[in->nspec];
+        d->name = NULL;
+        d->min = d->max = SY_DIM_SPEC_UNSET;
+        const json_t *jd = x;
+        if (json_is_object(x)) {
+            const char *key;
+            json_t *v;
+            json_object_foreach((json_t *)x, key, v) {
+                if (strcmp(key, "dim") && strcmp(key, "name") && strcmp(key, "min") && strcmp(key, "max"))
+                    return gerr(ctx, file, SY_EFORMAT, "node '%s': dynamic entry %zu: unknown field \"%s\" (known: dim, name, min, max)",
+                                nname, k, key);
+            }
+            jd = json_object_get(x, "dim");
+            if (!jd)
+                return gerr(ctx, file, SY_EFORMAT, "node '%s': dynamic entry %zu: a dim spec needs \"dim\"", nname, k);
+            const json_t *jn = json_object_get(x, "name"), *jlo = json_object_get(x, "min"), *jhi = json_object_get(x, "max");
+            if (jn) {
+                const char *s = json_is_string(jn) ? json_string_value(jn) : NULL;
+                bool ok = s && (isalpha((unsigned char)s[0]) || s[0] == '_');
+                for (const char *c = s; ok && *c; c++) ok = isalnum((unsigned char)*c) || *c == '_';
+                if (!ok)
+                    return gerr(ctx, file, SY_EFORMAT, "node '%s': dynamic entry %zu: \"name\" must be an identifier ([A-Za-z_][A-Za-z0-9_]*)",
+                                nname, k);
+                d->name = s;
+            }
+            const json_t *jb[2] = {jlo, jhi};
+            int64_t *bv[2] = {&d->min, &d->max};
+            for (int b = 0; b < 2; b++) {
+                if (!jb[b]) continue;
+                if (!json_is_integer(jb[b]) || json_integer_value(jb[b]) < 0)
+                    return gerr(ctx, file, SY_EFORMAT, "node '%s': dynamic entry %zu: \"%s\" must be a non-negative integer", nname,
+                                k, b ? "max" : "min");
+                *bv[b] = json_integer_value(jb[b]);
+            }
+            if (jlo && jhi && d->min > d->max)
+                return gerr(ctx, file, SY_EFORMAT, "node '%s': dynamic entry %zu: the range is empty (min %lld > max %lld)", nname,
+                            k, (long long)d->min, (long long)d->max);
+        }
+        if (!json_is_integer(jd) || json_integer_value(jd) < 0 || (size_t)json_integer_value(jd) >= in->ndim) {
+            char bad[64];
+            if (json_is_integer(jd)) snprintf(bad, sizeof bad, "%lld", (long long)json_integer_value(jd));
+            else snprintf(bad, sizeof bad, "(not an integer)");
+            return gerr(ctx, file, SY_EFORMAT, "node '%s': dynamic entry %zu, %s, is not a dim index of a %zu-D input", nname, k,
+                        bad, in->ndim);
+        }
+        size_t dim = (size_t)json_integer_value(jd);
+        if (dyn[dim]) {
+            /* a bare index listed twice is harmless (as before); a spec must be unique */
+            bool twice_spec = json_is_object(x);
+            for (size_t q = 0; q < in->nspec; q++)
+                if (sp[q].dim == dim && sy_dim_spec_declared(&sp[q])) twice_spec = true;
+            if (twice_spec)
+                return gerr(ctx, file, SY_EFORMAT, "node '%s': dynamic entry %zu: dim %zu is listed twice", nname, k, dim);
+            continue;
+        }
+        dyn[dim] = 1;
+        d->dim = dim;
+        in->nspec++;
+    }
     return SY_OK;
 }
 
@@ -253,22 +331,10 @@ sy_status sy_graph_load_text(sy_ctx *ctx, const char *text, size_t len, const ch
                 g->ninputs++;
                 const json_t *dl = json_object_get(nd, "dynamic");
                 if (dl && !json_is_array(dl)) {
-                    st = gerr(ctx, file, SY_EFORMAT, "node '%s': \"dynamic\" must be a list of dim indices", nname);
+                    st = gerr(ctx, file, SY_EFORMAT, "node '%s': \"dynamic\" must be a list of dim indices or dim specs", nname);
                     goto fail;
                 }
-                size_t k;
-                const json_t *x;
-                json_array_foreach(dl, k, x) {
-                    if (!json_is_integer(x) || json_integer_value(x) < 0 || (size_t)json_integer_value(x) >= in->ndim) {
-                        char bad[64];
-                        if (json_is_integer(x)) snprintf(bad, sizeof bad, "%lld", (long long)json_integer_value(x));
-                        else snprintf(bad, sizeof bad, "(not an integer)");
-                        st = gerr(ctx, file, SY_EFORMAT, "node '%s': dynamic entry %zu, %s, is not a dim index of a %zu-D input",
-                                  nname, k, bad, in->ndim);
-                        goto fail;
-                    }
-                    dyn[json_integer_value(x)] = 1;
-                }
+                if ((st = read_dynamic(g, file, nname, dl, in, dyn))) goto fail;
             }
         } else if (!strcmp(op, "constant")) {
             if (!json_object_get(nd, "value")) {

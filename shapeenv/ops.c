@@ -175,6 +175,12 @@ int sy_tensor_is_contiguous(sy_env *env, const sy_tensor *t)
 const sy_tensor *sy_env_input(sy_env *env, const char *name, sy_dtype dtype, size_t ndim, const int64_t *shape,
                               const sy_dim_policy *policies)
 {
+    return sy_env_input_spec(env, name, dtype, ndim, shape, policies, NULL);
+}
+
+const sy_tensor *sy_env_input_spec(sy_env *env, const char *name, sy_dtype dtype, size_t ndim, const int64_t *shape,
+                                   const sy_dim_policy *policies, const sy_dim_spec *const *specs)
+{
     if (!env) return NULL;
     if (!name || (ndim && !shape)) return SY_NFAIL(env->ctx, SY_EINVAL, "input: NULL argument");
     const sy_expr **sz = sy_env_alloc(env, (ndim ? ndim : 1) * sizeof *sz);
@@ -183,8 +189,17 @@ const sy_tensor *sy_env_input(sy_env *env, const char *name, sy_dtype dtype, siz
         char src[256];
         snprintf(src, sizeof src, "%s.size()[%zu]", name, i);
         sy_dim_policy p = policies ? policies[i] : SY_DIM_DUCK;
-        sz[i] = sy_env_create_symbol(env, shape[i], src, p);
+        const sy_dim_spec *sp = specs && sy_dim_spec_declared(specs[i]) ? specs[i] : NULL;
+        if (sp) p = SY_DIM_DYNAMIC;
+        sz[i] = sp ? sy_env_create_symbol_spec(env, shape[i], src, sp) : sy_env_create_symbol(env, shape[i], src, p);
         if (!sz[i]) return NULL;
+        sy_dim_spec *spc = NULL;
+        if (sp) {
+            if (!(spc = sy_env_alloc(env, sizeof *spc))) return NULL;
+            *spc = *sp;
+            spc->dim = i;
+            if (sp->name && !(spc->name = sy_env_strdup(env, sp->name))) return NULL;
+        }
         if (env->ninputs == env->inputcap) {
             size_t nc = env->inputcap ? env->inputcap * 2 : 16;
             sy_input_dim *ni = sy_realloc(env->ctx, env->inputs, env->inputcap * sizeof *ni, nc * sizeof *ni);
@@ -197,6 +212,7 @@ const sy_tensor *sy_env_input(sy_env *env, const char *name, sy_dtype dtype, siz
         d->expr = sz[i];
         d->policy = p;
         d->example = shape[i];
+        d->spec = spc;
     }
     return sy_tensor_new(env, dtype, ndim, sz);
 }

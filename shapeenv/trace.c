@@ -40,18 +40,40 @@ static sy_status run_nodes(sy_env *env, const sy_graph *g, size_t from, size_t t
                 const sy_trace_override *o = NULL;
                 for (size_t k = 0; k < nov; k++)
                     if (ov[k].input && !strcmp(ov[k].input, nd->name)) o = &ov[k];
-                for (size_t k = 0; k < nd_; k++) pol[k] = in && in->dynamic[k] ? SY_DIM_DUCK : SY_DIM_STATIC;
+                const sy_dim_spec *spec[64];
+                for (size_t k = 0; k < nd_; k++) {
+                    pol[k] = in && in->dynamic[k] ? SY_DIM_DUCK : SY_DIM_STATIC;
+                    spec[k] = NULL;
+                }
+                for (size_t k = 0; in && k < in->nspec; k++) spec[in->spec[k].dim] = &in->spec[k];
                 if (o) {
-                    for (size_t k = 0; k < nd_; k++) pol[k] = SY_DIM_STATIC;
-                    if (!o->make_static)
+                    for (size_t k = 0; k < nd_; k++) {
+                        pol[k] = SY_DIM_STATIC;
+                        spec[k] = NULL;
+                    }
+                    if (o->make_static) {
+                    } else if (o->spec) {
+                        for (size_t k = 0; k < o->spec->ndims; k++) {
+                            const sy_dim_spec *d = &o->spec->dims[k];
+                            if (d->dim >= nd_)
+                                return sy_fail_st(ctx, SY_EINVAL, "dynamic spec of input '%s': no dim %zu (it is %zu-D)", nd->name,
+                                                  d->dim, nd_);
+                            pol[d->dim] = SY_DIM_DUCK;
+                            spec[d->dim] = d;
+                        }
+                    } else
                         for (size_t k = 0; k < o->ndims; k++) {
                             if (o->dims[k] < 0 || (size_t)o->dims[k] >= nd_)
                                 return sy_fail_st(ctx, SY_EINVAL, "input '%s' has no dim %d", nd->name, o->dims[k]);
                             pol[o->dims[k]] = SY_DIM_DUCK;
                         }
                 }
-                const sy_tensor *t = sy_env_input(env, nd->name, dt, nd_, shape, pol);
-                if (!t) return sy_fail_st(ctx, sy_ctx_last_error(ctx), "node '%s' (input): %s", nd->name, sy_ctx_last_error_msg(ctx));
+                const sy_tensor *t = sy_env_input_spec(env, nd->name, dt, nd_, shape, pol, spec);
+                if (!t) {
+                    char msg[1024]; /* the message buffer is the context's: copy before reformatting */
+                    snprintf(msg, sizeof msg, "%s", sy_ctx_last_error_msg(ctx));
+                    return sy_fail_st(ctx, sy_ctx_last_error(ctx), "node '%s' (input): %s", nd->name, msg);
+                }
                 vals[i] = sy_value_tensor(t);
             } else {
                 const sy_expr *sz[64];

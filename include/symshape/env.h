@@ -25,6 +25,28 @@ typedef enum sy_dim_policy {
     SY_DIM_STATIC = 2   /**< the example value as a constant */
 } sy_dim_policy;
 
+/** "No bound" for sy_dim_spec's min and max. */
+#define SY_DIM_SPEC_UNSET (-1)
+
+/** One dim of a dynamic-dim spec: torch.export's `Dim(name, min=, max=)`
+ *  attached to a dim (docs/graph-format.md "Dynamic-dim spec", docs/shapeenv.md).
+ *  A dim with a name or a bound is *declared*: it gets a symbol of its own
+ *  (never duck-sized with a dim of another name), every dim of one name shares
+ *  one symbol, its range is [min, max] (default [2, oo) under 0/1
+ *  specialization, [0, oo) without it; a declared min <= 1 turns 0/1
+ *  specialization off for it) and the guard set is checked against it
+ *  (violations, sy_gset_violations in gset.h). A dim with neither is listed as dynamic
+ *  exactly as a bare index (duck sizing applies). */
+typedef struct sy_dim_spec {
+    size_t dim;          /**< dim index */
+    const char *name;    /**< the Dim's name ([A-Za-z_][A-Za-z0-9_]*) or NULL */
+    int64_t min;         /**< declared lower bound (>= 0) or SY_DIM_SPEC_UNSET */
+    int64_t max;         /**< declared upper bound (>= min) or SY_DIM_SPEC_UNSET */
+} sy_dim_spec;
+
+/** 1 when @p d has a name or a bound (a declared dim). */
+SY_API int sy_dim_spec_declared(const sy_dim_spec *d);
+
 #define SY_ENV_OPTIONS_VERSION 1u
 typedef struct sy_env_options {
     unsigned version;        /**< SY_ENV_OPTIONS_VERSION */
@@ -69,6 +91,23 @@ typedef struct sy_provenance {
  *  under 0/1 specialization. NULL with SY_EINVAL for a negative example.
  *  A symbol remembers every source it was created for (duck sizing). */
 SY_API const sy_expr *sy_env_create_symbol(sy_env *env, int64_t example, const char *source, sy_dim_policy policy);
+
+/** Create the expression of a declared input dimension (@p spec; its dim
+ *  field is not used). @p spec NULL or not declared (sy_dim_spec_declared):
+ *  exactly sy_env_create_symbol(.., SY_DIM_DUCK).
+ *  Otherwise the dim gets a symbol that duck sizing never shares; every call
+ *  with the same name returns the same symbol (the dims are declared
+ *  equal, as sharing a Dim). Its range is [min, max]: an unset min is 2 under
+ *  0/1 specialization (0 without it), an unset max is oo. An example of 0 or
+ *  1 below the range's min is 0/1-specialized to a constant (reported as a
+ *  violation of the spec by the guard set); inside the range it stays
+ *  symbolic. Bounds given again for a name must agree with the first.
+ *  @retval the symbol or constant; NULL with SY_EINVAL when the example lies
+ *  above max or below a declared min, when a name is reused with another
+ *  example or other bounds, or the example is negative (message names the
+ *  source and the spec). */
+SY_API const sy_expr *sy_env_create_symbol_spec(sy_env *env, int64_t example, const char *source,
+                                                const sy_dim_spec *spec);
 
 /** A new unbacked symbol (u0, u1, ...) for a data-dependent size: no hint;
  *  range [0, oo) when @p size_like, else unbounded. */
@@ -155,6 +194,10 @@ typedef struct sy_symbol_info {
     int64_t hint;          /**< example value (0 for unbacked) */
     size_t nsources;
     const char *const *sources; /**< every source it was created for, first first */
+    const char *dim_name;  /**< declared Dim name (sy_env_create_symbol_spec) or NULL */
+    int declared;          /**< 1: created for a declared dim (named or bounded) */
+    int64_t dim_min;       /**< declared range (after defaults): min */
+    int64_t dim_max;       /**< max, or -1 for oo */
 } sy_symbol_info;
 SY_API size_t sy_env_nsymbols(const sy_env *env);
 SY_API const sy_symbol_info *sy_env_symbol(const sy_env *env, size_t i);
@@ -167,6 +210,7 @@ typedef struct sy_input_dim {
     const sy_expr *expr;    /**< symbol or constant assigned */
     sy_dim_policy policy;
     int64_t example;
+    const sy_dim_spec *spec; /**< the declared spec of this dim (copied, env-owned) or NULL */
 } sy_input_dim;
 
 SY_END_DECLS

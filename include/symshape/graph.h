@@ -34,6 +34,33 @@ SY_API const sy_loc *sy_graph_node_loc(const sy_graph *g, size_t i);
 /** Index of the node named @p name, or -1. */
 SY_API long sy_graph_find(const sy_graph *g, const char *name);
 
+/** The dynamic-dim spec of one input: the command-line form
+ *  `NAME=ENTRY,ENTRY,...` with ENTRY `DIM[:DIMNAME][@[MIN]..[MAX]]`, e.g.
+ *  `x=0:batch@1..1024,2:h,3:w` (an empty list `x=` makes every dim static). */
+typedef struct sy_input_spec {
+    const char *input;       /**< input name */
+    size_t ndims;
+    const sy_dim_spec *dims; /**< in the order given; dim indexes distinct */
+} sy_input_spec;
+
+/** Parse the command-line form (@p len bytes of @p text, or up to its NUL when
+ *  @p len is (size_t)-1). The same parser serves the CLI's --dynamic, the ONNX
+ *  reader and the Python binding's dynamic=.
+ *  @param[out] out GIVE: free with sy_input_spec_free (one allocation owns the
+ *              strings and the dims).
+ *  @retval SY_OK
+ *  @retval SY_EFORMAT the message names the column (1-based) and what was
+ *          expected: a missing '=' or input name, a dim that is not a
+ *          non-negative integer or is > 63, a bad or empty DIMNAME, a bound
+ *          that is not a non-negative int64, a missing '..', MIN > MAX, a dim
+ *          listed twice, a trailing ','.
+ *  @retval SY_ENOMEM @retval SY_EINVAL NULL argument */
+SY_API sy_status sy_input_spec_parse(sy_ctx *ctx, const char *text, size_t len, sy_input_spec **out);
+/** Free a parsed spec; accepts NULL; returns NULL. */
+SY_API sy_input_spec *sy_input_spec_free(sy_ctx *ctx, SY_TAKE SY_NULL sy_input_spec *s);
+/** The spec in the command-line form (re-parseable); GIVE: sy_str_free. */
+SY_API char *sy_input_spec_print(sy_ctx *ctx, const sy_input_spec *s);
+
 /** A graph input (op "input"). */
 typedef struct sy_graph_input {
     const char *name;
@@ -42,6 +69,8 @@ typedef struct sy_graph_input {
     const int64_t *shape;   /**< example sizes (ndim) */
     const int *dynamic;     /**< ndim flags: 1 if the dim is listed in "dynamic" */
     size_t node;            /**< node index */
+    size_t nspec;           /**< entries of "dynamic", in document order */
+    const sy_dim_spec *spec; /**< each entry (a bare index: no name, no bounds) */
 } sy_graph_input;
 SY_API size_t sy_graph_ninputs(const sy_graph *g);
 SY_API const sy_graph_input *sy_graph_input_at(const sy_graph *g, size_t i);
@@ -52,17 +81,23 @@ typedef struct sy_trace_override {
     int make_static;        /**< 1: every dim static */
     size_t ndims;           /**< dims listed as dynamic (replaces the graph's list) */
     const int *dims;
+    const sy_input_spec *spec; /**< when not NULL: replaces the graph's list and @p dims
+                                    (spec->input is not consulted: @p input selects the input) */
 } sy_trace_override;
 
 typedef struct sy_trace sy_trace;
 
 /** Run the graph over @p env: inputs become fake tensors (dynamic dims get
- *  DUCK symbols, the others are static), each node's op is dispatched through
+ *  DUCK symbols, declared dims (sy_dim_spec) their named symbols
+ *  (sy_env_create_symbol_spec), the others are static), each node's op is dispatched through
  *  sy_env_call with the node as provenance. @p ov: @p nov overrides (may be 0).
  *  @param[out] out GIVE (free with sy_trace_free); the values live in env.
  *  @retval SY_OK
  *  @retval SY_EUNSUPPORTED unknown op (message: node and op)
- *  @retval SY_EINVAL an op failed (message: node, op, reason) */
+ *  @retval SY_EINVAL an op failed (message: node, op, reason), or a declared
+ *          dim does not fit its spec at the example (outside its range, or
+ *          two dims of one name with different example sizes; message: the
+ *          input, the dim, the name) */
 SY_API sy_status sy_env_trace(sy_env *env, const sy_graph *g, size_t nov, const sy_trace_override *ov,
                               sy_trace **out);
 SY_API sy_trace *sy_trace_free(SY_TAKE SY_NULL sy_trace *t);

@@ -68,6 +68,13 @@ SY_API int sy_tensor_is_contiguous(sy_env *env, const sy_tensor *t);
 SY_API const sy_tensor *sy_env_input(sy_env *env, const char *name, sy_dtype dtype, size_t ndim,
                                      const int64_t *shape, const sy_dim_policy *policies);
 
+/** Same, with a declared spec per dim: @p specs NULL, or ndim entries each
+ *  NULL (the policy applies) or a spec (sy_env_create_symbol_spec; the
+ *  policy is ignored). Errors as sy_env_create_symbol_spec. */
+SY_API const sy_tensor *sy_env_input_spec(sy_env *env, const char *name, sy_dtype dtype, size_t ndim,
+                                          const int64_t *shape, const sy_dim_policy *policies,
+                                          const sy_dim_spec *const *specs);
+
 /** Number of registered input dims and the i-th (registration order). */
 SY_API size_t sy_env_ninput_dims(const sy_env *env);
 SY_API const sy_input_dim *sy_env_input_dim(const sy_env *env, size_t i);

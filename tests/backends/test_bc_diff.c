@@ -334,7 +334,7 @@ static sy_gset *corpus_gset(sy_graph *g, int all_dynamic)
     cr_assert(le(sz, ni, 64));
     for (size_t i = 0; i < ni; i++) {
         const sy_graph_input *in = sy_graph_input_at(g, i);
-        ov[i] = (sy_trace_override){in->name, 0, in->ndim < 16 ? in->ndim : 16, dims[i]};
+        ov[i] = (sy_trace_override){in->name, 0, in->ndim < 16 ? in->ndim : 16, dims[i], NULL};
         for (size_t d = 0; d < 16; d++) dims[i][d] = (int)d;
     }
     sy_trace *t;
