@@ -101,7 +101,7 @@ static int model_option(const char *cmd, model_opts *m, int o, const char *v)
     if (o != OPT_DYNAMIC && o != OPT_STATIC) return 0;
     const char *opt = o == OPT_STATIC ? "--static" : "--dynamic";
     const char *eq = o == OPT_STATIC ? v + strlen(v) : strchr(v, '=');
-    if (o == OPT_DYNAMIC && (!eq || eq == v)) return -cli_usage_error(cmd, "--dynamic expects NAME=D,D,... (got '%s')", v);
+    if (o == OPT_DYNAMIC && (!eq || eq == v)) return -cli_usage_error(cmd, "--dynamic expects NAME=D[:DIM][@MIN..MAX],... (got '%s')", v);
     if (eq == v) return -cli_usage_error(cmd, "--static expects an input NAME");
     for (size_t i = 0; i < m->nov; i++)
         if (strlen(m->ov[i].input) == (size_t)(eq - v) && !strncmp(m->ov[i].input, v, (size_t)(eq - v)))

@@ -78,7 +78,7 @@ printf '{"format": "symshape.graph", "version": 1, "nodes": [{"name": "x", "op":
 check "run duplicate argument" 3 "got multiple values for argument 'dim'" "$S" run "$tmpd/dupkw.json" -b json
 check "run unknown backend" 2 "unknown backend" "$S" run "$E/resnet18.json" --backend nope
 check "run bad option" 2 "unknown option" "$S" run --frob
-check "run bad --dynamic" 2 "column 2: expected INPUT=DIM" "$S" run "$E/resnet18.json" --dynamic x
+check "run bad --dynamic" 2 "--dynamic expects NAME=D[:DIM][@MIN..MAX],... (got 'x')" "$S" run "$E/resnet18.json" --dynamic x
 check "run bad --dynamic index" 2 "column 3: a dim index must be <= 63" "$S" run "$E/resnet18.json" --dynamic x=4294967296
 check "run bad --dynamic range" 2 "column 10: the range is empty" "$S" run "$E/resnet18.json" --dynamic x=0:b@9..3
 check "probe bad --dynamic name" 2 "column 5: expected a dim name" "$S" probe "$E/resnet18.json" --sizes x=1,3,64,64 --dynamic x=0:
