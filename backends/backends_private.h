@@ -11,4 +11,6 @@ sy_status sy_backend_register_c(void);
 /* backends/report.c: the "report" and "markdown" backends */
 sy_status sy_backend_register_report(void);
 void sy_backend_register_bytecode(void);
+/* backends/smtlib.c: the "smtlib" backend */
+sy_status sy_backend_register_smtlib(void);
 #endif

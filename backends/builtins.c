@@ -23,4 +23,5 @@ void sy_backends_register_builtins(void)
     sy_backend_register_c();
     sy_backend_register_report();
     sy_backend_register_bytecode();
+    sy_backend_register_smtlib();
 }

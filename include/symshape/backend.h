@@ -2,7 +2,7 @@
  * @file symshape/backend.h
  * @brief Pluggable renderers of a guard set: a backend is a vtable (name,
  *        description, render) in a registry. The built-ins ("report",
- *        "markdown", "json", "c", "bytecode") register through the same
+ *        "markdown", "json", "c", "bytecode", "smtlib") register through the same
  *        sy_backend_register() a user calls. See docs/index.md.
  *
  * Thread safety: register backends before using the registry from several

@@ -1,0 +1,504 @@
+/* The "smtlib" backend: a guard set as an SMT-LIB 2.6 script (docs/proof.md).
+ *
+ * Encoding (the semantics of sy_gset_check, algebra/eval.c):
+ *  - every source is an `Int` constant named by its text, quoted (|x.size()[0]|);
+ *  - FloorDiv, Mod and CeilDiv have Python (floor) semantics. SMT-LIB's `div` and
+ *    `mod` are Euclidean (SMT-LIB Ints theory: a = b*(div a b) + (mod a b),
+ *    0 <= (mod a b) < |.b|), which equals floor division only for b > 0, so
+ *      sy_floordiv(a, b) = ite(b > 0, div(a, b), div(-a, -b))
+ *      (for b < 0, -b > 0 and floor(a/b) = floor(-a/-b)),
+ *      sy_mod(a, b)      = a - b*sy_floordiv(a, b)       (Python: sign of b),
+ *      sy_ceildiv(a, b)  = -sy_floordiv(-a, b);
+ *  - the evaluator is eager: a guard any of whose divisors is 0 fails
+ *    (docs/guards.md), so each guard is (and (distinct D 0) ... RELATION) over
+ *    the distinct divisors D it contains;
+ *  - Min and Max are nested `ite`; Pow is multiplication by repeated squaring;
+ *  - a node shared by two or more places is bound once by a define-fun
+ *    (|.eN|), so the script is linear in the DAG, not in the printed tree.
+ * Runtime asserts (on unbacked sizes) are defined but not part of guards_all,
+ * as sy_gset_check does not check them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/backends_private.h"
+#include "symshape/backend.h"
+
+typedef struct {
+    const sy_expr *key;
+    unsigned uses;
+    long id;  /* >= 0: bound as |e.id| */
+    unsigned mark; /* per-guard visit stamp (divisor collection) */
+} node_slot;
+
+typedef struct {
+    node_slot *tab;
+    size_t cap, n;
+    long next_id;
+    unsigned stamp;
+    sy_output *out;
+    sy_status st;
+    const sy_expr **divs; /* divisors of the current guard */
+    size_t ndivs, capdivs;
+    sy_ctx *ctx;
+} smt;
+
+static size_t hash_ptr(const void *p)
+{
+    uint64_t h = (uint64_t)(uintptr_t)p;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return (size_t)h;
+}
+
+static node_slot *slot_of(smt *m, const sy_expr *e, int insert)
+{
+    if (insert && (m->n + 1) * 2 > m->cap) {
+        size_t nc = m->cap ? m->cap * 2 : 256;
+        node_slot *nt = calloc(nc, sizeof *nt);
+        if (!nt) {
+            m->st = SY_ENOMEM;
+            return NULL;
+        }
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->tab[i].key) {
+                size_t j = hash_ptr(m->tab[i].key) & (nc - 1);
+                while (nt[j].key) j = (j + 1) & (nc - 1);
+                nt[j] = m->tab[i];
+            }
+        free(m->tab);
+        m->tab = nt;
+        m->cap = nc;
+    }
+    if (!m->cap) return NULL;
+    size_t j = hash_ptr(e) & (m->cap - 1);
+    while (m->tab[j].key) {
+        if (m->tab[j].key == e) return &m->tab[j];
+        j = (j + 1) & (m->cap - 1);
+    }
+    if (!insert) return NULL;
+    m->tab[j].key = e;
+    m->tab[j].uses = 0;
+    m->tab[j].id = -1;
+    m->tab[j].mark = 0;
+    m->n++;
+    return &m->tab[j];
+}
+
+static int is_leaf(const sy_expr *e)
+{
+    sy_expr_kind k = sy_expr_kind_of(e);
+    return k == SY_EXPR_INT || k == SY_EXPR_SYM || k == SY_EXPR_TRUE || k == SY_EXPR_FALSE;
+}
+
+/* Children of e in the encoding (Add's monomials, Mul's factors, Pow's base, ...). */
+static size_t nkids(const sy_expr *e) { return is_leaf(e) ? 0 : sy_expr_nargs(e); }
+
+/* Count uses: iterative DFS, each node's children visited on its first use. */
+static void count_uses(smt *m, const sy_expr *root)
+{
+    size_t cap = 64, n = 0;
+    const sy_expr **stack = malloc(cap * sizeof *stack);
+    if (!stack) {
+        m->st = SY_ENOMEM;
+        return;
+    }
+    stack[n++] = root;
+    while (n && m->st == SY_OK) {
+        const sy_expr *e = stack[--n];
+        if (is_leaf(e)) continue;
+        node_slot *s = slot_of(m, e, 1);
+        if (!s) break;
+        if (s->uses++) continue;
+        size_t k = nkids(e);
+        if (n + k > cap) {
+            while (n + k > cap) cap *= 2;
+            const sy_expr **ns = realloc(stack, cap * sizeof *ns);
+            if (!ns) {
+                m->st = SY_ENOMEM;
+                break;
+            }
+            stack = ns;
+        }
+        for (size_t i = 0; i < k; i++) stack[n++] = sy_expr_arg(e, i);
+    }
+    free(stack);
+}
+
+static void w(smt *m, const char *s)
+{
+    if (m->st == SY_OK) m->st = sy_output_write(m->out, s, strlen(s));
+}
+
+static void w_int(smt *m, const sy_expr *c)
+{
+    char *s = sy_expr_print(m->ctx, c, SY_PRINT_CANONICAL);
+    if (!s) {
+        if (m->st == SY_OK) m->st = SY_ENOMEM;
+        return;
+    }
+    if (s[0] == '-') {
+        w(m, "(- ");
+        w(m, s + 1);
+        w(m, ")");
+    } else {
+        w(m, s);
+    }
+    sy_str_free(m->ctx, s);
+}
+
+static void write_symbol(sy_output *out, const char *name)
+{
+    /* SMT-LIB quoted symbol: any printable chars but | and \ between bars. */
+    sy_output_write(out, "|", 1);
+    for (const char *p = name; *p; p++) {
+        char c = (*p == '|' || *p == '\\' || (unsigned char)*p < 32) ? '_' : *p;
+        sy_output_write(out, &c, 1);
+    }
+    sy_output_write(out, "|", 1);
+}
+
+static void emit(smt *m, const sy_expr *e, int top);
+
+static void emit_pow(smt *m, const sy_expr *base, uint64_t k)
+{
+    if (k == 1) {
+        emit(m, base, 0);
+        return;
+    }
+    if (k % 2) {
+        w(m, "(* ");
+        emit(m, base, 0);
+        w(m, " ");
+        emit_pow(m, base, k - 1);
+        w(m, ")");
+        return;
+    }
+    /* (let ((p base^(k/2))) (* p p)): the depth is log2(k). */
+    w(m, "(let ((|.p| ");
+    emit_pow(m, base, k / 2);
+    w(m, ")) (* |.p| |.p|))");
+}
+
+static void emit_nary(smt *m, const char *op, const sy_expr *e)
+{
+    size_t n = sy_expr_nargs(e);
+    w(m, "(");
+    w(m, op);
+    for (size_t i = 0; i < n; i++) {
+        w(m, " ");
+        emit(m, sy_expr_arg(e, i), 0);
+    }
+    w(m, ")");
+}
+
+/* Min/Max of args[i..n): right-nested ite. */
+static void emit_minmax(smt *m, const sy_expr *e, size_t i, int is_min)
+{
+    size_t n = sy_expr_nargs(e);
+    if (i + 1 == n) {
+        emit(m, sy_expr_arg(e, i), 0);
+        return;
+    }
+    /* (let ((|.a| x) (|.b| rest)) (ite (<= a b) a b)) keeps it linear. */
+    w(m, "(let ((|.a| ");
+    emit(m, sy_expr_arg(e, i), 0);
+    w(m, ") (|.b| ");
+    emit_minmax(m, e, i + 1, is_min);
+    w(m, is_min ? ")) (ite (<= |.a| |.b|) |.a| |.b|))" : ")) (ite (>= |.a| |.b|) |.a| |.b|))");
+}
+
+static void emit_body(smt *m, const sy_expr *e)
+{
+    sy_ctx *ctx = m->ctx;
+    switch (sy_expr_kind_of(e)) {
+    case SY_EXPR_INT: w_int(m, e); break;
+    case SY_EXPR_TRUE: w(m, "true"); break;
+    case SY_EXPR_FALSE: w(m, "false"); break;
+    case SY_EXPR_SYM: {
+        if (m->st == SY_OK) write_symbol(m->out, sy_expr_sym_name(e));
+        break;
+    }
+    case SY_EXPR_ADD: {
+        size_t n = sy_expr_nargs(e);
+        const sy_expr *c0 = sy_expr_add_const(ctx, e);
+        int64_t c0v = 1;
+        int has_c0 = !(sy_expr_get_si(c0, &c0v) == SY_OK && c0v == 0);
+        w(m, "(+");
+        if (has_c0) {
+            w(m, " ");
+            w_int(m, c0);
+        }
+        for (size_t i = 0; i < n; i++) {
+            const sy_expr *ci = sy_expr_add_coeff(ctx, e, i);
+            int64_t cv = 0;
+            w(m, " ");
+            if (sy_expr_get_si(ci, &cv) == SY_OK && cv == 1) {
+                emit(m, sy_expr_arg(e, i), 0);
+            } else {
+                w(m, "(* ");
+                w_int(m, ci);
+                w(m, " ");
+                emit(m, sy_expr_arg(e, i), 0);
+                w(m, ")");
+            }
+        }
+        if (n + has_c0 < 2) w(m, " 0");
+        w(m, ")");
+        break;
+    }
+    case SY_EXPR_MUL: emit_nary(m, "*", e); break;
+    case SY_EXPR_POW: emit_pow(m, sy_expr_arg(e, 0), sy_expr_pow_exp(e)); break;
+    case SY_EXPR_FLOORDIV: emit_nary(m, "sy_floordiv", e); break;
+    case SY_EXPR_MOD: emit_nary(m, "sy_mod", e); break;
+    case SY_EXPR_CEILDIV: emit_nary(m, "sy_ceildiv", e); break;
+    case SY_EXPR_MIN: emit_minmax(m, e, 0, 1); break;
+    case SY_EXPR_MAX: emit_minmax(m, e, 0, 0); break;
+    case SY_EXPR_EQ:
+        w(m, "(= ");
+        emit(m, sy_expr_arg(e, 0), 0);
+        w(m, " 0)");
+        break;
+    case SY_EXPR_NE:
+        w(m, "(distinct ");
+        emit(m, sy_expr_arg(e, 0), 0);
+        w(m, " 0)");
+        break;
+    case SY_EXPR_LE:
+        w(m, "(<= ");
+        emit(m, sy_expr_arg(e, 0), 0);
+        w(m, " 0)");
+        break;
+    case SY_EXPR_AND: emit_nary(m, "and", e); break;
+    case SY_EXPR_OR: emit_nary(m, "or", e); break;
+    default:
+        if (m->st == SY_OK) m->st = SY_EUNSUPPORTED;
+        break;
+    }
+}
+
+static void emit(smt *m, const sy_expr *e, int top)
+{
+    if (m->st != SY_OK) return;
+    node_slot *s = is_leaf(e) ? NULL : slot_of(m, e, 0);
+    if (s && s->id >= 0 && !top) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "|.e%ld|", s->id);
+        w(m, buf);
+        return;
+    }
+    emit_body(m, e);
+}
+
+/* Post-order: bind every shared compound node (uses >= 2) before its first use. */
+static void bind_shared(smt *m, const sy_expr *root)
+{
+    typedef struct { const sy_expr *e; size_t next; } frame;
+    size_t cap = 64, n = 0;
+    frame *st = malloc(cap * sizeof *st);
+    if (!st) {
+        m->st = SY_ENOMEM;
+        return;
+    }
+    st[n++] = (frame){root, 0};
+    while (n && m->st == SY_OK) {
+        frame *f = &st[n - 1];
+        const sy_expr *e = f->e;
+        node_slot *s = is_leaf(e) ? NULL : slot_of(m, e, 0);
+        if (!s || s->id >= 0 || s->mark == (unsigned)-1) {
+            n--;
+            continue;
+        }
+        if (f->next < nkids(e)) {
+            const sy_expr *c = sy_expr_arg(e, f->next++);
+            if (n == cap) {
+                cap *= 2;
+                frame *ns = realloc(st, cap * sizeof *ns);
+                if (!ns) {
+                    m->st = SY_ENOMEM;
+                    break;
+                }
+                st = ns;
+            }
+            st[n++] = (frame){c, 0};
+            continue;
+        }
+        n--;
+        if (s->uses >= 2) {
+            char buf[48];
+            s->id = m->next_id++;
+            snprintf(buf, sizeof buf, "(define-fun |.e%ld| () %s ", s->id, sy_expr_is_bool(e) ? "Bool" : "Int");
+            w(m, buf);
+            emit(m, e, 1);
+            w(m, ")\n");
+        } else {
+            s->mark = (unsigned)-1; /* finished, inlined at its one use */
+        }
+    }
+    free(st);
+}
+
+/* The distinct divisors reachable from root (each collected once per guard). */
+static void collect_divisors(smt *m, const sy_expr *root)
+{
+    m->stamp++;
+    if (m->stamp == 0 || m->stamp == (unsigned)-1) m->stamp = 1;
+    m->ndivs = 0;
+    size_t cap = 64, n = 0;
+    const sy_expr **stack = malloc(cap * sizeof *stack);
+    if (!stack) {
+        m->st = SY_ENOMEM;
+        return;
+    }
+    stack[n++] = root;
+    while (n && m->st == SY_OK) {
+        const sy_expr *e = stack[--n];
+        if (is_leaf(e)) continue;
+        node_slot *s = slot_of(m, e, 0);
+        if (!s || s->mark == m->stamp) continue;
+        /* inlined nodes carry mark == -1 after binding; restore per stamp */
+        s->mark = m->stamp;
+        sy_expr_kind k = sy_expr_kind_of(e);
+        if (k == SY_EXPR_FLOORDIV || k == SY_EXPR_MOD || k == SY_EXPR_CEILDIV) {
+            const sy_expr *d = sy_expr_arg(e, 1);
+            int64_t dv = 0;
+            int known_nonzero = sy_expr_get_si(d, &dv) == SY_OK && dv != 0;
+            int dup = 0;
+            for (size_t i = 0; i < m->ndivs && !dup; i++) dup = m->divs[i] == d;
+            if (!known_nonzero && !dup) {
+                if (m->ndivs == m->capdivs) {
+                    size_t nc = m->capdivs ? m->capdivs * 2 : 8;
+                    const sy_expr **nd = realloc(m->divs, nc * sizeof *nd);
+                    if (!nd) {
+                        m->st = SY_ENOMEM;
+                        break;
+                    }
+                    m->divs = nd;
+                    m->capdivs = nc;
+                }
+                m->divs[m->ndivs++] = d;
+            }
+        }
+        size_t kk = nkids(e);
+        if (n + kk > cap) {
+            while (n + kk > cap) cap *= 2;
+            const sy_expr **ns = realloc(stack, cap * sizeof *ns);
+            if (!ns) {
+                m->st = SY_ENOMEM;
+                break;
+            }
+            stack = ns;
+        }
+        for (size_t i = 0; i < kk; i++) stack[n++] = sy_expr_arg(e, i);
+    }
+    free(stack);
+}
+
+static const char smt_prelude[] =
+    "; FloorDiv, Mod and CeilDiv with Python (floor) semantics; SMT-LIB div is Euclidean.\n"
+    "(define-fun sy_floordiv ((a Int) (b Int)) Int (ite (> b 0) (div a b) (div (- a) (- b))))\n"
+    "(define-fun sy_mod ((a Int) (b Int)) Int (- a (* b (sy_floordiv a b))))\n"
+    "(define-fun sy_ceildiv ((a Int) (b Int)) Int (- (sy_floordiv (- a) b)))\n";
+
+static sy_status write_defs(sy_ctx *ctx, sy_output *out, size_t n, const sy_expr *const *exprs,
+                            const char *const *fn_names)
+{
+    smt m;
+    memset(&m, 0, sizeof m);
+    m.out = out;
+    m.st = SY_OK;
+    m.ctx = ctx;
+    for (size_t i = 0; i < n && m.st == SY_OK; i++) {
+        if (!exprs[i] || !sy_expr_is_bool(exprs[i])) m.st = SY_EINVAL;
+        else count_uses(&m, exprs[i]);
+    }
+    for (size_t i = 0; i < n && m.st == SY_OK; i++) bind_shared(&m, exprs[i]);
+    for (size_t i = 0; i < n && m.st == SY_OK; i++) {
+        collect_divisors(&m, exprs[i]);
+        w(&m, "(define-fun ");
+        if (m.st == SY_OK) write_symbol(out, fn_names[i]);
+        w(&m, " () Bool ");
+        if (m.ndivs) {
+            w(&m, "(and");
+            for (size_t j = 0; j < m.ndivs; j++) {
+                w(&m, " (distinct ");
+                emit(&m, m.divs[j], 0);
+                w(&m, " 0)");
+            }
+            w(&m, " ");
+        }
+        emit(&m, exprs[i], 0);
+        if (m.ndivs) w(&m, ")");
+        w(&m, ")\n");
+    }
+    free(m.tab);
+    free(m.divs);
+    return m.st;
+}
+
+static sy_status write_gset(sy_output *out, const sy_gset *gs, const char *prefix, int decls)
+{
+    size_t ng = sy_gset_size(gs), ns = sy_gset_nsources(gs);
+    sy_status st = SY_OK;
+    if (decls)
+        for (size_t i = 0; i < ns && st == SY_OK; i++) {
+            st = sy_output_printf(out, "(declare-const ");
+            write_symbol(out, sy_gset_source(gs, i));
+            if (st == SY_OK) st = sy_output_printf(out, " Int)\n");
+        }
+    if (st != SY_OK) return st;
+    const sy_expr **ex = malloc((ng ? ng : 1) * sizeof *ex);
+    char **fn = calloc(ng ? ng : 1, sizeof *fn);
+    const char **fnc = malloc((ng ? ng : 1) * sizeof *fnc);
+    if (!ex || !fn || !fnc) st = SY_ENOMEM;
+    for (size_t i = 0; i < ng && st == SY_OK; i++) {
+        ex[i] = sy_gset_at(gs, i)->expr;
+        size_t len = strlen(prefix) + 32;
+        fn[i] = malloc(len);
+        if (!fn[i]) st = SY_ENOMEM;
+        else snprintf(fn[i], len, "%s_%zu", prefix, i);
+        fnc[i] = fn[i];
+    }
+    if (st == SY_OK) st = write_defs(sy_gset_ctx(gs), out, ng, ex, fnc);
+    /* <prefix>_all: the checked guards (runtime asserts excluded). */
+    if (st == SY_OK) st = sy_output_printf(out, "(define-fun |%s_all| () Bool (and true", prefix);
+    for (size_t i = 0; i < ng && st == SY_OK; i++)
+        if (sy_gset_at(gs, i)->kind != SY_GK_RUNTIME_ASSERT) st = sy_output_printf(out, " |%s|", fn[i]);
+    if (st == SY_OK) st = sy_output_printf(out, "))\n");
+    for (size_t i = 0; fn && i < ng; i++) free(fn[i]);
+    free(fn);
+    free(fnc);
+    free(ex);
+    return st;
+}
+
+static sy_status render_smtlib(const sy_backend *self, const sy_gset *gs, const sy_backend_options *opts,
+                               sy_output *out)
+{
+    (void)self;
+    const char *prefix = opts && opts->prefix ? opts->prefix : "guard";
+    size_t ng = sy_gset_size(gs), ns = sy_gset_nsources(gs);
+    sy_status st = sy_output_printf(out,
+                                    "; symshape guard set of %s: %zu guards over %zu sources (SMT-LIB 2.6).\n"
+                                    "; (define-fun |%s_I| () Bool ...) is guard I as symshape prints it; |%s_all| is\n"
+                                    "; the whole set as sy_gset_check decides it (runtime asserts excluded).\n"
+                                    "; A guard any of whose divisors is 0 fails. Check with: z3 FILE\n"
+                                    "(set-logic ALL)\n",
+                                    sy_gset_model(gs) ? sy_gset_model(gs) : "(unnamed)", ng, ns, prefix, prefix);
+    if (st == SY_OK) st = sy_output_printf(out, "%s", smt_prelude);
+    for (size_t i = 0; i < ng && st == SY_OK; i++) {
+        /* the guard's text as a comment (newlines cannot occur in guard text) */
+        st = sy_output_printf(out, "; %s_%zu: %s\n", prefix, i, sy_gset_at(gs, i)->text);
+    }
+    if (st == SY_OK) st = write_gset(out, gs, prefix, 1);
+    if (st == SY_OK)
+        st = sy_output_printf(out, "; satisfiable iff some input passes every guard:\n(assert |%s_all|)\n(check-sat)\n",
+                              prefix);
+    return st;
+}
+
+static const sy_backend smtlib_backend = {
+    "smtlib", "the guard set as an SMT-LIB 2.6 script (floor-division semantics; check with z3)", render_smtlib, NULL};
+
+sy_status sy_backend_register_smtlib(void) { return sy_backend_register(&smtlib_backend); }
