@@ -184,39 +184,63 @@ static int run_bound(int argc, char **argv)
     return rc;
 }
 
-static const struct option cases_opts[] = {{"verbose", no_argument, NULL, 'v'}, CLI_COMMON_OPTIONS, {0}};
+static const struct option cases_opts[] = {
+    {"verbose", no_argument, NULL, 'v'}, {"strict", no_argument, NULL, 's'}, CLI_COMMON_OPTIONS, {0}};
+
+/* progress on a terminal: "[FILE]" on stderr, cleared before any report line */
+static int progress_shown;
+static void clear_progress(void *ud)
+{
+    (void)ud;
+    if (progress_shown) fprintf(stderr, "\r\033[K");
+    progress_shown = 0;
+}
 
 static int run_cases(int argc, char **argv)
 {
-    int verbose = 0, rc = EX_OK, o;
-    while ((o = cli_getopt(&cmd_cases, argc, argv, "v" CLI_COMMON_SHORT, cases_opts, &rc)) != -1) {
+    int verbose = 0, strict = 0, rc = EX_OK, o;
+    while ((o = cli_getopt(&cmd_cases, argc, argv, "vs" CLI_COMMON_SHORT, cases_opts, &rc)) != -1) {
         if (o == CLI_STOP) return rc;
         if (o == 'v') verbose = 1;
+        if (o == 's') strict = 1;
     }
     int nfiles = argc - optind;
     if (!nfiles) return cli_usage_error("cases", "expected at least one .cases file ('-': stdin)");
     sy_ctx *ctx = cli_ctx();
     sy_cases_result r;
     memset(&r, 0, sizeof r);
-    sy_cases_options co = {stdout, verbose, 0, 0};
+    int tty = isatty(2);
+    sy_cases_options co = {.report = stdout, .verbose = verbose, .strict = strict, .before_report = tty ? clear_progress : NULL};
     for (int i = optind; i < argc; i++) {
-        if (isatty(2) && nfiles > 1) fprintf(stderr, "\r[%s]", argv[i]);
+        if (tty) {
+            fprintf(stderr, "\r\033[K[%s]", cli_file_name(argv[i]));
+            progress_shown = 1;
+        }
         char *text = NULL;
         size_t len = 0;
         if ((rc = cli_read_input("cases", argv[i], &text, &len)) != EX_OK) break;
+        fflush(stdout);
         sy_status st = sy_cases_run_text(ctx, text, len, cli_file_name(argv[i]), &co, &r);
+        fflush(stdout);
         free(text);
         if (st != SY_OK) {
+            clear_progress(NULL);
             rc = cli_lib_error(ctx, cli_file_name(argv[i]));
             break;
         }
     }
-    if (isatty(2) && nfiles > 1) fprintf(stderr, "\r\033[K");
+    clear_progress(NULL);
     if (rc == EX_OK) {
-        printf("(%zu other form, %zu precision misses, %zu skipped; simplify %zu/%zu, decide %zu/%zu, bound %zu/%zu, eval %zu/%zu passed)\n",
-               r.other_form, r.precision_miss, r.skipped, r.by_kind[0][0], r.by_kind[0][0] + r.by_kind[0][1],
-               r.by_kind[1][0], r.by_kind[1][0] + r.by_kind[1][1], r.by_kind[2][0], r.by_kind[2][0] + r.by_kind[2][1],
-               r.by_kind[3][0], r.by_kind[3][0] + r.by_kind[3][1]);
+        printf("simplify %zu/%zu, decide %zu/%zu, bound %zu/%zu, eval %zu/%zu passed\n", r.by_kind[0][0],
+               r.by_kind[0][0] + r.by_kind[0][1], r.by_kind[1][0], r.by_kind[1][0] + r.by_kind[1][1], r.by_kind[2][0],
+               r.by_kind[2][0] + r.by_kind[2][1], r.by_kind[3][0], r.by_kind[3][0] + r.by_kind[3][1]);
+        printf("%zu other form: simplify results that agree with the expected form at every sampled point but are "
+               "another canonical form (%s)\n",
+               r.other_form, strict ? "failed: --strict" : "passed; --strict fails them");
+        printf("%zu precision misses: decide/bound answers that are sound but weaker than the expected answer, which "
+               "sampling did not refute (%s)\n",
+               r.precision_miss, strict ? "failed: --strict" : "passed; --strict fails them");
+        if (r.skipped) printf("%zu skipped: case kinds this build cannot check\n", r.skipped);
         printf("%zu passed, %zu failed\n", r.passed, r.failed);
         if (r.failed) rc = EX_FALSE;
     }
@@ -282,11 +306,14 @@ const cli_cmd cmd_bound = {"bound", "range of an expression under assumptions",
     "     unreadable -f file\n" CLI_EXIT_INTERNAL,
     run_bound, 1};
 const cli_cmd cmd_cases = {"cases", "run researchers' .cases files",
-    "usage: symshape cases [-v] FILE...\n\n"
+    "usage: symshape cases [-v] [--strict] FILE...\n\n"
     "Runs every case (simplify, decide, bound, eval lines; format in\n"
-    "docs/algebra.md) of each FILE ('-': stdin). Prints each failure as\n"
-    "FILE:LINE, then a summary line and finally 'N passed, M failed'.\n\n"
+    "docs/algebra.md) of each FILE ('-': stdin). Each expectation is sampled\n"
+    "too: a point that refutes it fails the case ('the expected answer is\n"
+    "wrong: counterexample ...'). Prints each failure as FILE:LINE: FAIL: ...,\n"
+    "then the counts per kind and per category and finally 'N passed, M failed'.\n\n"
     "  -v, --verbose     also list other-form results and precision misses\n"
+    "  -s, --strict      other-form results and precision misses are failures\n"
     "  -h, --help        this help;  -V, --version  the version\n"
     CLI_EXIT_HEAD
     "  0  every case passed\n"

@@ -8,13 +8,25 @@
  *   decide   REL  [| ASSUME; ...] => true | false | unknown
  *   bound    EXPR [| ASSUME; ...] => [LO, HI]
  *   eval     EXPR [@ s0=3, s1=-2] => VALUE
- * A simplify case passes when EXPR and EXPECTED canonicalise (under the
- * assumptions) to the same node; when they differ but agree at every sampled
- * point satisfying the assumptions it is counted as "other form" (not a
- * failure); when they disagree at a point it fails and names the point.
- * decide/bound cases: an exact answer passes; a strictly weaker sound answer
- * (unknown for true/false, a wider bound) is a "precision miss" (not a
- * failure); a wrong answer fails.
+ * Expectations are written by hand, so they are checked too: every decide,
+ * bound and (differing) simplify case is sampled at up to `samples` points
+ * satisfying the assumptions (an exhaustive small grid, then random values).
+ * - A sampled point that refutes the expectation fails the case:
+ *   "the expected answer is wrong: counterexample ..." (a decide true/false
+ *   that is false/true there, a bound value outside [LO, HI], a simplify
+ *   expected form that differs from EXPR there).
+ * - A sampled point that refutes the engine's answer fails it as WRONG.
+ * - simplify: the same canonical node passes; different nodes that agree at
+ *   every sampled point are "other form".
+ * - decide/bound: the exact answer passes; a sound but weaker answer (unknown
+ *   for true/false, a wider range) whose expectation survived sampling is a
+ *   "precision miss"; a stronger answer than expected that no point refutes
+ *   (true/false for an expected unknown, a narrower range) fails: "the
+ *   expected answer is wrong" (the expectation is not exact).
+ * Other form and precision misses are passes unless `strict` is set.
+ * Other failures: unparsable lines, a NUL byte in a line, a division by zero,
+ * a symbol bound twice in an eval case. There is no limit on the number of
+ * symbols, assumptions or bindings of a case.
  */
 #ifndef SYMSHAPE_CASES_H
 #define SYMSHAPE_CASES_H
@@ -25,7 +37,7 @@ SY_BEGIN_DECLS
 
 /** Counters of a case run (cumulative over calls with the same struct). */
 typedef struct sy_cases_result {
-    size_t passed;         /**< exact passes (includes other_form and precision_miss) */
+    size_t passed;         /**< passes (including other_form and precision_miss unless strict) */
     size_t failed;         /**< wrong answers, disagreeing forms, unparsable lines */
     size_t other_form;     /**< simplify: equivalent on samples, different canonical form */
     size_t precision_miss; /**< decide/bound: sound but weaker than expected */
@@ -38,7 +50,12 @@ typedef struct sy_cases_options {
     FILE *report;        /**< where failures (and, if verbose, all cases) are printed; NULL: silent */
     int verbose;         /**< 1: also print other-form and precision-miss lines */
     uint64_t seed;       /**< sampling seed (0: fixed default) */
-    unsigned samples;    /**< points sampled per simplify case (0: default 400) */
+    unsigned samples;    /**< points sampled per simplify, decide and bound case (0: default 400) */
+    int strict;          /**< 1: other form and precision misses are failures */
+    /** Called before each line printed to report (e.g. to clear a progress
+     *  line on a terminal); NULL: none. */
+    void (*before_report)(void *ud);
+    void *before_report_ud;
 } sy_cases_options;
 
 /** Run the cases in @p text (@p len bytes, not necessarily NUL-terminated).

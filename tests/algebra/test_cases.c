@@ -15,7 +15,7 @@ static void run_dir(const char *dir, sy_cases_result *r, int *files)
         if (n < 7 || strcmp(de->d_name + n - 6, ".cases")) continue;
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        sy_cases_options o = {stderr, 0, test_seed(), 0};
+        sy_cases_options o = {.report = stderr, .seed = test_seed()};
         cr_assert(eq(int, sy_cases_run_file(ctx, path, &o, r), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
         (*files)++;
     }
@@ -47,13 +47,13 @@ Test(algebra_cases, runner_reports_wrong_answers, .init = ctx_setup, .fini = ctx
                       "decide x >= 0 => true\n";
     sy_cases_result r;
     memset(&r, 0, sizeof r);
-    sy_cases_options o = {NULL, 0, 1, 0};
+    sy_cases_options o = {.seed = 1};
     cr_assert(eq(int, sy_cases_run_text(ctx, bad, strlen(bad), "bad", &o, &r), SY_OK));
     /* 1 simplify disagreement, 1 wrong eval, 1 decide "false" where true is
-     * right is a WRONG answer, 1 parse error, 1 unknown kind. The bound
-     * line expects [1, 5]; we answer [0, 5], which contains it: counted as
-     * a (sound) precision miss, as is the last decide (unknown). */
-    cr_assert(eq(sz, r.failed, 5));
-    cr_assert(eq(sz, r.passed, 2));
-    cr_assert(eq(sz, r.precision_miss, 2));
+     * right, 1 parse error, 1 unknown kind; and two wrong expectations that
+     * sampling refutes (the bound [1, 5] excludes x = 0, the decide "true"
+     * fails at x = -1): failures, not precision misses. */
+    cr_assert(eq(sz, r.failed, 7));
+    cr_assert(eq(sz, r.passed, 0));
+    cr_assert(eq(sz, r.precision_miss, 0));
 }

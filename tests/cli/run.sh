@@ -2,7 +2,7 @@
 # CLI tests: every command, exit status and error path.
 # usage: run.sh SYMSHAPE TESTS_DIR
 set -u
-S="$1"; T="$2"
+S="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; T="$2"
 pass=0; fail=0
 check() { # description, expected status, expected stdout substring (or -), command...
   local desc="$1" want="$2" pat="$3"; shift 3
@@ -228,6 +228,19 @@ check "probe --points rank 20 (first point)" 0 "accept; outputs [[2,2,2,2,2,2,2,
 checkx "run --static unknown input" 2 "symshape: error: run: --static y: the model has no input named 'y' (inputs: x)
 (see 'symshape run --help')" "$S" run -b json --static y "$E/resnet18.json"
 check "run --dynamic twice" 2 "already has a --dynamic or --static" "$S" run -b json --dynamic x=0 --static x "$E/resnet18.json"
+# ---- the .cases runner checks its own expectations (exact FAIL lines)
+checkx "cases: wrong expectations" 1 "$(cat "$T/cli/wrong_expectations.expected")" sh -c "cd '$T/cli' && '$S' cases wrong_expectations.cases"
+checkx "cases --strict" 1 "$(cat "$T/cli/wrong_expectations.strict.expected")" sh -c "cd '$T/cli' && '$S' cases --strict wrong_expectations.cases"
+checkx "cases -s from stdin" 1 "$(sed 's/^wrong_expectations.cases:/<stdin>:/' "$T/cli/wrong_expectations.strict.expected")" sh -c "'$S' cases -s - < '$T/cli/wrong_expectations.cases'"
+# on a terminal the progress line is cleared before a FAIL line
+if command -v script >/dev/null; then
+  printf 'eval 1 => 2\n' > "$tmpd/one.cases"
+  tty_out="$(script -qec "'$S' cases '$T/algebra/own.cases' '$tmpd/one.cases'" /dev/null | tr '\r\033' '<^')"
+  case "$tty_out" in
+    *"[$tmpd/one.cases]<^[K$tmpd/one.cases:1: FAIL: eval 1: got 1, expected 2"*) pass=$((pass+1)) ;;
+    *) echo "FAIL: cases on a terminal: progress not cleared before FAIL: $tty_out" | cut -c1-600; fail=$((fail+1)) ;;
+  esac
+fi
 # README's tables match --help: every command and exit status, both ways
 R="$T/../README.md"
 help_cmds="$("$S" --help | sed -n '/^commands:/,/^$/p' | sed -n 's/^  \([a-z][a-z-]*\)  *\(.*\)$/| `\1` | \2 |/p')"
