@@ -1,4 +1,5 @@
 /* Backend registry and the output buffer. */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -58,47 +59,73 @@ sy_status sy_output_printf(sy_output *out, const char *fmt, ...)
     return st;
 }
 
+/* The registry is shared by all threads (docs/ownership.md, thread safety):
+ * the built-in backends are registered exactly once (pthread_once) before
+ * any lookup or registration, and every access to the table holds reg_lock.
+ * Entries are never removed, so a returned backend stays valid. */
 #define MAX_BACKENDS 64
 static const sy_backend *registry[MAX_BACKENDS];
 static size_t nregistry;
-static int builtins_done;
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t builtins_once = PTHREAD_ONCE_INIT;
+/* set while this thread runs the once routine (whose registrations must not
+ * wait for the once routine itself) */
+static _Thread_local int registering_builtins;
 
-sy_status sy_backend_register(const sy_backend *b)
+static void register_builtins(void)
 {
-    if (!b || !b->name || !*b->name || !b->render) return SY_EINVAL;
-    for (size_t i = 0; i < nregistry; i++)
-        if (!strcmp(registry[i]->name, b->name)) return SY_EINVAL;
-    if (nregistry == MAX_BACKENDS) return SY_EQUOTA;
-    registry[nregistry++] = b;
-    return SY_OK;
+    registering_builtins = 1;
+    sy_backends_register_builtins();
+    registering_builtins = 0;
 }
 
 static void ensure_builtins(void)
 {
-    if (builtins_done) return;
-    builtins_done = 1;
-    sy_backends_register_builtins();
+    if (!registering_builtins) pthread_once(&builtins_once, register_builtins);
+}
+
+sy_status sy_backend_register(const sy_backend *b)
+{
+    if (!b || !b->name || !*b->name || !b->render) return SY_EINVAL;
+    ensure_builtins();
+    sy_status st = SY_OK;
+    pthread_mutex_lock(&reg_lock);
+    for (size_t i = 0; i < nregistry && st == SY_OK; i++)
+        if (!strcmp(registry[i]->name, b->name)) st = SY_EINVAL;
+    if (st == SY_OK && nregistry == MAX_BACKENDS) st = SY_EQUOTA;
+    if (st == SY_OK) registry[nregistry++] = b;
+    pthread_mutex_unlock(&reg_lock);
+    return st;
 }
 
 const sy_backend *sy_backend_find(const char *name)
 {
     ensure_builtins();
     if (!name) return NULL;
-    for (size_t i = 0; i < nregistry; i++)
-        if (!strcmp(registry[i]->name, name)) return registry[i];
-    return NULL;
+    const sy_backend *r = NULL;
+    pthread_mutex_lock(&reg_lock);
+    for (size_t i = 0; i < nregistry && !r; i++)
+        if (!strcmp(registry[i]->name, name)) r = registry[i];
+    pthread_mutex_unlock(&reg_lock);
+    return r;
 }
 
 size_t sy_backend_count(void)
 {
     ensure_builtins();
-    return nregistry;
+    pthread_mutex_lock(&reg_lock);
+    size_t n = nregistry;
+    pthread_mutex_unlock(&reg_lock);
+    return n;
 }
 
 const sy_backend *sy_backend_at(size_t i)
 {
     ensure_builtins();
-    return i < nregistry ? registry[i] : NULL;
+    pthread_mutex_lock(&reg_lock);
+    const sy_backend *r = i < nregistry ? registry[i] : NULL;
+    pthread_mutex_unlock(&reg_lock);
+    return r;
 }
 
 sy_status sy_backend_render(const char *name, const sy_gset *gs, const sy_backend_options *opts, unsigned char **data,
@@ -111,10 +138,12 @@ sy_status sy_backend_render(const char *name, const sy_gset *gs, const sy_backen
     const sy_backend *b = sy_backend_find(name);
     if (!b) {
         char known[512] = "";
+        pthread_mutex_lock(&reg_lock);
         for (size_t i = 0; i < nregistry; i++) {
             strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
             strncat(known, registry[i]->name, sizeof known - strlen(known) - 1);
         }
+        pthread_mutex_unlock(&reg_lock);
         return sy_fail_st(ctx, SY_EINVAL, "unknown backend '%s' (known: %s)", name ? name : "(null)", known);
     }
     sy_backend_options defo = SY_BACKEND_OPTIONS_INIT;

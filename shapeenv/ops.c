@@ -1,5 +1,6 @@
 /* Op dispatch, argument helpers, values, tensors, broadcasting. */
 #include <stdarg.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -506,10 +507,11 @@ sy_status op_broadcast(opcall *c, const sy_expr *const *a, size_t na, const sy_e
 
 static const opentry *const tables[] = {sy_ops_elementwise, sy_ops_nn, sy_ops_shape, sy_ops_scalar, NULL};
 
-/* op lookup: a hash index over the tables, built on first use */
+/* op lookup: a hash index over the tables, built once (pthread_once: the
+ * tables are shared by every thread and context) */
 #define OPHASH 1024
 static const opentry *op_index[OPHASH];
-static int op_index_ready;
+static pthread_once_t op_index_once = PTHREAD_ONCE_INIT;
 
 static unsigned op_hash(const char *s)
 {
@@ -518,17 +520,19 @@ static unsigned op_hash(const char *s)
     return h & (OPHASH - 1);
 }
 
+static void build_op_index(void)
+{
+    for (int t = 0; tables[t]; t++)
+        for (const opentry *e = tables[t]; e->name; e++) {
+            unsigned j = op_hash(e->name);
+            while (op_index[j] && strcmp(op_index[j]->name, e->name)) j = (j + 1) & (OPHASH - 1);
+            if (!op_index[j]) op_index[j] = e; /* first table wins, as in a linear scan */
+        }
+}
+
 static opfn find_op(const char *name)
 {
-    if (!op_index_ready) {
-        for (int t = 0; tables[t]; t++)
-            for (const opentry *e = tables[t]; e->name; e++) {
-                unsigned j = op_hash(e->name);
-                while (op_index[j] && strcmp(op_index[j]->name, e->name)) j = (j + 1) & (OPHASH - 1);
-                if (!op_index[j]) op_index[j] = e; /* first table wins, as in a linear scan */
-            }
-        op_index_ready = 1;
-    }
+    pthread_once(&op_index_once, build_op_index);
     for (unsigned j = op_hash(name); op_index[j]; j = (j + 1) & (OPHASH - 1))
         if (!strcmp(op_index[j]->name, name)) return op_index[j]->fn;
     return NULL;
@@ -536,18 +540,23 @@ static opfn find_op(const char *name)
 
 int sy_env_has_op(const char *op) { return op && find_op(op) != NULL; }
 
+/* every op name of the tables, built once; the hash index above holds fewer
+ * than OPHASH ops, so OPHASH slots hold them all and the NULL */
+static const char *op_names[OPHASH];
+static pthread_once_t op_names_once = PTHREAD_ONCE_INIT;
+
+static void build_op_names(void)
+{
+    size_t n = 0;
+    for (int t = 0; tables[t]; t++)
+        for (const opentry *e = tables[t]; e->name && n < OPHASH - 1; e++) op_names[n++] = e->name;
+    op_names[n] = NULL;
+}
+
 const char *const *sy_env_op_names(void)
 {
-    static const char *names[512];
-    static int ready = 0;
-    if (!ready) {
-        size_t n = 0;
-        for (int t = 0; tables[t]; t++)
-            for (const opentry *e = tables[t]; e->name && n < 511; e++) names[n++] = e->name;
-        names[n] = NULL;
-        ready = 1;
-    }
-    return names;
+    pthread_once(&op_names_once, build_op_names);
+    return op_names;
 }
 
 sy_status sy_env_call(sy_env *env, const char *op, size_t nargs, const sy_value *args, size_t nkw,

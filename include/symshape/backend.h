@@ -5,8 +5,11 @@
  *        "markdown", "json", "c", "bytecode", "smtlib") register through the same
  *        sy_backend_register() a user calls. See docs/index.md.
  *
- * Thread safety: register backends before using the registry from several
- * threads; lookups are then read-only.
+ * Thread safety: every registry call (register, find, count, at, render) may
+ * be made from any thread at any time: the built-in backends are registered
+ * exactly once (pthread_once) before the first lookup or registration, and
+ * the table is guarded by a mutex. Entries are never removed, so a returned
+ * sy_backend stays valid for the life of the process.
  */
 #ifndef SYMSHAPE_BACKEND_H
 #define SYMSHAPE_BACKEND_H

@@ -127,9 +127,11 @@ SY_API sy_status sy_env_call(sy_env *env, const char *op, size_t nargs, const sy
                              const char *const *kwnames, const sy_value *kwvals, const sy_provenance *where,
                              sy_value *out);
 
-/** 1 if @p op is supported by sy_env_call. */
+/** 1 if @p op is supported by sy_env_call. Thread-safe (the op index is
+ *  built once, with pthread_once). */
 SY_API int sy_env_has_op(const char *op);
-/** Names of all supported ops, NULL-terminated, static storage. */
+/** Names of all supported ops, NULL-terminated, static storage (KEEP, valid
+ *  for the life of the process). Thread-safe: built once, with pthread_once. */
 SY_API const char *const *sy_env_op_names(void);
 
 /** Typed shortcuts over sy_env_call for the most used ops. Each returns the
