@@ -323,17 +323,44 @@ sy_status sy_gset_produce(sy_env *env, const sy_graph *g, sy_gset **out)
         bool unresolved = false;
         const sy_expr **fs;
         size_t nf;
+        /* the unbacked symbols it reads, named by what produced them:
+         * "  [u0 = nz.size()[0] (from nonzero at node nz)]" */
+        char legend[1024];
+        size_t ll = 0;
+        legend[0] = 0;
         if (sy_expr_free_symbols(ctx, e, &fs, &nf) == SY_OK) {
             for (size_t k = 0; k < nf; k++)
-                if (slot_of_var(gs, fs[k]) < 0) unresolved = true;
+                if (slot_of_var(gs, fs[k]) < 0) {
+                    unresolved = true;
+                    const sy_symbol_info *ui = sy_env_symbol_of(env, fs[k]);
+                    if (ui && ui->nsources && ll < sizeof legend)
+                        ll += (size_t)snprintf(legend + ll, sizeof legend - ll, "%s%s = %s", ll ? "; " : "  [",
+                                               sy_expr_sym_name(fs[k]), ui->sources[0]);
+                }
             sy_mem_free(ctx, fs);
         }
+        if (ll && ll < sizeof legend - 1) snprintf(legend + ll, sizeof legend - ll, "]");
         sy_gset_kind kind = (r->kind == SY_GUARD_RUNTIME_ASSERT || unresolved) ? SY_GK_RUNTIME_ASSERT : classify(e);
         const char *why = r->norigins && r->origins[0].reason ? r->origins[0].reason : "recorded during tracing";
         gguard *gg = add_guard(gs, kind, e, why);
         if (!gg) {
             st = sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx) : SY_ENOMEM;
             break;
+        }
+        if (ll) {
+            size_t tl = strlen(gg->pub.text), n = tl + strlen(legend) + 1;
+            char *t = sy_alloc(ctx, n);
+            if (!t) {
+                st = SY_ENOMEM;
+                break;
+            }
+            snprintf(t, n, "%s%s", gg->pub.text, legend);
+            gg->pub.text = gstrdup(gs, t);
+            sy_dealloc(ctx, t, n);
+            if (!gg->pub.text) {
+                st = SY_ENOMEM;
+                break;
+            }
         }
         gg->pub.count = r->count;
         for (size_t k = 0; k < r->norigins; k++)

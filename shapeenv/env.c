@@ -277,10 +277,30 @@ const sy_expr *sy_env_create_symbol_spec(sy_env *env, int64_t example, const cha
 const sy_expr *sy_env_create_unbacked(sy_env *env, int size_like, const char *source)
 {
     if (!env) return NULL;
-    const sy_expr *u = new_symbol(env, 'u', &env->next_u, 0, 1, source);
+    /* name the unbacked value by what produced it: the op and node of the
+     * current sy_env_call (PyTorch names it by its FX node too) */
+    char desc[512];
+    const char *src = source ? source : "value";
+    if (env->cur_op && env->cur_node) snprintf(desc, sizeof desc, "%s (from %s at node %s)", src, env->cur_op, env->cur_node);
+    else if (env->cur_op) snprintf(desc, sizeof desc, "%s (from %s)", src, env->cur_op);
+    else snprintf(desc, sizeof desc, "%s", src);
+    const sy_expr *u = new_symbol(env, 'u', &env->next_u, 0, 1, desc);
     if (!u) return NULL;
     if (size_like && sy_facts_set_range(env->facts, u, sy_expr_int_si(env->ctx, 0), NULL) != SY_OK) return NULL;
     return u;
+}
+
+/* "u0 = SOURCE" for messages */
+static const char *unbacked_desc(sy_env *env, const sy_expr *u)
+{
+    const sy_symbol_info *si = sy_env_symbol_of(env, u);
+    if (!si || !si->nsources) return sy_env_show(env, u);
+    const char *name = sy_env_show(env, u);
+    size_t n = strlen(name) + strlen(si->sources[0]) + 4;
+    char *d = sy_env_alloc(env, n);
+    if (!d) return name;
+    snprintf(d, n, "%s = %s", name, si->sources[0]);
+    return d;
 }
 
 size_t sy_env_nsymbols(const sy_env *env) { return env ? env->nsyms : 0; }
@@ -437,8 +457,52 @@ size_t sy_env_guards_recorded(const sy_env *env) { return env ? env->recorded : 
 static sy_status unbacked_error(sy_env *env, const sy_expr *e, const sy_expr *u, const sy_provenance *why)
 {
     return sy_env_fail(env, SY_EINVAL, "data-dependent question %s cannot be decided: it depends on the unbacked symbol %s%s%s",
-                       sy_env_show(env, e), sy_env_show(env, u), why && why->node ? " at node " : "",
+                       sy_env_show(env, e), unbacked_desc(env, u), why && why->node ? " at node " : "",
                        why && why->node ? why->node : "");
+}
+
+/* Size-oblivious decision (PyTorch's guard_size_oblivious): a question on
+ * unbacked sizes that the facts cannot decide is decided as if every
+ * size-like unbacked symbol in it were >= 2 (sizes 0 and 1 are the special
+ * cases). When that decides it, the answer is recorded as a runtime assert,
+ * so the run checks the branch taken once the data exists (sound: a value
+ * for which the branch is wrong fails the assert). *known = 0: still
+ * undecided. */
+static sy_status decide_size_oblivious(sy_env *env, const sy_expr *e, const sy_expr *q, const sy_provenance *why,
+                                       int *known, const sy_expr **out)
+{
+    *known = 0;
+    const sy_expr **fs;
+    size_t nf;
+    sy_status st = sy_expr_free_symbols(env->ctx, q, &fs, &nf);
+    if (st) return st;
+    sy_facts *f = sy_facts_copy(env->facts);
+    if (!f) {
+        sy_mem_free(env->ctx, fs);
+        return sy_ctx_last_error(env->ctx);
+    }
+    int any = 0;
+    for (size_t i = 0; i < nf && st == SY_OK; i++) {
+        const sy_symbol_info *si = sy_env_symbol_of(env, fs[i]);
+        const sy_expr *lo, *hi;
+        if (!si || !si->unbacked || sy_facts_get_range(f, fs[i], &lo, &hi) != SY_OK || !lo) continue;
+        int64_t l;
+        if (sy_expr_get_si(lo, &l) || l < 0 || l >= 2) continue; /* size-like: lower bound 0 or 1 */
+        st = sy_facts_set_range(f, fs[i], sy_expr_int_si(env->ctx, 2), hi);
+        any = 1;
+    }
+    sy_mem_free(env->ctx, fs);
+    sy_truth t = SY_TRUTH_UNKNOWN;
+    if (st == SY_OK && any) st = sy_decide(f, sy_facts_apply(f, q), &t);
+    sy_facts_free(f);
+    if (st) return st;
+    if (t == SY_TRUTH_UNKNOWN) return SY_OK;
+    const sy_expr *g = t == SY_TRUTH_TRUE ? q : sy_expr_not(env->ctx, q);
+    (void)e;
+    if ((st = sy_env_runtime_assert(env, g, why))) return st;
+    *known = 1;
+    *out = sy_expr_bool(env->ctx, t == SY_TRUTH_TRUE);
+    return SY_OK;
 }
 
 /* The guard to record for g (already decided unknown): simplified under the
@@ -481,7 +545,11 @@ sy_status sy_env_evaluate_expr(sy_env *env, const sy_expr *e, const sy_provenanc
     }
     /* hints are defined on the original symbols: evaluate e, not q */
     const sy_expr *u = first_unbacked(env, e);
-    if (u) return unbacked_error(env, e, u, why);
+    if (u) {
+        int known = 0;
+        if (sy_expr_is_bool(q) && (st = decide_size_oblivious(env, e, q, why, &known, out))) return st;
+        return known ? SY_OK : unbacked_error(env, e, u, why);
+    }
     const sy_expr *v;
     if ((st = sy_env_hint(env, e, &v))) return st;
     const sy_expr *g;
@@ -599,3 +667,5 @@ sy_status sy_env_try_decide(sy_env *env, const sy_expr *rel, int *known, int *va
     *val = t == SY_TRUTH_TRUE;
     return SY_OK;
 }
+
+int sy_env_mentions_unbacked(sy_env *env, const sy_expr *e) { return e && first_unbacked(env, e) != NULL; }

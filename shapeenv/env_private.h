@@ -49,9 +49,13 @@ struct sy_env {
     sy_loc loc;
     /* set by op_new_strided during sy_env_call: the op computed its output layout */
     int layout_owned;
+    /* the op and node of the current sy_env_call (borrowed; names unbacked symbols) */
+    const char *cur_op, *cur_node;
 };
 
 void *sy_env_alloc(sy_env *env, size_t size);
+/* 1 if e mentions an unbacked symbol */
+int sy_env_mentions_unbacked(sy_env *env, const sy_expr *e);
 /* decide rel from the facts only (no guard): *known = 0 if undecided */
 sy_status sy_env_try_decide(sy_env *env, const sy_expr *rel, int *known, int *val);
 const char *sy_env_strdup(sy_env *env, const char *s);
@@ -150,4 +154,5 @@ const sy_expr *KI(opcall *c, int64_t v);
 /* registry */
 typedef struct { const char *name; opfn fn; } opentry;
 extern const opentry sy_ops_elementwise[], sy_ops_nn[], sy_ops_shape[], sy_ops_scalar[];
+extern const opentry sy_ops_dynamic[];
 #endif

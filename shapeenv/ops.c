@@ -505,7 +505,7 @@ sy_status op_broadcast(opcall *c, const sy_expr *const *a, size_t na, const sy_e
 
 /* ------------------------------------------------------------------ dispatch */
 
-static const opentry *const tables[] = {sy_ops_elementwise, sy_ops_nn, sy_ops_shape, sy_ops_scalar, NULL};
+static const opentry *const tables[] = {sy_ops_elementwise, sy_ops_nn, sy_ops_shape, sy_ops_scalar, sy_ops_dynamic, NULL};
 
 /* op lookup: a hash index over the tables, built once (pthread_once: the
  * tables are shared by every thread and context) */
@@ -571,10 +571,15 @@ sy_status sy_env_call(sy_env *env, const char *op, size_t nargs, const sy_value 
     *out = sy_value_none();
     sy_ctx_reset_error(env->ctx);
     int owned = env->layout_owned;
+    const char *cop = env->cur_op, *cnode = env->cur_node;
     env->layout_owned = 0;
+    env->cur_op = op;
+    env->cur_node = where ? where->node : NULL;
     sy_status st = fn(&c);
     if (st == SY_OK) st = sy_layout_after_call(&c);
     env->layout_owned = owned;
+    env->cur_op = cop;
+    env->cur_node = cnode;
     if (st == SY_OK && c.dup_kw) { /* as Python: f() got multiple values for argument */
         *out = sy_value_none();
         return op_err(&c, SY_EINVAL, "got multiple values for argument '%s' (positional #%zu and keyword)", c.dup_kw,

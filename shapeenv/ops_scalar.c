@@ -3,6 +3,7 @@
  * The arithmetic ops are polymorphic like Python's operators: with a tensor
  * operand they are elementwise tensor ops. Python semantics: // floors, %
  * takes the divisor's sign (symshape FloorDiv / Mod). */
+#include <stdint.h>
 #include <string.h>
 
 #include "shapeenv/env_private.h"
@@ -288,19 +289,42 @@ static sy_status slice_len(opcall *c, const sy_value *sl, const sy_expr *len, co
         sy_status st = op_decide_bool(c, sy_expr_lt(ctx, x, zero), "slice bound: negative index?", &neg);
         if (st) return st;
         if (neg) x = sy_expr_add(ctx, x, len);
-        int below, above;
-        if ((st = op_decide_bool(c, sy_expr_lt(ctx, x, zero), "slice bound clamped at 0?", &below))) return st;
-        if (below) x = zero;
-        else {
-            if ((st = op_decide_bool(c, sy_expr_gt(ctx, x, len), "slice bound clamped at the length?", &above))) return st;
-            if (above) x = len;
+        int64_t xv;
+        if (!sy_expr_get_si(x, &xv) && xv == INT64_MAX) { /* sys.maxsize: to the end (a size never exceeds int64) */
+            b[k] = len;
+            continue;
         }
+        int below, above, known;
+        /* on an unbacked length the facts may not decide a clamp: the clamp
+         * becomes part of the size (Max/Min), exactly Python's semantics */
+        if ((st = sy_env_try_decide(c->env, sy_expr_lt(ctx, x, zero), &known, &below))) return st;
+        if (!known && sy_env_mentions_unbacked(c->env, sy_expr_lt(ctx, x, zero))) x = sy_expr_max(ctx, x, zero);
+        else if (!known && (st = op_decide_bool(c, sy_expr_lt(ctx, x, zero), "slice bound clamped at 0?", &below))) return st;
+        else if (below) x = zero;
+        if (known || !sy_env_mentions_unbacked(c->env, sy_expr_lt(ctx, x, zero))) {
+            if (!(known && below)) {
+                if ((st = sy_env_try_decide(c->env, sy_expr_gt(ctx, x, len), &known, &above))) return st;
+                if (!known && sy_env_mentions_unbacked(c->env, sy_expr_gt(ctx, x, len))) x = sy_expr_min(ctx, x, len);
+                else if (!known && (st = op_decide_bool(c, sy_expr_gt(ctx, x, len), "slice bound clamped at the length?", &above)))
+                    return st;
+                else if (above) x = len;
+            }
+        } else {
+            x = sy_expr_min(ctx, x, len);
+        }
+        if (!x) return sy_ctx_last_error(ctx);
         b[k] = x;
     }
     const sy_expr *cnt = sy_expr_sub(ctx, b[1], b[0]);
-    int empty;
-    sy_status st = op_decide_bool(c, sy_expr_le(ctx, cnt, zero), "slice: empty?", &empty);
+    int empty, eknown;
+    sy_status st = sy_env_try_decide(c->env, sy_expr_le(ctx, cnt, zero), &eknown, &empty);
     if (st) return st;
+    if (!eknown && sy_env_mentions_unbacked(c->env, cnt)) {
+        cnt = sy_simplify(c->env->facts, sy_expr_max(ctx, cnt, zero)); /* Max(stop - start, 0) */
+        empty = 0;
+    } else if (!eknown && (st = op_decide_bool(c, sy_expr_le(ctx, cnt, zero), "slice: empty?", &empty))) {
+        return st;
+    }
     if (empty) cnt = zero;
     else if (*step != 1) cnt = sy_expr_ceildiv(ctx, cnt, KI(c, *step));
     *start = b[0];
