@@ -151,8 +151,34 @@ const sy_expr *KI(opcall *c, int64_t v);
         if (sy_copy_n_) memcpy((dst), (src), sy_copy_n_); \
     } while (0)
 
+/* ---- helpers of the op files added for the wider surface (ops_util.c) */
+/* a tuple (list value) of n tensors as the op's result */
+sy_status op_set_tuple(opcall *c, size_t n, const sy_tensor *const *ts);
+/* wrap a dim index as maybe_wrap_dim(dim, ndim, wrap_scalar=true): a 0-d
+ * tensor accepts 0 and -1 (out = 0) */
+sy_status op_wrap_dim0(opcall *c, int64_t dim, size_t ndim, size_t *out);
+/* dims argument of a reduction: None or [] = all dims (*all = 1), an int or a
+ * list of constant ints (wrapped, no repeats); sel has ndim entries (<= 64) */
+sy_status op_dims_mask(opcall *c, const sy_value *dv, size_t ndim, bool *sel, int *all);
+/* sizes with the selected dims removed (keep = 0) or set to 1 (keep = 1) */
+sy_status op_reduced(opcall *c, const sy_tensor *x, const bool *sel, int keep, const sy_expr ***out, size_t *n);
+/* product of the sizes */
+const sy_expr *op_numel(opcall *c, const sy_tensor *t);
+/* requirement a == b with the message "WHAT: A != B" */
+sy_status op_require_eq(opcall *c, const sy_expr *a, const sy_expr *b, const char *what);
+/* a copy of x's sizes in the env arena (n + extra slots) */
+const sy_expr **op_sizes_copy(opcall *c, const sy_tensor *x, size_t extra);
+/* the string argument (or def when absent or None); error when not a string */
+sy_status op_str_def(opcall *c, size_t pos, const char *kw, const char *def, const char **out);
+/* the float value of a number argument (int constants allowed) */
+sy_status op_num_def(opcall *c, size_t pos, const char *kw, double def, double *out);
+int op_is_floating(sy_dtype d);
+int op_is_complex(sy_dtype d);
+
 /* registry */
 typedef struct { const char *name; opfn fn; } opentry;
 extern const opentry sy_ops_elementwise[], sy_ops_nn[], sy_ops_shape[], sy_ops_scalar[];
 extern const opentry sy_ops_dynamic[];
+/* issue 12: recurrent layers, reductions with indices, index/shape patterns, more nn/factory/linalg ops */
+extern const opentry sy_ops_rnn[], sy_ops_reduce[], sy_ops_index[], sy_ops_misc[];
 #endif

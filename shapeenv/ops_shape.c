@@ -564,8 +564,16 @@ static sy_status index_select(opcall *c)
     sy_status st;
     if ((st = op_tensor(c, 0, "input", &x)) || (st = op_const_int(c, 1, "dim", 0, &d)) || (st = op_tensor(c, 2, "index", &idx))) return st;
     if (idx->ndim > 1) return op_err(c, SY_EINVAL, "index_select(): Index is supposed to be a vector");
+    if (idx->dtype != SY_DT_INT64 && idx->dtype != SY_DT_INT32)
+        return op_err(c, SY_EINVAL, "index_select(): Expected dtype int32 or int64 for index");
     size_t w;
     if ((st = op_wrap_dim(c, d, x->ndim ? x->ndim : 1, &w))) return st;
+    /* index_select_out_cpu_: a non-empty index into an empty dim fails
+     * ("self indexing axis dim should be positive") */
+    const sy_expr *L = x->ndim ? x->sizes[w] : KI(c, 1), *ni = idx->ndim ? idx->sizes[0] : KI(c, 1);
+    if ((st = op_require(c, sy_expr_or(c->env->ctx, sy_expr_eq(c->env->ctx, ni, KI(c, 0)), sy_expr_ge(c->env->ctx, L, KI(c, 1))),
+                         "index_select(): self indexing axis dim should be positive")))
+        return st;
     const sy_expr **out = sy_env_alloc(c->env, (x->ndim ? x->ndim : 1) * sizeof *out);
     if (!out) return sy_ctx_last_error(c->env->ctx);
     SY_COPY(out, x->sizes, x->ndim * sizeof *out);
@@ -774,9 +782,9 @@ sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx)
 const opentry sy_ops_shape[] = {
     {"view", view}, {"reshape", view}, {"flatten", flatten}, {"permute", permute}, {"transpose", transpose},
     {"t", transpose}, {"unsqueeze", unsqueeze}, {"squeeze", squeeze}, {"expand", expand}, {"cat", cat},
-    {"concat", cat}, {"stack", stack}, {"chunk", chunk}, {"split", split}, {"narrow", narrow}, {"select", select_},
+    {"concat", cat}, {"stack", stack}, {"chunk", chunk}, {"split", split}, {"narrow", narrow}, {"narrow_copy", narrow}, {"select", select_},
     {"index_select", index_select}, {"mean", reduce}, {"sum", reduce}, {"amax", reduce}, {"amin", reduce},
     {"prod", reduce}, {"pad", pad}, {"full", factory}, {"zeros", factory}, {"ones", factory}, {"empty", factory},
     {"new_zeros", factory}, {"new_ones", factory}, {"new_empty", factory}, {"new_full", factory},
-    {"arange", arange}, {"triu", same_shape}, {"tril", same_shape}, {"masked_fill", same_shape},
+    {"arange", arange}, {"triu", same_shape}, {"tril", same_shape},
     {NULL, NULL}};
