@@ -562,6 +562,17 @@ static sy_status swapaxes(opcall *c)
     return call_op(c, "transpose", 3, args);
 }
 
+/* narrow_copy(input, dim, start, length): narrow's sizes and checks, a new
+ * contiguous tensor (TensorShape.cpp narrow_copy_dense_cpu) */
+static sy_status narrow_copy(opcall *c)
+{
+    if (c->nkw) return op_err(c, SY_EINVAL, "narrow_copy takes positional arguments");
+    sy_status st = call_op(c, "narrow", c->nargs, c->args);
+    if (st) return st;
+    const sy_tensor *t = c->out->u.t;
+    return op_set_tensor(c, t->dtype, t->ndim, t->sizes);
+}
+
 /* squeeze_ / unsqueeze_ / expand_as / view_as / reshape_as: the out-of-place
  * op with the other tensor's sizes */
 static sy_status inplace_alias(opcall *c)
@@ -992,4 +1003,4 @@ const opentry sy_ops_index[] = {
     {"unsqueeze_", inplace_alias}, {"transpose_", inplace_alias}, {"expand_as", as_other}, {"view_as", as_other},
     {"reshape_as", as_other}, {"diagonal", diagonal}, {"diag", diag}, {"diag_embed", diag_embed},
     {"triu_indices", tri_indices}, {"tril_indices", tri_indices}, {"unfold", unfold}, {"fold", col2im},
-    {"einsum", einsum}, {NULL, NULL}};
+    {"einsum", einsum}, {"narrow_copy", narrow_copy}, {NULL, NULL}};

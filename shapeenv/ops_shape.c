@@ -782,7 +782,7 @@ sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx)
 const opentry sy_ops_shape[] = {
     {"view", view}, {"reshape", view}, {"flatten", flatten}, {"permute", permute}, {"transpose", transpose},
     {"t", transpose}, {"unsqueeze", unsqueeze}, {"squeeze", squeeze}, {"expand", expand}, {"cat", cat},
-    {"concat", cat}, {"stack", stack}, {"chunk", chunk}, {"split", split}, {"narrow", narrow}, {"narrow_copy", narrow}, {"select", select_},
+    {"concat", cat}, {"stack", stack}, {"chunk", chunk}, {"split", split}, {"narrow", narrow}, {"select", select_},
     {"index_select", index_select}, {"mean", reduce}, {"sum", reduce}, {"amax", reduce}, {"amin", reduce},
     {"prod", reduce}, {"pad", pad}, {"full", factory}, {"zeros", factory}, {"ones", factory}, {"empty", factory},
     {"new_zeros", factory}, {"new_ones", factory}, {"new_empty", factory}, {"new_full", factory},
