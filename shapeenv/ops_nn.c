@@ -241,6 +241,14 @@ static sy_status pool(opcall *c)
                              "Given input size: (%s). Calculated output size: (%s). Output size is too small",
                              sy_env_show(c->env, x->sizes[first + i]), sy_env_show(c->env, out[first + i]))))
             return st;
+    /* avg_pool3d (AveragePool3d.cpp, pool3d_shape_check with check_input_size):
+     * the unpadded input must hold the kernel */
+    if (is_avg && nsp == 3)
+        for (size_t i = 0; i < nsp; i++)
+            if ((st = op_require(c, sy_expr_ge(ctx, x->sizes[first + i], KI(c, k[i])),
+                                 "input image (%s) smaller than kernel size (%lld)", sy_env_show(c->env, x->sizes[first + i]),
+                                 (long long)k[i])))
+                return st;
     if (!is_avg) {
         int ri;
         if ((st = op_bool_def(c, 6, "return_indices", 0, &ri))) return st;
@@ -257,8 +265,27 @@ static sy_status pool(opcall *c)
 
 /* adaptive_avg_pool{1,2,3}d / adaptive_max_pool (torch/nn/functional.py;
  * torch/_meta_registrations.py meta_adaptive_avg_pool2d, PyTorch 1.13):
- * output sizes are the requested ones (None keeps the input size). The meta
- * kernel does not reject empty inputs (an output size of 1 reduces by mean). */
+ * output sizes are the requested ones (None keeps the input size), >= 0.
+ * The meta kernel does not reject empty inputs; the CPU kernels do
+ * (adaptive_nonempty below). */
+/* The CPU kernels' non-empty checks ("Expected input to have non-zero size for
+ * non-batch dimensions"): adaptive_avg_pool1d/2d (AdaptiveAveragePooling.cpp,
+ * 1-D runs as 2-D): the last two dims, i.e. the spatial ones;
+ * adaptive_avg_pool3d (AdaptiveAveragePooling3d.cpp) and adaptive_max_pool2d
+ * (AdaptiveMaxPooling2d.cpp meta): every dim from 1 on (so the channels of a
+ * batched input, not of an unbatched one). Verified against torch 1.13. */
+static sy_status adaptive_nonempty(opcall *c, const sy_tensor *x, size_t nsp, int is_max)
+{
+    size_t from = (nsp == 3 || is_max) ? 1 : x->ndim - nsp;
+    for (size_t d = from; d < x->ndim; d++) {
+        sy_status st = op_require(c, sy_expr_ge(c->env->ctx, x->sizes[d], KI(c, 1)),
+                                  "Expected input to have non-zero size for non-batch dimensions, but dim %zu is %s", d,
+                                  sy_env_show(c->env, x->sizes[d]));
+        if (st) return st;
+    }
+    return SY_OK;
+}
+
 static sy_status adaptive_pool(opcall *c)
 {
     sy_ctx *ctx = c->env->ctx;
@@ -270,6 +297,7 @@ static sy_status adaptive_pool(opcall *c)
         return op_err(c, SY_EINVAL, "expected a %zuD or %zuD input", nsp + 1, nsp + 2);
     const sy_value *os = op_arg(c, 1, "output_size");
     if (!os) return op_err(c, SY_EINVAL, "missing output_size");
+    if ((st = adaptive_nonempty(c, x, nsp, strstr(c->op, "max") != NULL))) return st;
     const sy_expr **out = sy_env_alloc(c->env, x->ndim * sizeof *out);
     if (!out) return sy_ctx_last_error(ctx);
     size_t first = x->ndim - nsp;
@@ -372,13 +400,26 @@ static sy_status matmul(opcall *c)
     return matmul_core(c, a, b);
 }
 
-/* F.embedding: output = input.shape + (weight.size(1),) */
+/* F.embedding (aten/src/ATen/native/Embedding.cpp embedding): output =
+ * input.shape + (weight.size(1),); weight 2-D, indices Long or Int
+ * (checkScalarTypes); the CPU's index_select fails on a weight with 0 rows
+ * unless there are no indices. Index values are data: not checked. */
 static sy_status embedding(opcall *c)
 {
     const sy_tensor *idx, *w;
     sy_status st;
     if ((st = op_tensor(c, 0, "input", &idx)) || (st = op_tensor(c, 1, "weight", &w))) return st;
     if (w->ndim != 2) return op_err(c, SY_EINVAL, "'weight' must be 2-D");
+    if (idx->dtype != SY_DT_INT64 && idx->dtype != SY_DT_INT32)
+        return op_err(c, SY_EINVAL, "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got %s",
+                      sy_dtype_name(idx->dtype));
+    /* index_select on an empty weight: "self indexing axis dim should be positive" unless there is no index */
+    const sy_expr *numel = KI(c, 1);
+    for (size_t i = 0; i < idx->ndim; i++) numel = sy_expr_mul(c->env->ctx, numel, idx->sizes[i]);
+    if ((st = op_require(c, sy_expr_or(c->env->ctx, sy_expr_ge(c->env->ctx, w->sizes[0], KI(c, 1)), sy_expr_eq(c->env->ctx, numel, KI(c, 0))),
+                         "index_select(): self indexing axis dim should be positive (weight has %s rows, %s indices)",
+                         sy_env_show(c->env, w->sizes[0]), sy_env_show(c->env, numel))))
+        return st;
     const sy_expr **out = sy_env_alloc(c->env, (idx->ndim + 1) * sizeof *out);
     if (!out) return sy_ctx_last_error(c->env->ctx);
     for (size_t i = 0; i < idx->ndim; i++) out[i] = idx->sizes[i];
@@ -448,8 +489,12 @@ static sy_status group_norm(opcall *c)
  * floor(float(in) * s) in double precision. s is a dyadic rational m/2^e (m
  * odd); as long as in*m < 2^53 the double product is exact and equals the
  * exact FloorDiv(in*m, 2^e) — a guard in <= 2^53/m keeps the symbolic formula
- * exact (concrete sizes are computed in double, as PyTorch does). Input and
- * output sizes must be > 0 (aten upsample checks). */
+ * exact (concrete sizes are computed in double, as PyTorch does).
+ * mode (#3, default 'nearest'): linear/bilinear/bicubic/trilinear need a 3-D/
+ * 4-D/4-D/5-D input (functional.py). Kernel checks (aten/src/ATen/native/
+ * UpSample.h upsample_{1,2,3}d_common_check): input and output spatial sizes
+ * > 0, and numel != 0 or prod(sizes[1:]) != 0 (so channels > 0). 'area' runs
+ * adaptive_avg_pool{1,2,3}d instead: its non-empty checks, output >= 0. */
 static sy_status interpolate(opcall *c)
 {
     sy_ctx *ctx = c->env->ctx;
@@ -465,6 +510,18 @@ static sy_status interpolate(opcall *c)
     out[1] = x->sizes[1];
     int has_size = size && size->kind != SY_V_NONE, has_scale = scale && scale->kind != SY_V_NONE;
     if (has_size == has_scale) return op_err(c, SY_EINVAL, "only one of size or scale_factor should be defined");
+    const sy_value *mv = op_arg(c, 3, "mode");
+    const char *mode = mv && mv->kind == SY_V_STR ? mv->u.s : "nearest";
+    if (mv && mv->kind != SY_V_STR && mv->kind != SY_V_NONE) return op_err(c, SY_EINVAL, "mode must be a string");
+    static const struct { const char *name; size_t rank; } modes[] = {
+        {"nearest", 0}, {"nearest-exact", 0}, {"area", 0}, {"linear", 3}, {"bilinear", 4}, {"bicubic", 4}, {"trilinear", 5}};
+    size_t mi = sizeof modes / sizeof *modes;
+    for (size_t i = 0; i < sizeof modes / sizeof *modes; i++)
+        if (!strcmp(mode, modes[i].name)) mi = i;
+    if (mi == sizeof modes / sizeof *modes) return op_err(c, SY_EUNSUPPORTED, "mode %s is not supported", mode);
+    if (x->ndim > 5 || (modes[mi].rank && modes[mi].rank != x->ndim))
+        return op_err(c, SY_EINVAL, "Got %zuD input, but %s mode needs %zuD input", x->ndim, mode, modes[mi].rank ? modes[mi].rank : 4);
+    int area = !strcmp(mode, "area");
     for (size_t i = 0; i < nsp; i++) {
         const sy_expr *L = x->sizes[2 + i];
         if (has_size) {
@@ -508,11 +565,22 @@ static sy_status interpolate(opcall *c)
             out[2 + i] = r;
         }
     }
+    if (area) { /* adaptive_avg_pool{1,2,3}d on a batched input */
+        if ((st = adaptive_nonempty(c, x, nsp, 0))) return st;
+        for (size_t i = 0; i < nsp; i++)
+            if ((st = op_require(c, sy_expr_ge(ctx, out[2 + i], KI(c, 0)), "output_size must be non-negative"))) return st;
+        return op_set_tensor(c, x->dtype, x->ndim, out);
+    }
     for (size_t i = 0; i < nsp; i++)
         if ((st = op_require(c, sy_expr_and(ctx, sy_expr_ge(ctx, x->sizes[2 + i], KI(c, 1)), sy_expr_ge(ctx, out[2 + i], KI(c, 1))),
                              "Input and output sizes should be greater than 0, but got input %s and output %s",
                              sy_env_show(c->env, x->sizes[2 + i]), sy_env_show(c->env, out[2 + i]))))
             return st;
+    /* upsample_*_common_check: numel != 0 or prod(sizes[1:]) != 0 - with the
+     * spatial sizes > 0, the channels must be non-zero (the batch may be 0) */
+    if ((st = op_require(c, sy_expr_ge(ctx, x->sizes[1], KI(c, 1)), "Non-empty %zuD data tensor expected but got %s channels", x->ndim,
+                         sy_env_show(c->env, x->sizes[1]))))
+        return st;
     return op_set_tensor(c, x->dtype, x->ndim, out);
 }
 

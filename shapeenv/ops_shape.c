@@ -623,8 +623,25 @@ static sy_status reduce(opcall *c)
     return op_set_tensor(c, x->dtype, n, out);
 }
 
-/* F.pad (constant/reflect/replicate): pairs (left, right) from the last dim
- * backwards; each padded size must stay non-negative. */
+/* F.pad (aten/src/ATen/native/PadNd.cpp at::pad, PyTorch 1.13): (left, right)
+ * pairs from the last dim backwards. Checks of the CPU kernels (verified
+ * against torch 1.13, tests/kernels/test_kernel_checks.py):
+ *  - constant (PadNd.cpp constant_pad_nd): a negative pad narrows the input,
+ *    left first: L + min(l, 0) + min(r, 0) >= 0 ("start + length exceeds");
+ *    when any pad is positive, every padded dim must end >= 1 (new_dim > 0);
+ *  - other modes: 2k pads with k in 1..3 on a (k+1)-D or (k+2)-D input ("Only
+ *    2D, 3D, 4D, 5D padding with non-constant padding are supported for now");
+ *  - reflect (ReflectionPad.cpp): reflection_pad{1,2}d need dims 1.. non-zero
+ *    (batched: channels and spatial; unbatched: the spatial dims only, the
+ *    channels may be 0); reflection_pad3d as replicate; every pad < its dim
+ *    ("Padding size should be less than the corresponding input dimension");
+ *  - replicate (ReplicationPadding.cpp padding::check_valid_input): batched:
+ *    dims 1.. non-zero, unbatched: every dim non-zero;
+ *  - reflect, replicate: 1-D output >= 1; 2-D/3-D: each output >= 0 and
+ *    at least one >= 1 (the kernels check "W >= 1 || H >= 1 ..." - "too small");
+ *  - circular (PadNd.cpp _pad_circular): exactly 2*(ndim - 2) pads; every pad
+ *    <= its dim ("Padding value causes wrapping around more than once"); each
+ *    output >= 0 ("Negative padding value is resulting in an empty dimension"). */
 static sy_status pad(opcall *c)
 {
     sy_ctx *ctx = c->env->ctx;
@@ -633,21 +650,84 @@ static sy_status pad(opcall *c)
     if ((st = op_tensor(c, 0, "input", &x))) return st;
     const sy_value *pv = op_arg(c, 1, "pad");
     if (!pv || pv->kind != SY_V_LIST) return op_err(c, SY_EINVAL, "pad must be a list of integers");
-    size_t np = pv->u.list.n;
+    const sy_value *mv = op_arg(c, 2, "mode");
+    const char *mode = "constant";
+    if (mv && mv->kind == SY_V_STR) mode = mv->u.s;
+    else if (mv && mv->kind != SY_V_NONE) return op_err(c, SY_EINVAL, "mode must be a string");
+    enum { CONSTANT, REFLECT, REPLICATE, CIRCULAR } m;
+    if (!strcmp(mode, "constant")) m = CONSTANT;
+    else if (!strcmp(mode, "reflect")) m = REFLECT;
+    else if (!strcmp(mode, "replicate")) m = REPLICATE;
+    else if (!strcmp(mode, "circular")) m = CIRCULAR;
+    else return op_err(c, SY_EINVAL, "Unrecognised padding mode %s", mode);
+    size_t np = pv->u.list.n, k = np / 2;
     if (np % 2) return op_err(c, SY_EINVAL, "Padding length must be divisible by 2");
-    if (np / 2 > x->ndim) return op_err(c, SY_EINVAL, "Padding length too large");
+    if (k > x->ndim) return op_err(c, SY_EINVAL, "Padding length too large");
+    if (m != CONSTANT && (k < 1 || k > 3 || (x->ndim != k + 1 && x->ndim != k + 2)))
+        return op_err(c, SY_EINVAL, "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now");
+    if (m == CIRCULAR && x->ndim != k + 2)
+        return op_err(c, SY_EINVAL, "Invalid padding size, expected %zu but got %zu", 2 * (x->ndim >= 2 ? x->ndim - 2 : 0), np);
+    for (size_t i = 0; i < np; i++)
+        if (pv->u.list.items[i].kind != SY_V_INT) return op_err(c, SY_EINVAL, "pad entries must be integers");
     const sy_expr **out = sy_env_alloc(c->env, (x->ndim ? x->ndim : 1) * sizeof *out);
     if (!out) return sy_ctx_last_error(ctx);
     SY_COPY(out, x->sizes, x->ndim * sizeof *out);
-    for (size_t i = 0; i < np / 2; i++) {
-        const sy_value *l = &pv->u.list.items[2 * i], *r = &pv->u.list.items[2 * i + 1];
-        if (l->kind != SY_V_INT || r->kind != SY_V_INT) return op_err(c, SY_EINVAL, "pad entries must be integers");
+    const sy_expr *zero = KI(c, 0), *one = KI(c, 1);
+    if (m == REFLECT || m == REPLICATE) {
+        int batched = x->ndim == k + 2;
+        /* dims that must be non-zero: reflection_pad{1,2}d skip dim 0 of an
+         * unbatched input (its channels); the others check every non-batch dim */
+        size_t from = batched ? 1 : (m == REFLECT && k <= 2) ? 1 : 0;
+        for (size_t d = from; d < x->ndim; d++)
+            if ((st = op_require(c, sy_expr_ge(ctx, x->sizes[d], one),
+                                 "Expected %zuD or %zuD (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for input, but dim %zu is %s",
+                                 k + 1, k + 2, d, sy_env_show(c->env, x->sizes[d]))))
+                return st;
+    }
+    int any_positive = 0; /* constant_pad_nd: only narrowing when no pad is positive */
+    for (size_t i = 0; i < np && m == CONSTANT; i++) {
+        int pos;
+        if ((st = op_decide_bool(c, sy_expr_gt(ctx, pv->u.list.items[i].u.i, zero), "pad: is the padding positive?", &pos))) return st;
+        any_positive |= pos;
+    }
+    for (size_t i = 0; i < k; i++) {
+        const sy_expr *l = pv->u.list.items[2 * i].u.i, *r = pv->u.list.items[2 * i + 1].u.i;
         size_t d = x->ndim - 1 - i;
-        out[d] = sy_expr_add(ctx, sy_expr_add(ctx, x->sizes[d], l->u.i), r->u.i);
-        if ((st = op_require(c, sy_expr_ge(ctx, out[d], KI(c, 0)),
-                             "The input size %s, plus negative padding %s and %s resulted in a negative output size",
-                             sy_env_show(c->env, x->sizes[d]), sy_env_show(c->env, l->u.i), sy_env_show(c->env, r->u.i))))
+        const sy_expr *L = x->sizes[d];
+        out[d] = sy_expr_add(ctx, sy_expr_add(ctx, L, l), r);
+        if (!out[d]) return sy_ctx_last_error(ctx);
+        if (m == CONSTANT) {
+            const sy_expr *kept = sy_expr_add(ctx, sy_expr_add(ctx, L, sy_expr_min(ctx, l, zero)), sy_expr_min(ctx, r, zero));
+            if ((st = op_require(c, sy_expr_ge(ctx, kept, zero),
+                                 "The input size %s, plus negative padding %s and %s resulted in a negative output size",
+                                 sy_env_show(c->env, L), sy_env_show(c->env, l), sy_env_show(c->env, r))))
+                return st;
+            if (any_positive && (st = op_require(c, sy_expr_ge(ctx, out[d], one),
+                                                 "The input size %s, plus negative padding %s and %s resulted in a negative output size, "
+                                                 "which is invalid. Check dimension %zu of your input.",
+                                                 sy_env_show(c->env, L), sy_env_show(c->env, l), sy_env_show(c->env, r), d)))
+                return st;
+        } else if (m == REFLECT) {
+            if ((st = op_require(c, sy_expr_and(ctx, sy_expr_lt(ctx, l, L), sy_expr_lt(ctx, r, L)),
+                                 "Padding size should be less than the corresponding input dimension, but got: padding (%s, %s) at dimension %zu of input size %s",
+                                 sy_env_show(c->env, l), sy_env_show(c->env, r), d, sy_env_show(c->env, L))))
+                return st;
+        } else if (m == CIRCULAR) {
+            if ((st = op_require(c, sy_expr_and(ctx, sy_expr_le(ctx, l, L), sy_expr_le(ctx, r, L)),
+                                 "Padding value causes wrapping around more than once (padding (%s, %s) at dimension %zu of size %s)",
+                                 sy_env_show(c->env, l), sy_env_show(c->env, r), d, sy_env_show(c->env, L))))
+                return st;
+        }
+        if (m != CONSTANT && (st = op_require(c, sy_expr_ge(ctx, out[d], (m != CIRCULAR && k == 1) ? one : zero),
+                                              "input size %s at dimension %zu is too small: padded by %s and %s it is %s",
+                                              sy_env_show(c->env, L), d, sy_env_show(c->env, l), sy_env_show(c->env, r),
+                                              sy_env_show(c->env, out[d]))))
             return st;
+    }
+    if ((m == REFLECT || m == REPLICATE) && k > 1) {
+        const sy_expr *any = sy_expr_false(ctx);
+        for (size_t i = 0; i < k; i++) any = sy_expr_or(ctx, any, sy_expr_ge(ctx, out[x->ndim - 1 - i], one));
+        if ((st = op_require(c, any, "input is too small: every padded output size is 0"))) return st;
     }
     return op_set_tensor(c, x->dtype, x->ndim, out);
 }
