@@ -20,6 +20,21 @@ static const opcase cases[] = {
     {"conv2d_valid_guards_output", "{\"name\":\"w\",\"op\":\"param\",\"dtype\":\"float32\",\"shape\":[4,3,5,5]},"
      "{\"name\":\"o\",\"op\":\"conv2d\",\"args\":[{\"ref\":\"x\"},{\"ref\":\"w\"}],\"kwargs\":{\"stride\":2}}",
      "[2,3,10,10], [0,2,3]", NULL, "s0, 4, CeilDiv(s1, 2) - 2, CeilDiv(s1, 2) - 2", "5 <= s1"},
+    /* issue 10: the CPU kernel's "Kernel size can't be greater than actual input size" (k=3, stride 2: H >= 3, not 2) */
+    {"conv2d_k3_s2_kernel_check", "{\"name\":\"w\",\"op\":\"param\",\"dtype\":\"float32\",\"shape\":[5,4,3,3]},"
+     "{\"name\":\"o\",\"op\":\"conv2d\",\"args\":[{\"ref\":\"x\"},{\"ref\":\"w\"}],\"kwargs\":{\"stride\":2}}",
+     "[2,4,9,80], [0,2,3]", NULL, "s0, 5, CeilDiv(s1, 2) - 1, CeilDiv(s2, 2) - 1", "3 <= s1; 3 <= s2"},
+    {"conv2d_stem_4x4_s4", "{\"name\":\"w\",\"op\":\"param\",\"dtype\":\"float32\",\"shape\":[8,3,4,4]},"
+     "{\"name\":\"o\",\"op\":\"conv2d\",\"args\":[{\"ref\":\"x\"},{\"ref\":\"w\"}],\"kwargs\":{\"stride\":4}}",
+     "[2,3,32,32], [0,2,3]", NULL, "s0, 8, FloorDiv(s1, 4), FloorDiv(s1, 4)", "4 <= s1"},
+    {"pad_reflect_less_than_dim", "{\"name\":\"o\",\"op\":\"pad\",\"args\":[{\"ref\":\"x\"},[0,5,0,5]],\"kwargs\":{\"mode\":\"reflect\"}}",
+     "[2,3,10,12], [0,2,3]", NULL, "s0, 3, s1 + 5, s2 + 5", "6 <= s2; 6 <= s1"},
+    {"pad_replicate", "{\"name\":\"o\",\"op\":\"pad\",\"args\":[{\"ref\":\"x\"},[-1,2]],\"kwargs\":{\"mode\":\"replicate\"}}",
+     "[2,3,10], [0,2]", NULL, "s0, 3, s1 + 1", ""},
+    {"interpolate_bilinear", "{\"name\":\"o\",\"op\":\"interpolate\",\"args\":[{\"ref\":\"x\"}],\"kwargs\":{\"size\":[5,6],\"mode\":\"bilinear\"}}",
+     "[2,3,9,11], [0,1,2,3]", NULL, "s0, s1, 5, 6", ""},
+    {"adaptive_avg_pool_unbatched", "{\"name\":\"o\",\"op\":\"adaptive_avg_pool2d\",\"args\":[{\"ref\":\"x\"},1]}",
+     "[3,9,11], [0,1,2]", NULL, "s0, 1, 1", ""},
     {"avg_pool_ceil", "{\"name\":\"o\",\"op\":\"avg_pool2d\",\"args\":[{\"ref\":\"x\"},2],\"kwargs\":{\"stride\":2,\"ceil_mode\":true}}",
      "[2,3,9,9], [0,2,3]", NULL, "s0, 3, CeilDiv(s1, 2), CeilDiv(s1, 2)", ""},
     {"adaptive_avg_pool_none", "{\"name\":\"o\",\"op\":\"adaptive_avg_pool2d\",\"args\":[{\"ref\":\"x\"},[null,7]]}",
@@ -64,7 +79,8 @@ static const opcase cases[] = {
     {"sdpa", "{\"name\":\"o\",\"op\":\"scaled_dot_product_attention\",\"args\":[{\"ref\":\"x\"},{\"ref\":\"y\"},{\"ref\":\"y\"}]}",
      "[2,4,10,8], [0,2]", "[2,4,12,8], [0,2]", "s0, 4, s1, 8", ""},
     {"embedding", "{\"name\":\"w\",\"op\":\"param\",\"dtype\":\"float32\",\"shape\":[100,16]},"
-     "{\"name\":\"o\",\"op\":\"embedding\",\"args\":[{\"ref\":\"x\"},{\"ref\":\"w\"}]}", "[3,7], [0,1]", NULL, "s0, s1, 16", ""},
+     "{\"name\":\"i\",\"op\":\"long\",\"args\":[{\"ref\":\"x\"}]},"
+     "{\"name\":\"o\",\"op\":\"embedding\",\"args\":[{\"ref\":\"i\"},{\"ref\":\"w\"}]}", "[3,7], [0,1]", NULL, "s0, s1, 16", ""},
     {"group_norm", "{\"name\":\"o\",\"op\":\"group_norm\",\"args\":[{\"ref\":\"x\"},4]}", "[3,8,7], [0,2]", NULL, "s0, 8, s1", ""},
     {"size_arithmetic_floordiv", "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},"
      "{\"name\":\"h\",\"op\":\"floordiv\",\"args\":[{\"ref\":\"s\"},2]},"
