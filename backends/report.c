@@ -689,6 +689,80 @@ static void put_guard(rp *r, const model *m, size_t i)
     sy_str_free(m->ctx, can);
 }
 
+/* the declared dims (a spec was given): violations with their fixes, or that the spec holds */
+static void put_violations(rp *r, const model *m)
+{
+    size_t ndecl = 0, nv = sy_gset_nviolations(m->gs);
+    for (size_t i = 0; i < m->ns; i++) ndecl += (size_t)sy_gset_source_spec(m->gs, i, NULL, NULL, NULL, NULL);
+    if (!ndecl) return;
+    if (r->md) rp_printf(r, "## Dynamic-dim spec\n\n");
+    else rp_printf(r, "Dynamic-dim spec: ");
+    if (r->md) rp_printf(r, "Declared: ");
+    int first = 1;
+    for (size_t i = 0; i < m->ns; i++) {
+        const char *name;
+        int64_t lo, hi;
+        if (!sy_gset_source_spec(m->gs, i, &name, &lo, &hi, NULL)) continue;
+        rp_printf(r, "%s", first ? "" : ", ");
+        first = 0;
+        if (name) {
+            rp_code(r, name);
+            rp_printf(r, " = ");
+        }
+        rp_code(r, sy_gset_source(m->gs, i));
+        if (hi >= 0) rp_printf(r, " in [%" PRId64 ", %" PRId64 "]", lo, hi);
+        else rp_printf(r, " in [%" PRId64 ", oo)", lo);
+    }
+    if (!nv) {
+        rp_printf(r, r->md ? ".\n\nThe guard set keeps every declared dim dynamic over its declared range.\n\n"
+                           : "\n  holds: the guard set keeps every declared dim dynamic over its declared range\n\n");
+        return;
+    }
+    if (r->md)
+        rp_printf(r, ".\n\n**Constraints violated: %zu.** `symshape run` exits 1.\n\n"
+                     "| guard | dims | violation | forced at | suggested fix |\n|---|---|---|---|---|\n", nv);
+    else rp_printf(r, "\n  CONSTRAINTS VIOLATED: %zu (symshape run exits 1)\n", nv);
+    for (size_t v = 0; v < nv; v++) {
+        const sy_gset_violation *x = sy_gset_violation_at(m->gs, v);
+        const sy_gset_guard *g = sy_gset_at(m->gs, x->guard);
+        if (r->md) {
+            rp_printf(r, "| [%zu] ", x->guard);
+            rp_code(r, g->text);
+            rp_printf(r, " | ");
+            rp_text(r, x->dims);
+            rp_printf(r, " | %s: ", sy_violation_kind_name(x->kind));
+            rp_text(r, x->message);
+            rp_printf(r, " | ");
+            if (!g->norigins) rp_printf(r, "%s", g->why ? "" : "derived");
+            if (!g->norigins && g->why) rp_text(r, g->why);
+            for (size_t o = 0; o < g->norigins; o++) {
+                rp_printf(r, "%s", o ? "; " : "");
+                put_origin(r, &g->origins[o]);
+            }
+            rp_printf(r, " | ");
+            rp_text(r, x->fix);
+            rp_printf(r, " |\n");
+        } else {
+            rp_printf(r, "  [%zu] %s  (%s: %s)\n", x->guard, g->text, sy_violation_kind_name(x->kind), x->dims);
+            rp_printf(r, "        %s\n", x->message);
+            if (!g->norigins && g->why) {
+                rp_printf(r, "        from:  ");
+                rp_text(r, g->why);
+                rp_printf(r, "\n");
+            }
+            for (size_t o = 0; o < g->norigins; o++) {
+                rp_printf(r, "        forced at ");
+                put_origin(r, &g->origins[o]);
+                rp_printf(r, "\n");
+            }
+            rp_printf(r, "        suggested fix: ");
+            rp_text(r, x->fix);
+            rp_printf(r, "\n");
+        }
+    }
+    rp_printf(r, "\n");
+}
+
 static const char *const kind_note[] = {
     "Rank and dtype of each input",
     "Sources that must be equal (duck sizing, recorded equalities)",
@@ -805,6 +879,7 @@ static sy_status render(const sy_gset *gs, const sy_backend_options *opts, sy_ou
             rp_printf(&r, "(No shape environment was given: symbols are unknown and ranges are derived from the guards.)\n\n");
         }
         put_inputs(&r, &m, in, nin);
+        put_violations(&r, &m);
         put_guards(&r, &m);
         put_sources(&r, &m);
         put_totals(&r, &m);

@@ -274,6 +274,12 @@ static int run_run(int argc, char **argv)
                 sy_graph_name(t.g), sy_graph_nnodes(t.g), sy_env_nsymbols(t.env), t.t_parse * 1e3, t.t_trace * 1e3,
                 t.t_produce * 1e3, t.t_minimize * 1e3, (t6 - t5) * 1e3, rec, dedup, t.produced, kept);
     }
+    /* after rendering everything: a violated dynamic-dim spec is exit 1 (torch.export raises) */
+    if (rc == EX_OK && sy_gset_nviolations(t.gs)) {
+        fprintf(stderr, "symshape: %zu violation%s of the dynamic-dim spec (see the report's \"Dynamic-dim spec\")\n",
+                sy_gset_nviolations(t.gs), sy_gset_nviolations(t.gs) == 1 ? "" : "s");
+        rc = EX_FALSE;
+    }
     traced_free(&t);
     model_opts_free(&m);
     free(dflt);
@@ -621,6 +627,7 @@ const cli_cmd cmd_run = {"run", "trace a model and render its minimized guard se
     MODEL_HELP
     CLI_EXIT_HEAD
     "  0  rendered the guard set\n"
+    "  1  rendered, and the guard set violates the dynamic-dim spec (--dynamic names/ranges)\n"
     "  2  usage error (unknown option or backend, a --dynamic/--static naming no input or dim)\n"
     "  3  bad model (the message names the file and the node or line/column), unwritable output\n"
     CLI_EXIT_INTERNAL,

@@ -24,8 +24,17 @@ typedef struct gchunk {
     max_align_t data[];
 } gchunk;
 
+typedef struct sdecl {
+    bool declared;
+    const char *name;
+    int64_t min, max, example;
+} sdecl;
+
 struct sy_gset {
     sy_ctx *ctx;
+    sdecl *decl; /* per source slot (nsrc entries) when some dim is declared, else NULL */
+    sy_gset_violation *viol;
+    size_t nviol;
     const char *model;
     const char **sources;
     const sy_expr **vars;
@@ -183,6 +192,7 @@ static bool add_origin(sy_gset *gs, gguard *gg, const sy_guard_origin *o)
                     x->loc.line == o->loc.line;
         if (same) {
             x->count += o->count;
+            x->required |= o->required;
             return true;
         }
     }
@@ -198,6 +208,7 @@ static bool add_origin(sy_gset *gs, gguard *gg, const sy_guard_origin *o)
     x->op = gstrdup(gs, o->op);
     x->reason = gstrdup(gs, o->reason);
     x->count = o->count;
+    x->required = o->required;
     x->loc.file = gstrdup(gs, o->loc.file);
     x->loc.line = o->loc.file ? o->loc.line : 0;
     x->loc.function = o->loc.file ? gstrdup(gs, o->loc.function) : NULL;
@@ -398,6 +409,28 @@ sy_status sy_gset_produce(sy_env *env, const sy_graph *g, sy_gset **out)
     sy_dealloc(ctx, ks, (nsym ? nsym : 1) * sizeof *ks);
     sy_dealloc(ctx, vs, (nsym ? nsym : 1) * sizeof *vs);
     sy_dealloc(ctx, symvar, (nsym ? nsym : 1) * sizeof *symvar);
+    /* 5. the declared spec of each source (for violations) */
+    for (size_t i = 0; i < sy_env_ninput_dims(env) && st == SY_OK; i++) {
+        const sy_input_dim *d = sy_env_input_dim(env, i);
+        long sl = d->spec ? sy_gset_find_source(gs, d->source) : -1;
+        if (sl < 0) continue;
+        if (!gs->decl && !(gs->decl = galloc(gs, gs->nsrc * sizeof *gs->decl))) {
+            st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+            break;
+        }
+        sdecl *dc = &gs->decl[sl];
+        dc->declared = true;
+        dc->name = gstrdup(gs, d->spec->name);
+        dc->example = d->example;
+        const sy_symbol_info *si = sy_expr_is_int(d->expr) ? NULL : sy_env_symbol_of(env, d->expr);
+        if (si && si->declared) {
+            dc->min = si->dim_min;
+            dc->max = si->dim_max;
+        } else { /* 0/1-specialized: the range it was declared with */
+            dc->min = d->spec->min != SY_DIM_SPEC_UNSET ? d->spec->min : (env->opts.specialize_zero_one ? 2 : 0);
+            dc->max = d->spec->max;
+        }
+    }
     if (st) {
         sy_gset_free(gs);
         return st;
@@ -499,6 +532,254 @@ static bool surely_not_implied(const sy_gset *gs, const gguard *cand, const size
             if (gs->vars[cand->pub.slots[k]] == t->mono && nreaders[cand->pub.slots[k]] == 1) return true;
     }
     return false;
+}
+
+
+/* ------------------------------------------------------------------ violations of the spec */
+
+static const char *const viol_names[] = {"pinned", "narrowed", "equal", "function", "divisibility", "relation"};
+const char *sy_violation_kind_name(sy_violation_kind k) { return (unsigned)k <= SY_VIOL_RELATION ? viol_names[k] : "?"; }
+
+int sy_gset_source_spec(const sy_gset *gs, size_t i, const char **name, int64_t *min, int64_t *max, int64_t *example)
+{
+    if (!gs || !gs->decl || i >= gs->nsrc || !gs->decl[i].declared) return 0;
+    const sdecl *d = &gs->decl[i];
+    if (name) *name = d->name;
+    if (min) *min = d->min;
+    if (max) *max = d->max;
+    if (example) *example = d->example;
+    return 1;
+}
+size_t sy_gset_nviolations(const sy_gset *gs) { return gs ? gs->nviol : 0; }
+const sy_gset_violation *sy_gset_violation_at(const sy_gset *gs, size_t i)
+{
+    return gs && i < gs->nviol ? &gs->viol[i] : NULL;
+}
+
+static bool reads_declared(const sy_gset *gs, const gguard *g)
+{
+    for (size_t k = 0; k < g->pub.nslots; k++)
+        if (gs->decl[g->pub.slots[k]].declared) return true;
+    return false;
+}
+
+static bool has_mod(const sy_expr *e)
+{
+    if (sy_expr_kind_of(e) == SY_EXPR_MOD) return true;
+    for (size_t i = 0; i < sy_expr_nargs(e); i++)
+        if (has_mod(sy_expr_arg(e, i))) return true;
+    return false;
+}
+
+/* the label of a declared slot: its Dim name, or its source */
+static const char *decl_label(const sy_gset *gs, size_t sl) { return gs->decl[sl].name ? gs->decl[sl].name : gs->sources[sl]; }
+
+static void range_str(char *b, size_t n, int64_t lo, int64_t hi)
+{
+    if (hi < 0) snprintf(b, n, "[%lld, oo)", (long long)lo);
+    else snprintf(b, n, "[%lld, %lld]", (long long)lo, (long long)hi);
+}
+
+/* print e with named declared sources renamed to their Dim names */
+static char *named_text(sy_gset *gs, const sy_expr *e)
+{
+    sy_ctx *ctx = gs->ctx;
+    const sy_expr *ks[64], *vs[64];
+    size_t n = 0;
+    for (size_t sl = 0; sl < gs->nsrc && n < 64; sl++)
+        if (gs->decl[sl].declared && gs->decl[sl].name) {
+            const sy_expr *sym = sy_expr_sym(ctx, gs->decl[sl].name);
+            if (!sym) return NULL;
+            ks[n] = gs->vars[sl];
+            vs[n++] = sym;
+        }
+    const sy_expr *r = n ? sy_expr_subs(ctx, e, n, ks, vs) : e;
+    return r ? sy_expr_print(ctx, r, SY_PRINT_CANONICAL) : NULL;
+}
+
+static bool int_of(const sy_expr *e, int64_t *v) { return e && sy_expr_is_int(e) && sy_expr_get_si(e, v) == SY_OK; }
+
+static sy_status classify_violation(sy_gset *gs, sy_facts *f0, size_t gi, sy_gset_violation *out)
+{
+    sy_ctx *ctx = gs->ctx;
+    const gguard *g = &gs->g[gi];
+    const sy_expr *e = g->pub.expr;
+    char buf[1024], dims[256] = "", rng[64];
+    /* the declared groups (one per name; an unnamed dim is its own group) and the other free dims it reads */
+    size_t grp[8], ngrp = 0, nother = 0;
+    for (size_t k = 0; k < g->pub.nslots; k++) {
+        size_t sl = g->pub.slots[k];
+        if (gs->decl[sl].declared) {
+            bool seen = false;
+            for (size_t q = 0; q < ngrp; q++)
+                if (grp[q] == sl || (gs->decl[grp[q]].name && gs->decl[sl].name && !strcmp(gs->decl[grp[q]].name, gs->decl[sl].name)))
+                    seen = true;
+            if (!seen && ngrp < 8) grp[ngrp++] = sl;
+        } else {
+            const sy_expr *lo, *hi;
+            if (sy_bound(f0, gs->vars[sl], &lo, &hi) != SY_OK) sy_ctx_reset_error(ctx);
+            else if (!(lo && hi && lo == hi)) nother++;
+        }
+    }
+    for (size_t q = 0; q < ngrp; q++) {
+        size_t l = strlen(dims);
+        snprintf(dims + l, sizeof dims - l, "%s%s", q ? (q + 1 == ngrp ? " and " : ", ") : "", decl_label(gs, grp[q]));
+    }
+    out->guard = gi;
+    out->dims = gstrdup(gs, dims);
+    const sdecl *d0 = &gs->decl[grp[0]];
+    range_str(rng, sizeof rng, d0->min, d0->max);
+    char *gt = named_text(gs, e);
+    if (!gt) return sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx) : SY_ENOMEM;
+    if (ngrp == 1) snprintf(buf, sizeof buf, "not all values of %s in %s satisfy %s", dims, rng, g->pub.text);
+    else snprintf(buf, sizeof buf, "not all values of %s in their declared ranges satisfy %s", dims, g->pub.text);
+    out->message = gstrdup(gs, buf);
+    /* the model's own requirement? */
+    const sy_guard_origin *req = NULL;
+    for (size_t k = 0; k < g->pub.norigins && !req; k++) /* a captured branch (guard_bool/int) is the trace's, not a requirement */
+        if (g->orig[k].required && !(g->orig[k].op && !strncmp(g->orig[k].op, "guard_", 6))) req = &g->orig[k];
+    char why[400] = "";
+    if (req) {
+        if (req->op && !strcmp(req->op, "_assert"))
+            snprintf(why, sizeof why, "; the model itself requires it: _assert at node '%s'", req->node ? req->node : "?");
+        else
+            snprintf(why, sizeof why, "; the model itself requires it: %s at node '%s' checks it", req->op ? req->op : "an op",
+                     req->node ? req->node : "?");
+        if (req->loc.file) {
+            size_t l = strlen(why);
+            snprintf(why + l, sizeof why - l, " (%s:%ld)", req->loc.file, req->loc.line);
+        }
+    }
+    out->model_requires = req != NULL;
+    sy_status st = SY_OK;
+    out->kind = SY_VIOL_RELATION;
+    buf[0] = 0;
+    const sy_expr *v = gs->vars[grp[0]];
+    if (ngrp == 1 && nother == 0) {
+        sy_facts *f1 = sy_facts_copy(f0);
+        if (!f1) goto oom;
+        const sy_expr *lo = NULL, *hi = NULL;
+        if ((st = sy_facts_add(f1, e)) == SY_OK && sy_facts_consistent(f1) == SY_FALSE) {
+            /* the guard excludes the whole declared range (a 0/1 specialization of the example): its own bound */
+            sy_facts_free(f1);
+            if (!(f1 = sy_facts_new(ctx))) goto oom;
+            st = sy_facts_add(f1, e);
+        }
+        if (st == SY_OK && sy_bound(f1, v, &lo, &hi) != SY_OK) {
+            sy_ctx_reset_error(ctx);
+            lo = hi = NULL;
+        }
+        sy_facts_free(f1);
+        if (st) goto done;
+        int64_t l = 0, h = -1;
+        bool hl = int_of(lo, &l), hh = int_of(hi, &h);
+        if (hl && hh && l == h) {
+            out->kind = SY_VIOL_PINNED;
+            if ((l == 0 || l == 1) && l < d0->min && !g->pub.norigins) /* 0/1 specialization of the example */
+                snprintf(buf, sizeof buf, "%s%s%s = Dim('%s', min=%lld) keeps size %lld dynamic (or --no-specialize-01); else static %lld",
+                         d0->name ? d0->name : "", d0->name ? "" : gs->sources[grp[0]], "", d0->name ? d0->name : gs->sources[grp[0]],
+                         (long long)l, (long long)l, (long long)l);
+            else snprintf(buf, sizeof buf, "static %lld%s", (long long)l, why);
+        } else if (hl || hh) {
+            /* exactly a narrower range? g must hold everywhere in [l, h] */
+            sy_facts *f2 = sy_facts_copy(f0);
+            if (!f2) goto oom;
+            sy_truth t = SY_TRUTH_UNKNOWN;
+            st = sy_facts_set_range(f2, v, hl ? lo : NULL, hh ? hi : NULL);
+            if (!st) st = sy_decide(f2, e, &t);
+            sy_facts_free(f2);
+            if (st) goto done;
+            if (t == SY_TRUTH_TRUE) {
+                out->kind = SY_VIOL_NARROWED;
+                int64_t nl = hl && l > d0->min ? l : d0->min, nh = hh && (d0->max < 0 || h < d0->max) ? h : d0->max;
+                char args[96] = "";
+                if (nl != 2 || d0->min != 2) snprintf(args, sizeof args, ", min=%lld", (long long)nl);
+                if (nh >= 0) {
+                    size_t k = strlen(args);
+                    snprintf(args + k, sizeof args - k, ", max=%lld", (long long)nh);
+                }
+                if (d0->name) snprintf(buf, sizeof buf, "%s = Dim('%s'%s)%s", d0->name, d0->name, args, why);
+                else snprintf(buf, sizeof buf, "%s: Dim(%s)%s", gs->sources[grp[0]], args[0] ? args + 2 : "", why);
+            }
+        }
+    } else if (ngrp == 2 && nother == 0 && sy_expr_kind_of(e) == SY_EXPR_EQ) {
+        sy_facts *f1 = sy_facts_copy(f0);
+        if (!f1) goto oom;
+        sy_truth t = SY_TRUTH_UNKNOWN;
+        st = sy_facts_add(f1, e);
+        if (!st) st = sy_decide(f1, sy_expr_eq(ctx, gs->vars[grp[0]], gs->vars[grp[1]]), &t);
+        sy_facts_free(f1);
+        if (st) goto done;
+        if (t == SY_TRUTH_TRUE) {
+            out->kind = SY_VIOL_EQUAL;
+            snprintf(buf, sizeof buf, "%s and %s must be equal: give them one name%s", decl_label(gs, grp[0]),
+                     decl_label(gs, grp[1]), why);
+        }
+    }
+    if (!buf[0]) {
+        const sy_expr *a0 = sy_expr_nargs(e) ? sy_expr_arg(e, 0) : NULL;
+        if (has_mod(e)) {
+            out->kind = SY_VIOL_DIVISIBILITY;
+            if (sy_expr_kind_of(e) == SY_EXPR_EQ && a0 && sy_expr_kind_of(a0) == SY_EXPR_MOD) {
+                char *x = named_text(gs, sy_expr_arg(a0, 0)), *m = named_text(gs, sy_expr_arg(a0, 1));
+                snprintf(buf, sizeof buf,
+                         "%s must be a multiple of %s: no Dim range expresses this; make a dim static, or declare one a multiple "
+                         "(%s = %s*Dim('%s_k')) where the model allows it%s",
+                         x ? x : "?", m ? m : "?", decl_label(gs, grp[0]), m ? m : "?", decl_label(gs, grp[0]), why);
+                sy_str_free(ctx, x);
+                sy_str_free(ctx, m);
+            } else
+                snprintf(buf, sizeof buf, "%s must hold (a divisibility condition): no Dim range expresses this; make %s static%s",
+                         gt, dims, why);
+        } else if (sy_expr_kind_of(e) == SY_EXPR_EQ) {
+            out->kind = SY_VIOL_FUNCTION;
+            snprintf(buf, sizeof buf, "%s is determined by other dims (%s): make it static, or declare it as that function of them%s",
+                     dims, gt, why);
+        } else
+            snprintf(buf, sizeof buf, "no Dim range expresses %s: make %s static%s", gt, dims, why);
+    }
+    out->fix = gstrdup(gs, buf);
+done:
+    sy_str_free(ctx, gt);
+    return st;
+oom:
+    sy_str_free(ctx, gt);
+    return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+}
+
+/* torch.export's check: a guard on a declared dim must follow from the spec
+ * (declared ranges, same-name equalities) and the guards on other sources. */
+static sy_status find_violations(sy_gset *gs)
+{
+    gs->nviol = 0;
+    if (!gs->decl) return SY_OK;
+    sy_ctx *ctx = gs->ctx;
+    sy_facts *f0 = sy_facts_new(ctx);
+    if (!f0) return sy_ctx_last_error(ctx);
+    sy_status st = SY_OK;
+    const sy_expr *zero = sy_expr_int_si(ctx, 0);
+    for (size_t sl = 0; sl < gs->nsrc && !st; sl++) {
+        const sdecl *d = &gs->decl[sl];
+        if (!d->declared) st = sy_facts_set_range(f0, gs->vars[sl], zero, NULL);
+        else st = sy_facts_set_range(f0, gs->vars[sl], sy_expr_int_si(ctx, d->min), d->max >= 0 ? sy_expr_int_si(ctx, d->max) : NULL);
+        for (size_t t = sl + 1; t < gs->nsrc && !st && d->declared && d->name; t++)
+            if (gs->decl[t].declared && gs->decl[t].name && !strcmp(gs->decl[t].name, d->name))
+                st = sy_facts_add(f0, sy_expr_eq(ctx, gs->vars[sl], gs->vars[t]));
+    }
+    for (size_t i = 0; i < gs->n && !st; i++)
+        if (gs->g[i].pub.kind != SY_GK_RUNTIME_ASSERT && !reads_declared(gs, &gs->g[i])) st = sy_facts_add(f0, gs->g[i].pub.expr);
+    if (!st && gs->n && !(gs->viol = galloc(gs, gs->n * sizeof *gs->viol))) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    for (size_t i = 0; i < gs->n && !st; i++) {
+        const gguard *g = &gs->g[i];
+        if (g->pub.kind == SY_GK_RUNTIME_ASSERT || !reads_declared(gs, g)) continue;
+        sy_truth t = SY_TRUTH_UNKNOWN;
+        if ((st = sy_decide(f0, g->pub.expr, &t))) break;
+        if (t == SY_TRUTH_TRUE) continue; /* restates the spec */
+        st = classify_violation(gs, f0, i, &gs->viol[gs->nviol]);
+        if (!st) gs->nviol++;
+    }
+    sy_facts_free(f0);
+    return st;
 }
 
 sy_status sy_gset_minimize(sy_gset *gs)
@@ -633,7 +914,7 @@ sy_status sy_gset_minimize(sy_gset *gs)
     }
     gs->n = m;
     if (gs->n) qsort(gs->g, gs->n, sizeof *gs->g, guard_order);
-    return SY_OK;
+    return find_violations(gs);
 }
 
 /* ------------------------------------------------------------------ access */
@@ -818,6 +1099,7 @@ char *sy_gset_to_json(const sy_gset *gs)
             const sy_guard_origin *x = &g->origins[k];
             json_t *jo = json_pack("{s:s?, s:s?, s:s?, s:i}", "node", x->node, "op", x->op, "reason", x->reason, "count",
                                    (int)x->count);
+            if (jo && x->required) json_object_set_new(jo, "required", json_true());
             if (jo && x->loc.file)
                 json_object_set_new(jo, "loc", json_pack("{s:s, s:I, s:s?}", "file", x->loc.file, "line", (json_int_t)x->loc.line,
                                                          "function", x->loc.function));
@@ -827,6 +1109,25 @@ char *sy_gset_to_json(const sy_gset *gs)
         json_array_append_new(guards, o);
     }
     json_object_set_new(root, "guards", guards);
+    if (gs->decl) {
+        json_t *spec = json_array(), *viol = json_array();
+        for (size_t i = 0; i < gs->nsrc; i++) {
+            const sdecl *d = &gs->decl[i];
+            if (!d->declared) continue;
+            json_array_append_new(spec, json_pack("{s:s, s:i, s:s?, s:I, s:o}", "source", gs->sources[i], "slot", (int)i, "name",
+                                                  d->name, "min", (json_int_t)d->min, "max",
+                                                  d->max >= 0 ? json_integer((json_int_t)d->max) : json_null()));
+        }
+        for (size_t i = 0; i < gs->nviol; i++) {
+            const sy_gset_violation *v = &gs->viol[i];
+            json_array_append_new(viol, json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:b}", "guard", (int)v->guard, "text",
+                                                  gs->g[v->guard].pub.text, "kind", sy_violation_kind_name(v->kind), "dims",
+                                                  v->dims, "message", v->message, "fix", v->fix, "model_requires",
+                                                  v->model_requires));
+        }
+        json_object_set_new(root, "spec", spec);
+        json_object_set_new(root, "violations", viol);
+    }
     json_object_set_new(root, "counts", json_pack("{s:i, s:i, s:i}", "recorded", (int)gs->recorded, "deduplicated",
                                                   (int)gs->dedup, "kept", (int)gs->n));
     char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

@@ -416,7 +416,7 @@ static sy_status record_guard(sy_env *env, const sy_expr *g, sy_guard_kind kind,
             (o->op == op || (o->op && op && !strcmp(o->op, op))) &&
             (o->reason == reason || (o->reason && reason && !strcmp(o->reason, reason))) &&
             (o->loc.file == loc->file || (o->loc.file && loc->file && !strcmp(o->loc.file, loc->file))) &&
-            o->loc.line == loc->line) {
+            o->loc.line == loc->line && o->required == env->requiring) {
             o->count++;
             return SY_OK;
         }
@@ -433,6 +433,7 @@ static sy_status record_guard(sy_env *env, const sy_expr *g, sy_guard_kind kind,
     o->op = sy_env_strdup(env, op);
     o->reason = sy_env_strdup(env, reason);
     o->count = 1;
+    o->required = env->requiring;
     o->loc.file = loc->file ? sy_env_strdup(env, loc->file) : NULL;
     o->loc.line = loc->file ? loc->line : 0;
     o->loc.function = loc->file && loc->function ? sy_env_strdup(env, loc->function) : NULL;
@@ -608,7 +609,10 @@ sy_status sy_env_require(sy_env *env, const sy_expr *rel, const sy_provenance *w
         if (t == SY_TRUTH_UNKNOWN && (first_unbacked(env, q) || first_unbacked(env, rel))) return sy_env_runtime_assert(env, q, why);
     }
     const sy_expr *v;
+    int outer = env->requiring;
+    env->requiring = 1;
     sy_status st = sy_env_evaluate_expr(env, q, why, &v);
+    env->requiring = outer;
     if (st) return st;
     if (sy_expr_kind_of(v) == SY_EXPR_FALSE)
         return sy_env_fail(env, SY_EINVAL, "%s", why && why->reason ? why->reason : "a required condition is false");

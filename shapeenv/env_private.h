@@ -43,6 +43,8 @@ struct sy_env {
     /* input dims */
     sy_input_dim *inputs;
     size_t ninputs, inputcap;
+    /* inside sy_env_require: guards recorded now are the model's own requirements */
+    int requiring;
     /* concrete mode: every size is a constant (real-value evaluation) */
     int concrete;
     /* current user source location (borrowed strings; file NULL: none) */

@@ -169,6 +169,8 @@ typedef struct sy_guard_origin {
     const char *node, *op, *reason;
     unsigned count; /**< how many times this origin produced the guard */
     sy_loc loc;     /**< user source location of the node (file NULL: unknown); strings owned with the record */
+    int required;   /**< 1: recorded by sy_env_require (an op's validity check or an `_assert`: the model
+                         itself needs the relation, whatever the spec) */
 } sy_guard_origin;
 
 /** A recorded guard (KEEP: owned by the env). */

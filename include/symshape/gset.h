@@ -62,7 +62,8 @@ SY_API sy_gset *sy_gset_free(SY_TAKE SY_NULL sy_gset *gs);
  *  the tightest pair, drop every guard implied by the others (sy_decide), and
  *  order cheap first (tensor match, equalities and specializations, ranges,
  *  relations by size, runtime asserts), deterministically. The set accepts
- *  exactly the points it accepted before. */
+ *  exactly the points it accepted before. Then computes the violations of
+ *  the dynamic-dim spec (sy_gset_nviolations). */
 SY_API sy_status sy_gset_minimize(sy_gset *gs);
 
 SY_API size_t sy_gset_size(const sy_gset *gs);
@@ -78,6 +79,49 @@ SY_API const char *sy_gset_model(const sy_gset *gs);
 /** Counts: guards recorded during tracing (with repeats), after
  *  deduplication, and in the set now. */
 SY_API void sy_gset_counts(const sy_gset *gs, size_t *recorded, size_t *deduplicated, size_t *kept);
+
+/** The declared spec of source slot @p i (an input dim given a name or a
+ *  range, sy_dim_spec): 1 and the name (NULL when unnamed; KEEP), the range
+ *  after defaults (*max -1: oo) and the example size; 0 when the slot is not
+ *  a declared dim. Any output pointer may be NULL. */
+SY_API int sy_gset_source_spec(const sy_gset *gs, size_t i, const char **name, int64_t *min, int64_t *max,
+                               int64_t *example);
+
+/** How a guard violates the dynamic-dim spec (torch.export's "Constraints
+ *  violated"). */
+typedef enum sy_violation_kind {
+    SY_VIOL_PINNED = 0,       /**< the guards pin a declared dim to a constant */
+    SY_VIOL_NARROWED = 1,     /**< the guard is exactly a narrower range of one declared dim */
+    SY_VIOL_EQUAL = 2,        /**< it makes two dims of different names equal */
+    SY_VIOL_FUNCTION = 3,     /**< it makes a declared dim a function of other dims (an equality) */
+    SY_VIOL_DIVISIBILITY = 4, /**< a divisibility condition (Mod(...) == 0) no range expresses */
+    SY_VIOL_RELATION = 5      /**< any other relation not implied by the spec */
+} sy_violation_kind;
+
+/** Name of a kind ("pinned", "narrowed", "equal", "function",
+ *  "divisibility", "relation"); static storage. */
+SY_API const char *sy_violation_kind_name(sy_violation_kind k);
+
+/** One violation (KEEP: owned by the set). */
+typedef struct sy_gset_violation {
+    size_t guard;           /**< index of the guard in the (minimized) set */
+    sy_violation_kind kind;
+    const char *dims;       /**< the declared dims it constrains, by name ("h", "h and w"; unnamed: the source) */
+    const char *message;    /**< "not all values of h in [2, oo) satisfy x.size()[2] == 224" */
+    const char *fix;        /**< the suggested fix: "static 224", "batch = Dim('batch', max=512)",
+                                 "h and w must be equal: give them one name", "h*w must be a multiple of 16 ..." */
+    int model_requires;     /**< 1: an op's validity check or an _assert of the model itself forced it, so no
+                                 spec keeps the dim dynamic over its whole range (fix says so) */
+} sy_gset_violation;
+
+/** Violations of the declared dims (sy_dim_spec) by the set, computed by
+ *  sy_gset_minimize (a set not minimized has none): every kept guard reading
+ *  a declared dim that the declared ranges, the equalities of same-named
+ *  dims and the guards on other sources do not imply (decided with
+ *  sy_decide, never assumed). Cost: one decision per such guard plus a few
+ *  for its classification. */
+SY_API size_t sy_gset_nviolations(const sy_gset *gs);
+SY_API const sy_gset_violation *sy_gset_violation_at(const sy_gset *gs, size_t i);
 
 /** Result of a check. */
 typedef struct sy_gset_result {

@@ -83,6 +83,10 @@ check "run bad --dynamic index" 2 "column 3: a dim index must be <= 63" "$S" run
 check "run bad --dynamic range" 2 "column 10: the range is empty" "$S" run "$E/resnet18.json" --dynamic x=0:b@9..3
 check "probe bad --dynamic name" 2 "column 5: expected a dim name" "$S" probe "$E/resnet18.json" --sizes x=1,3,64,64 --dynamic x=0:
 check "run --dynamic outside range" 3 "x.size()[0] = 8 at the example is outside 'b''s declared range [1, 4]" "$S" run "$E/resnet18.json" --dynamic x=0:b@1..4
+check "run spec violated exits 1" 1 "suggested fix: static 224; the model itself requires it: _assert at node '_assert'" "$S" run "$E/vit_b_16.json" --dynamic x=0:batch,2:h,3:w
+check "run spec violated json" 1 '"fix": "static 224' "$S" run "$E/vit_b_16.json" --dynamic x=0:batch,2:h,3:w -b json
+check "run spec violated markdown" 1 "**Constraints violated: 2.**" "$S" run "$E/vit_b_16.json" --dynamic x=0:batch,2:h,3:w -b markdown
+check "run spec holds" 0 "holds: the guard set keeps every declared dim dynamic" "$S" run "$E/resnet18.json" --dynamic x=0:batch@1..1024,2:h,3:w
 check "run --dynamic named" 0 "declared range [2, oo): Dim('h', min=2)" "$S" run "$E/resnet18.json" --dynamic x=0:batch@1..1024,2:h,3:w
 printf '{"format": "symshape.graph", "version": 1, "nodes": [], "outputs": []}' > "$tmpd/empty.json"
 check "run empty graph" 0 "symshape.guards" "$S" run "$tmpd/empty.json" -b json
