@@ -43,6 +43,10 @@ struct sy_gset {
     size_t n, cap;
     size_t recorded, dedup;
     gchunk *chunks;
+    /* unbacked symbols of the env, in creation order, and their sources */
+    const sy_expr **ub;
+    const char **ubsrc;
+    size_t nub;
 };
 
 static const char *const kind_names[] = {"tensor_match", "equality", "specialization", "range", "relation", "runtime_assert"};
@@ -317,6 +321,24 @@ sy_status sy_gset_produce(sy_env *env, const sy_graph *g, sy_gset **out)
         if (id < nsym && symvar[id]) {
             ks[nk] = si->sym;
             vs[nk++] = symvar[id];
+        }
+    }
+    /* unbacked symbols (values known only at run time: sy_gset_check_runtime) */
+    {
+        size_t nu = 0;
+        for (size_t i = 0; i < sy_env_nsymbols(env); i++) nu += sy_env_symbol(env, i)->unbacked != 0;
+        gs->ub = nu ? galloc(gs, nu * sizeof *gs->ub) : NULL;
+        gs->ubsrc = nu ? galloc(gs, nu * sizeof *gs->ubsrc) : NULL;
+        if (nu && (!gs->ub || !gs->ubsrc)) {
+            sy_dealloc(ctx, ks, (nsym ? nsym : 1) * sizeof *ks);
+            sy_dealloc(ctx, vs, (nsym ? nsym : 1) * sizeof *vs);
+            goto oom_sv;
+        }
+        for (size_t i = 0; i < sy_env_nsymbols(env); i++) {
+            const sy_symbol_info *si = sy_env_symbol(env, i);
+            if (!si->unbacked) continue;
+            gs->ub[gs->nub] = si->sym;
+            gs->ubsrc[gs->nub++] = gstrdup(gs, si->nsources ? si->sources[0] : sy_expr_sym_name(si->sym));
         }
     }
     /* 3. recorded guards, translated */
@@ -935,7 +957,7 @@ void sy_gset_counts(const sy_gset *gs, size_t *recorded, size_t *dedup, size_t *
 
 /* ------------------------------------------------------------------ checking */
 
-static sy_status check_binding(const sy_gset *gs, sy_binding *b, sy_gset_result *res)
+static sy_status check_binding(const sy_gset *gs, sy_binding *b, int runtime, sy_gset_result *res)
 {
     sy_ctx *ctx = gs->ctx;
     res->accept = 1;
@@ -945,7 +967,7 @@ static sy_status check_binding(const sy_gset *gs, sy_binding *b, sy_gset_result 
     fmpz_init(v);
     for (size_t i = 0; i < gs->n; i++) {
         const sy_gset_guard *g = &gs->g[i].pub;
-        if (g->kind == SY_GK_RUNTIME_ASSERT) continue;
+        if (g->kind == SY_GK_RUNTIME_ASSERT && !runtime) continue;
         sy_status st = sy_eval_raw(ctx, g->expr, b, v);
         bool ok = st == SY_OK && !fmpz_is_zero(v);
         if (st != SY_OK) sy_ctx_reset_error(ctx);
@@ -968,7 +990,7 @@ static sy_status check_binding(const sy_gset *gs, sy_binding *b, sy_gset_result 
 }
 
 static sy_status check_common(const sy_gset *gs, const sy_expr *const *values, const int64_t *v64, size_t n,
-                              sy_gset_result *res)
+                              const int64_t *unbacked, size_t m, int runtime, sy_gset_result *res)
 {
     if (!gs) return SY_EINVAL;
     sy_ctx *ctx = gs->ctx;
@@ -997,21 +1019,42 @@ static sy_status check_common(const sy_gset *gs, const sy_expr *const *values, c
         }
         sy_binding_set(&b, sy_expr_sym_id(gs->vars[i]), t);
     }
+    if (runtime) {
+        if (m != gs->nub || (m && !unbacked)) {
+            fmpz_clear(t);
+            sy_binding_clear(ctx, &b);
+            return sy_fail_st(ctx, SY_EINVAL, "check_runtime: expected %zu unbacked values, got %zu", gs->nub, m);
+        }
+        for (size_t i = 0; i < m; i++) {
+            fmpz_set_si(t, unbacked[i]);
+            sy_binding_set(&b, sy_expr_sym_id(gs->ub[i]), t);
+        }
+    }
     fmpz_clear(t);
-    sy_status st = check_binding(gs, &b, res);
+    sy_status st = check_binding(gs, &b, runtime, res);
     sy_binding_clear(ctx, &b);
     return st;
 }
 
 sy_status sy_gset_check(const sy_gset *gs, const sy_expr *const *values, size_t n, sy_gset_result *res)
 {
-    return check_common(gs, values, NULL, n, res);
+    return check_common(gs, values, NULL, n, NULL, 0, 0, res);
 }
 
 sy_status sy_gset_check_si(const sy_gset *gs, const int64_t *values, size_t n, sy_gset_result *res)
 {
-    return check_common(gs, NULL, values, n, res);
+    return check_common(gs, NULL, values, n, NULL, 0, 0, res);
 }
+
+sy_status sy_gset_check_runtime_si(const sy_gset *gs, const int64_t *values, size_t n, const int64_t *unbacked, size_t m,
+                                   sy_gset_result *res)
+{
+    return check_common(gs, NULL, values, n, unbacked, m, 1, res);
+}
+
+size_t sy_gset_nunbacked(const sy_gset *gs) { return gs ? gs->nub : 0; }
+const sy_expr *sy_gset_unbacked_var(const sy_gset *gs, size_t i) { return gs && i < gs->nub ? gs->ub[i] : NULL; }
+const char *sy_gset_unbacked_source(const sy_gset *gs, size_t i) { return gs && i < gs->nub ? gs->ubsrc[i] : NULL; }
 
 sy_status sy_gset_values_from_shapes(const sy_gset *gs, size_t ninputs, const char *const *names, const size_t *ranks,
                                      const int64_t *const *shapes, const sy_dtype *dtypes, int64_t *values)

@@ -24,6 +24,17 @@
  *     the result, or -1. Returns one of the SY_CGEN_* codes below. Pure
  *     function of its arguments: reentrant and thread-safe; O(size of the
  *     guard set) (a power x**k costs k multiplications).
+ *   - `int P_check_runtime(const int64_t *sizes, size_t n, const int64_t
+ *     *unbacked, size_t m, int32_t *failed);` the run-time check, once the
+ *     data exists: every guard in set order, the runtime asserts included,
+ *     with @p unbacked (array of @p m values; m = `P_nunbacked`) the values
+ *     of the unbacked symbols u0, u1, ... (sy_gset_unbacked_var; e.g. the
+ *     length nonzero() returned). Same codes and @p failed as `P_check`
+ *     (SY_CGEN_EARG also when m differs or unbacked is NULL with m > 0);
+ *     the reference is sy_gset_check_runtime_si.
+ *   - `const char *const P_unbacked[]`, `const size_t P_nunbacked`: what
+ *     produced each unbacked value (sy_gset_unbacked_source, e.g.
+ *     "nz.size()[0] (from nonzero at node nz)").
  *   - `const char *const P_sources[]`, `const size_t P_nsources`: the source
  *     of each index of @p sizes, exactly as sy_gset_source returns it.
  *   - `const char *const P_guards[]`, `const size_t P_nguards`: the source
@@ -35,8 +46,8 @@
  * Python floor division and modulo), computed in int64 with the checked
  * helpers of algebra/sy_int64.h, which the file contains verbatim. Guards are
  * evaluated in set order; every operand of And/Or is evaluated (as the
- * reference does). Runtime asserts (SY_GK_RUNTIME_ASSERT) are skipped, as in
- * sy_gset_check; the file lists them in a comment. When an intermediate value
+ * reference does). Runtime asserts (SY_GK_RUNTIME_ASSERT) are skipped by
+ * `P_check`, as in sy_gset_check, and checked by `P_check_runtime`. When an intermediate value
  * does not fit int64 (a sum, product, power, quotient or constant) or a
  * divisor is zero, the check *fails closed*: it returns a negative code and
  * never accepts. Comparisons are exact even against constants beyond int64
@@ -70,6 +81,9 @@ SY_BEGIN_DECLS
 
 /** Type of the generated `P_check` (for dlsym). */
 typedef int (*sy_cgen_check_fn)(const int64_t *sizes, size_t n, int32_t *failed);
+/** Type of the generated `P_check_runtime` (for dlsym). */
+typedef int (*sy_cgen_check_runtime_fn)(const int64_t *sizes, size_t n, const int64_t *unbacked, size_t m,
+                                        int32_t *failed);
 
 SY_END_DECLS
 #endif

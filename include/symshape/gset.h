@@ -141,6 +141,26 @@ SY_API sy_status sy_gset_check(const sy_gset *gs, const sy_expr *const *values, 
 /** Same with int64 values. */
 SY_API sy_status sy_gset_check_si(const sy_gset *gs, const int64_t *values, size_t n, sy_gset_result *res);
 
+/** Number of unbacked symbols of the traced env (data-dependent sizes and
+ *  values: u0, u1, ... in creation order), which runtime asserts read. */
+SY_API size_t sy_gset_nunbacked(const sy_gset *gs);
+/** The symbol of unbacked value @p i (u<i>), or NULL; KEEP. */
+SY_API const sy_expr *sy_gset_unbacked_var(const sy_gset *gs, size_t i);
+/** What produced unbacked value @p i, e.g. "nz.size()[0] (from nonzero at
+ *  node nz)"; KEEP; NULL if out of range. */
+SY_API const char *sy_gset_unbacked_source(const sy_gset *gs, size_t i);
+
+/** The run-time check: like sy_gset_check_si, and the runtime asserts too,
+ *  with the unbacked values known once the data exists.
+ *  @param values array of n int64, one per source (n = sy_gset_nsources).
+ *  @param unbacked array of m int64: unbacked[i] is the value of
+ *         sy_gset_unbacked_var(gs, i) (m = sy_gset_nunbacked; NULL if 0).
+ *  Guards are checked in set order; the first failing one (a runtime assert
+ *  included) is reported. @retval SY_OK (res filled) @retval SY_EINVAL n or m
+ *  differs from the set's counts, or a NULL array. Reentrant. */
+SY_API sy_status sy_gset_check_runtime_si(const sy_gset *gs, const int64_t *values, size_t n, const int64_t *unbacked,
+                                          size_t m, sy_gset_result *res);
+
 /** Fill @p values (array of sy_gset_nsources int64) from input shapes:
  *  @p names / @p ranks / @p shapes / @p dtypes describe @p ninputs inputs.
  *  Missing sizes (rank smaller than expected) are set to 0 — the rank guard

@@ -861,3 +861,77 @@ Test(backends_cgen, empty_set_and_escaped_strings_compile, .init = ctx_setup, .f
     sy_env_free(env);
     sy_graph_free(g);
 }
+
+/* The run-time check: runtime asserts on unbacked values (a unique() whose
+ * length u0 is broadcast against y and viewed as (3, -1)), generated C vs the
+ * reference sy_gset_check_runtime_si, with exact answers. */
+typedef int (*rt_check_fn)(const int64_t *, size_t, const int64_t *, size_t, int32_t *);
+Test(backends_cgen, check_runtime_takes_the_unbacked_values, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
+{
+    const char *G = "{\"format\":\"symshape.graph\",\"version\":1,\"name\":\"ub\",\"nodes\":["
+                    "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"int64\",\"shape\":[4,6],\"dynamic\":[0,1]},"
+                    "{\"name\":\"y\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[5],\"dynamic\":[0]},"
+                    "{\"name\":\"uq\",\"op\":\"unique\",\"args\":[{\"ref\":\"x\"}]},"
+                    "{\"name\":\"v\",\"op\":\"view\",\"args\":[{\"ref\":\"uq\"},3,-1]},"
+                    "{\"name\":\"c\",\"op\":\"add\",\"args\":[{\"ref\":\"uq\"},{\"ref\":\"y\"}]}],"
+                    "\"outputs\":[{\"ref\":\"v\"},{\"ref\":\"c\"}]}";
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_text(ctx, G, strlen(G), "ub", &g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_env *env = sy_env_new(ctx, NULL);
+    sy_trace *t;
+    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset *gs;
+    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK));
+    sy_trace_free(t);
+    sy_env_free(env);
+    cr_assert(eq(sz, sy_gset_nunbacked(gs), 1));
+    cr_assert(eq(str, (char *)sy_gset_unbacked_source(gs, 0), "uq.size()[0] (from unique at node uq)"));
+    size_t len;
+    char *code = render_c(gs, "ub", &len);
+    cmod m;
+    cmod_build(&m, code, len, "ub", 0);
+    void *p = sym_of(&m, "ub", "check_runtime");
+    rt_check_fn rt;
+    memcpy(&rt, &p, sizeof p);
+    const char *const *ubn = sym_of(&m, "ub", "unbacked");
+    cr_assert(eq(str, (char *)ubn[0], "uq.size()[0] (from unique at node uq)"));
+    size_t ns = sy_gset_nsources(gs);
+    cr_assert(eq(sz, ns, 7)); /* x.dim, x.dtype, x.size 0, 1, y.dim, y.dtype, y.size 0 */
+    long ra_mod = guard_index(gs, "Mod(u0, 3) == 0  [u0 = uq.size()[0] (from unique at node uq)]");
+    long ra_eq = guard_index(gs, "y.size()[0] == 3*FloorDiv(u0, 3)  [u0 = uq.size()[0] (from unique at node uq)]");
+    cr_assert(eq(int, sy_gset_at(gs, (size_t)ra_mod)->kind, SY_GK_RUNTIME_ASSERT));
+    cr_assert(eq(int, sy_gset_at(gs, (size_t)ra_eq)->kind, SY_GK_RUNTIME_ASSERT));
+    int checked = 0;
+    for (int64_t ysz = 2; ysz <= 9; ysz++)
+        for (int64_t u0 = 0; u0 <= 10; u0++) {
+            int64_t v[7] = {2, SY_DT_INT64, 4, 6, 1, SY_DT_FLOAT32, ysz}, uv[1] = {u0};
+            sy_gset_result ref;
+            cr_assert(eq(int, sy_gset_check_runtime_si(gs, v, ns, uv, 1, &ref), SY_OK));
+            int32_t failed = 99;
+            int rc = rt(v, ns, uv, 1, &failed);
+            cr_assert(eq(int, rc, ref.accept ? SY_CGEN_ACCEPT : SY_CGEN_REJECT), "y=%lld u0=%lld: %s", (long long)ysz,
+                      (long long)u0, ref.message);
+            cr_assert(eq(long, (long)failed, ref.failed));
+            /* exact: accepted iff 3 divides u0 (the view) and u0 == y (the add) */
+            int want = u0 == ysz && u0 % 3 == 0;
+            cr_assert(eq(int, ref.accept, want), "y=%lld u0=%lld: %s", (long long)ysz, (long long)u0, ref.message);
+            if (u0 % 3) cr_assert(eq(long, ref.failed, ra_mod));
+            else if (!want) cr_assert(eq(long, ref.failed, ra_eq));
+            /* the size check alone does not read unbacked values */
+            cr_assert(eq(int, m.check(v, ns, &failed), SY_CGEN_ACCEPT));
+            checked++;
+        }
+    cr_assert(eq(int, checked, 88));
+    int64_t v[7] = {2, SY_DT_INT64, 4, 6, 1, SY_DT_FLOAT32, 6}, uv[1] = {6};
+    int32_t failed;
+    cr_assert(eq(int, rt(v, ns, uv, 0, &failed), SY_CGEN_EARG));
+    cr_assert(eq(int, rt(v, ns, NULL, 1, &failed), SY_CGEN_EARG));
+    sy_gset_result ref;
+    cr_assert(eq(int, sy_gset_check_runtime_si(gs, v, ns, uv, 0, &ref), SY_EINVAL));
+    cr_assert(eq(str, (char *)sy_ctx_last_error_msg(ctx), "check_runtime: expected 1 unbacked values, got 0"));
+    cmod_free(&m);
+    sy_mem_free(ctx, code);
+    sy_gset_free(gs);
+    sy_graph_free(g);
+}
