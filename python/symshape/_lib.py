@@ -1,0 +1,221 @@
+"""ctypes declarations of the symshape C API (include/symshape/*.h).
+
+The library is found, in this order:
+  1. the file named by the environment variable SYMSHAPE_LIB;
+  2. libsymshape.so next to the package (inside the package directory, then beside it);
+  3. the installed library: ctypes.util.find_library("symshape"), then the usual lib
+     directories (/usr/local/lib, /usr/lib, /usr/lib/<multiarch>).
+
+Only the structs the binding reads are mirrored here, each field for field with its header.
+Nothing in this module owns memory: ownership is handled by the wrapper classes.
+"""
+import ctypes
+import ctypes.util
+import os
+import sys
+from ctypes import (POINTER, Structure, Union, c_char, c_char_p, c_int, c_int32, c_int64, c_long, c_size_t,
+                    c_uint, c_uint32, c_uint64, c_void_p)
+
+__all__ = ["lib", "lib_path", "LibraryNotFound"]
+
+
+class LibraryNotFound(ImportError):
+    """libsymshape.so could not be found or loaded (the message lists where it looked)."""
+
+
+# --------------------------------------------------------------------------- structs (mirrors)
+class sy_loc(Structure):  # env.h
+    _fields_ = [("file", c_char_p), ("line", c_long), ("function", c_char_p)]
+
+
+class sy_guard_origin(Structure):  # env.h
+    _fields_ = [("node", c_char_p), ("op", c_char_p), ("reason", c_char_p), ("count", c_uint), ("loc", sy_loc)]
+
+
+class sy_gset_guard(Structure):  # gset.h
+    _fields_ = [("kind", c_int), ("expr", c_void_p), ("text", c_char_p), ("why", c_char_p), ("count", c_uint),
+                ("norigins", c_size_t), ("origins", POINTER(sy_guard_origin)), ("nslots", c_size_t),
+                ("slots", POINTER(c_size_t))]
+
+
+class sy_gset_result(Structure):  # gset.h
+    _fields_ = [("accept", c_int), ("failed", c_long), ("message", c_char * 512)]
+
+
+class sy_env_options(Structure):  # env.h
+    _fields_ = [("version", c_uint), ("duck_sizing", c_int), ("specialize_zero_one", c_int)]
+
+
+class sy_backend_options(Structure):  # backend.h
+    _fields_ = [("version", c_uint), ("prefix", c_char_p), ("env", c_void_p), ("graph", c_void_p)]
+
+
+class sy_graph_input(Structure):  # graph.h (read through a pointer only)
+    _fields_ = [("name", c_char_p), ("dtype", c_int), ("ndim", c_size_t), ("shape", POINTER(c_int64)),
+                ("dynamic", POINTER(c_int)), ("node", c_size_t)]
+
+
+class sy_tensor(Structure):  # tensor.h
+    _fields_ = [("dtype", c_int), ("ndim", c_size_t), ("sizes", POINTER(c_void_p)), ("strides", POINTER(c_void_p))]
+
+
+class sy_value(Structure):  # tensor.h
+    pass
+
+
+class _sy_value_list(Structure):
+    _fields_ = [("n", c_size_t), ("items", POINTER(sy_value))]
+
+
+class _sy_value_slice(Structure):
+    _fields_ = [("start", c_void_p), ("stop", c_void_p), ("step", c_void_p)]
+
+
+class _sy_value_u(Union):
+    _fields_ = [("i", c_void_p), ("f", ctypes.c_double), ("s", c_char_p), ("t", POINTER(sy_tensor)),
+                ("list", _sy_value_list), ("dtype", c_int), ("slice", _sy_value_slice)]
+
+
+sy_value._fields_ = [("kind", c_int), ("u", _sy_value_u)]
+
+# sy_value_kind
+V_NONE, V_INT, V_BOOL, V_FLOAT, V_STR, V_TENSOR, V_LIST, V_DTYPE, V_SLICE, V_ELLIPSIS = range(10)
+# sy_truth
+TRUTH_FALSE, TRUTH_TRUE, TRUTH_UNKNOWN = 0, 1, 2
+SY_ENV_OPTIONS_VERSION = 1
+SY_BACKEND_OPTIONS_VERSION = 1
+# sy_expr_kind
+(K_INT, K_SYM, K_ADD, K_MUL, K_POW, K_FLOORDIV, K_MOD, K_CEILDIV, K_MIN, K_MAX, K_EQ, K_NE, K_LE, K_AND, K_OR,
+ K_TRUE, K_FALSE) = range(17)
+# sy_print_style
+PRINT_CANONICAL, PRINT_PYTHON, PRINT_C = 0, 1, 2
+
+P = c_void_p  # opaque handles and expressions
+
+
+def _candidates():
+    env = os.environ.get("SYMSHAPE_LIB")
+    if env:
+        return [env], True
+    here = os.path.dirname(os.path.abspath(__file__))
+    names = ["libsymshape.so", "libsymshape.so.0", "libsymshape.dylib"]
+    c = [os.path.join(d, n) for d in (here, os.path.dirname(here)) for n in names]
+    found = ctypes.util.find_library("symshape")
+    if found:
+        c.append(found)
+    multiarch = getattr(sys.implementation, "_multiarch", "") or ""
+    for d in ("/usr/local/lib", "/usr/local/lib64", "/usr/lib", "/usr/lib64",
+              "/usr/local/lib/" + multiarch, "/usr/lib/" + multiarch):
+        c += [os.path.join(d, n) for n in names[:2]]
+    return c, False
+
+
+def _load():
+    cands, explicit = _candidates()
+    errors = []
+    for path in cands:
+        if not explicit and os.sep in path and not os.path.exists(path):
+            continue
+        try:
+            return ctypes.CDLL(path), path
+        except OSError as e:
+            errors.append(f"{path}: {e}")
+    where = "SYMSHAPE_LIB=" + cands[0] if explicit else ", ".join(cands)
+    raise LibraryNotFound("symshape: cannot load libsymshape.so (looked at " + where + ")" +
+                          ("; " + "; ".join(errors) if errors else "") +
+                          ". Build it (cmake, SY_BUILD_SHARED=ON) and set SYMSHAPE_LIB, or install it.")
+
+
+lib, lib_path = _load()
+
+
+def _f(name, restype, *argtypes):
+    fn = getattr(lib, name)
+    fn.restype = restype
+    fn.argtypes = list(argtypes)
+
+
+# ctx.h / types.h
+_f("sy_ctx_new", c_int, c_void_p, POINTER(P))
+_f("sy_ctx_free", P, P)
+_f("sy_ctx_last_error", c_int, P)
+_f("sy_ctx_last_error_msg", c_char_p, P)
+_f("sy_ctx_last_error_offset", c_long, P)
+_f("sy_ctx_reset_error", None, P)
+_f("sy_status_name", c_char_p, c_int)
+# expr.h
+_f("sy_expr_parse", c_int, P, c_char_p, c_size_t, POINTER(P))
+_f("sy_expr_print", c_void_p, P, P, c_int)
+_f("sy_str_free", c_void_p, P, c_void_p)
+_f("sy_mem_free", c_void_p, P, c_void_p)
+_f("sy_expr_int_str", P, P, c_char_p)
+_f("sy_expr_int_si", P, P, c_int64)
+_f("sy_expr_sym", P, P, c_char_p)
+_f("sy_expr_true", P, P)
+_f("sy_expr_false", P, P)
+for _n in ("add", "sub", "mul", "floordiv", "mod", "ceildiv", "min", "max", "and", "or"):
+    _f("sy_expr_" + _n, P, P, P, P)
+_f("sy_expr_neg", P, P, P)
+_f("sy_expr_not", P, P, P)
+_f("sy_expr_pow_ui", P, P, P, c_uint64)
+_f("sy_expr_rel", P, P, c_int, P, P)
+_f("sy_expr_add_n", P, P, c_size_t, POINTER(P))
+_f("sy_expr_mul_n", P, P, c_size_t, POINTER(P))
+_f("sy_expr_min_n", P, P, c_size_t, POINTER(P))
+_f("sy_expr_max_n", P, P, c_size_t, POINTER(P))
+_f("sy_expr_and_n", P, P, c_size_t, POINTER(P))
+_f("sy_expr_or_n", P, P, c_size_t, POINTER(P))
+_f("sy_expr_kind_of", c_int, P)
+_f("sy_expr_is_bool", c_int, P)
+_f("sy_expr_nargs", c_size_t, P)
+_f("sy_expr_arg", P, P, c_size_t)
+_f("sy_expr_add_coeff", P, P, P, c_size_t)
+_f("sy_expr_add_const", P, P, P)
+_f("sy_expr_pow_exp", c_uint64, P)
+_f("sy_expr_sym_name", c_char_p, P)
+_f("sy_expr_get_si", c_int, P, POINTER(c_int64))
+_f("sy_expr_hash", c_uint64, P)
+_f("sy_expr_eval", c_int, P, P, c_size_t, POINTER(P), POINTER(P), POINTER(P))
+_f("sy_expr_free_symbols", c_int, P, P, POINTER(POINTER(P)), POINTER(c_size_t))
+# decide.h
+_f("sy_facts_new", P, P)
+_f("sy_facts_free", P, P)
+_f("sy_facts_add", c_int, P, P)
+_f("sy_decide", c_int, P, P, POINTER(c_int))
+_f("sy_bound", c_int, P, P, POINTER(P), POINTER(P))
+_f("sy_simplify", P, P, P)
+# graph.h
+_f("sy_graph_load_text", c_int, P, c_char_p, c_size_t, c_char_p, POINTER(P))
+_f("sy_graph_free", P, P)
+_f("sy_graph_name", c_char_p, P)
+_f("sy_graph_nnodes", c_size_t, P)
+_f("sy_graph_ninputs", c_size_t, P)
+_f("sy_graph_input_at", POINTER(sy_graph_input), P, c_size_t)
+_f("sy_env_new", P, P, POINTER(sy_env_options))
+_f("sy_env_free", P, P)
+_f("sy_env_trace", c_int, P, P, c_size_t, c_void_p, POINTER(P))
+_f("sy_trace_free", P, P)
+_f("sy_realvals_new", P, P, P)
+_f("sy_realvals_free", P, P)
+_f("sy_realvals_bind", c_int, P, c_char_p, c_size_t, POINTER(c_int64))
+_f("sy_realvals_output", c_int, P, c_size_t, POINTER(POINTER(sy_value)))
+_f("sy_realvals_noutputs", c_size_t, P)
+# gset.h
+_f("sy_gset_produce", c_int, P, P, POINTER(P))
+_f("sy_gset_free", P, P)
+_f("sy_gset_minimize", c_int, P)
+_f("sy_gset_size", c_size_t, P)
+_f("sy_gset_at", POINTER(sy_gset_guard), P, c_size_t)
+_f("sy_gset_nsources", c_size_t, P)
+_f("sy_gset_source", c_char_p, P, c_size_t)
+_f("sy_gset_kind_name", c_char_p, c_int)
+_f("sy_gset_check_si", c_int, P, POINTER(c_int64), c_size_t, POINTER(sy_gset_result))
+_f("sy_gset_values_from_shapes", c_int, P, c_size_t, POINTER(c_char_p), POINTER(c_size_t),
+   POINTER(POINTER(c_int64)), POINTER(c_int), POINTER(c_int64))
+# backend.h / bc.h
+_f("sy_backend_render", c_int, c_char_p, P, POINTER(sy_backend_options), POINTER(c_void_p), POINTER(c_size_t))
+_f("sy_bc_compile", c_int, P, POINTER(P))
+_f("sy_bc_encode", c_int, P, POINTER(c_void_p), POINTER(c_size_t))
+_f("sy_bc_free", P, P)
+# tensor.h
+_f("sy_dtype_name", c_char_p, c_int)

@@ -1,0 +1,632 @@
+"""The exporter: a PyTorch model (nn.Module or function) to a symshape graph document
+(docs/graph-format.md, "symshape.graph" version 1), by torch.fx symbolic tracing with the
+concrete value of every node carried alongside its proxy.
+
+How it works (docs/python.md has the user's view):
+  * A torch.fx Tracer traces the model's forward with every nn.Module traced *through*
+    (none is a leaf), so nn modules become the functional calls their forward makes, with the
+    module's attributes as arguments (nn.Conv2d -> conv2d(input, weight, bias, stride, ...)).
+    torch.nn.functional functions the engine knows (FUNCTIONAL_LEAVES, plus every F function
+    the loaded library lists as an op) are recorded as single calls instead of being traced
+    into, so their arguments are PyTorch's F signature.
+  * Every recorded node is also executed on the example inputs (real tensors, CPU), so each
+    proxy has a value. When Python code needs a concrete value - ``if x.size(0) > 1``,
+    ``int(h)``, ``range(n)``, ``for t in x.unbind(0)``, ``assert h == 224`` - the value is
+    used and the read is recorded: guard_bool(cond, value) for a bool, guard_int(x, value)
+    for an int, len + guard_int for the length of a tensor or a list that is iterated.
+  * Each node carries "loc": the innermost stack frame outside torch and this package.
+  * Anything that cannot be captured faithfully raises ExportError naming the module path,
+    the op and the user's source line: control flow on tensor *data*, values of types the
+    format cannot hold, a model that fails at the example inputs, fx trace errors.
+
+Only public torch.fx API is used (torch.fx.Tracer and its documented hooks create_proxy,
+proxy, to_bool, iter, call_module, is_leaf_module; torch.fx.Proxy / torch.fx.proxy.Attribute;
+torch.fx.node.map_arg / map_aggregate). Tested with PyTorch 1.13 (Debian 12 python3-torch
+1.13.0a0, torchvision 0.14.1a0).
+"""
+import functools
+import inspect
+import keyword
+import math
+import os
+import re
+import sys
+
+import torch
+import torch.fx
+from torch.fx.node import Node, map_aggregate, map_arg
+from torch.fx.proxy import Attribute, Proxy
+
+from .errors import ExportError
+from ._dynamic import normalize_dynamic_dims
+
+__all__ = ["export", "export_to", "FUNCTIONAL_LEAVES", "normalize_dynamic_dims"]
+
+#: torch.nn.functional functions recorded as one call (their F signature is what the engine's
+#: op tables read), rather than traced into.
+FUNCTIONAL_LEAVES = (
+    "relu", "relu_", "relu6", "gelu", "silu", "sigmoid", "tanh", "hardswish", "hardsigmoid", "hardtanh",
+    "leaky_relu", "elu", "dropout", "alpha_dropout", "feature_alpha_dropout", "dropout2d", "dropout3d",
+    "softmax", "log_softmax", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+    "conv_transpose3d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
+    "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
+    "adaptive_max_pool2d", "linear", "embedding", "batch_norm", "layer_norm", "group_norm", "instance_norm",
+    "interpolate", "upsample", "multi_head_attention_forward", "scaled_dot_product_attention", "pad",
+    "normalize", "softplus", "mish", "glu", "logsigmoid", "pixel_shuffle", "one_hot", "cross_entropy",
+    "mse_loss", "embedding_bag", "unfold", "fold", "grid_sample", "affine_grid", "local_response_norm",
+)
+
+_DTYPES = {"float32", "float64", "float16", "bfloat16", "complex64", "complex128", "int64", "int32", "int16",
+           "int8", "uint8", "bool"}
+
+_TORCH_DIR = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
+_PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_ROOT_FILE = "<symshape-export>"
+
+
+# ----------------------------------------------------------------------------- record ops
+def guard_bool(cond, expected):
+    """Graph record: capture took the branch where ``cond`` was ``expected``."""
+    return expected
+
+
+def guard_int(value, expected):
+    """Graph record: an int-valued expression was specialized to ``expected``."""
+    return expected
+
+
+def _len(x):
+    return len(x)
+
+
+_len.__name__ = "len"
+
+
+def _user_loc(frame=None):
+    """The innermost frame outside torch, this package and generated code, as a loc dict."""
+    f = frame or sys._getframe(1)
+    while f is not None:
+        fn = f.f_code.co_filename
+        if not (fn.startswith(_TORCH_DIR) or fn.startswith(_PKG_DIR) or fn.startswith("<")):
+            return {"file": fn, "line": f.f_lineno, "function": f.f_code.co_name}
+        f = f.f_back
+    return None
+
+
+def _tb_loc(tb):
+    loc = None
+    while tb is not None:
+        fn = tb.tb_frame.f_code.co_filename
+        if not (fn.startswith(_TORCH_DIR) or fn.startswith(_PKG_DIR) or fn.startswith("<")):
+            loc = {"file": fn, "line": tb.tb_lineno, "function": tb.tb_frame.f_code.co_name}
+        tb = tb.tb_next
+    return loc
+
+
+def _dtype_name(dt):
+    return str(dt).replace("torch.", "")
+
+
+def _op_name(node):
+    t = node.target
+    if node.op == "call_method":
+        return t
+    if t is getattr:
+        return "getattr"
+    name = getattr(t, "__name__", None)
+    if not isinstance(name, str) or not name:
+        raise ExportError("cannot name the called object %r" % (t,), node.meta.get("sy_module"), None,
+                          node.meta.get("sy_loc"))
+    return name
+
+
+# ----------------------------------------------------------------------------- proxies
+class _SyProxy(Proxy):
+    """A Proxy whose concrete value is known (tracer._val(node)): Python reads of it are
+    answered from the value and recorded as guards."""
+
+    def __getattr__(self, k):
+        return _SyAttribute(self, k)
+
+    def __bool__(self):
+        return self.tracer.to_bool(self)
+
+    def __int__(self):
+        return self.tracer.to_int(self, "int()")
+
+    def __index__(self):
+        return self.tracer.to_int(self, "index")
+
+    def __float__(self):
+        return float(self.tracer.to_int(self, "float()"))
+
+    def __len__(self):
+        return self.tracer.to_len(self)
+
+    def __iter__(self):
+        return self.tracer.iter(self)
+
+    def __contains__(self, item):
+        raise self.tracer.error("'in' on a traced value is not supported", self.node)
+
+
+class _SyAttribute(_SyProxy, Attribute):
+    pass
+
+
+# ----------------------------------------------------------------------------- tracer
+class _Tracer(torch.fx.Tracer):
+    def __init__(self, inputs, leaves):
+        super().__init__(autowrap_modules=(math,), autowrap_functions=())
+        self._inputs = inputs          # placeholder name -> example value
+        self._vals = {}                # Node -> concrete value
+        self._modstack = [""]
+        self._leaves = leaves          # id(orig F function) -> wrapper
+        self._patched = []             # (dict, name, original)
+        self._seen_globals = set()
+
+    # --- module structure
+    def is_leaf_module(self, m, qualname):
+        return False
+
+    def call_module(self, m, forward, args, kwargs):
+        try:
+            path = self.path_of_module(m)
+        except NameError:
+            path = "<%s not registered as a submodule>" % type(m).__name__
+        if path.startswith("m."):
+            path = path[2:]
+        elif path == "m":
+            path = ""
+        fwd = getattr(type(m), "forward", None)
+        if fwd is not None:
+            self.patch_globals(getattr(fwd, "__globals__", None))
+        self._modstack.append(path)
+        try:
+            return forward(*args, **kwargs)
+        finally:
+            self._modstack.pop()
+
+    def patch_globals(self, g):
+        """Record the F leaves in a module's globals too (``from torch.nn.functional import relu``)."""
+        if g is None or id(g) in self._seen_globals:
+            return
+        self._seen_globals.add(id(g))
+        for k, v in list(g.items()):
+            w = self._leaves.get(id(v)) if callable(v) else None
+            if w is not None and v is not w:
+                self._patched.append((g, k, v))
+                g[k] = w
+
+    def unpatch(self):
+        for g, k, v in reversed(self._patched):
+            g[k] = v
+        self._patched = []
+
+    # --- errors
+    def error(self, msg, node=None, op=None):
+        loc = node.meta.get("sy_loc") if node is not None else None
+        return ExportError(msg, self._modstack[-1], op or (_op_name(node) if node is not None and
+                                                          node.op.startswith("call") else op),
+                           loc or _user_loc())
+
+    # --- values
+    def proxy(self, node):
+        return _SyProxy(node, self)
+
+    def _val(self, node):
+        if node in self._vals:
+            return self._vals[node]
+        if node.op == "get_attr":
+            v = _fetch_attr(self.root, node.target)
+        elif node.op == "placeholder":
+            v = self._inputs[node.target]
+        else:
+            v = self._run(node)
+        self._vals[node] = v
+        return v
+
+    def _run(self, node):
+        a = map_arg(node.args, self._val)
+        k = map_arg(node.kwargs, self._val)
+        try:
+            with torch.no_grad():
+                if node.op == "call_function":
+                    return node.target(*a, **k)
+                if node.op == "call_method":
+                    return getattr(a[0], node.target)(*a[1:], **k)
+        except ExportError:
+            raise
+        except Exception as e:
+            raise ExportError("the model fails at the example inputs: %s: %s" % (type(e).__name__, e),
+                              node.meta.get("sy_module"), _op_name(node), node.meta.get("sy_loc")) from e
+        raise ExportError("unsupported node kind " + node.op, node.meta.get("sy_module"), None,
+                          node.meta.get("sy_loc"))
+
+    def create_node(self, kind, target, args, kwargs, name=None, type_expr=None):
+        node = super().create_node(kind, target, args, kwargs, name, type_expr)
+        node.meta["sy_loc"] = _user_loc()
+        node.meta["sy_module"] = self._modstack[-1]
+        return node
+
+    def create_proxy(self, kind, target, args, kwargs, name=None, type_expr=None, proxy_factory_fn=None):
+        p = super().create_proxy(kind, target, args, kwargs, name, type_expr, proxy_factory_fn)
+        if kind != "output":
+            self._val(p.node)
+        return p
+
+    # --- Python reads of values: recorded
+    def _guard(self, fn, proxy, expected):
+        return self.create_proxy("call_function", fn, (proxy, expected), {})
+
+    def to_bool(self, obj):
+        v = self._val(obj.node)
+        if isinstance(v, torch.Tensor):
+            raise self.error("data-dependent control flow: bool() of a tensor's data (the branch would be "
+                             "fixed to this example's values)", obj.node)
+        if not isinstance(v, (bool, int, list, tuple, type(None), torch.Size)):
+            raise self.error("bool() of a %s value cannot be recorded" % type(v).__name__, obj.node)
+        b = bool(v)
+        self._guard(guard_bool, obj, b)
+        return b
+
+    def to_int(self, obj, what):
+        v = self._val(obj.node)
+        if isinstance(v, torch.Tensor):
+            raise self.error("%s of a tensor's data is data-dependent (use .item() and let the engine treat it "
+                             "as unbacked)" % what, obj.node)
+        if isinstance(v, bool):
+            v = int(v)
+        if not isinstance(v, int):
+            raise self.error("%s of a %s value cannot be recorded (only ints are specialized with guard_int)"
+                             % (what, type(v).__name__), obj.node)
+        self._guard(guard_int, obj, v)
+        return v
+
+    def to_len(self, obj):
+        v = self._val(obj.node)
+        if isinstance(v, torch.Size):
+            return len(v)  # the rank: fixed by the tensor-match guards
+        if not isinstance(v, (torch.Tensor, list, tuple)):
+            raise self.error("len() of a %s value cannot be recorded" % type(v).__name__, obj.node)
+        if isinstance(v, torch.Tensor) and v.dim() == 0:
+            raise self.error("len() of a 0-d tensor", obj.node)
+        n = len(v)
+        ln = self.create_proxy("call_function", _len, (obj,), {})
+        self._guard(guard_int, ln, n)
+        return n
+
+    def iter(self, obj):
+        n = self.to_len(obj)
+        return iter([obj[i] for i in range(n)])
+
+    def keys(self, obj):
+        raise self.error("** unpacking of a traced value is not supported", obj.node)
+
+
+# ----------------------------------------------------------------------------- helpers
+def _fetch_attr(root, target):
+    """The tensor a get_attr node names, read from the modules' own dicts (no __getattr__,
+    which torch.fx patches while tracing)."""
+    parts = target.split(".")
+    mod = root
+    for a in parts[:-1]:
+        mod = mod.__dict__["_modules"][a]
+    last = parts[-1]
+    d = mod.__dict__
+    for table in ("_parameters", "_buffers", "_modules"):
+        if last in d.get(table, {}):
+            return d[table][last]
+    return d[last]
+
+
+def _leaf_wrappers():
+    """id(F function) -> wrapper recording one call_function node when a proxy is among the
+    arguments (torch.fx's own autowrap does the same for math functions)."""
+    import torch.nn.functional as F
+    names = set(FUNCTIONAL_LEAVES)
+    try:  # every op of the loaded engine that is an F function, when the library is there
+        from ._lib import lib
+        from ctypes import POINTER, c_char_p
+        lib.sy_env_op_names.restype = POINTER(c_char_p)
+        lib.sy_env_op_names.argtypes = []
+        arr = lib.sy_env_op_names()
+        i = 0
+        while arr[i]:
+            names.add(arr[i].decode())
+            i += 1
+    except Exception:
+        pass
+    out = {}
+    for n in sorted(names):
+        orig = F.__dict__.get(n)
+        if orig is None or not callable(orig) or isinstance(orig, type):
+            continue
+        out[id(orig)] = (n, orig, _make_wrapper(orig))
+    return out
+
+
+def _find_tracer(args, kwargs):
+    found = []
+
+    def f(a):
+        if isinstance(a, Proxy) and isinstance(a.tracer, _Tracer):
+            found.append(a.tracer)
+        return a
+
+    map_aggregate(args, f)
+    map_aggregate(kwargs, f)
+    return found[0] if found else None
+
+
+def _make_wrapper(orig):
+    @functools.wraps(orig)
+    def wrapper(*args, **kwargs):
+        tr = _find_tracer(args, kwargs)
+        if tr is None:
+            return orig(*args, **kwargs)
+        return tr.create_proxy("call_function", orig, args, kwargs)
+    wrapper.__symshape_leaf__ = True
+    return wrapper
+
+
+def _finite(x):
+    if isinstance(x, float) and not math.isfinite(x):
+        return "inf" if x > 0 else ("-inf" if x < 0 else "nan")
+    return x
+
+
+# ----------------------------------------------------------------------------- export
+def _bind_inputs(model, example_inputs):
+    """(names, values, call code) for the root forward."""
+    target = model.forward if isinstance(model, torch.nn.Module) else model
+    if isinstance(example_inputs, dict):
+        names = list(example_inputs)
+        values = dict(example_inputs)
+        call = ", ".join("%s=%s" % (n, n) for n in names)
+    else:
+        if isinstance(example_inputs, (torch.Tensor, int)):
+            example_inputs = (example_inputs,)
+        if not isinstance(example_inputs, (tuple, list)):
+            raise ExportError("example_inputs must be a dict {name: Tensor or int} or a tuple, got %s"
+                              % type(example_inputs).__name__)
+        try:
+            params = [p for p in inspect.signature(target).parameters.values()
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        except (TypeError, ValueError):
+            params = []
+        names = []
+        for i in range(len(example_inputs)):
+            names.append(params[i].name if i < len(params) else "arg%d" % i)
+        values = dict(zip(names, example_inputs))
+        call = ", ".join(names)
+    for n in names:
+        if not isinstance(n, str) or not n.isidentifier() or keyword.iskeyword(n) or n in ("self", "m"):
+            raise ExportError("input name %r is not usable (a Python identifier other than self/m)" % (n,))
+        v = values[n]
+        if isinstance(v, torch.Tensor):
+            if _dtype_name(v.dtype) not in _DTYPES:
+                raise ExportError("input %s has dtype %s, which the graph format does not have" % (n, v.dtype))
+            if v.layout != torch.strided:
+                raise ExportError("input %s is not a strided tensor (%s)" % (n, v.layout))
+        elif isinstance(v, bool) or not isinstance(v, (int, float)) and v is not None:
+            raise ExportError("input %s: example inputs must be tensors or ints, got %s" % (n, type(v).__name__))
+    return names, values, call
+
+
+def _make_root(model, names, call):
+    src = "def forward(self, %s):\n    return self.%s(%s)\n" % (", ".join(names), "m" if isinstance(
+        model, torch.nn.Module) else "fn", call)
+    ns = {}
+    exec(compile(src, _ROOT_FILE, "exec"), ns)
+    cls = type("SymshapeRoot", (torch.nn.Module,), {"forward": ns["forward"]})
+    root = cls()
+    if isinstance(model, torch.nn.Module):
+        root.m = model
+    else:
+        object.__setattr__(root, "fn", model)
+    return root
+
+
+def _value_json(v, where):
+    """A literal argument value (not a node) in the format's VALUE form."""
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    if isinstance(v, float):
+        return _finite(v)
+    if isinstance(v, Node):
+        raise AssertionError("nodes are handled by the caller")
+    if isinstance(v, (torch.Size, list, tuple)):
+        return [_value_json(x, where) for x in v]
+    if isinstance(v, slice):
+        return {"slice": [_value_json(v.start, where), _value_json(v.stop, where), _value_json(v.step, where)]}
+    if v is Ellipsis:
+        return {"ellipsis": True}
+    if isinstance(v, torch.dtype):
+        return {"dtype": _dtype_name(v)}
+    if isinstance(v, (torch.device, torch.memory_format, torch.layout)):
+        return str(v)
+    raise where("an argument of type %s cannot be written to the graph" % type(v).__name__)
+
+
+def _example_json(v):
+    if isinstance(v, torch.Tensor):
+        return {"dtype": _dtype_name(v.dtype), "shape": list(v.shape)}
+    if isinstance(v, bool) or isinstance(v, int):
+        return {"value": v}
+    if isinstance(v, torch.Size):
+        return {"value": list(v)}
+    if isinstance(v, (list, tuple)):
+        if all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+            return {"value": list(v)}
+        items = [_example_json(x) for x in v]
+        return {"items": [i if i is not None else {"value": None} for i in items]}
+    if isinstance(v, float) and math.isfinite(v):
+        return {"value": v}
+    return None
+
+
+def export(model, example_inputs, dynamic=None, name=None):
+    """Export ``model`` (an nn.Module or a function) traced at ``example_inputs`` to a graph
+    document (a dict, docs/graph-format.md).
+
+    example_inputs: a dict {name: Tensor or int} (calls ``model(**inputs)``) or a tuple (calls
+    ``model(*inputs)``; names from the forward signature). Int inputs are specialized (written
+    as constants).
+    dynamic: {name: [dim, ...]} - the dims of each tensor input that get symbols; dims may be
+    dynamic-dim spec objects {"dim", "name", "min", "max"} or strings "D:NAME@MIN..MAX", passed
+    through to the graph. None: every dim of every tensor input. Inputs not named are static.
+    name: the model name (default: the class or function name).
+
+    Raises ExportError for anything that cannot be captured (see the module docstring)."""
+    if not (isinstance(model, torch.nn.Module) or callable(model)):
+        raise ExportError("model must be an nn.Module or a function, got %s" % type(model).__name__)
+    names, values, call = _bind_inputs(model, example_inputs)
+    if dynamic is not None and not isinstance(dynamic, dict):
+        raise ExportError("dynamic must be a dict {input name: [dim, ...]} or None")
+    dyn = {}
+    for n in names:
+        v = values[n]
+        if not isinstance(v, torch.Tensor):
+            if dynamic and n in dynamic:
+                raise ExportError("dynamic: input %s is not a tensor (int inputs are specialized)" % n)
+            continue
+        if dynamic is None:
+            dyn[n] = list(range(v.dim()))
+        else:
+            dyn[n] = normalize_dynamic_dims(n, dynamic.get(n, []))
+        for d in dyn[n]:
+            k = d["dim"] if isinstance(d, dict) else d
+            if not -v.dim() <= k < v.dim():
+                raise ExportError("dynamic: input %s has %d dims, no dim %d" % (n, v.dim(), k))
+    for n in (dynamic or {}):
+        if n not in values:
+            raise ExportError("dynamic: no input named %r (inputs: %s)" % (n, ", ".join(names)))
+
+    root = _make_root(model, names, call)
+    leaves = _leaf_wrappers()
+    tracer = _Tracer(values, {k: w for k, (_, _, w) in leaves.items()})
+    import torch.nn.functional as F
+    for _, (n, orig, w) in leaves.items():
+        tracer._patched.append((F.__dict__, n, orig))
+        F.__dict__[n] = w
+    if not isinstance(model, torch.nn.Module):
+        tracer.patch_globals(getattr(model, "__globals__", None))
+    else:
+        tracer.patch_globals(getattr(type(model).forward, "__globals__", None))
+    was_training = None
+    try:
+        with torch.no_grad():
+            graph = tracer.trace(root)
+    except ExportError:
+        raise
+    except Exception as e:
+        raise ExportError("%s: %s" % (type(e).__name__, e), tracer._modstack[-1], None,
+                          _tb_loc(e.__traceback__)) from e
+    finally:
+        tracer.unpatch()
+    doc = _to_document(graph, tracer, values, dyn, name or getattr(model, "__name__", None) or
+                       type(model).__name__)
+    return doc
+
+
+def _to_document(graph, tracer, values, dyn, name):
+    nodes = list(graph.nodes)
+    reserved = set()
+    names = {}
+    for nd in nodes:  # inputs keep their names, params their qualified names
+        if nd.op == "placeholder":
+            names[nd] = nd.target
+        elif nd.op == "get_attr":
+            q = nd.target[2:] if nd.target.startswith("m.") else nd.target
+            names[nd] = q
+        else:
+            continue
+        reserved.add(names[nd])
+    for nd in nodes:
+        if nd in names or nd.op == "output":
+            continue
+        n, i = nd.name, 1
+        while n in reserved:
+            n = "%s_%d" % (nd.name, i)
+            i += 1
+        names[nd] = n
+        reserved.add(n)
+
+    def where_for(nd):
+        def mk(msg):
+            return ExportError(msg, nd.meta.get("sy_module"), _op_name(nd) if nd.op.startswith("call") else None,
+                               nd.meta.get("sy_loc"))
+        return mk
+
+    def arg(v, nd):
+        if isinstance(v, Node):
+            return {"ref": names[v]}
+        if isinstance(v, (list, tuple)):
+            return [arg(x, nd) for x in v]
+        if isinstance(v, dict):
+            return {str(k): arg(x, nd) for k, x in v.items()}
+        if isinstance(v, slice):
+            return {"slice": [arg(v.start, nd), arg(v.stop, nd), arg(v.step, nd)]}
+        return _value_json(v, where_for(nd))
+
+    out_nodes = []
+    outputs = []
+    for nd in nodes:
+        loc = nd.meta.get("sy_loc")
+        if nd.op == "output":
+            def flat(v):
+                if isinstance(v, Node):
+                    outputs.append({"ref": names[v]})
+                elif isinstance(v, (list, tuple)):
+                    for x in v:
+                        flat(x)
+                elif isinstance(v, dict):
+                    for x in v.values():
+                        flat(x)
+                elif v is not None:
+                    outputs.append(_value_json(v, where_for(nd)))
+            flat(nd.args[0])
+            continue
+        v = tracer._val(nd)
+        if nd.op == "placeholder":
+            if isinstance(v, torch.Tensor):
+                j = {"name": names[nd], "op": "input", "dtype": _dtype_name(v.dtype), "shape": list(v.shape),
+                     "dynamic": [d if isinstance(d, dict) or d >= 0 else d + v.dim() for d in dyn.get(nd.target, [])]}
+            else:
+                j = {"name": names[nd], "op": "constant", "value": _value_json(v, where_for(nd))}
+        elif nd.op == "get_attr":
+            if isinstance(v, torch.Tensor):
+                if _dtype_name(v.dtype) not in _DTYPES:
+                    raise where_for(nd)("parameter %s has dtype %s, which the graph format does not have"
+                                        % (names[nd], v.dtype))
+                j = {"name": names[nd], "op": "param", "dtype": _dtype_name(v.dtype), "shape": list(v.shape)}
+            else:
+                j = {"name": names[nd], "op": "constant", "value": _value_json(v, where_for(nd))}
+        else:
+            if isinstance(nd.target, type):
+                raise where_for(nd)("constructing a %s cannot be written to the graph" % nd.target.__name__)
+            j = {"name": names[nd], "op": _op_name(nd), "args": arg(list(nd.args), nd),
+                 "kwargs": arg(dict(nd.kwargs), nd)}
+            ex = _example_json(v)
+            if ex is not None:
+                j["example"] = ex
+            elif not (v is None or isinstance(v, (float, str, torch.dtype, torch.device, list, tuple))):
+                raise where_for(nd)("the value of this op is a %s, which the graph cannot hold" % type(v).__name__)
+        if loc:
+            j["loc"] = loc
+        out_nodes.append(j)
+    return {"format": "symshape.graph", "version": 1, "name": name,
+            "origin": "symshape.export: torch %s, torch.fx symbolic tracing with values carried alongside "
+                      "proxies" % torch.__version__,
+            "nodes": out_nodes, "outputs": outputs}
+
+
+def export_to(path, model, example_inputs, dynamic=None, name=None):
+    """export() and write the document to ``path`` (JSON); returns the document."""
+    import json
+    doc = export(model, example_inputs, dynamic, name)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    return doc
