@@ -7,7 +7,7 @@
 #   --bench  also python3-sympy and PyTorch for the peer comparisons in bench/
 set -euo pipefail
 pkgs=(cmake make gcc pkg-config libflint-dev libgmp-dev libcriterion-dev libjansson-dev zlib1g-dev)
-test_pkgs=(python3 python3-torch python3-torchvision python3-sympy python3-pytest python3-venv
+test_pkgs=(python3 python3-torch python3-torchvision python3-sympy python3-pytest python3-venv python3-wheel
            python3-setuptools python3-pip python3-onnx libonnx-dev libprotobuf-c-dev protobuf-c-compiler
            z3 libz3-dev clang libclang-rt-14-dev graphviz)
 for a in "$@"; do

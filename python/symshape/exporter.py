@@ -56,6 +56,12 @@ FUNCTIONAL_LEAVES = (
     "mse_loss", "embedding_bag", "unfold", "fold", "grid_sample", "affine_grid", "local_response_norm",
 )
 
+#: torch functions whose size or list arguments may be traced values that torch's argument
+#: parser does not route through __torch_function__ (``torch.arange(x.size(1))``,
+#: ``torch.cat(split_result)``): recorded as one call when a proxy is among the arguments.
+TORCH_WRAPPED = ("arange", "ones", "zeros", "empty", "full", "rand", "randn", "randint", "eye", "cat", "concat",
+                 "stack", "hstack", "vstack", "broadcast_tensors", "meshgrid")
+
 _DTYPES = {"float32", "float64", "float16", "bfloat16", "complex64", "complex128", "int64", "int32", "int16",
            "int8", "uint8", "bool"}
 
@@ -342,7 +348,11 @@ def _leaf_wrappers():
         orig = F.__dict__.get(n)
         if orig is None or not callable(orig) or isinstance(orig, type):
             continue
-        out[id(orig)] = (n, orig, _make_wrapper(orig))
+        out[id(orig)] = (F.__dict__, n, orig, _make_wrapper(orig))
+    for n in TORCH_WRAPPED:
+        orig = torch.__dict__.get(n)
+        if orig is not None and callable(orig) and id(orig) not in out:
+            out[id(orig)] = (torch.__dict__, n, orig, _make_wrapper(orig))
     return out
 
 
@@ -505,11 +515,10 @@ def export(model, example_inputs, dynamic=None, name=None):
 
     root = _make_root(model, names, call)
     leaves = _leaf_wrappers()
-    tracer = _Tracer(values, {k: w for k, (_, _, w) in leaves.items()})
-    import torch.nn.functional as F
-    for _, (n, orig, w) in leaves.items():
-        tracer._patched.append((F.__dict__, n, orig))
-        F.__dict__[n] = w
+    tracer = _Tracer(values, {k: w for k, (_, _, _, w) in leaves.items()})
+    for _, (table, n, orig, w) in leaves.items():
+        tracer._patched.append((table, n, orig))
+        table[n] = w
     if not isinstance(model, torch.nn.Module):
         tracer.patch_globals(getattr(model, "__globals__", None))
     else:

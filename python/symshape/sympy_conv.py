@@ -1,11 +1,12 @@
 """Conversion to and from sympy (needs sympy; imported lazily).
 
-Names follow PyTorch's torch.utils._sympy.functions where they exist (FloorDiv, CeilDiv;
-Mod, Min and Max are sympy's own, whose integer semantics match: sympy.Mod takes the sign
-of the divisor like Python's %). FloorDiv and CeilDiv are defined here as sympy Functions
-that evaluate exactly on integer arguments (floor / ceiling of the rational quotient); a
-sympy FloorDiv/CeilDiv from torch (same class name, two arguments) is accepted by
-from_sympy too.
+Names follow PyTorch's torch.utils._sympy.functions (FloorDiv, CeilDiv, Mod; Min and Max
+are sympy's own). FloorDiv, CeilDiv and Mod are defined here as sympy Functions that evaluate
+exactly on integer arguments (Python's //, ceiling division, and % with the sign of the
+divisor) and never rewrite symbolic arguments: sympy.Mod's automatic rewriting is not exact
+on symbolic divisors (sympy 1.11 turns Mod(-1, Max(5, a)) into 2*Max(5, a) - 1), which is why
+PyTorch defines its own Mod too. from_sympy accepts these, sympy.Mod, and torch's classes of
+the same names (matched by class name).
 """
 import sympy
 
@@ -14,7 +15,7 @@ from ._lib import lib
 from ._core import Expr, default_context
 from .errors import InvalidError
 
-__all__ = ["FloorDiv", "CeilDiv", "to_sympy", "from_sympy"]
+__all__ = ["FloorDiv", "CeilDiv", "Mod", "to_sympy", "from_sympy"]
 
 
 class FloorDiv(sympy.Function):
@@ -42,6 +43,20 @@ class CeilDiv(sympy.Function):
             raise ZeroDivisionError("CeilDiv by zero")
         if a.is_Integer and b.is_Integer:
             return sympy.Integer(-(-int(a) // int(b)))
+        return None
+
+
+class Mod(sympy.Function):
+    """Mod(a, b) = a - b*FloorDiv(a, b) (Python %, the sign of the divisor)."""
+    is_integer = True
+    nargs = 2
+
+    @classmethod
+    def eval(cls, a, b):
+        if b == 0:
+            raise ZeroDivisionError("Mod by zero")
+        if a.is_Integer and b.is_Integer:
+            return sympy.Integer(int(a) % int(b))
         return None
 
 
@@ -75,11 +90,11 @@ def to_sympy(e):
         elif k == L.K_CEILDIV:
             r = CeilDiv(conv(args[0]), conv(args[1]))
         elif k == L.K_MOD:
-            r = sympy.Mod(conv(args[0]), conv(args[1]))
-        elif k == L.K_MIN:
-            r = sympy.Min(*[conv(a) for a in args])
+            r = Mod(conv(args[0]), conv(args[1]))
+        elif k == L.K_MIN:  # evaluate=False: sympy would redistribute Min/Max (equal, but not the same form)
+            r = sympy.Min(*[conv(a) for a in args], evaluate=False)
         elif k == L.K_MAX:
-            r = sympy.Max(*[conv(a) for a in args])
+            r = sympy.Max(*[conv(a) for a in args], evaluate=False)
         elif k == L.K_EQ:
             r = sympy.Eq(conv(args[0]), 0)
         elif k == L.K_NE:
@@ -149,7 +164,7 @@ def from_sympy(s, ctx=None):
             a, b = conv(x.args[0]), conv(x.args[1])
             fn = lib.sy_expr_floordiv if name == "FloorDiv" else lib.sy_expr_ceildiv
             return E(fn(h, a._p, b._p))
-        if isinstance(x, sympy.Mod):
+        if isinstance(x, sympy.Mod) or (name == "Mod" and len(x.args) == 2):
             return conv(x.args[0]) % conv(x.args[1])
         if isinstance(x, sympy.floor) and x.args[0].is_Mul:
             # floor(a * b**-1) with b an integer constant: FloorDiv(a, b)

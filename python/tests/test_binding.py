@@ -1,0 +1,356 @@
+"""The ctypes binding without torch: expression round trips, every error path, agreement with
+sympy on >= 10^4 random expressions at random points, GuardSet on the bundled models against
+their probes, and flat memory over 10^5 objects."""
+import gc
+import json
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+import sympy
+
+import symshape
+from symshape import sympy_conv
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EXAMPLES = os.path.join(ROOT, "examples")
+
+
+# ------------------------------------------------------------------ expressions
+def test_parse_print_round_trip_and_identity():
+    e = symshape.parse("FloorDiv(h + 2*3 - 1*(7 - 1) - 1, 2) + 1")
+    assert str(e) == "CeilDiv(h, 2)"
+    assert symshape.parse(str(e)) == e and hash(symshape.parse(str(e))) == hash(e)
+    assert e == "CeilDiv(h, 2)" and e != symshape.parse("h")
+    assert {e, symshape.parse("CeilDiv(h, 2)")} == {e}
+    # another context: equal by canonical text
+    assert symshape.Context().parse("CeilDiv(h, 2)") == e
+    assert eval(e.python(), {}, {"h": 7}) == e.eval(h=7) == 4
+    assert e.c() == "sy_floordiv(h + 1, 2)"
+    assert e.free_symbols() == ["h"]
+    assert int(symshape.parse("2**70")) == 2 ** 70
+    r = symshape.parse("a < b")
+    assert r.is_bool and str(r) == str(symshape.parse(str(r)))
+    assert (symshape.parse("x") + 1) * 2 == symshape.parse("2*x + 2")
+    assert symshape.parse("x") // 2 == symshape.parse("FloorDiv(x, 2)")
+    assert (7 - symshape.parse("x")) % 3 == symshape.parse("Mod(7 - x, 3)")
+    assert symshape.parse("x").rel("<=", 4) == symshape.parse("x <= 4")
+
+
+def test_simplify_decide_bound_eval():
+    assert str(symshape.parse("Mod(8*Mod(x, 4), 64)").simplify()) == "8*Mod(x, 4)"
+    assert str(symshape.parse("Mod(x, 8)").simplify(assume=["0 <= x", "x < 8"])) == "x"
+    assert symshape.parse("s != 1").decide(assume=["s >= 1"]) is None
+    assert symshape.parse("s != 1").decide(assume=["s >= 2"]) is True
+    assert symshape.parse("s == 1").decide(assume=["s >= 2"]) is False
+    assert symshape.parse("Max(1, 1 + (w - 1)//2) == 1 + (w - 1)//2").decide(assume=["224 <= w <= 455"]) is True
+    assert symshape.parse("FloorDiv(x, 4)").bound(assume=["0 <= x", "x <= 100"]) == (0, 25)
+    assert symshape.parse("x").bound() == (None, None)
+    assert symshape.parse("x + 1").bound(assume=["x >= 3"]) == (4, None)
+    assert symshape.parse("Mod(-(2**70), 1000)").eval() == 576
+    assert symshape.parse("a < b").eval(a=1, b=2) is True
+    assert symshape.parse("FloorDiv(-7, 2)").eval() == -4 and symshape.parse("Mod(7, -2)").eval() == -1
+
+
+def test_error_paths():
+    with pytest.raises(symshape.FormatError) as ei:
+        symshape.parse("1 + * 2")
+    assert ei.value.status == "SY_EFORMAT" and ei.value.offset == 4 and ei.value.code == -6
+    with pytest.raises(symshape.FormatError):
+        symshape.parse("Foo(x)")
+    with pytest.raises(symshape.DivisionByZeroError) as ei:
+        symshape.parse("x // 0")
+    assert ei.value.status == "SY_EDIVZERO"
+    with pytest.raises(symshape.DivisionByZeroError):
+        symshape.parse("FloorDiv(x, y)").eval(x=1, y=0)
+    with pytest.raises(symshape.InvalidError) as ei:
+        symshape.parse("x + y").eval(x=1)
+    assert "y" in ei.value.message
+    with pytest.raises(symshape.DivisionByZeroError):
+        symshape.parse("FloorDiv(a, b - 1)").bound(assume=["a >= 1", "b >= 1"])
+    with pytest.raises(symshape.QuotaError):
+        symshape.parse("(a+b+c+d+e+f+g+h)**40")
+    with pytest.raises(symshape.InvalidError):
+        symshape.parse("x > 0").decide(assume=["x + 1"])  # an assumption that is not boolean
+    with pytest.raises(TypeError):
+        symshape.parse("x + 1").decide()
+    with pytest.raises(TypeError):
+        symshape.parse("x < 1").bound()
+    with pytest.raises(TypeError):
+        symshape.parse(3)
+    with pytest.raises(TypeError):
+        symshape.parse("x").eval(x="3")
+    with pytest.raises(symshape.InvalidError):
+        symshape.from_sympy(sympy.sin(sympy.Symbol("x")))
+    with pytest.raises(symshape.InvalidError):
+        symshape.from_sympy(sympy.Rational(1, 2))
+    with pytest.raises(TypeError):
+        symshape.from_sympy("x")
+    # every Error is a symshape.Error and carries status/code/message
+    for cls in (symshape.FormatError, symshape.DivisionByZeroError, symshape.QuotaError, symshape.InvalidError,
+                symshape.UnsupportedError, symshape.VersionError):
+        assert issubclass(cls, symshape.Error)
+
+
+def test_library_not_found_is_a_clear_import_error():
+    env = dict(os.environ, SYMSHAPE_LIB="/nonexistent/libsymshape.so")
+    r = subprocess.run([sys.executable, "-c", "import symshape"], env=env, capture_output=True, text=True,
+                       cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert r.returncode != 0
+    assert "LibraryNotFound" in r.stderr and "/nonexistent/libsymshape.so" in r.stderr
+
+
+# ------------------------------------------------------------------ sympy
+def test_sympy_names_and_round_trip():
+    e = symshape.parse("FloorDiv(a, 3) + CeilDiv(a, b) - Mod(a, 4) + Min(a, b, 7) * Max(a, 2)")
+    s = e.to_sympy()
+    names = {type(x).__name__ for x in sympy.preorder_traversal(s)}
+    assert {"FloorDiv", "CeilDiv", "Mod", "Min", "Max"} <= names
+    assert symshape.from_sympy(s) == e
+    r = symshape.parse("And(a <= 3, Or(b != 2, a == b))")
+    assert symshape.from_sympy(r.to_sympy()) == r
+    a, b = sympy.symbols("a b", integer=True)
+    assert str(symshape.from_sympy(sympy.floor(a / 4))) == "FloorDiv(a, 4)"
+    assert symshape.from_sympy(sympy.Lt(a, b)) == symshape.parse("a < b")
+    assert symshape.from_sympy(sympy.Not(sympy.Eq(a, 1))) == symshape.parse("a != 1")
+
+
+def _rand_tree(r, depth):
+    """(text, python function of the point) of a random integer expression."""
+    if depth == 0 or r.random() < 0.2:
+        if r.random() < 0.5:
+            v = r.randint(-6, 6)
+            return "(%d)" % v, (lambda env, v=v: v)
+        s = r.choice("abc")
+        return s, (lambda env, s=s: env[s])
+    op = r.choice(["+", "-", "*", "FloorDiv", "Mod", "CeilDiv", "Min", "Max", "pow"])
+    x, fx = _rand_tree(r, depth - 1)
+    y, fy = _rand_tree(r, depth - 1)
+    if op in "+-*":
+        f = {"+": lambda e: fx(e) + fy(e), "-": lambda e: fx(e) - fy(e), "*": lambda e: fx(e) * fy(e)}[op]
+        return "(%s %s %s)" % (x, op, y), f
+    if op == "FloorDiv":
+        return "FloorDiv(%s, %s)" % (x, y), lambda e: fx(e) // fy(e)
+    if op == "Mod":
+        return "Mod(%s, %s)" % (x, y), lambda e: fx(e) % fy(e)
+    if op == "CeilDiv":
+        return "CeilDiv(%s, %s)" % (x, y), lambda e: -(-fx(e) // fy(e))
+    if op == "Min":
+        return "Min(%s, %s)" % (x, y), lambda e: min(fx(e), fy(e))
+    if op == "Max":
+        return "Max(%s, %s)" % (x, y), lambda e: max(fx(e), fy(e))
+    k = r.randint(0, 3)
+    return "(%s)**%d" % (x, k), lambda e: fx(e) ** k
+
+
+def test_agreement_with_sympy_on_random_expressions():
+    r = random.Random(20261201)
+    syms = {n: sympy.Symbol(n, integer=True) for n in "abc"}
+    compared = relations = 0
+    ctx = symshape.Context()
+    while compared < 10000:  # each expression at up to 4 random points
+        text, ref = _rand_tree(r, r.randint(1, 4))
+        if r.random() < 0.25:  # a relation between two integer expressions
+            t2, ref2 = _rand_tree(r, 2)
+            op = r.choice(["<", "<=", "==", "!=", ">", ">="])
+            text = "%s %s %s" % (text, op, t2)
+            ref = (lambda f1, f2, op: lambda e: {"<": f1(e) < f2(e), "<=": f1(e) <= f2(e), "==": f1(e) == f2(e),
+                                                 "!=": f1(e) != f2(e), ">": f1(e) > f2(e),
+                                                 ">=": f1(e) >= f2(e)}[op])(ref, ref2, op)
+        try:
+            e = ctx.parse(text)
+        except symshape.DivisionByZeroError:
+            continue  # a constant zero divisor: rejected at construction, like Python would at run time
+        s = e.to_sympy()
+        assert symshape.from_sympy(s, ctx) == e, text
+        for _ in range(4):
+            pt = {n: r.randint(-9, 9) for n in "abc"}
+            try:
+                want = ref(pt)
+            except ZeroDivisionError:
+                continue
+            got = e.eval(**pt)
+            sv = s.xreplace({syms[n]: sympy.Integer(v) for n, v in pt.items()})
+            sv = bool(sv) if e.is_bool else int(sv)
+            assert got == want == sv, "%s at %s: symshape %r, python %r, sympy %r" % (text, pt, got, want, sv)
+            compared += 1
+            relations += e.is_bool
+    assert relations > 1000
+
+
+# ------------------------------------------------------------------ models
+SHARED_PROBES = os.path.join(os.environ.get("SYMSHAPE_SHARED_DIR") or os.path.join(os.path.dirname(ROOT), "shared"), "probes")
+
+
+def _probes_path(model):
+    for p in (os.path.join(EXAMPLES, model + ".probes.json"), os.path.join(SHARED_PROBES, model + ".probes.json")):
+        if os.path.exists(p):
+            return p
+    return None
+
+
+@pytest.mark.parametrize("model", ["resnet18", "shufflenet_v2_x1_0", "vit_b_16"])
+def test_guardset_on_bundled_models_matches_probes(model):
+    """check() and output_shapes() against the CPU-verified probes of the bundled models."""
+    path = os.path.join(EXAMPLES, model + ".json")
+    probes = _probes_path(model)
+    if probes is None:
+        pytest.skip("no probes for %s (examples/ or ../shared/probes)" % model)
+    with open(probes) as f:
+        points = json.load(f)["points"]
+    gs = symshape.trace(path)
+    assert gs.model and len(gs) == len(gs.guards) > 0
+    accepted = 0
+    for p in points:
+        acc, failed = gs.check(p["sizes"])
+        assert (failed is None) == acc
+        if acc:
+            accepted += 1
+            assert p["ok"], p
+            assert gs.output_shapes(p["sizes"]) == p["outputs"]
+        else:
+            assert failed in [g.text for g in gs.guards]
+    assert accepted > 0
+    # backends
+    j = json.loads(gs.json())
+    assert [g["text"] for g in j["guards"]] == [g.text for g in gs.guards]
+    assert "guards_check" in gs.c_code() and "my_check" in gs.c_code(prefix="my")
+    assert gs.bytecode()[:4] == b"SYBC" or len(gs.bytecode()) > 40
+    assert gs.report().startswith("symshape guard report") and "Guards" in gs.markdown()
+    g0 = gs.guards[0]
+    assert g0.kind == "tensor_match" and g0.sources and isinstance(g0.provenance, list)
+
+
+GRAPH = {"format": "symshape.graph", "version": 1, "name": "tiny", "nodes": [
+    {"name": "x", "op": "input", "dtype": "float32", "shape": [4, 6], "dynamic": [0, 1]},
+    {"name": "s1", "op": "size", "args": [{"ref": "x"}, 1]},
+    {"name": "c", "op": "gt", "args": [{"ref": "s1"}, 5], "loc": {"file": "m.py", "line": 7, "function": "fwd"}},
+    {"name": "gb", "op": "guard_bool", "args": [{"ref": "c"}, True],
+     "loc": {"file": "m.py", "line": 7, "function": "fwd"}},
+    {"name": "v", "op": "view", "args": [{"ref": "x"}, -1]}],
+    "outputs": [{"ref": "v"}]}
+
+
+def test_trace_guards_loc_check_output_shapes():
+    gs = symshape.trace(GRAPH)
+    rel = [g for g in gs.guards if g.provenance and g.provenance[0].node == "gb"]
+    assert len(rel) == 1 and rel[0].loc == {"file": "m.py", "line": 7, "function": "fwd"}
+    assert rel[0].text == "6 <= x.size()[1]" or "x.size()[1]" in rel[0].text
+    assert "at m.py:7 in fwd" in gs.report()
+    assert gs.check({"x": [3, 9]}) == (True, None)
+    acc, failed = gs.check({"x": [3, 5]})
+    assert not acc and "x.size()[1]" in failed
+    assert gs.output_shapes({"x": [3, 9]}) == [[27]]
+    # dynamic override: dim 1 static -> pinned to 6
+    gs2 = symshape.trace(GRAPH, dynamic={"x": [0]})
+    assert not gs2.check({"x": [3, 9]})[0] and gs2.check({"x": [3, 6]})[0]
+    # policies
+    gs3 = symshape.trace(GRAPH, duck_sizing=False, specialize_01=False)
+    assert gs3.check({"x": [0, 9]})[0]
+    # no decision read x.size()[0], so no range guard on it: size 0 is accepted, and right
+    assert gs.check({"x": [0, 9]}) == (True, None) and gs.output_shapes({"x": [0, 9]}) == [[0]]
+
+
+def test_trace_error_paths(tmp_path):
+    with pytest.raises(symshape.FormatError):
+        symshape.trace({"format": "nope", "version": 1, "nodes": [], "outputs": []})
+    with pytest.raises(symshape.VersionError):
+        symshape.trace(dict(GRAPH, version=2))
+    with pytest.raises(symshape.FormatError) as ei:
+        symshape.trace('{"format": "symshape.graph", "version": 1, "nodes": [}')
+    assert "line 1" in str(ei.value)
+    bad = json.loads(json.dumps(GRAPH))
+    bad["nodes"].append({"name": "z", "op": "no_such_op", "args": [{"ref": "x"}]})
+    with pytest.raises(symshape.UnsupportedError) as ei:
+        symshape.trace(bad)
+    assert "no_such_op" in str(ei.value) and ei.value.status == "SY_EUNSUPPORTED"
+    bad = json.loads(json.dumps(GRAPH))
+    bad["nodes"].append({"name": "z", "op": "view", "args": [{"ref": "x"}, 5, 5]})
+    with pytest.raises(symshape.InvalidError) as ei:
+        symshape.trace(bad)
+    assert "node 'z'" in str(ei.value)
+    bad = json.loads(json.dumps(GRAPH))
+    bad["nodes"][2]["loc"] = {"line": 3}
+    with pytest.raises(symshape.FormatError) as ei:
+        symshape.trace(bad)
+    assert "loc" in str(ei.value)
+    with pytest.raises(symshape.InvalidError):
+        symshape.trace(GRAPH, dynamic={"nope": [0]})
+    with pytest.raises(symshape.InvalidError):
+        symshape.trace(GRAPH, dynamic={"x": ["zz"]})
+    with pytest.raises(OSError):
+        symshape.trace(str(tmp_path / "missing.json"), dynamic={"x": [0]})
+    with pytest.raises(OSError):
+        symshape.trace(str(tmp_path / "missing.json"))
+    with pytest.raises(TypeError):
+        symshape.trace(42)
+    gs = symshape.trace(GRAPH)
+    with pytest.raises(symshape.InvalidError):
+        gs.check({})
+    with pytest.raises(symshape.InvalidError):
+        gs.check({"x": [1, 2], "y": [3]})
+    with pytest.raises(TypeError):
+        gs.check({"x": [1.5, 2]})
+    with pytest.raises(symshape.InvalidError):
+        gs.check({"x": [-1, 2]})
+    with pytest.raises(symshape.InvalidError) as ei:
+        gs.output_shapes({"x": [5, 7, 1]})  # wrong rank
+    with pytest.raises(symshape.InvalidError):
+        gs.render("nope")
+    gs.close()
+    gs.close()
+    with pytest.raises(symshape.InvalidError):
+        gs.guards
+    p = tmp_path / "g.json"
+    p.write_text(json.dumps(GRAPH))
+    assert symshape.trace(str(p)).check({"x": [2, 7]})[0]
+    assert symshape.trace(p).check({"x": [2, 7]})[0]
+    assert symshape.trace(json.dumps(GRAPH)).check({"x": [2, 7]})[0]
+
+
+# ------------------------------------------------------------------ lifetimes
+def _rss_kb():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+def test_1e5_objects_flat_rss():
+    ctx0 = symshape.Context()
+    facts = [ctx0.parse(t) for t in ("s1 >= 0", "s1 < 8")]
+
+    made = [0]
+
+    def burst(n):
+        """n iterations, each making 2 Expr objects and a fact set (freed); a new context every
+        10th iteration (freed with its expressions)."""
+        ctx = ctx0
+        for i in range(n):
+            if i % 10 == 0:
+                ctx = symshape.Context()
+                made[0] += 1
+            e = ctx.parse("FloorDiv(s0 + %d, 2) * Mod(s1, 8)" % (i % 97))
+            s = e.simplify(assume=facts if ctx is ctx0 else ())
+            str(s)
+            made[0] += 3
+            del e, s
+        return ctx
+    burst(5000)
+    gc.collect()
+    before = _rss_kb()
+    made[0] = 0
+    burst(34000)
+    assert made[0] >= 100000
+    gc.collect()
+    mid = _rss_kb()
+    for _ in range(2000):  # guard sets: graph, env, trace, set, realvals freed each time
+        gs = symshape.trace(GRAPH)
+        gs.check({"x": [2, 7]})
+        gs.output_shapes({"x": [2, 7]})
+        gs.report()
+        del gs
+    gc.collect()
+    after = _rss_kb()
+    assert mid - before < 4096, "RSS grew by %d kB over 1e5 iterations" % (mid - before)
+    assert after - mid < 4096, "RSS grew by %d kB over 2000 guard sets" % (after - mid)

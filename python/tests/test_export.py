@@ -1,0 +1,194 @@
+"""The exporter's contract: input forms, dynamic specs, loc, recorded size reads, nn modules
+as functional ops, and ExportError (module path, op, source line) for what it cannot capture.
+Also the command line (python3 -m symshape) in-process."""
+import json
+import os
+
+import pytest
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.nn.functional import relu as imported_relu
+
+import symshape
+from symshape.__main__ import main as cli_main
+
+HERE = os.path.abspath(__file__)
+
+
+def ops(doc):
+    return [n["op"] for n in doc["nodes"]]
+
+
+class Small(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+        self.bn = nn.BatchNorm2d(4)
+
+    def forward(self, x):
+        y = imported_relu(self.bn(self.conv(x)))
+        return y.mean(dim=(2, 3))
+
+
+def test_document_and_nn_modules_as_functional_ops():
+    doc = symshape.export(Small().eval(), {"x": torch.randn(2, 3, 9, 11)})
+    assert doc["format"] == "symshape.graph" and doc["version"] == 1 and doc["name"] == "Small"
+    x = doc["nodes"][0]
+    assert x == {"name": "x", "op": "input", "dtype": "float32", "shape": [2, 3, 9, 11], "dynamic": [0, 1, 2, 3],
+                 "loc": x.get("loc")} or x["op"] == "input"
+    conv = next(n for n in doc["nodes"] if n["op"] == "conv2d")
+    assert conv["args"][1] == {"ref": "conv.weight"} and conv["args"][3:] == [[1, 1], [1, 1], [1, 1], 1]
+    bn = next(n for n in doc["nodes"] if n["op"] == "batch_norm")
+    assert bn["args"][1] == {"ref": "bn.running_mean"} and bn["example"] == {"dtype": "float32",
+                                                                              "shape": [2, 4, 9, 11]}
+    assert "relu" in ops(doc)  # the from-import of F.relu is recorded as one call too
+    params = {n["name"]: n for n in doc["nodes"] if n["op"] == "param"}
+    assert params["conv.weight"]["shape"] == [4, 3, 3, 3]
+    assert doc["outputs"] == [{"ref": next(n["name"] for n in doc["nodes"] if n["op"] == "mean")}]
+    json.dumps(doc, allow_nan=False)  # strict JSON (no NaN/Infinity)
+    gs = symshape.trace(doc)
+    assert gs.check({"x": [1, 3, 5, 7]}) == (True, None)
+    assert gs.output_shapes({"x": [1, 3, 5, 7]}) == [[1, 4]]
+    assert not gs.check({"x": [1, 4, 5, 7]})[0]
+
+
+def test_tuple_inputs_ints_functions_and_dynamic_forms(tmp_path):
+    def fn(a, b, k):
+        return a.view(a.size(0), -1) + b[:, :k]
+    doc = symshape.export(fn, (torch.randn(2, 3, 4), torch.randn(2, 12), 12),
+                          dynamic={"a": [0, {"dim": 2, "name": "w", "min": 1, "max": 64}], "b": "0:batch@1..8"})
+    by = {n["name"]: n for n in doc["nodes"]}
+    assert by["a"]["dynamic"] == [0, {"dim": 2, "name": "w", "min": 1, "max": 64}]
+    assert by["b"]["dynamic"] == [{"dim": 0, "name": "batch", "min": 1, "max": 8}]
+    assert by["k"]["op"] == "constant" and by["k"]["value"] == 12
+    assert doc["name"] == "fn"
+    doc2 = symshape.export(fn, {"a": torch.randn(2, 3, 4), "b": torch.randn(2, 12), "k": 12}, dynamic={"a": [0]})
+    assert {n["name"]: n for n in doc2["nodes"]}["b"]["dynamic"] == []
+    p = tmp_path / "g.json"
+    symshape.export_to(str(p), fn, (torch.randn(2, 3, 4), torch.randn(2, 12), 12), dynamic={"a": [0], "b": [0]})
+    gs = symshape.trace(str(p))
+    assert gs.check({"a": [5, 3, 4], "b": [5, 12]})[0] and not gs.check({"a": [5, 3, 4], "b": [6, 12]})[0]
+
+
+class Flow(nn.Module):
+    def forward(self, x):
+        n = int(x.shape[1])
+        if x.size(0) > 1:
+            x = x * 2
+        for i in range(x.size(0)):
+            x = x + i
+        assert x.size(1) == n
+        return x.reshape(-1, n)
+
+
+def test_size_reads_are_recorded_with_loc():
+    doc = symshape.export(Flow(), {"x": torch.randn(3, 5)})
+    o = ops(doc)
+    assert o.count("guard_int") == 2 and o.count("guard_bool") == 2
+    for n in doc["nodes"]:
+        if n["op"] in ("guard_int", "guard_bool"):
+            assert n["loc"]["file"] == HERE and n["loc"]["function"] == "forward" and n["loc"]["line"] > 0
+    gs = symshape.trace(doc)
+    locs = [g.loc for g in gs.guards if g.loc]
+    assert locs and all(l["file"] == HERE for l in locs)
+    assert "test_export.py:" in gs.report()
+    assert gs.check({"x": [3, 5]})[0] and not gs.check({"x": [4, 5]})[0]  # range(x.size(0)) specialized
+    assert not gs.check({"x": [3, 6]})[0]
+
+
+class DataDependent(nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:
+            return x
+        return -x
+
+
+class Sub(nn.Module):
+    def forward(self, x):
+        return x.numpy()
+
+
+class Outer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.inner = nn.Sequential(nn.Identity(), Sub())
+
+    def forward(self, x):
+        return self.inner(x)
+
+
+class Fails(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 2)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+def test_export_errors_name_module_op_and_line():
+    with pytest.raises(symshape.ExportError) as ei:
+        symshape.export(DataDependent(), {"x": torch.randn(3)})
+    e = ei.value
+    assert "data-dependent control flow" in str(e) and e.loc["file"] == HERE and e.module == ""
+    with pytest.raises(symshape.ExportError) as ei:
+        symshape.export(Outer(), {"x": torch.randn(3)})
+    assert ei.value.module == "inner.1" and ei.value.op == "numpy" and ei.value.loc["file"] == HERE
+    with pytest.raises(symshape.ExportError) as ei:
+        symshape.export(Fails(), {"x": torch.randn(2, 5)})
+    assert ei.value.op == "linear" and ei.value.module == "fc" and "fails at the example" in str(ei.value)
+    with pytest.raises(symshape.ExportError):
+        symshape.export(Fails(), {"x": torch.randn(2, 3)}, dynamic={"x": [2]})
+    with pytest.raises(symshape.ExportError):
+        symshape.export(Fails(), {"x": torch.randn(2, 3)}, dynamic={"y": [0]})
+    with pytest.raises(symshape.ExportError):
+        symshape.export(Fails(), {"x": torch.randn(2, 3)}, dynamic={"x": ["0:@x"]})
+    with pytest.raises(symshape.ExportError):
+        symshape.export(Fails(), {"x": "not a tensor"})
+    with pytest.raises(symshape.ExportError):
+        symshape.export(Fails(), {"class": torch.randn(2, 3)})
+    with pytest.raises(symshape.ExportError):
+        symshape.export(Fails(), (torch.randn(2, 3).to_sparse(),))
+    with pytest.raises(symshape.ExportError):
+        symshape.export(42, {"x": torch.randn(2)})
+
+
+def test_data_dependent_ops_export_as_such():
+    def f(x):
+        return x.nonzero(), torch.masked_select(x, x > 0), torch.unique(x), x.sum().item(), x.tolist()
+    doc = symshape.export(f, {"x": torch.tensor([0.0, 1.5, -2.0])})
+    o = ops(doc)
+    for name in ("nonzero", "masked_select", "unique", "item", "tolist"):
+        assert name in o
+
+
+def test_non_finite_floats_are_strings():
+    def f(x):
+        return x.masked_fill(x > 0, float("-inf"))
+    doc = symshape.export(f, {"x": torch.randn(2, 3)})
+    mf = next(n for n in doc["nodes"] if n["op"] == "masked_fill")
+    assert mf["args"][2] == "-inf"
+    json.dumps(doc, allow_nan=False)
+
+
+def test_cli_report_and_export(tmp_path, capsys):
+    assert cli_main(["report", "torchvision.models:squeezenet1_1", "--input", "x=1,3,48,64",
+                     "--dynamic", "x=2,3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("symshape guard report: squeezenet1_1") and "x.size()[2]" in out
+    p = tmp_path / "s.json"
+    assert cli_main(["export", "torchvision.models:squeezenet1_1", "--input", "x=1,3,48,64", "-o", str(p)]) == 0
+    doc = json.loads(p.read_text())
+    assert doc["nodes"][0]["dynamic"] == [0, 1, 2, 3]
+    assert cli_main(["report", "torchvision.models:squeezenet1_1", "--input", "x=1,3,48,64", "-b", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["format"] == "symshape.guards"
+    assert cli_main(["report", "no_such_module_xyz:f", "--input", "x=1"]) == 1
+    assert "cannot load" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as ei:
+        cli_main(["report", "torchvision.models:squeezenet1_1", "--input", "x=1,a"])
+    assert ei.value.code == 2
+    with pytest.raises(SystemExit):
+        cli_main(["report", "torchvision.models:squeezenet1_1", "--input", "x=1", "--dynamic", "y=0"])
+    assert cli_main(["report", "torchvision.models:squeezenet1_1", "--input", "x=1,3,4,4"]) == 1
+    assert "fails at the example" in capsys.readouterr().err
