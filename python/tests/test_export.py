@@ -69,6 +69,16 @@ def test_tuple_inputs_ints_functions_and_dynamic_forms(tmp_path):
     symshape.export_to(str(p), fn, (torch.randn(2, 3, 4), torch.randn(2, 12), 12), dynamic={"a": [0], "b": [0]})
     gs = symshape.trace(str(p))
     assert gs.check({"a": [5, 3, 4], "b": [5, 12]})[0] and not gs.check({"a": [5, 3, 4], "b": [6, 12]})[0]
+    # named, bounded dims (the dynamic-dim spec) go through export and trace(dynamic=...)
+    doc3 = symshape.export(fn, (torch.randn(2, 3, 4), torch.randn(2, 12), 12),
+                           dynamic={"a": ["0:batch@1..8"], "b": "0:batch@1..8"})
+    gs3 = symshape.trace(doc3)
+    assert gs3.check({"a": [1, 3, 4], "b": [1, 12]}) == (True, None)
+    assert gs3.check({"a": [9, 3, 4], "b": [9, 12]}) == (False, "a.size()[0] <= 8")
+    assert gs3.output_shapes({"a": [1, 3, 4], "b": [1, 12]}) == [[1, 12]]
+    spec = {"dim": 0, "name": "n", "max": 4}
+    gs4 = symshape.trace(doc3, dynamic={"a": [spec], "b": [spec]})
+    assert gs4.check({"a": [4, 3, 4], "b": [4, 12]})[0] and not gs4.check({"a": [5, 3, 4], "b": [5, 12]})[0]
 
 
 class Flow(nn.Module):
