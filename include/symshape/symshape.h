@@ -14,4 +14,5 @@
 #include "symshape/backend.h"
 #include "symshape/cgen.h"
 #include "symshape/bc.h"
+#include "symshape/verify.h"
 #endif

@@ -1,0 +1,121 @@
+/**
+ * @file symshape/verify.h
+ * @brief Proof obligations of a traced model, discharged with Z3 (translation
+ *        validation, as PyTorch's torch/fx/experimental/validator.py does for
+ *        its own guards). See docs/proof.md.
+ *
+ * Built only when Z3's C API (Debian's libz3-dev) was found at configure time;
+ * sy_verify_available() says whether it was. Without it every call returns
+ * SY_EUNSUPPORTED with the message "built without Z3".
+ *
+ * Semantics: integers of any size. FloorDiv, Mod and CeilDiv are Python's
+ * floor division (encoded as in the smtlib backend: Z3's integer div equals
+ * floor division for positive divisors), and an expression any of whose
+ * divisors is 0 is false (the checker's rule, guards.md). Every obligation is
+ * proved for all integer values of the sources with sizes and ranks >= 0.
+ * Not thread-safe with respect to one env or guard set; separate calls on
+ * separate objects may run in parallel (each call has its own Z3 context).
+ */
+#ifndef SYMSHAPE_VERIFY_H
+#define SYMSHAPE_VERIFY_H
+#include "symshape/gset.h"
+
+SY_BEGIN_DECLS
+
+/** The outcome of one obligation. */
+typedef enum sy_verify_verdict {
+    SY_VERIFY_PROVEN = 0,  /**< holds for every point of the domain (Z3: the negation is unsat) */
+    SY_VERIFY_REFUTED = 1, /**< a counterexample point was found */
+    SY_VERIFY_UNKNOWN = 2  /**< Z3 gave up or hit the timeout: never counted as proven */
+} sy_verify_verdict;
+
+/** Kinds of obligations. */
+typedef enum sy_verify_kind {
+    SY_VERIFY_EQUIVALENT = 0,  /**< (a) the final guard set is equivalent to the produced one */
+    SY_VERIFY_IMPLIES = 1,     /**< (b) the final set implies a decision or requirement recorded while tracing */
+    SY_VERIFY_REPLACEMENT = 2, /**< (c) the final set implies a replacement the env used (sym == expr) */
+    SY_VERIFY_EXAMPLE = 3      /**< (d) a guard of the final set holds at the example sizes */
+} sy_verify_kind;
+
+/** One discharged obligation, passed to the callback (all pointers valid
+ *  during the callback only). */
+typedef struct sy_verify_obligation {
+    sy_verify_kind kind;
+    size_t index;               /**< the record, symbol or guard index the obligation is about */
+    const char *what;           /**< one line, e.g. "implies recorded guard 3: Eq(s1, 224) (_assert)" */
+    sy_verify_verdict verdict;
+    const char *counterexample; /**< REFUTED: "x.size()[2] = 3, x.size()[3] = 5" (every source); else NULL */
+    double seconds;             /**< Z3 time of this obligation */
+} sy_verify_obligation;
+
+typedef void (*sy_verify_fn)(void *ud, const sy_verify_obligation *ob);
+
+#define SY_VERIFY_OPTIONS_VERSION 1u
+typedef struct sy_verify_options {
+    unsigned version;    /**< SY_VERIFY_OPTIONS_VERSION */
+    unsigned timeout_ms; /**< wall-clock limit per obligation (0: 60000 ms); past it the verdict is UNKNOWN */
+    unsigned rlimit;     /**< Z3's deterministic resource limit per obligation (Z3's "rlimit";
+                              0: 2000000); past it the verdict is UNKNOWN, the same on every machine */
+} sy_verify_options;
+#define SY_VERIFY_OPTIONS_INIT {SY_VERIFY_OPTIONS_VERSION, 0, 0}
+
+/** Counts by verdict, filled by sy_verify_model. */
+typedef struct sy_verify_summary {
+    size_t proven, refuted, unknown;
+    size_t skipped_runtime; /**< recorded runtime asserts (on unbacked sizes): checked at run time, not implied by guards */
+} sy_verify_summary;
+
+/** 1 when this build has the Z3 verifier, else 0. */
+SY_API int sy_verify_available(void);
+
+/** Discharge every obligation of a traced model:
+ *  (a) @p final (the minimized set) is equivalent to @p produced;
+ *  (b) @p final implies every guard @p env recorded (sy_env_guard), with each
+ *      symbol read as the first source it was created for;
+ *  (c) @p final implies `sym == r` for every symbol with a replacement r in
+ *      the env's facts (sy_facts_replacement);
+ *  (d) every guard of @p final holds at @p example (sy_gset_nsources(final)
+ *      int64 values, e.g. from sy_gset_values_from_shapes), or NULL to skip (d).
+ *  Sources are matched between the two sets by their text.
+ *  @param env the traced env (KEEP); @param produced, final (KEEP), over the
+ *         same inputs; @param opts NULL: defaults; @param fn called once per
+ *         obligation, in the order (a), (b), (c), (d); may be NULL.
+ *  @param[out] summary counts (may be NULL).
+ *  @retval SY_OK every obligation was attempted (see the verdicts)
+ *  @retval SY_EINVAL NULL env or sets, or a version mismatch
+ *  @retval SY_EUNSUPPORTED built without Z3, or an expression kind Z3 cannot
+ *          take @retval SY_ENOMEM */
+SY_API sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_gset *final, const int64_t *example,
+                                 const sy_verify_options *opts, sy_verify_fn fn, void *ud, sy_verify_summary *summary);
+
+/** Prove that @p a and @p b are equal (integers) or equivalent (booleans)
+ *  for every integer assignment of the free symbols (named by
+ *  sy_expr_sym_name) that satisfies every assumption and at which @p a is
+ *  defined; @p b must then be defined too. "Defined" means every divisor in
+ *  it is nonzero; an assumption holds where it is defined and true.
+ *  Both sides are translated to Z3 as they are: nothing is built with the
+ *  algebra's constructors, so a rewrite (b = sy_simplify(a)) is checked, not
+ *  re-derived.
+ *  @param assumptions array of @p n boolean expressions (NULL if n = 0).
+ *  @param opts Z3's limits (NULL: defaults); past one the verdict is UNKNOWN.
+ *  @param[out] verdict PROVEN / REFUTED / UNKNOWN.
+ *  @param[out] counterexample if not NULL and REFUTED: GIVE, "a = 3, b = -1"
+ *              (free with sy_str_free(ctx, ...)); otherwise set to NULL.
+ *  @retval SY_OK @retval SY_EINVAL a NULL argument, a non-boolean assumption,
+ *          or a and b of different types @retval SY_EUNSUPPORTED built without Z3
+ *  @retval SY_ENOMEM */
+SY_API sy_status sy_verify_equal(sy_ctx *ctx, size_t n, const sy_expr *const *assumptions, const sy_expr *a,
+                                 const sy_expr *b, const sy_verify_options *opts, sy_verify_verdict *verdict,
+                                 char **counterexample);
+
+/** Prove `lo <= e <= hi` (@p lo / @p hi NULL: no bound on that side) wherever
+ *  the assumptions hold and @p e is defined, as sy_verify_equal.
+ *  @retval SY_OK @retval SY_EINVAL NULL e, or a bound that is not an integer
+ *  expression @retval SY_EUNSUPPORTED built without Z3 @retval SY_ENOMEM */
+SY_API sy_status sy_verify_bound(sy_ctx *ctx, size_t n, const sy_expr *const *assumptions, const sy_expr *e,
+                                 const sy_expr *lo, const sy_expr *hi, const sy_verify_options *opts,
+                                 sy_verify_verdict *verdict,
+                                 char **counterexample);
+
+SY_END_DECLS
+#endif

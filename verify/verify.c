@@ -1,0 +1,698 @@
+/* Proof obligations discharged with Z3's C API (symshape/verify.h,
+ * docs/proof.md). Expressions are translated node by node, memoized on node
+ * identity (the hash-consed DAG is translated once, whatever its tree size),
+ * into Z3 integer terms; each node also gets its definedness: the conjunction
+ * of "divisor != 0" over the divisions it contains (the checker fails a guard
+ * that divides by zero). FloorDiv(a, b) = ite(b > 0, div(a, b), div(-a, -b)):
+ * for a positive divisor Z3's integer div (SMT-LIB: Euclidean) is floor
+ * division; for b < 0 floor(a/b) = floor(-a/-b). Mod(a, b) = a - b*FloorDiv(a, b),
+ * CeilDiv(a, b) = -FloorDiv(-a, b) (Python semantics). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "algebra/expr_private.h"
+#include "symshape/env.h"
+#include "symshape/verify.h"
+
+#ifndef SY_HAVE_Z3
+
+int sy_verify_available(void) { return 0; }
+sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_gset *final, const int64_t *example,
+                          const sy_verify_options *opts, sy_verify_fn fn, void *ud, sy_verify_summary *summary)
+{
+    (void)produced; (void)final; (void)example; (void)opts; (void)fn; (void)ud; (void)summary;
+    return env ? sy_fail_st(sy_env_ctx(env), SY_EUNSUPPORTED, "verify: built without Z3 (install libz3-dev and reconfigure)")
+               : SY_EUNSUPPORTED;
+}
+sy_status sy_verify_equal(sy_ctx *ctx, size_t n, const sy_expr *const *assumptions, const sy_expr *a, const sy_expr *b,
+                          const sy_verify_options *opts, sy_verify_verdict *verdict, char **counterexample)
+{
+    (void)n; (void)assumptions; (void)a; (void)b; (void)opts; (void)verdict;
+    if (counterexample) *counterexample = NULL;
+    return sy_fail_st(ctx, SY_EUNSUPPORTED, "verify: built without Z3 (install libz3-dev and reconfigure)");
+}
+sy_status sy_verify_bound(sy_ctx *ctx, size_t n, const sy_expr *const *assumptions, const sy_expr *e, const sy_expr *lo,
+                          const sy_expr *hi, const sy_verify_options *opts, sy_verify_verdict *verdict, char **counterexample)
+{
+    (void)n; (void)assumptions; (void)e; (void)lo; (void)hi; (void)opts; (void)verdict;
+    if (counterexample) *counterexample = NULL;
+    return sy_fail_st(ctx, SY_EUNSUPPORTED, "verify: built without Z3 (install libz3-dev and reconfigure)");
+}
+
+#else
+#include <z3.h>
+
+typedef struct {
+    const sy_expr *key;
+    Z3_ast val, def; /* def: NULL means "always defined" */
+} tslot;
+
+/* Maps a symbol node to the name of its Z3 constant (NULL: the symbol's own name). */
+typedef const char *(*name_fn)(void *ud, const sy_expr *sym);
+
+typedef struct {
+    Z3_context z;
+    sy_ctx *ctx;
+    tslot *tab;
+    size_t cap, n;
+    sy_status st;
+    name_fn name_of;
+    void *name_ud;
+    /* the Z3 constants created, by name, for counterexamples */
+    char **cnames;
+    Z3_ast *consts;
+    size_t nconsts, capconsts;
+    Z3_sort int_sort;
+    Z3_ast zero;
+} tr;
+
+static size_t hptr(const void *p)
+{
+    uint64_t h = (uint64_t)(uintptr_t)p;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return (size_t)h;
+}
+
+static tslot *lookup(tr *t, const sy_expr *e, int insert)
+{
+    if (insert && (t->n + 1) * 2 > t->cap) {
+        size_t nc = t->cap ? t->cap * 2 : 256;
+        tslot *nt = calloc(nc, sizeof *nt);
+        if (!nt) {
+            t->st = SY_ENOMEM;
+            return NULL;
+        }
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->tab[i].key) {
+                size_t j = hptr(t->tab[i].key) & (nc - 1);
+                while (nt[j].key) j = (j + 1) & (nc - 1);
+                nt[j] = t->tab[i];
+            }
+        free(t->tab);
+        t->tab = nt;
+        t->cap = nc;
+    }
+    if (!t->cap) return NULL;
+    size_t j = hptr(e) & (t->cap - 1);
+    while (t->tab[j].key) {
+        if (t->tab[j].key == e) return &t->tab[j];
+        j = (j + 1) & (t->cap - 1);
+    }
+    if (!insert) return NULL;
+    t->tab[j].key = e;
+    t->tab[j].val = NULL;
+    t->tab[j].def = NULL;
+    t->n++;
+    return &t->tab[j];
+}
+
+static Z3_ast mk_const(tr *t, const char *name)
+{
+    for (size_t i = 0; i < t->nconsts; i++)
+        if (!strcmp(t->cnames[i], name)) return t->consts[i];
+    if (t->nconsts == t->capconsts) {
+        size_t nc = t->capconsts ? t->capconsts * 2 : 16;
+        char **nn = realloc(t->cnames, nc * sizeof *nn);
+        if (!nn) {
+            t->st = SY_ENOMEM;
+            return NULL;
+        }
+        t->cnames = nn;
+        Z3_ast *na = realloc(t->consts, nc * sizeof *na);
+        if (!na) {
+            t->st = SY_ENOMEM;
+            return NULL;
+        }
+        t->consts = na;
+        t->capconsts = nc;
+    }
+    size_t len = strlen(name) + 1;
+    char *copy = malloc(len);
+    if (!copy) {
+        t->st = SY_ENOMEM;
+        return NULL;
+    }
+    memcpy(copy, name, len);
+    Z3_ast c = Z3_mk_const(t->z, Z3_mk_string_symbol(t->z, name), t->int_sort);
+    t->cnames[t->nconsts] = copy;
+    t->consts[t->nconsts++] = c;
+    return c;
+}
+
+static Z3_ast mk_int(tr *t, const sy_expr *c)
+{
+    int64_t v;
+    if (sy_expr_get_si(c, &v) == SY_OK) return Z3_mk_int64(t->z, v, t->int_sort);
+    char *s = sy_expr_print(t->ctx, c, SY_PRINT_CANONICAL);
+    if (!s) {
+        t->st = SY_ENOMEM;
+        return NULL;
+    }
+    Z3_ast r = Z3_mk_numeral(t->z, s, t->int_sort);
+    sy_str_free(t->ctx, s);
+    return r;
+}
+
+static Z3_ast and2(tr *t, Z3_ast a, Z3_ast b)
+{
+    if (!a) return b;
+    if (!b) return a;
+    Z3_ast v[2] = {a, b};
+    return Z3_mk_and(t->z, 2, v);
+}
+
+static Z3_ast floordiv(tr *t, Z3_ast a, Z3_ast b)
+{
+    Z3_ast pos = Z3_mk_gt(t->z, b, t->zero);
+    return Z3_mk_ite(t->z, pos, Z3_mk_div(t->z, a, b), Z3_mk_div(t->z, Z3_mk_unary_minus(t->z, a), Z3_mk_unary_minus(t->z, b)));
+}
+
+static int is_leaf(const sy_expr *e)
+{
+    sy_expr_kind k = sy_expr_kind_of(e);
+    return k == SY_EXPR_INT || k == SY_EXPR_SYM || k == SY_EXPR_TRUE || k == SY_EXPR_FALSE;
+}
+
+/* Translate one node whose children are translated already. */
+static void translate_node(tr *t, const sy_expr *e, tslot *s)
+{
+    Z3_context z = t->z;
+    size_t n = is_leaf(e) ? 0 : sy_expr_nargs(e);
+    Z3_ast stackargs[16], *args = n <= 16 ? stackargs : malloc(n * sizeof *args);
+    if (!args) {
+        t->st = SY_ENOMEM;
+        return;
+    }
+    Z3_ast def = NULL;
+    for (size_t i = 0; i < n; i++) {
+        tslot *c = lookup(t, sy_expr_arg(e, i), 0);
+        args[i] = c->val;
+        def = and2(t, def, c->def);
+    }
+    Z3_ast v = NULL;
+    switch (sy_expr_kind_of(e)) {
+    case SY_EXPR_INT: v = mk_int(t, e); break;
+    case SY_EXPR_TRUE: v = Z3_mk_true(z); break;
+    case SY_EXPR_FALSE: v = Z3_mk_false(z); break;
+    case SY_EXPR_SYM: {
+        const char *nm = t->name_of ? t->name_of(t->name_ud, e) : NULL;
+        v = mk_const(t, nm ? nm : sy_expr_sym_name(e));
+        break;
+    }
+    case SY_EXPR_ADD: {
+        Z3_ast *terms = malloc((n + 1) * sizeof *terms);
+        if (!terms) {
+            t->st = SY_ENOMEM;
+            break;
+        }
+        terms[0] = mk_int(t, sy_expr_add_const(t->ctx, e));
+        for (size_t i = 0; i < n; i++) {
+            Z3_ast m2[2] = {mk_int(t, sy_expr_add_coeff(t->ctx, e, i)), args[i]};
+            terms[i + 1] = Z3_mk_mul(z, 2, m2);
+        }
+        v = Z3_mk_add(z, (unsigned)(n + 1), terms);
+        free(terms);
+        break;
+    }
+    case SY_EXPR_MUL: v = Z3_mk_mul(z, (unsigned)n, args); break;
+    case SY_EXPR_POW: {
+        /* repeated squaring on Z3 terms (shared: Z3 hash-conses too) */
+        uint64_t k = sy_expr_pow_exp(e);
+        Z3_ast base = args[0], acc = NULL;
+        while (k) {
+            if (k & 1) {
+                if (!acc) acc = base;
+                else {
+                    Z3_ast m2[2] = {acc, base};
+                    acc = Z3_mk_mul(z, 2, m2);
+                }
+            }
+            k >>= 1;
+            if (k) {
+                Z3_ast m2[2] = {base, base};
+                base = Z3_mk_mul(z, 2, m2);
+            }
+        }
+        v = acc;
+        break;
+    }
+    case SY_EXPR_FLOORDIV:
+    case SY_EXPR_MOD:
+    case SY_EXPR_CEILDIV: {
+        Z3_ast a = args[0], b = args[1];
+        int64_t dv = 0;
+        if (!(sy_expr_get_si(sy_expr_arg(e, 1), &dv) == SY_OK && dv != 0))
+            def = and2(t, def, Z3_mk_not(z, Z3_mk_eq(z, b, t->zero)));
+        if (sy_expr_kind_of(e) == SY_EXPR_FLOORDIV) v = floordiv(t, a, b);
+        else if (sy_expr_kind_of(e) == SY_EXPR_CEILDIV) v = Z3_mk_unary_minus(z, floordiv(t, Z3_mk_unary_minus(z, a), b));
+        else {
+            Z3_ast m2[2] = {b, floordiv(t, a, b)};
+            Z3_ast s2[2] = {a, Z3_mk_mul(z, 2, m2)};
+            v = Z3_mk_sub(z, 2, s2);
+        }
+        break;
+    }
+    case SY_EXPR_MIN:
+    case SY_EXPR_MAX: {
+        v = args[0];
+        for (size_t i = 1; i < n; i++) {
+            Z3_ast c = sy_expr_kind_of(e) == SY_EXPR_MIN ? Z3_mk_le(z, v, args[i]) : Z3_mk_ge(z, v, args[i]);
+            v = Z3_mk_ite(z, c, v, args[i]);
+        }
+        break;
+    }
+    case SY_EXPR_EQ: v = Z3_mk_eq(z, args[0], t->zero); break;
+    case SY_EXPR_NE: v = Z3_mk_not(z, Z3_mk_eq(z, args[0], t->zero)); break;
+    case SY_EXPR_LE: v = Z3_mk_le(z, args[0], t->zero); break;
+    case SY_EXPR_AND: v = Z3_mk_and(z, (unsigned)n, args); break;
+    case SY_EXPR_OR: v = Z3_mk_or(z, (unsigned)n, args); break;
+    default: t->st = sy_fail_st(t->ctx, SY_EUNSUPPORTED, "verify: expression kind %d has no Z3 encoding", (int)sy_expr_kind_of(e)); break;
+    }
+    if (args != stackargs) free(args);
+    s->val = v;
+    s->def = def;
+}
+
+/* Post-order translation with an explicit stack (no recursion: deep DAGs). */
+static tslot *translate(tr *t, const sy_expr *root)
+{
+    tslot *r = lookup(t, root, 0);
+    if (r && r->val) return r;
+    typedef struct { const sy_expr *e; size_t next; } frame;
+    size_t cap = 64, n = 0;
+    frame *st = malloc(cap * sizeof *st);
+    if (!st) {
+        t->st = SY_ENOMEM;
+        return NULL;
+    }
+    st[n++] = (frame){root, 0};
+    while (n && t->st == SY_OK) {
+        frame *f = &st[n - 1];
+        tslot *s = lookup(t, f->e, 1);
+        if (!s) break;
+        if (s->val) {
+            n--;
+            continue;
+        }
+        size_t k = is_leaf(f->e) ? 0 : sy_expr_nargs(f->e);
+        if (f->next < k) {
+            const sy_expr *c = sy_expr_arg(f->e, f->next++);
+            if (n == cap) {
+                cap *= 2;
+                frame *ns = realloc(st, cap * sizeof *ns);
+                if (!ns) {
+                    t->st = SY_ENOMEM;
+                    break;
+                }
+                st = ns;
+            }
+            st[n++] = (frame){c, 0};
+            continue;
+        }
+        translate_node(t, f->e, s);
+        n--;
+    }
+    free(st);
+    return t->st == SY_OK ? lookup(t, root, 0) : NULL;
+}
+
+/* The expression as a Z3 Bool that is false where a divisor is 0. */
+static Z3_ast defined_true(tr *t, const sy_expr *e)
+{
+    tslot *s = translate(t, e);
+    if (!s) return NULL;
+    return s->def ? and2(t, s->def, s->val) : s->val;
+}
+
+static void on_z3_error(Z3_context z, Z3_error_code c)
+{
+    (void)z;
+    (void)c; /* errors are read back with Z3_get_error_code after each call */
+}
+
+static sy_status tr_init(tr *t, sy_ctx *ctx, const sy_verify_options *opts)
+{
+    if (opts && opts->version != SY_VERIFY_OPTIONS_VERSION) return sy_fail_st(ctx, SY_EINVAL, "verify: options version mismatch");
+    memset(t, 0, sizeof *t);
+    t->ctx = ctx;
+    t->st = SY_OK;
+    Z3_config cfg = Z3_mk_config();
+    if (!cfg) return sy_fail_st(ctx, SY_ENOMEM, "verify: cannot create a Z3 configuration");
+    char buf[32];
+    snprintf(buf, sizeof buf, "%u", opts && opts->timeout_ms ? opts->timeout_ms : 60000u);
+    Z3_set_param_value(cfg, "timeout", buf);
+    snprintf(buf, sizeof buf, "%u", opts && opts->rlimit ? opts->rlimit : 2000000u);
+    Z3_set_param_value(cfg, "rlimit", buf);
+    t->z = Z3_mk_context(cfg);
+    Z3_del_config(cfg);
+    if (!t->z) return sy_fail_st(ctx, SY_ENOMEM, "verify: cannot create a Z3 context");
+    Z3_set_error_handler(t->z, on_z3_error);
+    t->int_sort = Z3_mk_int_sort(t->z);
+    t->zero = Z3_mk_int(t->z, 0, t->int_sort);
+    return SY_OK;
+}
+
+static void tr_clear(tr *t)
+{
+    for (size_t i = 0; i < t->nconsts; i++) free(t->cnames[i]);
+    free(t->cnames);
+    free(t->consts);
+    free(t->tab);
+    if (t->z) Z3_del_context(t->z);
+    memset(t, 0, sizeof *t);
+}
+
+/* A growable string for counterexamples and descriptions. */
+typedef struct { char *p; size_t n, cap; int oom; } sbuf;
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    if (b->oom) return;
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) {
+            b->oom = 1;
+            return;
+        }
+        if (b->p && b->n + (size_t)k < b->cap) {
+            b->n += (size_t)k;
+            return;
+        }
+        size_t nc = (b->cap ? b->cap : 64);
+        while (nc <= b->n + (size_t)k) nc *= 2;
+        char *np = realloc(b->p, nc);
+        if (!np) {
+            b->oom = 1;
+            return;
+        }
+        b->p = np;
+        b->cap = nc;
+    }
+}
+
+/* Check that `premises` imply `claim`: Z3 on premises and not(claim). */
+static sy_verify_verdict prove(tr *t, size_t np, Z3_ast *premises, Z3_ast claim, sbuf *cex, double *secs)
+{
+    Z3_solver s = Z3_mk_solver(t->z);
+    Z3_solver_inc_ref(t->z, s);
+    for (size_t i = 0; i < np; i++) Z3_solver_assert(t->z, s, premises[i]);
+    Z3_solver_assert(t->z, s, Z3_mk_not(t->z, claim));
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    Z3_lbool r = Z3_solver_check(t->z, s);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    *secs = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+    sy_verify_verdict v = r == Z3_L_FALSE ? SY_VERIFY_PROVEN : r == Z3_L_TRUE ? SY_VERIFY_REFUTED : SY_VERIFY_UNKNOWN;
+    if (v == SY_VERIFY_REFUTED && cex) {
+        Z3_model m = Z3_solver_get_model(t->z, s);
+        Z3_model_inc_ref(t->z, m);
+        for (size_t i = 0; i < t->nconsts; i++) {
+            Z3_ast val = NULL;
+            if (Z3_model_eval(t->z, m, t->consts[i], 1, &val) && val)
+                sb_printf(cex, "%s%s = %s", i ? ", " : "", t->cnames[i], Z3_get_numeral_string(t->z, val));
+        }
+        Z3_model_dec_ref(t->z, m);
+    }
+    Z3_solver_dec_ref(t->z, s);
+    if (Z3_get_error_code(t->z) != Z3_OK) v = SY_VERIFY_UNKNOWN;
+    return v;
+}
+
+int sy_verify_available(void) { return 1; }
+
+/* assumptions => (a defined => claim(a, b)): claim built in Z3 from the two
+ * translations. which: 0 equal, 1 bound (b = lo, c = hi, either NULL). */
+static sy_status prove_about(sy_ctx *ctx, size_t n, const sy_expr *const *assumptions, const sy_expr *a,
+                             const sy_expr *b, const sy_expr *c, int which, const sy_verify_options *opts,
+                             sy_verify_verdict *verdict, char **counterexample)
+{
+    if (counterexample) *counterexample = NULL;
+    if (!ctx) return SY_EINVAL;
+    if (!a || !verdict || (n && !assumptions) || (which == 0 && !b))
+        return sy_fail_st(ctx, SY_EINVAL, "verify: NULL argument");
+    if (which == 0 && sy_expr_is_bool(a) != sy_expr_is_bool(b))
+        return sy_fail_st(ctx, SY_EINVAL, "verify: the two sides differ in type (integer vs boolean)");
+    if (which == 1 && (sy_expr_is_bool(a) || (b && sy_expr_is_bool(b)) || (c && sy_expr_is_bool(c))))
+        return sy_fail_st(ctx, SY_EINVAL, "verify: a bound is about integer expressions");
+    for (size_t i = 0; i < n; i++)
+        if (!assumptions[i] || !sy_expr_is_bool(assumptions[i]))
+            return sy_fail_st(ctx, SY_EINVAL, "verify: assumption %zu is not a boolean expression", i);
+    tr t;
+    sy_status st = tr_init(&t, ctx, opts);
+    if (st != SY_OK) return st;
+    Z3_ast *prem = malloc((n + 1) * sizeof *prem);
+    size_t np = 0;
+    if (!prem) st = SY_ENOMEM;
+    for (size_t i = 0; i < n && st == SY_OK; i++) {
+        prem[np] = defined_true(&t, assumptions[i]);
+        if (!prem[np]) st = t.st;
+        np++;
+    }
+    tslot *ta = st == SY_OK ? translate(&t, a) : NULL;
+    if (st == SY_OK && !ta) st = t.st;
+    Z3_ast claim = NULL;
+    if (st == SY_OK) {
+        if (ta->def) prem[np++] = ta->def;
+        Z3_ast av = ta->val;
+        if (which == 0) {
+            tslot *tb = translate(&t, b);
+            if (!tb) st = t.st;
+            else claim = and2(&t, tb->def, sy_expr_is_bool(a) ? Z3_mk_iff(t.z, av, tb->val) : Z3_mk_eq(t.z, av, tb->val));
+        } else {
+            claim = Z3_mk_true(t.z);
+            for (int side = 0; side < 2 && st == SY_OK; side++) {
+                const sy_expr *bd = side ? c : b;
+                if (!bd) continue;
+                tslot *tb = translate(&t, bd);
+                if (!tb) {
+                    st = t.st;
+                    break;
+                }
+                claim = and2(&t, claim, and2(&t, tb->def, side ? Z3_mk_le(t.z, av, tb->val) : Z3_mk_le(t.z, tb->val, av)));
+            }
+        }
+    }
+    if (st == SY_OK) {
+        sbuf cex = {0};
+        double secs;
+        *verdict = prove(&t, np, prem, claim, counterexample ? &cex : NULL, &secs);
+        if (cex.oom) st = SY_ENOMEM;
+        else if (counterexample && *verdict == SY_VERIFY_REFUTED) {
+            char *out = sy_alloc(ctx, cex.n + 1);
+            if (!out) st = SY_ENOMEM;
+            else {
+                memcpy(out, cex.p ? cex.p : "", cex.n);
+                out[cex.n] = 0;
+                *counterexample = out;
+            }
+        }
+        free(cex.p);
+    }
+    free(prem);
+    tr_clear(&t);
+    if (st == SY_ENOMEM) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    return st;
+}
+
+sy_status sy_verify_equal(sy_ctx *ctx, size_t n, const sy_expr *const *assumptions, const sy_expr *a, const sy_expr *b,
+                          const sy_verify_options *opts, sy_verify_verdict *verdict, char **counterexample)
+{
+    return prove_about(ctx, n, assumptions, a, b, NULL, 0, opts, verdict, counterexample);
+}
+
+sy_status sy_verify_bound(sy_ctx *ctx, size_t n, const sy_expr *const *assumptions, const sy_expr *e, const sy_expr *lo,
+                          const sy_expr *hi, const sy_verify_options *opts, sy_verify_verdict *verdict, char **counterexample)
+{
+    return prove_about(ctx, n, assumptions, e, lo, hi, 1, opts, verdict, counterexample);
+}
+
+/* Symbols of the env read as the first source they were created for. */
+static const char *env_source_name(void *ud, const sy_expr *sym)
+{
+    const sy_symbol_info *si = sy_env_symbol_of(ud, sym);
+    return si && !si->unbacked && si->nsources ? si->sources[0] : NULL;
+}
+
+static int is_size_source(const char *s) { return strstr(s, ".size()[") != NULL || strstr(s, ".dim()") != NULL; }
+
+/* The conjunction of a set's checked guards (runtime asserts excluded). */
+static Z3_ast set_all(tr *t, const sy_gset *gs)
+{
+    size_t n = sy_gset_size(gs), k = 0;
+    Z3_ast *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v) {
+        t->st = SY_ENOMEM;
+        return NULL;
+    }
+    for (size_t i = 0; i < n && t->st == SY_OK; i++) {
+        const sy_gset_guard *g = sy_gset_at(gs, i);
+        if (g->kind == SY_GK_RUNTIME_ASSERT) continue;
+        v[k] = defined_true(t, g->expr);
+        if (v[k]) k++;
+    }
+    Z3_ast r = t->st == SY_OK ? (k ? Z3_mk_and(t->z, (unsigned)k, v) : Z3_mk_true(t->z)) : NULL;
+    free(v);
+    return r;
+}
+
+static int mentions_unbacked(sy_env *env, const sy_expr *e)
+{
+    const sy_expr **syms = NULL;
+    size_t n = 0;
+    if (sy_expr_free_symbols(sy_env_ctx(env), e, &syms, &n) != SY_OK) return 1;
+    int u = 0;
+    for (size_t i = 0; i < n && !u; i++) {
+        const sy_symbol_info *si = sy_env_symbol_of(env, syms[i]);
+        u = si && si->unbacked;
+    }
+    sy_mem_free(sy_env_ctx(env), (void *)syms);
+    return u;
+}
+
+static char *short_text(sy_ctx *ctx, const sy_expr *e)
+{
+    char *s = sy_expr_print(ctx, e, SY_PRINT_CANONICAL);
+    if (s && strlen(s) > 160) strcpy(s + 150, " ...");
+    return s;
+}
+
+sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_gset *final, const int64_t *example,
+                          const sy_verify_options *opts, sy_verify_fn fn, void *ud, sy_verify_summary *summary)
+{
+    if (!env || !produced || !final) return SY_EINVAL;
+    sy_ctx *ctx = sy_env_ctx(env);
+    sy_verify_summary sum = {0, 0, 0, 0};
+    tr t;
+    sy_status st = tr_init(&t, ctx, opts);
+    if (st != SY_OK) return st;
+    t.name_of = env_source_name;
+    t.name_ud = env;
+    /* the domain: sizes and ranks are >= 0 */
+    size_t ns = sy_gset_nsources(final);
+    Z3_ast *dom = malloc((ns + sy_gset_nsources(produced) + 2) * sizeof *dom);
+    size_t nd = 0;
+    if (!dom) st = SY_ENOMEM;
+    for (int which = 0; which < 2 && st == SY_OK; which++) {
+        const sy_gset *gs = which ? produced : final;
+        for (size_t i = 0; i < sy_gset_nsources(gs); i++)
+            if (is_size_source(sy_gset_source(gs, i))) {
+                Z3_ast c = mk_const(&t, sy_gset_source(gs, i));
+                if (c) dom[nd++] = Z3_mk_ge(t.z, c, t.zero);
+            }
+    }
+    Z3_ast fin = st == SY_OK ? set_all(&t, final) : NULL, pro = fin ? set_all(&t, produced) : NULL;
+    if (st == SY_OK && (!fin || !pro)) st = t.st;
+    sbuf cex = {0}, what = {0};
+    sy_verify_obligation ob;
+#define EMIT(KIND, IDX, CLAIM, PREM, NPREM)                                                          \
+    do {                                                                                            \
+        cex.n = 0;                                                                                  \
+        if (cex.p) cex.p[0] = 0;                                                                    \
+        memset(&ob, 0, sizeof ob);                                                                  \
+        ob.kind = (KIND);                                                                           \
+        ob.index = (IDX);                                                                           \
+        ob.verdict = prove(&t, (NPREM), (PREM), (CLAIM), &cex, &ob.seconds);                        \
+        ob.what = what.p ? what.p : "";                                                             \
+        ob.counterexample = ob.verdict == SY_VERIFY_REFUTED ? (cex.p ? cex.p : "") : NULL;           \
+        if (ob.verdict == SY_VERIFY_PROVEN) sum.proven++;                                           \
+        else if (ob.verdict == SY_VERIFY_REFUTED) sum.refuted++;                                    \
+        else sum.unknown++;                                                                         \
+        if (fn) fn(ud, &ob);                                                                        \
+    } while (0)
+    /* (a) equivalence */
+    if (st == SY_OK) {
+        what.n = 0;
+        sb_printf(&what, "the minimized set (%zu guards) is equivalent to the produced set (%zu guards)", sy_gset_size(final),
+                  sy_gset_size(produced));
+        EMIT(SY_VERIFY_EQUIVALENT, 0, Z3_mk_iff(t.z, fin, pro), dom, nd);
+    }
+    /* (b) every recorded guard; premises: domain + final set */
+    Z3_ast *prem = st == SY_OK ? malloc((nd + 1) * sizeof *prem) : NULL;
+    if (st == SY_OK && !prem) st = SY_ENOMEM;
+    if (prem) {
+        memcpy(prem, dom, nd * sizeof *prem);
+        prem[nd] = fin;
+    }
+    for (size_t i = 0; st == SY_OK && i < sy_env_nguards(env); i++) {
+        const sy_guard_record *r = sy_env_guard(env, i);
+        if (r->kind == SY_GUARD_RUNTIME_ASSERT || mentions_unbacked(env, r->expr)) {
+            sum.skipped_runtime++;
+            continue;
+        }
+        Z3_ast c = defined_true(&t, r->expr);
+        if (!c) {
+            st = t.st;
+            break;
+        }
+        char *txt = short_text(ctx, r->expr);
+        what.n = 0;
+        sb_printf(&what, "implies recorded guard %zu: %s (%s%s%s)", i, txt ? txt : "?",
+                  r->norigins && r->origins[0].op ? r->origins[0].op : "?", r->norigins && r->origins[0].node ? " at " : "",
+                  r->norigins && r->origins[0].node ? r->origins[0].node : "");
+        sy_str_free(ctx, txt);
+        EMIT(SY_VERIFY_IMPLIES, i, c, prem, nd + 1);
+    }
+    /* (c) replacements */
+    sy_facts *facts = sy_env_facts(env);
+    for (size_t i = 0; st == SY_OK && i < sy_env_nsymbols(env); i++) {
+        const sy_symbol_info *si = sy_env_symbol(env, i);
+        const sy_expr *rep = si->unbacked ? NULL : sy_facts_replacement(facts, si->sym);
+        if (!rep || rep == si->sym || mentions_unbacked(env, rep)) continue;
+        const sy_expr *eq = sy_expr_eq(ctx, si->sym, rep);
+        if (!eq) {
+            st = sy_ctx_last_error(ctx);
+            break;
+        }
+        Z3_ast c = defined_true(&t, eq);
+        if (!c) {
+            st = t.st;
+            break;
+        }
+        char *txt = short_text(ctx, rep);
+        what.n = 0;
+        sb_printf(&what, "implies the replacement %s -> %s (%s)", sy_expr_sym_name(si->sym), txt ? txt : "?",
+                  si->nsources ? si->sources[0] : "");
+        sy_str_free(ctx, txt);
+        EMIT(SY_VERIFY_REPLACEMENT, i, c, prem, nd + 1);
+    }
+    /* (d) the example point satisfies every guard */
+    if (example && st == SY_OK) {
+        Z3_ast *pt = malloc((ns ? ns : 1) * sizeof *pt);
+        if (!pt) st = SY_ENOMEM;
+        for (size_t i = 0; st == SY_OK && i < ns; i++)
+            pt[i] = Z3_mk_eq(t.z, mk_const(&t, sy_gset_source(final, i)), Z3_mk_int64(t.z, example[i], t.int_sort));
+        for (size_t g = 0; st == SY_OK && g < sy_gset_size(final); g++) {
+            const sy_gset_guard *gd = sy_gset_at(final, g);
+            if (gd->kind == SY_GK_RUNTIME_ASSERT) continue;
+            Z3_ast c = defined_true(&t, gd->expr);
+            if (!c) {
+                st = t.st;
+                break;
+            }
+            what.n = 0;
+            sb_printf(&what, "guard %zu holds at the example: %s", g, gd->text);
+            EMIT(SY_VERIFY_EXAMPLE, g, c, pt, ns);
+        }
+        free(pt);
+    }
+#undef EMIT
+    if (cex.oom || what.oom) st = SY_ENOMEM;
+    free(cex.p);
+    free(what.p);
+    free(prem);
+    free(dom);
+    if (st == SY_OK && t.st != SY_OK) st = t.st;
+    tr_clear(&t);
+    if (summary) *summary = sum;
+    if (st == SY_ENOMEM) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    return st;
+}
+#endif
