@@ -24,6 +24,8 @@ typedef struct {
     sy_trace_override *ov; /* input malloc'ed, spec parsed in pctx */
     size_t nov, cap;
     sy_ctx *pctx; /* owns the parsed --dynamic specs */
+    sy_onnx_example *ex;   /* --example (ONNX): input and shape malloc'ed */
+    size_t nex, excap;
 } model_opts;
 
 static void model_opts_free(model_opts *m)
@@ -35,6 +37,18 @@ static void model_opts_free(model_opts *m)
     }
     free(m->ov);
     sy_ctx_free(m->pctx);
+    for (size_t i = 0; i < m->nex; i++) {
+        free((void *)m->ex[i].input);
+        free((void *)m->ex[i].shape);
+    }
+    free(m->ex);
+}
+
+/* an ONNX model: the file name ends in .onnx */
+static int is_onnx(const char *path)
+{
+    size_t n = path ? strlen(path) : 0;
+    return n > 5 && !strcmp(path + n - 5, ".onnx");
 }
 
 const char *cli_argv0;
@@ -81,11 +95,13 @@ enum {
     OPT_POINTS,
     OPT_JSON,
     OPT_FAIL_ON_REJECT,
-    OPT_TIMEOUT
+    OPT_TIMEOUT,
+    OPT_EXAMPLE
 };
 #define MODEL_OPTIONS                                                                                                \
     {"dynamic", required_argument, NULL, OPT_DYNAMIC}, {"static", required_argument, NULL, OPT_STATIC},              \
-        {"no-duck-sizing", no_argument, NULL, OPT_NO_DUCK}, {"no-specialize-01", no_argument, NULL, OPT_NO_01}
+        {"no-duck-sizing", no_argument, NULL, OPT_NO_DUCK}, {"no-specialize-01", no_argument, NULL, OPT_NO_01},     \
+        {"example", required_argument, NULL, OPT_EXAMPLE}
 
 /* --dynamic SPEC (sy_input_spec_parse: NAME=D[:DIM][@MIN..MAX],...) / --static NAME / --no-duck-sizing / --no-specialize-01:
  * returns 1 if option o was ours, 0 if not, or -EX_* on error */
@@ -97,6 +113,29 @@ static int model_option(const char *cmd, model_opts *m, int o, const char *v)
     }
     if (o == OPT_NO_01) {
         m->eo.specialize_zero_one = 0;
+        return 1;
+    }
+    if (o == OPT_EXAMPLE) {
+        char *name;
+        int64_t *shape;
+        size_t rank;
+        int pr = cli_parse_sizes(v, &name, &shape, &rank);
+        if (pr == -2) return -cli_oom();
+        if (pr) return -cli_usage_error(cmd, "--example expects NAME=D,D,... with non-negative integers (got '%s')", v);
+        for (size_t i = 0; i < m->nex; i++)
+            if (!strcmp(m->ex[i].input, name)) {
+                free(name);
+                free(shape);
+                return -cli_usage_error(cmd, "--example: input '%s' given twice", m->ex[i].input);
+            }
+        if (cli_reserve(&m->ex, &m->excap, m->nex + 1, sizeof *m->ex)) {
+            free(name);
+            free(shape);
+            return -cli_oom();
+        }
+        m->ex[m->nex].input = name;
+        m->ex[m->nex].shape = shape;
+        m->ex[m->nex++].ndim = rank;
         return 1;
     }
     if (o != OPT_DYNAMIC && o != OPT_STATIC) return 0;
@@ -156,9 +195,37 @@ static int check_overrides(const char *cmd, const model_opts *m, const sy_graph 
     return EX_OK;
 }
 
+/* the same for an ONNX model's inputs, and --example ranks */
+static int check_onnx_overrides(const char *cmd, const model_opts *m, const sy_onnx_model *om)
+{
+    for (size_t i = 0; i < m->nov + m->nex; i++) {
+        const char *name = i < m->nov ? m->ov[i].input : m->ex[i - m->nov].input;
+        const sy_onnx_input *in = NULL;
+        for (size_t k = 0; k < sy_onnx_ninputs(om); k++)
+            if (!strcmp(sy_onnx_input_at(om, k)->name, name)) in = sy_onnx_input_at(om, k);
+        if (!in) {
+            fprintf(stderr, "symshape: error: %s: %s %s: the model has no input named '%s' (inputs:", cmd,
+                    i >= m->nov ? "--example" : m->ov[i].make_static ? "--static" : "--dynamic", name, name);
+            for (size_t k = 0; k < sy_onnx_ninputs(om); k++) fprintf(stderr, " %s", sy_onnx_input_at(om, k)->name);
+            fprintf(stderr, ")\n(see 'symshape %s --help')\n", cmd);
+            return EX_USAGE;
+        }
+        if (i >= m->nov && m->ex[i - m->nov].ndim != in->ndim)
+            return cli_usage_error(cmd, "--example %s=...: input '%s' has rank %zu, the example %zu sizes", name, name,
+                                   in->ndim, m->ex[i - m->nov].ndim);
+        for (size_t k = 0; i < m->nov && k < m->ov[i].ndims; k++)
+            if ((size_t)m->ov[i].dims[k] >= in->ndim)
+                return cli_usage_error(cmd, "--dynamic %s=...: input '%s' has no dim %d (rank %zu)", name, name,
+                                       m->ov[i].dims[k], in->ndim);
+    }
+    return EX_OK;
+}
+
 typedef struct {
     sy_ctx *ctx;
     sy_graph *g;
+    sy_onnx_model *om; /* an ONNX model instead of g */
+    sy_onnx_trace *ot;
     sy_env *env;
     sy_trace *tr;
     sy_gset *gs;
@@ -170,15 +237,54 @@ static void traced_free(traced *t)
 {
     sy_gset_free(t->gs);
     sy_trace_free(t->tr);
+    sy_onnx_trace_free(t->ot);
     sy_env_free(t->env);
     sy_graph_free(t->g);
+    sy_onnx_free(t->om);
     sy_ctx_free(t->ctx);
+}
+
+static int trace_onnx(const char *cmd, model_opts *m, traced *t)
+{
+    double t0 = now();
+    if (sy_onnx_load_file(t->ctx, m->model, &t->om) != SY_OK) return cli_lib_error(t->ctx, "cannot load model");
+    int rc = check_onnx_overrides(cmd, m, t->om);
+    if (rc != EX_OK) return rc;
+    double t1 = now();
+    t->env = sy_env_new(t->ctx, &m->eo);
+    if (!t->env) return cli_lib_error(t->ctx, "env");
+    sy_onnx_trace_options to = SY_ONNX_TRACE_OPTIONS_INIT;
+    to.nexamples = m->nex;
+    to.examples = m->ex;
+    to.nov = m->nov;
+    to.ov = m->ov;
+    if (sy_env_trace_onnx(t->env, t->om, &to, &t->ot) != SY_OK) {
+        sy_status st = sy_ctx_last_error(t->ctx);
+        fprintf(stderr, "symshape: error: %s: %s\n", m->model, sy_ctx_last_error_msg(t->ctx));
+        return st == SY_ENOMEM ? EX_INTERNAL : EX_INPUT;
+    }
+    double t2 = now();
+    size_t nin;
+    const sy_graph_input *const *ins = sy_onnx_trace_gset_inputs(t->ot, &nin);
+    if (sy_gset_produce_inputs(t->env, sy_onnx_name(t->om), nin, ins, &t->gs) != SY_OK)
+        return cli_lib_error(t->ctx, "produce guards");
+    t->produced = sy_gset_size(t->gs);
+    double t3 = now();
+    if (sy_gset_minimize(t->gs) != SY_OK) return cli_lib_error(t->ctx, "minimize guards");
+    double t4 = now();
+    t->t_parse = t1 - t0;
+    t->t_trace = t2 - t1;
+    t->t_produce = t3 - t2;
+    t->t_minimize = t4 - t3;
+    return EX_OK;
 }
 
 static int trace_model(const char *cmd, model_opts *m, traced *t)
 {
     memset(t, 0, sizeof *t);
     t->ctx = cli_ctx();
+    if (is_onnx(m->model)) return trace_onnx(cmd, m, t);
+    if (m->nex) return cli_usage_error(cmd, "--example applies to ONNX models (a JSON graph carries its example sizes)");
     double t0 = now();
     char *text = NULL;
     size_t len = 0;
@@ -272,7 +378,8 @@ static int run_run(int argc, char **argv)
                 "model %s: %zu nodes, %zu symbols\n"
                 "time: parse %.3f ms, trace %.3f ms, produce %.3f ms, minimize %.3f ms, render %.3f ms\n"
                 "guards: %zu recorded, %zu deduplicated, %zu produced over sources, %zu kept after minimization\n",
-                sy_graph_name(t.g), sy_graph_nnodes(t.g), sy_env_nsymbols(t.env), t.t_parse * 1e3, t.t_trace * 1e3,
+                t.om ? sy_onnx_name(t.om) : sy_graph_name(t.g), t.om ? sy_onnx_nnodes(t.om) : sy_graph_nnodes(t.g),
+                sy_env_nsymbols(t.env), t.t_parse * 1e3, t.t_trace * 1e3,
                 t.t_produce * 1e3, t.t_minimize * 1e3, (t6 - t5) * 1e3, rec, dedup, t.produced, kept);
     }
     /* after rendering everything: a violated dynamic-dim spec is exit 1 (torch.export raises) */
@@ -394,6 +501,38 @@ static int json_point(const char *file, size_t pi, json_t *p, point *pt)
     return EX_OK;
 }
 
+/* The output shapes of an ONNX model at a point: a concrete run (every dim
+ * static at the point's sizes) in a fresh environment; an error where the
+ * shape rules reject the sizes. */
+static sy_status onnx_outputs(const sy_onnx_model *om, const point *pt, json_t *outs, char *err, size_t errlen)
+{
+    sy_ctx *ctx = cli_ctx();
+    sy_env *env = sy_env_new(ctx, NULL);
+    sy_onnx_example *ex = calloc(pt->n ? pt->n : 1, sizeof *ex);
+    sy_status st = env && ex ? SY_OK : SY_ENOMEM;
+    for (size_t k = 0; k < pt->n && !st; k++) {
+        ex[k].input = pt->in[k].name;
+        ex[k].ndim = pt->in[k].rank;
+        ex[k].shape = pt->in[k].shape;
+    }
+    sy_onnx_trace_options to = SY_ONNX_TRACE_OPTIONS_INIT;
+    to.nexamples = pt->n;
+    to.examples = ex;
+    to.concrete = 1;
+    sy_onnx_trace *ot = NULL;
+    if (!st) st = sy_env_trace_onnx(env, om, &to, &ot);
+    if (st) snprintf(err, errlen, "%s", sy_ctx_last_error(ctx) ? sy_ctx_last_error_msg(ctx) : "out of memory");
+    for (size_t i = 0; !st && i < sy_onnx_trace_noutputs(ot); i++) {
+        sy_value v = sy_value_tensor(sy_onnx_trace_value(ot, sy_onnx_trace_output(ot, i)));
+        st = flat_shapes(ctx, &v, outs, err, errlen);
+    }
+    sy_onnx_trace_free(ot);
+    sy_env_free(env);
+    sy_ctx_free(ctx);
+    free(ex);
+    return st;
+}
+
 static const struct option probe_opts[] = {{"sizes", required_argument, NULL, 's'},
                                            {"points", required_argument, NULL, OPT_POINTS},
                                            {"json", no_argument, NULL, OPT_JSON},
@@ -483,10 +622,10 @@ static int run_probe(int argc, char **argv)
     }
     traced t;
     rc = trace_model("probe", &m, &t);
-    sy_realvals *rv = rc == EX_OK ? sy_realvals_new(t.ctx, t.g) : NULL;
+    sy_realvals *rv = rc == EX_OK && t.g ? sy_realvals_new(t.ctx, t.g) : NULL;
     size_t ns = rc == EX_OK ? sy_gset_nsources(t.gs) : 0;
     int64_t *vals = calloc(ns ? ns : 1, sizeof *vals);
-    if (rc == EX_OK && (!rv || !vals)) rc = cli_oom();
+    if (rc == EX_OK && ((t.g && !rv) || !vals)) rc = cli_oom();
     size_t npts = points ? json_array_size(points) : 1;
     long accepted = 0, violations = 0, truth = 0;
     int tty = isatty(2) && npts > 20;
@@ -510,15 +649,16 @@ static int run_probe(int argc, char **argv)
             cur->ranks[k] = in->rank;
             cur->shapes[k] = in->shape;
             long gi = -1;
-            for (size_t q = 0; q < sy_graph_ninputs(t.g); q++)
-                if (!strcmp(sy_graph_input_at(t.g, q)->name, in->name)) gi = (long)q;
+            size_t nin = t.om ? sy_onnx_ninputs(t.om) : sy_graph_ninputs(t.g);
+            for (size_t q = 0; q < nin; q++)
+                if (!strcmp(t.om ? sy_onnx_input_at(t.om, q)->name : sy_graph_input_at(t.g, q)->name, in->name)) gi = (long)q;
             if (gi < 0) {
                 if (points) rc = cli_input_error("%s: point %zu: the model has no input named '%s'", pname, pi, in->name);
                 else rc = cli_input_error("the model has no input named '%s'", in->name);
                 break;
             }
-            cur->dts[k] = sy_graph_input_at(t.g, (size_t)gi)->dtype;
-            if (!bind_err[0] && sy_realvals_bind(rv, in->name, in->rank, in->shape) != SY_OK) {
+            cur->dts[k] = t.om ? sy_onnx_input_at(t.om, (size_t)gi)->dtype : sy_graph_input_at(t.g, (size_t)gi)->dtype;
+            if (rv && !bind_err[0] && sy_realvals_bind(rv, in->name, in->rank, in->shape) != SY_OK) {
                 /* a rank mismatch: the guard set rejects it; real values are not available (never
                  * the previous point's) */
                 snprintf(bind_err, sizeof bind_err, "%s", sy_ctx_last_error_msg(t.ctx));
@@ -544,7 +684,8 @@ static int run_probe(int argc, char **argv)
             st = SY_EINVAL;
             snprintf(err, sizeof err, "%s", bind_err);
         }
-        for (size_t oi = 0; oi < sy_realvals_noutputs(rv) && !st; oi++) {
+        if (t.om && !st) st = onnx_outputs(t.om, cur, outs, err, sizeof err);
+        for (size_t oi = 0; rv && oi < sy_realvals_noutputs(rv) && !st; oi++) {
             const sy_value *val;
             st = sy_realvals_output(rv, oi, &val);
             if (st) snprintf(err, sizeof err, "%s", sy_ctx_last_error_msg(t.ctx));
@@ -655,6 +796,8 @@ static int run_verify(int argc, char **argv)
     if (rc == EX_OK && cases && (optind < argc || m.nov || !m.eo.duck_sizing || !m.eo.specialize_zero_one))
         rc = cli_usage_error("verify", "--cases takes no model and no model options");
     if (rc == EX_OK && !cases && argc - optind != 1) rc = cli_usage_error("verify", "expected one model file (or --cases FILE)");
+    if (rc == EX_OK && !cases && is_onnx(argv[optind]))
+        rc = cli_usage_error("verify", "verify reads JSON graphs; ONNX models are not supported by verify yet");
     if (rc == EX_OK && !sy_verify_available())
         rc = cli_input_error("verify: this symshape was built without Z3 (install libz3-dev, reconfigure and rebuild)");
     if (rc != EX_OK) {
@@ -721,10 +864,12 @@ static int run_verify(int argc, char **argv)
     "      --static NAME        every dim of input NAME is static\n"                                            \
     "      --no-duck-sizing     equal example sizes do not share a symbol\n"                                    \
     "      --no-specialize-01   example sizes 0 and 1 stay symbolic (range [0, oo))\n"                          \
+    "      --example NAME=D,..  ONNX: the example sizes (hints) of input NAME's dims (default: its\n"           \
+    "                           dim_value, 224 for a symbolic dim)\n"                                        \
     "  -h, --help               this help;  -V, --version  the version\n"
 
 const cli_cmd cmd_run = {"run", "trace a model and render its minimized guard set",
-    "usage: symshape run [options] [MODEL.json]\n\n"
+    "usage: symshape run [options] [MODEL.json | MODEL.onnx]\n\n"
     "Traces MODEL ('-': stdin; default: the bundled examples/resnet18.json,\n"
     "installed in ../share/symshape/examples next to the executable) with symbolic\n"
     "sizes, produces and minimizes its guard set and renders it with a backend.\n\n"
@@ -743,7 +888,7 @@ const cli_cmd cmd_run = {"run", "trace a model and render its minimized guard se
     run_run, 0};
 
 const cli_cmd cmd_probe = {"probe", "check sizes against the guard set and compute the real output shapes",
-    "usage: symshape probe [options] (--sizes NAME=D,D,... ... | --points PROBES.json) MODEL.json\n\n"
+    "usage: symshape probe [options] (--sizes NAME=D,D,... ... | --points PROBES.json) MODEL\n\n"
     "For each point: whether the guard set accepts it (and the first failing guard\n"
     "with the values it read), and the model's output shapes there computed with\n"
     "get_real_value (or the error where the model cannot run). MODEL '-' reads stdin.\n\n"
@@ -788,3 +933,176 @@ const cli_cmd cmd_verify = {"verify", "prove a model's guard set with Z3 (transl
     "  3  bad model or cases file, or built without Z3\n" CLI_EXIT_INTERNAL
     "  5  no refutation, but an obligation unknown (timeout)\n",
     run_verify, 0};
+
+/* ------------------------------------------------------------------ infer */
+
+static const struct option infer_opts[] = {{"output", required_argument, NULL, 'o'},
+                                           {"json", no_argument, NULL, OPT_JSON},
+                                           {"stats", no_argument, NULL, OPT_STATS},
+                                           MODEL_OPTIONS,
+                                           CLI_COMMON_OPTIONS,
+                                           {0}};
+
+/* a dim as JSON: an integer, or the printed expression over display names */
+static json_t *dim_json(traced *t, const sy_expr *d)
+{
+    int64_t v;
+    if (sy_expr_get_si(d, &v) == SY_OK) return json_integer(v);
+    sy_ctx_reset_error(t->ctx);
+    char *s = sy_expr_print(t->ctx, sy_onnx_trace_display(t->ot, d), SY_PRINT_CANONICAL);
+    json_t *j = json_string(s ? s : "?");
+    sy_str_free(t->ctx, s);
+    return j;
+}
+
+static int run_infer(int argc, char **argv)
+{
+    model_opts m;
+    memset(&m, 0, sizeof m);
+    sy_env_options eo = SY_ENV_OPTIONS_INIT;
+    m.eo = eo;
+    const char *outpath = NULL;
+    int as_json = 0, stats = 0, rc = EX_OK, o;
+    while (rc == EX_OK && (o = cli_getopt(&cmd_infer, argc, argv, "o:" CLI_COMMON_SHORT, infer_opts, &rc)) != -1) {
+        if (o == CLI_STOP) break;
+        int r = model_option("infer", &m, o, optarg);
+        if (r < 0) rc = -r;
+        else if (r) continue;
+        else if (o == 'o') outpath = optarg;
+        else if (o == OPT_JSON) as_json = 1;
+        else if (o == OPT_STATS) stats = 1;
+    }
+    if (rc == EX_OK && argc - optind != 1) rc = cli_usage_error("infer", "expected one model file (MODEL.onnx)");
+    if (rc == EX_OK) m.model = argv[optind];
+    if (rc == EX_OK && !is_onnx(m.model)) rc = cli_usage_error("infer", "infer reads ONNX models (a file ending in .onnx)");
+    if (rc != EX_OK) {
+        model_opts_free(&m);
+        return rc;
+    }
+    traced t;
+    double t0 = now();
+    rc = trace_model("infer", &m, &t);
+    double t1 = now();
+    json_t *root = NULL, *values = NULL, *guards = NULL, *syms = NULL;
+    const sy_expr **from = NULL, **to = NULL;
+    size_t nsub = 0, ns = 0;
+    if (rc == EX_OK) {
+        root = json_object();
+        values = json_object();
+        guards = json_array();
+        syms = json_object();
+        ns = sy_gset_nsources(t.gs);
+        from = calloc(ns ? ns : 1, sizeof *from);
+        to = calloc(ns ? ns : 1, sizeof *to);
+        if (!root || !values || !guards || !syms || !from || !to) rc = cli_oom();
+    }
+    for (size_t i = 0; rc == EX_OK && i < ns; i++) {
+        const sy_expr *d = sy_onnx_trace_source_symbol(t.ot, sy_gset_source(t.gs, i));
+        if (!d || sy_expr_is_int(d)) continue;
+        from[nsub] = sy_gset_source_var(t.gs, i);
+        to[nsub++] = d;
+        const char *nm = sy_expr_sym_name(d);
+        if (nm && !json_object_get(syms, nm)) {
+            json_t *sj = json_pack("{s:s, s:[]}", "source", sy_gset_source(t.gs, i), "sources");
+            json_object_set_new(syms, nm, sj);
+        }
+        if (nm) json_array_append_new(json_object_get(json_object_get(syms, nm), "sources"), json_string(sy_gset_source(t.gs, i)));
+    }
+    for (size_t i = 0; rc == EX_OK && i < sy_onnx_trace_nvalues(t.ot); i++) {
+        const sy_tensor *v = sy_onnx_trace_value(t.ot, i);
+        json_t *a = json_array();
+        for (size_t k = 0; k < v->ndim; k++) json_array_append_new(a, dim_json(&t, v->sizes[k]));
+        json_object_set_new(values, sy_onnx_trace_value_name(t.ot, i), a);
+    }
+    for (size_t i = 0; rc == EX_OK && i < sy_gset_size(t.gs); i++) {
+        const sy_gset_guard *g = sy_gset_at(t.gs, i);
+        const sy_expr *e = sy_expr_subs(t.ctx, g->expr, nsub, from, to);
+        char *es = e ? sy_expr_print(t.ctx, e, SY_PRINT_CANONICAL) : NULL;
+        if (!es) {
+            rc = cli_lib_error(t.ctx, "guard");
+            break;
+        }
+        json_t *orig = json_array();
+        for (size_t k = 0; k < g->norigins; k++)
+            json_array_append_new(orig, json_pack("{s:s?, s:s?, s:s?}", "node", g->origins[k].node, "op", g->origins[k].op,
+                                                  "reason", g->origins[k].reason));
+        json_array_append_new(guards, json_pack("{s:s, s:s, s:s, s:o}", "guard", es, "source", g->text, "kind",
+                                                sy_gset_kind_name(g->kind), "origins", orig));
+        sy_str_free(t.ctx, es);
+    }
+    if (rc == EX_OK) {
+        json_object_set_new(root, "model", json_string(sy_onnx_name(t.om)));
+        json_object_set_new(root, "symbols", json_incref(syms));
+        json_object_set_new(root, "values", json_incref(values));
+        json_object_set_new(root, "guards", json_incref(guards));
+    }
+    if (rc == EX_OK && outpath && sy_onnx_write_value_info(t.ot, m.model, outpath) != SY_OK)
+        rc = cli_lib_error(t.ctx, "write value_info");
+    if (rc == EX_OK && as_json) {
+        char *s = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+        if (!s) rc = cli_oom();
+        else {
+            fputs(s, stdout);
+            fputc('\n', stdout);
+            free(s);
+        }
+    } else if (rc == EX_OK && !outpath) {
+        printf("model %s: %zu values, %zu guards\nvalues:\n", sy_onnx_name(t.om), sy_onnx_trace_nvalues(t.ot),
+               sy_gset_size(t.gs));
+        const char *k;
+        json_t *v;
+        json_object_foreach(values, k, v) {
+            char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+            printf("  %s: %s\n", k, s ? s : "?");
+            free(s);
+        }
+        printf("guards:\n");
+        for (size_t i = 0; i < json_array_size(guards); i++) {
+            json_t *g = json_array_get(guards, i), *orig = json_object_get(g, "origins");
+            printf("  %zu. %s   [%s]", i + 1, json_string_value(json_object_get(g, "guard")),
+                   json_string_value(json_object_get(g, "kind")));
+            if (json_array_size(orig)) {
+                json_t *o0 = json_array_get(orig, 0);
+                printf("  from node %s (%s): %s", json_string_value(json_object_get(o0, "node")),
+                       json_string_value(json_object_get(o0, "op")),
+                       json_string_value(json_object_get(o0, "reason")) ? json_string_value(json_object_get(o0, "reason")) : "");
+            }
+            printf("\n");
+        }
+    }
+    if (rc == EX_OK && stats) {
+        size_t kept, skipped;
+        sy_onnx_sizes(t.om, &kept, &skipped);
+        fprintf(stderr, "model %s: %zu nodes, %zu values, %zu symbols, %zu guards; read %.3f ms, trace %.3f ms, guards %.3f ms, "
+                        "total %.3f ms; graph bytes kept %zu, payload bytes skipped %zu\n",
+                sy_onnx_name(t.om), sy_onnx_nnodes(t.om), sy_onnx_trace_nvalues(t.ot), sy_env_nsymbols(t.env), sy_gset_size(t.gs),
+                t.t_parse * 1e3, t.t_trace * 1e3, (t.t_produce + t.t_minimize) * 1e3, (t1 - t0) * 1e3, kept, skipped);
+    }
+    free(from);
+    free(to);
+    json_decref(syms);
+    json_decref(values);
+    json_decref(guards);
+    json_decref(root);
+    traced_free(&t);
+    model_opts_free(&m);
+    return rc;
+}
+
+const cli_cmd cmd_infer = {"infer", "every value's shape of an ONNX model as expressions, with its guards",
+    "usage: symshape infer [options] MODEL.onnx\n\n"
+    "Traces MODEL (docs/onnx.md) and prints the shape of every value (inputs,\n"
+    "initializers, node outputs) as expressions over the inputs' dims (named by\n"
+    "their dim_param, or INPUT_dK), and the minimized guards under which these\n"
+    "shapes hold.\n\n"
+    "  -o, --output FILE        write a copy of the model with graph.value_info filled\n"
+    "                           (dim_value where constant, dim_param = the expression)\n"
+    "      --json               {\"model\": ..., \"symbols\": {NAME: {\"source\": ...}},\n"
+    "                            \"values\": {NAME: [dims as ints or strings]},\n"
+    "                            \"guards\": [{\"guard\", \"source\", \"kind\", \"origins\"}]}\n"
+    "      --stats              sizes and timings on stderr\n"
+    MODEL_HELP
+    CLI_EXIT_HEAD
+    "  0  inferred\n" CLI_EXIT_USAGE
+    "  3  bad model (the message names the node), unwritable output\n" CLI_EXIT_INTERNAL,
+    run_infer, 0};

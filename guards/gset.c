@@ -243,6 +243,19 @@ static sy_gset_kind classify(const sy_expr *e)
 sy_status sy_gset_produce(sy_env *env, const sy_graph *g, sy_gset **out)
 {
     if (!env) return SY_EINVAL;
+    size_t nin = g ? sy_graph_ninputs(g) : 0;
+    const sy_graph_input **ins = NULL;
+    if (nin && !(ins = sy_alloc(env->ctx, nin * sizeof *ins))) return sy_fail_st(env->ctx, SY_ENOMEM, "out of memory");
+    for (size_t i = 0; i < nin; i++) ins[i] = sy_graph_input_at(g, i);
+    sy_status st = sy_gset_produce_inputs(env, g ? sy_graph_name(g) : NULL, nin, ins, out);
+    if (ins) sy_dealloc(env->ctx, ins, nin * sizeof *ins);
+    return st;
+}
+
+sy_status sy_gset_produce_inputs(sy_env *env, const char *model, size_t nin, const sy_graph_input *const *ins,
+                                 sy_gset **out)
+{
+    if (!env) return SY_EINVAL;
     sy_ctx *ctx = env->ctx;
     if (!out) return sy_fail_st(ctx, SY_EINVAL, "produce_guards: NULL argument");
     *out = NULL;
@@ -250,13 +263,12 @@ sy_status sy_gset_produce(sy_env *env, const sy_graph *g, sy_gset **out)
     if (!gs) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
     memset(gs, 0, sizeof *gs);
     gs->ctx = ctx;
-    gs->model = gstrdup(gs, g ? sy_graph_name(g) : "model");
+    gs->model = gstrdup(gs, model ? model : "model");
     char buf[1024];
     sy_status st = SY_OK;
     /* 1. sources and tensor-match guards, per graph input */
-    size_t nin = g ? sy_graph_ninputs(g) : 0;
     for (size_t i = 0; i < nin; i++) {
-        const sy_graph_input *in = sy_graph_input_at(g, i);
+        const sy_graph_input *in = ins[i];
         snprintf(buf, sizeof buf, "%s.dim()", in->name);
         long sd = add_source(gs, buf);
         snprintf(buf, sizeof buf, "%s.dtype", in->name);

@@ -66,6 +66,9 @@ sy_status sy_env_fail(sy_env *env, sy_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* add @p source to a backed symbol of the env (no duplicate); false when sym is
+ * not one of its symbols or on SY_ENOMEM */
+bool sy_env_symbol_add_source(sy_env *env, const sy_expr *sym, const char *source);
 /* printable form of an expression, env-owned */
 const char *sy_env_show(sy_env *env, const sy_expr *e);
 /* record an error and yield NULL of any pointer type */

@@ -218,6 +218,45 @@ const sy_tensor *sy_env_input_spec(sy_env *env, const char *name, sy_dtype dtype
     return sy_tensor_new(env, dtype, ndim, sz);
 }
 
+const sy_tensor *sy_env_input_exprs(sy_env *env, const char *name, sy_dtype dtype, size_t ndim,
+                                    const sy_expr *const *dims)
+{
+    if (!env) return NULL;
+    if (!name || (ndim && !dims)) return SY_NFAIL(env->ctx, SY_EINVAL, "input: NULL argument");
+    for (size_t i = 0; i < ndim; i++) {
+        char src[256];
+        snprintf(src, sizeof src, "%s.size()[%zu]", name, i);
+        int64_t ex = 0;
+        sy_dim_policy p = SY_DIM_STATIC;
+        if (!dims[i]) return SY_NFAIL(env->ctx, SY_EINVAL, "input %s: dim %zu is NULL", name, i);
+        if (sy_expr_get_si(dims[i], &ex) != SY_OK) {
+            const sy_symbol_info *si = sy_env_symbol_of(env, dims[i]);
+            if (!si || si->unbacked)
+                return SY_NFAIL(env->ctx, SY_EINVAL, "input %s: dim %zu is neither an int64 constant nor a backed symbol of the env",
+                                name, i);
+            if (!sy_env_symbol_add_source(env, dims[i], src)) return SY_NOOM(env->ctx);
+            ex = si->hint;
+            p = SY_DIM_DYNAMIC;
+        } else if (ex < 0) {
+            return SY_NFAIL(env->ctx, SY_EINVAL, "input %s: dim %zu is negative (%lld)", name, i, (long long)ex);
+        }
+        if (env->ninputs == env->inputcap) {
+            size_t nc = env->inputcap ? env->inputcap * 2 : 16;
+            sy_input_dim *ni = sy_realloc(env->ctx, env->inputs, env->inputcap * sizeof *ni, nc * sizeof *ni);
+            if (!ni) return SY_NOOM(env->ctx);
+            env->inputs = ni;
+            env->inputcap = nc;
+        }
+        sy_input_dim *d = &env->inputs[env->ninputs++];
+        d->source = sy_env_strdup(env, src);
+        if (!d->source) return NULL;
+        d->expr = dims[i];
+        d->policy = p;
+        d->example = ex;
+    }
+    return sy_tensor_new(env, dtype, ndim, dims);
+}
+
 size_t sy_env_ninput_dims(const sy_env *env) { return env ? env->ninputs : 0; }
 const sy_input_dim *sy_env_input_dim(const sy_env *env, size_t i)
 {

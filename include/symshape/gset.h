@@ -56,6 +56,12 @@ typedef struct sy_gset_guard {
  *  relied on. Not minimized.
  *  @retval SY_OK @retval SY_ENOMEM @retval SY_EINVAL */
 SY_API sy_status sy_gset_produce(sy_env *env, const sy_graph *g, sy_gset **out);
+/** sy_gset_produce for a model that is not a sy_graph (e.g. an ONNX model,
+ *  symshape/onnx.h): @p model names it (NULL: "model"), @p ins lists its
+ *  @p ninputs inputs (KEEP; only name, dtype and ndim are read) for the
+ *  tensor-match guards. Same result and errors as sy_gset_produce. */
+SY_API sy_status sy_gset_produce_inputs(sy_env *env, const char *model, size_t ninputs,
+                                        const sy_graph_input *const *ins, sy_gset **out);
 SY_API sy_gset *sy_gset_free(SY_TAKE SY_NULL sy_gset *gs);
 
 /** Minimize in place: remove duplicates, merge the bounds of each source to

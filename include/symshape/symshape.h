@@ -15,4 +15,5 @@
 #include "symshape/cgen.h"
 #include "symshape/bc.h"
 #include "symshape/verify.h"
+#include "symshape/onnx.h"
 #endif

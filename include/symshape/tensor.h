@@ -74,6 +74,18 @@ SY_API const sy_tensor *sy_env_input(sy_env *env, const char *name, sy_dtype dty
 SY_API const sy_tensor *sy_env_input_spec(sy_env *env, const char *name, sy_dtype dtype, size_t ndim,
                                           const int64_t *shape, const sy_dim_policy *policies,
                                           const sy_dim_spec *const *specs);
+/** A graph input whose dims are given as expressions, for frontends that
+ *  declare equal dims themselves (ONNX: one symbol per dim_param name, shared
+ *  by every input that names it). Each of the @p ndim @p dims (KEEP) is a
+ *  non-negative int64 constant (registered as a static dim) or a backed
+ *  symbol of @p env from sy_env_create_symbol (registered as a dynamic dim
+ *  with its hint as example; the source "NAME.size()[i]" is added to the
+ *  symbol's sources, so guard production emits the equality of two sources
+ *  sharing a symbol). Returns the contiguous fake tensor, or NULL with
+ *  SY_EINVAL (a NULL, negative, unbacked or foreign dim; message names the
+ *  input and dim) or SY_ENOMEM. */
+SY_API const sy_tensor *sy_env_input_exprs(sy_env *env, const char *name, sy_dtype dtype, size_t ndim,
+                                           const sy_expr *const *dims);
 
 /** Number of registered input dims and the i-th (registration order). */
 SY_API size_t sy_env_ninput_dims(const sy_env *env);

@@ -1,0 +1,2187 @@
+/* The ONNX op table: one entry per operator (name, input count, shape rule).
+ * Every rule follows the operator's definition in onnx/docs/Operators.md of
+ * ONNX 1.12 (opset versions cited as Op-N); where an op changed between
+ * opsets 11 and 18 the rule accepts both forms (e.g. axes as an attribute
+ * before Squeeze-13 / ReduceMean-18, as an input after).
+ *
+ * Conventions: a branch on a size the facts do not decide goes through
+ * sy_env_evaluate_expr (a guard); a condition the runtime checks (matching
+ * dims, an index in range, a non-empty conv window) is sy_env_require. Small
+ * integer tensors (SY_ONNX_MAX_VALUES elements) carry symbolic element values
+ * (ox_val.iv), so that shape subgraphs (Shape -> Gather -> Concat -> Reshape)
+ * give exact expressions. Values that depend on data are unknown: a shape
+ * read from them gets unbacked symbols. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algebra/expr_private.h"
+#include "frontends/onnx/onnx_private.h"
+
+#define MAXR 64 /* largest rank handled */
+
+static const sy_expr *K(ox_call *c, int64_t v) { return sy_expr_int_si(c->ctx, v); }
+static sy_status lasterr(ox_call *c)
+{
+    sy_status st = sy_ctx_last_error(c->ctx);
+    return st ? st : SY_ENOMEM;
+}
+#define CHK(p)                                                                                                         \
+    do {                                                                                                               \
+        if (!(p)) return lasterr(c);                                                                                   \
+    } while (0)
+#define TRY(x)                                                                                                         \
+    do {                                                                                                               \
+        sy_status st_ = (x);                                                                                           \
+        if (st_) return st_;                                                                                           \
+    } while (0)
+
+static const sy_tensor *T(ox_call *c, size_t k) { return k < c->nin && c->in[k] ? c->in[k]->t : NULL; }
+static int has(ox_call *c, size_t k) { return k < c->nin && c->in[k]; }
+
+static sy_status set_out(ox_call *c, size_t k, int elem, size_t nd, const sy_expr *const *sz)
+{
+    if (k >= c->nout) return SY_OK;
+    if (nd > MAXR) return ox_err(c, SY_EUNSUPPORTED, "output rank %zu exceeds %d", nd, MAXR);
+    const sy_tensor *t = sy_tensor_new(c->env, ox_dtype(elem), nd, sz);
+    CHK(t);
+    c->out[k].elem = elem;
+    c->out[k].t = t;
+    return SY_OK;
+}
+static sy_status same_as(ox_call *c, size_t k, size_t from)
+{
+    const sy_tensor *t = T(c, from);
+    return set_out(c, k, c->in[from]->elem, t->ndim, t->sizes);
+}
+
+static sy_status truth(ox_call *c, const sy_expr *rel, const char *reason, int *out)
+{
+    CHK(rel);
+    sy_provenance w = c->why;
+    w.reason = reason;
+    const sy_expr *v;
+    TRY(sy_env_evaluate_expr(c->env, rel, &w, &v));
+    *out = sy_expr_kind_of(v) == SY_EXPR_TRUE;
+    return SY_OK;
+}
+
+static sy_status require(ox_call *c, const sy_expr *rel, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static sy_status require(ox_call *c, const sy_expr *rel, const char *fmt, ...)
+{
+    CHK(rel);
+    char reason[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    sy_provenance w = c->why;
+    w.reason = reason;
+    return sy_env_require(c->env, rel, &w);
+}
+
+static const char *show(ox_call *c, const sy_expr *e)
+{
+    static char buf[4][256];
+    static int k;
+    char *s = sy_expr_print(c->ctx, e, SY_PRINT_CANONICAL);
+    char *b = buf[k++ & 3];
+    snprintf(b, 256, "%s", s ? s : "?");
+    sy_str_free(c->ctx, s);
+    return b;
+}
+
+/* the concrete value of an integer expression: a guard when symbolic */
+static sy_status concrete(ox_call *c, const sy_expr *e, const char *what, int64_t *out)
+{
+    CHK(e);
+    if (sy_expr_get_si(e, out) == SY_OK) return SY_OK;
+    sy_ctx_reset_error(c->ctx);
+    sy_provenance w = c->why;
+    w.reason = what;
+    const sy_expr *v;
+    TRY(sy_env_evaluate_expr(c->env, e, &w, &v));
+    if (sy_expr_get_si(v, out) != SY_OK) return ox_err(c, SY_EOVERFLOW, "%s does not fit int64", what);
+    return SY_OK;
+}
+
+static sy_status norm_axis(ox_call *c, int64_t a, size_t rank, size_t *out)
+{
+    *out = 0;
+    if (a < -(int64_t)rank || a >= (int64_t)rank)
+        return ox_err(c, SY_EINVAL, "axis %lld is out of range for rank %zu", (long long)a, rank);
+    *out = (size_t)(a < 0 ? a + (int64_t)rank : a);
+    return SY_OK;
+}
+
+static const sy_expr *numel(ox_call *c, const sy_tensor *t) { return sy_expr_mul_n(c->ctx, t->ndim, t->sizes); }
+
+/* element values of input k (NULL when unknown); n receives their count */
+static const sy_expr **vals(ox_call *c, size_t k, size_t *n)
+{
+    if (!has(c, k)) return NULL;
+    ox_val *v = c->in[k];
+    if (v->iv) {
+        *n = v->nv;
+        return v->iv;
+    }
+    if (v->fv) { /* integral float constants act as integers */
+        const sy_expr **iv = ox_alloc(c, (v->nv ? v->nv : 1) * sizeof *iv);
+        if (!iv) return NULL;
+        for (size_t i = 0; i < v->nv; i++) {
+            if (!(v->fv[i] == floor(v->fv[i])) || fabs(v->fv[i]) > 9e15) return NULL;
+            iv[i] = K(c, (int64_t)v->fv[i]);
+        }
+        *n = v->nv;
+        return iv;
+    }
+    return NULL;
+}
+
+/* constant integer list of input k (a guard specializes symbolic entries) */
+static sy_status const_ints(ox_call *c, size_t k, const char *what, size_t *n, int64_t **out)
+{
+    size_t m = 0;
+    const sy_expr **v = vals(c, k, &m);
+    if (!v)
+        return ox_err(c, SY_EUNSUPPORTED, "the values of input %zu '%s' (%s) are not known: they depend on tensor data", k,
+                      c->node->input[k], what);
+    int64_t *r = ox_alloc(c, (m ? m : 1) * sizeof *r);
+    CHK(r);
+    for (size_t i = 0; i < m; i++) {
+        if (sy_expr_is_bool(v[i])) {
+            r[i] = sy_expr_kind_of(v[i]) == SY_EXPR_TRUE;
+            continue;
+        }
+        TRY(concrete(c, v[i], what, &r[i]));
+    }
+    *n = m;
+    *out = r;
+    return SY_OK;
+}
+
+/* ints from attribute @p attr or, when absent, input @p k (opset changes) */
+static sy_status ints_attr_or_input(ox_call *c, const char *attr, size_t k, const char *what, int *present, size_t *n,
+                                    int64_t **out)
+{
+    size_t m;
+    const int64_t *a;
+    TRY(ox_attr_ints(c, attr, &m, &a));
+    if (ox_attr(c, attr)) {
+        int64_t *r = ox_alloc(c, (m ? m : 1) * sizeof *r);
+        CHK(r);
+        if (m) memcpy(r, a, m * sizeof *r);
+        *present = 1;
+        *n = m;
+        *out = r;
+        return SY_OK;
+    }
+    if (has(c, k)) {
+        *present = 1;
+        return const_ints(c, k, what, n, out);
+    }
+    *present = 0;
+    *n = 0;
+    *out = NULL;
+    return SY_OK;
+}
+
+static sy_status set_vals(ox_call *c, size_t k, size_t n, const sy_expr **iv)
+{
+    if (k >= c->nout || !iv || n > SY_ONNX_MAX_VALUES) return SY_OK;
+    for (size_t i = 0; i < n; i++) CHK(iv[i]);
+    c->out[k].iv = iv;
+    c->out[k].nv = n;
+    return SY_OK;
+}
+
+static sy_status unbacked_dims(ox_call *c, size_t n, const sy_expr **dims, const char *what)
+{
+    for (size_t i = 0; i < n; i++) {
+        char src[300];
+        snprintf(src, sizeof src, "%s of node %s (dim %zu)", what, c->nname, i);
+        dims[i] = sy_env_create_unbacked(c->env, 1, src);
+        CHK(dims[i]);
+    }
+    return SY_OK;
+}
+
+/* ------------------------------------------------------------------ broadcasting */
+
+/* Numpy multidirectional broadcasting (onnx/docs/Broadcasting.md): per dim, equal
+ * dims stay, a dim 1 stretches. */
+static sy_status bcast_dim(ox_call *c, const sy_expr *a, const sy_expr *b, const sy_expr **out)
+{
+    const sy_expr *one = K(c, 1);
+    if (a == b || b == one) {
+        *out = a;
+        return SY_OK;
+    }
+    if (a == one) {
+        *out = b;
+        return SY_OK;
+    }
+    int eq;
+    char reason[600];
+    snprintf(reason, sizeof reason, "broadcast: %s == %s", show(c, a), show(c, b));
+    TRY(truth(c, sy_expr_eq(c->ctx, a, b), reason, &eq));
+    if (eq) {
+        *out = sy_expr_is_int(b) ? b : a;
+        return SY_OK;
+    }
+    int a1, b1;
+    TRY(truth(c, sy_expr_eq(c->ctx, a, one), "broadcast: dim is 1", &a1));
+    if (a1) {
+        *out = b;
+        return SY_OK;
+    }
+    TRY(truth(c, sy_expr_eq(c->ctx, b, one), "broadcast: dim is 1", &b1));
+    if (b1) {
+        *out = a;
+        return SY_OK;
+    }
+    return ox_err(c, SY_EINVAL, "cannot broadcast dims %s and %s", show(c, a), show(c, b));
+}
+
+static sy_status bcast_shapes(ox_call *c, size_t n, const sy_tensor *const *ts, size_t *ndo, const sy_expr **out)
+{
+    size_t r = 0;
+    for (size_t i = 0; i < n; i++)
+        if (ts[i] && ts[i]->ndim > r) r = ts[i]->ndim;
+    if (r > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank %zu exceeds %d", r, MAXR);
+    for (size_t d = 0; d < r; d++) out[d] = K(c, 1);
+    for (size_t i = 0; i < n; i++) {
+        if (!ts[i]) continue;
+        size_t off = r - ts[i]->ndim;
+        for (size_t d = 0; d < ts[i]->ndim; d++) TRY(bcast_dim(c, out[off + d], ts[i]->sizes[d], &out[off + d]));
+    }
+    *ndo = r;
+    return SY_OK;
+}
+
+/* element index of a broadcast operand for output element i (constant shapes) */
+static int const_shape(const sy_tensor *t, int64_t *d)
+{
+    for (size_t i = 0; i < t->ndim; i++)
+        if (sy_expr_get_si(t->sizes[i], &d[i]) != SY_OK) return 0;
+    return 1;
+}
+static size_t src_index(size_t i, size_t r, const int64_t *od, const sy_tensor *t, const int64_t *td)
+{
+    size_t idx = 0, stride = 1;
+    size_t off = r - t->ndim;
+    for (size_t k = r; k-- > 0;) {
+        size_t coord = i % (size_t)od[k];
+        i /= (size_t)od[k];
+        if (k >= off) {
+            size_t tk = k - off;
+            if (td[tk] != 1) idx += coord * stride;
+            stride *= (size_t)td[tk];
+        }
+    }
+    return idx;
+}
+
+typedef const sy_expr *(*elt_fn)(ox_call *c, const sy_expr *const *x, int *unknown);
+
+/* values of an elementwise op over broadcast inputs 0..n-1 */
+static sy_status elt_values(ox_call *c, size_t n, size_t ndo, const sy_expr *const *out_dims, elt_fn fn)
+{
+    int64_t od[MAXR], td[8][MAXR];
+    const sy_expr **iv[8];
+    size_t nv[8];
+    if (n > 8) return SY_OK;
+    for (size_t d = 0; d < ndo; d++)
+        if (sy_expr_get_si(out_dims[d], &od[d]) != SY_OK) {
+            sy_ctx_reset_error(c->ctx);
+            return SY_OK;
+        }
+    size_t total = 1;
+    for (size_t d = 0; d < ndo; d++) total *= (size_t)od[d];
+    if (total > SY_ONNX_MAX_VALUES) return SY_OK;
+    for (size_t k = 0; k < n; k++) {
+        if (!has(c, k)) continue;
+        if (!(iv[k] = (const sy_expr **)vals(c, k, &nv[k])) || !const_shape(T(c, k), td[k])) return SY_OK;
+    }
+    const sy_expr **r = ox_alloc(c, (total ? total : 1) * sizeof *r);
+    CHK(r);
+    for (size_t i = 0; i < total; i++) {
+        const sy_expr *x[8] = {0};
+        for (size_t k = 0; k < n; k++)
+            if (has(c, k)) x[k] = iv[k][src_index(i, ndo, od, T(c, k), td[k])];
+        int unknown = 0;
+        r[i] = fn(c, x, &unknown);
+        if (unknown) return SY_OK;
+        if (!r[i]) return lasterr(c);
+    }
+    return set_vals(c, 0, total, r);
+}
+
+static int is_b(const sy_expr *e) { return e && sy_expr_is_bool(e); }
+static const sy_expr *f_add(ox_call *c, const sy_expr *const *x, int *u)
+{
+    if (is_b(x[0]) || is_b(x[1])) return *u = 1, NULL;
+    return sy_expr_add(c->ctx, x[0], x[1]);
+}
+static const sy_expr *f_sub(ox_call *c, const sy_expr *const *x, int *u)
+{
+    if (is_b(x[0]) || is_b(x[1])) return *u = 1, NULL;
+    return sy_expr_sub(c->ctx, x[0], x[1]);
+}
+static const sy_expr *f_mul(ox_call *c, const sy_expr *const *x, int *u)
+{
+    if (is_b(x[0]) || is_b(x[1])) return *u = 1, NULL;
+    return sy_expr_mul(c->ctx, x[0], x[1]);
+}
+/* integer Div truncates toward zero (the C semantics runtimes implement;
+ * Operators.md Div-14 leaves integer rounding to numpy's, which for the
+ * non-negative sizes of shape arithmetic is floor): FloorDiv when the
+ * operands are non-negative / positive, guarded on their signs otherwise */
+static const sy_expr *f_div(ox_call *c, const sy_expr *const *x, int *u)
+{
+    if (is_b(x[0]) || is_b(x[1]) || !ox_is_int(c->in[0]->elem)) return *u = 1, NULL;
+    int an, bp;
+    if (x[1] == K(c, 0)) return *u = 1, NULL;
+    if (truth(c, sy_expr_ge(c->ctx, x[0], K(c, 0)), "Div: sign of the dividend", &an)) return NULL;
+    if (truth(c, sy_expr_gt(c->ctx, x[1], K(c, 0)), "Div: sign of the divisor", &bp)) return NULL;
+    const sy_expr *a = an ? x[0] : sy_expr_neg(c->ctx, x[0]), *b = bp ? x[1] : sy_expr_neg(c->ctx, x[1]);
+    if (!bp && require(c, sy_expr_ne(c->ctx, x[1], K(c, 0)), "Div: division by zero")) return NULL;
+    const sy_expr *q = sy_expr_floordiv(c->ctx, a, b);
+    return an == bp ? q : sy_expr_neg(c->ctx, q);
+}
+static const sy_expr *f_mod(ox_call *c, const sy_expr *const *x, int *u)
+{
+    int64_t fm = 0;
+    if (is_b(x[0]) || is_b(x[1]) || ox_attr_int(c, "fmod", 0, &fm) || !ox_is_int(c->in[0]->elem)) return *u = 1, NULL;
+    if (x[1] == K(c, 0)) return *u = 1, NULL;
+    if (!fm) return sy_expr_mod(c->ctx, x[0], x[1]); /* Mod-13 fmod=0: sign of the divisor, as Python */
+    int an;
+    if (truth(c, sy_expr_ge(c->ctx, x[0], K(c, 0)), "Mod: sign of the dividend", &an)) return NULL;
+    const sy_expr *a = an ? x[0] : sy_expr_neg(c->ctx, x[0]), *b = x[1];
+    int bp;
+    if (truth(c, sy_expr_gt(c->ctx, b, K(c, 0)), "Mod: sign of the divisor", &bp)) return NULL;
+    if (!bp) b = sy_expr_neg(c->ctx, b);
+    const sy_expr *r = sy_expr_mod(c->ctx, a, b);
+    return an ? r : sy_expr_neg(c->ctx, r);
+}
+static const sy_expr *f_max(ox_call *c, const sy_expr *const *x, int *u)
+{
+    const sy_expr *r = x[0];
+    for (size_t k = 1; k < c->nin; k++) {
+        if (is_b(x[k]) || is_b(r)) return *u = 1, NULL;
+        r = sy_expr_max(c->ctx, r, x[k]);
+    }
+    return r;
+}
+static const sy_expr *f_min(ox_call *c, const sy_expr *const *x, int *u)
+{
+    const sy_expr *r = x[0];
+    for (size_t k = 1; k < c->nin; k++) {
+        if (is_b(x[k]) || is_b(r)) return *u = 1, NULL;
+        r = sy_expr_min(c->ctx, r, x[k]);
+    }
+    return r;
+}
+static const sy_expr *f_sum(ox_call *c, const sy_expr *const *x, int *u)
+{
+    const sy_expr *r = x[0];
+    for (size_t k = 1; k < c->nin; k++) {
+        if (is_b(x[k]) || is_b(r)) return *u = 1, NULL;
+        r = sy_expr_add(c->ctx, r, x[k]);
+    }
+    return r;
+}
+static const sy_expr *f_pow(ox_call *c, const sy_expr *const *x, int *u)
+{
+    int64_t e;
+    if (is_b(x[0]) || sy_expr_get_si(x[1], &e) != SY_OK || e < 0 || e > 64) return *u = 1, NULL;
+    return sy_expr_pow_ui(c->ctx, x[0], (uint64_t)e);
+}
+static const sy_expr *rel_or_bool(ox_call *c, sy_rel_op op, const sy_expr *a, const sy_expr *b, int *u)
+{
+    if (is_b(a) || is_b(b)) {
+        if (op != SY_REL_EQ || !is_b(a) || !is_b(b)) return *u = 1, NULL;
+        /* a == b for booleans: (a and b) or (not a and not b) */
+        return sy_expr_or(c->ctx, sy_expr_and(c->ctx, a, b), sy_expr_and(c->ctx, sy_expr_not(c->ctx, a), sy_expr_not(c->ctx, b)));
+    }
+    return sy_expr_rel(c->ctx, op, a, b);
+}
+static const sy_expr *f_eq(ox_call *c, const sy_expr *const *x, int *u) { return rel_or_bool(c, SY_REL_EQ, x[0], x[1], u); }
+static const sy_expr *f_lt(ox_call *c, const sy_expr *const *x, int *u) { return rel_or_bool(c, SY_REL_LT, x[0], x[1], u); }
+static const sy_expr *f_le(ox_call *c, const sy_expr *const *x, int *u) { return rel_or_bool(c, SY_REL_LE, x[0], x[1], u); }
+static const sy_expr *f_gt(ox_call *c, const sy_expr *const *x, int *u) { return rel_or_bool(c, SY_REL_GT, x[0], x[1], u); }
+static const sy_expr *f_ge(ox_call *c, const sy_expr *const *x, int *u) { return rel_or_bool(c, SY_REL_GE, x[0], x[1], u); }
+static const sy_expr *f_and(ox_call *c, const sy_expr *const *x, int *u)
+{
+    if (!is_b(x[0]) || !is_b(x[1])) return *u = 1, NULL;
+    return sy_expr_and(c->ctx, x[0], x[1]);
+}
+static const sy_expr *f_or(ox_call *c, const sy_expr *const *x, int *u)
+{
+    if (!is_b(x[0]) || !is_b(x[1])) return *u = 1, NULL;
+    return sy_expr_or(c->ctx, x[0], x[1]);
+}
+static const sy_expr *f_xor(ox_call *c, const sy_expr *const *x, int *u)
+{
+    if (!is_b(x[0]) || !is_b(x[1])) return *u = 1, NULL;
+    return sy_expr_or(c->ctx, sy_expr_and(c->ctx, x[0], sy_expr_not(c->ctx, x[1])),
+                      sy_expr_and(c->ctx, sy_expr_not(c->ctx, x[0]), x[1]));
+}
+/* Where-16: the condition of each element is decided (a guard when it depends on sizes) */
+static const sy_expr *f_where(ox_call *c, const sy_expr *const *x, int *u)
+{
+    if (!is_b(x[0])) return *u = 1, NULL;
+    int t;
+    if (truth(c, x[0], "Where: condition", &t)) return NULL;
+    return t ? x[1] : x[2];
+}
+
+static sy_status elementwise(ox_call *c, int out_elem, elt_fn fn)
+{
+    const sy_tensor *ts[16];
+    size_t n = c->nin < 16 ? c->nin : 16;
+    for (size_t k = 0; k < n; k++) ts[k] = T(c, k);
+    const sy_expr *od[MAXR];
+    size_t r;
+    TRY(bcast_shapes(c, n, ts, &r, od));
+    TRY(set_out(c, 0, out_elem, r, od));
+    if (fn) TRY(elt_values(c, n, r, od, fn));
+    return SY_OK;
+}
+
+static int first_elem(ox_call *c)
+{
+    for (size_t k = 0; k < c->nin; k++)
+        if (c->in[k]) return c->in[k]->elem;
+    return OX_FLOAT;
+}
+
+/* Add-14, Sub-14, Mul-14, Div-14, Pow-15, Mod-13, PRelu-16, BitShift-11, Max-13, Min-13, Sum-13, Mean-13 */
+static sy_status op_add(ox_call *c) { return elementwise(c, first_elem(c), f_add); }
+static sy_status op_sub(ox_call *c) { return elementwise(c, first_elem(c), f_sub); }
+static sy_status op_mul(ox_call *c) { return elementwise(c, first_elem(c), f_mul); }
+static sy_status op_div(ox_call *c) { return elementwise(c, first_elem(c), f_div); }
+static sy_status op_mod(ox_call *c) { return elementwise(c, first_elem(c), f_mod); }
+static sy_status op_pow(ox_call *c) { return elementwise(c, first_elem(c), f_pow); }
+static sy_status op_max(ox_call *c) { return elementwise(c, first_elem(c), f_max); }
+static sy_status op_min(ox_call *c) { return elementwise(c, first_elem(c), f_min); }
+static sy_status op_sum(ox_call *c) { return elementwise(c, first_elem(c), f_sum); }
+static sy_status op_bcast(ox_call *c) { return elementwise(c, first_elem(c), NULL); }
+/* Equal-13, Less-13, LessOrEqual-16, Greater-13, GreaterOrEqual-16, And/Or/Xor-7: bool outputs */
+static sy_status op_equal(ox_call *c) { return elementwise(c, OX_BOOL, f_eq); }
+static sy_status op_less(ox_call *c) { return elementwise(c, OX_BOOL, f_lt); }
+static sy_status op_lesseq(ox_call *c) { return elementwise(c, OX_BOOL, f_le); }
+static sy_status op_greater(ox_call *c) { return elementwise(c, OX_BOOL, f_gt); }
+static sy_status op_greatereq(ox_call *c) { return elementwise(c, OX_BOOL, f_ge); }
+static sy_status op_and(ox_call *c) { return elementwise(c, OX_BOOL, f_and); }
+static sy_status op_or(ox_call *c) { return elementwise(c, OX_BOOL, f_or); }
+static sy_status op_xor(ox_call *c) { return elementwise(c, OX_BOOL, f_xor); }
+static sy_status op_bool_bcast(ox_call *c) { return elementwise(c, OX_BOOL, NULL); }
+/* Where-16: cond, X, Y broadcast together; the output type is X's */
+static sy_status op_where(ox_call *c) { return elementwise(c, c->in[1]->elem, f_where); }
+
+/* unary ops keeping the shape; values pass through the listed ones */
+static sy_status op_unary(ox_call *c) { return same_as(c, 0, 0); }
+static sy_status op_identity(ox_call *c)
+{
+    TRY(same_as(c, 0, 0));
+    c->out[0].iv = c->in[0]->iv;
+    c->out[0].fv = c->in[0]->fv;
+    c->out[0].nv = c->in[0]->nv;
+    return SY_OK;
+}
+static sy_status unary_vals(ox_call *c, const sy_expr *(*f)(ox_call *, const sy_expr *))
+{
+    TRY(same_as(c, 0, 0));
+    size_t n;
+    const sy_expr **v = vals(c, 0, &n);
+    if (!v) return SY_OK;
+    const sy_expr **r = ox_alloc(c, (n ? n : 1) * sizeof *r);
+    CHK(r);
+    for (size_t i = 0; i < n; i++) {
+        r[i] = f(c, v[i]);
+        if (!r[i]) {
+            sy_ctx_reset_error(c->ctx);
+            return SY_OK;
+        }
+    }
+    return set_vals(c, 0, n, r);
+}
+static const sy_expr *u_neg(ox_call *c, const sy_expr *x) { return is_b(x) ? NULL : sy_expr_neg(c->ctx, x); }
+static const sy_expr *u_abs(ox_call *c, const sy_expr *x)
+{
+    return is_b(x) ? NULL : sy_expr_max(c->ctx, x, sy_expr_neg(c->ctx, x));
+}
+static const sy_expr *u_not(ox_call *c, const sy_expr *x) { return is_b(x) ? sy_expr_not(c->ctx, x) : NULL; }
+static const sy_expr *u_relu(ox_call *c, const sy_expr *x) { return is_b(x) ? NULL : sy_expr_max(c->ctx, x, K(c, 0)); }
+static const sy_expr *u_same(ox_call *c, const sy_expr *x) { return is_b(x) ? NULL : x; }
+static sy_status op_neg(ox_call *c) { return unary_vals(c, u_neg); }
+static sy_status op_abs(ox_call *c) { return unary_vals(c, u_abs); }
+static sy_status op_not(ox_call *c) { return unary_vals(c, u_not); }
+static sy_status op_relu(ox_call *c) { return unary_vals(c, u_relu); }
+static sy_status op_floor(ox_call *c) { return unary_vals(c, u_same); } /* integral values only */
+
+/* Cast-13 / CastLike-15: the element type changes, integer values pass
+ * (bool <-> int converts; float values that are integers stay exact) */
+static sy_status op_cast(ox_call *c)
+{
+    int64_t to = 0;
+    if (!strcmp(c->node->op_type, "CastLike")) to = c->in[1]->elem;
+    else {
+        TRY(ox_attr_int(c, "to", -1, &to));
+        if (!ox_attr(c, "to")) return ox_err(c, SY_EINVAL, "attribute 'to' is required");
+    }
+    const sy_tensor *x = T(c, 0);
+    TRY(set_out(c, 0, (int)to, x->ndim, x->sizes));
+    ox_val *in = c->in[0];
+    size_t n;
+    const sy_expr **v = (const sy_expr **)vals(c, 0, &n);
+    if (in->fv && ox_is_float((int)to)) {
+        c->out[0].fv = in->fv;
+        c->out[0].nv = in->nv;
+        return SY_OK;
+    }
+    if (!v) return SY_OK;
+    const sy_expr **r = ox_alloc(c, (n ? n : 1) * sizeof *r);
+    CHK(r);
+    for (size_t i = 0; i < n; i++) {
+        if (to == OX_BOOL) r[i] = is_b(v[i]) ? v[i] : sy_expr_ne(c->ctx, v[i], K(c, 0));
+        else if (is_b(v[i])) {
+            int t;
+            TRY(truth(c, v[i], "Cast: bool value", &t));
+            r[i] = K(c, t);
+        } else r[i] = v[i];
+    }
+    return set_vals(c, 0, n, r);
+}
+
+/* Clip-13: min/max inputs optional; values pass through Min/Max */
+static sy_status op_clip(ox_call *c)
+{
+    TRY(same_as(c, 0, 0));
+    size_t n, nl = 0, nh = 0;
+    const sy_expr **v = vals(c, 0, &n), **lo = has(c, 1) ? vals(c, 1, &nl) : NULL, **hi = has(c, 2) ? vals(c, 2, &nh) : NULL;
+    if (!v || (has(c, 1) && (!lo || nl != 1)) || (has(c, 2) && (!hi || nh != 1))) return SY_OK;
+    const sy_expr **r = ox_alloc(c, (n ? n : 1) * sizeof *r);
+    CHK(r);
+    for (size_t i = 0; i < n; i++) {
+        if (is_b(v[i])) return SY_OK;
+        r[i] = v[i];
+        if (lo) r[i] = sy_expr_max(c->ctx, r[i], lo[0]);
+        if (hi) r[i] = sy_expr_min(c->ctx, r[i], hi[0]);
+    }
+    return set_vals(c, 0, n, r);
+}
+
+/* Dropout-13: output and optional mask (bool), both X's shape */
+static sy_status op_dropout(ox_call *c)
+{
+    TRY(op_identity(c));
+    if (c->nout > 1) TRY(set_out(c, 1, OX_BOOL, T(c, 0)->ndim, T(c, 0)->sizes));
+    return SY_OK;
+}
+
+/* ------------------------------------------------------------------ shape ops */
+
+/* Shape-15: dims [start, end) (clamped, negative counts from the back) */
+static sy_status op_shape(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0);
+    int64_t r = (int64_t)x->ndim, s, e;
+    TRY(ox_attr_int(c, "start", 0, &s));
+    TRY(ox_attr_int(c, "end", r, &e));
+    if (s < 0) s += r;
+    if (e < 0) e += r;
+    s = s < 0 ? 0 : s > r ? r : s;
+    e = e < 0 ? 0 : e > r ? r : e;
+    int64_t n = e > s ? e - s : 0;
+    const sy_expr *d = K(c, n);
+    TRY(set_out(c, 0, OX_INT64, 1, &d));
+    const sy_expr **v = ox_alloc(c, (n ? (size_t)n : 1) * sizeof *v);
+    CHK(v);
+    for (int64_t i = 0; i < n; i++) v[i] = x->sizes[s + i];
+    return set_vals(c, 0, (size_t)n, v);
+}
+
+/* Size-13: a scalar, the number of elements */
+static sy_status op_size(ox_call *c)
+{
+    TRY(set_out(c, 0, OX_INT64, 0, NULL));
+    const sy_expr **v = ox_alloc(c, sizeof *v);
+    CHK(v);
+    v[0] = numel(c, T(c, 0));
+    return set_vals(c, 0, 1, v);
+}
+
+/* Constant-13: value (tensor) or value_int(s) / value_float(s) */
+static sy_status op_constant(ox_call *c)
+{
+    const Onnx__AttributeProto *a;
+    if ((a = ox_attr(c, "value"))) {
+        if (!a->has_type || a->type != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR || !a->t)
+            return ox_err(c, SY_EINVAL, "attribute 'value' must be a TENSOR");
+        char what[300];
+        snprintf(what, sizeof what, "node '%s' (Constant)", c->nname);
+        return ox_tensor_val(c->tr, a->t, what, &c->out[0]);
+    }
+    if ((a = ox_attr(c, "value_int"))) {
+        int64_t v;
+        TRY(ox_attr_int(c, "value_int", 0, &v));
+        TRY(set_out(c, 0, OX_INT64, 0, NULL));
+        const sy_expr **iv = ox_alloc(c, sizeof *iv);
+        CHK(iv);
+        iv[0] = K(c, v);
+        return set_vals(c, 0, 1, iv);
+    }
+    if ((a = ox_attr(c, "value_ints"))) {
+        size_t n;
+        const int64_t *v;
+        TRY(ox_attr_ints(c, "value_ints", &n, &v));
+        const sy_expr *d = K(c, (int64_t)n);
+        TRY(set_out(c, 0, OX_INT64, 1, &d));
+        const sy_expr **iv = ox_alloc(c, (n ? n : 1) * sizeof *iv);
+        CHK(iv);
+        for (size_t i = 0; i < n; i++) iv[i] = K(c, v[i]);
+        return set_vals(c, 0, n, iv);
+    }
+    if ((a = ox_attr(c, "value_float"))) {
+        double f;
+        TRY(ox_attr_float(c, "value_float", 0, &f));
+        TRY(set_out(c, 0, OX_FLOAT, 0, NULL));
+        double *fv = ox_alloc(c, sizeof *fv);
+        CHK(fv);
+        fv[0] = f;
+        c->out[0].fv = fv;
+        c->out[0].nv = 1;
+        return SY_OK;
+    }
+    if ((a = ox_attr(c, "value_floats"))) {
+        size_t n;
+        const float *v;
+        TRY(ox_attr_floats(c, "value_floats", &n, NULL, &v));
+        const sy_expr *d = K(c, (int64_t)n);
+        TRY(set_out(c, 0, OX_FLOAT, 1, &d));
+        if (n <= SY_ONNX_MAX_VALUES) {
+            double *fv = ox_alloc(c, (n ? n : 1) * sizeof *fv);
+            CHK(fv);
+            for (size_t i = 0; i < n; i++) fv[i] = v[i];
+            c->out[0].fv = fv;
+            c->out[0].nv = n;
+        }
+        return SY_OK;
+    }
+    return ox_err(c, SY_EUNSUPPORTED, "Constant without a value, value_int(s) or value_float(s) attribute (sparse and string constants are not supported)");
+}
+
+/* the shape given by the values of input k (ConstantOfShape, Expand, Reshape targets) */
+static sy_status shape_input(ox_call *c, size_t k, size_t *n, const sy_expr ***dims, int *known)
+{
+    const sy_tensor *s = T(c, k);
+    if (s->ndim != 1) return ox_err(c, SY_EINVAL, "the shape input %zu must be 1-D, has rank %zu", k, s->ndim);
+    int64_t len;
+    TRY(concrete(c, s->sizes[0], "length of a shape tensor", &len));
+    if (len < 0 || len > MAXR) return ox_err(c, SY_EUNSUPPORTED, "shape of length %lld", (long long)len);
+    size_t m;
+    const sy_expr **v = vals(c, k, &m);
+    const sy_expr **r = ox_alloc(c, (len ? (size_t)len : 1) * sizeof *r);
+    CHK(r);
+    *known = v != NULL;
+    if (v) {
+        for (size_t i = 0; i < m; i++) {
+            if (is_b(v[i])) return ox_err(c, SY_EINVAL, "shape values must be integers");
+            r[i] = v[i];
+        }
+    } else {
+        TRY(unbacked_dims(c, (size_t)len, r, "data-dependent size"));
+    }
+    *n = (size_t)len;
+    *dims = r;
+    return SY_OK;
+}
+
+/* ConstantOfShape-9: output shape = the input's values (each >= 0); value default float 0 */
+static sy_status op_constantofshape(ox_call *c)
+{
+    size_t n;
+    const sy_expr **d;
+    int known;
+    TRY(shape_input(c, 0, &n, &d, &known));
+    for (size_t i = 0; i < n; i++) TRY(require(c, sy_expr_ge(c->ctx, d[i], K(c, 0)), "ConstantOfShape: dims must be >= 0"));
+    int elem = OX_FLOAT;
+    ox_val fill;
+    memset(&fill, 0, sizeof fill);
+    const Onnx__AttributeProto *a = ox_attr(c, "value");
+    if (a) {
+        if (!a->has_type || a->type != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR || !a->t)
+            return ox_err(c, SY_EINVAL, "attribute 'value' must be a TENSOR");
+        TRY(ox_tensor_val(c->tr, a->t, "ConstantOfShape value", &fill));
+        elem = fill.elem;
+    }
+    TRY(set_out(c, 0, elem, n, d));
+    int64_t tot = 1;
+    for (size_t i = 0; i < n; i++) {
+        int64_t v;
+        if (sy_expr_get_si(d[i], &v) != SY_OK) {
+            sy_ctx_reset_error(c->ctx);
+            return SY_OK;
+        }
+        tot *= v;
+        if (tot > SY_ONNX_MAX_VALUES) return SY_OK;
+    }
+    if (!a) {
+        double *fv = ox_alloc(c, (tot ? (size_t)tot : 1) * sizeof *fv);
+        CHK(fv);
+        c->out[0].fv = fv;
+        c->out[0].nv = (size_t)tot;
+        return SY_OK;
+    }
+    if (fill.iv && fill.nv == 1) {
+        const sy_expr **iv = ox_alloc(c, (tot ? (size_t)tot : 1) * sizeof *iv);
+        CHK(iv);
+        for (int64_t i = 0; i < tot; i++) iv[i] = fill.iv[0];
+        return set_vals(c, 0, (size_t)tot, iv);
+    }
+    if (fill.fv && fill.nv == 1) {
+        double *fv = ox_alloc(c, (tot ? (size_t)tot : 1) * sizeof *fv);
+        CHK(fv);
+        for (int64_t i = 0; i < tot; i++) fv[i] = fill.fv[0];
+        c->out[0].fv = fv;
+        c->out[0].nv = (size_t)tot;
+    }
+    return SY_OK;
+}
+
+/* Reshape-14: 0 copies the input dim (unless allowzero), one -1 is inferred */
+static sy_status op_reshape(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0);
+    int64_t allowzero;
+    TRY(ox_attr_int(c, "allowzero", 0, &allowzero));
+    size_t n;
+    const sy_expr **d;
+    int known;
+    TRY(shape_input(c, 1, &n, &d, &known));
+    const sy_expr **o = ox_alloc(c, (n ? n : 1) * sizeof *o);
+    CHK(o);
+    long infer = -1;
+    for (size_t i = 0; i < n; i++) {
+        int is0 = 0, ism1 = 0;
+        if (known) {
+            TRY(truth(c, sy_expr_eq(c->ctx, d[i], K(c, 0)), "Reshape: target dim is 0", &is0));
+            if (!is0) TRY(truth(c, sy_expr_eq(c->ctx, d[i], K(c, -1)), "Reshape: target dim is -1", &ism1));
+        }
+        if (is0 && !allowzero) {
+            if (i >= x->ndim) return ox_err(c, SY_EINVAL, "target dim %zu is 0 (copy) but the input has rank %zu", i, x->ndim);
+            o[i] = x->sizes[i];
+        } else if (ism1) {
+            if (infer >= 0) return ox_err(c, SY_EINVAL, "more than one -1 in the target shape");
+            infer = (long)i;
+            o[i] = NULL;
+        } else {
+            TRY(require(c, sy_expr_ge(c->ctx, d[i], K(c, 0)), "Reshape: target dims must be >= -1"));
+            o[i] = d[i];
+        }
+    }
+    if (allowzero && infer >= 0)
+        for (size_t i = 0; i < n; i++)
+            if (o[i] == K(c, 0)) return ox_err(c, SY_EINVAL, "allowzero=1 with both 0 and -1 in the target shape");
+    const sy_expr *in_n = numel(c, x);
+    CHK(in_n);
+    if (infer >= 0) {
+        const sy_expr **rest = ox_alloc(c, (n ? n : 1) * sizeof *rest);
+        CHK(rest);
+        size_t nr = 0;
+        for (size_t i = 0; i < n; i++)
+            if ((long)i != infer) rest[nr++] = o[i];
+        const sy_expr *p = sy_expr_mul_n(c->ctx, nr, rest);
+        CHK(p);
+        const sy_expr *q = NULL;
+        sy_bool ex = SY_FALSE;
+        if (p != K(c, 0)) ex = sy_expr_poly_divexact(c->ctx, in_n, p, &q);
+        if (ex == SY_BOOL_ERROR) sy_ctx_reset_error(c->ctx);
+        if (ex != SY_TRUE) {
+            TRY(require(c, sy_expr_ne(c->ctx, p, K(c, 0)), "Reshape: the known dims' product must be non-zero to infer -1"));
+            TRY(require(c, sy_expr_eq(c->ctx, sy_expr_mod(c->ctx, in_n, p), K(c, 0)),
+                        "Reshape: the element count must be divisible by the known dims' product"));
+            q = sy_expr_floordiv(c->ctx, in_n, p);
+            CHK(q);
+            const sy_expr *sq = sy_simplify(sy_env_facts(c->env), q);
+            if (sq) q = sq;
+            else sy_ctx_reset_error(c->ctx);
+        }
+        o[infer] = q;
+    } else {
+        TRY(require(c, sy_expr_eq(c->ctx, sy_expr_mul_n(c->ctx, n, o), in_n),
+                    "Reshape: the target shape must have as many elements as the input"));
+    }
+    TRY(set_out(c, 0, c->in[0]->elem, n, o));
+    if (c->in[0]->iv) return set_vals(c, 0, c->in[0]->nv, c->in[0]->iv);
+    if (c->in[0]->fv) {
+        c->out[0].fv = c->in[0]->fv;
+        c->out[0].nv = c->in[0]->nv;
+    }
+    return SY_OK;
+}
+
+/* Flatten-13 */
+static sy_status op_flatten(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0);
+    int64_t a;
+    TRY(ox_attr_int(c, "axis", 1, &a));
+    if (a < -(int64_t)x->ndim || a > (int64_t)x->ndim) return ox_err(c, SY_EINVAL, "axis %lld out of range", (long long)a);
+    size_t ax = (size_t)(a < 0 ? a + (int64_t)x->ndim : a);
+    const sy_expr *d[2] = {sy_expr_mul_n(c->ctx, ax, x->sizes), sy_expr_mul_n(c->ctx, x->ndim - ax, x->sizes + ax)};
+    TRY(set_out(c, 0, c->in[0]->elem, 2, d));
+    if (c->in[0]->iv) return set_vals(c, 0, c->in[0]->nv, c->in[0]->iv);
+    return SY_OK;
+}
+
+/* Transpose-13: perm default reversed */
+static sy_status op_transpose(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0);
+    size_t n;
+    const int64_t *p;
+    TRY(ox_attr_ints(c, "perm", &n, &p));
+    const sy_expr *d[MAXR];
+    if (x->ndim > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");
+    if (ox_attr(c, "perm") && n != x->ndim) return ox_err(c, SY_EINVAL, "perm has %zu entries, the input rank is %zu", n, x->ndim);
+    int seen[MAXR] = {0};
+    for (size_t i = 0; i < x->ndim; i++) {
+        size_t a = x->ndim - 1 - i;
+        if (p) TRY(norm_axis(c, p[i], x->ndim, &a));
+        if (seen[a]++) return ox_err(c, SY_EINVAL, "perm repeats axis %zu", a);
+        d[i] = x->sizes[a];
+    }
+    return set_out(c, 0, c->in[0]->elem, x->ndim, d);
+}
+
+/* Unsqueeze-13 (axes input) / -11 (attribute): axes refer to the output rank */
+static sy_status op_unsqueeze(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0);
+    size_t n;
+    int64_t *ax;
+    int present;
+    TRY(ints_attr_or_input(c, "axes", 1, "Unsqueeze axes", &present, &n, &ax));
+    if (!present) return ox_err(c, SY_EINVAL, "axes are required");
+    size_t r = x->ndim + n;
+    if (r > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");
+    int mark[MAXR] = {0};
+    for (size_t i = 0; i < n; i++) {
+        size_t a;
+        TRY(norm_axis(c, ax[i], r, &a));
+        if (mark[a]++) return ox_err(c, SY_EINVAL, "axis %lld repeated", (long long)ax[i]);
+    }
+    const sy_expr *d[MAXR];
+    for (size_t i = 0, j = 0; i < r; i++) d[i] = mark[i] ? K(c, 1) : x->sizes[j++];
+    TRY(set_out(c, 0, c->in[0]->elem, r, d));
+    if (c->in[0]->iv) TRY(set_vals(c, 0, c->in[0]->nv, c->in[0]->iv));
+    else if (c->in[0]->fv) c->out[0].fv = c->in[0]->fv, c->out[0].nv = c->in[0]->nv;
+    return SY_OK;
+}
+
+/* Squeeze-13 / -11: listed axes must be 1; without axes every dim equal to 1 goes (a guard per symbolic dim) */
+static sy_status op_squeeze(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0);
+    size_t n;
+    int64_t *ax;
+    int present;
+    TRY(ints_attr_or_input(c, "axes", 1, "Squeeze axes", &present, &n, &ax));
+    int mark[MAXR] = {0};
+    if (x->ndim > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");
+    if (present) {
+        for (size_t i = 0; i < n; i++) {
+            size_t a;
+            TRY(norm_axis(c, ax[i], x->ndim, &a));
+            TRY(require(c, sy_expr_eq(c->ctx, x->sizes[a], K(c, 1)), "Squeeze: a squeezed dim must be 1"));
+            mark[a] = 1;
+        }
+    } else {
+        for (size_t i = 0; i < x->ndim; i++)
+            TRY(truth(c, sy_expr_eq(c->ctx, x->sizes[i], K(c, 1)), "Squeeze: dim is 1", &mark[i]));
+    }
+    const sy_expr *d[MAXR];
+    size_t r = 0;
+    for (size_t i = 0; i < x->ndim; i++)
+        if (!mark[i]) d[r++] = x->sizes[i];
+    TRY(set_out(c, 0, c->in[0]->elem, r, d));
+    if (c->in[0]->iv) TRY(set_vals(c, 0, c->in[0]->nv, c->in[0]->iv));
+    else if (c->in[0]->fv) c->out[0].fv = c->in[0]->fv, c->out[0].nv = c->in[0]->nv;
+    return SY_OK;
+}
+
+/* Concat-13: other dims must match */
+static sy_status op_concat(ox_call *c)
+{
+    int64_t a;
+    TRY(ox_attr_int(c, "axis", 0, &a));
+    if (!ox_attr(c, "axis")) return ox_err(c, SY_EINVAL, "attribute 'axis' is required");
+    const sy_tensor *x0 = T(c, 0);
+    size_t ax;
+    TRY(norm_axis(c, a, x0->ndim, &ax));
+    const sy_expr *d[MAXR];
+    if (x0->ndim > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");
+    for (size_t i = 0; i < x0->ndim; i++) d[i] = x0->sizes[i];
+    for (size_t k = 1; k < c->nin; k++) {
+        const sy_tensor *x = T(c, k);
+        if (!x) return ox_err(c, SY_EINVAL, "input %zu is missing", k);
+        if (x->ndim != x0->ndim) return ox_err(c, SY_EINVAL, "input %zu has rank %zu, input 0 has rank %zu", k, x->ndim, x0->ndim);
+        for (size_t i = 0; i < x->ndim; i++) {
+            if (i == ax) {
+                d[i] = sy_expr_add(c->ctx, d[i], x->sizes[i]);
+                CHK(d[i]);
+                continue;
+            }
+            if (d[i] != x->sizes[i])
+                TRY(require(c, sy_expr_eq(c->ctx, d[i], x->sizes[i]), "Concat: dims off the axis must match"));
+            if (!sy_expr_is_int(d[i]) && sy_expr_is_int(x->sizes[i])) d[i] = x->sizes[i];
+        }
+    }
+    TRY(set_out(c, 0, c->in[0]->elem, x0->ndim, d));
+    if (x0->ndim != 1) return SY_OK;
+    size_t tot = 0;
+    for (size_t k = 0; k < c->nin; k++) {
+        size_t m;
+        if (!vals(c, k, &m)) return SY_OK;
+        tot += m;
+    }
+    const sy_expr **r = ox_alloc(c, (tot ? tot : 1) * sizeof *r);
+    CHK(r);
+    size_t j = 0;
+    for (size_t k = 0; k < c->nin; k++) {
+        size_t m;
+        const sy_expr **v = vals(c, k, &m);
+        for (size_t i = 0; i < m; i++) r[j++] = v[i];
+    }
+    return set_vals(c, 0, tot, r);
+}
+
+/* Split-13 (split input) / -11 (attribute) / -18 (num_outputs: the last chunk may be smaller) */
+static sy_status op_split(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0);
+    int64_t a;
+    TRY(ox_attr_int(c, "axis", 0, &a));
+    size_t ax;
+    TRY(norm_axis(c, a, x->ndim, &ax));
+    size_t n;
+    int64_t *sp;
+    int present;
+    TRY(ints_attr_or_input(c, "split", 1, "Split sizes", &present, &n, &sp));
+    const sy_expr *d[MAXR];
+    if (x->ndim > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");
+    for (size_t i = 0; i < x->ndim; i++) d[i] = x->sizes[i];
+    const sy_expr *D = x->sizes[ax];
+    if (present) {
+        if (n != c->nout) return ox_err(c, SY_EINVAL, "split has %zu entries for %zu outputs", n, c->nout);
+        int64_t s = 0;
+        for (size_t i = 0; i < n; i++) s += sp[i];
+        TRY(require(c, sy_expr_eq(c->ctx, D, K(c, s)), "Split: the split sizes must sum to the dim"));
+        for (size_t k = 0; k < n; k++) {
+            d[ax] = K(c, sp[k]);
+            TRY(set_out(c, k, c->in[0]->elem, x->ndim, d));
+        }
+        return SY_OK;
+    }
+    int64_t no;
+    TRY(ox_attr_int(c, "num_outputs", (int64_t)c->nout, &no));
+    if (no <= 0) return ox_err(c, SY_EINVAL, "num_outputs must be positive");
+    if (ox_attr(c, "num_outputs")) { /* Split-18: chunks of ceil(D / n), the last one the rest */
+        const sy_expr *chunk = sy_expr_ceildiv(c->ctx, D, K(c, no));
+        CHK(chunk);
+        for (size_t k = 0; k < c->nout; k++) {
+            const sy_expr *lo = sy_expr_mul_si(c->ctx, chunk, (int64_t)k);
+            d[ax] = k + 1 < c->nout ? chunk : sy_expr_sub(c->ctx, D, lo);
+            CHK(d[ax]);
+            if (k + 1 == c->nout) TRY(require(c, sy_expr_gt(c->ctx, d[ax], K(c, 0)), "Split: the last chunk must not be empty"));
+            TRY(set_out(c, k, c->in[0]->elem, x->ndim, d));
+        }
+        return SY_OK;
+    }
+    TRY(require(c, sy_expr_eq(c->ctx, sy_expr_mod(c->ctx, D, K(c, no)), K(c, 0)),
+                "Split: the dim must be divisible by the number of outputs"));
+    d[ax] = sy_expr_floordiv(c->ctx, D, K(c, no));
+    CHK(d[ax]);
+    for (size_t k = 0; k < c->nout; k++) TRY(set_out(c, k, c->in[0]->elem, x->ndim, d));
+    return SY_OK;
+}
+
+/* Slice-13: per axis, start/end clamped as the spec says:
+ *   start < 0 -> start + dim; end < 0 -> end + dim;
+ *   step > 0: start, end clamped to [0, dim]; step < 0: start to [0, dim-1], end to [-1, dim-1];
+ *   length = max(0, ceil((end - start) / step)). */
+static sy_status slice_len(ox_call *c, const sy_expr *dim, const sy_expr *s, const sy_expr *e, int64_t step,
+                           const sy_expr **len, const sy_expr **start_out)
+{
+    sy_ctx *x = c->ctx;
+    const sy_expr *big = K(c, INT64_MAX), *small = K(c, INT64_MIN);
+    int neg;
+    if (s == small || s == big) {
+    } else {
+        TRY(truth(c, sy_expr_lt(x, s, K(c, 0)), "Slice: start is negative", &neg));
+        if (neg) s = sy_expr_add(x, s, dim);
+    }
+    if (e == small || e == big) {
+    } else {
+        TRY(truth(c, sy_expr_lt(x, e, K(c, 0)), "Slice: end is negative", &neg));
+        if (neg) e = sy_expr_add(x, e, dim);
+    }
+    CHK(s);
+    CHK(e);
+    const sy_expr *dm1 = sy_expr_add_si(x, dim, -1);
+    if (step > 0) {
+        s = s == small ? K(c, 0) : s == big ? dim : sy_expr_max(x, K(c, 0), sy_expr_min(x, s, dim));
+        e = e == small ? K(c, 0) : e == big ? dim : sy_expr_max(x, K(c, 0), sy_expr_min(x, e, dim));
+    } else {
+        s = s == small ? K(c, 0) : s == big ? dm1 : sy_expr_max(x, K(c, 0), sy_expr_min(x, s, dm1));
+        e = e == small ? K(c, -1) : e == big ? dm1 : sy_expr_max(x, K(c, -1), sy_expr_min(x, e, dm1));
+    }
+    CHK(s);
+    CHK(e);
+    sy_facts *f = sy_env_facts(c->env);
+    const sy_expr *ss = sy_simplify(f, s), *se = sy_simplify(f, e);
+    if (ss) s = ss;
+    if (se) e = se;
+    sy_ctx_reset_error(x);
+    const sy_expr *l = step > 0 ? sy_expr_ceildiv(x, sy_expr_sub(x, e, s), K(c, step))
+                                : sy_expr_ceildiv(x, sy_expr_sub(x, s, e), K(c, -step));
+    l = sy_expr_max(x, K(c, 0), l);
+    CHK(l);
+    const sy_expr *sl = sy_simplify(f, l);
+    if (sl) l = sl;
+    else sy_ctx_reset_error(x);
+    *len = l;
+    *start_out = s;
+    return SY_OK;
+}
+
+static sy_status op_slice(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0);
+    size_t ns, ne, na = 0, nst = 0;
+    const sy_expr **S, **E, **A = NULL, **ST = NULL;
+    int64_t *attr_s = NULL, *attr_e = NULL, *attr_a = NULL;
+    if (c->nin == 1) { /* Slice-1 form (attributes) is not in opsets 11-18, accepted anyway */
+        size_t n1, n2, n3;
+        const int64_t *a1, *a2, *a3;
+        TRY(ox_attr_ints(c, "starts", &n1, &a1));
+        TRY(ox_attr_ints(c, "ends", &n2, &a2));
+        TRY(ox_attr_ints(c, "axes", &n3, &a3));
+        (void)attr_s, (void)attr_e, (void)attr_a;
+        S = ox_alloc(c, (n1 ? n1 : 1) * sizeof *S);
+        E = ox_alloc(c, (n2 ? n2 : 1) * sizeof *E);
+        CHK(S);
+        CHK(E);
+        for (size_t i = 0; i < n1; i++) S[i] = K(c, a1[i]);
+        for (size_t i = 0; i < n2; i++) E[i] = K(c, a2[i]);
+        ns = n1;
+        ne = n2;
+        if (n3) {
+            A = ox_alloc(c, n3 * sizeof *A);
+            CHK(A);
+            for (size_t i = 0; i < n3; i++) A[i] = K(c, a3[i]);
+            na = n3;
+        }
+    } else {
+        if (c->nin < 3 || !has(c, 1) || !has(c, 2)) return ox_err(c, SY_EINVAL, "starts and ends are required");
+        S = (const sy_expr **)vals(c, 1, &ns);
+        E = (const sy_expr **)vals(c, 2, &ne);
+        if (!S || !E) {
+            /* data-dependent bounds: the sliced dims are unbacked */
+            size_t nax = 0;
+            int64_t len;
+            TRY(concrete(c, T(c, 1)->sizes[0], "number of sliced axes", &len));
+            (void)nax;
+            const sy_expr *d[MAXR];
+            for (size_t i = 0; i < x->ndim; i++) d[i] = x->sizes[i];
+            if (has(c, 3)) {
+                int64_t *axs;
+                size_t m;
+                TRY(const_ints(c, 3, "Slice axes", &m, &axs));
+                for (size_t i = 0; i < m; i++) {
+                    size_t a;
+                    TRY(norm_axis(c, axs[i], x->ndim, &a));
+                    TRY(unbacked_dims(c, 1, &d[a], "data-dependent slice"));
+                }
+            } else {
+                for (int64_t i = 0; i < len && (size_t)i < x->ndim; i++) TRY(unbacked_dims(c, 1, &d[i], "data-dependent slice"));
+            }
+            return set_out(c, 0, c->in[0]->elem, x->ndim, d);
+        }
+        if (has(c, 3)) {
+            A = (const sy_expr **)vals(c, 3, &na);
+            if (!A) return ox_err(c, SY_EUNSUPPORTED, "Slice axes depend on data");
+        }
+        if (has(c, 4)) {
+            ST = (const sy_expr **)vals(c, 4, &nst);
+            if (!ST) return ox_err(c, SY_EUNSUPPORTED, "Slice steps depend on data");
+        }
+    }
+    if (ns != ne || (A && na != ns) || (ST && nst != ns))
+        return ox_err(c, SY_EINVAL, "starts, ends, axes and steps must have the same length");
+    const sy_expr *d[MAXR];
+    if (x->ndim > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");
+    for (size_t i = 0; i < x->ndim; i++) d[i] = x->sizes[i];
+    int seen[MAXR] = {0};
+    const sy_expr *start0 = NULL;
+    int64_t step0 = 1;
+    for (size_t i = 0; i < ns; i++) {
+        int64_t a = (int64_t)i, step = 1;
+        if (A) TRY(concrete(c, A[i], "Slice axis", &a));
+        size_t ax;
+        TRY(norm_axis(c, a, x->ndim, &ax));
+        if (seen[ax]++) return ox_err(c, SY_EINVAL, "axis %zu repeated", ax);
+        if (ST) TRY(concrete(c, ST[i], "Slice step", &step));
+        if (step == 0) return ox_err(c, SY_EINVAL, "step 0");
+        if (is_b(S[i]) || is_b(E[i])) return ox_err(c, SY_EINVAL, "starts/ends must be integers");
+        const sy_expr *st;
+        TRY(slice_len(c, x->sizes[ax], S[i], E[i], step, &d[ax], &st));
+        if (ax == 0) start0 = st, step0 = step;
+    }
+    TRY(set_out(c, 0, c->in[0]->elem, x->ndim, d));
+    /* values of a 1-D slice with a constant start and length */
+    int64_t s0, len;
+    if (x->ndim == 1 && c->in[0]->iv && start0 && sy_expr_get_si(start0, &s0) == SY_OK && sy_expr_get_si(d[0], &len) == SY_OK) {
+        const sy_expr **r = ox_alloc(c, (len ? (size_t)len : 1) * sizeof *r);
+        CHK(r);
+        for (int64_t i = 0; i < len; i++) {
+            int64_t j = s0 + i * step0;
+            if (j < 0 || (size_t)j >= c->in[0]->nv) return SY_OK;
+            r[i] = c->in[0]->iv[j];
+        }
+        return set_vals(c, 0, (size_t)len, r);
+    }
+    sy_ctx_reset_error(c->ctx);
+    return SY_OK;
+}
+
+/* Gather-13: data.shape[:axis] + indices.shape + data.shape[axis+1:]; constant indices must be in [-dim, dim) */
+static sy_status op_gather(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0), *ix = T(c, 1);
+    int64_t a;
+    TRY(ox_attr_int(c, "axis", 0, &a));
+    size_t ax;
+    TRY(norm_axis(c, a, x->ndim, &ax));
+    const sy_expr *d[MAXR];
+    size_t r = 0;
+    if (x->ndim + ix->ndim > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");
+    for (size_t i = 0; i < ax; i++) d[r++] = x->sizes[i];
+    for (size_t i = 0; i < ix->ndim; i++) d[r++] = ix->sizes[i];
+    for (size_t i = ax + 1; i < x->ndim; i++) d[r++] = x->sizes[i];
+    TRY(set_out(c, 0, c->in[0]->elem, r, d));
+    size_t ni;
+    const sy_expr **iv = vals(c, 1, &ni);
+    if (!iv) return SY_OK;
+    const sy_expr *D = x->sizes[ax];
+    const sy_expr **norm = ox_alloc(c, (ni ? ni : 1) * sizeof *norm);
+    CHK(norm);
+    for (size_t i = 0; i < ni; i++) {
+        if (is_b(iv[i])) return ox_err(c, SY_EINVAL, "indices must be integers");
+        TRY(require(c, sy_expr_and(c->ctx, sy_expr_ge(c->ctx, iv[i], sy_expr_neg(c->ctx, D)), sy_expr_lt(c->ctx, iv[i], D)),
+                    "Gather: index in [-dim, dim)"));
+        int neg;
+        TRY(truth(c, sy_expr_lt(c->ctx, iv[i], K(c, 0)), "Gather: index is negative", &neg));
+        norm[i] = neg ? sy_expr_add(c->ctx, iv[i], D) : iv[i];
+    }
+    /* values: data 1-D with known values (the Shape -> Gather pattern) */
+    if (x->ndim == 1 && c->in[0]->iv) {
+        const sy_expr **v = ox_alloc(c, (ni ? ni : 1) * sizeof *v);
+        CHK(v);
+        for (size_t i = 0; i < ni; i++) {
+            int64_t j;
+            if (sy_expr_get_si(norm[i], &j) != SY_OK || j < 0 || (size_t)j >= c->in[0]->nv) {
+                sy_ctx_reset_error(c->ctx);
+                return SY_OK;
+            }
+            v[i] = c->in[0]->iv[j];
+        }
+        return set_vals(c, 0, ni, v);
+    }
+    return SY_OK;
+}
+
+/* GatherElements-13: output has the indices' shape; ranks must match */
+static sy_status op_gatherelements(ox_call *c)
+{
+    if (T(c, 0)->ndim != T(c, 1)->ndim) return ox_err(c, SY_EINVAL, "data and indices must have the same rank");
+    return set_out(c, 0, c->in[0]->elem, T(c, 1)->ndim, T(c, 1)->sizes);
+}
+
+/* GatherND-13: indices[..., k] picks k leading (after batch_dims) dims */
+static sy_status op_gathernd(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0), *ix = T(c, 1);
+    int64_t b, k;
+    TRY(ox_attr_int(c, "batch_dims", 0, &b));
+    if (!ix->ndim) return ox_err(c, SY_EINVAL, "indices must have rank >= 1");
+    TRY(concrete(c, ix->sizes[ix->ndim - 1], "GatherND index depth", &k));
+    if (b < 0 || (size_t)(b + k) > x->ndim) return ox_err(c, SY_EINVAL, "index depth out of range");
+    const sy_expr *d[MAXR];
+    size_t r = 0;
+    for (size_t i = 0; i + 1 < ix->ndim; i++) d[r++] = ix->sizes[i];
+    for (size_t i = (size_t)(b + k); i < x->ndim; i++) d[r++] = x->sizes[i];
+    return set_out(c, 0, c->in[0]->elem, r, d);
+}
+
+/* ScatterND-18, ScatterElements-18, Scatter: the data's shape */
+static sy_status op_scatter(ox_call *c) { return same_as(c, 0, 0); }
+
+/* Expand-13: broadcast of the input shape and the target shape */
+static sy_status op_expand(ox_call *c)
+{
+    size_t n;
+    const sy_expr **d;
+    int known;
+    TRY(shape_input(c, 1, &n, &d, &known));
+    const sy_tensor *s = sy_tensor_new(c->env, SY_DT_INT64, n, d);
+    CHK(s);
+    const sy_tensor *ts[2] = {T(c, 0), s};
+    const sy_expr *od[MAXR];
+    size_t r;
+    TRY(bcast_shapes(c, 2, ts, &r, od));
+    TRY(set_out(c, 0, c->in[0]->elem, r, od));
+    int64_t tot = 1;
+    for (size_t i = 0; i < r; i++) {
+        int64_t v;
+        if (sy_expr_get_si(od[i], &v) != SY_OK) {
+            sy_ctx_reset_error(c->ctx);
+            return SY_OK;
+        }
+        tot *= v;
+    }
+    if (c->in[0]->iv && c->in[0]->nv == 1 && tot <= SY_ONNX_MAX_VALUES) {
+        const sy_expr **v = ox_alloc(c, (tot ? (size_t)tot : 1) * sizeof *v);
+        CHK(v);
+        for (int64_t i = 0; i < tot; i++) v[i] = c->in[0]->iv[0];
+        return set_vals(c, 0, (size_t)tot, v);
+    }
+    return SY_OK;
+}
+
+/* Tile-13: dim * repeats */
+static sy_status op_tile(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0);
+    size_t n;
+    const sy_expr **rep = vals(c, 1, &n);
+    const sy_expr *d[MAXR];
+    if (x->ndim > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");
+    if (!rep) {
+        TRY(unbacked_dims(c, x->ndim, d, "data-dependent tile"));
+        return set_out(c, 0, c->in[0]->elem, x->ndim, d);
+    }
+    if (n != x->ndim) return ox_err(c, SY_EINVAL, "repeats has %zu entries, the input rank is %zu", n, x->ndim);
+    for (size_t i = 0; i < n; i++) {
+        TRY(require(c, sy_expr_ge(c->ctx, rep[i], K(c, 0)), "Tile: repeats must be >= 0"));
+        d[i] = sy_expr_mul(c->ctx, x->sizes[i], rep[i]);
+        CHK(d[i]);
+    }
+    return set_out(c, 0, c->in[0]->elem, x->ndim, d);
+}
+
+/* Range-11: max(ceil((limit - start) / delta), 0) elements */
+static sy_status op_range(ox_call *c)
+{
+    size_t n0, n1, n2;
+    const sy_expr **s = vals(c, 0, &n0), **l = vals(c, 1, &n1), **dl = vals(c, 2, &n2);
+    const sy_expr *d;
+    int elem = c->in[0]->elem;
+    if (!s || !l || !dl || n0 != 1 || n1 != 1 || n2 != 1) {
+        TRY(unbacked_dims(c, 1, &d, "data-dependent range"));
+        return set_out(c, 0, elem, 1, &d);
+    }
+    int64_t delta;
+    TRY(concrete(c, dl[0], "Range delta", &delta));
+    if (delta == 0) return ox_err(c, SY_EINVAL, "delta is 0");
+    const sy_expr *diff = sy_expr_sub(c->ctx, l[0], s[0]);
+    d = delta > 0 ? sy_expr_ceildiv(c->ctx, diff, K(c, delta)) : sy_expr_ceildiv(c->ctx, sy_expr_neg(c->ctx, diff), K(c, -delta));
+    d = sy_expr_max(c->ctx, d, K(c, 0));
+    CHK(d);
+    const sy_expr *sd = sy_simplify(sy_env_facts(c->env), d);
+    if (sd) d = sd;
+    else sy_ctx_reset_error(c->ctx);
+    TRY(set_out(c, 0, elem, 1, &d));
+    int64_t len;
+    if (sy_expr_get_si(d, &len) == SY_OK && len <= SY_ONNX_MAX_VALUES) {
+        const sy_expr **v = ox_alloc(c, (len ? (size_t)len : 1) * sizeof *v);
+        CHK(v);
+        for (int64_t i = 0; i < len; i++) v[i] = sy_expr_add(c->ctx, s[0], K(c, i * delta));
+        return set_vals(c, 0, (size_t)len, v);
+    }
+    sy_ctx_reset_error(c->ctx);
+    return SY_OK;
+}
+
+/* Pad-18 / -13 / -11: pads input [x1_begin, x2_begin, ..., x1_end, ...], optional axes (18) */
+static sy_status op_pad(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0);
+    size_t n, na = 0;
+    const sy_expr **p = NULL;
+    size_t nattr;
+    const int64_t *pa;
+    TRY(ox_attr_ints(c, "pads", &nattr, &pa));
+    const sy_expr *pv[2 * MAXR];
+    if (x->ndim > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");
+    if (ox_attr(c, "pads")) {
+        if (nattr > 2 * MAXR) return ox_err(c, SY_EINVAL, "too many pads");
+        for (size_t i = 0; i < nattr; i++) pv[i] = K(c, pa[i]);
+        p = pv;
+        n = nattr;
+    } else {
+        p = (const sy_expr **)vals(c, 1, &n);
+    }
+    const sy_expr *d[MAXR];
+    if (!p) {
+        TRY(unbacked_dims(c, x->ndim, d, "data-dependent pad"));
+        return set_out(c, 0, c->in[0]->elem, x->ndim, d);
+    }
+    int64_t *axes = NULL;
+    if (has(c, 3)) TRY(const_ints(c, 3, "Pad axes", &na, &axes));
+    size_t m = axes ? na : x->ndim;
+    if (n != 2 * m) return ox_err(c, SY_EINVAL, "pads has %zu entries, expected %zu", n, 2 * m);
+    for (size_t i = 0; i < x->ndim; i++) d[i] = x->sizes[i];
+    for (size_t i = 0; i < m; i++) {
+        size_t a = i;
+        if (axes) TRY(norm_axis(c, axes[i], x->ndim, &a));
+        d[a] = sy_expr_add(c->ctx, d[a], sy_expr_add(c->ctx, p[i], p[i + m]));
+        CHK(d[a]);
+        TRY(require(c, sy_expr_ge(c->ctx, d[a], K(c, 0)), "Pad: the padded dim must be >= 0"));
+    }
+    return set_out(c, 0, c->in[0]->elem, x->ndim, d);
+}
+
+/* ------------------------------------------------------------------ reductions, normalization */
+
+/* Reduce*-13/18 (axes attribute before 18, input from 18; ReduceSum from 13),
+ * ArgMax/ArgMin-13 (axis, int64 output) */
+static sy_status reduce(ox_call *c, int arg)
+{
+    const sy_tensor *x = T(c, 0);
+    int64_t keep, nwa = 0;
+    TRY(ox_attr_int(c, "keepdims", 1, &keep));
+    TRY(ox_attr_int(c, "noop_with_empty_axes", 0, &nwa));
+    int mark[MAXR] = {0};
+    if (x->ndim > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");
+    if (arg) {
+        int64_t a;
+        TRY(ox_attr_int(c, "axis", 0, &a));
+        size_t ax;
+        TRY(norm_axis(c, a, x->ndim, &ax));
+        mark[ax] = 1;
+    } else {
+        size_t n;
+        int64_t *ax;
+        int present;
+        TRY(ints_attr_or_input(c, "axes", 1, "reduction axes", &present, &n, &ax));
+        if (!present || !n) {
+            if (nwa) return op_identity(c);
+            for (size_t i = 0; i < x->ndim; i++) mark[i] = 1;
+        }
+        for (size_t i = 0; i < n; i++) {
+            size_t a;
+            TRY(norm_axis(c, ax[i], x->ndim, &a));
+            mark[a] = 1;
+        }
+    }
+    const sy_expr *d[MAXR];
+    size_t r = 0;
+    for (size_t i = 0; i < x->ndim; i++) {
+        if (!mark[i]) d[r++] = x->sizes[i];
+        else if (keep) d[r++] = K(c, 1);
+    }
+    TRY(set_out(c, 0, arg ? OX_INT64 : c->in[0]->elem, r, d));
+    /* values: ReduceProd / ReduceSum / ReduceMax / ReduceMin over a 1-D shape tensor */
+    const char *op = c->node->op_type;
+    size_t n;
+    const sy_expr **v;
+    if (!arg && x->ndim == 1 && (v = vals(c, 0, &n))) {
+        const sy_expr *acc = NULL;
+        for (size_t i = 0; i < n; i++) if (is_b(v[i])) return SY_OK;
+        if (!strcmp(op, "ReduceProd")) acc = sy_expr_mul_n(c->ctx, n, v);
+        else if (!strcmp(op, "ReduceSum")) acc = sy_expr_add_n(c->ctx, n, v);
+        else if (!strcmp(op, "ReduceMax") && n) acc = sy_expr_max_n(c->ctx, n, v);
+        else if (!strcmp(op, "ReduceMin") && n) acc = sy_expr_min_n(c->ctx, n, v);
+        if (acc) {
+            const sy_expr **r1 = ox_alloc(c, sizeof *r1);
+            CHK(r1);
+            r1[0] = acc;
+            return set_vals(c, 0, 1, r1);
+        }
+    }
+    return SY_OK;
+}
+static sy_status op_reduce(ox_call *c) { return reduce(c, 0); }
+static sy_status op_argreduce(ox_call *c) { return reduce(c, 1); }
+
+/* Softmax-13, LogSoftmax-13, Hardmax-13, LpNormalization-1, LRN-13: shape of X, axis in range */
+static sy_status op_softmax(ox_call *c)
+{
+    int64_t a;
+    TRY(ox_attr_int(c, "axis", -1, &a));
+    size_t ax;
+    if (T(c, 0)->ndim) TRY(norm_axis(c, a, T(c, 0)->ndim, &ax));
+    return same_as(c, 0, 0);
+}
+
+static sy_status channel_check(ox_call *c, size_t k, const char *what)
+{
+    const sy_tensor *x = T(c, 0), *p = T(c, k);
+    if (!p) return SY_OK;
+    if (x->ndim < 2) return ox_err(c, SY_EINVAL, "X must have rank >= 2");
+    if (p->ndim != 1) return ox_err(c, SY_EINVAL, "%s must be 1-D", what);
+    return require(c, sy_expr_eq(c->ctx, p->sizes[0], x->sizes[1]), "%s: length must equal the channel count", what);
+}
+
+/* BatchNormalization-15: Y like X; training outputs running mean/var [C] */
+static sy_status op_batchnorm(ox_call *c)
+{
+    for (size_t k = 1; k < 5 && k < c->nin; k++) TRY(channel_check(c, k, "BatchNormalization parameter"));
+    TRY(same_as(c, 0, 0));
+    for (size_t k = 1; k < c->nout; k++) TRY(set_out(c, k, c->in[0]->elem, 1, &T(c, 0)->sizes[1]));
+    return SY_OK;
+}
+
+/* InstanceNormalization-6 */
+static sy_status op_instancenorm(ox_call *c)
+{
+    TRY(channel_check(c, 1, "InstanceNormalization scale"));
+    TRY(channel_check(c, 2, "InstanceNormalization B"));
+    return same_as(c, 0, 0);
+}
+
+/* LayerNormalization-17: Y like X; Mean / InvStdDev with dims from axis on = 1 */
+static sy_status op_layernorm(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0);
+    int64_t a;
+    TRY(ox_attr_int(c, "axis", -1, &a));
+    size_t ax;
+    TRY(norm_axis(c, a, x->ndim, &ax));
+    const sy_tensor *s = T(c, 1);
+    size_t nt = x->ndim - ax;
+    const sy_tensor *ts[2] = {NULL, s};
+    (void)ts;
+    if (s && s->ndim > nt) return ox_err(c, SY_EINVAL, "Scale has rank %zu, more than the normalized dims (%zu)", s->ndim, nt);
+    TRY(same_as(c, 0, 0));
+    const sy_expr *d[MAXR];
+    if (x->ndim > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");
+    for (size_t i = 0; i < x->ndim; i++) d[i] = i < ax ? x->sizes[i] : K(c, 1);
+    for (size_t k = 1; k < c->nout; k++) TRY(set_out(c, k, OX_FLOAT, x->ndim, d));
+    return SY_OK;
+}
+
+/* GroupNormalization-18 */
+static sy_status op_groupnorm(ox_call *c) { return same_as(c, 0, 0); }
+
+/* ------------------------------------------------------------------ linear algebra */
+
+/* MatMul-13: numpy matmul (1-D operands promoted, batch dims broadcast) */
+static sy_status op_matmul(ox_call *c)
+{
+    const sy_tensor *a = T(c, 0), *b = T(c, 1);
+    if (!a->ndim || !b->ndim) return ox_err(c, SY_EINVAL, "MatMul operands must have rank >= 1");
+    const sy_expr *one = K(c, 1);
+    size_t ra = a->ndim, rb = b->ndim;
+    const sy_expr *ka = a->sizes[ra - 1], *kb = rb == 1 ? b->sizes[0] : b->sizes[rb - 2];
+    if (ka != kb) TRY(require(c, sy_expr_eq(c->ctx, ka, kb), "MatMul: inner dims must match"));
+    size_t nba = ra >= 2 ? ra - 2 : 0, nbb = rb >= 2 ? rb - 2 : 0;
+    const sy_tensor *ba = sy_tensor_new(c->env, SY_DT_INT64, nba, a->sizes);
+    const sy_tensor *bb = sy_tensor_new(c->env, SY_DT_INT64, nbb, b->sizes);
+    CHK(ba);
+    CHK(bb);
+    const sy_tensor *ts[2] = {ba, bb};
+    const sy_expr *d[MAXR + 2];
+    size_t r;
+    TRY(bcast_shapes(c, 2, ts, &r, d));
+    if (ra >= 2) d[r++] = a->sizes[ra - 2];
+    if (rb >= 2) d[r++] = b->sizes[rb - 1];
+    (void)one;
+    return set_out(c, 0, c->in[0]->elem, r, d);
+}
+
+/* Gemm-13: A' [M, K], B' [K, N] (transA / transB), C broadcastable to [M, N] */
+static sy_status op_gemm(ox_call *c)
+{
+    const sy_tensor *a = T(c, 0), *b = T(c, 1);
+    if (a->ndim != 2 || b->ndim != 2) return ox_err(c, SY_EINVAL, "Gemm operands must be 2-D");
+    int64_t ta, tb;
+    TRY(ox_attr_int(c, "transA", 0, &ta));
+    TRY(ox_attr_int(c, "transB", 0, &tb));
+    const sy_expr *M = a->sizes[ta ? 1 : 0], *Ka = a->sizes[ta ? 0 : 1], *Kb = b->sizes[tb ? 1 : 0], *N = b->sizes[tb ? 0 : 1];
+    if (Ka != Kb) TRY(require(c, sy_expr_eq(c->ctx, Ka, Kb), "Gemm: inner dims must match"));
+    const sy_expr *d[2] = {M, N};
+    if (has(c, 2)) {
+        const sy_tensor *mn = sy_tensor_new(c->env, SY_DT_INT64, 2, d);
+        CHK(mn);
+        const sy_tensor *ts[2] = {mn, T(c, 2)};
+        size_t r;
+        const sy_expr *od[MAXR];
+        TRY(bcast_shapes(c, 2, ts, &r, od));
+        if (r != 2) return ox_err(c, SY_EINVAL, "C must broadcast to [M, N]");
+        for (int i = 0; i < 2; i++)
+            if (od[i] != d[i]) TRY(require(c, sy_expr_eq(c->ctx, od[i], d[i]), "Gemm: C must broadcast to [M, N]"));
+    }
+    return set_out(c, 0, c->in[0]->elem, 2, d);
+}
+
+/* Einsum-12: explicit (->) or implicit output; '...' broadcast */
+static sy_status op_einsum(ox_call *c)
+{
+    char eq[512];
+    TRY(ox_attr_string(c, "equation", "", eq, sizeof eq));
+    char *arrow = strstr(eq, "->");
+    const sy_expr *letter[128] = {0};
+    int count[128] = {0};
+    const sy_tensor *ell[16];
+    size_t nell = 0;
+    char *p = eq;
+    const sy_expr *elld[MAXR];
+    size_t ellr = 0;
+    for (size_t k = 0; k < c->nin; k++) {
+        const sy_tensor *x = T(c, k);
+        char term[128];
+        size_t tl = 0;
+        while (*p == ' ') p++;
+        while (*p && *p != ',' && (!arrow || p < arrow)) {
+            if (*p != ' ' && tl < sizeof term - 1) term[tl++] = *p;
+            p++;
+        }
+        term[tl] = 0;
+        if (*p == ',') p++;
+        char *dots = strstr(term, "...");
+        size_t nlet = tl - (dots ? 3 : 0);
+        if (nlet > x->ndim || (!dots && nlet != x->ndim))
+            return ox_err(c, SY_EINVAL, "term '%s' does not match the rank %zu of input %zu", term, x->ndim, k);
+        size_t ne = x->ndim - nlet, di = 0;
+        for (char *q = term; *q; q++) {
+            if (q == dots) {
+                if (nell < 16) ell[nell++] = sy_tensor_new(c->env, SY_DT_INT64, ne, x->sizes + di);
+                di += ne;
+                q += 2;
+                continue;
+            }
+            unsigned char ch = (unsigned char)*q;
+            if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'))) return ox_err(c, SY_EINVAL, "bad equation '%s'", eq);
+            const sy_expr *dim = x->sizes[di++];
+            if (letter[ch]) {
+                const sy_expr *o;
+                TRY(bcast_dim(c, letter[ch], dim, &o));
+                letter[ch] = o;
+            } else letter[ch] = dim;
+            count[ch]++;
+        }
+    }
+    if (nell) TRY(bcast_shapes(c, nell, ell, &ellr, elld));
+    const sy_expr *d[MAXR];
+    size_t r = 0;
+    if (arrow) {
+        for (char *q = arrow + 2; *q; q++) {
+            if (*q == ' ') continue;
+            if (!strncmp(q, "...", 3)) {
+                for (size_t i = 0; i < ellr && r < MAXR; i++) d[r++] = elld[i];
+                q += 2;
+                continue;
+            }
+            unsigned char ch = (unsigned char)*q;
+            if (ch >= 128 || !letter[ch]) return ox_err(c, SY_EINVAL, "output letter '%c' not among the inputs", *q);
+            if (r < MAXR) d[r++] = letter[ch];
+        }
+    } else {
+        for (size_t i = 0; i < ellr && r < MAXR; i++) d[r++] = elld[i];
+        for (int ch = 0; ch < 128; ch++)
+            if (count[ch] == 1 && r < MAXR) d[r++] = letter[ch];
+    }
+    return set_out(c, 0, c->in[0]->elem, r, d);
+}
+
+/* ------------------------------------------------------------------ conv, pool */
+
+typedef struct {
+    size_t ns;
+    int64_t k[MAXR], s[MAXR], dil[MAXR], pb[MAXR], pe[MAXR];
+    char autopad[32];
+} winp;
+
+static sy_status window_params(ox_call *c, size_t ns, const int64_t *kernel, winp *w)
+{
+    w->ns = ns;
+    size_t n;
+    const int64_t *v;
+    for (size_t i = 0; i < ns; i++) w->k[i] = kernel[i], w->s[i] = 1, w->dil[i] = 1, w->pb[i] = 0, w->pe[i] = 0;
+    TRY(ox_attr_ints(c, "strides", &n, &v));
+    if (v && n != ns) return ox_err(c, SY_EINVAL, "strides has %zu entries for %zu spatial dims", n, ns);
+    for (size_t i = 0; v && i < n; i++) w->s[i] = v[i];
+    TRY(ox_attr_ints(c, "dilations", &n, &v));
+    if (v && n != ns) return ox_err(c, SY_EINVAL, "dilations has %zu entries for %zu spatial dims", n, ns);
+    for (size_t i = 0; v && i < n; i++) w->dil[i] = v[i];
+    TRY(ox_attr_ints(c, "pads", &n, &v));
+    if (v && n != 2 * ns) return ox_err(c, SY_EINVAL, "pads has %zu entries for %zu spatial dims", n, ns);
+    for (size_t i = 0; v && i < ns; i++) w->pb[i] = v[i], w->pe[i] = v[i + ns];
+    TRY(ox_attr_string(c, "auto_pad", "NOTSET", w->autopad, sizeof w->autopad));
+    for (size_t i = 0; i < ns; i++) {
+        if (w->s[i] <= 0 || w->dil[i] <= 0 || w->k[i] <= 0)
+            return ox_err(c, SY_EINVAL, "kernel, strides and dilations must be positive");
+        if (w->pb[i] < 0 || w->pe[i] < 0) return ox_err(c, SY_EINVAL, "pads must be non-negative");
+        if (w->k[i] > (int64_t)1 << 40 || w->s[i] > (int64_t)1 << 40 || w->dil[i] > (int64_t)1 << 40 || w->pb[i] > (int64_t)1 << 40 ||
+            w->pe[i] > (int64_t)1 << 40)
+            return ox_err(c, SY_EUNSUPPORTED, "window parameters past 2^40");
+    }
+    if (strcmp(w->autopad, "NOTSET") && strcmp(w->autopad, "VALID") && strcmp(w->autopad, "SAME_UPPER") &&
+        strcmp(w->autopad, "SAME_LOWER"))
+        return ox_err(c, SY_EINVAL, "unknown auto_pad '%s'", w->autopad);
+    return SY_OK;
+}
+
+/* output size of a window op (Conv-11, MaxPool-12, AveragePool-11, LpPool-18):
+ *   NOTSET: floor((d + pb + pe - dil*(k-1) - 1) / s) + 1 (ceil with ceil_mode, where
+ *           a last window starting in the end padding is dropped, as PyTorch's
+ *           pooling_output_shape and onnxruntime's PoolAttributes do)
+ *   VALID:  floor((d - dil*(k-1) - 1) / s) + 1;  SAME_*: ceil(d / s). */
+static sy_status window_out(ox_call *c, const winp *w, size_t i, const sy_expr *d, int ceil_mode, const sy_expr **out)
+{
+    sy_ctx *x = c->ctx;
+    int64_t ext = w->dil[i] * (w->k[i] - 1) + 1;
+    const sy_expr *o;
+    if (!strncmp(w->autopad, "SAME", 4)) {
+        o = sy_expr_ceildiv(x, d, K(c, w->s[i]));
+        CHK(o);
+        TRY(require(c, sy_expr_ge(x, d, K(c, 1)), "%s: spatial dim must be >= 1", c->node->op_type));
+        *out = o;
+        return SY_OK;
+    }
+    int64_t pads = !strcmp(w->autopad, "VALID") ? 0 : w->pb[i] + w->pe[i];
+    const sy_expr *num = sy_expr_add_si(x, d, pads - ext);
+    CHK(num);
+    TRY(require(c, sy_expr_ge(x, num, K(c, 0)), "%s: the window (extent %lld) must fit the padded input", c->node->op_type,
+                (long long)ext));
+    if (ceil_mode) {
+        o = sy_expr_add_si(x, sy_expr_ceildiv(x, num, K(c, w->s[i])), 1);
+        CHK(o);
+        int drop;
+        /* (o - 1) * s >= d + pad_begin: the last window starts in the padding */
+        TRY(truth(c, sy_expr_ge(x, sy_expr_mul_si(x, sy_expr_add_si(x, o, -1), w->s[i]), sy_expr_add_si(x, d, w->pb[i])),
+                  "ceil_mode: last window starts in the padding", &drop));
+        if (drop) o = sy_expr_add_si(x, o, -1);
+    } else {
+        o = sy_expr_add_si(x, sy_expr_floordiv(x, num, K(c, w->s[i])), 1);
+    }
+    CHK(o);
+    *out = o;
+    return SY_OK;
+}
+
+/* Conv-11: X [N, C, D...], W [M, C/group, k...] -> [N, M, o...] */
+static sy_status op_conv(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0), *w = T(c, 1);
+    if (x->ndim < 3 || w->ndim != x->ndim) return ox_err(c, SY_EINVAL, "X (rank %zu) and W (rank %zu) must have the same rank >= 3", x->ndim, w->ndim);
+    size_t ns = x->ndim - 2;
+    int64_t group, kernel[MAXR];
+    TRY(ox_attr_int(c, "group", 1, &group));
+    if (group <= 0) return ox_err(c, SY_EINVAL, "group must be positive");
+    size_t nk;
+    const int64_t *ks;
+    TRY(ox_attr_ints(c, "kernel_shape", &nk, &ks));
+    for (size_t i = 0; i < ns; i++) {
+        if (ks && nk == ns) kernel[i] = ks[i];
+        else TRY(concrete(c, w->sizes[2 + i], "Conv kernel size", &kernel[i]));
+    }
+    winp wp;
+    TRY(window_params(c, ns, kernel, &wp));
+    TRY(require(c, sy_expr_eq(c->ctx, x->sizes[1], sy_expr_mul_si(c->ctx, w->sizes[1], group)),
+                "Conv: input channels must equal W.shape[1] * group"));
+    if (group > 1)
+        TRY(require(c, sy_expr_eq(c->ctx, sy_expr_mod(c->ctx, w->sizes[0], K(c, group)), K(c, 0)),
+                    "Conv: output channels must be divisible by group"));
+    if (has(c, 2)) {
+        const sy_tensor *b = T(c, 2);
+        if (b->ndim != 1) return ox_err(c, SY_EINVAL, "B must be 1-D");
+        TRY(require(c, sy_expr_eq(c->ctx, b->sizes[0], w->sizes[0]), "Conv: B must have M entries"));
+    }
+    const sy_expr *d[MAXR];
+    d[0] = x->sizes[0];
+    d[1] = w->sizes[0];
+    for (size_t i = 0; i < ns; i++) TRY(window_out(c, &wp, i, x->sizes[2 + i], 0, &d[2 + i]));
+    return set_out(c, 0, c->in[0]->elem, x->ndim, d);
+}
+
+/* ConvTranspose-11: o = s*(d-1) + output_padding + (k-1)*dil + 1 - pb - pe, or output_shape */
+static sy_status op_convtranspose(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0), *w = T(c, 1);
+    if (x->ndim < 3 || w->ndim != x->ndim) return ox_err(c, SY_EINVAL, "X and W must have the same rank >= 3");
+    size_t ns = x->ndim - 2;
+    int64_t group, kernel[MAXR];
+    TRY(ox_attr_int(c, "group", 1, &group));
+    if (group <= 0) return ox_err(c, SY_EINVAL, "group must be positive");
+    for (size_t i = 0; i < ns; i++) TRY(concrete(c, w->sizes[2 + i], "ConvTranspose kernel size", &kernel[i]));
+    size_t nk;
+    const int64_t *ks;
+    TRY(ox_attr_ints(c, "kernel_shape", &nk, &ks));
+    for (size_t i = 0; ks && i < ns && nk == ns; i++) kernel[i] = ks[i];
+    winp wp;
+    TRY(window_params(c, ns, kernel, &wp));
+    TRY(require(c, sy_expr_eq(c->ctx, x->sizes[1], w->sizes[0]), "ConvTranspose: input channels must equal W.shape[0]"));
+    size_t nop, nos;
+    const int64_t *op, *os;
+    TRY(ox_attr_ints(c, "output_padding", &nop, &op));
+    TRY(ox_attr_ints(c, "output_shape", &nos, &os));
+    const sy_expr *d[MAXR];
+    d[0] = x->sizes[0];
+    d[1] = sy_expr_mul_si(c->ctx, w->sizes[1], group);
+    for (size_t i = 0; i < ns; i++) {
+        if (os && nos == ns) {
+            d[2 + i] = K(c, os[i]);
+            continue;
+        }
+        int64_t opad = op && nop == ns ? op[i] : 0;
+        const sy_expr *base = sy_expr_mul_si(c->ctx, sy_expr_add_si(c->ctx, x->sizes[2 + i], -1), wp.s[i]);
+        if (!strncmp(wp.autopad, "SAME", 4)) d[2 + i] = sy_expr_mul_si(c->ctx, x->sizes[2 + i], wp.s[i]);
+        else
+            d[2 + i] = sy_expr_add_si(c->ctx, base, opad + (kernel[i] - 1) * wp.dil[i] + 1 -
+                                                       (strcmp(wp.autopad, "VALID") ? wp.pb[i] + wp.pe[i] : 0));
+        CHK(d[2 + i]);
+        TRY(require(c, sy_expr_ge(c->ctx, d[2 + i], K(c, 1)), "ConvTranspose: output size must be >= 1"));
+    }
+    return set_out(c, 0, c->in[0]->elem, x->ndim, d);
+}
+
+/* MaxPool-12 (optional Indices output), AveragePool-11, LpPool-18 */
+static sy_status op_pool(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0);
+    if (x->ndim < 3) return ox_err(c, SY_EINVAL, "X must have rank >= 3");
+    size_t ns = x->ndim - 2, nk;
+    const int64_t *ks;
+    TRY(ox_attr_ints(c, "kernel_shape", &nk, &ks));
+    if (!ks || nk != ns) return ox_err(c, SY_EINVAL, "kernel_shape must have %zu entries", ns);
+    winp wp;
+    TRY(window_params(c, ns, ks, &wp));
+    int64_t cm;
+    TRY(ox_attr_int(c, "ceil_mode", 0, &cm));
+    const sy_expr *d[MAXR];
+    d[0] = x->sizes[0];
+    d[1] = x->sizes[1];
+    for (size_t i = 0; i < ns; i++) TRY(window_out(c, &wp, i, x->sizes[2 + i], (int)cm, &d[2 + i]));
+    TRY(set_out(c, 0, c->in[0]->elem, x->ndim, d));
+    if (c->nout > 1) TRY(set_out(c, 1, OX_INT64, x->ndim, d));
+    return SY_OK;
+}
+
+/* GlobalAveragePool-1, GlobalMaxPool-1, GlobalLpPool-2: [N, C, 1, ...] */
+static sy_status op_globalpool(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0);
+    if (x->ndim < 2) return ox_err(c, SY_EINVAL, "X must have rank >= 2");
+    const sy_expr *d[MAXR];
+    if (x->ndim > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");
+    for (size_t i = 0; i < x->ndim; i++) d[i] = i < 2 ? x->sizes[i] : K(c, 1);
+    return set_out(c, 0, c->in[0]->elem, x->ndim, d);
+}
+
+/* DepthToSpace-13 / SpaceToDepth-13 */
+static sy_status op_depthtospace(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0);
+    if (x->ndim != 4) return ox_err(c, SY_EINVAL, "X must be 4-D");
+    int64_t b;
+    TRY(ox_attr_int(c, "blocksize", 0, &b));
+    if (b <= 0) return ox_err(c, SY_EINVAL, "blocksize must be positive");
+    const sy_expr *d[4] = {x->sizes[0], x->sizes[1], x->sizes[2], x->sizes[3]};
+    if (!strcmp(c->node->op_type, "DepthToSpace")) {
+        TRY(require(c, sy_expr_eq(c->ctx, sy_expr_mod(c->ctx, d[1], K(c, b * b)), K(c, 0)), "DepthToSpace: C divisible by blocksize^2"));
+        d[1] = sy_expr_floordiv(c->ctx, d[1], K(c, b * b));
+        d[2] = sy_expr_mul_si(c->ctx, d[2], b);
+        d[3] = sy_expr_mul_si(c->ctx, d[3], b);
+    } else {
+        TRY(require(c, sy_expr_eq(c->ctx, sy_expr_mod(c->ctx, d[2], K(c, b)), K(c, 0)), "SpaceToDepth: H divisible by blocksize"));
+        TRY(require(c, sy_expr_eq(c->ctx, sy_expr_mod(c->ctx, d[3], K(c, b)), K(c, 0)), "SpaceToDepth: W divisible by blocksize"));
+        d[1] = sy_expr_mul_si(c->ctx, d[1], b * b);
+        d[2] = sy_expr_floordiv(c->ctx, d[2], K(c, b));
+        d[3] = sy_expr_floordiv(c->ctx, d[3], K(c, b));
+    }
+    return set_out(c, 0, c->in[0]->elem, 4, d);
+}
+
+/* ------------------------------------------------------------------ Resize */
+
+/* floor(d * scale) exactly: a float scale is the dyadic rational m / 2^e */
+static const sy_expr *scale_dim(ox_call *c, const sy_expr *d, double scale)
+{
+    int e = 0;
+    double m = scale;
+    while (m != floor(m) && e < 60) m *= 2, e++;
+    if (m != floor(m) || fabs(m) > 9e15) return NULL;
+    return sy_expr_floordiv(c->ctx, sy_expr_mul_si(c->ctx, d, (int64_t)m), K(c, (int64_t)1 << e));
+}
+
+/* Resize-18 / -13 / -11 (X, roi, scales, sizes), Upsample-9 (X, scales):
+ * sizes given: the output dims (with axes-18; keep_aspect_ratio_policy
+ * "stretch"); scales given: floor(d * scale) (Operators.md Resize: "output_dimension
+ * = floor(input_dimension * (roi_end - roi_start) * scale)" when tf_crop_and_resize,
+ * else floor(input_dimension * scale)) */
+static sy_status op_resize(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0);
+    int up = !strcmp(c->node->op_type, "Upsample");
+    size_t ksc = up ? 1 : 2, ksz = 3;
+    const sy_expr *d[MAXR];
+    if (x->ndim > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");
+    for (size_t i = 0; i < x->ndim; i++) d[i] = x->sizes[i];
+    size_t naxes;
+    const int64_t *axes;
+    TRY(ox_attr_ints(c, "axes", &naxes, &axes));
+    char pol[32], ctm[64];
+    TRY(ox_attr_string(c, "keep_aspect_ratio_policy", "stretch", pol, sizeof pol));
+    TRY(ox_attr_string(c, "coordinate_transformation_mode", "half_pixel", ctm, sizeof ctm));
+    if (strcmp(pol, "stretch")) return ox_err(c, SY_EUNSUPPORTED, "keep_aspect_ratio_policy '%s' is not supported", pol);
+    if (!strcmp(ctm, "tf_crop_and_resize")) return ox_err(c, SY_EUNSUPPORTED, "coordinate_transformation_mode tf_crop_and_resize is not supported");
+    size_t m = naxes ? naxes : x->ndim;
+    size_t ax[MAXR];
+    for (size_t i = 0; i < m; i++) {
+        ax[i] = i;
+        if (naxes) TRY(norm_axis(c, axes[i], x->ndim, &ax[i]));
+    }
+    int use_sizes = has(c, ksz) && T(c, ksz)->ndim == 1 && T(c, ksz)->sizes[0] != K(c, 0);
+    if (use_sizes) {
+        size_t n;
+        const sy_expr **sz = vals(c, ksz, &n);
+        if (!sz) {
+            for (size_t i = 0; i < m; i++) TRY(unbacked_dims(c, 1, &d[ax[i]], "data-dependent resize"));
+            return set_out(c, 0, c->in[0]->elem, x->ndim, d);
+        }
+        if (n != m) return ox_err(c, SY_EINVAL, "sizes has %zu entries, expected %zu", n, m);
+        for (size_t i = 0; i < m; i++) {
+            if (is_b(sz[i])) return ox_err(c, SY_EINVAL, "sizes must be integers");
+            TRY(require(c, sy_expr_ge(c->ctx, sz[i], K(c, 0)), "Resize: sizes must be >= 0"));
+            d[ax[i]] = sz[i];
+        }
+        return set_out(c, 0, c->in[0]->elem, x->ndim, d);
+    }
+    if (!has(c, ksc)) {
+        size_t n;
+        const float *sc;
+        TRY(ox_attr_floats(c, "scales", &n, NULL, &sc)); /* Upsample-7 attribute form */
+        if (!sc) return ox_err(c, SY_EINVAL, "one of scales or sizes is required");
+        if (n != m) return ox_err(c, SY_EINVAL, "scales has %zu entries, expected %zu", n, m);
+        for (size_t i = 0; i < m; i++) {
+            d[ax[i]] = scale_dim(c, x->sizes[ax[i]], sc[i]);
+            if (!d[ax[i]]) return ox_err(c, SY_EUNSUPPORTED, "scale %g is not a dyadic rational", sc[i]);
+        }
+        return set_out(c, 0, c->in[0]->elem, x->ndim, d);
+    }
+    ox_val *s = c->in[ksc];
+    if (!s->fv) {
+        if (s->t->ndim == 1 && s->t->sizes[0] == K(c, 0)) return ox_err(c, SY_EINVAL, "one of scales or sizes is required");
+        for (size_t i = 0; i < m; i++) TRY(unbacked_dims(c, 1, &d[ax[i]], "data-dependent resize"));
+        return set_out(c, 0, c->in[0]->elem, x->ndim, d);
+    }
+    if (s->nv != m) return ox_err(c, SY_EINVAL, "scales has %zu entries, expected %zu", s->nv, m);
+    for (size_t i = 0; i < m; i++) {
+        if (!(s->fv[i] > 0)) return ox_err(c, SY_EINVAL, "scales must be positive");
+        d[ax[i]] = scale_dim(c, x->sizes[ax[i]], s->fv[i]);
+        if (!d[ax[i]]) return ox_err(c, SY_EUNSUPPORTED, "scale %g is not a dyadic rational", s->fv[i]);
+    }
+    return set_out(c, 0, c->in[0]->elem, x->ndim, d);
+}
+
+/* ------------------------------------------------------------------ misc */
+
+/* TopK-11: K (1-element tensor) along axis; K <= dim */
+static sy_status op_topk(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0);
+    int64_t a;
+    TRY(ox_attr_int(c, "axis", -1, &a));
+    size_t ax;
+    TRY(norm_axis(c, a, x->ndim, &ax));
+    size_t n;
+    const sy_expr **k = vals(c, 1, &n);
+    const sy_expr *d[MAXR];
+    for (size_t i = 0; i < x->ndim; i++) d[i] = x->sizes[i];
+    if (k && n == 1 && !is_b(k[0])) {
+        TRY(require(c, sy_expr_and(c->ctx, sy_expr_ge(c->ctx, k[0], K(c, 0)), sy_expr_le(c->ctx, k[0], x->sizes[ax])),
+                    "TopK: 0 <= K <= dim"));
+        d[ax] = k[0];
+    } else {
+        TRY(unbacked_dims(c, 1, &d[ax], "data-dependent TopK K"));
+    }
+    TRY(set_out(c, 0, c->in[0]->elem, x->ndim, d));
+    return set_out(c, 1, OX_INT64, x->ndim, d);
+}
+
+/* NonZero-13: [rank, u] with u an unbacked size (runtime assert u <= numel) */
+static sy_status op_nonzero(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0);
+    const sy_expr *d[2] = {K(c, (int64_t)x->ndim), NULL};
+    TRY(unbacked_dims(c, 1, &d[1], "NonZero count"));
+    sy_provenance w = c->why;
+    w.reason = "NonZero: count <= number of elements";
+    TRY(sy_env_runtime_assert(c->env, sy_expr_le(c->ctx, d[1], numel(c, x)), &w));
+    return set_out(c, 0, OX_INT64, 2, d);
+}
+
+/* OneHot-11: a new axis of size depth */
+static sy_status op_onehot(ox_call *c)
+{
+    const sy_tensor *ix = T(c, 0);
+    int64_t a;
+    TRY(ox_attr_int(c, "axis", -1, &a));
+    size_t r = ix->ndim + 1, ax;
+    TRY(norm_axis(c, a, r, &ax));
+    size_t n;
+    const sy_expr **dv = vals(c, 1, &n);
+    const sy_expr *depth;
+    if (dv && n == 1 && !is_b(dv[0])) depth = dv[0];
+    else TRY(unbacked_dims(c, 1, &depth, "data-dependent OneHot depth"));
+    const sy_expr *d[MAXR];
+    if (r > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");
+    for (size_t i = 0, j = 0; i < r; i++) d[i] = i == ax ? depth : ix->sizes[j++];
+    return set_out(c, 0, c->in[2]->elem, r, d);
+}
+
+/* LSTM-14, GRU-14, RNN-14: X [seq, batch, input] (layout 0) or [batch, seq, input] (layout 1);
+ * Y [seq, dirs, batch, hidden] (layout 1: [batch, seq, dirs, hidden]), Y_h / Y_c [dirs, batch, hidden] */
+static sy_status op_rnn(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0), *w = T(c, 1);
+    if (x->ndim != 3 || w->ndim != 3) return ox_err(c, SY_EINVAL, "X and W must be 3-D");
+    int64_t hs, layout;
+    char dir[32];
+    TRY(ox_attr_int(c, "hidden_size", -1, &hs));
+    TRY(ox_attr_int(c, "layout", 0, &layout));
+    TRY(ox_attr_string(c, "direction", "forward", dir, sizeof dir));
+    int64_t nd = !strcmp(dir, "bidirectional") ? 2 : 1;
+    if (strcmp(dir, "forward") && strcmp(dir, "reverse") && nd == 1) return ox_err(c, SY_EINVAL, "unknown direction '%s'", dir);
+    int gates = !strcmp(c->node->op_type, "LSTM") ? 4 : !strcmp(c->node->op_type, "GRU") ? 3 : 1;
+    const sy_expr *H = hs > 0 ? K(c, hs) : sy_expr_floordiv(c->ctx, w->sizes[1], K(c, gates));
+    CHK(H);
+    const sy_expr *seq = x->sizes[layout ? 1 : 0], *batch = x->sizes[layout ? 0 : 1];
+    TRY(require(c, sy_expr_eq(c->ctx, w->sizes[0], K(c, nd)), "%s: W.shape[0] must be num_directions", c->node->op_type));
+    TRY(require(c, sy_expr_eq(c->ctx, w->sizes[1], sy_expr_mul_si(c->ctx, H, gates)), "%s: W.shape[1] must be %d*hidden_size",
+                c->node->op_type, gates));
+    TRY(require(c, sy_expr_eq(c->ctx, w->sizes[2], x->sizes[2]), "%s: W.shape[2] must be input_size", c->node->op_type));
+    for (size_t k = 5; k < c->nin && k < 7; k++) {
+        const sy_tensor *h0 = T(c, k);
+        if (!h0) continue;
+        if (h0->ndim != 3) return ox_err(c, SY_EINVAL, "initial state must be 3-D");
+        const sy_expr *want[3] = {layout ? batch : K(c, nd), layout ? K(c, nd) : batch, H};
+        for (int i = 0; i < 3; i++)
+            TRY(require(c, sy_expr_eq(c->ctx, h0->sizes[i], want[i]), "%s: initial state shape", c->node->op_type));
+    }
+    const sy_expr *y[4], *yh[3];
+    if (!layout) y[0] = seq, y[1] = K(c, nd), y[2] = batch, y[3] = H;
+    else y[0] = batch, y[1] = seq, y[2] = K(c, nd), y[3] = H;
+    if (!layout) yh[0] = K(c, nd), yh[1] = batch, yh[2] = H;
+    else yh[0] = batch, yh[1] = K(c, nd), yh[2] = H;
+    TRY(set_out(c, 0, c->in[0]->elem, 4, y));
+    TRY(set_out(c, 1, c->in[0]->elem, 3, yh));
+    if (gates == 4) TRY(set_out(c, 2, c->in[0]->elem, 3, yh));
+    return SY_OK;
+}
+
+/* Trilu-14, CumSum-14, EyeLike-9, Shrink, etc.: shape of X */
+
+/* If-16: a condition that depends on sizes is decided (a guard) and only the
+ * taken branch is traced; a data-dependent condition traces both, and the
+ * outputs must agree in rank (differing dims become unbacked). */
+static sy_status op_if(ox_call *c)
+{
+    const Onnx__AttributeProto *at = ox_attr(c, "then_branch"), *af = ox_attr(c, "else_branch");
+    if (!at || !af || !at->g || !af->g) return ox_err(c, SY_EINVAL, "then_branch and else_branch graphs are required");
+    size_t n;
+    const sy_expr **cv = vals(c, 0, &n);
+    ox_val **ot, **of;
+    if (cv && n == 1) {
+        int t;
+        const sy_expr *cond = is_b(cv[0]) ? cv[0] : sy_expr_ne(c->ctx, cv[0], K(c, 0));
+        TRY(truth(c, cond, "If: condition", &t));
+        const Onnx__GraphProto *g = t ? at->g : af->g;
+        if (g->n_output != c->nout) return ox_err(c, SY_EINVAL, "branch has %zu outputs, the node %zu", g->n_output, c->nout);
+        TRY(ox_run_graph(c->tr, c->scope, g, 0, NULL, NULL, &ot, NULL));
+        for (size_t k = 0; k < c->nout; k++) c->out[k] = *ot[k];
+        return SY_OK;
+    }
+    if (at->g->n_output != c->nout || af->g->n_output != c->nout) return ox_err(c, SY_EINVAL, "branches must have %zu outputs", c->nout);
+    TRY(ox_run_graph(c->tr, c->scope, at->g, 0, NULL, NULL, &ot, NULL));
+    TRY(ox_run_graph(c->tr, c->scope, af->g, 0, NULL, NULL, &of, NULL));
+    for (size_t k = 0; k < c->nout; k++) {
+        const sy_tensor *a = ot[k]->t, *b = of[k]->t;
+        if (a->ndim != b->ndim) return ox_err(c, SY_EUNSUPPORTED, "output %zu has rank %zu in then_branch and %zu in else_branch", k, a->ndim, b->ndim);
+        const sy_expr *d[MAXR];
+        for (size_t i = 0; i < a->ndim && i < MAXR; i++) {
+            if (a->sizes[i] == b->sizes[i]) d[i] = a->sizes[i];
+            else TRY(unbacked_dims(c, 1, &d[i], "If output (branches differ)"));
+        }
+        TRY(set_out(c, k, ot[k]->elem, a->ndim, d));
+    }
+    return SY_OK;
+}
+
+static sy_status op_loop(ox_call *c)
+{
+    return ox_err(c, SY_EUNSUPPORTED, "%s is not supported yet (its loop-carried shapes need a fixpoint); docs/onnx.md", c->node->op_type);
+}
+
+/* ------------------------------------------------------------------ the table */
+
+static const ox_op ops[] = {
+    {"Abs", op_abs, 1, 1},
+    {"Acos", op_unary, 1, 1},
+    {"Acosh", op_unary, 1, 1},
+    {"Add", op_add, 2, 2},
+    {"And", op_and, 2, 2},
+    {"ArgMax", op_argreduce, 1, 1},
+    {"ArgMin", op_argreduce, 1, 1},
+    {"Asin", op_unary, 1, 1},
+    {"Asinh", op_unary, 1, 1},
+    {"Atan", op_unary, 1, 1},
+    {"Atanh", op_unary, 1, 1},
+    {"AveragePool", op_pool, 1, 1},
+    {"BatchNormalization", op_batchnorm, 5, 5},
+    {"BitShift", op_bcast, 2, 2},
+    {"BitwiseAnd", op_bcast, 2, 2},
+    {"BitwiseNot", op_unary, 1, 1},
+    {"BitwiseOr", op_bcast, 2, 2},
+    {"BitwiseXor", op_bcast, 2, 2},
+    {"Cast", op_cast, 1, 1},
+    {"CastLike", op_cast, 2, 2},
+    {"Ceil", op_floor, 1, 1},
+    {"Celu", op_unary, 1, 1},
+    {"Clip", op_clip, 1, 3},
+    {"Concat", op_concat, 1, -1},
+    {"Constant", op_constant, 0, 0},
+    {"ConstantOfShape", op_constantofshape, 1, 1},
+    {"Conv", op_conv, 2, 3},
+    {"ConvTranspose", op_convtranspose, 2, 3},
+    {"Cos", op_unary, 1, 1},
+    {"Cosh", op_unary, 1, 1},
+    {"CumSum", op_unary, 2, 2},
+    {"DepthToSpace", op_depthtospace, 1, 1},
+    {"Div", op_div, 2, 2},
+    {"Dropout", op_dropout, 1, 3},
+    {"Einsum", op_einsum, 1, -1},
+    {"Elu", op_unary, 1, 1},
+    {"Equal", op_equal, 2, 2},
+    {"Erf", op_unary, 1, 1},
+    {"Exp", op_unary, 1, 1},
+    {"Expand", op_expand, 2, 2},
+    {"EyeLike", op_unary, 1, 1},
+    {"Flatten", op_flatten, 1, 1},
+    {"Floor", op_floor, 1, 1},
+    {"GRU", op_rnn, 3, 6},
+    {"Gather", op_gather, 2, 2},
+    {"GatherElements", op_gatherelements, 2, 2},
+    {"GatherND", op_gathernd, 2, 2},
+    {"Gemm", op_gemm, 2, 3},
+    {"GlobalAveragePool", op_globalpool, 1, 1},
+    {"GlobalLpPool", op_globalpool, 1, 1},
+    {"GlobalMaxPool", op_globalpool, 1, 1},
+    {"Greater", op_greater, 2, 2},
+    {"GreaterOrEqual", op_greatereq, 2, 2},
+    {"GroupNormalization", op_groupnorm, 3, 3},
+    {"HardSigmoid", op_unary, 1, 1},
+    {"HardSwish", op_unary, 1, 1},
+    {"Hardmax", op_softmax, 1, 1},
+    {"Identity", op_identity, 1, 1},
+    {"If", op_if, 1, 1},
+    {"InstanceNormalization", op_instancenorm, 3, 3},
+    {"IsInf", op_bool_bcast, 1, 1},
+    {"IsNaN", op_bool_bcast, 1, 1},
+    {"LRN", op_unary, 1, 1},
+    {"LSTM", op_rnn, 3, 8},
+    {"LayerNormalization", op_layernorm, 2, 3},
+    {"LeakyRelu", op_unary, 1, 1},
+    {"Less", op_less, 2, 2},
+    {"LessOrEqual", op_lesseq, 2, 2},
+    {"Log", op_unary, 1, 1},
+    {"LogSoftmax", op_softmax, 1, 1},
+    {"Loop", op_loop, 0, -1},
+    {"LpNormalization", op_unary, 1, 1},
+    {"LpPool", op_pool, 1, 1},
+    {"MatMul", op_matmul, 2, 2},
+    {"Max", op_max, 1, -1},
+    {"MaxPool", op_pool, 1, 1},
+    {"Mean", op_bcast, 1, -1},
+    {"Min", op_min, 1, -1},
+    {"Mish", op_unary, 1, 1},
+    {"Mod", op_mod, 2, 2},
+    {"Mul", op_mul, 2, 2},
+    {"Neg", op_neg, 1, 1},
+    {"NonZero", op_nonzero, 1, 1},
+    {"Not", op_not, 1, 1},
+    {"OneHot", op_onehot, 3, 3},
+    {"Or", op_or, 2, 2},
+    {"PRelu", op_bcast, 2, 2},
+    {"Pad", op_pad, 1, 4},
+    {"Pow", op_pow, 2, 2},
+    {"RNN", op_rnn, 3, 6},
+    {"Range", op_range, 3, 3},
+    {"Reciprocal", op_unary, 1, 1},
+    {"ReduceL1", op_reduce, 1, 2},
+    {"ReduceL2", op_reduce, 1, 2},
+    {"ReduceLogSum", op_reduce, 1, 2},
+    {"ReduceLogSumExp", op_reduce, 1, 2},
+    {"ReduceMax", op_reduce, 1, 2},
+    {"ReduceMean", op_reduce, 1, 2},
+    {"ReduceMin", op_reduce, 1, 2},
+    {"ReduceProd", op_reduce, 1, 2},
+    {"ReduceSum", op_reduce, 1, 2},
+    {"ReduceSumSquare", op_reduce, 1, 2},
+    {"Relu", op_relu, 1, 1},
+    {"Reshape", op_reshape, 2, 2},
+    {"Resize", op_resize, 1, 4},
+    {"Round", op_floor, 1, 1},
+    {"Scan", op_loop, 0, -1},
+    {"Scatter", op_scatter, 3, 3},
+    {"ScatterElements", op_scatter, 3, 3},
+    {"ScatterND", op_scatter, 3, 3},
+    {"Selu", op_unary, 1, 1},
+    {"Shape", op_shape, 1, 1},
+    {"Shrink", op_unary, 1, 1},
+    {"Sigmoid", op_unary, 1, 1},
+    {"Sign", op_unary, 1, 1},
+    {"Sin", op_unary, 1, 1},
+    {"Sinh", op_unary, 1, 1},
+    {"Size", op_size, 1, 1},
+    {"Slice", op_slice, 1, 5},
+    {"Softmax", op_softmax, 1, 1},
+    {"Softplus", op_unary, 1, 1},
+    {"Softsign", op_unary, 1, 1},
+    {"SpaceToDepth", op_depthtospace, 1, 1},
+    {"Split", op_split, 1, 2},
+    {"Sqrt", op_unary, 1, 1},
+    {"Squeeze", op_squeeze, 1, 2},
+    {"Sub", op_sub, 2, 2},
+    {"Sum", op_sum, 1, -1},
+    {"Tan", op_unary, 1, 1},
+    {"Tanh", op_unary, 1, 1},
+    {"ThresholdedRelu", op_unary, 1, 1},
+    {"Tile", op_tile, 2, 2},
+    {"TopK", op_topk, 2, 2},
+    {"Transpose", op_transpose, 1, 1},
+    {"Trilu", op_unary, 1, 2},
+    {"Unsqueeze", op_unsqueeze, 1, 2},
+    {"Upsample", op_resize, 1, 2},
+    {"Where", op_where, 3, 3},
+    {"Xor", op_xor, 2, 2},
+};
+
+static int cmp_op(const void *a, const void *b) { return strcmp((const char *)a, ((const ox_op *)b)->name); }
+
+const ox_op *ox_find_op(const char *name)
+{
+    return bsearch(name, ops, sizeof ops / sizeof ops[0], sizeof ops[0], cmp_op);
+}

@@ -1,0 +1,85 @@
+/* Private: the ONNX frontend's reader, values and op table. */
+#ifndef SY_ONNX_PRIVATE_H
+#define SY_ONNX_PRIVATE_H
+#include <stdbool.h>
+#include "onnx.pb-c.h"
+#include "symshape/onnx.h"
+
+/* ONNX TensorProto.DataType codes (onnx.proto) */
+enum {
+    OX_UNDEF = 0, OX_FLOAT = 1, OX_UINT8 = 2, OX_INT8 = 3, OX_UINT16 = 4, OX_INT16 = 5, OX_INT32 = 6, OX_INT64 = 7,
+    OX_STRING = 8, OX_BOOL = 9, OX_FLOAT16 = 10, OX_DOUBLE = 11, OX_UINT32 = 12, OX_UINT64 = 13, OX_COMPLEX64 = 14,
+    OX_COMPLEX128 = 15, OX_BFLOAT16 = 16
+};
+
+struct sy_onnx_model {
+    sy_ctx *ctx;
+    char *name;
+    unsigned char *kept;       /* the filtered protobuf bytes (payloads dropped) */
+    size_t kept_len, kept_cap, skipped;
+    Onnx__ModelProto *proto;   /* unpacked from kept */
+    const Onnx__GraphProto *graph;
+    int64_t opset;
+    sy_onnx_input *inputs;
+    size_t ninputs;
+};
+
+sy_dtype ox_dtype(int elem);
+const char *ox_elem_name(int elem);
+int ox_is_int(int elem);
+int ox_is_float(int elem);
+size_t ox_elem_size(int elem);
+
+/* ---- trace values */
+typedef struct ox_val {
+    const char *name;
+    int elem;                  /* ONNX elem type */
+    const sy_tensor *t;        /* shape */
+    size_t nv;                 /* number of element values held (== numel when held) */
+    const sy_expr **iv;        /* integer / boolean element values, or NULL */
+    double *fv;                /* floating constant element values, or NULL */
+    int role;                  /* 1 input, 2 initializer, 3 output, 0 other */
+} ox_val;
+
+typedef struct ox_scope ox_scope;
+
+typedef struct ox_call {
+    struct sy_onnx_trace *tr;
+    sy_env *env;
+    sy_ctx *ctx;
+    ox_scope *scope;
+    const Onnx__NodeProto *node;
+    const char *nname;         /* node name or "#index" */
+    int64_t opset;
+    size_t nin;
+    ox_val **in;               /* NULL entries: absent optional inputs */
+    size_t nout;
+    ox_val *out;               /* filled by the rule (name set by the caller) */
+    sy_provenance why;
+} ox_call;
+
+typedef sy_status (*ox_rule)(ox_call *c);
+typedef struct ox_op {
+    const char *name;
+    ox_rule rule;
+    int min_in, max_in;        /* input count bounds (max -1: variadic) */
+} ox_op;
+const ox_op *ox_find_op(const char *name);
+
+/* helpers the rules use (onnx_trace.c) */
+sy_status ox_err(ox_call *c, sy_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+const Onnx__AttributeProto *ox_attr(ox_call *c, const char *name);
+sy_status ox_attr_int(ox_call *c, const char *name, int64_t dflt, int64_t *out);
+sy_status ox_attr_float(ox_call *c, const char *name, double dflt, double *out);
+sy_status ox_attr_ints(ox_call *c, const char *name, size_t *n, const int64_t **v); /* *n = 0, *v = NULL when absent */
+sy_status ox_attr_floats(ox_call *c, const char *name, size_t *n, const float *const **unused, const float **v);
+sy_status ox_attr_string(ox_call *c, const char *name, const char *dflt, char *buf, size_t cap);
+sy_status ox_tensor_val(struct sy_onnx_trace *tr, const Onnx__TensorProto *tp, const char *what, ox_val *out);
+void *ox_alloc(ox_call *c, size_t size);
+sy_status ox_run_graph(struct sy_onnx_trace *tr, ox_scope *parent, const Onnx__GraphProto *g, size_t nbind,
+                       const char *const *bind_names, ox_val *const *bind_vals, ox_val ***outs, ox_scope **scope_out);
+#endif

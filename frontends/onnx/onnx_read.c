@@ -1,0 +1,481 @@
+/* The ONNX reader: map the file, drop large tensor payloads with a pre-scan
+ * of the protobuf wire format (so a 350 MB model is never copied), unpack the
+ * rest with protobuf-c, and list the graph inputs.
+ * Wire format: https://protobuf.dev/programming-guides/encoding/ ; field
+ * numbers: onnx/onnx.proto (ModelProto.graph = 7, GraphProto.node = 1,
+ * .initializer = 5, .sparse_initializer = 15, NodeProto.attribute = 5,
+ * AttributeProto.t = 5, .g = 6, .tensors = 10, .graphs = 11,
+ * .sparse_tensor = 22, .sparse_tensors = 23, SparseTensorProto.values = 1,
+ * .indices = 2, TensorProto payloads: float_data = 4, int32_data = 5,
+ * string_data = 6, int64_data = 7, raw_data = 9, double_data = 10,
+ * uint64_data = 11). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "algebra/expr_private.h"
+#include "frontends/onnx/onnx_private.h"
+
+int sy_onnx_available(void) { return 1; }
+
+/* ------------------------------------------------------------------ dtypes */
+
+sy_dtype ox_dtype(int e)
+{
+    switch (e) {
+    case OX_FLOAT: return SY_DT_FLOAT32;
+    case OX_DOUBLE: return SY_DT_FLOAT64;
+    case OX_FLOAT16: return SY_DT_FLOAT16;
+    case OX_BFLOAT16: return SY_DT_BFLOAT16;
+    case OX_COMPLEX64: return SY_DT_COMPLEX64;
+    case OX_COMPLEX128: return SY_DT_COMPLEX128;
+    case OX_INT64: case OX_UINT64: case OX_UINT32: return SY_DT_INT64;
+    case OX_INT32: case OX_UINT16: return SY_DT_INT32;
+    case OX_INT16: return SY_DT_INT16;
+    case OX_INT8: return SY_DT_INT8;
+    case OX_UINT8: return SY_DT_UINT8;
+    case OX_BOOL: return SY_DT_BOOL;
+    default: return SY_DT_FLOAT32;
+    }
+}
+
+const char *ox_elem_name(int e)
+{
+    static const char *n[] = {"undefined", "float", "uint8", "int8", "uint16", "int16", "int32", "int64", "string",
+                              "bool", "float16", "double", "uint32", "uint64", "complex64", "complex128", "bfloat16"};
+    return e >= 0 && e <= 16 ? n[e] : "unknown";
+}
+
+int ox_is_int(int e)
+{
+    return e == OX_INT64 || e == OX_INT32 || e == OX_INT16 || e == OX_INT8 || e == OX_UINT8 || e == OX_UINT16 ||
+           e == OX_UINT32 || e == OX_UINT64 || e == OX_BOOL;
+}
+int ox_is_float(int e) { return e == OX_FLOAT || e == OX_DOUBLE || e == OX_FLOAT16 || e == OX_BFLOAT16; }
+size_t ox_elem_size(int e)
+{
+    switch (e) {
+    case OX_BOOL: case OX_INT8: case OX_UINT8: return 1;
+    case OX_INT16: case OX_UINT16: case OX_FLOAT16: case OX_BFLOAT16: return 2;
+    case OX_INT32: case OX_UINT32: case OX_FLOAT: return 4;
+    case OX_COMPLEX128: return 16;
+    default: return 8;
+    }
+}
+
+/* ------------------------------------------------------------------ wire pre-scan */
+
+enum { M_MODEL, M_GRAPH, M_NODE, M_ATTR, M_TENSOR, M_SPARSE };
+static const char *msg_name[] = {"ModelProto", "GraphProto", "NodeProto", "AttributeProto", "TensorProto",
+                                 "SparseTensorProto"};
+
+/* The input is read through a window: from memory, or from a file with
+ * pread (never mapped: a mapping of a file in the page cache can be backed
+ * by huge pages, and touching one header byte would then make 2 MB of
+ * weights resident). Payloads that are skipped are never read. */
+#define WIN 65536
+typedef struct {
+    sy_ctx *ctx;
+    const char *name;
+    const unsigned char *mem; /* whole input in memory, or NULL */
+    int fd;
+    size_t flen;
+    unsigned char *win;
+    size_t wstart, wlen;
+    int ioerr;
+    unsigned char *out;
+    size_t len, cap, skipped;
+    int depth;
+} scan;
+
+static sy_status corrupt(scan *s, size_t at, int kind, const char *what)
+{
+    if (s->ioerr) return sy_fail_st(s->ctx, SY_EFORMAT, "cannot read %s: %s", s->name, strerror(s->ioerr));
+    return sy_fail_st(s->ctx, SY_EFORMAT, "%s: corrupt or truncated protobuf at byte %zu (in %s): %s", s->name, at,
+                      msg_name[kind], what);
+}
+
+/* pointer to the bytes [off, off + n) (n <= WIN), or NULL past the end / on a read error */
+static const unsigned char *at(scan *s, size_t off, size_t n)
+{
+    if (off > s->flen || n > s->flen - off) return NULL;
+    if (s->mem) return s->mem + off;
+    if (off >= s->wstart && off + n <= s->wstart + s->wlen) return s->win + (off - s->wstart);
+    size_t want = s->flen - off < WIN ? s->flen - off : WIN, got = 0;
+    while (got < want) {
+        ssize_t r = pread(s->fd, s->win + got, want - got, (off_t)(off + got));
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) {
+            s->ioerr = r < 0 ? errno : EIO;
+            s->wlen = 0;
+            return NULL;
+        }
+        got += (size_t)r;
+    }
+    s->wstart = off;
+    s->wlen = got;
+    return s->win;
+}
+
+static bool put(scan *s, const void *p, size_t n)
+{
+    if (s->len + n > s->cap) {
+        size_t nc = s->cap ? s->cap : 4096;
+        while (nc < s->len + n) nc *= 2;
+        unsigned char *np = sy_realloc(s->ctx, s->out, s->cap, nc);
+        if (!np) return false;
+        s->out = np;
+        s->cap = nc;
+    }
+    if (n) memcpy(s->out + s->len, p, n);
+    s->len += n;
+    return true;
+}
+
+/* append the input bytes [off, off + n) */
+static bool put_range(scan *s, size_t off, size_t n)
+{
+    while (n) {
+        size_t k = n < WIN ? n : WIN;
+        const unsigned char *p = at(s, off, k);
+        if (!p || !put(s, p, k)) return false;
+        off += k;
+        n -= k;
+    }
+    return true;
+}
+
+static size_t put_varint(unsigned char *b, uint64_t v)
+{
+    size_t n = 0;
+    do {
+        unsigned char c = v & 0x7f;
+        v >>= 7;
+        b[n++] = c | (v ? 0x80 : 0);
+    } while (v);
+    return n;
+}
+
+static int get_varint(scan *s, size_t *off, size_t end, uint64_t *v)
+{
+    uint64_t r = 0;
+    for (int sh = 0; sh < 70; sh += 7) {
+        if (*off >= end) return -1;
+        const unsigned char *p = at(s, *off, 1);
+        if (!p) return -1;
+        unsigned char c = *p;
+        (*off)++;
+        if (sh == 63 && (c & 0x7e)) return -1;
+        r |= (uint64_t)(c & 0x7f) << sh;
+        if (!(c & 0x80)) {
+            *v = r;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int child_kind(int kind, uint64_t field)
+{
+    switch (kind) {
+    case M_MODEL: return field == 7 ? M_GRAPH : -1;
+    case M_GRAPH: return field == 1 ? M_NODE : field == 5 ? M_TENSOR : field == 15 ? M_SPARSE : -1;
+    case M_NODE: return field == 5 ? M_ATTR : -1;
+    case M_ATTR:
+        return (field == 5 || field == 10) ? M_TENSOR : (field == 6 || field == 11) ? M_GRAPH
+               : (field == 22 || field == 23) ? M_SPARSE : -1;
+    case M_SPARSE: return (field == 1 || field == 2) ? M_TENSOR : -1;
+    default: return -1;
+    }
+}
+
+static bool is_payload(uint64_t field) { return field == 4 || (field >= 5 && field <= 7) || (field >= 9 && field <= 11); }
+
+static sy_status filter(scan *s, int kind, size_t p, size_t end);
+
+#define OOM() sy_fail_st(s->ctx, SY_ENOMEM, "out of memory")
+/* one pass over a message: sum payload bytes (TensorProto) or copy */
+static sy_status walk(scan *s, int kind, size_t p, size_t end, bool count_only, bool drop_payload, size_t *payload)
+{
+    while (p < end) {
+        size_t start = p;
+        uint64_t tag, v;
+        if (get_varint(s, &p, end, &tag)) return corrupt(s, start, kind, "bad field tag");
+        size_t tagend = p;
+        uint64_t field = tag >> 3;
+        unsigned wt = tag & 7;
+        if (field == 0) return corrupt(s, start, kind, "field number 0");
+        size_t body = p, blen = 0;
+        switch (wt) {
+        case 0:
+            if (get_varint(s, &p, end, &v)) return corrupt(s, start, kind, "truncated varint");
+            break;
+        case 1:
+            if (end - p < 8) return corrupt(s, start, kind, "truncated 64-bit field");
+            p += 8;
+            break;
+        case 5:
+            if (end - p < 4) return corrupt(s, start, kind, "truncated 32-bit field");
+            p += 4;
+            break;
+        case 2:
+            if (get_varint(s, &p, end, &v)) return corrupt(s, start, kind, "truncated length");
+            if (v > (uint64_t)(end - p)) return corrupt(s, start, kind, "a length-delimited field runs past the end");
+            body = p;
+            blen = (size_t)v;
+            p += blen;
+            break;
+        default: return corrupt(s, start, kind, "unsupported wire type (group or invalid)");
+        }
+        bool pay = kind == M_TENSOR && is_payload(field);
+        if (count_only) {
+            if (pay) *payload += p - body;
+            continue;
+        }
+        if (pay && drop_payload) {
+            s->skipped += p - body;
+            continue;
+        }
+        int ck = wt == 2 ? child_kind(kind, field) : -1;
+        if (ck < 0) {
+            if (!put_range(s, start, p - start)) return s->ioerr ? corrupt(s, start, kind, "") : OOM();
+            continue;
+        }
+        /* a sub-message: its tag, then the filtered body behind its new length */
+        if (!put_range(s, start, tagend - start)) return s->ioerr ? corrupt(s, start, kind, "") : OOM();
+        size_t o = s->len;
+        sy_status st = filter(s, ck, body, body + blen);
+        if (st) return st;
+        size_t sub = s->len - o;
+        unsigned char lb[10];
+        size_t ln = put_varint(lb, sub);
+        if (!put(s, lb, ln)) return OOM();
+        memmove(s->out + o + ln, s->out + o, sub);
+        memcpy(s->out + o, lb, ln);
+    }
+    return SY_OK;
+}
+
+static sy_status filter(scan *s, int kind, size_t p, size_t end)
+{
+    if (++s->depth > 64) return corrupt(s, p, kind, "nesting deeper than 64 messages");
+    bool drop = false;
+    if (kind == M_TENSOR) {
+        size_t payload = 0;
+        sy_status st = walk(s, kind, p, end, true, false, &payload);
+        if (st) return st;
+        drop = payload > SY_ONNX_MAX_PAYLOAD;
+    }
+    sy_status st = walk(s, kind, p, end, false, drop, NULL);
+    s->depth--;
+    return st;
+}
+
+/* ------------------------------------------------------------------ protobuf-c allocator over the context */
+
+static void *pb_alloc(void *ud, size_t size)
+{
+    size_t *p = sy_alloc((sy_ctx *)ud, size + 16);
+    if (!p) return NULL;
+    p[0] = size + 16;
+    return (char *)p + 16;
+}
+static void pb_free(void *ud, void *ptr)
+{
+    if (!ptr) return;
+    size_t *p = (size_t *)(void *)((char *)ptr - 16);
+    sy_dealloc((sy_ctx *)ud, p, p[0]);
+}
+
+/* ------------------------------------------------------------------ model */
+
+static char *dupstr(sy_ctx *ctx, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = sy_alloc(ctx, n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+sy_onnx_model *sy_onnx_free(sy_onnx_model *m)
+{
+    if (!m) return NULL;
+    sy_ctx *ctx = m->ctx;
+    if (m->proto) {
+        ProtobufCAllocator a = {pb_alloc, pb_free, ctx};
+        onnx__model_proto__free_unpacked(m->proto, &a);
+    }
+    for (size_t i = 0; i < m->ninputs; i++) {
+        sy_onnx_input *in = &m->inputs[i];
+        if (in->dims) sy_dealloc(ctx, (void *)in->dims, (in->ndim ? in->ndim : 1) * sizeof *in->dims);
+        if (in->params) sy_dealloc(ctx, (void *)in->params, (in->ndim ? in->ndim : 1) * sizeof *in->params);
+    }
+    if (m->inputs) sy_dealloc(ctx, m->inputs, m->ninputs * sizeof *m->inputs);
+    if (m->kept) sy_dealloc(ctx, m->kept, m->kept_cap);
+    if (m->name) sy_dealloc(ctx, m->name, strlen(m->name) + 1);
+    sy_dealloc(ctx, m, sizeof *m);
+    return NULL;
+}
+
+static bool is_initializer(const Onnx__GraphProto *g, const char *name)
+{
+    for (size_t i = 0; i < g->n_initializer; i++)
+        if (g->initializer[i]->name && !strcmp(g->initializer[i]->name, name)) return true;
+    return false;
+}
+
+static sy_status list_inputs(sy_onnx_model *m)
+{
+    sy_ctx *ctx = m->ctx;
+    const Onnx__GraphProto *g = m->graph;
+    m->inputs = g->n_input ? sy_alloc(ctx, g->n_input * sizeof *m->inputs) : NULL;
+    if (g->n_input && !m->inputs) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    for (size_t i = 0; i < g->n_input; i++) {
+        const Onnx__ValueInfoProto *vi = g->input[i];
+        const char *nm = vi->name ? vi->name : "";
+        if (!*nm) return sy_fail_st(ctx, SY_EFORMAT, "%s: graph input %zu has no name", m->name, i);
+        if (is_initializer(g, nm)) continue;
+        const Onnx__TypeProto *tp = vi->type;
+        if (!tp || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type)
+            return sy_fail_st(ctx, SY_EUNSUPPORTED, "%s: input '%s' is not a tensor (sequences, maps and optionals are not supported)",
+                              m->name, nm);
+        const Onnx__TensorShapeProto *sh = tp->tensor_type->shape;
+        if (!sh) return sy_fail_st(ctx, SY_EUNSUPPORTED, "%s: input '%s' has no shape (its rank is unknown)", m->name, nm);
+        sy_onnx_input *in = &m->inputs[m->ninputs++];
+        memset(in, 0, sizeof *in);
+        in->name = nm;
+        in->elem_type = tp->tensor_type->has_elem_type ? tp->tensor_type->elem_type : OX_FLOAT;
+        in->dtype = ox_dtype(in->elem_type);
+        in->ndim = sh->n_dim;
+        int64_t *dims = sy_alloc(ctx, (in->ndim ? in->ndim : 1) * sizeof *dims);
+        const char **params = sy_alloc(ctx, (in->ndim ? in->ndim : 1) * sizeof *params);
+        in->dims = dims;
+        in->params = params;
+        if (!dims || !params) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        for (size_t d = 0; d < in->ndim; d++) {
+            const Onnx__TensorShapeProto__Dimension *dm = sh->dim[d];
+            dims[d] = -1;
+            params[d] = NULL;
+            if (dm->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
+                if (dm->dim_value < 0)
+                    return sy_fail_st(ctx, SY_EFORMAT, "%s: input '%s' dim %zu has a negative dim_value %lld", m->name, nm, d,
+                                      (long long)dm->dim_value);
+                dims[d] = dm->dim_value;
+            } else if (dm->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM && dm->dim_param &&
+                       *dm->dim_param) {
+                params[d] = dm->dim_param;
+            }
+        }
+    }
+    return SY_OK;
+}
+
+static sy_status load(sy_ctx *ctx, const unsigned char *data, int fd, size_t len, const char *name, sy_onnx_model **out)
+{
+    sy_onnx_model *m = sy_alloc(ctx, sizeof *m);
+    if (!m) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    memset(m, 0, sizeof *m);
+    m->ctx = ctx;
+    if (!(m->name = dupstr(ctx, name))) {
+        sy_onnx_free(m);
+        return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    }
+    scan s;
+    memset(&s, 0, sizeof s);
+    s.ctx = ctx;
+    s.name = m->name;
+    s.mem = data;
+    s.fd = fd;
+    s.flen = len;
+    if (!data && !(s.win = sy_alloc(ctx, WIN))) {
+        sy_onnx_free(m);
+        return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    }
+    sy_status st = filter(&s, M_MODEL, 0, len);
+    if (s.win) sy_dealloc(ctx, s.win, WIN);
+    m->kept = s.out;
+    m->kept_len = s.len;
+    m->kept_cap = s.cap;
+    m->skipped = s.skipped;
+    if (st) {
+        sy_onnx_free(m);
+        return st;
+    }
+    ProtobufCAllocator a = {pb_alloc, pb_free, ctx};
+    m->proto = onnx__model_proto__unpack(&a, m->kept_len, m->kept);
+    if (!m->proto) {
+        sy_onnx_free(m);
+        return sy_fail_st(ctx, SY_EFORMAT, "%s: not a valid ONNX ModelProto (protobuf-c could not unpack it)", name);
+    }
+    if (!m->proto->graph) {
+        sy_onnx_free(m);
+        return sy_fail_st(ctx, SY_EFORMAT, "%s: the model has no graph (not an ONNX model?)", name);
+    }
+    m->graph = m->proto->graph;
+    m->opset = -1;
+    for (size_t i = 0; i < m->proto->n_opset_import; i++) {
+        const Onnx__OperatorSetIdProto *o = m->proto->opset_import[i];
+        if (!o->domain || !*o->domain || !strcmp(o->domain, "ai.onnx")) m->opset = o->has_version ? o->version : 1;
+    }
+    if (m->opset < 11 || m->opset > 18) {
+        long long v = (long long)m->opset;
+        sy_onnx_free(m);
+        if (v < 0) return sy_fail_st(ctx, SY_EFORMAT, "%s: no opset_import for the default domain", name);
+        return sy_fail_st(ctx, SY_EUNSUPPORTED, "%s: opset %lld of the default domain is not supported (11-18 are)", name, v);
+    }
+    if ((st = list_inputs(m))) {
+        sy_onnx_free(m);
+        return st;
+    }
+    *out = m;
+    return SY_OK;
+}
+
+sy_status sy_onnx_load_mem(sy_ctx *ctx, const void *data, size_t len, const char *name, sy_onnx_model **out)
+{
+    if (!ctx) return SY_EINVAL;
+    if (!out || (!data && len)) return sy_fail_st(ctx, SY_EINVAL, "onnx: NULL argument");
+    *out = NULL;
+    return load(ctx, data ? data : (const void *)"", -1, len, name ? name : "model", out);
+}
+
+sy_status sy_onnx_load_file(sy_ctx *ctx, const char *path, sy_onnx_model **out)
+{
+    if (!ctx) return SY_EINVAL;
+    if (!path || !out) return sy_fail_st(ctx, SY_EINVAL, "onnx: NULL argument");
+    *out = NULL;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return sy_fail_st(ctx, SY_EFORMAT, "cannot open %s: %s", path, strerror(errno));
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        int e = errno;
+        close(fd);
+        return sy_fail_st(ctx, SY_EFORMAT, "cannot read %s: %s", path, S_ISDIR(sb.st_mode) ? "Is a directory" : strerror(e));
+    }
+    const char *base = strrchr(path, '/');
+    sy_status st = load(ctx, NULL, fd, (size_t)sb.st_size, base ? base + 1 : path, out);
+    close(fd);
+    return st;
+}
+
+const char *sy_onnx_name(const sy_onnx_model *m)
+{
+    if (!m) return NULL;
+    return m->graph->name && *m->graph->name ? m->graph->name : m->name;
+}
+int64_t sy_onnx_opset(const sy_onnx_model *m) { return m ? m->opset : -1; }
+size_t sy_onnx_nnodes(const sy_onnx_model *m) { return m ? m->graph->n_node : 0; }
+void sy_onnx_sizes(const sy_onnx_model *m, size_t *kept, size_t *skipped)
+{
+    if (kept) *kept = m ? m->kept_len : 0;
+    if (skipped) *skipped = m ? m->skipped : 0;
+}
+size_t sy_onnx_ninputs(const sy_onnx_model *m) { return m ? m->ninputs : 0; }
+const sy_onnx_input *sy_onnx_input_at(const sy_onnx_model *m, size_t i)
+{
+    return m && i < m->ninputs ? &m->inputs[i] : NULL;
+}

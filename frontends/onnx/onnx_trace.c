@@ -1,0 +1,891 @@
+/* The ONNX graph interpreter: inputs, initializers, the node loop over the op
+ * table (onnx_ops.c), scopes for subgraphs, display names, value_info output. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algebra/expr_private.h"
+#include "frontends/onnx/onnx_private.h"
+
+typedef struct ox_chunk {
+    struct ox_chunk *next;
+    size_t size, used;
+    max_align_t data[];
+} ox_chunk;
+
+struct ox_scope {
+    ox_scope *parent;
+    ox_val **vals;
+    size_t n, cap;
+    size_t *tab; /* open addressing: index + 1, 0 = empty */
+    size_t tabcap;
+    ox_scope *next_alloc;
+};
+
+struct sy_onnx_trace {
+    sy_env *env;
+    sy_ctx *ctx;
+    const sy_onnx_model *m;
+    ox_chunk *chunks;
+    ox_scope *scopes; /* every scope, for freeing */
+    ox_scope *top;
+    size_t *outputs, nout;
+    sy_graph_input *gin;
+    const sy_graph_input **ginp;
+    size_t ngin;
+    /* display names: env symbol -> display symbol */
+    const sy_expr **dfrom, **dto;
+    size_t ndisp, dispcap;
+    /* source text -> display symbol */
+    const char **srcs;
+    const sy_expr **srcsym;
+    size_t nsrc, srccap;
+};
+
+/* ------------------------------------------------------------------ memory */
+
+static void *tr_alloc(sy_onnx_trace *t, size_t size)
+{
+    size = (size + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+    if (!size) size = sizeof(max_align_t);
+    ox_chunk *c = t->chunks;
+    if (!c || c->size - c->used < size) {
+        size_t cs = size > 65536 ? size : 65536;
+        ox_chunk *nc = sy_alloc(t->ctx, sizeof *nc + cs);
+        if (!nc) {
+            sy_fail_st(t->ctx, SY_ENOMEM, "out of memory");
+            return NULL;
+        }
+        nc->next = c;
+        nc->size = cs;
+        nc->used = 0;
+        t->chunks = c = nc;
+    }
+    void *p = (char *)c->data + c->used;
+    c->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+void *ox_alloc(ox_call *c, size_t size) { return tr_alloc(c->tr, size); }
+
+static const char *tr_strdup(sy_onnx_trace *t, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = tr_alloc(t, n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+/* ------------------------------------------------------------------ scopes */
+
+static uint64_t hstr(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    while (*s) h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+    return h;
+}
+
+static ox_scope *scope_new(sy_onnx_trace *t, ox_scope *parent)
+{
+    ox_scope *s = tr_alloc(t, sizeof *s);
+    if (!s) return NULL;
+    s->parent = parent;
+    s->next_alloc = t->scopes;
+    t->scopes = s;
+    return s;
+}
+
+static ox_val *scope_find1(const ox_scope *s, const char *name)
+{
+    if (!s->tabcap) return NULL;
+    for (size_t i = hstr(name) & (s->tabcap - 1);; i = (i + 1) & (s->tabcap - 1)) {
+        if (!s->tab[i]) return NULL;
+        ox_val *v = s->vals[s->tab[i] - 1];
+        if (!strcmp(v->name, name)) return v;
+    }
+}
+
+static ox_val *scope_find(const ox_scope *s, const char *name)
+{
+    for (; s; s = s->parent) {
+        ox_val *v = scope_find1(s, name);
+        if (v) return v;
+    }
+    return NULL;
+}
+
+static sy_status scope_add(sy_onnx_trace *t, ox_scope *s, ox_val *v)
+{
+    if (s->n == s->cap) {
+        size_t nc = s->cap ? s->cap * 2 : 64;
+        ox_val **nv = sy_realloc(t->ctx, s->vals, s->cap * sizeof *nv, nc * sizeof *nv);
+        if (!nv) return sy_fail_st(t->ctx, SY_ENOMEM, "out of memory");
+        s->vals = nv;
+        s->cap = nc;
+    }
+    if ((s->n + 1) * 2 > s->tabcap) {
+        size_t nc = s->tabcap ? s->tabcap * 2 : 128;
+        while ((s->n + 1) * 2 > nc) nc *= 2;
+        size_t *nt = sy_alloc(t->ctx, nc * sizeof *nt);
+        if (!nt) return sy_fail_st(t->ctx, SY_ENOMEM, "out of memory");
+        memset(nt, 0, nc * sizeof *nt);
+        for (size_t k = 0; k < s->n; k++) {
+            size_t i = hstr(s->vals[k]->name) & (nc - 1);
+            while (nt[i]) i = (i + 1) & (nc - 1);
+            nt[i] = k + 1;
+        }
+        if (s->tab) sy_dealloc(t->ctx, s->tab, s->tabcap * sizeof *s->tab);
+        s->tab = nt;
+        s->tabcap = nc;
+    }
+    size_t i = hstr(v->name) & (s->tabcap - 1);
+    while (s->tab[i]) {
+        if (!strcmp(s->vals[s->tab[i] - 1]->name, v->name)) {
+            s->vals[s->tab[i] - 1] = v; /* SSA violation: the later definition wins */
+            return SY_OK;
+        }
+        i = (i + 1) & (s->tabcap - 1);
+    }
+    s->vals[s->n] = v;
+    s->tab[i] = ++s->n;
+    return SY_OK;
+}
+
+/* ------------------------------------------------------------------ errors, attributes */
+
+sy_status ox_err(ox_call *c, sy_status st, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return sy_fail_st(c->ctx, st, "node '%s' (%s): %s", c->nname, c->node->op_type, msg);
+}
+
+static const char *attr_type_name(int t)
+{
+    static const char *n[] = {"UNDEFINED", "FLOAT", "INT", "STRING", "TENSOR", "GRAPH", "FLOATS", "INTS", "STRINGS",
+                              "TENSORS", "GRAPHS", "SPARSE_TENSOR", "SPARSE_TENSORS", "TYPE_PROTO", "TYPE_PROTOS"};
+    return t >= 0 && t <= 14 ? n[t] : "unknown";
+}
+
+const Onnx__AttributeProto *ox_attr(ox_call *c, const char *name)
+{
+    for (size_t i = 0; i < c->node->n_attribute; i++)
+        if (c->node->attribute[i]->name && !strcmp(c->node->attribute[i]->name, name)) return c->node->attribute[i];
+    return NULL;
+}
+
+static sy_status want_type(ox_call *c, const Onnx__AttributeProto *a, int type)
+{
+    if (a->has_type && (int)a->type == type) return SY_OK;
+    return ox_err(c, SY_EINVAL, "attribute '%s' has type %s, expected %s", a->name, a->has_type ? attr_type_name(a->type) : "(none)",
+                  attr_type_name(type));
+}
+
+sy_status ox_attr_int(ox_call *c, const char *name, int64_t dflt, int64_t *out)
+{
+    const Onnx__AttributeProto *a = ox_attr(c, name);
+    *out = dflt;
+    if (!a) return SY_OK;
+    sy_status st = want_type(c, a, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT);
+    if (!st) *out = a->i;
+    return st;
+}
+
+sy_status ox_attr_float(ox_call *c, const char *name, double dflt, double *out)
+{
+    const Onnx__AttributeProto *a = ox_attr(c, name);
+    *out = dflt;
+    if (!a) return SY_OK;
+    sy_status st = want_type(c, a, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT);
+    if (!st) *out = a->f;
+    return st;
+}
+
+sy_status ox_attr_ints(ox_call *c, const char *name, size_t *n, const int64_t **v)
+{
+    const Onnx__AttributeProto *a = ox_attr(c, name);
+    *n = 0;
+    *v = NULL;
+    if (!a) return SY_OK;
+    sy_status st = want_type(c, a, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS);
+    if (!st) {
+        *n = a->n_ints;
+        *v = a->ints;
+    }
+    return st;
+}
+
+sy_status ox_attr_floats(ox_call *c, const char *name, size_t *n, const float *const **unused, const float **v)
+{
+    (void)unused;
+    const Onnx__AttributeProto *a = ox_attr(c, name);
+    *n = 0;
+    *v = NULL;
+    if (!a) return SY_OK;
+    sy_status st = want_type(c, a, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS);
+    if (!st) {
+        *n = a->n_floats;
+        *v = a->floats;
+    }
+    return st;
+}
+
+sy_status ox_attr_string(ox_call *c, const char *name, const char *dflt, char *buf, size_t cap)
+{
+    const Onnx__AttributeProto *a = ox_attr(c, name);
+    snprintf(buf, cap, "%s", dflt);
+    if (!a) return SY_OK;
+    sy_status st = want_type(c, a, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
+    if (st) return st;
+    size_t n = a->s.len < cap - 1 ? a->s.len : cap - 1;
+    memcpy(buf, a->s.data, n);
+    buf[n] = 0;
+    return SY_OK;
+}
+
+/* ------------------------------------------------------------------ tensors */
+
+static int64_t rd_le(const unsigned char *p, size_t n)
+{
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) v |= (uint64_t)p[i] << (8 * i);
+    if (n < 8 && (v >> (8 * n - 1) & 1)) v |= ~0ull << (8 * n); /* sign-extend */
+    return (int64_t)v;
+}
+
+static double half_to_double(unsigned h, int bf16)
+{
+    if (bf16) {
+        uint32_t u = (uint32_t)h << 16;
+        float f;
+        memcpy(&f, &u, 4);
+        return f;
+    }
+    int s = (h >> 15) & 1, e = (h >> 10) & 31, m = h & 1023;
+    double v = e == 0 ? m / 1024.0 / 16384.0 : e == 31 ? (m ? 0.0 / 0.0 : 1.0 / 0.0) : (1 + m / 1024.0) * (double)(1 << e) / 32768.0;
+    return s ? -v : v;
+}
+
+sy_status ox_tensor_val(sy_onnx_trace *t, const Onnx__TensorProto *tp, const char *what, ox_val *out)
+{
+    sy_ctx *ctx = t->ctx;
+    int elem = tp->has_data_type ? tp->data_type : OX_UNDEF;
+    if (elem == OX_STRING || elem == OX_UNDEF || elem > 16)
+        return sy_fail_st(ctx, SY_EUNSUPPORTED, "%s: tensor of element type %s is not supported", what, ox_elem_name(elem));
+    const sy_expr **sz = tr_alloc(t, (tp->n_dims ? tp->n_dims : 1) * sizeof *sz);
+    if (!sz) return SY_ENOMEM;
+    uint64_t numel = 1;
+    int big = 0;
+    for (size_t i = 0; i < tp->n_dims; i++) {
+        if (tp->dims[i] < 0) return sy_fail_st(ctx, SY_EFORMAT, "%s: negative dim %lld", what, (long long)tp->dims[i]);
+        sz[i] = sy_expr_int_si(ctx, tp->dims[i]);
+        if (tp->dims[i] && numel > (uint64_t)1 << 62 / (uint64_t)tp->dims[i]) big = 1;
+        else numel *= (uint64_t)tp->dims[i];
+    }
+    out->elem = elem;
+    out->t = sy_tensor_new(t->env, ox_dtype(elem), tp->n_dims, sz);
+    if (!out->t) return sy_ctx_last_error(ctx);
+    if (big || numel > SY_ONNX_MAX_VALUES) return SY_OK;
+    if (tp->has_data_location && tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) return SY_OK;
+    size_t n = (size_t)numel, es = ox_elem_size(elem);
+    int isf = ox_is_float(elem) || elem == OX_COMPLEX64 || elem == OX_COMPLEX128;
+    if (elem == OX_COMPLEX64 || elem == OX_COMPLEX128) return SY_OK;
+    const sy_expr **iv = isf ? NULL : tr_alloc(t, (n ? n : 1) * sizeof *iv);
+    double *fv = isf ? tr_alloc(t, (n ? n : 1) * sizeof *fv) : NULL;
+    if ((!isf && !iv) || (isf && !fv)) return SY_ENOMEM;
+    size_t have = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t x = 0;
+        double f = 0;
+        if (tp->has_raw_data) {
+            if (tp->raw_data.len != n * es)
+                return sy_fail_st(ctx, SY_EFORMAT, "%s: raw_data has %zu bytes, expected %zu (%zu elements of %s)", what,
+                                  tp->raw_data.len, n * es, n, ox_elem_name(elem));
+            const unsigned char *p = tp->raw_data.data + i * es;
+            if (elem == OX_FLOAT) {
+                float fl;
+                memcpy(&fl, p, 4);
+                f = fl;
+            } else if (elem == OX_DOUBLE) {
+                memcpy(&f, p, 8);
+            } else if (elem == OX_FLOAT16 || elem == OX_BFLOAT16) {
+                f = half_to_double((unsigned)rd_le(p, 2) & 0xffff, elem == OX_BFLOAT16);
+            } else if (elem == OX_UINT8 || elem == OX_UINT16 || elem == OX_UINT32 || elem == OX_BOOL) {
+                uint64_t u = 0;
+                for (size_t k = 0; k < es; k++) u |= (uint64_t)p[k] << (8 * k);
+                x = (int64_t)u;
+            } else {
+                x = rd_le(p, es);
+            }
+        } else if (elem == OX_FLOAT && tp->n_float_data == n) {
+            f = tp->float_data[i];
+        } else if (elem == OX_DOUBLE && tp->n_double_data == n) {
+            f = tp->double_data[i];
+        } else if (elem == OX_INT64 && tp->n_int64_data == n) {
+            x = tp->int64_data[i];
+        } else if ((elem == OX_UINT64 || elem == OX_UINT32) && tp->n_uint64_data == n) {
+            x = (int64_t)tp->uint64_data[i];
+        } else if (tp->n_int32_data == n && (elem == OX_FLOAT16 || elem == OX_BFLOAT16)) {
+            f = half_to_double((unsigned)tp->int32_data[i] & 0xffff, elem == OX_BFLOAT16);
+        } else if (tp->n_int32_data == n && !isf) {
+            x = tp->int32_data[i];
+        } else {
+            break; /* no data (dropped payload or none): values unknown */
+        }
+        if (isf) fv[i] = f;
+        else iv[i] = sy_expr_int_si(ctx, elem == OX_BOOL ? (x != 0) : x);
+        have++;
+    }
+    if (have != n) return SY_OK;
+    if (elem == OX_BOOL)
+        for (size_t i = 0; i < n; i++) iv[i] = sy_expr_bool(ctx, iv[i] != sy_expr_int_si(ctx, 0));
+    out->nv = n;
+    out->iv = iv;
+    out->fv = fv;
+    return SY_OK;
+}
+
+/* ------------------------------------------------------------------ graphs */
+
+static sy_status run_nodes(sy_onnx_trace *t, ox_scope *s, const Onnx__GraphProto *g)
+{
+    sy_ctx *ctx = t->ctx;
+    int64_t opset = t->m->opset;
+    for (size_t i = 0; i < g->n_initializer; i++) {
+        const Onnx__TensorProto *tp = g->initializer[i];
+        if (!tp->name || !*tp->name) return sy_fail_st(ctx, SY_EFORMAT, "initializer %zu has no name", i);
+        ox_val *v = tr_alloc(t, sizeof *v);
+        if (!v) return SY_ENOMEM;
+        v->name = tp->name;
+        v->role = s == t->top ? 2 : 0;
+        char what[300];
+        snprintf(what, sizeof what, "initializer '%.256s'", tp->name);
+        sy_status st = ox_tensor_val(t, tp, what, v);
+        if (st) return st;
+        if ((st = scope_add(t, s, v))) return st;
+    }
+    for (size_t i = 0; i < g->n_node; i++) {
+        const Onnx__NodeProto *nd = g->node[i];
+        char idx[32];
+        snprintf(idx, sizeof idx, "#%zu", i);
+        ox_call c;
+        memset(&c, 0, sizeof c);
+        c.tr = t;
+        c.env = t->env;
+        c.ctx = ctx;
+        c.scope = s;
+        c.node = nd;
+        c.nname = nd->name && *nd->name ? nd->name : idx;
+        c.opset = opset;
+        c.why.node = c.nname;
+        c.why.op = nd->op_type ? nd->op_type : "?";
+        if (!nd->op_type || !*nd->op_type) return sy_fail_st(ctx, SY_EFORMAT, "node '%s': no op_type", c.nname);
+        if (nd->domain && *nd->domain && strcmp(nd->domain, "ai.onnx"))
+            return ox_err(&c, SY_EUNSUPPORTED, "op of domain '%s' is not supported (only the default ONNX domain is)", nd->domain);
+        const ox_op *op = ox_find_op(nd->op_type);
+        if (!op) return ox_err(&c, SY_EUNSUPPORTED, "unknown op '%s' (not in symshape's ONNX op table, docs/onnx.md)", nd->op_type);
+        if ((int)nd->n_input < op->min_in || (op->max_in >= 0 && (int)nd->n_input > op->max_in)) {
+            if (op->max_in < 0) return ox_err(&c, SY_EINVAL, "expects at least %d inputs, got %zu", op->min_in, nd->n_input);
+            return ox_err(&c, SY_EINVAL, "expects %d to %d inputs, got %zu", op->min_in, op->max_in, nd->n_input);
+        }
+        c.nin = nd->n_input;
+        c.in = tr_alloc(t, (c.nin ? c.nin : 1) * sizeof *c.in);
+        c.nout = nd->n_output;
+        c.out = tr_alloc(t, (c.nout ? c.nout : 1) * sizeof *c.out);
+        if (!c.in || !c.out) return SY_ENOMEM;
+        for (size_t k = 0; k < c.nin; k++) {
+            if (!nd->input[k] || !*nd->input[k]) continue;
+            c.in[k] = scope_find(s, nd->input[k]);
+            if (!c.in[k])
+                return ox_err(&c, SY_EINVAL, "input %zu '%s' is not defined (no graph input, initializer or earlier node output has that name)",
+                              k, nd->input[k]);
+        }
+        for (int k = 0; k < op->min_in; k++)
+            if (!c.in[k]) return ox_err(&c, SY_EINVAL, "required input %d is missing (empty name)", k);
+        sy_status st = op->rule(&c);
+        if (st) {
+            const char *msg = sy_ctx_last_error_msg(ctx);
+            if (strncmp(msg, "node '", 6)) return ox_err(&c, st, "%s", msg);
+            return st;
+        }
+        for (size_t k = 0; k < c.nout; k++) {
+            if (!nd->output[k] || !*nd->output[k]) continue;
+            if (!c.out[k].t) return ox_err(&c, SY_EUNSUPPORTED, "output %zu is not supported by the shape rule", k);
+            ox_val *v = tr_alloc(t, sizeof *v);
+            if (!v) return SY_ENOMEM;
+            *v = c.out[k];
+            v->name = nd->output[k];
+            if ((st = scope_add(t, s, v))) return st;
+        }
+    }
+    return SY_OK;
+}
+
+sy_status ox_run_graph(sy_onnx_trace *t, ox_scope *parent, const Onnx__GraphProto *g, size_t nbind,
+                       const char *const *bind_names, ox_val *const *bind_vals, ox_val ***outs, ox_scope **scope_out)
+{
+    ox_scope *s = scope_new(t, parent);
+    if (!s) return SY_ENOMEM;
+    sy_status st;
+    for (size_t i = 0; i < nbind; i++) {
+        ox_val *v = tr_alloc(t, sizeof *v);
+        if (!v) return SY_ENOMEM;
+        *v = *bind_vals[i];
+        v->name = bind_names[i];
+        if ((st = scope_add(t, s, v))) return st;
+    }
+    if ((st = run_nodes(t, s, g))) return st;
+    ox_val **o = tr_alloc(t, (g->n_output ? g->n_output : 1) * sizeof *o);
+    if (!o) return SY_ENOMEM;
+    for (size_t i = 0; i < g->n_output; i++) {
+        const char *nm = g->output[i]->name ? g->output[i]->name : "";
+        o[i] = scope_find(s, nm);
+        if (!o[i]) return sy_fail_st(t->ctx, SY_EINVAL, "graph '%s': output '%s' is not defined", g->name ? g->name : "?", nm);
+    }
+    *outs = o;
+    if (scope_out) *scope_out = s;
+    return SY_OK;
+}
+
+/* ------------------------------------------------------------------ display names */
+
+static sy_status add_display(sy_onnx_trace *t, const sy_expr *from, const char *want, const char *fallback)
+{
+    for (size_t i = 0; i < t->ndisp; i++)
+        if (t->dfrom[i] == from) return SY_OK;
+    char buf[160];
+    const char *cands[2] = {want, fallback};
+    const sy_expr *to = NULL;
+    for (int k = 0; k < 2 && !to; k++) {
+        if (!cands[k]) continue;
+        size_t j = 0;
+        for (const char *p = cands[k]; *p && j < 120; p++) {
+            char ch = *p;
+            int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || (j && ch >= '0' && ch <= '9');
+            if (!j && ch >= '0' && ch <= '9') buf[j++] = '_';
+            buf[j++] = ok || (ch >= '0' && ch <= '9') ? ch : '_';
+        }
+        buf[j] = 0;
+        if (!j) continue;
+        for (int suffix = 1; suffix < 100 && !to; suffix++) {
+            char nm[180];
+            if (suffix == 1) snprintf(nm, sizeof nm, "%s", buf);
+            else snprintf(nm, sizeof nm, "%s_%d", buf, suffix);
+            int taken = 0;
+            for (size_t i = 0; i < t->ndisp; i++)
+                if (!strcmp(sy_expr_sym_name(t->dto[i]), nm)) taken = 1;
+            if (taken) continue;
+            to = sy_expr_sym(t->ctx, nm);
+            if (!to) {
+                sy_ctx_reset_error(t->ctx); /* reserved name: try the next candidate */
+                break;
+            }
+        }
+    }
+    if (!to) to = from;
+    if (t->ndisp == t->dispcap) {
+        size_t nc = t->dispcap ? t->dispcap * 2 : 16;
+        const sy_expr **a = sy_realloc(t->ctx, t->dfrom, t->dispcap * sizeof *a, nc * sizeof *a);
+        if (!a) return SY_ENOMEM;
+        t->dfrom = a;
+        const sy_expr **b = sy_realloc(t->ctx, t->dto, t->dispcap * sizeof *b, nc * sizeof *b);
+        if (!b) return SY_ENOMEM;
+        t->dto = b;
+        t->dispcap = nc;
+    }
+    t->dfrom[t->ndisp] = from;
+    t->dto[t->ndisp++] = to;
+    return SY_OK;
+}
+
+static sy_status add_srcsym(sy_onnx_trace *t, const char *src, const sy_expr *e)
+{
+    if (t->nsrc == t->srccap) {
+        size_t nc = t->srccap ? t->srccap * 2 : 16;
+        const char **a = sy_realloc(t->ctx, t->srcs, t->srccap * sizeof *a, nc * sizeof *a);
+        if (!a) return SY_ENOMEM;
+        t->srcs = a;
+        const sy_expr **b = sy_realloc(t->ctx, t->srcsym, t->srccap * sizeof *b, nc * sizeof *b);
+        if (!b) return SY_ENOMEM;
+        t->srcsym = b;
+        t->srccap = nc;
+    }
+    t->srcs[t->nsrc] = tr_strdup(t, src);
+    if (!t->srcs[t->nsrc]) return SY_ENOMEM;
+    t->srcsym[t->nsrc++] = e;
+    return SY_OK;
+}
+
+const sy_expr *sy_onnx_trace_display(sy_onnx_trace *t, const sy_expr *e)
+{
+    if (!t || !e) return NULL;
+    return sy_expr_subs(t->ctx, e, t->ndisp, t->dfrom, t->dto);
+}
+
+const sy_expr *sy_onnx_trace_source_symbol(const sy_onnx_trace *t, const char *source)
+{
+    if (!t || !source) return NULL;
+    for (size_t i = 0; i < t->nsrc; i++)
+        if (!strcmp(t->srcs[i], source)) return t->srcsym[i];
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ trace */
+
+static const sy_trace_override *find_ov(const sy_onnx_trace_options *o, const char *name)
+{
+    const sy_trace_override *r = NULL;
+    for (size_t i = 0; i < o->nov; i++)
+        if (o->ov[i].input && !strcmp(o->ov[i].input, name)) r = &o->ov[i];
+    return r;
+}
+
+static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
+{
+    sy_ctx *ctx = t->ctx;
+    const sy_onnx_model *m = t->m;
+    for (size_t i = 0; i < o->nexamples; i++) {
+        int found = 0;
+        for (size_t k = 0; k < m->ninputs; k++) found |= !strcmp(m->inputs[k].name, o->examples[i].input);
+        if (!found) return sy_fail_st(ctx, SY_EINVAL, "the model has no input named '%s'", o->examples[i].input);
+    }
+    for (size_t i = 0; i < o->nov; i++) {
+        int found = 0;
+        for (size_t k = 0; k < m->ninputs; k++) found |= !strcmp(m->inputs[k].name, o->ov[i].input);
+        if (!found) return sy_fail_st(ctx, SY_EINVAL, "override: the model has no input named '%s'", o->ov[i].input);
+    }
+    /* dim_param -> expression, shared across inputs */
+    const char **pnames = sy_alloc(ctx, 64 * sizeof *pnames);
+    const sy_expr **pexprs = sy_alloc(ctx, 64 * sizeof *pexprs);
+    size_t np = 0, pcap = 64;
+    if (!pnames || !pexprs) return SY_ENOMEM;
+    sy_status st = SY_OK;
+    t->ngin = m->ninputs;
+    t->gin = tr_alloc(t, (t->ngin ? t->ngin : 1) * sizeof *t->gin);
+    t->ginp = tr_alloc(t, (t->ngin ? t->ngin : 1) * sizeof *t->ginp);
+    if (!t->gin || !t->ginp) st = SY_ENOMEM;
+    for (size_t i = 0; i < m->ninputs && !st; i++) {
+        const sy_onnx_input *in = &m->inputs[i];
+        const sy_onnx_example *ex = NULL;
+        for (size_t k = 0; k < o->nexamples; k++)
+            if (!strcmp(o->examples[k].input, in->name)) ex = &o->examples[k];
+        if (ex && ex->ndim != in->ndim) {
+            st = sy_fail_st(ctx, SY_EINVAL, "example of input '%s' has rank %zu, the model's input has rank %zu", in->name, ex->ndim,
+                            in->ndim);
+            break;
+        }
+        const sy_trace_override *ov = find_ov(o, in->name);
+        const sy_expr **dims = tr_alloc(t, (in->ndim ? in->ndim : 1) * sizeof *dims);
+        if (!dims) {
+            st = SY_ENOMEM;
+            break;
+        }
+        for (size_t d = 0; d < in->ndim && !st; d++) {
+            int64_t example = ex ? ex->shape[d] : in->dims[d] >= 0 ? in->dims[d] : SY_ONNX_DEFAULT_EXAMPLE;
+            if (in->dims[d] >= 0 && example != in->dims[d]) {
+                st = sy_fail_st(ctx, SY_EINVAL, "example of input '%s' dim %zu is %lld, the model declares dim_value %lld", in->name, d,
+                                (long long)example, (long long)in->dims[d]);
+                break;
+            }
+            int dynamic = in->dims[d] < 0;
+            if (ov) {
+                dynamic = 0;
+                if (!ov->make_static)
+                    for (size_t k = 0; k < ov->ndims; k++) dynamic |= ov->dims[k] == (int)d;
+            }
+            if (o->concrete) dynamic = 0;
+            char src[300];
+            snprintf(src, sizeof src, "%s.size()[%zu]", in->name, d);
+            const char *param = in->params[d];
+            const sy_expr *e = NULL;
+            if (!dynamic) {
+                e = sy_expr_int_si(ctx, example);
+            } else if (param) {
+                for (size_t k = 0; k < np; k++)
+                    if (!strcmp(pnames[k], param)) e = pexprs[k];
+                if (!e) {
+                    e = sy_env_create_symbol(t->env, example, src, SY_DIM_DYNAMIC);
+                    if (!e) {
+                        st = sy_ctx_last_error(ctx);
+                        break;
+                    }
+                    if (np == pcap) {
+                        size_t nc = pcap * 2;
+                        const char **a = sy_realloc(ctx, pnames, pcap * sizeof *a, nc * sizeof *a);
+                        const sy_expr **b = a ? sy_realloc(ctx, pexprs, pcap * sizeof *b, nc * sizeof *b) : NULL;
+                        if (a) pnames = a;
+                        if (b) pexprs = b;
+                        if (!a || !b) {
+                            st = SY_ENOMEM;
+                            break;
+                        }
+                        pcap = nc;
+                    }
+                    pnames[np] = param;
+                    pexprs[np++] = e;
+                } else {
+                    const sy_symbol_info *si = sy_env_symbol_of(t->env, e);
+                    int64_t h = 0;
+                    if (si) h = si->hint;
+                    else sy_expr_get_si(e, &h);
+                    if (h != example) {
+                        st = sy_fail_st(ctx, SY_EINVAL, "input '%s' dim %zu shares dim_param '%s' but its example is %lld, not %lld",
+                                        in->name, d, param, (long long)example, (long long)h);
+                        break;
+                    }
+                }
+            } else {
+                e = sy_env_create_symbol(t->env, example, src, SY_DIM_DYNAMIC);
+                if (!e) {
+                    st = sy_ctx_last_error(ctx);
+                    break;
+                }
+            }
+            dims[d] = e;
+            char fb[300];
+            snprintf(fb, sizeof fb, "%s_d%zu", in->name, d);
+            if (!sy_expr_is_int(e) && (st = add_display(t, e, param, fb))) break;
+            if ((st = add_srcsym(t, src, sy_expr_is_int(e) ? e : NULL))) break;
+        }
+        if (st) break;
+        ox_val *v = tr_alloc(t, sizeof *v);
+        if (!v) {
+            st = SY_ENOMEM;
+            break;
+        }
+        v->name = in->name;
+        v->elem = in->elem_type;
+        v->role = 1;
+        v->t = sy_env_input_exprs(t->env, in->name, in->dtype, in->ndim, dims);
+        if (!v->t) {
+            st = sy_ctx_last_error(ctx);
+            break;
+        }
+        if ((st = scope_add(t, t->top, v))) break;
+        sy_graph_input *gi = &t->gin[i];
+        gi->name = in->name;
+        gi->dtype = in->dtype;
+        gi->ndim = in->ndim;
+        t->ginp[i] = gi;
+    }
+    sy_dealloc(ctx, pnames, pcap * sizeof *pnames);
+    sy_dealloc(ctx, pexprs, pcap * sizeof *pexprs);
+    /* source symbols: the display symbol of each dynamic source */
+    for (size_t i = 0; i < t->nsrc && !st; i++) {
+        if (t->srcsym[i]) continue;
+        for (size_t k = 0; k < sy_env_ninput_dims(t->env); k++) {
+            const sy_input_dim *d = sy_env_input_dim(t->env, k);
+            if (!strcmp(d->source, t->srcs[i])) t->srcsym[i] = sy_onnx_trace_display(t, d->expr);
+        }
+    }
+    return st;
+}
+
+sy_onnx_trace *sy_onnx_trace_free(sy_onnx_trace *t)
+{
+    if (!t) return NULL;
+    sy_ctx *ctx = t->ctx;
+    for (ox_scope *s = t->scopes; s; s = s->next_alloc) {
+        if (s->vals) sy_dealloc(ctx, s->vals, s->cap * sizeof *s->vals);
+        if (s->tab) sy_dealloc(ctx, s->tab, s->tabcap * sizeof *s->tab);
+    }
+    if (t->outputs) sy_dealloc(ctx, t->outputs, (t->nout ? t->nout : 1) * sizeof *t->outputs);
+    if (t->dfrom) sy_dealloc(ctx, t->dfrom, t->dispcap * sizeof *t->dfrom);
+    if (t->dto) sy_dealloc(ctx, t->dto, t->dispcap * sizeof *t->dto);
+    if (t->srcs) sy_dealloc(ctx, t->srcs, t->srccap * sizeof *t->srcs);
+    if (t->srcsym) sy_dealloc(ctx, t->srcsym, t->srccap * sizeof *t->srcsym);
+    for (ox_chunk *c = t->chunks; c;) {
+        ox_chunk *n = c->next;
+        sy_dealloc(ctx, c, sizeof *c + c->size);
+        c = n;
+    }
+    sy_dealloc(ctx, t, sizeof *t);
+    return NULL;
+}
+
+sy_status sy_env_trace_onnx(sy_env *env, const sy_onnx_model *m, const sy_onnx_trace_options *opts, sy_onnx_trace **out)
+{
+    if (!env) return SY_EINVAL;
+    sy_ctx *ctx = sy_env_ctx(env);
+    if (!m || !out) return sy_fail_st(ctx, SY_EINVAL, "onnx trace: NULL argument");
+    *out = NULL;
+    sy_onnx_trace_options dflt = SY_ONNX_TRACE_OPTIONS_INIT;
+    if (!opts) opts = &dflt;
+    if (opts->version != SY_ONNX_TRACE_OPTIONS_VERSION)
+        return sy_fail_st(ctx, SY_EVERSION, "onnx trace: unknown options version %u", opts->version);
+    sy_onnx_trace *t = sy_alloc(ctx, sizeof *t);
+    if (!t) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    memset(t, 0, sizeof *t);
+    t->env = env;
+    t->ctx = ctx;
+    t->m = m;
+    sy_status st = SY_OK;
+    if (!(t->top = scope_new(t, NULL))) st = SY_ENOMEM;
+    if (!st) st = setup_inputs(t, opts);
+    if (!st) st = run_nodes(t, t->top, m->graph);
+    if (!st) {
+        const Onnx__GraphProto *g = m->graph;
+        t->nout = g->n_output;
+        t->outputs = sy_alloc(ctx, (t->nout ? t->nout : 1) * sizeof *t->outputs);
+        if (!t->outputs) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        for (size_t i = 0; i < g->n_output && !st; i++) {
+            const char *nm = g->output[i]->name ? g->output[i]->name : "";
+            ox_val *v = scope_find1(t->top, nm);
+            if (!v) {
+                st = sy_fail_st(ctx, SY_EINVAL, "graph output '%s' is not defined by any node, input or initializer", nm);
+                break;
+            }
+            if (!v->role) v->role = 3;
+            for (size_t k = 0; k < t->top->n; k++)
+                if (t->top->vals[k] == v) t->outputs[i] = k;
+        }
+    }
+    if (st) {
+        if (st == SY_ENOMEM && sy_ctx_last_error(ctx) != SY_ENOMEM) sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        sy_onnx_trace_free(t);
+        return st;
+    }
+    *out = t;
+    return SY_OK;
+}
+
+size_t sy_onnx_trace_nvalues(const sy_onnx_trace *t) { return t ? t->top->n : 0; }
+const char *sy_onnx_trace_value_name(const sy_onnx_trace *t, size_t i)
+{
+    return t && i < t->top->n ? t->top->vals[i]->name : NULL;
+}
+const sy_tensor *sy_onnx_trace_value(const sy_onnx_trace *t, size_t i)
+{
+    return t && i < t->top->n ? t->top->vals[i]->t : NULL;
+}
+int sy_onnx_trace_value_role(const sy_onnx_trace *t, size_t i) { return t && i < t->top->n ? t->top->vals[i]->role : 0; }
+size_t sy_onnx_trace_noutputs(const sy_onnx_trace *t) { return t ? t->nout : 0; }
+size_t sy_onnx_trace_output(const sy_onnx_trace *t, size_t i) { return t && i < t->nout ? t->outputs[i] : 0; }
+const sy_graph_input *const *sy_onnx_trace_gset_inputs(const sy_onnx_trace *t, size_t *n)
+{
+    if (n) *n = t ? t->ngin : 0;
+    return t ? t->ginp : NULL;
+}
+
+/* ------------------------------------------------------------------ value_info output */
+
+static int in_value_info(const Onnx__GraphProto *g, const char *name)
+{
+    for (size_t i = 0; i < g->n_value_info; i++)
+        if (g->value_info[i]->name && !strcmp(g->value_info[i]->name, name)) return 1;
+    return 0;
+}
+
+sy_status sy_onnx_write_value_info(sy_onnx_trace *t, const char *model_path, const char *path)
+{
+    if (!t) return SY_EINVAL;
+    sy_ctx *ctx = t->ctx;
+    if (!model_path || !path) return sy_fail_st(ctx, SY_EINVAL, "write_value_info: NULL argument");
+    size_t n = t->top->n, nvi = 0;
+    Onnx__ValueInfoProto **vis = sy_alloc(ctx, (n ? n : 1) * sizeof *vis);
+    Onnx__ValueInfoProto *vi = sy_alloc(ctx, (n ? n : 1) * sizeof *vi);
+    Onnx__TypeProto *tp = sy_alloc(ctx, (n ? n : 1) * sizeof *tp);
+    Onnx__TypeProto__Tensor *tt = sy_alloc(ctx, (n ? n : 1) * sizeof *tt);
+    Onnx__TensorShapeProto *sp = sy_alloc(ctx, (n ? n : 1) * sizeof *sp);
+    sy_status st = SY_OK;
+    if (!vis || !vi || !tp || !tt || !sp) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n && !st; i++) {
+        ox_val *v = t->top->vals[i];
+        if (v->role || in_value_info(t->m->graph, v->name)) continue;
+        onnx__value_info_proto__init(&vi[nvi]);
+        onnx__type_proto__init(&tp[nvi]);
+        onnx__type_proto__tensor__init(&tt[nvi]);
+        onnx__tensor_shape_proto__init(&sp[nvi]);
+        vi[nvi].name = (char *)v->name;
+        vi[nvi].type = &tp[nvi];
+        tp[nvi].value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+        tp[nvi].tensor_type = &tt[nvi];
+        tt[nvi].has_elem_type = 1;
+        tt[nvi].elem_type = v->elem;
+        tt[nvi].shape = &sp[nvi];
+        sp[nvi].n_dim = v->t->ndim;
+        Onnx__TensorShapeProto__Dimension **dl = tr_alloc(t, (v->t->ndim ? v->t->ndim : 1) * sizeof *dl);
+        Onnx__TensorShapeProto__Dimension *dd = tr_alloc(t, (v->t->ndim ? v->t->ndim : 1) * sizeof *dd);
+        if (!dl || !dd) {
+            st = SY_ENOMEM;
+            break;
+        }
+        sp[nvi].dim = dl;
+        for (size_t k = 0; k < v->t->ndim; k++) {
+            onnx__tensor_shape_proto__dimension__init(&dd[k]);
+            dl[k] = &dd[k];
+            int64_t c;
+            if (sy_expr_get_si(v->t->sizes[k], &c) == SY_OK) {
+                dd[k].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+                dd[k].dim_value = c;
+            } else {
+                sy_ctx_reset_error(ctx);
+                char *s = sy_expr_print(ctx, sy_onnx_trace_display(t, v->t->sizes[k]), SY_PRINT_CANONICAL);
+                if (!s) {
+                    st = SY_ENOMEM;
+                    break;
+                }
+                char *c2 = (char *)tr_strdup(t, s);
+                sy_str_free(ctx, s);
+                if (!c2) {
+                    st = SY_ENOMEM;
+                    break;
+                }
+                dd[k].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
+                dd[k].dim_param = c2;
+            }
+        }
+        vis[nvi] = &vi[nvi];
+        nvi++;
+    }
+    unsigned char *buf = NULL;
+    size_t blen = 0, bcap = 0;
+    if (!st) {
+        Onnx__GraphProto g;
+        onnx__graph_proto__init(&g);
+        g.n_value_info = nvi;
+        g.value_info = vis;
+        blen = onnx__graph_proto__get_packed_size(&g);
+        bcap = blen + 16;
+        buf = sy_alloc(ctx, bcap);
+        if (!buf) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        else {
+            size_t hn = 0;
+            buf[hn++] = (7 << 3) | 2; /* ModelProto.graph, length-delimited */
+            uint64_t L = blen;
+            do {
+                unsigned char ch = L & 0x7f;
+                L >>= 7;
+                buf[hn++] = ch | (L ? 0x80 : 0);
+            } while (L);
+            onnx__graph_proto__pack(&g, buf + hn);
+            blen += hn;
+        }
+    }
+    if (!st) {
+        FILE *in = fopen(model_path, "rb");
+        FILE *o = in ? fopen(path, "wb") : NULL;
+        if (!in) st = sy_fail_st(ctx, SY_EFORMAT, "cannot read %s", model_path);
+        else if (!o) st = sy_fail_st(ctx, SY_EFORMAT, "cannot write %s", path);
+        char chunk[65536];
+        size_t r;
+        while (!st && (r = fread(chunk, 1, sizeof chunk, in)) > 0)
+            if (fwrite(chunk, 1, r, o) != r) st = sy_fail_st(ctx, SY_EFORMAT, "write to %s failed", path);
+        if (!st && ferror(in)) st = sy_fail_st(ctx, SY_EFORMAT, "cannot read %s", model_path);
+        if (!st && fwrite(buf, 1, blen, o) != blen) st = sy_fail_st(ctx, SY_EFORMAT, "write to %s failed", path);
+        if (o && fclose(o) && !st) st = sy_fail_st(ctx, SY_EFORMAT, "write to %s failed", path);
+        if (in) fclose(in);
+    }
+    if (buf) sy_dealloc(ctx, buf, bcap);
+    if (vis) sy_dealloc(ctx, vis, (n ? n : 1) * sizeof *vis);
+    if (vi) sy_dealloc(ctx, vi, (n ? n : 1) * sizeof *vi);
+    if (tp) sy_dealloc(ctx, tp, (n ? n : 1) * sizeof *tp);
+    if (tt) sy_dealloc(ctx, tt, (n ? n : 1) * sizeof *tt);
+    if (sp) sy_dealloc(ctx, sp, (n ? n : 1) * sizeof *sp);
+    return st;
+}

@@ -1,0 +1,148 @@
+/**
+ * @file symshape/onnx.h
+ * @brief The ONNX frontend: read a `.onnx` model (protobuf, onnx.proto from
+ *        libonnx-dev) and trace its graph over a shape environment with the
+ *        ONNX operator semantics (onnx/docs/Operators.md, opsets 11-18 of the
+ *        default domain). See docs/onnx.md.
+ *
+ * Reading costs in proportion to the graph, not to the weights: the file is
+ * mapped, and a pre-scan of the protobuf wire format drops every tensor
+ * payload (raw_data, *_data) longer than SY_ONNX_MAX_PAYLOAD bytes before
+ * protobuf-c unpacks the rest. The dims and data type of every initializer
+ * are kept; the values only of small tensors.
+ *
+ * Inputs: a dim_value is a static dim; a dim_param is a symbol, one per
+ * distinct name (the same dim_param on several inputs is the same symbol: the
+ * guard set checks the equality); a dim with neither gets a fresh symbol.
+ * Symbols need an example size (the hint the environment decides branches
+ * with): sy_onnx_trace_options.examples, else SY_ONNX_DEFAULT_EXAMPLE.
+ *
+ * Built without protobuf-c (CMake SY_WITH_ONNX=OFF or the packages missing),
+ * every function that reads or traces fails with SY_EUNSUPPORTED and the
+ * message "built without ONNX support"; sy_onnx_available() returns 0.
+ *
+ * Ownership: a model (GIVE from sy_onnx_load_file) is freed with
+ * sy_onnx_free; it borrows its context. A trace (GIVE from sy_env_trace_onnx) is
+ * freed with sy_onnx_trace_free, before the env it was traced over; its
+ * tensors and expressions live in that env / context. Not thread-safe.
+ */
+#ifndef SYMSHAPE_ONNX_H
+#define SYMSHAPE_ONNX_H
+#include "symshape/gset.h"
+
+SY_BEGIN_DECLS
+
+/** Tensor payloads longer than this many bytes are not read (their values
+ *  are unknown to the trace; only dims and data type are kept). */
+#define SY_ONNX_MAX_PAYLOAD 4096
+/** Example size of a symbolic input dim that no example names. */
+#define SY_ONNX_DEFAULT_EXAMPLE 224
+/** Elements up to which integer tensors carry symbolic element values. */
+#define SY_ONNX_MAX_VALUES 64
+
+typedef struct sy_onnx_model sy_onnx_model;
+
+/** 1 when the library was built with the ONNX frontend, else 0. */
+SY_API int sy_onnx_available(void);
+
+/** Read a model. Errors name the place: a truncated or corrupt protobuf
+ *  (SY_EFORMAT, with the byte offset and the message being read), an opset
+ *  of the default domain outside 11-18 or no graph (SY_EUNSUPPORTED /
+ *  SY_EFORMAT), a file that cannot be read (SY_EFORMAT, with the reason).
+ *  @param[out] out GIVE: free with sy_onnx_free.
+ *  @retval SY_OK @retval SY_EFORMAT @retval SY_EUNSUPPORTED @retval SY_ENOMEM */
+SY_API sy_status sy_onnx_load_file(sy_ctx *ctx, const char *path, sy_onnx_model **out);
+/** Same from memory (@p len bytes, KEEP: read during the call only); @p name
+ *  is used in messages. */
+SY_API sy_status sy_onnx_load_mem(sy_ctx *ctx, const void *data, size_t len, const char *name, sy_onnx_model **out);
+SY_API sy_onnx_model *sy_onnx_free(SY_TAKE SY_NULL sy_onnx_model *m);
+
+/** The graph's name (or the file name); KEEP. */
+SY_API const char *sy_onnx_name(const sy_onnx_model *m);
+/** Opset of the default domain. */
+SY_API int64_t sy_onnx_opset(const sy_onnx_model *m);
+/** Nodes of the main graph (not counting subgraphs). */
+SY_API size_t sy_onnx_nnodes(const sy_onnx_model *m);
+/** Bytes the reader kept after dropping payloads (the graph without its
+ *  weights), and the payload bytes it skipped. */
+SY_API void sy_onnx_sizes(const sy_onnx_model *m, size_t *kept, size_t *skipped);
+
+/** A graph input that is not an initializer. */
+typedef struct sy_onnx_input {
+    const char *name;
+    sy_dtype dtype;               /**< closest sy_dtype of its elem_type */
+    int elem_type;                /**< ONNX TensorProto.DataType */
+    size_t ndim;
+    const int64_t *dims;          /**< dim_value, or -1 when the dim is symbolic */
+    const char *const *params;    /**< dim_param, or NULL (fresh symbol / static) */
+} sy_onnx_input;
+SY_API size_t sy_onnx_ninputs(const sy_onnx_model *m);
+SY_API const sy_onnx_input *sy_onnx_input_at(const sy_onnx_model *m, size_t i);
+
+/** An example shape (hints) for an input. */
+typedef struct sy_onnx_example {
+    const char *input;
+    size_t ndim;
+    const int64_t *shape;
+} sy_onnx_example;
+
+#define SY_ONNX_TRACE_OPTIONS_VERSION 1u
+typedef struct sy_onnx_trace_options {
+    unsigned version;                /**< SY_ONNX_TRACE_OPTIONS_VERSION */
+    size_t nexamples;
+    const sy_onnx_example *examples; /**< example sizes; a dim_value dim must match its example */
+    size_t nov;
+    const sy_trace_override *ov;     /**< as for JSON graphs: --static NAME, --dynamic NAME=D,... */
+    int concrete;                    /**< 1: every dim static at its example (a concrete run) */
+} sy_onnx_trace_options;
+#define SY_ONNX_TRACE_OPTIONS_INIT {SY_ONNX_TRACE_OPTIONS_VERSION, 0, NULL, 0, NULL, 0}
+
+typedef struct sy_onnx_trace sy_onnx_trace;
+
+/** Trace the main graph of @p m over @p env: inputs become fake tensors
+ *  (sy_env_input_exprs), each node's shape rule runs with the node as
+ *  provenance, small integer tensors carry symbolic element values.
+ *  @p opts NULL: defaults.
+ *  @param[out] out GIVE: free with sy_onnx_trace_free before the env.
+ *  @retval SY_OK
+ *  @retval SY_EUNSUPPORTED an unknown op, an op of another domain, a
+ *          construct not supported (message: node name and op)
+ *  @retval SY_EINVAL an op's check fails at the example, a wrong attribute
+ *          type, an input that is not defined (message: node, op, reason)
+ *  @retval SY_ENOMEM */
+SY_API sy_status sy_env_trace_onnx(sy_env *env, const sy_onnx_model *m, const sy_onnx_trace_options *opts,
+                               sy_onnx_trace **out);
+SY_API sy_onnx_trace *sy_onnx_trace_free(SY_TAKE SY_NULL sy_onnx_trace *t);
+
+/** Values of the main graph in definition order (inputs, initializers, node
+ *  outputs); each has a name (KEEP) and a fake tensor (KEEP). */
+SY_API size_t sy_onnx_trace_nvalues(const sy_onnx_trace *t);
+SY_API const char *sy_onnx_trace_value_name(const sy_onnx_trace *t, size_t i);
+SY_API const sy_tensor *sy_onnx_trace_value(const sy_onnx_trace *t, size_t i);
+/** 1 if value @p i is a graph input, 2 an initializer, 3 a graph output, 0 otherwise. */
+SY_API int sy_onnx_trace_value_role(const sy_onnx_trace *t, size_t i);
+/** Graph outputs, in order: index into the values. */
+SY_API size_t sy_onnx_trace_noutputs(const sy_onnx_trace *t);
+SY_API size_t sy_onnx_trace_output(const sy_onnx_trace *t, size_t i);
+/** The inputs as guard-production inputs (for sy_gset_produce_inputs): @p n
+ *  receives their number; KEEP. */
+SY_API const sy_graph_input *const *sy_onnx_trace_gset_inputs(const sy_onnx_trace *t, size_t *n);
+/** @p e with each env symbol renamed to its display name: the dim_param, or
+ *  INPUT_dK for a dim without one (made a valid, unique identifier). Symbols
+ *  that are not input dims (unbacked) keep their names. NULL on error. */
+SY_API const sy_expr *sy_onnx_trace_display(sy_onnx_trace *t, const sy_expr *e);
+/** The display symbol of source @p source ("x.size()[2]") or NULL. */
+SY_API const sy_expr *sy_onnx_trace_source_symbol(const sy_onnx_trace *t, const char *source);
+
+/** Write @p path: a copy of the model file @p model_path with graph.value_info
+ *  filled for every value of the trace that is neither an input, an
+ *  initializer, a graph output nor already in value_info: dim_value where a
+ *  dim is constant, dim_param = the printed expression (display names)
+ *  otherwise. The copy is the original bytes followed by a GraphProto that
+ *  protobuf merges into the model's graph (repeated fields concatenate).
+ *  @retval SY_OK @retval SY_EFORMAT cannot read/write (message says which)
+ *  @retval SY_ENOMEM */
+SY_API sy_status sy_onnx_write_value_info(sy_onnx_trace *t, const char *model_path, const char *path);
+
+SY_END_DECLS
+#endif

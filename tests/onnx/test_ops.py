@@ -1,0 +1,249 @@
+"""ONNX op semantics on small graphs built with onnx.helper (edge cases from
+onnx/docs/Operators.md), and bad input: each case runs `symshape infer --json`
+and compares the output's shape with the value the spec gives.
+usage: test_ops.py SYMSHAPE TMP_DIR   (SY_SKIP_TORCH_TESTS=1: skip, exit 77)
+"""
+import os as _os
+import sys as _sys
+if _os.environ.get("SY_SKIP_TORCH_TESTS") == "1":  # explicit opt-out only
+    _sys.exit(77)
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto as TP, helper as H, numpy_helper
+
+SYM, TMP = sys.argv[1], sys.argv[2]
+os.makedirs(TMP, exist_ok=True)
+I64MAX = 2**63 - 1
+fails = []
+ncases = 0
+
+
+def i64(name, vals):
+    return numpy_helper.from_array(np.array(vals, dtype=np.int64), name)
+
+
+def f32(name, vals):
+    return numpy_helper.from_array(np.array(vals, dtype=np.float32), name)
+
+
+def model(nodes, inputs, inits=(), opset=14, outputs=("y",)):
+    ins = [H.make_tensor_value_info(n, TP.FLOAT if not n.startswith("i_") else TP.INT64, dims) for n, dims in inputs]
+    outs = [H.make_tensor_value_info(o, TP.FLOAT, None) for o in outputs]
+    g = H.make_graph(nodes, "t", ins, outs, initializer=list(inits))
+    return H.make_model(g, opset_imports=[H.make_opsetid("", opset)])
+
+
+def run(name, m, args=()):
+    path = os.path.join(TMP, "op_%s.onnx" % name)
+    if isinstance(m, bytes):
+        open(path, "wb").write(m)
+    else:
+        onnx.save(m, path)
+    return subprocess.run([SYM, "infer", path, "--json", *args], capture_output=True, text=True)
+
+
+NS = {"FloorDiv": lambda a, b: a // b, "Mod": lambda a, b: a % b, "CeilDiv": lambda a, b: -(-a // b), "Min": min, "Max": max}
+
+
+def case(name, m, want, env=None, args=(), value="y", text=None):
+    """want: the expected shape at the example sizes env (dim name -> size);
+    text: the expected printed dims (exact), when given."""
+    global ncases
+    ncases += 1
+    r = run(name, m, args)
+    if r.returncode != 0:
+        fails.append("%s: exit %d: %s" % (name, r.returncode, r.stderr.strip()))
+        return None
+    j = json.loads(r.stdout)
+    dims = j["values"][value]
+    env = env or {}
+    if want is None:
+        return j
+    got = [d if isinstance(d, int) else eval(d, {"__builtins__": {}}, dict(NS, **env)) for d in dims]
+    if got != want:
+        fails.append("%s: %s at %s = %s, expected %s" % (name, dims, env, got, want))
+    if text is not None and dims != text:
+        fails.append("%s: printed %s, expected %s" % (name, dims, text))
+    return j
+
+
+def bad(name, m, pat, args=()):
+    global ncases
+    ncases += 1
+    r = run(name, m, args)
+    if r.returncode != 3 or pat not in r.stderr:
+        fails.append("bad input %s: exit %d (expected 3), stderr %r lacks %r" % (name, r.returncode, r.stderr.strip(), pat))
+
+
+N = H.make_node
+E = ["--example", "x=2,3,224,200"]
+env = {"n": 2, "h": 224, "w": 200}
+X4 = [("x", ["n", 3, "h", "w"])]
+
+# Conv-11: pads, strides, dilations, auto_pad
+W = f32("W", np.zeros((8, 3, 3, 3)))
+case("conv", model([N("Conv", ["x", "W"], ["y"], pads=[1, 1, 1, 1], strides=[2, 2])], X4, [W]), [2, 8, 112, 100], env, E,
+     text=["n", 8, "CeilDiv(h, 2)", "CeilDiv(w, 2)"])
+case("conv_dil", model([N("Conv", ["x", "W"], ["y"], dilations=[2, 3])], X4, [W]), [2, 8, 220, 194], env, E, text=["n", 8, "h - 4", "w - 6"])
+case("conv_same_upper", model([N("Conv", ["x", "W"], ["y"], auto_pad="SAME_UPPER", strides=[3, 3])], X4, [W]), [2, 8, 75, 67], env, E)
+case("conv_valid", model([N("Conv", ["x", "W"], ["y"], auto_pad="VALID", strides=[2, 2])], X4, [W]), [2, 8, 111, 99], env, E)
+case("conv_group", model([N("Conv", ["x", "Wg"], ["y"], group=3)], [("x", ["n", 6, "h", "w"])], [f32("Wg", np.zeros((6, 2, 1, 1)))]),
+     [2, 6, 224, 200], env, ["--example", "x=2,6,224,200"])
+case("convtranspose", model([N("ConvTranspose", ["x", "Wt"], ["y"], strides=[2, 2], pads=[1, 1, 1, 1], output_padding=[1, 1])], X4,
+     [f32("Wt", np.zeros((3, 4, 3, 3)))]), [2, 4, 448, 400], env, E)
+# pools, ceil_mode (the last window may not start in the padding)
+case("maxpool", model([N("MaxPool", ["x"], ["y"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])], X4), [2, 3, 112, 100], env, E)
+case("maxpool_ceil", model([N("MaxPool", ["x"], ["y"], kernel_shape=[3, 3], strides=[2, 2], ceil_mode=1)], X4), [2, 3, 112, 100], env,
+     ["--example", "x=2,3,225,201"], text=None)
+case("avgpool_ceil_pad", model([N("AveragePool", ["x"], ["y"], kernel_shape=[2, 2], strides=[2, 2], pads=[1, 1, 1, 1], ceil_mode=1)], X4),
+     [2, 3, 3, 3], {"n": 2, "h": 4, "w": 4}, ["--example", "x=2,3,4,4"])
+case("globalpool", model([N("GlobalAveragePool", ["x"], ["y"])], X4), [2, 3, 1, 1], env, E)
+# Gemm, MatMul broadcasting
+case("gemm", model([N("Gemm", ["a", "b"], ["y"], transB=1)], [("a", ["m", 16]), ("b", [10, 16])]), [5, 10], {"m": 5}, ["--example", "a=5,16"])
+case("matmul_batch", model([N("MatMul", ["a", "b"], ["y"])], [("a", ["n", 1, "s", 8]), ("b", [4, 8, 3])]), [2, 4, 7, 3], {"n": 2, "s": 7},
+     ["--example", "a=2,1,7,8"])
+case("matmul_1d", model([N("MatMul", ["a", "b"], ["y"])], [("a", [8]), ("b", ["n", 8, 5])]), [3, 5], {"n": 3}, ["--example", "b=3,8,5"])
+# Reshape-14: 0 copies, -1 inferred, allowzero
+case("reshape_0_m1", model([N("Reshape", ["x", "s"], ["y"])], X4, [i64("s", [0, -1])]), [2, 3 * 224 * 200], env, E, text=["n", "3*h*w"])
+case("reshape_allowzero", model([N("Reshape", ["x", "s"], ["y"], allowzero=1)], [("x", [0, 4])], [i64("s", [4, 0])]), [4, 0])
+case("flatten", model([N("Flatten", ["x"], ["y"], axis=2)], X4), [6, 224 * 200], env, E)
+case("transpose", model([N("Transpose", ["x"], ["y"], perm=[0, 2, 3, 1])], X4), [2, 224, 200, 3], env, E)
+case("transpose_default", model([N("Transpose", ["x"], ["y"])], X4), [200, 224, 3, 2], env, E)
+# Squeeze / Unsqueeze: axes as attribute (opset 11) or input (13)
+case("unsqueeze_attr", model([N("Unsqueeze", ["x"], ["y"], axes=[0, -1])], X4, opset=11), [1, 2, 3, 224, 200, 1], env, E)
+case("unsqueeze_input", model([N("Unsqueeze", ["x", "a"], ["y"])], X4, [i64("a", [1])], opset=13), [2, 1, 3, 224, 200], env, E)
+case("squeeze_input", model([N("Squeeze", ["x", "a"], ["y"])], [("x", ["n", 1, 5])], [i64("a", [-2])], opset=13), [2, 5], {"n": 2},
+     ["--example", "x=2,1,5"])
+case("squeeze_all", model([N("Squeeze", ["x"], ["y"])], [("x", [1, "n", 1])], opset=13), [2], {"n": 2}, ["--example", "x=1,2,1"])
+# Concat, Split
+case("concat", model([N("Concat", ["x", "x2"], ["y"], axis=1)], X4 + [("x2", ["n", 5, "h", "w"])]), [2, 8, 224, 200], env,
+     E + ["--example", "x2=2,5,224,200"])
+case("split_input", model([N("Split", ["x", "s"], ["y", "z"], axis=1)], X4, [i64("s", [1, 2])], opset=13, outputs=("y", "z")),
+     [2, 2, 224, 200], env, E, value="z")
+case("split_equal", model([N("Split", ["x"], ["y", "z"], axis=2)], X4, opset=13, outputs=("y", "z")), [2, 3, 112, 200], env, E,
+     text=["n", 3, "FloorDiv(h, 2)", "w"])
+case("split_num_outputs_18", model([N("Split", ["x"], ["y", "z", "q"], axis=3, num_outputs=3)], X4, opset=18, outputs=("y", "z", "q")),
+     [2, 3, 224, 66], env, E, value="q")
+# Slice-13: negative starts, INT64_MAX ends, negative steps, clamping
+case("slice_neg", model([N("Slice", ["x", "s", "e", "a"], ["y"])], X4, [i64("s", [-3]), i64("e", [I64MAX]), i64("a", [2])]),
+     [2, 3, 3, 200], env, E)
+case("slice_step", model([N("Slice", ["x", "s", "e", "a", "st"], ["y"])], X4, [i64("s", [1]), i64("e", [I64MAX]), i64("a", [3]), i64("st", [2])]),
+     [2, 3, 224, 100], env, E, text=["n", 3, "h", "FloorDiv(w, 2)"])
+case("slice_negstep", model([N("Slice", ["x", "s", "e", "a", "st"], ["y"])], X4,
+     [i64("s", [-1]), i64("e", [-I64MAX - 1]), i64("a", [2]), i64("st", [-1])]), [2, 3, 224, 200], env, E)
+case("slice_clamp", model([N("Slice", ["x", "s", "e", "a"], ["y"])], X4, [i64("s", [5]), i64("e", [1000]), i64("a", [1])]), [2, 0, 224, 200], env, E)
+# Gather (negative index), Shape start/end, Size, value propagation into Reshape
+case("gather_neg", model([N("Gather", ["x", "i"], ["y"], axis=2)], X4, [i64("i", [[-1, 0]])]), [2, 3, 1, 2, 200], env, E)
+sh = [N("Shape", ["x"], ["s"], start=1, end=-1), N("Concat", ["c", "s"], ["t"], axis=0), N("Reshape", ["x", "t"], ["r"]),
+      N("Identity", ["r"], ["y"])]
+case("shape_start_end", model(sh, X4, [i64("c", [-1])], opset=15), [400, 3, 224], env, E, text=["n*w", 3, "h"])
+case("size", model([N("Size", ["x"], ["s"]), N("Unsqueeze", ["s", "a"], ["t"]), N("Reshape", ["x", "t"], ["y"])], X4, [i64("a", [0])]),
+     [2 * 3 * 224 * 200], env, E, text=["3*h*n*w"])
+# the torch expand(n, -1, -1) pattern: ConstantOfShape -> Mul(-1) -> Equal -> Where -> Expand
+ex = [N("Shape", ["x"], ["sx"]), N("Gather", ["sx", "i0"], ["n0"]), N("Unsqueeze", ["n0", "a0"], ["n1"]),
+      N("Concat", ["n1", "m1", "m1"], ["tgt"], axis=0), N("ConstantOfShape", ["l3"], ["ones"], value=numpy_helper.from_array(np.array([1], np.int64))),
+      N("Mul", ["ones", "neg"], ["negs"]), N("Equal", ["tgt", "negs"], ["eq"]), N("Where", ["eq", "ones", "tgt"], ["shape"]),
+      N("Expand", ["tok", "shape"], ["y"])]
+case("expand_minus1_pattern", model(ex, X4, [i64("i0", 0), i64("a0", [0]), i64("m1", [-1]), i64("l3", [3]), i64("neg", [-1]),
+     f32("tok", np.zeros((1, 1, 64)))], opset=13), [2, 1, 64], env, E, text=["n", 1, 64])
+# Range, Div (integer: floor for sizes), Mod, Min/Max, ReduceProd on a shape, Cast, Tile, Pad
+rg = [N("Shape", ["x"], ["s"]), N("Gather", ["s", "i2"], ["h0"]), N("Div", ["h0", "k"], ["hd"]), N("Mod", ["h0", "k5"], ["hm"]),
+      N("Add", ["hd", "hm"], ["lim"]), N("Range", ["z", "lim", "one"], ["y"])]
+case("range_div_mod", model(rg, X4, [i64("i2", 2), i64("k", 3), i64("k5", 5), i64("z", 0), i64("one", 1)]), [224 // 3 + 224 % 5], env, E,
+     text=["FloorDiv(h, 3) + Mod(h, 5)"])
+rp = [N("Shape", ["x"], ["s"]), N("ReduceProd", ["s"], ["p"], keepdims=1), N("Cast", ["p"], ["pc"], to=TP.INT64), N("Reshape", ["x", "pc"], ["y"])]
+case("reduceprod_shape", model(rp, X4, opset=13), [2 * 3 * 224 * 200], env, E)
+case("tile", model([N("Tile", ["x", "r"], ["y"])], X4, [i64("r", [1, 2, 1, 3])]), [2, 6, 224, 600], env, E)
+case("pad", model([N("Pad", ["x", "p"], ["y"])], X4, [i64("p", [0, 0, 1, 2, 0, 0, 3, 4])]), [2, 3, 228, 206], env, E)
+case("pad_axes_18", model([N("Pad", ["x", "p", "", "ax"], ["y"])], X4, [i64("p", [1, 2]), i64("ax", [-1])], opset=18), [2, 3, 224, 203], env, E)
+# Reduce: axes attribute (13) or input (18), keepdims
+case("reducemean_attr", model([N("ReduceMean", ["x"], ["y"], axes=[2, 3], keepdims=0)], X4, opset=13), [2, 3], env, E)
+case("reducemean_input_18", model([N("ReduceMean", ["x", "a"], ["y"])], X4, [i64("a", [1])], opset=18), [2, 1, 224, 200], env, E)
+case("reducesum_noop", model([N("ReduceSum", ["x"], ["y"], noop_with_empty_axes=1)], X4, opset=13), [2, 3, 224, 200], env, E)
+case("argmax", model([N("ArgMax", ["x"], ["y"], axis=1, keepdims=0)], X4), [2, 224, 200], env, E)
+# Resize: sizes (computed), scales (floor(d * scale)), Upsample-style scales
+rs = [N("Shape", ["x"], ["s"]), N("Slice", ["s", "b", "e"], ["nc"]), N("Concat", ["nc", "hw"], ["sz"], axis=0),
+      N("Resize", ["x", "", "", "sz"], ["y"], mode="linear")]
+case("resize_sizes", model(rs, X4, [i64("b", [0]), i64("e", [2]), i64("hw", [32, 48])], opset=13), [2, 3, 32, 48], env, E)
+case("resize_scales", model([N("Resize", ["x", "", "sc"], ["y"], mode="nearest")], X4, [f32("sc", [1, 1, 2.0, 0.75])], opset=13),
+     [2, 3, 448, 150], env, E, text=["n", 3, "2*h", "FloorDiv(3*w, 4)"])
+# Softmax, LayerNormalization-17 (Mean output), BatchNormalization, InstanceNormalization, Dropout (mask)
+case("layernorm", model([N("LayerNormalization", ["x", "g"], ["y", "m"], axis=2)], X4, [f32("g", np.ones((224, 200)))], opset=17, outputs=("y", "m")),
+     [2, 3, 1, 1], env, E, value="m")
+case("batchnorm", model([N("BatchNormalization", ["x", "s", "b", "mu", "v"], ["y"])], X4, [f32(k, np.ones(3)) for k in ("s", "b", "mu", "v")]),
+     [2, 3, 224, 200], env, E)
+case("dropout_mask", model([N("Dropout", ["x"], ["y", "mask"])], X4, opset=13, outputs=("y", "mask")), [2, 3, 224, 200], env, E, value="mask")
+# Where, comparisons, Not/And/Or: broadcasting
+case("where_bcast", model([N("Greater", ["x", "z"], ["c"]), N("Where", ["c", "x", "q"], ["y"])], X4 + [("q", ["n", 1, 1, 1])],
+     [f32("z", [0.0])]), [2, 3, 224, 200], env, E + ["--example", "q=2,1,1,1"])
+# TopK, NonZero (unbacked), Einsum, CumSum, GatherElements, ScatterND, ConstantOfShape
+case("topk", model([N("TopK", ["x", "k"], ["y", "idx"], axis=1)], X4, [i64("k", [2])], opset=11, outputs=("y", "idx")), [2, 2, 224, 200], env, E)
+j = case("nonzero", model([N("NonZero", ["x"], ["y"])], X4, opset=13), None, env, E)
+if j is not None:
+    d = j["values"]["y"]
+    if d[0] != 4 or not (isinstance(d[1], str) and d[1].startswith("u")):
+        fails.append("nonzero: %s, expected [4, u0]" % d)
+    if not any(g["kind"] == "runtime_assert" for g in j["guards"]):
+        fails.append("nonzero: no runtime assert on the unbacked count: %s" % j["guards"])
+case("einsum", model([N("Einsum", ["a", "b"], ["y"], equation="bij,bjk->bik")], [("a", ["n", 5, 7]), ("b", ["n", 7, 3])], opset=12),
+     [2, 5, 3], {"n": 2}, ["--example", "a=2,5,7", "--example", "b=2,7,3"])
+case("einsum_implicit_ellipsis", model([N("Einsum", ["a"], ["y"], equation="...ii")], [("a", ["n", 4, 4])], opset=12), [2], {"n": 2},
+     ["--example", "a=2,4,4"])
+case("cumsum", model([N("CumSum", ["x", "ax"], ["y"])], X4, [i64("ax", 1)]), [2, 3, 224, 200], env, E)
+case("gatherelements", model([N("GatherElements", ["x", "i_idx"], ["y"], axis=1)], X4 + [("i_idx", ["n", 1, "h", "w"])]), [2, 1, 224, 200], env,
+     E + ["--example", "i_idx=2,1,224,200"])
+case("scatternd", model([N("ScatterND", ["x", "i_idx", "u"], ["y"])], X4 + [("i_idx", [1, 1]), ("u", [1, 3, "h", "w"])]), [2, 3, 224, 200], env,
+     E + ["--example", "u=1,3,224,200"])
+case("constantofshape", model([N("Shape", ["x"], ["s"]), N("ConstantOfShape", ["s"], ["y"])], X4, opset=13), [2, 3, 224, 200], env, E)
+case("lstm_bidir_layout1", model([N("LSTM", ["x", "W", "R"], ["y", "yh"], hidden_size=5, direction="bidirectional", layout=1)],
+     [("x", ["b", "s", 4])], [f32("W", np.zeros((2, 20, 4))), f32("R", np.zeros((2, 20, 5)))]), [3, 7, 2, 5], {"b": 3, "s": 7},
+     ["--example", "x=3,7,4"])
+# If: a size-dependent condition is guarded and only the taken branch traced
+thn = H.make_graph([N("Identity", ["x"], ["t"])], "then", [], [H.make_tensor_value_info("t", TP.FLOAT, None)])
+els = H.make_graph([N("Transpose", ["x"], ["e"])], "else", [], [H.make_tensor_value_info("e", TP.FLOAT, None)])
+ifm = [N("Shape", ["x"], ["s"]), N("Gather", ["s", "i2"], ["h0"]), N("Greater", ["h0", "c100"], ["cond"]),
+       N("If", ["cond"], ["y"], then_branch=thn, else_branch=els)]
+j = case("if_guarded", model(ifm, X4, [i64("i2", 2), i64("c100", 100)], opset=16), [2, 3, 224, 200], env, E)
+if j is not None and not any(g["guard"] == "101 <= h" and g["origins"][0]["op"] == "If" for g in j["guards"]):
+    fails.append("if_guarded: no guard on h vs 100: %s" % j["guards"])
+# dim_param shared by two inputs is one symbol; the guard set checks the equality
+j = case("dim_param_shared", model([N("Add", ["x", "x2"], ["y"])], X4 + [("x2", ["n", 3, "h", "w"])]), [2, 3, 224, 200], env,
+         E + ["--example", "x2=2,3,224,200"])
+if j is not None and not any(g["kind"] == "equality" for g in j["guards"]):
+    fails.append("dim_param_shared: no equality guard between x and x2: %s" % j["guards"])
+# broadcasting a symbolic dim against a constant pins it with a guard
+j = case("bcast_pin", model([N("Add", ["x", "c"], ["y"])], X4, [f32("c", np.zeros((1, 1, 224, 1)))]), [2, 3, 224, 200], env, E,
+         text=["n", 3, 224, "w"])
+if j is not None and not any(g["guard"] == "h == 224" for g in j["guards"]):
+    fails.append("bcast_pin: no guard h == 224: %s" % j["guards"])
+
+# ---- bad input: exit 3 and a message naming the node, never a crash
+good = model([N("Relu", ["x"], ["y"], name="relu1")], X4)
+raw = good.SerializeToString()
+bad("truncated", raw[: len(raw) // 2], "corrupt or truncated protobuf")
+bad("garbage", b"\xff\xff\xff\xff\x0f" * 20, "corrupt or truncated protobuf")
+bad("empty", b"", "no graph")
+bad("wrong_attr_type", model([N("Conv", ["x", "W"], ["y"], name="conv7", strides=[2.0, 2.0])], X4, [W]), "node 'conv7' (Conv): attribute 'strides' has type FLOATS, expected INTS")
+bad("missing_input", model([N("Add", ["x", "nothere"], ["y"], name="add3")], X4), "node 'add3' (Add): input 1 'nothere' is not defined")
+bad("unknown_op", model([N("FrobnicateOp", ["x"], ["y"], name="frob")], X4), "node 'frob' (FrobnicateOp): unknown op")
+bad("other_domain", model([N("Relu", ["x"], ["y"], name="r", domain="com.example")], X4), "node 'r' (Relu): op of domain 'com.example'")
+bad("loop", model([N("Loop", ["m", ""], ["y"], name="loop1", body=thn)], X4, [i64("m", 3)]), "node 'loop1' (Loop): Loop is not supported")
+bad("opset_10", model([N("Relu", ["x"], ["y"])], X4, opset=10), "opset 10 of the default domain is not supported")
+bad("example_mismatch", model([N("Conv", ["x", "W"], ["y"], name="c1")], X4, [W]), "the model declares dim_value 3", ["--example", "x=2,4,224,200"])
+bad("window_too_big", model([N("MaxPool", ["x"], ["y"], name="mp", kernel_shape=[300, 3])], X4), "node 'mp' (MaxPool)", E)
+bad("reshape_count", model([N("Reshape", ["x", "s"], ["y"], name="rs")], X4, [i64("s", [11, -1])]), "node 'rs' (Reshape): Reshape: the element count must be divisible", E)
+bad("attr_missing", model([N("Concat", ["x", "x"], ["y"], name="cc")], X4), "node 'cc' (Concat): attribute 'axis' is required", E)
+r = subprocess.run([SYM, "run", os.path.join(TMP, "op_conv.onnx"), "-b", "json"], capture_output=True, text=True)
+ncases += 1
+if r.returncode != 0 or '"guards"' not in r.stdout:
+    fails.append("run -b json on an ONNX model: exit %d %s" % (r.returncode, r.stderr))
+
+for f in fails:
+    print("FAIL:", f)
+print("%d cases, %d failures" % (ncases, len(fails)))
+sys.exit(1 if fails else 0)
