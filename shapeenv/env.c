@@ -272,6 +272,8 @@ const sy_expr *sy_env_create_symbol_spec(sy_env *env, int64_t example, const cha
     if (sy_facts_set_range(env->facts, s, sy_expr_int_si(ctx, lo), hi >= 0 ? sy_expr_int_si(ctx, hi) : NULL) != SY_OK)
         return NULL;
     return s;
+}
+
 bool sy_env_symbol_add_source(sy_env *env, const sy_expr *sym, const char *source)
 {
     symrec *r = find_symrec(env, sym);

@@ -248,6 +248,7 @@ const sy_tensor *sy_env_input_exprs(sy_env *env, const char *name, sy_dtype dtyp
             env->inputcap = nc;
         }
         sy_input_dim *d = &env->inputs[env->ninputs++];
+        memset(d, 0, sizeof *d);
         d->source = sy_env_strdup(env, src);
         if (!d->source) return NULL;
         d->expr = dims[i];
