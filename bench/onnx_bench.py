@@ -95,6 +95,9 @@ print(json.dumps(res))
         exact = sum(1 for d in vals.values() if not any(isinstance(x, str) and re.search(r"\bu\d+\b", x) for x in d))
         _, kb = peak_child_kb([sym, "infer", p, "--json"])
         pr = subprocess.run([sys.executable, "-c", peer_script, p], capture_output=True, text=True)
+        if pr.returncode or not pr.stdout.strip():
+            print("| %s | onnx.shape_inference failed: %s |" % (os.path.basename(p), pr.stderr.strip()[-200:].replace("\n", " ")))
+            continue
         peer = json.loads(pr.stdout.strip().splitlines()[-1])
         slowest = max(peer["plain"]["infer_ms"], peer["dp"]["infer_ms"]) + peer["load_ms"]
         med = statistics.median(times)
