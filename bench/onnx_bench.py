@@ -5,7 +5,7 @@ data_prop) on the same file: onnx.load time, infer time, peak RSS growth, and
 how many values each leaves fully shaped (every dim a number or a named
 expression; onnx's fresh unk__N dims and missing shapes do not count).
 
-usage: /usr/bin/python3 bench/onnx_bench.py SYMSHAPE MODEL.onnx... [--runs N]
+usage: /usr/bin/python3 bench/onnx_bench.py SYMSHAPE MODEL.onnx... [--runs N]   (scripts/deps.sh --bench)
        (the test suite caches its exports in BUILD/tests/onnx-cache/*.onnx;
         --export-vit DIR exports torchvision's full vit_b_16 with dynamic H/W)
 """
@@ -20,11 +20,10 @@ import time
 
 
 def peak_child_kb(cmd):
-    """peak RSS of one child process (its own rusage from wait4)"""
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, _, ru = os.wait4(p.pid, 0)
-    p.returncode = 0
-    return None, ru.ru_maxrss
+    """peak RSS of one process, measured by GNU time (Debian package 'time':
+    a small parent, so the fork before exec does not count Python's pages)"""
+    r = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], capture_output=True, text=True)
+    return r, int(r.stderr.strip().splitlines()[-1])
 
 
 def export_vit(d):

@@ -4,7 +4,7 @@
 #   (none)   what building the library and the CLI needs (scripts/demo.sh)
 #   --test   also what the whole test suite needs (scripts/test.sh): PyTorch, torchvision,
 #            ONNX, protobuf-c, Z3, clang (libFuzzer), Python tooling
-#   --bench  also python3-sympy and PyTorch for the peer comparisons in bench/
+#   --bench  also python3-sympy, PyTorch, ONNX and GNU time for the peer comparisons in bench/
 set -euo pipefail
 pkgs=(cmake make gcc pkg-config libflint-dev libgmp-dev libcriterion-dev libjansson-dev zlib1g-dev)
 test_pkgs=(python3 python3-torch python3-torchvision python3-sympy python3-pytest python3-venv python3-wheel
@@ -13,7 +13,7 @@ test_pkgs=(python3 python3-torch python3-torchvision python3-sympy python3-pytes
 for a in "$@"; do
   case "$a" in
     --test) pkgs+=("${test_pkgs[@]}") ;;
-    --bench) pkgs+=(python3 python3-sympy python3-torch python3-torchvision) ;;
+    --bench) pkgs+=(python3 python3-sympy python3-torch python3-torchvision python3-onnx time) ;;
     *) echo "usage: scripts/deps.sh [--test] [--bench]" >&2; exit 2 ;;
   esac
 done
