@@ -301,7 +301,8 @@ sy_status sy_gset_produce_inputs(sy_env *env, const char *model, size_t nin, con
             else if (d->spec)
                 snprintf(buf, sizeof buf, "0/1 specialization: example size %lld, below the declared range of %s (declare min=%lld to keep it dynamic)",
                          (long long)d->example, d->spec->name ? d->spec->name : d->source, (long long)d->example);
-            else snprintf(buf, sizeof buf, "0/1 specialization: example size %lld", (long long)d->example);
+            else snprintf(buf, sizeof buf, "0/1 specialization: example size %lld; --no-specialize-01 or a spec with min=%lld avoids it",
+                          (long long)d->example, (long long)d->example);
             if (!add_guard(gs, SY_GK_SPECIALIZATION, sy_expr_eq(ctx, v, d->expr), buf)) goto oom_sv;
             continue;
         }
@@ -315,8 +316,10 @@ sy_status sy_gset_produce_inputs(sy_env *env, const char *model, size_t nin, con
             snprintf(buf, sizeof buf, "declared equal: %s and %s are both named '%s' (one Dim, symbol %s)", d->source,
                      sy_expr_sym_name(symvar[id]), d->spec->name, sy_expr_sym_name(d->expr));
         else
-            snprintf(buf, sizeof buf, "duck sizing: %s and %s had the same example size %lld and share %s", d->source,
-                     sy_expr_sym_name(symvar[id]), (long long)d->example, sy_expr_sym_name(d->expr));
+            snprintf(buf, sizeof buf,
+                     "duck sizing: %s and %s had the same example size %lld and share %s; --no-duck-sizing or a spec naming them "
+                     "differently avoids it",
+                     d->source, sy_expr_sym_name(symvar[id]), (long long)d->example, sy_expr_sym_name(d->expr));
         if (!add_guard(gs, SY_GK_EQUALITY, sy_expr_eq(ctx, v, symvar[id]), buf)) goto oom_sv;
     }
     /* substitution env symbols -> source variables */
@@ -436,7 +439,9 @@ sy_status sy_gset_produce_inputs(sy_env *env, const char *model, size_t nin, con
             continue;
         }
         if (!env->opts.specialize_zero_one) continue; /* sizes >= 0 need no guard */
-        snprintf(buf, sizeof buf, "0/1 specialization: sizes 0 and 1 were traced as constants, so %s >= 2 was assumed",
+        snprintf(buf, sizeof buf,
+                 "0/1 specialization: sizes 0 and 1 were traced as constants, so %s >= 2 was assumed; --no-specialize-01 or a "
+                 "spec with min=1 avoids it",
                  sy_expr_sym_name(si->sym));
         if (!add_guard(gs, SY_GK_RANGE, sy_expr_ge(ctx, symvar[id], sy_expr_int_si(ctx, 2)), buf)) st = SY_ENOMEM;
     }
