@@ -240,6 +240,17 @@ static sy_gset_kind classify(const sy_expr *e)
     return SY_GK_RELATION;
 }
 
+/* the source "NAME.size()[i]" of an input that no node and no output reads */
+static bool unread_source(const sy_graph *g, const char *source)
+{
+    for (size_t i = 0; g && i < sy_graph_ninputs(g); i++) {
+        const sy_graph_input *in = sy_graph_input_at(g, i);
+        size_t n = strlen(in->name);
+        if (!strncmp(source, in->name, n) && !strncmp(source + n, ".size()[", 8)) return !sy_graph_node_read(g, in->node);
+    }
+    return false;
+}
+
 sy_status sy_gset_produce(sy_env *env, const sy_graph *g, sy_gset **out)
 {
     if (!env) return SY_EINVAL;
@@ -278,6 +289,7 @@ sy_status sy_gset_produce_inputs(sy_env *env, const char *model, size_t nin, con
             snprintf(buf, sizeof buf, "%s.size()[%zu]", in->name, d);
             if (add_source(gs, buf) < 0) goto oom;
         }
+        if (!sy_graph_node_read(g, in->node)) continue; /* nothing reads it: no guard (PyTorch #106067), see step 2 */
         snprintf(buf, sizeof buf, "rank of input %s", in->name);
         if (!add_guard(gs, SY_GK_TENSOR_MATCH, sy_expr_eq(ctx, gs->vars[sd], sy_expr_int_si(ctx, (int64_t)in->ndim)), buf)) goto oom;
         snprintf(buf, sizeof buf, "dtype of input %s is %s (code %d)", in->name, sy_dtype_name(in->dtype), (int)in->dtype);
@@ -288,8 +300,17 @@ sy_status sy_gset_produce_inputs(sy_env *env, const char *model, size_t nin, con
     const sy_expr **symvar = sy_alloc(ctx, (nsym ? nsym : 1) * sizeof *symvar);
     if (!symvar) goto oom;
     memset(symvar, 0, (nsym ? nsym : 1) * sizeof *symvar);
+    /* An input no node reads (PyTorch #106067) gets no 0/1, static or duck guard: pass 0 takes the
+     * read inputs' dims, pass 1 the unread ones, which only become the representative of a
+     * symbol no read dim has and that a decision touched (e.g. a user fact on it). */
+    for (int pass = 0; pass < 2; pass++)
     for (size_t i = 0; i < sy_env_ninput_dims(env); i++) {
         const sy_input_dim *d = sy_env_input_dim(env, i);
+        bool unread = unread_source(g, d->source);
+        if (unread != (pass == 1)) continue;
+        if (unread && (sy_expr_is_int(d->expr) || !sy_env_symbol_touched(env, d->expr) ||
+                       (sy_expr_sym_id(d->expr) < nsym && symvar[sy_expr_sym_id(d->expr)])))
+            continue;
         long s = sy_gset_find_source(gs, d->source);
         if (s < 0 && (s = add_source(gs, d->source)) < 0) {
             sy_dealloc(ctx, symvar, (nsym ? nsym : 1) * sizeof *symvar);
@@ -321,6 +342,26 @@ sy_status sy_gset_produce_inputs(sy_env *env, const char *model, size_t nin, con
                      "differently avoids it",
                      d->source, sy_expr_sym_name(symvar[id]), (long long)d->example, sy_expr_sym_name(d->expr));
         if (!add_guard(gs, SY_GK_EQUALITY, sy_expr_eq(ctx, v, symvar[id]), buf)) goto oom_sv;
+    }
+    /* an unread input one of whose dims represents a symbol keeps its rank and dtype guards */
+    for (size_t i = 0; i < nin; i++) {
+        const sy_graph_input *in = sy_graph_input_at(g, i);
+        if (sy_graph_node_read(g, in->node)) continue;
+        bool used = false;
+        for (size_t d = 0; d < in->ndim && !used; d++) {
+            snprintf(buf, sizeof buf, "%s.size()[%zu]", in->name, d);
+            long sl = sy_gset_find_source(gs, buf);
+            for (size_t k = 0; sl >= 0 && k < nsym && !used; k++) used = symvar[k] == gs->vars[sl];
+        }
+        if (!used) continue;
+        snprintf(buf, sizeof buf, "%s.dim()", in->name);
+        long sd = sy_gset_find_source(gs, buf);
+        snprintf(buf, sizeof buf, "rank of input %s", in->name);
+        if (!add_guard(gs, SY_GK_TENSOR_MATCH, sy_expr_eq(ctx, gs->vars[sd], sy_expr_int_si(ctx, (int64_t)in->ndim)), buf))
+            goto oom_sv;
+        snprintf(buf, sizeof buf, "dtype of input %s is %s (code %d)", in->name, sy_dtype_name(in->dtype), (int)in->dtype);
+        if (!add_guard(gs, SY_GK_TENSOR_MATCH, sy_expr_eq(ctx, gs->vars[sd + 1], sy_expr_int_si(ctx, (int64_t)in->dtype)), buf))
+            goto oom_sv;
     }
     /* substitution env symbols -> source variables */
     const sy_expr **ks = sy_alloc(ctx, (nsym ? nsym : 1) * sizeof *ks), **vs = sy_alloc(ctx, (nsym ? nsym : 1) * sizeof *vs);

@@ -84,6 +84,7 @@ static sy_status check_value(sy_graph *g, const char *file, const char *node, lo
         if (i >= self)
             return gerr(g->ctx, file, SY_EFORMAT, "node '%s': ref '%s' refers to a later node (nodes must be in execution order)",
                         node, json_string_value(r));
+        g->nodes[i].read = true;
         return SY_OK;
     }
     const json_t *s = json_object_get(v, "slice");
@@ -296,6 +297,7 @@ sy_status sy_graph_load_text(sy_ctx *ctx, const char *text, size_t len, const ch
         g->nodes[i].name = nname;
         g->nodes[i].op = json_string_value(jo);
         g->nodes[i].j = nd;
+        g->nodes[i].read = false;
         if ((st = read_loc(g, file, nname, json_object_get(nd, "loc"), &g->nodes[i].loc))) goto fail;
         size_t m = g->hcap - 1, j = (size_t)hstr(nname) & m;
         while (g->hash[j]) j = (j + 1) & m;
@@ -392,6 +394,7 @@ const char *sy_graph_name(const sy_graph *g) { return g ? g->name : NULL; }
 size_t sy_graph_nnodes(const sy_graph *g) { return g ? g->n : 0; }
 const char *sy_graph_node_name(const sy_graph *g, size_t i) { return g && i < g->n ? g->nodes[i].name : NULL; }
 const char *sy_graph_node_op(const sy_graph *g, size_t i) { return g && i < g->n ? g->nodes[i].op : NULL; }
+int sy_graph_node_read(const sy_graph *g, size_t i) { return g && i < g->n && g->nodes[i].read; }
 const sy_loc *sy_graph_node_loc(const sy_graph *g, size_t i)
 {
     return g && i < g->n && g->nodes[i].loc.file ? &g->nodes[i].loc : NULL;

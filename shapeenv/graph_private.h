@@ -8,6 +8,7 @@ typedef struct gnode {
     const char *name, *op;
     json_t *j; /* the node object (borrowed from root) */
     sy_loc loc; /* the node's "loc" (strings borrowed from root); file NULL: none */
+    bool read;  /* a later node or the outputs refer to it */
 } gnode;
 
 struct sy_graph {

@@ -31,6 +31,10 @@ SY_API const char *sy_graph_node_op(const sy_graph *g, size_t i);
  *  docs/graph-format.md), or NULL when the node has none or @p i is out of
  *  range. KEEP: lives as long as the graph. */
 SY_API const sy_loc *sy_graph_node_loc(const sy_graph *g, size_t i);
+/** 1 when a later node or the graph's outputs refer to node @p i (a `ref`),
+ *  0 otherwise or out of range. An input nothing reads gets no guard
+ *  (sy_gset_produce). */
+SY_API int sy_graph_node_read(const sy_graph *g, size_t i);
 /** Index of the node named @p name, or -1. */
 SY_API long sy_graph_find(const sy_graph *g, const char *name);
 

@@ -165,7 +165,7 @@ Test(backends_report, runtime_asserts_provenance_and_markdown_escaping, .init = 
     const char *G = "{\"format\":\"symshape.graph\",\"version\":1,\"name\":\"m_x\",\"nodes\":["
                     "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"int64\",\"shape\":[6,8],\"dynamic\":[0,1]},"
                     "{\"name\":\"y\",\"op\":\"input\",\"dtype\":\"float16\",\"shape\":[1,8],\"dynamic\":[0,1]}],"
-                    "\"outputs\":[{\"ref\":\"x\"}]}";
+                    "\"outputs\":[{\"ref\":\"x\"},{\"ref\":\"y\"}]}";
     traced t;
     cr_assert(eq(int, sy_graph_load_text(ctx, G, strlen(G), "m", &t.g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
     t.env = sy_env_new(ctx, NULL);
