@@ -29,6 +29,7 @@ typedef struct builder {
     unsigned nregs;          /* highest register used + 1 */
     unsigned depth;
     uint64_t max_bits;       /* the context's max_const_bits */
+    int runtime;             /* compiling the runtime asserts (after RTCHECKS) */
 } builder;
 
 static sy_status bfail(builder *b, sy_status st, const char *fmt, ...)
@@ -286,6 +287,9 @@ static long slot_of(builder *b, const sy_expr *sym)
     size_t n = sy_gset_nsources(b->gs);
     for (size_t i = 0; i < n; i++)
         if (sy_gset_source_var(b->gs, i) == sym) return (long)i;
+    if (b->runtime) /* after RTCHECKS: the unbacked values follow the sources */
+        for (size_t i = 0; i < sy_gset_nunbacked(b->gs); i++)
+            if (sy_gset_unbacked_var(b->gs, i) == sym) return (long)(n + i);
     return -1;
 }
 
@@ -619,7 +623,14 @@ static sy_status finish(builder *b, uint32_t flags, sy_bc_program **out)
     p->nslots = (uint32_t)sy_gset_nsources(gs);
     p->nguards = (uint32_t)sy_gset_size(gs);
     p->ninstr = (uint32_t)b->ncode;
+    p->minor = b->runtime ? 1u : 0u;
+    p->nunbacked = b->runtime ? (uint32_t)sy_gset_nunbacked(gs) : 0u;
     sy_status st = sy_bc_alloc_tables(p);
+    if (!st && p->minor) {
+        p->unbacked = sy_bc_palloc(p, (p->nunbacked ? p->nunbacked : 1) * sizeof *p->unbacked);
+        if (!p->unbacked) st = SY_ENOMEM;
+        for (uint32_t i = 0; i < p->nunbacked && !st; i++) p->unbacked[i] = pstrdup(p, sy_gset_unbacked_source(gs, i), &st);
+    }
     if (!st) memcpy(p->code, b->code, b->ncode * sizeof *b->code);
     for (uint32_t i = 0; i < p->nconsts && !st; i++) st = set_const_fmpz(p, i, &b->k[i]);
     for (uint32_t i = 0; i < p->nslots && !st; i++) p->slots[i] = pstrdup(p, sy_gset_source(gs, i), &st);
@@ -666,6 +677,18 @@ sy_status sy_bc_compile(const sy_gset *gs, sy_bc_program **out)
             continue;
         }
         cguard(&b, g->expr, (uint32_t)i);
+    }
+    /* format 1.1: the runtime asserts after RTCHECKS, for sy_bc_check_runtime */
+    if ((flags & SY_BC_FLAG_UNCHECKED_ASSERTS) || sy_gset_nunbacked(gs)) {
+        if (!b.st && sy_gset_nsources(gs) + sy_gset_nunbacked(gs) > SY_BC_MAX_INDEX)
+            b.st = sy_fail_st(ctx, SY_EUNSUPPORTED, "bc_compile: more than %u sources and unbacked values", SY_BC_MAX_INDEX);
+        emit_abc(&b, SY_OP_RTCHECKS, 0, 0, 0);
+        b.runtime = 1;
+        for (size_t i = 0; i < sy_gset_size(gs) && !b.st; i++) {
+            const sy_gset_guard *g = sy_gset_at(gs, i);
+            b.guard = i;
+            if (g->kind == SY_GK_RUNTIME_ASSERT) cguard(&b, g->expr, (uint32_t)i);
+        }
     }
     emit_abc(&b, SY_OP_RETURN, 0, 0, 0);
     sy_status st = b.st ? b.st : finish(&b, flags, out);

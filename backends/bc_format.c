@@ -127,6 +127,8 @@ sy_ctx *sy_bc_ctx(const sy_bc_program *p) { return p ? p->ctx : NULL; }
 size_t sy_bc_nslots(const sy_bc_program *p) { return p ? p->nslots : 0; }
 const char *sy_bc_slot_name(const sy_bc_program *p, size_t i) { return p && i < p->nslots ? p->slots[i] : NULL; }
 size_t sy_bc_nguards(const sy_bc_program *p) { return p ? p->nguards : 0; }
+size_t sy_bc_nunbacked(const sy_bc_program *p) { return p ? p->nunbacked : 0; }
+const char *sy_bc_unbacked_name(const sy_bc_program *p, size_t i) { return p && i < p->nunbacked ? p->unbacked[i] : NULL; }
 const char *sy_bc_guard_text(const sy_bc_program *p, size_t i) { return p && i < p->nguards ? p->guards[i] : NULL; }
 int sy_bc_guard_kind(const sy_bc_program *p, size_t i) { return p && i < p->nguards ? (int)p->gkind[i] : -1; }
 size_t sy_bc_nregs(const sy_bc_program *p) { return p ? p->nregs : 0; }
@@ -219,14 +221,21 @@ sy_status sy_bc_encode(const sy_bc_program *p, unsigned char **data, size_t *len
     if (!p) return SY_EINVAL;
     if (!data || !len) return sy_fail_st(p->ctx, SY_EINVAL, "bc_encode: NULL argument");
     size_t code_off = sy_bc_code_offset(p), total = code_off + 4 * (size_t)p->ninstr;
+    /* 1.1: the run-time section after the code (unbacked-value names) */
+    uint32_t minor = p->minor >= 1 ? 1u : 0u;
+    int section = minor && p->nunbacked; /* optional when empty */
+    if (section) {
+        total += leb_size(p->nunbacked);
+        for (uint32_t i = 0; i < p->nunbacked; i++) total += leb_size(strlen(p->unbacked[i])) + strlen(p->unbacked[i]);
+    }
     unsigned char *d = sy_alloc_array(p->ctx, total);
     if (!d) return sy_fail_st(p->ctx, SY_ENOMEM, "out of memory");
     unsigned char *q = d;
     memcpy(q, SY_BC_MAGIC, SY_BC_MAGIC_LEN);
     q += SY_BC_MAGIC_LEN;
     q = put_u16(q, SY_BC_VERSION_MAJOR);
-    q = put_u16(q, SY_BC_VERSION_MINOR);
-    q = put_u32(q, p->flags);
+    q = put_u16(q, minor);
+    q = put_u32(q, (p->flags & ~(uint32_t)SY_BC_FLAG_RUNTIME_SECTION) | (section ? SY_BC_FLAG_RUNTIME_SECTION : 0u));
     q = put_u32(q, p->nregs);
     q = put_u32(q, p->nconsts);
     q = put_u32(q, p->nslots);
@@ -253,6 +262,15 @@ sy_status sy_bc_encode(const sy_bc_program *p, unsigned char **data, size_t *len
         q += p->klen[i];
     }
     for (uint32_t i = 0; i < p->ninstr; i++) q = put_u32(q, p->code[i]);
+    if (section) {
+        q = put_leb(q, p->nunbacked);
+        for (uint32_t i = 0; i < p->nunbacked; i++) {
+            size_t n = strlen(p->unbacked[i]);
+            q = put_leb(q, n);
+            memcpy(q, p->unbacked[i], n);
+            q += n;
+        }
+    }
     put_u32(d + 36, crc_of(d, total));
     *data = d;
     *len = total;
@@ -336,7 +354,7 @@ static sy_status get_str(reader *r, sy_bc_program *p, const char *what, uint32_t
 }
 
 /* Walk the payload: validate its structure; with p, also store it. */
-static sy_status walk_payload(reader *r, sy_bc_program *p, const uint32_t *counts)
+static sy_status walk_payload(reader *r, sy_bc_program *p, const uint32_t *counts, uint32_t section)
 {
     sy_status st;
     uint32_t nconsts = counts[1], nslots = counts[2], nguards = counts[3], ninstr = counts[4];
@@ -375,8 +393,23 @@ static sy_status walk_payload(reader *r, sy_bc_program *p, const uint32_t *count
     if (p)
         for (uint32_t i = 0; i < ninstr; i++) p->code[i] = get_u32(r->d + r->pos + 4 * (size_t)i);
     r->pos += 4 * (size_t)ninstr;
+    if (section) { /* run-time section (flag SY_BC_FLAG_RUNTIME_SECTION) */
+        uint32_t nu;
+        size_t at = r->pos;
+        if ((st = get_leb(r, "unbacked count", 0, &nu))) return st;
+        if (nu > SY_BC_MAX_INDEX || (uint64_t)nu + counts[2] > SY_BC_MAX_INDEX)
+            return set_err(r->err, SY_EFORMAT, at, "unbacked count %u at offset %zu exceeds the slot limit %u", nu, at,
+                           SY_BC_MAX_INDEX);
+        if (p) {
+            p->nunbacked = nu;
+            p->unbacked = sy_bc_palloc(p, (nu ? nu : 1) * sizeof *p->unbacked);
+            if (!p->unbacked) return set_err(r->err, SY_ENOMEM, at, "out of memory");
+        }
+        for (uint32_t i = 0; i < nu; i++)
+            if ((st = get_str(r, p, "unbacked name", i, p ? &p->unbacked[i] : NULL))) return st;
+    }
     if (r->pos != r->len)
-        return set_err(r->err, SY_EFORMAT, r->pos, "%zu trailing bytes after the last instruction at offset %zu",
+        return set_err(r->err, SY_EFORMAT, r->pos, "%zu trailing bytes after the last instruction or section at offset %zu",
                        r->len - r->pos, r->pos);
     return SY_OK;
 }
@@ -424,7 +457,10 @@ static sy_status load_raw(sy_ctx *ctx, const unsigned char *d, size_t len, sy_bc
     }
     /* 6. payload structure, without storing anything */
     reader r = {d, len, SY_BC_HEADER_SIZE, err};
-    sy_status st = walk_payload(&r, NULL, counts);
+    uint32_t section = (flags & SY_BC_FLAG_RUNTIME_SECTION) != 0;
+    if (section && minor < 1)
+        return set_err(err, SY_EFORMAT, 12, "flag 0x%x (run-time section) in a format 1.0 program", (unsigned)SY_BC_FLAG_RUNTIME_SECTION);
+    sy_status st = walk_payload(&r, NULL, counts, section);
     if (st) return st;
     /* 7. checksum */
     uint32_t want = get_u32(d + 36), got = crc_of(d, len);
@@ -440,12 +476,13 @@ static sy_status load_raw(sy_ctx *ctx, const unsigned char *d, size_t len, sy_bc
     p->nslots = counts[2];
     p->nguards = counts[3];
     p->ninstr = counts[4];
+    p->minor = minor;
     if (sy_bc_alloc_tables(p)) {
         sy_bc_free(p);
         return set_err(err, SY_ENOMEM, 0, "out of memory");
     }
     r.pos = SY_BC_HEADER_SIZE;
-    if ((st = walk_payload(&r, p, counts)) || (st = sy_bc_verify(p, err))) {
+    if ((st = walk_payload(&r, p, counts, section)) || (st = sy_bc_verify(p, err))) {
         sy_bc_free(p);
         return st;
     }
@@ -480,7 +517,7 @@ static const char field_names[3] = {'A', 'B', 'C'};
 
 /* Check one field of instruction pc against its role. */
 static sy_status check_field(const sy_bc_program *p, sy_bc_load_err *err, size_t off, uint32_t pc, int f, unsigned role,
-                             unsigned v, int32_t sv, int wide)
+                             unsigned v, int32_t sv, int wide, int runtime)
 {
     const char *fname = wide ? (role == SY_BC_ROLE_JUMP ? "sBx" : "Bx") : (const char[2]){field_names[f], 0};
     const char *op = op_names[SY_BC_GET_OP(p->code[pc])];
@@ -499,9 +536,10 @@ static sy_status check_field(const sy_bc_program *p, sy_bc_load_err *err, size_t
             return set_err(err, SY_EVERIFY, off, "instruction %u (%s): constant k%u out of range (%u constants)", pc, op, v,
                            p->nconsts);
         return SY_OK;
-    case SY_BC_ROLE_SLOT:
-        if (v >= p->nslots)
-            return set_err(err, SY_EVERIFY, off, "instruction %u (%s): slot s%u out of range (%u slots)", pc, op, v, p->nslots);
+    case SY_BC_ROLE_SLOT: /* the unbacked values are slots only after RTCHECKS */
+        if (v >= p->nslots + (runtime ? p->nunbacked : 0))
+            return set_err(err, SY_EVERIFY, off, "instruction %u (%s): slot s%u out of range (%u slots%s)", pc, op, v,
+                           p->nslots + (runtime ? p->nunbacked : 0), runtime ? " with the unbacked values" : "");
         return SY_OK;
     case SY_BC_ROLE_GUARD:
         if (v >= p->nguards)
@@ -524,20 +562,28 @@ sy_status sy_bc_verify(const sy_bc_program *p, sy_bc_load_err *err)
     if (!err) err = &local;
     size_t base = sy_bc_code_offset(p);
     sy_status st;
+    int runtime = 0; /* after RTCHECKS */
     for (uint32_t pc = 0; pc < p->ninstr; pc++) {
         uint32_t w = p->code[pc];
         size_t off = base + 4 * (size_t)pc;
         unsigned op = SY_BC_GET_OP(w);
         if (op >= SY_OP_COUNT)
             return set_err(err, SY_EVERIFY, off, "instruction %u at offset %zu: unknown opcode %u", pc, off, op);
+        if (op == SY_OP_RTCHECKS) {
+            if (p->minor < 1)
+                return set_err(err, SY_EVERIFY, off, "instruction %u at offset %zu: RTCHECKS in a format 1.0 program", pc, off);
+            if (runtime)
+                return set_err(err, SY_EVERIFY, off, "instruction %u at offset %zu: a second RTCHECKS", pc, off);
+            runtime = 1;
+        }
         if (SY_BC_GET_RSV(w)) return set_err(err, SY_EVERIFY, off, "instruction %u at offset %zu: reserved bit set", pc, off);
         const unsigned char *role = sy_bc_op_role[op];
-        if ((st = check_field(p, err, off, pc, 0, role[0], SY_BC_GET_A(w), 0, 0))) return st;
+        if ((st = check_field(p, err, off, pc, 0, role[0], SY_BC_GET_A(w), 0, 0, runtime))) return st;
         if (sy_bc_op_fmt[op] == SY_BC_FMT_ABC) {
-            if ((st = check_field(p, err, off, pc, 1, role[1], SY_BC_GET_B(w), 0, 0))) return st;
-            if ((st = check_field(p, err, off, pc, 2, role[2], SY_BC_GET_C(w), 0, 0))) return st;
+            if ((st = check_field(p, err, off, pc, 1, role[1], SY_BC_GET_B(w), 0, 0, runtime))) return st;
+            if ((st = check_field(p, err, off, pc, 2, role[2], SY_BC_GET_C(w), 0, 0, runtime))) return st;
         } else {
-            if ((st = check_field(p, err, off, pc, 1, role[1], SY_BC_GET_BX(w), SY_BC_GET_SBX(w), 1))) return st;
+            if ((st = check_field(p, err, off, pc, 1, role[1], SY_BC_GET_BX(w), SY_BC_GET_SBX(w), 1, runtime))) return st;
         }
     }
     if (p->ninstr == 0 || SY_BC_GET_OP(p->code[p->ninstr - 1]) != SY_OP_RETURN) {
@@ -624,12 +670,17 @@ static void operand(char *buf, size_t cap, size_t *pos, unsigned role, unsigned 
 
 static sy_status disassemble(const sy_bc_program *p, sink *k)
 {
-    sk_printf(k, "; symshape bytecode %u.%u\n", SY_BC_VERSION_MAJOR, SY_BC_VERSION_MINOR);
+    sk_printf(k, "; symshape bytecode %u.%u\n", SY_BC_VERSION_MAJOR, p->minor >= 1 ? 1u : 0u);
     sk_printf(k, "; %u slots, %u guards, %u constants, %u registers, %u instructions\n", p->nslots, p->nguards, p->nconsts,
               p->nregs, p->ninstr);
     for (uint32_t i = 0; i < p->nslots; i++) {
         sk_printf(k, "; slot s%u: ", i);
         sk_text(k, p->slots[i]);
+        sk_put(k, "\n", 1);
+    }
+    for (uint32_t i = 0; i < p->nunbacked; i++) {
+        sk_printf(k, "; slot s%u (unbacked, run time only): ", p->nslots + i);
+        sk_text(k, p->unbacked[i]);
         sk_put(k, "\n", 1);
     }
     for (uint32_t i = 0; i < p->nconsts; i++) {
@@ -641,11 +692,15 @@ static sy_status disassemble(const sy_bc_program *p, sink *k)
     for (uint32_t i = 0; i < p->nguards; i++) {
         int ra = p->gkind[i] == SY_GK_RUNTIME_ASSERT;
         unchecked += (uint32_t)ra;
-        sk_printf(k, "; guard g%u (%s%s): ", i, sy_gset_kind_name((sy_gset_kind)p->gkind[i]), ra ? ", not checked" : "");
+        sk_printf(k, "; guard g%u (%s%s): ", i, sy_gset_kind_name((sy_gset_kind)p->gkind[i]),
+                  ra ? (p->minor >= 1 ? ", run time only" : ", not checked") : "");
         sk_text(k, p->guards[i]);
         sk_put(k, "\n", 1);
     }
-    if (unchecked || (p->flags & SY_BC_FLAG_UNCHECKED_ASSERTS))
+    if (p->minor >= 1 && unchecked)
+        sk_printf(k, "; %u runtime assert%s checked only by the run-time check (after RTCHECKS, with the unbacked values)\n",
+                  unchecked, unchecked == 1 ? " is" : "s are");
+    else if (unchecked || (p->flags & SY_BC_FLAG_UNCHECKED_ASSERTS))
         sk_printf(k, "; %u runtime assert%s not checked here: they need the data, not the sizes\n", unchecked,
                   unchecked == 1 ? " is" : "s are");
     for (uint32_t pc = 0; pc < p->ninstr; pc++) {
@@ -670,6 +725,7 @@ static sy_status disassemble(const sy_bc_program *p, sink *k)
         int ann = op == SY_OP_LOADSLOT || op == SY_OP_LOADK || op == SY_OP_CHECK || op == SY_OP_JMPZ || op == SY_OP_JMPNZ;
         sk_printf(k, ann ? "%4u  %-9s %-12s ; %-34s" : "%4u  %-9s %-12s ; %s", pc, op_names[op], ops, op_synopsis[op]);
         if (op == SY_OP_LOADSLOT && bx < p->nslots) sk_text(k, p->slots[bx]);
+        else if (op == SY_OP_LOADSLOT && bx - p->nslots < p->nunbacked) sk_text(k, p->unbacked[bx - p->nslots]);
         else if (op == SY_OP_LOADK && bx < p->nconsts) sk_const(k, p, bx);
         else if (op == SY_OP_CHECK && bx < p->nguards) sk_text(k, p->guards[bx]);
         else if (op == SY_OP_JMPZ || op == SY_OP_JMPNZ) sk_printf(k, "to %lld", (long long)pc + 1 + SY_BC_GET_SBX(w));

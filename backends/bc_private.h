@@ -32,6 +32,9 @@ struct sy_bc_program {
     char **slots;            /* NUL-terminated source names */
     char **guards;           /* NUL-terminated guard texts */
     unsigned char *gkind;    /* sy_gset_kind of each guard */
+    uint32_t minor;          /* format minor version (1: may use RTCHECKS) */
+    uint32_t nunbacked;      /* run-time section: unbacked values, slots nslots.. */
+    char **unbacked;         /* their names */
 };
 
 /* Operand tables generated from SY_OPCODES (bc_format.c). */

@@ -54,7 +54,7 @@ static void debug_operands(const sy_bc_program *p, uint32_t pc, uint32_t w)
         case SY_BC_ROLE_RIN:
         case SY_BC_ROLE_ROUT: ok = f[i] < p->nregs; break;
         case SY_BC_ROLE_K: ok = f[i] < p->nconsts; break;
-        case SY_BC_ROLE_SLOT: ok = f[i] < p->nslots; break;
+        case SY_BC_ROLE_SLOT: ok = f[i] < p->nslots + p->nunbacked; break;
         case SY_BC_ROLE_GUARD: ok = f[i] < p->nguards; break;
         case SY_BC_ROLE_JUMP: ok = SY_BC_GET_SBX(w) >= 0 && pc + 1 + (uint32_t)SY_BC_GET_SBX(w) < p->ninstr; break;
         default: break;
@@ -105,126 +105,28 @@ static int fault(const sy_bc_program *p, uint32_t pc, int st, int32_t *failed)
     return st == SY_I64_DIVZERO ? SY_EDIVZERO : SY_EOVERFLOW;
 }
 
+#define SY_VM_FN vm_sizes
+#define SY_VM_RUNTIME 0
+#include "backends/bc_vm_loop.h"
+#undef SY_VM_FN
+#undef SY_VM_RUNTIME
+#define SY_VM_FN vm_runtime
+#define SY_VM_RUNTIME 1
+#include "backends/bc_vm_loop.h"
+#undef SY_VM_FN
+#undef SY_VM_RUNTIME
+
 int sy_bc_check(const sy_bc_program *p, const int64_t *sizes, size_t n, int32_t *failed)
 {
     if (failed) *failed = -1;
     if (!p || (n && !sizes) || n != p->nslots) return SY_EINVAL;
-    int64_t r[SY_BC_MAX_REGS];
-    memset(r, 0, (size_t)p->nregs * sizeof r[0]);
-    const uint32_t *code = p->code;
-    uint32_t pc = 0;
-    int st;
-#ifdef SY_VM_THREADED
-#define X_LABEL(name, fmt, ra, rb, rc, syn) &&L_##name,
-    static const void *const jumptable[SY_OP_COUNT] = {SY_OPCODES(X_LABEL)};
-#undef X_LABEL
-#endif
-#define RA r[SY_BC_GET_A(w)]
-#define RB r[SY_BC_GET_B(w)]
-#define RC r[SY_BC_GET_C(w)]
-#define BX SY_BC_GET_BX(w)
-#define ARITH(fn)                                                   \
-    if ((st = fn(RB, RC, &RA)) != SY_I64_OK) return fault(p, pc - 1, st, failed); \
-    SY_VMBREAK;
-    for (;;) {
-        uint32_t w = code[pc++];
-        SY_VM_DEBUG_OPERANDS(p, pc - 1, w);
-        SY_VMDISPATCH(SY_BC_GET_OP(w))
-        {
-            SY_VMCASE(LOADSLOT)
-            {
-                RA = sizes[BX];
-                SY_VMBREAK;
-            }
-            SY_VMCASE(LOADK)
-            {
-                if (!p->kfits[BX]) return fault(p, pc - 1, SY_I64_OVERFLOW, failed);
-                RA = p->k64[BX];
-                SY_VMBREAK;
-            }
-            SY_VMCASE(NEG)
-            {
-                if ((st = sy_i64_sub(0, RB, &RA)) != SY_I64_OK) return fault(p, pc - 1, st, failed);
-                SY_VMBREAK;
-            }
-            SY_VMCASE(ADD) { ARITH(sy_i64_add) }
-            SY_VMCASE(SUB) { ARITH(sy_i64_sub) }
-            SY_VMCASE(MUL) { ARITH(sy_i64_mul) }
-            SY_VMCASE(FLOORDIV) { ARITH(sy_i64_floordiv) }
-            SY_VMCASE(MOD) { ARITH(sy_i64_mod) }
-            SY_VMCASE(CEILDIV) { ARITH(sy_i64_ceildiv) }
-            SY_VMCASE(MIN)
-            {
-                RA = RB < RC ? RB : RC;
-                SY_VMBREAK;
-            }
-            SY_VMCASE(MAX)
-            {
-                RA = RB > RC ? RB : RC;
-                SY_VMBREAK;
-            }
-            SY_VMCASE(POW)
-            {
-                if ((st = pow_i64(RB, SY_BC_GET_C(w), &RA)) != SY_I64_OK) return fault(p, pc - 1, st, failed);
-                SY_VMBREAK;
-            }
-            SY_VMCASE(EQ)
-            {
-                RA = RB == RC;
-                SY_VMBREAK;
-            }
-            SY_VMCASE(NE)
-            {
-                RA = RB != RC;
-                SY_VMBREAK;
-            }
-            SY_VMCASE(LE)
-            {
-                RA = RB <= RC;
-                SY_VMBREAK;
-            }
-            SY_VMCASE(NOT)
-            {
-                RA = RB == 0;
-                SY_VMBREAK;
-            }
-            SY_VMCASE(AND)
-            {
-                RA = (RB != 0) & (RC != 0);
-                SY_VMBREAK;
-            }
-            SY_VMCASE(OR)
-            {
-                RA = (RB != 0) | (RC != 0);
-                SY_VMBREAK;
-            }
-            SY_VMCASE(JMPZ)
-            {
-                if (RA == 0) pc += (uint32_t)SY_BC_GET_SBX(w);
-                SY_VMBREAK;
-            }
-            SY_VMCASE(JMPNZ)
-            {
-                if (RA != 0) pc += (uint32_t)SY_BC_GET_SBX(w);
-                SY_VMBREAK;
-            }
-            SY_VMCASE(CHECK)
-            {
-                if (RA == 0) {
-                    if (failed) *failed = (int32_t)BX;
-                    return SY_BC_REJECT;
-                }
-                SY_VMBREAK;
-            }
-            SY_VMCASE(RETURN) { return SY_BC_ACCEPT; }
-#ifndef SY_VM_THREADED
-        default: return SY_EINVAL; /* not reached: the verifier rejects unknown opcodes */
-#endif
-        }
-    }
-#undef RA
-#undef RB
-#undef RC
-#undef BX
-#undef ARITH
+    return vm_sizes(p, sizes, NULL, failed);
+}
+
+int sy_bc_check_runtime(const sy_bc_program *p, const int64_t *sizes, size_t n, const int64_t *unbacked, size_t m,
+                        int32_t *failed)
+{
+    if (failed) *failed = -1;
+    if (!p || (n && !sizes) || n != p->nslots || (m && !unbacked) || m != p->nunbacked) return SY_EINVAL;
+    return vm_runtime(p, sizes, unbacked, failed);
 }

@@ -58,15 +58,20 @@ SY_BEGIN_DECLS
 /** The 8-byte magic: "SYBC" then CR LF SUB LF (catches text-mode mangling). */
 #define SY_BC_MAGIC "SYBC\r\n\x1a\n"
 #define SY_BC_MAGIC_LEN 8u
-/** Format version written by this library; it reads major 1, minor <= 0. */
+/** Format version: this library reads major 1, minor <= 1, and writes 1.0
+ *  for a program without a run-time section, 1.1 for one with (runtime
+ *  asserts after an RTCHECKS instruction and the unbacked-value table). */
 #define SY_BC_VERSION_MAJOR 1u
-#define SY_BC_VERSION_MINOR 0u
+#define SY_BC_VERSION_MINOR 1u
 /** Bytes of the fixed header (magic, versions, flags, 5 counts, CRC). */
 #define SY_BC_HEADER_SIZE 40u
 /** Header flag: the guard set had runtime asserts, which the program does not
  *  check (they need data, not sizes). Informational. */
 #define SY_BC_FLAG_UNCHECKED_ASSERTS 0x1u
-#define SY_BC_FLAGS_KNOWN 0x1u
+/** Header flag (format 1.1): the run-time section (the unbacked values'
+ *  names) follows the instructions. Absent: no unbacked values. */
+#define SY_BC_FLAG_RUNTIME_SECTION 0x2u
+#define SY_BC_FLAGS_KNOWN 0x3u
 
 /** Limits of the format (the loader rejects larger counts with SY_EFORMAT,
  *  the compiler returns SY_EUNSUPPORTED). */
@@ -123,7 +128,8 @@ typedef enum sy_bc_role {
     X(JMPZ,     SY_BC_FMT_ASBX, SY_BC_ROLE_RIN,  SY_BC_ROLE_JUMP,  SY_BC_ROLE_NONE, "if r[A] == 0 then pc += sBx") \
     X(JMPNZ,    SY_BC_FMT_ASBX, SY_BC_ROLE_RIN,  SY_BC_ROLE_JUMP,  SY_BC_ROLE_NONE, "if r[A] != 0 then pc += sBx") \
     X(CHECK,    SY_BC_FMT_ABX,  SY_BC_ROLE_RIN,  SY_BC_ROLE_GUARD, SY_BC_ROLE_NONE, "if r[A] == 0 then reject guard Bx") \
-    X(RETURN,   SY_BC_FMT_ABC,  SY_BC_ROLE_NONE, SY_BC_ROLE_NONE,  SY_BC_ROLE_NONE, "accept")
+    X(RETURN,   SY_BC_FMT_ABC,  SY_BC_ROLE_NONE, SY_BC_ROLE_NONE,  SY_BC_ROLE_NONE, "accept") \
+    X(RTCHECKS, SY_BC_FMT_ABC,  SY_BC_ROLE_NONE, SY_BC_ROLE_NONE,  SY_BC_ROLE_NONE, "sizes only: accept; run time: go on with the runtime asserts")
 /* clang-format on */
 
 /** Opcodes, generated from SY_OPCODES: SY_OP_LOADSLOT = 0, ... */
@@ -278,6 +284,20 @@ SY_API sy_bc_program *sy_bc_free(SY_TAKE SY_NULL sy_bc_program *p);
  *  thread-safe on a shared program. O(instructions). */
 SY_API int sy_bc_check(const sy_bc_program *p, const int64_t *sizes, size_t n, int32_t *failed);
 
+/** The run-time check, once the data exists: like sy_bc_check, and then
+ *  the runtime asserts (the code after RTCHECKS), which read the unbacked
+ *  values as slots nslots .. nslots + m - 1.
+ *  @param[in] unbacked array of @p m int64: unbacked[i] is the value of the
+ *             i-th unbacked symbol (sy_bc_unbacked_name; sy_gset_unbacked_var
+ *             of the set). May be NULL when m = 0.
+ *  @param[in] m must equal sy_bc_nunbacked(p).
+ *  @return as sy_bc_check (SY_EINVAL also for a wrong m or a NULL
+ *          @p unbacked with m > 0). Whenever the result is 0 or 1 it equals
+ *          sy_gset_check_runtime_si on the same values. Same thread-safety
+ *          and cost as sy_bc_check. */
+SY_API int sy_bc_check_runtime(const sy_bc_program *p, const int64_t *sizes, size_t n, const int64_t *unbacked, size_t m,
+                               int32_t *failed);
+
 /** Disassemble @p p into @p out (the sy_output of a backend render): a header
  *  of comment lines (';': version, counts, slots, constants, guards, and
  *  the runtime asserts that are not checked), then one line per instruction:
@@ -303,6 +323,11 @@ SY_API size_t sy_bc_nslots(const sy_bc_program *p);
 /** Source name of slot @p i ("x.size()[2]"); KEEP, lives as long as @p p;
  *  NULL when out of range. */
 SY_API const char *sy_bc_slot_name(const sy_bc_program *p, size_t i);
+/** Number of unbacked values the run-time check takes; 0 for NULL. */
+SY_API size_t sy_bc_nunbacked(const sy_bc_program *p);
+/** What produced unbacked value @p i ("nz.size()[0] (from nonzero at node
+ *  nz)"); KEEP; NULL when out of range. */
+SY_API const char *sy_bc_unbacked_name(const sy_bc_program *p, size_t i);
 /** Number of guards (all guards of the set, checked or not); 0 for NULL. */
 SY_API size_t sy_bc_nguards(const sy_bc_program *p);
 /** Text of guard @p i ("x.size()[2] == 224"), for failure messages; KEEP;

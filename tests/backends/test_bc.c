@@ -15,8 +15,8 @@ static const char *const golden_asserts[] = {"s1 != 3"};
 static sy_gset *golden_gset(sy_graph **g) { return bt_gset("[8,6]", "[0,1]", golden_facts, 2, golden_asserts, 1, 1, g); }
 
 static const char golden_dis[] =
-    "; symshape bytecode 1.0\n"
-    "; 4 slots, 7 guards, 5 constants, 3 registers, 33 instructions\n"
+    "; symshape bytecode 1.1\n"
+    "; 4 slots, 7 guards, 6 constants, 3 registers, 38 instructions\n"
     "; slot s0: x.dim()\n"
     "; slot s1: x.dtype\n"
     "; slot s2: x.size()[0]\n"
@@ -26,14 +26,15 @@ static const char golden_dis[] =
     "; const k2 = 1\n"
     "; const k3 = 4\n"
     "; const k4 = 16\n"
+    "; const k5 = 3\n"
     "; guard g0 (tensor_match): x.dim() == 2\n"
     "; guard g1 (tensor_match): x.dtype == 0\n"
     "; guard g2 (range): 2 <= x.size()[0]\n"
     "; guard g3 (range): 2 <= x.size()[1]\n"
     "; guard g4 (relation): x.size()[0]*x.size()[1] <= 1180591620717411303424\n"
     "; guard g5 (relation): Or(Mod(x.size()[0], 4) == 0, x.size()[1] <= 16)\n"
-    "; guard g6 (runtime_assert, not checked): x.size()[1] != 3\n"
-    "; 1 runtime assert is not checked here: they need the data, not the sizes\n"
+    "; guard g6 (runtime_assert, run time only): x.size()[1] != 3\n"
+    "; 1 runtime assert is checked only by the run-time check (after RTCHECKS, with the unbacked values)\n"
     "   0  LOADSLOT  r0 s0        ; r[A] := slot[Bx]                  x.dim()\n"
     "   1  LOADK     r1 k0        ; r[A] := K[Bx]                     2\n"
     "   2  EQ        r0 r0 r1     ; r[A] := r[B] == r[C]\n"
@@ -66,20 +67,25 @@ static const char golden_dis[] =
     "  29  LE        r1 r1 r2     ; r[A] := r[B] <= r[C]\n"
     "  30  OR        r0 r0 r1     ; r[A] := r[B] or r[C]\n"
     "  31  CHECK     r0 g5        ; if r[A] == 0 then reject guard Bx Or(Mod(x.size()[0], 4) == 0, x.size()[1] <= 16)\n"
-    "  32  RETURN                 ; accept\n";
+    "  32  RTCHECKS               ; sizes only: accept; run time: go on with the runtime asserts\n"
+    "  33  LOADSLOT  r0 s3        ; r[A] := slot[Bx]                  x.size()[1]\n"
+    "  34  LOADK     r1 k5        ; r[A] := K[Bx]                     3\n"
+    "  35  NE        r0 r0 r1     ; r[A] := r[B] != r[C]\n"
+    "  36  CHECK     r0 g6        ; if r[A] == 0 then reject guard Bx x.size()[1] != 3\n"
+    "  37  RETURN                 ; accept\n";
 
 /* The encoded bytes, pinned: the format is explicit little-endian, so every
  * host must produce exactly these. */
 static const char golden_hex[] =
-    "535942430d0a1a0a01000000010000000300000005000000040000000700000021000000533e317807782e64696d2829"
+    "535942430d0a1a0a010001000100000003000000060000000400000007000000260000000a5ff80007782e64696d2829"
     "07782e64747970650b782e73697a6528295b305d0b782e73697a6528295b315d000c782e64696d2829203d3d2032000c"
     "782e6474797065203d3d2030031032203c3d20782e73697a6528295b305d031032203c3d20782e73697a6528295b315d"
     "0431782e73697a6528295b305d2a782e73697a6528295b315d203c3d2031313830353931363230373137343131333033"
     "343234042f4f72284d6f6428782e73697a6528295b305d2c203429203d3d20302c20782e73697a6528295b315d203c3d"
-    "203136290510782e73697a6528295b315d20213d2033000102000000010100010400011000000000010100000c000001"
-    "1400000000000100010101000c0000011400010001000000000102000e0000011400020001000000000103000e000001"
-    "140003000000020000010300050000010100020014000400000002000101030007000001010101000c00000113000400"
-    "00010300010204000e010102110000011400050015000000";
+    "203136290510782e73697a6528295b315d20213d2033000102000000010100010400011000010300000000010100000c"
+    "0000011400000000000100010101000c0000011400010001000000000102000e0000011400020001000000000103000e"
+    "000001140003000000020000010300050000010100020014000400000002000101030007000001010101000c00000113"
+    "00040000010300010204000e01010211000001140005001600000000000300010105000d0000011400060015000000";
 
 typedef struct golden {
     sy_graph *g;
@@ -167,8 +173,18 @@ Test(backends_bc, golden_program_disassembly_bytes_and_results, .init = ctx_setu
     cr_assert(eq(int, sy_bc_guard_kind(q, 6), SY_GK_RUNTIME_ASSERT));
     cr_assert(eq(u32, sy_bc_flags(q), SY_BC_FLAG_UNCHECKED_ASSERTS));
     cr_assert(eq(sz, sy_bc_nregs(q), 3));
-    cr_assert(eq(sz, sy_bc_nconsts(q), 5));
+    cr_assert(eq(sz, sy_bc_nconsts(q), 6));
     cr_assert(eq(u32, sy_bc_instr(q, sy_bc_ninstr(q) - 1), SY_BC_ABC(SY_OP_RETURN, 0, 0, 0)));
+    /* the run-time check also checks the runtime assert x.size()[1] != 3 (guard 6) */
+    cr_assert(eq(sz, sy_bc_nunbacked(q), 0));
+    int32_t failed;
+    cr_assert(eq(int, sy_bc_check_runtime(q, (int64_t[]){2, 0, 8, 3}, 4, NULL, 0, &failed), SY_BC_REJECT));
+    cr_assert(eq(i32, failed, 6));
+    cr_assert(eq(int, sy_bc_check_runtime(q, (int64_t[]){2, 0, 8, 6}, 4, NULL, 0, &failed), SY_BC_ACCEPT));
+    cr_assert(eq(int, sy_bc_check_runtime(q, (int64_t[]){2, 0, 8, 6}, 4, NULL, 1, &failed), SY_EINVAL));
+    sy_gset_result ref;
+    cr_assert(eq(int, sy_gset_check_runtime_si(G.gs, (int64_t[]){2, 0, 8, 3}, 4, NULL, 0, &ref), SY_OK));
+    cr_assert(eq(long, ref.failed, 6));
     sy_bc_free(q);
     golden_close(&G);
 }
@@ -311,7 +327,7 @@ Test(backends_bc, each_corruption_has_its_exact_status_and_offset, .init = ctx_s
     bt_load(d, G.len, SY_EVERSION, &err);
     cr_assert(eq(sz, err.offset, 8));
     memcpy(d, G.data, G.len);
-    bt_put16(d + 10, 1);
+    bt_put16(d + 10, SY_BC_VERSION_MINOR + 1);
     bt_load(d, G.len, SY_EVERSION, &err);
     cr_assert(eq(sz, err.offset, 10));
     cr_assert(strstr(err.msg, "newer") != NULL);
@@ -355,7 +371,7 @@ Test(backends_bc, each_corruption_has_its_exact_status_and_offset, .init = ctx_s
     expect_instr(&G, 0, SY_BC_ABX(SY_OP_LOADSLOT, nregs, 0), SY_EVERIFY, "register");
     expect_instr(&G, 2, SY_BC_ABC(SY_OP_EQ, 0, nregs, 1), SY_EVERIFY, "register r3");
     expect_instr(&G, 2, SY_BC_ABC(SY_OP_EQ, 0, 1, 255), SY_EVERIFY, "register r255");
-    expect_instr(&G, 1, SY_BC_ABX(SY_OP_LOADK, 1, nk), SY_EVERIFY, "constant k5");
+    expect_instr(&G, 1, SY_BC_ABX(SY_OP_LOADK, 1, nk), SY_EVERIFY, "constant k6");
     expect_instr(&G, 0, SY_BC_ABX(SY_OP_LOADSLOT, 0, ns), SY_EVERIFY, "slot s4");
     expect_instr(&G, 3, SY_BC_ABX(SY_OP_CHECK, 0, ng), SY_EVERIFY, "guard g7");
     /* jumps: backward, onto itself, past the end */
@@ -901,4 +917,85 @@ Test(backends_bc, concurrent_checks_on_one_shared_program, .init = ctx_setup, .f
     free(pts);
     free(want);
     golden_close(&G);
+}
+
+/* ------------------------------------------------------------------ the run-time check (format 1.1) */
+
+/* unique() of x has the data-dependent length u0, viewed as (3, -1) and
+ * broadcast against y: two runtime asserts on u0 after RTCHECKS. */
+Test(backends_bc, check_runtime_takes_the_unbacked_values, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
+{
+    const char *G = "{\"format\":\"symshape.graph\",\"version\":1,\"name\":\"ub\",\"nodes\":["
+                    "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"int64\",\"shape\":[4,6],\"dynamic\":[0,1]},"
+                    "{\"name\":\"y\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[5],\"dynamic\":[0]},"
+                    "{\"name\":\"uq\",\"op\":\"unique\",\"args\":[{\"ref\":\"x\"}]},"
+                    "{\"name\":\"v\",\"op\":\"view\",\"args\":[{\"ref\":\"uq\"},3,-1]},"
+                    "{\"name\":\"c\",\"op\":\"add\",\"args\":[{\"ref\":\"uq\"},{\"ref\":\"y\"}]}],"
+                    "\"outputs\":[{\"ref\":\"v\"},{\"ref\":\"c\"}]}";
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_text(ctx, G, strlen(G), "ub", &g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_env *env = sy_env_new(ctx, NULL);
+    sy_trace *t;
+    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset *gs;
+    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK));
+    sy_trace_free(t);
+    sy_env_free(env);
+    sy_bc_program *p = bt_compile(gs);
+    cr_assert(eq(sz, sy_bc_nunbacked(p), 1));
+    cr_assert(eq(str, (char *)sy_bc_unbacked_name(p, 0), "uq.size()[0] (from unique at node uq)"));
+    /* encode, load: the same program */
+    unsigned char *d;
+    size_t len;
+    cr_assert(eq(int, sy_bc_encode(p, &d, &len), SY_OK));
+    cr_assert(eq(int, d[10], 1)); /* minor version 1 */
+    cr_assert(eq(int, d[12] & SY_BC_FLAG_RUNTIME_SECTION, SY_BC_FLAG_RUNTIME_SECTION));
+    sy_bc_load_err err;
+    sy_bc_program *q = bt_load(d, len, SY_OK, &err);
+    cr_assert(eq(str, (char *)sy_bc_unbacked_name(q, 0), "uq.size()[0] (from unique at node uq)"));
+    size_t ns = sy_gset_nsources(gs);
+    for (int64_t ysz = 2; ysz <= 9; ysz++)
+        for (int64_t u0 = 0; u0 <= 10; u0++) {
+            int64_t v[7] = {2, SY_DT_INT64, 4, 6, 1, SY_DT_FLOAT32, ysz}, uv[1] = {u0};
+            sy_gset_result ref;
+            cr_assert(eq(int, sy_gset_check_runtime_si(gs, v, ns, uv, 1, &ref), SY_OK));
+            int32_t failed = 99;
+            int rc = sy_bc_check_runtime(q, v, ns, uv, 1, &failed);
+            cr_assert(eq(int, rc, ref.accept), "y=%lld u0=%lld: %s", (long long)ysz, (long long)u0, ref.message);
+            cr_assert(eq(long, (long)failed, ref.failed));
+            cr_assert(eq(int, ref.accept, u0 == ysz && u0 % 3 == 0));
+            cr_assert(eq(int, sy_bc_check(q, v, ns, &failed), SY_BC_ACCEPT)); /* sizes only */
+        }
+    int64_t v[7] = {2, SY_DT_INT64, 4, 6, 1, SY_DT_FLOAT32, 6};
+    cr_assert(eq(int, sy_bc_check_runtime(q, v, ns, NULL, 1, NULL), SY_EINVAL));
+    cr_assert(eq(int, sy_bc_check_runtime(q, v, ns, (int64_t[]){6}, 0, NULL), SY_EINVAL));
+    /* the verifier: an unbacked slot read before RTCHECKS; a second RTCHECKS;
+     * RTCHECKS or the section flag in a 1.0 program */
+    size_t base = len - 4 * sy_bc_ninstr(q) - (1 + 1 + strlen(sy_bc_unbacked_name(q, 0)));
+    unsigned char *e = malloc(len);
+    cr_assert(e != NULL);
+    memcpy(e, d, len);
+    bt_put32(e + base, SY_BC_ABX(SY_OP_LOADSLOT, 0, (uint32_t)ns));
+    bt_reseal(e, len);
+    bt_load(e, len, SY_EVERIFY, &err);
+    cr_assert(strstr(err.msg, "slot s7 out of range (7 slots)") != NULL, "%s", err.msg);
+    cr_assert(eq(sz, err.offset, base));
+    memcpy(e, d, len);
+    bt_put32(e + base, SY_BC_ABC(SY_OP_RTCHECKS, 0, 0, 0));
+    bt_reseal(e, len);
+    bt_load(e, len, SY_EVERIFY, &err); /* instruction 0 and the compiled one */
+    cr_assert(strstr(err.msg, "a second RTCHECKS") != NULL, "%s", err.msg);
+    memcpy(e, d, len);
+    bt_put16(e + 10, 0);
+    bt_reseal(e, len);
+    bt_load(e, len, SY_EFORMAT, &err);
+    cr_assert(strstr(err.msg, "in a format 1.0 program") != NULL, "%s", err.msg);
+    cr_assert(eq(sz, err.offset, 12));
+    free(e);
+    sy_mem_free(ctx, d);
+    sy_bc_free(q);
+    sy_bc_free(p);
+    sy_gset_free(gs);
+    sy_graph_free(g);
 }
