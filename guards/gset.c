@@ -251,6 +251,9 @@ static bool unread_source(const sy_graph *g, const char *source)
     return false;
 }
 
+static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size_t nin,
+                         const sy_graph_input *const *ins, sy_gset **out);
+
 sy_status sy_gset_produce(sy_env *env, const sy_graph *g, sy_gset **out)
 {
     if (!env) return SY_EINVAL;
@@ -258,13 +261,23 @@ sy_status sy_gset_produce(sy_env *env, const sy_graph *g, sy_gset **out)
     const sy_graph_input **ins = NULL;
     if (nin && !(ins = sy_alloc(env->ctx, nin * sizeof *ins))) return sy_fail_st(env->ctx, SY_ENOMEM, "out of memory");
     for (size_t i = 0; i < nin; i++) ins[i] = sy_graph_input_at(g, i);
-    sy_status st = sy_gset_produce_inputs(env, g ? sy_graph_name(g) : NULL, nin, ins, out);
+    sy_status st = produce(env, g ? sy_graph_name(g) : NULL, g, nin, ins, out);
     if (ins) sy_dealloc(env->ctx, ins, nin * sizeof *ins);
     return st;
 }
 
 sy_status sy_gset_produce_inputs(sy_env *env, const char *model, size_t nin, const sy_graph_input *const *ins,
                                  sy_gset **out)
+{
+    return produce(env, model, NULL, nin, ins, out);
+}
+
+/* g: the graph the inputs belong to, or NULL (then every input counts as read:
+ * without a graph nothing says what is unread). */
+static bool input_read(const sy_graph *g, const sy_graph_input *in) { return !g || sy_graph_node_read(g, in->node); }
+
+static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size_t nin,
+                         const sy_graph_input *const *ins, sy_gset **out)
 {
     if (!env) return SY_EINVAL;
     sy_ctx *ctx = env->ctx;
@@ -289,7 +302,7 @@ sy_status sy_gset_produce_inputs(sy_env *env, const char *model, size_t nin, con
             snprintf(buf, sizeof buf, "%s.size()[%zu]", in->name, d);
             if (add_source(gs, buf) < 0) goto oom;
         }
-        if (!sy_graph_node_read(g, in->node)) continue; /* nothing reads it: no guard (PyTorch #106067), see step 2 */
+        if (!input_read(g, in)) continue; /* nothing reads it: no guard (PyTorch #106067), see step 2 */
         snprintf(buf, sizeof buf, "rank of input %s", in->name);
         if (!add_guard(gs, SY_GK_TENSOR_MATCH, sy_expr_eq(ctx, gs->vars[sd], sy_expr_int_si(ctx, (int64_t)in->ndim)), buf)) goto oom;
         snprintf(buf, sizeof buf, "dtype of input %s is %s (code %d)", in->name, sy_dtype_name(in->dtype), (int)in->dtype);
@@ -345,8 +358,8 @@ sy_status sy_gset_produce_inputs(sy_env *env, const char *model, size_t nin, con
     }
     /* an unread input one of whose dims represents a symbol keeps its rank and dtype guards */
     for (size_t i = 0; i < nin; i++) {
-        const sy_graph_input *in = sy_graph_input_at(g, i);
-        if (sy_graph_node_read(g, in->node)) continue;
+        const sy_graph_input *in = ins[i];
+        if (input_read(g, in)) continue;
         bool used = false;
         for (size_t d = 0; d < in->ndim && !used; d++) {
             snprintf(buf, sizeof buf, "%s.size()[%zu]", in->name, d);
