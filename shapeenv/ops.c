@@ -473,6 +473,12 @@ sy_status op_wrap_dim(opcall *c, int64_t dim, size_t ndim, size_t *out)
 /* infer_size (aten/src/ATen/ExpandUtils.cpp): align right; a dim of 1
  * broadcasts; otherwise the sizes must be equal (a guard when symbolic). A
  * symbolic size that may be 1 is decided through the env (guard). */
+static int is_one(const sy_expr *e)
+{
+    int64_t v;
+    return sy_expr_kind_of(e) == SY_EXPR_INT && sy_expr_get_si(e, &v) == SY_OK && v == 1;
+}
+
 sy_status op_broadcast(opcall *c, const sy_expr *const *a, size_t na, const sy_expr *const *b, size_t nb,
                        const sy_expr ***out, size_t *nout)
 {
@@ -486,6 +492,11 @@ sy_status op_broadcast(opcall *c, const sy_expr *const *a, size_t na, const sy_e
         if (!x) { r[i] = y; continue; }
         if (!y) { r[i] = x; continue; }
         if (x == y) { r[i] = x; continue; }
+        /* against the constant 1 the result is the other side whatever it is
+         * (infer_size: 1 takes the other size; if that is 1 too, it is 1):
+         * no question, so no guard (issue 10 item 5) */
+        if (is_one(y)) { r[i] = x; continue; }
+        if (is_one(x)) { r[i] = y; continue; }
         int x1 = 0, y1 = 0;
         sy_status st;
         if ((st = op_decide_bool(c, sy_expr_eq(ctx, x, KI(c, 1)), "broadcast: is the size 1?", &x1))) return st;
