@@ -271,3 +271,45 @@ CASE(slicing_clamps_like_python)
     r = call("getitem", 2, args, 0, NULL, NULL);
     cr_assert(r.u.t->sizes[0] == x->sizes[0]);
 }
+
+/* issue 10: a Python float mixed with a non-number crashed binary() (as_int_expr read u.i of a list/None/dtype) */
+static void expect_err(const char *op, size_t n, const sy_value *args, sy_status want, const char *msg)
+{
+    sy_value out;
+    sy_provenance w = {"n", op, NULL};
+    cr_assert(eq(int, sy_env_call(env, op, n, args, 0, NULL, NULL, &w, &out), want), "%s: %s", op, sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(str, (char *)sy_ctx_last_error_msg(ctx), (char *)msg));
+}
+
+CASE(float_with_a_non_number_is_an_error_not_a_crash)
+{
+    sy_value l[3] = {sy_value_int_si(env, 1), sy_value_int_si(env, 2), sy_value_int_si(env, 3)};
+    sy_value list = sy_value_list(env, 3, l), empty = sy_value_list(env, 0, NULL);
+    sy_value none = sy_value_none(), half = sy_value_float(0.5), onefive = sy_value_float(1.5);
+    const char *msg = "%s: unsupported operand types: a float with a non-number";
+    char want[256];
+    snprintf(want, sizeof want, msg, "mul");
+    expect_err("mul", 2, (sy_value[]){half, list}, SY_EINVAL, want);
+    snprintf(want, sizeof want, msg, "add");
+    expect_err("add", 2, (sy_value[]){onefive, empty}, SY_EINVAL, want);
+    expect_err("add", 2, (sy_value[]){none, onefive}, SY_EINVAL, want);
+    sy_value out = call("mul", 2, (sy_value[]){half, sy_value_int_si(env, 6)}, 0, NULL, NULL);
+    cr_assert(eq(int, out.kind, SY_V_FLOAT));
+    cr_assert(eq(dbl, out.u.f, 3.0));
+}
+
+CASE(expand_rejects_negative_sizes)
+{
+    const sy_tensor *x = input("x", 2, (int64_t[]){1, 3});
+    sy_value xv = sy_value_tensor(x);
+    expect_err("expand", 3, (sy_value[]){xv, sy_value_int_si(env, -5), sy_value_int_si(env, -1)}, SY_EINVAL,
+               "expand: Trying to create tensor with negative dimension -5 (expand, dimension 0)");
+    /* 20 - y.size(0) at y.size(0) = 30: -10, rejected (it was accepted without a guard) */
+    const sy_tensor *y = input("y", 1, (int64_t[]){30});
+    const sy_expr *t = sy_expr_sub(ctx, sy_expr_int_si(ctx, 20), y->sizes[0]);
+    expect_err("expand", 3, (sy_value[]){xv, sy_value_int(t), sy_value_int_si(env, -1)}, SY_EINVAL,
+               "expand: Trying to create tensor with negative dimension -s1 + 20 (expand, dimension 0)");
+    /* leading dims: the same check, PyTorch's message */
+    expect_err("expand", 4, (sy_value[]){xv, sy_value_int_si(env, -2), sy_value_int_si(env, 4), sy_value_int_si(env, 3)}, SY_EINVAL,
+               "expand: The expanded size of the tensor (-2) isn't allowed in a leading, non-existing dimension 0");
+}
