@@ -313,3 +313,19 @@ CASE(expand_rejects_negative_sizes)
     expect_err("expand", 4, (sy_value[]){xv, sy_value_int_si(env, -2), sy_value_int_si(env, 4), sy_value_int_si(env, 3)}, SY_EINVAL,
                "expand: The expanded size of the tensor (-2) isn't allowed in a leading, non-existing dimension 0");
 }
+
+CASE(degenerate_integer_arguments_say_what_they_must_be)
+{
+    const sy_tensor *x = input("x", 3, (int64_t[]){2, 3, 4});
+    sy_value xv = sy_value_tensor(x);
+    expect_err("group_norm", 2, (sy_value[]){xv, sy_value_int_si(env, 0)}, SY_EINVAL,
+               "group_norm: num_groups must be a positive integer (Expected num groups to be greater than 0), got 0");
+    expect_err("group_norm", 2, (sy_value[]){xv, sy_value_int_si(env, 2)}, SY_EINVAL,
+               "group_norm: Expected number of channels in input to be divisible by num_groups, but got s1 channels and num_groups=2");
+    const sy_tensor *q = input("q", 3, (int64_t[]){5, 2, 8});
+    sy_value qv = sy_value_tensor(q);
+    expect_err("multi_head_attention_forward", 5, (sy_value[]){qv, qv, qv, sy_value_int_si(env, 8), sy_value_int_si(env, -2)},
+               SY_EINVAL, "multi_head_attention_forward: num_heads must be a positive integer, got -2");
+    expect_err("multi_head_attention_forward", 5, (sy_value[]){qv, qv, qv, sy_value_int_si(env, 8), sy_value_int_si(env, 0)},
+               SY_EINVAL, "multi_head_attention_forward: num_heads must be a positive integer, got 0");
+}
