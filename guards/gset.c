@@ -254,9 +254,17 @@ sy_status sy_gset_produce(sy_env *env, const sy_graph *g, sy_gset **out)
     char buf[1024];
     sy_status st = SY_OK;
     /* 1. sources and tensor-match guards, per graph input */
-    size_t nin = g ? sy_graph_ninputs(g) : 0;
+    /* without a graph: the inputs as sy_env_input registered them */
+    size_t nin = g ? sy_graph_ninputs(g) : sy_env_ninputs(env);
     for (size_t i = 0; i < nin; i++) {
-        const sy_graph_input *in = sy_graph_input_at(g, i);
+        sy_env_input_info ei = {0};
+        if (g) {
+            const sy_graph_input *gi = sy_graph_input_at(g, i);
+            ei = (sy_env_input_info){gi->name, gi->dtype, gi->ndim};
+        } else {
+            ei = *sy_env_input_info_at(env, i);
+        }
+        const sy_env_input_info *in = &ei;
         snprintf(buf, sizeof buf, "%s.dim()", in->name);
         long sd = add_source(gs, buf);
         snprintf(buf, sizeof buf, "%s.dtype", in->name);
