@@ -291,8 +291,19 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
     char buf[1024];
     sy_status st = SY_OK;
     /* 1. sources and tensor-match guards, per graph input */
-    for (size_t i = 0; i < nin; i++) {
-        const sy_graph_input *in = ins[i];
+    /* the graph's (or frontend's) inputs; without any, the inputs as sy_env_input registered them */
+    size_t nsrc_in = nin ? nin : sy_env_ninputs(env);
+    for (size_t i = 0; i < nsrc_in; i++) {
+        sy_env_input_info ei = {0};
+        int read = 1;
+        if (nin) {
+            const sy_graph_input *gi = ins[i];
+            ei = (sy_env_input_info){gi->name, gi->dtype, gi->ndim};
+            read = input_read(g, gi);
+        } else {
+            ei = *sy_env_input_info_at(env, i);
+        }
+        const sy_env_input_info *in = &ei;
         snprintf(buf, sizeof buf, "%s.dim()", in->name);
         long sd = add_source(gs, buf);
         snprintf(buf, sizeof buf, "%s.dtype", in->name);
@@ -302,7 +313,7 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
             snprintf(buf, sizeof buf, "%s.size()[%zu]", in->name, d);
             if (add_source(gs, buf) < 0) goto oom;
         }
-        if (!input_read(g, in)) continue; /* nothing reads it: no guard (PyTorch #106067), see step 2 */
+        if (!read) continue; /* nothing reads it: no guard (PyTorch #106067), see step 2 */
         snprintf(buf, sizeof buf, "rank of input %s", in->name);
         if (!add_guard(gs, SY_GK_TENSOR_MATCH, sy_expr_eq(ctx, gs->vars[sd], sy_expr_int_si(ctx, (int64_t)in->ndim)), buf)) goto oom;
         snprintf(buf, sizeof buf, "dtype of input %s is %s (code %d)", in->name, sy_dtype_name(in->dtype), (int)in->dtype);

@@ -104,6 +104,7 @@ sy_env *sy_env_free(sy_env *env)
         if (env->guards[i].orig) sy_dealloc(ctx, env->guards[i].orig, env->guards[i].origcap * sizeof *env->guards[i].orig);
     if (env->guards) sy_dealloc(ctx, env->guards, env->guardcap * sizeof *env->guards);
     if (env->inputs) sy_dealloc(ctx, env->inputs, env->inputcap * sizeof *env->inputs);
+    if (env->tins) sy_dealloc(ctx, env->tins, env->tincap * sizeof *env->tins);
     for (sy_env_chunk *c = env->chunks, *n; c; c = n) {
         n = c->next;
         sy_dealloc(ctx, c, sizeof *c + c->size);
@@ -172,6 +173,9 @@ static const sy_expr *new_symbol(sy_env *env, char prefix, unsigned *counter, in
     r->info.hint = hint;
     r->info.unbacked = unbacked;
     if (!add_source(env, r, source)) return sy_oom(env->ctx);
+    /* the hint binding is rebuilt (with the new symbol) on next use: release
+     * the old one (issue 10: it leaked, 34 MB at 2,000 inputs with narrow) */
+    if (env->hints_ready) sy_binding_clear(env->ctx, &env->hints);
     env->hints_ready = false;
     return s;
 }

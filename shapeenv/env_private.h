@@ -45,6 +45,9 @@ struct sy_env {
     size_t ninputs, inputcap;
     /* inside sy_env_require: guards recorded now are the model's own requirements */
     int requiring;
+    /* inputs (name, dtype, rank) */
+    sy_env_input_info *tins;
+    size_t ntins, tincap;
     /* concrete mode: every size is a constant (real-value evaluation) */
     int concrete;
     /* current user source location (borrowed strings; file NULL: none) */

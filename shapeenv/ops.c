@@ -184,11 +184,24 @@ const sy_tensor *sy_env_input_spec(sy_env *env, const char *name, sy_dtype dtype
 {
     if (!env) return NULL;
     if (!name || (ndim && !shape)) return SY_NFAIL(env->ctx, SY_EINVAL, "input: NULL argument");
+    for (size_t i = 0; i < env->ntins; i++)
+        if (!strcmp(env->tins[i].name, name)) return SY_NFAIL(env->ctx, SY_EINVAL, "input '%s' is already defined", name);
+    if (env->ntins == env->tincap) {
+        size_t nc = env->tincap ? env->tincap * 2 : 8;
+        sy_env_input_info *nt = sy_realloc(env->ctx, env->tins, env->tincap * sizeof *nt, nc * sizeof *nt);
+        if (!nt) return SY_NOOM(env->ctx);
+        env->tins = nt;
+        env->tincap = nc;
+    }
+    const char *iname = sy_env_strdup(env, name);
+    if (!iname) return NULL;
     const sy_expr **sz = sy_env_alloc(env, (ndim ? ndim : 1) * sizeof *sz);
     if (!sz) return NULL;
+    size_t srccap = strlen(name) + 32; /* ".size()[" + 20 digits + "]" */
+    char *src = sy_env_alloc(env, srccap);
+    if (!src) return NULL;
     for (size_t i = 0; i < ndim; i++) {
-        char src[256];
-        snprintf(src, sizeof src, "%s.size()[%zu]", name, i);
+        snprintf(src, srccap, "%s.size()[%zu]", name, i);
         sy_dim_policy p = policies ? policies[i] : SY_DIM_DUCK;
         const sy_dim_spec *sp = specs && sy_dim_spec_declared(specs[i]) ? specs[i] : NULL;
         if (sp) p = SY_DIM_DYNAMIC;
@@ -215,7 +228,15 @@ const sy_tensor *sy_env_input_spec(sy_env *env, const char *name, sy_dtype dtype
         d->example = shape[i];
         d->spec = spc;
     }
-    return sy_tensor_new(env, dtype, ndim, sz);
+    const sy_tensor *t = sy_tensor_new(env, dtype, ndim, sz);
+    if (t) env->tins[env->ntins++] = (sy_env_input_info){iname, dtype, ndim};
+    return t;
+}
+
+size_t sy_env_ninputs(const sy_env *env) { return env ? env->ntins : 0; }
+const sy_env_input_info *sy_env_input_info_at(const sy_env *env, size_t i)
+{
+    return env && i < env->ntins ? &env->tins[i] : NULL;
 }
 
 const sy_tensor *sy_env_input_exprs(sy_env *env, const char *name, sy_dtype dtype, size_t ndim,
@@ -513,6 +534,12 @@ sy_status op_wrap_dim(opcall *c, int64_t dim, size_t ndim, size_t *out)
 /* infer_size (aten/src/ATen/ExpandUtils.cpp): align right; a dim of 1
  * broadcasts; otherwise the sizes must be equal (a guard when symbolic). A
  * symbolic size that may be 1 is decided through the env (guard). */
+static int is_one(const sy_expr *e)
+{
+    int64_t v;
+    return sy_expr_kind_of(e) == SY_EXPR_INT && sy_expr_get_si(e, &v) == SY_OK && v == 1;
+}
+
 sy_status op_broadcast(opcall *c, const sy_expr *const *a, size_t na, const sy_expr *const *b, size_t nb,
                        const sy_expr ***out, size_t *nout)
 {
@@ -526,6 +553,11 @@ sy_status op_broadcast(opcall *c, const sy_expr *const *a, size_t na, const sy_e
         if (!x) { r[i] = y; continue; }
         if (!y) { r[i] = x; continue; }
         if (x == y) { r[i] = x; continue; }
+        /* against the constant 1 the result is the other side whatever it is
+         * (infer_size: 1 takes the other size; if that is 1 too, it is 1):
+         * no question, so no guard (issue 10 item 5) */
+        if (is_one(y)) { r[i] = x; continue; }
+        if (is_one(x)) { r[i] = y; continue; }
         int x1 = 0, y1 = 0;
         sy_status st;
         if ((st = op_decide_bool(c, sy_expr_eq(ctx, x, KI(c, 1)), "broadcast: is the size 1?", &x1))) return st;
@@ -642,25 +674,28 @@ static const sy_tensor *call_t(sy_env *env, const char *op, size_t n, const sy_v
 
 const sy_tensor *sy_op_matmul(sy_env *env, const sy_tensor *a, const sy_tensor *b)
 {
-    if (!env || !a || !b) return NULL;
+    if (!env) return NULL;
+    if (!a || !b) return SY_NFAIL(env->ctx, SY_EINVAL, "matmul: NULL argument");
     sy_value v[2] = {sy_value_tensor(a), sy_value_tensor(b)};
     return call_t(env, "matmul", 2, v, 0, NULL, NULL);
 }
 
 const sy_tensor *sy_op_add(sy_env *env, const sy_tensor *a, const sy_tensor *b)
 {
-    if (!env || !a || !b) return NULL;
+    if (!env) return NULL;
+    if (!a || !b) return SY_NFAIL(env->ctx, SY_EINVAL, "add: NULL argument");
     sy_value v[2] = {sy_value_tensor(a), sy_value_tensor(b)};
     return call_t(env, "add", 2, v, 0, NULL, NULL);
 }
 
 const sy_tensor *sy_op_cat(sy_env *env, size_t n, const sy_tensor *const *ts, int64_t dim)
 {
-    if (!env || (n && !ts)) return NULL;
+    if (!env) return NULL;
+    if (n && !ts) return SY_NFAIL(env->ctx, SY_EINVAL, "cat: NULL argument");
     sy_value *items = sy_env_alloc(env, (n ? n : 1) * sizeof *items);
     if (!items) return NULL;
     for (size_t i = 0; i < n; i++) {
-        if (!ts[i]) return NULL;
+        if (!ts[i]) return SY_NFAIL(env->ctx, SY_EINVAL, "cat: NULL tensor %zu", i);
         items[i] = sy_value_tensor(ts[i]);
     }
     sy_value v[2] = {sy_value_list(env, n, items), sy_value_int_si(env, dim)};
@@ -669,12 +704,13 @@ const sy_tensor *sy_op_cat(sy_env *env, size_t n, const sy_tensor *const *ts, in
 
 const sy_tensor *sy_op_view(sy_env *env, const sy_tensor *x, size_t n, const sy_expr *const *shape)
 {
-    if (!env || !x || (n && !shape)) return NULL;
+    if (!env) return NULL;
+    if (!x || (n && !shape)) return SY_NFAIL(env->ctx, SY_EINVAL, "view: NULL argument");
     sy_value *items = sy_env_alloc(env, (n + 1) * sizeof *items);
     if (!items) return NULL;
     items[0] = sy_value_tensor(x);
     for (size_t i = 0; i < n; i++) {
-        if (!shape[i]) return NULL;
+        if (!shape[i]) return SY_NFAIL(env->ctx, SY_EINVAL, "view: NULL size %zu", i);
         items[i + 1] = sy_value_int(shape[i]);
     }
     return call_t(env, "view", n + 1, items, 0, NULL, NULL);
@@ -684,7 +720,8 @@ const sy_tensor *sy_op_conv2d(sy_env *env, const sy_tensor *x, const sy_tensor *
                               const int64_t stride[2], const int64_t padding[2], const int64_t dilation[2],
                               int64_t groups)
 {
-    if (!env || !x || !w || !stride || !padding || !dilation) return NULL;
+    if (!env) return NULL;
+    if (!x || !w || !stride || !padding || !dilation) return SY_NFAIL(env->ctx, SY_EINVAL, "conv2d: NULL argument");
     sy_value s[2] = {sy_value_int_si(env, stride[0]), sy_value_int_si(env, stride[1])};
     sy_value p[2] = {sy_value_int_si(env, padding[0]), sy_value_int_si(env, padding[1])};
     sy_value d[2] = {sy_value_int_si(env, dilation[0]), sy_value_int_si(env, dilation[1])};

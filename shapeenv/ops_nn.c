@@ -478,8 +478,16 @@ static sy_status group_norm(opcall *c)
     sy_status st;
     if ((st = op_tensor(c, 0, "input", &x)) || (st = op_int(c, 1, "num_groups", &g))) return st;
     if (x->ndim < 2) return op_err(c, SY_EINVAL, "Expected at least 2 dimensions for input tensor");
+    /* F.group_norm (1.13): num_groups 0 is Python's ZeroDivisionError (in
+     * _verify_batch_size's arithmetic), < 0 fails in native_group_norm
+     * ("Expected num groups to be greater than 0") - one requirement, naming
+     * what the argument must be, before Mod(C, num_groups) is formed */
+    if ((st = op_require(c, sy_expr_ge(c->env->ctx, g, KI(c, 1)),
+                         "num_groups must be a positive integer (Expected num groups to be greater than 0), got %s", sy_env_show(c->env, g))))
+        return st;
     if ((st = op_require(c, sy_expr_eq(c->env->ctx, sy_expr_mod(c->env->ctx, x->sizes[1], g), KI(c, 0)),
-                         "Expected number of channels in input to be divisible by num_groups")))
+                         "Expected number of channels in input to be divisible by num_groups, but got %s channels and num_groups=%s",
+                         sy_env_show(c->env, x->sizes[1]), sy_env_show(c->env, g))))
         return st;
     return op_set_tensor(c, x->dtype, x->ndim, x->sizes);
 }
@@ -600,6 +608,10 @@ static sy_status mha(opcall *c)
     if (k->ndim != q->ndim || v->ndim != q->ndim) return op_err(c, SY_EINVAL, "key and value must have the query's rank");
     const sy_expr *E = q->sizes[q->ndim - 1];
     if ((st = require_eq(c, E, edc, "was expecting embedding dimension of embed_dim_to_check"))) return st;
+    /* num_heads <= 0: functional.py fails (0: ZeroDivisionError in head_dim =
+     * embed_dim // num_heads; < 0: "invalid shape dimension" in the view) */
+    if ((st = op_require(c, sy_expr_ge(ctx, nh, KI(c, 1)), "num_heads must be a positive integer, got %s", sy_env_show(c->env, nh))))
+        return st;
     if ((st = op_require(c, sy_expr_eq(ctx, sy_expr_mod(ctx, E, nh), KI(c, 0)), "embed_dim must be divisible by num_heads"))) return st;
     if (batched && ((st = require_eq(c, k->sizes[1], q->sizes[1], "key batch size must match query")) ||
                     (st = require_eq(c, v->sizes[1], q->sizes[1], "value batch size must match query"))))

@@ -17,7 +17,9 @@ static bool is_num(const sy_value *v) { return v && (v->kind == SY_V_INT || v->k
 
 static const sy_expr *as_int_expr(opcall *c, const sy_value *v)
 {
+    if (!v) return NULL;
     if (v->kind == SY_V_INT) return v->u.i;
+    if (v->kind != SY_V_BOOL) return NULL; /* a list, None, dtype, str, ...: u.i is not the member in use */
     /* bool as int: Piecewise-free form for constants only */
     if (sy_expr_kind_of(v->u.i) == SY_EXPR_TRUE) return KI(c, 1);
     if (sy_expr_kind_of(v->u.i) == SY_EXPR_FALSE) return KI(c, 0);
@@ -52,6 +54,8 @@ static sy_status binary(opcall *c)
     sy_ctx *ctx = c->env->ctx;
     const char *op = c->op;
     if (a->kind == SY_V_FLOAT || b->kind == SY_V_FLOAT) {
+        if ((a->kind != SY_V_FLOAT && !is_num(a)) || (b->kind != SY_V_FLOAT && !is_num(b)))
+            return op_err(c, SY_EINVAL, "unsupported operand types: a float with a non-number");
         double x = a->kind == SY_V_FLOAT ? a->u.f : 0, y = b->kind == SY_V_FLOAT ? b->u.f : 0;
         int64_t iv;
         if (a->kind != SY_V_FLOAT) {

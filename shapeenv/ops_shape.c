@@ -262,8 +262,11 @@ static sy_status expand_strides(opcall *c, const sy_tensor *x, size_t n, const s
     return op_set_strided(c, x->dtype, n, out, st);
 }
 
-/* expand: -1 keeps the size; a size-1 dim takes the new size; otherwise the
- * sizes must match; new leading dims may be added (not with -1). */
+/* expand (aten/src/ATen/ExpandUtils.cpp inferExpandGeometry): -1 keeps the
+ * size (a symbolic size is asked whether it is -1); a size-1 dim takes the
+ * new size; otherwise the sizes must match; new leading dims may be added
+ * (not with -1). Every other size must be >= 0 (issue 10: expand(x, -5, -1)
+ * gave [-5, 3]). */
 static sy_status expand(opcall *c)
 {
     sy_ctx *ctx = c->env->ctx;
@@ -279,11 +282,26 @@ static sy_status expand(opcall *c)
     for (size_t i = 0; i < n; i++) {
         int64_t v;
         bool keep = !sy_expr_get_si(sz[i], &v) && v == -1;
+        if (!keep && sy_expr_kind_of(sz[i]) != SY_EXPR_INT && i >= n - x->ndim) { /* a symbolic size may be -1 at run time */
+            int m1;
+            if ((st = op_decide_bool(c, sy_expr_eq(ctx, sz[i], KI(c, -1)), "expand: is the size -1 (keep)?", &m1))) return st;
+            keep = m1;
+        }
         if (i < n - x->ndim) {
             if (keep) return op_err(c, SY_EINVAL, "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension %zu", i);
+            if ((st = op_require(c, sy_expr_ge(ctx, sz[i], KI(c, 0)),
+                                 "The expanded size of the tensor (%s) isn't allowed in a leading, non-existing dimension %zu",
+                                 sy_env_show(c->env, sz[i]), i)))
+                return st;
             out[i] = sz[i];
             continue;
         }
+        /* other negative sizes: PyTorch builds a tensor of that size and fails
+         * ("numel: integer multiplication overflow"), so require >= 0 */
+        if (!keep && (st = op_require(c, sy_expr_ge(ctx, sz[i], KI(c, 0)),
+                                      "Trying to create tensor with negative dimension %s (expand, dimension %zu)",
+                                      sy_env_show(c->env, sz[i]), i)))
+            return st;
         const sy_expr *cur = x->sizes[i - (n - x->ndim)];
         if (keep) {
             out[i] = cur;

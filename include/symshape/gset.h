@@ -50,7 +50,8 @@ typedef struct sy_gset_guard {
 } sy_gset_guard;
 
 /** Produce the guard set of a traced env: tensor-match guards for every
- *  input of @p g (may be NULL: then only size sources are known from the env),
+ *  input of @p g (NULL: of every input sy_env_input registered, with the
+ *  rank and dtype it was given),
  *  duck-sizing equalities, static and 0/1 specializations, every recorded
  *  guard translated to sources, and range guards for the symbols decisions
  *  relied on. Not minimized.

@@ -63,8 +63,11 @@ SY_API int sy_tensor_is_contiguous(sy_env *env, const sy_tensor *t);
 
 /** A graph input: creates one expression per dimension from the example
  *  shape with the policy of each dim (array of ndim policies, NULL: every
- *  dim DUCK), records the sources "NAME.size()[i]" for guard production, and
- *  returns the contiguous fake tensor. NULL on error. */
+ *  dim DUCK), records the sources "NAME.size()[i]" and the input's name,
+ *  dtype and rank for guard production, and returns the contiguous fake
+ *  tensor. NULL on error: SY_EINVAL for a NULL argument or a name already
+ *  given to an earlier input of this env (`input 'NAME' is already defined`).
+ *  Source names have no length limit. */
 SY_API const sy_tensor *sy_env_input(sy_env *env, const char *name, sy_dtype dtype, size_t ndim,
                                      const int64_t *shape, const sy_dim_policy *policies);
 
@@ -86,6 +89,16 @@ SY_API const sy_tensor *sy_env_input_spec(sy_env *env, const char *name, sy_dtyp
  *  input and dim) or SY_ENOMEM. */
 SY_API const sy_tensor *sy_env_input_exprs(sy_env *env, const char *name, sy_dtype dtype, size_t ndim,
                                            const sy_expr *const *dims);
+
+/** An input as sy_env_input registered it (name env-owned). */
+typedef struct sy_env_input_info {
+    const char *name;
+    sy_dtype dtype;
+    size_t ndim;
+} sy_env_input_info;
+/** Number of registered inputs and the i-th (registration order; NULL past the end). */
+SY_API size_t sy_env_ninputs(const sy_env *env);
+SY_API const sy_env_input_info *sy_env_input_info_at(const sy_env *env, size_t i);
 
 /** Number of registered input dims and the i-th (registration order). */
 SY_API size_t sy_env_ninput_dims(const sy_env *env);

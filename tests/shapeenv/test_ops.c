@@ -271,3 +271,119 @@ CASE(slicing_clamps_like_python)
     r = call("getitem", 2, args, 0, NULL, NULL);
     cr_assert(r.u.t->sizes[0] == x->sizes[0]);
 }
+
+/* issue 10: a Python float mixed with a non-number crashed binary() (as_int_expr read u.i of a list/None/dtype) */
+static void expect_err(const char *op, size_t n, const sy_value *args, sy_status want, const char *msg)
+{
+    sy_value out;
+    sy_provenance w = {"n", op, NULL};
+    cr_assert(eq(int, sy_env_call(env, op, n, args, 0, NULL, NULL, &w, &out), want), "%s: %s", op, sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(str, (char *)sy_ctx_last_error_msg(ctx), (char *)msg));
+}
+
+CASE(float_with_a_non_number_is_an_error_not_a_crash)
+{
+    sy_value l[3] = {sy_value_int_si(env, 1), sy_value_int_si(env, 2), sy_value_int_si(env, 3)};
+    sy_value list = sy_value_list(env, 3, l), empty = sy_value_list(env, 0, NULL);
+    sy_value none = sy_value_none(), half = sy_value_float(0.5), onefive = sy_value_float(1.5);
+    const char *msg = "%s: unsupported operand types: a float with a non-number";
+    char want[256];
+    snprintf(want, sizeof want, msg, "mul");
+    expect_err("mul", 2, (sy_value[]){half, list}, SY_EINVAL, want);
+    snprintf(want, sizeof want, msg, "add");
+    expect_err("add", 2, (sy_value[]){onefive, empty}, SY_EINVAL, want);
+    expect_err("add", 2, (sy_value[]){none, onefive}, SY_EINVAL, want);
+    sy_value out = call("mul", 2, (sy_value[]){half, sy_value_int_si(env, 6)}, 0, NULL, NULL);
+    cr_assert(eq(int, out.kind, SY_V_FLOAT));
+    cr_assert(eq(dbl, out.u.f, 3.0));
+}
+
+CASE(expand_rejects_negative_sizes)
+{
+    const sy_tensor *x = input("x", 2, (int64_t[]){1, 3});
+    sy_value xv = sy_value_tensor(x);
+    expect_err("expand", 3, (sy_value[]){xv, sy_value_int_si(env, -5), sy_value_int_si(env, -1)}, SY_EINVAL,
+               "expand: Trying to create tensor with negative dimension -5 (expand, dimension 0)");
+    /* 20 - y.size(0) at y.size(0) = 30: -10, rejected (it was accepted without a guard) */
+    const sy_tensor *y = input("y", 1, (int64_t[]){30});
+    const sy_expr *t = sy_expr_sub(ctx, sy_expr_int_si(ctx, 20), y->sizes[0]);
+    expect_err("expand", 3, (sy_value[]){xv, sy_value_int(t), sy_value_int_si(env, -1)}, SY_EINVAL,
+               "expand: Trying to create tensor with negative dimension -s1 + 20 (expand, dimension 0)");
+    /* leading dims: the same check, PyTorch's message */
+    expect_err("expand", 4, (sy_value[]){xv, sy_value_int_si(env, -2), sy_value_int_si(env, 4), sy_value_int_si(env, 3)}, SY_EINVAL,
+               "expand: The expanded size of the tensor (-2) isn't allowed in a leading, non-existing dimension 0");
+}
+
+CASE(degenerate_integer_arguments_say_what_they_must_be)
+{
+    const sy_tensor *x = input("x", 3, (int64_t[]){2, 3, 4});
+    sy_value xv = sy_value_tensor(x);
+    expect_err("group_norm", 2, (sy_value[]){xv, sy_value_int_si(env, 0)}, SY_EINVAL,
+               "group_norm: num_groups must be a positive integer (Expected num groups to be greater than 0), got 0");
+    expect_err("group_norm", 2, (sy_value[]){xv, sy_value_int_si(env, 2)}, SY_EINVAL,
+               "group_norm: Expected number of channels in input to be divisible by num_groups, but got s1 channels and num_groups=2");
+    const sy_tensor *q = input("q", 3, (int64_t[]){5, 2, 8});
+    sy_value qv = sy_value_tensor(q);
+    expect_err("multi_head_attention_forward", 5, (sy_value[]){qv, qv, qv, sy_value_int_si(env, 8), sy_value_int_si(env, -2)},
+               SY_EINVAL, "multi_head_attention_forward: num_heads must be a positive integer, got -2");
+    expect_err("multi_head_attention_forward", 5, (sy_value[]){qv, qv, qv, sy_value_int_si(env, 8), sy_value_int_si(env, 0)},
+               SY_EINVAL, "multi_head_attention_forward: num_heads must be a positive integer, got 0");
+}
+
+CASE(api_without_a_graph_null_arguments_duplicate_and_long_input_names)
+{
+    const sy_tensor *a = input("a", 2, (int64_t[]){5, 7});
+    /* NULL operand: NULL with SY_EINVAL, not NULL with SY_OK */
+    cr_assert(sy_op_add(env, NULL, a) == NULL);
+    cr_assert(eq(int, sy_ctx_last_error(ctx), SY_EINVAL));
+    cr_assert(eq(str, (char *)sy_ctx_last_error_msg(ctx), "add: NULL argument"));
+    cr_assert(sy_op_matmul(env, a, NULL) == NULL && sy_ctx_last_error(ctx) == SY_EINVAL);
+    cr_assert(sy_op_view(env, NULL, 0, NULL) == NULL && sy_ctx_last_error(ctx) == SY_EINVAL);
+    cr_assert(sy_op_cat(env, 1, (const sy_tensor *const[]){NULL}, 0) == NULL && sy_ctx_last_error(ctx) == SY_EINVAL);
+    cr_assert(sy_op_conv2d(env, a, NULL, NULL, NULL, NULL, NULL, 1) == NULL && sy_ctx_last_error(ctx) == SY_EINVAL);
+    /* a second input with the same name */
+    cr_assert(sy_env_input(env, "a", SY_DT_FLOAT32, 1, (int64_t[]){3}, NULL) == NULL);
+    cr_assert(eq(str, (char *)sy_ctx_last_error_msg(ctx), "input 'a' is already defined"));
+    /* 260-character names that differ in the last character stay two sources */
+    char n1[261], n2[261];
+    memset(n1, 'q', 260);
+    n1[260] = 0;
+    memcpy(n2, n1, sizeof n1);
+    n2[259] = 'r';
+    const sy_tensor *p = sy_env_input(env, n1, SY_DT_INT64, 1, (int64_t[]){9}, (sy_dim_policy[]){SY_DIM_DYNAMIC});
+    const sy_tensor *q = sy_env_input(env, n2, SY_DT_FLOAT32, 1, (int64_t[]){9}, (sy_dim_policy[]){SY_DIM_DYNAMIC});
+    cr_assert(p && q && p->sizes[0] != q->sizes[0]);
+    cr_assert(eq(sz, sy_env_ninputs(env), 3));
+    cr_assert(eq(sz, strlen(sy_env_input_dim(env, 3)->source), 260 + strlen(".size()[0]")));
+    /* sy_gset_produce without a graph: rank and dtype guards from sy_env_input */
+    sy_gset *gs;
+    cr_assert(eq(int, sy_gset_produce(env, NULL, &gs), SY_OK));
+    size_t tm = 0;
+    int a_rank = 0, a_dtype = 0, q_dtype = 0;
+    char want_q[300];
+    snprintf(want_q, sizeof want_q, "%s.dtype == %d", n2, (int)SY_DT_FLOAT32);
+    for (size_t i = 0; i < sy_gset_size(gs); i++) {
+        const sy_gset_guard *g = sy_gset_at(gs, i);
+        if (g->kind != SY_GK_TENSOR_MATCH) continue;
+        tm++;
+        a_rank |= !strcmp(g->text, "a.dim() == 2");
+        a_dtype |= !strcmp(g->text, "a.dtype == 0");
+        q_dtype |= !strcmp(g->text, want_q);
+    }
+    cr_assert(eq(sz, tm, 6));
+    cr_assert(a_rank && a_dtype && q_dtype);
+    sy_gset_free(gs);
+}
+/* issue 10: new_symbol dropped the hint binding without releasing it; the
+ * fixture's allocator counts live blocks, so a leak fails the teardown */
+CASE(inputs_interleaved_with_ops_do_not_leak_hint_bindings)
+{
+    for (int i = 0; i < 50; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "x%d", i);
+        const sy_tensor *x = input(name, 1, (int64_t[]){10 + i});
+        sy_value out = call("narrow", 4, (sy_value[]){sy_value_tensor(x), sy_value_int_si(env, 0), sy_value_int_si(env, 1),
+                                                       sy_value_int_si(env, 3)}, 0, NULL, NULL);
+        cr_assert(eq(int, out.kind, SY_V_TENSOR));
+    }
+}

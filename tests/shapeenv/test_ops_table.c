@@ -35,6 +35,12 @@ static const opcase cases[] = {
      "[2,3,9,11], [0,1,2,3]", NULL, "s0, s1, 5, 6", ""},
     {"adaptive_avg_pool_unbatched", "{\"name\":\"o\",\"op\":\"adaptive_avg_pool2d\",\"args\":[{\"ref\":\"x\"},1]}",
      "[3,9,11], [0,1,2]", NULL, "s0, 1, 1", ""},
+    /* issue 10 item 5: [N,C,h,w] * [1,C,1,1] asks nothing, even where h could be 1 (it was CeilDiv(s1, 2) != 1) */
+    {"broadcast_against_constant_one", "{\"name\":\"w\",\"op\":\"param\",\"dtype\":\"float32\",\"shape\":[4,3,1,1]},"
+     "{\"name\":\"g\",\"op\":\"param\",\"dtype\":\"float32\",\"shape\":[1,4,1,1]},"
+     "{\"name\":\"c\",\"op\":\"conv2d\",\"args\":[{\"ref\":\"x\"},{\"ref\":\"w\"}],\"kwargs\":{\"stride\":2}},"
+     "{\"name\":\"o\",\"op\":\"mul\",\"args\":[{\"ref\":\"c\"},{\"ref\":\"g\"}]}",
+     "[2,3,10,10], [0,2,3]", NULL, "s0, 4, CeilDiv(s1, 2), CeilDiv(s1, 2)", ""},
     {"avg_pool_ceil", "{\"name\":\"o\",\"op\":\"avg_pool2d\",\"args\":[{\"ref\":\"x\"},2],\"kwargs\":{\"stride\":2,\"ceil_mode\":true}}",
      "[2,3,9,9], [0,2,3]", NULL, "s0, 3, CeilDiv(s1, 2), CeilDiv(s1, 2)", ""},
     {"adaptive_avg_pool_none", "{\"name\":\"o\",\"op\":\"adaptive_avg_pool2d\",\"args\":[{\"ref\":\"x\"},[null,7]]}",
