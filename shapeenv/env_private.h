@@ -114,6 +114,17 @@ typedef sy_status (*opfn)(opcall *c);
 #define op_ti_strides sy_opc_ti_strides
 #define op_view_strides sy_opc_view_strides
 #define op_wrap_dim sy_opc_wrap_dim
+#define op_dims_mask sy_opc_dims_mask
+#define op_is_complex sy_opc_is_complex
+#define op_is_floating sy_opc_is_floating
+#define op_num_def sy_opc_num_def
+#define op_numel sy_opc_numel
+#define op_reduced sy_opc_reduced
+#define op_require_eq sy_opc_require_eq
+#define op_set_tuple sy_opc_set_tuple
+#define op_sizes_copy sy_opc_sizes_copy
+#define op_str_def sy_opc_str_def
+#define op_wrap_dim0 sy_opc_wrap_dim0
 
 /* argument access: positional index or keyword name; NULL if absent */
 const sy_value *op_arg(opcall *c, size_t pos, const char *kw);
