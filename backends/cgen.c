@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "algebra/expr_private.h"
@@ -24,7 +25,9 @@ static const char sy_int64_h_text[] =
     " * evaluation's fast path, the bytecode VM and (verbatim) the generated C of\n"
     " * the C backend, so that all three agree. Each helper returns 0 on success,\n"
     " * SY_I64_OVERFLOW when the exact result does not fit int64, SY_I64_DIVZERO\n"
-    " * for a zero divisor. INT64_MIN // -1 reports overflow instead of trapping. */\n"
+    " * for a zero divisor. INT64_MIN // -1 reports overflow instead of trapping.\n"
+    " * C99: add/sub/mul use __builtin_*_overflow under __GNUC__ (GCC, Clang) and a\n"
+    " * portable fallback otherwise (or when SY_INT64_PORTABLE is defined). */\n"
     "#ifndef SY_INT64_H\n"
     "#define SY_INT64_H\n"
     "#include <stdint.h>\n"
@@ -33,9 +36,33 @@ static const char sy_int64_h_text[] =
     "#define SY_I64_OVERFLOW 1\n"
     "#define SY_I64_DIVZERO 2\n"
     "\n"
+    "#if defined(__GNUC__) && !defined(SY_INT64_PORTABLE)\n"
     "static inline int sy_i64_add(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r) \? SY_I64_OVERFLOW : 0; }\n"
     "static inline int sy_i64_sub(int64_t a, int64_t b, int64_t *r) { return __builtin_sub_overflow(a, b, r) \? SY_I64_OVERFLOW : 0; }\n"
     "static inline int sy_i64_mul(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r) \? SY_I64_OVERFLOW : 0; }\n"
+    "#else\n"
+    "/* portable C99 (any compiler; also selected by defining SY_INT64_PORTABLE):\n"
+    " * the operands are checked before the operation, which never overflows */\n"
+    "static inline int sy_i64_add(int64_t a, int64_t b, int64_t *r)\n"
+    "{\n"
+    "    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b)) return SY_I64_OVERFLOW;\n"
+    "    *r = a + b;\n"
+    "    return 0;\n"
+    "}\n"
+    "static inline int sy_i64_sub(int64_t a, int64_t b, int64_t *r)\n"
+    "{\n"
+    "    if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b)) return SY_I64_OVERFLOW;\n"
+    "    *r = a - b;\n"
+    "    return 0;\n"
+    "}\n"
+    "static inline int sy_i64_mul(int64_t a, int64_t b, int64_t *r)\n"
+    "{\n"
+    "    if (a > 0 \? (b > 0 \? a > INT64_MAX / b : b < INT64_MIN / a) : (b > 0 \? a < INT64_MIN / b : a != 0 && b < INT64_MAX / a))\n"
+    "        return SY_I64_OVERFLOW;\n"
+    "    *r = a * b;\n"
+    "    return 0;\n"
+    "}\n"
+    "#endif\n"
     "\n"
     "/* floor(a / b) */\n"
     "static inline int sy_i64_floordiv(int64_t a, int64_t b, int64_t *r)\n"
@@ -94,6 +121,8 @@ typedef struct {
     unsigned nt, nb; /* int64 temporaries tN and int temporaries bN of the current function */
     int have_rc;     /* `int rc;` declared in the current function */
     int dead;        /* an unconditional return was emitted: skip the rest of the function */
+    unsigned *bdecl; /* the int temporaries bN declared so far in the current function */
+    size_t nbdecl, capbdecl;
     sy_status st;    /* sticky */
 } cg;
 
@@ -317,7 +346,27 @@ static void fmt_op(cg *g, opnd *o, const char *fmt, ...)
         g->st = sy_fail_st(g->ctx, SY_EUNSUPPORTED, "c backend: operand too long");
 }
 
-/* Fail closed from here on: the rest of the function is unreachable. */
+/* Record that bN (the name in o) is declared in the current function. */
+static void declared_b(cg *g, const opnd *o)
+{
+    if (g->st) return;
+    if (g->nbdecl == g->capbdecl) {
+        size_t nc = g->capbdecl ? 2 * g->capbdecl : 16;
+        unsigned *p = sy_realloc(g->ctx, g->bdecl, g->capbdecl * sizeof *p, nc * sizeof *p);
+        if (!p) {
+            g->st = sy_fail_st(g->ctx, SY_ENOMEM, "out of memory");
+            return;
+        }
+        g->bdecl = p;
+        g->capbdecl = nc;
+    }
+    g->bdecl[g->nbdecl++] = (unsigned)strtoul(o->s + 1, NULL, 10);
+}
+
+/* Fail closed from here on: the rest of the function is unreachable. The
+ * int temporaries declared so far (an And/Or accumulator, a relation's
+ * result) are then never read: they are cast to void, so that the file stays
+ * clean under -Wall -Wextra -Werror (cgen.h). */
 static void fail_closed(cg *g, int code, const char *why, const sy_expr *e)
 {
     if (g->st || g->dead) return;
@@ -326,6 +375,7 @@ static void fail_closed(cg *g, int code, const char *why, const sy_expr *e)
         g->st = sy_fail_st(g->ctx, SY_ENOMEM, "out of memory");
         return;
     }
+    for (size_t i = 0; i < g->nbdecl; i++) emit(g, "    (void)b%u;\n", g->bdecl[i]);
     emit(g, "    return %d; /* %s", code, why);
     if (s) {
         put(g, ": ");
@@ -605,6 +655,7 @@ static void gen_rel(cg *g, sy_expr_kind k, const sy_expr *d, opnd *o)
         lit(&c, K.v);
         int pos = k == SY_EXPR_NE, neg = k != SY_EXPR_EQ; /* results for D = +oo and D = -oo */
         emit(g, "    int64_t %s = 0;\n    int %s;\n", D.s, b.s);
+        declared_b(g, &b);
         if (pos == neg)
             emit(g, "    if (sy_i64_sub(%s, %s, &%s)) %s = %d;\n", L.s, R.s, D.s, b.s, pos);
         else
@@ -639,7 +690,10 @@ static void gen_bool(cg *g, const sy_expr *e, opnd *o)
         for (size_t i = 0; i < sy_expr_nargs(e) && !g->st && !g->dead; i++) {
             opnd x;
             gen_bool(g, sy_expr_arg(e, i), &x);
-            if (i == 0) emit(g, "    int %s = %s;\n", acc.s, x.s);
+            if (i == 0) {
+                emit(g, "    int %s = %s;\n", acc.s, x.s);
+                declared_b(g, &acc);
+            }
             else emit(g, "    %s %s= %s;\n", acc.s, k == SY_EXPR_AND ? "&" : "|", x.s);
         }
         *o = acc;
@@ -723,6 +777,7 @@ static void put_guard_fn(cg *g, size_t i)
     if (rt) put(g, " */\nstatic int %s_guard_%zu(const int64_t *s, const int64_t *u)\n{\n    (void)s;\n    (void)u;\n", g->pfx, i);
     else put(g, " */\nstatic int %s_guard_%zu(const int64_t *s)\n{\n    (void)s;\n", g->pfx, i);
     g->nt = g->nb = 0;
+    g->nbdecl = 0;
     g->have_rc = 0;
     g->dead = 0;
     opnd r;
@@ -804,6 +859,7 @@ static sy_status render_c(const sy_backend *self, const sy_gset *gs, const sy_ba
             pfx, i, rt ? ", unbacked" : "", i);
     }
     put(&g, "    return %d;\n}\n", SY_CGEN_ACCEPT);
+    if (g.bdecl) sy_dealloc(ctx, g.bdecl, g.capbdecl * sizeof *g.bdecl);
     return g.st;
 }
 

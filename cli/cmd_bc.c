@@ -106,40 +106,6 @@ static int check_option(int is_dtype, const char *v, in_t **ins, size_t *nin, si
     return EX_OK;
 }
 
-/* The input and the part after it of a slot name: exactly NAME.dim(),
- * NAME.dtype or NAME.size()[I] (I decimal, no sign). Returns 0 (dim), 1
- * (dtype), 2 (size; *dim set) or -1 for any other name. */
-static int slot_kind(const char *src, size_t *namelen, size_t *dim)
-{
-    size_t n = strlen(src);
-    static const char *const tails[2] = {".dim()", ".dtype"};
-    for (int k = 0; k < 2; k++) {
-        size_t t = strlen(tails[k]);
-        if (n > t && !strcmp(src + n - t, tails[k])) {
-            *namelen = n - t;
-            return k;
-        }
-    }
-    if (n < 2 || src[n - 1] != ']') return -1;
-    const char *open = NULL;
-    for (const char *q = src + n - 2; q > src; q--)
-        if (*q == '[') {
-            open = q;
-            break;
-        }
-    if (!open || open - src < 7 || strncmp(open - 7, ".size()", 7)) return -1;
-    const char *d = open + 1;
-    if (d == src + n - 1) return -1;
-    size_t v = 0;
-    for (; d < src + n - 1; d++) {
-        if (*d < '0' || *d > '9' || v > (SIZE_MAX - 9) / 10) return -1;
-        v = v * 10 + (size_t)(*d - '0');
-    }
-    *namelen = (size_t)(open - 7 - src);
-    *dim = v;
-    return *namelen ? 2 : -1;
-}
-
 static int run_check(int argc, char **argv)
 {
     in_t *ins = NULL;
@@ -173,7 +139,7 @@ static int run_check(int argc, char **argv)
     for (size_t s = 0; s < ns && rc == EX_OK; s++) {
         const char *src = sy_bc_slot_name(p, s);
         size_t namelen = 0, dim = 0;
-        int kind = src ? slot_kind(src, &namelen, &dim) : -1;
+        int kind = sy_gset_source_parse(src, &namelen, &dim);
         if (kind < 0) {
             rc = cli_input_error("%s: unsupported source '%s' in slot %zu (expected NAME.dim(), NAME.dtype or "
                                  "NAME.size()[I])", cli_file_name(file), src ? src : "?", s);
@@ -185,8 +151,8 @@ static int run_check(int argc, char **argv)
                                  (int)namelen, src);
             break;
         }
-        if (kind == 0) vals[s] = (int64_t)in->rank;
-        else if (kind == 1) vals[s] = in->dtype < 0 ? SY_DT_FLOAT32 : in->dtype;
+        if (kind == SY_SOURCE_DIM) vals[s] = (int64_t)in->rank;
+        else if (kind == SY_SOURCE_DTYPE) vals[s] = in->dtype < 0 ? SY_DT_FLOAT32 : in->dtype;
         else vals[s] = dim < in->rank ? in->shape[dim] : 0; /* the rank guard fails first */
     }
     if (rc == EX_OK) {

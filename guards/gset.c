@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "shapeenv/env_private.h"
@@ -1138,6 +1139,41 @@ size_t sy_gset_nunbacked(const sy_gset *gs) { return gs ? gs->nub : 0; }
 const sy_expr *sy_gset_unbacked_var(const sy_gset *gs, size_t i) { return gs && i < gs->nub ? gs->ub[i] : NULL; }
 const char *sy_gset_unbacked_source(const sy_gset *gs, size_t i) { return gs && i < gs->nub ? gs->ubsrc[i] : NULL; }
 
+
+int sy_gset_source_parse(const char *src, size_t *namelen, size_t *dim)
+{
+    if (!src) return -1;
+    size_t n = strlen(src), nl = 0, d = 0;
+    int kind = -1;
+    static const char *const tails[2] = {".dim()", ".dtype"};
+    for (int k = 0; k < 2 && kind < 0; k++) {
+        size_t t = strlen(tails[k]);
+        if (n > t && !strcmp(src + n - t, tails[k])) {
+            nl = n - t;
+            kind = k;
+        }
+    }
+    if (kind < 0 && n >= 2 && src[n - 1] == ']') {
+        size_t open = n - 1; /* the last '[' */
+        while (open > 0 && src[open - 1] != '[') open--;
+        if (open > 0 && open - 1 >= 8 && !strncmp(src + open - 8, ".size()[", 8) && open < n - 1) {
+            int ok = 1;
+            for (size_t i = open; i < n - 1 && ok; i++) {
+                if (src[i] < '0' || src[i] > '9' || d > (SIZE_MAX - 9) / 10) ok = 0;
+                else d = d * 10 + (size_t)(src[i] - '0');
+            }
+            if (ok) {
+                nl = open - 8;
+                kind = SY_SOURCE_SIZE;
+            }
+        }
+    }
+    if (kind < 0 || nl == 0) return -1;
+    if (namelen) *namelen = nl;
+    if (dim) *dim = kind == SY_SOURCE_SIZE ? d : 0;
+    return kind;
+}
+
 sy_status sy_gset_values_from_shapes(const sy_gset *gs, size_t ninputs, const char *const *names, const size_t *ranks,
                                      const int64_t *const *shapes, const sy_dtype *dtypes, int64_t *values)
 {
@@ -1145,23 +1181,18 @@ sy_status sy_gset_values_from_shapes(const sy_gset *gs, size_t ninputs, const ch
     if (!values || (ninputs && (!names || !ranks || !shapes))) return sy_fail_st(gs->ctx, SY_EINVAL, "values_from_shapes: NULL argument");
     for (size_t s = 0; s < gs->nsrc; s++) {
         const char *src = gs->sources[s];
-        const char *dot = strrchr(src, '.');
-        if (!dot) return sy_fail_st(gs->ctx, SY_EINVAL, "bad source %s", src);
-        /* input name: up to ".dim()", ".dtype" or ".size()[" */
-        const char *p = strstr(src, ".size()[");
-        if (!p) p = strstr(src, ".dim()");
-        if (!p) p = strstr(src, ".dtype");
-        size_t nl = p ? (size_t)(p - src) : strlen(src);
+        size_t nl = 0, d = 0;
+        int kind = sy_gset_source_parse(src, &nl, &d);
+        if (kind < 0)
+            return sy_fail_st(gs->ctx, SY_EUNSUPPORTED,
+                              "unsupported source '%s' (expected NAME.dim(), NAME.dtype or NAME.size()[I])", src);
         long in = -1;
         for (size_t i = 0; i < ninputs; i++)
             if (strlen(names[i]) == nl && !strncmp(names[i], src, nl)) in = (long)i;
         if (in < 0) return sy_fail_st(gs->ctx, SY_EINVAL, "no shape given for input %.*s", (int)nl, src);
-        if (!strcmp(p, ".dim()")) values[s] = (int64_t)ranks[in];
-        else if (!strcmp(p, ".dtype")) values[s] = dtypes ? (int64_t)dtypes[in] : -1;
-        else {
-            size_t d = (size_t)strtoull(p + 8, NULL, 10);
-            values[s] = d < ranks[in] ? shapes[in][d] : 0;
-        }
+        if (kind == SY_SOURCE_DIM) values[s] = (int64_t)ranks[in];
+        else if (kind == SY_SOURCE_DTYPE) values[s] = dtypes ? (int64_t)dtypes[in] : -1;
+        else values[s] = d < ranks[in] ? shapes[in][d] : 0;
     }
     return SY_OK;
 }

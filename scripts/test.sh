@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite: install what is missing, then build and run every test
 # twice: a normal build with -Wall -Wextra -Werror, and an ASan+UBSan build
-# (which also uses the VM's portable switch dispatch instead of threaded code).
-# Finally install to a temporary prefix and build the consumer example against it.
+# (which also uses the VM's portable switch dispatch instead of threaded code, and
+# the portable C99 overflow checks of algebra/sy_int64.h instead of __builtin_*_overflow,
+# so that UBSan checks the fallback).
+# Finally install to a temporary prefix and build the consumer example against it, and
+# check that a moved install works without the sources (scripts/install-check.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh --test
@@ -20,6 +23,7 @@ run_suite test
 # Criterion's runner keeps one 48-byte block for its lifetime: suppressed by name.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" CTEST_EXTRA="-LE python" \
-  run_suite asan -DSY_SANITIZE="address;undefined" -DSY_BUILD_BENCH=OFF -DCMAKE_C_FLAGS=-DSY_VM_SWITCH
+  run_suite asan -DSY_SANITIZE="address;undefined" -DSY_BUILD_BENCH=OFF "-DCMAKE_C_FLAGS=-DSY_VM_SWITCH -DSY_INT64_PORTABLE"
 if [ -x scripts/consumer-check.sh ]; then scripts/consumer-check.sh build-test; fi
+scripts/install-check.sh
 echo "symshape: all test suites passed" >&2

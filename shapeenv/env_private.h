@@ -95,6 +95,43 @@ typedef struct opcall {
 
 typedef sy_status (*opfn)(opcall *c);
 
+/* The op helpers below are shared by the ops_*.c files but are not API: the
+ * library's symbols all start with sy_ (tests/namespace.sh checks it), so
+ * their short names are macros for sy_opc_* (a new helper needs a line here). */
+#define KI sy_opc_KI
+#define op_arg sy_opc_arg
+#define op_bool_def sy_opc_bool_def
+#define op_broadcast sy_opc_broadcast
+#define op_const_int sy_opc_const_int
+#define op_decide_bool sy_opc_decide_bool
+#define op_err sy_opc_err
+#define op_int sy_opc_int
+#define op_int_def sy_opc_int_def
+#define op_int_list sy_opc_int_list
+#define op_known_true sy_opc_known_true
+#define op_new_strided sy_opc_new_strided
+#define op_new_tensor sy_opc_new_tensor
+#define op_opt_tensor sy_opc_opt_tensor
+#define op_require sy_opc_require
+#define op_set_strided sy_opc_set_strided
+#define op_set_tensor sy_opc_set_tensor
+#define op_shape_args sy_opc_shape_args
+#define op_tensor sy_opc_tensor
+#define op_ti_strides sy_opc_ti_strides
+#define op_view_strides sy_opc_view_strides
+#define op_wrap_dim sy_opc_wrap_dim
+#define op_dims_mask sy_opc_dims_mask
+#define op_is_complex sy_opc_is_complex
+#define op_is_floating sy_opc_is_floating
+#define op_num_def sy_opc_num_def
+#define op_numel sy_opc_numel
+#define op_reduced sy_opc_reduced
+#define op_require_eq sy_opc_require_eq
+#define op_set_tuple sy_opc_set_tuple
+#define op_sizes_copy sy_opc_sizes_copy
+#define op_str_def sy_opc_str_def
+#define op_wrap_dim0 sy_opc_wrap_dim0
+
 /* argument access: positional index or keyword name; NULL if absent */
 const sy_value *op_arg(opcall *c, size_t pos, const char *kw);
 sy_status op_tensor(opcall *c, size_t pos, const char *kw, const sy_tensor **out);

@@ -5,6 +5,26 @@
 #include "onnx.pb-c.h"
 #include "symshape/onnx.h"
 
+/* Internal helpers shared by the reader's files: their short names are macros for
+ * sy_ox_* so that the static library defines only sy_-prefixed globals
+ * (tests/namespace.sh; a new helper needs a line here). */
+#define ox_alloc sy_ox_alloc
+#define ox_attr sy_ox_attr
+#define ox_attr_float sy_ox_attr_float
+#define ox_attr_floats sy_ox_attr_floats
+#define ox_attr_int sy_ox_attr_int
+#define ox_attr_ints sy_ox_attr_ints
+#define ox_attr_string sy_ox_attr_string
+#define ox_dtype sy_ox_dtype
+#define ox_elem_name sy_ox_elem_name
+#define ox_elem_size sy_ox_elem_size
+#define ox_err sy_ox_err
+#define ox_find_op sy_ox_find_op
+#define ox_is_float sy_ox_is_float
+#define ox_is_int sy_ox_is_int
+#define ox_run_graph sy_ox_run_graph
+#define ox_tensor_val sy_ox_tensor_val
+
 /* ONNX TensorProto.DataType codes (onnx.proto) */
 enum {
     OX_UNDEF = 0, OX_FLOAT = 1, OX_UINT8 = 2, OX_INT8 = 3, OX_UINT16 = 4, OX_INT16 = 5, OX_INT32 = 6, OX_INT64 = 7,

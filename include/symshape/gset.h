@@ -168,10 +168,24 @@ SY_API const char *sy_gset_unbacked_source(const sy_gset *gs, size_t i);
 SY_API sy_status sy_gset_check_runtime_si(const sy_gset *gs, const int64_t *values, size_t n, const int64_t *unbacked,
                                           size_t m, sy_gset_result *res);
 
+/** What an input source reads (sy_gset_source_parse). */
+typedef enum { SY_SOURCE_DIM = 0, SY_SOURCE_DTYPE = 1, SY_SOURCE_SIZE = 2 } sy_source_kind;
+
+/** Parse a source name: exactly `NAME.dim()`, `NAME.dtype` or
+ *  `NAME.size()[I]` (I decimal digits, no sign), with a non-empty NAME (which
+ *  may itself contain dots). Reads @p src only up to its NUL.
+ *  @param[out] namelen length of NAME in bytes (may be NULL).
+ *  @param[out] dim I for SY_SOURCE_SIZE (0-based; may be NULL).
+ *  @return the sy_source_kind, or -1 for any other string (e.g.
+ *          `x.dtypeZ`, `x.size()[`, `x.size()[-1]`, NULL). Thread-safe, pure. */
+SY_API int sy_gset_source_parse(const char *src, size_t *namelen, size_t *dim);
+
 /** Fill @p values (array of sy_gset_nsources int64) from input shapes:
  *  @p names / @p ranks / @p shapes / @p dtypes describe @p ninputs inputs.
  *  Missing sizes (rank smaller than expected) are set to 0 — the rank guard
- *  fails first. @retval SY_EINVAL an input of the set is missing. */
+ *  fails first. @retval SY_EINVAL an input of the set is missing.
+ *  @retval SY_EUNSUPPORTED a source that sy_gset_source_parse rejects (named
+ *  in the message). */
 SY_API sy_status sy_gset_values_from_shapes(const sy_gset *gs, size_t ninputs, const char *const *names,
                                             const size_t *ranks, const int64_t *const *shapes, const sy_dtype *dtypes,
                                             int64_t *values);

@@ -253,6 +253,22 @@ checkx "README command table = --help" 0 "$help_cmds" printf '%s' "$readme_cmds"
 help_ex="$("$S" --help | sed -n '/^exit status:/,$p' | sed -n 's/^  \([0-9]\)  \(.*\)$/| \1 | \2 |/p')"
 readme_ex="$(grep -E '^\| [0-9] \| ' "$R")"
 checkx "README exit-status table = --help" 0 "$help_ex" printf '%s' "$readme_ex"
+# a slot whose source is not exactly NAME.dim(), NAME.dtype or NAME.size()[I] is unsupported,
+# never read as the dtype or past its NUL (the file is re-sealed with a valid CRC-32)
+for bad in 'x.dtypZ' 'x.size(' 'x.dim(Z' 'xdtype.'; do
+  /usr/bin/python3 - "$tmpd/v.sybc" "$tmpd/slot.sybc" "$bad" <<'PY'
+import sys, zlib, struct
+d = bytearray(open(sys.argv[1], 'rb').read())
+old, new = b'x.dtype', sys.argv[3].encode()
+i = d.index(old)
+assert len(new) == len(old)
+d[i:i + len(old)] = new
+crc = zlib.crc32(bytes(d[:36]) + bytes(d[40:])) & 0xffffffff
+d[36:40] = struct.pack('<I', crc)
+open(sys.argv[2], 'wb').write(d)
+PY
+  checkx "check: slot '$bad'" 3 "symshape: error: $tmpd/slot.sybc: unsupported source '$bad' in slot 1 (expected NAME.dim(), NAME.dtype or NAME.size()[I])" "$S" check --sizes x=2,3,224,224 "$tmpd/slot.sybc"
+done
 # ---- end to end on every corpus model: run and probe --points, zero violations
 SH="${SY_SHARED_DIR:-$T/../../shared}"; C="$SH/corpus"; P="$SH/probes"
 if [ -d "$C" ]; then
