@@ -125,6 +125,16 @@ static void bc_put(sy_facts *f, const sy_expr *e, const sy_ival *iv, const sy_ex
     f->bc_n++;
 }
 
+/* Simplification memos live for one operation (sy_decide, sy_simplify):
+ * within it every node is simplified once per depth; between operations
+ * they are released, so that an answer depends only on the facts and the
+ * query (the linear layer's budget is per operation). */
+static void simp_memos_release(sy_facts *f)
+{
+    for (int i = 0; i < SIMP_LEVELS; i++)
+        if (f->sm[i].keys) sy_memo_clear(f->ctx, &f->sm[i]);
+}
+
 /* The simplification memo for the current depth, created on first use. */
 static sy_memo *simp_memo(sy_facts *f)
 {
@@ -1261,6 +1271,19 @@ static sy_truth decide_rec(sy_facts *f, const sy_expr *q, int *layer)
     return decide_rel(f, q, layer);
 }
 
+/* What sy_simplify does after applying the replacements: two passes of
+ * range-aware rewriting (the second catches rules the first exposed) with
+ * the simplification budget. sy_decide falls back on exactly this. */
+static const sy_expr *simplify_core(sy_facts *f, const sy_expr *q)
+{
+    f->lia_budget = 64;
+    sy_memo *m = simp_memo(f);
+    if (!m) return sy_oom(f->ctx);
+    const sy_expr *r = simp(f, q, m);
+    if (r) r = simp(f, r, m);
+    return r;
+}
+
 /* The decision layers use the context's error slot for internal failures
  * they recover from (as UNKNOWN); the caller's previous error is kept. */
 typedef struct { sy_status st; long off; char msg[512]; } saved_err;
@@ -1289,6 +1312,13 @@ sy_status sy_decide(sy_facts *f, const sy_expr *rel, sy_truth *out)
     f->stats.queries++;
     *out = SY_TRUTH_UNKNOWN;
     if (f->inconsistent) {
+        /* nothing is concluded from contradictory facts, except a constant
+         * (as sy_simplify, which returns the relation unchanged) */
+        if (rel->kind == SY_EXPR_TRUE || rel->kind == SY_EXPR_FALSE) {
+            *out = rel->kind == SY_EXPR_TRUE ? SY_TRUTH_TRUE : SY_TRUTH_FALSE;
+            f->stats.by_canonical++;
+            return SY_OK;
+        }
         f->stats.unknown++;
         return SY_OK;
     }
@@ -1317,7 +1347,22 @@ sy_status sy_decide(sy_facts *f, const sy_expr *rel, sy_truth *out)
     int layer = 0;
     saved_err se;
     save_err(f->ctx, &se);
+    simp_memos_release(f);
     sy_truth t = decide_rec(f, q, &layer);
+    if (t == SY_TRUTH_UNKNOWN) {
+        /* Decide is at least as strong as simplify, by construction: when the
+         * layers leave the question open, run exactly what sy_simplify runs on
+         * it (same fresh state: memos released, same budget) and take a
+         * constant result. */
+        simp_memos_release(f);
+        const sy_expr *r = simplify_core(f, q);
+        if (f->ctx->err != SY_ENOMEM) sy_ctx_reset_error(f->ctx);
+        if (r && (r->kind == SY_EXPR_TRUE || r->kind == SY_EXPR_FALSE)) {
+            t = r->kind == SY_EXPR_TRUE ? SY_TRUTH_TRUE : SY_TRUTH_FALSE;
+            layer = 2;
+        }
+    }
+    simp_memos_release(f);
     if (restore_err(f->ctx, &se) == SY_ENOMEM) return sy_fail_st(f->ctx, SY_ENOMEM, "out of memory");
     f->dc_key[slot] = q;
     f->dc_val[slot] = (unsigned char)t;
@@ -1580,11 +1625,9 @@ const sy_expr *sy_simplify(sy_facts *f, const sy_expr *e)
     if (f->inconsistent) return e;
     const sy_expr *q = apply_raw(f, e);
     if (!q) return NULL;
-    f->lia_budget = 64;
-    sy_memo *m = simp_memo(f);
-    if (!m) return sy_oom(ctx);
-    const sy_expr *r = simp(f, q, m);
-    if (r) r = simp(f, r, m); /* a second pass catches rules exposed by the first */
+    simp_memos_release(f);
+    const sy_expr *r = simplify_core(f, q);
+    simp_memos_release(f);
     if (!r) /* every failing path records why; a NULL without a reason is a bug, never a silent result */
         return sy_ctx_last_error(ctx) != SY_OK ? NULL : sy_fail(ctx, SY_ERROR, "simplify: a rewrite failed without a reason");
     return unfresh(f, r);
