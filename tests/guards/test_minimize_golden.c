@@ -81,3 +81,45 @@ Test(guards_golden, corpus_guard_sets_identical_to_golden, .init = ctx_setup, .f
 {
     cr_assert(lt(int, 0, corpus_for_each(each, NULL)), "no model found");
 }
+
+/* Issue 14, last row: 10^4 guard_bool nodes 's*(i+2) != t' (s, t the two dims
+ * of x, example [3, 7]). None is implied by the others (t = s*(i+2) violates
+ * exactly one), so minimization keeps all of them, plus rank, dtype and the
+ * two range guards: 10004. Took 53.6 s at 5000 guards before. */
+Test(guards_golden, ten_thousand_disequalities_all_kept, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
+{
+    int N = 10000;
+    size_t cap = (size_t)N * 260 + 512, len = 0;
+    char *t = malloc(cap);
+    len += (size_t)snprintf(t + len, cap - len,
+                            "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
+                            "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[3,7],\"dynamic\":[0,1]},"
+                            "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},0],\"kwargs\":{}},"
+                            "{\"name\":\"t\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1],\"kwargs\":{}}");
+    for (int i = 0; i < N; i++)
+        len += (size_t)snprintf(t + len, cap - len,
+                                ",{\"name\":\"m%d\",\"op\":\"mul\",\"args\":[{\"ref\":\"s\"},%d],\"kwargs\":{}}"
+                                ",{\"name\":\"c%d\",\"op\":\"ne\",\"args\":[{\"ref\":\"m%d\"},{\"ref\":\"t\"}],\"kwargs\":{}}"
+                                ",{\"name\":\"g%d\",\"op\":\"guard_bool\",\"args\":[{\"ref\":\"c%d\"},true],\"kwargs\":{}}",
+                                i, i + 2, i, i, i, i);
+    len += (size_t)snprintf(t + len, cap - len, "],\"outputs\":[]}");
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_text(ctx, t, len, "ne.json", &g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_env *env = sy_env_new(ctx, NULL);
+    sy_trace *tr;
+    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &tr), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset *gs;
+    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK));
+    cr_assert(eq(sz, sy_gset_size(gs), (size_t)N + 4));
+    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(sz, sy_gset_size(gs), (size_t)N + 4));
+    size_t nrel = 0;
+    for (size_t i = 0; i < sy_gset_size(gs); i++) nrel += sy_gset_at(gs, i)->kind == SY_GK_RELATION;
+    cr_assert(eq(sz, nrel, (size_t)N));
+    cr_assert(eq(str, (char *)sy_gset_at(gs, 2)->text, "2 <= x.size()[0]"));
+    sy_gset_free(gs);
+    sy_trace_free(tr);
+    sy_env_free(env);
+    sy_graph_free(g);
+    free(t);
+}
