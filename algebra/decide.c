@@ -59,6 +59,7 @@ struct sy_facts {
     bentry *bc;
     size_t bc_n, bc_cap;
     sy_memo sm[SIMP_LEVELS];
+    sy_memo relset; /* the relations of rels, for O(1) membership */
 };
 
 static void caches_clear(sy_facts *f)
@@ -195,6 +196,7 @@ sy_facts *sy_facts_free(sy_facts *f)
     for (size_t i = 0; i < f->nfresh; i++) fmpz_clear(&f->fresh[i].k);
     if (f->fresh) sy_dealloc(ctx, f->fresh, f->freshcap * sizeof *f->fresh);
     caches_clear(f);
+    if (f->relset.keys) sy_memo_clear(ctx, &f->relset);
     sy_dealloc(ctx, f, sizeof *f);
     return NULL;
 }
@@ -216,6 +218,9 @@ sy_facts *sy_facts_copy(const sy_facts *src)
         memcpy(f->rels, src->rels, src->nrels * sizeof *f->rels);
         f->relcap = src->relcap;
         f->nrels = src->nrels;
+        if (!sy_memo_init(f->ctx, &f->relset)) goto oom;
+        for (size_t i = 0; i < f->nrels; i++)
+            if (!sy_memo_put(f->ctx, &f->relset, f->rels[i], f->rels[i])) goto oom;
     }
     if (src->nfresh) {
         f->fresh = sy_alloc(f->ctx, src->freshcap * sizeof *f->fresh);
@@ -245,8 +250,9 @@ void sy_facts_get_stats(const sy_facts *f, sy_decide_stats *out)
 
 static bool push_rel(sy_facts *f, const sy_expr *r)
 {
-    for (size_t i = 0; i < f->nrels; i++)
-        if (f->rels[i] == r) return true;
+    if (!f->relset.keys && !sy_memo_init(f->ctx, &f->relset)) return false;
+    if (sy_memo_get(&f->relset, r)) return true;
+    if (!sy_memo_put(f->ctx, &f->relset, r, r)) return false;
     if (f->nrels == f->relcap) {
         size_t nc = f->relcap ? f->relcap * 2 : 16;
         const sy_expr **nr = sy_realloc(f->ctx, f->rels, f->relcap * sizeof *nr, nc * sizeof *nr);
@@ -260,9 +266,7 @@ static bool push_rel(sy_facts *f, const sy_expr *r)
 
 static bool has_rel(const sy_facts *f, const sy_expr *r)
 {
-    for (size_t i = 0; i < f->nrels; i++)
-        if (f->rels[i] == r) return true;
-    return false;
+    return f->relset.keys && sy_memo_get(&f->relset, r) != NULL;
 }
 
 /* ------------------------------------------------------------------ replacements */
@@ -1821,6 +1825,7 @@ static sy_status install_replacement(sy_facts *f, const sy_expr *s, const sy_exp
         memcpy(old_rels, f->rels, n * sizeof *old_rels);
     }
     f->nrels = 0;
+    if (f->relset.keys) sy_memo_clear(ctx, &f->relset);
     sy_status st = SY_OK;
     if (!old.lo_inf) st = add_fact(f, sy_expr_ge(ctx, v, sy_int_fmpz(ctx, old.lo)), depth + 1);
     if (st == SY_OK && !old.hi_inf) st = add_fact(f, sy_expr_le(ctx, v, sy_int_fmpz(ctx, old.hi)), depth + 1);
