@@ -25,6 +25,16 @@ typedef struct fresh_sym {
 } fresh_sym;
 
 #define DCACHE 256 /* decide() answers memoized per fact-set version */
+#define SIMP_LEVELS 8 /* simplification memos, one per decision depth */
+#define CACHE_MAX ((size_t)1 << 20) /* a memo past this many entries starts over */
+
+/* Interval of a node under the facts, and the first division in it whose
+ * divisor may be zero (see bctx), memoized on node identity. */
+typedef struct bentry {
+    const sy_expr *key;
+    sy_ival iv;
+    const sy_expr *culprit, *culprit_div;
+} bentry;
 
 struct sy_facts {
     sy_ctx *ctx;
@@ -43,7 +53,98 @@ struct sy_facts {
     int depth;
     size_t lia_budget;
     sy_decide_stats stats;
+    /* Memos on node identity, valid for the current facts (cleared by
+     * sy_facts_add): bounds, and simplification results per depth (a result
+     * depends on how deep the decision layers may still recurse). */
+    bentry *bc;
+    size_t bc_n, bc_cap;
+    sy_memo sm[SIMP_LEVELS];
+    sy_memo relset; /* the relations of rels, for O(1) membership */
 };
+
+static void caches_clear(sy_facts *f)
+{
+    sy_ctx *ctx = f->ctx;
+    if (f->bc) {
+        for (size_t i = 0; i < f->bc_cap; i++)
+            if (f->bc[i].key) sy_ival_clear(&f->bc[i].iv);
+        sy_dealloc(ctx, f->bc, f->bc_cap * sizeof *f->bc);
+    }
+    f->bc = NULL;
+    f->bc_n = f->bc_cap = 0;
+    for (int i = 0; i < SIMP_LEVELS; i++)
+        if (f->sm[i].keys) sy_memo_clear(ctx, &f->sm[i]);
+}
+
+static const bentry *bc_get(const sy_facts *f, const sy_expr *e)
+{
+    if (!f->bc) return NULL;
+    size_t mask = f->bc_cap - 1, j = (size_t)e->hash & mask;
+    while (f->bc[j].key) {
+        if (f->bc[j].key == e) return &f->bc[j];
+        j = (j + 1) & mask;
+    }
+    return NULL;
+}
+
+/* Remember e's interval (copied). A failed allocation only loses the entry. */
+static void bc_put(sy_facts *f, const sy_expr *e, const sy_ival *iv, const sy_expr *culprit, const sy_expr *culprit_div)
+{
+    sy_ctx *ctx = f->ctx;
+    if (f->bc_n >= CACHE_MAX) {
+        for (size_t i = 0; i < f->bc_cap; i++)
+            if (f->bc[i].key) sy_ival_clear(&f->bc[i].iv);
+        memset(f->bc, 0, f->bc_cap * sizeof *f->bc);
+        f->bc_n = 0;
+    }
+    if ((f->bc_n + 1) * 2 > f->bc_cap) {
+        size_t nc = f->bc_cap ? f->bc_cap * 2 : 256;
+        bentry *nb = sy_alloc(ctx, nc * sizeof *nb);
+        if (!nb) {
+            if (ctx->err == SY_ENOMEM) sy_ctx_reset_error(ctx);
+            return;
+        }
+        memset(nb, 0, nc * sizeof *nb);
+        for (size_t i = 0; i < f->bc_cap; i++) {
+            if (!f->bc[i].key) continue;
+            size_t j = (size_t)f->bc[i].key->hash & (nc - 1);
+            while (nb[j].key) j = (j + 1) & (nc - 1);
+            nb[j] = f->bc[i]; /* moves the fmpz values */
+        }
+        if (f->bc) sy_dealloc(ctx, f->bc, f->bc_cap * sizeof *f->bc);
+        f->bc = nb;
+        f->bc_cap = nc;
+    }
+    size_t mask = f->bc_cap - 1, j = (size_t)e->hash & mask;
+    while (f->bc[j].key) j = (j + 1) & mask;
+    bentry *b = &f->bc[j];
+    b->key = e;
+    sy_ival_init(&b->iv);
+    sy_ival_set(&b->iv, iv);
+    b->culprit = culprit;
+    b->culprit_div = culprit_div;
+    f->bc_n++;
+}
+
+/* Simplification memos live for one operation (sy_decide, sy_simplify):
+ * within it every node is simplified once per depth; between operations
+ * they are released, so that an answer depends only on the facts and the
+ * query (the linear layer's budget is per operation). */
+static void simp_memos_release(sy_facts *f)
+{
+    for (int i = 0; i < SIMP_LEVELS; i++)
+        if (f->sm[i].keys) sy_memo_clear(f->ctx, &f->sm[i]);
+}
+
+/* The simplification memo for the current depth, created on first use. */
+static sy_memo *simp_memo(sy_facts *f)
+{
+    int d = f->depth < 0 ? 0 : f->depth >= SIMP_LEVELS ? SIMP_LEVELS - 1 : f->depth;
+    sy_memo *m = &f->sm[d];
+    if (m->keys && m->n >= CACHE_MAX) sy_memo_clear(f->ctx, m);
+    if (!m->keys && !sy_memo_init(f->ctx, m)) return NULL;
+    return m;
+}
 
 /* ------------------------------------------------------------------ storage */
 
@@ -94,6 +195,8 @@ sy_facts *sy_facts_free(sy_facts *f)
     if (f->rels) sy_dealloc(ctx, f->rels, f->relcap * sizeof *f->rels);
     for (size_t i = 0; i < f->nfresh; i++) fmpz_clear(&f->fresh[i].k);
     if (f->fresh) sy_dealloc(ctx, f->fresh, f->freshcap * sizeof *f->fresh);
+    caches_clear(f);
+    if (f->relset.keys) sy_memo_clear(ctx, &f->relset);
     sy_dealloc(ctx, f, sizeof *f);
     return NULL;
 }
@@ -115,6 +218,9 @@ sy_facts *sy_facts_copy(const sy_facts *src)
         memcpy(f->rels, src->rels, src->nrels * sizeof *f->rels);
         f->relcap = src->relcap;
         f->nrels = src->nrels;
+        if (!sy_memo_init(f->ctx, &f->relset)) goto oom;
+        for (size_t i = 0; i < f->nrels; i++)
+            if (!sy_memo_put(f->ctx, &f->relset, f->rels[i], f->rels[i])) goto oom;
     }
     if (src->nfresh) {
         f->fresh = sy_alloc(f->ctx, src->freshcap * sizeof *f->fresh);
@@ -144,8 +250,9 @@ void sy_facts_get_stats(const sy_facts *f, sy_decide_stats *out)
 
 static bool push_rel(sy_facts *f, const sy_expr *r)
 {
-    for (size_t i = 0; i < f->nrels; i++)
-        if (f->rels[i] == r) return true;
+    if (!f->relset.keys && !sy_memo_init(f->ctx, &f->relset)) return false;
+    if (sy_memo_get(&f->relset, r)) return true;
+    if (!sy_memo_put(f->ctx, &f->relset, r, r)) return false;
     if (f->nrels == f->relcap) {
         size_t nc = f->relcap ? f->relcap * 2 : 16;
         const sy_expr **nr = sy_realloc(f->ctx, f->rels, f->relcap * sizeof *nr, nc * sizeof *nr);
@@ -159,9 +266,7 @@ static bool push_rel(sy_facts *f, const sy_expr *r)
 
 static bool has_rel(const sy_facts *f, const sy_expr *r)
 {
-    for (size_t i = 0; i < f->nrels; i++)
-        if (f->rels[i] == r) return true;
-    return false;
+    return f->relset.keys && sy_memo_get(&f->relset, r) != NULL;
 }
 
 /* ------------------------------------------------------------------ replacements */
@@ -313,7 +418,37 @@ static bool residue_range(bctx *B, const sy_expr *p, const fmpz *k, sy_ival *out
     return ok;
 }
 
+static void bound_node(bctx *B, const sy_expr *e, sy_ival *out);
+
+/* Interval of e under the facts, memoized on node identity: on a DAG every
+ * node is bounded once per fact set (a tree walk of a shared FloorDiv chain
+ * is exponential in its depth). B->culprit gets the first division (in the
+ * order of a tree walk) whose divisor may be zero, as without the memo. */
 static void bound_rec(bctx *B, const sy_expr *e, sy_ival *out)
+{
+    if (e->kind == SY_EXPR_INT || e->kind == SY_EXPR_SYM || e->isbool) {
+        bound_node(B, e, out);
+        return;
+    }
+    const bentry *hit = bc_get(B->f, e);
+    if (hit) {
+        sy_ival_set(out, &hit->iv);
+        if (!B->culprit && hit->culprit) {
+            B->culprit = hit->culprit;
+            B->culprit_div = hit->culprit_div;
+        }
+        return;
+    }
+    bctx sub = {B->f, NULL, NULL};
+    bound_node(&sub, e, out);
+    bc_put(B->f, e, out, sub.culprit, sub.culprit_div);
+    if (!B->culprit && sub.culprit) {
+        B->culprit = sub.culprit;
+        B->culprit_div = sub.culprit_div;
+    }
+}
+
+static void bound_node(bctx *B, const sy_expr *e, sy_ival *out)
 {
     sy_facts *f = B->f;
     sy_ival a, b;
@@ -1097,12 +1232,8 @@ static sy_truth decide_rel(sy_facts *f, const sy_expr *q, int *layer)
     /* layer 3: range-aware rewriting, then decide the rewritten relation */
     if (f->depth < MAX_DEPTH) {
         f->depth++;
-        sy_memo m;
-        const sy_expr *q2 = NULL;
-        if (sy_memo_init(ctx, &m)) {
-            q2 = simp(f, q, &m);
-            sy_memo_clear(ctx, &m);
-        }
+        sy_memo *m = simp_memo(f);
+        const sy_expr *q2 = m ? simp(f, q, m) : NULL;
         f->depth--;
         sy_ctx_reset_error(ctx);
         if (q2 && q2 != q) {
@@ -1144,6 +1275,19 @@ static sy_truth decide_rec(sy_facts *f, const sy_expr *q, int *layer)
     return decide_rel(f, q, layer);
 }
 
+/* What sy_simplify does after applying the replacements: two passes of
+ * range-aware rewriting (the second catches rules the first exposed) with
+ * the simplification budget. sy_decide falls back on exactly this. */
+static const sy_expr *simplify_core(sy_facts *f, const sy_expr *q)
+{
+    f->lia_budget = 64;
+    sy_memo *m = simp_memo(f);
+    if (!m) return sy_oom(f->ctx);
+    const sy_expr *r = simp(f, q, m);
+    if (r) r = simp(f, r, m);
+    return r;
+}
+
 /* The decision layers use the context's error slot for internal failures
  * they recover from (as UNKNOWN); the caller's previous error is kept. */
 typedef struct { sy_status st; long off; char msg[512]; } saved_err;
@@ -1172,6 +1316,13 @@ sy_status sy_decide(sy_facts *f, const sy_expr *rel, sy_truth *out)
     f->stats.queries++;
     *out = SY_TRUTH_UNKNOWN;
     if (f->inconsistent) {
+        /* nothing is concluded from contradictory facts, except a constant
+         * (as sy_simplify, which returns the relation unchanged) */
+        if (rel->kind == SY_EXPR_TRUE || rel->kind == SY_EXPR_FALSE) {
+            *out = rel->kind == SY_EXPR_TRUE ? SY_TRUTH_TRUE : SY_TRUTH_FALSE;
+            f->stats.by_canonical++;
+            return SY_OK;
+        }
         f->stats.unknown++;
         return SY_OK;
     }
@@ -1200,7 +1351,22 @@ sy_status sy_decide(sy_facts *f, const sy_expr *rel, sy_truth *out)
     int layer = 0;
     saved_err se;
     save_err(f->ctx, &se);
+    simp_memos_release(f);
     sy_truth t = decide_rec(f, q, &layer);
+    if (t == SY_TRUTH_UNKNOWN) {
+        /* Decide is at least as strong as simplify, by construction: when the
+         * layers leave the question open, run exactly what sy_simplify runs on
+         * it (same fresh state: memos released, same budget) and take a
+         * constant result. */
+        simp_memos_release(f);
+        const sy_expr *r = simplify_core(f, q);
+        if (f->ctx->err != SY_ENOMEM) sy_ctx_reset_error(f->ctx);
+        if (r && (r->kind == SY_EXPR_TRUE || r->kind == SY_EXPR_FALSE)) {
+            t = r->kind == SY_EXPR_TRUE ? SY_TRUTH_TRUE : SY_TRUTH_FALSE;
+            layer = 2;
+        }
+    }
+    simp_memos_release(f);
     if (restore_err(f->ctx, &se) == SY_ENOMEM) return sy_fail_st(f->ctx, SY_ENOMEM, "out of memory");
     f->dc_key[slot] = q;
     f->dc_val[slot] = (unsigned char)t;
@@ -1348,15 +1514,18 @@ static const sy_expr *simp(sy_facts *f, const sy_expr *e, sy_memo *memo)
         r = b == e->args[0] ? e : sy_expr_pow_ui(ctx, b, e->u.exp);
         break;
     }
-    case SY_EXPR_MUL: {
-        const sy_expr *acc = sy_expr_int_si(ctx, 1);
-        bool same = true;
-        for (uint32_t i = 0; i < e->n && acc; i++) {
-            const sy_expr *x = simp(f, e->args[i], memo);
-            same = same && x == e->args[i];
-            acc = sy_expr_mul(ctx, acc, x);
+    case SY_EXPR_MUL: { /* one n-ary product, not n binary ones */
+        const sy_expr *stackbuf[16];
+        const sy_expr **v = e->n <= 16 ? stackbuf : sy_alloc(ctx, e->n * sizeof *v);
+        if (!v) return sy_oom(ctx);
+        bool ok = true, same = true;
+        for (uint32_t i = 0; i < e->n && ok; i++) {
+            v[i] = simp(f, e->args[i], memo);
+            ok = v[i] != NULL;
+            same = same && v[i] == e->args[i];
         }
-        r = same ? e : acc;
+        r = !ok ? NULL : same ? e : sy_expr_mul_n(ctx, e->n, v);
+        if (v != stackbuf) sy_dealloc(ctx, v, e->n * sizeof *v);
         break;
     }
     case SY_EXPR_FLOORDIV:
@@ -1460,12 +1629,9 @@ const sy_expr *sy_simplify(sy_facts *f, const sy_expr *e)
     if (f->inconsistent) return e;
     const sy_expr *q = apply_raw(f, e);
     if (!q) return NULL;
-    f->lia_budget = 64;
-    sy_memo m;
-    if (!sy_memo_init(ctx, &m)) return sy_oom(ctx);
-    const sy_expr *r = simp(f, q, &m);
-    if (r) r = simp(f, r, &m); /* a second pass catches rules exposed by the first */
-    sy_memo_clear(ctx, &m);
+    simp_memos_release(f);
+    const sy_expr *r = simplify_core(f, q);
+    simp_memos_release(f);
     if (!r) /* every failing path records why; a NULL without a reason is a bug, never a silent result */
         return sy_ctx_last_error(ctx) != SY_OK ? NULL : sy_fail(ctx, SY_ERROR, "simplify: a rewrite failed without a reason");
     return unfresh(f, r);
@@ -1659,6 +1825,7 @@ static sy_status install_replacement(sy_facts *f, const sy_expr *s, const sy_exp
         memcpy(old_rels, f->rels, n * sizeof *old_rels);
     }
     f->nrels = 0;
+    if (f->relset.keys) sy_memo_clear(ctx, &f->relset);
     sy_status st = SY_OK;
     if (!old.lo_inf) st = add_fact(f, sy_expr_ge(ctx, v, sy_int_fmpz(ctx, old.lo)), depth + 1);
     if (st == SY_OK && !old.hi_inf) st = add_fact(f, sy_expr_le(ctx, v, sy_int_fmpz(ctx, old.hi)), depth + 1);
@@ -1858,6 +2025,7 @@ sy_status sy_facts_add(sy_facts *f, const sy_expr *fact)
 {
     if (!f) return SY_EINVAL;
     memset(f->dc_key, 0, sizeof f->dc_key); /* answers depend on the facts */
+    caches_clear(f);
     if (!fact) return sy_fail_st(f->ctx, SY_EINVAL, "facts: NULL fact");
     if (!fact->isbool) return sy_fail_st(f->ctx, SY_EINVAL, "facts: expected a boolean expression, got an integer");
     if (!ensure(f, f->ctx->nsyms)) return sy_fail_st(f->ctx, SY_ENOMEM, "out of memory");

@@ -457,9 +457,18 @@ const sy_expr *sy_rebuild(sy_ctx *ctx, const sy_expr *e, sy_memo *memo,
             break;
         }
         case SY_EXPR_POW: r = sy_expr_pow_ui(ctx, sy_rebuild(ctx, e->args[0], memo, leaf, ud), e->u.exp); break;
-        case SY_EXPR_MUL: {
-            r = sy_expr_int_si(ctx, 1);
-            for (uint32_t i = 0; i < e->n && r; i++) r = sy_expr_mul(ctx, r, sy_rebuild(ctx, e->args[i], memo, leaf, ud));
+        case SY_EXPR_MUL: { /* one n-ary product, not n binary ones */
+            const sy_expr *stackbuf[16];
+            const sy_expr **v = e->n <= 16 ? stackbuf : sy_alloc(ctx, e->n * sizeof *v);
+            if (!v) { r = sy_oom(ctx); break; }
+            bool ok = true, same = true;
+            for (uint32_t i = 0; i < e->n && ok; i++) {
+                v[i] = sy_rebuild(ctx, e->args[i], memo, leaf, ud);
+                ok = v[i] != NULL;
+                same = same && v[i] == e->args[i];
+            }
+            if (ok) r = same ? e : sy_expr_mul_n(ctx, e->n, v);
+            if (v != stackbuf) sy_dealloc(ctx, v, e->n * sizeof *v);
             break;
         }
         case SY_EXPR_FLOORDIV:

@@ -952,14 +952,105 @@ const sy_expr *sy_expr_mul(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
     return sy_terms_build(ctx, &ts);
 }
 
+static int factor_cmp(const void *x, const void *y)
+{
+    return atom_cmp(((const factor *)x)->base, ((const factor *)y)->base);
+}
+
+/* n-ary product: the constants are multiplied together, the factors of every
+ * monomial operand (and of single-term sums c*m) are gathered, sorted once and
+ * merged into one monomial, and only the sums with two or more terms are
+ * expanded (smallest first). A product of n symbols costs O(n log n), where
+ * folding binary products built and interned n monomials of growing size. */
 const sy_expr *sy_expr_mul_n(sy_ctx *ctx, size_t n, const sy_expr *const *args)
 {
     if (!ctx) return NULL;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         if (!args[i]) return NULL;
-    const sy_expr *r = sy_expr_int_si(ctx, 1);
-    for (size_t i = 0; i < n && r; i++) r = sy_expr_mul(ctx, r, args[i]);
-    return r;
+        if (!sy_check_int(ctx, args[i], "mul")) return NULL;
+    }
+    if (n == 0) return sy_expr_int_si(ctx, 1);
+    if (n == 1) return args[0];
+    if (n == 2) return sy_expr_mul(ctx, args[0], args[1]);
+    size_t nf = 0, np = 0;
+    for (size_t i = 0; i < n; i++) {
+        const sy_expr *a = args[i];
+        if (a->kind == SY_EXPR_ADD && a->n == 1 && fmpz_is_zero(&a->u.c0)) a = SY_CTERMS(a)[0].mono;
+        if (sy_is_monomial(a)) nf += nfactors(a);
+        else if (a->kind == SY_EXPR_ADD) np++;
+    }
+    factor *fs = nf ? sy_alloc(ctx, nf * sizeof *fs) : NULL;
+    const sy_expr **polys = np ? sy_alloc(ctx, np * sizeof *polys) : NULL;
+    const sy_expr *res = NULL;
+    fmpz_t c;
+    fmpz_init_set_ui(c, 1);
+    if ((nf && !fs) || (np && !polys)) {
+        res = sy_oom(ctx);
+        goto done;
+    }
+    size_t k = 0, kp = 0;
+    for (size_t i = 0; i < n; i++) {
+        const sy_expr *a = args[i];
+        if (a->kind == SY_EXPR_INT) {
+            fmpz_mul(c, c, &a->u.value);
+            continue;
+        }
+        if (a->kind == SY_EXPR_ADD && a->n == 1 && fmpz_is_zero(&a->u.c0)) {
+            fmpz_mul(c, c, &SY_CTERMS(a)[0].coef);
+            a = SY_CTERMS(a)[0].mono;
+        }
+        if (sy_is_monomial(a)) {
+            for (uint32_t j = 0; j < nfactors(a); j++) {
+                fs[k].base = factor_at(a, j, &fs[k].exp);
+                k++;
+            }
+        } else {
+            polys[kp++] = a;
+        }
+    }
+    if (fmpz_is_zero(c)) {
+        res = sy_expr_int_si(ctx, 0);
+        goto done;
+    }
+    const sy_expr *mono = NULL;
+    if (k) {
+        qsort(fs, k, sizeof *fs, factor_cmp);
+        size_t m = 0;
+        for (size_t i = 0; i < k; i++) {
+            if (m && atom_cmp(fs[m - 1].base, fs[i].base) == 0) {
+                if (fs[i].exp > UINT64_MAX - fs[m - 1].exp) {
+                    res = sy_fail(ctx, SY_EQUOTA, "exponent exceeds the limit %llu", (unsigned long long)ctx->opts.max_exponent);
+                    goto done;
+                }
+                fs[m - 1].exp += fs[i].exp;
+            } else {
+                fs[m++] = fs[i];
+            }
+        }
+        mono = build_mono(ctx, fs, m);
+        if (!mono) goto done;
+    }
+    /* expand the sums, fewest terms first (the intermediate products stay small) */
+    for (size_t i = 1; i < kp; i++) {
+        const sy_expr *t = polys[i];
+        size_t j = i;
+        while (j > 0 && polys[j - 1]->n > t->n) {
+            polys[j] = polys[j - 1];
+            j--;
+        }
+        polys[j] = t;
+    }
+    const sy_expr *acc = mono;
+    for (size_t i = 0; i < kp; i++) {
+        acc = acc ? sy_expr_mul(ctx, acc, polys[i]) : polys[i];
+        if (!acc) goto done;
+    }
+    res = acc ? sy_scale_fmpz(ctx, acc, c) : sy_int_fmpz(ctx, c);
+done:
+    fmpz_clear(c);
+    if (fs) sy_dealloc(ctx, fs, nf * sizeof *fs);
+    if (polys) sy_dealloc(ctx, polys, np * sizeof *polys);
+    return res;
 }
 
 /* Upper bound on the number of terms of a t-term polynomial to the k-th power:
@@ -1126,6 +1217,20 @@ static bool fast_bounds(sy_expr *e)
             e->hi = kv - 1;
             if (a->lo != SY_NEG_INF && a->lo >= 0 && a->hi < e->hi) e->hi = a->hi;
         }
+        return true;
+    }
+    case SY_EXPR_MUL: {
+        /* a factor unbounded on both sides makes the product unbounded on
+         * both sides unless another factor is exactly 0 (then fall back) */
+        bool full = false;
+        for (uint32_t i = 0; i < e->n; i++) {
+            const sy_expr *a = e->args[i];
+            if (a->lo == 0 && a->hi == 0) return false;
+            if (a->lo == SY_NEG_INF && a->hi == SY_POS_INF) full = true;
+        }
+        if (!full) return false;
+        e->lo = SY_NEG_INF;
+        e->hi = SY_POS_INF;
         return true;
     }
     default: return false;

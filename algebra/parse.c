@@ -333,22 +333,85 @@ static const sy_expr *factor(parser *p)
     return power(p); /* a parenthesis or call inside counts once, in or_test */
 }
 
+/* A growable operand list for the n-ary constructors (context allocator). */
+typedef struct {
+    const sy_expr **v;
+    size_t n, cap;
+    const sy_expr *inl[16];
+} oplist;
+
+static void ops_init(oplist *o)
+{
+    o->v = o->inl;
+    o->n = 0;
+    o->cap = 16;
+}
+static void ops_clear(parser *p, oplist *o)
+{
+    if (o->v != o->inl) sy_dealloc(p->ctx, o->v, o->cap * sizeof *o->v);
+    ops_init(o);
+}
+static bool ops_push(parser *p, oplist *o, const sy_expr *e, size_t off)
+{
+    if (o->n == o->cap) {
+        size_t nc = o->cap * 2;
+        const sy_expr **nv = sy_alloc(p->ctx, nc * sizeof *nv);
+        if (!nv) {
+            sy_oom(p->ctx);
+            cfail(p, off);
+            return false;
+        }
+        memcpy(nv, o->v, o->n * sizeof *nv);
+        if (o->v != o->inl) sy_dealloc(p->ctx, o->v, o->cap * sizeof *o->v);
+        o->v = nv;
+        o->cap = nc;
+    }
+    o->v[o->n++] = e;
+    return true;
+}
+
+/* term := factor (('*' | '//' | '%') factor)*, left-associative. A run of '*'
+ * is built by one n-ary product (sy_expr_mul_n), not by n binary products;
+ * a failure in it is reported at the run's first '*'. */
 static const sy_expr *term(parser *p)
 {
     const sy_expr *e = factor(p);
-    while (e && (p->t == T_STAR || p->t == T_FDIV || p->t == T_MOD)) {
+    if (!e) return NULL;
+    oplist run;
+    ops_init(&run);
+    size_t run_off = 0;
+    bool ok = ops_push(p, &run, e, p->tstart);
+    while (ok && (p->t == T_STAR || p->t == T_FDIV || p->t == T_MOD)) {
         tok op = p->t;
         size_t off = p->tstart;
         next(p);
         const sy_expr *r = factor(p);
-        if (!r) return NULL;
+        if (!r) {
+            ok = false;
+            break;
+        }
         const char *opn = op == T_STAR ? "'*'" : op == T_FDIV ? "'//'" : "'%'";
-        if (!type_int(p, e, off, opn) || !type_int(p, r, off, opn)) return NULL;
-        if (op == T_STAR) e = sy_expr_mul(p->ctx, e, r);
-        else if (op == T_FDIV) e = sy_expr_floordiv(p->ctx, e, r);
-        else e = sy_expr_mod(p->ctx, e, r);
-        e = CHECK(p, e, off);
+        if (!type_int(p, run.v[run.n - 1], off, opn) || !type_int(p, r, off, opn)) {
+            ok = false;
+            break;
+        }
+        if (op == T_STAR) {
+            if (run.n == 1) run_off = off;
+            ok = ops_push(p, &run, r, off);
+            continue;
+        }
+        const sy_expr *l = run.n == 1 ? run.v[0] : CHECK(p, sy_expr_mul_n(p->ctx, run.n, run.v), run_off);
+        if (!l) {
+            ok = false;
+            break;
+        }
+        l = op == T_FDIV ? sy_expr_floordiv(p->ctx, l, r) : sy_expr_mod(p->ctx, l, r);
+        l = CHECK(p, l, off);
+        run.n = 0;
+        ok = l && ops_push(p, &run, l, off);
     }
+    e = !ok ? NULL : run.n == 1 ? run.v[0] : CHECK(p, sy_expr_mul_n(p->ctx, run.n, run.v), run_off);
+    ops_clear(p, &run);
     return e;
 }
 
@@ -390,28 +453,40 @@ fail:
 
 static bool is_cmp(tok t) { return t >= T_EQ && t <= T_GE; }
 
+/* A chain a < b < c is the conjunction of its links, built once by
+ * sy_expr_and_n (no re-sorting per link). */
 static const sy_expr *comparison(parser *p)
 {
     size_t off0 = p->tstart;
     const sy_expr *left = arith(p);
     if (!left || !is_cmp(p->t)) return left;
-    const sy_expr *acc = sy_expr_true(p->ctx);
-    while (is_cmp(p->t)) {
+    oplist rels;
+    ops_init(&rels);
+    bool ok = true;
+    size_t off_last = off0;
+    while (ok && is_cmp(p->t)) {
         tok op = p->t;
         size_t off = p->tstart;
         next(p);
         const sy_expr *right = arith(p);
-        if (!right) return NULL;
-        if (!type_int(p, left, off0, "a comparison") || !type_int(p, right, off, "a comparison")) return NULL;
+        if (!right) {
+            ok = false;
+            break;
+        }
+        if (!type_int(p, left, off0, "a comparison") || !type_int(p, right, off, "a comparison")) {
+            ok = false;
+            break;
+        }
         sy_rel_op r = op == T_EQ ? SY_REL_EQ : op == T_NE ? SY_REL_NE : op == T_LT ? SY_REL_LT
                     : op == T_LE ? SY_REL_LE : op == T_GT ? SY_REL_GT : SY_REL_GE;
         const sy_expr *rel = CHECK(p, sy_expr_rel(p->ctx, r, left, right), off);
-        if (!rel) return NULL;
-        acc = CHECK(p, sy_expr_and(p->ctx, acc, rel), off);
-        if (!acc) return NULL;
+        ok = rel && ops_push(p, &rels, rel, off);
         left = right;
         off0 = off;
+        off_last = off;
     }
+    const sy_expr *acc = !ok ? NULL : rels.n == 1 ? rels.v[0] : CHECK(p, sy_expr_and_n(p->ctx, rels.n, rels.v), off_last);
+    ops_clear(p, &rels);
     return acc;
 }
 
@@ -430,18 +505,34 @@ static const sy_expr *not_test(parser *p)
     return comparison(p);
 }
 
+/* and/or: every operand of a run is collected and the connective built once
+ * (sy_expr_and_n / sy_expr_or_n), not re-sorted per binary step. */
 static const sy_expr *and_test(parser *p)
 {
     size_t off0 = p->tstart;
     const sy_expr *e = not_test(p);
-    while (e && p->t == T_AND) {
+    if (!e || p->t != T_AND) return e;
+    oplist v;
+    ops_init(&v);
+    bool ok = ops_push(p, &v, e, off0);
+    size_t off_last = off0;
+    while (ok && p->t == T_AND) {
         size_t off = p->tstart;
         next(p);
         const sy_expr *r = not_test(p);
-        if (!r) return NULL;
-        if (!type_bool(p, e, off0, "'and'") || !type_bool(p, r, off, "'and'")) return NULL;
-        e = CHECK(p, sy_expr_and(p->ctx, e, r), off);
+        if (!r) {
+            ok = false;
+            break;
+        }
+        if (!type_bool(p, e, off0, "'and'") || !type_bool(p, r, off, "'and'")) {
+            ok = false;
+            break;
+        }
+        ok = ops_push(p, &v, r, off);
+        off_last = off;
     }
+    e = ok ? CHECK(p, sy_expr_and_n(p->ctx, v.n, v.v), off_last) : NULL;
+    ops_clear(p, &v);
     return e;
 }
 
@@ -450,19 +541,28 @@ static const sy_expr *or_test(parser *p)
     if (++p->depth > MAX_DEPTH) return perr(p, p->tstart, "%s", "expression nested too deeply");
     size_t off0 = p->tstart;
     const sy_expr *e = and_test(p);
-    while (e && p->t == T_OR) {
-        size_t off = p->tstart;
-        next(p);
-        const sy_expr *r = and_test(p);
-        if (!r) {
-            e = NULL;
-            break;
+    if (e && p->t == T_OR) {
+        oplist v;
+        ops_init(&v);
+        bool ok = ops_push(p, &v, e, off0);
+        size_t off_last = off0;
+        while (ok && p->t == T_OR) {
+            size_t off = p->tstart;
+            next(p);
+            const sy_expr *r = and_test(p);
+            if (!r) {
+                ok = false;
+                break;
+            }
+            if (!type_bool(p, e, off0, "'or'") || !type_bool(p, r, off, "'or'")) {
+                ok = false;
+                break;
+            }
+            ok = ops_push(p, &v, r, off);
+            off_last = off;
         }
-        if (!type_bool(p, e, off0, "'or'") || !type_bool(p, r, off, "'or'")) {
-            e = NULL;
-            break;
-        }
-        e = CHECK(p, sy_expr_or(p->ctx, e, r), off);
+        e = ok ? CHECK(p, sy_expr_or_n(p->ctx, v.n, v.v), off_last) : NULL;
+        ops_clear(p, &v);
     }
     p->depth--;
     return e;

@@ -16,6 +16,7 @@ typedef struct gguard {
     size_t origcap;
     size_t *slots;
     size_t slotcap;
+    size_t cost; /* expr_cost, computed once per minimization */
     bool dead;
 } gguard;
 
@@ -39,6 +40,8 @@ struct sy_gset {
     const char *model;
     const char **sources;
     const sy_expr **vars;
+    int64_t *example;          /* example value of each source (minimization's witness points) */
+    unsigned char *has_example;
     size_t nsrc, srccap;
     gguard *g;
     size_t n, cap;
@@ -92,6 +95,8 @@ sy_gset *sy_gset_free(sy_gset *gs)
     if (gs->g) sy_dealloc(ctx, gs->g, gs->cap * sizeof *gs->g);
     if (gs->sources) sy_dealloc(ctx, gs->sources, gs->srccap * sizeof *gs->sources);
     if (gs->vars) sy_dealloc(ctx, gs->vars, gs->srccap * sizeof *gs->vars);
+    if (gs->example) sy_dealloc(ctx, gs->example, gs->srccap * sizeof *gs->example);
+    if (gs->has_example) sy_dealloc(ctx, gs->has_example, gs->srccap);
     for (gchunk *c = gs->chunks, *n; c; c = n) {
         n = c->next;
         sy_dealloc(ctx, c, sizeof *c + c->size);
@@ -110,6 +115,12 @@ static long add_source(sy_gset *gs, const char *text)
         const sy_expr **nv = sy_realloc(gs->ctx, gs->vars, gs->srccap * sizeof *nv, nc * sizeof *nv);
         if (!nv) return -1;
         gs->vars = nv;
+        int64_t *ne = sy_realloc(gs->ctx, gs->example, gs->srccap * sizeof *ne, nc * sizeof *ne);
+        if (!ne) return -1;
+        gs->example = ne;
+        unsigned char *nh = sy_realloc(gs->ctx, gs->has_example, gs->srccap, nc);
+        if (!nh) return -1;
+        gs->has_example = nh;
         gs->srccap = nc;
     }
     const char *t = gstrdup(gs, text);
@@ -117,6 +128,8 @@ static long add_source(sy_gset *gs, const char *text)
     if (!v) return -1;
     gs->sources[gs->nsrc] = t;
     gs->vars[gs->nsrc] = v;
+    gs->example[gs->nsrc] = 0;
+    gs->has_example[gs->nsrc] = 0;
     return (long)gs->nsrc++;
 }
 
@@ -310,6 +323,10 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
         snprintf(buf, sizeof buf, "%s.dtype", in->name);
         long st_ = add_source(gs, buf);
         if (sd < 0 || st_ < 0) goto oom;
+        gs->example[sd] = (int64_t)in->ndim;
+        gs->has_example[sd] = 1;
+        gs->example[st_] = (int64_t)in->dtype;
+        gs->has_example[st_] = 1;
         for (size_t d = 0; d < in->ndim; d++) {
             snprintf(buf, sizeof buf, "%s.size()[%zu]", in->name, d);
             if (add_source(gs, buf) < 0) goto oom;
@@ -342,6 +359,8 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
             goto oom;
         }
         const sy_expr *v = gs->vars[s];
+        gs->example[s] = d->example;
+        gs->has_example[s] = 1;
         if (sy_expr_is_int(d->expr)) {
             if (d->policy == SY_DIM_STATIC) snprintf(buf, sizeof buf, "static dim (not listed as dynamic)");
             else if (d->spec)
@@ -551,18 +570,83 @@ oom:
 
 /* ------------------------------------------------------------------ minimization */
 
-static size_t expr_cost(const sy_expr *e)
+/* Tree size of e (every node counted once per occurrence, as a printer
+ * would), saturating; memoized on node identity so that a guard over a
+ * shared DAG (a nested FloorDiv chain) costs its number of distinct nodes
+ * to measure, not its exponential tree size. */
+typedef struct { sy_ctx *ctx; const sy_expr **k; size_t *v; size_t cap, n; bool off; } costmemo;
+
+static size_t sat_add(size_t a, size_t b) { return a > SIZE_MAX / 2 - b ? SIZE_MAX / 2 : a + b; }
+
+static void cost_put(costmemo *m, const sy_expr *e, size_t n)
 {
+    if (m->off) return;
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t nc = m->cap ? m->cap * 2 : 64;
+        const sy_expr **nk = sy_alloc(m->ctx, nc * sizeof *nk);
+        size_t *nv = nk ? sy_alloc(m->ctx, nc * sizeof *nv) : NULL;
+        if (!nv) { /* no memo: the walk stays exact, only slower */
+            if (nk) sy_dealloc(m->ctx, nk, nc * sizeof *nk);
+            if (sy_ctx_last_error(m->ctx) == SY_ENOMEM) sy_ctx_reset_error(m->ctx);
+            m->off = true;
+            return;
+        }
+        memset(nk, 0, nc * sizeof *nk);
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!m->k[i]) continue;
+            size_t j = (size_t)sy_expr_hash(m->k[i]) & (nc - 1);
+            while (nk[j]) j = (j + 1) & (nc - 1);
+            nk[j] = m->k[i];
+            nv[j] = m->v[i];
+        }
+        if (m->k) {
+            sy_dealloc(m->ctx, m->k, m->cap * sizeof *m->k);
+            sy_dealloc(m->ctx, m->v, m->cap * sizeof *m->v);
+        }
+        m->k = nk;
+        m->v = nv;
+        m->cap = nc;
+    }
+    size_t j = (size_t)sy_expr_hash(e) & (m->cap - 1);
+    while (m->k[j]) j = (j + 1) & (m->cap - 1);
+    m->k[j] = e;
+    m->v[j] = n;
+    m->n++;
+}
+
+static size_t expr_cost_rec(costmemo *m, const sy_expr *e)
+{
+    size_t na = sy_expr_nargs(e);
+    if (na == 0) return 1;
+    if (m->k) {
+        size_t j = (size_t)sy_expr_hash(e) & (m->cap - 1);
+        while (m->k[j]) {
+            if (m->k[j] == e) return m->v[j];
+            j = (j + 1) & (m->cap - 1);
+        }
+    }
     size_t n = 1;
-    for (size_t i = 0; i < sy_expr_nargs(e); i++) n += expr_cost(sy_expr_arg(e, i));
+    for (size_t i = 0; i < na; i++) n = sat_add(n, expr_cost_rec(m, sy_expr_arg(e, i)));
+    cost_put(m, e, n);
     return n;
+}
+
+static size_t expr_cost(sy_ctx *ctx, const sy_expr *e)
+{
+    costmemo m = {ctx, NULL, NULL, 0, 0, false};
+    size_t c = expr_cost_rec(&m, e);
+    if (m.k) {
+        sy_dealloc(ctx, m.k, m.cap * sizeof *m.k);
+        sy_dealloc(ctx, m.v, m.cap * sizeof *m.v);
+    }
+    return c;
 }
 
 static int guard_order(const void *x, const void *y)
 {
     const gguard *a = x, *b = y;
     if (a->pub.kind != b->pub.kind) return a->pub.kind < b->pub.kind ? -1 : 1;
-    size_t ca = expr_cost(a->pub.expr), cb = expr_cost(b->pub.expr);
+    size_t ca = a->cost, cb = b->cost;
     if (a->pub.kind >= SY_GK_RELATION && ca != cb) return ca < cb ? -1 : 1;
     size_t sa = a->pub.nslots ? a->pub.slots[0] : (size_t)-1, sb = b->pub.nslots ? b->pub.slots[0] : (size_t)-1;
     if (sa != sb) return sa < sb ? -1 : 1;
@@ -887,41 +971,351 @@ static sy_status find_violations(sy_gset *gs)
     return st;
 }
 
+/* ---- witness points: proving cheaply that a guard is NOT implied.
+ *
+ * Every guard holds at the example point (the sizes the model was traced
+ * with). Moving one source t alone to a value t* that violates the candidate
+ * while every other fact guard still holds shows that the others do not
+ * imply it; then the decision procedure, being sound, cannot prove the
+ * implication either, so keeping the candidate without asking it gives the
+ * same set. Per source the other guards are indexed once: a guard linear in
+ * t (d = a*t + r, r free of t) allows, with the other sources at the example,
+ * exactly t_ex (==), all but one value (!=), or a half-line (<=); any other
+ * guard reading t is evaluated at the point. */
+typedef enum { LIN_NONE = 0, LIN_EQ, LIN_NE, LIN_LE } lin_kind;
+
+typedef struct {
+    size_t guard, slot;
+    lin_kind kind;
+    int has_value; /* NE: the forbidden value exists (a divides r) */
+    int64_t value; /* NE: forbidden t; LE: bound (upper when upper) */
+    int upper;     /* LE: t <= value (else t >= value) */
+} lin_entry;
+
+static int lin_cmp(const void *x, const void *y)
+{
+    const lin_entry *a = x, *b = y;
+    if (a->slot != b->slot) return a->slot < b->slot ? -1 : 1;
+    if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
+    if (a->value != b->value) return a->value < b->value ? -1 : 1;
+    return a->guard < b->guard ? -1 : (a->guard > b->guard);
+}
+
+/* does sym occur in e (outside the top-level term list)? bounded walk */
+static int occurs(const sy_expr *e, const sy_expr *sym, int *budget)
+{
+    if (e == sym) return 1;
+    if (--*budget < 0) return -1;
+    for (size_t i = 0; i < sy_expr_nargs(e); i++) {
+        int r = occurs(sy_expr_arg(e, i), sym, budget);
+        if (r) return r;
+    }
+    return 0;
+}
+
+static int64_t fdiv_i(int64_t a, int64_t b) { int64_t q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; }
+static int64_t cdiv_i(int64_t a, int64_t b) { return -fdiv_i(-a, b); }
+
+/* Classify guard g in source t: fills e (kind LIN_NONE when not linear or
+ * not evaluable). R = value of d - a*t at the example (binding b). */
+static void classify_lin(sy_ctx *ctx, const gguard *g, size_t gi, size_t slot, const sy_expr *t, sy_binding *b,
+                         lin_entry *out)
+{
+    out->guard = gi;
+    out->slot = slot;
+    out->kind = LIN_NONE;
+    out->has_value = 0;
+    out->value = 0;
+    out->upper = 0;
+    const sy_expr *e = g->pub.expr;
+    sy_expr_kind k = sy_expr_kind_of(e);
+    if (k != SY_EXPR_EQ && k != SY_EXPR_NE && k != SY_EXPR_LE) return;
+    const sy_expr *d = e->args[0];
+    int64_t a = 0;
+    if (d == t) a = 1;
+    else if (d->kind == SY_EXPR_ADD) {
+        int budget = 256;
+        for (uint32_t i = 0; i < d->n; i++) {
+            const sy_term *tm = &SY_CTERMS(d)[i];
+            if (tm->mono == t) {
+                if (!fmpz_fits_si(&tm->coef)) return;
+                a = fmpz_get_si(&tm->coef);
+            } else if (occurs(tm->mono, t, &budget) != 0) {
+                return; /* t also inside another term, or the walk ran out */
+            }
+        }
+    }
+    if (a == 0 || a == INT64_MIN || a > (1 << 30) || a < -(1 << 30)) return;
+    /* R = d(example) - a * t_ex */
+    fmpz_t v;
+    fmpz_init(v);
+    sy_status st = sy_eval_raw(ctx, d, b, v);
+    if (st != SY_OK) {
+        sy_ctx_reset_error(ctx);
+        fmpz_clear(v);
+        return;
+    }
+    uint32_t id = sy_expr_sym_id(t);
+    if (id >= b->n || b->has[id] != 2) {
+        fmpz_clear(v);
+        return;
+    }
+    fmpz_submul_si(v, &b->vz[id], a); /* R = d(example) - a * t_ex */
+    int64_t R = fmpz_fits_si(v) ? fmpz_get_si(v) : INT64_MAX;
+    fmpz_clear(v);
+    if (R > ((int64_t)1 << 62) || R < -((int64_t)1 << 62)) return;
+    if (k == SY_EXPR_EQ) {
+        out->kind = LIN_EQ;
+    } else if (k == SY_EXPR_NE) { /* a*t + R == 0 forbidden */
+        out->kind = LIN_NE;
+        if (R % a == 0) {
+            out->has_value = 1;
+            out->value = -R / a;
+        }
+    } else { /* a*t + R <= 0 */
+        out->kind = LIN_LE;
+        if (a > 0) {
+            out->upper = 1;
+            out->value = fdiv_i(-R, a);
+        } else {
+            out->upper = 0;
+            out->value = cdiv_i(R, -a);
+        }
+    }
+}
+
+typedef struct {
+    sy_ctx *ctx;
+    sy_gset *gs;
+    sy_binding b;
+    bool ready;
+    lin_entry *lin;   /* every (fact guard, slot) pair, sorted by slot */
+    size_t nlin;
+    size_t *slot_at;  /* nsrc + 1: first entry of each slot */
+} witness;
+
+static void witness_clear(witness *w)
+{
+    if (w->ready) sy_binding_clear(w->ctx, &w->b);
+    if (w->lin) sy_dealloc(w->ctx, w->lin, (w->nlin ? w->nlin : 1) * sizeof *w->lin);
+    if (w->slot_at) sy_dealloc(w->ctx, w->slot_at, (w->gs->nsrc + 1) * sizeof *w->slot_at);
+    w->ready = false;
+    w->lin = NULL;
+    w->slot_at = NULL;
+}
+
+/* Build the index; false (no witnesses, no error) when some fact guard reads a
+ * source without example, or does not hold at the example. */
+static bool witness_init(witness *w, sy_gset *gs)
+{
+    sy_ctx *ctx = gs->ctx;
+    memset(w, 0, sizeof *w);
+    w->ctx = ctx;
+    w->gs = gs;
+    for (size_t i = 0; i < gs->nsrc; i++)
+        if (!gs->has_example[i]) return false;
+    if (!sy_binding_init(ctx, &w->b)) {
+        sy_ctx_reset_error(ctx);
+        return false;
+    }
+    w->ready = true;
+    fmpz_t v;
+    fmpz_init(v);
+    for (size_t i = 0; i < gs->nsrc; i++) {
+        fmpz_set_si(v, gs->example[i]);
+        sy_binding_set(&w->b, sy_expr_sym_id(gs->vars[i]), v);
+    }
+    size_t n = 0;
+    bool ok = true;
+    for (size_t i = 0; i < gs->n && ok; i++) {
+        if (!is_fact_guard(&gs->g[i])) continue;
+        ok = sy_eval_raw(ctx, gs->g[i].pub.expr, &w->b, v) == SY_OK && fmpz_is_one(v);
+        n += gs->g[i].pub.nslots;
+    }
+    fmpz_clear(v);
+    if (!ok) {
+        sy_ctx_reset_error(ctx);
+        witness_clear(w);
+        return false;
+    }
+    w->lin = sy_alloc(ctx, (n ? n : 1) * sizeof *w->lin);
+    w->slot_at = sy_alloc(ctx, (gs->nsrc + 1) * sizeof *w->slot_at);
+    if (!w->lin || !w->slot_at) {
+        sy_ctx_reset_error(ctx);
+        w->nlin = n;
+        witness_clear(w);
+        return false;
+    }
+    w->nlin = 0;
+    for (size_t i = 0; i < gs->n; i++) {
+        if (!is_fact_guard(&gs->g[i])) continue;
+        for (size_t k = 0; k < gs->g[i].pub.nslots; k++) {
+            size_t sl = gs->g[i].pub.slots[k];
+            classify_lin(ctx, &gs->g[i], i, sl, gs->vars[sl], &w->b, &w->lin[w->nlin++]);
+        }
+    }
+    qsort(w->lin, w->nlin, sizeof *w->lin, lin_cmp);
+    size_t j = 0;
+    for (size_t sl = 0; sl <= gs->nsrc; sl++) {
+        while (j < w->nlin && w->lin[j].slot < sl) j++;
+        w->slot_at[sl] = j;
+    }
+    return true;
+}
+
+/* Do all fact guards reading slot sl, except guard `skip`, hold with t = tv
+ * (other sources at the example)? */
+static bool others_hold(witness *w, size_t sl, int64_t tv, size_t skip)
+{
+    sy_gset *gs = w->gs;
+    int64_t tex = gs->example[sl];
+    size_t lo = w->slot_at[sl], hi = w->slot_at[sl + 1];
+    size_t nopaque = 0;
+    for (size_t j = lo; j < hi; j++) {
+        const lin_entry *L = &w->lin[j];
+        if (L->guard == skip || gs->g[L->guard].dead) continue;
+        switch (L->kind) {
+        case LIN_EQ:
+            if (tv != tex) return false;
+            break;
+        case LIN_NE:
+            if (L->has_value && L->value == tv) return false;
+            break;
+        case LIN_LE:
+            if (L->upper ? tv > L->value : tv < L->value) return false;
+            break;
+        default: nopaque++; break;
+        }
+    }
+    if (nopaque == 0) return true;
+    if (nopaque > 16) return false;
+    /* evaluate the others at the point */
+    uint32_t id = sy_expr_sym_id(gs->vars[sl]);
+    fmpz_t v;
+    fmpz_init_set_si(v, tv);
+    sy_binding_set(&w->b, id, v);
+    bool ok = true;
+    for (size_t j = lo; j < hi && ok; j++) {
+        const lin_entry *L = &w->lin[j];
+        if (L->guard == skip || gs->g[L->guard].dead || L->kind != LIN_NONE) continue;
+        ok = sy_eval_raw(w->ctx, gs->g[L->guard].pub.expr, &w->b, v) == SY_OK && fmpz_is_one(v);
+    }
+    if (!ok) sy_ctx_reset_error(w->ctx);
+    fmpz_set_si(v, tex);
+    sy_binding_set(&w->b, id, v);
+    fmpz_clear(v);
+    return ok;
+}
+
+/* Is there a witness that candidate ci is not implied by the other fact guards? */
+static bool has_witness(witness *w, size_t ci)
+{
+    if (!w->ready) return false;
+    sy_gset *gs = w->gs;
+    const gguard *c = &gs->g[ci];
+    for (size_t k = 0; k < c->pub.nslots && k < 4; k++) {
+        size_t sl = c->pub.slots[k];
+        lin_entry self;
+        classify_lin(w->ctx, c, ci, sl, gs->vars[sl], &w->b, &self);
+        int64_t tex = gs->example[sl], cands[2];
+        int nc = 0;
+        switch (self.kind) {
+        case LIN_EQ:
+            if (tex < INT64_MAX) cands[nc++] = tex + 1;
+            if (tex > INT64_MIN) cands[nc++] = tex - 1;
+            break;
+        case LIN_NE:
+            if (self.has_value) cands[nc++] = self.value;
+            break;
+        case LIN_LE:
+            if (self.upper && self.value < INT64_MAX) cands[nc++] = self.value + 1;
+            if (!self.upper && self.value > INT64_MIN) cands[nc++] = self.value - 1;
+            break;
+        default: break;
+        }
+        for (int q = 0; q < nc; q++)
+            if (others_hold(w, sl, cands[q], ci)) return true;
+    }
+    return false;
+}
+
+/* ---- the pass */
+
+typedef struct { uint64_t key; size_t i; } keyed;
+static int keyed_cmp(const void *x, const void *y)
+{
+    const keyed *a = x, *b = y;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    return a->i < b->i ? -1 : (a->i > b->i);
+}
+
 sy_status sy_gset_minimize(sy_gset *gs)
 {
     if (!gs) return SY_EINVAL;
     sy_ctx *ctx = gs->ctx;
-    /* 1. duplicates: merge provenance into the first */
+    size_t n0 = gs->n ? gs->n : 1;
+    keyed *ks = sy_alloc(ctx, n0 * sizeof *ks);
+    if (!ks) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    /* 1. duplicates: merge provenance into the first (in index order). Grouped
+     * by the expression's creation serial (sorted once), not by an O(n^2) scan. */
     for (size_t i = 0; i < gs->n; i++) {
-        if (gs->g[i].dead) continue;
-        for (size_t j = i + 1; j < gs->n; j++) {
-            if (gs->g[j].dead || gs->g[j].pub.expr != gs->g[i].pub.expr) continue;
-            for (size_t k = 0; k < gs->g[j].pub.norigins; k++)
-                if (!add_origin(gs, &gs->g[i], &gs->g[j].orig[k])) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
-            gs->g[i].pub.count += gs->g[j].pub.count;
-            drop_guard(&gs->g[j]);
-        }
+        ks[i].key = sy_expr_serial(gs->g[i].pub.expr);
+        ks[i].i = i;
     }
-    /* 2. bounds per variable: keep only the tightest lower and upper */
+    if (gs->n) qsort(ks, gs->n, sizeof *ks, keyed_cmp);
+    for (size_t a = 0; a < gs->n;) {
+        size_t b = a + 1;
+        while (b < gs->n && ks[b].key == ks[a].key) b++;
+        gguard *first = &gs->g[ks[a].i];
+        for (size_t q = a + 1; q < b; q++) {
+            gguard *dup = &gs->g[ks[q].i];
+            for (size_t k = 0; k < dup->pub.norigins; k++)
+                if (!add_origin(gs, first, &dup->orig[k])) {
+                    sy_dealloc(ctx, ks, n0 * sizeof *ks);
+                    return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+                }
+            first->pub.count += dup->pub.count;
+            drop_guard(dup);
+        }
+        a = b;
+    }
+    /* 2. bounds per variable: keep only the tightest lower and upper (the
+     * first in index order among equally tight ones). Grouped by (variable,
+     * side), sorted once. */
     fmpz_t c, c2;
     fmpz_init(c);
     fmpz_init(c2);
+    size_t nb = 0;
     for (size_t i = 0; i < gs->n; i++) {
         const sy_expr *v;
         int up;
         if (gs->g[i].dead || gs->g[i].pub.kind == SY_GK_RUNTIME_ASSERT || !as_bound(gs->g[i].pub.expr, &v, &up, c)) continue;
-        for (size_t j = 0; j < gs->n; j++) {
-            const sy_expr *v2;
-            int up2;
-            if (j == i || gs->g[j].dead || gs->g[j].pub.kind == SY_GK_RUNTIME_ASSERT ||
-                !as_bound(gs->g[j].pub.expr, &v2, &up2, c2) || v2 != v || up2 != up)
-                continue;
-            /* j is weaker than i: drop j */
-            if ((up && fmpz_cmp(c2, c) >= 0) || (!up && fmpz_cmp(c2, c) <= 0)) drop_guard(&gs->g[j]);
+        ks[nb].key = sy_expr_serial(v) * 2 + (uint64_t)(up != 0);
+        ks[nb].i = i;
+        nb++;
+    }
+    if (nb) qsort(ks, nb, sizeof *ks, keyed_cmp);
+    for (size_t a = 0; a < nb;) {
+        size_t b = a + 1;
+        while (b < nb && ks[b].key == ks[a].key) b++;
+        const sy_expr *v;
+        int up;
+        size_t best = ks[a].i;
+        as_bound(gs->g[best].pub.expr, &v, &up, c);
+        for (size_t q = a + 1; q < b; q++) {
+            as_bound(gs->g[ks[q].i].pub.expr, &v, &up, c2);
+            if ((up && fmpz_cmp(c2, c) < 0) || (!up && fmpz_cmp(c2, c) > 0)) {
+                best = ks[q].i;
+                fmpz_set(c, c2);
+            }
         }
+        for (size_t q = a; q < b; q++)
+            if (ks[q].i != best) drop_guard(&gs->g[ks[q].i]);
+        a = b;
     }
     fmpz_clear(c);
     fmpz_clear(c2);
+    sy_dealloc(ctx, ks, n0 * sizeof *ks);
     /* 3. implication: from the least important guard upwards, drop each guard
      * the remaining ones imply */
     gguard *tmp = sy_alloc(ctx, (gs->n ? gs->n : 1) * sizeof *tmp);
@@ -938,6 +1332,7 @@ sy_status sy_gset_minimize(sy_gset *gs)
     if (m) memcpy(gs->g, tmp, m * sizeof *tmp); /* an empty set may have no array */
     sy_dealloc(ctx, tmp, (gs->n ? gs->n : 1) * sizeof *tmp);
     gs->n = m;
+    for (size_t i = 0; i < gs->n; i++) gs->g[i].cost = expr_cost(ctx, gs->g[i].pub.expr);
     if (gs->n) qsort(gs->g, gs->n, sizeof *gs->g, guard_order);
     /* Only guards connected to the candidate through shared sources can
      * imply it: split the set into components (union-find over guards, joined
@@ -969,9 +1364,12 @@ sy_status sy_gset_minimize(sy_gset *gs)
         }
         for (size_t i = 0; i < gs->n; i++) comp[i] = uf_find(comp, i);
     }
+    witness w;
+    bool have_w = cst == SY_OK && witness_init(&w, gs);
     for (size_t i = gs->n; i-- > 0 && cst == SY_OK;) {
         gguard *cand = &gs->g[i];
         if (!is_fact_guard(cand) || surely_not_implied(gs, cand, nreaders)) continue;
+        if (have_w && has_witness(&w, i)) continue; /* certainly not implied: kept, as the decision would */
         sy_facts *f = sy_facts_new(ctx);
         if (!f) {
             cst = sy_ctx_last_error(ctx);
@@ -1004,6 +1402,7 @@ sy_status sy_gset_minimize(sy_gset *gs)
             for (size_t k = 0; k < cand->pub.nslots; k++) nreaders[cand->pub.slots[k]]--;
         }
     }
+    if (have_w) witness_clear(&w);
     if (comp) sy_dealloc(ctx, comp, nc * sizeof *comp);
     if (owner) sy_dealloc(ctx, owner, nsl * sizeof *owner);
     if (nreaders) sy_dealloc(ctx, nreaders, nsl * sizeof *nreaders);

@@ -94,7 +94,12 @@ SY_API const sy_expr *sy_expr_neg(sy_ctx *ctx, const sy_expr *a);
 SY_API const sy_expr *sy_expr_mul(sy_ctx *ctx, const sy_expr *a, const sy_expr *b);
 /** Sum / product of @p n expressions (array of n pointers, KEEP). n = 0 gives
  *  0 / 1. O(T log T) in the total number of terms T: use these rather than
- *  chains of binary calls for long sums. */
+ *  chains of binary calls for long sums. The product multiplies the
+ *  constants, merges the factors of every monomial operand in one sort and
+ *  expands only the sums (fewest terms first), so a product of n symbols
+ *  costs O(n log n) and interns one monomial.
+ *  @retval NULL on error (SY_EINVAL a boolean operand, SY_EQUOTA an exponent
+ *          or term budget, SY_ENOMEM), recorded in the context. */
 SY_API const sy_expr *sy_expr_add_n(sy_ctx *ctx, size_t n, const sy_expr *const *args);
 SY_API const sy_expr *sy_expr_mul_n(sy_ctx *ctx, size_t n, const sy_expr *const *args);
 /** a + c and c * a for a machine integer c. */

@@ -121,7 +121,7 @@ Test(algebra_decide_props, decisions_bounds_and_simplifications_are_sound, .time
 {
     rng = (test_seed() * 2654435761u) | 1;
     long iters = 100000 * test_multiplier();
-    long n_true = 0, n_false = 0, n_unknown = 0, n_bounds = 0, n_simp = 0, n_points = 0, n_big = 0;
+    long n_true = 0, n_false = 0, n_unknown = 0, n_bounds = 0, n_simp = 0, n_points = 0, n_big = 0, n_simp_const = 0;
     ctx = NULL;
     sy_binding b;
     box B;
@@ -208,6 +208,23 @@ Test(algebra_decide_props, decisions_bounds_and_simplifications_are_sound, .time
             cr_assert(eq(int, sy_decide(f, q, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
             c.q = q;
             n_points += for_points(&B, facts, nf, &b, check_rel, &c);
+            /* decide is at least as strong as simplify (issue 10): when
+             * simplify (on a copy of the same facts) folds q to a constant,
+             * decide gives that answer - when some point satisfies the facts
+             * (from contradictory facts either answer is vacuously sound) */
+            sy_facts *f2 = sy_facts_copy(f);
+            cr_assert(f2 != NULL);
+            const sy_expr *sq = sy_simplify(f2, q);
+            sy_ctx_reset_error(ctx);
+            sy_facts_free(f2);
+            if (sq && (sy_expr_kind_of(sq) == SY_EXPR_TRUE || sy_expr_kind_of(sq) == SY_EXPR_FALSE) &&
+                (c.seen_true || c.seen_false)) {
+                n_simp_const++;
+                cr_assert(eq(int, (int)t, sy_expr_kind_of(sq) == SY_EXPR_TRUE ? (int)SY_TRUTH_TRUE : (int)SY_TRUTH_FALSE),
+                          "simplify %s gives %s but decide answers %d (seed %llu, iter %ld)", S(q),
+                          sy_expr_kind_of(sq) == SY_EXPR_TRUE ? "true" : "false", (int)t,
+                          (unsigned long long)test_seed(), it);
+            }
             if (t == SY_TRUTH_TRUE) {
                 n_true++;
                 cr_assert(c.seen_false == 0, "decide %s answered TRUE but it fails at a point (seed %llu, iter %ld)", S(q),
@@ -254,8 +271,9 @@ Test(algebra_decide_props, decisions_bounds_and_simplifications_are_sound, .time
     fmpz_clear(c.vlo);
     fmpz_clear(c.vhi);
     fprintf(stderr, "decide props: %ld queries (true %ld, false %ld, unknown %ld), %ld bounds, %ld simplifications, "
-                    "%ld points checked, %ld boxes past int64\n",
-            iters, n_true, n_false, n_unknown, n_bounds, n_simp, n_points, n_big);
+                    "%ld points checked, %ld boxes past int64, %ld decisions simplify folded to a constant (decide agreed)\n",
+            iters, n_true, n_false, n_unknown, n_bounds, n_simp, n_points, n_big, n_simp_const);
     cr_assert(lt(long, iters / 10, n_true + n_false));
+    cr_assert(lt(long, iters / 10, n_simp_const));
     flint_cleanup();
 }

@@ -1,0 +1,328 @@
+/* Scale benchmark (issue 14): for each family of inputs that used to take
+ * exponential, cubic or quadratic time, run several sizes, each in a fresh
+ * child process, and print wall time, the child's peak RSS and the fitted
+ * growth exponent (least-squares slope of log time over log size). Goal:
+ * slope <= 1.3 for every family. Figures only; the exact results are
+ * asserted by tests/algebra/test_scale.c and tests/guards/test_minimize_golden.c.
+ *
+ *   ./build/bench/bench_scale [--quick]
+ * Environment: SY_BENCH_FAMILY=TEXT runs only the families whose title
+ * contains TEXT; SY_CORPUS_DIR names the folder of transformer_encoder.json
+ * (default ../shared/corpus, else examples/).
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "symshape/symshape.h"
+#include "bench_util.h"
+
+typedef int (*family_fn)(sy_ctx *ctx, long n); /* 0 ok */
+
+static char *join(const char *fmt, const char *sep, long n)
+{
+    size_t cap = (size_t)n * (strlen(fmt) + strlen(sep) + 12) + 64, len = 0;
+    char *t = malloc(cap);
+    t[0] = 0;
+    for (long i = 0; i < n; i++) {
+        if (i) len += (size_t)snprintf(t + len, cap - len, "%s", sep);
+        len += (size_t)snprintf(t + len, cap - len, fmt, i);
+    }
+    return t;
+}
+
+static int parse_only(sy_ctx *ctx, const char *t)
+{
+    const sy_expr *e;
+    return sy_expr_parse(ctx, t, (size_t)-1, &e) != SY_OK;
+}
+
+/* nested FloorDiv chain: n layers built, then decide LAYER >= 0 and simplify */
+static int fam_floordiv(sy_ctx *ctx, long n)
+{
+    const sy_expr *s = sy_expr_sym(ctx, "s"), *L = s, *lay = NULL;
+    const sy_expr *k448 = sy_expr_int_si(ctx, 448), *k7 = sy_expr_int_si(ctx, 7), *k8 = sy_expr_int_si(ctx, 8);
+    for (long i = 0; i < n; i++) {
+        const sy_expr *q = sy_expr_floordiv(ctx, sy_expr_pow_ui(ctx, L, 2), k448);
+        const sy_expr *a = sy_expr_floordiv(ctx, sy_expr_mul_si(ctx, q, 64), k7);
+        const sy_expr *t = sy_expr_floordiv(ctx, sy_expr_mul(ctx, sy_expr_floordiv(ctx, sy_expr_int_si(ctx, 512), a), q), k8);
+        lay = sy_expr_floordiv(ctx, sy_expr_mul(ctx, t, a), k7);
+        L = sy_expr_floordiv(ctx, lay, sy_expr_int_si(ctx, 4));
+    }
+    if (!lay) return 1;
+    sy_facts *f = sy_facts_new(ctx);
+    sy_truth tr;
+    int bad = sy_facts_add(f, sy_expr_ge(ctx, s, sy_expr_int_si(ctx, 1))) != SY_OK ||
+              sy_decide(f, sy_expr_ge(ctx, lay, sy_expr_int_si(ctx, 0)), &tr) != SY_OK || !sy_simplify(f, lay);
+    sy_facts_free(f);
+    return bad;
+}
+
+static int fam_product(sy_ctx *ctx, long n)
+{
+    char *t = join("x%ld", "*", n);
+    int r = parse_only(ctx, t);
+    free(t);
+    return r;
+}
+
+static int fam_and(sy_ctx *ctx, long n)
+{
+    char *t = join("x%ld <= 0", " and ", n);
+    int r = parse_only(ctx, t);
+    free(t);
+    return r;
+}
+
+static int fam_chain(sy_ctx *ctx, long n)
+{
+    char *t = join("x%ld", " < ", n);
+    int r = parse_only(ctx, t);
+    free(t);
+    return r;
+}
+
+static int fam_pow7(sy_ctx *ctx, long n)
+{
+    char *ys = join("y%ld", "*", n);
+    size_t cap = strlen(ys) + 64;
+    char *t = malloc(cap);
+    snprintf(t, cap, "(a+b+c+d+e+f+g+h+1)**7*%s", ys);
+    int r = parse_only(ctx, t);
+    free(t);
+    free(ys);
+    return r;
+}
+
+static int run_graph(sy_ctx *ctx, const char *text, size_t len)
+{
+    sy_graph *g;
+    if (sy_graph_load_text(ctx, text, len, "scale.json", &g) != SY_OK) {
+        fprintf(stderr, "load: %s\n", sy_ctx_last_error_msg(ctx));
+        return 1;
+    }
+    sy_env *env = sy_env_new(ctx, NULL);
+    sy_trace *tr = NULL;
+    sy_gset *gs = NULL;
+    int bad = sy_env_trace(env, g, 0, NULL, &tr) != SY_OK || sy_gset_produce(env, g, &gs) != SY_OK ||
+              sy_gset_minimize(gs) != SY_OK;
+    if (bad) fprintf(stderr, "trace: %s\n", sy_ctx_last_error_msg(ctx));
+    sy_gset_free(gs);
+    sy_trace_free(tr);
+    sy_env_free(env);
+    sy_graph_free(g);
+    return bad;
+}
+
+/* n guard_bool nodes 's*(i+2) != t': trace + produce + minimize */
+static int fam_guards(sy_ctx *ctx, long n)
+{
+    size_t cap = (size_t)n * 260 + 512, len = 0;
+    char *t = malloc(cap);
+    len += (size_t)snprintf(t + len, cap - len,
+                            "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
+                            "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[3,7],\"dynamic\":[0,1]},"
+                            "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},0],\"kwargs\":{}},"
+                            "{\"name\":\"t\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1],\"kwargs\":{}}");
+    for (long i = 0; i < n; i++)
+        len += (size_t)snprintf(t + len, cap - len,
+                                ",{\"name\":\"m%ld\",\"op\":\"mul\",\"args\":[{\"ref\":\"s\"},%ld],\"kwargs\":{}}"
+                                ",{\"name\":\"c%ld\",\"op\":\"ne\",\"args\":[{\"ref\":\"m%ld\"},{\"ref\":\"t\"}],\"kwargs\":{}}"
+                                ",{\"name\":\"g%ld\",\"op\":\"guard_bool\",\"args\":[{\"ref\":\"c%ld\"},true],\"kwargs\":{}}",
+                                i, i + 2, i, i, i, i);
+    len += (size_t)snprintf(t + len, cap - len, "],\"outputs\":[]}");
+    int r = run_graph(ctx, t, len);
+    free(t);
+    return r;
+}
+
+/* n duck-sized inputs of shape [2 + i % 50, 3] */
+static int fam_inputs(sy_ctx *ctx, long n)
+{
+    size_t cap = (size_t)n * 120 + 256, len = 0;
+    char *t = malloc(cap);
+    len += (size_t)snprintf(t + len, cap - len, "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":[");
+    for (long i = 0; i < n; i++)
+        len += (size_t)snprintf(t + len, cap - len,
+                                "%s{\"name\":\"x%ld\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[%ld,3],\"dynamic\":[0,1]}",
+                                i ? "," : "", i, 2 + i % 50);
+    len += (size_t)snprintf(t + len, cap - len, "],\"outputs\":[]}");
+    int r = run_graph(ctx, t, len);
+    free(t);
+    return r;
+}
+
+/* chunk of a [4n, 3] input into n views */
+static int fam_chunk(sy_ctx *ctx, long n)
+{
+    char t[512];
+    int len = snprintf(t, sizeof t,
+                       "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
+                       "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[%ld,3],\"dynamic\":[0]},"
+                       "{\"name\":\"c\",\"op\":\"chunk\",\"args\":[{\"ref\":\"x\"},%ld],\"kwargs\":{}}"
+                       "],\"outputs\":[{\"ref\":\"c\"}]}",
+                       4 * n, n);
+    return run_graph(ctx, t, (size_t)len);
+}
+
+/* transformer encoder with n layers: layer 0 of the corpus's
+ * transformer_encoder.json (symbolic batch and sequence) repeated n times */
+static const char *g_encoder;
+static void rename_refs(json_t *v, const char *from, const char *to, json_t *names, long c)
+{
+    if (json_is_object(v)) {
+        json_t *r = json_object_get(v, "ref");
+        if (r && json_is_string(r)) {
+            const char *s = json_string_value(r);
+            if (!strcmp(s, from)) json_object_set_new(v, "ref", json_string(to));
+            else if (json_object_get(names, s)) {
+                char buf[512];
+                snprintf(buf, sizeof buf, "%s_L%ld", s, c);
+                json_object_set_new(v, "ref", json_string(buf));
+            }
+            return;
+        }
+        const char *k;
+        json_t *x;
+        json_object_foreach(v, k, x) rename_refs(x, from, to, names, c);
+    } else if (json_is_array(v)) {
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x) rename_refs(x, from, to, names, c);
+    }
+}
+
+static int fam_encoder(sy_ctx *ctx, long n)
+{
+    json_error_t err;
+    json_t *g = g_encoder ? json_load_file(g_encoder, 0, &err) : NULL;
+    if (!g) return 1;
+    json_t *nodes = json_object_get(g, "nodes"), *out = json_array(), *names = json_object();
+    size_t a = 0, b = 0, i;
+    json_t *nd;
+    json_array_foreach(nodes, i, nd) {
+        const char *nm = json_string_value(json_object_get(nd, "name"));
+        if (!strcmp(nm, "dim") && !a) a = i;
+        if (!strcmp(nm, "enc_layers_0_norm2")) b = i;
+    }
+    if (!a || b <= a) return 1;
+    for (i = 0; i < a; i++) json_array_append(out, json_array_get(nodes, i));
+    for (i = a; i <= b; i++) json_object_set_new(names, json_string_value(json_object_get(json_array_get(nodes, i), "name")), json_true());
+    char prev[512] = "emb";
+    for (long c = 0; c < n; c++) {
+        for (i = a; i <= b; i++) {
+            json_t *cp = json_deep_copy(json_array_get(nodes, i));
+            char buf[512];
+            snprintf(buf, sizeof buf, "%s_L%ld", json_string_value(json_object_get(cp, "name")), c);
+            json_object_set_new(cp, "name", json_string(buf));
+            rename_refs(cp, "emb", prev, names, c);
+            json_object_del(cp, "example");
+            json_array_append_new(out, cp);
+        }
+        snprintf(prev, sizeof prev, "enc_layers_0_norm2_L%ld", c);
+    }
+    json_array_foreach(nodes, i, nd) /* the params the layers read */
+        if (i > b && !strcmp(json_string_value(json_object_get(nd, "op")), "param")) json_array_append(out, nd);
+    json_object_set_new(g, "nodes", out);
+    json_t *outs = json_array(), *r = json_object();
+    json_object_set_new(r, "ref", json_string(prev));
+    json_array_append_new(outs, r);
+    json_object_set_new(g, "outputs", outs);
+    char *text = json_dumps(g, JSON_COMPACT);
+    int rc = run_graph(ctx, text, strlen(text));
+    free(text);
+    json_decref(names);
+    json_decref(g);
+    return rc;
+}
+
+typedef struct {
+    const char *name;
+    family_fn fn;
+    long sizes[5];
+} family;
+
+static double run_child(family_fn fn, long n, long *rss_kb, int *failed)
+{
+    int fd[2];
+    *rss_kb = 0;
+    *failed = 1;
+    if (pipe(fd) != 0) return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        sy_ctx *ctx;
+        double t = -1;
+        if (sy_ctx_new(NULL, &ctx) == SY_OK) {
+            double t0 = bench_now_ns();
+            int bad = fn(ctx, n);
+            t = (bench_now_ns() - t0) * 1e-6;
+            if (bad) t = -t - 1;
+            sy_ctx_free(ctx);
+        }
+        if (write(fd[1], &t, sizeof t) != (ssize_t)sizeof t) _exit(2);
+        _exit(0);
+    }
+    close(fd[1]);
+    double t = -1;
+    if (read(fd[0], &t, sizeof t) != (ssize_t)sizeof t) t = -1;
+    close(fd[0]);
+    int status;
+    struct rusage ru;
+    wait4(pid, &status, 0, &ru);
+    *rss_kb = ru.ru_maxrss;
+    *failed = t < 0;
+    return t < 0 ? -t - 1 : t;
+}
+
+int main(int argc, char **argv)
+{
+    int quick = argc > 1 && !strcmp(argv[1], "--quick");
+    static char enc[1024];
+    const char *cdir = getenv("SY_CORPUS_DIR"); /* default: ../shared/corpus beside the sources */
+    snprintf(enc, sizeof enc, "%s/transformer_encoder.json", cdir && *cdir ? cdir : SY_SHARED_CORPUS);
+    if (access(enc, R_OK) != 0) snprintf(enc, sizeof enc, "%s/transformer_encoder.json", SY_EXAMPLES);
+    g_encoder = access(enc, R_OK) == 0 ? enc : NULL;
+    family fams[] = {
+        {"floordiv chain (layers; build+decide+simplify)", fam_floordiv, {10, 20, 40, 80, 160}},
+        {"product x0*...*xn (parse)", fam_product, {2500, 5000, 10000, 20000, 40000}},
+        {"x0 <= 0 and ... (parse)", fam_and, {2000, 4000, 8000, 16000, 32000}},
+        {"x0 < x1 < ... (parse)", fam_chain, {1000, 2000, 4000, 8000, 16000}},
+        {"(a+..+h+1)**7*y1*..*yn (parse)", fam_pow7, {50, 100, 200, 400, 800}},
+        {"guard_bool s*(i+2) != t (trace+produce+minimize)", fam_guards, {1250, 2500, 5000, 10000, 20000}},
+        {"duck-sized inputs (trace+produce+minimize)", fam_inputs, {250, 500, 1000, 2000, 4000}},
+        {"chunk into n views (trace+produce+minimize)", fam_chunk, {125, 250, 500, 1000, 2000}},
+        {"transformer encoder layers, symbolic B,S (trace+produce+minimize)", fam_encoder, {12, 24, 48, 96, 192}},
+    };
+    int nsz = quick ? 3 : 5, rc = 0;
+    const char *only = getenv("SY_BENCH_FAMILY"); /* run only the families whose name contains it */
+    for (size_t f = 0; f < sizeof fams / sizeof fams[0]; f++) {
+        if (only && !strstr(fams[f].name, only)) continue;
+        printf("\n%s\n%10s %12s %12s\n", fams[f].name, "n", "time ms", "peak RSS MB");
+        double sx = 0, sy = 0, sxx = 0, sxy = 0;
+        int k = 0;
+        for (int i = 0; i < nsz; i++) {
+            long rss;
+            int failed;
+            double t = run_child(fams[f].fn, fams[f].sizes[i], &rss, &failed);
+            printf("%10ld %12.2f %12.1f%s\n", fams[f].sizes[i], t, (double)rss / 1024.0, failed ? "  FAILED" : "");
+            if (failed) rc = 1;
+            if (t > 0.5) { /* below 0.5 ms the clock and process noise dominate */
+                double x = log((double)fams[f].sizes[i]), y = log(t);
+                sx += x;
+                sy += y;
+                sxx += x * x;
+                sxy += x * y;
+                k++;
+            }
+        }
+        if (k >= 2) printf("%10s %.2f\n", "slope", (k * sxy - sx * sy) / (k * sxx - sx * sx));
+        else printf("%10s (too fast to fit)\n", "slope");
+    }
+    return rc;
+}

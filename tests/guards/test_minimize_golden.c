@@ -1,0 +1,125 @@
+/* Minimization keeps exactly the guard sets it produced before it was made to
+ * scale: for every corpus model, with and without duck sizing, the produced
+ * and the minimized guards (canonical text and kind, in order) must equal
+ * tests/guards/golden/<model>[.noduck].txt byte for byte. The golden files
+ * were written by the minimization of commit 3cc1a06 (before issue 14's
+ * changes). A change to tracing (ops, kernels) that changes the produced set
+ * legitimately shows up here too: check the diff, then regenerate with
+ * SY_UPDATE_GOLDEN=1 ./build/tests/test_guards --filter 'guards_golden/...'. */
+#include <stdio.h>
+
+#include "common.h"
+#include "corpus.h"
+
+static void dump(sy_gset *gs, const char *title, FILE *f)
+{
+    fprintf(f, "%s %zu\n", title, sy_gset_size(gs));
+    for (size_t i = 0; i < sy_gset_size(gs); i++) {
+        char *c = sy_gset_guard_canonical(gs, i);
+        cr_assert(c != NULL, "%s", sy_ctx_last_error_msg(ctx));
+        fprintf(f, "%s | %s | %s\n", sy_gset_kind_name(sy_gset_at(gs, i)->kind), c, sy_gset_at(gs, i)->text);
+        sy_str_free(ctx, c);
+    }
+}
+
+static void one(const char *path, int duck, const char *name)
+{
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_file(ctx, path, &g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_env_options eo = SY_ENV_OPTIONS_INIT;
+    eo.duck_sizing = duck;
+    sy_env *env = sy_env_new(ctx, duck ? NULL : &eo);
+    cr_assert(env != NULL);
+    sy_trace *t;
+    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK), "%s: %s", name, sy_ctx_last_error_msg(ctx));
+    sy_gset *gs;
+    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    cr_assert(f != NULL);
+    dump(gs, "produced", f);
+    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    dump(gs, "minimized", f);
+    fclose(f);
+    char gpath[1024];
+    size_t n = strlen(name) - 5; /* without .json */
+    snprintf(gpath, sizeof gpath, "%s/guards/golden/%.*s%s.txt", SY_TESTS_DIR, (int)n, name, duck ? "" : ".noduck");
+    const char *upd = getenv("SY_UPDATE_GOLDEN");
+    if (upd && *upd == '1') {
+        FILE *o = fopen(gpath, "w");
+        cr_assert(o != NULL, "cannot write %s", gpath);
+        fwrite(text, 1, len, o);
+        fclose(o);
+    } else {
+        FILE *gf = fopen(gpath, "r");
+        cr_assert(gf != NULL, "missing golden file %s (SY_UPDATE_GOLDEN=1 writes it)", gpath);
+        char *want = malloc(len + 2);
+        size_t got = fread(want, 1, len + 1, gf);
+        fclose(gf);
+        want[got] = 0;
+        cr_assert(eq(sz, got, len), "%s: guard set differs from %s:\n%s", name, gpath, text);
+        cr_assert(eq(int, memcmp(want, text, len), 0), "%s: guard set differs from %s:\n%s", name, gpath, text);
+        free(want);
+    }
+    free(text);
+    sy_gset_free(gs);
+    sy_trace_free(t);
+    sy_env_free(env);
+    sy_graph_free(g);
+}
+
+static void each(const char *path, const char *probes, const char *name, void *ud)
+{
+    (void)probes;
+    (void)ud;
+    one(path, 1, name);
+    one(path, 0, name);
+}
+
+Test(guards_golden, corpus_guard_sets_identical_to_golden, .init = ctx_setup, .fini = ctx_teardown, .timeout = 300)
+{
+    cr_assert(lt(int, 0, corpus_for_each(each, NULL)), "no model found");
+}
+
+/* Issue 14, last row: 10^4 guard_bool nodes 's*(i+2) != t' (s, t the two dims
+ * of x, example [3, 7]). None is implied by the others (t = s*(i+2) violates
+ * exactly one), so minimization keeps all of them, plus rank, dtype and the
+ * two range guards: 10004. Took 53.6 s at 5000 guards before. */
+Test(guards_golden, ten_thousand_disequalities_all_kept, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
+{
+    int N = 10000;
+    size_t cap = (size_t)N * 260 + 512, len = 0;
+    char *t = malloc(cap);
+    len += (size_t)snprintf(t + len, cap - len,
+                            "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
+                            "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[3,7],\"dynamic\":[0,1]},"
+                            "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},0],\"kwargs\":{}},"
+                            "{\"name\":\"t\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1],\"kwargs\":{}}");
+    for (int i = 0; i < N; i++)
+        len += (size_t)snprintf(t + len, cap - len,
+                                ",{\"name\":\"m%d\",\"op\":\"mul\",\"args\":[{\"ref\":\"s\"},%d],\"kwargs\":{}}"
+                                ",{\"name\":\"c%d\",\"op\":\"ne\",\"args\":[{\"ref\":\"m%d\"},{\"ref\":\"t\"}],\"kwargs\":{}}"
+                                ",{\"name\":\"g%d\",\"op\":\"guard_bool\",\"args\":[{\"ref\":\"c%d\"},true],\"kwargs\":{}}",
+                                i, i + 2, i, i, i, i);
+    len += (size_t)snprintf(t + len, cap - len, "],\"outputs\":[]}");
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_text(ctx, t, len, "ne.json", &g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_env *env = sy_env_new(ctx, NULL);
+    sy_trace *tr;
+    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &tr), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset *gs;
+    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK));
+    cr_assert(eq(sz, sy_gset_size(gs), (size_t)N + 4));
+    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(sz, sy_gset_size(gs), (size_t)N + 4));
+    size_t nrel = 0;
+    for (size_t i = 0; i < sy_gset_size(gs); i++) nrel += sy_gset_at(gs, i)->kind == SY_GK_RELATION;
+    cr_assert(eq(sz, nrel, (size_t)N));
+    cr_assert(eq(str, (char *)sy_gset_at(gs, 2)->text, "2 <= x.size()[0]"));
+    sy_gset_free(gs);
+    sy_trace_free(tr);
+    sy_env_free(env);
+    sy_graph_free(g);
+    free(t);
+}
