@@ -92,6 +92,7 @@ enum {
     OPT_NO_01,
     OPT_PREFIX,
     OPT_STATS,
+    OPT_LIST_UNSUPPORTED,
     OPT_POINTS,
     OPT_JSON,
     OPT_FAIL_ON_REJECT,
@@ -319,9 +320,56 @@ static const struct option run_opts[] = {{"backend", required_argument, NULL, 'b
                                          {"output", required_argument, NULL, 'o'},
                                          {"prefix", required_argument, NULL, OPT_PREFIX},
                                          {"stats", no_argument, NULL, OPT_STATS},
+                                         {"list-unsupported", no_argument, NULL, OPT_LIST_UNSUPPORTED},
                                          MODEL_OPTIONS,
                                          CLI_COMMON_OPTIONS,
                                          {0}};
+
+/* run --list-unsupported: every call node whose op has no shape rule, all
+ * at once (the trace stops at the first). One line per op: the op, how many
+ * nodes call it, the first node (and its source location when recorded). */
+static int list_unsupported(const char *model)
+{
+    sy_ctx *ctx = cli_ctx();
+    char *text = NULL;
+    size_t len = 0;
+    int rc = cli_read_input("run", model, &text, &len);
+    if (rc != EX_OK) {
+        sy_ctx_free(ctx);
+        return rc;
+    }
+    sy_graph *g = NULL;
+    sy_status st = sy_graph_load_text(ctx, text, len, cli_file_name(model), &g);
+    free(text);
+    if (st != SY_OK) {
+        rc = cli_lib_error(ctx, "cannot load model");
+        sy_ctx_free(ctx);
+        return rc;
+    }
+    size_t n = sy_graph_nnodes(g), calls = 0, nops = 0, nnodes = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *op = sy_graph_node_op(g, i);
+        if (!strcmp(op, "input") || !strcmp(op, "param") || !strcmp(op, "constant")) continue;
+        calls++;
+        if (sy_env_has_op(op)) continue;
+        nnodes++;
+        int seen = 0;
+        for (size_t k = 0; k < i && !seen; k++) seen = !strcmp(sy_graph_node_op(g, k), op);
+        if (seen) continue;
+        size_t count = 0;
+        for (size_t k = i; k < n; k++) count += !strcmp(sy_graph_node_op(g, k), op);
+        const sy_loc *loc = sy_graph_node_loc(g, i);
+        printf("%s: %zu node%s (first: '%s'", op, count, count == 1 ? "" : "s", sy_graph_node_name(g, i));
+        if (loc && loc->file) printf(" at %s:%ld", loc->file, loc->line);
+        printf(")\n");
+        nops++;
+    }
+    if (nops) fprintf(stderr, "%s: %zu unsupported op%s in %zu of %zu call nodes\n", cli_file_name(model), nops, nops == 1 ? "" : "s", nnodes, calls);
+    else fprintf(stderr, "%s: every op is supported (%zu call nodes)\n", cli_file_name(model), calls);
+    sy_graph_free(g);
+    sy_ctx_free(ctx);
+    return nops ? EX_FALSE : EX_OK;
+}
 
 static int run_run(int argc, char **argv)
 {
@@ -330,7 +378,7 @@ static int run_run(int argc, char **argv)
     sy_env_options eo = SY_ENV_OPTIONS_INIT;
     m.eo = eo;
     const char *backend = "report", *outpath = NULL, *prefix = NULL;
-    int stats = 0, rc = EX_OK, o;
+    int stats = 0, rc = EX_OK, o, list = 0;
     char *dflt = NULL;
     while (rc == EX_OK && (o = cli_getopt(&cmd_run, argc, argv, "b:o:" CLI_COMMON_SHORT, run_opts, &rc)) != -1) {
         if (o == CLI_STOP) break;
@@ -341,10 +389,17 @@ static int run_run(int argc, char **argv)
         else if (o == 'o') outpath = optarg;
         else if (o == OPT_PREFIX) prefix = optarg;
         else if (o == OPT_STATS) stats = 1;
+        else if (o == OPT_LIST_UNSUPPORTED) list = 1;
     }
     if (rc == EX_OK && argc - optind > 1) rc = cli_usage_error("run", "expected one model file");
     if (rc == EX_OK) m.model = optind < argc ? argv[optind] : (dflt = default_model());
     if (rc == EX_OK && !m.model) rc = cli_input_error("no model given and no bundled example found");
+    if (rc == EX_OK && list) {
+        rc = list_unsupported(m.model);
+        model_opts_free(&m);
+        free(dflt);
+        return rc;
+    }
     if (rc == EX_OK && (!outpath || !strcmp(outpath, "-")) && !strcmp(backend, "bytecode") && isatty(1))
         rc = cli_usage_error("run", "the bytecode backend writes binary: give -o FILE (or redirect stdout)");
     if (rc == EX_OK && !sy_backend_find(backend)) {
@@ -878,10 +933,13 @@ const cli_cmd cmd_run = {"run", "trace a model and render its minimized guard se
     "  -o, --output FILE        write there instead of stdout ('-': stdout)\n"
     "      --prefix NAME        symbol prefix of the C backend (default guards)\n"
     "      --stats              phase timings and guard counts on stderr\n"
+    "      --list-unsupported   list every op of MODEL without a shape rule (one line per op:\n"
+    "                           node count, first node) instead of tracing\n"
     MODEL_HELP
     CLI_EXIT_HEAD
-    "  0  rendered the guard set\n"
-    "  1  rendered, and the guard set violates the dynamic-dim spec (--dynamic names/ranges)\n"
+    "  0  rendered the guard set (--list-unsupported: every op is supported)\n"
+    "  1  rendered, and the guard set violates the dynamic-dim spec (--dynamic names/ranges);\n"
+    "     --list-unsupported: some ops are not supported (listed)\n"
     "  2  usage error (unknown option or backend, a --dynamic/--static naming no input or dim)\n"
     "  3  bad model (the message names the file and the node or line/column), unwritable output\n"
     CLI_EXIT_INTERNAL,

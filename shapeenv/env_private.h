@@ -225,5 +225,6 @@ typedef struct { const char *name; opfn fn; } opentry;
 extern const opentry sy_ops_elementwise[], sy_ops_nn[], sy_ops_shape[], sy_ops_scalar[];
 extern const opentry sy_ops_dynamic[];
 /* issue 12: recurrent layers, reductions with indices, index/shape patterns, more nn/factory/linalg ops */
-extern const opentry sy_ops_rnn[], sy_ops_reduce[], sy_ops_index[], sy_ops_misc[];
+extern const opentry sy_ops_rnn[], sy_ops_reduce[], sy_ops_index[], sy_ops_misc[], sy_ops_pointwise[],
+    sy_ops_extra[];
 #endif

@@ -898,7 +898,10 @@ static sy_status istft(opcall *c)
     }
     /* the slice [start, min(end, expected)) (start <= n_fft // 2 <= expected) */
     const sy_expr *cend = sy_expr_min(CTX, end, expected);
-    const sy_expr *slen = sy_expr_max(CTX, sy_expr_add_si(CTX, cend, -start), KI(c, 0));
+    const sy_expr *slen = sy_expr_add_si(CTX, cend, -start);
+    int nonneg;
+    if ((st = op_known_true(c, sy_expr_ge(CTX, slen, KI(c, 0)), &nonneg))) return st;
+    if (!nonneg) slen = sy_expr_max(CTX, slen, KI(c, 0));
     if ((st = op_require(c, ge1(c, slen), "min(): Expected reduction dim to be specified for input.numel() == 0 (istft: the output is empty)")))
         return st;
     int64_t left = (n_fft - wl) / 2;

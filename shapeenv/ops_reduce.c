@@ -278,9 +278,8 @@ static sy_status sort(opcall *c)
     size_t w;
     sy_status st;
     if ((st = op_tensor(c, 0, "input", &x))) return st;
-    const sy_value *dv = op_arg(c, 1, "dim");
     size_t dpos = 1;
-    if (dv && dv->kind == SY_V_BOOL) dpos = 2; /* sort(input, stable, dim) */
+    if (c->nargs >= 2 && c->args[1].kind == SY_V_BOOL) dpos = 2; /* sort(input, stable, dim) */
     if ((st = op_const_int(c, dpos, "dim", -1, &d)) || (st = op_wrap_dim0(c, d, x->ndim, &w))) return st;
     if (!strcmp(c->op, "argsort")) return op_set_tensor(c, SY_DT_INT64, x->ndim, x->sizes);
     const sy_tensor *ts[2] = {op_new_tensor(c, x->dtype, x->ndim, x->sizes), op_new_tensor(c, SY_DT_INT64, x->ndim, x->sizes)};

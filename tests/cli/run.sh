@@ -65,6 +65,11 @@ check "run default model" 0 "x.size()[2] == x.size()[3]" "$S" run --backend json
 check "run stats" 0 "guards:" "$S" run "$E/resnet18.json" --backend json --stats -o "$tmpd/g.json"
 check "run json file" 0 "symshape.guards" cat "$tmpd/g.json"
 check "run vit pins 224" 0 "x.size()[2] == 224" "$S" run "$E/vit_b_16.json" --backend json
+check "run --list-unsupported lists every unknown op" 1 "frobnicate: 2 nodes (first: 'a')" "$S" run --list-unsupported "$T/cli/data/unknown_ops.json"
+check "run --list-unsupported names the second op" 1 "wibble: 1 node (first: 'd')" "$S" run --list-unsupported "$T/cli/data/unknown_ops.json"
+check "run --list-unsupported counts" 1 "2 unsupported ops in 3 of 4 call nodes" "$S" run --list-unsupported "$T/cli/data/unknown_ops.json"
+check "run --list-unsupported on a supported model" 0 "every op is supported (69 call nodes)" "$S" run --list-unsupported "$E/resnet18.json"
+check "run: an unknown op names the node" 3 "node 'a' (frobnicate): unknown op 'frobnicate'" "$S" run "$T/cli/data/unknown_ops.json"
 check "run --static" 0 "x.size()[0] == 8" "$S" run "$E/resnet18.json" --backend json --static x
 check "run --dynamic" 0 "x.size()[3] == 224" "$S" run "$E/resnet18.json" --backend json --dynamic x=0,2
 check "run --no-duck-sizing" 0 "2 <= x.size()[3]" "$S" run "$E/resnet18.json" --backend json --no-duck-sizing

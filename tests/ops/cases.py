@@ -335,3 +335,143 @@ case("istft_length_sized", "istft", "torch.istft", {"x": (C64, [5, "t"]), "y": (
 case("view_as_real", "view_as_real", "torch.view_as_real", {"x": (C64, ["a", "b"])}, ["$x"])
 case("view_as_complex", "view_as_complex", "torch.view_as_complex", x("a", "b"), ["$x"], sizes={"b": (1, 3)})
 case("ceil", "ceil", "torch.ceil", x("a", "b"), ["$x"])
+
+# ---------------------------------------------------------------- pointwise (ops_pointwise.c)
+for op in ["acos", "arccos", "acosh", "arccosh", "asin", "arcsin", "asinh", "arcsinh", "atan", "arctan", "atanh", "arctanh", "cos",
+           "cosh", "sin", "sinh", "tan", "sinc", "absolute", "angle", "conj", "conj_physical", "deg2rad", "rad2deg", "digamma",
+           "lgamma", "erfc", "erfinv", "exp2", "expm1", "fix", "frac", "i0", "log10", "log1p", "log2", "logit", "nan_to_num",
+           "negative", "positive", "reciprocal", "sgn", "sign", "signbit", "square", "isnan", "isinf", "isposinf", "isneginf",
+           "isfinite", "isreal", "logical_not"]:
+    case(f"pw_{op}", op, f"torch.{op}", x("a", "b"), ["$x"])
+case("pw_real", "real", "torch.real", {"x": (C64, ["a", "b"])}, ["$x"])
+case("pw_imag", "imag", "torch.imag", {"x": (C64, ["a", "b"])}, ["$x"])
+case("pw_bitwise_not", "bitwise_not", "torch.bitwise_not", x("a", "b", dt=I64), ["$x"])
+for op in ["celu", "selu", "softplus", "softsign", "softshrink", "hardshrink", "tanhshrink", "rrelu", "mish", "logsigmoid"]:
+    case(f"pw_F_{op}", op, f"F.{op}", x("a", "b"), ["$x"])
+case("pw_threshold", "threshold", "F.threshold", x("a", "b"), ["$x", 0.5, 0.0])
+case("pw_softmin", "softmin", "F.softmin", x("a", "b"), ["$x"], {"dim": 1})
+case("pw_gumbel_softmax", "gumbel_softmax", "F.gumbel_softmax", x("a", "b"), ["$x"])
+case("pw_dropout1d", "dropout1d", "F.dropout1d", x("a", "b", "c"), ["$x"], {"training": False})
+case("pw_dropout3d", "dropout3d", "F.dropout3d", x("a", "b", "c", "d"), ["$x"], {"training": False})
+for op in ["exp_", "log_", "sqrt_", "abs_", "sin_", "cos_", "zero_", "uniform_", "normal_", "exponential_", "requires_grad_", "cpu"]:
+    case(f"pw_{op}", op, f"Tensor.{op}", x("a", "b"), ["$x"])
+case("pw_fill_", "fill_", "Tensor.fill_", x("a", "b"), ["$x", 1.5])
+TWO = {"x": (F32, ["a", 1, "b"]), "y": (F32, ["c", "b"])}
+for op in ["atan2", "arctan2", "copysign", "float_power", "floor_divide", "fmod", "remainder", "hypot", "logaddexp",
+           "logaddexp2", "logical_and", "logical_or", "logical_xor", "multiply", "subtract", "true_divide", "divide",
+           "nextafter", "xlogy", "isclose", "greater", "greater_equal", "less", "less_equal", "not_equal", "heaviside",
+           "igamma", "igammac", "clamp_min", "clamp_max"]:
+    case(f"pw_{op}", op, f"torch.{op}", TWO, ["$x", "$y"], sizes={"a": (0, 3), "c": (0, 4)})
+case("pw_scalar_other", "fmod", "torch.fmod", x("a", "b"), ["$x", 2.5])
+II = {"x": (I64, ["a", 1, "b"]), "y": (I64, ["c", "b"])}
+for op in ["bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "gcd", "lcm"]:
+    case(f"pw_{op}", op, f"torch.{op}", II, ["$x", "$y"], sizes={"a": (0, 3), "c": (0, 4)})
+case("pw_ldexp", "ldexp", "torch.ldexp", {"x": (F32, ["a", 1]), "y": (I64, ["b"])}, ["$x", "$y"])
+case("pw_masked_scatter", "masked_scatter", "Tensor.masked_scatter", {"x": (F32, ["a", "b"]), "m": (B, ["c", "b"])}, ["$x", "$m", "$s"],
+     params={"s": (F32, [64])}, sizes={"c": (1, 3)})
+for op in ["pow_", "fmod_", "remainder_", "clamp_min_", "clamp_max_"]:
+    case(f"pw_{op}", op, f"Tensor.{op}", {"x": (F32, ["a", "b"]), "y": (F32, ["c", "d"])}, ["$x", "$y"], sizes={"c": (1, 3), "d": (1, 3)})
+T3 = {"x": (F32, ["a", 1]), "y": (F32, ["b"]), "z": (F32, ["c", 1, 1])}
+for op in ["addcmul", "addcdiv"]:
+    case(f"pw_{op}", op, f"torch.{op}", T3, ["$x", "$y", "$z"], sizes={"c": (1, 3)})
+    case(f"pw_{op}_", op + "_", f"Tensor.{op}_", {"x": (F32, ["a", "b"]), "y": (F32, ["b2"]), "z": (F32, [1, "b"])}, ["$x", "$y", "$z"],
+         sizes={"b2": (1, 3)})
+case("pw_lerp", "lerp", "torch.lerp", T3, ["$x", "$y", 0.5])
+case("pw_lerp_tensor", "lerp", "torch.lerp", T3, ["$x", "$y", "$z"], sizes={"c": (1, 3)})
+case("pw_lerp_", "lerp_", "Tensor.lerp_", T3, ["$x", "$y", 0.5])
+case("pw_clamp", "clamp", "torch.clamp", x("a", "b"), ["$x"], {"min": -0.5})
+case("pw_clamp_tensor", "clamp", "torch.clamp", T3, ["$x", "$y", "$z"], sizes={"c": (1, 3)})
+case("pw_clip", "clip", "torch.clip", x("a", "b"), ["$x", -1.0, 1.0])
+case("pw_clamp_", "clamp_", "Tensor.clamp_", T3, ["$x", "$y"], sizes={"c": (1, 3)})
+case("pw_clip_", "clip_", "Tensor.clip_", x("a", "b"), ["$x"], {"max": 1.0})
+
+# ---------------------------------------------------------------- in-place pointwise forms
+for op in ["absolute_", "acos_", "acosh_", "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_", "arctanh_", "asin_", "asinh_",
+           "atan_", "atanh_", "ceil_", "celu_", "conj_physical_", "cosh_", "deg2rad_", "digamma_", "elu_", "erf_", "erfc_",
+           "erfinv_", "exp2_", "expm1_", "fix_", "floor_", "frac_", "i0_", "lgamma_", "log10_", "log1p_", "log2_", "logit_",
+           "nan_to_num_", "negative_", "rad2deg_", "reciprocal_", "round_", "rsqrt_", "selu_", "sgn_", "sign_", "sinc_",
+           "sinh_", "square_", "tan_", "tril_", "triu_", "trunc_", "logical_not_"]:
+    case(f"ip_{op}", op, f"Tensor.{op}", x("a", "b"), ["$x"])
+case("ip_bitwise_not_", "bitwise_not_", "Tensor.bitwise_not_", x("a", "b", dt=I64), ["$x"])
+case("ip_threshold_", "threshold_", "F.threshold_", x("a", "b"), ["$x", 0.1, 0.0])
+case("ip_rrelu_", "rrelu_", "F.rrelu_", x("a", "b"), ["$x"])
+case("ip_alpha_dropout_", "alpha_dropout_", "torch.alpha_dropout_", x("a", "b"), ["$x", 0.5, False])
+case("ip_feature_alpha_dropout_", "feature_alpha_dropout_", "torch.feature_alpha_dropout_", x("a", "b", "c"), ["$x", 0.5, False])
+case("ip_feature_dropout_", "feature_dropout_", "torch.feature_dropout_", x("a", "b", "c"), ["$x", 0.5, False])
+for op in ["arctan2_", "atan2_", "copysign_", "divide_", "eq_", "float_power_", "floor_divide_", "ge_", "greater_",
+           "greater_equal_", "gt_", "heaviside_", "hypot_", "igamma_", "igammac_", "le_", "less_", "less_equal_",
+           "logical_and_", "logical_or_", "logical_xor_", "lt_", "multiply_", "ne_", "nextafter_", "not_equal_", "subtract_",
+           "true_divide_", "xlogy_"]:
+    if op == "float_power_":
+        IPX = {"x": (F32 if False else "float64", ["a", "b"]), "y": ("float64", ["c", "d"])}
+    else:
+        IPX = {"x": (F32, ["a", "b"]), "y": (F32, ["c", "d"])}
+    case(f"ip_{op}", op, f"Tensor.{op}", IPX, ["$x", "$y"], sizes={"c": (1, 3), "d": (1, 3)})
+for op in ["bitwise_and_", "bitwise_left_shift_", "bitwise_or_", "bitwise_right_shift_", "bitwise_xor_", "gcd_", "lcm_"]:
+    case(f"ip_{op}", op, f"Tensor.{op}", {"x": (I64, ["a", "b"]), "y": (I64, ["c", "d"])}, ["$x", "$y"], sizes={"c": (1, 3), "d": (1, 3)})
+case("ip_ldexp_", "ldexp_", "Tensor.ldexp_", {"x": (F32, ["a", "b"]), "y": (I64, ["c"])}, ["$x", "$y"], sizes={"c": (1, 3)})
+case("ip_masked_scatter_", "masked_scatter_", "Tensor.masked_scatter_", {"x": (F32, ["a", "b"]), "m": (B, ["c", "b"])}, ["$x", "$m", "$s"],
+     params={"s": (F32, [64])}, sizes={"c": (1, 3)})
+
+# ---------------------------------------------------------------- ops_extra.c
+case("broadcast_to", "broadcast_to", "torch.broadcast_to", x("a", 1), ["$x", [3, {"size": ["x", 0]}, 4]], sizes={"a": (1, 3)})
+case("broadcast_tensors", "broadcast_tensors", "torch.broadcast_tensors", {"a": (F32, ["i", 1]), "b": (F32, ["j"])}, ["$a", "$b"])
+for k in [1, 2, 3]:
+    case(f"atleast_{k}d", f"atleast_{k}d", f"torch.atleast_{k}d", x("a"), ["$x"])
+    case(f"atleast_{k}d_0d", f"atleast_{k}d", f"torch.atleast_{k}d", x(), ["$x"], sizes={})
+case("atleast_3d_2d", "atleast_3d", "torch.atleast_3d", x("a", "b"), ["$x"])
+case("hstack", "hstack", "torch.hstack", {"a": (F32, ["i", "j"]), "b": (F32, ["k", "l"])}, [["$a", "$b"]])
+case("hstack_1d", "hstack", "torch.hstack", {"a": (F32, ["i"]), "b": (F32, ["k"])}, [["$a", "$b"]])
+case("vstack", "vstack", "torch.vstack", {"a": (F32, ["i"]), "b": (F32, ["k", "l"])}, [["$a", "$b"]])
+case("row_stack", "row_stack", "torch.row_stack", {"a": (F32, ["i", "j"]), "b": (F32, ["k", "l"])}, [["$a", "$b"]])
+case("dstack", "dstack", "torch.dstack", {"a": (F32, ["i", "j"]), "b": (F32, ["k", "l", "m"])}, [["$a", "$b"]])
+case("mv", "mv", "torch.mv", {"a": (F32, ["n", "m"]), "v": (F32, ["k"])}, ["$a", "$v"])
+case("dot", "dot", "torch.dot", {"a": (F32, ["n"]), "b": (F32, ["m"])}, ["$a", "$b"])
+case("vdot", "vdot", "torch.vdot", {"a": (F32, ["n"]), "b": (F32, ["m"])}, ["$a", "$b"])
+case("inner", "inner", "torch.inner", {"a": (F32, ["n", "m"]), "b": (F32, ["p", "q", "r"])}, ["$a", "$b"])
+case("trace", "trace", "torch.trace", x("a", "b"), ["$x"])
+case("rot90", "rot90", "torch.rot90", x("a", "b", "c"), ["$x", 1, [0, 2]])
+case("rot90_k2", "rot90", "torch.rot90", x("a", "b"), ["$x", -2])
+case("nansum", "nansum", "torch.nansum", x("a", "b"), ["$x", 1])
+case("nanmean", "nanmean", "torch.nanmean", x("a", "b", "c"), ["$x", [0, 2]], {"keepdim": True})
+case("count_nonzero", "count_nonzero", "torch.count_nonzero", x("a", "b"), ["$x"], {"dim": 0})
+case("aminmax", "aminmax", "torch.aminmax", x("a", "b"), ["$x"])
+case("aminmax_dim", "aminmax", "torch.aminmax", x("a", "b"), ["$x"], {"dim": 1, "keepdim": True})
+for op in ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "soft_margin_loss"]:
+    for red in ["none", "sum"]:
+        case(f"{op}_{red}", op, f"F.{op}", {"x": (F32, ["a", "b"]), "t": (F32, ["c", "b"])}, ["$x", "$t"], {"reduction": red},
+             sizes={"c": (1, 3)})
+case("kl_div_batchmean", "kl_div", "F.kl_div", {"x": (F32, ["a", "b"]), "t": (F32, ["c", "b"])}, ["$x", "$t"], {"reduction": "batchmean"},
+     sizes={"c": (1, 3)})
+case("kl_div_none", "kl_div", "F.kl_div", {"x": (F32, ["a", "b"]), "t": (F32, ["c", "b"])}, ["$x", "$t"], {"reduction": "none"},
+     sizes={"c": (1, 3)})
+case("bce_none", "binary_cross_entropy", "F.binary_cross_entropy", {"prob": (F32, ["a", "b"]), "t": (F32, ["c", "b"])}, ["$prob", "$t"],
+     {"reduction": "none"}, sizes={"c": (1, 3)})
+case("bce_logits", "binary_cross_entropy_with_logits", "F.binary_cross_entropy_with_logits", {"x": (F32, ["a", "b"]), "t": (F32, ["c", "b"])},
+     ["$x", "$t"], sizes={"c": (1, 3)})
+case("cosine_similarity", "cosine_similarity", "F.cosine_similarity", {"a": (F32, ["n", "m"]), "b": (F32, ["k", "m"])}, ["$a", "$b"],
+     sizes={"k": (1, 3)})
+case("cosine_similarity_dim0", "cosine_similarity", "F.cosine_similarity", {"a": (F32, ["n", "m"]), "b": (F32, ["m"])}, ["$a", "$b", 0])
+case("pairwise_distance", "pairwise_distance", "F.pairwise_distance", {"a": (F32, ["n", "m"]), "b": (F32, ["k", "m"])}, ["$a", "$b"],
+     sizes={"k": (1, 3)})
+case("rand", "rand", "torch.rand", x("a", "b"), [{"size": ["x", 0]}, 3])
+case("randn_list", "randn", "torch.randn", x("a", "b"), [[{"size": ["x", 1]}, 2]])
+case("randint", "randint", "torch.randint", x("a", "b"), [0, 5, {"tuple": [{"size": ["x", 0]}]}])
+for w in ["hann_window", "hamming_window", "bartlett_window", "blackman_window", "kaiser_window"]:
+    case(w, w, f"torch.{w}", x("a"), [{"size": ["x", 0]}])
+case("unflatten", "unflatten", "torch.unflatten", x("a", "b"), ["$x", 1, [2, -1]], sizes={"b": (0, 9)})
+case("unflatten_exact", "unflatten", "torch.unflatten", x("a", "b"), ["$x", 0, [2, 3]], sizes={"a": (4, 8)})
+case("split_with_sizes", "split_with_sizes", "torch.split_with_sizes", x("a", "b"), ["$x", [2, 3], 1], sizes={"b": (4, 6)})
+case("take", "take", "torch.take", {"x": (F32, ["a", "b"]), "i": (I64, ["c", "d"])}, ["$x", "$i"])
+case("index_add", "index_add", "torch.index_add", {"x": (F32, ["a", "b"]), "i": (I64, ["c"]), "s": (F32, ["d", "e"])}, ["$x", 1, "$i", "$s"],
+     sizes={"c": (0, 3), "d": (0, 3), "e": (0, 3)})
+case("index_copy", "index_copy", "torch.index_copy", {"x": (F32, ["a", "b"]), "i": (I64, ["c"]), "s": (F32, ["d", "e"])}, ["$x", 0, "$i", "$s"],
+     sizes={"c": (0, 1), "d": (0, 1), "e": (0, 3)})
+case("index_fill", "index_fill", "torch.index_fill", {"x": (F32, ["a", "b"]), "i": (I64, ["c"])}, ["$x", 1, "$i", 2.0])
+case("msort", "msort", "torch.msort", x("a", "b"), ["$x"])
+for op in ["byte", "char", "short", "int", "bfloat16", "cfloat", "cdouble"]:
+    case(f"conv_{op}", op, f"Tensor.{op}", x("a", "b"), ["$x"])
+case("ravel", "ravel", "torch.ravel", x("a", "b", "c"), ["$x"])
+case("normalize", "normalize", "F.normalize", x("a", "b"), ["$x"])
+case("normalize_1d", "normalize", "F.normalize", x("a"), ["$x"], {"dim": 0})
+case("rsub", "rsub", "torch.rsub", {"x": (F32, ["a", 1]), "y": (F32, ["b"])}, ["$x", "$y"])

@@ -35,8 +35,10 @@ DT = {"float32": torch.float32, "float64": torch.float64, "int64": torch.int64, 
       "complex64": torch.complex64, "int32": torch.int32}
 
 
-def make_tensor(dtype, shape):
+def make_tensor(dtype, shape, name=""):
     dt = DT[dtype]
+    if name.startswith("prob"):  # values in [0, 1) (probabilities)
+        return torch.rand(*shape, dtype=dt) if shape else torch.rand((), dtype=dt)
     if dt.is_complex or dt.is_floating_point:
         return torch.randn(*shape, dtype=dt) if shape else torch.randn((), dtype=dt)
     return torch.zeros(shape, dtype=dt)  # index tensors: 0 is a valid index into any non-empty dim
@@ -48,8 +50,10 @@ def resolve_fn(name):
         return getattr(torch, attr)
     if ns == "F":
         return getattr(F, attr)
-    if ns == "Tensor":
-        return getattr(torch.Tensor, attr)
+    if ns == "Tensor":  # a method, or the function of that name (F.celu_, torch.selu_)
+        for owner in (torch.Tensor, torch, F):
+            if hasattr(owner, attr):
+                return getattr(owner, attr)
     if ns == "C":
         return getattr(C, attr)  # a helper in cases.py (e.g. the nn module an RNN op stands for)
     raise ValueError(name)
@@ -71,7 +75,7 @@ def shape_at(decl, point):
 def run_torch(case, point):
     env = {}
     for name, (dt, decl) in case["inputs"].items():
-        env[name] = make_tensor(dt, shape_at(decl, point))
+        env[name] = make_tensor(dt, shape_at(decl, point), name)
     for name, (dt, decl) in case.get("params", {}).items():
         env[name] = make_tensor(dt, decl)
 
@@ -126,7 +130,7 @@ def graph_doc(case, example):
 def sample(case, rng, lo_override=None):
     p = {}
     for letter, (lo, hi) in case["sizes"].items():
-        p[letter] = rng.randint(lo if lo_override is None else max(lo, lo_override), hi)
+        p[letter] = rng.randint(lo if lo_override is None else max(lo, min(lo_override, hi)), hi)
     return p
 
 
