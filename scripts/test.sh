@@ -24,6 +24,8 @@ run_suite test
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" CTEST_EXTRA="-LE python" \
   run_suite asan -DSY_SANITIZE="address;undefined" -DSY_BUILD_BENCH=OFF "-DCMAKE_C_FLAGS=-DSY_VM_SWITCH -DSY_INT64_PORTABLE"
+# libFuzzer (clang, ASan+UBSan): every harness for 60 s from its seeds; a crash is saved in fuzz/regress_*/
+scripts/fuzz.sh 60
 if [ -x scripts/consumer-check.sh ]; then scripts/consumer-check.sh build-test; fi
 scripts/install-check.sh
 echo "symshape: all test suites passed" >&2
