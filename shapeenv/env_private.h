@@ -116,6 +116,7 @@ typedef sy_status (*opfn)(opcall *c);
 #define op_set_strided sy_opc_set_strided
 #define op_set_tensor sy_opc_set_tensor
 #define op_shape_args sy_opc_shape_args
+#define op_sym_list sy_opc_sym_list
 #define op_tensor sy_opc_tensor
 #define op_ti_strides sy_opc_ti_strides
 #define op_view_strides sy_opc_view_strides
@@ -142,6 +143,8 @@ sy_status op_const_int(opcall *c, size_t pos, const char *kw, int64_t def, int64
 sy_status op_bool_def(opcall *c, size_t pos, const char *kw, int def, int *out);
 /* int or list of ints expanded to n entries (constants) */
 sy_status op_int_list(opcall *c, size_t pos, const char *kw, size_t n, const int64_t *def, int64_t *out);
+/* int or list of ints expanded to n entries (symbolic: out[i] may be any int expression) */
+sy_status op_sym_list(opcall *c, size_t pos, const char *kw, size_t n, const sy_expr **out);
 /* list of symbolic ints (a value that is a list, or varargs starting at pos) */
 sy_status op_shape_args(opcall *c, size_t pos, const char *kw, const sy_expr ***out, size_t *n);
 sy_status op_err(opcall *c, sy_status st, const char *fmt, ...)

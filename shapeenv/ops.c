@@ -442,6 +442,25 @@ sy_status op_int_list(opcall *c, size_t pos, const char *kw, size_t n, const int
     return SY_OK;
 }
 
+sy_status op_sym_list(opcall *c, size_t pos, const char *kw, size_t n, const sy_expr **out)
+{
+    const sy_value *v = op_arg(c, pos, kw);
+    char b[64];
+    if (!v || v->kind == SY_V_NONE) return op_err(c, SY_EINVAL, "missing argument %s", argdesc(pos, kw, b, sizeof b));
+    if (v->kind != SY_V_LIST) {
+        sy_status st = as_int(c, v, &out[0], argdesc(pos, kw, b, sizeof b));
+        for (size_t i = 1; i < n && !st; i++) out[i] = out[0];
+        return st;
+    }
+    if (v->u.list.n != n && v->u.list.n != 1)
+        return op_err(c, SY_EINVAL, "argument %s must have %zu elements, got %zu", argdesc(pos, kw, b, sizeof b), n, v->u.list.n);
+    for (size_t i = 0; i < n; i++) {
+        sy_status st = as_int(c, &v->u.list.items[v->u.list.n == 1 ? 0 : i], &out[i], argdesc(pos, kw, b, sizeof b));
+        if (st) return st;
+    }
+    return SY_OK;
+}
+
 sy_status op_shape_args(opcall *c, size_t pos, const char *kw, const sy_expr ***out, size_t *n)
 {
     const sy_value *v = op_arg(c, pos, kw);

@@ -4,6 +4,7 @@
  * Binary ops broadcast (aten/src/ATen/ExpandUtils.cpp infer_size), the
  * result dtype follows type promotion for the cases the corpus uses (the
  * tensor operand's dtype; floating wins over integral). */
+#include <math.h>
 #include <string.h>
 
 #include "shapeenv/env_private.h"
@@ -13,9 +14,44 @@
  * itself or an alias (same strides); contiguous() a contiguous tensor; the
  * others are TensorIterator ops (clone preserves the layout the same way:
  * empty_like with MemoryFormat::Preserve). */
+/* math.sqrt / math.exp / math.log of a Python number (an attention scale
+ * 1 / math.sqrt(d), a positional encoding's math.log(10000.0) / d): a float.
+ * A symbolic int is specialized first (float() of a size, a guard_int), as
+ * the values it produces are concrete floats. Python raises ValueError "math
+ * domain error" for sqrt of a negative number and log of a number <= 0. */
+static sy_status math_unary(opcall *c, const sy_value *v)
+{
+    double x;
+    if (v->kind == SY_V_FLOAT) {
+        x = v->u.f;
+    } else {
+        int64_t iv;
+        sy_status st = op_const_int(c, 0, "input", 0, &iv);
+        if (st) return st;
+        x = (double)iv;
+    }
+    double r;
+    if (!strcmp(c->op, "sqrt")) {
+        if (x < 0) return op_err(c, SY_EINVAL, "ValueError: math domain error (sqrt of %g)", x);
+        r = sqrt(x);
+    } else if (!strcmp(c->op, "log")) {
+        if (!(x > 0)) return op_err(c, SY_EINVAL, "ValueError: math domain error (log of %g)", x);
+        r = log(x);
+    } else {
+        r = exp(x);
+        if (isinf(r)) return op_err(c, SY_EOVERFLOW, "OverflowError: math range error (exp of %g)", x);
+    }
+    *c->out = sy_value_float(r);
+    return SY_OK;
+}
+
 static sy_status unary(opcall *c)
 {
     const sy_tensor *x;
+    const sy_value *v = op_arg(c, 0, "input");
+    if (v && (v->kind == SY_V_FLOAT || v->kind == SY_V_INT || v->kind == SY_V_BOOL) &&
+        (!strcmp(c->op, "sqrt") || !strcmp(c->op, "exp") || !strcmp(c->op, "log")))
+        return math_unary(c, v);
     sy_status st = op_tensor(c, 0, "input", &x);
     if (st) return st;
     return sy_unary_layout(c, x, x->dtype);

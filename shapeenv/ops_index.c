@@ -329,11 +329,57 @@ static sy_status piece(opcall *c, const sy_tensor *x, size_t w, const sy_expr *n
     return *out ? SY_OK : sy_ctx_last_error(CTX);
 }
 
+/* tensor_split(input, tensor_indices_or_sections, dim) with a tensor
+ * (TensorShape.cpp, 1.13): the tensor must be a CPU long tensor ("to have
+ * dtype of long, but got ...") of 0 or 1 dims ("to be a zero-dimensional or
+ * one-dimensional tensor, but got a tensor with N dims"); a 1-D tensor is
+ * read as its list of values (indices[i] = data[i * stride]) and split with
+ * the int-list overload. Its length is the number of outputs (Python-level):
+ * evaluate_expr specializes it, as for unbind. Each value is data-dependent:
+ * an unbacked symbol (unbounded, like tolist()), so the piece sizes are the
+ * clamped slice lengths Max(Min(..) - Min(..), 0) of those symbols. A 0-D
+ * tensor holds the number of sections, i.e. the number of outputs: that is
+ * data-dependent, so unsupported (the exporter writes a constant tensor's
+ * value as the int or list it stands for, docs/ops.md). */
+static sy_status tensor_split_values(opcall *c, const sy_tensor *t, const sy_value **out)
+{
+    sy_status st;
+    if (t->dtype != SY_DT_INT64)
+        return op_err(c, SY_EINVAL, "tensor_split expected tensor_indices_or_sections to have dtype of long, but got %s",
+                      sy_dtype_name(t->dtype));
+    if (t->ndim > 1)
+        return op_err(c, SY_EINVAL,
+                      "tensor_split expected tensor_indices_or_sections to be a zero-dimensional or one-dimensional tensor, "
+                      "but got a tensor with %zu dims", t->ndim);
+    if (t->ndim == 0)
+        return op_err(c, SY_EUNSUPPORTED, "tensor_split with a 0-dim tensor of sections: the number of outputs is the "
+                                          "tensor's value (data-dependent); pass an int or a constant tensor");
+    const sy_expr *nv;
+    int64_t k;
+    sy_provenance why = {c->where ? c->where->node : NULL, c->op, "number of outputs of tensor_split (length of the indices tensor)"};
+    if ((st = sy_env_evaluate_expr(c->env, t->sizes[0], &why, &nv))) return st;
+    if (sy_expr_get_si(nv, &k) || k < 0) return op_err(c, SY_EINVAL, "tensor_split: the length of the indices tensor is not a constant");
+    if (k > 100000) return op_err(c, SY_EQUOTA, "tensor_split: too many indices (%lld)", (long long)k);
+    sy_value *items = sy_env_alloc(c->env, (k ? (size_t)k : 1) * sizeof *items);
+    sy_value *lv = sy_env_alloc(c->env, sizeof *lv);
+    if (!items || !lv) return sy_ctx_last_error(CTX);
+    for (int64_t i = 0; i < k; i++) {
+        char what[96];
+        snprintf(what, sizeof what, "%s.indices[%lld]", c->where && c->where->node ? c->where->node : "tensor_split", (long long)i);
+        const sy_expr *u = sy_env_create_unbacked(c->env, 0, what);
+        if (!u) return sy_ctx_last_error(CTX);
+        items[i] = sy_value_int(u);
+    }
+    *lv = sy_value_list(c->env, (size_t)k, items);
+    *out = lv;
+    return SY_OK;
+}
+
 /* tensor_split(input, sections | indices, dim=0) (TensorShape.cpp): input
  * at least 1-D; sections n > 0: the first L mod n pieces have L//n + 1
  * elements, the rest L//n, i.e. piece i has FloorDiv(L + n - 1 - i, n);
  * indices: pieces input[idx[i-1]:idx[i]] along dim with Python slice
- * clamping. A tensor indices_or_sections is data-dependent: unsupported. */
+ * clamping (at::slice clamps as Python does). A tensor: tensor_split_values. */
 static sy_status tensor_split(opcall *c)
 {
     const sy_tensor *x;
@@ -350,8 +396,7 @@ static sy_status tensor_split(opcall *c)
     if (!s) return op_err(c, SY_EINVAL, "missing argument 'indices_or_sections'");
     if ((st = op_const_int(c, 2, "dim", 0, &d)) || (st = op_wrap_dim(c, d, x->ndim, &w))) return st;
     const sy_expr *L = x->sizes[w];
-    if (s->kind == SY_V_TENSOR)
-        return op_err(c, SY_EUNSUPPORTED, "tensor_split with a tensor of indices or sections: the pieces depend on its values");
+    if (s->kind == SY_V_TENSOR && (st = tensor_split_values(c, s->u.t, &s))) return st;
     if (s->kind == SY_V_INT) {
         int64_t n;
         if (sy_expr_get_si(s->u.i, &n)) return op_err(c, SY_EINVAL, "the number of sections must be a constant");
@@ -811,18 +856,21 @@ static sy_status unfold(opcall *c)
 /* F.fold = col2im(input, output_size, kernel_size, dilation, padding, stride)
  * (col2im_shape_check): 2-D (C*kh*kw, L) with both dims non-zero or 3-D
  * with dims 1, 2 non-zero; C*kh*kw divisible by kh*kw; L equal to the block
- * count for output_size; blocks >= 1. Out (N?, C, oh, ow). */
+ * count for output_size; blocks >= 1. Out (N?, C, oh, ow); output_size may be symbolic
+ * (F.fold(x, output_size=(h, w)) with h, w read from sizes). */
 static sy_status col2im(opcall *c)
 {
     const sy_tensor *x;
-    int64_t o[2], k[2], d[2], p[2], s[2];
+    const sy_expr *o[2];
+    int64_t k[2], d[2], p[2], s[2];
     sy_status st;
-    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_int_list(c, 1, "output_size", 2, NULL, o)) || (st = pairs4(c, 2, k, d, p, s)))
+    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_sym_list(c, 1, "output_size", 2, o)) || (st = pairs4(c, 2, k, d, p, s)))
         return st;
     if (x->ndim != 2 && x->ndim != 3)
         return op_err(c, SY_EINVAL, "Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero dimensions for input, but got a %zuD tensor", x->ndim);
-    if (o[0] <= 0 || o[1] <= 0 || o[0] > 1000000000 || o[1] > 1000000000)
-        return op_err(c, SY_EINVAL, "output should be greater than zero, but got output_height: %lld output_width: %lld", (long long)o[0], (long long)o[1]);
+    if ((st = op_require(c, sy_expr_and(CTX, sy_expr_ge(CTX, o[0], KI(c, 1)), sy_expr_ge(CTX, o[1], KI(c, 1))),
+                         "output should be greater than zero, but got output_height: %s output_width: %s", SHOW(o[0]), SHOW(o[1]))))
+        return st;
     size_t b = x->ndim == 3;
     for (size_t i = 0; i < 2; i++)
         if ((st = op_require(c, sy_expr_ge(CTX, x->sizes[b + i], KI(c, 1)),
@@ -834,22 +882,21 @@ static sy_status col2im(opcall *c)
                          "Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got input.size(1)=%s and kernel_size=(%lld, %lld).",
                          SHOW(plane), (long long)k[0], (long long)k[1])))
         return st;
-    int64_t bh = (o[0] + 2 * p[0] - (d[0] * (k[0] - 1) + 1));
-    int64_t bw = (o[1] + 2 * p[1] - (d[1] * (k[1] - 1) + 1));
-    bh = (bh >= 0 ? bh / s[0] : -((-bh + s[0] - 1) / s[0])) + 1;
-    bw = (bw >= 0 ? bw / s[1] : -((-bw + s[1] - 1) / s[1])) + 1;
-    if ((st = op_require(c, sy_expr_eq(CTX, x->sizes[b + 1], KI(c, bh * bw)),
-                         "expected size of input's dimension 2 to match the calculated number of sliding blocks %lld * %lld = %lld, but got input.size(2)=%s.",
-                         (long long)bh, (long long)bw, (long long)(bh * bw), SHOW(x->sizes[b + 1]))))
+    /* div_rtn(o + 2p - (d(k-1) + 1), s) + 1: the block count of unfold (floor division) */
+    const sy_expr *bh = blocks(c, o[0], k[0], d[0], p[0], s[0]), *bw = blocks(c, o[1], k[1], d[1], p[1], s[1]);
+    if ((st = op_require(c, sy_expr_eq(CTX, x->sizes[b + 1], sy_expr_mul(CTX, bh, bw)),
+                         "expected size of input's dimension 2 to match the calculated number of sliding blocks %s * %s = %s, but got input.size(2)=%s.",
+                         SHOW(bh), SHOW(bw), SHOW(sy_expr_mul(CTX, bh, bw)), SHOW(x->sizes[b + 1]))))
         return st;
-    if (bh < 1 || bw < 1)
-        return op_err(c, SY_EINVAL, "calculated shape of the array of sliding blocks as (%lld, %lld), which is too small (non-positive)", (long long)bh, (long long)bw);
+    if ((st = op_require(c, sy_expr_and(CTX, sy_expr_ge(CTX, bh, KI(c, 1)), sy_expr_ge(CTX, bw, KI(c, 1))),
+                         "calculated shape of the array of sliding blocks as (%s, %s), which is too small (non-positive)", SHOW(bh), SHOW(bw))))
+        return st;
     const sy_expr *out[4];
     size_t n = 0;
     if (b) out[n++] = x->sizes[0];
     out[n++] = sy_expr_floordiv(CTX, plane, KI(c, k[0] * k[1]));
-    out[n++] = KI(c, o[0]);
-    out[n++] = KI(c, o[1]);
+    out[n++] = o[0];
+    out[n++] = o[1];
     return op_set_tensor(c, x->dtype, n, out);
 }
 

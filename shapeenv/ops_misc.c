@@ -848,6 +848,30 @@ static sy_status stft(opcall *c)
  * None) is zero outside [left, left + win_length) of each frame, left =
  * (n_fft - win_length) // 2, so the covered span is [left, (n_frames-1)*hop
  * + left + win_length). With length, the result is padded to length. */
+/* The part of the NOLA check that depends on the window's values: torch
+ * computes the envelope sum_t window_padded[j - t*hop]^2 over the output
+ * slice and raises "window overlap add min" when its minimum is < 1e-11
+ * (SpectralOps.cpp istft, 1.13). The sizes decide where the envelope is
+ * zero because the window is zero-padded from win_length to n_fft (checked
+ * above, exact for window=None: ones); where a given window's own entries
+ * are zero (hann_window(n)[0] is 0) depends on its values, which a graph
+ * does not carry. That condition is recorded as a runtime assert on a
+ * data-dependent boolean, so the guard set says it is not checked before
+ * the run rather than accepting silently. */
+static sy_status istft_nola_values(opcall *c)
+{
+    char what[160];
+    snprintf(what, sizeof what, "istft window envelope at node %s (window values)", c->where && c->where->node ? c->where->node : "?");
+    const sy_expr *u = sy_env_create_unbacked(c->env, 0, what);
+    if (!u) return sy_ctx_last_error(CTX);
+    sy_status st = sy_facts_set_range(sy_env_facts(c->env), u, KI(c, 0), KI(c, 1));
+    if (st) return st;
+    sy_provenance why = {c->where ? c->where->node : NULL, c->op,
+                         "istft: window overlap add min: the window's squared overlap-add must be >= 1e-11 over the "
+                         "output (NOLA); it depends on the window's values, checked by torch at run time"};
+    return sy_env_runtime_assert(c->env, sy_expr_ne(CTX, u, KI(c, 0)), &why);
+}
+
 static sy_status istft(opcall *c)
 {
     const sy_tensor *x, *win;
@@ -909,6 +933,7 @@ static sy_status istft(opcall *c)
     if (start < left) return op_err(c, SY_EINVAL, "istft: window overlap add min: the window envelope is zero at the start of the output");
     if ((st = op_require(c, sy_expr_le(CTX, cend, covered), "istft: window overlap add min: the window envelope is zero at the end of the output")))
         return st;
+    if (win && (st = istft_nola_values(c))) return st;
     out_len = len ? len : slen;
     const sy_expr *out[2];
     size_t n = 0;

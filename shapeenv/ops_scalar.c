@@ -289,9 +289,20 @@ static sy_status slice_len(opcall *c, const sy_value *sl, const sy_expr *len, co
         const sy_expr *x = is_num(p) ? as_int_expr(c, p) : NULL;
         if (!x) return op_err(c, SY_EINVAL, "slice bounds must be integers");
         /* Python: if x < 0: x += len, then clamp to [0, len] */
-        int neg;
-        sy_status st = op_decide_bool(c, sy_expr_lt(ctx, x, zero), "slice bound: negative index?", &neg);
+        int neg, nknown;
+        sy_status st = sy_env_try_decide(c->env, sy_expr_lt(ctx, x, zero), &nknown, &neg);
         if (st) return st;
+        if (!nknown && sy_env_mentions_unbacked(c->env, x)) {
+            /* a data-dependent bound of unknown sign (a tensor's values, e.g.
+             * tensor_split's indices): the whole rule as one expression. For
+             * an integer x, [x >= 0] = Min(Max(x + 1, 0), 1), so the index
+             * is x + len * (1 - [x >= 0]), clamped to [0, len]. */
+            const sy_expr *nonneg = sy_expr_min(ctx, sy_expr_max(ctx, sy_expr_add_si(ctx, x, 1), zero), KI(c, 1));
+            const sy_expr *wrapped = sy_expr_add(ctx, x, sy_expr_sub(ctx, len, sy_expr_mul(ctx, len, nonneg)));
+            if (!(b[k] = sy_expr_min(ctx, sy_expr_max(ctx, wrapped, zero), len))) return sy_ctx_last_error(ctx);
+            continue;
+        }
+        if (!nknown && (st = op_decide_bool(c, sy_expr_lt(ctx, x, zero), "slice bound: negative index?", &neg))) return st;
         if (neg) x = sy_expr_add(ctx, x, len);
         int64_t xv;
         if (!sy_expr_get_si(x, &xv) && xv == INT64_MAX) { /* sys.maxsize: to the end (a size never exceeds int64) */
@@ -320,9 +331,16 @@ static sy_status slice_len(opcall *c, const sy_value *sl, const sy_expr *len, co
         b[k] = x;
     }
     const sy_expr *cnt = sy_expr_sub(ctx, b[1], b[0]);
-    int empty, eknown;
+    int empty, eknown, nonneg;
     sy_status st = sy_env_try_decide(c->env, sy_expr_le(ctx, cnt, zero), &eknown, &empty);
     if (st) return st;
+    /* stop - start >= 0 known (x[0:L], x[k:] with L >= k): the count is stop - start
+     * whether or not it is 0, so no question (Max(cnt, 0) = cnt) */
+    if (!eknown && (st = op_known_true(c, sy_expr_ge(ctx, cnt, zero), &nonneg))) return st;
+    if (!eknown && nonneg) {
+        eknown = 1;
+        empty = 0;
+    }
     if (!eknown && sy_env_mentions_unbacked(c->env, cnt)) {
         cnt = sy_simplify(c->env->facts, sy_expr_max(ctx, cnt, zero)); /* Max(stop - start, 0) */
         empty = 0;

@@ -539,6 +539,47 @@ def export(model, example_inputs, dynamic=None, name=None):
     return doc
 
 
+def _field_index(v, field):
+    """The position of a named field of a torch.return_types structseq (``max(dim).values``
+    is item 0): the item that is the attribute's object. None when v is not one."""
+    if not (isinstance(v, tuple) and hasattr(type(v), "n_fields") and isinstance(field, str)):
+        return None
+    a = getattr(v, field, None)
+    for i, x in enumerate(v):
+        if x is a:
+            return i
+    return None
+
+
+def _rewrite_call(nd, op, args, kwargs, tracer):
+    """Calls the format spells differently from the fx graph, with the same PyTorch semantics:
+    * ``getattr(r, "values")`` on a torch.return_types result (max, min, sort, topk, kthvalue,
+      mode, median, cummax, cummin, aminmax, ...) is ``getitem(r, i)`` of that field;
+    * ``tensor_split(x, t)`` with ``t`` a constant (a parameter, buffer or tensor constant) CPU
+      int64 tensor of 0 or 1 dims: PyTorch reads its values (TensorShape.cpp: ``item()`` for 0
+      dims, the data for 1 dim) and calls the int / int-list overload, so that is written with
+      the values; a computed tensor stays a tensor (the engine gives its values unbacked symbols)."""
+    if op == "getattr" and len(args) == 2 and isinstance(args[0], Node):
+        i = _field_index(tracer._val(args[0]), args[1])
+        if i is not None:
+            return "getitem", [args[0], i], {}
+    if op == "tensor_split":
+        key = 1 if len(args) > 1 else next((k for k in ("indices_or_sections", "tensor_indices_or_sections", "sections",
+                                                         "indices") if k in kwargs), None)
+        t = args[key] if isinstance(key, int) else kwargs.get(key) if key else None
+        if isinstance(t, Node) and t.op == "get_attr":
+            v = tracer._val(t)
+            if isinstance(v, torch.Tensor) and v.dtype == torch.int64 and v.device.type == "cpu" and v.dim() <= 1:
+                lit = int(v) if v.dim() == 0 else [int(e) for e in v.tolist()]
+                if isinstance(key, int):
+                    args = args[:1] + [lit] + args[2:]
+                else:
+                    kwargs = dict(kwargs)
+                    del kwargs[key]
+                    kwargs["indices_or_sections" if key == "tensor_indices_or_sections" else key] = lit
+    return op, args, kwargs
+
+
 def _to_document(graph, tracer, values, dyn, name):
     nodes = list(graph.nodes)
     reserved = set()
@@ -615,8 +656,8 @@ def _to_document(graph, tracer, values, dyn, name):
         else:
             if isinstance(nd.target, type):
                 raise where_for(nd)("constructing a %s cannot be written to the graph" % nd.target.__name__)
-            j = {"name": names[nd], "op": _op_name(nd), "args": arg(list(nd.args), nd),
-                 "kwargs": arg(dict(nd.kwargs), nd)}
+            op, args, kwargs = _rewrite_call(nd, _op_name(nd), list(nd.args), dict(nd.kwargs), tracer)
+            j = {"name": names[nd], "op": op, "args": arg(args, nd), "kwargs": arg(kwargs, nd)}
             ex = _example_json(v)
             if ex is not None:
                 j["example"] = ex

@@ -315,18 +315,34 @@ class GuardSet:
             self._flatten(v.contents, out)
         return out
 
+    def output_exprs(self):
+        """The symbolic output shapes of the trace (at the example), flattened as in
+        output_shapes(): one list of Expr per tensor output ([Expr] for an int output). Sizes
+        are over the env's symbols: s0, s1, ... for the input dims in creation order, u0, u1,
+        ... for unbacked (data-dependent) values; Expr.eval() gives their value at a point.
+        The Expr objects belong to this GuardSet's context (valid until close())."""
+        self._live()
+        out = []
+        for i in range(lib.sy_trace_noutputs(self._trace)):
+            v = lib.sy_trace_output(self._trace, i)
+            if not v:
+                raise self._ctx._error()
+            self._flatten(v.contents, out, lambda p: Expr(self._ctx, p))
+        return out
+
     def _int(self, p):
         return int(Expr(self._ctx, p))
 
-    def _flatten(self, v, out):
+    def _flatten(self, v, out, conv=None):
+        conv = conv or self._int
         if v.kind == L.V_TENSOR:
             t = v.u.t.contents
-            out.append([self._int(t.sizes[k]) for k in range(t.ndim)])
+            out.append([conv(t.sizes[k]) for k in range(t.ndim)])
         elif v.kind == L.V_LIST:
             for k in range(v.u.list.n):
-                self._flatten(v.u.list.items[k], out)
+                self._flatten(v.u.list.items[k], out, conv)
         elif v.kind == L.V_INT:
-            out.append([self._int(v.u.i)])
+            out.append([conv(v.u.i)])
         # None, bool, float, str, dtype outputs have no shape
 
 
