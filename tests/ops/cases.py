@@ -217,6 +217,9 @@ case("unfold_F", "unfold", "F.unfold", x("n", "c", "h", "w"), ["$x"], {"kernel_s
 case("unfold_F_3d", "unfold", "F.unfold", x("c", "h", "w"), ["$x", 3], sizes={"c": (0, 3)})
 case("unfold_F_dil", "unfold", "F.unfold", x("n", 2, "h", "w"), ["$x", 2, 2, 0, 1], sizes={"n": (0, 2), "h": (0, 9), "w": (0, 9)})
 case("fold", "fold", "F.fold", x("n", "k", "l"), ["$x", [4, 5], [2, 2]], sizes={"n": (0, 2), "k": (3, 9), "l": (10, 13)})
+case("fold_sized", "fold", "F.fold", {"x": (F32, [2, 12, "l"]), "y": (F32, ["h", "w"])},
+     ["$x", [{"size": ["y", 0]}, {"size": ["y", 1]}]], {"kernel_size": 2, "stride": 2},
+     sizes={"l": (0, 4), "h": (0, 9), "w": (2, 3)})
 case("fold_stride", "fold", "F.fold", x("k", "l"), ["$x"], {"output_size": 6, "kernel_size": 2, "stride": 2}, sizes={"k": (3, 9), "l": (8, 10)})
 case("einsum_mm", "einsum", "torch.einsum", {"a": (F32, ["i", "j"]), "b": (F32, ["k", "l"])}, ["ij,jk->ik", "$a", "$b"])
 case("einsum_attn", "einsum", "torch.einsum", {"q": (F32, ["b", "h", "i", "d"]), "k": (F32, ["b2", "h", "j", "d"])},

@@ -113,8 +113,20 @@ static const wcase cases[] = {
     {"tensor_split_sections", IN("x", "float32", "[4,10]", "[0,1]") CALLK("o", "tensor_split", "[" X ",3]", "{\"dim\":1}"),
      "s0, CeilDiv(s1, 3) | s0, FloorDiv(s1 + 1, 3) | s0, FloorDiv(s1, 3)", "", SY_OK},
     {"tensor_split_indices", IN("x", "float32", "[10]", "[0]") CALL("o", "tensor_split", "[" X ",[2,-3]]"), "2 | s0 - 5 | 3", "3 <= s0; 6 <= s0", SY_OK},
-    {"tensor_split_tensor_unsupported", IN("x", "float32", "[10]", "[0]") IN("i", "int64", "[2]", "[]") CALL("o", "tensor_split", "[" X ",{\"ref\":\"i\"}]"),
-     NULL, "tensor_split with a tensor of indices or sections", SY_EUNSUPPORTED},
+    /* a computed tensor of indices: unbacked values u0, u1, Python slice clamping as one expression */
+    {"tensor_split_tensor_indices", IN("x", "float32", "[10]", "[0]") IN("i", "int64", "[2]", "[]") CALL("o", "tensor_split", "[" X ",{\"ref\":\"i\"}]"),
+     "Min(s0, Max(0, -s0*Min(1, Max(0, u0 + 1)) + s0 + u0)) | Max(0, -Min(s0, Max(0, -s0*Min(1, Max(0, u0 + 1)) + s0 + u0)) + Min(s0, Max(0, -s0*Min(1, Max(0, u1 + 1)) + s0 + u1))) | Max(0, s0 - Min(s0, Max(0, -s0*Min(1, Max(0, u1 + 1)) + s0 + u1)))", "", SY_OK},
+    {"tensor_split_tensor_sections_0d", IN("x", "float32", "[10]", "[0]") IN("i", "int64", "[]", "[]") CALL("o", "tensor_split", "[" X ",{\"ref\":\"i\"}]"),
+     NULL, "tensor_split with a 0-dim tensor of sections", SY_EUNSUPPORTED},
+    {"tensor_split_tensor_dtype", IN("x", "float32", "[10]", "[0]") IN("i", "int32", "[2]", "[]") CALL("o", "tensor_split", "[" X ",{\"ref\":\"i\"}]"),
+     NULL, "tensor_split expected tensor_indices_or_sections to have dtype of long, but got int32", SY_EINVAL},
+    {"tensor_split_tensor_rank", IN("x", "float32", "[10]", "[0]") IN("i", "int64", "[1,2]", "[]") CALL("o", "tensor_split", "[" X ",{\"ref\":\"i\"}]"),
+     NULL, "zero-dimensional or one-dimensional tensor, but got a tensor with 2 dims", SY_EINVAL},
+    /* F.fold with output_size read from sizes (symbolic) */
+    {"fold_symbolic_output_size", IN("x", "float32", "[2,12,20]", "[2]") IN("y", "float32", "[8,10]", "[0,1]")
+         "{\"name\":\"h\",\"op\":\"size\",\"args\":[" Y ",0]},{\"name\":\"w\",\"op\":\"size\",\"args\":[" Y ",1]},"
+         CALLK("o", "fold", "[" X ",[{\"ref\":\"h\"},{\"ref\":\"w\"}],2]", "{\"stride\":2}"),
+     "2, 3, s1, s2", "FloorDiv(s1, 2)*FloorDiv(s2, 2) == s0", SY_OK},
     {"unbind_specializes", IN("x", "float32", "[3,6]", "[0,1]") CALL("o", "unbind", "[" X "]"), "s1 | s1 | s1", "s0 == 3", SY_OK},
 
     /* ---- shape changes */
