@@ -834,26 +834,12 @@ static sy_status stft(opcall *c)
     return op_set_tensor(c, dt, n, out);
 }
 
-/* istft(input, n_fft, hop_length=None, win_length=None, window=None,
- * center=True, normalized=False, onesided=None, length=None,
- * return_complex=False) (SpectralOps.cpp istft, 1.13): complex input
- * (B?, freq, n_frames) (a real one with a last dim of 2 is viewed as
- * complex); non-empty; onesided (default freq != n_fft): freq == n_fft // 2
- * + 1, else freq == n_fft; 0 < hop (n_fft // 4) <= win_length (n_fft) <=
- * n_fft; window 1-D of win_length. expected = n_fft + hop*(n_frames - 1);
- * the signal is sliced [start, end) with start = n_fft // 2 if center else
- * 0, end = start + length, or -(n_fft // 2) if center, or expected; the
- * window envelope over the slice must be non-zero ("window overlap add
- * min") and non-empty (its min() needs an element): the window (ones when
- * None) is zero outside [left, left + win_length) of each frame, left =
- * (n_fft - win_length) // 2, so the covered span is [left, (n_frames-1)*hop
- * + left + win_length). With length, the result is padded to length. */
 /* The part of the NOLA check that depends on the window's values: torch
  * computes the envelope sum_t window_padded[j - t*hop]^2 over the output
  * slice and raises "window overlap add min" when its minimum is < 1e-11
  * (SpectralOps.cpp istft, 1.13). The sizes decide where the envelope is
- * zero because the window is zero-padded from win_length to n_fft (checked
- * above, exact for window=None: ones); where a given window's own entries
+ * zero because the window is zero-padded from win_length to n_fft (istft
+ * below checks that, exact for window=None: ones); where a given window's own entries
  * are zero (hann_window(n)[0] is 0) depends on its values, which a graph
  * does not carry. That condition is recorded as a runtime assert on a
  * data-dependent boolean, so the guard set says it is not checked before
@@ -872,6 +858,20 @@ static sy_status istft_nola_values(opcall *c)
     return sy_env_runtime_assert(c->env, sy_expr_ne(CTX, u, KI(c, 0)), &why);
 }
 
+/* istft(input, n_fft, hop_length=None, win_length=None, window=None,
+ * center=True, normalized=False, onesided=None, length=None,
+ * return_complex=False) (SpectralOps.cpp istft, 1.13): complex input
+ * (B?, freq, n_frames) (a real one with a last dim of 2 is viewed as
+ * complex); non-empty; onesided (default freq != n_fft): freq == n_fft // 2
+ * + 1, else freq == n_fft; 0 < hop (n_fft // 4) <= win_length (n_fft) <=
+ * n_fft; window 1-D of win_length. expected = n_fft + hop*(n_frames - 1);
+ * the signal is sliced [start, end) with start = n_fft // 2 if center else
+ * 0, end = start + length, or -(n_fft // 2) if center, or expected; the
+ * window envelope over the slice must be non-zero ("window overlap add
+ * min") and non-empty (its min() needs an element): the window (ones when
+ * None) is zero outside [left, left + win_length) of each frame, left =
+ * (n_fft - win_length) // 2, so the covered span is [left, (n_frames-1)*hop
+ * + left + win_length). With length, the result is padded to length. */
 static sy_status istft(opcall *c)
 {
     const sy_tensor *x, *win;
