@@ -231,6 +231,15 @@ static const wcase cases[] = {
     {"view_as_complex_last_dim", IN("x", "float32", "[3,5]", "[0,1]") CALL("o", "view_as_complex", "[" X "]"), NULL,
      "Tensor must have a last dimension of size 2", SY_EINVAL},
     {"ceil_of_float", IN("x", "float32", "[3]", "[0]") CALL("o", "ceil", "[2.25]"), "3", "", SY_OK},
+    /* math.sqrt / math.log of Python numbers: floats; a symbolic int is specialized */
+    {"ceil_sqrt_static", IN("x", "float32", "[3,16]", "[0]") CALL("a", "size", "[" X ",1]") "," CALL("r", "sqrt", "[{\"ref\":\"a\"}]") ","
+         CALL("o", "ceil", "[{\"ref\":\"r\"}]"), "4", "", SY_OK},
+    {"ceil_sqrt_symbolic", IN("x", "float32", "[10,16]", "[0]") CALL("a", "size", "[" X ",0]") "," CALL("r", "sqrt", "[{\"ref\":\"a\"}]") ","
+         CALL("o", "ceil", "[{\"ref\":\"r\"}]"), "4", "s0 == 10", SY_OK},
+    {"sqrt_negative", IN("x", "float32", "[3]", "[0]") CALL("o", "sqrt", "[-4]"), NULL, "ValueError: math domain error (sqrt of -4)", SY_EINVAL},
+    {"log_zero", IN("x", "float32", "[3]", "[0]") CALL("o", "log", "[0.0]"), NULL, "ValueError: math domain error (log of 0)", SY_EINVAL},
+    {"istft_window_values_runtime_assert", IN("x", "complex64", "[5,6]", "[1]") PARAM("w", "[8]")
+         CALLK("o", "istft", "[" X ",8]", "{\"hop_length\":2,\"window\":{\"ref\":\"w\"},\"center\":false}"), "2*s0 + 6", "u0 != 0", SY_OK},
 };
 
 static void run_case(const wcase *c)
