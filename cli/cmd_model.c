@@ -218,6 +218,10 @@ static int check_onnx_overrides(const char *cmd, const model_opts *m, const sy_o
             if ((size_t)m->ov[i].dims[k] >= in->ndim)
                 return cli_usage_error(cmd, "--dynamic %s=...: input '%s' has no dim %d (rank %zu)", name, name,
                                        m->ov[i].dims[k], in->ndim);
+        for (size_t k = 0; i < m->nov && m->ov[i].spec && k < m->ov[i].spec->ndims; k++)
+            if (m->ov[i].spec->dims[k].dim >= in->ndim)
+                return cli_usage_error(cmd, "--dynamic %s=...: input '%s' has no dim %zu (rank %zu)", name, name,
+                                       m->ov[i].spec->dims[k].dim, in->ndim);
     }
     return EX_OK;
 }
@@ -789,6 +793,10 @@ static int run_probe(int argc, char **argv)
     }
     if (tty) fprintf(stderr, "\r\033[K");
     if (rc == EX_OK && truth) fprintf(stderr, "%zu points: %ld accepted, %ld soundness violations\n", npts, accepted, violations);
+    /* the guards decide the points; a violated dynamic-dim spec is said (run/infer list each with its fix) */
+    if (rc == EX_OK && sy_gset_nviolations(t.gs))
+        fprintf(stderr, "symshape: note: the guards violate the dynamic-dim spec %zu time%s (see 'symshape run' or 'symshape infer')\n",
+                sy_gset_nviolations(t.gs), sy_gset_nviolations(t.gs) == 1 ? "" : "s");
     if (rc == EX_OK && violations) rc = EX_FALSE;
     if (rc == EX_OK && fail_on_reject && (size_t)accepted < npts) rc = EX_FALSE;
     free(vals);
@@ -915,7 +923,8 @@ static int run_verify(int argc, char **argv)
     "      --dynamic 'NAME=D[:DIM][@MIN..MAX],...'\n"                                                             \
     "                           the dims of input NAME that get symbols (replaces the graph's\n"               \
     "                           list); :DIM names a Dim (one name on several dims declares them\n"            \
-    "                           equal), @MIN..MAX its range (either bound may be left out)\n"                 \
+    "                           equal), @MIN..MAX its range (either bound may be left out); ONNX:\n"         \
+    "                           a Dim on a dim with a dim_param declares every dim with it\n"                \
     "      --static NAME        every dim of input NAME is static\n"                                            \
     "      --no-duck-sizing     equal example sizes do not share a symbol\n"                                    \
     "      --no-specialize-01   example sizes 0 and 1 stay symbolic (range [0, oo))\n"                          \
@@ -1075,7 +1084,10 @@ static int run_infer(int argc, char **argv)
     for (size_t i = 0; rc == EX_OK && i < sy_gset_size(t.gs); i++) {
         const sy_gset_guard *g = sy_gset_at(t.gs, i);
         const sy_expr *e = sy_expr_subs(t.ctx, g->expr, nsub, from, to);
-        char *es = e ? sy_expr_print(t.ctx, e, SY_PRINT_CANONICAL) : NULL;
+        /* the equality of two sources of one symbol reads "true" over display names: keep the sources */
+        int trivial = e && sy_expr_kind_of(e) == SY_EXPR_TRUE && sy_expr_kind_of(g->expr) != SY_EXPR_TRUE;
+        char *es = e && !trivial ? sy_expr_print(t.ctx, e, SY_PRINT_CANONICAL) : NULL;
+        if (!es && trivial) es = sy_expr_print(t.ctx, g->expr, SY_PRINT_CANONICAL);
         if (!es) {
             rc = cli_lib_error(t.ctx, "guard");
             break;
@@ -1088,11 +1100,22 @@ static int run_infer(int argc, char **argv)
                                                 sy_gset_kind_name(g->kind), "origins", orig));
         sy_str_free(t.ctx, es);
     }
+    /* the violations of the dynamic-dim spec (--dynamic with names or ranges) */
+    json_t *viols = rc == EX_OK ? json_array() : NULL;
+    if (rc == EX_OK && !viols) rc = cli_oom();
+    for (size_t i = 0; rc == EX_OK && i < sy_gset_nviolations(t.gs); i++) {
+        const sy_gset_violation *v = sy_gset_violation_at(t.gs, i);
+        json_t *g = json_array_get(guards, v->guard);
+        json_array_append_new(viols, json_pack("{s:O?, s:s, s:s?, s:s?, s:s?, s:b}", "guard", json_object_get(g, "guard"), "kind",
+                                               sy_violation_kind_name(v->kind), "dims", v->dims, "message", v->message, "fix",
+                                               v->fix, "model_requires", v->model_requires));
+    }
     if (rc == EX_OK) {
         json_object_set_new(root, "model", json_string(sy_onnx_name(t.om)));
         json_object_set_new(root, "symbols", json_incref(syms));
         json_object_set_new(root, "values", json_incref(values));
         json_object_set_new(root, "guards", json_incref(guards));
+        json_object_set_new(root, "violations", json_incref(viols));
     }
     if (rc == EX_OK && outpath && sy_onnx_write_value_info(t.ot, m.model, outpath) != SY_OK)
         rc = cli_lib_error(t.ctx, "write value_info");
@@ -1127,6 +1150,12 @@ static int run_infer(int argc, char **argv)
             }
             printf("\n");
         }
+        if (json_array_size(viols)) printf("violations of the dynamic-dim spec:\n");
+        for (size_t i = 0; i < json_array_size(viols); i++) {
+            json_t *vi = json_array_get(viols, i);
+            printf("  %zu. [%s] %s\n     fix: %s\n", i + 1, json_string_value(json_object_get(vi, "kind")),
+                   json_string_value(json_object_get(vi, "message")), json_string_value(json_object_get(vi, "fix")));
+        }
     }
     if (rc == EX_OK && stats) {
         size_t kept, skipped;
@@ -1136,6 +1165,13 @@ static int run_infer(int argc, char **argv)
                 sy_onnx_name(t.om), sy_onnx_nnodes(t.om), sy_onnx_trace_nvalues(t.ot), sy_env_nsymbols(t.env), sy_gset_size(t.gs),
                 t.t_parse * 1e3, t.t_trace * 1e3, (t.t_produce + t.t_minimize) * 1e3, (t1 - t0) * 1e3, kept, skipped);
     }
+    /* a violated dynamic-dim spec is exit 1, as for run (torch.export raises) */
+    if (rc == EX_OK && json_array_size(viols)) {
+        fprintf(stderr, "symshape: %zu violation%s of the dynamic-dim spec\n", json_array_size(viols),
+                json_array_size(viols) == 1 ? "" : "s");
+        rc = EX_FALSE;
+    }
+    json_decref(viols);
     free(from);
     free(to);
     json_decref(syms);
@@ -1157,10 +1193,14 @@ const cli_cmd cmd_infer = {"infer", "every value's shape of an ONNX model as exp
     "                           (dim_value where constant, dim_param = the expression)\n"
     "      --json               {\"model\": ..., \"symbols\": {NAME: {\"source\": ...}},\n"
     "                            \"values\": {NAME: [dims as ints or strings]},\n"
-    "                            \"guards\": [{\"guard\", \"source\", \"kind\", \"origins\"}]}\n"
+    "                            \"guards\": [{\"guard\", \"source\", \"kind\", \"origins\"}],\n"
+    "                            \"violations\": [{\"guard\", \"kind\", \"dims\", \"message\", \"fix\",\n"
+    "                            \"model_requires\"}]}\n"
     "      --stats              sizes and timings on stderr\n"
     MODEL_HELP
     CLI_EXIT_HEAD
-    "  0  inferred\n" CLI_EXIT_USAGE
+    "  0  inferred\n"
+    "  1  inferred, but the guards violate the dynamic-dim spec (--dynamic with names or\n"
+    "     ranges): each violation and its fix are printed (\"violations\" in --json)\n" CLI_EXIT_USAGE
     "  3  bad model (the message names the node), unwritable output\n" CLI_EXIT_INTERNAL,
     run_infer, 0};

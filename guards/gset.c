@@ -814,6 +814,12 @@ static sy_status classify_violation(sy_gset *gs, sy_facts *f0, size_t gi, sy_gse
         size_t l = strlen(dims);
         snprintf(dims + l, sizeof dims - l, "%s%s", q ? (q + 1 == ngrp ? " and " : ", ") : "", decl_label(gs, grp[q]));
     }
+    char examples[256] = ""; /* "h = 224, w = 224" */
+    for (size_t q = 0; q < ngrp; q++) {
+        size_t l = strlen(examples);
+        snprintf(examples + l, sizeof examples - l, "%s%s = %lld", q ? ", " : "", decl_label(gs, grp[q]),
+                 (long long)gs->decl[grp[q]].example);
+    }
     out->guard = gi;
     out->dims = gstrdup(gs, dims);
     const sdecl *d0 = &gs->decl[grp[0]];
@@ -920,12 +926,17 @@ static sy_status classify_violation(sy_gset *gs, sy_facts *f0, size_t gi, sy_gse
             } else
                 snprintf(buf, sizeof buf, "%s must hold (a divisibility condition): no Dim range expresses this; make %s static%s",
                          gt, dims, why);
+        } else if (sy_expr_kind_of(e) == SY_EXPR_EQ && ngrp > 1) {
+            /* several declared dims tied together (ViT's FloorDiv(h, 16)*FloorDiv(w, 16) == 196): static at the example */
+            out->kind = SY_VIOL_FUNCTION;
+            snprintf(buf, sizeof buf, "%s are tied by %s: make them static (%s at the example), or declare one as that function of the others%s",
+                     dims, gt, examples, why);
         } else if (sy_expr_kind_of(e) == SY_EXPR_EQ) {
             out->kind = SY_VIOL_FUNCTION;
             snprintf(buf, sizeof buf, "%s is determined by other dims (%s): make it static, or declare it as that function of them%s",
                      dims, gt, why);
         } else
-            snprintf(buf, sizeof buf, "no Dim range expresses %s: make %s static%s", gt, dims, why);
+            snprintf(buf, sizeof buf, "no Dim range expresses %s: make %s static (%s at the example)%s", gt, dims, examples, why);
     }
     out->fix = gstrdup(gs, buf);
 done:

@@ -242,6 +242,12 @@ const sy_env_input_info *sy_env_input_info_at(const sy_env *env, size_t i)
 const sy_tensor *sy_env_input_exprs(sy_env *env, const char *name, sy_dtype dtype, size_t ndim,
                                     const sy_expr *const *dims)
 {
+    return sy_env_input_exprs_spec(env, name, dtype, ndim, dims, NULL);
+}
+
+const sy_tensor *sy_env_input_exprs_spec(sy_env *env, const char *name, sy_dtype dtype, size_t ndim,
+                                         const sy_expr *const *dims, const sy_dim_spec *const *specs)
+{
     if (!env) return NULL;
     if (!name || (ndim && !dims)) return SY_NFAIL(env->ctx, SY_EINVAL, "input: NULL argument");
     for (size_t i = 0; i < ndim; i++) {
@@ -275,6 +281,15 @@ const sy_tensor *sy_env_input_exprs(sy_env *env, const char *name, sy_dtype dtyp
         d->expr = dims[i];
         d->policy = p;
         d->example = ex;
+        if (specs && sy_dim_spec_declared(specs[i])) {
+            sy_dim_spec *spc = sy_env_alloc(env, sizeof *spc);
+            if (!spc) return NULL;
+            *spc = *specs[i];
+            spc->dim = i;
+            if (specs[i]->name && !(spc->name = sy_env_strdup(env, specs[i]->name))) return NULL;
+            d->spec = spc;
+            d->policy = SY_DIM_DYNAMIC;
+        }
     }
     return sy_tensor_new(env, dtype, ndim, dims);
 }

@@ -545,25 +545,122 @@ static const sy_trace_override *find_ov(const sy_onnx_trace_options *o, const ch
     return r;
 }
 
+/* The dynamic-dim spec of an override (sy_input_spec), and the dim_params
+ * (docs/onnx.md "Inputs"): a dim_param is one symbol for every dim that
+ * carries it. A declared spec entry (a name or a bound) on a dim with
+ * dim_param P declares P: every dynamic dim with P gets that Dim (merge);
+ * an unnamed entry on such a dim takes the name of P's Dim (the first
+ * declared entry on a dim with P, named P itself when that entry has no
+ * name). Two dims with P that end up with different symbols (different Dim
+ * names, or one of them static) keep ONNX's declaration as a guard
+ * (sy_env_assume), so the guard set checks it and the spec check reports it. */
+typedef struct {
+    const char *param;
+    const sy_dim_spec *spec; /* the effective (named) spec of P, or NULL */
+    const sy_expr *e;        /* the expression of P's first dynamic dim, or NULL */
+    const char *in;          /* ... and where it was created */
+    size_t dim;
+} ox_pbind;
+
+typedef struct {
+    ox_pbind *b;
+    size_t n, cap;
+} ox_ptab;
+
+static ox_pbind *ptab_find(ox_ptab *p, const char *param)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (!strcmp(p->b[i].param, param)) return &p->b[i];
+    return NULL;
+}
+
+static ox_pbind *ptab_add(sy_onnx_trace *t, ox_ptab *p, const char *param)
+{
+    if (p->n == p->cap) {
+        size_t nc = p->cap ? p->cap * 2 : 16;
+        ox_pbind *nb = tr_alloc(t, nc * sizeof *nb);
+        if (!nb) return NULL;
+        if (p->n) memcpy(nb, p->b, p->n * sizeof *nb);
+        p->b = nb;
+        p->cap = nc;
+    }
+    ox_pbind *b = &p->b[p->n++];
+    memset(b, 0, sizeof *b);
+    b->param = param;
+    return b;
+}
+
+/* the spec entry of dim d, or NULL */
+static const sy_dim_spec *spec_entry(const sy_trace_override *ov, size_t d)
+{
+    if (!ov || !ov->spec || ov->make_static) return NULL;
+    for (size_t k = 0; k < ov->spec->ndims; k++)
+        if (ov->spec->dims[k].dim == d) return &ov->spec->dims[k];
+    return NULL;
+}
+
+static const sy_onnx_input *input_named(const sy_onnx_model *m, const char *name)
+{
+    for (size_t k = 0; k < m->ninputs; k++)
+        if (!strcmp(m->inputs[k].name, name)) return &m->inputs[k];
+    return NULL;
+}
+
+/* the hint of a dim expression (a constant or a backed symbol) */
+static int64_t dim_hint(sy_env *env, const sy_expr *e)
+{
+    int64_t h = -1;
+    const sy_symbol_info *si = sy_env_symbol_of(env, e);
+    if (si) return si->hint;
+    if (sy_expr_get_si(e, &h) != SY_OK) h = -1;
+    return h;
+}
+
+/* ONNX declares dims with one dim_param equal: keep it as a guard when they
+ * got different expressions */
+static sy_status declare_equal(sy_onnx_trace *t, const ox_pbind *b, const sy_expr *e, const char *in, size_t d,
+                               int64_t example)
+{
+    sy_ctx *ctx = t->ctx;
+    if (e == b->e) return SY_OK;
+    int64_t h = dim_hint(t->env, b->e);
+    if (h != example)
+        return sy_fail_st(ctx, SY_EINVAL, "input '%s' dim %zu shares dim_param '%s' with input '%s' dim %zu, but their examples differ (%lld, %lld)",
+                          in, d, b->param, b->in, b->dim, (long long)example, (long long)h);
+    char reason[600];
+    snprintf(reason, sizeof reason, "ONNX declares dims with one dim_param equal: input '%.200s' dim %zu and input '%.200s' dim %zu share '%.100s'",
+             b->in, b->dim, in, d, b->param);
+    sy_provenance why = {in, "dim_param", reason};
+    return sy_env_assume(t->env, sy_expr_eq(ctx, e, b->e), &why);
+}
+
 static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
 {
     sy_ctx *ctx = t->ctx;
     const sy_onnx_model *m = t->m;
-    for (size_t i = 0; i < o->nexamples; i++) {
-        int found = 0;
-        for (size_t k = 0; k < m->ninputs; k++) found |= !strcmp(m->inputs[k].name, o->examples[i].input);
-        if (!found) return sy_fail_st(ctx, SY_EINVAL, "the model has no input named '%s'", o->examples[i].input);
-    }
+    for (size_t i = 0; i < o->nexamples; i++)
+        if (!input_named(m, o->examples[i].input))
+            return sy_fail_st(ctx, SY_EINVAL, "the model has no input named '%s'", o->examples[i].input);
+    ox_ptab pt = {NULL, 0, 0};
     for (size_t i = 0; i < o->nov; i++) {
-        int found = 0;
-        for (size_t k = 0; k < m->ninputs; k++) found |= !strcmp(m->inputs[k].name, o->ov[i].input);
-        if (!found) return sy_fail_st(ctx, SY_EINVAL, "override: the model has no input named '%s'", o->ov[i].input);
+        const sy_onnx_input *in = input_named(m, o->ov[i].input);
+        if (!in) return sy_fail_st(ctx, SY_EINVAL, "override: the model has no input named '%s'", o->ov[i].input);
+        const sy_input_spec *sp = o->ov[i].make_static ? NULL : o->ov[i].spec;
+        for (size_t k = 0; sp && k < sp->ndims; k++) {
+            const sy_dim_spec *e = &sp->dims[k];
+            if (e->dim >= in->ndim)
+                return sy_fail_st(ctx, SY_EINVAL, "dynamic-dim spec of input '%s': no dim %zu (rank %zu)", in->name, e->dim, in->ndim);
+            const char *param = in->params[e->dim];
+            if (o->concrete || !sy_dim_spec_declared(e) || !param || ptab_find(&pt, param)) continue;
+            /* the first declared entry on a dim with this dim_param declares it */
+            ox_pbind *b = ptab_add(t, &pt, param);
+            sy_dim_spec *c = b ? tr_alloc(t, sizeof *c) : NULL;
+            if (!c) return SY_ENOMEM;
+            *c = *e;
+            if (!c->name) c->name = param;
+            b->spec = c;
+        }
     }
-    /* dim_param -> expression, shared across inputs */
-    const char **pnames = sy_alloc(ctx, 64 * sizeof *pnames);
-    const sy_expr **pexprs = sy_alloc(ctx, 64 * sizeof *pexprs);
-    size_t np = 0, pcap = 64;
-    if (!pnames || !pexprs) return SY_ENOMEM;
     sy_status st = SY_OK;
     t->ngin = m->ninputs;
     t->gin = tr_alloc(t, (t->ngin ? t->ngin : 1) * sizeof *t->gin);
@@ -581,7 +678,8 @@ static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
         }
         const sy_trace_override *ov = find_ov(o, in->name);
         const sy_expr **dims = tr_alloc(t, (in->ndim ? in->ndim : 1) * sizeof *dims);
-        if (!dims) {
+        const sy_dim_spec **specs = tr_alloc(t, (in->ndim ? in->ndim : 1) * sizeof *specs);
+        if (!dims || !specs) {
             st = SY_ENOMEM;
             break;
         }
@@ -592,64 +690,59 @@ static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
                                 (long long)example, (long long)in->dims[d]);
                 break;
             }
+            const sy_dim_spec *own = spec_entry(ov, d);
             int dynamic = in->dims[d] < 0;
             if (ov) {
-                dynamic = 0;
-                if (!ov->make_static)
+                dynamic = own != NULL;
+                if (!ov->make_static && !ov->spec)
                     for (size_t k = 0; k < ov->ndims; k++) dynamic |= ov->dims[k] == (int)d;
             }
             if (o->concrete) dynamic = 0;
+            if (!dynamic || !sy_dim_spec_declared(own)) own = NULL;
             char src[300];
             snprintf(src, sizeof src, "%s.size()[%zu]", in->name, d);
             const char *param = in->params[d];
-            const sy_expr *e = NULL;
-            if (!dynamic) {
-                e = sy_expr_int_si(ctx, example);
-            } else if (param) {
-                for (size_t k = 0; k < np; k++)
-                    if (!strcmp(pnames[k], param)) e = pexprs[k];
-                if (!e) {
-                    e = sy_env_create_symbol(t->env, example, src, SY_DIM_DYNAMIC);
-                    if (!e) {
-                        st = sy_ctx_last_error(ctx);
-                        break;
-                    }
-                    if (np == pcap) {
-                        size_t nc = pcap * 2;
-                        const char **a = sy_realloc(ctx, pnames, pcap * sizeof *a, nc * sizeof *a);
-                        const sy_expr **b = a ? sy_realloc(ctx, pexprs, pcap * sizeof *b, nc * sizeof *b) : NULL;
-                        if (a) pnames = a;
-                        if (b) pexprs = b;
-                        if (!a || !b) {
-                            st = SY_ENOMEM;
-                            break;
-                        }
-                        pcap = nc;
-                    }
-                    pnames[np] = param;
-                    pexprs[np++] = e;
-                } else {
-                    const sy_symbol_info *si = sy_env_symbol_of(t->env, e);
-                    int64_t h = 0;
-                    if (si) h = si->hint;
-                    else sy_expr_get_si(e, &h);
-                    if (h != example) {
-                        st = sy_fail_st(ctx, SY_EINVAL, "input '%s' dim %zu shares dim_param '%s' but its example is %lld, not %lld",
-                                        in->name, d, param, (long long)example, (long long)h);
-                        break;
-                    }
+            ox_pbind *b = param ? ptab_find(&pt, param) : NULL;
+            const sy_dim_spec *use = own;
+            if (own && !own->name && param) { /* an unnamed entry on a dim_param: the dim_param's Dim */
+                sy_dim_spec *c = tr_alloc(t, sizeof *c);
+                if (!c) {
+                    st = SY_ENOMEM;
+                    break;
                 }
-            } else {
-                e = sy_env_create_symbol(t->env, example, src, SY_DIM_DYNAMIC);
-                if (!e) {
-                    st = sy_ctx_last_error(ctx);
+                *c = *own;
+                c->name = b && b->spec ? b->spec->name : param;
+                use = c;
+            } else if (!own && dynamic && b) {
+                use = b->spec; /* a dim_param another input's spec declares */
+            }
+            const sy_expr *e = NULL;
+            if (!dynamic) e = sy_expr_int_si(ctx, example);
+            else if (use) e = sy_env_create_symbol_spec(t->env, example, src, use);
+            else if (b && b->e) e = b->e;
+            else e = sy_env_create_symbol(t->env, example, src, SY_DIM_DYNAMIC);
+            if (!e) {
+                st = sy_ctx_last_error(ctx);
+                break;
+            }
+            if (dynamic && param) {
+                if (!b && !(b = ptab_add(t, &pt, param))) {
+                    st = SY_ENOMEM;
+                    break;
+                }
+                if (!b->e) {
+                    b->e = e;
+                    b->in = in->name;
+                    b->dim = d;
+                } else if ((st = declare_equal(t, b, e, in->name, d, example))) {
                     break;
                 }
             }
             dims[d] = e;
+            specs[d] = use;
             char fb[300];
             snprintf(fb, sizeof fb, "%s_d%zu", in->name, d);
-            if (!sy_expr_is_int(e) && (st = add_display(t, e, param, fb))) break;
+            if (!sy_expr_is_int(e) && (st = add_display(t, e, use && use->name ? use->name : param, fb))) break;
             if ((st = add_srcsym(t, src, sy_expr_is_int(e) ? e : NULL))) break;
         }
         if (st) break;
@@ -661,7 +754,7 @@ static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
         v->name = in->name;
         v->elem = in->elem_type;
         v->role = 1;
-        v->t = sy_env_input_exprs(t->env, in->name, in->dtype, in->ndim, dims);
+        v->t = sy_env_input_exprs_spec(t->env, in->name, in->dtype, in->ndim, dims, specs);
         if (!v->t) {
             st = sy_ctx_last_error(ctx);
             break;
@@ -673,8 +766,18 @@ static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
         gi->ndim = in->ndim;
         t->ginp[i] = gi;
     }
-    sy_dealloc(ctx, pnames, pcap * sizeof *pnames);
-    sy_dealloc(ctx, pexprs, pcap * sizeof *pexprs);
+    /* a static dim with a dim_param that other dims made a symbol: ONNX's equality is a guard */
+    for (size_t i = 0; i < m->ninputs && !st; i++) {
+        const sy_onnx_input *in = &m->inputs[i];
+        const sy_tensor *tv = scope_find1(t->top, in->name) ? scope_find1(t->top, in->name)->t : NULL;
+        for (size_t d = 0; tv && d < in->ndim && !st; d++) {
+            ox_pbind *b = in->params[d] ? ptab_find(&pt, in->params[d]) : NULL;
+            if (!b || !b->e || !sy_expr_is_int(tv->sizes[d]) || sy_expr_is_int(b->e)) continue;
+            int64_t c = 0;
+            sy_expr_get_si(tv->sizes[d], &c);
+            st = declare_equal(t, b, tv->sizes[d], in->name, d, c);
+        }
+    }
     /* source symbols: the display symbol of each dynamic source */
     for (size_t i = 0; i < t->nsrc && !st; i++) {
         if (t->srcsym[i]) continue;

@@ -92,7 +92,11 @@ typedef struct sy_onnx_trace_options {
     size_t nexamples;
     const sy_onnx_example *examples; /**< example sizes; a dim_value dim must match its example */
     size_t nov;
-    const sy_trace_override *ov;     /**< as for JSON graphs: --static NAME, --dynamic NAME=D,... */
+    const sy_trace_override *ov;     /**< as for JSON graphs: --static NAME, --dynamic NAME=D,... and the
+                                          dynamic-dim spec (ov[i].spec: Dims with names and ranges; a
+                                          Dim on a dim with a dim_param declares every dim with it, and
+                                          dims of one dim_param with different expressions keep the
+                                          equality as a guard: docs/onnx.md "The dynamic-dim spec") */
     int concrete;                    /**< 1: every dim static at its example (a concrete run) */
 } sy_onnx_trace_options;
 #define SY_ONNX_TRACE_OPTIONS_INIT {SY_ONNX_TRACE_OPTIONS_VERSION, 0, NULL, 0, NULL, 0}
@@ -108,7 +112,10 @@ typedef struct sy_onnx_trace sy_onnx_trace;
  *  @retval SY_EUNSUPPORTED an unknown op, an op of another domain, a
  *          construct not supported (message: node name and op)
  *  @retval SY_EINVAL an op's check fails at the example, a wrong attribute
- *          type, an input that is not defined (message: node, op, reason)
+ *          type, an input that is not defined (message: node, op, reason);
+ *          an override naming no input or a dim past its rank, an example
+ *          outside a declared range, dims of one Dim name or one dim_param
+ *          with different examples (message: input, dim, name)
  *  @retval SY_ENOMEM */
 SY_API sy_status sy_env_trace_onnx(sy_env *env, const sy_onnx_model *m, const sy_onnx_trace_options *opts,
                                sy_onnx_trace **out);

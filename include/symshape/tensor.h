@@ -89,6 +89,16 @@ SY_API const sy_tensor *sy_env_input_spec(sy_env *env, const char *name, sy_dtyp
  *  input and dim) or SY_ENOMEM. */
 SY_API const sy_tensor *sy_env_input_exprs(sy_env *env, const char *name, sy_dtype dtype, size_t ndim,
                                            const sy_expr *const *dims);
+/** sy_env_input_exprs with a dynamic-dim spec per dim: @p specs NULL, or
+ *  @p ndim entries each NULL or the sy_dim_spec (KEEP during the call; copied)
+ *  that dim @p i was declared with. A declared entry (sy_dim_spec_declared)
+ *  is recorded with the input dim, so that the guard set checks its guards
+ *  against it (sy_gset_violations); its `dim` field is ignored (@p i is
+ *  used). The frontend creates the dim's expression itself
+ *  (sy_env_create_symbol_spec, or a constant when 0/1-specialized). Errors
+ *  as sy_env_input_exprs. */
+SY_API const sy_tensor *sy_env_input_exprs_spec(sy_env *env, const char *name, sy_dtype dtype, size_t ndim,
+                                                const sy_expr *const *dims, const sy_dim_spec *const *specs);
 
 /** An input as sy_env_input registered it (name env-owned). */
 typedef struct sy_env_input_info {

@@ -214,6 +214,28 @@ for name, ctor, ex, dyn, opset, mkpts in MODELS:
         pin = [g for g in inf["guards"] if g["guard"] == "FloorDiv(h, 16)*FloorDiv(w, 16) == 196"]
         if not pin or not any(o["node"] == "/encoder/Add" and o["op"] == "Add" for o in pin[0]["origins"]):
             failures.append("vit_b16_hw: no guard FloorDiv(h, 16)*FloorDiv(w, 16) == 196 from /encoder/Add: %s" % inf["guards"])
+        # the dynamic-dim spec (torch.export's Dims): the Conv narrows h and w, the positional embedding's Add ties them
+        SPEC = ["--dynamic", "x=0:batch@1..1024,2:h,3:w"]
+        r2, _ = sh([SYM, "infer", path, "--json", *SPEC])
+        j2 = json.loads(r2.stdout) if r2.stdout.strip() else {}
+        want = [("narrowed", "16 <= h", "h = Dim('h', min=16); the model itself requires it: Conv at node '/conv_proj/Conv' checks it"),
+                ("narrowed", "16 <= w", "w = Dim('w', min=16); the model itself requires it: Conv at node '/conv_proj/Conv' checks it"),
+                ("function", "FloorDiv(h, 16)*FloorDiv(w, 16) == 196",
+                 "h and w are tied by FloorDiv(h, 16)*FloorDiv(w, 16) == 196: make them static (h = 224, w = 224 at the example), "
+                 "or declare one as that function of the others")]
+        got = [(v["kind"], v["guard"], v["fix"]) for v in j2.get("violations", [])]
+        if r2.returncode != 1 or got != want:
+            failures.append("vit_b16_hw --dynamic spec: exit %d, violations %s" % (r2.returncode, got))
+        if j2.get("values", {}).get("/Concat_2_output_0") != ["batch", "FloorDiv(h, 16)*FloorDiv(w, 16) + 1", 64]:
+            failures.append("vit_b16_hw --dynamic spec: sequence %s" % (j2.get("values", {}).get("/Concat_2_output_0"),))
+        r3, _ = sh([SYM, "run", path, *SPEC])
+        if r3.returncode != 1 or "Dynamic-dim spec" not in r3.stdout or "make them static (h = 224, w = 224" not in r3.stdout:
+            failures.append("vit_b16_hw run --dynamic spec: exit %d, %s" % (r3.returncode, r3.stdout[-800:]))
+        r4, _ = sh([SYM, "probe", path, "--points", ppath, "--json", *SPEC])
+        l4 = [json.loads(x) for x in r4.stdout.splitlines()]
+        if r4.returncode != 0 or [x["accept"] for x in l4] != [x["accept"] for x in lines] or "violate the dynamic-dim spec 3 times" not in r4.stderr:
+            failures.append("vit_b16_hw probe --dynamic spec: exit %d, accepts %s vs %s, %s" % (
+                r4.returncode, [x["accept"] for x in l4], [x["accept"] for x in lines], r4.stderr.strip()))
 
 if TABLE:
     print("| model | nodes | values with exact shapes / all | guards | points (accepted, checked) | violations | symshape infer ms | onnx.shape_inference ms | values fully shaped by onnx | file MB |")

@@ -222,6 +222,78 @@ j = case("bcast_pin", model([N("Add", ["x", "c"], ["y"])], X4, [f32("c", np.zero
 if j is not None and not any(g["guard"] == "h == 224" for g in j["guards"]):
     fails.append("bcast_pin: no guard h == 224: %s" % j["guards"])
 
+# ---- the dynamic-dim spec on ONNX inputs (--dynamic with names and ranges; docs/onnx.md "The dynamic-dim spec")
+def spec(name, m, args, rc=0, err=None):
+    """infer with a spec: the exit status and the JSON (None when it is not rc)"""
+    global ncases
+    ncases += 1
+    r = run(name, m, args)
+    if r.returncode != rc or (err is not None and err not in r.stderr):
+        fails.append("spec %s: exit %d (expected %d), stderr %r%s" % (name, r.returncode, rc, r.stderr.strip(),
+                                                                       "" if err is None else " lacks %r" % err))
+        return None
+    return json.loads(r.stdout) if r.stdout.strip() else None
+
+
+def expect(name, got, want):
+    if got != want:
+        fails.append("spec %s: %r, expected %r" % (name, got, want))
+
+
+ADD2 = model([N("Add", ["x", "x2"], ["y"])], X4 + [("x2", ["n", 3, "h", "w"])])
+E2 = E + ["--example", "x2=2,3,224,200"]
+# names and a range on x; x2 carries the same dim_params, so it gets the same Dims (merge through the dim_param)
+j = spec("named", ADD2, E2 + ["--dynamic", "x=0:batch@1..64,2:h,3:w"])
+if j:
+    expect("named values", j["values"]["y"], ["batch", 3, "h", "w"])
+    expect("named x2", j["values"]["x2"], ["batch", 3, "h", "w"])
+    expect("named symbols", {k: v["sources"] for k, v in j["symbols"].items()},
+           {"batch": ["x.size()[0]", "x2.size()[0]"], "h": ["x.size()[2]", "x2.size()[2]"], "w": ["x.size()[3]", "x2.size()[3]"]})
+    expect("named equalities", sorted(g["source"] for g in j["guards"] if g["kind"] == "equality"),
+           ["x.size()[0] == x2.size()[0]", "x.size()[2] == x2.size()[2]", "x.size()[3] == x2.size()[3]"])
+    # no decision relied on batch's range, so it is no guard (as for JSON graphs); the Conv case below has range guards
+    expect("named range guards", [g["guard"] for g in j["guards"] if g["kind"] == "range"], [])
+    expect("named violations", j["violations"], [])
+# an unnamed range on a dim with a dim_param names it after the dim_param
+j = spec("unnamed_range", ADD2, E2 + ["--dynamic", "x=0@1..8,2,3"])
+if j:
+    expect("unnamed values", j["values"]["y"], ["n", 3, "h", "w"])
+    expect("unnamed symbols", {k: v["sources"] for k, v in j["symbols"].items()},
+           {"n": ["x.size()[0]", "x2.size()[0]"], "h": ["x.size()[2]", "x2.size()[2]"], "w": ["x.size()[3]", "x2.size()[3]"]})
+# two Dim names on dims that share a dim_param: ONNX's equality is a guard, reported as an 'equal' violation
+j = spec("two_names", ADD2, E2 + ["--dynamic", "x=0:a", "--dynamic", "x2=0:b"], rc=1)
+if j:
+    expect("two_names y", j["values"]["y"], ["a", 3, 224, 200])
+    expect("two_names violations", [(v["kind"], v["dims"], v["fix"]) for v in j["violations"]],
+           [("equal", "a and b", "a and b must be equal: give them one name")])
+    dp = [g for g in j["guards"] if any(o["op"] == "dim_param" for o in g["origins"])]
+    expect("two_names dim_param guard", [g["guard"] for g in dp], ["a == b"])
+# a static dim with a dim_param another input keeps dynamic: the equality pins it
+j = spec("static_shared", ADD2, E2 + ["--static", "x"])
+if j:
+    expect("static_shared y", j["values"]["y"], [2, 3, 224, 200])
+    expect("static_shared guards", sorted(g["guard"] for g in j["guards"] if any(o["op"] == "dim_param" for o in g["origins"])),
+           ["h == 224", "n == 2", "w == 200"])
+# a broadcast against a constant pins a declared dim: 'pinned', fix "static 224"
+j = spec("pinned", model([N("Add", ["x", "c"], ["y"], name="add_c")], X4, [f32("c", np.zeros((1, 1, 224, 1)))]), E +
+         ["--dynamic", "x=0:batch,2:h,3:w"], rc=1)
+if j:
+    expect("pinned violations", [(v["kind"], v["dims"], v["message"], v["fix"]) for v in j["violations"]],
+           [("pinned", "h", "not all values of h in [2, oo) satisfy x.size()[2] == 224", "static 224")])
+# a Conv's window check narrows a declared range: 'narrowed', the fix is the range, and the model requires it
+j = spec("narrowed", model([N("Conv", ["x", "W"], ["y"], name="conv_n")], X4, [W]), E + ["--dynamic", "x=0:batch,2:h,3:w@1..512"],
+         rc=1)
+if j:
+    expect("narrowed violations", [(v["kind"], v["dims"], v["fix"], v["model_requires"]) for v in j["violations"]],
+           [("narrowed", "h", "h = Dim('h', min=3); the model itself requires it: Conv at node 'conv_n' checks it", True),
+            ("narrowed", "w", "w = Dim('w', min=3, max=512); the model itself requires it: Conv at node 'conv_n' checks it", True)])
+# errors: a dim the input does not have (usage, exit 2); an example outside the declared range (exit 3)
+spec("no_dim", ADD2, E2 + ["--dynamic", "x=7:h"], rc=2, err="--dynamic x=...: input 'x' has no dim 7 (rank 4)")
+spec("outside_range", ADD2, E2 + ["--dynamic", "x=2:h@1..100"], rc=3,
+     err="x.size()[2] = 224 at the example is outside 'h''s declared range [1, 100]")
+spec("named_examples_differ", ADD2, E + ["--example", "x2=2,3,224,201", "--dynamic", "x=3:w", "--dynamic", "x2=3:w"], rc=3,
+     err="dims named 'w' are declared equal, but x.size()[3] = 200 and x2.size()[3] = 201 at the example")
+
 # ---- bad input: exit 3 and a message naming the node, never a crash
 good = model([N("Relu", ["x"], ["y"], name="relu1")], X4)
 raw = good.SerializeToString()
@@ -233,6 +305,7 @@ bad("missing_input", model([N("Add", ["x", "nothere"], ["y"], name="add3")], X4)
 bad("unknown_op", model([N("FrobnicateOp", ["x"], ["y"], name="frob")], X4), "node 'frob' (FrobnicateOp): unknown op")
 bad("other_domain", model([N("Relu", ["x"], ["y"], name="r", domain="com.example")], X4), "node 'r' (Relu): op of domain 'com.example'")
 bad("loop", model([N("Loop", ["m", ""], ["y"], name="loop1", body=thn)], X4, [i64("m", 3)]), "node 'loop1' (Loop): Loop is not supported")
+bad("scan", model([N("Scan", ["x"], ["y"], name="scan1", body=thn, num_scan_inputs=1)], X4, opset=16), "node 'scan1' (Scan): Scan is not supported")
 bad("opset_10", model([N("Relu", ["x"], ["y"])], X4, opset=10), "opset 10 of the default domain is not supported")
 bad("example_mismatch", model([N("Conv", ["x", "W"], ["y"], name="c1")], X4, [W]), "the model declares dim_value 3", ["--example", "x=2,4,224,200"])
 bad("window_too_big", model([N("MaxPool", ["x"], ["y"], name="mp", kernel_shape=[300, 3])], X4), "node 'mp' (MaxPool)", E)
