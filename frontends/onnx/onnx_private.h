@@ -24,6 +24,9 @@
 #define ox_is_int sy_ox_is_int
 #define ox_run_graph sy_ox_run_graph
 #define ox_tensor_val sy_ox_tensor_val
+#define ox_nodes_open sy_ox_nodes_open
+#define ox_node_get sy_ox_node_get
+#define ox_nodes_close sy_ox_nodes_close
 
 /* ONNX TensorProto.DataType codes (onnx.proto) */
 enum {
@@ -32,17 +35,46 @@ enum {
     OX_COMPLEX128 = 15, OX_BFLOAT16 = 16
 };
 
+/* protobuf-c's allocations of one unpack, released at once (onnx_read.c) */
+typedef struct ox_arena ox_arena;
+typedef struct ox_achunk ox_achunk;
+struct ox_arena {
+    sy_ctx *ctx;
+    ox_achunk *chunks;
+    int oom;
+};
+
+/* a node of the main graph: its bytes in the file (or in mem) */
+typedef struct ox_range {
+    size_t off, len;
+    int filter; /* a payload to drop when reading it */
+} ox_range;
+
 struct sy_onnx_model {
     sy_ctx *ctx;
     char *name;
-    unsigned char *kept;       /* the filtered protobuf bytes (payloads dropped) */
+    int fd;                    /* the file (sy_onnx_load_file), open until sy_onnx_free; -1: from memory */
+    size_t flen;
+    unsigned char *kept;       /* during the load: the filtered protobuf bytes without the nodes */
     size_t kept_len, kept_cap, skipped;
-    Onnx__ModelProto *proto;   /* unpacked from kept */
+    ox_range *nodes;           /* the main graph's nodes, read one at a time (ox_node_get) */
+    size_t nnodes, nodecap, node_bytes;
+    unsigned char *mem;        /* from memory: the filtered nodes (ox_range into it) */
+    size_t mem_len, mem_cap;
+    ox_arena arena;            /* the unpacked skeleton */
+    Onnx__ModelProto *proto;   /* the skeleton: everything but the main graph's nodes */
     const Onnx__GraphProto *graph;
     int64_t opset;
     sy_onnx_input *inputs;
     size_t ninputs;
 };
+
+/* reading the main graph's nodes one at a time: each ox_node_get returns a
+ * node valid until the next call or ox_nodes_close */
+typedef struct ox_nodes ox_nodes;
+sy_status ox_nodes_open(const sy_onnx_model *m, ox_nodes **out);
+sy_status ox_node_get(ox_nodes *r, size_t i, const Onnx__NodeProto **out);
+void ox_nodes_close(ox_nodes *r);
 
 sy_dtype ox_dtype(int elem);
 const char *ox_elem_name(int elem);
@@ -98,7 +130,8 @@ sy_status ox_attr_float(ox_call *c, const char *name, double dflt, double *out);
 sy_status ox_attr_ints(ox_call *c, const char *name, size_t *n, const int64_t **v); /* *n = 0, *v = NULL when absent */
 sy_status ox_attr_floats(ox_call *c, const char *name, size_t *n, const float *const **unused, const float **v);
 sy_status ox_attr_string(ox_call *c, const char *name, const char *dflt, char *buf, size_t cap);
-sy_status ox_tensor_val(struct sy_onnx_trace *tr, const Onnx__TensorProto *tp, const char *what, ox_val *out);
+/* a TensorProto as a value; errors name it "KIND 'NAME'" (NAME NULL: KIND alone) */
+sy_status ox_tensor_val(struct sy_onnx_trace *tr, const Onnx__TensorProto *tp, const char *kind, const char *name, ox_val *out);
 void *ox_alloc(ox_call *c, size_t size);
 sy_status ox_run_graph(struct sy_onnx_trace *tr, ox_scope *parent, const Onnx__GraphProto *g, size_t nbind,
                        const char *const *bind_names, ox_val *const *bind_vals, ox_val ***outs, ox_scope **scope_out);

@@ -77,7 +77,8 @@ static const char *msg_name[] = {"ModelProto", "GraphProto", "NodeProto", "Attri
  * pread (never mapped: a mapping of a file in the page cache can be backed
  * by huge pages, and touching one header byte would then make 2 MB of
  * weights resident). Payloads that are skipped are never read. */
-#define WIN 65536
+#define WIN 16384
+#define WIN_JUMP 4096 /* a read after a jump (a skipped payload) starts small: the next tensor's header */
 typedef struct {
     sy_ctx *ctx;
     const char *name;
@@ -90,10 +91,15 @@ typedef struct {
     unsigned char *out;
     size_t len, cap, skipped;
     int depth;
+    int dry;                 /* count the output bytes (len) without writing them */
+    sy_onnx_model *rec;      /* record the main graph's nodes into rec instead of copying them */
 } scan;
 
 static sy_status corrupt(scan *s, size_t at, int kind, const char *what)
 {
+    if (s->ioerr < 0)
+        return sy_fail_st(s->ctx, SY_EFORMAT, "cannot read %s: the file ended at byte %zu or earlier, before its length when it was loaded (it changed since)",
+                          s->name, at);
     if (s->ioerr) return sy_fail_st(s->ctx, SY_EFORMAT, "cannot read %s: %s", s->name, strerror(s->ioerr));
     return sy_fail_st(s->ctx, SY_EFORMAT, "%s: corrupt or truncated protobuf at byte %zu (in %s): %s", s->name, at,
                       msg_name[kind], what);
@@ -106,11 +112,13 @@ static const unsigned char *at(scan *s, size_t off, size_t n)
     if (s->mem) return s->mem + off;
     if (off >= s->wstart && off + n <= s->wstart + s->wlen) return s->win + (off - s->wstart);
     size_t want = s->flen - off < WIN ? s->flen - off : WIN, got = 0;
+    bool onward = s->wlen && off >= s->wstart && off <= s->wstart + s->wlen; /* reading on: the full window */
+    if (!onward && n <= WIN_JUMP && want > WIN_JUMP) want = WIN_JUMP;
     while (got < want) {
         ssize_t r = pread(s->fd, s->win + got, want - got, (off_t)(off + got));
         if (r < 0 && errno == EINTR) continue;
         if (r <= 0) {
-            s->ioerr = r < 0 ? errno : EIO;
+            s->ioerr = r < 0 ? errno : -1; /* -1: the file ended before its recorded length */
             s->wlen = 0;
             return NULL;
         }
@@ -123,6 +131,10 @@ static const unsigned char *at(scan *s, size_t off, size_t n)
 
 static bool put(scan *s, const void *p, size_t n)
 {
+    if (s->dry) {
+        s->len += n;
+        return true;
+    }
     if (s->len + n > s->cap) {
         size_t nc = s->cap ? s->cap : 4096;
         while (nc < s->len + n) nc *= 2;
@@ -139,6 +151,10 @@ static bool put(scan *s, const void *p, size_t n)
 /* append the input bytes [off, off + n) */
 static bool put_range(scan *s, size_t off, size_t n)
 {
+    if (s->dry) {
+        s->len += n;
+        return true;
+    }
     while (n) {
         size_t k = n < WIN ? n : WIN;
         const unsigned char *p = at(s, off, k);
@@ -162,16 +178,17 @@ static size_t put_varint(unsigned char *b, uint64_t v)
 
 static int get_varint(scan *s, size_t *off, size_t end, uint64_t *v)
 {
+    if (*off >= end) return -1;
+    size_t k = end - *off < 10 ? end - *off : 10;
+    const unsigned char *p = at(s, *off, k);
+    if (!p) return -1;
     uint64_t r = 0;
-    for (int sh = 0; sh < 70; sh += 7) {
-        if (*off >= end) return -1;
-        const unsigned char *p = at(s, *off, 1);
-        if (!p) return -1;
-        unsigned char c = *p;
-        (*off)++;
-        if (sh == 63 && (c & 0x7e)) return -1;
-        r |= (uint64_t)(c & 0x7f) << sh;
+    for (size_t i = 0; i < k; i++) {
+        unsigned char c = p[i];
+        if (i == 9 && (c & 0x7e)) return -1;
+        r |= (uint64_t)(c & 0x7f) << (7 * i);
         if (!(c & 0x80)) {
+            *off += i + 1;
             *v = r;
             return 0;
         }
@@ -196,6 +213,7 @@ static int child_kind(int kind, uint64_t field)
 static bool is_payload(uint64_t field) { return field == 4 || (field >= 5 && field <= 7) || (field >= 9 && field <= 11); }
 
 static sy_status filter(scan *s, int kind, size_t p, size_t end);
+static sy_status record_node(scan *s, size_t body, size_t blen);
 
 #define OOM() sy_fail_st(s->ctx, SY_ENOMEM, "out of memory")
 /* one pass over a message: sum payload bytes (TensorProto) or copy */
@@ -240,6 +258,12 @@ static sy_status walk(scan *s, int kind, size_t p, size_t end, bool count_only, 
             s->skipped += p - body;
             continue;
         }
+        if (s->rec && kind == M_GRAPH && s->depth == 2 && field == 1 && wt == 2) {
+            /* a node of the main graph: read when the trace reaches it (ox_node_get), not kept */
+            sy_status st = record_node(s, body, blen);
+            if (st) return st;
+            continue;
+        }
         int ck = wt == 2 ? child_kind(kind, field) : -1;
         if (ck < 0) {
             if (!put_range(s, start, p - start)) return s->ioerr ? corrupt(s, start, kind, "") : OOM();
@@ -254,8 +278,10 @@ static sy_status walk(scan *s, int kind, size_t p, size_t end, bool count_only, 
         unsigned char lb[10];
         size_t ln = put_varint(lb, sub);
         if (!put(s, lb, ln)) return OOM();
-        memmove(s->out + o + ln, s->out + o, sub);
-        memcpy(s->out + o, lb, ln);
+        if (!s->dry) {
+            memmove(s->out + o + ln, s->out + o, sub);
+            memcpy(s->out + o, lb, ln);
+        }
     }
     return SY_OK;
 }
@@ -275,20 +301,59 @@ static sy_status filter(scan *s, int kind, size_t p, size_t end)
     return st;
 }
 
-/* ------------------------------------------------------------------ protobuf-c allocator over the context */
+/* ------------------------------------------------------------------ protobuf-c allocations: an arena */
 
-static void *pb_alloc(void *ud, size_t size)
+/* protobuf-c unpacks into many small blocks (every message, string and
+ * repeated-field array); they are bump-allocated from chunks of the context's
+ * allocator and released all at once (protobuf-c's free is a no-op here). */
+struct ox_achunk {
+    struct ox_achunk *next;
+    size_t size, used;
+    max_align_t data[];
+};
+
+static void *ar_alloc(void *ud, size_t size)
 {
-    size_t *p = sy_alloc((sy_ctx *)ud, size + 16);
-    if (!p) return NULL;
-    p[0] = size + 16;
-    return (char *)p + 16;
+    ox_arena *a = ud;
+    size = (size + 7) & ~(size_t)7; /* protobuf-c's structs hold pointers, int64 and double: 8 bytes of alignment */
+    if (!size) size = 8;
+    ox_achunk *c = a->chunks;
+    if (!c || c->size - c->used < size) {
+        size_t cs = size > 16384 ? size : 16384;
+        ox_achunk *nc = sy_alloc(a->ctx, sizeof *nc + cs);
+        if (!nc) {
+            a->oom = 1;
+            return NULL;
+        }
+        nc->size = cs;
+        nc->used = 0;
+        nc->next = c;
+        a->chunks = c = nc;
+    }
+    void *p = (char *)c->data + c->used;
+    c->used += size;
+    return p;
 }
-static void pb_free(void *ud, void *ptr)
+static void ar_free(void *ud, void *ptr)
 {
-    if (!ptr) return;
-    size_t *p = (size_t *)(void *)((char *)ptr - 16);
-    sy_dealloc((sy_ctx *)ud, p, p[0]);
+    (void)ud;
+    (void)ptr;
+}
+/* release every chunk but the first one allocated (the oldest), which is kept for reuse */
+static void ar_reset(ox_arena *a, int all)
+{
+    ox_achunk *c = a->chunks, *keep = NULL;
+    while (c) {
+        ox_achunk *n = c->next;
+        if (!n && !all) {
+            keep = c;
+            c->used = 0;
+        } else {
+            sy_dealloc(a->ctx, c, sizeof *c + c->size);
+        }
+        c = n;
+    }
+    a->chunks = keep;
 }
 
 /* ------------------------------------------------------------------ model */
@@ -305,10 +370,7 @@ sy_onnx_model *sy_onnx_free(sy_onnx_model *m)
 {
     if (!m) return NULL;
     sy_ctx *ctx = m->ctx;
-    if (m->proto) {
-        ProtobufCAllocator a = {pb_alloc, pb_free, ctx};
-        onnx__model_proto__free_unpacked(m->proto, &a);
-    }
+    ar_reset(&m->arena, 1);
     for (size_t i = 0; i < m->ninputs; i++) {
         sy_onnx_input *in = &m->inputs[i];
         if (in->dims) sy_dealloc(ctx, (void *)in->dims, (in->ndim ? in->ndim : 1) * sizeof *in->dims);
@@ -316,9 +378,143 @@ sy_onnx_model *sy_onnx_free(sy_onnx_model *m)
     }
     if (m->inputs) sy_dealloc(ctx, m->inputs, m->ninputs * sizeof *m->inputs);
     if (m->kept) sy_dealloc(ctx, m->kept, m->kept_cap);
+    if (m->nodes) sy_dealloc(ctx, m->nodes, m->nodecap * sizeof *m->nodes);
+    if (m->mem) sy_dealloc(ctx, m->mem, m->mem_cap);
     if (m->name) sy_dealloc(ctx, m->name, strlen(m->name) + 1);
+    if (m->fd >= 0) close(m->fd);
     sy_dealloc(ctx, m, sizeof *m);
     return NULL;
+}
+
+static size_t varint_size(uint64_t v)
+{
+    size_t n = 1;
+    while (v >>= 7) n++;
+    return n;
+}
+
+/* a node of the main graph: its range in the file, and whether reading it
+ * must drop a payload (a Constant with a large tensor); from memory, the
+ * filtered node is copied to m->mem (the input is only read during the load) */
+static sy_status record_node(scan *s, size_t body, size_t blen)
+{
+    sy_onnx_model *m = s->rec;
+    if (m->nnodes == m->nodecap) {
+        size_t nc = m->nodecap ? m->nodecap * 2 : 256;
+        ox_range *nn = sy_realloc(s->ctx, m->nodes, m->nodecap * sizeof *nn, nc * sizeof *nn);
+        if (!nn) return OOM();
+        m->nodes = nn;
+        m->nodecap = nc;
+    }
+    ox_range *r = &m->nodes[m->nnodes];
+    sy_status st;
+    if (m->fd >= 0) {
+        size_t flen = blen;
+        if (blen > SY_ONNX_MAX_PAYLOAD) { /* only then can it hold a payload to drop: measure the filtered node */
+            size_t len0 = s->len;
+            int dry0 = s->dry;
+            s->dry = 1;
+            st = filter(s, M_NODE, body, body + blen);
+            flen = s->len - len0;
+            s->len = len0;
+            s->dry = dry0;
+            if (st) return st;
+        }
+        r->off = body;
+        r->len = blen;
+        r->filter = flen != blen;
+        m->node_bytes += 1 + varint_size(flen) + flen; /* tag of GraphProto.node, length, body */
+    } else {
+        unsigned char *o = s->out;
+        size_t ol = s->len, oc = s->cap;
+        s->out = m->mem;
+        s->len = m->mem_len;
+        s->cap = m->mem_cap;
+        size_t start = s->len;
+        st = filter(s, M_NODE, body, body + blen);
+        m->mem = s->out;
+        m->mem_len = s->len;
+        m->mem_cap = s->cap;
+        s->out = o;
+        s->len = ol;
+        s->cap = oc;
+        if (st) return st;
+        r->off = start;
+        r->len = m->mem_len - start;
+        r->filter = 0;
+        m->node_bytes += 1 + varint_size(r->len) + r->len;
+    }
+    m->nnodes++;
+    return SY_OK;
+}
+
+/* ------------------------------------------------------------------ nodes, read one at a time */
+
+struct ox_nodes {
+    const sy_onnx_model *m;
+    scan s;       /* the file window and the node's filtered bytes (s.out) */
+    ox_arena arena;
+};
+
+sy_status ox_nodes_open(const sy_onnx_model *m, ox_nodes **out)
+{
+    sy_ctx *ctx = m->ctx;
+    ox_nodes *r = sy_alloc(ctx, sizeof *r);
+    if (!r) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    memset(r, 0, sizeof *r);
+    r->m = m;
+    r->arena.ctx = ctx;
+    r->s.ctx = ctx;
+    r->s.name = m->name;
+    r->s.fd = m->fd;
+    r->s.flen = m->flen;
+    if (m->fd >= 0 && !(r->s.win = sy_alloc(ctx, WIN))) {
+        sy_dealloc(ctx, r, sizeof *r);
+        return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    }
+    *out = r;
+    return SY_OK;
+}
+
+void ox_nodes_close(ox_nodes *r)
+{
+    if (!r) return;
+    sy_ctx *ctx = r->m->ctx;
+    ar_reset(&r->arena, 1);
+    if (r->s.win) sy_dealloc(ctx, r->s.win, WIN);
+    if (r->s.out) sy_dealloc(ctx, r->s.out, r->s.cap);
+    sy_dealloc(ctx, r, sizeof *r);
+}
+
+sy_status ox_node_get(ox_nodes *r, size_t i, const Onnx__NodeProto **out)
+{
+    const sy_onnx_model *m = r->m;
+    ar_reset(&r->arena, 0);
+    const ox_range *g = &m->nodes[i];
+    const unsigned char *data;
+    size_t len;
+    if (m->fd >= 0) {
+        scan *s = &r->s;
+        s->len = 0;
+        s->depth = 1;
+        sy_status st = SY_OK;
+        if (g->filter) st = filter(s, M_NODE, g->off, g->off + g->len);
+        else if (!put_range(s, g->off, g->len)) st = s->ioerr ? corrupt(s, g->off, M_NODE, "") : OOM();
+        if (st) return st;
+        data = s->out;
+        len = s->len;
+    } else {
+        data = m->mem + g->off;
+        len = g->len;
+    }
+    ProtobufCAllocator a = {ar_alloc, ar_free, &r->arena};
+    Onnx__NodeProto *nd = onnx__node_proto__unpack(&a, len, data);
+    if (!nd) {
+        if (r->arena.oom) return sy_fail_st(m->ctx, SY_ENOMEM, "out of memory");
+        return sy_fail_st(m->ctx, SY_EFORMAT, "%s: node %zu is not a valid NodeProto (protobuf-c could not unpack it)", m->name, i);
+    }
+    *out = nd;
+    return SY_OK;
 }
 
 static bool is_initializer(const Onnx__GraphProto *g, const char *name)
@@ -377,13 +573,21 @@ static sy_status list_inputs(sy_onnx_model *m)
 static sy_status load(sy_ctx *ctx, const unsigned char *data, int fd, size_t len, const char *name, sy_onnx_model **out)
 {
     sy_onnx_model *m = sy_alloc(ctx, sizeof *m);
-    if (!m) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    if (!m) {
+        if (fd >= 0) close(fd);
+        return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    }
     memset(m, 0, sizeof *m);
     m->ctx = ctx;
+    m->fd = fd; /* owned from here: closed by sy_onnx_free */
+    m->flen = len;
+    m->arena.ctx = ctx;
     if (!(m->name = dupstr(ctx, name))) {
         sy_onnx_free(m);
         return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
     }
+    /* the pre-scan: the model without payloads and without the main graph's
+     * nodes (recorded by range, read one at a time by the trace) */
     scan s;
     memset(&s, 0, sizeof s);
     s.ctx = ctx;
@@ -391,6 +595,7 @@ static sy_status load(sy_ctx *ctx, const unsigned char *data, int fd, size_t len
     s.mem = data;
     s.fd = fd;
     s.flen = len;
+    s.rec = m;
     if (!data && !(s.win = sy_alloc(ctx, WIN))) {
         sy_onnx_free(m);
         return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
@@ -405,10 +610,16 @@ static sy_status load(sy_ctx *ctx, const unsigned char *data, int fd, size_t len
         sy_onnx_free(m);
         return st;
     }
-    ProtobufCAllocator a = {pb_alloc, pb_free, ctx};
+    ProtobufCAllocator a = {ar_alloc, ar_free, &m->arena};
     m->proto = onnx__model_proto__unpack(&a, m->kept_len, m->kept);
+    /* protobuf-c copied what it needs: the bytes go */
+    if (m->kept) sy_dealloc(ctx, m->kept, m->kept_cap);
+    m->kept = NULL;
+    m->kept_cap = 0;
     if (!m->proto) {
+        int oom = m->arena.oom;
         sy_onnx_free(m);
+        if (oom) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
         return sy_fail_st(ctx, SY_EFORMAT, "%s: not a valid ONNX ModelProto (protobuf-c could not unpack it)", name);
     }
     if (!m->proto->graph) {
@@ -457,9 +668,7 @@ sy_status sy_onnx_load_file(sy_ctx *ctx, const char *path, sy_onnx_model **out)
         return sy_fail_st(ctx, SY_EFORMAT, "cannot read %s: %s", path, S_ISDIR(sb.st_mode) ? "Is a directory" : strerror(e));
     }
     const char *base = strrchr(path, '/');
-    sy_status st = load(ctx, NULL, fd, (size_t)sb.st_size, base ? base + 1 : path, out);
-    close(fd);
-    return st;
+    return load(ctx, NULL, fd, (size_t)sb.st_size, base ? base + 1 : path, out); /* the model owns fd, even on error */
 }
 
 const char *sy_onnx_name(const sy_onnx_model *m)
@@ -468,10 +677,10 @@ const char *sy_onnx_name(const sy_onnx_model *m)
     return m->graph->name && *m->graph->name ? m->graph->name : m->name;
 }
 int64_t sy_onnx_opset(const sy_onnx_model *m) { return m ? m->opset : -1; }
-size_t sy_onnx_nnodes(const sy_onnx_model *m) { return m ? m->graph->n_node : 0; }
+size_t sy_onnx_nnodes(const sy_onnx_model *m) { return m ? m->nnodes : 0; }
 void sy_onnx_sizes(const sy_onnx_model *m, size_t *kept, size_t *skipped)
 {
-    if (kept) *kept = m ? m->kept_len : 0;
+    if (kept) *kept = m ? m->kept_len + m->node_bytes : 0;
     if (skipped) *skipped = m ? m->skipped : 0;
 }
 size_t sy_onnx_ninputs(const sy_onnx_model *m) { return m ? m->ninputs : 0; }

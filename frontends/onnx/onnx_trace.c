@@ -18,7 +18,7 @@ struct ox_scope {
     ox_scope *parent;
     ox_val **vals;
     size_t n, cap;
-    size_t *tab; /* open addressing: index + 1, 0 = empty */
+    struct ox_slot { uint32_t idx, hash; } *tab; /* open addressing: index + 1 (0 = empty), the name's hash */
     size_t tabcap;
     ox_scope *next_alloc;
 };
@@ -45,13 +45,17 @@ struct sy_onnx_trace {
 
 /* ------------------------------------------------------------------ memory */
 
-static void *tr_alloc(sy_onnx_trace *t, size_t size)
+/* Bump allocation, zeroed, aligned to @p align (8: the trace holds pointers,
+ * int64 and double, nothing wider; 1: strings, packed). */
+static void *tr_alloc_a(sy_onnx_trace *t, size_t size, size_t align)
 {
-    size = (size + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
-    if (!size) size = sizeof(max_align_t);
+    if (!size) size = 1;
     ox_chunk *c = t->chunks;
-    if (!c || c->size - c->used < size) {
-        size_t cs = size > 65536 ? size : 65536;
+    size_t at = c ? (c->used + align - 1) & ~(align - 1) : 0;
+    if (!c || at > c->size || c->size - at < size) {
+        /* chunks grow from 8 KiB to 64 KiB: a small model stays small */
+        size_t cs = c ? (c->size < 65536 ? c->size * 2 : 65536) : 8192;
+        if (cs < size) cs = size;
         ox_chunk *nc = sy_alloc(t->ctx, sizeof *nc + cs);
         if (!nc) {
             sy_fail_st(t->ctx, SY_ENOMEM, "out of memory");
@@ -61,30 +65,44 @@ static void *tr_alloc(sy_onnx_trace *t, size_t size)
         nc->size = cs;
         nc->used = 0;
         t->chunks = c = nc;
+        at = 0;
     }
-    void *p = (char *)c->data + c->used;
-    c->used += size;
+    void *p = (char *)c->data + at;
+    c->used = at + size;
     memset(p, 0, size);
     return p;
 }
+
+static void *tr_alloc(sy_onnx_trace *t, size_t size) { return tr_alloc_a(t, size, 8); }
 
 void *ox_alloc(ox_call *c, size_t size) { return tr_alloc(c->tr, size); }
 
 static const char *tr_strdup(sy_onnx_trace *t, const char *s)
 {
     size_t n = strlen(s) + 1;
-    char *d = tr_alloc(t, n);
+    char *d = tr_alloc_a(t, n, 1);
     if (d) memcpy(d, s, n);
     return d;
 }
 
 /* ------------------------------------------------------------------ scopes */
 
+/* the hash of a value name: 8 bytes at a time (ONNX names are long paths,
+ * "/encoder/layers/encoder_layer_3/self_attention/Reshape_2_output_0") */
 static uint64_t hstr(const char *s)
 {
-    uint64_t h = 1469598103934665603ull;
-    while (*s) h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-    return h;
+    size_t n = strlen(s);
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+    for (; n >= 8; s += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 31;
+    }
+    uint64_t w = 0;
+    memcpy(&w, s, n);
+    h = (h ^ w) * 0x94d049bb133111ebull;
+    return h ^ (h >> 29);
 }
 
 static ox_scope *scope_new(sy_onnx_trace *t, ox_scope *parent)
@@ -97,20 +115,25 @@ static ox_scope *scope_new(sy_onnx_trace *t, ox_scope *parent)
     return s;
 }
 
-static ox_val *scope_find1(const ox_scope *s, const char *name)
+static ox_val *scope_find1h(const ox_scope *s, const char *name, uint64_t h)
 {
     if (!s->tabcap) return NULL;
-    for (size_t i = hstr(name) & (s->tabcap - 1);; i = (i + 1) & (s->tabcap - 1)) {
-        if (!s->tab[i]) return NULL;
-        ox_val *v = s->vals[s->tab[i] - 1];
+    uint32_t h32 = (uint32_t)(h >> 32);
+    for (size_t i = h32 & (s->tabcap - 1);; i = (i + 1) & (s->tabcap - 1)) {
+        if (!s->tab[i].idx) return NULL;
+        if (s->tab[i].hash != h32) continue;
+        ox_val *v = s->vals[s->tab[i].idx - 1];
         if (!strcmp(v->name, name)) return v;
     }
 }
 
+static ox_val *scope_find1(const ox_scope *s, const char *name) { return scope_find1h(s, name, hstr(name)); }
+
 static ox_val *scope_find(const ox_scope *s, const char *name)
 {
+    uint64_t h = hstr(name);
     for (; s; s = s->parent) {
-        ox_val *v = scope_find1(s, name);
+        ox_val *v = scope_find1h(s, name, h);
         if (v) return v;
     }
     return NULL;
@@ -125,31 +148,35 @@ static sy_status scope_add(sy_onnx_trace *t, ox_scope *s, ox_val *v)
         s->vals = nv;
         s->cap = nc;
     }
+    if (s->n >= UINT32_MAX - 1) return sy_fail_st(t->ctx, SY_EQUOTA, "more than 2^32 - 2 values in one graph");
     if ((s->n + 1) * 2 > s->tabcap) {
         size_t nc = s->tabcap ? s->tabcap * 2 : 128;
         while ((s->n + 1) * 2 > nc) nc *= 2;
-        size_t *nt = sy_alloc(t->ctx, nc * sizeof *nt);
+        struct ox_slot *nt = sy_alloc(t->ctx, nc * sizeof *nt);
         if (!nt) return sy_fail_st(t->ctx, SY_ENOMEM, "out of memory");
         memset(nt, 0, nc * sizeof *nt);
-        for (size_t k = 0; k < s->n; k++) {
-            size_t i = hstr(s->vals[k]->name) & (nc - 1);
-            while (nt[i]) i = (i + 1) & (nc - 1);
-            nt[i] = k + 1;
+        for (size_t i = 0; i < s->tabcap; i++) { /* rehash with the stored hashes */
+            if (!s->tab[i].idx) continue;
+            size_t k = s->tab[i].hash & (nc - 1);
+            while (nt[k].idx) k = (k + 1) & (nc - 1);
+            nt[k] = s->tab[i];
         }
         if (s->tab) sy_dealloc(t->ctx, s->tab, s->tabcap * sizeof *s->tab);
         s->tab = nt;
         s->tabcap = nc;
     }
-    size_t i = hstr(v->name) & (s->tabcap - 1);
-    while (s->tab[i]) {
-        if (!strcmp(s->vals[s->tab[i] - 1]->name, v->name)) {
-            s->vals[s->tab[i] - 1] = v; /* SSA violation: the later definition wins */
+    uint32_t h32 = (uint32_t)(hstr(v->name) >> 32);
+    size_t i = h32 & (s->tabcap - 1);
+    while (s->tab[i].idx) {
+        if (s->tab[i].hash == h32 && !strcmp(s->vals[s->tab[i].idx - 1]->name, v->name)) {
+            s->vals[s->tab[i].idx - 1] = v; /* SSA violation: the later definition wins */
             return SY_OK;
         }
         i = (i + 1) & (s->tabcap - 1);
     }
     s->vals[s->n] = v;
-    s->tab[i] = ++s->n;
+    s->tab[i].idx = (uint32_t)++s->n;
+    s->tab[i].hash = h32;
     return SY_OK;
 }
 
@@ -271,18 +298,35 @@ static double half_to_double(unsigned h, int bf16)
     return s ? -v : v;
 }
 
-sy_status ox_tensor_val(sy_onnx_trace *t, const Onnx__TensorProto *tp, const char *what, ox_val *out)
+/* a tensor's error: "KIND 'NAME': ..." (NAME NULL: "KIND: ...") */
+static sy_status tv_fail(sy_ctx *ctx, sy_status st, const char *kind, const char *name, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+static sy_status tv_fail(sy_ctx *ctx, sy_status st, const char *kind, const char *name, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (name) return sy_fail_st(ctx, st, "%s '%.256s': %s", kind, name, msg);
+    return sy_fail_st(ctx, st, "%s: %s", kind, msg);
+}
+
+sy_status ox_tensor_val(sy_onnx_trace *t, const Onnx__TensorProto *tp, const char *kind, const char *name, ox_val *out)
 {
     sy_ctx *ctx = t->ctx;
     int elem = tp->has_data_type ? tp->data_type : OX_UNDEF;
     if (elem == OX_STRING || elem == OX_UNDEF || elem > 16)
-        return sy_fail_st(ctx, SY_EUNSUPPORTED, "%s: tensor of element type %s is not supported", what, ox_elem_name(elem));
+        return tv_fail(ctx, SY_EUNSUPPORTED, kind, name, "tensor of element type %s is not supported", ox_elem_name(elem));
     const sy_expr **sz = tr_alloc(t, (tp->n_dims ? tp->n_dims : 1) * sizeof *sz);
     if (!sz) return SY_ENOMEM;
     uint64_t numel = 1;
     int big = 0;
     for (size_t i = 0; i < tp->n_dims; i++) {
-        if (tp->dims[i] < 0) return sy_fail_st(ctx, SY_EFORMAT, "%s: negative dim %lld", what, (long long)tp->dims[i]);
+        if (tp->dims[i] < 0) return tv_fail(ctx, SY_EFORMAT, kind, name, "negative dim %lld", (long long)tp->dims[i]);
         sz[i] = sy_expr_int_si(ctx, tp->dims[i]);
         if (tp->dims[i] && numel > (uint64_t)1 << 62 / (uint64_t)tp->dims[i]) big = 1;
         else numel *= (uint64_t)tp->dims[i];
@@ -304,7 +348,7 @@ sy_status ox_tensor_val(sy_onnx_trace *t, const Onnx__TensorProto *tp, const cha
         double f = 0;
         if (tp->has_raw_data) {
             if (tp->raw_data.len != n * es)
-                return sy_fail_st(ctx, SY_EFORMAT, "%s: raw_data has %zu bytes, expected %zu (%zu elements of %s)", what,
+                return tv_fail(ctx, SY_EFORMAT, kind, name, "raw_data has %zu bytes, expected %zu (%zu elements of %s)",
                                   tp->raw_data.len, n * es, n, ox_elem_name(elem));
             const unsigned char *p = tp->raw_data.data + i * es;
             if (elem == OX_FLOAT) {
@@ -352,10 +396,73 @@ sy_status ox_tensor_val(sy_onnx_trace *t, const Onnx__TensorProto *tp, const cha
 
 /* ------------------------------------------------------------------ graphs */
 
+/* one node: its inputs from the scope, its rule, its outputs into the scope
+ * (names copied: a main-graph node lives only until the next one is read) */
+static sy_status run_node(sy_onnx_trace *t, ox_scope *s, const Onnx__NodeProto *nd, size_t i)
+{
+    sy_ctx *ctx = t->ctx;
+    char idx[32] = "";
+    if (!nd->name || !*nd->name) snprintf(idx, sizeof idx, "#%zu", i);
+    ox_call c;
+    memset(&c, 0, sizeof c);
+    c.tr = t;
+    c.env = t->env;
+    c.ctx = ctx;
+    c.scope = s;
+    c.node = nd;
+    c.nname = nd->name && *nd->name ? nd->name : idx;
+    c.opset = t->m->opset;
+    c.why.node = c.nname;
+    c.why.op = nd->op_type ? nd->op_type : "?";
+    if (!nd->op_type || !*nd->op_type) return sy_fail_st(ctx, SY_EFORMAT, "node '%s': no op_type", c.nname);
+    if (nd->domain && *nd->domain && strcmp(nd->domain, "ai.onnx"))
+        return ox_err(&c, SY_EUNSUPPORTED, "op of domain '%s' is not supported (only the default ONNX domain is)", nd->domain);
+    const ox_op *op = ox_find_op(nd->op_type);
+    if (!op) return ox_err(&c, SY_EUNSUPPORTED, "unknown op '%s' (not in symshape's ONNX op table, docs/onnx.md)", nd->op_type);
+    if ((int)nd->n_input < op->min_in || (op->max_in >= 0 && (int)nd->n_input > op->max_in)) {
+        if (op->max_in < 0) return ox_err(&c, SY_EINVAL, "expects at least %d inputs, got %zu", op->min_in, nd->n_input);
+        return ox_err(&c, SY_EINVAL, "expects %d to %d inputs, got %zu", op->min_in, op->max_in, nd->n_input);
+    }
+    ox_val *inl[8], outl[4];
+    c.nin = nd->n_input;
+    c.nout = nd->n_output;
+    /* small nodes use the stack (tr_alloc zeroes what it returns) */
+    memset(inl, 0, sizeof inl);
+    memset(outl, 0, sizeof outl);
+    c.in = c.nin <= 8 ? inl : tr_alloc(t, c.nin * sizeof *c.in);
+    c.out = c.nout <= 4 ? outl : tr_alloc(t, c.nout * sizeof *c.out);
+    if (!c.in || !c.out) return SY_ENOMEM;
+    for (size_t k = 0; k < c.nin; k++) {
+        if (!nd->input[k] || !*nd->input[k]) continue;
+        c.in[k] = scope_find(s, nd->input[k]);
+        if (!c.in[k])
+            return ox_err(&c, SY_EINVAL, "input %zu '%s' is not defined (no graph input, initializer or earlier node output has that name)",
+                          k, nd->input[k]);
+    }
+    for (int k = 0; k < op->min_in; k++)
+        if (!c.in[k]) return ox_err(&c, SY_EINVAL, "required input %d is missing (empty name)", k);
+    sy_status st = op->rule(&c);
+    if (st) {
+        const char *msg = sy_ctx_last_error_msg(ctx);
+        if (strncmp(msg, "node '", 6)) return ox_err(&c, st, "%s", msg);
+        return st;
+    }
+    for (size_t k = 0; k < c.nout; k++) {
+        if (!nd->output[k] || !*nd->output[k]) continue;
+        if (!c.out[k].t) return ox_err(&c, SY_EUNSUPPORTED, "output %zu is not supported by the shape rule", k);
+        ox_val *v = tr_alloc(t, sizeof *v);
+        if (!v) return SY_ENOMEM;
+        *v = c.out[k];
+        if (!(v->name = tr_strdup(t, nd->output[k]))) return SY_ENOMEM;
+        if ((st = scope_add(t, s, v))) return st;
+    }
+    return SY_OK;
+}
+
+/* the initializers and nodes of g; the main graph's nodes are read one at a time */
 static sy_status run_nodes(sy_onnx_trace *t, ox_scope *s, const Onnx__GraphProto *g)
 {
     sy_ctx *ctx = t->ctx;
-    int64_t opset = t->m->opset;
     for (size_t i = 0; i < g->n_initializer; i++) {
         const Onnx__TensorProto *tp = g->initializer[i];
         if (!tp->name || !*tp->name) return sy_fail_st(ctx, SY_EFORMAT, "initializer %zu has no name", i);
@@ -363,67 +470,25 @@ static sy_status run_nodes(sy_onnx_trace *t, ox_scope *s, const Onnx__GraphProto
         if (!v) return SY_ENOMEM;
         v->name = tp->name;
         v->role = s == t->top ? 2 : 0;
-        char what[300];
-        snprintf(what, sizeof what, "initializer '%.256s'", tp->name);
-        sy_status st = ox_tensor_val(t, tp, what, v);
+        sy_status st = ox_tensor_val(t, tp, "initializer", tp->name, v);
         if (st) return st;
         if ((st = scope_add(t, s, v))) return st;
     }
-    for (size_t i = 0; i < g->n_node; i++) {
-        const Onnx__NodeProto *nd = g->node[i];
-        char idx[32];
-        snprintf(idx, sizeof idx, "#%zu", i);
-        ox_call c;
-        memset(&c, 0, sizeof c);
-        c.tr = t;
-        c.env = t->env;
-        c.ctx = ctx;
-        c.scope = s;
-        c.node = nd;
-        c.nname = nd->name && *nd->name ? nd->name : idx;
-        c.opset = opset;
-        c.why.node = c.nname;
-        c.why.op = nd->op_type ? nd->op_type : "?";
-        if (!nd->op_type || !*nd->op_type) return sy_fail_st(ctx, SY_EFORMAT, "node '%s': no op_type", c.nname);
-        if (nd->domain && *nd->domain && strcmp(nd->domain, "ai.onnx"))
-            return ox_err(&c, SY_EUNSUPPORTED, "op of domain '%s' is not supported (only the default ONNX domain is)", nd->domain);
-        const ox_op *op = ox_find_op(nd->op_type);
-        if (!op) return ox_err(&c, SY_EUNSUPPORTED, "unknown op '%s' (not in symshape's ONNX op table, docs/onnx.md)", nd->op_type);
-        if ((int)nd->n_input < op->min_in || (op->max_in >= 0 && (int)nd->n_input > op->max_in)) {
-            if (op->max_in < 0) return ox_err(&c, SY_EINVAL, "expects at least %d inputs, got %zu", op->min_in, nd->n_input);
-            return ox_err(&c, SY_EINVAL, "expects %d to %d inputs, got %zu", op->min_in, op->max_in, nd->n_input);
+    if (g != t->m->graph) {
+        for (size_t i = 0; i < g->n_node; i++) {
+            sy_status st = run_node(t, s, g->node[i], i);
+            if (st) return st;
         }
-        c.nin = nd->n_input;
-        c.in = tr_alloc(t, (c.nin ? c.nin : 1) * sizeof *c.in);
-        c.nout = nd->n_output;
-        c.out = tr_alloc(t, (c.nout ? c.nout : 1) * sizeof *c.out);
-        if (!c.in || !c.out) return SY_ENOMEM;
-        for (size_t k = 0; k < c.nin; k++) {
-            if (!nd->input[k] || !*nd->input[k]) continue;
-            c.in[k] = scope_find(s, nd->input[k]);
-            if (!c.in[k])
-                return ox_err(&c, SY_EINVAL, "input %zu '%s' is not defined (no graph input, initializer or earlier node output has that name)",
-                              k, nd->input[k]);
-        }
-        for (int k = 0; k < op->min_in; k++)
-            if (!c.in[k]) return ox_err(&c, SY_EINVAL, "required input %d is missing (empty name)", k);
-        sy_status st = op->rule(&c);
-        if (st) {
-            const char *msg = sy_ctx_last_error_msg(ctx);
-            if (strncmp(msg, "node '", 6)) return ox_err(&c, st, "%s", msg);
-            return st;
-        }
-        for (size_t k = 0; k < c.nout; k++) {
-            if (!nd->output[k] || !*nd->output[k]) continue;
-            if (!c.out[k].t) return ox_err(&c, SY_EUNSUPPORTED, "output %zu is not supported by the shape rule", k);
-            ox_val *v = tr_alloc(t, sizeof *v);
-            if (!v) return SY_ENOMEM;
-            *v = c.out[k];
-            v->name = nd->output[k];
-            if ((st = scope_add(t, s, v))) return st;
-        }
+        return SY_OK;
     }
-    return SY_OK;
+    ox_nodes *r = NULL;
+    sy_status st = ox_nodes_open(t->m, &r);
+    for (size_t i = 0; !st && i < t->m->nnodes; i++) {
+        const Onnx__NodeProto *nd = NULL;
+        if (!(st = ox_node_get(r, i, &nd))) st = run_node(t, s, nd, i);
+    }
+    ox_nodes_close(r);
+    return st;
 }
 
 sy_status ox_run_graph(sy_onnx_trace *t, ox_scope *parent, const Onnx__GraphProto *g, size_t nbind,

@@ -6,10 +6,17 @@
  *        default domain). See docs/onnx.md.
  *
  * Reading costs in proportion to the graph, not to the weights: the file is
- * mapped, and a pre-scan of the protobuf wire format drops every tensor
- * payload (raw_data, *_data) longer than SY_ONNX_MAX_PAYLOAD bytes before
- * protobuf-c unpacks the rest. The dims and data type of every initializer
- * are kept; the values only of small tensors.
+ * read with pread through a small window, and a pre-scan of the protobuf wire
+ * format drops every tensor payload (raw_data, *_data) longer than
+ * SY_ONNX_MAX_PAYLOAD bytes before protobuf-c unpacks the rest. The dims and
+ * data type of every initializer are kept; the values only of small tensors.
+ * The main graph's nodes are not kept: the load records where each one is,
+ * and a trace reads, unpacks and releases them one at a time, so the peak
+ * memory of a trace is the trace's own state plus one node. A model from
+ * sy_onnx_load_file therefore keeps its file open until sy_onnx_free (the file
+ * must not change meanwhile: a trace of a changed file fails with SY_EFORMAT
+ * or traces the new bytes); one from sy_onnx_load_mem keeps a copy of its
+ * nodes (without large payloads).
  *
  * Inputs: a dim_value is a static dim; a dim_param is a symbol, one per
  * distinct name (the same dim_param on several inputs is the same symbol: the
@@ -23,7 +30,8 @@
  *
  * Ownership: a model (GIVE from sy_onnx_load_file) is freed with
  * sy_onnx_free; it borrows its context. A trace (GIVE from sy_env_trace_onnx) is
- * freed with sy_onnx_trace_free, before the env it was traced over; its
+ * freed with sy_onnx_trace_free, before the env it was traced over and the
+ * model (its initializer and input names are the model's); its
  * tensors and expressions live in that env / context. Not thread-safe.
  */
 #ifndef SYMSHAPE_ONNX_H
@@ -63,8 +71,10 @@ SY_API const char *sy_onnx_name(const sy_onnx_model *m);
 SY_API int64_t sy_onnx_opset(const sy_onnx_model *m);
 /** Nodes of the main graph (not counting subgraphs). */
 SY_API size_t sy_onnx_nnodes(const sy_onnx_model *m);
-/** Bytes the reader kept after dropping payloads (the graph without its
- *  weights), and the payload bytes it skipped. */
+/** The size of the graph without its weights: the bytes of the model with
+ *  every payload over SY_ONNX_MAX_PAYLOAD dropped (the nodes counted as they
+ *  are read, within a few bytes of length prefixes), and the payload bytes
+ *  skipped. */
 SY_API void sy_onnx_sizes(const sy_onnx_model *m, size_t *kept, size_t *skipped);
 
 /** A graph input that is not an initializer. */

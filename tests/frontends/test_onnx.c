@@ -2,7 +2,9 @@
  * byte flip of the file is an error or a trace, never a crash (run under
  * ASan+UBSan in the sanitizer build). */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "symshape/symshape.h"
 #include "small_model.h"
@@ -100,5 +102,73 @@ Test(onnx, missing_file_names_the_reason)
     cr_assert(strstr(sy_ctx_last_error_msg(ctx), "No such file"));
     cr_assert_eq(sy_onnx_load_file(ctx, "/", &m), SY_EFORMAT);
     cr_assert(strstr(sy_ctx_last_error_msg(ctx), "Is a directory"), "%s", sy_ctx_last_error_msg(ctx));
+    sy_ctx_free(ctx);
+}
+
+/* the file path: the nodes are read one at a time from the file during the
+ * trace (pread through a window), with the same result as from memory */
+static const char *write_tmp(const unsigned char *data, size_t len)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/sy_test_onnx_%d.onnx", (int)getpid());
+    FILE *f = fopen(path, "wb");
+    cr_assert(f);
+    cr_assert_eq(fwrite(data, 1, len, f), len);
+    cr_assert_eq(fclose(f), 0);
+    return path;
+}
+
+Test(onnx, file_traces_like_memory)
+{
+    const char *path = write_tmp(small_model, sizeof small_model);
+    sy_ctx *ctx;
+    cr_assert_eq(sy_ctx_new(NULL, &ctx), SY_OK);
+    sy_onnx_model *m;
+    cr_assert_eq(sy_onnx_load_file(ctx, path, &m), SY_OK, "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert_eq(sy_onnx_nnodes(m), 6);
+    size_t kept, skipped;
+    sy_onnx_sizes(m, &kept, &skipped);
+    cr_assert_gt(kept, 0);
+    cr_assert_leq(kept, sizeof small_model);
+    /* two traces of one model: each reads the nodes again */
+    for (int k = 0; k < 2; k++) {
+        sy_env *env = sy_env_new(ctx, NULL);
+        sy_onnx_trace *t;
+        cr_assert_eq(sy_env_trace_onnx(env, m, NULL, &t), SY_OK, "%s", sy_ctx_last_error_msg(ctx));
+        const sy_tensor *y = sy_onnx_trace_value(t, sy_onnx_trace_output(t, 0));
+        char *a = dim(ctx, t, y->sizes[0]), *b = dim(ctx, t, y->sizes[1]);
+        cr_assert_str_eq(a, "batch");
+        cr_assert_str_eq(b, "4*CeilDiv(h, 2)*CeilDiv(w, 2)");
+        sy_str_free(ctx, a);
+        sy_str_free(ctx, b);
+        sy_onnx_trace_free(t);
+        sy_env_free(env);
+    }
+    /* the file changes after the load: the trace fails with a message, never a crash */
+    cr_assert_eq(truncate(path, (off_t)(sizeof small_model / 3)), 0);
+    sy_env *env = sy_env_new(ctx, NULL);
+    sy_onnx_trace *t = NULL;
+    cr_assert_eq(sy_env_trace_onnx(env, m, NULL, &t), SY_EFORMAT);
+    cr_assert(strstr(sy_ctx_last_error_msg(ctx), "before its length when it was loaded (it changed since)"), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert_null(t);
+    sy_env_free(env);
+    sy_onnx_free(m);
+    /* every truncated file: an error or a trace */
+    for (size_t n = 0; n < sizeof small_model; n += 7) {
+        path = write_tmp(small_model, n);
+        m = NULL;
+        sy_status st = sy_onnx_load_file(ctx, path, &m);
+        if (st == SY_OK) {
+            env = sy_env_new(ctx, NULL);
+            t = NULL;
+            if (sy_env_trace_onnx(env, m, NULL, &t) != SY_OK) cr_assert(strlen(sy_ctx_last_error_msg(ctx)) > 0);
+            sy_onnx_trace_free(t);
+            sy_env_free(env);
+        } else {
+            cr_assert_null(m);
+        }
+        sy_onnx_free(m);
+    }
+    unlink(path);
     sy_ctx_free(ctx);
 }

@@ -222,6 +222,10 @@ j = case("bcast_pin", model([N("Add", ["x", "c"], ["y"])], X4, [f32("c", np.zero
 if j is not None and not any(g["guard"] == "h == 224" for g in j["guards"]):
     fails.append("bcast_pin: no guard h == 224: %s" % j["guards"])
 
+# a Constant node whose payload is over SY_ONNX_MAX_PAYLOAD: the reader drops it when it reads the node, the shape stays
+case("constant_big", model([N("Constant", [], ["c"], value=numpy_helper.from_array(np.zeros((2, 3000), np.float32))),
+                            N("Shape", ["c"], ["s"]), N("Reshape", ["c", "s"], ["y"])], X4), [2, 3000], text=[2, 3000])
+
 # ---- the dynamic-dim spec on ONNX inputs (--dynamic with names and ranges; docs/onnx.md "The dynamic-dim spec")
 def spec(name, m, args, rc=0, err=None):
     """infer with a spec: the exit status and the JSON (None when it is not rc)"""
