@@ -1,11 +1,22 @@
-"""ONNX benchmark: per model, symshape infer (read + trace + guards; median of
-runs, the figure symshape itself measures, and the wall time of the process)
-and its peak RSS, next to onnx.shape_inference.infer_shapes (with and without
-data_prop) on the same file: onnx.load time, infer time, peak RSS growth, and
-how many values each leaves fully shaped (every dim a number or a named
-expression; onnx's fresh unk__N dims and missing shapes do not count).
+"""ONNX benchmark: per model, side by side in one run,
+  - symshape, in process (build/bench/bench_onnx): read (pre-scan + unpack),
+    trace, guards; median wall and CPU time over --runs runs after a warm-up
+    (the file is in the page cache), and the peak heap of a run: every byte
+    malloc'ed by any library during read + trace + guards (bench_onnx counts
+    them by interposing malloc), minus the same figure for a one-node model
+    (the fixed cost of a context, an env and the read window);
+  - symshape infer as a process: wall time (median) and peak RSS (GNU time)
+    minus the peak RSS of `symshape --version`;
+  - the graph without its weights: the serialized ModelProto with every
+    initializer's raw_data cleared (onnx), and what symshape's reader keeps;
+  - onnx.shape_inference.infer_shapes on the same file (with and without
+    data_prop): onnx.load time, infer time, values left fully shaped;
+  - the speed-up: onnx's slowest (load + infer_shapes with data_prop or
+    without, whichever is slower) over symshape's read + trace + guards, and
+    the machine's load average (2 cores shared: wall times vary with it,
+    CPU times much less).
 
-usage: /usr/bin/python3 bench/onnx_bench.py SYMSHAPE MODEL.onnx... [--runs N]   (scripts/deps.sh --bench)
+usage: /usr/bin/python3 bench/onnx_bench.py BUILD_DIR MODEL.onnx... [--runs N]   (scripts/deps.sh --bench)
        (the test suite caches its exports in BUILD/tests/onnx-cache/*.onnx;
         --export-vit DIR exports torchvision's full vit_b_16 with dynamic H/W)
 """
@@ -47,7 +58,8 @@ def main():
         i = args.index("--runs")
         runs = int(args[i + 1])
         del args[i:i + 2]
-    sym, models = args[0], args[1:]
+    build, models = args[0], args[1:]
+    sym, bench = os.path.join(build, "symshape"), os.path.join(build, "bench", "bench_onnx")
     peer_script = r'''
 import onnx, sys, time, resource, json
 p = sys.argv[1]
@@ -55,12 +67,10 @@ from onnx import helper as H, TensorProto as TP
 w = H.make_model(H.make_graph([H.make_node("Relu", ["x"], ["y"])], "w", [H.make_tensor_value_info("x", TP.FLOAT, [1])],
                  [H.make_tensor_value_info("y", TP.FLOAT, None)]))
 onnx.shape_inference.infer_shapes(w)  # warm-up: the first call pays a one-time setup
-r0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 t = time.time(); m = onnx.load(p); tl = time.time() - t
 res = {"load_ms": tl * 1e3}
 for dp in (False, True):
     t = time.time(); g = onnx.shape_inference.infer_shapes(m, data_prop=dp); ti = time.time() - t
-    full = 0
     names = set()
     for vi in list(g.graph.value_info) + list(g.graph.output) + list(g.graph.input):
         tt = vi.type.tensor_type
@@ -68,29 +78,39 @@ for dp in (False, True):
             names.add(vi.name)
     names |= {i.name for i in g.graph.initializer}
     res["dp" if dp else "plain"] = {"infer_ms": ti * 1e3, "full": len(names)}
-res["rss_mb"] = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - r0) / 1024
+for i in m.graph.initializer:
+    i.ClearField("raw_data")
+res["graph_bytes"] = m.ByteSize()
 print(json.dumps(res))
 '''
-    print("| model | file MB | graph KB | nodes | values | symshape exact | symshape infer ms (median, in-process) | process wall ms | peak RSS MB | onnx load ms | infer_shapes ms | data_prop ms | onnx fully shaped (plain / data_prop) | speed-up vs slowest peer |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    import tempfile
+    import onnx
+    from onnx import helper as H, TensorProto as TP
+    tiny = os.path.join(tempfile.mkdtemp(), "one_node.onnx")
+    onnx.save(H.make_model(H.make_graph([H.make_node("Relu", ["x"], ["y"])], "one", [H.make_tensor_value_info("x", TP.FLOAT, ["n", 3])],
+                                        [H.make_tensor_value_info("y", TP.FLOAT, None)]), opset_imports=[H.make_opsetid("", 14)]), tiny)
+    fixed = json.loads(subprocess.run([bench, "--runs", "3", tiny], capture_output=True, text=True, check=True).stdout)["peak_heap_bytes"]
     base = peak_child_kb([sym, "--version"])[1]
+    print("load average at start: %.2f %.2f %.2f (1, 5, 15 min); fixed heap of a one-node model: %d bytes; peak RSS of 'symshape --version': %d KB"
+          % (*os.getloadavg(), fixed, base))
+    print()
+    print("| model | file MB | graph without weights KB (onnx / symshape reader) | nodes | values (exact) | guards | symshape read / trace / guards ms | total ms (CPU ms) | peak heap KB (minus fixed) | heap / graph | infer process ms | peak RSS MB (+ over bare) | onnx load ms | infer_shapes ms (data_prop) | onnx fully shaped (plain / data_prop) | speed-up vs onnx slowest | load avg |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for p in models:
-        times, walls = [], []
-        for _ in range(runs):
-            t = time.time()
-            r = subprocess.run([sym, "infer", p, "--json", "--stats"], capture_output=True, text=True)
-            walls.append((time.time() - t) * 1e3)
-            if r.returncode:
-                print("| %s | error: %s |" % (os.path.basename(p), r.stderr.strip()[:200]))
-                break
-            st = r.stderr.strip().splitlines()[-1]
-            times.append(float(re.search(r"total ([0-9.]+) ms", st).group(1)))
-        if not times:
+        br = subprocess.run([bench, "--runs", str(runs), p], capture_output=True, text=True)
+        if br.returncode or not br.stdout.strip():
+            print("| %s | bench_onnx failed: %s |" % (os.path.basename(p), br.stderr.strip()[:200]))
             continue
-        kept = int(re.search(r"graph bytes kept (\d+)", st).group(1))
-        nodes = int(re.search(r"(\d+) nodes", st).group(1))
-        j = json.loads(r.stdout)
-        vals = j["values"]
+        b = json.loads(br.stdout.strip().splitlines()[-1])
+        walls = []
+        for _ in range(max(3, runs // 4)):
+            t = time.time()
+            r = subprocess.run([sym, "infer", p, "--json"], capture_output=True, text=True)
+            walls.append((time.time() - t) * 1e3)
+        if r.returncode not in (0, 1):
+            print("| %s | infer error: %s |" % (os.path.basename(p), r.stderr.strip()[:200]))
+            continue
+        vals = json.loads(r.stdout)["values"]
         exact = sum(1 for d in vals.values() if not any(isinstance(x, str) and re.search(r"\bu\d+\b", x) for x in d))
         _, kb = peak_child_kb([sym, "infer", p, "--json"])
         pr = subprocess.run([sys.executable, "-c", peer_script, p], capture_output=True, text=True)
@@ -99,11 +119,13 @@ print(json.dumps(res))
             continue
         peer = json.loads(pr.stdout.strip().splitlines()[-1])
         slowest = max(peer["plain"]["infer_ms"], peer["dp"]["infer_ms"]) + peer["load_ms"]
-        med = statistics.median(times)
-        print("| %s | %.1f | %.0f | %d | %d | %d | %.2f | %.1f | %.1f (+%.1f over the bare process) | %.0f | %.1f | %.1f | %d / %d | %.0fx |" % (
-            os.path.basename(p), os.path.getsize(p) / 1e6, kept / 1e3, nodes, len(vals), exact, med, statistics.median(walls),
-            kb / 1024, (kb - base) / 1024, peer["load_ms"], peer["plain"]["infer_ms"], peer["dp"]["infer_ms"],
-            peer["plain"]["full"], peer["dp"]["full"], slowest / med))
+        heap = b["peak_heap_bytes"] - fixed
+        print("| %s | %.1f | %.0f / %.0f | %d | %d (%d) | %d | %.2f / %.2f / %.2f | %.2f (%.2f) | %.0f (%.0f) | %.2f | %.1f | %.1f (+%.1f) | %.0f | %.1f (%.1f) | %d / %d | %.0fx | %.2f |" % (
+            os.path.basename(p), os.path.getsize(p) / 1e6, peer["graph_bytes"] / 1e3, b["graph_bytes"] / 1e3, b["nodes"], len(vals), exact,
+            b["guards"], b["read_ms"], b["trace_ms"], b["guards_ms"], b["total_ms"], b["cpu_ms"], b["peak_heap_bytes"] / 1e3, heap / 1e3,
+            heap / peer["graph_bytes"], statistics.median(walls), kb / 1024, (kb - base) / 1024, peer["load_ms"], peer["plain"]["infer_ms"],
+            peer["dp"]["infer_ms"], peer["plain"]["full"], peer["dp"]["full"], slowest / b["total_ms"], os.getloadavg()[0]))
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -1010,16 +1010,60 @@ static const struct option infer_opts[] = {{"output", required_argument, NULL, '
                                            CLI_COMMON_OPTIONS,
                                            {0}};
 
-/* a dim as JSON: an integer, or the printed expression over display names */
-static json_t *dim_json(traced *t, const sy_expr *d)
+/* Every value's shape, streamed (one value at a time: JSON `"name": [dims]`
+ * entries, or text lines `  name: [dims]`): a dim is an integer or the
+ * printed expression over display names, the last few printed kept (sizes
+ * repeat from value to value). */
+static int print_values(traced *t, int as_json)
 {
-    int64_t v;
-    if (sy_expr_get_si(d, &v) == SY_OK) return json_integer(v);
-    sy_ctx_reset_error(t->ctx);
-    char *s = sy_expr_print(t->ctx, sy_onnx_trace_display(t->ot, d), SY_PRINT_CANONICAL);
-    json_t *j = json_string(s ? s : "?");
-    sy_str_free(t->ctx, s);
-    return j;
+    enum { MEMO = 16 };
+    const sy_expr *mk[MEMO] = {NULL};
+    char *mv[MEMO] = {NULL};
+    size_t next = 0;
+    int rc = EX_OK;
+    for (size_t i = 0; rc == EX_OK && i < sy_onnx_trace_nvalues(t->ot); i++) {
+        const sy_tensor *v = sy_onnx_trace_value(t->ot, i);
+        json_t *nm = json_string(sy_onnx_trace_value_name(t->ot, i));
+        char *ns = nm ? json_dumps(nm, JSON_ENCODE_ANY) : NULL;
+        json_decref(nm);
+        if (!ns) {
+            rc = cli_oom();
+            break;
+        }
+        if (as_json) printf("%s\n  %s: [", i ? "," : "", ns);
+        else printf("  %s: [", sy_onnx_trace_value_name(t->ot, i));
+        free(ns);
+        for (size_t k = 0; k < v->ndim; k++) {
+            int64_t c;
+            if (k) putchar(',');
+            if (sy_expr_get_si(v->sizes[k], &c) == SY_OK) {
+                printf("%lld", (long long)c);
+                continue;
+            }
+            sy_ctx_reset_error(t->ctx);
+            size_t q = 0;
+            while (q < MEMO && mk[q] != v->sizes[k]) q++;
+            if (q == MEMO) {
+                char *e = sy_expr_print(t->ctx, sy_onnx_trace_display(t->ot, v->sizes[k]), SY_PRINT_CANONICAL);
+                json_t *js = e ? json_string(e) : NULL;
+                sy_str_free(t->ctx, e);
+                char *q1 = js ? json_dumps(js, JSON_ENCODE_ANY) : NULL;
+                json_decref(js);
+                if (!q1) {
+                    rc = e ? cli_oom() : cli_lib_error(t->ctx, "print");
+                    break;
+                }
+                q = next++ % MEMO;
+                free(mv[q]);
+                mk[q] = v->sizes[k];
+                mv[q] = q1;
+            }
+            fputs(mv[q], stdout);
+        }
+        printf(as_json ? "]" : "]\n");
+    }
+    for (size_t q = 0; q < MEMO; q++) free(mv[q]);
+    return rc;
 }
 
 static int run_infer(int argc, char **argv)
@@ -1050,18 +1094,16 @@ static int run_infer(int argc, char **argv)
     double t0 = now();
     rc = trace_model("infer", &m, &t);
     double t1 = now();
-    json_t *root = NULL, *values = NULL, *guards = NULL, *syms = NULL;
+    json_t *guards = NULL, *syms = NULL;
     const sy_expr **from = NULL, **to = NULL;
     size_t nsub = 0, ns = 0;
     if (rc == EX_OK) {
-        root = json_object();
-        values = json_object();
         guards = json_array();
         syms = json_object();
         ns = sy_gset_nsources(t.gs);
         from = calloc(ns ? ns : 1, sizeof *from);
         to = calloc(ns ? ns : 1, sizeof *to);
-        if (!root || !values || !guards || !syms || !from || !to) rc = cli_oom();
+        if (!guards || !syms || !from || !to) rc = cli_oom();
     }
     for (size_t i = 0; rc == EX_OK && i < ns; i++) {
         const sy_expr *d = sy_onnx_trace_source_symbol(t.ot, sy_gset_source(t.gs, i));
@@ -1074,12 +1116,6 @@ static int run_infer(int argc, char **argv)
             json_object_set_new(syms, nm, sj);
         }
         if (nm) json_array_append_new(json_object_get(json_object_get(syms, nm), "sources"), json_string(sy_gset_source(t.gs, i)));
-    }
-    for (size_t i = 0; rc == EX_OK && i < sy_onnx_trace_nvalues(t.ot); i++) {
-        const sy_tensor *v = sy_onnx_trace_value(t.ot, i);
-        json_t *a = json_array();
-        for (size_t k = 0; k < v->ndim; k++) json_array_append_new(a, dim_json(&t, v->sizes[k]));
-        json_object_set_new(values, sy_onnx_trace_value_name(t.ot, i), a);
     }
     for (size_t i = 0; rc == EX_OK && i < sy_gset_size(t.gs); i++) {
         const sy_gset_guard *g = sy_gset_at(t.gs, i);
@@ -1110,33 +1146,28 @@ static int run_infer(int argc, char **argv)
                                                sy_violation_kind_name(v->kind), "dims", v->dims, "message", v->message, "fix",
                                                v->fix, "model_requires", v->model_requires));
     }
-    if (rc == EX_OK) {
-        json_object_set_new(root, "model", json_string(sy_onnx_name(t.om)));
-        json_object_set_new(root, "symbols", json_incref(syms));
-        json_object_set_new(root, "values", json_incref(values));
-        json_object_set_new(root, "guards", json_incref(guards));
-        json_object_set_new(root, "violations", json_incref(viols));
-    }
     if (rc == EX_OK && outpath && sy_onnx_write_value_info(t.ot, m.model, outpath) != SY_OK)
         rc = cli_lib_error(t.ctx, "write value_info");
     if (rc == EX_OK && as_json) {
-        char *s = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-        if (!s) rc = cli_oom();
-        else {
-            fputs(s, stdout);
-            fputc('\n', stdout);
-            free(s);
-        }
+        /* streamed: the values are written one by one, never held as one JSON tree */
+        json_t *mn = json_string(sy_onnx_name(t.om));
+        char *ms = mn ? json_dumps(mn, JSON_ENCODE_ANY) : NULL, *ss = json_dumps(syms, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+        json_decref(mn);
+        if (!ms || !ss) rc = cli_oom();
+        else printf("{\n \"model\": %s,\n \"symbols\": %s,\n \"values\": {", ms, ss);
+        free(ms);
+        free(ss);
+        if (rc == EX_OK) rc = print_values(&t, 1);
+        json_t *tail = rc == EX_OK ? json_pack("{s:O, s:O}", "guards", guards, "violations", viols) : NULL;
+        char *ts = tail ? json_dumps(tail, JSON_INDENT(1) | JSON_PRESERVE_ORDER) : NULL;
+        json_decref(tail);
+        if (rc == EX_OK && !ts) rc = cli_oom();
+        if (rc == EX_OK) printf("\n },\n%s\n", ts + 2); /* the tail object without its opening brace */
+        free(ts);
     } else if (rc == EX_OK && !outpath) {
         printf("model %s: %zu values, %zu guards\nvalues:\n", sy_onnx_name(t.om), sy_onnx_trace_nvalues(t.ot),
                sy_gset_size(t.gs));
-        const char *k;
-        json_t *v;
-        json_object_foreach(values, k, v) {
-            char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-            printf("  %s: %s\n", k, s ? s : "?");
-            free(s);
-        }
+        rc = print_values(&t, 0);
         printf("guards:\n");
         for (size_t i = 0; i < json_array_size(guards); i++) {
             json_t *g = json_array_get(guards, i), *orig = json_object_get(g, "origins");
@@ -1175,9 +1206,7 @@ static int run_infer(int argc, char **argv)
     free(from);
     free(to);
     json_decref(syms);
-    json_decref(values);
     json_decref(guards);
-    json_decref(root);
     traced_free(&t);
     model_opts_free(&m);
     return rc;
