@@ -1886,7 +1886,7 @@ static sy_status op_resize(ox_call *c)
         for (size_t i = 0; i < m; i++) TRY(unbacked_dims(c, 1, &d[ax[i]], "data-dependent resize"));
         return set_out(c, 0, c->in[0]->elem, x->ndim, d);
     }
-    if (s->nv != m) return ox_err(c, SY_EINVAL, "scales has %zu entries, expected %zu", s->nv, m);
+    if (s->nv != m) return ox_err(c, SY_EINVAL, "scales has %zu entries, expected %zu", (size_t)s->nv, m);
     for (size_t i = 0; i < m; i++) {
         if (!(s->fv[i] > 0)) return ox_err(c, SY_EINVAL, "scales must be positive");
         d[ax[i]] = scale_dim(c, x->sizes[ax[i]], s->fv[i]);

@@ -46,8 +46,9 @@ struct ox_arena {
 
 /* a node of the main graph: its bytes in the file (or in mem) */
 typedef struct ox_range {
-    size_t off, len;
-    int filter; /* a payload to drop when reading it */
+    uint64_t off;
+    uint32_t len;    /* a NodeProto over 4 GiB is refused */
+    uint32_t filter; /* a payload to drop when reading it */
 } ox_range;
 
 struct sy_onnx_model {
@@ -83,14 +84,14 @@ int ox_is_float(int elem);
 size_t ox_elem_size(int elem);
 
 /* ---- trace values */
-typedef struct ox_val {
+typedef struct ox_val {       /* 40 bytes: one per value of the graph */
     const char *name;
-    int elem;                  /* ONNX elem type */
     const sy_tensor *t;        /* shape */
-    size_t nv;                 /* number of element values held (== numel when held) */
     const sy_expr **iv;        /* integer / boolean element values, or NULL */
     double *fv;                /* floating constant element values, or NULL */
-    int role;                  /* 1 input, 2 initializer, 3 output, 0 other */
+    int32_t elem;              /* ONNX elem type */
+    uint16_t nv;               /* number of element values held (== numel when held; <= SY_ONNX_MAX_VALUES) */
+    uint8_t role;              /* 1 input, 2 initializer, 3 output, 0 other */
 } ox_val;
 
 typedef struct ox_scope ox_scope;

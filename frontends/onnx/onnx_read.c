@@ -407,6 +407,7 @@ static sy_status record_node(scan *s, size_t body, size_t blen)
         m->nodecap = nc;
     }
     ox_range *r = &m->nodes[m->nnodes];
+    if (blen > UINT32_MAX) return corrupt(s, body, M_NODE, "a node of 4 GiB or more");
     sy_status st;
     if (m->fd >= 0) {
         size_t flen = blen;
@@ -421,7 +422,7 @@ static sy_status record_node(scan *s, size_t body, size_t blen)
             if (st) return st;
         }
         r->off = body;
-        r->len = blen;
+        r->len = (uint32_t)blen;
         r->filter = flen != blen;
         m->node_bytes += 1 + varint_size(flen) + flen; /* tag of GraphProto.node, length, body */
     } else {
@@ -439,8 +440,9 @@ static sy_status record_node(scan *s, size_t body, size_t blen)
         s->len = ol;
         s->cap = oc;
         if (st) return st;
+        if (m->mem_len - start > UINT32_MAX) return corrupt(s, body, M_NODE, "a node of 4 GiB or more");
         r->off = start;
-        r->len = m->mem_len - start;
+        r->len = (uint32_t)(m->mem_len - start);
         r->filter = 0;
         m->node_bytes += 1 + varint_size(r->len) + r->len;
     }
@@ -602,6 +604,13 @@ static sy_status load(sy_ctx *ctx, const unsigned char *data, int fd, size_t len
     }
     sy_status st = filter(&s, M_MODEL, 0, len);
     if (s.win) sy_dealloc(ctx, s.win, WIN);
+    if (!st && m->nnodes && m->nnodes < m->nodecap) { /* the list lives as long as the model: no slack */
+        ox_range *nn = sy_realloc(ctx, m->nodes, m->nodecap * sizeof *nn, m->nnodes * sizeof *nn);
+        if (nn) {
+            m->nodes = nn;
+            m->nodecap = m->nnodes;
+        }
+    }
     m->kept = s.out;
     m->kept_len = s.len;
     m->kept_cap = s.cap;

@@ -53,8 +53,8 @@ static void *tr_alloc_a(sy_onnx_trace *t, size_t size, size_t align)
     ox_chunk *c = t->chunks;
     size_t at = c ? (c->used + align - 1) & ~(align - 1) : 0;
     if (!c || at > c->size || c->size - at < size) {
-        /* chunks grow from 8 KiB to 64 KiB: a small model stays small */
-        size_t cs = c ? (c->size < 65536 ? c->size * 2 : 65536) : 8192;
+        /* chunks of 8 KiB, then 16 KiB: little slack in the last one */
+        size_t cs = c ? (c->size < 16384 ? c->size * 2 : 16384) : 8192;
         if (cs < size) cs = size;
         ox_chunk *nc = sy_alloc(t->ctx, sizeof *nc + cs);
         if (!nc) {
