@@ -26,6 +26,7 @@
 #define ox_tensor_val sy_ox_tensor_val
 #define ox_nodes_open sy_ox_nodes_open
 #define ox_node_get sy_ox_node_get
+#define ox_init_get sy_ox_init_get
 #define ox_nodes_close sy_ox_nodes_close
 
 /* ONNX TensorProto.DataType codes (onnx.proto) */
@@ -60,6 +61,11 @@ struct sy_onnx_model {
     size_t kept_len, kept_cap, skipped;
     ox_range *nodes;           /* the main graph's nodes, read one at a time (ox_node_get) */
     size_t nnodes, nodecap, node_bytes;
+    ox_range *inits;           /* the main graph's initializers, read one at a time (ox_init_get) */
+    size_t ninits, initcap, namecap;
+    const char **init_names;   /* their names (in arena) */
+    unsigned char *tmp;        /* during the load: an initializer's filtered bytes */
+    size_t tmpcap;
     unsigned char *mem;        /* from memory: the filtered nodes (ox_range into it) */
     size_t mem_len, mem_cap;
     ox_arena arena;            /* the unpacked skeleton */
@@ -75,6 +81,7 @@ struct sy_onnx_model {
 typedef struct ox_nodes ox_nodes;
 sy_status ox_nodes_open(const sy_onnx_model *m, ox_nodes **out);
 sy_status ox_node_get(ox_nodes *r, size_t i, const Onnx__NodeProto **out);
+sy_status ox_init_get(ox_nodes *r, size_t i, const Onnx__TensorProto **out);
 void ox_nodes_close(ox_nodes *r);
 
 sy_dtype ox_dtype(int elem);

@@ -213,7 +213,7 @@ static int child_kind(int kind, uint64_t field)
 static bool is_payload(uint64_t field) { return field == 4 || (field >= 5 && field <= 7) || (field >= 9 && field <= 11); }
 
 static sy_status filter(scan *s, int kind, size_t p, size_t end);
-static sy_status record_node(scan *s, size_t body, size_t blen);
+static sy_status record_node(scan *s, size_t body, size_t blen, int kind);
 
 #define OOM() sy_fail_st(s->ctx, SY_ENOMEM, "out of memory")
 /* one pass over a message: sum payload bytes (TensorProto) or copy */
@@ -258,9 +258,10 @@ static sy_status walk(scan *s, int kind, size_t p, size_t end, bool count_only, 
             s->skipped += p - body;
             continue;
         }
-        if (s->rec && kind == M_GRAPH && s->depth == 2 && field == 1 && wt == 2) {
-            /* a node of the main graph: read when the trace reaches it (ox_node_get), not kept */
-            sy_status st = record_node(s, body, blen);
+        if (s->rec && kind == M_GRAPH && s->depth == 2 && (field == 1 || field == 5) && wt == 2) {
+            /* a node or an initializer of the main graph: read when the trace reaches it (ox_node_get,
+             * ox_init_get), not kept */
+            sy_status st = record_node(s, body, blen, field == 1 ? M_NODE : M_TENSOR);
             if (st) return st;
             continue;
         }
@@ -379,6 +380,9 @@ sy_onnx_model *sy_onnx_free(sy_onnx_model *m)
     if (m->inputs) sy_dealloc(ctx, m->inputs, m->ninputs * sizeof *m->inputs);
     if (m->kept) sy_dealloc(ctx, m->kept, m->kept_cap);
     if (m->nodes) sy_dealloc(ctx, m->nodes, m->nodecap * sizeof *m->nodes);
+    if (m->inits) sy_dealloc(ctx, m->inits, m->initcap * sizeof *m->inits);
+    if (m->init_names) sy_dealloc(ctx, m->init_names, m->namecap * sizeof *m->init_names);
+    if (m->tmp) sy_dealloc(ctx, m->tmp, m->tmpcap);
     if (m->mem) sy_dealloc(ctx, m->mem, m->mem_cap);
     if (m->name) sy_dealloc(ctx, m->name, strlen(m->name) + 1);
     if (m->fd >= 0) close(m->fd);
@@ -396,57 +400,88 @@ static size_t varint_size(uint64_t v)
 /* a node of the main graph: its range in the file, and whether reading it
  * must drop a payload (a Constant with a large tensor); from memory, the
  * filtered node is copied to m->mem (the input is only read during the load) */
-static sy_status record_node(scan *s, size_t body, size_t blen)
+static sy_status record_node(scan *s, size_t body, size_t blen, int kind)
 {
     sy_onnx_model *m = s->rec;
-    if (m->nnodes == m->nodecap) {
-        size_t nc = m->nodecap ? m->nodecap * 2 : 256;
-        ox_range *nn = sy_realloc(s->ctx, m->nodes, m->nodecap * sizeof *nn, nc * sizeof *nn);
+    ox_range **list = kind == M_NODE ? &m->nodes : &m->inits;
+    size_t *n = kind == M_NODE ? &m->nnodes : &m->ninits, *cap = kind == M_NODE ? &m->nodecap : &m->initcap;
+    if (*n == *cap) {
+        size_t nc = *cap ? *cap * 2 : 256;
+        ox_range *nn = sy_realloc(s->ctx, *list, *cap * sizeof *nn, nc * sizeof *nn);
         if (!nn) return OOM();
-        m->nodes = nn;
-        m->nodecap = nc;
+        *list = nn;
+        *cap = nc;
     }
-    ox_range *r = &m->nodes[m->nnodes];
-    if (blen > UINT32_MAX) return corrupt(s, body, M_NODE, "a node of 4 GiB or more");
+    if (kind == M_TENSOR && m->ninits == m->namecap) {
+        size_t nc = m->namecap ? m->namecap * 2 : 256;
+        const char **na = sy_realloc(s->ctx, m->init_names, m->namecap * sizeof *na, nc * sizeof *na);
+        if (!na) return OOM();
+        m->init_names = na;
+        m->namecap = nc;
+    }
+    ox_range *r = &(*list)[*n];
+    const char *what = kind == M_NODE ? "a node of 4 GiB or more" : "an initializer of 4 GiB or more (after dropping payloads)";
     sy_status st;
-    if (m->fd >= 0) {
-        size_t flen = blen;
-        if (blen > SY_ONNX_MAX_PAYLOAD) { /* only then can it hold a payload to drop: measure the filtered node */
-            size_t len0 = s->len;
-            int dry0 = s->dry;
-            s->dry = 1;
-            st = filter(s, M_NODE, body, body + blen);
-            flen = s->len - len0;
-            s->len = len0;
-            s->dry = dry0;
-            if (st) return st;
-        }
-        r->off = body;
-        r->len = (uint32_t)blen;
-        r->filter = flen != blen;
-        m->node_bytes += 1 + varint_size(flen) + flen; /* tag of GraphProto.node, length, body */
-    } else {
-        unsigned char *o = s->out;
-        size_t ol = s->len, oc = s->cap;
+    /* the filtered item: measured (dry) for a node from a file, kept in m->mem from memory, and for an
+     * initializer written to a scratch buffer too, to read its name */
+    int keep = m->fd < 0, scratch = kind == M_TENSOR && !keep;
+    size_t flen = blen;
+    unsigned char *o = s->out;
+    size_t ol = s->len, oc = s->cap, start = 0;
+    if (keep) {
         s->out = m->mem;
         s->len = m->mem_len;
         s->cap = m->mem_cap;
-        size_t start = s->len;
-        st = filter(s, M_NODE, body, body + blen);
+    } else if (scratch) {
+        s->out = m->tmp;
+        s->len = 0;
+        s->cap = m->tmpcap;
+    }
+    start = s->len;
+    if (keep || scratch || blen > SY_ONNX_MAX_PAYLOAD) { /* a node of <= 4096 bytes holds no payload to drop */
+        int dry0 = s->dry;
+        s->dry = !keep && !scratch;
+        st = filter(s, kind, body, body + blen);
+        s->dry = dry0;
+        flen = s->len - start;
+    } else {
+        st = SY_OK;
+    }
+    if (keep) {
         m->mem = s->out;
         m->mem_len = s->len;
         m->mem_cap = s->cap;
-        s->out = o;
-        s->len = ol;
-        s->cap = oc;
-        if (st) return st;
-        if (m->mem_len - start > UINT32_MAX) return corrupt(s, body, M_NODE, "a node of 4 GiB or more");
-        r->off = start;
-        r->len = (uint32_t)(m->mem_len - start);
-        r->filter = 0;
-        m->node_bytes += 1 + varint_size(r->len) + r->len;
+    } else if (scratch) {
+        m->tmp = s->out;
+        m->tmpcap = s->cap;
     }
-    m->nnodes++;
+    const unsigned char *fb = s->out ? s->out + start : NULL;
+    s->out = o;
+    s->len = ol;
+    s->cap = oc;
+    if (st) return st;
+    if ((keep ? flen : blen) > UINT32_MAX) return corrupt(s, body, kind, what);
+    r->off = keep ? start : body;
+    r->len = (uint32_t)(keep ? flen : blen);
+    r->filter = !keep && flen != blen;
+    if (kind == M_TENSOR) { /* its name, for the inputs that are initializers and for the trace's values */
+        ox_arena tmp = {s->ctx, NULL, 0};
+        ProtobufCAllocator a = {ar_alloc, ar_free, &tmp};
+        Onnx__TensorProto *tp = onnx__tensor_proto__unpack(&a, flen, fb ? fb : (const unsigned char *)"");
+        const char *nm = tp && tp->name ? tp->name : NULL;
+        char *c = nm && *nm ? ar_alloc(&m->arena, strlen(nm) + 1) : NULL;
+        if (c) memcpy(c, nm, strlen(nm) + 1);
+        int oom = tmp.oom || m->arena.oom;
+        ar_reset(&tmp, 1);
+        if (oom) return OOM();
+        if (!tp) return corrupt(s, body, kind, "not a valid TensorProto");
+        if (!c) return sy_fail_st(s->ctx, SY_EFORMAT, "%s: initializer %zu has no name", m->name, *n);
+        m->init_names[*n] = c;
+        m->node_bytes += 1 + varint_size(flen) + flen;
+    } else {
+        m->node_bytes += 1 + varint_size(flen) + flen; /* tag of GraphProto.node, length, body */
+    }
+    (*n)++;
     return SY_OK;
 }
 
@@ -488,27 +523,55 @@ void ox_nodes_close(ox_nodes *r)
     sy_dealloc(ctx, r, sizeof *r);
 }
 
-sy_status ox_node_get(ox_nodes *r, size_t i, const Onnx__NodeProto **out)
+static sy_status item_bytes(ox_nodes *r, const ox_range *g, int kind, const unsigned char **data, size_t *len);
+
+sy_status ox_init_get(ox_nodes *r, size_t i, const Onnx__TensorProto **out)
 {
     const sy_onnx_model *m = r->m;
     ar_reset(&r->arena, 0);
-    const ox_range *g = &m->nodes[i];
     const unsigned char *data;
     size_t len;
+    sy_status st = item_bytes(r, &m->inits[i], M_TENSOR, &data, &len);
+    if (st) return st;
+    ProtobufCAllocator a = {ar_alloc, ar_free, &r->arena};
+    Onnx__TensorProto *tp = onnx__tensor_proto__unpack(&a, len, data);
+    if (!tp) {
+        if (r->arena.oom) return sy_fail_st(m->ctx, SY_ENOMEM, "out of memory");
+        return sy_fail_st(m->ctx, SY_EFORMAT, "%s: initializer %zu is not a valid TensorProto (protobuf-c could not unpack it)", m->name, i);
+    }
+    *out = tp;
+    return SY_OK;
+}
+
+/* the filtered bytes of a recorded item: read from the file (through the window), or in m->mem */
+static sy_status item_bytes(ox_nodes *r, const ox_range *g, int kind, const unsigned char **data, size_t *len)
+{
+    const sy_onnx_model *m = r->m;
     if (m->fd >= 0) {
         scan *s = &r->s;
         s->len = 0;
         s->depth = 1;
         sy_status st = SY_OK;
-        if (g->filter) st = filter(s, M_NODE, g->off, g->off + g->len);
-        else if (!put_range(s, g->off, g->len)) st = s->ioerr ? corrupt(s, g->off, M_NODE, "") : OOM();
+        if (g->filter) st = filter(s, kind, g->off, g->off + g->len);
+        else if (!put_range(s, g->off, g->len)) st = s->ioerr ? corrupt(s, g->off, kind, "") : OOM();
         if (st) return st;
-        data = s->out;
-        len = s->len;
+        *data = s->out ? s->out : (const unsigned char *)"";
+        *len = s->len;
     } else {
-        data = m->mem + g->off;
-        len = g->len;
+        *data = m->mem + g->off;
+        *len = g->len;
     }
+    return SY_OK;
+}
+
+sy_status ox_node_get(ox_nodes *r, size_t i, const Onnx__NodeProto **out)
+{
+    const sy_onnx_model *m = r->m;
+    ar_reset(&r->arena, 0);
+    const unsigned char *data;
+    size_t len;
+    sy_status st = item_bytes(r, &m->nodes[i], M_NODE, &data, &len);
+    if (st) return st;
     ProtobufCAllocator a = {ar_alloc, ar_free, &r->arena};
     Onnx__NodeProto *nd = onnx__node_proto__unpack(&a, len, data);
     if (!nd) {
@@ -519,10 +582,10 @@ sy_status ox_node_get(ox_nodes *r, size_t i, const Onnx__NodeProto **out)
     return SY_OK;
 }
 
-static bool is_initializer(const Onnx__GraphProto *g, const char *name)
+static bool is_initializer(const sy_onnx_model *m, const char *name)
 {
-    for (size_t i = 0; i < g->n_initializer; i++)
-        if (g->initializer[i]->name && !strcmp(g->initializer[i]->name, name)) return true;
+    for (size_t i = 0; i < m->ninits; i++)
+        if (!strcmp(m->init_names[i], name)) return true;
     return false;
 }
 
@@ -536,7 +599,7 @@ static sy_status list_inputs(sy_onnx_model *m)
         const Onnx__ValueInfoProto *vi = g->input[i];
         const char *nm = vi->name ? vi->name : "";
         if (!*nm) return sy_fail_st(ctx, SY_EFORMAT, "%s: graph input %zu has no name", m->name, i);
-        if (is_initializer(g, nm)) continue;
+        if (is_initializer(m, nm)) continue;
         const Onnx__TypeProto *tp = vi->type;
         if (!tp || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type)
             return sy_fail_st(ctx, SY_EUNSUPPORTED, "%s: input '%s' is not a tensor (sequences, maps and optionals are not supported)",
@@ -604,6 +667,9 @@ static sy_status load(sy_ctx *ctx, const unsigned char *data, int fd, size_t len
     }
     sy_status st = filter(&s, M_MODEL, 0, len);
     if (s.win) sy_dealloc(ctx, s.win, WIN);
+    if (m->tmp) sy_dealloc(ctx, m->tmp, m->tmpcap);
+    m->tmp = NULL;
+    m->tmpcap = 0;
     if (!st && m->nnodes && m->nnodes < m->nodecap) { /* the list lives as long as the model: no slack */
         ox_range *nn = sy_realloc(ctx, m->nodes, m->nodecap * sizeof *nn, m->nnodes * sizeof *nn);
         if (nn) {

@@ -483,6 +483,15 @@ static sy_status run_nodes(sy_onnx_trace *t, ox_scope *s, const Onnx__GraphProto
     }
     ox_nodes *r = NULL;
     sy_status st = ox_nodes_open(t->m, &r);
+    for (size_t i = 0; !st && i < t->m->ninits; i++) { /* the main graph's initializers, one at a time */
+        const Onnx__TensorProto *tp = NULL;
+        ox_val *v = NULL;
+        if (!(st = ox_init_get(r, i, &tp)) && !(v = tr_alloc(t, sizeof *v))) st = SY_ENOMEM;
+        if (st) break;
+        v->name = t->m->init_names[i]; /* the model's: it outlives the trace */
+        v->role = 2;
+        if (!(st = ox_tensor_val(t, tp, "initializer", v->name, v))) st = scope_add(t, s, v);
+    }
     for (size_t i = 0; !st && i < t->m->nnodes; i++) {
         const Onnx__NodeProto *nd = NULL;
         if (!(st = ox_node_get(r, i, &nd))) st = run_node(t, s, nd, i);

@@ -10,9 +10,10 @@
  * format drops every tensor payload (raw_data, *_data) longer than
  * SY_ONNX_MAX_PAYLOAD bytes before protobuf-c unpacks the rest. The dims and
  * data type of every initializer are kept; the values only of small tensors.
- * The main graph's nodes are not kept: the load records where each one is,
- * and a trace reads, unpacks and releases them one at a time, so the peak
- * memory of a trace is the trace's own state plus one node. A model from
+ * The main graph's nodes and initializers are not kept: the load records
+ * where each one is (and each initializer's name), and a trace reads, unpacks
+ * and releases them one at a time, so the peak memory of a trace is the
+ * trace's own state plus one node. A model from
  * sy_onnx_load_file therefore keeps its file open until sy_onnx_free (the file
  * must not change meanwhile: a trace of a changed file fails with SY_EFORMAT
  * or traces the new bytes); one from sy_onnx_load_mem keeps a copy of its
