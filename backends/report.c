@@ -819,8 +819,9 @@ static void put_sources(rp *r, const model *m)
 
 static void put_totals(rp *r, const model *m)
 {
-    size_t rec, dedup, kept;
+    size_t rec, dedup, kept, nfrom, ninto;
     sy_gset_counts(m->gs, &rec, &dedup, &kept);
+    sy_gset_normalized(m->gs, &nfrom, &ninto);
     size_t per[SY_GK_RUNTIME_ASSERT + 1] = {0};
     for (size_t i = 0; i < m->n; i++) {
         sy_gset_kind k = sy_gset_at(m->gs, i)->kind;
@@ -830,8 +831,9 @@ static void put_totals(rp *r, const model *m)
         rp_printf(r, "## Totals\n\n| | guards |\n|---|---:|\n"
              "| recorded during tracing (with repeats) | %zu |\n"
              "| after deduplication | %zu |\n"
-             "| in the set after minimization (with derived guards) | %zu |\n",
-          rec, dedup, kept);
+             "| in the set after minimization (with derived guards) | %zu |\n"
+             "| before normalization (%zu on one source became %zu exact ranges) | %zu |\n",
+          rec, dedup, kept, nfrom, ninto, kept + nfrom - ninto);
         for (int k = 0; k <= SY_GK_RUNTIME_ASSERT; k++)
             if (per[k]) rp_printf(r, "| &nbsp;&nbsp;%s | %zu |\n", sy_gset_kind_name((sy_gset_kind)k), per[k]);
     } else {
@@ -840,6 +842,7 @@ static void put_totals(rp *r, const model *m)
              "  after deduplication:                                 %zu\n"
              "  in the set after minimization (with derived guards): %zu",
           rec, dedup, kept);
+        if (nfrom) rp_printf(r, " (%zu before normalization: %zu on one source became %zu exact ranges)", kept + nfrom - ninto, nfrom, ninto);
         const char *sep = " (";
         for (int k = 0; k <= SY_GK_RUNTIME_ASSERT; k++)
             if (per[k]) {

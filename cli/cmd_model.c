@@ -431,15 +431,18 @@ static int run_run(int argc, char **argv)
     if (rc == EX_OK) rc = cli_write_output(outpath, data, len);
     if (data) sy_mem_free(t.ctx, data);
     if (rc == EX_OK && stats) {
-        size_t rec, dedup, kept;
+        size_t rec, dedup, kept, nfrom, ninto;
         sy_gset_counts(t.gs, &rec, &dedup, &kept);
+        sy_gset_normalized(t.gs, &nfrom, &ninto);
         fprintf(stderr,
                 "model %s: %zu nodes, %zu symbols\n"
                 "time: parse %.3f ms, trace %.3f ms, produce %.3f ms, minimize %.3f ms, render %.3f ms\n"
-                "guards: %zu recorded, %zu deduplicated, %zu produced over sources, %zu kept after minimization\n",
+                "guards: %zu recorded, %zu deduplicated, %zu produced over sources, %zu kept after minimization"
+                " (%zu before normalization: %zu on one source became %zu exact ranges)\n",
                 t.om ? sy_onnx_name(t.om) : sy_graph_name(t.g), t.om ? sy_onnx_nnodes(t.om) : sy_graph_nnodes(t.g),
                 sy_env_nsymbols(t.env), t.t_parse * 1e3, t.t_trace * 1e3,
-                t.t_produce * 1e3, t.t_minimize * 1e3, (t6 - t5) * 1e3, rec, dedup, t.produced, kept);
+                t.t_produce * 1e3, t.t_minimize * 1e3, (t6 - t5) * 1e3, rec, dedup, t.produced, kept, kept + nfrom - ninto,
+                nfrom, ninto);
     }
     /* after rendering everything: a violated dynamic-dim spec is exit 1 (torch.export raises) */
     if (rc == EX_OK && sy_gset_nviolations(t.gs)) {

@@ -37,6 +37,7 @@ struct sy_gset {
     sdecl *decl; /* per source slot (nsrc entries) when some dim is declared, else NULL */
     sy_gset_violation *viol;
     size_t nviol;
+    size_t norm_from, norm_into; /* normalization: guards replaced, exact range guards they became */
     const char *model;
     const char **sources;
     const sy_expr **vars;
@@ -723,6 +724,168 @@ static bool surely_not_implied(const sy_gset *gs, const gguard *cand, const size
     return false;
 }
 
+
+
+/* ------------------------------------------------------------------ normalization */
+
+static bool plain_form(const sy_expr *e)
+{
+    const sy_expr *v;
+    int up;
+    fmpz_t c;
+    fmpz_init(c);
+    bool b = as_bound(e, &v, &up, c);
+    fmpz_clear(c);
+    if (b) return true;
+    /* v == c */
+    if (sy_expr_kind_of(e) != SY_EXPR_EQ) return false;
+    const sy_expr *d = sy_expr_arg(e, 0);
+    if (sy_expr_kind_of(d) == SY_EXPR_SYM) return true;
+    if (sy_expr_kind_of(d) != SY_EXPR_ADD || sy_expr_nargs(d) != 1) return false;
+    return sy_expr_kind_of(sy_expr_arg(d, 0)) == SY_EXPR_SYM;
+}
+
+/* every symbolic divisor of e is non-zero under f */
+static sy_status divisors_nonzero(sy_ctx *ctx, sy_facts *f, const sy_expr *e, bool *ok)
+{
+    const sy_expr *divs[32];
+    size_t nd = 0;
+    collect_divisors(e, divs, &nd, 32);
+    *ok = nd < 32;
+    for (size_t k = 0; k < nd && *ok; k++) {
+        sy_truth nz;
+        sy_status st = sy_decide(f, sy_expr_ne(ctx, divs[k], sy_expr_int_si(ctx, 0)), &nz);
+        if (st) return st;
+        *ok = nz == SY_TRUTH_TRUE;
+    }
+    return SY_OK;
+}
+
+/* The guards reading only one size source become its exact range (lo <= v <= hi, or v == c)
+ * when the decision procedure proves them equivalent over the integers v >= 0 (sizes): the
+ * range is a sound bound of v under the guards (guards => range), and every guard is decided
+ * TRUE, with its divisors non-zero, under the range (range => guards). Otherwise they stay. */
+static sy_status normalize(sy_gset *gs)
+{
+    sy_ctx *ctx = gs->ctx;
+    gs->norm_from = gs->norm_into = 0;
+    size_t n0 = gs->n;
+    size_t *grp = sy_alloc(ctx, (n0 ? n0 : 1) * sizeof *grp);
+    if (!grp) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    sy_status st = SY_OK;
+    const sy_expr *zero = sy_expr_int_si(ctx, 0);
+    for (size_t sl = 0; sl < gs->nsrc && !st; sl++) {
+        if (!strstr(gs->sources[sl], ".size()[")) continue;
+        size_t ng = 0;
+        bool all_plain = true;
+        for (size_t i = 0; i < n0; i++) {
+            const gguard *g = &gs->g[i];
+            if (g->dead || g->pub.nslots != 1 || g->pub.slots[0] != sl || g->pub.kind == SY_GK_TENSOR_MATCH ||
+                g->pub.kind == SY_GK_RUNTIME_ASSERT)
+                continue;
+            grp[ng++] = i;
+            all_plain &= plain_form(g->pub.expr);
+        }
+        if (!ng || all_plain) continue;
+        const sy_expr *v = gs->vars[sl], *lo = NULL, *hi = NULL;
+        sy_facts *f = sy_facts_new(ctx);
+        if (!f) {
+            st = sy_ctx_last_error(ctx);
+            break;
+        }
+        st = sy_facts_set_range(f, v, zero, NULL);
+        for (size_t k = 0; k < ng && !st; k++) st = sy_facts_add(f, gs->g[grp[k]].pub.expr);
+        bool ok = !st && sy_facts_consistent(f) == SY_TRUE;
+        if (ok && sy_bound(f, v, &lo, &hi) != SY_OK) {
+            sy_ctx_reset_error(ctx);
+            ok = false;
+        }
+        sy_facts_free(f);
+        if (st == SY_EQUOTA) {
+            sy_ctx_reset_error(ctx);
+            st = SY_OK;
+        }
+        if (!ok || st) continue;
+        if (!lo) lo = zero;
+        f = sy_facts_new(ctx);
+        if (!f) {
+            st = sy_ctx_last_error(ctx);
+            break;
+        }
+        st = sy_facts_set_range(f, v, lo, hi);
+        for (size_t k = 0; k < ng && ok && !st; k++) {
+            sy_truth t = SY_TRUTH_UNKNOWN;
+            st = sy_decide(f, gs->g[grp[k]].pub.expr, &t);
+            ok = t == SY_TRUTH_TRUE;
+            if (ok && !st) st = divisors_nonzero(ctx, f, gs->g[grp[k]].pub.expr, &ok);
+        }
+        sy_facts_free(f);
+        if (st == SY_EQUOTA) {
+            sy_ctx_reset_error(ctx);
+            st = SY_OK;
+        }
+        if (!ok || st) continue;
+        /* proved: replace the group by its exact range */
+        char why[1024];
+        size_t w = (size_t)snprintf(why, sizeof why, "exact range of %s (proved equivalent): ", gs->sources[sl]);
+        for (size_t k = 0; k < ng && w < sizeof why; k++) {
+            const gguard *g = &gs->g[grp[k]];
+            w += (size_t)snprintf(why + w, sizeof why - w, "%s%s (%s)", k ? "; " : "", g->pub.text, g->pub.why ? g->pub.why : "");
+        }
+        const sy_expr *rel[2];
+        sy_gset_kind kinds[2];
+        size_t nr = 0;
+        if (hi && lo == hi) {
+            rel[nr] = sy_expr_eq(ctx, v, lo);
+            kinds[nr++] = SY_GK_SPECIALIZATION;
+        } else {
+            if (lo != zero) {
+                rel[nr] = sy_expr_le(ctx, lo, v);
+                kinds[nr++] = SY_GK_RANGE;
+            }
+            if (hi) {
+                rel[nr] = sy_expr_le(ctx, v, hi);
+                kinds[nr++] = SY_GK_RANGE;
+            }
+        }
+        for (size_t r = 0; r < nr && !st; r++) {
+            gguard *ng_ = add_guard(gs, kinds[r], rel[r], why);
+            if (!ng_) {
+                st = sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx) : SY_ENOMEM;
+                break;
+            }
+            size_t ni = gs->n - 1;
+            for (size_t k = 0; k < ng && !st; k++) {
+                gs->g[ni].pub.count += gs->g[grp[k]].pub.count;
+                for (size_t o = 0; o < gs->g[grp[k]].pub.norigins && !st; o++)
+                    if (!add_origin(gs, &gs->g[ni], &gs->g[grp[k]].orig[o])) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+            }
+        }
+        if (st) break;
+        for (size_t k = 0; k < ng; k++) gs->g[grp[k]].dead = true;
+        gs->norm_from += ng;
+        gs->norm_into += nr;
+    }
+    sy_dealloc(ctx, grp, (n0 ? n0 : 1) * sizeof *grp);
+    if (st) return st;
+    size_t m = 0;
+    for (size_t i = 0; i < gs->n; i++) {
+        if (gs->g[i].dead) {
+            if (gs->g[i].orig) sy_dealloc(ctx, gs->g[i].orig, gs->g[i].origcap * sizeof *gs->g[i].orig);
+            if (gs->g[i].slots) sy_dealloc(ctx, gs->g[i].slots, gs->g[i].slotcap * sizeof *gs->g[i].slots);
+            continue;
+        }
+        gs->g[m++] = gs->g[i];
+    }
+    gs->n = m;
+    return SY_OK;
+}
+
+void sy_gset_normalized(const sy_gset *gs, size_t *replaced, size_t *into)
+{
+    if (replaced) *replaced = gs ? gs->norm_from : 0;
+    if (into) *into = gs ? gs->norm_into : 0;
+}
 
 /* ------------------------------------------------------------------ violations of the spec */
 
@@ -1428,6 +1591,8 @@ sy_status sy_gset_minimize(sy_gset *gs)
         gs->g[m++] = gs->g[i];
     }
     gs->n = m;
+    sy_status nst = normalize(gs);
+    if (nst) return nst;
     if (gs->n) qsort(gs->g, gs->n, sizeof *gs->g, guard_order);
     return find_violations(gs);
 }

@@ -69,9 +69,17 @@ SY_API sy_gset *sy_gset_free(SY_TAKE SY_NULL sy_gset *gs);
  *  the tightest pair, drop every guard implied by the others (sy_decide), and
  *  order cheap first (tensor match, equalities and specializations, ranges,
  *  relations by size, runtime asserts), deterministically. The set accepts
- *  exactly the points it accepted before. Then computes the violations of
- *  the dynamic-dim spec (sy_gset_nviolations). */
+ *  exactly the points it accepted before. Then normalizes: the guards that
+ *  read only one size source become its exact range (`1 <= FloorDiv(h + 1,
+ *  16)` becomes `15 <= h`; `2 <= w` and `CeilDiv(w, 2) != 1` become `3 <= w`)
+ *  when sy_decide proves the two equivalent over the sizes (integers >= 0);
+ *  otherwise they stay as they are. Then computes the violations of the
+ *  dynamic-dim spec (sy_gset_nviolations). */
 SY_API sy_status sy_gset_minimize(sy_gset *gs);
+
+/** What normalization did: @p replaced guards on one source became @p into
+ *  exact range guards (why: "exact range of SRC (proved equivalent): ..."). */
+SY_API void sy_gset_normalized(const sy_gset *gs, size_t *replaced, size_t *into);
 
 SY_API size_t sy_gset_size(const sy_gset *gs);
 SY_API const sy_gset_guard *sy_gset_at(const sy_gset *gs, size_t i);

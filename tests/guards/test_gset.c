@@ -355,3 +355,140 @@ Test(guards_gset, node_loc_reaches_guard_origins_json_and_report, .init = ctx_se
         sy_ctx_reset_error(ctx);
     }
 }
+
+/* Normalization (issue 13 item 2): guards on one source print as their exact
+ * range, proved with the decision procedure */
+static sy_gset *assumed_set(const char *rel_text, int64_t example, sy_gset **raw)
+{
+    char G[512];
+    snprintf(G, sizeof G,
+             "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
+             "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[%lld],\"dynamic\":[0]},"
+             "{\"name\":\"r\",\"op\":\"relu\",\"args\":[{\"ref\":\"x\"}]}],\"outputs\":[{\"ref\":\"r\"}]}",
+             (long long)example);
+    sy_graph *g = load(G);
+    sy_env *env = sy_env_new(ctx, NULL);
+    sy_trace *t;
+    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK));
+    const sy_expr *s0 = sy_trace_value(t, 0)->u.t->sizes[0];
+    const sy_expr *rel;
+    cr_assert(eq(int, sy_expr_parse(ctx, rel_text, (size_t)-1, &rel), SY_OK));
+    const sy_expr *k[1] = {sy_expr_sym(ctx, "h")}, *v[1] = {s0};
+    rel = sy_expr_subs(ctx, rel, 1, k, v);
+    cr_assert(eq(int, sy_env_assume(env, rel, NULL), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset *gs;
+    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK));
+    cr_assert(eq(int, sy_gset_produce(env, g, raw), SY_OK));
+    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK));
+    sy_trace_free(t);
+    sy_env_free(env);
+    sy_graph_free(g);
+    return gs;
+}
+
+static int has_text(const sy_gset *gs, const char *text)
+{
+    for (size_t i = 0; i < sy_gset_size(gs); i++)
+        if (!strcmp(sy_gset_at(gs, i)->text, text)) return 1;
+    return 0;
+}
+
+/* the printed (normalized) set and the produced one accept the same sizes 0..600 */
+static void same_points_1d(const sy_gset *a, const sy_gset *b)
+{
+    int64_t vals[3] = {1, 0, 0};
+    for (int64_t h = 0; h <= 600; h++) {
+        vals[2] = h;
+        sy_gset_result ra, rb;
+        cr_assert(eq(int, sy_gset_check_si(a, vals, 3, &ra), SY_OK));
+        cr_assert(eq(int, sy_gset_check_si(b, vals, 3, &rb), SY_OK));
+        cr_assert(eq(int, ra.accept, rb.accept), "h = %lld: %s / %s", (long long)h, ra.message, rb.message);
+    }
+}
+
+Test(guards_gset, normalization_prints_the_exact_range_of_one_source, .init = ctx_setup, .fini = ctx_teardown)
+{
+    sy_gset *raw, *gs = assumed_set("FloorDiv(h + 1, 16) >= 1", 32, &raw);
+    cr_assert(has_text(gs, "15 <= x.size()[0]"), "normalized");
+    cr_assert(not(has_text(gs, "1 <= FloorDiv(x.size()[0] + 1, 16)")));
+    size_t from, into;
+    sy_gset_normalized(gs, &from, &into);
+    cr_assert(eq(sz, from, 1));
+    cr_assert(eq(sz, into, 1));
+    same_points_1d(gs, raw);
+    sy_gset_free(gs);
+    sy_gset_free(raw);
+    /* 2 <= W (0/1 specialization) and CeilDiv(W, 2) != 1 merge into 3 <= W */
+    gs = assumed_set("CeilDiv(h, 2) != 1", 8, &raw);
+    cr_assert(has_text(gs, "3 <= x.size()[0]"));
+    sy_gset_normalized(gs, &from, &into);
+    cr_assert(eq(sz, into, 1));
+    same_points_1d(gs, raw);
+    sy_gset_free(gs);
+    sy_gset_free(raw);
+    /* not a range: Mod(h, 16) == 0 stays as it is */
+    gs = assumed_set("Mod(h, 16) == 0", 32, &raw);
+    cr_assert(has_text(gs, "Mod(x.size()[0], 16) == 0"));
+    sy_gset_normalized(gs, &from, &into);
+    cr_assert(eq(sz, from, 0));
+    same_points_1d(gs, raw);
+    sy_gset_free(gs);
+    sy_gset_free(raw);
+    /* a hole: h != 5 with h >= 2 is no range: stays */
+    gs = assumed_set("h != 5", 8, &raw);
+    cr_assert(has_text(gs, "x.size()[0] != 5"));
+    same_points_1d(gs, raw);
+    sy_gset_free(gs);
+    sy_gset_free(raw);
+}
+
+/* property: on every corpus model, the printed set and the produced set accept
+ * the same points at 400 random sizes (dynamic dims in [0, 600], the others
+ * at their example) */
+static void random_points_one(const char *path, const char *probes, const char *name, void *ud)
+{
+    (void)probes;
+    (void)name;
+    unsigned *seed = ud;
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_file(ctx, path, &g), SY_OK));
+    sy_gset *raw, *gs = trace_and_produce(g, &raw);
+    size_t ns = sy_gset_nsources(gs);
+    int64_t *vals = malloc(ns * sizeof *vals);
+    for (int p = 0; p < 400; p++) {
+        const char *names[8];
+        size_t ranks[8];
+        int64_t shp[8][16];
+        const int64_t *shapes[8];
+        sy_dtype dts[8];
+        size_t ni = sy_graph_ninputs(g) < 8 ? sy_graph_ninputs(g) : 8;
+        for (size_t i = 0; i < ni; i++) {
+            const sy_graph_input *in = sy_graph_input_at(g, i);
+            names[i] = in->name;
+            ranks[i] = in->ndim < 16 ? in->ndim : 16;
+            dts[i] = in->dtype;
+            for (size_t d = 0; d < ranks[i]; d++) {
+                *seed = *seed * 1103515245u + 12345u;
+                shp[i][d] = in->dynamic[d] ? (int64_t)((*seed >> 8) % 601) : in->shape[d];
+            }
+            shapes[i] = shp[i];
+        }
+        cr_assert(eq(int, sy_gset_values_from_shapes(gs, ni, names, ranks, shapes, dts, vals), SY_OK));
+        sy_gset_result ra, rb;
+        cr_assert(eq(int, sy_gset_check_si(gs, vals, ns, &ra), SY_OK));
+        cr_assert(eq(int, sy_gset_check_si(raw, vals, ns, &rb), SY_OK));
+        cr_assert(eq(int, ra.accept, rb.accept), "%s: printed %d vs produced %d (%s / %s)", path, ra.accept, rb.accept,
+                  ra.message, rb.message);
+    }
+    free(vals);
+    sy_gset_free(gs);
+    sy_gset_free(raw);
+    sy_graph_free(g);
+}
+
+Test(guards_gset, normalized_set_accepts_the_same_points_as_the_produced_set, .init = ctx_setup, .fini = ctx_teardown,
+     .timeout = 600)
+{
+    unsigned seed = 13;
+    cr_assert(gt(int, corpus_for_each(random_points_one, &seed), 0));
+}
