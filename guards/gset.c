@@ -761,6 +761,28 @@ static sy_status divisors_nonzero(sy_ctx *ctx, sy_facts *f, const sy_expr *e, bo
     return SY_OK;
 }
 
+enum { NORM_STEPS = 64 };
+
+/* Does the group of guards grp[0..ng) (all reading only v) accept v = val?
+ * Exact evaluation, as sy_gset_check does: a division by zero fails the guard. */
+static sy_status group_accepts(sy_gset *gs, const size_t *grp, size_t ng, const sy_expr *v, int64_t val, bool *acc)
+{
+    *acc = true;
+    for (size_t k = 0; k < ng && *acc; k++) {
+        int64_t r = 0;
+        sy_status st = sy_expr_eval_si(gs->ctx, gs->g[grp[k]].pub.expr, 1, &v, &val, &r);
+        if (st == SY_EDIVZERO) {
+            sy_ctx_reset_error(gs->ctx);
+            *acc = false;
+        } else if (st) {
+            return st; /* ENOMEM, or a value beyond int64/the quota: no exhaustion step */
+        } else {
+            *acc = r != 0;
+        }
+    }
+    return SY_OK;
+}
+
 /* The guards reading only one size source become its exact range (lo <= v <= hi, or v == c)
  * when the decision procedure proves them equivalent over the integers v >= 0 (sizes): the
  * range is a sound bound of v under the guards (guards => range), and every guard is decided
@@ -801,12 +823,41 @@ static sy_status normalize(sy_gset *gs)
             ok = false;
         }
         sy_facts_free(f);
-        if (st == SY_EQUOTA) {
+        if (st && st != SY_ENOMEM) { /* quota, unsupported: the group stays as it is */
             sy_ctx_reset_error(ctx);
             st = SY_OK;
+            ok = false;
         }
         if (!ok || st) continue;
         if (!lo) lo = zero;
+        /* Tighten the bounds by exhaustion: sy_bound does not see that CeilDiv(w, 2) != 1
+         * excludes w = 2, so a bound that the group rejects when evaluated exactly
+         * moves inward (at most NORM_STEPS values each side; every value skipped is
+         * one the group rejects, so guards => [lo, hi] still holds). */
+        int64_t lv, hv = 0;
+        if (sy_expr_get_si(lo, &lv) != SY_OK || (hi && sy_expr_get_si(hi, &hv) != SY_OK)) {
+            sy_ctx_reset_error(ctx);
+            continue;
+        }
+        bool acc = false;
+        for (int s = 0; s < NORM_STEPS && !acc && (!hi || lv <= hv) && !st; s++) {
+            st = group_accepts(gs, grp, ng, v, lv, &acc);
+            if (!acc) lv++;
+        }
+        acc = hi == NULL;
+        for (int s = 0; s < NORM_STEPS && !acc && lv <= hv && !st; s++) {
+            st = group_accepts(gs, grp, ng, v, hv, &acc);
+            if (!acc) hv--;
+        }
+        if (st == SY_ENOMEM) break;
+        if (st) {
+            sy_ctx_reset_error(ctx);
+            st = SY_OK;
+            continue;
+        }
+        if (hi && lv > hv) continue; /* empty (the trace's own example is accepted: not expected) */
+        lo = sy_expr_int_si(ctx, lv);
+        if (hi) hi = sy_expr_int_si(ctx, hv);
         f = sy_facts_new(ctx);
         if (!f) {
             st = sy_ctx_last_error(ctx);
@@ -820,9 +871,10 @@ static sy_status normalize(sy_gset *gs)
             if (ok && !st) st = divisors_nonzero(ctx, f, gs->g[grp[k]].pub.expr, &ok);
         }
         sy_facts_free(f);
-        if (st == SY_EQUOTA) {
+        if (st && st != SY_ENOMEM) { /* quota, unsupported: the group stays as it is */
             sy_ctx_reset_error(ctx);
             st = SY_OK;
+            ok = false;
         }
         if (!ok || st) continue;
         /* proved: replace the group by its exact range */
