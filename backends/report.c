@@ -509,13 +509,13 @@ static void put_pin(rp *r, const model *m, const diminfo *d)
 {
     if (d->guard < 0) return;
     rp_printf(r, "by guard %ld (", d->guard);
-    rp_code(r, sy_gset_at(m->gs, (size_t)d->guard)->text);
+    rp_code(r, sy_gset_at(m->gs, (size_t)d->guard)->display);
     rp_printf(r, ")");
     if (d->via >= 0) {
         rp_printf(r, " through ");
         if (d->eqguard >= 0) {
             rp_printf(r, "guard %ld (", d->eqguard);
-            rp_code(r, sy_gset_at(m->gs, (size_t)d->eqguard)->text);
+            rp_code(r, sy_gset_at(m->gs, (size_t)d->eqguard)->display);
             rp_printf(r, ")");
         } else {
             rp_printf(r, "equality with ");
@@ -659,7 +659,7 @@ static void put_guard(rp *r, const model *m, size_t i)
     }
     if (r->md) {
         rp_printf(r, "| %zu | ", i);
-        rp_code(r, g->text);
+        rp_code(r, g->display);
         rp_printf(r, " | ");
         rp_code(r, can);
         rp_printf(r, " | ");
@@ -673,7 +673,7 @@ static void put_guard(rp *r, const model *m, size_t i)
         }
         rp_printf(r, " |\n");
     } else {
-        rp_printf(r, "    [%zu] %s\n", i, g->text);
+        rp_printf(r, "    [%zu] %s\n", i, g->display);
         rp_printf(r, "        canonical:  %s\n", can);
         rp_printf(r, "        why:        ");
         rp_text(r, g->why ? g->why : "");
@@ -727,7 +727,7 @@ static void put_violations(rp *r, const model *m)
         const sy_gset_guard *g = sy_gset_at(m->gs, x->guard);
         if (r->md) {
             rp_printf(r, "| [%zu] ", x->guard);
-            rp_code(r, g->text);
+            rp_code(r, g->display);
             rp_printf(r, " | ");
             rp_text(r, x->dims);
             rp_printf(r, " | %s: ", sy_violation_kind_name(x->kind));
@@ -743,7 +743,7 @@ static void put_violations(rp *r, const model *m)
             rp_text(r, x->fix);
             rp_printf(r, " |\n");
         } else {
-            rp_printf(r, "  [%zu] %s  (%s: %s)\n", x->guard, g->text, sy_violation_kind_name(x->kind), x->dims);
+            rp_printf(r, "  [%zu] %s  (%s: %s)\n", x->guard, g->display, sy_violation_kind_name(x->kind), x->dims);
             rp_printf(r, "        %s\n", x->message);
             if (!g->norigins && g->why) {
                 rp_printf(r, "        from:  ");

@@ -196,9 +196,21 @@ static gguard *add_guard(sy_gset *gs, sy_gset_kind kind, const sy_expr *e, const
     char *t = sy_expr_print(gs->ctx, e, SY_PRINT_CANONICAL);
     gg->pub.text = t ? gstrdup(gs, t) : NULL;
     sy_str_free(gs->ctx, t);
+    gg->pub.display = gg->pub.text;
     gg->pub.why = gstrdup(gs, why);
     if (!gg->pub.text || (why && !gg->pub.why) || set_slots(gs, gg) != SY_OK) return NULL;
     return gg;
+}
+
+/* the tensor-match guard SRC.dtype == code, displayed with the dtype by name */
+static gguard *add_dtype_guard(sy_gset *gs, long slot, sy_dtype dt, const char *why)
+{
+    gguard *gg = add_guard(gs, SY_GK_TENSOR_MATCH, sy_expr_eq(gs->ctx, gs->vars[slot], sy_expr_int_si(gs->ctx, (int64_t)dt)), why);
+    if (!gg) return NULL;
+    char b[300];
+    snprintf(b, sizeof b, "%s == %s", gs->sources[slot], sy_dtype_name(dt));
+    gg->pub.display = gstrdup(gs, b);
+    return gg->pub.display ? gg : NULL;
 }
 
 static bool add_origin(sy_gset *gs, gguard *gg, const sy_guard_origin *o)
@@ -266,6 +278,7 @@ static bool unread_source(const sy_graph *g, const char *source)
     return false;
 }
 
+static sy_status recorded_why(sy_gset *gs, gguard *gg, const sy_guard_origin *o);
 static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size_t nin,
                          const sy_graph_input *const *ins, sy_gset **out);
 
@@ -336,7 +349,7 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
         snprintf(buf, sizeof buf, "rank of input %s", in->name);
         if (!add_guard(gs, SY_GK_TENSOR_MATCH, sy_expr_eq(ctx, gs->vars[sd], sy_expr_int_si(ctx, (int64_t)in->ndim)), buf)) goto oom;
         snprintf(buf, sizeof buf, "dtype of input %s is %s (code %d)", in->name, sy_dtype_name(in->dtype), (int)in->dtype);
-        if (!add_guard(gs, SY_GK_TENSOR_MATCH, sy_expr_eq(ctx, gs->vars[st_], sy_expr_int_si(ctx, (int64_t)in->dtype)), buf)) goto oom;
+        if (!add_dtype_guard(gs, st_, in->dtype, buf)) goto oom;
     }
     /* 2. input dims: duck equalities and specializations; first source of each symbol */
     size_t nsym = ctx->nsyms;
@@ -379,13 +392,13 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
             continue;
         }
         if (d->spec && d->spec->name)
-            snprintf(buf, sizeof buf, "declared equal: %s and %s are both named '%s' (one Dim, symbol %s)", d->source,
-                     sy_expr_sym_name(symvar[id]), d->spec->name, sy_expr_sym_name(d->expr));
+            snprintf(buf, sizeof buf, "declared equal: %s and %s are both named '%s' (one Dim)", sy_expr_sym_name(symvar[id]),
+                     d->source, d->spec->name);
         else
             snprintf(buf, sizeof buf,
-                     "duck sizing: %s and %s had the same example size %lld and share %s; --no-duck-sizing or a spec naming them "
-                     "differently avoids it",
-                     d->source, sy_expr_sym_name(symvar[id]), (long long)d->example, sy_expr_sym_name(d->expr));
+                     "duck sizing: %s and %s had the same example size %lld, so they were traced as one size; --no-duck-sizing "
+                     "or a spec naming them differently avoids it",
+                     sy_expr_sym_name(symvar[id]), d->source, (long long)d->example);
         if (!add_guard(gs, SY_GK_EQUALITY, sy_expr_eq(ctx, v, symvar[id]), buf)) goto oom_sv;
     }
     /* an unread input one of whose dims represents a symbol keeps its rank and dtype guards */
@@ -405,7 +418,7 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
         if (!add_guard(gs, SY_GK_TENSOR_MATCH, sy_expr_eq(ctx, gs->vars[sd], sy_expr_int_si(ctx, (int64_t)in->ndim)), buf))
             goto oom_sv;
         snprintf(buf, sizeof buf, "dtype of input %s is %s (code %d)", in->name, sy_dtype_name(in->dtype), (int)in->dtype);
-        if (!add_guard(gs, SY_GK_TENSOR_MATCH, sy_expr_eq(ctx, gs->vars[sd + 1], sy_expr_int_si(ctx, (int64_t)in->dtype)), buf))
+        if (!add_dtype_guard(gs, sd + 1, in->dtype, buf))
             goto oom_sv;
     }
     /* substitution env symbols -> source variables */
@@ -481,6 +494,7 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
             st = sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx) : SY_ENOMEM;
             break;
         }
+        if (r->norigins && (st = recorded_why(gs, gg, &r->origins[0]))) break;
         if (ll) {
             size_t tl = strlen(gg->pub.text), n = tl + strlen(legend) + 1;
             char *t = sy_alloc(ctx, n);
@@ -489,7 +503,7 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
                 break;
             }
             snprintf(t, n, "%s%s", gg->pub.text, legend);
-            gg->pub.text = gstrdup(gs, t);
+            gg->pub.text = gg->pub.display = gstrdup(gs, t);
             sy_dealloc(ctx, t, n);
             if (!gg->pub.text) {
                 st = SY_ENOMEM;
@@ -528,7 +542,7 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
         snprintf(buf, sizeof buf,
                  "0/1 specialization: sizes 0 and 1 were traced as constants, so %s >= 2 was assumed; --no-specialize-01 or a "
                  "spec with min=1 avoids it",
-                 sy_expr_sym_name(si->sym));
+                 si->nsources ? si->sources[0] : sy_expr_sym_name(si->sym));
         if (!add_guard(gs, SY_GK_RANGE, sy_expr_ge(ctx, symvar[id], sy_expr_int_si(ctx, 2)), buf)) st = SY_ENOMEM;
     }
     sy_dealloc(ctx, ks, (nsym ? nsym : 1) * sizeof *ks);
@@ -725,6 +739,31 @@ static bool surely_not_implied(const sy_gset *gs, const gguard *cand, const size
 }
 
 
+
+/* The why of a recorded guard states the decision the op made, in source
+ * names (the env prints its messages so), with the sizes seen at the example:
+ * "conv2d requires it (else: Given groups=1, ...); seen: x.size()[1] = 3". */
+static sy_status recorded_why(sy_gset *gs, gguard *gg, const sy_guard_origin *o)
+{
+    char seen[512];
+    size_t sl = 0;
+    seen[0] = 0;
+    for (size_t k = 0; k < gg->pub.nslots && sl < sizeof seen; k++) {
+        size_t s = gg->pub.slots[k];
+        if (!gs->has_example[s]) continue;
+        sl += (size_t)snprintf(seen + sl, sizeof seen - sl, "%s%s = %lld", sl ? ", " : "; seen: ", gs->sources[s],
+                               (long long)gs->example[s]);
+    }
+    const char *op = o->op ? o->op : "the model", *msg = o->reason ? o->reason : "";
+    size_t n = strlen(op) + strlen(msg) + strlen(seen) + 64;
+    char *b = sy_alloc(gs->ctx, n);
+    if (!b) return sy_fail_st(gs->ctx, SY_ENOMEM, "out of memory");
+    if (o->required) snprintf(b, n, "%s requires it (else: %s)%s", op, msg, seen);
+    else snprintf(b, n, "%s decided on it: %s%s", op, msg, seen);
+    gg->pub.why = gstrdup(gs, b);
+    sy_dealloc(gs->ctx, b, n);
+    return gg->pub.why ? SY_OK : sy_fail_st(gs->ctx, SY_ENOMEM, "out of memory");
+}
 
 /* ------------------------------------------------------------------ normalization */
 

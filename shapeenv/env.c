@@ -53,8 +53,29 @@ sy_status sy_env_fail(sy_env *env, sy_status st, const char *fmt, ...)
     return sy_fail_st(env->ctx, st, "%s", msg);
 }
 
+static symrec *find_symrec(const sy_env *env, const sy_expr *sym);
+
+/* In source names: a backed symbol prints as the first source it was created
+ * for (s1 -> x.size()[2]), as PyTorch prints guards; unbacked ones keep u0. */
 const char *sy_env_show(sy_env *env, const sy_expr *e)
 {
+    const sy_expr **fs = NULL, *ks[16], *vs[16];
+    size_t nf = 0, nk = 0;
+    if (e && sy_expr_free_symbols(env->ctx, e, &fs, &nf) == SY_OK) {
+        for (size_t i = 0; i < nf && nk < 16; i++) {
+            const symrec *r = find_symrec(env, fs[i]);
+            if (!r || r->info.unbacked || !r->info.nsources) continue;
+            const sy_expr *v = sy_sym_internal(env->ctx, r->info.sources[0]); /* the gset var of that source */
+            if (!v) break;
+            ks[nk] = fs[i];
+            vs[nk++] = v;
+        }
+        sy_mem_free(env->ctx, fs);
+    }
+    if (nk) {
+        const sy_expr *named = sy_expr_subs(env->ctx, e, nk, ks, vs);
+        if (named) e = named;
+    }
     char *s = sy_expr_print(env->ctx, e, SY_PRINT_CANONICAL);
     if (!s) return "?";
     const char *r = sy_env_strdup(env, s);
@@ -103,6 +124,7 @@ sy_env *sy_env_free(sy_env *env)
     for (size_t i = 0; i < env->nguards; i++)
         if (env->guards[i].orig) sy_dealloc(ctx, env->guards[i].orig, env->guards[i].origcap * sizeof *env->guards[i].orig);
     if (env->guards) sy_dealloc(ctx, env->guards, env->guardcap * sizeof *env->guards);
+    if (env->byid) sy_dealloc(ctx, env->byid, env->byidcap * sizeof *env->byid);
     if (env->inputs) sy_dealloc(ctx, env->inputs, env->inputcap * sizeof *env->inputs);
     if (env->tins) sy_dealloc(ctx, env->tins, env->tincap * sizeof *env->tins);
     for (sy_env_chunk *c = env->chunks, *n; c; c = n) {
@@ -130,9 +152,10 @@ static bool name_taken(const sy_env *env, const char *name)
 
 static symrec *find_symrec(const sy_env *env, const sy_expr *sym)
 {
-    for (size_t i = 0; i < env->nsyms; i++)
-        if (env->syms[i].info.sym == sym) return &env->syms[i];
-    return NULL;
+    if (!sym || sy_expr_kind_of(sym) != SY_EXPR_SYM) return NULL;
+    uint32_t id = sy_expr_sym_id(sym);
+    size_t k = id < env->byidcap ? env->byid[id] : 0;
+    return k && env->syms[k - 1].info.sym == sym ? &env->syms[k - 1] : NULL;
 }
 
 static bool add_source(sy_env *env, symrec *r, const char *source)
@@ -167,6 +190,17 @@ static const sy_expr *new_symbol(sy_env *env, char prefix, unsigned *counter, in
         env->syms = ns;
         env->symcap = nc;
     }
+    uint32_t id = sy_expr_sym_id(s);
+    if (id >= env->byidcap) {
+        size_t nc = env->byidcap ? env->byidcap : 16;
+        while (nc <= id) nc *= 2;
+        size_t *nb = sy_realloc(env->ctx, env->byid, env->byidcap * sizeof *nb, nc * sizeof *nb);
+        if (!nb) return sy_oom(env->ctx);
+        memset(nb + env->byidcap, 0, (nc - env->byidcap) * sizeof *nb);
+        env->byid = nb;
+        env->byidcap = nc;
+    }
+    env->byid[id] = env->nsyms + 1;
     symrec *r = &env->syms[env->nsyms++];
     memset(r, 0, sizeof *r);
     r->info.sym = s;

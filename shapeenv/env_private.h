@@ -33,6 +33,8 @@ struct sy_env {
     /* symbols */
     symrec *syms;
     size_t nsyms, symcap;
+    size_t *byid; /* sy_expr_sym_id -> index in syms + 1 (0: not this env's), byidcap entries */
+    size_t byidcap;
     unsigned next_s, next_u;
     /* hints by symbol id */
     sy_binding hints;

@@ -13,6 +13,75 @@ struct sy_trace {
     sy_value *outs;
 };
 
+/* ------------------------------------------------------------------ capture artifacts
+ * torch.fx formats a Proxy inside an f-string as "Proxy(NODE)" (torch/fx/proxy.py,
+ * Proxy.__repr__), so an _assert message captured by symbolic tracing reads
+ * "Wrong image height! Expected 224 but got Proxy(getitem_2)!". The message is
+ * rendered with what NODE stands for, in source names: "... but got x.size()[2]!". */
+
+static void put_value(sy_env *env, char *b, size_t cap, size_t *len, const sy_value *v, int depth)
+{
+#define PUT(...) (*len += *len < cap ? (size_t)snprintf(b + *len, cap - *len, __VA_ARGS__) : 0)
+    switch (v->kind) {
+    case SY_V_INT:
+    case SY_V_BOOL: PUT("%s", sy_env_show(env, v->u.i)); break;
+    case SY_V_FLOAT: PUT("%g", v->u.f); break;
+    case SY_V_STR: PUT("%s", v->u.s); break;
+    case SY_V_TENSOR:
+        PUT("tensor of shape [");
+        for (size_t i = 0; i < v->u.t->ndim; i++) PUT("%s%s", i ? ", " : "", sy_env_show(env, v->u.t->sizes[i]));
+        PUT("]");
+        break;
+    case SY_V_LIST:
+        if (depth > 4) {
+            PUT("[...]");
+            break;
+        }
+        PUT("[");
+        for (size_t i = 0; i < v->u.list.n; i++) {
+            PUT("%s", i ? ", " : "");
+            put_value(env, b, cap, len, &v->u.list.items[i], depth + 1);
+        }
+        PUT("]");
+        break;
+    default: PUT("%s", v->kind == SY_V_NONE ? "None" : "?"); break;
+    }
+#undef PUT
+}
+
+/* Rewrites a STR value holding "Proxy(NODE)" for a node computed before node
+ * @p upto; anything else (an unknown name, a later node) stays as written. */
+static sy_status resolve_proxies(sy_env *env, const sy_graph *g, const sy_value *vals, size_t upto, sy_value *v)
+{
+    if (v->kind != SY_V_STR || !strstr(v->u.s, "Proxy(")) return SY_OK;
+    char out[2048];
+    size_t len = 0;
+    const char *p = v->u.s;
+    while (*p && len < sizeof out - 1) {
+        const char *q = strstr(p, "Proxy("), *e = q ? strchr(q + 6, ')') : NULL;
+        if (!q || !e) {
+            len += (size_t)snprintf(out + len, sizeof out - len, "%s", p);
+            break;
+        }
+        char name[256];
+        size_t nl = (size_t)(e - (q + 6));
+        long ni = -1;
+        if (nl < sizeof name) {
+            memcpy(name, q + 6, nl);
+            name[nl] = 0;
+            ni = sy_graph_find(g, name);
+        }
+        len += (size_t)snprintf(out + len, sizeof out - len, "%.*s", (int)(q - p), p);
+        if (ni >= 0 && (size_t)ni < upto && vals[ni].kind != SY_V_NONE) put_value(env, out, sizeof out, &len, &vals[ni], 0);
+        else len += len < sizeof out ? (size_t)snprintf(out + len, sizeof out - len, "%.*s", (int)(e + 1 - q), q) : 0;
+        p = e + 1;
+    }
+    sy_value r = sy_value_str(env, out);
+    if (!r.u.s) return sy_ctx_last_error(env->ctx);
+    *v = r;
+    return SY_OK;
+}
+
 /* Run nodes [from, to) of g in env, storing values in vals. */
 static sy_status run_nodes(sy_env *env, const sy_graph *g, size_t from, size_t to, sy_value *vals, size_t nov,
                            const sy_trace_override *ov)
@@ -95,7 +164,8 @@ static sy_status run_nodes(sy_env *env, const sy_graph *g, size_t from, size_t t
         sy_value *kv = sy_env_alloc(env, (nk ? nk : 1) * sizeof *kv);
         const char **kn = sy_env_alloc(env, (nk ? nk : 1) * sizeof *kn);
         if (!av || !kv || !kn) return sy_ctx_last_error(ctx);
-        for (size_t k = 0; k < na && !st; k++) st = sy_graph_value(env, g, json_array_get(args, k), vals, &av[k]);
+        for (size_t k = 0; k < na && !st; k++)
+            if (!(st = sy_graph_value(env, g, json_array_get(args, k), vals, &av[k]))) st = resolve_proxies(env, g, vals, i, &av[k]);
         size_t k = 0;
         const char *key;
         json_t *val;

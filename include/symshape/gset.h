@@ -47,6 +47,9 @@ typedef struct sy_gset_guard {
     const sy_guard_origin *origins; /**< node / op / reason of each recording */
     size_t nslots;
     const size_t *slots;    /**< source indices the guard reads */
+    const char *display;    /**< for people (text and markdown reports, HTML): text with a dtype by name,
+                                 "x.dtype == float32" for text "x.dtype == 0"; else the same as text.
+                                 Generated C and bytecode keep text (codes, sy_dtype). */
 } sy_gset_guard;
 
 /** Produce the guard set of a traced env: tensor-match guards for every
