@@ -795,6 +795,45 @@ static void put_guards(rp *r, const model *m)
     if (!r->md) rp_printf(r, "\n");
 }
 
+/* Implied: each guard minimization dropped, with the kept guards that imply it */
+static void put_implied(rp *r, const model *m)
+{
+    size_t ni = sy_gset_nimplied(m->gs);
+    if (!ni || r->st) return;
+    if (r->md)
+        rp_printf(r, "## Implied\n\n%zu guard%s dropped by minimization: the kept guards listed imply each "
+                     "(proved with the decision procedure).\n\n| guard | kind | implied by | why it was recorded |\n|---|---|---|---|\n",
+                  ni, ni == 1 ? "" : "s");
+    else rp_printf(r, "Implied: %zu guard%s dropped by minimization (the kept guards listed imply each)\n", ni, ni == 1 ? "" : "s");
+    for (size_t i = 0; i < ni; i++) {
+        const sy_gset_implied *x = sy_gset_implied_at(m->gs, i);
+        if (r->md) {
+            rp_printf(r, "| ");
+            rp_code(r, x->display);
+            rp_printf(r, " | %s | ", sy_gset_kind_name(x->kind));
+        } else {
+            rp_printf(r, "  %s  (%s)\n        implied by: ", x->display, sy_gset_kind_name(x->kind));
+        }
+        for (size_t k = 0; k < x->nby; k++) {
+            rp_printf(r, "%s[%zu] ", k ? ", " : "", x->by[k]);
+            if (r->md) rp_code(r, sy_gset_at(m->gs, x->by[k])->display);
+            else rp_printf(r, "%s", sy_gset_at(m->gs, x->by[k])->display);
+        }
+        if (!x->nby) rp_printf(r, "the declared ranges of the inputs");
+        if (x->partial) rp_printf(r, " and other kept guards of its component");
+        if (r->md) {
+            rp_printf(r, " | ");
+            rp_text(r, x->why ? x->why : "");
+            rp_printf(r, " |\n");
+        } else {
+            rp_printf(r, "\n        why:        ");
+            rp_text(r, x->why ? x->why : "");
+            rp_printf(r, "\n");
+        }
+    }
+    rp_printf(r, "\n");
+}
+
 static void put_sources(rp *r, const model *m)
 {
     if (r->md) {
@@ -884,6 +923,7 @@ static sy_status render(const sy_gset *gs, const sy_backend_options *opts, sy_ou
         put_inputs(&r, &m, in, nin);
         put_violations(&r, &m);
         put_guards(&r, &m);
+        put_implied(&r, &m);
         put_sources(&r, &m);
         put_totals(&r, &m);
         st = r.st;

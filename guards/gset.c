@@ -17,8 +17,24 @@ typedef struct gguard {
     size_t *slots;
     size_t slotcap;
     size_t cost; /* expr_cost, computed once per minimization */
+    size_t uid;  /* stable identity (creation order), for the Implied list */
     bool dead;
 } gguard;
+
+enum { DREC_MAX = 16, DREC_VISITS = 256 };
+
+/* A guard minimization dropped: implied by the guards imp (uids, alive when
+ * it was dropped), or (normalized) replaced by its exact range guards imp. */
+typedef struct drec {
+    struct drec *next;
+    size_t uid;
+    bool normalized, partial;
+    sy_gset_kind kind;
+    const sy_expr *expr;
+    const char *text, *display, *why;
+    size_t nimp;
+    size_t imp[DREC_MAX];
+} drec;
 
 typedef struct gchunk {
     struct gchunk *next;
@@ -52,6 +68,11 @@ struct sy_gset {
     const sy_expr **ub;
     const char **ubsrc;
     size_t nub;
+    /* minimization's dropped guards (arena records), and the public Implied list built from them */
+    size_t next_uid;
+    drec *drops;
+    sy_gset_implied *impl;
+    size_t nimpl;
 };
 
 static const char *const kind_names[] = {"tensor_match", "equality", "specialization", "range", "relation", "runtime_assert"};
@@ -191,6 +212,7 @@ static gguard *add_guard(sy_gset *gs, sy_gset_kind kind, const sy_expr *e, const
     }
     gguard *gg = &gs->g[gs->n++];
     memset(gg, 0, sizeof *gg);
+    gg->uid = gs->next_uid++;
     gg->pub.kind = kind;
     gg->pub.expr = e;
     char *t = sy_expr_print(gs->ctx, e, SY_PRINT_CANONICAL);
@@ -740,6 +762,117 @@ static bool surely_not_implied(const sy_gset *gs, const gguard *cand, const size
 
 
 
+/* ------------------------------------------------------------------ the Implied list */
+
+static drec *add_drop(sy_gset *gs, const gguard *g, bool normalized)
+{
+    drec *d = galloc(gs, sizeof *d);
+    if (!d) return NULL;
+    memset(d, 0, sizeof *d);
+    d->uid = g->uid;
+    d->normalized = normalized;
+    d->kind = g->pub.kind;
+    d->expr = g->pub.expr;
+    d->text = g->pub.text;
+    d->display = g->pub.display;
+    d->why = g->pub.why;
+    d->next = gs->drops;
+    gs->drops = d;
+    return d;
+}
+
+static void drop_imp(drec *d, size_t uid)
+{
+    if (d->nimp < DREC_MAX) d->imp[d->nimp++] = uid;
+    else d->partial = true;
+}
+
+static int size_cmp(const void *x, const void *y)
+{
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Resolve each implied guard's implying uids to kept guards (a uid dropped
+ * later stands for the guards that implied it, breadth first, at most
+ * DREC_VISITS records visited each), after the final order is set. */
+static sy_status build_implied(sy_gset *gs)
+{
+    sy_ctx *ctx = gs->ctx;
+    gs->impl = NULL;
+    gs->nimpl = 0;
+    size_t nd = 0, nu = gs->next_uid ? gs->next_uid : 1;
+    for (drec *d = gs->drops; d; d = d->next) nd += !d->normalized;
+    if (!nd) return SY_OK;
+    size_t *at = sy_alloc(ctx, nu * sizeof *at), *seen = sy_alloc(ctx, nu * sizeof *seen);
+    drec **byuid = sy_alloc(ctx, nu * sizeof *byuid);
+    sy_gset_implied *out = galloc(gs, nd * sizeof *out);
+    sy_status st = at && seen && byuid && out ? SY_OK : sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    if (!st) {
+        for (size_t u = 0; u < nu; u++) {
+            at[u] = SIZE_MAX;
+            seen[u] = SIZE_MAX;
+            byuid[u] = NULL;
+        }
+        for (size_t i = 0; i < gs->n; i++) at[gs->g[i].uid] = i;
+        for (drec *d = gs->drops; d; d = d->next)
+            if (!byuid[d->uid]) byuid[d->uid] = d;
+        size_t k = 0, stamp = 0;
+        /* the list in creation order of the dropped guards (drops is newest first) */
+        drec **ord = sy_alloc(ctx, nd * sizeof *ord);
+        if (!ord) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        size_t no = 0;
+        for (drec *d = gs->drops; d && !st; d = d->next)
+            if (!d->normalized) ord[no++] = d;
+        for (size_t q = no; q-- > 0 && !st;) {
+            drec *d = ord[q];
+            size_t *by = galloc(gs, DREC_MAX * sizeof *by);
+            if (!by) {
+                st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+                break;
+            }
+            size_t nby = 0, visits = 0;
+            bool partial = d->partial;
+            size_t queue[DREC_VISITS];
+            size_t qh = 0, qt = 0;
+            stamp++;
+            seen[d->uid] = stamp;
+            for (size_t j = 0; j < d->nimp && qt < DREC_VISITS; j++) queue[qt++] = d->imp[j];
+            while (qh < qt) {
+                size_t u = queue[qh++];
+                if (u >= nu || seen[u] == stamp) continue;
+                seen[u] = stamp;
+                if (at[u] != SIZE_MAX) {
+                    if (nby < DREC_MAX) by[nby++] = at[u];
+                    else partial = true;
+                } else if (byuid[u] && ++visits <= DREC_VISITS) {
+                    partial |= byuid[u]->partial;
+                    for (size_t j = 0; j < byuid[u]->nimp; j++) {
+                        if (qt < DREC_VISITS) queue[qt++] = byuid[u]->imp[j];
+                        else partial = true;
+                    }
+                } else {
+                    partial = true;
+                }
+            }
+            qsort(by, nby, sizeof *by, size_cmp);
+            out[k++] = (sy_gset_implied){d->kind, d->expr, d->text, d->display, d->why, nby, by, partial};
+        }
+        if (ord) sy_dealloc(ctx, ord, nd * sizeof *ord);
+        if (!st) {
+            gs->impl = out;
+            gs->nimpl = k;
+        }
+    }
+    if (at) sy_dealloc(ctx, at, nu * sizeof *at);
+    if (seen) sy_dealloc(ctx, seen, nu * sizeof *seen);
+    if (byuid) sy_dealloc(ctx, byuid, nu * sizeof *byuid);
+    return st;
+}
+
+size_t sy_gset_nimplied(const sy_gset *gs) { return gs ? gs->nimpl : 0; }
+const sy_gset_implied *sy_gset_implied_at(const sy_gset *gs, size_t i) { return gs && i < gs->nimpl ? &gs->impl[i] : NULL; }
+
 /* The why of a recorded guard states the decision the op made, in source
  * names (the env prints its messages so), with the sizes seen at the example:
  * "conv2d requires it (else: Given groups=1, ...); seen: x.size()[1] = 3". */
@@ -951,6 +1084,15 @@ static sy_status normalize(sy_gset *gs)
                 for (size_t o = 0; o < gs->g[grp[k]].pub.norigins && !st; o++)
                     if (!add_origin(gs, &gs->g[ni], &gs->g[grp[k]].orig[o])) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
             }
+        }
+        if (st) break;
+        for (size_t k = 0; k < ng && !st; k++) {
+            drec *d = add_drop(gs, &gs->g[grp[k]], true);
+            if (!d) {
+                st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+                break;
+            }
+            for (size_t r = 0; r < nr; r++) drop_imp(d, gs->g[gs->n - nr + r].uid);
         }
         if (st) break;
         for (size_t k = 0; k < ng; k++) gs->g[grp[k]].dead = true;
@@ -1575,7 +1717,17 @@ sy_status sy_gset_minimize(sy_gset *gs)
             }
         }
         for (size_t q = a; q < b; q++)
-            if (ks[q].i != best) drop_guard(&gs->g[ks[q].i]);
+            if (ks[q].i != best) {
+                drec *d = add_drop(gs, &gs->g[ks[q].i], false);
+                if (!d) {
+                    fmpz_clear(c);
+                    fmpz_clear(c2);
+                    sy_dealloc(ctx, ks, n0 * sizeof *ks);
+                    return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+                }
+                drop_imp(d, gs->g[best].uid);
+                drop_guard(&gs->g[ks[q].i]);
+            }
         a = b;
     }
     fmpz_clear(c);
@@ -1663,6 +1815,21 @@ sy_status sy_gset_minimize(sy_gset *gs)
             break;
         }
         if (t == SY_TRUTH_TRUE) {
+            /* the facts it was implied by: those sharing a source with it first */
+            drec *d = add_drop(gs, cand, false);
+            if (!d) {
+                cst = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+                break;
+            }
+            for (int pass = 0; pass < 2; pass++)
+                for (size_t j = 0; j < gs->n; j++) {
+                    if (j == i || comp[j] != comp[i] || gs->g[j].dead || !is_fact_guard(&gs->g[j])) continue;
+                    bool shares = false;
+                    for (size_t a = 0; a < gs->g[j].pub.nslots && !shares; a++)
+                        for (size_t b = 0; b < cand->pub.nslots && !shares; b++)
+                            shares = gs->g[j].pub.slots[a] == cand->pub.slots[b];
+                    if (shares == (pass == 0)) drop_imp(d, gs->g[j].uid);
+                }
             cand->dead = true;
             for (size_t k = 0; k < cand->pub.nslots; k++) nreaders[cand->pub.slots[k]]--;
         }
@@ -1685,6 +1852,7 @@ sy_status sy_gset_minimize(sy_gset *gs)
     sy_status nst = normalize(gs);
     if (nst) return nst;
     if (gs->n) qsort(gs->g, gs->n, sizeof *gs->g, guard_order);
+    if ((nst = build_implied(gs))) return nst;
     return find_violations(gs);
 }
 
@@ -1931,6 +2099,18 @@ char *sy_gset_to_json(const sy_gset *gs)
         json_array_append_new(guards, o);
     }
     json_object_set_new(root, "guards", guards);
+    if (gs->nimpl) {
+        json_t *imp = json_array();
+        for (size_t i = 0; i < gs->nimpl; i++) {
+            const sy_gset_implied *x = &gs->impl[i];
+            json_t *by = json_array();
+            for (size_t k = 0; k < x->nby; k++) json_array_append_new(by, json_integer((json_int_t)x->by[k]));
+            json_array_append_new(imp, json_pack("{s:s, s:s, s:o, s:o, s:b}", "kind", sy_gset_kind_name(x->kind), "text",
+                                                 x->text, "why", x->why ? json_string(x->why) : json_null(), "implied_by", by,
+                                                 "partial", x->partial));
+        }
+        json_object_set_new(root, "implied", imp);
+    }
     if (gs->decl) {
         json_t *spec = json_array(), *viol = json_array();
         for (size_t i = 0; i < gs->nsrc; i++) {

@@ -84,6 +84,28 @@ SY_API sy_status sy_gset_minimize(sy_gset *gs);
  *  exact range guards (why: "exact range of SRC (proved equivalent): ..."). */
 SY_API void sy_gset_normalized(const sy_gset *gs, size_t *replaced, size_t *into);
 
+/** A guard that minimization dropped because the kept guards imply it
+ *  (KEEP: owned by the set, valid until the next sy_gset_minimize or
+ *  sy_gset_free). Duplicates merged into one guard are not listed (their
+ *  provenance is the kept guard's); guards normalization replaced by their
+ *  exact range are named in that range guard's why. */
+typedef struct sy_gset_implied {
+    sy_gset_kind kind;
+    const sy_expr *expr; /**< as sy_gset_guard.expr (over sy_gset_source_var) */
+    const char *text;    /**< as sy_gset_guard.text */
+    const char *display; /**< as sy_gset_guard.display */
+    const char *why;     /**< the dropped guard's own why */
+    size_t nby;
+    const size_t *by;    /**< ascending indices (sy_gset_at) of kept guards that together imply it: the
+                              facts the decision procedure was given (sy_decide returned TRUE, with every
+                              symbolic divisor non-zero), where a fact dropped later is replaced by the
+                              guards that imply it in turn; at most 16 */
+    int partial;         /**< 1: more kept guards of its component took part than the 16 listed */
+} sy_gset_implied;
+/** Number of guards minimization dropped as implied (0 before sy_gset_minimize). */
+SY_API size_t sy_gset_nimplied(const sy_gset *gs);
+SY_API const sy_gset_implied *sy_gset_implied_at(const sy_gset *gs, size_t i);
+
 SY_API size_t sy_gset_size(const sy_gset *gs);
 SY_API const sy_gset_guard *sy_gset_at(const sy_gset *gs, size_t i);
 SY_API size_t sy_gset_nsources(const sy_gset *gs);
