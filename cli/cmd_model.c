@@ -456,6 +456,60 @@ static int run_run(int argc, char **argv)
     return rc;
 }
 
+/* ------------------------------------------------------------------ source values */
+
+/* The guard set's source values at the n input shapes (names, ranks, shapes;
+ * dts receives each input's dtype, taken from the model's input of that name,
+ * JSON graph or ONNX). where: "FILE: point N" for a message, or NULL (the
+ * command line). EX_OK, or the error's exit status after its message. */
+static int shape_values(const traced *t, size_t n, const char *const *names, const size_t *ranks,
+                        const int64_t *const *shapes, sy_dtype *dts, int64_t *vals, const char *where)
+{
+    size_t nin = t->om ? sy_onnx_ninputs(t->om) : sy_graph_ninputs(t->g);
+    for (size_t k = 0; k < n; k++) {
+        long gi = -1;
+        for (size_t q = 0; q < nin && gi < 0; q++)
+            if (!strcmp(t->om ? sy_onnx_input_at(t->om, q)->name : sy_graph_input_at(t->g, q)->name, names[k])) gi = (long)q;
+        if (gi < 0) {
+            if (where) return cli_input_error("%s: the model has no input named '%s'", where, names[k]);
+            return cli_input_error("the model has no input named '%s'", names[k]);
+        }
+        dts[k] = t->om ? sy_onnx_input_at(t->om, (size_t)gi)->dtype : sy_graph_input_at(t->g, (size_t)gi)->dtype;
+    }
+    if (sy_gset_values_from_shapes(t->gs, n, names, ranks, shapes, dts, vals) != SY_OK)
+        return where ? cli_input_error("%s: %s", where, sy_ctx_last_error_msg(t->ctx)) : cli_lib_error(t->ctx, "sizes");
+    return EX_OK;
+}
+
+/* The model's example sizes (its graph's input shapes) as source values:
+ * *vals (sy_gset_nsources entries, free with free()). */
+static int example_values(const traced *t, int64_t **vals)
+{
+    size_t ni = sy_graph_ninputs(t->g), ns = sy_gset_nsources(t->gs);
+    const char **names = calloc(ni + 1, sizeof *names);
+    size_t *ranks = calloc(ni + 1, sizeof *ranks);
+    const int64_t **shapes = calloc(ni + 1, sizeof *shapes);
+    sy_dtype *dts = calloc(ni + 1, sizeof *dts);
+    *vals = calloc(ns + 1, sizeof **vals);
+    int rc = names && ranks && shapes && dts && *vals ? EX_OK : cli_oom();
+    for (size_t i = 0; rc == EX_OK && i < ni; i++) {
+        const sy_graph_input *in = sy_graph_input_at(t->g, i);
+        names[i] = in->name;
+        ranks[i] = in->ndim;
+        shapes[i] = in->shape;
+    }
+    if (rc == EX_OK) rc = shape_values(t, ni, names, ranks, shapes, dts, *vals, "example sizes");
+    free(names);
+    free(ranks);
+    free(shapes);
+    free(dts);
+    if (rc != EX_OK) {
+        free(*vals);
+        *vals = NULL;
+    }
+    return rc;
+}
+
 /* ------------------------------------------------------------------ probe */
 
 /* one input of a point */
@@ -504,6 +558,16 @@ static int point_arrays(point *p, size_t n)
                    cli_reserve(&p->dts, &p->cap_dts, n, sizeof *p->dts)
                ? -1
                : 0;
+}
+
+/* the parallel arrays of the point's inputs (after point_arrays) */
+static void point_names(point *p)
+{
+    for (size_t k = 0; k < p->n; k++) {
+        p->names[k] = p->in[k].name;
+        p->ranks[k] = p->in[k].rank;
+        p->shapes[k] = p->in[k].shape;
+    }
 }
 
 /* The sizes of every tensor in v (lists flattened) appended to arr as the
@@ -705,35 +769,22 @@ static int run_probe(int argc, char **argv)
             rc = cli_oom();
             break;
         }
-        for (size_t k = 0; k < cur->n; k++) {
+        char where[1100];
+        snprintf(where, sizeof where, "%s: point %zu", pname, pi);
+        point_names(cur);
+        if ((rc = shape_values(&t, cur->n, cur->names, cur->ranks, cur->shapes, cur->dts, vals, points ? where : NULL)) !=
+            EX_OK)
+            break;
+        for (size_t k = 0; k < cur->n && rv && !bind_err[0]; k++) {
             point_in *in = &cur->in[k];
-            cur->names[k] = in->name;
-            cur->ranks[k] = in->rank;
-            cur->shapes[k] = in->shape;
-            long gi = -1;
-            size_t nin = t.om ? sy_onnx_ninputs(t.om) : sy_graph_ninputs(t.g);
-            for (size_t q = 0; q < nin; q++)
-                if (!strcmp(t.om ? sy_onnx_input_at(t.om, q)->name : sy_graph_input_at(t.g, q)->name, in->name)) gi = (long)q;
-            if (gi < 0) {
-                if (points) rc = cli_input_error("%s: point %zu: the model has no input named '%s'", pname, pi, in->name);
-                else rc = cli_input_error("the model has no input named '%s'", in->name);
-                break;
-            }
-            cur->dts[k] = t.om ? sy_onnx_input_at(t.om, (size_t)gi)->dtype : sy_graph_input_at(t.g, (size_t)gi)->dtype;
-            if (rv && !bind_err[0] && sy_realvals_bind(rv, in->name, in->rank, in->shape) != SY_OK) {
+            if (sy_realvals_bind(rv, in->name, in->rank, in->shape) != SY_OK) {
                 /* a rank mismatch: the guard set rejects it; real values are not available (never
                  * the previous point's) */
                 snprintf(bind_err, sizeof bind_err, "%s", sy_ctx_last_error_msg(t.ctx));
                 sy_ctx_reset_error(t.ctx);
             }
         }
-        if (rc != EX_OK) break;
         sy_gset_result res;
-        if (sy_gset_values_from_shapes(t.gs, cur->n, cur->names, cur->ranks, cur->shapes, cur->dts, vals) != SY_OK) {
-            if (points) rc = cli_input_error("%s: point %zu: %s", pname, pi, sy_ctx_last_error_msg(t.ctx));
-            else rc = cli_lib_error(t.ctx, "sizes");
-            break;
-        }
         memset(&res, 0, sizeof res);
         if (sy_gset_check_si(t.gs, vals, ns, &res) != SY_OK) {
             rc = cli_lib_error(t.ctx, "check");
@@ -880,22 +931,8 @@ static int run_verify(int argc, char **argv)
     sy_gset *produced = NULL;
     if (rc == EX_OK && sy_gset_produce(t.env, t.g, &produced) != SY_OK) rc = cli_lib_error(t.ctx, "produce guards");
     /* (d): the graph's example sizes */
-    size_t ni = rc == EX_OK ? sy_graph_ninputs(t.g) : 0, ns = rc == EX_OK ? sy_gset_nsources(t.gs) : 0;
-    const char **names = calloc(ni + 1, sizeof *names);
-    size_t *ranks = calloc(ni + 1, sizeof *ranks);
-    const int64_t **shapes = calloc(ni + 1, sizeof *shapes);
-    sy_dtype *dts = calloc(ni + 1, sizeof *dts);
-    int64_t *example = calloc(ns + 1, sizeof *example);
-    if (rc == EX_OK && (!names || !ranks || !shapes || !dts || !example)) rc = cli_oom();
-    for (size_t i = 0; rc == EX_OK && i < ni; i++) {
-        const sy_graph_input *in = sy_graph_input_at(t.g, i);
-        names[i] = in->name;
-        ranks[i] = in->ndim;
-        shapes[i] = in->shape;
-        dts[i] = in->dtype;
-    }
-    if (rc == EX_OK && sy_gset_values_from_shapes(t.gs, ni, names, ranks, shapes, dts, example) != SY_OK)
-        rc = cli_lib_error(t.ctx, "example sizes");
+    int64_t *example = NULL;
+    if (rc == EX_OK) rc = example_values(&t, &example);
     sy_verify_summary sum;
     if (rc == EX_OK) {
         printf("verify %s: %zu guards (%zu produced), %zu recorded decisions\n", sy_graph_name(t.g), sy_gset_size(t.gs),
@@ -911,10 +948,6 @@ static int run_verify(int argc, char **argv)
         printf("\n");
         rc = sum.refuted ? EX_FALSE : sum.unknown ? EX_UNKNOWN : EX_OK;
     }
-    free(names);
-    free(ranks);
-    free(shapes);
-    free(dts);
     free(example);
     sy_gset_free(produced);
     traced_free(&t);
