@@ -659,6 +659,92 @@ static sy_status onnx_outputs(const sy_onnx_model *om, const point *pt, json_t *
     return st;
 }
 
+/* How many of the points the guard set traced under policy eo accepts
+ * (the same model and spec; a model that does not trace under it: -1). */
+static long accepted_under(const model_opts *m, sy_env_options eo, json_t *points, const char *points_file, long *unsound)
+{
+    *unsound = 0;
+    model_opts m2 = *m;
+    m2.eo = eo;
+    traced t2;
+    int rc = trace_model("probe", &m2, &t2);
+    size_t ns = rc == EX_OK ? sy_gset_nsources(t2.gs) : 0;
+    int64_t *vals = calloc(ns + 1, sizeof *vals);
+    point pt;
+    memset(&pt, 0, sizeof pt);
+    long acc = rc == EX_OK && vals ? 0 : -1;
+    for (size_t pi = 0; acc >= 0 && pi < json_array_size(points); pi++) {
+        point_clear(&pt, 0);
+        sy_gset_result res;
+        if (json_point(points_file, pi, json_array_get(points, pi), &pt) != EX_OK || point_arrays(&pt, pt.n)) {
+            acc = -1;
+            break;
+        }
+        point_names(&pt);
+        if (shape_values(&t2, pt.n, pt.names, pt.ranks, pt.shapes, pt.dts, vals, "re-run") != EX_OK ||
+            sy_gset_check_si(t2.gs, vals, ns, &res) != SY_OK) {
+            acc = -1;
+            break;
+        }
+        acc += res.accept;
+        /* accepted where the points file says PyTorch fails */
+        *unsound += res.accept && json_is_false(json_object_get(json_array_get(points, pi), "ok"));
+    }
+    point_free(&pt, 0);
+    free(vals);
+    traced_free(&t2);
+    return acc;
+}
+
+/* After several points: how many each guard rejected (the first failing
+ * one), with what produced it and, where a policy flag avoids it (the why
+ * names --no-duck-sizing or --no-specialize-01), how many points the guard
+ * set traced under that flag accepts (the probe re-run under it). */
+static int rejection_counts(const model_opts *m, traced *t, json_t *points, const char *points_file, const size_t *rejected,
+                            size_t npts)
+{
+    static const char *const flags[2] = {"--no-duck-sizing", "--no-specialize-01"};
+    long under[2] = {-2, -2}, unsound[2] = {0, 0}; /* -2: not run yet */
+    size_t ng = sy_gset_size(t->gs), nrej = 0;
+    for (size_t i = 0; i < ng; i++) nrej += rejected[i];
+    fprintf(stderr, "rejections by guard (the first failing guard of each point): %zu of %zu points rejected\n", nrej, npts);
+    for (size_t i = 0; i < ng; i++) {
+        if (!rejected[i]) continue;
+        const sy_gset_guard *g = sy_gset_at(t->gs, i);
+        const char *why = g->why ? g->why : "";
+        /* what produced it: the why up to its first ':' for a derived guard, the op for a recorded one */
+        char label[256];
+        if (g->norigins && g->origins[0].op)
+            snprintf(label, sizeof label, "required by %s at node '%s'", g->origins[0].op,
+                     g->origins[0].node ? g->origins[0].node : "?");
+        else snprintf(label, sizeof label, "%.*s", (int)strcspn(why, ":;("), why);
+        size_t ll = strlen(label);
+        while (ll && label[ll - 1] == ' ') label[--ll] = 0;
+        fprintf(stderr, "  [%zu] %s: %zu of %zu \xe2\x80\x94 %s", i, g->display, rejected[i], npts, label);
+        for (int f = 0; f < 2; f++) {
+            if (!strstr(why, flags[f])) continue;
+            if (!strcmp(m->model, "-")) {
+                fprintf(stderr, "; %s avoids it (not re-run: the model was read from stdin)", flags[f]);
+                continue;
+            }
+            if (under[f] == -2) {
+                sy_env_options eo = m->eo;
+                if (f == 0) eo.duck_sizing = 0;
+                else eo.specialize_zero_one = 0;
+                under[f] = accepted_under(m, eo, points, points_file, &unsound[f]);
+            }
+            if (under[f] < 0) {
+                fprintf(stderr, "; %s avoids it (the re-run under it failed)", flags[f]);
+                continue;
+            }
+            fprintf(stderr, "; %s accepts %ld", flags[f], under[f]);
+            if (unsound[f]) fprintf(stderr, " (SOUNDNESS: %ld of them where PyTorch fails)", unsound[f]);
+        }
+        fprintf(stderr, "\n");
+    }
+    return EX_OK;
+}
+
 static const struct option probe_opts[] = {{"sizes", required_argument, NULL, 's'},
                                            {"points", required_argument, NULL, OPT_POINTS},
                                            {"json", no_argument, NULL, OPT_JSON},
@@ -754,6 +840,9 @@ static int run_probe(int argc, char **argv)
     if (rc == EX_OK && ((t.g && !rv) || !vals)) rc = cli_oom();
     size_t npts = points ? json_array_size(points) : 1;
     long accepted = 0, violations = 0, truth = 0;
+    size_t ng = rc == EX_OK ? sy_gset_size(t.gs) : 0;
+    size_t *rejected = calloc(ng + 1, sizeof *rejected); /* points each guard rejected first */
+    if (rc == EX_OK && !rejected) rc = cli_oom();
     int tty = isatty(2) && npts > 20;
     const char *pname = cli_file_name(points_file);
     for (size_t pi = 0; pi < npts && rc == EX_OK; pi++) {
@@ -805,6 +894,7 @@ static int run_probe(int argc, char **argv)
             else st = flat_shapes(t.ctx, val, outs, err, sizeof err);
         }
         if (res.accept) accepted++;
+        else if (res.failed >= 0 && (size_t)res.failed < ng) rejected[res.failed]++;
         int violation = 0;
         if (p && json_object_get(p, "ok")) {
             json_t *okv = json_object_get(p, "ok"), *want = json_object_get(p, "outputs");
@@ -847,6 +937,7 @@ static int run_probe(int argc, char **argv)
     }
     if (tty) fprintf(stderr, "\r\033[K");
     if (rc == EX_OK && truth) fprintf(stderr, "%zu points: %ld accepted, %ld soundness violations\n", npts, accepted, violations);
+    if (rc == EX_OK && points && npts > 1) rc = rejection_counts(&m, &t, points, points_file, rejected, npts);
     /* the guards decide the points; a violated dynamic-dim spec is said (run/infer list each with its fix) */
     if (rc == EX_OK && sy_gset_nviolations(t.gs))
         fprintf(stderr, "symshape: note: the guards violate the dynamic-dim spec %zu time%s (see 'symshape run' or 'symshape infer')\n",
@@ -854,6 +945,7 @@ static int run_probe(int argc, char **argv)
     if (rc == EX_OK && violations) rc = EX_FALSE;
     if (rc == EX_OK && fail_on_reject && (size_t)accepted < npts) rc = EX_FALSE;
     free(vals);
+    free(rejected);
     sy_realvals_free(rv);
     json_decref(points);
     point_free(&pt, 0);
@@ -998,7 +1090,11 @@ const cli_cmd cmd_probe = {"probe", "check sizes against the guard set and compu
     "  -s, --sizes NAME=D,...   the sizes of input NAME at the one point (one per input)\n"
     "      --points FILE        the points of a probes file (docs/graph-format.md; '-': stdin);\n"
     "                           with ground truth (ok/outputs) a summary of soundness violations\n"
-    "                           is printed on stderr\n"
+    "                           is printed on stderr; with several points, then how many points\n"
+    "                           each guard rejected first, what produced it, and, where a policy\n"
+    "                           flag avoids it, how many the probe accepts re-run under that flag\n"
+    "                           ([2] x.size()[2] == x.size()[3]: 150 of 151 \xe2\x80\x94 duck sizing;\n"
+    "                           --no-duck-sizing accepts 137)\n"
     "      --json               one JSON object per point:\n"
     "                           {\"sizes\": {...}, \"accept\": true|false, \"failed_guard\": \"...\"|null,\n"
     "                            \"outputs\": [[...], ...]|null, \"error\": \"...\"|null}, plus\n"

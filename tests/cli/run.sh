@@ -213,6 +213,10 @@ checkx "stdin once" 2 "symshape: error: cases: standard input ('-') can be read 
 checkx "check bytecode from stdin" 0 "accept" sh -c "'$S' check --sizes=x=2,3,224,224 - < '$tmpd/v.sybc'"
 check "disasm -" 0 "CHECK" sh -c "'$S' disasm - < '$tmpd/v.sybc'"
 check "probe --points -" 0 "1 accepted, 0 soundness violations" sh -c "'$S' probe --points - '$E/resnet18.json' < '$E/resnet18.probes.json'"
+# per-guard rejection counts (issue 13 item 5): the duck-sizing guard rejects 150 of 151; re-run under the flag it names
+check "probe rejections by guard" 0 "  [2] x.size()[2] == x.size()[3]: 150 of 151 — duck sizing; --no-duck-sizing accepts 137" "$S" probe "$E/resnet18.json" --points "$E/resnet18.probes.json"
+check "probe rejections: --no-duck-sizing" 0 "137 accepted, 0 soundness violations" "$S" probe "$E/resnet18.json" --no-duck-sizing --points "$E/resnet18.probes.json"
+check "probe rejections: stdin model not re-run" 0 "--no-duck-sizing avoids it (not re-run: the model was read from stdin)" sh -c "'$S' probe --points '$E/resnet18.probes.json' - < '$E/resnet18.json'"
 check "probe --sizes=" 0 "accept" "$S" probe --sizes=x=4,3,64,64 "$E/resnet18.json"
 checkx "probe --fail-on-reject" 1 '{"x":[2,3,128,128]}: reject (x.size()[2] == 224 failed: x.size()[2] = 128); outputs node '"'"'_assert'"'"' (_assert): AssertionError: Wrong image height! Expected 224 but got 128!' "$S" probe --fail-on-reject "$E/vit_b_16.json" --sizes x=2,3,128,128
 checkx "probe --fail-on-reject accept" 0 '{"x":[2,3,224,224]}: accept; outputs [[2,1000]]' "$S" probe --fail-on-reject "$E/vit_b_16.json" --sizes x=2,3,224,224
@@ -277,6 +281,7 @@ done
 # ---- end to end on every corpus model: run and probe --points, zero violations
 SH="${SY_SHARED_DIR:-$T/../../shared}"; C="$SH/corpus"; P="$SH/probes"
 if [ -d "$C" ]; then
+  check "probe rejections: model requirement" 0 "[4] x.size()[2] == 224: 3 of 151 — required by _assert at node '_assert'" "$S" probe "$E/vit_b_16.json" --points "$P/vit_b_16.probes.json"
   for m in "$C"/*.json; do
     b="$(basename "$m" .json)"
     check "e2e run $b" 0 "kept after minimization" "$S" run "$m" --stats -o "$tmpd/$b.txt" --backend json
