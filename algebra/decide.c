@@ -1400,7 +1400,7 @@ static const sy_expr *simp_node(sy_facts *f, const sy_expr *e)
         const sy_expr *x = e->args[0], *k = e->args[1];
         /* 0 <= x < k  ->  x */
         if (decided(f, sy_expr_ge(ctx, k, sy_expr_int_si(ctx, 1))) && decided(f, sy_expr_ge(ctx, x, zero)) &&
-            decided(f, sy_expr_lt(ctx, x, k)))
+            decided(f, sy_expr_lt(ctx, x, k)) && sy_rule_on(ctx, SY_R_SIMP_MOD_SMALL))
             return x;
         if (k->kind == SY_EXPR_INT) { /* x within one period */
             sy_ival iv;
@@ -1414,7 +1414,7 @@ static const sy_expr *simp_node(sy_facts *f, const sy_expr *e)
                 fmpz_init(q2);
                 fmpz_fdiv_q(q1, iv.lo, &k->u.value);
                 fmpz_fdiv_q(q2, iv.hi, &k->u.value);
-                if (fmpz_equal(q1, q2)) {
+                if (fmpz_equal(q1, q2) && fmpz_sgn(&k->u.value) > 0 && sy_rule_on(ctx, SY_R_SIMP_MOD_PERIOD)) {
                     fmpz_mul(q1, q1, &k->u.value);
                     fmpz_neg(q1, q1);
                     r = sy_add_fmpz(ctx, x, q1);
@@ -1434,13 +1434,16 @@ static const sy_expr *simp_node(sy_facts *f, const sy_expr *e)
         bctx B = {f, NULL, NULL};
         bound_rec(&B, e, &iv);
         const sy_expr *r = NULL;
-        if (!B.culprit && sy_ival_is_point(&iv)) r = sy_int_fmpz(ctx, iv.lo);
+        if (!B.culprit && sy_ival_is_point(&iv) &&
+            sy_rule_on(ctx, e->kind == SY_EXPR_FLOORDIV ? SY_R_SIMP_FLOORDIV_POINT : SY_R_SIMP_CEILDIV_POINT))
+            r = sy_int_fmpz(ctx, iv.lo);
         sy_ival_clear(&iv);
         if (r) return r;
         /* FloorDiv(x, k) -> 0 when 0 <= x < k (symbolic k) */
         const sy_expr *x = e->args[0], *k = e->args[1];
         if (e->kind == SY_EXPR_FLOORDIV && decided(f, sy_expr_ge(ctx, k, sy_expr_int_si(ctx, 1))) &&
-            decided(f, sy_expr_ge(ctx, x, zero)) && decided(f, sy_expr_lt(ctx, x, k)))
+            decided(f, sy_expr_ge(ctx, x, zero)) && decided(f, sy_expr_lt(ctx, x, k)) &&
+            sy_rule_on(ctx, SY_R_SIMP_FLOORDIV_SMALL))
             return zero;
         return e;
     }
@@ -1455,6 +1458,7 @@ static const sy_expr *simp_node(sy_facts *f, const sy_expr *e)
                 bool i_le_j = decided(f, sy_expr_le(ctx, e->args[i], e->args[j]));
                 bool j_le_i = !i_le_j && decided(f, sy_expr_le(ctx, e->args[j], e->args[i]));
                 if (!i_le_j && !j_le_i) continue;
+                if (!sy_rule_on(ctx, e->kind == SY_EXPR_MIN ? SY_R_SIMP_MIN_ORDER : SY_R_SIMP_MAX_ORDER)) continue;
                 bool drop_j = (e->kind == SY_EXPR_MIN) ? i_le_j : j_le_i;
                 dead[drop_j ? j : i] = true;
                 changed = true;
@@ -1475,8 +1479,8 @@ static const sy_expr *simp_node(sy_facts *f, const sy_expr *e)
         f->depth++;
         sy_truth t = decide_rec(f, e, &l);
         f->depth--;
-        if (t == SY_TRUTH_TRUE) return sy_expr_true(ctx);
-        if (t == SY_TRUTH_FALSE) return sy_expr_false(ctx);
+        if (t == SY_TRUTH_TRUE && sy_rule_on(ctx, SY_R_SIMP_REL_TRUE)) return sy_expr_true(ctx);
+        if (t == SY_TRUTH_FALSE && sy_rule_on(ctx, SY_R_SIMP_REL_FALSE)) return sy_expr_false(ctx);
         return e;
     }
     default: return e;

@@ -1,7 +1,7 @@
-/* FloorDiv, Mod, CeilDiv: construction-time rules. Every rule is an identity
- * that holds at every integer point where the divisors are non-zero; each is
- * listed with its proof sketch in docs/algebra.md (section "Division rules")
- * and checked by random evaluation in tests/algebra/test_props.c. */
+/* FloorDiv, Mod, CeilDiv: construction-time rules. Every rule is an entry of
+ * algebra/rules.def (proven with Z3 in tests/verify/test_rules.c) and is
+ * applied only through its gate sy_rule_on(ctx, SY_R_...); docs/algebra.md
+ * (section "Division rules") sketches the proofs. */
 #include <string.h>
 
 #include "algebra/expr_private.h"
@@ -48,6 +48,14 @@ static bool const_quotient(const sy_expr *a, const fmpz_t k, fmpz_t q)
 
 /* ---------------------------------------------------------------- FloorDiv by a constant */
 
+/* The literal node, when a rule that would apply is switched off. */
+static const sy_expr *raw_node(sy_ctx *ctx, sy_expr_kind kind, const sy_expr *n, const fmpz_t k)
+{
+    const sy_expr *kd = sy_int_fmpz(ctx, k);
+    return n && kd ? sy_node2(ctx, kind, n, kd) : NULL;
+}
+
+/* Every step is a rule of algebra/rules.def, applied only through its gate. */
 static const sy_expr *floordiv_const(sy_ctx *ctx, const sy_expr *n, const fmpz_t k_in)
 {
     fmpz_t k, c, q, r, g, t;
@@ -58,38 +66,61 @@ static const sy_expr *floordiv_const(sy_ctx *ctx, const sy_expr *n, const fmpz_t
     sy_terms_init(&P);
     sy_terms_init(&R);
 
-    if (fmpz_sgn(k) < 0) { /* FloorDiv(a, -k) = FloorDiv(-a, k) */
-        n = sy_expr_neg(ctx, n);
+    if (fmpz_sgn(k) < 0) {
+        if (!sy_rule_on(ctx, SY_R_FLOORDIV_NEG_DIVISOR)) { res = raw_node(ctx, SY_EXPR_FLOORDIV, n, k); goto done; }
+        n = sy_expr_neg(ctx, n); /* FloorDiv(a, -k) = FloorDiv(-a, k) */
         fmpz_neg(k, k);
         if (!n) goto done;
     }
-    if (fmpz_is_one(k)) { res = n; goto done; }
+    if (fmpz_is_one(k)) {
+        res = sy_rule_on(ctx, SY_R_FLOORDIV_ONE) ? n : raw_node(ctx, SY_EXPR_FLOORDIV, n, k);
+        goto done;
+    }
     if (n->kind == SY_EXPR_INT) {
+        if (!sy_rule_on(ctx, SY_R_FLOORDIV_FOLD)) { res = raw_node(ctx, SY_EXPR_FLOORDIV, n, k); goto done; }
         fmpz_fdiv_q(q, &n->u.value, k);
         res = sy_int_fmpz(ctx, q);
         goto done;
     }
     /* (a) pull out multiples of k: c_i = q_i k + r_i, |r_i| < k, r_i with the
      * sign of c_i. FloorDiv(k*P + R, k) = P + FloorDiv(R, k). */
+    bool pull = false;
+    for (size_t i = 0; i < nc_count(n) && !pull; i++) {
+        const fmpz *ci;
+        nc_term(n, i, &ci);
+        pull = fmpz_cmpabs(ci, k) >= 0;
+    }
+    if (pull) pull = sy_rule_on(ctx, SY_R_FLOORDIV_PULL_MULTIPLE);
     for (size_t i = 0; i < nc_count(n); i++) {
         const fmpz *ci;
         const sy_expr *m = nc_term(n, i, &ci);
-        fmpz_tdiv_qr(q, r, ci, k);
+        if (pull) {
+            fmpz_tdiv_qr(q, r, ci, k);
+        } else {
+            fmpz_zero(q);
+            fmpz_set(r, ci);
+        }
         if (!fmpz_is_zero(q) && !sy_terms_push(ctx, &P, q, m)) goto done;
         if (!fmpz_is_zero(r) && !sy_terms_push(ctx, &R, r, m)) goto done;
     }
     sy_const_term(c, n);
+    if (R.n == 0) { /* P + FloorDiv(c, k) */
+        if (sy_rule_on(ctx, SY_R_FLOORDIV_FOLD)) {
+            fmpz_fdiv_q(q, c, k);
+            fmpz_add(P.c0, P.c0, q);
+        } else {
+            const sy_expr *cn = sy_int_fmpz(ctx, c);
+            const sy_expr *node = cn ? raw_node(ctx, SY_EXPR_FLOORDIV, cn, k) : NULL;
+            if (!node || !sy_terms_add_expr(ctx, &P, (fmpz_t){1}, node)) goto done;
+        }
+        res = sy_terms_build(ctx, &P);
+        goto done;
+    }
     /* (b) gcd of the remaining coefficients with k:
      * FloorDiv(g*A + c, g*m) = FloorDiv(A + FloorDiv(c, g), m). */
     fmpz_set(g, k);
     for (size_t i = 0; i < R.n; i++) fmpz_gcd(g, g, &R.t[i].coef);
-    if (R.n == 0) {
-        fmpz_fdiv_q(q, c, k);
-        fmpz_add(P.c0, P.c0, q);
-        res = sy_terms_build(ctx, &P);
-        goto done;
-    }
-    if (!fmpz_is_one(g)) {
+    if (!fmpz_is_one(g) && sy_rule_on(ctx, SY_R_FLOORDIV_CONTENT)) {
         for (size_t i = 0; i < R.n; i++) fmpz_divexact(&R.t[i].coef, &R.t[i].coef, g);
         fmpz_fdiv_q(c, c, g);
         fmpz_divexact(k, k, g);
@@ -97,14 +128,16 @@ static const sy_expr *floordiv_const(sy_ctx *ctx, const sy_expr *n, const fmpz_t
     const sy_expr *rexpr = sy_terms_build(ctx, &R); /* non-constant part */
     if (!rexpr) goto done;
     if (fmpz_is_one(k)) {
-        fmpz_add(P.c0, P.c0, c);
-        if (!sy_terms_add_expr(ctx, &P, (fmpz_t){1}, rexpr)) goto done;
+        const sy_expr *num = sy_add_fmpz(ctx, rexpr, c);
+        const sy_expr *node = !num ? NULL
+                            : sy_rule_on(ctx, SY_R_FLOORDIV_ONE) ? num : raw_node(ctx, SY_EXPR_FLOORDIV, num, k);
+        if (!node || !sy_terms_add_expr(ctx, &P, (fmpz_t){1}, node)) goto done;
         res = sy_terms_build(ctx, &P);
         goto done;
     }
     /* (e) sign: FloorDiv(-A + c, k) = -FloorDiv(A - c + k - 1, k). */
     int sign = 1;
-    if (sy_leading_sign(rexpr) < 0) {
+    if (sy_leading_sign(rexpr) < 0 && sy_rule_on(ctx, SY_R_FLOORDIV_NEG_NUMERATOR)) {
         sign = -1;
         rexpr = sy_expr_neg(ctx, rexpr);
         if (!rexpr) goto done;
@@ -115,7 +148,7 @@ static const sy_expr *floordiv_const(sy_ctx *ctx, const sy_expr *n, const fmpz_t
     fmpz_set_si(t, sign);
     /* (d) nested: FloorDiv(FloorDiv(x, j) + c, k) = FloorDiv(x + c*j, j*k), j > 0. */
     if (rexpr->kind == SY_EXPR_FLOORDIV && rexpr->args[1]->kind == SY_EXPR_INT &&
-        fmpz_sgn(&rexpr->args[1]->u.value) > 0) {
+        fmpz_sgn(&rexpr->args[1]->u.value) > 0 && sy_rule_on(ctx, SY_R_FLOORDIV_NESTED)) {
         const fmpz *j = &rexpr->args[1]->u.value;
         fmpz_t cj;
         fmpz_init(cj);
@@ -130,15 +163,15 @@ static const sy_expr *floordiv_const(sy_ctx *ctx, const sy_expr *n, const fmpz_t
     }
     /* constant: FloorDiv(A + q*k + r, k) = q + FloorDiv(A + r, k), 0 <= r < k */
     fmpz_fdiv_qr(q, r, c, k);
+    if (!fmpz_is_zero(q) && !sy_rule_on(ctx, SY_R_FLOORDIV_CONST_SPLIT)) {
+        fmpz_zero(q);
+        fmpz_set(r, c);
+    }
     const sy_expr *num = sy_add_fmpz(ctx, rexpr, r);
     if (!num) goto done;
     const sy_expr *node;
-    if (const_quotient(num, k, t)) {
-        node = sy_int_fmpz(ctx, t);
-    } else {
-        const sy_expr *kd = sy_int_fmpz(ctx, k);
-        node = kd ? sy_node2(ctx, SY_EXPR_FLOORDIV, num, kd) : NULL;
-    }
+    if (const_quotient(num, k, t) && sy_rule_on(ctx, SY_R_FLOORDIV_RANGE_CONST)) node = sy_int_fmpz(ctx, t);
+    else node = raw_node(ctx, SY_EXPR_FLOORDIV, num, k);
     if (!node) goto done;
     fmpz_set_si(t, sign);
     fmpz_addmul(P.c0, t, q);
@@ -199,39 +232,60 @@ static const sy_expr *mod_const(sy_ctx *ctx, const sy_expr *n, const fmpz_t k_in
     sy_terms_init(&R);
     int outer_sign = 1;
 
-    if (fmpz_sgn(k) < 0) { /* Mod(a, -k) = -Mod(-a, k) */
-        n = sy_expr_neg(ctx, n);
+    if (fmpz_sgn(k) < 0) {
+        if (!sy_rule_on(ctx, SY_R_MOD_NEG_DIVISOR)) { res = raw_node(ctx, SY_EXPR_MOD, n, k); goto done; }
+        n = sy_expr_neg(ctx, n); /* Mod(a, -k) = -Mod(-a, k) */
         fmpz_neg(k, k);
         outer_sign = -1;
         if (!n) goto done;
     }
-    if (fmpz_is_one(k)) { res = sy_expr_int_si(ctx, 0); goto done; }
+    if (fmpz_is_one(k)) {
+        res = sy_rule_on(ctx, SY_R_MOD_ONE) ? sy_expr_int_si(ctx, 0) : raw_node(ctx, SY_EXPR_MOD, n, k);
+        goto done;
+    }
     /* Mod(u, j) with k | j inside: replace by u (repeat: replacements can expose more). */
     for (int iter = 0; iter < 8; iter++) {
         const sy_expr *n2 = strip_inner_mods(ctx, n, k, NULL);
         if (!n2) goto done;
-        if (n2 == n) break;
+        if (n2 == n || !sy_rule_on(ctx, SY_R_MOD_STRIP_INNER)) break;
         n = n2;
     }
     if (n->kind == SY_EXPR_INT) {
+        if (!sy_rule_on(ctx, SY_R_MOD_FOLD)) { res = raw_node(ctx, SY_EXPR_MOD, n, k); goto done; }
         fmpz_fdiv_r(t, &n->u.value, k);
         res = sy_int_fmpz(ctx, t);
         goto done;
     }
     /* reduce coefficients into [0, k): Mod(a + k*b, k) = Mod(a, k) */
+    bool reduce = false;
+    for (size_t i = 0; i < nc_count(n) && !reduce; i++) {
+        const fmpz *ci;
+        nc_term(n, i, &ci);
+        reduce = fmpz_sgn(ci) < 0 || fmpz_cmp(ci, k) >= 0;
+    }
+    if (reduce) reduce = sy_rule_on(ctx, SY_R_MOD_REDUCE_COEFF);
     for (size_t i = 0; i < nc_count(n); i++) {
         const fmpz *ci;
         const sy_expr *m = nc_term(n, i, &ci);
-        fmpz_fdiv_r(t, ci, k);
+        if (reduce) fmpz_fdiv_r(t, ci, k);
+        else fmpz_set(t, ci);
         if (!fmpz_is_zero(t) && !sy_terms_push(ctx, &R, t, m)) goto done;
     }
     sy_const_term(c, n);
-    fmpz_fdiv_r(c, c, k);
-    if (R.n == 0) { res = sy_int_fmpz(ctx, c); goto done; }
+    if ((fmpz_sgn(c) < 0 || fmpz_cmp(c, k) >= 0) && sy_rule_on(ctx, SY_R_MOD_REDUCE_CONST)) fmpz_fdiv_r(c, c, k);
+    if (R.n == 0) {
+        if (sy_rule_on(ctx, SY_R_MOD_FOLD)) {
+            fmpz_fdiv_r(c, c, k);
+            res = sy_int_fmpz(ctx, c);
+        } else {
+            res = raw_node(ctx, SY_EXPR_MOD, sy_int_fmpz(ctx, c), k);
+        }
+        goto done;
+    }
     /* Mod(g*A + c, g*m) = g*Mod(A + FloorDiv(c, g), m) + Mod(c, g) */
     fmpz_set(g, k);
     for (size_t i = 0; i < R.n; i++) fmpz_gcd(g, g, &R.t[i].coef);
-    if (!fmpz_is_one(g)) {
+    if (!fmpz_is_one(g) && sy_rule_on(ctx, SY_R_MOD_CONTENT)) {
         for (size_t i = 0; i < R.n; i++) fmpz_divexact(&R.t[i].coef, &R.t[i].coef, g);
         fmpz_fdiv_q(R.c0, c, g);
         fmpz_fdiv_r(c, c, g);
@@ -247,14 +301,13 @@ static const sy_expr *mod_const(sy_ctx *ctx, const sy_expr *n, const fmpz_t k_in
     const sy_expr *num = sy_terms_build(ctx, &R);
     if (!num) goto done;
     /* intrinsic range within one period: Mod(a, k) = a - q*k */
-    if (const_quotient(num, k, t)) {
+    if (const_quotient(num, k, t) && sy_rule_on(ctx, SY_R_MOD_RANGE_CONST)) {
         fmpz_mul(t, t, k);
         fmpz_neg(t, t);
         res = sy_add_fmpz(ctx, num, t);
         goto done;
     }
-    const sy_expr *kd = sy_int_fmpz(ctx, k);
-    res = kd ? sy_node2(ctx, SY_EXPR_MOD, num, kd) : NULL;
+    res = raw_node(ctx, SY_EXPR_MOD, num, k);
 done:
     if (res && outer_sign < 0) res = sy_expr_neg(ctx, res);
     sy_terms_clear(ctx, &R);
@@ -352,17 +405,51 @@ static bool pull_out(sy_ctx *ctx, const sy_expr *n, const sy_expr *d, const sy_e
     return *Q && *R;
 }
 
+/* The rule ids of one step, by divkind (DIV_FLOOR, DIV_CEIL, DIV_MOD). */
+static const sy_rule_id R_NEG_DIVISOR[3] = {SY_R_FLOORDIV_NEG_DIVISOR, SY_R_CEILDIV_NEG_DIVISOR, SY_R_MOD_NEG_DIVISOR};
+static const sy_rule_id R_ZERO[3] = {SY_R_FLOORDIV_ZERO, SY_R_CEILDIV_ZERO, SY_R_MOD_ZERO};
+static const sy_rule_id R_CONTENT[3] = {SY_R_FLOORDIV_CONTENT_SYM, SY_R_CEILDIV_CONTENT_SYM, SY_R_MOD_CONTENT_SYM};
+static const sy_rule_id R_EXACT[3] = {SY_R_FLOORDIV_EXACT, SY_R_CEILDIV_EXACT, SY_R_MOD_EXACT};
+static const sy_rule_id R_GCD[3] = {SY_R_FLOORDIV_POLY_GCD, SY_R_CEILDIV_POLY_GCD, SY_R_MOD_POLY_GCD};
+static const sy_rule_id R_PULL[3] = {SY_R_FLOORDIV_PULL_OUT_SYM, SY_R_CEILDIV_PULL_OUT_SYM, SY_R_MOD_PULL_OUT_SYM};
+
+/* The point FloorDiv/CeilDiv(a, b) takes on a box a in [alo, ahi], b in
+ * [blo, bhi] with finite ends and 0 outside [blo, bhi]: the quotient is
+ * monotone in each argument there, so it is a point iff the four corners
+ * agree (rules FLOORDIV_RANGE_SYM, CEILDIV_RANGE_SYM). */
+static bool corner_point(const sy_expr *n, const sy_expr *d, bool ceil, fmpz_t out)
+{
+    if (n->lo == SY_NEG_INF || n->hi == SY_POS_INF || d->lo == SY_NEG_INF || d->hi == SY_POS_INF) return false;
+    if (!(d->lo > 0 || d->hi < 0)) return false;
+    int64_t a[2] = {n->lo, n->hi}, b[2] = {d->lo, d->hi};
+    fmpz_t x, y, q;
+    fmpz_init(x); fmpz_init(y); fmpz_init(q);
+    bool same = true;
+    for (int i = 0; i < 2 && same; i++)
+        for (int j = 0; j < 2 && same; j++) {
+            fmpz_set_si(x, a[i]);
+            fmpz_set_si(y, b[j]);
+            if (ceil) fmpz_cdiv_q(q, x, y);
+            else fmpz_fdiv_q(q, x, y);
+            if (i == 0 && j == 0) fmpz_set(out, q);
+            else same = fmpz_equal(out, q);
+        }
+    fmpz_clear(x); fmpz_clear(y); fmpz_clear(q);
+    return same;
+}
+
 static const sy_expr *div_sym(sy_ctx *ctx, const sy_expr *n, const sy_expr *d, divkind kind)
 {
     if (!n || !d) return NULL;
     /* divisor sign: FloorDiv(a, -d) = FloorDiv(-a, d); CeilDiv likewise;
      * Mod(a, -d) = -Mod(-a, d) */
-    if (sy_leading_sign(d) < 0) {
+    if (sy_leading_sign(d) < 0 && sy_rule_on(ctx, R_NEG_DIVISOR[kind])) {
         const sy_expr *r = div_sym(ctx, sy_expr_neg(ctx, n), sy_expr_neg(ctx, d), kind);
         return kind == DIV_MOD ? sy_expr_neg(ctx, r) : r;
     }
     if (!n || !d) return NULL;
-    if (sy_is_zero(n)) return n;
+    sy_expr_kind nk = kind == DIV_FLOOR ? SY_EXPR_FLOORDIV : (kind == DIV_CEIL ? SY_EXPR_CEILDIV : SY_EXPR_MOD);
+    if (sy_is_zero(n) && sy_rule_on(ctx, R_ZERO[kind])) return n;
     /* integer content: Op(g*a, g*d) = Op(a, d) for floor/ceil, g*Mod(a, d) for Mod */
     fmpz_t gn, gd;
     fmpz_init(gn);
@@ -371,7 +458,7 @@ static const sy_expr *div_sym(sy_ctx *ctx, const sy_expr *n, const sy_expr *d, d
     sy_content(gd, d);
     fmpz_gcd(gn, gn, gd);
     const sy_expr *scale = NULL; /* Mod: factor to multiply back */
-    if (!fmpz_is_one(gn)) {
+    if (!fmpz_is_one(gn) && !fmpz_is_zero(gn) && sy_rule_on(ctx, R_CONTENT[kind])) {
         n = sy_divexact_fmpz(ctx, n, gn);
         d = sy_divexact_fmpz(ctx, d, gn);
         if (kind == DIV_MOD) scale = sy_int_fmpz(ctx, gn);
@@ -383,7 +470,7 @@ static const sy_expr *div_sym(sy_ctx *ctx, const sy_expr *n, const sy_expr *d, d
     const sy_expr *q = NULL;
     int dv = sy_poly_divides_raw(ctx, n, d, &q);
     if (dv < 0) return NULL;
-    if (dv > 0) {
+    if (dv > 0 && sy_rule_on(ctx, R_EXACT[kind])) {
         const sy_expr *r = kind == DIV_MOD ? sy_expr_int_si(ctx, 0) : q;
         return scale ? sy_expr_mul(ctx, scale, r) : r;
     }
@@ -391,14 +478,14 @@ static const sy_expr *div_sym(sy_ctx *ctx, const sy_expr *n, const sy_expr *d, d
     if (d->kind != SY_EXPR_INT && n->kind != SY_EXPR_INT) {
         const sy_expr *G = sy_poly_gcd_raw(ctx, n, d);
         if (!G) return NULL;
-        if (G->kind != SY_EXPR_INT) {
+        if (G->kind != SY_EXPR_INT && sy_rule_on(ctx, R_GCD[kind])) {
             const sy_expr *n2 = NULL, *d2 = NULL;
             if (sy_poly_divides_raw(ctx, n, G, &n2) != 1 || sy_poly_divides_raw(ctx, d, G, &d2) != 1)
                 return sy_fail(ctx, SY_ERROR, "internal: polynomial gcd does not divide its operands");
             n = n2;
             d = d2;
             if (kind == DIV_MOD) scale = scale ? sy_expr_mul(ctx, scale, G) : G;
-            if (sy_leading_sign(d) < 0) { /* G may carry the sign */
+            if (sy_leading_sign(d) < 0 && sy_rule_on(ctx, R_NEG_DIVISOR[kind])) { /* G may carry the sign */
                 n = sy_expr_neg(ctx, n);
                 d = sy_expr_neg(ctx, d);
                 if (kind == DIV_MOD) scale = sy_expr_neg(ctx, scale);
@@ -407,54 +494,53 @@ static const sy_expr *div_sym(sy_ctx *ctx, const sy_expr *n, const sy_expr *d, d
     }
     if (!n || !d) return NULL;
     const sy_expr *res;
-    if (d->kind == SY_EXPR_INT) {
+    if (d->kind == SY_EXPR_INT && !sy_is_zero(d)) {
         if (kind == DIV_FLOOR) res = floordiv_const(ctx, n, &d->u.value);
         else if (kind == DIV_MOD) res = mod_const(ctx, n, &d->u.value);
-        else res = sy_expr_neg(ctx, floordiv_const(ctx, sy_expr_neg(ctx, n), &d->u.value));
+        else if (sy_rule_on(ctx, SY_R_CEILDIV_TO_FLOORDIV))
+            res = sy_expr_neg(ctx, floordiv_const(ctx, sy_expr_neg(ctx, n), &d->u.value));
+        else res = sy_node2(ctx, SY_EXPR_CEILDIV, n, d);
         return scale ? sy_expr_mul(ctx, scale, res) : res;
     }
     /* Mod(u, d) inside Mod(., d) is congruent to u */
     if (kind == DIV_MOD) {
-        n = strip_inner_mods(ctx, n, NULL, d);
-        if (!n) return NULL;
+        const sy_expr *n2 = strip_inner_mods(ctx, n, NULL, d);
+        if (!n2) return NULL;
+        if (n2 != n && sy_rule_on(ctx, SY_R_MOD_STRIP_INNER_SYM)) n = n2;
     }
     /* pull out multiples of a single-term divisor */
     const sy_expr *Q, *R;
     if (!pull_out(ctx, n, d, &Q, &R)) return NULL;
+    if (!sy_is_zero(Q) && !sy_rule_on(ctx, R_PULL[kind])) {
+        Q = sy_expr_int_si(ctx, 0);
+        R = n;
+    }
     n = R;
     int sign = 1;
-    sy_expr_kind nk = kind == DIV_FLOOR ? SY_EXPR_FLOORDIV : (kind == DIV_CEIL ? SY_EXPR_CEILDIV : SY_EXPR_MOD);
-    if (sy_is_zero(n)) {
+    if (sy_is_zero(n) && sy_rule_on(ctx, R_ZERO[kind])) {
         res = sy_expr_int_si(ctx, 0);
     } else {
         /* numerator sign: FloorDiv(-a, d) = -CeilDiv(a, d), CeilDiv(-a, d) = -FloorDiv(a, d) */
-        if (kind != DIV_MOD && sy_leading_sign(n) < 0) {
+        if (kind != DIV_MOD && sy_leading_sign(n) < 0 &&
+            sy_rule_on(ctx, kind == DIV_FLOOR ? SY_R_FLOORDIV_NEG_NUMERATOR_SYM : SY_R_CEILDIV_NEG_NUMERATOR_SYM)) {
             sign = -1;
             n = sy_expr_neg(ctx, n);
             nk = kind == DIV_FLOOR ? SY_EXPR_CEILDIV : SY_EXPR_FLOORDIV;
         }
         if (!n) return NULL;
         /* constant by intrinsic bounds */
-        sy_ival a, b, r;
-        sy_ival_init(&a);
-        sy_ival_init(&b);
-        sy_ival_init(&r);
-        sy_ival_set_bounds64(&a, n->lo, n->hi);
-        sy_ival_set_bounds64(&b, d->lo, d->hi);
-        bool ok = nk == SY_EXPR_FLOORDIV ? sy_ival_floordiv(&r, &a, &b, false)
-                : nk == SY_EXPR_CEILDIV ? sy_ival_ceildiv(&r, &a, &b, false)
-                : sy_ival_mod(&r, &a, &b, false);
-        if (ok && sy_ival_is_point(&r)) {
-            res = sy_int_fmpz(ctx, r.lo);
-        } else if (nk == SY_EXPR_MOD && !a.lo_inf && fmpz_sgn(a.lo) >= 0 && sy_ival_positive(&b) &&
-                   (b.lo_inf ? false : !a.hi_inf && fmpz_cmp(a.hi, b.lo) < 0)) {
+        fmpz_t pt;
+        fmpz_init(pt);
+        if (nk != SY_EXPR_MOD && corner_point(n, d, nk == SY_EXPR_CEILDIV, pt) &&
+            sy_rule_on(ctx, nk == SY_EXPR_FLOORDIV ? SY_R_FLOORDIV_RANGE_SYM : SY_R_CEILDIV_RANGE_SYM)) {
+            res = sy_int_fmpz(ctx, pt);
+        } else if (nk == SY_EXPR_MOD && n->lo != SY_NEG_INF && n->lo >= 0 && n->hi != SY_POS_INF &&
+                   d->lo != SY_NEG_INF && n->hi < d->lo && sy_rule_on(ctx, SY_R_MOD_SMALL)) {
             res = n; /* 0 <= n < d everywhere */
         } else {
             res = sy_node2(ctx, nk, n, d);
         }
-        sy_ival_clear(&a);
-        sy_ival_clear(&b);
-        sy_ival_clear(&r);
+        fmpz_clear(pt);
     }
     if (!res) return NULL;
     if (sign < 0) res = sy_expr_neg(ctx, res);
@@ -496,7 +582,9 @@ const sy_expr *sy_expr_ceildiv(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
 {
     if (!ctx || !a || !b) return NULL;
     if (!div_args(ctx, a, b, "CeilDiv")) return NULL;
-    if (b->kind == SY_EXPR_INT) /* CeilDiv(a, k) = -FloorDiv(-a, k) */
+    if (b->kind == SY_EXPR_INT) { /* CeilDiv(a, k) = -FloorDiv(-a, k) */
+        if (!sy_rule_on(ctx, SY_R_CEILDIV_TO_FLOORDIV)) return sy_node2(ctx, SY_EXPR_CEILDIV, a, b);
         return sy_expr_neg(ctx, floordiv_const(ctx, sy_expr_neg(ctx, a), &b->u.value));
+    }
     return div_sym(ctx, a, b, DIV_CEIL);
 }

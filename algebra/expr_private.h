@@ -10,6 +10,7 @@
 
 #include "symshape/ctx.h"
 #include "symshape/expr.h"
+#include "algebra/rules.h"
 
 /* Intrinsic bounds: every node stores an interval [lo, hi] that holds at every
  * integer point where the node is defined, independent of any assumption.
@@ -77,6 +78,8 @@ struct sy_ctx {
     /* scratch node used to build interning candidates */
     sy_expr *scratch;
     size_t scratch_cap; /* in args slots */
+    /* rewrite rules switched off (tests) and applications counted (rules.h) */
+    sy_rule_state rules;
 };
 
 /* ---- memory */

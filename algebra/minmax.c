@@ -1,6 +1,7 @@
 /* Min and Max: flattening, constant collapse, duplicate removal, resolution of
  * arguments whose difference has a known sign (constant difference or
- * intrinsic bounds), absorption, common positive factor and sign flip. */
+ * intrinsic bounds), absorption, common positive factor and sign flip. Each
+ * is a rule of algebra/rules.def, applied only through its gate. */
 #include <stdlib.h>
 
 #include "algebra/expr_private.h"
@@ -50,16 +51,29 @@ static const sy_expr *minmax(sy_ctx *ctx, sy_expr_kind kind, size_t n, const sy_
         if (!in[i]) return NULL;
         if (!sy_check_int(ctx, in[i], name)) return NULL;
     }
+    bool is_min = kind == SY_EXPR_MIN;
     argvec a = {0};
     const sy_expr *res = NULL;
     const sy_expr *best_const = NULL;
     /* flatten nested same-kind nodes; collapse constants */
+    bool flatten = false;
+    size_t nconst = 0;
+    for (size_t i = 0; i < n; i++) {
+        flatten = flatten || in[i]->kind == (uint8_t)kind;
+        nconst += in[i]->kind == SY_EXPR_INT;
+    }
+    if (flatten) flatten = sy_rule_on(ctx, is_min ? SY_R_MIN_FLATTEN : SY_R_MAX_FLATTEN);
+    for (size_t i = 0; i < n && flatten; i++)
+        if (in[i]->kind == (uint8_t)kind)
+            for (uint32_t j = 0; j < in[i]->n; j++) nconst += in[i]->args[j]->kind == SY_EXPR_INT;
+    bool collapse = nconst >= 2 && sy_rule_on(ctx, is_min ? SY_R_MIN_CONST : SY_R_MAX_CONST);
     for (size_t i = 0; i < n; i++) {
         const sy_expr *e = in[i];
-        size_t m = e->kind == (uint8_t)kind ? e->n : 1;
+        bool flat = flatten && e->kind == (uint8_t)kind;
+        size_t m = flat ? e->n : 1;
         for (size_t j = 0; j < m; j++) {
-            const sy_expr *x = e->kind == (uint8_t)kind ? e->args[j] : e;
-            if (x->kind == SY_EXPR_INT) {
+            const sy_expr *x = flat ? e->args[j] : e;
+            if (x->kind == SY_EXPR_INT && collapse) {
                 if (!best_const) best_const = x;
                 else {
                     int c = fmpz_cmp(&x->u.value, &best_const->u.value);
@@ -71,12 +85,26 @@ static const sy_expr *minmax(sy_ctx *ctx, sy_expr_kind kind, size_t n, const sy_
         }
     }
     if (best_const && !push(ctx, &a, best_const)) goto done;
-    qsort(a.v, a.n, sizeof *a.v, cmp_ptr);
-    /* duplicates */
-    size_t k = 0;
-    for (size_t i = 0; i < a.n; i++)
-        if (k == 0 || a.v[k - 1] != a.v[i]) a.v[k++] = a.v[i];
-    a.n = k;
+    bool sorted = true;
+    for (size_t i = 1; i < a.n && sorted; i++) sorted = sy_expr_cmp(a.v[i - 1], a.v[i]) <= 0;
+    if (!sorted && sy_rule_on(ctx, is_min ? SY_R_MIN_SORT : SY_R_MAX_SORT)) {
+        qsort(a.v, a.n, sizeof *a.v, cmp_ptr);
+        sorted = true;
+    }
+    /* duplicates: adjacent once sorted (unsorted only with MIN_SORT off, a
+     * test switch: then any pair, quadratic) */
+    bool dup = false;
+    for (size_t i = 0; i < a.n && !dup; i++)
+        for (size_t j = i + 1; j < (sorted ? i + 2 : a.n) && j < a.n && !dup; j++) dup = a.v[i] == a.v[j];
+    if (dup && sy_rule_on(ctx, is_min ? SY_R_MIN_DUP : SY_R_MAX_DUP)) {
+        size_t k = 0;
+        for (size_t i = 0; i < a.n; i++) {
+            bool seen = false;
+            for (size_t j = sorted && k ? k - 1 : 0; j < k && !seen; j++) seen = a.v[j] == a.v[i];
+            if (!seen) a.v[k++] = a.v[i];
+        }
+        a.n = k;
+    }
     /* resolve pairs with a known order (bounded work) */
     if (a.n <= 16) {
         bool err = false, dead[16] = {false};
@@ -85,7 +113,7 @@ static const sy_expr *minmax(sy_ctx *ctx, sy_expr_kind kind, size_t n, const sy_
                 if (dead[j]) continue;
                 int o = known_order(ctx, a.v[i], a.v[j], &err);
                 if (err) goto done;
-                if (o == 0) continue;
+                if (o == 0 || !sy_rule_on(ctx, is_min ? SY_R_MIN_ORDER : SY_R_MAX_ORDER)) continue;
                 /* Min keeps the smaller, Max the larger */
                 bool drop_j = (kind == SY_EXPR_MIN) ? (o < 0) : (o > 0);
                 dead[drop_j ? j : i] = true;
@@ -105,17 +133,17 @@ static const sy_expr *minmax(sy_ctx *ctx, sy_expr_kind kind, size_t n, const sy_
         for (uint32_t t = 0; t < x->n && !absorbed; t++)
             for (size_t j = 0; j < a.n && !absorbed; j++)
                 if (j != i && a.v[j] == x->args[t]) absorbed = true;
-        if (absorbed) {
+        if (absorbed && sy_rule_on(ctx, is_min ? SY_R_MIN_ABSORB : SY_R_MAX_ABSORB)) {
             for (size_t t = i; t + 1 < a.n; t++) a.v[t] = a.v[t + 1];
             a.n--;
             i--;
         }
     }
-    if (a.n == 1) {
+    if (a.n == 1 && sy_rule_on(ctx, is_min ? SY_R_MIN_SINGLE : SY_R_MAX_SINGLE)) {
         res = a.v[0];
         goto done;
     }
-    if (normalise) {
+    if (normalise && a.n >= 2) {
         /* common non-constant terms: Max(a + X, b + X) = X + Max(a, b) */
         const sy_expr *first = a.v[0];
         size_t nt = first->kind == SY_EXPR_ADD ? first->n : (first->kind == SY_EXPR_INT ? 0 : 1);
@@ -144,7 +172,7 @@ static const sy_expr *minmax(sy_ctx *ctx, sy_expr_kind kind, size_t n, const sy_
             sy_terms_clear(ctx, &common);
             goto done;
         }
-        if (common.n > 0) {
+        if (common.n > 0 && sy_rule_on(ctx, is_min ? SY_R_MIN_COMMON_TERM : SY_R_MAX_COMMON_TERM)) {
             const sy_expr *X = sy_terms_build(ctx, &common);
             sy_terms_clear(ctx, &common);
             for (size_t i = 0; i < a.n && X; i++) {
@@ -167,7 +195,9 @@ static const sy_expr *minmax(sy_ctx *ctx, sy_expr_kind kind, size_t n, const sy_
             if (sy_leading_sign(a.v[i]) >= 0) allneg = false;
         }
         if (allneg) fmpz_neg(g, g);
-        if (!fmpz_is_one(g) && !fmpz_is_zero(g)) {
+        if (!fmpz_is_one(g) && !fmpz_is_zero(g) &&
+            sy_rule_on(ctx, allneg ? (is_min ? SY_R_MIN_NEG_FACTOR : SY_R_MAX_NEG_FACTOR)
+                                   : (is_min ? SY_R_MIN_COMMON_FACTOR : SY_R_MAX_COMMON_FACTOR))) {
             for (size_t i = 0; i < a.n && a.v[i]; i++) a.v[i] = sy_divexact_fmpz(ctx, a.v[i], g);
             bool ok = true;
             for (size_t i = 0; i < a.n; i++) ok = ok && a.v[i];

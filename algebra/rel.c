@@ -7,19 +7,30 @@
 
 #include "algebra/expr_private.h"
 
+/* The literal relation node d OP 0 (a rule that would apply is switched off). */
+static const sy_expr *raw_rel(sy_ctx *ctx, sy_expr_kind k, const sy_expr *d)
+{
+    return d ? sy_node2(ctx, k, d, NULL) : NULL;
+}
+
+/* Every step is a rule of algebra/rules.def, applied only through its gate. */
 static const sy_expr *make_le(sy_ctx *ctx, const sy_expr *d)
 {
     if (!d) return NULL;
-    if (d->kind == SY_EXPR_INT) return sy_expr_bool(ctx, fmpz_sgn(&d->u.value) <= 0);
-    if (d->hi != SY_POS_INF && d->hi <= 0) return sy_expr_true(ctx);
-    if (d->lo != SY_NEG_INF && d->lo > 0) return sy_expr_false(ctx);
+    if (d->kind == SY_EXPR_INT) {
+        bool le = fmpz_sgn(&d->u.value) <= 0;
+        if (!sy_rule_on(ctx, le ? SY_R_REL_LE_TRUE : SY_R_REL_LE_FALSE)) return raw_rel(ctx, SY_EXPR_LE, d);
+        return sy_expr_bool(ctx, le);
+    }
+    if (d->hi != SY_POS_INF && d->hi <= 0 && sy_rule_on(ctx, SY_R_REL_LE_TRUE)) return sy_expr_true(ctx);
+    if (d->lo != SY_NEG_INF && d->lo > 0 && sy_rule_on(ctx, SY_R_REL_LE_FALSE)) return sy_expr_false(ctx);
     fmpz_t g, c, t;
     fmpz_init(g);
     fmpz_init(c);
     fmpz_init(t);
     sy_content_nonconst(g, d);
     const sy_expr *res;
-    if (!fmpz_is_one(g)) {
+    if (!fmpz_is_one(g) && sy_rule_on(ctx, SY_R_REL_LE_CONTENT)) {
         /* g*D + c <= 0  <=>  D <= floor(-c/g)  <=>  D - floor(-c/g) <= 0 */
         sy_const_term(c, d);
         fmpz_neg(t, c);
@@ -28,7 +39,7 @@ static const sy_expr *make_le(sy_ctx *ctx, const sy_expr *d)
         const sy_expr *D = sy_divexact_fmpz(ctx, sy_nonconst_part(ctx, d), g);
         d = sy_add_fmpz(ctx, D, t);
     }
-    res = d ? sy_node2(ctx, SY_EXPR_LE, d, NULL) : NULL;
+    res = raw_rel(ctx, SY_EXPR_LE, d);
     fmpz_clear(g);
     fmpz_clear(c);
     fmpz_clear(t);
@@ -38,8 +49,18 @@ static const sy_expr *make_le(sy_ctx *ctx, const sy_expr *d)
 static const sy_expr *make_eq(sy_ctx *ctx, const sy_expr *d, bool ne)
 {
     if (!d) return NULL;
-    if (d->kind == SY_EXPR_INT) return sy_expr_bool(ctx, fmpz_is_zero(&d->u.value) != ne);
-    if ((d->hi != SY_POS_INF && d->hi < 0) || (d->lo != SY_NEG_INF && d->lo > 0))
+    sy_expr_kind kind = ne ? SY_EXPR_NE : SY_EXPR_EQ;
+    if (d->kind == SY_EXPR_INT) {
+        int sg = fmpz_sgn(&d->u.value);
+        sy_rule_id id = sg == 0 ? (ne ? SY_R_REL_NE_FALSE : SY_R_REL_EQ_TRUE)
+                      : sg > 0 ? (ne ? SY_R_REL_NE_TRUE : SY_R_REL_EQ_FALSE)
+                               : (ne ? SY_R_REL_NE_TRUE_NEG : SY_R_REL_EQ_FALSE_NEG);
+        if (!sy_rule_on(ctx, id)) return raw_rel(ctx, kind, d);
+        return sy_expr_bool(ctx, (sg == 0) != ne);
+    }
+    if (d->hi != SY_POS_INF && d->hi < 0 && sy_rule_on(ctx, ne ? SY_R_REL_NE_TRUE_NEG : SY_R_REL_EQ_FALSE_NEG))
+        return sy_expr_bool(ctx, ne);
+    if (d->lo != SY_NEG_INF && d->lo > 0 && sy_rule_on(ctx, ne ? SY_R_REL_NE_TRUE : SY_R_REL_EQ_FALSE))
         return sy_expr_bool(ctx, ne);
     fmpz_t g, c;
     fmpz_init(g);
@@ -47,12 +68,14 @@ static const sy_expr *make_eq(sy_ctx *ctx, const sy_expr *d, bool ne)
     sy_content_nonconst(g, d);
     sy_const_term(c, d);
     const sy_expr *res;
-    if (!fmpz_divisible(c, g)) {
+    if (!fmpz_divisible(c, g) && sy_rule_on(ctx, ne ? SY_R_REL_NE_NO_SOLUTION : SY_R_REL_EQ_NO_SOLUTION)) {
         res = sy_expr_bool(ctx, ne); /* g*D == -c has no integer solution */
     } else {
-        if (!fmpz_is_one(g)) d = sy_divexact_fmpz(ctx, d, g);
-        if (d && sy_leading_sign(d) < 0) d = sy_expr_neg(ctx, d);
-        res = d ? sy_node2(ctx, ne ? SY_EXPR_NE : SY_EXPR_EQ, d, NULL) : NULL;
+        if (!fmpz_is_one(g) && fmpz_divisible(c, g) && sy_rule_on(ctx, ne ? SY_R_REL_NE_CONTENT : SY_R_REL_EQ_CONTENT))
+            d = sy_divexact_fmpz(ctx, d, g);
+        if (d && sy_leading_sign(d) < 0 && sy_rule_on(ctx, ne ? SY_R_REL_NE_SIGN : SY_R_REL_EQ_SIGN))
+            d = sy_expr_neg(ctx, d);
+        res = raw_rel(ctx, kind, d);
     }
     fmpz_clear(g);
     fmpz_clear(c);
@@ -64,12 +87,12 @@ const sy_expr *sy_expr_rel(sy_ctx *ctx, sy_rel_op op, const sy_expr *a, const sy
     if (!ctx || !a || !b) return NULL;
     if (!sy_check_int(ctx, a, "relation") || !sy_check_int(ctx, b, "relation")) return NULL;
     switch (op) {
-    case SY_REL_EQ: return make_eq(ctx, sy_expr_sub(ctx, a, b), false);
-    case SY_REL_NE: return make_eq(ctx, sy_expr_sub(ctx, a, b), true);
-    case SY_REL_LE: return make_le(ctx, sy_expr_sub(ctx, a, b));
-    case SY_REL_LT: return make_le(ctx, sy_expr_add_si(ctx, sy_expr_sub(ctx, a, b), 1));
-    case SY_REL_GE: return make_le(ctx, sy_expr_sub(ctx, b, a));
-    case SY_REL_GT: return make_le(ctx, sy_expr_add_si(ctx, sy_expr_sub(ctx, b, a), 1));
+    case SY_REL_EQ: sy_rule_form(ctx, SY_R_REL_EQ_FORM); return make_eq(ctx, sy_expr_sub(ctx, a, b), false);
+    case SY_REL_NE: sy_rule_form(ctx, SY_R_REL_NE_FORM); return make_eq(ctx, sy_expr_sub(ctx, a, b), true);
+    case SY_REL_LE: sy_rule_form(ctx, SY_R_REL_LE_FORM); return make_le(ctx, sy_expr_sub(ctx, a, b));
+    case SY_REL_LT: sy_rule_form(ctx, SY_R_REL_LT_FORM); return make_le(ctx, sy_expr_add_si(ctx, sy_expr_sub(ctx, a, b), 1));
+    case SY_REL_GE: sy_rule_form(ctx, SY_R_REL_GE_FORM); return make_le(ctx, sy_expr_sub(ctx, b, a));
+    case SY_REL_GT: sy_rule_form(ctx, SY_R_REL_GT_FORM); return make_le(ctx, sy_expr_add_si(ctx, sy_expr_sub(ctx, b, a), 1));
     }
     return sy_fail(ctx, SY_EINVAL, "unknown relation operator %d", (int)op);
 }
@@ -88,14 +111,16 @@ const sy_expr *sy_expr_not(sy_ctx *ctx, const sy_expr *a)
     if (!ctx || !a) return NULL;
     if (!sy_check_bool(ctx, a, "Not")) return NULL;
     switch (a->kind) {
-    case SY_EXPR_TRUE: return sy_expr_false(ctx);
-    case SY_EXPR_FALSE: return sy_expr_true(ctx);
-    case SY_EXPR_EQ: return sy_node2(ctx, SY_EXPR_NE, a->args[0], NULL);
-    case SY_EXPR_NE: return sy_node2(ctx, SY_EXPR_EQ, a->args[0], NULL);
+    case SY_EXPR_TRUE: sy_rule_form(ctx, SY_R_NOT_TRUE); return sy_expr_false(ctx);
+    case SY_EXPR_FALSE: sy_rule_form(ctx, SY_R_NOT_FALSE); return sy_expr_true(ctx);
+    case SY_EXPR_EQ: sy_rule_form(ctx, SY_R_NOT_EQ); return sy_node2(ctx, SY_EXPR_NE, a->args[0], NULL);
+    case SY_EXPR_NE: sy_rule_form(ctx, SY_R_NOT_NE); return sy_node2(ctx, SY_EXPR_EQ, a->args[0], NULL);
     case SY_EXPR_LE: /* not (d <= 0)  <=>  1 - d <= 0 */
+        sy_rule_form(ctx, SY_R_NOT_LE);
         return make_le(ctx, sy_expr_sub(ctx, sy_expr_int_si(ctx, 1), a->args[0]));
     case SY_EXPR_AND:
     case SY_EXPR_OR: {
+        sy_rule_form(ctx, a->kind == SY_EXPR_AND ? SY_R_NOT_AND : SY_R_NOT_OR);
         const sy_expr *stackbuf[16];
         const sy_expr **v = a->n <= 16 ? stackbuf : sy_alloc(ctx, a->n * sizeof *v);
         if (!v) return sy_oom(ctx);
@@ -121,6 +146,32 @@ static bool contains(const sy_expr *const *v, size_t n, const sy_expr *x)
     return false;
 }
 
+/* Sort (rule AND_SORT / OR_SORT) and drop duplicates (AND_DUP / OR_DUP):
+ * adjacent once sorted; unsorted (the sort switched off, a test switch) any
+ * pair. */
+static void sort_dedup(sy_ctx *ctx, const sy_expr **v, size_t *mp, bool is_and)
+{
+    size_t m = *mp;
+    bool sorted = true;
+    for (size_t i = 1; i < m && sorted; i++) sorted = sy_expr_cmp(v[i - 1], v[i]) <= 0;
+    if (!sorted && sy_rule_on(ctx, is_and ? SY_R_AND_SORT : SY_R_OR_SORT)) {
+        qsort(v, m, sizeof *v, cmp_ptr);
+        sorted = true;
+    }
+    bool dup = false;
+    for (size_t i = 0; i < m && !dup; i++)
+        for (size_t j = i + 1; j < (sorted ? i + 2 : m) && j < m && !dup; j++) dup = v[i] == v[j];
+    if (dup && sy_rule_on(ctx, is_and ? SY_R_AND_DUP : SY_R_OR_DUP)) {
+        size_t k = 0;
+        for (size_t i = 0; i < m; i++) {
+            bool seen = false;
+            for (size_t j = sorted && k ? k - 1 : 0; j < k && !seen; j++) seen = v[j] == v[i];
+            if (!seen) v[k++] = v[i];
+        }
+        *mp = k;
+    }
+}
+
 static const sy_expr *connective(sy_ctx *ctx, sy_expr_kind kind, size_t n, const sy_expr *const *in)
 {
     bool is_and = kind == SY_EXPR_AND;
@@ -137,29 +188,29 @@ static const sy_expr *connective(sy_ctx *ctx, sy_expr_kind kind, size_t n, const
     if (!v) return sy_oom(ctx);
     size_t m = 0;
     const sy_expr *res = NULL;
+    bool flatten = false;
+    for (size_t i = 0; i < n; i++) flatten = flatten || in[i]->kind == (uint8_t)kind;
+    if (flatten) flatten = sy_rule_on(ctx, is_and ? SY_R_AND_FLATTEN : SY_R_OR_FLATTEN);
     for (size_t i = 0; i < n; i++) {
         const sy_expr *e = in[i];
-        size_t k = e->kind == (uint8_t)kind ? e->n : 1;
+        bool flat = flatten && e->kind == (uint8_t)kind;
+        size_t k = flat ? e->n : 1;
         for (size_t j = 0; j < k; j++) {
-            const sy_expr *x = e->kind == (uint8_t)kind ? e->args[j] : e;
-            if (x == absorbing) {
+            const sy_expr *x = flat ? e->args[j] : e;
+            if (x == absorbing && sy_rule_on(ctx, is_and ? SY_R_AND_FALSE : SY_R_OR_TRUE)) {
                 res = absorbing;
                 goto done;
             }
-            if (x != neutral) v[m++] = x;
+            if (x != neutral || !sy_rule_on(ctx, is_and ? SY_R_AND_TRUE : SY_R_OR_FALSE)) v[m++] = x;
         }
     }
-    qsort(v, m, sizeof *v, cmp_ptr);
-    size_t k = 0;
-    for (size_t i = 0; i < m; i++)
-        if (k == 0 || v[k - 1] != v[i]) v[k++] = v[i];
-    m = k;
+    sort_dedup(ctx, v, &m, is_and);
     if (m <= 32) {
         /* complementary pairs: And(r, not r) = false, Or(r, not r) = true */
         for (size_t i = 0; i < m; i++) {
             const sy_expr *nr = sy_expr_not(ctx, v[i]);
             if (!nr) goto done;
-            if (contains(v, m, nr)) {
+            if (contains(v, m, nr) && sy_rule_on(ctx, is_and ? SY_R_AND_COMPLEMENT : SY_R_OR_COMPLEMENT)) {
                 res = absorbing;
                 goto done;
             }
@@ -173,6 +224,7 @@ static const sy_expr *connective(sy_ctx *ctx, sy_expr_kind kind, size_t n, const
             if (!orel) goto done;
             for (size_t j = 0; j < m; j++) {
                 if (j == i || v[j] != orel) continue;
+                if (!sy_rule_on(ctx, is_and ? SY_R_AND_LE_PAIR : SY_R_OR_LE_PAIR)) continue;
                 const sy_expr *merged = is_and ? make_eq(ctx, d, false)
                                                : make_eq(ctx, sy_expr_add_si(ctx, d, -1), true);
                 if (!merged) goto done;
@@ -182,15 +234,16 @@ static const sy_expr *connective(sy_ctx *ctx, sy_expr_kind kind, size_t n, const
                 break;
             }
         }
-        qsort(v, m, sizeof *v, cmp_ptr);
-        k = 0;
-        for (size_t i = 0; i < m; i++)
-            if (k == 0 || v[k - 1] != v[i]) v[k++] = v[i];
-        m = k;
+        sort_dedup(ctx, v, &m, is_and);
     }
-    if (m == 0) res = neutral;
-    else if (m == 1) res = v[0];
-    else res = sy_node_n(ctx, kind, m, v);
+    if (m == 0) {
+        sy_rule_form(ctx, is_and ? SY_R_AND_EMPTY : SY_R_OR_EMPTY);
+        res = neutral;
+    } else if (m == 1 && sy_rule_on(ctx, is_and ? SY_R_AND_SINGLE : SY_R_OR_SINGLE)) {
+        res = v[0];
+    } else {
+        res = sy_node_n(ctx, kind, m, v);
+    }
 done:
     sy_dealloc(ctx, v, (cap ? cap : 1) * sizeof *v);
     return res;
