@@ -5,7 +5,7 @@
 #include "algebra/rules.h"
 
 const sy_rule sy_rules_table[SY_R_COUNT] = {
-#define SY_RULE(id, kind, bound, lhs, rhs, side) {#id, SY_RULE_##kind, bound, lhs, rhs, side},
+#define SY_RULE(id, kind, split, lhs, rhs, side) {#id, SY_RULE_##kind, split, lhs, rhs, side},
 #include "algebra/rules.def"
 #undef SY_RULE
 };

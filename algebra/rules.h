@@ -9,7 +9,7 @@
 #include "symshape/ctx.h"
 
 typedef enum sy_rule_id {
-#define SY_RULE(id, kind, bound, lhs, rhs, side) SY_R_##id,
+#define SY_RULE(id, kind, split, lhs, rhs, side) SY_R_##id,
 #include "algebra/rules.def"
 #undef SY_RULE
     SY_R_COUNT
@@ -23,7 +23,7 @@ typedef enum sy_rule_kind {
 typedef struct sy_rule {
     const char *name; /* the id without SY_R_, e.g. "FLOORDIV_NESTED" */
     sy_rule_kind kind;
-    unsigned bound;   /* 0: proven for all integers; N: for |each pattern variable| <= N */
+    const char *split; /* "": proven for all integers; "v1 v2=N": for v1, v2 in [-N, N] (rules.def) */
     const char *lhs, *rhs, *side; /* see rules.def */
 } sy_rule;
 

@@ -399,15 +399,46 @@ static void sb_printf(sbuf *b, const char *fmt, ...)
 }
 
 /* Check that `premises` imply `claim`: Z3 on premises and not(claim). */
-static sy_verify_verdict prove(tr *t, size_t np, Z3_ast *premises, Z3_ast claim, sbuf *cex, double *secs)
+/* The solver of one attempt: Z3's default (tactic NULL) or one built from a
+ * tactic. */
+static Z3_solver attempt(tr *t, const char *tactic, size_t np, Z3_ast *premises, Z3_ast claim)
 {
-    Z3_solver s = Z3_mk_solver(t->z);
+    Z3_solver s;
+    if (tactic) {
+        Z3_tactic tac = Z3_mk_tactic(t->z, tactic);
+        if (!tac) return NULL;
+        Z3_tactic_inc_ref(t->z, tac);
+        s = Z3_mk_solver_from_tactic(t->z, tac);
+        Z3_tactic_dec_ref(t->z, tac);
+    } else {
+        s = Z3_mk_solver(t->z);
+    }
+    if (!s) return NULL;
     Z3_solver_inc_ref(t->z, s);
     for (size_t i = 0; i < np; i++) Z3_solver_assert(t->z, s, premises[i]);
     Z3_solver_assert(t->z, s, Z3_mk_not(t->z, claim));
+    return s;
+}
+
+/* Check that `premises` imply `claim`: Z3 on premises and not(claim). An
+ * unknown from Z3's default solver (its budget ran out: nonlinear terms such
+ * as Mod(x*y, 6) or a symbolic divisor) is tried again with Z3's "qfnia"
+ * tactic, its strategy for quantifier-free nonlinear integer arithmetic
+ * (simplification, div/mod purification, then nlsat), within the same
+ * rlimit per attempt. Either attempt's sat/unsat is exact; unknown stays
+ * unknown. */
+static sy_verify_verdict prove(tr *t, size_t np, Z3_ast *premises, Z3_ast claim, sbuf *cex, double *secs)
+{
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
-    Z3_lbool r = Z3_solver_check(t->z, s);
+    Z3_solver s = attempt(t, NULL, np, premises, claim);
+    Z3_lbool r = s ? Z3_solver_check(t->z, s) : Z3_L_UNDEF;
+    if (r == Z3_L_UNDEF) {
+        if (s) Z3_solver_dec_ref(t->z, s);
+        Z3_set_error_handler(t->z, on_z3_error);
+        s = attempt(t, "qfnia", np, premises, claim);
+        r = s ? Z3_solver_check(t->z, s) : Z3_L_UNDEF;
+    }
     clock_gettime(CLOCK_MONOTONIC, &b);
     *secs = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
     sy_verify_verdict v = r == Z3_L_FALSE ? SY_VERIFY_PROVEN : r == Z3_L_TRUE ? SY_VERIFY_REFUTED : SY_VERIFY_UNKNOWN;
@@ -421,7 +452,7 @@ static sy_verify_verdict prove(tr *t, size_t np, Z3_ast *premises, Z3_ast claim,
         }
         Z3_model_dec_ref(t->z, m);
     }
-    Z3_solver_dec_ref(t->z, s);
+    if (s) Z3_solver_dec_ref(t->z, s);
     if (Z3_get_error_code(t->z) != Z3_OK) v = SY_VERIFY_UNKNOWN;
     return v;
 }
