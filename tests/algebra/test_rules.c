@@ -1,0 +1,270 @@
+/* The rule table as the only way to rewrite (algebra/rules.def,
+ * docs/proof.md "Rewrite rules as data"):
+ * - a rule switched off is no longer applied;
+ * - with every rule off, every constructor builds the literal node of its
+ *   arguments and sy_simplify returns its input, on random arguments: a
+ *   rewrite site without a table gate would change them (this is the check
+ *   that no rewrite happens outside the table);
+ * - every table id is used at a gate in the algebra sources (no dead entry);
+ * - random instances of every rule's LHS (constants c0..c9 random integers,
+ *   the other pattern variables random expressions) simplify to a value equal
+ *   to the literal LHS's at random points, and every rule fires on them. */
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+
+#include "gen.h"
+#include "algebra/expr_private.h"
+#include "algebra/rules.h"
+
+TestSuite(rules, .init = ctx_setup, .fini = ctx_teardown);
+
+static const sy_expr *parse1(const char *s)
+{
+    const sy_expr *e = NULL;
+    cr_assert(eq(int, sy_expr_parse(ctx, s, strlen(s), &e), SY_OK), "parse '%s': %s", s, sy_ctx_last_error_msg(ctx));
+    return e;
+}
+
+static char *show_e(const sy_expr *e) { return sy_expr_print(ctx, e, SY_PRINT_CANONICAL); }
+
+Test(rules, a_rule_switched_off_is_not_applied)
+{
+    static const struct { sy_rule_id id; const char *in, *on, *off; } cases[] = {
+        {SY_R_FLOORDIV_NESTED, "FloorDiv(FloorDiv(x, 2), 3)", "x // 6", "(x // 2) // 3"},
+        {SY_R_MOD_STRIP_INNER, "Mod(Mod(x, 6) + y, 3)", "(x + y) % 3", "(x % 6 + y) % 3"},
+        {SY_R_MIN_ABSORB, "Min(x, Max(x, y))", "x", "Min(x, Max(x, y))"},
+        {SY_R_REL_LE_CONTENT, "2*x + 3 <= 0", "x + 2 <= 0", "2*x + 3 <= 0"},
+        {SY_R_FLOORDIV_PULL_OUT_SYM, "FloorDiv(x*y + 1, y)", "x + 1 // y", "(x*y + 1) // y"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sy_rules_set_all(ctx, true);
+        sy_rules_reset_hits(ctx);
+        char *a = show_e(parse1(cases[i].in));
+        cr_expect(sy_rule_hits(ctx, cases[i].id) > 0, "%s did not fire on %s", sy_rules_table[cases[i].id].name, cases[i].in);
+        cr_assert(eq(int, sy_rules_set_enabled(ctx, cases[i].id, false), 1));
+        sy_rules_reset_hits(ctx);
+        char *b = show_e(parse1(cases[i].in));
+        cr_expect(eq(u64, sy_rule_hits(ctx, cases[i].id), 0));
+        cr_expect(strcmp(a, b) != 0, "%s: the same result with the rule off: %s", cases[i].in, a);
+        sy_str_free(ctx, a);
+        sy_str_free(ctx, b);
+        (void)cases[i].on;
+        (void)cases[i].off;
+    }
+    sy_rules_set_all(ctx, true);
+    cr_expect(eq(int, sy_rules_set_enabled(ctx, SY_R_REL_LT_FORM, false), 0), "a FORM rule cannot be switched off");
+}
+
+static bool literal(const sy_expr *r, sy_expr_kind k, size_t n, const sy_expr *const *args)
+{
+    if (!r || sy_expr_kind_of(r) != k || sy_expr_nargs(r) != n) return false;
+    for (size_t i = 0; i < n; i++)
+        if (sy_expr_arg(r, i) != args[i]) return false;
+    return true;
+}
+
+Test(rules, with_every_rule_off_constructors_build_literal_nodes, .timeout = 300)
+{
+    rng = test_seed() | 1;
+    const sy_expr *syms[3] = {sy_expr_sym(ctx, "x"), sy_expr_sym(ctx, "y"), sy_expr_sym(ctx, "z")};
+    long checked = 0;
+    for (int it = 0; it < 3000; it++) {
+        sy_rules_set_all(ctx, true);
+        npool = 0;
+        const sy_expr *a = build(gen(1 + (int)(rnd() % 3)), syms);
+        const sy_expr *b = build(gen(1 + (int)(rnd() % 3)), syms);
+        sy_ctx_reset_error(ctx);
+        if (!a || !b) continue;
+        const sy_expr *ra = sy_expr_le(ctx, a, b), *rb = sy_expr_ne(ctx, b, sy_expr_int_si(ctx, 3));
+        sy_ctx_reset_error(ctx);
+        if (!ra || !rb) continue;
+        sy_rules_set_all(ctx, false);
+        const sy_expr *ab[2] = {a, b}, *rr[2] = {ra, rb};
+        if (!sy_is_zero(b)) {
+            cr_assert(literal(sy_expr_floordiv(ctx, a, b), SY_EXPR_FLOORDIV, 2, ab), "FloorDiv rewrote");
+            cr_assert(literal(sy_expr_mod(ctx, a, b), SY_EXPR_MOD, 2, ab), "Mod rewrote");
+            cr_assert(literal(sy_expr_ceildiv(ctx, a, b), SY_EXPR_CEILDIV, 2, ab), "CeilDiv rewrote");
+        }
+        cr_assert(literal(sy_expr_min(ctx, a, b), SY_EXPR_MIN, 2, ab), "Min rewrote");
+        cr_assert(literal(sy_expr_max(ctx, a, b), SY_EXPR_MAX, 2, ab), "Max rewrote");
+        const sy_expr *d = sy_expr_sub(ctx, a, b);
+        cr_assert(literal(sy_expr_le(ctx, a, b), SY_EXPR_LE, 1, &d), "Le rewrote");
+        cr_assert(literal(sy_expr_eq(ctx, a, b), SY_EXPR_EQ, 1, &d), "Eq rewrote");
+        cr_assert(literal(sy_expr_ne(ctx, a, b), SY_EXPR_NE, 1, &d), "Ne rewrote");
+        cr_assert(literal(sy_expr_and(ctx, ra, rb), SY_EXPR_AND, 2, rr), "And rewrote");
+        cr_assert(literal(sy_expr_or(ctx, ra, rb), SY_EXPR_OR, 2, rr), "Or rewrote");
+        /* simplify under range facts (no replacement): the input itself */
+        sy_facts *f = sy_facts_new(ctx);
+        for (int s = 0; s < 3; s++) sy_facts_set_range(f, syms[s], sy_expr_int_si(ctx, 0), sy_expr_int_si(ctx, 40));
+        const sy_expr *e = rnd() % 2 ? a : ra;
+        const sy_expr *se = sy_simplify(f, e);
+        sy_ctx_reset_error(ctx);
+        if (se) cr_assert(se == e, "sy_simplify rewrote with every rule off");
+        sy_facts_free(f);
+        checked++;
+    }
+    sy_rules_set_all(ctx, true);
+    cr_assert(checked > 2000);
+}
+
+/* every id of the table occurs at a gate (sy_rule_on / sy_rule_form) in the
+ * algebra sources other than rules.c */
+Test(rules, every_table_entry_has_a_rewrite_site)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/../algebra", SY_TESTS_DIR);
+    DIR *dp = opendir(dir);
+    cr_assert(dp != NULL, "%s", dir);
+    size_t cap = 1 << 20, len = 0;
+    char *all = malloc(cap);
+    struct dirent *de;
+    while ((de = readdir(dp))) {
+        size_t n = strlen(de->d_name);
+        if (n < 3 || strcmp(de->d_name + n - 2, ".c") || !strcmp(de->d_name, "rules.c")) continue;
+        char path[8192];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        FILE *fp = fopen(path, "r");
+        cr_assert(fp != NULL);
+        for (;;) {
+            if (cap - len < 65536) all = realloc(all, cap *= 2);
+            size_t k = fread(all + len, 1, cap - len - 1, fp);
+            if (!k) break;
+            len += k;
+        }
+        fclose(fp);
+    }
+    closedir(dp);
+    all[len] = '\0';
+    size_t unused = 0;
+    for (unsigned i = 0; i < SY_R_COUNT; i++) {
+        char id[96];
+        snprintf(id, sizeof id, "SY_R_%s", sy_rules_table[i].name);
+        bool found = false;
+        for (const char *p = all; !found && (p = strstr(p, id)); p += strlen(id))
+            found = !isalnum((unsigned char)p[strlen(id)]) && p[strlen(id)] != '_';
+        if (!found) {
+            unused++;
+            cr_log_error("table entry %s has no rewrite site", sy_rules_table[i].name);
+        }
+    }
+    free(all);
+    cr_expect(eq(sz, unused, 0));
+}
+
+/* ---- random instances */
+
+static const char *const EXPRS[] = {"s", "t", "2*s - 3", "-s + 5", "s + t", "s*t", "Mod(s, 4) + 1", "FloorDiv(t, 3)",
+                                    "Mod(t, 6)", "-t", "3*s", "Max(s, 2)", "Min(t, 7)", "s - t", "Mod(s, 5) + 2", "6*t + 4",
+                                    "FloorDiv(s, 2)", "-Mod(s, 3) - 1", "Mod(s, 3)", "4", "-2", "s*s", "Mod(t, 3) + 10", "0",
+                                    "FloorDiv(s, 10)", "t + 40", "FloorDiv(s, 10) + 1", "Max(FloorDiv(s, 10), 5)"};
+#define NEXPR (sizeof EXPRS / sizeof EXPRS[0])
+
+/* The instance text; occ[] receives the expression pieces substituted (one per occurrence). */
+static void instance(const char *pat, const char *cv[10], const char *ev[26], char *out, size_t cap, const char **occ,
+                     size_t *nocc)
+{
+    size_t o = 0;
+    *nocc = 0;
+    for (const char *p = pat; *p && o + 64 < cap;) {
+        if (isalpha((unsigned char)*p)) {
+            const char *s = p;
+            while (isalnum((unsigned char)*p) || *p == '_') p++;
+            size_t n = (size_t)(p - s);
+            if (n == 2 && s[0] == 'c' && isdigit((unsigned char)s[1])) o += (size_t)snprintf(out + o, cap - o, "(%s)", cv[s[1] - '0']);
+            else if (n == 1 && islower((unsigned char)s[0])) {
+                o += (size_t)snprintf(out + o, cap - o, "(%s)", ev[s[0] - 'a']);
+                occ[(*nocc)++] = ev[s[0] - 'a'];
+            }
+            else {
+                memcpy(out + o, s, n);
+                o += n;
+            }
+        } else {
+            out[o++] = *p++;
+        }
+    }
+    out[o] = '\0';
+}
+
+Test(rules, every_rule_fires_on_random_instances_and_agrees_with_evaluation, .timeout = 300)
+{
+    rng = test_seed() | 1;
+    const sy_expr *st[2] = {sy_expr_sym(ctx, "s"), sy_expr_sym(ctx, "t")};
+    size_t not_fired = 0, compared = 0;
+    for (unsigned r = 0; r < SY_R_COUNT; r++) {
+        const sy_rule *R = &sy_rules_table[r];
+        bool simp = !strncmp(R->name, "SIMP_", 5);
+        uint64_t fired = 0;
+        for (int it = 0; it < 3000 && (fired == 0 || it < 40); it++) {
+            char cbuf[10][16];
+            const char *cv[10], *ev[26];
+            for (int i = 0; i < 10; i++) {
+                long v = (long)(rnd() % 19) - 9;
+                if (rnd() % 3 == 0) v = (long)(rnd() % 7) + 1;
+                snprintf(cbuf[i], sizeof cbuf[i], "%ld", v);
+                cv[i] = cbuf[i];
+            }
+            for (int i = 0; i < 26; i++) ev[i] = EXPRS[rnd() % NEXPR];
+            char text[1024];
+            const char *occ[32];
+            size_t nocc;
+            instance(R->lhs, cv, ev, text, sizeof text, occ, &nocc);
+            /* the literal LHS, and the pieces alone (their own rewrites are not this rule's) */
+            sy_rules_set_all(ctx, false);
+            const sy_expr *lit = NULL;
+            sy_status st0 = sy_expr_parse(ctx, text, strlen(text), &lit);
+            sy_rules_set_all(ctx, true);
+            if (st0 != SY_OK) {
+                sy_ctx_reset_error(ctx);
+                continue;
+            }
+            sy_rules_reset_hits(ctx);
+            for (size_t i = 0; i < nocc; i++) {
+                const sy_expr *piece = NULL;
+                sy_expr_parse(ctx, occ[i], strlen(occ[i]), &piece);
+            }
+            uint64_t base = sy_rule_hits(ctx, (sy_rule_id)r);
+            sy_rules_reset_hits(ctx);
+            const sy_expr *got = NULL;
+            if (sy_expr_parse(ctx, text, strlen(text), &got) != SY_OK) {
+                sy_ctx_reset_error(ctx);
+                continue;
+            }
+            sy_facts *f = NULL;
+            if (simp) {
+                f = sy_facts_new(ctx);
+                sy_facts_set_range(f, st[0], sy_expr_int_si(ctx, 0), sy_expr_int_si(ctx, 30));
+                sy_facts_set_range(f, st[1], sy_expr_int_si(ctx, 10), sy_expr_int_si(ctx, 12));
+                got = sy_simplify(f, got);
+                cr_assert(got != NULL, "%s: simplify %s: %s", R->name, text, sy_ctx_last_error_msg(ctx));
+            }
+            if (sy_rule_hits(ctx, (sy_rule_id)r) > base) fired++;
+            for (int k = 0; k < 12; k++) {
+                int64_t vals[2];
+                for (int s = 0; s < 2; s++) vals[s] = (int64_t)(rnd() % 61) - 30;
+                if (simp) { /* inside the facts: s in [0, 30], t in [10, 12] */
+                    vals[0] = (int64_t)(rnd() % 31);
+                    vals[1] = 10 + (int64_t)(rnd() % 3);
+                }
+                int64_t want, have;
+                sy_status a = sy_expr_eval_si(ctx, lit, 2, st, vals, &want);
+                sy_ctx_reset_error(ctx);
+                if (a != SY_OK) continue; /* the literal LHS is undefined (or too large) there */
+                sy_status b = sy_expr_eval_si(ctx, got, 2, st, vals, &have);
+                char *gs = show_e(got);
+                cr_assert(eq(int, b, SY_OK), "%s: %s -> %s undefined at s=%ld t=%ld", R->name, text, gs, (long)vals[0], (long)vals[1]);
+                cr_assert(eq(i64, have, want), "%s: %s -> %s at s=%ld t=%ld", R->name, text, gs, (long)vals[0], (long)vals[1]);
+                sy_str_free(ctx, gs);
+                compared++;
+            }
+            if (f) sy_facts_free(f);
+        }
+        if (!fired) {
+            not_fired++;
+            cr_log_error("rule %s never fired on its random instances", R->name);
+        }
+    }
+    printf("rules: %u, random instances compared with evaluation at %zu points\n", (unsigned)SY_R_COUNT, compared);
+    cr_expect(eq(sz, not_fired, 0));
+}
