@@ -20,7 +20,25 @@ typedef struct {
     const char *name;
     size_t line;
     uint64_t rng;
+    bool notified; /* on_case called for the current line */
+    char lastmsg[512]; /* the last report's text */
 } runner;
+
+/* The per-case callback (sy_cases_options.on_case) with what was parsed and
+ * the engine's answer; c->file, c->line and c->message are filled here. */
+static void notify(runner *R, sy_case *c)
+{
+    if (R->notified || !R->o->on_case) return;
+    R->notified = true;
+    c->file = R->name;
+    c->line = R->line;
+    if (c->status != SY_OK || !c->expr) {
+        if (c->status == SY_OK) c->status = SY_EFORMAT;
+        const char *m = sy_ctx_last_error_msg(R->ctx);
+        c->message = m && *m ? m : R->lastmsg;
+    }
+    R->o->on_case(R->o->on_case_ud, c);
+}
 
 static uint64_t rnd(runner *R)
 {
@@ -33,14 +51,13 @@ static uint64_t rnd(runner *R)
 
 static void report(runner *R, const char *kind, const char *fmt, ...)
 {
-    if (!R->o->report) return;
-    if (R->o->before_report) R->o->before_report(R->o->before_report_ud);
     va_list ap;
     va_start(ap, fmt);
-    fprintf(R->o->report, "%s:%zu: %s: ", R->name, R->line, kind);
-    vfprintf(R->o->report, fmt, ap);
-    fputc('\n', R->o->report);
+    vsnprintf(R->lastmsg, sizeof R->lastmsg, fmt, ap); /* for on_case (sy_case.message) */
     va_end(ap);
+    if (!R->o->report) return;
+    if (R->o->before_report) R->o->before_report(R->o->before_report_ud);
+    fprintf(R->o->report, "%s:%zu: %s: %s\n", R->name, R->line, kind, R->lastmsg);
 }
 
 static char *trim(char *s)
@@ -311,12 +328,19 @@ static void run_simplify(runner *R, char *lhs, char *assume, char *rhs)
                 goto fail;
             }
         se = f ? sy_simplify(f, e) : NULL;
-        sx = f ? sy_simplify(f, x) : NULL;
+        if (!se) {
+            sy_case c = {.kind = SY_CASE_SIMPLIFY, .text = lhs, .expr = e, .nassume = A.n, .assume = A.v,
+                         .status = f ? sy_ctx_last_error(R->ctx) : SY_ENOMEM};
+            notify(R, &c);
+        }
+        sx = f && se ? sy_simplify(f, x) : NULL;
         if (!se || !sx) {
             report(R, "FAIL", "simplify failed: %s", sy_ctx_last_error_msg(R->ctx));
             goto fail;
         }
     }
+    sy_case sc = {.kind = SY_CASE_SIMPLIFY, .text = lhs, .expr = e, .nassume = A.n, .assume = A.v, .simplified = se};
+    notify(R, &sc);
     if (se == sx) {
         R->r->passed++;
         R->r->by_kind[K_SIMPLIFY][0]++;
@@ -397,6 +421,10 @@ static void run_eval(runner *R, char *lhs, char *rhs)
         }
     }
     const sy_expr *e = parse(R, trim(lhs), "expression");
+    if (e) {
+        sy_case c = {.kind = SY_CASE_EVAL, .text = trim(lhs), .expr = e};
+        notify(R, &c);
+    }
     const sy_expr *x = e ? parse(R, rhs, "expected value") : NULL;
     if (!x) goto fail;
     const sy_expr *v;
@@ -483,8 +511,11 @@ static void run_decide(runner *R, char *lhs, char *assume, char *rhs)
             report(R, "FAIL", "cannot add assumption: %s", sy_ctx_last_error_msg(R->ctx));
             goto fail;
         }
-    sy_truth got;
-    if (sy_decide(f, e, &got) != SY_OK) {
+    sy_truth got = SY_TRUTH_UNKNOWN;
+    sy_status dst = sy_decide(f, e, &got);
+    sy_case dc = {.kind = SY_CASE_DECIDE, .text = lhs, .expr = e, .nassume = A.n, .assume = A.v, .status = dst, .truth = got};
+    notify(R, &dc);
+    if (dst != SY_OK) {
         report(R, "FAIL", "decide %s: %s", lhs, sy_ctx_last_error_msg(R->ctx));
         goto fail;
     }
@@ -636,10 +667,15 @@ static void run_bound(runner *R, char *lhs, char *assume, char *rhs)
     const sy_expr *glo = NULL, *ghi = NULL;
     sy_status st = sy_bound(f, e, &glo, &ghi);
     if (st != SY_OK && st != SY_EDIVZERO) {
+        sy_case ec = {.kind = SY_CASE_BOUND, .text = lhs, .expr = e, .nassume = A.n, .assume = A.v, .status = st};
+        notify(R, &ec);
         report(R, "FAIL", "bound %s: %s", lhs, sy_ctx_last_error_msg(R->ctx));
         goto fail;
     }
     if (st == SY_EDIVZERO) glo = ghi = NULL; /* unknown: the widest (sound) answer */
+    sy_case bc = {.kind = SY_CASE_BOUND, .text = lhs, .expr = e, .nassume = A.n, .assume = A.v, .lo = glo, .hi = ghi,
+                  .status = st == SY_EDIVZERO ? SY_OK : st};
+    notify(R, &bc);
     if ((glo && glo->kind != SY_EXPR_INT) || (ghi && ghi->kind != SY_EXPR_INT)) {
         report(R, "FAIL", "bound %s: the engine's range has a non-constant endpoint", lhs);
         goto fail;
@@ -712,12 +748,25 @@ done:
 
 /* ---------------------------------------------------------------- driver */
 
+static void run_line_body(runner *R, char *line);
+
 static void run_line(runner *R, char *line)
 {
     char *hash = strchr(line, '#');
     if (hash) *hash = '\0';
     line = trim(line);
     if (!*line) return;
+    R->notified = false;
+    R->lastmsg[0] = '\0';
+    run_line_body(R, line);
+    /* a line the runner could not read (or whose answer it did not reach) */
+    sy_case c = {.kind = SY_CASE_EVAL, .text = line, .status = sy_ctx_last_error(R->ctx)};
+    notify(R, &c);
+    sy_ctx_reset_error(R->ctx);
+}
+
+static void run_line_body(runner *R, char *line)
+{
     int kind;
     size_t kl;
     if (!strncmp(line, "simplify", 8)) { kind = K_SIMPLIFY; kl = 8; }
@@ -760,15 +809,14 @@ static void run_line(runner *R, char *line)
     case K_BOUND: run_bound(R, lhs, assume, rhs); break;
     default: run_eval(R, lhs, rhs); break;
     }
-    sy_ctx_reset_error(R->ctx);
 }
 
 sy_status sy_cases_run_text(sy_ctx *ctx, const char *text, size_t len, const char *name,
                             const sy_cases_options *opts, sy_cases_result *res)
 {
     if (!ctx || !text || !res) return SY_EINVAL;
-    sy_cases_options defo = {NULL, 0, 0, 0, 0, NULL, NULL};
-    runner R = {ctx, opts ? opts : &defo, res, name ? name : "<text>", 0, 0};
+    sy_cases_options defo = {NULL, 0, 0, 0, 0, NULL, NULL, NULL, NULL};
+    runner R = {ctx, opts ? opts : &defo, res, name ? name : "<text>", 0, 0, false, ""};
     R.rng = R.o->seed ? R.o->seed : 0x9e3779b97f4a7c15ull;
     size_t pos = 0;
     char *line = NULL;
@@ -793,6 +841,11 @@ sy_status sy_cases_run_text(sy_ctx *ctx, const char *text, size_t len, const cha
         if (nul) { /* never a silent truncation */
             report(&R, "FAIL", "NUL byte at column %zu", (size_t)(nul - line) + 1);
             res->failed++;
+            R.notified = false;
+            sy_fail_st(ctx, SY_EFORMAT, "NUL byte at column %zu", (size_t)(nul - line) + 1);
+            sy_case c = {.kind = SY_CASE_EVAL, .text = "", .status = SY_EFORMAT};
+            notify(&R, &c);
+            sy_ctx_reset_error(ctx);
         } else {
             run_line(&R, line);
         }

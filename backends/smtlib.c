@@ -17,6 +17,7 @@
  *    (|.eN|), so the script is linear in the DAG, not in the printed tree.
  * Runtime asserts (on unbacked sizes) are defined but not part of guards_all,
  * as sy_gset_check does not check them. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,35 +96,41 @@ static int is_leaf(const sy_expr *e)
 /* Children of e in the encoding (Add's monomials, Mul's factors, Pow's base, ...). */
 static size_t nkids(const sy_expr *e) { return is_leaf(e) ? 0 : sy_expr_nargs(e); }
 
+/* The DFS stack of count_uses and collect_divisors. */
+typedef struct { const sy_expr **v; size_t n, cap; } node_stack;
+
+/* Push e's children (false: out of memory, m->st set). */
+static bool push_kids(smt *m, node_stack *s, const sy_expr *e)
+{
+    size_t k = nkids(e);
+    if (s->n + k > s->cap) {
+        size_t nc = s->cap ? s->cap : 64;
+        while (s->n + k > nc) nc *= 2;
+        const sy_expr **nv = realloc(s->v, nc * sizeof *nv);
+        if (!nv) {
+            m->st = SY_ENOMEM;
+            return false;
+        }
+        s->v = nv;
+        s->cap = nc;
+    }
+    for (size_t i = 0; i < k; i++) s->v[s->n++] = sy_expr_arg(e, i);
+    return true;
+}
+
 /* Count uses: iterative DFS, each node's children visited on its first use. */
 static void count_uses(smt *m, const sy_expr *root)
 {
-    size_t cap = 64, n = 0;
-    const sy_expr **stack = malloc(cap * sizeof *stack);
-    if (!stack) {
-        m->st = SY_ENOMEM;
-        return;
+    node_stack stk = {NULL, 0, 0};
+    const sy_expr *e = root;
+    for (;;) {
+        node_slot *s = is_leaf(e) ? NULL : slot_of(m, e, 1);
+        if (m->st != SY_OK) break;
+        if (s && !s->uses++ && !push_kids(m, &stk, e)) break;
+        if (!stk.n) break;
+        e = stk.v[--stk.n];
     }
-    stack[n++] = root;
-    while (n && m->st == SY_OK) {
-        const sy_expr *e = stack[--n];
-        if (is_leaf(e)) continue;
-        node_slot *s = slot_of(m, e, 1);
-        if (!s) break;
-        if (s->uses++) continue;
-        size_t k = nkids(e);
-        if (n + k > cap) {
-            while (n + k > cap) cap *= 2;
-            const sy_expr **ns = realloc(stack, cap * sizeof *ns);
-            if (!ns) {
-                m->st = SY_ENOMEM;
-                break;
-            }
-            stack = ns;
-        }
-        for (size_t i = 0; i < k; i++) stack[n++] = sy_expr_arg(e, i);
-    }
-    free(stack);
+    free(stk.v);
 }
 
 static void w(smt *m, const char *s)
@@ -291,52 +298,36 @@ static void emit(smt *m, const sy_expr *e, int top)
     emit_body(m, e);
 }
 
-/* Post-order: bind every shared compound node (uses >= 2) before its first use. */
+/* Post-order: bind every shared compound node (uses >= 2) before its first
+ * use. Skipped: leaves, nodes bound already, nodes finished and inlined. */
+static int bind_skip(void *ud, const sy_expr *e)
+{
+    smt *m = ud;
+    node_slot *s = is_leaf(e) ? NULL : slot_of(m, e, 0);
+    return !s || s->id >= 0 || s->mark == (unsigned)-1;
+}
+
+static sy_status bind_visit(void *ud, const sy_expr *e)
+{
+    smt *m = ud;
+    node_slot *s = slot_of(m, e, 0);
+    if (s->uses >= 2) {
+        char buf[48];
+        s->id = m->next_id++;
+        snprintf(buf, sizeof buf, "(define-fun |.e%ld| () %s ", s->id, sy_expr_is_bool(e) ? "Bool" : "Int");
+        w(m, buf);
+        emit(m, e, 1);
+        w(m, ")\n");
+    } else {
+        s->mark = (unsigned)-1; /* finished, inlined at its one use */
+    }
+    return m->st;
+}
+
 static void bind_shared(smt *m, const sy_expr *root)
 {
-    typedef struct { const sy_expr *e; size_t next; } frame;
-    size_t cap = 64, n = 0;
-    frame *st = malloc(cap * sizeof *st);
-    if (!st) {
-        m->st = SY_ENOMEM;
-        return;
-    }
-    st[n++] = (frame){root, 0};
-    while (n && m->st == SY_OK) {
-        frame *f = &st[n - 1];
-        const sy_expr *e = f->e;
-        node_slot *s = is_leaf(e) ? NULL : slot_of(m, e, 0);
-        if (!s || s->id >= 0 || s->mark == (unsigned)-1) {
-            n--;
-            continue;
-        }
-        if (f->next < nkids(e)) {
-            const sy_expr *c = sy_expr_arg(e, f->next++);
-            if (n == cap) {
-                cap *= 2;
-                frame *ns = realloc(st, cap * sizeof *ns);
-                if (!ns) {
-                    m->st = SY_ENOMEM;
-                    break;
-                }
-                st = ns;
-            }
-            st[n++] = (frame){c, 0};
-            continue;
-        }
-        n--;
-        if (s->uses >= 2) {
-            char buf[48];
-            s->id = m->next_id++;
-            snprintf(buf, sizeof buf, "(define-fun |.e%ld| () %s ", s->id, sy_expr_is_bool(e) ? "Bool" : "Int");
-            w(m, buf);
-            emit(m, e, 1);
-            w(m, ")\n");
-        } else {
-            s->mark = (unsigned)-1; /* finished, inlined at its one use */
-        }
-    }
-    free(st);
+    sy_status st = sy_expr_walk_postorder(m->ctx, root, bind_skip, bind_visit, m);
+    if (m->st == SY_OK) m->st = st;
 }
 
 /* The distinct divisors reachable from root (each collected once per guard). */
@@ -345,18 +336,13 @@ static void collect_divisors(smt *m, const sy_expr *root)
     m->stamp++;
     if (m->stamp == 0 || m->stamp == (unsigned)-1) m->stamp = 1;
     m->ndivs = 0;
-    size_t cap = 64, n = 0;
-    const sy_expr **stack = malloc(cap * sizeof *stack);
-    if (!stack) {
-        m->st = SY_ENOMEM;
-        return;
-    }
-    stack[n++] = root;
-    while (n && m->st == SY_OK) {
-        const sy_expr *e = stack[--n];
-        if (is_leaf(e)) continue;
-        node_slot *s = slot_of(m, e, 0);
-        if (!s || s->mark == m->stamp) continue;
+    node_stack stk = {NULL, 0, 0};
+    for (const sy_expr *e = root; m->st == SY_OK; e = stk.v[--stk.n]) {
+        node_slot *s = is_leaf(e) ? NULL : slot_of(m, e, 0);
+        if (!s || s->mark == m->stamp) {
+            if (!stk.n) break;
+            continue;
+        }
         /* inlined nodes carry mark == -1 after binding; restore per stamp */
         s->mark = m->stamp;
         sy_expr_kind k = sy_expr_kind_of(e);
@@ -380,19 +366,9 @@ static void collect_divisors(smt *m, const sy_expr *root)
                 m->divs[m->ndivs++] = d;
             }
         }
-        size_t kk = nkids(e);
-        if (n + kk > cap) {
-            while (n + kk > cap) cap *= 2;
-            const sy_expr **ns = realloc(stack, cap * sizeof *ns);
-            if (!ns) {
-                m->st = SY_ENOMEM;
-                break;
-            }
-            stack = ns;
-        }
-        for (size_t i = 0; i < kk; i++) stack[n++] = sy_expr_arg(e, i);
+        if (!push_kids(m, &stk, e) || !stk.n) break;
     }
-    free(stack);
+    free(stk.v);
 }
 
 static const char smt_prelude[] =

@@ -10,132 +10,76 @@
 
 #include "cli/cli.h"
 
-static char *trim(char *s)
-{
-    while (*s == ' ' || *s == '\t' || *s == '\r') s++;
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) s[--n] = '\0';
-    return s;
-}
-
 typedef struct {
+    sy_ctx *ctx;
+    const sy_verify_options *vo;
     size_t proven, refuted, unknown, nothing, errors, skipped;
 } vcounts;
 
 static const char *const vnames[] = {"proven", "refuted", "unknown"};
+static const char *const kinds[] = {"simplify", "decide", "bound", "eval"};
 
-/* One case line (comment already stripped). */
-static void verify_line(sy_ctx *ctx, const char *file, size_t lineno, char *line, const sy_verify_options *vo, vcounts *c)
+/* One case, exactly as the runner parsed it, with the engine's answer
+ * (sy_cases_options.on_case). */
+static void verify_case(void *ud, const sy_case *k)
 {
-    const char *kinds[] = {"simplify", "decide", "bound", "eval"};
-    int kind = -1;
-    size_t kl = 0;
-    for (int k = 0; k < 4 && kind < 0; k++) {
-        kl = strlen(kinds[k]);
-        if (!strncmp(line, kinds[k], kl) && (line[kl] == ' ' || line[kl] == '\t')) kind = k;
-    }
-    if (kind < 0) {
-        printf("%s:%zu: error: unknown case kind\n", file, lineno);
+    vcounts *c = ud;
+    sy_ctx *ctx = c->ctx;
+    if (!k->expr) {
+        printf("%s:%zu: error: %s\n", k->file, k->line, k->message ? k->message : "cannot read the line");
         c->errors++;
         return;
     }
-    if (kind == 3) { /* eval: the evaluator is the reference; nothing to prove */
+    if (k->kind == SY_CASE_EVAL) { /* the evaluator is the reference; nothing to prove */
         c->skipped++;
         return;
     }
-    char *body = line + kl, *arrow = NULL;
-    for (char *p = strstr(body, "=>"); p; p = strstr(p + 2, "=>")) arrow = p;
-    if (!arrow) {
-        printf("%s:%zu: error: missing '=>'\n", file, lineno);
-        c->errors++;
-        return;
-    }
-    *arrow = '\0';
-    char *assume = strchr(body, '|');
-    if (assume) *assume++ = '\0';
-    const sy_expr *e = cli_parse(ctx, trim(body), "expression");
-    if (!e) {
-        printf("%s:%zu: error: %s\n", file, lineno, sy_ctx_last_error_msg(ctx));
-        c->errors++;
-        return;
-    }
-    const sy_expr **as = NULL;
-    size_t na = 0, cap = 0;
-    sy_facts *f = sy_facts_new(ctx);
-    int bad = !f;
-    for (char *a = assume; a && !bad;) {
-        char *semi = strchr(a, ';');
-        if (semi) *semi = '\0';
-        char *t = trim(a);
-        if (*t) {
-            const sy_expr *x = cli_parse(ctx, t, "assumption");
-            if (!x || cli_reserve(&as, &cap, na + 1, sizeof *as) || sy_facts_add(f, x) != SY_OK) bad = 1;
-            else as[na++] = x;
-        }
-        a = semi ? semi + 1 : NULL;
-    }
-    if (bad) {
-        printf("%s:%zu: error: %s\n", file, lineno, sy_ctx_last_error_msg(ctx));
-        c->errors++;
-        free(as);
-        sy_facts_free(f);
+    if (k->status != SY_OK) {
+        /* the engine's own refusal (a divisor that may be 0, a budget) is not a proof obligation */
+        printf("%s:%zu: engine error (nothing to prove): %s\n", k->file, k->line, k->message ? k->message : "");
+        c->nothing++;
         return;
     }
     sy_verify_verdict v = SY_VERIFY_UNKNOWN;
-    char *cex = NULL;
+    char *cex = NULL, *what = NULL, range[256] = "";
     sy_status st = SY_OK;
-    char *what = NULL;
-    int nothing = 0;
-    if (kind == 0) {
-        const sy_expr *r = sy_simplify(f, e);
-        if (!r) st = sy_ctx_last_error(ctx);
-        else {
-            what = sy_expr_print(ctx, r, SY_PRINT_CANONICAL);
-            st = sy_verify_equal(ctx, na, as, e, r, vo, &v, &cex);
+    if (k->kind == SY_CASE_SIMPLIFY) {
+        what = sy_expr_print(ctx, k->simplified, SY_PRINT_CANONICAL);
+        st = sy_verify_equal(ctx, k->nassume, k->assume, k->expr, k->simplified, c->vo, &v, &cex);
+    } else if (k->kind == SY_CASE_DECIDE) {
+        if (k->truth == SY_TRUTH_UNKNOWN) {
+            c->nothing++;
+            return;
         }
-    } else if (kind == 1) {
-        sy_truth t;
-        st = sy_decide(f, e, &t);
-        if (st == SY_OK && t == SY_TRUTH_UNKNOWN) nothing = 1;
-        else if (st == SY_OK) {
-            what = strdup(t == SY_TRUTH_TRUE ? "true" : "false");
-            st = sy_verify_equal(ctx, na, as, e, t == SY_TRUTH_TRUE ? sy_expr_true(ctx) : sy_expr_false(ctx), vo, &v, &cex);
-        }
+        const sy_expr *t = k->truth == SY_TRUTH_TRUE ? sy_expr_true(ctx) : sy_expr_false(ctx);
+        what = sy_expr_print(ctx, t, SY_PRINT_CANONICAL);
+        st = sy_verify_equal(ctx, k->nassume, k->assume, k->expr, t, c->vo, &v, &cex);
     } else {
-        const sy_expr *lo = NULL, *hi = NULL;
-        st = sy_bound(f, e, &lo, &hi);
-        if (st == SY_OK && !lo && !hi) nothing = 1;
-        else if (st == SY_OK) {
-            char *l = lo ? sy_expr_print(ctx, lo, SY_PRINT_CANONICAL) : NULL, *h = hi ? sy_expr_print(ctx, hi, SY_PRINT_CANONICAL) : NULL;
-            size_t len = (l ? strlen(l) : 3) + (h ? strlen(h) : 3) + 8;
-            what = malloc(len);
-            if (what) snprintf(what, len, "[%s, %s]", l ? l : "-oo", h ? h : "oo");
-            sy_str_free(ctx, l);
-            sy_str_free(ctx, h);
-            st = sy_verify_bound(ctx, na, as, e, lo, hi, vo, &v, &cex);
+        if (!k->lo && !k->hi) {
+            c->nothing++;
+            return;
         }
+        char *l = k->lo ? sy_expr_print(ctx, k->lo, SY_PRINT_CANONICAL) : NULL;
+        char *h = k->hi ? sy_expr_print(ctx, k->hi, SY_PRINT_CANONICAL) : NULL;
+        snprintf(range, sizeof range, "[%s, %s]", l ? l : "-oo", h ? h : "oo");
+        sy_str_free(ctx, l);
+        sy_str_free(ctx, h);
+        st = sy_verify_bound(ctx, k->nassume, k->assume, k->expr, k->lo, k->hi, c->vo, &v, &cex);
     }
     if (st != SY_OK) {
-        /* the engine's own refusal (a divisor that may be 0, a budget) is not a proof obligation */
-        printf("%s:%zu: engine error (nothing to prove): %s\n", file, lineno, sy_ctx_last_error_msg(ctx));
-        c->nothing++;
-    } else if (nothing) {
-        c->nothing++;
+        printf("%s:%zu: error: %s\n", k->file, k->line, sy_ctx_last_error_msg(ctx));
+        c->errors++;
     } else {
         if (v == SY_VERIFY_PROVEN) c->proven++;
         else if (v == SY_VERIFY_REFUTED) c->refuted++;
         else c->unknown++;
         if (v != SY_VERIFY_PROVEN) {
-            printf("%s:%zu: %s: %s %s => %s\n", file, lineno, vnames[v], kinds[kind], trim(body), what ? what : "?");
+            printf("%s:%zu: %s: %s %s => %s\n", k->file, k->line, vnames[v], kinds[k->kind], k->text, what ? what : *range ? range : "?");
             if (cex) printf("    counterexample: %s\n", cex);
         }
     }
-    if (kind == 1 || kind == 2) free(what);
-    else sy_str_free(ctx, what);
+    sy_str_free(ctx, what);
     sy_str_free(ctx, cex);
-    free(as);
-    sy_facts_free(f);
-    sy_ctx_reset_error(ctx);
 }
 
 int cli_verify_cases(const char *path, const sy_verify_options *vo)
@@ -149,17 +93,18 @@ int cli_verify_cases(const char *path, const sy_verify_options *vo)
         return cli_input_error("%s: a NUL byte in the file", cli_file_name(path));
     }
     sy_ctx *ctx = cli_ctx();
-    vcounts c = {0, 0, 0, 0, 0, 0};
-    size_t lineno = 0;
-    for (char *line = text; line;) {
-        char *nl = strchr(line, '\n');
-        if (nl) *nl = '\0';
-        lineno++;
-        char *hash = strchr(line, '#');
-        if (hash) *hash = '\0';
-        char *t = trim(line);
-        if (*t) verify_line(ctx, cli_file_name(path), lineno, t, vo, &c);
-        line = nl ? nl + 1 : NULL;
+    vcounts c = {ctx, vo, 0, 0, 0, 0, 0, 0};
+    /* the runner parses the cases and asks the engine; its own sampling of
+     * the expected answers is not needed here (one point) */
+    sy_cases_options co = {.samples = 1, .on_case = verify_case, .on_case_ud = &c};
+    sy_cases_result res;
+    memset(&res, 0, sizeof res);
+    sy_status st = sy_cases_run_text(ctx, text, len, cli_file_name(path), &co, &res);
+    if (st != SY_OK) {
+        int e = cli_lib_error(ctx, "verify");
+        sy_ctx_free(ctx);
+        free(text);
+        return e;
     }
     printf("%zu cases proved: %zu proven, %zu refuted, %zu unknown; %zu with nothing to prove (unknown/unbounded answers, "
            "engine errors), %zu eval cases not proved (the evaluator is the reference)",

@@ -9,9 +9,9 @@ cd "$(dirname "$0")/.."
 secs="${1:-60}"
 dir=build-fuzz
 cmake -S . -B "$dir" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSY_BUILD_FUZZERS=ON \
-  -DSY_BUILD_TESTS=OFF -DSY_BUILD_BENCH=OFF -DSY_BUILD_SHARED=OFF -DSY_WITH_Z3=OFF -DSY_WITH_ONNX=OFF >/dev/null
+  -DSY_BUILD_TESTS=OFF -DSY_BUILD_BENCH=OFF -DSY_BUILD_SHARED=OFF -DSY_WITH_Z3=OFF -DSY_WITH_ONNX=ON >/dev/null
 cmake --build "$dir" -j"$(nproc)" --target fuzzers
-declare -A corpus=([fuzz_bc_load]=bc [fuzz_expr]=expr [fuzz_graph]=graph [fuzz_cases]=cases)
+declare -A corpus=([fuzz_bc_load]=bc [fuzz_expr]=expr [fuzz_graph]=graph [fuzz_cases]=cases [fuzz_onnx]=onnx)
 run_one() { # name
   local name="$1" c="${corpus[$1]}" work="$dir/fuzz/work_$1" art="$dir/fuzz/artifacts_$1/"
   mkdir -p "$work" "$art" "fuzz/regress_$c"
@@ -29,7 +29,7 @@ run_one() { # name
   return 1
 }
 status=0
-names=(fuzz_bc_load fuzz_expr fuzz_graph fuzz_cases)
+names=(fuzz_graph fuzz_onnx fuzz_expr fuzz_bc_load fuzz_cases)
 for ((i = 0; i < ${#names[@]}; i += 2)); do
   pids=()
   for n in "${names[@]:i:2}"; do run_one "$n" & pids+=($!); done

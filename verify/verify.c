@@ -61,10 +61,13 @@ typedef struct {
     sy_status st;
     name_fn name_of;
     void *name_ud;
-    /* the Z3 constants created, by name, for counterexamples */
+    /* the Z3 constants created, in creation order (counterexamples), and a
+     * hash index on their names: cindex[i] is 1 + the constant's position,
+     * 0 for an empty slot (open addressing, capcindex a power of 2) */
     char **cnames;
     Z3_ast *consts;
     size_t nconsts, capconsts;
+    size_t *cindex, capcindex;
     Z3_sort int_sort;
     Z3_ast zero;
 } tr;
@@ -111,10 +114,37 @@ static tslot *lookup(tr *t, const sy_expr *e, int insert)
     return &t->tab[j];
 }
 
+static size_t hstr(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return (size_t)h;
+}
+
+/* The slot of name in the index (its entry or the empty slot to fill). */
+static size_t *cslot(tr *t, const char *name)
+{
+    size_t j = hstr(name) & (t->capcindex - 1);
+    while (t->cindex[j] && strcmp(t->cnames[t->cindex[j] - 1], name)) j = (j + 1) & (t->capcindex - 1);
+    return &t->cindex[j];
+}
+
+/* The Z3 integer constant named name, created once (expected O(1) per lookup). */
 static Z3_ast mk_const(tr *t, const char *name)
 {
-    for (size_t i = 0; i < t->nconsts; i++)
-        if (!strcmp(t->cnames[i], name)) return t->consts[i];
+    if (t->capcindex && *cslot(t, name)) return t->consts[*cslot(t, name) - 1];
+    if ((t->nconsts + 1) * 2 > t->capcindex) {
+        size_t nc = t->capcindex ? t->capcindex * 2 : 64;
+        size_t *ni = calloc(nc, sizeof *ni);
+        if (!ni) {
+            t->st = SY_ENOMEM;
+            return NULL;
+        }
+        free(t->cindex);
+        t->cindex = ni;
+        t->capcindex = nc;
+        for (size_t i = 0; i < t->nconsts; i++) *cslot(t, t->cnames[i]) = i + 1;
+    }
     if (t->nconsts == t->capconsts) {
         size_t nc = t->capconsts ? t->capconsts * 2 : 16;
         char **nn = realloc(t->cnames, nc * sizeof *nn);
@@ -141,6 +171,7 @@ static Z3_ast mk_const(tr *t, const char *name)
     Z3_ast c = Z3_mk_const(t->z, Z3_mk_string_symbol(t->z, name), t->int_sort);
     t->cnames[t->nconsts] = copy;
     t->consts[t->nconsts++] = c;
+    *cslot(t, name) = t->nconsts;
     return c;
 }
 
@@ -278,46 +309,26 @@ static void translate_node(tr *t, const sy_expr *e, tslot *s)
     s->def = def;
 }
 
-/* Post-order translation with an explicit stack (no recursion: deep DAGs). */
+/* Post-order translation (sy_expr_walk_postorder: no recursion, each DAG
+ * node once). */
+static int tr_skip(void *ud, const sy_expr *e)
+{
+    tslot *s = lookup(ud, e, 0);
+    return s && s->val;
+}
+
+static sy_status tr_visit(void *ud, const sy_expr *e)
+{
+    tr *t = ud;
+    tslot *s = lookup(t, e, 1);
+    if (s) translate_node(t, e, s);
+    return t->st;
+}
+
 static tslot *translate(tr *t, const sy_expr *root)
 {
-    tslot *r = lookup(t, root, 0);
-    if (r && r->val) return r;
-    typedef struct { const sy_expr *e; size_t next; } frame;
-    size_t cap = 64, n = 0;
-    frame *st = malloc(cap * sizeof *st);
-    if (!st) {
-        t->st = SY_ENOMEM;
-        return NULL;
-    }
-    st[n++] = (frame){root, 0};
-    while (n && t->st == SY_OK) {
-        frame *f = &st[n - 1];
-        tslot *s = lookup(t, f->e, 1);
-        if (!s) break;
-        if (s->val) {
-            n--;
-            continue;
-        }
-        size_t k = is_leaf(f->e) ? 0 : sy_expr_nargs(f->e);
-        if (f->next < k) {
-            const sy_expr *c = sy_expr_arg(f->e, f->next++);
-            if (n == cap) {
-                cap *= 2;
-                frame *ns = realloc(st, cap * sizeof *ns);
-                if (!ns) {
-                    t->st = SY_ENOMEM;
-                    break;
-                }
-                st = ns;
-            }
-            st[n++] = (frame){c, 0};
-            continue;
-        }
-        translate_node(t, f->e, s);
-        n--;
-    }
-    free(st);
+    sy_status st = sy_expr_walk_postorder(t->ctx, root, tr_skip, tr_visit, t);
+    if (t->st == SY_OK) t->st = st;
     return t->st == SY_OK ? lookup(t, root, 0) : NULL;
 }
 
@@ -362,6 +373,7 @@ static void tr_clear(tr *t)
     for (size_t i = 0; i < t->nconsts; i++) free(t->cnames[i]);
     free(t->cnames);
     free(t->consts);
+    free(t->cindex);
     free(t->tab);
     if (t->z) Z3_del_context(t->z);
     memset(t, 0, sizeof *t);

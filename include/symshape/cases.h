@@ -45,6 +45,37 @@ typedef struct sy_cases_result {
     size_t by_kind[4][2];  /**< [simplify, decide, bound, eval][passed, failed] */
 } sy_cases_result;
 
+/** Case kinds of sy_case. */
+typedef enum sy_case_kind { SY_CASE_SIMPLIFY, SY_CASE_DECIDE, SY_CASE_BOUND, SY_CASE_EVAL } sy_case_kind;
+
+/** One case as the runner parsed it, with the engine's answer: passed to
+ *  sy_cases_options.on_case once per case line (comments and blank lines
+ *  excluded). Every pointer is valid during the call only (KEEP: owned by the
+ *  runner; the expressions by the context). */
+typedef struct sy_case {
+    const char *file;      /**< the run's name ("<text>" if none) */
+    size_t line;           /**< 1-based line number */
+    sy_case_kind kind;     /**< meaningful when expr is not NULL */
+    const char *text;      /**< the case's expression text (the part before '|' or '@') */
+    /** The parsed expression (relation for decide); NULL when the line could
+     *  not be read (unknown kind, missing "=>", a parse error, a NUL byte):
+     *  then status is the error and message says why. */
+    const sy_expr *expr;
+    size_t nassume;                 /**< parsed assumptions */
+    const sy_expr *const *assume;   /**< nassume relations (NULL if none) */
+    /** SY_OK: the engine answered (below). Otherwise the engine's own error
+     *  (e.g. SY_EDIVZERO: a divisor that may be 0), message says which. */
+    sy_status status;
+    const char *message;            /**< NULL when status is SY_OK and expr is set */
+    /** simplify: the engine's result the runner compares (sy_simplify under
+     *  the assumptions; the parsed expression itself without assumptions). */
+    const sy_expr *simplified;
+    sy_truth truth;                 /**< decide: sy_decide's answer */
+    /** bound: sy_bound's range; NULL: no bound on that side (also when the
+     *  engine could not bound it). */
+    const sy_expr *lo, *hi;
+} sy_case;
+
 /** Options of a run. */
 typedef struct sy_cases_options {
     FILE *report;        /**< where failures (and, if verbose, all cases) are printed; NULL: silent */
@@ -56,6 +87,11 @@ typedef struct sy_cases_options {
      *  line on a terminal); NULL: none. */
     void (*before_report)(void *ud);
     void *before_report_ud;
+    /** Called once per case line with what the runner parsed and the
+     *  engine's answer (sy_case), after the engine answered and before the
+     *  answer is checked against the expectation; NULL: none. */
+    void (*on_case)(void *ud, const sy_case *c);
+    void *on_case_ud;
 } sy_cases_options;
 
 /** Run the cases in @p text (@p len bytes, not necessarily NUL-terminated).

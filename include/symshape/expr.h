@@ -231,6 +231,20 @@ SY_API sy_status sy_expr_eval(sy_ctx *ctx, const sy_expr *e, size_t n, const sy_
 SY_API sy_status sy_expr_eval_si(sy_ctx *ctx, const sy_expr *e, size_t n, const sy_expr *const *syms,
                                  const int64_t *vals, int64_t *out);
 
+/** Visit every node reachable from @p root in post-order (a node after its
+ *  children, sy_expr_arg 0..sy_expr_nargs-1: an Add's monomials, a Mul's
+ *  factors, ...), with an explicit stack (any depth, no recursion).
+ *  @p skip(ud, e) returning nonzero skips e and everything below it (the
+ *  caller's "already visited": a DAG is then walked once, whatever its tree
+ *  size); it is asked before e is entered. @p visit(ud, e) is called once e's
+ *  children are done; a status other than SY_OK stops the walk and is
+ *  returned. The stack is allocated with the context's allocator.
+ *  @retval SY_OK every node was skipped or visited
+ *  @retval SY_EINVAL a NULL argument @retval SY_ENOMEM
+ *  @retval (other) what visit returned. */
+SY_API sy_status sy_expr_walk_postorder(sy_ctx *ctx, const sy_expr *root, int (*skip)(void *ud, const sy_expr *e),
+                                        sy_status (*visit)(void *ud, const sy_expr *e), void *ud);
+
 /** The symbols occurring in @p e, sorted by sy_expr_cmp. *out receives an
  *  array of *n pointers (GIVE: release with sy_mem_free; NULL when n = 0). */
 SY_API sy_status sy_expr_free_symbols(sy_ctx *ctx, const sy_expr *e, const sy_expr ***out, size_t *n);
