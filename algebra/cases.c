@@ -53,11 +53,15 @@ static void report(runner *R, const char *kind, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(R->lastmsg, sizeof R->lastmsg, fmt, ap); /* for on_case (sy_case.message) */
+    vsnprintf(R->lastmsg, sizeof R->lastmsg, fmt, ap); /* for on_case (sy_case.message; may be cut) */
     va_end(ap);
     if (!R->o->report) return;
     if (R->o->before_report) R->o->before_report(R->o->before_report_ud);
-    fprintf(R->o->report, "%s:%zu: %s: %s\n", R->name, R->line, kind, R->lastmsg);
+    va_start(ap, fmt);
+    fprintf(R->o->report, "%s:%zu: %s: ", R->name, R->line, kind);
+    vfprintf(R->o->report, fmt, ap); /* in full */
+    fputc('\n', R->o->report);
+    va_end(ap);
 }
 
 static char *trim(char *s)
