@@ -114,6 +114,7 @@ typedef sy_status (*opfn)(opcall *c);
 #define op_new_strided sy_opc_new_strided
 #define op_new_tensor sy_opc_new_tensor
 #define op_opt_tensor sy_opc_opt_tensor
+#define op_py_round sy_opc_py_round
 #define op_require sy_opc_require
 #define op_set_strided sy_opc_set_strided
 #define op_set_tensor sy_opc_set_tensor
@@ -128,6 +129,7 @@ typedef sy_status (*opfn)(opcall *c);
 #define op_is_floating sy_opc_is_floating
 #define op_num_def sy_opc_num_def
 #define op_numel sy_opc_numel
+#define op_show_sizes sy_opc_show_sizes
 #define op_reduced sy_opc_reduced
 #define op_require_eq sy_opc_require_eq
 #define op_set_tuple sy_opc_set_tuple
@@ -161,6 +163,10 @@ sy_status op_require(opcall *c, const sy_expr *rel, const char *fmt, ...)
 #endif
     ;
 /* evaluate a boolean to 0/1 through the env (guard if needed) */
+/* Python int() / math.floor / math.ceil / math.trunc / round of a number v
+ * (int, float or a true quotient SY_V_QUOT) to an int: mode 'f' floor, 'c'
+ * ceil, 't' truncation toward zero, 'r' round half to even (ops_scalar.c) */
+sy_status op_py_round(opcall *c, const sy_value *v, char mode);
 sy_status op_decide_bool(opcall *c, const sy_expr *rel, const char *reason, int *out);
 /* *out = 1 when the facts prove rel, without recording a guard or touching a
  * symbol (so no range guard follows); 0 when false or undecided */
@@ -214,6 +220,9 @@ sy_status op_dims_mask(opcall *c, const sy_value *dv, size_t ndim, bool *sel, in
 sy_status op_reduced(opcall *c, const sy_tensor *x, const bool *sel, int keep, const sy_expr ***out, size_t *n);
 /* product of the sizes */
 const sy_expr *op_numel(opcall *c, const sy_tensor *t);
+/* "(a, b, c)": n sizes as PyTorch prints a shape tuple (env-owned; "?" on
+ * allocation failure) */
+const char *op_show_sizes(opcall *c, size_t n, const sy_expr *const *sizes);
 /* requirement a == b with the message "WHAT: A != B" */
 sy_status op_require_eq(opcall *c, const sy_expr *a, const sy_expr *b, const char *what);
 /* a copy of x's sizes in the env arena (n + extra slots) */

@@ -564,6 +564,8 @@ static sy_status rsub(opcall *c)
 static sy_status convert(opcall *c)
 {
     const sy_tensor *x;
+    const sy_value *a0 = c->nargs ? &c->args[0] : NULL;
+    if (a0 && !strcmp(c->op, "int") && a0->kind != SY_V_TENSOR) return op_py_round(c, a0, 't'); /* Python int() of a number */
     sy_status st = op_tensor(c, 0, "input", &x);
     if (st) return st;
     static const struct { const char *name; sy_dtype dt; } map[] = {

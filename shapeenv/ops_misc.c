@@ -977,16 +977,7 @@ static sy_status rounding(opcall *c)
     const sy_value *v = op_arg(c, 0, "input");
     if (!v) return op_err(c, SY_EINVAL, "missing argument");
     if (v->kind == SY_V_TENSOR) return op_set_tensor(c, v->u.t->dtype, v->u.t->ndim, v->u.t->sizes);
-    if (v->kind == SY_V_INT) {
-        *c->out = *v;
-        return SY_OK;
-    }
-    if (v->kind != SY_V_FLOAT) return op_err(c, SY_EINVAL, "expected a tensor or a number");
-    double f = v->u.f;
-    double r = !strcmp(c->op, "ceil") ? ceil(f) : !strcmp(c->op, "floor") ? floor(f) : !strcmp(c->op, "round") ? nearbyint(f) : trunc(f);
-    if (!isfinite(r) || r >= 9.2e18 || r <= -9.2e18) return op_err(c, SY_EOVERFLOW, "cannot convert float %g to integer", f);
-    *c->out = sy_value_int(KI(c, (int64_t)r));
-    return SY_OK;
+    return op_py_round(c, v, !strcmp(c->op, "ceil") ? 'c' : !strcmp(c->op, "floor") ? 'f' : !strcmp(c->op, "round") ? 'r' : 't');
 }
 
 const opentry sy_ops_misc[] = {

@@ -595,6 +595,60 @@ static sy_status interpolate(opcall *c)
 /* F.multi_head_attention_forward (torch/nn/functional.py, 1.13): query
  * (L, N, E) or unbatched (L, E); key/value (S, N, E); returns
  * (attn_output (L, N, E), attn_weights or None). */
+/* the masks of multi_head_attention_forward (torch/nn/functional.py 1.13,
+ * _mha_shape_check and the "prep attention mask" / "merge key padding and
+ * attention masks" steps): attn_mask (#16) 2-D (L, S) or 3-D (N*heads, L, S)
+ * with S = key.size(0), bool/uint8/floating; key_padding_mask (#14) 2-D
+ * (N, S') batched or 1-D (S') unbatched, bool or floating, where S' = S plus
+ * one for bias_k (#7) and one for add_zero_attn (#9) (static_k #21: its
+ * size(1)). */
+static sy_status mha_masks(opcall *c, const sy_tensor *q, const sy_tensor *k, const sy_expr *nh, int batched)
+{
+    sy_ctx *ctx = c->env->ctx;
+    sy_status st;
+    const sy_tensor *kpm, *am, *bias_k, *static_k;
+    int zero_attn;
+    if ((st = op_opt_tensor(c, 14, "key_padding_mask", &kpm)) || (st = op_opt_tensor(c, 16, "attn_mask", &am)) ||
+        (st = op_opt_tensor(c, 7, "bias_k", &bias_k)) || (st = op_opt_tensor(c, 21, "static_k", &static_k)) ||
+        (st = op_bool_def(c, 9, "add_zero_attn", 0, &zero_attn)))
+        return st;
+    const sy_expr *L = q->sizes[0], *S = k->sizes[0], *N = batched ? q->sizes[1] : KI(c, 1);
+    if (am) {
+        if (am->ndim != 2 && am->ndim != 3)
+            return op_err(c, SY_EINVAL, "For %s `query`, expected `attn_mask` to be `None`, 2-D or 3-D but found %zu-D tensor instead",
+                          batched ? "batched (3-D)" : "unbatched (2-D)", am->ndim);
+        if (am->dtype != SY_DT_UINT8 && am->dtype != SY_DT_BOOL && !op_is_floating(am->dtype))
+            return op_err(c, SY_EINVAL, "Only float, byte, and bool types are supported for attn_mask, not torch.%s", sy_dtype_name(am->dtype));
+        const sy_expr *want[3] = {sy_expr_mul(ctx, N, nh), L, S};
+        const sy_expr *const *w = am->ndim == 2 ? want + 1 : want;
+        const sy_expr *eq = sy_expr_true(ctx);
+        for (size_t i = 0; i < am->ndim; i++) eq = sy_expr_and(ctx, eq, sy_expr_eq(ctx, am->sizes[i], w[i]));
+        if (!eq) return sy_ctx_last_error(ctx);
+        if ((st = op_require(c, eq, "The shape of the %zuD attn_mask is %s, but should be %s.", am->ndim, op_show_sizes(c, am->ndim, am->sizes),
+                             op_show_sizes(c, am->ndim, w))))
+            return st;
+    }
+    if (kpm) {
+        size_t want_rank = batched ? 2 : 1;
+        if (kpm->ndim != want_rank)
+            return op_err(c, SY_EINVAL, "For %s `query`, expected `key_padding_mask` to be `None` or %zu-D but found %zu-D tensor instead",
+                          batched ? "batched (3-D)" : "unbatched (2-D)", want_rank, kpm->ndim);
+        if (kpm->dtype != SY_DT_BOOL && !op_is_floating(kpm->dtype))
+            return op_err(c, SY_EINVAL, "only bool and floating types of key_padding_mask are supported");
+        const sy_expr *src = static_k && static_k->ndim == 3 ? static_k->sizes[1] : sy_expr_add_si(ctx, S, bias_k && !static_k ? 1 : 0);
+        if (zero_attn) src = sy_expr_add_si(ctx, src, 1);
+        const sy_expr *want[2] = {N, src};
+        const sy_expr *const *w = batched ? want : want + 1;
+        const sy_expr *eq = sy_expr_true(ctx);
+        for (size_t i = 0; i < kpm->ndim; i++) eq = sy_expr_and(ctx, eq, sy_expr_eq(ctx, kpm->sizes[i], w[i]));
+        if (!eq) return sy_ctx_last_error(ctx);
+        if ((st = op_require(c, eq, "expecting key_padding_mask shape of %s, but got %s", op_show_sizes(c, 2, want),
+                             op_show_sizes(c, kpm->ndim, kpm->sizes))))
+            return st;
+    }
+    return SY_OK;
+}
+
 static sy_status mha(opcall *c)
 {
     sy_ctx *ctx = c->env->ctx;
@@ -618,6 +672,7 @@ static sy_status mha(opcall *c)
         return st;
     for (size_t i = 0; i + 1 < k->ndim; i++)
         if ((st = require_eq(c, k->sizes[i], v->sizes[i], "key shape must match value shape"))) return st;
+    if ((st = mha_masks(c, q, k, nh, batched))) return st;
     int need_weights, average;
     if ((st = op_bool_def(c, 15, "need_weights", 1, &need_weights)) || (st = op_bool_def(c, 23, "average_attn_weights", 1, &average)))
         return st;

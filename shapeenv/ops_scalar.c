@@ -3,6 +3,7 @@
  * The arithmetic ops are polymorphic like Python's operators: with a tensor
  * operand they are elementwise tensor ops. Python semantics: // floors, %
  * takes the divisor's sign (symshape FloorDiv / Mod). */
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -53,6 +54,9 @@ static sy_status binary(opcall *c)
     }
     sy_ctx *ctx = c->env->ctx;
     const char *op = c->op;
+    if (a->kind == SY_V_QUOT || b->kind == SY_V_QUOT)
+        return op_err(c, SY_EUNSUPPORTED, "arithmetic on a true quotient of sizes (x / y) is not supported; only int(), "
+                      "math.floor, math.ceil and math.trunc of it are");
     if (a->kind == SY_V_FLOAT || b->kind == SY_V_FLOAT) {
         if ((a->kind != SY_V_FLOAT && !is_num(a)) || (b->kind != SY_V_FLOAT && !is_num(b)))
             return op_err(c, SY_EINVAL, "unsupported operand types: a float with a non-number");
@@ -78,7 +82,16 @@ static sy_status binary(opcall *c)
     if (a->kind == SY_V_DTYPE || b->kind == SY_V_DTYPE || a->kind == SY_V_STR || b->kind == SY_V_STR ||
         a->kind == SY_V_NONE || b->kind == SY_V_NONE) {
         int equal;
-        if (a->kind != b->kind) equal = 0;
+        if ((a->kind == SY_V_DTYPE && b->kind == SY_V_STR) || (a->kind == SY_V_STR && b->kind == SY_V_DTYPE)) {
+            /* the graph format spells a dtype literal as its torch name
+             * ("bool", "torch.bool", "float", ...; docs/graph-format.md) */
+            const sy_value *dv = a->kind == SY_V_DTYPE ? a : b, *sv = a->kind == SY_V_STR ? a : b;
+            sy_dtype d;
+            if (sy_dtype_parse(sv->u.s, &d))
+                return op_err(c, SY_EINVAL, "'%s' compared with a dtype names no dtype (torch names such as bool, float32, "
+                              "torch.int64, long)", sv->u.s);
+            equal = dv->u.dtype == d;
+        } else if (a->kind != b->kind) equal = 0;
         else if (a->kind == SY_V_DTYPE) equal = a->u.dtype == b->u.dtype;
         else if (a->kind == SY_V_STR) equal = !strcmp(a->u.s, b->u.s);
         else equal = 1;
@@ -132,12 +145,75 @@ static sy_status binary(opcall *c)
     if (!strcmp(op, "ge")) return set_bool(c, sy_expr_ge(ctx, x, y));
     if (!strcmp(op, "truediv") || !strcmp(op, "div")) {
         int64_t p, q;
-        if (sy_expr_get_si(x, &p) || sy_expr_get_si(y, &q)) return op_err(c, SY_EUNSUPPORTED, "true division of symbolic ints");
-        if (q == 0) return op_err(c, SY_EINVAL, "division by zero");
-        *c->out = sy_value_float((double)p / (double)q);
+        if (!sy_expr_get_si(x, &p) && !sy_expr_get_si(y, &q)) {
+            if (q == 0) return op_err(c, SY_EINVAL, "ZeroDivisionError: division by zero");
+            *c->out = sy_value_float((double)p / (double)q);
+            return SY_OK;
+        }
+        /* symbolic: the exact quotient, rounded only by its consumer */
+        sy_status st = op_require(c, sy_expr_ne(ctx, y, KI(c, 0)), "ZeroDivisionError: division by zero");
+        if (st) return st;
+        *c->out = sy_value_none();
+        c->out->kind = SY_V_QUOT;
+        c->out->u.quot.num = x;
+        c->out->u.quot.den = y;
         return SY_OK;
     }
     return op_err(c, SY_EUNSUPPORTED, "unsupported integer operation");
+}
+
+/* int(q), math.floor(q), math.ceil(q), math.trunc(q) of q = num / den (a
+ * Python float): exact integer semantics. Python rounds num / den once to a
+ * double (long_true_divide, Objects/longobject.c: correctly rounded); the
+ * rounded double has the same floor/ceil/truncation as the exact rational
+ * when |num| + |den| <= 2^53 (a non-integer num/den is then at least 1/den
+ * from the next integer, more than half an ulp), so that is required
+ * (a guard only when the facts do not imply it, as interpolate's
+ * float(size)*scale). floor = FloorDiv(num, den) and ceil = CeilDiv(num, den)
+ * for every sign (docs/algebra.md); truncation toward zero (int(), trunc)
+ * depends on the sign of the quotient, decided (a guard when the facts do
+ * not decide it; never assumed). PyTorch 1.13 instead rewrites
+ * int(a / b) to FloorDiv (sympy), wrong for a negative quotient. */
+sy_status op_py_round(opcall *c, const sy_value *q, char mode)
+{
+    sy_ctx *ctx = c->env->ctx;
+    if (q->kind == SY_V_INT || q->kind == SY_V_BOOL) {
+        const sy_expr *e = as_int_expr(c, q);
+        if (!e) return op_err(c, SY_EINVAL, "symbolic booleans cannot be used as integers");
+        return set_int(c, e);
+    }
+    if (q->kind == SY_V_FLOAT) {
+        double f = q->u.f;
+        double r = mode == 'c' ? ceil(f) : mode == 'f' ? floor(f) : mode == 'r' ? nearbyint(f) : trunc(f);
+        if (!isfinite(r) || r >= 9.2e18 || r <= -9.2e18) return op_err(c, SY_EOVERFLOW, "cannot convert float %g to integer", f);
+        return set_int(c, KI(c, (int64_t)r));
+    }
+    if (q->kind != SY_V_QUOT) return op_err(c, SY_EINVAL, "expected a tensor or a number");
+    if (mode == 'r')
+        return op_err(c, SY_EUNSUPPORTED, "round() of a true quotient of sizes is not supported (use //, math.floor or math.ceil)");
+    const sy_expr *num = q->u.quot.num, *den = q->u.quot.den;
+    const sy_expr *lim = KI(c, (int64_t)1 << 52); /* each of |num|, |den| <= 2^52: the sum is <= 2^53 */
+    const sy_expr *ok = sy_expr_and(ctx, sy_expr_and(ctx, sy_expr_le(ctx, num, lim), sy_expr_ge(ctx, num, sy_expr_neg(ctx, lim))),
+                                    sy_expr_and(ctx, sy_expr_le(ctx, den, lim), sy_expr_ge(ctx, den, sy_expr_neg(ctx, lim))));
+    if (!ok) return sy_ctx_last_error(ctx);
+    sy_status st = op_require(c, ok, "%s / %s: a true division of sizes is rounded exactly only while both operands stay "
+                              "within +-2^52", sy_env_show(c->env, num), sy_env_show(c->env, den));
+    if (st) return st;
+    if (mode == 'f') return set_int(c, sy_expr_floordiv(ctx, num, den));
+    if (mode == 'c') return set_int(c, sy_expr_ceildiv(ctx, num, den));
+    /* truncation: floor when num and den have the same sign, ceil when they
+     * differ; at num = 0 both are 0, so a sign the facts prove including 0
+     * (num >= 0 or num <= 0) decides without a guard */
+    int dpos, known, v;
+    if ((st = op_decide_bool(c, sy_expr_gt(ctx, den, KI(c, 0)), "int(a / b): is the divisor positive?", &dpos))) return st;
+    const sy_expr *same = dpos ? sy_expr_ge(ctx, num, KI(c, 0)) : sy_expr_le(ctx, num, KI(c, 0));
+    const sy_expr *differ = dpos ? sy_expr_le(ctx, num, KI(c, 0)) : sy_expr_ge(ctx, num, KI(c, 0));
+    if ((st = sy_env_try_decide(c->env, same, &known, &v))) return st;
+    if (known && v) return set_int(c, sy_expr_floordiv(ctx, num, den));
+    if ((st = sy_env_try_decide(c->env, differ, &known, &v))) return st;
+    if (known && v) return set_int(c, sy_expr_ceildiv(ctx, num, den));
+    if ((st = op_decide_bool(c, same, "int(a / b): is the quotient non-negative?", &v))) return st;
+    return set_int(c, v ? sy_expr_floordiv(ctx, num, den) : sy_expr_ceildiv(ctx, num, den));
 }
 
 static sy_status unary_num(opcall *c)
@@ -156,6 +232,10 @@ static sy_status unary_num(opcall *c)
     if (a->kind == SY_V_FLOAT) {
         *c->out = sy_value_float(!strcmp(c->op, "neg") ? -a->u.f : a->u.f);
         return SY_OK;
+    }
+    if (a->kind == SY_V_QUOT) {
+        if (!strcmp(c->op, "sym_int")) return op_py_round(c, a, 't');
+        return op_err(c, SY_EUNSUPPORTED, "%s of a true quotient of sizes (x / y) is not supported", c->op);
     }
     const sy_expr *x = is_num(a) ? as_int_expr(c, a) : NULL;
     if (!x) return op_err(c, SY_EINVAL, "operand must be an integer");
@@ -236,6 +316,43 @@ static sy_status getattr(opcall *c)
 static sy_status slice_len(opcall *c, const sy_value *sl, const sy_expr *len, const sy_expr **start, const sy_expr **n,
                            int64_t *step);
 
+/* A list slice with a step <= 0 (Python's PySlice_Unpack and
+ * PySlice_AdjustIndices, Objects/sliceobject.c): a size list is a Python
+ * tuple, so x.size()[::-1] is legal (tensors reject negative steps, see
+ * sy_tensor_getitem). The bounds must be constants. */
+static sy_status list_slice_neg(opcall *c, const sy_value *o, const sy_value *sl, int64_t step)
+{
+    if (step == 0) return op_err(c, SY_EINVAL, "ValueError: slice step cannot be zero");
+    if (step < -INT64_MAX) step = -INT64_MAX; /* PySlice_Unpack clamps to -PY_SSIZE_T_MAX */
+    int64_t len = (int64_t)o->u.list.n, b[2];
+    const sy_value *parts[2] = {sl->u.slice.start, sl->u.slice.stop};
+    for (int k = 0; k < 2; k++) {
+        const sy_value *p = parts[k];
+        if (!p || p->kind == SY_V_NONE) {
+            b[k] = k == 0 ? len - 1 : -1; /* None: from the last item, to before the first */
+            continue;
+        }
+        const sy_expr *x = is_num(p) ? as_int_expr(c, p) : NULL;
+        int64_t v;
+        if (!x) return op_err(c, SY_EINVAL, "slice bounds must be integers");
+        if (sy_expr_get_si(x, &v))
+            return op_err(c, SY_EUNSUPPORTED, "a list slice with a negative step needs constant bounds");
+        if (v < 0) {
+            v += len;
+            if (v < 0) v = -1;
+        } else if (v >= len) {
+            v = len - 1;
+        }
+        b[k] = v;
+    }
+    int64_t cnt = b[1] < b[0] ? (b[0] - b[1] - 1) / -step + 1 : 0; 
+    sy_value *items = sy_env_alloc(c->env, (cnt > 0 ? (size_t)cnt : 1) * sizeof *items);
+    if (!items) return sy_ctx_last_error(c->env->ctx);
+    for (int64_t i = 0; i < cnt; i++) items[i] = o->u.list.items[b[0] + i * step];
+    *c->out = sy_value_list(c->env, (size_t)cnt, items);
+    return SY_OK;
+}
+
 static sy_status getitem(opcall *c)
 {
     const sy_value *o = A(c, 0), *idx = A(c, 1);
@@ -244,6 +361,10 @@ static sy_status getitem(opcall *c)
     if (o->kind != SY_V_LIST) return op_err(c, SY_EINVAL, "object is not subscriptable");
     size_t n = o->u.list.n;
     if (idx->kind == SY_V_SLICE) {
+        const sy_value *vt = idx->u.slice.step;
+        const sy_expr *te = vt && is_num(vt) ? as_int_expr(c, vt) : NULL;
+        int64_t tv;
+        if (te && !sy_expr_get_si(te, &tv) && tv <= 0) return list_slice_neg(c, o, idx, tv);
         const sy_expr *start = NULL, *cnt = NULL;
         int64_t step = 1;
         sy_status st = slice_len(c, idx, KI(c, (int64_t)n), &start, &cnt, &step);
@@ -275,7 +396,11 @@ static sy_status slice_len(opcall *c, const sy_value *sl, const sy_expr *len, co
     const sy_value *vs = sl->u.slice.start, *ve = sl->u.slice.stop, *vt = sl->u.slice.step;
     if (vt && vt->kind != SY_V_NONE) {
         const sy_expr *e = is_num(vt) ? as_int_expr(c, vt) : NULL;
-        if (!e || sy_expr_get_si(e, step) || *step <= 0) return op_err(c, SY_EUNSUPPORTED, "slice step must be a positive constant");
+        if (!e || sy_expr_get_si(e, step)) return op_err(c, SY_EUNSUPPORTED, "slice step must be a positive constant");
+        /* a tensor (python_variable_indexing.cpp applySlicing): step <= 0 is an error; lists
+         * take the list_slice_neg path before */
+        if (*step == 0) return op_err(c, SY_EINVAL, "ValueError: slice step cannot be zero");
+        if (*step < 0) return op_err(c, SY_EINVAL, "ValueError: step must be greater than zero");
     }
     const sy_expr *zero = KI(c, 0);
     const sy_expr *b[2];

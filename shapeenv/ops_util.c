@@ -113,3 +113,30 @@ sy_status op_num_def(opcall *c, size_t pos, const char *kw, double def, double *
 
 int op_is_floating(sy_dtype d) { return d <= SY_DT_BFLOAT16; }
 int op_is_complex(sy_dtype d) { return d == SY_DT_COMPLEX64 || d == SY_DT_COMPLEX128; }
+
+const char *op_show_sizes(opcall *c, size_t n, const sy_expr *const *sizes)
+{
+    size_t cap = 3, len = 0;
+    const char **parts = sy_env_alloc(c->env, (n ? n : 1) * sizeof *parts);
+    if (!parts) return "?";
+    for (size_t i = 0; i < n; i++) {
+        parts[i] = sy_env_show(c->env, sizes[i]);
+        cap += strlen(parts[i]) + 2;
+    }
+    char *buf = sy_env_alloc(c->env, cap + 1);
+    if (!buf) return "?";
+    buf[len++] = '(';
+    for (size_t i = 0; i < n; i++) {
+        size_t k = strlen(parts[i]);
+        if (i) {
+            buf[len++] = ',';
+            buf[len++] = ' ';
+        }
+        memcpy(buf + len, parts[i], k);
+        len += k;
+    }
+    if (n == 1) buf[len++] = ','; /* a 1-tuple: (a,) */
+    buf[len++] = ')';
+    buf[len] = '\0';
+    return buf;
+}

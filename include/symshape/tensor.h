@@ -118,7 +118,12 @@ SY_API const sy_input_dim *sy_env_input_dim(const sy_env *env, size_t i);
 
 typedef enum sy_value_kind {
     SY_V_NONE = 0, SY_V_INT, SY_V_BOOL, SY_V_FLOAT, SY_V_STR, SY_V_TENSOR, SY_V_LIST,
-    SY_V_DTYPE, SY_V_SLICE, SY_V_ELLIPSIS
+    SY_V_DTYPE, SY_V_SLICE, SY_V_ELLIPSIS,
+    /** A Python float that is the true quotient num / den of two integer
+     *  expressions, at least one symbolic (`x.size(0) / 2`); den != 0 was
+     *  required when it was made. Its consumers are `int()`, `math.floor`,
+     *  `math.ceil`, `math.trunc` (docs/ops.md, "True division of sizes"). */
+    SY_V_QUOT
 } sy_value_kind;
 
 /** An interpreter value: what a graph node or an op argument can be. */
@@ -132,6 +137,7 @@ typedef struct sy_value {
         struct { size_t n; const struct sy_value *items; } list; /**< LIST / tuple */
         sy_dtype dtype;          /**< DTYPE */
         struct { const struct sy_value *start, *stop, *step; } slice; /**< SLICE (NONE parts allowed) */
+        struct { const sy_expr *num, *den; } quot; /**< QUOT: integer expressions */
     } u;
 } sy_value;
 

@@ -88,6 +88,36 @@ def _len(x):
 _len.__name__ = "len"
 
 
+def _int(x):
+    return int(x)
+
+
+_int.__name__ = "int"
+_ABSENT = object()
+
+
+class _IntMeta(type):
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, int)
+
+    def __subclasscheck__(cls, sub):
+        return issubclass(sub, int)
+
+
+class _TracedInt(int, metaclass=_IntMeta):
+    """Stands for builtins.int in the user's module globals while tracing: ``int(p)`` of a
+    traced value whose example is a float (``x.size(0) / 2``) is recorded as a call of
+    ``int`` (truncation, computed symbolically by the engine) instead of being specialized;
+    every other use is builtins.int itself (``isinstance(v, int)`` keeps working)."""
+
+    def __new__(cls, *args, **kwargs):
+        if len(args) == 1 and not kwargs and isinstance(args[0], Proxy) and isinstance(args[0].tracer, _Tracer):
+            p = args[0]
+            if isinstance(p.tracer._val(p.node), float):
+                return p.tracer.create_proxy("call_function", _int, (p,), {})
+        return int(*args, **kwargs)
+
+
 def _user_loc(frame=None):
     """The innermost frame outside torch, this package and generated code, as a loc dict."""
     f = frame or sys._getframe(1)
@@ -203,10 +233,19 @@ class _Tracer(torch.fx.Tracer):
             if w is not None and v is not w:
                 self._patched.append((g, k, v))
                 g[k] = w
+        fn = g.get("__file__") or ""
+        if "int" not in g and not (fn.startswith(_TORCH_DIR) or fn.startswith(_PKG_DIR)):
+            # user code: int(x.size(0) / 2) is recorded as a call of int (builtins.int stays
+            # for everything else; torch's own modules are not touched)
+            self._patched.append((g, "int", _ABSENT))
+            g["int"] = _TracedInt
 
     def unpatch(self):
         for g, k, v in reversed(self._patched):
-            g[k] = v
+            if v is _ABSENT:
+                g.pop(k, None)
+            else:
+                g[k] = v
         self._patched = []
 
     # --- errors

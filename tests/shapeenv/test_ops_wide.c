@@ -240,6 +240,71 @@ static const wcase cases[] = {
     {"log_zero", IN("x", "float32", "[3]", "[0]") CALL("o", "log", "[0.0]"), NULL, "ValueError: math domain error (log of 0)", SY_EINVAL},
     {"istft_window_values_runtime_assert", IN("x", "complex64", "[5,6]", "[1]") PARAM("w", "[8]")
          CALLK("o", "istft", "[" X ",8]", "{\"hop_length\":2,\"window\":{\"ref\":\"w\"},\"center\":false}"), "2*s0 + 6", "u0 != 0", SY_OK},
+
+    /* ---- issue 10: negative-step slices of size lists (Python semantics), tensors keep rejecting them */
+#define SZ IN("x", "float32", "[2,5]", "[0,1]") CALL("s", "size", "[" X "]") ","
+#define SL(a, b, c) "{\"slice\":[" a "," b "," c "]}"
+    {"size_list_reversed_huge_bounds", SZ CALL("o", "getitem", "[{\"ref\":\"s\"}," SL("100000", "-100000", "-1") "]"), "s1 | s0", "", SY_OK},
+    {"size_list_reversed", SZ CALL("o", "getitem", "[{\"ref\":\"s\"}," SL("null", "null", "-1") "]"), "s1 | s0", "", SY_OK},
+    {"size_list_step_minus_two", IN("x", "float32", "[2,3,4,5,6]", "[0,1,2,3,4]") CALL("s", "size", "[" X "]") ","
+         CALL("o", "getitem", "[{\"ref\":\"s\"}," SL("-1", "0", "-2") "]"), "s4 | s2", "", SY_OK},
+    {"size_list_negative_step_empty", SZ CALL("o", "getitem", "[{\"ref\":\"s\"}," SL("0", "1", "-1") "]"), "", "", SY_OK},
+    {"size_list_step_zero", SZ CALL("o", "getitem", "[{\"ref\":\"s\"}," SL("null", "null", "0") "]"), NULL,
+     "ValueError: slice step cannot be zero", SY_EINVAL},
+    {"tensor_negative_step_rejected", IN("x", "float32", "[2,5]", "[0,1]") CALL("o", "getitem", "[" X "," SL("null", "null", "-1") "]"),
+     NULL, "ValueError: step must be greater than zero", SY_EINVAL},
+    {"tensor_step_zero_rejected", IN("x", "float32", "[2,5]", "[0,1]") CALL("o", "getitem", "[" X "," SL("null", "null", "0") "]"),
+     NULL, "ValueError: slice step cannot be zero", SY_EINVAL},
+
+    /* ---- issue 10: a dtype compared with a dtype name (graph literal "bool", "torch.bool", aliases) */
+#define DT IN("m", "bool", "[2,5]", "[0,1]") CALL("d", "getattr", "[{\"ref\":\"m\"},\"dtype\"]") ","
+    {"dtype_ne_name", DT CALL("o", "ne", "[{\"ref\":\"d\"},\"bool\"]"), "false", "", SY_OK},
+    {"dtype_eq_torch_name", DT CALL("o", "eq", "[\"torch.bool\",{\"ref\":\"d\"}]"), "true", "", SY_OK},
+    {"dtype_eq_other", DT CALL("o", "eq", "[{\"ref\":\"d\"},\"float32\"]"), "false", "", SY_OK},
+    {"dtype_eq_alias", IN("m", "int64", "[2]", "[0]") CALL("d", "getattr", "[{\"ref\":\"m\"},\"dtype\"]") ","
+         CALL("o", "eq", "[{\"ref\":\"d\"},\"long\"]"), "true", "", SY_OK},
+    {"dtype_eq_literal", DT CALL("o", "eq", "[{\"ref\":\"d\"},{\"dtype\":\"bool\"}]"), "true", "", SY_OK},
+    {"dtype_eq_unknown_name", DT CALL("o", "eq", "[{\"ref\":\"d\"},\"boolean\"]"), NULL,
+     "'boolean' compared with a dtype names no dtype", SY_EINVAL},
+
+    /* ---- multi_head_attention_forward masks (nn.MultiheadAttention with a key padding mask, issue 10) */
+#define MHA_P PARAM("wi", "[48,16]") PARAM("bi", "[48]") PARAM("wo", "[16,16]") PARAM("bo", "[16]")
+#define MHA(kpm, am) CALL("o", "multi_head_attention_forward", "[" X "," X "," X ",16,2,{\"ref\":\"wi\"},{\"ref\":\"bi\"},null,null,false,0.0," \
+                          "{\"ref\":\"wo\"},{\"ref\":\"bo\"},false," kpm ",true," am "]")
+    {"mha_key_padding_mask", IN("x", "float32", "[5,2,16]", "[0,1]") IN("m", "bool", "[2,5]", "[0,1]") MHA_P MHA("{\"ref\":\"m\"}", "null"),
+     "s0, s1, 16 | s1, s0, s0", "", SY_OK},
+    {"mha_key_padding_mask_length", IN("x", "float32", "[5,2,16]", "[0,1]") IN("m", "bool", "[2,6]", "[0,1]") MHA_P MHA("{\"ref\":\"m\"}", "null"),
+     NULL, "expecting key_padding_mask shape of (s1, s0), but got (s1, s2)", SY_EINVAL},
+    {"mha_key_padding_mask_rank", IN("x", "float32", "[5,2,16]", "[0,1]") IN("m", "bool", "[2,5,1]", "[]") MHA_P MHA("{\"ref\":\"m\"}", "null"),
+     NULL, "For batched (3-D) `query`, expected `key_padding_mask` to be `None` or 2-D but found 3-D tensor instead", SY_EINVAL},
+    {"mha_key_padding_mask_dtype", IN("x", "float32", "[5,2,16]", "[0,1]") IN("m", "int64", "[2,5]", "[0,1]") MHA_P MHA("{\"ref\":\"m\"}", "null"),
+     NULL, "only bool and floating types of key_padding_mask are supported", SY_EINVAL},
+    {"mha_attn_mask_2d", IN("x", "float32", "[5,2,16]", "[0,1]") IN("m", "float32", "[5,4]", "[0,1]") MHA_P MHA("null", "{\"ref\":\"m\"}"),
+     NULL, "The shape of the 2D attn_mask is (s0, s2), but should be (s0, s0).", SY_EINVAL},
+    {"mha_attn_mask_3d", IN("x", "float32", "[5,2,16]", "[0,1]") IN("m", "bool", "[4,5,5]", "[1,2]") MHA_P MHA("null", "{\"ref\":\"m\"}"),
+     "s0, s1, 16 | s1, s0, s0", "s1 == 2", SY_OK},
+
+    /* ---- issue 10: true division of sizes, then int() / math.floor / math.ceil / math.trunc */
+#define SZ1 IN("x", "float32", "[2,6,9]", "[0,1,2]") CALL("a", "size", "[" X ",1]") "," CALL("b", "size", "[" X ",2]") ","
+    {"int_of_truediv", SZ1 CALL("q", "truediv", "[{\"ref\":\"a\"},2]") "," CALL("o", "int", "[{\"ref\":\"q\"}]"), "FloorDiv(s1, 2)",
+     "s1 <= 4503599627370496", SY_OK},
+    {"ceil_of_truediv", SZ1 CALL("q", "truediv", "[{\"ref\":\"b\"},256]") "," CALL("o", "ceil", "[{\"ref\":\"q\"}]"),
+     "CeilDiv(s2, 256)", "s2 <= 4503599627370496", SY_OK},
+    {"floor_of_truediv", SZ1 CALL("q", "truediv", "[{\"ref\":\"b\"},{\"ref\":\"a\"}]") "," CALL("o", "floor", "[{\"ref\":\"q\"}]"),
+     "FloorDiv(s2, s1)", "And(s1 <= 4503599627370496, s2 <= 4503599627370496)", SY_OK},
+    {"int_of_negative_quotient_truncates", SZ1 CALL("n", "neg", "[{\"ref\":\"b\"}]") ","
+         CALL("q", "truediv", "[{\"ref\":\"n\"},{\"ref\":\"a\"}]") "," CALL("o", "int", "[{\"ref\":\"q\"}]"),
+     "-FloorDiv(s2, s1)", "And(s1 <= 4503599627370496, s2 <= 4503599627370496)", SY_OK},
+    {"trunc_sign_unknown_guards", SZ1 CALL("n", "sub", "[{\"ref\":\"a\"},{\"ref\":\"b\"}]") ","
+         CALL("q", "truediv", "[{\"ref\":\"n\"},4]") "," CALL("o", "trunc", "[{\"ref\":\"q\"}]"),
+     "CeilDiv(s1 - s2, 4)", "And(s2 <= s1 + 4503599627370496, s1 <= s2 + 4503599627370496); s1 + 1 <= s2", SY_OK},
+    {"truediv_symbolic_divisor_zero", SZ1 CALL("n", "sub", "[{\"ref\":\"a\"},6]") ","
+         CALL("o", "truediv", "[{\"ref\":\"b\"},{\"ref\":\"n\"}]"), NULL, "ZeroDivisionError: division by zero", SY_EINVAL},
+    {"truediv_constants_stay_float", SZ1 CALL("q", "truediv", "[7,2]") "," CALL("o", "int", "[{\"ref\":\"q\"}]"), "3", "", SY_OK},
+    {"round_of_truediv_unsupported", SZ1 CALL("q", "truediv", "[{\"ref\":\"a\"},4]") "," CALL("o", "round", "[{\"ref\":\"q\"}]"), NULL,
+     "round() of a true quotient of sizes is not supported", SY_EUNSUPPORTED},
+    {"arith_on_truediv_unsupported", SZ1 CALL("q", "truediv", "[{\"ref\":\"a\"},4]") "," CALL("o", "mul", "[{\"ref\":\"q\"},2]"), NULL,
+     "arithmetic on a true quotient of sizes (x / y) is not supported", SY_EUNSUPPORTED},
 };
 
 static void run_case(const wcase *c)
@@ -266,7 +331,7 @@ static void run_case(const wcase *c)
         char got[1024] = "";
         for (size_t k = 0; k < n; k++) {
             if (k) strncat(got, " | ", sizeof got - strlen(got) - 1);
-            if (items[k].kind == SY_V_INT) {
+            if (items[k].kind == SY_V_INT || items[k].kind == SY_V_BOOL) {
                 char *s = sy_expr_print(ctx, items[k].u.i, SY_PRINT_CANONICAL);
                 strncat(got, s, sizeof got - strlen(got) - 1);
                 sy_str_free(ctx, s);
