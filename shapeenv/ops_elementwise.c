@@ -67,6 +67,13 @@ sy_status sy_unary_layout(opcall *c, const sy_tensor *x, sy_dtype dt)
         return op_set_strided(c, dt, x->ndim, x->sizes, t->strides);
     }
     int alias = (len > 1 && op[len - 1] == '_') || !strcmp(op, "identity") || !strcmp(op, "detach");
+    if (strstr(op, "dropout") && strncmp(op, "native_", 7)) {
+        /* F.dropout, dropout1d/2d/3d, alpha_dropout, feature_alpha_dropout (torch/nn/functional.py 1.13) */
+        double p;
+        sy_status st = op_num_def(c, 1, "p", 0.5, &p);
+        if (st) return st;
+        if (!(p >= 0.0 && p <= 1.0)) return op_err(c, SY_EINVAL, "dropout probability has to be between 0 and 1, but got %g", p);
+    }
     if (!alias && (strstr(op, "dropout") || !strcmp(op, "stochastic_depth"))) {
         /* F.dropout(input, p, training=True, ...) returns input when not training;
          * torchvision stochastic_depth(input, p, mode, training=True) too */

@@ -413,6 +413,15 @@ static sy_status embedding(opcall *c)
     if (idx->dtype != SY_DT_INT64 && idx->dtype != SY_DT_INT32)
         return op_err(c, SY_EINVAL, "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got %s",
                       sy_dtype_name(idx->dtype));
+    /* F.embedding (torch/nn/functional.py 1.13): padding_idx (#2) within
+     * [-num_embeddings, num_embeddings) */
+    const sy_value *pv = op_arg(c, 2, "padding_idx");
+    if (pv && pv->kind != SY_V_NONE) {
+        int64_t pi;
+        if ((st = op_const_int(c, 2, "padding_idx", 0, &pi))) return st;
+        const sy_expr *rel = pi > 0 ? sy_expr_lt(c->env->ctx, KI(c, pi), w->sizes[0]) : sy_expr_ge(c->env->ctx, KI(c, pi), sy_expr_neg(c->env->ctx, w->sizes[0]));
+        if ((st = op_require(c, rel, "Padding_idx must be within num_embeddings"))) return st;
+    }
     /* index_select on an empty weight: "self indexing axis dim should be positive" unless there is no index */
     const sy_expr *numel = KI(c, 1);
     for (size_t i = 0; i < idx->ndim; i++) numel = sy_expr_mul(c->env->ctx, numel, idx->sizes[i]);
@@ -436,6 +445,18 @@ static sy_status batch_norm(opcall *c)
     if (x->ndim < 2) return op_err(c, SY_EINVAL, "Expected 2D or more input (got %zuD)", x->ndim);
     if (rm && rm->ndim == 1 && (st = require_eq(c, x->sizes[1], rm->sizes[0], "running_mean should contain one element per channel")))
         return st;
+    /* F.batch_norm (torch/nn/functional.py 1.13) _verify_batch_size in training:
+     * size(0) * prod(size[2:]) must not be 1 */
+    int training;
+    if ((st = op_bool_def(c, 5, "training", 0, &training))) return st;
+    if (training) {
+        const sy_expr *prod = x->sizes[0];
+        for (size_t i = 2; i < x->ndim && prod; i++) prod = sy_expr_mul(c->env->ctx, prod, x->sizes[i]);
+        if (!prod) return sy_ctx_last_error(c->env->ctx);
+        if ((st = op_require(c, sy_expr_ne(c->env->ctx, prod, KI(c, 1)),
+                             "Expected more than 1 value per channel when training, got input size %s", op_show_sizes(c, x->ndim, x->sizes))))
+            return st;
+    }
     return op_set_tensor(c, x->dtype, x->ndim, x->sizes);
 }
 
@@ -460,6 +481,9 @@ static sy_status layer_norm(opcall *c)
     } else {
         if ((st = op_shape_args(&c2, 0, NULL, &ns, &nn))) return st;
     }
+    if (nn == 0) /* layer_norm.cpp _check_layer_norm_inputs */
+        return op_err(c, SY_EINVAL, "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, "
+                      "but got normalized_shape = []");
     if (nn > x->ndim) return op_err(c, SY_EINVAL, "normalized_shape has more dims than the input");
     for (size_t i = 0; i < nn; i++)
         if ((st = op_require(c, sy_expr_eq(c->env->ctx, x->sizes[x->ndim - nn + i], ns[i]),

@@ -45,6 +45,15 @@ static sy_status pw_unary(opcall *c)
     const sy_tensor *x;
     sy_status st = op_tensor(c, 0, "input", &x);
     if (st) return st;
+    if (!strncmp(c->op, "celu", 4)) { /* Activation.cpp celu: alpha != 0 */
+        double alpha;
+        if ((st = op_num_def(c, 1, "alpha", 1.0, &alpha))) return st;
+        if (alpha == 0.0) return op_err(c, SY_EINVAL, "ZeroDivisionError: alpha cannot be 0 for CELU");
+    } else if (!strncmp(c->op, "rrelu", 5)) { /* Activation.cpp rrelu_with_noise: lower <= upper */
+        double lo, hi;
+        if ((st = op_num_def(c, 1, "lower", 1.0 / 8, &lo)) || (st = op_num_def(c, 2, "upper", 1.0 / 3, &hi))) return st;
+        if (lo > hi) return op_err(c, SY_EINVAL, "Lower bound should be less than or equal to the upper bound");
+    }
     return sy_unary_layout(c, x, fix_dtype(c->op, x->dtype));
 }
 

@@ -42,6 +42,42 @@ static sy_status check_hidden(opcall *c, const sy_tensor *h, const sy_expr *cons
     return SY_OK;
 }
 
+/* the shape of every parameter tensor, per layer l and direction (the
+ * matmuls and gate additions of RNN.cpp fail otherwise, with messages that do
+ * not name the parameter): w_ih (G*H, l ? D*Hr : input_size), w_hh (G*H, Hr),
+ * b_ih, b_hh (G*H), w_hr (Hr, H); G*H = w_ih_l0.size(0) must be a multiple of
+ * the G gates */
+static sy_status check_params(opcall *c, const sy_value *pv, int64_t G, int64_t layers, int64_t D, int64_t per, int proj,
+                              const sy_expr *H, const sy_expr *Hr, const sy_expr *in)
+{
+    static const char *const names[5] = {"weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr"};
+    const sy_expr *GH = pv->u.list.items[0].u.t->sizes[0];
+    sy_status st;
+    if ((st = op_require(c, sy_expr_eq(CTX, sy_expr_mod(CTX, GH, KI(c, G)), KI(c, 0)),
+                         "weight_ih_l0 has %s rows, not a multiple of the %lld gates", SHOW(GH), (long long)G)))
+        return st;
+    size_t stride = (size_t)(per + proj), k = 0;
+    for (int64_t l = 0; l < layers; l++)
+        for (int64_t d = 0; d < D; d++)
+            for (size_t j = 0; j < stride; j++, k++) {
+                const sy_tensor *t = pv->u.list.items[k].u.t;
+                size_t role = j < 2 ? j : (per == 4 && j < 4) ? j : 4;
+                const sy_expr *want[2];
+                size_t nd = role >= 2 && role < 4 ? 1 : 2;
+                if (role == 0) want[0] = GH, want[1] = l ? sy_expr_mul_si(CTX, Hr, D) : in;
+                else if (role == 1) want[0] = GH, want[1] = proj ? Hr : H; /* without projections Hr is H */
+                else if (role < 4) want[0] = GH;
+                else want[0] = Hr, want[1] = H;
+                const sy_expr *ok = sy_expr_bool(CTX, t->ndim == nd);
+                for (size_t i = 0; i < nd && t->ndim == nd; i++) ok = sy_expr_and(CTX, ok, sy_expr_eq(CTX, t->sizes[i], want[i]));
+                if (!ok) return sy_ctx_last_error(CTX);
+                if ((st = op_require(c, ok, "params[%zu] (%s_l%lld%s) must have shape %s, got %s", k, names[role], (long long)l,
+                                     d ? "_reverse" : "", op_show_sizes(c, nd, want), op_show_sizes(c, t->ndim, t->sizes))))
+                    return st;
+            }
+    return SY_OK;
+}
+
 static sy_status rnn(opcall *c)
 {
     int is_lstm = !strcmp(c->op, "lstm");
@@ -81,6 +117,7 @@ static sy_status rnn(opcall *c)
     }
     int batched = x->ndim == 3;
     if (x->ndim != 2 && x->ndim != 3) return op_err(c, SY_EINVAL, "input must have 3 dimensions, got %zu", x->ndim == 2 ? 2 : x->ndim + 1);
+    if ((st = check_params(c, pv, gates, layers, D, per, proj, H, Hr, wih->sizes[1]))) return st;
     const sy_expr *N = !batched ? KI(c, 1) : bf ? x->sizes[0] : x->sizes[1];
     const sy_expr *L = !batched ? x->sizes[0] : bf ? x->sizes[1] : x->sizes[0];
     const sy_expr *in = x->sizes[x->ndim - 1];

@@ -791,6 +791,7 @@ static sy_status arange(opcall *c)
         return st;
     }
     int64_t step;
+    if (!sy_expr_get_si(stepe, &step) && step == 0) return op_err(c, SY_EINVAL, "step must be nonzero"); /* RangeFactories.cpp */
     if (sy_expr_get_si(stepe, &step) || step <= 0) return op_err(c, SY_EUNSUPPORTED, "step must be a positive constant");
     if ((st = op_require(c, sy_expr_ge(ctx, end, start), "upper bound and larger bound inconsistent with step sign"))) return st;
     const sy_expr *n = sy_expr_ceildiv(ctx, sy_expr_sub(ctx, end, start), KI(c, step));
