@@ -141,8 +141,8 @@ static int run_check(int argc, char **argv)
         size_t namelen = 0, dim = 0;
         int kind = sy_gset_source_parse(src, &namelen, &dim);
         if (kind < 0) {
-            rc = cli_input_error("%s: unsupported source '%s' in slot %zu (expected NAME.dim(), NAME.dtype or "
-                                 "NAME.size()[I])", cli_file_name(file), src ? src : "?", s);
+            rc = cli_input_error("%s: unsupported source '%s' in slot %zu (expected NAME.dim(), NAME.dtype, "
+                                 "NAME.size()[I] or NAME.stride()[I])", cli_file_name(file), src ? src : "?", s);
             break;
         }
         in_t *in = find_in(ins, nin, src, namelen);
@@ -153,7 +153,12 @@ static int run_check(int argc, char **argv)
         }
         if (kind == SY_SOURCE_DIM) vals[s] = (int64_t)in->rank;
         else if (kind == SY_SOURCE_DTYPE) vals[s] = in->dtype < 0 ? SY_DT_FLOAT32 : in->dtype;
-        else vals[s] = dim < in->rank ? in->shape[dim] : 0; /* the rank guard fails first */
+        else if (kind == SY_SOURCE_SIZE) vals[s] = dim < in->rank ? in->shape[dim] : 0; /* the rank guard fails first */
+        else { /* a stride: the contiguous one (check takes sizes only) */
+            int64_t acc = 1;
+            for (size_t k = dim + 1; k < in->rank; k++) acc = in->shape[k] && acc > INT64_MAX / in->shape[k] ? INT64_MAX : acc * in->shape[k];
+            vals[s] = dim < in->rank ? acc : 0;
+        }
     }
     if (rc == EX_OK) {
         int32_t failed = -1;

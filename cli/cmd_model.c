@@ -96,6 +96,7 @@ enum {
     OPT_POINTS,
     OPT_JSON,
     OPT_FAIL_ON_REJECT,
+    OPT_STRIDES,
     OPT_TIMEOUT,
     OPT_EXAMPLE
 };
@@ -519,6 +520,13 @@ typedef struct {
     int64_t *shape;
 } point_in;
 
+/* --strides NAME=S,... of the one command-line point */
+typedef struct {
+    char *name;
+    int64_t *st;
+    size_t n;
+} strides_in;
+
 /* the inputs of one point; owned arrays, reused from point to point */
 typedef struct {
     point_in *in;
@@ -749,6 +757,7 @@ static const struct option probe_opts[] = {{"sizes", required_argument, NULL, 's
                                            {"points", required_argument, NULL, OPT_POINTS},
                                            {"json", no_argument, NULL, OPT_JSON},
                                            {"fail-on-reject", no_argument, NULL, OPT_FAIL_ON_REJECT},
+                                           {"strides", required_argument, NULL, OPT_STRIDES},
                                            MODEL_OPTIONS,
                                            CLI_COMMON_OPTIONS,
                                            {0}};
@@ -765,6 +774,8 @@ static int run_probe(int argc, char **argv)
     memset(&cmdline, 0, sizeof cmdline);
     memset(&pt, 0, sizeof pt);
     json_t *points = NULL;
+    strides_in strs[64];
+    size_t nstrs = 0;
     while (rc == EX_OK && (o = cli_getopt(&cmd_probe, argc, argv, "s:" CLI_COMMON_SHORT, probe_opts, &rc)) != -1) {
         if (o == CLI_STOP) break;
         int r = model_option("probe", &m, o, optarg);
@@ -803,7 +814,31 @@ static int run_probe(int argc, char **argv)
             as_json = 1;
         } else if (o == OPT_FAIL_ON_REJECT) {
             fail_on_reject = 1;
+        } else if (o == OPT_STRIDES) {
+            if (nstrs == sizeof strs / sizeof strs[0]) {
+                rc = cli_usage_error("probe", "--strides given for more than 64 inputs");
+                break;
+            }
+            strides_in *si = &strs[nstrs];
+            int pr = cli_parse_sizes(optarg, &si->name, &si->st, &si->n);
+            if (pr == -2) {
+                rc = cli_oom();
+                break;
+            }
+            if (pr) {
+                rc = cli_usage_error("probe", "--strides expects NAME=S,S,... with non-negative integers (got '%s')", optarg);
+                break;
+            }
+            nstrs++;
         }
+    }
+    if (rc == EX_OK && nstrs && !cmdline.n) rc = cli_usage_error("probe", "--strides goes with --sizes (the one point)");
+    for (size_t q = 0; q < nstrs && rc == EX_OK; q++) {
+        size_t k = 0;
+        while (k < cmdline.n && strcmp(cmdline.in[k].name, strs[q].name)) k++;
+        if (k == cmdline.n) rc = cli_usage_error("probe", "--strides %s: no --sizes for input '%s'", strs[q].name, strs[q].name);
+        else if (cmdline.in[k].rank != strs[q].n)
+            rc = cli_usage_error("probe", "--strides %s: %zu strides for a %zu-D input", strs[q].name, strs[q].n, cmdline.in[k].rank);
     }
     if (rc == EX_OK && argc - optind > 1) rc = cli_usage_error("probe", "expected one model file");
     if (rc == EX_OK && argc - optind < 1) rc = cli_usage_error("probe", "expected a model file ('-': stdin)");
@@ -829,6 +864,7 @@ static int run_probe(int argc, char **argv)
     if (rc != EX_OK) {
         json_decref(points);
         point_free(&cmdline, 1);
+        for (size_t q = 0; q < nstrs; q++) free(strs[q].name), free(strs[q].st);
         model_opts_free(&m);
         return rc;
     }
@@ -874,6 +910,21 @@ static int run_probe(int argc, char **argv)
             }
         }
         sy_gset_result res;
+        const int64_t *cstr[64] = {0};
+        for (size_t k = 0; k < cur->n && k < 64 && !points; k++)
+            for (size_t q = 0; q < nstrs; q++)
+                if (!strcmp(strs[q].name, cur->in[k].name)) cstr[k] = strs[q].st;
+        if (cur->n > 64 && nstrs) {
+            rc = cli_usage_error("probe", "--strides with more than 64 inputs");
+            break;
+        }
+        /* --strides: the stride sources from the given strides (shape_values took the contiguous ones) */
+        if (nstrs && !points &&
+            sy_gset_values_from_tensors(t.gs, cur->n, cur->names, cur->ranks, cur->shapes, cstr, cur->dts, vals) != SY_OK) {
+            if (points) rc = cli_input_error("%s: point %zu: %s", pname, pi, sy_ctx_last_error_msg(t.ctx));
+            else rc = cli_lib_error(t.ctx, "sizes");
+            break;
+        }
         memset(&res, 0, sizeof res);
         if (sy_gset_check_si(t.gs, vals, ns, &res) != SY_OK) {
             rc = cli_lib_error(t.ctx, "check");
@@ -950,6 +1001,7 @@ static int run_probe(int argc, char **argv)
     json_decref(points);
     point_free(&pt, 0);
     point_free(&cmdline, 1);
+    for (size_t q = 0; q < nstrs; q++) free(strs[q].name), free(strs[q].st);
     traced_free(&t);
     model_opts_free(&m);
     return rc;
@@ -1088,6 +1140,9 @@ const cli_cmd cmd_probe = {"probe", "check sizes against the guard set and compu
     "with the values it read), and the model's output shapes there computed with\n"
     "get_real_value (or the error where the model cannot run). MODEL '-' reads stdin.\n\n"
     "  -s, --sizes NAME=D,...   the sizes of input NAME at the one point (one per input)\n"
+    "      --strides NAME=S,... the strides of input NAME at that point (elements, as\n"
+    "                           Tensor.stride(); default: contiguous). Read by the stride\n"
+    "                           guards (NAME.stride()[I]) of a graph that declares or reads strides\n"
     "      --points FILE        the points of a probes file (docs/graph-format.md; '-': stdin);\n"
     "                           with ground truth (ok/outputs) a summary of soundness violations\n"
     "                           is printed on stderr; with several points, then how many points\n"

@@ -300,6 +300,32 @@ static bool unread_source(const sy_graph *g, const char *source)
     return false;
 }
 
+/* the stride d of input name as the trace assumed it, in env symbols: its
+ * declared strides (sy_env_input_set_strides), or, when an op read strides
+ * (stride(), is_contiguous()), the contiguous stride (product of the sizes
+ * after d); NULL when neither (no stride guard) */
+static const sy_expr *stride_expr(sy_env *env, const char *name, size_t ndim, size_t d)
+{
+    for (size_t q = 0; q < env->ntins; q++)
+        if (!strcmp(env->tins[q].name, name) && env->tins[q].strides) return d < ndim ? env->tins[q].strides[d] : NULL;
+    if (!env->strides_read || d >= ndim) return NULL;
+    const sy_expr *acc = sy_expr_int_si(env->ctx, 1);
+    size_t nl = strlen(name);
+    for (size_t k = d + 1; k < ndim && acc; k++) {
+        const sy_expr *sz = NULL;
+        for (size_t j = 0; j < sy_env_ninput_dims(env) && !sz; j++) {
+            const char *src = sy_env_input_dim(env, j)->source;
+            size_t dd;
+            if (!strncmp(src, name, nl) && sy_gset_source_parse(src, NULL, &dd) == SY_SOURCE_SIZE && dd == k &&
+                !strncmp(src + nl, ".size()[", 8))
+                sz = sy_env_input_dim(env, j)->expr;
+        }
+        if (!sz) return NULL;
+        acc = sy_expr_mul(env->ctx, acc, sz);
+    }
+    return acc;
+}
+
 static sy_status recorded_why(sy_gset *gs, gguard *gg, const sy_guard_origin *o);
 static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size_t nin,
                          const sy_graph_input *const *ins, sy_gset **out);
@@ -348,7 +374,7 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
         int read = 1;
         if (nin) {
             const sy_graph_input *gi = ins[i];
-            ei = (sy_env_input_info){gi->name, gi->dtype, gi->ndim};
+            ei = (sy_env_input_info){gi->name, gi->dtype, gi->ndim, NULL};
             read = input_read(g, gi);
         } else {
             ei = *sy_env_input_info_at(env, i);
@@ -368,6 +394,11 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
             if (add_source(gs, buf) < 0) goto oom;
         }
         if (!read) continue; /* nothing reads it: no guard (PyTorch #106067), see step 2 */
+        if (stride_expr(env, in->name, in->ndim, 0)) /* stride sources: declared strides, or strides were read */
+            for (size_t d = 0; d < in->ndim; d++) {
+                snprintf(buf, sizeof buf, "%s.stride()[%zu]", in->name, d);
+                if (add_source(gs, buf) < 0) goto oom;
+            }
         snprintf(buf, sizeof buf, "rank of input %s", in->name);
         if (!add_guard(gs, SY_GK_TENSOR_MATCH, sy_expr_eq(ctx, gs->vars[sd], sy_expr_int_si(ctx, (int64_t)in->ndim)), buf)) goto oom;
         snprintf(buf, sizeof buf, "dtype of input %s is %s (code %d)", in->name, sy_dtype_name(in->dtype), (int)in->dtype);
@@ -535,6 +566,24 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
         gg->pub.count = r->count;
         for (size_t k = 0; k < r->norigins; k++)
             if (!add_origin(gs, gg, &r->origins[k])) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    }
+    /* 3b. stride guards (PyTorch's tensor match on strides; produce_guards'
+     * TensorPropertySource STRIDE == its expression in the sizes) */
+    for (size_t i = 0; i < nsrc_in && st == SY_OK; i++) {
+        const char *iname = nin ? ins[i]->name : sy_env_input_info_at(env, i)->name;
+        size_t ndim = nin ? ins[i]->ndim : sy_env_input_info_at(env, i)->ndim;
+        for (size_t d = 0; d < ndim && st == SY_OK; d++) {
+            snprintf(buf, sizeof buf, "%s.stride()[%zu]", iname, d);
+            long sl = sy_gset_find_source(gs, buf);
+            const sy_expr *se = sl >= 0 ? stride_expr(env, iname, ndim, d) : NULL;
+            if (!se) continue;
+            const sy_expr *e = sy_expr_subs(ctx, se, nk, ks, vs);
+            int declared = 0;
+            for (size_t q = 0; q < env->ntins; q++) declared |= !strcmp(env->tins[q].name, iname) && env->tins[q].strides;
+            snprintf(buf, sizeof buf, "stride %zu of input %s: %s", d, iname,
+                     declared ? "as declared by its \"strides\"" : "contiguous (the graph reads strides)");
+            if (!e || !add_guard(gs, SY_GK_TENSOR_MATCH, sy_expr_eq(ctx, gs->vars[sl], e), buf)) st = sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx) : SY_ENOMEM;
+        }
     }
     /* 4. ranges of the symbols decisions relied on */
     for (size_t i = 0; i < sy_env_nsymbols(env) && st == SY_OK; i++) {
@@ -1990,26 +2039,28 @@ int sy_gset_source_parse(const char *src, size_t *namelen, size_t *dim)
     if (kind < 0 && n >= 2 && src[n - 1] == ']') {
         size_t open = n - 1; /* the last '[' */
         while (open > 0 && src[open - 1] != '[') open--;
-        if (open > 0 && open - 1 >= 8 && !strncmp(src + open - 8, ".size()[", 8) && open < n - 1) {
+        int is_stride = open > 0 && open - 1 >= 10 && !strncmp(src + open - 10, ".stride()[", 10);
+        if (open > 0 && ((open - 1 >= 8 && !strncmp(src + open - 8, ".size()[", 8)) || is_stride) && open < n - 1) {
             int ok = 1;
             for (size_t i = open; i < n - 1 && ok; i++) {
                 if (src[i] < '0' || src[i] > '9' || d > (SIZE_MAX - 9) / 10) ok = 0;
                 else d = d * 10 + (size_t)(src[i] - '0');
             }
             if (ok) {
-                nl = open - 8;
-                kind = SY_SOURCE_SIZE;
+                nl = open - (is_stride ? 10 : 8);
+                kind = is_stride ? SY_SOURCE_STRIDE : SY_SOURCE_SIZE;
             }
         }
     }
     if (kind < 0 || nl == 0) return -1;
     if (namelen) *namelen = nl;
-    if (dim) *dim = kind == SY_SOURCE_SIZE ? d : 0;
+    if (dim) *dim = kind == SY_SOURCE_SIZE || kind == SY_SOURCE_STRIDE ? d : 0;
     return kind;
 }
 
-sy_status sy_gset_values_from_shapes(const sy_gset *gs, size_t ninputs, const char *const *names, const size_t *ranks,
-                                     const int64_t *const *shapes, const sy_dtype *dtypes, int64_t *values)
+sy_status sy_gset_values_from_tensors(const sy_gset *gs, size_t ninputs, const char *const *names, const size_t *ranks,
+                                      const int64_t *const *shapes, const int64_t *const *strides, const sy_dtype *dtypes,
+                                      int64_t *values)
 {
     if (!gs) return SY_EINVAL;
     if (!values || (ninputs && (!names || !ranks || !shapes))) return sy_fail_st(gs->ctx, SY_EINVAL, "values_from_shapes: NULL argument");
@@ -2019,16 +2070,28 @@ sy_status sy_gset_values_from_shapes(const sy_gset *gs, size_t ninputs, const ch
         int kind = sy_gset_source_parse(src, &nl, &d);
         if (kind < 0)
             return sy_fail_st(gs->ctx, SY_EUNSUPPORTED,
-                              "unsupported source '%s' (expected NAME.dim(), NAME.dtype or NAME.size()[I])", src);
+                              "unsupported source '%s' (expected NAME.dim(), NAME.dtype, NAME.size()[I] or NAME.stride()[I])", src);
         long in = -1;
         for (size_t i = 0; i < ninputs; i++)
             if (strlen(names[i]) == nl && !strncmp(names[i], src, nl)) in = (long)i;
         if (in < 0) return sy_fail_st(gs->ctx, SY_EINVAL, "no shape given for input %.*s", (int)nl, src);
         if (kind == SY_SOURCE_DIM) values[s] = (int64_t)ranks[in];
         else if (kind == SY_SOURCE_DTYPE) values[s] = dtypes ? (int64_t)dtypes[in] : -1;
-        else values[s] = d < ranks[in] ? shapes[in][d] : 0;
+        else if (kind == SY_SOURCE_SIZE) values[s] = d < ranks[in] ? shapes[in][d] : 0;
+        else if (strides && strides[in]) values[s] = d < ranks[in] ? strides[in][d] : 0;
+        else { /* no strides given: the contiguous ones */
+            int64_t acc = 1;
+            for (size_t k = d + 1; k < ranks[in]; k++) acc = shapes[in][k] && acc > INT64_MAX / shapes[in][k] ? INT64_MAX : acc * shapes[in][k];
+            values[s] = d < ranks[in] ? acc : 0;
+        }
     }
     return SY_OK;
+}
+
+sy_status sy_gset_values_from_shapes(const sy_gset *gs, size_t ninputs, const char *const *names, const size_t *ranks,
+                                     const int64_t *const *shapes, const sy_dtype *dtypes, int64_t *values)
+{
+    return sy_gset_values_from_tensors(gs, ninputs, names, ranks, shapes, NULL, dtypes, values);
 }
 
 /* ------------------------------------------------------------------ JSON */

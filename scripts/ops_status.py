@@ -24,7 +24,7 @@ BEGIN, END = "<!-- ops-status:begin -->", "<!-- ops-status:end -->"
 # ---- not shape-relevant: Python values, metadata, autograd, devices, memory, state
 NOT_RELEVANT_EXACT = {
     "backward", "register_hook", "retain_grad", "requires_grad", "data_ptr", "storage", "storage_offset", "storage_type",
-    "untyped_storage", "element_size", "get_device", "stride", "is_contiguous", "type", "numpy", "pin_memory",
+    "untyped_storage", "element_size", "get_device", "type", "numpy", "pin_memory",
     "share_memory_", "record_stream", "apply_", "map_", "map2_", "dim_order", "ndimension", "nelement", "nbytes",
     "itemsize", "manual_seed", "seed", "initial_seed", "save", "load", "compile", "typename", "no_grad", "enable_grad",
     "inference_mode", "autocast", "can_cast", "promote_types", "result_type", "set_grad_enabled", "detach_",

@@ -56,6 +56,8 @@ struct sy_env {
     sy_loc loc;
     /* set by op_new_strided during sy_env_call: the op computed its output layout */
     int layout_owned;
+    /* a stride()/is_contiguous() op read strides: every input gets its stride guards */
+    int strides_read;
     /* the op and node of the current sy_env_call (borrowed; names unbacked symbols) */
     const char *cur_op, *cur_node;
 };

@@ -41,6 +41,7 @@ sy_graph *sy_graph_free(sy_graph *g)
         sy_dealloc(ctx, (void *)g->inputs[i].shape, (g->inputs[i].ndim ? g->inputs[i].ndim : 1) * sizeof(int64_t));
         sy_dealloc(ctx, (void *)g->inputs[i].dynamic, (g->inputs[i].ndim ? g->inputs[i].ndim : 1) * sizeof(int));
         if (g->inputs[i].spec) sy_dealloc(ctx, (void *)g->inputs[i].spec, (g->inputs[i].ndim ? g->inputs[i].ndim : 1) * sizeof *g->inputs[i].spec);
+        if (g->inputs[i].strides) sy_dealloc(ctx, (void *)g->inputs[i].strides, (g->inputs[i].ndim ? g->inputs[i].ndim : 1) * sizeof(int64_t));
     }
     if (g->inputs) sy_dealloc(ctx, g->inputs, g->n * sizeof *g->inputs + 1);
     sy_dealloc(ctx, g, sizeof *g);
@@ -220,6 +221,47 @@ static sy_status read_dynamic(sy_graph *g, const char *file, const char *nname, 
     return SY_OK;
 }
 
+/* an input's optional "strides" (docs/graph-format.md): a memory format name
+ * ("contiguous", "channels_last" for 4-D, "channels_last_3d" for 5-D; the
+ * "torch." prefix of str(torch.channels_last) is accepted) or a list of ndim
+ * non-negative integers */
+static sy_status read_strides(sy_graph *g, const char *file, const char *nname, const json_t *js, sy_graph_input *in)
+{
+    sy_ctx *ctx = g->ctx;
+    if (!js) return SY_OK;
+    in->strides_given = 1;
+    if (json_is_string(js)) {
+        const char *s = json_string_value(js);
+        if (!strncmp(s, "torch.", 6)) s += 6;
+        if (!strcmp(s, "contiguous") || !strcmp(s, "contiguous_format")) in->layout = SY_LAYOUT_CONTIGUOUS;
+        else if (!strcmp(s, "channels_last")) in->layout = SY_LAYOUT_CHANNELS_LAST;
+        else if (!strcmp(s, "channels_last_3d")) in->layout = SY_LAYOUT_CHANNELS_LAST_3D;
+        else
+            return gerr(ctx, file, SY_EFORMAT,
+                        "node '%s': \"strides\" '%s' is not a memory format (contiguous, channels_last, channels_last_3d) or a list",
+                        nname, json_string_value(js));
+        size_t want = in->layout == SY_LAYOUT_CHANNELS_LAST ? 4 : in->layout == SY_LAYOUT_CHANNELS_LAST_3D ? 5 : in->ndim;
+        if (in->ndim != want)
+            return gerr(ctx, file, SY_EFORMAT, "node '%s': \"strides\" %s needs a %zu-D input, this one is %zu-D", nname,
+                        json_string_value(js), want, in->ndim);
+        return SY_OK;
+    }
+    if (!json_is_array(js) || json_array_size(js) != in->ndim)
+        return gerr(ctx, file, SY_EFORMAT, "node '%s': \"strides\" must be a memory format name or a list of %zu integers", nname,
+                    in->ndim);
+    int64_t *st = sy_alloc(ctx, (in->ndim ? in->ndim : 1) * sizeof *st);
+    if (!st) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    in->strides = st;
+    in->layout = SY_LAYOUT_EXPLICIT;
+    for (size_t k = 0; k < in->ndim; k++) {
+        const json_t *e = json_array_get(js, k);
+        if (!json_is_integer(e) || json_integer_value(e) < 0)
+            return gerr(ctx, file, SY_EFORMAT, "node '%s': \"strides\"[%zu] must be a non-negative integer", nname, k);
+        st[k] = json_integer_value(e);
+    }
+    return SY_OK;
+}
+
 sy_status sy_graph_load_text(sy_ctx *ctx, const char *text, size_t len, const char *name, sy_graph **out)
 {
     if (!ctx) return SY_EINVAL;
@@ -337,6 +379,7 @@ sy_status sy_graph_load_text(sy_ctx *ctx, const char *text, size_t len, const ch
                     goto fail;
                 }
                 if ((st = read_dynamic(g, file, nname, dl, in, dyn))) goto fail;
+                if ((st = read_strides(g, file, nname, json_object_get(nd, "strides"), in))) goto fail;
             }
         } else if (!strcmp(op, "constant")) {
             if (!json_object_get(nd, "value")) {

@@ -229,8 +229,34 @@ const sy_tensor *sy_env_input_spec(sy_env *env, const char *name, sy_dtype dtype
         d->spec = spc;
     }
     const sy_tensor *t = sy_tensor_new(env, dtype, ndim, sz);
-    if (t) env->tins[env->ntins++] = (sy_env_input_info){iname, dtype, ndim};
+    if (t) env->tins[env->ntins++] = (sy_env_input_info){iname, dtype, ndim, NULL};
     return t;
+}
+
+const sy_tensor *sy_env_input_set_strides(sy_env *env, const char *name, const sy_expr *const *strides)
+{
+    if (!env) return NULL;
+    if (!name || !strides) return SY_NFAIL(env->ctx, SY_EINVAL, "input strides: NULL argument");
+    for (size_t i = 0; i < env->ntins; i++) {
+        sy_env_input_info *in = &env->tins[i];
+        if (strcmp(in->name, name)) continue;
+        if (in->strides) return SY_NFAIL(env->ctx, SY_EINVAL, "input '%s': strides declared twice", name);
+        const sy_expr **st = sy_env_alloc(env, (in->ndim ? in->ndim : 1) * sizeof *st);
+        const sy_expr **sz = sy_env_alloc(env, (in->ndim ? in->ndim : 1) * sizeof *sz);
+        if (!st || !sz) return NULL;
+        size_t k = 0;
+        for (size_t j = 0; j < env->ninputs && k < in->ndim; j++) { /* the input's dims, in order */
+            size_t nl = strlen(name);
+            if (!strncmp(env->inputs[j].source, name, nl) && !strncmp(env->inputs[j].source + nl, ".size()[", 8)) sz[k++] = env->inputs[j].expr;
+        }
+        if (k != in->ndim) return SY_NFAIL(env->ctx, SY_EINVAL, "input '%s': its dims are not registered", name);
+        for (size_t d = 0; d < in->ndim; d++) st[d] = strides[d];
+        const sy_tensor *t = sy_tensor_new_strided(env, in->dtype, in->ndim, sz, st);
+        if (!t) return NULL;
+        in->strides = t->strides;
+        return t;
+    }
+    return SY_NFAIL(env->ctx, SY_EINVAL, "input strides: no input named '%s'", name);
 }
 
 size_t sy_env_ninputs(const sy_env *env) { return env ? env->ntins : 0; }

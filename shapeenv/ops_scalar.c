@@ -262,6 +262,74 @@ static sy_status size(opcall *c)
     return SY_OK;
 }
 
+/* Tensor.stride() / stride(dim): the fake tensor's strides (docs/ops.md
+ * section 8). Reading strides makes guard production emit every input's
+ * stride guards (env->strides_read). */
+static sy_status stride(opcall *c)
+{
+    const sy_tensor *t;
+    sy_status st = op_tensor(c, 0, "input", &t);
+    if (st) return st;
+    if (!t->strides)
+        return op_err(c, SY_EUNSUPPORTED, "the strides of this tensor are not modelled (docs/ops.md section 8); insert .contiguous()");
+    c->env->strides_read = 1;
+    const sy_value *d = op_arg(c, 1, "dim");
+    if (d && d->kind != SY_V_NONE) {
+        int64_t dv;
+        size_t w;
+        if ((st = op_const_int(c, 1, "dim", 0, &dv)) || (st = op_wrap_dim(c, dv, t->ndim, &w))) return st;
+        return set_int(c, t->strides[w]);
+    }
+    sy_value *items = sy_env_alloc(c->env, (t->ndim ? t->ndim : 1) * sizeof *items);
+    if (!items) return sy_ctx_last_error(c->env->ctx);
+    for (size_t i = 0; i < t->ndim; i++) items[i] = sy_value_int(t->strides[i]);
+    *c->out = sy_value_list(c->env, t->ndim, items);
+    return SY_OK;
+}
+
+/* Tensor.is_contiguous(memory_format=torch.contiguous_format): a symbolic
+ * bool (c10/core/TensorImpl.cpp compute_contiguous: true when empty, else
+ * every dim of size != 1 has the stride of the product of the sizes after it;
+ * compute_channels_last_contiguous_2d / _3d: the same in the order
+ * (1, 3, 2, 0) / (1, 4, 3, 2, 0), for 4-D / 5-D tensors only, no empty case). */
+static sy_status is_contiguous(opcall *c)
+{
+    const sy_tensor *t;
+    sy_status st = op_tensor(c, 0, "input", &t);
+    if (st) return st;
+    sy_ctx *ctx = c->env->ctx;
+    const sy_value *mf = op_arg(c, 1, "memory_format");
+    const char *fmt = "contiguous_format";
+    if (mf && mf->kind == SY_V_STR) fmt = !strncmp(mf->u.s, "torch.", 6) ? mf->u.s + 6 : mf->u.s;
+    else if (mf && mf->kind != SY_V_NONE) return op_err(c, SY_EINVAL, "memory_format must be a torch.memory_format");
+    static const size_t cl4[4] = {1, 3, 2, 0}, cl5[5] = {1, 4, 3, 2, 0};
+    const size_t *order = NULL;
+    if (!strcmp(fmt, "channels_last")) {
+        if (t->ndim != 4) return set_bool(c, sy_expr_false(ctx));
+        order = cl4;
+    } else if (!strcmp(fmt, "channels_last_3d")) {
+        if (t->ndim != 5) return set_bool(c, sy_expr_false(ctx));
+        order = cl5;
+    } else if (strcmp(fmt, "contiguous_format")) {
+        return op_err(c, SY_EINVAL, "is_contiguous: unsupported memory format %s", fmt);
+    }
+    if (!t->strides)
+        return op_err(c, SY_EUNSUPPORTED, "the strides of this tensor are not modelled (docs/ops.md section 8); insert .contiguous()");
+    c->env->strides_read = 1;
+    const sy_expr *one = KI(c, 1), *acc = one, *all = sy_expr_true(ctx);
+    for (size_t k = 0; k < t->ndim; k++) {
+        size_t d = order ? order[k] : t->ndim - 1 - k;
+        all = sy_expr_and(ctx, all, sy_expr_or(ctx, sy_expr_eq(ctx, t->sizes[d], one), sy_expr_eq(ctx, t->strides[d], acc)));
+        acc = sy_expr_mul(ctx, acc, t->sizes[d]);
+    }
+    if (!order) {
+        const sy_expr *numel = one;
+        for (size_t i = 0; i < t->ndim; i++) numel = sy_expr_mul(ctx, numel, t->sizes[i]);
+        all = sy_expr_or(ctx, sy_expr_eq(ctx, numel, KI(c, 0)), all);
+    }
+    return set_bool(c, all);
+}
+
 static sy_status dim(opcall *c)
 {
     const sy_tensor *t;
@@ -562,6 +630,6 @@ const opentry sy_ops_scalar[] = {
     {"floordiv", binary}, {"ifloordiv", binary}, {"mod", binary}, {"pow", binary}, {"eq", binary}, {"ne", binary},
     {"lt", binary}, {"le", binary}, {"gt", binary}, {"ge", binary}, {"and_", binary}, {"or_", binary},
     {"is_", binary}, {"is_not", binary}, {"neg", unary_num}, {"pos", unary_num}, {"not_", unary_num},
-    {"sym_int", unary_num}, {"size", size}, {"dim", dim}, {"numel", numel}, {"getattr", getattr},
+    {"sym_int", unary_num}, {"size", size}, {"stride", stride}, {"is_contiguous", is_contiguous}, {"dim", dim}, {"numel", numel}, {"getattr", getattr},
     {"getitem", getitem}, {"_assert", assert_}, {"guard_bool", guard_bool}, {"guard_int", guard_int},
     {"len", len_}, {NULL, NULL}};

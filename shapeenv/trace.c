@@ -82,6 +82,28 @@ static sy_status resolve_proxies(sy_env *env, const sy_graph *g, const sy_value 
     return SY_OK;
 }
 
+/* the strides an input's "strides" field declares, over its sizes (ndim <= 64):
+ * channels_last(_3d) dense in the order (1, 3, 2, 0) / (1, 4, 3, 2, 0) (the
+ * fastest dim first), contiguous dense in the reverse dim order, or the
+ * explicit integers */
+static sy_status declared_strides(sy_ctx *ctx, const sy_graph_input *in, const sy_expr *const *sizes, const sy_expr **stv)
+{
+    static const size_t cl4[4] = {1, 3, 2, 0}, cl5[5] = {1, 4, 3, 2, 0};
+    const size_t *order = in->layout == SY_LAYOUT_CHANNELS_LAST ? cl4 : in->layout == SY_LAYOUT_CHANNELS_LAST_3D ? cl5 : NULL;
+    const sy_expr *acc = sy_expr_int_si(ctx, 1);
+    for (size_t k = 0; k < in->ndim; k++) {
+        if (in->layout == SY_LAYOUT_EXPLICIT) {
+            stv[k] = sy_expr_int_si(ctx, in->strides[k]);
+        } else {
+            size_t d = order ? order[k] : in->ndim - 1 - k;
+            stv[d] = acc;
+            acc = sy_expr_mul(ctx, acc, sizes[d]);
+        }
+        if (!acc || (in->layout == SY_LAYOUT_EXPLICIT && !stv[k])) return sy_ctx_last_error(ctx);
+    }
+    return SY_OK;
+}
+
 /* Run nodes [from, to) of g in env, storing values in vals. */
 static sy_status run_nodes(sy_env *env, const sy_graph *g, size_t from, size_t to, sy_value *vals, size_t nov,
                            const sy_trace_override *ov)
@@ -143,6 +165,16 @@ static sy_status run_nodes(sy_env *env, const sy_graph *g, size_t from, size_t t
                     snprintf(msg, sizeof msg, "%s", sy_ctx_last_error_msg(ctx));
                     return sy_fail_st(ctx, sy_ctx_last_error(ctx), "node '%s' (input): %s", nd->name, msg);
                 }
+                if (in && in->strides_given) { /* declared strides: the fake tensor's, and stride guards */
+                    const sy_expr *stv[64];
+                    if ((st = declared_strides(ctx, in, t->sizes, stv))) return st;
+                    t = sy_env_input_set_strides(env, nd->name, stv);
+                    if (!t) {
+                        char msg[1024];
+                        snprintf(msg, sizeof msg, "%s", sy_ctx_last_error_msg(ctx));
+                        return sy_fail_st(ctx, sy_ctx_last_error(ctx), "node '%s' (input): strides: %s", nd->name, msg);
+                    }
+                }
                 vals[i] = sy_value_tensor(t);
             } else {
                 const sy_expr *sz[64];
@@ -188,6 +220,7 @@ static sy_status run_nodes(sy_env *env, const sy_graph *g, size_t from, size_t t
     }
     return SY_OK;
 }
+
 
 sy_status sy_env_trace(sy_env *env, const sy_graph *g, size_t nov, const sy_trace_override *ov, sy_trace **out)
 {
@@ -338,7 +371,11 @@ static sy_status compute_to(sy_realvals *rv, size_t upto)
             const sy_expr *sz[64];
             if (!in || in->ndim > 64) return sy_fail_st(rv->ctx, SY_EINVAL, "bad input node");
             for (size_t d = 0; d < in->ndim; d++) sz[d] = sy_expr_int_si(rv->ctx, rv->shapes[k][d]);
-            const sy_tensor *t = sy_tensor_new(rv->env, in->dtype, in->ndim, sz);
+            const sy_expr *stv[64]; /* the declared layout at these sizes */
+            sy_status sst = in->strides_given ? declared_strides(rv->ctx, in, sz, stv) : SY_OK;
+            if (sst) return sst;
+            const sy_tensor *t = in->strides_given ? sy_tensor_new_strided(rv->env, in->dtype, in->ndim, sz, stv)
+                                                   : sy_tensor_new(rv->env, in->dtype, in->ndim, sz);
             if (!t) return sy_ctx_last_error(rv->ctx);
             rv->vals[i] = sy_value_tensor(t);
         } else {

@@ -65,6 +65,14 @@ SY_API sy_input_spec *sy_input_spec_free(sy_ctx *ctx, SY_TAKE SY_NULL sy_input_s
 /** The spec in the command-line form (re-parseable); GIVE: sy_str_free. */
 SY_API char *sy_input_spec_print(sy_ctx *ctx, const sy_input_spec *s);
 
+/** An input's declared layout (its optional "strides" field, docs/graph-format.md). */
+typedef enum sy_input_layout {
+    SY_LAYOUT_CONTIGUOUS = 0,    /**< "contiguous", and the default when the field is absent */
+    SY_LAYOUT_CHANNELS_LAST,     /**< "channels_last" (4-D): strides (H*W*C, 1, W*C, C) */
+    SY_LAYOUT_CHANNELS_LAST_3D,  /**< "channels_last_3d" (5-D): (D*H*W*C, 1, H*W*C, W*C, C) */
+    SY_LAYOUT_EXPLICIT           /**< a list of ndim non-negative integers */
+} sy_input_layout;
+
 /** A graph input (op "input"). */
 typedef struct sy_graph_input {
     const char *name;
@@ -75,6 +83,9 @@ typedef struct sy_graph_input {
     size_t node;            /**< node index */
     size_t nspec;           /**< entries of "dynamic", in document order */
     const sy_dim_spec *spec; /**< each entry (a bare index: no name, no bounds) */
+    int strides_given;       /**< 1 if the node has a "strides" field */
+    sy_input_layout layout;  /**< the declared layout (SY_LAYOUT_CONTIGUOUS without the field) */
+    const int64_t *strides;  /**< SY_LAYOUT_EXPLICIT: the ndim strides (elements); else NULL */
 } sy_graph_input;
 SY_API size_t sy_graph_ninputs(const sy_graph *g);
 SY_API const sy_graph_input *sy_graph_input_at(const sy_graph *g, size_t i);

@@ -202,13 +202,13 @@ SY_API sy_status sy_gset_check_runtime_si(const sy_gset *gs, const int64_t *valu
                                           size_t m, sy_gset_result *res);
 
 /** What an input source reads (sy_gset_source_parse). */
-typedef enum { SY_SOURCE_DIM = 0, SY_SOURCE_DTYPE = 1, SY_SOURCE_SIZE = 2 } sy_source_kind;
+typedef enum { SY_SOURCE_DIM = 0, SY_SOURCE_DTYPE = 1, SY_SOURCE_SIZE = 2, SY_SOURCE_STRIDE = 3 } sy_source_kind;
 
-/** Parse a source name: exactly `NAME.dim()`, `NAME.dtype` or
- *  `NAME.size()[I]` (I decimal digits, no sign), with a non-empty NAME (which
- *  may itself contain dots). Reads @p src only up to its NUL.
+/** Parse a source name: exactly `NAME.dim()`, `NAME.dtype`,
+ *  `NAME.size()[I]` or `NAME.stride()[I]` (I decimal digits, no sign), with a
+ *  non-empty NAME (which may itself contain dots). Reads @p src only up to its NUL.
  *  @param[out] namelen length of NAME in bytes (may be NULL).
- *  @param[out] dim I for SY_SOURCE_SIZE (0-based; may be NULL).
+ *  @param[out] dim I for SY_SOURCE_SIZE and SY_SOURCE_STRIDE (0-based; may be NULL).
  *  @return the sy_source_kind, or -1 for any other string (e.g.
  *          `x.dtypeZ`, `x.size()[`, `x.size()[-1]`, NULL). Thread-safe, pure. */
 SY_API int sy_gset_source_parse(const char *src, size_t *namelen, size_t *dim);
@@ -222,6 +222,16 @@ SY_API int sy_gset_source_parse(const char *src, size_t *namelen, size_t *dim);
 SY_API sy_status sy_gset_values_from_shapes(const sy_gset *gs, size_t ninputs, const char *const *names,
                                             const size_t *ranks, const int64_t *const *shapes, const sy_dtype *dtypes,
                                             int64_t *values);
+/** Same, with the inputs' strides (elements, as Tensor.stride()): @p strides
+ *  NULL, or @p ninputs entries each NULL or ranks[i] strides. A stride source
+ *  (`NAME.stride()[I]`, present when the graph declares the input's strides or
+ *  reads strides, docs/guards.md) of an input without strides takes the
+ *  contiguous stride (the product of the sizes after dim I, saturated at
+ *  INT64_MAX); sy_gset_values_from_shapes is this with @p strides NULL.
+ *  Errors as sy_gset_values_from_shapes. */
+SY_API sy_status sy_gset_values_from_tensors(const sy_gset *gs, size_t ninputs, const char *const *names,
+                                             const size_t *ranks, const int64_t *const *shapes,
+                                             const int64_t *const *strides, const sy_dtype *dtypes, int64_t *values);
 
 /** The canonical text of guard @p i: its expression with every source it
  *  reads renamed `_s<slot>` (slot = the source's index, sy_gset_source), as

@@ -105,7 +105,18 @@ typedef struct sy_env_input_info {
     const char *name;
     sy_dtype dtype;
     size_t ndim;
+    /** The declared strides (ndim expressions over the input's sizes, env-owned), set by
+     *  sy_env_input_set_strides; NULL: none declared (the input is contiguous). */
+    const sy_expr *const *strides;
 } sy_env_input_info;
+
+/** Declare the strides of input @p name (registered by sy_env_input*): @p strides (KEEP,
+ *  ndim integer expressions, copied) become the input's fake-tensor strides, and guard
+ *  production (sy_gset_produce) emits the stride guards `NAME.stride()[i] == strides[i]`
+ *  for it (PyTorch's tensor-match guard on strides). Returns the input's new fake tensor
+ *  (use it instead of the one sy_env_input returned), or NULL: SY_EINVAL (NULL argument,
+ *  no such input, a boolean stride, strides declared twice). */
+SY_API const sy_tensor *sy_env_input_set_strides(sy_env *env, const char *name, const sy_expr *const *strides);
 /** Number of registered inputs and the i-th (registration order; NULL past the end). */
 SY_API size_t sy_env_ninputs(const sy_env *env);
 SY_API const sy_env_input_info *sy_env_input_info_at(const sy_env *env, size_t i);

@@ -214,6 +214,8 @@ _f("sy_gset_kind_name", c_char_p, c_int)
 _f("sy_gset_check_si", c_int, P, POINTER(c_int64), c_size_t, POINTER(sy_gset_result))
 _f("sy_gset_values_from_shapes", c_int, P, c_size_t, POINTER(c_char_p), POINTER(c_size_t),
    POINTER(POINTER(c_int64)), POINTER(c_int), POINTER(c_int64))
+_f("sy_gset_values_from_tensors", c_int, P, c_size_t, POINTER(c_char_p), POINTER(c_size_t),
+   POINTER(POINTER(c_int64)), POINTER(POINTER(c_int64)), POINTER(c_int), POINTER(c_int64))
 # backend.h / bc.h
 _f("sy_backend_render", c_int, c_char_p, P, POINTER(sy_backend_options), POINTER(c_void_p), POINTER(c_size_t))
 _f("sy_bc_compile", c_int, P, POINTER(P))

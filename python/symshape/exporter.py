@@ -498,6 +498,18 @@ def _value_json(v, where):
     raise where("an argument of type %s cannot be written to the graph" % type(v).__name__)
 
 
+def _strides_json(t):
+    """An input's "strides" field (docs/graph-format.md): None for a contiguous tensor (the
+    default), a memory format name for a dense channels_last(_3d) one, else the strides."""
+    if t.is_contiguous():
+        return None
+    if t.dim() == 4 and t.is_contiguous(memory_format=torch.channels_last):
+        return "channels_last"
+    if t.dim() == 5 and t.is_contiguous(memory_format=torch.channels_last_3d):
+        return "channels_last_3d"
+    return list(t.stride())
+
+
 def _example_json(v):
     if isinstance(v, torch.Tensor):
         return {"dtype": _dtype_name(v.dtype), "shape": list(v.shape)}
@@ -682,6 +694,9 @@ def _to_document(graph, tracer, values, dyn, name):
             if isinstance(v, torch.Tensor):
                 j = {"name": names[nd], "op": "input", "dtype": _dtype_name(v.dtype), "shape": list(v.shape),
                      "dynamic": [d if isinstance(d, dict) or d >= 0 else d + v.dim() for d in dyn.get(nd.target, [])]}
+                st = _strides_json(v)
+                if st is not None:
+                    j["strides"] = st
             else:
                 j = {"name": names[nd], "op": "constant", "value": _value_json(v, where_for(nd))}
         elif nd.op == "get_attr":

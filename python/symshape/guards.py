@@ -267,9 +267,11 @@ class GuardSet:
             out.append((name, dt, sh))
         return out
 
-    def check(self, sizes):
+    def check(self, sizes, strides=None):
         """(accepted, failed_guard): whether the guards accept the inputs of these sizes (dtypes
-        are the graph's), and the text of the first failing guard (None on accept)."""
+        are the graph's), and the text of the first failing guard (None on accept).
+        ``strides`` ({input: [stride, ...]}, optional): the inputs' strides, read by the stride
+        guards of a graph that declares or reads strides; an input not listed is contiguous."""
         self._live()
         shp = self._shapes(sizes)
         n = len(shp)
@@ -280,7 +282,13 @@ class GuardSet:
         dts = (c_int * n)(*[s[1] for s in shp])
         ns = lib.sy_gset_nsources(self._gs)
         vals = (c_int64 * max(ns, 1))()
-        st = lib.sy_gset_values_from_shapes(self._gs, n, names, ranks, ptrs, dts, vals)
+        strides = strides or {}
+        for k, v in strides.items():
+            if k not in sizes or len(v) != len(sizes[k]):
+                raise InvalidError("strides of '%s': one stride per dim of its sizes" % k)
+        sarrs = [(c_int64 * max(len(s[2]), 1))(*strides[s[0]]) if s[0] in strides else None for s in shp]
+        sptrs = (POINTER(c_int64) * n)(*[ctypes.cast(a, POINTER(c_int64)) if a is not None else None for a in sarrs])
+        st = lib.sy_gset_values_from_tensors(self._gs, n, names, ranks, ptrs, sptrs, dts, vals)
         if st != 0:
             raise self._ctx._error(st)
         res = L.sy_gset_result()

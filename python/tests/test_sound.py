@@ -112,3 +112,30 @@ def test_multihead_attention_with_key_padding_mask():
     gs2 = symshape.trace(doc, duck_sizing=False, specialize_01=False)
     assert gs2.check({"x": [3, 8, 16], "mask": [3, 8]}) == (True, None)
     assert gs2.output_shapes({"x": [3, 8, 16], "mask": [3, 8]}) == [[3, 8, 16]]
+
+
+class ChannelsLast(nn.Module):
+    def forward(self, x):
+        n = x.size(0)
+        if x.is_contiguous(memory_format=torch.channels_last):
+            return x.permute(0, 2, 3, 1).view(n, -1)  # a view only for an NHWC-dense input
+        return x.view(n, -1)
+
+
+def test_channels_last_input_strides():
+    x = torch.randn(2, 3, 5, 7).to(memory_format=torch.channels_last)
+    doc = symshape.export(ChannelsLast(), (x,), dynamic={"x": [0, 2, 3]})
+    assert doc["nodes"][0]["strides"] == "channels_last"
+    assert "is_contiguous" in [n["op"] for n in doc["nodes"]]
+    gs = symshape.trace(doc)
+    strides = [g.text for g in gs.guards if "stride" in g.text]
+    assert sorted(strides) == ["3*x.size()[2]*x.size()[3] == x.stride()[0]", "3*x.size()[3] == x.stride()[2]",
+                               "x.stride()[1] == 1", "x.stride()[3] == 3"]
+    for n, h, w in ((2, 5, 7), (4, 9, 2), (3, 16, 16)):
+        t = torch.randn(n, 3, h, w).to(memory_format=torch.channels_last)
+        ok, failed = gs.check({"x": [n, 3, h, w]}, strides={"x": list(t.stride())})
+        assert ok, failed
+        assert gs.output_shapes({"x": [n, 3, h, w]}) == [list(ChannelsLast()(t).shape)]
+        # the same sizes contiguous: the trace's layout does not hold, a stride guard rejects
+        ok, failed = gs.check({"x": [n, 3, h, w]})
+        assert not ok and "stride" in failed

@@ -276,7 +276,7 @@ crc = zlib.crc32(bytes(d[:36]) + bytes(d[40:])) & 0xffffffff
 d[36:40] = struct.pack('<I', crc)
 open(sys.argv[2], 'wb').write(d)
 PY
-  checkx "check: slot '$bad'" 3 "symshape: error: $tmpd/slot.sybc: unsupported source '$bad' in slot 1 (expected NAME.dim(), NAME.dtype or NAME.size()[I])" "$S" check --sizes x=2,3,224,224 "$tmpd/slot.sybc"
+  checkx "check: slot '$bad'" 3 "symshape: error: $tmpd/slot.sybc: unsupported source '$bad' in slot 1 (expected NAME.dim(), NAME.dtype, NAME.size()[I] or NAME.stride()[I])" "$S" check --sizes x=2,3,224,224 "$tmpd/slot.sybc"
 done
 # ---- end to end on every corpus model: run and probe --points, zero violations
 SH="${SY_SHARED_DIR:-$T/../../shared}"; C="$SH/corpus"; P="$SH/probes"

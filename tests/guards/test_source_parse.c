@@ -13,6 +13,11 @@ Test(guards_source_parse, exact_forms_only)
         {"x.size()[0]", SY_SOURCE_SIZE, 1, 0},
         {"input_ids.size()[12]", SY_SOURCE_SIZE, 9, 12},
         {"a.b.size()[3]", SY_SOURCE_SIZE, 3, 3},      /* a name with a dot */
+        {"x.stride()[2]", SY_SOURCE_STRIDE, 1, 2},
+        {"img.stride()[10]", SY_SOURCE_STRIDE, 3, 10},
+        {"x.stride()[", -1, 0, 0},
+        {"x.stride()[-1]", -1, 0, 0},
+        {".stride()[0]", -1, 0, 0},
         {"x.size()[1].dtype", SY_SOURCE_DTYPE, 11, 0}, /* the last suffix decides */
         {"x.dtypeZ", -1, 0, 0},
         {"x.dtyp", -1, 0, 0},

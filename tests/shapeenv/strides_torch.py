@@ -66,6 +66,30 @@ CASES = [
     ("view_after_view_merge_fails", [6, 4], [0], [("a", "view", [R("x"), 2, 3, 4]), ("t", "transpose", [R("a"), 0, 1]), ("v", "view", [R("t"), 6, 4])], False),
 ]
 
+# Declared input strides (the input's "strides" field): (name, shape, dynamic dims, layout, nodes, expect_ok_at_example).
+# layout: "channels_last" or a list of strides (static; the shape must then be static too).
+LAYOUT_CASES = [
+    ("cl_view_fails", [2, 3, 4, 5], [0, 2, 3], "channels_last", [("v", "view", [R("x"), -1])], False),
+    ("cl_view_merges_hw", [2, 3, 4, 5], [0, 2, 3], "channels_last", [("v", "view", [R("x"), 2, 3, -1])], True),
+    ("cl_view_merges_chw_fails", [2, 3, 4, 5], [0, 2, 3], "channels_last", [("v", "view", [R("x"), 2, -1])], False),
+    ("cl_permute_nhwc_view", [2, 3, 4, 5], [0, 2, 3], "channels_last",
+     [("p", "permute", [R("x"), 0, 2, 3, 1]), ("v", "view", [R("p"), 2, -1])], True),
+    ("cl_reshape_copies", [2, 3, 4, 5], [0, 2, 3], "channels_last",
+     [("r", "reshape", [R("x"), 2, -1]), ("v", "view", [R("r"), -1])], True),
+    ("cl_contiguous_view", [2, 3, 4, 5], [0, 2, 3], "channels_last",
+     [("c", "contiguous", [R("x")]), ("v", "view", [R("c"), -1])], True),
+    ("cl_is_contiguous_false", [2, 3, 4, 5], [0, 2, 3], "channels_last",
+     [("c", "is_contiguous", [R("x")]), ("g", "guard_bool", [R("c"), False]), ("v", "relu", [R("x")])], True),
+    ("cl_is_contiguous_channels_last", [2, 3, 4, 5], [0, 2, 3], "channels_last",
+     [("c", "is_contiguous", [R("x"), "torch.channels_last"]), ("g", "guard_bool", [R("c"), True]), ("v", "relu", [R("x")])], True),
+    ("cl_stride_read", [2, 3, 4, 5], [0, 2, 3], "channels_last",
+     [("s", "stride", [R("x"), 0]), ("v", "new_zeros", [R("x"), R("s")])], True),
+    ("contiguous_stride_read", [2, 3, 4], [0, 1, 2], None,
+     [("s", "stride", [R("x")]), ("g", "getitem", [R("s"), 0]), ("v", "new_zeros", [R("x"), R("g")])], True),
+    ("explicit_transposed_view_fails", [4, 6], [], [1, 4], [("v", "view", [R("x"), -1])], False),
+    ("explicit_transposed_t_view", [4, 6], [], [1, 4], [("t", "t", [R("x")]), ("v", "view", [R("t"), -1])], True),
+]
+
 
 def torch_value(v, env):
     if isinstance(v, dict):
@@ -80,11 +104,31 @@ def torch_value(v, env):
     return v
 
 
-def run_torch(shape, nodes):
-    env = {"x": torch.randn(*shape)}
+def make_input(shape, layout=None):
+    if layout == "channels_last":
+        return torch.randn(*shape).to(memory_format=torch.channels_last)
+    if isinstance(layout, list):
+        return torch.empty_strided(shape, layout).normal_()
+    return torch.randn(*shape)
+
+
+def torch_strides(shape, layout):
+    return list(make_input(shape, layout).stride())
+
+
+def run_torch(shape, nodes, layout=None):
+    env = {"x": make_input(shape, layout)}
     try:
         for name, op, args in nodes:
             a = [torch_value(v, env) for v in args]
+            if op == "guard_bool":
+                if bool(a[0]) != a[1]:
+                    raise RuntimeError("guard_bool: the recorded branch is not taken")
+                env[name] = a[1]
+                continue
+            if op == "is_contiguous" and len(a) > 1:
+                env[name] = a[0].is_contiguous(memory_format=getattr(torch, a[1].split(".")[-1]))
+                continue
             if op == "getitem":
                 env[name] = operator.getitem(a[0], a[1])
             elif op in ("add", "mul", "gt"):
@@ -100,9 +144,12 @@ def run_torch(shape, nodes):
         return False, None, str(e).split("\n")[0]
 
 
-def graph(name, shape, dyn, nodes):
+def graph(name, shape, dyn, nodes, layout=None):
+    x = {"name": "x", "op": "input", "dtype": "float32", "shape": shape, "dynamic": dyn}
+    if layout is not None:
+        x["strides"] = layout
     return {"format": "symshape.graph", "version": 1, "name": name,
-            "nodes": [{"name": "x", "op": "input", "dtype": "float32", "shape": shape, "dynamic": dyn}] +
+            "nodes": [x] +
                      [{"name": n, "op": op, "args": args} for n, op, args in nodes],
             "outputs": [R(nodes[-1][0])]}
 
@@ -170,7 +217,69 @@ def main():
             else:
                 print(f"{name}: ok; {acc}/{len(pts)} sampled points accepted, torch runs {nok}")
     print(f"{len(CASES)} cases, {tot_pts} sampled points: {tot_acc} accepted, torch runs {tot_ok}; {fails} failures")
+    fails += layout_cases()
     return 1 if fails else 0
+
+
+def layout_cases():
+    """Declared input strides: the trace at the example must agree with torch on a tensor of that
+    layout; at sampled sizes, `probe --sizes --strides` (the layout's strides at those sizes) must
+    accept only where torch runs, with torch's shapes, and a contiguous tensor of the same sizes
+    (probe without --strides) must be rejected by the stride guards."""
+    fails = acc_tot = ok_tot = pts_tot = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, shape, dyn, layout, nodes, expect in LAYOUT_CASES:
+            ok, outs, err = run_torch(shape, nodes, layout)
+            if ok != expect:
+                print(f"{name}: the case's expectation is wrong: torch ok={ok} ({err})")
+                fails += 1
+            gpath = os.path.join(tmp, name + ".json")
+            with open(gpath, "w") as f:
+                json.dump(graph(name, shape, dyn, nodes, layout), f)
+            r = subprocess.run([CLI, "run", gpath], capture_output=True, text=True)
+            if (r.returncode == 0) != ok:
+                print(f"{name}: symshape trace ok={r.returncode == 0}, torch ok={ok}: {r.stderr.strip() or err}")
+                fails += 1
+                continue
+            if not ok:
+                if "view size is not compatible" in err and err not in r.stderr:
+                    print(f"{name}: symshape's error differs from torch's: {r.stderr.strip()} / {err}")
+                    fails += 1
+                print(f"{name}: both fail: {err}")
+                continue
+            acc = nok = 0
+            sampled = points(shape, dyn)
+            for s in sampled:
+                pok, pouts, perr = run_torch(s, nodes, layout)
+                st = torch_strides(s, layout)
+                args = [CLI, "probe", gpath, "--json", "-s", "x=" + ",".join(map(str, s))]
+                if layout is not None:
+                    args += ["--strides", "x=" + ",".join(map(str, st))]
+                r = subprocess.run(args, capture_output=True, text=True)
+                line = json.loads(r.stdout.splitlines()[0]) if r.stdout.startswith("{") else None
+                nok += pok
+                if line is None:
+                    print(f"{name} at {s}: probe failed: {r.stderr.strip()[:300]}")
+                    fails += 1
+                    continue
+                acc += line["accept"]
+                if line["accept"] and (not pok or line["outputs"] != pouts):
+                    print(f"{name} at {s} strides {st}: SOUNDNESS: accepted, torch: {perr or pouts}, symshape: {line['outputs']}")
+                    fails += 1
+                if layout is not None and not isinstance(layout, list):
+                    r2 = subprocess.run([CLI, "probe", gpath, "--json", "-s", "x=" + ",".join(map(str, s))],
+                                        capture_output=True, text=True)
+                    l2 = json.loads(r2.stdout.splitlines()[0])
+                    if l2["accept"] and list(make_input(s).stride()) != st:
+                        print(f"{name} at {s}: a contiguous tensor passes the stride guards of a {layout} graph")
+                        fails += 1
+            acc_tot += acc
+            ok_tot += nok
+            pts_tot += len(sampled)
+            print(f"{name}: ok; {acc}/{len(sampled)} sampled points accepted, torch runs {nok}")
+    print(f"{len(LAYOUT_CASES)} declared-layout cases, {pts_tot} sampled points: {acc_tot} accepted, torch runs {ok_tot}; "
+          f"{fails} failures")
+    return fails
 
 
 if __name__ == "__main__":

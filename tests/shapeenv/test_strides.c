@@ -194,3 +194,140 @@ CASE(chunk_and_split_are_narrow_views)
     const sy_tensor *p = call_t("max_pool2d", 2, (sy_value[]){out.u.list.items[1], VI(1)});
     cr_assert(eq(str, (char *)strides(p), "(30, 15, 5, 1)"));
 }
+
+/* ---- declared input strides (the graph's "strides" field, docs/graph-format.md) */
+
+static sy_status load_graph(const char *strides_json, const char *nodes, sy_graph **g)
+{
+    char doc[2048];
+    snprintf(doc, sizeof doc,
+             "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":[{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\","
+             "\"shape\":[2,3,4,5],\"dynamic\":[0,2,3]%s%s}%s],\"outputs\":[{\"ref\":\"x\"}]}",
+             strides_json ? ",\"strides\":" : "", strides_json ? strides_json : "", nodes);
+    return sy_graph_load_text(ctx, doc, strlen(doc), "g", g);
+}
+
+CASE(strides_field_errors)
+{
+    static const struct { const char *field, *msg; } bad[] = {
+        {"\"nhwc\"", "node 'x': \"strides\" 'nhwc' is not a memory format (contiguous, channels_last, channels_last_3d) or a list"},
+        {"\"channels_last_3d\"", "node 'x': \"strides\" channels_last_3d needs a 5-D input, this one is 4-D"},
+        {"[60, 1, 15]", "node 'x': \"strides\" must be a memory format name or a list of 4 integers"},
+        {"[60, 1, -15, 3]", "node 'x': \"strides\"[2] must be a non-negative integer"},
+        {"{\"order\": [0, 2, 3, 1]}", "node 'x': \"strides\" must be a memory format name or a list of 4 integers"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        sy_graph *g = NULL;
+        cr_assert(eq(int, load_graph(bad[i].field, "", &g), SY_EFORMAT), "%s", bad[i].field);
+        cr_assert(strstr(sy_ctx_last_error_msg(ctx), bad[i].msg) != NULL, "%s: %s", bad[i].field, sy_ctx_last_error_msg(ctx));
+        cr_assert(g == NULL);
+    }
+}
+
+/* every guard's text, "; "-joined */
+static void guard_texts(const sy_gset *gs, char *buf, size_t cap)
+{
+    buf[0] = 0;
+    for (size_t i = 0; i < sy_gset_size(gs); i++) {
+        strncat(buf, i ? "; " : "", cap - strlen(buf) - 1);
+        strncat(buf, sy_gset_at(gs, i)->text, cap - strlen(buf) - 1);
+    }
+}
+
+/* accepts: 'c' only the channels_last strides pass the guards, 'n' only the contiguous
+ * ones, 'b' both (no stride guard) */
+static void traced_guards(const char *strides_json, const char *nodes, const char *want_strides, const char *want_guards, char accepts)
+{
+    sy_graph *g;
+    cr_assert(eq(int, load_graph(strides_json, nodes, &g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_trace *t;
+    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(str, (char *)strides(sy_trace_value(t, 0)->u.t), (char *)want_strides));
+    sy_gset *gs;
+    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    char buf[2048];
+    guard_texts(gs, buf, sizeof buf);
+    cr_assert(eq(str, buf, (char *)want_guards));
+    /* values: the declared strides pass, contiguous strides (sizes only) fail the stride guards */
+    const char *names[1] = {"x"};
+    size_t ranks[1] = {4};
+    int64_t sh[4] = {3, 3, 6, 7}, cl[4] = {126, 1, 21, 3};
+    const int64_t *shapes[1] = {sh}, *strs[1] = {cl};
+    sy_dtype dts[1] = {SY_DT_FLOAT32};
+    int64_t vals[64];
+    cr_assert(sy_gset_nsources(gs) <= 64);
+    sy_gset_result res;
+    cr_assert(eq(int, sy_gset_values_from_tensors(gs, 1, names, ranks, shapes, strs, dts, vals), SY_OK));
+    cr_assert(eq(int, sy_gset_check_si(gs, vals, sy_gset_nsources(gs), &res), SY_OK));
+    int cl_ok = res.accept;
+    cr_assert(eq(int, sy_gset_values_from_shapes(gs, 1, names, ranks, shapes, dts, vals), SY_OK));
+    cr_assert(eq(int, sy_gset_check_si(gs, vals, sy_gset_nsources(gs), &res), SY_OK));
+    int contig_ok = res.accept;
+    cr_assert(eq(int, cl_ok, accepts != 'n'), "channels_last strides: accept %d", cl_ok);
+    cr_assert(eq(int, contig_ok, accepts != 'c'), "contiguous strides: accept %d", contig_ok);
+    sy_gset_free(gs);
+    sy_trace_free(t);
+    sy_graph_free(g);
+}
+
+CASE(channels_last_input_strides_and_guards)
+{
+    traced_guards("\"channels_last\"", "", "(3*s1*s2, 1, 3*s2, 3)",
+                  "x.dim() == 4; x.dtype == 0; x.size()[1] == 3; 3*x.size()[2]*x.size()[3] == x.stride()[0]; x.stride()[1] == 1; "
+                  "3*x.size()[3] == x.stride()[2]; x.stride()[3] == 3", 'c');
+}
+
+CASE(torch_prefixed_memory_format)
+{
+    traced_guards("\"torch.channels_last\"", "", "(3*s1*s2, 1, 3*s2, 3)",
+                  "x.dim() == 4; x.dtype == 0; x.size()[1] == 3; 3*x.size()[2]*x.size()[3] == x.stride()[0]; x.stride()[1] == 1; "
+                  "3*x.size()[3] == x.stride()[2]; x.stride()[3] == 3", 'c');
+}
+
+CASE(contiguous_input_without_stride_reads_has_no_stride_guards)
+{
+    traced_guards(NULL, ",{\"name\":\"r\",\"op\":\"relu\",\"args\":[{\"ref\":\"x\"}]}", "(3*s1*s2, s1*s2, s2, 1)",
+                  "x.dim() == 4; x.dtype == 0; x.size()[1] == 3", 'b');
+}
+
+CASE(stride_read_guards_a_contiguous_input)
+{
+    traced_guards(NULL, ",{\"name\":\"s\",\"op\":\"stride\",\"args\":[{\"ref\":\"x\"},0]}", "(3*s1*s2, s1*s2, s2, 1)",
+                  "x.dim() == 4; x.dtype == 0; x.size()[1] == 3; 3*x.size()[2]*x.size()[3] == x.stride()[0]; "
+                  "x.size()[2]*x.size()[3] == x.stride()[1]; x.size()[3] == x.stride()[2]; x.stride()[3] == 1", 'n');
+}
+
+CASE(stride_and_is_contiguous_ops)
+{
+    int64_t shape[4] = {2, 3, 4, 5};
+    const sy_tensor *x = input(4, shape, NULL);
+    const sy_expr *cl[4] = {sy_expr_mul(ctx, sy_expr_mul(ctx, x->sizes[1], x->sizes[2]), x->sizes[3]), sy_expr_int_si(ctx, 1),
+                            sy_expr_mul(ctx, x->sizes[1], x->sizes[3]), x->sizes[1]};
+    x = sy_env_input_set_strides(env, "x", cl);
+    cr_assert(x != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(sy_env_input_set_strides(env, "x", cl) == NULL);
+    cr_assert(strstr(sy_ctx_last_error_msg(ctx), "input 'x': strides declared twice") != NULL);
+    cr_assert(sy_env_input_set_strides(env, "y", cl) == NULL);
+    sy_value a[2] = {VT(x), VI(-2)}, out;
+    cr_assert(eq(int, try_call("stride", 2, a, &out), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(str, (char *)S(out.u.i), "s1*s3"));
+    cr_assert(eq(int, try_call("stride", 1, a, &out), SY_OK));
+    cr_assert(eq(int, out.kind, SY_V_LIST));
+    cr_assert(eq(int, try_call("is_contiguous", 1, a, &out), SY_OK));
+    /* c10 compute_contiguous: only size-1 dims (or an empty tensor) make these strides contiguous */
+    cr_assert(eq(str, (char *)S(out.u.i),
+                 "Or(s0*s1*s2*s3 == 0, And(Or(s1*s3 == s3, s2 == 1), Or(s2*s3 == 1, s1 == 1), Or(s1 == 1, s3 == 1)))"));
+    a[1] = sy_value_str(env, "torch.channels_last");
+    cr_assert(eq(int, try_call("is_contiguous", 2, a, &out), SY_OK));
+    cr_assert(eq(str, (char *)S(out.u.i), "true"));
+    a[1] = sy_value_str(env, "torch.preserve_format");
+    cr_assert(eq(int, try_call("is_contiguous", 2, a, &out), SY_EINVAL));
+    cr_assert(strstr(sy_ctx_last_error_msg(ctx), "is_contiguous: unsupported memory format preserve_format") != NULL);
+    a[1] = VI(9);
+    cr_assert(eq(int, try_call("stride", 2, a, &out), SY_EINVAL));
+    cr_assert(strstr(sy_ctx_last_error_msg(ctx), "Dimension out of range (expected to be in range of [-4, 3], but got 9)") != NULL);
+    /* view of the channels_last input: PyTorch's view error */
+    sy_value v[2] = {VT(x), VI(-1)};
+    cr_assert(eq(int, try_call("view", 2, v, &out), SY_EINVAL));
+    cr_assert(strstr(sy_ctx_last_error_msg(ctx), "view size is not compatible with input tensor's size and stride") != NULL);
+}
