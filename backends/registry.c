@@ -169,3 +169,15 @@ sy_status sy_backend_render(const char *name, const sy_gset *gs, const sy_backen
     *len = out.len;
     return SY_OK;
 }
+
+sy_status sy_backend_fail(const sy_gset *gs, sy_status st, const char *fmt, ...)
+{
+    sy_ctx *ctx = gs ? sy_gset_ctx(gs) : NULL;
+    if (!ctx) return st;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt ? fmt : "", ap);
+    va_end(ap);
+    return sy_fail_st(ctx, st, "%s", msg);
+}

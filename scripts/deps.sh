@@ -6,10 +6,11 @@
 #            ONNX, protobuf-c, Z3, clang (libFuzzer), Python tooling
 #   --bench  also python3-sympy, PyTorch, ONNX and GNU time for the peer comparisons in bench/
 set -euo pipefail
-pkgs=(cmake make gcc pkg-config libflint-dev libgmp-dev libcriterion-dev libjansson-dev zlib1g-dev help2man)
+pkgs=(cmake make gcc pkg-config libflint-dev libgmp-dev libcriterion-dev libjansson-dev zlib1g-dev help2man
+      libcmark-gfm-dev libcmark-gfm-extensions-dev graphviz)
 test_pkgs=(python3 python3-torch python3-torchvision python3-sympy python3-pytest python3-venv python3-wheel
            python3-setuptools python3-pip python3-onnx libonnx-dev libprotobuf-c-dev protobuf-c-compiler
-           z3 libz3-dev clang libclang-rt-14-dev graphviz man-db bsdutils)
+           z3 libz3-dev clang libclang-rt-14-dev graphviz man-db bsdutils chromium)
 for a in "$@"; do
   case "$a" in
     --test) pkgs+=("${test_pkgs[@]}") ;;

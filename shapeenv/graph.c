@@ -437,6 +437,39 @@ const char *sy_graph_name(const sy_graph *g) { return g ? g->name : NULL; }
 size_t sy_graph_nnodes(const sy_graph *g) { return g ? g->n : 0; }
 const char *sy_graph_node_name(const sy_graph *g, size_t i) { return g && i < g->n ? g->nodes[i].name : NULL; }
 const char *sy_graph_node_op(const sy_graph *g, size_t i) { return g && i < g->n ? g->nodes[i].op : NULL; }
+static void collect_refs(const sy_graph *g, const json_t *v, long *out, size_t cap, size_t *n, int depth)
+{
+    if (depth > 64 || !v) return;
+    if (json_is_array(v)) {
+        size_t k;
+        const json_t *x;
+        json_array_foreach(v, k, x) collect_refs(g, x, out, cap, n, depth + 1);
+        return;
+    }
+    if (!json_is_object(v)) return;
+    const json_t *r = json_object_get(v, "ref");
+    if (json_is_string(r)) {
+        long i = sy_graph_find(g, json_string_value(r));
+        if (i >= 0) {
+            if (*n < cap) out[*n] = i;
+            (*n)++;
+        }
+        return;
+    }
+    collect_refs(g, json_object_get(v, "slice"), out, cap, n, depth + 1);
+}
+
+size_t sy_graph_node_refs(const sy_graph *g, size_t i, long *out, size_t cap)
+{
+    if (!g || i >= g->n) return 0;
+    size_t n = 0;
+    collect_refs(g, json_object_get(g->nodes[i].j, "args"), out, cap, &n, 0);
+    const char *k;
+    const json_t *v;
+    json_object_foreach((json_t *)json_object_get(g->nodes[i].j, "kwargs"), k, v) collect_refs(g, v, out, cap, &n, 0);
+    return n;
+}
+
 int sy_graph_node_read(const sy_graph *g, size_t i) { return g && i < g->n && g->nodes[i].read; }
 const sy_loc *sy_graph_node_loc(const sy_graph *g, size_t i)
 {

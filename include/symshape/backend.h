@@ -70,6 +70,14 @@ SY_API sy_status sy_backend_render(const char *name, const sy_gset *gs, const sy
 
 /** The context a guard set lives in (for backends reporting errors). */
 SY_API sy_ctx *sy_gset_ctx(const sy_gset *gs);
+/** For a backend's render: record the error @p st with a printf-style
+ *  message in the guard set's context (sy_ctx_last_error_msg) and return
+ *  @p st, as the built-in backends do. */
+SY_API sy_status sy_backend_fail(const sy_gset *gs, sy_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 SY_END_DECLS
 #endif

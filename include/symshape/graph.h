@@ -37,6 +37,11 @@ SY_API const sy_loc *sy_graph_node_loc(const sy_graph *g, size_t i);
 SY_API int sy_graph_node_read(const sy_graph *g, size_t i);
 /** Index of the node named @p name, or -1. */
 SY_API long sy_graph_find(const sy_graph *g, const char *name);
+/** The nodes node @p i reads (its `ref`s in args and kwargs, nested lists
+ *  and slices included, in document order, repeats kept): writes at most
+ *  @p cap indexes (all earlier than i) to @p out and returns how many there
+ *  are (possibly more than cap; 0 out of range). For drawing the graph. */
+SY_API size_t sy_graph_node_refs(const sy_graph *g, size_t i, long *out, size_t cap);
 
 /** The dynamic-dim spec of one input: the command-line form
  *  `NAME=ENTRY,ENTRY,...` with ENTRY `DIM[:DIMNAME][@[MIN]..[MAX]]`, e.g.
