@@ -811,6 +811,21 @@ static bool surely_not_implied(const sy_gset *gs, const gguard *cand, const size
 
 
 
+/* Remove the dead guards (releasing their arrays), keeping the order. */
+static void compact(sy_gset *gs)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < gs->n; i++) {
+        if (gs->g[i].dead) {
+            if (gs->g[i].orig) sy_dealloc(gs->ctx, gs->g[i].orig, gs->g[i].origcap * sizeof *gs->g[i].orig);
+            if (gs->g[i].slots) sy_dealloc(gs->ctx, gs->g[i].slots, gs->g[i].slotcap * sizeof *gs->g[i].slots);
+            continue;
+        }
+        gs->g[m++] = gs->g[i];
+    }
+    gs->n = m;
+}
+
 /* ------------------------------------------------------------------ the Implied list */
 
 static drec *add_drop(sy_gset *gs, const gguard *g, bool normalized)
@@ -1150,16 +1165,7 @@ static sy_status normalize(sy_gset *gs)
     }
     sy_dealloc(ctx, grp, (n0 ? n0 : 1) * sizeof *grp);
     if (st) return st;
-    size_t m = 0;
-    for (size_t i = 0; i < gs->n; i++) {
-        if (gs->g[i].dead) {
-            if (gs->g[i].orig) sy_dealloc(ctx, gs->g[i].orig, gs->g[i].origcap * sizeof *gs->g[i].orig);
-            if (gs->g[i].slots) sy_dealloc(ctx, gs->g[i].slots, gs->g[i].slotcap * sizeof *gs->g[i].slots);
-            continue;
-        }
-        gs->g[m++] = gs->g[i];
-    }
-    gs->n = m;
+    compact(gs);
     return SY_OK;
 }
 
@@ -1888,16 +1894,7 @@ sy_status sy_gset_minimize(sy_gset *gs)
     if (owner) sy_dealloc(ctx, owner, nsl * sizeof *owner);
     if (nreaders) sy_dealloc(ctx, nreaders, nsl * sizeof *nreaders);
     if (cst) return cst;
-    m = 0;
-    for (size_t i = 0; i < gs->n; i++) {
-        if (gs->g[i].dead) {
-            if (gs->g[i].orig) sy_dealloc(ctx, gs->g[i].orig, gs->g[i].origcap * sizeof *gs->g[i].orig);
-            if (gs->g[i].slots) sy_dealloc(ctx, gs->g[i].slots, gs->g[i].slotcap * sizeof *gs->g[i].slots);
-            continue;
-        }
-        gs->g[m++] = gs->g[i];
-    }
-    gs->n = m;
+    compact(gs);
     sy_status nst = normalize(gs);
     if (nst) return nst;
     if (gs->n) qsort(gs->g, gs->n, sizeof *gs->g, guard_order);
