@@ -742,6 +742,10 @@ static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
     if (!t->gin || !t->ginp) st = SY_ENOMEM;
     for (size_t i = 0; i < m->ninputs && !st; i++) {
         const sy_onnx_input *in = &m->inputs[i];
+        if (scope_find1(t->top, in->name)) { /* the later lookups by name would mix the two ranks */
+            st = sy_fail_st(ctx, SY_EFORMAT, "graph input '%s' is listed twice (input %zu repeats an earlier name)", in->name, i);
+            break;
+        }
         const sy_onnx_example *ex = NULL;
         for (size_t k = 0; k < o->nexamples; k++)
             if (!strcmp(o->examples[k].input, in->name)) ex = &o->examples[k];
