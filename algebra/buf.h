@@ -10,6 +10,9 @@ typedef struct sy_buf {
     char *p;
     size_t len, cap;
     bool oom;
+    /* let-form printing (print.c): shared nodes print as their name */
+    const struct sy_letnames *let;
+    const sy_expr *defining;
 } sy_buf;
 
 void sy_buf_init(sy_buf *b, sy_ctx *ctx);

@@ -1,4 +1,5 @@
 /* Context: allocator, error state, lifetime. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,15 +35,21 @@ const char *sy_status_name(sy_status s)
 
 void *sy_alloc(sy_ctx *ctx, size_t size)
 {
+    if (ctx->op_depth && !sy_charge_bytes(ctx, (int64_t)size)) return NULL;
     void *p = ctx->alc.malloc(ctx->alc.ud, size ? size : 1);
     if (p) ctx->live_blocks++;
+    else if (ctx->op_depth) ctx->op_bytes -= (int64_t)size;
     return p;
 }
 
 void *sy_realloc(sy_ctx *ctx, void *p, size_t old_size, size_t new_size)
 {
     if (!p) return sy_alloc(ctx, new_size);
-    return ctx->alc.realloc(ctx->alc.ud, p, old_size, new_size ? new_size : 1);
+    int64_t d = (int64_t)new_size - (int64_t)old_size;
+    if (ctx->op_depth && d > 0 && !sy_charge_bytes(ctx, d)) return NULL;
+    void *q = ctx->alc.realloc(ctx->alc.ud, p, old_size, new_size ? new_size : 1);
+    if (ctx->op_depth && (d < 0 ? q != NULL : q == NULL)) ctx->op_bytes -= d;
+    return q;
 }
 
 void sy_dealloc(sy_ctx *ctx, void *p, size_t size)
@@ -50,12 +57,18 @@ void sy_dealloc(sy_ctx *ctx, void *p, size_t size)
     if (!p) return;
     ctx->alc.free(ctx->alc.ud, p, size);
     ctx->live_blocks--;
+    if (ctx->op_depth) ctx->op_bytes -= (int64_t)size;
 }
 
 static void set_error(sy_ctx *ctx, sy_status st, const char *fmt, va_list ap)
 {
-    ctx->err = st;
     ctx->erroff = -1;
+    if (ctx->op_over) { /* a spent budget is the reason for whatever fails after it */
+        ctx->err = SY_EQUOTA;
+        snprintf(ctx->errmsg, sizeof ctx->errmsg, "%s", ctx->quota_msg);
+        return;
+    }
+    ctx->err = st;
     vsnprintf(ctx->errmsg, sizeof ctx->errmsg, fmt, ap);
     if (ctx->opts.abort_on_error) {
         fprintf(stderr, "symshape: %s: %s\n", sy_status_name(st), ctx->errmsg);
@@ -99,9 +112,14 @@ void sy_ctx_reset_error(sy_ctx *ctx)
 sy_status sy_ctx_options_init(sy_ctx_options *opts, unsigned version)
 {
     if (!opts) return SY_EINVAL;
-    if (version != SY_CTX_OPTIONS_VERSION) return SY_EVERSION;
+    if (version != SY_CTX_OPTIONS_VERSION && version != 1u) return SY_EVERSION;
     sy_ctx_options d = SY_CTX_OPTIONS_INIT;
-    *opts = d;
+    if (version == 1u) { /* a version-1 struct ends before the budgets */
+        d.version = 1u;
+        memcpy(opts, &d, offsetof(sy_ctx_options, max_steps));
+    } else {
+        *opts = d;
+    }
     return SY_OK;
 }
 
@@ -111,10 +129,16 @@ sy_status sy_ctx_new(const sy_ctx_options *opts, sy_ctx **out)
     if (!out) return SY_EINVAL;
     *out = NULL;
     if (opts) {
-        if (opts->version != SY_CTX_OPTIONS_VERSION) return SY_EVERSION;
-        o = *opts;
+        if (opts->version == 1u) /* version 1: no budgets, the defaults apply */
+            memcpy(&o, opts, offsetof(sy_ctx_options, max_steps));
+        else if (opts->version == SY_CTX_OPTIONS_VERSION)
+            o = *opts;
+        else
+            return SY_EVERSION;
+        o.version = SY_CTX_OPTIONS_VERSION;
     }
     if (o.max_terms == 0 || o.max_exponent == 0 || o.max_const_bits == 0) return SY_EINVAL;
+    if (o.max_steps == 0 || o.max_work_terms == 0 || o.max_work_bytes == 0) return SY_EINVAL;
     if (o.allocator && (!o.allocator->malloc || !o.allocator->realloc || !o.allocator->free))
         return SY_EINVAL;
     const sy_allocator *alc = o.allocator ? o.allocator : &default_alc;
@@ -132,6 +156,18 @@ sy_status sy_ctx_new(const sy_ctx_options *opts, sy_ctx **out)
         return SY_ENOMEM;
     }
     memset(ctx->table, 0, ctx->cap * sizeof *ctx->table);
+    /* the symbol table and the rollback log of budget.c exist from the start,
+     * so that a failed operation leaves the allocation count as it found it */
+    ctx->symcap = 64;
+    ctx->syms = sy_alloc(ctx, ctx->symcap * sizeof *ctx->syms);
+    ctx->ilog_cap = 256;
+    ctx->ilog = alc->malloc(alc->ud, ctx->ilog_cap * sizeof *ctx->ilog);
+    if (!ctx->syms || !ctx->ilog) {
+        ctx->ilog_cap = ctx->ilog ? ctx->ilog_cap : 0;
+        ctx->symcap = ctx->syms ? ctx->symcap : 0;
+        sy_ctx_free(ctx);
+        return SY_ENOMEM;
+    }
     /* Pre-intern true/false and the small integers so they never fail later. */
     ctx->etrue = sy_expr_true(ctx);
     ctx->efalse = sy_expr_false(ctx);
@@ -159,6 +195,7 @@ sy_ctx *sy_ctx_free(sy_ctx *ctx)
         }
     }
     sy_dealloc(ctx, ctx->table, ctx->cap * sizeof *ctx->table);
+    if (ctx->ilog) ctx->alc.free(ctx->alc.ud, ctx->ilog, ctx->ilog_cap * sizeof *ctx->ilog);
     for (sy_arena_chunk *c = ctx->chunks, *next; c; c = next) {
         next = c->next;
         sy_dealloc(ctx, c, sizeof *c + c->size);

@@ -60,6 +60,7 @@ struct sy_facts {
     size_t bc_n, bc_cap;
     sy_memo sm[SIMP_LEVELS];
     sy_memo relset; /* the relations of rels, for O(1) membership */
+    uint64_t gen;   /* ctx->gen when the memos were filled */
 };
 
 static void caches_clear(sy_facts *f)
@@ -74,6 +75,16 @@ static void caches_clear(sy_facts *f)
     f->bc_n = f->bc_cap = 0;
     for (int i = 0; i < SIMP_LEVELS; i++)
         if (f->sm[i].keys) sy_memo_clear(ctx, &f->sm[i]);
+}
+
+/* A rolled-back operation released nodes the memos may still name: start
+ * them over (the decide answers too). */
+static void facts_sync(sy_facts *f)
+{
+    if (f->gen == f->ctx->gen) return;
+    caches_clear(f);
+    memset(f->dc_key, 0, sizeof f->dc_key);
+    f->gen = f->ctx->gen;
 }
 
 static const bentry *bc_get(const sy_facts *f, const sy_expr *e)
@@ -177,6 +188,7 @@ sy_facts *sy_facts_new(sy_ctx *ctx)
     }
     memset(f, 0, sizeof *f);
     f->ctx = ctx;
+    f->gen = ctx->gen;
     if (!ensure(f, ctx->nsyms + 16)) {
         sy_facts_free(f);
         sy_oom(ctx);
@@ -426,6 +438,10 @@ static void bound_node(bctx *B, const sy_expr *e, sy_ival *out);
  * order of a tree walk) whose divisor may be zero, as without the memo. */
 static void bound_rec(bctx *B, const sy_expr *e, sy_ival *out)
 {
+    if (!sy_step(B->f->ctx)) { /* budget spent: the whole line is a sound answer, the operation fails anyway */
+        sy_ival_set_full(out);
+        return;
+    }
     if (e->kind == SY_EXPR_INT || e->kind == SY_EXPR_SYM || e->isbool) {
         bound_node(B, e, out);
         return;
@@ -1308,7 +1324,7 @@ static sy_status restore_err(sy_ctx *ctx, const saved_err *s)
     return SY_OK;
 }
 
-sy_status sy_decide(sy_facts *f, const sy_expr *rel, sy_truth *out)
+static sy_status sy_decide_work(sy_facts *f, const sy_expr *rel, sy_truth *out)
 {
     if (!f) return SY_EINVAL;
     if (!rel || !out) return sy_fail_st(f->ctx, SY_EINVAL, "decide: NULL argument");
@@ -1378,6 +1394,17 @@ sy_status sy_decide(sy_facts *f, const sy_expr *rel, sy_truth *out)
     else if (layer == 2) f->stats.by_simplify++;
     else f->stats.by_linear++;
     return SY_OK;
+}
+
+sy_status sy_decide(sy_facts *f, const sy_expr *rel, sy_truth *out)
+{
+    if (!f) return SY_EINVAL;
+    sy_ctx *ctx = f->ctx;
+    facts_sync(f);
+    sy_op_begin(ctx, true);
+    sy_status st = sy_op_end_st(ctx, sy_decide_work(f, rel, out));
+    if (st != SY_OK && out) *out = SY_TRUTH_UNKNOWN;
+    return st;
 }
 
 /* ------------------------------------------------------------------ simplify */
@@ -1493,6 +1520,7 @@ static const sy_expr *simp(sy_facts *f, const sy_expr *e, sy_memo *memo)
     const sy_expr *hit = sy_memo_get(memo, e);
     if (hit) return hit;
     sy_ctx *ctx = f->ctx;
+    if (!sy_step(ctx)) return NULL;
     const sy_expr *r = e;
     switch (e->kind) {
     case SY_EXPR_INT:
@@ -1626,7 +1654,7 @@ static const sy_expr *unfresh(sy_facts *f, const sy_expr *e)
     return e;
 }
 
-const sy_expr *sy_simplify(sy_facts *f, const sy_expr *e)
+static const sy_expr *sy_simplify_work(sy_facts *f, const sy_expr *e)
 {
     if (!f || !e) return NULL;
     sy_ctx *ctx = f->ctx;
@@ -1641,9 +1669,18 @@ const sy_expr *sy_simplify(sy_facts *f, const sy_expr *e)
     return unfresh(f, r);
 }
 
+const sy_expr *sy_simplify(sy_facts *f, const sy_expr *e)
+{
+    if (!f) return NULL;
+    sy_ctx *ctx = f->ctx;
+    facts_sync(f);
+    sy_op_begin(ctx, true);
+    return sy_op_end_e(ctx, sy_simplify_work(f, e));
+}
+
 /* ------------------------------------------------------------------ bound */
 
-sy_status sy_bound(sy_facts *f, const sy_expr *e, const sy_expr **lo, const sy_expr **hi)
+static sy_status sy_bound_work(sy_facts *f, const sy_expr *e, const sy_expr **lo, const sy_expr **hi)
 {
     if (!f) return SY_EINVAL;
     sy_ctx *ctx = f->ctx;
@@ -1699,6 +1736,17 @@ sy_status sy_bound(sy_facts *f, const sy_expr *e, const sy_expr **lo, const sy_e
     if (!iv.hi_inf) *hi = sy_int_fmpz(ctx, iv.hi);
     sy_ival_clear(&iv);
     return SY_OK;
+}
+
+sy_status sy_bound(sy_facts *f, const sy_expr *e, const sy_expr **lo, const sy_expr **hi)
+{
+    if (!f) return SY_EINVAL;
+    sy_ctx *ctx = f->ctx;
+    facts_sync(f);
+    sy_op_begin(ctx, true);
+    sy_status st = sy_op_end_st(ctx, sy_bound_work(f, e, lo, hi));
+    if (st != SY_OK && lo && hi) *lo = *hi = NULL;
+    return st;
 }
 
 /* ------------------------------------------------------------------ adding facts */
@@ -2025,7 +2073,7 @@ static sy_status add_fact(sy_facts *f, const sy_expr *e, int depth)
     }
 }
 
-sy_status sy_facts_add(sy_facts *f, const sy_expr *fact)
+static sy_status sy_facts_add_work(sy_facts *f, const sy_expr *fact)
 {
     if (!f) return SY_EINVAL;
     memset(f->dc_key, 0, sizeof f->dc_key); /* answers depend on the facts */
@@ -2034,6 +2082,16 @@ sy_status sy_facts_add(sy_facts *f, const sy_expr *fact)
     if (!fact->isbool) return sy_fail_st(f->ctx, SY_EINVAL, "facts: expected a boolean expression, got an integer");
     if (!ensure(f, f->ctx->nsyms)) return sy_fail_st(f->ctx, SY_ENOMEM, "out of memory");
     return add_fact(f, fact, 0);
+}
+
+sy_status sy_facts_add(sy_facts *f, const sy_expr *fact)
+{
+    if (!f) return SY_EINVAL;
+    sy_ctx *ctx = f->ctx;
+    facts_sync(f);
+    sy_op_begin(ctx, false);
+    sy_status st = sy_op_end_st(ctx, sy_facts_add_work(f, fact));
+    return st;
 }
 
 sy_status sy_facts_set_range(sy_facts *f, const sy_expr *sym, const sy_expr *lo, const sy_expr *hi)
@@ -2063,6 +2121,7 @@ sy_status sy_solve(sy_facts *f, const sy_expr *eq, const sy_expr **sym, const sy
     sy_ctx *ctx = f->ctx;
     if (!eq || !sym || !value || !divisibility) return sy_fail_st(ctx, SY_EINVAL, "solve: NULL argument");
     *sym = *value = *divisibility = NULL;
+    facts_sync(f);
     const sy_expr *e = apply_raw(f, eq);
     if (!e) return sy_ctx_last_error(ctx);
     if (e->kind != SY_EXPR_EQ) return e->isbool ? SY_OK : sy_fail_st(ctx, SY_EINVAL, "solve: expected an equality");

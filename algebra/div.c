@@ -562,7 +562,7 @@ static bool div_args(sy_ctx *ctx, const sy_expr *a, const sy_expr *b, const char
     return true;
 }
 
-const sy_expr *sy_expr_floordiv(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
+static const sy_expr *sy_expr_floordiv_work(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
 {
     if (!ctx || !a || !b) return NULL;
     if (!div_args(ctx, a, b, "FloorDiv")) return NULL;
@@ -570,7 +570,14 @@ const sy_expr *sy_expr_floordiv(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
     return div_sym(ctx, a, b, DIV_FLOOR);
 }
 
-const sy_expr *sy_expr_mod(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
+const sy_expr *sy_expr_floordiv(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
+{
+    if (!ctx) return NULL;
+    sy_op_begin(ctx, true);
+    return sy_op_end_e(ctx, sy_expr_floordiv_work(ctx, a, b));
+}
+
+static const sy_expr *sy_expr_mod_work(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
 {
     if (!ctx || !a || !b) return NULL;
     if (!div_args(ctx, a, b, "Mod")) return NULL;
@@ -578,7 +585,14 @@ const sy_expr *sy_expr_mod(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
     return div_sym(ctx, a, b, DIV_MOD);
 }
 
-const sy_expr *sy_expr_ceildiv(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
+const sy_expr *sy_expr_mod(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
+{
+    if (!ctx) return NULL;
+    sy_op_begin(ctx, true);
+    return sy_op_end_e(ctx, sy_expr_mod_work(ctx, a, b));
+}
+
+static const sy_expr *sy_expr_ceildiv_work(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
 {
     if (!ctx || !a || !b) return NULL;
     if (!div_args(ctx, a, b, "CeilDiv")) return NULL;
@@ -587,4 +601,11 @@ const sy_expr *sy_expr_ceildiv(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
         return sy_expr_neg(ctx, floordiv_const(ctx, sy_expr_neg(ctx, a), &b->u.value));
     }
     return div_sym(ctx, a, b, DIV_CEIL);
+}
+
+const sy_expr *sy_expr_ceildiv(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
+{
+    if (!ctx) return NULL;
+    sy_op_begin(ctx, true);
+    return sy_op_end_e(ctx, sy_expr_ceildiv_work(ctx, a, b));
 }

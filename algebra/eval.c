@@ -68,14 +68,109 @@ void sy_binding_set(sy_binding *b, uint32_t id, const fmpz_t v)
 
 /* ------------------------------------------------------------------ int64 path */
 
+/* Evaluation is memoized on node identity, so a DAG whose tree is exponential
+ * (a nested FloorDiv chain) is evaluated in time linear in its distinct
+ * nodes. The memo starts after EV_MEMO_AFTER visits, so that the common small
+ * expression costs no table. */
+#define EV_MEMO_AFTER 64
+typedef struct {
+    const sy_expr **keys;
+    int64_t *v;  /* int64 path */
+    fmpz *z;     /* exact path */
+    size_t cap, n;
+} evmemo;
+
+static void evmemo_clear(sy_ctx *ctx, evmemo *m)
+{
+    if (!m->keys) return;
+    if (m->z) {
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->keys[i]) fmpz_clear(&m->z[i]);
+        sy_dealloc(ctx, m->z, m->cap * sizeof *m->z);
+    }
+    if (m->v) sy_dealloc(ctx, m->v, m->cap * sizeof *m->v);
+    sy_dealloc(ctx, m->keys, m->cap * sizeof *m->keys);
+    memset(m, 0, sizeof *m);
+}
+
+/* The slot of k (found or free); grows first. SIZE_MAX when out of memory
+ * (the evaluation goes on without the memo entry). */
+static size_t evmemo_slot(sy_ctx *ctx, evmemo *m, const sy_expr *k, bool exact)
+{
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t nc = m->cap ? m->cap * 2 : 256;
+        const sy_expr **nk = sy_alloc(ctx, nc * sizeof *nk);
+        int64_t *nv = exact ? NULL : sy_alloc(ctx, nc * sizeof *nv);
+        fmpz *nz = exact ? sy_alloc(ctx, nc * sizeof *nz) : NULL;
+        if (!nk || (exact ? !nz : !nv)) {
+            if (nk) sy_dealloc(ctx, nk, nc * sizeof *nk);
+            if (nv) sy_dealloc(ctx, nv, nc * sizeof *nv);
+            if (nz) sy_dealloc(ctx, nz, nc * sizeof *nz);
+            return SIZE_MAX;
+        }
+        memset(nk, 0, nc * sizeof *nk);
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!m->keys[i]) continue;
+            size_t j = (size_t)m->keys[i]->hash & (nc - 1);
+            while (nk[j]) j = (j + 1) & (nc - 1);
+            nk[j] = m->keys[i];
+            if (exact) nz[j] = m->z[i]; /* moves the value */
+            else nv[j] = m->v[i];
+        }
+        if (m->keys) sy_dealloc(ctx, m->keys, m->cap * sizeof *m->keys);
+        if (m->v) sy_dealloc(ctx, m->v, m->cap * sizeof *m->v);
+        if (m->z) sy_dealloc(ctx, m->z, m->cap * sizeof *m->z);
+        m->keys = nk;
+        m->v = nv;
+        m->z = nz;
+        m->cap = nc;
+    }
+    size_t mask = m->cap - 1, j = (size_t)k->hash & mask;
+    while (m->keys[j] && m->keys[j] != k) j = (j + 1) & mask;
+    return j;
+}
+
+static bool ev_leaf(const sy_expr *e)
+{
+    return e->kind == SY_EXPR_INT || e->kind == SY_EXPR_SYM || e->kind == SY_EXPR_TRUE || e->kind == SY_EXPR_FALSE;
+}
+
 typedef struct {
     sy_ctx *ctx;
     const sy_binding *b;
-    int status; /* 0 ok, 1 overflow (retry exact), 2 div by zero, 3 unbound */
+    int status; /* 0 ok, 1 overflow (retry exact), 2 div by zero, 3 unbound, 4 budget */
     const sy_expr *culprit;
+    size_t visits;
+    evmemo memo;
 } ev64;
 
+static int64_t e64_node(ev64 *ev, const sy_expr *e);
 static int64_t e64(ev64 *ev, const sy_expr *e)
+{
+    if (ev->status) return 0;
+    if (ev_leaf(e)) return e64_node(ev, e);
+    if (!sy_step(ev->ctx)) {
+        ev->status = 4;
+        return 0;
+    }
+    if (++ev->visits <= EV_MEMO_AFTER) return e64_node(ev, e);
+    if (ev->memo.keys) {
+        size_t mask = ev->memo.cap - 1, j = (size_t)e->hash & mask;
+        while (ev->memo.keys[j] && ev->memo.keys[j] != e) j = (j + 1) & mask;
+        if (ev->memo.keys[j]) return ev->memo.v[j];
+    }
+    int64_t r = e64_node(ev, e);
+    if (ev->status) return 0;
+    size_t j = evmemo_slot(ev->ctx, &ev->memo, e, false);
+    if (j != SIZE_MAX) {
+        ev->memo.keys[j] = e;
+        ev->memo.v[j] = r;
+        ev->memo.n++;
+    }
+    return r;
+}
+
+static int64_t e64_node(ev64 *ev, const sy_expr *e)
 {
     if (ev->status) return 0;
     int64_t r = 0, a, b;
@@ -161,9 +256,45 @@ typedef struct {
     const sy_binding *b;
     sy_status status;
     const sy_expr *culprit;
+    size_t visits;
+    evmemo memo;
 } evz;
 
+static void ez_node(evz *ev, const sy_expr *e, fmpz_t out);
 static void ez(evz *ev, const sy_expr *e, fmpz_t out)
+{
+    if (ev->status) return;
+    if (ev_leaf(e)) {
+        ez_node(ev, e, out);
+        return;
+    }
+    if (!sy_step(ev->ctx)) {
+        ev->status = SY_EQUOTA;
+        return;
+    }
+    if (++ev->visits <= EV_MEMO_AFTER) {
+        ez_node(ev, e, out);
+        return;
+    }
+    if (ev->memo.keys) {
+        size_t mask = ev->memo.cap - 1, j = (size_t)e->hash & mask;
+        while (ev->memo.keys[j] && ev->memo.keys[j] != e) j = (j + 1) & mask;
+        if (ev->memo.keys[j]) {
+            fmpz_set(out, &ev->memo.z[j]);
+            return;
+        }
+    }
+    ez_node(ev, e, out);
+    if (ev->status) return;
+    size_t j = evmemo_slot(ev->ctx, &ev->memo, e, true);
+    if (j != SIZE_MAX) {
+        ev->memo.keys[j] = e;
+        fmpz_init_set(&ev->memo.z[j], out);
+        ev->memo.n++;
+    }
+}
+
+static void ez_node(evz *ev, const sy_expr *e, fmpz_t out)
 {
     if (ev->status) return;
     fmpz_t a, b;
@@ -280,16 +411,20 @@ static sy_status report(sy_ctx *ctx, sy_status st, const sy_expr *culprit)
 
 sy_status sy_eval_raw(sy_ctx *ctx, const sy_expr *e, const sy_binding *b, fmpz_t out)
 {
-    ev64 ev = {ctx, b, 0, NULL};
+    ev64 ev = {ctx, b, 0, NULL, 0, {0}};
     int64_t v = e64(&ev, e);
+    evmemo_clear(ctx, &ev.memo);
     if (ev.status == 0) {
         fmpz_set_si(out, v);
         return SY_OK;
     }
     if (ev.status == 2) return report(ctx, SY_EDIVZERO, ev.culprit);
     if (ev.status == 3) return report(ctx, SY_EINVAL, ev.culprit);
-    evz z = {ctx, b, SY_OK, NULL};
+    if (ev.status == 4) return SY_EQUOTA; /* the budget's message is recorded */
+    evz z = {ctx, b, SY_OK, NULL, 0, {0}};
     ez(&z, e, out);
+    evmemo_clear(ctx, &z.memo);
+    if (z.status && !z.culprit) return SY_EQUOTA;
     if (z.status) return report(ctx, z.status, z.culprit);
     return SY_OK;
 }
@@ -323,7 +458,7 @@ static sy_status bind_args(sy_ctx *ctx, sy_binding *b, size_t n, const sy_expr *
     return SY_OK;
 }
 
-sy_status sy_expr_eval(sy_ctx *ctx, const sy_expr *e, size_t n, const sy_expr *const *syms,
+static sy_status sy_expr_eval_work(sy_ctx *ctx, const sy_expr *e, size_t n, const sy_expr *const *syms,
                        const sy_expr *const *vals, const sy_expr **out)
 {
     if (!ctx) return SY_EINVAL;
@@ -343,7 +478,17 @@ sy_status sy_expr_eval(sy_ctx *ctx, const sy_expr *e, size_t n, const sy_expr *c
     return st;
 }
 
-sy_status sy_expr_eval_si(sy_ctx *ctx, const sy_expr *e, size_t n, const sy_expr *const *syms,
+sy_status sy_expr_eval(sy_ctx *ctx, const sy_expr *e, size_t n, const sy_expr *const *syms,
+                       const sy_expr *const *vals, const sy_expr **out)
+{
+    if (!ctx) return SY_EINVAL;
+    sy_op_begin(ctx, true);
+    sy_status st = sy_op_end_st(ctx, sy_expr_eval_work(ctx, e, n, syms, vals, out));
+    if (st != SY_OK && out) *out = NULL;
+    return st;
+}
+
+static sy_status sy_expr_eval_si_work(sy_ctx *ctx, const sy_expr *e, size_t n, const sy_expr *const *syms,
                           const int64_t *vals, int64_t *out)
 {
     if (!ctx) return SY_EINVAL;
@@ -361,6 +506,14 @@ sy_status sy_expr_eval_si(sy_ctx *ctx, const sy_expr *e, size_t n, const sy_expr
     fmpz_clear(r);
     sy_binding_clear(ctx, &b);
     return st;
+}
+
+sy_status sy_expr_eval_si(sy_ctx *ctx, const sy_expr *e, size_t n, const sy_expr *const *syms,
+                          const int64_t *vals, int64_t *out)
+{
+    if (!ctx) return SY_EINVAL;
+    sy_op_begin(ctx, true);
+    return sy_op_end_st(ctx, sy_expr_eval_si_work(ctx, e, n, syms, vals, out));
 }
 
 /* ------------------------------------------------------------------ traversal with memo */
@@ -434,6 +587,7 @@ const sy_expr *sy_rebuild(sy_ctx *ctx, const sy_expr *e, sy_memo *memo,
     if (!e) return NULL;
     const sy_expr *hit = sy_memo_get(memo, e);
     if (hit) return hit;
+    if (!sy_step(ctx)) return NULL;
     const sy_expr *r = leaf(ud, e);
     if (!r && ctx->err != SY_OK && ctx->err != SY_EINVAL) { /* leaf may signal failure by error */
     }
@@ -525,7 +679,7 @@ static const sy_expr *subs_leaf(void *ud, const sy_expr *e)
     return NULL;
 }
 
-const sy_expr *sy_expr_subs(sy_ctx *ctx, const sy_expr *e, size_t n, const sy_expr *const *syms,
+static const sy_expr *sy_expr_subs_work(sy_ctx *ctx, const sy_expr *e, size_t n, const sy_expr *const *syms,
                             const sy_expr *const *vals)
 {
     if (!ctx || !e) return NULL;
@@ -541,6 +695,14 @@ const sy_expr *sy_expr_subs(sy_ctx *ctx, const sy_expr *e, size_t n, const sy_ex
     const sy_expr *r = sy_rebuild(ctx, e, &m, subs_leaf, &ud);
     sy_memo_clear(ctx, &m);
     return r;
+}
+
+const sy_expr *sy_expr_subs(sy_ctx *ctx, const sy_expr *e, size_t n, const sy_expr *const *syms,
+                            const sy_expr *const *vals)
+{
+    if (!ctx) return NULL;
+    sy_op_begin(ctx, true);
+    return sy_op_end_e(ctx, sy_expr_subs_work(ctx, e, n, syms, vals));
 }
 
 /* ------------------------------------------------------------------ free symbols */

@@ -142,6 +142,7 @@ static size_t node_size(const sy_expr *c)
 
 const sy_expr *sy_intern(sy_ctx *ctx, const sy_expr *cand)
 {
+    if (!sy_step(ctx)) return NULL;
     size_t mask = ctx->cap - 1;
     size_t j = (size_t)cand->hash & mask;
     while (ctx->table[j]) {
@@ -194,6 +195,7 @@ const sy_expr *sy_intern(sy_ctx *ctx, const sy_expr *cand)
     sy_compute_bounds(e);
     ctx->table[j] = e;
     ctx->count++;
+    if (ctx->op_depth && ctx->op_pure) sy_ilog_push(ctx, j);
     return e;
 }
 
@@ -628,6 +630,7 @@ void sy_terms_clear(sy_ctx *ctx, sy_terms *ts)
 
 bool sy_terms_push(sy_ctx *ctx, sy_terms *ts, const fmpz_t c, const sy_expr *mono)
 {
+    if (!sy_charge_terms(ctx, 1)) return false;
     if (ts->n == ts->cap) {
         size_t ncap = ts->cap ? ts->cap * 2 : 8;
         if (ts->n >= ctx->opts.max_terms * 4 + 64) {
@@ -911,7 +914,7 @@ static void term_at(const sy_expr *e, size_t i, const fmpz **coef, const sy_expr
     }
 }
 
-const sy_expr *sy_expr_mul(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
+static const sy_expr *sy_expr_mul_work(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
 {
     if (!ctx || !a || !b) return NULL;
     if (!sy_check_int(ctx, a, "mul") || !sy_check_int(ctx, b, "mul")) return NULL;
@@ -952,6 +955,13 @@ const sy_expr *sy_expr_mul(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
     return sy_terms_build(ctx, &ts);
 }
 
+const sy_expr *sy_expr_mul(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
+{
+    if (!ctx) return NULL;
+    sy_op_begin(ctx, true);
+    return sy_op_end_e(ctx, sy_expr_mul_work(ctx, a, b));
+}
+
 static int factor_cmp(const void *x, const void *y)
 {
     return atom_cmp(((const factor *)x)->base, ((const factor *)y)->base);
@@ -962,7 +972,7 @@ static int factor_cmp(const void *x, const void *y)
  * merged into one monomial, and only the sums with two or more terms are
  * expanded (smallest first). A product of n symbols costs O(n log n), where
  * folding binary products built and interned n monomials of growing size. */
-const sy_expr *sy_expr_mul_n(sy_ctx *ctx, size_t n, const sy_expr *const *args)
+static const sy_expr *sy_expr_mul_n_work(sy_ctx *ctx, size_t n, const sy_expr *const *args)
 {
     if (!ctx) return NULL;
     for (size_t i = 0; i < n; i++) {
@@ -1053,6 +1063,13 @@ done:
     return res;
 }
 
+const sy_expr *sy_expr_mul_n(sy_ctx *ctx, size_t n, const sy_expr *const *args)
+{
+    if (!ctx) return NULL;
+    sy_op_begin(ctx, true);
+    return sy_op_end_e(ctx, sy_expr_mul_n_work(ctx, n, args));
+}
+
 /* Upper bound on the number of terms of a t-term polynomial to the k-th power:
  * C(t + k - 1, k), saturating at limit + 1. */
 static size_t pow_terms_bound(size_t t, uint64_t k, size_t limit)
@@ -1066,7 +1083,7 @@ static size_t pow_terms_bound(size_t t, uint64_t k, size_t limit)
     return (size_t)v;
 }
 
-const sy_expr *sy_expr_pow_ui(sy_ctx *ctx, const sy_expr *a, uint64_t k)
+static const sy_expr *sy_expr_pow_ui_work(sy_ctx *ctx, const sy_expr *a, uint64_t k)
 {
     if (!ctx || !a) return NULL;
     if (!sy_check_int(ctx, a, "pow")) return NULL;
@@ -1124,6 +1141,13 @@ const sy_expr *sy_expr_pow_ui(sy_ctx *ctx, const sy_expr *a, uint64_t k)
         if (k) base = sy_expr_mul(ctx, base, base);
     }
     return (result && base) ? result : NULL;
+}
+
+const sy_expr *sy_expr_pow_ui(sy_ctx *ctx, const sy_expr *a, uint64_t k)
+{
+    if (!ctx) return NULL;
+    sy_op_begin(ctx, true);
+    return sy_op_end_e(ctx, sy_expr_pow_ui_work(ctx, a, k));
 }
 
 /* ------------------------------------------------------------------ helpers */

@@ -80,7 +80,56 @@ struct sy_ctx {
     size_t scratch_cap; /* in args slots */
     /* rewrite rules switched off (tests) and applications counted (rules.h) */
     sy_rule_state rules;
+    /* per-operation work budgets (budget.c) */
+    int op_depth;       /* nesting of sy_op_begin */
+    bool op_pure;       /* the outermost operation may be rolled back */
+    bool op_over;       /* a budget of the current operation is spent */
+    uint64_t op_steps, op_terms;
+    int64_t op_bytes;   /* allocated minus freed within the operation */
+    uint64_t gen;       /* rollbacks so far: memos on node identity compare it */
+    char quota_msg[256];
+    struct {
+        uint64_t serial;
+        size_t count, cap, nsyms, arena_bytes, used;
+        sy_arena_chunk *chunk;
+    } mark;             /* the context when the outermost pure operation began */
+    size_t *ilog;       /* table slots interned since the mark (not through the allocator's count) */
+    size_t ilog_n, ilog_cap;
+    bool ilog_bad;      /* the log is incomplete: roll back by a full scan */
 };
+
+/* ---- work budgets (budget.c). An operation is bracketed by sy_op_begin and
+ * sy_op_end; pure operations (which store nothing outside the intern table
+ * and memos compared against ctx->gen) are rolled back when they fail. */
+void sy_op_begin(sy_ctx *ctx, bool pure);
+/* Ends the operation; ok says whether it succeeded. Returns ok unless a
+ * budget was spent (then SY_EQUOTA is the recorded error). The outermost
+ * failed pure operation releases every node it interned. */
+bool sy_op_end(sy_ctx *ctx, bool ok);
+sy_status sy_op_end_st(sy_ctx *ctx, sy_status st);
+const sy_expr *sy_op_end_e(sy_ctx *ctx, const sy_expr *e);
+bool sy_budget_over(sy_ctx *ctx, int which, uint64_t amount);
+void sy_ilog_push(sy_ctx *ctx, size_t slot);
+static inline bool sy_step(sy_ctx *c_)
+{
+    if (!c_->op_depth) return true;
+    if (++c_->op_steps > c_->opts.max_steps) return sy_budget_over(c_, 0, c_->op_steps);
+    return !c_->op_over;
+}
+static inline bool sy_charge_terms(sy_ctx *c_, uint64_t n)
+{
+    if (!c_->op_depth) return true;
+    if ((c_->op_terms += n) > c_->opts.max_work_terms) return sy_budget_over(c_, 1, c_->op_terms);
+    return !c_->op_over;
+}
+static inline bool sy_charge_bytes(sy_ctx *c_, int64_t n)
+{
+    if ((c_->op_bytes += n) > (int64_t)c_->opts.max_work_bytes) {
+        c_->op_bytes -= n;
+        return sy_budget_over(c_, 2, (uint64_t)(c_->op_bytes + n));
+    }
+    return !c_->op_over;
+}
 
 /* ---- memory */
 void *sy_alloc(sy_ctx *ctx, size_t size);

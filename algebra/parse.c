@@ -568,7 +568,7 @@ static const sy_expr *or_test(parser *p)
     return e;
 }
 
-sy_status sy_expr_parse(sy_ctx *ctx, const char *text, size_t len, const sy_expr **out)
+static sy_status sy_expr_parse_work(sy_ctx *ctx, const char *text, size_t len, const sy_expr **out)
 {
     if (!ctx) return SY_EINVAL;
     if (!text || !out) return sy_fail_st(ctx, SY_EINVAL, "parse: NULL argument");
@@ -590,4 +590,13 @@ sy_status sy_expr_parse(sy_ctx *ctx, const char *text, size_t len, const sy_expr
     }
     *out = e;
     return SY_OK;
+}
+
+sy_status sy_expr_parse(sy_ctx *ctx, const char *text, size_t len, const sy_expr **out)
+{
+    if (!ctx) return SY_EINVAL;
+    sy_op_begin(ctx, true);
+    sy_status st = sy_op_end_st(ctx, sy_expr_parse_work(ctx, text, len, out));
+    if (st != SY_OK && out) *out = NULL; /* a spent budget fails a parse that got through */
+    return st;
 }

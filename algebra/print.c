@@ -14,6 +14,8 @@ void sy_buf_init(sy_buf *b, sy_ctx *ctx)
     b->p = NULL;
     b->len = b->cap = 0;
     b->oom = false;
+    b->let = NULL;
+    b->defining = NULL;
 }
 static bool reserve(sy_buf *b, size_t extra)
 {
@@ -259,7 +261,40 @@ static bool ceil_form(const sy_expr *e, fmpz_t c)
     return fmpz_sgn(c) > 0 && fmpz_equal(c, &n->u.c0);
 }
 
+/* Names of the shared nodes in the let-form: node -> reference count, then
+ * name number (0: printed inline). Open addressing on the node's hash. */
+typedef struct sy_letnames {
+    const sy_expr **keys;
+    size_t *refs, *id;
+    size_t cap, n;
+} sy_letnames;
+
+static size_t let_find(const sy_letnames *L, const sy_expr *e)
+{
+    size_t mask = L->cap - 1, j = (size_t)e->hash & mask;
+    while (L->keys[j] && L->keys[j] != e) j = (j + 1) & mask;
+    return j;
+}
+
+static void put_node(sy_buf *b, const sy_expr *e, sy_print_style st);
 static void put(sy_buf *b, const sy_expr *e, sy_print_style st)
+{
+    if (b->oom) return;
+    if (!sy_step(b->ctx)) { /* the budget's error is recorded */
+        b->oom = true;
+        return;
+    }
+    if (b->let && e != b->defining) {
+        size_t j = let_find(b->let, e);
+        if (b->let->keys[j] && b->let->id[j]) {
+            sy_buf_printf(b, "$%zu", b->let->id[j]);
+            return;
+        }
+    }
+    put_node(b, e, st);
+}
+
+static void put_node(sy_buf *b, const sy_expr *e, sy_print_style st)
 {
     switch (e->kind) {
     case SY_EXPR_INT: put_int(b, &e->u.value, st); return;
@@ -383,10 +418,209 @@ char *sy_expr_print(sy_ctx *ctx, const sy_expr *e, sy_print_style st)
         sy_fail(ctx, SY_EINVAL, "print: NULL expression");
         return NULL;
     }
+    sy_op_begin(ctx, true);
     sy_buf b;
     sy_buf_init(&b, ctx);
     put(&b, e, st);
     char *s = sy_buf_finish(&b);
     if (!s) sy_oom(ctx);
+    if (!sy_op_end(ctx, s != NULL)) s = sy_str_free(ctx, s);
     return s;
+}
+
+static bool let_composite(const sy_expr *e)
+{
+    return e->kind != SY_EXPR_INT && e->kind != SY_EXPR_SYM && e->kind != SY_EXPR_TRUE && e->kind != SY_EXPR_FALSE;
+}
+
+static size_t let_nargs(const sy_expr *e) { return e->kind == SY_EXPR_ADD ? e->n : let_composite(e) ? e->n : 0; }
+static const sy_expr *let_arg(const sy_expr *e, size_t i)
+{
+    return e->kind == SY_EXPR_ADD ? SY_CTERMS(e)[i].mono : e->args[i];
+}
+
+static bool let_grow(sy_ctx *ctx, sy_letnames *L)
+{
+    size_t nc = L->cap ? L->cap * 2 : 256;
+    const sy_expr **nk = sy_alloc(ctx, nc * sizeof *nk);
+    size_t *nr = sy_alloc(ctx, nc * sizeof *nr), *ni = sy_alloc(ctx, nc * sizeof *ni);
+    if (!nk || !nr || !ni) {
+        if (nk) sy_dealloc(ctx, nk, nc * sizeof *nk);
+        if (nr) sy_dealloc(ctx, nr, nc * sizeof *nr);
+        if (ni) sy_dealloc(ctx, ni, nc * sizeof *ni);
+        return false;
+    }
+    memset(nk, 0, nc * sizeof *nk);
+    for (size_t i = 0; i < L->cap; i++) {
+        if (!L->keys[i]) continue;
+        size_t j = (size_t)L->keys[i]->hash & (nc - 1);
+        while (nk[j]) j = (j + 1) & (nc - 1);
+        nk[j] = L->keys[i];
+        nr[j] = L->refs[i];
+        ni[j] = L->id[i];
+    }
+    if (L->keys) {
+        sy_dealloc(ctx, L->keys, L->cap * sizeof *L->keys);
+        sy_dealloc(ctx, L->refs, L->cap * sizeof *L->refs);
+        sy_dealloc(ctx, L->id, L->cap * sizeof *L->id);
+    }
+    L->keys = nk;
+    L->refs = nr;
+    L->id = ni;
+    L->cap = nc;
+    return true;
+}
+
+char *sy_expr_print_let(sy_ctx *ctx, const sy_expr *e, sy_print_style st)
+{
+    if (!ctx) return NULL;
+    if (!e) {
+        sy_fail(ctx, SY_EINVAL, "print: NULL expression");
+        return NULL;
+    }
+    sy_op_begin(ctx, true);
+    sy_letnames L = {NULL, NULL, NULL, 0, 0};
+    /* 1. distinct composite nodes in post-order (explicit stack: the DAG may
+     *    be deep), counting each node's parents */
+    const sy_expr **order = NULL, **stack = NULL;
+    size_t *pos = NULL, norder = 0, ocap = 0, nstack = 0, scap = 0;
+    bool ok = let_grow(ctx, &L);
+    if (ok && let_composite(e)) {
+        size_t j = let_find(&L, e);
+        L.keys[j] = e;
+        L.refs[j] = 1;
+        L.id[j] = 0;
+        L.n++;
+        stack = sy_alloc(ctx, (scap = 64) * sizeof *stack);
+        pos = sy_alloc(ctx, scap * sizeof *pos);
+        ok = stack && pos;
+        if (ok) {
+            stack[0] = e;
+            pos[0] = 0;
+            nstack = 1;
+        }
+    }
+    while (ok && nstack) {
+        const sy_expr *top = stack[nstack - 1];
+        if (!sy_step(ctx)) {
+            ok = false;
+            break;
+        }
+        if (pos[nstack - 1] == let_nargs(top)) {
+            if (norder == ocap) {
+                size_t nc = ocap ? ocap * 2 : 64;
+                const sy_expr **no = sy_realloc(ctx, order, ocap * sizeof *no, nc * sizeof *no);
+                if (!no) { ok = false; break; }
+                order = no;
+                ocap = nc;
+            }
+            order[norder++] = top;
+            nstack--;
+            continue;
+        }
+        const sy_expr *c = let_arg(top, pos[nstack - 1]++);
+        if (!let_composite(c)) continue;
+        if ((L.n + 1) * 2 > L.cap && !let_grow(ctx, &L)) { ok = false; break; }
+        size_t j = let_find(&L, c);
+        if (L.keys[j]) {
+            L.refs[j]++;
+            continue;
+        }
+        L.keys[j] = c;
+        L.refs[j] = 1;
+        L.id[j] = 0;
+        L.n++;
+        if (nstack == scap) {
+            size_t nc = scap * 2;
+            const sy_expr **ns = sy_realloc(ctx, stack, scap * sizeof *ns, nc * sizeof *ns);
+            size_t *np = ns ? sy_realloc(ctx, pos, scap * sizeof *np, nc * sizeof *np) : NULL;
+            if (ns) stack = ns;
+            if (np) pos = np;
+            if (!ns || !np) { ok = false; break; }
+            scap = nc;
+        }
+        stack[nstack] = c;
+        pos[nstack] = 0;
+        nstack++;
+    }
+    /* 2. a name for each shared composite node, children first */
+    sy_buf b;
+    sy_buf_init(&b, ctx);
+    b.let = &L;
+    size_t next = 1;
+    for (size_t i = 0; ok && i < norder; i++) {
+        const sy_expr *n = order[i];
+        size_t j = let_find(&L, n);
+        if (n == e || L.refs[j] < 2) continue;
+        b.defining = n;
+        sy_buf_printf(&b, "let $%zu = ", next);
+        put(&b, n, st);
+        sy_buf_putc(&b, '\n');
+        L.id[j] = next++;
+    }
+    b.defining = NULL;
+    if (next > 1) sy_buf_puts(&b, "in ");
+    if (ok) put(&b, e, st);
+    char *s = ok ? sy_buf_finish(&b) : NULL;
+    if (!s) {
+        sy_buf_free(&b);
+        if (ok) sy_oom(ctx);
+    }
+    if (order) sy_dealloc(ctx, order, ocap * sizeof *order);
+    if (stack) sy_dealloc(ctx, stack, scap * sizeof *stack);
+    if (pos) sy_dealloc(ctx, pos, scap * sizeof *pos);
+    if (L.keys) {
+        sy_dealloc(ctx, L.keys, L.cap * sizeof *L.keys);
+        sy_dealloc(ctx, L.refs, L.cap * sizeof *L.refs);
+        sy_dealloc(ctx, L.id, L.cap * sizeof *L.id);
+    }
+    if (!ok && ctx->err == SY_OK) sy_oom(ctx);
+    if (!sy_op_end(ctx, s != NULL)) s = sy_str_free(ctx, s);
+    return s;
+}
+
+/* Nodes of the tree e stands for (a shared node counted at each use),
+ * memoized per node so the work is linear in the DAG; saturates at
+ * UINT64_MAX. refs holds the size, id is unused. */
+static bool tree_size(sy_ctx *ctx, sy_letnames *L, const sy_expr *e, uint64_t *out)
+{
+    if (!let_composite(e)) {
+        *out = 1;
+        return true;
+    }
+    size_t j = let_find(L, e);
+    if (L->keys[j]) {
+        *out = L->refs[j];
+        return true;
+    }
+    if (!sy_step(ctx)) return false;
+    uint64_t t = 1;
+    for (size_t i = 0; i < let_nargs(e); i++) {
+        uint64_t c;
+        if (!tree_size(ctx, L, let_arg(e, i), &c)) return false;
+        t = c > UINT64_MAX - t ? UINT64_MAX : t + c;
+    }
+    if ((L->n + 1) * 2 > L->cap && !let_grow(ctx, L)) return false;
+    j = let_find(L, e);
+    L->keys[j] = e;
+    L->refs[j] = (size_t)(t > SIZE_MAX ? SIZE_MAX : t);
+    L->n++;
+    *out = t;
+    return true;
+}
+
+sy_status sy_expr_tree_size(sy_ctx *ctx, const sy_expr *e, uint64_t *out)
+{
+    if (!ctx) return SY_EINVAL;
+    if (!e || !out) return sy_fail_st(ctx, SY_EINVAL, "tree_size: NULL argument");
+    sy_op_begin(ctx, true);
+    sy_letnames L = {NULL, NULL, NULL, 0, 0};
+    bool ok = let_grow(ctx, &L) && tree_size(ctx, &L, e, out);
+    if (L.keys) {
+        sy_dealloc(ctx, L.keys, L.cap * sizeof *L.keys);
+        sy_dealloc(ctx, L.refs, L.cap * sizeof *L.refs);
+        sy_dealloc(ctx, L.id, L.cap * sizeof *L.id);
+    }
+    if (!ok && ctx->err == SY_OK) sy_oom(ctx);
+    return sy_op_end_st(ctx, ok ? SY_OK : ctx->err);
 }

@@ -30,20 +30,38 @@ static const sy_expr *parse_expr(sy_ctx *ctx, const expr_src *src, const char *t
 
 static const struct option query_opts[] = {
     {"assume", required_argument, NULL, 'a'}, {"file", required_argument, NULL, 'f'}, CLI_COMMON_OPTIONS, {0}};
+static const struct option simplify_opts[] = {{"assume", required_argument, NULL, 'a'},
+                                              {"file", required_argument, NULL, 'f'},
+                                              {"print", required_argument, NULL, 'p'},
+                                              CLI_COMMON_OPTIONS,
+                                              {0}};
+
+/* simplify --print: the canonical text, the let-form, or (auto) the
+ * canonical text unless the expression's tree has more than AUTO_LET_NODES
+ * nodes (a DAG whose shared subterms would repeat exponentially often). */
+enum { PRINT_AUTO, PRINT_CANONICAL, PRINT_LET };
+#define AUTO_LET_NODES 100000u
 
 /* The common front of simplify, decide and bound: --assume options into
  * facts (always created), the expression from exactly one operand or -f
  * FILE, parsed into *e. kind: 0 any expression, 1 a relation, 2 an integer
  * expression. */
-static int read_query(sy_ctx *ctx, const cli_cmd *c, int kind, int argc, char **argv, sy_facts **f, const sy_expr **e)
+static int read_query(sy_ctx *ctx, const cli_cmd *c, int kind, int argc, char **argv, sy_facts **f, const sy_expr **e,
+                      int *print)
 {
     const char *cmd = c->name;
     expr_src src = {NULL, 0, NULL};
     int rc = EX_OK, o;
     if (!(*f = sy_facts_new(ctx))) return cli_oom();
-    while (rc == EX_OK && (o = cli_getopt(c, argc, argv, "a:f:" CLI_COMMON_SHORT, query_opts, &rc)) != -1) {
+    while (rc == EX_OK && (o = cli_getopt(c, argc, argv, print ? "a:f:p:" CLI_COMMON_SHORT : "a:f:" CLI_COMMON_SHORT,
+                                          print ? simplify_opts : query_opts, &rc)) != -1) {
         if (o == CLI_STOP) break;
-        if (o == 'f') {
+        if (o == 'p') {
+            if (!strcmp(optarg, "auto")) *print = PRINT_AUTO;
+            else if (!strcmp(optarg, "canonical")) *print = PRINT_CANONICAL;
+            else if (!strcmp(optarg, "let")) *print = PRINT_LET;
+            else rc = cli_usage_error(cmd, "--print must be auto, canonical or let (got '%s')", optarg);
+        } else if (o == 'f') {
             rc = expr_from_file(cmd, optarg, &src);
         } else if (o == 'a') {
             const sy_expr *r = cli_parse(ctx, optarg, "assumption");
@@ -72,11 +90,23 @@ static int run_simplify(int argc, char **argv)
     sy_ctx *ctx = cli_ctx();
     sy_facts *f = NULL;
     const sy_expr *e = NULL;
-    int rc = read_query(ctx, &cmd_simplify, 0, argc, argv, &f, &e);
+    int print = PRINT_AUTO;
+    int rc = read_query(ctx, &cmd_simplify, 0, argc, argv, &f, &e, &print);
     if (rc == EX_OK && !(e = sy_simplify(f, e))) rc = cli_lib_error(ctx, "simplify");
+    uint64_t nodes = 0;
+    if (rc == EX_OK && print == PRINT_AUTO) {
+        if (sy_expr_tree_size(ctx, e, &nodes) != SY_OK) rc = cli_lib_error(ctx, "simplify");
+        else if (nodes > AUTO_LET_NODES) {
+            print = PRINT_LET;
+            fprintf(stderr,
+                    "symshape: note: the canonical text repeats shared subterms (%llu nodes as a tree); printed the "
+                    "let-form ('--print canonical' prints the canonical text)\n",
+                    (unsigned long long)nodes);
+        }
+    }
     if (rc == EX_OK) {
-        char *s = sy_expr_print(ctx, e, SY_PRINT_CANONICAL);
-        if (!s) rc = EX_INTERNAL;
+        char *s = print == PRINT_LET ? sy_expr_print_let(ctx, e, SY_PRINT_CANONICAL) : sy_expr_print(ctx, e, SY_PRINT_CANONICAL);
+        if (!s) rc = cli_lib_error(ctx, "simplify");
         else printf("%s\n", s);
         sy_str_free(ctx, s);
     }
@@ -151,7 +181,7 @@ static int run_decide(int argc, char **argv)
     sy_ctx *ctx = cli_ctx();
     sy_facts *f = NULL;
     const sy_expr *e = NULL;
-    int rc = read_query(ctx, &cmd_decide, 1, argc, argv, &f, &e);
+    int rc = read_query(ctx, &cmd_decide, 1, argc, argv, &f, &e, NULL);
     sy_truth t = SY_TRUTH_UNKNOWN;
     if (rc == EX_OK && sy_decide(f, e, &t) != SY_OK) rc = cli_lib_error(ctx, "decide");
     if (rc == EX_OK) {
@@ -169,7 +199,7 @@ static int run_bound(int argc, char **argv)
     sy_ctx *ctx = cli_ctx();
     sy_facts *f = NULL;
     const sy_expr *e = NULL;
-    int rc = read_query(ctx, &cmd_bound, 2, argc, argv, &f, &e);
+    int rc = read_query(ctx, &cmd_bound, 2, argc, argv, &f, &e, NULL);
     const sy_expr *lo = NULL, *hi = NULL;
     if (rc == EX_OK && sy_bound(f, e, &lo, &hi) != SY_OK) rc = cli_lib_error(ctx, "bound");
     if (rc == EX_OK) {
@@ -249,19 +279,24 @@ static int run_cases(int argc, char **argv)
 }
 
 const cli_cmd cmd_simplify = {"simplify", "canonical form of an expression (optionally under assumptions)",
-    "usage: symshape simplify [-a REL]... (EXPR | -f FILE)\n\n"
+    "usage: symshape simplify [-a REL]... [--print auto|canonical|let] (EXPR | -f FILE)\n\n"
     "Prints the canonical form of EXPR. With --assume, simplifies under the\n"
     "assumptions (range-aware rewriting, replacements from equalities).\n"
     "Syntax: Python-like; + - * ** // %, comparisons, and/or/not, FloorDiv Mod\n"
     "CeilDiv Min Max Eq Ne Lt Le Gt Ge And Or Not (docs/algebra.md).\n\n"
     "  -a, --assume REL  an assumption (repeatable)\n"
     "  -f, --file FILE   read the expression from FILE ('-': stdin) instead of the operand\n"
+    "  -p, --print MODE  canonical: the canonical text; let: a debug form that prints each\n"
+    "                    shared subterm once ('let $K = ...' lines, then 'in ...'); auto\n"
+    "                    (default): canonical unless the expression as a tree has more\n"
+    "                    than 100000 nodes, then let (with a note on stderr)\n"
+    "  --budget steps=N,terms=N,bytes=N  work budgets of one operation (symshape --help)\n"
     "  -h, --help        this help;  -V, --version  the version\n"
     "An expression that starts with '-' goes after '--': symshape simplify -- '-x + 1'.\n"
     CLI_EXIT_HEAD
     "  0  printed the canonical form\n" CLI_EXIT_USAGE
     "  3  bad input: unparsable expression (message with byte offset), division by zero,\n"
-    "     term budget exceeded, unreadable -f file\n" CLI_EXIT_INTERNAL,
+    "     term or work budget exceeded, unreadable -f file\n" CLI_EXIT_INTERNAL,
     run_simplify, 1};
 const cli_cmd cmd_eval = {"eval", "exact value of an expression at a point",
     "usage: symshape eval (EXPR | -f FILE) NAME=VALUE...\n\n"

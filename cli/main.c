@@ -110,11 +110,79 @@ int cli_getopt(const cli_cmd *c, int argc, char **argv, const char *shortopts, c
     return CLI_STOP;
 }
 
+/* Context options of every command: the defaults, with --budget applied. */
+static sy_ctx_options cli_opts = SY_CTX_OPTIONS_INIT;
+
 sy_ctx *cli_ctx(void)
 {
     sy_ctx *ctx = NULL;
-    if (sy_ctx_new(NULL, &ctx) != SY_OK) exit(cli_oom());
+    if (sy_ctx_new(&cli_opts, &ctx) != SY_OK) exit(cli_oom());
     return ctx;
+}
+
+/* --budget steps=N,terms=N,bytes=N (any subset; bytes may end in k, M or G,
+ * powers of 1024): the work budgets of one operation (symshape/ctx.h). */
+static int parse_budget(const char *cmd, const char *spec)
+{
+    const char *p = spec;
+    if (!*p) return cli_usage_error(cmd, "--budget needs steps=N, terms=N or bytes=N (comma-separated)");
+    while (*p) {
+        const char *eq = strchr(p, '='), *end = strchr(p, ',');
+        if (!end) end = p + strlen(p);
+        if (!eq || eq > end)
+            return cli_usage_error(cmd, "--budget: expected NAME=N in '%.*s' (names: steps, terms, bytes)", (int)(end - p), p);
+        size_t n = (size_t)(eq - p);
+        uint64_t *field = n == 5 && !strncmp(p, "steps", 5) ? &cli_opts.max_steps
+                          : n == 5 && !strncmp(p, "terms", 5) ? &cli_opts.max_work_terms
+                          : n == 5 && !strncmp(p, "bytes", 5) ? &cli_opts.max_work_bytes : NULL;
+        if (!field) return cli_usage_error(cmd, "--budget: unknown budget '%.*s' (names: steps, terms, bytes)", (int)n, p);
+        char *num_end;
+        errno = 0;
+        if (!(eq[1] >= '0' && eq[1] <= '9')) goto bad;
+        unsigned long long v = strtoull(eq + 1, &num_end, 10);
+        if (errno == ERANGE) goto bad;
+        unsigned shift = 0;
+        if (field == &cli_opts.max_work_bytes && num_end < end && num_end + 1 == end) {
+            shift = *num_end == 'k' || *num_end == 'K' ? 10 : *num_end == 'M' ? 20 : *num_end == 'G' ? 30 : 0;
+            if (shift) num_end++;
+        }
+        if (num_end != end || v == 0 || (shift && v > (UINT64_MAX >> shift))) goto bad;
+        *field = (uint64_t)v << shift;
+        p = *end ? end + 1 : end;
+        continue;
+    bad:
+        return cli_usage_error(cmd, "--budget: '%.*s' is not a positive integer%s", (int)(end - eq - 1), eq + 1,
+                               field == &cli_opts.max_work_bytes ? " (bytes may end in k, M or G)" : "");
+    }
+    return EX_OK;
+}
+
+/* --budget is accepted by every command, anywhere before '--': taken out of
+ * argv before the command parses its own options. */
+static int take_budget(int *argc, char **argv)
+{
+    const char *cmd = *argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
+    for (int i = 1; i < *argc; i++) {
+        if (!strcmp(argv[i], "--")) break;
+        const char *spec = NULL;
+        int take = 0;
+        if (!strncmp(argv[i], "--budget=", 9)) {
+            spec = argv[i] + 9;
+            take = 1;
+        } else if (!strcmp(argv[i], "--budget")) {
+            if (i + 1 >= *argc) return cli_usage_error(cmd, "option '--budget' needs an argument");
+            spec = argv[i + 1];
+            take = 2;
+        } else {
+            continue;
+        }
+        int rc = parse_budget(cmd, spec);
+        if (rc != EX_OK) return rc;
+        for (int k = i; k + take <= *argc; k++) argv[k] = argv[k + take]; /* argv[argc] is NULL */
+        *argc -= take;
+        i--;
+    }
+    return EX_OK;
 }
 
 const sy_expr *cli_parse_n(sy_ctx *ctx, const char *text, size_t len, const char *what)
@@ -247,6 +315,9 @@ static void usage(FILE *out)
             "  symshape --version          (also: symshape <command> --version)\n"
             "\nconventions: --opt=value or --opt value; '--' ends the options; '-' as a file\n"
             "reads stdin, '-o -' writes stdout; errors are 'symshape: error: ...' on stderr.\n"
+            "\nevery command: --budget steps=N,terms=N,bytes=N  the work budgets of one operation\n"
+            "(defaults 20000000 steps, 20000000 intermediate terms, 256M bytes); past one the\n"
+            "command fails with exit status 3 naming the budget.\n"
             "\nexit status:\n"
             "  0  success, accept, true\n"
             "  1  reject, false, failed cases, soundness violation (see each command)\n"
@@ -259,6 +330,8 @@ static void usage(FILE *out)
 int main(int argc, char **argv)
 {
     cli_argv0 = argv[0];
+    int brc = take_budget(&argc, argv);
+    if (brc != EX_OK) return brc;
     if (argc < 2) {
         usage(stderr);
         return EX_USAGE;

@@ -210,7 +210,8 @@ static sy_status run_nodes(sy_env *env, const sy_graph *g, size_t from, size_t t
         if (st) return sy_fail_st(ctx, st, "node '%s' (%s): %s", nd->name, nd->op, sy_ctx_last_error_msg(ctx));
         sy_provenance where = {nd->name, nd->op, NULL};
         sy_env_set_loc(env, &nd->loc);
-        st = sy_env_call(env, nd->op, na, av, nk, kn, kv, &where, &vals[i]);
+        sy_op_begin(ctx, false); /* the work budgets of ctx.h hold per graph node */
+        st = sy_op_end_st(ctx, sy_env_call(env, nd->op, na, av, nk, kn, kv, &where, &vals[i]));
         sy_env_set_loc(env, NULL);
         if (st) {
             char msg[1024];

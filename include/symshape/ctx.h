@@ -23,12 +23,41 @@ typedef struct sy_allocator {
     void *ud; /**< passed back as the first argument */
 } sy_allocator;
 
-#define SY_CTX_OPTIONS_VERSION 1u
+#define SY_CTX_OPTIONS_VERSION 2u
 
 /** Context options. Initialise with SY_CTX_OPTIONS_INIT or
- *  sy_ctx_options_init(), then change fields. */
+ *  sy_ctx_options_init(), then change fields.
+ *
+ *  Version 2 added the three work budgets (max_steps, max_work_terms,
+ *  max_work_bytes) at the end; sy_ctx_new still accepts a version-1 struct
+ *  (without them) and gives it the default budgets.
+ *
+ *  **Work budgets.** An *operation* is one call of sy_expr_parse,
+ *  sy_simplify, sy_decide, sy_bound, sy_facts_add, sy_expr_print,
+ *  sy_expr_print_let, sy_expr_eval, sy_expr_subs, sy_expr_mul, sy_expr_mul_n,
+ *  sy_expr_pow_ui, sy_expr_floordiv/mod/ceildiv, or the work on one graph
+ *  node in sy_env_trace; calls made inside an operation belong to it. Each
+ *  operation starts from zero and may spend at most:
+ *  - max_steps *steps*: one step is one node interned (built or found), or
+ *    one node visited by a recursive pass (simplify, bound, evaluation,
+ *    printing, substitution);
+ *  - max_work_terms *terms* appended to intermediate sums (every term of
+ *    every partial result of an expansion, merged or not);
+ *  - max_work_bytes *bytes* allocated through the context's allocator and
+ *    not freed again within the operation (node arena included; memory
+ *    FLINT/GMP allocate internally is not counted).
+ *  Past any of them the operation fails with SY_EQUOTA and a message naming
+ *  the budget, its value and the option that raises it. When an operation
+ *  that only builds or queries expressions (all of the above except
+ *  sy_facts_add and sy_env_trace) fails, every node it interned is
+ *  released, so the context holds what it held before the call (its
+ *  allocation counter, sy_ctx_stats.live_blocks, and node count return to
+ *  their values before the call).
+ *  The defaults are sized so that an operation stops within about a second
+ *  on a 2020s core: max_steps 20000000, max_work_terms 20000000,
+ *  max_work_bytes 256 MiB. */
 typedef struct sy_ctx_options {
-    unsigned version;       /**< must be SY_CTX_OPTIONS_VERSION */
+    unsigned version;       /**< must be SY_CTX_OPTIONS_VERSION (or 1) */
     const sy_allocator *allocator; /**< NULL: the C library's malloc */
     /** Expansion budget: the largest number of terms a product or power may
      *  produce (default 200000). Past it, construction fails with SY_EQUOTA. */
@@ -41,9 +70,17 @@ typedef struct sy_ctx_options {
     /** Debug aid: abort() on the first error instead of returning it.
      *  Never set in production. */
     int abort_on_error;
+    /* ---- version 2 */
+    /** Steps per operation (see above; default 20000000; must be > 0). */
+    uint64_t max_steps;
+    /** Intermediate terms per operation (default 20000000; must be > 0). */
+    uint64_t max_work_terms;
+    /** Bytes per operation (default 256 MiB = 268435456; must be > 0). */
+    uint64_t max_work_bytes;
 } sy_ctx_options;
 
-#define SY_CTX_OPTIONS_INIT {SY_CTX_OPTIONS_VERSION, NULL, 200000u, 4096u, 65536u, 0}
+#define SY_CTX_OPTIONS_INIT                                                                                      \
+    {SY_CTX_OPTIONS_VERSION, NULL, 200000u, 4096u, 65536u, 0, 20000000u, 20000000u, (uint64_t)256u << 20}
 
 /** Fill @p opts with the defaults for options version @p version.
  *  @retval SY_OK
@@ -56,7 +93,7 @@ SY_API sy_status sy_ctx_options_init(sy_ctx_options *opts, unsigned version);
  *  @param[out] out receives the new context (GIVE: free with sy_ctx_free).
  *  @retval SY_OK
  *  @retval SY_EVERSION opts->version is unknown.
- *  @retval SY_EINVAL out is NULL or an option is out of range.
+ *  @retval SY_EINVAL out is NULL or an option is out of range (a budget of 0).
  *  @retval SY_ENOMEM allocation failed. */
 SY_API sy_status sy_ctx_new(const sy_ctx_options *opts, SY_GIVE sy_ctx **out);
 

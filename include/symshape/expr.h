@@ -197,8 +197,27 @@ typedef enum sy_print_style {
 } sy_print_style;
 
 /** Render @p e as text. Returns a NUL-terminated string (GIVE: release with
- *  sy_str_free) or NULL with SY_ENOMEM. */
+ *  sy_str_free) or NULL with SY_ENOMEM, or SY_EQUOTA when the text takes more
+ *  than the context's work budgets (ctx.h: one step per node printed, the
+ *  text's bytes count against max_work_bytes). The text of a DAG with shared
+ *  subterms repeats each shared subterm at every use, so it can be
+ *  exponentially longer than the DAG (a nested FloorDiv chain): see
+ *  sy_expr_print_let and sy_expr_tree_size. */
 SY_API char *sy_expr_print(sy_ctx *ctx, const sy_expr *e, sy_print_style style);
+/** Debug rendering that prints every shared subterm once: lines
+ *  `let $K = TEXT` (K = 1, 2, ..., children before parents) followed by
+ *  `in TEXT`, where a named subterm appears as `$K`; an expression without a
+ *  shared composite subterm prints exactly as sy_expr_print. Time and size
+ *  are linear in the number of distinct nodes. Not parseable; the canonical
+ *  text is sy_expr_print's. GIVE: release with sy_str_free. NULL on error
+ *  (SY_EINVAL, SY_ENOMEM, SY_EQUOTA as sy_expr_print). */
+SY_API char *sy_expr_print_let(sy_ctx *ctx, const sy_expr *e, sy_print_style style);
+/** Number of nodes of the tree @p e stands for, counting a shared subterm at
+ *  each of its uses (what sy_expr_print's text grows with), saturated at
+ *  UINT64_MAX. Linear in the distinct nodes (memoized per node).
+ *  @retval SY_OK @retval SY_EINVAL NULL argument @retval SY_ENOMEM
+ *  @retval SY_EQUOTA a work budget was spent. */
+SY_API sy_status sy_expr_tree_size(sy_ctx *ctx, const sy_expr *e, uint64_t *out);
 /** Release a string returned by the library. Accepts NULL; returns NULL. */
 SY_API char *sy_str_free(sy_ctx *ctx, SY_TAKE SY_NULL char *s);
 /** Release an array returned by the library. Accepts NULL; returns NULL. */

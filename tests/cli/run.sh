@@ -288,6 +288,27 @@ if [ -d "$C" ]; then
     check "e2e probe $b" 0 "0 soundness violations" "$S" probe "$m" --points "$P/$b.probes.json" --json
   done
 fi
+# work budgets (issue 14): --budget on every command, exit 3 naming the budget
+L=s
+for k in 1 2 3 4 5 6; do
+  LAY="FloorDiv(FloorDiv(FloorDiv(512, FloorDiv(64*FloorDiv(($L)**2, 448), 7))*FloorDiv(($L)**2, 448), 8)*FloorDiv(64*FloorDiv(($L)**2, 448), 7), 7)"
+  L="FloorDiv($LAY, 4)"
+done
+check "decide layer 6" 5 "unknown" "$S" decide "$LAY >= 0" --assume 's >= 1'
+check "decide layer 6, 1000 steps" 3 "work budget exceeded: the operation needs more than 1000 steps (raise sy_ctx_options.max_steps, or --budget steps=N" "$S" --budget steps=1000 decide "$LAY >= 0" --assume 's >= 1'
+check "budget after the command" 3 "more than 1000 steps" "$S" decide --budget=steps=1000 "$LAY >= 0" --assume 's >= 1'
+check "simplify layer 6: let-form" 0 'let $1 = ' "$S" simplify "$LAY" --assume 's >= 1'
+check "simplify layer 6: note" 0 "printed the let-form" "$S" simplify "$LAY" --assume 's >= 1'
+check "simplify --print let, nothing shared" 0 "x + 1" "$S" simplify --print let 'x + 1'
+check "simplify --print bad" 2 "--print must be auto, canonical or let" "$S" simplify --print tree 'x'
+POW7="(a+b+c+d+e+f+g+h+1)**7*$(seq -s '*' -f 'y%g' 1 300)"
+check "power row, 100000 terms" 3 "more than 100000 intermediate terms" "$S" --budget terms=100000 simplify "$POW7"
+check "product row, 1M bytes" 3 "more than 1048576 bytes" "$S" --budget bytes=1M simplify "$(seq -s '*' -f 'x%g' 1 18000)"
+check "budget unknown name" 2 "unknown budget 'time'" "$S" --budget time=1 simplify x
+check "budget zero" 2 "'0' is not a positive integer" "$S" --budget steps=0 simplify x
+check "budget no value" 2 "needs an argument" "$S" simplify x --budget
+check "budget per graph node" 3 "node '" "$S" --budget steps=40 run "$E/resnet18.json" --backend json
+check "budget per graph node: steps" 3 "steps" "$S" --budget steps=40 run "$E/resnet18.json" --backend json
 rm -rf "$tmpd"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
