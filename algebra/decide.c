@@ -27,6 +27,7 @@ typedef struct fresh_sym {
 #define DCACHE 256 /* decide() answers memoized per fact-set version */
 #define SIMP_LEVELS 8 /* simplification memos, one per decision depth */
 #define CACHE_MAX ((size_t)1 << 20) /* a memo past this many entries starts over */
+#define RIDX_MAX 512 /* relations the linear layer considers (add_facts) */
 
 /* Interval of a node under the facts, and the first division in it whose
  * divisor may be zero (see bctx), memoized on node identity. */
@@ -61,6 +62,18 @@ struct sy_facts {
     sy_memo sm[SIMP_LEVELS];
     sy_memo relset; /* the relations of rels, for O(1) membership */
     uint64_t gen;   /* ctx->gen when the memos were filled */
+    /* Index of the first RIDX_MAX relations by the symbols they read, so the
+     * linear layer's relevance closure (add_facts) visits only relations
+     * sharing a symbol with the query instead of rescanning every one with
+     * its free symbols per call. Valid for rels_epoch; extended as
+     * relations are pushed. */
+    uint64_t rels_epoch, ridx_epoch;
+    size_t ridx_n;
+    uint64_t ridx_all[RIDX_MAX / 64]; /* bit set: free symbols unknown, relevant to every query */
+    struct rinv { const sy_expr *sym; uint32_t head; } *rinv; /* open addressing on the symbol */
+    size_t rinv_cap, rinv_n;
+    struct rpool { uint32_t rel, next; } *rpool; /* lists: next is index + 1, 0 ends */
+    size_t rpool_n, rpool_cap;
 };
 
 static void caches_clear(sy_facts *f)
@@ -209,6 +222,8 @@ sy_facts *sy_facts_free(sy_facts *f)
     if (f->fresh) sy_dealloc(ctx, f->fresh, f->freshcap * sizeof *f->fresh);
     caches_clear(f);
     if (f->relset.keys) sy_memo_clear(ctx, &f->relset);
+    if (f->rinv) sy_dealloc(ctx, f->rinv, f->rinv_cap * sizeof *f->rinv);
+    if (f->rpool) sy_dealloc(ctx, f->rpool, f->rpool_cap * sizeof *f->rpool);
     sy_dealloc(ctx, f, sizeof *f);
     return NULL;
 }
@@ -1082,6 +1097,93 @@ static bool rel_mentions_any(const sy_expr *r, const sy_expr *const *syms, size_
     return hit;
 }
 
+static size_t rinv_find(const sy_facts *f, const sy_expr *sym)
+{
+    size_t mask = f->rinv_cap - 1, j = (size_t)sym->hash & mask;
+    while (f->rinv[j].sym && f->rinv[j].sym != sym) j = (j + 1) & mask;
+    return j;
+}
+
+/* Bring the symbol index up to date; false when out of memory (then the
+ * caller scans as before). */
+static bool ridx_update(sy_facts *f)
+{
+    sy_ctx *ctx = f->ctx;
+    size_t nr = f->nrels < RIDX_MAX ? f->nrels : RIDX_MAX;
+    if (f->ridx_epoch != f->rels_epoch || f->ridx_n > nr) {
+        if (f->rinv) memset(f->rinv, 0, f->rinv_cap * sizeof *f->rinv);
+        f->rinv_n = f->rpool_n = f->ridx_n = 0;
+        f->ridx_epoch = f->rels_epoch;
+    }
+    for (; f->ridx_n < nr; f->ridx_n++) {
+        size_t i = f->ridx_n;
+        const sy_expr *r = f->rels[i];
+        f->ridx_all[i / 64] &= ~((uint64_t)1 << (i % 64));
+        if (r->kind != SY_EXPR_LE && r->kind != SY_EXPR_EQ) continue;
+        const sy_expr **fs;
+        size_t k;
+        if (sy_expr_free_symbols(ctx, r, &fs, &k) != SY_OK) {
+            if (ctx->err == SY_ENOMEM) return false;
+            f->ridx_all[i / 64] |= (uint64_t)1 << (i % 64); /* as rel_mentions_any: relevant */
+            continue;
+        }
+        bool ok = true;
+        for (size_t j = 0; j < k && ok; j++) {
+            if ((f->rinv_n + 1) * 2 > f->rinv_cap) {
+                size_t nc = f->rinv_cap ? f->rinv_cap * 2 : 64;
+                struct rinv *ni = sy_alloc(ctx, nc * sizeof *ni);
+                if (!ni) { ok = false; break; }
+                memset(ni, 0, nc * sizeof *ni);
+                for (size_t t = 0; t < f->rinv_cap; t++) {
+                    if (!f->rinv[t].sym) continue;
+                    size_t u = (size_t)f->rinv[t].sym->hash & (nc - 1);
+                    while (ni[u].sym) u = (u + 1) & (nc - 1);
+                    ni[u] = f->rinv[t];
+                }
+                if (f->rinv) sy_dealloc(ctx, f->rinv, f->rinv_cap * sizeof *f->rinv);
+                f->rinv = ni;
+                f->rinv_cap = nc;
+            }
+            if (f->rpool_n == f->rpool_cap) {
+                size_t nc = f->rpool_cap ? f->rpool_cap * 2 : 64;
+                struct rpool *np = sy_realloc(ctx, f->rpool, f->rpool_cap * sizeof *np, nc * sizeof *np);
+                if (!np) { ok = false; break; }
+                f->rpool = np;
+                f->rpool_cap = nc;
+            }
+            size_t u = rinv_find(f, fs[j]);
+            if (!f->rinv[u].sym) {
+                f->rinv[u].sym = fs[j];
+                f->rinv[u].head = 0;
+                f->rinv_n++;
+            }
+            f->rpool[f->rpool_n] = (struct rpool){(uint32_t)i, f->rinv[u].head};
+            f->rinv[u].head = (uint32_t)++f->rpool_n;
+        }
+        sy_mem_free(ctx, fs);
+        if (!ok) {
+            f->ridx_epoch = f->rels_epoch - 1; /* incomplete: rebuild next time */
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Set the bit of every indexed relation that reads sym in cand; with
+ * pend, also in pend for those after index `after` not yet taken. */
+static void ridx_mark(const sy_facts *f, const sy_expr *sym, uint64_t *cand, uint64_t *pend, const uint64_t *taken,
+                      size_t after)
+{
+    if (!f->rinv_cap) return;
+    size_t slot = rinv_find(f, sym);
+    if (!f->rinv[slot].sym) return;
+    for (uint32_t p = f->rinv[slot].head; p; p = f->rpool[p - 1].next) {
+        size_t u = f->rpool[p - 1].rel;
+        cand[u / 64] |= (uint64_t)1 << (u % 64);
+        if (pend && u > after && !(taken[u / 64] >> (u % 64) & 1)) pend[u / 64] |= (uint64_t)1 << (u % 64);
+    }
+}
+
 /* Build the system: relevant facts + extra rows. goal rows are added by the
  * caller through add_poly before solving. */
 static void add_facts(lsys *L, const sy_expr *query)
@@ -1100,22 +1202,47 @@ static void add_facts(lsys *L, const sy_expr *query)
     size_t ns = 0;
     for (size_t i = 0; i < nq && ns < 128; i++) syms[ns++] = qs[i];
     sy_mem_free(ctx, qs);
-    bool used[512] = {false};
-    size_t nr = f->nrels < 512 ? f->nrels : 512;
+    size_t nr = f->nrels < RIDX_MAX ? f->nrels : RIDX_MAX;
+    /* Bit sets over the first RIDX_MAX relations: pend = relations that read
+     * one of syms (what rel_mentions_any says), kept up to date as syms
+     * grows, minus those taken. Each round takes them in index order, a
+     * relation made relevant during a round by a later index in the same
+     * round, as the scan over every relation did. */
+    uint64_t pend[RIDX_MAX / 64] = {0}, taken[RIDX_MAX / 64] = {0}, cand[RIDX_MAX / 64];
+    bool indexed = ridx_update(f);
+    if (indexed) {
+        memcpy(cand, f->ridx_all, sizeof cand);
+        for (size_t t = 0; t < ns; t++) ridx_mark(f, syms[t], cand, NULL, NULL, 0);
+    }
     for (int round = 0; round < 3; round++) {
+        if (indexed) /* the pending set of this round (bits past nr are never set) */
+            for (size_t w = 0; w < RIDX_MAX / 64; w++) pend[w] = cand[w] & ~taken[w];
         for (size_t i = 0; i < nr; i++) {
-            if (used[i]) continue;
+            if (indexed) { /* next pending index >= i */
+                size_t w = i / 64;
+                uint64_t m = pend[w] & (~(uint64_t)0 << (i % 64));
+                while (!m && ++w < RIDX_MAX / 64) m = pend[w];
+                if (!m) break;
+                i = w * 64 + (size_t)__builtin_ctzll(m);
+                if (i >= nr) break;
+                pend[w] &= ~((uint64_t)1 << (i % 64));
+            } else if (taken[i / 64] >> (i % 64) & 1) {
+                continue;
+            }
             const sy_expr *r = f->rels[i];
             if (r->kind != SY_EXPR_LE && r->kind != SY_EXPR_EQ) continue;
-            if (!rel_mentions_any(r, syms, ns, ctx)) continue;
-            used[i] = true;
+            if (!indexed && !rel_mentions_any(r, syms, ns, ctx)) continue;
+            taken[i / 64] |= (uint64_t)1 << (i % 64);
             const sy_expr **fs;
             size_t k;
             if (sy_expr_free_symbols(ctx, r, &fs, &k) == SY_OK) {
                 for (size_t j = 0; j < k && ns < 128; j++) {
                     bool have = false;
                     for (size_t t = 0; t < ns && !have; t++) have = syms[t] == fs[j];
-                    if (!have) syms[ns++] = fs[j];
+                    if (have) continue;
+                    syms[ns++] = fs[j];
+                    if (!indexed) continue;
+                    ridx_mark(f, fs[j], cand, pend, taken, i); /* later indices join this round, earlier ones the next */
                 }
                 sy_mem_free(ctx, fs);
             }
@@ -1877,6 +2004,7 @@ static sy_status install_replacement(sy_facts *f, const sy_expr *s, const sy_exp
         memcpy(old_rels, f->rels, n * sizeof *old_rels);
     }
     f->nrels = 0;
+    f->rels_epoch++; /* the relations are re-added: the symbol index starts over */
     if (f->relset.keys) sy_memo_clear(ctx, &f->relset);
     sy_status st = SY_OK;
     if (!old.lo_inf) st = add_fact(f, sy_expr_ge(ctx, v, sy_int_fmpz(ctx, old.lo)), depth + 1);

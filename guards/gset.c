@@ -60,6 +60,8 @@ struct sy_gset {
     int64_t *example;          /* example value of each source (minimization's witness points) */
     unsigned char *has_example;
     size_t nsrc, srccap;
+    size_t *sidx;              /* open-addressing index of sources by text: slot + 1, 0 empty */
+    size_t sidx_cap;
     gguard *g;
     size_t n, cap;
     size_t recorded, dedup;
@@ -116,6 +118,7 @@ sy_gset *sy_gset_free(sy_gset *gs)
     }
     if (gs->g) sy_dealloc(ctx, gs->g, gs->cap * sizeof *gs->g);
     if (gs->sources) sy_dealloc(ctx, gs->sources, gs->srccap * sizeof *gs->sources);
+    if (gs->sidx) sy_dealloc(ctx, gs->sidx, gs->sidx_cap * sizeof *gs->sidx);
     if (gs->vars) sy_dealloc(ctx, gs->vars, gs->srccap * sizeof *gs->vars);
     if (gs->example) sy_dealloc(ctx, gs->example, gs->srccap * sizeof *gs->example);
     if (gs->has_example) sy_dealloc(ctx, gs->has_example, gs->srccap);
@@ -125,6 +128,41 @@ sy_gset *sy_gset_free(sy_gset *gs)
     }
     sy_dealloc(ctx, gs, sizeof *gs);
     return NULL;
+}
+
+static uint64_t src_hash(const char *t)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *t; t++) h = (h ^ (unsigned char)*t) * 1099511628211ull;
+    return h;
+}
+
+/* Index the sources so that finding one by text is O(1), not a scan per
+ * lookup (10^3 inputs: 10^6 strcmp). */
+static bool index_source(sy_gset *gs, size_t slot)
+{
+    if ((gs->nsrc + 1) * 2 > gs->sidx_cap) {
+        size_t nc = gs->sidx_cap ? gs->sidx_cap * 2 : 64;
+        size_t *ni = sy_alloc(gs->ctx, nc * sizeof *ni);
+        if (!ni) return false;
+        memset(ni, 0, nc * sizeof *ni);
+        for (size_t i = 0; i < gs->sidx_cap; i++) {
+            if (!gs->sidx[i]) continue;
+            size_t j = (size_t)src_hash(gs->sources[gs->sidx[i] - 1]) & (nc - 1);
+            while (ni[j]) j = (j + 1) & (nc - 1);
+            ni[j] = gs->sidx[i];
+        }
+        if (gs->sidx) sy_dealloc(gs->ctx, gs->sidx, gs->sidx_cap * sizeof *gs->sidx);
+        gs->sidx = ni;
+        gs->sidx_cap = nc;
+    }
+    size_t j = (size_t)src_hash(gs->sources[slot]) & (gs->sidx_cap - 1);
+    while (gs->sidx[j]) {
+        if (!strcmp(gs->sources[gs->sidx[j] - 1], gs->sources[slot])) return true; /* the first slot of a text stays */
+        j = (j + 1) & (gs->sidx_cap - 1);
+    }
+    gs->sidx[j] = slot + 1;
+    return true;
 }
 
 static long add_source(sy_gset *gs, const char *text)
@@ -152,22 +190,29 @@ static long add_source(sy_gset *gs, const char *text)
     gs->vars[gs->nsrc] = v;
     gs->example[gs->nsrc] = 0;
     gs->has_example[gs->nsrc] = 0;
+    if (!index_source(gs, gs->nsrc)) return -1;
     return (long)gs->nsrc++;
 }
 
 long sy_gset_find_source(const sy_gset *gs, const char *text)
 {
-    if (!gs || !text) return -1;
-    for (size_t i = 0; i < gs->nsrc; i++)
-        if (!strcmp(gs->sources[i], text)) return (long)i;
+    if (!gs || !text || !gs->sidx) return -1;
+    size_t j = (size_t)src_hash(text) & (gs->sidx_cap - 1);
+    while (gs->sidx[j]) {
+        if (!strcmp(gs->sources[gs->sidx[j] - 1], text)) return (long)(gs->sidx[j] - 1);
+        j = (j + 1) & (gs->sidx_cap - 1);
+    }
     return -1;
 }
 
+/* The slot of a source variable: vars[i] is the internal symbol named by
+ * sources[i], so the text index finds it (the first slot of that text, as a
+ * scan would). */
 static long slot_of_var(const sy_gset *gs, const sy_expr *v)
 {
-    for (size_t i = 0; i < gs->nsrc; i++)
-        if (gs->vars[i] == v) return (long)i;
-    return -1;
+    if (sy_expr_kind_of(v) != SY_EXPR_SYM) return -1;
+    long s = sy_gset_find_source(gs, sy_expr_sym_name(v));
+    return s >= 0 && gs->vars[s] == v ? s : -1;
 }
 
 /* the slots read by e, sorted */
@@ -290,8 +335,19 @@ static sy_gset_kind classify(const sy_expr *e)
 }
 
 /* the source "NAME.size()[i]" of an input that no node and no output reads */
-static bool unread_source(const sy_graph *g, const char *source)
+/* is_input: per node index (n entries), 1 for the graph's input nodes, or NULL */
+static bool unread_source(const sy_graph *g, const unsigned char *is_input, size_t nis, const char *source)
 {
+    /* NAME.size()[D] of an input NAME: the node by name (hashed), else the scan */
+    const char *p = strstr(source, ".size()["), *q;
+    while (p && (q = strstr(p + 1, ".size()["))) p = q;
+    if (g && is_input && p && (size_t)(p - source) < 1024) {
+        char name[1024];
+        memcpy(name, source, (size_t)(p - source));
+        name[p - source] = '\0';
+        long i = sy_graph_find(g, name);
+        if (i >= 0 && (size_t)i < nis && is_input[i]) return !sy_graph_node_read(g, (size_t)i);
+    }
     for (size_t i = 0; g && i < sy_graph_ninputs(g); i++) {
         const sy_graph_input *in = sy_graph_input_at(g, i);
         size_t n = strlen(in->name);
@@ -366,6 +422,8 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
     gs->model = gstrdup(gs, model ? model : "model");
     char buf[1024];
     sy_status st = SY_OK;
+    unsigned char *is_input = NULL; /* per node index: an input of g (unread_source) */
+    size_t n_is_input = 0;
     /* 1. sources and tensor-match guards, per graph input */
     /* the graph's (or frontend's) inputs; without any, the inputs as sy_env_input registered them */
     size_t nsrc_in = nin ? nin : sy_env_ninputs(env);
@@ -405,6 +463,13 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
         if (!add_dtype_guard(gs, st_, in->dtype, buf)) goto oom;
     }
     /* 2. input dims: duck equalities and specializations; first source of each symbol */
+    for (size_t i = 0; g && i < sy_graph_ninputs(g); i++)
+        if (sy_graph_input_at(g, i)->node + 1 > n_is_input) n_is_input = sy_graph_input_at(g, i)->node + 1;
+    is_input = n_is_input ? sy_alloc(ctx, n_is_input) : NULL; /* NULL: the scan */
+    if (is_input) {
+        memset(is_input, 0, n_is_input);
+        for (size_t i = 0; i < sy_graph_ninputs(g); i++) is_input[sy_graph_input_at(g, i)->node] = 1;
+    }
     size_t nsym = ctx->nsyms;
     const sy_expr **symvar = sy_alloc(ctx, (nsym ? nsym : 1) * sizeof *symvar);
     if (!symvar) goto oom;
@@ -415,7 +480,7 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
     for (int pass = 0; pass < 2; pass++)
     for (size_t i = 0; i < sy_env_ninput_dims(env); i++) {
         const sy_input_dim *d = sy_env_input_dim(env, i);
-        bool unread = unread_source(g, d->source);
+        bool unread = unread_source(g, is_input, n_is_input, d->source);
         if (unread != (pass == 1)) continue;
         if (unread && (sy_expr_is_int(d->expr) || !sy_env_symbol_touched(env, d->expr) ||
                        (sy_expr_sym_id(d->expr) < nsym && symvar[sy_expr_sym_id(d->expr)])))
@@ -454,6 +519,8 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
                      sy_expr_sym_name(symvar[id]), d->source, (long long)d->example);
         if (!add_guard(gs, SY_GK_EQUALITY, sy_expr_eq(ctx, v, symvar[id]), buf)) goto oom_sv;
     }
+    if (is_input) sy_dealloc(ctx, is_input, n_is_input);
+    is_input = NULL;
     /* an unread input one of whose dims represents a symbol keeps its rank and dtype guards */
     for (size_t i = 0; i < nin; i++) {
         const sy_graph_input *in = ins[i];
@@ -650,6 +717,7 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
 oom_sv:
     sy_dealloc(ctx, symvar, (nsym ? nsym : 1) * sizeof *symvar);
 oom:
+    if (is_input) sy_dealloc(ctx, is_input, n_is_input);
     sy_gset_free(gs);
     return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
 }
