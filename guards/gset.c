@@ -260,7 +260,9 @@ static gguard *add_guard(sy_gset *gs, sy_gset_kind kind, const sy_expr *e, const
     gg->uid = gs->next_uid++;
     gg->pub.kind = kind;
     gg->pub.expr = e;
-    char *t = sy_expr_print(gs->ctx, e, SY_PRINT_CANONICAL);
+    uint64_t tree = 0; /* a huge tree (shared subterms repeated): the let-form, see sy_env_show */
+    bool let = sy_expr_tree_size(gs->ctx, e, &tree) == SY_OK && tree > SY_SHOW_LET_NODES;
+    char *t = let ? sy_expr_print_let(gs->ctx, e, SY_PRINT_CANONICAL) : sy_expr_print(gs->ctx, e, SY_PRINT_CANONICAL);
     gg->pub.text = t ? gstrdup(gs, t) : NULL;
     sy_str_free(gs->ctx, t);
     gg->pub.display = gg->pub.text;
@@ -424,6 +426,7 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
     sy_status st = SY_OK;
     unsigned char *is_input = NULL; /* per node index: an input of g (unread_source) */
     size_t n_is_input = 0;
+    sy_memo reps = {0}; /* the source variables that represent a symbol (the values of symvar) */
     /* 1. sources and tensor-match guards, per graph input */
     /* the graph's (or frontend's) inputs; without any, the inputs as sy_env_input registered them */
     size_t nsrc_in = nin ? nin : sy_env_ninputs(env);
@@ -471,6 +474,7 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
         for (size_t i = 0; i < sy_graph_ninputs(g); i++) is_input[sy_graph_input_at(g, i)->node] = 1;
     }
     size_t nsym = ctx->nsyms;
+    if (!sy_memo_init(ctx, &reps)) goto oom;
     const sy_expr **symvar = sy_alloc(ctx, (nsym ? nsym : 1) * sizeof *symvar);
     if (!symvar) goto oom;
     memset(symvar, 0, (nsym ? nsym : 1) * sizeof *symvar);
@@ -507,6 +511,7 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
         if (id >= nsym) continue;
         if (!symvar[id]) {
             symvar[id] = v;
+            if (!sy_memo_put(ctx, &reps, v, v)) goto oom_sv;
             continue;
         }
         if (d->spec && d->spec->name)
@@ -529,7 +534,7 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
         for (size_t d = 0; d < in->ndim && !used; d++) {
             snprintf(buf, sizeof buf, "%s.size()[%zu]", in->name, d);
             long sl = sy_gset_find_source(gs, buf);
-            for (size_t k = 0; sl >= 0 && k < nsym && !used; k++) used = symvar[k] == gs->vars[sl];
+            used = sl >= 0 && sy_memo_get(&reps, gs->vars[sl]) != NULL; /* some symvar[k] is it */
         }
         if (!used) continue;
         snprintf(buf, sizeof buf, "%s.dim()", in->name);
@@ -686,6 +691,8 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
     sy_dealloc(ctx, ks, (nsym ? nsym : 1) * sizeof *ks);
     sy_dealloc(ctx, vs, (nsym ? nsym : 1) * sizeof *vs);
     sy_dealloc(ctx, symvar, (nsym ? nsym : 1) * sizeof *symvar);
+    sy_memo_clear(ctx, &reps);
+    reps.keys = NULL;
     /* 5. the declared spec of each source (for violations) */
     for (size_t i = 0; i < sy_env_ninput_dims(env) && st == SY_OK; i++) {
         const sy_input_dim *d = sy_env_input_dim(env, i);
@@ -718,6 +725,7 @@ oom_sv:
     sy_dealloc(ctx, symvar, (nsym ? nsym : 1) * sizeof *symvar);
 oom:
     if (is_input) sy_dealloc(ctx, is_input, n_is_input);
+    if (reps.keys) sy_memo_clear(ctx, &reps);
     sy_gset_free(gs);
     return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
 }

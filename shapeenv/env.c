@@ -76,7 +76,12 @@ const char *sy_env_show(sy_env *env, const sy_expr *e)
         const sy_expr *named = sy_expr_subs(env->ctx, e, nk, ks, vs);
         if (named) e = named;
     }
-    char *s = sy_expr_print(env->ctx, e, SY_PRINT_CANONICAL);
+    /* a DAG whose canonical text repeats shared subterms exponentially often
+     * (a nested FloorDiv chain: 20 million nodes as a tree at 6 layers) is
+     * shown in the let-form, each shared subterm once */
+    uint64_t tree = 0;
+    bool let = sy_expr_tree_size(env->ctx, e, &tree) == SY_OK && tree > SY_SHOW_LET_NODES;
+    char *s = let ? sy_expr_print_let(env->ctx, e, SY_PRINT_CANONICAL) : sy_expr_print(env->ctx, e, SY_PRINT_CANONICAL);
     if (!s) return "?";
     const char *r = sy_env_strdup(env, s);
     sy_str_free(env->ctx, s);
@@ -127,6 +132,7 @@ sy_env *sy_env_free(sy_env *env)
     if (env->byid) sy_dealloc(ctx, env->byid, env->byidcap * sizeof *env->byid);
     if (env->inputs) sy_dealloc(ctx, env->inputs, env->inputcap * sizeof *env->inputs);
     if (env->tins) sy_dealloc(ctx, env->tins, env->tincap * sizeof *env->tins);
+    if (env->tin_hash) sy_dealloc(ctx, env->tin_hash, env->tin_hcap * sizeof *env->tin_hash);
     for (sy_env_chunk *c = env->chunks, *n; c; c = n) {
         n = c->next;
         sy_dealloc(ctx, c, sizeof *c + c->size);

@@ -25,6 +25,10 @@ typedef struct {
     size_t origcap;
 } guardrec;
 
+/* sy_env_show and guard texts: past this many tree nodes an expression is
+ * shown in the let-form (sy_expr_print_let) instead of the canonical text */
+#define SY_SHOW_LET_NODES 100000u
+
 struct sy_env {
     sy_ctx *ctx;
     sy_env_options opts;
@@ -50,6 +54,8 @@ struct sy_env {
     /* inputs (name, dtype, rank) */
     sy_env_input_info *tins;
     size_t ntins, tincap;
+    size_t *tin_hash; /* index of tins by name: position + 1, 0 empty (open addressing) */
+    size_t tin_hcap;
     /* concrete mode: every size is a constant (real-value evaluation) */
     int concrete;
     /* current user source location (borrowed strings; file NULL: none) */

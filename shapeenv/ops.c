@@ -179,13 +179,47 @@ const sy_tensor *sy_env_input(sy_env *env, const char *name, sy_dtype dtype, siz
     return sy_env_input_spec(env, name, dtype, ndim, shape, policies, NULL);
 }
 
+static size_t tin_hash_of(const char *t)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *t; t++) h = (h ^ (unsigned char)*t) * 1099511628211ull;
+    return (size_t)h;
+}
+
+/* The input named name: its slot in env->tin_hash (an empty one when none) */
+static size_t tin_find(const sy_env *env, const char *name)
+{
+    size_t m = env->tin_hcap - 1, j = tin_hash_of(name) & m;
+    while (env->tin_hash[j] && strcmp(env->tins[env->tin_hash[j] - 1].name, name)) j = (j + 1) & m;
+    return j;
+}
+
+/* Room in the name index for one more input; false when out of memory. */
+static bool tin_reserve(sy_env *env)
+{
+    if ((env->ntins + 1) * 2 <= env->tin_hcap) return true;
+    size_t nc = env->tin_hcap ? env->tin_hcap * 2 : 32;
+    size_t *nh = sy_alloc(env->ctx, nc * sizeof *nh);
+    if (!nh) return false;
+    memset(nh, 0, nc * sizeof *nh);
+    for (size_t i = 0; i < env->ntins; i++) {
+        size_t j = tin_hash_of(env->tins[i].name) & (nc - 1);
+        while (nh[j]) j = (j + 1) & (nc - 1);
+        nh[j] = i + 1;
+    }
+    if (env->tin_hash) sy_dealloc(env->ctx, env->tin_hash, env->tin_hcap * sizeof *env->tin_hash);
+    env->tin_hash = nh;
+    env->tin_hcap = nc;
+    return true;
+}
+
 const sy_tensor *sy_env_input_spec(sy_env *env, const char *name, sy_dtype dtype, size_t ndim, const int64_t *shape,
                                    const sy_dim_policy *policies, const sy_dim_spec *const *specs)
 {
     if (!env) return NULL;
     if (!name || (ndim && !shape)) return SY_NFAIL(env->ctx, SY_EINVAL, "input: NULL argument");
-    for (size_t i = 0; i < env->ntins; i++)
-        if (!strcmp(env->tins[i].name, name)) return SY_NFAIL(env->ctx, SY_EINVAL, "input '%s' is already defined", name);
+    if (!tin_reserve(env)) return SY_NOOM(env->ctx);
+    if (env->tin_hash[tin_find(env, name)]) return SY_NFAIL(env->ctx, SY_EINVAL, "input '%s' is already defined", name);
     if (env->ntins == env->tincap) {
         size_t nc = env->tincap ? env->tincap * 2 : 8;
         sy_env_input_info *nt = sy_realloc(env->ctx, env->tins, env->tincap * sizeof *nt, nc * sizeof *nt);
@@ -229,7 +263,11 @@ const sy_tensor *sy_env_input_spec(sy_env *env, const char *name, sy_dtype dtype
         d->spec = spc;
     }
     const sy_tensor *t = sy_tensor_new(env, dtype, ndim, sz);
-    if (t) env->tins[env->ntins++] = (sy_env_input_info){iname, dtype, ndim, NULL};
+    if (t) {
+        size_t j = tin_find(env, iname); /* room was reserved above */
+        env->tins[env->ntins++] = (sy_env_input_info){iname, dtype, ndim, NULL};
+        env->tin_hash[j] = env->ntins;
+    }
     return t;
 }
 
