@@ -245,6 +245,16 @@ static sy_status set_slots(sy_gset *gs, gguard *gg)
     return SY_OK;
 }
 
+/* The text of a guard: canonical, or the let-form when the tree has more
+ * than SY_SHOW_LET_NODES nodes (shared subterms repeated: see sy_env_show).
+ * GIVE: sy_str_free. */
+static char *print_show(sy_ctx *ctx, const sy_expr *e)
+{
+    uint64_t tree = 0;
+    bool let = sy_expr_tree_size(ctx, e, &tree) == SY_OK && tree > SY_SHOW_LET_NODES;
+    return let ? sy_expr_print_let(ctx, e, SY_PRINT_CANONICAL) : sy_expr_print(ctx, e, SY_PRINT_CANONICAL);
+}
+
 static gguard *add_guard(sy_gset *gs, sy_gset_kind kind, const sy_expr *e, const char *why)
 {
     if (!e) return NULL;
@@ -260,9 +270,7 @@ static gguard *add_guard(sy_gset *gs, sy_gset_kind kind, const sy_expr *e, const
     gg->uid = gs->next_uid++;
     gg->pub.kind = kind;
     gg->pub.expr = e;
-    uint64_t tree = 0; /* a huge tree (shared subterms repeated): the let-form, see sy_env_show */
-    bool let = sy_expr_tree_size(gs->ctx, e, &tree) == SY_OK && tree > SY_SHOW_LET_NODES;
-    char *t = let ? sy_expr_print_let(gs->ctx, e, SY_PRINT_CANONICAL) : sy_expr_print(gs->ctx, e, SY_PRINT_CANONICAL);
+    char *t = print_show(gs->ctx, e);
     gg->pub.text = t ? gstrdup(gs, t) : NULL;
     sy_str_free(gs->ctx, t);
     gg->pub.display = gg->pub.text;
@@ -839,13 +847,36 @@ static bool as_bound(const sy_expr *e, const sy_expr **v, int *upper, fmpz_t c)
 static void drop_guard(gguard *gg) { gg->dead = true; }
 
 /* Non-constant divisors of e (check() fails a guard whose divisor is 0, while
- * the decision procedure reasons only where divisions are defined). */
-static void collect_divisors(const sy_expr *e, const sy_expr **out, size_t *n, size_t cap)
+ * the decision procedure reasons only where divisions are defined), each
+ * distinct node once: the walk is memoized on node identity (a tree walk of
+ * a nested FloorDiv chain is exponential). *n reaches cap when there are
+ * too many, or when the memo cannot be allocated (the caller then keeps the
+ * guard). */
+static void collect_divisors_rec(const sy_expr *e, sy_ctx *ctx, sy_memo *seen, const sy_expr **out, size_t *n, size_t cap)
 {
+    if (*n >= cap || sy_memo_get(seen, e)) return;
+    if (!sy_memo_put(ctx, seen, e, e)) {
+        *n = cap;
+        return;
+    }
     sy_expr_kind k = sy_expr_kind_of(e);
-    if ((k == SY_EXPR_FLOORDIV || k == SY_EXPR_MOD || k == SY_EXPR_CEILDIV) && !sy_expr_is_int(sy_expr_arg(e, 1)) && *n < cap)
-        out[(*n)++] = sy_expr_arg(e, 1);
-    for (size_t i = 0; i < sy_expr_nargs(e); i++) collect_divisors(sy_expr_arg(e, i), out, n, cap);
+    if ((k == SY_EXPR_FLOORDIV || k == SY_EXPR_MOD || k == SY_EXPR_CEILDIV) && !sy_expr_is_int(sy_expr_arg(e, 1))) {
+        bool dup = false;
+        for (size_t i = 0; i < *n && !dup; i++) dup = out[i] == sy_expr_arg(e, 1);
+        if (!dup) out[(*n)++] = sy_expr_arg(e, 1);
+    }
+    for (size_t i = 0; i < sy_expr_nargs(e); i++) collect_divisors_rec(sy_expr_arg(e, i), ctx, seen, out, n, cap);
+}
+
+static void collect_divisors(sy_ctx *ctx, const sy_expr *e, const sy_expr **out, size_t *n, size_t cap)
+{
+    sy_memo seen;
+    if (!sy_memo_init(ctx, &seen)) {
+        *n = cap;
+        return;
+    }
+    collect_divisors_rec(e, ctx, &seen, out, n, cap);
+    sy_memo_clear(ctx, &seen);
 }
 
 static size_t uf_find(size_t *parent, size_t x)
@@ -1310,7 +1341,7 @@ static char *named_text(sy_gset *gs, const sy_expr *e)
             vs[n++] = sym;
         }
     const sy_expr *r = n ? sy_expr_subs(ctx, e, n, ks, vs) : e;
-    return r ? sy_expr_print(ctx, r, SY_PRINT_CANONICAL) : NULL;
+    return r ? print_show(ctx, r) : NULL;
 }
 
 static bool int_of(const sy_expr *e, int64_t *v) { return e && sy_expr_is_int(e) && sy_expr_get_si(e, v) == SY_OK; }
@@ -1933,7 +1964,7 @@ sy_status sy_gset_minimize(sy_gset *gs)
          * symbolic divisor of the candidate non-zero */
         const sy_expr *divs[32];
         size_t nd = 0;
-        collect_divisors(cand->pub.expr, divs, &nd, 32);
+        collect_divisors(ctx, cand->pub.expr, divs, &nd, 32);
         if (nd == 32) t = SY_TRUTH_UNKNOWN;
         for (size_t k = 0; k < nd && st == SY_OK && t == SY_TRUTH_TRUE; k++) {
             sy_truth nz;
@@ -2188,7 +2219,7 @@ char *sy_gset_guard_canonical(const sy_gset *gs, size_t i)
             if (!(vs[k] = sy_expr_sym(ctx, nm))) break;
         }
         const sy_expr *e = k == g->nslots ? sy_expr_subs(ctx, g->expr, g->nslots, ks, vs) : NULL;
-        es = e ? sy_expr_print(ctx, e, SY_PRINT_CANONICAL) : NULL;
+        es = e ? print_show(ctx, e) : NULL;
     } else {
         sy_oom(ctx);
     }

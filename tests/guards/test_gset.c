@@ -526,4 +526,68 @@ Test(guards_gset, normalized_set_accepts_the_same_points_as_the_produced_set, .i
 {
     unsigned seed = 13;
     cr_assert(gt(int, corpus_for_each(random_points_one, &seed), 0));
+
+/* Issue 14's 69-node graph (tests/guards/data/floordiv_chain69.json, written
+ * by bench/make_floordiv69.py): six layers of the nested FloorDiv chain on
+ * x.size(0), with the divisor A + 1 instead of A (the issue's chain divides
+ * by zero at every example size), then narrow(x, 0, 0, LAYER6). It traced in
+ * 105.7 s and minimized in 22.4 s; now milliseconds (bench_scale). The
+ * minimized set is rank, dtype, 0/1 specialization and the narrow bound
+ * LAYER6 <= x.size()[0], the same node as the chain built through the API. */
+static const sy_expr *chain69_layer6(const sy_expr *L)
+{
+    const sy_expr *lay = NULL;
+    for (int k = 0; k < 6; k++) {
+        const sy_expr *q = sy_expr_floordiv(ctx, sy_expr_pow_ui(ctx, L, 2), sy_expr_int_si(ctx, 448));
+        const sy_expr *a = sy_expr_floordiv(ctx, sy_expr_mul_si(ctx, q, 64), sy_expr_int_si(ctx, 7));
+        const sy_expr *d = sy_expr_floordiv(ctx, sy_expr_int_si(ctx, 512), sy_expr_add_si(ctx, a, 1));
+        const sy_expr *t = sy_expr_floordiv(ctx, sy_expr_mul(ctx, d, q), sy_expr_int_si(ctx, 8));
+        lay = sy_expr_floordiv(ctx, sy_expr_mul(ctx, t, a), sy_expr_int_si(ctx, 7));
+        L = sy_expr_floordiv(ctx, lay, sy_expr_int_si(ctx, 4));
+    }
+    return lay;
+}
+
+static int64_t chain69_value(int64_t L)
+{
+    int64_t lay = 0;
+    for (int k = 0; k < 6; k++) {
+        int64_t q = L * L / 448, a = 64 * q / 7, t = (512 / (a + 1)) * q / 8;
+        lay = t * a / 7;
+        L = lay / 4;
+    }
+    return lay;
+}
+
+Test(gset, floordiv_chain_69_nodes, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+{
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_file(ctx, SY_TESTS_DIR "/guards/data/floordiv_chain69.json", &g), SY_OK), "%s",
+              sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(sz, sy_graph_nnodes(g), 69));
+    sy_env *env = sy_env_new(ctx, NULL);
+    sy_trace *t;
+    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset *gs;
+    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(sz, sy_gset_size(gs), 4));
+    long ss = sy_gset_find_source(gs, "x.size()[0]");
+    cr_assert(ss >= 0);
+    const sy_expr *sv = sy_gset_source_var(gs, (size_t)ss);
+    const sy_gset_kind kinds[4] = {SY_GK_TENSOR_MATCH, SY_GK_TENSOR_MATCH, SY_GK_RANGE, SY_GK_RELATION};
+    for (size_t i = 0; i < 4; i++) cr_assert(eq(int, (int)sy_gset_at(gs, i)->kind, (int)kinds[i]), "guard %zu", i);
+    cr_assert(eq(ptr, (void *)sy_gset_at(gs, 2)->expr, (void *)sy_expr_ge(ctx, sv, sy_expr_int_si(ctx, 2))));
+    cr_assert(eq(ptr, (void *)sy_gset_at(gs, 3)->expr, (void *)sy_expr_le(ctx, chain69_layer6(sv), sv)));
+    /* the set accepts exactly the sizes the model runs at (narrow: LAYER6 <= size) */
+    for (int64_t s = 0; s <= 3000; s += 7) {
+        int64_t vals[3] = {1, 0, s};
+        sy_gset_result r;
+        cr_assert(eq(int, sy_gset_check_si(gs, vals, 3, &r), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+        cr_assert(eq(int, r.accept, s >= 2 && chain69_value(s) <= s), "s = %lld: %s", (long long)s, r.message);
+    }
+    sy_gset_free(gs);
+    sy_trace_free(t);
+    sy_env_free(env);
+    sy_graph_free(g);
 }
