@@ -1,0 +1,199 @@
+/* The main path against PyTorch 1.13's own ShapeEnv (issue 14), in one run:
+ * for every corpus model, symshape's trace + produce + minimize (median of
+ * --reps runs, a fresh context each) next to ../shared/tools/peer_shapeenv13.py
+ * (the same graphs' shape work through torch.fx.experimental.symbolic_shapes
+ * with sympy; run by /usr/bin/python3, one process per model so that
+ * sympy's caches start cold, as symshape's context does), and the ratio; then parsing: jansson's own json_load_file next to our loader
+ * (sy_graph_load_file, which is json_load_file plus validation and the node
+ * index), medians, and the loader's overhead in percent. Figures only.
+ *
+ *   ./build/bench/bench_peer [--reps N] [--peer PATH] [--python PATH] [MODEL.json...]
+ * Without models: the folder SY_CORPUS_DIR, else ../shared/corpus beside the
+ * sources, else examples/. Goal (issue 14): ratio >= 300 on every model the
+ * peer supports, loader overhead <= 10%.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symshape/symshape.h"
+#include "bench_util.h"
+
+#define MAXM 64
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, bench_cmpd);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* trace + produce + minimize of an already loaded graph, ms; -1 on error */
+static double pipeline_ms(const char *path)
+{
+    sy_ctx *ctx;
+    if (sy_ctx_new(NULL, &ctx) != SY_OK) return -1;
+    sy_graph *g = NULL;
+    double ms = -1;
+    if (sy_graph_load_file(ctx, path, &g) == SY_OK) {
+        double t0 = bench_now_ns();
+        sy_env *env = sy_env_new(ctx, NULL);
+        sy_trace *tr = NULL;
+        sy_gset *gs = NULL;
+        int ok = env && sy_env_trace(env, g, 0, NULL, &tr) == SY_OK && sy_gset_produce(env, g, &gs) == SY_OK &&
+                 sy_gset_minimize(gs) == SY_OK;
+        double t1 = bench_now_ns();
+        if (ok) ms = (t1 - t0) * 1e-6;
+        else fprintf(stderr, "%s: %s\n", path, sy_ctx_last_error_msg(ctx));
+        sy_gset_free(gs);
+        sy_trace_free(tr);
+        sy_env_free(env);
+        sy_graph_free(g);
+    } else {
+        fprintf(stderr, "%s: %s\n", path, sy_ctx_last_error_msg(ctx));
+    }
+    sy_ctx_free(ctx);
+    return ms;
+}
+
+static double load_ms(const char *path, int ours)
+{
+    double t0 = bench_now_ns();
+    if (ours) {
+        sy_ctx *ctx;
+        if (sy_ctx_new(NULL, &ctx) != SY_OK) return -1;
+        t0 = bench_now_ns(); /* the context is not part of parsing */
+        sy_graph *g = NULL;
+        sy_status st = sy_graph_load_file(ctx, path, &g);
+        double t1 = bench_now_ns();
+        sy_graph_free(g);
+        sy_ctx_free(ctx);
+        return st == SY_OK ? (t1 - t0) * 1e-6 : -1;
+    }
+    json_error_t err;
+    json_t *j = json_load_file(path, 0, &err);
+    double t1 = bench_now_ns();
+    json_decref(j);
+    return j ? (t1 - t0) * 1e-6 : -1;
+}
+
+/* the model's "name" as the peer prints it */
+static void model_name(const char *path, char *out, size_t n)
+{
+    json_error_t err;
+    json_t *j = json_load_file(path, 0, &err);
+    const char *s = j ? json_string_value(json_object_get(j, "name")) : NULL;
+    snprintf(out, n, "%s", s ? s : "?");
+    json_decref(j);
+}
+
+int main(int argc, char **argv)
+{
+    int reps = 21;
+    const char *peer = SY_PEER_SCRIPT, *python = "/usr/bin/python3";
+    char *paths[MAXM];
+    int np = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--peer") && i + 1 < argc) peer = argv[++i];
+        else if (!strcmp(argv[i], "--python") && i + 1 < argc) python = argv[++i];
+        else if (np < MAXM) paths[np++] = strdup(argv[i]);
+    }
+    if (reps < 1) reps = 1;
+    if (!np) {
+        const char *dir = getenv("SY_CORPUS_DIR"), *d2 = NULL;
+        char *names[MAXM];
+        int n = 0;
+        if (dir && *dir) {
+            DIR *dh = opendir(dir);
+            struct dirent *de;
+            while (dh && (de = readdir(dh)) && n < MAXM) {
+                size_t l = strlen(de->d_name);
+                if (l > 5 && !strcmp(de->d_name + l - 5, ".json") && !strstr(de->d_name, ".probes.")) names[n++] = strdup(de->d_name);
+            }
+            if (dh) closedir(dh);
+            qsort(names, (size_t)n, sizeof *names, bench_cmps);
+            d2 = dir;
+        } else {
+            n = bench_models(&d2, names, MAXM);
+        }
+        for (int i = 0; i < n; i++) {
+            size_t l = strlen(d2) + strlen(names[i]) + 2;
+            paths[np] = malloc(l);
+            snprintf(paths[np++], l, "%s/%s", d2, names[i]);
+            free(names[i]);
+        }
+    }
+    if (!np) {
+        fprintf(stderr, "bench_peer: no models (set SY_CORPUS_DIR)\n");
+        return 1;
+    }
+    /* the peer: one process per model, so each runs with sympy's caches cold
+     * (as a first compile does; a second pass over the same graphs is mostly
+     * cache hits), one run as the script times it */
+    double peer_ms[MAXM];
+    int peer_unsupported[MAXM] = {0};
+    char names[MAXM][128];
+    for (int i = 0; i < np; i++) {
+        peer_ms[i] = -1;
+        model_name(paths[i], names[i], sizeof names[i]);
+        size_t cl = strlen(python) + strlen(peer) + strlen(paths[i]) + 32;
+        char *cmd = malloc(cl);
+        snprintf(cmd, cl, "'%s' '%s' '%s' 2>&1", python, peer, paths[i]);
+        FILE *p = popen(cmd, "r");
+        char line[1024];
+        while (p && fgets(line, sizeof line, p)) {
+            double ms;
+            const char *m = strstr(line, "\tms=");
+            if (strstr(line, "unsupported op")) peer_unsupported[i] = 1;
+            else if (m && sscanf(m, "\tms=%lf", &ms) == 1) peer_ms[i] = ms;
+        }
+        int prc = p ? pclose(p) : -1;
+        if (prc != 0) fprintf(stderr, "bench_peer: the peer exited with status %d (%s)\n", prc, cmd);
+        free(cmd);
+    }
+
+    printf("trace + produce + minimize: symshape (median of %d, fresh context each) vs PyTorch 1.13 ShapeEnv peer (one run, fresh process)\n", reps);
+    printf("%-22s %12s %12s %10s\n", "model", "symshape ms", "peer ms", "ratio");
+    double minratio = -1;
+    double *v = malloc((size_t)reps * sizeof *v);
+    for (int i = 0; i < np; i++) {
+        int k = 0;
+        for (int r = 0; r < reps; r++) {
+            double ms = pipeline_ms(paths[i]);
+            if (ms >= 0) v[k++] = ms;
+        }
+        double ours = k ? median(v, k) : -1;
+        printf("%-22s %12.3f ", names[i], ours);
+        if (peer_unsupported[i] || peer_ms[i] < 0) {
+            printf("%12s %10s\n", peer_unsupported[i] ? "unsupported" : "failed", "-");
+            continue;
+        }
+        double ratio = ours > 0 ? peer_ms[i] / ours : 0;
+        printf("%12.3f %9.0fx\n", peer_ms[i], ratio);
+        if (minratio < 0 || ratio < minratio) minratio = ratio;
+    }
+    if (minratio >= 0) printf("smallest ratio %.0fx (goal >= 300x: %s)\n", minratio, minratio >= 300 ? "met" : "NOT met");
+
+    printf("\nparsing: jansson json_load_file vs sy_graph_load_file (medians of %d)\n", reps);
+    printf("%-22s %12s %12s %10s\n", "model", "jansson ms", "loader ms", "overhead");
+    double maxover = -1e9;
+    for (int i = 0; i < np; i++) {
+        double a[2] = {-1, -1};
+        for (int which = 0; which < 2; which++) {
+            int k = 0;
+            for (int r = 0; r < reps; r++) {
+                double ms = load_ms(paths[i], which);
+                if (ms >= 0) v[k++] = ms;
+            }
+            a[which] = k ? median(v, k) : -1;
+        }
+        double over = a[0] > 0 ? (a[1] / a[0] - 1) * 100 : 0;
+        printf("%-22s %12.3f %12.3f %9.1f%%\n", names[i], a[0], a[1], over);
+        if (over > maxover) maxover = over;
+    }
+    printf("largest overhead %.1f%% (goal <= 10%%: %s)\n", maxover, maxover <= 10 ? "met" : "NOT met");
+    free(v);
+    for (int i = 0; i < np; i++) free(paths[i]);
+    return 0;
+}
