@@ -137,7 +137,10 @@ bool sy_op_end(sy_ctx *ctx, bool ok)
         ok = false;
         ctx->gen++; /* memos filled under the spent budget may be weaker than usual: start them over */
     }
-    if (!ok && ctx->op_pure) {
+    /* Only a spent budget rolls back: other failures (a division by zero a
+     * caller expects, as sy_bound's "no range") keep their nodes, so that
+     * creation order, and with it every later result, stays as it was. */
+    if (!ok && ctx->op_pure && over) {
         long off = ctx->erroff;
         rollback(ctx);
         ctx->erroff = off;

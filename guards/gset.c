@@ -847,25 +847,21 @@ static bool as_bound(const sy_expr *e, const sy_expr **v, int *upper, fmpz_t c)
 static void drop_guard(gguard *gg) { gg->dead = true; }
 
 /* Non-constant divisors of e (check() fails a guard whose divisor is 0, while
- * the decision procedure reasons only where divisions are defined), each
- * distinct node once: the walk is memoized on node identity (a tree walk of
- * a nested FloorDiv chain is exponential). *n reaches cap when there are
- * too many, or when the memo cannot be allocated (the caller then keeps the
- * guard). */
-static void collect_divisors_rec(const sy_expr *e, sy_ctx *ctx, sy_memo *seen, const sy_expr **out, size_t *n, size_t cap)
+ * the decision procedure reasons only where divisions are defined), in the
+ * order of a tree walk, repeats included, at most cap (*n == cap: too many,
+ * or the memo could not be allocated). Subtrees found to hold no divisor are
+ * remembered (memo on node identity) and skipped, and the walk stops at cap:
+ * the same list as the plain tree walk, without its exponential time on a
+ * nested FloorDiv chain. */
+static void collect_divisors_rec(const sy_expr *e, sy_ctx *ctx, sy_memo *nodiv, const sy_expr **out, size_t *n, size_t cap)
 {
-    if (*n >= cap || sy_memo_get(seen, e)) return;
-    if (!sy_memo_put(ctx, seen, e, e)) {
-        *n = cap;
-        return;
-    }
+    if (*n >= cap || sy_memo_get(nodiv, e)) return;
+    size_t before = *n;
     sy_expr_kind k = sy_expr_kind_of(e);
-    if ((k == SY_EXPR_FLOORDIV || k == SY_EXPR_MOD || k == SY_EXPR_CEILDIV) && !sy_expr_is_int(sy_expr_arg(e, 1))) {
-        bool dup = false;
-        for (size_t i = 0; i < *n && !dup; i++) dup = out[i] == sy_expr_arg(e, 1);
-        if (!dup) out[(*n)++] = sy_expr_arg(e, 1);
-    }
-    for (size_t i = 0; i < sy_expr_nargs(e); i++) collect_divisors_rec(sy_expr_arg(e, i), ctx, seen, out, n, cap);
+    if ((k == SY_EXPR_FLOORDIV || k == SY_EXPR_MOD || k == SY_EXPR_CEILDIV) && !sy_expr_is_int(sy_expr_arg(e, 1)))
+        out[(*n)++] = sy_expr_arg(e, 1);
+    for (size_t i = 0; i < sy_expr_nargs(e) && *n < cap; i++) collect_divisors_rec(sy_expr_arg(e, i), ctx, nodiv, out, n, cap);
+    if (*n == before && !sy_memo_put(ctx, nodiv, e, e)) *n = cap;
 }
 
 static void collect_divisors(sy_ctx *ctx, const sy_expr *e, const sy_expr **out, size_t *n, size_t cap)
@@ -1093,7 +1089,7 @@ static sy_status divisors_nonzero(sy_ctx *ctx, sy_facts *f, const sy_expr *e, bo
 {
     const sy_expr *divs[32];
     size_t nd = 0;
-    collect_divisors(e, divs, &nd, 32);
+    collect_divisors(ctx, e, divs, &nd, 32);
     *ok = nd < 32;
     for (size_t k = 0; k < nd && *ok; k++) {
         sy_truth nz;

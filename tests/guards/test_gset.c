@@ -526,6 +526,7 @@ Test(guards_gset, normalized_set_accepts_the_same_points_as_the_produced_set, .i
 {
     unsigned seed = 13;
     cr_assert(gt(int, corpus_for_each(random_points_one, &seed), 0));
+}
 
 /* Issue 14's 69-node graph (tests/guards/data/floordiv_chain69.json, written
  * by bench/make_floordiv69.py): six layers of the nested FloorDiv chain on
