@@ -6,6 +6,7 @@
  *   cc consumer.c $(pkg-config --cflags --libs symshape) -o consumer
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <symshape/symshape.h>
@@ -56,14 +57,27 @@ int main(void)
     printf("C backend: %zu bytes of C, exports %s_check\n", len, bo.prefix);
     sy_mem_free(ctx, code);
 
-    /* check other sizes: sources are a.size()[0], a.size()[1], b.size()[0], b.size()[1] */
-    static const int64_t points[3][4] = {{16, 64, 64, 32}, {1, 64, 64, 32}, {16, 63, 64, 32}};
+    /* check other sizes: the set's sources (a.dim(), a.dtype, a.size()[1], ...)
+     * are filled from each input's shape and dtype by sy_gset_values_from_shapes */
+    static const int64_t points[3][2] = {{16, 64}, {1, 64}, {16, 63}};
+    static const int64_t bshape[2] = {64, 32};
+    int64_t *vals = calloc(sy_gset_nsources(gs) ? sy_gset_nsources(gs) : 1, sizeof *vals);
+    if (!vals) return fail(ctx, "out of memory");
     for (int p = 0; p < 3; p++) {
+        const char *names[2] = {"a", "b"};
+        const size_t ranks[2] = {2, 2};
+        const int64_t *shapes[2] = {points[p], bshape};
+        const sy_dtype dtypes[2] = {SY_DT_FLOAT32, SY_DT_FLOAT32};
         sy_gset_result r;
-        if (sy_gset_check_si(gs, points[p], sy_gset_nsources(gs), &r) != SY_OK) return fail(ctx, "check");
-        printf("a=(%lld, %lld): %s%s%s\n", (long long)points[p][0], (long long)points[p][1], r.accept ? "accept" : "reject: ",
-               r.accept ? "" : r.message, "");
+        if (sy_gset_values_from_shapes(gs, 2, names, ranks, shapes, dtypes, vals) != SY_OK ||
+            sy_gset_check_si(gs, vals, sy_gset_nsources(gs), &r) != SY_OK) {
+            free(vals);
+            return fail(ctx, "check");
+        }
+        printf("a=(%lld, %lld): %s%s\n", (long long)points[p][0], (long long)points[p][1], r.accept ? "accept" : "reject: ",
+               r.accept ? "" : r.message);
     }
+    free(vals);
     sy_gset_free(gs);
     sy_env_free(env);
     sy_ctx_free(ctx);
