@@ -213,6 +213,22 @@ static bool tin_reserve(sy_env *env)
     return true;
 }
 
+/* A new zeroed entry at the end of env->inputs (grown by doubling), or NULL
+ * when out of memory. */
+static sy_input_dim *input_dim_push(sy_env *env)
+{
+    if (env->ninputs == env->inputcap) {
+        size_t nc = env->inputcap ? env->inputcap * 2 : 16;
+        sy_input_dim *ni = sy_realloc(env->ctx, env->inputs, env->inputcap * sizeof *ni, nc * sizeof *ni);
+        if (!ni) return NULL;
+        env->inputs = ni;
+        env->inputcap = nc;
+    }
+    sy_input_dim *d = &env->inputs[env->ninputs++];
+    memset(d, 0, sizeof *d);
+    return d;
+}
+
 const sy_tensor *sy_env_input_spec(sy_env *env, const char *name, sy_dtype dtype, size_t ndim, const int64_t *shape,
                                    const sy_dim_policy *policies, const sy_dim_spec *const *specs)
 {
@@ -248,14 +264,8 @@ const sy_tensor *sy_env_input_spec(sy_env *env, const char *name, sy_dtype dtype
             spc->dim = i;
             if (sp->name && !(spc->name = sy_env_strdup(env, sp->name))) return NULL;
         }
-        if (env->ninputs == env->inputcap) {
-            size_t nc = env->inputcap ? env->inputcap * 2 : 16;
-            sy_input_dim *ni = sy_realloc(env->ctx, env->inputs, env->inputcap * sizeof *ni, nc * sizeof *ni);
-            if (!ni) return SY_NOOM(env->ctx);
-            env->inputs = ni;
-            env->inputcap = nc;
-        }
-        sy_input_dim *d = &env->inputs[env->ninputs++];
+        sy_input_dim *d = input_dim_push(env);
+        if (!d) return SY_NOOM(env->ctx);
         d->source = sy_env_strdup(env, src);
         d->expr = sz[i];
         d->policy = p;
@@ -331,15 +341,8 @@ const sy_tensor *sy_env_input_exprs_spec(sy_env *env, const char *name, sy_dtype
         } else if (ex < 0) {
             return SY_NFAIL(env->ctx, SY_EINVAL, "input %s: dim %zu is negative (%lld)", name, i, (long long)ex);
         }
-        if (env->ninputs == env->inputcap) {
-            size_t nc = env->inputcap ? env->inputcap * 2 : 16;
-            sy_input_dim *ni = sy_realloc(env->ctx, env->inputs, env->inputcap * sizeof *ni, nc * sizeof *ni);
-            if (!ni) return SY_NOOM(env->ctx);
-            env->inputs = ni;
-            env->inputcap = nc;
-        }
-        sy_input_dim *d = &env->inputs[env->ninputs++];
-        memset(d, 0, sizeof *d);
+        sy_input_dim *d = input_dim_push(env);
+        if (!d) return SY_NOOM(env->ctx);
         d->source = sy_env_strdup(env, src);
         if (!d->source) return NULL;
         d->expr = dims[i];
