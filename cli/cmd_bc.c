@@ -106,6 +106,34 @@ static int check_option(int is_dtype, const char *v, in_t **ins, size_t *nin, si
     return EX_OK;
 }
 
+/* The reject line. A rank/dtype guard's text holds the dtype's code
+ * ("x.dtype == 0", since guards are integer expressions); it is shown with the
+ * dtype by name and the value that failed, as sy_gset_check's message is:
+ * "x.dtype == float32 failed: x.dtype = float16 (code 2)". */
+static void print_reject(const sy_bc_program *p, size_t failed, const char *t, const int64_t *vals, size_t ns)
+{
+    const char *eq = t ? strstr(t, " == ") : NULL;
+    char src[256];
+    size_t namelen = 0, dim = 0;
+    char *end = NULL;
+    long long code = eq ? strtoll(eq + 4, &end, 10) : -1;
+    if (eq && (size_t)(eq - t) < sizeof src && end && !*end && code >= 0 && code < SY_DT_COUNT) {
+        memcpy(src, t, (size_t)(eq - t));
+        src[eq - t] = '\0';
+        if (sy_gset_source_parse(src, &namelen, &dim) == SY_SOURCE_DTYPE) {
+            for (size_t s = 0; s < ns; s++) {
+                const char *name = sy_bc_slot_name(p, s);
+                if (!name || strcmp(name, src)) continue;
+                const char *got = vals[s] >= 0 && vals[s] < SY_DT_COUNT ? sy_dtype_name((sy_dtype)vals[s]) : "?";
+                printf("reject: guard %zu: %s == %s failed: %s = %s (code %lld)\n", failed, src,
+                       sy_dtype_name((sy_dtype)code), src, got, (long long)vals[s]);
+                return;
+            }
+        }
+    }
+    printf("reject: guard %zu: %s failed\n", failed, t ? t : "?");
+}
+
 static int run_check(int argc, char **argv)
 {
     in_t *ins = NULL;
@@ -167,7 +195,7 @@ static int run_check(int argc, char **argv)
             printf("accept\n");
         } else if (r == SY_BC_REJECT) {
             const char *t = sy_bc_guard_text(p, (size_t)failed);
-            printf("reject: guard %d: %s failed\n", (int)failed, t ? t : "?");
+            print_reject(p, (size_t)failed, t, vals, ns);
             rc = EX_FALSE;
         } else {
             printf("reject (fail closed: %s in guard %d)\n", sy_status_name((sy_status)r), (int)failed);

@@ -2040,13 +2040,22 @@ static sy_status check_binding(const sy_gset *gs, sy_binding *b, int runtime, sy
         if (ok) continue;
         res->accept = 0;
         res->failed = (long)i;
-        size_t pos = (size_t)snprintf(res->message, sizeof res->message, "%s failed%s: ", g->text,
+        size_t pos = (size_t)snprintf(res->message, sizeof res->message, "%s failed%s: ", g->display ? g->display : g->text,
                                       st == SY_EDIVZERO ? " (division by zero)" : "");
         for (size_t k = 0; k < g->nslots && pos < sizeof res->message; k++) {
             size_t s = g->slots[k];
-            char *val = fmpz_get_str(NULL, 10, &b->vz[sy_expr_sym_id(gs->vars[s])]);
-            pos += (size_t)snprintf(res->message + pos, sizeof res->message - pos, "%s%s = %s", k ? ", " : "",
-                                    gs->sources[s], val);
+            const fmpz *x = &b->vz[sy_expr_sym_id(gs->vars[s])];
+            char *val = fmpz_get_str(NULL, 10, x);
+            /* a dtype source's value is a sy_dtype code: shown by name, as the guard's display is */
+            size_t sl = strlen(gs->sources[s]);
+            const char *dname = sl >= 6 && !strcmp(gs->sources[s] + sl - 6, ".dtype") && fmpz_sgn(x) >= 0 &&
+                                        fmpz_cmp_si(x, SY_DT_COUNT) < 0
+                                    ? sy_dtype_name((sy_dtype)fmpz_get_si(x))
+                                    : NULL;
+            pos += (size_t)snprintf(res->message + pos, sizeof res->message - pos, "%s%s = %s%s%s%s", k ? ", " : "",
+                                    gs->sources[s], dname ? dname : val, dname ? " (code " : "", dname ? val : "",
+                                    dname ? ")" : "");
+            if (pos > sizeof res->message) pos = sizeof res->message;
             flint_free(val);
         }
         break;

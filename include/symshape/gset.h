@@ -167,7 +167,10 @@ SY_API const sy_gset_violation *sy_gset_violation_at(const sy_gset *gs, size_t i
 typedef struct sy_gset_result {
     int accept;          /**< 1 accept, 0 reject */
     long failed;         /**< index of the first failing guard, -1 on accept */
-    char message[512];   /**< "x.size()[2] == 224 failed: x.size()[2] = 97" */
+    char message[512];   /**< the failed guard's display, then each source it reads:
+                              "x.size()[2] == 224 failed: x.size()[2] = 97"; a dtype source
+                              by name and code: "x.dtype == float32 failed: x.dtype = float16 (code 2)";
+                              truncated at 511 bytes */
 } sy_gset_result;
 
 /** Check concrete values (the reference checker the backends are tested

@@ -128,7 +128,7 @@ check "run c bad prefix" 3 "prefix" "$S" run "$E/vit_b_16.json" --backend c --pr
 check "run bytecode" 0 "-" "$S" run "$E/vit_b_16.json" --backend bytecode -o "$tmpd/v.sybc"
 check "check accept" 0 "accept" "$S" check "$tmpd/v.sybc" --sizes x=2,3,224,224
 check "check reject" 1 "x.size()[2] == 224 failed" "$S" check "$tmpd/v.sybc" --sizes x=2,3,128,128
-check "check dtype" 1 "x.dtype == 0 failed" "$S" check "$tmpd/v.sybc" --sizes x=2,3,224,224 --dtype x=float16
+check "check dtype" 1 "x.dtype == float32 failed: x.dtype = float16 (code 2)" "$S" check "$tmpd/v.sybc" --sizes x=2,3,224,224 --dtype x=float16
 check "check rank" 1 "x.dim() == 4 failed" "$S" check "$tmpd/v.sybc" --sizes x=2,3,224
 check "check missing input" 2 "give --sizes x=" "$S" check "$tmpd/v.sybc" --sizes y=1
 check "check no sizes" 2 "expected --sizes" "$S" check "$tmpd/v.sybc"

@@ -278,6 +278,31 @@ Test(guards_gset, user_fact_reject_names_both_sources, .init = ctx_setup, .fini 
     sy_graph_free(g);
 }
 
+/* a failed dtype guard names both dtypes; a failed rank guard is unchanged */
+Test(guards_gset, dtype_reject_names_dtypes, .init = ctx_setup, .fini = ctx_teardown)
+{
+    const char *G = "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
+                    "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[4],\"dynamic\":[0]},"
+                    "{\"name\":\"a\",\"op\":\"add\",\"args\":[{\"ref\":\"x\"},2]}],\"outputs\":[{\"ref\":\"a\"}]}";
+    sy_graph *g = load(G);
+    sy_gset *raw, *gs = trace_and_produce(g, &raw);
+    int64_t vals[6];
+    const char *names[1] = {"x"};
+    sy_gset_result r;
+    cr_assert(eq(int, sy_gset_values_from_shapes(gs, 1, names, (size_t[]){1}, (const int64_t *[]){(int64_t[]){4}},
+                                                 (sy_dtype[]){SY_DT_FLOAT16}, vals), SY_OK));
+    cr_assert(eq(int, sy_gset_check_si(gs, vals, sy_gset_nsources(gs), &r), SY_OK));
+    cr_assert(eq(int, r.accept, 0));
+    cr_assert(eq(str, r.message, "x.dtype == float32 failed: x.dtype = float16 (code 2)"));
+    cr_assert(eq(int, sy_gset_values_from_shapes(gs, 1, names, (size_t[]){2}, (const int64_t *[]){(int64_t[]){4, 4}},
+                                                 (sy_dtype[]){SY_DT_FLOAT32}, vals), SY_OK));
+    cr_assert(eq(int, sy_gset_check_si(gs, vals, sy_gset_nsources(gs), &r), SY_OK));
+    cr_assert(eq(str, r.message, "x.dim() == 1 failed: x.dim() = 2"));
+    sy_gset_free(gs);
+    sy_gset_free(raw);
+    sy_graph_free(g);
+}
+
 Test(guards_gset, check_is_exact_past_int64, .init = ctx_setup, .fini = ctx_teardown)
 {
     const char *G = "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
