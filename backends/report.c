@@ -366,17 +366,6 @@ typedef struct {
     diminfo *dims;
 } inputinfo;
 
-/* the input part of a source: "x" of "x.size()[2]", "x.dim()", "x.dtype" */
-static size_t input_part(const char *src, const char **rest)
-{
-    const char *p = strstr(src, ".size()[");
-    if (!p) p = strstr(src, ".dim()");
-    if (!p) p = strstr(src, ".dtype");
-    if (!p) p = src + strlen(src);
-    *rest = p;
-    return (size_t)(p - src);
-}
-
 /* pinned value of the source "NAME<suffix>", or 0 */
 static int pinned_source(const model *m, const char *name, const char *suffix, int64_t *v)
 {
@@ -405,8 +394,12 @@ static sy_status collect_inputs(model *m, inputinfo **out, size_t *nout)
         }
     } else {
         for (size_t s = 0; s < m->ns; s++) {
-            const char *src = sy_gset_source(m->gs, s), *rest;
-            size_t nl = input_part(src, &rest);
+            /* the input part of a source: "x" of "x.size()[2]", "x.stride()[1]",
+             * "x.dim()", "x.dtype"; a source of another form is a name of its own */
+            const char *src = sy_gset_source(m->gs, s);
+            size_t nl = 0, dim = 0;
+            int kind = sy_gset_source_parse(src, &nl, &dim);
+            if (kind < 0) nl = strlen(src);
             size_t k = 0;
             while (k < n && !(strlen(in[k].name) == nl && !strncmp(in[k].name, src, nl))) k++;
             if (k == n) {
@@ -414,10 +407,8 @@ static sy_status collect_inputs(model *m, inputinfo **out, size_t *nout)
                 in[n].rank = -1;
                 n++;
             }
-            if (!strncmp(rest, ".size()[", 8)) {
-                size_t dim = (size_t)strtoull(rest + 8, NULL, 10);
-                if (dim + 1 > in[k].ndim && dim < 4096) in[k].ndim = dim + 1;
-            }
+            if ((kind == SY_SOURCE_SIZE || kind == SY_SOURCE_STRIDE) && dim + 1 > in[k].ndim && dim < 4096)
+                in[k].ndim = dim + 1;
         }
         for (size_t k = 0; k < n; k++) {
             int64_t v;

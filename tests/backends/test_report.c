@@ -200,6 +200,30 @@ Test(backends_report, runtime_asserts_provenance_and_markdown_escaping, .init = 
     untrace(&t);
 }
 
+/* a set rendered alone (no graph, no env): the inputs come from the sources,
+ * and `NAME.stride()[I]` sources belong to input NAME like its sizes do */
+Test(backends_report, stride_sources_belong_to_their_input, .init = ctx_setup, .fini = ctx_teardown)
+{
+    const char *G = "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
+                    "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[2,3,8,8],"
+                    "\"dynamic\":[0,0,1,1],\"strides\":\"channels_last\"},"
+                    "{\"name\":\"r\",\"op\":\"relu\",\"args\":[{\"ref\":\"x\"}]}],\"outputs\":[{\"ref\":\"r\"}]}";
+    traced t;
+    cr_assert(eq(int, sy_graph_load_text(ctx, G, strlen(G), "m", &t.g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    t.env = sy_env_new(ctx, NULL);
+    sy_trace *tr;
+    cr_assert(eq(int, sy_env_trace(t.env, t.g, 0, NULL, &tr), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(int, sy_gset_produce(t.env, t.g, &t.gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(int, sy_gset_minimize(t.gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_trace_free(tr);
+    size_t len;
+    char *s = render("report", &t, 0, 0, &len);
+    cr_assert(strstr(s, "\n  x: float32, rank 4\n") != NULL, "%s", s);
+    cr_assert(strstr(s, "\n  x.stride()") == NULL, "a stride source is listed as an input of its own:\n%s", s);
+    sy_mem_free(ctx, s);
+    untrace(&t);
+}
+
 /* every allocation failing in turn: SY_ENOMEM, nothing leaked, then the
  * same bytes once memory suffices */
 Test(backends_report, out_of_memory_at_every_allocation, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
