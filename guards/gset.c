@@ -1557,13 +1557,36 @@ typedef struct {
     int upper;     /* LE: t <= value (else t >= value) */
 } lin_entry;
 
+/* Order of the entries of one slot: kind, then (NE) whether the forbidden
+ * value exists, (LE) lower bounds before upper ones, then the value, so that
+ * others_hold finds the entries a trial value violates by binary search. */
+static int lin_key_cmp(const lin_entry *a, lin_kind kind, int has_value, int upper, int64_t value)
+{
+    if (a->kind != kind) return a->kind < kind ? -1 : 1;
+    if (a->has_value != has_value) return a->has_value < has_value ? -1 : 1;
+    if (a->upper != upper) return a->upper < upper ? -1 : 1;
+    if (a->value != value) return a->value < value ? -1 : 1;
+    return 0;
+}
+
 static int lin_cmp(const void *x, const void *y)
 {
     const lin_entry *a = x, *b = y;
     if (a->slot != b->slot) return a->slot < b->slot ? -1 : 1;
-    if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
-    if (a->value != b->value) return a->value < b->value ? -1 : 1;
+    int c = lin_key_cmp(a, b->kind, b->has_value, b->upper, b->value);
+    if (c) return c;
     return a->guard < b->guard ? -1 : (a->guard > b->guard);
+}
+
+/* first entry of lin[lo, hi) whose key is >= (kind, has_value, upper, value) */
+static size_t lin_lower(const lin_entry *lin, size_t lo, size_t hi, lin_kind kind, int has_value, int upper, int64_t value)
+{
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (lin_key_cmp(&lin[mid], kind, has_value, upper, value) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
 }
 
 /* does sym occur in e (outside the top-level term list)? bounded walk */
@@ -1729,29 +1752,32 @@ static bool witness_init(witness *w, sy_gset *gs)
 }
 
 /* Do all fact guards reading slot sl, except guard `skip`, hold with t = tv
- * (other sources at the example)? */
+ * (other sources at the example)? The entries a value can violate are found
+ * by binary search (lin_cmp's order): any live (==) unless tv is the example,
+ * the (!=) entries forbidding exactly tv, the upper bounds below tv and the
+ * lower bounds above it; so a slot read by many guards costs a logarithm per
+ * trial, not a scan (dead entries met on the way are skipped). */
 static bool others_hold(witness *w, size_t sl, int64_t tv, size_t skip)
 {
     sy_gset *gs = w->gs;
+    const lin_entry *lin = w->lin;
     int64_t tex = gs->example[sl];
     size_t lo = w->slot_at[sl], hi = w->slot_at[sl + 1];
+#define LIVE(j) (lin[j].guard != skip && !gs->g[lin[j].guard].dead)
+    size_t eq = lin_lower(lin, lo, hi, LIN_EQ, 0, 0, INT64_MIN), ne = lin_lower(lin, eq, hi, LIN_NE, 0, 0, INT64_MIN),
+           le = lin_lower(lin, ne, hi, LIN_LE, 0, 0, INT64_MIN), up = lin_lower(lin, le, hi, LIN_LE, 0, 1, INT64_MIN);
+    if (tv != tex)
+        for (size_t j = eq; j < ne; j++)
+            if (LIVE(j)) return false;
+    for (size_t j = lin_lower(lin, ne, le, LIN_NE, 1, 0, tv); j < le && lin[j].value == tv; j++)
+        if (LIVE(j)) return false;
+    for (size_t j = up; j > le && lin[j - 1].value > tv; j--) /* lower bounds t >= value */
+        if (LIVE(j - 1)) return false;
+    for (size_t j = up; j < hi && lin[j].value < tv; j++) /* upper bounds t <= value */
+        if (LIVE(j)) return false;
     size_t nopaque = 0;
-    for (size_t j = lo; j < hi; j++) {
-        const lin_entry *L = &w->lin[j];
-        if (L->guard == skip || gs->g[L->guard].dead) continue;
-        switch (L->kind) {
-        case LIN_EQ:
-            if (tv != tex) return false;
-            break;
-        case LIN_NE:
-            if (L->has_value && L->value == tv) return false;
-            break;
-        case LIN_LE:
-            if (L->upper ? tv > L->value : tv < L->value) return false;
-            break;
-        default: nopaque++; break;
-        }
-    }
+    for (size_t j = lo; j < eq && nopaque <= 16; j++) nopaque += LIVE(j);
+#undef LIVE
     if (nopaque == 0) return true;
     if (nopaque > 16) return false;
     /* evaluate the others at the point */
@@ -1760,9 +1786,9 @@ static bool others_hold(witness *w, size_t sl, int64_t tv, size_t skip)
     fmpz_init_set_si(v, tv);
     sy_binding_set(&w->b, id, v);
     bool ok = true;
-    for (size_t j = lo; j < hi && ok; j++) {
+    for (size_t j = lo; j < eq && ok; j++) {
         const lin_entry *L = &w->lin[j];
-        if (L->guard == skip || gs->g[L->guard].dead || L->kind != LIN_NONE) continue;
+        if (L->guard == skip || gs->g[L->guard].dead) continue;
         ok = sy_eval_raw(w->ctx, gs->g[L->guard].pub.expr, &w->b, v) == SY_OK && fmpz_is_one(v);
     }
     if (!ok) sy_ctx_reset_error(w->ctx);

@@ -129,6 +129,7 @@ sy_env *sy_env_free(sy_env *env)
     for (size_t i = 0; i < env->nguards; i++)
         if (env->guards[i].orig) sy_dealloc(ctx, env->guards[i].orig, env->guards[i].origcap * sizeof *env->guards[i].orig);
     if (env->guards) sy_dealloc(ctx, env->guards, env->guardcap * sizeof *env->guards);
+    if (env->guard_hash) sy_dealloc(ctx, env->guard_hash, env->guard_hcap * sizeof *env->guard_hash);
     if (env->byid) sy_dealloc(ctx, env->byid, env->byidcap * sizeof *env->byid);
     if (env->inputs) sy_dealloc(ctx, env->inputs, env->inputcap * sizeof *env->inputs);
     if (env->tins) sy_dealloc(ctx, env->tins, env->tincap * sizeof *env->tins);
@@ -441,12 +442,40 @@ sy_status sy_env_hint(sy_env *env, const sy_expr *e, const sy_expr **out)
 
 /* ------------------------------------------------------------------ guards */
 
+/* The slot of guard expression g in env->guard_hash (an empty one when g is
+ * not recorded yet); the table is never full (guard_reserve). */
+static size_t guard_find(const sy_env *env, const sy_expr *g)
+{
+    size_t m = env->guard_hcap - 1, j = (size_t)sy_expr_hash(g) & m;
+    while (env->guard_hash[j] && env->guards[env->guard_hash[j] - 1].rec.expr != g) j = (j + 1) & m;
+    return j;
+}
+
+/* Room in the guard index for one more guard; false when out of memory. */
+static bool guard_reserve(sy_env *env)
+{
+    if ((env->nguards + 1) * 2 <= env->guard_hcap) return true;
+    size_t nc = env->guard_hcap ? env->guard_hcap * 2 : 32;
+    size_t *nh = sy_alloc(env->ctx, nc * sizeof *nh);
+    if (!nh) return false;
+    memset(nh, 0, nc * sizeof *nh);
+    for (size_t i = 0; i < env->nguards; i++) {
+        size_t j = (size_t)sy_expr_hash(env->guards[i].rec.expr) & (nc - 1);
+        while (nh[j]) j = (j + 1) & (nc - 1);
+        nh[j] = i + 1;
+    }
+    if (env->guard_hash) sy_dealloc(env->ctx, env->guard_hash, env->guard_hcap * sizeof *env->guard_hash);
+    env->guard_hash = nh;
+    env->guard_hcap = nc;
+    return true;
+}
+
 static sy_status record_guard(sy_env *env, const sy_expr *g, sy_guard_kind kind, const sy_provenance *why)
 {
     env->recorded++;
-    guardrec *r = NULL;
-    for (size_t i = 0; i < env->nguards; i++)
-        if (env->guards[i].rec.expr == g) r = &env->guards[i];
+    if (!guard_reserve(env)) return sy_env_fail(env, SY_ENOMEM, "out of memory");
+    size_t slot = guard_find(env, g); /* guards are hash-consed: one record per expression */
+    guardrec *r = env->guard_hash[slot] ? &env->guards[env->guard_hash[slot] - 1] : NULL;
     if (!r) {
         if (env->nguards == env->guardcap) {
             size_t nc = env->guardcap ? env->guardcap * 2 : 16;
@@ -456,6 +485,7 @@ static sy_status record_guard(sy_env *env, const sy_expr *g, sy_guard_kind kind,
             env->guardcap = nc;
         }
         r = &env->guards[env->nguards++];
+        env->guard_hash[slot] = env->nguards;
         memset(r, 0, sizeof *r);
         r->rec.expr = g;
         r->rec.kind = kind;

@@ -46,6 +46,8 @@ struct sy_env {
     /* guards */
     guardrec *guards;
     size_t nguards, guardcap, recorded;
+    size_t *guard_hash; /* index of guards by expression: position + 1, 0 empty (open addressing) */
+    size_t guard_hcap;
     /* input dims */
     sy_input_dim *inputs;
     size_t ninputs, inputcap;
