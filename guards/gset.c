@@ -1830,6 +1830,197 @@ static bool has_witness(witness *w, size_t ci)
     return false;
 }
 
+/* ---- cheap implication: single-source monotone guards
+ *
+ * A fact guard `d <= 0` whose d reads one source v and is monotone in v
+ * (sums with constant coefficients, FloorDiv by a positive constant, Min,
+ * Max of such; CeilDiv by a constant is canonically -FloorDiv(-a, b)) holds
+ * exactly on a half-line of the integers: v >= thr when d does not increase
+ * with v (up), v <= thr when it does not decrease. Such a candidate is
+ * implied by any other live guard on the same source and side with a
+ * threshold at least as strong; that is an exact implication, so dropping it
+ * without the decision procedure is sound. It is used only when every fact
+ * guard holds at the example (the witness is ready): then the component is
+ * consistent, as the decision procedure's own path requires. The threshold
+ * is found by bisection over [-2^62, 2^62] with exact evaluation; a guard
+ * whose half-line has no finite end inside that range is not used. */
+typedef struct {
+    size_t slot;
+    int up; /* 1: v >= thr; 0: v <= thr */
+    int64_t thr;
+} halfline;
+
+/* +1 non-decreasing in v, -1 non-increasing, 0 constant, 2 unknown */
+static int mono_in(const sy_expr *e, const sy_expr *v, int depth)
+{
+    if (depth > 64) return 2;
+    switch (e->kind) {
+    case SY_EXPR_INT: return 0;
+    case SY_EXPR_SYM: return e == v ? 1 : 2;
+    case SY_EXPR_ADD: {
+        int dir = 0;
+        for (uint32_t i = 0; i < e->n; i++) {
+            int m = mono_in(SY_CTERMS(e)[i].mono, v, depth + 1);
+            if (m == 2) return 2;
+            if (fmpz_sgn(&SY_CTERMS(e)[i].coef) < 0) m = -m;
+            if (m && dir && m != dir) return 2;
+            if (m) dir = m;
+        }
+        return dir;
+    }
+    case SY_EXPR_FLOORDIV: {
+        const sy_expr *b = sy_expr_arg(e, 1);
+        if (!sy_expr_is_int(b) || fmpz_sgn(&b->u.c0) <= 0) return 2;
+        return mono_in(sy_expr_arg(e, 0), v, depth + 1);
+    }
+    case SY_EXPR_MIN:
+    case SY_EXPR_MAX: {
+        int dir = 0;
+        for (size_t i = 0; i < sy_expr_nargs(e); i++) {
+            int m = mono_in(sy_expr_arg(e, i), v, depth + 1);
+            if (m == 2 || (m && dir && m != dir)) return 2;
+            if (m) dir = m;
+        }
+        return dir;
+    }
+    default: return 2;
+    }
+}
+
+/* d(x) <= 0 at v = x (other sources at the example); -1 on an error */
+static int holds_at(witness *w, const sy_expr *d, uint32_t id, int64_t x, fmpz_t tmp)
+{
+    fmpz_set_si(tmp, x);
+    sy_binding_set(&w->b, id, tmp);
+    if (sy_eval_raw(w->ctx, d, &w->b, tmp) != SY_OK) {
+        sy_ctx_reset_error(w->ctx);
+        return -1;
+    }
+    return fmpz_sgn(tmp) <= 0;
+}
+
+/* The half-line of fact guard g, or false when it has none (see above). */
+static bool guard_halfline(witness *w, const gguard *g, halfline *out)
+{
+    const sy_expr *e = g->pub.expr;
+    if (!w->ready || e->kind != SY_EXPR_LE || g->pub.nslots != 1) return false;
+    size_t sl = g->pub.slots[0];
+    const sy_expr *v = w->gs->vars[sl], *d = e->args[0];
+    int m = mono_in(d, v, 0);
+    if (m != 1 && m != -1) return false;
+    int up = m < 0; /* d non-increasing: d <= 0 from some v on */
+    uint32_t id = sy_expr_sym_id(v);
+    const int64_t R = (int64_t)1 << 62;
+    fmpz_t tmp;
+    fmpz_init(tmp);
+    /* up: the least x with d(x) <= 0; down: the greatest */
+    int64_t lo = -R, hi = R;
+    int a = holds_at(w, d, id, lo, tmp), b = holds_at(w, d, id, hi, tmp);
+    bool ok = a >= 0 && b >= 0 && (up ? (!a && b) : (a && !b));
+    while (ok && (uint64_t)hi - (uint64_t)lo > 1) { /* up: fails at lo, holds at hi; down: holds at lo, fails at hi */
+        int64_t mid = lo + (int64_t)(((uint64_t)hi - (uint64_t)lo) / 2);
+        int h = holds_at(w, d, id, mid, tmp);
+        if (h < 0) ok = false;
+        else if (h == up) hi = mid;
+        else lo = mid;
+    }
+    fmpz_set_si(tmp, w->gs->example[sl]);
+    sy_binding_set(&w->b, id, tmp);
+    fmpz_clear(tmp);
+    if (!ok) return false;
+    out->slot = sl;
+    out->up = up;
+    out->thr = up ? hi : lo;
+    return true;
+}
+
+/* the half-lines of the fact guards, grouped by (source, side), strongest first */
+typedef struct {
+    halfline *hl;   /* per guard */
+    bool *has;      /* per guard */
+    size_t *ord;    /* guards with a half-line, grouped, strongest first */
+    size_t *grp;    /* per guard: its group's first position in ord */
+    size_t *cur;    /* per group start: first entry not known dead */
+    size_t *end;    /* per group start: one past its last entry */
+    size_t n, nord;
+} hlindex;
+
+static const hlindex *hl_sort_ix;
+static int hl_cmp(const void *x, const void *y)
+{
+    const halfline *a = &hl_sort_ix->hl[*(const size_t *)x], *b = &hl_sort_ix->hl[*(const size_t *)y];
+    if (a->slot != b->slot) return a->slot < b->slot ? -1 : 1;
+    if (a->up != b->up) return a->up < b->up ? -1 : 1;
+    if (a->thr != b->thr) return (a->up ? a->thr > b->thr : a->thr < b->thr) ? -1 : 1;
+    size_t i = *(const size_t *)x, j = *(const size_t *)y;
+    return i < j ? -1 : (i > j);
+}
+
+static void hl_clear(sy_ctx *ctx, hlindex *x)
+{
+    size_t n = x->n ? x->n : 1;
+    if (x->hl) sy_dealloc(ctx, x->hl, n * sizeof *x->hl);
+    if (x->has) sy_dealloc(ctx, x->has, n * sizeof *x->has);
+    if (x->ord) sy_dealloc(ctx, x->ord, n * sizeof *x->ord);
+    if (x->grp) sy_dealloc(ctx, x->grp, n * sizeof *x->grp);
+    if (x->cur) sy_dealloc(ctx, x->cur, n * sizeof *x->cur);
+    if (x->end) sy_dealloc(ctx, x->end, n * sizeof *x->end);
+    memset(x, 0, sizeof *x);
+}
+
+/* false (no index, no error) when out of memory */
+static bool hl_init(hlindex *x, witness *w)
+{
+    sy_gset *gs = w->gs;
+    sy_ctx *ctx = gs->ctx;
+    memset(x, 0, sizeof *x);
+    x->n = gs->n;
+    size_t n = gs->n ? gs->n : 1;
+    x->hl = sy_alloc(ctx, n * sizeof *x->hl);
+    x->has = sy_alloc(ctx, n * sizeof *x->has);
+    x->ord = sy_alloc(ctx, n * sizeof *x->ord);
+    x->grp = sy_alloc(ctx, n * sizeof *x->grp);
+    x->cur = sy_alloc(ctx, n * sizeof *x->cur);
+    x->end = sy_alloc(ctx, n * sizeof *x->end);
+    if (!x->hl || !x->has || !x->ord || !x->grp || !x->cur || !x->end) {
+        sy_ctx_reset_error(ctx);
+        hl_clear(ctx, x);
+        return false;
+    }
+    for (size_t i = 0; i < gs->n; i++) {
+        x->has[i] = is_fact_guard(&gs->g[i]) && guard_halfline(w, &gs->g[i], &x->hl[i]);
+        if (x->has[i]) x->ord[x->nord++] = i;
+    }
+    hl_sort_ix = x;
+    qsort(x->ord, x->nord, sizeof *x->ord, hl_cmp);
+    hl_sort_ix = NULL;
+    for (size_t a = 0; a < x->nord;) {
+        size_t b = a + 1;
+        const halfline *h = &x->hl[x->ord[a]];
+        while (b < x->nord && x->hl[x->ord[b]].slot == h->slot && x->hl[x->ord[b]].up == h->up) b++;
+        for (size_t q = a; q < b; q++) x->grp[x->ord[q]] = a;
+        x->cur[a] = a;
+        x->end[a] = b;
+        a = b;
+    }
+    return true;
+}
+
+/* Is candidate ci implied by another live guard's half-line? */
+static bool hl_implied(hlindex *x, const sy_gset *gs, size_t ci)
+{
+    if (!x->hl || !x->has[ci]) return false;
+    size_t g = x->grp[ci];
+    while (x->cur[g] < x->end[g] && gs->g[x->ord[x->cur[g]]].dead) x->cur[g]++;
+    for (size_t q = x->cur[g]; q < x->end[g]; q++) {
+        size_t j = x->ord[q];
+        if (j == ci || gs->g[j].dead) continue;
+        const halfline *c = &x->hl[ci], *o = &x->hl[j]; /* o: the strongest live other */
+        return c->up ? o->thr >= c->thr : o->thr <= c->thr;
+    }
+    return false;
+}
+
 /* ---- the pass */
 
 typedef struct { uint64_t key; size_t i; } keyed;
@@ -1838,6 +2029,27 @@ static int keyed_cmp(const void *x, const void *y)
     const keyed *a = x, *b = y;
     if (a->key != b->key) return a->key < b->key ? -1 : 1;
     return a->i < b->i ? -1 : (a->i > b->i);
+}
+
+/* Drop candidate i, implied by the live fact guards of its component; they
+ * are recorded as its implying guards, those sharing a source with it first. */
+static sy_status drop_implied(sy_gset *gs, size_t i, const size_t *comp, size_t *nreaders)
+{
+    gguard *cand = &gs->g[i];
+    drec *d = add_drop(gs, cand, false);
+    if (!d) return sy_fail_st(gs->ctx, SY_ENOMEM, "out of memory");
+    for (int pass = 0; pass < 2 && !d->partial; pass++) /* past DREC_MAX the list is partial and complete */
+        for (size_t j = 0; j < gs->n && !d->partial; j++) {
+            if (j == i || comp[j] != comp[i] || gs->g[j].dead || !is_fact_guard(&gs->g[j])) continue;
+            bool shares = false;
+            for (size_t a = 0; a < gs->g[j].pub.nslots && !shares; a++)
+                for (size_t b = 0; b < cand->pub.nslots && !shares; b++)
+                    shares = gs->g[j].pub.slots[a] == cand->pub.slots[b];
+            if (shares == (pass == 0)) drop_imp(d, gs->g[j].uid);
+        }
+    cand->dead = true;
+    for (size_t k = 0; k < cand->pub.nslots; k++) nreaders[cand->pub.slots[k]]--;
+    return SY_OK;
 }
 
 sy_status sy_gset_minimize(sy_gset *gs)
@@ -1967,10 +2179,16 @@ sy_status sy_gset_minimize(sy_gset *gs)
     }
     witness w;
     bool have_w = cst == SY_OK && witness_init(&w, gs);
+    hlindex hx = {0};
+    if (have_w) hl_init(&hx, &w);
     for (size_t i = gs->n; i-- > 0 && cst == SY_OK;) {
         gguard *cand = &gs->g[i];
         if (!is_fact_guard(cand) || surely_not_implied(gs, cand, nreaders)) continue;
         if (have_w && has_witness(&w, i)) continue; /* certainly not implied: kept, as the decision would */
+        if (hl_implied(&hx, gs, i)) { /* exactly implied by one other guard's half-line */
+            cst = drop_implied(gs, i, comp, nreaders);
+            continue;
+        }
         sy_facts *f = sy_facts_new(ctx);
         if (!f) {
             cst = sy_ctx_last_error(ctx);
@@ -1998,26 +2216,9 @@ sy_status sy_gset_minimize(sy_gset *gs)
             cst = st;
             break;
         }
-        if (t == SY_TRUTH_TRUE) {
-            /* the facts it was implied by: those sharing a source with it first */
-            drec *d = add_drop(gs, cand, false);
-            if (!d) {
-                cst = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
-                break;
-            }
-            for (int pass = 0; pass < 2; pass++)
-                for (size_t j = 0; j < gs->n; j++) {
-                    if (j == i || comp[j] != comp[i] || gs->g[j].dead || !is_fact_guard(&gs->g[j])) continue;
-                    bool shares = false;
-                    for (size_t a = 0; a < gs->g[j].pub.nslots && !shares; a++)
-                        for (size_t b = 0; b < cand->pub.nslots && !shares; b++)
-                            shares = gs->g[j].pub.slots[a] == cand->pub.slots[b];
-                    if (shares == (pass == 0)) drop_imp(d, gs->g[j].uid);
-                }
-            cand->dead = true;
-            for (size_t k = 0; k < cand->pub.nslots; k++) nreaders[cand->pub.slots[k]]--;
-        }
+        if (t == SY_TRUTH_TRUE) cst = drop_implied(gs, i, comp, nreaders);
     }
+    hl_clear(ctx, &hx);
     if (have_w) witness_clear(&w);
     if (comp) sy_dealloc(ctx, comp, nc * sizeof *comp);
     if (owner) sy_dealloc(ctx, owner, nsl * sizeof *owner);

@@ -123,3 +123,49 @@ Test(guards_golden, ten_thousand_disequalities_all_kept, .init = ctx_setup, .fin
     sy_graph_free(g);
     free(t);
 }
+
+/* The half-line shortcut: guards `c <= FloorDiv(v + a, b)` (or `<=` the other
+ * way) on one source are each equivalent to one bound on it, and a candidate
+ * implied by a stronger one of the same side is dropped without the decision
+ * procedure. The strongest of each side must stay (75 <= s from
+ * 5 <= FloorDiv(s + 5, 16), t <= 51 from FloorDiv(t, 4) <= 12), and the
+ * result is the one the decision procedure gave before the shortcut. */
+Test(guards_golden, half_lines_keep_the_strongest_bound_per_source, .init = ctx_setup, .fini = ctx_teardown)
+{
+    static const struct { const char *v; int a, b; const char *op; int c; } gd[] = {
+        {"s", 1, 4, "ge", 3}, {"s", 5, 16, "ge", 5}, {"s", 0, 2, "ge", 4},
+        {"t", 3, 2, "le", 30}, {"t", 0, 4, "le", 12}, {"t", -1, 3, "lt", 40},
+    };
+    char t[4096];
+    size_t len = (size_t)snprintf(t, sizeof t,
+                                  "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
+                                  "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[300,40],\"dynamic\":[0,1]},"
+                                  "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},0],\"kwargs\":{}},"
+                                  "{\"name\":\"t\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1],\"kwargs\":{}}");
+    for (int k = 0; k < 6; k++)
+        len += (size_t)snprintf(t + len, sizeof t - len,
+                                ",{\"name\":\"a%d\",\"op\":\"add\",\"args\":[{\"ref\":\"%s\"},%d],\"kwargs\":{}}"
+                                ",{\"name\":\"f%d\",\"op\":\"floordiv\",\"args\":[{\"ref\":\"a%d\"},%d],\"kwargs\":{}}"
+                                ",{\"name\":\"c%d\",\"op\":\"%s\",\"args\":[{\"ref\":\"f%d\"},%d],\"kwargs\":{}}"
+                                ",{\"name\":\"g%d\",\"op\":\"guard_bool\",\"args\":[{\"ref\":\"c%d\"},true],\"kwargs\":{}}",
+                                k, gd[k].v, gd[k].a, k, k, gd[k].b, k, gd[k].op, k, gd[k].c, k, k);
+    len += (size_t)snprintf(t + len, sizeof t - len, "],\"outputs\":[]}");
+    cr_assert(lt(sz, len, sizeof t));
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_text(ctx, t, len, "hl.json", &g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_env *env = sy_env_new(ctx, NULL);
+    sy_trace *tr;
+    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &tr), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset *gs;
+    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK));
+    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    static const char *const want[] = {"x.dim() == 2", "x.dtype == 0", "75 <= x.size()[0]", "2 <= x.size()[1]",
+                                       "x.size()[1] <= 51"};
+    cr_assert(eq(sz, sy_gset_size(gs), 5));
+    for (size_t i = 0; i < 5; i++) cr_assert(eq(str, (char *)sy_gset_at(gs, i)->text, (char *)want[i]));
+    cr_assert(eq(sz, sy_gset_nimplied(gs), 3));
+    sy_gset_free(gs);
+    sy_trace_free(tr);
+    sy_env_free(env);
+    sy_graph_free(g);
+}
