@@ -101,7 +101,8 @@ enum {
     OPT_FAIL_ON_REJECT,
     OPT_STRIDES,
     OPT_TIMEOUT,
-    OPT_EXAMPLE
+    OPT_EXAMPLE,
+    OPT_MAX_CASES
 };
 #define MODEL_OPTIONS                                                                                                \
     {"dynamic", required_argument, NULL, OPT_DYNAMIC}, {"static", required_argument, NULL, OPT_STATIC},              \
@@ -1023,11 +1024,13 @@ static void print_obligation(void *ud, const sy_verify_obligation *ob)
     (void)ud;
     printf("(%c) %-7s %s [%.3f s]\n", obligation_letters[ob->kind], verdict_names[ob->verdict], ob->what, ob->seconds);
     if (ob->counterexample) printf("    counterexample: %s\n", ob->counterexample);
+    if (ob->reason) printf("    reason: %s\n", ob->reason);
 }
 
 static const struct option verify_opts[] = {{"timeout", required_argument, NULL, OPT_TIMEOUT},
                                             {"rlimit", required_argument, NULL, OPT_JSON},
                                             {"cases", required_argument, NULL, OPT_POINTS},
+                                            {"max-cases", required_argument, NULL, OPT_MAX_CASES},
                                             MODEL_OPTIONS,
                                             CLI_COMMON_OPTIONS,
                                             {0}};
@@ -1058,6 +1061,13 @@ static int run_verify(int argc, char **argv)
             if (!*optarg || *end || v == 0 || v > 4000000000ul)
                 rc = cli_usage_error("verify", "--rlimit expects a Z3 resource limit in [1, 4000000000] (got '%s')", optarg);
             vo.rlimit = (unsigned)v;
+        } else if (o == OPT_MAX_CASES) {
+            char *end;
+            unsigned long v = strtoul(optarg, &end, 10);
+            if (!*optarg || *end || v == 0 || v > SY_VERIFY_MAX_CASES_LIMIT)
+                rc = cli_usage_error("verify", "--max-cases expects a number of cases in [1, %u] (got '%s')",
+                                     SY_VERIFY_MAX_CASES_LIMIT, optarg);
+            vo.max_cases = (unsigned)v;
         } else if (o == OPT_POINTS) cases = optarg;
     }
     if (rc == EX_OK && cases && (optind < argc || m.nov || !m.eo.duck_sizing || !m.eo.specialize_zero_one))
@@ -1171,7 +1181,7 @@ const cli_cmd cmd_probe = {"probe", "check sizes against the guard set and compu
 
 const cli_cmd cmd_verify = {"verify", "prove a model's guard set with Z3 (translation validation)",
     "usage: symshape verify [options] MODEL.json\n"
-    "       symshape verify [--timeout MS] --cases FILE.cases\n\n"
+    "       symshape verify [--timeout MS] [--rlimit N] [--max-cases N] --cases FILE.cases\n\n"
     "Proves with Z3, over all integers (sizes and ranks >= 0), one line per obligation:\n"
     "  (a) the minimized guard set is equivalent to the produced one;\n"
     "  (b) the guard set implies every decision and requirement recorded while tracing\n"
@@ -1185,6 +1195,11 @@ const cli_cmd cmd_verify = {"verify", "prove a model's guard set with Z3 (transl
     "      --rlimit N           Z3's deterministic resource limit per obligation (default\n"
     "                           2000000): past it the verdict is unknown on every machine\n"
     "      --timeout MS         wall-clock limit per obligation (default 60000)\n"
+    "      --max-cases N        the residue split's largest number of cases (default 4096):\n"
+    "                           an obligation Z3 leaves unknown with Mod(p, c), FloorDiv(p, c)\n"
+    "                           or CeilDiv(p, c) of a nonlinear polynomial p by a constant c is\n"
+    "                           split on its symbols' residues modulo c (p(x) = p(x mod c) mod c);\n"
+    "                           past N cases it stays unknown\n"
     "      --cases FILE         verify a .cases file instead of a model\n"
     MODEL_HELP
     CLI_EXIT_HEAD

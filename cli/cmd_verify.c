@@ -75,7 +75,7 @@ static void verify_case(void *ud, const sy_case *k)
         else c->unknown++;
         if (v != SY_VERIFY_PROVEN) {
             printf("%s:%zu: %s: %s %s => %s\n", k->file, k->line, vnames[v], kinds[k->kind], k->text, what ? what : *range ? range : "?");
-            if (cex) printf("    counterexample: %s\n", cex);
+            if (cex) printf("    %s: %s\n", v == SY_VERIFY_REFUTED ? "counterexample" : "reason", cex);
         }
     }
     sy_str_free(ctx, what);

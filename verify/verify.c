@@ -48,6 +48,10 @@ sy_status sy_verify_bound(sy_ctx *ctx, size_t n, const sy_expr *const *assumptio
 typedef struct {
     const sy_expr *key;
     Z3_ast val, def; /* def: NULL means "always defined" */
+    unsigned mark;   /* the residue split's walk epoch that last met the node */
+    uint8_t poly;    /* 0: not a polynomial; 1: an integer polynomial of degree <= 1; 2: of degree >= 2
+                        (Add/Mul/Pow over symbols and int64 constants only) */
+    uint8_t pdepth;  /* its depth (polynomials deeper than SPLIT_MAX_DEPTH count as not one) */
 } tslot;
 
 /* Maps a symbol node to the name of its Z3 constant (NULL: the symbol's own name). */
@@ -70,6 +74,7 @@ typedef struct {
     size_t *cindex, capcindex;
     Z3_sort int_sort;
     Z3_ast zero;
+    unsigned timeout_ms, max_cases, epoch;
 } tr;
 
 static size_t hptr(const void *p)
@@ -209,6 +214,46 @@ static int is_leaf(const sy_expr *e)
     return k == SY_EXPR_INT || k == SY_EXPR_SYM || k == SY_EXPR_TRUE || k == SY_EXPR_FALSE;
 }
 
+#define SPLIT_MAX_DEPTH 32
+
+/* Whether e (translated, children too) is an integer polynomial: sums,
+ * products and powers of symbols and int64 constants (the numerators the
+ * residue split can evaluate modulo a constant), and whether nonlinear. */
+static void classify(tr *t, const sy_expr *e, tslot *s)
+{
+    s->poly = 0;
+    s->pdepth = 0;
+    sy_expr_kind k = sy_expr_kind_of(e);
+    int64_t v;
+    if (k == SY_EXPR_INT) {
+        if (sy_expr_get_si(e, &v) == SY_OK) s->poly = 1;
+        return;
+    }
+    if (k == SY_EXPR_SYM) {
+        s->poly = 1;
+        return;
+    }
+    if (k != SY_EXPR_ADD && k != SY_EXPR_MUL && k != SY_EXPR_POW) return;
+    unsigned cls = k == SY_EXPR_ADD ? 1 : 2, depth = 0;
+    for (size_t i = 0; i < sy_expr_nargs(e); i++) {
+        const tslot *c = lookup(t, sy_expr_arg(e, i), 0);
+        if (!c || !c->poly) return;
+        if (c->poly > cls) cls = c->poly;
+        if (c->pdepth > depth) depth = c->pdepth;
+        if (k == SY_EXPR_ADD) {
+            const sy_expr *cf = sy_expr_add_coeff(t->ctx, e, i);
+            if (!cf || sy_expr_get_si(cf, &v) != SY_OK) return;
+        }
+    }
+    if (k == SY_EXPR_ADD) {
+        const sy_expr *c0 = sy_expr_add_const(t->ctx, e);
+        if (!c0 || sy_expr_get_si(c0, &v) != SY_OK) return;
+    }
+    if (depth + 1 > SPLIT_MAX_DEPTH) return;
+    s->poly = (uint8_t)cls;
+    s->pdepth = (uint8_t)(depth + 1);
+}
+
 /* Translate one node whose children are translated already. */
 static void translate_node(tr *t, const sy_expr *e, tslot *s)
 {
@@ -307,6 +352,7 @@ static void translate_node(tr *t, const sy_expr *e, tslot *s)
     if (args != stackargs) free(args);
     s->val = v;
     s->def = def;
+    classify(t, e, s);
 }
 
 /* Post-order translation (sy_expr_walk_postorder: no recursion, each DAG
@@ -348,10 +394,15 @@ static void on_z3_error(Z3_context z, Z3_error_code c)
 
 static sy_status tr_init(tr *t, sy_ctx *ctx, const sy_verify_options *opts)
 {
-    if (opts && opts->version != SY_VERIFY_OPTIONS_VERSION) return sy_fail_st(ctx, SY_EINVAL, "verify: options version mismatch");
+    /* version 1 (without max_cases) is still accepted */
+    if (opts && opts->version != SY_VERIFY_OPTIONS_VERSION && opts->version != 1u)
+        return sy_fail_st(ctx, SY_EINVAL, "verify: options version mismatch");
     memset(t, 0, sizeof *t);
     t->ctx = ctx;
     t->st = SY_OK;
+    t->timeout_ms = opts && opts->timeout_ms ? opts->timeout_ms : 60000u;
+    t->max_cases = opts && opts->version >= 2u && opts->max_cases ? opts->max_cases : SY_VERIFY_MAX_CASES_DEFAULT;
+    if (t->max_cases > SY_VERIFY_MAX_CASES_LIMIT) t->max_cases = SY_VERIFY_MAX_CASES_LIMIT;
     Z3_config cfg = Z3_mk_config();
     if (!cfg) return sy_fail_st(ctx, SY_ENOMEM, "verify: cannot create a Z3 configuration");
     char buf[32];
@@ -410,7 +461,351 @@ static void sb_printf(sbuf *b, const char *fmt, ...)
     }
 }
 
-/* Check that `premises` imply `claim`: Z3 on premises and not(claim). */
+/* The expressions an obligation's premises and claim were translated from
+ * (the residue split walks them): the checked guards of up to two sets and a
+ * list of expressions. */
+typedef struct {
+    const sy_gset *sets[2];
+    const sy_expr *const *list;
+    size_t nlist;
+    const sy_expr *more[3];
+} roots;
+
+/* ---------------------------------------------------------- residue split
+ * For an integer polynomial p, integers x and r with x_i ≡ r_i (mod m) for
+ * every symbol give p(x) ≡ p(r) (mod m): sums and products respect
+ * congruences (Gauss, Disquisitiones Arithmeticae, art. 7-9; any text on
+ * modular arithmetic). So once the residues of p's symbols modulo a multiple
+ * L of |c| are fixed, Mod(p, c) is the constant Mod(p(r), c) (Python's Mod
+ * depends only on p mod |c|), FloorDiv(p, c) the Q with c*Q + Mod(p, c) = p
+ * (exact: c*Q = p - Mod(p, c)) and CeilDiv(p, c) = Q + (Mod(p, c) != 0). The
+ * split enumerates every residue vector r of the symbols of the nonlinear
+ * numerators modulo L = lcm(|c|): each case asserts the linear premises
+ * x_i mod L = r_i, so the cases cover every integer point; the claim is
+ * proven when every case is unsat, refuted by a case's model (a real point:
+ * every replaced term equals its value there), unknown otherwise. */
+typedef struct {
+    const sy_expr *p;                        /* the numerator (a polynomial) */
+    int64_t c;                               /* the constant divisor, nonzero */
+    int nonlinear, used;
+    Z3_ast p_ast, mod_ast, fdiv_ast, cdiv_ast; /* translations met (NULL: that node is not in the obligation) */
+    Z3_ast M, Q;
+} rpair;
+
+#define SPLIT_MAX_PAIRS 256
+
+typedef struct {
+    tr *t;
+    rpair *pairs;
+    size_t n;
+    int overflow;
+} rcollect;
+
+static int rc_skip(void *ud, const sy_expr *e)
+{
+    rcollect *rc = ud;
+    tslot *s = lookup(rc->t, e, 0);
+    if (!s || !s->val || s->mark == rc->t->epoch) return 1;
+    s->mark = rc->t->epoch;
+    return 0;
+}
+
+static sy_status rc_visit(void *ud, const sy_expr *e)
+{
+    rcollect *rc = ud;
+    sy_expr_kind k = sy_expr_kind_of(e);
+    int64_t c;
+    if ((k != SY_EXPR_MOD && k != SY_EXPR_FLOORDIV && k != SY_EXPR_CEILDIV) ||
+        sy_expr_get_si(sy_expr_arg(e, 1), &c) != SY_OK || c == 0 || c == INT64_MIN)
+        return SY_OK;
+    const sy_expr *p = sy_expr_arg(e, 0);
+    const tslot *ps = lookup(rc->t, p, 0), *es = lookup(rc->t, e, 0);
+    if (!ps || !ps->poly || !es) return SY_OK;
+    size_t i = 0;
+    while (i < rc->n && !(rc->pairs[i].p == p && rc->pairs[i].c == c)) i++;
+    if (i == rc->n) {
+        if (rc->n == SPLIT_MAX_PAIRS) {
+            rc->overflow = 1;
+            return SY_OK;
+        }
+        memset(&rc->pairs[rc->n], 0, sizeof rc->pairs[0]);
+        rc->pairs[rc->n].p = p;
+        rc->pairs[rc->n].c = c;
+        rc->pairs[rc->n].p_ast = ps->val;
+        rc->pairs[rc->n].nonlinear = ps->poly == 2;
+        rc->n++;
+    }
+    rpair *r = &rc->pairs[i];
+    if (k == SY_EXPR_MOD) r->mod_ast = es->val;
+    else if (k == SY_EXPR_FLOORDIV) r->fdiv_ast = es->val;
+    else r->cdiv_ast = es->val;
+    return SY_OK;
+}
+
+static sy_status rc_walk(rcollect *rc, const sy_expr *e)
+{
+    return e ? sy_expr_walk_postorder(rc->t->ctx, e, rc_skip, rc_visit, rc) : SY_OK;
+}
+
+/* p at the residues r of the symbols syms[0..k) (nonnegative, < m), modulo m
+ * (m <= SY_VERIFY_MAX_CASES_LIMIT, so products fit 64 bits). */
+static uint64_t peval(sy_ctx *ctx, const sy_expr *e, const sy_expr *const *syms, const uint64_t *r, size_t k, uint64_t m)
+{
+    int64_t v;
+    uint64_t acc;
+    switch (sy_expr_kind_of(e)) {
+    case SY_EXPR_INT:
+        sy_expr_get_si(e, &v);
+        return (uint64_t)(((v % (int64_t)m) + (int64_t)m) % (int64_t)m);
+    case SY_EXPR_SYM:
+        for (size_t i = 0; i < k; i++)
+            if (syms[i] == e) return r[i] % m;
+        return 0; /* not reached: the pair's symbols are among syms */
+    case SY_EXPR_ADD:
+        sy_expr_get_si(sy_expr_add_const(ctx, e), &v);
+        acc = (uint64_t)(((v % (int64_t)m) + (int64_t)m) % (int64_t)m);
+        for (size_t i = 0; i < sy_expr_nargs(e); i++) {
+            sy_expr_get_si(sy_expr_add_coeff(ctx, e, i), &v);
+            uint64_t cf = (uint64_t)(((v % (int64_t)m) + (int64_t)m) % (int64_t)m);
+            acc = (acc + cf * peval(ctx, sy_expr_arg(e, i), syms, r, k, m)) % m;
+        }
+        return acc;
+    case SY_EXPR_MUL:
+        acc = 1 % m;
+        for (size_t i = 0; i < sy_expr_nargs(e); i++) acc = acc * peval(ctx, sy_expr_arg(e, i), syms, r, k, m) % m;
+        return acc;
+    case SY_EXPR_POW: {
+        uint64_t b = peval(ctx, sy_expr_arg(e, 0), syms, r, k, m), x = sy_expr_pow_exp(e);
+        acc = 1 % m;
+        while (x) {
+            if (x & 1) acc = acc * b % m;
+            b = b * b % m;
+            x >>= 1;
+        }
+        return acc;
+    }
+    default: return 0; /* not reached: classify() admits only the kinds above */
+    }
+}
+
+static double elapsed(const struct timespec *a)
+{
+    struct timespec b;
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    return (double)(b.tv_sec - a->tv_sec) + (double)(b.tv_nsec - a->tv_nsec) * 1e-9;
+}
+
+/* Adds the symbols of e not yet in syms (kept sorted by sy_expr_cmp). */
+static sy_status add_syms(sy_ctx *ctx, const sy_expr *e, const sy_expr ***syms, size_t *k, size_t *cap)
+{
+    const sy_expr **fs = NULL;
+    size_t nf = 0;
+    sy_status st = sy_expr_free_symbols(ctx, e, &fs, &nf);
+    for (size_t i = 0; i < nf && st == SY_OK; i++) {
+        size_t j = 0;
+        while (j < *k && sy_expr_cmp((*syms)[j], fs[i]) < 0) j++;
+        if (j < *k && (*syms)[j] == fs[i]) continue;
+        if (*k == *cap) {
+            size_t nc = *cap ? *cap * 2 : 8;
+            const sy_expr **ns = realloc((void *)*syms, nc * sizeof *ns);
+            if (!ns) {
+                st = SY_ENOMEM;
+                break;
+            }
+            *syms = ns;
+            *cap = nc;
+        }
+        memmove((void *)(*syms + j + 1), (const void *)(*syms + j), (*k - j) * sizeof **syms);
+        (*syms)[j] = fs[i];
+        (*k)++;
+    }
+    sy_mem_free(ctx, (void *)fs);
+    return st;
+}
+
+static int syms_subset(sy_ctx *ctx, const sy_expr *e, const sy_expr *const *syms, size_t k)
+{
+    const sy_expr **fs = NULL;
+    size_t nf = 0;
+    if (sy_expr_free_symbols(ctx, e, &fs, &nf) != SY_OK) return 0;
+    int in = 1;
+    for (size_t i = 0; i < nf && in; i++) {
+        size_t j = 0;
+        while (j < k && syms[j] != fs[i]) j++;
+        in = j < k;
+    }
+    sy_mem_free(ctx, (void *)fs);
+    return in;
+}
+
+static uint64_t gcd_u(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+static void print_syms(sbuf *b, const sy_expr *const *syms, size_t k, tr *t)
+{
+    for (size_t i = 0; i < k; i++) {
+        const char *nm = t->name_of ? t->name_of(t->name_ud, syms[i]) : NULL;
+        sb_printf(b, "%s%s", i ? ", " : "", nm ? nm : sy_expr_sym_name(syms[i]));
+    }
+}
+
+/* The residue split of an obligation Z3 left unknown. Returns -1 when it does
+ * not apply (no Mod, FloorDiv or CeilDiv of a nonlinear polynomial by a
+ * constant), else the verdict (why: the reason of an unknown). */
+static int residue_split(tr *t, const roots *R, size_t np, Z3_ast *premises, Z3_ast claim, const struct timespec *start,
+                         Z3_solver *out, sbuf *why)
+{
+    rcollect rc = {t, NULL, 0, 0};
+    rc.pairs = malloc(SPLIT_MAX_PAIRS * sizeof *rc.pairs);
+    if (!rc.pairs) {
+        t->st = SY_ENOMEM;
+        return SY_VERIFY_UNKNOWN;
+    }
+    t->epoch++;
+    sy_status st = SY_OK;
+    for (int w = 0; w < 2 && st == SY_OK; w++)
+        for (size_t i = 0; R->sets[w] && i < sy_gset_size(R->sets[w]) && st == SY_OK; i++) {
+            const sy_gset_guard *g = sy_gset_at(R->sets[w], i);
+            if (g->kind != SY_GK_RUNTIME_ASSERT) st = rc_walk(&rc, g->expr);
+        }
+    for (size_t i = 0; i < R->nlist && st == SY_OK; i++) st = rc_walk(&rc, R->list[i]);
+    for (size_t i = 0; i < 3 && st == SY_OK; i++) st = rc_walk(&rc, R->more[i]);
+    /* the modulus and the symbols: those of the nonlinear numerators */
+    uint64_t L = 1;
+    const sy_expr **syms = NULL;
+    size_t k = 0, capk = 0, nnl = 0;
+    int verdict = -1;
+    for (size_t i = 0; i < rc.n && st == SY_OK; i++) {
+        rpair *r = &rc.pairs[i];
+        if (!r->nonlinear) continue;
+        nnl++;
+        uint64_t a = r->c < 0 ? (uint64_t)(-r->c) : (uint64_t)r->c, g = gcd_u(L, a);
+        L = a / g > UINT64_MAX / L ? UINT64_MAX : L * (a / g);
+        st = add_syms(t->ctx, r->p, &syms, &k, &capk);
+    }
+    Z3_context z = t->z;
+    Z3_solver s = NULL;
+    if (st != SY_OK) {
+        t->st = st;
+        verdict = SY_VERIFY_UNKNOWN;
+        goto done;
+    }
+    if (!nnl) goto done;
+    if (rc.overflow) {
+        sb_printf(why, "the residue split met more than %d Mod/FloorDiv/CeilDiv terms with a constant divisor", SPLIT_MAX_PAIRS);
+        verdict = SY_VERIFY_UNKNOWN;
+        goto done;
+    }
+    uint64_t ncases = 1;
+    for (size_t i = 0; i < k && ncases <= t->max_cases; i++) ncases = L > t->max_cases ? UINT64_MAX : ncases * L;
+    if (L > t->max_cases || ncases > t->max_cases) {
+        sb_printf(why, "the residue split over ");
+        print_syms(why, syms, k, t);
+        if (L > t->max_cases) sb_printf(why, " needs more than max_cases = %u cases (the modulus alone exceeds it)", t->max_cases);
+        else sb_printf(why, " modulo %llu needs %llu^%zu cases, more than max_cases = %u", (unsigned long long)L,
+                       (unsigned long long)L, k, t->max_cases);
+        verdict = SY_VERIFY_UNKNOWN;
+        goto done;
+    }
+    /* replace each term of a pair whose divisor divides L and whose symbols
+     * are split by a fresh constant: M = Mod(p, c), Q = FloorDiv(p, c) */
+    Z3_ast from[3 * SPLIT_MAX_PAIRS], to[3 * SPLIT_MAX_PAIRS];
+    unsigned nsub = 0;
+    for (size_t i = 0; i < rc.n; i++) {
+        rpair *r = &rc.pairs[i];
+        uint64_t a = r->c < 0 ? (uint64_t)(-r->c) : (uint64_t)r->c;
+        if (L % a || !syms_subset(t->ctx, r->p, syms, k)) continue;
+        r->used = 1;
+        r->M = Z3_mk_fresh_const(z, "sy_mod", t->int_sort);
+        if (r->mod_ast) from[nsub] = r->mod_ast, to[nsub++] = r->M;
+        if (r->fdiv_ast || r->cdiv_ast) {
+            r->Q = Z3_mk_fresh_const(z, "sy_floordiv", t->int_sort);
+            if (r->fdiv_ast) from[nsub] = r->fdiv_ast, to[nsub++] = r->Q;
+            if (r->cdiv_ast) {
+                Z3_ast one = Z3_mk_int(z, 1, t->int_sort), q1[2] = {r->Q, one};
+                from[nsub] = r->cdiv_ast;
+                to[nsub++] = Z3_mk_ite(z, Z3_mk_eq(z, r->M, t->zero), r->Q, Z3_mk_add(z, 2, q1));
+            }
+        }
+    }
+    s = Z3_mk_solver(z);
+    if (!s) {
+        verdict = SY_VERIFY_UNKNOWN;
+        sb_printf(why, "Z3 could not create a solver");
+        goto done;
+    }
+    Z3_solver_inc_ref(z, s);
+    for (size_t i = 0; i < np; i++) Z3_solver_assert(z, s, Z3_substitute(z, premises[i], nsub, from, to));
+    Z3_solver_assert(z, s, Z3_mk_not(z, Z3_substitute(z, claim, nsub, from, to)));
+    for (size_t i = 0; i < rc.n; i++) {
+        rpair *r = &rc.pairs[i];
+        if (!r->Q) continue;
+        Z3_ast cq[2] = {Z3_mk_int64(z, r->c, t->int_sort), r->Q}, sum[2] = {Z3_mk_mul(z, 2, cq), r->M};
+        Z3_solver_assert(z, s, Z3_mk_eq(z, Z3_mk_add(z, 2, sum), r->p_ast));
+    }
+    Z3_ast *xs = malloc((k ? k : 1) * sizeof *xs);
+    uint64_t *res = calloc(k ? k : 1, sizeof *res);
+    if (!xs || !res) {
+        free(xs);
+        free(res);
+        t->st = SY_ENOMEM;
+        verdict = SY_VERIFY_UNKNOWN;
+        goto done;
+    }
+    for (size_t i = 0; i < k; i++) xs[i] = lookup(t, syms[i], 0)->val;
+    Z3_ast Lz = Z3_mk_int64(z, (int64_t)L, t->int_sort);
+    verdict = SY_VERIFY_PROVEN;
+    for (uint64_t done = 0; done < ncases; done++) {
+        if (elapsed(start) * 1000.0 > (double)t->timeout_ms) {
+            sb_printf(why, "the residue split reached the timeout (%u ms) after %llu of %llu cases", t->timeout_ms,
+                      (unsigned long long)done, (unsigned long long)ncases);
+            verdict = SY_VERIFY_UNKNOWN;
+            break;
+        }
+        Z3_solver_push(z, s);
+        for (size_t i = 0; i < k; i++)
+            Z3_solver_assert(z, s, Z3_mk_eq(z, Z3_mk_mod(z, xs[i], Lz), Z3_mk_int64(z, (int64_t)res[i], t->int_sort)));
+        for (size_t i = 0; i < rc.n; i++) {
+            rpair *r = &rc.pairs[i];
+            if (!r->used) continue;
+            uint64_t a = r->c < 0 ? (uint64_t)(-r->c) : (uint64_t)r->c;
+            int64_t m = (int64_t)peval(t->ctx, r->p, syms, res, k, a);
+            if (r->c < 0 && m) m += r->c; /* Python: the sign of the divisor */
+            Z3_solver_assert(z, s, Z3_mk_eq(z, r->M, Z3_mk_int64(z, m, t->int_sort)));
+        }
+        Z3_lbool lb = Z3_solver_check(z, s);
+        if (lb == Z3_L_TRUE) {
+            verdict = SY_VERIFY_REFUTED; /* the model is read by the caller, before the pop */
+            break;
+        }
+        if (lb == Z3_L_UNDEF) {
+            sb_printf(why, "the residue split over ");
+            print_syms(why, syms, k, t);
+            sb_printf(why, " modulo %llu: Z3 answered unknown (%s) in case %llu of %llu", (unsigned long long)L,
+                      Z3_solver_get_reason_unknown(z, s), (unsigned long long)done + 1, (unsigned long long)ncases);
+            verdict = SY_VERIFY_UNKNOWN;
+            break;
+        }
+        Z3_solver_pop(z, s, 1);
+        for (size_t i = 0; i < k && ++res[i] == L; i++) res[i] = 0;
+    }
+    free(xs);
+    free(res);
+done:
+    free(rc.pairs);
+    free((void *)syms);
+    if (verdict == SY_VERIFY_REFUTED) *out = s;
+    else if (s) Z3_solver_dec_ref(z, s);
+    return verdict;
+}
+
 /* The solver of one attempt: Z3's default (tactic NULL) or one built from a
  * tactic. */
 static Z3_solver attempt(tr *t, const char *tactic, size_t np, Z3_ast *premises, Z3_ast claim)
@@ -434,25 +829,44 @@ static Z3_solver attempt(tr *t, const char *tactic, size_t np, Z3_ast *premises,
 
 /* Check that `premises` imply `claim`: Z3 on premises and not(claim). An
  * unknown from Z3's default solver (its budget ran out: nonlinear terms such
- * as Mod(x*y, 6) or a symbolic divisor) is tried again with Z3's "qfnia"
- * tactic, its strategy for quantifier-free nonlinear integer arithmetic
- * (simplification, div/mod purification, then nlsat), within the same
- * rlimit per attempt. Either attempt's sat/unsat is exact; unknown stays
- * unknown. */
-static sy_verify_verdict prove(tr *t, size_t np, Z3_ast *premises, Z3_ast claim, sbuf *cex, double *secs)
+ * as Mod(x*y, 6) or a symbolic divisor) goes to the residue split when the
+ * obligation (the expressions R, NULL: none) has a Mod, FloorDiv or CeilDiv
+ * of a nonlinear polynomial by a constant; an unknown after that is tried
+ * again with Z3's "qfnia" tactic, its strategy for quantifier-free nonlinear
+ * integer arithmetic (simplification, div/mod purification, then nlsat),
+ * within the same rlimit per attempt. Every sat/unsat is exact; unknown stays
+ * unknown, with its reason in why (the split's when it was tried). */
+static sy_verify_verdict prove(tr *t, size_t np, Z3_ast *premises, Z3_ast claim, const roots *R, sbuf *cex, sbuf *why,
+                               double *secs)
 {
-    struct timespec a, b;
+    struct timespec a;
     clock_gettime(CLOCK_MONOTONIC, &a);
     Z3_solver s = attempt(t, NULL, np, premises, claim);
     Z3_lbool r = s ? Z3_solver_check(t->z, s) : Z3_L_UNDEF;
-    if (r == Z3_L_UNDEF) {
+    int split = -1;
+    sbuf sw = {0};
+    if (r == Z3_L_UNDEF && R && Z3_get_error_code(t->z) == Z3_OK) {
+        Z3_solver ss = NULL;
+        split = residue_split(t, R, np, premises, claim, &a, &ss, &sw);
+        if (split == SY_VERIFY_REFUTED) {
+            if (s) Z3_solver_dec_ref(t->z, s);
+            s = ss;
+            r = Z3_L_TRUE;
+        } else if (split == SY_VERIFY_PROVEN) {
+            r = Z3_L_FALSE;
+        }
+    }
+    if (r == Z3_L_UNDEF && Z3_get_error_code(t->z) == Z3_OK) {
         if (s) Z3_solver_dec_ref(t->z, s);
-        Z3_set_error_handler(t->z, on_z3_error);
         s = attempt(t, "qfnia", np, premises, claim);
         r = s ? Z3_solver_check(t->z, s) : Z3_L_UNDEF;
     }
-    clock_gettime(CLOCK_MONOTONIC, &b);
-    *secs = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+    if (r == Z3_L_UNDEF && why) {
+        if (split == SY_VERIFY_UNKNOWN) sb_printf(why, "%s", sw.p ? sw.p : "");
+        else sb_printf(why, "Z3: %s (default solver, then qfnia)", s ? Z3_solver_get_reason_unknown(t->z, s) : "no solver");
+    }
+    if (sw.oom && why) why->oom = 1;
+    free(sw.p);
     sy_verify_verdict v = r == Z3_L_FALSE ? SY_VERIFY_PROVEN : r == Z3_L_TRUE ? SY_VERIFY_REFUTED : SY_VERIFY_UNKNOWN;
     if (v == SY_VERIFY_REFUTED && cex) {
         Z3_model m = Z3_solver_get_model(t->z, s);
@@ -465,7 +879,11 @@ static sy_verify_verdict prove(tr *t, size_t np, Z3_ast *premises, Z3_ast claim,
         Z3_model_dec_ref(t->z, m);
     }
     if (s) Z3_solver_dec_ref(t->z, s);
-    if (Z3_get_error_code(t->z) != Z3_OK) v = SY_VERIFY_UNKNOWN;
+    if (Z3_get_error_code(t->z) != Z3_OK) {
+        if (v != SY_VERIFY_UNKNOWN && why) sb_printf(why, "Z3 error: %s", Z3_get_error_msg(t->z, Z3_get_error_code(t->z)));
+        v = SY_VERIFY_UNKNOWN;
+    }
+    *secs = elapsed(&a);
     return v;
 }
 
@@ -526,9 +944,10 @@ static sy_status prove_about(sy_ctx *ctx, size_t n, const sy_expr *const *assump
     if (st == SY_OK) {
         sbuf cex = {0};
         double secs;
-        *verdict = prove(&t, np, prem, claim, counterexample ? &cex : NULL, &secs);
+        roots R = {{NULL, NULL}, assumptions, n, {a, b, c}};
+        *verdict = prove(&t, np, prem, claim, &R, counterexample ? &cex : NULL, counterexample ? &cex : NULL, &secs);
         if (cex.oom) st = SY_ENOMEM;
-        else if (counterexample && *verdict == SY_VERIFY_REFUTED) {
+        else if (counterexample && *verdict != SY_VERIFY_PROVEN) {
             char *out = sy_alloc(ctx, cex.n + 1);
             if (!out) st = SY_ENOMEM;
             else {
@@ -633,18 +1052,20 @@ sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_gset *f
     }
     Z3_ast fin = st == SY_OK ? set_all(&t, final) : NULL, pro = fin ? set_all(&t, produced) : NULL;
     if (st == SY_OK && (!fin || !pro)) st = t.st;
-    sbuf cex = {0}, what = {0};
+    sbuf cex = {0}, what = {0}, why = {0};
     sy_verify_obligation ob;
-#define EMIT(KIND, IDX, CLAIM, PREM, NPREM)                                                          \
+#define EMIT(KIND, IDX, CLAIM, PREM, NPREM, ROOTS)                                                   \
     do {                                                                                            \
-        cex.n = 0;                                                                                  \
+        cex.n = why.n = 0;                                                                          \
         if (cex.p) cex.p[0] = 0;                                                                    \
+        if (why.p) why.p[0] = 0;                                                                    \
         memset(&ob, 0, sizeof ob);                                                                  \
         ob.kind = (KIND);                                                                           \
         ob.index = (IDX);                                                                           \
-        ob.verdict = prove(&t, (NPREM), (PREM), (CLAIM), &cex, &ob.seconds);                        \
+        ob.verdict = prove(&t, (NPREM), (PREM), (CLAIM), (ROOTS), &cex, &why, &ob.seconds);         \
         ob.what = what.p ? what.p : "";                                                             \
         ob.counterexample = ob.verdict == SY_VERIFY_REFUTED ? (cex.p ? cex.p : "") : NULL;           \
+        ob.reason = ob.verdict == SY_VERIFY_UNKNOWN ? (why.p ? why.p : "") : NULL;                   \
         if (ob.verdict == SY_VERIFY_PROVEN) sum.proven++;                                           \
         else if (ob.verdict == SY_VERIFY_REFUTED) sum.refuted++;                                    \
         else sum.unknown++;                                                                         \
@@ -655,7 +1076,8 @@ sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_gset *f
         what.n = 0;
         sb_printf(&what, "the minimized set (%zu guards) is equivalent to the produced set (%zu guards)", sy_gset_size(final),
                   sy_gset_size(produced));
-        EMIT(SY_VERIFY_EQUIVALENT, 0, Z3_mk_iff(t.z, fin, pro), dom, nd);
+        roots R = {{final, produced}, NULL, 0, {NULL, NULL, NULL}};
+        EMIT(SY_VERIFY_EQUIVALENT, 0, Z3_mk_iff(t.z, fin, pro), dom, nd, &R);
     }
     /* (b) every recorded guard; premises: domain + final set */
     Z3_ast *prem = st == SY_OK ? malloc((nd + 1) * sizeof *prem) : NULL;
@@ -681,7 +1103,8 @@ sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_gset *f
                   r->norigins && r->origins[0].op ? r->origins[0].op : "?", r->norigins && r->origins[0].node ? " at " : "",
                   r->norigins && r->origins[0].node ? r->origins[0].node : "");
         sy_str_free(ctx, txt);
-        EMIT(SY_VERIFY_IMPLIES, i, c, prem, nd + 1);
+        roots R = {{final, NULL}, NULL, 0, {r->expr, NULL, NULL}};
+        EMIT(SY_VERIFY_IMPLIES, i, c, prem, nd + 1, &R);
     }
     /* (c) replacements */
     sy_facts *facts = sy_env_facts(env);
@@ -704,7 +1127,8 @@ sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_gset *f
         sb_printf(&what, "implies the replacement %s -> %s (%s)", sy_expr_sym_name(si->sym), txt ? txt : "?",
                   si->nsources ? si->sources[0] : "");
         sy_str_free(ctx, txt);
-        EMIT(SY_VERIFY_REPLACEMENT, i, c, prem, nd + 1);
+        roots R = {{final, NULL}, NULL, 0, {eq, NULL, NULL}};
+        EMIT(SY_VERIFY_REPLACEMENT, i, c, prem, nd + 1, &R);
     }
     /* (d) the example point satisfies every guard */
     if (example && st == SY_OK) {
@@ -722,14 +1146,15 @@ sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_gset *f
             }
             what.n = 0;
             sb_printf(&what, "guard %zu holds at the example: %s", g, gd->text);
-            EMIT(SY_VERIFY_EXAMPLE, g, c, pt, ns);
+            EMIT(SY_VERIFY_EXAMPLE, g, c, pt, ns, NULL); /* a point: constants, nothing to split */
         }
         free(pt);
     }
 #undef EMIT
-    if (cex.oom || what.oom) st = SY_ENOMEM;
+    if (cex.oom || what.oom || why.oom) st = SY_ENOMEM;
     free(cex.p);
     free(what.p);
+    free(why.p);
     free(prem);
     free(dom);
     if (st == SY_OK && t.st != SY_OK) st = t.st;

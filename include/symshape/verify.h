@@ -46,18 +46,36 @@ typedef struct sy_verify_obligation {
     sy_verify_verdict verdict;
     const char *counterexample; /**< REFUTED: "x.size()[2] = 3, x.size()[3] = 5" (every source); else NULL */
     double seconds;             /**< Z3 time of this obligation */
+    const char *reason;         /**< UNKNOWN: why, e.g. "Z3: max. resource limit exceeded (default solver, then
+                                     qfnia)" or the residue split's reason (see sy_verify_options.max_cases); else NULL */
 } sy_verify_obligation;
 
 typedef void (*sy_verify_fn)(void *ud, const sy_verify_obligation *ob);
 
-#define SY_VERIFY_OPTIONS_VERSION 1u
+/** Version 2 added max_cases; version 1 structs (without it) are still accepted. */
+#define SY_VERIFY_OPTIONS_VERSION 2u
+/** The default and the largest max_cases. */
+#define SY_VERIFY_MAX_CASES_DEFAULT 4096u
+#define SY_VERIFY_MAX_CASES_LIMIT 1048576u
 typedef struct sy_verify_options {
     unsigned version;    /**< SY_VERIFY_OPTIONS_VERSION */
-    unsigned timeout_ms; /**< wall-clock limit per obligation (0: 60000 ms); past it the verdict is UNKNOWN */
-    unsigned rlimit;     /**< Z3's deterministic resource limit per obligation (Z3's "rlimit";
+    unsigned timeout_ms; /**< wall-clock limit per obligation (0: 60000 ms), the residue split included;
+                              past it the verdict is UNKNOWN */
+    unsigned rlimit;     /**< Z3's deterministic resource limit per attempt (Z3's "rlimit";
                               0: 2000000); past it the verdict is UNKNOWN, the same on every machine */
+    /** The residue split's largest number of cases (0: SY_VERIFY_MAX_CASES_DEFAULT; values above
+     *  SY_VERIFY_MAX_CASES_LIMIT count as the limit). When Z3 leaves an obligation unknown and it
+     *  contains Mod(p, c), FloorDiv(p, c) or CeilDiv(p, c) with a constant c and a nonlinear
+     *  integer polynomial p, the symbols x1..xk of those numerators are split on their residues
+     *  modulo L = lcm(|c|): L^k cases, each with the linear premises x_i mod L = r_i, in which
+     *  Mod(p, c) is the constant Mod(p(r), c), since p(x) ≡ p(r) (mod |c|) for an integer
+     *  polynomial (docs/proof.md, "Residue split"). PROVEN when every case is unsat, REFUTED by
+     *  a case's model, UNKNOWN when a case is, past the timeout, or when L^k > max_cases (the
+     *  reason then reads "the residue split over x, y, z modulo 6 needs 6^3 cases, more than
+     *  max_cases = 100"). */
+    unsigned max_cases;
 } sy_verify_options;
-#define SY_VERIFY_OPTIONS_INIT {SY_VERIFY_OPTIONS_VERSION, 0, 0}
+#define SY_VERIFY_OPTIONS_INIT {SY_VERIFY_OPTIONS_VERSION, 0, 0, 0}
 
 /** Counts by verdict, filled by sy_verify_model. */
 typedef struct sy_verify_summary {
@@ -99,8 +117,9 @@ SY_API sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_
  *  @param assumptions array of @p n boolean expressions (NULL if n = 0).
  *  @param opts Z3's limits (NULL: defaults); past one the verdict is UNKNOWN.
  *  @param[out] verdict PROVEN / REFUTED / UNKNOWN.
- *  @param[out] counterexample if not NULL and REFUTED: GIVE, "a = 3, b = -1"
- *              (free with sy_str_free(ctx, ...)); otherwise set to NULL.
+ *  @param[out] counterexample if not NULL: REFUTED: GIVE, the point, "a = 3, b = -1";
+ *              UNKNOWN: GIVE, the reason (as sy_verify_obligation.reason); PROVEN: set
+ *              to NULL. Free with sy_str_free(ctx, ...).
  *  @retval SY_OK @retval SY_EINVAL a NULL argument, a non-boolean assumption,
  *          or a and b of different types @retval SY_EUNSUPPORTED built without Z3
  *  @retval SY_ENOMEM */

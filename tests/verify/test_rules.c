@@ -163,13 +163,15 @@ Test(rules_z3, every_rule_of_the_table_is_proven, .timeout = 600)
         /* Z3's default solver switches strategies on wall-clock time, so a
          * loaded machine can turn a proof into unknown: retry with more budget
          * (unknown is never taken as proven) */
-        for (int retry = 0; v == SY_VERIFY_UNKNOWN && retry < 2; retry++)
+        for (int retry = 0; v == SY_VERIFY_UNKNOWN && retry < 2; retry++) {
+            cex = sy_str_free(ctx, cex); /* an unknown's reason */
             v = prove(R->lhs, R->rhs, R->side, R->split, 8000000, &cex, &ninst);
+        }
         printf("rule %-26s %-4s %s -> %s%s%s: %s", R->name, R->kind == SY_RULE_FORM ? "form" : "", R->lhs, R->rhs,
                *R->side ? " if " : "", R->side, verdict_name(v));
         if (*R->split) printf(" (BOUNDED: %s, %zu instances, the other variables all integers)", R->split, ninst);
         else printf(" (all integers)");
-        if (cex) printf(" counterexample %s", cex);
+        if (cex) printf(" %s %s", v == SY_VERIFY_REFUTED ? "counterexample" : "reason:", cex);
         printf("\n");
         cr_expect(eq(int, v, SY_VERIFY_PROVEN), "rule %s: %s %s", R->name, verdict_name(v), cex ? cex : "");
         sy_str_free(ctx, cex);
