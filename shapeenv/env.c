@@ -679,6 +679,47 @@ sy_status sy_env_runtime_assert(sy_env *env, const sy_expr *rel, const sy_proven
     return sy_facts_add(env->facts, q);
 }
 
+/* The passing case of sy_env_require without its reason: *done = 1 when the
+ * facts prove rel (or rel is NULL: *st is the error), with exactly the side
+ * effects sy_env_require has then (the symbols of the applied relation are
+ * touched, nothing is recorded). *done = 0: anything else (false, unknown,
+ * a guard or a runtime assert to record), left to sy_env_require, which needs
+ * the reason. Lets op_require format its message only when it is used. */
+void sy_env_require_passes(sy_env *env, const sy_expr *rel, int *done, sy_status *st)
+{
+    *done = 0;
+    *st = SY_OK;
+    if (!rel) {
+        *done = 1;
+        *st = sy_ctx_last_error(env->ctx);
+        return;
+    }
+    if (sy_expr_kind_of(rel) == SY_EXPR_TRUE) {
+        *done = 1; /* sy_opc_require skipped it before formatting too */
+        return;
+    }
+    if (!sy_expr_is_bool(rel)) return;
+    const sy_expr *q = sy_facts_apply(env->facts, rel);
+    if (!q || !sy_expr_is_bool(q) || sy_expr_kind_of(q) == SY_EXPR_TRUE || sy_expr_kind_of(q) == SY_EXPR_FALSE) {
+        if (!q) sy_ctx_reset_error(env->ctx); /* sy_env_require reports it */
+        return;
+    }
+    sy_truth t;
+    if (sy_decide(env->facts, q, &t) != SY_OK) {
+        sy_ctx_reset_error(env->ctx);
+        return;
+    }
+    if (t != SY_TRUTH_TRUE) return;
+    /* sy_env_require then runs sy_env_evaluate_expr(q): q2 = apply(q), touch
+     * q and q2, decide q2. With q2 == q that decision is the one just made. */
+    if (sy_facts_apply(env->facts, q) != q) {
+        sy_ctx_reset_error(env->ctx);
+        return;
+    }
+    touch(env, q);
+    *done = 1;
+}
+
 sy_status sy_env_require(sy_env *env, const sy_expr *rel, const sy_provenance *why)
 {
     if (!env) return SY_EINVAL;

@@ -568,7 +568,7 @@ sy_status op_shape_args(opcall *c, size_t pos, const char *kw, const sy_expr ***
     return SY_OK;
 }
 
-sy_status op_require(opcall *c, const sy_expr *rel, const char *fmt, ...)
+sy_status sy_opc_require(opcall *c, const sy_expr *rel, const char *fmt, ...)
 {
     if (!rel) return sy_ctx_last_error(c->env->ctx);
     if (sy_expr_kind_of(rel) == SY_EXPR_TRUE) return SY_OK; /* nothing to record: skip formatting */
@@ -742,7 +742,7 @@ sy_status sy_env_call(sy_env *env, const char *op, size_t nargs, const sy_value 
         return sy_env_fail(env, SY_EINVAL, "call: NULL argument");
     opfn fn = find_op(op);
     if (!fn) return sy_env_fail(env, SY_EUNSUPPORTED, "unknown op '%s'", op);
-    opcall c = {env, op, nargs, args, nkw, kwnames, kwvals, where, out, NULL, 0};
+    opcall c = {env, op, nargs, args, nkw, kwnames, kwvals, where, out, NULL, 0, NULL, 0, SY_OK};
     *out = sy_value_none();
     sy_ctx_reset_error(env->ctx);
     int owned = env->layout_owned;
