@@ -55,6 +55,45 @@ sy_status sy_env_fail(sy_env *env, sy_status st, const char *fmt, ...)
 
 static symrec *find_symrec(const sy_env *env, const sy_expr *sym);
 
+static size_t prod_slot(const sy_env *env, const sy_expr *a, const sy_expr *b)
+{
+    uint64_t h = sy_expr_hash(a) * 0x9E3779B97F4A7C15ull ^ sy_expr_hash(b);
+    size_t m = env->prodcap - 1, j = (size_t)(h ^ h >> 31) & m;
+    while (env->prod[j].a && !(env->prod[j].a == a && env->prod[j].b == b)) j = (j + 1) & m;
+    return j;
+}
+
+const sy_expr *sy_env_mul(sy_env *env, const sy_expr *a, const sy_expr *b)
+{
+    if (!a || !b) return NULL;
+    if (env->prod) {
+        size_t j = prod_slot(env, a, b);
+        if (env->prod[j].a) return env->prod[j].r;
+    }
+    const sy_expr *r = sy_expr_mul(env->ctx, a, b);
+    if (!r) return NULL;
+    if ((env->nprod + 1) * 2 > env->prodcap) { /* grow; a failed allocation only loses the entry */
+        size_t nc = env->prodcap ? env->prodcap * 2 : 256;
+        struct sy_env_prod *np = sy_alloc(env->ctx, nc * sizeof *np);
+        if (!np) {
+            sy_ctx_reset_error(env->ctx);
+            return r;
+        }
+        memset(np, 0, nc * sizeof *np);
+        struct sy_env_prod *old = env->prod;
+        size_t oc = env->prodcap;
+        env->prod = np;
+        env->prodcap = nc;
+        for (size_t i = 0; i < oc; i++)
+            if (old[i].a) env->prod[prod_slot(env, old[i].a, old[i].b)] = old[i];
+        if (old) sy_dealloc(env->ctx, old, oc * sizeof *old);
+    }
+    size_t j = prod_slot(env, a, b);
+    env->prod[j] = (struct sy_env_prod){a, b, r};
+    env->nprod++;
+    return r;
+}
+
 /* In source names: a backed symbol prints as the first source it was created
  * for (s1 -> x.size()[2]), as PyTorch prints guards; unbacked ones keep u0. */
 const char *sy_env_show(sy_env *env, const sy_expr *e)
@@ -134,6 +173,7 @@ sy_env *sy_env_free(sy_env *env)
     if (env->inputs) sy_dealloc(ctx, env->inputs, env->inputcap * sizeof *env->inputs);
     if (env->tins) sy_dealloc(ctx, env->tins, env->tincap * sizeof *env->tins);
     if (env->tin_hash) sy_dealloc(ctx, env->tin_hash, env->tin_hcap * sizeof *env->tin_hash);
+    if (env->prod) sy_dealloc(ctx, env->prod, env->prodcap * sizeof *env->prod);
     for (sy_env_chunk *c = env->chunks, *n; c; c = n) {
         n = c->next;
         sy_dealloc(ctx, c, sizeof *c + c->size);

@@ -68,6 +68,9 @@ struct sy_env {
     int strides_read;
     /* the op and node of the current sy_env_call (borrowed; names unbacked symbols) */
     const char *cur_op, *cur_node;
+    /* sy_env_mul's products on the pair of factors (open addressing) */
+    struct sy_env_prod { const sy_expr *a, *b, *r; } *prod;
+    size_t nprod, prodcap;
 };
 
 void *sy_env_alloc(sy_env *env, size_t size);
@@ -87,6 +90,13 @@ sy_status sy_env_fail(sy_env *env, sy_status st, const char *fmt, ...)
 /* add @p source to a backed symbol of the env (no duplicate); false when sym is
  * not one of its symbols or on SY_ENOMEM */
 bool sy_env_symbol_add_source(sy_env *env, const sy_expr *sym, const char *source);
+/* a*b of two integer expressions (NULL on error, recorded), memoized on the
+ * pair: strides and contiguity checks multiply the same sizes for every
+ * tensor. The product is the node sy_expr_mul gives (hash-consed), so the
+ * memo changes no answer; a product is kept only once sy_expr_mul returned
+ * it, and the env's ops never run inside a pure operation that a spent
+ * budget could roll back, so no entry names a released node. */
+const sy_expr *sy_env_mul(sy_env *env, const sy_expr *a, const sy_expr *b);
 /* printable form of an expression, env-owned */
 const char *sy_env_show(sy_env *env, const sy_expr *e);
 /* record an error and yield NULL of any pointer type */

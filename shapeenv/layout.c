@@ -46,7 +46,7 @@ static const sy_expr **dense_strides(opcall *c, size_t ndim, const sy_expr *cons
     const sy_expr *acc = KI(c, 1);
     for (size_t k = 0; k < ndim; k++) {
         st[perm[k]] = acc;
-        acc = sy_expr_mul(c->env->ctx, acc, sizes[perm[k]]);
+        acc = sy_env_mul(c->env, acc, sizes[perm[k]]);
         if (!acc) return NULL;
     }
     return st;
@@ -323,7 +323,7 @@ static int maybe_channels_last(sy_env *env, const sy_tensor *t)
         if (proved(env, sy_expr_lt(ctx, t->strides[d], min))) return 0;
         if (d == 0 && proved(env, sy_expr_eq(ctx, min, t->strides[1]))) return 0;
         min = t->strides[d];
-        if (proved(env, sy_expr_gt(ctx, t->sizes[d], one))) min = sy_expr_mul(ctx, min, t->sizes[d]);
+        if (proved(env, sy_expr_gt(ctx, t->sizes[d], one))) min = sy_env_mul(env, min, t->sizes[d]);
         else if (!proved(env, sy_expr_le(ctx, t->sizes[d], one))) return 1; /* the running minimum is not known */
         if (!min) return 1;
     }

@@ -101,7 +101,7 @@ static const sy_expr *const *contiguous_strides(sy_env *env, size_t ndim, const 
     const sy_expr *acc = sy_expr_int_si(env->ctx, 1);
     for (size_t i = ndim; i-- > 0;) {
         st[i] = acc;
-        acc = sy_expr_mul(env->ctx, acc, sizes[i]);
+        acc = sy_env_mul(env, acc, sizes[i]);
         if (!acc) return NULL;
     }
     return st;
@@ -167,7 +167,7 @@ int sy_tensor_is_contiguous(sy_env *env, const sy_tensor *t)
     for (size_t i = t->ndim; i-- > 0;) {
         if (t->sizes[i] == one) continue;
         if (t->strides[i] != acc) return 0;
-        acc = sy_expr_mul(env->ctx, acc, t->sizes[i]);
+        acc = sy_env_mul(env, acc, t->sizes[i]);
         if (!acc) return 0;
     }
     return 1;
