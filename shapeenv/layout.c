@@ -19,6 +19,7 @@
  * op_new_strided/op_set_strided owns its layout (LAYOUT_OWN); one that
  * builds it with op_set_tensor (contiguous) gets LAYOUT_DEFAULT unless
  * listed. */
+#include <pthread.h>
 #include <string.h>
 
 #include "shapeenv/env_private.h"
@@ -284,10 +285,36 @@ static const struct { const char *name; int cls; } layout_table[] = {
     {"as_strided_", LAYOUT_VIEW}, {"swapaxes_", LAYOUT_VIEW}, {"swapdims_", LAYOUT_VIEW},
     {NULL, 0}};
 
+/* The class of op: a hash index over layout_table, built once (pthread_once:
+ * the table is shared by every thread and context); every traced node asks,
+ * and the linear scan with strcmp was 2% of the trace. */
+#define LAYOUT_HASH 256
+_Static_assert(sizeof layout_table / sizeof layout_table[0] < LAYOUT_HASH, "LAYOUT_HASH must exceed the table");
+static int layout_index[LAYOUT_HASH]; /* position in layout_table + 1, 0 empty */
+static pthread_once_t layout_index_once = PTHREAD_ONCE_INIT;
+
+static unsigned layout_hash(const char *s)
+{
+    unsigned h = 2166136261u; /* FNV-1a */
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    return h & (LAYOUT_HASH - 1);
+}
+
+static void build_layout_index(void)
+{
+    for (int i = 0; layout_table[i].name; i++) {
+        unsigned j = layout_hash(layout_table[i].name);
+        while (layout_index[j] && strcmp(layout_table[layout_index[j] - 1].name, layout_table[i].name))
+            j = (j + 1) & (LAYOUT_HASH - 1);
+        if (!layout_index[j]) layout_index[j] = i + 1; /* the first entry wins, as in a linear scan */
+    }
+}
+
 static int layout_class(const char *op)
 {
-    for (size_t i = 0; layout_table[i].name; i++)
-        if (!strcmp(layout_table[i].name, op)) return layout_table[i].cls;
+    pthread_once(&layout_index_once, build_layout_index);
+    for (unsigned j = layout_hash(op); layout_index[j]; j = (j + 1) & (LAYOUT_HASH - 1))
+        if (!strcmp(layout_table[layout_index[j] - 1].name, op)) return layout_table[layout_index[j] - 1].cls;
     return LAYOUT_DEFAULT;
 }
 

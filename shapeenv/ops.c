@@ -423,20 +423,34 @@ sy_status op_opt_tensor(opcall *c, size_t pos, const char *kw, const sy_tensor *
     return SY_OK;
 }
 
-static sy_status as_int(opcall *c, const sy_value *v, const sy_expr **out, const char *what)
+/* v as a symbolic int (Python bool is an int); 0 when it is not one */
+static int int_value(opcall *c, const sy_value *v, const sy_expr **out)
 {
     if (v->kind == SY_V_INT) {
         *out = v->u.i;
-        return SY_OK;
+        return 1;
     }
-    if (v->kind == SY_V_BOOL) { /* Python bool is an int */
+    if (v->kind == SY_V_BOOL) {
         const sy_expr *b = v->u.i;
         if (sy_expr_kind_of(b) == SY_EXPR_TRUE || sy_expr_kind_of(b) == SY_EXPR_FALSE) {
             *out = KI(c, sy_expr_kind_of(b) == SY_EXPR_TRUE);
-            return SY_OK;
+            return 1;
         }
     }
-    return op_err(c, SY_EINVAL, "%s must be an integer", what);
+    return 0;
+}
+
+static sy_status as_int(opcall *c, const sy_value *v, const sy_expr **out, const char *what)
+{
+    return int_value(c, v, out) ? SY_OK : op_err(c, SY_EINVAL, "%s must be an integer", what);
+}
+
+/* as_int for argument pos / kw, its name formatted only for the error */
+static sy_status as_int_arg(opcall *c, const sy_value *v, const sy_expr **out, size_t pos, const char *kw)
+{
+    if (int_value(c, v, out)) return SY_OK;
+    char b[64];
+    return as_int(c, v, out, argdesc(pos, kw, b, sizeof b));
 }
 
 sy_status op_int(opcall *c, size_t pos, const char *kw, const sy_expr **out)
@@ -444,7 +458,7 @@ sy_status op_int(opcall *c, size_t pos, const char *kw, const sy_expr **out)
     const sy_value *v = op_arg(c, pos, kw);
     char b[64];
     if (!v) return op_err(c, SY_EINVAL, "missing integer argument %s", argdesc(pos, kw, b, sizeof b));
-    return as_int(c, v, out, argdesc(pos, kw, b, sizeof b));
+    return as_int_arg(c, v, out, pos, kw);
 }
 
 sy_status op_int_def(opcall *c, size_t pos, const char *kw, int64_t def, const sy_expr **out)
@@ -454,8 +468,7 @@ sy_status op_int_def(opcall *c, size_t pos, const char *kw, int64_t def, const s
         *out = KI(c, def);
         return SY_OK;
     }
-    char b[64];
-    return as_int(c, v, out, argdesc(pos, kw, b, sizeof b));
+    return as_int_arg(c, v, out, pos, kw);
 }
 
 sy_status op_const_int(opcall *c, size_t pos, const char *kw, int64_t def, int64_t *out)
@@ -508,7 +521,7 @@ sy_status op_int_list(opcall *c, size_t pos, const char *kw, size_t n, const int
         for (size_t i = 0; i < n; i++) {
             const sy_value *x = &v->u.list.items[v->u.list.n == 1 ? 0 : i];
             const sy_expr *e = NULL;
-            sy_status st = as_int(c, x, &e, argdesc(pos, kw, b, sizeof b));
+            sy_status st = as_int_arg(c, x, &e, pos, kw);
             if (st) return st;
             if (sy_expr_get_si(e, &out[i]) != SY_OK)
                 return op_err(c, SY_EINVAL, "argument %s must be constant integers", argdesc(pos, kw, b, sizeof b));
@@ -516,7 +529,7 @@ sy_status op_int_list(opcall *c, size_t pos, const char *kw, size_t n, const int
         return SY_OK;
     }
     const sy_expr *e = NULL;
-    sy_status st = as_int(c, v, &e, argdesc(pos, kw, b, sizeof b));
+    sy_status st = as_int_arg(c, v, &e, pos, kw);
     if (st) return st;
     int64_t x;
     if (sy_expr_get_si(e, &x) != SY_OK) return op_err(c, SY_EINVAL, "argument %s must be a constant integer", argdesc(pos, kw, b, sizeof b));
@@ -530,14 +543,14 @@ sy_status op_sym_list(opcall *c, size_t pos, const char *kw, size_t n, const sy_
     char b[64];
     if (!v || v->kind == SY_V_NONE) return op_err(c, SY_EINVAL, "missing argument %s", argdesc(pos, kw, b, sizeof b));
     if (v->kind != SY_V_LIST) {
-        sy_status st = as_int(c, v, &out[0], argdesc(pos, kw, b, sizeof b));
+        sy_status st = as_int_arg(c, v, &out[0], pos, kw);
         for (size_t i = 1; i < n && !st; i++) out[i] = out[0];
         return st;
     }
     if (v->u.list.n != n && v->u.list.n != 1)
         return op_err(c, SY_EINVAL, "argument %s must have %zu elements, got %zu", argdesc(pos, kw, b, sizeof b), n, v->u.list.n);
     for (size_t i = 0; i < n; i++) {
-        sy_status st = as_int(c, &v->u.list.items[v->u.list.n == 1 ? 0 : i], &out[i], argdesc(pos, kw, b, sizeof b));
+        sy_status st = as_int_arg(c, &v->u.list.items[v->u.list.n == 1 ? 0 : i], &out[i], pos, kw);
         if (st) return st;
     }
     return SY_OK;
