@@ -29,6 +29,37 @@ long sy_graph_find(const sy_graph *g, const char *name)
     return -1;
 }
 
+static size_t ref_slot(const sy_graph *g, const json_t *obj)
+{
+    uint64_t h = (uint64_t)(uintptr_t)obj * 0x9E3779B97F4A7C15ull;
+    size_t m = g->refcap - 1, j = (size_t)(h >> 32) & m;
+    while (g->refs[j].obj && g->refs[j].obj != obj) j = (j + 1) & m;
+    return j;
+}
+
+/* Remember that obj refers to node i; false when out of memory. */
+static bool ref_put(sy_graph *g, const json_t *obj, size_t i)
+{
+    if ((g->nrefs + 1) * 2 > g->refcap) {
+        size_t nc = g->refcap ? g->refcap * 2 : 256;
+        struct gref *nr = sy_alloc(g->ctx, nc * sizeof *nr);
+        if (!nr) return false;
+        memset(nr, 0, nc * sizeof *nr);
+        struct gref *old = g->refs;
+        size_t oc = g->refcap;
+        g->refs = nr;
+        g->refcap = nc;
+        for (size_t k = 0; k < oc; k++)
+            if (old[k].obj) g->refs[ref_slot(g, old[k].obj)] = old[k];
+        if (old) sy_dealloc(g->ctx, old, oc * sizeof *old);
+    }
+    size_t j = ref_slot(g, obj);
+    if (!g->refs[j].obj) g->nrefs++;
+    g->refs[j].obj = obj;
+    g->refs[j].node = i;
+    return true;
+}
+
 sy_graph *sy_graph_free(sy_graph *g)
 {
     if (!g) return NULL;
@@ -37,6 +68,7 @@ sy_graph *sy_graph_free(sy_graph *g)
     if (g->name) sy_dealloc(ctx, g->name, strlen(g->name) + 1);
     if (g->nodes) sy_dealloc(ctx, g->nodes, (g->n ? g->n : 1) * sizeof *g->nodes);
     if (g->hash) sy_dealloc(ctx, g->hash, g->hcap * sizeof *g->hash);
+    if (g->refs) sy_dealloc(ctx, g->refs, g->refcap * sizeof *g->refs);
     for (size_t i = 0; i < g->ninputs; i++) {
         sy_dealloc(ctx, (void *)g->inputs[i].shape, (g->inputs[i].ndim ? g->inputs[i].ndim : 1) * sizeof(int64_t));
         sy_dealloc(ctx, (void *)g->inputs[i].dynamic, (g->inputs[i].ndim ? g->inputs[i].ndim : 1) * sizeof(int));
@@ -86,6 +118,7 @@ static sy_status check_value(sy_graph *g, const char *file, const char *node, lo
             return gerr(g->ctx, file, SY_EFORMAT, "node '%s': ref '%s' refers to a later node (nodes must be in execution order)",
                         node, json_string_value(r));
         g->nodes[i].read = true;
+        if (!ref_put(g, v, (size_t)i)) return sy_fail_st(g->ctx, SY_ENOMEM, "out of memory");
         return SY_OK;
     }
     const json_t *s = json_object_get(v, "slice");
@@ -515,6 +548,13 @@ sy_status sy_graph_value(sy_env *env, const sy_graph *g, const json_t *j, const 
         out->u.list.n = n;
         out->u.list.items = items;
         return SY_OK;
+    }
+    if (g->refs) {
+        const struct gref *gr = &g->refs[ref_slot(g, j)];
+        if (gr->obj) {
+            *out = vals[gr->node];
+            return SY_OK;
+        }
     }
     const json_t *r = json_object_get(j, "ref");
     if (r) {

@@ -22,6 +22,12 @@ struct sy_graph {
     sy_graph_input *inputs;
     size_t ninputs;
     json_t *outputs;
+    /* every {"ref": NAME} object of the document -> the index of NAME's node,
+     * by the object's address (filled while the loader validates the refs):
+     * sy_graph_value resolves a ref without looking up "ref" and hashing and
+     * comparing the name again on every trace */
+    struct gref { const json_t *obj; size_t node; } *refs;
+    size_t nrefs, refcap;
 };
 
 /* The node's "example" object (borrowed) or NULL. */
