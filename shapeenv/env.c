@@ -75,10 +75,7 @@ const sy_expr *sy_env_mul(sy_env *env, const sy_expr *a, const sy_expr *b)
     if ((env->nprod + 1) * 2 > env->prodcap) { /* grow; a failed allocation only loses the entry */
         size_t nc = env->prodcap ? env->prodcap * 2 : 256;
         struct sy_env_prod *np = sy_alloc(env->ctx, nc * sizeof *np);
-        if (!np) {
-            sy_ctx_reset_error(env->ctx);
-            return r;
-        }
+        if (!np) return r;
         memset(np, 0, nc * sizeof *np);
         struct sy_env_prod *old = env->prod;
         size_t oc = env->prodcap;
@@ -174,6 +171,7 @@ sy_env *sy_env_free(sy_env *env)
     if (env->tins) sy_dealloc(ctx, env->tins, env->tincap * sizeof *env->tins);
     if (env->tin_hash) sy_dealloc(ctx, env->tin_hash, env->tin_hcap * sizeof *env->tin_hash);
     if (env->prod) sy_dealloc(ctx, env->prod, env->prodcap * sizeof *env->prod);
+    if (env->touched_ready) sy_memo_clear(ctx, &env->touched_nodes);
     for (sy_env_chunk *c = env->chunks, *n; c; c = n) {
         n = c->next;
         sy_dealloc(ctx, c, sizeof *c + c->size);
@@ -442,17 +440,28 @@ static const sy_expr *first_unbacked(sy_env *env, const sy_expr *e)
     return u;
 }
 
-/* Mark the symbols of e as relied upon by a decision. */
+/* Mark the symbols of e as relied upon by a decision. Every decision touches
+ * its relation, and most are asked again and again: a node whose symbols are
+ * all this env's is remembered once they are marked (a mark is never
+ * cleared, so touching it again changes nothing). The nodes touch sees are
+ * results of finished operations, which no later rollback releases. */
 static void touch(sy_env *env, const sy_expr *e)
 {
+    if (!e) return;
+    if (env->touched_ready && sy_memo_get(&env->touched_nodes, e)) return;
     const sy_expr **fs;
     size_t n;
-    if (!e || sy_expr_free_symbols(env->ctx, e, &fs, &n) != SY_OK) return;
+    if (sy_expr_free_symbols(env->ctx, e, &fs, &n) != SY_OK) return;
+    bool all = true;
     for (size_t i = 0; i < n; i++) {
         symrec *r = find_symrec(env, fs[i]);
         if (r) r->touched = true;
+        else all = false;
     }
     sy_mem_free(env->ctx, fs);
+    if (!all) return;
+    if (!env->touched_ready) env->touched_ready = sy_memo_init(env->ctx, &env->touched_nodes);
+    if (env->touched_ready) (void)sy_memo_put(env->ctx, &env->touched_nodes, e, e); /* false: only the entry is lost */
 }
 
 int sy_env_symbol_touched(const sy_env *env, const sy_expr *sym)

@@ -71,6 +71,9 @@ struct sy_env {
     /* sy_env_mul's products on the pair of factors (open addressing) */
     struct sy_env_prod { const sy_expr *a, *b, *r; } *prod;
     size_t nprod, prodcap;
+    /* touch(): nodes whose symbols are all marked touched already */
+    sy_memo touched_nodes;
+    bool touched_ready;
 };
 
 void *sy_env_alloc(sy_env *env, size_t size);
