@@ -44,15 +44,8 @@ typedef struct {
     sy_ctx *ctx;
 } smt;
 
-static size_t hash_ptr(const void *p)
-{
-    uint64_t h = (uint64_t)(uintptr_t)p;
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    return (size_t)h;
-}
-
+/* Open addressing on the node's structural hash (sy_expr_hash: the algebra's
+ * own, with a fixed seed; never the address), keys compared by identity. */
 static node_slot *slot_of(smt *m, const sy_expr *e, int insert)
 {
     if (insert && (m->n + 1) * 2 > m->cap) {
@@ -64,7 +57,7 @@ static node_slot *slot_of(smt *m, const sy_expr *e, int insert)
         }
         for (size_t i = 0; i < m->cap; i++)
             if (m->tab[i].key) {
-                size_t j = hash_ptr(m->tab[i].key) & (nc - 1);
+                size_t j = (size_t)sy_expr_hash(m->tab[i].key) & (nc - 1);
                 while (nt[j].key) j = (j + 1) & (nc - 1);
                 nt[j] = m->tab[i];
             }
@@ -73,7 +66,7 @@ static node_slot *slot_of(smt *m, const sy_expr *e, int insert)
         m->cap = nc;
     }
     if (!m->cap) return NULL;
-    size_t j = hash_ptr(e) & (m->cap - 1);
+    size_t j = (size_t)sy_expr_hash(e) & (m->cap - 1);
     while (m->tab[j].key) {
         if (m->tab[j].key == e) return &m->tab[j];
         j = (j + 1) & (m->cap - 1);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "algebra/buf.h"
 #include "algebra/expr_private.h"
 #include "symshape/env.h"
 #include "symshape/verify.h"
@@ -77,15 +78,8 @@ typedef struct {
     unsigned timeout_ms, max_cases, epoch;
 } tr;
 
-static size_t hptr(const void *p)
-{
-    uint64_t h = (uint64_t)(uintptr_t)p;
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    return (size_t)h;
-}
-
+/* Open addressing on the node's structural hash (sy_expr_hash: the algebra's
+ * own, with a fixed seed; never the address), keys compared by identity. */
 static tslot *lookup(tr *t, const sy_expr *e, int insert)
 {
     if (insert && (t->n + 1) * 2 > t->cap) {
@@ -97,7 +91,7 @@ static tslot *lookup(tr *t, const sy_expr *e, int insert)
         }
         for (size_t i = 0; i < t->cap; i++)
             if (t->tab[i].key) {
-                size_t j = hptr(t->tab[i].key) & (nc - 1);
+                size_t j = (size_t)sy_expr_hash(t->tab[i].key) & (nc - 1);
                 while (nt[j].key) j = (j + 1) & (nc - 1);
                 nt[j] = t->tab[i];
             }
@@ -106,7 +100,7 @@ static tslot *lookup(tr *t, const sy_expr *e, int insert)
         t->cap = nc;
     }
     if (!t->cap) return NULL;
-    size_t j = hptr(e) & (t->cap - 1);
+    size_t j = (size_t)sy_expr_hash(e) & (t->cap - 1);
     while (t->tab[j].key) {
         if (t->tab[j].key == e) return &t->tab[j];
         j = (j + 1) & (t->cap - 1);
@@ -430,37 +424,6 @@ static void tr_clear(tr *t)
     memset(t, 0, sizeof *t);
 }
 
-/* A growable string for counterexamples and descriptions. */
-typedef struct { char *p; size_t n, cap; int oom; } sbuf;
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    if (b->oom) return;
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0) {
-            b->oom = 1;
-            return;
-        }
-        if (b->p && b->n + (size_t)k < b->cap) {
-            b->n += (size_t)k;
-            return;
-        }
-        size_t nc = (b->cap ? b->cap : 64);
-        while (nc <= b->n + (size_t)k) nc *= 2;
-        char *np = realloc(b->p, nc);
-        if (!np) {
-            b->oom = 1;
-            return;
-        }
-        b->p = np;
-        b->cap = nc;
-    }
-}
-
 /* The expressions an obligation's premises and claim were translated from
  * (the residue split walks them): the checked guards of up to two sets and a
  * list of expressions. */
@@ -648,11 +611,11 @@ static uint64_t gcd_u(uint64_t a, uint64_t b)
     return a;
 }
 
-static void print_syms(sbuf *b, const sy_expr *const *syms, size_t k, tr *t)
+static void print_syms(sy_buf *b, const sy_expr *const *syms, size_t k, tr *t)
 {
     for (size_t i = 0; i < k; i++) {
         const char *nm = t->name_of ? t->name_of(t->name_ud, syms[i]) : NULL;
-        sb_printf(b, "%s%s", i ? ", " : "", nm ? nm : sy_expr_sym_name(syms[i]));
+        sy_buf_printf(b, "%s%s", i ? ", " : "", nm ? nm : sy_expr_sym_name(syms[i]));
     }
 }
 
@@ -660,7 +623,7 @@ static void print_syms(sbuf *b, const sy_expr *const *syms, size_t k, tr *t)
  * not apply (no Mod, FloorDiv or CeilDiv of a nonlinear polynomial by a
  * constant), else the verdict (why: the reason of an unknown). */
 static int residue_split(tr *t, const roots *R, size_t np, Z3_ast *premises, Z3_ast claim, const struct timespec *start,
-                         Z3_solver *out, sbuf *why)
+                         Z3_solver *out, sy_buf *why)
 {
     rcollect rc = {t, NULL, 0, 0};
     rc.pairs = malloc(SPLIT_MAX_PAIRS * sizeof *rc.pairs);
@@ -699,17 +662,17 @@ static int residue_split(tr *t, const roots *R, size_t np, Z3_ast *premises, Z3_
     }
     if (!nnl) goto done;
     if (rc.overflow) {
-        sb_printf(why, "the residue split met more than %d Mod/FloorDiv/CeilDiv terms with a constant divisor", SPLIT_MAX_PAIRS);
+        sy_buf_printf(why, "the residue split met more than %d Mod/FloorDiv/CeilDiv terms with a constant divisor", SPLIT_MAX_PAIRS);
         verdict = SY_VERIFY_UNKNOWN;
         goto done;
     }
     uint64_t ncases = 1;
     for (size_t i = 0; i < k && ncases <= t->max_cases; i++) ncases = L > t->max_cases ? UINT64_MAX : ncases * L;
     if (L > t->max_cases || ncases > t->max_cases) {
-        sb_printf(why, "the residue split over ");
+        sy_buf_printf(why, "the residue split over ");
         print_syms(why, syms, k, t);
-        if (L > t->max_cases) sb_printf(why, " needs more than max_cases = %u cases (the modulus alone exceeds it)", t->max_cases);
-        else sb_printf(why, " modulo %llu needs %llu^%zu cases, more than max_cases = %u", (unsigned long long)L,
+        if (L > t->max_cases) sy_buf_printf(why, " needs more than max_cases = %u cases (the modulus alone exceeds it)", t->max_cases);
+        else sy_buf_printf(why, " modulo %llu needs %llu^%zu cases, more than max_cases = %u", (unsigned long long)L,
                        (unsigned long long)L, k, t->max_cases);
         verdict = SY_VERIFY_UNKNOWN;
         goto done;
@@ -738,7 +701,7 @@ static int residue_split(tr *t, const roots *R, size_t np, Z3_ast *premises, Z3_
     s = Z3_mk_solver(z);
     if (!s) {
         verdict = SY_VERIFY_UNKNOWN;
-        sb_printf(why, "Z3 could not create a solver");
+        sy_buf_printf(why, "Z3 could not create a solver");
         goto done;
     }
     Z3_solver_inc_ref(z, s);
@@ -764,7 +727,7 @@ static int residue_split(tr *t, const roots *R, size_t np, Z3_ast *premises, Z3_
     verdict = SY_VERIFY_PROVEN;
     for (uint64_t done = 0; done < ncases; done++) {
         if (elapsed(start) * 1000.0 > (double)t->timeout_ms) {
-            sb_printf(why, "the residue split reached the timeout (%u ms) after %llu of %llu cases", t->timeout_ms,
+            sy_buf_printf(why, "the residue split reached the timeout (%u ms) after %llu of %llu cases", t->timeout_ms,
                       (unsigned long long)done, (unsigned long long)ncases);
             verdict = SY_VERIFY_UNKNOWN;
             break;
@@ -786,9 +749,9 @@ static int residue_split(tr *t, const roots *R, size_t np, Z3_ast *premises, Z3_
             break;
         }
         if (lb == Z3_L_UNDEF) {
-            sb_printf(why, "the residue split over ");
+            sy_buf_printf(why, "the residue split over ");
             print_syms(why, syms, k, t);
-            sb_printf(why, " modulo %llu: Z3 answered unknown (%s) in case %llu of %llu", (unsigned long long)L,
+            sy_buf_printf(why, " modulo %llu: Z3 answered unknown (%s) in case %llu of %llu", (unsigned long long)L,
                       Z3_solver_get_reason_unknown(z, s), (unsigned long long)done + 1, (unsigned long long)ncases);
             verdict = SY_VERIFY_UNKNOWN;
             break;
@@ -836,7 +799,7 @@ static Z3_solver attempt(tr *t, const char *tactic, size_t np, Z3_ast *premises,
  * integer arithmetic (simplification, div/mod purification, then nlsat),
  * within the same rlimit per attempt. Every sat/unsat is exact; unknown stays
  * unknown, with its reason in why (the split's when it was tried). */
-static sy_verify_verdict prove(tr *t, size_t np, Z3_ast *premises, Z3_ast claim, const roots *R, sbuf *cex, sbuf *why,
+static sy_verify_verdict prove(tr *t, size_t np, Z3_ast *premises, Z3_ast claim, const roots *R, sy_buf *cex, sy_buf *why,
                                double *secs)
 {
     struct timespec a;
@@ -844,7 +807,8 @@ static sy_verify_verdict prove(tr *t, size_t np, Z3_ast *premises, Z3_ast claim,
     Z3_solver s = attempt(t, NULL, np, premises, claim);
     Z3_lbool r = s ? Z3_solver_check(t->z, s) : Z3_L_UNDEF;
     int split = -1;
-    sbuf sw = {0};
+    sy_buf sw;
+    sy_buf_init(&sw, t->ctx);
     if (r == Z3_L_UNDEF && R && Z3_get_error_code(t->z) == Z3_OK) {
         Z3_solver ss = NULL;
         split = residue_split(t, R, np, premises, claim, &a, &ss, &sw);
@@ -862,11 +826,11 @@ static sy_verify_verdict prove(tr *t, size_t np, Z3_ast *premises, Z3_ast claim,
         r = s ? Z3_solver_check(t->z, s) : Z3_L_UNDEF;
     }
     if (r == Z3_L_UNDEF && why) {
-        if (split == SY_VERIFY_UNKNOWN) sb_printf(why, "%s", sw.p ? sw.p : "");
-        else sb_printf(why, "Z3: %s (default solver, then qfnia)", s ? Z3_solver_get_reason_unknown(t->z, s) : "no solver");
+        if (split == SY_VERIFY_UNKNOWN) sy_buf_printf(why, "%s", sw.p ? sw.p : "");
+        else sy_buf_printf(why, "Z3: %s (default solver, then qfnia)", s ? Z3_solver_get_reason_unknown(t->z, s) : "no solver");
     }
-    if (sw.oom && why) why->oom = 1;
-    free(sw.p);
+    if (sw.oom && why) why->oom = true;
+    sy_buf_free(&sw);
     sy_verify_verdict v = r == Z3_L_FALSE ? SY_VERIFY_PROVEN : r == Z3_L_TRUE ? SY_VERIFY_REFUTED : SY_VERIFY_UNKNOWN;
     if (v == SY_VERIFY_REFUTED && cex) {
         Z3_model m = Z3_solver_get_model(t->z, s);
@@ -874,13 +838,13 @@ static sy_verify_verdict prove(tr *t, size_t np, Z3_ast *premises, Z3_ast claim,
         for (size_t i = 0; i < t->nconsts; i++) {
             Z3_ast val = NULL;
             if (Z3_model_eval(t->z, m, t->consts[i], 1, &val) && val)
-                sb_printf(cex, "%s%s = %s", i ? ", " : "", t->cnames[i], Z3_get_numeral_string(t->z, val));
+                sy_buf_printf(cex, "%s%s = %s", i ? ", " : "", t->cnames[i], Z3_get_numeral_string(t->z, val));
         }
         Z3_model_dec_ref(t->z, m);
     }
     if (s) Z3_solver_dec_ref(t->z, s);
     if (Z3_get_error_code(t->z) != Z3_OK) {
-        if (v != SY_VERIFY_UNKNOWN && why) sb_printf(why, "Z3 error: %s", Z3_get_error_msg(t->z, Z3_get_error_code(t->z)));
+        if (v != SY_VERIFY_UNKNOWN && why) sy_buf_printf(why, "Z3 error: %s", Z3_get_error_msg(t->z, Z3_get_error_code(t->z)));
         v = SY_VERIFY_UNKNOWN;
     }
     *secs = elapsed(&a);
@@ -942,21 +906,17 @@ static sy_status prove_about(sy_ctx *ctx, size_t n, const sy_expr *const *assump
         }
     }
     if (st == SY_OK) {
-        sbuf cex = {0};
+        sy_buf cex;
+        sy_buf_init(&cex, ctx);
         double secs;
         roots R = {{NULL, NULL}, assumptions, n, {a, b, c}};
         *verdict = prove(&t, np, prem, claim, &R, counterexample ? &cex : NULL, counterexample ? &cex : NULL, &secs);
         if (cex.oom) st = SY_ENOMEM;
         else if (counterexample && *verdict != SY_VERIFY_PROVEN) {
-            char *out = sy_alloc(ctx, cex.n + 1);
-            if (!out) st = SY_ENOMEM;
-            else {
-                memcpy(out, cex.p ? cex.p : "", cex.n);
-                out[cex.n] = 0;
-                *counterexample = out;
-            }
+            *counterexample = sy_buf_finish(&cex);
+            if (!*counterexample) st = SY_ENOMEM;
         }
-        free(cex.p);
+        sy_buf_free(&cex);
     }
     free(prem);
     tr_clear(&t);
@@ -1052,11 +1012,14 @@ sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_gset *f
     }
     Z3_ast fin = st == SY_OK ? set_all(&t, final) : NULL, pro = fin ? set_all(&t, produced) : NULL;
     if (st == SY_OK && (!fin || !pro)) st = t.st;
-    sbuf cex = {0}, what = {0}, why = {0};
+    sy_buf cex, what, why;
+    sy_buf_init(&cex, ctx);
+    sy_buf_init(&what, ctx);
+    sy_buf_init(&why, ctx);
     sy_verify_obligation ob;
 #define EMIT(KIND, IDX, CLAIM, PREM, NPREM, ROOTS)                                                   \
     do {                                                                                            \
-        cex.n = why.n = 0;                                                                          \
+        cex.len = why.len = 0;                                                                      \
         if (cex.p) cex.p[0] = 0;                                                                    \
         if (why.p) why.p[0] = 0;                                                                    \
         memset(&ob, 0, sizeof ob);                                                                  \
@@ -1073,8 +1036,8 @@ sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_gset *f
     } while (0)
     /* (a) equivalence */
     if (st == SY_OK) {
-        what.n = 0;
-        sb_printf(&what, "the minimized set (%zu guards) is equivalent to the produced set (%zu guards)", sy_gset_size(final),
+        what.len = 0;
+        sy_buf_printf(&what, "the minimized set (%zu guards) is equivalent to the produced set (%zu guards)", sy_gset_size(final),
                   sy_gset_size(produced));
         roots R = {{final, produced}, NULL, 0, {NULL, NULL, NULL}};
         EMIT(SY_VERIFY_EQUIVALENT, 0, Z3_mk_iff(t.z, fin, pro), dom, nd, &R);
@@ -1098,8 +1061,8 @@ sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_gset *f
             break;
         }
         char *txt = short_text(ctx, r->expr);
-        what.n = 0;
-        sb_printf(&what, "implies recorded guard %zu: %s (%s%s%s)", i, txt ? txt : "?",
+        what.len = 0;
+        sy_buf_printf(&what, "implies recorded guard %zu: %s (%s%s%s)", i, txt ? txt : "?",
                   r->norigins && r->origins[0].op ? r->origins[0].op : "?", r->norigins && r->origins[0].node ? " at " : "",
                   r->norigins && r->origins[0].node ? r->origins[0].node : "");
         sy_str_free(ctx, txt);
@@ -1123,8 +1086,8 @@ sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_gset *f
             break;
         }
         char *txt = short_text(ctx, rep);
-        what.n = 0;
-        sb_printf(&what, "implies the replacement %s -> %s (%s)", sy_expr_sym_name(si->sym), txt ? txt : "?",
+        what.len = 0;
+        sy_buf_printf(&what, "implies the replacement %s -> %s (%s)", sy_expr_sym_name(si->sym), txt ? txt : "?",
                   si->nsources ? si->sources[0] : "");
         sy_str_free(ctx, txt);
         roots R = {{final, NULL}, NULL, 0, {eq, NULL, NULL}};
@@ -1144,17 +1107,17 @@ sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_gset *f
                 st = t.st;
                 break;
             }
-            what.n = 0;
-            sb_printf(&what, "guard %zu holds at the example: %s", g, gd->text);
+            what.len = 0;
+            sy_buf_printf(&what, "guard %zu holds at the example: %s", g, gd->text);
             EMIT(SY_VERIFY_EXAMPLE, g, c, pt, ns, NULL); /* a point: constants, nothing to split */
         }
         free(pt);
     }
 #undef EMIT
     if (cex.oom || what.oom || why.oom) st = SY_ENOMEM;
-    free(cex.p);
-    free(what.p);
-    free(why.p);
+    sy_buf_free(&cex);
+    sy_buf_free(&what);
+    sy_buf_free(&why);
     free(prem);
     free(dom);
     if (st == SY_OK && t.st != SY_OK) st = t.st;
