@@ -37,8 +37,8 @@ check "--cases algebra" 0 "497 proven, 0 refuted, 0 unknown" "$S" verify --timeo
 # the split's bound: past --max-cases the answer stays unknown, with the reason
 printf 'decide Mod(x**2, 3) != 2 => true\n' > "$tmpd/split.cases"
 check "--max-cases" 5 "    reason: the residue split over x needs more than max_cases = 2 cases (the modulus alone exceeds it)" \
-  "$S" verify --max-cases 2 --cases "$tmpd/split.cases"
-check "--max-cases within" 0 "1 proven, 0 refuted, 0 unknown" "$S" verify --max-cases 3 --cases "$tmpd/split.cases"
+  "$S" verify --timeout 600000 --max-cases 2 --cases "$tmpd/split.cases"
+check "--max-cases within" 0 "1 proven, 0 refuted, 0 unknown" "$S" verify --timeout 600000 --max-cases 3 --cases "$tmpd/split.cases"
 check "bad max-cases" 2 "--max-cases expects a number of cases in [1, 1048576]" "$S" verify --max-cases 0 --cases "$tmpd/split.cases"
 if [ -d "$SH/corpus" ]; then
   for m in "$SH"/corpus/*.json; do

@@ -205,6 +205,7 @@ static sy_verify_verdict split_verdict_rl(size_t n, const char *const *assume, c
     sy_verify_options o = SY_VERIFY_OPTIONS_INIT;
     o.max_cases = max_cases;
     o.rlimit = rlimit;
+    o.timeout_ms = 600000; /* the verdicts are the deterministic rlimit's: the wall clock is only a safety net */
     sy_verify_verdict v = SY_VERIFY_UNKNOWN;
     cr_assert(eq(int, sy_verify_equal(ctx, n, as, c, sy_expr_true(ctx), &o, &v, detail), SY_OK), "%s",
               sy_ctx_last_error_msg(ctx));
@@ -312,7 +313,7 @@ Test(verify, a_residue_split_past_max_cases_is_unknown, .timeout = 300)
     cr_assert(eq(str, why, "the residue split over x needs more than max_cases = 4096 cases (the modulus alone exceeds it)"));
     why = sy_str_free(ctx, why);
     /* version-1 options (without max_cases) are accepted: the default bound */
-    struct { unsigned version, timeout_ms, rlimit; } v1 = {1u, 0, 0};
+    struct { unsigned version, timeout_ms, rlimit; } v1 = {1u, 600000, 200000};
     const sy_expr *as[1] = {P(a[0])};
     cr_assert(eq(int, sy_verify_equal(ctx, 1, as, P("Mod(x*y*z, 7) == 0"), sy_expr_true(ctx), (const sy_verify_options *)(void *)&v1, &v, &why), SY_OK));
     cr_assert(eq(int, v, SY_VERIFY_PROVEN), "%s", why ? why : "");
@@ -343,6 +344,7 @@ Test(verify, a_guard_implied_through_residues_is_proven_in_a_model, .timeout = 3
     cr_assert(eq(sz, sy_gset_size(fin) + 1, sy_gset_size(pro)), "minimize drops the product's guard");
     sy_verify_options o = SY_VERIFY_OPTIONS_INIT;
     o.rlimit = 200000;
+    o.timeout_ms = 600000;
     tally ty;
     memset(&ty, 0, sizeof ty);
     sy_verify_summary s;
