@@ -99,30 +99,9 @@ static size_t evmemo_slot(sy_ctx *ctx, evmemo *m, const sy_expr *k, bool exact)
 {
     if ((m->n + 1) * 2 > m->cap) {
         size_t nc = m->cap ? m->cap * 2 : 256;
-        const sy_expr **nk = sy_alloc(ctx, nc * sizeof *nk);
-        int64_t *nv = exact ? NULL : sy_alloc(ctx, nc * sizeof *nv);
-        fmpz *nz = exact ? sy_alloc(ctx, nc * sizeof *nz) : NULL;
-        if (!nk || (exact ? !nz : !nv)) {
-            if (nk) sy_dealloc(ctx, nk, nc * sizeof *nk);
-            if (nv) sy_dealloc(ctx, nv, nc * sizeof *nv);
-            if (nz) sy_dealloc(ctx, nz, nc * sizeof *nz);
-            return SIZE_MAX;
-        }
-        memset(nk, 0, nc * sizeof *nk);
-        for (size_t i = 0; i < m->cap; i++) {
-            if (!m->keys[i]) continue;
-            size_t j = (size_t)m->keys[i]->hash & (nc - 1);
-            while (nk[j]) j = (j + 1) & (nc - 1);
-            nk[j] = m->keys[i];
-            if (exact) nz[j] = m->z[i]; /* moves the value */
-            else nv[j] = m->v[i];
-        }
-        if (m->keys) sy_dealloc(ctx, m->keys, m->cap * sizeof *m->keys);
-        if (m->v) sy_dealloc(ctx, m->v, m->cap * sizeof *m->v);
-        if (m->z) sy_dealloc(ctx, m->z, m->cap * sizeof *m->z);
-        m->keys = nk;
-        m->v = nv;
-        m->z = nz;
+        bool ok = exact ? sy_etab_grow(ctx, &m->keys, (void **)&m->z, sizeof *m->z, m->cap, nc)
+                        : sy_etab_grow(ctx, &m->keys, (void **)&m->v, sizeof *m->v, m->cap, nc);
+        if (!ok) return SIZE_MAX;
         m->cap = nc;
     }
     size_t mask = m->cap - 1, j = (size_t)k->hash & mask;
@@ -547,29 +526,36 @@ const sy_expr *sy_memo_get(const sy_memo *m, const sy_expr *k)
     }
     return NULL;
 }
+bool sy_etab_grow(sy_ctx *ctx, const sy_expr ***keys, void **vals, size_t vsize, size_t cap, size_t ncap)
+{
+    const sy_expr **nk = sy_alloc(ctx, ncap * sizeof *nk);
+    unsigned char *nv = vsize ? sy_alloc(ctx, ncap * vsize) : NULL;
+    if (!nk || (vsize && !nv)) {
+        if (nk) sy_dealloc(ctx, nk, ncap * sizeof *nk);
+        return false;
+    }
+    memset(nk, 0, ncap * sizeof *nk);
+    const sy_expr **ok = *keys;
+    unsigned char *ov = vals ? *vals : NULL;
+    for (size_t i = 0; i < cap; i++) {
+        if (!ok[i]) continue;
+        size_t j = (size_t)ok[i]->hash & (ncap - 1);
+        while (nk[j]) j = (j + 1) & (ncap - 1);
+        nk[j] = ok[i];
+        if (vsize) memcpy(nv + j * vsize, ov + i * vsize, vsize);
+    }
+    if (ok) sy_dealloc(ctx, ok, cap * sizeof *ok);
+    if (ov) sy_dealloc(ctx, ov, cap * vsize);
+    *keys = nk;
+    if (vsize) *vals = nv;
+    return true;
+}
+
 bool sy_memo_put(sy_ctx *ctx, sy_memo *m, const sy_expr *k, const sy_expr *v)
 {
     if ((m->n + 1) * 2 > m->cap) {
-        size_t nc = m->cap * 2;
-        const sy_expr **nk = sy_alloc(ctx, nc * sizeof *nk), **nv = sy_alloc(ctx, nc * sizeof *nv);
-        if (!nk || !nv) {
-            if (nk) sy_dealloc(ctx, nk, nc * sizeof *nk);
-            if (nv) sy_dealloc(ctx, nv, nc * sizeof *nv);
-            return false;
-        }
-        memset(nk, 0, nc * sizeof *nk);
-        for (size_t i = 0; i < m->cap; i++) {
-            if (!m->keys[i]) continue;
-            size_t j = (size_t)m->keys[i]->hash & (nc - 1);
-            while (nk[j]) j = (j + 1) & (nc - 1);
-            nk[j] = m->keys[i];
-            nv[j] = m->vals[i];
-        }
-        sy_dealloc(ctx, m->keys, m->cap * sizeof *m->keys);
-        sy_dealloc(ctx, m->vals, m->cap * sizeof *m->vals);
-        m->keys = nk;
-        m->vals = nv;
-        m->cap = nc;
+        if (!sy_etab_grow(ctx, &m->keys, (void **)&m->vals, sizeof *m->vals, m->cap, m->cap * 2)) return false;
+        m->cap *= 2;
     }
     size_t mask = m->cap - 1, j = (size_t)k->hash & mask;
     while (m->keys[j] && m->keys[j] != k) j = (j + 1) & mask;

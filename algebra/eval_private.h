@@ -24,6 +24,14 @@ typedef struct sy_memo {
     const sy_expr **keys, **vals;
     size_t n, cap;
 } sy_memo;
+/* Grow an open-addressing table keyed by expression (linear probing from
+ * the node's hash; cap and ncap powers of two, cap 0 with *keys NULL for a
+ * new table) to ncap slots: the keys and one parallel value array of vsize
+ * bytes per slot (NULL *vals and vsize 0: none) are moved (bytewise, so an
+ * fmpz value moves without a copy) into new arrays and the old ones
+ * released. False when out of memory, the table unchanged. The one rehash
+ * of the memo tables of eval.c and of the guard set's cost memo. */
+bool sy_etab_grow(sy_ctx *ctx, const sy_expr ***keys, void **vals, size_t vsize, size_t cap, size_t ncap);
 bool sy_memo_init(sy_ctx *ctx, sy_memo *m);
 void sy_memo_clear(sy_ctx *ctx, sy_memo *m);
 const sy_expr *sy_memo_get(const sy_memo *m, const sy_expr *k);

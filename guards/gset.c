@@ -753,28 +753,11 @@ static void cost_put(costmemo *m, const sy_expr *e, size_t n)
     if (m->off) return;
     if ((m->n + 1) * 2 > m->cap) {
         size_t nc = m->cap ? m->cap * 2 : 64;
-        const sy_expr **nk = sy_alloc(m->ctx, nc * sizeof *nk);
-        size_t *nv = nk ? sy_alloc(m->ctx, nc * sizeof *nv) : NULL;
-        if (!nv) { /* no memo: the walk stays exact, only slower */
-            if (nk) sy_dealloc(m->ctx, nk, nc * sizeof *nk);
+        if (!sy_etab_grow(m->ctx, &m->k, (void **)&m->v, sizeof *m->v, m->cap, nc)) { /* no memo: the walk stays exact, only slower */
             if (sy_ctx_last_error(m->ctx) == SY_ENOMEM) sy_ctx_reset_error(m->ctx);
             m->off = true;
             return;
         }
-        memset(nk, 0, nc * sizeof *nk);
-        for (size_t i = 0; i < m->cap; i++) {
-            if (!m->k[i]) continue;
-            size_t j = (size_t)sy_expr_hash(m->k[i]) & (nc - 1);
-            while (nk[j]) j = (j + 1) & (nc - 1);
-            nk[j] = m->k[i];
-            nv[j] = m->v[i];
-        }
-        if (m->k) {
-            sy_dealloc(m->ctx, m->k, m->cap * sizeof *m->k);
-            sy_dealloc(m->ctx, m->v, m->cap * sizeof *m->v);
-        }
-        m->k = nk;
-        m->v = nv;
         m->cap = nc;
     }
     size_t j = (size_t)sy_expr_hash(e) & (m->cap - 1);
