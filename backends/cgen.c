@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algebra/eval_private.h"
 #include "algebra/expr_private.h"
 #include "backends/backends_private.h"
 #include "symshape/backend.h"
@@ -123,6 +124,13 @@ typedef struct {
     int dead;        /* an unconditional return was emitted: skip the rest of the function */
     unsigned *bdecl; /* the int temporaries bN declared so far in the current function */
     size_t nbdecl, capbdecl;
+    /* the operand of each integer node computed so far in the current
+     * function (open addressing by node hash): a function is straight-line
+     * code, so a shared subterm is computed once and its temporary reused,
+     * and the file is linear in the guard's DAG, not in its printed tree */
+    const sy_expr **mk;
+    opnd *mv;
+    size_t mcap, mn;
     sy_status st;    /* sticky */
 } cg;
 
@@ -520,7 +528,49 @@ static void gen_minmax(cg *g, const sy_expr *e, opnd *o)
     else *o = r;
 }
 
+static void gen_int_node(cg *g, const sy_expr *e, opnd *o);
+
+/* The memo slot of e (found or free), growing first; SIZE_MAX: out of memory. */
+static size_t memo_slot(cg *g, const sy_expr *e)
+{
+    if ((g->mn + 1) * 2 > g->mcap) {
+        size_t nc = g->mcap ? g->mcap * 2 : 64;
+        if (!sy_etab_grow(g->ctx, &g->mk, (void **)&g->mv, sizeof *g->mv, g->mcap, nc)) {
+            g->st = sy_fail_st(g->ctx, SY_ENOMEM, "out of memory");
+            return SIZE_MAX;
+        }
+        g->mcap = nc;
+    }
+    size_t m = g->mcap - 1, j = (size_t)sy_expr_hash(e) & m;
+    while (g->mk[j] && g->mk[j] != e) j = (j + 1) & m;
+    return j;
+}
+
 static void gen_int(cg *g, const sy_expr *e, opnd *o)
+{
+    set(o, "0");
+    if (g->st || g->dead) return;
+    sy_expr_kind k = sy_expr_kind_of(e);
+    if (k == SY_EXPR_INT || k == SY_EXPR_SYM) {
+        gen_int_node(g, e, o);
+        return;
+    }
+    size_t j = memo_slot(g, e);
+    if (j == SIZE_MAX) return;
+    if (g->mk[j]) {
+        *o = g->mv[j];
+        return;
+    }
+    gen_int_node(g, e, o);
+    if (g->st || g->dead) return;
+    j = memo_slot(g, e); /* the table may have grown meanwhile */
+    if (j == SIZE_MAX) return;
+    g->mk[j] = e;
+    g->mv[j] = *o;
+    g->mn++;
+}
+
+static void gen_int_node(cg *g, const sy_expr *e, opnd *o)
 {
     set(o, "0");
     if (g->st || g->dead) return;
@@ -780,6 +830,8 @@ static void put_guard_fn(cg *g, size_t i)
     g->nbdecl = 0;
     g->have_rc = 0;
     g->dead = 0;
+    if (g->mk) memset(g->mk, 0, g->mcap * sizeof *g->mk); /* temporaries are per function */
+    g->mn = 0;
     opnd r;
     gen_bool(g, x->expr, &r);
     emit(g, "    return %s;\n", r.s);
@@ -860,6 +912,8 @@ static sy_status render_c(const sy_backend *self, const sy_gset *gs, const sy_ba
     }
     put(&g, "    return %d;\n}\n", SY_CGEN_ACCEPT);
     if (g.bdecl) sy_dealloc(ctx, g.bdecl, g.capbdecl * sizeof *g.bdecl);
+    if (g.mk) sy_dealloc(ctx, g.mk, g.mcap * sizeof *g.mk);
+    if (g.mv) sy_dealloc(ctx, g.mv, g.mcap * sizeof *g.mv);
     return g.st;
 }
 
