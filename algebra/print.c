@@ -624,3 +624,15 @@ sy_status sy_expr_tree_size(sy_ctx *ctx, const sy_expr *e, uint64_t *out)
     if (!ok && ctx->err == SY_OK) sy_oom(ctx);
     return sy_op_end_st(ctx, ok ? SY_OK : ctx->err);
 }
+
+char *sy_expr_print_bounded(sy_ctx *ctx, const sy_expr *e, sy_print_style style, uint64_t let_past)
+{
+    uint64_t tree = 0;
+    if (!ctx) return NULL;
+    if (!e) {
+        sy_fail(ctx, SY_EINVAL, "print: NULL expression");
+        return NULL;
+    }
+    if (sy_expr_tree_size(ctx, e, &tree) != SY_OK) return NULL;
+    return tree > let_past ? sy_expr_print_let(ctx, e, style) : sy_expr_print(ctx, e, style);
+}

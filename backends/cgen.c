@@ -102,6 +102,8 @@ static const char sy_int64_h_text[] =
 /* String literals longer than this become char arrays: C99 only guarantees
  * 4095 characters and -pedantic warns past it. */
 #define LONG_STRING 4000
+/* messages and comments past this many tree nodes show the let-form */
+#define SY_CGEN_LET_NODES 100000u
 
 typedef struct {
     char s[192];
@@ -193,7 +195,7 @@ static void put_raw(cg *g, const char *s, size_t n)
 static void fail(cg *g, sy_status st, const char *what, const sy_expr *e)
 {
     if (g->st) return;
-    char *s = e ? sy_expr_print(g->ctx, e, SY_PRINT_CANONICAL) : NULL;
+    char *s = e ? sy_expr_print_bounded(g->ctx, e, SY_PRINT_CANONICAL, SY_CGEN_LET_NODES) : NULL;
     g->st = sy_fail_st(g->ctx, st, "c backend: %s%s%s", what, s ? ": " : "", s ? s : "");
     sy_str_free(g->ctx, s);
 }
@@ -378,7 +380,7 @@ static void declared_b(cg *g, const opnd *o)
 static void fail_closed(cg *g, int code, const char *why, const sy_expr *e)
 {
     if (g->st || g->dead) return;
-    char *s = e ? sy_expr_print(g->ctx, e, SY_PRINT_CANONICAL) : NULL;
+    char *s = e ? sy_expr_print_bounded(g->ctx, e, SY_PRINT_CANONICAL, SY_CGEN_LET_NODES) : NULL;
     if (e && !s) {
         g->st = sy_fail_st(g->ctx, SY_ENOMEM, "out of memory");
         return;

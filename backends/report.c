@@ -15,6 +15,9 @@
 #include "backends/backends_private.h"
 #include "symshape/backend.h"
 
+/* report texts past this many tree nodes use the let-form (as guard texts do) */
+#define SY_REPORT_LET_NODES 100000u
+
 /* ------------------------------------------------------------------ output */
 
 typedef struct {
@@ -263,8 +266,10 @@ static const sy_input_dim *env_dim(const model *m, const char *source)
 
 static void fmt_bound(model *m, char *buf, size_t n, const sy_expr *b, const char *inf)
 {
-    char *s = b ? sy_expr_print(m->ctx, b, SY_PRINT_CANONICAL) : NULL;
-    if (b && !s && !m->st) m->st = sy_fail_st(m->ctx, SY_ENOMEM, "out of memory");
+    /* the let-form past SY_REPORT_LET_NODES tree nodes: a bound that is a
+     * huge DAG is not printed as its exponential tree */
+    char *s = b ? sy_expr_print_bounded(m->ctx, b, SY_PRINT_CANONICAL, SY_REPORT_LET_NODES) : NULL;
+    if (b && !s && !m->st) m->st = sy_ctx_last_error(m->ctx) ? sy_ctx_last_error(m->ctx) : SY_ENOMEM;
     snprintf(buf, n, "%s", s ? s : inf);
     sy_str_free(m->ctx, s);
 }

@@ -250,9 +250,7 @@ static sy_status set_slots(sy_gset *gs, gguard *gg)
  * GIVE: sy_str_free. */
 static char *print_show(sy_ctx *ctx, const sy_expr *e)
 {
-    uint64_t tree = 0;
-    bool let = sy_expr_tree_size(ctx, e, &tree) == SY_OK && tree > SY_SHOW_LET_NODES;
-    return let ? sy_expr_print_let(ctx, e, SY_PRINT_CANONICAL) : sy_expr_print(ctx, e, SY_PRINT_CANONICAL);
+    return sy_expr_print_bounded(ctx, e, SY_PRINT_CANONICAL, SY_SHOW_LET_NODES);
 }
 
 static gguard *add_guard(sy_gset *gs, sy_gset_kind kind, const sy_expr *e, const char *why)

@@ -212,6 +212,12 @@ SY_API char *sy_expr_print(sy_ctx *ctx, const sy_expr *e, sy_print_style style);
  *  text is sy_expr_print's. GIVE: release with sy_str_free. NULL on error
  *  (SY_EINVAL, SY_ENOMEM, SY_EQUOTA as sy_expr_print). */
 SY_API char *sy_expr_print_let(sy_ctx *ctx, const sy_expr *e, sy_print_style style);
+/** Text for messages and reports: sy_expr_print's canonical text when the
+ *  tree @p e stands for has at most @p let_past nodes (sy_expr_tree_size),
+ *  else sy_expr_print_let's let-form, so the text stays linear in the
+ *  distinct nodes (a nested FloorDiv chain). GIVE: release with sy_str_free.
+ *  NULL on error (SY_EINVAL, SY_ENOMEM, SY_EQUOTA as sy_expr_print). */
+SY_API char *sy_expr_print_bounded(sy_ctx *ctx, const sy_expr *e, sy_print_style style, uint64_t let_past);
 /** Number of nodes of the tree @p e stands for, counting a shared subterm at
  *  each of its uses (what sy_expr_print's text grows with), saturated at
  *  UINT64_MAX. Linear in the distinct nodes (memoized per node).

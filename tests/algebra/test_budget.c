@@ -276,6 +276,31 @@ static uint64_t naive_tree_size(const sy_expr *e)
     return n;
 }
 
+/* sy_expr_print_bounded: the canonical text up to let_past tree nodes, the
+ * let-form past it (the 6-layer chain: 20 million tree nodes, a few KB). */
+Test(budget, print_bounded_switches_to_the_let_form_past_the_tree_size, .init = ctx_setup, .fini = ctx_teardown,
+     .timeout = 60)
+{
+    const sy_expr *e = P("FloorDiv(a + b, 3)*(a + b) + Max(a + b, c)");
+    uint64_t n = 0;
+    cr_assert(eq(int, sy_expr_tree_size(ctx, e, &n), SY_OK));
+    char *s = sy_expr_print_bounded(ctx, e, SY_PRINT_CANONICAL, n);
+    cr_assert(eq(str, s, "a*FloorDiv(a + b, 3) + b*FloorDiv(a + b, 3) + Max(c, a + b)"));
+    sy_str_free(ctx, s);
+    s = sy_expr_print_bounded(ctx, e, SY_PRINT_CANONICAL, n - 1);
+    cr_assert(eq(str, s, "let $1 = a + b\nlet $2 = FloorDiv($1, 3)\nin a*$2 + b*$2 + Max(c, $1)"));
+    sy_str_free(ctx, s);
+    s = sy_expr_print_bounded(ctx, chain(6), SY_PRINT_CANONICAL, 100000);
+    char *l = sy_expr_print_let(ctx, chain(6), SY_PRINT_CANONICAL);
+    cr_assert(s != NULL && l != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(str, s, l));
+    sy_str_free(ctx, l);
+    sy_str_free(ctx, s);
+    cr_assert(eq(ptr, sy_expr_print_bounded(ctx, NULL, SY_PRINT_CANONICAL, 0), NULL));
+    cr_assert(eq(int, sy_ctx_last_error(ctx), SY_EINVAL));
+    sy_ctx_reset_error(ctx);
+}
+
 /* The let-form prints each shared subterm once; an expression without
  * sharing prints as the canonical text; the tree size counts repeats. */
 Test(budget, let_form_and_tree_size, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
