@@ -82,6 +82,29 @@ Test(guards_golden, corpus_guard_sets_identical_to_golden, .init = ctx_setup, .f
     cr_assert(lt(int, 0, corpus_for_each(each, NULL)), "no model found");
 }
 
+/* A graph text traced with duck sizing and its guard set produced (not
+ * minimized yet); release with release_all. */
+typedef struct { sy_graph *g; sy_env *env; sy_trace *tr; sy_gset *gs; } produced;
+
+static produced produce_text(const char *t, size_t len, const char *name)
+{
+    produced p;
+    cr_assert(eq(int, sy_graph_load_text(ctx, t, len, name, &p.g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    p.env = sy_env_new(ctx, NULL);
+    cr_assert(p.env != NULL);
+    cr_assert(eq(int, sy_env_trace(p.env, p.g, 0, NULL, &p.tr), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(int, sy_gset_produce(p.env, p.g, &p.gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    return p;
+}
+
+static void release_all(produced *p)
+{
+    sy_gset_free(p->gs);
+    sy_trace_free(p->tr);
+    sy_env_free(p->env);
+    sy_graph_free(p->g);
+}
+
 /* Issue 14, last row: 10^4 guard_bool nodes 's*(i+2) != t' (s, t the two dims
  * of x, example [3, 7]). None is implied by the others (t = s*(i+2) violates
  * exactly one), so minimization keeps all of them, plus rank, dtype and the
@@ -103,13 +126,8 @@ Test(guards_golden, ten_thousand_disequalities_all_kept, .init = ctx_setup, .fin
                                 ",{\"name\":\"g%d\",\"op\":\"guard_bool\",\"args\":[{\"ref\":\"c%d\"},true],\"kwargs\":{}}",
                                 i, i + 2, i, i, i, i);
     len += (size_t)snprintf(t + len, cap - len, "],\"outputs\":[]}");
-    sy_graph *g;
-    cr_assert(eq(int, sy_graph_load_text(ctx, t, len, "ne.json", &g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    sy_env *env = sy_env_new(ctx, NULL);
-    sy_trace *tr;
-    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &tr), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    sy_gset *gs;
-    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK));
+    produced p = produce_text(t, len, "ne.json");
+    sy_gset *gs = p.gs;
     cr_assert(eq(sz, sy_gset_size(gs), (size_t)N + 4));
     cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
     cr_assert(eq(sz, sy_gset_size(gs), (size_t)N + 4));
@@ -117,10 +135,7 @@ Test(guards_golden, ten_thousand_disequalities_all_kept, .init = ctx_setup, .fin
     for (size_t i = 0; i < sy_gset_size(gs); i++) nrel += sy_gset_at(gs, i)->kind == SY_GK_RELATION;
     cr_assert(eq(sz, nrel, (size_t)N));
     cr_assert(eq(str, (char *)sy_gset_at(gs, 2)->text, "2 <= x.size()[0]"));
-    sy_gset_free(gs);
-    sy_trace_free(tr);
-    sy_env_free(env);
-    sy_graph_free(g);
+    release_all(&p);
     free(t);
 }
 
@@ -151,21 +166,13 @@ Test(guards_golden, half_lines_keep_the_strongest_bound_per_source, .init = ctx_
                                 k, gd[k].v, gd[k].a, k, k, gd[k].b, k, gd[k].op, k, gd[k].c, k, k);
     len += (size_t)snprintf(t + len, sizeof t - len, "],\"outputs\":[]}");
     cr_assert(lt(sz, len, sizeof t));
-    sy_graph *g;
-    cr_assert(eq(int, sy_graph_load_text(ctx, t, len, "hl.json", &g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    sy_env *env = sy_env_new(ctx, NULL);
-    sy_trace *tr;
-    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &tr), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    sy_gset *gs;
-    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK));
+    produced p = produce_text(t, len, "hl.json");
+    sy_gset *gs = p.gs;
     cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
     static const char *const want[] = {"x.dim() == 2", "x.dtype == 0", "75 <= x.size()[0]", "2 <= x.size()[1]",
                                        "x.size()[1] <= 51"};
     cr_assert(eq(sz, sy_gset_size(gs), 5));
     for (size_t i = 0; i < 5; i++) cr_assert(eq(str, (char *)sy_gset_at(gs, i)->text, (char *)want[i]));
     cr_assert(eq(sz, sy_gset_nimplied(gs), 3));
-    sy_gset_free(gs);
-    sy_trace_free(tr);
-    sy_env_free(env);
-    sy_graph_free(g);
+    release_all(&p);
 }
