@@ -128,6 +128,7 @@ static const sy_expr **vals(ox_call *c, size_t k, size_t *n)
 {
     if (!has(c, k)) return NULL;
     ox_val *v = c->in[k];
+    if (v->kv && ox_materialize(c->tr, v)) return NULL;
     if (v->iv) {
         *n = v->nv;
         return v->iv;
@@ -1017,32 +1018,32 @@ static sy_status op_split(ox_call *c)
 /* Slice-13: per axis, start/end clamped as the spec says:
  *   start < 0 -> start + dim; end < 0 -> end + dim;
  *   step > 0: start, end clamped to [0, dim]; step < 0: start to [0, dim-1], end to [-1, dim-1];
- *   length = max(0, ceil((end - start) / step)). */
-static sy_status slice_len(ox_call *c, const sy_expr *dim, const sy_expr *s, const sy_expr *e, int64_t step,
-                           const sy_expr **len, const sy_expr **start_out)
+ *   length = max(0, ceil((end - start) / step)).
+ * INT64_MAX and INT64_MIN (torch's "to the end" / "to the start") arrive as
+ * inf = +1 / -1 with a NULL expression: they clamp to the spec's bounds in
+ * int64 here, so no expression (a FLINT bignum) is built for them. */
+static sy_status slice_len(ox_call *c, const sy_expr *dim, const sy_expr *s, int sinf, const sy_expr *e, int einf,
+                           int64_t step, const sy_expr **len, const sy_expr **start_out)
 {
     sy_ctx *x = c->ctx;
-    const sy_expr *big = K(c, INT64_MAX), *small = K(c, INT64_MIN);
     int neg;
-    if (s == small || s == big) {
-    } else {
+    if (!sinf) {
         TRY(truth(c, sy_expr_lt(x, s, K(c, 0)), "Slice: start is negative", &neg));
         if (neg) s = sy_expr_add(x, s, dim);
+        CHK(s);
     }
-    if (e == small || e == big) {
-    } else {
+    if (!einf) {
         TRY(truth(c, sy_expr_lt(x, e, K(c, 0)), "Slice: end is negative", &neg));
         if (neg) e = sy_expr_add(x, e, dim);
+        CHK(e);
     }
-    CHK(s);
-    CHK(e);
     const sy_expr *dm1 = sy_expr_add_si(x, dim, -1);
     if (step > 0) {
-        s = s == small ? K(c, 0) : s == big ? dim : sy_expr_max(x, K(c, 0), sy_expr_min(x, s, dim));
-        e = e == small ? K(c, 0) : e == big ? dim : sy_expr_max(x, K(c, 0), sy_expr_min(x, e, dim));
+        s = sinf < 0 ? K(c, 0) : sinf > 0 ? dim : sy_expr_max(x, K(c, 0), sy_expr_min(x, s, dim));
+        e = einf < 0 ? K(c, 0) : einf > 0 ? dim : sy_expr_max(x, K(c, 0), sy_expr_min(x, e, dim));
     } else {
-        s = s == small ? K(c, 0) : s == big ? dm1 : sy_expr_max(x, K(c, 0), sy_expr_min(x, s, dm1));
-        e = e == small ? K(c, -1) : e == big ? dm1 : sy_expr_max(x, K(c, -1), sy_expr_min(x, e, dm1));
+        s = sinf < 0 ? K(c, 0) : sinf > 0 ? dm1 : sy_expr_max(x, K(c, 0), sy_expr_min(x, s, dm1));
+        e = einf < 0 ? K(c, -1) : einf > 0 ? dm1 : sy_expr_max(x, K(c, -1), sy_expr_min(x, e, dm1));
     }
     CHK(s);
     CHK(e);
@@ -1063,11 +1064,48 @@ static sy_status slice_len(ox_call *c, const sy_expr *dim, const sy_expr *s, con
     return SY_OK;
 }
 
+/* Slice's starts or ends (input k) as expressions, INT64_MAX / INT64_MIN as
+ * inf +1 / -1 (a NULL entry); a constant tensor read as int64 (ox_val.kv)
+ * stays int64 for those two. NULL *out: the values depend on data. */
+static sy_status slice_bounds(ox_call *c, size_t k, size_t *n, const sy_expr ***out, signed char **inf)
+{
+    ox_val *v = c->in[k];
+    *out = NULL;
+    *n = 0;
+    if (v->kv && !v->iv) {
+        const sy_expr **r = ox_alloc(c, (v->nv ? v->nv : 1) * sizeof *r);
+        signed char *f = ox_alloc(c, v->nv ? v->nv : 1);
+        CHK(r);
+        CHK(f);
+        for (size_t i = 0; i < v->nv; i++) {
+            f[i] = v->kv[i] == INT64_MAX ? 1 : v->kv[i] == INT64_MIN ? -1 : 0;
+            if (!f[i]) CHK(r[i] = K(c, v->kv[i]));
+        }
+        *n = v->nv;
+        *out = r;
+        *inf = f;
+        return SY_OK;
+    }
+    const sy_expr **r = (const sy_expr **)vals(c, k, n);
+    if (!r) return SY_OK;
+    signed char *f = ox_alloc(c, *n ? *n : 1);
+    CHK(f);
+    for (size_t i = 0; i < *n; i++) {
+        int64_t q;
+        f[i] = 0;
+        if (sy_expr_get_si(r[i], &q) == SY_OK && (q == INT64_MAX || q == INT64_MIN)) f[i] = q == INT64_MAX ? 1 : -1;
+    }
+    *out = r;
+    *inf = f;
+    return SY_OK;
+}
+
 static sy_status op_slice(ox_call *c)
 {
     const sy_tensor *x = T(c, 0);
     size_t ns, ne, na = 0, nst = 0;
     const sy_expr **S, **E, **A = NULL, **ST = NULL;
+    signed char *sinf = NULL, *einf = NULL;
     int64_t *attr_s = NULL, *attr_e = NULL, *attr_a = NULL;
     if (c->nin == 1) { /* Slice-1 form (attributes) is not in opsets 11-18, accepted anyway */
         size_t n1, n2, n3;
@@ -1080,8 +1118,18 @@ static sy_status op_slice(ox_call *c)
         E = ox_alloc(c, (n2 ? n2 : 1) * sizeof *E);
         CHK(S);
         CHK(E);
-        for (size_t i = 0; i < n1; i++) S[i] = K(c, a1[i]);
-        for (size_t i = 0; i < n2; i++) E[i] = K(c, a2[i]);
+        sinf = ox_alloc(c, n1 ? n1 : 1);
+        einf = ox_alloc(c, n2 ? n2 : 1);
+        CHK(sinf);
+        CHK(einf);
+        for (size_t i = 0; i < n1; i++) {
+            sinf[i] = a1[i] == INT64_MAX ? 1 : a1[i] == INT64_MIN ? -1 : 0;
+            if (!sinf[i]) CHK(S[i] = K(c, a1[i]));
+        }
+        for (size_t i = 0; i < n2; i++) {
+            einf[i] = a2[i] == INT64_MAX ? 1 : a2[i] == INT64_MIN ? -1 : 0;
+            if (!einf[i]) CHK(E[i] = K(c, a2[i]));
+        }
         ns = n1;
         ne = n2;
         if (n3) {
@@ -1092,8 +1140,8 @@ static sy_status op_slice(ox_call *c)
         }
     } else {
         if (c->nin < 3 || !has(c, 1) || !has(c, 2)) return ox_err(c, SY_EINVAL, "starts and ends are required");
-        S = (const sy_expr **)vals(c, 1, &ns);
-        E = (const sy_expr **)vals(c, 2, &ne);
+        TRY(slice_bounds(c, 1, &ns, &S, &sinf));
+        TRY(slice_bounds(c, 2, &ne, &E, &einf));
         if (!S || !E) {
             /* data-dependent bounds: the sliced dims are unbacked */
             size_t nax = 0;
@@ -1143,7 +1191,7 @@ static sy_status op_slice(ox_call *c)
         if (step == 0) return ox_err(c, SY_EINVAL, "step 0");
         if (is_b(S[i]) || is_b(E[i])) return ox_err(c, SY_EINVAL, "starts/ends must be integers");
         const sy_expr *st;
-        TRY(slice_len(c, x->sizes[ax], S[i], E[i], step, &d[ax], &st));
+        TRY(slice_len(c, x->sizes[ax], S[i], sinf[i], E[i], einf[i], step, &d[ax], &st));
         if (ax == 0) start0 = st, step0 = step;
     }
     TRY(set_out(c, 0, c->in[0]->elem, x->ndim, d));
@@ -2037,145 +2085,145 @@ static sy_status op_loop(ox_call *c)
 /* ------------------------------------------------------------------ the table */
 
 static const ox_op ops[] = {
-    {"Abs", op_abs, 1, 1},
-    {"Acos", op_unary, 1, 1},
-    {"Acosh", op_unary, 1, 1},
-    {"Add", op_add, 2, 2},
-    {"And", op_and, 2, 2},
-    {"ArgMax", op_argreduce, 1, 1},
-    {"ArgMin", op_argreduce, 1, 1},
-    {"Asin", op_unary, 1, 1},
-    {"Asinh", op_unary, 1, 1},
-    {"Atan", op_unary, 1, 1},
-    {"Atanh", op_unary, 1, 1},
-    {"AveragePool", op_pool, 1, 1},
-    {"BatchNormalization", op_batchnorm, 5, 5},
-    {"BitShift", op_bcast, 2, 2},
-    {"BitwiseAnd", op_bcast, 2, 2},
-    {"BitwiseNot", op_unary, 1, 1},
-    {"BitwiseOr", op_bcast, 2, 2},
-    {"BitwiseXor", op_bcast, 2, 2},
-    {"Cast", op_cast, 1, 1},
-    {"CastLike", op_cast, 2, 2},
-    {"Ceil", op_floor, 1, 1},
-    {"Celu", op_unary, 1, 1},
-    {"Clip", op_clip, 1, 3},
-    {"Concat", op_concat, 1, -1},
-    {"Constant", op_constant, 0, 0},
-    {"ConstantOfShape", op_constantofshape, 1, 1},
-    {"Conv", op_conv, 2, 3},
-    {"ConvTranspose", op_convtranspose, 2, 3},
-    {"Cos", op_unary, 1, 1},
-    {"Cosh", op_unary, 1, 1},
-    {"CumSum", op_unary, 2, 2},
-    {"DepthToSpace", op_depthtospace, 1, 1},
-    {"Div", op_div, 2, 2},
-    {"Dropout", op_dropout, 1, 3},
-    {"Einsum", op_einsum, 1, -1},
-    {"Elu", op_unary, 1, 1},
-    {"Equal", op_equal, 2, 2},
-    {"Erf", op_unary, 1, 1},
-    {"Exp", op_unary, 1, 1},
-    {"Expand", op_expand, 2, 2},
-    {"EyeLike", op_unary, 1, 1},
-    {"Flatten", op_flatten, 1, 1},
-    {"Floor", op_floor, 1, 1},
-    {"GRU", op_rnn, 3, 6},
-    {"Gather", op_gather, 2, 2},
-    {"GatherElements", op_gatherelements, 2, 2},
-    {"GatherND", op_gathernd, 2, 2},
-    {"Gemm", op_gemm, 2, 3},
-    {"GlobalAveragePool", op_globalpool, 1, 1},
-    {"GlobalLpPool", op_globalpool, 1, 1},
-    {"GlobalMaxPool", op_globalpool, 1, 1},
-    {"Greater", op_greater, 2, 2},
-    {"GreaterOrEqual", op_greatereq, 2, 2},
-    {"GroupNormalization", op_groupnorm, 3, 3},
-    {"HardSigmoid", op_unary, 1, 1},
-    {"HardSwish", op_unary, 1, 1},
-    {"Hardmax", op_softmax, 1, 1},
-    {"Identity", op_identity, 1, 1},
-    {"If", op_if, 1, 1},
-    {"InstanceNormalization", op_instancenorm, 3, 3},
-    {"IsInf", op_bool_bcast, 1, 1},
-    {"IsNaN", op_bool_bcast, 1, 1},
-    {"LRN", op_unary, 1, 1},
-    {"LSTM", op_rnn, 3, 8},
-    {"LayerNormalization", op_layernorm, 2, 3},
-    {"LeakyRelu", op_unary, 1, 1},
-    {"Less", op_less, 2, 2},
-    {"LessOrEqual", op_lesseq, 2, 2},
-    {"Log", op_unary, 1, 1},
-    {"LogSoftmax", op_softmax, 1, 1},
-    {"Loop", op_loop, 0, -1},
-    {"LpNormalization", op_unary, 1, 1},
-    {"LpPool", op_pool, 1, 1},
-    {"MatMul", op_matmul, 2, 2},
-    {"Max", op_max, 1, -1},
-    {"MaxPool", op_pool, 1, 1},
-    {"Mean", op_bcast, 1, -1},
-    {"Min", op_min, 1, -1},
-    {"Mish", op_unary, 1, 1},
-    {"Mod", op_mod, 2, 2},
-    {"Mul", op_mul, 2, 2},
-    {"Neg", op_neg, 1, 1},
-    {"NonZero", op_nonzero, 1, 1},
-    {"Not", op_not, 1, 1},
-    {"OneHot", op_onehot, 3, 3},
-    {"Or", op_or, 2, 2},
-    {"PRelu", op_bcast, 2, 2},
-    {"Pad", op_pad, 1, 4},
-    {"Pow", op_pow, 2, 2},
-    {"RNN", op_rnn, 3, 6},
-    {"Range", op_range, 3, 3},
-    {"Reciprocal", op_unary, 1, 1},
-    {"ReduceL1", op_reduce, 1, 2},
-    {"ReduceL2", op_reduce, 1, 2},
-    {"ReduceLogSum", op_reduce, 1, 2},
-    {"ReduceLogSumExp", op_reduce, 1, 2},
-    {"ReduceMax", op_reduce, 1, 2},
-    {"ReduceMean", op_reduce, 1, 2},
-    {"ReduceMin", op_reduce, 1, 2},
-    {"ReduceProd", op_reduce, 1, 2},
-    {"ReduceSum", op_reduce, 1, 2},
-    {"ReduceSumSquare", op_reduce, 1, 2},
-    {"Relu", op_relu, 1, 1},
-    {"Reshape", op_reshape, 2, 2},
-    {"Resize", op_resize, 1, 4},
-    {"Round", op_floor, 1, 1},
-    {"Scan", op_loop, 0, -1},
-    {"Scatter", op_scatter, 3, 3},
-    {"ScatterElements", op_scatter, 3, 3},
-    {"ScatterND", op_scatter, 3, 3},
-    {"Selu", op_unary, 1, 1},
-    {"Shape", op_shape, 1, 1},
-    {"Shrink", op_unary, 1, 1},
-    {"Sigmoid", op_unary, 1, 1},
-    {"Sign", op_unary, 1, 1},
-    {"Sin", op_unary, 1, 1},
-    {"Sinh", op_unary, 1, 1},
-    {"Size", op_size, 1, 1},
-    {"Slice", op_slice, 1, 5},
-    {"Softmax", op_softmax, 1, 1},
-    {"Softplus", op_unary, 1, 1},
-    {"Softsign", op_unary, 1, 1},
-    {"SpaceToDepth", op_depthtospace, 1, 1},
-    {"Split", op_split, 1, 2},
-    {"Sqrt", op_unary, 1, 1},
-    {"Squeeze", op_squeeze, 1, 2},
-    {"Sub", op_sub, 2, 2},
-    {"Sum", op_sum, 1, -1},
-    {"Tan", op_unary, 1, 1},
-    {"Tanh", op_unary, 1, 1},
-    {"ThresholdedRelu", op_unary, 1, 1},
-    {"Tile", op_tile, 2, 2},
-    {"TopK", op_topk, 2, 2},
-    {"Transpose", op_transpose, 1, 1},
-    {"Trilu", op_unary, 1, 2},
-    {"Unsqueeze", op_unsqueeze, 1, 2},
-    {"Upsample", op_resize, 1, 2},
-    {"Where", op_where, 3, 3},
-    {"Xor", op_xor, 2, 2},
+    {"Abs", op_abs, 1, 1, 0},
+    {"Acos", op_unary, 1, 1, 0},
+    {"Acosh", op_unary, 1, 1, 0},
+    {"Add", op_add, 2, 2, 0},
+    {"And", op_and, 2, 2, 0},
+    {"ArgMax", op_argreduce, 1, 1, 0},
+    {"ArgMin", op_argreduce, 1, 1, 0},
+    {"Asin", op_unary, 1, 1, 0},
+    {"Asinh", op_unary, 1, 1, 0},
+    {"Atan", op_unary, 1, 1, 0},
+    {"Atanh", op_unary, 1, 1, 0},
+    {"AveragePool", op_pool, 1, 1, 0},
+    {"BatchNormalization", op_batchnorm, 5, 5, 0},
+    {"BitShift", op_bcast, 2, 2, 0},
+    {"BitwiseAnd", op_bcast, 2, 2, 0},
+    {"BitwiseNot", op_unary, 1, 1, 0},
+    {"BitwiseOr", op_bcast, 2, 2, 0},
+    {"BitwiseXor", op_bcast, 2, 2, 0},
+    {"Cast", op_cast, 1, 1, 0},
+    {"CastLike", op_cast, 2, 2, 0},
+    {"Ceil", op_floor, 1, 1, 0},
+    {"Celu", op_unary, 1, 1, 0},
+    {"Clip", op_clip, 1, 3, 0},
+    {"Concat", op_concat, 1, -1, 0},
+    {"Constant", op_constant, 0, 0, 0},
+    {"ConstantOfShape", op_constantofshape, 1, 1, 0},
+    {"Conv", op_conv, 2, 3, 0},
+    {"ConvTranspose", op_convtranspose, 2, 3, 0},
+    {"Cos", op_unary, 1, 1, 0},
+    {"Cosh", op_unary, 1, 1, 0},
+    {"CumSum", op_unary, 2, 2, 0},
+    {"DepthToSpace", op_depthtospace, 1, 1, 0},
+    {"Div", op_div, 2, 2, 0},
+    {"Dropout", op_dropout, 1, 3, 0},
+    {"Einsum", op_einsum, 1, -1, 0},
+    {"Elu", op_unary, 1, 1, 0},
+    {"Equal", op_equal, 2, 2, 0},
+    {"Erf", op_unary, 1, 1, 0},
+    {"Exp", op_unary, 1, 1, 0},
+    {"Expand", op_expand, 2, 2, 0},
+    {"EyeLike", op_unary, 1, 1, 0},
+    {"Flatten", op_flatten, 1, 1, 0},
+    {"Floor", op_floor, 1, 1, 0},
+    {"GRU", op_rnn, 3, 6, 0},
+    {"Gather", op_gather, 2, 2, 0},
+    {"GatherElements", op_gatherelements, 2, 2, 0},
+    {"GatherND", op_gathernd, 2, 2, 0},
+    {"Gemm", op_gemm, 2, 3, 0},
+    {"GlobalAveragePool", op_globalpool, 1, 1, 0},
+    {"GlobalLpPool", op_globalpool, 1, 1, 0},
+    {"GlobalMaxPool", op_globalpool, 1, 1, 0},
+    {"Greater", op_greater, 2, 2, 0},
+    {"GreaterOrEqual", op_greatereq, 2, 2, 0},
+    {"GroupNormalization", op_groupnorm, 3, 3, 0},
+    {"HardSigmoid", op_unary, 1, 1, 0},
+    {"HardSwish", op_unary, 1, 1, 0},
+    {"Hardmax", op_softmax, 1, 1, 0},
+    {"Identity", op_identity, 1, 1, 0},
+    {"If", op_if, 1, 1, 0},
+    {"InstanceNormalization", op_instancenorm, 3, 3, 0},
+    {"IsInf", op_bool_bcast, 1, 1, 0},
+    {"IsNaN", op_bool_bcast, 1, 1, 0},
+    {"LRN", op_unary, 1, 1, 0},
+    {"LSTM", op_rnn, 3, 8, 0},
+    {"LayerNormalization", op_layernorm, 2, 3, 0},
+    {"LeakyRelu", op_unary, 1, 1, 0},
+    {"Less", op_less, 2, 2, 0},
+    {"LessOrEqual", op_lesseq, 2, 2, 0},
+    {"Log", op_unary, 1, 1, 0},
+    {"LogSoftmax", op_softmax, 1, 1, 0},
+    {"Loop", op_loop, 0, -1, 0},
+    {"LpNormalization", op_unary, 1, 1, 0},
+    {"LpPool", op_pool, 1, 1, 0},
+    {"MatMul", op_matmul, 2, 2, 0},
+    {"Max", op_max, 1, -1, 0},
+    {"MaxPool", op_pool, 1, 1, 0},
+    {"Mean", op_bcast, 1, -1, 0},
+    {"Min", op_min, 1, -1, 0},
+    {"Mish", op_unary, 1, 1, 0},
+    {"Mod", op_mod, 2, 2, 0},
+    {"Mul", op_mul, 2, 2, 0},
+    {"Neg", op_neg, 1, 1, 0},
+    {"NonZero", op_nonzero, 1, 1, 0},
+    {"Not", op_not, 1, 1, 0},
+    {"OneHot", op_onehot, 3, 3, 0},
+    {"Or", op_or, 2, 2, 0},
+    {"PRelu", op_bcast, 2, 2, 0},
+    {"Pad", op_pad, 1, 4, 0},
+    {"Pow", op_pow, 2, 2, 0},
+    {"RNN", op_rnn, 3, 6, 0},
+    {"Range", op_range, 3, 3, 0},
+    {"Reciprocal", op_unary, 1, 1, 0},
+    {"ReduceL1", op_reduce, 1, 2, 0},
+    {"ReduceL2", op_reduce, 1, 2, 0},
+    {"ReduceLogSum", op_reduce, 1, 2, 0},
+    {"ReduceLogSumExp", op_reduce, 1, 2, 0},
+    {"ReduceMax", op_reduce, 1, 2, 0},
+    {"ReduceMean", op_reduce, 1, 2, 0},
+    {"ReduceMin", op_reduce, 1, 2, 0},
+    {"ReduceProd", op_reduce, 1, 2, 0},
+    {"ReduceSum", op_reduce, 1, 2, 0},
+    {"ReduceSumSquare", op_reduce, 1, 2, 0},
+    {"Relu", op_relu, 1, 1, 0},
+    {"Reshape", op_reshape, 2, 2, 0},
+    {"Resize", op_resize, 1, 4, 0},
+    {"Round", op_floor, 1, 1, 0},
+    {"Scan", op_loop, 0, -1, 0},
+    {"Scatter", op_scatter, 3, 3, 0},
+    {"ScatterElements", op_scatter, 3, 3, 0},
+    {"ScatterND", op_scatter, 3, 3, 0},
+    {"Selu", op_unary, 1, 1, 0},
+    {"Shape", op_shape, 1, 1, 0},
+    {"Shrink", op_unary, 1, 1, 0},
+    {"Sigmoid", op_unary, 1, 1, 0},
+    {"Sign", op_unary, 1, 1, 0},
+    {"Sin", op_unary, 1, 1, 0},
+    {"Sinh", op_unary, 1, 1, 0},
+    {"Size", op_size, 1, 1, 0},
+    {"Slice", op_slice, 1, 5, 0x6u}, /* starts and ends: INT64_MAX/INT64_MIN read as int64 */
+    {"Softmax", op_softmax, 1, 1, 0},
+    {"Softplus", op_unary, 1, 1, 0},
+    {"Softsign", op_unary, 1, 1, 0},
+    {"SpaceToDepth", op_depthtospace, 1, 1, 0},
+    {"Split", op_split, 1, 2, 0},
+    {"Sqrt", op_unary, 1, 1, 0},
+    {"Squeeze", op_squeeze, 1, 2, 0},
+    {"Sub", op_sub, 2, 2, 0},
+    {"Sum", op_sum, 1, -1, 0},
+    {"Tan", op_unary, 1, 1, 0},
+    {"Tanh", op_unary, 1, 1, 0},
+    {"ThresholdedRelu", op_unary, 1, 1, 0},
+    {"Tile", op_tile, 2, 2, 0},
+    {"TopK", op_topk, 2, 2, 0},
+    {"Transpose", op_transpose, 1, 1, 0},
+    {"Trilu", op_unary, 1, 2, 0},
+    {"Unsqueeze", op_unsqueeze, 1, 2, 0},
+    {"Upsample", op_resize, 1, 2, 0},
+    {"Where", op_where, 3, 3, 0},
+    {"Xor", op_xor, 2, 2, 0},
 };
 
 static int cmp_op(const void *a, const void *b) { return strcmp((const char *)a, ((const ox_op *)b)->name); }

@@ -24,6 +24,7 @@
 #define ox_is_int sy_ox_is_int
 #define ox_run_graph sy_ox_run_graph
 #define ox_tensor_val sy_ox_tensor_val
+#define ox_materialize sy_ox_materialize
 #define ox_nodes_open sy_ox_nodes_open
 #define ox_node_get sy_ox_node_get
 #define ox_init_get sy_ox_init_get
@@ -91,10 +92,14 @@ int ox_is_float(int elem);
 size_t ox_elem_size(int elem);
 
 /* ---- trace values */
-typedef struct ox_val {       /* 40 bytes: one per value of the graph */
+typedef struct ox_val {       /* 48 bytes: one per value of the graph */
     const char *name;
     const sy_tensor *t;        /* shape */
     const sy_expr **iv;        /* integer / boolean element values, or NULL */
+    const int64_t *kv;         /* constant integer element values not yet built as iv (a constant tensor holding a
+                                  value beyond FLINT's small integers, |x| >= 2^62, such as Slice's INT64_MAX end:
+                                  building it would make FLINT allocate its first bignum block, ~167 KB), or NULL;
+                                  ox_materialize builds iv from it */
     double *fv;                /* floating constant element values, or NULL */
     int32_t elem;              /* ONNX elem type */
     uint16_t nv;               /* number of element values held (== numel when held; <= SY_ONNX_MAX_VALUES) */
@@ -123,6 +128,7 @@ typedef struct ox_op {
     const char *name;
     ox_rule rule;
     int min_in, max_in;        /* input count bounds (max -1: variadic) */
+    unsigned raw;              /* bit k: the rule reads input k's ox_val.kv itself (else run_node builds iv first) */
 } ox_op;
 const ox_op *ox_find_op(const char *name);
 
@@ -139,6 +145,8 @@ sy_status ox_attr_ints(ox_call *c, const char *name, size_t *n, const int64_t **
 sy_status ox_attr_floats(ox_call *c, const char *name, size_t *n, const float *const **unused, const float **v);
 sy_status ox_attr_string(ox_call *c, const char *name, const char *dflt, char *buf, size_t cap);
 /* a TensorProto as a value; errors name it "KIND 'NAME'" (NAME NULL: KIND alone) */
+/* builds v->iv from v->kv when only kv is held (a no-op otherwise) */
+sy_status ox_materialize(struct sy_onnx_trace *tr, ox_val *v);
 sy_status ox_tensor_val(struct sy_onnx_trace *tr, const Onnx__TensorProto *tp, const char *kind, const char *name, ox_val *out);
 void *ox_alloc(ox_call *c, size_t size);
 sy_status ox_run_graph(struct sy_onnx_trace *tr, ox_scope *parent, const Onnx__GraphProto *g, size_t nbind,

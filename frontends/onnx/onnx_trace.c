@@ -339,9 +339,10 @@ sy_status ox_tensor_val(sy_onnx_trace *t, const Onnx__TensorProto *tp, const cha
     size_t n = (size_t)numel, es = ox_elem_size(elem);
     int isf = ox_is_float(elem) || elem == OX_COMPLEX64 || elem == OX_COMPLEX128;
     if (elem == OX_COMPLEX64 || elem == OX_COMPLEX128) return SY_OK;
-    const sy_expr **iv = isf ? NULL : tr_alloc(t, (n ? n : 1) * sizeof *iv);
+    int64_t kv[SY_ONNX_MAX_VALUES]; /* n <= SY_ONNX_MAX_VALUES here */
     double *fv = isf ? tr_alloc(t, (n ? n : 1) * sizeof *fv) : NULL;
-    if ((!isf && !iv) || (isf && !fv)) return SY_ENOMEM;
+    if (isf && !fv) return SY_ENOMEM;
+    int wide = 0; /* a value FLINT holds as a bignum */
     size_t have = 0;
     for (size_t i = 0; i < n; i++) {
         int64_t x = 0;
@@ -382,15 +383,40 @@ sy_status ox_tensor_val(sy_onnx_trace *t, const Onnx__TensorProto *tp, const cha
             break; /* no data (dropped payload or none): values unknown */
         }
         if (isf) fv[i] = f;
-        else iv[i] = sy_expr_int_si(ctx, elem == OX_BOOL ? (x != 0) : x);
+        else kv[i] = elem == OX_BOOL ? (x != 0) : x;
+        if (!isf && (kv[i] > COEFF_MAX || kv[i] < COEFF_MIN)) wide = 1;
         have++;
     }
     if (have != n) return SY_OK;
-    if (elem == OX_BOOL)
-        for (size_t i = 0; i < n; i++) iv[i] = sy_expr_bool(ctx, iv[i] != sy_expr_int_si(ctx, 0));
     out->nv = n;
-    out->iv = iv;
     out->fv = fv;
+    if (wide) { /* kept as int64 until a rule needs expressions (Slice reads them as int64) */
+        int64_t *k = tr_alloc(t, n * sizeof *k);
+        if (!k) return SY_ENOMEM;
+        memcpy(k, kv, n * sizeof *k);
+        out->kv = k;
+        return SY_OK;
+    }
+    if (isf) return SY_OK;
+    const sy_expr **iv = tr_alloc(t, (n ? n : 1) * sizeof *iv);
+    if (!iv) return SY_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        iv[i] = elem == OX_BOOL ? sy_expr_bool(ctx, kv[i] != 0) : sy_expr_int_si(ctx, kv[i]);
+        if (!iv[i]) return sy_ctx_last_error(ctx);
+    }
+    out->iv = iv;
+    return SY_OK;
+}
+
+sy_status ox_materialize(sy_onnx_trace *t, ox_val *v)
+{
+    if (!v || v->iv || !v->kv) return SY_OK;
+    const sy_expr **iv = tr_alloc(t, (v->nv ? v->nv : 1) * sizeof *iv);
+    if (!iv) return SY_ENOMEM;
+    for (size_t i = 0; i < v->nv; i++)
+        if (!(iv[i] = sy_expr_int_si(t->ctx, v->kv[i]))) return sy_ctx_last_error(t->ctx);
+    v->iv = iv;
+    v->kv = NULL;
     return SY_OK;
 }
 
@@ -441,6 +467,11 @@ static sy_status run_node(sy_onnx_trace *t, ox_scope *s, const Onnx__NodeProto *
     }
     for (int k = 0; k < op->min_in; k++)
         if (!c.in[k]) return ox_err(&c, SY_EINVAL, "required input %d is missing (empty name)", k);
+    for (size_t k = 0; k < c.nin; k++)
+        if (c.in[k] && c.in[k]->kv && !(k < 32 && op->raw >> k & 1u)) {
+            sy_status st = ox_materialize(t, c.in[k]);
+            if (st) return st;
+        }
     sy_status st = op->rule(&c);
     if (st) {
         const char *msg = sy_ctx_last_error_msg(ctx);
