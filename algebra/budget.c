@@ -65,9 +65,13 @@ bool sy_budget_over(sy_ctx *ctx, int which, uint64_t amount)
     return false;
 }
 
-static void clear_node(sy_expr *e)
+static void clear_node(sy_ctx *ctx, sy_expr *e)
 {
     if (e->kind == SY_EXPR_INT) {
+        /* a small integer interned on first use within the operation leaves the cache too */
+        if (!COEFF_IS_MPZ(e->u.value) && e->u.value >= SY_SMALL_MIN && e->u.value <= SY_SMALL_MAX &&
+            ctx->small[e->u.value - SY_SMALL_MIN] == e)
+            ctx->small[e->u.value - SY_SMALL_MIN] = NULL;
         fmpz_clear(&e->u.value);
     } else if (e->kind == SY_EXPR_ADD) {
         fmpz_clear(&e->u.c0);
@@ -89,7 +93,7 @@ static void rollback(sy_ctx *ctx)
     if (!ctx->ilog_bad && ctx->cap == ctx->mark.cap && ctx->ilog_n == ctx->count - ctx->mark.count) {
         for (size_t i = 0; i < ctx->ilog_n; i++) {
             sy_expr *e = (sy_expr *)ctx->table[ctx->ilog[i]];
-            clear_node(e);
+            clear_node(ctx, e);
             ctx->table[ctx->ilog[i]] = NULL;
         }
     } else { /* the table grew (or the log is incomplete): rebuild it at its old size */
@@ -101,7 +105,7 @@ static void rollback(sy_ctx *ctx)
             sy_expr *e = (sy_expr *)ctx->table[i];
             if (!e) continue;
             if (e->serial >= ctx->mark.serial) {
-                clear_node(e);
+                clear_node(ctx, e);
                 continue;
             }
             size_t j = (size_t)e->hash & (ncap - 1);

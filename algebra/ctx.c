@@ -149,7 +149,7 @@ sy_status sy_ctx_new(const sy_ctx_options *opts, sy_ctx **out)
     ctx->opts = o;
     ctx->opts.allocator = NULL;
     ctx->erroff = -1;
-    ctx->cap = 1024;
+    ctx->cap = 256; /* doubles as nodes are interned (expr.c table_grow) */
     ctx->table = sy_alloc(ctx, ctx->cap * sizeof *ctx->table);
     if (!ctx->table) {
         alc->free(alc->ud, ctx, sizeof *ctx);
@@ -168,10 +168,13 @@ sy_status sy_ctx_new(const sy_ctx_options *opts, sy_ctx **out)
         sy_ctx_free(ctx);
         return SY_ENOMEM;
     }
-    /* Pre-intern true/false and the small integers so they never fail later. */
+    /* Pre-intern true/false and 0, 1, -1. The other small integers
+     * (SY_SMALL_MIN..SY_SMALL_MAX) are interned on first use and then found
+     * through ctx->small without a table probe: interning all 1089 up front
+     * cost every context ~165 KB and most of a small graph's run time. */
     ctx->etrue = sy_expr_true(ctx);
     ctx->efalse = sy_expr_false(ctx);
-    for (int64_t v = SY_SMALL_MIN; v <= SY_SMALL_MAX && ctx->etrue && ctx->efalse; v++)
+    for (int64_t v = -1; v <= 1 && ctx->etrue && ctx->efalse; v++)
         if (!sy_expr_int_si(ctx, v)) break;
     if (ctx->err != SY_OK) {
         sy_ctx_free(ctx);
