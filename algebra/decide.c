@@ -133,7 +133,7 @@ static void bc_put(sy_facts *f, const sy_expr *e, const sy_ival *iv, const sy_ex
         f->bc_n = 0;
     }
     if ((f->bc_n + 1) * 2 > f->bc_cap) {
-        size_t nc = f->bc_cap ? f->bc_cap * 2 : 256;
+        size_t nc = f->bc_cap ? f->bc_cap * 2 : 32;
         bentry *nb = sy_alloc(ctx, nc * sizeof *nb);
         if (!nb) {
             if (ctx->err == SY_ENOMEM) sy_ctx_reset_error(ctx);

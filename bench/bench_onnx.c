@@ -16,8 +16,9 @@
  * prints onnx's own figure next to it (the serialized ModelProto with every
  * initializer's raw_data cleared).
  *
- * usage: bench_onnx [--runs N] [--dynamic SPEC]... MODEL.onnx...
- * Output: one JSON object per model on stdout. */
+ * usage: bench_onnx [--runs N] [--dynamic SPEC]... [--empty] MODEL.onnx...
+ * Output: one JSON object per model on stdout; --empty prints the
+ * empty-context baseline: the peak heap of sy_ctx_new + sy_env_new alone. */
 #define _GNU_SOURCE
 #include <malloc.h>
 #include <stdio.h>
@@ -156,6 +157,21 @@ out:
     return rc;
 }
 
+/* the empty-context baseline: the peak heap of sy_ctx_new + sy_env_new and
+ * their release, with no model (the fixed cost every run pays) */
+static long long empty_once(void)
+{
+    long long base = live;
+    peak = live;
+    sy_ctx *ctx = NULL;
+    if (sy_ctx_new(NULL, &ctx) != SY_OK) return -1;
+    sy_env *env = sy_env_new(ctx, NULL);
+    long long r = env ? 0 : -1;
+    sy_env_free(env);
+    sy_ctx_free(ctx);
+    return r ? r : peak - base;
+}
+
 static double median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, cmpd);
@@ -173,6 +189,16 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
             runs = atoi(argv[++i]);
             if (runs < 1 || runs > 10000) runs = 20;
+            continue;
+        }
+        if (!strcmp(argv[i], "--empty")) {
+            long long h = 0;
+            for (int k = 0; k < 3; k++) {
+                long long e = empty_once();
+                if (e < 0) return 1;
+                if (e > h) h = e;
+            }
+            printf("{\"empty_heap_bytes\": %lld}\n", h);
             continue;
         }
         if (!strcmp(argv[i], "--dynamic") && i + 1 < argc && nov < 16) {

@@ -45,7 +45,8 @@ static sy_status set_out(ox_call *c, size_t k, int elem, size_t nd, const sy_exp
 {
     if (k >= c->nout) return SY_OK;
     if (nd > MAXR) return ox_err(c, SY_EUNSUPPORTED, "output rank %zu exceeds %d", nd, MAXR);
-    const sy_tensor *t = sy_tensor_new(c->env, ox_dtype(elem), nd, sz);
+    /* ONNX tensors have no layout (no strides): not modelled, so no stride products are built */
+    const sy_tensor *t = sy_tensor_new_strided(c->env, ox_dtype(elem), nd, sz, NULL);
     CHK(t);
     c->out[k].elem = elem;
     c->out[k].t = t;

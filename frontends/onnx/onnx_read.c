@@ -320,7 +320,9 @@ static void *ar_alloc(void *ud, size_t size)
     if (!size) size = 8;
     ox_achunk *c = a->chunks;
     if (!c || c->size - c->used < size) {
-        size_t cs = size > 16384 ? size : 16384;
+        /* 2 KiB first, doubling to 16 KiB: a small model's skeleton stays small */
+        size_t cs = !c ? 2048 : c->size >= 8192 ? 16384 : c->size * 2;
+        if (cs < size) cs = size;
         ox_achunk *nc = sy_alloc(a->ctx, sizeof *nc + cs);
         if (!nc) {
             a->oom = 1;
@@ -340,18 +342,19 @@ static void ar_free(void *ud, void *ptr)
     (void)ud;
     (void)ptr;
 }
-/* release every chunk but the first one allocated (the oldest), which is kept for reuse */
+/* release every chunk but the newest (the largest: sizes grow), which is kept for reuse */
 static void ar_reset(ox_arena *a, int all)
 {
     ox_achunk *c = a->chunks, *keep = NULL;
+    if (c && !all) {
+        keep = c;
+        c = c->next;
+        keep->next = NULL;
+        keep->used = 0;
+    }
     while (c) {
         ox_achunk *n = c->next;
-        if (!n && !all) {
-            keep = c;
-            c->used = 0;
-        } else {
-            sy_dealloc(a->ctx, c, sizeof *c + c->size);
-        }
+        sy_dealloc(a->ctx, c, sizeof *c + c->size);
         c = n;
     }
     a->chunks = keep;

@@ -53,8 +53,8 @@ static void *tr_alloc_a(sy_onnx_trace *t, size_t size, size_t align)
     ox_chunk *c = t->chunks;
     size_t at = c ? (c->used + align - 1) & ~(align - 1) : 0;
     if (!c || at > c->size || c->size - at < size) {
-        /* chunks of 8 KiB, then 16 KiB: little slack in the last one */
-        size_t cs = c ? (c->size < 16384 ? c->size * 2 : 16384) : 8192;
+        /* 2 KiB first, doubling to 16 KiB: little slack in the last one */
+        size_t cs = c ? (c->size < 16384 ? c->size * 2 : 16384) : 2048;
         if (cs < size) cs = size;
         ox_chunk *nc = sy_alloc(t->ctx, sizeof *nc + cs);
         if (!nc) {
@@ -332,7 +332,7 @@ sy_status ox_tensor_val(sy_onnx_trace *t, const Onnx__TensorProto *tp, const cha
         else numel *= (uint64_t)tp->dims[i];
     }
     out->elem = elem;
-    out->t = sy_tensor_new(t->env, ox_dtype(elem), tp->n_dims, sz);
+    out->t = sy_tensor_new_strided(t->env, ox_dtype(elem), tp->n_dims, sz, NULL); /* ONNX has no strides */
     if (!out->t) return sy_ctx_last_error(ctx);
     if (big || numel > SY_ONNX_MAX_VALUES) return SY_OK;
     if (tp->has_data_location && tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) return SY_OK;
