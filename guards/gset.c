@@ -85,7 +85,9 @@ static void *galloc(sy_gset *gs, size_t size)
     size = (size + 15u) & ~(size_t)15u;
     gchunk *c = gs->chunks;
     if (!c || c->size - c->used < size) {
-        size_t cs = size > 16384 ? size : 16384;
+        /* 2 KiB first, doubling to 16 KiB: a small guard set stays small */
+        size_t cs = !c ? 2048 : c->size >= 8192 ? 16384 : c->size * 2;
+        if (cs < size) cs = size;
         c = sy_alloc(gs->ctx, sizeof *c + cs);
         if (!c) return NULL;
         c->size = cs;

@@ -173,6 +173,29 @@ static const sy_expr *chain(int layers)
 
 /* the FloorDiv row: decide and simplify under a budget of 2000 steps fail
  * with the budget error; the facts' memos are intact afterwards */
+/* Small integers are interned on first use and cached (ctx.c): a failed
+ * operation that interned some releases them, and its cache entries with
+ * them, so building them again gives live nodes. */
+Test(budget, small_integer_cache_rolled_back, .fini = teardown, .timeout = 60)
+{
+    ctx = budget_ctx(400, 0, 0);
+    snapshot before = snap();
+    char *t = join("x*%d", " + ", 1000); /* x*0 + x*1 + ... : interns 2..1023, then the step budget is spent */
+    const sy_expr *e;
+    cr_assert(eq(int, sy_expr_parse(ctx, t, (size_t)-1, &e), SY_EQUOTA));
+    same(before, snap());
+    free(t);
+    for (int64_t v = -64; v <= 1024; v++) {
+        const sy_expr *k = sy_expr_int_si(ctx, v);
+        int64_t got = 0;
+        cr_assert(k != NULL);
+        cr_assert(eq(int, sy_expr_get_si(k, &got), SY_OK));
+        cr_assert(eq(i64, got, v));
+        cr_assert(eq(ptr, (void *)sy_expr_int_si(ctx, v), (void *)k)); /* cached */
+    }
+    cr_assert(eq(str, S(P("x*300 + 7")), "300*x + 7"));
+}
+
 Test(budget, floordiv_row_steps_budget, .fini = teardown, .timeout = 60)
 {
     ctx = budget_ctx(2000, 0, 0);
