@@ -1825,8 +1825,12 @@ static bool has_witness(witness *w, size_t ci)
  * without the decision procedure is sound. It is used only when every fact
  * guard holds at the example (the witness is ready): then the component is
  * consistent, as the decision procedure's own path requires. The threshold
- * is found by bisection over [-2^62, 2^62] with exact evaluation; a guard
- * whose half-line has no finite end inside that range is not used. */
+ * is found by bisection over [-2^40, 2^40] with exact evaluation; a guard
+ * whose half-line has no finite end inside that range is not used (it goes
+ * to the decision procedure). Any range is exact, since d is monotone on all
+ * integers; 2^40 keeps d's values, for coefficients below 2^21, within
+ * FLINT's small integers (|x| < 2^62): the first bignum of a process makes
+ * FLINT allocate a ~167 KB block, which was most of a small model's heap. */
 typedef struct {
     size_t slot;
     int up; /* 1: v >= thr; 0: v <= thr */
@@ -1893,7 +1897,7 @@ static bool guard_halfline(witness *w, const gguard *g, halfline *out)
     if (m != 1 && m != -1) return false;
     int up = m < 0; /* d non-increasing: d <= 0 from some v on */
     uint32_t id = sy_expr_sym_id(v);
-    const int64_t R = (int64_t)1 << 62;
+    const int64_t R = (int64_t)1 << 40;
     fmpz_t tmp;
     fmpz_init(tmp);
     /* up: the least x with d(x) <= 0; down: the greatest */
