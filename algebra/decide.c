@@ -1323,9 +1323,24 @@ static void lm_put(sy_facts *f, const sy_expr *d, bool eq, const sy_expr *query,
 /* After a top-level operation: one that spent its budget (ctx->gen moved)
  * leaves the context as it found it, so a memo it created is released again
  * (entries it added to an older memo go at the next facts_sync). */
-static void lm_after_op(sy_facts *f, bool had, uint64_t gen0)
+typedef struct {
+    bool had;      /* the memo existed before the operation */
+    uint64_t gen0; /* ctx->gen before it */
+} lm_mark;
+
+/* Enter a top-level pure operation (sy_decide, sy_simplify, sy_bound). */
+static lm_mark lm_op_begin(sy_facts *f)
 {
-    if (had || !f->lm || f->ctx->gen == gen0) return;
+    facts_sync(f);
+    lm_mark m = {f->lm != NULL, f->ctx->gen};
+    sy_op_begin(f->ctx, true);
+    return m;
+}
+
+/* After sy_op_end_*: see above. */
+static void lm_after_op(sy_facts *f, lm_mark m)
+{
+    if (m.had || !f->lm || f->ctx->gen == m.gen0) return;
     sy_dealloc(f->ctx, f->lm, f->lm_cap * sizeof *f->lm);
     f->lm = NULL;
     f->lm_n = f->lm_cap = 0;
@@ -1591,12 +1606,9 @@ sy_status sy_decide(sy_facts *f, const sy_expr *rel, sy_truth *out)
 {
     if (!f) return SY_EINVAL;
     sy_ctx *ctx = f->ctx;
-    facts_sync(f);
-    bool had = f->lm != NULL;
-    uint64_t gen0 = ctx->gen;
-    sy_op_begin(ctx, true);
+    lm_mark m = lm_op_begin(f);
     sy_status st = sy_op_end_st(ctx, sy_decide_work(f, rel, out));
-    lm_after_op(f, had, gen0);
+    lm_after_op(f, m);
     if (st != SY_OK && out) *out = SY_TRUTH_UNKNOWN;
     return st;
 }
@@ -1867,12 +1879,9 @@ const sy_expr *sy_simplify(sy_facts *f, const sy_expr *e)
 {
     if (!f) return NULL;
     sy_ctx *ctx = f->ctx;
-    facts_sync(f);
-    bool had = f->lm != NULL;
-    uint64_t gen0 = ctx->gen;
-    sy_op_begin(ctx, true);
+    lm_mark m = lm_op_begin(f);
     const sy_expr *r = sy_op_end_e(ctx, sy_simplify_work(f, e));
-    lm_after_op(f, had, gen0);
+    lm_after_op(f, m);
     return r;
 }
 
@@ -1940,12 +1949,9 @@ sy_status sy_bound(sy_facts *f, const sy_expr *e, const sy_expr **lo, const sy_e
 {
     if (!f) return SY_EINVAL;
     sy_ctx *ctx = f->ctx;
-    facts_sync(f);
-    bool had = f->lm != NULL;
-    uint64_t gen0 = ctx->gen;
-    sy_op_begin(ctx, true);
+    lm_mark m = lm_op_begin(f);
     sy_status st = sy_op_end_st(ctx, sy_bound_work(f, e, lo, hi));
-    lm_after_op(f, had, gen0);
+    lm_after_op(f, m);
     if (st != SY_OK && lo && hi) *lo = *hi = NULL;
     return st;
 }
