@@ -15,9 +15,9 @@ typedef struct {
     sy_gset *gs;
 } traced;
 
-static void trace(const char *path, traced *t)
+/* trace t->g (loaded), produce and minimize */
+static void trace_loaded(traced *t)
 {
-    cr_assert(eq(int, sy_graph_load_file(ctx, path, &t->g), SY_OK), "%s: %s", path, sy_ctx_last_error_msg(ctx));
     t->env = sy_env_new(ctx, NULL);
     cr_assert(t->env != NULL);
     sy_trace *tr;
@@ -25,6 +25,12 @@ static void trace(const char *path, traced *t)
     cr_assert(eq(int, sy_gset_produce(t->env, t->g, &t->gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
     cr_assert(eq(int, sy_gset_minimize(t->gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
     sy_trace_free(tr);
+}
+
+static void trace(const char *path, traced *t)
+{
+    cr_assert(eq(int, sy_graph_load_file(ctx, path, &t->g), SY_OK), "%s: %s", path, sy_ctx_last_error_msg(ctx));
+    trace_loaded(t);
 }
 
 static void untrace(traced *t)
@@ -210,12 +216,7 @@ Test(backends_report, stride_sources_belong_to_their_input, .init = ctx_setup, .
                     "{\"name\":\"r\",\"op\":\"relu\",\"args\":[{\"ref\":\"x\"}]}],\"outputs\":[{\"ref\":\"r\"}]}";
     traced t;
     cr_assert(eq(int, sy_graph_load_text(ctx, G, strlen(G), "m", &t.g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    t.env = sy_env_new(ctx, NULL);
-    sy_trace *tr;
-    cr_assert(eq(int, sy_env_trace(t.env, t.g, 0, NULL, &tr), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    cr_assert(eq(int, sy_gset_produce(t.env, t.g, &t.gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    cr_assert(eq(int, sy_gset_minimize(t.gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    sy_trace_free(tr);
+    trace_loaded(&t);
     size_t len;
     char *s = render("report", &t, 0, 0, &len);
     cr_assert(strstr(s, "\n  x: float32, rank 4\n") != NULL, "%s", s);
