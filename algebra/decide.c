@@ -1291,6 +1291,13 @@ static size_t lm_slot(const sy_facts *f, const sy_expr *d, bool eq, const sy_exp
     return j;
 }
 
+static bool lm_used(const void *e) { return ((const struct lentry *)e)->d != NULL; }
+static size_t lm_reslot(const void *f, const void *e)
+{
+    const struct lentry *l = e;
+    return lm_slot(f, l->d, l->eq, l->query);
+}
+
 /* Remember a definite answer. A failed allocation only loses the entry. */
 static void lm_put(sy_facts *f, const sy_expr *d, bool eq, const sy_expr *query, int r)
 {
@@ -1299,21 +1306,11 @@ static void lm_put(sy_facts *f, const sy_expr *d, bool eq, const sy_expr *query,
         memset(f->lm, 0, f->lm_cap * sizeof *f->lm);
         f->lm_n = 0;
     }
-    if ((f->lm_n + 1) * 2 > f->lm_cap) {
-        size_t nc = f->lm_cap ? f->lm_cap * 2 : 64;
-        struct lentry *nl = sy_alloc(ctx, nc * sizeof *nl);
-        if (!nl) {
-            if (ctx->err == SY_ENOMEM) sy_ctx_reset_error(ctx);
-            return;
-        }
-        memset(nl, 0, nc * sizeof *nl);
-        struct lentry *old = f->lm;
-        size_t oc = f->lm_cap;
-        f->lm = nl;
-        f->lm_cap = nc;
-        for (size_t i = 0; i < oc; i++)
-            if (old[i].d) f->lm[lm_slot(f, old[i].d, old[i].eq, old[i].query)] = old[i];
-        if (old) sy_dealloc(ctx, old, oc * sizeof *old);
+    if ((f->lm_n + 1) * 2 > f->lm_cap &&
+        !sy_otab_grow(ctx, (void **)&f->lm, &f->lm_cap, sizeof *f->lm, f->lm_cap ? f->lm_cap * 2 : 64, lm_used, lm_reslot,
+                      f)) {
+        if (ctx->err == SY_ENOMEM) sy_ctx_reset_error(ctx);
+        return;
     }
     size_t j = lm_slot(f, d, eq, query);
     if (!f->lm[j].d) f->lm_n++;

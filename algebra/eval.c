@@ -526,6 +526,22 @@ const sy_expr *sy_memo_get(const sy_memo *m, const sy_expr *k)
     }
     return NULL;
 }
+bool sy_otab_grow(sy_ctx *ctx, void **tab, size_t *cap, size_t esize, size_t ncap, bool (*used)(const void *entry),
+                  size_t (*slot)(const void *owner, const void *entry), const void *owner)
+{
+    unsigned char *nt = sy_alloc(ctx, ncap * esize);
+    if (!nt) return false;
+    memset(nt, 0, ncap * esize);
+    unsigned char *old = *tab;
+    size_t oc = *cap;
+    *tab = nt;
+    *cap = ncap;
+    for (size_t i = 0; i < oc; i++)
+        if (used(old + i * esize)) memcpy(nt + slot(owner, old + i * esize) * esize, old + i * esize, esize);
+    if (old) sy_dealloc(ctx, old, oc * esize);
+    return true;
+}
+
 bool sy_etab_grow(sy_ctx *ctx, const sy_expr ***keys, void **vals, size_t vsize, size_t cap, size_t ncap)
 {
     const sy_expr **nk = sy_alloc(ctx, ncap * sizeof *nk);

@@ -32,6 +32,15 @@ typedef struct sy_memo {
  * released. False when out of memory, the table unchanged. The one rehash
  * of the memo tables of eval.c and of the guard set's cost memo. */
 bool sy_etab_grow(sy_ctx *ctx, const sy_expr ***keys, void **vals, size_t vsize, size_t cap, size_t ncap);
+/* Grow an open-addressing table of *cap entries of esize bytes each (an
+ * all-zero entry is free; cap a power of two or 0 with *tab NULL) to ncap
+ * slots: a new zeroed array, every used entry moved to the slot that
+ * slot(owner, entry) returns once *tab and *cap are the new ones, the old
+ * array released. False when out of memory, the table unchanged. The one
+ * rehash of the tables keyed by something other than one expression (the
+ * env's products, the graph's refs, decide's linear-layer memo). */
+bool sy_otab_grow(sy_ctx *ctx, void **tab, size_t *cap, size_t esize, size_t ncap, bool (*used)(const void *entry),
+                  size_t (*slot)(const void *owner, const void *entry), const void *owner);
 bool sy_memo_init(sy_ctx *ctx, sy_memo *m);
 void sy_memo_clear(sy_ctx *ctx, sy_memo *m);
 const sy_expr *sy_memo_get(const sy_memo *m, const sy_expr *k);

@@ -65,6 +65,13 @@ static size_t prod_slot(const sy_env *env, const sy_expr *a, const sy_expr *b)
     return j;
 }
 
+static bool prod_used(const void *e) { return ((const struct sy_env_prod *)e)->a != NULL; }
+static size_t prod_reslot(const void *env, const void *e)
+{
+    const struct sy_env_prod *p = e;
+    return prod_slot(env, p->a, p->b);
+}
+
 const sy_expr *sy_env_mul(sy_env *env, const sy_expr *a, const sy_expr *b)
 {
     if (!a || !b) return NULL;
@@ -74,19 +81,11 @@ const sy_expr *sy_env_mul(sy_env *env, const sy_expr *a, const sy_expr *b)
     }
     const sy_expr *r = sy_expr_mul(env->ctx, a, b);
     if (!r) return NULL;
-    if ((env->nprod + 1) * 2 > env->prodcap) { /* grow; a failed allocation only loses the entry */
-        size_t nc = env->prodcap ? env->prodcap * 2 : 256;
-        struct sy_env_prod *np = sy_alloc(env->ctx, nc * sizeof *np);
-        if (!np) return r;
-        memset(np, 0, nc * sizeof *np);
-        struct sy_env_prod *old = env->prod;
-        size_t oc = env->prodcap;
-        env->prod = np;
-        env->prodcap = nc;
-        for (size_t i = 0; i < oc; i++)
-            if (old[i].a) env->prod[prod_slot(env, old[i].a, old[i].b)] = old[i];
-        if (old) sy_dealloc(env->ctx, old, oc * sizeof *old);
-    }
+    /* grow; a failed allocation only loses the entry */
+    if ((env->nprod + 1) * 2 > env->prodcap &&
+        !sy_otab_grow(env->ctx, (void **)&env->prod, &env->prodcap, sizeof *env->prod,
+                      env->prodcap ? env->prodcap * 2 : 256, prod_used, prod_reslot, env))
+        return r;
     size_t j = prod_slot(env, a, b);
     env->prod[j] = (struct sy_env_prod){a, b, r};
     env->nprod++;

@@ -37,22 +37,16 @@ static size_t ref_slot(const sy_graph *g, const json_t *obj)
     return j;
 }
 
+static bool ref_used(const void *e) { return ((const struct gref *)e)->obj != NULL; }
+static size_t ref_reslot(const void *g, const void *e) { return ref_slot(g, ((const struct gref *)e)->obj); }
+
 /* Remember that obj refers to node i; false when out of memory. */
 static bool ref_put(sy_graph *g, const json_t *obj, size_t i)
 {
-    if ((g->nrefs + 1) * 2 > g->refcap) {
-        size_t nc = g->refcap ? g->refcap * 2 : 256;
-        struct gref *nr = sy_alloc(g->ctx, nc * sizeof *nr);
-        if (!nr) return false;
-        memset(nr, 0, nc * sizeof *nr);
-        struct gref *old = g->refs;
-        size_t oc = g->refcap;
-        g->refs = nr;
-        g->refcap = nc;
-        for (size_t k = 0; k < oc; k++)
-            if (old[k].obj) g->refs[ref_slot(g, old[k].obj)] = old[k];
-        if (old) sy_dealloc(g->ctx, old, oc * sizeof *old);
-    }
+    if ((g->nrefs + 1) * 2 > g->refcap &&
+        !sy_otab_grow(g->ctx, (void **)&g->refs, &g->refcap, sizeof *g->refs, g->refcap ? g->refcap * 2 : 256, ref_used,
+                      ref_reslot, g))
+        return false;
     size_t j = ref_slot(g, obj);
     if (!g->refs[j].obj) g->nrefs++;
     g->refs[j].obj = obj;
