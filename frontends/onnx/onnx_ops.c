@@ -1068,24 +1068,31 @@ static sy_status slice_len(ox_call *c, const sy_expr *dim, const sy_expr *s, int
 /* Slice's starts or ends (input k) as expressions, INT64_MAX / INT64_MIN as
  * inf +1 / -1 (a NULL entry); a constant tensor read as int64 (ox_val.kv)
  * stays int64 for those two. NULL *out: the values depend on data. */
+/* n int64 starts or ends (an attribute, or a constant read as int64) as
+ * slice_bounds gives them: no expression is built for INT64_MAX/INT64_MIN */
+static sy_status int64_bounds(ox_call *c, size_t n, const int64_t *a, const sy_expr ***out, signed char **inf)
+{
+    const sy_expr **r = ox_alloc(c, (n ? n : 1) * sizeof *r);
+    signed char *f = ox_alloc(c, n ? n : 1);
+    CHK(r);
+    CHK(f);
+    for (size_t i = 0; i < n; i++) {
+        f[i] = a[i] == INT64_MAX ? 1 : a[i] == INT64_MIN ? -1 : 0;
+        if (!f[i]) CHK(r[i] = K(c, a[i]));
+    }
+    *out = r;
+    *inf = f;
+    return SY_OK;
+}
+
 static sy_status slice_bounds(ox_call *c, size_t k, size_t *n, const sy_expr ***out, signed char **inf)
 {
     ox_val *v = c->in[k];
     *out = NULL;
     *n = 0;
     if (v->kv && !v->iv) {
-        const sy_expr **r = ox_alloc(c, (v->nv ? v->nv : 1) * sizeof *r);
-        signed char *f = ox_alloc(c, v->nv ? v->nv : 1);
-        CHK(r);
-        CHK(f);
-        for (size_t i = 0; i < v->nv; i++) {
-            f[i] = v->kv[i] == INT64_MAX ? 1 : v->kv[i] == INT64_MIN ? -1 : 0;
-            if (!f[i]) CHK(r[i] = K(c, v->kv[i]));
-        }
         *n = v->nv;
-        *out = r;
-        *inf = f;
-        return SY_OK;
+        return int64_bounds(c, v->nv, v->kv, out, inf);
     }
     const sy_expr **r = (const sy_expr **)vals(c, k, n);
     if (!r) return SY_OK;
@@ -1107,30 +1114,14 @@ static sy_status op_slice(ox_call *c)
     size_t ns, ne, na = 0, nst = 0;
     const sy_expr **S, **E, **A = NULL, **ST = NULL;
     signed char *sinf = NULL, *einf = NULL;
-    int64_t *attr_s = NULL, *attr_e = NULL, *attr_a = NULL;
     if (c->nin == 1) { /* Slice-1 form (attributes) is not in opsets 11-18, accepted anyway */
         size_t n1, n2, n3;
         const int64_t *a1, *a2, *a3;
         TRY(ox_attr_ints(c, "starts", &n1, &a1));
         TRY(ox_attr_ints(c, "ends", &n2, &a2));
         TRY(ox_attr_ints(c, "axes", &n3, &a3));
-        (void)attr_s, (void)attr_e, (void)attr_a;
-        S = ox_alloc(c, (n1 ? n1 : 1) * sizeof *S);
-        E = ox_alloc(c, (n2 ? n2 : 1) * sizeof *E);
-        CHK(S);
-        CHK(E);
-        sinf = ox_alloc(c, n1 ? n1 : 1);
-        einf = ox_alloc(c, n2 ? n2 : 1);
-        CHK(sinf);
-        CHK(einf);
-        for (size_t i = 0; i < n1; i++) {
-            sinf[i] = a1[i] == INT64_MAX ? 1 : a1[i] == INT64_MIN ? -1 : 0;
-            if (!sinf[i]) CHK(S[i] = K(c, a1[i]));
-        }
-        for (size_t i = 0; i < n2; i++) {
-            einf[i] = a2[i] == INT64_MAX ? 1 : a2[i] == INT64_MIN ? -1 : 0;
-            if (!einf[i]) CHK(E[i] = K(c, a2[i]));
-        }
+        TRY(int64_bounds(c, n1, a1, &S, &sinf));
+        TRY(int64_bounds(c, n2, a2, &E, &einf));
         ns = n1;
         ne = n2;
         if (n3) {
