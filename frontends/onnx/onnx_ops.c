@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algebra/sy_int64.h"
 #include "algebra/expr_private.h"
 #include "frontends/onnx/onnx_private.h"
 
@@ -985,7 +986,10 @@ static sy_status op_split(ox_call *c)
     if (present) {
         if (n != c->nout) return ox_err(c, SY_EINVAL, "split has %zu entries for %zu outputs", n, c->nout);
         int64_t s = 0;
-        for (size_t i = 0; i < n; i++) s += sp[i];
+        for (size_t i = 0; i < n; i++) {
+            if (sp[i] < 0) return ox_err(c, SY_EINVAL, "split entry %zu is negative (%lld)", i, (long long)sp[i]);
+            if (sy_i64_add(s, sp[i], &s)) return ox_err(c, SY_EINVAL, "the split sizes overflow int64");
+        }
         TRY(require(c, sy_expr_eq(c->ctx, D, K(c, s)), "Split: the split sizes must sum to the dim"));
         for (size_t k = 0; k < n; k++) {
             d[ax] = K(c, sp[k]);
