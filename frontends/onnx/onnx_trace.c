@@ -270,7 +270,7 @@ sy_status ox_attr_string(ox_call *c, const char *name, const char *dflt, char *b
     sy_status st = want_type(c, a, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
     if (st) return st;
     size_t n = a->s.len < cap - 1 ? a->s.len : cap - 1;
-    memcpy(buf, a->s.data, n);
+    if (n) memcpy(buf, a->s.data, n); /* an empty string attribute has no data */
     buf[n] = 0;
     return SY_OK;
 }
