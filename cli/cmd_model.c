@@ -55,11 +55,12 @@ static int is_onnx(const char *path)
 }
 
 const char *cli_argv0;
+char **cli_orig_argv;
 
-/* The bundled resnet18.json: relative to the executable (installed:
- * BINDIR/SY_BIN_TO_DATA/symshape/examples), else the source tree's
- * examples/ (the uninstalled binary in the build tree). */
-static char *default_model(void)
+/* REL (a path relative to the executable's directory) when it exists, as a
+ * malloc'ed absolute path; else NULL. The executable is /proc/self/exe, or
+ * argv[0] when that cannot be read. */
+static char *beside_exe(const char *rel, int mode)
 {
     char exe[4096];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -67,20 +68,27 @@ static char *default_model(void)
         n = (ssize_t)strlen(cli_argv0);
         memcpy(exe, cli_argv0, (size_t)n);
     }
-    if (n > 0 && (size_t)n < sizeof exe) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            size_t len = strlen(exe) + sizeof "/" SY_BIN_TO_DATA "/symshape/examples/resnet18.json";
-            char *path = malloc(len);
-            if (path) {
-                snprintf(path, len, "%s/%s/symshape/examples/resnet18.json", exe, SY_BIN_TO_DATA);
-                if (access(path, R_OK) == 0) return path;
-                free(path);
-            }
-        }
-    }
+    if (n <= 0 || (size_t)n >= sizeof exe) return NULL;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash) return NULL;
+    *slash = '\0';
+    size_t len = strlen(exe) + 1 + strlen(rel) + 1;
+    char *path = malloc(len);
+    if (!path) return NULL;
+    snprintf(path, len, "%s/%s", exe, rel);
+    if (access(path, mode) == 0) return path;
+    free(path);
+    return NULL;
+}
+
+/* The bundled resnet18.json: relative to the executable (installed:
+ * BINDIR/SY_BIN_TO_DATA/symshape/examples), else the source tree's
+ * examples/ (the uninstalled binary in the build tree). */
+static char *default_model(void)
+{
+    char *path = beside_exe(SY_BIN_TO_DATA "/symshape/examples/resnet18.json", R_OK);
+    if (path) return path;
 #ifdef SY_SOURCE_EXAMPLES_DIR
     if (access(SY_SOURCE_EXAMPLES_DIR "/resnet18.json", R_OK) == 0) return strdup(SY_SOURCE_EXAMPLES_DIR "/resnet18.json");
 #endif
@@ -487,35 +495,6 @@ static int shape_values(const traced *t, size_t n, const char *const *names, con
     if (sy_gset_values_from_shapes(t->gs, n, names, ranks, shapes, dts, vals) != SY_OK)
         return where ? cli_input_error("%s: %s", where, sy_ctx_last_error_msg(t->ctx)) : cli_lib_error(t->ctx, "sizes");
     return EX_OK;
-}
-
-/* The model's example sizes (its graph's input shapes) as source values:
- * *vals (sy_gset_nsources entries, free with free()). */
-static int example_values(const traced *t, int64_t **vals)
-{
-    size_t ni = sy_graph_ninputs(t->g), ns = sy_gset_nsources(t->gs);
-    const char **names = calloc(ni + 1, sizeof *names);
-    size_t *ranks = calloc(ni + 1, sizeof *ranks);
-    const int64_t **shapes = calloc(ni + 1, sizeof *shapes);
-    sy_dtype *dts = calloc(ni + 1, sizeof *dts);
-    *vals = calloc(ns + 1, sizeof **vals);
-    int rc = names && ranks && shapes && dts && *vals ? EX_OK : cli_oom();
-    for (size_t i = 0; rc == EX_OK && i < ni; i++) {
-        const sy_graph_input *in = sy_graph_input_at(t->g, i);
-        names[i] = in->name;
-        ranks[i] = in->ndim;
-        shapes[i] = in->shape;
-    }
-    if (rc == EX_OK) rc = shape_values(t, ni, names, ranks, shapes, dts, *vals, "example sizes");
-    free(names);
-    free(ranks);
-    free(shapes);
-    free(dts);
-    if (rc != EX_OK) {
-        free(*vals);
-        *vals = NULL;
-    }
-    return rc;
 }
 
 /* ------------------------------------------------------------------ probe */
@@ -1016,6 +995,60 @@ static int run_probe(int argc, char **argv)
 
 /* ------------------------------------------------------------------ verify */
 
+#ifdef SY_CLI_VERIFY_EXEC
+/* Z3 is loaded only when verify runs: this executable is linked without it
+ * (process start-up pays FLINT's loading and relocation, not Z3's ~20 MB of
+ * C++), and `symshape verify ...` replaces this process by symshape-verify,
+ * the same front end built with Z3 (like git's subcommands), with the
+ * original command line (--budget included). It is looked up relative to
+ * this executable: installed, BINDIR/SY_BIN_TO_LIBEXEC/symshape/, in the build
+ * tree the same directory. */
+static int run_verify(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    char *helper = beside_exe(SY_BIN_TO_LIBEXEC "/symshape/symshape-verify", X_OK);
+    if (!helper) helper = beside_exe("symshape-verify", X_OK);
+    if (!helper)
+        return cli_input_error("verify: symshape-verify (the verifier, built with Z3) is not installed next to this "
+                               "executable (%s/symshape/symshape-verify)", SY_BIN_TO_LIBEXEC);
+    fflush(stdout);
+    execv(helper, cli_orig_argv);
+    int e = errno;
+    fprintf(stderr, "symshape: error: verify: cannot run %s: %s\n", helper, strerror(e));
+    free(helper);
+    return EX_INTERNAL;
+}
+#else
+/* The model's example sizes (its graph's input shapes) as source values:
+ * *vals (sy_gset_nsources entries, free with free()). */
+static int example_values(const traced *t, int64_t **vals)
+{
+    size_t ni = sy_graph_ninputs(t->g), ns = sy_gset_nsources(t->gs);
+    const char **names = calloc(ni + 1, sizeof *names);
+    size_t *ranks = calloc(ni + 1, sizeof *ranks);
+    const int64_t **shapes = calloc(ni + 1, sizeof *shapes);
+    sy_dtype *dts = calloc(ni + 1, sizeof *dts);
+    *vals = calloc(ns + 1, sizeof **vals);
+    int rc = names && ranks && shapes && dts && *vals ? EX_OK : cli_oom();
+    for (size_t i = 0; rc == EX_OK && i < ni; i++) {
+        const sy_graph_input *in = sy_graph_input_at(t->g, i);
+        names[i] = in->name;
+        ranks[i] = in->ndim;
+        shapes[i] = in->shape;
+    }
+    if (rc == EX_OK) rc = shape_values(t, ni, names, ranks, shapes, dts, *vals, "example sizes");
+    free(names);
+    free(ranks);
+    free(shapes);
+    free(dts);
+    if (rc != EX_OK) {
+        free(*vals);
+        *vals = NULL;
+    }
+    return rc;
+}
+
 static const char *const verdict_names[] = {"proven", "refuted", "unknown"};
 static const char obligation_letters[] = "abcd";
 
@@ -1114,6 +1147,7 @@ static int run_verify(int argc, char **argv)
     model_opts_free(&m);
     return rc;
 }
+#endif
 
 #define MODEL_HELP                                                                                                  \
     "      --dynamic 'NAME=D[:DIM][@MIN..MAX],...'\n"                                                             \

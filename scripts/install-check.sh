@@ -38,6 +38,16 @@ case "$out" in
   *) echo "install-check: FAIL: 'symshape run' did not trace the bundled resnet18: $out" | head -c 400 >&2; exit 1 ;;
 esac
 "$S" --version | grep -q "^symshape " || { echo "install-check: FAIL: --version" >&2; exit 1; }
+# with Z3, `symshape verify` execs LIBEXECDIR/symshape/symshape-verify, found relative to the moved executable
+verified=""
+if [ -x "$work/moved/libexec/symshape/symshape-verify" ]; then
+  out="$("$S" verify "$work/moved/share/symshape/examples/resnet18.json" 2>&1)" \
+    || { echo "install-check: FAIL: installed 'symshape verify' failed: $out" | head -c 600 >&2; exit 1; }
+  case "$out" in
+    *"6 obligations: 6 proven, 0 refuted, 0 unknown"*) verified=", verify" ;;
+    *) echo "install-check: FAIL: installed 'symshape verify': $out" | head -c 600 >&2; exit 1 ;;
+  esac
+fi
 n=0
 for page in "$work/moved"/share/man/man1/*.1; do
   text="$(MANWIDTH=80 man -l "$page" 2>&1 | col -b)" || { echo "install-check: FAIL: man -l $page" >&2; exit 1; }
@@ -47,4 +57,4 @@ for page in "$work/moved"/share/man/man1/*.1; do
   esac
 done
 [ "$n" -ge 10 ] || { echo "install-check: FAIL: only $n man pages" >&2; exit 1; }
-echo "install-check: installed tree moved, sources deleted: run, --version and $n man pages work" >&2
+echo "install-check: installed tree moved, sources deleted: run$verified, --version and $n man pages work" >&2

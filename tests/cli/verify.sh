@@ -21,6 +21,14 @@ check "vit (an _assert's guard)" 0 ", 0 refuted, 0 unknown" "$S" verify "$E/vit_
 check "obligation lines" 0 "(a) proven  the minimized set" "$S" verify "$E/resnet18.json"
 check "--cases own" 0 ", 0 refuted, 0 unknown" "$S" verify --cases "$T/algebra/own.cases"
 check "--cases stdin" 0 ", 0 refuted, 0 unknown" sh -c "'$S' verify --cases - < '$T/algebra/own.cases'"
+# Z3 is loaded only when verify runs: symshape is linked without libz3 and
+# execs symshape-verify, passing the command line on as given (--budget too)
+if readelf -d "$S" | grep -q 'NEEDED.*libz3'; then
+  echo "FAIL: $S is linked with libz3 (only symshape-verify should be)"; fail=$((fail+1))
+else pass=$((pass+1)); fi
+check "--budget reaches symshape-verify" 3 "work budget exceeded: the operation needs more than 5 steps" \
+  "$S" --budget steps=5 verify --cases "$T/algebra/own.cases"
+check "help" 0 "usage: symshape verify [options] MODEL.json" "$S" verify --help
 check "bad timeout" 2 "--timeout expects milliseconds" "$S" verify --timeout 0 "$E/resnet18.json"
 check "bad rlimit" 2 "--rlimit expects" "$S" verify --rlimit=x "$E/resnet18.json"
 check "cases and model" 2 "--cases takes no model" "$S" verify --cases "$T/algebra/own.cases" "$E/resnet18.json"
