@@ -13,12 +13,24 @@
   - onnx.shape_inference.infer_shapes on the same file, without and with
     data_prop: onnx.load time, infer time (wall and CPU), values left fully
     shaped;
-  - the speed-up per variant: onnx.load + infer_shapes over symshape's
-    read + trace + guards, in wall time and in CPU time, and the machine's
-    load average (2 cores shared: wall times vary with it, CPU times much
-    less).
+  - onnxruntime's symbolic_shape_infer.py (sympy), when given with
+    --ort-script PATH or the environment variable SY_ORT_SYMBOLIC_SHAPE_INFER
+    (it is not packaged by Debian; bench/README.md says where to get it):
+    SymbolicShapeInference.infer_shapes(model, auto_merge=True,
+    guess_output_rank=True) on the loaded model, in the same warm process,
+    CPU and wall, or the exception it raises; without the script its column
+    says "not given";
+  - the speed-up against the slowest peer: the slowest of onnx.load +
+    infer_shapes (each variant) and onnx.load + symbolic_shape_infer, over
+    symshape's read + trace + guards, in CPU time and in wall time, and the
+    machine's load average (2 cores shared: wall times vary with it, CPU
+    times much less);
+  - `symshape infer MODEL --json` and `symshape --version` as processes:
+    median CPU time (user + system of the child, from wait4) and wall time
+    over the runs (the file is in the page cache after the first).
 
-usage: /usr/bin/python3 bench/onnx_bench.py BUILD_DIR MODEL.onnx... [--runs N]   (scripts/deps.sh --bench)
+usage: /usr/bin/python3 bench/onnx_bench.py BUILD_DIR MODEL.onnx... [--runs N] [--ort-script PATH]
+       (scripts/deps.sh --bench)
        (the test suite caches its exports in BUILD/tests/onnx-cache/*.onnx;
         --export-vit DIR exports torchvision's full vit_b_16 with dynamic H/W)
 """
@@ -37,6 +49,22 @@ def peak_child_kb(cmd):
     a small parent, so the fork before exec does not count Python's pages)"""
     r = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], capture_output=True, text=True)
     return r, int(r.stderr.strip().splitlines()[-1])
+
+
+def process_times(cmd, n):
+    """median CPU (user + system of the child, wait4) and wall ms of n runs of cmd,
+    stdout and stderr to /dev/null; posix_spawn, so no copy of Python's pages is counted"""
+    cpu, wall = [], []
+    devnull = [(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0), (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]
+    for _ in range(n):
+        t = time.perf_counter()
+        pid = os.posix_spawn(cmd[0], cmd, os.environ, file_actions=devnull)
+        _, st, ru = os.wait4(pid, 0)
+        wall.append((time.perf_counter() - t) * 1e3)
+        cpu.append((ru.ru_utime + ru.ru_stime) * 1e3)
+        if os.waitstatus_to_exitcode(st) not in (0, 1):
+            raise RuntimeError("%s exited with %d" % (" ".join(cmd), os.waitstatus_to_exitcode(st)))
+    return statistics.median(cpu), statistics.median(wall)
 
 
 def export_vit(d):
@@ -60,6 +88,13 @@ def main():
         i = args.index("--runs")
         runs = int(args[i + 1])
         del args[i:i + 2]
+    ort = os.environ.get("SY_ORT_SYMBOLIC_SHAPE_INFER") or None
+    if "--ort-script" in args:
+        i = args.index("--ort-script")
+        ort = args[i + 1]
+        del args[i:i + 2]
+    if ort and not os.path.isfile(ort):
+        sys.exit("onnx_bench.py: --ort-script %s: no such file" % ort)
     build, models = args[0], args[1:]
     sym, bench = os.path.join(build, "symshape"), os.path.join(build, "bench", "bench_onnx")
     peer_script = r'''
@@ -81,6 +116,41 @@ for dp in (False, True):
             names.add(vi.name)
     names |= {i.name for i in g.graph.initializer}
     res["dp" if dp else "plain"] = {"infer_ms": ti * 1e3, "cpu_ms": ci * 1e3, "full": len(names)}
+if len(sys.argv) > 2:
+    # onnxruntime's symbolic_shape_infer.py, from the file given (not packaged by Debian)
+    import contextlib, importlib.util, io, re
+    spec = importlib.util.spec_from_file_location("symbolic_shape_infer", sys.argv[2])
+    ssi = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ssi)
+    with contextlib.redirect_stdout(io.StringIO()):
+        ssi.SymbolicShapeInference.infer_shapes(w, auto_merge=True, guess_output_rank=True)  # warm-up (sympy's caches)
+    cpus, walls, out, err = [], [], None, None
+    while not err and len(cpus) < 3 and sum(walls) < 2.0:
+        t = time.time(); c = time.process_time()
+        try:
+            with contextlib.redirect_stdout(io.StringIO()) as log:
+                out = ssi.SymbolicShapeInference.infer_shapes(m, auto_merge=True, guess_output_rank=True)
+        except Exception as e:
+            err = "%s: %s" % (type(e).__name__, str(e).strip().splitlines()[0][:120] if str(e).strip() else "")
+            stop = [l for l in log.getvalue().splitlines() if l.startswith("Stopping at")]
+            if stop:
+                err += " (" + stop[0][:120] + ")"
+        walls.append(time.time() - t); cpus.append(time.process_time() - c)
+    r = {"cpu_ms": sorted(cpus)[len(cpus) // 2] * 1e3, "wall_ms": sorted(walls)[len(walls) // 2] * 1e3}
+    if err:
+        r["error"] = err
+    else:
+        # a dim is exact when it is a dim_value or a dim_param without one of the script's fresh
+        # symbols ('{op}_{node}_o{out}__d{dim}') or onnx's 'unk__N'
+        fresh = re.compile(r"_o\d+__d\d+|unk__")
+        shaped = set()
+        for vi in list(out.graph.value_info) + list(out.graph.output) + list(out.graph.input):
+            tt = vi.type.tensor_type
+            if tt.HasField("shape") and all(d.HasField("dim_value") or (d.HasField("dim_param") and not fresh.search(d.dim_param))
+                                            for d in tt.shape.dim):
+                shaped.add(vi.name)
+        r["full"] = len(shaped | {i.name for i in out.graph.initializer})
+    res["ort"] = r
 for i in m.graph.initializer:
     i.ClearField("raw_data")
 res["graph_bytes"] = m.ByteSize()
@@ -95,48 +165,60 @@ print(json.dumps(res))
     fixed = json.loads(subprocess.run([bench, "--runs", "3", tiny], capture_output=True, text=True, check=True).stdout)["peak_heap_bytes"]
     empty = json.loads(subprocess.run([bench, "--empty"], capture_output=True, text=True, check=True).stdout)["empty_heap_bytes"]
     base = peak_child_kb([sym, "--version"])[1]
+    nproc = max(5, runs)
+    ver_cpu, ver_wall = process_times([sym, "--version"], 4 * nproc)
     print("load average at start: %.2f %.2f %.2f (1, 5, 15 min)" % os.getloadavg())
     print("fixed costs: empty context (sy_ctx_new + sy_env_new): %.1f KB peak heap; a one-node model (read + trace + guards): %.1f KB; "
-          "peak RSS of 'symshape --version': %d KB" % (empty / 1e3, fixed / 1e3, base))
+          "peak RSS of 'symshape --version': %d KB; 'symshape --version' as a process: %.2f ms CPU (%.2f ms wall), median of %d"
+          % (empty / 1e3, fixed / 1e3, base, ver_cpu, ver_wall, 4 * nproc))
+    print("symbolic_shape_infer.py: %s" % (ort if ort else "not given (--ort-script PATH or SY_ORT_SYMBOLIC_SHAPE_INFER)"))
     print()
-    print("| model | nodes | values exact / all | guards | symshape read / trace / guards ms | symshape total ms (CPU ms) "
-          "| peak heap KB | heap - one-node KB | graph KB (onnx / reader) | (heap - one-node) / graph "
-          "| infer process ms (peak RSS MB) | onnx load ms | infer_shapes ms (CPU) | data_prop ms (CPU) | fully shaped by onnx (plain / data_prop) "
-          "| speed-up vs plain: wall (CPU) | vs data_prop: wall (CPU) | load avg |")
-    print("|" + "---|" * 18)
+    print("| model | nodes | values exact / all | guards | symshape in process ms CPU (wall) | read / trace / guards ms "
+          "| symshape infer process ms CPU (wall) | peak RSS MB | peak heap KB | heap - one-node KB | graph KB (onnx / reader) "
+          "| (heap - one-node) / graph | onnx load ms CPU | infer_shapes ms CPU (wall) | data_prop ms CPU (wall) "
+          "| fully shaped by onnx (plain / data_prop) | symbolic_shape_infer.py ms CPU (wall) | exactly shaped by it "
+          "| slowest peer (load + infer, CPU ms) | speed-up vs slowest: CPU (wall) | load avg |")
+    print("|" + "---|" * 21)
     for p in models:
         br = subprocess.run([bench, "--runs", str(runs), p], capture_output=True, text=True)
         if br.returncode or not br.stdout.strip():
             print("| %s | bench_onnx failed: %s |" % (os.path.basename(p), br.stderr.strip()[:200]))
             continue
         b = json.loads(br.stdout.strip().splitlines()[-1])
-        walls = []
-        for _ in range(max(3, runs // 4)):
-            t = time.time()
-            r = subprocess.run([sym, "infer", p, "--json"], capture_output=True, text=True)
-            walls.append((time.time() - t) * 1e3)
+        r = subprocess.run([sym, "infer", p, "--json"], capture_output=True, text=True)
         if r.returncode not in (0, 1):
             print("| %s | infer error: %s |" % (os.path.basename(p), r.stderr.strip()[:200]))
             continue
+        pcpu, pwall = process_times([sym, "infer", p, "--json"], nproc)
         vals = json.loads(r.stdout)["values"]
         exact = sum(1 for d in vals.values() if not any(isinstance(x, str) and re.search(r"\bu\d+\b", x) for x in d))
         _, kb = peak_child_kb([sym, "infer", p, "--json"])
-        pr = subprocess.run([sys.executable, "-c", peer_script, p], capture_output=True, text=True)
+        pr = subprocess.run([sys.executable, "-c", peer_script, p] + ([ort] if ort else []), capture_output=True, text=True)
         if pr.returncode or not pr.stdout.strip():
-            print("| %s | onnx.shape_inference failed: %s |" % (os.path.basename(p), pr.stderr.strip()[-200:].replace("\n", " ")))
+            print("| %s | peer process failed: %s |" % (os.path.basename(p), pr.stderr.strip()[-200:].replace("\n", " ")))
             continue
         peer = json.loads(pr.stdout.strip().splitlines()[-1])
         heap = b["peak_heap_bytes"] - fixed
         pl, dp = peer["plain"], peer["dp"]
-        print("| %s | %d | %d / %d | %d | %.2f / %.2f / %.2f | %.2f (%.2f) | %.0f | %.0f | %.0f / %.0f | %.2f | %.1f (%.1f) | %.1f "
-              "| %.2f (%.2f) | %.2f (%.2f) | %d / %d | %.0fx (%.0fx) | %.0fx (%.0fx) | %.2f |" % (
-                  os.path.basename(p), b["nodes"], exact, len(vals), b["guards"], b["read_ms"], b["trace_ms"], b["guards_ms"],
-                  b["total_ms"], b["cpu_ms"], b["peak_heap_bytes"] / 1e3, heap / 1e3, peer["graph_bytes"] / 1e3, b["graph_bytes"] / 1e3,
-                  heap / peer["graph_bytes"], statistics.median(walls), kb / 1024, peer["load_ms"], pl["infer_ms"], pl["cpu_ms"],
-                  dp["infer_ms"], dp["cpu_ms"], pl["full"], dp["full"],
-                  (peer["load_ms"] + pl["infer_ms"]) / b["total_ms"], (peer["load_cpu_ms"] + pl["cpu_ms"]) / b["cpu_ms"],
-                  (peer["load_ms"] + dp["infer_ms"]) / b["total_ms"], (peer["load_cpu_ms"] + dp["cpu_ms"]) / b["cpu_ms"],
-                  os.getloadavg()[0]))
+        peers = {"infer_shapes": (peer["load_cpu_ms"] + pl["cpu_ms"], peer["load_ms"] + pl["infer_ms"]),
+                 "data_prop": (peer["load_cpu_ms"] + dp["cpu_ms"], peer["load_ms"] + dp["infer_ms"])}
+        o = peer.get("ort")
+        if not o:
+            ort_col, ort_full = "not given", "-"
+        elif "error" in o:
+            ort_col, ort_full = "fails after %.1f ms CPU: %s" % (o["cpu_ms"], o["error"].replace("|", "/")), "-"
+        else:
+            ort_col, ort_full = "%.1f (%.1f)" % (o["cpu_ms"], o["wall_ms"]), "%d" % o["full"]
+            peers["symbolic_shape_infer"] = (peer["load_cpu_ms"] + o["cpu_ms"], peer["load_ms"] + o["wall_ms"])
+        slow = max(peers, key=lambda k: peers[k][0])
+        print("| %s | %d | %d / %d | %d | %.2f (%.2f) | %.2f / %.2f / %.2f | %.2f (%.2f) | %.1f | %.0f | %.0f | %.0f / %.0f | %.2f "
+              "| %.1f | %.2f (%.2f) | %.2f (%.2f) | %d / %d | %s | %s | %s %.1f | %.0fx (%.0fx) | %.2f |" % (
+                  os.path.basename(p), b["nodes"], exact, len(vals), b["guards"], b["cpu_ms"], b["total_ms"],
+                  b["read_ms"], b["trace_ms"], b["guards_ms"], pcpu, pwall, kb / 1024,
+                  b["peak_heap_bytes"] / 1e3, heap / 1e3, peer["graph_bytes"] / 1e3, b["graph_bytes"] / 1e3,
+                  heap / peer["graph_bytes"], peer["load_cpu_ms"], pl["cpu_ms"], pl["infer_ms"], dp["cpu_ms"], dp["infer_ms"],
+                  pl["full"], dp["full"], ort_col, ort_full, slow, peers[slow][0],
+                  peers[slow][0] / b["cpu_ms"], peers[slow][1] / b["total_ms"], os.getloadavg()[0]))
         sys.stdout.flush()
 
 
