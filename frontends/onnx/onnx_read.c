@@ -320,8 +320,8 @@ static void *ar_alloc(void *ud, size_t size)
     if (!size) size = 8;
     ox_achunk *c = a->chunks;
     if (!c || c->size - c->used < size) {
-        /* 2 KiB first, doubling to 16 KiB: a small model's skeleton stays small */
-        size_t cs = !c ? 2048 : c->size >= 8192 ? 16384 : c->size * 2;
+        /* 2 KiB first, doubling to 8 KiB: a small model's skeleton stays small, the last chunk's slack too */
+        size_t cs = !c ? 2048 : c->size >= 8192 ? 8192 : c->size * 2;
         if (cs < size) cs = size;
         ox_achunk *nc = sy_alloc(a->ctx, sizeof *nc + cs);
         if (!nc) {
@@ -409,14 +409,14 @@ static sy_status record_node(scan *s, size_t body, size_t blen, int kind)
     ox_range **list = kind == M_NODE ? &m->nodes : &m->inits;
     size_t *n = kind == M_NODE ? &m->nnodes : &m->ninits, *cap = kind == M_NODE ? &m->nodecap : &m->initcap;
     if (*n == *cap) {
-        size_t nc = *cap ? *cap * 2 : 256;
+        size_t nc = *cap ? *cap * 2 : 16; /* shrunk to fit after the pre-scan */
         ox_range *nn = sy_realloc(s->ctx, *list, *cap * sizeof *nn, nc * sizeof *nn);
         if (!nn) return OOM();
         *list = nn;
         *cap = nc;
     }
     if (kind == M_TENSOR && m->ninits == m->namecap) {
-        size_t nc = m->namecap ? m->namecap * 2 : 256;
+        size_t nc = m->namecap ? m->namecap * 2 : 16;
         const char **na = sy_realloc(s->ctx, m->init_names, m->namecap * sizeof *na, nc * sizeof *na);
         if (!na) return OOM();
         m->init_names = na;
@@ -673,11 +673,26 @@ static sy_status load(sy_ctx *ctx, const unsigned char *data, int fd, size_t len
     if (m->tmp) sy_dealloc(ctx, m->tmp, m->tmpcap);
     m->tmp = NULL;
     m->tmpcap = 0;
-    if (!st && m->nnodes && m->nnodes < m->nodecap) { /* the list lives as long as the model: no slack */
+    /* the lists live as long as the model: no slack (a failed shrink keeps the larger block) */
+    if (!st && m->nnodes && m->nnodes < m->nodecap) {
         ox_range *nn = sy_realloc(ctx, m->nodes, m->nodecap * sizeof *nn, m->nnodes * sizeof *nn);
         if (nn) {
             m->nodes = nn;
             m->nodecap = m->nnodes;
+        }
+    }
+    if (!st && m->ninits && m->ninits < m->initcap) {
+        ox_range *nn = sy_realloc(ctx, m->inits, m->initcap * sizeof *nn, m->ninits * sizeof *nn);
+        if (nn) {
+            m->inits = nn;
+            m->initcap = m->ninits;
+        }
+    }
+    if (!st && m->ninits && m->ninits < m->namecap) {
+        const char **na = sy_realloc(ctx, m->init_names, m->namecap * sizeof *na, m->ninits * sizeof *na);
+        if (na) {
+            m->init_names = na;
+            m->namecap = m->ninits;
         }
     }
     m->kept = s.out;

@@ -53,8 +53,8 @@ static void *tr_alloc_a(sy_onnx_trace *t, size_t size, size_t align)
     ox_chunk *c = t->chunks;
     size_t at = c ? (c->used + align - 1) & ~(align - 1) : 0;
     if (!c || at > c->size || c->size - at < size) {
-        /* 2 KiB first, doubling to 16 KiB: little slack in the last one */
-        size_t cs = c ? (c->size < 16384 ? c->size * 2 : 16384) : 2048;
+        /* 2 KiB first, doubling to 8 KiB: little slack in the last one */
+        size_t cs = c ? (c->size < 8192 ? c->size * 2 : 8192) : 2048;
         if (cs < size) cs = size;
         ox_chunk *nc = sy_alloc(t->ctx, sizeof *nc + cs);
         if (!nc) {
@@ -142,16 +142,16 @@ static ox_val *scope_find(const ox_scope *s, const char *name)
 static sy_status scope_add(sy_onnx_trace *t, ox_scope *s, ox_val *v)
 {
     if (s->n == s->cap) {
-        size_t nc = s->cap ? s->cap * 2 : 64;
+        size_t nc = s->cap ? s->cap * 2 : 16;
         ox_val **nv = sy_realloc(t->ctx, s->vals, s->cap * sizeof *nv, nc * sizeof *nv);
         if (!nv) return sy_fail_st(t->ctx, SY_ENOMEM, "out of memory");
         s->vals = nv;
         s->cap = nc;
     }
     if (s->n >= UINT32_MAX - 1) return sy_fail_st(t->ctx, SY_EQUOTA, "more than 2^32 - 2 values in one graph");
-    if ((s->n + 1) * 2 > s->tabcap) {
-        size_t nc = s->tabcap ? s->tabcap * 2 : 128;
-        while ((s->n + 1) * 2 > nc) nc *= 2;
+    if ((s->n + 1) * 4 > s->tabcap * 3) { /* linear probing, load at most 3/4 */
+        size_t nc = s->tabcap ? s->tabcap * 2 : 32;
+        while ((s->n + 1) * 4 > nc * 3) nc *= 2;
         struct ox_slot *nt = sy_alloc(t->ctx, nc * sizeof *nt);
         if (!nt) return sy_fail_st(t->ctx, SY_ENOMEM, "out of memory");
         memset(nt, 0, nc * sizeof *nt);
