@@ -186,7 +186,7 @@ static sy_status read_dynamic(sy_graph *g, const char *file, const char *nname, 
     size_t k;
     const json_t *x;
     json_array_foreach(dl, k, x) {
-        sy_dim_spec *d = &sp[in->nspec];
+        sy_dim_spec spec, *d = &spec; /* copied into sp[] only once its dim is known to be new */
         d->name = NULL;
         d->min = d->max = SY_DIM_SPEC_UNSET;
         const json_t *jd = x;
@@ -243,7 +243,7 @@ static sy_status read_dynamic(sy_graph *g, const char *file, const char *nname, 
         }
         dyn[dim] = 1;
         d->dim = dim;
-        in->nspec++;
+        sp[in->nspec++] = spec;
     }
     return SY_OK;
 }

@@ -131,6 +131,13 @@ Test(shapeenv_spec, json_dim_objects_and_their_errors, .init = ctx_setup, .fini 
         cr_assert(strstr(sy_ctx_last_error_msg(ctx), t[i].msg) != NULL, "%s: got '%s'", t[i].dyn, sy_ctx_last_error_msg(ctx));
         sy_ctx_reset_error(ctx);
     }
+    /* more entries than dims, the bad one after a good one: the entry is checked before it
+     * is stored (fuzz_graph found a heap overflow here under ASan) */
+    txt = graph_text("[0,2,3]", "[4]");
+    cr_assert(eq(int, sy_graph_load_text(ctx, txt, strlen(txt), "t", &g), SY_EFORMAT));
+    cr_assert(strstr(sy_ctx_last_error_msg(ctx), "dynamic entry 1, 2, is not a dim index of a 1-D input") != NULL, "got '%s'",
+              sy_ctx_last_error_msg(ctx));
+    sy_ctx_reset_error(ctx);
 }
 
 /* trace the relu graph with a spec; returns the env (caller frees) or NULL with the error in ctx */
