@@ -77,9 +77,13 @@ struct sy_facts {
     /* Answers of the linear layer (lia_infeasible) on node identity (d, eq,
      * query), valid for the current facts (cleared with the other memos):
      * the nested decisions of range-aware rewriting ask the same questions
-     * again and again (about 4 in 5 calls on the corpus models). Only the
-     * definite answers 0 and 1 are kept; a hit still spends the call's unit
-     * of lia_budget, so every later answer is the one the computation gives. */
+     * again and again (about 4 in 5 calls on the corpus models). The answer
+     * -1 (fm_run's row or step limit, or an int64 overflow while building the
+     * system) is kept too: it is a function of the same system, so the
+     * computation would give it again, and one such system asked 12 times cost
+     * 12 full eliminations (fuzz_expr found it). Nothing is kept when an error
+     * is recorded (allocation failure). A hit still spends the call's unit of
+     * lia_budget, so every later answer is the one the computation gives. */
     struct lentry { const sy_expr *d, *query; int eq, r; } *lm;
     size_t lm_n, lm_cap;
 };
@@ -948,6 +952,30 @@ static bool eliminate_eqs(lsys *L, bool *infeasible, long keep)
     return true;
 }
 
+/* A hash of a row's coefficients (not its constant): fm_run's dedupe looks a
+ * new row up by it instead of comparing it with every kept row, which made
+ * one elimination step cost O(rows * vars) and a bound() on a degree-8
+ * polynomial take 0.6 s (fuzz_expr found it). Equal coefficient vectors hash
+ * equal; a collision only costs a comparison. */
+static uint64_t row_hash(const row *r, size_t nv)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (size_t v = 0; v < nv; v++) {
+        const fmpz *a = &r->a[v];
+        uint64_t x = fmpz_fits_si(a) ? (uint64_t)fmpz_get_si(a) : (uint64_t)fmpz_fdiv_ui(a, 4294967291u) ^ 0xa5a5a5a5ull;
+        h = (h ^ x) * 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+static bool row_coeffs_equal(const row *p, const row *q, size_t nv)
+{
+    for (size_t v = 0; v < nv; v++)
+        if (!fmpz_equal(&p->a[v], &q->a[v])) return false;
+    return true;
+}
+
 /* Fourier-Motzkin with integer tightening. Returns 1 when the system is
  * infeasible over the integers, 0 when no contradiction was found, -1 when a
  * budget ran out. If keep >= 0, that variable is not eliminated and its
@@ -1012,9 +1040,26 @@ static int fm_run(lsys *L, long keep, sy_ival *proj)
             result = -1;
             break;
         }
+        /* open-addressed table of indexes into nr (+1; 0 = empty), at most half full */
+        size_t hcap = 16;
+        while (hcap < 2 * nrcap) hcap *= 2;
+        size_t *ht = sy_alloc(L->ctx, hcap * sizeof *ht);
+        if (!ht) {
+            sy_dealloc(L->ctx, nr, nrcap * sizeof *nr);
+            result = -1;
+            break;
+        }
+        memset(ht, 0, hcap * sizeof *ht);
         size_t m = 0;
         for (size_t i = 0; i < n; i++)
-            if (fmpz_is_zero(&L->rows[i].a[best])) nr[m++] = L->rows[i];
+            if (fmpz_is_zero(&L->rows[i].a[best])) {
+                /* every kept row is indexed; a new row whose coefficients equal several
+                 * kept rows' merges into the first of them, as the linear scan did */
+                size_t hi = (size_t)row_hash(&L->rows[i], nv) & (hcap - 1);
+                while (ht[hi]) hi = (hi + 1) & (hcap - 1);
+                ht[hi] = m + 1;
+                nr[m++] = L->rows[i];
+            }
         for (size_t i = 0; i < n && result == 0; i++) {
             if (fmpz_sgn(&L->rows[i].a[best]) <= 0) continue;
             for (size_t j = 0; j < n && result == 0; j++) {
@@ -1048,20 +1093,21 @@ static int fm_run(lsys *L, long keep, sy_ival *proj)
                     row_clear(L->ctx, &c, LIA_MAX_VARS);
                     continue;
                 }
-                /* dedupe: same coefficients keep the larger constant */
-                bool dup = false;
-                for (size_t k = 0; k < m && !dup; k++) {
-                    bool same = true;
-                    for (size_t v = 0; v < nv && same; v++) same = fmpz_equal(&nr[k].a[v], &c.a[v]);
-                    if (same) {
-                        if (fmpz_cmp(c.c, nr[k].c) > 0) fmpz_set(nr[k].c, c.c);
-                        dup = true;
-                    }
+                /* dedupe: same coefficients keep the larger constant (the first
+                 * kept row with them, in the order the rows were kept) */
+                size_t hi = (size_t)row_hash(&c, nv) & (hcap - 1), first = 0;
+                for (; ht[hi]; hi = (hi + 1) & (hcap - 1))
+                    if (row_coeffs_equal(&nr[ht[hi] - 1], &c, nv) && (!first || ht[hi] < first)) first = ht[hi];
+                if (first) {
+                    if (fmpz_cmp(c.c, nr[first - 1].c) > 0) fmpz_set(nr[first - 1].c, c.c);
+                    row_clear(L->ctx, &c, LIA_MAX_VARS);
+                } else {
+                    ht[hi] = m + 1;
+                    nr[m++] = c;
                 }
-                if (dup) row_clear(L->ctx, &c, LIA_MAX_VARS);
-                else nr[m++] = c;
             }
         }
+        sy_dealloc(L->ctx, ht, hcap * sizeof *ht);
         for (size_t i = 0; i < n; i++)
             if (!fmpz_is_zero(&L->rows[i].a[best])) row_clear(L->ctx, &L->rows[i], LIA_MAX_VARS);
         sy_dealloc(L->ctx, L->rows, L->cap * sizeof *L->rows);
@@ -1352,7 +1398,10 @@ static int lia_infeasible(sy_facts *f, const sy_expr *d, bool eq, const sy_expr 
     f->lia_budget--;
     if (f->lm) {
         size_t j = lm_slot(f, d, eq, query);
-        if (f->lm[j].d) return f->lm[j].r;
+        if (f->lm[j].d) {
+            if (f->lm[j].r < 0) f->stats.budget_hits++; /* counted as the computation would */
+            return f->lm[j].r;
+        }
     }
     lsys L;
     lsys_init(&L, f);
@@ -1362,7 +1411,7 @@ static int lia_infeasible(sy_facts *f, const sy_expr *d, bool eq, const sy_expr 
     int r = L.overflow ? -1 : fm_run(&L, -1, NULL);
     lsys_clear(&L);
     if (r < 0) f->stats.budget_hits++;
-    else if (f->ctx->err == SY_OK) lm_put(f, d, eq, query, r);
+    if (f->ctx->err == SY_OK) lm_put(f, d, eq, query, r);
     return r;
 }
 
