@@ -15,6 +15,9 @@
 
 #define MAX_DEPTH 1000u
 
+/* the three walks over the guards (see "Shared subterms") */
+enum { EMIT = 0, COUNT = 1, HOIST = 2 };
+
 typedef struct builder {
     sy_ctx *ctx;
     const sy_gset *gs;
@@ -30,7 +33,25 @@ typedef struct builder {
     unsigned depth;
     uint64_t max_bits;       /* the context's max_const_bits */
     int runtime;             /* compiling the runtime asserts (after RTCHECKS) */
+    /* common subexpressions over the hash-consed DAG (see "Shared
+     * subterms" below): one entry per compound node met, open addressing by
+     * node hash */
+    const sy_expr **tk;
+    struct cse *tv;
+    size_t tcap, tn;
+    int mode;                /* COUNT, HOIST: walk, emit nothing; EMIT */
+    const sy_expr *live[SY_BC_MAX_REGS]; /* the shared node a register holds, NULL free */
+    unsigned nlive;          /* highest live register + 1 */
 } builder;
+
+/* What the compiler knows of one compound node. */
+typedef struct cse {
+    uint32_t uses;           /* the places that compile it (counting pass) */
+    uint32_t left;           /* the reads not emitted yet: its register is freed after the last */
+    int reg;                 /* the register holding it, -1 not computed, -2 freed */
+    unsigned char safe;      /* safe_expr's memo: 0 not known, 1 safe, 2 not safe */
+    uint64_t bits;           /* safe_expr's bit bound, when safe is 1 or 2 */
+} cse;
 
 static sy_status bfail(builder *b, sy_status st, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -67,6 +88,7 @@ static int grow(builder *b, void **p, size_t *cap, size_t n, size_t elt)
 
 static int use_reg(builder *b, unsigned r)
 {
+    if (b->mode != EMIT) return 1;
     if (r >= SY_BC_MAX_REGS) {
         bfail(b, SY_EUNSUPPORTED, "the expression needs more than %u registers", SY_BC_MAX_REGS);
         return 0;
@@ -77,7 +99,7 @@ static int use_reg(builder *b, unsigned r)
 
 static void emit(builder *b, uint32_t w)
 {
-    if (b->st) return;
+    if (b->st || b->mode != EMIT) return;
     if (b->ncode >= SY_BC_MAX_INSTR) {
         bfail(b, SY_EUNSUPPORTED, "more than %u instructions", SY_BC_MAX_INSTR);
         return;
@@ -97,7 +119,7 @@ static int field_ok(builder *b, unsigned role, uint32_t v, uint32_t max)
 
 static void emit_abc(builder *b, unsigned op, unsigned a, unsigned bb, unsigned c)
 {
-    if (b->st) return;
+    if (b->st || b->mode != EMIT) return;
     if (op >= SY_OP_COUNT || sy_bc_op_fmt[op] != SY_BC_FMT_ABC) {
         bfail(b, SY_ERROR, "internal: %s is not an ABC instruction", sy_bc_op_name(op));
         return;
@@ -109,7 +131,7 @@ static void emit_abc(builder *b, unsigned op, unsigned a, unsigned bb, unsigned 
 
 static void emit_abx(builder *b, unsigned op, unsigned a, uint32_t bx)
 {
-    if (b->st) return;
+    if (b->st || b->mode != EMIT) return;
     if (op >= SY_OP_COUNT || sy_bc_op_fmt[op] != SY_BC_FMT_ABX) {
         bfail(b, SY_ERROR, "internal: %s is not an ABx instruction", sy_bc_op_name(op));
         return;
@@ -121,7 +143,7 @@ static void emit_abx(builder *b, unsigned op, unsigned a, uint32_t bx)
 /* A forward jump to a label resolved later (patch_jumps). */
 static void emit_jump(builder *b, unsigned op, unsigned a)
 {
-    if (b->st) return;
+    if (b->st || b->mode != EMIT) return;
     if (sy_bc_op_fmt[op] != SY_BC_FMT_ASBX || !use_reg(b, a)) {
         bfail(b, SY_ERROR, "internal: bad jump");
         return;
@@ -163,7 +185,7 @@ static uint32_t kindex(builder *b, const fmpz_t v)
 
 static void emit_loadk(builder *b, unsigned dst, const fmpz_t v)
 {
-    if (b->st) return;
+    if (b->st || b->mode != EMIT) return;
     uint32_t i = kindex(b, v);
     emit_abx(b, SY_OP_LOADK, dst, i);
 }
@@ -204,6 +226,58 @@ static int coeff(builder *b, const sy_expr *e, size_t i, fmpz_t out)
 
 static int fits64(const fmpz_t v) { return fmpz_fits_si(v); }
 
+/* ------------------------------------------------------------------ shared subterms */
+
+/* Hash-consing makes a guard a DAG whose tree can be exponentially larger
+ * (issue 14's nested FloorDiv chain). Every walk below is memoized on node
+ * identity, and a compound node compiled from more than one place is
+ * computed once into a register that holds it until its last reader:
+ *  1. a counting pass walks the guards exactly as code generation will and
+ *     counts, per compound node, the places that compile it (its children
+ *     only on its first visit) and the last conjunct reading it;
+ *  2. before a conjunct (one CHECK) is compiled, every shared node it needs
+ *     and that is not computed yet is computed, children first, straight
+ *     line, into the lowest free register (MOVE when it was computed above
+ *     the live ones): never inside a short-circuit, so it is written on
+ *     every path that reads it (the verifier proves this);
+ *  3. the conjunct's own code starts above the live registers; a shared
+ *     node is a MOVE from its register, which is freed after its last
+ *     reader (the counting pass counted the reads), so the registers live
+ *     at a time are the shared values still to be read.
+ * Computing a shared node before its conjunct instead of inside a branch
+ * cannot change an answer: the reference checker evaluates every operand of
+ * And/Or, so a value of the conjunct that divides by zero fails it there
+ * too, and one beyond int64 is a fail-closed answer naming this guard, whose
+ * exact evaluation does leave int64. The program is linear in the DAG. */
+
+static cse *cse_find(builder *b, const sy_expr *e, int create)
+{
+    if (b->st) return NULL;
+    if (create && (b->tn + 1) * 2 > b->tcap) {
+        size_t nc = b->tcap ? b->tcap * 2 : 256;
+        if (!sy_etab_grow(b->ctx, &b->tk, (void **)&b->tv, sizeof *b->tv, b->tcap, nc)) {
+            bfail(b, SY_ENOMEM, "out of memory");
+            return NULL;
+        }
+        b->tcap = nc;
+    }
+    if (!b->tcap) return NULL;
+    size_t m = b->tcap - 1, j = (size_t)sy_expr_hash(e) & m;
+    while (b->tk[j] && b->tk[j] != e) j = (j + 1) & m;
+    if (b->tk[j]) return &b->tv[j];
+    if (!create) return NULL;
+    b->tk[j] = e;
+    b->tn++;
+    memset(&b->tv[j], 0, sizeof b->tv[j]);
+    b->tv[j].reg = -1;
+    return &b->tv[j];
+}
+
+static int is_leaf(sy_expr_kind k)
+{
+    return k == SY_EXPR_INT || k == SY_EXPR_SYM || k == SY_EXPR_TRUE || k == SY_EXPR_FALSE;
+}
+
 /* ------------------------------------------------------------------ safety of short-circuits */
 
 static uint64_t sat_add(uint64_t a, uint64_t c) { return a + c < a ? UINT64_MAX : a + c; }
@@ -214,9 +288,27 @@ static uint64_t sat_mul(uint64_t a, uint64_t c) { return c && a > UINT64_MAX / c
  * context's max_const_bits (the reference checker's SY_EQUOTA). *bits is a
  * bound on the bit size of e's value. Skipping such an operand cannot hide
  * a failure of the reference checker. */
+static int safe_expr_node(builder *b, const sy_expr *e, uint64_t *bits, unsigned depth);
 static int safe_expr(builder *b, const sy_expr *e, uint64_t *bits, unsigned depth)
 {
     if (depth > MAX_DEPTH || b->st) return 0;
+    if (is_leaf(sy_expr_kind_of(e))) return safe_expr_node(b, e, bits, depth);
+    cse *c = cse_find(b, e, 1);
+    if (!c) return 0;
+    if (c->safe) {
+        *bits = c->bits;
+        return c->safe == 1;
+    }
+    int ok = safe_expr_node(b, e, bits, depth);
+    if ((c = cse_find(b, e, 0)) != NULL && !b->st) { /* the table may have grown */
+        c->safe = ok ? 1 : 2;
+        c->bits = *bits;
+    }
+    return ok;
+}
+
+static int safe_expr_node(builder *b, const sy_expr *e, uint64_t *bits, unsigned depth)
+{
     uint64_t x = 0, y;
     size_t n = sy_expr_nargs(e);
     fmpz_t c;
@@ -489,7 +581,8 @@ static void cconn(builder *b, const sy_expr *e, unsigned dst)
     patch_jumps(b, mark);
 }
 
-static void cexpr(builder *b, const sy_expr *e, unsigned dst)
+/* The code of e itself (its shared children are MOVEs from their registers). */
+static void cexpr_node(builder *b, const sy_expr *e, unsigned dst)
 {
     if (b->st || !use_reg(b, dst)) return;
     if (++b->depth > MAX_DEPTH) {
@@ -558,6 +651,89 @@ static void cexpr(builder *b, const sy_expr *e, unsigned dst)
     b->depth--;
 }
 
+/* Compute shared node e (its shared children are computed already) into
+ * the lowest free register. */
+static void materialize(builder *b, const sy_expr *e)
+{
+    unsigned top = b->nlive, r = 0;
+    int mode = b->mode;
+    b->mode = EMIT;
+    cexpr_node(b, e, top);
+    while (r < top && b->live[r]) r++;
+    if (r < top) emit_abc(b, SY_OP_MOVE, r, top, 0);
+    b->mode = mode;
+    cse *c = cse_find(b, e, 0);
+    if (b->st) return;
+    if (!c) {
+        bfail(b, SY_ERROR, "internal: a shared subterm has no entry");
+        return;
+    }
+    c->reg = (int)r;
+    b->live[r] = e;
+    if (r + 1 > b->nlive) b->nlive = r + 1;
+}
+
+/* r[dst] := the value of e, by walk (see "Shared subterms"). */
+static void cexpr(builder *b, const sy_expr *e, unsigned dst)
+{
+    if (b->st) return;
+    if (is_leaf(sy_expr_kind_of(e))) {
+        if (b->mode == EMIT) cexpr_node(b, e, dst);
+        return;
+    }
+    cse *c = cse_find(b, e, b->mode == COUNT);
+    if (b->mode == COUNT) {
+        if (!c) return;
+        c->left++;
+        if (c->uses++ == 0) cexpr_node(b, e, dst); /* the children once */
+        return;
+    }
+    if (!c) {
+        bfail(b, SY_ERROR, "internal: a subterm the counting pass did not see");
+        return;
+    }
+    int shared = c->uses >= 2, reg = c->reg;
+    if (b->mode == HOIST) { /* children first, then e if shared and not computed yet */
+        if (shared && reg >= 0) return;
+        if (shared && reg == -2) {
+            bfail(b, SY_ERROR, "internal: a shared subterm read after its last reader");
+            return;
+        }
+        cexpr_node(b, e, dst);
+        if (shared) materialize(b, e);
+        return;
+    }
+    if (!shared) {
+        cexpr_node(b, e, dst);
+        return;
+    }
+    if (reg < 0) {
+        bfail(b, SY_ERROR, "internal: a shared subterm not computed before its conjunct");
+        return;
+    }
+    if (use_reg(b, dst) && (unsigned)reg != dst) emit_abc(b, SY_OP_MOVE, dst, (unsigned)reg, 0);
+    if (--c->left == 0) { /* its last reader: the register is free again */
+        c->reg = -2;
+        b->live[reg] = NULL;
+        while (b->nlive && !b->live[b->nlive - 1]) b->nlive--;
+    }
+}
+
+/* One conjunct, ending in its CHECK. */
+static void cconjunct(builder *b, const sy_expr *e, uint32_t g)
+{
+    if (b->mode == COUNT) {
+        cexpr(b, e, 0);
+        return;
+    }
+    b->mode = HOIST;
+    cexpr(b, e, b->nlive);
+    b->mode = EMIT;
+    unsigned base = b->nlive;
+    cexpr(b, e, base);
+    emit_abx(b, SY_OP_CHECK, base, g);
+}
+
 /* A guard: rejecting on a false conjunct or on a fault is the same answer
  * for the same guard, so a top-level And becomes one CHECK per conjunct. */
 static void cguard(builder *b, const sy_expr *e, uint32_t g)
@@ -567,10 +743,7 @@ static void cguard(builder *b, const sy_expr *e, uint32_t g)
     case SY_EXPR_AND:
         for (size_t i = 0; i < sy_expr_nargs(e) && !b->st; i++) cguard(b, sy_expr_arg(e, i), g);
         return;
-    default:
-        cexpr(b, e, 0);
-        emit_abx(b, SY_OP_CHECK, 0, g);
-        return;
+    default: cconjunct(b, e, g); return;
     }
 }
 
@@ -640,7 +813,9 @@ static sy_status finish(builder *b, uint32_t flags, sy_bc_program **out)
         p->guards[i] = pstrdup(p, g->text, &st);
     }
     sy_bc_load_err err;
-    if (!st && sy_bc_verify(p, &err) != SY_OK)
+    sy_status vs = st ? SY_OK : sy_bc_verify(p, &err);
+    if (vs == SY_ENOMEM) st = sy_fail_st(b->ctx, SY_ENOMEM, "out of memory");
+    else if (vs)
         st = sy_fail_st(b->ctx, SY_EVERIFY, "bc_compile: internal error: the program fails verification: %s", err.msg);
     if (st) {
         sy_bc_free(p);
@@ -648,6 +823,33 @@ static sy_status finish(builder *b, uint32_t flags, sy_bc_program **out)
     }
     *out = p;
     return SY_OK;
+}
+
+/* Every guard in order, then (format x.1) the runtime asserts after
+ * RTCHECKS, for sy_bc_check_runtime. */
+static void compile_guards(builder *b, uint32_t *flags)
+{
+    const sy_gset *gs = b->gs;
+    for (size_t i = 0; i < sy_gset_size(gs) && !b->st; i++) {
+        const sy_gset_guard *g = sy_gset_at(gs, i);
+        b->guard = i;
+        if (g->kind == SY_GK_RUNTIME_ASSERT) {
+            *flags |= SY_BC_FLAG_UNCHECKED_ASSERTS;
+            continue;
+        }
+        cguard(b, g->expr, (uint32_t)i);
+    }
+    if ((*flags & SY_BC_FLAG_UNCHECKED_ASSERTS) || sy_gset_nunbacked(gs)) {
+        if (!b->st && sy_gset_nsources(gs) + sy_gset_nunbacked(gs) > SY_BC_MAX_INDEX)
+            bfail(b, SY_EUNSUPPORTED, "more than %u sources and unbacked values", SY_BC_MAX_INDEX);
+        emit_abc(b, SY_OP_RTCHECKS, 0, 0, 0);
+        b->runtime = 1;
+        for (size_t i = 0; i < sy_gset_size(gs) && !b->st; i++) {
+            const sy_gset_guard *g = sy_gset_at(gs, i);
+            b->guard = i;
+            if (g->kind == SY_GK_RUNTIME_ASSERT) cguard(b, g->expr, (uint32_t)i);
+        }
+    }
 }
 
 sy_status sy_bc_compile(const sy_gset *gs, sy_bc_program **out)
@@ -669,32 +871,18 @@ sy_status sy_bc_compile(const sy_gset *gs, sy_bc_program **out)
     b.gs = gs;
     b.max_bits = ctx->opts.max_const_bits;
     uint32_t flags = 0;
-    for (size_t i = 0; i < sy_gset_size(gs) && !b.st; i++) {
-        const sy_gset_guard *g = sy_gset_at(gs, i);
-        b.guard = i;
-        if (g->kind == SY_GK_RUNTIME_ASSERT) {
-            flags |= SY_BC_FLAG_UNCHECKED_ASSERTS;
-            continue;
-        }
-        cguard(&b, g->expr, (uint32_t)i);
-    }
-    /* format 1.1: the runtime asserts after RTCHECKS, for sy_bc_check_runtime */
-    if ((flags & SY_BC_FLAG_UNCHECKED_ASSERTS) || sy_gset_nunbacked(gs)) {
-        if (!b.st && sy_gset_nsources(gs) + sy_gset_nunbacked(gs) > SY_BC_MAX_INDEX)
-            b.st = sy_fail_st(ctx, SY_EUNSUPPORTED, "bc_compile: more than %u sources and unbacked values", SY_BC_MAX_INDEX);
-        emit_abc(&b, SY_OP_RTCHECKS, 0, 0, 0);
-        b.runtime = 1;
-        for (size_t i = 0; i < sy_gset_size(gs) && !b.st; i++) {
-            const sy_gset_guard *g = sy_gset_at(gs, i);
-            b.guard = i;
-            if (g->kind == SY_GK_RUNTIME_ASSERT) cguard(&b, g->expr, (uint32_t)i);
-        }
-    }
+    b.mode = COUNT; /* the counting pass, then the code */
+    compile_guards(&b, &flags);
+    b.mode = EMIT;
+    b.runtime = 0;
+    compile_guards(&b, &flags);
     emit_abc(&b, SY_OP_RETURN, 0, 0, 0);
     sy_status st = b.st ? b.st : finish(&b, flags, out);
     if (b.code) sy_dealloc(ctx, b.code, b.capcode * sizeof *b.code);
     if (b.pend) sy_dealloc(ctx, b.pend, b.cappend * sizeof *b.pend);
     for (size_t i = 0; i < b.nk; i++) fmpz_clear(&b.k[i]);
     if (b.k) sy_dealloc(ctx, b.k, b.capk * sizeof *b.k);
+    if (b.tk) sy_dealloc(ctx, b.tk, b.tcap * sizeof *b.tk);
+    if (b.tv) sy_dealloc(ctx, b.tv, b.tcap * sizeof *b.tv);
     return st;
 }

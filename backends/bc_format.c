@@ -438,6 +438,11 @@ static sy_status load_raw(sy_ctx *ctx, const unsigned char *d, size_t len, sy_bc
             return set_err(err, SY_EFORMAT, i, "bad magic at offset %zu: not a symshape bytecode program", i);
     /* 3-4. version */
     uint32_t major = get_u16(d + 8), minor = get_u16(d + 10);
+    if (major < SY_BC_VERSION_MAJOR)
+        return set_err(err, SY_EVERSION, 8,
+                       "format version %u.%u is older than %u.x, which this library reads (format %u.x has no MOVE and "
+                       "lets a program read a register it never wrote): recompile the guard set",
+                       major, minor, SY_BC_VERSION_MAJOR, major);
     if (major != SY_BC_VERSION_MAJOR)
         return set_err(err, SY_EVERSION, 8, "unknown format major version %u (this library reads %u)", major,
                        SY_BC_VERSION_MAJOR);
@@ -459,7 +464,8 @@ static sy_status load_raw(sy_ctx *ctx, const unsigned char *d, size_t len, sy_bc
     reader r = {d, len, SY_BC_HEADER_SIZE, err};
     uint32_t section = (flags & SY_BC_FLAG_RUNTIME_SECTION) != 0;
     if (section && minor < 1)
-        return set_err(err, SY_EFORMAT, 12, "flag 0x%x (run-time section) in a format 1.0 program", (unsigned)SY_BC_FLAG_RUNTIME_SECTION);
+        return set_err(err, SY_EFORMAT, 12, "flag 0x%x (run-time section) in a format %u.0 program",
+                       (unsigned)SY_BC_FLAG_RUNTIME_SECTION, SY_BC_VERSION_MAJOR);
     sy_status st = walk_payload(&r, NULL, counts, section);
     if (st) return st;
     /* 7. checksum */
@@ -556,6 +562,75 @@ static sy_status check_field(const sy_bc_program *p, sy_bc_load_err *err, size_t
     }
 }
 
+/* Definite assignment: every register an instruction reads was written on
+ * every path from the entry. Jumps only go forward, so one pass in program
+ * order sees every predecessor of an instruction before it: the set of
+ * registers written on entry to pc is the intersection of the fall-through
+ * set (unless pc - 1 is RETURN) and the sets of the jumps to pc, kept per
+ * jump target (pool: one 256-bit set per target, at most one per jump).
+ * Unreachable code reads nothing at run time and is not checked. O(ninstr)
+ * time, 4 bytes per instruction plus 32 per jump target of memory (only
+ * when the program jumps). The fields were checked already. */
+#define REGW (SY_BC_MAX_REGS / 64)
+static sy_status verify_written(const sy_bc_program *p, sy_bc_load_err *err, uint32_t njumps)
+{
+    size_t base = sy_bc_code_offset(p);
+    uint32_t *slot = NULL; /* per pc: 1 + its set's index in pool, 0 none */
+    uint64_t(*pool)[REGW] = NULL;
+    uint32_t npool = 0;
+    if (njumps) {
+        slot = sy_alloc(p->ctx, (size_t)p->ninstr * sizeof *slot);
+        pool = sy_alloc(p->ctx, (size_t)njumps * sizeof *pool);
+        if (!slot || !pool) {
+            if (slot) sy_dealloc(p->ctx, slot, (size_t)p->ninstr * sizeof *slot);
+            if (pool) sy_dealloc(p->ctx, pool, (size_t)njumps * sizeof *pool);
+            return set_err(err, SY_ENOMEM, 0, "out of memory (verifier)");
+        }
+        memset(slot, 0, (size_t)p->ninstr * sizeof *slot);
+    }
+    uint64_t cur[REGW] = {0};
+    int reach = 1; /* the fall-through path into pc exists */
+    sy_status st = SY_OK;
+    for (uint32_t pc = 0; pc < p->ninstr && !st; pc++) {
+        if (slot && slot[pc]) {
+            const uint64_t *in = pool[slot[pc] - 1];
+            for (unsigned i = 0; i < REGW; i++) cur[i] = reach ? cur[i] & in[i] : in[i];
+            reach = 1;
+        }
+        if (!reach) continue;
+        uint32_t w = p->code[pc];
+        unsigned op = SY_BC_GET_OP(w);
+        const unsigned char *role = sy_bc_op_role[op];
+        unsigned f[3] = {SY_BC_GET_A(w), SY_BC_GET_B(w), SY_BC_GET_C(w)};
+        unsigned nf = sy_bc_op_fmt[op] == SY_BC_FMT_ABC ? 3 : 1;
+        for (unsigned k = 0; k < nf; k++)
+            if (role[k] == SY_BC_ROLE_RIN && !(cur[f[k] / 64] >> (f[k] % 64) & 1)) {
+                size_t off = base + 4 * (size_t)pc;
+                st = set_err(err, SY_EVERIFY, off,
+                             "instruction %u at offset %zu (%s): register r%u is read before it is written on some path",
+                             pc, off, op_names[op], f[k]);
+                break;
+            }
+        for (unsigned k = 0; k < nf && !st; k++)
+            if (role[k] == SY_BC_ROLE_ROUT) cur[f[k] / 64] |= (uint64_t)1 << (f[k] % 64);
+        if (role[1] == SY_BC_ROLE_JUMP) {
+            uint32_t t = pc + 1 + (uint32_t)SY_BC_GET_SBX(w);
+            if (t > pc + 1) { /* a jump to the next instruction is a fall-through */
+                if (!slot[t]) {
+                    slot[t] = ++npool;
+                    memcpy(pool[npool - 1], cur, sizeof cur);
+                } else {
+                    for (unsigned i = 0; i < REGW; i++) pool[slot[t] - 1][i] &= cur[i];
+                }
+            }
+        }
+        if (op == SY_OP_RETURN) reach = 0;
+    }
+    if (slot) sy_dealloc(p->ctx, slot, (size_t)p->ninstr * sizeof *slot);
+    if (pool) sy_dealloc(p->ctx, pool, (size_t)njumps * sizeof *pool);
+    return st;
+}
+
 sy_status sy_bc_verify(const sy_bc_program *p, sy_bc_load_err *err)
 {
     sy_bc_load_err local;
@@ -563,6 +638,7 @@ sy_status sy_bc_verify(const sy_bc_program *p, sy_bc_load_err *err)
     size_t base = sy_bc_code_offset(p);
     sy_status st;
     int runtime = 0; /* after RTCHECKS */
+    uint32_t njumps = 0;
     for (uint32_t pc = 0; pc < p->ninstr; pc++) {
         uint32_t w = p->code[pc];
         size_t off = base + 4 * (size_t)pc;
@@ -571,12 +647,14 @@ sy_status sy_bc_verify(const sy_bc_program *p, sy_bc_load_err *err)
             return set_err(err, SY_EVERIFY, off, "instruction %u at offset %zu: unknown opcode %u", pc, off, op);
         if (op == SY_OP_RTCHECKS) {
             if (p->minor < 1)
-                return set_err(err, SY_EVERIFY, off, "instruction %u at offset %zu: RTCHECKS in a format 1.0 program", pc, off);
+                return set_err(err, SY_EVERIFY, off, "instruction %u at offset %zu: RTCHECKS in a format %u.0 program", pc, off,
+                               SY_BC_VERSION_MAJOR);
             if (runtime)
                 return set_err(err, SY_EVERIFY, off, "instruction %u at offset %zu: a second RTCHECKS", pc, off);
             runtime = 1;
         }
         if (SY_BC_GET_RSV(w)) return set_err(err, SY_EVERIFY, off, "instruction %u at offset %zu: reserved bit set", pc, off);
+        njumps += sy_bc_op_role[op][1] == SY_BC_ROLE_JUMP;
         const unsigned char *role = sy_bc_op_role[op];
         if ((st = check_field(p, err, off, pc, 0, role[0], SY_BC_GET_A(w), 0, 0, runtime))) return st;
         if (sy_bc_op_fmt[op] == SY_BC_FMT_ABC) {
@@ -590,7 +668,7 @@ sy_status sy_bc_verify(const sy_bc_program *p, sy_bc_load_err *err)
         size_t off = p->ninstr ? base + 4 * ((size_t)p->ninstr - 1) : base;
         return set_err(err, SY_EVERIFY, off, "the last instruction is not RETURN (%u instructions)", p->ninstr);
     }
-    return SY_OK;
+    return verify_written(p, err, njumps);
 }
 
 /* ------------------------------------------------------------------ disassembler */

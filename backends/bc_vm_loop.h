@@ -5,6 +5,8 @@
 static int SY_VM_FN(const sy_bc_program *p, const int64_t *sizes, const int64_t *unbacked, int32_t *failed)
 {
     int64_t r[SY_BC_MAX_REGS];
+    /* the verifier proved every register written before it is read; zeroed
+     * anyway, so that nothing of an earlier call can ever leak into this one */
     memset(r, 0, (size_t)p->nregs * sizeof r[0]);
     const uint32_t *code = p->code;
     uint32_t pc = 0;
@@ -126,6 +128,11 @@ static int SY_VM_FN(const sy_bc_program *p, const int64_t *sizes, const int64_t 
 #else
                 return SY_BC_ACCEPT; /* the size check ends here */
 #endif
+            }
+            SY_VMCASE(MOVE)
+            {
+                RA = RB;
+                SY_VMBREAK;
             }
 #ifndef SY_VM_THREADED
         default: return SY_EINVAL; /* not reached: the verifier rejects unknown opcodes */

@@ -58,17 +58,22 @@ SY_BEGIN_DECLS
 /** The 8-byte magic: "SYBC" then CR LF SUB LF (catches text-mode mangling). */
 #define SY_BC_MAGIC "SYBC\r\n\x1a\n"
 #define SY_BC_MAGIC_LEN 8u
-/** Format version: this library reads major 1, minor <= 1, and writes 1.0
- *  for a program without a run-time section, 1.1 for one with (runtime
- *  asserts after an RTCHECKS instruction and the unbacked-value table). */
-#define SY_BC_VERSION_MAJOR 1u
+/** Format version: this library reads major 2, minor <= 1, and writes 2.0
+ *  for a program without a run-time section, 2.1 for one with (runtime
+ *  asserts after an RTCHECKS instruction and the unbacked-value table).
+ *  Major 2 (from major 1): the MOVE opcode, with which the compiler computes
+ *  each shared subterm of a guard's DAG once, and a verifier that proves
+ *  every register is written before it is read on every path (format 1
+ *  zeroed the registers, so a program could read one it never wrote).
+ *  Programs of format 1 are rejected with SY_EVERSION: recompile them. */
+#define SY_BC_VERSION_MAJOR 2u
 #define SY_BC_VERSION_MINOR 1u
 /** Bytes of the fixed header (magic, versions, flags, 5 counts, CRC). */
 #define SY_BC_HEADER_SIZE 40u
 /** Header flag: the guard set had runtime asserts, which the program does not
  *  check (they need data, not sizes). Informational. */
 #define SY_BC_FLAG_UNCHECKED_ASSERTS 0x1u
-/** Header flag (format 1.1): the run-time section (the unbacked values'
+/** Header flag (minor 1): the run-time section (the unbacked values'
  *  names) follows the instructions. Absent: no unbacked values. */
 #define SY_BC_FLAG_RUNTIME_SECTION 0x2u
 #define SY_BC_FLAGS_KNOWN 0x3u
@@ -129,7 +134,8 @@ typedef enum sy_bc_role {
     X(JMPNZ,    SY_BC_FMT_ASBX, SY_BC_ROLE_RIN,  SY_BC_ROLE_JUMP,  SY_BC_ROLE_NONE, "if r[A] != 0 then pc += sBx") \
     X(CHECK,    SY_BC_FMT_ABX,  SY_BC_ROLE_RIN,  SY_BC_ROLE_GUARD, SY_BC_ROLE_NONE, "if r[A] == 0 then reject guard Bx") \
     X(RETURN,   SY_BC_FMT_ABC,  SY_BC_ROLE_NONE, SY_BC_ROLE_NONE,  SY_BC_ROLE_NONE, "accept") \
-    X(RTCHECKS, SY_BC_FMT_ABC,  SY_BC_ROLE_NONE, SY_BC_ROLE_NONE,  SY_BC_ROLE_NONE, "sizes only: accept; run time: go on with the runtime asserts")
+    X(RTCHECKS, SY_BC_FMT_ABC,  SY_BC_ROLE_NONE, SY_BC_ROLE_NONE,  SY_BC_ROLE_NONE, "sizes only: accept; run time: go on with the runtime asserts") \
+    X(MOVE,     SY_BC_FMT_ABC,  SY_BC_ROLE_ROUT, SY_BC_ROLE_RIN,   SY_BC_ROLE_NONE, "r[A] := r[B]")
 /* clang-format on */
 
 /** Opcodes, generated from SY_OPCODES: SY_OP_LOADSLOT = 0, ... */
@@ -239,8 +245,10 @@ typedef struct sy_bc_load_err {
  *   8. the verifier, always, one linear pass: an opcode >= SY_OP_COUNT, the
  *      reserved bit, a register >= the register count, a constant, slot or
  *      guard index out of range, a non-zero unused field, a backward jump
- *      (sBx < 0) or one past the end, a last instruction that is not RETURN:
- *      SY_EVERIFY (offset of the instruction word).
+ *      (sBx < 0) or one past the end, a last instruction that is not RETURN,
+ *      a register read on some path before any instruction wrote it (a
+ *      forward data-flow pass over the 256-register sets, one set kept per
+ *      jump target): SY_EVERIFY (offset of the instruction word).
  *  @param[in] ctx the context the program will live in (KEEP); the error is
  *             also recorded there.
  *  @param[in] data @p len bytes (KEEP; not referenced after the call). May

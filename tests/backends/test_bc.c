@@ -15,7 +15,7 @@ static const char *const golden_asserts[] = {"s1 != 3"};
 static sy_gset *golden_gset(sy_graph **g) { return bt_gset("[8,6]", "[0,1]", golden_facts, 2, golden_asserts, 1, 1, g); }
 
 static const char golden_dis[] =
-    "; symshape bytecode 1.1\n"
+    "; symshape bytecode 2.1\n"
     "; 4 slots, 7 guards, 6 constants, 3 registers, 38 instructions\n"
     "; slot s0: x.dim()\n"
     "; slot s1: x.dtype\n"
@@ -77,7 +77,7 @@ static const char golden_dis[] =
 /* The encoded bytes, pinned: the format is explicit little-endian, so every
  * host must produce exactly these. */
 static const char golden_hex[] =
-    "535942430d0a1a0a010001000100000003000000060000000400000007000000260000000a5ff80007782e64696d2829"
+    "535942430d0a1a0a0200010001000000030000000600000004000000070000002600000065e07a8607782e64696d2829"
     "07782e64747970650b782e73697a6528295b305d0b782e73697a6528295b315d000c782e64696d2829203d3d2032000c"
     "782e6474797065203d3d2030031032203c3d20782e73697a6528295b305d031032203c3d20782e73697a6528295b315d"
     "0431782e73697a6528295b305d2a782e73697a6528295b315d203c3d2031313830353931363230373137343131333033"
@@ -320,12 +320,19 @@ Test(backends_bc, each_corruption_has_its_exact_status_and_offset, .init = ctx_s
     }
     /* unknown major, newer minor (checked before the CRC) */
     memcpy(d, G.data, G.len);
-    bt_put16(d + 8, 2);
+    bt_put16(d + 8, 3);
     bt_load(d, G.len, SY_EVERSION, &err);
     cr_assert(eq(sz, err.offset, 8));
     bt_put16(d + 8, 0);
     bt_load(d, G.len, SY_EVERSION, &err);
     cr_assert(eq(sz, err.offset, 8));
+    /* a format 1 program (no MOVE, registers zeroed): rejected, naming the version */
+    bt_put16(d + 8, 1);
+    bt_load(d, G.len, SY_EVERSION, &err);
+    cr_assert(eq(sz, err.offset, 8));
+    cr_assert(eq(str, err.msg,
+                 "format version 1.1 is older than 2.x, which this library reads (format 1.x has no MOVE and lets a "
+                 "program read a register it never wrote): recompile the guard set"));
     memcpy(d, G.data, G.len);
     bt_put16(d + 10, SY_BC_VERSION_MINOR + 1);
     bt_load(d, G.len, SY_EVERSION, &err);
@@ -919,7 +926,7 @@ Test(backends_bc, concurrent_checks_on_one_shared_program, .init = ctx_setup, .f
     golden_close(&G);
 }
 
-/* ------------------------------------------------------------------ the run-time check (format 1.1) */
+/* ------------------------------------------------------------------ the run-time check (format 2.1) */
 
 /* unique() of x has the data-dependent length u0, viewed as (3, -1) and
  * broadcast against y: two runtime asserts on u0 after RTCHECKS. */
@@ -971,7 +978,7 @@ Test(backends_bc, check_runtime_takes_the_unbacked_values, .init = ctx_setup, .f
     cr_assert(eq(int, sy_bc_check_runtime(q, v, ns, NULL, 1, NULL), SY_EINVAL));
     cr_assert(eq(int, sy_bc_check_runtime(q, v, ns, (int64_t[]){6}, 0, NULL), SY_EINVAL));
     /* the verifier: an unbacked slot read before RTCHECKS; a second RTCHECKS;
-     * RTCHECKS or the section flag in a 1.0 program */
+     * RTCHECKS or the section flag in a 2.0 program */
     size_t base = len - 4 * sy_bc_ninstr(q) - (1 + 1 + strlen(sy_bc_unbacked_name(q, 0)));
     unsigned char *e = malloc(len);
     cr_assert(e != NULL);
@@ -990,7 +997,7 @@ Test(backends_bc, check_runtime_takes_the_unbacked_values, .init = ctx_setup, .f
     bt_put16(e + 10, 0);
     bt_reseal(e, len);
     bt_load(e, len, SY_EFORMAT, &err);
-    cr_assert(strstr(err.msg, "in a format 1.0 program") != NULL, "%s", err.msg);
+    cr_assert(strstr(err.msg, "in a format 2.0 program") != NULL, "%s", err.msg);
     cr_assert(eq(sz, err.offset, 12));
     free(e);
     sy_mem_free(ctx, d);
@@ -998,4 +1005,207 @@ Test(backends_bc, check_runtime_takes_the_unbacked_values, .init = ctx_setup, .f
     sy_bc_free(p);
     sy_gset_free(gs);
     sy_graph_free(g);
+}
+
+/* ------------------------------------------------------------------ shared subterms (issue 14) */
+
+/* VM against the reference at one point: equal when the VM answers, and a
+ * fail-closed answer names the guard the reference fails (these chains have
+ * no int64 overflow below |s| = 3*10^9, only divisions by zero). Counts
+ * accept / reject / fail-closed in n[3]. */
+static void chain_point(const sy_bc_program *p, const sy_gset *gs, int64_t *v, long n[3])
+{
+    size_t ns = sy_gset_nsources(gs);
+    sy_gset_result ref;
+    cr_assert(eq(int, sy_gset_check_si(gs, v, ns, &ref), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    int32_t failed = 12345;
+    int r = sy_bc_check(p, v, ns, &failed);
+    if (r == SY_BC_ACCEPT || r == SY_BC_REJECT) {
+        cr_assert(eq(int, r, ref.accept), "s = %lld", (long long)v[ns - 1]);
+        cr_assert(eq(long, (long)failed, ref.failed), "s = %lld", (long long)v[ns - 1]);
+        n[r == SY_BC_ACCEPT ? 0 : 1]++;
+        return;
+    }
+    cr_assert(r == SY_EOVERFLOW || r == SY_EDIVZERO, "s = %lld: %d", (long long)v[ns - 1], r);
+    cr_assert(eq(int, ref.accept, 0), "s = %lld: the VM failed closed where the reference accepts", (long long)v[ns - 1]);
+    cr_assert(eq(long, (long)failed, ref.failed), "s = %lld", (long long)v[ns - 1]);
+    n[2]++;
+}
+
+/* 1200 points: every size 0..400, 600 random ones up to 5000 and 200 up to
+ * 3*10^9, plus the negative -1..-5 (the slot is any int64). */
+static void chain_points(const sy_bc_program *p, const sy_gset *gs, long n[3])
+{
+    size_t ns = sy_gset_nsources(gs);
+    int64_t v[8] = {1, 0, 0, 0, 0, 0, 0, 0};
+    cr_assert(le(sz, ns, 8));
+    cr_assert(eq(str, (char *)sy_gset_source(gs, ns - 1), "x.size()[0]"));
+    uint64_t seed = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < 1200; i++) {
+        int64_t s = i <= 400 ? i : i < 1000 ? (int64_t)(bt_rand(&seed) % 5001) : i < 1195 ? (int64_t)(bt_rand(&seed) % 3000000000ull) : 400 - i;
+        v[ns - 1] = s;
+        chain_point(p, gs, v, n);
+    }
+}
+
+/* Issue 14's 69-node graph (tests/guards/data/floordiv_chain69.json): its
+ * relation guard LAYER6 <= x.size()[0] is a DAG of about 30 shared nodes
+ * whose tree has millions. Before: SY_EUNSUPPORTED "more than 16777216
+ * instructions" after 1.75 s. Each shared subterm is now computed once into
+ * a register: 248 instructions, 7 registers, and the program verifies
+ * (written before read on every path) and round-trips through the bytes. */
+Test(backends_bc, floordiv_chain_69_computes_each_shared_subterm_once, .init = ctx_setup, .fini = ctx_teardown,
+     .timeout = 120)
+{
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_file(ctx, SY_TESTS_DIR "/guards/data/floordiv_chain69.json", &g), SY_OK), "%s",
+              sy_ctx_last_error_msg(ctx));
+    sy_env *env = sy_env_new(ctx, NULL);
+    sy_trace *t;
+    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset *gs;
+    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(sz, sy_gset_size(gs), 4));
+    sy_bc_program *c = bt_compile(gs);
+    cr_assert(eq(sz, sy_bc_ninstr(c), 248));
+    cr_assert(eq(sz, sy_bc_nregs(c), 7));
+    cr_assert(eq(sz, sy_bc_nconsts(c), 10));
+    unsigned char *d;
+    size_t len;
+    cr_assert(eq(int, sy_bc_encode(c, &d, &len), SY_OK));
+    cr_assert(eq(sz, len, 2346));
+    sy_bc_load_err err;
+    sy_bc_program *p = bt_load(d, len, SY_OK, &err);
+    long n[3] = {0, 0, 0};
+    chain_points(p, gs, n);
+    /* LAYER6 <= s holds at every size >= 0 (test_gset's chain69_value), so
+     * the rejects are guard 2 (s < 2: 0, 1, -1..-5); nothing fails closed */
+    cr_assert(eq(long, n[0], 1193));
+    cr_assert(eq(long, n[1], 7));
+    cr_assert(eq(long, n[2], 0));
+    sy_bc_free(p);
+    sy_mem_free(ctx, d);
+    sy_bc_free(c);
+    sy_gset_free(gs);
+    sy_trace_free(t);
+    sy_env_free(env);
+    sy_graph_free(g);
+}
+
+/* The issue's chain as a user fact LAYER6 <= s0 over the input's size s0.
+ * The issue's divisor A is 0 at some layer for every size, so no example
+ * can assume it; here the divisor is Q - 1, which keeps the nodes and the
+ * sharing and is 0 only for L in 22..29 (Q = 1): the reference rejects
+ * there (a division by zero fails the guard) and the VM fails closed
+ * (SY_EDIVZERO) on the same guard; everywhere else it gives the
+ * reference's answer. */
+static const sy_expr *issue_chain(const sy_expr *L, int layers)
+{
+    const sy_expr *lay = NULL;
+    for (int k = 0; k < layers; k++) {
+        const sy_expr *q = sy_expr_floordiv(ctx, sy_expr_pow_ui(ctx, L, 2), sy_expr_int_si(ctx, 448));
+        const sy_expr *a = sy_expr_floordiv(ctx, sy_expr_mul_si(ctx, q, 64), sy_expr_int_si(ctx, 7));
+        const sy_expr *d = sy_expr_floordiv(ctx, sy_expr_int_si(ctx, 512), sy_expr_add_si(ctx, q, -1));
+        const sy_expr *t = sy_expr_floordiv(ctx, sy_expr_mul(ctx, d, q), sy_expr_int_si(ctx, 8));
+        lay = sy_expr_floordiv(ctx, sy_expr_mul(ctx, t, a), sy_expr_int_si(ctx, 7));
+        L = sy_expr_floordiv(ctx, lay, sy_expr_int_si(ctx, 4));
+    }
+    return lay;
+}
+
+sy_gset *bc_chain_gset(int layers, sy_graph **gout);
+sy_gset *bc_chain_gset(int layers, sy_graph **gout)
+{
+    const char *G = "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
+                    "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[1000],\"dynamic\":[0]}],"
+                    "\"outputs\":[{\"ref\":\"x\"}]}";
+    cr_assert(eq(int, sy_graph_load_text(ctx, G, strlen(G), "chain.json", gout), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_env *env = sy_env_new(ctx, NULL);
+    sy_trace *t;
+    cr_assert(eq(int, sy_env_trace(env, *gout, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    const sy_expr *fact = sy_expr_le(ctx, issue_chain(P("s0"), layers), P("s0"));
+    cr_assert(eq(int, sy_env_assume(env, fact, NULL), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset *gs;
+    cr_assert(eq(int, sy_gset_produce(env, *gout, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_trace_free(t);
+    sy_env_free(env);
+    return gs;
+}
+
+Test(backends_bc, issue_chain_6_layers_as_a_guard, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
+{
+    sy_graph *g;
+    sy_gset *gs = bc_chain_gset(6, &g);
+    sy_bc_program *p = bt_compile(gs);
+    cr_assert(eq(sz, sy_bc_ninstr(p), 212));
+    long n[3] = {0, 0, 0};
+    chain_points(p, gs, n);
+    /* fails closed at the 8 sizes 22..29 of the 0..400 sweep and 2 random
+     * ones; rejects s < 2 (guard 1) */
+    cr_assert(eq(long, n[0], 1183));
+    cr_assert(eq(long, n[1], 7));
+    cr_assert(eq(long, n[2], 10));
+    cr_assert(eq(sz, sy_bc_nregs(p), 8));
+    sy_bc_free(p);
+    sy_gset_free(gs);
+    sy_graph_free(g);
+}
+
+/* Definite assignment (format 2): a register read before it is written on
+ * some path is SY_EVERIFY at the reading instruction's offset. Payload of
+ * these programs: slot "a" (2 bytes), guard (1 + 2 bytes): code at 45. */
+static void da_prog(bt_prog *b, uint32_t nregs, const uint32_t *code, uint32_t n)
+{
+    bt_header(b, nregs, 0, 1, 1, n);
+    bt_str(b, "a");
+    bt_byte(b, 3);
+    bt_str(b, "g");
+    for (uint32_t i = 0; i < n; i++) bt_instr(b, code[i]);
+    bt_finish(b);
+}
+
+Test(backends_bc, verifier_proves_every_register_written_before_read, .init = ctx_setup, .fini = ctx_teardown)
+{
+    bt_prog b;
+    sy_bc_load_err err;
+    const uint32_t RET = SY_BC_ABC(SY_OP_RETURN, 0, 0, 0);
+    /* straight line: r1 never written */
+    const uint32_t c1[] = {SY_BC_ABX(SY_OP_LOADSLOT, 0, 0), SY_BC_ABC(SY_OP_MOVE, 0, 1, 0), RET};
+    da_prog(&b, 2, c1, 3);
+    bt_load(b.d, b.len, SY_EVERIFY, &err);
+    cr_assert(eq(sz, err.offset, 45 + 4));
+    cr_assert(eq(str, err.msg,
+                 "instruction 1 at offset 49 (MOVE): register r1 is read before it is written on some path"));
+    /* written on the fall-through path only: the jump to 3 skips it */
+    const uint32_t c2[] = {SY_BC_ABX(SY_OP_LOADSLOT, 0, 0), SY_BC_ASBX(SY_OP_JMPZ, 0, 1), SY_BC_ABX(SY_OP_LOADSLOT, 1, 0),
+                           SY_BC_ABX(SY_OP_CHECK, 1, 0), RET};
+    da_prog(&b, 2, c2, 5);
+    bt_load(b.d, b.len, SY_EVERIFY, &err);
+    cr_assert(eq(sz, err.offset, 45 + 12));
+    cr_assert(strstr(err.msg, "instruction 3 at offset 57 (CHECK): register r1") != NULL, "%s", err.msg);
+    /* written on both paths (before the jump): loads and runs */
+    const uint32_t c3[] = {SY_BC_ABX(SY_OP_LOADSLOT, 0, 0), SY_BC_ABC(SY_OP_MOVE, 1, 0, 0), SY_BC_ASBX(SY_OP_JMPZ, 0, 1),
+                           SY_BC_ABX(SY_OP_LOADSLOT, 1, 0), SY_BC_ABX(SY_OP_CHECK, 1, 0), RET};
+    da_prog(&b, 2, c3, 6);
+    sy_bc_program *p = bt_load(b.d, b.len, SY_OK, &err);
+    int64_t v = 0;
+    int32_t failed;
+    cr_assert(eq(int, sy_bc_check(p, &v, 1, &failed), SY_BC_REJECT));
+    v = 5;
+    cr_assert(eq(int, sy_bc_check(p, &v, 1, &failed), SY_BC_ACCEPT));
+    sy_bc_free(p);
+    /* two jumps to one target: the intersection of what both wrote */
+    const uint32_t c4[] = {SY_BC_ABX(SY_OP_LOADSLOT, 0, 0), SY_BC_ASBX(SY_OP_JMPZ, 0, 2), SY_BC_ABX(SY_OP_LOADSLOT, 1, 0),
+                           SY_BC_ASBX(SY_OP_JMPNZ, 0, 0), SY_BC_ABC(SY_OP_MOVE, 0, 1, 0), RET};
+    da_prog(&b, 2, c4, 6);
+    bt_load(b.d, b.len, SY_EVERIFY, &err);
+    cr_assert(eq(sz, err.offset, 45 + 16), "%s", err.msg);
+    /* code after a RETURN that no jump reaches never runs: not checked */
+    const uint32_t c5[] = {RET, SY_BC_ABC(SY_OP_MOVE, 0, 1, 0), RET};
+    da_prog(&b, 2, c5, 3);
+    p = bt_load(b.d, b.len, SY_OK, &err);
+    cr_assert(eq(int, sy_bc_check(p, &v, 1, &failed), SY_BC_ACCEPT));
+    sy_bc_free(p);
 }
