@@ -378,7 +378,9 @@ static void ez_node(evz *ev, const sy_expr *e, fmpz_t out)
 
 static sy_status report(sy_ctx *ctx, sy_status st, const sy_expr *culprit)
 {
-    char *s = culprit ? sy_expr_print(ctx, culprit, SY_PRINT_CANONICAL) : NULL;
+    /* the culprit of a nested FloorDiv chain is a DAG with a huge tree: past
+     * 100000 tree nodes the message shows the let-form */
+    char *s = culprit ? sy_expr_print_bounded(ctx, culprit, SY_PRINT_CANONICAL, 100000u) : NULL;
     sy_status r;
     if (st == SY_EINVAL) r = sy_fail_st(ctx, st, "symbol '%s' has no value", s ? s : "?");
     else if (st == SY_EDIVZERO) r = sy_fail_st(ctx, st, "division by zero in %s", s ? s : "?");
@@ -565,6 +567,32 @@ bool sy_etab_grow(sy_ctx *ctx, const sy_expr ***keys, void **vals, size_t vsize,
     *keys = nk;
     if (vsize) *vals = nv;
     return true;
+}
+
+size_t sy_etab_slot(sy_ctx *ctx, sy_etab *t, const sy_expr *e, size_t vsize, bool insert)
+{
+    if (insert && (t->n + 1) * 2 > t->cap) {
+        size_t nc = t->cap ? t->cap * 2 : 256;
+        if (!sy_etab_grow(ctx, &t->keys, &t->vals, vsize, t->cap, nc)) return SIZE_MAX;
+        t->cap = nc;
+    }
+    if (!t->cap) return SIZE_MAX;
+    size_t mask = t->cap - 1, j = (size_t)e->hash & mask;
+    while (t->keys[j] && t->keys[j] != e) j = (j + 1) & mask;
+    if (t->keys[j]) return j;
+    if (!insert) return SIZE_MAX;
+    t->keys[j] = e;
+    t->n++;
+    if (vsize) memset((unsigned char *)t->vals + j * vsize, 0, vsize);
+    t->fresh = true;
+    return j;
+}
+
+void sy_etab_clear(sy_ctx *ctx, sy_etab *t, size_t vsize)
+{
+    if (t->keys) sy_dealloc(ctx, t->keys, t->cap * sizeof *t->keys);
+    if (t->vals) sy_dealloc(ctx, t->vals, t->cap * vsize);
+    memset(t, 0, sizeof *t);
 }
 
 bool sy_memo_put(sy_ctx *ctx, sy_memo *m, const sy_expr *k, const sy_expr *v)

@@ -41,6 +41,24 @@ bool sy_etab_grow(sy_ctx *ctx, const sy_expr ***keys, void **vals, size_t vsize,
  * env's products, the graph's refs, decide's linear-layer memo). */
 bool sy_otab_grow(sy_ctx *ctx, void **tab, size_t *cap, size_t esize, size_t ncap, bool (*used)(const void *entry),
                   size_t (*slot)(const void *owner, const void *entry), const void *owner);
+/* A table keyed by expression in sy_etab_grow's layout: keys, and a
+ * parallel array of values of a fixed size per slot (the caller's struct).
+ * Zero-initialize it; release with sy_etab_clear. */
+typedef struct sy_etab {
+    const sy_expr **keys;
+    void *vals;
+    size_t n, cap;
+    bool fresh; /* set by sy_etab_slot when it inserted (the caller clears it) */
+} sy_etab;
+/* The slot of e (keys compared by identity, probing from the node's hash):
+ * its index when e is there; otherwise, with insert, e is added (the table
+ * grown to stay at most half full, the value's vsize bytes zeroed, fresh
+ * set) and its new index returned. SIZE_MAX when e is absent and insert is
+ * false, or when growing fails (SY_ENOMEM, not recorded; the table is
+ * unchanged). Growing moves the values: an index or pointer into vals from
+ * before an insert is stale after it. Expected O(1). */
+size_t sy_etab_slot(sy_ctx *ctx, sy_etab *t, const sy_expr *e, size_t vsize, bool insert);
+void sy_etab_clear(sy_ctx *ctx, sy_etab *t, size_t vsize);
 bool sy_memo_init(sy_ctx *ctx, sy_memo *m);
 void sy_memo_clear(sy_ctx *ctx, sy_memo *m);
 const sy_expr *sy_memo_get(const sy_memo *m, const sy_expr *k);

@@ -36,9 +36,7 @@ typedef struct builder {
     /* common subexpressions over the hash-consed DAG (see "Shared
      * subterms" below): one entry per compound node met, open addressing by
      * node hash */
-    const sy_expr **tk;
-    struct cse *tv;
-    size_t tcap, tn;
+    sy_etab nodes;           /* node -> struct cse */
     int mode;                /* COUNT, HOIST: walk, emit nothing; EMIT */
     const sy_expr *live[SY_BC_MAX_REGS]; /* the shared node a register holds, NULL free */
     unsigned nlive;          /* highest live register + 1 */
@@ -253,24 +251,15 @@ static int fits64(const fmpz_t v) { return fmpz_fits_si(v); }
 static cse *cse_find(builder *b, const sy_expr *e, int create)
 {
     if (b->st) return NULL;
-    if (create && (b->tn + 1) * 2 > b->tcap) {
-        size_t nc = b->tcap ? b->tcap * 2 : 256;
-        if (!sy_etab_grow(b->ctx, &b->tk, (void **)&b->tv, sizeof *b->tv, b->tcap, nc)) {
-            bfail(b, SY_ENOMEM, "out of memory");
-            return NULL;
-        }
-        b->tcap = nc;
+    b->nodes.fresh = false;
+    size_t j = sy_etab_slot(b->ctx, &b->nodes, e, sizeof(cse), create);
+    if (j == SIZE_MAX) {
+        if (create) bfail(b, SY_ENOMEM, "out of memory");
+        return NULL;
     }
-    if (!b->tcap) return NULL;
-    size_t m = b->tcap - 1, j = (size_t)sy_expr_hash(e) & m;
-    while (b->tk[j] && b->tk[j] != e) j = (j + 1) & m;
-    if (b->tk[j]) return &b->tv[j];
-    if (!create) return NULL;
-    b->tk[j] = e;
-    b->tn++;
-    memset(&b->tv[j], 0, sizeof b->tv[j]);
-    b->tv[j].reg = -1;
-    return &b->tv[j];
+    cse *c = (cse *)b->nodes.vals + j;
+    if (b->nodes.fresh) c->reg = -1;
+    return c;
 }
 
 static int is_leaf(sy_expr_kind k)
@@ -882,7 +871,6 @@ sy_status sy_bc_compile(const sy_gset *gs, sy_bc_program **out)
     if (b.pend) sy_dealloc(ctx, b.pend, b.cappend * sizeof *b.pend);
     for (size_t i = 0; i < b.nk; i++) fmpz_clear(&b.k[i]);
     if (b.k) sy_dealloc(ctx, b.k, b.capk * sizeof *b.k);
-    if (b.tk) sy_dealloc(ctx, b.tk, b.tcap * sizeof *b.tk);
-    if (b.tv) sy_dealloc(ctx, b.tv, b.tcap * sizeof *b.tv);
+    sy_etab_clear(ctx, &b.nodes, sizeof(cse));
     return st;
 }

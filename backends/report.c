@@ -83,6 +83,20 @@ static void rp_text(rp *r, const char *s)
     rp_write(r, buf, k);
 }
 
+/* Text output of a guard that may be in the let-form (several lines, see
+ * sy_expr_print_bounded): each line after the first indented by `indent`
+ * spaces, so it stays under its heading. */
+static void rp_lines(rp *r, const char *s, int indent)
+{
+    const char *nl;
+    while (s && (nl = strchr(s, '\n')) != NULL) {
+        rp_write(r, s, (size_t)(nl - s));
+        rp_printf(r, "\n%*s", indent, "");
+        s = nl + 1;
+    }
+    if (s) rp_write(r, s, strlen(s));
+}
+
 /* Code (a guard, a source, a symbol): markdown wraps it in a code span whose
  * fence is longer than any run of backticks inside; `|` is escaped for table
  * cells. Text: as is, on one line. */
@@ -669,8 +683,11 @@ static void put_guard(rp *r, const model *m, size_t i)
         }
         rp_printf(r, " |\n");
     } else {
-        rp_printf(r, "    [%zu] %s\n", i, g->display);
-        rp_printf(r, "        canonical:  %s\n", can);
+        rp_printf(r, "    [%zu] ", i);
+        rp_lines(r, g->display, 8);
+        rp_printf(r, "\n        canonical:  ");
+        rp_lines(r, can, 20);
+        rp_printf(r, "\n");
         rp_printf(r, "        why:        ");
         rp_text(r, g->why ? g->why : "");
         rp_printf(r, "\n        provenance: ");
@@ -739,7 +756,9 @@ static void put_violations(rp *r, const model *m)
             rp_text(r, x->fix);
             rp_printf(r, " |\n");
         } else {
-            rp_printf(r, "  [%zu] %s  (%s: %s)\n", x->guard, g->display, sy_violation_kind_name(x->kind), x->dims);
+            rp_printf(r, "  [%zu] ", x->guard);
+            rp_lines(r, g->display, 6);
+            rp_printf(r, "  (%s: %s)\n", sy_violation_kind_name(x->kind), x->dims);
             rp_printf(r, "        %s\n", x->message);
             if (!g->norigins && g->why) {
                 rp_printf(r, "        from:  ");

@@ -22,19 +22,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algebra/eval_private.h"
 #include "backends/backends_private.h"
 #include "symshape/backend.h"
 
 typedef struct {
-    const sy_expr *key;
     unsigned uses;
     long id;  /* >= 0: bound as |e.id| */
     unsigned mark; /* per-guard visit stamp (divisor collection) */
 } node_slot;
 
 typedef struct {
-    node_slot *tab;
-    size_t cap, n;
+    sy_etab tab; /* node -> node_slot */
     long next_id;
     unsigned stamp;
     sy_output *out;
@@ -44,40 +43,17 @@ typedef struct {
     sy_ctx *ctx;
 } smt;
 
-/* Open addressing on the node's structural hash (sy_expr_hash: the algebra's
- * own, with a fixed seed; never the address), keys compared by identity. */
 static node_slot *slot_of(smt *m, const sy_expr *e, int insert)
 {
-    if (insert && (m->n + 1) * 2 > m->cap) {
-        size_t nc = m->cap ? m->cap * 2 : 256;
-        node_slot *nt = calloc(nc, sizeof *nt);
-        if (!nt) {
-            m->st = SY_ENOMEM;
-            return NULL;
-        }
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->tab[i].key) {
-                size_t j = (size_t)sy_expr_hash(m->tab[i].key) & (nc - 1);
-                while (nt[j].key) j = (j + 1) & (nc - 1);
-                nt[j] = m->tab[i];
-            }
-        free(m->tab);
-        m->tab = nt;
-        m->cap = nc;
+    m->tab.fresh = false;
+    size_t j = sy_etab_slot(m->ctx, &m->tab, e, sizeof(node_slot), insert);
+    if (j == SIZE_MAX) {
+        if (insert) m->st = SY_ENOMEM;
+        return NULL;
     }
-    if (!m->cap) return NULL;
-    size_t j = (size_t)sy_expr_hash(e) & (m->cap - 1);
-    while (m->tab[j].key) {
-        if (m->tab[j].key == e) return &m->tab[j];
-        j = (j + 1) & (m->cap - 1);
-    }
-    if (!insert) return NULL;
-    m->tab[j].key = e;
-    m->tab[j].uses = 0;
-    m->tab[j].id = -1;
-    m->tab[j].mark = 0;
-    m->n++;
-    return &m->tab[j];
+    node_slot *s = (node_slot *)m->tab.vals + j;
+    if (m->tab.fresh) s->id = -1;
+    return s;
 }
 
 static int is_leaf(const sy_expr *e)
@@ -401,7 +377,7 @@ static sy_status write_defs(sy_ctx *ctx, sy_output *out, size_t n, const sy_expr
         if (m.ndivs) w(&m, ")");
         w(&m, ")\n");
     }
-    free(m.tab);
+    sy_etab_clear(m.ctx, &m.tab, sizeof(node_slot));
     free(m.divs);
     return m.st;
 }
@@ -457,8 +433,15 @@ static sy_status render_smtlib(const sy_backend *self, const sy_gset *gs, const 
                                     sy_gset_model(gs) ? sy_gset_model(gs) : "(unnamed)", ng, ns, prefix, prefix);
     if (st == SY_OK) st = sy_output_printf(out, "%s", smt_prelude);
     for (size_t i = 0; i < ng && st == SY_OK; i++) {
-        /* the guard's text as a comment (newlines cannot occur in guard text) */
-        st = sy_output_printf(out, "; %s_%zu: %s\n", prefix, i, sy_gset_at(gs, i)->text);
+        /* the guard's text as a comment; the let-form of a large guard
+         * (sy_expr_print_bounded) has several lines: each is a comment */
+        const char *t = sy_gset_at(gs, i)->text, *nl;
+        st = sy_output_printf(out, "; %s_%zu: ", prefix, i);
+        while (st == SY_OK && (nl = strchr(t, '\n')) != NULL) {
+            st = sy_output_printf(out, "%.*s\n;   ", (int)(nl - t), t);
+            t = nl + 1;
+        }
+        if (st == SY_OK) st = sy_output_printf(out, "%s\n", t);
     }
     if (st == SY_OK) st = write_gset(out, gs, prefix, 1);
     if (st == SY_OK)

@@ -116,9 +116,7 @@ const char *sy_env_show(sy_env *env, const sy_expr *e)
     /* a DAG whose canonical text repeats shared subterms exponentially often
      * (a nested FloorDiv chain: 20 million nodes as a tree at 6 layers) is
      * shown in the let-form, each shared subterm once */
-    uint64_t tree = 0;
-    bool let = sy_expr_tree_size(env->ctx, e, &tree) == SY_OK && tree > SY_SHOW_LET_NODES;
-    char *s = let ? sy_expr_print_let(env->ctx, e, SY_PRINT_CANONICAL) : sy_expr_print(env->ctx, e, SY_PRINT_CANONICAL);
+    char *s = sy_expr_print_bounded(env->ctx, e, SY_PRINT_CANONICAL, SY_SHOW_LET_NODES);
     if (!s) return "?";
     const char *r = sy_env_strdup(env, s);
     sy_str_free(env->ctx, s);

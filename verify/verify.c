@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "algebra/buf.h"
+#include "algebra/eval_private.h"
 #include "algebra/expr_private.h"
 #include "symshape/env.h"
 #include "symshape/verify.h"
@@ -47,7 +48,6 @@ sy_status sy_verify_bound(sy_ctx *ctx, size_t n, const sy_expr *const *assumptio
 #include <z3.h>
 
 typedef struct {
-    const sy_expr *key;
     Z3_ast val, def; /* def: NULL means "always defined" */
     unsigned mark;   /* the residue split's walk epoch that last met the node */
     uint8_t poly;    /* 0: not a polynomial; 1: an integer polynomial of degree <= 1; 2: of degree >= 2
@@ -61,8 +61,7 @@ typedef const char *(*name_fn)(void *ud, const sy_expr *sym);
 typedef struct {
     Z3_context z;
     sy_ctx *ctx;
-    tslot *tab;
-    size_t cap, n;
+    sy_etab tab; /* node -> tslot */
     sy_status st;
     name_fn name_of;
     void *name_ud;
@@ -78,39 +77,15 @@ typedef struct {
     unsigned timeout_ms, max_cases, epoch;
 } tr;
 
-/* Open addressing on the node's structural hash (sy_expr_hash: the algebra's
- * own, with a fixed seed; never the address), keys compared by identity. */
+/* The node's slot (sy_etab_slot: a new one zeroed: no value, always defined). */
 static tslot *lookup(tr *t, const sy_expr *e, int insert)
 {
-    if (insert && (t->n + 1) * 2 > t->cap) {
-        size_t nc = t->cap ? t->cap * 2 : 256;
-        tslot *nt = calloc(nc, sizeof *nt);
-        if (!nt) {
-            t->st = SY_ENOMEM;
-            return NULL;
-        }
-        for (size_t i = 0; i < t->cap; i++)
-            if (t->tab[i].key) {
-                size_t j = (size_t)sy_expr_hash(t->tab[i].key) & (nc - 1);
-                while (nt[j].key) j = (j + 1) & (nc - 1);
-                nt[j] = t->tab[i];
-            }
-        free(t->tab);
-        t->tab = nt;
-        t->cap = nc;
+    size_t j = sy_etab_slot(t->ctx, &t->tab, e, sizeof(tslot), insert);
+    if (j == SIZE_MAX) {
+        if (insert) t->st = SY_ENOMEM;
+        return NULL;
     }
-    if (!t->cap) return NULL;
-    size_t j = (size_t)sy_expr_hash(e) & (t->cap - 1);
-    while (t->tab[j].key) {
-        if (t->tab[j].key == e) return &t->tab[j];
-        j = (j + 1) & (t->cap - 1);
-    }
-    if (!insert) return NULL;
-    t->tab[j].key = e;
-    t->tab[j].val = NULL;
-    t->tab[j].def = NULL;
-    t->n++;
-    return &t->tab[j];
+    return (tslot *)t->tab.vals + j;
 }
 
 static size_t hstr(const char *s)
@@ -419,7 +394,7 @@ static void tr_clear(tr *t)
     free(t->cnames);
     free(t->consts);
     free(t->cindex);
-    free(t->tab);
+    sy_etab_clear(t->ctx, &t->tab, sizeof(tslot));
     if (t->z) Z3_del_context(t->z);
     memset(t, 0, sizeof *t);
 }

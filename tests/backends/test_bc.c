@@ -1093,51 +1093,10 @@ Test(backends_bc, floordiv_chain_69_computes_each_shared_subterm_once, .init = c
     sy_graph_free(g);
 }
 
-/* The issue's chain as a user fact LAYER6 <= s0 over the input's size s0.
- * The issue's divisor A is 0 at some layer for every size, so no example
- * can assume it; here the divisor is Q - 1, which keeps the nodes and the
- * sharing and is 0 only for L in 22..29 (Q = 1): the reference rejects
- * there (a division by zero fails the guard) and the VM fails closed
- * (SY_EDIVZERO) on the same guard; everywhere else it gives the
- * reference's answer. */
-static const sy_expr *issue_chain(const sy_expr *L, int layers)
-{
-    const sy_expr *lay = NULL;
-    for (int k = 0; k < layers; k++) {
-        const sy_expr *q = sy_expr_floordiv(ctx, sy_expr_pow_ui(ctx, L, 2), sy_expr_int_si(ctx, 448));
-        const sy_expr *a = sy_expr_floordiv(ctx, sy_expr_mul_si(ctx, q, 64), sy_expr_int_si(ctx, 7));
-        const sy_expr *d = sy_expr_floordiv(ctx, sy_expr_int_si(ctx, 512), sy_expr_add_si(ctx, q, -1));
-        const sy_expr *t = sy_expr_floordiv(ctx, sy_expr_mul(ctx, d, q), sy_expr_int_si(ctx, 8));
-        lay = sy_expr_floordiv(ctx, sy_expr_mul(ctx, t, a), sy_expr_int_si(ctx, 7));
-        L = sy_expr_floordiv(ctx, lay, sy_expr_int_si(ctx, 4));
-    }
-    return lay;
-}
-
-sy_gset *bc_chain_gset(int layers, sy_graph **gout);
-sy_gset *bc_chain_gset(int layers, sy_graph **gout)
-{
-    const char *G = "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
-                    "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[1000],\"dynamic\":[0]}],"
-                    "\"outputs\":[{\"ref\":\"x\"}]}";
-    cr_assert(eq(int, sy_graph_load_text(ctx, G, strlen(G), "chain.json", gout), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    sy_env *env = sy_env_new(ctx, NULL);
-    sy_trace *t;
-    cr_assert(eq(int, sy_env_trace(env, *gout, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    const sy_expr *fact = sy_expr_le(ctx, issue_chain(P("s0"), layers), P("s0"));
-    cr_assert(eq(int, sy_env_assume(env, fact, NULL), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    sy_gset *gs;
-    cr_assert(eq(int, sy_gset_produce(env, *gout, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    sy_trace_free(t);
-    sy_env_free(env);
-    return gs;
-}
-
 Test(backends_bc, issue_chain_6_layers_as_a_guard, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
 {
     sy_graph *g;
-    sy_gset *gs = bc_chain_gset(6, &g);
+    sy_gset *gs = bt_chain_gset(6, &g);
     sy_bc_program *p = bt_compile(gs);
     cr_assert(eq(sz, sy_bc_ninstr(p), 212));
     long n[3] = {0, 0, 0};
