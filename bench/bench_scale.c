@@ -6,8 +6,9 @@
  * asserted by tests/algebra/test_scale.c and tests/guards/test_minimize_golden.c.
  *
  *   ./build/bench/bench_scale [--quick]     (each size 3 times, the fastest; --quick: 3 sizes once)
- * Environment: SY_BENCH_FAMILY=TEXT runs only the families whose title
- * contains TEXT; SY_CORPUS_DIR names the folder of transformer_encoder.json
+ * Then the chain graph through every backend (render time, output size,
+ * bytecode instructions). Environment: SY_BENCH_FAMILY=TEXT runs only the
+ * families whose title contains TEXT ("backends": only that table); SY_CORPUS_DIR names the folder of transformer_encoder.json
  * (default ../shared/corpus, else examples/).
  */
 #include <jansson.h>
@@ -19,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "symshape/bc.h"
 #include "symshape/symshape.h"
 #include "bench_util.h"
 
@@ -173,7 +175,7 @@ static int fam_chunk(sy_ctx *ctx, long n)
 /* issue 14's FloorDiv chain as a graph of n layers (the 69-node graph of
  * bench/make_floordiv69.py at n = 6): 11 scalar nodes per layer on
  * x.size(0), divisor A + 1, then narrow(x, 0, 0, LAYERn) */
-static int fam_fdgraph(sy_ctx *ctx, long n)
+static char *fd_text(long n, size_t *lenp)
 {
     size_t cap = (size_t)n * 2048 + 1024, len = 0;
     char *t = malloc(cap);
@@ -203,8 +205,82 @@ static int fam_fdgraph(sy_ctx *ctx, long n)
                             ",{\"name\":\"y\",\"op\":\"narrow\",\"args\":[{\"ref\":\"x\"},0,0,{\"ref\":\"lay_%ld\"}],\"kwargs\":{}}"
                             "],\"outputs\":[{\"ref\":\"y\"}]}",
                             n);
+    *lenp = len;
+    return t;
+}
+
+static int fam_fdgraph(sy_ctx *ctx, long n)
+{
+    size_t len;
+    char *t = fd_text(n, &len);
     int rc = run_graph(ctx, t, len);
     free(t);
+    return rc;
+}
+
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* The chain graph's minimized guard set through every backend: CPU time of
+ * sy_backend_render (the fastest of 3) and the output's bytes; for the
+ * bytecode also the instruction and register counts. Linear in the layers:
+ * each backend computes or binds every shared subterm once. */
+static int backends_table(int quick)
+{
+    static const char *const bk[] = {"bytecode", "c", "smtlib", "json", "report", "markdown"};
+    const long sizes[] = {6, 12, 24, 48, 96};
+    int nsz = quick ? 3 : 5, rc = 0;
+    printf("\nfloordiv chain graph through each backend (render CPU ms, fastest of 3 / output bytes)\n%6s", "layers");
+    for (size_t b = 0; b < sizeof bk / sizeof bk[0]; b++) printf(" %20s", bk[b]);
+    printf(" %16s\n", "bc instr/regs");
+    for (int i = 0; i < nsz; i++) {
+        sy_ctx *ctx;
+        if (sy_ctx_new(NULL, &ctx)) return 1;
+        size_t len;
+        char *t = fd_text(sizes[i], &len);
+        sy_graph *g = NULL;
+        sy_env *env = NULL;
+        sy_trace *tr = NULL;
+        sy_gset *gs = NULL;
+        int bad = sy_graph_load_text(ctx, t, len, "chain.json", &g) != SY_OK || !(env = sy_env_new(ctx, NULL)) ||
+                  sy_env_trace(env, g, 0, NULL, &tr) != SY_OK || sy_gset_produce(env, g, &gs) != SY_OK ||
+                  sy_gset_minimize(gs) != SY_OK;
+        free(t);
+        printf("%6ld", sizes[i]);
+        for (size_t b = 0; b < sizeof bk / sizeof bk[0] && !bad; b++) {
+            double best = -1;
+            size_t n = 0;
+            for (int r = 0; r < 3; r++) {
+                unsigned char *data = NULL;
+                double t0 = cpu_ms();
+                sy_status st = sy_backend_render(bk[b], gs, NULL, &data, &n);
+                double dt = cpu_ms() - t0;
+                sy_mem_free(ctx, data);
+                if (st != SY_OK) {
+                    printf(" %20s", sy_status_name(st));
+                    rc = 1;
+                    best = -2;
+                    break;
+                }
+                if (best < 0 || dt < best) best = dt;
+            }
+            if (best >= 0) printf(" %10.3f /%8zu", best, n);
+        }
+        sy_bc_program *p = NULL;
+        if (!bad && sy_bc_compile(gs, &p) == SY_OK) printf(" %10zu/%zu\n", sy_bc_ninstr(p), sy_bc_nregs(p));
+        else printf(" %16s\n", "failed");
+        rc |= bad || !p;
+        sy_bc_free(p);
+        sy_gset_free(gs);
+        sy_trace_free(tr);
+        sy_env_free(env);
+        sy_graph_free(g);
+        sy_ctx_free(ctx);
+    }
     return rc;
 }
 
@@ -372,5 +448,6 @@ int main(int argc, char **argv)
         if (k >= 2) printf("%10s %.2f\n", "slope", (k * sxy - sx * sy) / (k * sxx - sx * sx));
         else printf("%10s (too fast to fit)\n", "slope");
     }
+    if (!only || strstr("backends", only)) rc |= backends_table(quick);
     return rc;
 }
