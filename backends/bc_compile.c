@@ -38,6 +38,8 @@ typedef struct builder {
      * node hash */
     sy_etab nodes;           /* node -> struct cse */
     int mode;                /* COUNT, HOIST: walk, emit nothing; EMIT */
+    int noshare;             /* compile every use of a node (the fallback past 256 live registers) */
+    int regs_out;            /* failed for want of a register */
     const sy_expr *live[SY_BC_MAX_REGS]; /* the shared node a register holds, NULL free */
     unsigned nlive;          /* highest live register + 1 */
 } builder;
@@ -89,6 +91,7 @@ static int use_reg(builder *b, unsigned r)
     if (b->mode != EMIT) return 1;
     if (r >= SY_BC_MAX_REGS) {
         bfail(b, SY_EUNSUPPORTED, "the expression needs more than %u registers", SY_BC_MAX_REGS);
+        b->regs_out = 1;
         return 0;
     }
     if (r + 1 > b->nregs) b->nregs = r + 1;
@@ -666,7 +669,7 @@ static void materialize(builder *b, const sy_expr *e)
 static void cexpr(builder *b, const sy_expr *e, unsigned dst)
 {
     if (b->st) return;
-    if (is_leaf(sy_expr_kind_of(e))) {
+    if (is_leaf(sy_expr_kind_of(e)) || b->noshare) {
         if (b->mode == EMIT) cexpr_node(b, e, dst);
         return;
     }
@@ -715,9 +718,11 @@ static void cconjunct(builder *b, const sy_expr *e, uint32_t g)
         cexpr(b, e, 0);
         return;
     }
-    b->mode = HOIST;
-    cexpr(b, e, b->nlive);
-    b->mode = EMIT;
+    if (!b->noshare) {
+        b->mode = HOIST;
+        cexpr(b, e, b->nlive);
+        b->mode = EMIT;
+    }
     unsigned base = b->nlive;
     cexpr(b, e, base);
     emit_abx(b, SY_OP_CHECK, base, g);
@@ -841,6 +846,34 @@ static void compile_guards(builder *b, uint32_t *flags)
     }
 }
 
+static sy_status compile_with(const sy_gset *gs, int noshare, int *regs_out, sy_bc_program **out)
+{
+    sy_ctx *ctx = sy_gset_ctx(gs);
+    builder b;
+    memset(&b, 0, sizeof b);
+    b.ctx = ctx;
+    b.gs = gs;
+    b.max_bits = ctx->opts.max_const_bits;
+    b.noshare = noshare;
+    uint32_t flags = 0;
+    if (!noshare) {
+        b.mode = COUNT; /* the counting pass, then the code */
+        compile_guards(&b, &flags);
+    }
+    b.mode = EMIT;
+    b.runtime = 0;
+    compile_guards(&b, &flags);
+    emit_abc(&b, SY_OP_RETURN, 0, 0, 0);
+    sy_status st = b.st ? b.st : finish(&b, flags, out);
+    *regs_out = b.regs_out;
+    if (b.code) sy_dealloc(ctx, b.code, b.capcode * sizeof *b.code);
+    if (b.pend) sy_dealloc(ctx, b.pend, b.cappend * sizeof *b.pend);
+    for (size_t i = 0; i < b.nk; i++) fmpz_clear(&b.k[i]);
+    if (b.k) sy_dealloc(ctx, b.k, b.capk * sizeof *b.k);
+    sy_etab_clear(ctx, &b.nodes, sizeof(cse));
+    return st;
+}
+
 sy_status sy_bc_compile(const sy_gset *gs, sy_bc_program **out)
 {
     if (out) *out = NULL;
@@ -854,23 +887,11 @@ sy_status sy_bc_compile(const sy_gset *gs, sy_bc_program **out)
                           (unsigned long long)ctx->opts.max_const_bits);
     if (sy_gset_nsources(gs) > SY_BC_MAX_INDEX || sy_gset_size(gs) > SY_BC_MAX_INDEX)
         return sy_fail_st(ctx, SY_EUNSUPPORTED, "bc_compile: more than %u sources or guards", SY_BC_MAX_INDEX);
-    builder b;
-    memset(&b, 0, sizeof b);
-    b.ctx = ctx;
-    b.gs = gs;
-    b.max_bits = ctx->opts.max_const_bits;
-    uint32_t flags = 0;
-    b.mode = COUNT; /* the counting pass, then the code */
-    compile_guards(&b, &flags);
-    b.mode = EMIT;
-    b.runtime = 0;
-    compile_guards(&b, &flags);
-    emit_abc(&b, SY_OP_RETURN, 0, 0, 0);
-    sy_status st = b.st ? b.st : finish(&b, flags, out);
-    if (b.code) sy_dealloc(ctx, b.code, b.capcode * sizeof *b.code);
-    if (b.pend) sy_dealloc(ctx, b.pend, b.cappend * sizeof *b.pend);
-    for (size_t i = 0; i < b.nk; i++) fmpz_clear(&b.k[i]);
-    if (b.k) sy_dealloc(ctx, b.k, b.capk * sizeof *b.k);
-    sy_etab_clear(ctx, &b.nodes, sizeof(cse));
+    int regs_out = 0;
+    sy_status st = compile_with(gs, 0, &regs_out, out);
+    /* more than 256 shared values live at once (each read long after it is
+     * computed): compile every use instead, as format 1 did; that can only
+     * be larger, and stops at the format's limits */
+    if (st == SY_EUNSUPPORTED && regs_out) st = compile_with(gs, 1, &regs_out, out);
     return st;
 }

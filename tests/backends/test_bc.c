@@ -1168,3 +1168,53 @@ Test(backends_bc, verifier_proves_every_register_written_before_read, .init = ct
     cr_assert(eq(int, sy_bc_check(p, &v, 1, &failed), SY_BC_ACCEPT));
     sy_bc_free(p);
 }
+
+/* More than 256 shared values live at once: FloorDiv(s0*s1, k) for
+ * k = 2..301 is read by fact k and again by the last fact's sum, so all are
+ * live until the end. The compiler then compiles every use (as format 1
+ * did) instead of failing for want of registers, and the program agrees
+ * with the reference. */
+Test(backends_bc, more_live_shared_values_than_registers_fall_back_to_recomputing, .init = ctx_setup,
+     .fini = ctx_teardown, .timeout = 120)
+{
+    enum { N = 300 };
+    static char facts[N + 1][64];
+    static char sum[N * 32 + 16];
+    const char *fp[N + 1];
+    size_t len = 0;
+    for (int i = 0; i < N; i++) {
+        snprintf(facts[i], sizeof facts[i], "FloorDiv(s0*s1, %d) != 1000", i + 2);
+        fp[i] = facts[i];
+        len += (size_t)snprintf(sum + len, sizeof sum - len, "%sFloorDiv(s0*s1, %d)", i ? " + " : "", i + 2);
+    }
+    snprintf(sum + len, sizeof sum - len, " != 70");
+    fp[N] = sum;
+    sy_graph *g;
+    sy_gset *gs = bt_gset("[8,6]", "[0,1]", fp, N + 1, NULL, 0, 0, &g);
+    sy_bc_program *p = bt_compile(gs);
+    cr_assert(lt(sz, sy_bc_nregs(p), (size_t)8));
+    size_t ns = sy_gset_nsources(gs);
+    int64_t v[8] = {0};
+    cr_assert(le(sz, ns, (size_t)8));
+    long acc = 0, rej = 0;
+    for (int64_t a = 0; a < 12; a++)
+        for (int64_t c = 0; c < 12; c++) {
+            for (size_t q = 0; q < ns; q++) {
+                const char *src = sy_gset_source(gs, q);
+                v[q] = strstr(src, ".dim()") ? 2 : strstr(src, ".dtype") ? 0 : strstr(src, "[0]") ? a : c;
+            }
+            sy_gset_result ref;
+            cr_assert(eq(int, sy_gset_check_si(gs, v, ns, &ref), SY_OK));
+            int32_t failed;
+            int r = sy_bc_check(p, v, ns, &failed);
+            cr_assert(eq(int, r, ref.accept), "%lld x %lld", (long long)a, (long long)c);
+            cr_assert(eq(long, (long)failed, ref.failed));
+            acc += r == 1;
+            rej += r == 0;
+        }
+    cr_assert(gt(long, acc, 0));
+    cr_assert(gt(long, rej, 0));
+    sy_bc_free(p);
+    sy_gset_free(gs);
+    sy_graph_free(g);
+}
