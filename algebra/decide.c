@@ -45,6 +45,11 @@ struct sy_facts {
     size_t cap;
     sy_ival *range;
     const sy_expr **repl;
+    /* per symbol id: 1 when a relation of rels reads the symbol and is not
+     * one of the monotone single-symbol relations whose set is exactly a
+     * half-line of the symbol, already intersected into range (see
+     * chain_sym). A symbol with taint 0 has no facts but its range. */
+    unsigned char *taint;
     size_t nrepl;
     const sy_expr **rels;
     size_t nrels, relcap;
@@ -198,9 +203,13 @@ static bool ensure(sy_facts *f, size_t id)
     const sy_expr **np = sy_realloc(f->ctx, f->repl, f->cap * sizeof *np, nc * sizeof *np);
     if (!np) return false;
     f->repl = np;
+    unsigned char *nt = sy_realloc(f->ctx, f->taint, f->cap, nc);
+    if (!nt) return false;
+    f->taint = nt;
     for (size_t i = f->cap; i < nc; i++) {
         sy_ival_init(&f->range[i]);
         f->repl[i] = NULL;
+        f->taint[i] = 0;
     }
     f->cap = nc;
     return true;
@@ -232,6 +241,7 @@ sy_facts *sy_facts_free(sy_facts *f)
     for (size_t i = 0; i < f->cap; i++) sy_ival_clear(&f->range[i]);
     if (f->range) sy_dealloc(ctx, f->range, f->cap * sizeof *f->range);
     if (f->repl) sy_dealloc(ctx, f->repl, f->cap * sizeof *f->repl);
+    if (f->taint) sy_dealloc(ctx, f->taint, f->cap);
     if (f->rels) sy_dealloc(ctx, f->rels, f->relcap * sizeof *f->rels);
     for (size_t i = 0; i < f->nfresh; i++) fmpz_clear(&f->fresh[i].k);
     if (f->fresh) sy_dealloc(ctx, f->fresh, f->freshcap * sizeof *f->fresh);
@@ -252,6 +262,7 @@ sy_facts *sy_facts_copy(const sy_facts *src)
     for (size_t i = 0; i < src->cap; i++) {
         sy_ival_set(&f->range[i], &src->range[i]);
         f->repl[i] = src->repl[i];
+        f->taint[i] = src->taint[i];
     }
     f->nrepl = src->nrepl;
     if (src->nrels) {
@@ -290,10 +301,26 @@ void sy_facts_get_stats(const sy_facts *f, sy_decide_stats *out)
     if (f && out) *out = f->stats;
 }
 
-static bool push_rel(sy_facts *f, const sy_expr *r)
+/* Add r to rels. captured: r is a monotone single-symbol relation already
+ * intersected into its symbol's range (add_fact); any other relation
+ * taints the symbols it reads. */
+static bool push_rel_as(sy_facts *f, const sy_expr *r, bool captured)
 {
     if (!f->relset.keys && !sy_memo_init(f->ctx, &f->relset)) return false;
     if (sy_memo_get(&f->relset, r)) return true;
+    if (!captured) {
+        const sy_expr **fs;
+        size_t k;
+        if (sy_expr_free_symbols(f->ctx, r, &fs, &k) != SY_OK) return false;
+        for (size_t i = 0; i < k; i++)
+            if (fs[i]->u.sym.id < f->cap) f->taint[fs[i]->u.sym.id] = 1;
+            else if (ensure(f, fs[i]->u.sym.id)) f->taint[fs[i]->u.sym.id] = 1;
+            else {
+                sy_mem_free(f->ctx, fs);
+                return false;
+            }
+        sy_mem_free(f->ctx, fs);
+    }
     if (!sy_memo_put(f->ctx, &f->relset, r, r)) return false;
     if (f->nrels == f->relcap) {
         size_t nc = f->relcap ? f->relcap * 2 : 16;
@@ -306,9 +333,138 @@ static bool push_rel(sy_facts *f, const sy_expr *r)
     return true;
 }
 
+static bool push_rel(sy_facts *f, const sy_expr *r) { return push_rel_as(f, r, false); }
+
 static bool has_rel(const sy_facts *f, const sy_expr *r)
 {
     return f->relset.keys && sy_memo_get(&f->relset, r) != NULL;
+}
+
+/* ------------------------------------------------------------------ monotone single-symbol chains
+ * A chain is an integer expression that reads one symbol s once, through
+ * steps that are each monotone in their one operand: c + a*X (one term,
+ * a != 0), FloorDiv(X, k) and CeilDiv(X, k) with a constant k >= 1, down to
+ * s. For such an e the set {s : e(s) <= t} (and {s : e(s) >= t}) is a
+ * half-line of the integers, computed exactly by inverting the steps:
+ *   c + a*X <= t  <=>  X <= floor((t - c)/a)  (a > 0),  X >= ceil((t - c)/a)  (a < 0)
+ *   c + a*X >= t  <=>  X >= ceil((t - c)/a)   (a > 0),  X <= floor((t - c)/a) (a < 0)
+ *   FloorDiv(X, k) <= t  <=>  X <= k*t + k - 1     FloorDiv(X, k) >= t  <=>  X >= k*t
+ *   CeilDiv(X, k) <= t   <=>  X <= k*t             CeilDiv(X, k) >= t   <=>  X >= k*t - k + 1
+ * (floor(X/k) <= t iff X/k < t + 1; ceil(X/k) >= t iff X/k > t - 1.) So a
+ * fact d <= 0 with d a chain is exactly a bound on s (add_fact intersects
+ * it into the range), and a query d <= 0 or d == 0 on a symbol whose only
+ * facts are its range is decided, or shown open, from the range alone
+ * (chain_open). */
+#define CHAIN_MAX 32 /* steps; longer chains are left to the general layers */
+
+/* s when e is a chain, else NULL */
+static const sy_expr *chain_sym(const sy_expr *e)
+{
+    for (int steps = 0; steps < CHAIN_MAX; steps++) {
+        switch (e->kind) {
+        case SY_EXPR_SYM: return e;
+        case SY_EXPR_ADD:
+            if (e->n != 1) return NULL;
+            e = SY_CTERMS(e)[0].mono;
+            break;
+        case SY_EXPR_FLOORDIV:
+        case SY_EXPR_CEILDIV:
+            if (e->args[1]->kind != SY_EXPR_INT || fmpz_sgn(&e->args[1]->u.value) <= 0) return NULL;
+            e = e->args[0];
+            break;
+        default: return NULL;
+        }
+    }
+    return NULL;
+}
+
+/* For a chain e (chain_sym(e) != NULL): {s : e(s) <= t} (le) or
+ * {s : e(s) >= t} (!le) is {s <= out} when *s_le, else {s >= out}. */
+static void chain_invert(const sy_expr *e, const fmpz_t t_in, bool le, bool *s_le, fmpz_t out)
+{
+    fmpz_t t;
+    fmpz_init_set(t, t_in);
+    for (;;) {
+        if (e->kind == SY_EXPR_SYM) break;
+        if (e->kind == SY_EXPR_ADD) { /* c + a*X vs t: a*X vs t - c */
+            const fmpz *a = &SY_CTERMS(e)[0].coef;
+            fmpz_sub(t, t, &e->u.c0);
+            bool up = le == (fmpz_sgn(a) > 0); /* the result is X <= ... */
+            if (up) fmpz_fdiv_q(t, t, a);
+            else fmpz_cdiv_q(t, t, a);
+            le = up;
+            e = SY_CTERMS(e)[0].mono;
+            continue;
+        }
+        const fmpz *k = &e->args[1]->u.value;
+        if (e->kind == SY_EXPR_FLOORDIV) { /* le: X <= k*t + k - 1; ge: X >= k*t */
+            if (le) fmpz_add_ui(t, t, 1);
+            fmpz_mul(t, t, k);
+            if (le) fmpz_sub_ui(t, t, 1);
+        } else { /* CeilDiv. le: X <= k*t; ge: X >= k*(t - 1) + 1 */
+            if (!le) fmpz_sub_ui(t, t, 1);
+            fmpz_mul(t, t, k);
+            if (!le) fmpz_add_ui(t, t, 1);
+        }
+        e = e->args[0];
+    }
+    *s_le = le;
+    fmpz_swap(out, t);
+    fmpz_clear(t);
+}
+
+/* r = r intersected with the half-line {s <= v} (s_le) or {s >= v} */
+static void ival_cut(sy_ival *r, bool s_le, const fmpz_t v)
+{
+    if (s_le) {
+        if (r->hi_inf || fmpz_cmp(v, r->hi) < 0) fmpz_set(r->hi, v);
+        r->hi_inf = false;
+    } else {
+        if (r->lo_inf || fmpz_cmp(v, r->lo) > 0) fmpz_set(r->lo, v);
+        r->lo_inf = false;
+    }
+}
+
+/* q (LE or EQ, after the replacements) reads one symbol s through a chain,
+ * and s has no facts but its range R (taint 0, not replaced, R not empty):
+ * true when q holds at some s in R and fails at another, so that no sound
+ * layer can answer anything but UNKNOWN (every layer reasons from the
+ * facts that share a symbol with the query, here R alone, and R has a
+ * witness for each outcome). Exact integer reasoning, no budget. */
+static bool chain_open(const sy_facts *f, const sy_expr *q)
+{
+    if (q->kind != SY_EXPR_LE && q->kind != SY_EXPR_EQ) return false;
+    const sy_expr *d = q->args[0], *s = chain_sym(d);
+    if (!s) return false;
+    uint32_t id = s->u.sym.id;
+    if (id >= f->cap || f->taint[id] || f->repl[id]) return false;
+    const sy_ival *R = &f->range[id];
+    if (sy_ival_is_empty(R)) return false;
+    fmpz_t z, v;
+    fmpz_init(z);
+    fmpz_init(v);
+    bool s_le, open;
+    chain_invert(d, z, true, &s_le, v); /* {d <= 0} */
+    if (q->kind == SY_EXPR_LE) {
+        /* a witness inside {d <= 0} and one outside it */
+        open = s_le ? (R->lo_inf || fmpz_cmp(R->lo, v) <= 0) && (R->hi_inf || fmpz_cmp(R->hi, v) > 0)
+                    : (R->hi_inf || fmpz_cmp(R->hi, v) >= 0) && (R->lo_inf || fmpz_cmp(R->lo, v) < 0);
+    } else {
+        /* Z = R & {d <= 0} & {d >= 0} = the zeros of d in R: open when Z is
+         * neither empty nor all of R */
+        sy_ival Z;
+        sy_ival_init(&Z);
+        sy_ival_set(&Z, R);
+        ival_cut(&Z, s_le, v);
+        chain_invert(d, z, false, &s_le, v);
+        ival_cut(&Z, s_le, v);
+        open = !sy_ival_is_empty(&Z) && (Z.lo_inf != R->lo_inf || Z.hi_inf != R->hi_inf ||
+                                          (!Z.lo_inf && !fmpz_equal(Z.lo, R->lo)) || (!Z.hi_inf && !fmpz_equal(Z.hi, R->hi)));
+        sy_ival_clear(&Z);
+    }
+    fmpz_clear(z);
+    fmpz_clear(v);
+    return open;
 }
 
 /* ------------------------------------------------------------------ replacements */
@@ -1497,6 +1653,7 @@ static sy_truth decide_rel(sy_facts *f, const sy_expr *q, int *layer)
         *layer = 1;
         return ans;
     }
+    if (chain_open(f, q)) return SY_TRUTH_UNKNOWN; /* the later layers could only say so */
     /* layer 3: range-aware rewriting, then decide the rewritten relation */
     if (f->depth < MAX_DEPTH) {
         f->depth++;
@@ -1620,8 +1777,10 @@ static sy_status sy_decide_work(sy_facts *f, const sy_expr *rel, sy_truth *out)
     saved_err se;
     save_err(f->ctx, &se);
     simp_memos_release(f);
-    sy_truth t = decide_rec(f, q, &layer);
-    if (t == SY_TRUTH_UNKNOWN) {
+    /* an open chain query is UNKNOWN by every layer and by simplify */
+    bool open = chain_open(f, q);
+    sy_truth t = open ? SY_TRUTH_UNKNOWN : decide_rec(f, q, &layer);
+    if (t == SY_TRUTH_UNKNOWN && !open) {
         /* Decide is at least as strong as simplify, by construction: when the
          * layers leave the question open, run exactly what sy_simplify runs on
          * it (same fresh state: memos released, same budget) and take a
@@ -2130,6 +2289,7 @@ static sy_status install_replacement(sy_facts *f, const sy_expr *s, const sy_exp
         memcpy(old_rels, f->rels, n * sizeof *old_rels);
     }
     f->nrels = 0;
+    memset(f->taint, 0, f->cap); /* recomputed as the relations are re-added */
     f->rels_epoch++; /* the relations are re-added: the symbol index starts over */
     if (f->relset.keys) sy_memo_clear(ctx, &f->relset);
     sy_status st = SY_OK;
@@ -2281,6 +2441,24 @@ static sy_status add_fact(sy_facts *f, const sy_expr *e, int depth)
                 }
                 range_changed(f, s->u.sym.id, depth);
                 /* a point range becomes a replacement */
+                if (!f->inconsistent && sy_ival_is_point(r)) {
+                    const sy_expr *v = sy_int_fmpz(ctx, r->lo);
+                    st = v ? install_replacement(f, s, v, depth) : sy_ctx_last_error(ctx);
+                }
+            }
+        } else if ((s = chain_sym(e->args[0])) != NULL) {
+            /* a chain: the relation is exactly a half-line of s. Kept as a
+             * relation (as before) and intersected into s's range, so that
+             * intervals see it and s stays free of other facts (taint). */
+            if (!ensure(f, s->u.sym.id) || !push_rel_as(f, e, true)) {
+                st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+            } else {
+                bool s_le;
+                fmpz_zero(c);
+                chain_invert(e->args[0], c, true, &s_le, a);
+                sy_ival *r = &f->range[s->u.sym.id];
+                ival_cut(r, s_le, a);
+                range_changed(f, s->u.sym.id, depth);
                 if (!f->inconsistent && sy_ival_is_point(r)) {
                     const sy_expr *v = sy_int_fmpz(ctx, r->lo);
                     st = v ? install_replacement(f, s, v, depth) : sy_ctx_last_error(ctx);
