@@ -792,6 +792,14 @@ const sy_expr *sy_scale_fmpz(sy_ctx *ctx, const sy_expr *e, const fmpz_t c)
 {
     if (!e) return NULL;
     if (fmpz_is_one(c)) return e;
+    if (e->kind == SY_EXPR_INT) { /* what the term list builds */
+        fmpz_t p;
+        fmpz_init(p);
+        fmpz_mul(p, &e->u.value, c);
+        const sy_expr *r = sy_int_fmpz(ctx, p);
+        fmpz_clear(p);
+        return r;
+    }
     sy_terms ts;
     sy_terms_init(&ts);
     if (!sy_terms_add_expr(ctx, &ts, c, e)) {
@@ -805,6 +813,14 @@ const sy_expr *sy_add_fmpz(sy_ctx *ctx, const sy_expr *e, const fmpz_t c)
 {
     if (!e) return NULL;
     if (fmpz_is_zero(c)) return e;
+    if (e->kind == SY_EXPR_INT) { /* what the term list builds */
+        fmpz_t p;
+        fmpz_init(p);
+        fmpz_add(p, &e->u.value, c);
+        const sy_expr *r = sy_int_fmpz(ctx, p);
+        fmpz_clear(p);
+        return r;
+    }
     sy_terms ts;
     sy_terms_init(&ts);
     fmpz_t one;
@@ -876,6 +892,18 @@ const sy_expr *sy_expr_sub(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
 {
     if (!ctx || !a || !b) return NULL;
     if (!sy_check_int(ctx, a, "sub") || !sy_check_int(ctx, b, "sub")) return NULL;
+    /* the results the term list builds, without building it: constant
+     * operands (most checks of an op on static sizes), b = 0, a = b */
+    if (a->kind == SY_EXPR_INT && b->kind == SY_EXPR_INT) {
+        fmpz_t d;
+        fmpz_init(d);
+        fmpz_sub(d, &a->u.value, &b->u.value);
+        const sy_expr *r = sy_int_fmpz(ctx, d);
+        fmpz_clear(d);
+        return r;
+    }
+    if (a == b) return sy_expr_int_si(ctx, 0);
+    if (b->kind == SY_EXPR_INT && fmpz_is_zero(&b->u.value)) return a;
     sy_terms ts;
     sy_terms_init(&ts);
     fmpz_t one, mone;

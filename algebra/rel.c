@@ -205,7 +205,7 @@ static const sy_expr *connective(sy_ctx *ctx, sy_expr_kind kind, size_t n, const
         }
     }
     sort_dedup(ctx, v, &m, is_and);
-    if (m <= 32) {
+    if (m >= 2 && m <= 32) { /* both rules need two operands */
         /* complementary pairs: And(r, not r) = false, Or(r, not r) = true */
         for (size_t i = 0; i < m; i++) {
             const sy_expr *nr = sy_expr_not(ctx, v[i]);
