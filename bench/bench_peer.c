@@ -2,16 +2,19 @@
  * for every corpus model, symshape's trace + produce + minimize (median of
  * --reps runs, a fresh context each) next to ../shared/tools/peer_shapeenv13.py
  * (the same graphs' shape work through torch.fx.experimental.symbolic_shapes
- * with sympy; run by /usr/bin/python3, one process per model so that
- * sympy's caches start cold, as symshape's context does), and the ratio; then parsing: jansson's own json_load_file next to our loader
+ * with sympy; run by /usr/bin/python3, one process per model and run so
+ * that sympy's caches start cold, as symshape's context does; the median of
+ * --peer-reps runs, since one run varies by 2x), and the ratio; then parsing:
+ * jansson's own json_load_file next to our loader
  * (sy_graph_load_file, which is json_load_file plus validation and the node
  * index), medians, and the loader's overhead in percent. Figures only.
  *
- *   ./build/bench/bench_peer [--reps N] [--peer PATH] [--python PATH] [MODEL.json...]
+ *   ./build/bench/bench_peer [--reps N] [--peer-reps K] [--peer PATH] [--python PATH] [MODEL.json...]
  * Without models: the folder SY_CORPUS_DIR, else ../shared/corpus beside the
  * sources, else examples/. Goal (issue 14): ratio >= 300 on every model the
  * peer supports, loader overhead <= 10%.
  */
+#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,19 +90,45 @@ static void model_name(const char *path, char *out, size_t n)
     json_decref(j);
 }
 
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: bench_peer [--reps N] [--peer-reps K] [--peer PATH] [--python PATH] [MODEL.json...]\n"
+            "  --reps N       symshape runs per model and loader runs (median; default 21)\n"
+            "  --peer-reps K  runs of the PyTorch 1.13 ShapeEnv peer per model, a fresh process each (median; default 3)\n"
+            "  --peer PATH    the peer script (default %s)\n"
+            "  --python PATH  the Python with torch 1.13 (default /usr/bin/python3)\n"
+            "  -h, --help     this help\n"
+            "Without models: the folder SY_CORPUS_DIR, else the shared corpus, else examples/.\n",
+            SY_PEER_SCRIPT);
+}
+
 int main(int argc, char **argv)
 {
-    int reps = 21;
+    int reps = 21, peer_reps = 3;
     const char *peer = SY_PEER_SCRIPT, *python = "/usr/bin/python3";
     char *paths[MAXM];
     int np = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--peer") && i + 1 < argc) peer = argv[++i];
-        else if (!strcmp(argv[i], "--python") && i + 1 < argc) python = argv[++i];
-        else if (np < MAXM) paths[np++] = strdup(argv[i]);
+    static const struct option longopts[] = {{"reps", required_argument, NULL, 'r'},
+                                             {"peer-reps", required_argument, NULL, 'k'},
+                                             {"peer", required_argument, NULL, 'p'},
+                                             {"python", required_argument, NULL, 'y'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    int c;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'r': reps = atoi(optarg); break;
+        case 'k': peer_reps = atoi(optarg); break;
+        case 'p': peer = optarg; break;
+        case 'y': python = optarg; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
     }
+    for (int i = optind; i < argc && np < MAXM; i++) paths[np++] = strdup(argv[i]);
     if (reps < 1) reps = 1;
+    if (peer_reps < 1) peer_reps = 1;
     if (!np) {
         const char *dir = getenv("SY_CORPUS_DIR"), *d2 = NULL;
         char *names[MAXM];
@@ -128,32 +157,44 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_peer: no models (set SY_CORPUS_DIR)\n");
         return 1;
     }
-    /* the peer: one process per model, so each runs with sympy's caches cold
-     * (as a first compile does; a second pass over the same graphs is mostly
-     * cache hits), one run as the script times it */
+    /* the peer: one process per model and run, so each runs with sympy's
+     * caches cold (as a first compile does; a second pass over the same
+     * graphs is mostly cache hits), each run as the script times it; the
+     * median of peer_reps runs */
     double peer_ms[MAXM];
     int peer_unsupported[MAXM] = {0};
     char names[MAXM][128];
+    double *pv = malloc((size_t)peer_reps * sizeof *pv);
+    if (!pv) return 1;
     for (int i = 0; i < np; i++) {
         peer_ms[i] = -1;
         model_name(paths[i], names[i], sizeof names[i]);
         size_t cl = strlen(python) + strlen(peer) + strlen(paths[i]) + 32;
         char *cmd = malloc(cl);
+        if (!cmd) return 1;
         snprintf(cmd, cl, "'%s' '%s' '%s' 2>&1", python, peer, paths[i]);
-        FILE *p = popen(cmd, "r");
-        char line[1024];
-        while (p && fgets(line, sizeof line, p)) {
-            double ms;
-            const char *m = strstr(line, "\tms=");
-            if (strstr(line, "unsupported op")) peer_unsupported[i] = 1;
-            else if (m && sscanf(m, "\tms=%lf", &ms) == 1) peer_ms[i] = ms;
+        int k = 0;
+        for (int r = 0; r < peer_reps && !peer_unsupported[i]; r++) {
+            FILE *p = popen(cmd, "r");
+            char line[1024];
+            double got = -1;
+            while (p && fgets(line, sizeof line, p)) {
+                double ms;
+                const char *m = strstr(line, "\tms=");
+                if (strstr(line, "unsupported op")) peer_unsupported[i] = 1;
+                else if (m && sscanf(m, "\tms=%lf", &ms) == 1) got = ms;
+            }
+            int prc = p ? pclose(p) : -1;
+            if (prc != 0) fprintf(stderr, "bench_peer: the peer exited with status %d (%s)\n", prc, cmd);
+            if (got >= 0) pv[k++] = got;
         }
-        int prc = p ? pclose(p) : -1;
-        if (prc != 0) fprintf(stderr, "bench_peer: the peer exited with status %d (%s)\n", prc, cmd);
+        if (k) peer_ms[i] = median(pv, k);
         free(cmd);
     }
+    free(pv);
 
-    printf("trace + produce + minimize: symshape (median of %d, fresh context each) vs PyTorch 1.13 ShapeEnv peer (one run, fresh process)\n", reps);
+    printf("trace + produce + minimize: symshape (median of %d, fresh context each) vs PyTorch 1.13 ShapeEnv peer (median of %d, fresh process each)\n",
+           reps, peer_reps);
     printf("%-22s %12s %12s %10s\n", "model", "symshape ms", "peer ms", "ratio");
     double minratio = -1;
     double *v = malloc((size_t)reps * sizeof *v);
