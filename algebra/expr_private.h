@@ -54,6 +54,7 @@ typedef struct sy_arena_chunk {
 #define SY_SMALL_MIN (-64)
 #define SY_SMALL_MAX 1024
 
+#define SY_RELC_SIZE 512 /* entries of the relation memo (a power of two) */
 struct sy_ctx {
     sy_allocator alc;
     sy_ctx_options opts;
@@ -80,6 +81,14 @@ struct sy_ctx {
     size_t scratch_cap; /* in args slots */
     /* rewrite rules switched off (tests) and applications counted (rules.h) */
     sy_rule_state rules;
+    uint32_t rules_epoch; /* bumped when a rule is switched: constructions memoized before are stale */
+    /* sy_expr_rel's results on (op, a, b), direct-mapped on the operands'
+     * content hashes: an op's checks build the same relations over the same
+     * sizes again and again (conv: L + 2p >= d*(k-1) + 1 per layer). An
+     * entry holds for the gen and rules_epoch it was made in (a rollback
+     * may free its nodes; a switched rule changes results). A hit does not
+     * count the rules the construction applied again. */
+    struct sy_relc { const sy_expr *a, *b, *r; uint64_t gen; uint32_t repoch; int op; } relc[SY_RELC_SIZE];
     /* per-operation work budgets (budget.c) */
     int op_depth;       /* nesting of sy_op_begin */
     bool op_pure;       /* the outermost operation may be rolled back */

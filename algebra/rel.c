@@ -82,10 +82,22 @@ static const sy_expr *make_eq(sy_ctx *ctx, const sy_expr *d, bool ne)
     return res;
 }
 
+static const sy_expr *rel_build(sy_ctx *ctx, sy_rel_op op, const sy_expr *a, const sy_expr *b);
+
 const sy_expr *sy_expr_rel(sy_ctx *ctx, sy_rel_op op, const sy_expr *a, const sy_expr *b)
 {
     if (!ctx || !a || !b) return NULL;
     if (!sy_check_int(ctx, a, "relation") || !sy_check_int(ctx, b, "relation")) return NULL;
+    uint64_t h = (a->hash * 0x9E3779B97F4A7C15ull) ^ b->hash ^ ((uint64_t)op << 56);
+    struct sy_relc *c = &ctx->relc[(h ^ h >> 29) & (SY_RELC_SIZE - 1)];
+    if (c->a == a && c->b == b && c->op == (int)op && c->gen == ctx->gen && c->repoch == ctx->rules_epoch) return c->r;
+    const sy_expr *r = rel_build(ctx, op, a, b);
+    if (r) *c = (struct sy_relc){a, b, r, ctx->gen, ctx->rules_epoch, (int)op};
+    return r;
+}
+
+static const sy_expr *rel_build(sy_ctx *ctx, sy_rel_op op, const sy_expr *a, const sy_expr *b)
+{
     switch (op) {
     case SY_REL_EQ: sy_rule_form(ctx, SY_R_REL_EQ_FORM); return make_eq(ctx, sy_expr_sub(ctx, a, b), false);
     case SY_REL_NE: sy_rule_form(ctx, SY_R_REL_NE_FORM); return make_eq(ctx, sy_expr_sub(ctx, a, b), true);

@@ -24,6 +24,7 @@ bool sy_rules_set_enabled(sy_ctx *ctx, sy_rule_id id, bool on)
     if (!ctx || (unsigned)id >= SY_R_COUNT || sy_rules_table[id].kind == SY_RULE_FORM) return false;
     if (on) ctx->rules.off[id >> 6] &= ~(UINT64_C(1) << (id & 63));
     else ctx->rules.off[id >> 6] |= UINT64_C(1) << (id & 63);
+    ctx->rules_epoch++;
     return true;
 }
 
