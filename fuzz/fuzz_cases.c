@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "symshape/symshape.h"
+#include "fuzz_budget.h"
 
 /* The tests replay the seeds through this same function under another name. */
 #ifndef SY_FUZZ_ENTRY
@@ -21,7 +22,7 @@ int SY_FUZZ_ENTRY(const uint8_t *data, size_t size)
 {
     if (size > 8192) return 0;
     sy_ctx *c = NULL;
-    if (sy_ctx_new(NULL, &c) != SY_OK) return 0;
+    if (fz_ctx_new(&c) != SY_OK) return 0;
     sy_cases_options o;
     memset(&o, 0, sizeof o);
     o.samples = 16;

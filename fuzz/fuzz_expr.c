@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "symshape/symshape.h"
+#include "fuzz_budget.h"
 
 /* The tests replay the seeds through this same function under another name. */
 #ifndef SY_FUZZ_ENTRY
@@ -96,7 +97,7 @@ int SY_FUZZ_ENTRY(const uint8_t *data, size_t size)
 {
     if (size > 4096) return 0;
     sy_ctx *c = NULL;
-    if (sy_ctx_new(NULL, &c) != SY_OK) return 0;
+    if (fz_ctx_new(&c) != SY_OK) return 0;
     const sy_expr *e = NULL;
     fz_rng = 0x9e3779b97f4a7c15ULL ^ size;
     for (size_t i = 0; i < size; i++) fz_rng = (fz_rng ^ data[i]) * 0x100000001b3ULL;
