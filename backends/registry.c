@@ -174,10 +174,12 @@ sy_status sy_backend_fail(const sy_gset *gs, sy_status st, const char *fmt, ...)
 {
     sy_ctx *ctx = gs ? sy_gset_ctx(gs) : NULL;
     if (!ctx) return st;
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt ? fmt : "", ap);
-    va_end(ap);
+    char msg[1024] = "";
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+    }
     return sy_fail_st(ctx, st, "%s", msg);
 }
