@@ -1282,8 +1282,8 @@ static sy_status op_scatter(ox_call *c) { return same_as(c, 0, 0); }
 /* Expand-13: broadcast of the input shape and the target shape */
 static sy_status op_expand(ox_call *c)
 {
-    size_t n;
-    const sy_expr **d;
+    size_t n = 0;          /* set by shape_input on success; initialised for gcc -O3's */
+    const sy_expr **d = NULL; /* -Wmaybe-uninitialized, which cannot see through TRY */
     int known;
     TRY(shape_input(c, 1, &n, &d, &known));
     const sy_tensor *s = sy_tensor_new(c->env, SY_DT_INT64, n, d);
