@@ -467,6 +467,12 @@ static sy_status run_node(sy_onnx_trace *t, ox_scope *s, const Onnx__NodeProto *
     }
     for (int k = 0; k < op->min_in; k++)
         if (!c.in[k]) return ox_err(&c, SY_EINVAL, "required input %d is missing (empty name)", k);
+    /* Concat, Einsum, Max, Mean, Min, Sum: their variadic input is not optional (Operators.md
+     * gives it no "(optional)"), so an empty name there is an error too; Loop and Scan
+     * (min_in 0) have optional leading inputs. fuzz_onnx found Einsum reading a NULL tensor. */
+    if (op->max_in < 0 && op->min_in > 0)
+        for (size_t k = (size_t)op->min_in; k < c.nin; k++)
+            if (!c.in[k]) return ox_err(&c, SY_EINVAL, "input %zu of the variadic input list is missing (empty name)", k);
     for (size_t k = 0; k < c.nin; k++)
         if (c.in[k] && c.in[k]->kv && !(k < 32 && op->raw >> k & 1u)) {
             sy_status st = ox_materialize(t, c.in[k]);
