@@ -3,6 +3,7 @@
  * small guard sets the tests compile. */
 #ifndef SY_BC_TEST_UTIL_H
 #define SY_BC_TEST_UTIL_H
+#include <stdio.h>
 #include <zlib.h>
 
 #include "common.h"
@@ -190,6 +191,31 @@ static inline sy_gset *bt_chain_gset(int layers, sy_graph **gout)
     cr_assert(eq(int, sy_env_trace(env, *gout, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
     const sy_expr *fact = sy_expr_le(ctx, bt_issue_chain(P("s0"), layers), P("s0"));
     cr_assert(eq(int, sy_env_assume(env, fact, NULL), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset *gs;
+    cr_assert(eq(int, sy_gset_produce(env, *gout, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_trace_free(t);
+    sy_env_free(env);
+    return gs;
+}
+
+/* Issue 14's 69-node FloorDiv chain graph (tests/guards/data/floordiv_chain69.json),
+ * loaded from text under its relative name (outputs that name the model must not hold
+ * the checkout's path), traced with the default policy, its guard set produced and
+ * minimized. Returns the set; the caller frees it and then *gout. */
+static inline sy_gset *bt_chain69_gset(sy_graph **gout)
+{
+    FILE *f = fopen(SY_TESTS_DIR "/guards/data/floordiv_chain69.json", "rb");
+    cr_assert(f != NULL);
+    static char text[1 << 16];
+    size_t tl = fread(text, 1, sizeof text, f);
+    cr_assert(feof(f) && !ferror(f), "floordiv_chain69.json is larger than the buffer");
+    fclose(f);
+    cr_assert(eq(int, sy_graph_load_text(ctx, text, tl, "tests/guards/data/floordiv_chain69.json", gout), SY_OK), "%s",
+              sy_ctx_last_error_msg(ctx));
+    sy_env *env = sy_env_new(ctx, NULL);
+    sy_trace *t;
+    cr_assert(eq(int, sy_env_trace(env, *gout, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
     sy_gset *gs;
     cr_assert(eq(int, sy_gset_produce(env, *gout, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
     cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));

@@ -1058,14 +1058,7 @@ Test(backends_bc, floordiv_chain_69_computes_each_shared_subterm_once, .init = c
      .timeout = 120)
 {
     sy_graph *g;
-    cr_assert(eq(int, sy_graph_load_file(ctx, SY_TESTS_DIR "/guards/data/floordiv_chain69.json", &g), SY_OK), "%s",
-              sy_ctx_last_error_msg(ctx));
-    sy_env *env = sy_env_new(ctx, NULL);
-    sy_trace *t;
-    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    sy_gset *gs;
-    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset *gs = bt_chain69_gset(&g);
     cr_assert(eq(sz, sy_gset_size(gs), 4));
     sy_bc_program *c = bt_compile(gs);
     cr_assert(eq(sz, sy_bc_ninstr(c), 248));
@@ -1088,8 +1081,6 @@ Test(backends_bc, floordiv_chain_69_computes_each_shared_subterm_once, .init = c
     sy_mem_free(ctx, d);
     sy_bc_free(c);
     sy_gset_free(gs);
-    sy_trace_free(t);
-    sy_env_free(env);
     sy_graph_free(g);
 }
 

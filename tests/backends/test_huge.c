@@ -27,20 +27,8 @@ static void render_all(const sy_gset *gs, size_t sizes[NB])
 Test(backends_huge, floordiv_chain_69_every_backend_is_linear_in_the_dag, .init = ctx_setup, .fini = ctx_teardown,
      .timeout = 120)
 {
-    FILE *f = fopen(SY_TESTS_DIR "/guards/data/floordiv_chain69.json", "rb");
-    cr_assert(f != NULL);
-    static char text[1 << 16];
-    size_t tl = fread(text, 1, sizeof text, f);
-    fclose(f);
     sy_graph *g;
-    cr_assert(eq(int, sy_graph_load_text(ctx, text, tl, "tests/guards/data/floordiv_chain69.json", &g), SY_OK), "%s",
-              sy_ctx_last_error_msg(ctx));
-    sy_env *env = sy_env_new(ctx, NULL);
-    sy_trace *t;
-    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    sy_gset *gs;
-    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset *gs = bt_chain69_gset(&g);
     size_t sizes[NB];
     render_all(gs, sizes);
     /* before: report, markdown, json the same (bounded texts); c 1.3 GB
@@ -50,8 +38,6 @@ Test(backends_huge, floordiv_chain_69_every_backend_is_linear_in_the_dag, .init 
     const size_t want[NB] = {6305, 5835, 5654, 17841, 5061, 2346};
     for (size_t b = 0; b < NB; b++) cr_assert(eq(sz, sizes[b], want[b]), "%s", backends[b]);
     sy_gset_free(gs);
-    sy_trace_free(t);
-    sy_env_free(env);
     sy_graph_free(g);
 }
 

@@ -302,18 +302,9 @@ static void chain_z3(const sy_gset *gs)
 Test(smtlib, floordiv_chain_69_and_the_chain_as_a_guard_are_accepted_by_z3)
 {
     sy_graph *g;
-    cr_assert(eq(int, sy_graph_load_file(ctx, SY_TESTS_DIR "/guards/data/floordiv_chain69.json", &g), SY_OK), "%s",
-              sy_ctx_last_error_msg(ctx));
-    sy_env *env = sy_env_new(ctx, NULL);
-    sy_trace *t;
-    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    sy_gset *gs;
-    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset *gs = bt_chain69_gset(&g);
     chain_z3(gs);
     sy_gset_free(gs);
-    sy_trace_free(t);
-    sy_env_free(env);
     sy_graph_free(g);
     gs = bt_chain_gset(6, &g);
     chain_z3(gs);
