@@ -94,8 +94,53 @@ const sy_expr *sy_env_mul(sy_env *env, const sy_expr *a, const sy_expr *b)
 
 /* In source names: a backed symbol prints as the first source it was created
  * for (s1 -> x.size()[2]), as PyTorch prints guards; unbacked ones keep u0. */
+static const char *show_uncached(sy_env *env, const sy_expr *e, bool *ok);
+
+/* Memoized by expression: reasons repeat the same sizes (a conv's kernel
+ * extents, its padded input) and each text costs a free-symbol walk, a
+ * substitution and a print. The text of e depends only on e and on the
+ * symbols' records (their first sources), which change only when a symbol
+ * is created: an entry is valid while env->nsyms equals its epoch. Texts
+ * live in the env's arena, as without the memo. */
 const char *sy_env_show(sy_env *env, const sy_expr *e)
 {
+    bool ok;
+    if (!e || env->show_memo_off) return show_uncached(env, e, &ok);
+    if (!env->shown) {
+        env->shown = sy_env_alloc(env, SY_SHOW_MEMO * sizeof *env->shown);
+        if (!env->shown) {
+            sy_ctx_reset_error(env->ctx);
+            return show_uncached(env, e, &ok);
+        }
+        memset(env->shown, 0, SY_SHOW_MEMO * sizeof *env->shown);
+    }
+    uintptr_t h = (uintptr_t)e;
+    h ^= h >> 17;
+    h *= (uintptr_t)0x9E3779B97F4A7C15ull;
+    struct sy_env_shown *slot = &env->shown[(h >> 20) & (SY_SHOW_MEMO - 1)];
+    if (slot->e == e && slot->epoch == env->nsyms) {
+        env->show_hits++;
+        return slot->text;
+    }
+    env->show_misses++;
+    const char *t = show_uncached(env, e, &ok);
+    if (ok) *slot = (struct sy_env_shown){e, env->nsyms, t}; /* a text made despite a failure is not kept */
+    return t;
+}
+
+void sy_env_show_memo_stats(const sy_env *env, unsigned long *hits, unsigned long *misses)
+{
+    *hits = env->show_hits;
+    *misses = env->show_misses;
+}
+
+void sy_env_show_memo_set_off(sy_env *env, int off) { env->show_memo_off = off != 0; }
+
+/* *ok = false: something failed (out of memory), the text is partial or "?".
+ * The text is exactly the one made before the memo, failures included. */
+static const char *show_uncached(sy_env *env, const sy_expr *e, bool *ok)
+{
+    *ok = true;
     const sy_expr **fs = NULL, *ks[16], *vs[16];
     size_t nf = 0, nk = 0;
     if (e && sy_expr_free_symbols(env->ctx, e, &fs, &nf) == SY_OK) {
@@ -103,23 +148,30 @@ const char *sy_env_show(sy_env *env, const sy_expr *e)
             const symrec *r = find_symrec(env, fs[i]);
             if (!r || r->info.unbacked || !r->info.nsources) continue;
             const sy_expr *v = sy_sym_internal(env->ctx, r->info.sources[0]); /* the gset var of that source */
-            if (!v) break;
+            if (!v) {
+                *ok = false;
+                break;
+            }
             ks[nk] = fs[i];
             vs[nk++] = v;
         }
         sy_mem_free(env->ctx, fs);
+    } else {
+        *ok = false;
     }
     if (nk) {
         const sy_expr *named = sy_expr_subs(env->ctx, e, nk, ks, vs);
         if (named) e = named;
+        else *ok = false;
     }
     /* a DAG whose canonical text repeats shared subterms exponentially often
      * (a nested FloorDiv chain: 20 million nodes as a tree at 6 layers) is
      * shown in the let-form, each shared subterm once */
     char *s = sy_expr_print_bounded(env->ctx, e, SY_PRINT_CANONICAL, SY_SHOW_LET_NODES);
-    if (!s) return "?";
+    if (!s) return *ok = false, "?";
     const char *r = sy_env_strdup(env, s);
     sy_str_free(env->ctx, s);
+    if (!r) *ok = false;
     return r ? r : "?";
 }
 

@@ -74,7 +74,14 @@ struct sy_env {
     /* touch(): nodes whose symbols are all marked touched already */
     sy_memo touched_nodes;
     bool touched_ready;
+    /* sy_env_show's texts by expression (direct-mapped, SY_SHOW_MEMO entries,
+     * allocated on first use; NULL: none yet). An entry is valid only while
+     * nsyms equals its epoch: a text depends on the symbols' records. */
+    struct sy_env_shown { const sy_expr *e; size_t epoch; const char *text; } *shown;
+    unsigned long show_hits, show_misses;
+    bool show_memo_off; /* tests: format every time (the differential test) */
 };
+#define SY_SHOW_MEMO 64
 
 void *sy_env_alloc(sy_env *env, size_t size);
 /* 1 if e mentions an unbacked symbol */
@@ -85,6 +92,10 @@ void sy_env_require_passes(sy_env *env, const sy_expr *rel, int *done, sy_status
 /* decide rel from the facts only (no guard): *known = 0 if undecided */
 sy_status sy_env_try_decide(sy_env *env, const sy_expr *rel, int *known, int *val);
 const char *sy_env_strdup(sy_env *env, const char *s);
+/* sy_env_show's memo: hits and misses so far (tests); off != 0 turns it off
+ * from now on (every text formatted again, as without it) */
+void sy_env_show_memo_stats(const sy_env *env, unsigned long *hits, unsigned long *misses);
+void sy_env_show_memo_set_off(sy_env *env, int off);
 sy_status sy_env_fail(sy_env *env, sy_status st, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
