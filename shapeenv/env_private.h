@@ -81,7 +81,7 @@ struct sy_env {
     unsigned long show_hits, show_misses;
     bool show_memo_off; /* tests: format every time (the differential test) */
 };
-#define SY_SHOW_MEMO 64
+#define SY_SHOW_MEMO 32
 
 void *sy_env_alloc(sy_env *env, size_t size);
 /* 1 if e mentions an unbacked symbol */
