@@ -162,7 +162,11 @@ sy_status sy_ctx_new(const sy_ctx_options *opts, sy_ctx **out)
     ctx->syms = sy_alloc(ctx, ctx->symcap * sizeof *ctx->syms);
     ctx->ilog_cap = 256;
     ctx->ilog = alc->malloc(alc->ud, ctx->ilog_cap * sizeof *ctx->ilog);
-    if (!ctx->syms || !ctx->ilog) {
+    ctx->relc_cap = SY_RELC_MIN; /* grows in place of itself (rel.c): the count stays */
+    ctx->relc = alc->malloc(alc->ud, ctx->relc_cap * sizeof *ctx->relc);
+    if (ctx->relc) memset(ctx->relc, 0, ctx->relc_cap * sizeof *ctx->relc);
+    if (!ctx->syms || !ctx->ilog || !ctx->relc) {
+        ctx->relc_cap = ctx->relc ? ctx->relc_cap : 0;
         ctx->ilog_cap = ctx->ilog ? ctx->ilog_cap : 0;
         ctx->symcap = ctx->syms ? ctx->symcap : 0;
         sy_ctx_free(ctx);
@@ -199,6 +203,7 @@ sy_ctx *sy_ctx_free(sy_ctx *ctx)
     }
     sy_dealloc(ctx, ctx->table, ctx->cap * sizeof *ctx->table);
     if (ctx->ilog) ctx->alc.free(ctx->alc.ud, ctx->ilog, ctx->ilog_cap * sizeof *ctx->ilog);
+    if (ctx->relc) ctx->alc.free(ctx->alc.ud, ctx->relc, ctx->relc_cap * sizeof *ctx->relc);
     for (sy_arena_chunk *c = ctx->chunks, *next; c; c = next) {
         next = c->next;
         sy_dealloc(ctx, c, sizeof *c + c->size);

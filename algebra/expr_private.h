@@ -54,7 +54,8 @@ typedef struct sy_arena_chunk {
 #define SY_SMALL_MIN (-64)
 #define SY_SMALL_MAX 1024
 
-#define SY_RELC_SIZE 512 /* entries of the relation memo (a power of two) */
+#define SY_RELC_MIN 32  /* entries of the relation memo when first used (a power of two) */
+#define SY_RELC_MAX 512 /* entries it grows to at most */
 struct sy_ctx {
     sy_allocator alc;
     sy_ctx_options opts;
@@ -87,8 +88,15 @@ struct sy_ctx {
      * sizes again and again (conv: L + 2p >= d*(k-1) + 1 per layer). An
      * entry holds for the gen and rules_epoch it was made in (a rollback
      * may free its nodes; a switched rule changes results). A hit does not
-     * count the rules the construction applied again. */
-    struct sy_relc { const sy_expr *a, *b, *r; uint64_t gen; uint32_t repoch; int op; } relc[SY_RELC_SIZE];
+     * count the rules the construction applied again.
+     * The table starts with SY_RELC_MIN entries (a small graph builds few
+     * relations) and doubles, emptied, each time it has stored twice its
+     * size, up to SY_RELC_MAX; it is outside the node accounting (like
+     * ilog), the new table replaces the old one (a failed operation leaves
+     * the allocator's block count as it was), and a failed allocation
+     * keeps the smaller table. */
+    struct sy_relc { const sy_expr *a, *b, *r; uint64_t gen; uint32_t repoch; int op; } *relc;
+    size_t relc_cap, relc_stores;
     /* per-operation work budgets (budget.c) */
     int op_depth;       /* nesting of sy_op_begin */
     bool op_pure;       /* the outermost operation may be rolled back */

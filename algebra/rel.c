@@ -4,6 +4,7 @@
  * (exact over the integers). And/Or are flattened, sorted, duplicate-free,
  * constants absorbed, complementary pairs resolved. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "algebra/expr_private.h"
 
@@ -89,10 +90,24 @@ const sy_expr *sy_expr_rel(sy_ctx *ctx, sy_rel_op op, const sy_expr *a, const sy
     if (!ctx || !a || !b) return NULL;
     if (!sy_check_int(ctx, a, "relation") || !sy_check_int(ctx, b, "relation")) return NULL;
     uint64_t h = (a->hash * 0x9E3779B97F4A7C15ull) ^ b->hash ^ ((uint64_t)op << 56);
-    struct sy_relc *c = &ctx->relc[(h ^ h >> 29) & (SY_RELC_SIZE - 1)];
+    size_t slot = (size_t)(h ^ h >> 29);
+    const struct sy_relc *c = &ctx->relc[slot & (ctx->relc_cap - 1)];
     if (c->a == a && c->b == b && c->op == (int)op && c->gen == ctx->gen && c->repoch == ctx->rules_epoch) return c->r;
     const sy_expr *r = rel_build(ctx, op, a, b);
-    if (r) *c = (struct sy_relc){a, b, r, ctx->gen, ctx->rules_epoch, (int)op};
+    if (!r) return NULL;
+    if (ctx->relc_cap < SY_RELC_MAX && ctx->relc_stores >= 2 * ctx->relc_cap) {
+        size_t ncap = 2 * ctx->relc_cap;
+        struct sy_relc *nt = ctx->alc.malloc(ctx->alc.ud, ncap * sizeof *nt);
+        if (nt) { /* the memo starts over in the larger table, which replaces the old one: the allocation count stays */
+            memset(nt, 0, ncap * sizeof *nt);
+            ctx->alc.free(ctx->alc.ud, ctx->relc, ctx->relc_cap * sizeof *ctx->relc);
+            ctx->relc = nt;
+            ctx->relc_cap = ncap;
+            ctx->relc_stores = 0;
+        }
+    }
+    ctx->relc[slot & (ctx->relc_cap - 1)] = (struct sy_relc){a, b, r, ctx->gen, ctx->rules_epoch, (int)op};
+    ctx->relc_stores++;
     return r;
 }
 

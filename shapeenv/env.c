@@ -84,7 +84,7 @@ const sy_expr *sy_env_mul(sy_env *env, const sy_expr *a, const sy_expr *b)
     /* grow; a failed allocation only loses the entry */
     if ((env->nprod + 1) * 2 > env->prodcap &&
         !sy_otab_grow(env->ctx, (void **)&env->prod, &env->prodcap, sizeof *env->prod,
-                      env->prodcap ? env->prodcap * 2 : 256, prod_used, prod_reslot, env))
+                      env->prodcap ? env->prodcap * 2 : 32, prod_used, prod_reslot, env))
         return r;
     size_t j = prod_slot(env, a, b);
     env->prod[j] = (struct sy_env_prod){a, b, r};

@@ -85,8 +85,8 @@ typedef struct {
     const unsigned char *mem; /* whole input in memory, or NULL */
     int fd;
     size_t flen;
-    unsigned char *win;
-    size_t wstart, wlen;
+    unsigned char *win;      /* wcap bytes (<= WIN) */
+    size_t wcap, wstart, wlen;
     int ioerr;
     unsigned char *out;
     size_t len, cap, skipped;
@@ -105,13 +105,13 @@ static sy_status corrupt(scan *s, size_t at, int kind, const char *what)
                       msg_name[kind], what);
 }
 
-/* pointer to the bytes [off, off + n) (n <= WIN), or NULL past the end / on a read error */
+/* pointer to the bytes [off, off + n) (n <= s->wcap), or NULL past the end / on a read error */
 static const unsigned char *at(scan *s, size_t off, size_t n)
 {
     if (off > s->flen || n > s->flen - off) return NULL;
     if (s->mem) return s->mem + off;
     if (off >= s->wstart && off + n <= s->wstart + s->wlen) return s->win + (off - s->wstart);
-    size_t want = s->flen - off < WIN ? s->flen - off : WIN, got = 0;
+    size_t want = s->flen - off < s->wcap ? s->flen - off : s->wcap, got = 0;
     bool onward = s->wlen && off >= s->wstart && off <= s->wstart + s->wlen; /* reading on: the full window */
     if (!onward && n <= WIN_JUMP && want > WIN_JUMP) want = WIN_JUMP;
     while (got < want) {
@@ -136,7 +136,7 @@ static bool put(scan *s, const void *p, size_t n)
         return true;
     }
     if (s->len + n > s->cap) {
-        size_t nc = s->cap ? s->cap : 4096;
+        size_t nc = s->cap ? s->cap : 256; /* a node's filtered bytes: most are far smaller than 4 KiB */
         while (nc < s->len + n) nc *= 2;
         unsigned char *np = sy_realloc(s->ctx, s->out, s->cap, nc);
         if (!np) return false;
@@ -156,7 +156,7 @@ static bool put_range(scan *s, size_t off, size_t n)
         return true;
     }
     while (n) {
-        size_t k = n < WIN ? n : WIN;
+        size_t k = s->mem || n < s->wcap ? n : s->wcap;
         const unsigned char *p = at(s, off, k);
         if (!p || !put(s, p, k)) return false;
         off += k;
@@ -320,8 +320,8 @@ static void *ar_alloc(void *ud, size_t size)
     if (!size) size = 8;
     ox_achunk *c = a->chunks;
     if (!c || c->size - c->used < size) {
-        /* 2 KiB first, doubling to 8 KiB: a small model's skeleton stays small, the last chunk's slack too */
-        size_t cs = !c ? 2048 : c->size >= 8192 ? 8192 : c->size * 2;
+        /* 512 bytes first, doubling to 8 KiB: a small model's skeleton stays small, the last chunk's slack too */
+        size_t cs = !c ? 512 : c->size >= 8192 ? 8192 : c->size * 2;
         if (cs < size) cs = size;
         ox_achunk *nc = sy_alloc(a->ctx, sizeof *nc + cs);
         if (!nc) {
@@ -508,7 +508,18 @@ sy_status ox_nodes_open(const sy_onnx_model *m, ox_nodes **out)
     r->s.name = m->name;
     r->s.fd = m->fd;
     r->s.flen = m->flen;
-    if (m->fd >= 0 && !(r->s.win = sy_alloc(ctx, WIN))) {
+    /* the window spans the nodes' bytes, at most WIN: a small graph in a
+     * large file (its weights elsewhere) reads its nodes with a small one */
+    if (m->fd >= 0) {
+        uint64_t lo = UINT64_MAX, hi = 0;
+        for (size_t i = 0; i < m->nnodes; i++) {
+            if (m->nodes[i].off < lo) lo = m->nodes[i].off;
+            if (m->nodes[i].off + m->nodes[i].len > hi) hi = m->nodes[i].off + m->nodes[i].len;
+        }
+        r->s.wcap = hi > lo && hi - lo < WIN ? (size_t)(hi - lo) : WIN;
+        if (r->s.wcap < 256) r->s.wcap = 256;
+    }
+    if (m->fd >= 0 && !(r->s.win = sy_alloc(ctx, r->s.wcap))) {
         sy_dealloc(ctx, r, sizeof *r);
         return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
     }
@@ -521,7 +532,7 @@ void ox_nodes_close(ox_nodes *r)
     if (!r) return;
     sy_ctx *ctx = r->m->ctx;
     ar_reset(&r->arena, 1);
-    if (r->s.win) sy_dealloc(ctx, r->s.win, WIN);
+    if (r->s.win) sy_dealloc(ctx, r->s.win, r->s.wcap);
     if (r->s.out) sy_dealloc(ctx, r->s.out, r->s.cap);
     sy_dealloc(ctx, r, sizeof *r);
 }
@@ -664,12 +675,13 @@ static sy_status load(sy_ctx *ctx, const unsigned char *data, int fd, size_t len
     s.fd = fd;
     s.flen = len;
     s.rec = m;
-    if (!data && !(s.win = sy_alloc(ctx, WIN))) {
+    s.wcap = len < WIN ? (len < 256 ? 256 : len) : WIN;
+    if (!data && !(s.win = sy_alloc(ctx, s.wcap))) {
         sy_onnx_free(m);
         return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
     }
     sy_status st = filter(&s, M_MODEL, 0, len);
-    if (s.win) sy_dealloc(ctx, s.win, WIN);
+    if (s.win) sy_dealloc(ctx, s.win, s.wcap);
     if (m->tmp) sy_dealloc(ctx, m->tmp, m->tmpcap);
     m->tmp = NULL;
     m->tmpcap = 0;
