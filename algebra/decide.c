@@ -58,6 +58,7 @@ struct sy_facts {
     bool inconsistent;
     int depth;
     size_t lia_budget;
+    uint64_t version; /* sy_facts_add calls so far (sy_facts_version) */
     sy_decide_stats stats;
     /* Memos on node identity, valid for the current facts (cleared by
      * sy_facts_add): bounds, and simplification results per depth (a result
@@ -2508,6 +2509,7 @@ static sy_status add_fact(sy_facts *f, const sy_expr *e, int depth)
 static sy_status sy_facts_add_work(sy_facts *f, const sy_expr *fact)
 {
     if (!f) return SY_EINVAL;
+    f->version++; /* counted before anything can fail: a failed add may have changed the set too */
     memset(f->dc_key, 0, sizeof f->dc_key); /* answers depend on the facts */
     caches_clear(f);
     if (!fact) return sy_fail_st(f->ctx, SY_EINVAL, "facts: NULL fact");
@@ -2525,6 +2527,8 @@ sy_status sy_facts_add(sy_facts *f, const sy_expr *fact)
     sy_status st = sy_op_end_st(ctx, sy_facts_add_work(f, fact));
     return st;
 }
+
+uint64_t sy_facts_version(const sy_facts *f) { return f ? f->version : 0; }
 
 sy_status sy_facts_set_range(sy_facts *f, const sy_expr *sym, const sy_expr *lo, const sy_expr *hi)
 {

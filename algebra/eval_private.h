@@ -3,6 +3,7 @@
 #define SY_EVAL_PRIVATE_H
 #include <stdlib.h>
 #include "algebra/expr_private.h"
+#include "symshape/decide.h"
 
 /* Values of symbols by dense id. has[id]: 0 unbound, 1 bignum only, 2 fits int64. */
 typedef struct sy_binding {
@@ -67,4 +68,9 @@ const sy_expr *sy_rebuild(sy_ctx *ctx, const sy_expr *e, sy_memo *memo,
                           const sy_expr *(*leaf)(void *ud, const sy_expr *e), void *ud);
 
 void *sy_alloc_array(sy_ctx *ctx, size_t bytes);
+/* The number of sy_facts_add calls on f so far (0 for NULL): every change
+ * of the fact set (facts, ranges, replacements, consistency) goes through
+ * sy_facts_add, so two equal versions of one fact set mean the same facts
+ * (the trace's op memo keys on it, shapeenv/trace.c). */
+uint64_t sy_facts_version(const sy_facts *f);
 #endif

@@ -31,8 +31,9 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* trace + produce + minimize of an already loaded graph, ms; -1 on error */
-static double pipeline_ms(const char *path)
+/* trace + produce + minimize of an already loaded graph, ms; -1 on error;
+ * *mst: the trace's op memo counts */
+static double pipeline_ms(const char *path, sy_trace_memo_stats *mst)
 {
     sy_ctx *ctx;
     if (sy_ctx_new(NULL, &ctx) != SY_OK) return -1;
@@ -48,6 +49,7 @@ static double pipeline_ms(const char *path)
         double t1 = bench_now_ns();
         if (ok) ms = (t1 - t0) * 1e-6;
         else fprintf(stderr, "%s: %s\n", path, sy_ctx_last_error_msg(ctx));
+        sy_trace_get_memo_stats(tr, mst);
         sy_gset_free(gs);
         sy_trace_free(tr);
         sy_env_free(env);
@@ -195,23 +197,24 @@ int main(int argc, char **argv)
 
     printf("trace + produce + minimize: symshape (median of %d, fresh context each) vs PyTorch 1.13 ShapeEnv peer (median of %d, fresh process each)\n",
            reps, peer_reps);
-    printf("%-22s %12s %12s %10s\n", "model", "symshape ms", "peer ms", "ratio");
+    printf("%-22s %12s %12s %10s %18s\n", "model", "symshape ms", "peer ms", "ratio", "memo hits/lookups");
     double minratio = -1;
     double *v = malloc((size_t)reps * sizeof *v);
     for (int i = 0; i < np; i++) {
         int k = 0;
+        sy_trace_memo_stats mst = {0};
         for (int r = 0; r < reps; r++) {
-            double ms = pipeline_ms(paths[i]);
+            double ms = pipeline_ms(paths[i], &mst);
             if (ms >= 0) v[k++] = ms;
         }
         double ours = k ? median(v, k) : -1;
         printf("%-22s %12.3f ", names[i], ours);
         if (peer_unsupported[i] || peer_ms[i] < 0) {
-            printf("%12s %10s\n", peer_unsupported[i] ? "unsupported" : "failed", "-");
+            printf("%12s %10s %11zu/%zu\n", peer_unsupported[i] ? "unsupported" : "failed", "-", mst.hits, mst.lookups);
             continue;
         }
         double ratio = ours > 0 ? peer_ms[i] / ours : 0;
-        printf("%12.3f %9.0fx\n", peer_ms[i], ratio);
+        printf("%12.3f %9.0fx %11zu/%zu\n", peer_ms[i], ratio, mst.hits, mst.lookups);
         if (minratio < 0 || ratio < minratio) minratio = ratio;
     }
     if (minratio >= 0) printf("smallest ratio %.0fx (goal >= 300x: %s)\n", minratio, minratio >= 300 ? "met" : "NOT met");

@@ -84,6 +84,9 @@ struct sy_env {
 #define SY_SHOW_MEMO 32
 
 void *sy_env_alloc(sy_env *env, size_t size);
+/* 1 when op is a known op that the trace's op memo may reuse (not listed
+ * impure in ops.c: it reads no data values and makes no unbacked symbol) */
+int sy_env_op_is_pure(const char *op);
 /* 1 if e mentions an unbacked symbol */
 int sy_env_mentions_unbacked(sy_env *env, const sy_expr *e);
 /* sy_env_require's passing case without the reason (env.c): *done = 1 when

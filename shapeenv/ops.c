@@ -699,7 +699,17 @@ static const opentry *const tables[] = {sy_ops_elementwise, sy_ops_nn,    sy_ops
  * tables are shared by every thread and context) */
 #define OPHASH 1024
 static const opentry *op_index[OPHASH];
+static bool op_impure[OPHASH]; /* per op_index slot: see sy_env_op_is_pure */
 static pthread_once_t op_index_once = PTHREAD_ONCE_INIT;
+
+/* Ops that are not a function of their arguments' shapes and the facts: they
+ * read real data values or make unbacked symbols (and runtime asserts). The
+ * whole data-dependent table is impure; so are these of the other tables.
+ * The trace's op memo (trace.c) never reuses their results; it also refuses
+ * any call that made a symbol, so this table is the first line, not the only one. */
+static const opentry *const impure_tables[] = {sy_ops_dynamic, NULL};
+static const char *const impure_ops[] = {"nonzero", "masked_select", "argwhere", "repeat_interleave", "one_hot",
+                                         "tensor_split", "_assert", NULL};
 
 static unsigned op_hash(const char *s)
 {
@@ -714,8 +724,21 @@ static void build_op_index(void)
         for (const opentry *e = tables[t]; e->name; e++) {
             unsigned j = op_hash(e->name);
             while (op_index[j] && strcmp(op_index[j]->name, e->name)) j = (j + 1) & (OPHASH - 1);
-            if (!op_index[j]) op_index[j] = e; /* first table wins, as in a linear scan */
+            if (!op_index[j]) { /* first table wins, as in a linear scan */
+                op_index[j] = e;
+                for (int k = 0; impure_tables[k]; k++) op_impure[j] |= tables[t] == impure_tables[k];
+                for (int k = 0; impure_ops[k]; k++) op_impure[j] |= !strcmp(impure_ops[k], e->name);
+            }
         }
+}
+
+int sy_env_op_is_pure(const char *name)
+{
+    if (!name) return 0;
+    pthread_once(&op_index_once, build_op_index);
+    for (unsigned j = op_hash(name); op_index[j]; j = (j + 1) & (OPHASH - 1))
+        if (!strcmp(op_index[j]->name, name)) return !op_impure[j];
+    return 0;
 }
 
 static opfn find_op(const char *name)

@@ -1,6 +1,8 @@
 /* The graph interpreter (a thin dispatcher over sy_env_call) and real
  * values at concrete sizes (get_real_value). */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "shapeenv/graph_private.h"
@@ -11,7 +13,256 @@ struct sy_trace {
     sy_value *vals;
     size_t nout;
     sy_value *outs;
+    sy_trace_memo_stats memo;
 };
+
+/* ------------------------------------------------------------------ op memo
+ * Many nodes apply one op with the same arguments to inputs whose sizes and
+ * strides are the very same interned expressions (the blocks of a stage, the
+ * branches of an inception module). The trace keeps, per call, a key of
+ *   the op name, the arguments and keyword arguments (tensors by dtype, rank,
+ *   size and stride expressions; ints and bools by expression; floats,
+ *   strings, dtypes by value; lists and slices recursively),
+ *   the fact set's version (sy_facts_version) and the context's rollback
+ *   generation,
+ * and reuses the result of an earlier call with the same key.
+ *
+ * Why this gives the same answer as running the op again: an op's result is
+ * a function of its arguments, the facts (decisions and replacements) and the
+ * env's fixed options, plus its side effects on the env. A call is stored
+ * only when it
+ *   - is a pure op (sy_env_op_is_pure: no data values, no unbacked symbols);
+ *   - recorded no guard (sy_env_guards_recorded unchanged, so no provenance
+ *     is lost on a reuse and no fact came from it), added no fact and no
+ *     runtime assert (facts version unchanged), made no symbol and no input;
+ *   - met no "unknown" in a decision and no spent layer budget
+ *     (sy_decide_stats unknown and budget_hits unchanged): every decision
+ *     was answered by the facts alone;
+ *   - set no env flag (strides_read unchanged) and returned a tensor, an int,
+ *     a bool or a list of those.
+ * Its remaining effects are idempotent: symbols it marked as relied upon
+ * (touched) stay marked, and memos inside the env are caches. A reuse under
+ * the same key sees the same facts, so a re-run would decide every question
+ * the same way and build the same hash-consed expressions: the result is
+ * identical, and so are the guards later recorded (none came from the call).
+ * Keys hold expression addresses: the rollback generation in the key keeps a
+ * released and reused address from matching. A reused tensor is a fresh
+ * sy_tensor struct sharing the (immutable) size and stride arrays.
+ * SY_TRACE_MEMO=0 in the environment turns the memo off (the differential
+ * tests compare both). */
+
+#define MEMO_KEY_MAX 4096 /* bytes; a longer key is not memoized */
+
+typedef struct mentry {
+    uint64_t hash;
+    size_t klen;
+    unsigned char *key; /* ctx-allocated */
+    sy_value out;       /* as the op returned it (env-owned) */
+} mentry;
+
+typedef struct opmemo {
+    sy_ctx *ctx;
+    mentry *tab;
+    size_t cap, n;
+    bool on;
+} opmemo;
+
+typedef struct kbuf {
+    unsigned char b[MEMO_KEY_MAX];
+    size_t n;
+    bool bad; /* too long or a value kind the memo does not key */
+} kbuf;
+
+static void kput(kbuf *k, const void *p, size_t n)
+{
+    if (k->bad || n > sizeof k->b - k->n) {
+        k->bad = true;
+        return;
+    }
+    memcpy(k->b + k->n, p, n);
+    k->n += n;
+}
+static void kword(kbuf *k, uint64_t w) { kput(k, &w, sizeof w); }
+static void kptr(kbuf *k, const void *p) { kword(k, (uint64_t)(uintptr_t)p); }
+static void kstr(kbuf *k, const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    kword(k, s ? n : UINT64_MAX);
+    kput(k, s ? s : "", n);
+}
+
+static void kvalue(kbuf *k, const sy_value *v, int depth)
+{
+    if (depth > 8) {
+        k->bad = true;
+        return;
+    }
+    kword(k, (uint64_t)v->kind);
+    switch (v->kind) {
+    case SY_V_NONE:
+    case SY_V_ELLIPSIS: break;
+    case SY_V_INT:
+    case SY_V_BOOL: kptr(k, v->u.i); break;
+    case SY_V_FLOAT: kput(k, &v->u.f, sizeof v->u.f); break;
+    case SY_V_STR: kstr(k, v->u.s); break;
+    case SY_V_DTYPE: kword(k, (uint64_t)v->u.dtype); break;
+    case SY_V_QUOT:
+        kptr(k, v->u.quot.num);
+        kptr(k, v->u.quot.den);
+        break;
+    case SY_V_TENSOR: {
+        const sy_tensor *t = v->u.t;
+        kword(k, (uint64_t)t->dtype);
+        kword(k, (uint64_t)t->ndim);
+        for (size_t i = 0; i < t->ndim; i++) kptr(k, t->sizes[i]);
+        kword(k, t->strides != NULL);
+        for (size_t i = 0; t->strides && i < t->ndim; i++) kptr(k, t->strides[i]);
+        break;
+    }
+    case SY_V_LIST:
+        kword(k, (uint64_t)v->u.list.n);
+        for (size_t i = 0; i < v->u.list.n && !k->bad; i++) kvalue(k, &v->u.list.items[i], depth + 1);
+        break;
+    case SY_V_SLICE:
+        kvalue(k, v->u.slice.start, depth + 1);
+        kvalue(k, v->u.slice.stop, depth + 1);
+        kvalue(k, v->u.slice.step, depth + 1);
+        break;
+    default: k->bad = true; break;
+    }
+}
+
+/* a word at a time (keys are mostly words; a byte loop cost more than the
+ * ops it saved), the tail bytewise */
+static uint64_t khash(const kbuf *k)
+{
+    uint64_t h = 1469598103934665603ull, w;
+    size_t i = 0;
+    for (; i + 8 <= k->n; i += 8) {
+        memcpy(&w, k->b + i, 8);
+        h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+    }
+    for (; i < k->n; i++) h = (h ^ k->b[i]) * 1099511628211ull;
+    return h;
+}
+
+/* a result the memo can hand out again: tensors, ints, bools, one level of list */
+static bool storable(const sy_value *v, int depth)
+{
+    if (v->kind == SY_V_TENSOR || v->kind == SY_V_INT || v->kind == SY_V_BOOL) return true;
+    if (v->kind != SY_V_LIST || depth) return false;
+    for (size_t i = 0; i < v->u.list.n; i++)
+        if (!storable(&v->u.list.items[i], 1)) return false;
+    return true;
+}
+
+/* a copy of a stored result for a new node: new tensor structs (the size and
+ * stride arrays are immutable and shared), a new list */
+static sy_status reuse(sy_env *env, const sy_value *v, sy_value *out)
+{
+    if (v->kind == SY_V_TENSOR) {
+        sy_tensor *t = sy_env_alloc(env, sizeof *t);
+        if (!t) return sy_ctx_last_error(env->ctx);
+        *t = *v->u.t;
+        *out = sy_value_tensor(t);
+        return SY_OK;
+    }
+    if (v->kind != SY_V_LIST) {
+        *out = *v;
+        return SY_OK;
+    }
+    size_t n = v->u.list.n;
+    sy_value *items = sy_env_alloc(env, (n ? n : 1) * sizeof *items);
+    if (!items) return sy_ctx_last_error(env->ctx);
+    for (size_t i = 0; i < n; i++) {
+        sy_status st = reuse(env, &v->u.list.items[i], &items[i]);
+        if (st) return st;
+    }
+    out->kind = SY_V_LIST;
+    out->u.list.n = n;
+    out->u.list.items = items;
+    return SY_OK;
+}
+
+static mentry *memo_find(opmemo *m, const kbuf *k, uint64_t h)
+{
+    if (!m->cap) return NULL;
+    for (size_t j = (size_t)h & (m->cap - 1);; j = (j + 1) & (m->cap - 1)) {
+        mentry *e = &m->tab[j];
+        if (!e->key) return e;
+        if (e->hash == h && e->klen == k->n && !memcmp(e->key, k->b, k->n)) return e;
+    }
+}
+
+/* store a result; false only when out of memory (the memo then just misses) */
+static bool memo_put(opmemo *m, const kbuf *k, uint64_t h, const sy_value *out)
+{
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t nc = m->cap ? m->cap * 2 : 64;
+        mentry *nt = sy_alloc(m->ctx, nc * sizeof *nt);
+        if (!nt) return false;
+        memset(nt, 0, nc * sizeof *nt);
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->tab[i].key) {
+                size_t j = (size_t)m->tab[i].hash & (nc - 1);
+                while (nt[j].key) j = (j + 1) & (nc - 1);
+                nt[j] = m->tab[i];
+            }
+        if (m->tab) sy_dealloc(m->ctx, m->tab, m->cap * sizeof *m->tab);
+        m->tab = nt;
+        m->cap = nc;
+    }
+    mentry *e = memo_find(m, k, h);
+    if (e->key) return true;
+    unsigned char *kc = sy_alloc(m->ctx, k->n ? k->n : 1);
+    if (!kc) return false;
+    SY_COPY(kc, k->b, k->n);
+    e->hash = h;
+    e->klen = k->n;
+    e->key = kc;
+    e->out = *out;
+    m->n++;
+    return true;
+}
+
+static void memo_clear(opmemo *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->tab[i].key) sy_dealloc(m->ctx, m->tab[i].key, m->tab[i].klen ? m->tab[i].klen : 1);
+    if (m->tab) sy_dealloc(m->ctx, m->tab, m->cap * sizeof *m->tab);
+    m->tab = NULL;
+    m->cap = m->n = 0;
+}
+
+/* what a call may change that makes it unfit for the memo */
+typedef struct envmark {
+    size_t recorded, nsyms, ninputs, ntins;
+    uint64_t facts_version;
+    size_t unknown, budget_hits;
+    int strides_read;
+} envmark;
+
+static void env_mark(sy_env *env, envmark *m)
+{
+    sy_decide_stats ds;
+    sy_facts_get_stats(env->facts, &ds);
+    m->recorded = env->recorded;
+    m->nsyms = env->nsyms;
+    m->ninputs = env->ninputs;
+    m->ntins = env->ntins;
+    m->facts_version = sy_facts_version(env->facts);
+    m->unknown = ds.unknown;
+    m->budget_hits = ds.budget_hits;
+    m->strides_read = env->strides_read;
+}
+
+static bool env_same(const envmark *a, const envmark *b)
+{
+    return a->recorded == b->recorded && a->nsyms == b->nsyms && a->ninputs == b->ninputs && a->ntins == b->ntins &&
+           a->facts_version == b->facts_version && a->unknown == b->unknown && a->budget_hits == b->budget_hits &&
+           a->strides_read == b->strides_read;
+}
 
 /* ------------------------------------------------------------------ capture artifacts
  * torch.fx formats a Proxy inside an f-string as "Proxy(NODE)" (torch/fx/proxy.py,
@@ -106,7 +357,7 @@ static sy_status declared_strides(sy_ctx *ctx, const sy_graph_input *in, const s
 
 /* Run nodes [from, to) of g in env, storing values in vals. */
 static sy_status run_nodes(sy_env *env, const sy_graph *g, size_t from, size_t to, sy_value *vals, size_t nov,
-                           const sy_trace_override *ov)
+                           const sy_trace_override *ov, opmemo *memo, sy_trace_memo_stats *ms)
 {
     sy_ctx *ctx = env->ctx;
     size_t in_cursor = 0;
@@ -215,11 +466,50 @@ static sy_status run_nodes(sy_env *env, const sy_graph *g, size_t from, size_t t
             k++;
         }
         if (st) return sy_fail_st(ctx, st, "node '%s' (%s): %s", nd->name, nd->op, sy_ctx_last_error_msg(ctx));
+        /* the op memo (above): the key, and a reuse when an earlier node had it */
+        kbuf *mk = NULL;
+        uint64_t kh = 0;
+        if (memo && memo->on && sy_env_op_is_pure(nd->op)) {
+            static _Thread_local kbuf kb; /* 4 KiB: off the stack; run_nodes does not recurse */
+            mk = &kb;
+            mk->n = 0;
+            mk->bad = false;
+            kstr(mk, nd->op);
+            kword(mk, sy_facts_version(env->facts));
+            kword(mk, ctx->gen);
+            kword(mk, na);
+            for (size_t a = 0; a < na && !mk->bad; a++) kvalue(mk, &av[a], 0);
+            kword(mk, nk);
+            for (size_t a = 0; a < nk && !mk->bad; a++) {
+                kstr(mk, kn[a]);
+                kvalue(mk, &kv[a], 0);
+            }
+            if (mk->bad) mk = NULL;
+            else {
+                kh = khash(mk);
+                ms->lookups++;
+                mentry *e = memo_find(memo, mk, kh);
+                if (e && e->key) {
+                    ms->hits++;
+                    if ((st = reuse(env, &e->out, &vals[i]))) return st;
+                    continue;
+                }
+            }
+        }
+        envmark before, after;
+        if (mk) env_mark(env, &before);
         sy_provenance where = {nd->name, nd->op, NULL};
         sy_env_set_loc(env, &nd->loc);
         sy_op_begin(ctx, false); /* the work budgets of ctx.h hold per graph node */
         st = sy_op_end_st(ctx, sy_env_call(env, nd->op, na, av, nk, kn, kv, &where, &vals[i]));
         sy_env_set_loc(env, NULL);
+        if (!st && mk) {
+            env_mark(env, &after);
+            if (env_same(&before, &after) && storable(&vals[i], 0)) {
+                if (memo_put(memo, mk, kh, &vals[i])) ms->stored++;
+            } else
+                ms->refused++;
+        }
         if (st) {
             char msg[1024];
             snprintf(msg, sizeof msg, "%s", sy_ctx_last_error_msg(ctx));
@@ -248,7 +538,10 @@ sy_status sy_env_trace(sy_env *env, const sy_graph *g, size_t nov, const sy_trac
         sy_trace_free(t);
         return sy_ctx_last_error(env->ctx);
     }
-    sy_status st = run_nodes(env, g, 0, g->n, t->vals, nov, ov);
+    const char *knob = getenv("SY_TRACE_MEMO");
+    opmemo memo = {env->ctx, NULL, 0, 0, !(knob && !strcmp(knob, "0"))};
+    sy_status st = run_nodes(env, g, 0, g->n, t->vals, nov, ov, &memo, &t->memo);
+    memo_clear(&memo);
     if (!st) {
         t->nout = json_array_size(g->outputs);
         t->outs = sy_env_alloc(env, (t->nout ? t->nout : 1) * sizeof *t->outs);
@@ -267,6 +560,12 @@ sy_trace *sy_trace_free(sy_trace *t)
 {
     if (t) sy_dealloc(t->env->ctx, t, sizeof *t);
     return NULL;
+}
+void sy_trace_get_memo_stats(const sy_trace *t, sy_trace_memo_stats *out)
+{
+    if (!out) return;
+    memset(out, 0, sizeof *out);
+    if (t) *out = t->memo;
 }
 const sy_value *sy_trace_value(const sy_trace *t, size_t i) { return t && i < t->n ? &t->vals[i] : NULL; }
 size_t sy_trace_noutputs(const sy_trace *t) { return t ? t->nout : 0; }
@@ -387,7 +686,7 @@ static sy_status compute_to(sy_realvals *rv, size_t upto)
             if (!t) return sy_ctx_last_error(rv->ctx);
             rv->vals[i] = sy_value_tensor(t);
         } else {
-            sy_status st = run_nodes(rv->env, g, i, i + 1, rv->vals, 0, NULL);
+            sy_status st = run_nodes(rv->env, g, i, i + 1, rv->vals, 0, NULL, NULL, NULL);
             if (st) return st;
         }
         rv->computed++;
