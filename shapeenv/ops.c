@@ -708,6 +708,16 @@ static pthread_once_t op_index_once = PTHREAD_ONCE_INIT;
  * The trace's op memo (trace.c) never reuses their results; it also refuses
  * any call that made a symbol, so this table is the first line, not the only one. */
 static const opentry *const impure_tables[] = {sy_ops_dynamic, NULL};
+/* Ops whose shape work costs more than the memo's key (about 2000
+ * instructions for a conv's arguments): convolutions and pooling cost 10^4 to
+ * 10^5 instructions a call, while a relu or batch_norm costs about 1500,
+ * less than its lookup (callgrind on googlenet). Only these are memoized. */
+static const char *const memo_ops[] = {"conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+                                       "conv_transpose3d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d",
+                                       "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
+                                       "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d",
+                                       "adaptive_max_pool3d", "max_pool2d_with_indices", "interpolate", NULL};
+static bool op_memo[OPHASH]; /* per op_index slot: pure and in memo_ops */
 static const char *const impure_ops[] = {"nonzero", "masked_select", "argwhere", "repeat_interleave", "one_hot",
                                          "tensor_split", "_assert", NULL};
 
@@ -727,9 +737,17 @@ static void build_op_index(void)
             if (!op_index[j]) { /* first table wins, as in a linear scan */
                 op_index[j] = e;
                 for (int k = 0; impure_tables[k]; k++) op_impure[j] |= tables[t] == impure_tables[k];
-                for (int k = 0; impure_ops[k]; k++) op_impure[j] |= !strcmp(impure_ops[k], e->name);
             }
         }
+    /* the flags by name: a lookup per listed op (not a comparison per op and name) */
+    for (int pass = 0; pass < 2; pass++)
+        for (const char *const *nm = pass ? memo_ops : impure_ops; *nm; nm++)
+            for (unsigned j = op_hash(*nm); op_index[j]; j = (j + 1) & (OPHASH - 1))
+                if (!strcmp(op_index[j]->name, *nm)) {
+                    if (pass) op_memo[j] = !op_impure[j];
+                    else op_impure[j] = true;
+                    break;
+                }
 }
 
 int sy_env_op_is_pure(const char *name)
@@ -738,6 +756,15 @@ int sy_env_op_is_pure(const char *name)
     pthread_once(&op_index_once, build_op_index);
     for (unsigned j = op_hash(name); op_index[j]; j = (j + 1) & (OPHASH - 1))
         if (!strcmp(op_index[j]->name, name)) return !op_impure[j];
+    return 0;
+}
+
+int sy_env_op_memoizable(const char *name)
+{
+    if (!name) return 0;
+    pthread_once(&op_index_once, build_op_index);
+    for (unsigned j = op_hash(name); op_index[j]; j = (j + 1) & (OPHASH - 1))
+        if (!strcmp(op_index[j]->name, name)) return op_memo[j];
     return 0;
 }
 

@@ -31,7 +31,8 @@ struct sy_trace {
  * a function of its arguments, the facts (decisions and replacements) and the
  * env's fixed options, plus its side effects on the env. A call is stored
  * only when it
- *   - is a pure op (sy_env_op_is_pure: no data values, no unbacked symbols);
+ *   - is a pure op worth it (sy_env_op_memoizable: no data values, no
+ *     unbacked symbols; a costly op such as a convolution or a pooling);
  *   - recorded no guard (sy_env_guards_recorded unchanged, so no provenance
  *     is lost on a reuse and no fact came from it), added no fact and no
  *     runtime assert (facts version unchanged), made no symbol and no input;
@@ -469,7 +470,7 @@ static sy_status run_nodes(sy_env *env, const sy_graph *g, size_t from, size_t t
         /* the op memo (above): the key, and a reuse when an earlier node had it */
         kbuf *mk = NULL;
         uint64_t kh = 0;
-        if (memo && memo->on && sy_env_op_is_pure(nd->op)) {
+        if (memo && memo->on && sy_env_op_memoizable(nd->op)) {
             static _Thread_local kbuf kb; /* 4 KiB: off the stack; run_nodes does not recurse */
             mk = &kb;
             mk->n = 0;

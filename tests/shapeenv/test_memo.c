@@ -1,6 +1,6 @@
 /* The trace's op memo (shapeenv/trace.c): it is hit where nodes repeat an op
- * on the same shapes, it is not used where the first call met an unknown,
- * made an unbacked symbol or recorded a guard, and on every corpus model the
+ * on the same shapes, it is not used where the first call met an unknown and
+ * recorded a guard or made an unbacked symbol, and on every corpus model the
  * guard sets with and without it are the same text. */
 #include <stdlib.h>
 
@@ -28,34 +28,47 @@ static const sy_tensor *tensor_at(const sy_graph *g, const sy_trace *t, const ch
     return v->u.t;
 }
 
+#define X4 "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[1,3,8,8],\"dynamic\":[0,2]},"
+#define DOC4(nodes, out) "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":[" X4 nodes "],\"outputs\":[" out "]}"
+#define W "{\"name\":\"w\",\"op\":\"param\",\"dtype\":\"float32\",\"shape\":[4,3,3,3]},"
+#define CONV(n) "{\"name\":\"" n "\",\"op\":\"conv2d\",\"args\":[{\"ref\":\"x\"},{\"ref\":\"w\"}]}"
+
+static void print_stats(const char *what, const sy_trace_memo_stats *m)
+{
+    if (getenv("SY_PRINT_ACTUAL"))
+        fprintf(stderr, "%s: lookups %zu hits %zu stored %zu refused %zu\n", what, m->lookups, m->hits, m->stored, m->refused);
+}
+
 Test(shapeenv_memo, repeated_op_on_the_same_shapes_is_reused, .init = ctx_setup, .fini = ctx_teardown)
 {
     sy_env *env;
     sy_graph *g;
-    sy_trace *t = trace_doc(DOC("{\"name\":\"a\",\"op\":\"relu\",\"args\":[{\"ref\":\"x\"}]},"
-                                "{\"name\":\"b\",\"op\":\"relu\",\"args\":[{\"ref\":\"x\"}]},"
-                                "{\"name\":\"c\",\"op\":\"relu\",\"args\":[{\"ref\":\"a\"}]},"
-                                "{\"name\":\"d\",\"op\":\"sum\",\"args\":[{\"ref\":\"c\"},1]}",
-                                "{\"ref\":\"b\"},{\"ref\":\"d\"}"),
+    sy_trace *t = trace_doc(DOC4("{\"name\":\"a\",\"op\":\"adaptive_avg_pool2d\",\"args\":[{\"ref\":\"x\"},[2,2]]},"
+                                 "{\"name\":\"b\",\"op\":\"adaptive_avg_pool2d\",\"args\":[{\"ref\":\"x\"},[2,2]]},"
+                                 "{\"name\":\"r\",\"op\":\"relu\",\"args\":[{\"ref\":\"x\"}]},"
+                                 "{\"name\":\"c\",\"op\":\"adaptive_avg_pool2d\",\"args\":[{\"ref\":\"r\"},[2,2]]},"
+                                 "{\"name\":\"d\",\"op\":\"adaptive_avg_pool2d\",\"args\":[{\"ref\":\"x\"},[3,3]]}",
+                                 "{\"ref\":\"b\"},{\"ref\":\"c\"},{\"ref\":\"d\"}"),
                             &env, &g);
     sy_trace_memo_stats m;
     sy_trace_get_memo_stats(t, &m);
-    /* a is computed and stored; b (same argument) and c (a has x's sizes and
-     * strides) reuse it; d is a different op */
+    print_stats("reused", &m);
+    /* a is computed and stored; b (same argument) and c (r has x's sizes and
+     * strides) reuse it; d has other arguments; relu is not memoized (cheap) */
     cr_assert(eq(sz, m.lookups, 4));
     cr_assert(eq(sz, m.hits, 2));
     cr_assert(eq(sz, m.stored, 2));
     cr_assert(eq(sz, m.refused, 0));
     const sy_tensor *a = tensor_at(g, t, "a"), *b = tensor_at(g, t, "b"), *c = tensor_at(g, t, "c");
     cr_assert(ne(ptr, (void *)a, (void *)b), "a reused result is a tensor of its own");
-    cr_assert(eq(sz, b->ndim, 2));
-    for (size_t i = 0; i < 2; i++) {
+    cr_assert(eq(sz, b->ndim, 4));
+    for (size_t i = 0; i < 4; i++) {
         cr_assert(eq(ptr, (void *)b->sizes[i], (void *)a->sizes[i]));
         cr_assert(eq(ptr, (void *)c->sizes[i], (void *)a->sizes[i]));
         cr_assert(eq(ptr, (void *)b->strides[i], (void *)a->strides[i]));
     }
-    char *s = sy_expr_print(ctx, tensor_at(g, t, "d")->sizes[0], SY_PRINT_CANONICAL);
-    cr_assert(eq(str, s, "s0"));
+    char *s = sy_expr_print(ctx, tensor_at(g, t, "d")->sizes[3], SY_PRINT_CANONICAL);
+    cr_assert(eq(str, s, "3"));
     sy_str_free(ctx, s);
     sy_trace_free(t);
     sy_env_free(env);
@@ -67,9 +80,9 @@ Test(shapeenv_memo, off_by_environment_knob, .init = ctx_setup, .fini = ctx_tear
     setenv("SY_TRACE_MEMO", "0", 1);
     sy_env *env;
     sy_graph *g;
-    sy_trace *t = trace_doc(DOC("{\"name\":\"a\",\"op\":\"relu\",\"args\":[{\"ref\":\"x\"}]},"
-                                "{\"name\":\"b\",\"op\":\"relu\",\"args\":[{\"ref\":\"x\"}]}",
-                                "{\"ref\":\"b\"}"),
+    sy_trace *t = trace_doc(DOC4("{\"name\":\"a\",\"op\":\"adaptive_avg_pool2d\",\"args\":[{\"ref\":\"x\"},[2,2]]},"
+                                 "{\"name\":\"b\",\"op\":\"adaptive_avg_pool2d\",\"args\":[{\"ref\":\"x\"},[2,2]]}",
+                                 "{\"ref\":\"b\"}"),
                             &env, &g);
     unsetenv("SY_TRACE_MEMO");
     sy_trace_memo_stats m;
@@ -82,59 +95,55 @@ Test(shapeenv_memo, off_by_environment_knob, .init = ctx_setup, .fini = ctx_tear
     sy_graph_free(g);
 }
 
+/* The first conv asks "is the output non-empty (s1 - 2 >= 1)?": unknown from
+ * s1's range, answered by a guard; not stored. The second runs under the new
+ * fact (another facts version, a miss) and is stored; the third reuses it.
+ * The guard keeps the first node as its origin. */
+Test(shapeenv_memo, not_stored_after_an_unknown_or_a_guard, .init = ctx_setup, .fini = ctx_teardown)
+{
+    sy_env *env;
+    sy_graph *g;
+    sy_trace *t = trace_doc(DOC4(W CONV("c1") "," CONV("c2") "," CONV("c3"), "{\"ref\":\"c3\"}"), &env, &g);
+    sy_trace_memo_stats m;
+    sy_trace_get_memo_stats(t, &m);
+    print_stats("conv", &m);
+    cr_assert(eq(sz, m.lookups, 3));
+    cr_assert(eq(sz, m.refused, 1));
+    cr_assert(eq(sz, m.stored, 1));
+    cr_assert(eq(sz, m.hits, 1));
+    cr_assert(lt(sz, 0, sy_env_nguards(env)));
+    for (size_t i = 0; i < sy_env_nguards(env); i++) {
+        const sy_guard_record *r = sy_env_guard(env, i);
+        for (size_t k = 0; k < r->norigins; k++)
+            cr_assert(eq(str, (char *)r->origins[k].node, "c1"), "guard %zu has origin %s", i, r->origins[k].node);
+    }
+    sy_trace_free(t);
+    sy_env_free(env);
+    sy_graph_free(g);
+}
+
 /* nonzero makes an unbacked symbol: impure, never looked up, and the second
- * call has a symbol of its own. Slicing [0:3] of the unbacked dim asks
- * "u0 - 0 >= 0 / <= 0?", unknown, answered by Max(..., 0) without a guard:
- * not stored, so the identical slice after it is computed again. */
-Test(shapeenv_memo, not_used_after_an_unknown_or_an_unbacked_symbol, .init = ctx_setup, .fini = ctx_teardown)
+ * call has a symbol of its own */
+Test(shapeenv_memo, unbacked_ops_are_not_memoized, .init = ctx_setup, .fini = ctx_teardown)
 {
     sy_env *env;
     sy_graph *g;
     sy_trace *t = trace_doc(DOC("{\"name\":\"n1\",\"op\":\"nonzero\",\"args\":[{\"ref\":\"x\"}]},"
-                                "{\"name\":\"n2\",\"op\":\"nonzero\",\"args\":[{\"ref\":\"x\"}]},"
-                                "{\"name\":\"p\",\"op\":\"getitem\",\"args\":[{\"ref\":\"n1\"},{\"slice\":[0,3,null]}]},"
-                                "{\"name\":\"q\",\"op\":\"getitem\",\"args\":[{\"ref\":\"n1\"},{\"slice\":[0,3,null]}]}",
-                                "{\"ref\":\"p\"},{\"ref\":\"q\"},{\"ref\":\"n2\"}"),
+                                "{\"name\":\"n2\",\"op\":\"nonzero\",\"args\":[{\"ref\":\"x\"}]}",
+                                "{\"ref\":\"n1\"},{\"ref\":\"n2\"}"),
                             &env, &g);
     sy_trace_memo_stats m;
     sy_trace_get_memo_stats(t, &m);
-    cr_assert(eq(sz, m.lookups, 2), "only the two getitem nodes are looked up");
-    cr_assert(eq(sz, m.hits, 0));
-    cr_assert(eq(sz, m.stored, 0));
-    cr_assert(eq(sz, m.refused, 2));
+    cr_assert(eq(sz, m.lookups, 0));
     cr_assert(ne(ptr, (void *)tensor_at(g, t, "n1")->sizes[0], (void *)tensor_at(g, t, "n2")->sizes[0]));
-    char *s = sy_expr_print(ctx, tensor_at(g, t, "q")->sizes[0], SY_PRINT_CANONICAL);
-    cr_assert(eq(str, s, "Min(3, u0)"), "got %s", s);
-    sy_str_free(ctx, s);
     sy_trace_free(t);
     sy_env_free(env);
     sy_graph_free(g);
 }
 
-/* a call that records a guard is not stored; the same call after it, with the
- * guard now a fact, is (a new facts version) */
-Test(shapeenv_memo, not_stored_when_a_guard_was_recorded, .init = ctx_setup, .fini = ctx_teardown)
-{
-    sy_env *env;
-    sy_graph *g;
-    sy_trace *t = trace_doc(DOC("{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},0]},"
-                                "{\"name\":\"g1\",\"op\":\"guard_int\",\"args\":[{\"ref\":\"s\"},3]},"
-                                "{\"name\":\"g2\",\"op\":\"guard_int\",\"args\":[{\"ref\":\"s\"},3]}",
-                                "{\"ref\":\"g2\"}"),
-                            &env, &g);
-    sy_trace_memo_stats m;
-    sy_trace_get_memo_stats(t, &m);
-    cr_assert(eq(sz, m.hits, 0));
-    cr_assert(ge(sz, m.refused, 1), "guard_int's first call recorded a guard");
-    cr_assert(eq(sz, sy_env_nguards(env), 1));
-    cr_assert(eq(str, (char *)sy_env_guard(env, 0)->origins[0].node, "g1"));
-    sy_trace_free(t);
-    sy_env_free(env);
-    sy_graph_free(g);
-}
-
-/* every corpus model: the JSON guard set (with provenance) is the same text
- * with the memo on and off, and the memo is hit */
+/* every corpus model: the JSON guard set and the report (with provenance) are
+ * the same text with the memo on and off; the memo is hit on the corpus (not
+ * on every model: vit_b_16 has one convolution) */
 static char *gset_json(const char *path, int memo, size_t *hits)
 {
     if (memo) unsetenv("SY_TRACE_MEMO");
@@ -181,7 +190,6 @@ static void same_guards(const char *path, const char *probes, const char *name, 
     char *on = gset_json(path, 1, &hon), *off = gset_json(path, 0, &hoff);
     cr_assert(eq(str, on, off), "%s: the guard sets differ with the memo on and off", path);
     cr_assert(eq(sz, hoff, 0));
-    cr_assert(lt(sz, 0, hon), "%s: the memo was never hit", path);
     *(size_t *)ud += hon;
     free(on);
     free(off);
