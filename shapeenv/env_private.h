@@ -84,10 +84,9 @@ struct sy_env {
 #define SY_SHOW_MEMO 32
 
 void *sy_env_alloc(sy_env *env, size_t size);
-/* 1 when op is a known op that the trace's op memo may reuse (not listed
- * impure in ops.c: it reads no data values and makes no unbacked symbol) */
-int sy_env_op_is_pure(const char *op);
-/* 1 when op is pure and costly enough for the memo to pay (ops.c, memo_ops) */
+/* 1 when op is a known op that the trace's op memo may reuse: pure (not listed
+ * impure in ops.c: it reads no data values and makes no unbacked symbol) and
+ * costly enough for the memo to pay (ops.c, memo_ops) */
 int sy_env_op_memoizable(const char *op);
 /* 1 if e mentions an unbacked symbol */
 int sy_env_mentions_unbacked(sy_env *env, const sy_expr *e);

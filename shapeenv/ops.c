@@ -699,7 +699,7 @@ static const opentry *const tables[] = {sy_ops_elementwise, sy_ops_nn,    sy_ops
  * tables are shared by every thread and context) */
 #define OPHASH 1024
 static const opentry *op_index[OPHASH];
-static bool op_impure[OPHASH]; /* per op_index slot: see sy_env_op_is_pure */
+static bool op_impure[OPHASH]; /* per op_index slot: not to be memoized (impure_tables, impure_ops) */
 static pthread_once_t op_index_once = PTHREAD_ONCE_INIT;
 
 /* Ops that are not a function of their arguments' shapes and the facts: they
@@ -748,15 +748,6 @@ static void build_op_index(void)
                     else op_impure[j] = true;
                     break;
                 }
-}
-
-int sy_env_op_is_pure(const char *name)
-{
-    if (!name) return 0;
-    pthread_once(&op_index_once, build_op_index);
-    for (unsigned j = op_hash(name); op_index[j]; j = (j + 1) & (OPHASH - 1))
-        if (!strcmp(op_index[j]->name, name)) return !op_impure[j];
-    return 0;
 }
 
 int sy_env_op_memoizable(const char *name)
