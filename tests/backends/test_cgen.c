@@ -15,6 +15,7 @@
 #include <flint/fmpz.h>
 
 #include "symshape/cgen.h"
+#include "bc_test_util.h"
 
 /* ------------------------------------------------------------------ compile and load */
 
@@ -1026,15 +1027,8 @@ Test(backends_cgen, floordiv_chain_69_computes_each_shared_subterm_once, .init =
 {
     /* loaded from text under a relative name: the file's header names the
      * model, and the golden must not hold the checkout's absolute path */
-    FILE *f = fopen(SY_TESTS_DIR "/guards/data/floordiv_chain69.json", "rb");
-    cr_assert(f != NULL);
-    static char text[1 << 16];
-    size_t tl = fread(text, 1, sizeof text, f);
-    cr_assert(feof(f) && !ferror(f), "floordiv_chain69.json is larger than the buffer");
-    fclose(f);
     sy_graph *g;
-    cr_assert(eq(int, sy_graph_load_text(ctx, text, tl, "tests/guards/data/floordiv_chain69.json", &g), SY_OK), "%s",
-              sy_ctx_last_error_msg(ctx));
+    bt_chain69_load(&g);
     sy_gset *gs = trace_minimized(g, NULL);
     size_t len;
     char *code = render_c(gs, NULL, &len);
