@@ -266,6 +266,9 @@ static bool add_source(sy_env *env, symrec *r, const char *source)
     }
     const char *s = sy_env_strdup(env, source);
     if (!s) return false;
+    /* a symbol's first source is its shown name (sy_env_show): the texts kept
+     * while it had none are stale */
+    if (!r->info.nsources && env->shown) memset(env->shown, 0, SY_SHOW_MEMO * sizeof *env->shown);
     r->srcs[r->info.nsources++] = s;
     r->info.sources = r->srcs;
     return true;

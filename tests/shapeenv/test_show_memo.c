@@ -42,6 +42,15 @@ Test(show_memo, repeated_expression_hits_and_new_symbol_invalidates, .init = ctx
         }
     sy_env_show_memo_stats(env, &hits, &misses);
     cr_assert(eq(sz, (size_t)(hits + misses), 2 + 2 + 8 * SY_SHOW_MEMO));
+    /* a symbol made without a source shows by its name until it gets one; that
+     * first source changes its text, so the kept one is stale */
+    const sy_expr *u = sy_env_create_symbol(env, 11, NULL, SY_DIM_DUCK);
+    cr_assert(u != NULL);
+    const char *before = sy_env_show(env, u);
+    cr_assert(ne(str, (char *)before, "y.size()[0]"));
+    cr_assert(sy_env_symbol_add_source(env, u, "y.size()[0]"));
+    cr_assert(eq(str, (char *)sy_env_show(env, u), "y.size()[0]"));
+    sy_env_show_memo_stats(env, &hits, &misses);
     unsigned long h0 = hits, m0 = misses;
     /* off: no lookups at all, same text */
     sy_env_show_memo_set_off(env, 1);
