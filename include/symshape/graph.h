@@ -121,7 +121,6 @@ typedef struct sy_trace sy_trace;
 SY_API sy_status sy_env_trace(sy_env *env, const sy_graph *g, size_t nov, const sy_trace_override *ov,
                               sy_trace **out);
 SY_API sy_trace *sy_trace_free(SY_TAKE SY_NULL sy_trace *t);
-/** Value of node @p i (KEEP; lives with the env). */
 /** Counts of the trace's op memo (shapeenv/trace.c says when a node's op
  *  result is reused and why that gives the same answer). */
 typedef struct sy_trace_memo_stats {
@@ -130,9 +129,11 @@ typedef struct sy_trace_memo_stats {
     size_t stored;  /**< results stored for reuse */
     size_t refused; /**< calls not stored: a guard, fact, symbol, unknown or flag change */
 } sy_trace_memo_stats;
-/** The memo counts of trace @p t (all 0 for NULL or with SY_TRACE_MEMO=0 in
- *  the process environment, which turns the memo off). */
+/** The memo counts of trace @p t, in nodes, copied into @p out (caller-owned;
+ *  NULL: nothing is written). All 0 for a NULL @p t, or with SY_TRACE_MEMO=0
+ *  in the process environment, which turns the memo off. Reports no error. */
 SY_API void sy_trace_get_memo_stats(const sy_trace *t, sy_trace_memo_stats *out);
+/** Value of node @p i (KEEP; lives with the env). */
 SY_API const sy_value *sy_trace_value(const sy_trace *t, size_t i);
 SY_API size_t sy_trace_noutputs(const sy_trace *t);
 SY_API const sy_value *sy_trace_output(const sy_trace *t, size_t i);
