@@ -10,9 +10,10 @@
  * index), medians, and the loader's overhead in percent. Figures only.
  *
  *   ./build/bench/bench_peer [--reps N] [--peer-reps K] [--peer PATH] [--python PATH] [MODEL.json...]
- * Without models: the folder SY_CORPUS_DIR, else ../shared/corpus beside the
- * sources, else examples/. Goal (issue 14): ratio >= 300 on every model the
- * peer supports, loader overhead <= 10%.
+ * Without models: the folder SY_CORPUS_DIR, else the corpus/ of SY_SHARED_DIR
+ * (as configured; default ../shared beside the sources), else examples/.
+ * Goal (issue 14): ratio >= 300 on every model the peer supports, loader
+ * overhead <= 10%.
  */
 #include <getopt.h>
 #include <jansson.h>

@@ -398,7 +398,7 @@ int main(int argc, char **argv)
 {
     int quick = argc > 1 && !strcmp(argv[1], "--quick");
     static char enc[1024];
-    const char *cdir = getenv("SY_CORPUS_DIR"); /* default: ../shared/corpus beside the sources */
+    const char *cdir = getenv("SY_CORPUS_DIR"); /* default: SY_SHARED_DIR/corpus as configured (bench/CMakeLists.txt) */
     snprintf(enc, sizeof enc, "%s/transformer_encoder.json", cdir && *cdir ? cdir : SY_SHARED_CORPUS);
     if (access(enc, R_OK) != 0) snprintf(enc, sizeof enc, "%s/transformer_encoder.json", SY_EXAMPLES);
     g_encoder = access(enc, R_OK) == 0 ? enc : NULL;
