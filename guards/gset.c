@@ -10,12 +10,46 @@
 #include "symshape/backend.h"
 #include "symshape/gset.h"
 
+/* How a guard's why reads: the format and its arguments, kept so that the
+ * text is made only when someone asks for it (tx_format). Strings are the
+ * set's own (arena, sources), static, or symbol names (the context's). */
+typedef enum {
+    WHY_NONE = 0,   /* no why (NULL) */
+    WHY_STR,        /* s[0] as it is */
+    WHY_RANK,       /* "rank of input NAME": NAME = the first n[0] bytes of s[0] (its "NAME.dim()" source) */
+    WHY_DTYPE,      /* NAME as for WHY_RANK, n[1] the dtype */
+    WHY_01_DECL,    /* 0/1 specialization below a declared range: n[0] example, s[0] the Dim's name or source */
+    WHY_01,         /* 0/1 specialization: n[0] example */
+    WHY_DECL_EQ,    /* s[0] and s[1] (sources) named s[2] */
+    WHY_DUCK,       /* duck sizing of s[0] and s[1] (sources), n[0] example */
+    WHY_STRIDE,     /* stride n[0] of input NAME (the first n[1] bytes of s[0]), n[2] declared */
+    WHY_DECL_RANGE, /* declared range [n[0], n[1]] (n[1] -1: oo) of Dim s[0] (NULL: unnamed, source s[1]) */
+    WHY_01_RANGE,   /* s[0] >= 2 assumed */
+    WHY_RECORDED,   /* op s[0], reason s[1], n[0] required; the sizes seen of the slots */
+    WHY_NORM        /* exact range of source s[0], replacing the nm guards m */
+} why_kind;
+
+typedef struct gtext {
+    const sy_expr *expr;  /* the text is its print */
+    const char *legend;   /* appended to the text (unbacked symbols it reads), or NULL */
+    int dtype;            /* >= 0: a dtype guard, displayed with the dtype by name */
+    size_t dslot;         /* its source */
+    why_kind wk;
+    const char *s[3];
+    int64_t n[3];
+    const size_t *slots;  /* WHY_RECORDED: the guard's slots */
+    size_t nslots;
+    struct gtext **m;     /* WHY_NORM */
+    size_t nm;
+    bool done;
+    const char *text, *display, *why; /* made by tx_format */
+} gtext;
+
 typedef struct gguard {
-    sy_gset_guard pub;
+    sy_gset_guard pub;   /* text, display and why are filled from tx when asked for (guard_pub) */
+    gtext *tx;
     sy_guard_origin *orig;
     size_t origcap;
-    size_t *slots;
-    size_t slotcap;
     size_t cost; /* expr_cost, computed once per minimization */
     size_t uid;  /* stable identity (creation order), for the Implied list */
     bool dead;
@@ -31,7 +65,7 @@ typedef struct drec {
     bool normalized, partial;
     sy_gset_kind kind;
     const sy_expr *expr;
-    const char *text, *display, *why;
+    gtext *tx;
     size_t nimp;
     size_t imp[DREC_MAX];
 } drec;
@@ -74,6 +108,7 @@ struct sy_gset {
     size_t next_uid;
     drec *drops;
     sy_gset_implied *impl;
+    gtext **impl_tx; /* the texts of impl[i] */
     size_t nimpl;
 };
 
@@ -114,10 +149,8 @@ sy_gset *sy_gset_free(sy_gset *gs)
 {
     if (!gs) return NULL;
     sy_ctx *ctx = gs->ctx;
-    for (size_t i = 0; i < gs->n; i++) {
+    for (size_t i = 0; i < gs->n; i++)
         if (gs->g[i].orig) sy_dealloc(ctx, gs->g[i].orig, gs->g[i].origcap * sizeof *gs->g[i].orig);
-        if (gs->g[i].slots) sy_dealloc(ctx, gs->g[i].slots, gs->g[i].slotcap * sizeof *gs->g[i].slots);
-    }
     if (gs->g) sy_dealloc(ctx, gs->g, gs->cap * sizeof *gs->g);
     if (gs->sources) sy_dealloc(ctx, gs->sources, gs->srccap * sizeof *gs->sources);
     if (gs->sidx) sy_dealloc(ctx, gs->sidx, gs->sidx_cap * sizeof *gs->sidx);
@@ -217,33 +250,31 @@ static long slot_of_var(const sy_gset *gs, const sy_expr *v)
     return s >= 0 && gs->vars[s] == v ? s : -1;
 }
 
-/* the slots read by e, sorted */
+/* the slots read by e, sorted (in the set's arena: a guard's slots never change) */
 static sy_status set_slots(sy_gset *gs, gguard *gg)
 {
     const sy_expr **fs;
     size_t n;
     if (sy_expr_free_symbols(gs->ctx, gg->pub.expr, &fs, &n) != SY_OK) return sy_ctx_last_error(gs->ctx);
-    if (gg->slots) sy_dealloc(gs->ctx, gg->slots, gg->slotcap * sizeof *gg->slots);
-    gg->slotcap = n ? n : 1;
-    gg->slots = sy_alloc(gs->ctx, gg->slotcap * sizeof *gg->slots);
-    if (!gg->slots) {
+    size_t *slots = galloc(gs, (n ? n : 1) * sizeof *slots);
+    if (!slots) {
         sy_mem_free(gs->ctx, fs);
         return sy_fail_st(gs->ctx, SY_ENOMEM, "out of memory");
     }
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         long s = slot_of_var(gs, fs[i]);
-        if (s >= 0) gg->slots[k++] = (size_t)s;
+        if (s >= 0) slots[k++] = (size_t)s;
     }
     sy_mem_free(gs->ctx, fs);
     for (size_t i = 1; i < k; i++) /* insertion sort */
-        for (size_t j = i; j > 0 && gg->slots[j - 1] > gg->slots[j]; j--) {
-            size_t t = gg->slots[j];
-            gg->slots[j] = gg->slots[j - 1];
-            gg->slots[j - 1] = t;
+        for (size_t j = i; j > 0 && slots[j - 1] > slots[j]; j--) {
+            size_t t = slots[j];
+            slots[j] = slots[j - 1];
+            slots[j - 1] = t;
         }
     gg->pub.nslots = k;
-    gg->pub.slots = gg->slots;
+    gg->pub.slots = slots;
     return SY_OK;
 }
 
@@ -255,7 +286,9 @@ static char *print_show(sy_ctx *ctx, const sy_expr *e)
     return sy_expr_print_bounded(ctx, e, SY_PRINT_CANONICAL, SY_SHOW_LET_NODES);
 }
 
-static gguard *add_guard(sy_gset *gs, sy_gset_kind kind, const sy_expr *e, const char *why)
+/* A new guard; its why (tx->wk) is WHY_NONE until the caller sets it. Its
+ * texts are not made here (tx_format). */
+static gguard *add_guard(sy_gset *gs, sy_gset_kind kind, const sy_expr *e)
 {
     if (!e) return NULL;
     if (gs->n == gs->cap) {
@@ -265,29 +298,56 @@ static gguard *add_guard(sy_gset *gs, sy_gset_kind kind, const sy_expr *e, const
         gs->g = ng;
         gs->cap = nc;
     }
+    gtext *tx = galloc(gs, sizeof *tx);
+    if (!tx) return SY_NOOM(gs->ctx);
     gguard *gg = &gs->g[gs->n++];
     memset(gg, 0, sizeof *gg);
     gg->uid = gs->next_uid++;
     gg->pub.kind = kind;
     gg->pub.expr = e;
-    char *t = print_show(gs->ctx, e);
-    gg->pub.text = t ? gstrdup(gs, t) : NULL;
-    sy_str_free(gs->ctx, t);
-    gg->pub.display = gg->pub.text;
-    gg->pub.why = gstrdup(gs, why);
-    if (!gg->pub.text || (why && !gg->pub.why) || set_slots(gs, gg) != SY_OK) return NULL;
+    gg->tx = tx;
+    tx->expr = e;
+    tx->dtype = -1;
+    if (set_slots(gs, gg) != SY_OK) return NULL;
+    tx->slots = gg->pub.slots;
+    tx->nslots = gg->pub.nslots;
     return gg;
 }
 
-/* the tensor-match guard SRC.dtype == code, displayed with the dtype by name */
-static gguard *add_dtype_guard(sy_gset *gs, long slot, sy_dtype dt, const char *why)
+/* add_guard with a why of kind wk and its arguments */
+static gguard *add_guard_why(sy_gset *gs, sy_gset_kind kind, const sy_expr *e, why_kind wk, const char *s0,
+                             const char *s1, const char *s2, int64_t n0, int64_t n1, int64_t n2)
 {
-    gguard *gg = add_guard(gs, SY_GK_TENSOR_MATCH, sy_expr_eq(gs->ctx, gs->vars[slot], sy_expr_int_si(gs->ctx, (int64_t)dt)), why);
+    gguard *gg = add_guard(gs, kind, e);
     if (!gg) return NULL;
-    char b[300];
-    snprintf(b, sizeof b, "%s == %s", gs->sources[slot], sy_dtype_name(dt));
-    gg->pub.display = gstrdup(gs, b);
-    return gg->pub.display ? gg : NULL;
+    gtext *t = gg->tx;
+    t->wk = wk;
+    t->s[0] = s0;
+    t->s[1] = s1;
+    t->s[2] = s2;
+    t->n[0] = n0;
+    t->n[1] = n1;
+    t->n[2] = n2;
+    return gg;
+}
+
+/* the tensor-match guards of input source slots sd ("NAME.dim()") and sd + 1 ("NAME.dtype"):
+ * rank and dtype, the latter displayed with the dtype by name */
+static const char *name_in(sy_gset *gs, const char *src, const char *name, size_t namelen);
+static bool add_match_guards(sy_gset *gs, long sd, const char *name, size_t ndim, sy_dtype dt)
+{
+    sy_ctx *ctx = gs->ctx;
+    size_t namelen = strlen(name);
+    const char *nm = name_in(gs, gs->sources[sd], name, namelen);
+    if (!nm || !add_guard_why(gs, SY_GK_TENSOR_MATCH, sy_expr_eq(ctx, gs->vars[sd], sy_expr_int_si(ctx, (int64_t)ndim)), WHY_RANK,
+                              nm, NULL, NULL, (int64_t)namelen, 0, 0))
+        return false;
+    gguard *gg = add_guard_why(gs, SY_GK_TENSOR_MATCH, sy_expr_eq(ctx, gs->vars[sd + 1], sy_expr_int_si(ctx, (int64_t)dt)),
+                               WHY_DTYPE, nm, NULL, NULL, (int64_t)namelen, (int64_t)dt, 0);
+    if (!gg) return false;
+    gg->tx->dtype = (int)dt;
+    gg->tx->dslot = (size_t)sd + 1;
+    return true;
 }
 
 static bool add_origin(sy_gset *gs, gguard *gg, const sy_guard_origin *o)
@@ -392,7 +452,6 @@ static const sy_expr *stride_expr(sy_env *env, const char *name, size_t ndim, si
     return acc;
 }
 
-static sy_status recorded_why(sy_gset *gs, gguard *gg, const sy_guard_origin *o);
 static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size_t nin,
                          const sy_graph_input *const *ins, sy_gset **out);
 
@@ -412,6 +471,33 @@ sy_status sy_gset_produce_inputs(sy_env *env, const char *model, size_t nin, con
                                  sy_gset **out)
 {
     return produce(env, model, NULL, nin, ins, out);
+}
+
+/* buf = NAME SUFFIX, then IDX "]" when idx >= 0 ("x.size()[2]"): the text
+ * snprintf(buf, n, "%s.size()[%zu]", ...) makes, truncated alike to n - 1
+ * bytes, without its cost (a few sources per input, each formatted). */
+static const char *src_text(char *buf, size_t n, const char *name, const char *suffix, long idx)
+{
+    size_t w = 0;
+    for (const char *p = name; *p && w + 1 < n; p++) buf[w++] = *p;
+    for (const char *p = suffix; *p && w + 1 < n; p++) buf[w++] = *p;
+    if (idx >= 0) {
+        char d[24];
+        size_t k = 0;
+        do d[k++] = (char)('0' + idx % 10);
+        while ((idx /= 10) > 0);
+        while (k > 0 && w + 1 < n) buf[w++] = d[--k];
+        if (w + 1 < n) buf[w++] = ']';
+    }
+    buf[w] = '\0';
+    return buf;
+}
+
+/* A why's input NAME as the first namelen bytes of its source src (which
+ * starts with it unless the source was truncated), else the set's copy. */
+static const char *name_in(sy_gset *gs, const char *src, const char *name, size_t namelen)
+{
+    return !strncmp(src, name, namelen) && src[namelen] ? src : gstrdup(gs, name);
 }
 
 /* g: the graph the inputs belong to, or NULL (then every input counts as read:
@@ -435,6 +521,7 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
     unsigned char *is_input = NULL; /* per node index: an input of g (unread_source) */
     size_t n_is_input = 0;
     sy_memo reps = {0}; /* the source variables that represent a symbol (the values of symvar) */
+    bool any_stride = false; /* some input has stride sources (step 3b) */
     /* 1. sources and tensor-match guards, per graph input */
     /* the graph's (or frontend's) inputs; without any, the inputs as sy_env_input registered them */
     size_t nsrc_in = nin ? nin : sy_env_ninputs(env);
@@ -449,29 +536,22 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
             ei = *sy_env_input_info_at(env, i);
         }
         const sy_env_input_info *in = &ei;
-        snprintf(buf, sizeof buf, "%s.dim()", in->name);
-        long sd = add_source(gs, buf);
-        snprintf(buf, sizeof buf, "%s.dtype", in->name);
-        long st_ = add_source(gs, buf);
+        long sd = add_source(gs, src_text(buf, sizeof buf, in->name, ".dim()", -1));
+        long st_ = add_source(gs, src_text(buf, sizeof buf, in->name, ".dtype", -1));
         if (sd < 0 || st_ < 0) goto oom;
         gs->example[sd] = (int64_t)in->ndim;
         gs->has_example[sd] = 1;
         gs->example[st_] = (int64_t)in->dtype;
         gs->has_example[st_] = 1;
-        for (size_t d = 0; d < in->ndim; d++) {
-            snprintf(buf, sizeof buf, "%s.size()[%zu]", in->name, d);
-            if (add_source(gs, buf) < 0) goto oom;
-        }
+        for (size_t d = 0; d < in->ndim; d++)
+            if (add_source(gs, src_text(buf, sizeof buf, in->name, ".size()[", (long)d)) < 0) goto oom;
         if (!read) continue; /* nothing reads it: no guard (PyTorch #106067), see step 2 */
-        if (stride_expr(env, in->name, in->ndim, 0)) /* stride sources: declared strides, or strides were read */
-            for (size_t d = 0; d < in->ndim; d++) {
-                snprintf(buf, sizeof buf, "%s.stride()[%zu]", in->name, d);
-                if (add_source(gs, buf) < 0) goto oom;
-            }
-        snprintf(buf, sizeof buf, "rank of input %s", in->name);
-        if (!add_guard(gs, SY_GK_TENSOR_MATCH, sy_expr_eq(ctx, gs->vars[sd], sy_expr_int_si(ctx, (int64_t)in->ndim)), buf)) goto oom;
-        snprintf(buf, sizeof buf, "dtype of input %s is %s (code %d)", in->name, sy_dtype_name(in->dtype), (int)in->dtype);
-        if (!add_dtype_guard(gs, st_, in->dtype, buf)) goto oom;
+        if (stride_expr(env, in->name, in->ndim, 0)) { /* stride sources: declared strides, or strides were read */
+            any_stride = true;
+            for (size_t d = 0; d < in->ndim; d++)
+                if (add_source(gs, src_text(buf, sizeof buf, in->name, ".stride()[", (long)d)) < 0) goto oom;
+        }
+        if (!add_match_guards(gs, sd, in->name, in->ndim, in->dtype)) goto oom;
     }
     /* 2. input dims: duck equalities and specializations; first source of each symbol */
     for (size_t i = 0; g && i < sy_graph_ninputs(g); i++)
@@ -506,13 +586,14 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
         gs->example[s] = d->example;
         gs->has_example[s] = 1;
         if (sy_expr_is_int(d->expr)) {
-            if (d->policy == SY_DIM_STATIC) snprintf(buf, sizeof buf, "static dim (not listed as dynamic)");
-            else if (d->spec)
-                snprintf(buf, sizeof buf, "0/1 specialization: example size %lld, below the declared range of %s (declare min=%lld to keep it dynamic)",
-                         (long long)d->example, d->spec->name ? d->spec->name : d->source, (long long)d->example);
-            else snprintf(buf, sizeof buf, "0/1 specialization: example size %lld; --no-specialize-01 or a spec with min=%lld avoids it",
-                          (long long)d->example, (long long)d->example);
-            if (!add_guard(gs, SY_GK_SPECIALIZATION, sy_expr_eq(ctx, v, d->expr), buf)) goto oom_sv;
+            const sy_expr *e = sy_expr_eq(ctx, v, d->expr);
+            gguard *gg;
+            if (d->policy == SY_DIM_STATIC) gg = add_guard_why(gs, SY_GK_SPECIALIZATION, e, WHY_STR, "static dim (not listed as dynamic)", NULL, NULL, 0, 0, 0);
+            else if (d->spec) {
+                const char *nm = d->spec->name ? gstrdup(gs, d->spec->name) : gs->sources[s];
+                gg = nm ? add_guard_why(gs, SY_GK_SPECIALIZATION, e, WHY_01_DECL, nm, NULL, NULL, d->example, 0, 0) : NULL;
+            } else gg = add_guard_why(gs, SY_GK_SPECIALIZATION, e, WHY_01, NULL, NULL, NULL, d->example, 0, 0);
+            if (!gg) goto oom_sv;
             continue;
         }
         uint32_t id = sy_expr_sym_id(d->expr);
@@ -522,15 +603,18 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
             if (!sy_memo_put(ctx, &reps, v, v)) goto oom_sv;
             continue;
         }
-        if (d->spec && d->spec->name)
-            snprintf(buf, sizeof buf, "declared equal: %s and %s are both named '%s' (one Dim)", sy_expr_sym_name(symvar[id]),
-                     d->source, d->spec->name);
-        else
-            snprintf(buf, sizeof buf,
-                     "duck sizing: %s and %s had the same example size %lld, so they were traced as one size; --no-duck-sizing "
-                     "or a spec naming them differently avoids it",
-                     sy_expr_sym_name(symvar[id]), d->source, (long long)d->example);
-        if (!add_guard(gs, SY_GK_EQUALITY, sy_expr_eq(ctx, v, symvar[id]), buf)) goto oom_sv;
+        /* symvar[id] is a source variable: its name is the set's source text, which outlives the set's guards */
+        const sy_expr *e = sy_expr_eq(ctx, v, symvar[id]);
+        gguard *gg;
+        if (d->spec && d->spec->name) {
+            const char *nm = gstrdup(gs, d->spec->name);
+            gg = nm ? add_guard_why(gs, SY_GK_EQUALITY, e, WHY_DECL_EQ, sy_expr_sym_name(symvar[id]), gs->sources[s], nm, 0, 0, 0)
+                    : NULL;
+        } else {
+            gg = add_guard_why(gs, SY_GK_EQUALITY, e, WHY_DUCK, sy_expr_sym_name(symvar[id]), gs->sources[s], NULL, d->example,
+                               0, 0);
+        }
+        if (!gg) goto oom_sv;
     }
     if (is_input) sy_dealloc(ctx, is_input, n_is_input);
     is_input = NULL;
@@ -540,19 +624,12 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
         if (input_read(g, in)) continue;
         bool used = false;
         for (size_t d = 0; d < in->ndim && !used; d++) {
-            snprintf(buf, sizeof buf, "%s.size()[%zu]", in->name, d);
-            long sl = sy_gset_find_source(gs, buf);
+            long sl = sy_gset_find_source(gs, src_text(buf, sizeof buf, in->name, ".size()[", (long)d));
             used = sl >= 0 && sy_memo_get(&reps, gs->vars[sl]) != NULL; /* some symvar[k] is it */
         }
         if (!used) continue;
-        snprintf(buf, sizeof buf, "%s.dim()", in->name);
-        long sd = sy_gset_find_source(gs, buf);
-        snprintf(buf, sizeof buf, "rank of input %s", in->name);
-        if (!add_guard(gs, SY_GK_TENSOR_MATCH, sy_expr_eq(ctx, gs->vars[sd], sy_expr_int_si(ctx, (int64_t)in->ndim)), buf))
-            goto oom_sv;
-        snprintf(buf, sizeof buf, "dtype of input %s is %s (code %d)", in->name, sy_dtype_name(in->dtype), (int)in->dtype);
-        if (!add_dtype_guard(gs, sd + 1, in->dtype, buf))
-            goto oom_sv;
+        long sd = sy_gset_find_source(gs, src_text(buf, sizeof buf, in->name, ".dim()", -1));
+        if (!add_match_guards(gs, sd, in->name, in->ndim, in->dtype)) goto oom_sv;
     }
     /* substitution env symbols -> source variables */
     const sy_expr **ks = sy_alloc(ctx, (nsym ? nsym : 1) * sizeof *ks), **vs = sy_alloc(ctx, (nsym ? nsym : 1) * sizeof *vs);
@@ -621,48 +698,43 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
         }
         if (ll && ll < sizeof legend - 1) snprintf(legend + ll, sizeof legend - ll, "]");
         sy_gset_kind kind = (r->kind == SY_GUARD_RUNTIME_ASSERT || unresolved) ? SY_GK_RUNTIME_ASSERT : classify(e);
-        const char *why = r->norigins && r->origins[0].reason ? r->origins[0].reason : "recorded during tracing";
-        gguard *gg = add_guard(gs, kind, e, why);
+        gguard *gg = add_guard_why(gs, kind, e, WHY_STR, "recorded during tracing", NULL, NULL, 0, 0, 0);
         if (!gg) {
             st = sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx) : SY_ENOMEM;
             break;
         }
-        if (r->norigins && (st = recorded_why(gs, gg, &r->origins[0]))) break;
-        if (ll) {
-            size_t tl = strlen(gg->pub.text), n = tl + strlen(legend) + 1;
-            char *t = sy_alloc(ctx, n);
-            if (!t) {
-                st = SY_ENOMEM;
-                break;
-            }
-            snprintf(t, n, "%s%s", gg->pub.text, legend);
-            gg->pub.text = gg->pub.display = gstrdup(gs, t);
-            sy_dealloc(ctx, t, n);
-            if (!gg->pub.text) {
-                st = SY_ENOMEM;
-                break;
-            }
+        if (ll && !(gg->tx->legend = gstrdup(gs, legend))) {
+            st = SY_ENOMEM;
+            break;
         }
         gg->pub.count = r->count;
         for (size_t k = 0; k < r->norigins; k++)
             if (!add_origin(gs, gg, &r->origins[k])) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        if (r->norigins && !st) { /* the decision of the first recording, in the set's copies of its strings */
+            gg->tx->wk = WHY_RECORDED;
+            gg->tx->s[0] = gg->orig[0].op;
+            gg->tx->s[1] = gg->orig[0].reason;
+            gg->tx->n[0] = r->origins[0].required;
+        }
     }
     /* 3b. stride guards (PyTorch's tensor match on strides; produce_guards'
      * TensorPropertySource STRIDE == its expression in the sizes) */
-    for (size_t i = 0; i < nsrc_in && st == SY_OK; i++) {
+    for (size_t i = 0; i < nsrc_in && st == SY_OK && any_stride; i++) {
         const char *iname = nin ? ins[i]->name : sy_env_input_info_at(env, i)->name;
         size_t ndim = nin ? ins[i]->ndim : sy_env_input_info_at(env, i)->ndim;
         for (size_t d = 0; d < ndim && st == SY_OK; d++) {
-            snprintf(buf, sizeof buf, "%s.stride()[%zu]", iname, d);
-            long sl = sy_gset_find_source(gs, buf);
+            long sl = sy_gset_find_source(gs, src_text(buf, sizeof buf, iname, ".stride()[", (long)d));
             const sy_expr *se = sl >= 0 ? stride_expr(env, iname, ndim, d) : NULL;
             if (!se) continue;
             const sy_expr *e = sy_expr_subs(ctx, se, nk, ks, vs);
             int declared = 0;
             for (size_t q = 0; q < env->ntins; q++) declared |= !strcmp(env->tins[q].name, iname) && env->tins[q].strides;
-            snprintf(buf, sizeof buf, "stride %zu of input %s: %s", d, iname,
-                     declared ? "as declared by its \"strides\"" : "contiguous (the graph reads strides)");
-            if (!e || !add_guard(gs, SY_GK_TENSOR_MATCH, sy_expr_eq(ctx, gs->vars[sl], e), buf)) st = sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx) : SY_ENOMEM;
+            size_t nl = strlen(iname);
+            const char *nm = name_in(gs, gs->sources[sl], iname, nl);
+            if (!e || !nm ||
+                !add_guard_why(gs, SY_GK_TENSOR_MATCH, sy_expr_eq(ctx, gs->vars[sl], e), WHY_STRIDE, nm, NULL, NULL, (int64_t)d,
+                               (int64_t)nl, declared))
+                st = sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx) : SY_ENOMEM;
         }
     }
     /* 4. ranges of the symbols decisions relied on */
@@ -672,29 +744,24 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
         if (si->unbacked || id >= nsym || !symvar[id] || !sy_env_symbol_touched(env, si->sym)) continue;
         if (si->declared) {
             /* the declared range, which the trace assumed (torch.export checks it on the inputs too) */
-            char dim[160];
-            if (si->dim_name) snprintf(dim, sizeof dim, "Dim('%s'", si->dim_name);
-            else snprintf(dim, sizeof dim, "Dim(%s", si->sources[0]);
-            if (si->dim_max >= 0)
-                snprintf(buf, sizeof buf, "declared range [%lld, %lld]: %s, min=%lld, max=%lld)", (long long)si->dim_min,
-                         (long long)si->dim_max, dim, (long long)si->dim_min, (long long)si->dim_max);
-            else
-                snprintf(buf, sizeof buf, "declared range [%lld, oo): %s, min=%lld)", (long long)si->dim_min, dim,
-                         (long long)si->dim_min);
-            if (si->dim_min > 0 &&
-                !add_guard(gs, SY_GK_RANGE, sy_expr_ge(ctx, symvar[id], sy_expr_int_si(ctx, si->dim_min)), buf))
+            const char *dn = si->dim_name ? gstrdup(gs, si->dim_name) : NULL, *s0 = si->dim_name ? NULL : gstrdup(gs, si->sources[0]);
+            if (!dn && !s0) {
                 st = SY_ENOMEM;
-            if (si->dim_max >= 0 &&
-                !add_guard(gs, SY_GK_RANGE, sy_expr_le(ctx, symvar[id], sy_expr_int_si(ctx, si->dim_max)), buf))
+                break;
+            }
+            if (si->dim_min > 0 && !add_guard_why(gs, SY_GK_RANGE, sy_expr_ge(ctx, symvar[id], sy_expr_int_si(ctx, si->dim_min)),
+                                                  WHY_DECL_RANGE, dn, s0, NULL, si->dim_min, si->dim_max, 0))
+                st = SY_ENOMEM;
+            if (si->dim_max >= 0 && !add_guard_why(gs, SY_GK_RANGE, sy_expr_le(ctx, symvar[id], sy_expr_int_si(ctx, si->dim_max)),
+                                                   WHY_DECL_RANGE, dn, s0, NULL, si->dim_min, si->dim_max, 0))
                 st = SY_ENOMEM;
             continue;
         }
         if (!env->opts.specialize_zero_one) continue; /* sizes >= 0 need no guard */
-        snprintf(buf, sizeof buf,
-                 "0/1 specialization: sizes 0 and 1 were traced as constants, so %s >= 2 was assumed; --no-specialize-01 or a "
-                 "spec with min=1 avoids it",
-                 si->nsources ? si->sources[0] : sy_expr_sym_name(si->sym));
-        if (!add_guard(gs, SY_GK_RANGE, sy_expr_ge(ctx, symvar[id], sy_expr_int_si(ctx, 2)), buf)) st = SY_ENOMEM;
+        const char *nm = gstrdup(gs, si->nsources ? si->sources[0] : sy_expr_sym_name(si->sym));
+        if (!nm || !add_guard_why(gs, SY_GK_RANGE, sy_expr_ge(ctx, symvar[id], sy_expr_int_si(ctx, 2)), WHY_01_RANGE, nm, NULL, NULL,
+                                  0, 0, 0))
+            st = SY_ENOMEM;
     }
     sy_dealloc(ctx, ks, (nsym ? nsym : 1) * sizeof *ks);
     sy_dealloc(ctx, vs, (nsym ? nsym : 1) * sizeof *vs);
@@ -904,7 +971,6 @@ static void compact(sy_gset *gs)
     for (size_t i = 0; i < gs->n; i++) {
         if (gs->g[i].dead) {
             if (gs->g[i].orig) sy_dealloc(gs->ctx, gs->g[i].orig, gs->g[i].origcap * sizeof *gs->g[i].orig);
-            if (gs->g[i].slots) sy_dealloc(gs->ctx, gs->g[i].slots, gs->g[i].slotcap * sizeof *gs->g[i].slots);
             continue;
         }
         gs->g[m++] = gs->g[i];
@@ -923,9 +989,7 @@ static drec *add_drop(sy_gset *gs, const gguard *g, bool normalized)
     d->normalized = normalized;
     d->kind = g->pub.kind;
     d->expr = g->pub.expr;
-    d->text = g->pub.text;
-    d->display = g->pub.display;
-    d->why = g->pub.why;
+    d->tx = g->tx;
     d->next = gs->drops;
     gs->drops = d;
     return d;
@@ -957,7 +1021,8 @@ static sy_status build_implied(sy_gset *gs)
     size_t *at = sy_alloc(ctx, nu * sizeof *at), *seen = sy_alloc(ctx, nu * sizeof *seen);
     drec **byuid = sy_alloc(ctx, nu * sizeof *byuid);
     sy_gset_implied *out = galloc(gs, nd * sizeof *out);
-    sy_status st = at && seen && byuid && out ? SY_OK : sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    gtext **otx = galloc(gs, nd * sizeof *otx);
+    sy_status st = at && seen && byuid && out && otx ? SY_OK : sy_fail_st(ctx, SY_ENOMEM, "out of memory");
     if (!st) {
         for (size_t u = 0; u < nu; u++) {
             at[u] = SIZE_MAX;
@@ -1006,11 +1071,13 @@ static sy_status build_implied(sy_gset *gs)
                 }
             }
             qsort(by, nby, sizeof *by, size_cmp);
-            out[k++] = (sy_gset_implied){d->kind, d->expr, d->text, d->display, d->why, nby, by, partial};
+            otx[k] = d->tx;
+            out[k++] = (sy_gset_implied){d->kind, d->expr, NULL, NULL, NULL, nby, by, partial}; /* texts: implied_pub */
         }
         if (ord) sy_dealloc(ctx, ord, nd * sizeof *ord);
         if (!st) {
             gs->impl = out;
+            gs->impl_tx = otx;
             gs->nimpl = k;
         }
     }
@@ -1020,32 +1087,191 @@ static sy_status build_implied(sy_gset *gs)
     return st;
 }
 
-size_t sy_gset_nimplied(const sy_gset *gs) { return gs ? gs->nimpl : 0; }
-const sy_gset_implied *sy_gset_implied_at(const sy_gset *gs, size_t i) { return gs && i < gs->nimpl ? &gs->impl[i] : NULL; }
 
 /* The why of a recorded guard states the decision the op made, in source
  * names (the env prints its messages so), with the sizes seen at the example:
  * "conv2d requires it (else: Given groups=1, ...); seen: x.size()[1] = 3". */
-static sy_status recorded_why(sy_gset *gs, gguard *gg, const sy_guard_origin *o)
+static const char *recorded_why(sy_gset *gs, const gtext *t)
 {
     char seen[512];
     size_t sl = 0;
     seen[0] = 0;
-    for (size_t k = 0; k < gg->pub.nslots && sl < sizeof seen; k++) {
-        size_t s = gg->pub.slots[k];
+    for (size_t k = 0; k < t->nslots && sl < sizeof seen; k++) {
+        size_t s = t->slots[k];
         if (!gs->has_example[s]) continue;
         sl += (size_t)snprintf(seen + sl, sizeof seen - sl, "%s%s = %lld", sl ? ", " : "; seen: ", gs->sources[s],
                                (long long)gs->example[s]);
     }
-    const char *op = o->op ? o->op : "the model", *msg = o->reason ? o->reason : "";
+    const char *op = t->s[0] ? t->s[0] : "the model", *msg = t->s[1] ? t->s[1] : "";
     size_t n = strlen(op) + strlen(msg) + strlen(seen) + 64;
     char *b = sy_alloc(gs->ctx, n);
-    if (!b) return sy_fail_st(gs->ctx, SY_ENOMEM, "out of memory");
-    if (o->required) snprintf(b, n, "%s requires it (else: %s)%s", op, msg, seen);
+    if (!b) return NULL;
+    if (t->n[0]) snprintf(b, n, "%s requires it (else: %s)%s", op, msg, seen);
     else snprintf(b, n, "%s decided on it: %s%s", op, msg, seen);
-    gg->pub.why = gstrdup(gs, b);
+    const char *r = gstrdup(gs, b);
     sy_dealloc(gs->ctx, b, n);
-    return gg->pub.why ? SY_OK : sy_fail_st(gs->ctx, SY_ENOMEM, "out of memory");
+    return r;
+}
+
+static bool tx_format(sy_gset *gs, gtext *t);
+
+/* the why of t (NULL: out of memory, or a member's texts could not be made) */
+static const char *format_why(sy_gset *gs, gtext *t)
+{
+    char buf[1024];
+    const long long n0 = (long long)t->n[0], n1 = (long long)t->n[1];
+    switch (t->wk) {
+    case WHY_NONE: return NULL;
+    case WHY_STR: return t->s[0];
+    case WHY_RECORDED: return recorded_why(gs, t);
+    case WHY_RANK: snprintf(buf, sizeof buf, "rank of input %.*s", (int)n0, t->s[0]); break;
+    case WHY_DTYPE:
+        snprintf(buf, sizeof buf, "dtype of input %.*s is %s (code %d)", (int)n0, t->s[0], sy_dtype_name((sy_dtype)t->n[1]),
+                 (int)t->n[1]);
+        break;
+    case WHY_01_DECL:
+        snprintf(buf, sizeof buf,
+                 "0/1 specialization: example size %lld, below the declared range of %s (declare min=%lld to keep it dynamic)", n0,
+                 t->s[0], n0);
+        break;
+    case WHY_01:
+        snprintf(buf, sizeof buf, "0/1 specialization: example size %lld; --no-specialize-01 or a spec with min=%lld avoids it",
+                 n0, n0);
+        break;
+    case WHY_DECL_EQ:
+        snprintf(buf, sizeof buf, "declared equal: %s and %s are both named '%s' (one Dim)", t->s[0], t->s[1], t->s[2]);
+        break;
+    case WHY_DUCK:
+        snprintf(buf, sizeof buf,
+                 "duck sizing: %s and %s had the same example size %lld, so they were traced as one size; --no-duck-sizing "
+                 "or a spec naming them differently avoids it",
+                 t->s[0], t->s[1], n0);
+        break;
+    case WHY_STRIDE:
+        snprintf(buf, sizeof buf, "stride %zu of input %.*s: %s", (size_t)t->n[0], (int)n1, t->s[0],
+                 t->n[2] ? "as declared by its \"strides\"" : "contiguous (the graph reads strides)");
+        break;
+    case WHY_DECL_RANGE: {
+        char dim[160];
+        if (t->s[0]) snprintf(dim, sizeof dim, "Dim('%s'", t->s[0]);
+        else snprintf(dim, sizeof dim, "Dim(%s", t->s[1]);
+        if (t->n[1] >= 0)
+            snprintf(buf, sizeof buf, "declared range [%lld, %lld]: %s, min=%lld, max=%lld)", n0, n1, dim, n0, n1);
+        else
+            snprintf(buf, sizeof buf, "declared range [%lld, oo): %s, min=%lld)", n0, dim, n0);
+        break;
+    }
+    case WHY_01_RANGE:
+        snprintf(buf, sizeof buf,
+                 "0/1 specialization: sizes 0 and 1 were traced as constants, so %s >= 2 was assumed; --no-specialize-01 or a "
+                 "spec with min=1 avoids it",
+                 t->s[0]);
+        break;
+    case WHY_NORM: {
+        size_t w = (size_t)snprintf(buf, sizeof buf, "exact range of %s (proved equivalent): ", t->s[0]);
+        for (size_t k = 0; k < t->nm && w < sizeof buf; k++) {
+            if (!tx_format(gs, t->m[k])) return NULL;
+            w += (size_t)snprintf(buf + w, sizeof buf - w, "%s%s (%s)", k ? "; " : "", t->m[k]->text,
+                                  t->m[k]->why ? t->m[k]->why : "");
+        }
+        break;
+    }
+    }
+    return gstrdup(gs, buf);
+}
+
+/* Make the texts of t once: its text (the print of its expression, then the
+ * legend), display and why, exactly as produce made them when it made them
+ * all; false (the error in the context) when one cannot be made. */
+static bool tx_format(sy_gset *gs, gtext *t)
+{
+    if (t->done) return true;
+    sy_ctx *ctx = gs->ctx;
+    char *p = print_show(ctx, t->expr);
+    if (!p) return false;
+    const char *text;
+    if (t->legend) {
+        size_t a = strlen(p), b = strlen(t->legend);
+        char *x = galloc(gs, a + b + 1);
+        if (x) {
+            memcpy(x, p, a);
+            memcpy(x + a, t->legend, b + 1);
+        }
+        text = x;
+    } else {
+        text = gstrdup(gs, p);
+    }
+    sy_str_free(ctx, p);
+    const char *display = text, *why = NULL;
+    if (text && t->dtype >= 0) {
+        char b[300];
+        snprintf(b, sizeof b, "%s == %s", gs->sources[t->dslot], sy_dtype_name((sy_dtype)t->dtype));
+        display = gstrdup(gs, b);
+    }
+    if (text && display && t->wk != WHY_NONE) why = format_why(gs, t);
+    if (!text || !display || (t->wk != WHY_NONE && !why)) {
+        sy_oom(ctx);
+        return false;
+    }
+    t->text = text;
+    t->display = display;
+    t->why = why;
+    t->done = true;
+    return true;
+}
+
+static const char tx_unknown[] = "?";
+
+/* The public record of guard gg with its texts made (on first use): a set
+ * is read through this, so produce and minimize never format a text nobody
+ * reads. A text that cannot be made reads "?" (the error stays in the
+ * context). */
+static const sy_gset_guard *guard_pub(const sy_gset *cgs, const gguard *cgg)
+{
+    gguard *gg = (gguard *)cgg; /* the set's own storage: the texts are a cache */
+    if (!gg->pub.text) {
+        gtext *t = gg->tx;
+        if (tx_format((sy_gset *)cgs, t)) {
+            gg->pub.text = t->text;
+            gg->pub.display = t->display;
+            gg->pub.why = t->why;
+        } else {
+            gg->pub.text = gg->pub.display = tx_unknown;
+            gg->pub.why = t->wk != WHY_NONE ? tx_unknown : NULL;
+        }
+    }
+    return &gg->pub;
+}
+
+/* the same for the Implied list's entry i */
+static const sy_gset_implied *implied_pub(const sy_gset *cgs, size_t i)
+{
+    sy_gset_implied *x = &((sy_gset *)cgs)->impl[i];
+    if (!x->text) {
+        gtext *t = cgs->impl_tx[i];
+        if (tx_format((sy_gset *)cgs, t)) {
+            x->text = t->text;
+            x->display = t->display;
+            x->why = t->why;
+        } else {
+            x->text = x->display = tx_unknown;
+            x->why = t->wk != WHY_NONE ? tx_unknown : NULL;
+        }
+    }
+    return x;
+}
+
+size_t sy_gset_nimplied(const sy_gset *gs) { return gs ? gs->nimpl : 0; }
+const sy_gset_implied *sy_gset_implied_at(const sy_gset *gs, size_t i) { return gs && i < gs->nimpl ? implied_pub(gs, i) : NULL; }
+
+sy_status sy_gset_format(const sy_gset *gs)
+{
+    if (!gs) return SY_EINVAL;
+    for (size_t i = 0; i < gs->n; i++)
+        if (!tx_format((sy_gset *)gs, gs->g[i].tx)) return sy_ctx_last_error(gs->ctx) ? sy_ctx_last_error(gs->ctx) : SY_ENOMEM;
+    for (size_t i = 0; i < gs->nimpl; i++)
+        if (!tx_format((sy_gset *)gs, gs->impl_tx[i])) return sy_ctx_last_error(gs->ctx) ? sy_ctx_last_error(gs->ctx) : SY_ENOMEM;
+    return SY_OK;
 }
 
 /* ------------------------------------------------------------------ normalization */
@@ -1199,13 +1425,13 @@ static sy_status normalize(sy_gset *gs)
             ok = false;
         }
         if (!ok || st) continue;
-        /* proved: replace the group by its exact range */
-        char why[1024];
-        size_t w = (size_t)snprintf(why, sizeof why, "exact range of %s (proved equivalent): ", gs->sources[sl]);
-        for (size_t k = 0; k < ng && w < sizeof why; k++) {
-            const gguard *g = &gs->g[grp[k]];
-            w += (size_t)snprintf(why + w, sizeof why - w, "%s%s (%s)", k ? "; " : "", g->pub.text, g->pub.why ? g->pub.why : "");
+        /* proved: replace the group by its exact range; its why names the group's guards (texts made when asked for) */
+        gtext **members = galloc(gs, ng * sizeof *members);
+        if (!members) {
+            st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+            break;
         }
+        for (size_t k = 0; k < ng; k++) members[k] = gs->g[grp[k]].tx;
         const sy_expr *rel[2];
         sy_gset_kind kinds[2];
         size_t nr = 0;
@@ -1223,11 +1449,13 @@ static sy_status normalize(sy_gset *gs)
             }
         }
         for (size_t r = 0; r < nr && !st; r++) {
-            gguard *ng_ = add_guard(gs, kinds[r], rel[r], why);
+            gguard *ng_ = add_guard_why(gs, kinds[r], rel[r], WHY_NORM, gs->sources[sl], NULL, NULL, 0, 0, 0);
             if (!ng_) {
                 st = sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx) : SY_ENOMEM;
                 break;
             }
+            ng_->tx->m = members;
+            ng_->tx->nm = ng;
             size_t ni = gs->n - 1;
             for (size_t k = 0; k < ng && !st; k++) {
                 gs->g[ni].pub.count += gs->g[grp[k]].pub.count;
@@ -1363,8 +1591,12 @@ static sy_status classify_violation(sy_gset *gs, sy_facts *f0, size_t gi, sy_gse
     range_str(rng, sizeof rng, d0->min, d0->max);
     char *gt = named_text(gs, e);
     if (!gt) return sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx) : SY_ENOMEM;
-    if (ngrp == 1) snprintf(buf, sizeof buf, "not all values of %s in %s satisfy %s", dims, rng, g->pub.text);
-    else snprintf(buf, sizeof buf, "not all values of %s in their declared ranges satisfy %s", dims, g->pub.text);
+    if (!tx_format(gs, g->tx)) {
+        sy_str_free(ctx, gt);
+        return sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx) : SY_ENOMEM;
+    }
+    if (ngrp == 1) snprintf(buf, sizeof buf, "not all values of %s in %s satisfy %s", dims, rng, g->tx->text);
+    else snprintf(buf, sizeof buf, "not all values of %s in their declared ranges satisfy %s", dims, g->tx->text);
     out->message = gstrdup(gs, buf);
     /* the model's own requirement? */
     const sy_guard_origin *req = NULL;
@@ -2148,7 +2380,6 @@ sy_status sy_gset_minimize(sy_gset *gs)
     for (size_t i = 0; i < gs->n; i++) {
         if (gs->g[i].dead) {
             if (gs->g[i].orig) sy_dealloc(ctx, gs->g[i].orig, gs->g[i].origcap * sizeof *gs->g[i].orig);
-            if (gs->g[i].slots) sy_dealloc(ctx, gs->g[i].slots, gs->g[i].slotcap * sizeof *gs->g[i].slots);
             continue;
         }
         tmp[m++] = gs->g[i];
@@ -2247,7 +2478,7 @@ sy_status sy_gset_minimize(sy_gset *gs)
 
 size_t sy_gset_size(const sy_gset *gs) { return gs ? gs->n : 0; }
 sy_ctx *sy_gset_ctx(const sy_gset *gs) { return gs ? gs->ctx : NULL; }
-const sy_gset_guard *sy_gset_at(const sy_gset *gs, size_t i) { return gs && i < gs->n ? &gs->g[i].pub : NULL; }
+const sy_gset_guard *sy_gset_at(const sy_gset *gs, size_t i) { return gs && i < gs->n ? guard_pub(gs, &gs->g[i]) : NULL; }
 size_t sy_gset_nsources(const sy_gset *gs) { return gs ? gs->nsrc : 0; }
 const char *sy_gset_source(const sy_gset *gs, size_t i) { return gs && i < gs->nsrc ? gs->sources[i] : NULL; }
 const sy_expr *sy_gset_source_var(const sy_gset *gs, size_t i) { return gs && i < gs->nsrc ? gs->vars[i] : NULL; }
@@ -2278,6 +2509,7 @@ static sy_status check_binding(const sy_gset *gs, sy_binding *b, int runtime, sy
         if (ok) continue;
         res->accept = 0;
         res->failed = (long)i;
+        g = guard_pub(gs, &gs->g[i]);
         size_t pos = (size_t)snprintf(res->message, sizeof res->message, "%s failed%s: ", g->display ? g->display : g->text,
                                       st == SY_EDIVZERO ? " (division by zero)" : "");
         for (size_t k = 0; k < g->nslots && pos < sizeof res->message; k++) {
@@ -2484,7 +2716,7 @@ char *sy_gset_to_json(const sy_gset *gs)
     for (int d = 0; d < SY_DT_COUNT; d++) json_object_set_new(codes, sy_dtype_name((sy_dtype)d), json_integer(d));
     json_object_set_new(root, "dtype_codes", codes);
     for (size_t i = 0; i < gs->n; i++) {
-        const sy_gset_guard *g = &gs->g[i].pub;
+        const sy_gset_guard *g = guard_pub(gs, &gs->g[i]);
         json_t *o = json_object(), *sl = json_array(), *orig = json_array();
         json_object_set_new(o, "kind", json_string(sy_gset_kind_name(g->kind)));
         json_object_set_new(o, "text", json_string(g->text));
@@ -2512,7 +2744,7 @@ char *sy_gset_to_json(const sy_gset *gs)
     if (gs->nimpl) {
         json_t *imp = json_array();
         for (size_t i = 0; i < gs->nimpl; i++) {
-            const sy_gset_implied *x = &gs->impl[i];
+            const sy_gset_implied *x = implied_pub(gs, i);
             json_t *by = json_array();
             for (size_t k = 0; k < x->nby; k++) json_array_append_new(by, json_integer((json_int_t)x->by[k]));
             json_array_append_new(imp, json_pack("{s:s, s:s, s:o, s:o, s:b}", "kind", sy_gset_kind_name(x->kind), "text",
@@ -2533,7 +2765,7 @@ char *sy_gset_to_json(const sy_gset *gs)
         for (size_t i = 0; i < gs->nviol; i++) {
             const sy_gset_violation *v = &gs->viol[i];
             json_array_append_new(viol, json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:b}", "guard", (int)v->guard, "text",
-                                                  gs->g[v->guard].pub.text, "kind", sy_violation_kind_name(v->kind), "dims",
+                                                  guard_pub(gs, &gs->g[v->guard])->text, "kind", sy_violation_kind_name(v->kind), "dims",
                                                   v->dims, "message", v->message, "fix", v->fix, "model_requires",
                                                   v->model_requires));
         }

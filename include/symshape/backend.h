@@ -63,8 +63,11 @@ SY_API const sy_backend *sy_backend_at(size_t i);
 /** Render with the backend named @p name into a new buffer.
  *  @param[out] data GIVE: *data (NUL-terminated for convenience, *len bytes
  *              excluding the NUL) is released with sy_mem_free(ctx, *data).
+ *  The set's texts are made first (sy_gset_format), so a text that cannot be
+ *  made is this call's error.
  *  @retval SY_OK @retval SY_EINVAL unknown backend (message lists the known
- *  ones) @retval SY_ENOMEM, or the backend's error. */
+ *  ones) @retval SY_ENOMEM @retval SY_EQUOTA (sy_gset_format), or the
+ *  backend's error. */
 SY_API sy_status sy_backend_render(const char *name, const sy_gset *gs, const sy_backend_options *opts,
                                    unsigned char **data, size_t *len);
 

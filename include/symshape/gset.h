@@ -14,6 +14,15 @@
  * Ownership: a guard set (GIVE from sy_gset_produce) is freed with
  * sy_gset_free; it borrows its context. Guard and source strings live as long
  * as the set. A produced set is independent of the env (which may be freed).
+ *
+ * Texts on demand: produce and minimize keep what a guard's text, display
+ * and why are made of (its expression, the decision and sizes behind it) and
+ * format them only when they are first read: by sy_gset_at,
+ * sy_gset_implied_at, sy_gset_to_json, a failing sy_gset_check* (its
+ * message) or sy_gset_format, which makes them all at once and reports an
+ * error. The texts are the same whenever they are made; once made they stay
+ * (same pointers) until sy_gset_free. Like every call on the set's context,
+ * these readers are not thread-safe.
  */
 #ifndef SYMSHAPE_GSET_H
 #define SYMSHAPE_GSET_H
@@ -36,7 +45,8 @@ typedef enum sy_gset_kind {
 /** Name of a kind ("tensor_match", "equality", ...); static storage. */
 SY_API const char *sy_gset_kind_name(sy_gset_kind k);
 
-/** One guard (KEEP: owned by the set). */
+/** One guard (KEEP: owned by the set). sy_gset_at makes its texts (text,
+ *  display, why) on the first read of the guard. */
 typedef struct sy_gset_guard {
     sy_gset_kind kind;
     const sy_expr *expr;    /**< canonical boolean over source variables (symbols named by the sources) */
@@ -51,6 +61,15 @@ typedef struct sy_gset_guard {
                                  "x.dtype == float32" for text "x.dtype == 0"; else the same as text.
                                  Generated C and bytecode keep text (codes, sy_dtype). */
 } sy_gset_guard;
+
+/** Make every text of the set now (guards and the Implied list): text,
+ *  display and why, which the readers would otherwise make on first use (see
+ *  "Texts on demand" above). Cost: one print per guard not read yet.
+ *  @retval SY_OK @retval SY_EINVAL gs NULL @retval SY_ENOMEM
+ *  @retval SY_EQUOTA a print exceeded the context's work budget. After an
+ *  error the texts that could not be made read "?" (sy_gset_at), and the
+ *  error is the context's. */
+SY_API sy_status sy_gset_format(const sy_gset *gs);
 
 /** Produce the guard set of a traced env: tensor-match guards for every
  *  input of @p g (NULL: of every input sy_env_input registered, with the
