@@ -1895,6 +1895,9 @@ typedef struct {
     lin_entry *lin;   /* every (fact guard, slot) pair, sorted by slot */
     size_t nlin;
     size_t *slot_at;  /* nsrc + 1: first entry of each slot */
+    /* classes of sources equal by a fact guard `a - b == 0` (duck sizing), or NULL when there is no such guard:
+     * per slot its class's root and the next slot of its class (SIZE_MAX: the last), and per root its first slot */
+    size_t *cls, *cls_next, *cls_head;
 } witness;
 
 static void witness_clear(witness *w)
@@ -1902,9 +1905,63 @@ static void witness_clear(witness *w)
     if (w->ready) sy_binding_clear(w->ctx, &w->b);
     if (w->lin) sy_dealloc(w->ctx, w->lin, (w->nlin ? w->nlin : 1) * sizeof *w->lin);
     if (w->slot_at) sy_dealloc(w->ctx, w->slot_at, (w->gs->nsrc + 1) * sizeof *w->slot_at);
+    size_t ns = w->gs->nsrc ? w->gs->nsrc : 1;
+    if (w->cls) sy_dealloc(w->ctx, w->cls, ns * sizeof *w->cls);
+    if (w->cls_next) sy_dealloc(w->ctx, w->cls_next, ns * sizeof *w->cls_next);
+    if (w->cls_head) sy_dealloc(w->ctx, w->cls_head, ns * sizeof *w->cls_head);
     w->ready = false;
     w->lin = NULL;
     w->slot_at = NULL;
+    w->cls = w->cls_next = w->cls_head = NULL;
+}
+
+/* e is `a - b == 0` for two sources a, b (coefficients 1 and -1, no constant) */
+static bool pure_equality(const sy_expr *e)
+{
+    if (e->kind != SY_EXPR_EQ) return false;
+    const sy_expr *d = e->args[0];
+    if (d->kind != SY_EXPR_ADD || d->n != 2 || !fmpz_is_zero(&d->u.c0)) return false;
+    const sy_term *t = SY_CTERMS(d);
+    return t[0].mono->kind == SY_EXPR_SYM && t[1].mono->kind == SY_EXPR_SYM && fmpz_is_pm1(&t[0].coef) &&
+           fmpz_is_pm1(&t[1].coef) && fmpz_sgn(&t[0].coef) != fmpz_sgn(&t[1].coef);
+}
+
+/* The classes of sources that the fact guards make equal two by two; no
+ * classes (w->cls NULL) when there is no such guard or no memory. */
+static void witness_classes(witness *w)
+{
+    sy_gset *gs = w->gs;
+    size_t ns = gs->nsrc ? gs->nsrc : 1;
+    bool any = false;
+    for (size_t i = 0; i < gs->n && !any; i++)
+        any = is_fact_guard(&gs->g[i]) && gs->g[i].pub.nslots == 2 && pure_equality(gs->g[i].pub.expr);
+    if (!any) return;
+    w->cls = sy_alloc(w->ctx, ns * sizeof *w->cls);
+    w->cls_next = sy_alloc(w->ctx, ns * sizeof *w->cls_next);
+    w->cls_head = sy_alloc(w->ctx, ns * sizeof *w->cls_head);
+    if (!w->cls || !w->cls_next || !w->cls_head) {
+        sy_ctx_reset_error(w->ctx);
+        if (w->cls) sy_dealloc(w->ctx, w->cls, ns * sizeof *w->cls);
+        if (w->cls_next) sy_dealloc(w->ctx, w->cls_next, ns * sizeof *w->cls_next);
+        if (w->cls_head) sy_dealloc(w->ctx, w->cls_head, ns * sizeof *w->cls_head);
+        w->cls = w->cls_next = w->cls_head = NULL;
+        return;
+    }
+    for (size_t k = 0; k < gs->nsrc; k++) w->cls[k] = k;
+    for (size_t i = 0; i < gs->n; i++) {
+        const gguard *g = &gs->g[i];
+        if (!is_fact_guard(g) || g->pub.nslots != 2 || !pure_equality(g->pub.expr)) continue;
+        size_t ra = uf_find(w->cls, g->pub.slots[0]), rb = uf_find(w->cls, g->pub.slots[1]);
+        if (ra != rb) w->cls[ra > rb ? ra : rb] = ra < rb ? ra : rb;
+    }
+    for (size_t k = 0; k < gs->nsrc; k++) {
+        w->cls[k] = uf_find(w->cls, k);
+        w->cls_head[k] = SIZE_MAX;
+    }
+    for (size_t k = gs->nsrc; k-- > 0;) {
+        w->cls_next[k] = w->cls_head[w->cls[k]];
+        w->cls_head[w->cls[k]] = k;
+    }
 }
 
 /* Build the index; false (no witnesses, no error) when some fact guard reads a
@@ -1963,6 +2020,7 @@ static bool witness_init(witness *w, sy_gset *gs)
         while (j < w->nlin && w->lin[j].slot < sl) j++;
         w->slot_at[sl] = j;
     }
+    witness_classes(w);
     return true;
 }
 
@@ -2013,6 +2071,53 @@ static bool others_hold(witness *w, size_t sl, int64_t tv, size_t skip)
     return ok;
 }
 
+enum { CLASS_EVALS = 64 };
+
+/* The witness point with every source of sl's class at tv (the others at the
+ * example; the class's sources are equal at the example, since its
+ * equalities hold there), checked exactly: the candidate ci evaluates to
+ * false and every other live fact guard reading the class to true, each
+ * without an error (a division by zero is no witness). At most CLASS_EVALS
+ * guards are evaluated (of a class of at most as many sources, scanning at
+ * most 4 times as many index entries), else no witness. Moving the class together keeps
+ * its equalities, which a move of one source alone breaks: `2 <= h` beside
+ * `h == w` has the witness h = w = 1. */
+static bool class_witness(witness *w, size_t sl, int64_t tv, size_t ci)
+{
+    sy_gset *gs = w->gs;
+    if (!w->cls) return false;
+    size_t root = w->cls[sl];
+    size_t members = 0;
+    for (size_t m = w->cls_head[root]; m != SIZE_MAX && members <= CLASS_EVALS; m = w->cls_next[m]) members++;
+    if (members < 2 || members > CLASS_EVALS) return false; /* one: others_hold's case; many: not tried */
+    fmpz_t v;
+    fmpz_init_set_si(v, tv);
+    for (size_t m = w->cls_head[root]; m != SIZE_MAX; m = w->cls_next[m]) sy_binding_set(&w->b, sy_expr_sym_id(gs->vars[m]), v);
+    bool ok = sy_eval_raw(w->ctx, gs->g[ci].pub.expr, &w->b, v) == SY_OK && fmpz_is_zero(v);
+    size_t evals = 0, scanned = 0;
+    for (size_t m = w->cls_head[root]; m != SIZE_MAX && ok; m = w->cls_next[m])
+        for (size_t j = w->slot_at[m]; j < w->slot_at[m + 1] && ok; j++) {
+            if (++scanned > 4 * CLASS_EVALS) { /* bounded work per trial */
+                ok = false;
+                break;
+            }
+            const gguard *g = &gs->g[w->lin[j].guard];
+            if (w->lin[j].guard == ci || g->dead) continue;
+            size_t first = SIZE_MAX; /* the guard is evaluated once: at its first slot in the class */
+            for (size_t k = 0; k < g->pub.nslots && first == SIZE_MAX; k++)
+                if (w->cls[g->pub.slots[k]] == root) first = g->pub.slots[k];
+            if (first != m) continue;
+            ok = ++evals <= CLASS_EVALS && sy_eval_raw(w->ctx, g->pub.expr, &w->b, v) == SY_OK && fmpz_is_one(v);
+        }
+    if (!ok) sy_ctx_reset_error(w->ctx);
+    for (size_t m = w->cls_head[root]; m != SIZE_MAX; m = w->cls_next[m]) {
+        fmpz_set_si(v, gs->example[m]);
+        sy_binding_set(&w->b, sy_expr_sym_id(gs->vars[m]), v);
+    }
+    fmpz_clear(v);
+    return ok;
+}
+
 /* Is there a witness that candidate ci is not implied by the other fact guards? */
 static bool has_witness(witness *w, size_t ci)
 {
@@ -2040,7 +2145,7 @@ static bool has_witness(witness *w, size_t ci)
         default: break;
         }
         for (int q = 0; q < nc; q++)
-            if (others_hold(w, sl, cands[q], ci)) return true;
+            if (others_hold(w, sl, cands[q], ci) || class_witness(w, sl, cands[q], ci)) return true;
     }
     return false;
 }

@@ -176,3 +176,49 @@ Test(guards_golden, half_lines_keep_the_strongest_bound_per_source, .init = ctx_
     cr_assert(eq(sz, sy_gset_nimplied(gs), 3));
     release_all(&p);
 }
+
+/* The class witness: a candidate on a source that an equality `a == b` ties
+ * to another is not disproved by moving that source alone (the equality
+ * breaks), so minimization moves the whole class. Without duck sizing, x and
+ * y (both 300) get their own symbols; the graph requires FloorDiv(t, 2) >= 2
+ * on y's size and then x's and y's sizes equal. `2 <= x.size()[0]` is implied
+ * only through the equality (x = y >= 4): moving x and y to 1 together breaks
+ * FloorDiv(t, 2) >= 2, so it is no witness and the decision drops it; a
+ * witness that ignored that guard would keep it. The result is the decision
+ * procedure's. */
+Test(guards_golden, equal_sources_move_together_in_witnesses, .init = ctx_setup, .fini = ctx_teardown)
+{
+    static const char t[] =
+        "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
+        "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[300],\"dynamic\":[0]},"
+        "{\"name\":\"y\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[300],\"dynamic\":[0]},"
+        "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},0],\"kwargs\":{}},"
+        "{\"name\":\"t\",\"op\":\"size\",\"args\":[{\"ref\":\"y\"},0],\"kwargs\":{}},"
+        "{\"name\":\"f\",\"op\":\"floordiv\",\"args\":[{\"ref\":\"t\"},2],\"kwargs\":{}},"
+        "{\"name\":\"c\",\"op\":\"ge\",\"args\":[{\"ref\":\"f\"},2],\"kwargs\":{}},"
+        "{\"name\":\"g\",\"op\":\"guard_bool\",\"args\":[{\"ref\":\"c\"},true],\"kwargs\":{}},"
+        "{\"name\":\"e\",\"op\":\"eq\",\"args\":[{\"ref\":\"s\"},{\"ref\":\"t\"}],\"kwargs\":{}},"
+        "{\"name\":\"h\",\"op\":\"guard_bool\",\"args\":[{\"ref\":\"e\"},true],\"kwargs\":{}}"
+        "],\"outputs\":[]}";
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_text(ctx, t, sizeof t - 1, "eqcls.json", &g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_env_options eo = SY_ENV_OPTIONS_INIT;
+    eo.duck_sizing = 0;
+    sy_env *env = sy_env_new(ctx, &eo);
+    sy_trace *tr;
+    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &tr), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset *gs;
+    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    static const char *const want[] = {"x.dim() == 1", "x.dtype == 0", "y.dim() == 1", "y.dtype == 0",
+                                       "x.size()[0] == y.size()[0]", "4 <= y.size()[0]"};
+    cr_assert(eq(sz, sy_gset_size(gs), 6));
+    for (size_t i = 0; i < 6; i++) cr_assert(eq(str, (char *)sy_gset_at(gs, i)->text, (char *)want[i]));
+    cr_assert(eq(sz, sy_gset_nimplied(gs), 2));
+    cr_assert(eq(str, (char *)sy_gset_implied_at(gs, 0)->text, "2 <= y.size()[0]")); /* in the order they were dropped */
+    cr_assert(eq(str, (char *)sy_gset_implied_at(gs, 1)->text, "2 <= x.size()[0]"));
+    sy_gset_free(gs);
+    sy_trace_free(tr);
+    sy_env_free(env);
+    sy_graph_free(g);
+}
