@@ -660,14 +660,7 @@ static char *texts_of(const char *path, int duck, int reverse)
     cr_assert(eq(int, sy_graph_load_file(ctx, path, &g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
     sy_env_options eo = SY_ENV_OPTIONS_INIT;
     eo.duck_sizing = duck;
-    sy_env *env = sy_env_new(ctx, &eo);
-    sy_trace *t;
-    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    sy_gset *gs;
-    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    sy_trace_free(t);
-    sy_env_free(env); /* the texts are made from the set's own copies */
+    sy_gset *gs = trace_minimize_opts(g, &eo); /* the env is freed: the texts are made from the set's own copies */
     sy_graph_free(g);
     if (!reverse) cr_assert(eq(int, sy_gset_format(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
     char *text = NULL;

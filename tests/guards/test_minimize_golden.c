@@ -204,12 +204,7 @@ Test(guards_golden, equal_sources_move_together_in_witnesses, .init = ctx_setup,
     cr_assert(eq(int, sy_graph_load_text(ctx, t, sizeof t - 1, "eqcls.json", &g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
     sy_env_options eo = SY_ENV_OPTIONS_INIT;
     eo.duck_sizing = 0;
-    sy_env *env = sy_env_new(ctx, &eo);
-    sy_trace *tr;
-    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &tr), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    sy_gset *gs;
-    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset *gs = trace_minimize_opts(g, &eo);
     static const char *const want[] = {"x.dim() == 1", "x.dtype == 0", "y.dim() == 1", "y.dtype == 0",
                                        "x.size()[0] == y.size()[0]", "4 <= y.size()[0]"};
     cr_assert(eq(sz, sy_gset_size(gs), 6));
@@ -218,7 +213,5 @@ Test(guards_golden, equal_sources_move_together_in_witnesses, .init = ctx_setup,
     cr_assert(eq(str, (char *)sy_gset_implied_at(gs, 0)->text, "2 <= y.size()[0]")); /* in the order they were dropped */
     cr_assert(eq(str, (char *)sy_gset_implied_at(gs, 1)->text, "2 <= x.size()[0]"));
     sy_gset_free(gs);
-    sy_trace_free(tr);
-    sy_env_free(env);
     sy_graph_free(g);
 }
