@@ -2223,6 +2223,97 @@ static int holds_at(witness *w, const sy_expr *d, uint32_t id, int64_t x, fmpz_t
     return fmpz_sgn(tmp) <= 0;
 }
 
+/* D(y) = d(sg * y) as an int64 (sg = 1 or -1); false on an error or a value past int64 */
+static bool dval_at(witness *w, const sy_expr *d, uint32_t id, int sg, int64_t y, fmpz_t tmp, int64_t *out)
+{
+    fmpz_set_si(tmp, sg * y);
+    sy_binding_set(&w->b, id, tmp);
+    if (sy_eval_raw(w->ctx, d, &w->b, tmp) != SY_OK) {
+        sy_ctx_reset_error(w->ctx);
+        return false;
+    }
+    if (!fmpz_fits_si(tmp)) return false;
+    *out = fmpz_get_si(tmp);
+    return true;
+}
+
+/* The end of a half-line from the values of d, not only their signs. With
+ * y = sg*x (sg = 1 up, -1 down), D(y) = d(sg*y) is non-increasing and the
+ * guard holds exactly for y >= T; T is wanted in [-R, R], given that it holds
+ * at ey. A guard over floor divisions by constants is nearly linear, so the
+ * line through D at ey and at a second point (half-way to 0, at least 64
+ * away) predicts T within a few units; galloping from the prediction
+ * brackets it and bisection ends it: ~6 evaluations instead of
+ * ~2 log2|T - ey|. T is defined by the monotone D alone, so it is the end the
+ * search from the example finds. Returns 1 (*T found), 0 (it holds at -R: no
+ * finite end in range), -1 (an error or a value past int64: the caller
+ * searches by signs). */
+static int halfline_secant(witness *w, const sy_expr *d, uint32_t id, int sg, int64_t ey, int64_t R, fmpz_t tmp, int64_t *T)
+{
+    int64_t D0, D1, Dy;
+    if (!dval_at(w, d, id, sg, ey, tmp, &D0) || D0 > 0) return -1;
+    int64_t in = ey, fail = 0; /* in: holds; fail: fails, once hasfail */
+    bool hasfail = false, held;
+    int64_t step = (ey < 0 ? -(ey / 2) : ey / 2);
+    if (step < 64) step = 64;
+    int64_t y1 = ey - step < -R ? -R : ey - step;
+    if (!dval_at(w, d, id, sg, y1, tmp, &D1)) return -1;
+    if (D1 <= 0) {
+        if (y1 == -R) return 0;
+        in = y1;
+    } else {
+        fail = y1;
+        hasfail = true;
+    }
+    /* the prediction, inside what is known: (fail, in] */
+    int64_t y = in - 1;
+    if (D1 != D0) {
+        long double est = (long double)y1 + (long double)D1 * (long double)(ey - y1) / (long double)(D1 - D0);
+        long double lo = hasfail ? (long double)fail + 1 : (long double)-R;
+        if (est < lo) est = lo;
+        if (est > (long double)in) est = (long double)in;
+        y = (int64_t)est;
+    }
+    if (y < -R) y = -R;
+    if (!dval_at(w, d, id, sg, y, tmp, &Dy)) return -1;
+    if ((held = Dy <= 0)) {
+        if (y == -R) return 0;
+        in = y;
+    } else {
+        fail = y;
+        hasfail = true;
+    }
+    /* gallop from the prediction toward the other side of the end */
+    for (int64_t st = 1;; st *= 2) {
+        int64_t x;
+        if (held) {
+            x = in - st < -R ? -R : in - st;
+            if (hasfail && x <= fail) break;
+        } else {
+            x = fail + st;
+            if (x >= in) break;
+        }
+        if (!dval_at(w, d, id, sg, x, tmp, &Dy)) return -1;
+        if (Dy <= 0) {
+            if (x == -R) return 0;
+            in = x;
+            if (!held) break;
+        } else {
+            fail = x;
+            hasfail = true;
+            if (held) break;
+        }
+    }
+    while (in - fail > 1) {
+        int64_t mid = fail + (in - fail) / 2;
+        if (!dval_at(w, d, id, sg, mid, tmp, &Dy)) return -1;
+        if (Dy <= 0) in = mid;
+        else fail = mid;
+    }
+    *T = in;
+    return 1;
+}
+
 /* The half-line of fact guard g, or false when it has none (see above). */
 static bool guard_halfline(witness *w, const gguard *g, halfline *out)
 {
@@ -2245,9 +2336,14 @@ static bool guard_halfline(witness *w, const gguard *g, halfline *out)
      * whole range. d is monotone, so the end found is the same one bisection
      * over [-R, R] finds, and a guard that holds at -R (up) / R (down) has
      * no finite end in range either way; only the points evaluated differ. */
-    int64_t lo = -R, hi = R, ex = w->gs->example[sl];
+    int64_t lo = -R, hi = R, ex = w->gs->example[sl], T = 0;
     bool ok;
-    if (ex > -R && ex < R) {
+    int sec = ex > -R && ex < R ? halfline_secant(w, d, id, up ? 1 : -1, up ? ex : -ex, R, tmp, &T) : -1;
+    if (sec >= 0) {
+        ok = sec == 1;
+        if (up) lo = T - 1, hi = T; /* the bracket the search below ends with */
+        else lo = -T, hi = -T + 1;
+    } else if (ex > -R && ex < R) {
         int64_t step = 1, in = ex, fail = ex; /* in: holds; fail: fails (once found) */
         int found = 0;
         ok = true;

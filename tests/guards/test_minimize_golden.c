@@ -215,3 +215,79 @@ Test(guards_golden, equal_sources_move_together_in_witnesses, .init = ctx_setup,
     sy_gset_free(gs);
     sy_graph_free(g);
 }
+
+/* Half-line ends found from the guard's values (a line through two points
+ * predicts the end, galloping and bisection make it exact): random guards
+ * `c <= FloorDiv(k*s + a, b)` and `FloorDiv(k*s + a, b) <= c` on one source
+ * (k of either sign; each true at the example s = 300; their ends close
+ * together) must minimize and
+ * normalize to exactly the range of s that satisfies them all, found here by
+ * brute force over [0, 20000]: a wrong end would drop a guard that is not
+ * implied, or leave a range that is not exact. */
+static int64_t floordiv_i(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+
+Test(guards_golden, half_line_ends_are_exact_on_random_floordiv_guards, .init = ctx_setup, .fini = ctx_teardown,
+     .timeout = 120)
+{
+    uint64_t seed = 0x5eed6u;
+    for (int trial = 0; trial < 24; trial++) {
+        enum { NG = 6, HI_S = 20000 };
+        int64_t k[NG], a[NG], b[NG], c[NG];
+        int up[NG];
+        char t[8192];
+        size_t len = (size_t)snprintf(t, sizeof t,
+                                      "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
+                                      "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[300],\"dynamic\":[0]},"
+                                      "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},0],\"kwargs\":{}}");
+        for (int q = 0; q < NG; q++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            uint64_t r = seed >> 20;
+            static const int64_t ks[5] = {1, 2, 3, -1, -2};
+            k[q] = ks[r % 5];
+            a[q] = (int64_t)((r >> 3) % 41) - 20;
+            b[q] = 1 + (int64_t)((r >> 9) % 6);
+            up[q] = (int)((r >> 14) & 1);
+            /* the ends cluster (lower ones in [280, 285], upper ones in [315, 320]), so that an end off by a
+             * little changes which guard is the strongest; every guard holds at 300 */
+            int64_t at = up[q] == (k[q] > 0) ? 280 + (int64_t)((r >> 15) % 6) : 320 - (int64_t)((r >> 15) % 6);
+            c[q] = floordiv_i(k[q] * at + a[q], b[q]);
+            len += (size_t)snprintf(t + len, sizeof t - len,
+                                    ",{\"name\":\"m%d\",\"op\":\"mul\",\"args\":[{\"ref\":\"s\"},%lld],\"kwargs\":{}}"
+                                    ",{\"name\":\"a%d\",\"op\":\"add\",\"args\":[{\"ref\":\"m%d\"},%lld],\"kwargs\":{}}"
+                                    ",{\"name\":\"f%d\",\"op\":\"floordiv\",\"args\":[{\"ref\":\"a%d\"},%lld],\"kwargs\":{}}"
+                                    ",{\"name\":\"c%d\",\"op\":\"%s\",\"args\":[{\"ref\":\"f%d\"},%lld],\"kwargs\":{}}"
+                                    ",{\"name\":\"g%d\",\"op\":\"guard_bool\",\"args\":[{\"ref\":\"c%d\"},true],\"kwargs\":{}}",
+                                    q, (long long)k[q], q, q, (long long)a[q], q, q, (long long)b[q], q, up[q] ? "ge" : "le", q,
+                                    (long long)c[q], q, q);
+        }
+        len += (size_t)snprintf(t + len, sizeof t - len, "],\"outputs\":[]}");
+        cr_assert(lt(sz, len, sizeof t));
+        /* the exact range by brute force (sizes >= 2: 0/1 specialization) */
+        int64_t lo = -1, hi = -1;
+        for (int64_t s = 2; s <= HI_S; s++) {
+            bool ok = true;
+            for (int q = 0; q < NG && ok; q++) {
+                int64_t f = floordiv_i(k[q] * s + a[q], b[q]);
+                ok = up[q] ? c[q] <= f : f <= c[q];
+            }
+            if (ok && lo < 0) lo = s;
+            if (ok) hi = s;
+        }
+        cr_assert(le(long, lo, 300), "trial %d", trial);
+        cr_assert(ge(long, hi, 300), "trial %d", trial);
+        char want[2][64];
+        int nw = 0;
+        if (lo == hi) snprintf(want[nw++], sizeof want[0], "x.size()[0] == %lld", (long long)lo);
+        else {
+            snprintf(want[nw++], sizeof want[0], "%lld <= x.size()[0]", (long long)lo);
+            if (hi < HI_S) snprintf(want[nw++], sizeof want[0], "x.size()[0] <= %lld", (long long)hi);
+        }
+        produced p = produce_text(t, len, "hlr.json");
+        cr_assert(eq(int, sy_gset_minimize(p.gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+
+        cr_assert(eq(sz, sy_gset_size(p.gs), (size_t)(2 + nw)), "trial %d: %zu guards", trial, sy_gset_size(p.gs));
+        for (int q = 0; q < nw; q++)
+            cr_assert(eq(str, (char *)sy_gset_at(p.gs, 2 + (size_t)q)->text, want[q]), "trial %d", trial);
+        release_all(&p);
+    }
+}
