@@ -522,6 +522,8 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
     size_t n_is_input = 0;
     sy_memo reps = {0}; /* the source variables that represent a symbol (the values of symvar) */
     bool any_stride = false; /* some input has stride sources (step 3b) */
+    size_t ndims = sy_env_ninput_dims(env);
+    unsigned char *unread_at = NULL; /* step 2: per input dim, unread_source's answer */
     /* 1. sources and tensor-match guards, per graph input */
     /* the graph's (or frontend's) inputs; without any, the inputs as sy_env_input registered them */
     size_t nsrc_in = nin ? nin : sy_env_ninputs(env);
@@ -569,10 +571,12 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
     /* An input no node reads (PyTorch #106067) gets no 0/1, static or duck guard: pass 0 takes the
      * read inputs' dims, pass 1 the unread ones, which only become the representative of a
      * symbol no read dim has and that a decision touched (e.g. a user fact on it). */
+    unread_at = sy_alloc(ctx, ndims ? ndims : 1); /* pass 0's answers for pass 1 (NULL: asked again) */
     for (int pass = 0; pass < 2; pass++)
-    for (size_t i = 0; i < sy_env_ninput_dims(env); i++) {
+    for (size_t i = 0; i < ndims; i++) {
         const sy_input_dim *d = sy_env_input_dim(env, i);
-        bool unread = unread_source(g, is_input, n_is_input, d->source);
+        bool unread = pass && unread_at ? unread_at[i] : unread_source(g, is_input, n_is_input, d->source);
+        if (!pass && unread_at) unread_at[i] = unread;
         if (unread != (pass == 1)) continue;
         if (unread && (sy_expr_is_int(d->expr) || !sy_env_symbol_touched(env, d->expr) ||
                        (sy_expr_sym_id(d->expr) < nsym && symvar[sy_expr_sym_id(d->expr)])))
@@ -616,6 +620,8 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
         }
         if (!gg) goto oom_sv;
     }
+    if (unread_at) sy_dealloc(ctx, unread_at, ndims ? ndims : 1);
+    unread_at = NULL;
     if (is_input) sy_dealloc(ctx, is_input, n_is_input);
     is_input = NULL;
     /* an unread input one of whose dims represents a symbol keeps its rank and dtype guards */
@@ -799,6 +805,7 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
 oom_sv:
     sy_dealloc(ctx, symvar, (nsym ? nsym : 1) * sizeof *symvar);
 oom:
+    if (unread_at) sy_dealloc(ctx, unread_at, ndims ? ndims : 1);
     if (is_input) sy_dealloc(ctx, is_input, n_is_input);
     if (reps.keys) sy_memo_clear(ctx, &reps);
     sy_gset_free(gs);
@@ -1339,23 +1346,31 @@ static sy_status normalize(sy_gset *gs)
 {
     sy_ctx *ctx = gs->ctx;
     gs->norm_from = gs->norm_into = 0;
-    size_t n0 = gs->n;
-    size_t *grp = sy_alloc(ctx, (n0 ? n0 : 1) * sizeof *grp);
-    if (!grp) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    size_t n0 = gs->n, ns = gs->nsrc;
+    /* the guards on one source each, grouped by source once (ascending index within a group):
+     * by_slot[at[sl] .. at[sl + 1]) */
+    size_t *by_slot = sy_alloc(ctx, (n0 ? n0 : 1) * sizeof *by_slot), *at = sy_alloc(ctx, (ns + 2) * sizeof *at);
+    if (!by_slot || !at) {
+        if (by_slot) sy_dealloc(ctx, by_slot, (n0 ? n0 : 1) * sizeof *by_slot);
+        if (at) sy_dealloc(ctx, at, (ns + 2) * sizeof *at);
+        return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    }
+    memset(at, 0, (ns + 2) * sizeof *at);
+#define NORM_MEMBER(g) (!(g)->dead && (g)->pub.nslots == 1 && (g)->pub.kind != SY_GK_TENSOR_MATCH && \
+                        (g)->pub.kind != SY_GK_RUNTIME_ASSERT)
+    for (size_t i = 0; i < n0; i++)
+        if (NORM_MEMBER(&gs->g[i])) at[gs->g[i].pub.slots[0] + 2]++;
+    for (size_t sl = 0; sl < ns; sl++) at[sl + 2] += at[sl + 1];
+    for (size_t i = 0; i < n0; i++)
+        if (NORM_MEMBER(&gs->g[i])) by_slot[at[gs->g[i].pub.slots[0] + 1]++] = i;
+#undef NORM_MEMBER
     sy_status st = SY_OK;
     const sy_expr *zero = sy_expr_int_si(ctx, 0);
-    for (size_t sl = 0; sl < gs->nsrc && !st; sl++) {
+    for (size_t sl = 0; sl < ns && !st; sl++) {
         if (!strstr(gs->sources[sl], ".size()[")) continue;
-        size_t ng = 0;
+        const size_t *grp = by_slot + at[sl], ng = at[sl + 1] - at[sl];
         bool all_plain = true;
-        for (size_t i = 0; i < n0; i++) {
-            const gguard *g = &gs->g[i];
-            if (g->dead || g->pub.nslots != 1 || g->pub.slots[0] != sl || g->pub.kind == SY_GK_TENSOR_MATCH ||
-                g->pub.kind == SY_GK_RUNTIME_ASSERT)
-                continue;
-            grp[ng++] = i;
-            all_plain &= plain_form(g->pub.expr);
-        }
+        for (size_t k = 0; k < ng; k++) all_plain &= plain_form(gs->g[grp[k]].pub.expr);
         if (!ng || all_plain) continue;
         const sy_expr *v = gs->vars[sl], *lo = NULL, *hi = NULL;
         sy_facts *f = sy_facts_new(ctx);
@@ -1477,7 +1492,8 @@ static sy_status normalize(sy_gset *gs)
         gs->norm_from += ng;
         gs->norm_into += nr;
     }
-    sy_dealloc(ctx, grp, (n0 ? n0 : 1) * sizeof *grp);
+    sy_dealloc(ctx, by_slot, (n0 ? n0 : 1) * sizeof *by_slot);
+    sy_dealloc(ctx, at, (ns + 2) * sizeof *at);
     if (st) return st;
     compact(gs);
     return SY_OK;
