@@ -482,6 +482,9 @@ static bool ready_hints(sy_env *env)
 
 static const sy_expr *first_unbacked(sy_env *env, const sy_expr *e)
 {
+    /* no unbacked symbol was ever made in this env (each one advances next_u): e reads none of its
+     * unbacked symbols, and the free-symbol walk (a third of recording a guard) is not needed */
+    if (!env->next_u) return NULL;
     const sy_expr **fs;
     size_t n;
     if (sy_expr_free_symbols(env->ctx, e, &fs, &n) != SY_OK) return NULL;
