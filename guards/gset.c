@@ -250,23 +250,51 @@ static long slot_of_var(const sy_gset *gs, const sy_expr *v)
     return s >= 0 && gs->vars[s] == v ? s : -1;
 }
 
-/* the slots read by e, sorted (in the set's arena: a guard's slots never change) */
-static sy_status set_slots(sy_gset *gs, gguard *gg)
+/* The free symbols of e when it is a relation over a sum of symbols (or
+ * true/false): the terms' monomials, distinct, into buf (cap entries); false
+ * for any other form, which the general walk handles. Most derived guards
+ * (x.dim() == 4, h == w, 2 <= h) have this form. */
+static bool linear_symbols(const sy_expr *e, const sy_expr **buf, size_t cap, size_t *n)
 {
-    const sy_expr **fs;
-    size_t n;
-    if (sy_expr_free_symbols(gs->ctx, gg->pub.expr, &fs, &n) != SY_OK) return sy_ctx_last_error(gs->ctx);
+    *n = 0;
+    if (e->kind == SY_EXPR_TRUE || e->kind == SY_EXPR_FALSE) return true;
+    if (e->kind != SY_EXPR_EQ && e->kind != SY_EXPR_NE && e->kind != SY_EXPR_LE) return false;
+    const sy_expr *d = e->args[0];
+    if (d->kind == SY_EXPR_SYM) {
+        buf[(*n)++] = d;
+        return true;
+    }
+    if (d->kind != SY_EXPR_ADD || d->n > cap) return false;
+    for (uint32_t i = 0; i < d->n; i++) {
+        if (SY_CTERMS(d)[i].mono->kind != SY_EXPR_SYM) return false;
+        buf[(*n)++] = SY_CTERMS(d)[i].mono;
+    }
+    return true;
+}
+
+/* the slots read by e, sorted (in the set's arena: a guard's slots never
+ * change); fs/nfs: e's free symbols when the caller has them, else NULL */
+static sy_status set_slots(sy_gset *gs, gguard *gg, const sy_expr *const *fs0, size_t nfs)
+{
+    const sy_expr *lin[8], **fs = NULL;
+    const sy_expr *const *use = fs0;
+    size_t n = nfs;
+    if (!use) {
+        if (linear_symbols(gg->pub.expr, lin, 8, &n)) use = lin;
+        else if (sy_expr_free_symbols(gs->ctx, gg->pub.expr, &fs, &n) != SY_OK) return sy_ctx_last_error(gs->ctx);
+        else use = fs;
+    }
     size_t *slots = galloc(gs, (n ? n : 1) * sizeof *slots);
     if (!slots) {
-        sy_mem_free(gs->ctx, fs);
+        if (fs) sy_mem_free(gs->ctx, fs);
         return sy_fail_st(gs->ctx, SY_ENOMEM, "out of memory");
     }
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        long s = slot_of_var(gs, fs[i]);
+        long s = slot_of_var(gs, use[i]);
         if (s >= 0) slots[k++] = (size_t)s;
     }
-    sy_mem_free(gs->ctx, fs);
+    if (fs) sy_mem_free(gs->ctx, fs);
     for (size_t i = 1; i < k; i++) /* insertion sort */
         for (size_t j = i; j > 0 && slots[j - 1] > slots[j]; j--) {
             size_t t = slots[j];
@@ -287,8 +315,9 @@ static char *print_show(sy_ctx *ctx, const sy_expr *e)
 }
 
 /* A new guard; its why (tx->wk) is WHY_NONE until the caller sets it. Its
- * texts are not made here (tx_format). */
-static gguard *add_guard(sy_gset *gs, sy_gset_kind kind, const sy_expr *e)
+ * texts are not made here (tx_format). fs/nfs: e's free symbols if known
+ * (else NULL). */
+static gguard *add_guard_fs(sy_gset *gs, sy_gset_kind kind, const sy_expr *e, const sy_expr *const *fs, size_t nfs)
 {
     if (!e) return NULL;
     if (gs->n == gs->cap) {
@@ -308,11 +337,13 @@ static gguard *add_guard(sy_gset *gs, sy_gset_kind kind, const sy_expr *e)
     gg->tx = tx;
     tx->expr = e;
     tx->dtype = -1;
-    if (set_slots(gs, gg) != SY_OK) return NULL;
+    if (set_slots(gs, gg, fs, nfs) != SY_OK) return NULL;
     tx->slots = gg->pub.slots;
     tx->nslots = gg->pub.nslots;
     return gg;
 }
+
+static gguard *add_guard(sy_gset *gs, sy_gset_kind kind, const sy_expr *e) { return add_guard_fs(gs, kind, e, NULL, 0); }
 
 /* add_guard with a why of kind wk and its arguments */
 static gguard *add_guard_why(sy_gset *gs, sy_gset_kind kind, const sy_expr *e, why_kind wk, const char *s0,
@@ -684,8 +715,8 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
         if (sy_expr_kind_of(e) == SY_EXPR_TRUE) continue;
         /* a guard still mentioning env symbols (unbacked) cannot be checked from sizes */
         bool unresolved = false;
-        const sy_expr **fs;
-        size_t nf;
+        const sy_expr **fs = NULL;
+        size_t nf = 0;
         /* the unbacked symbols it reads, named by what produced them:
          * "  [u0 = nz.size()[0] (from nonzero at node nz)]" */
         char legend[1024];
@@ -700,11 +731,17 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
                         ll += (size_t)snprintf(legend + ll, sizeof legend - ll, "%s%s = %s", ll ? "; " : "  [",
                                                sy_expr_sym_name(fs[k]), ui->sources[0]);
                 }
-            sy_mem_free(ctx, fs);
+        } else {
+            fs = NULL; /* the guard's slots walk again */
         }
         if (ll && ll < sizeof legend - 1) snprintf(legend + ll, sizeof legend - ll, "]");
         sy_gset_kind kind = (r->kind == SY_GUARD_RUNTIME_ASSERT || unresolved) ? SY_GK_RUNTIME_ASSERT : classify(e);
-        gguard *gg = add_guard_why(gs, kind, e, WHY_STR, "recorded during tracing", NULL, NULL, 0, 0, 0);
+        gguard *gg = add_guard_fs(gs, kind, e, fs, nf); /* the slots from the same free symbols */
+        if (fs) sy_mem_free(ctx, fs);
+        if (gg) {
+            gg->tx->wk = WHY_STR;
+            gg->tx->s[0] = "recorded during tracing";
+        }
         if (!gg) {
             st = sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx) : SY_ENOMEM;
             break;
