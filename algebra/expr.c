@@ -142,6 +142,25 @@ static size_t node_size(const sy_expr *c)
     return sizeof(sy_expr) + c->n * (c->kind == SY_EXPR_ADD ? sizeof(sy_term) : sizeof(const sy_expr *));
 }
 
+/* 1 + the deepest child's depth (0 for a leaf). */
+static unsigned cand_depth(const sy_expr *c)
+{
+    unsigned d = 0;
+    switch (c->kind) {
+    case SY_EXPR_INT:
+    case SY_EXPR_SYM: return 0;
+    case SY_EXPR_ADD:
+        for (uint32_t i = 0; i < c->n; i++)
+            if (SY_CTERMS(c)[i].mono->depth > d) d = SY_CTERMS(c)[i].mono->depth;
+        return d + 1;
+    case SY_EXPR_POW: return c->args[0]->depth + 1u;
+    default:
+        for (uint32_t i = 0; i < c->n; i++)
+            if (c->args[i]->depth > d) d = c->args[i]->depth;
+        return c->n ? d + 1 : 0;
+    }
+}
+
 const sy_expr *sy_intern(sy_ctx *ctx, const sy_expr *cand)
 {
     if (!sy_step(ctx)) return NULL;
@@ -150,6 +169,25 @@ const sy_expr *sy_intern(sy_ctx *ctx, const sy_expr *cand)
     while (ctx->table[j]) {
         if (node_equal(ctx->table[j], cand)) return ctx->table[j];
         j = (j + 1) & mask;
+    }
+    /* A new node: within the nesting and constant-size limits (expr_private.h,
+     * sy_ctx_options.max_const_bits), so that no recursive pass can run out of
+     * stack and no chain of constant arithmetic grows without bound. */
+    unsigned depth = cand_depth(cand);
+    if (depth > SY_MAX_DEPTH)
+        return sy_fail(ctx, SY_EQUOTA, "expression nested deeper than %d levels", SY_MAX_DEPTH);
+    if (cand->kind == SY_EXPR_INT && (uint64_t)fmpz_bits(&cand->u.value) > ctx->opts.max_const_bits)
+        return sy_fail(ctx, SY_EQUOTA, "constant of %llu bits exceeds max_const_bits (%llu)",
+                       (unsigned long long)fmpz_bits(&cand->u.value), (unsigned long long)ctx->opts.max_const_bits);
+    if (cand->kind == SY_EXPR_ADD) {
+        if ((uint64_t)fmpz_bits(&cand->u.c0) > ctx->opts.max_const_bits)
+            return sy_fail(ctx, SY_EQUOTA, "constant of %llu bits exceeds max_const_bits (%llu)",
+                           (unsigned long long)fmpz_bits(&cand->u.c0), (unsigned long long)ctx->opts.max_const_bits);
+        for (uint32_t i = 0; i < cand->n; i++)
+            if ((uint64_t)fmpz_bits(&SY_CTERMS(cand)[i].coef) > ctx->opts.max_const_bits)
+                return sy_fail(ctx, SY_EQUOTA, "coefficient of %llu bits exceeds max_const_bits (%llu)",
+                               (unsigned long long)fmpz_bits(&SY_CTERMS(cand)[i].coef),
+                               (unsigned long long)ctx->opts.max_const_bits);
     }
     if ((ctx->count + 1) * 2 > ctx->cap) {
         if (!table_grow(ctx)) return sy_oom(ctx);
@@ -161,6 +199,7 @@ const sy_expr *sy_intern(sy_ctx *ctx, const sy_expr *cand)
     sy_expr *e = arena_alloc(ctx, sz);
     if (!e) return sy_oom(ctx);
     memcpy(e, cand, sz);
+    e->depth = (uint16_t)depth;
     switch (cand->kind) {
     case SY_EXPR_INT:
         fmpz_init(&e->u.value);

@@ -31,7 +31,8 @@ struct sy_expr {
     uint32_t deg;    /* total degree of a monomial (1 for atoms), 0 otherwise */
     uint8_t kind;
     uint8_t isbool;
-    uint8_t pad[6];
+    uint16_t depth;  /* nesting: 0 for leaves, 1 + the deepest child's (at most SY_MAX_DEPTH) */
+    uint8_t pad[4];
     union {
         fmpz value;                               /* INT */
         struct { const char *name; uint32_t id; } sym; /* SYM */
@@ -50,6 +51,11 @@ typedef struct sy_arena_chunk {
     size_t used;
     max_align_t data[];
 } sy_arena_chunk;
+
+/* The deepest expression the context builds (sy_intern). Every recursive pass
+ * (bound, simplify, evaluation, printing, substitution, decide) recurses once
+ * per level, so the limit bounds their stack: about 1 KB a level under ASan. */
+#define SY_MAX_DEPTH 1000
 
 #define SY_SMALL_MIN (-64)
 #define SY_SMALL_MAX 1024

@@ -55,7 +55,13 @@ typedef struct sy_allocator {
  *  their values before the call).
  *  The defaults are sized so that an operation stops within about a second
  *  on a 2020s core: max_steps 20000000, max_work_terms 20000000,
- *  max_work_bytes 256 MiB. */
+ *  max_work_bytes 256 MiB.
+ *
+ *  **Nesting.** An expression nests at most 1000 levels deep (a leaf is level
+ *  0; a node is one level above its deepest argument), whatever the options:
+ *  every recursive pass recurses once per level, and the limit keeps their
+ *  stack use within about 1 MB (ASan builds included). Building a deeper node
+ *  fails with SY_EQUOTA ("expression nested deeper than 1000 levels"). */
 typedef struct sy_ctx_options {
     unsigned version;       /**< must be SY_CTX_OPTIONS_VERSION (or 1) */
     const sy_allocator *allocator; /**< NULL: the C library's malloc */
@@ -64,8 +70,12 @@ typedef struct sy_ctx_options {
     size_t max_terms;
     /** Largest exponent accepted by pow (default 4096). */
     uint64_t max_exponent;
-    /** Largest constant, in bits, that a constant power may produce
-     *  (default 1<<16). */
+    /** Largest constant, in bits, that the context builds: an integer, a
+     *  coefficient or constant term of a sum, or a constant power's result
+     *  (default 4096 bits; shape arithmetic is int64). Past it, the operation fails with
+     *  SY_EQUOTA ("constant of N bits exceeds max_const_bits"); a chain of
+     *  FloorDiv(x, 6) (whose divisor multiplies) stops there instead of
+     *  growing its constants without bound. */
     uint64_t max_const_bits;
     /** Debug aid: abort() on the first error instead of returning it.
      *  Never set in production. */
@@ -80,7 +90,7 @@ typedef struct sy_ctx_options {
 } sy_ctx_options;
 
 #define SY_CTX_OPTIONS_INIT                                                                                      \
-    {SY_CTX_OPTIONS_VERSION, NULL, 200000u, 4096u, 65536u, 0, 20000000u, 20000000u, (uint64_t)256u << 20}
+    {SY_CTX_OPTIONS_VERSION, NULL, 200000u, 4096u, 4096u, 0, 20000000u, 20000000u, (uint64_t)256u << 20}
 
 /** Fill @p opts with the defaults for options version @p version.
  *  @retval SY_OK

@@ -377,3 +377,73 @@ Test(budget, let_form_and_tree_size, .init = ctx_setup, .fini = ctx_teardown, .t
     cr_assert(len < 40 * 2000, "%zu bytes", len);
     sy_str_free(ctx, s);
 }
+
+/* Nesting is bounded at construction (SY_MAX_DEPTH, 1000 levels): the chain
+ * Mod(FloorDiv(... + y, y) + y, y) of a graph that alternates add, floordiv
+ * and mod by a size grows one level per step (FloorDiv(e + y, y) is
+ * FloorDiv(e, y) + 1), and its 10^4-step version overflowed the stack in
+ * bound. Step 667 is the first past 1000 levels; every recursive pass runs on
+ * a node of about 990 levels (a relation over it adds one). */
+Test(budget, nesting_limit_and_passes_at_the_limit, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+{
+    const sy_expr *x = sy_expr_sym(ctx, "x"), *y = sy_expr_sym(ctx, "y"), *e = x, *near = NULL;
+    int failed_at = 0;
+    for (int i = 1; i <= 2000 && !failed_at; i++) {
+        if (i == 660) near = e; /* about 990 levels: room for a relation and rewrites above it */
+        const sy_expr *a = sy_expr_add(ctx, e, y);
+        const sy_expr *n = a ? (i % 2 ? sy_expr_floordiv(ctx, a, y) : sy_expr_mod(ctx, a, y)) : NULL;
+        if (!n) {
+            failed_at = i;
+            cr_assert(eq(int, sy_ctx_last_error(ctx), SY_EQUOTA));
+            cr_assert(eq(str, (char *)sy_ctx_last_error_msg(ctx), "expression nested deeper than 1000 levels"));
+        } else {
+            e = n;
+        }
+    }
+    cr_assert(eq(int, failed_at, 667));
+    e = near;
+    sy_facts *f = sy_facts_new(ctx);
+    cr_assert(f != NULL);
+    cr_assert(eq(int, sy_facts_add(f, P("x >= 0")), SY_OK));
+    cr_assert(eq(int, sy_facts_add(f, P("y >= 1")), SY_OK));
+    const sy_expr *lo = NULL, *hi = NULL;
+    cr_assert(eq(int, sy_bound(f, e, &lo, &hi), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(str, S(lo), "1")); /* FloorDiv(a, y) + 1 with a >= 0 on top */
+    sy_truth t;
+    cr_assert(eq(int, sy_decide(f, sy_expr_rel(ctx, SY_REL_GE, e, sy_expr_int_si(ctx, 1)), &t), SY_OK));
+    cr_assert(eq(int, t, SY_TRUE));
+    cr_assert(sy_simplify(f, e) != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    const sy_expr *syms[2] = {x, y}, *vals[2] = {sy_expr_int_si(ctx, 1000), sy_expr_int_si(ctx, 7)};
+    const sy_expr *v = NULL;
+    cr_assert(eq(int, sy_expr_eval(ctx, e, 2, syms, vals, &v), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    const sy_expr *s = sy_expr_subs(ctx, e, 2, syms, vals);
+    cr_assert(s == v, "%s", sy_ctx_last_error_msg(ctx));
+    char *txt = sy_expr_print(ctx, e, SY_PRINT_CANONICAL);
+    cr_assert(txt != NULL);
+    sy_str_free(ctx, txt);
+    sy_facts_free(f);
+    /* the context goes on after the refusal */
+    cr_assert(eq(str, S(sy_expr_add(ctx, x, y)), "x + y"));
+}
+
+/* max_const_bits bounds every constant the context builds: FloorDiv(e + 1, 6)
+ * repeated multiplies the divisor by 6 (FloorDiv(FloorDiv(a, 6) + 1, 6) =
+ * FloorDiv(a + 6, 36)); 6^1585 is the first past 4096 bits. A 10^5-step graph
+ * of them had held 2 GB of constants. */
+Test(budget, constant_bits_bound_a_floordiv_chain, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+{
+    const sy_expr *e = sy_expr_sym(ctx, "x");
+    int failed_at = 0;
+    for (int i = 1; i <= 5000 && !failed_at; i++) {
+        const sy_expr *n = sy_expr_floordiv(ctx, sy_expr_add_si(ctx, e, 1), sy_expr_int_si(ctx, 6));
+        if (!n) {
+            failed_at = i;
+            cr_assert(eq(int, sy_ctx_last_error(ctx), SY_EQUOTA));
+            cr_assert(strstr(sy_ctx_last_error_msg(ctx), "exceeds max_const_bits (4096)") != NULL, "%s",
+                      sy_ctx_last_error_msg(ctx));
+        } else {
+            e = n;
+        }
+    }
+    cr_assert(eq(int, failed_at, 1585));
+}
