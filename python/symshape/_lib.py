@@ -24,18 +24,21 @@ class LibraryNotFound(ImportError):
 
 
 # --------------------------------------------------------------------------- structs (mirrors)
+# Each mirrors its C struct field for field (tests/test_binding.py compares every size and offset
+# with the C compiler's): an array of them (a guard's origins, a list's items) is indexed by size.
 class sy_loc(Structure):  # env.h
     _fields_ = [("file", c_char_p), ("line", c_long), ("function", c_char_p)]
 
 
 class sy_guard_origin(Structure):  # env.h
-    _fields_ = [("node", c_char_p), ("op", c_char_p), ("reason", c_char_p), ("count", c_uint), ("loc", sy_loc)]
+    _fields_ = [("node", c_char_p), ("op", c_char_p), ("reason", c_char_p), ("count", c_uint), ("loc", sy_loc),
+                ("required", c_int)]
 
 
 class sy_gset_guard(Structure):  # gset.h
     _fields_ = [("kind", c_int), ("expr", c_void_p), ("text", c_char_p), ("why", c_char_p), ("count", c_uint),
                 ("norigins", c_size_t), ("origins", POINTER(sy_guard_origin)), ("nslots", c_size_t),
-                ("slots", POINTER(c_size_t))]
+                ("slots", POINTER(c_size_t)), ("display", c_char_p)]
 
 
 class sy_gset_result(Structure):  # gset.h
@@ -50,9 +53,10 @@ class sy_backend_options(Structure):  # backend.h
     _fields_ = [("version", c_uint), ("prefix", c_char_p), ("env", c_void_p), ("graph", c_void_p)]
 
 
-class sy_graph_input(Structure):  # graph.h (read through a pointer only)
+class sy_graph_input(Structure):  # graph.h
     _fields_ = [("name", c_char_p), ("dtype", c_int), ("ndim", c_size_t), ("shape", POINTER(c_int64)),
-                ("dynamic", POINTER(c_int)), ("node", c_size_t)]
+                ("dynamic", POINTER(c_int)), ("node", c_size_t), ("nspec", c_size_t), ("spec", c_void_p),
+                ("strides_given", c_int), ("layout", c_int), ("strides", POINTER(c_int64))]
 
 
 class sy_tensor(Structure):  # tensor.h
@@ -71,9 +75,13 @@ class _sy_value_slice(Structure):
     _fields_ = [("start", c_void_p), ("stop", c_void_p), ("step", c_void_p)]
 
 
+class _sy_value_quot(Structure):
+    _fields_ = [("num", c_void_p), ("den", c_void_p)]
+
+
 class _sy_value_u(Union):
     _fields_ = [("i", c_void_p), ("f", ctypes.c_double), ("s", c_char_p), ("t", POINTER(sy_tensor)),
-                ("list", _sy_value_list), ("dtype", c_int), ("slice", _sy_value_slice)]
+                ("list", _sy_value_list), ("dtype", c_int), ("slice", _sy_value_slice), ("quot", _sy_value_quot)]
 
 
 sy_value._fields_ = [("kind", c_int), ("u", _sy_value_u)]

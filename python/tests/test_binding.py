@@ -5,6 +5,7 @@ import gc
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 
@@ -16,6 +17,56 @@ from symshape import sympy_conv
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES = os.path.join(ROOT, "examples")
+
+
+# ------------------------------------------------------------------ struct mirrors
+# (C struct, ctypes mirror, header): the mirror must have the C layout field for field, since
+# ctypes indexes arrays of them (a guard's origins) by its own size. A missing trailing field
+# (sy_guard_origin.required) made origins[1] read 8 bytes early: a crash on any guard with two
+# origins, which no corpus model has.
+def _mirrors():
+    from symshape import _lib
+    return [("sy_loc", _lib.sy_loc), ("sy_guard_origin", _lib.sy_guard_origin),
+            ("sy_gset_guard", _lib.sy_gset_guard), ("sy_gset_result", _lib.sy_gset_result),
+            ("sy_env_options", _lib.sy_env_options), ("sy_backend_options", _lib.sy_backend_options),
+            ("sy_graph_input", _lib.sy_graph_input), ("sy_tensor", _lib.sy_tensor), ("sy_value", _lib.sy_value)]
+
+
+def test_struct_mirrors_match_the_c_layout(tmp_path):
+    import ctypes
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if not cc:
+        pytest.skip("no C compiler to read the C layout")
+    lines = ["#include <stddef.h>", "#include <stdio.h>", '#include "symshape/symshape.h"', "int main(void) {"]
+    for cname, py in _mirrors():
+        lines.append('printf("%s %%zu\\n", sizeof(%s));' % (cname, cname))
+        for f in py._fields_:
+            lines.append('printf("%s.%s %%zu\\n", offsetof(%s, %s));' % (cname, f[0], cname, f[0]))
+    lines += ["return 0;", "}"]
+    src = tmp_path / "layout.c"
+    src.write_text("\n".join(lines) + "\n")
+    exe = tmp_path / "layout"
+    subprocess.run([cc, "-std=c11", "-I", os.path.join(ROOT, "include"), str(src), "-o", str(exe)], check=True)
+    c = dict(l.rsplit(" ", 1) for l in subprocess.run([str(exe)], check=True, capture_output=True,
+                                                       text=True).stdout.splitlines())
+    for cname, py in _mirrors():
+        assert int(c[cname]) == ctypes.sizeof(py), cname
+        for f in py._fields_:
+            assert int(c[cname + "." + f[0]]) == getattr(py, f[0]).offset, cname + "." + f[0]
+
+
+def test_guard_with_two_origins_lists_both():
+    # bilinear interpolate with recompute_scale_factor records a guard from two of its checks
+    x = {"name": "x", "op": "input", "dtype": "float32", "shape": [1, 2, 8, 8], "dynamic": [0, 1, 2, 3]}
+    nodes = [x, {"name": "up", "op": "interpolate", "args": [{"ref": "x"}],
+                 "kwargs": {"scale_factor": 0.5, "mode": "bilinear", "recompute_scale_factor": True}}]
+    g = {"format": "symshape.graph", "version": 1, "name": "two", "nodes": nodes, "outputs": [{"ref": "up"}]}
+    gs = symshape.GuardSet(g, duck_sizing=False, specialize_01=False)
+    twice = [gd for gd in gs.guards if len(gd.provenance) >= 2]
+    assert twice, [(gd.text, gd.provenance) for gd in gs.guards]
+    for gd in twice:
+        for o in gd.provenance:
+            assert o.node == "up" and o.op == "interpolate" and o.reason and o.count >= 1, gd.provenance
 
 
 # ------------------------------------------------------------------ expressions
