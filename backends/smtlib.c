@@ -418,30 +418,50 @@ static sy_status write_gset(sy_output *out, const sy_gset *gs, const char *prefi
     return st;
 }
 
+/* Text inside a `;` comment, which ends at the line's end: a line break
+ * continues the comment on the next line (the let-form of a large guard,
+ * sy_expr_print_bounded, has several lines), and any other control character
+ * (a \r that some readers take as a line end, from a model or input name)
+ * is written as '?', so no text of the model can end the comment and become
+ * a command. */
+static sy_status write_comment(sy_output *out, const char *t)
+{
+    sy_status st = SY_OK;
+    for (const char *p = t; *p && st == SY_OK; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '\n') st = sy_output_printf(out, "\n;   ");
+        else st = sy_output_write(out, c < 32 || c == 127 ? "?" : p, 1);
+    }
+    return st;
+}
+
 static sy_status render_smtlib(const sy_backend *self, const sy_gset *gs, const sy_backend_options *opts,
                                sy_output *out)
 {
     (void)self;
     const char *prefix = opts && opts->prefix ? opts->prefix : "guard";
+    for (const char *p = prefix; *p; p++)
+        if (*p == '|' || *p == '\\' || (unsigned char)*p < 32 || (unsigned char)*p == 127)
+            return sy_fail_st(sy_gset_ctx(gs), SY_EINVAL,
+                              "smtlib backend: prefix '%s' cannot stand in an SMT-LIB quoted symbol "
+                              "(no '|', '\\' or control characters)", prefix);
     size_t ng = sy_gset_size(gs), ns = sy_gset_nsources(gs);
-    sy_status st = sy_output_printf(out,
-                                    "; symshape guard set of %s: %zu guards over %zu sources (SMT-LIB 2.6).\n"
-                                    "; (define-fun |%s_I| () Bool ...) is guard I as symshape prints it; |%s_all| is\n"
-                                    "; the whole set as sy_gset_check decides it (runtime asserts excluded).\n"
-                                    "; A guard any of whose divisors is 0 fails. Check with: z3 FILE\n"
-                                    "(set-logic ALL)\n",
-                                    sy_gset_model(gs) ? sy_gset_model(gs) : "(unnamed)", ng, ns, prefix, prefix);
+    sy_status st = sy_output_printf(out, "; symshape guard set of ");
+    if (st == SY_OK) st = write_comment(out, sy_gset_model(gs) ? sy_gset_model(gs) : "(unnamed)");
+    if (st == SY_OK)
+        st = sy_output_printf(out,
+                              ": %zu guards over %zu sources (SMT-LIB 2.6).\n"
+                              "; (define-fun |%s_I| () Bool ...) is guard I as symshape prints it; |%s_all| is\n"
+                              "; the whole set as sy_gset_check decides it (runtime asserts excluded).\n"
+                              "; A guard any of whose divisors is 0 fails. Check with: z3 FILE\n"
+                              "(set-logic ALL)\n",
+                              ng, ns, prefix, prefix);
     if (st == SY_OK) st = sy_output_printf(out, "%s", smt_prelude);
     for (size_t i = 0; i < ng && st == SY_OK; i++) {
-        /* the guard's text as a comment; the let-form of a large guard
-         * (sy_expr_print_bounded) has several lines: each is a comment */
-        const char *t = sy_gset_at(gs, i)->text, *nl;
+        /* the guard's text as a comment */
         st = sy_output_printf(out, "; %s_%zu: ", prefix, i);
-        while (st == SY_OK && (nl = strchr(t, '\n')) != NULL) {
-            st = sy_output_printf(out, "%.*s\n;   ", (int)(nl - t), t);
-            t = nl + 1;
-        }
-        if (st == SY_OK) st = sy_output_printf(out, "%s\n", t);
+        if (st == SY_OK) st = write_comment(out, sy_gset_at(gs, i)->text);
+        if (st == SY_OK) st = sy_output_printf(out, "\n");
     }
     if (st == SY_OK) st = write_gset(out, gs, prefix, 1);
     if (st == SY_OK)

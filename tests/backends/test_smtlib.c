@@ -311,3 +311,56 @@ Test(smtlib, floordiv_chain_69_and_the_chain_as_a_guard_are_accepted_by_z3)
     sy_gset_free(gs);
     sy_graph_free(g);
 }
+
+/* The model's name and the guard texts (which carry input names) go into `;`
+ * comments: a line break in them continued the comment no more, so a model
+ * named "m\n(assert false)\n" made the script unsat. Every line of the script
+ * outside the prelude's definitions is now a comment or one of the script's
+ * own commands, a \r is written as '?', and z3 still says sat. A prefix that
+ * cannot stand in a quoted symbol is refused. */
+Test(smtlib, names_cannot_leave_a_comment)
+{
+    static const char G[] =
+        "{\"format\":\"symshape.graph\",\"version\":1,\"name\":\"m\\n(assert false)\\r(assert false)\\n\",\"nodes\":["
+        "{\"name\":\"x\\n(assert false)\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[2,3],\"dynamic\":[0,1]}],"
+        "\"outputs\":[{\"ref\":\"x\\n(assert false)\"}]}";
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_text(ctx, G, strlen(G), "t.json", &g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_env *env = sy_env_new(ctx, NULL);
+    sy_trace *t;
+    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset *gs;
+    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    char *script = render(gs);
+    cr_assert(strstr(script, "\r") == NULL);
+    for (const char *l = script; *l; l = strchr(l, '\n') + 1) {
+        if (!strncmp(l, "(assert ", 8)) cr_assert(strncmp(l, "(assert |guard_all|)", 20) == 0, "%.40s", l);
+        if (!strchr(l, '\n')) break;
+    }
+    cr_assert(strstr(script, "; symshape guard set of m\n;   (assert false)?(assert false)\n;   : ") != NULL, "%s", script);
+    char path[] = "/tmp/sy_smtlib_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(script, f);
+    fclose(f);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "z3 %s 2>&1", path);
+    FILE *p = popen(cmd, "r");
+    char out[256] = {0};
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    pclose(p);
+    unlink(path);
+    cr_assert(eq(str, (n ? out : ""), "sat\n"));
+    sy_mem_free(ctx, script);
+    sy_backend_options bo = SY_BACKEND_OPTIONS_INIT;
+    bo.prefix = "a|b";
+    unsigned char *data = NULL;
+    size_t len = 0;
+    cr_assert(eq(int, sy_backend_render("smtlib", gs, &bo, &data, &len), SY_EINVAL));
+    cr_assert(strstr(sy_ctx_last_error_msg(ctx), "prefix 'a|b' cannot stand in an SMT-LIB quoted symbol") != NULL);
+    sy_gset_free(gs);
+    sy_trace_free(t);
+    sy_env_free(env);
+    sy_graph_free(g);
+}
