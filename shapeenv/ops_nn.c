@@ -587,7 +587,8 @@ static sy_status interpolate(opcall *c)
             /* in*num < 2^53 keeps float(in)*sf exact */
             int64_t limit = ((int64_t)1 << 53) / num;
             if ((st = op_require(c, sy_expr_le(ctx, L, KI(c, limit)),
-                                 "interpolate: the size %s must stay below %lld for float(size)*%g to be exact",
+                                 "the size %s must be at most %lld for float(size)*%g to be exact in double precision "
+                                 "(a static size, or a scale_factor that is a power of two, needs no such bound)",
                                  sy_env_show(c->env, L), (long long)limit, sf)))
                 return st;
             const sy_expr *r = sy_expr_mul_si(ctx, L, num);
