@@ -24,9 +24,12 @@ proxy, to_bool, iter, call_module, is_leaf_module; torch.fx.Proxy / torch.fx.pro
 torch.fx.node.map_arg / map_aggregate). Tested with PyTorch 1.13 (Debian 12 python3-torch
 1.13.0a0, torchvision 0.14.1a0).
 """
+import ast
+import dis
 import functools
 import inspect
 import keyword
+import linecache
 import math
 import os
 import re
@@ -74,6 +77,63 @@ _ROOT_FILE = "<symshape-export>"
 def guard_bool(cond, expected):
     """Graph record: capture took the branch where ``cond`` was ``expected``."""
     return expected
+
+
+def _assert(cond, message):
+    """Graph record: the model's own ``assert cond, message`` (the graph op ``_assert``)."""
+    return None
+
+
+def _user_frame():
+    f = sys._getframe(1)
+    while f is not None:
+        fn = f.f_code.co_filename
+        if not (fn.startswith(_TORCH_DIR) or fn.startswith(_PKG_DIR) or fn.startswith("<")):
+            return f
+        f = f.f_back
+    return None
+
+
+def _assert_message(frame):
+    """The message of the user's ``assert`` whose test this bool() decides, or None when the
+    bool() is not an assert's: the instruction that asked for it (frame.f_lasti) is a
+    conditional jump whose false side is LOAD_ASSERTION_ERROR (``assert c`` and each operand of
+    ``assert a and b``), so false raises and true goes on. The message is the constant string of
+    ``assert c, "text"``; for a computed one (an f-string) the source text of its expression,
+    without a message ``assert`` and the test's source text."""
+    if frame is None:
+        return None
+    try:
+        ins = list(dis.get_instructions(frame.f_code))
+    except (TypeError, ValueError):
+        return None
+    at = {x.offset: k for k, x in enumerate(ins)}
+    k = at.get(frame.f_lasti)
+    if k is None or not ins[k].opname.startswith("POP_JUMP"):
+        return None
+    if ins[k].opname.endswith("IF_TRUE"):
+        r = k + 1
+    elif ins[k].opname.endswith("IF_FALSE"):
+        r = at.get(ins[k].argval)
+    else:
+        return None
+    if r is None or r >= len(ins) or ins[r].opname != "LOAD_ASSERTION_ERROR":
+        return None
+    if (r + 2 < len(ins) and ins[r + 1].opname == "LOAD_CONST" and isinstance(ins[r + 1].argval, str)
+            and (ins[r + 2].opname.startswith("CALL") or ins[r + 2].opname == "PRECALL")):
+        return ins[r + 1].argval
+    src = "".join(linecache.getlines(frame.f_code.co_filename))
+    try:
+        tree = ast.parse(src)
+    except (SyntaxError, ValueError):
+        tree = None
+    line = frame.f_lineno
+    for node in ast.walk(tree) if tree else ():
+        if isinstance(node, ast.Assert) and node.lineno <= line <= (node.end_lineno or node.lineno):
+            part = node.msg if node.msg is not None else node.test
+            text = ast.get_source_segment(src, part) or ""
+            return text if node.msg is not None else "assert " + text
+    return "assertion at %s:%d" % (frame.f_code.co_filename, line)
 
 
 def guard_int(value, expected):
@@ -312,7 +372,11 @@ class _Tracer(torch.fx.Tracer):
         if not isinstance(v, (bool, int, list, tuple, type(None), torch.Size)):
             raise self.error("bool() of a %s value cannot be recorded" % type(v).__name__, obj.node)
         b = bool(v)
-        self._guard(guard_bool, obj, b)
+        msg = _assert_message(_user_frame()) if b and isinstance(v, bool) else None
+        if msg is not None:  # the model's assert: recorded with its message (the report's reason)
+            self.create_proxy("call_function", _assert, (obj, msg), {})
+        else:
+            self._guard(guard_bool, obj, b)
         return b
 
     def to_int(self, obj, what):

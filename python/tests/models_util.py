@@ -104,3 +104,16 @@ def spatial_points(rng, n, lo, hi, extra=()):
     while len(pts) < n:
         pts.append((rng.randint(lo, hi), rng.randint(lo, hi)))
     return pts
+
+
+class Asserts(torch.nn.Module):
+    """Python asserts on sizes (test_export.test_asserts_keep_their_messages); here because pytest
+    rewrites the assert statements of test modules into its own code."""
+    def forward(self, x):
+        assert x.shape[1] % 4 == 0, "width must be divisible by 4"
+        assert x.shape[0] >= 2 and x.shape[0] <= 64, "batch out of range"
+        assert x.shape[1] > 3
+        assert x.shape[1] < 100, f"width {x.shape[1]} too large"
+        if x.shape[1] > 6:  # a branch, not an assert
+            x = x + 1
+        return x

@@ -107,6 +107,21 @@ def test_size_reads_are_recorded_with_loc():
     assert not gs.check({"x": [3, 6]})[0]
 
 
+def test_asserts_keep_their_messages():
+    # a Python assert on sizes exports as _assert with the model's message (the report's reason),
+    # not as an anonymous guard_bool; a plain if stays guard_bool
+    from models_util import Asserts  # not in a test module: pytest rewrites the asserts of those
+    doc = symshape.export(Asserts(), {"x": torch.randn(3, 8)}, dynamic={"x": [0, 1]})
+    msgs = [n["args"][1] for n in doc["nodes"] if n["op"] == "_assert"]
+    assert msgs == ["width must be divisible by 4", "batch out of range", "batch out of range",
+                    "assert x.shape[1] > 3", "f\"width {x.shape[1]} too large\""], msgs
+    assert ops(doc).count("guard_bool") == 1
+    gs = symshape.trace(doc)
+    whys = [g.why for g in gs.guards]
+    assert any("width must be divisible by 4" in w for w in whys), whys
+    assert gs.check({"x": [3, 8]})[0] and not gs.check({"x": [3, 10]})[0] and not gs.check({"x": [65, 8]})[0]
+
+
 class DataDependent(nn.Module):
     def forward(self, x):
         if x.sum() > 0:
