@@ -101,6 +101,8 @@ void sy_set_error_offset(sy_ctx *ctx, long off) { ctx->erroff = off; }
 sy_status sy_ctx_last_error(const sy_ctx *ctx) { return ctx ? ctx->err : SY_EINVAL; }
 const char *sy_ctx_last_error_msg(const sy_ctx *ctx) { return ctx ? ctx->errmsg : ""; }
 long sy_ctx_last_error_offset(const sy_ctx *ctx) { return ctx ? ctx->erroff : -1; }
+uint64_t sy_ctx_generation(const sy_ctx *ctx) { return ctx ? ctx->gen : 0; }
+
 void sy_ctx_reset_error(sy_ctx *ctx)
 {
     if (!ctx) return;

@@ -63,6 +63,10 @@ sy_graph *sy_graph_free(sy_graph *g)
     if (g->nodes) sy_dealloc(ctx, g->nodes, (g->n ? g->n : 1) * sizeof *g->nodes);
     if (g->hash) sy_dealloc(ctx, g->hash, g->hcap * sizeof *g->hash);
     if (g->refs) sy_dealloc(ctx, g->refs, g->refcap * sizeof *g->refs);
+    if (g->gv) sy_dealloc(ctx, g->gv, g->gvcap * sizeof *g->gv);
+    if (g->shapes) sy_dealloc(ctx, g->shapes, g->shapecap * sizeof *g->shapes);
+    if (g->kwnames) sy_dealloc(ctx, g->kwnames, g->kwncap * sizeof *g->kwnames);
+    if (g->reflist) sy_dealloc(ctx, g->reflist, g->reflistcap * sizeof *g->reflist);
     for (size_t i = 0; i < g->ninputs; i++) {
         sy_dealloc(ctx, (void *)g->inputs[i].shape, (g->inputs[i].ndim ? g->inputs[i].ndim : 1) * sizeof(int64_t));
         sy_dealloc(ctx, (void *)g->inputs[i].dynamic, (g->inputs[i].ndim ? g->inputs[i].ndim : 1) * sizeof(int));
@@ -289,6 +293,321 @@ static sy_status read_strides(sy_graph *g, const char *file, const char *nname, 
     return SY_OK;
 }
 
+/* ------------------------------------------------------------------ compiled arguments
+ * Each node's arguments are parsed once, here, into gval slots (graph_private.h),
+ * following sy_graph_value's reading of the JSON case by case; the trace then
+ * builds sy_values from them without jansson (about a tenth of a trace was
+ * json_object_get and sy_graph_value, callgrind on inception_v3). */
+
+/* n more elements at the end of a growable array (zeroed); false when out of memory */
+static bool grow_by(sy_ctx *ctx, void **p, size_t *len, size_t *cap, size_t elem, size_t n, size_t *first)
+{
+    if (*len + n > *cap) {
+        size_t nc = *cap ? *cap * 2 : 256;
+        while (nc < *len + n) nc *= 2;
+        void *np = sy_realloc(ctx, *p, *cap * elem, nc * elem);
+        if (!np) return false;
+        *p = np;
+        *cap = nc;
+    }
+    if (n) memset((char *)*p + *len * elem, 0, n * elem);
+    *first = *len;
+    *len += n;
+    return true;
+}
+
+static bool gv_reserve(sy_graph *g, size_t n, size_t *first)
+{
+    return grow_by(g->ctx, (void **)&g->gv, &g->ngv, &g->gvcap, sizeof *g->gv, n, first);
+}
+
+/* compile j (validated by check_value) into gv[slot] */
+static sy_status gv_compile(sy_graph *g, const json_t *j, size_t slot)
+{
+    gval v;
+    memset(&v, 0, sizeof v);
+    size_t first;
+    if (!j || json_is_null(j)) {
+        v.kind = GV_NONE;
+    } else if (json_is_true(j) || json_is_false(j)) {
+        v.kind = GV_BOOL;
+        v.u.i = json_is_true(j);
+    } else if (json_is_integer(j)) {
+        v.kind = GV_INT;
+        v.u.i = json_integer_value(j);
+    } else if (json_is_real(j)) {
+        v.kind = GV_REAL;
+        v.u.f = json_real_value(j);
+    } else if (json_is_string(j)) {
+        v.kind = GV_STR;
+        v.u.s = json_string_value(j);
+    } else if (json_is_array(j)) {
+        size_t n = json_array_size(j);
+        if (!gv_reserve(g, n, &first)) return sy_fail_st(g->ctx, SY_ENOMEM, "out of memory");
+        v.kind = GV_LIST;
+        v.u.list.n = n;
+        v.u.list.first = first;
+        g->gv[slot] = v;
+        for (size_t i = 0; i < n; i++) {
+            sy_status st = gv_compile(g, json_array_get(j, i), first + i);
+            if (st) return st;
+        }
+        return SY_OK;
+    } else {
+        const struct gref *gr = g->refs ? &g->refs[ref_slot(g, j)] : NULL;
+        const json_t *s, *dt;
+        if (gr && gr->obj) {
+            v.kind = GV_REF;
+            v.u.ref = gr->node;
+        } else if (json_object_get(j, "ref")) {
+            return sy_fail_st(g->ctx, SY_ERROR, "graph: a ref was not indexed"); /* check_value indexes every ref */
+        } else if ((s = json_object_get(j, "slice"))) {
+            if (!gv_reserve(g, 3, &first)) return sy_fail_st(g->ctx, SY_ENOMEM, "out of memory");
+            v.kind = GV_SLICE;
+            v.u.list.n = 3;
+            v.u.list.first = first;
+            g->gv[slot] = v;
+            for (size_t i = 0; i < 3; i++) {
+                sy_status st = gv_compile(g, json_array_get(s, i), first + i);
+                if (st) return st;
+            }
+            return SY_OK;
+        } else if (json_object_get(j, "ellipsis")) {
+            v.kind = GV_ELLIPSIS;
+        } else if (json_is_string(dt = json_object_get(j, "dtype")) && json_object_size(j) == 1) {
+            v.kind = sy_dtype_parse(json_string_value(dt), &v.u.dtype) ? GV_BADDTYPE : GV_DTYPE;
+            if (v.kind == GV_BADDTYPE) v.u.s = json_string_value(dt);
+        } else { /* a dict: its values as a list, in document order */
+            size_t n = json_object_size(j), k = 0;
+            if (!gv_reserve(g, n, &first)) return sy_fail_st(g->ctx, SY_ENOMEM, "out of memory");
+            v.kind = GV_LIST;
+            v.u.list.n = n;
+            v.u.list.first = first;
+            g->gv[slot] = v;
+            const char *key;
+            json_t *x;
+            json_object_foreach((json_t *)j, key, x) {
+                sy_status st = gv_compile(g, x, first + k++);
+                if (st) return st;
+            }
+            return SY_OK;
+        }
+    }
+    g->gv[slot] = v;
+    return SY_OK;
+}
+
+sy_status sy_graph_gvalue(sy_env *env, const sy_graph *g, size_t slot, const sy_value *vals, sy_value *out)
+{
+    sy_ctx *ctx = env->ctx;
+    const gval *v = &g->gv[slot];
+    *out = sy_value_none();
+    switch (v->kind) {
+    case GV_NONE: return SY_OK;
+    case GV_BOOL: *out = sy_value_bool(sy_expr_bool(ctx, v->u.i != 0)); return SY_OK;
+    case GV_INT:
+        *out = sy_value_int(sy_expr_int_si(ctx, v->u.i));
+        return out->u.i ? SY_OK : sy_ctx_last_error(ctx);
+    case GV_REAL: *out = sy_value_float(v->u.f); return SY_OK;
+    case GV_STR:
+        *out = sy_value_str(env, v->u.s);
+        return out->u.s ? SY_OK : sy_ctx_last_error(ctx);
+    case GV_REF: *out = vals[v->u.ref]; return SY_OK;
+    case GV_ELLIPSIS: out->kind = SY_V_ELLIPSIS; return SY_OK;
+    case GV_DTYPE:
+        out->kind = SY_V_DTYPE;
+        out->u.dtype = v->u.dtype;
+        return SY_OK;
+    case GV_BADDTYPE: return sy_fail_st(ctx, SY_EFORMAT, "unknown dtype '%s'", v->u.s);
+    case GV_LIST:
+    case GV_SLICE: {
+        size_t n = v->u.list.n, first = v->u.list.first;
+        bool slice = v->kind == GV_SLICE;
+        sy_value *items = sy_env_alloc(env, (n ? n : 1) * sizeof *items);
+        if (!items) return sy_ctx_last_error(ctx);
+        for (size_t i = 0; i < n; i++) {
+            sy_status st = sy_graph_gvalue(env, g, first + i, vals, &items[i]);
+            if (st) return st;
+        }
+        if (slice) {
+            out->kind = SY_V_SLICE;
+            out->u.slice.start = &items[0];
+            out->u.slice.stop = &items[1];
+            out->u.slice.step = &items[2];
+        } else {
+            out->kind = SY_V_LIST;
+            out->u.list.n = n;
+            out->u.list.items = items;
+        }
+        return SY_OK;
+    }
+    default: return sy_fail_st(ctx, SY_ERROR, "graph: bad compiled value");
+    }
+}
+
+/* The memo template of a node: its op, keyword names and compiled
+ * arguments with every ref as a placeholder, as bytes. Nodes with equal
+ * bytes build equal sy_values from equal ref values. */
+typedef struct tbuf {
+    unsigned char b[2048];
+    size_t n;
+    bool bad; /* too long, or an argument the memo does not key */
+} tbuf;
+
+static void tput(tbuf *t, const void *p, size_t n)
+{
+    if (t->bad || n > sizeof t->b - t->n) {
+        t->bad = true;
+        return;
+    }
+    memcpy(t->b + t->n, p, n);
+    t->n += n;
+}
+static void tword(tbuf *t, uint64_t w) { tput(t, &w, sizeof w); }
+static void tstr(tbuf *t, const char *s)
+{
+    size_t n = strlen(s);
+    tword(t, n);
+    tput(t, s, n);
+}
+
+static void tval(sy_graph *g, tbuf *t, size_t slot, int depth)
+{
+    const gval *v = &g->gv[slot];
+    if (depth > 8) {
+        t->bad = true;
+        return;
+    }
+    tput(t, &v->kind, 1);
+    switch (v->kind) {
+    case GV_NONE:
+    case GV_ELLIPSIS: break;
+    case GV_BOOL:
+    case GV_INT: tword(t, (uint64_t)v->u.i); break;
+    case GV_REAL: tput(t, &v->u.f, sizeof v->u.f); break;
+    case GV_STR: tstr(t, v->u.s); break;
+    case GV_DTYPE: tword(t, (uint64_t)v->u.dtype); break;
+    case GV_REF: /* the placeholder: the ref's value is in the trace's key */
+        if (!grow_by(g->ctx, (void **)&g->reflist, &g->nreflist, &g->reflistcap, sizeof *g->reflist, 1, &(size_t){0})) t->bad = true;
+        else g->reflist[g->nreflist - 1] = v->u.ref;
+        break;
+    case GV_LIST:
+    case GV_SLICE:
+        tword(t, v->u.list.n);
+        for (size_t i = 0; i < v->u.list.n && !t->bad; i++) tval(g, t, v->u.list.first + i, depth + 1);
+        break;
+    default: t->bad = true; break;
+    }
+}
+
+/* template bytes -> id, while loading */
+typedef struct ttab {
+    struct tent { uint64_t h; size_t n, id; unsigned char *b; } *e;
+    size_t cap, n;
+} ttab;
+
+static void ttab_free(sy_ctx *ctx, ttab *tt)
+{
+    for (size_t i = 0; i < tt->cap; i++)
+        if (tt->e[i].b) sy_dealloc(ctx, tt->e[i].b, tt->e[i].n ? tt->e[i].n : 1);
+    if (tt->e) sy_dealloc(ctx, tt->e, tt->cap * sizeof *tt->e);
+}
+
+/* the id of t's bytes (1-based; equal bytes, equal id); 0 when out of memory */
+static size_t ttab_id(sy_ctx *ctx, ttab *tt, const tbuf *t)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < t->n; i++) h = (h ^ t->b[i]) * 1099511628211ull;
+    if ((tt->n + 1) * 2 > tt->cap) {
+        size_t nc = tt->cap ? tt->cap * 2 : 64;
+        struct tent *ne = sy_alloc(ctx, nc * sizeof *ne);
+        if (!ne) return 0;
+        memset(ne, 0, nc * sizeof *ne);
+        for (size_t i = 0; i < tt->cap; i++)
+            if (tt->e[i].b) {
+                size_t j = (size_t)tt->e[i].h & (nc - 1);
+                while (ne[j].b) j = (j + 1) & (nc - 1);
+                ne[j] = tt->e[i];
+            }
+        if (tt->e) sy_dealloc(ctx, tt->e, tt->cap * sizeof *tt->e);
+        tt->e = ne;
+        tt->cap = nc;
+    }
+    size_t j = (size_t)h & (tt->cap - 1);
+    for (; tt->e[j].b; j = (j + 1) & (tt->cap - 1))
+        if (tt->e[j].h == h && tt->e[j].n == t->n && !memcmp(tt->e[j].b, t->b, t->n)) return tt->e[j].id;
+    unsigned char *b = sy_alloc(ctx, t->n ? t->n : 1);
+    if (!b) return 0;
+    memcpy(b, t->b, t->n);
+    tt->e[j] = (struct tent){h, t->n, ++tt->n, b};
+    return tt->n;
+}
+
+/* Compile node i (validated): its kind, shape, arguments and memo template. */
+static sy_status compile_node(sy_graph *g, size_t i, ttab *tt)
+{
+    sy_ctx *ctx = g->ctx;
+    gnode *nd = &g->nodes[i];
+    const json_t *j = nd->j;
+    const char *op = nd->op;
+    if (!strcmp(op, "input") || !strcmp(op, "param")) {
+        nd->kind = op[0] == 'i' ? GN_INPUT : GN_PARAM;
+        sy_dtype_parse(json_string_value(json_object_get(j, "dtype")), &nd->dtype); /* validated */
+        const json_t *sh = json_object_get(j, "shape");
+        nd->ndim = json_array_size(sh);
+        if (!grow_by(ctx, (void **)&g->shapes, &g->nshapes, &g->shapecap, sizeof *g->shapes, nd->ndim, &nd->shape))
+            return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        for (size_t k = 0; k < nd->ndim; k++) g->shapes[nd->shape + k] = json_integer_value(json_array_get(sh, k));
+        return SY_OK;
+    }
+    if (!strcmp(op, "constant")) {
+        nd->kind = GN_CONSTANT;
+        nd->na = 1;
+        if (!gv_reserve(g, 1, &nd->args)) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        return gv_compile(g, json_object_get(j, "value"), nd->args);
+    }
+    nd->kind = GN_CALL;
+    const json_t *args = json_object_get(j, "args"), *kw = json_object_get(j, "kwargs");
+    nd->na = json_array_size(args);
+    nd->nk = json_object_size(kw);
+    if (!gv_reserve(g, nd->na, &nd->args) || !gv_reserve(g, nd->nk, &nd->kwv) ||
+        !grow_by(ctx, (void **)&g->kwnames, &g->nkwn, &g->kwncap, sizeof *g->kwnames, nd->nk, &nd->kw))
+        return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    sy_status st;
+    for (size_t k = 0; k < nd->na; k++)
+        if ((st = gv_compile(g, json_array_get(args, k), nd->args + k))) return st;
+    size_t k = 0;
+    const char *key;
+    json_t *val;
+    json_object_foreach((json_t *)kw, key, val) {
+        g->kwnames[nd->kw + k] = key;
+        if ((st = gv_compile(g, val, nd->kwv + k))) return st;
+        k++;
+    }
+    for (k = 0; k < nd->na; k++) {
+        const gval *v = &g->gv[nd->args + k];
+        if (v->kind == GV_STR && strstr(v->u.s, "Proxy(")) nd->proxy = true;
+    }
+    if (nd->proxy || !sy_env_op_memoizable(op)) return SY_OK;
+    static _Thread_local tbuf t; /* 2 KiB: off the stack */
+    t.n = 0;
+    t.bad = false;
+    tstr(&t, op);
+    nd->refl = g->nreflist;
+    tword(&t, nd->na);
+    for (k = 0; k < nd->na && !t.bad; k++) tval(g, &t, nd->args + k, 0);
+    tword(&t, nd->nk);
+    for (k = 0; k < nd->nk && !t.bad; k++) {
+        tstr(&t, g->kwnames[nd->kw + k]);
+        tval(g, &t, nd->kwv + k, 0);
+    }
+    nd->nref = g->nreflist - nd->refl;
+    if (t.bad) return SY_OK; /* not memoized */
+    if (!(nd->tid = ttab_id(ctx, tt, &t))) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    nd->memo = true;
+    return SY_OK;
+}
+
 sy_status sy_graph_load_text(sy_ctx *ctx, const char *text, size_t len, const char *name, sy_graph **out)
 {
     if (!ctx) return SY_EINVAL;
@@ -307,6 +626,7 @@ sy_status sy_graph_load_text(sy_ctx *ctx, const char *text, size_t len, const ch
     g->ctx = ctx;
     g->root = root;
     sy_status st = SY_OK;
+    ttab tt = {NULL, 0, 0}; /* memo templates, while loading */
     if (!json_is_object(root)) {
         st = gerr(ctx, file, SY_EFORMAT, "the document must be a JSON object");
         goto fail;
@@ -363,6 +683,7 @@ sy_status sy_graph_load_text(sy_ctx *ctx, const char *text, size_t len, const ch
             st = gerr(ctx, file, SY_EFORMAT, "node name '%s' is not unique", nname);
             goto fail;
         }
+        memset(&g->nodes[i], 0, sizeof g->nodes[i]);
         g->nodes[i].name = nname;
         g->nodes[i].op = json_string_value(jo);
         g->nodes[i].j = nd;
@@ -431,7 +752,10 @@ sy_status sy_graph_load_text(sy_ctx *ctx, const char *text, size_t len, const ch
                 if ((st = check_value(g, file, nname, (long)i, val, 0))) goto fail;
             }
         }
+        if ((st = compile_node(g, i, &tt))) goto fail;
     }
+    ttab_free(ctx, &tt);
+    tt = (ttab){NULL, 0, 0};
     g->outputs = json_object_get(root, "outputs");
     if (!json_is_array(g->outputs)) {
         st = gerr(ctx, file, SY_EFORMAT, "\"outputs\" must be a list");
@@ -443,6 +767,7 @@ sy_status sy_graph_load_text(sy_ctx *ctx, const char *text, size_t len, const ch
 oom:
     st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
 fail:
+    ttab_free(ctx, &tt);
     sy_graph_free(g);
     return st;
 }

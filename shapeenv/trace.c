@@ -20,12 +20,16 @@ struct sy_trace {
  * Many nodes apply one op with the same arguments to inputs whose sizes and
  * strides are the very same interned expressions (the blocks of a stage, the
  * branches of an inception module). The trace keeps, per call, a key of
- *   the op name, the arguments and keyword arguments (tensors by dtype, rank,
- *   size and stride expressions; ints and bools by expression; floats,
- *   strings, dtypes by value; lists and slices recursively),
+ *   the node's template id (gnode.tid, given at load: nodes share it when
+ *   they have the same op, keyword names and compiled arguments but for
+ *   their refs, so equal ids and equal ref values give equal arguments),
+ *   the values of its refs in order (tensors by dtype, rank, size and stride
+ *   expressions; ints and bools by expression; floats, strings, dtypes by
+ *   value; lists and slices recursively),
  *   the fact set's version (sy_facts_version) and the context's rollback
- *   generation,
- * and reuses the result of an earlier call with the same key.
+ *   generation (sy_ctx_generation),
+ * and reuses the result of an earlier call with the same key (a hit builds
+ * no argument values at all).
  *
  * Why this gives the same answer as running the op again: an op's result is
  * a function of its arguments, the facts (decisions and replacements) and the
@@ -365,19 +369,14 @@ static sy_status run_nodes(sy_env *env, const sy_graph *g, size_t from, size_t t
     for (size_t i = from; i < to; i++) {
         const gnode *nd = &g->nodes[i];
         sy_status st = SY_OK;
-        if (!strcmp(nd->op, "input") || !strcmp(nd->op, "param")) {
-            const json_t *jshape = json_object_get(nd->j, "shape");
-            sy_dtype dt = SY_DT_FLOAT32;
-            sy_dtype_parse(json_string_value(json_object_get(nd->j, "dtype")), &dt);
-            size_t nd_ = json_array_size(jshape);
-            int64_t shape[64];
+        if (nd->kind == GN_INPUT || nd->kind == GN_PARAM) {
+            sy_dtype dt = nd->dtype;
+            size_t nd_ = nd->ndim;
+            const int64_t *shape = nd_ ? g->shapes + nd->shape : NULL;
             sy_dim_policy pol[64];
             if (nd_ > 64) return sy_fail_st(ctx, SY_EUNSUPPORTED, "node '%s': more than 64 dims", nd->name);
-            for (size_t k = 0; k < nd_; k++) {
-                shape[k] = json_integer_value(json_array_get(jshape, k));
-                pol[k] = SY_DIM_STATIC;
-            }
-            if (!strcmp(nd->op, "input")) {
+            for (size_t k = 0; k < nd_; k++) pol[k] = SY_DIM_STATIC;
+            if (nd->kind == GN_INPUT) {
                 /* the graph lists its inputs in node order: a cursor finds each
                  * in O(1) (a scan per input node was quadratic in 10^3 inputs) */
                 const sy_graph_input *in = NULL;
@@ -444,47 +443,24 @@ static sy_status run_nodes(sy_env *env, const sy_graph *g, size_t from, size_t t
             }
             continue;
         }
-        if (!strcmp(nd->op, "constant")) {
-            if ((st = sy_graph_value(env, g, json_object_get(nd->j, "value"), vals, &vals[i])))
+        if (nd->kind == GN_CONSTANT) {
+            if ((st = sy_graph_gvalue(env, g, nd->args, vals, &vals[i])))
                 return sy_fail_st(ctx, st, "node '%s' (constant): %s", nd->name, sy_ctx_last_error_msg(ctx));
             continue;
         }
-        const json_t *args = json_object_get(nd->j, "args"), *kw = json_object_get(nd->j, "kwargs");
-        size_t na = json_array_size(args), nk = json_object_size(kw);
-        sy_value *av = sy_env_alloc(env, (na ? na : 1) * sizeof *av);
-        sy_value *kv = sy_env_alloc(env, (nk ? nk : 1) * sizeof *kv);
-        const char **kn = sy_env_alloc(env, (nk ? nk : 1) * sizeof *kn);
-        if (!av || !kv || !kn) return sy_ctx_last_error(ctx);
-        for (size_t k = 0; k < na && !st; k++)
-            if (!(st = sy_graph_value(env, g, json_array_get(args, k), vals, &av[k]))) st = resolve_proxies(env, g, vals, i, &av[k]);
-        size_t k = 0;
-        const char *key;
-        json_t *val;
-        json_object_foreach((json_t *)kw, key, val) {
-            if (st) break;
-            kn[k] = key;
-            st = sy_graph_value(env, g, val, vals, &kv[k]);
-            k++;
-        }
-        if (st) return sy_fail_st(ctx, st, "node '%s' (%s): %s", nd->name, nd->op, sy_ctx_last_error_msg(ctx));
+        size_t na = nd->na, nk = nd->nk;
         /* the op memo (above): the key, and a reuse when an earlier node had it */
         kbuf *mk = NULL;
         uint64_t kh = 0;
-        if (memo && memo->on && sy_env_op_memoizable(nd->op)) {
+        if (memo && memo->on && nd->memo) {
             static _Thread_local kbuf kb; /* 4 KiB: off the stack; run_nodes does not recurse */
             mk = &kb;
             mk->n = 0;
             mk->bad = false;
-            kstr(mk, nd->op);
+            kword(mk, nd->tid);
             kword(mk, sy_facts_version(env->facts));
-            kword(mk, ctx->gen);
-            kword(mk, na);
-            for (size_t a = 0; a < na && !mk->bad; a++) kvalue(mk, &av[a], 0);
-            kword(mk, nk);
-            for (size_t a = 0; a < nk && !mk->bad; a++) {
-                kstr(mk, kn[a]);
-                kvalue(mk, &kv[a], 0);
-            }
+            kword(mk, sy_ctx_generation(ctx));
+            for (size_t a = 0; a < nd->nref && !mk->bad; a++) kvalue(mk, &vals[g->reflist[nd->refl + a]], 0);
             if (mk->bad) mk = NULL;
             else {
                 kh = khash(mk);
@@ -497,6 +473,14 @@ static sy_status run_nodes(sy_env *env, const sy_graph *g, size_t from, size_t t
                 }
             }
         }
+        sy_value *av = sy_env_alloc(env, (na ? na : 1) * sizeof *av);
+        sy_value *kv = sy_env_alloc(env, (nk ? nk : 1) * sizeof *kv);
+        if (!av || !kv) return sy_ctx_last_error(ctx);
+        const char *const *kn = nk ? g->kwnames + nd->kw : NULL;
+        for (size_t k = 0; k < na && !st; k++)
+            if (!(st = sy_graph_gvalue(env, g, nd->args + k, vals, &av[k])) && nd->proxy) st = resolve_proxies(env, g, vals, i, &av[k]);
+        for (size_t k = 0; k < nk && !st; k++) st = sy_graph_gvalue(env, g, nd->kwv + k, vals, &kv[k]);
+        if (st) return sy_fail_st(ctx, st, "node '%s' (%s): %s", nd->name, nd->op, sy_ctx_last_error_msg(ctx));
         envmark before, after;
         if (mk) env_mark(env, &before);
         sy_provenance where = {nd->name, nd->op, NULL};

@@ -122,6 +122,15 @@ SY_API long sy_ctx_last_error_offset(const sy_ctx *ctx);
 /** Clear the last error. */
 SY_API void sy_ctx_reset_error(sy_ctx *ctx);
 
+/** The context's rollback generation: a counter that grows each time a spent
+ *  work budget ends an operation (see "Work budgets" above), whether or not
+ *  the operation's nodes were released. A node's address may be reused for
+ *  another expression only after such a release, so a cache outside the
+ *  algebra that is keyed on expression addresses stays valid while the
+ *  generation it was filled in is current (the trace's op memo keys on it).
+ *  Starts at 0 in a new context; 0 for NULL. No error. */
+SY_API uint64_t sy_ctx_generation(const sy_ctx *ctx);
+
 /** Statistics of a context's intern table. */
 typedef struct sy_ctx_stats {
     size_t nodes;        /**< expression nodes interned */
