@@ -71,6 +71,10 @@ struct sy_env {
     /* sy_env_mul's products on the pair of factors (open addressing) */
     struct sy_env_prod { const sy_expr *a, *b, *r; } *prod;
     size_t nprod, prodcap;
+    /* sy_env_contig_strides: row-major strides by the sizes (ops.c; open
+     * addressing; tables and arrays in the env's arena) */
+    struct sy_env_cstr { uint64_t h; size_t ndim; const sy_expr *const *sizes, *const *strides; } *cstr;
+    size_t ncstr, cstrcap;
     /* touch(): nodes whose symbols are all marked touched already */
     sy_memo touched_nodes;
     bool touched_ready;
@@ -223,6 +227,11 @@ sy_status op_decide_bool(opcall *c, const sy_expr *rel, const char *reason, int 
 /* *out = 1 when the facts prove rel, without recording a guard or touching a
  * symbol (so no range guard follows); 0 when false or undecided */
 sy_status op_known_true(opcall *c, const sy_expr *rel, int *out);
+/* The row-major (contiguous) strides of sizes[0..ndim): env-owned and
+ * immutable, the same array for equal sizes (the same expressions) while the
+ * env lives; NULL when out of memory. sizes_owned: sizes is itself an
+ * env-owned array that is never changed (kept as the key, else copied). */
+const sy_expr *const *sy_env_contig_strides(sy_env *env, size_t ndim, const sy_expr *const *sizes, bool sizes_owned);
 /* a new contiguous tensor (sizes copied) */
 const sy_tensor *op_new_tensor(opcall *c, sy_dtype dt, size_t ndim, const sy_expr *const *sizes);
 sy_status op_set_tensor(opcall *c, sy_dtype dt, size_t ndim, const sy_expr *const *sizes);

@@ -39,9 +39,12 @@ sy_status op_set_strided(opcall *c, sy_dtype dt, size_t ndim, const sy_expr *con
     return SY_OK;
 }
 
-static const sy_expr **dense_strides(opcall *c, size_t ndim, const sy_expr *const *sizes, const size_t *perm)
+static const sy_expr *const *dense_strides(opcall *c, size_t ndim, const sy_expr *const *sizes, const size_t *perm)
 {
     /* perm[0] is the fastest moving dim (stride 1), as in TensorIterator */
+    size_t q = 0;
+    while (q < ndim && perm[q] == ndim - 1 - q) q++;
+    if (q == ndim) return sy_env_contig_strides(c->env, ndim, sizes, false); /* row-major: the shared array */
     const sy_expr **st = sy_env_alloc(c->env, (ndim ? ndim : 1) * sizeof *st);
     if (!st) return NULL;
     const sy_expr *acc = KI(c, 1);
@@ -135,7 +138,7 @@ sy_status op_ti_strides(opcall *c, size_t nops, const sy_tensor *const *ops, siz
             }
         }
     }
-    const sy_expr **r = dense_strides(c, ndim, sizes, perm);
+    const sy_expr *const *r = dense_strides(c, ndim, sizes, perm);
     if (!r) return sy_ctx_last_error(ctx);
     *out = r;
     return SY_OK;
