@@ -29,6 +29,8 @@ typedef struct {
  * shown in the let-form (sy_expr_print_let) instead of the canonical text */
 #define SY_SHOW_LET_NODES 100000u
 
+#define SY_XMEMO_KEY 8  /* words of an sy_env_xmemo key */
+#define SY_XMEMO_VALS 3 /* expressions of an sy_env_xmemo entry */
 struct sy_env {
     sy_ctx *ctx;
     sy_env_options opts;
@@ -75,6 +77,9 @@ struct sy_env {
      * addressing; tables and arrays in the env's arena) */
     struct sy_env_cstr { uint64_t h; size_t ndim; const sy_expr *const *sizes, *const *strides; } *cstr;
     size_t ncstr, cstrcap;
+    /* sy_env_xmemo: op rules' pure size formulas by their operands (ops.c) */
+    struct sy_env_xm { uint64_t k[SY_XMEMO_KEY], gen; const sy_expr *r[SY_XMEMO_VALS]; } *xm;
+    size_t nxm, xmcap;
     /* touch(): nodes whose symbols are all marked touched already */
     sy_memo touched_nodes;
     bool touched_ready;
@@ -232,6 +237,21 @@ sy_status op_known_true(opcall *c, const sy_expr *rel, int *out);
  * env lives; NULL when out of memory. sizes_owned: sizes is itself an
  * env-owned array that is never changed (kept as the key, else copied). */
 const sy_expr *const *sy_env_contig_strides(sy_env *env, size_t ndim, const sy_expr *const *sizes, bool sizes_owned);
+/* A memo of pure expression work inside op rules (a convolution's or a
+ * pooling's per-dim output size: the H and W of a square input, or the same
+ * spatial size in the branches of a module, repeat the construction). key:
+ * SY_XMEMO_KEY words naming the formula (a tag word first) and its operands
+ * (expression addresses, integers); the values: SY_XMEMO_VALS expressions
+ * (NULL allowed). Only for results that are a function of the key alone:
+ * hash-consed construction from the same expressions and integers gives the
+ * same nodes, so a hit returns what the construction would. No decision, no
+ * fact, no side effect may be memoized this way. An entry holds for the
+ * context's generation it was made in (sy_ctx_generation: addresses may be
+ * reused after a rollback). get: the stored values or NULL; put: a failed
+ * allocation only loses the entry. */
+enum { SY_XM_CONV_PAD = 1, SY_XM_CONV_OUT, SY_XM_POOL }; /* the tags (key[0]); 0: an empty slot */
+const sy_expr *const *sy_env_xmemo_get(sy_env *env, const uint64_t key[SY_XMEMO_KEY]);
+void sy_env_xmemo_put(sy_env *env, const uint64_t key[SY_XMEMO_KEY], const sy_expr *const vals[SY_XMEMO_VALS]);
 /* a new contiguous tensor (sizes copied) */
 const sy_tensor *op_new_tensor(opcall *c, sy_dtype dt, size_t ndim, const sy_expr *const *sizes);
 sy_status op_set_tensor(opcall *c, sy_dtype dt, size_t ndim, const sy_expr *const *sizes);

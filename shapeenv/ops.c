@@ -175,6 +175,55 @@ const sy_expr *const *sy_env_contig_strides(sy_env *env, size_t ndim, const sy_e
     return st;
 }
 
+/* ------------------------------------------------------------------ expression memo (env_private.h) */
+
+static uint64_t xm_hash(const uint64_t *k)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (size_t i = 0; i < SY_XMEMO_KEY; i++) {
+        h = (h ^ k[i]) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+/* the slot of key: its entry, or the empty slot where it goes */
+static size_t xm_slot(const sy_env *env, const uint64_t *k)
+{
+    size_t m = env->xmcap - 1, j = (size_t)xm_hash(k) & m;
+    while (env->xm[j].k[0] && memcmp(env->xm[j].k, k, sizeof env->xm[j].k)) j = (j + 1) & m;
+    return j;
+}
+
+const sy_expr *const *sy_env_xmemo_get(sy_env *env, const uint64_t key[SY_XMEMO_KEY])
+{
+    if (!env->xmcap || !key[0]) return NULL;
+    const struct sy_env_xm *e = &env->xm[xm_slot(env, key)];
+    return e->k[0] && e->gen == sy_ctx_generation(env->ctx) ? e->r : NULL;
+}
+
+void sy_env_xmemo_put(sy_env *env, const uint64_t key[SY_XMEMO_KEY], const sy_expr *const vals[SY_XMEMO_VALS])
+{
+    if (!key[0]) return; /* tag 0 marks an empty slot */
+    if ((env->nxm + 1) * 2 > env->xmcap) { /* grow (the old table stays in the arena) */
+        size_t nc = env->xmcap ? env->xmcap * 2 : 64, oc = env->xmcap;
+        struct sy_env_xm *nt = sy_env_alloc(env, nc * sizeof *nt), *ot = env->xm;
+        if (!nt) {
+            sy_ctx_reset_error(env->ctx); /* only the entry is lost */
+            return;
+        }
+        env->xm = nt; /* zeroed by sy_env_alloc */
+        env->xmcap = nc;
+        for (size_t i = 0; i < oc; i++)
+            if (ot[i].k[0]) env->xm[xm_slot(env, ot[i].k)] = ot[i];
+    }
+    struct sy_env_xm *e = &env->xm[xm_slot(env, key)];
+    if (!e->k[0]) env->nxm++;
+    memcpy(e->k, key, sizeof e->k);
+    e->gen = sy_ctx_generation(env->ctx);
+    memcpy(e->r, vals, sizeof e->r);
+}
+
 static const sy_tensor *tensor_make(sy_env *env, sy_dtype dtype, size_t ndim, const sy_expr *const *sizes,
                                     const sy_expr *const *strides, int contiguous);
 

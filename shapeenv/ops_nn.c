@@ -129,11 +129,21 @@ static sy_status conv(opcall *c)
         return st ? st : op_err(c, SY_EINVAL, "bias must be 1-D");
     const sy_expr *const *L = x->sizes + (batched ? 2 : 1);
     for (size_t i = 0; i < nsp; i++) {
+        /* memoized by the operands (sy_env_xmemo: pure construction) */
+        uint64_t key[SY_XMEMO_KEY] = {SY_XM_CONV_PAD, (uintptr_t)L[i], (uintptr_t)w->sizes[2 + i], (uint64_t)dil[i], (uint64_t)pad[i],
+                                      (uint64_t)same};
+        const sy_expr *const *hit = sy_env_xmemo_get(c->env, key);
+        if (hit) {
+            dks[i] = hit[0];
+            padded[i] = hit[1];
+            continue;
+        }
         /* d*(k-1)+1; the constant parts in exact arithmetic: padding may be near int64 */
         dks[i] = sy_expr_add_si(ctx, sy_expr_mul_si(ctx, sy_expr_add_si(ctx, w->sizes[2 + i], -1), dil[i]), 1);
         padded[i] = same ? sy_expr_add_si(ctx, dks[i], -1) : sy_expr_mul_si(ctx, KI(c, pad[i]), 2);
         padded[i] = sy_expr_add(ctx, L[i], padded[i]);
         if (!dks[i] || !padded[i]) return sy_ctx_last_error(ctx);
+        sy_env_xmemo_put(c->env, key, (const sy_expr *const[SY_XMEMO_VALS]){dks[i], padded[i], NULL});
     }
     if (!transposed)
         for (size_t i = 0; i < nsp; i++)
@@ -156,12 +166,20 @@ static sy_status conv(opcall *c)
     size_t first = o;
     for (size_t i = 0; i < nsp; i++) {
         const sy_expr *r;
+        uint64_t key[SY_XMEMO_KEY] = {SY_XM_CONV_OUT, (uintptr_t)L[i], (uintptr_t)dks[i], (uintptr_t)padded[i], (uint64_t)stride[i],
+                                      (uint64_t)pad[i], (uint64_t)opad[i], (uint64_t)(same | transposed << 1)};
+        const sy_expr *const *hit = sy_env_xmemo_get(c->env, key);
+        if (hit) {
+            out[o++] = hit[0];
+            continue;
+        }
         if (transposed) /* (L - 1)*s - 2p + d*(k - 1) + output_padding + 1 */
             r = sy_expr_add(ctx, sy_expr_add(ctx, sy_expr_mul_si(ctx, sy_expr_add_si(ctx, L[i], -1), stride[i]), dks[i]),
                             sy_expr_sub(ctx, KI(c, opad[i]), sy_expr_mul_si(ctx, KI(c, pad[i]), 2)));
         else
             r = same ? L[i] : sy_expr_add_si(ctx, sy_expr_floordiv(ctx, sy_expr_sub(ctx, padded[i], dks[i]), KI(c, stride[i])), 1);
         if (!r) return sy_ctx_last_error(ctx);
+        sy_env_xmemo_put(c->env, key, (const sy_expr *const[SY_XMEMO_VALS]){r, NULL, NULL});
         out[o++] = r;
     }
     if (transposed)
@@ -223,16 +241,33 @@ static sy_status pool(opcall *c)
     for (size_t i = 0; i < first; i++) out[i] = x->sizes[i];
     for (size_t i = 0; i < nsp; i++) {
         const sy_expr *L = x->sizes[first + i];
-        /* exact: dilation*(kernel - 1) may pass int64 */
-        const sy_expr *num = sy_expr_sub(ctx, sy_expr_add_si(ctx, L, 2 * p[i] - 1), sy_expr_mul_si(ctx, KI(c, k[i] - 1), d[i]));
-        if (ceil_mode) num = sy_expr_add_si(ctx, num, s[i] - 1);
-        const sy_expr *r = sy_expr_add_si(ctx, sy_expr_floordiv(ctx, num, KI(c, s[i])), 1);
-        if (!r) return sy_ctx_last_error(ctx);
+        /* the sizes memoized by the operands (sy_env_xmemo: pure construction;
+         * the ceil_mode decision is made on every call) */
+        uint64_t key[SY_XMEMO_KEY] = {SY_XM_POOL, (uintptr_t)L, (uint64_t)k[i], (uint64_t)s[i], (uint64_t)p[i], (uint64_t)d[i],
+                                      (uint64_t)ceil_mode};
+        const sy_expr *const *hit = sy_env_xmemo_get(c->env, key);
+        const sy_expr *r, *cond = NULL, *rm1 = NULL;
+        if (hit) {
+            r = hit[0];
+            cond = hit[1];
+            rm1 = hit[2];
+        } else {
+            /* exact: dilation*(kernel - 1) may pass int64 */
+            const sy_expr *num = sy_expr_sub(ctx, sy_expr_add_si(ctx, L, 2 * p[i] - 1), sy_expr_mul_si(ctx, KI(c, k[i] - 1), d[i]));
+            if (ceil_mode) num = sy_expr_add_si(ctx, num, s[i] - 1);
+            r = sy_expr_add_si(ctx, sy_expr_floordiv(ctx, num, KI(c, s[i])), 1);
+            if (!r) return sy_ctx_last_error(ctx);
+            if (ceil_mode) {
+                rm1 = sy_expr_add_si(ctx, r, -1);
+                cond = sy_expr_ge(ctx, sy_expr_mul_si(ctx, rm1, s[i]), sy_expr_add_si(ctx, L, p[i]));
+                if (!rm1 || !cond) return sy_ctx_last_error(ctx);
+            }
+            sy_env_xmemo_put(c->env, key, (const sy_expr *const[SY_XMEMO_VALS]){r, cond, rm1});
+        }
         if (ceil_mode) {
             int dec;
-            const sy_expr *cond = sy_expr_ge(ctx, sy_expr_mul_si(ctx, sy_expr_add_si(ctx, r, -1), s[i]), sy_expr_add_si(ctx, L, p[i]));
             if ((st = op_decide_bool(c, cond, "ceil_mode: does the last window start outside the input?", &dec))) return st;
-            if (dec) r = sy_expr_add_si(ctx, r, -1);
+            if (dec) r = rm1;
         }
         out[first + i] = r;
     }
