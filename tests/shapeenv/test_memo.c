@@ -122,6 +122,47 @@ Test(shapeenv_memo, not_stored_after_an_unknown_or_a_guard, .init = ctx_setup, .
     sy_graph_free(g);
 }
 
+/* The rule that a call which met an "unknown" decision is not stored, in
+ * isolation: no guard, no fact, no symbol. x has explicit strides (not
+ * contiguous) and symbolic H and W, so a convolution's layout rule asks
+ * whether a stride is below a symbolic product (maybe_channels_last in
+ * layout.c: 100 < 10*W and the like) and the facts cannot tell. Both calls
+ * have the same key (nothing changed in between), and neither may be served
+ * from the memo: without the rule, c1 would be stored and c2 a hit. */
+#define XS "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[2,3,8,8],\"dynamic\":[0,2,3]," \
+           "\"strides\":[1000,1,100,10]},"
+#define W1 "{\"name\":\"w\",\"op\":\"param\",\"dtype\":\"float32\",\"shape\":[4,3,1,1]},"
+#define CONV1(n) "{\"name\":\"" n "\",\"op\":\"conv2d\",\"args\":[{\"ref\":\"x\"},{\"ref\":\"w\"}]}"
+#define DOCS(nodes, out) "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":[" XS W1 nodes "],\"outputs\":[" out "]}"
+
+Test(shapeenv_memo, not_stored_after_an_unknown_without_a_guard, .init = ctx_setup, .fini = ctx_teardown)
+{
+    sy_env *env0, *env;
+    sy_graph *g0, *g;
+    sy_trace *t0 = trace_doc(DOCS(CONV1("c1"), "{\"ref\":\"c1\"}"), &env0, &g0);
+    size_t guards_one = sy_env_nguards(env0);
+    sy_trace *t = trace_doc(DOCS(CONV1("c1") "," CONV1("c2"), "{\"ref\":\"c2\"}"), &env, &g);
+    sy_trace_memo_stats m;
+    sy_trace_get_memo_stats(t, &m);
+    print_stats("unknown", &m);
+    sy_decide_stats ds;
+    sy_facts_get_stats(sy_env_facts(env), &ds);
+    cr_assert(lt(sz, 0, ds.unknown), "the layout rule met no unknown: the test does not test the rule");
+    cr_assert(eq(sz, sy_env_nguards(env), guards_one), "a convolution recorded a guard: the test does not isolate the rule");
+    cr_assert(eq(sz, m.lookups, 2));
+    cr_assert(eq(sz, m.hits, 0));
+    cr_assert(eq(sz, m.stored, 0));
+    cr_assert(eq(sz, m.refused, 2));
+    /* the layout the re-run gives: not modelled (the facts do not tell) */
+    cr_assert(eq(ptr, (void *)tensor_at(g, t, "c2")->strides, NULL));
+    sy_trace_free(t0);
+    sy_env_free(env0);
+    sy_graph_free(g0);
+    sy_trace_free(t);
+    sy_env_free(env);
+    sy_graph_free(g);
+}
+
 /* nonzero makes an unbacked symbol: impure, never looked up, and the second
  * call has a symbol of its own */
 Test(shapeenv_memo, unbacked_ops_are_not_memoized, .init = ctx_setup, .fini = ctx_teardown)
