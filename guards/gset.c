@@ -1693,9 +1693,12 @@ static sy_status classify_violation(sy_gset *gs, sy_facts *f0, size_t gi, sy_gse
         if (hl && hh && l == h) {
             out->kind = SY_VIOL_PINNED;
             if ((l == 0 || l == 1) && l < d0->min && !g->pub.norigins) /* 0/1 specialization of the example */
-                snprintf(buf, sizeof buf, "%s%s%s = Dim('%s', min=%lld) keeps size %lld dynamic (or --no-specialize-01); else static %lld",
-                         d0->name ? d0->name : "", d0->name ? "" : gs->sources[grp[0]], "", d0->name ? d0->name : gs->sources[grp[0]],
-                         (long long)l, (long long)l, (long long)l);
+                if (d0->name)
+                    snprintf(buf, sizeof buf, "%s = Dim('%s', min=%lld) keeps size %lld dynamic (or --no-specialize-01); else static %lld",
+                             d0->name, d0->name, (long long)l, (long long)l, (long long)l);
+                else /* a Dim's name is an identifier: the unnamed form, as for a narrowed range below */
+                    snprintf(buf, sizeof buf, "%s: Dim(min=%lld) keeps size %lld dynamic (or --no-specialize-01); else static %lld",
+                             gs->sources[grp[0]], (long long)l, (long long)l, (long long)l);
             else snprintf(buf, sizeof buf, "static %lld%s", (long long)l, why);
         } else if (hl || hh) {
             /* exactly a narrower range? g must hold everywhere in [l, h] */

@@ -367,6 +367,11 @@ const sy_expr *sy_env_create_symbol_spec(sy_env *env, int64_t example, const cha
     int64_t lo = spec->min != SY_DIM_SPEC_UNSET ? spec->min : (env->opts.specialize_zero_one ? 2 : 0), hi = spec->max;
     char label[160], rng[64];
     snprintf(label, sizeof label, "%s%s%s", spec->name ? "'" : "", spec->name ? spec->name : src, spec->name ? "'" : "");
+    if (hi >= 0 && lo > hi) /* @..1: without a minimum the range starts at 2 (0/1 specialization) */
+        return sy_fail(ctx, SY_EINVAL,
+                       "%s's declared range @..%lld is empty: without a minimum a size symbol starts at 2 "
+                       "(0/1 specialization); give the minimum (@0..%lld) or use --no-specialize-01",
+                       label, (long long)hi, (long long)hi);
     if (hi >= 0 && example > hi) {
         range_text(rng, sizeof rng, lo, hi);
         return sy_fail(ctx, SY_EINVAL, "%s = %lld at the example is outside %s's declared range %s", src, (long long)example,

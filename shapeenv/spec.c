@@ -99,10 +99,12 @@ sy_status sy_input_spec_parse(sy_ctx *ctx, const char *text, size_t len, sy_inpu
                     if (!read_int(text, len, &i, &d->min)) return perr(ctx, text, len, at, "the minimum does not fit int64");
                     has_lo = true;
                 }
+                if (i < len && text[i] == '-') return perr(ctx, text, len, i, "a bound of a size range must be non-negative");
                 if (i + 1 >= len || text[i] != '.' || text[i + 1] != '.')
                     return perr(ctx, text, len, i, "expected '..' in the range @MIN..MAX (either bound may be left out)");
                 i += 2;
                 at = i;
+                if (i < len && text[i] == '-') return perr(ctx, text, len, i, "a bound of a size range must be non-negative");
                 if (i < len && isdigit((unsigned char)text[i])) {
                     if (!read_int(text, len, &i, &d->max)) return perr(ctx, text, len, at, "the maximum does not fit int64");
                     has_hi = true;

@@ -69,6 +69,8 @@ Test(shapeenv_spec, every_error_names_its_column, .init = ctx_setup, .fini = ctx
         {"x=0:h@5.6", "column 8: expected '..'"},
         {"x=0:h@..", "column 9: a range needs at least one bound"},
         {"x=0:h@9..3", "column 10: the range is empty (MIN > MAX)"},
+        {"x=0@-1..5", "column 5: a bound of a size range must be non-negative"},
+        {"x=0@2..-5", "column 8: a bound of a size range must be non-negative"},
         {"x=0:h@99999999999999999999..", "column 7: the minimum does not fit int64"},
         {"x=0:h@..99999999999999999999", "column 9: the maximum does not fit int64"},
         {"x=0,", "column 5: expected a dim after ','"},
@@ -230,6 +232,8 @@ Test(shapeenv_spec, an_example_outside_its_spec_is_an_error, .init = ctx_setup, 
         {"[]", "[4,3,8,9]", "x=2:h,3:h", "dims named 'h' are declared equal, but x.size()[2] = 8 and x.size()[3] = 9 at the example"},
         {"[]", "[4,3,8,8]", "x=2:h@2..64,3:h@2..32", "'h' is declared with two ranges: [2, 64] (at x.size()[2]) and [2, 32] (at x.size()[3])"},
         {"[]", "[4,3,8,8]", "x=4:h", "dynamic spec of input 'x': no dim 4 (it is 4-D)"},
+        {"[]", "[1,3,8,8]", "x=0@..1", "x.size()[0]'s declared range @..1 is empty: without a minimum a size symbol starts at 2 "
+                                      "(0/1 specialization); give the minimum (@0..1) or use --no-specialize-01"},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         sy_status st;
