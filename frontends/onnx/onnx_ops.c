@@ -1859,14 +1859,113 @@ static sy_status op_depthtospace(ox_call *c)
 
 /* ------------------------------------------------------------------ Resize */
 
-/* floor(d * scale) exactly: a float scale is the dyadic rational m / 2^e */
-static const sy_expr *scale_dim(ox_call *c, const sy_expr *d, double scale)
+/* Resize/Upsample output size for a float32 scale, as the runtimes compute it:
+ * onnx shape inference (onnx/defs/tensor/utils.cc resizeShapeInferenceHelper)
+ * takes static_cast<int64_t>(std::floor(static_cast<float>(dim) * scale)), and
+ * onnxruntime (core/providers/cpu/tensor/upsamplebase.h ComputeOutputShape)
+ * static_cast<int64_t>(scales[i] * input_dims[i]), the same float32 product
+ * (dim is converted to float, scales are positive). The rounding of fl32(d) and
+ * of the product makes this differ from floor(d * s) for the exact value of s
+ * (10 * 0.7f is 7 in float32, floor(10 * 11744051 / 2^24) = 6). */
+static int64_t fl32_scaled(int64_t d, float s)
 {
-    int e = 0;
-    double m = scale;
-    while (m != floor(m) && e < 60) m *= 2, e++;
-    if (m != floor(m) || fabs(m) > 9e15) return NULL;
-    return sy_expr_floordiv(c->ctx, sy_expr_mul_si(c->ctx, d, (int64_t)m), K(c, (int64_t)1 << e));
+    float p = (float)((float)d * s); /* the cast rounds to float32 whatever FLT_EVAL_METHOD is */
+    return (int64_t)floorf(p);
+}
+
+#define SCALE_HCAP 65536 /* exhaustive check of a candidate formula over [0, SCALE_HCAP] */
+
+/* a rational P/Q with floor(fl32(d * s)) == floor(d * P / Q) for 0 <= d <= *hmax:
+ * the continued-fraction convergents of the float's exact value m / 2^E, smallest
+ * denominator first (the exact value is the last), each checked by evaluation at
+ * every d in [0, SCALE_HCAP]; the first that holds there is taken, else the one
+ * that holds over the longest prefix [0, H] (1.3f: 13/10 up to 89; no rational
+ * does better, since floor(fl32(10 * 1.3f)) = 13 needs P/Q >= 1.3 and
+ * floor(fl32(90 * 1.3f)) = 116 needs P/Q < 1.3). The exact value
+ * also holds, without evaluation, while d * m < 2^24 (m odd; d = 2^24 when m = 1):
+ * then fl32(d) = d and the product is exact. Returns 0 when no candidate fits
+ * (a scale >= 2^31, or no convergent with terms < 2^40 holds at d = 0). */
+static int scale_rational(float s, int64_t *p, int64_t *q, int64_t *hmax)
+{
+    int k;
+    double f = frexp((double)s, &k); /* s = f * 2^k, f in [0.5, 1) */
+    uint64_t m = (uint64_t)ldexp(f, 24);
+    int E = 24 - k; /* s = m / 2^E */
+    while (m && !(m & 1) && E > 0) m >>= 1, E--;
+    uint64_t odd = m;
+    while (odd && !(odd & 1)) odd >>= 1;
+    int64_t exact_h = odd == 1 ? ((int64_t)1 << 24) : (int64_t)(((1 << 24) - 1) / odd);
+    if (E <= 0) { /* an integer */
+        if (E < -30 || (m << -E) >= ((uint64_t)1 << 31)) return 0;
+        *p = (int64_t)(m << -E), *q = 1, *hmax = exact_h;
+        return 1;
+    }
+    if (E > 62) { /* s < 2^-38: fl32(d * s) < 1 for every d <= 2^24, hence 0 */
+        *p = 0, *q = 1, *hmax = (int64_t)1 << 24;
+        return 1;
+    }
+    if (E <= 40 && exact_h >= SCALE_HCAP) {
+        *p = (int64_t)m, *q = (int64_t)1 << E, *hmax = exact_h;
+        return 1;
+    }
+    /* convergents of m / 2^E by Euclid: h_n = a_n h_{n-1} + h_{n-2} */
+    uint64_t num = m, den = (uint64_t)1 << E;
+    uint64_t h1 = 1, h2 = 0, k1 = 0, k2 = 1; /* h_{-1}, h_{-2}, k_{-1}, k_{-2} */
+    int64_t best = 0; /* the longest prefix [0, best) a candidate holds over */
+    while (den) {
+        uint64_t a = num / den, r = num % den;
+        if (a && (h1 > (((uint64_t)1 << 40) - h2) / a || k1 > (((uint64_t)1 << 40) - k2) / a)) break;
+        uint64_t hn = a * h1 + h2, kn = a * k1 + k2;
+        h2 = h1, h1 = hn, k2 = k1, k1 = kn;
+        num = den, den = r;
+        int64_t d = 0;
+        for (; d <= SCALE_HCAP; d++)
+            if (fl32_scaled(d, s) != (int64_t)((uint64_t)d * hn / kn)) break;
+        if (d > SCALE_HCAP) {
+            *p = (int64_t)hn, *q = (int64_t)kn;
+            *hmax = den == 0 && exact_h > SCALE_HCAP ? exact_h : SCALE_HCAP;
+            return 1;
+        }
+        if (d > best) best = d, *p = (int64_t)hn, *q = (int64_t)kn, *hmax = d - 1;
+    }
+    return best > 0;
+}
+
+/* floor(fl32(d * scale)): the float32 value when d is static; else FloorDiv(P*d, Q)
+ * (scale_rational) and the guard d <= H where that is not known to hold */
+typedef struct {
+    float s[MAXR];
+    int64_t p[MAXR], q[MAXR], hmax[MAXR];
+    size_t n;
+} scale_memo; /* the scales of one node (h and w usually share one) */
+
+static sy_status scale_dim(ox_call *c, scale_memo *mm, const sy_expr *d, double scale, const sy_expr **out)
+{
+    float s = (float)scale;
+    *out = NULL;
+    if (!(s > 0) || isinf(s)) return ox_err(c, SY_EINVAL, "scales must be positive and finite");
+    int64_t v;
+    if (sy_expr_get_si(d, &v) == SY_OK) {
+        float pr = (float)((float)v * s);
+        if (!(pr < 9.2233720368547758e18f)) return ox_err(c, SY_EOVERFLOW, "output size %lld * %.9g does not fit int64", (long long)v, (double)s);
+        *out = K(c, fl32_scaled(v, s));
+        return SY_OK;
+    }
+    sy_ctx_reset_error(c->ctx);
+    size_t j = 0;
+    while (j < mm->n && mm->s[j] != s) j++;
+    if (j == mm->n) {
+        if (!scale_rational(s, &mm->p[j], &mm->q[j], &mm->hmax[j]))
+            return ox_err(c, SY_EUNSUPPORTED, "scale %.9g on a symbolic dim is not supported", (double)s);
+        mm->s[mm->n++] = s;
+    }
+    int64_t p = mm->p[j], q = mm->q[j], hmax = mm->hmax[j];
+    TRY(require(c, sy_expr_le(c->ctx, d, K(c, hmax)),
+                "%s: floor(d * %.9g) in float32 equals FloorDiv(%lld*d, %lld) for d <= %lld", c->node->op_type, (double)s, (long long)p,
+                (long long)q, (long long)hmax));
+    *out = sy_expr_floordiv(c->ctx, sy_expr_mul_si(c->ctx, d, p), K(c, q));
+    CHK(*out);
+    return SY_OK;
 }
 
 /* Resize-18 / -13 / -11 (X, roi, scales, sizes), Upsample-9 (X, scales):
@@ -1880,6 +1979,8 @@ static sy_status op_resize(ox_call *c)
     int up = !strcmp(c->node->op_type, "Upsample");
     size_t ksc = up ? 1 : 2, ksz = 3;
     const sy_expr *d[MAXR];
+    scale_memo mm;
+    mm.n = 0;
     if (x->ndim > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");
     for (size_t i = 0; i < x->ndim; i++) d[i] = x->sizes[i];
     size_t naxes;
@@ -1919,8 +2020,7 @@ static sy_status op_resize(ox_call *c)
         if (!sc) return ox_err(c, SY_EINVAL, "one of scales or sizes is required");
         if (n != m) return ox_err(c, SY_EINVAL, "scales has %zu entries, expected %zu", n, m);
         for (size_t i = 0; i < m; i++) {
-            d[ax[i]] = scale_dim(c, x->sizes[ax[i]], sc[i]);
-            if (!d[ax[i]]) return ox_err(c, SY_EUNSUPPORTED, "scale %g is not a dyadic rational", sc[i]);
+            TRY(scale_dim(c, &mm, x->sizes[ax[i]], sc[i], &d[ax[i]]));
         }
         return set_out(c, 0, c->in[0]->elem, x->ndim, d);
     }
@@ -1932,9 +2032,7 @@ static sy_status op_resize(ox_call *c)
     }
     if (s->nv != m) return ox_err(c, SY_EINVAL, "scales has %zu entries, expected %zu", (size_t)s->nv, m);
     for (size_t i = 0; i < m; i++) {
-        if (!(s->fv[i] > 0)) return ox_err(c, SY_EINVAL, "scales must be positive");
-        d[ax[i]] = scale_dim(c, x->sizes[ax[i]], s->fv[i]);
-        if (!d[ax[i]]) return ox_err(c, SY_EUNSUPPORTED, "scale %g is not a dyadic rational", s->fv[i]);
+        TRY(scale_dim(c, &mm, x->sizes[ax[i]], s->fv[i], &d[ax[i]]));
     }
     return set_out(c, 0, c->in[0]->elem, x->ndim, d);
 }

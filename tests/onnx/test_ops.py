@@ -172,6 +172,50 @@ rs = [N("Shape", ["x"], ["s"]), N("Slice", ["s", "b", "e"], ["nc"]), N("Concat",
 case("resize_sizes", model(rs, X4, [i64("b", [0]), i64("e", [2]), i64("hw", [32, 48])], opset=13), [2, 3, 32, 48], env, E)
 case("resize_scales", model([N("Resize", ["x", "", "sc"], ["y"], mode="nearest")], X4, [f32("sc", [1, 1, 2.0, 0.75])], opset=13),
      [2, 3, 448, 150], env, E, text=["n", 3, "2*h", "FloorDiv(3*w, 4)"])
+# Resize with a scale that is not a power-of-two fraction: the runtimes compute
+# floor(float32(d) * scale) in float32 (onnx resizeShapeInferenceHelper, onnxruntime
+# UpsampleBase::ComputeOutputShape), 10 * 0.7f = 7 (the exact value of 0.7f gives 6);
+# a symbolic dim gets the formula that matches float32 over the longest prefix and
+# the guard h <= its end (1.3f: floor(fl32(90 * 1.3f)) = 116, no rational matches past 89)
+def fl32_resize(d, s):
+    return int(np.floor(np.float32(np.float32(d) * np.float32(s))))
+
+
+for sc, want_text, hmax in ((0.7, "FloorDiv(7*h, 10)", 65536), (1.3, "h + FloorDiv(3*h, 10)", 89), (0.75, "FloorDiv(3*h, 4)", 5592405), (2.0, "2*h", 16777216)):
+    for op, opset in (("Resize", 13), ("Upsample", 11)):  # Upsample-9 is deprecated, still read in opset 11
+        name = "%s_scale_%s" % (op.lower(), str(sc).replace(".", ""))
+        ins = ["x", "", "sc"] if op == "Resize" else ["x", "sc"]
+        m = model([N(op, ins, ["y"], mode="nearest")], [("x", [1, 1, "h", 10])], [f32("sc", [1, 1, sc, sc])], opset=opset)
+        j = case(name, m, None, args=["--example", "x=1,1,50,10"])
+        ncases += 1
+        if j is None:
+            continue
+        dims = j["values"]["y"]
+        if dims[2] != want_text or dims[3] != fl32_resize(10, sc):
+            fails.append("%s: %s, expected [.., %r, %d]" % (name, dims, want_text, fl32_resize(10, sc)))
+        bad_h = [h for h in set(range(0, min(3000, hmax + 1))) | set(range(max(0, hmax - 3000), hmax + 1)) if eval(dims[2], {"__builtins__": {}}, dict(NS, h=h)) != fl32_resize(h, sc)]
+        if bad_h:
+            fails.append("%s: %s differs from float32 at h = %s" % (name, dims[2], bad_h[:5]))
+        if not any(g["guard"] == "h <= %d" % hmax for g in j["guards"]):
+            fails.append("%s: no guard h <= %d in %s" % (name, hmax, [g["guard"] for g in j["guards"]]))
+        # static: the float32 value, as onnx's own shape inference gives it; -o writes it
+        ms = model([N(op, ins, ["r"], mode="nearest"), N("Relu", ["r"], ["y"])], [("x", [1, 1, 10, 10])], [f32("sc", [1, 1, sc, sc])], opset=opset)
+        try:
+            ref = onnx.shape_inference.infer_shapes(ms, strict_mode=True)
+            ref_dims = [d.dim_value for v in ref.graph.value_info if v.name == "r" for d in v.type.tensor_type.shape.dim]
+        except Exception:  # no shape inference for the deprecated Upsample in opset 11
+            ref_dims = None
+        want = [1, 1, fl32_resize(10, sc), fl32_resize(10, sc)]
+        case(name + "_static", ms, want)
+        if ref_dims and ref_dims != want:
+            fails.append("%s: onnx.shape_inference gives %s, float32 %s" % (name, ref_dims, want))
+        out = os.path.join(TMP, "op_%s_static_out.onnx" % name)
+        r = subprocess.run([SYM, "infer", os.path.join(TMP, "op_%s_static.onnx" % name), "-o", out], capture_output=True, text=True)
+        ncases += 1
+        got = [d.dim_value for v in onnx.load(out).graph.value_info if v.name == "r"
+               for d in v.type.tensor_type.shape.dim] if r.returncode == 0 else r.stderr
+        if got != want:
+            fails.append("%s: infer -o wrote %s, expected %s" % (name, got, want))
 # Softmax, LayerNormalization-17 (Mean output), BatchNormalization, InstanceNormalization, Dropout (mask)
 case("layernorm", model([N("LayerNormalization", ["x", "g"], ["y", "m"], axis=2)], X4, [f32("g", np.ones((224, 200)))], opset=17, outputs=("y", "m")),
      [2, 3, 1, 1], env, E, value="m")
