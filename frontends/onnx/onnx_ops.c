@@ -307,8 +307,10 @@ static sy_status elt_values(ox_call *c, size_t n, size_t ndo, const sy_expr *con
             return SY_OK;
         }
     size_t total = 1;
-    for (size_t d = 0; d < ndo; d++) total *= (size_t)od[d];
-    if (total > SY_ONNX_MAX_VALUES) return SY_OK;
+    for (size_t d = 0; d < ndo; d++) {
+        if (od[d] && total > SY_ONNX_MAX_VALUES / (size_t)od[d]) return SY_OK; /* too many (and the product could wrap) */
+        total *= (size_t)od[d];
+    }
     for (size_t k = 0; k < n; k++) {
         if (!has(c, k)) continue;
         if (!(iv[k] = (const sy_expr **)vals(c, k, &nv[k])) || !const_shape(T(c, k), td[k])) return SY_OK;
@@ -1058,7 +1060,7 @@ static sy_status slice_len(ox_call *c, const sy_expr *dim, const sy_expr *s, int
     if (se) e = se;
     sy_ctx_reset_error(x);
     const sy_expr *l = step > 0 ? sy_expr_ceildiv(x, sy_expr_sub(x, e, s), K(c, step))
-                                : sy_expr_ceildiv(x, sy_expr_sub(x, s, e), K(c, -step));
+                                : sy_expr_ceildiv(x, sy_expr_sub(x, s, e), sy_expr_neg(x, K(c, step))); /* -INT64_MIN: in the algebra */
     l = sy_expr_max(x, K(c, 0), l);
     CHK(l);
     const sy_expr *sl = sy_simplify(f, l);
@@ -1300,6 +1302,7 @@ static sy_status op_expand(ox_call *c)
             sy_ctx_reset_error(c->ctx);
             return SY_OK;
         }
+        if (v < 0 || (v && tot > SY_ONNX_MAX_VALUES / v)) return SY_OK; /* too many values to carry (and tot*v could pass int64) */
         tot *= v;
     }
     if (c->in[0]->iv && c->in[0]->nv == 1 && tot <= SY_ONNX_MAX_VALUES) {
@@ -1347,7 +1350,8 @@ static sy_status op_range(ox_call *c)
     TRY(concrete(c, dl[0], "Range delta", &delta));
     if (delta == 0) return ox_err(c, SY_EINVAL, "delta is 0");
     const sy_expr *diff = sy_expr_sub(c->ctx, l[0], s[0]);
-    d = delta > 0 ? sy_expr_ceildiv(c->ctx, diff, K(c, delta)) : sy_expr_ceildiv(c->ctx, sy_expr_neg(c->ctx, diff), K(c, -delta));
+    d = delta > 0 ? sy_expr_ceildiv(c->ctx, diff, K(c, delta))
+                  : sy_expr_ceildiv(c->ctx, sy_expr_neg(c->ctx, diff), sy_expr_neg(c->ctx, K(c, delta))); /* -INT64_MIN: in the algebra */
     d = sy_expr_max(c->ctx, d, K(c, 0));
     CHK(d);
     const sy_expr *sd = sy_simplify(sy_env_facts(c->env), d);
@@ -1358,7 +1362,7 @@ static sy_status op_range(ox_call *c)
     if (sy_expr_get_si(d, &len) == SY_OK && len <= SY_ONNX_MAX_VALUES) {
         const sy_expr **v = ox_alloc(c, (len ? (size_t)len : 1) * sizeof *v);
         CHK(v);
-        for (int64_t i = 0; i < len; i++) v[i] = sy_expr_add(c->ctx, s[0], K(c, i * delta));
+        for (int64_t i = 0; i < len; i++) v[i] = sy_expr_add(c->ctx, s[0], sy_expr_mul_si(c->ctx, K(c, i), delta)); /* i*delta can pass int64 */
         return set_vals(c, 0, (size_t)len, v);
     }
     sy_ctx_reset_error(c->ctx);
@@ -1843,14 +1847,15 @@ static sy_status op_depthtospace(ox_call *c)
     if (b <= 0) return ox_err(c, SY_EINVAL, "blocksize must be positive");
     const sy_expr *d[4] = {x->sizes[0], x->sizes[1], x->sizes[2], x->sizes[3]};
     if (!strcmp(c->node->op_type, "DepthToSpace")) {
-        TRY(require(c, sy_expr_eq(c->ctx, sy_expr_mod(c->ctx, d[1], K(c, b * b)), K(c, 0)), "DepthToSpace: C divisible by blocksize^2"));
-        d[1] = sy_expr_floordiv(c->ctx, d[1], K(c, b * b));
+        const sy_expr *bb = sy_expr_mul(c->ctx, K(c, b), K(c, b)); /* b*b can pass int64 */
+        TRY(require(c, sy_expr_eq(c->ctx, sy_expr_mod(c->ctx, d[1], bb), K(c, 0)), "DepthToSpace: C divisible by blocksize^2"));
+        d[1] = sy_expr_floordiv(c->ctx, d[1], bb);
         d[2] = sy_expr_mul_si(c->ctx, d[2], b);
         d[3] = sy_expr_mul_si(c->ctx, d[3], b);
     } else {
         TRY(require(c, sy_expr_eq(c->ctx, sy_expr_mod(c->ctx, d[2], K(c, b)), K(c, 0)), "SpaceToDepth: H divisible by blocksize"));
         TRY(require(c, sy_expr_eq(c->ctx, sy_expr_mod(c->ctx, d[3], K(c, b)), K(c, 0)), "SpaceToDepth: W divisible by blocksize"));
-        d[1] = sy_expr_mul_si(c->ctx, d[1], b * b);
+        d[1] = sy_expr_mul(c->ctx, d[1], sy_expr_mul(c->ctx, K(c, b), K(c, b)));
         d[2] = sy_expr_floordiv(c->ctx, d[2], K(c, b));
         d[3] = sy_expr_floordiv(c->ctx, d[3], K(c, b));
     }

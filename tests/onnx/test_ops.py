@@ -137,6 +137,17 @@ case("slice_step", model([N("Slice", ["x", "s", "e", "a", "st"], ["y"])], X4, [i
 case("slice_negstep", model([N("Slice", ["x", "s", "e", "a", "st"], ["y"])], X4,
      [i64("s", [-1]), i64("e", [-I64MAX - 1]), i64("a", [2]), i64("st", [-1])]), [2, 3, 224, 200], env, E)
 case("slice_clamp", model([N("Slice", ["x", "s", "e", "a"], ["y"])], X4, [i64("s", [5]), i64("e", [1000]), i64("a", [1])]), [2, 0, 224, 200], env, E)
+# step INT64_MIN: its negation is computed in the algebra (-INT64_MIN overflowed int64); numpy gives the lengths
+I64MIN = -I64MAX - 1
+xs = np.zeros((2, 3, 224, 200), np.float32)
+for nm, st, en in (("slice_min_step", I64MIN, I64MAX), ("slice_min_step_rev", I64MAX, I64MIN), ("slice_min_step_mid", 5, 0)):
+    want = list(xs[:, st:en:I64MIN].shape)
+    case(nm, model([N("Slice", ["x", "s", "e", "a", "st"], ["y"])], X4, [i64("s", [st]), i64("e", [en]), i64("a", [1]), i64("st", [I64MIN])]),
+         want, env, E)
+# Range with delta INT64_MIN (one element), and elements start + i*delta past int64 in the product
+case("range_min_delta", model([N("Range", ["z", "l", "d"], ["y"])], X4, [i64("z", 0), i64("l", -5), i64("d", I64MIN)]), [1], env, E)
+case("range_big_delta", model([N("Range", ["z", "l", "d"], ["y"])], X4, [i64("z", I64MIN), i64("l", I64MAX), i64("d", 2**62)]),
+     [len(range(I64MIN, I64MAX, 2**62))], env, E)
 # Gather (negative index), Shape start/end, Size, value propagation into Reshape
 case("gather_neg", model([N("Gather", ["x", "i"], ["y"], axis=2)], X4, [i64("i", [[-1, 0]])]), [2, 3, 1, 2, 200], env, E)
 sh = [N("Shape", ["x"], ["s"], start=1, end=-1), N("Concat", ["c", "s"], ["t"], axis=0), N("Reshape", ["x", "t"], ["r"]),
