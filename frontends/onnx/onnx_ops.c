@@ -807,10 +807,14 @@ static sy_status op_reshape(ox_call *c)
         CHK(p);
         const sy_expr *q = NULL;
         sy_bool ex = SY_FALSE;
+        /* also when the division is exact as polynomials: [0, -1] on (n, 4) is n*4 / n, which
+         * the runtime does not infer at n = 0 (onnxruntime core/providers/cpu/tensor/
+         * reshape_helper.h ReshapeHelper: ORT_ENFORCE(size != 0 && ...), size the product of
+         * the other dims; input {0,364}, requested {0,-1} fails there) */
+        TRY(require(c, sy_expr_ne(c->ctx, p, K(c, 0)), "Reshape: the known dims' product must be non-zero to infer -1"));
         if (p != K(c, 0)) ex = sy_expr_poly_divexact(c->ctx, in_n, p, &q);
         if (ex == SY_BOOL_ERROR) sy_ctx_reset_error(c->ctx);
         if (ex != SY_TRUE) {
-            TRY(require(c, sy_expr_ne(c->ctx, p, K(c, 0)), "Reshape: the known dims' product must be non-zero to infer -1"));
             TRY(require(c, sy_expr_eq(c->ctx, sy_expr_mod(c->ctx, in_n, p), K(c, 0)),
                         "Reshape: the element count must be divisible by the known dims' product"));
             q = sy_expr_floordiv(c->ctx, in_n, p);
@@ -1288,6 +1292,9 @@ static sy_status op_expand(ox_call *c)
     const sy_expr **d = NULL; /* -Wmaybe-uninitialized, which cannot see through TRY */
     int known;
     TRY(shape_input(c, 1, &n, &d, &known));
+    /* Expand-13: the shape's entries are sizes; a negative one fails at run time (the
+     * spec's reference, input * numpy.ones(shape): "negative dimensions are not allowed") */
+    for (size_t i = 0; i < n; i++) TRY(require(c, sy_expr_ge(c->ctx, d[i], K(c, 0)), "Expand: shape values must be >= 0"));
     const sy_tensor *s = sy_tensor_new(c->env, SY_DT_INT64, n, d);
     CHK(s);
     const sy_tensor *ts[2] = {T(c, 0), s};

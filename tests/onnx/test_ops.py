@@ -361,6 +361,18 @@ spec("named_examples_differ", ADD2, E + ["--example", "x2=2,3,224,201", "--dynam
      err="dims named 'w' are declared equal, but x.size()[3] = 200 and x2.size()[3] = 201 at the example")
 
 # ---- bad input: exit 3 and a message naming the node, never a crash
+# Expand to a negative size fails at run time (the reference's numpy.ones(shape)): exit 3 naming the node
+bad("expand_neg", model([N("Expand", ["x", "s"], ["y"], name="ex1")], [("x", ["n", 1])], [i64("s", [1, -3])]),
+    "node 'ex1' (Expand): Expand: shape values must be >= 0")
+# Reshape [0, -1] copies n and infers n*4 / n: the runtime refuses it at n = 0 (onnxruntime ReshapeHelper: size != 0)
+j = case("reshape_zero_copy", model([N("Reshape", ["x", "s"], ["y"])], [("x", ["n", 4])], [i64("s", [0, -1])]), [2, 4], {"n": 2},
+         ["--example", "x=2,4", "--no-specialize-01"])
+ncases += 1
+if j is not None and "1 <= n" not in [g["guard"] for g in j["guards"]]:
+    fails.append("reshape_zero_copy: no guard 1 <= n (n != 0) in %s" % [g["guard"] for g in j["guards"]])
+bad("reshape_zero_copy_at_0", model([N("Reshape", ["x", "s"], ["y"], name="rz")], [("x", ["n", 4])], [i64("s", [0, -1])]),
+    "node 'rz' (Reshape): Reshape: the known dims' product must be non-zero", ["--example", "x=0,4", "--no-specialize-01"])
+
 good = model([N("Relu", ["x"], ["y"], name="relu1")], X4)
 raw = good.SerializeToString()
 bad("truncated", raw[: len(raw) // 2], "corrupt or truncated protobuf")
