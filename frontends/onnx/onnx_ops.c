@@ -42,10 +42,22 @@ static sy_status lasterr(ox_call *c)
 static const sy_tensor *T(ox_call *c, size_t k) { return k < c->nin && c->in[k] ? c->in[k]->t : NULL; }
 static int has(ox_call *c, size_t k) { return k < c->nin && c->in[k]; }
 
+static const char *show(ox_call *c, const sy_expr *e);
+
+/* ONNX dims and shape tensors are int64: a constant past int64 is an error (the
+ * runtime's int64 arithmetic would wrap) */
+static sy_status fits_int64(ox_call *c, const sy_expr *e, const char *what, size_t i)
+{
+    int64_t v;
+    if (!e || sy_expr_kind_of(e) != SY_EXPR_INT || sy_expr_get_si(e, &v) != SY_EOVERFLOW) return SY_OK;
+    return ox_err(c, SY_EOVERFLOW, "%s %zu = %s does not fit int64", what, i, show(c, e));
+}
+
 static sy_status set_out(ox_call *c, size_t k, int elem, size_t nd, const sy_expr *const *sz)
 {
     if (k >= c->nout) return SY_OK;
     if (nd > MAXR) return ox_err(c, SY_EUNSUPPORTED, "output rank %zu exceeds %d", nd, MAXR);
+    for (size_t i = 0; i < nd; i++) TRY(fits_int64(c, sz[i], "output dim", i));
     /* ONNX tensors have no layout (no strides): not modelled, so no stride products are built */
     const sy_tensor *t = sy_tensor_new_strided(c->env, ox_dtype(elem), nd, sz, NULL);
     CHK(t);
@@ -199,7 +211,10 @@ static sy_status ints_attr_or_input(ox_call *c, const char *attr, size_t k, cons
 static sy_status set_vals(ox_call *c, size_t k, size_t n, const sy_expr **iv)
 {
     if (k >= c->nout || !iv || n > SY_ONNX_MAX_VALUES) return SY_OK;
-    for (size_t i = 0; i < n; i++) CHK(iv[i]);
+    for (size_t i = 0; i < n; i++) {
+        CHK(iv[i]);
+        TRY(fits_int64(c, iv[i], "element", i));
+    }
     c->out[k].iv = iv;
     c->out[k].nv = n;
     return SY_OK;
@@ -353,7 +368,7 @@ static const sy_expr *f_div(ox_call *c, const sy_expr *const *x, int *u)
 {
     if (is_b(x[0]) || is_b(x[1]) || !ox_is_int(c->in[0]->elem)) return *u = 1, NULL;
     int an, bp;
-    if (x[1] == K(c, 0)) return *u = 1, NULL;
+    if (x[1] == K(c, 0)) return ox_err(c, SY_EINVAL, "integer division by zero"), NULL; /* the runtime fails */
     if (truth(c, sy_expr_ge(c->ctx, x[0], K(c, 0)), "Div: sign of the dividend", &an)) return NULL;
     if (truth(c, sy_expr_gt(c->ctx, x[1], K(c, 0)), "Div: sign of the divisor", &bp)) return NULL;
     const sy_expr *a = an ? x[0] : sy_expr_neg(c->ctx, x[0]), *b = bp ? x[1] : sy_expr_neg(c->ctx, x[1]);
@@ -365,7 +380,7 @@ static const sy_expr *f_mod(ox_call *c, const sy_expr *const *x, int *u)
 {
     int64_t fm = 0;
     if (is_b(x[0]) || is_b(x[1]) || ox_attr_int(c, "fmod", 0, &fm) || !ox_is_int(c->in[0]->elem)) return *u = 1, NULL;
-    if (x[1] == K(c, 0)) return *u = 1, NULL;
+    if (x[1] == K(c, 0)) return ox_err(c, SY_EINVAL, "integer Mod by zero"), NULL; /* the runtime fails */
     if (!fm) return sy_expr_mod(c->ctx, x[0], x[1]); /* Mod-13 fmod=0: sign of the divisor, as Python */
     int an;
     if (truth(c, sy_expr_ge(c->ctx, x[0], K(c, 0)), "Mod: sign of the dividend", &an)) return NULL;
@@ -407,7 +422,11 @@ static const sy_expr *f_pow(ox_call *c, const sy_expr *const *x, int *u)
 {
     int64_t e;
     if (is_b(x[0]) || sy_expr_get_si(x[1], &e) != SY_OK || e < 0 || e > 64) return *u = 1, NULL;
-    return sy_expr_pow_ui(c->ctx, x[0], (uint64_t)e);
+    const sy_expr *r = sy_expr_pow_ui(c->ctx, x[0], (uint64_t)e);
+    /* a symbolic power grows past int64 quickly (n**64 at n = 2): the value must fit */
+    if (r && e >= 2 && !sy_expr_is_int(r) && require(c, sy_expr_le(c->ctx, r, K(c, INT64_MAX)), "Pow: the int64 value must not overflow"))
+        return NULL;
+    return r;
 }
 static const sy_expr *rel_or_bool(ox_call *c, sy_rel_op op, const sy_expr *a, const sy_expr *b, int *u)
 {

@@ -623,7 +623,13 @@ static sy_status list_inputs(sy_onnx_model *m)
         sy_onnx_input *in = &m->inputs[m->ninputs++];
         memset(in, 0, sizeof *in);
         in->name = nm;
-        in->elem_type = tp->tensor_type->has_elem_type ? tp->tensor_type->elem_type : OX_FLOAT;
+        in->elem_type = tp->tensor_type->has_elem_type ? tp->tensor_type->elem_type : OX_UNDEF;
+        /* sy_dtype has no uint16/uint32/uint64/string: a nearby dtype would make the
+         * input's dtype guard (x.dtype == ...) wrong, so such an input is refused */
+        if (in->elem_type <= OX_UNDEF || in->elem_type == OX_UINT16 || in->elem_type == OX_UINT32 || in->elem_type == OX_UINT64 ||
+            in->elem_type == OX_STRING || in->elem_type > 16)
+            return sy_fail_st(ctx, SY_EUNSUPPORTED, "%s: input '%s' has element type %s, which symshape's dtypes cannot represent",
+                              m->name, nm, ox_elem_name(in->elem_type));
         in->dtype = ox_dtype(in->elem_type);
         in->ndim = sh->n_dim;
         int64_t *dims = sy_alloc(ctx, (in->ndim ? in->ndim : 1) * sizeof *dims);

@@ -671,6 +671,7 @@ typedef struct {
     const sy_expr *e;        /* the expression of P's first dynamic dim, or NULL */
     const char *in;          /* ... and where it was created */
     size_t dim;
+    int64_t ex;              /* that dim's --example size, or -1 when it had none */
 } ox_pbind;
 
 typedef struct {
@@ -849,6 +850,11 @@ static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
                     b->e = e;
                     b->in = in->name;
                     b->dim = d;
+                    b->ex = ex ? example : -1;
+                } else if (ex && b->ex >= 0 && b->ex != example) {
+                    st = sy_fail_st(ctx, SY_EINVAL, "--example gives input '%s' dim %zu the size %lld and input '%s' dim %zu the size %lld, but they share dim_param '%s'",
+                                    b->in, b->dim, (long long)b->ex, in->name, d, (long long)example, param);
+                    break;
                 } else if ((st = declare_equal(t, b, e, in->name, d, example))) {
                     break;
                 }

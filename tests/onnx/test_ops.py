@@ -372,6 +372,26 @@ if j is not None and "1 <= n" not in [g["guard"] for g in j["guards"]]:
     fails.append("reshape_zero_copy: no guard 1 <= n (n != 0) in %s" % [g["guard"] for g in j["guards"]])
 bad("reshape_zero_copy_at_0", model([N("Reshape", ["x", "s"], ["y"], name="rz")], [("x", ["n", 4])], [i64("s", [0, -1])]),
     "node 'rz' (Reshape): Reshape: the known dims' product must be non-zero", ["--example", "x=0,4", "--no-specialize-01"])
+# element types sy_dtype cannot represent: exit 3 naming the input
+for et, tn in ((TP.UINT16, "uint16"), (TP.UINT32, "uint32"), (TP.UINT64, "uint64"), (TP.STRING, "string")):
+    g = H.make_graph([N("Identity", ["x"], ["y"])], "t", [H.make_tensor_value_info("x", et, ["n", 3])], [H.make_tensor_value_info("y", et, None)])
+    bad("dtype_" + tn, H.make_model(g, opset_imports=[H.make_opsetid("", 14)]), "input 'x' has element type %s" % tn)
+# shape arithmetic past int64 (ONNX shape tensors are int64): exit 3 naming the node
+bad("mul_overflow_shape", model([N("Shape", ["x"], ["s"]), N("Mul", ["s", "z"], ["q"], name="ml"), N("ConstantOfShape", ["q"], ["y"])],
+    [("x", ["n", 4])], [i64("z", [2**62, 2**62])]), "node 'ml' (Mul): element 1 = 18446744073709551616 does not fit int64")
+bad("pow_shape", model([N("Shape", ["x"], ["s"]), N("Pow", ["s", "e"], ["q"], name="pw"), N("ConstantOfShape", ["q"], ["y"])],
+    [("x", ["n", 4])], [i64("e", [64, 64])]), "node 'pw' (Pow)")
+bad("range_huge", model([N("Range", ["a", "b", "d"], ["y"], name="rg")], [("x", ["n", 4])], [i64("a", I64MIN), i64("b", I64MAX), i64("d", 1)]),
+    "node 'rg' (Range): output dim 0 = 18446744073709551615 does not fit int64")
+# integer Div/Mod by zero in a shape subgraph: the runtime fails, so does infer (exit 3 naming the node)
+for op in ("Div", "Mod"):
+    bad(op.lower() + "_zero_shape", model([N("Shape", ["x"], ["s"]), N(op, ["s", "z"], ["q"], name="dz"), N("Reshape", ["x", "q"], ["y"])],
+        [("x", ["n", 4])], [i64("z", [0, 0])]), "node 'dz' (%s): integer %s by zero" % (op, "division" if op == "Div" else "Mod"))
+# two inputs sharing a dim_param with different --example sizes: an error naming both
+shp = model([N("Add", ["a", "b"], ["y"])], [("a", ["n", 3]), ("b", ["n", 3])])
+bad("shared_param_examples", shp, "--example gives input 'a' dim 0 the size 2 and input 'b' dim 0 the size 5, but they share dim_param 'n'",
+    ["--example", "a=2,3", "--example", "b=5,3"])
+case("shared_param_same_example", shp, [2, 3], {"n": 2}, ["--example", "a=2,3", "--example", "b=2,3"])
 
 good = model([N("Relu", ["x"], ["y"], name="relu1")], X4)
 raw = good.SerializeToString()
