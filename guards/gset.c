@@ -895,8 +895,27 @@ static size_t expr_cost_rec(costmemo *m, const sy_expr *e)
     return n;
 }
 
+/* expr_cost_rec without the memo while the tree has at most *left nodes
+ * (false once it has more): a small guard's count needs no table */
+static bool cost_within(const sy_expr *e, size_t *left, size_t *n)
+{
+    if (*left == 0) return false;
+    (*left)--;
+    size_t na = sy_expr_nargs(e);
+    size_t c = 1;
+    for (size_t i = 0; i < na; i++) {
+        size_t ci;
+        if (!cost_within(sy_expr_arg(e, i), left, &ci)) return false;
+        c += ci;
+    }
+    *n = c;
+    return true;
+}
+
 static size_t expr_cost(sy_ctx *ctx, const sy_expr *e)
 {
+    size_t left = 1024, small;
+    if (cost_within(e, &left, &small)) return small; /* at most 1024: no saturation either */
     costmemo m = {ctx, NULL, NULL, 0, 0, false};
     size_t c = expr_cost_rec(&m, e);
     if (m.k) {
