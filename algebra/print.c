@@ -625,14 +625,32 @@ sy_status sy_expr_tree_size(sy_ctx *ctx, const sy_expr *e, uint64_t *out)
     return sy_op_end_st(ctx, ok ? SY_OK : ctx->err);
 }
 
+/* The tree size of e as tree_size counts it, by a plain walk while it has at
+ * most *left nodes (false once it has more): a small expression's size needs
+ * no memo table (guard texts and reasons are mostly a few dozen nodes). */
+static bool tree_within(const sy_expr *e, uint64_t *left, uint64_t *out)
+{
+    if (*left == 0) return false;
+    (*left)--;
+    uint64_t t = 1;
+    if (let_composite(e))
+        for (size_t i = 0; i < let_nargs(e); i++) {
+            uint64_t c;
+            if (!tree_within(let_arg(e, i), left, &c)) return false;
+            t += c;
+        }
+    *out = t;
+    return true;
+}
+
 char *sy_expr_print_bounded(sy_ctx *ctx, const sy_expr *e, sy_print_style style, uint64_t let_past)
 {
-    uint64_t tree = 0;
+    uint64_t tree = 0, left = 1024;
     if (!ctx) return NULL;
     if (!e) {
         sy_fail(ctx, SY_EINVAL, "print: NULL expression");
         return NULL;
     }
-    if (sy_expr_tree_size(ctx, e, &tree) != SY_OK) return NULL;
+    if (!tree_within(e, &left, &tree) && sy_expr_tree_size(ctx, e, &tree) != SY_OK) return NULL;
     return tree > let_past ? sy_expr_print_let(ctx, e, style) : sy_expr_print(ctx, e, style);
 }
