@@ -516,8 +516,14 @@ static void ttab_free(sy_ctx *ctx, ttab *tt)
 /* the id of t's bytes (1-based; equal bytes, equal id); 0 when out of memory */
 static size_t ttab_id(sy_ctx *ctx, ttab *tt, const tbuf *t)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < t->n; i++) h = (h ^ t->b[i]) * 1099511628211ull;
+    uint64_t h = 1469598103934665603ull, w;
+    size_t q = 0;
+    for (; q + 8 <= t->n; q += 8) { /* a word at a time, the tail bytewise */
+        memcpy(&w, t->b + q, 8);
+        h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+    }
+    for (; q < t->n; q++) h = (h ^ t->b[q]) * 1099511628211ull;
     if ((tt->n + 1) * 2 > tt->cap) {
         size_t nc = tt->cap ? tt->cap * 2 : 64;
         struct tent *ne = sy_alloc(ctx, nc * sizeof *ne);
@@ -551,13 +557,7 @@ static sy_status compile_node(sy_graph *g, size_t i, ttab *tt)
     const json_t *j = nd->j;
     const char *op = nd->op;
     if (!strcmp(op, "input") || !strcmp(op, "param")) {
-        nd->kind = op[0] == 'i' ? GN_INPUT : GN_PARAM;
-        sy_dtype_parse(json_string_value(json_object_get(j, "dtype")), &nd->dtype); /* validated */
-        const json_t *sh = json_object_get(j, "shape");
-        nd->ndim = json_array_size(sh);
-        if (!grow_by(ctx, (void **)&g->shapes, &g->nshapes, &g->shapecap, sizeof *g->shapes, nd->ndim, &nd->shape))
-            return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
-        for (size_t k = 0; k < nd->ndim; k++) g->shapes[nd->shape + k] = json_integer_value(json_array_get(sh, k));
+        nd->kind = op[0] == 'i' ? GN_INPUT : GN_PARAM; /* dtype and shape: kept by the validation */
         return SY_OK;
     }
     if (!strcmp(op, "constant")) {
@@ -703,7 +703,12 @@ sy_status sy_graph_load_text(sy_ctx *ctx, const char *text, size_t len, const ch
             int64_t *shape;
             size_t nd_;
             if ((st = read_shape(g, file, nname, json_object_get(nd, "shape"), &shape, &nd_))) goto fail;
+            g->nodes[i].dtype = d; /* kept for the trace */
+            g->nodes[i].ndim = nd_;
+            bool kept = grow_by(ctx, (void **)&g->shapes, &g->nshapes, &g->shapecap, sizeof *g->shapes, nd_, &g->nodes[i].shape);
+            if (kept && nd_) memcpy(g->shapes + g->nodes[i].shape, shape, nd_ * sizeof *shape);
             sy_dealloc(ctx, shape, (nd_ ? nd_ : 1) * sizeof *shape);
+            if (!kept) goto oom;
             if (!strcmp(op, "input")) {
                 sy_graph_input *in = &g->inputs[g->ninputs];
                 memset(in, 0, sizeof *in);
