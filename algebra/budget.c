@@ -68,10 +68,9 @@ bool sy_budget_over(sy_ctx *ctx, int which, uint64_t amount)
 static void clear_node(sy_ctx *ctx, sy_expr *e)
 {
     if (e->kind == SY_EXPR_INT) {
-        /* a small integer interned on first use within the operation leaves the cache too */
-        if (!COEFF_IS_MPZ(e->u.value) && e->u.value >= SY_SMALL_MIN && e->u.value <= SY_SMALL_MAX &&
-            ctx->small[e->u.value - SY_SMALL_MIN] == e)
-            ctx->small[e->u.value - SY_SMALL_MIN] = NULL;
+        /* an integer interned within the operation leaves the cache too */
+        if (!COEFF_IS_MPZ(e->u.value) && ctx->icache[sy_icache_slot(e->u.value)] == e)
+            ctx->icache[sy_icache_slot(e->u.value)] = NULL;
         fmpz_clear(&e->u.value);
     } else if (e->kind == SY_EXPR_ADD) {
         fmpz_clear(&e->u.c0);

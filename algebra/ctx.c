@@ -174,10 +174,10 @@ sy_status sy_ctx_new(const sy_ctx_options *opts, sy_ctx **out)
         sy_ctx_free(ctx);
         return SY_ENOMEM;
     }
-    /* Pre-intern true/false and 0, 1, -1. The other small integers
-     * (SY_SMALL_MIN..SY_SMALL_MAX) are interned on first use and then found
-     * through ctx->small without a table probe: interning all 1089 up front
-     * cost every context ~165 KB and most of a small graph's run time. */
+    /* Pre-intern true/false and 0, 1, -1. The other integers are interned
+     * on first use and then found through ctx->icache, or the table
+     * (interning the small ones up front cost every context ~165 KB and most
+     * of a small graph's run time). */
     ctx->etrue = sy_expr_true(ctx);
     ctx->efalse = sy_expr_false(ctx);
     for (int64_t v = -1; v <= 1 && ctx->etrue && ctx->efalse; v++)

@@ -242,10 +242,17 @@ const sy_expr *sy_intern(sy_ctx *ctx, const sy_expr *cand)
 
 /* ------------------------------------------------------------------ leaves */
 
+/* the cached node of v (not a bignum), or NULL */
+static inline const sy_expr *icache_get(const sy_ctx *ctx, int64_t v)
+{
+    const sy_expr *e = ctx->icache[sy_icache_slot(v)];
+    return e && !COEFF_IS_MPZ(e->u.value) && e->u.value == v ? e : NULL;
+}
+
 const sy_expr *sy_int_fmpz(sy_ctx *ctx, const fmpz_t v)
 {
-    if (!COEFF_IS_MPZ(*v) && *v >= SY_SMALL_MIN && *v <= SY_SMALL_MAX) {
-        const sy_expr *s = ctx->small[*v - SY_SMALL_MIN];
+    if (!COEFF_IS_MPZ(*v)) {
+        const sy_expr *s = icache_get(ctx, *v);
         if (s) return s;
     }
     sy_expr *c = sy_scratch(ctx, 0);
@@ -254,16 +261,15 @@ const sy_expr *sy_int_fmpz(sy_ctx *ctx, const fmpz_t v)
     c->u.value = *v; /* shallow: sy_intern deep-copies */
     c->hash = sy_hash_node(c);
     const sy_expr *e = sy_intern(ctx, c);
-    if (e && !COEFF_IS_MPZ(*v) && *v >= SY_SMALL_MIN && *v <= SY_SMALL_MAX)
-        ctx->small[*v - SY_SMALL_MIN] = e;
+    if (e && !COEFF_IS_MPZ(*v)) ctx->icache[sy_icache_slot(*v)] = e;
     return e;
 }
 
 const sy_expr *sy_expr_int_si(sy_ctx *ctx, int64_t v)
 {
     if (!ctx) return NULL;
-    if (v >= SY_SMALL_MIN && v <= SY_SMALL_MAX && ctx->small[v - SY_SMALL_MIN])
-        return ctx->small[v - SY_SMALL_MIN];
+    const sy_expr *s = icache_get(ctx, v);
+    if (s) return s;
     fmpz_t t;
     fmpz_init(t);
     fmpz_set_si(t, v);

@@ -57,8 +57,16 @@ typedef struct sy_arena_chunk {
  * per level, so the limit bounds their stack: about 1 KB a level under ASan. */
 #define SY_MAX_DEPTH 1000
 
-#define SY_SMALL_MIN (-64)
-#define SY_SMALL_MAX 1024
+/* Integer nodes are found through a direct-mapped cache of SY_ICACHE
+ * entries (by a hash of the value) before the intern table is probed: the
+ * sizes a graph uses again and again (0, 1, -1, its channel counts) stay
+ * found without a probe, in 1 KB (an array over -64..1024 took 8.7 KB of
+ * every context and missed every larger value). */
+#define SY_ICACHE 128 /* a power of two */
+static inline size_t sy_icache_slot(int64_t v)
+{
+    return (size_t)(((uint64_t)v * 0x9e3779b97f4a7c15ull) >> 57) & (SY_ICACHE - 1);
+}
 
 #define SY_RELC_MIN 32  /* entries of the relation memo when first used (a power of two) */
 #define SY_RELC_MAX 512 /* entries it grows to at most */
@@ -80,8 +88,8 @@ struct sy_ctx {
     /* symbols by id */
     const sy_expr **syms;
     size_t nsyms, symcap;
-    /* cached constants */
-    const sy_expr *small[SY_SMALL_MAX - SY_SMALL_MIN + 1];
+    /* cached constants: integer nodes whose value is not a bignum, by sy_icache_slot */
+    const sy_expr *icache[SY_ICACHE];
     const sy_expr *etrue, *efalse;
     /* scratch node used to build interning candidates */
     sy_expr *scratch;
