@@ -79,6 +79,7 @@ static const char *msg_name[] = {"ModelProto", "GraphProto", "NodeProto", "Attri
  * weights resident). Payloads that are skipped are never read. */
 #define WIN 16384
 #define WIN_JUMP 4096 /* a read after a jump (a skipped payload) starts small: the next tensor's header */
+#define WIN_NODES 4096 /* the trace's window (ox_nodes_open): most nodes are far smaller; a larger one is copied out */
 typedef struct {
     sy_ctx *ctx;
     const char *name;
@@ -516,7 +517,7 @@ sy_status ox_nodes_open(const sy_onnx_model *m, ox_nodes **out)
             if (m->nodes[i].off < lo) lo = m->nodes[i].off;
             if (m->nodes[i].off + m->nodes[i].len > hi) hi = m->nodes[i].off + m->nodes[i].len;
         }
-        r->s.wcap = hi > lo && hi - lo < WIN ? (size_t)(hi - lo) : WIN;
+        r->s.wcap = hi > lo && hi - lo < WIN_NODES ? (size_t)(hi - lo) : WIN_NODES;
         if (r->s.wcap < 256) r->s.wcap = 256;
     }
     if (m->fd >= 0 && !(r->s.win = sy_alloc(ctx, r->s.wcap))) {
@@ -566,8 +567,17 @@ static sy_status item_bytes(ox_nodes *r, const ox_range *g, int kind, const unsi
         s->len = 0;
         s->depth = 1;
         sy_status st = SY_OK;
-        if (g->filter) st = filter(s, kind, g->off, g->off + g->len);
-        else if (!put_range(s, g->off, g->len)) st = s->ioerr ? corrupt(s, g->off, kind, "") : OOM();
+        if (g->filter) {
+            st = filter(s, kind, g->off, g->off + g->len);
+        } else if (g->len <= s->wcap) { /* unpacked from the window itself: no copy */
+            const unsigned char *p = at(s, g->off, g->len);
+            if (!p) return s->ioerr ? corrupt(s, g->off, kind, "") : OOM();
+            *data = p;
+            *len = g->len;
+            return SY_OK;
+        } else if (!put_range(s, g->off, g->len)) {
+            st = s->ioerr ? corrupt(s, g->off, kind, "") : OOM();
+        }
         if (st) return st;
         *data = s->out ? s->out : (const unsigned char *)"";
         *len = s->len;
