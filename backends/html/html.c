@@ -21,12 +21,64 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <dlfcn.h>
+
 #include <cmark-gfm.h>
 #include <cmark-gfm-core-extensions.h>
 
 #include "backends/html/html.h"
 #include "symshape/graph.h"
 
+/* cmark-gfm is loaded when a page is rendered (dlopen by the sonames the
+ * build found, SY_CMARK_SONAME and SY_CMARK_EXT_SONAME), not linked: every
+ * other command of the CLI starts without relocating it (valgrind
+ * --tool=callgrind `symshape --version`: 8.65M -> 8.31M instructions). */
+#define SY_CMARK_FNS(X)                                                                                              \
+    X(cmark_parser_new) X(cmark_find_syntax_extension) X(cmark_parser_attach_syntax_extension) X(cmark_parser_free) \
+    X(cmark_parser_feed) X(cmark_parser_finish) X(cmark_iter_new) X(cmark_iter_next) X(cmark_iter_get_node)         \
+    X(cmark_iter_free) X(cmark_node_get_type) X(cmark_node_new) X(cmark_node_append_child) X(cmark_node_get_literal) \
+    X(cmark_node_set_literal) X(cmark_node_replace) X(cmark_node_free) X(cmark_node_get_heading_level)              \
+    X(cmark_node_get_type_string) X(cmark_node_first_child) X(cmark_node_prepend_child) X(cmark_render_html)        \
+    X(cmark_parser_get_syntax_extensions)
+#define SY_CMARK_EXT_FNS(X) X(cmark_gfm_core_extensions_ensure_registered)
+#define SY_CM_FIELD(f) __typeof__(f) *f;
+static struct {
+    int state; /* 0 not tried, 1 loaded, -1 failed (err says why) */
+    char err[300];
+    SY_CMARK_FNS(SY_CM_FIELD)
+    SY_CMARK_EXT_FNS(SY_CM_FIELD)
+} cm;
+#undef SY_CM_FIELD
+
+/* 0, or -1 with cm.err set */
+static int cmark_load(void)
+{
+    if (cm.state) return cm.state > 0 ? 0 : -1;
+    cm.state = -1;
+    void *core = dlopen(SY_CMARK_SONAME, RTLD_NOW | RTLD_LOCAL);
+    void *ext = core ? dlopen(SY_CMARK_EXT_SONAME, RTLD_NOW | RTLD_LOCAL) : NULL;
+    if (!core || !ext) {
+        const char *e = dlerror();
+        snprintf(cm.err, sizeof cm.err, "html: cannot load cmark-gfm (%s): %s", core ? SY_CMARK_EXT_SONAME : SY_CMARK_SONAME,
+                 e ? e : "unknown error");
+        return -1;
+    }
+    /* a data pointer converted to a function pointer: what dlsym's POSIX contract allows */
+#define SY_CM_LOAD(h, f)                                                                     \
+    if (!(*(void **)&cm.f = dlsym(h, #f))) {                                                 \
+        snprintf(cm.err, sizeof cm.err, "html: cmark-gfm (%s) has no %s", SY_CMARK_SONAME, #f); \
+        return -1;                                                                           \
+    }
+#define SY_CM_CORE(f) SY_CM_LOAD(core, f)
+#define SY_CM_EXT(f) SY_CM_LOAD(ext, f)
+    SY_CMARK_FNS(SY_CM_CORE)
+    SY_CMARK_EXT_FNS(SY_CM_EXT)
+#undef SY_CM_CORE
+#undef SY_CM_EXT
+#undef SY_CM_LOAD
+    cm.state = 1;
+    return 0;
+}
 typedef struct {
     char *p;
     size_t n, cap;
@@ -81,33 +133,33 @@ static void dotesc(buf *b, const char *s)
 
 static const char *node_text(cmark_node *n)
 {
-    cmark_node *c = cmark_node_first_child(n);
-    if (c && cmark_node_get_type(c) == CMARK_NODE_TEXT) return cmark_node_get_literal(c);
-    if (c && cmark_node_get_type(c) == CMARK_NODE_CODE) return cmark_node_get_literal(c);
+    cmark_node *c = cm.cmark_node_first_child(n);
+    if (c && cm.cmark_node_get_type(c) == CMARK_NODE_TEXT) return cm.cmark_node_get_literal(c);
+    if (c && cm.cmark_node_get_type(c) == CMARK_NODE_CODE) return cm.cmark_node_get_literal(c);
     return NULL;
 }
 
 static int md_to_html(const char *md, size_t len, buf *out)
 {
-    cmark_gfm_core_extensions_ensure_registered();
-    cmark_parser *p = cmark_parser_new(CMARK_OPT_DEFAULT);
-    cmark_syntax_extension *table = cmark_find_syntax_extension("table");
-    if (!p || !table || !cmark_parser_attach_syntax_extension(p, table)) {
-        if (p) cmark_parser_free(p);
+    cm.cmark_gfm_core_extensions_ensure_registered();
+    cmark_parser *p = cm.cmark_parser_new(CMARK_OPT_DEFAULT);
+    cmark_syntax_extension *table = cm.cmark_find_syntax_extension("table");
+    if (!p || !table || !cm.cmark_parser_attach_syntax_extension(p, table)) {
+        if (p) cm.cmark_parser_free(p);
         return -1;
     }
-    cmark_parser_feed(p, md, len);
-    cmark_node *doc = cmark_parser_finish(p);
+    cm.cmark_parser_feed(p, md, len);
+    cmark_node *doc = cm.cmark_parser_finish(p);
     if (!doc) {
-        cmark_parser_free(p);
+        cm.cmark_parser_free(p);
         return -1;
     }
     /* collect first (the tree changes below) */
     size_t cap = 1024, nn = 0;
     cmark_node **nodes = malloc(cap * sizeof *nodes);
-    cmark_iter *it = cmark_iter_new(doc);
+    cmark_iter *it = cm.cmark_iter_new(doc);
     cmark_event_type ev;
-    while (nodes && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+    while (nodes && (ev = cm.cmark_iter_next(it)) != CMARK_EVENT_DONE) {
         if (ev != CMARK_EVENT_ENTER) continue;
         if (nn == cap) {
             cmark_node **nx = realloc(nodes, (cap *= 2) * sizeof *nodes);
@@ -118,47 +170,47 @@ static int md_to_html(const char *md, size_t len, buf *out)
             }
             nodes = nx;
         }
-        nodes[nn++] = cmark_iter_get_node(it);
+        nodes[nn++] = cm.cmark_iter_get_node(it);
     }
-    cmark_iter_free(it);
+    cm.cmark_iter_free(it);
     int rc = nodes ? 0 : -1;
     int in_guards = 0; /* inside the "Guards" section: rows "| N | ..." get id guard-N */
     for (size_t i = 0; i < nn && !rc; i++) {
         cmark_node *n = nodes[i];
-        cmark_node_type t = cmark_node_get_type(n);
+        cmark_node_type t = cm.cmark_node_get_type(n);
         if (t == CMARK_NODE_HTML_INLINE || t == CMARK_NODE_HTML_BLOCK) {
             /* never pass markup from the report's text through */
-            cmark_node *txt = cmark_node_new(CMARK_NODE_TEXT), *rep = txt;
+            cmark_node *txt = cm.cmark_node_new(CMARK_NODE_TEXT), *rep = txt;
             if (txt && t == CMARK_NODE_HTML_BLOCK) { /* a block needs a paragraph around its text */
-                rep = cmark_node_new(CMARK_NODE_PARAGRAPH);
-                if (rep && !cmark_node_append_child(rep, txt)) rep = NULL;
+                rep = cm.cmark_node_new(CMARK_NODE_PARAGRAPH);
+                if (rep && !cm.cmark_node_append_child(rep, txt)) rep = NULL;
             }
-            const char *lit = cmark_node_get_literal(n);
-            if (!txt || !rep || !cmark_node_set_literal(txt, lit ? lit : "") || !cmark_node_replace(n, rep)) {
+            const char *lit = cm.cmark_node_get_literal(n);
+            if (!txt || !rep || !cm.cmark_node_set_literal(txt, lit ? lit : "") || !cm.cmark_node_replace(n, rep)) {
                 rc = -1;
                 break;
             }
-            cmark_node_free(n);
+            cm.cmark_node_free(n);
             continue;
         }
-        if (t == CMARK_NODE_HEADING && cmark_node_get_heading_level(n) == 2) {
+        if (t == CMARK_NODE_HEADING && cm.cmark_node_get_heading_level(n) == 2) {
             const char *h = node_text(n);
             in_guards = h && !strcmp(h, "Guards");
         }
-        if (in_guards && !strcmp(cmark_node_get_type_string(n), "table_row")) {
-            cmark_node *cell = cmark_node_first_child(n);
+        if (in_guards && !strcmp(cm.cmark_node_get_type_string(n), "table_row")) {
+            cmark_node *cell = cm.cmark_node_first_child(n);
             const char *num = cell ? node_text(cell) : NULL;
             if (num && *num && strspn(num, "0123456789") == strlen(num)) {
                 char a[64];
                 snprintf(a, sizeof a, "<a id=\"guard-%s\"></a>", num);
-                cmark_node *h = cmark_node_new(CMARK_NODE_HTML_INLINE);
-                if (!h || !cmark_node_set_literal(h, a) || !cmark_node_prepend_child(cell, h)) rc = -1;
+                cmark_node *h = cm.cmark_node_new(CMARK_NODE_HTML_INLINE);
+                if (!h || !cm.cmark_node_set_literal(h, a) || !cm.cmark_node_prepend_child(cell, h)) rc = -1;
             }
         }
     }
     free(nodes);
     if (!rc) {
-        char *html = cmark_render_html(doc, CMARK_OPT_UNSAFE, cmark_parser_get_syntax_extensions(p));
+        char *html = cm.cmark_render_html(doc, CMARK_OPT_UNSAFE, cm.cmark_parser_get_syntax_extensions(p));
         if (html) {
             bputs(out, html);
             free(html);
@@ -166,8 +218,8 @@ static int md_to_html(const char *md, size_t len, buf *out)
             rc = -1;
         }
     }
-    cmark_node_free(doc);
-    cmark_parser_free(p);
+    cm.cmark_node_free(doc);
+    cm.cmark_parser_free(p);
     return rc;
 }
 
@@ -325,6 +377,11 @@ static sy_status render_html(const sy_backend *self, const sy_gset *gs, const sy
     bputs(&page, "</title>\n<style>");
     bputs(&page, css);
     bputs(&page, "</style>\n</head>\n<body>\n<main id=\"report\">\n");
+    if (cmark_load()) {
+        sy_mem_free(ctx, md);
+        free(page.p);
+        return sy_backend_fail(gs, SY_EUNSUPPORTED, "%s", cm.err);
+    }
     int rc = md_to_html((const char *)md, mdlen, &page);
     sy_mem_free(ctx, md);
     if (rc) {
