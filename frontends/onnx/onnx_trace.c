@@ -585,7 +585,7 @@ static sy_status add_display(sy_onnx_trace *t, const sy_expr *from, const char *
         if (!j) continue;
         for (int suffix = 1; suffix < 100 && !to; suffix++) {
             char nm[180];
-            if (suffix == 1) snprintf(nm, sizeof nm, "%s", buf);
+            if (suffix == 1) memcpy(nm, buf, j + 1); /* j <= 121 < sizeof nm */
             else snprintf(nm, sizeof nm, "%s_%d", buf, suffix);
             int taken = 0;
             for (size_t i = 0; i < t->ndisp; i++)
@@ -746,6 +746,26 @@ static sy_status declare_equal(sy_onnx_trace *t, const ox_pbind *b, const sy_exp
     return sy_env_assume(t->env, sy_expr_eq(ctx, e, b->e), &why);
 }
 
+/* out = name mid d tail, truncated to cap - 1 bytes as snprintf(out, cap, "%s%s%zu%s", ...) does (cap > 0):
+ * snprintf cost ~850 instructions a call, four calls per input dim */
+static void name_dim(char *out, size_t cap, const char *name, const char *mid, size_t d, const char *tail)
+{
+    char num[24];
+    size_t k = sizeof num, n = 0;
+    do {
+        num[--k] = (char)('0' + d % 10);
+        d /= 10;
+    } while (d);
+    const char *part[4] = {name, mid, num + k, tail};
+    size_t len[4] = {strlen(name), strlen(mid), sizeof num - k, strlen(tail)};
+    for (int i = 0; i < 4 && n < cap - 1; i++) {
+        size_t c = len[i] < cap - 1 - n ? len[i] : cap - 1 - n;
+        memcpy(out + n, part[i], c);
+        n += c;
+    }
+    out[n] = 0;
+}
+
 static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
 {
     sy_ctx *ctx = t->ctx;
@@ -816,7 +836,7 @@ static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
             if (o->concrete) dynamic = 0;
             if (!dynamic || !sy_dim_spec_declared(own)) own = NULL;
             char src[300];
-            snprintf(src, sizeof src, "%s.size()[%zu]", in->name, d);
+            name_dim(src, sizeof src, in->name, ".size()[", d, "]");
             const char *param = in->params[d];
             ox_pbind *b = param ? ptab_find(&pt, param) : NULL;
             const sy_dim_spec *use = own;
@@ -862,7 +882,7 @@ static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
             dims[d] = e;
             specs[d] = use;
             char fb[300];
-            snprintf(fb, sizeof fb, "%s_d%zu", in->name, d);
+            name_dim(fb, sizeof fb, in->name, "_d", d, "");
             if (!sy_expr_is_int(e) && (st = add_display(t, e, use && use->name ? use->name : param, fb))) break;
             if ((st = add_srcsym(t, src, sy_expr_is_int(e) ? e : NULL))) break;
         }
