@@ -29,6 +29,7 @@
 #define ox_node_get sy_ox_node_get
 #define ox_init_get sy_ox_init_get
 #define ox_nodes_close sy_ox_nodes_close
+#define ox_node_decode sy_ox_node_decode
 
 /* ONNX TensorProto.DataType codes (onnx.proto) */
 enum {
@@ -84,6 +85,11 @@ sy_status ox_nodes_open(const sy_onnx_model *m, ox_nodes **out);
 sy_status ox_node_get(ox_nodes *r, size_t i, const Onnx__NodeProto **out);
 sy_status ox_init_get(ox_nodes *r, size_t i, const Onnx__TensorProto **out);
 void ox_nodes_close(ox_nodes *r);
+
+/* a NodeProto decoded directly (onnx_node.c) into what onnx__node_proto__unpack would give, allocated
+ * from a; NULL when it declines (the node has something else than the common fields, or is malformed, or
+ * memory ran out): the caller unpacks it with protobuf-c then */
+Onnx__NodeProto *ox_node_decode(ProtobufCAllocator *a, size_t len, const uint8_t *data);
 
 sy_dtype ox_dtype(int elem);
 const char *ox_elem_name(int elem);

@@ -597,7 +597,12 @@ sy_status ox_node_get(ox_nodes *r, size_t i, const Onnx__NodeProto **out)
     sy_status st = item_bytes(r, &m->nodes[i], M_NODE, &data, &len);
     if (st) return st;
     ProtobufCAllocator a = {ar_alloc, ar_free, &r->arena};
-    Onnx__NodeProto *nd = onnx__node_proto__unpack(&a, len, data);
+    Onnx__NodeProto *nd = ox_node_decode(&a, len, data);
+    if (!nd) { /* declined: protobuf-c unpacks it (and fails where it is not a valid NodeProto) */
+        ar_reset(&r->arena, 0);
+        r->arena.oom = 0;
+        nd = onnx__node_proto__unpack(&a, len, data);
+    }
     if (!nd) {
         if (r->arena.oom) return sy_fail_st(m->ctx, SY_ENOMEM, "out of memory");
         return sy_fail_st(m->ctx, SY_EFORMAT, "%s: node %zu is not a valid NodeProto (protobuf-c could not unpack it)", m->name, i);
