@@ -10,7 +10,11 @@
  * Anything else (an unknown field, a repeated singular field, a sparse tensor
  * or type attribute, a non-canonical tag, malformed data) makes it decline,
  * and the caller unpacks the node with protobuf-c, so errors and unusual
- * input are protobuf-c's business as before.
+ * input are protobuf-c's business as before. A TensorProto (an initializer,
+ * a tensor attribute) is decoded the same way: every field but segment and
+ * external_data (TensorProto: dims 1, data_type 2, float_data 4, int32_data 5,
+ * string_data 6, int64_data 7, name 8, raw_data 9, double_data 10,
+ * uint64_data 11, doc_string 12, data_location 14).
  * Wire format: https://protobuf.dev/programming-guides/encoding/ ; field
  * numbers: onnx/onnx.proto (NodeProto: input 1, output 2, name 3, op_type 4,
  * attribute 5, doc_string 6, domain 7; AttributeProto: name 1, f 2, i 3, s 4,
@@ -84,6 +88,14 @@ static char *dup_str(ProtobufCAllocator *a, const uint8_t *b, size_t n)
     return s;
 }
 
+/* a bytes field as protobuf-c stores it: copied, data NULL when empty; false when out of memory */
+static bool dup_bytes(ProtobufCAllocator *a, const uint8_t *b, size_t n, ProtobufCBinaryData *d)
+{
+    d->len = n;
+    d->data = NULL;
+    return !n || (d->data = (uint8_t *)dup_str(a, b, n)) != NULL;
+}
+
 /* the number of varints in a packed run, or -1 when one is unterminated or longer than 10 bytes */
 static long packed_varints(const uint8_t *b, size_t n)
 {
@@ -96,6 +108,70 @@ static long packed_varints(const uint8_t *b, size_t n)
     }
     return k;
 }
+
+/* repeated scalars: elements of a varint (0), 4-byte (4) or 8-byte (8) kind, one per field or packed */
+enum { R_VARINT = 0, R_FIXED32 = 4, R_FIXED64 = 8 };
+
+/* pass 1: check one occurrence of a repeated scalar field and add its elements to *cnt */
+static bool count_rep(rd *r, unsigned wt, int kind, size_t *cnt)
+{
+    const uint8_t *body = NULL;
+    size_t len = 0;
+    uint64_t v = 0;
+    if (wt == 2) {
+        if (!rd_bytes(r, &body, &len)) return false;
+        if (kind == R_VARINT) {
+            long k = packed_varints(body, len);
+            if (k < 0) return false;
+            *cnt += (size_t)k;
+        } else {
+            if (len % (size_t)kind) return false; /* protobuf-c refuses a partial element */
+            *cnt += len / (size_t)kind;
+        }
+        return true;
+    }
+    if (kind == R_VARINT ? wt != 0 || !rd_varint(r, &v) : wt != (kind == R_FIXED32 ? 5u : 1u) || r->end - r->p < kind)
+        return false;
+    if (kind != R_VARINT) r->p += kind;
+    (*cnt)++;
+    return true;
+}
+
+/* pass 2: append one occurrence's elements (checked by count_rep) to arr[*n...]; a varint element is stored
+ * as int64 (modulo 2^64) or, when is32, as its low 32 bits */
+static void fill_rep(rd *r, unsigned wt, int kind, void *arr, size_t *n, bool is32)
+{
+    rd one = *r, *q = &one;
+    const uint8_t *body = NULL;
+    size_t len = 0;
+    if (wt == 2) {
+        rd_bytes(r, &body, &len);
+        one.p = body;
+        one.end = body + len;
+    } else {
+        r->p = kind == R_VARINT ? r->p : r->p + kind; /* a varint is read below, from one */
+        one.end = kind == R_VARINT ? r->end : one.p + kind;
+    }
+    while (q->p < q->end) {
+        if (kind != R_VARINT) {
+            memcpy((char *)arr + *n * (size_t)kind, q->p, (size_t)kind);
+            q->p += kind;
+            (*n)++;
+            continue;
+        }
+        uint64_t v = 0;
+        rd_varint(q, &v);
+        if (is32) ((int32_t *)arr)[(*n)++] = (int32_t)(uint32_t)v;
+        else ((int64_t *)arr)[(*n)++] = (int64_t)v;
+        if (wt != 2) { /* one unpacked element */
+            r->p = q->p;
+            break;
+        }
+    }
+}
+
+/* a repeated field's array of n elements (protobuf-c allocates one only when n > 0): false when out of memory */
+#define REP_ALLOC(msg, fld, n) (!(n) || ((msg)->fld = a->alloc(a->allocator_data, (n) * sizeof *(msg)->fld)) != NULL)
 
 enum { A_NAME = 1, A_F, A_I, A_S, A_T, A_G, A_FLOATS, A_INTS, A_STRINGS, A_TENSORS, A_GRAPHS, A_DOC = 13, A_TYPE = 20, A_REF = 21 };
 
@@ -125,28 +201,10 @@ static Onnx__AttributeProto *attr_decode(ProtobufCAllocator *a, const uint8_t *b
             if (wt != 0 || (seen >> f & 1u) || !rd_varint(&r, &v)) return NULL;
             break;
         case A_FLOATS:
-            if (wt == 5) {
-                if (r.end - r.p < 4) return NULL;
-                r.p += 4;
-                nf++;
-            } else if (wt == 2) {
-                if (!rd_bytes(&r, &body, &len) || len % 4) return NULL;
-                nf += len / 4;
-            } else {
-                return NULL;
-            }
+            if (!count_rep(&r, wt, R_FIXED32, &nf)) return NULL;
             break;
         case A_INTS:
-            if (wt == 0) {
-                if (!rd_varint(&r, &v)) return NULL;
-                ni++;
-            } else if (wt == 2) {
-                long k;
-                if (!rd_bytes(&r, &body, &len) || (k = packed_varints(body, len)) < 0) return NULL;
-                ni += (size_t)k;
-            } else {
-                return NULL;
-            }
+            if (!count_rep(&r, wt, R_VARINT, &ni)) return NULL;
             break;
         case A_STRINGS: case A_TENSORS: case A_GRAPHS:
             if (wt != 2 || !rd_bytes(&r, &body, &len)) return NULL;
@@ -162,14 +220,9 @@ static Onnx__AttributeProto *attr_decode(ProtobufCAllocator *a, const uint8_t *b
     Onnx__AttributeProto *at = a->alloc(a->allocator_data, sizeof *at);
     if (!at) return NULL;
     onnx__attribute_proto__init(at);
-#define ARR(cnt, fld)                                                                 \
-    if (cnt && !(at->fld = a->alloc(a->allocator_data, cnt * sizeof *at->fld))) return NULL;
-    ARR(nf, floats)
-    ARR(ni, ints)
-    ARR(ns, strings)
-    ARR(nt, tensors)
-    ARR(ng, graphs)
-#undef ARR
+    if (!REP_ALLOC(at, floats, nf) || !REP_ALLOC(at, ints, ni) || !REP_ALLOC(at, strings, ns) ||
+        !REP_ALLOC(at, tensors, nt) || !REP_ALLOC(at, graphs, ng))
+        return NULL;
     r.p = b;
     while (r.p < r.end) {
         unsigned f = 0, wt = 0;
@@ -190,13 +243,11 @@ static Onnx__AttributeProto *attr_decode(ProtobufCAllocator *a, const uint8_t *b
         case A_S:
             rd_bytes(&r, &body, &len);
             at->has_s = 1;
-            at->s.len = len;
-            at->s.data = NULL;
-            if (len && !(at->s.data = (uint8_t *)dup_str(a, body, len))) return NULL;
+            if (!dup_bytes(a, body, len, &at->s)) return NULL;
             break;
         case A_T:
             rd_bytes(&r, &body, &len);
-            if (!(at->t = onnx__tensor_proto__unpack(a, len, body))) return NULL;
+            if (!(at->t = ox_tensor_unpack(a, len, body))) return NULL;
             break;
         case A_G:
             rd_bytes(&r, &body, &len);
@@ -217,40 +268,16 @@ static Onnx__AttributeProto *attr_decode(ProtobufCAllocator *a, const uint8_t *b
             at->type = (Onnx__AttributeProto__AttributeType)(int32_t)(uint32_t)v;
             at->has_type = 1;
             break;
-        case A_FLOATS:
-            if (wt == 5) {
-                memcpy(&at->floats[at->n_floats++], r.p, 4);
-                r.p += 4;
-            } else {
-                rd_bytes(&r, &body, &len);
-                if (len) memcpy(at->floats + at->n_floats, body, len); /* floats is NULL when nf is 0 */
-                at->n_floats += len / 4;
-            }
-            break;
-        case A_INTS:
-            if (wt == 0) {
-                rd_varint(&r, &v);
-                at->ints[at->n_ints++] = (int64_t)v;
-            } else {
-                rd_bytes(&r, &body, &len);
-                rd pr = {body, body + len};
-                while (pr.p < pr.end) {
-                    rd_varint(&pr, &v);
-                    at->ints[at->n_ints++] = (int64_t)v;
-                }
-            }
-            break;
+        case A_FLOATS: fill_rep(&r, wt, R_FIXED32, at->floats, &at->n_floats, false); break;
+        case A_INTS: fill_rep(&r, wt, R_VARINT, at->ints, &at->n_ints, false); break;
         case A_STRINGS: {
             rd_bytes(&r, &body, &len);
-            ProtobufCBinaryData *d = &at->strings[at->n_strings++];
-            d->len = len;
-            d->data = NULL;
-            if (len && !(d->data = (uint8_t *)dup_str(a, body, len))) return NULL;
+            if (!dup_bytes(a, body, len, &at->strings[at->n_strings++])) return NULL;
             break;
         }
         case A_TENSORS:
             rd_bytes(&r, &body, &len);
-            if (!(at->tensors[at->n_tensors] = onnx__tensor_proto__unpack(a, len, body))) return NULL;
+            if (!(at->tensors[at->n_tensors] = ox_tensor_unpack(a, len, body))) return NULL;
             at->n_tensors++;
             break;
         case A_GRAPHS:
@@ -313,4 +340,104 @@ Onnx__NodeProto *ox_node_decode(ProtobufCAllocator *a, size_t n, const uint8_t *
         }
     }
     return nd;
+}
+
+enum { T_DIMS = 1, T_DATA_TYPE, T_FLOAT = 4, T_INT32, T_STRING, T_INT64, T_NAME, T_RAW, T_DOUBLE, T_UINT64, T_DOC,
+       T_LOCATION = 14 };
+
+Onnx__TensorProto *ox_tensor_decode(ProtobufCAllocator *a, size_t n, const uint8_t *b)
+{
+    /* pass 1: check every field, count the repeated ones (indexed by field number) */
+    size_t cnt[12] = {0};
+    uint32_t seen = 0;
+    rd r = {b, b + n};
+    while (r.p < r.end) {
+        unsigned f = 0, wt = 0;
+        uint64_t v = 0;
+        const uint8_t *body = NULL;
+        size_t len = 0;
+        if (!rd_tag(&r, &f, &wt)) return NULL;
+        switch (f) {
+        case T_DIMS: case T_INT32: case T_INT64: case T_UINT64:
+            if (!count_rep(&r, wt, R_VARINT, &cnt[f])) return NULL;
+            break;
+        case T_FLOAT:
+            if (!count_rep(&r, wt, R_FIXED32, &cnt[f])) return NULL;
+            break;
+        case T_DOUBLE:
+            if (!count_rep(&r, wt, R_FIXED64, &cnt[f])) return NULL;
+            break;
+        case T_STRING:
+            if (wt != 2 || !rd_bytes(&r, &body, &len)) return NULL;
+            cnt[f]++;
+            break;
+        case T_NAME: case T_RAW: case T_DOC:
+            if (wt != 2 || (seen >> f & 1u) || !rd_bytes(&r, &body, &len)) return NULL;
+            break;
+        case T_DATA_TYPE: case T_LOCATION:
+            if (wt != 0 || (seen >> f & 1u) || !rd_varint(&r, &v)) return NULL;
+            break;
+        default: return NULL; /* segment, external_data, unknown fields */
+        }
+        seen |= 1u << f;
+    }
+    Onnx__TensorProto *t = a->alloc(a->allocator_data, sizeof *t);
+    if (!t) return NULL;
+    onnx__tensor_proto__init(t);
+    if (!REP_ALLOC(t, dims, cnt[T_DIMS]) || !REP_ALLOC(t, float_data, cnt[T_FLOAT]) ||
+        !REP_ALLOC(t, int32_data, cnt[T_INT32]) || !REP_ALLOC(t, string_data, cnt[T_STRING]) ||
+        !REP_ALLOC(t, int64_data, cnt[T_INT64]) || !REP_ALLOC(t, double_data, cnt[T_DOUBLE]) ||
+        !REP_ALLOC(t, uint64_data, cnt[T_UINT64]))
+        return NULL;
+    r.p = b;
+    while (r.p < r.end) {
+        unsigned f = 0, wt = 0;
+        uint64_t v = 0;
+        const uint8_t *body = NULL;
+        size_t len = 0;
+        rd_tag(&r, &f, &wt); /* checked in pass 1 */
+        switch (f) {
+        case T_DIMS: fill_rep(&r, wt, R_VARINT, t->dims, &t->n_dims, false); break;
+        case T_INT32: fill_rep(&r, wt, R_VARINT, t->int32_data, &t->n_int32_data, true); break;
+        case T_INT64: fill_rep(&r, wt, R_VARINT, t->int64_data, &t->n_int64_data, false); break;
+        case T_UINT64: fill_rep(&r, wt, R_VARINT, t->uint64_data, &t->n_uint64_data, false); break;
+        case T_FLOAT: fill_rep(&r, wt, R_FIXED32, t->float_data, &t->n_float_data, false); break;
+        case T_DOUBLE: fill_rep(&r, wt, R_FIXED64, t->double_data, &t->n_double_data, false); break;
+        case T_STRING: {
+            rd_bytes(&r, &body, &len);
+            if (!dup_bytes(a, body, len, &t->string_data[t->n_string_data++])) return NULL;
+            break;
+        }
+        case T_RAW:
+            rd_bytes(&r, &body, &len);
+            t->has_raw_data = 1;
+            if (!dup_bytes(a, body, len, &t->raw_data)) return NULL;
+            break;
+        case T_NAME: case T_DOC: {
+            rd_bytes(&r, &body, &len);
+            char *s = dup_str(a, body, len);
+            if (!s) return NULL;
+            if (f == T_NAME) t->name = s;
+            else t->doc_string = s;
+            break;
+        }
+        case T_DATA_TYPE:
+            rd_varint(&r, &v);
+            t->data_type = (int32_t)(uint32_t)v;
+            t->has_data_type = 1;
+            break;
+        default: /* T_LOCATION */
+            rd_varint(&r, &v);
+            t->data_location = (Onnx__TensorProto__DataLocation)(int32_t)(uint32_t)v;
+            t->has_data_location = 1;
+            break;
+        }
+    }
+    return t;
+}
+
+Onnx__TensorProto *ox_tensor_unpack(ProtobufCAllocator *a, size_t n, const uint8_t *b)
+{
+    Onnx__TensorProto *t = ox_tensor_decode(a, n, b);
+    return t ? t : onnx__tensor_proto__unpack(a, n, b);
 }

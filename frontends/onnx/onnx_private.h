@@ -30,6 +30,8 @@
 #define ox_init_get sy_ox_init_get
 #define ox_nodes_close sy_ox_nodes_close
 #define ox_node_decode sy_ox_node_decode
+#define ox_tensor_decode sy_ox_tensor_decode
+#define ox_tensor_unpack sy_ox_tensor_unpack
 
 /* ONNX TensorProto.DataType codes (onnx.proto) */
 enum {
@@ -90,6 +92,10 @@ void ox_nodes_close(ox_nodes *r);
  * from a; NULL when it declines (the node has something else than the common fields, or is malformed, or
  * memory ran out): the caller unpacks it with protobuf-c then */
 Onnx__NodeProto *ox_node_decode(ProtobufCAllocator *a, size_t len, const uint8_t *data);
+/* the same for a TensorProto (what onnx__tensor_proto__unpack would give; NULL: declined) */
+Onnx__TensorProto *ox_tensor_decode(ProtobufCAllocator *a, size_t len, const uint8_t *data);
+/* ox_tensor_decode, or protobuf-c's unpack where it declines (NULL: not a valid TensorProto, or out of memory) */
+Onnx__TensorProto *ox_tensor_unpack(ProtobufCAllocator *a, size_t len, const uint8_t *data);
 
 sy_dtype ox_dtype(int elem);
 const char *ox_elem_name(int elem);

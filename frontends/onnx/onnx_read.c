@@ -471,7 +471,7 @@ static sy_status record_node(scan *s, size_t body, size_t blen, int kind)
     if (kind == M_TENSOR) { /* its name, for the inputs that are initializers and for the trace's values */
         ox_arena tmp = {s->ctx, NULL, 0};
         ProtobufCAllocator a = {ar_alloc, ar_free, &tmp};
-        Onnx__TensorProto *tp = onnx__tensor_proto__unpack(&a, flen, fb ? fb : (const unsigned char *)"");
+        Onnx__TensorProto *tp = ox_tensor_unpack(&a, flen, fb ? fb : (const unsigned char *)"");
         const char *nm = tp && tp->name ? tp->name : NULL;
         char *c = nm && *nm ? ar_alloc(&m->arena, strlen(nm) + 1) : NULL;
         if (c) memcpy(c, nm, strlen(nm) + 1);
@@ -549,7 +549,7 @@ sy_status ox_init_get(ox_nodes *r, size_t i, const Onnx__TensorProto **out)
     sy_status st = item_bytes(r, &m->inits[i], M_TENSOR, &data, &len);
     if (st) return st;
     ProtobufCAllocator a = {ar_alloc, ar_free, &r->arena};
-    Onnx__TensorProto *tp = onnx__tensor_proto__unpack(&a, len, data);
+    Onnx__TensorProto *tp = ox_tensor_unpack(&a, len, data);
     if (!tp) {
         if (r->arena.oom) return sy_fail_st(m->ctx, SY_ENOMEM, "out of memory");
         return sy_fail_st(m->ctx, SY_EFORMAT, "%s: initializer %zu is not a valid TensorProto (protobuf-c could not unpack it)", m->name, i);

@@ -3,8 +3,9 @@
  * corpus, and on every truncation and many byte changes of each, whenever the
  * decoder accepts the bytes, protobuf-c accepts them too and both structs
  * pack to the same bytes, with the same NULL / non-NULL strings (packing
- * leaves a NULL optional string out and writes an empty one). The decoder
- * must accept the corpus's plain nodes, or it would save nothing. */
+ * leaves a NULL optional string out and writes an empty one); the same for
+ * the TensorProto decoder on every initializer. The decoders must accept
+ * the corpus's plain nodes and initializers, or they would save nothing. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -34,13 +35,21 @@ static void t_release(blk **l)
     }
 }
 
-static unsigned char *pack(const Onnx__NodeProto *nd, size_t *n)
+static unsigned char *pack(const ProtobufCMessage *m, size_t *n)
 {
-    *n = onnx__node_proto__get_packed_size(nd);
+    *n = protobuf_c_message_get_packed_size(m);
     unsigned char *b = malloc(*n ? *n : 1);
     cr_assert(b);
-    cr_assert_eq(onnx__node_proto__pack(nd, b), *n);
+    cr_assert_eq(protobuf_c_message_pack(m, b), *n);
     return b;
+}
+
+static void same_tensor_nulls(const Onnx__TensorProto *x, const Onnx__TensorProto *y)
+{
+    cr_assert_eq(!x->name, !y->name);
+    cr_assert_eq(!x->doc_string, !y->doc_string);
+    cr_assert_eq(x->has_raw_data, y->has_raw_data);
+    cr_assert_eq(!x->raw_data.data, !y->raw_data.data);
 }
 
 static void same_nulls(const Onnx__NodeProto *a, const Onnx__NodeProto *b)
@@ -57,29 +66,54 @@ static void same_nulls(const Onnx__NodeProto *a, const Onnx__NodeProto *b)
         cr_assert_eq(!x->ref_attr_name, !y->ref_attr_name);
         cr_assert_eq(x->has_s, y->has_s);
         cr_assert_eq(!x->s.data, !y->s.data);
+        cr_assert_eq(!x->t, !y->t);
+        if (x->t) same_tensor_nulls(x->t, y->t);
     }
 }
 
-/* 1 when the decoder accepted the bytes (and agrees with protobuf-c) */
-static int check(const unsigned char *data, size_t len)
+/* 1 when the decoder accepted the bytes (and agrees with protobuf-c); tensor: as a TensorProto, else a NodeProto */
+static int check(int tensor, const unsigned char *data, size_t len)
 {
     blk *l1 = NULL, *l2 = NULL;
     ProtobufCAllocator a1 = {t_alloc, t_free, &l1}, a2 = {t_alloc, t_free, &l2};
-    Onnx__NodeProto *mine = sy_ox_node_decode(&a1, len, data);
-    Onnx__NodeProto *ref = onnx__node_proto__unpack(&a2, len, data);
+    ProtobufCMessage *mine = tensor ? (ProtobufCMessage *)sy_ox_tensor_decode(&a1, len, data)
+                                    : (ProtobufCMessage *)sy_ox_node_decode(&a1, len, data);
+    ProtobufCMessage *ref = tensor ? (ProtobufCMessage *)onnx__tensor_proto__unpack(&a2, len, data)
+                                   : (ProtobufCMessage *)onnx__node_proto__unpack(&a2, len, data);
     int ok = mine != NULL;
     if (mine) {
         cr_assert(ref, "the decoder accepted %zu bytes protobuf-c refuses", len);
         size_t n1, n2;
         unsigned char *p1 = pack(mine, &n1), *p2 = pack(ref, &n2);
-        cr_assert(n1 == n2 && !memcmp(p1, p2, n1), "the decoder and protobuf-c disagree on a node of %zu bytes", len);
+        cr_assert(n1 == n2 && !memcmp(p1, p2, n1), "the decoder and protobuf-c disagree on a %s of %zu bytes",
+                  tensor ? "tensor" : "node", len);
         free(p1);
         free(p2);
-        same_nulls(mine, ref);
+        if (tensor) same_tensor_nulls((Onnx__TensorProto *)mine, (Onnx__TensorProto *)ref);
+        else same_nulls((Onnx__NodeProto *)mine, (Onnx__NodeProto *)ref);
     }
     t_release(&l1);
     t_release(&l2);
     return ok;
+}
+
+/* check the item, every truncation of it and a changed byte at each offset; the item's and the changed
+ * items' acceptance counted */
+static void check_all(int tensor, const unsigned char *b, size_t n, unsigned *seed, size_t *accepted, size_t *mutants,
+                      size_t *accepted_mutants)
+{
+    *accepted += (size_t)check(tensor, b, n);
+    unsigned char *mut = malloc(n ? n : 1);
+    cr_assert(mut);
+    for (size_t k = 0; k < n; k++) {
+        check(tensor, b, k);
+        memcpy(mut, b, n);
+        *seed = *seed * 1103515245u + 12345u;
+        mut[k] = (unsigned char)(*seed >> 16);
+        *accepted_mutants += (size_t)check(tensor, mut, n);
+        *mutants += 2;
+    }
+    free(mut);
 }
 
 Test(onnx_node, decoder_agrees_with_protobuf_c)
@@ -87,7 +121,7 @@ Test(onnx_node, decoder_agrees_with_protobuf_c)
     DIR *d = opendir(SY_TESTS_DIR "/../fuzz/corpus_onnx");
     cr_assert(d);
     struct dirent *e;
-    size_t nodes = 0, accepted = 0, mutants = 0, accepted_mutants = 0;
+    size_t nodes = 0, accepted = 0, mutants = 0, accepted_mutants = 0, inits = 0, accepted_inits = 0;
     unsigned seed = 15;
     while ((e = readdir(d))) {
         if (!strstr(e->d_name, ".onnx")) continue;
@@ -102,31 +136,22 @@ Test(onnx_node, decoder_agrees_with_protobuf_c)
         cr_assert_eq(sy_ctx_new(NULL, &ctx), SY_OK);
         sy_onnx_model *m = NULL;
         if (sy_onnx_load_mem(ctx, buf, n, e->d_name, &m) == SY_OK) {
-            for (size_t i = 0; i < m->nnodes; i++) { /* loaded from memory: the node's bytes are in m->mem */
-                const unsigned char *nb = m->mem + m->nodes[i].off;
-                size_t nl = m->nodes[i].len;
-                nodes++;
-                accepted += (size_t)check(nb, nl);
-                unsigned char *mut = malloc(nl ? nl : 1);
-                cr_assert(mut);
-                for (size_t k = 0; k < nl; k++) { /* every truncation, and a changed byte at every offset */
-                    check(nb, k);
-                    memcpy(mut, nb, nl);
-                    seed = seed * 1103515245u + 12345u;
-                    mut[k] = (unsigned char)(seed >> 16);
-                    accepted_mutants += (size_t)check(mut, nl);
-                    mutants += 2;
-                }
-                free(mut);
-            }
+            /* loaded from memory: the nodes' and initializers' (filtered) bytes are in m->mem */
+            for (size_t i = 0; i < m->nnodes; i++, nodes++)
+                check_all(0, m->mem + m->nodes[i].off, m->nodes[i].len, &seed, &accepted, &mutants, &accepted_mutants);
+            for (size_t i = 0; i < m->ninits; i++, inits++)
+                check_all(1, m->mem + m->inits[i].off, m->inits[i].len, &seed, &accepted_inits, &mutants,
+                          &accepted_mutants);
         }
         sy_onnx_free(m);
         sy_ctx_free(ctx);
     }
     closedir(d);
     cr_assert_gt(nodes, 50);
+    cr_assert_gt(inits, 20);
     cr_assert_gt(mutants, 1000);
     cr_assert_gt(accepted_mutants, mutants / 10); /* changed bytes in names and values: compared too */
-    /* the corpus's nodes are plain (the few declined hold a sparse tensor or an unknown field) */
+    /* the corpus's nodes and initializers are plain */
     cr_assert_geq(accepted * 10, nodes * 9, "the decoder accepted %zu of %zu nodes", accepted, nodes);
+    cr_assert_geq(accepted_inits * 10, inits * 9, "the decoder accepted %zu of %zu initializers", accepted_inits, inits);
 }
