@@ -55,7 +55,7 @@ typedef struct sy_arena_chunk {
 /* The deepest expression the context builds (sy_intern). Every recursive pass
  * (bound, simplify, evaluation, printing, substitution, decide) recurses once
  * per level, so the limit bounds their stack: about 1 KB a level under ASan. */
-#define SY_MAX_DEPTH 1000
+#define SY_MAX_DEPTH 2000
 
 /* Integer nodes are found through a direct-mapped cache of SY_ICACHE
  * entries (by a hash of the value) before the intern table is probed: the

@@ -57,11 +57,11 @@ typedef struct sy_allocator {
  *  on a 2020s core: max_steps 20000000, max_work_terms 20000000,
  *  max_work_bytes 256 MiB.
  *
- *  **Nesting.** An expression nests at most 1000 levels deep (a leaf is level
+ *  **Nesting.** An expression nests at most 2000 levels deep (a leaf is level
  *  0; a node is one level above its deepest argument), whatever the options:
  *  every recursive pass recurses once per level, and the limit keeps their
- *  stack use within about 1 MB (ASan builds included). Building a deeper node
- *  fails with SY_EQUOTA ("expression nested deeper than 1000 levels"). */
+ *  stack use within about 2 MB (ASan builds included). Building a deeper node
+ *  fails with SY_EQUOTA ("expression nested deeper than 2000 levels"). */
 typedef struct sy_ctx_options {
     unsigned version;       /**< must be SY_CTX_OPTIONS_VERSION (or 1) */
     const sy_allocator *allocator; /**< NULL: the C library's malloc */

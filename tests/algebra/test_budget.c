@@ -378,29 +378,30 @@ Test(budget, let_form_and_tree_size, .init = ctx_setup, .fini = ctx_teardown, .t
     sy_str_free(ctx, s);
 }
 
-/* Nesting is bounded at construction (SY_MAX_DEPTH, 1000 levels): the chain
+/* Nesting is bounded at construction (SY_MAX_DEPTH, 2000 levels): the chain
  * Mod(FloorDiv(... + y, y) + y, y) of a graph that alternates add, floordiv
  * and mod by a size grows one level per step (FloorDiv(e + y, y) is
  * FloorDiv(e, y) + 1), and its 10^4-step version overflowed the stack in
- * bound. Step 667 is the first past 1000 levels; every recursive pass runs on
- * a node of about 990 levels (a relation over it adds one). */
+ * bound (about 1.5 levels per step: 15000 levels). Step 1334 is the first
+ * past 2000 levels; every recursive pass runs on a node of about 1990 levels
+ * (a relation over it adds one). */
 Test(budget, nesting_limit_and_passes_at_the_limit, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
 {
     const sy_expr *x = sy_expr_sym(ctx, "x"), *y = sy_expr_sym(ctx, "y"), *e = x, *near = NULL;
     int failed_at = 0;
-    for (int i = 1; i <= 2000 && !failed_at; i++) {
-        if (i == 660) near = e; /* about 990 levels: room for a relation and rewrites above it */
+    for (int i = 1; i <= 4000 && !failed_at; i++) {
+        if (i == 1328) near = e; /* about 1990 levels: room for a relation and rewrites above it */
         const sy_expr *a = sy_expr_add(ctx, e, y);
         const sy_expr *n = a ? (i % 2 ? sy_expr_floordiv(ctx, a, y) : sy_expr_mod(ctx, a, y)) : NULL;
         if (!n) {
             failed_at = i;
             cr_assert(eq(int, sy_ctx_last_error(ctx), SY_EQUOTA));
-            cr_assert(eq(str, (char *)sy_ctx_last_error_msg(ctx), "expression nested deeper than 1000 levels"));
+            cr_assert(eq(str, (char *)sy_ctx_last_error_msg(ctx), "expression nested deeper than 2000 levels"));
         } else {
             e = n;
         }
     }
-    cr_assert(eq(int, failed_at, 667));
+    cr_assert(eq(int, failed_at, 1334));
     e = near;
     sy_facts *f = sy_facts_new(ctx);
     cr_assert(f != NULL);
