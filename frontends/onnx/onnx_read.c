@@ -581,6 +581,9 @@ static sy_status item_bytes(ox_nodes *r, const ox_range *g, int kind, const unsi
         if (st) return st;
         *data = s->out ? s->out : (const unsigned char *)"";
         *len = s->len;
+    } else if (!m->mem || !g->len) { /* an empty item (of a model read from 0 bytes: m->mem NULL): no arithmetic on NULL */
+        *data = (const unsigned char *)"";
+        *len = 0;
     } else {
         *data = m->mem + g->off;
         *len = g->len;
