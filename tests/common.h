@@ -120,20 +120,26 @@ static inline long test_multiplier(void)
     long m = s && *s ? strtol(s, NULL, 10) : 1;
     return m > 0 ? m : 1;
 }
-/* g traced in a new env with options eo (NULL: the defaults), its guard set
- * produced and minimized; the env and trace are freed (the set does not need
- * them). GIVE: sy_gset_free. */
-static inline sy_gset *trace_minimize_opts(sy_graph *g, const sy_env_options *eo)
+/* The guard set of g as traced into env and t, produced and minimized; frees t
+ * and env (the set does not need them). GIVE: sy_gset_free, before g. */
+static inline sy_gset *produce_minimized(sy_env *env, sy_graph *g, sy_trace *t)
 {
-    sy_env *env = sy_env_new(ctx, eo);
-    cr_assert(env != NULL);
-    sy_trace *t;
-    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
     sy_gset *gs;
     cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
     cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
     sy_trace_free(t);
     sy_env_free(env);
     return gs;
+}
+
+/* g traced in a new env with options eo (NULL: the defaults), its guard set
+ * produced and minimized (produce_minimized). GIVE: sy_gset_free. */
+static inline sy_gset *trace_minimize_opts(sy_graph *g, const sy_env_options *eo)
+{
+    sy_env *env = sy_env_new(ctx, eo);
+    cr_assert(env != NULL);
+    sy_trace *t;
+    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    return produce_minimized(env, g, t);
 }
 #endif

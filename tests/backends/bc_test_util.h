@@ -180,18 +180,6 @@ static inline const sy_expr *bt_issue_chain(const sy_expr *L, int layers)
     return lay;
 }
 
-/* The guard set of g as traced into env and t, produced and minimized; frees t
- * and env. The caller frees the set, then g. */
-static inline sy_gset *bt_produce_minimized(sy_env *env, sy_graph *g, sy_trace *t)
-{
-    sy_gset *gs;
-    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    sy_trace_free(t);
-    sy_env_free(env);
-    return gs;
-}
-
 static inline sy_gset *bt_chain_gset(int layers, sy_graph **gout)
 {
     const char *G = "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
@@ -203,7 +191,7 @@ static inline sy_gset *bt_chain_gset(int layers, sy_graph **gout)
     cr_assert(eq(int, sy_env_trace(env, *gout, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
     const sy_expr *fact = sy_expr_le(ctx, bt_issue_chain(P("s0"), layers), P("s0"));
     cr_assert(eq(int, sy_env_assume(env, fact, NULL), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    return bt_produce_minimized(env, *gout, t);
+    return produce_minimized(env, *gout, t);
 }
 
 /* Issue 14's 69-node FloorDiv chain graph (tests/guards/data/floordiv_chain69.json),
@@ -229,7 +217,7 @@ static inline sy_gset *bt_chain69_gset(sy_graph **gout)
     sy_env *env = sy_env_new(ctx, NULL);
     sy_trace *t;
     cr_assert(eq(int, sy_env_trace(env, *gout, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    return bt_produce_minimized(env, *gout, t);
+    return produce_minimized(env, *gout, t);
 }
 
 #endif

@@ -340,12 +340,7 @@ static sy_gset *corpus_gset(sy_graph *g, int all_dynamic)
     sy_trace *t;
     cr_assert(eq(int, sy_env_trace(env, g, all_dynamic ? ni : 0, all_dynamic ? ov : NULL, &t), SY_OK), "%s",
               sy_ctx_last_error_msg(ctx));
-    sy_gset *gs;
-    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    sy_trace_free(t);
-    sy_env_free(env);
-    return gs;
+    return produce_minimized(env, g, t);
 }
 
 static void vm_diff_one(const char *path, const char *probes, const char *file, void *ud)

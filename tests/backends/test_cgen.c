@@ -473,21 +473,6 @@ static int checks_guards(const sy_gset *gs)
     return 0;
 }
 
-static sy_gset *trace_minimized(sy_graph *g, sy_env **envout)
-{
-    sy_env *env = sy_env_new(ctx, NULL);
-    cr_assert(env != NULL);
-    sy_trace *t;
-    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    sy_gset *gs;
-    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
-    sy_trace_free(t);
-    if (envout) *envout = env;
-    else sy_env_free(env);
-    return gs;
-}
-
 /* the values of the graph's example shapes */
 static int64_t *example_values(const sy_gset *gs, const sy_graph *g)
 {
@@ -518,7 +503,7 @@ static void cgen_diff_one(const char *path, const char *probes, const char *file
     long npoints = *(const long *)ud;
     sy_graph *g;
     cr_assert(eq(int, sy_graph_load_file(ctx, path, &g), SY_OK), "%s: %s", path, sy_ctx_last_error_msg(ctx));
-    sy_gset *gs = trace_minimized(g, NULL);
+    sy_gset *gs = trace_minimize_opts(g, NULL);
     size_t len;
     char *code = render_c(gs, NULL, &len);
     cmod m;
@@ -810,7 +795,7 @@ Test(backends_cgen, golden_resnet18, .init = ctx_setup, .fini = ctx_teardown, .t
 {
     sy_graph *g;
     cr_assert(eq(int, sy_graph_load_file(ctx, SY_TESTS_DIR "/../examples/resnet18.json", &g), SY_OK));
-    sy_gset *gs = trace_minimized(g, NULL);
+    sy_gset *gs = trace_minimize_opts(g, NULL);
     size_t len;
     char *code = render_c(gs, NULL, &len);
     golden_check("resnet18.c.txt", code, len);
@@ -835,7 +820,7 @@ Test(backends_cgen, helpers_are_a_verbatim_copy_of_sy_int64_h, .init = ctx_setup
     fclose(f);
     sy_graph *g;
     cr_assert(eq(int, sy_graph_load_file(ctx, SY_TESTS_DIR "/../examples/vit_b_16.json", &g), SY_OK));
-    sy_gset *gs = trace_minimized(g, NULL);
+    sy_gset *gs = trace_minimize_opts(g, NULL);
     size_t len;
     char *code = render_c(gs, NULL, &len);
     cr_assert(strstr(code, hdr) != NULL, "the generated C does not contain algebra/sy_int64.h verbatim: update the copy in backends/cgen.c");
@@ -849,7 +834,7 @@ Test(backends_cgen, prefix_is_checked_and_used, .init = ctx_setup, .fini = ctx_t
     cr_assert(sy_backend_find("c") != NULL);
     sy_graph *g;
     cr_assert(eq(int, sy_graph_load_file(ctx, SY_TESTS_DIR "/../examples/vit_b_16.json", &g), SY_OK));
-    sy_gset *gs = trace_minimized(g, NULL);
+    sy_gset *gs = trace_minimize_opts(g, NULL);
     const char *bad[] = {"", "1abc", "a-b", "my guards", "__x", "_X", "a.b", "g\xc3\xa9"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         sy_backend_options o = SY_BACKEND_OPTIONS_INIT;
@@ -1029,7 +1014,7 @@ Test(backends_cgen, floordiv_chain_69_computes_each_shared_subterm_once, .init =
      * model, and the golden must not hold the checkout's absolute path */
     sy_graph *g;
     bt_chain69_load(&g);
-    sy_gset *gs = trace_minimized(g, NULL);
+    sy_gset *gs = trace_minimize_opts(g, NULL);
     size_t len;
     char *code = render_c(gs, NULL, &len);
     golden_check("floordiv_chain69.c.txt", code, len);
