@@ -671,7 +671,9 @@ typedef struct {
     const sy_expr *e;        /* the expression of P's first dynamic dim, or NULL */
     const char *in;          /* ... and where it was created */
     size_t dim;
-    int64_t ex;              /* that dim's --example size, or -1 when it had none */
+    int64_t ex;              /* P's --example size (from any input with P), or -1 when none gives one */
+    const char *ex_in;       /* ... the input and dim it was given for */
+    size_t ex_dim;
 } ox_pbind;
 
 typedef struct {
@@ -699,6 +701,7 @@ static ox_pbind *ptab_add(sy_onnx_trace *t, ox_ptab *p, const char *param)
     ox_pbind *b = &p->b[p->n++];
     memset(b, 0, sizeof *b);
     b->param = param;
+    b->ex = -1;
     return b;
 }
 
@@ -793,6 +796,31 @@ static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
             b->spec = c;
         }
     }
+    /* an --example of a dim with dim_param P is the example of every dim with P, whichever input
+     * it was given for (a later input's example reaches an earlier input's dims); two inputs that
+     * give P different sizes are an error */
+    for (size_t i = 0; i < m->ninputs; i++) {
+        const sy_onnx_input *in = &m->inputs[i];
+        const sy_onnx_example *ex = NULL;
+        for (size_t k = 0; k < o->nexamples; k++) /* the last --example of an input counts, as below */
+            if (!strcmp(o->examples[k].input, in->name)) ex = &o->examples[k];
+        if (!ex || ex->ndim != in->ndim) continue; /* a rank mismatch is reported below */
+        for (size_t d = 0; d < in->ndim; d++) {
+            const char *param = in->params[d];
+            if (!param || in->dims[d] >= 0) continue;
+            int64_t x = ex->shape[d];
+            ox_pbind *b = ptab_find(&pt, param);
+            if (!b && !(b = ptab_add(t, &pt, param))) return SY_ENOMEM;
+            if (b->ex < 0) {
+                b->ex = x;
+                b->ex_in = in->name;
+                b->ex_dim = d;
+            } else if (b->ex != x) {
+                return sy_fail_st(ctx, SY_EINVAL, "--example gives input '%s' dim %zu the size %lld and input '%s' dim %zu the size %lld, but they share dim_param '%s'",
+                                  b->ex_in, b->ex_dim, (long long)b->ex, in->name, d, (long long)x, param);
+            }
+        }
+    }
     sy_status st = SY_OK;
     t->ngin = m->ninputs;
     t->gin = tr_alloc(t, (t->ngin ? t->ngin : 1) * sizeof *t->gin);
@@ -820,7 +848,12 @@ static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
             break;
         }
         for (size_t d = 0; d < in->ndim && !st; d++) {
-            int64_t example = ex ? ex->shape[d] : in->dims[d] >= 0 ? in->dims[d] : SY_ONNX_DEFAULT_EXAMPLE;
+            const char *param = in->params[d];
+            ox_pbind *b = param ? ptab_find(&pt, param) : NULL;
+            int64_t example = ex                  ? ex->shape[d]
+                              : in->dims[d] >= 0  ? in->dims[d]
+                              : b && b->ex >= 0   ? b->ex
+                                                  : SY_ONNX_DEFAULT_EXAMPLE;
             if (in->dims[d] >= 0 && example != in->dims[d]) {
                 st = sy_fail_st(ctx, SY_EINVAL, "example of input '%s' dim %zu is %lld, the model declares dim_value %lld", in->name, d,
                                 (long long)example, (long long)in->dims[d]);
@@ -837,8 +870,6 @@ static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
             if (!dynamic || !sy_dim_spec_declared(own)) own = NULL;
             char src[300];
             name_dim(src, sizeof src, in->name, ".size()[", d, "]");
-            const char *param = in->params[d];
-            ox_pbind *b = param ? ptab_find(&pt, param) : NULL;
             const sy_dim_spec *use = own;
             if (own && !own->name && param) { /* an unnamed entry on a dim_param: the dim_param's Dim */
                 sy_dim_spec *c = tr_alloc(t, sizeof *c);
@@ -870,11 +901,6 @@ static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
                     b->e = e;
                     b->in = in->name;
                     b->dim = d;
-                    b->ex = ex ? example : -1;
-                } else if (ex && b->ex >= 0 && b->ex != example) {
-                    st = sy_fail_st(ctx, SY_EINVAL, "--example gives input '%s' dim %zu the size %lld and input '%s' dim %zu the size %lld, but they share dim_param '%s'",
-                                    b->in, b->dim, (long long)b->ex, in->name, d, (long long)example, param);
-                    break;
                 } else if ((st = declare_equal(t, b, e, in->name, d, example))) {
                     break;
                 }

@@ -23,7 +23,9 @@
  * distinct name (the same dim_param on several inputs is the same symbol: the
  * guard set checks the equality); a dim with neither gets a fresh symbol.
  * Symbols need an example size (the hint the environment decides branches
- * with): sy_onnx_trace_options.examples, else SY_ONNX_DEFAULT_EXAMPLE.
+ * with): sy_onnx_trace_options.examples, else the example another input
+ * gives the same dim_param (SY_EINVAL when two inputs give it different
+ * sizes), else SY_ONNX_DEFAULT_EXAMPLE.
  *
  * Built without protobuf-c (CMake SY_WITH_ONNX=OFF or the packages missing),
  * every function that reads or traces fails with SY_EUNSUPPORTED and the

@@ -357,8 +357,12 @@ if j:
 spec("no_dim", ADD2, E2 + ["--dynamic", "x=7:h"], rc=2, err="--dynamic x=...: input 'x' has no dim 7 (rank 4)")
 spec("outside_range", ADD2, E2 + ["--dynamic", "x=2:h@1..100"], rc=3,
      err="x.size()[2] = 224 at the example is outside 'h''s declared range [1, 100]")
-spec("named_examples_differ", ADD2, E + ["--example", "x2=2,3,224,201", "--dynamic", "x=3:w", "--dynamic", "x2=3:w"], rc=3,
+# (x2's dim 3 has its own dim_param here: with one dim_param the examples already conflict, as below)
+spec("named_examples_differ", model([N("Add", ["x", "x2"], ["y"])], X4 + [("x2", ["n", 3, "h", "w2"])]),
+     E + ["--example", "x2=2,3,224,201", "--dynamic", "x=3:w", "--dynamic", "x2=3:w"], rc=3,
      err="dims named 'w' are declared equal, but x.size()[3] = 200 and x2.size()[3] = 201 at the example")
+spec("param_examples_differ", ADD2, E + ["--example", "x2=2,3,224,201", "--dynamic", "x=3:w", "--dynamic", "x2=3:w"], rc=3,
+     err="--example gives input 'x' dim 3 the size 200 and input 'x2' dim 3 the size 201, but they share dim_param 'w'")
 
 # ---- bad input: exit 3 and a message naming the node, never a crash
 # Expand to a negative size fails at run time (the reference's numpy.ones(shape)): exit 3 naming the node
@@ -392,6 +396,11 @@ shp = model([N("Add", ["a", "b"], ["y"])], [("a", ["n", 3]), ("b", ["n", 3])])
 bad("shared_param_examples", shp, "--example gives input 'a' dim 0 the size 2 and input 'b' dim 0 the size 5, but they share dim_param 'n'",
     ["--example", "a=2,3", "--example", "b=5,3"])
 case("shared_param_same_example", shp, [2, 3], {"n": 2}, ["--example", "a=2,3", "--example", "b=2,3"])
+# an --example of a later input is the example of every dim with its dim_param, the earlier inputs' too:
+# at 1 the shared dim specializes; at 7 the Reshape's divisibility holds (at the default example it fails)
+case("shared_param_later_example", shp, [1, 3], {}, ["--example", "b=1,3"], text=[1, 3])
+case("shared_param_later_example_hint", model([N("Add", ["a", "b"], ["t"]), N("Reshape", ["t", "s"], ["y"])], [("a", ["n", 3]), ("b", ["n", 3])],
+     [i64("s", [7, -1])]), [7, 3], {"n": 7}, ["--example", "b=7,3"])
 
 good = model([N("Relu", ["x"], ["y"], name="relu1")], X4)
 raw = good.SerializeToString()
