@@ -278,6 +278,27 @@ open(sys.argv[2], 'wb').write(d)
 PY
   checkx "check: slot '$bad'" 3 "symshape: error: $tmpd/slot.sybc: unsupported source '$bad' in slot 1 (expected NAME.dim(), NAME.dtype, NAME.size()[I] or NAME.stride()[I])" "$S" check --sizes x=2,3,224,224 "$tmpd/slot.sybc"
 done
+# control bytes in a (CRC-valid) file's slot names and guard texts are shown escaped, as disasm
+# shows them, never written to the terminal
+reseal() { # in out old new (Python bytes literals)
+  /usr/bin/python3 - "$@" <<'PY'
+import sys, zlib, struct, ast
+d = bytearray(open(sys.argv[1], 'rb').read())
+old, new = ast.literal_eval(sys.argv[3]), ast.literal_eval(sys.argv[4])
+assert len(new) == len(old) and old in d
+i = d.index(old)
+d[i:i + len(old)] = new
+crc = zlib.crc32(bytes(d[:36]) + bytes(d[40:])) & 0xffffffff
+d[36:40] = struct.pack('<I', crc)
+open(sys.argv[2], 'wb').write(d)
+PY
+}
+reseal "$tmpd/v.sybc" "$tmpd/ctl.sybc" "b'x.dtype'" "b'\\x1b[31mx.'"
+check "check: control bytes in a slot name" 3 "unsupported source '\\x1b[31mx.' in slot 1" "$S" check --sizes x=2,3,224,224 "$tmpd/ctl.sybc"
+reseal "$tmpd/v.sybc" "$tmpd/ctl2.sybc" "b'[2] == 224'" "b'[2] ==\\x07224'"
+check "check: control bytes in a guard text" 1 'x.size()[2] ==\x07224 failed' "$S" check --sizes x=2,3,128,128 "$tmpd/ctl2.sybc"
+if "$S" check --sizes x=2,3,128,128 "$tmpd/ctl2.sybc" 2>&1 | grep -q $'\a'; then echo "FAIL: check wrote a BEL byte"; fail=$((fail+1)); else pass=$((pass+1)); fi
+check "disasm: control bytes escaped" 0 '==\x07224' "$S" disasm "$tmpd/ctl2.sybc"
 # ---- end to end on every corpus model: run and probe --points, zero violations
 SH="${SY_SHARED_DIR:-$T/../../shared}"; C="$SH/corpus"; P="$SH/probes"
 if [ -d "$C" ]; then
