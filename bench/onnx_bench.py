@@ -16,10 +16,12 @@
   - onnxruntime's symbolic_shape_infer.py (sympy), when given with
     --ort-script PATH or the environment variable SY_ORT_SYMBOLIC_SHAPE_INFER
     (it is not packaged by Debian; bench/README.md says where to get it):
-    SymbolicShapeInference.infer_shapes(model, auto_merge=True,
-    guess_output_rank=True) on the loaded model, in the same warm process,
-    CPU and wall, or the exception it raises; without the script its column
-    says "not given";
+    SymbolicShapeInference.infer_shapes on the loaded model with its command
+    line's defaults (int_max 2**31 - 1, no auto_merge, no guess_output_rank),
+    and when that raises, with auto_merge and guess_output_rank; in the same
+    warm process (in a scratch directory: it saves what it could not finish
+    in the current one), CPU and wall, or the exception it raises and the
+    node it stopped at; without the script its column says "not given";
   - the speed-up against the slowest peer: the slowest of onnx.load +
     infer_shapes (each variant) and onnx.load + symbolic_shape_infer, over
     symshape's read + trace + guards, in CPU time and in wall time, and the
@@ -107,7 +109,13 @@ onnx.shape_inference.infer_shapes(w)  # warm-up: the first call pays a one-time 
 t = time.time(); c = time.process_time(); m = onnx.load(p); tl = time.time() - t; cl = time.process_time() - c
 res = {"load_ms": tl * 1e3, "load_cpu_ms": cl * 1e3}
 for dp in (False, True):
-    t = time.time(); c = time.process_time(); g = onnx.shape_inference.infer_shapes(m, data_prop=dp)
+    t = time.time(); c = time.process_time()
+    try:
+        g = onnx.shape_inference.infer_shapes(m, data_prop=dp)
+    except Exception as e:  # onnx refuses the model: say so in its column; the other peers still run
+        res["dp" if dp else "plain"] = {"cpu_ms": (time.process_time() - c) * 1e3, "infer_ms": (time.time() - t) * 1e3,
+                                        "error": "%s: %s" % (type(e).__name__, str(e).strip().splitlines()[-1][:120] if str(e).strip() else "")}
+        continue
     ti = time.time() - t; ci = time.process_time() - c
     names = set()
     for vi in list(g.graph.value_info) + list(g.graph.output) + list(g.graph.input):
@@ -117,29 +125,50 @@ for dp in (False, True):
     names |= {i.name for i in g.graph.initializer}
     res["dp" if dp else "plain"] = {"infer_ms": ti * 1e3, "cpu_ms": ci * 1e3, "full": len(names)}
 if len(sys.argv) > 2:
-    # onnxruntime's symbolic_shape_infer.py, from the file given (not packaged by Debian)
-    import contextlib, importlib.util, io, re
+    # onnxruntime's symbolic_shape_infer.py, from the file given (not packaged by Debian), called as
+    # its command line calls it with no option: int_max 2**31 - 1, auto_merge and guess_output_rank
+    # off, verbose 0. When that raises, once more with --auto_merge --guess_output_rank (what its
+    # error tells users to try): the time of a run that completes is the peer's time.
+    import contextlib, importlib.util, io, logging, re, statistics
     spec = importlib.util.spec_from_file_location("symbolic_shape_infer", sys.argv[2])
     ssi = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(ssi)
-    with contextlib.redirect_stdout(io.StringIO()):
-        ssi.SymbolicShapeInference.infer_shapes(w, auto_merge=True, guess_output_rank=True)  # warm-up (sympy's caches)
-    cpus, walls, out, err = [], [], None, None
-    while not err and len(cpus) < 3 and sum(walls) < 2.0:
-        t = time.time(); c = time.process_time()
-        try:
-            with contextlib.redirect_stdout(io.StringIO()) as log:
-                out = ssi.SymbolicShapeInference.infer_shapes(m, auto_merge=True, guess_output_rank=True)
-        except Exception as e:
-            err = "%s: %s" % (type(e).__name__, str(e).strip().splitlines()[0][:120] if str(e).strip() else "")
-            stop = [l for l in log.getvalue().splitlines() if l.startswith("Stopping at")]
-            if stop:
-                err += " (" + stop[0][:120] + ")"
-        walls.append(time.time() - t); cpus.append(time.process_time() - c)
-    r = {"cpu_ms": sorted(cpus)[len(cpus) // 2] * 1e3, "wall_ms": sorted(walls)[len(walls) // 2] * 1e3}
-    if err:
-        r["error"] = err
-    else:
+    # where it says why it stopped: printed by older versions, logged (at debug level) by newer ones
+    stops = []
+    class Stop(logging.Handler):
+        def emit(self, rec):
+            msg = rec.getMessage()
+            if msg.startswith("Stopping at"):
+                stops.append(msg)
+    lg = getattr(ssi, "logger", None)
+    if lg is not None:
+        lg.addHandler(Stop())
+        lg.setLevel(logging.DEBUG)
+        lg.propagate = False
+
+    def ort_run(merge):
+        cpus, walls, out, err = [], [], None, None
+        with contextlib.redirect_stdout(io.StringIO()):
+            ssi.SymbolicShapeInference.infer_shapes(w, 2**31 - 1, merge, merge, 0)  # warm-up (sympy's caches)
+        while not err and len(cpus) < 3 and sum(walls) < 2.0:
+            del stops[:]
+            t = time.time(); c = time.process_time()
+            try:
+                with contextlib.redirect_stdout(io.StringIO()) as log:
+                    out = ssi.SymbolicShapeInference.infer_shapes(m, 2**31 - 1, merge, merge, 0)
+            except Exception as e:
+                err = "%s: %s" % (type(e).__name__, str(e).strip().splitlines()[0][:120] if str(e).strip() else "")
+                stop = stops + [l for l in log.getvalue().splitlines() if l.startswith("Stopping at")]
+                if stop:
+                    err += " (" + stop[0][:120] + ")"
+            walls.append(time.time() - t); cpus.append(time.process_time() - c)
+        r = {"cpu_ms": statistics.median(cpus) * 1e3, "wall_ms": statistics.median(walls) * 1e3, "runs": len(cpus)}
+        if err:
+            r["error"] = err
+            return r
+        if out is None:
+            r["error"] = "returned None (opset below 7)"
+            return r
         # a dim is exact when it is a dim_value or a dim_param without one of the script's fresh
         # symbols ('{op}_{node}_o{out}__d{dim}') or onnx's 'unk__N'
         fresh = re.compile(r"_o\d+__d\d+|unk__")
@@ -150,6 +179,10 @@ if len(sys.argv) > 2:
                                             for d in tt.shape.dim):
                 shaped.add(vi.name)
         r["full"] = len(shaped | {i.name for i in out.graph.initializer})
+        return r
+    r = ort_run(False)
+    if "error" in r:
+        r["merged"] = ort_run(True)
     res["ort"] = r
 for i in m.graph.initializer:
     i.ClearField("raw_data")
@@ -193,32 +226,50 @@ print(json.dumps(res))
         vals = json.loads(r.stdout)["values"]
         exact = sum(1 for d in vals.values() if not any(isinstance(x, str) and re.search(r"\bu\d+\b", x) for x in d))
         _, kb = peak_child_kb([sym, "infer", p, "--json"])
-        pr = subprocess.run([sys.executable, "-c", peer_script, p] + ([ort] if ort else []), capture_output=True, text=True)
+        # in a scratch directory: symbolic_shape_infer.py saves the model it could not finish there
+        # (sym_shape_infer_temp.onnx and its external data)
+        with tempfile.TemporaryDirectory() as scratch:
+            pr = subprocess.run([sys.executable, "-c", peer_script, os.path.abspath(p)] + ([os.path.abspath(ort)] if ort else []),
+                                capture_output=True, text=True, cwd=scratch)
         if pr.returncode or not pr.stdout.strip():
             print("| %s | peer process failed: %s |" % (os.path.basename(p), pr.stderr.strip()[-200:].replace("\n", " ")))
             continue
         peer = json.loads(pr.stdout.strip().splitlines()[-1])
         heap = b["peak_heap_bytes"] - fixed
         pl, dp = peer["plain"], peer["dp"]
-        peers = {"infer_shapes": (peer["load_cpu_ms"] + pl["cpu_ms"], peer["load_ms"] + pl["infer_ms"]),
-                 "data_prop": (peer["load_cpu_ms"] + dp["cpu_ms"], peer["load_ms"] + dp["infer_ms"])}
+        # a peer that raises is no time to compare with: its column says why, it is not the slowest
+        peers = {k: (peer["load_cpu_ms"] + v["cpu_ms"], peer["load_ms"] + v["infer_ms"])
+                 for k, v in (("infer_shapes", pl), ("data_prop", dp)) if "error" not in v}
+        onnx_col = ["fails: %s" % v["error"].replace("|", "/") if "error" in v else "%.2f (%.2f)" % (v["cpu_ms"], v["infer_ms"])
+                    for v in (pl, dp)]
+        full_col = "%s / %s" % tuple("-" if "error" in v else "%d" % v["full"] for v in (pl, dp))
         o = peer.get("ort")
         if not o:
             ort_col, ort_full = "not given", "-"
-        elif "error" in o:
-            ort_col, ort_full = "fails after %.1f ms CPU: %s" % (o["cpu_ms"], o["error"].replace("|", "/")), "-"
         else:
-            ort_col, ort_full = "%.1f (%.1f)" % (o["cpu_ms"], o["wall_ms"]), "%d" % o["full"]
-            peers["symbolic_shape_infer"] = (peer["load_cpu_ms"] + o["cpu_ms"], peer["load_ms"] + o["wall_ms"])
-        slow = max(peers, key=lambda k: peers[k][0])
+            # the run with the script's defaults; when it fails, the one with --auto_merge --guess_output_rank
+            ok = o if "error" not in o else o["merged"] if "error" not in o["merged"] else None
+            ort_col = "" if ok is o else "fails after %.1f ms CPU: %s; " % (o["cpu_ms"], o["error"].replace("|", "/"))
+            if ok is None:
+                m2 = o["merged"]
+                ort_col += "with --auto_merge --guess_output_rank: fails after %.1f ms CPU: %s" % (m2["cpu_ms"], m2["error"].replace("|", "/"))
+                ort_full = "-"
+            else:
+                ort_col += "%s%.1f (%.1f)" % ("" if ok is o else "with --auto_merge --guess_output_rank: ", ok["cpu_ms"], ok["wall_ms"])
+                ort_full = "%d" % ok["full"]
+                peers["symbolic_shape_infer"] = (peer["load_cpu_ms"] + ok["cpu_ms"], peer["load_ms"] + ok["wall_ms"])
+        if peers:
+            slow = max(peers, key=lambda k: peers[k][0])
+            slow_col = "%s %.1f | %.0fx (%.0fx)" % (slow, peers[slow][0], peers[slow][0] / b["cpu_ms"], peers[slow][1] / b["total_ms"])
+        else:
+            slow_col = "- (every peer fails) | -"
         print("| %s | %d | %d / %d | %d | %.2f (%.2f) | %.2f / %.2f / %.2f | %.2f (%.2f) | %.1f | %.0f | %.0f | %.0f / %.0f | %.2f "
-              "| %.1f | %.2f (%.2f) | %.2f (%.2f) | %d / %d | %s | %s | %s %.1f | %.0fx (%.0fx) | %.2f |" % (
+              "| %.1f | %s | %s | %s | %s | %s | %s | %.2f |" % (
                   os.path.basename(p), b["nodes"], exact, len(vals), b["guards"], b["cpu_ms"], b["total_ms"],
                   b["read_ms"], b["trace_ms"], b["guards_ms"], pcpu, pwall, kb / 1024,
                   b["peak_heap_bytes"] / 1e3, heap / 1e3, peer["graph_bytes"] / 1e3, b["graph_bytes"] / 1e3,
-                  heap / peer["graph_bytes"], peer["load_cpu_ms"], pl["cpu_ms"], pl["infer_ms"], dp["cpu_ms"], dp["infer_ms"],
-                  pl["full"], dp["full"], ort_col, ort_full, slow, peers[slow][0],
-                  peers[slow][0] / b["cpu_ms"], peers[slow][1] / b["total_ms"], os.getloadavg()[0]))
+                  heap / peer["graph_bytes"], peer["load_cpu_ms"], onnx_col[0], onnx_col[1], full_col,
+                  ort_col, ort_full, slow_col, os.getloadavg()[0]))
         sys.stdout.flush()
 
 
