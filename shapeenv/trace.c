@@ -65,18 +65,33 @@ typedef struct mentry {
     sy_value out;       /* as the op returned it (env-owned) */
 } mentry;
 
-typedef struct opmemo {
-    sy_ctx *ctx;
-    mentry *tab;
-    size_t cap, n;
-    bool on;
-} opmemo;
-
 typedef struct kbuf {
     unsigned char b[MEMO_KEY_MAX];
     size_t n;
     bool bad; /* too long or a value kind the memo does not key */
 } kbuf;
+
+/* A param's (or a static input's) sizes and contiguous strides by its
+ * static shape: nodes with equal shapes share the (immutable) arrays, as the
+ * op memo's reused tensors do. Pure construction (interned integers and
+ * their products), kept for the context's rollback generation it was made
+ * in. */
+typedef struct pshape {
+    uint64_t hash, gen;
+    size_t ndim;
+    const int64_t *shape; /* the graph's */
+    const sy_tensor *t;   /* the first tensor made with it (sizes, strides) */
+} pshape;
+
+typedef struct opmemo {
+    sy_ctx *ctx;
+    mentry *tab;
+    size_t cap, n;
+    bool on;
+    kbuf *kb;    /* the key buffer (4 KiB: off the stack, and not thread-local: a TLS access per key word cost more than the key) */
+    pshape *ps;  /* param shapes */
+    size_t pscap, npsh;
+} opmemo;
 
 static void kput(kbuf *k, const void *p, size_t n)
 {
@@ -233,6 +248,11 @@ static bool memo_put(opmemo *m, const kbuf *k, uint64_t h, const sy_value *out)
 
 static void memo_clear(opmemo *m)
 {
+    if (m->kb) sy_dealloc(m->ctx, m->kb, sizeof *m->kb);
+    if (m->ps) sy_dealloc(m->ctx, m->ps, m->pscap * sizeof *m->ps);
+    m->kb = NULL;
+    m->ps = NULL;
+    m->pscap = m->npsh = 0;
     for (size_t i = 0; i < m->cap; i++)
         if (m->tab[i].key) sy_dealloc(m->ctx, m->tab[i].key, m->tab[i].klen ? m->tab[i].klen : 1);
     if (m->tab) sy_dealloc(m->ctx, m->tab, m->cap * sizeof *m->tab);
@@ -360,6 +380,66 @@ static sy_status declared_strides(sy_ctx *ctx, const sy_graph_input *in, const s
     return SY_OK;
 }
 
+static uint64_t pshape_hash(size_t ndim, const int64_t *shape)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull * (ndim + 1);
+    for (size_t k = 0; k < ndim; k++) {
+        h = (h ^ (uint64_t)shape[k]) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+static pshape *pshape_slot(pshape *tab, size_t cap, uint64_t h, size_t ndim, const int64_t *shape)
+{
+    for (size_t j = (size_t)h & (cap - 1);; j = (j + 1) & (cap - 1)) {
+        pshape *e = &tab[j];
+        if (!e->t || (e->hash == h && e->ndim == ndim && !memcmp(e->shape, shape, ndim * sizeof *shape))) return e;
+    }
+}
+
+/* A param's tensor: contiguous with the static shape; with memo, the sizes
+ * and strides of an earlier param of the same shape (a new tensor struct) */
+static const sy_tensor *param_tensor(sy_env *env, opmemo *memo, sy_dtype dt, size_t ndim, const int64_t *shape)
+{
+    sy_ctx *ctx = env->ctx;
+    uint64_t h = 0, gen = sy_ctx_generation(ctx);
+    pshape *e = NULL;
+    if (memo) {
+        h = pshape_hash(ndim, shape);
+        if (memo->pscap) e = pshape_slot(memo->ps, memo->pscap, h, ndim, shape);
+        if (e && e->t && e->gen == gen) {
+            sy_tensor *t = sy_env_alloc(env, sizeof *t);
+            if (!t) return NULL;
+            *t = *e->t;
+            t->dtype = dt;
+            return t;
+        }
+    }
+    const sy_expr *sz[64];
+    for (size_t k = 0; k < ndim; k++) sz[k] = sy_expr_int_si(ctx, shape[k]);
+    const sy_tensor *t = sy_tensor_new(env, dt, ndim, sz);
+    if (!t || !memo) return t;
+    if (e && e->t) { /* made in another generation: replace */
+        *e = (pshape){h, gen, ndim, shape, t};
+        return t;
+    }
+    if ((memo->npsh + 1) * 2 > memo->pscap) { /* grow; a failed allocation only loses the entry */
+        size_t nc = memo->pscap ? memo->pscap * 2 : 64;
+        pshape *nt = sy_alloc(ctx, nc * sizeof *nt);
+        if (!nt) return t;
+        memset(nt, 0, nc * sizeof *nt);
+        for (size_t j = 0; j < memo->pscap; j++)
+            if (memo->ps[j].t) *pshape_slot(nt, nc, memo->ps[j].hash, memo->ps[j].ndim, memo->ps[j].shape) = memo->ps[j];
+        if (memo->ps) sy_dealloc(ctx, memo->ps, memo->pscap * sizeof *memo->ps);
+        memo->ps = nt;
+        memo->pscap = nc;
+    }
+    *pshape_slot(memo->ps, memo->pscap, h, ndim, shape) = (pshape){h, gen, ndim, shape, t};
+    memo->npsh++;
+    return t;
+}
+
 /* Run nodes [from, to) of g in env, storing values in vals. */
 static sy_status run_nodes(sy_env *env, const sy_graph *g, size_t from, size_t to, sy_value *vals, size_t nov,
                            const sy_trace_override *ov, opmemo *memo, sy_trace_memo_stats *ms)
@@ -435,9 +515,7 @@ static sy_status run_nodes(sy_env *env, const sy_graph *g, size_t from, size_t t
                 }
                 vals[i] = sy_value_tensor(t);
             } else {
-                const sy_expr *sz[64];
-                for (size_t k = 0; k < nd_; k++) sz[k] = sy_expr_int_si(ctx, shape[k]);
-                const sy_tensor *t = sy_tensor_new(env, dt, nd_, sz);
+                const sy_tensor *t = param_tensor(env, memo, dt, nd_, shape);
                 if (!t) return sy_ctx_last_error(ctx);
                 vals[i] = sy_value_tensor(t);
             }
@@ -452,9 +530,8 @@ static sy_status run_nodes(sy_env *env, const sy_graph *g, size_t from, size_t t
         /* the op memo (above): the key, and a reuse when an earlier node had it */
         kbuf *mk = NULL;
         uint64_t kh = 0;
-        if (memo && memo->on && nd->memo) {
-            static _Thread_local kbuf kb; /* 4 KiB: off the stack; run_nodes does not recurse */
-            mk = &kb;
+        if (memo && memo->on && nd->memo && (memo->kb || (memo->kb = sy_alloc(ctx, sizeof *memo->kb)))) {
+            mk = memo->kb;
             mk->n = 0;
             mk->bad = false;
             kword(mk, nd->tid);
@@ -524,7 +601,7 @@ sy_status sy_env_trace(sy_env *env, const sy_graph *g, size_t nov, const sy_trac
         return sy_ctx_last_error(env->ctx);
     }
     const char *knob = getenv("SY_TRACE_MEMO");
-    opmemo memo = {env->ctx, NULL, 0, 0, !(knob && !strcmp(knob, "0"))};
+    opmemo memo = {env->ctx, NULL, 0, 0, !(knob && !strcmp(knob, "0")), NULL, NULL, 0, 0};
     sy_status st = run_nodes(env, g, 0, g->n, t->vals, nov, ov, &memo, &t->memo);
     memo_clear(&memo);
     if (!st) {
