@@ -726,6 +726,10 @@ sy_status sy_env_evaluate_expr(sy_env *env, const sy_expr *e, const sy_provenanc
     if (!env) return SY_EINVAL;
     sy_ctx *ctx = env->ctx;
     if (!e || !out) return sy_env_fail(env, SY_EINVAL, "evaluate_expr: NULL argument");
+    if (sy_expr_kind_of(e) == SY_EXPR_TRUE || sy_expr_kind_of(e) == SY_EXPR_FALSE) { /* no symbol to apply or touch */
+        *out = e;
+        return SY_OK;
+    }
     const sy_expr *q = sy_facts_apply(env->facts, e);
     if (!q) return sy_ctx_last_error(ctx);
     touch(env, e);

@@ -147,6 +147,7 @@ typedef struct opcall {
     const sy_expr *req_rel;
     int req_done;
     sy_status req_st;
+    int layout_cls; /* the op's layout class (sy_layout_class), set by the dispatcher */
 } opcall;
 
 typedef sy_status (*opfn)(opcall *c);
@@ -249,7 +250,7 @@ const sy_expr *const *sy_env_contig_strides(sy_env *env, size_t ndim, const sy_e
  * context's generation it was made in (sy_ctx_generation: addresses may be
  * reused after a rollback). get: the stored values or NULL; put: a failed
  * allocation only loses the entry. */
-enum { SY_XM_CONV_PAD = 1, SY_XM_CONV_OUT, SY_XM_POOL }; /* the tags (key[0]); 0: an empty slot */
+enum { SY_XM_CONV_PAD = 1, SY_XM_CONV_OUT, SY_XM_POOL, SY_XM_CONV_NONEMPTY }; /* the tags (key[0]); 0: an empty slot */
 const sy_expr *const *sy_env_xmemo_get(sy_env *env, const uint64_t key[SY_XMEMO_KEY]);
 void sy_env_xmemo_put(sy_env *env, const uint64_t key[SY_XMEMO_KEY], const sy_expr *const vals[SY_XMEMO_VALS]);
 /* a new contiguous tensor (sizes copied) */
@@ -272,8 +273,10 @@ sy_status op_view_strides(opcall *c, const sy_tensor *x, size_t n, const sy_expr
                           const sy_expr *const **out, int *ok);
 /* the layout of an elementwise unary op's result (ops_elementwise.c) */
 sy_status sy_unary_layout(opcall *c, const sy_tensor *x, sy_dtype dt);
-/* dispatcher hook: apply the op's layout class to c->out */
+/* dispatcher hook: apply the op's layout class (c->layout_cls) to c->out */
 sy_status sy_layout_after_call(opcall *c);
+/* the layout class of an op name (layout.c's table; the op index keeps it per op) */
+int sy_layout_class(const char *op);
 /* wrap a python dim index (negative allowed) into [0, ndim) */
 sy_status op_wrap_dim(opcall *c, int64_t dim, size_t ndim, size_t *out);
 /* broadcast two shapes (PyTorch infer_size) */

@@ -50,6 +50,7 @@ static const sy_expr *const *dense_strides(opcall *c, size_t ndim, const sy_expr
     const sy_expr *acc = KI(c, 1);
     for (size_t k = 0; k < ndim; k++) {
         st[perm[k]] = acc;
+        if (k + 1 == ndim) break; /* the product of all sizes is no stride */
         acc = sy_env_mul(c->env, acc, sizes[perm[k]]);
         if (!acc) return NULL;
     }
@@ -313,7 +314,7 @@ static void build_layout_index(void)
     }
 }
 
-static int layout_class(const char *op)
+int sy_layout_class(const char *op)
 {
     pthread_once(&layout_index_once, build_layout_index);
     for (unsigned j = layout_hash(op); layout_index[j]; j = (j + 1) & (LAYOUT_HASH - 1))
@@ -395,7 +396,7 @@ static sy_status forget_strides(sy_env *env, sy_value *v, int depth)
 
 sy_status sy_layout_after_call(opcall *c)
 {
-    int cls = layout_class(c->op);
+    int cls = c->layout_cls;
     if (cls == LAYOUT_VIEW) return forget_strides(c->env, c->out, 0);
     if (cls == LAYOUT_OWN || cls == LAYOUT_FRESH || c->env->layout_owned) return SY_OK;
     int memfmt = cls == LAYOUT_MEMFMT, nc = 0;

@@ -119,7 +119,11 @@ static size_t cstr_slot(const sy_env *env, uint64_t h, size_t ndim, const sy_exp
     for (;; j = (j + 1) & m) {
         const struct sy_env_cstr *e = &env->cstr[j];
         if (!e->strides) return j;
-        if (e->h == h && e->ndim == ndim && !memcmp(e->sizes, sizes, ndim * sizeof *sizes)) return j;
+        if (e->h == h && e->ndim == ndim) {
+            size_t i = 0;
+            while (i < ndim && e->sizes[i] == sizes[i]) i++;
+            if (i == ndim) return j;
+        }
     }
 }
 
@@ -144,6 +148,7 @@ const sy_expr *const *sy_env_contig_strides(sy_env *env, size_t ndim, const sy_e
     bool isconst = true;
     for (size_t i = ndim; i-- > 0;) {
         st[i] = acc;
+        if (!i) break; /* the product of all sizes is no stride */
         if (isconst && sy_expr_get_si(sizes[i], &v) == SY_OK && !sy_i64_mul(ai, v, &ai)) {
             acc = sy_expr_int_si(ctx, ai);
         } else {
@@ -287,6 +292,7 @@ int sy_tensor_is_contiguous(sy_env *env, const sy_tensor *t)
     for (size_t i = t->ndim; i-- > 0;) {
         if (t->sizes[i] == one) continue;
         if (t->strides[i] != acc) return 0;
+        if (!i) break;
         acc = sy_env_mul(env, acc, t->sizes[i]);
         if (!acc) return 0;
     }
@@ -505,7 +511,7 @@ const sy_value *op_arg(opcall *c, size_t pos, const char *kw)
 {
     if (kw)
         for (size_t i = 0; i < c->nkw; i++)
-            if (!strcmp(c->kwnames[i], kw)) {
+            if (c->kwnames[i][0] == kw[0] && !strcmp(c->kwnames[i], kw)) { /* the first character first: most names differ there */
                 if (pos != (size_t)-1 && pos < c->nargs && !c->dup_kw) { /* Python: multiple values */
                     c->dup_kw = kw;
                     c->dup_pos = pos;
@@ -838,6 +844,7 @@ static const char *const memo_ops[] = {"conv1d", "conv2d", "conv3d", "conv_trans
                                        "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d",
                                        "adaptive_max_pool3d", "max_pool2d_with_indices", "interpolate", NULL};
 static bool op_memo[OPHASH]; /* per op_index slot: pure and in memo_ops */
+static int op_layout[OPHASH]; /* per op_index slot: the layout class (sy_layout_class) */
 static const char *const impure_ops[] = {"nonzero", "masked_select", "argwhere", "repeat_interleave", "one_hot",
                                          "tensor_split", "_assert", NULL};
 
@@ -856,6 +863,7 @@ static void build_op_index(void)
             while (op_index[j] && strcmp(op_index[j]->name, e->name)) j = (j + 1) & (OPHASH - 1);
             if (!op_index[j]) { /* first table wins, as in a linear scan */
                 op_index[j] = e;
+                op_layout[j] = sy_layout_class(e->name);
                 for (int k = 0; impure_tables[k]; k++) op_impure[j] |= tables[t] == impure_tables[k];
             }
         }
@@ -879,12 +887,22 @@ int sy_env_op_memoizable(const char *name)
     return 0;
 }
 
-static opfn find_op(const char *name)
+/* the op's function and *layout its layout class (when found) */
+static opfn find_op_cls(const char *name, int *layout)
 {
     pthread_once(&op_index_once, build_op_index);
     for (unsigned j = op_hash(name); op_index[j]; j = (j + 1) & (OPHASH - 1))
-        if (!strcmp(op_index[j]->name, name)) return op_index[j]->fn;
+        if (!strcmp(op_index[j]->name, name)) {
+            *layout = op_layout[j];
+            return op_index[j]->fn;
+        }
     return NULL;
+}
+
+static opfn find_op(const char *name)
+{
+    int layout;
+    return find_op_cls(name, &layout);
 }
 
 int sy_env_has_op(const char *op) { return op && find_op(op) != NULL; }
@@ -914,9 +932,10 @@ sy_status sy_env_call(sy_env *env, const char *op, size_t nargs, const sy_value 
     if (!env) return SY_EINVAL;
     if (!op || !out || (nargs && !args) || (nkw && (!kwnames || !kwvals)))
         return sy_env_fail(env, SY_EINVAL, "call: NULL argument");
-    opfn fn = find_op(op);
+    int layout = 0;
+    opfn fn = find_op_cls(op, &layout);
     if (!fn) return sy_env_fail(env, SY_EUNSUPPORTED, "unknown op '%s'", op);
-    opcall c = {env, op, nargs, args, nkw, kwnames, kwvals, where, out, NULL, 0, NULL, 0, SY_OK};
+    opcall c = {env, op, nargs, args, nkw, kwnames, kwvals, where, out, NULL, 0, NULL, 0, SY_OK, layout};
     *out = sy_value_none();
     sy_ctx_reset_error(env->ctx);
     int owned = env->layout_owned;

@@ -155,11 +155,27 @@ static sy_status conv(opcall *c)
      * other empty input fails. One requirement Or(N == 0, C == 0, L >= 1 ...),
      * so that a batch symbol is not asked "is it 0?" (a range guard) when the
      * spatial sizes are known to be positive. */
-    const sy_expr *nonempty = sy_expr_true(ctx), *empty_in = sy_expr_eq(ctx, cin, KI(c, 0));
-    if (batched) empty_in = sy_expr_or(ctx, empty_in, sy_expr_eq(ctx, x->sizes[0], KI(c, 0)));
-    for (size_t i = 0; i < nsp; i++) nonempty = sy_expr_and(ctx, nonempty, sy_expr_ge(ctx, L[i], KI(c, 1)));
+    const sy_expr *nonempty, *empty_in = NULL;
+    {
+        /* And(L >= 1 ...), memoized by the sizes (sy_env_xmemo: pure construction) */
+        uint64_t key[SY_XMEMO_KEY] = {SY_XM_CONV_NONEMPTY, (uint64_t)nsp, (uintptr_t)L[0], nsp > 1 ? (uintptr_t)L[1] : 0,
+                                      nsp > 2 ? (uintptr_t)L[2] : 0};
+        const sy_expr *const *hit = sy_env_xmemo_get(c->env, key);
+        if (hit) {
+            nonempty = hit[0];
+        } else {
+            nonempty = sy_expr_true(ctx);
+            for (size_t i = 0; i < nsp; i++) nonempty = sy_expr_and(ctx, nonempty, sy_expr_ge(ctx, L[i], KI(c, 1)));
+            if (!nonempty) return sy_ctx_last_error(ctx);
+            sy_env_xmemo_put(c->env, key, (const sy_expr *const[SY_XMEMO_VALS]){nonempty, NULL, NULL});
+        }
+    }
     int known = 0;
     if ((st = op_known_true(c, nonempty, &known))) return st;
+    if (!known || transposed) { /* Or(C == 0, N == 0): only where it is used */
+        empty_in = sy_expr_eq(ctx, cin, KI(c, 0));
+        if (batched) empty_in = sy_expr_or(ctx, empty_in, sy_expr_eq(ctx, x->sizes[0], KI(c, 0)));
+    }
     if ((st = op_require(c, known ? nonempty : sy_expr_or(ctx, empty_in, nonempty),
                          "Only zero batch or zero channel inputs are supported, but got input size per channel (%s)", show_tuple(c, nsp, L))))
         return st;
