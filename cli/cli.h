@@ -101,9 +101,6 @@ int cli_parse_sizes(const char *v, char **name, int64_t **shape, size_t *rank);
 void cli_print_version(void);
 /* argv[0] of the process (to find the bundled model next to the executable) */
 extern const char *cli_argv0;
-/* main's argv before --budget is taken out of it (NULL-terminated): what
- * `symshape verify` passes on to symshape-verify */
-extern char **cli_orig_argv;
 
 extern const cli_cmd cmd_simplify, cmd_eval, cmd_decide, cmd_bound, cmd_cases, cmd_run, cmd_probe, cmd_infer, cmd_check, cmd_disasm, cmd_verify;
 /* verify --cases FILE (cli/cmd_verify.c): returns EX_* */

@@ -55,7 +55,6 @@ static int is_onnx(const char *path)
 }
 
 const char *cli_argv0;
-char **cli_orig_argv;
 
 /* REL (a path relative to the executable's directory) when it exists, as a
  * malloc'ed absolute path; else NULL. The executable is /proc/self/exe, or
@@ -995,31 +994,6 @@ static int run_probe(int argc, char **argv)
 
 /* ------------------------------------------------------------------ verify */
 
-#ifdef SY_CLI_VERIFY_EXEC
-/* Z3 is loaded only when verify runs: this executable is linked without it
- * (process start-up pays FLINT's loading and relocation, not Z3's ~20 MB of
- * C++), and `symshape verify ...` replaces this process by symshape-verify,
- * the same front end built with Z3 (like git's subcommands), with the
- * original command line (--budget included). It is looked up relative to
- * this executable: installed, BINDIR/SY_BIN_TO_LIBEXEC/symshape/, in the build
- * tree the same directory. */
-static int run_verify(int argc, char **argv)
-{
-    (void)argc;
-    (void)argv;
-    char *helper = beside_exe(SY_BIN_TO_LIBEXEC "/symshape/symshape-verify", X_OK);
-    if (!helper) helper = beside_exe("symshape-verify", X_OK);
-    if (!helper)
-        return cli_input_error("verify: symshape-verify (the verifier, built with Z3) is not installed next to this "
-                               "executable (%s/symshape/symshape-verify)", SY_BIN_TO_LIBEXEC);
-    fflush(stdout);
-    execv(helper, cli_orig_argv);
-    int e = errno;
-    fprintf(stderr, "symshape: error: verify: cannot run %s: %s\n", helper, strerror(e));
-    free(helper);
-    return EX_INTERNAL;
-}
-#else
 /* The model's example sizes (its graph's input shapes) as source values:
  * *vals (sy_gset_nsources entries, free with free()). */
 static int example_values(const traced *t, int64_t **vals)
@@ -1108,8 +1082,8 @@ static int run_verify(int argc, char **argv)
     if (rc == EX_OK && !cases && argc - optind != 1) rc = cli_usage_error("verify", "expected one model file (or --cases FILE)");
     if (rc == EX_OK && !cases && is_onnx(argv[optind]))
         rc = cli_usage_error("verify", "verify reads JSON graphs; ONNX models are not supported by verify yet");
-    if (rc == EX_OK && !sy_verify_available())
-        rc = cli_input_error("verify: this symshape was built without Z3 (install libz3-dev, reconfigure and rebuild)");
+    /* Z3 is loaded here (symshape/verify.h): no other command loads it */
+    if (rc == EX_OK && !sy_verify_available()) rc = cli_input_error("%s", sy_verify_unavailable_reason());
     if (rc != EX_OK) {
         model_opts_free(&m);
         return rc;
@@ -1147,7 +1121,6 @@ static int run_verify(int argc, char **argv)
     model_opts_free(&m);
     return rc;
 }
-#endif
 
 #define MODEL_HELP                                                                                                  \
     "      --dynamic 'NAME=D[:DIM][@MIN..MAX],...'\n"                                                             \
@@ -1239,7 +1212,7 @@ const cli_cmd cmd_verify = {"verify", "prove a model's guard set with Z3 (transl
     CLI_EXIT_HEAD
     "  0  every obligation proven\n"
     "  1  an obligation refuted\n" CLI_EXIT_USAGE
-    "  3  bad model or cases file, or built without Z3\n" CLI_EXIT_INTERNAL
+    "  3  bad model or cases file, or Z3 not available (built without it, or libz3 cannot be loaded)\n" CLI_EXIT_INTERNAL
     "  5  no refutation, but an obligation unknown (timeout)\n",
     run_verify, 0};
 

@@ -330,15 +330,6 @@ static void usage(FILE *out)
 int main(int argc, char **argv)
 {
     cli_argv0 = argv[0];
-    cli_orig_argv = argv;
-#ifdef SY_CLI_VERIFY_EXEC
-    /* `verify` execs symshape-verify with the command line as given
-     * (take_budget below edits argv in place) */
-    char **orig = malloc(((size_t)argc + 1) * sizeof *orig);
-    if (!orig) return cli_oom();
-    memcpy(orig, argv, ((size_t)argc + 1) * sizeof *orig);
-    cli_orig_argv = orig;
-#endif
     int brc = take_budget(&argc, argv);
     if (brc != EX_OK) return brc;
     if (argc < 2) {

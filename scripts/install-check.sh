@@ -38,16 +38,20 @@ case "$out" in
   *) echo "install-check: FAIL: 'symshape run' did not trace the bundled resnet18: $out" | head -c 400 >&2; exit 1 ;;
 esac
 "$S" --version | grep -q "^symshape " || { echo "install-check: FAIL: --version" >&2; exit 1; }
-# with Z3, `symshape verify` execs LIBEXECDIR/symshape/symshape-verify, found relative to the moved executable
+# nothing installed is linked with Z3: `symshape verify` loads libz3 when it runs (verify/verify.c)
+for f in "$S" "$work/moved"/lib*/libsymshape.so "$work/moved"/lib*/*/libsymshape.so; do
+  [ -e "$f" ] || continue
+  if readelf -d "$f" | grep -q 'NEEDED.*libz3'; then
+    echo "install-check: FAIL: $f is linked with libz3 (verify loads it when it runs)" >&2; exit 1
+  fi
+done
 verified=""
-if [ -x "$work/moved/libexec/symshape/symshape-verify" ]; then
-  out="$("$S" verify "$work/moved/share/symshape/examples/resnet18.json" 2>&1)" \
-    || { echo "install-check: FAIL: installed 'symshape verify' failed: $out" | head -c 600 >&2; exit 1; }
-  case "$out" in
-    *"6 obligations: 6 proven, 0 refuted, 0 unknown"*) verified=", verify" ;;
-    *) echo "install-check: FAIL: installed 'symshape verify': $out" | head -c 600 >&2; exit 1 ;;
-  esac
-fi
+out="$("$S" verify "$work/moved/share/symshape/examples/resnet18.json" 2>&1)" || true
+case "$out" in
+  *"built without Z3"*) ;;
+  *"6 obligations: 6 proven, 0 refuted, 0 unknown"*) verified=", verify" ;;
+  *) echo "install-check: FAIL: installed 'symshape verify': $out" | head -c 600 >&2; exit 1 ;;
+esac
 n=0
 for page in "$work/moved"/share/man/man1/*.1; do
   text="$(MANWIDTH=80 man -l "$page" 2>&1 | col -b)" || { echo "install-check: FAIL: man -l $page" >&2; exit 1; }

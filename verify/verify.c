@@ -20,13 +20,15 @@
 #include "symshape/verify.h"
 
 #ifndef SY_HAVE_Z3
+#define NO_Z3 "verify: built without Z3 (install libz3-dev and reconfigure)"
 
 int sy_verify_available(void) { return 0; }
+const char *sy_verify_unavailable_reason(void) { return NO_Z3; }
 sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_gset *final, const int64_t *example,
                           const sy_verify_options *opts, sy_verify_fn fn, void *ud, sy_verify_summary *summary)
 {
     (void)produced; (void)final; (void)example; (void)opts; (void)fn; (void)ud; (void)summary;
-    return env ? sy_fail_st(sy_env_ctx(env), SY_EUNSUPPORTED, "verify: built without Z3 (install libz3-dev and reconfigure)")
+    return env ? sy_fail_st(sy_env_ctx(env), SY_EUNSUPPORTED, NO_Z3)
                : SY_EUNSUPPORTED;
 }
 sy_status sy_verify_equal(sy_ctx *ctx, size_t n, const sy_expr *const *assumptions, const sy_expr *a, const sy_expr *b,
@@ -34,18 +36,70 @@ sy_status sy_verify_equal(sy_ctx *ctx, size_t n, const sy_expr *const *assumptio
 {
     (void)n; (void)assumptions; (void)a; (void)b; (void)opts; (void)verdict;
     if (counterexample) *counterexample = NULL;
-    return sy_fail_st(ctx, SY_EUNSUPPORTED, "verify: built without Z3 (install libz3-dev and reconfigure)");
+    return sy_fail_st(ctx, SY_EUNSUPPORTED, NO_Z3);
 }
 sy_status sy_verify_bound(sy_ctx *ctx, size_t n, const sy_expr *const *assumptions, const sy_expr *e, const sy_expr *lo,
                           const sy_expr *hi, const sy_verify_options *opts, sy_verify_verdict *verdict, char **counterexample)
 {
     (void)n; (void)assumptions; (void)e; (void)lo; (void)hi; (void)opts; (void)verdict;
     if (counterexample) *counterexample = NULL;
-    return sy_fail_st(ctx, SY_EUNSUPPORTED, "verify: built without Z3 (install libz3-dev and reconfigure)");
+    return sy_fail_st(ctx, SY_EUNSUPPORTED, NO_Z3);
 }
 
 #else
+#include <dlfcn.h>
+#include <pthread.h>
 #include <z3.h>
+
+/* Z3 is loaded when the first obligation is set up (dlopen of SY_Z3_SONAME, the soname of the
+ * libz3 the build found), not linked: libsymshape.so and the CLI start without loading and
+ * relocating Z3's ~20 MB of C++, and only a process that verifies pays for it. Every function
+ * used is looked up once (pthread_once) into z3 below; z3.Z3_mk_eq(...) is the call of Z3's own
+ * Z3_mk_eq. Z3 stays loaded until the process exits (its static destructors). */
+#define SY_Z3_FNS(X) \
+    X(del_config) X(del_context) X(get_error_code) X(get_error_msg) X(get_numeral_string) X(mk_add) X(mk_and) \
+    X(mk_config) X(mk_const) X(mk_context) X(mk_div) X(mk_eq) X(mk_false) X(mk_fresh_const) X(mk_ge) X(mk_gt) \
+    X(mk_iff) X(mk_int) X(mk_int64) X(mk_int_sort) X(mk_ite) X(mk_le) X(mk_mod) X(mk_mul) X(mk_not) \
+    X(mk_numeral) X(mk_or) X(mk_solver) X(mk_solver_from_tactic) X(mk_string_symbol) X(mk_sub) X(mk_tactic) \
+    X(mk_true) X(mk_unary_minus) X(model_dec_ref) X(model_eval) X(model_inc_ref) X(set_error_handler) \
+    X(set_param_value) X(solver_assert) X(solver_check) X(solver_dec_ref) X(solver_get_model) \
+    X(solver_get_reason_unknown) X(solver_inc_ref) X(solver_pop) X(solver_push) X(substitute) X(tactic_dec_ref) \
+    X(tactic_inc_ref)
+#define SY_Z3_FIELD(f) __typeof__(Z3_##f) *Z3_##f;
+static struct {
+    SY_Z3_FNS(SY_Z3_FIELD)
+} z3;
+#undef SY_Z3_FIELD
+static int z3_loaded;      /* 1 once every function was found */
+static char z3_error[400]; /* else why not */
+static pthread_once_t z3_once = PTHREAD_ONCE_INIT;
+
+static void z3_load(void)
+{
+    void *h = dlopen(SY_Z3_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *e = dlerror();
+        snprintf(z3_error, sizeof z3_error, "verify: cannot load Z3 (%s): %s", SY_Z3_SONAME, e ? e : "unknown error");
+        return;
+    }
+    /* a data pointer converted to a function pointer: what dlsym's POSIX contract allows */
+#define SY_Z3_LOAD(f)                                                                                     \
+    if (!(*(void **)&z3.Z3_##f = dlsym(h, "Z3_" #f))) {                                                  \
+        snprintf(z3_error, sizeof z3_error, "verify: Z3 (%s) has no function Z3_%s", SY_Z3_SONAME, #f); \
+        return;                                                                                           \
+    }
+    SY_Z3_FNS(SY_Z3_LOAD)
+#undef SY_Z3_LOAD
+    z3_loaded = 1;
+}
+
+int sy_verify_available(void)
+{
+    pthread_once(&z3_once, z3_load);
+    return z3_loaded;
+}
+
+const char *sy_verify_unavailable_reason(void) { return sy_verify_available() ? NULL : z3_error; }
 
 typedef struct {
     Z3_ast val, def; /* def: NULL means "always defined" */
@@ -142,7 +196,7 @@ static Z3_ast mk_const(tr *t, const char *name)
         return NULL;
     }
     memcpy(copy, name, len);
-    Z3_ast c = Z3_mk_const(t->z, Z3_mk_string_symbol(t->z, name), t->int_sort);
+    Z3_ast c = z3.Z3_mk_const(t->z, z3.Z3_mk_string_symbol(t->z, name), t->int_sort);
     t->cnames[t->nconsts] = copy;
     t->consts[t->nconsts++] = c;
     *cslot(t, name) = t->nconsts;
@@ -152,13 +206,13 @@ static Z3_ast mk_const(tr *t, const char *name)
 static Z3_ast mk_int(tr *t, const sy_expr *c)
 {
     int64_t v;
-    if (sy_expr_get_si(c, &v) == SY_OK) return Z3_mk_int64(t->z, v, t->int_sort);
+    if (sy_expr_get_si(c, &v) == SY_OK) return z3.Z3_mk_int64(t->z, v, t->int_sort);
     char *s = sy_expr_print(t->ctx, c, SY_PRINT_CANONICAL);
     if (!s) {
         t->st = SY_ENOMEM;
         return NULL;
     }
-    Z3_ast r = Z3_mk_numeral(t->z, s, t->int_sort);
+    Z3_ast r = z3.Z3_mk_numeral(t->z, s, t->int_sort);
     sy_str_free(t->ctx, s);
     return r;
 }
@@ -168,13 +222,13 @@ static Z3_ast and2(tr *t, Z3_ast a, Z3_ast b)
     if (!a) return b;
     if (!b) return a;
     Z3_ast v[2] = {a, b};
-    return Z3_mk_and(t->z, 2, v);
+    return z3.Z3_mk_and(t->z, 2, v);
 }
 
 static Z3_ast floordiv(tr *t, Z3_ast a, Z3_ast b)
 {
-    Z3_ast pos = Z3_mk_gt(t->z, b, t->zero);
-    return Z3_mk_ite(t->z, pos, Z3_mk_div(t->z, a, b), Z3_mk_div(t->z, Z3_mk_unary_minus(t->z, a), Z3_mk_unary_minus(t->z, b)));
+    Z3_ast pos = z3.Z3_mk_gt(t->z, b, t->zero);
+    return z3.Z3_mk_ite(t->z, pos, z3.Z3_mk_div(t->z, a, b), z3.Z3_mk_div(t->z, z3.Z3_mk_unary_minus(t->z, a), z3.Z3_mk_unary_minus(t->z, b)));
 }
 
 static int is_leaf(const sy_expr *e)
@@ -242,8 +296,8 @@ static void translate_node(tr *t, const sy_expr *e, tslot *s)
     Z3_ast v = NULL;
     switch (sy_expr_kind_of(e)) {
     case SY_EXPR_INT: v = mk_int(t, e); break;
-    case SY_EXPR_TRUE: v = Z3_mk_true(z); break;
-    case SY_EXPR_FALSE: v = Z3_mk_false(z); break;
+    case SY_EXPR_TRUE: v = z3.Z3_mk_true(z); break;
+    case SY_EXPR_FALSE: v = z3.Z3_mk_false(z); break;
     case SY_EXPR_SYM: {
         const char *nm = t->name_of ? t->name_of(t->name_ud, e) : NULL;
         v = mk_const(t, nm ? nm : sy_expr_sym_name(e));
@@ -258,13 +312,13 @@ static void translate_node(tr *t, const sy_expr *e, tslot *s)
         terms[0] = mk_int(t, sy_expr_add_const(t->ctx, e));
         for (size_t i = 0; i < n; i++) {
             Z3_ast m2[2] = {mk_int(t, sy_expr_add_coeff(t->ctx, e, i)), args[i]};
-            terms[i + 1] = Z3_mk_mul(z, 2, m2);
+            terms[i + 1] = z3.Z3_mk_mul(z, 2, m2);
         }
-        v = Z3_mk_add(z, (unsigned)(n + 1), terms);
+        v = z3.Z3_mk_add(z, (unsigned)(n + 1), terms);
         free(terms);
         break;
     }
-    case SY_EXPR_MUL: v = Z3_mk_mul(z, (unsigned)n, args); break;
+    case SY_EXPR_MUL: v = z3.Z3_mk_mul(z, (unsigned)n, args); break;
     case SY_EXPR_POW: {
         /* repeated squaring on Z3 terms (shared: Z3 hash-conses too) */
         uint64_t k = sy_expr_pow_exp(e);
@@ -274,13 +328,13 @@ static void translate_node(tr *t, const sy_expr *e, tslot *s)
                 if (!acc) acc = base;
                 else {
                     Z3_ast m2[2] = {acc, base};
-                    acc = Z3_mk_mul(z, 2, m2);
+                    acc = z3.Z3_mk_mul(z, 2, m2);
                 }
             }
             k >>= 1;
             if (k) {
                 Z3_ast m2[2] = {base, base};
-                base = Z3_mk_mul(z, 2, m2);
+                base = z3.Z3_mk_mul(z, 2, m2);
             }
         }
         v = acc;
@@ -292,13 +346,13 @@ static void translate_node(tr *t, const sy_expr *e, tslot *s)
         Z3_ast a = args[0], b = args[1];
         int64_t dv = 0;
         if (!(sy_expr_get_si(sy_expr_arg(e, 1), &dv) == SY_OK && dv != 0))
-            def = and2(t, def, Z3_mk_not(z, Z3_mk_eq(z, b, t->zero)));
+            def = and2(t, def, z3.Z3_mk_not(z, z3.Z3_mk_eq(z, b, t->zero)));
         if (sy_expr_kind_of(e) == SY_EXPR_FLOORDIV) v = floordiv(t, a, b);
-        else if (sy_expr_kind_of(e) == SY_EXPR_CEILDIV) v = Z3_mk_unary_minus(z, floordiv(t, Z3_mk_unary_minus(z, a), b));
+        else if (sy_expr_kind_of(e) == SY_EXPR_CEILDIV) v = z3.Z3_mk_unary_minus(z, floordiv(t, z3.Z3_mk_unary_minus(z, a), b));
         else {
             Z3_ast m2[2] = {b, floordiv(t, a, b)};
-            Z3_ast s2[2] = {a, Z3_mk_mul(z, 2, m2)};
-            v = Z3_mk_sub(z, 2, s2);
+            Z3_ast s2[2] = {a, z3.Z3_mk_mul(z, 2, m2)};
+            v = z3.Z3_mk_sub(z, 2, s2);
         }
         break;
     }
@@ -306,16 +360,16 @@ static void translate_node(tr *t, const sy_expr *e, tslot *s)
     case SY_EXPR_MAX: {
         v = args[0];
         for (size_t i = 1; i < n; i++) {
-            Z3_ast c = sy_expr_kind_of(e) == SY_EXPR_MIN ? Z3_mk_le(z, v, args[i]) : Z3_mk_ge(z, v, args[i]);
-            v = Z3_mk_ite(z, c, v, args[i]);
+            Z3_ast c = sy_expr_kind_of(e) == SY_EXPR_MIN ? z3.Z3_mk_le(z, v, args[i]) : z3.Z3_mk_ge(z, v, args[i]);
+            v = z3.Z3_mk_ite(z, c, v, args[i]);
         }
         break;
     }
-    case SY_EXPR_EQ: v = Z3_mk_eq(z, args[0], t->zero); break;
-    case SY_EXPR_NE: v = Z3_mk_not(z, Z3_mk_eq(z, args[0], t->zero)); break;
-    case SY_EXPR_LE: v = Z3_mk_le(z, args[0], t->zero); break;
-    case SY_EXPR_AND: v = Z3_mk_and(z, (unsigned)n, args); break;
-    case SY_EXPR_OR: v = Z3_mk_or(z, (unsigned)n, args); break;
+    case SY_EXPR_EQ: v = z3.Z3_mk_eq(z, args[0], t->zero); break;
+    case SY_EXPR_NE: v = z3.Z3_mk_not(z, z3.Z3_mk_eq(z, args[0], t->zero)); break;
+    case SY_EXPR_LE: v = z3.Z3_mk_le(z, args[0], t->zero); break;
+    case SY_EXPR_AND: v = z3.Z3_mk_and(z, (unsigned)n, args); break;
+    case SY_EXPR_OR: v = z3.Z3_mk_or(z, (unsigned)n, args); break;
     default: t->st = sy_fail_st(t->ctx, SY_EUNSUPPORTED, "verify: expression kind %d has no Z3 encoding", (int)sy_expr_kind_of(e)); break;
     }
     if (args != stackargs) free(args);
@@ -372,19 +426,20 @@ static sy_status tr_init(tr *t, sy_ctx *ctx, const sy_verify_options *opts)
     t->timeout_ms = opts && opts->timeout_ms ? opts->timeout_ms : 60000u;
     t->max_cases = opts && opts->version >= 2u && opts->max_cases ? opts->max_cases : SY_VERIFY_MAX_CASES_DEFAULT;
     if (t->max_cases > SY_VERIFY_MAX_CASES_LIMIT) t->max_cases = SY_VERIFY_MAX_CASES_LIMIT;
-    Z3_config cfg = Z3_mk_config();
+    if (!sy_verify_available()) return sy_fail_st(ctx, SY_EUNSUPPORTED, "%s", z3_error);
+    Z3_config cfg = z3.Z3_mk_config();
     if (!cfg) return sy_fail_st(ctx, SY_ENOMEM, "verify: cannot create a Z3 configuration");
     char buf[32];
     snprintf(buf, sizeof buf, "%u", opts && opts->timeout_ms ? opts->timeout_ms : 60000u);
-    Z3_set_param_value(cfg, "timeout", buf);
+    z3.Z3_set_param_value(cfg, "timeout", buf);
     snprintf(buf, sizeof buf, "%u", opts && opts->rlimit ? opts->rlimit : 2000000u);
-    Z3_set_param_value(cfg, "rlimit", buf);
-    t->z = Z3_mk_context(cfg);
-    Z3_del_config(cfg);
+    z3.Z3_set_param_value(cfg, "rlimit", buf);
+    t->z = z3.Z3_mk_context(cfg);
+    z3.Z3_del_config(cfg);
     if (!t->z) return sy_fail_st(ctx, SY_ENOMEM, "verify: cannot create a Z3 context");
-    Z3_set_error_handler(t->z, on_z3_error);
-    t->int_sort = Z3_mk_int_sort(t->z);
-    t->zero = Z3_mk_int(t->z, 0, t->int_sort);
+    z3.Z3_set_error_handler(t->z, on_z3_error);
+    t->int_sort = z3.Z3_mk_int_sort(t->z);
+    t->zero = z3.Z3_mk_int(t->z, 0, t->int_sort);
     return SY_OK;
 }
 
@@ -395,7 +450,7 @@ static void tr_clear(tr *t)
     free(t->consts);
     free(t->cindex);
     sy_etab_clear(t->ctx, &t->tab, sizeof(tslot));
-    if (t->z) Z3_del_context(t->z);
+    if (t->z) z3.Z3_del_context(t->z);
     memset(t, 0, sizeof *t);
 }
 
@@ -661,32 +716,32 @@ static int residue_split(tr *t, const roots *R, size_t np, Z3_ast *premises, Z3_
         uint64_t a = r->c < 0 ? (uint64_t)(-r->c) : (uint64_t)r->c;
         if (L % a || !syms_subset(t->ctx, r->p, syms, k)) continue;
         r->used = 1;
-        r->M = Z3_mk_fresh_const(z, "sy_mod", t->int_sort);
+        r->M = z3.Z3_mk_fresh_const(z, "sy_mod", t->int_sort);
         if (r->mod_ast) from[nsub] = r->mod_ast, to[nsub++] = r->M;
         if (r->fdiv_ast || r->cdiv_ast) {
-            r->Q = Z3_mk_fresh_const(z, "sy_floordiv", t->int_sort);
+            r->Q = z3.Z3_mk_fresh_const(z, "sy_floordiv", t->int_sort);
             if (r->fdiv_ast) from[nsub] = r->fdiv_ast, to[nsub++] = r->Q;
             if (r->cdiv_ast) {
-                Z3_ast one = Z3_mk_int(z, 1, t->int_sort), q1[2] = {r->Q, one};
+                Z3_ast one = z3.Z3_mk_int(z, 1, t->int_sort), q1[2] = {r->Q, one};
                 from[nsub] = r->cdiv_ast;
-                to[nsub++] = Z3_mk_ite(z, Z3_mk_eq(z, r->M, t->zero), r->Q, Z3_mk_add(z, 2, q1));
+                to[nsub++] = z3.Z3_mk_ite(z, z3.Z3_mk_eq(z, r->M, t->zero), r->Q, z3.Z3_mk_add(z, 2, q1));
             }
         }
     }
-    s = Z3_mk_solver(z);
+    s = z3.Z3_mk_solver(z);
     if (!s) {
         verdict = SY_VERIFY_UNKNOWN;
         sy_buf_printf(why, "Z3 could not create a solver");
         goto done;
     }
-    Z3_solver_inc_ref(z, s);
-    for (size_t i = 0; i < np; i++) Z3_solver_assert(z, s, Z3_substitute(z, premises[i], nsub, from, to));
-    Z3_solver_assert(z, s, Z3_mk_not(z, Z3_substitute(z, claim, nsub, from, to)));
+    z3.Z3_solver_inc_ref(z, s);
+    for (size_t i = 0; i < np; i++) z3.Z3_solver_assert(z, s, z3.Z3_substitute(z, premises[i], nsub, from, to));
+    z3.Z3_solver_assert(z, s, z3.Z3_mk_not(z, z3.Z3_substitute(z, claim, nsub, from, to)));
     for (size_t i = 0; i < rc.n; i++) {
         rpair *r = &rc.pairs[i];
         if (!r->Q) continue;
-        Z3_ast cq[2] = {Z3_mk_int64(z, r->c, t->int_sort), r->Q}, sum[2] = {Z3_mk_mul(z, 2, cq), r->M};
-        Z3_solver_assert(z, s, Z3_mk_eq(z, Z3_mk_add(z, 2, sum), r->p_ast));
+        Z3_ast cq[2] = {z3.Z3_mk_int64(z, r->c, t->int_sort), r->Q}, sum[2] = {z3.Z3_mk_mul(z, 2, cq), r->M};
+        z3.Z3_solver_assert(z, s, z3.Z3_mk_eq(z, z3.Z3_mk_add(z, 2, sum), r->p_ast));
     }
     Z3_ast *xs = malloc((k ? k : 1) * sizeof *xs);
     uint64_t *res = calloc(k ? k : 1, sizeof *res);
@@ -698,7 +753,7 @@ static int residue_split(tr *t, const roots *R, size_t np, Z3_ast *premises, Z3_
         goto done;
     }
     for (size_t i = 0; i < k; i++) xs[i] = lookup(t, syms[i], 0)->val;
-    Z3_ast Lz = Z3_mk_int64(z, (int64_t)L, t->int_sort);
+    Z3_ast Lz = z3.Z3_mk_int64(z, (int64_t)L, t->int_sort);
     verdict = SY_VERIFY_PROVEN;
     for (uint64_t done = 0; done < ncases; done++) {
         if (elapsed(start) * 1000.0 > (double)t->timeout_ms) {
@@ -707,18 +762,18 @@ static int residue_split(tr *t, const roots *R, size_t np, Z3_ast *premises, Z3_
             verdict = SY_VERIFY_UNKNOWN;
             break;
         }
-        Z3_solver_push(z, s);
+        z3.Z3_solver_push(z, s);
         for (size_t i = 0; i < k; i++)
-            Z3_solver_assert(z, s, Z3_mk_eq(z, Z3_mk_mod(z, xs[i], Lz), Z3_mk_int64(z, (int64_t)res[i], t->int_sort)));
+            z3.Z3_solver_assert(z, s, z3.Z3_mk_eq(z, z3.Z3_mk_mod(z, xs[i], Lz), z3.Z3_mk_int64(z, (int64_t)res[i], t->int_sort)));
         for (size_t i = 0; i < rc.n; i++) {
             rpair *r = &rc.pairs[i];
             if (!r->used) continue;
             uint64_t a = r->c < 0 ? (uint64_t)(-r->c) : (uint64_t)r->c;
             int64_t m = (int64_t)peval(t->ctx, r->p, syms, res, k, a);
             if (r->c < 0 && m) m += r->c; /* Python: the sign of the divisor */
-            Z3_solver_assert(z, s, Z3_mk_eq(z, r->M, Z3_mk_int64(z, m, t->int_sort)));
+            z3.Z3_solver_assert(z, s, z3.Z3_mk_eq(z, r->M, z3.Z3_mk_int64(z, m, t->int_sort)));
         }
-        Z3_lbool lb = Z3_solver_check(z, s);
+        Z3_lbool lb = z3.Z3_solver_check(z, s);
         if (lb == Z3_L_TRUE) {
             verdict = SY_VERIFY_REFUTED; /* the model is read by the caller, before the pop */
             break;
@@ -727,11 +782,11 @@ static int residue_split(tr *t, const roots *R, size_t np, Z3_ast *premises, Z3_
             sy_buf_printf(why, "the residue split over ");
             print_syms(why, syms, k, t);
             sy_buf_printf(why, " modulo %llu: Z3 answered unknown (%s) in case %llu of %llu", (unsigned long long)L,
-                      Z3_solver_get_reason_unknown(z, s), (unsigned long long)done + 1, (unsigned long long)ncases);
+                      z3.Z3_solver_get_reason_unknown(z, s), (unsigned long long)done + 1, (unsigned long long)ncases);
             verdict = SY_VERIFY_UNKNOWN;
             break;
         }
-        Z3_solver_pop(z, s, 1);
+        z3.Z3_solver_pop(z, s, 1);
         for (size_t i = 0; i < k && ++res[i] == L; i++) res[i] = 0;
     }
     free(xs);
@@ -740,7 +795,7 @@ done:
     free(rc.pairs);
     free((void *)syms);
     if (verdict == SY_VERIFY_REFUTED) *out = s;
-    else if (s) Z3_solver_dec_ref(z, s);
+    else if (s) z3.Z3_solver_dec_ref(z, s);
     return verdict;
 }
 
@@ -750,18 +805,18 @@ static Z3_solver attempt(tr *t, const char *tactic, size_t np, Z3_ast *premises,
 {
     Z3_solver s;
     if (tactic) {
-        Z3_tactic tac = Z3_mk_tactic(t->z, tactic);
+        Z3_tactic tac = z3.Z3_mk_tactic(t->z, tactic);
         if (!tac) return NULL;
-        Z3_tactic_inc_ref(t->z, tac);
-        s = Z3_mk_solver_from_tactic(t->z, tac);
-        Z3_tactic_dec_ref(t->z, tac);
+        z3.Z3_tactic_inc_ref(t->z, tac);
+        s = z3.Z3_mk_solver_from_tactic(t->z, tac);
+        z3.Z3_tactic_dec_ref(t->z, tac);
     } else {
-        s = Z3_mk_solver(t->z);
+        s = z3.Z3_mk_solver(t->z);
     }
     if (!s) return NULL;
-    Z3_solver_inc_ref(t->z, s);
-    for (size_t i = 0; i < np; i++) Z3_solver_assert(t->z, s, premises[i]);
-    Z3_solver_assert(t->z, s, Z3_mk_not(t->z, claim));
+    z3.Z3_solver_inc_ref(t->z, s);
+    for (size_t i = 0; i < np; i++) z3.Z3_solver_assert(t->z, s, premises[i]);
+    z3.Z3_solver_assert(t->z, s, z3.Z3_mk_not(t->z, claim));
     return s;
 }
 
@@ -780,53 +835,51 @@ static sy_verify_verdict prove(tr *t, size_t np, Z3_ast *premises, Z3_ast claim,
     struct timespec a;
     clock_gettime(CLOCK_MONOTONIC, &a);
     Z3_solver s = attempt(t, NULL, np, premises, claim);
-    Z3_lbool r = s ? Z3_solver_check(t->z, s) : Z3_L_UNDEF;
+    Z3_lbool r = s ? z3.Z3_solver_check(t->z, s) : Z3_L_UNDEF;
     int split = -1;
     sy_buf sw;
     sy_buf_init(&sw, t->ctx);
-    if (r == Z3_L_UNDEF && R && Z3_get_error_code(t->z) == Z3_OK) {
+    if (r == Z3_L_UNDEF && R && z3.Z3_get_error_code(t->z) == Z3_OK) {
         Z3_solver ss = NULL;
         split = residue_split(t, R, np, premises, claim, &a, &ss, &sw);
         if (split == SY_VERIFY_REFUTED) {
-            if (s) Z3_solver_dec_ref(t->z, s);
+            if (s) z3.Z3_solver_dec_ref(t->z, s);
             s = ss;
             r = Z3_L_TRUE;
         } else if (split == SY_VERIFY_PROVEN) {
             r = Z3_L_FALSE;
         }
     }
-    if (r == Z3_L_UNDEF && Z3_get_error_code(t->z) == Z3_OK) {
-        if (s) Z3_solver_dec_ref(t->z, s);
+    if (r == Z3_L_UNDEF && z3.Z3_get_error_code(t->z) == Z3_OK) {
+        if (s) z3.Z3_solver_dec_ref(t->z, s);
         s = attempt(t, "qfnia", np, premises, claim);
-        r = s ? Z3_solver_check(t->z, s) : Z3_L_UNDEF;
+        r = s ? z3.Z3_solver_check(t->z, s) : Z3_L_UNDEF;
     }
     if (r == Z3_L_UNDEF && why) {
         if (split == SY_VERIFY_UNKNOWN) sy_buf_printf(why, "%s", sw.p ? sw.p : "");
-        else sy_buf_printf(why, "Z3: %s (default solver, then qfnia)", s ? Z3_solver_get_reason_unknown(t->z, s) : "no solver");
+        else sy_buf_printf(why, "Z3: %s (default solver, then qfnia)", s ? z3.Z3_solver_get_reason_unknown(t->z, s) : "no solver");
     }
     if (sw.oom && why) why->oom = true;
     sy_buf_free(&sw);
     sy_verify_verdict v = r == Z3_L_FALSE ? SY_VERIFY_PROVEN : r == Z3_L_TRUE ? SY_VERIFY_REFUTED : SY_VERIFY_UNKNOWN;
     if (v == SY_VERIFY_REFUTED && cex) {
-        Z3_model m = Z3_solver_get_model(t->z, s);
-        Z3_model_inc_ref(t->z, m);
+        Z3_model m = z3.Z3_solver_get_model(t->z, s);
+        z3.Z3_model_inc_ref(t->z, m);
         for (size_t i = 0; i < t->nconsts; i++) {
             Z3_ast val = NULL;
-            if (Z3_model_eval(t->z, m, t->consts[i], 1, &val) && val)
-                sy_buf_printf(cex, "%s%s = %s", i ? ", " : "", t->cnames[i], Z3_get_numeral_string(t->z, val));
+            if (z3.Z3_model_eval(t->z, m, t->consts[i], 1, &val) && val)
+                sy_buf_printf(cex, "%s%s = %s", i ? ", " : "", t->cnames[i], z3.Z3_get_numeral_string(t->z, val));
         }
-        Z3_model_dec_ref(t->z, m);
+        z3.Z3_model_dec_ref(t->z, m);
     }
-    if (s) Z3_solver_dec_ref(t->z, s);
-    if (Z3_get_error_code(t->z) != Z3_OK) {
-        if (v != SY_VERIFY_UNKNOWN && why) sy_buf_printf(why, "Z3 error: %s", Z3_get_error_msg(t->z, Z3_get_error_code(t->z)));
+    if (s) z3.Z3_solver_dec_ref(t->z, s);
+    if (z3.Z3_get_error_code(t->z) != Z3_OK) {
+        if (v != SY_VERIFY_UNKNOWN && why) sy_buf_printf(why, "Z3 error: %s", z3.Z3_get_error_msg(t->z, z3.Z3_get_error_code(t->z)));
         v = SY_VERIFY_UNKNOWN;
     }
     *secs = elapsed(&a);
     return v;
 }
-
-int sy_verify_available(void) { return 1; }
 
 /* assumptions => (a defined => claim(a, b)): claim built in Z3 from the two
  * translations. which: 0 equal, 1 bound (b = lo, c = hi, either NULL). */
@@ -865,9 +918,9 @@ static sy_status prove_about(sy_ctx *ctx, size_t n, const sy_expr *const *assump
         if (which == 0) {
             tslot *tb = translate(&t, b);
             if (!tb) st = t.st;
-            else claim = and2(&t, tb->def, sy_expr_is_bool(a) ? Z3_mk_iff(t.z, av, tb->val) : Z3_mk_eq(t.z, av, tb->val));
+            else claim = and2(&t, tb->def, sy_expr_is_bool(a) ? z3.Z3_mk_iff(t.z, av, tb->val) : z3.Z3_mk_eq(t.z, av, tb->val));
         } else {
-            claim = Z3_mk_true(t.z);
+            claim = z3.Z3_mk_true(t.z);
             for (int side = 0; side < 2 && st == SY_OK; side++) {
                 const sy_expr *bd = side ? c : b;
                 if (!bd) continue;
@@ -876,7 +929,7 @@ static sy_status prove_about(sy_ctx *ctx, size_t n, const sy_expr *const *assump
                     st = t.st;
                     break;
                 }
-                claim = and2(&t, claim, and2(&t, tb->def, side ? Z3_mk_le(t.z, av, tb->val) : Z3_mk_le(t.z, tb->val, av)));
+                claim = and2(&t, claim, and2(&t, tb->def, side ? z3.Z3_mk_le(t.z, av, tb->val) : z3.Z3_mk_le(t.z, tb->val, av)));
             }
         }
     }
@@ -935,7 +988,7 @@ static Z3_ast set_all(tr *t, const sy_gset *gs)
         v[k] = defined_true(t, g->expr);
         if (v[k]) k++;
     }
-    Z3_ast r = t->st == SY_OK ? (k ? Z3_mk_and(t->z, (unsigned)k, v) : Z3_mk_true(t->z)) : NULL;
+    Z3_ast r = t->st == SY_OK ? (k ? z3.Z3_mk_and(t->z, (unsigned)k, v) : z3.Z3_mk_true(t->z)) : NULL;
     free(v);
     return r;
 }
@@ -982,7 +1035,7 @@ sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_gset *f
         for (size_t i = 0; i < sy_gset_nsources(gs); i++)
             if (is_size_source(sy_gset_source(gs, i))) {
                 Z3_ast c = mk_const(&t, sy_gset_source(gs, i));
-                if (c) dom[nd++] = Z3_mk_ge(t.z, c, t.zero);
+                if (c) dom[nd++] = z3.Z3_mk_ge(t.z, c, t.zero);
             }
     }
     Z3_ast fin = st == SY_OK ? set_all(&t, final) : NULL, pro = fin ? set_all(&t, produced) : NULL;
@@ -1015,7 +1068,7 @@ sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_gset *f
         sy_buf_printf(&what, "the minimized set (%zu guards) is equivalent to the produced set (%zu guards)", sy_gset_size(final),
                   sy_gset_size(produced));
         roots R = {{final, produced}, NULL, 0, {NULL, NULL, NULL}};
-        EMIT(SY_VERIFY_EQUIVALENT, 0, Z3_mk_iff(t.z, fin, pro), dom, nd, &R);
+        EMIT(SY_VERIFY_EQUIVALENT, 0, z3.Z3_mk_iff(t.z, fin, pro), dom, nd, &R);
     }
     /* (b) every recorded guard; premises: domain + final set */
     Z3_ast *prem = st == SY_OK ? malloc((nd + 1) * sizeof *prem) : NULL;
@@ -1073,7 +1126,7 @@ sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_gset *f
         Z3_ast *pt = malloc((ns ? ns : 1) * sizeof *pt);
         if (!pt) st = SY_ENOMEM;
         for (size_t i = 0; st == SY_OK && i < ns; i++)
-            pt[i] = Z3_mk_eq(t.z, mk_const(&t, sy_gset_source(final, i)), Z3_mk_int64(t.z, example[i], t.int_sort));
+            pt[i] = z3.Z3_mk_eq(t.z, mk_const(&t, sy_gset_source(final, i)), z3.Z3_mk_int64(t.z, example[i], t.int_sort));
         for (size_t g = 0; st == SY_OK && g < sy_gset_size(final); g++) {
             const sy_gset_guard *gd = sy_gset_at(final, g);
             if (gd->kind == SY_GK_RUNTIME_ASSERT) continue;

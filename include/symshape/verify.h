@@ -4,9 +4,15 @@
  *        validation, as PyTorch's torch/fx/experimental/validator.py does for
  *        its own guards). See docs/proof.md.
  *
- * Built only when Z3's C API (Debian's libz3-dev) was found at configure time;
- * sy_verify_available() says whether it was. Without it every call returns
- * SY_EUNSUPPORTED with the message "built without Z3".
+ * Built only when Z3's C API (Debian's libz3-dev) was found at configure time.
+ * The library is not linked with Z3: the first call that needs it loads Z3's
+ * shared library (dlopen of the soname the build found, e.g. "libz3.so.4";
+ * Debian's libz3-4) and looks its functions up once, so that a program that
+ * never verifies does not load it. sy_verify_available() says whether this
+ * worked; when it did not (built without Z3, or libz3 cannot be loaded at run
+ * time), every call returns SY_EUNSUPPORTED with the message of
+ * sy_verify_unavailable_reason() ("built without Z3", or "cannot load Z3
+ * (libz3.so.4): " and the loader's reason).
  *
  * Semantics: integers of any size. FloorDiv, Mod and CeilDiv are Python's
  * floor division (encoded as in the smtlib backend: Z3's integer div equals
@@ -83,8 +89,14 @@ typedef struct sy_verify_summary {
     size_t skipped_runtime; /**< recorded runtime asserts (on unbacked sizes): checked at run time, not implied by guards */
 } sy_verify_summary;
 
-/** 1 when this build has the Z3 verifier, else 0. */
+/** 1 when this build has the Z3 verifier and Z3's library is loaded, else 0.
+ *  The first call loads it (thread-safe; later calls only read the outcome). */
 SY_API int sy_verify_available(void);
+
+/** NULL when sy_verify_available() is 1; else why not, one line naming the library
+ *  (static storage, valid until the process exits), e.g. "verify: cannot load Z3
+ *  (libz3.so.4): libz3.so.4: cannot open shared object file: No such file or directory". */
+SY_API const char *sy_verify_unavailable_reason(void);
 
 /** Discharge every obligation of a traced model:
  *  (a) @p final (the minimized set) is equivalent to @p produced;
