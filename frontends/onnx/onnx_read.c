@@ -217,9 +217,16 @@ static sy_status filter(scan *s, int kind, size_t p, size_t end);
 static sy_status record_node(scan *s, size_t body, size_t blen, int kind);
 
 #define OOM() sy_fail_st(s->ctx, SY_ENOMEM, "out of memory")
-/* one pass over a message: sum payload bytes (TensorProto) or copy */
-static sy_status walk(scan *s, int kind, size_t p, size_t end, bool count_only, bool drop_payload, size_t *payload)
+/* One pass over a message, copying it. A TensorProto's payload fields are copied while they add
+ * up to at most SY_ONNX_MAX_PAYLOAD bytes; from the field that takes them past it on, every
+ * payload is dropped (with drop_payload: from the start). When payload fields were copied
+ * already at that point, *redo is set and the walk stops: the caller walks the tensor again with
+ * drop_payload (rare: a large payload in many small fields, such as an unpacked float_data).
+ * So each tensor is read once, and the output is the same as when its payload is summed first. */
+static sy_status walk(scan *s, int kind, size_t p, size_t end, bool drop_payload, bool *redo)
 {
+    size_t payload = 0;
+    bool copied = false;
     while (p < end) {
         size_t start = p;
         uint64_t tag, v;
@@ -251,14 +258,18 @@ static sy_status walk(scan *s, int kind, size_t p, size_t end, bool count_only, 
         default: return corrupt(s, start, kind, "unsupported wire type (group or invalid)");
         }
         bool pay = kind == M_TENSOR && is_payload(field);
-        if (count_only) {
-            if (pay) *payload += p - body;
-            continue;
+        if (pay && !drop_payload && (payload += p - body) > SY_ONNX_MAX_PAYLOAD) {
+            if (copied) {
+                *redo = true;
+                return SY_OK;
+            }
+            drop_payload = true;
         }
         if (pay && drop_payload) {
             s->skipped += p - body;
             continue;
         }
+        copied |= pay;
         if (s->rec && kind == M_GRAPH && s->depth == 2 && (field == 1 || field == 5) && wt == 2) {
             /* a node or an initializer of the main graph: read when the trace reaches it (ox_node_get,
              * ox_init_get), not kept */
@@ -291,14 +302,13 @@ static sy_status walk(scan *s, int kind, size_t p, size_t end, bool count_only, 
 static sy_status filter(scan *s, int kind, size_t p, size_t end)
 {
     if (++s->depth > 64) return corrupt(s, p, kind, "nesting deeper than 64 messages");
-    bool drop = false;
-    if (kind == M_TENSOR) {
-        size_t payload = 0;
-        sy_status st = walk(s, kind, p, end, true, false, &payload);
-        if (st) return st;
-        drop = payload > SY_ONNX_MAX_PAYLOAD;
+    size_t o = s->len;
+    bool redo = false;
+    sy_status st = walk(s, kind, p, end, false, &redo);
+    if (!st && redo) {
+        s->len = o; /* what the first walk copied of the tensor is dropped */
+        st = walk(s, kind, p, end, true, &redo);
     }
-    sy_status st = walk(s, kind, p, end, false, drop, NULL);
     s->depth--;
     return st;
 }

@@ -172,3 +172,85 @@ Test(onnx, file_traces_like_memory)
     unlink(path);
     sy_ctx_free(ctx);
 }
+
+/* protobuf wire format by hand: a length-delimited field (tag, length, bytes) */
+static size_t pb_bytes(unsigned char *o, unsigned field, const void *p, size_t n)
+{
+    size_t k = 0;
+    o[k++] = (unsigned char)(field << 3 | 2);
+    for (size_t v = n; ; v >>= 7) {
+        o[k++] = (unsigned char)((v & 0x7f) | (v >> 7 ? 0x80 : 0));
+        if (!(v >> 7)) break;
+    }
+    memcpy(o + k, p, n);
+    return k + n;
+}
+
+/* A model whose initializer "w" (float, dims [2]) holds two payload fields: a packed float_data of
+ * `small` bytes, then raw_data of `big` bytes; an Identity node reads it. */
+static size_t payload_model(unsigned char *buf, size_t small, size_t big)
+{
+    static unsigned char t[8192], n[64], g[9000], os[16], pay[6000];
+    memset(pay, 0, sizeof pay);
+    size_t tl = 0, nl = 0, gl = 0, ol = 0, ml = 0;
+    t[tl++] = 0x08, t[tl++] = 2;          /* dims: 2 */
+    t[tl++] = 0x10, t[tl++] = 1;          /* data_type: FLOAT */
+    tl += pb_bytes(t + tl, 4, pay, small); /* float_data */
+    tl += pb_bytes(t + tl, 8, "w", 1);     /* name */
+    tl += pb_bytes(t + tl, 9, pay, big);   /* raw_data */
+    nl += pb_bytes(n + nl, 1, "w", 1);     /* input */
+    nl += pb_bytes(n + nl, 2, "y", 1);     /* output */
+    nl += pb_bytes(n + nl, 4, "Identity", 8);
+    gl += pb_bytes(g + gl, 1, n, nl);      /* node */
+    gl += pb_bytes(g + gl, 2, "g", 1);     /* name */
+    gl += pb_bytes(g + gl, 5, t, tl);      /* initializer */
+    os[ol++] = 0x10, os[ol++] = 14;        /* OperatorSetIdProto.version */
+    buf[ml++] = 0x08, buf[ml++] = 8;       /* ir_version */
+    ml += pb_bytes(buf + ml, 8, os, ol);   /* opset_import */
+    ml += pb_bytes(buf + ml, 7, g, gl);    /* graph */
+    return ml;
+}
+
+/* The payload of a tensor is summed over all its payload fields: a small field that comes before
+ * a large one is dropped with it (the pre-scan reads the tensor once, and walks it again only in
+ * that case), and both are kept when their sum is within SY_ONNX_MAX_PAYLOAD. */
+Test(onnx, payload_summed_over_fields)
+{
+    static unsigned char buf[9200];
+    const size_t cases[][2] = {{8, 5000}, {0, 5000}, {8, 4000}, {8, 4088}, {8, 4089}, {4100, 0}};
+    size_t kept0 = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        size_t small = cases[c][0], big = cases[c][1], len = payload_model(buf, small, big);
+        sy_ctx *ctx;
+        cr_assert_eq(sy_ctx_new(NULL, &ctx), SY_OK);
+        sy_onnx_model *m;
+        cr_assert_eq(sy_onnx_load_mem(ctx, buf, len, "payload", &m), SY_OK, "%s", sy_ctx_last_error_msg(ctx));
+        size_t kept, skipped;
+        sy_onnx_sizes(m, &kept, &skipped);
+        int drop = small + big > SY_ONNX_MAX_PAYLOAD;
+        cr_assert_eq(skipped, drop ? small + big : 0, "float_data %zu + raw_data %zu bytes: %zu skipped", small, big, skipped);
+        /* dropped: every payload field goes, its tag too, whatever came first */
+        if (c == 0) kept0 = kept;
+        if (drop) cr_assert_eq(kept, kept0, "float_data %zu + raw_data %zu bytes: %zu kept, %zu for 8 + 5000", small, big, kept, kept0);
+        if (drop) { /* the trace reads the initializer again, without its payload: y has w's dims */
+            sy_env *env = sy_env_new(ctx, NULL);
+            sy_onnx_trace *t;
+            cr_assert_eq(sy_env_trace_onnx(env, m, NULL, &t), SY_OK, "%s", sy_ctx_last_error_msg(ctx));
+            size_t found = 0;
+            for (size_t i = 0; i < sy_onnx_trace_nvalues(t); i++)
+                if (!strcmp(sy_onnx_trace_value_name(t, i), "y")) {
+                    const sy_tensor *y = sy_onnx_trace_value(t, i);
+                    int64_t d;
+                    cr_assert_eq(y->ndim, 1);
+                    cr_assert_eq(sy_expr_get_si(y->sizes[0], &d), SY_OK);
+                    cr_assert_eq(d, 2);
+                    found++;
+                }
+            cr_assert_eq(found, 1);
+            sy_onnx_trace_free(t);
+            sy_env_free(env);
+        }
+        sy_onnx_free(m);
+        sy_ctx_free(ctx);
+    }
+}
