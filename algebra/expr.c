@@ -85,8 +85,8 @@ static void *arena_alloc(sy_ctx *ctx, size_t size)
     size = (size + 15u) & ~(size_t)15u;
     sy_arena_chunk *c = ctx->chunks;
     if (!c || c->size - c->used < size) {
-        /* 4 KiB first, doubling to 64 KiB: a small context stays small */
-        size_t csize = !c ? 4096 : c->size >= 32768 ? 65536 : c->size * 2;
+        /* 4 KiB first, growing by a quarter to 64 KiB: a small context stays small */
+        size_t csize = sy_arena_next(c ? c->size : 0, 4096, 65536);
         if (csize < size) csize = size;
         c = sy_alloc(ctx, sizeof *c + csize);
         if (!c) return NULL;

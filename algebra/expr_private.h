@@ -167,6 +167,19 @@ void *sy_alloc(sy_ctx *ctx, size_t size);
 void *sy_realloc(sy_ctx *ctx, void *p, size_t old_size, size_t new_size);
 void sy_dealloc(sy_ctx *ctx, void *p, size_t size);
 
+/* The size of an arena's next chunk after one of @p last bytes (0: none yet):
+ * @p first, then 5/4 of the last (a multiple of 16), at most @p cap. The
+ * arenas (expression nodes, the env, the ONNX trace and protobuf-c unpacks)
+ * hold everything until they are freed, so the slack of the newest chunk is
+ * part of the peak: growing by a quarter keeps it under a fifth of the
+ * arena (doubling left up to half of it unused, a quarter on average). */
+static inline size_t sy_arena_next(size_t last, size_t first, size_t cap)
+{
+    if (!last) return first;
+    size_t n = (last + last / 4 + 15) & ~(size_t)15;
+    return n < cap ? n : cap;
+}
+
 /* ---- errors: record and return NULL / status */
 const sy_expr *sy_fail(sy_ctx *ctx, sy_status st, const char *fmt, ...)
 #if defined(__GNUC__)

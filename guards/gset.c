@@ -120,8 +120,8 @@ static void *galloc(sy_gset *gs, size_t size)
     size = (size + 15u) & ~(size_t)15u;
     gchunk *c = gs->chunks;
     if (!c || c->size - c->used < size) {
-        /* 2 KiB first, doubling to 16 KiB: a small guard set stays small */
-        size_t cs = !c ? 2048 : c->size >= 8192 ? 16384 : c->size * 2;
+        /* 2 KiB first, growing by a quarter to 16 KiB: a small guard set stays small */
+        size_t cs = sy_arena_next(c ? c->size : 0, 2048, 16384);
         if (cs < size) cs = size;
         c = sy_alloc(gs->ctx, sizeof *c + cs);
         if (!c) return NULL;

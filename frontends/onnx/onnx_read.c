@@ -331,8 +331,8 @@ static void *ar_alloc(void *ud, size_t size)
     if (!size) size = 8;
     ox_achunk *c = a->chunks;
     if (!c || c->size - c->used < size) {
-        /* 512 bytes first, doubling to 8 KiB: a small model's skeleton stays small, the last chunk's slack too */
-        size_t cs = !c ? 512 : c->size >= 8192 ? 8192 : c->size * 2;
+        /* 512 bytes first, growing by a quarter to 8 KiB: a small model's skeleton stays small, the last chunk's slack too */
+        size_t cs = sy_arena_next(c ? c->size : 0, 512, 8192);
         if (cs < size) cs = size;
         ox_achunk *nc = sy_alloc(a->ctx, sizeof *nc + cs);
         if (!nc) {

@@ -53,8 +53,8 @@ static void *tr_alloc_a(sy_onnx_trace *t, size_t size, size_t align)
     ox_chunk *c = t->chunks;
     size_t at = c ? (c->used + align - 1) & ~(align - 1) : 0;
     if (!c || at > c->size || c->size - at < size) {
-        /* 512 bytes first, doubling to 8 KiB: little slack in the last one */
-        size_t cs = c ? (c->size < 8192 ? c->size * 2 : 8192) : 512;
+        /* 512 bytes first, growing by a quarter to 4 KiB: little slack in the last one */
+        size_t cs = sy_arena_next(c ? c->size : 0, 512, 4096);
         if (cs < size) cs = size;
         ox_chunk *nc = sy_alloc(t->ctx, sizeof *nc + cs);
         if (!nc) {
