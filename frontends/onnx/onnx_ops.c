@@ -59,7 +59,7 @@ static sy_status set_out(ox_call *c, size_t k, int elem, size_t nd, const sy_exp
     if (nd > MAXR) return ox_err(c, SY_EUNSUPPORTED, "output rank %zu exceeds %d", nd, MAXR);
     for (size_t i = 0; i < nd; i++) TRY(fits_int64(c, sz[i], "output dim", i));
     /* ONNX tensors have no layout (no strides): not modelled, so no stride products are built */
-    const sy_tensor *t = sy_tensor_new_strided(c->env, ox_dtype(elem), nd, sz, NULL);
+    const sy_tensor *t = ox_tensor(c->tr, ox_dtype(elem), nd, sz);
     CHK(t);
     c->out[k].elem = elem;
     c->out[k].t = t;
@@ -1569,11 +1569,10 @@ static sy_status op_matmul(ox_call *c)
     const sy_expr *ka = a->sizes[ra - 1], *kb = rb == 1 ? b->sizes[0] : b->sizes[rb - 2];
     if (ka != kb) TRY(require(c, sy_expr_eq(c->ctx, ka, kb), "MatMul: inner dims must match"));
     size_t nba = ra >= 2 ? ra - 2 : 0, nbb = rb >= 2 ? rb - 2 : 0;
-    const sy_tensor *ba = sy_tensor_new(c->env, SY_DT_INT64, nba, a->sizes);
-    const sy_tensor *bb = sy_tensor_new(c->env, SY_DT_INT64, nbb, b->sizes);
-    CHK(ba);
-    CHK(bb);
-    const sy_tensor *ts[2] = {ba, bb};
+    /* the batch dims as shapes to broadcast (bcast_shapes reads ndim and sizes: no tensor of the env) */
+    const sy_tensor ba = {.dtype = SY_DT_INT64, .ndim = nba, .sizes = a->sizes};
+    const sy_tensor bb = {.dtype = SY_DT_INT64, .ndim = nbb, .sizes = b->sizes};
+    const sy_tensor *ts[2] = {&ba, &bb};
     const sy_expr *d[MAXR + 2];
     size_t r;
     TRY(bcast_shapes(c, 2, ts, &r, d));
@@ -1595,9 +1594,8 @@ static sy_status op_gemm(ox_call *c)
     if (Ka != Kb) TRY(require(c, sy_expr_eq(c->ctx, Ka, Kb), "Gemm: inner dims must match"));
     const sy_expr *d[2] = {M, N};
     if (has(c, 2)) {
-        const sy_tensor *mn = sy_tensor_new(c->env, SY_DT_INT64, 2, d);
-        CHK(mn);
-        const sy_tensor *ts[2] = {mn, T(c, 2)};
+        const sy_tensor mn = {.dtype = SY_DT_INT64, .ndim = 2, .sizes = d}; /* a shape to broadcast */
+        const sy_tensor *ts[2] = {&mn, T(c, 2)};
         size_t r;
         const sy_expr *od[MAXR];
         TRY(bcast_shapes(c, 2, ts, &r, od));
@@ -1617,6 +1615,7 @@ static sy_status op_einsum(ox_call *c)
     const sy_expr *letter[128] = {0};
     int count[128] = {0};
     const sy_tensor *ell[16];
+    sy_tensor ellt[16]; /* the ellipsis dims of each operand, shapes to broadcast */
     size_t nell = 0;
     char *p = eq;
     const sy_expr *elld[MAXR];
@@ -1639,7 +1638,11 @@ static sy_status op_einsum(ox_call *c)
         size_t ne = x->ndim - nlet, di = 0;
         for (char *q = term; *q; q++) {
             if (q == dots) {
-                if (nell < 16) ell[nell++] = sy_tensor_new(c->env, SY_DT_INT64, ne, x->sizes + di);
+                if (nell < 16) {
+                    ellt[nell] = (sy_tensor){.dtype = SY_DT_INT64, .ndim = ne, .sizes = x->sizes + di};
+                    ell[nell] = &ellt[nell];
+                    nell++;
+                }
                 di += ne;
                 q += 2;
                 continue;

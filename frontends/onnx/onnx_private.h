@@ -23,6 +23,7 @@
 #define ox_is_float sy_ox_is_float
 #define ox_is_int sy_ox_is_int
 #define ox_run_graph sy_ox_run_graph
+#define ox_tensor sy_ox_tensor
 #define ox_tensor_val sy_ox_tensor_val
 #define ox_materialize sy_ox_materialize
 #define ox_nodes_open sy_ox_nodes_open
@@ -160,6 +161,8 @@ sy_status ox_attr_string(ox_call *c, const char *name, const char *dflt, char *b
 /* builds v->iv from v->kv when only kv is held (a no-op otherwise) */
 sy_status ox_materialize(struct sy_onnx_trace *tr, ox_val *v);
 sy_status ox_tensor_val(struct sy_onnx_trace *tr, const Onnx__TensorProto *tp, const char *kind, const char *name, ox_val *out);
+/* the trace's tensor of dtype and sizes (no strides), shared by every value of that shape; NULL on error */
+const sy_tensor *ox_tensor(struct sy_onnx_trace *tr, sy_dtype dt, size_t nd, const sy_expr *const *sz);
 void *ox_alloc(ox_call *c, size_t size);
 sy_status ox_run_graph(struct sy_onnx_trace *tr, ox_scope *parent, const Onnx__GraphProto *g, size_t nbind,
                        const char *const *bind_names, ox_val *const *bind_vals, ox_val ***outs, ox_scope **scope_out);

@@ -41,6 +41,9 @@ struct sy_onnx_trace {
     const char **srcs;
     const sy_expr **srcsym;
     size_t nsrc, srccap;
+    /* the values' tensors by dtype and sizes (open addressing, load at most 3/4; ox_tensor) */
+    const sy_tensor **tens;
+    size_t ntens, tenscap;
 };
 
 /* ------------------------------------------------------------------ memory */
@@ -178,6 +181,55 @@ static sy_status scope_add(sy_onnx_trace *t, ox_scope *s, ox_val *v)
     s->tab[i].idx = (uint32_t)++s->n;
     s->tab[i].hash = h32;
     return SY_OK;
+}
+
+/* ------------------------------------------------------------------ tensors of values */
+
+static uint64_t tensor_hash(sy_dtype dt, size_t nd, const sy_expr *const *sz)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ ((uint64_t)dt << 32) ^ nd;
+    for (size_t i = 0; i < nd; i++) {
+        h = (h ^ (uint64_t)(uintptr_t)sz[i]) * 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+/* One tensor per distinct (dtype, sizes): a graph's hundreds of values have a
+ * few dozen shapes (vit_b_16: 353 values, 35 shapes), and a tensor with its
+ * sizes takes 48 to 64 bytes of the env. ONNX tensors have no strides, and
+ * expressions are interned, so equal sizes are equal pointers. */
+const sy_tensor *ox_tensor(sy_onnx_trace *t, sy_dtype dt, size_t nd, const sy_expr *const *sz)
+{
+    uint64_t h = tensor_hash(dt, nd, sz);
+    size_t mask = t->tenscap - 1, i = t->tenscap ? (size_t)h & mask : 0;
+    for (; t->tenscap && t->tens[i]; i = (i + 1) & mask) {
+        const sy_tensor *e = t->tens[i];
+        if (e->dtype == dt && e->ndim == nd && (!nd || !memcmp(e->sizes, sz, nd * sizeof *sz))) return e;
+    }
+    const sy_tensor *r = sy_tensor_new_strided(t->env, dt, nd, sz, NULL); /* ONNX has no strides */
+    if (!r) return NULL;
+    if ((t->ntens + 1) * 4 > t->tenscap * 3) { /* grow; out of memory only loses the sharing */
+        size_t nc = t->tenscap ? t->tenscap * 2 : 16;
+        const sy_tensor **nt = sy_alloc(t->ctx, nc * sizeof *nt);
+        if (!nt) return r;
+        memset(nt, 0, nc * sizeof *nt);
+        for (size_t k = 0; k < t->tenscap; k++) {
+            const sy_tensor *e = t->tens[k];
+            if (!e) continue;
+            size_t j = (size_t)tensor_hash(e->dtype, e->ndim, e->sizes) & (nc - 1);
+            while (nt[j]) j = (j + 1) & (nc - 1);
+            nt[j] = e;
+        }
+        if (t->tens) sy_dealloc(t->ctx, t->tens, t->tenscap * sizeof *t->tens);
+        t->tens = nt;
+        t->tenscap = nc;
+        mask = nc - 1;
+        for (i = (size_t)h & mask; t->tens[i]; i = (i + 1) & mask) {}
+    }
+    t->tens[i] = r;
+    t->ntens++;
+    return r;
 }
 
 /* ------------------------------------------------------------------ errors, attributes */
@@ -321,7 +373,7 @@ sy_status ox_tensor_val(sy_onnx_trace *t, const Onnx__TensorProto *tp, const cha
     int elem = tp->has_data_type ? tp->data_type : OX_UNDEF;
     if (elem == OX_STRING || elem == OX_UNDEF || elem > 16)
         return tv_fail(ctx, SY_EUNSUPPORTED, kind, name, "tensor of element type %s is not supported", ox_elem_name(elem));
-    const sy_expr **sz = tr_alloc(t, (tp->n_dims ? tp->n_dims : 1) * sizeof *sz);
+    const sy_expr *szs[16], **sz = tp->n_dims <= 16 ? szs : tr_alloc(t, tp->n_dims * sizeof *sz); /* copied by ox_tensor */
     if (!sz) return SY_ENOMEM;
     uint64_t numel = 1;
     int big = 0;
@@ -332,7 +384,7 @@ sy_status ox_tensor_val(sy_onnx_trace *t, const Onnx__TensorProto *tp, const cha
         else numel *= (uint64_t)tp->dims[i];
     }
     out->elem = elem;
-    out->t = sy_tensor_new_strided(t->env, ox_dtype(elem), tp->n_dims, sz, NULL); /* ONNX has no strides */
+    out->t = ox_tensor(t, ox_dtype(elem), tp->n_dims, sz);
     if (!out->t) return sy_ctx_last_error(ctx);
     if (big || numel > SY_ONNX_MAX_VALUES) return SY_OK;
     if (tp->has_data_location && tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) return SY_OK;
@@ -969,6 +1021,7 @@ sy_onnx_trace *sy_onnx_trace_free(sy_onnx_trace *t)
     if (t->dto) sy_dealloc(ctx, t->dto, t->dispcap * sizeof *t->dto);
     if (t->srcs) sy_dealloc(ctx, t->srcs, t->srccap * sizeof *t->srcs);
     if (t->srcsym) sy_dealloc(ctx, t->srcsym, t->srccap * sizeof *t->srcsym);
+    if (t->tens) sy_dealloc(ctx, t->tens, t->tenscap * sizeof *t->tens);
     for (ox_chunk *c = t->chunks; c;) {
         ox_chunk *n = c->next;
         sy_dealloc(ctx, c, sizeof *c + c->size);
