@@ -93,9 +93,12 @@ void ox_nodes_close(ox_nodes *r);
  * from a; NULL when it declines (the node has something else than the common fields, or is malformed, or
  * memory ran out): the caller unpacks it with protobuf-c then */
 Onnx__NodeProto *ox_node_decode(ProtobufCAllocator *a, size_t len, const uint8_t *data);
-/* the same for a TensorProto (what onnx__tensor_proto__unpack would give; NULL: declined) */
+/* the same for a TensorProto (what onnx__tensor_proto__unpack would give; NULL: declined), except that
+ * raw_data is not copied: it points into data, so the tensor's raw_data is valid while data is (a node's
+ * bytes, as long as the node; an initializer's, until the next ox_init_get) */
 Onnx__TensorProto *ox_tensor_decode(ProtobufCAllocator *a, size_t len, const uint8_t *data);
-/* ox_tensor_decode, or protobuf-c's unpack where it declines (NULL: not a valid TensorProto, or out of memory) */
+/* ox_tensor_decode, or protobuf-c's unpack where it declines (NULL: not a valid TensorProto, or out of memory);
+ * raw_data valid while data is */
 Onnx__TensorProto *ox_tensor_unpack(ProtobufCAllocator *a, size_t len, const uint8_t *data);
 
 sy_dtype ox_dtype(int elem);
