@@ -142,7 +142,7 @@ static void bc_put(sy_facts *f, const sy_expr *e, const sy_ival *iv, const sy_ex
         memset(f->bc, 0, f->bc_cap * sizeof *f->bc);
         f->bc_n = 0;
     }
-    if ((f->bc_n + 1) * 2 > f->bc_cap) {
+    if ((f->bc_n + 1) * 4 > f->bc_cap * 3) { /* linear probing, load at most 3/4: an entry is 48 bytes */
         size_t nc = f->bc_cap ? f->bc_cap * 2 : 32;
         bentry *nb = sy_alloc(ctx, nc * sizeof *nb);
         if (!nb) {
