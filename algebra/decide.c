@@ -111,6 +111,11 @@ static void caches_clear(sy_facts *f)
         if (f->sm[i].keys) sy_memo_clear(ctx, &f->sm[i]);
 }
 
+void sy_facts_drop_memos(sy_facts *f)
+{
+    if (f) caches_clear(f);
+}
+
 /* A rolled-back operation released nodes the memos may still name: start
  * them over (the decide answers too). */
 static void facts_sync(sy_facts *f)

@@ -73,4 +73,8 @@ void *sy_alloc_array(sy_ctx *ctx, size_t bytes);
  * sy_facts_add, so two equal versions of one fact set mean the same facts
  * (the trace's op memo keys on it, shapeenv/trace.c). */
 uint64_t sy_facts_version(const sy_facts *f);
+/* Release f's memos on node identity (bounds, simplification per depth, the
+ * linear layer's answers), as a change of the facts does; NULL: nothing.
+ * Answers do not change: the memos only save recomputation. */
+void sy_facts_drop_memos(sy_facts *f);
 #endif
