@@ -542,11 +542,12 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
     sy_ctx *ctx = env->ctx;
     if (!out) return sy_fail_st(ctx, SY_EINVAL, "produce_guards: NULL argument");
     *out = NULL;
-    /* The env's decision memos (bounds, simplifications, linear-layer answers)
-     * served the trace; produce and minimize ask other questions. Released
-     * here, they are not part of the guard phase's peak (a hit and a
-     * recomputation give the same answer: they only cost time). */
-    sy_facts_drop_memos(env->facts);
+    /* The env's memos (products, touched nodes, and its facts' bounds,
+     * simplifications, linear-layer answers) served the trace; produce and
+     * minimize ask other questions. Released here, they are not part of the
+     * guard phase's peak (a hit and a recomputation give the same answer:
+     * they only cost time). */
+    sy_env_drop_memos(env);
     sy_gset *gs = sy_alloc(ctx, sizeof *gs);
     if (!gs) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
     memset(gs, 0, sizeof *gs);

@@ -212,6 +212,17 @@ sy_env *sy_env_new(sy_ctx *ctx, const sy_env_options *opts)
     return env;
 }
 
+void sy_env_drop_memos(sy_env *env)
+{
+    if (!env) return;
+    sy_facts_drop_memos(env->facts);
+    if (env->prod) sy_dealloc(env->ctx, env->prod, env->prodcap * sizeof *env->prod);
+    env->prod = NULL;
+    env->nprod = env->prodcap = 0;
+    if (env->touched_ready) sy_memo_clear(env->ctx, &env->touched_nodes);
+    env->touched_ready = false;
+}
+
 sy_env *sy_env_free(sy_env *env)
 {
     if (!env) return NULL;

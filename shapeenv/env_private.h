@@ -124,6 +124,10 @@ bool sy_env_symbol_add_source(sy_env *env, const sy_expr *sym, const char *sourc
  * it, and the env's ops never run inside a pure operation that a spent
  * budget could roll back, so no entry names a released node. */
 const sy_expr *sy_env_mul(sy_env *env, const sy_expr *a, const sy_expr *b);
+/* Release the heap memos of env and of its facts (sy_env_mul's products,
+ * touch()'s nodes, sy_facts_drop_memos): they only save recomputation, so
+ * answers do not change; a later call refills them. */
+void sy_env_drop_memos(sy_env *env);
 /* printable form of an expression, env-owned */
 const char *sy_env_show(sy_env *env, const sy_expr *e);
 /* record an error and yield NULL of any pointer type */
