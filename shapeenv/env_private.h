@@ -74,7 +74,7 @@ struct sy_env {
     struct sy_env_prod { const sy_expr *a, *b, *r; } *prod;
     size_t nprod, prodcap;
     /* sy_env_contig_strides: row-major strides by the sizes (ops.c; open
-     * addressing; tables and arrays in the env's arena) */
+     * addressing; the table on the heap, its arrays in the env's arena) */
     struct sy_env_cstr { uint64_t h; size_t ndim; const sy_expr *const *sizes, *const *strides; } *cstr;
     size_t ncstr, cstrcap;
     /* sy_env_xmemo: op rules' pure size formulas by their operands (ops.c) */

@@ -127,6 +127,13 @@ static size_t cstr_slot(const sy_env *env, uint64_t h, size_t ndim, const sy_exp
     }
 }
 
+static bool cstr_used(const void *e) { return ((const struct sy_env_cstr *)e)->strides != NULL; }
+static size_t cstr_reslot(const void *env, const void *e)
+{
+    const struct sy_env_cstr *c = e;
+    return cstr_slot(env, c->h, c->ndim, c->sizes);
+}
+
 /* the memo's entry for sizes, or NULL */
 static const struct sy_env_cstr *cstr_find(const sy_env *env, size_t ndim, const sy_expr *const *sizes, uint64_t h)
 {
@@ -157,17 +164,13 @@ const sy_expr *const *sy_env_contig_strides(sy_env *env, size_t ndim, const sy_e
         }
         if (!acc) return NULL;
     }
-    if ((env->ncstr + 1) * 2 > env->cstrcap) { /* grow (the old table stays in the arena) */
-        size_t nc = env->cstrcap ? env->cstrcap * 2 : 64;
-        struct sy_env_cstr *nt = sy_env_alloc(env, nc * sizeof *nt), *ot = env->cstr;
-        if (!nt) return st; /* the memo only misses */
-        memset(nt, 0, nc * sizeof *nt);
-        size_t oc = env->cstrcap;
-        env->cstr = nt;
-        env->cstrcap = nc;
-        for (size_t i = 0; i < oc; i++)
-            if (ot[i].strides) env->cstr[cstr_slot(env, ot[i].h, ot[i].ndim, ot[i].sizes)] = ot[i];
-    }
+    /* grow: 8 slots first (an ONNX trace has one contiguous tensor per graph
+     * input), on the heap, the old table freed (sy_env_free frees the last);
+     * a failed allocation only loses the entry */
+    if ((env->ncstr + 1) * 2 > env->cstrcap &&
+        !sy_otab_grow(env->ctx, (void **)&env->cstr, &env->cstrcap, sizeof *env->cstr, env->cstrcap ? env->cstrcap * 2 : 8,
+                      cstr_used, cstr_reslot, env))
+        return st;
     const sy_expr *const *key = sizes;
     if (!sizes_owned) {
         const sy_expr **kc = sy_env_alloc(env, (ndim ? ndim : 1) * sizeof *kc);
