@@ -307,6 +307,44 @@ static size_t src_index(size_t i, size_t r, const int64_t *od, const sy_tensor *
     return idx;
 }
 
+/* The element values of input `from` (its iv, or its fv) as the values of output k, rearranged: output
+ * element i is input element src[i] (a row-major index below the input's value count). Transpose,
+ * Slice, Gather and Concat of small tensors of any rank move values this way. */
+static sy_status pick_vals(ox_call *c, size_t k, const ox_val *in, size_t n, const size_t *src)
+{
+    if (k >= c->nout || n > SY_ONNX_MAX_VALUES) return SY_OK;
+    for (size_t i = 0; i < n; i++)
+        if (src[i] >= in->nv) return SY_OK;
+    if (in->iv) {
+        const sy_expr **r = ox_alloc(c, (n ? n : 1) * sizeof *r);
+        CHK(r);
+        for (size_t i = 0; i < n; i++) r[i] = in->iv[src[i]];
+        return set_vals(c, k, n, r);
+    }
+    if (in->fv) {
+        double *r = ox_alloc(c, (n ? n : 1) * sizeof *r);
+        CHK(r);
+        for (size_t i = 0; i < n; i++) r[i] = in->fv[src[i]];
+        c->out[k].fv = r;
+        c->out[k].nv = (uint16_t)n;
+    }
+    return SY_OK;
+}
+
+/* the constant dims d of a tensor that holds values (all of its nv elements), with their
+ * row-major strides st; 0 when a dim is symbolic or the count differs */
+static int held_shape(const ox_val *v, int64_t *d, size_t *st)
+{
+    if (!v || !(v->iv || v->fv) || v->t->ndim > MAXR || !const_shape(v->t, d)) return 0;
+    size_t n = 1;
+    for (size_t i = v->t->ndim; i-- > 0;) {
+        if (d[i] < 0 || (d[i] && n > SY_ONNX_MAX_VALUES / (size_t)d[i])) return 0;
+        st[i] = n;
+        n *= (size_t)d[i];
+    }
+    return n == v->nv;
+}
+
 typedef const sy_expr *(*elt_fn)(ox_call *c, const sy_expr *const *x, int *unknown);
 
 /* values of an elementwise op over broadcast inputs 0..n-1 */
@@ -881,13 +919,29 @@ static sy_status op_transpose(ox_call *c)
     if (x->ndim > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");
     if (ox_attr(c, "perm") && n != x->ndim) return ox_err(c, SY_EINVAL, "perm has %zu entries, the input rank is %zu", n, x->ndim);
     int seen[MAXR] = {0};
+    size_t pa[MAXR];
     for (size_t i = 0; i < x->ndim; i++) {
         size_t a = x->ndim - 1 - i;
         if (p) TRY(norm_axis(c, p[i], x->ndim, &a));
         if (seen[a]++) return ox_err(c, SY_EINVAL, "perm repeats axis %zu", a);
         d[i] = x->sizes[a];
+        pa[i] = a;
     }
-    return set_out(c, 0, c->in[0]->elem, x->ndim, d);
+    TRY(set_out(c, 0, c->in[0]->elem, x->ndim, d));
+    /* values: output element (o_0, ..., o_r-1) is input element o_i at axis perm[i] */
+    int64_t xd[MAXR];
+    size_t xs[MAXR], src[SY_ONNX_MAX_VALUES];
+    if (!held_shape(c->in[0], xd, xs)) return SY_OK;
+    for (size_t i = 0; i < c->in[0]->nv; i++) {
+        size_t rest = i, j = 0;
+        for (size_t k = x->ndim; k-- > 0;) {
+            size_t dk = (size_t)xd[pa[k]];
+            j += rest % dk * xs[pa[k]];
+            rest /= dk;
+        }
+        src[i] = j;
+    }
+    return pick_vals(c, 0, c->in[0], c->in[0]->nv, src);
 }
 
 /* Unsqueeze-13 (axes input) / -11 (attribute): axes refer to the output rank */
@@ -974,21 +1028,33 @@ static sy_status op_concat(ox_call *c)
         }
     }
     TRY(set_out(c, 0, c->in[0]->elem, x0->ndim, d));
-    if (x0->ndim != 1) return SY_OK;
+    /* values (any rank): the inputs' blocks along the axis, in order; every input's values and
+     * dims must be known. An output element's coordinate on the axis picks the input and the
+     * offset in it; the other coordinates are the same. */
     size_t tot = 0;
+    int64_t od[MAXR];
     for (size_t k = 0; k < c->nin; k++) {
         size_t m;
         if (!vals(c, k, &m)) return SY_OK;
         tot += m;
     }
+    if (tot > SY_ONNX_MAX_VALUES || !const_shape(c->out[0].t, od)) return SY_OK;
+    size_t outer = 1, inner = 1;
+    for (size_t i = 0; i < ax; i++) outer *= (size_t)od[i];
+    for (size_t i = ax + 1; i < x0->ndim; i++) inner *= (size_t)od[i];
     const sy_expr **r = ox_alloc(c, (tot ? tot : 1) * sizeof *r);
     CHK(r);
     size_t j = 0;
-    for (size_t k = 0; k < c->nin; k++) {
-        size_t m;
-        const sy_expr **v = vals(c, k, &m);
-        for (size_t i = 0; i < m; i++) r[j++] = v[i];
-    }
+    for (size_t o = 0; o < outer; o++)
+        for (size_t k = 0; k < c->nin; k++) {
+            size_t m;
+            const sy_expr **v = vals(c, k, &m);
+            int64_t dk;
+            CHK(v);
+            if (sy_expr_get_si(T(c, k)->sizes[ax], &dk) != SY_OK || (size_t)dk * outer * inner != m) return SY_OK;
+            size_t blk = (size_t)dk * inner; /* input k's elements per outer index */
+            for (size_t i = 0; i < blk; i++) r[j++] = v[o * blk + i];
+        }
     return set_vals(c, 0, tot, r);
 }
 
@@ -1200,8 +1266,9 @@ static sy_status op_slice(ox_call *c)
     if (x->ndim > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");
     for (size_t i = 0; i < x->ndim; i++) d[i] = x->sizes[i];
     int seen[MAXR] = {0};
-    const sy_expr *start0 = NULL;
-    int64_t step0 = 1;
+    const sy_expr *start[MAXR] = {0}; /* per axis: the clamped start (NULL: not sliced, 0) */
+    int64_t stepv[MAXR];
+    for (size_t i = 0; i < x->ndim; i++) stepv[i] = 1;
     for (size_t i = 0; i < ns; i++) {
         int64_t a = (int64_t)i, step = 1;
         if (A) TRY(concrete(c, A[i], "Slice axis", &a));
@@ -1213,23 +1280,36 @@ static sy_status op_slice(ox_call *c)
         if (is_b(S[i]) || is_b(E[i])) return ox_err(c, SY_EINVAL, "starts/ends must be integers");
         const sy_expr *st;
         TRY(slice_len(c, x->sizes[ax], S[i], sinf[i], E[i], einf[i], step, &d[ax], &st));
-        if (ax == 0) start0 = st, step0 = step;
+        start[ax] = st;
+        stepv[ax] = step;
     }
     TRY(set_out(c, 0, c->in[0]->elem, x->ndim, d));
-    /* values of a 1-D slice with a constant start and length */
-    int64_t s0, len;
-    if (x->ndim == 1 && c->in[0]->iv && start0 && sy_expr_get_si(start0, &s0) == SY_OK && sy_expr_get_si(d[0], &len) == SY_OK) {
-        const sy_expr **r = ox_alloc(c, (len ? (size_t)len : 1) * sizeof *r);
-        CHK(r);
-        for (int64_t i = 0; i < len; i++) {
-            int64_t j = s0 + i * step0;
-            if (j < 0 || (size_t)j >= c->in[0]->nv) return SY_OK;
-            r[i] = c->in[0]->iv[j];
-        }
-        return set_vals(c, 0, (size_t)len, r);
+    /* values (any rank): output element (o_0, ...) is input element (start_a + o_a*step_a, ...),
+     * with the starts clamped as the spec says; every start and length must be constant */
+    int64_t xd[MAXR], s0[MAXR], len[MAXR];
+    size_t xs[MAXR], src[SY_ONNX_MAX_VALUES];
+    if (!held_shape(c->in[0], xd, xs)) return SY_OK;
+    size_t total = 1;
+    for (size_t a = 0; a < x->ndim; a++) {
+        s0[a] = 0;
+        if ((start[a] && sy_expr_get_si(start[a], &s0[a]) != SY_OK) || sy_expr_get_si(d[a], &len[a]) != SY_OK || len[a] < 0)
+            return SY_OK;
+        /* the first and the last index taken on this axis are inside it (the clamping guarantees it) */
+        if (len[a] && (s0[a] < 0 || s0[a] >= xd[a] || s0[a] + (len[a] - 1) * stepv[a] < 0 ||
+                       s0[a] + (len[a] - 1) * stepv[a] >= xd[a]))
+            return SY_OK;
+        total *= (size_t)len[a]; /* len[a] <= xd[a]: at most the input's count */
     }
-    sy_ctx_reset_error(c->ctx);
-    return SY_OK;
+    for (size_t i = 0; i < total; i++) {
+        size_t rest = i, j = 0;
+        for (size_t a = x->ndim; a-- > 0;) {
+            int64_t o = (int64_t)(rest % (size_t)len[a]);
+            rest /= (size_t)len[a];
+            j += (size_t)(s0[a] + o * stepv[a]) * xs[a];
+        }
+        src[i] = j;
+    }
+    return pick_vals(c, 0, c->in[0], total, src);
 }
 
 /* Gather-13: data.shape[:axis] + indices.shape + data.shape[axis+1:]; constant indices must be in [-dim, dim) */
@@ -1261,21 +1341,23 @@ static sy_status op_gather(ox_call *c)
         TRY(truth(c, sy_expr_lt(c->ctx, iv[i], K(c, 0)), "Gather: index is negative", &neg));
         norm[i] = neg ? sy_expr_add(c->ctx, iv[i], D) : iv[i];
     }
-    /* values: data 1-D with known values (the Shape -> Gather pattern) */
-    if (x->ndim == 1 && c->in[0]->iv) {
-        const sy_expr **v = ox_alloc(c, (ni ? ni : 1) * sizeof *v);
-        CHK(v);
+    /* values (the Shape -> Gather pattern, and data of any rank): output element
+     * (pre, i, post) is data element (pre, indices[i], post); the indices must be constant */
+    int64_t xd[MAXR];
+    size_t xs[MAXR], src[SY_ONNX_MAX_VALUES];
+    if (!held_shape(c->in[0], xd, xs)) return SY_OK;
+    size_t outer = 1, inner = xs[ax], tot;
+    for (size_t i = 0; i < ax; i++) outer *= (size_t)xd[i];
+    if (ni && outer * inner > SY_ONNX_MAX_VALUES / ni) return SY_OK;
+    tot = outer * ni * inner;
+    size_t j = 0;
+    for (size_t o = 0; o < outer; o++)
         for (size_t i = 0; i < ni; i++) {
-            int64_t j;
-            if (sy_expr_get_si(norm[i], &j) != SY_OK || j < 0 || (size_t)j >= c->in[0]->nv) {
-                sy_ctx_reset_error(c->ctx);
-                return SY_OK;
-            }
-            v[i] = c->in[0]->iv[j];
+            int64_t q;
+            if (sy_expr_get_si(norm[i], &q) != SY_OK || q < 0 || q >= xd[ax]) return SY_OK;
+            for (size_t p = 0; p < inner; p++) src[j++] = o * xs[ax] * (size_t)xd[ax] + (size_t)q * inner + p;
         }
-        return set_vals(c, 0, ni, v);
-    }
-    return SY_OK;
+    return pick_vals(c, 0, c->in[0], tot, src);
 }
 
 /* GatherElements-13: output has the indices' shape; ranks must match */

@@ -424,6 +424,37 @@ def op_range(n, a, x):
     return V([ln], np.arange(s, l, d) if ln <= SMALL else None, x[0].elem)
 
 
+def op_mod(n, a, x):  # Mod-13: fmod=0 takes the divisor's sign (integers), fmod=1 the dividend's
+    if a.get("fmod", 0):
+        return ew(np.fmod)(n, a, x)
+    if any(v.val is not None and np.any(v.val == 0) for v in x[1:2]):
+        raise RefError("integer Mod by zero")
+    return ew(np.mod)(n, a, x)
+
+
+def op_pad(n, a, x):  # Pad-18/13/11: pads [x1_begin, ..., x1_end, ...] (attribute before 11), axes (18)
+    s = list(x[0].shape)
+    p = list(a["pads"]) if "pads" in a else [int(v) for v in x[1].val]
+    axes = [int(v) for v in x[3].val] if len(x) > 3 and x[3] is not None else list(range(len(s)))
+    m = len(axes)
+    if len(p) != 2 * m:
+        raise RefError("pad count")
+    for i, ax in enumerate(axes):
+        ax = ax + len(s) if ax < 0 else ax
+        s[ax] += p[i] + p[i + m]
+        if s[ax] < 0:
+            raise RefError("pad")
+    return V(s, None, x[0].elem)
+
+
+def op_scatternd(n, a, x):  # ScatterND-18: data's shape; updates = indices[:-1] + data[k:]
+    d, i, u = (v.shape for v in x)
+    k = i[-1]
+    if k > len(d) or tuple(u) != tuple(i[:-1]) + tuple(d[k:]):
+        raise RefError("scatternd")
+    return V(d, None, x[0].elem)
+
+
 def op_dropout(n, a, x):
     return [V(x[0].shape, x[0].val, x[0].elem), V(x[0].shape, None, 9)]
 
@@ -445,5 +476,6 @@ OPS = {
     "Max": ew(np.maximum), "Min": ew(np.minimum), "Neg": ew(np.negative),
     "Relu": ew(), "Sigmoid": ew(), "Tanh": ew(), "HardSigmoid": ew(), "HardSwish": ew(), "Erf": ew(),
     "Sqrt": ew(), "Exp": ew(), "Log": ew(), "Softmax": ew(), "LogSoftmax": ew(), "Clip": same,
+    "Mod": op_mod, "Pad": op_pad, "ScatterND": op_scatternd,
     "BatchNormalization": same, "InstanceNormalization": same, "LeakyRelu": ew(), "Abs": ew(),
 }

@@ -64,7 +64,10 @@ def case(name, m, want, env=None, args=(), value="y", text=None):
     env = env or {}
     if want is None:
         return j
-    got = [d if isinstance(d, int) else eval(d, {"__builtins__": {}}, dict(NS, **env)) for d in dims]
+    try:
+        got = [d if isinstance(d, int) else eval(d, {"__builtins__": {}}, dict(NS, **env)) for d in dims]
+    except NameError as e:  # an unbacked size (u0, ...): the values were lost
+        got = "%s (%s)" % (dims, e)
     if got != want:
         fails.append("%s: %s at %s = %s, expected %s" % (name, dims, env, got, want))
     if text is not None and dims != text:
@@ -148,6 +151,65 @@ for nm, st, en in (("slice_min_step", I64MIN, I64MAX), ("slice_min_step_rev", I6
 case("range_min_delta", model([N("Range", ["z", "l", "d"], ["y"])], X4, [i64("z", 0), i64("l", -5), i64("d", I64MIN)]), [1], env, E)
 case("range_big_delta", model([N("Range", ["z", "l", "d"], ["y"])], X4, [i64("z", I64MIN), i64("l", I64MAX), i64("d", 2**62)]),
      [len(range(I64MIN, I64MAX, 2**62))], env, E)
+# value propagation through Transpose, Slice, Gather and Concat of small tensors of any rank (the F.pad
+# pattern: pads Concat -> Reshape [-1, 2] -> Slice(step -1) -> Transpose -> Reshape [-1] -> Pad). The
+# sizes of x6 = [a, 2, c, d, 5, f] go through Shape -> Reshape to R -> the ops -> Reshape [-1] ->
+# ConstantOfShape, whose output shape is the values; numpy on an object array of the names is the reference.
+X6 = [("x", ["a", 2, "c", "d", 5, "f"])]
+E6 = ["--example", "x=3,2,4,6,5,7"]
+env6 = {"a": 3, "c": 4, "d": 6, "f": 7}
+NAMES6 = np.array(["a", 2, "c", "d", 5, "f"], dtype=object)
+
+
+def vcase(name, R, mid, inits, ref, opset=13):
+    """mid: nodes from 'm' (the sizes as an array of shape R) to 'v'; ref: numpy on the names"""
+    nodes = [N("Shape", ["x"], ["s"]), N("Reshape", ["s", "vR"], ["m"])] + mid + \
+            [N("Reshape", ["v", "vF"], ["f"]), N("ConstantOfShape", ["f"], ["y"])]
+    want_text = [x for x in np.asarray(ref(NAMES6.reshape(R))).reshape(-1)]
+    case(name, model(nodes, X6, [i64("vR", list(R)), i64("vF", [-1])] + list(inits), opset=opset),
+         [env6.get(t, t) for t in want_text], env6, E6, text=want_text)
+
+
+vcase("vals_transpose_2d", (2, 3), [N("Transpose", ["m"], ["v"], perm=[1, 0])], [], lambda m: m.T)
+vcase("vals_transpose_default_3d", (1, 2, 3), [N("Transpose", ["m"], ["v"])], [], lambda m: m.transpose())
+vcase("vals_transpose_3d", (3, 1, 2), [N("Transpose", ["m"], ["v"], perm=[2, 0, 1])], [], lambda m: m.transpose(2, 0, 1))
+vcase("vals_transpose_neg_perm", (2, 3), [N("Transpose", ["m"], ["v"], perm=[-1, 0])], [], lambda m: m.T)
+# Slice over two axes, negative steps from INT64_MAX / to INT64_MIN, negative and out-of-range starts and ends
+vcase("vals_slice_2d_reverse", (3, 2), [N("Slice", ["m", "s0", "e0", "a0", "st0"], ["v"])],
+      [i64("s0", [-1]), i64("e0", [-I64MAX - 1]), i64("a0", [0]), i64("st0", [-1])], lambda m: m[::-1])
+vcase("vals_slice_2d_both", (2, 3), [N("Slice", ["m", "s0", "e0", "a0", "st0"], ["v"])],
+      [i64("s0", [I64MAX, 1]), i64("e0", [-I64MAX - 1, I64MAX]), i64("a0", [0, 1]), i64("st0", [-1, 1])], lambda m: m[::-1, 1:])
+vcase("vals_slice_2d_neg_axes", (2, 3), [N("Slice", ["m", "s0", "e0", "a0", "st0"], ["v"])],
+      [i64("s0", [100, -5]), i64("e0", [-100, 2]), i64("a0", [-1, -2]), i64("st0", [-2, 1])], lambda m: m[-5:2, 100:-100:-2])
+vcase("vals_slice_3d_mid", (1, 3, 2), [N("Slice", ["m", "s0", "e0", "a0", "st0"], ["v"])],
+      [i64("s0", [2]), i64("e0", [-4]), i64("a0", [1]), i64("st0", [-2])], lambda m: m[:, 2:-4:-2])
+vcase("vals_slice_default_axes", (3, 2), [N("Slice", ["m", "s0", "e0"], ["v"])],
+      [i64("s0", [1, -1]), i64("e0", [3, 2])], lambda m: m[1:3, -1:2])
+vcase("vals_slice_empty_then_concat", (2, 3), [N("Slice", ["m", "s0", "e0", "a0"], ["z"]), N("Concat", ["z", "m"], ["v"], axis=1)],
+      [i64("s0", [2]), i64("e0", [1]), i64("a0", [1])], lambda m: np.concatenate([m[:, 2:1], m], axis=1))
+vcase("vals_slice_attr_opset9_form", (3, 2), [N("Slice", ["m"], ["v"], starts=[1], ends=[I64MAX], axes=[0])], [], lambda m: m[1:])
+# Gather and Concat of 2-D values
+vcase("vals_gather_axis1", (2, 3), [N("Gather", ["m", "gi"], ["v"], axis=1)], [i64("gi", [[-1, 0], [1, 1]])],
+      lambda m: m[:, np.array([[2, 0], [1, 1]])])
+vcase("vals_gather_axis0_scalar", (3, 2), [N("Gather", ["m", "gi"], ["v"], axis=0)], [i64("gi", -2)], lambda m: m[1])
+vcase("vals_concat_axis1", (2, 3), [N("Transpose", ["m"], ["t"]), N("Reshape", ["t", "r23"], ["u"]), N("Concat", ["m", "u"], ["v"], axis=1)],
+      [i64("r23", [2, 3])], lambda m: np.concatenate([m, m.T.reshape(2, 3)], axis=1))
+vcase("vals_concat_axis0_2d", (3, 2), [N("Concat", ["m", "m"], ["v"], axis=-2)], [], lambda m: np.concatenate([m, m], axis=0))
+# torch's F.pad(x, (0, pw, 0, ph)) export (symbolic_opset11 _prepare_onnx_paddings): pads [0, pw, 0, ph]
+# and zeros Concat -> Reshape [-1, 2] -> Slice(step -1) -> Transpose -> Reshape [-1] -> Pad
+fp = [N("Shape", ["x"], ["s"]), N("Gather", ["s", "i2"], ["h0"]), N("Gather", ["s", "i3"], ["w0"]),
+      N("Mod", ["h0", "k7"], ["hm"]), N("Sub", ["k7", "hm"], ["hs"]), N("Mod", ["hs", "k7"], ["ph"]),
+      N("Mod", ["w0", "k7"], ["wm"]), N("Sub", ["k7", "wm"], ["ws"]), N("Mod", ["ws", "k7"], ["pw"]),
+      N("Unsqueeze", ["ph", "a0"], ["ph1"]), N("Unsqueeze", ["pw", "a0"], ["pw1"]),
+      N("Concat", ["z1", "pw1", "z1", "ph1"], ["p4"], axis=0), N("ConstantOfShape", ["l4"], ["z4"], value=numpy_helper.from_array(np.array([0], np.int64))),
+      N("Concat", ["p4", "z4"], ["p8"], axis=0), N("Reshape", ["p8", "r2"], ["p42"]),
+      N("Slice", ["p42", "sm1", "smin", "a0", "sm1"], ["p42r"]), N("Transpose", ["p42r"], ["p24"], perm=[1, 0]),
+      N("Reshape", ["p24", "m1"], ["pads"]), N("Pad", ["x", "pads"], ["y"], mode="constant")]
+j = case("fpad_pattern", model(fp, X4, [i64("i2", 2), i64("i3", 3), i64("k7", 7), i64("a0", [0]), i64("z1", [0]), i64("l4", [4]),
+         i64("r2", [-1, 2]), i64("sm1", [-1]), i64("smin", [-I64MAX - 1]), i64("m1", [-1])], opset=13),
+         [2, 3, 224, 203], env, E, text=["n", 3, "h + Mod(6*h, 7)", "w + Mod(6*w, 7)"])
+if j is not None and [g for g in j["guards"] if "Mod" in g["guard"]]:
+    fails.append("fpad_pattern: guards on the pads: %s" % [g["guard"] for g in j["guards"]])
 # Gather (negative index), Shape start/end, Size, value propagation into Reshape
 case("gather_neg", model([N("Gather", ["x", "i"], ["y"], axis=2)], X4, [i64("i", [[-1, 0]])]), [2, 3, 1, 2, 200], env, E)
 sh = [N("Shape", ["x"], ["s"], start=1, end=-1), N("Concat", ["c", "s"], ["t"], axis=0), N("Reshape", ["x", "t"], ["r"]),
