@@ -1802,9 +1802,10 @@ static sy_status window_params(ox_call *c, size_t ns, const int64_t *kernel, win
 }
 
 /* output size of a window op (Conv-11, MaxPool-12, AveragePool-11, LpPool-18):
- *   NOTSET: floor((d + pb + pe - dil*(k-1) - 1) / s) + 1 (ceil with ceil_mode, where
- *           a last window starting in the end padding is dropped, as PyTorch's
- *           pooling_output_shape and onnxruntime's PoolAttributes do)
+ *   NOTSET: floor((d + pb + pe - dil*(k-1) - 1) / s) + 1, the window fitting the padded
+ *           input (ceil with ceil_mode, where a last window starting in the end padding
+ *           is dropped, as PyTorch's pooling_output_shape and onnxruntime's
+ *           PoolAttributes do, and only the output must be >= 1)
  *   VALID:  floor((d - dil*(k-1) - 1) / s) + 1;  SAME_*: ceil(d / s). */
 static sy_status window_out(ox_call *c, const winp *w, size_t i, const sy_expr *d, int ceil_mode, const sy_expr **out)
 {
@@ -1821,9 +1822,14 @@ static sy_status window_out(ox_call *c, const winp *w, size_t i, const sy_expr *
     int64_t pads = !strcmp(w->autopad, "VALID") ? 0 : w->pb[i] + w->pe[i];
     const sy_expr *num = sy_expr_add_si(x, d, pads - ext);
     CHK(num);
-    TRY(require(c, sy_expr_ge(x, num, K(c, 0)), "%s: the window (extent %lld) must fit the padded input", c->node->op_type,
-                (long long)ext));
     if (ceil_mode) {
+        /* the window need not fit: Operators.md (MaxPool-12, AveragePool-11) gives
+         * ceil(num / s + 1), 1 for -s < num < 0, and PyTorch's CPU kernels, which the
+         * exports come from, compute pooling_output_shape_pad_lr (aten/src/ATen/native/Pool.h)
+         * div_rtn(num + s - 1, s) + 1, minus 1 when the last window starts at or after
+         * d + pad_begin, and pool2d_shape_check / pool3d_shape_check require only that
+         * result >= 1 ("Output size is too small"): a last window may overhang the input
+         * (googlenet's MaxPool2d(3, 2, ceil_mode=True) on a 2 x 2 map gives 1 x 1) */
         o = sy_expr_add_si(x, sy_expr_ceildiv(x, num, K(c, w->s[i])), 1);
         CHK(o);
         int drop;
@@ -1831,7 +1837,11 @@ static sy_status window_out(ox_call *c, const winp *w, size_t i, const sy_expr *
         TRY(truth(c, sy_expr_ge(x, sy_expr_mul_si(x, sy_expr_add_si(x, o, -1), w->s[i]), sy_expr_add_si(x, d, w->pb[i])),
                   "ceil_mode: last window starts in the padding", &drop));
         if (drop) o = sy_expr_add_si(x, o, -1);
+        CHK(o);
+        TRY(require(c, sy_expr_ge(x, o, K(c, 1)), "%s: the output size (ceil_mode) must be >= 1", c->node->op_type));
     } else {
+        TRY(require(c, sy_expr_ge(x, num, K(c, 0)), "%s: the window (extent %lld) must fit the padded input", c->node->op_type,
+                    (long long)ext));
         o = sy_expr_add_si(x, sy_expr_floordiv(x, num, K(c, w->s[i])), 1);
     }
     CHK(o);

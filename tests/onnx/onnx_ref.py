@@ -58,13 +58,15 @@ def window(n, a, shape, ksz, ceil=False):
             continue
         pads = 0 if ap == "VALID" else p[i] + p[i + ns]
         num = x + pads - ext
-        if num < 0:
-            raise RefError("window does not fit")
-        if ceil:
-            o = -(-num // s[i]) + 1
+        if ceil:  # PyTorch pooling_output_shape_pad_lr: the window may overhang, the output must be >= 1
+            o = (num + s[i] - 1) // s[i] + 1
             if (o - 1) * s[i] >= x + p[i]:
                 o -= 1
+            if o < 1:
+                raise RefError("output size too small")
         else:
+            if num < 0:
+                raise RefError("window does not fit")
             o = num // s[i] + 1
         out.append(o)
     return out

@@ -105,6 +105,46 @@ case("maxpool_ceil", model([N("MaxPool", ["x"], ["y"], kernel_shape=[3, 3], stri
      ["--example", "x=2,3,225,201"], text=None)
 case("avgpool_ceil_pad", model([N("AveragePool", ["x"], ["y"], kernel_shape=[2, 2], strides=[2, 2], pads=[1, 1, 1, 1], ceil_mode=1)], X4),
      [2, 3, 3, 3], {"n": 2, "h": 4, "w": 4}, ["--example", "x=2,3,4,4"])
+# ceil_mode: the window need not fit, only the output must be >= 1 (PyTorch pooling_output_shape_pad_lr and
+# pool2d_shape_check, aten/src/ATen/native/Pool.h; Operators.md MaxPool-12: ceil(num / s + 1)). Ground truth:
+# torch's CPU max_pool2d / avg_pool2d on [1, 1, L, 9] for L in 1..12. At each L torch runs, infer with that
+# example must give torch's size (no window-fit requirement); where torch fails, infer at that example must
+# fail (exit 3) and probe of a model traced at L = 9 must reject L.
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+for op, (k, st, pd) in [("MaxPool", c) for c in ((3, 2, 0), (3, 2, 1), (2, 2, 1), (5, 3, 2), (3, 3, 0), (4, 3, 1))] + \
+        [("AveragePool", c) for c in ((3, 2, 0), (2, 2, 1), (5, 3, 2))]:
+    nm = "%s_ceil_k%d_s%d_p%d" % (op.lower(), k, st, pd)
+    mp = model([N(op, ["x"], ["y"], kernel_shape=[k, 1], strides=[st, 1], pads=[pd, 0, pd, 0], ceil_mode=1)],
+               [("x", [1, 1, "h", 9])])
+    path9 = None
+    for L in range(1, 13):
+        try:
+            fn = F.max_pool2d if op == "MaxPool" else F.avg_pool2d
+            want = list(fn(torch.zeros(1, 1, L, 9), (k, 1), (st, 1), (pd, 0), ceil_mode=True).shape)
+        except RuntimeError:
+            want = None
+        ex = ["--example", "x=1,1,%d,9" % L, "--no-specialize-01"]
+        if want is not None:
+            case("%s_L%d" % (nm, L), mp, want, {"h": L}, ex)
+            continue
+        ncases += 1
+        r = run("%s_L%d" % (nm, L), mp, ex)
+        if r.returncode != 3:
+            fails.append("%s at L = %d: torch fails, infer exit %d %s" % (nm, L, r.returncode, r.stdout[-200:]))
+    ncases += 1
+    r9 = subprocess.run([SYM, "probe", os.path.join(TMP, "op_%s_L9.onnx" % nm), "--no-specialize-01", "--example", "x=1,1,9,9", "--json"] +
+                        sum([["--sizes", "x=1,1,%d,9" % L] for L in range(1, 13)], []), capture_output=True, text=True)
+    for ln in r9.stdout.splitlines():
+        pj = json.loads(ln)
+        L = pj["sizes"]["x"][2]
+        try:
+            fn = F.max_pool2d if op == "MaxPool" else F.avg_pool2d
+            want = list(fn(torch.zeros(1, 1, L, 9), (k, 1), (st, 1), (pd, 0), ceil_mode=True).shape)
+        except RuntimeError:
+            want = None
+        if pj["accept"] and pj["outputs"] != [want]:
+            fails.append("%s probe at L = %d: accepted with %s, torch %s" % (nm, L, pj["outputs"], want))
 case("globalpool", model([N("GlobalAveragePool", ["x"], ["y"])], X4), [2, 3, 1, 1], env, E)
 # Gemm, MatMul broadcasting
 case("gemm", model([N("Gemm", ["a", "b"], ["y"], transB=1)], [("a", ["m", 16]), ("b", [10, 16])]), [5, 10], {"m": 5}, ["--example", "a=5,16"])
