@@ -1502,43 +1502,75 @@ static sy_status normalize(sy_gset *gs)
             ok = false;
         }
         if (!ok || st) continue;
-        /* proved: replace the group by its exact range; its why names the group's guards (texts made when asked for) */
-        gtext **members = galloc(gs, ng * sizeof *members);
-        if (!members) {
-            st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
-            break;
-        }
-        for (size_t k = 0; k < ng; k++) members[k] = gs->g[grp[k]].tx;
+        /* proved: replace the group by its exact range */
         const sy_expr *rel[2];
         sy_gset_kind kinds[2];
+        int64_t outside[2][2]; /* per bound: the values just outside it (-1: none) */
         size_t nr = 0;
         if (hi && lo == hi) {
             rel[nr] = sy_expr_eq(ctx, v, lo);
+            outside[nr][0] = lv - 1;
+            outside[nr][1] = hv < INT64_MAX ? hv + 1 : -1;
             kinds[nr++] = SY_GK_SPECIALIZATION;
         } else {
             if (lo != zero) {
                 rel[nr] = sy_expr_le(ctx, lo, v);
+                outside[nr][0] = lv - 1;
+                outside[nr][1] = -1;
                 kinds[nr++] = SY_GK_RANGE;
             }
             if (hi) {
                 rel[nr] = sy_expr_le(ctx, v, hi);
+                outside[nr][0] = hv < INT64_MAX ? hv + 1 : -1;
+                outside[nr][1] = -1;
                 kinds[nr++] = SY_GK_RANGE;
             }
         }
         for (size_t r = 0; r < nr && !st; r++) {
-            gguard *ng_ = add_guard_why(gs, kinds[r], rel[r], WHY_NORM, gs->sources[sl], NULL, NULL, 0, 0, 0);
-            if (!ng_) {
-                st = sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx) : SY_ENOMEM;
+            /* its why and origins are the group's guards that make this bound: those rejecting a value
+             * just outside it (a declared max stays the spec's, not the op's whose guard made the min);
+             * all of them when that cannot be told */
+            gtext **members = galloc(gs, ng * sizeof *members);
+            size_t *mk = sy_alloc(ctx, ng * sizeof *mk), nm = 0;
+            if (!members || !mk) {
+                if (mk) sy_dealloc(ctx, mk, ng * sizeof *mk);
+                st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
                 break;
             }
-            ng_->tx->m = members;
-            ng_->tx->nm = ng;
-            size_t ni = gs->n - 1;
             for (size_t k = 0; k < ng && !st; k++) {
-                gs->g[ni].pub.count += gs->g[grp[k]].pub.count;
-                for (size_t o = 0; o < gs->g[grp[k]].pub.norigins && !st; o++)
-                    if (!add_origin(gs, &gs->g[ni], &gs->g[grp[k]].orig[o])) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+                bool rej = false;
+                for (int e = 0; e < 2 && !rej && !st; e++) {
+                    if (outside[r][e] < 0) continue;
+                    bool in = true;
+                    st = group_accepts(gs, &grp[k], 1, v, outside[r][e], &in);
+                    if (st && st != SY_ENOMEM) { /* a value past int64 or the quota: not told */
+                        sy_ctx_reset_error(ctx);
+                        st = SY_OK;
+                        in = true;
+                    }
+                    rej = !in;
+                }
+                if (rej) mk[nm++] = k;
             }
+            if (!st && !nm)
+                for (size_t k = 0; k < ng; k++) mk[nm++] = k;
+            gguard *ng_ = st ? NULL : add_guard_why(gs, kinds[r], rel[r], WHY_NORM, gs->sources[sl], NULL, NULL, 0, 0, 0);
+            if (!ng_) {
+                sy_dealloc(ctx, mk, ng * sizeof *mk);
+                if (!st) st = sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx) : SY_ENOMEM;
+                break;
+            }
+            for (size_t j = 0; j < nm; j++) members[j] = gs->g[grp[mk[j]]].tx;
+            ng_->tx->m = members;
+            ng_->tx->nm = nm;
+            size_t ni = gs->n - 1;
+            for (size_t j = 0; j < nm && !st; j++) {
+                const gguard *src = &gs->g[grp[mk[j]]];
+                gs->g[ni].pub.count += src->pub.count;
+                for (size_t o = 0; o < src->pub.norigins && !st; o++)
+                    if (!add_origin(gs, &gs->g[ni], &src->orig[o])) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+            }
+            sy_dealloc(ctx, mk, ng * sizeof *mk);
         }
         if (st) break;
         for (size_t k = 0; k < ng && !st; k++) {

@@ -55,18 +55,18 @@ def test_struct_mirrors_match_the_c_layout(tmp_path):
             assert int(c[cname + "." + f[0]]) == getattr(py, f[0]).offset, cname + "." + f[0]
 
 
-def test_guard_with_two_origins_lists_both():
-    # bilinear interpolate with recompute_scale_factor records a guard from two of its checks
+def test_exact_range_bounds_keep_their_own_origins():
+    # bilinear interpolate with recompute_scale_factor: two checks on one size, normalized into its
+    # exact range; the min is the non-empty output's, the max the double-precision bound's
     x = {"name": "x", "op": "input", "dtype": "float32", "shape": [1, 2, 8, 8], "dynamic": [0, 1, 2, 3]}
     nodes = [x, {"name": "up", "op": "interpolate", "args": [{"ref": "x"}],
                  "kwargs": {"scale_factor": 0.5, "mode": "bilinear", "recompute_scale_factor": True}}]
     g = {"format": "symshape.graph", "version": 1, "name": "two", "nodes": nodes, "outputs": [{"ref": "up"}]}
     gs = symshape.GuardSet(g, duck_sizing=False, specialize_01=False)
-    twice = [gd for gd in gs.guards if len(gd.provenance) >= 2]
-    assert twice, [(gd.text, gd.provenance) for gd in gs.guards]
-    for gd in twice:
-        for o in gd.provenance:
-            assert o.node == "up" and o.op == "interpolate" and o.reason and o.count >= 1, gd.provenance
+    got = {gd.text: [o.reason.split(",")[0] for o in gd.provenance] for gd in gs.guards if "size()[2]" in gd.text}
+    assert got == {"2 <= x.size()[2]": ["Input and output sizes should be greater than 0"],
+                   "x.size()[2] <= 9007199254740992": ["the size x.size()[2] must be at most 9007199254740992 for float(size)*0.5 to be "
+                                                       "exact in double precision (a static size"]}, got
 
 
 # ------------------------------------------------------------------ expressions
