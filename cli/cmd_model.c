@@ -29,6 +29,7 @@ typedef struct {
     sy_ctx *pctx; /* owns the parsed --dynamic specs */
     sy_onnx_example *ex;   /* --example (ONNX): input and shape malloc'ed */
     size_t nex, excap;
+    json_t *exnames;       /* the --example inputs (a set: one lookup per --example, not a scan) */
 } model_opts;
 
 static void model_opts_free(model_opts *m)
@@ -45,6 +46,7 @@ static void model_opts_free(model_opts *m)
         free((void *)m->ex[i].shape);
     }
     free(m->ex);
+    json_decref(m->exnames);
 }
 
 /* an ONNX model: the file name ends in .onnx */
@@ -135,13 +137,18 @@ static int model_option(const char *cmd, model_opts *m, int o, const char *v)
         int pr = cli_parse_sizes(v, &name, &shape, &rank);
         if (pr == -2) return -cli_oom();
         if (pr) return -cli_usage_error(cmd, "--example expects NAME=D,D,... with non-negative integers (got '%s')", v);
-        for (size_t i = 0; i < m->nex; i++)
-            if (!strcmp(m->ex[i].input, name)) {
-                free(name);
-                free(shape);
-                return -cli_usage_error(cmd, "--example: input '%s' given twice", m->ex[i].input);
-            }
-        if (cli_reserve(&m->ex, &m->excap, m->nex + 1, sizeof *m->ex)) {
+        if (!m->exnames && !(m->exnames = json_object())) {
+            free(name);
+            free(shape);
+            return -cli_oom();
+        }
+        if (json_object_get(m->exnames, name)) {
+            int r = -cli_usage_error(cmd, "--example: input '%s' given twice", name);
+            free(name);
+            free(shape);
+            return r;
+        }
+        if (json_object_set_new_nocheck(m->exnames, name, json_true()) || cli_reserve(&m->ex, &m->excap, m->nex + 1, sizeof *m->ex)) {
             free(name);
             free(shape);
             return -cli_oom();
@@ -209,13 +216,12 @@ static int check_overrides(const char *cmd, const model_opts *m, const sy_graph 
 }
 
 /* the same for an ONNX model's inputs, and --example ranks */
-static int check_onnx_overrides(const char *cmd, const model_opts *m, const sy_onnx_model *om)
+static int check_onnx_overrides1(const char *cmd, const model_opts *m, const sy_onnx_model *om, json_t *byname)
 {
     for (size_t i = 0; i < m->nov + m->nex; i++) {
         const char *name = i < m->nov ? m->ov[i].input : m->ex[i - m->nov].input;
-        const sy_onnx_input *in = NULL;
-        for (size_t k = 0; k < sy_onnx_ninputs(om); k++)
-            if (!strcmp(sy_onnx_input_at(om, k)->name, name)) in = sy_onnx_input_at(om, k);
+        json_t *kj = json_object_get(byname, name);
+        const sy_onnx_input *in = kj ? sy_onnx_input_at(om, (size_t)json_integer_value(kj)) : NULL;
         if (!in) {
             fprintf(stderr, "symshape: error: %s: %s %s: the model has no input named '%s' (inputs:", cmd,
                     i >= m->nov ? "--example" : m->ov[i].make_static ? "--static" : "--dynamic", name, name);
@@ -236,6 +242,21 @@ static int check_onnx_overrides(const char *cmd, const model_opts *m, const sy_o
                                        m->ov[i].spec->dims[k].dim, in->ndim);
     }
     return EX_OK;
+}
+
+static int check_onnx_overrides(const char *cmd, const model_opts *m, const sy_onnx_model *om)
+{
+    /* the inputs by name, the last of a name (one lookup per option, not a scan: issue 14) */
+    json_t *byname = m->nov + m->nex ? json_object() : NULL;
+    if (m->nov + m->nex && !byname) return cli_oom();
+    for (size_t k = 0; byname && k < sy_onnx_ninputs(om); k++)
+        if (json_object_set_new_nocheck(byname, sy_onnx_input_at(om, k)->name, json_integer((json_int_t)k))) {
+            json_decref(byname);
+            return cli_oom();
+        }
+    int rc = check_onnx_overrides1(cmd, m, om, byname);
+    json_decref(byname);
+    return rc;
 }
 
 typedef struct {
@@ -1281,6 +1302,53 @@ static int print_values(traced *t, int as_json)
     return rc;
 }
 
+/* a substitution pair of infer's guards: a source's variable and its display
+ * symbol; sorted by variable (then position: the first pair of a variable is
+ * the one sy_expr_subs would use) */
+typedef struct {
+    const sy_expr *from, *to;
+    size_t at;
+} subs_pair;
+
+static int subs_pair_cmp(const void *a, const void *b)
+{
+    const subs_pair *x = a, *y = b;
+    uintptr_t p = (uintptr_t)x->from, q = (uintptr_t)y->from;
+    return p < q ? -1 : p > q ? 1 : x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* sy_expr_subs of every pair, done with only the pairs whose variable occurs
+ * in e (issue 14: one pair per input dim, 3000 guards of 1000 inputs cost 59M
+ * instructions over the whole table); NULL on error (recorded in ctx) */
+static const sy_expr *subs_sorted(sy_ctx *ctx, const sy_expr *e, const subs_pair *p, size_t n)
+{
+    const sy_expr **fs = NULL;
+    size_t nfs = 0;
+    if (sy_expr_free_symbols(ctx, e, &fs, &nfs) != SY_OK) return NULL;
+    const sy_expr **from = malloc((nfs ? nfs : 1) * sizeof *from), **to = malloc((nfs ? nfs : 1) * sizeof *to);
+    const sy_expr *r = NULL;
+    if (from && to) {
+        size_t k = 0;
+        for (size_t i = 0; i < nfs; i++) {
+            size_t lo = 0, hi = n; /* the first pair of fs[i] */
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if ((uintptr_t)p[mid].from < (uintptr_t)fs[i]) lo = mid + 1;
+                else hi = mid;
+            }
+            if (lo < n && p[lo].from == fs[i]) {
+                from[k] = p[lo].from;
+                to[k++] = p[lo].to;
+            }
+        }
+        r = sy_expr_subs(ctx, e, k, from, to);
+    }
+    free(from);
+    free(to);
+    sy_mem_free(ctx, fs);
+    return r;
+}
+
 static int run_infer(int argc, char **argv)
 {
     model_opts m;
@@ -1310,21 +1378,22 @@ static int run_infer(int argc, char **argv)
     rc = trace_model("infer", &m, &t);
     double t1 = now();
     json_t *guards = NULL, *syms = NULL;
-    const sy_expr **from = NULL, **to = NULL;
+    subs_pair *pairs = NULL;
     size_t nsub = 0, ns = 0;
     if (rc == EX_OK) {
         guards = json_array();
         syms = json_object();
         ns = sy_gset_nsources(t.gs);
-        from = calloc(ns ? ns : 1, sizeof *from);
-        to = calloc(ns ? ns : 1, sizeof *to);
-        if (!guards || !syms || !from || !to) rc = cli_oom();
+        pairs = calloc(ns ? ns : 1, sizeof *pairs);
+        if (!guards || !syms || !pairs) rc = cli_oom();
     }
     for (size_t i = 0; rc == EX_OK && i < ns; i++) {
         const sy_expr *d = sy_onnx_trace_source_symbol(t.ot, sy_gset_source(t.gs, i));
         if (!d || sy_expr_is_int(d)) continue;
-        from[nsub] = sy_gset_source_var(t.gs, i);
-        to[nsub++] = d;
+        pairs[nsub].from = sy_gset_source_var(t.gs, i);
+        pairs[nsub].to = d;
+        pairs[nsub].at = nsub;
+        nsub++;
         const char *nm = sy_expr_sym_name(d);
         if (nm && !json_object_get(syms, nm)) {
             json_t *sj = json_pack("{s:s, s:[]}", "source", sy_gset_source(t.gs, i), "sources");
@@ -1332,9 +1401,10 @@ static int run_infer(int argc, char **argv)
         }
         if (nm) json_array_append_new(json_object_get(json_object_get(syms, nm), "sources"), json_string(sy_gset_source(t.gs, i)));
     }
+    if (rc == EX_OK) qsort(pairs, nsub, sizeof *pairs, subs_pair_cmp);
     for (size_t i = 0; rc == EX_OK && i < sy_gset_size(t.gs); i++) {
         const sy_gset_guard *g = sy_gset_at(t.gs, i);
-        const sy_expr *e = sy_expr_subs(t.ctx, g->expr, nsub, from, to);
+        const sy_expr *e = subs_sorted(t.ctx, g->expr, pairs, nsub);
         /* the equality of two sources of one symbol reads "true" over display names: keep the sources */
         int trivial = e && sy_expr_kind_of(e) == SY_EXPR_TRUE && sy_expr_kind_of(g->expr) != SY_EXPR_TRUE;
         char *es = e && !trivial ? sy_expr_print(t.ctx, e, SY_PRINT_CANONICAL) : NULL;
@@ -1418,8 +1488,7 @@ static int run_infer(int argc, char **argv)
         rc = EX_FALSE;
     }
     json_decref(viols);
-    free(from);
-    free(to);
+    free(pairs);
     json_decref(syms);
     json_decref(guards);
     traced_free(&t);

@@ -259,13 +259,6 @@ sy_facts *sy_env_facts(sy_env *env) { return env ? env->facts : NULL; }
 /* Names are per environment (s0, s1, ... like each PyTorch ShapeEnv); two
  * environments over one context share the symbol nodes of equal names, each
  * with its own facts and hints. */
-static bool name_taken(const sy_env *env, const char *name)
-{
-    for (size_t i = 0; i < env->nsyms; i++)
-        if (!strcmp(sy_expr_sym_name(env->syms[i].info.sym), name)) return true;
-    return false;
-}
-
 static symrec *find_symrec(const sy_env *env, const sy_expr *sym)
 {
     if (!sym || sy_expr_kind_of(sym) != SY_EXPR_SYM) return NULL;
@@ -297,11 +290,15 @@ static bool add_source(sy_env *env, symrec *r, const char *source)
 static const sy_expr *new_symbol(sy_env *env, char prefix, unsigned *counter, int64_t hint, int unbacked,
                                  const char *source)
 {
+    /* the next name no env symbol has: symbols are interned by name, so the
+     * symbol of that name is looked up by id (issue 14: a scan of every
+     * symbol's name per new symbol, 499,500 strcmp for 1000 inputs) */
     char name[32];
-    do snprintf(name, sizeof name, "%c%u", prefix, (*counter)++);
-    while (name_taken(env, name));
-    const sy_expr *s = sy_expr_sym(env->ctx, name);
-    if (!s) return NULL;
+    const sy_expr *s;
+    do {
+        snprintf(name, sizeof name, "%c%u", prefix, (*counter)++);
+        if (!(s = sy_expr_sym(env->ctx, name))) return NULL;
+    } while (find_symrec(env, s));
     if (env->nsyms == env->symcap) {
         size_t nc = env->symcap ? env->symcap * 2 : 16;
         symrec *ns = sy_realloc(env->ctx, env->syms, env->symcap * sizeof *ns, nc * sizeof *ns);

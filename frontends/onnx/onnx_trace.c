@@ -23,6 +23,13 @@ struct ox_scope {
     ox_scope *next_alloc;
 };
 
+/* an index of pointers or strings (strings: 1) to array positions (below: "indexes") */
+typedef struct {
+    struct ox_islot { const void *key; uint64_t hash; size_t idx; } *s;
+    size_t n, cap;
+    int strings;
+} ox_index;
+
 struct sy_onnx_trace {
     sy_env *env;
     sy_ctx *ctx;
@@ -37,10 +44,12 @@ struct sy_onnx_trace {
     /* display names: env symbol -> display symbol */
     const sy_expr **dfrom, **dto;
     size_t ndisp, dispcap;
+    ox_index dfrom_ix, dto_ix; /* dfrom[i] -> i, dto[i] -> i (built past OX_INDEX_MIN entries) */
     /* source text -> display symbol */
     const char **srcs;
     const sy_expr **srcsym;
     size_t nsrc, srccap;
+    ox_index src_ix;           /* srcs[i] -> i, the first of equal texts (past OX_INDEX_MIN entries) */
     /* the values' tensors by dtype and sizes (open addressing, load at most 3/4; ox_tensor) */
     const sy_tensor **tens;
     size_t ntens, tenscap;
@@ -118,16 +127,22 @@ static ox_scope *scope_new(sy_onnx_trace *t, ox_scope *parent)
     return s;
 }
 
-static ox_val *scope_find1h(const ox_scope *s, const char *name, uint64_t h)
+/* the position of value name in s->vals, or SIZE_MAX */
+static size_t scope_index1h(const ox_scope *s, const char *name, uint64_t h)
 {
-    if (!s->tabcap) return NULL;
+    if (!s->tabcap) return SIZE_MAX;
     uint32_t h32 = (uint32_t)(h >> 32);
     for (size_t i = h32 & (s->tabcap - 1);; i = (i + 1) & (s->tabcap - 1)) {
-        if (!s->tab[i].idx) return NULL;
+        if (!s->tab[i].idx) return SIZE_MAX;
         if (s->tab[i].hash != h32) continue;
-        ox_val *v = s->vals[s->tab[i].idx - 1];
-        if (!strcmp(v->name, name)) return v;
+        if (!strcmp(s->vals[s->tab[i].idx - 1]->name, name)) return s->tab[i].idx - 1;
     }
+}
+
+static ox_val *scope_find1h(const ox_scope *s, const char *name, uint64_t h)
+{
+    size_t i = scope_index1h(s, name, h);
+    return i == SIZE_MAX ? NULL : s->vals[i];
 }
 
 static ox_val *scope_find1(const ox_scope *s, const char *name) { return scope_find1h(s, name, hstr(name)); }
@@ -181,6 +196,77 @@ static sy_status scope_add(sy_onnx_trace *t, ox_scope *s, ox_val *v)
     s->tab[i].idx = (uint32_t)++s->n;
     s->tab[i].hash = h32;
     return SY_OK;
+}
+
+/* ------------------------------------------------------------------ indexes */
+
+/* Open addressing, load at most 3/4, of keys to their index in an array the
+ * caller owns (issue 14: the display table, the sources, the inputs, the
+ * dim_params and the examples were scanned once per lookup, quadratic in the
+ * number of inputs: 1000 inputs of [p_i, 3] cost 775M instructions). The
+ * trace's tables are built only past OX_INDEX_MIN entries (a linear scan
+ * below: a small graph keeps its peak heap). */
+enum { OX_INDEX_MIN = 16 };
+
+static uint64_t hptr(const void *p)
+{
+    uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 29);
+}
+
+/* the index of key (a pointer, or a string when x->strings), or SIZE_MAX */
+static size_t ix_get(const ox_index *x, const void *key)
+{
+    if (!x->cap) return SIZE_MAX;
+    uint64_t h = x->strings ? hstr(key) : hptr(key);
+    for (size_t i = (size_t)h & (x->cap - 1);; i = (i + 1) & (x->cap - 1)) {
+        if (!x->s[i].key) return SIZE_MAX;
+        if (x->s[i].key == key || (x->strings && x->s[i].hash == h && !strcmp(x->s[i].key, key))) return x->s[i].idx;
+    }
+}
+
+/* e into the first free slot from its hash (s has one: the load is at most 3/4) */
+static void ix_place(struct ox_islot *s, size_t cap, struct ox_islot e)
+{
+    size_t k = (size_t)e.hash & (cap - 1);
+    while (s[k].key) k = (k + 1) & (cap - 1);
+    s[k] = e;
+}
+
+/* key -> idx (a string key must outlive the index); an existing key keeps its index unless replace
+ * (then the last put wins) */
+static sy_status ix_put(sy_ctx *ctx, ox_index *x, const void *key, size_t idx, bool replace)
+{
+    if ((x->n + 1) * 4 > x->cap * 3) {
+        size_t nc = x->cap ? x->cap * 2 : 32;
+        struct ox_islot *ns = sy_alloc(ctx, nc * sizeof *ns);
+        if (!ns) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        memset(ns, 0, nc * sizeof *ns);
+        for (size_t i = 0; i < x->cap; i++)
+            if (x->s[i].key) ix_place(ns, nc, x->s[i]);
+        if (x->s) sy_dealloc(ctx, x->s, x->cap * sizeof *x->s);
+        x->s = ns;
+        x->cap = nc;
+    }
+    uint64_t h = x->strings ? hstr(key) : hptr(key);
+    size_t i = (size_t)h & (x->cap - 1);
+    for (; x->s[i].key; i = (i + 1) & (x->cap - 1))
+        if (x->s[i].key == key || (x->strings && x->s[i].hash == h && !strcmp(x->s[i].key, key))) {
+            if (replace) x->s[i].idx = idx;
+            return SY_OK;
+        }
+    x->s[i].key = key;
+    x->s[i].hash = h;
+    x->s[i].idx = idx;
+    x->n++;
+    return SY_OK;
+}
+
+static void ix_free(sy_ctx *ctx, ox_index *x)
+{
+    if (x->s) sy_dealloc(ctx, x->s, x->cap * sizeof *x->s);
+    x->s = NULL;
+    x->n = x->cap = 0;
 }
 
 /* ------------------------------------------------------------------ tensors of values */
@@ -617,10 +703,30 @@ sy_status ox_run_graph(sy_onnx_trace *t, ox_scope *parent, const Onnx__GraphProt
 
 /* ------------------------------------------------------------------ display names */
 
+/* the index of env symbol from in dfrom, or SIZE_MAX */
+static size_t disp_find(const sy_onnx_trace *t, const sy_expr *from)
+{
+    if (t->dfrom_ix.cap) return ix_get(&t->dfrom_ix, from);
+    for (size_t i = 0; i < t->ndisp; i++)
+        if (t->dfrom[i] == from) return i;
+    return SIZE_MAX;
+}
+
+/* a display symbol already has this name: names are interned, so the symbol
+ * of that name is one of dto (a reserved name has no symbol: not taken) */
+static int disp_taken(const sy_onnx_trace *t, const char *nm, const sy_expr **sym)
+{
+    *sym = sy_expr_sym(t->ctx, nm);
+    if (!*sym) return 0;
+    if (t->dto_ix.cap) return ix_get(&t->dto_ix, *sym) != SIZE_MAX;
+    for (size_t i = 0; i < t->ndisp; i++)
+        if (t->dto[i] == *sym) return 1;
+    return 0;
+}
+
 static sy_status add_display(sy_onnx_trace *t, const sy_expr *from, const char *want, const char *fallback)
 {
-    for (size_t i = 0; i < t->ndisp; i++)
-        if (t->dfrom[i] == from) return SY_OK;
+    if (disp_find(t, from) != SIZE_MAX) return SY_OK;
     char buf[160];
     const char *cands[2] = {want, fallback};
     const sy_expr *to = NULL;
@@ -639,15 +745,13 @@ static sy_status add_display(sy_onnx_trace *t, const sy_expr *from, const char *
             char nm[180];
             if (suffix == 1) memcpy(nm, buf, j + 1); /* j <= 121 < sizeof nm */
             else snprintf(nm, sizeof nm, "%s_%d", buf, suffix);
-            int taken = 0;
-            for (size_t i = 0; i < t->ndisp; i++)
-                if (!strcmp(sy_expr_sym_name(t->dto[i]), nm)) taken = 1;
-            if (taken) continue;
-            to = sy_expr_sym(t->ctx, nm);
-            if (!to) {
+            const sy_expr *sym;
+            if (disp_taken(t, nm, &sym)) continue;
+            if (!sym) {
                 sy_ctx_reset_error(t->ctx); /* reserved name: try the next candidate */
                 break;
             }
+            to = sym;
         }
     }
     if (!to) to = from;
@@ -663,7 +767,11 @@ static sy_status add_display(sy_onnx_trace *t, const sy_expr *from, const char *
     }
     t->dfrom[t->ndisp] = from;
     t->dto[t->ndisp++] = to;
-    return SY_OK;
+    sy_status st = SY_OK;
+    if (t->ndisp > OX_INDEX_MIN) /* past the first entries: index them all, then each new one */
+        for (size_t i = t->dfrom_ix.cap ? t->ndisp - 1 : 0; i < t->ndisp && !st; i++)
+            if (!(st = ix_put(t->ctx, &t->dfrom_ix, t->dfrom[i], i, false))) st = ix_put(t->ctx, &t->dto_ix, t->dto[i], i, false);
+    return st;
 }
 
 static sy_status add_srcsym(sy_onnx_trace *t, const char *src, const sy_expr *e)
@@ -681,31 +789,118 @@ static sy_status add_srcsym(sy_onnx_trace *t, const char *src, const sy_expr *e)
     t->srcs[t->nsrc] = tr_strdup(t, src);
     if (!t->srcs[t->nsrc]) return SY_ENOMEM;
     t->srcsym[t->nsrc++] = e;
-    return SY_OK;
+    sy_status st = SY_OK;
+    if (t->nsrc > OX_INDEX_MIN) /* the first of equal texts keeps its place, as the scan found it first */
+        for (size_t i = t->src_ix.cap ? t->nsrc - 1 : 0; i < t->nsrc && !st; i++) st = ix_put(t->ctx, &t->src_ix, t->srcs[i], i, false);
+    return st;
 }
 
+/* the index of source text in srcs (the first of equal texts), or SIZE_MAX */
+static size_t src_find(const sy_onnx_trace *t, const char *source)
+{
+    if (t->src_ix.cap) return ix_get(&t->src_ix, source);
+    for (size_t i = 0; i < t->nsrc; i++)
+        if (!strcmp(t->srcs[i], source)) return i;
+    return SIZE_MAX;
+}
+
+/* The substitution of every display pair (one sy_expr_subs over the whole
+ * table), done over only the pairs whose env symbol occurs in e: the others
+ * replace nothing, and the table has one pair per input dim (issue 14). An
+ * integer has no symbol; a symbol is one lookup. */
 const sy_expr *sy_onnx_trace_display(sy_onnx_trace *t, const sy_expr *e)
 {
     if (!t || !e) return NULL;
-    return sy_expr_subs(t->ctx, e, t->ndisp, t->dfrom, t->dto);
+    sy_expr_kind k = sy_expr_kind_of(e);
+    if (k == SY_EXPR_INT || k == SY_EXPR_TRUE || k == SY_EXPR_FALSE) return e;
+    if (k == SY_EXPR_SYM) {
+        size_t i = disp_find(t, e);
+        return i == SIZE_MAX ? e : t->dto[i];
+    }
+    const sy_expr **fs = NULL, *fromb[8], *tob[8];
+    size_t nfs = 0;
+    if (sy_expr_free_symbols(t->ctx, e, &fs, &nfs) != SY_OK) return NULL;
+    const sy_expr **from = nfs <= 8 ? fromb : sy_alloc(t->ctx, nfs * sizeof *from);
+    const sy_expr **to = nfs <= 8 ? tob : sy_alloc(t->ctx, nfs * sizeof *to);
+    const sy_expr *r = NULL;
+    if (from && to) {
+        size_t n = 0;
+        for (size_t i = 0; i < nfs; i++) { /* one pair per symbol, substituted at once: their order does not matter */
+            size_t d = disp_find(t, fs[i]);
+            if (d == SIZE_MAX) continue;
+            from[n] = t->dfrom[d];
+            to[n++] = t->dto[d];
+        }
+        r = sy_expr_subs(t->ctx, e, n, from, to);
+    } else {
+        sy_fail(t->ctx, SY_ENOMEM, "out of memory");
+    }
+    if (from && from != fromb) sy_dealloc(t->ctx, from, nfs * sizeof *from);
+    if (to && to != tob) sy_dealloc(t->ctx, to, nfs * sizeof *to);
+    sy_mem_free(t->ctx, fs);
+    return r;
 }
 
 const sy_expr *sy_onnx_trace_source_symbol(const sy_onnx_trace *t, const char *source)
 {
     if (!t || !source) return NULL;
-    for (size_t i = 0; i < t->nsrc; i++)
-        if (!strcmp(t->srcs[i], source)) return t->srcsym[i];
-    return NULL;
+    size_t i = src_find(t, source);
+    return i == SIZE_MAX ? NULL : t->srcsym[i];
 }
 
 /* ------------------------------------------------------------------ trace */
 
-static const sy_trace_override *find_ov(const sy_onnx_trace_options *o, const char *name)
+/* the names of setup_inputs, indexed past OX_INDEX_MIN of them (a linear scan below) */
+typedef struct {
+    ox_index in, ex, ov; /* the model's inputs (the first of a name), --examples and overrides (the last of a name) */
+} ox_names;
+
+static sy_status names_index(sy_ctx *ctx, ox_names *x, const sy_onnx_model *m, const sy_onnx_trace_options *o)
 {
-    const sy_trace_override *r = NULL;
-    for (size_t i = 0; i < o->nov; i++)
-        if (o->ov[i].input && !strcmp(o->ov[i].input, name)) r = &o->ov[i];
+    sy_status st = SY_OK;
+    x->in.strings = x->ex.strings = x->ov.strings = 1;
+    for (size_t i = 0; m->ninputs > OX_INDEX_MIN && i < m->ninputs && !st; i++) st = ix_put(ctx, &x->in, m->inputs[i].name, i, false);
+    for (size_t i = 0; o->nexamples > OX_INDEX_MIN && i < o->nexamples && !st; i++)
+        st = ix_put(ctx, &x->ex, o->examples[i].input, i, true);
+    for (size_t i = 0; o->nov > OX_INDEX_MIN && i < o->nov && !st; i++)
+        if (o->ov[i].input) st = ix_put(ctx, &x->ov, o->ov[i].input, i, true);
+    return st;
+}
+
+static void names_free(sy_ctx *ctx, ox_names *x)
+{
+    ix_free(ctx, &x->in);
+    ix_free(ctx, &x->ex);
+    ix_free(ctx, &x->ov);
+}
+
+static const char *ov_name(const sy_onnx_trace_options *o, size_t i) { return o->ov[i].input; }
+static const char *ex_name(const sy_onnx_trace_options *o, size_t i) { return o->examples[i].input; }
+
+/* the position of the last of the n names of o (name_at; NULL: none) equal to name, by the index x when
+ * it is built; SIZE_MAX when none is */
+static size_t last_named(const ox_index *x, const sy_onnx_trace_options *o, size_t n,
+                         const char *(*name_at)(const sy_onnx_trace_options *, size_t), const char *name)
+{
+    if (x->cap) return ix_get(x, name);
+    size_t r = SIZE_MAX;
+    for (size_t i = 0; i < n; i++)
+        if (name_at(o, i) && !strcmp(name_at(o, i), name)) r = i;
     return r;
+}
+
+/* the last override of input name, or NULL */
+static const sy_trace_override *find_ov(const ox_names *x, const sy_onnx_trace_options *o, const char *name)
+{
+    size_t i = last_named(&x->ov, o, o->nov, ov_name, name);
+    return i == SIZE_MAX ? NULL : &o->ov[i];
+}
+
+/* the last --example of input name, or NULL */
+static const sy_onnx_example *find_ex(const ox_names *x, const sy_onnx_trace_options *o, const char *name)
+{
+    size_t i = last_named(&x->ex, o, o->nexamples, ex_name, name);
+    return i == SIZE_MAX ? NULL : &o->examples[i];
 }
 
 /* The dynamic-dim spec of an override (sy_input_spec), and the dim_params
@@ -731,10 +926,15 @@ typedef struct {
 typedef struct {
     ox_pbind *b;
     size_t n, cap;
+    ox_index ix; /* param -> index in b, past OX_INDEX_MIN params */
 } ox_ptab;
 
 static ox_pbind *ptab_find(ox_ptab *p, const char *param)
 {
+    if (p->ix.cap) {
+        size_t i = ix_get(&p->ix, param);
+        return i == SIZE_MAX ? NULL : &p->b[i];
+    }
     for (size_t i = 0; i < p->n; i++)
         if (!strcmp(p->b[i].param, param)) return &p->b[i];
     return NULL;
@@ -754,6 +954,9 @@ static ox_pbind *ptab_add(sy_onnx_trace *t, ox_ptab *p, const char *param)
     memset(b, 0, sizeof *b);
     b->param = param;
     b->ex = -1;
+    if (p->n > OX_INDEX_MIN) /* a new param is not in the table yet (ptab_find first) */
+        for (size_t i = p->ix.cap ? p->n - 1 : 0; i < p->n; i++)
+            if (ix_put(t->ctx, &p->ix, p->b[i].param, i, false)) return NULL;
     return b;
 }
 
@@ -766,8 +969,12 @@ static const sy_dim_spec *spec_entry(const sy_trace_override *ov, size_t d)
     return NULL;
 }
 
-static const sy_onnx_input *input_named(const sy_onnx_model *m, const char *name)
+static const sy_onnx_input *input_named(const ox_names *x, const sy_onnx_model *m, const char *name)
 {
+    if (x->in.cap) {
+        size_t i = ix_get(&x->in, name);
+        return i == SIZE_MAX ? NULL : &m->inputs[i];
+    }
     for (size_t k = 0; k < m->ninputs; k++)
         if (!strcmp(m->inputs[k].name, name)) return &m->inputs[k];
     return NULL;
@@ -821,16 +1028,16 @@ static void name_dim(char *out, size_t cap, const char *name, const char *mid, s
     out[n] = 0;
 }
 
-static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
+static sy_status setup_inputs1(sy_onnx_trace *t, const sy_onnx_trace_options *o, const ox_names *nx, ox_ptab *ptp)
 {
     sy_ctx *ctx = t->ctx;
     const sy_onnx_model *m = t->m;
     for (size_t i = 0; i < o->nexamples; i++)
-        if (!input_named(m, o->examples[i].input))
+        if (!input_named(nx, m, o->examples[i].input))
             return sy_fail_st(ctx, SY_EINVAL, "the model has no input named '%s'", o->examples[i].input);
-    ox_ptab pt = {NULL, 0, 0};
+    ox_ptab *pt = ptp;
     for (size_t i = 0; i < o->nov; i++) {
-        const sy_onnx_input *in = input_named(m, o->ov[i].input);
+        const sy_onnx_input *in = input_named(nx, m, o->ov[i].input);
         if (!in) return sy_fail_st(ctx, SY_EINVAL, "override: the model has no input named '%s'", o->ov[i].input);
         const sy_input_spec *sp = o->ov[i].make_static ? NULL : o->ov[i].spec;
         for (size_t k = 0; sp && k < sp->ndims; k++) {
@@ -838,9 +1045,9 @@ static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
             if (e->dim >= in->ndim)
                 return sy_fail_st(ctx, SY_EINVAL, "dynamic-dim spec of input '%s': no dim %zu (rank %zu)", in->name, e->dim, in->ndim);
             const char *param = in->params[e->dim];
-            if (o->concrete || !sy_dim_spec_declared(e) || !param || ptab_find(&pt, param)) continue;
+            if (o->concrete || !sy_dim_spec_declared(e) || !param || ptab_find(pt, param)) continue;
             /* the first declared entry on a dim with this dim_param declares it */
-            ox_pbind *b = ptab_add(t, &pt, param);
+            ox_pbind *b = ptab_add(t, pt, param);
             sy_dim_spec *c = b ? tr_alloc(t, sizeof *c) : NULL;
             if (!c) return SY_ENOMEM;
             *c = *e;
@@ -853,16 +1060,14 @@ static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
      * give P different sizes are an error */
     for (size_t i = 0; i < m->ninputs; i++) {
         const sy_onnx_input *in = &m->inputs[i];
-        const sy_onnx_example *ex = NULL;
-        for (size_t k = 0; k < o->nexamples; k++) /* the last --example of an input counts, as below */
-            if (!strcmp(o->examples[k].input, in->name)) ex = &o->examples[k];
+        const sy_onnx_example *ex = find_ex(nx, o, in->name); /* the last --example of an input counts, as below */
         if (!ex || ex->ndim != in->ndim) continue; /* a rank mismatch is reported below */
         for (size_t d = 0; d < in->ndim; d++) {
             const char *param = in->params[d];
             if (!param || in->dims[d] >= 0) continue;
             int64_t x = ex->shape[d];
-            ox_pbind *b = ptab_find(&pt, param);
-            if (!b && !(b = ptab_add(t, &pt, param))) return SY_ENOMEM;
+            ox_pbind *b = ptab_find(pt, param);
+            if (!b && !(b = ptab_add(t, pt, param))) return SY_ENOMEM;
             if (b->ex < 0) {
                 b->ex = x;
                 b->ex_in = in->name;
@@ -884,15 +1089,13 @@ static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
             st = sy_fail_st(ctx, SY_EFORMAT, "graph input '%s' is listed twice (input %zu repeats an earlier name)", in->name, i);
             break;
         }
-        const sy_onnx_example *ex = NULL;
-        for (size_t k = 0; k < o->nexamples; k++)
-            if (!strcmp(o->examples[k].input, in->name)) ex = &o->examples[k];
+        const sy_onnx_example *ex = find_ex(nx, o, in->name);
         if (ex && ex->ndim != in->ndim) {
             st = sy_fail_st(ctx, SY_EINVAL, "example of input '%s' has rank %zu, the model's input has rank %zu", in->name, ex->ndim,
                             in->ndim);
             break;
         }
-        const sy_trace_override *ov = find_ov(o, in->name);
+        const sy_trace_override *ov = find_ov(nx, o, in->name);
         const sy_expr **dims = tr_alloc(t, (in->ndim ? in->ndim : 1) * sizeof *dims);
         const sy_dim_spec **specs = tr_alloc(t, (in->ndim ? in->ndim : 1) * sizeof *specs);
         if (!dims || !specs) {
@@ -901,7 +1104,7 @@ static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
         }
         for (size_t d = 0; d < in->ndim && !st; d++) {
             const char *param = in->params[d];
-            ox_pbind *b = param ? ptab_find(&pt, param) : NULL;
+            ox_pbind *b = param ? ptab_find(pt, param) : NULL;
             int64_t example = ex                  ? ex->shape[d]
                               : in->dims[d] >= 0  ? in->dims[d]
                               : b && b->ex >= 0   ? b->ex
@@ -945,7 +1148,7 @@ static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
                 break;
             }
             if (dynamic && param) {
-                if (!b && !(b = ptab_add(t, &pt, param))) {
+                if (!b && !(b = ptab_add(t, pt, param))) {
                     st = SY_ENOMEM;
                     break;
                 }
@@ -990,21 +1193,34 @@ static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
         const sy_onnx_input *in = &m->inputs[i];
         const sy_tensor *tv = scope_find1(t->top, in->name) ? scope_find1(t->top, in->name)->t : NULL;
         for (size_t d = 0; tv && d < in->ndim && !st; d++) {
-            ox_pbind *b = in->params[d] ? ptab_find(&pt, in->params[d]) : NULL;
+            ox_pbind *b = in->params[d] ? ptab_find(pt, in->params[d]) : NULL;
             if (!b || !b->e || !sy_expr_is_int(tv->sizes[d]) || sy_expr_is_int(b->e)) continue;
             int64_t c = 0;
             sy_expr_get_si(tv->sizes[d], &c);
             st = declare_equal(t, b, tv->sizes[d], in->name, d, c);
         }
     }
-    /* source symbols: the display symbol of each dynamic source */
-    for (size_t i = 0; i < t->nsrc && !st; i++) {
-        if (t->srcsym[i]) continue;
-        for (size_t k = 0; k < sy_env_ninput_dims(t->env); k++) {
-            const sy_input_dim *d = sy_env_input_dim(t->env, k);
-            if (!strcmp(d->source, t->srcs[i])) t->srcsym[i] = sy_onnx_trace_display(t, d->expr);
-        }
+    /* source symbols: the display symbol of each dynamic source, from the last env input dim of that source
+     * (the env's dims backwards, the first found wins; one lookup each, not a scan of the dims per source) */
+    for (size_t k = sy_env_ninput_dims(t->env); k-- > 0 && !st;) {
+        const sy_input_dim *d = sy_env_input_dim(t->env, k);
+        size_t i = src_find(t, d->source);
+        if (i != SIZE_MAX && !t->srcsym[i]) t->srcsym[i] = sy_onnx_trace_display(t, d->expr);
     }
+    return st;
+}
+
+static sy_status setup_inputs(sy_onnx_trace *t, const sy_onnx_trace_options *o)
+{
+    ox_names nx;
+    memset(&nx, 0, sizeof nx);
+    ox_ptab pt;
+    memset(&pt, 0, sizeof pt);
+    pt.ix.strings = 1;
+    sy_status st = names_index(t->ctx, &nx, t->m, o);
+    if (!st) st = setup_inputs1(t, o, &nx, &pt);
+    names_free(t->ctx, &nx);
+    ix_free(t->ctx, &pt.ix);
     return st;
 }
 
@@ -1021,6 +1237,9 @@ sy_onnx_trace *sy_onnx_trace_free(sy_onnx_trace *t)
     if (t->dto) sy_dealloc(ctx, t->dto, t->dispcap * sizeof *t->dto);
     if (t->srcs) sy_dealloc(ctx, t->srcs, t->srccap * sizeof *t->srcs);
     if (t->srcsym) sy_dealloc(ctx, t->srcsym, t->srccap * sizeof *t->srcsym);
+    ix_free(ctx, &t->dfrom_ix);
+    ix_free(ctx, &t->dto_ix);
+    ix_free(ctx, &t->src_ix);
     if (t->tens) sy_dealloc(ctx, t->tens, t->tenscap * sizeof *t->tens);
     for (ox_chunk *c = t->chunks; c;) {
         ox_chunk *n = c->next;
@@ -1047,6 +1266,7 @@ sy_status sy_env_trace_onnx(sy_env *env, const sy_onnx_model *m, const sy_onnx_t
     t->env = env;
     t->ctx = ctx;
     t->m = m;
+    t->src_ix.strings = 1;
     sy_status st = SY_OK;
     if (!(t->top = scope_new(t, NULL))) st = SY_ENOMEM;
     if (!st) st = setup_inputs(t, opts);
@@ -1058,14 +1278,14 @@ sy_status sy_env_trace_onnx(sy_env *env, const sy_onnx_model *m, const sy_onnx_t
         if (!t->outputs) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
         for (size_t i = 0; i < g->n_output && !st; i++) {
             const char *nm = g->output[i]->name ? g->output[i]->name : "";
-            ox_val *v = scope_find1(t->top, nm);
-            if (!v) {
+            size_t k = scope_index1h(t->top, nm, hstr(nm)); /* a value is at one position (scope_add) */
+            if (k == SIZE_MAX) {
                 st = sy_fail_st(ctx, SY_EINVAL, "graph output '%s' is not defined by any node, input or initializer", nm);
                 break;
             }
+            ox_val *v = t->top->vals[k];
             if (!v->role) v->role = 3;
-            for (size_t k = 0; k < t->top->n; k++)
-                if (t->top->vals[k] == v) t->outputs[i] = k;
+            t->outputs[i] = k;
         }
     }
     if (st) {
