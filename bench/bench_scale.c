@@ -159,6 +159,114 @@ static int fam_inputs(sy_ctx *ctx, long n)
     return r;
 }
 
+/* protobuf wire format for fam_onnx_inputs: a varint, a length-delimited field */
+static void pb_varint(char **p, uint64_t v)
+{
+    do {
+        unsigned char c = v & 0x7f;
+        v >>= 7;
+        *(*p)++ = (char)(c | (v ? 0x80 : 0));
+    } while (v);
+}
+
+static void pb_bytes(char **p, int field, const char *data, size_t len)
+{
+    pb_varint(p, (uint64_t)field << 3 | 2);
+    pb_varint(p, len);
+    memcpy(*p, data, len);
+    *p += len;
+}
+
+static void pb_str(char **p, int field, const char *s) { pb_bytes(p, field, s, strlen(s)); }
+
+/* ValueInfoProto NAME: float tensor [PARAM, 3] */
+static void pb_value_info(char **p, int field, const char *name, const char *param)
+{
+    char dim0[64], dim1[8], shape[96], tensor[128], type[160], vi[256], *q;
+    q = dim0, pb_str(&q, 2, param);                      /* Dimension.dim_param */
+    size_t l0 = (size_t)(q - dim0);
+    q = dim1, pb_varint(&q, 1 << 3), pb_varint(&q, 3);   /* Dimension.dim_value */
+    size_t l1 = (size_t)(q - dim1);
+    q = shape, pb_bytes(&q, 1, dim0, l0), pb_bytes(&q, 1, dim1, l1);
+    size_t ls = (size_t)(q - shape);
+    q = tensor, pb_varint(&q, 1 << 3), pb_varint(&q, 1), pb_bytes(&q, 2, shape, ls); /* elem_type FLOAT, shape */
+    size_t lt = (size_t)(q - tensor);
+    q = type, pb_bytes(&q, 1, tensor, lt);               /* TypeProto.tensor_type */
+    size_t ly = (size_t)(q - type);
+    q = vi, pb_str(&q, 1, name), pb_bytes(&q, 2, type, ly);
+    pb_bytes(p, field, vi, (size_t)(q - vi));
+}
+
+/* the ONNX twin of fam_inputs: n inputs x_i of [p_i, 3] (dim_param p_i, example 2 + i % 50), each through
+ * a Relu; read, trace, produce, minimize, then every value's dims and every source's symbol by display
+ * name, as symshape infer prints them */
+static int fam_onnx_inputs(sy_ctx *ctx, long n)
+{
+    size_t cap = (size_t)n * 160 + 256;
+    char *graph = malloc(cap), *model = malloc(cap + 64), *p = graph;
+    sy_onnx_example *ex = calloc((size_t)n, sizeof *ex);
+    int64_t *shapes = calloc((size_t)n * 2, sizeof *shapes);
+    char (*names)[24] = calloc((size_t)n, sizeof *names);
+    if (!graph || !model || !ex || !shapes || !names) return 1;
+    for (long i = 0; i < n; i++) {
+        char node[128], x[24], y[24], r[24], *q = node;
+        snprintf(x, sizeof x, "x%ld", i);
+        snprintf(y, sizeof y, "y%ld", i);
+        snprintf(r, sizeof r, "r%ld", i);
+        pb_str(&q, 1, x), pb_str(&q, 2, y), pb_str(&q, 3, r), pb_str(&q, 4, "Relu");
+        pb_bytes(&p, 1, node, (size_t)(q - node)); /* GraphProto.node */
+    }
+    pb_str(&p, 2, "many_inputs");
+    for (int io = 0; io < 2; io++)
+        for (long i = 0; i < n; i++) {
+            char v[24], prm[24];
+            snprintf(v, sizeof v, "%c%ld", io ? 'y' : 'x', i);
+            snprintf(prm, sizeof prm, "p%ld", i);
+            pb_value_info(&p, io ? 12 : 11, v, prm); /* GraphProto.input, .output */
+        }
+    char opset[16], *q = model, *o = opset;
+    pb_str(&o, 1, ""), pb_varint(&o, 2 << 3), pb_varint(&o, 13);
+    pb_varint(&q, 1 << 3), pb_varint(&q, 8);             /* ir_version */
+    pb_bytes(&q, 8, opset, (size_t)(o - opset));         /* opset_import */
+    pb_bytes(&q, 7, graph, (size_t)(p - graph));         /* graph */
+    for (long i = 0; i < n; i++) {
+        snprintf(names[i], sizeof names[i], "x%ld", i);
+        shapes[2 * i] = 2 + i % 50;
+        shapes[2 * i + 1] = 3;
+        ex[i].input = names[i];
+        ex[i].ndim = 2;
+        ex[i].shape = &shapes[2 * i];
+    }
+    sy_onnx_model *m = NULL;
+    sy_onnx_trace *tr = NULL;
+    sy_env *env = NULL;
+    sy_gset *gs = NULL;
+    sy_onnx_trace_options to = SY_ONNX_TRACE_OPTIONS_INIT;
+    to.nexamples = (size_t)n;
+    to.examples = ex;
+    size_t nin = 0;
+    const sy_graph_input *const *ins = NULL;
+    int bad = sy_onnx_load_mem(ctx, model, (size_t)(q - model), "many_inputs.onnx", &m) != SY_OK || !(env = sy_env_new(ctx, NULL)) ||
+              sy_env_trace_onnx(env, m, &to, &tr) != SY_OK || !(ins = sy_onnx_trace_gset_inputs(tr, &nin)) ||
+              sy_gset_produce_inputs(env, sy_onnx_name(m), nin, ins, &gs) != SY_OK || sy_gset_minimize(gs) != SY_OK;
+    for (size_t i = 0; !bad && i < sy_onnx_trace_nvalues(tr); i++) {
+        const sy_tensor *v = sy_onnx_trace_value(tr, i);
+        for (size_t k = 0; k < v->ndim && !bad; k++) bad = !sy_onnx_trace_display(tr, v->sizes[k]);
+    }
+    for (size_t i = 0; !bad && i < sy_gset_nsources(gs); i++) sy_onnx_trace_source_symbol(tr, sy_gset_source(gs, i));
+    if (bad) fprintf(stderr, "onnx: %s\n", sy_ctx_last_error_msg(ctx));
+    sy_gset_free(gs);
+    sy_onnx_trace_free(tr);
+    sy_env_free(env);
+    sy_onnx_free(m);
+    free(graph);
+    free(model);
+    free(ex);
+    free(shapes);
+    free(names);
+    return bad;
+}
+
 /* chunk of a [4n, 3] input into n views */
 static int fam_chunk(sy_ctx *ctx, long n)
 {
@@ -355,6 +463,18 @@ static int fam_encoder(sy_ctx *ctx, long n)
     return rc;
 }
 
+/* the library reads ONNX (sy_onnx_load_mem is SY_EUNSUPPORTED without it) */
+static int onnx_built(void)
+{
+    sy_ctx *ctx;
+    if (sy_ctx_new(NULL, &ctx) != SY_OK) return 0;
+    sy_onnx_model *m = NULL;
+    int ok = sy_onnx_load_mem(ctx, "", 0, "empty.onnx", &m) != SY_EUNSUPPORTED;
+    sy_onnx_free(m);
+    sy_ctx_free(ctx);
+    return ok;
+}
+
 typedef struct {
     const char *name;
     family_fn fn;
@@ -412,6 +532,8 @@ int main(int argc, char **argv)
         {"(a+..+h+1)**7*y1*..*yn (parse)", fam_pow7, {50, 100, 200, 400, 800}},
         {"guard_bool s*(i+2) != t (trace+produce+minimize)", fam_guards, {1250, 2500, 5000, 10000, 20000}},
         {"duck-sized inputs (trace+produce+minimize)", fam_inputs, {250, 500, 1000, 2000, 4000}},
+        {"ONNX inputs [p_i, 3], each through a Relu (read+trace+produce+minimize+display names)", fam_onnx_inputs,
+         {250, 500, 1000, 2000, 4000}},
         {"chunk into n views (trace+produce+minimize)", fam_chunk, {125, 250, 500, 1000, 2000}},
         {"transformer encoder layers, symbolic B,S (trace+produce+minimize)", fam_encoder, {12, 24, 48, 96, 192}},
     };
@@ -419,6 +541,10 @@ int main(int argc, char **argv)
     const char *only = getenv("SY_BENCH_FAMILY"); /* run only the families whose name contains it */
     for (size_t f = 0; f < sizeof fams / sizeof fams[0]; f++) {
         if (only && !strstr(fams[f].name, only)) continue;
+        if (fams[f].fn == fam_onnx_inputs && !onnx_built()) {
+            printf("\n%s\n%10s (built without ONNX support)\n", fams[f].name, "");
+            continue;
+        }
         printf("\n%s\n%10s %12s %12s\n", fams[f].name, "n", reps > 1 ? "min time ms" : "time ms", "peak RSS MB");
         double sx = 0, sy = 0, sxx = 0, sxy = 0;
         int k = 0;
