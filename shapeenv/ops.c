@@ -890,25 +890,19 @@ int sy_env_op_memoizable(const char *name)
     return 0;
 }
 
-/* the op's function and *layout its layout class (when found) */
-static opfn find_op_cls(const char *name, int *layout)
+/* the op's function (NULL: unknown) and, when found and layout is not NULL, *layout its layout class */
+static opfn find_op(const char *name, int *layout)
 {
     pthread_once(&op_index_once, build_op_index);
     for (unsigned j = op_hash(name); op_index[j]; j = (j + 1) & (OPHASH - 1))
         if (!strcmp(op_index[j]->name, name)) {
-            *layout = op_layout[j];
+            if (layout) *layout = op_layout[j];
             return op_index[j]->fn;
         }
     return NULL;
 }
 
-static opfn find_op(const char *name)
-{
-    int layout;
-    return find_op_cls(name, &layout);
-}
-
-int sy_env_has_op(const char *op) { return op && find_op(op) != NULL; }
+int sy_env_has_op(const char *op) { return op && find_op(op, NULL) != NULL; }
 
 /* every op name of the tables, built once; the hash index above holds fewer
  * than OPHASH ops, so OPHASH slots hold them all and the NULL */
@@ -936,7 +930,7 @@ sy_status sy_env_call(sy_env *env, const char *op, size_t nargs, const sy_value 
     if (!op || !out || (nargs && !args) || (nkw && (!kwnames || !kwvals)))
         return sy_env_fail(env, SY_EINVAL, "call: NULL argument");
     int layout = 0;
-    opfn fn = find_op_cls(op, &layout);
+    opfn fn = find_op(op, &layout);
     if (!fn) return sy_env_fail(env, SY_EUNSUPPORTED, "unknown op '%s'", op);
     opcall c = {env, op, nargs, args, nkw, kwnames, kwvals, where, out, NULL, 0, NULL, 0, SY_OK, layout};
     *out = sy_value_none();
