@@ -142,10 +142,23 @@ static const struct sy_env_cstr *cstr_find(const sy_env *env, size_t ndim, const
     return e->strides ? e : NULL;
 }
 
-const sy_expr *const *sy_env_contig_strides(sy_env *env, size_t ndim, const sy_expr *const *sizes, bool sizes_owned)
+/* the strides made without a memo entry (a failed allocation only loses the entry) */
+static const sy_expr *const *st_only(const struct sy_env_cstr **entry, const sy_expr *const *st)
+{
+    *entry = NULL;
+    return st;
+}
+
+/* The row-major strides of sizes (NULL when out of memory) and in *entry
+ * the memo's entry holding them, made when missing (its key is sizes itself
+ * when sizes_owned, else an env-owned copy), NULL when it could not be
+ * stored. */
+static const sy_expr *const *contig_entry(sy_env *env, size_t ndim, const sy_expr *const *sizes, bool sizes_owned,
+                                          const struct sy_env_cstr **entry)
 {
     uint64_t h = cstr_hash(ndim, sizes);
     const struct sy_env_cstr *hit = cstr_find(env, ndim, sizes, h);
+    *entry = hit;
     if (hit) return hit->strides;
     sy_ctx *ctx = env->ctx;
     const sy_expr **st = sy_env_alloc(env, (ndim ? ndim : 1) * sizeof *st);
@@ -170,17 +183,25 @@ const sy_expr *const *sy_env_contig_strides(sy_env *env, size_t ndim, const sy_e
     if ((env->ncstr + 1) * 2 > env->cstrcap &&
         !sy_otab_grow(env->ctx, (void **)&env->cstr, &env->cstrcap, sizeof *env->cstr, env->cstrcap ? env->cstrcap * 2 : 8,
                       cstr_used, cstr_reslot, env))
-        return st;
+        return st_only(entry, st);
     const sy_expr *const *key = sizes;
     if (!sizes_owned) {
         const sy_expr **kc = sy_env_alloc(env, (ndim ? ndim : 1) * sizeof *kc);
-        if (!kc) return st;
+        if (!kc) return st_only(entry, st);
         if (ndim) memcpy(kc, sizes, ndim * sizeof *kc);
         key = kc;
     }
-    env->cstr[cstr_slot(env, h, ndim, key)] = (struct sy_env_cstr){h, ndim, key, st};
+    struct sy_env_cstr *e = &env->cstr[cstr_slot(env, h, ndim, key)];
+    *e = (struct sy_env_cstr){h, ndim, key, st};
     env->ncstr++;
+    *entry = e;
     return st;
+}
+
+const sy_expr *const *sy_env_contig_strides(sy_env *env, size_t ndim, const sy_expr *const *sizes, bool sizes_owned)
+{
+    const struct sy_env_cstr *e;
+    return contig_entry(env, ndim, sizes, sizes_owned, &e);
 }
 
 /* ------------------------------------------------------------------ expression memo (env_private.h) */
@@ -262,16 +283,39 @@ static const sy_tensor *tensor_make(sy_env *env, sy_dtype dtype, size_t ndim, co
         if (sy_expr_is_bool(sizes[i])) return SY_NFAIL(env->ctx, SY_EINVAL, "tensor: size %zu is a boolean", i);
     }
     sy_tensor *t = sy_env_alloc(env, sizeof *t);
-    const sy_expr **sz = sy_env_alloc(env, (ndim ? ndim : 1) * sizeof *sz);
-    if (!t || !sz) return NULL;
-    for (size_t i = 0; i < ndim; i++) sz[i] = sizes[i];
+    if (!t) return NULL;
     t->dtype = dtype;
     t->ndim = ndim;
-    t->sizes = sz;
+    /* Contiguous (or given the row-major strides): the sizes and strides are
+     * the contiguous-strides memo's arrays, env-owned and never changed, so
+     * tensors of equal sizes share them instead of copies. */
+    const struct sy_env_cstr *e = NULL;
     if (contiguous) {
-        t->strides = sy_env_contig_strides(env, ndim, sz, true);
-        return t->strides ? t : NULL;
+        e = cstr_find(env, ndim, sizes, cstr_hash(ndim, sizes));
+        if (!e) {
+            const sy_expr **sz = sy_env_alloc(env, (ndim ? ndim : 1) * sizeof *sz);
+            if (!sz) return NULL;
+            for (size_t i = 0; i < ndim; i++) sz[i] = sizes[i];
+            t->strides = contig_entry(env, ndim, sz, true, &e);
+            if (!t->strides) return NULL;
+            if (!e) { /* not memoized: the tensor's own arrays */
+                t->sizes = sz;
+                return t;
+            }
+        }
+    } else if (strides && env->cstrcap) {
+        e = cstr_find(env, ndim, sizes, cstr_hash(ndim, sizes));
+        if (e && e->strides != strides && memcmp(e->strides, strides, ndim * sizeof *strides)) e = NULL;
     }
+    if (e) {
+        t->sizes = e->sizes;
+        t->strides = e->strides;
+        return t;
+    }
+    const sy_expr **sz = sy_env_alloc(env, (ndim ? ndim : 1) * sizeof *sz);
+    if (!sz) return NULL;
+    for (size_t i = 0; i < ndim; i++) sz[i] = sizes[i];
+    t->sizes = sz;
     t->strides = NULL; /* layout not modelled */
     if (strides) {
         const sy_expr **st = sy_env_alloc(env, (ndim ? ndim : 1) * sizeof *st);

@@ -131,12 +131,11 @@ static void kvalue(kbuf *k, const sy_value *v, int depth)
         kptr(k, v->u.quot.den);
         break;
     case SY_V_TENSOR: {
+        /* the size and stride expressions, each array in one copy */
         const sy_tensor *t = v->u.t;
-        kword(k, (uint64_t)t->dtype);
-        kword(k, (uint64_t)t->ndim);
-        for (size_t i = 0; i < t->ndim; i++) kptr(k, t->sizes[i]);
-        kword(k, t->strides != NULL);
-        for (size_t i = 0; t->strides && i < t->ndim; i++) kptr(k, t->strides[i]);
+        kword(k, (uint64_t)t->dtype | (uint64_t)t->ndim << 8 | (uint64_t)(t->strides != NULL) << 16);
+        kput(k, t->sizes, t->ndim * sizeof *t->sizes);
+        if (t->strides) kput(k, t->strides, t->ndim * sizeof *t->strides);
         break;
     }
     case SY_V_LIST:
