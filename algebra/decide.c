@@ -12,6 +12,7 @@
 #include "symshape/decide.h"
 
 #define MAX_DEPTH 3
+#define ACTIVE_MAX 8
 #define LIA_MAX_VARS 48
 #define LIA_MAX_ROWS 1500
 #define LIA_MAX_STEPS 20000
@@ -58,6 +59,12 @@ struct sy_facts {
     bool inconsistent;
     int depth;
     size_t lia_budget;
+    /* decide_rel: the relations in their layer 3 (rewriting) further up the
+     * stack; again > 0: a rewriting at that depth (the smallest such) left
+     * the relation's d as it was and asks about the relation itself (see
+     * decide_again) */
+    struct { const sy_expr *q; int again; } active[ACTIVE_MAX];
+    int nactive;
     uint64_t version; /* sy_facts_add calls so far (sy_facts_version) */
     sy_decide_stats stats;
     /* Memos on node identity, valid for the current facts (cleared by
@@ -1589,6 +1596,10 @@ static sy_truth neg_truth(sy_truth t)
 const sy_expr *sy_simplify(sy_facts *f, const sy_expr *e);
 static const sy_expr *simp(sy_facts *f, const sy_expr *e, sy_memo *memo);
 
+static sy_truth decide_rewrite(sy_facts *f, const sy_expr *q, int *layer);
+static sy_truth decide_again(sy_facts *f, const sy_expr *q, int *layer);
+static sy_truth decide_lia(sy_facts *f, const sy_expr *q, int *layer);
+
 static sy_truth decide_rel(sy_facts *f, const sy_expr *q, int *layer)
 {
     sy_ctx *ctx = f->ctx;
@@ -1640,6 +1651,8 @@ static sy_truth decide_rel(sy_facts *f, const sy_expr *q, int *layer)
         }
         return SY_TRUTH_UNKNOWN;
     }
+    for (int i = f->nactive; i-- > 0;) /* this call's rewriting would run at f->depth + 1 */
+        if (f->active[i].q == q && f->active[i].again && f->depth + 1 >= f->active[i].again) return decide_again(f, q, layer);
     const sy_expr *d = q->args[0];
     /* layer 2: intervals */
     sy_ival iv;
@@ -1662,29 +1675,80 @@ static sy_truth decide_rel(sy_facts *f, const sy_expr *q, int *layer)
     if (chain_open(f, q)) return SY_TRUTH_UNKNOWN; /* the later layers could only say so */
     /* layer 3: range-aware rewriting, then decide the rewritten relation */
     if (f->depth < MAX_DEPTH) {
+        int a = f->nactive;
+        if (a < ACTIVE_MAX) f->active[f->nactive++].q = q, f->active[a].again = 0;
+        sy_truth t = decide_rewrite(f, q, layer);
+        f->nactive = a;
+        if (t != SY_TRUTH_UNKNOWN) return t;
+    }
+    return decide_lia(f, q, layer);
+}
+
+/* Layer 3 of decide_rel: range-aware rewriting of q (memoized per depth),
+ * then the decision of the rewritten relation; UNKNOWN when it says nothing. */
+static sy_truth decide_rewrite(sy_facts *f, const sy_expr *q, int *layer)
+{
+    sy_ctx *ctx = f->ctx;
+    f->depth++;
+    sy_memo *m = simp_memo(f);
+    const sy_expr *q2 = m ? simp(f, q, m) : NULL;
+    f->depth--;
+    sy_ctx_reset_error(ctx);
+    if (q2 && q2 != q) {
+        if (q2->kind == SY_EXPR_TRUE || q2->kind == SY_EXPR_FALSE) {
+            *layer = 2;
+            return q2->kind == SY_EXPR_TRUE ? SY_TRUTH_TRUE : SY_TRUTH_FALSE;
+        }
         f->depth++;
-        sy_memo *m = simp_memo(f);
-        const sy_expr *q2 = m ? simp(f, q, m) : NULL;
+        int l = 0;
+        sy_truth t = decide_rec(f, q2, &l);
         f->depth--;
-        sy_ctx_reset_error(ctx);
-        if (q2 && q2 != q) {
-            if (q2->kind == SY_EXPR_TRUE || q2->kind == SY_EXPR_FALSE) {
-                *layer = 2;
-                return q2->kind == SY_EXPR_TRUE ? SY_TRUTH_TRUE : SY_TRUTH_FALSE;
-            }
-            f->depth++;
-            int l = 0;
-            sy_truth t = decide_rec(f, q2, &l);
-            f->depth--;
-            if (t != SY_TRUTH_UNKNOWN) {
-                *layer = l > 2 ? l : 2;
-                return t;
-            }
+        if (t != SY_TRUTH_UNKNOWN) {
+            *layer = l > 2 ? l : 2;
+            return t;
         }
     }
-    /* layer 4: linear integer arithmetic. LE(d): TRUE iff facts && d >= 1
-     * infeasible; FALSE iff facts && d <= 0 infeasible. EQ(d): TRUE iff both
-     * d >= 1 and d <= -1 infeasible; FALSE iff d == 0 infeasible. */
+    return SY_TRUTH_UNKNOWN;
+}
+
+/* decide_rel of q (d <= 0 or d == 0) asked again while q is in its layer 3
+ * further up, where the rewriting left d as it was and asks about q itself
+ * (simp_node of a relation decides it): the same facts, so layers 1 and 2
+ * say UNKNOWN again and the chain test passes again; this call's rewriting,
+ * at that depth or deeper, has no more decisions to rewrite d with (each
+ * rule fires only on a decision, and deeper decisions have fewer layers), so
+ * it leaves d as it is too and again only asks about q, two levels deeper.
+ * That is this recursion, without the rewriting's work: the same linear
+ * questions in the same order (the same answers and lia_budget), the same
+ * result. */
+static sy_truth decide_again(sy_facts *f, const sy_expr *q, int *layer)
+{
+    if (f->depth < MAX_DEPTH) {
+        sy_truth t = SY_TRUTH_UNKNOWN;
+        f->depth++;
+        if (f->depth <= MAX_DEPTH) { /* simp_node's depth check */
+            int l = 0;
+            f->depth++;
+            t = decide_again(f, q, &l);
+            f->depth--;
+        }
+        f->depth--;
+        if ((t == SY_TRUTH_TRUE && sy_rule_on(f->ctx, SY_R_SIMP_REL_TRUE)) ||
+            (t == SY_TRUTH_FALSE && sy_rule_on(f->ctx, SY_R_SIMP_REL_FALSE))) {
+            *layer = 2;
+            return t;
+        }
+    }
+    return decide_lia(f, q, layer);
+}
+
+/* layer 4: linear integer arithmetic. LE(d): TRUE iff facts && d >= 1
+ * infeasible; FALSE iff facts && d <= 0 infeasible. EQ(d): TRUE iff both
+ * d >= 1 and d <= -1 infeasible; FALSE iff d == 0 infeasible. */
+static sy_truth decide_lia(sy_facts *f, const sy_expr *q, int *layer)
+{
+    sy_ctx *ctx = f->ctx;
+    const sy_expr *d = q->args[0];
     const sy_expr *one_minus_d = sy_expr_sub(ctx, sy_expr_int_si(ctx, 1), d); /* d >= 1  <=>  1 - d <= 0 */
     if (!one_minus_d) return SY_TRUTH_UNKNOWN;
     if (q->kind == SY_EXPR_LE) {
@@ -1997,6 +2061,9 @@ static const sy_expr *simp(sy_facts *f, const sy_expr *e, sy_memo *memo)
     case SY_EXPR_LE: {
         const sy_expr *d = simp(f, e->args[0], memo);
         if (!d) return NULL;
+        if (d == e->args[0] && f->depth > 0) /* simp_node decides e itself: decide_again when e is in its layer 3 */
+            for (int i = f->nactive; i-- > 0;)
+                if (f->active[i].q == e && (!f->active[i].again || f->active[i].again > f->depth)) f->active[i].again = f->depth;
         const sy_expr *n = d == e->args[0] ? e : sy_expr_rel(ctx, e->kind == SY_EXPR_EQ ? SY_REL_EQ : e->kind == SY_EXPR_NE ? SY_REL_NE : SY_REL_LE, d, sy_expr_int_si(ctx, 0));
         r = n && (n->kind == SY_EXPR_EQ || n->kind == SY_EXPR_NE || n->kind == SY_EXPR_LE) ? simp_node(f, n) : n;
         break;
