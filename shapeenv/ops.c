@@ -881,15 +881,19 @@ static pthread_once_t op_index_once = PTHREAD_ONCE_INIT;
  * The trace's op memo (trace.c) never reuses their results; it also refuses
  * any call that made a symbol, so this table is the first line, not the only one. */
 static const opentry *const impure_tables[] = {sy_ops_dynamic, NULL};
-/* Ops whose shape work costs more than the memo's key (about 2000
- * instructions for a conv's arguments): convolutions and pooling cost 10^4 to
- * 10^5 instructions a call, while a relu or batch_norm costs about 1500,
- * less than its lookup (callgrind on googlenet). Only these are memoized. */
+/* Ops whose shape work costs more than the memo's key and its lookup:
+ * convolutions and pooling cost 10^4 to 10^5 instructions a call; a
+ * batch_norm or relu about 2000 with its arguments and layout check, against
+ * a key of a few hundred (each tensor's size and stride arrays copied whole,
+ * stored keys bump-allocated): a net gain where conv blocks repeat their
+ * sizes (callgrind: resnet50, inception_v3) and a small one where they do
+ * not (googlenet, squeezenet1_0). Only these are memoized. */
 static const char *const memo_ops[] = {"conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
                                        "conv_transpose3d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d",
                                        "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
                                        "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d",
-                                       "adaptive_max_pool3d", "max_pool2d_with_indices", "interpolate", NULL};
+                                       "adaptive_max_pool3d", "max_pool2d_with_indices", "interpolate", "batch_norm",
+                                       "relu", "relu_", "relu6", NULL};
 static bool op_memo[OPHASH]; /* per op_index slot: pure and in memo_ops */
 static int op_layout[OPHASH]; /* per op_index slot: the layout class (sy_layout_class) */
 static const char *const impure_ops[] = {"nonzero", "masked_select", "argwhere", "repeat_interleave", "one_hot",

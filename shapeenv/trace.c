@@ -36,7 +36,8 @@ struct sy_trace {
  * env's fixed options, plus its side effects on the env. A call is stored
  * only when it
  *   - is a pure op worth it (sy_env_op_memoizable: no data values, no
- *     unbacked symbols; a costly op such as a convolution or a pooling);
+ *     unbacked symbols; listed in ops.c memo_ops: convolutions, pooling,
+ *     batch_norm, relu);
  *   - recorded no guard (sy_env_guards_recorded unchanged, so no provenance
  *     is lost on a reuse and no fact came from it), added no fact and no
  *     runtime assert (facts version unchanged), made no symbol and no input;
@@ -89,9 +90,21 @@ typedef struct opmemo {
     size_t cap, n;
     bool on;
     kbuf *kb;    /* the key buffer (4 KiB: off the stack, and not thread-local: a TLS access per key word cost more than the key) */
+    struct kchunk *keys; /* the stored keys, bump-allocated (newest chunk first; freed by memo_clear) */
+    size_t kused;        /* bytes used in keys */
     pshape *ps;  /* param shapes */
     size_t pscap, npsh;
 } opmemo;
+
+/* a chunk of stored keys: one allocation holds many (a malloc and a free per
+ * stored key cost more than a bn or relu call's key) */
+typedef struct kchunk {
+    struct kchunk *next;
+    size_t size; /* bytes of data */
+    unsigned char data[];
+} kchunk;
+
+#define KCHUNK 4096
 
 static void kput(kbuf *k, const void *p, size_t n)
 {
@@ -217,8 +230,8 @@ static mentry *memo_find(opmemo *m, const kbuf *k, uint64_t h)
 /* store a result; false only when out of memory (the memo then just misses) */
 static bool memo_put(opmemo *m, const kbuf *k, uint64_t h, const sy_value *out)
 {
-    if ((m->n + 1) * 2 > m->cap) {
-        size_t nc = m->cap ? m->cap * 2 : 64;
+    if ((m->n + 1) * 4 > m->cap * 3) { /* at most 3/4 full */
+        size_t nc = m->cap ? m->cap * 2 : 32;
         mentry *nt = sy_alloc(m->ctx, nc * sizeof *nt);
         if (!nt) return false;
         memset(nt, 0, nc * sizeof *nt);
@@ -234,8 +247,19 @@ static bool memo_put(opmemo *m, const kbuf *k, uint64_t h, const sy_value *out)
     }
     mentry *e = memo_find(m, k, h);
     if (e->key) return true;
-    unsigned char *kc = sy_alloc(m->ctx, k->n ? k->n : 1);
-    if (!kc) return false;
+    size_t need = (k->n + 7) & ~(size_t)7;
+    if (!need) need = 8;
+    if (!m->keys || m->keys->size - m->kused < need) {
+        size_t sz = need > KCHUNK ? need : KCHUNK;
+        kchunk *c = sy_alloc(m->ctx, sizeof *c + sz);
+        if (!c) return false;
+        c->next = m->keys;
+        c->size = sz;
+        m->keys = c;
+        m->kused = 0;
+    }
+    unsigned char *kc = m->keys->data + m->kused;
+    m->kused += need;
     SY_COPY(kc, k->b, k->n);
     e->hash = h;
     e->klen = k->n;
@@ -252,8 +276,12 @@ static void memo_clear(opmemo *m)
     m->kb = NULL;
     m->ps = NULL;
     m->pscap = m->npsh = 0;
-    for (size_t i = 0; i < m->cap; i++)
-        if (m->tab[i].key) sy_dealloc(m->ctx, m->tab[i].key, m->tab[i].klen ? m->tab[i].klen : 1);
+    while (m->keys) {
+        kchunk *c = m->keys;
+        m->keys = c->next;
+        sy_dealloc(m->ctx, c, sizeof *c + c->size);
+    }
+    m->kused = 0;
     if (m->tab) sy_dealloc(m->ctx, m->tab, m->cap * sizeof *m->tab);
     m->tab = NULL;
     m->cap = m->n = 0;
@@ -600,7 +628,7 @@ sy_status sy_env_trace(sy_env *env, const sy_graph *g, size_t nov, const sy_trac
         return sy_ctx_last_error(env->ctx);
     }
     const char *knob = getenv("SY_TRACE_MEMO");
-    opmemo memo = {env->ctx, NULL, 0, 0, !(knob && !strcmp(knob, "0")), NULL, NULL, 0, 0};
+    opmemo memo = {env->ctx, NULL, 0, 0, !(knob && !strcmp(knob, "0")), NULL, NULL, 0, NULL, 0, 0};
     sy_status st = run_nodes(env, g, 0, g->n, t->vals, nov, ov, &memo, &t->memo);
     memo_clear(&memo);
     if (!st) {
