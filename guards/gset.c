@@ -1663,6 +1663,133 @@ static char *named_text(sy_gset *gs, const sy_expr *e)
 
 static bool int_of(const sy_expr *e, int64_t *v) { return e && sy_expr_is_int(e) && sy_expr_get_si(e, v) == SY_OK; }
 
+/* A guard without a Mod that says "these dims are multiples": h == 2*CeilDiv(h, 2),
+ * FloorDiv(h, 2) == CeilDiv(h, 2), batch*h*w == 4*batch*FloorDiv(h, 2)*FloorDiv(w, 2).
+ * Candidates: each declared dim v that a FloorDiv/CeilDiv by a constant m >= 2 reads alone, its
+ * modulus L the lcm of those m (L <= 64, at most 64 residue cases in all). The proof is by cases on
+ * the residues, each decided, never assumed: with Mod(v, L) == r added to F for every v (a
+ * congruence fact: v := L*t + r), sy_decide(F, G) must be TRUE or FALSE, or the case infeasible.
+ * K = the dims whose residue is 0 in every TRUE case; G <=> AND_{v in K} Mod(v, L_v) == 0 under F
+ * exactly when every case is TRUE iff its K residues are all 0 (else: not recognized, NULL).
+ * Returns the number of dims in K (their slots in ks, moduli in ms), 0 when not proved. */
+typedef struct {
+    sy_gset *gs;
+    size_t n, slot[4];
+    int64_t mod[4];
+    bool bad;
+} divcand;
+
+static int64_t lcm64(int64_t a, int64_t b)
+{
+    int64_t x = a, y = b;
+    while (y) {
+        int64_t t = x % y;
+        x = y;
+        y = t;
+    }
+    return a / x * b;
+}
+
+static void div_collect(divcand *c, const sy_expr *e)
+{
+    sy_expr_kind k = sy_expr_kind_of(e);
+    int64_t m;
+    if ((k == SY_EXPR_FLOORDIV || k == SY_EXPR_CEILDIV) && int_of(sy_expr_arg(e, 1), &m) && m >= 2 && m <= 64) {
+        const sy_expr **fs = NULL;
+        size_t nf = 0;
+        if (sy_expr_free_symbols(c->gs->ctx, sy_expr_arg(e, 0), &fs, &nf) != SY_OK) {
+            sy_ctx_reset_error(c->gs->ctx);
+            c->bad = true;
+            return;
+        }
+        size_t sl = c->gs->nsrc;
+        if (nf == 1)
+            for (size_t s = 0; s < c->gs->nsrc; s++)
+                if (c->gs->decl[s].declared && c->gs->vars[s] == fs[0]) sl = s;
+        sy_mem_free(c->gs->ctx, fs);
+        if (sl < c->gs->nsrc) {
+            size_t q = 0;
+            while (q < c->n && c->slot[q] != sl) q++;
+            if (q == c->n) {
+                if (c->n == 4) {
+                    c->bad = true;
+                    return;
+                }
+                c->slot[c->n] = sl;
+                c->mod[c->n++] = m;
+            } else if ((c->mod[q] = lcm64(c->mod[q], m)) > 64)
+                c->bad = true;
+        }
+    }
+    for (size_t i = 0; i < sy_expr_nargs(e) && !c->bad; i++) div_collect(c, sy_expr_arg(e, i));
+}
+
+static sy_status divisibility_of(sy_gset *gs, sy_facts *f0, const sy_expr *e, size_t *nk, size_t ks[4], int64_t ms[4])
+{
+    sy_ctx *ctx = gs->ctx;
+    divcand c = {.gs = gs};
+    *nk = 0;
+    if (sy_expr_kind_of(e) != SY_EXPR_EQ) return SY_OK;
+    div_collect(&c, e);
+    if (c.bad || !c.n) return SY_OK;
+    size_t ncase = 1;
+    for (size_t i = 0; i < c.n; i++)
+        if ((ncase *= (size_t)c.mod[i]) > 64) return SY_OK;
+    /* truth[k]: 1 TRUE, 0 FALSE, -1 infeasible, for the residue tuple k (mixed radix) */
+    signed char truth[64];
+    for (size_t k = 0; k < ncase; k++) {
+        sy_facts *f = sy_facts_copy(f0);
+        if (!f) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        sy_status st = SY_OK;
+        size_t rest = k;
+        for (size_t i = 0; i < c.n && !st; i++) {
+            int64_t r = (int64_t)(rest % (size_t)c.mod[i]);
+            rest /= (size_t)c.mod[i];
+            st = sy_facts_add(f, sy_expr_eq(ctx, sy_expr_mod(ctx, gs->vars[c.slot[i]], sy_expr_int_si(ctx, c.mod[i])),
+                                            sy_expr_int_si(ctx, r)));
+        }
+        sy_truth t = SY_TRUTH_UNKNOWN;
+        if (!st && sy_facts_consistent(f) == SY_FALSE) truth[k] = -1;
+        else if (!st && (st = sy_decide(f, e, &t)) == SY_OK) truth[k] = t == SY_TRUTH_TRUE ? 1 : t == SY_TRUTH_FALSE ? 0 : 2;
+        sy_facts_free(f);
+        if (st == SY_EQUOTA) { /* a case the budget did not reach: not recognized */
+            sy_ctx_reset_error(ctx);
+            return SY_OK;
+        }
+        if (st) return st;
+        if (truth[k] == 2) return SY_OK;
+    }
+    /* K: the dims at residue 0 in every TRUE case */
+    bool ink[4] = {true, true, true, true};
+    bool any = false;
+    for (size_t k = 0; k < ncase; k++) {
+        if (truth[k] != 1) continue;
+        any = true;
+        size_t rest = k;
+        for (size_t i = 0; i < c.n; i++) {
+            if (rest % (size_t)c.mod[i]) ink[i] = false;
+            rest /= (size_t)c.mod[i];
+        }
+    }
+    if (!any) return SY_OK;
+    for (size_t k = 0; k < ncase; k++) {
+        if (truth[k] < 0) continue;
+        bool zero = true;
+        size_t rest = k;
+        for (size_t i = 0; i < c.n; i++) {
+            if (ink[i] && rest % (size_t)c.mod[i]) zero = false;
+            rest /= (size_t)c.mod[i];
+        }
+        if ((truth[k] == 1) != zero) return SY_OK;
+    }
+    for (size_t i = 0; i < c.n; i++)
+        if (ink[i]) {
+            ks[*nk] = c.slot[i];
+            ms[(*nk)++] = c.mod[i];
+        }
+    return SY_OK;
+}
+
 static sy_status classify_violation(sy_gset *gs, sy_facts *f0, size_t gi, sy_gset_violation *out)
 {
     sy_ctx *ctx = gs->ctx;
@@ -1795,7 +1922,27 @@ static sy_status classify_violation(sy_gset *gs, sy_facts *f0, size_t gi, sy_gse
     }
     if (!buf[0]) {
         const sy_expr *a0 = sy_expr_nargs(e) ? sy_expr_arg(e, 0) : NULL;
-        if (has_mod(e)) {
+        size_t nk = 0, ks[4];
+        int64_t ms[4];
+        if (!has_mod(e) && (st = divisibility_of(gs, f0, e, &nk, ks, ms))) goto done;
+        if (nk) {
+            /* proved equivalent to Mod(v, m) == 0 for each v in K: h only has to be even */
+            out->kind = SY_VIOL_DIVISIBILITY;
+            char what[256] = "", decl[256] = "", kd[256] = "";
+            for (size_t i = 0; i < nk; i++) {
+                const char *lab = decl_label(gs, ks[i]);
+                size_t l = strlen(what), l2 = strlen(decl), l3 = strlen(kd);
+                const char *sep = i ? (i + 1 == nk ? " and " : ", ") : "";
+                snprintf(what + l, sizeof what - l, "%s%s%s a multiple of %lld", sep, lab, i ? "" : " must be", (long long)ms[i]);
+                snprintf(decl + l2, sizeof decl - l2, "%s%s = %lld*Dim('%s_k')", i ? ", " : "", lab, (long long)ms[i], lab);
+                snprintf(kd + l3, sizeof kd - l3, "%s%s", sep, lab);
+            }
+            snprintf(buf, sizeof buf,
+                     "%s (the guard holds exactly then): no Dim range expresses this; make %s static, or declare %s (%s) "
+                     "where the model allows it%s",
+                     what, kd, nk > 1 ? "each a multiple" : "it a multiple", decl, why);
+            out->dims = gstrdup(gs, kd);
+        } else if (has_mod(e)) {
             out->kind = SY_VIOL_DIVISIBILITY;
             if (sy_expr_kind_of(e) == SY_EXPR_EQ && a0 && sy_expr_kind_of(a0) == SY_EXPR_MOD) {
                 char *x = named_text(gs, sy_expr_arg(a0, 0)), *m = named_text(gs, sy_expr_arg(a0, 1));

@@ -248,3 +248,118 @@ Test(guards_violations, narrowed_equal_function_and_01_fixes, .init = ctx_setup,
     sy_gset_free(gs);
     sy_graph_free(g);
 }
+
+/* x = [b, h, w] declared x=0:b,1:h,2:w, a scalar guard_bool asserting REL (ops on s0, s1, s2) */
+static char *div_graph(const char *ops, const char *rel)
+{
+    static char buf[4096];
+    snprintf(buf, sizeof buf,
+             HDR "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[2,6,4],\"dynamic\":[0,1,2]},"
+                 "{\"name\":\"s0\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},0]},"
+                 "{\"name\":\"s1\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},"
+                 "{\"name\":\"s2\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},2]},%s"
+                 "{\"name\":\"gb\",\"op\":\"guard_bool\",\"args\":[{\"ref\":\"%s\"},true]}],\"outputs\":[{\"ref\":\"x\"}]}",
+             ops, rel);
+    return buf;
+}
+
+#define OP2(n, o, a, b) "{\"name\":\"" n "\",\"op\":\"" o "\",\"args\":[" a "," b "]},"
+#define R(n) "{\"ref\":\"" n "\"}"
+
+/* random points of the declared box [lo, hi]^3 (b, h, w): the guard equals AND of Mod(v, 2) == 0 over the dims in want */
+static void div_agrees_with_mod(sy_gset *gs, const sy_gset_violation *v, const bool want[3], int64_t lo, int64_t hi)
+{
+    const sy_expr *syms[3];
+    size_t slot[3];
+    for (size_t d = 0; d < 3; d++) {
+        char src[32];
+        snprintf(src, sizeof src, "x.size()[%zu]", d);
+        slot[d] = sy_gset_nsources(gs);
+        for (size_t i = 0; i < sy_gset_nsources(gs); i++)
+            if (!strcmp(sy_gset_source(gs, i), src)) slot[d] = i;
+        cr_assert(slot[d] < sy_gset_nsources(gs));
+        syms[d] = sy_gset_source_var(gs, slot[d]);
+    }
+    const sy_expr *ge = sy_gset_at(gs, v->guard)->expr;
+    uint64_t r = 88172645463325252ull;
+    for (int it = 0; it < 2000; it++) {
+        int64_t vals[3];
+        bool mod = true;
+        for (size_t d = 0; d < 3; d++) {
+            r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+            vals[d] = lo + (int64_t)(r % (uint64_t)(hi - lo + 1));
+            if (want[d] && vals[d] % 2) mod = false;
+        }
+        int64_t got;
+        cr_assert(eq(int, sy_expr_eval_si(ctx, ge, 3, syms, vals, &got), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+        cr_assert(eq(i64, got, mod ? 1 : 0), "b=%lld h=%lld w=%lld", (long long)vals[0], (long long)vals[1], (long long)vals[2]);
+    }
+}
+
+Test(guards_violations, divisibility_without_a_mod_is_proved_by_residue_cases, .init = ctx_setup, .fini = ctx_teardown)
+{
+    static const struct {
+        const char *ops, *rel, *text, *dims, *fix;
+        bool want[3];
+    } cs[] = {
+        {/* h == 2*CeilDiv(h, 2): unet's skip Add of an upsampled half */
+         OP2("h1", "add", R("s1"), "1") OP2("c", "floordiv", R("h1"), "2") OP2("c2", "mul", R("c"), "2") OP2("e", "eq", R("c2"), R("s1")),
+         "e", "x.size()[1] == 2*CeilDiv(x.size()[1], 2)", "h",
+         "h must be a multiple of 2 (the guard holds exactly then): no Dim range expresses this; make h static, or declare it a "
+         "multiple (h = 2*Dim('h_k')) where the model allows it",
+         {false, true, false}},
+        {/* h == 2*FloorDiv(h, 2) */
+         OP2("c", "floordiv", R("s1"), "2") OP2("c2", "mul", R("c"), "2") OP2("e", "eq", R("c2"), R("s1")), "e",
+         "x.size()[1] == 2*FloorDiv(x.size()[1], 2)", "h",
+         "h must be a multiple of 2 (the guard holds exactly then): no Dim range expresses this; make h static, or declare it a "
+         "multiple (h = 2*Dim('h_k')) where the model allows it",
+         {false, true, false}},
+        {/* FloorDiv(w, 2) == CeilDiv(w, 2): focus's two strided slices concatenated */
+         OP2("f", "floordiv", R("s2"), "2") OP2("w1", "add", R("s2"), "1") OP2("c", "floordiv", R("w1"), "2")
+             OP2("e", "eq", R("f"), R("c")),
+         "e", "FloorDiv(x.size()[2], 2) == CeilDiv(x.size()[2], 2)", "w",
+         "w must be a multiple of 2 (the guard holds exactly then): no Dim range expresses this; make w static, or declare it a "
+         "multiple (w = 2*Dim('w_k')) where the model allows it",
+         {false, false, true}},
+        {/* b*h*w == 4*b*FloorDiv(h, 2)*FloorDiv(w, 2): a Reshape to [b, 4, h/2, w/2]; b cancels, b >= 1 */
+         OP2("p", "mul", R("s0"), R("s1")) OP2("p2", "mul", R("p"), R("s2")) OP2("fh", "floordiv", R("s1"), "2")
+             OP2("fw", "floordiv", R("s2"), "2") OP2("q", "mul", R("fh"), R("fw")) OP2("q2", "mul", R("q"), R("s0"))
+                 OP2("q4", "mul", R("q2"), "4") OP2("e", "eq", R("p2"), R("q4")),
+         "e", "x.size()[0]*x.size()[1]*x.size()[2] == 4*x.size()[0]*FloorDiv(x.size()[1], 2)*FloorDiv(x.size()[2], 2)",
+         "h and w",
+         "h must be a multiple of 2 and w a multiple of 2 (the guard holds exactly then): no Dim range expresses this; make h and "
+         "w static, or declare each a multiple (h = 2*Dim('h_k'), w = 2*Dim('w_k')) where the model allows it",
+         {false, true, true}},
+    };
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        sy_graph *g;
+        sy_gset *gs = traced_text(div_graph(cs[i].ops, cs[i].rel), "x=0:b@1..64,1:h@1..512,2:w@1..512", &g);
+        cr_assert(eq(sz, sy_gset_nviolations(gs), 1), "case %zu", i);
+        const sy_gset_violation *v = sy_gset_violation_at(gs, 0);
+        cr_assert(eq(str, (char *)sy_gset_at(gs, v->guard)->text, (char *)cs[i].text), "case %zu", i);
+        cr_assert(eq(int, v->kind, SY_VIOL_DIVISIBILITY), "case %zu: %s", i, sy_violation_kind_name(v->kind));
+        cr_assert(eq(str, (char *)v->dims, (char *)cs[i].dims));
+        cr_assert(eq(str, (char *)v->fix, (char *)cs[i].fix));
+        div_agrees_with_mod(gs, v, cs[i].want, 1, 64);
+        sy_gset_free(gs);
+        if (i == 3) {
+            /* b may be 0: then b*h*w == 4*b*... holds at odd h too, no divisibility is proved */
+            gs = traced_set(g, "x=0:b@0..64,1:h@1..512,2:w@1..512");
+            cr_assert(eq(sz, sy_gset_nviolations(gs), 1));
+            cr_assert(eq(int, sy_gset_violation_at(gs, 0)->kind, SY_VIOL_FUNCTION));
+            sy_gset_free(gs);
+        }
+        sy_graph_free(g);
+    }
+    /* h == 4*FloorDiv(h, 4) + 2 (true at the example h = 6): Mod(h, 4) == 2, not a multiple: stays a function of h */
+    sy_graph *g;
+    sy_gset *gs = traced_text(div_graph(OP2("c", "floordiv", R("s1"), "4") OP2("c2", "mul", R("c"), "4")
+                                            OP2("c3", "add", R("c2"), "2") OP2("e", "eq", R("c3"), R("s1")),
+                                        "e"),
+                              "x=0:b@1..64,1:h@1..512,2:w@1..512", &g);
+    cr_assert(eq(sz, sy_gset_nviolations(gs), 1));
+    cr_assert(eq(int, sy_gset_violation_at(gs, 0)->kind, SY_VIOL_FUNCTION), "%s",
+              sy_violation_kind_name(sy_gset_violation_at(gs, 0)->kind));
+    sy_gset_free(gs);
+    sy_graph_free(g);
+}
