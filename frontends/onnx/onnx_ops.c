@@ -43,6 +43,7 @@ static const sy_tensor *T(ox_call *c, size_t k) { return k < c->nin && c->in[k] 
 static int has(ox_call *c, size_t k) { return k < c->nin && c->in[k]; }
 
 static const char *show(ox_call *c, const sy_expr *e);
+static sy_status set_bounds(ox_call *c, size_t k, const sy_expr *lo, const sy_expr *hi);
 
 /* ONNX dims and shape tensors are int64: a constant past int64 is an error (the
  * runtime's int64 arithmetic would wrap) */
@@ -526,8 +527,31 @@ static int first_elem(ox_call *c)
 }
 
 /* Add-14, Sub-14, Mul-14, Div-14, Pow-15, Mod-13, PRelu-16, BitShift-11, Max-13, Min-13, Sum-13, Mean-13 */
-static sy_status op_add(ox_call *c) { return elementwise(c, first_elem(c), f_add); }
-static sy_status op_sub(ox_call *c) { return elementwise(c, first_elem(c), f_sub); }
+/* element bounds through Add / Sub of one held integer (position ids: Range(0, n) + offset) */
+static sy_status shift_bounds(ox_call *c, int sub)
+{
+    if (!c->nout || c->out[0].iv || !ox_is_int(c->out[0].elem)) return SY_OK;
+    for (size_t k = 0; k < 2; k++) {
+        size_t n;
+        const sy_expr **v;
+        if (!c->in[k]->eb || (sub && k)) continue;
+        if (!has(c, 1 - k) || !(v = vals(c, 1 - k, &n)) || n != 1 || is_b(v[0])) continue;
+        const sy_expr *const *eb = c->in[k]->eb;
+        if (sub) return set_bounds(c, 0, sy_expr_sub(c->ctx, eb[0], v[0]), sy_expr_sub(c->ctx, eb[1], v[0]));
+        return set_bounds(c, 0, sy_expr_add(c->ctx, eb[0], v[0]), sy_expr_add(c->ctx, eb[1], v[0]));
+    }
+    return SY_OK;
+}
+static sy_status op_add(ox_call *c)
+{
+    TRY(elementwise(c, first_elem(c), f_add));
+    return shift_bounds(c, 0);
+}
+static sy_status op_sub(ox_call *c)
+{
+    TRY(elementwise(c, first_elem(c), f_sub));
+    return shift_bounds(c, 1);
+}
 static sy_status op_mul(ox_call *c) { return elementwise(c, first_elem(c), f_mul); }
 static sy_status op_div(ox_call *c) { return elementwise(c, first_elem(c), f_div); }
 static sy_status op_mod(ox_call *c) { return elementwise(c, first_elem(c), f_mod); }
@@ -1319,6 +1343,67 @@ static sy_status op_slice(ox_call *c)
     return pick_vals(c, 0, c->in[0], total, src);
 }
 
+/* Element bounds of input k: lo <= every element <= hi. Its eb, or the Min and Max of its held
+ * integer values; 0 when neither is known (data, or values the trace dropped) */
+static int elem_bounds(ox_call *c, size_t k, const sy_expr **lo, const sy_expr **hi)
+{
+    if (!has(c, k) || !ox_is_int(c->in[k]->elem)) return 0;
+    const ox_val *v = c->in[k];
+    if (v->eb) {
+        *lo = v->eb[0], *hi = v->eb[1];
+        return 1;
+    }
+    size_t n;
+    const sy_expr **iv = vals(c, k, &n);
+    if (!iv || !n) return 0;
+    for (size_t i = 0; i < n; i++)
+        if (is_b(iv[i])) return 0;
+    *lo = sy_expr_min_n(c->ctx, n, iv);
+    *hi = sy_expr_max_n(c->ctx, n, iv);
+    if (*lo && *hi) return 1;
+    sy_ctx_reset_error(c->ctx);
+    return 0;
+}
+static sy_status set_bounds(ox_call *c, size_t k, const sy_expr *lo, const sy_expr *hi)
+{
+    CHK(lo && hi);
+    const sy_expr **eb = ox_alloc(c, 2 * sizeof *eb);
+    CHK(eb);
+    eb[0] = lo, eb[1] = hi;
+    c->out[k].eb = eb;
+    return SY_OK;
+}
+
+sy_status ox_keep_bounds(ox_call *c, const ox_op *op)
+{
+    if (!op->keep || !c->nout || c->out[0].iv || c->out[0].fv || c->out[0].kv || c->out[0].eb || !c->out[0].t) return SY_OK;
+    int oe = c->out[0].elem;
+    if (!has(c, 0) || !ox_is_int(oe) || (oe != c->in[0]->elem && oe != OX_INT64)) return SY_OK;
+    if (!c->in[0]->eb && !c->in[0]->iv && !c->in[0]->kv) return SY_OK; /* nothing known: no work */
+    const sy_expr *lo, *hi;
+    if (!elem_bounds(c, 0, &lo, &hi)) return SY_OK;
+    if (c->in[0]->eb) {
+        c->out[0].eb = c->in[0]->eb;
+        return SY_OK;
+    }
+    return set_bounds(c, 0, lo, hi);
+}
+
+/* Indices of input k index a dim of size D: each must be in [-D, D) (Gather-13, GatherElements-13:
+ * "out-of-bounds index values" are an error; onnxruntime and PyTorch's index_select / embedding
+ * raise). Held values are checked one by one (op_gather); otherwise their element bounds, when
+ * known, must be: an empty indices tensor reads nothing. Unknown bounds (indices read from data)
+ * are the runtime's check, as PyTorch's data-dependent asserts. */
+static sy_status index_bounds(ox_call *c, size_t k, const sy_expr *D, const char *what)
+{
+    const sy_expr *lo, *hi;
+    if (!elem_bounds(c, k, &lo, &hi)) return SY_OK;
+    sy_ctx *x = c->ctx;
+    const sy_expr *in = sy_expr_and(x, sy_expr_ge(x, lo, sy_expr_neg(x, D)), sy_expr_lt(x, hi, D));
+    const sy_expr *empty = sy_expr_eq(x, numel(c, T(c, k)), K(c, 0));
+    return require(c, sy_expr_or(x, empty, in), "%s: every index in [-dim, dim)", what);
+}
+
 /* Gather-13: data.shape[:axis] + indices.shape + data.shape[axis+1:]; constant indices must be in [-dim, dim) */
 static sy_status op_gather(ox_call *c)
 {
@@ -1336,8 +1421,8 @@ static sy_status op_gather(ox_call *c)
     TRY(set_out(c, 0, c->in[0]->elem, r, d));
     size_t ni;
     const sy_expr **iv = vals(c, 1, &ni);
-    if (!iv) return SY_OK;
     const sy_expr *D = x->sizes[ax];
+    if (!iv) return index_bounds(c, 1, D, "Gather");
     const sy_expr **norm = ox_alloc(c, (ni ? ni : 1) * sizeof *norm);
     CHK(norm);
     for (size_t i = 0; i < ni; i++) {
@@ -1371,6 +1456,11 @@ static sy_status op_gather(ox_call *c)
 static sy_status op_gatherelements(ox_call *c)
 {
     if (T(c, 0)->ndim != T(c, 1)->ndim) return ox_err(c, SY_EINVAL, "data and indices must have the same rank");
+    int64_t a;
+    TRY(ox_attr_int(c, "axis", 0, &a));
+    size_t ax;
+    TRY(norm_axis(c, a, T(c, 0)->ndim, &ax));
+    TRY(index_bounds(c, 1, T(c, 0)->sizes[ax], "GatherElements"));
     return set_out(c, 0, c->in[0]->elem, T(c, 1)->ndim, T(c, 1)->sizes);
 }
 
@@ -1481,7 +1571,11 @@ static sy_status op_range(ox_call *c)
         return set_vals(c, 0, (size_t)len, v);
     }
     sy_ctx_reset_error(c->ctx);
-    return SY_OK;
+    if (!ox_is_int(elem)) return SY_OK;
+    /* not held: the first element s and the last s + (d-1)*delta bound them all (vacuous when d = 0,
+     * which index_bounds allows for) */
+    const sy_expr *last = sy_expr_add(c->ctx, s[0], sy_expr_mul_si(c->ctx, sy_expr_add_si(c->ctx, d, -1), delta));
+    return delta > 0 ? set_bounds(c, 0, s[0], last) : set_bounds(c, 0, last, s[0]);
 }
 
 /* d + p, the padded dim. torch's F.pad up to a multiple of m pads Mod(m - Mod(d, m), m), which the
@@ -2329,145 +2423,145 @@ static sy_status op_loop(ox_call *c)
 /* ------------------------------------------------------------------ the table */
 
 static const ox_op ops[] = {
-    {"Abs", op_abs, 1, 1, 0},
-    {"Acos", op_unary, 1, 1, 0},
-    {"Acosh", op_unary, 1, 1, 0},
-    {"Add", op_add, 2, 2, 0},
-    {"And", op_and, 2, 2, 0},
-    {"ArgMax", op_argreduce, 1, 1, 0},
-    {"ArgMin", op_argreduce, 1, 1, 0},
-    {"Asin", op_unary, 1, 1, 0},
-    {"Asinh", op_unary, 1, 1, 0},
-    {"Atan", op_unary, 1, 1, 0},
-    {"Atanh", op_unary, 1, 1, 0},
-    {"AveragePool", op_pool, 1, 1, 0},
-    {"BatchNormalization", op_batchnorm, 5, 5, 0},
-    {"BitShift", op_bcast, 2, 2, 0},
-    {"BitwiseAnd", op_bcast, 2, 2, 0},
-    {"BitwiseNot", op_unary, 1, 1, 0},
-    {"BitwiseOr", op_bcast, 2, 2, 0},
-    {"BitwiseXor", op_bcast, 2, 2, 0},
-    {"Cast", op_cast, 1, 1, 0},
-    {"CastLike", op_cast, 2, 2, 0},
-    {"Ceil", op_floor, 1, 1, 0},
-    {"Celu", op_unary, 1, 1, 0},
-    {"Clip", op_clip, 1, 3, 0},
-    {"Concat", op_concat, 1, -1, 0},
-    {"Constant", op_constant, 0, 0, 0},
-    {"ConstantOfShape", op_constantofshape, 1, 1, 0},
-    {"Conv", op_conv, 2, 3, 0},
-    {"ConvTranspose", op_convtranspose, 2, 3, 0},
-    {"Cos", op_unary, 1, 1, 0},
-    {"Cosh", op_unary, 1, 1, 0},
-    {"CumSum", op_unary, 2, 2, 0},
-    {"DepthToSpace", op_depthtospace, 1, 1, 0},
-    {"Div", op_div, 2, 2, 0},
-    {"Dropout", op_dropout, 1, 3, 0},
-    {"Einsum", op_einsum, 1, -1, 0},
-    {"Elu", op_unary, 1, 1, 0},
-    {"Equal", op_equal, 2, 2, 0},
-    {"Erf", op_unary, 1, 1, 0},
-    {"Exp", op_unary, 1, 1, 0},
-    {"Expand", op_expand, 2, 2, 0},
-    {"EyeLike", op_unary, 1, 1, 0},
-    {"Flatten", op_flatten, 1, 1, 0},
-    {"Floor", op_floor, 1, 1, 0},
-    {"GRU", op_rnn, 3, 6, 0},
-    {"Gather", op_gather, 2, 2, 0},
-    {"GatherElements", op_gatherelements, 2, 2, 0},
-    {"GatherND", op_gathernd, 2, 2, 0},
-    {"Gemm", op_gemm, 2, 3, 0},
-    {"GlobalAveragePool", op_globalpool, 1, 1, 0},
-    {"GlobalLpPool", op_globalpool, 1, 1, 0},
-    {"GlobalMaxPool", op_globalpool, 1, 1, 0},
-    {"Greater", op_greater, 2, 2, 0},
-    {"GreaterOrEqual", op_greatereq, 2, 2, 0},
-    {"GroupNormalization", op_groupnorm, 3, 3, 0},
-    {"HardSigmoid", op_unary, 1, 1, 0},
-    {"HardSwish", op_unary, 1, 1, 0},
-    {"Hardmax", op_softmax, 1, 1, 0},
-    {"Identity", op_identity, 1, 1, 0},
-    {"If", op_if, 1, 1, 0},
-    {"InstanceNormalization", op_instancenorm, 3, 3, 0},
-    {"IsInf", op_bool_bcast, 1, 1, 0},
-    {"IsNaN", op_bool_bcast, 1, 1, 0},
-    {"LRN", op_unary, 1, 1, 0},
-    {"LSTM", op_rnn, 3, 8, 0},
-    {"LayerNormalization", op_layernorm, 2, 3, 0},
-    {"LeakyRelu", op_unary, 1, 1, 0},
-    {"Less", op_less, 2, 2, 0},
-    {"LessOrEqual", op_lesseq, 2, 2, 0},
-    {"Log", op_unary, 1, 1, 0},
-    {"LogSoftmax", op_softmax, 1, 1, 0},
-    {"Loop", op_loop, 0, -1, 0},
-    {"LpNormalization", op_unary, 1, 1, 0},
-    {"LpPool", op_pool, 1, 1, 0},
-    {"MatMul", op_matmul, 2, 2, 0},
-    {"Max", op_max, 1, -1, 0},
-    {"MaxPool", op_pool, 1, 1, 0},
-    {"Mean", op_bcast, 1, -1, 0},
-    {"Min", op_min, 1, -1, 0},
-    {"Mish", op_unary, 1, 1, 0},
-    {"Mod", op_mod, 2, 2, 0},
-    {"Mul", op_mul, 2, 2, 0},
-    {"Neg", op_neg, 1, 1, 0},
-    {"NonZero", op_nonzero, 1, 1, 0},
-    {"Not", op_not, 1, 1, 0},
-    {"OneHot", op_onehot, 3, 3, 0},
-    {"Or", op_or, 2, 2, 0},
-    {"PRelu", op_bcast, 2, 2, 0},
-    {"Pad", op_pad, 1, 4, 0},
-    {"Pow", op_pow, 2, 2, 0},
-    {"RNN", op_rnn, 3, 6, 0},
-    {"Range", op_range, 3, 3, 0},
-    {"Reciprocal", op_unary, 1, 1, 0},
-    {"ReduceL1", op_reduce, 1, 2, 0},
-    {"ReduceL2", op_reduce, 1, 2, 0},
-    {"ReduceLogSum", op_reduce, 1, 2, 0},
-    {"ReduceLogSumExp", op_reduce, 1, 2, 0},
-    {"ReduceMax", op_reduce, 1, 2, 0},
-    {"ReduceMean", op_reduce, 1, 2, 0},
-    {"ReduceMin", op_reduce, 1, 2, 0},
-    {"ReduceProd", op_reduce, 1, 2, 0},
-    {"ReduceSum", op_reduce, 1, 2, 0},
-    {"ReduceSumSquare", op_reduce, 1, 2, 0},
-    {"Relu", op_relu, 1, 1, 0},
-    {"Reshape", op_reshape, 2, 2, 0},
-    {"Resize", op_resize, 1, 4, 0},
-    {"Round", op_floor, 1, 1, 0},
-    {"Scan", op_loop, 0, -1, 0},
-    {"Scatter", op_scatter, 3, 3, 0},
-    {"ScatterElements", op_scatter, 3, 3, 0},
-    {"ScatterND", op_scatter, 3, 3, 0},
-    {"Selu", op_unary, 1, 1, 0},
-    {"Shape", op_shape, 1, 1, 0},
-    {"Shrink", op_unary, 1, 1, 0},
-    {"Sigmoid", op_unary, 1, 1, 0},
-    {"Sign", op_unary, 1, 1, 0},
-    {"Sin", op_unary, 1, 1, 0},
-    {"Sinh", op_unary, 1, 1, 0},
-    {"Size", op_size, 1, 1, 0},
-    {"Slice", op_slice, 1, 5, 0x6u}, /* starts and ends: INT64_MAX/INT64_MIN read as int64 */
-    {"Softmax", op_softmax, 1, 1, 0},
-    {"Softplus", op_unary, 1, 1, 0},
-    {"Softsign", op_unary, 1, 1, 0},
-    {"SpaceToDepth", op_depthtospace, 1, 1, 0},
-    {"Split", op_split, 1, 2, 0},
-    {"Sqrt", op_unary, 1, 1, 0},
-    {"Squeeze", op_squeeze, 1, 2, 0},
-    {"Sub", op_sub, 2, 2, 0},
-    {"Sum", op_sum, 1, -1, 0},
-    {"Tan", op_unary, 1, 1, 0},
-    {"Tanh", op_unary, 1, 1, 0},
-    {"ThresholdedRelu", op_unary, 1, 1, 0},
-    {"Tile", op_tile, 2, 2, 0},
-    {"TopK", op_topk, 2, 2, 0},
-    {"Transpose", op_transpose, 1, 1, 0},
-    {"Trilu", op_unary, 1, 2, 0},
-    {"Unsqueeze", op_unsqueeze, 1, 2, 0},
-    {"Upsample", op_resize, 1, 2, 0},
-    {"Where", op_where, 3, 3, 0},
-    {"Xor", op_xor, 2, 2, 0},
+    {"Abs", op_abs, 1, 1, 0, 0},
+    {"Acos", op_unary, 1, 1, 0, 0},
+    {"Acosh", op_unary, 1, 1, 0, 0},
+    {"Add", op_add, 2, 2, 0, 0},
+    {"And", op_and, 2, 2, 0, 0},
+    {"ArgMax", op_argreduce, 1, 1, 0, 0},
+    {"ArgMin", op_argreduce, 1, 1, 0, 0},
+    {"Asin", op_unary, 1, 1, 0, 0},
+    {"Asinh", op_unary, 1, 1, 0, 0},
+    {"Atan", op_unary, 1, 1, 0, 0},
+    {"Atanh", op_unary, 1, 1, 0, 0},
+    {"AveragePool", op_pool, 1, 1, 0, 0},
+    {"BatchNormalization", op_batchnorm, 5, 5, 0, 0},
+    {"BitShift", op_bcast, 2, 2, 0, 0},
+    {"BitwiseAnd", op_bcast, 2, 2, 0, 0},
+    {"BitwiseNot", op_unary, 1, 1, 0, 0},
+    {"BitwiseOr", op_bcast, 2, 2, 0, 0},
+    {"BitwiseXor", op_bcast, 2, 2, 0, 0},
+    {"Cast", op_cast, 1, 1, 0, 1},
+    {"CastLike", op_cast, 2, 2, 0, 1},
+    {"Ceil", op_floor, 1, 1, 0, 0},
+    {"Celu", op_unary, 1, 1, 0, 0},
+    {"Clip", op_clip, 1, 3, 0, 0},
+    {"Concat", op_concat, 1, -1, 0, 0},
+    {"Constant", op_constant, 0, 0, 0, 0},
+    {"ConstantOfShape", op_constantofshape, 1, 1, 0, 0},
+    {"Conv", op_conv, 2, 3, 0, 0},
+    {"ConvTranspose", op_convtranspose, 2, 3, 0, 0},
+    {"Cos", op_unary, 1, 1, 0, 0},
+    {"Cosh", op_unary, 1, 1, 0, 0},
+    {"CumSum", op_unary, 2, 2, 0, 0},
+    {"DepthToSpace", op_depthtospace, 1, 1, 0, 0},
+    {"Div", op_div, 2, 2, 0, 0},
+    {"Dropout", op_dropout, 1, 3, 0, 1},
+    {"Einsum", op_einsum, 1, -1, 0, 0},
+    {"Elu", op_unary, 1, 1, 0, 0},
+    {"Equal", op_equal, 2, 2, 0, 0},
+    {"Erf", op_unary, 1, 1, 0, 0},
+    {"Exp", op_unary, 1, 1, 0, 0},
+    {"Expand", op_expand, 2, 2, 0, 1},
+    {"EyeLike", op_unary, 1, 1, 0, 0},
+    {"Flatten", op_flatten, 1, 1, 0, 1},
+    {"Floor", op_floor, 1, 1, 0, 0},
+    {"GRU", op_rnn, 3, 6, 0, 0},
+    {"Gather", op_gather, 2, 2, 0, 1},
+    {"GatherElements", op_gatherelements, 2, 2, 0, 0},
+    {"GatherND", op_gathernd, 2, 2, 0, 0},
+    {"Gemm", op_gemm, 2, 3, 0, 0},
+    {"GlobalAveragePool", op_globalpool, 1, 1, 0, 0},
+    {"GlobalLpPool", op_globalpool, 1, 1, 0, 0},
+    {"GlobalMaxPool", op_globalpool, 1, 1, 0, 0},
+    {"Greater", op_greater, 2, 2, 0, 0},
+    {"GreaterOrEqual", op_greatereq, 2, 2, 0, 0},
+    {"GroupNormalization", op_groupnorm, 3, 3, 0, 0},
+    {"HardSigmoid", op_unary, 1, 1, 0, 0},
+    {"HardSwish", op_unary, 1, 1, 0, 0},
+    {"Hardmax", op_softmax, 1, 1, 0, 0},
+    {"Identity", op_identity, 1, 1, 0, 1},
+    {"If", op_if, 1, 1, 0, 0},
+    {"InstanceNormalization", op_instancenorm, 3, 3, 0, 0},
+    {"IsInf", op_bool_bcast, 1, 1, 0, 0},
+    {"IsNaN", op_bool_bcast, 1, 1, 0, 0},
+    {"LRN", op_unary, 1, 1, 0, 0},
+    {"LSTM", op_rnn, 3, 8, 0, 0},
+    {"LayerNormalization", op_layernorm, 2, 3, 0, 0},
+    {"LeakyRelu", op_unary, 1, 1, 0, 0},
+    {"Less", op_less, 2, 2, 0, 0},
+    {"LessOrEqual", op_lesseq, 2, 2, 0, 0},
+    {"Log", op_unary, 1, 1, 0, 0},
+    {"LogSoftmax", op_softmax, 1, 1, 0, 0},
+    {"Loop", op_loop, 0, -1, 0, 0},
+    {"LpNormalization", op_unary, 1, 1, 0, 0},
+    {"LpPool", op_pool, 1, 1, 0, 0},
+    {"MatMul", op_matmul, 2, 2, 0, 0},
+    {"Max", op_max, 1, -1, 0, 0},
+    {"MaxPool", op_pool, 1, 1, 0, 0},
+    {"Mean", op_bcast, 1, -1, 0, 0},
+    {"Min", op_min, 1, -1, 0, 0},
+    {"Mish", op_unary, 1, 1, 0, 0},
+    {"Mod", op_mod, 2, 2, 0, 0},
+    {"Mul", op_mul, 2, 2, 0, 0},
+    {"Neg", op_neg, 1, 1, 0, 0},
+    {"NonZero", op_nonzero, 1, 1, 0, 0},
+    {"Not", op_not, 1, 1, 0, 0},
+    {"OneHot", op_onehot, 3, 3, 0, 0},
+    {"Or", op_or, 2, 2, 0, 0},
+    {"PRelu", op_bcast, 2, 2, 0, 0},
+    {"Pad", op_pad, 1, 4, 0, 0},
+    {"Pow", op_pow, 2, 2, 0, 0},
+    {"RNN", op_rnn, 3, 6, 0, 0},
+    {"Range", op_range, 3, 3, 0, 0},
+    {"Reciprocal", op_unary, 1, 1, 0, 0},
+    {"ReduceL1", op_reduce, 1, 2, 0, 0},
+    {"ReduceL2", op_reduce, 1, 2, 0, 0},
+    {"ReduceLogSum", op_reduce, 1, 2, 0, 0},
+    {"ReduceLogSumExp", op_reduce, 1, 2, 0, 0},
+    {"ReduceMax", op_reduce, 1, 2, 0, 0},
+    {"ReduceMean", op_reduce, 1, 2, 0, 0},
+    {"ReduceMin", op_reduce, 1, 2, 0, 0},
+    {"ReduceProd", op_reduce, 1, 2, 0, 0},
+    {"ReduceSum", op_reduce, 1, 2, 0, 0},
+    {"ReduceSumSquare", op_reduce, 1, 2, 0, 0},
+    {"Relu", op_relu, 1, 1, 0, 0},
+    {"Reshape", op_reshape, 2, 2, 0, 1},
+    {"Resize", op_resize, 1, 4, 0, 0},
+    {"Round", op_floor, 1, 1, 0, 0},
+    {"Scan", op_loop, 0, -1, 0, 0},
+    {"Scatter", op_scatter, 3, 3, 0, 0},
+    {"ScatterElements", op_scatter, 3, 3, 0, 0},
+    {"ScatterND", op_scatter, 3, 3, 0, 0},
+    {"Selu", op_unary, 1, 1, 0, 0},
+    {"Shape", op_shape, 1, 1, 0, 0},
+    {"Shrink", op_unary, 1, 1, 0, 0},
+    {"Sigmoid", op_unary, 1, 1, 0, 0},
+    {"Sign", op_unary, 1, 1, 0, 0},
+    {"Sin", op_unary, 1, 1, 0, 0},
+    {"Sinh", op_unary, 1, 1, 0, 0},
+    {"Size", op_size, 1, 1, 0, 0},
+    {"Slice", op_slice, 1, 5, 0x6u, 1}, /* starts and ends: INT64_MAX/INT64_MIN read as int64 */
+    {"Softmax", op_softmax, 1, 1, 0, 0},
+    {"Softplus", op_unary, 1, 1, 0, 0},
+    {"Softsign", op_unary, 1, 1, 0, 0},
+    {"SpaceToDepth", op_depthtospace, 1, 1, 0, 0},
+    {"Split", op_split, 1, 2, 0, 0},
+    {"Sqrt", op_unary, 1, 1, 0, 0},
+    {"Squeeze", op_squeeze, 1, 2, 0, 1},
+    {"Sub", op_sub, 2, 2, 0, 0},
+    {"Sum", op_sum, 1, -1, 0, 0},
+    {"Tan", op_unary, 1, 1, 0, 0},
+    {"Tanh", op_unary, 1, 1, 0, 0},
+    {"ThresholdedRelu", op_unary, 1, 1, 0, 0},
+    {"Tile", op_tile, 2, 2, 0, 1},
+    {"TopK", op_topk, 2, 2, 0, 0},
+    {"Transpose", op_transpose, 1, 1, 0, 1},
+    {"Trilu", op_unary, 1, 2, 0, 0},
+    {"Unsqueeze", op_unsqueeze, 1, 2, 0, 1},
+    {"Upsample", op_resize, 1, 2, 0, 0},
+    {"Where", op_where, 3, 3, 0, 0},
+    {"Xor", op_xor, 2, 2, 0, 0},
 };
 
 static int cmp_op(const void *a, const void *b) { return strcmp((const char *)a, ((const ox_op *)b)->name); }

@@ -286,6 +286,45 @@ rg = [N("Shape", ["x"], ["s"]), N("Gather", ["s", "i2"], ["h0"]), N("Div", ["h0"
       N("Add", ["hd", "hm"], ["lim"]), N("Range", ["z", "lim", "one"], ["y"])]
 case("range_div_mod", model(rg, X4, [i64("i2", 2), i64("k", 3), i64("k5", 5), i64("z", 0), i64("one", 1)]), [224 // 3 + 224 % 5], env, E,
      text=["FloorDiv(h, 3) + Mod(h, 5)"])
+# Gather with indices computed from sizes whose values are not held (Range of a symbolic length): the
+# element bounds (first and last element of the Range, through Add/Sub of a constant, Unsqueeze and Cast)
+# must be in [-dim, dim) (Gather-13: out-of-bounds indices are an error; torch's embedding raises
+# IndexError). A 50-row positional table looked up with arange(s) needs s <= 50; torch, CPU:
+# F.embedding(torch.arange(51), torch.zeros(50, 16)) raises, arange(50) runs.
+X2 = [("x", ["n", "s"])]
+POS = f32("pos", np.zeros((50, 16)))
+
+
+def pos_ids(extra, start="z", limit="s1", delta="one"):
+    return [N("Shape", ["x"], ["sh"]), N("Gather", ["sh", "i1"], ["s1"]), N("Sub", ["s1", "one"], ["sm1"]),
+            N("Range", [start, limit, delta], ["r"])] + extra
+
+
+POSI = [i64("i1", 1), i64("z", 0), i64("one", 1), i64("m1", -1), i64("five", 5), i64("ax0", [0])]
+for nm, nodes, lim, ids in [
+        ("gather_range", pos_ids([N("Unsqueeze", ["r", "ax0"], ["ids"])]), 50, lambda s_: torch.arange(s_)[None]),
+        ("gather_range_add", pos_ids([N("Add", ["r", "five"], ["ra"]), N("Cast", ["ra"], ["ids"], to=TP.INT64)]), 45,
+         lambda s_: torch.arange(s_) + 5),
+        ("gather_range_rev", pos_ids([N("Identity", ["r"], ["ids"])], start="sm1", limit="m1", delta="m1"), 50,
+         lambda s_: torch.arange(s_ - 1, -1, -1))]:
+    m = model(nodes + [N("Gather", ["pos", "ids"], ["y"], name="g")], X2, [POS] + POSI)
+    for s_ in (10, lim, lim + 1, 60):
+        try:
+            F.embedding(ids(s_), torch.zeros(50, 16))
+            ok = True
+        except IndexError:
+            ok = False
+        if not ok:
+            bad("%s_s%d" % (nm, s_), m, "node 'g' (Gather): Gather: every index in [-dim, dim)", ["--example", "x=2,%d" % s_])
+            continue
+        j = case("%s_s%d" % (nm, s_), m, None, None, ["--example", "x=2,%d" % s_])
+        if j is not None and [g["guard"] for g in j["guards"] if g["kind"] not in ("tensor_match",)] != ["2 <= s", "s <= %d" % lim]:
+            fails.append("%s at s = %d: guards %s, expected 2 <= s, s <= %d" % (nm, s_, [g["guard"] for g in j["guards"]], lim))
+# indices read from data are the runtime's check: no guard
+j = case("gather_data_ids", model([N("Gather", ["pos", "i_t"], ["y"])], [("i_t", ["n", "s"])], [POS]), None, None,
+         ["--example", "i_t=2,60"])
+if j is not None and [g for g in j["guards"] if g["kind"] not in ("tensor_match", "range")]:
+    fails.append("gather_data_ids: guards %s" % [g["guard"] for g in j["guards"]])
 rp = [N("Shape", ["x"], ["s"]), N("ReduceProd", ["s"], ["p"], keepdims=1), N("Cast", ["p"], ["pc"], to=TP.INT64), N("Reshape", ["x", "pc"], ["y"])]
 case("reduceprod_shape", model(rp, X4, opset=13), [2 * 3 * 224 * 200], env, E)
 case("tile", model([N("Tile", ["x", "r"], ["y"])], X4, [i64("r", [1, 2, 1, 3])]), [2, 6, 224, 600], env, E)
