@@ -700,11 +700,12 @@ static void sk_printf(sink *k, const char *fmt, ...)
     sk_put(k, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
-/* A string from the program, control bytes escaped (one line stays one line). */
-static void sk_text(sink *k, const char *s)
+/* A string from the program (its first n bytes, or up to its NUL), control bytes escaped (one line
+ * stays one line; sy_bc_escape). */
+static void sk_textn(sink *k, const char *s, size_t n)
 {
-    const char *run = s;
-    for (; *s; s++) {
+    const char *run = s, *end = s + strnlen(s, n);
+    for (; s < end; s++) {
         unsigned char c = (unsigned char)*s;
         if (c >= 0x20 && c != 0x7F && c != '\\') continue;
         sk_put(k, run, (size_t)(s - run));
@@ -714,6 +715,8 @@ static void sk_text(sink *k, const char *s)
     }
     sk_put(k, run, (size_t)(s - run));
 }
+
+static void sk_text(sink *k, const char *s) { sk_textn(k, s, SIZE_MAX); }
 
 static void sk_const(sink *k, const sy_bc_program *p, uint32_t i)
 {
@@ -844,6 +847,22 @@ static sy_status put_strbuf(void *ud, const char *s, size_t n)
     b->len += n;
     b->p[b->len] = 0;
     return SY_OK;
+}
+
+char *sy_bc_escape(sy_ctx *ctx, const char *s, size_t n)
+{
+    if (!ctx) return NULL;
+    strbuf b = {ctx, NULL, 0, 0};
+    sink k = {put_strbuf, &b, SY_OK};
+    sk_textn(&k, s ? s : "?", n);
+    char *r = k.st ? NULL : sy_alloc(ctx, b.len + 1); /* exactly strlen + 1 bytes, as sy_str_free releases it */
+    if (r) {
+        if (b.len) memcpy(r, b.p, b.len);
+        r[b.len] = 0;
+    }
+    if (b.p) sy_dealloc(ctx, b.p, b.cap);
+    if (!r) sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    return r;
 }
 
 sy_status sy_bc_disassemble_str(const sy_bc_program *p, char **text)

@@ -24,32 +24,6 @@ static int load_file(const char *cmd, sy_ctx *ctx, const char *path, sy_bc_progr
     return EX_OK;
 }
 
-/* A name or guard text from the file, as disasm shows it: a control byte, DEL or a
- * backslash is escaped (\xNN, \\), so a corrupt (CRC-valid) file cannot write
- * control sequences to the terminal. The first n bytes of s (all of it for
- * SIZE_MAX); NULL is "?". The caller frees the result (NULL when out of memory). */
-static char *shown(const char *s, size_t n)
-{
-    if (!s) s = "?";
-    size_t len = strnlen(s, n), k = 0;
-    char *o = malloc(4 * len + 1);
-    if (!o) return NULL;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '\\') {
-            o[k++] = '\\';
-            o[k++] = '\\';
-        } else if (c < 0x20 || c == 0x7F) {
-            snprintf(o + k, 5, "\\x%02x", c);
-            k += 4;
-        } else {
-            o[k++] = (char)c;
-        }
-    }
-    o[k] = 0;
-    return o;
-}
-
 static const struct option disasm_opts[] = {CLI_COMMON_OPTIONS, {0}};
 
 static int run_disasm(int argc, char **argv)
@@ -157,9 +131,9 @@ static void print_reject(const sy_bc_program *p, size_t failed, const char *t, c
             }
         }
     }
-    char *e = shown(t, SIZE_MAX);
+    char *e = sy_bc_escape(sy_bc_ctx(p), t, SIZE_MAX); /* a corrupt file writes no control bytes */
     printf("reject: guard %zu: %s failed\n", failed, e ? e : "?");
-    free(e);
+    sy_str_free(sy_bc_ctx(p), e);
 }
 
 static int run_check(int argc, char **argv)
@@ -197,17 +171,17 @@ static int run_check(int argc, char **argv)
         size_t namelen = 0, dim = 0;
         int kind = sy_gset_source_parse(src, &namelen, &dim);
         if (kind < 0) {
-            char *e = shown(src, SIZE_MAX);
+            char *e = sy_bc_escape(ctx, src, SIZE_MAX);
             rc = cli_input_error("%s: unsupported source '%s' in slot %zu (expected NAME.dim(), NAME.dtype, "
                                  "NAME.size()[I] or NAME.stride()[I])", cli_file_name(file), e ? e : "?", s);
-            free(e);
+            sy_str_free(ctx, e);
             break;
         }
         in_t *in = find_in(ins, nin, src, namelen);
         if (!in) {
-            char *e = shown(src, namelen);
+            char *e = sy_bc_escape(ctx, src, namelen);
             rc = cli_usage_error("check", "the guards read input '%s': give --sizes %s=...", e ? e : "?", e ? e : "?");
-            free(e);
+            sy_str_free(ctx, e);
             break;
         }
         if (kind == SY_SOURCE_DIM) vals[s] = (int64_t)in->rank;

@@ -322,6 +322,14 @@ SY_API sy_status sy_bc_disassemble(const sy_bc_program *p, sy_output *out);
  *  Thread safety: allocates through the program's context. */
 SY_API sy_status sy_bc_disassemble_str(const sy_bc_program *p, SY_GIVE char **text);
 
+/** @p s (its first @p n bytes, or up to its NUL: SIZE_MAX for all; NULL is "?") as the disassembly
+ *  shows a program's strings: control bytes and DEL as \xNN, a backslash as \\, the rest as is, so one
+ *  line stays one line and a corrupt (CRC-valid) file cannot write control sequences to a terminal.
+ *  @return GIVE: a new string, released with sy_str_free(ctx, r); NULL when @p ctx is NULL or out of
+ *  memory (SY_ENOMEM recorded in ctx).
+ *  Thread safety: allocates through @p ctx. */
+SY_API char *sy_bc_escape(sy_ctx *ctx, SY_NULL const char *s, size_t n);
+
 /* ------------------------------------------------------------------ accessors (all O(1), thread-safe) */
 
 /** The context of @p p (KEEP); NULL for NULL. */
