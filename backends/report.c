@@ -144,14 +144,23 @@ typedef struct {
     const sy_graph *graph;
     size_t ns, n;
     slotinfo *si;
+    /* indexes of analyze (issue 14: each was a scan of the guards or slots per dim, quadratic in
+     * the inputs: 1000 ONNX inputs rendered in 710M instructions) */
+    size_t *rd_at, *rd;        /* the guards reading slot s, ascending: rd[rd_at[s] .. rd_at[s + 1]) */
+    size_t *cl_at, *cl;        /* the slots of the class of root r, ascending: cl[cl_at[r] .. cl_at[r + 1]) */
+    long *cl_pin;              /* per root: the slot of the class's best pin (recorded first, then lowest), -1 */
+    slotinfo *cl_range;        /* per root: the class's bounds (has_lo, lo, has_hi, hi) */
+    const sy_input_dim **eds;  /* per slot: the first env input dim of its source, or NULL */
     sy_status st; /* sticky: an allocation failed while analysing */
 } model;
 
+/* the slot of source variable v (vars[i] is the symbol named by sources[i]:
+ * the text index finds it, the first slot of that text, as a scan would) */
 static long slot_of_var(const model *m, const sy_expr *v)
 {
-    for (size_t i = 0; i < m->ns; i++)
-        if (sy_gset_source_var(m->gs, i) == v) return (long)i;
-    return -1;
+    if (sy_expr_kind_of(v) != SY_EXPR_SYM) return -1;
+    long s = sy_gset_find_source(m->gs, sy_expr_sym_name(v));
+    return s >= 0 && sy_gset_source_var(m->gs, (size_t)s) == v ? s : -1;
 }
 
 /* d = c*v + c0 with one source variable v and c = +-1: *slot, *c, *c0 */
@@ -198,6 +207,90 @@ static size_t uf_find(slotinfo *si, size_t i)
 
 static int recorded(const sy_gset_guard *g) { return g->count > 0 || g->norigins > 0; }
 
+static void *zalloc(model *m, size_t n, size_t size)
+{
+    void *p = sy_alloc(m->ctx, (n ? n : 1) * size);
+    if (p) memset(p, 0, (n ? n : 1) * size);
+    return p;
+}
+
+static void unindex_model(model *m)
+{
+    size_t ns = m->ns ? m->ns : 1, nr = m->rd_at ? m->rd_at[m->ns] : 0;
+    if (m->rd_at) sy_dealloc(m->ctx, m->rd_at, (m->ns + 1) * sizeof *m->rd_at);
+    if (m->rd) sy_dealloc(m->ctx, m->rd, (nr ? nr : 1) * sizeof *m->rd);
+    if (m->cl_at) sy_dealloc(m->ctx, m->cl_at, (m->ns + 1) * sizeof *m->cl_at);
+    if (m->cl) sy_dealloc(m->ctx, m->cl, ns * sizeof *m->cl);
+    if (m->cl_pin) sy_dealloc(m->ctx, m->cl_pin, ns * sizeof *m->cl_pin);
+    if (m->cl_range) sy_dealloc(m->ctx, m->cl_range, ns * sizeof *m->cl_range);
+    if (m->eds) sy_dealloc(m->ctx, m->eds, ns * sizeof *m->eds);
+}
+
+/* the readers of each slot, the classes of the equalities with their best pin and bounds, and each
+ * slot's env dim: what classify_dim, put_readers and the "equal to" lists read, built once */
+static sy_status index_model(model *m)
+{
+    size_t ns = m->ns, nr = 0;
+    m->rd_at = zalloc(m, ns + 1, sizeof *m->rd_at);
+    m->cl_at = zalloc(m, ns + 1, sizeof *m->cl_at);
+    m->cl = zalloc(m, ns, sizeof *m->cl);
+    m->cl_pin = zalloc(m, ns, sizeof *m->cl_pin);
+    m->cl_range = zalloc(m, ns, sizeof *m->cl_range);
+    m->eds = zalloc(m, ns, sizeof *m->eds);
+    if (!m->rd_at || !m->cl_at || !m->cl || !m->cl_pin || !m->cl_range || !m->eds) return sy_fail_st(m->ctx, SY_ENOMEM, "out of memory");
+    /* readers: a guard once per slot it reads (a scan of its slots stopped at the first) */
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass) {
+            for (size_t s = 0; s < ns; s++) m->rd_at[s + 1] += m->rd_at[s];
+            nr = m->rd_at[ns];
+            if (!(m->rd = zalloc(m, nr, sizeof *m->rd))) return sy_fail_st(m->ctx, SY_ENOMEM, "out of memory");
+        }
+        size_t *fill = pass ? m->cl : NULL; /* the next position of each slot (cl as scratch) */
+        if (pass) for (size_t s = 0; s < ns; s++) fill[s] = m->rd_at[s];
+        for (size_t i = 0; i < m->n; i++) {
+            const sy_gset_guard *g = sy_gset_at(m->gs, i);
+            for (size_t k = 0; k < g->nslots; k++) {
+                size_t s = g->slots[k];
+                if (s >= ns) continue;
+                int dup = 0;
+                for (size_t j = 0; j < k && !dup; j++) dup = g->slots[j] == s;
+                if (dup) continue;
+                if (!pass) m->rd_at[s + 1]++;
+                else m->rd[fill[s]++] = i;
+            }
+        }
+    }
+    /* classes: members ascending, per root */
+    memset(m->cl_at, 0, (ns + 1) * sizeof *m->cl_at);
+    for (size_t t = 0; t < ns; t++) m->cl_at[uf_find(m->si, t) + 1]++;
+    for (size_t r = 0; r < ns; r++) m->cl_at[r + 1] += m->cl_at[r];
+    size_t *fill = zalloc(m, ns, sizeof *fill);
+    if (!fill) return sy_fail_st(m->ctx, SY_ENOMEM, "out of memory");
+    for (size_t r = 0; r < ns; r++) fill[r] = m->cl_at[r];
+    for (size_t t = 0; t < ns; t++) m->cl[fill[uf_find(m->si, t)]++] = t;
+    sy_dealloc(m->ctx, fill, (ns ? ns : 1) * sizeof *fill);
+    for (size_t r = 0; r < ns; r++) {
+        long pin = -1;
+        slotinfo *c = &m->cl_range[r];
+        for (size_t j = m->cl_at[r]; j < m->cl_at[r + 1]; j++) {
+            size_t t = m->cl[j];
+            if (m->si[t].pin >= 0 &&
+                (pin < 0 || (recorded(sy_gset_at(m->gs, (size_t)m->si[t].pin)) && !recorded(sy_gset_at(m->gs, (size_t)m->si[pin].pin)))))
+                pin = (long)t;
+            if (m->si[t].has_lo && (!c->has_lo || m->si[t].lo > c->lo)) c->lo = m->si[t].lo, c->has_lo = 1;
+            if (m->si[t].has_hi && (!c->has_hi || m->si[t].hi < c->hi)) c->hi = m->si[t].hi, c->has_hi = 1;
+        }
+        m->cl_pin[r] = pin;
+    }
+    /* env dims by slot, the first of a source */
+    for (size_t i = m->env ? sy_env_ninput_dims(m->env) : 0; i-- > 0;) {
+        const sy_input_dim *d = sy_env_input_dim(m->env, i);
+        long s = sy_gset_find_source(m->gs, d->source);
+        if (s >= 0) m->eds[s] = d;
+    }
+    return SY_OK;
+}
+
 static sy_status analyze(model *m)
 {
     m->si = sy_alloc(m->ctx, (m->ns ? m->ns : 1) * sizeof *m->si);
@@ -235,7 +328,7 @@ static sy_status analyze(model *m)
             if (ra != rb) m->si[ra > rb ? ra : rb].parent = ra < rb ? ra : rb;
         }
     }
-    return SY_OK;
+    return index_model(m);
 }
 
 /* the equality guard between slots a and b, or -1 */
@@ -292,7 +385,7 @@ static void classify_dim(model *m, diminfo *d, int graph_dynamic, int64_t graph_
 {
     d->slot = sy_gset_find_source(m->gs, d->source);
     d->guard = d->via = d->eqguard = -1;
-    const sy_input_dim *ed = env_dim(m, d->source);
+    const sy_input_dim *ed = d->slot >= 0 ? m->eds[d->slot] : env_dim(m, d->source);
     long pin = -1;
     int64_t pinv = 0;
     if (d->slot >= 0) {
@@ -300,16 +393,12 @@ static void classify_dim(model *m, diminfo *d, int graph_dynamic, int64_t graph_
         if (m->si[s].pin >= 0) {
             pin = m->si[s].pin;
             pinv = m->si[s].value;
-        } else {
-            for (size_t t = 0; t < m->ns; t++) { /* best pin of the class: recorded first, then lowest slot */
-                if (t == s || uf_find(m->si, t) != root || m->si[t].pin < 0) continue;
-                if (pin < 0 || (recorded(sy_gset_at(m->gs, (size_t)m->si[t].pin)) && !recorded(sy_gset_at(m->gs, (size_t)pin)))) {
-                    pin = m->si[t].pin;
-                    pinv = m->si[t].value;
-                    d->via = (long)t;
-                }
-            }
-            if (d->via >= 0) d->eqguard = equality_guard(m, s, (size_t)d->via);
+        } else if (m->cl_pin[root] >= 0) { /* best pin of the class: recorded first, then lowest slot (not s: unpinned) */
+            size_t t = (size_t)m->cl_pin[root];
+            pin = m->si[t].pin;
+            pinv = m->si[t].value;
+            d->via = (long)t;
+            d->eqguard = equality_guard(m, s, t);
         }
     }
     if (ed && sy_expr_kind_of(ed->expr) == SY_EXPR_SYM) d->symbol = sy_expr_sym_name(ed->expr);
@@ -358,14 +447,9 @@ static void classify_dim(model *m, diminfo *d, int graph_dynamic, int64_t graph_
         }
     }
     if (!d->range_from_env && d->slot >= 0) {
-        size_t root = uf_find(m->si, (size_t)d->slot);
-        int hl = 0, hh = 0;
-        int64_t lo = 0, hi = 0;
-        for (size_t t = 0; t < m->ns; t++) {
-            if (uf_find(m->si, t) != root) continue;
-            if (m->si[t].has_lo && (!hl || m->si[t].lo > lo)) lo = m->si[t].lo, hl = 1;
-            if (m->si[t].has_hi && (!hh || m->si[t].hi < hi)) hi = m->si[t].hi, hh = 1;
-        }
+        const slotinfo *c = &m->cl_range[uf_find(m->si, (size_t)d->slot)];
+        int hl = c->has_lo, hh = c->has_hi;
+        int64_t lo = c->lo, hi = c->hi;
         if (hl || hh) {
             char a[32] = "-oo", b[32] = "oo";
             if (hl) snprintf(a, sizeof a, "%" PRId64, lo);
@@ -396,6 +480,25 @@ static int pinned_source(const model *m, const char *name, const char *suffix, i
     return 1;
 }
 
+/* the FNV-1a hash of n bytes */
+static uint64_t name_hash(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* the input of in[0 .. n) named by the n bytes at s (as a scan testing strlen(name) == len and
+ * strncmp finds it: names are unique under that test), by the open-addressing table tab (k + 1; 0 empty) */
+static size_t input_named(const inputinfo *in, const size_t *tab, size_t cap, const char *s, size_t len)
+{
+    for (size_t j = (size_t)name_hash(s, len) & (cap - 1); tab[j]; j = (j + 1) & (cap - 1)) {
+        const char *nm = in[tab[j] - 1].name;
+        if (strlen(nm) == len && !strncmp(nm, s, len)) return tab[j] - 1;
+    }
+    return SIZE_MAX;
+}
+
 static sy_status collect_inputs(model *m, inputinfo **out, size_t *nout)
 {
     size_t cap = m->graph ? sy_graph_ninputs(m->graph) : m->ns, n = 0;
@@ -412,6 +515,14 @@ static sy_status collect_inputs(model *m, inputinfo **out, size_t *nout)
             in[n].example = gi->shape;
         }
     } else {
+        size_t tcap = 16; /* the inputs by name, load at most 1/2 (issue 14: a scan per source) */
+        while (tcap < 2 * m->ns) tcap *= 2;
+        size_t *tab = sy_alloc(m->ctx, tcap * sizeof *tab);
+        if (!tab) {
+            sy_dealloc(m->ctx, in, (cap ? cap : 1) * sizeof *in);
+            return sy_fail_st(m->ctx, SY_ENOMEM, "out of memory");
+        }
+        memset(tab, 0, tcap * sizeof *tab);
         for (size_t s = 0; s < m->ns; s++) {
             /* the input part of a source: "x" of "x.size()[2]", "x.stride()[1]",
              * "x.dim()", "x.dtype"; a source of another form is a name of its own */
@@ -419,16 +530,19 @@ static sy_status collect_inputs(model *m, inputinfo **out, size_t *nout)
             size_t nl = 0, dim = 0;
             int kind = sy_gset_source_parse(src, &nl, &dim);
             if (kind < 0) nl = strlen(src);
-            size_t k = 0;
-            while (k < n && !(strlen(in[k].name) == nl && !strncmp(in[k].name, src, nl))) k++;
-            if (k == n) {
+            size_t k = input_named(in, tab, tcap, src, nl);
+            if (k == SIZE_MAX) {
+                k = n;
                 snprintf(in[n].name, sizeof in[n].name, "%.*s", (int)nl, src);
                 in[n].rank = -1;
-                n++;
+                size_t j = (size_t)name_hash(in[n].name, strlen(in[n].name)) & (tcap - 1);
+                while (tab[j]) j = (j + 1) & (tcap - 1);
+                tab[j] = ++n;
             }
             if ((kind == SY_SOURCE_SIZE || kind == SY_SOURCE_STRIDE) && dim + 1 > in[k].ndim && dim < 4096)
                 in[k].ndim = dim + 1;
         }
+        sy_dealloc(m->ctx, tab, tcap * sizeof *tab);
         for (size_t k = 0; k < n; k++) {
             int64_t v;
             if (pinned_source(m, in[k].name, ".dim()", &v)) in[k].rank = (long)v;
@@ -480,14 +594,9 @@ static const char *status_name(dstatus s)
 static void put_readers(rp *r, const model *m, long s, const char *none)
 {
     int first = 1;
-    for (size_t i = 0; s >= 0 && i < m->n; i++) {
-        const sy_gset_guard *g = sy_gset_at(m->gs, i);
-        for (size_t k = 0; k < g->nslots; k++)
-            if (g->slots[k] == (size_t)s) {
-                rp_printf(r, "%s%zu", first ? "" : ", ", i);
-                first = 0;
-                break;
-            }
+    for (size_t j = s >= 0 ? m->rd_at[s] : 0; s >= 0 && j < m->rd_at[s + 1]; j++) {
+        rp_printf(r, "%s%zu", first ? "" : ", ", m->rd[j]);
+        first = 0;
     }
     if (first) rp_printf(r, "%s", none);
 }
@@ -539,8 +648,9 @@ static void put_equal_to(rp *r, const model *m, const diminfo *d)
     if (d->slot < 0) return;
     size_t root = uf_find(m->si, (size_t)d->slot);
     int first = 1;
-    for (size_t t = 0; t < m->ns; t++) {
-        if (t == (size_t)d->slot || uf_find(m->si, t) != root) continue;
+    for (size_t j = m->cl_at[root]; j < m->cl_at[root + 1]; j++) {
+        size_t t = m->cl[j];
+        if (t == (size_t)d->slot) continue;
         rp_printf(r, "%s", first ? "; equal to " : ", ");
         rp_code(r, sy_gset_source(m->gs, t));
         first = 0;
@@ -601,8 +711,9 @@ static void put_dim_md(rp *r, const model *m, const inputinfo *in, size_t k)
         const char *sep = "";
         if (d->slot >= 0) {
             size_t root = uf_find(m->si, (size_t)d->slot);
-            for (size_t t = 0; t < m->ns; t++) {
-                if (t == (size_t)d->slot || uf_find(m->si, t) != root) continue;
+            for (size_t j = m->cl_at[root]; j < m->cl_at[root + 1]; j++) {
+                size_t t = m->cl[j];
+                if (t == (size_t)d->slot) continue;
                 rp_printf(r, "%s", *sep ? sep : "equal to ");
                 rp_code(r, sy_gset_source(m->gs, t));
                 sep = ", ";
@@ -944,6 +1055,7 @@ static sy_status render(const sy_gset *gs, const sy_backend_options *opts, sy_ou
         st = r.st;
     }
     free_inputs(m.ctx, in, nin, cap);
+    unindex_model(&m);
     if (m.si) sy_dealloc(m.ctx, m.si, (m.ns ? m.ns : 1) * sizeof *m.si);
     return st;
 }
