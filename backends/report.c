@@ -401,7 +401,10 @@ static void classify_dim(model *m, diminfo *d, int graph_dynamic, int64_t graph_
             d->eqguard = equality_guard(m, s, t);
         }
     }
-    if (ed && sy_expr_kind_of(ed->expr) == SY_EXPR_SYM) d->symbol = sy_expr_sym_name(ed->expr);
+    if (ed && sy_expr_kind_of(ed->expr) == SY_EXPR_SYM) { /* by the frontend's name (an ONNX dim_param), as infer shows it */
+        const sy_symbol_info *si = sy_env_symbol_of(m->env, ed->expr);
+        d->symbol = si && si->display ? si->display : sy_expr_sym_name(ed->expr);
+    }
     /* static by policy: the env made a constant, or the graph did not list the dim */
     int64_t v;
     if ((ed && sy_expr_get_si(ed->expr, &v) == SY_OK) || (!ed && graph_dynamic == 0)) {

@@ -1259,16 +1259,19 @@ static int print_values(traced *t, int as_json)
     int rc = EX_OK;
     for (size_t i = 0; rc == EX_OK && i < sy_onnx_trace_nvalues(t->ot); i++) {
         const sy_tensor *v = sy_onnx_trace_value(t->ot, i);
-        json_t *nm = json_string(sy_onnx_trace_value_name(t->ot, i));
-        char *ns = nm ? json_dumps(nm, JSON_ENCODE_ANY) : NULL;
-        json_decref(nm);
-        if (!ns) {
-            rc = cli_oom();
-            break;
+        if (as_json) { /* the names are valid UTF-8 (infer_utf8_check) */
+            json_t *nm = json_string(sy_onnx_trace_value_name(t->ot, i));
+            char *ns = nm ? json_dumps(nm, JSON_ENCODE_ANY) : NULL;
+            json_decref(nm);
+            if (!ns) {
+                rc = cli_oom();
+                break;
+            }
+            printf("%s\n  %s: [", i ? "," : "", ns);
+            free(ns);
+        } else {
+            printf("  %s: [", sy_onnx_trace_value_name(t->ot, i));
         }
-        if (as_json) printf("%s\n  %s: [", i ? "," : "", ns);
-        else printf("  %s: [", sy_onnx_trace_value_name(t->ot, i));
-        free(ns);
         for (size_t k = 0; k < v->ndim; k++) {
             int64_t c;
             if (k) putchar(',');
@@ -1301,6 +1304,77 @@ static int print_values(traced *t, int as_json)
     for (size_t q = 0; q < MEMO; q++) free(mv[q]);
     return rc;
 }
+
+/* s is valid UTF-8 (RFC 3629: no overlong forms, surrogates or code points past U+10FFFF), as JSON text must be */
+static int utf8_valid(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned c = *p, n = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 : (c & 0xf8) == 0xf0 ? 3 : 4;
+        if (n == 4 || (n == 1 && c < 0xc2) || (n == 3 && c > 0xf4)) return 0;
+        uint32_t cp = n ? c & (0x3fu >> n) : c;
+        for (unsigned k = 1; k <= n; k++) {
+            if ((p[k] & 0xc0) != 0x80) return 0;
+            cp = cp << 6 | (p[k] & 0x3fu);
+        }
+        if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff))) return 0;
+        p += n + 1;
+    }
+    return 1;
+}
+
+/* s for an error message: printable ASCII as is, every other byte as \xHH (at most cap - 1 bytes) */
+static void escape_bytes(char *out, size_t cap, const char *s)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p && n + 5 < cap; p++) {
+        if (*p >= 0x20 && *p < 0x7f && *p != '\\') out[n++] = (char)*p;
+        else n += (size_t)snprintf(out + n, cap - n, "\\x%02x", *p);
+    }
+    out[n] = 0;
+}
+
+/* infer --json: a name that is not valid UTF-8 cannot be a JSON string: exit 3 naming it (before any output) */
+static int infer_utf8_check(traced *t, const char *model)
+{
+    char esc[400];
+    const char *mn = sy_onnx_name(t->om);
+    if (mn && !utf8_valid(mn)) {
+        escape_bytes(esc, sizeof esc, mn);
+        return cli_input_error("%s: the model's name '%s' is not valid UTF-8, which JSON cannot carry (infer without --json prints it)",
+                               cli_file_name(model), esc);
+    }
+    for (size_t i = 0; i < sy_onnx_trace_nvalues(t->ot); i++) {
+        const char *nm = sy_onnx_trace_value_name(t->ot, i);
+        if (utf8_valid(nm)) continue;
+        escape_bytes(esc, sizeof esc, nm);
+        return cli_input_error("%s: value '%s' has a name that is not valid UTF-8, which JSON cannot carry (infer without --json "
+                               "prints it)", cli_file_name(model), esc);
+    }
+    for (size_t i = 0; i < sy_gset_size(t->gs); i++) {
+        const sy_gset_guard *g = sy_gset_at(t->gs, i);
+        for (size_t k = 0; k < g->norigins; k++) {
+            const sy_guard_origin *o = &g->origins[k];
+            if ((!o->node || utf8_valid(o->node)) && (!o->op || utf8_valid(o->op)) && (!o->reason || utf8_valid(o->reason))) continue;
+            escape_bytes(esc, sizeof esc, o->node ? o->node : "?");
+            char eop[100];
+            escape_bytes(eop, sizeof eop, o->op ? o->op : "?");
+            return cli_input_error("%s: node '%s' (%s): its name, op or a name it reads is not valid UTF-8, which JSON cannot carry "
+                                   "(infer without --json prints it)", cli_file_name(model), esc, eop);
+        }
+    }
+    for (size_t i = 0; i < sy_gset_nviolations(t->gs); i++) { /* a Dim name of --dynamic */
+        const sy_gset_violation *v = sy_gset_violation_at(t->gs, i);
+        if ((!v->dims || utf8_valid(v->dims)) && (!v->message || utf8_valid(v->message)) && (!v->fix || utf8_valid(v->fix))) continue;
+        escape_bytes(esc, sizeof esc, v->message ? v->message : "?");
+        return cli_input_error("%s: violation '%s' is not valid UTF-8, which JSON cannot carry (infer without --json prints it)",
+                               cli_file_name(model), esc);
+    }
+    return EX_OK;
+}
+
+/* a JSON string of s, unchecked: infer's text output prints names as they are; --json has checked them (infer_utf8_check) */
+static json_t *jstr(const char *s) { return s ? json_stringn_nocheck(s, strlen(s)) : json_null(); }
 
 /* a substitution pair of infer's guards: a source's variable and its display
  * symbol; sorted by variable (then position: the first pair of a variable is
@@ -1377,6 +1451,7 @@ static int run_infer(int argc, char **argv)
     double t0 = now();
     rc = trace_model("infer", &m, &t);
     double t1 = now();
+    if (rc == EX_OK && as_json) rc = infer_utf8_check(&t, m.model);
     json_t *guards = NULL, *syms = NULL;
     subs_pair *pairs = NULL;
     size_t nsub = 0, ns = 0;
@@ -1396,10 +1471,12 @@ static int run_infer(int argc, char **argv)
         nsub++;
         const char *nm = sy_expr_sym_name(d);
         if (nm && !json_object_get(syms, nm)) {
-            json_t *sj = json_pack("{s:s, s:[]}", "source", sy_gset_source(t.gs, i), "sources");
+            json_t *sj = json_object();
+            json_object_set_new(sj, "source", jstr(sy_gset_source(t.gs, i)));
+            json_object_set_new(sj, "sources", json_array());
             json_object_set_new(syms, nm, sj);
         }
-        if (nm) json_array_append_new(json_object_get(json_object_get(syms, nm), "sources"), json_string(sy_gset_source(t.gs, i)));
+        if (nm) json_array_append_new(json_object_get(json_object_get(syms, nm), "sources"), jstr(sy_gset_source(t.gs, i)));
     }
     if (rc == EX_OK) qsort(pairs, nsub, sizeof *pairs, subs_pair_cmp);
     for (size_t i = 0; rc == EX_OK && i < sy_gset_size(t.gs); i++) {
@@ -1414,11 +1491,20 @@ static int run_infer(int argc, char **argv)
             break;
         }
         json_t *orig = json_array();
-        for (size_t k = 0; k < g->norigins; k++)
-            json_array_append_new(orig, json_pack("{s:s?, s:s?, s:s?}", "node", g->origins[k].node, "op", g->origins[k].op,
-                                                  "reason", g->origins[k].reason));
-        json_array_append_new(guards, json_pack("{s:s, s:s, s:s, s:o}", "guard", es, "source", g->text, "kind",
-                                                sy_gset_kind_name(g->kind), "origins", orig));
+        for (size_t k = 0; k < g->norigins; k++) {
+            json_t *oj = json_object();
+            json_object_set_new(oj, "node", jstr(g->origins[k].node));
+            json_object_set_new(oj, "op", jstr(g->origins[k].op));
+            json_object_set_new(oj, "reason", jstr(g->origins[k].reason));
+            json_array_append_new(orig, oj);
+        }
+        json_t *gj = json_object();
+        json_object_set_new(gj, "guard", jstr(es));
+        json_object_set_new(gj, "source", jstr(g->text));
+        json_object_set_new(gj, "kind", jstr(sy_gset_kind_name(g->kind)));
+        json_object_set_new(gj, "why", jstr(g->why));
+        json_object_set_new(gj, "origins", orig);
+        if (json_array_append_new(guards, gj)) rc = cli_oom();
         sy_str_free(t.ctx, es);
     }
     /* the violations of the dynamic-dim spec (--dynamic with names or ranges) */
@@ -1427,9 +1513,14 @@ static int run_infer(int argc, char **argv)
     for (size_t i = 0; rc == EX_OK && i < sy_gset_nviolations(t.gs); i++) {
         const sy_gset_violation *v = sy_gset_violation_at(t.gs, i);
         json_t *g = json_array_get(guards, v->guard);
-        json_array_append_new(viols, json_pack("{s:O?, s:s, s:s?, s:s?, s:s?, s:b}", "guard", json_object_get(g, "guard"), "kind",
-                                               sy_violation_kind_name(v->kind), "dims", v->dims, "message", v->message, "fix",
-                                               v->fix, "model_requires", v->model_requires));
+        json_t *vj = json_object(), *gg = json_object_get(g, "guard");
+        json_object_set_new(vj, "guard", gg ? json_incref(gg) : json_null());
+        json_object_set_new(vj, "kind", jstr(sy_violation_kind_name(v->kind)));
+        json_object_set_new(vj, "dims", jstr(v->dims));
+        json_object_set_new(vj, "message", jstr(v->message));
+        json_object_set_new(vj, "fix", jstr(v->fix));
+        json_object_set_new(vj, "model_requires", json_boolean(v->model_requires));
+        if (json_array_append_new(viols, vj)) rc = cli_oom();
     }
     if (rc == EX_OK && outpath && sy_onnx_write_value_info(t.ot, m.model, outpath) != SY_OK)
         rc = cli_lib_error(t.ctx, "write value_info");
@@ -1463,6 +1554,8 @@ static int run_infer(int argc, char **argv)
                 printf("  from node %s (%s): %s", json_string_value(json_object_get(o0, "node")),
                        json_string_value(json_object_get(o0, "op")),
                        json_string_value(json_object_get(o0, "reason")) ? json_string_value(json_object_get(o0, "reason")) : "");
+            } else if (json_string_value(json_object_get(g, "why"))) { /* derived: why, as run's report says it */
+                printf("  why: %s", json_string_value(json_object_get(g, "why")));
             }
             printf("\n");
         }

@@ -267,6 +267,16 @@ static symrec *find_symrec(const sy_env *env, const sy_expr *sym)
     return k && env->syms[k - 1].info.sym == sym ? &env->syms[k - 1] : NULL;
 }
 
+sy_status sy_env_symbol_set_display(sy_env *env, const sy_expr *sym, const sy_expr *display)
+{
+    if (!env) return SY_EINVAL;
+    symrec *r = find_symrec(env, sym);
+    if (!r || !display || sy_expr_kind_of(display) != SY_EXPR_SYM)
+        return sy_fail_st(env->ctx, SY_EINVAL, "symbol display: %s", r ? "the display is not a symbol" : "not a symbol of the env");
+    r->info.display = sy_expr_sym_name(display);
+    return SY_OK;
+}
+
 static bool add_source(sy_env *env, symrec *r, const char *source)
 {
     if (!source) return true;

@@ -495,6 +495,13 @@ const sy_tensor *sy_env_input_exprs(sy_env *env, const char *name, sy_dtype dtyp
 const sy_tensor *sy_env_input_exprs_spec(sy_env *env, const char *name, sy_dtype dtype, size_t ndim,
                                          const sy_expr *const *dims, const sy_dim_spec *const *specs)
 {
+    return sy_env_input_exprs_policy(env, name, dtype, ndim, dims, specs, NULL);
+}
+
+const sy_tensor *sy_env_input_exprs_policy(sy_env *env, const char *name, sy_dtype dtype, size_t ndim,
+                                           const sy_expr *const *dims, const sy_dim_spec *const *specs,
+                                           const sy_dim_policy *policies)
+{
     if (!env) return NULL;
     if (!name || (ndim && !dims)) return SY_NFAIL(env->ctx, SY_EINVAL, "input: NULL argument");
     for (size_t i = 0; i < ndim; i++) {
@@ -513,6 +520,8 @@ const sy_tensor *sy_env_input_exprs_spec(sy_env *env, const char *name, sy_dtype
             p = SY_DIM_DYNAMIC;
         } else if (ex < 0) {
             return SY_NFAIL(env->ctx, SY_EINVAL, "input %s: dim %zu is negative (%lld)", name, i, (long long)ex);
+        } else if (policies && policies[i] != SY_DIM_STATIC) {
+            p = policies[i]; /* a dynamic dim the env made a constant (0/1 specialization) */
         }
         sy_input_dim *d = input_dim_push(env);
         if (!d) return SY_NOOM(env->ctx);

@@ -7,6 +7,7 @@
 
 #include "algebra/expr_private.h"
 #include "frontends/onnx/onnx_private.h"
+#include "shapeenv/env_private.h"
 
 typedef struct ox_chunk {
     struct ox_chunk *next;
@@ -756,6 +757,8 @@ static sy_status add_display(sy_onnx_trace *t, const sy_expr *from, const char *
         }
     }
     if (!to) to = from;
+    else if (sy_env_symbol_of(t->env, from) && sy_env_symbol_set_display(t->env, from, to)) /* run's report shows it */
+        return sy_ctx_last_error(t->ctx);
     if (t->ndisp == t->dispcap) {
         size_t nc = t->dispcap ? t->dispcap * 2 : 16;
         const sy_expr **a = sy_realloc(t->ctx, t->dfrom, t->dispcap * sizeof *a, nc * sizeof *a);
@@ -1029,6 +1032,27 @@ static void name_dim(char *out, size_t cap, const char *name, const char *mid, s
     out[n] = 0;
 }
 
+/* The env refused the default example SY_ONNX_DEFAULT_EXAMPLE of input dim d (no dim_value, no --example):
+ * it is outside the declared range of spec. Its message, and how to give an example inside the range:
+ * an --example of the input with the dim_values, every dim_param's example, the default clamped into
+ * this dim's range for dim d and the default for the other dims. */
+static sy_status default_outside(sy_onnx_trace *t, const sy_onnx_input *in, ox_ptab *pt, size_t d, const sy_dim_spec *spec)
+{
+    char msg[512], sug[400];
+    snprintf(msg, sizeof msg, "%s", sy_ctx_last_error_msg(t->ctx));
+    size_t n = (size_t)snprintf(sug, sizeof sug, "--example %.200s=", in->name);
+    for (size_t k = 0; k < in->ndim && n < sizeof sug; k++) {
+        const ox_pbind *b = in->params[k] ? ptab_find(pt, in->params[k]) : NULL;
+        int64_t x = in->dims[k] >= 0 ? in->dims[k] : b && b->ex >= 0 ? b->ex : SY_ONNX_DEFAULT_EXAMPLE;
+        if (k == d && spec->max != SY_DIM_SPEC_UNSET && x > spec->max) x = spec->max;
+        if (k == d && spec->min != SY_DIM_SPEC_UNSET && x < spec->min) x = spec->min;
+        n += (size_t)snprintf(sug + n, sizeof sug - n, "%s%lld", k ? "," : "", (long long)x);
+    }
+    return sy_fail_st(t->ctx, SY_EINVAL,
+                      "%s; %d is the default example of a dim without dim_value: give an example inside the range, e.g. %s",
+                      msg, SY_ONNX_DEFAULT_EXAMPLE, sug);
+}
+
 static sy_status setup_inputs1(sy_onnx_trace *t, const sy_onnx_trace_options *o, const ox_names *nx, ox_ptab *ptp)
 {
     sy_ctx *ctx = t->ctx;
@@ -1099,7 +1123,8 @@ static sy_status setup_inputs1(sy_onnx_trace *t, const sy_onnx_trace_options *o,
         const sy_trace_override *ov = find_ov(nx, o, in->name);
         const sy_expr **dims = tr_alloc(t, (in->ndim ? in->ndim : 1) * sizeof *dims);
         const sy_dim_spec **specs = tr_alloc(t, (in->ndim ? in->ndim : 1) * sizeof *specs);
-        if (!dims || !specs) {
+        sy_dim_policy polb[8], *pols = in->ndim <= 8 ? polb : tr_alloc(t, in->ndim * sizeof *pols); /* read by the env's call */
+        if (!dims || !specs || !pols) {
             st = SY_ENOMEM;
             break;
         }
@@ -1144,6 +1169,12 @@ static sy_status setup_inputs1(sy_onnx_trace *t, const sy_onnx_trace_options *o,
             else if (use) e = sy_env_create_symbol_spec(t->env, example, src, use);
             else if (b && b->e) e = b->e;
             else e = sy_env_create_symbol(t->env, example, src, SY_DIM_DYNAMIC);
+            if (!e && dynamic && use && !ex && in->dims[d] < 0 && !(b && b->ex >= 0) &&
+                !(use->max != SY_DIM_SPEC_UNSET && use->min > use->max) &&
+                ((use->min != SY_DIM_SPEC_UNSET && example < use->min) || (use->max != SY_DIM_SPEC_UNSET && example > use->max))) {
+                st = default_outside(t, in, pt, d, use); /* the default example is outside the declared range: say how to give one */
+                break;
+            }
             if (!e) {
                 st = sy_ctx_last_error(ctx);
                 break;
@@ -1163,6 +1194,7 @@ static sy_status setup_inputs1(sy_onnx_trace *t, const sy_onnx_trace_options *o,
             }
             dims[d] = e;
             specs[d] = use;
+            pols[d] = dynamic ? SY_DIM_DYNAMIC : SY_DIM_STATIC; /* dynamic, e constant: 0/1-specialized */
             char fb[300];
             name_dim(fb, sizeof fb, in->name, "_d", d, "");
             if (!sy_expr_is_int(e) && (st = add_display(t, e, use && use->name ? use->name : param, fb))) break;
@@ -1177,7 +1209,7 @@ static sy_status setup_inputs1(sy_onnx_trace *t, const sy_onnx_trace_options *o,
         v->name = in->name;
         v->elem = in->elem_type;
         v->role = 1;
-        v->t = sy_env_input_exprs_spec(t->env, in->name, in->dtype, in->ndim, dims, specs);
+        v->t = sy_env_input_exprs_policy(t->env, in->name, in->dtype, in->ndim, dims, specs, pols);
         if (!v->t) {
             st = sy_ctx_last_error(ctx);
             break;

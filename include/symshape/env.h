@@ -200,8 +200,15 @@ typedef struct sy_symbol_info {
     int declared;          /**< 1: created for a declared dim (named or bounded) */
     int64_t dim_min;       /**< declared range (after defaults): min */
     int64_t dim_max;       /**< max, or -1 for oo */
+    const char *display;   /**< the name a frontend shows it by (sy_env_symbol_set_display: the ONNX frontend's
+                                dim_param, as infer prints it), or NULL; the report says "symbol NAME" with it */
 } sy_symbol_info;
 SY_API size_t sy_env_nsymbols(const sy_env *env);
+/** Show symbol @p sym of the env by the name of symbol @p display (KEEP: interned in the context, so
+ *  its name lives as long as the context). Only the renderers read it: expressions, guards and
+ *  decisions keep @p sym's own name.
+ *  @retval SY_OK @retval SY_EINVAL @p sym is not a symbol of the env, or @p display is not a symbol. */
+SY_API sy_status sy_env_symbol_set_display(sy_env *env, const sy_expr *sym, const sy_expr *display);
 SY_API const sy_symbol_info *sy_env_symbol(const sy_env *env, size_t i);
 /** The info of a symbol expression, or NULL. */
 SY_API const sy_symbol_info *sy_env_symbol_of(const sy_env *env, const sy_expr *sym);

@@ -596,6 +596,57 @@ ncases += 1
 if r.returncode != 0 or '"guards"' not in r.stdout:
     fails.append("run -b json on an ONNX model: exit %d %s" % (r.returncode, r.stderr))
 
+# CLI consistency (the new-user trial): exact output
+def cli(*args):
+    return subprocess.run([SYM, *args], capture_output=True)
+
+
+def want_exact(name, got, want):
+    global ncases
+    ncases += 1
+    if got != want:
+        fails.append("%s: got %r, expected %r" % (name, got, want))
+
+
+cpath = os.path.join(TMP, "op_cli_consistency.onnx")
+onnx.save(model([N("Relu", ["x"], ["y"], name="r")], [("x", ["n", 3, "h", "w"])]), cpath)
+# run names a symbol by its dim_param, as infer does (report and markdown)
+r = cli("run", cpath)
+want_exact("run report: dim_param names", [l for l in r.stdout.decode().splitlines() if "  dim 0  " in l or "  dim 2  " in l],
+           ["    dim 0  x.size()[0]  dynamic: symbol n, range [2, oo); guards reading it: none",
+            "    dim 2  x.size()[2]  dynamic: symbol h, range [2, oo); guards reading it: none"])
+r = cli("run", cpath, "-b", "markdown")
+want_exact("run markdown: dim_param names", [l for l in r.stdout.decode().splitlines() if l.startswith("| 0 | `x.size()")],
+           ["| 0 | `x.size()[0]` | dynamic |  | `n` | [2, oo) |  | none |"])
+# the default example 224 outside a declared range: the error says how to give one
+r = cli("infer", cpath, "--dynamic", "x=0@1..64")
+want_exact("default example outside the range", (r.returncode, r.stderr.decode()),
+           (3, "symshape: error: %s: x.size()[0] = 224 at the example is outside 'n''s declared range [1, 64]; 224 is the default "
+               "example of a dim without dim_value: give an example inside the range, e.g. --example x=64,3,224,224\n" % cpath))
+r = cli("run", cpath, "--dynamic", "x=0@1..64", "--example", "x=8,3,224,224")
+want_exact("an example inside the range", r.returncode, 0)
+# a dim_param dim at example 1: specialized, and both run and infer say why (the --no-specialize-01 hint)
+r = cli("infer", cpath, "--example", "x=1,3,8,8")
+want_exact("infer: 0/1 specialization hint", (r.returncode, [l for l in r.stdout.decode().splitlines() if "x.size()[0]" in l]),
+           (0, ["  3. x.size()[0] == 1   [specialization]  why: 0/1 specialization: example size 1; --no-specialize-01 or a spec "
+                "with min=1 avoids it"]))
+r = cli("run", cpath, "--example", "x=1,3,8,8")
+want_exact("run: 0/1 specialization hint", (r.returncode, [l for l in r.stdout.decode().splitlines() if "  dim 0  " in l]),
+           (0, ["    dim 0  x.size()[0]  static: 1 (0/1 specialization: example size 1; --no-specialize-01 or a spec with min=1 "
+                "avoids it); guards reading it: 2"]))
+r = cli("infer", cpath, "--example", "x=1,3,8,8", "--no-specialize-01")
+want_exact("--no-specialize-01 keeps it", (r.returncode, b'  y: ["n",3,"h","w"]' in r.stdout), (0, True))
+# a value and a node name that are not valid UTF-8: infer --json names the value (exit 3, no output); the text prints it
+raw = model([N("Relu", ["x"], ["tQ"], name="nodeQ"), N("Relu", ["tQ"], ["y"], name="r2")], [("x", ["n", 3])]).SerializeToString()
+upath = os.path.join(TMP, "op_bad_utf8.onnx")
+open(upath, "wb").write(raw.replace(b"tQ", b"t\xff").replace(b"nodeQ", b"node\xfe"))
+r = cli("infer", "--json", upath)
+want_exact("infer --json: invalid UTF-8 value name", (r.returncode, r.stdout, r.stderr.decode()),
+           (3, b"", "symshape: error: %s: value 't\\xff' has a name that is not valid UTF-8, which JSON cannot carry (infer without "
+                    "--json prints it)\n" % upath))
+r = cli("infer", upath)
+want_exact("infer: invalid UTF-8 value name printed", (r.returncode, b'  t\xff: ["n",3]' in r.stdout), (0, True))
+
 for f in fails:
     print("FAIL:", f)
 print("%d cases, %d failures" % (ncases, len(fails)))
