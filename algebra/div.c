@@ -609,3 +609,16 @@ const sy_expr *sy_expr_ceildiv(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
     sy_op_begin(ctx, true);
     return sy_op_end_e(ctx, sy_expr_ceildiv_work(ctx, a, b));
 }
+
+const sy_expr *sy_expr_add_pad(sy_ctx *ctx, const sy_expr *d, const sy_expr *p)
+{
+    int64_t m;
+    if (!d || !p) return NULL;
+    if (sy_expr_kind_of(p) == SY_EXPR_MOD && sy_expr_get_si(sy_expr_arg(p, 1), &m) == SY_OK && m > 0) {
+        const sy_expr *km = sy_expr_int_si(ctx, m);
+        const sy_expr *r = sy_expr_mod(ctx, sy_expr_add(ctx, d, sy_expr_arg(p, 0)), km);
+        if (r && r == sy_expr_int_si(ctx, 0)) return sy_expr_mul_si(ctx, sy_expr_ceildiv(ctx, d, km), m);
+        if (!r) sy_ctx_reset_error(ctx);
+    }
+    return sy_expr_add(ctx, d, p);
+}

@@ -262,5 +262,12 @@ bool sy_check_bool(sy_ctx *ctx, const sy_expr *e, const char *what);
 uint64_t sy_hash_fmpz(const fmpz_t v);
 uint64_t sy_mix(uint64_t h, uint64_t v);
 bool sy_reserved_name(const char *name, size_t len);
+/* d + p, a dim padded by p. Padding up to a multiple of m pads Mod(m - Mod(d, m), m), which
+ * the constructors keep as Mod(-d, m) (printed Mod((m-1)*d, m)): when p is Mod(P, m) (m > 0
+ * constant) and Mod(d + P, m) is 0 by construction (d + P a multiple of m at every value),
+ * d + p = m*CeilDiv(d, m) (Mod(P, m) = Mod(-d, m) = m*CeilDiv(d, m) - d), the form in which a
+ * later FloorDiv(., m) and products of the window counts cancel exactly; else d + p. NULL with
+ * the error in ctx (p NULL: NULL). ONNX Pad (frontends/onnx/onnx_ops.c) and F.pad (shapeenv). */
+const sy_expr *sy_expr_add_pad(sy_ctx *ctx, const sy_expr *d, const sy_expr *p);
 
 #endif

@@ -702,17 +702,18 @@ static sy_status pad(opcall *c)
                                  k + 1, k + 2, d, sy_env_show(c->env, x->sizes[d]))))
                 return st;
     }
-    int any_positive = 0; /* constant_pad_nd: only narrowing when no pad is positive */
-    for (size_t i = 0; i < np && m == CONSTANT; i++) {
-        int pos;
-        if ((st = op_decide_bool(c, sy_expr_gt(ctx, pv->u.list.items[i].u.i, zero), "pad: is the padding positive?", &pos))) return st;
-        any_positive |= pos;
-    }
+    /* constant_pad_nd: when no pad is positive it only narrows (and returns a clone), else every
+     * padded dim must end >= 1: the sizes are L + l + r either way, so the pads' signs are not
+     * decided (a computed F.pad amount such as (7 - w % 7) % 7 is 0 at some sizes): each dim
+     * requires Or(no pad positive, out >= 1), true by construction where out >= 1 is */
+    const sy_expr *none_positive = sy_expr_true(ctx);
+    for (size_t i = 0; i < np && m == CONSTANT; i++) none_positive = sy_expr_and(ctx, none_positive, sy_expr_le(ctx, pv->u.list.items[i].u.i, zero));
+    if (!none_positive) return sy_ctx_last_error(ctx);
     for (size_t i = 0; i < k; i++) {
         const sy_expr *l = pv->u.list.items[2 * i].u.i, *r = pv->u.list.items[2 * i + 1].u.i;
         size_t d = x->ndim - 1 - i;
         const sy_expr *L = x->sizes[d];
-        out[d] = sy_expr_add(ctx, sy_expr_add(ctx, L, l), r);
+        out[d] = sy_expr_add_pad(ctx, L, sy_expr_add(ctx, l, r)); /* up to a multiple of m: m*CeilDiv(L, m) */
         if (!out[d]) return sy_ctx_last_error(ctx);
         if (m == CONSTANT) {
             const sy_expr *kept = sy_expr_add(ctx, sy_expr_add(ctx, L, sy_expr_min(ctx, l, zero)), sy_expr_min(ctx, r, zero));
@@ -720,10 +721,10 @@ static sy_status pad(opcall *c)
                                  "The input size %s, plus negative padding %s and %s resulted in a negative output size",
                                  sy_env_show(c->env, L), sy_env_show(c->env, l), sy_env_show(c->env, r))))
                 return st;
-            if (any_positive && (st = op_require(c, sy_expr_ge(ctx, out[d], one),
-                                                 "The input size %s, plus negative padding %s and %s resulted in a negative output size, "
-                                                 "which is invalid. Check dimension %zu of your input.",
-                                                 sy_env_show(c->env, L), sy_env_show(c->env, l), sy_env_show(c->env, r), d)))
+            if ((st = op_require(c, sy_expr_or(ctx, none_positive, sy_expr_ge(ctx, out[d], one)),
+                                 "The input size %s, plus negative padding %s and %s resulted in a negative output size, "
+                                 "which is invalid. Check dimension %zu of your input.",
+                                 sy_env_show(c->env, L), sy_env_show(c->env, l), sy_env_show(c->env, r), d)))
                 return st;
         } else if (m == REFLECT) {
             if ((st = op_require(c, sy_expr_and(ctx, sy_expr_lt(ctx, l, L), sy_expr_lt(ctx, r, L)),

@@ -1578,23 +1578,6 @@ static sy_status op_range(ox_call *c)
     return delta > 0 ? set_bounds(c, 0, s[0], last) : set_bounds(c, 0, last, s[0]);
 }
 
-/* d + p, the padded dim. torch's F.pad up to a multiple of m pads Mod(m - Mod(d, m), m), which the
- * algebra keeps as Mod(-d, m) (printed Mod((m-1)*d, m)): when p is Mod(P, m) (m > 0 constant) and
- * Mod(d + P, m) is 0 by construction (d + P a multiple of m at every value), d + p = m*CeilDiv(d, m)
- * (Mod(P, m) = Mod(-d, m) = m*CeilDiv(d, m) - d), the form later FloorDiv(., m) and products of the
- * window count cancel exactly, so Reshape's element count and target checks decide without a guard. */
-static const sy_expr *padded_dim(ox_call *c, const sy_expr *d, const sy_expr *p)
-{
-    int64_t m;
-    if (!p) return NULL;
-    if (sy_expr_kind_of(p) == SY_EXPR_MOD && sy_expr_get_si(sy_expr_arg(p, 1), &m) == SY_OK && m > 0) {
-        const sy_expr *r = sy_expr_mod(c->ctx, sy_expr_add(c->ctx, d, sy_expr_arg(p, 0)), K(c, m));
-        if (r == K(c, 0)) return sy_expr_mul_si(c->ctx, sy_expr_ceildiv(c->ctx, d, K(c, m)), m);
-        sy_ctx_reset_error(c->ctx);
-    }
-    return sy_expr_add(c->ctx, d, p);
-}
-
 /* Pad-18 / -13 / -11: pads input [x1_begin, x2_begin, ..., x1_end, ...], optional axes (18) */
 static sy_status op_pad(ox_call *c)
 {
@@ -1627,7 +1610,7 @@ static sy_status op_pad(ox_call *c)
     for (size_t i = 0; i < m; i++) {
         size_t a = i;
         if (axes) TRY(norm_axis(c, axes[i], x->ndim, &a));
-        d[a] = padded_dim(c, d[a], sy_expr_add(c->ctx, p[i], p[i + m]));
+        d[a] = sy_expr_add_pad(c->ctx, d[a], sy_expr_add(c->ctx, p[i], p[i + m])); /* F.pad up to a multiple: m*CeilDiv(d, m) */
         CHK(d[a]);
         TRY(require(c, sy_expr_ge(c->ctx, d[a], K(c, 0)), "Pad: the padded dim must be >= 0"));
     }

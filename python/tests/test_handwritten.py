@@ -160,9 +160,17 @@ def test_interpolate_to_shape():
 
 def test_pad_to_multiple_of_8():
     r = rng_for("pad8")
-    pts = [(r.randint(1, 40), r.randint(1, 40)) for _ in range(N)]
+    pts = [(r.randint(1, 40), r.randint(1, 40)) for _ in range(N)] + [(16, 24), (8, 30), (21, 32)]
     run_case("pad_to_8", PadTo8(), lambda p: {"x": torch.randn(1, 3, *p)}, lambda p: {"x": [1, 3, *p]},
              pts, (21, 30), dynamic={"x": [2, 3]})
+    # the pad amounts (8 - h % 8) % 8 are 0 at multiples of 8, where torch runs too: their signs are not
+    # decided (constant_pad_nd only requires each padded dim >= 1 when some pad is positive), and the
+    # padded dim is 8*CeilDiv(h, 8). Before: guards 1 <= Mod(7*x.size()[2], 8) rejected h = 8, 16, ...
+    torch.manual_seed(0)
+    gs = symshape.trace(symshape.export(PadTo8().eval(), {"x": torch.randn(1, 3, 21, 30)}, dynamic={"x": [2, 3]}, name="pad_to_8"))
+    assert [g.text for g in gs.guards] == ["x.dim() == 4", "x.dtype == 0", "x.size()[0] == 1", "x.size()[1] == 3",
+                                           "2 <= x.size()[2]", "2 <= x.size()[3]"], [g.text for g in gs.guards]
+    assert gs.output_shapes({"x": [1, 3, 16, 24]}) == [[1, 2, 2, 3]]
 
 
 def test_arange_triu_masks():
