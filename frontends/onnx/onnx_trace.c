@@ -1357,91 +1357,107 @@ static int in_value_info(const Onnx__GraphProto *g, const char *name)
     return 0;
 }
 
+/* Append value v's ValueInfoProto to *buf as GraphProto.value_info (tag,
+ * length, bytes: what packing a GraphProto holding only it gives, so the
+ * entries one after another are the GraphProto of all of them). dims holds at
+ * least v's rank; the printed dim_params are freed before the return. */
+static sy_status pack_value_info(sy_onnx_trace *t, const ox_val *v, Onnx__TensorShapeProto__Dimension *dims,
+                                 Onnx__TensorShapeProto__Dimension **dl, unsigned char **buf, size_t *blen, size_t *bcap)
+{
+    sy_ctx *ctx = t->ctx;
+    size_t nd = v->t->ndim, k = 0;
+    sy_status st = SY_OK;
+    for (; k < nd; k++) {
+        onnx__tensor_shape_proto__dimension__init(&dims[k]);
+        dl[k] = &dims[k];
+        int64_t c;
+        if (sy_expr_get_si(v->t->sizes[k], &c) == SY_OK) {
+            dims[k].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+            dims[k].dim_value = c;
+            continue;
+        }
+        sy_ctx_reset_error(ctx);
+        char *str = sy_expr_print(ctx, sy_onnx_trace_display(t, v->t->sizes[k]), SY_PRINT_CANONICAL);
+        if (!str) {
+            st = SY_ENOMEM; /* the error print recorded */
+            break;
+        }
+        dims[k].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
+        dims[k].dim_param = str;
+    }
+    if (!st) {
+        Onnx__TensorShapeProto sp;
+        Onnx__TypeProto__Tensor tt;
+        Onnx__TypeProto tp;
+        Onnx__ValueInfoProto vi, *vis = &vi;
+        Onnx__GraphProto g;
+        onnx__tensor_shape_proto__init(&sp);
+        onnx__type_proto__tensor__init(&tt);
+        onnx__type_proto__init(&tp);
+        onnx__value_info_proto__init(&vi);
+        onnx__graph_proto__init(&g);
+        sp.n_dim = nd;
+        sp.dim = dl;
+        tt.has_elem_type = 1;
+        tt.elem_type = v->elem;
+        tt.shape = &sp;
+        tp.value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+        tp.tensor_type = &tt;
+        vi.name = (char *)v->name;
+        vi.type = &tp;
+        g.n_value_info = 1;
+        g.value_info = &vis;
+        size_t n = onnx__graph_proto__get_packed_size(&g);
+        if (*blen + n > *bcap) { /* grows by half: the slack is at most a third of the bytes */
+            size_t nc = *bcap ? *bcap : 256;
+            while (nc < *blen + n) nc += nc / 2;
+            unsigned char *nb = sy_realloc(ctx, *buf, *bcap, nc);
+            if (!nb) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+            else {
+                *buf = nb;
+                *bcap = nc;
+            }
+        }
+        if (!st) *blen += onnx__graph_proto__pack(&g, *buf + *blen);
+    }
+    for (size_t i = 0; i < k; i++)
+        if (dims[i].value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM) sy_str_free(ctx, dims[i].dim_param);
+    return st;
+}
+
 sy_status sy_onnx_write_value_info(sy_onnx_trace *t, const char *model_path, const char *path)
 {
     if (!t) return SY_EINVAL;
     sy_ctx *ctx = t->ctx;
     if (!model_path || !path) return sy_fail_st(ctx, SY_EINVAL, "write_value_info: NULL argument");
-    size_t n = t->top->n, nvi = 0;
-    Onnx__ValueInfoProto **vis = sy_alloc(ctx, (n ? n : 1) * sizeof *vis);
-    Onnx__ValueInfoProto *vi = sy_alloc(ctx, (n ? n : 1) * sizeof *vi);
-    Onnx__TypeProto *tp = sy_alloc(ctx, (n ? n : 1) * sizeof *tp);
-    Onnx__TypeProto__Tensor *tt = sy_alloc(ctx, (n ? n : 1) * sizeof *tt);
-    Onnx__TensorShapeProto *sp = sy_alloc(ctx, (n ? n : 1) * sizeof *sp);
+    /* one value at a time: its protobuf structs on the stack, its dims in
+     * arrays of the largest rank, its bytes appended to the GraphProto's */
+    size_t n = t->top->n, maxnd = 1;
+    for (size_t i = 0; i < n; i++)
+        if (t->top->vals[i]->t->ndim > maxnd) maxnd = t->top->vals[i]->t->ndim;
+    Onnx__TensorShapeProto__Dimension *dims = sy_alloc(ctx, maxnd * sizeof *dims);
+    Onnx__TensorShapeProto__Dimension **dl = sy_alloc(ctx, maxnd * sizeof *dl);
+    unsigned char *gb = NULL; /* the GraphProto's bytes */
+    size_t glen = 0, gcap = 0;
     sy_status st = SY_OK;
-    if (!vis || !vi || !tp || !tt || !sp) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    if (!dims || !dl) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
     for (size_t i = 0; i < n && !st; i++) {
-        ox_val *v = t->top->vals[i];
+        const ox_val *v = t->top->vals[i];
         if (v->role || in_value_info(t->m->graph, v->name)) continue;
-        onnx__value_info_proto__init(&vi[nvi]);
-        onnx__type_proto__init(&tp[nvi]);
-        onnx__type_proto__tensor__init(&tt[nvi]);
-        onnx__tensor_shape_proto__init(&sp[nvi]);
-        vi[nvi].name = (char *)v->name;
-        vi[nvi].type = &tp[nvi];
-        tp[nvi].value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
-        tp[nvi].tensor_type = &tt[nvi];
-        tt[nvi].has_elem_type = 1;
-        tt[nvi].elem_type = v->elem;
-        tt[nvi].shape = &sp[nvi];
-        sp[nvi].n_dim = v->t->ndim;
-        Onnx__TensorShapeProto__Dimension **dl = tr_alloc(t, (v->t->ndim ? v->t->ndim : 1) * sizeof *dl);
-        Onnx__TensorShapeProto__Dimension *dd = tr_alloc(t, (v->t->ndim ? v->t->ndim : 1) * sizeof *dd);
-        if (!dl || !dd) {
-            st = SY_ENOMEM;
-            break;
-        }
-        sp[nvi].dim = dl;
-        for (size_t k = 0; k < v->t->ndim; k++) {
-            onnx__tensor_shape_proto__dimension__init(&dd[k]);
-            dl[k] = &dd[k];
-            int64_t c;
-            if (sy_expr_get_si(v->t->sizes[k], &c) == SY_OK) {
-                dd[k].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
-                dd[k].dim_value = c;
-            } else {
-                sy_ctx_reset_error(ctx);
-                char *s = sy_expr_print(ctx, sy_onnx_trace_display(t, v->t->sizes[k]), SY_PRINT_CANONICAL);
-                if (!s) {
-                    st = SY_ENOMEM;
-                    break;
-                }
-                char *c2 = (char *)tr_strdup(t, s);
-                sy_str_free(ctx, s);
-                if (!c2) {
-                    st = SY_ENOMEM;
-                    break;
-                }
-                dd[k].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
-                dd[k].dim_param = c2;
-            }
-        }
-        vis[nvi] = &vi[nvi];
-        nvi++;
+        st = pack_value_info(t, v, dims, dl, &gb, &glen, &gcap);
     }
-    unsigned char *buf = NULL;
-    size_t blen = 0, bcap = 0;
+    if (dims) sy_dealloc(ctx, dims, maxnd * sizeof *dims);
+    if (dl) sy_dealloc(ctx, dl, maxnd * sizeof *dl);
+    unsigned char hdr[11]; /* ModelProto.graph, length-delimited: the tag and the length's varint */
+    size_t hn = 0;
     if (!st) {
-        Onnx__GraphProto g;
-        onnx__graph_proto__init(&g);
-        g.n_value_info = nvi;
-        g.value_info = vis;
-        blen = onnx__graph_proto__get_packed_size(&g);
-        bcap = blen + 16;
-        buf = sy_alloc(ctx, bcap);
-        if (!buf) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
-        else {
-            size_t hn = 0;
-            buf[hn++] = (7 << 3) | 2; /* ModelProto.graph, length-delimited */
-            uint64_t L = blen;
-            do {
-                unsigned char ch = L & 0x7f;
-                L >>= 7;
-                buf[hn++] = ch | (L ? 0x80 : 0);
-            } while (L);
-            onnx__graph_proto__pack(&g, buf + hn);
-            blen += hn;
-        }
+        hdr[hn++] = (7 << 3) | 2;
+        uint64_t L = glen;
+        do {
+            unsigned char ch = L & 0x7f;
+            L >>= 7;
+            hdr[hn++] = ch | (L ? 0x80 : 0);
+        } while (L);
     }
     if (!st) {
         FILE *in = fopen(model_path, "rb");
@@ -1453,15 +1469,11 @@ sy_status sy_onnx_write_value_info(sy_onnx_trace *t, const char *model_path, con
         while (!st && (r = fread(chunk, 1, sizeof chunk, in)) > 0)
             if (fwrite(chunk, 1, r, o) != r) st = sy_fail_st(ctx, SY_EFORMAT, "write to %s failed", path);
         if (!st && ferror(in)) st = sy_fail_st(ctx, SY_EFORMAT, "cannot read %s", model_path);
-        if (!st && fwrite(buf, 1, blen, o) != blen) st = sy_fail_st(ctx, SY_EFORMAT, "write to %s failed", path);
+        if (!st && (fwrite(hdr, 1, hn, o) != hn || (glen && fwrite(gb, 1, glen, o) != glen)))
+            st = sy_fail_st(ctx, SY_EFORMAT, "write to %s failed", path);
         if (o && fclose(o) && !st) st = sy_fail_st(ctx, SY_EFORMAT, "write to %s failed", path);
         if (in) fclose(in);
     }
-    if (buf) sy_dealloc(ctx, buf, bcap);
-    if (vis) sy_dealloc(ctx, vis, (n ? n : 1) * sizeof *vis);
-    if (vi) sy_dealloc(ctx, vi, (n ? n : 1) * sizeof *vi);
-    if (tp) sy_dealloc(ctx, tp, (n ? n : 1) * sizeof *tp);
-    if (tt) sy_dealloc(ctx, tt, (n ? n : 1) * sizeof *tt);
-    if (sp) sy_dealloc(ctx, sp, (n ? n : 1) * sizeof *sp);
+    if (gb) sy_dealloc(ctx, gb, gcap);
     return st;
 }
