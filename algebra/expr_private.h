@@ -169,10 +169,12 @@ void sy_dealloc(sy_ctx *ctx, void *p, size_t size);
 
 /* The size of an arena's next chunk after one of @p last bytes (0: none yet):
  * @p first, then 5/4 of the last (a multiple of 16), at most @p cap. The
- * arenas (expression nodes, the env, the ONNX trace and protobuf-c unpacks)
- * hold everything until they are freed, so the slack of the newest chunk is
- * part of the peak: growing by a quarter keeps it under a fifth of the
- * arena (doubling left up to half of it unused, a quarter on average). */
+ * arenas that use it (the ONNX trace, protobuf-c unpacks) hold everything
+ * until they are freed, so the slack of the newest chunk is part of the peak:
+ * growing by a quarter keeps it under a fifth of the arena (doubling left up
+ * to half of it unused, a quarter on average). The expression nodes, the env
+ * and the guard set use fixed 2 KiB chunks (after the nodes' first 4 KiB):
+ * their slack stays under 2 KiB. */
 static inline size_t sy_arena_next(size_t last, size_t first, size_t cap)
 {
     if (!last) return first;

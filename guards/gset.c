@@ -120,8 +120,8 @@ static void *galloc(sy_gset *gs, size_t size)
     size = (size + 15u) & ~(size_t)15u;
     gchunk *c = gs->chunks;
     if (!c || c->size - c->used < size) {
-        /* 2 KiB first, growing by a quarter to 16 KiB: a small guard set stays small */
-        size_t cs = sy_arena_next(c ? c->size : 0, 2048, 16384);
+        /* 2 KiB chunks: the newest one's slack is part of the peak (see arena_alloc, expr.c) */
+        size_t cs = 2048;
         if (cs < size) cs = size;
         c = sy_alloc(gs->ctx, sizeof *c + cs);
         if (!c) return NULL;
