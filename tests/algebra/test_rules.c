@@ -268,3 +268,42 @@ Test(rules, every_rule_fires_on_random_instances_and_agrees_with_evaluation, .ti
     printf("rules: %u, random instances compared with evaluation at %zu points\n", (unsigned)SY_R_COUNT, compared);
     cr_expect(eq(sz, not_fired, 0));
 }
+
+/* sy_expr_add_pad (algebra/expr_private.h): d + Mod(P, m) is written m*CeilDiv(d, m) when
+ * Mod(d + P, m) is 0 by construction. At random points it must equal d + Mod(P, m) as built
+ * literally, for pads that are F.pad's "up to a multiple of m" (where it fires) and for others
+ * (where it must not change the value). */
+Test(rules, add_pad_agrees_with_evaluation)
+{
+    rng = test_seed() | 1;
+    const sy_expr *syms[2] = {sy_expr_sym(ctx, "s"), sy_expr_sym(ctx, "t")};
+    static const char *const dims[] = {"s", "2*s + 1", "FloorDiv(s, 4)", "s*t", "s + t - 3", "CeilDiv(s, 3) + 2"};
+    /* P as a function of the dim D and m: D's negation (fires), shifted by multiples of m (fires),
+     * and unrelated or off by one (must not fire) */
+    static const char *const pads[] = {"-(%1$s)", "%2$d - (%1$s)", "(%2$d - 1)*(%1$s)", "%2$d*t - (%1$s)",
+                                       "%2$d - Mod(%1$s, %2$d)", "-(%1$s) + 1", "t", "%1$s"};
+    size_t fired = 0, kept = 0;
+    for (size_t di = 0; di < sizeof dims / sizeof dims[0]; di++)
+        for (size_t pi = 0; pi < sizeof pads / sizeof pads[0]; pi++)
+            for (int m = 1; m <= 9; m++) {
+                char ptxt[256];
+                snprintf(ptxt, sizeof ptxt, pads[pi], dims[di], m);
+                const sy_expr *d = parse1(dims[di]), *P = parse1(ptxt);
+                const sy_expr *p = sy_expr_mod(ctx, P, sy_expr_int_si(ctx, m));
+                cr_assert(p != NULL);
+                const sy_expr *got = sy_expr_add_pad(ctx, d, p);
+                cr_assert(got != NULL, "add_pad(%s, Mod(%s, %d)): %s", dims[di], ptxt, m, sy_ctx_last_error_msg(ctx));
+                const sy_expr *lit = sy_expr_add(ctx, d, p);
+                if (got == lit) kept++;
+                else fired++;
+                for (int k = 0; k < 40; k++) {
+                    int64_t v[2] = {(int64_t)(rnd() % 201) - 100, (int64_t)(rnd() % 41) - 20}, a, b;
+                    cr_assert(eq(int, sy_expr_eval_si(ctx, got, 2, syms, v, &a), SY_OK));
+                    cr_assert(eq(int, sy_expr_eval_si(ctx, lit, 2, syms, v, &b), SY_OK));
+                    cr_assert(eq(i64, a, b), "d = %s, P = %s, m = %d at s = %lld, t = %lld: add_pad %lld, d + Mod(P, m) %lld",
+                              dims[di], ptxt, m, (long long)v[0], (long long)v[1], (long long)a, (long long)b);
+                }
+            }
+    cr_expect(fired > 100, "the rule fired %zu times", fired);
+    cr_expect(kept > 100, "the rule kept d + p %zu times", kept);
+}
