@@ -710,6 +710,28 @@ static long accepted_under(const model_opts *m, sy_env_options eo, json_t *point
     return acc;
 }
 
+/* The head of a derived guard's why: up to its first ':', ';' or " (" outside a source's parentheses
+ * ("exact range of x.size()[1] (proved equivalent): ..." -> "exact range of x.size()[1]") */
+static size_t why_head(const char *why)
+{
+    int depth = 0;
+    size_t i = 0;
+    for (; why[i]; i++) {
+        char c = why[i];
+        if (!depth && (c == ':' || c == ';' || (c == '(' && i && why[i - 1] == ' '))) break;
+        if (c == '(') depth++;
+        else if (c == ')' && depth) depth--;
+    }
+    return i;
+}
+
+/* The kernel fails otherwise (sy_env_require: an op's validity check or an `_assert`), not a branch the trace
+ * chose (a guard_bool/guard_int capture, an op's decision such as a Slice end's sign or a broadcast of a 1) */
+static int origin_required(const sy_guard_origin *o)
+{
+    return o->required && !(o->op && !strncmp(o->op, "guard_", 6));
+}
+
 /* After several points: how many each guard rejected (the first failing
  * one), with what produced it and, where a policy flag avoids it (the why
  * names --no-duck-sizing or --no-specialize-01), how many points the guard
@@ -727,11 +749,17 @@ static int rejection_counts(const model_opts *m, traced *t, json_t *points, cons
         const sy_gset_guard *g = sy_gset_at(t->gs, i);
         const char *why = g->why ? g->why : "";
         /* what produced it: the why up to its first ':' for a derived guard, the op for a recorded one */
-        char label[256];
-        if (g->norigins && g->origins[0].op)
-            snprintf(label, sizeof label, "required by %s at node '%s'", g->origins[0].op,
-                     g->origins[0].node ? g->origins[0].node : "?");
-        else snprintf(label, sizeof label, "%.*s", (int)strcspn(why, ":;("), why);
+        char label[320];
+        const sy_guard_origin *req = NULL;
+        for (size_t k = 0; k < g->norigins && !req; k++)
+            if (origin_required(&g->origins[k])) req = &g->origins[k];
+        if (req && req->op) snprintf(label, sizeof label, "required by %s at node '%s'", req->op, req->node ? req->node : "?");
+        else if (g->norigins && g->origins[0].op) /* a branch: other sizes take another one, which this trace did not follow */
+            snprintf(label, sizeof label,
+                     "a branch %s at node '%s' took at the example (other sizes take another branch; the guard set is specialized "
+                     "to this one)",
+                     g->origins[0].op, g->origins[0].node ? g->origins[0].node : "?");
+        else snprintf(label, sizeof label, "%.*s", (int)why_head(why), why);
         size_t ll = strlen(label);
         while (ll && label[ll - 1] == ' ') label[--ll] = 0;
         fprintf(stderr, "  [%zu] %s: %zu of %zu \xe2\x80\x94 %s", i, g->display, rejected[i], npts, label);
@@ -1496,6 +1524,7 @@ static int run_infer(int argc, char **argv)
             json_object_set_new(oj, "node", jstr(g->origins[k].node));
             json_object_set_new(oj, "op", jstr(g->origins[k].op));
             json_object_set_new(oj, "reason", jstr(g->origins[k].reason));
+            json_object_set_new(oj, "required", json_boolean(origin_required(&g->origins[k])));
             json_array_append_new(orig, oj);
         }
         json_t *gj = json_object();
@@ -1547,12 +1576,14 @@ static int run_infer(int argc, char **argv)
         printf("guards:\n");
         for (size_t i = 0; i < json_array_size(guards); i++) {
             json_t *g = json_array_get(guards, i), *orig = json_object_get(g, "origins");
-            printf("  %zu. %s   [%s]", i + 1, json_string_value(json_object_get(g, "guard")),
+            /* numbered from 0 as run's report, probe's "guard" and the violations' "guard" index the set */
+            printf("  %zu. %s   [%s]", i, json_string_value(json_object_get(g, "guard")),
                    json_string_value(json_object_get(g, "kind")));
             if (json_array_size(orig)) {
                 json_t *o0 = json_array_get(orig, 0);
-                printf("  from node %s (%s): %s", json_string_value(json_object_get(o0, "node")),
+                printf("  from node %s (%s, %s): %s", json_string_value(json_object_get(o0, "node")),
                        json_string_value(json_object_get(o0, "op")),
+                       json_is_true(json_object_get(o0, "required")) ? "required" : "a branch taken at the example",
                        json_string_value(json_object_get(o0, "reason")) ? json_string_value(json_object_get(o0, "reason")) : "");
             } else if (json_string_value(json_object_get(g, "why"))) { /* derived: why, as run's report says it */
                 printf("  why: %s", json_string_value(json_object_get(g, "why")));
@@ -1562,7 +1593,8 @@ static int run_infer(int argc, char **argv)
         if (json_array_size(viols)) printf("violations of the dynamic-dim spec:\n");
         for (size_t i = 0; i < json_array_size(viols); i++) {
             json_t *vi = json_array_get(viols, i);
-            printf("  %zu. [%s] %s\n     fix: %s\n", i + 1, json_string_value(json_object_get(vi, "kind")),
+            printf("  %zu. [%s] %s\n     fix: %s\n", sy_gset_violation_at(t.gs, i)->guard, /* the guard's number above */
+                   json_string_value(json_object_get(vi, "kind")),
                    json_string_value(json_object_get(vi, "message")), json_string_value(json_object_get(vi, "fix")));
         }
     }

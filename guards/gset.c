@@ -22,6 +22,7 @@ typedef enum {
     WHY_01,         /* 0/1 specialization: n[0] example */
     WHY_DECL_EQ,    /* s[0] and s[1] (sources) named s[2] */
     WHY_DUCK,       /* duck sizing of s[0] and s[1] (sources), n[0] example */
+    WHY_SHARED,     /* s[0] and s[1] (sources) given one symbol by the frontend (an ONNX dim_param), not by duck sizing */
     WHY_STRIDE,     /* stride n[0] of input NAME (the first n[1] bytes of s[0]), n[2] declared */
     WHY_DECL_RANGE, /* declared range [n[0], n[1]] (n[1] -1: oo) of Dim s[0] (NULL: unnamed, source s[1]) */
     WHY_01_RANGE,   /* s[0] >= 2 assumed */
@@ -652,8 +653,11 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
             gg = nm ? add_guard_why(gs, SY_GK_EQUALITY, e, WHY_DECL_EQ, sy_expr_sym_name(symvar[id]), gs->sources[s], nm, 0, 0, 0)
                     : NULL;
         } else {
-            gg = add_guard_why(gs, SY_GK_EQUALITY, e, WHY_DUCK, sy_expr_sym_name(symvar[id]), gs->sources[s], NULL, d->example,
-                               0, 0);
+            /* only a SY_DIM_DUCK dim shares a symbol by its example (sy_env_create_symbol); a symbol the frontend passed
+             * on (sy_env_input_exprs_spec, policy DYNAMIC) is a declared equality: ONNX dims with one dim_param */
+            bool duck = d->policy == SY_DIM_DUCK;
+            gg = add_guard_why(gs, SY_GK_EQUALITY, e, duck ? WHY_DUCK : WHY_SHARED, sy_expr_sym_name(symvar[id]), gs->sources[s],
+                               NULL, d->example, 0, 0);
         }
         if (!gg) goto oom_sv;
     }
@@ -1215,6 +1219,12 @@ static const char *format_why(sy_gset *gs, gtext *t)
                  "duck sizing: %s and %s had the same example size %lld, so they were traced as one size; --no-duck-sizing "
                  "or a spec naming them differently avoids it",
                  t->s[0], t->s[1], n0);
+        break;
+    case WHY_SHARED:
+        snprintf(buf, sizeof buf,
+                 "declared equal by the model: %s and %s were given one symbol by its frontend (ONNX: one dim_param on "
+                 "both, which declares them equal; not duck sizing, which ONNX does not do: no policy flag avoids it)",
+                 t->s[0], t->s[1]);
         break;
     case WHY_STRIDE:
         snprintf(buf, sizeof buf, "stride %zu of input %.*s: %s", (size_t)t->n[0], (int)n1, t->s[0],
@@ -1883,7 +1893,27 @@ static sy_status classify_violation(sy_gset *gs, sy_facts *f0, size_t gi, sy_gse
                 else /* a Dim's name is an identifier: the unnamed form, as for a narrowed range below */
                     snprintf(buf, sizeof buf, "%s: Dim(min=%lld) keeps size %lld dynamic (or --no-specialize-01); else static %lld",
                              gs->sources[grp[0]], (long long)l, (long long)l, (long long)l);
-            else snprintf(buf, sizeof buf, "static %lld%s", (long long)l, why);
+            else {
+                /* pinned by an ONNX dim_param equality with a dim left out of its input's spec (static): declare that dim */
+                const sy_guard_origin *dp = NULL;
+                for (size_t k = 0; k < g->pub.norigins && !dp; k++)
+                    if (g->orig[k].op && !strcmp(g->orig[k].op, "dim_param") && g->orig[k].node && g->orig[k].reason) dp = &g->orig[k];
+                char needle[300];
+                const char *at = NULL;
+                if (dp && d0->name) {
+                    snprintf(needle, sizeof needle, " and input '%s' dim ", dp->node); /* onnx_trace.c declare_equal's reason */
+                    at = strstr(dp->reason, needle);
+                }
+                if (at) {
+                    long dim = strtol(at + strlen(needle), NULL, 10);
+                    const char *eqs = strstr(dp->reason, "equal: ");
+                    snprintf(buf, sizeof buf,
+                             "add %ld:%s to the --dynamic spec of %s: ONNX declares its dim %ld equal to %s (%s), and a dim left "
+                             "out of a spec is static (%lld here); else static %lld",
+                             dim, d0->name, dp->node, dim, d0->name, eqs ? eqs + 7 : dp->reason, (long long)l, (long long)l);
+                } else
+                    snprintf(buf, sizeof buf, "static %lld%s", (long long)l, why);
+            }
         } else if (hl || hh) {
             /* exactly a narrower range? g must hold everywhere in [l, h] */
             sy_facts *f2 = sy_facts_copy(f0);

@@ -2187,9 +2187,21 @@ static sy_status scale_dim(ox_call *c, scale_memo *mm, const sy_expr *d, double 
         mm->s[mm->n++] = s;
     }
     int64_t p = mm->p[j], q = mm->q[j], hmax = mm->hmax[j];
-    TRY(require(c, sy_expr_le(c->ctx, d, K(c, hmax)),
-                "%s: floor(d * %.9g) in float32 equals FloorDiv(%lld*d, %lld) for d <= %lld", c->node->op_type, (double)s, (long long)p,
-                (long long)q, (long long)hmax));
+    /* d <= H is the range of symshape's own formula, not a requirement of the model (the op runs at every d):
+     * a decision at the example (a non-required guard), and past it the dim is not supported symbolically */
+    char reason[400];
+    snprintf(reason, sizeof reason,
+             "%s: symshape's exact formula FloorDiv(%lld*d, %lld) for floor(d * %.9g) in float32 holds for d <= %lld "
+             "(a limit of symshape's formula, not of the model)",
+             c->node->op_type, (long long)p, (long long)q, (double)s, (long long)hmax);
+    int within = 0;
+    TRY(truth(c, sy_expr_le(c->ctx, d, K(c, hmax)), reason, &within));
+    if (!within)
+        return ox_err(c, SY_EUNSUPPORTED,
+                      "scale %.9g on a symbolic dim above %lld at the example: symshape's exact formula FloorDiv(%lld*d, %lld) "
+                      "for floor(d * %.9g) in float32 holds only for d <= %lld (a limit of symshape's formula, not of the "
+                      "model): give an example <= %lld or make the dim static",
+                      (double)s, (long long)hmax, (long long)p, (long long)q, (double)s, (long long)hmax, (long long)hmax);
     *out = sy_expr_floordiv(c->ctx, sy_expr_mul_si(c->ctx, d, p), K(c, q));
     CHK(*out);
     return SY_OK;

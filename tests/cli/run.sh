@@ -88,6 +88,12 @@ check "run bad --dynamic index" 2 "column 3: a dim index must be <= 63" "$S" run
 check "run bad --dynamic range" 2 "column 10: the range is empty" "$S" run "$E/resnet18.json" --dynamic x=0:b@9..3
 check "probe bad --dynamic name" 2 "column 5: expected a dim name" "$S" probe "$E/resnet18.json" --sizes x=1,3,64,64 --dynamic x=0:
 check "run --dynamic outside range" 3 "x.size()[0] = 8 at the example is outside 'b''s declared range [1, 4]" "$S" run "$E/resnet18.json" --dynamic x=0:b@1..4
+if "$S" infer --help >/dev/null 2>&1 && [ -f "$T/../fuzz/corpus_onnx/op_maxpool.onnx" ]; then
+  # infer numbers its guards from 0, as run's report [N] and the JSON "guard" indices do
+  check "infer guard numbers from 0" 0 "  0. x.dim() == 4   [tensor_match]" "$S" infer "$T/../fuzz/corpus_onnx/op_maxpool.onnx"
+  check "infer last guard index 4" 0 "  4. 2 <= w   [range]" "$S" infer "$T/../fuzz/corpus_onnx/op_maxpool.onnx"
+  check "run guard numbers from 0" 0 "    [0] x.dim() == 4" "$S" run "$T/../fuzz/corpus_onnx/op_maxpool.onnx"
+fi
 check "run spec violated exits 1" 1 "suggested fix: static 224; the model itself requires it: _assert at node '_assert'" "$S" run "$E/vit_b_16.json" --dynamic x=0:batch,2:h,3:w
 check "run spec violated json" 1 '"fix": "static 224' "$S" run "$E/vit_b_16.json" --dynamic x=0:batch,2:h,3:w -b json
 check "run spec violated markdown" 1 "**Constraints violated: 2.**" "$S" run "$E/vit_b_16.json" --dynamic x=0:batch,2:h,3:w -b markdown

@@ -591,6 +591,62 @@ bad("example_mismatch", model([N("Conv", ["x", "W"], ["y"], name="c1")], X4, [W]
 bad("window_too_big", model([N("MaxPool", ["x"], ["y"], name="mp", kernel_shape=[300, 3])], X4), "node 'mp' (MaxPool)", E)
 bad("reshape_count", model([N("Reshape", ["x", "s"], ["y"], name="rs")], X4, [i64("s", [11, -1])]), "node 'rs' (Reshape): Reshape: the element count must be divisible", E)
 bad("attr_missing", model([N("Concat", ["x", "x"], ["y"], name="cc")], X4), "node 'cc' (Concat): attribute 'axis' is required", E)
+
+
+def cli_text(name, m, cmd, args, want_rc, wants, stream="stdout"):
+    """symshape CMD on model m: exit want_rc and every string of wants in the stream (exact substrings)."""
+    global ncases
+    ncases += 1
+    path = os.path.join(TMP, "op_%s.onnx" % name)
+    onnx.save(m, path)
+    r = subprocess.run([SYM, cmd, path, *args], capture_output=True, text=True)
+    out = r.stdout if stream == "stdout" else r.stderr
+    missing = [w for w in wants if w not in out]
+    if r.returncode != want_rc or missing:
+        fails.append("%s: %s exit %d (expected %d), lacks %r in %r" % (name, cmd, r.returncode, want_rc, missing, out))
+
+
+# dims with one dim_param: ONNX declares them equal (no duck sizing), and a dim of it left out of a spec gets
+# the fix that declares it
+emb = model([N("Relu", ["tok"], ["y"]), N("Relu", ["mem"], ["z"])], [("tok", ["batch", "t"]), ("mem", ["batch", "s", 32])],
+            outputs=("y", "z"))
+cli_text("dim_param_equal", emb, "run", ["--example", "tok=2,7", "--example", "mem=2,9,32"], 0,
+         ["why:        declared equal by the model: tok.size()[0] and mem.size()[0] were given one symbol by its frontend "
+          "(ONNX: one dim_param on both, which declares them equal; not duck sizing, which ONNX does not do: no policy flag avoids it)"])
+cli_text("dim_param_left_out", emb, "run", ["--dynamic", "tok=0:batch@1..64,1:t@1..256", "--dynamic", "mem=1:s@1..256",
+                                            "--example", "tok=2,7", "--example", "mem=2,9,32"], 1,
+         ["suggested fix: add 0:batch to the --dynamic spec of mem: ONNX declares its dim 0 equal to batch (input 'tok' dim 0 "
+          "and input 'mem' dim 0 share 'batch'), and a dim left out of a spec is static (2 here); else static 2"])
+# a branch (the broadcast chose n == m; a 1 broadcasts) against a requirement (the Conv window must fit)
+bc = model([N("Add", ["x", "b"], ["y"], name="add1")], [("x", ["n", 8]), ("b", ["m", 8])])
+cli_text("branch_infer", bc, "infer", [], 0,
+         ["  4. m == n   [equality]  from node add1 (Add, a branch taken at the example): broadcast: s0 == s1"])
+pts = os.path.join(TMP, "op_branch.points.json")
+with open(pts, "w") as f:
+    json.dump({"points": [{"sizes": {"x": [3, 8], "b": [2, 8]}}, {"sizes": {"x": [2, 8], "b": [2, 8]}}]}, f)
+cli_text("branch_probe", bc, "probe", ["--points", pts], 0,
+         ["  [4] b.size()[0] == x.size()[0]: 1 of 2 \u2014 a branch Add at node 'add1' took at the example (other sizes take "
+          "another branch; the guard set is specialized to this one)\n"], stream="stderr")
+cv = model([N("Conv", ["x", "W"], ["y"], name="c5")], [("x", ["n", 3, "h", "w"])], [f32("W", np.zeros((8, 3, 5, 5)))])
+cli_text("required_infer", cv, "infer", [], 0,
+         ["  0. x.dim() == 4   [tensor_match]", "  3. 5 <= h   [range]  from node c5 (Conv, required): "])
+# Resize 1.3f: d <= 89 is the range of symshape's formula, not a requirement of the model
+r13 = model([N("Resize", ["x", "", "sc"], ["y"], mode="nearest", name="rz")], [("x", [1, 1, "h", 10])], [f32("sc", [1, 1, 1.3, 1.3])], opset=13)
+cli_text("resize13_default", r13, "infer", [], 3,
+         ["node 'rz' (Resize): scale 1.29999995 on a symbolic dim above 89 at the example: symshape's exact formula "
+          "FloorDiv(13*d, 10) for floor(d * 1.29999995) in float32 holds only for d <= 89 (a limit of symshape's formula, "
+          "not of the model): give an example <= 89 or make the dim static"], stream="stderr")
+cli_text("resize13_spec", r13, "run", ["--example", "x=1,1,40,10", "--dynamic", "x=2:h@1..512"], 1,
+         ["forced at node rz (op Resize, 1 time): Resize: symshape's exact formula FloorDiv(13*d, 10) for floor(d * 1.29999995) "
+          "in float32 holds for d <= 89 (a limit of symshape's formula, not of the model)\n        suggested fix: h = Dim('h', min=1, max=89)\n"])
+# the head of a derived guard's why keeps a source's parentheses
+ps = model([N("Shape", ["x"], ["s"]), N("Slice", ["s", "one", "two"], ["tt"]), N("Slice", ["pos", "zero", "tt", "one"], ["p"]),
+            N("Add", ["x", "p"], ["y"])], [("x", [1, "t", 16])],
+           [f32("pos", np.zeros((1, 50, 16))), i64("zero", [0]), i64("one", [1]), i64("two", [2])])
+pts2 = os.path.join(TMP, "op_pos_slice.points.json")
+with open(pts2, "w") as f:
+    json.dump({"points": [{"sizes": {"x": [1, 1, 16]}}, {"sizes": {"x": [1, 7, 16]}}]}, f)
+cli_text("why_head", ps, "probe", ["--example", "x=1,10,16", "--points", pts2], 0, ["  [4] 2 <= x.size()[1]: 1 of 2 \u2014 exact range of x.size()[1]; --no-specialize-01 accepts 2\n"], stream="stderr")
 r = subprocess.run([SYM, "run", os.path.join(TMP, "op_conv.onnx"), "-b", "json"], capture_output=True, text=True)
 ncases += 1
 if r.returncode != 0 or '"guards"' not in r.stdout:
