@@ -1098,8 +1098,10 @@ static sy_status setup_inputs1(sy_onnx_trace *t, const sy_onnx_trace_options *o,
                 b->ex_in = in->name;
                 b->ex_dim = d;
             } else if (b->ex != x) {
-                return sy_fail_st(ctx, SY_EINVAL, "--example gives input '%s' dim %zu the size %lld and input '%s' dim %zu the size %lld, but they share dim_param '%s'",
-                                  b->ex_in, b->ex_dim, (long long)b->ex, in->name, d, (long long)x, param);
+                /* a concrete run (probe's point) has no --example: its sizes are the point's */
+                return sy_fail_st(ctx, SY_EINVAL, "%s input '%s' dim %zu the size %lld and input '%s' dim %zu the size %lld, but they share dim_param '%s'%s",
+                                  o->concrete ? "the point gives" : "--example gives", b->ex_in, b->ex_dim, (long long)b->ex, in->name, d,
+                                  (long long)x, param, o->concrete ? " (ONNX declares dims with one dim_param equal)" : "");
             }
         }
     }

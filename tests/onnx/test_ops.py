@@ -568,6 +568,15 @@ for op in ("Div", "Mod"):
 shp = model([N("Add", ["a", "b"], ["y"])], [("a", ["n", 3]), ("b", ["n", 3])])
 bad("shared_param_examples", shp, "--example gives input 'a' dim 0 the size 2 and input 'b' dim 0 the size 5, but they share dim_param 'n'",
     ["--example", "a=2,3", "--example", "b=5,3"])
+# probe's point (no --example): the message names the point, and why the sizes must agree
+r = subprocess.run([SYM, "probe", os.path.join(TMP, "op_shared_param_examples.onnx"), "--sizes", "a=2,3", "--sizes", "b=5,3"],
+                   capture_output=True, text=True)
+ncases += 1
+want = ("{\"a\":[2,3],\"b\":[5,3]}: reject (a.size()[0] == b.size()[0] failed: a.size()[0] = 2, b.size()[0] = 5); outputs the point "
+        "gives input 'a' dim 0 the size 2 and input 'b' dim 0 the size 5, but they share dim_param 'n' (ONNX declares dims with "
+        "one dim_param equal)\n")
+if r.stdout != want:
+    fails.append("probe shared dim_param point: %r, expected %r" % (r.stdout, want))
 case("shared_param_same_example", shp, [2, 3], {"n": 2}, ["--example", "a=2,3", "--example", "b=2,3"])
 # an --example of a later input is the example of every dim with its dim_param, the earlier inputs' too:
 # at 1 the shared dim specializes; at 7 the Reshape's divisibility holds (at the default example it fails)
