@@ -120,7 +120,7 @@ typedef struct ox_val {       /* 56 bytes: one per value of the graph */
     double *fv;                /* floating constant element values, or NULL */
     const sy_expr *const *eb;  /* an integer tensor whose values are not held: eb[0] <= every element <= eb[1]
                                   (Range's first and last element, kept through the ops that only move elements,
-                                  ox_op.keep), or NULL; Gather checks its indices against them */
+                                  ox_keep_bounds), or NULL; Gather checks its indices against them */
     int32_t elem;              /* ONNX elem type */
     uint16_t nv;               /* number of element values held (== numel when held; <= SY_ONNX_MAX_VALUES) */
     uint8_t role;              /* 1 input, 2 initializer, 3 output, 0 other */
@@ -149,13 +149,13 @@ typedef struct ox_op {
     ox_rule rule;
     int min_in, max_in;        /* input count bounds (max -1: variadic) */
     unsigned raw;              /* bit k: the rule reads input k's ox_val.kv itself (else run_node builds iv first) */
-    unsigned keep;             /* 1: output 0's elements are elements of input 0 (moved, repeated or a subset), so
-                                  when their values are not held input 0's bounds (ox_val.eb) pass (ox_keep_bounds) */
 } ox_op;
-/* after op's rule: output 0 gets input 0's element bounds (its eb, or the Min and Max of its held values) when
- * op->keep, output 0 holds no values and its element type is input 0's or int64 (a Cast that cannot wrap);
- * SY_ENOMEM (or the algebra's error) when building Min/Max fails */
-sy_status ox_keep_bounds(ox_call *c, const ox_op *op);
+/* after a node's rule: output 0 gets input 0's element bounds (its eb, or the Min and Max of its held values)
+ * when the op only moves elements of input 0 (a table in onnx_ops.c: Identity, Unsqueeze, Squeeze, Reshape,
+ * Flatten, Expand, Tile, Transpose, Slice, Gather, Dropout, Cast, CastLike), output 0 holds no values and its
+ * element type is input 0's or int64 (a Cast that cannot wrap); SY_ENOMEM (or the algebra's error) when
+ * building Min/Max fails */
+sy_status ox_keep_bounds(ox_call *c);
 const ox_op *ox_find_op(const char *name);
 
 /* helpers the rules use (onnx_trace.c) */

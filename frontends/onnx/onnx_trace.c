@@ -618,7 +618,7 @@ static sy_status run_node(sy_onnx_trace *t, ox_scope *s, const Onnx__NodeProto *
             if (st) return st;
         }
     sy_status st = op->rule(&c);
-    if (!st) st = ox_keep_bounds(&c, op);
+    if (!st) st = ox_keep_bounds(&c);
     if (st) {
         const char *msg = sy_ctx_last_error_msg(ctx);
         if (strncmp(msg, "node '", 6)) return ox_err(&c, st, "%s", msg);
