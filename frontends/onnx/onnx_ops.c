@@ -1069,7 +1069,7 @@ static sy_status op_concat(ox_call *c)
         if (!vals(c, k, &m)) return SY_OK;
         tot += m;
     }
-    if (tot > SY_ONNX_MAX_VALUES || !const_shape(c->out[0].t, od)) return SY_OK;
+    if (tot > SY_ONNX_MAX_VALUES || !c->out[0].t || !const_shape(c->out[0].t, od)) return SY_OK; /* no output: nothing to fill */
     size_t outer = 1, inner = 1;
     for (size_t i = 0; i < ax; i++) outer *= (size_t)od[i];
     for (size_t i = ax + 1; i < x0->ndim; i++) inner *= (size_t)od[i];
