@@ -143,7 +143,7 @@ static const sy_expr **vals(ox_call *c, size_t k, size_t *n)
 {
     if (!has(c, k)) return NULL;
     ox_val *v = c->in[k];
-    if (v->kv && ox_materialize(c->tr, v)) return NULL;
+    if (ox_kv(v) && ox_materialize(c->tr, v)) return NULL;
     if (v->iv) {
         *n = v->nv;
         return v->iv;
@@ -534,9 +534,9 @@ static sy_status shift_bounds(ox_call *c, int sub)
     for (size_t k = 0; k < 2; k++) {
         size_t n;
         const sy_expr **v;
-        if (!c->in[k]->eb || (sub && k)) continue;
+        if (!ox_eb(c->in[k]) || (sub && k)) continue;
         if (!has(c, 1 - k) || !(v = vals(c, 1 - k, &n)) || n != 1 || is_b(v[0])) continue;
-        const sy_expr *const *eb = c->in[k]->eb;
+        const sy_expr *const *eb = ox_eb(c->in[k]);
         if (sub) return set_bounds(c, 0, sy_expr_sub(c->ctx, eb[0], v[0]), sy_expr_sub(c->ctx, eb[1], v[0]));
         return set_bounds(c, 0, sy_expr_add(c->ctx, eb[0], v[0]), sy_expr_add(c->ctx, eb[1], v[0]));
     }
@@ -1216,9 +1216,9 @@ static sy_status slice_bounds(ox_call *c, size_t k, size_t *n, const sy_expr ***
     ox_val *v = c->in[k];
     *out = NULL;
     *n = 0;
-    if (v->kv && !v->iv) {
+    if (ox_kv(v) && !v->iv) {
         *n = v->nv;
-        return int64_bounds(c, v->nv, v->kv, out, inf);
+        return int64_bounds(c, v->nv, ox_kv(v), out, inf);
     }
     const sy_expr **r = (const sy_expr **)vals(c, k, n);
     if (!r) return SY_OK;
@@ -1349,8 +1349,8 @@ static int elem_bounds(ox_call *c, size_t k, const sy_expr **lo, const sy_expr *
 {
     if (!has(c, k) || !ox_is_int(c->in[k]->elem)) return 0;
     const ox_val *v = c->in[k];
-    if (v->eb) {
-        *lo = v->eb[0], *hi = v->eb[1];
+    if (ox_eb(v)) {
+        *lo = ox_eb(v)[0], *hi = ox_eb(v)[1];
         return 1;
     }
     size_t n;
@@ -1370,7 +1370,7 @@ static sy_status set_bounds(ox_call *c, size_t k, const sy_expr *lo, const sy_ex
     const sy_expr **eb = ox_alloc(c, 2 * sizeof *eb);
     CHK(eb);
     eb[0] = lo, eb[1] = hi;
-    c->out[k].eb = eb;
+    ox_set_eb(&c->out[k], eb);
     return SY_OK;
 }
 
@@ -1383,14 +1383,14 @@ sy_status ox_keep_bounds(ox_call *c)
 {
     if (!c->nout || !bsearch(c->node->op_type, keep_ops, sizeof keep_ops / sizeof keep_ops[0], sizeof keep_ops[0], cmp_name))
         return SY_OK;
-    if (c->out[0].iv || c->out[0].fv || c->out[0].kv || c->out[0].eb || !c->out[0].t) return SY_OK;
+    if (c->out[0].iv || c->out[0].fv || c->out[0].u.kv || !c->out[0].t) return SY_OK; /* u: kv or eb */
     int oe = c->out[0].elem;
     if (!has(c, 0) || !ox_is_int(oe) || (oe != c->in[0]->elem && oe != OX_INT64)) return SY_OK;
-    if (!c->in[0]->eb && !c->in[0]->iv && !c->in[0]->kv) return SY_OK; /* nothing known: no work */
+    if (!c->in[0]->u.kv && !c->in[0]->iv) return SY_OK; /* nothing known (u: kv or eb): no work */
     const sy_expr *lo, *hi;
     if (!elem_bounds(c, 0, &lo, &hi)) return SY_OK;
-    if (c->in[0]->eb) {
-        c->out[0].eb = c->in[0]->eb;
+    if (ox_eb(c->in[0])) {
+        ox_set_eb(&c->out[0], ox_eb(c->in[0]));
         return SY_OK;
     }
     return set_bounds(c, 0, lo, hi);

@@ -109,22 +109,29 @@ int ox_is_float(int elem);
 size_t ox_elem_size(int elem);
 
 /* ---- trace values */
-typedef struct ox_val {       /* 56 bytes: one per value of the graph */
+typedef struct ox_val {       /* 48 bytes: one per value of the graph */
     const char *name;
     const sy_tensor *t;        /* shape */
     const sy_expr **iv;        /* integer / boolean element values, or NULL */
-    const int64_t *kv;         /* constant integer element values not yet built as iv (a constant tensor holding a
+    union {                    /* never both (a tensor with kv holds its values): read through ox_kv and ox_eb */
+        const int64_t *kv;     /* constant integer element values not yet built as iv (a constant tensor holding a
                                   value beyond FLINT's small integers, |x| >= 2^62, such as Slice's INT64_MAX end:
                                   building it would make FLINT allocate its first bignum block, ~167 KB), or NULL;
                                   ox_materialize builds iv from it */
-    double *fv;                /* floating constant element values, or NULL */
-    const sy_expr *const *eb;  /* an integer tensor whose values are not held: eb[0] <= every element <= eb[1]
+        const sy_expr *const *eb; /* an integer tensor whose values are not held: eb[0] <= every element <= eb[1]
                                   (Range's first and last element, kept through the ops that only move elements,
                                   ox_keep_bounds), or NULL; Gather checks its indices against them */
+    } u;
+    double *fv;                /* floating constant element values, or NULL */
     int32_t elem;              /* ONNX elem type */
     uint16_t nv;               /* number of element values held (== numel when held; <= SY_ONNX_MAX_VALUES) */
     uint8_t role;              /* 1 input, 2 initializer, 3 output, 0 other */
+    uint8_t has_eb;            /* 1: u is eb; 0: u is kv */
 } ox_val;
+static inline const int64_t *ox_kv(const ox_val *v) { return v->has_eb ? NULL : v->u.kv; }
+static inline const sy_expr *const *ox_eb(const ox_val *v) { return v->has_eb ? v->u.eb : NULL; }
+static inline void ox_set_kv(ox_val *v, const int64_t *kv) { v->u.kv = kv, v->has_eb = 0; }
+static inline void ox_set_eb(ox_val *v, const sy_expr *const *eb) { v->u.eb = eb, v->has_eb = 1; }
 
 typedef struct ox_scope ox_scope;
 

@@ -533,7 +533,7 @@ sy_status ox_tensor_val(sy_onnx_trace *t, const Onnx__TensorProto *tp, const cha
         int64_t *k = tr_alloc(t, n * sizeof *k);
         if (!k) return SY_ENOMEM;
         memcpy(k, kv, n * sizeof *k);
-        out->kv = k;
+        ox_set_kv(out, k);
         return SY_OK;
     }
     if (isf) return SY_OK;
@@ -549,13 +549,14 @@ sy_status ox_tensor_val(sy_onnx_trace *t, const Onnx__TensorProto *tp, const cha
 
 sy_status ox_materialize(sy_onnx_trace *t, ox_val *v)
 {
-    if (!v || v->iv || !v->kv) return SY_OK;
+    const int64_t *kv = v ? ox_kv(v) : NULL;
+    if (!v || v->iv || !kv) return SY_OK;
     const sy_expr **iv = tr_alloc(t, (v->nv ? v->nv : 1) * sizeof *iv);
     if (!iv) return SY_ENOMEM;
     for (size_t i = 0; i < v->nv; i++)
-        if (!(iv[i] = sy_expr_int_si(t->ctx, v->kv[i]))) return sy_ctx_last_error(t->ctx);
+        if (!(iv[i] = sy_expr_int_si(t->ctx, kv[i]))) return sy_ctx_last_error(t->ctx);
     v->iv = iv;
-    v->kv = NULL;
+    ox_set_kv(v, NULL);
     return SY_OK;
 }
 
@@ -613,7 +614,7 @@ static sy_status run_node(sy_onnx_trace *t, ox_scope *s, const Onnx__NodeProto *
         for (size_t k = (size_t)op->min_in; k < c.nin; k++)
             if (!c.in[k]) return ox_err(&c, SY_EINVAL, "input %zu of the variadic input list is missing (empty name)", k);
     for (size_t k = 0; k < c.nin; k++)
-        if (c.in[k] && c.in[k]->kv && !(k < 32 && op->raw >> k & 1u)) {
+        if (c.in[k] && ox_kv(c.in[k]) && !(k < 32 && op->raw >> k & 1u)) {
             sy_status st = ox_materialize(t, c.in[k]);
             if (st) return st;
         }
