@@ -117,12 +117,6 @@ sy_status sy_env_fail(sy_env *env, sy_status st, const char *fmt, ...)
 /* add @p source to a backed symbol of the env (no duplicate); false when sym is
  * not one of its symbols or on SY_ENOMEM */
 bool sy_env_symbol_add_source(sy_env *env, const sy_expr *sym, const char *source);
-/* sy_env_input_exprs_spec, where policies (NULL: none) says which constant dims are dynamic dims the
- * env made constants (sy_env_create_symbol's 0/1 specialization): their policy is recorded, so the guard
- * set says why they are pinned (as sy_env_input records it for a JSON graph's dynamic dims) */
-const sy_tensor *sy_env_input_exprs_policy(sy_env *env, const char *name, sy_dtype dtype, size_t ndim,
-                                           const sy_expr *const *dims, const sy_dim_spec *const *specs,
-                                           const sy_dim_policy *policies);
 /* a*b of two integer expressions (NULL on error, recorded), memoized on the
  * pair: strides and contiguity checks multiply the same sizes for every
  * tensor. The product is the node sy_expr_mul gives (hash-consed), so the

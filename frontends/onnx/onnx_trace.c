@@ -7,7 +7,6 @@
 
 #include "algebra/expr_private.h"
 #include "frontends/onnx/onnx_private.h"
-#include "shapeenv/env_private.h"
 
 typedef struct ox_chunk {
     struct ox_chunk *next;

@@ -100,6 +100,17 @@ SY_API const sy_tensor *sy_env_input_exprs(sy_env *env, const char *name, sy_dty
 SY_API const sy_tensor *sy_env_input_exprs_spec(sy_env *env, const char *name, sy_dtype dtype, size_t ndim,
                                                 const sy_expr *const *dims, const sy_dim_spec *const *specs);
 
+/** sy_env_input_exprs_spec with a policy per dim: @p policies NULL, or @p ndim entries. A constant
+ *  dim whose entry is not SY_DIM_STATIC is a dynamic dim that the frontend made a constant
+ *  (sy_env_create_symbol's 0/1 specialization): it is registered with that policy, so the guard
+ *  set says why it is pinned (as sy_env_input records a JSON graph's dynamic dims); a symbolic dim
+ *  is SY_DIM_DYNAMIC whatever its entry, and a declared spec makes the dim SY_DIM_DYNAMIC. The ONNX
+ *  frontend calls it for every graph input. Ownership, the returned tensor and the errors as
+ *  sy_env_input_exprs (@p policies is only read during the call). */
+SY_API const sy_tensor *sy_env_input_exprs_policy(sy_env *env, const char *name, sy_dtype dtype, size_t ndim,
+                                                  const sy_expr *const *dims, const sy_dim_spec *const *specs,
+                                                  const sy_dim_policy *policies);
+
 /** An input as sy_env_input registered it (name env-owned). */
 typedef struct sy_env_input_info {
     const char *name;
