@@ -1381,12 +1381,12 @@ static int cmp_name(const void *a, const void *b) { return strcmp((const char *)
 
 sy_status ox_keep_bounds(ox_call *c)
 {
-    if (!c->nout || !bsearch(c->node->op_type, keep_ops, sizeof keep_ops / sizeof keep_ops[0], sizeof keep_ops[0], cmp_name))
-        return SY_OK;
-    if (c->out[0].iv || c->out[0].fv || c->out[0].u.kv || !c->out[0].t) return SY_OK; /* u: kv or eb */
+    /* the cheap tests first: most nodes have no integer values to keep (run_node calls this for each) */
+    if (!c->nout || !has(c, 0) || (!c->in[0]->u.kv && !c->in[0]->iv)) return SY_OK; /* u: kv or eb */
+    if (c->out[0].iv || c->out[0].fv || c->out[0].u.kv || !c->out[0].t) return SY_OK;
     int oe = c->out[0].elem;
-    if (!has(c, 0) || !ox_is_int(oe) || (oe != c->in[0]->elem && oe != OX_INT64)) return SY_OK;
-    if (!c->in[0]->u.kv && !c->in[0]->iv) return SY_OK; /* nothing known (u: kv or eb): no work */
+    if (!ox_is_int(oe) || (oe != c->in[0]->elem && oe != OX_INT64)) return SY_OK;
+    if (!bsearch(c->node->op_type, keep_ops, sizeof keep_ops / sizeof keep_ops[0], sizeof keep_ops[0], cmp_name)) return SY_OK;
     const sy_expr *lo, *hi;
     if (!elem_bounds(c, 0, &lo, &hi)) return SY_OK;
     if (ox_eb(c->in[0])) {
