@@ -195,6 +195,9 @@ sy_status sy_fail_st(sy_ctx *ctx, sy_status st, const char *fmt, ...)
     ;
 void sy_set_error_offset(sy_ctx *ctx, long off);
 const sy_expr *sy_oom(sy_ctx *ctx);
+/* record an error and yield NULL of any pointer type */
+#define SY_NFAIL(ctx, ...) (sy_fail((ctx), __VA_ARGS__), (void *)0)
+#define SY_NOOM(ctx) (sy_oom(ctx), (void *)0)
 
 /* ---- interning */
 /* A candidate node with room for @p n children; valid until the next call. */

@@ -6,7 +6,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "shapeenv/env_private.h"
+#include "algebra/eval_private.h"
+#include "symshape/env.h"
+#include "symshape/tensor.h"
+#include "symshape/graph.h"
 #include "symshape/backend.h"
 #include "symshape/gset.h"
 
@@ -464,10 +467,11 @@ static bool unread_source(const sy_graph *g, const unsigned char *is_input, size
  * after d); NULL when neither (no stride guard) */
 static const sy_expr *stride_expr(sy_env *env, const char *name, size_t ndim, size_t d)
 {
-    for (size_t q = 0; q < env->ntins; q++)
-        if (!strcmp(env->tins[q].name, name) && env->tins[q].strides) return d < ndim ? env->tins[q].strides[d] : NULL;
-    if (!env->strides_read || d >= ndim) return NULL;
-    const sy_expr *acc = sy_expr_int_si(env->ctx, 1);
+    sy_ctx *ctx = sy_env_ctx(env);
+    const sy_env_input_info *in = sy_env_input_info_find(env, name);
+    if (in && in->strides) return d < ndim ? in->strides[d] : NULL;
+    if (!sy_env_strides_read(env) || d >= ndim) return NULL;
+    const sy_expr *acc = sy_expr_int_si(ctx, 1);
     size_t nl = strlen(name);
     for (size_t k = d + 1; k < ndim && acc; k++) {
         const sy_expr *sz = NULL;
@@ -479,7 +483,7 @@ static const sy_expr *stride_expr(sy_env *env, const char *name, size_t ndim, si
                 sz = sy_env_input_dim(env, j)->expr;
         }
         if (!sz) return NULL;
-        acc = sy_expr_mul(env->ctx, acc, sz);
+        acc = sy_expr_mul(ctx, acc, sz);
     }
     return acc;
 }
@@ -490,12 +494,13 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
 sy_status sy_gset_produce(sy_env *env, const sy_graph *g, sy_gset **out)
 {
     if (!env) return SY_EINVAL;
+    sy_ctx *ctx = sy_env_ctx(env);
     size_t nin = g ? sy_graph_ninputs(g) : 0;
     const sy_graph_input **ins = NULL;
-    if (nin && !(ins = sy_alloc(env->ctx, nin * sizeof *ins))) return sy_fail_st(env->ctx, SY_ENOMEM, "out of memory");
+    if (nin && !(ins = sy_alloc(ctx, nin * sizeof *ins))) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
     for (size_t i = 0; i < nin; i++) ins[i] = sy_graph_input_at(g, i);
     sy_status st = produce(env, g ? sy_graph_name(g) : NULL, g, nin, ins, out);
-    if (ins) sy_dealloc(env->ctx, ins, nin * sizeof *ins);
+    if (ins) sy_dealloc(ctx, ins, nin * sizeof *ins);
     return st;
 }
 
@@ -540,7 +545,7 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
                          const sy_graph_input *const *ins, sy_gset **out)
 {
     if (!env) return SY_EINVAL;
-    sy_ctx *ctx = env->ctx;
+    sy_ctx *ctx = sy_env_ctx(env);
     if (!out) return sy_fail_st(ctx, SY_EINVAL, "produce_guards: NULL argument");
     *out = NULL;
     /* The env's memos (products, touched nodes, and its facts' bounds,
@@ -780,8 +785,8 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
             const sy_expr *se = sl >= 0 ? stride_expr(env, iname, ndim, d) : NULL;
             if (!se) continue;
             const sy_expr *e = sy_expr_subs(ctx, se, nk, ks, vs);
-            int declared = 0;
-            for (size_t q = 0; q < env->ntins; q++) declared |= !strcmp(env->tins[q].name, iname) && env->tins[q].strides;
+            const sy_env_input_info *tin = sy_env_input_info_find(env, iname);
+            int declared = tin && tin->strides;
             size_t nl = strlen(iname);
             const char *nm = name_in(gs, gs->sources[sl], iname, nl);
             if (!e || !nm ||
@@ -810,7 +815,7 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
                 st = SY_ENOMEM;
             continue;
         }
-        if (!env->opts.specialize_zero_one) continue; /* sizes >= 0 need no guard */
+        if (!sy_env_opts(env)->specialize_zero_one) continue; /* sizes >= 0 need no guard */
         const char *nm = gstrdup(gs, si->nsources ? si->sources[0] : sy_expr_sym_name(si->sym));
         if (!nm || !add_guard_why(gs, SY_GK_RANGE, sy_expr_ge(ctx, symvar[id], sy_expr_int_si(ctx, 2)), WHY_01_RANGE, nm, NULL, NULL,
                                   0, 0, 0))
@@ -839,7 +844,7 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
             dc->min = si->dim_min;
             dc->max = si->dim_max;
         } else { /* 0/1-specialized: the range it was declared with */
-            dc->min = d->spec->min != SY_DIM_SPEC_UNSET ? d->spec->min : (env->opts.specialize_zero_one ? 2 : 0);
+            dc->min = d->spec->min != SY_DIM_SPEC_UNSET ? d->spec->min : (sy_env_opts(env)->specialize_zero_one ? 2 : 0);
             dc->max = d->spec->max;
         }
     }

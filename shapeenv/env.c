@@ -252,6 +252,8 @@ sy_env *sy_env_free(sy_env *env)
 }
 
 sy_ctx *sy_env_ctx(const sy_env *env) { return env ? env->ctx : NULL; }
+const sy_env_options *sy_env_opts(const sy_env *env) { return env ? &env->opts : NULL; }
+int sy_env_strides_read(const sy_env *env) { return env && env->strides_read; }
 sy_facts *sy_env_facts(sy_env *env) { return env ? env->facts : NULL; }
 
 /* ------------------------------------------------------------------ symbols */

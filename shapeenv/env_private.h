@@ -25,9 +25,6 @@ typedef struct {
     size_t origcap;
 } guardrec;
 
-/* sy_env_show and guard texts: past this many tree nodes an expression is
- * shown in the let-form (sy_expr_print_let) instead of the canonical text */
-#define SY_SHOW_LET_NODES 100000u
 
 #define SY_XMEMO_KEY 8  /* words of an sy_env_xmemo key */
 #define SY_XMEMO_VALS 3 /* expressions of an sy_env_xmemo entry */
@@ -124,15 +121,8 @@ bool sy_env_symbol_add_source(sy_env *env, const sy_expr *sym, const char *sourc
  * it, and the env's ops never run inside a pure operation that a spent
  * budget could roll back, so no entry names a released node. */
 const sy_expr *sy_env_mul(sy_env *env, const sy_expr *a, const sy_expr *b);
-/* Release the heap memos of env and of its facts (sy_env_mul's products,
- * touch()'s nodes, sy_facts_drop_memos): they only save recomputation, so
- * answers do not change; a later call refills them. */
-void sy_env_drop_memos(sy_env *env);
 /* printable form of an expression, env-owned */
 const char *sy_env_show(sy_env *env, const sy_expr *e);
-/* record an error and yield NULL of any pointer type */
-#define SY_NFAIL(ctx, ...) (sy_fail((ctx), __VA_ARGS__), (void *)0)
-#define SY_NOOM(ctx) (sy_oom(ctx), (void *)0)
 
 /* ---- op helpers shared by the op files */
 typedef struct opcall {

@@ -485,6 +485,12 @@ const sy_env_input_info *sy_env_input_info_at(const sy_env *env, size_t i)
 {
     return env && i < env->ntins ? &env->tins[i] : NULL;
 }
+const sy_env_input_info *sy_env_input_info_find(const sy_env *env, const char *name)
+{
+    if (!env || !name || !env->tin_hcap) return NULL;
+    size_t j = tin_find(env, name);
+    return env->tin_hash[j] ? &env->tins[env->tin_hash[j] - 1] : NULL;
+}
 
 const sy_tensor *sy_env_input_exprs(sy_env *env, const char *name, sy_dtype dtype, size_t ndim,
                                     const sy_expr *const *dims)

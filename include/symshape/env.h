@@ -61,6 +61,21 @@ SY_API sy_env *sy_env_new(sy_ctx *ctx, const sy_env_options *opts);
 /** Free; accepts NULL; returns NULL. */
 SY_API sy_env *sy_env_free(SY_TAKE SY_NULL sy_env *env);
 SY_API sy_ctx *sy_env_ctx(const sy_env *env);
+/** The options @p env was created with (defaults filled in). KEEP: owned by the env, valid
+ *  while it lives; NULL when @p env is NULL. Reports no error. */
+SY_API const sy_env_options *sy_env_opts(const sy_env *env);
+/** 1 when a traced op read strides (Tensor.stride(), is_contiguous()): guard production then
+ *  emits the contiguous-stride guards of inputs with no declared strides; 0 otherwise, and
+ *  for NULL. Reports no error. */
+SY_API int sy_env_strides_read(const sy_env *env);
+/** Release the heap memos of @p env and of its facts (the products of sizes, the touched-node
+ *  set, sy_facts_drop_memos): they only save recomputation, so no answer changes and a later
+ *  call refills them. Guard production calls it, so that the trace's memos are not part of
+ *  the guard phase's peak memory. Accepts NULL; reports no error. */
+SY_API void sy_env_drop_memos(sy_env *env);
+/** Past this many tree nodes, sy_env_show and the guard set's texts show an expression in
+ *  the let-form (sy_expr_print_let, shared subterms named once) instead of the canonical text. */
+#define SY_SHOW_LET_NODES 100000u
 /** The facts the environment has accumulated (ranges, guards as facts,
  *  replacements). KEEP: owned by the env. */
 SY_API sy_facts *sy_env_facts(sy_env *env);

@@ -131,6 +131,10 @@ SY_API const sy_tensor *sy_env_input_set_strides(sy_env *env, const char *name, 
 /** Number of registered inputs and the i-th (registration order; NULL past the end). */
 SY_API size_t sy_env_ninputs(const sy_env *env);
 SY_API const sy_env_input_info *sy_env_input_info_at(const sy_env *env, size_t i);
+/** The registered input named @p name (KEEP: env-owned, valid until the next input is
+ *  registered), found through the env's name index in O(1) expected; NULL when there is no such
+ *  input or an argument is NULL. Reports no error. */
+SY_API const sy_env_input_info *sy_env_input_info_find(const sy_env *env, const char *name);
 
 /** Number of registered input dims and the i-th (registration order). */
 SY_API size_t sy_env_ninput_dims(const sy_env *env);
