@@ -10,6 +10,7 @@
 
 #include "symshape/ctx.h"
 #include "symshape/expr.h"
+#include "algebra/internal.h"
 #include "algebra/rules.h"
 
 /* Intrinsic bounds: every node stores an interval [lo, hi] that holds at every
@@ -162,42 +163,7 @@ static inline bool sy_charge_bytes(sy_ctx *c_, int64_t n)
     return !c_->op_over;
 }
 
-/* ---- memory */
-void *sy_alloc(sy_ctx *ctx, size_t size);
-void *sy_realloc(sy_ctx *ctx, void *p, size_t old_size, size_t new_size);
-void sy_dealloc(sy_ctx *ctx, void *p, size_t size);
 
-/* The size of an arena's next chunk after one of @p last bytes (0: none yet):
- * @p first, then 5/4 of the last (a multiple of 16), at most @p cap. The
- * arenas that use it (the ONNX trace, protobuf-c unpacks) hold everything
- * until they are freed, so the slack of the newest chunk is part of the peak:
- * growing by a quarter keeps it under a fifth of the arena (doubling left up
- * to half of it unused, a quarter on average). The expression nodes, the env
- * and the guard set use fixed 2 KiB chunks (after the nodes' first 4 KiB):
- * their slack stays under 2 KiB. */
-static inline size_t sy_arena_next(size_t last, size_t first, size_t cap)
-{
-    if (!last) return first;
-    size_t n = (last + last / 4 + 15) & ~(size_t)15;
-    return n < cap ? n : cap;
-}
-
-/* ---- errors: record and return NULL / status */
-const sy_expr *sy_fail(sy_ctx *ctx, sy_status st, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-sy_status sy_fail_st(sy_ctx *ctx, sy_status st, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-void sy_set_error_offset(sy_ctx *ctx, long off);
-const sy_expr *sy_oom(sy_ctx *ctx);
-/* record an error and yield NULL of any pointer type */
-#define SY_NFAIL(ctx, ...) (sy_fail((ctx), __VA_ARGS__), (void *)0)
-#define SY_NOOM(ctx) (sy_oom(ctx), (void *)0)
 
 /* ---- interning */
 /* A candidate node with room for @p n children; valid until the next call. */
@@ -267,12 +233,5 @@ bool sy_check_bool(sy_ctx *ctx, const sy_expr *e, const char *what);
 uint64_t sy_hash_fmpz(const fmpz_t v);
 uint64_t sy_mix(uint64_t h, uint64_t v);
 bool sy_reserved_name(const char *name, size_t len);
-/* d + p, a dim padded by p. Padding up to a multiple of m pads Mod(m - Mod(d, m), m), which
- * the constructors keep as Mod(-d, m) (printed Mod((m-1)*d, m)): when p is Mod(P, m) (m > 0
- * constant) and Mod(d + P, m) is 0 by construction (d + P a multiple of m at every value),
- * d + p = m*CeilDiv(d, m) (Mod(P, m) = Mod(-d, m) = m*CeilDiv(d, m) - d), the form in which a
- * later FloorDiv(., m) and products of the window counts cancel exactly; else d + p. NULL with
- * the error in ctx (p NULL: NULL). ONNX Pad (frontends/onnx/onnx_ops.c) and F.pad (shapeenv). */
-const sy_expr *sy_expr_add_pad(sy_ctx *ctx, const sy_expr *d, const sy_expr *p);
 
 #endif

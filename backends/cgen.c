@@ -14,8 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algebra/eval_private.h"
-#include "algebra/expr_private.h"
+#include "algebra/internal.h"
 #include "backends/backends_private.h"
 #include "symshape/backend.h"
 #include "symshape/cgen.h"

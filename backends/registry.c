@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "algebra/eval_private.h"
+#include "algebra/internal.h"
 #include "backends/backends_private.h"
 #include "symshape/backend.h"
 

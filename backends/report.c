@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algebra/expr_private.h"
+#include "algebra/internal.h"
 #include "backends/backends_private.h"
 #include "symshape/backend.h"
 

@@ -14,8 +14,7 @@
 #include <time.h>
 
 #include "algebra/buf.h"
-#include "algebra/eval_private.h"
-#include "algebra/expr_private.h"
+#include "algebra/internal.h"
 #include "symshape/env.h"
 #include "symshape/verify.h"
 

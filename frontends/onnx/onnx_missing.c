@@ -1,6 +1,6 @@
 /* The ONNX frontend when the library is built without protobuf-c: every call
  * fails with SY_EUNSUPPORTED "built without ONNX support". */
-#include "algebra/expr_private.h"
+#include "algebra/internal.h"
 #include "symshape/onnx.h"
 
 #define MISSING "built without ONNX support (install libprotobuf-c-dev, protobuf-c-compiler and libonnx-dev, then reconfigure)"

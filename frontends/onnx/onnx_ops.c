@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "algebra/sy_int64.h"
-#include "algebra/expr_private.h"
+#include "algebra/internal.h"
 #include "frontends/onnx/onnx_private.h"
 
 #define MAXR 64 /* largest rank handled */

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "algebra/expr_private.h"
+#include "algebra/internal.h"
 #include "frontends/onnx/onnx_private.h"
 
 int sy_onnx_available(void) { return 1; }

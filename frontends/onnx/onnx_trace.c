@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algebra/expr_private.h"
+#include <flint/fmpz.h> /* COEFF_MIN, COEFF_MAX: the values an fmpz holds without an mpz */
+
+#include "algebra/internal.h"
 #include "frontends/onnx/onnx_private.h"
 
 typedef struct ox_chunk {

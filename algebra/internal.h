@@ -1,0 +1,125 @@
+/* The algebra module's internal interface to the library's other modules
+ * (shapeenv, guards, backends, frontends, verify): the context's allocator,
+ * error recording, and tables keyed by expression identity. Not installed,
+ * not part of the public API.
+ *
+ * It exposes no node layout. A module outside algebra/ that includes only
+ * this header and the public headers reads expressions through the
+ * accessors of symshape/expr.h (sy_expr_kind_of, sy_expr_arg, ...); the
+ * layout in algebra/expr_private.h stays algebra's own (scripts/check-layers.sh
+ * lists the modules that still read it). */
+#ifndef SY_ALGEBRA_INTERNAL_H
+#define SY_ALGEBRA_INTERNAL_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symshape/ctx.h"
+#include "symshape/decide.h"
+#include "symshape/expr.h"
+
+/* ---- memory */
+void *sy_alloc(sy_ctx *ctx, size_t size);
+void *sy_realloc(sy_ctx *ctx, void *p, size_t old_size, size_t new_size);
+void sy_dealloc(sy_ctx *ctx, void *p, size_t size);
+
+/* The size of an arena's next chunk after one of @p last bytes (0: none yet):
+ * @p first, then 5/4 of the last (a multiple of 16), at most @p cap. The
+ * arenas that use it (the ONNX trace, protobuf-c unpacks) hold everything
+ * until they are freed, so the slack of the newest chunk is part of the peak:
+ * growing by a quarter keeps it under a fifth of the arena (doubling left up
+ * to half of it unused, a quarter on average). The expression nodes, the env
+ * and the guard set use fixed 2 KiB chunks (after the nodes' first 4 KiB):
+ * their slack stays under 2 KiB. */
+static inline size_t sy_arena_next(size_t last, size_t first, size_t cap)
+{
+    if (!last) return first;
+    size_t n = (last + last / 4 + 15) & ~(size_t)15;
+    return n < cap ? n : cap;
+}
+
+/* ---- errors: record and return NULL / status */
+const sy_expr *sy_fail(sy_ctx *ctx, sy_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+sy_status sy_fail_st(sy_ctx *ctx, sy_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+void sy_set_error_offset(sy_ctx *ctx, long off);
+const sy_expr *sy_oom(sy_ctx *ctx);
+/* record an error and yield NULL of any pointer type */
+#define SY_NFAIL(ctx, ...) (sy_fail((ctx), __VA_ARGS__), (void *)0)
+#define SY_NOOM(ctx) (sy_oom(ctx), (void *)0)
+
+/* ---- tables keyed by expression identity (eval.c) */
+/* pointer-keyed memo (internal only; never used for ordering) */
+typedef struct sy_memo {
+    const sy_expr **keys, **vals;
+    size_t n, cap;
+} sy_memo;
+/* Grow an open-addressing table keyed by expression (linear probing from
+ * the node's hash; cap and ncap powers of two, cap 0 with *keys NULL for a
+ * new table) to ncap slots: the keys and one parallel value array of vsize
+ * bytes per slot (NULL *vals and vsize 0: none) are moved (bytewise, so an
+ * fmpz value moves without a copy) into new arrays and the old ones
+ * released. False when out of memory, the table unchanged. The one rehash
+ * of the memo tables of eval.c and of the guard set's cost memo. */
+bool sy_etab_grow(sy_ctx *ctx, const sy_expr ***keys, void **vals, size_t vsize, size_t cap, size_t ncap);
+/* Grow an open-addressing table of *cap entries of esize bytes each (an
+ * all-zero entry is free; cap a power of two or 0 with *tab NULL) to ncap
+ * slots: a new zeroed array, every used entry moved to the slot that
+ * slot(owner, entry) returns once *tab and *cap are the new ones, the old
+ * array released. False when out of memory, the table unchanged. The one
+ * rehash of the tables keyed by something other than one expression (the
+ * env's products, the graph's refs, decide's linear-layer memo). */
+bool sy_otab_grow(sy_ctx *ctx, void **tab, size_t *cap, size_t esize, size_t ncap, bool (*used)(const void *entry),
+                  size_t (*slot)(const void *owner, const void *entry), const void *owner);
+/* A table keyed by expression in sy_etab_grow's layout: keys, and a
+ * parallel array of values of a fixed size per slot (the caller's struct).
+ * Zero-initialize it; release with sy_etab_clear. */
+typedef struct sy_etab {
+    const sy_expr **keys;
+    void *vals;
+    size_t n, cap;
+    bool fresh; /* set by sy_etab_slot when it inserted (the caller clears it) */
+} sy_etab;
+/* The slot of e (keys compared by identity, probing from the node's hash):
+ * its index when e is there; otherwise, with insert, e is added (the table
+ * grown to stay at most half full, the value's vsize bytes zeroed, fresh
+ * set) and its new index returned. SIZE_MAX when e is absent and insert is
+ * false, or when growing fails (SY_ENOMEM, not recorded; the table is
+ * unchanged). Growing moves the values: an index or pointer into vals from
+ * before an insert is stale after it. Expected O(1). */
+size_t sy_etab_slot(sy_ctx *ctx, sy_etab *t, const sy_expr *e, size_t vsize, bool insert);
+void sy_etab_clear(sy_ctx *ctx, sy_etab *t, size_t vsize);
+bool sy_memo_init(sy_ctx *ctx, sy_memo *m);
+void sy_memo_clear(sy_ctx *ctx, sy_memo *m);
+const sy_expr *sy_memo_get(const sy_memo *m, const sy_expr *k);
+bool sy_memo_put(sy_ctx *ctx, sy_memo *m, const sy_expr *k, const sy_expr *v);
+const sy_expr *sy_rebuild(sy_ctx *ctx, const sy_expr *e, sy_memo *memo,
+                          const sy_expr *(*leaf)(void *ud, const sy_expr *e), void *ud);
+
+void *sy_alloc_array(sy_ctx *ctx, size_t bytes);
+/* The number of sy_facts_add calls on f so far (0 for NULL): every change
+ * of the fact set (facts, ranges, replacements, consistency) goes through
+ * sy_facts_add, so two equal versions of one fact set mean the same facts
+ * (the trace's op memo keys on it, shapeenv/trace.c). */
+uint64_t sy_facts_version(const sy_facts *f);
+/* Release f's memos on node identity (bounds, simplification per depth, the
+ * linear layer's answers), as a change of the facts does; NULL: nothing.
+ * Answers do not change: the memos only save recomputation. */
+void sy_facts_drop_memos(sy_facts *f);
+
+/* ---- constructions the frontends share */
+/* d + p, a dim padded by p. Padding up to a multiple of m pads Mod(m - Mod(d, m), m), which
+ * the constructors keep as Mod(-d, m) (printed Mod((m-1)*d, m)): when p is Mod(P, m) (m > 0
+ * constant) and Mod(d + P, m) is 0 by construction (d + P a multiple of m at every value),
+ * d + p = m*CeilDiv(d, m) (Mod(P, m) = Mod(-d, m) = m*CeilDiv(d, m) - d), the form in which a
+ * later FloorDiv(., m) and products of the window counts cancel exactly; else d + p. NULL with
+ * the error in ctx (p NULL: NULL). ONNX Pad (frontends/onnx/onnx_ops.c) and F.pad (shapeenv). */
+const sy_expr *sy_expr_add_pad(sy_ctx *ctx, const sy_expr *d, const sy_expr *p);
+#endif
