@@ -10,7 +10,6 @@
 #include "symshape/env.h"
 #include "symshape/tensor.h"
 #include "symshape/graph.h"
-#include "symshape/backend.h"
 #include "symshape/gset.h"
 
 /* How a guard's why reads: the format and its arguments, kept so that the

@@ -71,8 +71,6 @@ SY_API const sy_backend *sy_backend_at(size_t i);
 SY_API sy_status sy_backend_render(const char *name, const sy_gset *gs, const sy_backend_options *opts,
                                    unsigned char **data, size_t *len);
 
-/** The context a guard set lives in (for backends reporting errors). */
-SY_API sy_ctx *sy_gset_ctx(const sy_gset *gs);
 /** For a backend's render: record the error @p st with a printf-style
  *  message in the guard set's context (sy_ctx_last_error_msg) and return
  *  @p st, as the built-in backends do. */

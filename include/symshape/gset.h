@@ -86,6 +86,9 @@ SY_API sy_status sy_gset_produce(sy_env *env, const sy_graph *g, sy_gset **out);
 SY_API sy_status sy_gset_produce_inputs(sy_env *env, const char *model, size_t ninputs,
                                         const sy_graph_input *const *ins, sy_gset **out);
 SY_API sy_gset *sy_gset_free(SY_TAKE SY_NULL sy_gset *gs);
+/** The context @p gs lives in (KEEP: the one it was produced in; backends report their errors
+ *  in it, sy_backend_fail). NULL for NULL. Reports no error. */
+SY_API sy_ctx *sy_gset_ctx(const sy_gset *gs);
 
 /** Minimize in place: remove duplicates, merge the bounds of each source to
  *  the tightest pair, drop every guard implied by the others (sy_decide), and
