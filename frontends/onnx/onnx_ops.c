@@ -1146,34 +1146,81 @@ static sy_status op_split(ox_call *c)
  *   start < 0 -> start + dim; end < 0 -> end + dim;
  *   step > 0: start, end clamped to [0, dim]; step < 0: start to [0, dim-1], end to [-1, dim-1];
  *   length = max(0, ceil((end - start) / step)).
- * INT64_MAX and INT64_MIN (torch's "to the end" / "to the start") arrive as
- * inf = +1 / -1 with a NULL expression: they clamp to the spec's bounds in
- * int64 here, so no expression (a FLINT bignum) is built for them. */
-static sy_status slice_len(ox_call *c, const sy_expr *dim, const sy_expr *s, int sinf, const sy_expr *e, int einf,
-                           int64_t step, const sy_expr **len, const sy_expr **start_out)
+ * A clamp to [lo, hi] is Min(Max(v, lo), hi): on a dim of 0 a negative step's start range [0, -1] is
+ * empty, and the start is then -1 (hi), so that the length is 0 (numpy, onnx's reference, and torch's
+ * flip of an empty dim take nothing; Max(lo, Min(v, hi)) would give 0 and a length of 1).
+ * A start or end that is an int64 constant beyond FLINT's small integers (|v| >= 2^62: INT64_MAX and
+ * INT64_MIN, torch's "to the end" / "to the start", and torch's -INT64_MAX) is kept as int64
+ * (slice_end.far) and clamped by slice_far, so that no expression (a FLINT bignum, whose first block
+ * is ~167 KB of mpz) is built for it. */
+typedef struct slice_end {
+    const sy_expr *e; /* the value, unless far */
+    int64_t v;        /* far: the value */
+    int far;          /* 1: v is beyond FLINT's small integers (|v| >= 2^62) and e is not used */
+} slice_end;
+
+/* FLINT holds |v| <= 2^62 - 1 (COEFF_MAX) in the fmpz word itself; anything larger allocates a bignum */
+static int slice_is_far(int64_t v) { return v >= (INT64_C(1) << 62) || v <= -(INT64_C(1) << 62); }
+
+/* The clamped far start or end v, without building v, when it is the same for every dim the value
+ * ranges allow: dim's upper bound U is its value, or its bound under the facts (sy_bound), or else
+ * INT64_MAX (an ONNX dim is an int64: TensorShapeProto's dim_value, Shape's output). For every dim in
+ * [0, U]:
+ *   v >= U: v >= U >= dim >= hi (hi = dim or dim - 1), so Min(Max(v, lo), hi) = hi;
+ *   v + U <= lo (v < 0): v + dim <= lo, so the negative v + dim clamps to Min(lo, hi): lo, unless
+ *   empty (slice_clamp): then Min(0, dim - 1).
+ * lo is 0 (a start, a positive step's end) or -1 (a negative step's end); hi is dim or dim - 1.
+ * *out NULL: neither holds for every dim (the caller builds v as an expression). */
+static sy_status slice_far(ox_call *c, const sy_expr *dim, int64_t v, int64_t lo, const sy_expr *hi, int empty,
+                           const sy_expr **out)
+{
+    *out = NULL;
+    int64_t U;
+    if (sy_expr_get_si(dim, &U) != SY_OK) {
+        const sy_expr *blo = NULL, *bhi = NULL;
+        U = INT64_MAX;
+        if (sy_bound(sy_env_facts(c->env), dim, &blo, &bhi) == SY_OK && bhi && sy_expr_get_si(bhi, &U) != SY_OK)
+            U = INT64_MAX; /* a bound beyond int64: the int64 one is tighter */
+        sy_ctx_reset_error(c->ctx);
+        if (U < 0) U = 0; /* a dim is >= 0 */
+    }
+    if (v >= U) *out = hi;
+    else if (v < 0 && v + U <= lo) *out = empty ? sy_expr_min(c->ctx, K(c, lo), hi) : K(c, lo);
+    else return SY_OK;
+    CHK(*out);
+    return SY_OK;
+}
+
+/* one start or end of slice_len: negative -> + dim, then clamped to [lo, hi]. empty: 1 when [lo, hi] is
+ * empty on a dim of 0 (a negative step's start [0, dim - 1]), built Min(Max(v, lo), hi); else lo <= hi on
+ * every dim and it is built Max(lo, Min(v, hi)), the same value */
+static sy_status slice_clamp(ox_call *c, const sy_expr *dim, const slice_end *b, int64_t lo, const sy_expr *hi,
+                             int empty, const char *what, const sy_expr **out)
 {
     sy_ctx *x = c->ctx;
+    const sy_expr *v = b->e;
+    if (b->far) {
+        TRY(slice_far(c, dim, b->v, lo, hi, empty, out));
+        if (*out) return SY_OK;
+        CHK(v = K(c, b->v)); /* a dim near 2^62 or above: exactly, as an expression */
+    }
     int neg;
-    if (!sinf) {
-        TRY(truth(c, sy_expr_lt(x, s, K(c, 0)), "Slice: start is negative", &neg));
-        if (neg) s = sy_expr_add(x, s, dim);
-        CHK(s);
-    }
-    if (!einf) {
-        TRY(truth(c, sy_expr_lt(x, e, K(c, 0)), "Slice: end is negative", &neg));
-        if (neg) e = sy_expr_add(x, e, dim);
-        CHK(e);
-    }
-    const sy_expr *dm1 = sy_expr_add_si(x, dim, -1);
-    if (step > 0) {
-        s = sinf < 0 ? K(c, 0) : sinf > 0 ? dim : sy_expr_max(x, K(c, 0), sy_expr_min(x, s, dim));
-        e = einf < 0 ? K(c, 0) : einf > 0 ? dim : sy_expr_max(x, K(c, 0), sy_expr_min(x, e, dim));
-    } else {
-        s = sinf < 0 ? K(c, 0) : sinf > 0 ? dm1 : sy_expr_max(x, K(c, 0), sy_expr_min(x, s, dm1));
-        e = einf < 0 ? K(c, -1) : einf > 0 ? dm1 : sy_expr_max(x, K(c, -1), sy_expr_min(x, e, dm1));
-    }
-    CHK(s);
-    CHK(e);
+    TRY(truth(c, sy_expr_lt(x, v, K(c, 0)), what, &neg));
+    if (neg) v = sy_expr_add(x, v, dim);
+    CHK(v);
+    *out = empty ? sy_expr_min(x, sy_expr_max(x, v, K(c, lo)), hi) : sy_expr_max(x, K(c, lo), sy_expr_min(x, v, hi));
+    CHK(*out);
+    return SY_OK;
+}
+
+static sy_status slice_len(ox_call *c, const sy_expr *dim, const slice_end *sb, const slice_end *eb, int64_t step,
+                           const sy_expr **len, const sy_expr **start_out)
+{
+    sy_ctx *x = c->ctx;
+    const sy_expr *hi = step > 0 ? dim : sy_expr_add_si(x, dim, -1), *s, *e;
+    CHK(hi);
+    TRY(slice_clamp(c, dim, sb, 0, hi, step < 0, "Slice: start is negative", &s));
+    TRY(slice_clamp(c, dim, eb, step > 0 ? 0 : -1, hi, 0, "Slice: end is negative", &e));
     sy_facts *f = sy_env_facts(c->env);
     const sy_expr *ss = sy_simplify(f, s), *se = sy_simplify(f, e);
     if (ss) s = ss;
@@ -1191,46 +1238,42 @@ static sy_status slice_len(ox_call *c, const sy_expr *dim, const sy_expr *s, int
     return SY_OK;
 }
 
-/* Slice's starts or ends (input k) as expressions, INT64_MAX / INT64_MIN as
- * inf +1 / -1 (a NULL entry); a constant tensor read as int64 (ox_val.kv)
- * stays int64 for those two. NULL *out: the values depend on data. */
-/* n int64 starts or ends (an attribute, or a constant read as int64) as
- * slice_bounds gives them: no expression is built for INT64_MAX/INT64_MIN */
-static sy_status int64_bounds(ox_call *c, size_t n, const int64_t *a, const sy_expr ***out, signed char **inf)
+/* n int64 starts or ends (an attribute, or a constant read as int64, ox_val.kv) as slice_ends: the far
+ * ones stay int64 */
+static sy_status int64_bounds(ox_call *c, size_t n, const int64_t *a, slice_end **out)
 {
-    const sy_expr **r = ox_alloc(c, (n ? n : 1) * sizeof *r);
-    signed char *f = ox_alloc(c, n ? n : 1);
+    slice_end *r = ox_alloc(c, (n ? n : 1) * sizeof *r);
     CHK(r);
-    CHK(f);
     for (size_t i = 0; i < n; i++) {
-        f[i] = a[i] == INT64_MAX ? 1 : a[i] == INT64_MIN ? -1 : 0;
-        if (!f[i]) CHK(r[i] = K(c, a[i]));
+        r[i].v = a[i];
+        r[i].far = slice_is_far(a[i]);
+        r[i].e = NULL;
+        if (!r[i].far) CHK(r[i].e = K(c, a[i]));
     }
     *out = r;
-    *inf = f;
     return SY_OK;
 }
 
-static sy_status slice_bounds(ox_call *c, size_t k, size_t *n, const sy_expr ***out, signed char **inf)
+/* Slice's starts or ends (input k) as slice_ends. NULL *out: the values depend on data. */
+static sy_status slice_bounds(ox_call *c, size_t k, size_t *n, slice_end **out)
 {
     ox_val *v = c->in[k];
     *out = NULL;
     *n = 0;
     if (ox_kv(v) && !v->iv) {
         *n = v->nv;
-        return int64_bounds(c, v->nv, ox_kv(v), out, inf);
+        return int64_bounds(c, v->nv, ox_kv(v), out);
     }
     const sy_expr **r = (const sy_expr **)vals(c, k, n);
     if (!r) return SY_OK;
-    signed char *f = ox_alloc(c, *n ? *n : 1);
-    CHK(f);
+    slice_end *b = ox_alloc(c, (*n ? *n : 1) * sizeof *b);
+    CHK(b);
     for (size_t i = 0; i < *n; i++) {
-        int64_t q;
-        f[i] = 0;
-        if (sy_expr_get_si(r[i], &q) == SY_OK && (q == INT64_MAX || q == INT64_MIN)) f[i] = q == INT64_MAX ? 1 : -1;
+        b[i].e = r[i];
+        b[i].far = sy_expr_get_si(r[i], &b[i].v) == SY_OK && slice_is_far(b[i].v);
     }
-    *out = r;
-    *inf = f;
+    sy_ctx_reset_error(c->ctx);
+    *out = b;
     return SY_OK;
 }
 
@@ -1238,16 +1281,16 @@ static sy_status op_slice(ox_call *c)
 {
     const sy_tensor *x = T(c, 0);
     size_t ns, ne, na = 0, nst = 0;
-    const sy_expr **S, **E, **A = NULL, **ST = NULL;
-    signed char *sinf = NULL, *einf = NULL;
+    const sy_expr **A = NULL, **ST = NULL;
+    slice_end *S, *E;
     if (c->nin == 1) { /* Slice-1 form (attributes) is not in opsets 11-18, accepted anyway */
         size_t n1, n2, n3;
         const int64_t *a1, *a2, *a3;
         TRY(ox_attr_ints(c, "starts", &n1, &a1));
         TRY(ox_attr_ints(c, "ends", &n2, &a2));
         TRY(ox_attr_ints(c, "axes", &n3, &a3));
-        TRY(int64_bounds(c, n1, a1, &S, &sinf));
-        TRY(int64_bounds(c, n2, a2, &E, &einf));
+        TRY(int64_bounds(c, n1, a1, &S));
+        TRY(int64_bounds(c, n2, a2, &E));
         ns = n1;
         ne = n2;
         if (n3) {
@@ -1258,8 +1301,8 @@ static sy_status op_slice(ox_call *c)
         }
     } else {
         if (c->nin < 3 || !has(c, 1) || !has(c, 2)) return ox_err(c, SY_EINVAL, "starts and ends are required");
-        TRY(slice_bounds(c, 1, &ns, &S, &sinf));
-        TRY(slice_bounds(c, 2, &ne, &E, &einf));
+        TRY(slice_bounds(c, 1, &ns, &S));
+        TRY(slice_bounds(c, 2, &ne, &E));
         if (!S || !E) {
             /* data-dependent bounds: the sliced dims are unbacked */
             size_t nax = 0;
@@ -1308,9 +1351,9 @@ static sy_status op_slice(ox_call *c)
         if (seen[ax]++) return ox_err(c, SY_EINVAL, "axis %zu repeated", ax);
         if (ST) TRY(concrete(c, ST[i], "Slice step", &step));
         if (step == 0) return ox_err(c, SY_EINVAL, "step 0");
-        if (is_b(S[i]) || is_b(E[i])) return ox_err(c, SY_EINVAL, "starts/ends must be integers");
+        if ((!S[i].far && is_b(S[i].e)) || (!E[i].far && is_b(E[i].e))) return ox_err(c, SY_EINVAL, "starts/ends must be integers");
         const sy_expr *st;
-        TRY(slice_len(c, x->sizes[ax], S[i], sinf[i], E[i], einf[i], step, &d[ax], &st));
+        TRY(slice_len(c, x->sizes[ax], &S[i], &E[i], step, &d[ax], &st));
         start[ax] = st;
         stepv[ax] = step;
     }

@@ -187,6 +187,55 @@ for nm, st, en in (("slice_min_step", I64MIN, I64MAX), ("slice_min_step_rev", I6
     want = list(xs[:, st:en:I64MIN].shape)
     case(nm, model([N("Slice", ["x", "s", "e", "a", "st"], ["y"])], X4, [i64("s", [st]), i64("e", [en]), i64("a", [1]), i64("st", [I64MIN])]),
          want, env, E)
+# Slice's far starts and ends (|v| >= 2^62: INT64_MAX, INT64_MIN, torch's -INT64_MAX, 2^62) at dims 0, 1, 2, 3, 7:
+# static, and one symbol over [0, oo) (--no-specialize-01; an ONNX dim is at most INT64_MAX) and over a declared
+# [0, 100], the printed length evaluated at each dim. The reference is the spec's text (Slice-13: negative + dim,
+# then clamped to [0, dim] / [0, dim - 1] / [-1, dim - 1], an empty range on a dim of 0 taking nothing); torch's
+# slicing (positive steps from -2^62 up: torch 1.13 refuses ints below) and numpy's must agree with it, except where
+# numpy clamps a negative step's start below -dim to -1 (nothing) and the spec to 0 (the first element, as
+# onnxruntime does).
+FAR = [I64MAX, I64MIN, -I64MAX, 2**62, -2**62, 2**62 - 1, -1, 0, 2]
+FSTEPS = [1, 2, -1, -3]
+
+
+def spec_len(d, s, e, k):
+    s, e = s + d if s < 0 else s, e + d if e < 0 else e
+    lo_e, hi = (0, d) if k > 0 else (-1, d - 1)
+    s, e = min(max(s, 0), hi), min(max(e, lo_e), hi)
+    return max(0, -(-(e - s) // k)) if k > 0 else max(0, -(-(s - e) // -k))
+
+
+fcombos = [(s, e, k) for s in FAR for e in FAR for k in FSTEPS]
+for d in (0, 1, 2, 3, 7):
+    for s, e, k in fcombos:
+        got = spec_len(d, s, e, k)
+        refs = [("numpy", np.zeros(d)[s:e:k].shape[0])] if k > 0 or not (s < -d and d > 0) else []
+        if k > 0 and min(s, e) > -2**62:  # torch 1.13 holds an int below -2^62 as a symbolic int and refuses it
+            refs.append(("torch", torch.zeros(d)[s:e:k].shape[0]))
+        for who, ref in refs:
+            if ref != got:
+                fails.append("slice_far reference: dim %d [%d:%d:%d] spec %d, %s %d" % (d, s, e, k, got, who, ref))
+fnodes = [N("Slice", ["x", "fs%d" % i, "fe%d" % i, "a0", "fk%d" % i], ["y%d" % i]) for i in range(len(fcombos))]
+finits = [i64("a0", [0])] + [t for i, (s, e, k) in enumerate(fcombos)
+                             for t in (i64("fs%d" % i, [s]), i64("fe%d" % i, [e]), i64("fk%d" % i, [k]))]
+for mode, dims, args, pts in [("static%d" % d, [d], [], [d]) for d in (0, 1, 2, 3, 7)] + \
+        [("sym", ["n"], ["--no-specialize-01", "--example", "x=5"], [0, 1, 2, 3, 7]),
+         ("sym_max100", ["n"], ["--no-specialize-01", "--example", "x=5", "--dynamic", "x=0@0..100"], [0, 1, 2, 3, 7, 100])]:
+    ncases += 1
+    m = model(fnodes, [("x", dims)], finits, outputs=["y%d" % i for i in range(len(fcombos))])
+    r = run("slice_far_" + mode, m, args)
+    if r.returncode != 0:
+        fails.append("slice_far_%s: exit %d: %s" % (mode, r.returncode, r.stderr.strip()))
+        continue
+    j = json.loads(r.stdout)
+    if [g["guard"] for g in j["guards"] if g["kind"] not in ("tensor_match", "specialization", "range")]:
+        fails.append("slice_far_%s: guards %s" % (mode, [g["guard"] for g in j["guards"]]))
+    for i, (s, e, k) in enumerate(fcombos):
+        dim = j["values"]["y%d" % i][0]
+        for d in pts:
+            got = dim if isinstance(dim, int) else eval(dim, {"__builtins__": {}}, dict(NS, n=d))
+            if got != spec_len(d, s, e, k):
+                fails.append("slice_far_%s: [%d:%d:%d] gives %s = %s at dim %d, expected %d" % (mode, s, e, k, dim, got, d, spec_len(d, s, e, k)))
 # Range with delta INT64_MIN (one element), and elements start + i*delta past int64 in the product
 case("range_min_delta", model([N("Range", ["z", "l", "d"], ["y"])], X4, [i64("z", 0), i64("l", -5), i64("d", I64MIN)]), [1], env, E)
 case("range_big_delta", model([N("Range", ["z", "l", "d"], ["y"])], X4, [i64("z", I64MIN), i64("l", I64MAX), i64("d", 2**62)]),
