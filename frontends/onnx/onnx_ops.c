@@ -648,13 +648,29 @@ static sy_status op_cast(ox_call *c)
     return set_vals(c, 0, n, r);
 }
 
-/* Clip-13: min/max inputs optional; values pass through Min/Max */
+/* 1 when input k of Clip (1: min, 2: max) is a constant at or beyond the end of x's integer type (INT64_MIN /
+ * INT64_MAX for int64, torch's "no bound"): it clips nothing, and is not built (FLINT would allocate its
+ * first bignum block, ~167 KB, for |v| >= 2^62) */
+static int clip_noop(ox_call *c, size_t k)
+{
+    const int64_t *kv = ox_kv(c->in[k]);
+    if (!kv || c->in[k]->nv != 1) return 0;
+    int64_t lo = c->in[0]->elem == OX_INT64 ? INT64_MIN : c->in[0]->elem == OX_INT32 ? INT32_MIN : 0;
+    int64_t hi = c->in[0]->elem == OX_INT64 ? INT64_MAX : c->in[0]->elem == OX_INT32 ? INT32_MAX : 0;
+    if (lo == hi) return 0;
+    return k == 1 ? kv[0] <= lo : kv[0] >= hi;
+}
+
+/* Clip-13: min/max inputs optional; integer element values pass through Max(x, min), then Min(., max) */
 static sy_status op_clip(ox_call *c)
 {
     TRY(same_as(c, 0, 0));
     size_t n, nl = 0, nh = 0;
-    const sy_expr **v = vals(c, 0, &n), **lo = has(c, 1) ? vals(c, 1, &nl) : NULL, **hi = has(c, 2) ? vals(c, 2, &nh) : NULL;
-    if (!v || (has(c, 1) && (!lo || nl != 1)) || (has(c, 2) && (!hi || nh != 1))) return SY_OK;
+    const sy_expr **v = vals(c, 0, &n);
+    if (!v) return SY_OK;
+    int hl = has(c, 1) && !clip_noop(c, 1), hh = has(c, 2) && !clip_noop(c, 2);
+    const sy_expr **lo = hl ? vals(c, 1, &nl) : NULL, **hi = hh ? vals(c, 2, &nh) : NULL;
+    if ((hl && (!lo || nl != 1)) || (hh && (!hi || nh != 1))) return SY_OK;
     const sy_expr **r = ox_alloc(c, (n ? n : 1) * sizeof *r);
     CHK(r);
     for (size_t i = 0; i < n; i++) {
@@ -2490,7 +2506,7 @@ static const ox_op ops[] = {
     {"CastLike", op_cast, 2, 2, 0},
     {"Ceil", op_floor, 1, 1, 0},
     {"Celu", op_unary, 1, 1, 0},
-    {"Clip", op_clip, 1, 3, 0},
+    {"Clip", op_clip, 1, 3, 0x6u}, /* min and max: read as int64 (clip_noop) */
     {"Concat", op_concat, 1, -1, 0},
     {"Constant", op_constant, 0, 0, 0},
     {"ConstantOfShape", op_constantofshape, 1, 1, 0},

@@ -236,6 +236,13 @@ for mode, dims, args, pts in [("static%d" % d, [d], [], [d]) for d in (0, 1, 2, 
             got = dim if isinstance(dim, int) else eval(dim, {"__builtins__": {}}, dict(NS, n=d))
             if got != spec_len(d, s, e, k):
                 fails.append("slice_far_%s: [%d:%d:%d] gives %s = %s at dim %d, expected %d" % (mode, s, e, k, dim, got, d, spec_len(d, s, e, k)))
+# Clip-13 of size values: INT64_MIN / INT64_MAX bounds clip nothing (and build no bignum), other bounds clip
+cl = lambda lo, hi: model([N("Shape", ["x"], ["s"]), N("Clip", ["s", lo, hi], ["c"]), N("ConstantOfShape", ["c"], ["y"])], X4,
+                          [i64(n, v) for n, v in (("cmin", I64MIN), ("cmax", I64MAX), ("c4", 4), ("c100", 100)) if n in (lo, hi)])
+case("clip_sentinels", cl("cmin", "cmax"), [2, 3, 224, 200], env, E, text=["n", 3, "h", "w"])
+case("clip_max_sentinel", cl("", "cmax"), [2, 3, 224, 200], env, E, text=["n", 3, "h", "w"])
+case("clip_bounds", cl("c4", "c100"), [4, 4, 100, 100], env, E)
+case("clip_min_sentinel_max_100", cl("cmin", "c100"), [2, 3, 100, 100], env, E)
 # Range with delta INT64_MIN (one element), and elements start + i*delta past int64 in the product
 case("range_min_delta", model([N("Range", ["z", "l", "d"], ["y"])], X4, [i64("z", 0), i64("l", -5), i64("d", I64MIN)]), [1], env, E)
 case("range_big_delta", model([N("Range", ["z", "l", "d"], ["y"])], X4, [i64("z", I64MIN), i64("l", I64MAX), i64("d", 2**62)]),
