@@ -1191,8 +1191,9 @@ static sy_status slice_far(ox_call *c, const sy_expr *dim, int64_t v, int64_t lo
                            const sy_expr **out)
 {
     *out = NULL;
-    int64_t U;
-    if (sy_expr_get_si(dim, &U) != SY_OK) {
+    int64_t U = INT64_MAX;
+    /* INT64_MAX >= U and INT64_MIN + U <= -1 for every U: no bound needed (torch's common ends) */
+    if (v != INT64_MAX && v != INT64_MIN && sy_expr_get_si(dim, &U) != SY_OK) {
         const sy_expr *blo = NULL, *bhi = NULL;
         U = INT64_MAX;
         if (sy_bound(sy_env_facts(c->env), dim, &blo, &bhi) == SY_OK && bhi && sy_expr_get_si(bhi, &U) != SY_OK)
