@@ -80,6 +80,7 @@ static const char *msg_name[] = {"ModelProto", "GraphProto", "NodeProto", "Attri
 #define WIN 16384
 #define WIN_JUMP 4096 /* a read after a jump (a skipped payload) starts small: the next tensor's header */
 #define WIN_NODES 4096 /* the trace's window (ox_nodes_open): most nodes are far smaller; a larger one is copied out */
+#define WIN_NODES_MIN 2048 /* ... unless the largest node needs more (up to WIN_NODES) */
 typedef struct {
     sy_ctx *ctx;
     const char *name;
@@ -505,6 +506,7 @@ struct ox_nodes {
     const sy_onnx_model *m;
     scan s;       /* the file window and the node's filtered bytes (s.out) */
     ox_arena arena;
+    int nodes_begun; /* ox_node_get was called */
 };
 
 sy_status ox_nodes_open(const sy_onnx_model *m, ox_nodes **out)
@@ -519,15 +521,23 @@ sy_status ox_nodes_open(const sy_onnx_model *m, ox_nodes **out)
     r->s.name = m->name;
     r->s.fd = m->fd;
     r->s.flen = m->flen;
-    /* the window spans the nodes' bytes, at most WIN: a small graph in a
-     * large file (its weights elsewhere) reads its nodes with a small one */
+    /* the window spans the nodes' bytes, at most WIN_NODES: a small graph in a
+     * large file (its weights elsewhere) reads its nodes with a small one; and
+     * it is no larger than WIN_NODES_MIN or the largest node read whole
+     * (unfiltered): nodes of a few hundred bytes are read 2 KiB at a time (lstm:
+     * a 2,048-byte window instead of all its 3,284 node bytes; swin_hw: 418
+     * preads instead of 279). An initializer larger than the window is copied
+     * out (s.out), and that copy is released when the nodes begin (ox_node_get) */
     if (m->fd >= 0) {
         uint64_t lo = UINT64_MAX, hi = 0;
+        size_t big = WIN_NODES_MIN;
         for (size_t i = 0; i < m->nnodes; i++) {
             if (m->nodes[i].off < lo) lo = m->nodes[i].off;
             if (m->nodes[i].off + m->nodes[i].len > hi) hi = m->nodes[i].off + m->nodes[i].len;
+            if (!m->nodes[i].filter && m->nodes[i].len > big) big = m->nodes[i].len;
         }
         r->s.wcap = hi > lo && hi - lo < WIN_NODES ? (size_t)(hi - lo) : WIN_NODES;
+        if (r->s.wcap > big) r->s.wcap = big;
         if (r->s.wcap < 256) r->s.wcap = 256;
     }
     if (m->fd >= 0 && !(r->s.win = sy_alloc(ctx, r->s.wcap))) {
@@ -605,6 +615,12 @@ sy_status ox_node_get(ox_nodes *r, size_t i, const Onnx__NodeProto **out)
 {
     const sy_onnx_model *m = r->m;
     ar_reset(&r->arena, 0);
+    if (!r->nodes_begun) { /* the initializers' copied-out bytes are no longer needed (ox_init_get's lifetime) */
+        r->nodes_begun = 1;
+        if (r->s.out) sy_dealloc(m->ctx, r->s.out, r->s.cap);
+        r->s.out = NULL;
+        r->s.cap = r->s.len = 0;
+    }
     const unsigned char *data;
     size_t len;
     sy_status st = item_bytes(r, &m->nodes[i], M_NODE, &data, &len);
