@@ -57,18 +57,18 @@ struct sy_trace {
  * SY_TRACE_MEMO=0 in the environment turns the memo off (the differential
  * tests compare both). */
 
-#define MEMO_KEY_MAX 4096 /* bytes; a longer key is not memoized */
+#define MEMO_KEY_WORDS 512 /* 4 KiB; a longer key is not memoized */
 
 typedef struct mentry {
     uint64_t hash;
-    size_t klen;
-    unsigned char *key; /* ctx-allocated */
+    size_t klen;        /* words */
+    uint64_t *key;      /* in the memo's key chunks */
     sy_value out;       /* as the op returned it (env-owned) */
 } mentry;
 
 typedef struct kbuf {
-    unsigned char b[MEMO_KEY_MAX];
-    size_t n;
+    uint64_t w[MEMO_KEY_WORDS];
+    size_t n; /* words */
     bool bad; /* too long or a value kind the memo does not key */
 } kbuf;
 
@@ -106,22 +106,37 @@ typedef struct kchunk {
 
 #define KCHUNK 4096
 
-static void kput(kbuf *k, const void *p, size_t n)
+/* The key is a sequence of 64-bit words, written in place: a value's words
+ * are reserved at once (one bounds check per value, not per word) and the
+ * hash runs over the finished key. */
+static uint64_t *kres(kbuf *k, size_t nw)
 {
-    if (k->bad || n > sizeof k->b - k->n) {
+    if (k->bad || nw > MEMO_KEY_WORDS - k->n) {
         k->bad = true;
-        return;
+        return NULL;
     }
-    memcpy(k->b + k->n, p, n);
-    k->n += n;
+    uint64_t *p = k->w + k->n;
+    k->n += nw;
+    return p;
 }
-static void kword(kbuf *k, uint64_t w) { kput(k, &w, sizeof w); }
-static void kptr(kbuf *k, const void *p) { kword(k, (uint64_t)(uintptr_t)p); }
+static void kword(kbuf *k, uint64_t w)
+{
+    uint64_t *p = kres(k, 1);
+    if (p) *p = w;
+}
+/* bytes in whole words (the last one zero-padded), after their length */
+static void kbytes(kbuf *k, const void *s, size_t n)
+{
+    uint64_t *p = kres(k, 1 + (n + 7) / 8);
+    if (!p) return;
+    p[0] = n;
+    p[(n + 7) / 8] = 0;
+    SY_COPY(p + 1, s, n);
+}
 static void kstr(kbuf *k, const char *s)
 {
-    size_t n = s ? strlen(s) : 0;
-    kword(k, s ? n : UINT64_MAX);
-    kput(k, s ? s : "", n);
+    if (!s) kword(k, UINT64_MAX);
+    else kbytes(k, s, strlen(s));
 }
 
 static void kvalue(kbuf *k, const sy_value *v, int depth)
@@ -130,32 +145,62 @@ static void kvalue(kbuf *k, const sy_value *v, int depth)
         k->bad = true;
         return;
     }
-    kword(k, (uint64_t)v->kind);
     switch (v->kind) {
     case SY_V_NONE:
-    case SY_V_ELLIPSIS: break;
+    case SY_V_ELLIPSIS: kword(k, (uint64_t)v->kind); break;
     case SY_V_INT:
-    case SY_V_BOOL: kptr(k, v->u.i); break;
-    case SY_V_FLOAT: kput(k, &v->u.f, sizeof v->u.f); break;
-    case SY_V_STR: kstr(k, v->u.s); break;
-    case SY_V_DTYPE: kword(k, (uint64_t)v->u.dtype); break;
-    case SY_V_QUOT:
-        kptr(k, v->u.quot.num);
-        kptr(k, v->u.quot.den);
+    case SY_V_BOOL: {
+        uint64_t *p = kres(k, 2);
+        if (p) p[0] = (uint64_t)v->kind, p[1] = (uint64_t)(uintptr_t)v->u.i;
         break;
+    }
+    case SY_V_FLOAT: {
+        uint64_t *p = kres(k, 2);
+        if (!p) break;
+        p[0] = (uint64_t)v->kind;
+        memcpy(&p[1], &v->u.f, sizeof v->u.f < 8 ? sizeof v->u.f : 8);
+        break;
+    }
+    case SY_V_STR:
+        kword(k, (uint64_t)v->kind);
+        kstr(k, v->u.s);
+        break;
+    case SY_V_DTYPE: {
+        uint64_t *p = kres(k, 2);
+        if (p) p[0] = (uint64_t)v->kind, p[1] = (uint64_t)v->u.dtype;
+        break;
+    }
+    case SY_V_QUOT: {
+        uint64_t *p = kres(k, 3);
+        if (p) p[0] = (uint64_t)v->kind, p[1] = (uint64_t)(uintptr_t)v->u.quot.num, p[2] = (uint64_t)(uintptr_t)v->u.quot.den;
+        break;
+    }
     case SY_V_TENSOR: {
         /* the size and stride expressions, each array in one copy */
         const sy_tensor *t = v->u.t;
-        kword(k, (uint64_t)t->dtype | (uint64_t)t->ndim << 8 | (uint64_t)(t->strides != NULL) << 16);
-        kput(k, t->sizes, t->ndim * sizeof *t->sizes);
-        if (t->strides) kput(k, t->strides, t->ndim * sizeof *t->strides);
+        size_t nd = t->ndim, ns = t->strides ? nd : 0;
+        if (nd > MEMO_KEY_WORDS) {
+            k->bad = true;
+            break;
+        }
+        uint64_t *p = kres(k, 2 + nd + ns);
+        if (!p) break;
+        p[0] = (uint64_t)v->kind;
+        p[1] = (uint64_t)t->dtype | (uint64_t)nd << 8 | (uint64_t)(t->strides != NULL) << 16;
+        for (size_t i = 0; i < nd; i++) p[2 + i] = (uint64_t)(uintptr_t)t->sizes[i];
+        for (size_t i = 0; i < ns; i++) p[2 + nd + i] = (uint64_t)(uintptr_t)t->strides[i];
         break;
     }
-    case SY_V_LIST:
-        kword(k, (uint64_t)v->u.list.n);
+    case SY_V_LIST: {
+        uint64_t *p = kres(k, 2);
+        if (!p) break;
+        p[0] = (uint64_t)v->kind;
+        p[1] = (uint64_t)v->u.list.n;
         for (size_t i = 0; i < v->u.list.n && !k->bad; i++) kvalue(k, &v->u.list.items[i], depth + 1);
         break;
+    }
     case SY_V_SLICE:
+        kword(k, (uint64_t)v->kind);
         kvalue(k, v->u.slice.start, depth + 1);
         kvalue(k, v->u.slice.stop, depth + 1);
         kvalue(k, v->u.slice.step, depth + 1);
@@ -164,18 +209,15 @@ static void kvalue(kbuf *k, const sy_value *v, int depth)
     }
 }
 
-/* a word at a time (keys are mostly words; a byte loop cost more than the
- * ops it saved), the tail bytewise */
+/* one multiply per word; the final mix brings the high bits (where the
+ * products gather every word's bits) down to the slot bits */
 static uint64_t khash(const kbuf *k)
 {
-    uint64_t h = 1469598103934665603ull, w;
-    size_t i = 0;
-    for (; i + 8 <= k->n; i += 8) {
-        memcpy(&w, k->b + i, 8);
-        h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-        h ^= h >> 29;
-    }
-    for (; i < k->n; i++) h = (h ^ k->b[i]) * 1099511628211ull;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < k->n; i++) h = (h ^ k->w[i]) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ull;
+    h ^= h >> 32;
     return h;
 }
 
@@ -223,7 +265,7 @@ static mentry *memo_find(opmemo *m, const kbuf *k, uint64_t h)
     for (size_t j = (size_t)h & (m->cap - 1);; j = (j + 1) & (m->cap - 1)) {
         mentry *e = &m->tab[j];
         if (!e->key) return e;
-        if (e->hash == h && e->klen == k->n && !memcmp(e->key, k->b, k->n)) return e;
+        if (e->hash == h && e->klen == k->n && !memcmp(e->key, k->w, k->n * sizeof *k->w)) return e;
     }
 }
 
@@ -247,7 +289,7 @@ static bool memo_put(opmemo *m, const kbuf *k, uint64_t h, const sy_value *out)
     }
     mentry *e = memo_find(m, k, h);
     if (e->key) return true;
-    size_t need = (k->n + 7) & ~(size_t)7;
+    size_t need = k->n * sizeof *k->w;
     if (!need) need = 8;
     if (!m->keys || m->keys->size - m->kused < need) {
         size_t sz = need > KCHUNK ? need : KCHUNK;
@@ -260,10 +302,10 @@ static bool memo_put(opmemo *m, const kbuf *k, uint64_t h, const sy_value *out)
     }
     unsigned char *kc = m->keys->data + m->kused;
     m->kused += need;
-    SY_COPY(kc, k->b, k->n);
+    SY_COPY(kc, k->w, k->n * sizeof *k->w);
     e->hash = h;
     e->klen = k->n;
-    e->key = kc;
+    e->key = (uint64_t *)(void *)kc; /* 8-aligned: chunks are malloc'd, keys whole words */
     e->out = *out;
     m->n++;
     return true;
@@ -482,7 +524,6 @@ static sy_status run_nodes(sy_env *env, const sy_graph *g, size_t from, size_t t
             const int64_t *shape = nd_ ? g->shapes + nd->shape : NULL;
             sy_dim_policy pol[64];
             if (nd_ > 64) return sy_fail_st(ctx, SY_EUNSUPPORTED, "node '%s': more than 64 dims", nd->name);
-            for (size_t k = 0; k < nd_; k++) pol[k] = SY_DIM_STATIC;
             if (nd->kind == GN_INPUT) {
                 /* the graph lists its inputs in node order: a cursor finds each
                  * in O(1) (a scan per input node was quadratic in 10^3 inputs) */
@@ -561,9 +602,10 @@ static sy_status run_nodes(sy_env *env, const sy_graph *g, size_t from, size_t t
             mk = memo->kb;
             mk->n = 0;
             mk->bad = false;
-            kword(mk, nd->tid);
-            kword(mk, sy_facts_version(env->facts));
-            kword(mk, sy_ctx_generation(ctx));
+            uint64_t *hd = kres(mk, 3);
+            hd[0] = nd->tid;
+            hd[1] = sy_facts_version(env->facts);
+            hd[2] = sy_ctx_generation(ctx);
             for (size_t a = 0; a < nd->nref && !mk->bad; a++) kvalue(mk, &vals[g->reflist[nd->refl + a]], 0);
             if (mk->bad) mk = NULL;
             else {
