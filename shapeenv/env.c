@@ -843,6 +843,16 @@ void sy_env_require_passes(sy_env *env, const sy_expr *rel, int *done, sy_status
         return;
     }
     if (!sy_expr_is_bool(rel)) return;
+    uintptr_t h = (uintptr_t)rel;
+    h ^= h >> 17;
+    h *= (uintptr_t)0x9E3779B97F4A7C15ull;
+    struct sy_env_passed *slot = env->passed ? &env->passed[(h >> 20) & (SY_PASSED_MEMO - 1)] : NULL;
+    uint64_t fv = sy_facts_version(env->facts), gen = sy_ctx_generation(env->ctx);
+    if (slot && slot->rel == rel && slot->fv == fv && slot->gen == gen && slot->nsyms == env->nsyms) {
+        env->passed_hits++;
+        *done = 1; /* as below under the same facts: proven, and touched already */
+        return;
+    }
     const sy_expr *q = sy_facts_apply(env->facts, rel);
     if (!q || !sy_expr_is_bool(q) || sy_expr_kind_of(q) == SY_EXPR_TRUE || sy_expr_kind_of(q) == SY_EXPR_FALSE) {
         if (!q) sy_ctx_reset_error(env->ctx); /* sy_env_require reports it */
@@ -862,6 +872,15 @@ void sy_env_require_passes(sy_env *env, const sy_expr *rel, int *done, sy_status
     }
     touch(env, q);
     *done = 1;
+    if (!env->passed) { /* a failed allocation only loses the memo */
+        env->passed = sy_env_alloc(env, SY_PASSED_MEMO * sizeof *env->passed);
+        if (!env->passed) {
+            sy_ctx_reset_error(env->ctx);
+            return;
+        }
+        slot = &env->passed[(h >> 20) & (SY_PASSED_MEMO - 1)];
+    }
+    *slot = (struct sy_env_passed){rel, fv, gen, env->nsyms};
 }
 
 sy_status sy_env_require(sy_env *env, const sy_expr *rel, const sy_provenance *why)

@@ -86,8 +86,17 @@ struct sy_env {
     struct sy_env_shown { const sy_expr *e; size_t epoch; const char *text; } *shown;
     unsigned long show_hits, show_misses;
     bool show_memo_off; /* tests: format every time (the differential test) */
+    /* sy_env_require_passes: relations it found proven (direct-mapped,
+     * SY_PASSED_MEMO entries, allocated on first use). An entry holds while
+     * the facts (sy_facts_version), the symbols (nsyms: a new symbol gets its
+     * range without a version step) and the context's rollback generation
+     * are those it was made under: then applying the facts gives the same
+     * relation, the decision the same TRUE, and its touch() is done. */
+    struct sy_env_passed { const sy_expr *rel; uint64_t fv, gen; size_t nsyms; } *passed;
+    unsigned long passed_hits;
 };
 #define SY_SHOW_MEMO 32
+#define SY_PASSED_MEMO 64
 
 void *sy_env_alloc(sy_env *env, size_t size);
 /* 1 when op is a known op that the trace's op memo may reuse: pure (not listed
