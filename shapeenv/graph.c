@@ -29,31 +29,6 @@ long sy_graph_find(const sy_graph *g, const char *name)
     return -1;
 }
 
-static size_t ref_slot(const sy_graph *g, const json_t *obj)
-{
-    uint64_t h = (uint64_t)(uintptr_t)obj * 0x9E3779B97F4A7C15ull;
-    size_t m = g->refcap - 1, j = (size_t)(h >> 32) & m;
-    while (g->refs[j].obj && g->refs[j].obj != obj) j = (j + 1) & m;
-    return j;
-}
-
-static bool ref_used(const void *e) { return ((const struct gref *)e)->obj != NULL; }
-static size_t ref_reslot(const void *g, const void *e) { return ref_slot(g, ((const struct gref *)e)->obj); }
-
-/* Remember that obj refers to node i; false when out of memory. */
-static bool ref_put(sy_graph *g, const json_t *obj, size_t i)
-{
-    if ((g->nrefs + 1) * 2 > g->refcap &&
-        !sy_otab_grow(g->ctx, (void **)&g->refs, &g->refcap, sizeof *g->refs, g->refcap ? g->refcap * 2 : 256, ref_used,
-                      ref_reslot, g))
-        return false;
-    size_t j = ref_slot(g, obj);
-    if (!g->refs[j].obj) g->nrefs++;
-    g->refs[j].obj = obj;
-    g->refs[j].node = i;
-    return true;
-}
-
 sy_graph *sy_graph_free(sy_graph *g)
 {
     if (!g) return NULL;
@@ -62,7 +37,6 @@ sy_graph *sy_graph_free(sy_graph *g)
     if (g->name) sy_dealloc(ctx, g->name, strlen(g->name) + 1);
     if (g->nodes) sy_dealloc(ctx, g->nodes, (g->n ? g->n : 1) * sizeof *g->nodes);
     if (g->hash) sy_dealloc(ctx, g->hash, g->hcap * sizeof *g->hash);
-    if (g->refs) sy_dealloc(ctx, g->refs, g->refcap * sizeof *g->refs);
     if (g->gv) sy_dealloc(ctx, g->gv, g->gvcap * sizeof *g->gv);
     if (g->shapes) sy_dealloc(ctx, g->shapes, g->shapecap * sizeof *g->shapes);
     if (g->kwnames) sy_dealloc(ctx, g->kwnames, g->kwncap * sizeof *g->kwnames);
@@ -93,65 +67,21 @@ static sy_status gerr(sy_ctx *ctx, const char *file, sy_status st, const char *f
     return sy_fail_st(ctx, st, "%s: %s", file, msg);
 }
 
-/* validate a value: refs must name earlier nodes */
-static sy_status check_value(sy_graph *g, const char *file, const char *node, long self, const json_t *v, int depth)
-{
-    if (depth > 64) return gerr(g->ctx, file, SY_EFORMAT, "node '%s': value nested too deeply", node);
-    if (json_is_array(v)) {
-        size_t i;
-        const json_t *x;
-        json_array_foreach(v, i, x) {
-            sy_status st = check_value(g, file, node, self, x, depth + 1);
-            if (st) return st;
-        }
-        return SY_OK;
-    }
-    if (!json_is_object(v)) return SY_OK;
-    const json_t *r = json_object_get(v, "ref");
-    if (r) {
-        if (!json_is_string(r)) return gerr(g->ctx, file, SY_EFORMAT, "node '%s': \"ref\" must be a string", node);
-        long i = sy_graph_find(g, json_string_value(r));
-        if (i < 0) return gerr(g->ctx, file, SY_EFORMAT, "node '%s': dangling ref '%s'", node, json_string_value(r));
-        if (i >= self)
-            return gerr(g->ctx, file, SY_EFORMAT, "node '%s': ref '%s' refers to a later node (nodes must be in execution order)",
-                        node, json_string_value(r));
-        g->nodes[i].read = true;
-        if (!ref_put(g, v, (size_t)i)) return sy_fail_st(g->ctx, SY_ENOMEM, "out of memory");
-        return SY_OK;
-    }
-    const json_t *s = json_object_get(v, "slice");
-    if (s) {
-        if (!json_is_array(s) || json_array_size(s) != 3)
-            return gerr(g->ctx, file, SY_EFORMAT, "node '%s': \"slice\" must be [start, stop, step]", node);
-        return check_value(g, file, node, self, s, depth + 1);
-    }
-    if (json_object_get(v, "ellipsis")) return SY_OK;
-    if (json_is_string(json_object_get(v, "dtype")) && json_object_size(v) == 1) return SY_OK;
-    /* any other object is a Python dict: its values, in document order */
-    const char *key;
-    json_t *x;
-    json_object_foreach((json_t *)v, key, x) {
-        sy_status st = check_value(g, file, node, self, x, depth + 1);
-        if (st) return st;
-    }
-    return SY_OK;
-}
-
-static sy_status read_shape(sy_graph *g, const char *file, const char *node, const json_t *arr, int64_t **out, size_t *n)
+/* a "shape" list into g->shapes[*first, *first + *n) */
+static bool grow_by(sy_ctx *ctx, void **p, size_t *len, size_t *cap, size_t elem, size_t n, size_t *first);
+static sy_status read_shape(sy_graph *g, const char *file, const char *node, const json_t *arr, size_t *first, size_t *n)
 {
     if (!json_is_array(arr)) return gerr(g->ctx, file, SY_EFORMAT, "node '%s': \"shape\" must be a list of integers", node);
     size_t k = json_array_size(arr);
-    int64_t *s = sy_alloc(g->ctx, (k ? k : 1) * sizeof *s);
-    if (!s) return sy_fail_st(g->ctx, SY_ENOMEM, "out of memory");
+    if (!grow_by(g->ctx, (void **)&g->shapes, &g->nshapes, &g->shapecap, sizeof *g->shapes, k, first))
+        return sy_fail_st(g->ctx, SY_ENOMEM, "out of memory");
+    int64_t *s = g->shapes + *first;
     for (size_t i = 0; i < k; i++) {
         const json_t *x = json_array_get(arr, i);
-        if (!json_is_integer(x) || json_integer_value(x) < 0) {
-            sy_dealloc(g->ctx, s, (k ? k : 1) * sizeof *s);
+        if (!json_is_integer(x) || json_integer_value(x) < 0)
             return gerr(g->ctx, file, SY_EFORMAT, "node '%s': shape entry %zu must be a non-negative integer", node, i);
-        }
         s[i] = json_integer_value(x);
     }
-    *out = s;
     *n = k;
     return SY_OK;
 }
@@ -321,27 +251,47 @@ static bool gv_reserve(sy_graph *g, size_t n, size_t *first)
     return grow_by(g->ctx, (void **)&g->gv, &g->ngv, &g->gvcap, sizeof *g->gv, n, first);
 }
 
-/* compile j (validated by check_value) into gv[slot] */
-static sy_status gv_compile(sy_graph *g, const json_t *j, size_t slot)
+/* the only key of a one-key object, else NULL */
+static const char *only_key(const json_t *j, const json_t **val)
 {
+    if (json_object_size(j) != 1) return NULL;
+    void *it = json_object_iter((json_t *)j);
+    *val = json_object_iter_value(it);
+    return json_object_iter_key(it);
+}
+
+/* Validate j, a value of node `node` (index self; the outputs: self = n), and
+ * compile it into gv[slot], in one walk: refs must be strings naming earlier
+ * nodes (which are marked read), a slice is [start, stop, step], nesting is at
+ * most 64 deep. The cases follow sy_graph_gvalue's reading: {"ref"} before
+ * {"slice"} before {"ellipsis"} before a one-key {"dtype": str}; any other
+ * object is a Python dict, its values in document order. */
+static sy_status gv_build(sy_graph *g, const char *file, const char *node, long self, const json_t *j, size_t slot, int depth)
+{
+    if (depth > 64) return gerr(g->ctx, file, SY_EFORMAT, "node '%s': value nested too deeply", node);
     gval v;
     memset(&v, 0, sizeof v);
     size_t first;
-    if (!j || json_is_null(j)) {
-        v.kind = GV_NONE;
-    } else if (json_is_true(j) || json_is_false(j)) {
+    switch (j ? json_typeof(j) : JSON_NULL) {
+    case JSON_NULL: v.kind = GV_NONE; break;
+    case JSON_TRUE:
+    case JSON_FALSE:
         v.kind = GV_BOOL;
         v.u.i = json_is_true(j);
-    } else if (json_is_integer(j)) {
+        break;
+    case JSON_INTEGER:
         v.kind = GV_INT;
         v.u.i = json_integer_value(j);
-    } else if (json_is_real(j)) {
+        break;
+    case JSON_REAL:
         v.kind = GV_REAL;
         v.u.f = json_real_value(j);
-    } else if (json_is_string(j)) {
+        break;
+    case JSON_STRING:
         v.kind = GV_STR;
         v.u.s = json_string_value(j);
-    } else if (json_is_array(j)) {
+        break;
+    case JSON_ARRAY: {
         size_t n = json_array_size(j);
         if (!gv_reserve(g, n, &first)) return sy_fail_st(g->ctx, SY_ENOMEM, "out of memory");
         v.kind = GV_LIST;
@@ -349,36 +299,55 @@ static sy_status gv_compile(sy_graph *g, const json_t *j, size_t slot)
         v.u.list.first = first;
         g->gv[slot] = v;
         for (size_t i = 0; i < n; i++) {
-            sy_status st = gv_compile(g, json_array_get(j, i), first + i);
+            sy_status st = gv_build(g, file, node, self, json_array_get(j, i), first + i, depth + 1);
             if (st) return st;
         }
         return SY_OK;
-    } else {
-        const struct gref *gr = g->refs ? &g->refs[ref_slot(g, j)] : NULL;
-        const json_t *s, *dt;
-        if (gr && gr->obj) {
+    }
+    case JSON_OBJECT: {
+        const json_t *r = NULL, *s = NULL, *one = NULL;
+        const char *k = only_key(j, &one);
+        bool ellipsis = false;
+        if (k) { /* the common case, a one-key object, without a lookup */
+            if (!strcmp(k, "ref")) r = one;
+            else if (!strcmp(k, "slice")) s = one;
+            else if (!strcmp(k, "ellipsis")) ellipsis = true;
+        } else if (json_object_size(j) > 1) {
+            r = json_object_get(j, "ref");
+            s = r ? NULL : json_object_get(j, "slice");
+            ellipsis = !r && !s && json_object_get(j, "ellipsis");
+        }
+        if (r) {
+            if (!json_is_string(r)) return gerr(g->ctx, file, SY_EFORMAT, "node '%s': \"ref\" must be a string", node);
+            long i = sy_graph_find(g, json_string_value(r));
+            if (i < 0) return gerr(g->ctx, file, SY_EFORMAT, "node '%s': dangling ref '%s'", node, json_string_value(r));
+            if (i >= self)
+                return gerr(g->ctx, file, SY_EFORMAT, "node '%s': ref '%s' refers to a later node (nodes must be in execution order)",
+                            node, json_string_value(r));
+            g->nodes[i].read = true;
             v.kind = GV_REF;
-            v.u.ref = gr->node;
-        } else if (json_object_get(j, "ref")) {
-            return sy_fail_st(g->ctx, SY_ERROR, "graph: a ref was not indexed"); /* check_value indexes every ref */
-        } else if ((s = json_object_get(j, "slice"))) {
+            v.u.ref = (size_t)i;
+        } else if (s) {
+            if (!json_is_array(s) || json_array_size(s) != 3)
+                return gerr(g->ctx, file, SY_EFORMAT, "node '%s': \"slice\" must be [start, stop, step]", node);
+            if (depth + 1 > 64) return gerr(g->ctx, file, SY_EFORMAT, "node '%s': value nested too deeply", node);
             if (!gv_reserve(g, 3, &first)) return sy_fail_st(g->ctx, SY_ENOMEM, "out of memory");
             v.kind = GV_SLICE;
             v.u.list.n = 3;
             v.u.list.first = first;
             g->gv[slot] = v;
             for (size_t i = 0; i < 3; i++) {
-                sy_status st = gv_compile(g, json_array_get(s, i), first + i);
+                sy_status st = gv_build(g, file, node, self, json_array_get(s, i), first + i, depth + 2);
                 if (st) return st;
             }
             return SY_OK;
-        } else if (json_object_get(j, "ellipsis")) {
+        } else if (ellipsis) {
             v.kind = GV_ELLIPSIS;
-        } else if (json_is_string(dt = json_object_get(j, "dtype")) && json_object_size(j) == 1) {
-            v.kind = sy_dtype_parse(json_string_value(dt), &v.u.dtype) ? GV_BADDTYPE : GV_DTYPE;
-            if (v.kind == GV_BADDTYPE) v.u.s = json_string_value(dt);
+        } else if (k && !strcmp(k, "dtype") && json_is_string(one)) {
+            v.kind = sy_dtype_parse(json_string_value(one), &v.u.dtype) ? GV_BADDTYPE : GV_DTYPE;
+            if (v.kind == GV_BADDTYPE) v.u.s = json_string_value(one);
         } else { /* a dict: its values as a list, in document order */
-            size_t n = json_object_size(j), k = 0;
+            size_t n = json_object_size(j), q = 0;
             if (!gv_reserve(g, n, &first)) return sy_fail_st(g->ctx, SY_ENOMEM, "out of memory");
             v.kind = GV_LIST;
             v.u.list.n = n;
@@ -387,11 +356,14 @@ static sy_status gv_compile(sy_graph *g, const json_t *j, size_t slot)
             const char *key;
             json_t *x;
             json_object_foreach((json_t *)j, key, x) {
-                sy_status st = gv_compile(g, x, first + k++);
+                sy_status st = gv_build(g, file, node, self, x, first + q++, depth + 1);
                 if (st) return st;
             }
             return SY_OK;
         }
+        break;
+    }
+    default: return sy_fail_st(g->ctx, SY_ERROR, "graph: unknown JSON type");
     }
     g->gv[slot] = v;
     return SY_OK;
@@ -549,39 +521,65 @@ static size_t ttab_id(sy_ctx *ctx, ttab *tt, const tbuf *t)
     return tt->n;
 }
 
-/* Compile node i (validated): its kind, shape, arguments and memo template. */
-static sy_status compile_node(sy_graph *g, size_t i, ttab *tt)
+/* The fields of a node object the loader reads, gathered in one pass over its
+ * keys (jansson rejected duplicate keys); NULL: absent. */
+typedef struct nfields {
+    const json_t *name, *op, *loc, *dtype, *shape, *dynamic, *strides, *value, *args, *kwargs;
+} nfields;
+
+static void node_fields(const json_t *nd, nfields *f)
+{
+    memset(f, 0, sizeof *f);
+    const char *k;
+    json_t *x;
+    json_object_foreach((json_t *)nd, k, x) {
+        const json_t **slot = NULL;
+        switch (k[0]) {
+        case 'a': slot = !strcmp(k, "args") ? &f->args : NULL; break;
+        case 'd': slot = !strcmp(k, "dtype") ? &f->dtype : !strcmp(k, "dynamic") ? &f->dynamic : NULL; break;
+        case 'k': slot = !strcmp(k, "kwargs") ? &f->kwargs : NULL; break;
+        case 'l': slot = !strcmp(k, "loc") ? &f->loc : NULL; break;
+        case 'n': slot = !strcmp(k, "name") ? &f->name : NULL; break;
+        case 'o': slot = !strcmp(k, "op") ? &f->op : NULL; break;
+        case 's': slot = !strcmp(k, "shape") ? &f->shape : !strcmp(k, "strides") ? &f->strides : NULL; break;
+        case 'v': slot = !strcmp(k, "value") ? &f->value : NULL; break;
+        default: break;
+        }
+        if (slot) *slot = x;
+    }
+}
+
+/* Validate and compile node i's arguments (a call: args and kwargs, checked
+ * to be a list and an object; a constant: its value) and its memo template. */
+static sy_status compile_args(sy_graph *g, const char *file, size_t i, const nfields *f, ttab *tt)
 {
     sy_ctx *ctx = g->ctx;
     gnode *nd = &g->nodes[i];
-    const json_t *j = nd->j;
-    const char *op = nd->op;
-    if (!strcmp(op, "input") || !strcmp(op, "param")) {
-        nd->kind = op[0] == 'i' ? GN_INPUT : GN_PARAM; /* dtype and shape: kept by the validation */
-        return SY_OK;
-    }
-    if (!strcmp(op, "constant")) {
-        nd->kind = GN_CONSTANT;
+    const char *op = nd->op, *nname = nd->name;
+    if (nd->kind == GN_CONSTANT) {
+        if (!f->value) return gerr(ctx, file, SY_EFORMAT, "node '%s': constant without \"value\"", nname);
         nd->na = 1;
         if (!gv_reserve(g, 1, &nd->args)) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
-        return gv_compile(g, json_object_get(j, "value"), nd->args);
+        return gv_build(g, file, nname, (long)i, f->value, nd->args, 0);
     }
-    nd->kind = GN_CALL;
-    const json_t *args = json_object_get(j, "args"), *kw = json_object_get(j, "kwargs");
+    const json_t *args = f->args, *kw = f->kwargs;
+    if (args && !json_is_array(args)) return gerr(ctx, file, SY_EFORMAT, "node '%s': \"args\" must be a list", nname);
+    if (kw && !json_is_object(kw)) return gerr(ctx, file, SY_EFORMAT, "node '%s': \"kwargs\" must be an object", nname);
     nd->na = json_array_size(args);
     nd->nk = json_object_size(kw);
     if (!gv_reserve(g, nd->na, &nd->args) || !gv_reserve(g, nd->nk, &nd->kwv) ||
         !grow_by(ctx, (void **)&g->kwnames, &g->nkwn, &g->kwncap, sizeof *g->kwnames, nd->nk, &nd->kw))
         return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
     sy_status st;
+    /* args is a list value at depth 0: its items at depth 1; each keyword value at depth 0 */
     for (size_t k = 0; k < nd->na; k++)
-        if ((st = gv_compile(g, json_array_get(args, k), nd->args + k))) return st;
+        if ((st = gv_build(g, file, nname, (long)i, json_array_get(args, k), nd->args + k, 1))) return st;
     size_t k = 0;
     const char *key;
     json_t *val;
     json_object_foreach((json_t *)kw, key, val) {
         g->kwnames[nd->kw + k] = key;
-        if ((st = gv_compile(g, val, nd->kwv + k))) return st;
+        if ((st = gv_build(g, file, nname, (long)i, val, nd->kwv + k, 0))) return st;
         k++;
     }
     for (k = 0; k < nd->na; k++) {
@@ -669,7 +667,9 @@ sy_status sy_graph_load_text(sy_ctx *ctx, const char *text, size_t len, const ch
             st = gerr(ctx, file, SY_EFORMAT, "node #%zu is not an object", i);
             goto fail;
         }
-        const json_t *jn = json_object_get(nd, "name"), *jo = json_object_get(nd, "op");
+        nfields f;
+        node_fields(nd, &f);
+        const json_t *jn = f.name, *jo = f.op;
         if (!json_is_string(jn) || !*json_string_value(jn)) {
             st = gerr(ctx, file, SY_EFORMAT, "node #%zu has no \"name\"", i);
             goto fail;
@@ -679,85 +679,61 @@ sy_status sy_graph_load_text(sy_ctx *ctx, const char *text, size_t len, const ch
             st = gerr(ctx, file, SY_EFORMAT, "node '%s' has no \"op\"", nname);
             goto fail;
         }
-        if (sy_graph_find(g, nname) >= 0) {
-            st = gerr(ctx, file, SY_EFORMAT, "node name '%s' is not unique", nname);
-            goto fail;
-        }
-        memset(&g->nodes[i], 0, sizeof g->nodes[i]);
-        g->nodes[i].name = nname;
-        g->nodes[i].op = json_string_value(jo);
-        g->nodes[i].j = nd;
-        g->nodes[i].read = false;
-        if ((st = read_loc(g, file, nname, json_object_get(nd, "loc"), &g->nodes[i].loc))) goto fail;
+        /* one probe: the name's slot, or the node that already has it */
         size_t m = g->hcap - 1, j = (size_t)hstr(nname) & m;
-        while (g->hash[j]) j = (j + 1) & m;
+        for (; g->hash[j]; j = (j + 1) & m)
+            if (!strcmp(g->nodes[g->hash[j] - 1].name, nname)) {
+                st = gerr(ctx, file, SY_EFORMAT, "node name '%s' is not unique", nname);
+                goto fail;
+            }
+        gnode *gn = &g->nodes[i];
+        memset(gn, 0, sizeof *gn);
+        gn->name = nname;
+        gn->op = json_string_value(jo);
+        gn->j = nd;
+        if ((st = read_loc(g, file, nname, f.loc, &gn->loc))) goto fail;
         g->hash[j] = i + 1;
-        const char *op = g->nodes[i].op;
+        const char *op = gn->op;
         if (!strcmp(op, "input") || !strcmp(op, "param")) {
-            const json_t *dt = json_object_get(nd, "dtype");
+            gn->kind = op[0] == 'i' ? GN_INPUT : GN_PARAM;
             sy_dtype d;
-            if (!json_is_string(dt) || sy_dtype_parse(json_string_value(dt), &d) != SY_OK) {
+            if (!json_is_string(f.dtype) || sy_dtype_parse(json_string_value(f.dtype), &d) != SY_OK) {
                 st = gerr(ctx, file, SY_EFORMAT, "node '%s': unknown or missing dtype", nname);
                 goto fail;
             }
-            int64_t *shape;
-            size_t nd_;
-            if ((st = read_shape(g, file, nname, json_object_get(nd, "shape"), &shape, &nd_))) goto fail;
-            g->nodes[i].dtype = d; /* kept for the trace */
-            g->nodes[i].ndim = nd_;
-            bool kept = grow_by(ctx, (void **)&g->shapes, &g->nshapes, &g->shapecap, sizeof *g->shapes, nd_, &g->nodes[i].shape);
-            if (kept && nd_) memcpy(g->shapes + g->nodes[i].shape, shape, nd_ * sizeof *shape);
-            sy_dealloc(ctx, shape, (nd_ ? nd_ : 1) * sizeof *shape);
-            if (!kept) goto oom;
-            if (!strcmp(op, "input")) {
+            gn->dtype = d; /* kept for the trace */
+            if ((st = read_shape(g, file, nname, f.shape, &gn->shape, &gn->ndim))) goto fail;
+            if (gn->kind == GN_INPUT) {
                 sy_graph_input *in = &g->inputs[g->ninputs];
                 memset(in, 0, sizeof *in);
                 in->name = nname;
                 in->dtype = d;
                 in->node = i;
-                int64_t *sh;
-                if ((st = read_shape(g, file, nname, json_object_get(nd, "shape"), &sh, &in->ndim))) goto fail;
-                in->shape = sh;
-                int *dyn = sy_alloc(ctx, (in->ndim ? in->ndim : 1) * sizeof *dyn);
+                in->ndim = gn->ndim;
+                size_t nd1 = in->ndim ? in->ndim : 1;
+                int64_t *sh = sy_alloc(ctx, nd1 * sizeof *sh);
+                int *dyn = sh ? sy_alloc(ctx, nd1 * sizeof *dyn) : NULL;
                 if (!dyn) {
-                    sy_dealloc(ctx, sh, (in->ndim ? in->ndim : 1) * sizeof *sh);
+                    if (sh) sy_dealloc(ctx, sh, nd1 * sizeof *sh);
                     goto oom;
                 }
-                memset(dyn, 0, (in->ndim ? in->ndim : 1) * sizeof *dyn);
+                if (in->ndim) memcpy(sh, g->shapes + gn->shape, in->ndim * sizeof *sh);
+                memset(dyn, 0, nd1 * sizeof *dyn);
+                in->shape = sh;
                 in->dynamic = dyn;
                 g->ninputs++;
-                const json_t *dl = json_object_get(nd, "dynamic");
+                const json_t *dl = f.dynamic;
                 if (dl && !json_is_array(dl)) {
                     st = gerr(ctx, file, SY_EFORMAT, "node '%s': \"dynamic\" must be a list of dim indices or dim specs", nname);
                     goto fail;
                 }
                 if ((st = read_dynamic(g, file, nname, dl, in, dyn))) goto fail;
-                if ((st = read_strides(g, file, nname, json_object_get(nd, "strides"), in))) goto fail;
+                if ((st = read_strides(g, file, nname, f.strides, in))) goto fail;
             }
-        } else if (!strcmp(op, "constant")) {
-            if (!json_object_get(nd, "value")) {
-                st = gerr(ctx, file, SY_EFORMAT, "node '%s': constant without \"value\"", nname);
-                goto fail;
-            }
-            if ((st = check_value(g, file, nname, (long)i, json_object_get(nd, "value"), 0))) goto fail;
-        } else {
-            const json_t *args = json_object_get(nd, "args"), *kw = json_object_get(nd, "kwargs");
-            if (args && !json_is_array(args)) {
-                st = gerr(ctx, file, SY_EFORMAT, "node '%s': \"args\" must be a list", nname);
-                goto fail;
-            }
-            if (kw && !json_is_object(kw)) {
-                st = gerr(ctx, file, SY_EFORMAT, "node '%s': \"kwargs\" must be an object", nname);
-                goto fail;
-            }
-            if (args && (st = check_value(g, file, nname, (long)i, args, 0))) goto fail;
-            const char *key;
-            json_t *val;
-            json_object_foreach((json_t *)kw, key, val) {
-                if ((st = check_value(g, file, nname, (long)i, val, 0))) goto fail;
-            }
+            continue;
         }
-        if ((st = compile_node(g, i, &tt))) goto fail;
+        gn->kind = !strcmp(op, "constant") ? GN_CONSTANT : GN_CALL;
+        if ((st = compile_args(g, file, i, &f, &tt))) goto fail;
     }
     ttab_free(ctx, &tt);
     tt = (ttab){NULL, 0, 0};
@@ -766,7 +742,9 @@ sy_status sy_graph_load_text(sy_ctx *ctx, const char *text, size_t len, const ch
         st = gerr(ctx, file, SY_EFORMAT, "\"outputs\" must be a list");
         goto fail;
     }
-    if ((st = check_value(g, file, "outputs", (long)g->n, g->outputs, 0))) goto fail;
+    /* the outputs: one list value, gv[outv] */
+    if (!gv_reserve(g, 1, &g->outv)) goto oom;
+    if ((st = gv_build(g, file, "outputs", (long)g->n, g->outputs, g->outv, 0))) goto fail;
     *out = g;
     return SY_OK;
 oom:
@@ -837,94 +815,4 @@ const sy_graph_input *sy_graph_input_at(const sy_graph *g, size_t i) { return g 
 const json_t *sy_graph_node_example(const sy_graph *g, size_t i)
 {
     return g && i < g->n ? json_object_get(g->nodes[i].j, "example") : NULL;
-}
-
-sy_status sy_graph_value(sy_env *env, const sy_graph *g, const json_t *j, const sy_value *vals, sy_value *out)
-{
-    sy_ctx *ctx = env->ctx;
-    *out = sy_value_none();
-    if (!j || json_is_null(j)) return SY_OK;
-    if (json_is_true(j) || json_is_false(j)) {
-        *out = sy_value_bool(sy_expr_bool(ctx, json_is_true(j)));
-        return SY_OK;
-    }
-    if (json_is_integer(j)) {
-        *out = sy_value_int(sy_expr_int_si(ctx, json_integer_value(j)));
-        return out->u.i ? SY_OK : sy_ctx_last_error(ctx);
-    }
-    if (json_is_real(j)) {
-        *out = sy_value_float(json_real_value(j));
-        return SY_OK;
-    }
-    if (json_is_string(j)) {
-        *out = sy_value_str(env, json_string_value(j));
-        return out->u.s ? SY_OK : sy_ctx_last_error(ctx);
-    }
-    if (json_is_array(j)) {
-        size_t n = json_array_size(j);
-        sy_value *items = sy_env_alloc(env, (n ? n : 1) * sizeof *items);
-        if (!items) return sy_ctx_last_error(ctx);
-        for (size_t i = 0; i < n; i++) {
-            sy_status st = sy_graph_value(env, g, json_array_get(j, i), vals, &items[i]);
-            if (st) return st;
-        }
-        out->kind = SY_V_LIST;
-        out->u.list.n = n;
-        out->u.list.items = items;
-        return SY_OK;
-    }
-    if (g->refs) {
-        const struct gref *gr = &g->refs[ref_slot(g, j)];
-        if (gr->obj) {
-            *out = vals[gr->node];
-            return SY_OK;
-        }
-    }
-    const json_t *r = json_object_get(j, "ref");
-    if (r) {
-        long i = sy_graph_find(g, json_string_value(r));
-        if (i < 0) return sy_fail_st(ctx, SY_EFORMAT, "dangling ref '%s'", json_string_value(r));
-        *out = vals[i];
-        return SY_OK;
-    }
-    const json_t *s = json_object_get(j, "slice");
-    if (s) {
-        sy_value *parts = sy_env_alloc(env, 3 * sizeof *parts);
-        if (!parts) return sy_ctx_last_error(ctx);
-        for (size_t i = 0; i < 3; i++) {
-            sy_status st = sy_graph_value(env, g, json_array_get(s, i), vals, &parts[i]);
-            if (st) return st;
-        }
-        out->kind = SY_V_SLICE;
-        out->u.slice.start = &parts[0];
-        out->u.slice.stop = &parts[1];
-        out->u.slice.step = &parts[2];
-        return SY_OK;
-    }
-    if (json_object_get(j, "ellipsis")) {
-        out->kind = SY_V_ELLIPSIS;
-        return SY_OK;
-    }
-    const json_t *dt = json_object_get(j, "dtype");
-    if (json_is_string(dt) && json_object_size(j) == 1) {
-        sy_dtype d;
-        if (sy_dtype_parse(json_string_value(dt), &d)) return sy_fail_st(ctx, SY_EFORMAT, "unknown dtype '%s'", json_string_value(dt));
-        out->kind = SY_V_DTYPE;
-        out->u.dtype = d;
-        return SY_OK;
-    }
-    /* a dict: its values as a list, in document order */
-    size_t n = json_object_size(j), k = 0;
-    sy_value *items = sy_env_alloc(env, (n ? n : 1) * sizeof *items);
-    if (!items) return sy_ctx_last_error(ctx);
-    const char *key;
-    json_t *x;
-    json_object_foreach((json_t *)j, key, x) {
-        sy_status st = sy_graph_value(env, g, x, vals, &items[k++]);
-        if (st) return st;
-    }
-    out->kind = SY_V_LIST;
-    out->u.list.n = n;
-    out->u.list.items = items;
-    return SY_OK;
 }

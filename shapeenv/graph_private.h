@@ -4,8 +4,9 @@
 #include <jansson.h>
 #include "shapeenv/env_private.h"
 
-/* A node's argument as parsed once at load: sy_graph_value's walk over the
- * JSON, done ahead, so that a trace builds its sy_values without jansson.
+/* A node's argument (or the outputs) as validated and parsed once at load,
+ * in one walk over the JSON, so that a trace builds its sy_values without
+ * jansson.
  * Values live in sy_graph.gv; a list's (or a slice's three) items are the
  * contiguous slots [first, first + n). Strings are borrowed from root. */
 enum { GV_NONE, GV_BOOL, GV_INT, GV_REAL, GV_STR, GV_LIST, GV_REF, GV_SLICE, GV_ELLIPSIS, GV_DTYPE, GV_BADDTYPE };
@@ -51,13 +52,8 @@ struct sy_graph {
     sy_graph_input *inputs;
     size_t ninputs;
     json_t *outputs;
-    /* every {"ref": NAME} object of the document -> the index of NAME's node,
-     * by the object's address (filled while the loader validates the refs):
-     * sy_graph_value resolves a ref without looking up "ref" and hashing and
-     * comparing the name again on every trace */
-    struct gref { const json_t *obj; size_t node; } *refs;
-    size_t nrefs, refcap;
-    gval *gv; /* the compiled arguments of every node (gnode) */
+    gval *gv; /* the compiled arguments of every node (gnode), and the outputs */
+    size_t outv; /* gv[outv]: the outputs, a GV_LIST */
     size_t ngv, gvcap;
     int64_t *shapes; /* input and param shapes */
     size_t nshapes, shapecap;
@@ -69,11 +65,8 @@ struct sy_graph {
 
 /* The node's "example" object (borrowed) or NULL. */
 const json_t *sy_graph_node_example(const sy_graph *g, size_t i);
-/* Convert a JSON value of the graph into an interpreter value; refs are
- * resolved through vals (node values, computed in order). */
-sy_status sy_graph_value(sy_env *env, const sy_graph *g, const json_t *j, const sy_value *vals, sy_value *out);
-/* The same for a compiled argument, gv[slot]: what sy_graph_value gives for
- * the JSON it was compiled from (errors: SY_EFORMAT "unknown dtype 'NAME'",
- * SY_ENOMEM). */
+/* The interpreter value of a compiled argument or output, gv[slot]; refs are
+ * resolved through vals (node values, computed in order). Errors: SY_EFORMAT
+ * "unknown dtype 'NAME'", SY_ENOMEM. */
 sy_status sy_graph_gvalue(sy_env *env, const sy_graph *g, size_t slot, const sy_value *vals, sy_value *out);
 #endif

@@ -674,10 +674,10 @@ sy_status sy_env_trace(sy_env *env, const sy_graph *g, size_t nov, const sy_trac
     sy_status st = run_nodes(env, g, 0, g->n, t->vals, nov, ov, &memo, &t->memo);
     memo_clear(&memo);
     if (!st) {
-        t->nout = json_array_size(g->outputs);
+        t->nout = g->gv[g->outv].u.list.n;
         t->outs = sy_env_alloc(env, (t->nout ? t->nout : 1) * sizeof *t->outs);
         if (!t->outs) st = sy_ctx_last_error(env->ctx);
-        for (size_t i = 0; i < t->nout && !st; i++) st = sy_graph_value(env, g, json_array_get(g->outputs, i), t->vals, &t->outs[i]);
+        for (size_t i = 0; i < t->nout && !st; i++) st = sy_graph_gvalue(env, g, g->gv[g->outv].u.list.first + i, t->vals, &t->outs[i]);
     }
     if (st) {
         sy_trace_free(t);
@@ -851,22 +851,21 @@ sy_status sy_realvals_get(sy_realvals *rv, size_t i, const sy_value **out)
     return SY_OK;
 }
 
-size_t sy_realvals_noutputs(const sy_realvals *rv) { return rv ? json_array_size(rv->g->outputs) : 0; }
+size_t sy_realvals_noutputs(const sy_realvals *rv) { return rv ? rv->g->gv[rv->g->outv].u.list.n : 0; }
 
 sy_status sy_realvals_output(sy_realvals *rv, size_t i, const sy_value **out)
 {
     if (!rv) return SY_EINVAL;
     if (!out || i >= sy_realvals_noutputs(rv)) return sy_fail_st(rv->ctx, SY_EINVAL, "output index out of range");
-    const json_t *o = json_array_get(rv->g->outputs, i);
-    const json_t *r = json_object_get(o, "ref");
-    if (r) return sy_realvals_get(rv, (size_t)sy_graph_find(rv->g, json_string_value(r)), out);
+    size_t o = rv->g->gv[rv->g->outv].u.list.first + i;
+    if (rv->g->gv[o].kind == GV_REF) return sy_realvals_get(rv, rv->g->gv[o].u.ref, out);
     /* a literal or a list output: compute everything, then convert */
     const sy_value *last;
     sy_status st = rv->g->n ? sy_realvals_get(rv, rv->g->n - 1, &last) : (rv->env ? SY_OK : start_env(rv));
     if (st) return st;
     sy_value *v = sy_env_alloc(rv->env, sizeof *v);
     if (!v) return sy_ctx_last_error(rv->ctx);
-    if ((st = sy_graph_value(rv->env, rv->g, o, rv->vals, v))) return st;
+    if ((st = sy_graph_gvalue(rv->env, rv->g, o, rv->vals, v))) return st;
     *out = v;
     return SY_OK;
 }
