@@ -75,12 +75,11 @@ static sy_status read_shape(sy_graph *g, const char *file, const char *node, con
     size_t k = json_array_size(arr);
     if (!grow_by(g->ctx, (void **)&g->shapes, &g->nshapes, &g->shapecap, sizeof *g->shapes, k, first))
         return sy_fail_st(g->ctx, SY_ENOMEM, "out of memory");
-    int64_t *s = g->shapes + *first;
-    for (size_t i = 0; i < k; i++) {
+    for (size_t i = 0; i < k; i++) { /* indexed, not g->shapes + *first: shapes is NULL for an empty first list */
         const json_t *x = json_array_get(arr, i);
         if (!json_is_integer(x) || json_integer_value(x) < 0)
             return gerr(g->ctx, file, SY_EFORMAT, "node '%s': shape entry %zu must be a non-negative integer", node, i);
-        s[i] = json_integer_value(x);
+        g->shapes[*first + i] = json_integer_value(x);
     }
     *n = k;
     return SY_OK;
