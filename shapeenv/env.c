@@ -555,6 +555,23 @@ static void touch(sy_env *env, const sy_expr *e)
     if (env->touched_ready) (void)sy_memo_put(env->ctx, &env->touched_nodes, e, e); /* false: only the entry is lost */
 }
 
+const sy_expr *sy_env_simplify(sy_env *env, const sy_expr *e)
+{
+    if (!env || !e) return NULL;
+    const sy_expr *r = sy_simplify(env->facts, e);
+    if (r && r != e) touch(env, e);
+    return r;
+}
+
+sy_status sy_env_bound(sy_env *env, const sy_expr *e, const sy_expr **lo, const sy_expr **hi)
+{
+    if (!env) return SY_EINVAL;
+    if (!e || !lo || !hi) return sy_env_fail(env, SY_EINVAL, "bound: NULL argument");
+    sy_status st = sy_bound(env->facts, e, lo, hi);
+    if (st == SY_OK && (*lo || *hi)) touch(env, e);
+    return st;
+}
+
 int sy_env_symbol_touched(const sy_env *env, const sy_expr *sym)
 {
     symrec *r = env ? find_symrec(env, sym) : NULL;

@@ -325,13 +325,12 @@ int sy_layout_class(const char *op)
 /* 1 when the facts prove rel (no guard, no hint) */
 static int proved(sy_env *env, const sy_expr *rel)
 {
-    if (!rel) return 0;
-    const sy_expr *q = sy_facts_apply(env->facts, rel);
-    if (!q) return 0;
-    if (sy_expr_kind_of(q) == SY_EXPR_TRUE) return 1;
-    if (sy_expr_kind_of(q) == SY_EXPR_FALSE) return 0;
-    sy_truth t;
-    return sy_decide(env->facts, q, &t) == SY_OK && t == SY_TRUTH_TRUE;
+    int known = 0, val = 0; /* sy_env_try_decide marks the symbols relied upon when decided */
+    if (sy_env_try_decide(env, rel, &known, &val) != SY_OK) {
+        sy_ctx_reset_error(env->ctx);
+        return 0;
+    }
+    return known && val;
 }
 
 /* 0 when the facts prove that t is not strided like channels_last(_3d)

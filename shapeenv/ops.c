@@ -797,16 +797,11 @@ sy_status op_decide_bool(opcall *c, const sy_expr *rel, const char *reason, int 
 
 sy_status op_known_true(opcall *c, const sy_expr *rel, int *out)
 {
-    *out = 0;
-    if (!rel) return sy_ctx_last_error(c->env->ctx);
-    const sy_expr *q = sy_facts_apply(sy_env_facts(c->env), rel);
-    if (!q) return sy_ctx_last_error(c->env->ctx);
-    if (sy_expr_kind_of(q) == SY_EXPR_TRUE) return *out = 1, SY_OK;
-    sy_truth t;
-    sy_status st = sy_decide(sy_env_facts(c->env), q, &t);
-    if (st) return st;
-    *out = t == SY_TRUTH_TRUE;
-    return SY_OK;
+    /* sy_env_try_decide marks the symbols relied upon when the facts decide it */
+    int known = 0, val = 0;
+    sy_status st = sy_env_try_decide(c->env, rel, &known, &val);
+    *out = known && val;
+    return st;
 }
 
 const sy_tensor *op_new_tensor(opcall *c, sy_dtype dt, size_t ndim, const sy_expr *const *sizes)

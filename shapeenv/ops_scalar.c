@@ -535,7 +535,7 @@ static sy_status slice_len(opcall *c, const sy_value *sl, const sy_expr *len, co
         empty = 0;
     }
     if (!eknown && sy_env_mentions_unbacked(c->env, cnt)) {
-        cnt = sy_simplify(c->env->facts, sy_expr_max(ctx, cnt, zero)); /* Max(stop - start, 0) */
+        cnt = sy_env_simplify(c->env, sy_expr_max(ctx, cnt, zero)); /* Max(stop - start, 0) */
         empty = 0;
     } else if (!eknown && (st = op_decide_bool(c, sy_expr_le(ctx, cnt, zero), "slice: empty?", &empty))) {
         return st;

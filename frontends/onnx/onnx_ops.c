@@ -949,7 +949,7 @@ static sy_status op_reshape(ox_call *c)
                         "Reshape: the element count must be divisible by the known dims' product"));
             q = sy_expr_floordiv(c->ctx, in_n, p);
             CHK(q);
-            const sy_expr *sq = sy_simplify(sy_env_facts(c->env), q);
+            const sy_expr *sq = sy_env_simplify(c->env, q);
             if (sq) q = sq;
             else sy_ctx_reset_error(c->ctx);
         }
@@ -1223,7 +1223,7 @@ static sy_status slice_far(ox_call *c, const sy_expr *dim, int64_t v, int64_t lo
     if (v != INT64_MAX && v != INT64_MIN && sy_expr_get_si(dim, &U) != SY_OK) {
         const sy_expr *blo = NULL, *bhi = NULL;
         U = INT64_MAX;
-        if (sy_bound(sy_env_facts(c->env), dim, &blo, &bhi) == SY_OK && bhi && sy_expr_get_si(bhi, &U) != SY_OK)
+        if (sy_env_bound(c->env, dim, &blo, &bhi) == SY_OK && bhi && sy_expr_get_si(bhi, &U) != SY_OK)
             U = INT64_MAX; /* a bound beyond int64: the int64 one is tighter */
         sy_ctx_reset_error(c->ctx);
         if (U < 0) U = 0; /* a dim is >= 0 */
@@ -1265,8 +1265,7 @@ static sy_status slice_len(ox_call *c, const sy_expr *dim, const slice_end *sb, 
     CHK(hi);
     TRY(slice_clamp(c, dim, sb, 0, hi, step < 0, "Slice: start is negative", &s));
     TRY(slice_clamp(c, dim, eb, step > 0 ? 0 : -1, hi, 0, "Slice: end is negative", &e));
-    sy_facts *f = sy_env_facts(c->env);
-    const sy_expr *ss = sy_simplify(f, s), *se = sy_simplify(f, e);
+    const sy_expr *ss = sy_env_simplify(c->env, s), *se = sy_env_simplify(c->env, e);
     if (ss) s = ss;
     if (se) e = se;
     sy_ctx_reset_error(x);
@@ -1274,7 +1273,7 @@ static sy_status slice_len(ox_call *c, const sy_expr *dim, const slice_end *sb, 
                                 : sy_expr_ceildiv(x, sy_expr_sub(x, s, e), sy_expr_neg(x, K(c, step))); /* -INT64_MIN: in the algebra */
     l = sy_expr_max(x, K(c, 0), l);
     CHK(l);
-    const sy_expr *sl = sy_simplify(f, l);
+    const sy_expr *sl = sy_env_simplify(c->env, l);
     if (sl) l = sl;
     else sy_ctx_reset_error(x);
     *len = l;
@@ -1659,7 +1658,7 @@ static sy_status op_range(ox_call *c)
                   : sy_expr_ceildiv(c->ctx, sy_expr_neg(c->ctx, diff), sy_expr_neg(c->ctx, K(c, delta))); /* -INT64_MIN: in the algebra */
     d = sy_expr_max(c->ctx, d, K(c, 0));
     CHK(d);
-    const sy_expr *sd = sy_simplify(sy_env_facts(c->env), d);
+    const sy_expr *sd = sy_env_simplify(c->env, d);
     if (sd) d = sd;
     else sy_ctx_reset_error(c->ctx);
     TRY(set_out(c, 0, elem, 1, &d));

@@ -77,8 +77,25 @@ SY_API void sy_env_drop_memos(sy_env *env);
  *  the let-form (sy_expr_print_let, shared subterms named once) instead of the canonical text. */
 #define SY_SHOW_LET_NODES 100000u
 /** The facts the environment has accumulated (ranges, guards as facts,
- *  replacements). KEEP: owned by the env. */
+ *  replacements). KEEP: owned by the env. To reason with them while tracing, use
+ *  sy_env_simplify, sy_env_bound or the decisions below, never sy_simplify / sy_bound /
+ *  sy_decide on these facts directly: those do not mark the symbols whose ranges the
+ *  answer relied on, so guard production would leave out their range guards (such as
+ *  0/1 specialization's `2 <= s`), and the guard set would accept sizes the answer is
+ *  wrong at. */
 SY_API sy_facts *sy_env_facts(sy_env *env);
+/** @p e simplified under the env's facts (sy_simplify), for an expression the trace goes on
+ *  with. When the result differs from @p e, the free symbols of @p e are marked as relied
+ *  upon (sy_env_symbol_touched), since the rewrite may hold only in their ranges: slicing
+ *  x[2:] of a size s is s - 2 only for s >= 2. KEEP: hash-consed in the env's context.
+ *  NULL on error (SY_EQUOTA when a budget trips, SY_ENOMEM; the error is in the context),
+ *  or for NULL @p env or @p e. */
+SY_API const sy_expr *sy_env_simplify(sy_env *env, const sy_expr *e);
+/** Bounds of the integer expression @p e under the env's facts (sy_bound: *lo / *hi NULL
+ *  for -oo / +oo, KEEP), and the free symbols of @p e marked as relied upon when a bound
+ *  is finite. Errors as sy_bound: SY_EINVAL (a NULL argument, or @p e boolean), SY_EDIVZERO
+ *  (a divisor of @p e may be zero), SY_EQUOTA, SY_ENOMEM. */
+SY_API sy_status sy_env_bound(sy_env *env, const sy_expr *e, const sy_expr **lo, const sy_expr **hi);
 
 /** A user source location: the innermost frame of the model's own code (not
  *  torch) that ran a graph node, as the exporter records it in the node's

@@ -236,6 +236,48 @@ for mode, dims, args, pts in [("static%d" % d, [d], [], [d]) for d in (0, 1, 2, 
             got = dim if isinstance(dim, int) else eval(dim, {"__builtins__": {}}, dict(NS, n=d))
             if got != spec_len(d, s, e, k):
                 fails.append("slice_far_%s: [%d:%d:%d] gives %s = %s at dim %d, expected %d" % (mode, s, e, k, dim, got, d, spec_len(d, s, e, k)))
+# Under the default policy (0/1 specialization: n >= 2 assumed while tracing), a shape that holds only
+# for n >= 2 must come with the guard 2 <= n: at every size the guard set accepts (probe), the printed
+# dim must be the spec's. Slice-13 and Range-11 on the dynamic dim n; before the fix, x[2:] gave n - 2,
+# x[-1:] gave 1 and Range(0, n - 2) gave n - 2 with no guard on n, so n = 0 and 1 were accepted.
+PTS01 = [0, 1, 2, 3, 4, 7]
+def sound01(name, m, ref):
+    global ncases
+    ncases += 1
+    r = run(name, m)
+    if r.returncode != 0:
+        fails.append("%s: exit %d: %s" % (name, r.returncode, r.stderr.strip()))
+        return
+    dim = json.loads(r.stdout)["values"]["y"][0]
+    path = os.path.join(TMP, "op_%s.points.json" % name)
+    json.dump({"model": name, "points": [{"sizes": {"x": [d, 3]}} for d in PTS01]}, open(path, "w"))
+    p = subprocess.run([SYM, "probe", os.path.join(TMP, "op_%s.onnx" % name), "--points", path, "--json"],
+                       capture_output=True, text=True)
+    rows = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
+    if p.returncode != 0 or len(rows) != len(PTS01):
+        fails.append("%s: probe exit %d, %d rows: %s" % (name, p.returncode, len(rows), p.stderr.strip()))
+        return
+    for d, row in zip(PTS01, rows):
+        got = dim if isinstance(dim, int) else eval(dim, {"__builtins__": {}}, dict(NS, n=d))
+        if row["accept"] and got != ref(d):
+            fails.append("%s: the guards accept n = %d, where %s = %s, but the spec gives %d" % (name, d, dim, got, ref(d)))
+        if d >= 2 and not row["accept"]:
+            fails.append("%s: n = %d rejected: %s" % (name, d, row["failed_guard"]))
+S01 = [-2, -1, 0, 1, 2, I64MAX]
+E01 = [-1, 0, 1, 3, I64MAX, -I64MAX]
+for s in S01:
+    for e in E01:
+        for k in (1, 2, -1):
+            sound01("slice01_%d_%d_%d" % (S01.index(s), E01.index(e), k),
+                    model([N("Slice", ["x", "s", "e", "a0", "k"], ["y"])], [("x", ["n", 3])],
+                          [i64("s", [s]), i64("e", [e]), i64("a0", [0]), i64("k", [k])], opset=13),
+                    lambda d, s=s, e=e, k=k: spec_len(d, s, e, k))
+for lo, off, step in [(0, 0, 1), (0, -1, 1), (0, -2, 1), (1, 0, 1), (2, 0, 2), (0, -3, 2)]:
+    sound01("range01_%d_%d_%d" % (lo, -off, step),
+            model([N("Shape", ["x"], ["sh"]), N("Gather", ["sh", "i0"], ["n0"], axis=0), N("Add", ["n0", "off"], ["hi"]),
+                   N("Range", ["lo", "hi", "st"], ["r"]), N("Shape", ["r"], ["rs"]), N("ConstantOfShape", ["rs"], ["y"])],
+                  [("x", ["n", 3])], [i64("i0", 0), i64("off", off), i64("lo", lo), i64("st", step)], opset=13),
+            lambda d, lo=lo, off=off, step=step: len(range(lo, d + off, step)))
 # Clip-13 of size values: INT64_MIN / INT64_MAX bounds clip nothing (and build no bignum), other bounds clip
 cl = lambda lo, hi: model([N("Shape", ["x"], ["s"]), N("Clip", ["s", lo, hi], ["c"]), N("ConstantOfShape", ["c"], ["y"])], X4,
                           [i64(n, v) for n, v in (("cmin", I64MIN), ("cmax", I64MAX), ("c4", 4), ("c100", 100)) if n in (lo, hi)])
