@@ -613,6 +613,68 @@ static sy_status flat_shapes(sy_ctx *ctx, const sy_value *v, json_t *arr, char *
     return SY_OK;
 }
 
+/* The inferred (symbolic) shapes of v evaluated at the point (env symbol syms[k] = svals[k]),
+ * flattened as flat_shapes does into arr. 1 when every size evaluates; 0 when one cannot be
+ * (an unbacked or unbound symbol, a division by zero, past int64: no claim is made there) */
+static int eval_shapes(sy_ctx *ctx, const sy_value *v, size_t n, const sy_expr *const *syms, const int64_t *svals,
+                       json_t *arr)
+{
+    if (v->kind == SY_V_TENSOR) {
+        json_t *s = json_array();
+        json_array_append_new(arr, s);
+        for (size_t k = 0; k < v->u.t->ndim; k++) {
+            int64_t x;
+            if (sy_expr_eval_si(ctx, v->u.t->sizes[k], n, syms, svals, &x) != SY_OK) {
+                sy_ctx_reset_error(ctx);
+                return 0;
+            }
+            json_array_append_new(s, json_integer(x));
+        }
+    } else if (v->kind == SY_V_LIST) {
+        for (size_t i = 0; i < v->u.list.n; i++)
+            if (!eval_shapes(ctx, &v->u.list.items[i], n, syms, svals, arr)) return 0;
+    }
+    return 1;
+}
+
+/* The traced model's output shapes, as inferred (expressions over the symbols), evaluated at
+ * the point whose source values are vals (sy_gset_source order): each backed symbol takes the
+ * value of its first source. NULL when some size cannot be evaluated there (eval_shapes) or
+ * out of memory. A point the guard set accepts must give the real outputs: otherwise an
+ * inferred shape is wrong at a size the guards let through. */
+static json_t *inferred_outputs(const traced *t, const int64_t *vals)
+{
+    size_t nsym = sy_env_nsymbols(t->env), n = 0;
+    const sy_expr **syms = malloc((nsym ? nsym : 1) * sizeof *syms);
+    int64_t *sv = malloc((nsym ? nsym : 1) * sizeof *sv);
+    json_t *arr = syms && sv ? json_array() : NULL;
+    for (size_t i = 0; arr && i < nsym; i++) {
+        const sy_symbol_info *si = sy_env_symbol(t->env, i);
+        long sl = si->unbacked || !si->nsources ? -1 : sy_gset_find_source(t->gs, si->sources[0]);
+        if (sl < 0) continue;
+        syms[n] = si->sym;
+        sv[n++] = vals[sl];
+    }
+    size_t no = !arr ? 0 : t->ot ? sy_onnx_trace_noutputs(t->ot) : sy_trace_noutputs(t->tr);
+    for (size_t i = 0; arr && i < no; i++) {
+        sy_value ov;
+        const sy_value *v;
+        if (t->ot) {
+            ov = sy_value_tensor(sy_onnx_trace_value(t->ot, sy_onnx_trace_output(t->ot, i)));
+            v = &ov;
+        } else {
+            v = sy_trace_output(t->tr, i);
+        }
+        if (!v || !eval_shapes(t->ctx, v, n, syms, sv, arr)) {
+            json_decref(arr);
+            arr = NULL;
+        }
+    }
+    free(syms);
+    free(sv);
+    return arr;
+}
+
 /* The sizes of point pi of the points file into pt (names borrowed from the JSON). */
 static int json_point(const char *file, size_t pi, json_t *p, point *pt)
 {
@@ -909,7 +971,7 @@ static int run_probe(int argc, char **argv)
     int64_t *vals = calloc(ns ? ns : 1, sizeof *vals);
     if (rc == EX_OK && ((t.g && !rv) || !vals)) rc = cli_oom();
     size_t npts = points ? json_array_size(points) : 1;
-    long accepted = 0, violations = 0, truth = 0;
+    long accepted = 0, violations = 0, truth = 0, mismatches = 0;
     size_t ng = rc == EX_OK ? sy_gset_size(t.gs) : 0;
     size_t *rejected = calloc(ng + 1, sizeof *rejected); /* points each guard rejected first */
     if (rc == EX_OK && !rejected) rc = cli_oom();
@@ -981,6 +1043,10 @@ static int run_probe(int argc, char **argv)
         if (res.accept) accepted++;
         else if (res.failed >= 0 && (size_t)res.failed < ng) rejected[res.failed]++;
         int violation = 0;
+        /* the inferred shapes at an accepted point where the model runs: they must be its real outputs */
+        json_t *inferred = res.accept && !st ? inferred_outputs(&t, vals) : NULL;
+        int mismatch = inferred && !json_equal(inferred, outs);
+        mismatches += mismatch;
         if (p && json_object_get(p, "ok")) {
             json_t *okv = json_object_get(p, "ok"), *want = json_object_get(p, "outputs");
             if (!json_is_boolean(okv) || (json_is_true(okv) && !json_is_array(want))) {
@@ -991,8 +1057,9 @@ static int run_probe(int argc, char **argv)
             }
             truth++;
             violation = res.accept && (!json_is_true(okv) || st || !json_equal(outs, want));
-            violations += violation;
         }
+        violation |= mismatch;
+        violations += violation;
         json_t *sz = json_object();
         for (size_t k = 0; k < cur->n; k++) {
             json_t *a = json_array();
@@ -1003,6 +1070,7 @@ static int run_probe(int argc, char **argv)
             json_t *jo = json_pack("{s:o, s:b, s:s?, s:o, s:s?}", "sizes", sz, "accept", res.accept, "failed_guard",
                                    res.accept ? NULL : res.message, "outputs", st ? json_null() : json_incref(outs),
                                    "error", st ? err : NULL);
+            if (mismatch) json_object_set_new(jo, "inferred_outputs", json_incref(inferred));
             if (violation) json_object_set_new(jo, "soundness_violation", json_true());
             char *line = json_dumps(jo, JSON_COMPACT | JSON_PRESERVE_ORDER);
             printf("%s\n", line);
@@ -1010,18 +1078,24 @@ static int run_probe(int argc, char **argv)
             json_decref(jo);
         } else {
             char *szs = json_dumps(sz, JSON_COMPACT | JSON_PRESERVE_ORDER), *os = json_dumps(outs, JSON_COMPACT);
-            printf("%s: %s%s%s; outputs %s%s\n", szs, res.accept ? "accept" : "reject (", res.accept ? "" : res.message,
+            char *is = mismatch ? json_dumps(inferred, JSON_COMPACT) : NULL;
+            printf("%s: %s%s%s; outputs %s%s%s%s\n", szs, res.accept ? "accept" : "reject (", res.accept ? "" : res.message,
                    res.accept ? "" : ")", st ? err : os,
-                   violation ? "; SOUNDNESS VIOLATION: accepted, but PyTorch's outcome differs" : "");
+                   mismatch ? "; SOUNDNESS VIOLATION: accepted, but the inferred output shapes give " : "", is ? is : "",
+                   violation && !mismatch ? "; SOUNDNESS VIOLATION: accepted, but PyTorch's outcome differs" : "");
             free(szs);
             free(os);
+            free(is);
             json_decref(sz);
         }
         json_decref(outs);
+        json_decref(inferred);
         if (tty) fprintf(stderr, "\r[%zu/%zu]", pi + 1, npts);
     }
     if (tty) fprintf(stderr, "\r\033[K");
-    if (rc == EX_OK && truth) fprintf(stderr, "%zu points: %ld accepted, %ld soundness violations\n", npts, accepted, violations);
+    if (rc == EX_OK && (truth || mismatches))
+        fprintf(stderr, "%zu points: %ld accepted, %ld soundness violations%s\n", npts, accepted, violations,
+                mismatches ? " (counting the accepted points where the inferred output shapes are not the real ones)" : "");
     if (rc == EX_OK && points && npts > 1) rc = rejection_counts(&m, &t, points, points_file, rejected, npts);
     /* the guards decide the points; a violated dynamic-dim spec is said (run/infer list each with its fix) */
     if (rc == EX_OK && sy_gset_nviolations(t.gs))
@@ -1225,7 +1299,9 @@ const cli_cmd cmd_probe = {"probe", "check sizes against the guard set and compu
     "      --json               one JSON object per point:\n"
     "                           {\"sizes\": {...}, \"accept\": true|false, \"failed_guard\": \"...\"|null,\n"
     "                            \"outputs\": [[...], ...]|null, \"error\": \"...\"|null}, plus\n"
-    "                            \"soundness_violation\": true where the ground truth differs\n"
+    "                            \"soundness_violation\": true where the ground truth differs, or where\n"
+    "                            the guards accept and the inferred output shapes evaluated at the point\n"
+    "                            (then in \"inferred_outputs\") are not the real outputs\n"
     "      --fail-on-reject     exit 1 when the guards reject a point\n"
     MODEL_HELP
     CLI_EXIT_HEAD
