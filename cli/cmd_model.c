@@ -1053,6 +1053,7 @@ static int run_probe(int argc, char **argv)
                 rc = cli_input_error("%s: point %zu: \"ok\" must be true or false, and \"outputs\" an array when ok",
                                      pname, pi);
                 json_decref(outs);
+                json_decref(inferred);
                 break;
             }
             truth++;
