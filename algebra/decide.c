@@ -993,6 +993,19 @@ static void define_var(lsys *L, size_t v)
         for (uint32_t i = 0; i < m->n; i++)
             add_poly(L, m->kind == SY_EXPR_MIN ? sy_expr_sub(ctx, m, m->args[i]) : sy_expr_sub(ctx, m->args[i], m),
                      false);
+        if (m->n == 2) {
+            /* Min(a, b) + Max(a, b) == a + b when both are variables of the
+             * system already (no variable is added).  The row is added once,
+             * when the later of the two is defined. */
+            const sy_expr *dual = m->kind == SY_EXPR_MIN ? sy_expr_max(ctx, m->args[0], m->args[1])
+                                                         : sy_expr_min(ctx, m->args[0], m->args[1]);
+            for (size_t i = 0; dual && i < v; i++)
+                if (L->vars[i] == dual) {
+                    add_poly(L, sy_expr_sub(ctx, sy_expr_add(ctx, m, dual), sy_expr_add(ctx, m->args[0], m->args[1])),
+                             true);
+                    break;
+                }
+        }
         break;
     case SY_EXPR_POW:
     case SY_EXPR_MUL: {
