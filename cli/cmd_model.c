@@ -1355,6 +1355,43 @@ static const struct option infer_opts[] = {{"output", required_argument, NULL, '
  * entries, or text lines `  name: [dims]`): a dim is an integer or the
  * printed expression over display names, the last few printed kept (sizes
  * repeat from value to value). */
+static int utf8_valid(const char *s);
+static void escape_bytes(char *out, size_t cap, const char *s);
+
+/* s (valid UTF-8) as a JSON string on stdout, escaped byte for byte as jansson's json_dumps
+ * escapes it without JSON_ENSURE_ASCII / JSON_ESCAPE_SLASH (jansson 2.14 dump.c, dump_string):
+ * '"' and '\\' and the controls \b \f \n \r \t get their short forms, every other byte below
+ * 0x20 is \u00XX (upper-case hex), everything else (DEL, '/', non-ASCII) is copied.  This is the
+ * per-value path of `infer --json` (2518 names on swin): jansson's json_string + json_dumps cost
+ * about 6,000 instructions per name, this about 10 per byte. */
+static void put_json_string(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s, *run = p;
+    putchar('"');
+    for (;; p++) {
+        unsigned c = *p;
+        if (c >= 0x20 && c != '"' && c != '\\') continue;
+        if (p > run) fwrite(run, 1, (size_t)(p - run), stdout);
+        run = p + 1;
+        if (!c) break;
+        const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b" : c == '\f' ? "\\f"
+                        : c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t" : NULL;
+        if (esc) fputs(esc, stdout);
+        else printf("\\u%04X", c);
+    }
+    putchar('"');
+}
+
+/* a signed 64-bit integer in decimal on stdout (printf's %lld, without its format parsing) */
+static void put_i64(int64_t v)
+{
+    char b[24], *e = b + sizeof b, *q = e;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do *--q = (char)('0' + u % 10); while (u /= 10);
+    if (v < 0) *--q = '-';
+    fwrite(q, 1, (size_t)(e - q), stdout);
+}
+
 static int print_values(traced *t, int as_json)
 {
     enum { MEMO = 16 };
@@ -1365,23 +1402,19 @@ static int print_values(traced *t, int as_json)
     for (size_t i = 0; rc == EX_OK && i < sy_onnx_trace_nvalues(t->ot); i++) {
         const sy_tensor *v = sy_onnx_trace_value(t->ot, i);
         if (as_json) { /* the names are valid UTF-8 (infer_utf8_check) */
-            json_t *nm = json_string(sy_onnx_trace_value_name(t->ot, i));
-            char *ns = nm ? json_dumps(nm, JSON_ENCODE_ANY) : NULL;
-            json_decref(nm);
-            if (!ns) {
-                rc = cli_oom();
-                break;
-            }
-            printf("%s\n  %s: [", i ? "," : "", ns);
-            free(ns);
+            fputs(i ? ",\n  " : "\n  ", stdout);
+            put_json_string(sy_onnx_trace_value_name(t->ot, i));
+            fputs(": [", stdout);
         } else {
-            printf("  %s: [", sy_onnx_trace_value_name(t->ot, i));
+            fputs("  ", stdout);
+            fputs(sy_onnx_trace_value_name(t->ot, i), stdout);
+            fputs(": [", stdout);
         }
         for (size_t k = 0; k < v->ndim; k++) {
             int64_t c;
             if (k) putchar(',');
             if (sy_expr_get_si(v->sizes[k], &c) == SY_OK) {
-                printf("%lld", (long long)c);
+                put_i64(c);
                 continue;
             }
             sy_ctx_reset_error(t->ctx);
@@ -1389,24 +1422,28 @@ static int print_values(traced *t, int as_json)
             while (q < MEMO && mk[q] != v->sizes[k]) q++;
             if (q == MEMO) {
                 char *e = sy_expr_print(t->ctx, sy_onnx_trace_display(t->ot, v->sizes[k]), SY_PRINT_CANONICAL);
-                json_t *js = e ? json_string(e) : NULL;
-                sy_str_free(t->ctx, e);
-                char *q1 = js ? json_dumps(js, JSON_ENCODE_ANY) : NULL;
-                json_decref(js);
-                if (!q1) {
-                    rc = e ? cli_oom() : cli_lib_error(t->ctx, "print");
+                if (!e) {
+                    rc = cli_lib_error(t->ctx, "print");
+                    break;
+                }
+                if (as_json && !utf8_valid(e)) { /* a symbol named by a dim_param that is not UTF-8 */
+                    char esc[400];
+                    escape_bytes(esc, sizeof esc, e);
+                    sy_str_free(t->ctx, e);
+                    rc = cli_input_error("value '%s' dim %zu is '%s', which is not valid UTF-8 (a dim_param?) and JSON cannot "
+                                         "carry (infer without --json prints it)", sy_onnx_trace_value_name(t->ot, i), k, esc);
                     break;
                 }
                 q = next++ % MEMO;
-                free(mv[q]);
+                sy_str_free(t->ctx, mv[q]);
                 mk[q] = v->sizes[k];
-                mv[q] = q1;
+                mv[q] = e;
             }
-            fputs(mv[q], stdout);
+            put_json_string(mv[q]);
         }
-        printf(as_json ? "]" : "]\n");
+        fputs(as_json ? "]" : "]\n", stdout);
     }
-    for (size_t q = 0; q < MEMO; q++) free(mv[q]);
+    for (size_t q = 0; q < MEMO; q++) sy_str_free(t->ctx, mv[q]);
     return rc;
 }
 

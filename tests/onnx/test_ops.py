@@ -810,6 +810,15 @@ want_exact("infer --json: invalid UTF-8 value name", (r.returncode, r.stdout, r.
 r = cli("infer", upath)
 want_exact("infer: invalid UTF-8 value name printed", (r.returncode, b'  t\xff: ["n",3]' in r.stdout), (0, True))
 
+# value names with every kind of byte JSON escapes: infer --json writes them as jansson's json_dumps does
+# (short escapes, \u00XX upper-case for other controls; DEL, '/', non-ASCII and U+2028 as they are)
+ename = 'x"q\\b\b\f\n\r\t\x01\x1f\x7f/\u00e9\u2028z'
+epath = os.path.join(TMP, "op_json_escape.onnx")
+onnx.save(model([N("Relu", [ename], ["y"], name="r")], [(ename, ["n", 3])]), epath)
+r = cli("infer", "--json", epath)
+want_exact("infer --json: escaped value names", (r.returncode, b'\n  "x\\"q\\\\b\\b\\f\\n\\r\\t\\u0001\\u001F\x7f/\xc3\xa9\xe2\x80\xa8z": ["n",3],' in r.stdout,
+                                                    list(json.loads(r.stdout)["values"])), (0, True, [ename, "y"]))
+
 for f in fails:
     print("FAIL:", f)
 print("%d cases, %d failures" % (ncases, len(fails)))
