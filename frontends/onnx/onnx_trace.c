@@ -1354,13 +1354,6 @@ const sy_graph_input *const *sy_onnx_trace_gset_inputs(const sy_onnx_trace *t, s
 
 /* ------------------------------------------------------------------ value_info output */
 
-static int in_value_info(const Onnx__GraphProto *g, const char *name)
-{
-    for (size_t i = 0; i < g->n_value_info; i++)
-        if (g->value_info[i]->name && !strcmp(g->value_info[i]->name, name)) return 1;
-    return 0;
-}
-
 /* Append value v's ValueInfoProto to *buf as GraphProto.value_info (tag,
  * length, bytes: what packing a GraphProto holding only it gives, so the
  * entries one after another are the GraphProto of all of them). dims holds at
@@ -1444,12 +1437,25 @@ sy_status sy_onnx_write_value_info(sy_onnx_trace *t, const char *model_path, con
     unsigned char *gb = NULL; /* the GraphProto's bytes */
     size_t glen = 0, gcap = 0;
     sy_status st = SY_OK;
-    if (!dims || !dl) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    /* the values the graph's own value_info already describes are left out:
+     * marked through the top scope's name table, O(values + value_info) */
+    unsigned char *had = sy_alloc(ctx, n ? n : 1);
+    if (!dims || !dl || !had) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    if (!st) {
+        memset(had, 0, n ? n : 1);
+        const Onnx__GraphProto *g = t->m->graph;
+        for (size_t k = 0; k < g->n_value_info; k++) {
+            size_t i = g->value_info[k]->name ? scope_index1h(t->top, g->value_info[k]->name, hstr(g->value_info[k]->name))
+                                              : SIZE_MAX;
+            if (i < n) had[i] = 1;
+        }
+    }
     for (size_t i = 0; i < n && !st; i++) {
         const ox_val *v = t->top->vals[i];
-        if (v->role || in_value_info(t->m->graph, v->name)) continue;
+        if (v->role || had[i]) continue;
         st = pack_value_info(t, v, dims, dl, &gb, &glen, &gcap);
     }
+    if (had) sy_dealloc(ctx, had, n ? n : 1);
     if (dims) sy_dealloc(ctx, dims, maxnd * sizeof *dims);
     if (dl) sy_dealloc(ctx, dl, maxnd * sizeof *dl);
     unsigned char hdr[11]; /* ModelProto.graph, length-delimited: the tag and the length's varint */

@@ -819,6 +819,18 @@ r = cli("infer", "--json", epath)
 want_exact("infer --json: escaped value names", (r.returncode, b'\n  "x\\"q\\\\b\\b\\f\\n\\r\\t\\u0001\\u001F\x7f/\xc3\xa9\xe2\x80\xa8z": ["n",3],' in r.stdout,
                                                     list(json.loads(r.stdout)["values"])), (0, True, [ename, "y"]))
 
+# infer -o leaves out the values the graph's value_info already has (its entry stays as it was), and adds the
+# others once; run again on its own output it adds none
+vm = model([N("Relu", ["x"], ["t1"]), N("Relu", ["t1"], ["t2"]), N("Relu", ["t2"], ["y"])], [("x", ["n", 3])])
+vm.graph.value_info.append(H.make_tensor_value_info("t1", TP.FLOAT, ["declared", 3]))
+vpath, vout, vout2 = (os.path.join(TMP, "op_value_info_%s.onnx" % k) for k in ("in", "out", "out2"))
+onnx.save(vm, vpath)
+r = cli("infer", vpath, "-o", vout)
+r2 = cli("infer", vout, "-o", vout2)
+vis = lambda f: [(v.name, [d.dim_param or d.dim_value for d in v.type.tensor_type.shape.dim]) for v in onnx.load(f).graph.value_info]
+want_exact("infer -o: value_info already there", (r.returncode, r2.returncode, vis(vout), vis(vout2)),
+           (0, 0, [("t1", ["declared", 3]), ("t2", ["n", 3])], [("t1", ["declared", 3]), ("t2", ["n", 3])]))
+
 for f in fails:
     print("FAIL:", f)
 print("%d cases, %d failures" % (ncases, len(fails)))
