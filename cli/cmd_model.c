@@ -1351,10 +1351,6 @@ static const struct option infer_opts[] = {{"output", required_argument, NULL, '
                                            CLI_COMMON_OPTIONS,
                                            {0}};
 
-/* Every value's shape, streamed (one value at a time: JSON `"name": [dims]`
- * entries, or text lines `  name: [dims]`): a dim is an integer or the
- * printed expression over display names, the last few printed kept (sizes
- * repeat from value to value). */
 static int utf8_valid(const char *s);
 static void escape_bytes(char *out, size_t cap, const char *s);
 
@@ -1392,6 +1388,10 @@ static void put_i64(int64_t v)
     fwrite(q, 1, (size_t)(e - q), stdout);
 }
 
+/* Every value's shape, streamed (one value at a time: JSON `"name": [dims]`
+ * entries, or text lines `  name: [dims]`): a dim is an integer or the
+ * printed expression over display names, the last few printed kept (sizes
+ * repeat from value to value). */
 static int print_values(traced *t, int as_json)
 {
     enum { MEMO = 16 };

@@ -1445,8 +1445,8 @@ sy_status sy_onnx_write_value_info(sy_onnx_trace *t, const char *model_path, con
         memset(had, 0, n ? n : 1);
         const Onnx__GraphProto *g = t->m->graph;
         for (size_t k = 0; k < g->n_value_info; k++) {
-            size_t i = g->value_info[k]->name ? scope_index1h(t->top, g->value_info[k]->name, hstr(g->value_info[k]->name))
-                                              : SIZE_MAX;
+            const char *name = g->value_info[k]->name;
+            size_t i = name ? scope_index1h(t->top, name, hstr(name)) : SIZE_MAX;
             if (i < n) had[i] = 1;
         }
     }
