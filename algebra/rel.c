@@ -111,8 +111,44 @@ const sy_expr *sy_expr_rel(sy_ctx *ctx, sy_rel_op op, const sy_expr *a, const sy
     return r;
 }
 
+/* Both sides integers: the relation's value from d in exact arithmetic, with
+ * the rule hits make_le/make_eq record, without building d as a node (most
+ * of the kernel checks on static sizes compare two constants). NULL: the
+ * rule that decides it is off, so the general path builds the literal. */
+static const sy_expr *rel_const(sy_ctx *ctx, sy_rel_op op, const sy_expr *a, const sy_expr *b)
+{
+    fmpz_t d;
+    fmpz_init(d);
+    if (op == SY_REL_GE || op == SY_REL_GT) fmpz_sub(d, &b->u.value, &a->u.value);
+    else fmpz_sub(d, &a->u.value, &b->u.value);
+    if (op == SY_REL_LT || op == SY_REL_GT) fmpz_add_ui(d, d, 1);
+    int sg = fmpz_sgn(d);
+    fmpz_clear(d);
+    sy_rule_id id;
+    bool val;
+    if (op == SY_REL_EQ || op == SY_REL_NE) {
+        bool ne = op == SY_REL_NE;
+        id = sg == 0 ? (ne ? SY_R_REL_NE_FALSE : SY_R_REL_EQ_TRUE)
+           : sg > 0  ? (ne ? SY_R_REL_NE_TRUE : SY_R_REL_EQ_FALSE)
+                     : (ne ? SY_R_REL_NE_TRUE_NEG : SY_R_REL_EQ_FALSE_NEG);
+        val = (sg == 0) != ne;
+    } else {
+        id = sg <= 0 ? SY_R_REL_LE_TRUE : SY_R_REL_LE_FALSE;
+        val = sg <= 0;
+    }
+    if (!sy_rule_on(ctx, id)) return NULL; /* counts the hit when on, as make_le/make_eq do */
+    static const sy_rule_id form[] = {[SY_REL_EQ] = SY_R_REL_EQ_FORM, [SY_REL_NE] = SY_R_REL_NE_FORM, [SY_REL_LE] = SY_R_REL_LE_FORM,
+                                      [SY_REL_LT] = SY_R_REL_LT_FORM, [SY_REL_GE] = SY_R_REL_GE_FORM, [SY_REL_GT] = SY_R_REL_GT_FORM};
+    sy_rule_form(ctx, form[op]);
+    return sy_expr_bool(ctx, val);
+}
+
 static const sy_expr *rel_build(sy_ctx *ctx, sy_rel_op op, const sy_expr *a, const sy_expr *b)
 {
+    if (a->kind == SY_EXPR_INT && b->kind == SY_EXPR_INT && (unsigned)op <= SY_REL_GE) {
+        const sy_expr *r = rel_const(ctx, op, a, b);
+        if (r) return r;
+    }
     switch (op) {
     case SY_REL_EQ: sy_rule_form(ctx, SY_R_REL_EQ_FORM); return make_eq(ctx, sy_expr_sub(ctx, a, b), false);
     case SY_REL_NE: sy_rule_form(ctx, SY_R_REL_NE_FORM); return make_eq(ctx, sy_expr_sub(ctx, a, b), true);

@@ -307,3 +307,48 @@ Test(rules, add_pad_agrees_with_evaluation)
     cr_expect(fired > 100, "the rule fired %zu times", fired);
     cr_expect(kept > 100, "the rule kept d + p %zu times", kept);
 }
+
+/* sy_expr_rel on two integers decides in exact arithmetic without building
+ * d (rel.c rel_const): the value, the rule hits (the form once, the deciding
+ * rule once) and, with the deciding rule off, the literal d OP 0 that the
+ * general path builds, for every operator and small and beyond-int64 pairs. */
+Test(rules, relations_of_two_integers)
+{
+    static const char *nums[] = {"-3", "-1", "0", "1", "2", "5", "36893488147419103232", "-36893488147419103232",
+                                 "9223372036854775807", "-9223372036854775808"};
+    static const sy_rule_id form[] = {[SY_REL_EQ] = SY_R_REL_EQ_FORM, [SY_REL_NE] = SY_R_REL_NE_FORM, [SY_REL_LE] = SY_R_REL_LE_FORM,
+                                      [SY_REL_LT] = SY_R_REL_LT_FORM, [SY_REL_GE] = SY_R_REL_GE_FORM, [SY_REL_GT] = SY_R_REL_GT_FORM};
+    static const char *lit[] = {[SY_REL_EQ] = "Eq", [SY_REL_NE] = "Ne", [SY_REL_LE] = "Le", [SY_REL_LT] = "Lt", [SY_REL_GE] = "Ge", [SY_REL_GT] = "Gt"};
+    size_t n = sizeof nums / sizeof nums[0];
+    for (int op = SY_REL_EQ; op <= SY_REL_GE; op++)
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < n; j++) {
+                const sy_expr *a = parse1(nums[i]), *b = parse1(nums[j]);
+                /* the expected value from the literal's text through the parser's own relation on (a - b) vs 0 */
+                char txt[160];
+                snprintf(txt, sizeof txt, "(%s) - (%s)", nums[i], nums[j]);
+                const sy_expr *d = parse1(txt);
+                int sg = fmpz_sgn(&d->u.value);
+                int want = op == SY_REL_EQ ? sg == 0 : op == SY_REL_NE ? sg != 0 : op == SY_REL_LT ? sg < 0 : op == SY_REL_LE ? sg <= 0
+                         : op == SY_REL_GT ? sg > 0 : sg >= 0;
+                sy_rules_set_all(ctx, true);
+                sy_rules_reset_hits(ctx);
+                const sy_expr *r = sy_expr_rel(ctx, (sy_rel_op)op, a, b);
+                cr_assert(r == sy_expr_bool(ctx, want), "%s(%s, %s) = %s", lit[op], nums[i], nums[j], S(r));
+                cr_expect(eq(u64, sy_rule_hits(ctx, form[op]), 1));
+                sy_rule_id id = op == SY_REL_EQ || op == SY_REL_NE
+                                    ? (sg == 0 ? (op == SY_REL_NE ? SY_R_REL_NE_FALSE : SY_R_REL_EQ_TRUE)
+                                               : (op == SY_REL_NE ? (sg > 0 ? SY_R_REL_NE_TRUE : SY_R_REL_NE_TRUE_NEG)
+                                                                  : (sg > 0 ? SY_R_REL_EQ_FALSE : SY_R_REL_EQ_FALSE_NEG)))
+                                    : (want ? SY_R_REL_LE_TRUE : SY_R_REL_LE_FALSE);
+                if (op == SY_REL_GE || op == SY_REL_GT) /* decided on b - a (+ 1) */
+                    id = want ? SY_R_REL_LE_TRUE : SY_R_REL_LE_FALSE;
+                cr_expect(eq(u64, sy_rule_hits(ctx, id), 1), "%s(%s, %s): %s", lit[op], nums[i], nums[j], sy_rules_table[id].name);
+                /* the deciding rule off: the literal relation, never a constant */
+                cr_assert(eq(int, sy_rules_set_enabled(ctx, id, false), 1));
+                const sy_expr *raw = sy_expr_rel(ctx, (sy_rel_op)op, a, b);
+                cr_assert(raw && sy_expr_kind_of(raw) != SY_EXPR_TRUE && sy_expr_kind_of(raw) != SY_EXPR_FALSE, "%s(%s, %s) with %s off: %s",
+                          lit[op], nums[i], nums[j], sy_rules_table[id].name, raw ? S(raw) : "NULL");
+                sy_rules_set_all(ctx, true);
+            }
+}
