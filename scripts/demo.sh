@@ -6,5 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSY_BUILD_TESTS=OFF >/dev/null
-cmake --build build -j"$(nproc)" >/dev/null
+# the command and the shared library (for the Python package); not the benches, each of
+# which would link the link-time-optimized library again (bench/README.md builds them)
+cmake --build build -j"$(nproc)" --target symshape_cli >/dev/null
+if grep -q "^SY_BUILD_SHARED:BOOL=ON" build/CMakeCache.txt; then cmake --build build -j"$(nproc)" --target symshape >/dev/null; fi
 ./build/symshape run "$@"
