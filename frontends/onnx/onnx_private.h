@@ -58,6 +58,10 @@ typedef struct ox_range {
     uint32_t filter; /* a payload to drop when reading it */
 } ox_range;
 
+typedef struct ox_span {
+    uint32_t off, len;
+} ox_span;
+
 struct sy_onnx_model {
     sy_ctx *ctx;
     char *name;
@@ -70,6 +74,11 @@ struct sy_onnx_model {
     ox_range *inits;           /* the main graph's initializers, read one at a time (ox_init_get) */
     size_t ninits, initcap, namecap;
     const char **init_names;   /* their names (in arena) */
+    unsigned char *prime;      /* from a file: the initializers' filtered bytes the pre-scan had read (up to
+                                  PRIME_MAX bytes in all), until the first trace's nodes begin: its ox_init_get
+                                  decodes them from here instead of reading the file again (NULL: read the file) */
+    size_t prime_len, prime_cap, prime_atcap;
+    ox_span *prime_at;         /* initcap entries: initializer i's bytes in prime; len UINT32_MAX: not primed */
     unsigned char *tmp;        /* during the load: an initializer's filtered bytes */
     size_t tmpcap;
     unsigned char *mem;        /* from memory: the filtered nodes (ox_range into it) */
