@@ -96,6 +96,7 @@ typedef struct {
     size_t len, cap, skipped;
     int depth;
     int dry;                 /* count the output bytes (len) without writing them */
+    int full;                /* every read is a full window (the trace's nodes: no jump is a tensor's header) */
     sy_onnx_model *rec;      /* record the main graph's nodes into rec instead of copying them */
 } scan;
 
@@ -120,7 +121,7 @@ static const unsigned char *at(scan *s, size_t off, size_t n)
      * worth (the pre-scan steps over the main graph's nodes without reading them: a jump over a node is
      * still reading on; vit_b16_hw: 4 preads of its 60 KB of nodes instead of 15) */
     bool onward = s->wlen && off >= s->wstart && off - s->wstart <= s->wlen + WIN_JUMP;
-    if (!onward && n <= WIN_JUMP && want > WIN_JUMP) want = WIN_JUMP;
+    if (!onward && !s->full && n <= WIN_JUMP && want > WIN_JUMP) want = WIN_JUMP;
     while (got < want) {
         ssize_t r = pread(s->fd, s->win + got, want - got, (off_t)(off + got));
         if (r < 0 && errno == EINTR) continue;
@@ -693,6 +694,7 @@ sy_status ox_node_get(ox_nodes *r, size_t i, const Onnx__NodeProto **out)
     ar_reset(&r->arena, 0);
     if (!r->nodes_begun) { /* the initializers' copied-out bytes are no longer needed (ox_init_get's lifetime) */
         r->nodes_begun = 1;
+        r->s.full = 1;
         nodes_unprime(r);
         if (r->s.out) sy_dealloc(m->ctx, r->s.out, r->s.cap);
         r->s.out = NULL;
