@@ -79,6 +79,12 @@ struct sy_onnx_model {
                                   decodes them from here instead of reading the file again (NULL: read the file) */
     size_t prime_len, prime_cap, prime_atcap;
     ox_span *prime_at;         /* initcap entries: initializer i's bytes in prime; len UINT32_MAX: not primed */
+    unsigned char *nprime;     /* from a file whose nodes span at most WIN_NODES_MIN bytes, all of them in the
+                                  pre-scan's window as it stepped over them: the file's bytes [nprime_lo, + nprime_len),
+                                  until the first trace opens its nodes (its node window starts with them) */
+    uint64_t nprime_lo;
+    size_t nprime_len, nprime_cap;
+    int nprime_off;            /* the nodes are not primed (larger, or not in the window) */
     unsigned char *tmp;        /* during the load: an initializer's filtered bytes */
     size_t tmpcap;
     unsigned char *mem;        /* from memory: the filtered nodes (ox_range into it) */

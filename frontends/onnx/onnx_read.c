@@ -392,6 +392,9 @@ static void prime_free(sy_onnx_model *m)
 {
     if (m->prime) sy_dealloc(m->ctx, m->prime, m->prime_cap);
     if (m->prime_at) sy_dealloc(m->ctx, m->prime_at, m->prime_atcap * sizeof *m->prime_at);
+    if (m->nprime) sy_dealloc(m->ctx, m->nprime, m->nprime_cap);
+    m->nprime = NULL;
+    m->nprime_len = m->nprime_cap = 0;
     m->prime = NULL;
     m->prime_at = NULL;
     m->prime_len = m->prime_cap = m->prime_atcap = 0;
@@ -431,9 +434,42 @@ static size_t varint_size(uint64_t v)
 /* a node of the main graph: its range in the file, and whether reading it
  * must drop a payload (a Constant with a large tensor); from memory, the
  * filtered node is copied to m->mem (the input is only read during the load) */
+/* the bytes of a small graph's nodes as the pre-scan's window holds them when it steps over each node:
+ * the first trace's node window starts with them (ox_nodes_open) instead of a pread; given up (and freed)
+ * when they span more than WIN_NODES_MIN bytes or one is not in the window */
+static sy_status node_prime(scan *s, sy_onnx_model *m, size_t body, size_t blen)
+{
+    if (!m->nnodes) m->nprime_lo = body;
+    size_t from = (size_t)m->nprime_lo + m->nprime_len, to = body + blen;
+    if (to < from || to - (size_t)m->nprime_lo > WIN_NODES_MIN || from < s->wstart || to > s->wstart + s->wlen) {
+        if (m->nprime) sy_dealloc(s->ctx, m->nprime, m->nprime_cap);
+        m->nprime = NULL;
+        m->nprime_len = m->nprime_cap = 0;
+        m->nprime_off = 1;
+        return SY_OK;
+    }
+    size_t need = to - (size_t)m->nprime_lo;
+    if (need > m->nprime_cap) {
+        size_t nc = m->nprime_cap ? m->nprime_cap : 256;
+        while (nc < need) nc *= 2;
+        if (nc > WIN_NODES_MIN) nc = WIN_NODES_MIN;
+        unsigned char *np = sy_realloc(s->ctx, m->nprime, m->nprime_cap, nc);
+        if (!np) return OOM();
+        m->nprime = np;
+        m->nprime_cap = nc;
+    }
+    memcpy(m->nprime + m->nprime_len, s->win + (from - s->wstart), to - from);
+    m->nprime_len = need;
+    return SY_OK;
+}
+
 static sy_status record_node(scan *s, size_t body, size_t blen, int kind)
 {
     sy_onnx_model *m = s->rec;
+    if (kind == M_NODE && m->fd >= 0 && !m->nprime_off) {
+        sy_status pst = node_prime(s, m, body, blen);
+        if (pst) return pst;
+    }
     ox_range **list = kind == M_NODE ? &m->nodes : &m->inits;
     size_t *n = kind == M_NODE ? &m->nnodes : &m->ninits, *cap = kind == M_NODE ? &m->nodecap : &m->initcap;
     if (*n == *cap) {
@@ -595,6 +631,18 @@ sy_status ox_nodes_open(const sy_onnx_model *m, ox_nodes **out)
     if (m->fd >= 0 && !(r->s.win = sy_alloc(ctx, r->s.wcap))) {
         sy_dealloc(ctx, r, sizeof *r);
         return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    }
+    if (m->nprime || m->nprime_off) { /* the first trace's window starts with the node bytes the pre-scan read */
+        sy_onnx_model *mm = (sy_onnx_model *)m;
+        if (mm->nprime && r->s.win && mm->nprime_len <= r->s.wcap) {
+            memcpy(r->s.win, mm->nprime, mm->nprime_len);
+            r->s.wstart = (size_t)mm->nprime_lo;
+            r->s.wlen = mm->nprime_len;
+        }
+        if (mm->nprime) sy_dealloc(ctx, mm->nprime, mm->nprime_cap);
+        mm->nprime = NULL;
+        mm->nprime_len = mm->nprime_cap = 0;
+        mm->nprime_off = 1; /* later traces read the file */
     }
     if (m->prime_at) { /* the first trace takes the primed bytes (a model is not thread-safe: onnx.h); later ones read the file */
         sy_onnx_model *mm = (sy_onnx_model *)m;
