@@ -611,7 +611,7 @@ sy_status ox_nodes_open(const sy_onnx_model *m, ox_nodes **out)
      * preads instead of 279), unless the nodes span more than WIN_NODES_PART such
      * windows: then the window is that part of the span, up to WIN (a pread
      * costs ~1.2 us however small: vit_b16_hw reads its 60 KB of nodes in 8
-     * instead of 30, swin_hw 89 preads in all instead of 416; the window is freed when the
+     * instead of 30, swin_hw 81 preads in all instead of 416; the window is freed when the
      * trace's nodes end, mostly before the peak). An initializer larger than the
      * window is copied out (s.out), and that copy is released when the nodes
      * begin (ox_node_get) */
