@@ -47,7 +47,7 @@ sy_graph *sy_graph_free(sy_graph *g)
         if (g->inputs[i].spec) sy_dealloc(ctx, (void *)g->inputs[i].spec, (g->inputs[i].ndim ? g->inputs[i].ndim : 1) * sizeof *g->inputs[i].spec);
         if (g->inputs[i].strides) sy_dealloc(ctx, (void *)g->inputs[i].strides, (g->inputs[i].ndim ? g->inputs[i].ndim : 1) * sizeof(int64_t));
     }
-    if (g->inputs) sy_dealloc(ctx, g->inputs, g->inputcap * sizeof *g->inputs);
+    if (g->inputs) sy_dealloc(ctx, g->inputs, g->n * sizeof *g->inputs + 1);
     sy_dealloc(ctx, g, sizeof *g);
     return NULL;
 }
@@ -651,7 +651,8 @@ static sy_status load_root(sy_ctx *ctx, json_t *root, const char *file, sy_graph
     g->hcap = 16;
     while (g->hcap < g->n * 2 + 2) g->hcap *= 2;
     g->hash = sy_alloc(ctx, g->hcap * sizeof *g->hash);
-    if (!g->nodes || !g->hash) goto oom;
+    g->inputs = sy_alloc(ctx, g->n * sizeof *g->inputs + 1);
+    if (!g->nodes || !g->hash || !g->inputs) goto oom;
     memset(g->hash, 0, g->hcap * sizeof *g->hash);
     for (size_t i = 0; i < g->n; i++) {
         json_t *nd = json_array_get(nodes, i);
@@ -696,13 +697,6 @@ static sy_status load_root(sy_ctx *ctx, json_t *root, const char *file, sy_graph
             gn->dtype = d; /* kept for the trace */
             if ((st = read_shape(g, file, nname, f.shape, &gn->shape, &gn->ndim))) goto fail;
             if (gn->kind == GN_INPUT) {
-                if (g->ninputs == g->inputcap) { /* most graphs have one or two inputs: grown from 4, not sized by the nodes */
-                    size_t nc = g->inputcap ? g->inputcap * 2 : 4;
-                    sy_graph_input *ni = sy_realloc(ctx, g->inputs, g->inputcap * sizeof *ni, nc * sizeof *ni);
-                    if (!ni) goto oom;
-                    g->inputs = ni;
-                    g->inputcap = nc;
-                }
                 sy_graph_input *in = &g->inputs[g->ninputs];
                 memset(in, 0, sizeof *in);
                 in->name = nname;

@@ -50,7 +50,7 @@ struct sy_graph {
     size_t *hash; /* open addressing: index + 1, 0 empty */
     size_t hcap;
     sy_graph_input *inputs;
-    size_t ninputs, inputcap;
+    size_t ninputs;
     json_t *outputs;
     gval *gv; /* the compiled arguments of every node (gnode), and the outputs */
     size_t outv; /* gv[outv]: the outputs, a GV_LIST */
