@@ -307,14 +307,15 @@ static const sy_expr *new_symbol(sy_env *env, char prefix, unsigned *counter, in
      * symbol's name per new symbol, 499,500 strcmp for 1000 inputs) */
     char name[32];
     const sy_expr *s;
-    do { /* snprintf(name, sizeof name, "%c%u", prefix, (*counter)++) without its ~700 instructions */
-        char dig[10];
-        size_t nd = 0;
-        for (unsigned k = (*counter)++; nd == 0 || k; k /= 10) dig[nd++] = (char)('0' + k % 10);
-        name[0] = prefix;
-        for (size_t j = 0; j < nd; j++) name[1 + j] = dig[nd - 1 - j];
-        name[1 + nd] = 0;
-        if (!(s = sy_expr_sym(env->ctx, name))) return NULL;
+    do { /* snprintf(name, sizeof name, "%c%u", prefix, (*counter)++) without its ~700 instructions:
+          * the digits from the end of the buffer backwards */
+        char *p = name + sizeof name;
+        *--p = 0;
+        unsigned k = (*counter)++;
+        do *--p = (char)('0' + k % 10);
+        while (k /= 10);
+        *--p = prefix;
+        if (!(s = sy_expr_sym(env->ctx, p))) return NULL;
     } while (find_symrec(env, s));
     if (env->nsyms == env->symcap) {
         size_t nc = env->symcap ? env->symcap * 2 : 16;
