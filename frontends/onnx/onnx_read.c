@@ -137,20 +137,29 @@ static const unsigned char *at(scan *s, size_t off, size_t n)
     return s->win;
 }
 
+/* *p holds at least need bytes: its capacity doubled from first (or from *cap), at most max
+ * (need <= max); false when out of memory, *p unchanged */
+static bool bytes_reserve(sy_ctx *ctx, unsigned char **p, size_t *cap, size_t need, size_t first, size_t max)
+{
+    if (need <= *cap) return true;
+    size_t nc = *cap ? *cap : first;
+    while (nc < need) nc *= 2;
+    if (nc > max) nc = max;
+    unsigned char *np = sy_realloc(ctx, *p, *cap, nc);
+    if (!np) return false;
+    *p = np;
+    *cap = nc;
+    return true;
+}
+
 static bool put(scan *s, const void *p, size_t n)
 {
     if (s->dry) {
         s->len += n;
         return true;
     }
-    if (s->len + n > s->cap) {
-        size_t nc = s->cap ? s->cap : 256; /* a node's filtered bytes: most are far smaller than 4 KiB */
-        while (nc < s->len + n) nc *= 2;
-        unsigned char *np = sy_realloc(s->ctx, s->out, s->cap, nc);
-        if (!np) return false;
-        s->out = np;
-        s->cap = nc;
-    }
+    /* a node's filtered bytes: most are far smaller than 4 KiB */
+    if (!bytes_reserve(s->ctx, &s->out, &s->cap, s->len + n, 256, SIZE_MAX)) return false;
     if (n) memcpy(s->out + s->len, p, n);
     s->len += n;
     return true;
@@ -388,13 +397,20 @@ static char *dupstr(sy_ctx *ctx, const char *s)
     return d;
 }
 
+/* the primed node bytes are freed and not primed again (later traces read the file) */
+static void nprime_drop(sy_onnx_model *m)
+{
+    if (m->nprime) sy_dealloc(m->ctx, m->nprime, m->nprime_cap);
+    m->nprime = NULL;
+    m->nprime_len = m->nprime_cap = 0;
+    m->nprime_off = 1;
+}
+
 static void prime_free(sy_onnx_model *m)
 {
     if (m->prime) sy_dealloc(m->ctx, m->prime, m->prime_cap);
     if (m->prime_at) sy_dealloc(m->ctx, m->prime_at, m->prime_atcap * sizeof *m->prime_at);
-    if (m->nprime) sy_dealloc(m->ctx, m->nprime, m->nprime_cap);
-    m->nprime = NULL;
-    m->nprime_len = m->nprime_cap = 0;
+    nprime_drop(m);
     m->prime = NULL;
     m->prime_at = NULL;
     m->prime_len = m->prime_cap = m->prime_atcap = 0;
@@ -442,22 +458,11 @@ static sy_status node_prime(scan *s, sy_onnx_model *m, size_t body, size_t blen)
     if (!m->nnodes) m->nprime_lo = body;
     size_t from = (size_t)m->nprime_lo + m->nprime_len, to = body + blen;
     if (to < from || to - (size_t)m->nprime_lo > WIN_NODES_MIN || from < s->wstart || to > s->wstart + s->wlen) {
-        if (m->nprime) sy_dealloc(s->ctx, m->nprime, m->nprime_cap);
-        m->nprime = NULL;
-        m->nprime_len = m->nprime_cap = 0;
-        m->nprime_off = 1;
+        nprime_drop(m);
         return SY_OK;
     }
     size_t need = to - (size_t)m->nprime_lo;
-    if (need > m->nprime_cap) {
-        size_t nc = m->nprime_cap ? m->nprime_cap : 256;
-        while (nc < need) nc *= 2;
-        if (nc > WIN_NODES_MIN) nc = WIN_NODES_MIN;
-        unsigned char *np = sy_realloc(s->ctx, m->nprime, m->nprime_cap, nc);
-        if (!np) return OOM();
-        m->nprime = np;
-        m->nprime_cap = nc;
-    }
+    if (!bytes_reserve(s->ctx, &m->nprime, &m->nprime_cap, need, 256, WIN_NODES_MIN)) return OOM();
     memcpy(m->nprime + m->nprime_len, s->win + (from - s->wstart), to - from);
     m->nprime_len = need;
     return SY_OK;
@@ -557,15 +562,7 @@ static sy_status record_node(scan *s, size_t body, size_t blen, int kind)
             pa->off = 0;
             pa->len = UINT32_MAX;
             if (flen <= PRIME_MAX - m->prime_len) {
-                if (m->prime_len + flen > m->prime_cap) {
-                    size_t nc = m->prime_cap ? m->prime_cap : 512;
-                    while (nc < m->prime_len + flen) nc *= 2;
-                    if (nc > PRIME_MAX) nc = PRIME_MAX;
-                    unsigned char *np = sy_realloc(s->ctx, m->prime, m->prime_cap, nc);
-                    if (!np) return OOM();
-                    m->prime = np;
-                    m->prime_cap = nc;
-                }
+                if (!bytes_reserve(s->ctx, &m->prime, &m->prime_cap, m->prime_len + flen, 512, PRIME_MAX)) return OOM();
                 if (flen) memcpy(m->prime + m->prime_len, fb, flen);
                 pa->off = (uint32_t)m->prime_len;
                 pa->len = (uint32_t)flen;
@@ -623,9 +620,10 @@ sy_status ox_nodes_open(const sy_onnx_model *m, ox_nodes **out)
             if (m->nodes[i].off + m->nodes[i].len > hi) hi = m->nodes[i].off + m->nodes[i].len;
             if (!m->nodes[i].filter && m->nodes[i].len > big) big = m->nodes[i].len;
         }
+        size_t span = hi > lo ? (size_t)(hi - lo) : 0, part = span / WIN_NODES_PART;
         size_t w = big < WIN_NODES ? big : WIN_NODES;
-        if (hi > lo && (hi - lo) / WIN_NODES_PART > w) w = (hi - lo) / WIN_NODES_PART < WIN ? (size_t)((hi - lo) / WIN_NODES_PART) : WIN;
-        if (hi > lo && hi - lo < w) w = (size_t)(hi - lo);
+        if (part > w) w = part < WIN ? part : WIN;
+        if (span && span < w) w = span;
         r->s.wcap = w < 256 ? 256 : w;
     }
     if (m->fd >= 0 && !(r->s.win = sy_alloc(ctx, r->s.wcap))) {
@@ -639,10 +637,7 @@ sy_status ox_nodes_open(const sy_onnx_model *m, ox_nodes **out)
             r->s.wstart = (size_t)mm->nprime_lo;
             r->s.wlen = mm->nprime_len;
         }
-        if (mm->nprime) sy_dealloc(ctx, mm->nprime, mm->nprime_cap);
-        mm->nprime = NULL;
-        mm->nprime_len = mm->nprime_cap = 0;
-        mm->nprime_off = 1; /* later traces read the file */
+        nprime_drop(mm);
     }
     if (m->prime_at) { /* the first trace takes the primed bytes (a model is not thread-safe: onnx.h); later ones read the file */
         sy_onnx_model *mm = (sy_onnx_model *)m;
