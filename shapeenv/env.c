@@ -694,6 +694,12 @@ void sy_env_set_loc(sy_env *env, const sy_loc *loc)
     else memset(&env->loc, 0, sizeof env->loc);
 }
 
+void sy_env_set_torch_version(sy_env *env, int version)
+{
+    if (env) env->torch_version = version < 0 ? 0 : version;
+}
+int sy_env_torch_version(const sy_env *env) { return env ? env->torch_version : 0; }
+
 size_t sy_env_nguards(const sy_env *env) { return env ? env->nguards : 0; }
 const sy_guard_record *sy_env_guard(const sy_env *env, size_t i)
 {

@@ -59,6 +59,8 @@ struct sy_env {
     size_t tin_hcap;
     /* concrete mode: every size is a constant (real-value evaluation) */
     int concrete;
+    /* the PyTorch release the ops follow (sy_env_set_torch_version): major * 100 + minor, 0 newest */
+    int torch_version;
     /* current user source location (borrowed strings; file NULL: none) */
     sy_loc loc;
     /* set by op_new_strided during sy_env_call: the op computed its output layout */
@@ -193,6 +195,7 @@ typedef sy_status (*opfn)(opcall *c);
 #define op_sizes_copy sy_opc_sizes_copy
 #define op_str_def sy_opc_str_def
 #define op_wrap_dim0 sy_opc_wrap_dim0
+#define op_torch1 sy_opc_torch1
 
 /* argument access: positional index or keyword name; NULL if absent */
 const sy_value *op_arg(opcall *c, size_t pos, const char *kw);
@@ -222,6 +225,9 @@ sy_status op_err(opcall *c, sy_status st, const char *fmt, ...)
     ((sy_env_require_passes((c)->env, ((c)->req_rel = (rel)), &(c)->req_done, &(c)->req_st), (c)->req_done)   \
          ? (c)->req_st                                                                                         \
          : sy_opc_require((c), (c)->req_rel, __VA_ARGS__))
+/* 1 when the env follows PyTorch 1.x's kernels (sy_env_set_torch_version below 200, not 0):
+ * the ops whose checks differ between 1.13 and 2.x (docs/ops.md) branch on it. */
+int sy_opc_torch1(const opcall *c);
 sy_status sy_opc_require(opcall *c, const sy_expr *rel, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

@@ -605,6 +605,27 @@ static sy_status compile_args(sy_graph *g, const char *file, size_t i, const nfi
     return SY_OK;
 }
 
+/* "torch_version": the PyTorch release the graph was captured with (torch.__version__,
+ * e.g. "2.14.1+cu130", "1.13.0a0+git49444c3"): major * 100 + minor in *out; absent: 0 (the
+ * newest semantics). The ops follow that release's kernels where they differ (docs/ops.md). */
+static sy_status read_torch_version(sy_ctx *ctx, const char *file, const json_t *j, int *out)
+{
+    *out = 0;
+    if (!j) return SY_OK;
+    const char *s = json_is_string(j) ? json_string_value(j) : NULL;
+    long major = -1, minor = -1;
+    if (s && *s >= '0' && *s <= '9') {
+        char *e;
+        major = strtol(s, &e, 10);
+        if (*e == '.' && e[1] >= '0' && e[1] <= '9') minor = strtol(e + 1, &e, 10);
+        if (*e && *e != '.' && *e != '+' && *e != 'a' && *e != 'b' && *e != 'r' && *e != 'd') minor = -1;
+    }
+    if (major < 1 || major > 99 || minor < 0 || minor > 99)
+        return gerr(ctx, file, SY_EFORMAT, "\"torch_version\" must be a PyTorch version string such as \"2.14.1\" (torch.__version__)");
+    *out = (int)(major * 100 + minor);
+    return SY_OK;
+}
+
 /* The graph of a parsed document; TAKES root (kept by the graph, or freed on error). */
 static sy_status load_root(sy_ctx *ctx, json_t *root, const char *file, sy_graph **out)
 {
@@ -636,6 +657,7 @@ static sy_status load_root(sy_ctx *ctx, json_t *root, const char *file, sy_graph
                   (long long)json_integer_value(ver));
         goto fail;
     }
+    if ((st = read_torch_version(ctx, file, json_object_get(root, "torch_version"), &g->torch_version))) goto fail;
     const json_t *nm = json_object_get(root, "name");
     const char *gname = json_is_string(nm) ? json_string_value(nm) : file;
     g->name = sy_alloc(ctx, strlen(gname) + 1);
@@ -787,6 +809,7 @@ sy_status sy_graph_load_file(sy_ctx *ctx, const char *path, sy_graph **out)
 }
 
 const char *sy_graph_name(const sy_graph *g) { return g ? g->name : NULL; }
+int sy_graph_torch_version(const sy_graph *g) { return g ? g->torch_version : 0; }
 size_t sy_graph_nnodes(const sy_graph *g) { return g ? g->n : 0; }
 const char *sy_graph_node_name(const sy_graph *g, size_t i) { return g && i < g->n ? g->nodes[i].name : NULL; }
 const char *sy_graph_node_op(const sy_graph *g, size_t i) { return g && i < g->n ? g->nodes[i].op : NULL; }

@@ -61,6 +61,7 @@ struct sy_graph {
     size_t nkwn, kwncap;
     size_t *reflist; /* memo nodes' argument refs */
     size_t nreflist, reflistcap;
+    int torch_version; /* "torch_version": major * 100 + minor, 0 when absent */
 };
 
 /* The node's "example" object (borrowed) or NULL. */

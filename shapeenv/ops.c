@@ -769,6 +769,8 @@ sy_status op_shape_args(opcall *c, size_t pos, const char *kw, const sy_expr ***
     return SY_OK;
 }
 
+int sy_opc_torch1(const opcall *c) { return c->env->torch_version > 0 && c->env->torch_version < 200; }
+
 sy_status sy_opc_require(opcall *c, const sy_expr *rel, const char *fmt, ...)
 {
     if (!rel) return sy_ctx_last_error(c->env->ctx);

@@ -494,7 +494,10 @@ static sy_status index_op(opcall *c)
         if ((st = op_require(c, sy_expr_eq(CTX, ni, sd), "%s: Number of indices (%s) should be equal to source.size(dim) (%s)", fn, SHOW(ni), SHOW(sd))))
             return st;
         int empty;
-        int add = !strncmp(c->op, "index_add", 9);
+        /* 2.x: index_add checks like index_copy (TensorAdvancedIndexing.cpp index_func_meta_impl,
+         * TORCH_META_FUNC(index_add)): source's other dims equal self's, no size-1 broadcast and
+         * no exemption for an empty index; 1.13's index_add_cpu_ added slices in place */
+        int add = !strncmp(c->op, "index_add", 9) && op_torch1(c);
         if (!add) empty = 0; /* index_copy_ compares the slice shapes even for an empty index */
         else if ((st = op_decide_bool(c, sy_expr_eq(CTX, ni, KI(c, 0)), "index op: is the index empty?", &empty))) return st;
         for (size_t i = 0; i < x->ndim && !empty; i++) {

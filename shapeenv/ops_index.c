@@ -687,7 +687,13 @@ static sy_status diag(opcall *c)
         return op_set_tensor(c, x->dtype, 2, sz);
     }
     if (x->ndim != 2) return op_err(c, SY_EINVAL, "diag(): Supports 1D or 2D tensors. Got %zuD", x->ndim);
-    /* diag_cpu (1.13) does not clamp the length at 0: a negative one fails */
+    /* 2.x: diag of a matrix is diagonal(offset).clone() (TensorShape.cpp diag, 2.0+): the length is
+     * clamped at 0. diag_cpu (1.13, TriangularOps.cpp) does not clamp: a negative one fails */
+    if (!op_torch1(c)) {
+        const sy_expr *len = diag_len(c, x->sizes[0], x->sizes[1], k);
+        if (!len) return sy_ctx_last_error(CTX);
+        return op_set_tensor(c, x->dtype, 1, &len);
+    }
     const sy_expr *n = k >= 0 ? sy_expr_min(CTX, x->sizes[0], sy_expr_add_si(CTX, x->sizes[1], -k))
                               : sy_expr_min(CTX, sy_expr_add_si(CTX, x->sizes[0], k), x->sizes[1]);
     if ((st = op_require(c, sy_expr_ge(CTX, n, KI(c, 0)), "diag(): the diagonal length %s is negative (numel: integer multiplication overflow)", SHOW(n))))

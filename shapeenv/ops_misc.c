@@ -768,7 +768,7 @@ static sy_dtype real_of(sy_dtype d) { return d == SY_DT_COMPLEX128 ? SY_DT_FLOAT
  * sides when center (F.pad of the (1, B, L) view: reflect needs pad < L and
  * non-zero B and L (reflection_pad1d / check_valid_input); replicate needs
  * non-zero B and L; circular pad <= L). SpectralOps.cpp stft (1.13: a real
- * input without return_complex only warns and returns the real form); 1-D or 2-D floating/complex input; 0 < n_fft <= len;
+ * input without return_complex only warns and returns the real form; 2.x: an error); 1-D or 2-D floating/complex input; 0 < n_fft <= len;
  * hop (default n_fft // 4) > 0; 0 < win_length (default n_fft) <= n_fft;
  * window 1-D of win_length; n_frames = 1 + (len - n_fft) // hop; onesided
  * (default: real input) -> n_fft // 2 + 1 frequencies, else n_fft; out
@@ -787,6 +787,9 @@ static sy_status stft(opcall *c)
         return st;
     if (!op_arg(c, 1, "n_fft")) return op_err(c, SY_EINVAL, "stft() missing required argument 'n_fft'");
     int cplx = op_is_complex(x->dtype) || (win && op_is_complex(win->dtype));
+    const sy_value *rcv = op_arg(c, 9, "return_complex");
+    if (!cplx && (!rcv || rcv->kind == SY_V_NONE) && !op_torch1(c)) /* 2.x: SpectralOps.cpp stft, TORCH_CHECK */
+        return op_err(c, SY_EINVAL, "stft requires the return_complex parameter be given for real inputs");
     if ((st = op_bool_def(c, 9, "return_complex", cplx, &rc)) || (st = op_bool_def(c, 8, "onesided", !cplx, &onesided))) return st;
     if (n_fft > 1000000000 || n_fft < -1000000000) return op_err(c, SY_EOVERFLOW, "n_fft too large");
     const sy_expr *B = x->ndim == 2 ? x->sizes[0] : KI(c, 1), *L = x->ndim ? x->sizes[x->ndim - 1] : KI(c, 1);

@@ -193,7 +193,10 @@ static sy_status norm(opcall *c)
     if (matrix) {
         if (x->ndim < 2) return op_err(c, SY_EINVAL, "linalg.matrix_norm: The input tensor A must have at least 2 dimensions.");
         if (ndims != 2) return op_err(c, SY_EINVAL, "linalg.matrix_norm: dim must be a 2-tuple. Got %zu dims", ndims);
-    } else if (isinf(p)) {
+    } else if (isinf(p) || (p < 0 && !op_torch1(c))) {
+        /* 1.13: +-inf need every reduced dim non-empty; 2.x (LinearAlgebra.cpp linalg_vector_norm,
+         * torch/_refs/linalg _check_vector_norm_args): every order without an identity, ord < 0
+         * or inf: the tensor non-empty (dim None) or each reduced dim non-empty */
         for (size_t i = 0; i < x->ndim; i++)
             if (sel[i] && (st = op_require(c, sy_expr_ge(c->env->ctx, x->sizes[i], KI(c, 1)),
                                            "linalg.vector_norm cannot compute the %g norm on an empty tensor because the operation does not have an identity", p)))

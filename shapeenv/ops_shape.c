@@ -657,6 +657,14 @@ static sy_status reduce(opcall *c)
  *    dims 1.. non-zero, unbatched: every dim non-zero;
  *  - reflect, replicate: 1-D output >= 1; 2-D/3-D: each output >= 0 and
  *    at least one >= 1 (the kernels check "W >= 1 || H >= 1 ..." - "too small");
+ * PyTorch 2.x (sy_env_set_torch_version; ReflectionPad.cpp / ReplicationPadding.cpp
+ * padding::check_valid_input and the TORCH_META_FUNCs, mirrored in
+ * torch/_meta_registrations.py _padding_check_valid_input and _pad{1,2,3}d_common; PadNd.cpp
+ * constant_pad_nd, torch/_refs constant_pad_nd) differs in three checks:
+ *  - reflect, replicate: an unbatched input needs every dim non-zero (reflect too);
+ *  - replicate: every padded output >= 1 ("Calculated output H: .. W: .. must be >= 1 in
+ *    every dimension"; the CPU's reflect keeps 1.13's rule, though the meta function says >= 1);
+ *  - constant: a padded dim may end at 0 (new_dim >= 0, no longer > 0 when a pad is positive);
  *  - circular (PadNd.cpp _pad_circular): exactly 2*(ndim - 2) pads; every pad
  *    <= its dim ("Padding value causes wrapping around more than once"); each
  *    output >= 0 ("Negative padding value is resulting in an empty dimension"). */
@@ -695,7 +703,7 @@ static sy_status pad(opcall *c)
         int batched = x->ndim == k + 2;
         /* dims that must be non-zero: reflection_pad{1,2}d skip dim 0 of an
          * unbatched input (its channels); the others check every non-batch dim */
-        size_t from = batched ? 1 : (m == REFLECT && k <= 2) ? 1 : 0;
+        size_t from = batched ? 1 : (m == REFLECT && k <= 2 && op_torch1(c)) ? 1 : 0;
         for (size_t d = from; d < x->ndim; d++)
             if ((st = op_require(c, sy_expr_ge(ctx, x->sizes[d], one),
                                  "Expected %zuD or %zuD (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for input, but dim %zu is %s",
@@ -707,7 +715,7 @@ static sy_status pad(opcall *c)
      * decided (a computed F.pad amount such as (7 - w % 7) % 7 is 0 at some sizes): each dim
      * requires Or(no pad positive, out >= 1), true by construction where out >= 1 is */
     const sy_expr *none_positive = sy_expr_true(ctx);
-    for (size_t i = 0; i < np && m == CONSTANT; i++) none_positive = sy_expr_and(ctx, none_positive, sy_expr_le(ctx, pv->u.list.items[i].u.i, zero));
+    for (size_t i = 0; i < np && m == CONSTANT && op_torch1(c); i++) none_positive = sy_expr_and(ctx, none_positive, sy_expr_le(ctx, pv->u.list.items[i].u.i, zero));
     if (!none_positive) return sy_ctx_last_error(ctx);
     for (size_t i = 0; i < k; i++) {
         const sy_expr *l = pv->u.list.items[2 * i].u.i, *r = pv->u.list.items[2 * i + 1].u.i;
@@ -721,7 +729,7 @@ static sy_status pad(opcall *c)
                                  "The input size %s, plus negative padding %s and %s resulted in a negative output size",
                                  sy_env_show(c->env, L), sy_env_show(c->env, l), sy_env_show(c->env, r))))
                 return st;
-            if ((st = op_require(c, sy_expr_or(ctx, none_positive, sy_expr_ge(ctx, out[d], one)),
+            if (op_torch1(c) && (st = op_require(c, sy_expr_or(ctx, none_positive, sy_expr_ge(ctx, out[d], one)),
                                  "The input size %s, plus negative padding %s and %s resulted in a negative output size, "
                                  "which is invalid. Check dimension %zu of your input.",
                                  sy_env_show(c->env, L), sy_env_show(c->env, l), sy_env_show(c->env, r), d)))
@@ -737,13 +745,13 @@ static sy_status pad(opcall *c)
                                  sy_env_show(c->env, l), sy_env_show(c->env, r), d, sy_env_show(c->env, L))))
                 return st;
         }
-        if (m != CONSTANT && (st = op_require(c, sy_expr_ge(ctx, out[d], (m != CIRCULAR && k == 1) ? one : zero),
+        if (m != CONSTANT && (st = op_require(c, sy_expr_ge(ctx, out[d], (m != CIRCULAR && (k == 1 || (m == REPLICATE && !op_torch1(c)))) ? one : zero),
                                               "input size %s at dimension %zu is too small: padded by %s and %s it is %s",
                                               sy_env_show(c->env, L), d, sy_env_show(c->env, l), sy_env_show(c->env, r),
                                               sy_env_show(c->env, out[d]))))
             return st;
     }
-    if ((m == REFLECT || m == REPLICATE) && k > 1) {
+    if ((m == REFLECT || (m == REPLICATE && op_torch1(c))) && k > 1) {
         const sy_expr *any = sy_expr_false(ctx);
         for (size_t i = 0; i < k; i++) any = sy_expr_or(ctx, any, sy_expr_ge(ctx, out[x->ndim - 1 - i], one));
         if ((st = op_require(c, any, "input is too small: every padded output size is 0"))) return st;

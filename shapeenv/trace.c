@@ -659,6 +659,7 @@ sy_status sy_env_trace(sy_env *env, const sy_graph *g, size_t nov, const sy_trac
     for (size_t k = 0; k < nov; k++)
         if (!ov[k].input || sy_graph_find(g, ov[k].input) < 0 || strcmp(g->nodes[sy_graph_find(g, ov[k].input)].op, "input"))
             return sy_env_fail(env, SY_EINVAL, "no input named '%s'", ov[k].input ? ov[k].input : "(null)");
+    if (g->torch_version) env->torch_version = g->torch_version;
     sy_trace *t = sy_alloc(env->ctx, sizeof *t);
     if (!t) return sy_env_fail(env, SY_ENOMEM, "out of memory");
     memset(t, 0, sizeof *t);
@@ -788,6 +789,7 @@ static sy_status start_env(sy_realvals *rv)
     rv->env = sy_env_new(rv->ctx, &o);
     if (!rv->env) return sy_ctx_last_error(rv->ctx);
     rv->env->concrete = 1;
+    rv->env->torch_version = g->torch_version;
     rv->vals = sy_env_alloc(rv->env, (g->n ? g->n : 1) * sizeof *rv->vals);
     if (!rv->vals) return sy_ctx_last_error(rv->ctx);
     return SY_OK;

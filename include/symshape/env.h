@@ -175,6 +175,18 @@ SY_API sy_status sy_env_require(sy_env *env, const sy_expr *rel, const sy_proven
  *         guard is recorded.
  *  No allocation, cannot fail. */
 SY_API void sy_env_set_loc(sy_env *env, const sy_loc *loc);
+
+/** The PyTorch release whose CPU kernels the ops follow, as major * 100 + minor
+ *  (113 for 1.13, 214 for 2.14). 0, the default, is the newest: the 2.x kernels.
+ *  Where a 2.x kernel checks or computes a size differently from 1.13 (an op that
+ *  raised in 1.13 now runs, or the reverse), an env set to a version below 200
+ *  follows 1.13; docs/ops.md "PyTorch 1.13 and 2.x" lists every such op with the
+ *  kernel of each version. sy_env_trace sets it from the graph
+ *  (sy_graph_torch_version) when the graph names a version. Versions above 0 and
+ *  below 113 are treated as 1.13. No allocation, cannot fail. */
+SY_API void sy_env_set_torch_version(sy_env *env, int version);
+/** The version set by sy_env_set_torch_version (0: the newest). */
+SY_API int sy_env_torch_version(const sy_env *env);
 /** Record @p rel as a deferred runtime assert (checked at run time, assumed
  *  true from now on). */
 SY_API sy_status sy_env_runtime_assert(sy_env *env, const sy_expr *rel, const sy_provenance *why);

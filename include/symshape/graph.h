@@ -24,6 +24,11 @@ SY_API sy_graph *sy_graph_free(SY_TAKE SY_NULL sy_graph *g);
 
 /** Model name (the document's "name", or the file name); KEEP. */
 SY_API const char *sy_graph_name(const sy_graph *g);
+/** The PyTorch release the graph was captured with, from its "torch_version"
+ *  (docs/graph-format.md), as major * 100 + minor (113 for "1.13.0a0", 214 for
+ *  "2.14.1+cu130"); 0 when the graph has none or @p g is NULL. sy_env_trace makes
+ *  the env follow that release's kernels (sy_env_set_torch_version). */
+SY_API int sy_graph_torch_version(const sy_graph *g);
 SY_API size_t sy_graph_nnodes(const sy_graph *g);
 SY_API const char *sy_graph_node_name(const sy_graph *g, size_t i);
 SY_API const char *sy_graph_node_op(const sy_graph *g, size_t i);

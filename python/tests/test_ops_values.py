@@ -110,7 +110,7 @@ def test_tensor_split_computed_sections_unsupported():
 
 def _split_doc(idx):
     """A hand-written graph (torch itself raises, so the exporter cannot run it)."""
-    return {"format": "symshape.graph", "version": 1, "name": "split_bad", "nodes": [
+    return {"format": "symshape.graph", "version": 1, "torch_version": torch.__version__, "name": "split_bad", "nodes": [
         {"name": "x", "op": "input", "dtype": "float32", "shape": [6, 4], "dynamic": [0]},
         {"name": "idx", "op": "input", "dtype": str(idx.dtype).replace("torch.", ""), "shape": list(idx.shape),
          "dynamic": []},
@@ -186,7 +186,7 @@ def test_istft_window_values(window, center):
 def _istft_doc(center):
     """torch raises at every size for hann + center=False, so the exporter cannot capture it:
     the same one-op graph by hand (the window a param of the model, as the exporter writes it)."""
-    return {"format": "symshape.graph", "version": 1, "name": "istft_hann", "nodes": [
+    return {"format": "symshape.graph", "version": 1, "torch_version": torch.__version__, "name": "istft_hann", "nodes": [
         {"name": "spec", "op": "input", "dtype": "complex64", "shape": [5, 6], "dynamic": [1]},
         {"name": "win", "op": "param", "dtype": "float32", "shape": [8]},
         {"name": "out", "op": "istft", "args": [{"ref": "spec"}, 8],

@@ -140,15 +140,29 @@ for rows in [0, 5]:
     case(f"embedding_rows{rows}", [2, 3], [0, 1], {"op": "embedding", "args": [{"ref": "x"}, {"ref": "w"}]},
          lambda x, P: F.embedding(x.long(), P["w"]), [[0, 2], [0, 3]], {"w": [rows, 4]})
 
+
+
+def _onednn_empty(name, cpu):
+    """torch 2.x runs a float32 transposed convolution through oneDNN when its heuristics pick it
+    (mkldnn_conv_use_channels_last / use_mkldnn: batch > 1 or groups > 1, ...), and oneDNN accepts
+    an output size of 0, where slow_conv_transpose (float64, batch 1) raises "Output size is too
+    small". symshape keeps the slow kernel's rule (>= 1) for every backend: it rejects sizes that
+    run, never the reverse. Only that case: a transposed conv whose CPU output has a 0 dim."""
+    return (name.startswith("conv_transpose") and int(torch.__version__.split(".")[0]) >= 2
+            and any(0 in s for s in cpu))
+
+
+print(f"torch {torch.__version__} ({torch.__file__})", flush=True)
 with tempfile.TemporaryDirectory() as tmp:
     failures = 0
     npoints = 0
+    stricter = 0
     t_probe = t_cpu = 0.0
     for name, example, dyn, params, node, fn, grid in CASES:
         nodes = [{"name": "x", "op": "input", "dtype": "int64" if name.startswith("embedding") else "float32", "shape": example, "dynamic": dyn}]
         nodes += [{"name": n, "op": "param", "dtype": "float32", "shape": s} for n, s in params.items()]
         nodes.append(dict(node, name="o"))
-        g = {"format": "symshape.graph", "version": 1, "name": name, "nodes": nodes, "outputs": [{"ref": "o"}]}
+        g = {"format": "symshape.graph", "version": 1, "torch_version": torch.__version__, "name": name, "nodes": nodes, "outputs": [{"ref": "o"}]}
         axes = [ax if ax is not None else [example[i]] for i, ax in enumerate(grid)]
         pts = [list(p) for p in itertools.product(*axes)]
         gp, pp = os.path.join(tmp, name + ".json"), os.path.join(tmp, name + ".probes.json")
@@ -190,11 +204,15 @@ with tempfile.TemporaryDirectory() as tmp:
             if cpu is None and ours is not None:
                 print(f"FAIL {name} x={p}: CPU fails ({cerr}) but real values give {ours}")
                 failures += 1
+            elif cpu is not None and ours is None and _onednn_empty(name, cpu):
+                stricter += 1  # a documented limit (docs/ops.md), counted and printed, not a soundness issue
             elif cpu is not None and ours != cpu:
                 print(f"FAIL {name} x={p}: CPU gives {cpu}, real values {ours} ({res['error']})")
                 failures += 1
             if res["accept"] and cpu is None:
                 print(f"FAIL {name} x={p}: guards accept where the CPU fails ({cerr})")
                 failures += 1
-    print(f"{len(CASES)} cases, {npoints} points, {failures} failures (CPU time: torch {t_cpu:.1f} s)")
+    print(f"{len(CASES)} cases, {npoints} points, {failures} failures (CPU time: torch {t_cpu:.1f} s); "
+          f"{stricter} points where symshape rejects an empty transposed-conv output that torch {torch.__version__}'s "
+          f"oneDNN backend runs (docs/ops.md, a known limit)")
     sys.exit(1 if failures else 0)

@@ -104,7 +104,7 @@ class Net(nn.Module):
                           {"name": f"{n}_b", "op": "param", "dtype": "float32", "shape": list(lin.bias.shape)},
                           {"name": n, "op": "linear", "args": [{"ref": f"{n}_f"}, {"ref": f"{n}_w"}, {"ref": f"{n}_b"}]}]
             cur = n
-        return {"format": "symshape.graph", "version": 1, "name": self.name, "origin": "tests/kernels/test_real_models.py",
+        return {"format": "symshape.graph", "version": 1, "torch_version": torch.__version__, "name": self.name, "origin": "tests/kernels/test_real_models.py",
                 "nodes": nodes, "outputs": [{"ref": cur}]}
 
 

@@ -454,7 +454,7 @@ case("kl_div_batchmean", "kl_div", "F.kl_div", {"x": (F32, ["a", "b"]), "t": (F3
      sizes={"c": (1, 3)})
 case("kl_div_none", "kl_div", "F.kl_div", {"x": (F32, ["a", "b"]), "t": (F32, ["c", "b"])}, ["$x", "$t"], {"reduction": "none"},
      sizes={"c": (1, 3)})
-case("bce_none", "binary_cross_entropy", "F.binary_cross_entropy", {"prob": (F32, ["a", "b"]), "t": (F32, ["c", "b"])}, ["$prob", "$t"],
+case("bce_none", "binary_cross_entropy", "F.binary_cross_entropy", {"prob": (F32, ["a", "b"]), "probt": (F32, ["c", "b"])}, ["$prob", "$probt"],
      {"reduction": "none"}, sizes={"c": (1, 3)})
 case("bce_logits", "binary_cross_entropy_with_logits", "F.binary_cross_entropy_with_logits", {"x": (F32, ["a", "b"]), "t": (F32, ["c", "b"])},
      ["$x", "$t"], sizes={"c": (1, 3)})

@@ -148,7 +148,7 @@ def graph(name, shape, dyn, nodes, layout=None):
     x = {"name": "x", "op": "input", "dtype": "float32", "shape": shape, "dynamic": dyn}
     if layout is not None:
         x["strides"] = layout
-    return {"format": "symshape.graph", "version": 1, "name": name,
+    return {"format": "symshape.graph", "version": 1, "torch_version": torch.__version__, "name": name,
             "nodes": [x] +
                      [{"name": n, "op": op, "args": args} for n, op, args in nodes],
             "outputs": [R(nodes[-1][0])]}
