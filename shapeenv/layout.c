@@ -263,7 +263,7 @@ static const struct { const char *name; int cls; } layout_table[] = {
     {"select", LAYOUT_OWN}, {"getitem", LAYOUT_OWN}, {"contiguous", LAYOUT_OWN}, {"clone", LAYOUT_OWN},
     {"identity", LAYOUT_OWN}, {"detach", LAYOUT_OWN},
     /* fresh contiguous outputs (measured: a transposed input gives a contiguous result) */
-    {"softmax", LAYOUT_FRESH}, {"log_softmax", LAYOUT_FRESH}, {"layer_norm", LAYOUT_FRESH}, {"matmul", LAYOUT_FRESH},
+    {"softmax", LAYOUT_FRESH}, {"log_softmax", LAYOUT_FRESH}, {"layer_norm", LAYOUT_FRESH}, {"rms_norm", LAYOUT_FRESH}, {"matmul", LAYOUT_FRESH},
     {"mm", LAYOUT_FRESH}, {"bmm", LAYOUT_FRESH}, {"linear", LAYOUT_FRESH}, {"index_select", LAYOUT_FRESH},
     /* allocated in suggest_memory_format() of the input: contiguous unless a
      * 4-D/5-D argument may be strided like channels_last (cat:

@@ -782,10 +782,34 @@ static sy_status sdpa(opcall *c)
     if ((st = require_eq(c, q->sizes[q->ndim - 1], k->sizes[k->ndim - 1], "query and key embedding sizes must match")) ||
         (st = require_eq(c, k->sizes[k->ndim - 2], v->sizes[v->ndim - 2], "key and value sequence lengths must match")))
         return st;
+    const sy_expr *const *ks = k->sizes, *const *vs = v->sizes;
+    int gqa;
+    if ((st = op_bool_def(c, 7, "enable_gqa", 0, &gqa))) return st;
+    if (gqa && q->ndim >= 3 && k->ndim >= 3 && v->ndim >= 3) {
+        /* 2.5+ (attention.cpp pre_process_group_query_attention_input): the key's and the value's heads
+         * (dim -3) must divide the query's; they are repeat_interleave'd to the query's heads */
+        sy_ctx *ctx = c->env->ctx;
+        const sy_expr *qh = q->sizes[q->ndim - 3];
+        const sy_expr **k2 = sy_env_alloc(c->env, k->ndim * sizeof *k2), **v2 = sy_env_alloc(c->env, v->ndim * sizeof *v2);
+        if (!k2 || !v2) return sy_ctx_last_error(ctx);
+        for (int w = 0; w < 2; w++) {
+            const sy_tensor *t = w ? v : k;
+            const sy_expr *h = t->sizes[t->ndim - 3];
+            if ((st = op_require(c, sy_expr_and(ctx, sy_expr_ge(ctx, h, KI(c, 1)), sy_expr_eq(ctx, sy_expr_mod(ctx, qh, h), KI(c, 0))),
+                                 "Number of heads in key and value must divide the number of heads in query (%s heads, %s query heads)",
+                                 sy_env_show(c->env, h), sy_env_show(c->env, qh))))
+                return st;
+            const sy_expr **d = w ? v2 : k2;
+            SY_COPY(d, t->sizes, t->ndim * sizeof *d);
+            d[t->ndim - 3] = qh;
+        }
+        ks = k2;
+        vs = v2;
+    }
     const sy_expr **b1, **b2;
     size_t n1, n2;
-    if ((st = op_broadcast(c, q->sizes, q->ndim - 2, k->sizes, k->ndim - 2, &b1, &n1)) ||
-        (st = op_broadcast(c, b1, n1, v->sizes, v->ndim - 2, &b2, &n2)))
+    if ((st = op_broadcast(c, q->sizes, q->ndim - 2, ks, k->ndim - 2, &b1, &n1)) ||
+        (st = op_broadcast(c, b1, n1, vs, v->ndim - 2, &b2, &n2)))
         return st;
     const sy_expr **out = sy_env_alloc(c->env, (n2 + 2) * sizeof *out);
     if (!out) return sy_ctx_last_error(c->env->ctx);
@@ -802,5 +826,6 @@ const opentry sy_ops_nn[] = {
     {"adaptive_avg_pool2d", adaptive_pool}, {"adaptive_avg_pool3d", adaptive_pool},
     {"adaptive_max_pool2d", adaptive_pool}, {"linear", linear}, {"matmul", matmul}, {"mm", matmul},
     {"bmm", matmul}, {"embedding", embedding}, {"batch_norm", batch_norm}, {"layer_norm", layer_norm},
+    {"rms_norm", layer_norm}, /* 2.4+: layer_norm.cpp rms_norm, _check_rms_norm_inputs = the layer_norm checks */
     {"group_norm", group_norm}, {"interpolate", interpolate}, {"upsample", interpolate},
     {"multi_head_attention_forward", mha}, {"scaled_dot_product_attention", sdpa}, {NULL, NULL}};

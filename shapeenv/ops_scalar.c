@@ -76,7 +76,11 @@ static sy_status binary(opcall *c)
         else if (!strcmp(op, "sub") || !strcmp(op, "isub")) *c->out = sy_value_float(x - y);
         else if (!strcmp(op, "mul") || !strcmp(op, "imul")) *c->out = sy_value_float(x * y);
         else if (!strcmp(op, "truediv") || !strcmp(op, "div")) *c->out = sy_value_float(x / y);
-        else return op_err(c, SY_EUNSUPPORTED, "unsupported float operation");
+        else if (!strcmp(op, "pow")) { /* float.__pow__ (Objects/floatobject.c float_pow): libm pow */
+            if (x == 0 && y < 0) return op_err(c, SY_EINVAL, "ZeroDivisionError: 0.0 cannot be raised to a negative power");
+            if (x < 0 && y != floor(y)) return op_err(c, SY_EUNSUPPORTED, "a negative number to a fractional power is complex");
+            *c->out = sy_value_float(pow(x, y));
+        } else return op_err(c, SY_EUNSUPPORTED, "unsupported float operation '%s'", op);
         return SY_OK;
     }
     if (a->kind == SY_V_DTYPE || b->kind == SY_V_DTYPE || a->kind == SY_V_STR || b->kind == SY_V_STR ||
@@ -338,6 +342,21 @@ static sy_status dim(opcall *c)
     return set_int(c, KI(c, (int64_t)t->ndim));
 }
 
+/* x.is_floating_point() / torch.is_floating_point(x), is_complex, is_signed: properties of the
+ * dtype, which the trace knows exactly (c10/core/ScalarType.h isFloatingType, isComplexType,
+ * isSignedType: bool and uint8 are unsigned) */
+static sy_status dtype_pred(opcall *c)
+{
+    const sy_tensor *t;
+    sy_status st = op_tensor(c, 0, "input", &t);
+    if (st) return st;
+    int v;
+    if (!strcmp(c->op, "is_floating_point")) v = t->dtype <= SY_DT_BFLOAT16;
+    else if (!strcmp(c->op, "is_complex")) v = t->dtype == SY_DT_COMPLEX64 || t->dtype == SY_DT_COMPLEX128;
+    else v = t->dtype != SY_DT_BOOL && t->dtype != SY_DT_UINT8;
+    return set_bool(c, sy_expr_bool(c->env->ctx, v));
+}
+
 static sy_status numel(opcall *c)
 {
     const sy_tensor *t;
@@ -450,6 +469,44 @@ static sy_status getitem(opcall *c)
     if (!ie || sy_expr_get_si(ie, &i)) return op_err(c, SY_EINVAL, "list index must be a constant integer");
     if (i < -(int64_t)n || i >= (int64_t)n) return op_err(c, SY_EINVAL, "index %lld out of range for length %zu", (long long)i, n);
     *c->out = o->u.list.items[i < 0 ? i + (int64_t)n : i];
+    return SY_OK;
+}
+
+/* x[index] = value (operator.setitem, Tensor.__setitem__; TensorIndexing.h set_item, copy_to):
+ * the region is x[index] under the getitem rules (an integer index must be in range, slices
+ * clamp); a tensor value loses its leading dims of size 1 (slicePrefix1sStrip) and must expand
+ * to the region (expand_inplace: each of its dims, aligned from the right, equals the region's or
+ * is 1); a number always fits. The result is None; x keeps its sizes. */
+static sy_status setitem(opcall *c)
+{
+    const sy_value *o = A(c, 0), *idx = A(c, 1), *val = A(c, 2);
+    if (!o || !idx || !val) return op_err(c, SY_EINVAL, "expected setitem(object, index, value)");
+    if (o->kind != SY_V_TENSOR) return op_err(c, SY_EUNSUPPORTED, "item assignment on a %s", o->kind == SY_V_LIST ? "list" : "non-tensor");
+    sy_value region;
+    opcall c2 = *c;
+    c2.out = &region;
+    sy_status st = sy_tensor_getitem(&c2, o->u.t, idx);
+    if (st) return st;
+    if (val->kind == SY_V_TENSOR && region.kind == SY_V_TENSOR) {
+        const sy_tensor *v = val->u.t, *r = region.u.t;
+        size_t lead = 0;
+        int64_t one;
+        while (lead < v->ndim && !sy_expr_get_si(v->sizes[lead], &one) && one == 1) lead++;
+        size_t vn = v->ndim - lead;
+        if (vn > r->ndim)
+            return op_err(c, SY_EINVAL, "shape mismatch: value tensor of %zu dims cannot be broadcast to indexing result of %zu dims",
+                          v->ndim, r->ndim);
+        for (size_t i = 0; i < vn; i++) {
+            const sy_expr *vd = v->sizes[lead + i], *rd = r->sizes[r->ndim - vn + i];
+            if ((st = op_require(c, sy_expr_or(c->env->ctx, sy_expr_eq(c->env->ctx, vd, rd), sy_expr_eq(c->env->ctx, vd, KI(c, 1))),
+                                 "shape mismatch: value tensor of size %s at dim %zu cannot be broadcast to indexing result of size %s",
+                                 sy_env_show(c->env, vd), lead + i, sy_env_show(c->env, rd))))
+                return st;
+        }
+    } else if (val->kind != SY_V_INT && val->kind != SY_V_FLOAT && val->kind != SY_V_BOOL && val->kind != SY_V_TENSOR) {
+        return op_err(c, SY_EINVAL, "setitem: the value must be a tensor or a number");
+    }
+    *c->out = sy_value_none();
     return SY_OK;
 }
 
@@ -631,5 +688,6 @@ const opentry sy_ops_scalar[] = {
     {"lt", binary}, {"le", binary}, {"gt", binary}, {"ge", binary}, {"and_", binary}, {"or_", binary},
     {"is_", binary}, {"is_not", binary}, {"neg", unary_num}, {"pos", unary_num}, {"not_", unary_num},
     {"sym_int", unary_num}, {"size", size}, {"stride", stride}, {"is_contiguous", is_contiguous}, {"dim", dim}, {"numel", numel}, {"getattr", getattr},
-    {"getitem", getitem}, {"_assert", assert_}, {"guard_bool", guard_bool}, {"guard_int", guard_int},
+    {"is_floating_point", dtype_pred}, {"is_complex", dtype_pred}, {"is_signed", dtype_pred},
+    {"getitem", getitem}, {"setitem", setitem}, {"_assert", assert_}, {"guard_bool", guard_bool}, {"guard_int", guard_int},
     {"len", len_}, {NULL, NULL}};
