@@ -37,6 +37,19 @@ static const char *torch_of(const char *name)
 #define LSTM_PARAMS "[{\"ref\":\"wi\"},{\"ref\":\"wh\"},{\"ref\":\"bi\"},{\"ref\":\"bh\"}]"
 
 static const wcase cases[] = {
+    /* ---- x[idx] = v (setitem): the region's bounds, the value's broadcast; x keeps its sizes */
+    {"setitem_slice_number", IN("x", "float32", "[5,6]", "[0,1]")
+     CALL("s", "setitem", "[" X ",[{\"slice\":[0,-2,null]},{\"slice\":[null,null,null]}],3]") ","
+     CALL("o", "clone", "[" X "]"), "s0, s1", "", SY_OK},
+    {"setitem_tensor_broadcasts", IN("x", "float32", "[5,4]", "[0]") IN("y", "float32", "[1,4]", "[]")
+     CALL("s", "setitem", "[" X ",{\"slice\":[null,null,null]}," Y "]") "," CALL("o", "clone", "[" X "]"), "s0, 4", "", SY_OK},
+    {"setitem_tensor_mismatch", IN("x", "float32", "[5,4]", "[0]") IN("y", "float32", "[3]", "[]")
+     CALL("s", "setitem", "[" X ",{\"slice\":[null,null,null]}," Y "]") "," CALL("o", "clone", "[" X "]"), NULL,
+     "shape mismatch: value tensor of size 3 at dim 0 cannot be broadcast to indexing result of size 4", SY_EINVAL},
+    {"setitem_same_symbol", IN("x", "float32", "[5,4]", "[0]") IN("y", "float32", "[5,4]", "[0]")
+     CALL("s", "setitem", "[" X ",{\"slice\":[null,null,null]}," Y "]") "," CALL("o", "clone", "[" X "]"), "s0, 4", "", SY_OK},
+    {"setitem_index_out_of_range", IN("x", "float32", "[5]", "[0]") CALL("s", "setitem", "[" X ",7,1.5]") ","
+     CALL("o", "clone", "[" X "]"), NULL, "out of", SY_EINVAL},
     /* ---- recurrent layers */
     {"lstm_seq_first", IN("x", "float32", "[7,3,5]", "[0,1]") LSTM_L0 CALL("o", "lstm", "[" X ",null," LSTM_PARAMS ",true,1,0.0,false,false,false]"),
      "s0, s1, 4 | 1, s1, 4 | 1, s1, 4", "", SY_OK},
