@@ -31,6 +31,7 @@ import inspect
 import keyword
 import linecache
 import math
+import operator
 import os
 import re
 import sys
@@ -53,7 +54,7 @@ FUNCTIONAL_LEAVES = (
     "softmax", "log_softmax", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
     "conv_transpose3d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
     "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
-    "adaptive_max_pool2d", "linear", "embedding", "batch_norm", "layer_norm", "group_norm", "instance_norm",
+    "adaptive_max_pool2d", "linear", "embedding", "batch_norm", "layer_norm", "rms_norm", "group_norm", "instance_norm",
     "interpolate", "upsample", "multi_head_attention_forward", "scaled_dot_product_attention", "pad",
     "normalize", "softplus", "mish", "glu", "logsigmoid", "pixel_shuffle", "one_hot", "cross_entropy",
     "mse_loss", "embedding_bag", "unfold", "fold", "grid_sample", "affine_grid", "local_response_norm",
@@ -82,6 +83,26 @@ def guard_bool(cond, expected):
 def _assert(cond, message):
     """Graph record: the model's own ``assert cond, message`` (the graph op ``_assert``)."""
     return None
+
+
+#: torch functions that read a tensor's data only to pick a kernel, never a size: bool() of their
+#: data is used as it is, without a guard. nn.Transformer* call _detect_is_causal_mask (torch >= 2.0)
+#: to learn whether the attn_mask they were given is the causal one, which only selects the
+#: attention kernel (is_causal); the output sizes are the same either way.
+SHAPE_FREE_DATA_BOOLS = {("nn/modules/transformer.py", "_detect_is_causal_mask")}
+
+
+def _shape_free_data_bool():
+    f = sys._getframe(2)
+    for _ in range(6):
+        if f is None:
+            return False
+        fn = f.f_code.co_filename.replace(os.sep, "/")
+        if fn.startswith(_TORCH_DIR.replace(os.sep, "/")) and any(
+                fn.endswith(suffix) and f.f_code.co_name == name for suffix, name in SHAPE_FREE_DATA_BOOLS):
+            return True
+        f = f.f_back
+    return False
 
 
 def _user_frame():
@@ -245,12 +266,44 @@ class _SyProxy(Proxy):
     def __contains__(self, item):
         raise self.tracer.error("'in' on a traced value is not supported", self.node)
 
+    def __setitem__(self, key, value):
+        """``x[idx] = v`` on a traced tensor: recorded as operator.setitem (graph op ``setitem``:
+        the region's bounds and the value's broadcast are checked; x keeps its sizes)."""
+        self.tracer.create_proxy("call_function", operator.setitem, (self, key, value), {})
+
 
 class _SyAttribute(_SyProxy, Attribute):
     pass
 
 
 # ----------------------------------------------------------------------------- tracer
+def _unwrap_fx_wrapped(engine_ops):
+    """torch.fx.wrap("f") (torchvision's swin: shifted_window_attention, _patch_merging_pad,
+    _get_relative_position_bias) makes symbolic tracing record f as one node; symshape has no op for
+    most of them, so the capture traces into every wrapped function the engine has no op of that
+    name for. torch.fx keeps the registrations in torch.fx._symbolic_trace._wrapped_fns_to_patch (a
+    private name: a dict {(id(globals), name): globals} in torch 2.x, a list [(globals, name)] in
+    1.13), which Tracer.trace reads when it starts: it is filtered for the trace and restored after.
+    Returns the restore function (a no-op where the name is absent or of another type)."""
+    import torch.fx._symbolic_trace as st
+    saved = getattr(st, "_wrapped_fns_to_patch", None)
+    if engine_ops is None:
+        return lambda: None
+
+    def keep(name, g):
+        return name in engine_ops or str(g.get("__name__", "")).startswith("torch.fx")
+    if isinstance(saved, dict):
+        st._wrapped_fns_to_patch = {k: g for k, g in saved.items() if keep(k[1], g)}
+    elif isinstance(saved, list):
+        st._wrapped_fns_to_patch = [(g, n) for g, n in saved if keep(n, g)]
+    else:
+        return lambda: None
+
+    def restore():
+        st._wrapped_fns_to_patch = saved
+    return restore
+
+
 class _Tracer(torch.fx.Tracer):
     def __init__(self, inputs, leaves):
         super().__init__(autowrap_modules=(math,), autowrap_functions=())
@@ -367,6 +420,8 @@ class _Tracer(torch.fx.Tracer):
     def to_bool(self, obj):
         v = self._val(obj.node)
         if isinstance(v, torch.Tensor):
+            if _shape_free_data_bool():
+                return bool(v)
             raise self.error("data-dependent control flow: bool() of a tensor's data (the branch would be "
                              "fixed to this example's values)", obj.node)
         if not isinstance(v, (bool, int, list, tuple, type(None), torch.Size)):
@@ -429,23 +484,28 @@ def _fetch_attr(root, target):
     return d[last]
 
 
-def _leaf_wrappers():
-    """id(F function) -> wrapper recording one call_function node when a proxy is among the
-    arguments (torch.fx's own autowrap does the same for math functions)."""
-    import torch.nn.functional as F
-    names = set(FUNCTIONAL_LEAVES)
-    try:  # every op of the loaded engine that is an F function, when the library is there
+def _engine_ops():
+    """The op names of the loaded engine (sy_env_op_names), or None without the library."""
+    try:
         from ._lib import lib
         from ctypes import POINTER, c_char_p
         lib.sy_env_op_names.restype = POINTER(c_char_p)
         lib.sy_env_op_names.argtypes = []
         arr = lib.sy_env_op_names()
-        i = 0
+        names, i = set(), 0
         while arr[i]:
             names.add(arr[i].decode())
             i += 1
+        return names
     except Exception:
-        pass
+        return None
+
+
+def _leaf_wrappers():
+    """id(F function) -> wrapper recording one call_function node when a proxy is among the
+    arguments (torch.fx's own autowrap does the same for math functions)."""
+    import torch.nn.functional as F
+    names = set(FUNCTIONAL_LEAVES) | (_engine_ops() or set())  # every op of the engine that is an F function
     out = {}
     for n in sorted(names):
         orig = F.__dict__.get(n)
@@ -634,24 +694,66 @@ def export(model, example_inputs, dynamic=None, name=None):
     for _, (table, n, orig, w) in leaves.items():
         tracer._patched.append((table, n, orig))
         table[n] = w
+    _patch_type_checks(tracer)
     if not isinstance(model, torch.nn.Module):
         tracer.patch_globals(getattr(model, "__globals__", None))
     else:
         tracer.patch_globals(getattr(type(model).forward, "__globals__", None))
     was_training = None
+    # torch >= 2.1: nn.TransformerEncoder(Layer) and nn.MultiheadAttention take a fused "fast path" in
+    # eval mode, which first asks whether the key padding mask is left-aligned
+    # (torch._nested_tensor_from_mask_left_aligned, a read of the mask's data) and runs on nested
+    # tensors; its output sizes are those of the standard path. The capture takes the standard path
+    # (public switch torch.backends.mha.set_fastpath_enabled), as torch.export does.
+    mha = getattr(torch.backends, "mha", None)
+    fast = mha.get_fastpath_enabled() if mha is not None and hasattr(mha, "get_fastpath_enabled") else None
     try:
-        with torch.no_grad():
-            graph = tracer.trace(root)
+        if fast:
+            mha.set_fastpath_enabled(False)
+        restore_wrapped = _unwrap_fx_wrapped(_engine_ops())
+        try:
+            with torch.no_grad():
+                graph = tracer.trace(root)
+        finally:
+            restore_wrapped()
     except ExportError:
         raise
     except Exception as e:
         raise ExportError("%s: %s" % (type(e).__name__, e), tracer._modstack[-1], None,
                           _tb_loc(e.__traceback__)) from e
     finally:
+        if fast:
+            mha.set_fastpath_enabled(True)
         tracer.unpatch()
     doc = _to_document(graph, tracer, values, dyn, name or getattr(model, "__name__", None) or
                        type(model).__name__)
     return doc
+
+
+def _patch_type_checks(tracer):
+    """torch's own helpers that test ``isinstance(x, torch.Tensor)`` on what the model passes: a
+    traced value is a Proxy there. torch.nn.functional._none_or_dtype (torch >= 2.0; called by
+    nn.MultiheadAttention, nn.TransformerEncoder and nn.TransformerEncoderLayer on their masks)
+    answers the dtype of a traced tensor from its example value: a tensor's dtype is fixed by the
+    input dtypes, which the tensor-match guards check."""
+    import torch.nn.functional as F
+    orig = F.__dict__.get("_none_or_dtype")
+    if orig is None:
+        return
+
+    def _none_or_dtype(input):
+        if isinstance(input, Proxy) and isinstance(input.tracer, _Tracer):
+            v = input.tracer._val(input.node)
+            if isinstance(v, torch.Tensor):
+                return v.dtype
+        return orig(input)
+    tracer._patched.append((F.__dict__, "_none_or_dtype", orig))
+    F.__dict__["_none_or_dtype"] = _none_or_dtype
+
+
+def _is_record_op(nd):
+    """guard_bool / guard_int / _assert / len: records of the capture, never folded."""
+    return nd.op == "call_function" and nd.target in (guard_bool, guard_int, _assert, _len)
 
 
 def _field_index(v, field):
@@ -737,6 +839,14 @@ def _to_document(graph, tracer, values, dyn, name):
 
     out_nodes = []
     outputs = []
+    # nodes whose value depends on an input (a placeholder), directly or through their arguments: a
+    # tensor computed from parameters and constants alone (swin's relative position bias: a table
+    # indexed by a buffer) does not, so it is written as a "param" of its example shape (static, as
+    # every param is) instead of as the call, which may use ops the engine lacks (advanced indexing).
+    # Only contiguous results: a param has contiguous strides in the engine.
+    on_input = {}
+    for nd in nodes:
+        on_input[nd] = nd.op == "placeholder" or any(on_input.get(a, True) for a in nd.all_input_nodes)
     for nd in nodes:
         loc = nd.meta.get("sy_loc")
         if nd.op == "output":
@@ -771,6 +881,9 @@ def _to_document(graph, tracer, values, dyn, name):
                 j = {"name": names[nd], "op": "param", "dtype": _dtype_name(v.dtype), "shape": list(v.shape)}
             else:
                 j = {"name": names[nd], "op": "constant", "value": _value_json(v, where_for(nd))}
+        elif (not on_input[nd] and nd.op.startswith("call") and isinstance(v, torch.Tensor) and v.is_contiguous()
+              and _dtype_name(v.dtype) in _DTYPES and not _is_record_op(nd)):
+            j = {"name": names[nd], "op": "param", "dtype": _dtype_name(v.dtype), "shape": list(v.shape)}
         else:
             if isinstance(nd.target, type):
                 raise where_for(nd)("constructing a %s cannot be written to the graph" % nd.target.__name__)
@@ -784,7 +897,7 @@ def _to_document(graph, tracer, values, dyn, name):
         if loc:
             j["loc"] = loc
         out_nodes.append(j)
-    return {"format": "symshape.graph", "version": 1, "name": name,
+    return {"format": "symshape.graph", "version": 1, "name": name, "torch_version": torch.__version__,
             "origin": "symshape.export: torch %s, torch.fx symbolic tracing with values carried alongside "
                       "proxies" % torch.__version__,
             "nodes": out_nodes, "outputs": outputs}
