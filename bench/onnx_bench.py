@@ -14,7 +14,9 @@
     data_prop: onnx.load time, infer time (wall and CPU), values left fully
     shaped;
   - onnxruntime's symbolic_shape_infer.py (sympy), when given with
-    --ort-script PATH or the environment variable SY_ORT_SYMBOLIC_SHAPE_INFER
+    --ort-script PATH or the environment variable SY_ORT_SYMBOLIC_SHAPE_INFER; by default the one
+    in the installed onnxruntime package (onnxruntime/tools/symbolic_shape_infer.py: run the bench
+    with the test venv's python, $(scripts/venv.sh))
     (it is not packaged by Debian; bench/README.md says where to get it):
     SymbolicShapeInference.infer_shapes on the loaded model with its command
     line's defaults (int_max 2**31 - 1, no auto_merge, no guess_output_rank),
@@ -95,6 +97,13 @@ def main():
         i = args.index("--ort-script")
         ort = args[i + 1]
         del args[i:i + 2]
+    if ort is None:  # the installed onnxruntime's own copy (the test venv has it: scripts/venv.sh)
+        try:
+            import importlib.util as _u
+            _spec = _u.find_spec("onnxruntime.tools.symbolic_shape_infer")
+            ort = _spec.origin if _spec else None
+        except (ImportError, ValueError):
+            ort = None
     if ort and not os.path.isfile(ort):
         sys.exit("onnx_bench.py: --ort-script %s: no such file" % ort)
     build, models = args[0], args[1:]

@@ -9,23 +9,44 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh --test
+# PyTorch 2.x (python/requirements-test.txt) in a venv made once and reused (scripts/venv.sh);
+# PyTorch 1.13 is Debian 12's python3-torch. Every torch test runs under both (tests/CMakeLists.txt);
+# 2.x must be there (SY_TORCH2_REQUIRED), 1.13 is skipped with the reason where Debian has none.
+py2="$(scripts/venv.sh)"
 jobs="$(nproc)"
 # Tests labelled "python" (PyTorch/ONNX/Z3 ground truth, Python package) run once, in the
 # normal build; the sanitizer build skips them (CTEST_EXTRA="-LE python").
 run_suite() { # name, extra cmake args...
   local dir="build-$1"; shift
   echo "== symshape: $dir ==" >&2
-  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSY_WERROR=ON "$@" >/dev/null
-  cmake --build "$dir" -j"$jobs"
-  (cd "$dir" && ctest --output-on-failure -j"$jobs" ${CTEST_EXTRA:-})
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSY_WERROR=ON -DSY_PYTHON="$py2" -DSY_TORCH2_REQUIRED=ON \
+    "$@" >/dev/null || return 1
+  cmake --build "$dir" -j"$jobs" || return 1
+  local rc=0
+  (cd "$dir" && ctest --output-on-failure -j"$jobs" ${CTEST_EXTRA:-}) || rc=$?
+  # each skipped test with its reason (tests/torch_run.sh prints "skipped: ...")
+  if [ -f "$dir/Testing/Temporary/LastTest.log" ]; then
+    grep -h -B0 "^skipped: " "$dir/Testing/Temporary/LastTest.log" | sort | uniq -c | sed 's/^/symshape: /' >&2 || true
+  fi
+  return $rc
 }
-run_suite test
+# Every stage runs even when an earlier one failed (a failing test must not hide the sanitizer
+# build, the fuzzers or the install check); the script exits 1 at the end, naming what failed.
+failed=()
+run_suite test || failed+=("build-test (ctest)")
 # Criterion's runner keeps one 48-byte block for its lifetime: suppressed by name.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" CTEST_EXTRA="-LE python" \
-  run_suite asan -DSY_SANITIZE="address;undefined" -DSY_BUILD_BENCH=OFF "-DCMAKE_C_FLAGS=-DSY_VM_SWITCH -DSY_INT64_PORTABLE"
+  run_suite asan -DSY_SANITIZE="address;undefined" -DSY_BUILD_BENCH=OFF "-DCMAKE_C_FLAGS=-DSY_VM_SWITCH -DSY_INT64_PORTABLE" \
+  || failed+=("build-asan (ASan+UBSan ctest)")
+# ThreadSanitizer: the thread test, every thread with its own context (scripts/tsan.sh)
+if [ -x scripts/tsan.sh ]; then scripts/tsan.sh || failed+=("tsan"); fi
 # libFuzzer (clang, ASan+UBSan): every harness for 60 s from its seeds; a crash is saved in fuzz/regress_*/
-scripts/fuzz.sh 60
-if [ -x scripts/consumer-check.sh ]; then scripts/consumer-check.sh build-test; fi
-scripts/install-check.sh
+scripts/fuzz.sh 60 || failed+=("fuzz")
+if [ -x scripts/consumer-check.sh ]; then scripts/consumer-check.sh build-test || failed+=("consumer-check"); fi
+scripts/install-check.sh || failed+=("install-check")
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "symshape: FAILED: ${failed[*]}" >&2
+  exit 1
+fi
 echo "symshape: all test suites passed" >&2

@@ -5,6 +5,10 @@
 # Usage: install_check.sh LIBSYMSHAPE_SO REPO_DIR
 set -euo pipefail
 lib="$(readlink -f "$1")"; repo="$(readlink -f "$2")"
+if ! /usr/bin/python3 -c 'import torch, torchvision' 2>/dev/null; then
+  echo "skipped: /usr/bin/python3 has no torch and torchvision (Debian 12's python3-torch, python3-torchvision)"
+  exit 77
+fi
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 cp -r "$repo/python" "$work/src"            # build in a scratch copy: the tree stays clean
 # --without-pip: the venv sees Debian's pip through the system site-packages (no ensurepip copy)

@@ -360,7 +360,8 @@ def op_cast(n, a, x):
     to = a["to"]
     val = None
     if x[0].val is not None:
-        np_t = onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[to]
+        np_t = (onnx.helper.tensor_dtype_to_np_dtype(to) if hasattr(onnx.helper, "tensor_dtype_to_np_dtype")
+                else onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[to])
         val = x[0].val.astype(np_t)
     return V(x[0].shape, val, to)
 

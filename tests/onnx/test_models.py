@@ -13,6 +13,7 @@ import os as _os
 import sys as _sys
 if _os.environ.get("SY_SKIP_TORCH_TESTS") == "1":  # explicit opt-out only
     _sys.exit(77)
+import inspect
 import json
 import os
 import random
@@ -22,14 +23,22 @@ import sys
 import time
 import resource
 
+import numpy as np
 import torch
 import torchvision
 import onnx
+try:
+    import onnxruntime as ort  # the ground truth where installed (the PyTorch 2.x test venv); else onnx_ref.py
+except ImportError:
+    ort = None
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import onnx_ref  # noqa: E402
 
-SYM, CACHE = sys.argv[1], sys.argv[2]
+SYM = sys.argv[1]
+CACHE = os.path.join(sys.argv[2], "torch-" + torch.__version__)  # the exports differ by torch version
+print("torch %s, onnx %s, reference: %s" % (torch.__version__, onnx.__version__,
+      "onnxruntime " + ort.__version__ if ort else "onnx_ref.py (no onnxruntime)"), flush=True)
 TABLE = "--table" in sys.argv
 os.makedirs(CACHE, exist_ok=True)
 torch.manual_seed(0)
@@ -97,7 +106,7 @@ MODELS = [
      {"x": [2, 3, 64, 64]}, {"x": {0: "batch", 2: "height", 3: "width"}}, 14, lambda: pts_img(16, 96, bmax=2)),
     ("transformer_encoder", lambda: torch.nn.TransformerEncoder(torch.nn.TransformerEncoderLayer(64, 4, 128), 2),
      {"x": [10, 2, 64]}, {"x": {0: "seq", 1: "batch"}}, 17,
-     lambda: [{"x": [rng.randint(1, 30), rng.randint(1, 4), 64]} for _ in range(22)]),
+     lambda: [{"x": [rng.randint(1, 30), rng.randint(1, 4), 64]} for _ in range(22)] + [{"x": [10, b, 64]} for b in (1, 2, 3, 4, 5, 7)]),
     ("lstm", lambda: torch.nn.LSTM(32, 48, num_layers=2, bidirectional=True), {"x": [10, 2, 32]},
      {"x": {0: "seq", 1: "batch"}}, 14, lambda: [{"x": [rng.randint(1, 20), rng.randint(1, 4), 32]} for _ in range(22)]),
     ("gru", lambda: torch.nn.GRU(32, 48), {"x": [10, 2, 32]},
@@ -111,8 +120,25 @@ MODELS = [
      lambda: [img(b, 112, 112) for b in range(1, 9)] + [img(2, 112, 119), img(2, 105, 112)] + [img(rng.randint(1, 6), 112, 112) for _ in range(12)]),
     ("pad_window", PadWin, {"x": [2, 3, 64, 64]}, {"x": {0: "batch", 2: "h", 3: "w"}}, 14, lambda: pts_img(1, 120)),
 ]
+# torch.onnx.export(..., dynamo=True) (torch >= 2.5 with onnxscript: the torch.export-based exporter,
+# the default since 2.9): the same models through the other exporter, at opset 18, each dynamic axis
+# Dim.DYNAMIC (torch.export derives the range and names the dims s0, s1, ...)
+DYNAMO = []
+try:
+    import onnxscript  # noqa: F401  (what the dynamo exporter needs)
+    if "dynamo" in inspect.signature(torch.onnx.export).parameters and hasattr(torch.export.Dim, "DYNAMIC"):
+        DYNAMO = ["resnet18", "vit_b16_batch", "pad_window"]
+except ImportError:
+    pass
+MODELS += [(n + "_dynamo", c, e, d, 18, p) for n, c, e, d, _, p in list(MODELS) if n in DYNAMO]
+EXPORT_EXAMPLE = {"transformer_encoder"}
 # every value of these models has an exact shape (the F.pad amounts flow through Transpose and 2-D Slice)
 EXACT = {"swin_hw", "swin_batch", "pad_window"}
+
+
+# torch >= 2.9 exports through torch.export (dynamo=True) by default; these models are the
+# TorchScript-based exports (dynamo=False), which every torch since 1.13 makes
+TORCHSCRIPT_EXPORT = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
 
 
 def export(name, ctor, ex, dyn, opset):
@@ -122,8 +148,14 @@ def export(name, ctor, ex, dyn, opset):
     if not os.path.exists(path):
         args = tuple(torch.randn(*s) for s in ex.values())
         t = time.time()
-        with torch.enable_grad():  # the fused fast path of MHA does not export
-            torch.onnx.export(m, args, path + ".tmp", input_names=list(ex), dynamic_axes=dyn, opset_version=opset)
+        if name.endswith("_dynamo"):
+            shapes = {k: {a: torch.export.Dim.DYNAMIC for a in axes} for k, axes in dyn.items()}
+            torch.onnx.export(m, args, path + ".tmp", input_names=list(ex), dynamic_shapes=shapes, opset_version=opset,
+                              dynamo=True, external_data=False)
+        else:
+            with torch.enable_grad():  # the fused fast path of MHA does not export
+                torch.onnx.export(m, args, path + ".tmp", input_names=list(ex), dynamic_axes=dyn, opset_version=opset,
+                                  **TORCHSCRIPT_EXPORT)
         os.replace(path + ".tmp", path)
         print("exported %s in %.1f s" % (name, time.time() - t), file=sys.stderr)
     return m, path
@@ -175,20 +207,75 @@ def sh(cmd, **kw):
     return r, time.time() - t
 
 
+class OrtFail(Exception):
+    pass
+
+
+def ort_session(path, values):
+    """An onnxruntime session (CPU, no graph optimization, so that every value is computed as the
+    graph says) whose outputs are every value symshape infers: the runtime is the ground truth."""
+    m = onnx.load(path)
+    skip = {o.name for o in m.graph.output} | {i.name for i in m.graph.input} | {i.name for i in m.graph.initializer}
+    for v in values:
+        if v not in skip:
+            m.graph.output.append(onnx.ValueInfoProto(name=v))
+    so = ort.SessionOptions()
+    so.log_severity_level = 3
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    return ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
+
+
+def ort_run(sess, model, sizes):
+    """{value: array} of every output of sess at the input sizes (random float inputs)."""
+    feeds = {}
+    for i in sess.get_inputs():
+        dt = np.float32 if i.type == "tensor(float)" else np.int64
+        feeds[i.name] = np.random.randn(*sizes[i.name]).astype(dt)
+    try:
+        outs = sess.run(None, feeds)
+    except Exception as e:  # noqa: BLE001 - the runtime refused the point
+        raise OrtFail("onnxruntime: %s" % str(e).splitlines()[0])
+    res = {o.name: v for o, v in zip(sess.get_outputs(), outs)}
+    res.update(feeds)
+    for t in (model.graph.initializer if model is not None else ()):  # the weights: their declared dims
+        res.setdefault(t.name, _Shape(t.dims))
+    return res
+
+
+class _Shape:
+    def __init__(self, dims):
+        self.shape = tuple(dims)
+
+
 failures = []
 rows = []
 for name, ctor, ex, dyn, opset, mkpts in MODELS:
     m, path = export(name, ctor, ex, dyn, opset)
     points = mkpts()
-    # ground truth from torch
+    # ground truth: onnxruntime running the exported model where it is installed (the model file is
+    # what symshape reads: an exporter that bakes a size in makes a model that only runs there),
+    # else the torch model
     truth = []
+    plain = ort_session(path, ()) if ort is not None else None
     for p in points:
-        o = torch_outputs(m, p)
+        if plain is not None:
+            try:
+                res = ort_run(plain, None, p)
+                o = [list(res[v.name].shape) for v in plain.get_outputs()]
+            except OrtFail:
+                o = None
+        else:
+            o = torch_outputs(m, p)
         truth.append({"sizes": p, "ok": o is not None, **({"outputs": o} if o is not None else {})})
     ppath = os.path.join(CACHE, name + ".points.json")
     with open(ppath, "w") as f:
         json.dump({"points": truth}, f)
-    r, _ = sh([SYM, "probe", path, "--points", ppath, "--json"])
+    # the example sizes are the export's: torch 2.x's TorchScript exporter bakes the sequence length of
+    # nn.MultiheadAttention's reshapes into the model (transformer_encoder: Reshape to [10, ...]), which
+    # then runs only at that length, not at infer's default example (224 for a symbolic dim)
+    exarg = ["--example", ",".join("%s=%s" % (k, ",".join(map(str, v))) for k, v in ex.items())] \
+        if name in EXPORT_EXAMPLE else []
+    r, _ = sh([SYM, "probe", path, "--points", ppath, "--json"] + exarg)
     if r.returncode != 0:
         failures.append("%s: probe exit %d: %s" % (name, r.returncode, r.stderr.strip()[-500:]))
         continue
@@ -197,7 +284,7 @@ for name, ctor, ex, dyn, opset, mkpts in MODELS:
     acc = [x for x in lines if x["accept"]]
     if viol:
         failures.append("%s: %d soundness violations: %s" % (name, viol, [x for x in lines if x.get("soundness_violation")][:2]))
-    r, t_infer = sh([SYM, "infer", path, "--json", "--stats"])
+    r, t_infer = sh([SYM, "infer", path, "--json", "--stats"] + exarg)
     if r.returncode != 0:
         failures.append("%s: infer exit %d: %s" % (name, r.returncode, r.stderr.strip()[-500:]))
         continue
@@ -208,11 +295,12 @@ for name, ctor, ex, dyn, opset, mkpts in MODELS:
         symsrc[s] = (mm.group(1), int(mm.group(2)))
     model = onnx.load(path, load_external_data=False)
     checked = 0
+    sess = ort_session(path, inf["values"]) if ort is not None else None
     for x in acc:
         env = {s: x["sizes"][inp][d] for s, (inp, d) in symsrc.items()}
         try:
-            ref = onnx_ref.run(model, x["sizes"])
-        except onnx_ref.RefError as e:
+            ref = ort_run(sess, model, x["sizes"]) if sess is not None else onnx_ref.run(model, x["sizes"])
+        except (onnx_ref.RefError, OrtFail) as e:
             failures.append("%s at %s: guards accept but the graph cannot run: %s" % (name, x["sizes"], e))
             continue
         for v, dims in inf["values"].items():
