@@ -1,7 +1,7 @@
 /* The ONNX op table: one entry per operator (name, input count, shape rule).
  * Every rule follows the operator's definition in onnx/docs/Operators.md of
  * ONNX 1.12 (opset versions cited as Op-N); where an op changed between
- * opsets 11 and 18 the rule accepts both forms (e.g. axes as an attribute
+ * opsets 11 and 21 the rule accepts both forms (e.g. axes as an attribute
  * before Squeeze-13 / ReduceMean-18, as an input after).
  *
  * Conventions: a branch on a size the facts do not decide goes through
@@ -2564,6 +2564,7 @@ static const ox_op ops[] = {
     {"Gather", op_gather, 2, 2, 0},
     {"GatherElements", op_gatherelements, 2, 2, 0},
     {"GatherND", op_gathernd, 2, 2, 0},
+    {"Gelu", op_unary, 1, 1, 0}, /* Gelu-20: elementwise */
     {"Gemm", op_gemm, 2, 3, 0},
     {"GlobalAveragePool", op_globalpool, 1, 1, 0},
     {"GlobalLpPool", op_globalpool, 1, 1, 0},

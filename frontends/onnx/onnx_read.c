@@ -909,11 +909,16 @@ static sy_status load(sy_ctx *ctx, const unsigned char *data, int fd, size_t len
         const Onnx__OperatorSetIdProto *o = m->proto->opset_import[i];
         if (!o->domain || !*o->domain || !strcmp(o->domain, "ai.onnx")) m->opset = o->has_version ? o->version : 1;
     }
-    if (m->opset < 11 || m->opset > 18) {
+    /* 19-21 changed no shape rule of an op this frontend has (docs/onnx.md "Opsets"): types (float8,
+     * int4, bfloat16), AveragePool-19's dilations (read for every pool), Pad-19's "wrap" mode and
+     * Resize-19's half_pixel_symmetric (the same output sizes), GroupNormalization-21's scale and
+     * bias of C entries (not read); the ops new in them (DeformConv, AffineGrid, DFT-20, GridSample,
+     * ...) are unknown ops, rejected by name, except Gelu-20 (elementwise) */
+    if (m->opset < 11 || m->opset > 21) {
         long long v = (long long)m->opset;
         sy_onnx_free(m);
         if (v < 0) return sy_fail_st(ctx, SY_EFORMAT, "%s: no opset_import for the default domain", name);
-        return sy_fail_st(ctx, SY_EUNSUPPORTED, "%s: opset %lld of the default domain is not supported (11-18 are)", name, v);
+        return sy_fail_st(ctx, SY_EUNSUPPORTED, "%s: opset %lld of the default domain is not supported (11-21 are)", name, v);
     }
     if ((st = list_inputs(m))) {
         sy_onnx_free(m);

@@ -2,7 +2,7 @@
  * @file symshape/onnx.h
  * @brief The ONNX frontend: read a `.onnx` model (protobuf, onnx.proto from
  *        libonnx-dev) and trace its graph over a shape environment with the
- *        ONNX operator semantics (onnx/docs/Operators.md, opsets 11-18 of the
+ *        ONNX operator semantics (onnx/docs/Operators.md, opsets 11-21 of the
  *        default domain). See docs/onnx.md.
  *
  * Reading costs in proportion to the graph, not to the weights: the file is
@@ -58,7 +58,7 @@ SY_API int sy_onnx_available(void);
 
 /** Read a model. Errors name the place: a truncated or corrupt protobuf
  *  (SY_EFORMAT, with the byte offset and the message being read), an opset
- *  of the default domain outside 11-18 or no graph (SY_EUNSUPPORTED /
+ *  of the default domain outside 11-21 or no graph (SY_EUNSUPPORTED /
  *  SY_EFORMAT), a file that cannot be read (SY_EFORMAT, with the reason).
  *  @param[out] out GIVE: free with sy_onnx_free.
  *  @retval SY_OK @retval SY_EFORMAT @retval SY_EUNSUPPORTED @retval SY_ENOMEM */

@@ -436,6 +436,13 @@ case("pad", model([N("Pad", ["x", "p"], ["y"])], X4, [i64("p", [0, 0, 1, 2, 0, 0
 case("pad_axes_18", model([N("Pad", ["x", "p", "", "ax"], ["y"])], X4, [i64("p", [1, 2]), i64("ax", [-1])], opset=18), [2, 3, 224, 203], env, E)
 # Reduce: axes attribute (13) or input (18), keepdims
 case("reducemean_attr", model([N("ReduceMean", ["x"], ["y"], axes=[2, 3], keepdims=0)], X4, opset=13), [2, 3], env, E)
+# opsets 19-21 (torch >= 2.9's exporter writes 20): Gelu-20, Pad-19 "wrap", Reshape-21, AveragePool-19 dilations
+case("gelu_20", model([N("Gelu", ["x"], ["y"])], X4, opset=20), [2, 3, 224, 200], env, E)
+case("pad_wrap_19", model([N("Pad", ["x", "p"], ["y"], mode="wrap")], X4, [i64("p", [0, 0, 1, 2, 0, 0, 1, 2])], opset=19),
+     [2, 3, 226, 204], env, E)
+case("reshape_21", model([N("Reshape", ["x", "s"], ["y"])], X4, [i64("s", [0, -1])], opset=21), [2, 134400], env, E)
+case("averagepool_dilations_19", model([N("AveragePool", ["x"], ["y"], kernel_shape=[3, 3], dilations=[2, 2])], X4, opset=19),
+     [2, 3, 220, 196], env, E)
 case("reducemean_input_18", model([N("ReduceMean", ["x", "a"], ["y"])], X4, [i64("a", [1])], opset=18), [2, 1, 224, 200], env, E)
 case("reducesum_noop", model([N("ReduceSum", ["x"], ["y"], noop_with_empty_axes=1)], X4, opset=13), [2, 3, 224, 200], env, E)
 case("argmax", model([N("ArgMax", ["x"], ["y"], axis=1, keepdims=0)], X4), [2, 224, 200], env, E)
@@ -717,6 +724,8 @@ bad("other_domain", model([N("Relu", ["x"], ["y"], name="r", domain="com.example
 bad("loop", model([N("Loop", ["m", ""], ["y"], name="loop1", body=thn)], X4, [i64("m", 3)]), "node 'loop1' (Loop): Loop is not supported")
 bad("scan", model([N("Scan", ["x"], ["y"], name="scan1", body=thn, num_scan_inputs=1)], X4, opset=16), "node 'scan1' (Scan): Scan is not supported")
 bad("opset_10", model([N("Relu", ["x"], ["y"])], X4, opset=10), "opset 10 of the default domain is not supported")
+bad("opset_22", model([N("Relu", ["x"], ["y"])], X4, opset=22), "opset 22 of the default domain is not supported (11-21 are)")
+bad("affinegrid_20", model([N("AffineGrid", ["x", "s"], ["y"])], X4, [i64("s", [2, 3, 4, 4])], opset=20), "AffineGrid")
 bad("example_mismatch", model([N("Conv", ["x", "W"], ["y"], name="c1")], X4, [W]), "the model declares dim_value 3", ["--example", "x=2,4,224,200"])
 bad("window_too_big", model([N("MaxPool", ["x"], ["y"], name="mp", kernel_shape=[300, 3])], X4), "node 'mp' (MaxPool)", E)
 bad("reshape_count", model([N("Reshape", ["x", "s"], ["y"], name="rs")], X4, [i64("s", [11, -1])]), "node 'rs' (Reshape): Reshape: the element count must be divisible", E)
