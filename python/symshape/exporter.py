@@ -739,7 +739,7 @@ def _patch_type_checks(tracer):
     import torch.nn.functional as F
     orig = F.__dict__.get("_none_or_dtype")
     if orig is None:
-        return
+        orig = lambda input: input.dtype if isinstance(input, torch.Tensor) else None  # noqa: E731 (torch 1.x: unused)
 
     def _none_or_dtype(input):
         if isinstance(input, Proxy) and isinstance(input.tracer, _Tracer):
@@ -749,6 +749,23 @@ def _patch_type_checks(tracer):
         return orig(input)
     tracer._patched.append((F.__dict__, "_none_or_dtype", orig))
     F.__dict__["_none_or_dtype"] = _none_or_dtype
+    # nn.TransformerEncoder's fused fast path (eval mode, a key padding mask) first asks whether the
+    # mask is left-aligned, a read of its data. torch 2.1+ has the switch used above; before it, the
+    # fast path's output is to_padded_tensor(0.) of a nested tensor, whose sequence length is the
+    # longest unpadded row: a size that depends on the mask's values (tests/test_torch2.py found it
+    # on 1.13: x [2, 13, 16] with the last position padded gives [2, 12, 16]). That cannot be
+    # captured: a precise error, with what to change.
+    nt = torch.__dict__.get("_nested_tensor_from_mask_left_aligned")
+    if nt is not None:
+        def _left_aligned(*a, **k):
+            if any(isinstance(x, Proxy) for x in a):
+                raise tracer.error(
+                    "nn.TransformerEncoder's fast path (eval mode with src_key_padding_mask, torch %s) returns a "
+                    "sequence length that depends on the mask's values (to_padded_tensor of a nested tensor): "
+                    "build the encoder with enable_nested_tensor=False, or use torch >= 2.1" % torch.__version__, None)
+            return nt(*a, **k)
+        tracer._patched.append((torch.__dict__, "_nested_tensor_from_mask_left_aligned", nt))
+        torch.__dict__["_nested_tensor_from_mask_left_aligned"] = _left_aligned
 
 
 def _is_record_op(nd):
