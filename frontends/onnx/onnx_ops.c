@@ -105,8 +105,10 @@ static sy_status require(ox_call *c, const sy_expr *rel, const char *fmt, ...)
 
 static const char *show(ox_call *c, const sy_expr *e)
 {
-    static char buf[4][256];
-    static int k;
+    /* per thread: a message holds up to 4 at once; shared by every thread
+     * (and its own context) before issue 38 */
+    static _Thread_local char buf[4][256];
+    static _Thread_local int k;
     char *s = sy_expr_print(c->ctx, e, SY_PRINT_CANONICAL);
     char *b = buf[k++ & 3];
     snprintf(b, 256, "%s", s ? s : "?");
