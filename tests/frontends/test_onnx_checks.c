@@ -1,5 +1,6 @@
 /* Checks of the ONNX frontend on small models written by onnx.helper
- * (tests/frontends/data/, python3-onnx 1.23): issue 38's int64 dims. */
+ * (tests/frontends/data/, python3-onnx 1.23): issue 38's int64 dims, SSA and
+ * user dim names in messages. */
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <string.h>
@@ -55,4 +56,16 @@ Test(onnx_checks, flatten_past_int64_at_every_size_is_rejected)
     /* [n, 2**61, 2], axis 1: [n, 2**62] fits */
     cr_assert(eq(int, trace("flatten_fits_int64", NULL, NULL, msg, sizeof msg), SY_OK), "%s", msg);
     cr_assert(eq(str, msg, "n, 4611686018427387904"));
+}
+
+Test(onnx_checks, a_second_definition_of_a_value_is_rejected_with_names)
+{
+    if (!sy_onnx_available()) cr_skip_test("built without ONNX");
+    char msg[600];
+    cr_assert(eq(int, trace("ssa_two_writers", NULL, NULL, msg, sizeof msg), SY_EINVAL));
+    cr_assert(eq(str, msg, "node 'second' (Neg): output 0 'y' is already defined, as the output of an earlier node "
+                           "(or of this one): a value has one definition (SSA)"));
+    cr_assert(eq(int, trace("ssa_output_is_input", NULL, NULL, msg, sizeof msg), SY_EINVAL));
+    cr_assert(eq(str, msg, "node 'relu' (Relu): output 0 'x' is already defined, as a graph input: a value has one "
+                           "definition (SSA)"));
 }
