@@ -300,7 +300,7 @@ static sy_status bcast_dim(ox_call *c, const sy_expr *a, const sy_expr *b, const
         *out = a;
         return SY_OK;
     }
-    return ox_err(c, SY_EINVAL, "cannot broadcast dims %s and %s", show(c, a), show(c, b));
+    return ox_err(c, SY_EINVAL, "cannot broadcast dims %s and %s", show_user(c, a), show_user(c, b));
 }
 
 static sy_status bcast_shapes(ox_call *c, size_t n, const sy_tensor *const *ts, size_t *ndo, const sy_expr **out)

@@ -69,3 +69,13 @@ Test(onnx_checks, a_second_definition_of_a_value_is_rejected_with_names)
     cr_assert(eq(str, msg, "node 'relu' (Relu): output 0 'x' is already defined, as a graph input: a value has one "
                            "definition (SSA)"));
 }
+
+Test(onnx_checks, broadcast_error_names_the_users_dims)
+{
+    if (!sy_onnx_available()) cr_skip_test("built without ONNX");
+    char msg[600];
+    static const char *const in[] = {"x", "z", NULL};
+    static const int64_t dims[] = {5, 7};
+    cr_assert(eq(int, trace("bcast_unnamed", in, dims, msg, sizeof msg), SY_EINVAL));
+    cr_assert(eq(str, msg, "node 'add' (Add): cannot broadcast dims z_d0 and x_d0"));
+}
