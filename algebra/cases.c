@@ -49,20 +49,42 @@ static uint64_t rnd(runner *R)
     return R->rng = x;
 }
 
+/* A report line longer than this keeps its first REPORT_HEAD and last REPORT_TAIL bytes around
+ * "... [N bytes cut] ...": a case's expression (or its result) can be megabytes, and one line
+ * echoed it in full (issue 38: 10 MB of output for one failing case). The tail keeps the end
+ * of the message (the counterexample). */
+enum { REPORT_MAX = 4096, REPORT_HEAD = 2560, REPORT_TAIL = 1024 };
+
 static void report(runner *R, const char *kind, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(R->lastmsg, sizeof R->lastmsg, fmt, ap); /* for on_case (sy_case.message; may be cut) */
+    int n = vsnprintf(R->lastmsg, sizeof R->lastmsg, fmt, ap); /* for on_case (sy_case.message; may be cut) */
     va_end(ap);
     if (!R->o->report) return;
     if (R->o->before_report) R->o->before_report(R->o->before_report_ud);
-    va_start(ap, fmt);
     fprintf(R->o->report, "%s:%zu: %s: ", R->name, R->line, kind);
-    vfprintf(R->o->report, fmt, ap); /* in full */
+    char *full = n >= 0 && (size_t)n >= sizeof R->lastmsg ? sy_alloc(R->ctx, (size_t)n + 1) : NULL;
+    if (full) {
+        va_start(ap, fmt);
+        vsnprintf(full, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+        if (n > REPORT_MAX)
+            fprintf(R->o->report, "%.*s ... [%d bytes cut] ... %s", (int)REPORT_HEAD, full, n - REPORT_HEAD - REPORT_TAIL,
+                    full + n - REPORT_TAIL);
+        else
+            fputs(full, R->o->report);
+        sy_dealloc(R->ctx, full, (size_t)n + 1);
+    } else {
+        if (n >= 0 && (size_t)n >= sizeof R->lastmsg) sy_ctx_reset_error(R->ctx); /* out of memory: the cut text */
+        fputs(R->lastmsg, R->o->report);
+    }
     fputc('\n', R->o->report);
-    va_end(ap);
 }
+
+/* the text of e for a message: the let-form past 10^5 tree nodes (linear in the DAG), so a
+ * shared chain is not expanded; report() cuts what is still long */
+static char *show(runner *R, const sy_expr *e) { return sy_expr_print_bounded(R->ctx, e, SY_PRINT_CANONICAL, 100000u); }
 
 static char *trim(char *s)
 {
@@ -364,7 +386,7 @@ static void run_simplify(runner *R, char *lhs, char *assume, char *rhs)
     cmp_ud v = {se, e, &L, NULL, 0, "the result is", "the expression"};
     n = sample(R, &L, &A, want, cmp_point, &v);
     if (n == -1) {
-        char *ps = sy_expr_print(R->ctx, se, SY_PRINT_CANONICAL);
+        char *ps = show(R, se);
         report(R, "FAIL", "simplify %s: result %s disagrees at %s (WRONG)", lhs, ps ? ps : "?", v.bad ? v.bad : "?");
         sy_str_free(R->ctx, ps);
         sy_str_free(R->ctx, v.bad);
@@ -375,8 +397,8 @@ static void run_simplify(runner *R, char *lhs, char *assume, char *rhs)
         goto fail;
     }
     R->r->other_form++;
-    a = sy_expr_print(R->ctx, se, SY_PRINT_CANONICAL);
-    b = sy_expr_print(R->ctx, sx, SY_PRINT_CANONICAL);
+    a = show(R, se);
+    b = show(R, sx);
     soft_pass(R, K_SIMPLIFY, "other form", "%s  vs expected  %s (%ld points agree)", a ? a : "?", b ? b : "?",
               u.compared);
     goto done;
@@ -438,7 +460,7 @@ static void run_eval(runner *R, char *lhs, char *rhs)
         goto fail;
     }
     if (v != x) {
-        char *a = sy_expr_print(R->ctx, v, SY_PRINT_CANONICAL);
+        char *a = show(R, v);
         report(R, "FAIL", "eval %s: got %s, expected %s", trim(lhs), a ? a : "?", rhs);
         sy_str_free(R->ctx, a);
         goto fail;

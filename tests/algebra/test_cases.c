@@ -57,3 +57,31 @@ Test(algebra_cases, runner_reports_wrong_answers, .init = ctx_setup, .fini = ctx
     cr_assert(eq(sz, r.passed, 0));
     cr_assert(eq(sz, r.precision_miss, 0));
 }
+
+/* Issue 38: a failing case echoed its expression in full (10 MB of output for
+ * one line). A report line past 4096 bytes keeps its head and tail around
+ * "... [N bytes cut] ...". */
+Test(algebra_cases, long_messages_are_cut, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+{
+    size_t terms = 100000, cap = 2 * terms + 64, n = 0;
+    char *text = malloc(cap);
+    n += (size_t)snprintf(text + n, cap - n, "eval 1");
+    for (size_t i = 1; i < terms; i++) n += (size_t)snprintf(text + n, cap - n, "+1");
+    n += (size_t)snprintf(text + n, cap - n, " => 0\n");
+    char *out = NULL;
+    size_t outlen = 0;
+    FILE *rep = open_memstream(&out, &outlen);
+    cr_assert(rep != NULL);
+    sy_cases_result r;
+    memset(&r, 0, sizeof r);
+    sy_cases_options o = {.seed = 1, .report = rep};
+    cr_assert(eq(int, sy_cases_run_text(ctx, text, n, "long", &o, &r), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    fclose(rep);
+    cr_assert(eq(sz, r.failed, 1));
+    cr_assert(lt(sz, outlen, (size_t)4200), "%zu bytes of report", outlen);
+    cr_assert(strstr(out, "long:1: FAIL: eval 1+1+1") == out, "%.200s", out);
+    cr_assert(strstr(out, " bytes cut] ... ") != NULL);
+    cr_assert(strstr(out, "+1+1: got 100000, expected 0\n") != NULL, "%s", out + outlen - 100);
+    free(out);
+    free(text);
+}
