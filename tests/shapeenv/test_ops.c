@@ -424,3 +424,29 @@ CASE(flatten_past_int64_at_every_size_is_an_error)
     cr_assert(eq(str, S(out.u.t->sizes[0]), "4398046511104*s1"));
     cr_assert(eq(sz, sy_env_nguards(env), ng));
 }
+
+/* Issue 38: cat of n inputs built its output size one addition at a time,
+ * rebuilding the sum n times (2,000 inputs 0.74 s, 4,000 2.7 s); it is one
+ * sy_expr_add_n now. 2,000 inputs [2 + i, 3], each dim 0 its own symbol: the
+ * size along dim 0 is their sum, exactly. */
+CASE(cat_of_2000_inputs_sums_once)
+{
+    enum { N = 2000 };
+    sy_value *items = malloc(N * sizeof *items);
+    const sy_expr **syms = malloc(N * sizeof *syms);
+    for (int i = 0; i < N; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "x%d", i);
+        const sy_tensor *t = input(name, 2, (int64_t[]){2 + i, 3});
+        items[i] = sy_value_tensor(t);
+        syms[i] = t->sizes[0];
+    }
+    sy_value args[2] = {sy_value_list(env, N, items), sy_value_int_si(env, 0)};
+    sy_value out = call("cat", 2, args, 0, NULL, NULL);
+    cr_assert(eq(sz, out.u.t->ndim, 2));
+    cr_assert(out.u.t->sizes[0] == sy_expr_add_n(ctx, N, syms));
+    cr_assert(eq(sz, sy_expr_nargs(out.u.t->sizes[0]), (size_t)N));
+    cr_assert(eq(sz, sy_env_nguards(env), 0));
+    free(items);
+    free(syms);
+}
