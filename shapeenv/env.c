@@ -944,11 +944,9 @@ sy_status sy_env_require_int64(sy_env *env, const sy_expr *e, const char *what, 
     } else if (sy_facts_int64_fit(env->facts, e) != 0) {
         return SY_OK; /* fits, or only at some sizes: not guarded yet (docs/onnx.md, Known gaps) */
     }
-    char *s = sy_expr_print_bounded(env->ctx, e, SY_PRINT_CANONICAL, 200);
-    sy_status st = sy_env_fail(env, SY_EOVERFLOW, "%s = %s does not fit int64%s", what, s ? s : "?",
-                               k == SY_EXPR_INT ? "" : " at any size");
-    sy_str_free(env->ctx, s);
-    return st;
+    /* the user's names: each symbol as its first source (x.size()[0]), as the ops' messages */
+    return sy_env_fail(env, SY_EOVERFLOW, "%s = %s does not fit int64%s", what, sy_env_show(env, e),
+                       k == SY_EXPR_INT ? "" : " at any size");
 }
 
 sy_status sy_env_assume(sy_env *env, const sy_expr *rel, const sy_provenance *why)
