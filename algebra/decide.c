@@ -2284,14 +2284,10 @@ int sy_facts_int64_fit(sy_facts *f, const sy_expr *e)
         sy_ival_init(&iv);
         bctx B = {f, NULL, NULL};
         bound_rec(&B, q, &iv); /* memoized: linear in the DAG */
-        fmpz_t mx, mn;
-        fmpz_init_set_si(mx, INT64_MAX);
-        fmpz_init_set_si(mn, INT64_MIN);
+        /* fmpz_cmp_si: no bignum for INT64_MAX (the first one makes FLINT allocate ~167 KB) */
         if (f->inconsistent || sy_ival_is_empty(&iv)) r = -1;
-        else if (!iv.lo_inf && !iv.hi_inf && fmpz_cmp(iv.hi, mx) <= 0 && fmpz_cmp(iv.lo, mn) >= 0) r = 1;
-        else if ((!iv.lo_inf && fmpz_cmp(iv.lo, mx) > 0) || (!iv.hi_inf && fmpz_cmp(iv.hi, mn) < 0)) r = 0;
-        fmpz_clear(mx);
-        fmpz_clear(mn);
+        else if (!iv.lo_inf && !iv.hi_inf && fmpz_cmp_si(iv.hi, INT64_MAX) <= 0 && fmpz_cmp_si(iv.lo, INT64_MIN) >= 0) r = 1;
+        else if ((!iv.lo_inf && fmpz_cmp_si(iv.lo, INT64_MAX) > 0) || (!iv.hi_inf && fmpz_cmp_si(iv.hi, INT64_MIN) < 0)) r = 0;
         sy_ival_clear(&iv);
     }
     sy_op_end_st(ctx, q ? SY_OK : sy_ctx_last_error(ctx));
