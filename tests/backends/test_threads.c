@@ -219,6 +219,7 @@ static void *work(void *arg)
     work_onnx(c, r, SY_TESTS_DIR "/../fuzz/corpus_onnx/op_bcast_pin.onnx");
     work_onnx(c, r, SY_TESTS_DIR "/../fuzz/corpus_onnx/small_model.onnx");
     sy_ctx_free(c);
+    flint_cleanup(); /* this thread's FLINT caches (the sanitizer build's leak check) */
     return NULL;
 }
 
