@@ -60,8 +60,8 @@ static sy_status set_out(ox_call *c, size_t k, int elem, size_t nd, const sy_exp
 {
     if (k >= c->nout) return SY_OK;
     if (nd > MAXR) return ox_err(c, SY_EUNSUPPORTED, "output rank %zu exceeds %d", nd, MAXR);
+    for (size_t i = 0; i < nd; i++) TRY(fits_int64(c, sz[i], "output dim", i));
     for (size_t i = 0; i < nd; i++) { /* a dim is an int64: sy_env_require_int64, the torch frontend's rule too */
-        TRY(fits_int64(c, sz[i], "output dim", i));
         if (!sz[i] || sy_expr_kind_of(sz[i]) == SY_EXPR_INT) continue;
         char what[48];
         snprintf(what, sizeof what, "output dim %zu", i);
@@ -249,6 +249,15 @@ static sy_status set_vals(ox_call *c, size_t k, size_t n, const sy_expr **iv)
     for (size_t i = 0; i < n; i++) {
         CHK(iv[i]);
         TRY(fits_int64(c, iv[i], "element", i));
+    }
+    for (size_t i = 0; i < n; i++) { /* after the constants: their message names the value */
+        if (sy_expr_is_bool(iv[i]) || sy_expr_kind_of(iv[i]) == SY_EXPR_INT || sy_expr_kind_of(iv[i]) == SY_EXPR_SYM) continue;
+        /* a symbolic element past int64 at every size (sy_env_require_int64's rule, as for dims) */
+        char what[48];
+        snprintf(what, sizeof what, "element %zu", i);
+        sy_status st = sy_env_require_int64(c->env, iv[i], what, &c->why);
+        if (st == SY_EOVERFLOW) return ox_err(c, st, "%s = %s does not fit int64 (at any size)", what, show_user(c, iv[i]));
+        if (st) return st;
     }
     c->out[k].iv = iv;
     c->out[k].nv = n;

@@ -53,6 +53,9 @@ Test(onnx_checks, flatten_past_int64_at_every_size_is_rejected)
     /* [n, 2**62, 4], axis 0: [1, 2**64*n] (was accepted, exit 0, no guard) */
     cr_assert(eq(int, trace("flatten_past_int64", NULL, NULL, msg, sizeof msg), SY_EOVERFLOW));
     cr_assert(eq(str, msg, "node 'flat' (Flatten): output dim 1 = 18446744073709551616*n does not fit int64 (at any size)"));
+    /* a shape-tensor element: Shape(x)[0] * 2**62, n >= 2 (was accepted) */
+    cr_assert(eq(int, trace("element_past_int64", NULL, NULL, msg, sizeof msg), SY_EOVERFLOW));
+    cr_assert(eq(str, msg, "node 'mul' (Mul): element 0 = 4611686018427387904*n does not fit int64 (at any size)"));
     /* [n, 2**61, 2], axis 1: [n, 2**62] fits */
     cr_assert(eq(int, trace("flatten_fits_int64", NULL, NULL, msg, sizeof msg), SY_OK), "%s", msg);
     cr_assert(eq(str, msg, "n, 4611686018427387904"));
