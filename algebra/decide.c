@@ -2268,6 +2268,34 @@ sy_status sy_bound(sy_facts *f, const sy_expr *e, const sy_expr **lo, const sy_e
     return st;
 }
 
+int sy_facts_int64_fit(sy_facts *f, const sy_expr *e)
+{
+    if (!f || !e || e->isbool) return -1;
+    if (e->kind == SY_EXPR_SYM) return 1;
+    /* the intrinsic bounds (int64 sentinels: INT64_MIN/INT64_MAX stand for -oo/+oo) */
+    if (e->lo > INT64_MIN && e->hi < INT64_MAX) return 1;
+    sy_ctx *ctx = f->ctx;
+    if (sy_ctx_last_error(ctx) != SY_OK) return -1;
+    lm_mark m = lm_op_begin(f);
+    int r = -1;
+    const sy_expr *q = apply_raw(f, e);
+    if (q) {
+        sy_ival iv;
+        sy_ival_init(&iv);
+        bctx B = {f, NULL, NULL};
+        bound_rec(&B, q, &iv); /* memoized: linear in the DAG */
+        /* fmpz_cmp_si: no bignum for INT64_MAX (the first one makes FLINT allocate ~167 KB) */
+        if (f->inconsistent || sy_ival_is_empty(&iv)) r = -1;
+        else if (!iv.lo_inf && !iv.hi_inf && fmpz_cmp_si(iv.hi, INT64_MAX) <= 0 && fmpz_cmp_si(iv.lo, INT64_MIN) >= 0) r = 1;
+        else if ((!iv.lo_inf && fmpz_cmp_si(iv.lo, INT64_MAX) > 0) || (!iv.hi_inf && fmpz_cmp_si(iv.hi, INT64_MIN) < 0)) r = 0;
+        sy_ival_clear(&iv);
+    }
+    sy_op_end_st(ctx, q ? SY_OK : sy_ctx_last_error(ctx));
+    lm_after_op(f, m);
+    if (!q || r < 0) sy_ctx_reset_error(ctx); /* a budget or a division by a maybe-zero: "it depends" */
+    return r;
+}
+
 /* ------------------------------------------------------------------ adding facts */
 
 static sy_status add_fact(sy_facts *f, const sy_expr *e, int depth);

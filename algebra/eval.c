@@ -317,13 +317,19 @@ static void ez_node(evz *ev, const sy_expr *e, fmpz_t out)
     case SY_EXPR_POW:
         ez(ev, e->args[0], a);
         if (ev->status) break;
+        /* refused on a lower bound of the power's bits (sy_pow_bits_lo), then on its bits: at most
+         * (bits(a) - 1) * k + k, so at most twice the limit is ever computed */
         if (!fmpz_is_zero(a) && !fmpz_is_pm1(a) &&
-            (uint64_t)fmpz_bits(a) * e->u.exp > ev->ctx->opts.max_const_bits) {
+            (e->u.exp > ev->ctx->opts.max_const_bits || sy_pow_bits_lo(a, e->u.exp) > ev->ctx->opts.max_const_bits)) {
             ev->status = SY_EQUOTA;
             ev->culprit = e;
             break;
         }
         fmpz_pow_ui(out, a, e->u.exp);
+        if ((uint64_t)fmpz_bits(out) > ev->ctx->opts.max_const_bits) {
+            ev->status = SY_EQUOTA;
+            ev->culprit = e;
+        }
         break;
     case SY_EXPR_FLOORDIV:
     case SY_EXPR_CEILDIV:

@@ -1177,14 +1177,22 @@ static const sy_expr *sy_expr_pow_ui_work(sy_ctx *ctx, const sy_expr *a, uint64_
             fmpz_clear(r);
             return e;
         }
-        uint64_t bits = (uint64_t)fmpz_bits(&a->u.value);
-        if (k > ctx->opts.max_const_bits || bits * k > ctx->opts.max_const_bits + 64)
-            return sy_fail(ctx, SY_EQUOTA, "constant power has about %llu bits, more than the limit of %llu",
-                           (unsigned long long)((k > ctx->opts.max_const_bits ? k : bits * k)),
+        /* k <= max_const_bits first: the power then has at most (bits(a) - 1) * k + k bits,
+         * computed only when its lower bound is within the limit (sy_intern checks the result) */
+        uint64_t lo = sy_pow_bits_lo(&a->u.value, k);
+        if (k > ctx->opts.max_const_bits || lo > ctx->opts.max_const_bits)
+            return sy_fail(ctx, SY_EQUOTA, "constant power has at least %llu bits, more than the limit of %llu",
+                           (unsigned long long)(k > ctx->opts.max_const_bits ? k : lo),
                            (unsigned long long)ctx->opts.max_const_bits);
         fmpz_t r;
         fmpz_init(r);
         fmpz_pow_ui(r, &a->u.value, k);
+        if ((uint64_t)fmpz_bits(r) > ctx->opts.max_const_bits) {
+            unsigned long long got = (unsigned long long)fmpz_bits(r);
+            fmpz_clear(r);
+            return sy_fail(ctx, SY_EQUOTA, "constant power has %llu bits, more than the limit of %llu", got,
+                           (unsigned long long)ctx->opts.max_const_bits);
+        }
         const sy_expr *e = sy_int_fmpz(ctx, r);
         fmpz_clear(r);
         return e;
@@ -1198,7 +1206,7 @@ static const sy_expr *sy_expr_pow_ui_work(sy_ctx *ctx, const sy_expr *a, uint64_
         const fmpz *c;
         const sy_expr *m;
         term_at(a, 0, &c, &m);
-        if ((uint64_t)fmpz_bits(c) * k > ctx->opts.max_const_bits + 64)
+        if (!fmpz_is_pm1(c) && (k > ctx->opts.max_const_bits || sy_pow_bits_lo(c, k) > ctx->opts.max_const_bits))
             return sy_fail(ctx, SY_EQUOTA, "coefficient power too large");
         fmpz_t ck;
         fmpz_init(ck);

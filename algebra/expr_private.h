@@ -234,4 +234,15 @@ uint64_t sy_hash_fmpz(const fmpz_t v);
 uint64_t sy_mix(uint64_t h, uint64_t v);
 bool sy_reserved_name(const char *name, size_t len);
 
+/* A lower bound on the bits of a^k (a != 0, +-1): (bits(a) - 1) * k + 1,
+ * exact when |a| is a power of two; UINT64_MAX when that overflows. The
+ * constant-power checks refuse on it and check the computed value's bits
+ * after (issue 38: bits(a) * k counted 2**2081 as 4162 bits, it has 2082). */
+static inline uint64_t sy_pow_bits_lo(const fmpz_t a, uint64_t k)
+{
+    uint64_t b = (uint64_t)fmpz_bits(a) - 1;
+    if (b && k > (UINT64_MAX - 1) / b) return UINT64_MAX;
+    return b * k + 1;
+}
+
 #endif

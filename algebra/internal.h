@@ -109,6 +109,13 @@ void *sy_alloc_array(sy_ctx *ctx, size_t bytes);
  * sy_facts_add, so two equal versions of one fact set mean the same facts
  * (the trace's op memo keys on it, shapeenv/trace.c). */
 uint64_t sy_facts_version(const sy_facts *f);
+/* Whether integer e fits int64 for every value of its symbols in their
+ * ranges under f (the memoized bound, linear in the DAG): 1 always, 0 never
+ * (its least value is past INT64_MAX, or its greatest below INT64_MIN), -1 it
+ * depends or is unknown (a symbol without an upper bound, a division by a
+ * maybe-zero, a spent budget: the error is cleared), or e is a boolean. Does
+ * nothing when the context already holds an error (-1). */
+int sy_facts_int64_fit(sy_facts *f, const sy_expr *e);
 /* Release f's memos on node identity (bounds, simplification per depth, the
  * linear layer's answers), as a change of the facts does; NULL: nothing.
  * Answers do not change: the memos only save recomputation. */

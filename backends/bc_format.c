@@ -467,9 +467,24 @@ static sy_status load_raw(sy_ctx *ctx, const unsigned char *d, size_t len, sy_bc
         return set_err(err, SY_EFORMAT, 12, "flag 0x%x (run-time section) in a format %u.0 program",
                        (unsigned)SY_BC_FLAG_RUNTIME_SECTION, SY_BC_VERSION_MAJOR);
     sy_status st = walk_payload(&r, NULL, counts, section);
-    if (st) return st;
-    /* 7. checksum */
     uint32_t want = get_u32(d + 36), got = crc_of(d, len);
+    if (st) {
+        /* A payload that does not parse and whose CRC does not match was changed or cut: the
+         * walk alone cannot tell which (a flipped LEB128 length reads past the end as a cut
+         * does), so the mismatch is named first, then where parsing stopped (issue 38: a
+         * corrupted byte was reported as truncated input). A structure error under a matching
+         * CRC is the writer's: reported as is. */
+        if (want != got && st == SY_EFORMAT) {
+            char walk[sizeof err->msg];
+            memcpy(walk, err->msg, sizeof walk);
+            return set_err(err, SY_EFORMAT, err->offset,
+                           "CRC-32 mismatch: the file says 0x%08x, its bytes have 0x%08x (changed or cut; its payload does "
+                           "not parse: %.170s)",
+                           (unsigned)want, (unsigned)got, walk);
+        }
+        return st;
+    }
+    /* 7. checksum */
     if (want != got)
         return set_err(err, SY_EFORMAT, 36, "CRC-32 mismatch: the file says 0x%08x, its bytes have 0x%08x", (unsigned)want,
                        (unsigned)got);

@@ -101,6 +101,25 @@ static int fam_pow7(sy_ctx *ctx, long n)
     return r;
 }
 
+/* issue 38: Max(Min(x0, 0), ..., Min(x{n-1}, n-1)), parsed (simplified) and decided >= 0 */
+static int fam_maxmin(sy_ctx *ctx, long n)
+{
+    size_t cap = (size_t)n * 32 + 64, len = 0;
+    char *t = malloc(cap);
+    len += (size_t)snprintf(t + len, cap - len, "Max(");
+    for (long i = 0; i < n; i++) len += (size_t)snprintf(t + len, cap - len, "%sMin(x%ld, %ld)", i ? ", " : "", i, i);
+    snprintf(t + len, cap - len, ")");
+    const sy_expr *e;
+    int bad = sy_expr_parse(ctx, t, (size_t)-1, &e) != SY_OK;
+    free(t);
+    if (bad) return 1;
+    sy_facts *f = sy_facts_new(ctx);
+    sy_truth tr;
+    bad = !f || sy_decide(f, sy_expr_ge(ctx, e, sy_expr_int_si(ctx, 0)), &tr) != SY_OK;
+    sy_facts_free(f);
+    return bad;
+}
+
 static int run_graph(sy_ctx *ctx, const char *text, size_t len)
 {
     sy_graph *g;
@@ -154,6 +173,24 @@ static int fam_inputs(sy_ctx *ctx, long n)
                                 "%s{\"name\":\"x%ld\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[%ld,3],\"dynamic\":[0,1]}",
                                 i ? "," : "", i, 2 + i % 50);
     len += (size_t)snprintf(t + len, cap - len, "],\"outputs\":[]}");
+    int r = run_graph(ctx, t, len);
+    free(t);
+    return r;
+}
+
+/* issue 38: n inputs [2 + i, 3] (distinct examples) joined by one cat along dim 0 */
+static int fam_cat(sy_ctx *ctx, long n)
+{
+    size_t cap = (size_t)n * 140 + 256, len = 0;
+    char *t = malloc(cap);
+    len += (size_t)snprintf(t + len, cap - len, "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":[");
+    for (long i = 0; i < n; i++)
+        len += (size_t)snprintf(t + len, cap - len,
+                                "{\"name\":\"x%ld\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[%ld,3],\"dynamic\":[0,1]},",
+                                i, 2 + i);
+    len += (size_t)snprintf(t + len, cap - len, "{\"name\":\"c\",\"op\":\"cat\",\"args\":[[");
+    for (long i = 0; i < n; i++) len += (size_t)snprintf(t + len, cap - len, "%s{\"ref\":\"x%ld\"}", i ? "," : "", i);
+    len += (size_t)snprintf(t + len, cap - len, "],0],\"kwargs\":{}}],\"outputs\":[{\"ref\":\"c\"}]}");
     int r = run_graph(ctx, t, len);
     free(t);
     return r;
@@ -535,6 +572,8 @@ int main(int argc, char **argv)
         {"ONNX inputs [p_i, 3], each through a Relu (read+trace+produce+minimize+display names)", fam_onnx_inputs,
          {250, 500, 1000, 2000, 4000}},
         {"chunk into n views (trace+produce+minimize)", fam_chunk, {125, 250, 500, 1000, 2000}},
+        {"Max(Min(x0, 0), ..., Min(xn, n)) (parse+decide >= 0)", fam_maxmin, {5000, 10000, 20000, 40000, 80000}},
+        {"cat of n inputs [2 + i, 3] (trace+produce+minimize)", fam_cat, {250, 500, 1000, 2000, 4000}},
         {"transformer encoder layers, symbolic B,S (trace+produce+minimize)", fam_encoder, {12, 24, 48, 96, 192}},
     };
     int nsz = quick ? 3 : 5, rc = 0, reps = quick ? 1 : 3;

@@ -3,14 +3,21 @@
  * default example, produce and minimize the guard set. Oracle: an error
  * carries a message (never a crash, a sanitizer report or an abort); a model
  * that traces has its example sizes accepted by its own guard set.
+ * One input in 8 (by a hash of its bytes, so a run replays the same way) is
+ * loaded from a file (sy_onnx_load_file: a temporary file, read with pread
+ * during the load and the traces) instead of from memory: the file path has
+ * code of its own (node_prime; issue 38 found UB there that the memory path
+ * never reached). The replay test runs every seed through both paths.
  * Seeds: fuzz/corpus_onnx/ (small models of the ONNX op tests; replayed by
  * tests/frontends/test_fuzz_replay.c, with fuzz/regress_onnx/).
  *
  *   build-fuzz/fuzz/fuzz_onnx -max_total_time=60 /tmp/onnx-corpus fuzz/corpus_onnx
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "symshape/symshape.h"
 
@@ -67,12 +74,44 @@ static void fz_check_example(sy_ctx *c, const sy_gset *gs, const sy_onnx_model *
     free(vals);
 }
 
-int SY_FUZZ_ENTRY(const uint8_t *data, size_t size)
+/* Load data from a temporary file: the path is unlinked once loaded (the
+ * model keeps its descriptor for the traces' reads). 0: no file could be
+ * written (the input is then not run). */
+static int fz_load_file(sy_ctx *c, const uint8_t *data, size_t size, sy_onnx_model **m, sy_status *st)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[512];
+    snprintf(path, sizeof path, "%s/sy_fuzz_onnx_XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0) return 0;
+    size_t done = 0;
+    while (done < size) {
+        ssize_t k = write(fd, data + done, size - done);
+        if (k <= 0) break;
+        done += (size_t)k;
+    }
+    close(fd);
+    if (done == size) *st = sy_onnx_load_file(c, path, m);
+    unlink(path);
+    return done == size;
+}
+
+/* One input through the whole pipeline, loaded from memory or (via_file) from a file. */
+static int fz_onnx_run(const uint8_t *data, size_t size, int via_file)
 {
     sy_ctx *c = NULL;
     if (sy_ctx_new(NULL, &c) != SY_OK) return 0;
     sy_onnx_model *m = NULL;
-    if (sy_onnx_load_mem(c, data, size, "fuzz.onnx", &m) != SY_OK) {
+    sy_status lst = SY_OK;
+    if (via_file) {
+        if (!fz_load_file(c, data, size, &m, &lst)) {
+            sy_ctx_free(c);
+            return 0;
+        }
+    } else {
+        lst = sy_onnx_load_mem(c, data, size, "fuzz.onnx", &m);
+    }
+    if (lst != SY_OK) {
         fz_clean_error(c);
         sy_ctx_free(c);
         return 0;
@@ -98,4 +137,11 @@ int SY_FUZZ_ENTRY(const uint8_t *data, size_t size)
     sy_onnx_free(m);
     sy_ctx_free(c);
     return 0;
+}
+
+int SY_FUZZ_ENTRY(const uint8_t *data, size_t size)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < size; i++) h = (h ^ data[i]) * 16777619u;
+    return fz_onnx_run(data, size, (h >> 13) % 8 == 0);
 }

@@ -2683,15 +2683,36 @@ typedef struct {
     size_t n, nord;
 } hlindex;
 
-static const hlindex *hl_sort_ix;
-static int hl_cmp(const void *x, const void *y)
+/* strongest first within a (slot, side) group; ties by guard index */
+static int hl_cmp(const hlindex *x, size_t i, size_t j)
 {
-    const halfline *a = &hl_sort_ix->hl[*(const size_t *)x], *b = &hl_sort_ix->hl[*(const size_t *)y];
+    const halfline *a = &x->hl[i], *b = &x->hl[j];
     if (a->slot != b->slot) return a->slot < b->slot ? -1 : 1;
     if (a->up != b->up) return a->up < b->up ? -1 : 1;
     if (a->thr != b->thr) return (a->up ? a->thr > b->thr : a->thr < b->thr) ? -1 : 1;
-    size_t i = *(const size_t *)x, j = *(const size_t *)y;
     return i < j ? -1 : (i > j);
+}
+
+/* Sort x->ord[0..nord) by hl_cmp: a bottom-up merge sort through tmp (nord
+ * entries). The comparator takes the index as an argument: a file-scope
+ * pointer read by a qsort comparator was shared by every thread minimizing
+ * with its own context (issue 38). */
+static void hl_sort(const hlindex *x, size_t *tmp)
+{
+    size_t n = x->nord, *a = x->ord, *b = tmp;
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) b[k++] = hl_cmp(x, a[j], a[i]) < 0 ? a[j++] : a[i++];
+            while (i < mid) b[k++] = a[i++];
+            while (j < hi) b[k++] = a[j++];
+        }
+        size_t *t = a;
+        a = b;
+        b = t;
+    }
+    if (a != x->ord) memcpy(x->ord, a, n * sizeof *a);
 }
 
 static void hl_clear(sy_ctx *ctx, hlindex *x)
@@ -2729,9 +2750,16 @@ static bool hl_init(hlindex *x, witness *w)
         x->has[i] = is_fact_guard(&gs->g[i]) && guard_halfline(w, &gs->g[i], &x->hl[i]);
         if (x->has[i]) x->ord[x->nord++] = i;
     }
-    hl_sort_ix = x;
-    qsort(x->ord, x->nord, sizeof *x->ord, hl_cmp);
-    hl_sort_ix = NULL;
+    if (x->nord > 1) {
+        size_t *tmp = sy_alloc(ctx, x->nord * sizeof *tmp);
+        if (!tmp) {
+            sy_ctx_reset_error(ctx);
+            hl_clear(ctx, x);
+            return false;
+        }
+        hl_sort(x, tmp);
+        sy_dealloc(ctx, tmp, x->nord * sizeof *tmp);
+    }
     for (size_t a = 0; a < x->nord;) {
         size_t b = a + 1;
         const halfline *h = &x->hl[x->ord[a]];

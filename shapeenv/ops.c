@@ -282,6 +282,14 @@ static const sy_tensor *tensor_make(sy_env *env, sy_dtype dtype, size_t ndim, co
         if (!sizes[i]) return NULL;
         if (sy_expr_is_bool(sizes[i])) return SY_NFAIL(env->ctx, SY_EINVAL, "tensor: size %zu is a boolean", i);
     }
+    /* every dim is an int64 at run time: a guard where it may not fit, an error where it never does
+     * (issue 38; the ONNX frontend's output dims use the same sy_env_require_int64) */
+    for (size_t i = 0; i < ndim; i++) {
+        if (sy_expr_kind_of(sizes[i]) == SY_EXPR_SYM) continue;
+        char what[32];
+        snprintf(what, sizeof what, "dim %zu", i);
+        if (sy_env_require_int64(env, sizes[i], what, NULL) != SY_OK) return NULL;
+    }
     sy_tensor *t = sy_env_alloc(env, sizeof *t);
     if (!t) return NULL;
     t->dtype = dtype;

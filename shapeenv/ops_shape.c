@@ -353,7 +353,11 @@ static sy_status cat(opcall *c)
     const sy_expr **out = sy_env_alloc(c->env, ref->ndim * sizeof *out);
     if (!out) return sy_ctx_last_error(ctx);
     SY_COPY(out, ref->sizes, ref->ndim * sizeof *out);
-    const sy_expr *sum = KI(c, 0);
+    /* the sizes along w, added at once (sy_expr_add_n: O(n log n)); one at a time the sum was
+     * rebuilt n times, quadratic (issue 38: 2,000 inputs 0.74 s, 4,000 2.7 s) */
+    const sy_expr **parts = sy_env_alloc(c->env, n * sizeof *parts);
+    if (!parts) return sy_ctx_last_error(ctx);
+    size_t np = 0;
     for (size_t i = 0; i < n; i++) {
         const sy_tensor *t = ts[i];
         if (t->ndim == 1 && t->sizes[0] == KI(c, 0) && ref->ndim != 1) continue;
@@ -366,9 +370,10 @@ static sy_status cat(opcall *c)
                                  sy_env_show(c->env, out[k]), sy_env_show(c->env, t->sizes[k]), i)))
                 return st;
         }
-        sum = sy_expr_add(ctx, sum, t->sizes[w]);
+        parts[np++] = t->sizes[w];
     }
-    out[w] = sum;
+    out[w] = np ? sy_expr_add_n(ctx, np, parts) : KI(c, 0);
+    if (!out[w]) return sy_ctx_last_error(ctx);
     return op_set_tensor(c, ref->dtype, ref->ndim, out);
 }
 

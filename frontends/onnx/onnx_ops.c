@@ -44,6 +44,7 @@ static const sy_tensor *T(ox_call *c, size_t k) { return k < c->nin && c->in[k] 
 static int has(ox_call *c, size_t k) { return k < c->nin && c->in[k]; }
 
 static const char *show(ox_call *c, const sy_expr *e);
+static const char *show_user(ox_call *c, const sy_expr *e);
 static sy_status set_bounds(ox_call *c, size_t k, const sy_expr *lo, const sy_expr *hi);
 
 /* ONNX dims and shape tensors are int64: a constant past int64 is an error (the
@@ -52,7 +53,7 @@ static sy_status fits_int64(ox_call *c, const sy_expr *e, const char *what, size
 {
     int64_t v;
     if (!e || sy_expr_kind_of(e) != SY_EXPR_INT || sy_expr_get_si(e, &v) != SY_EOVERFLOW) return SY_OK;
-    return ox_err(c, SY_EOVERFLOW, "%s %zu = %s does not fit int64", what, i, show(c, e));
+    return ox_err(c, SY_EOVERFLOW, "%s %zu = %s does not fit int64", what, i, show_user(c, e));
 }
 
 static sy_status set_out(ox_call *c, size_t k, int elem, size_t nd, const sy_expr *const *sz)
@@ -60,6 +61,14 @@ static sy_status set_out(ox_call *c, size_t k, int elem, size_t nd, const sy_exp
     if (k >= c->nout) return SY_OK;
     if (nd > MAXR) return ox_err(c, SY_EUNSUPPORTED, "output rank %zu exceeds %d", nd, MAXR);
     for (size_t i = 0; i < nd; i++) TRY(fits_int64(c, sz[i], "output dim", i));
+    for (size_t i = 0; i < nd; i++) { /* a dim is an int64: sy_env_require_int64, the torch frontend's rule too */
+        if (!sz[i] || sy_expr_kind_of(sz[i]) == SY_EXPR_INT) continue;
+        char what[48];
+        snprintf(what, sizeof what, "output dim %zu", i);
+        sy_status st = sy_env_require_int64(c->env, sz[i], what, &c->why);
+        if (st == SY_EOVERFLOW) return ox_err(c, st, "%s = %s does not fit int64 (at any size)", what, show_user(c, sz[i]));
+        if (st) return st;
+    }
     /* ONNX tensors have no layout (no strides): not modelled, so no stride products are built */
     const sy_tensor *t = ox_tensor(c->tr, ox_dtype(elem), nd, sz);
     CHK(t);
@@ -103,10 +112,24 @@ static sy_status require(ox_call *c, const sy_expr *rel, const char *fmt, ...)
     return sy_env_require(c->env, rel, &w);
 }
 
+/* show() of e with the user's dim names (dim_param or INPUT_dK, sy_onnx_trace_display) in place of
+ * the env's symbols s0, s1, ...: for error messages (issue 38) */
+static const char *show_user(ox_call *c, const sy_expr *e)
+{
+    const sy_expr *d = e ? sy_onnx_trace_display(c->tr, e) : NULL;
+    if (!d) {
+        sy_ctx_reset_error(c->ctx);
+        d = e;
+    }
+    return show(c, d);
+}
+
 static const char *show(ox_call *c, const sy_expr *e)
 {
-    static char buf[4][256];
-    static int k;
+    /* per thread: a message holds up to 4 at once; shared by every thread
+     * (and its own context) before issue 38 */
+    static _Thread_local char buf[4][256];
+    static _Thread_local int k;
     char *s = sy_expr_print(c->ctx, e, SY_PRINT_CANONICAL);
     char *b = buf[k++ & 3];
     snprintf(b, 256, "%s", s ? s : "?");
@@ -227,6 +250,15 @@ static sy_status set_vals(ox_call *c, size_t k, size_t n, const sy_expr **iv)
         CHK(iv[i]);
         TRY(fits_int64(c, iv[i], "element", i));
     }
+    for (size_t i = 0; i < n; i++) { /* after the constants: their message names the value */
+        if (sy_expr_is_bool(iv[i]) || sy_expr_kind_of(iv[i]) == SY_EXPR_INT || sy_expr_kind_of(iv[i]) == SY_EXPR_SYM) continue;
+        /* a symbolic element past int64 at every size (sy_env_require_int64's rule, as for dims) */
+        char what[48];
+        snprintf(what, sizeof what, "element %zu", i);
+        sy_status st = sy_env_require_int64(c->env, iv[i], what, &c->why);
+        if (st == SY_EOVERFLOW) return ox_err(c, st, "%s = %s does not fit int64 (at any size)", what, show_user(c, iv[i]));
+        if (st) return st;
+    }
     c->out[k].iv = iv;
     c->out[k].nv = n;
     return SY_OK;
@@ -277,7 +309,7 @@ static sy_status bcast_dim(ox_call *c, const sy_expr *a, const sy_expr *b, const
         *out = a;
         return SY_OK;
     }
-    return ox_err(c, SY_EINVAL, "cannot broadcast dims %s and %s", show(c, a), show(c, b));
+    return ox_err(c, SY_EINVAL, "cannot broadcast dims %s and %s", show_user(c, a), show_user(c, b));
 }
 
 static sy_status bcast_shapes(ox_call *c, size_t n, const sy_tensor *const *ts, size_t *ndo, const sy_expr **out)

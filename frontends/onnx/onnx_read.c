@@ -463,7 +463,9 @@ static sy_status node_prime(scan *s, sy_onnx_model *m, size_t body, size_t blen)
     }
     size_t need = to - (size_t)m->nprime_lo;
     if (!bytes_reserve(s->ctx, &m->nprime, &m->nprime_cap, need, 256, WIN_NODES_MIN)) return OOM();
-    memcpy(m->nprime + m->nprime_len, s->win + (from - s->wstart), to - from);
+    /* a node of length 0 at the start adds nothing: m->nprime is still NULL then, and
+     * memcpy(NULL, ..., 0) is undefined (issue 38: fuzz/regress_onnx/crash-b327..., from a file) */
+    if (to > from) memcpy(m->nprime + m->nprime_len, s->win + (from - s->wstart), to - from);
     m->nprime_len = need;
     return SY_OK;
 }

@@ -634,6 +634,15 @@ static sy_status run_node(sy_onnx_trace *t, ox_scope *s, const Onnx__NodeProto *
     for (size_t k = 0; k < c.nout; k++) {
         if (!nd->output[k] || !*nd->output[k]) continue;
         if (!c.out[k].t) return ox_err(&c, SY_EUNSUPPORTED, "output %zu is not supported by the shape rule", k);
+        /* SSA (onnx/docs/IR.md "Names Within a Graph"): one definition per name; a second one
+         * used to replace the first silently (issue 38) */
+        const ox_val *prev = scope_find1(s, nd->output[k]);
+        if (prev)
+            return ox_err(&c, SY_EINVAL, "output %zu '%s' is already defined, as %s: a value has one definition (SSA)", k,
+                          nd->output[k],
+                          prev->role == 1   ? "a graph input"
+                          : prev->role == 2 ? "an initializer"
+                                            : "the output of an earlier node (or of this one)");
         ox_val *v = tr_alloc(t, sizeof *v);
         if (!v) return SY_ENOMEM;
         *v = c.out[k];

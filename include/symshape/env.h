@@ -165,6 +165,17 @@ SY_API sy_status sy_env_evaluate_expr(sy_env *env, const sy_expr *e, const sy_pr
  *  unbacked symbol the relation becomes a deferred runtime assert. */
 SY_API sy_status sy_env_require(sy_env *env, const sy_expr *rel, const sy_provenance *why);
 
+/** Check the integer @p e, a size a runtime stores in an int64 (a dim),
+ *  against int64: one rule for both frontends (the torch frontend's tensors,
+ *  the ONNX frontend's output dims). SY_EOVERFLOW when it is a constant past
+ *  int64 or never fits (its least value under the facts is past INT64_MAX,
+ *  e.g. 2**64*s0). A size that exceeds int64 only at some sizes gets no guard
+ *  yet (docs/onnx.md, "Known gaps"). Records nothing.
+ *  @param what names @p e in the message, e.g. "output dim 1" (NULL: "size").
+ *  @param why unused (kept for the guard this will record).
+ *  @retval SY_OK @retval SY_EOVERFLOW @retval SY_EINVAL NULL env or e, or e boolean. */
+SY_API sy_status sy_env_require_int64(sy_env *env, const sy_expr *e, const char *what, const sy_provenance *why);
+
 /** Set the user source location of the code being run (PyTorch's "sloc"):
  *  every guard recorded from now until the next call carries it in its
  *  origin (sy_guard_origin.loc). The graph interpreter sets it to each node's

@@ -45,12 +45,14 @@ typedef struct sy_tensor {
 } sy_tensor;
 
 /** A contiguous tensor with the given sizes (array of ndim integer
- *  expressions, copied). NULL on error (SY_EINVAL for a boolean size). */
+ *  expressions, copied). NULL on error (SY_EINVAL for a boolean size,
+ *  SY_EOVERFLOW for a size past int64 at every value of its symbols:
+ *  sy_env_require_int64). */
 SY_API const sy_tensor *sy_tensor_new(sy_env *env, sy_dtype dtype, size_t ndim, const sy_expr *const *sizes);
 
 /** A tensor with the given sizes and strides (arrays of ndim integer
  *  expressions, copied; @p strides NULL: strides not modelled). NULL on error
- *  (SY_EINVAL for a boolean size or stride). No check that the strides
+ *  (SY_EINVAL for a boolean size or stride, SY_EOVERFLOW as sy_tensor_new). No check that the strides
  *  describe a valid layout. */
 SY_API const sy_tensor *sy_tensor_new_strided(sy_env *env, sy_dtype dtype, size_t ndim, const sy_expr *const *sizes,
                                               const sy_expr *const *strides);

@@ -448,3 +448,42 @@ Test(budget, constant_bits_bound_a_floordiv_chain, .init = ctx_setup, .fini = ct
     }
     cr_assert(eq(int, failed_at, 1585));
 }
+
+/* Issue 38: the size of a constant power was estimated as bits(a) * k, twice
+ * too high for a = 2 (2**2081 was refused as "about 4162 bits"; it has 2082),
+ * and eval refused x**2049 at x = 2. The bits of a^k are at least
+ * (bits(a) - 1) * k + 1: refused past the limit on that, else computed and
+ * checked exactly (max_const_bits 4096). */
+Test(budget, constant_power_bits_counted_exactly, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+{
+    static const struct { const char *text; int ok; } rows[] = {
+        {"2**2081", 1}, {"2**4095", 1}, {"2**4096", 0}, {"(-2)**4095", 1}, {"3**2584", 1},
+        {"3**2585", 0}, {"3**2600", 0}, {"5**1764", 1}, {"5**1765", 0}, {"1**100000", 1},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        const sy_expr *e = NULL;
+        sy_status st = sy_expr_parse(ctx, rows[i].text, (size_t)-1, &e);
+        if (rows[i].ok) {
+            cr_assert(eq(int, st, SY_OK), "%s: %s", rows[i].text, sy_ctx_last_error_msg(ctx));
+            cr_assert(sy_expr_is_int(e), "%s", rows[i].text);
+        } else {
+            cr_assert(eq(int, st, SY_EQUOTA), "%s", rows[i].text);
+            cr_assert(strstr(sy_ctx_last_error_msg(ctx), "bits, more than the limit of 4096") != NULL, "%s: %s", rows[i].text,
+                      sy_ctx_last_error_msg(ctx));
+            sy_ctx_reset_error(ctx);
+        }
+    }
+    /* 2**2081 is exact: 2082 bits */
+    const sy_expr *p = P("2**2081"), *q = P("2**2080*2");
+    cr_assert(p == q);
+    /* evaluation: x**2049 at x = 2 is 2**2049; x**4096 at 2 is past the limit */
+    const sy_expr *x = sy_expr_sym(ctx, "x"), *two = sy_expr_int_si(ctx, 2), *out = NULL;
+    cr_assert(eq(int, sy_expr_eval(ctx, P("x**2049"), 1, &x, &two, &out), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(out == P("2**2049"));
+    cr_assert(eq(int, sy_expr_eval(ctx, P("x**4095 + 1"), 1, &x, &two, &out), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(int, sy_expr_eval(ctx, P("x**4096"), 1, &x, &two, &out), SY_EQUOTA));
+    sy_ctx_reset_error(ctx);
+    const sy_expr *three = sy_expr_int_si(ctx, 3);
+    cr_assert(eq(int, sy_expr_eval(ctx, P("x**2585"), 1, &x, &three, &out), SY_EQUOTA));
+    sy_ctx_reset_error(ctx);
+}

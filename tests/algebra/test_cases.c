@@ -57,3 +57,72 @@ Test(algebra_cases, runner_reports_wrong_answers, .init = ctx_setup, .fini = ctx
     cr_assert(eq(sz, r.passed, 0));
     cr_assert(eq(sz, r.precision_miss, 0));
 }
+
+/* Issue 38: a failing case echoed its expression in full (10 MB of output for
+ * one line). A report line past 4096 bytes keeps its head and tail around
+ * "... [N bytes cut] ...". */
+Test(algebra_cases, long_messages_are_cut, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+{
+    size_t terms = 100000, cap = 2 * terms + 64, n = 0;
+    char *text = malloc(cap);
+    n += (size_t)snprintf(text + n, cap - n, "eval 1");
+    for (size_t i = 1; i < terms; i++) n += (size_t)snprintf(text + n, cap - n, "+1");
+    n += (size_t)snprintf(text + n, cap - n, " => 0\n");
+    char *out = NULL;
+    size_t outlen = 0;
+    FILE *rep = open_memstream(&out, &outlen);
+    cr_assert(rep != NULL);
+    sy_cases_result r;
+    memset(&r, 0, sizeof r);
+    sy_cases_options o = {.seed = 1, .report = rep};
+    cr_assert(eq(int, sy_cases_run_text(ctx, text, n, "long", &o, &r), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    fclose(rep);
+    cr_assert(eq(sz, r.failed, 1));
+    cr_assert(lt(sz, outlen, (size_t)4200), "%zu bytes of report", outlen);
+    cr_assert(strstr(out, "long:1: FAIL: eval 1+1+1") == out, "%.200s", out);
+    cr_assert(strstr(out, " bytes cut] ... ") != NULL);
+    cr_assert(strstr(out, "+1+1: got 100000, expected 0\n") != NULL, "%s", out + outlen - 100);
+    free(out);
+    free(text);
+}
+
+/* Issue 38: `bound FloorDiv(h, 4) | 8 <= h <= 20 => [2, 4]` passed as a
+ * precision miss (h = 20 gives 5): the sampling missed the ends of the
+ * declared range. The vertices of the assumptions' ranges are sampled first,
+ * and before a precision miss the decision procedure looks for a witness past
+ * the expected range (the facts plus e > hi: contradictory, none; else the
+ * vertices of the ranges under them). */
+Test(algebra_cases, bound_checks_range_ends_and_searches_a_witness, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+{
+    static const struct { const char *text; size_t failed, miss; const char *msg; } rows[] = {
+        {"bound FloorDiv(h, 4) | 8 <= h <= 20 => [2, 4]\n", 1, 0, "counterexample h=20: the value 5 is outside [2, 4]"},
+        {"bound FloorDiv(h, 4) | 8 <= h <= 20 => [2, 5]\n", 0, 0, NULL},
+        {"bound 3 - FloorDiv(h, 4) | 8 <= h <= 20 => [-1, 1]\n", 1, 0, "counterexample h=20: the value -2 is outside"},
+        /* the facts tighten h's range to the greatest h = 3 (mod 7): a vertex */
+        {"bound FloorDiv(h, 4) | 8 <= h; h <= 1000000000000; Mod(h, 7) == 3 => [2, 249999999997]\n", 1, 0,
+         "counterexample h=999999999995: the value 249999999998 is outside"},
+        /* the maximum at h = 10**6 is inside the range, no vertex and (seed 1) no sample: the
+         * decision procedure's facts plus Min(h, 2000000 - h) > 999999 pin h = 1000000 (was a
+         * precision miss) */
+        {"bound Min(h, 2000000 - h) | 0 <= h <= 2000000 => [0, 999999]\n", 1, 0,
+         "counterexample h=1000000: the value 1000000 is outside [0, 999999] (a witness of the decision procedure)"},
+        {"bound Min(h, 2000000 - h) | 0 <= h <= 2000000 => [0, 1000000]\n", 0, 0, NULL},
+        {"bound FloorDiv(h, 4) | 8 <= h; h <= 1000000000000; Mod(h, 7) == 3 => [2, 249999999998]\n", 0, 0, NULL},
+        {"bound FloorDiv(h, 4) + FloorDiv(w, 8) | 8 <= h <= 20; 3 <= w <= 100 => [2, 16]\n", 1, 0,
+         "counterexample h=20, w=100: the value 17 is outside [2, 16]"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        char *out = NULL;
+        size_t outlen = 0;
+        FILE *rep = open_memstream(&out, &outlen);
+        sy_cases_result r;
+        memset(&r, 0, sizeof r);
+        sy_cases_options o = {.seed = 1, .report = rep};
+        cr_assert(eq(int, sy_cases_run_text(ctx, rows[i].text, strlen(rows[i].text), "b", &o, &r), SY_OK));
+        fclose(rep);
+        cr_assert(eq(sz, r.failed, rows[i].failed), "%s%s", rows[i].text, out);
+        cr_assert(eq(sz, r.precision_miss, rows[i].miss), "%s%s", rows[i].text, out);
+        if (rows[i].msg) cr_assert(strstr(out, rows[i].msg) != NULL, "%s%s", rows[i].text, out);
+        free(out);
+    }
+}

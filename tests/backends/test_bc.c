@@ -214,6 +214,35 @@ Test(backends_bc, truncation_at_every_offset_is_a_format_error, .init = ctx_setu
     golden_close(&G);
 }
 
+/* Issue 38: a changed payload byte (CRC not re-sealed) is a checksum mismatch,
+ * not "truncated input": a flipped LEB128 length made the structure walk run
+ * past the end before the CRC was compared. Every flip of every payload byte
+ * is now reported as "CRC-32 mismatch", with where parsing stopped if it did. */
+Test(backends_bc, every_payload_byte_flip_is_a_crc_mismatch, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+{
+    golden G;
+    golden_open(&G);
+    static const unsigned masks[] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0xFF};
+    unsigned char *d = malloc(G.len);
+    size_t flips = 0, unparsable = 0;
+    for (size_t i = SY_BC_HEADER_SIZE; i < G.len; i++)
+        for (size_t m = 0; m < sizeof masks / sizeof masks[0]; m++) {
+            memcpy(d, G.data, G.len);
+            d[i] ^= (unsigned char)masks[m];
+            sy_bc_program *p = NULL;
+            sy_bc_load_err err;
+            cr_assert(eq(int, sy_bc_load(ctx, d, G.len, &p, &err), SY_EFORMAT), "flip %zu^%02x", i, masks[m]);
+            cr_assert(strncmp(err.msg, "CRC-32 mismatch", 15) == 0, "flip %zu^%02x: %s", i, masks[m], err.msg);
+            unparsable += strstr(err.msg, "does not parse") != NULL;
+            flips++;
+            sy_ctx_reset_error(ctx);
+        }
+    cr_assert(gt(sz, unparsable, 0)); /* some flips break the structure: they were "truncated input" */
+    cr_assert(gt(sz, flips, unparsable));
+    free(d);
+    golden_close(&G);
+}
+
 /* Run a loaded program on a few points: no fault, a defined answer. */
 static void run_safely(const sy_bc_program *p)
 {

@@ -1,0 +1,84 @@
+/* Checks of the ONNX frontend on small models written by onnx.helper
+ * (tests/frontends/data/, python3-onnx 1.23): issue 38's int64 dims, SSA and
+ * user dim names in messages. */
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include <string.h>
+
+#include "symshape/symshape.h"
+
+#define DATA SY_TESTS_DIR "/frontends/data/"
+
+/* trace DATA/name (examples: input name and one dim each, NULL-terminated): the status; *msg the message */
+static sy_status trace(const char *name, const char *const *ex_in, const int64_t *ex_dim, char *msg, size_t cap)
+{
+    sy_ctx *ctx = NULL;
+    cr_assert(eq(int, sy_ctx_new(NULL, &ctx), SY_OK));
+    char path[512];
+    snprintf(path, sizeof path, DATA "%s.onnx", name);
+    sy_onnx_model *m = NULL;
+    sy_status st = sy_onnx_load_file(ctx, path, &m);
+    cr_assert(eq(int, st, SY_OK), "%s: %s", path, sy_ctx_last_error_msg(ctx));
+    sy_env *env = sy_env_new(ctx, NULL);
+    sy_onnx_example ex[4];
+    size_t nex = 0;
+    for (; ex_in && ex_in[nex]; nex++) ex[nex] = (sy_onnx_example){ex_in[nex], 1, &ex_dim[nex]};
+    sy_onnx_trace_options o = SY_ONNX_TRACE_OPTIONS_INIT;
+    o.nexamples = nex;
+    o.examples = ex;
+    sy_onnx_trace *t = NULL;
+    st = sy_env_trace_onnx(env, m, &o, &t);
+    snprintf(msg, cap, "%s", st ? sy_ctx_last_error_msg(ctx) : "");
+    if (!st) {
+        /* the last value's dims, printed with the user's names */
+        const sy_tensor *y = sy_onnx_trace_value(t, sy_onnx_trace_output(t, 0));
+        size_t n = 0;
+        for (size_t i = 0; i < y->ndim && n < cap; i++) {
+            char *s = sy_expr_print(ctx, sy_onnx_trace_display(t, y->sizes[i]), SY_PRINT_CANONICAL);
+            n += (size_t)snprintf(msg + n, cap - n, "%s%s", i ? ", " : "", s);
+            sy_str_free(ctx, s);
+        }
+    }
+    sy_onnx_trace_free(t);
+    sy_env_free(env);
+    sy_onnx_free(m);
+    sy_ctx_free(ctx);
+    return st;
+}
+
+Test(onnx_checks, flatten_past_int64_at_every_size_is_rejected)
+{
+    if (!sy_onnx_available()) cr_skip_test("built without ONNX");
+    char msg[600];
+    /* [n, 2**62, 4], axis 0: [1, 2**64*n] (was accepted, exit 0, no guard) */
+    cr_assert(eq(int, trace("flatten_past_int64", NULL, NULL, msg, sizeof msg), SY_EOVERFLOW));
+    cr_assert(eq(str, msg, "node 'flat' (Flatten): output dim 1 = 18446744073709551616*n does not fit int64 (at any size)"));
+    /* a shape-tensor element: Shape(x)[0] * 2**62, n >= 2 (was accepted) */
+    cr_assert(eq(int, trace("element_past_int64", NULL, NULL, msg, sizeof msg), SY_EOVERFLOW));
+    cr_assert(eq(str, msg, "node 'mul' (Mul): element 0 = 4611686018427387904*n does not fit int64 (at any size)"));
+    /* [n, 2**61, 2], axis 1: [n, 2**62] fits */
+    cr_assert(eq(int, trace("flatten_fits_int64", NULL, NULL, msg, sizeof msg), SY_OK), "%s", msg);
+    cr_assert(eq(str, msg, "n, 4611686018427387904"));
+}
+
+Test(onnx_checks, a_second_definition_of_a_value_is_rejected_with_names)
+{
+    if (!sy_onnx_available()) cr_skip_test("built without ONNX");
+    char msg[600];
+    cr_assert(eq(int, trace("ssa_two_writers", NULL, NULL, msg, sizeof msg), SY_EINVAL));
+    cr_assert(eq(str, msg, "node 'second' (Neg): output 0 'y' is already defined, as the output of an earlier node "
+                           "(or of this one): a value has one definition (SSA)"));
+    cr_assert(eq(int, trace("ssa_output_is_input", NULL, NULL, msg, sizeof msg), SY_EINVAL));
+    cr_assert(eq(str, msg, "node 'relu' (Relu): output 0 'x' is already defined, as a graph input: a value has one "
+                           "definition (SSA)"));
+}
+
+Test(onnx_checks, broadcast_error_names_the_users_dims)
+{
+    if (!sy_onnx_available()) cr_skip_test("built without ONNX");
+    char msg[600];
+    static const char *const in[] = {"x", "z", NULL};
+    static const int64_t dims[] = {5, 7};
+    cr_assert(eq(int, trace("bcast_unnamed", in, dims, msg, sizeof msg), SY_EINVAL));
+    cr_assert(eq(str, msg, "node 'add' (Add): cannot broadcast dims z_d0 and x_d0"));
+}
