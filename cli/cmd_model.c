@@ -9,9 +9,6 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#ifdef SY_HAVE_HTML
-#include "backends/html/html.h"
-#endif
 
 static double now(void)
 {
@@ -439,9 +436,6 @@ static int run_run(int argc, char **argv)
     }
     if (rc == EX_OK && (!outpath || !strcmp(outpath, "-")) && !strcmp(backend, "bytecode") && isatty(1))
         rc = cli_usage_error("run", "the bytecode backend writes binary: give -o FILE (or redirect stdout)");
-#ifdef SY_HAVE_HTML
-    if (rc == EX_OK && sy_html_register() != SY_OK) rc = cli_oom();
-#endif
     if (rc == EX_OK && !sy_backend_find(backend)) {
         fprintf(stderr, "symshape: error: run: unknown backend '%s'; known:", backend);
         for (size_t i = 0; i < sy_backend_count(); i++) fprintf(stderr, " %s", sy_backend_at(i)->name);

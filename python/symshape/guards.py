@@ -226,7 +226,8 @@ class GuardSet:
             lib.sy_mem_free(self._ctx._h, data)
 
     def render(self, backend, prefix=None):
-        """Output of the named backend ("report", "markdown", "json", "c", "bytecode") as bytes."""
+        """Output of the named backend ("report", "markdown", "json", "c", "bytecode", "smtlib", and
+        "html" in a library built with cmark-gfm) as bytes."""
         return self._render(backend, prefix)
 
     def report(self):

@@ -405,3 +405,25 @@ def test_1e5_objects_flat_rss():
     after = _rss_kb()
     assert mid - before < 4096, "RSS grew by %d kB over 1e5 iterations" % (mid - before)
     assert after - mid < 4096, "RSS grew by %d kB over 2000 guard sets" % (after - mid)
+
+
+def test_html_backend_from_python():
+    """The html backend is part of the library when it is built with cmark-gfm (issue 33):
+    GuardSet.render("html") gives the same page as `symshape run -b html`."""
+    import ctypes.util
+    gs = symshape.trace(os.path.join(EXAMPLES, "vit_b_16.json"), dynamic={"x": ["0:batch", "2:h", "3:w"]})
+    try:
+        page = gs.render("html")
+    except symshape.InvalidError as e:
+        if "unknown backend" in str(e) and not ctypes.util.find_library("cmark-gfm"):
+            pytest.skip("library built without cmark-gfm (no html backend)")
+        raise
+    except symshape.UnsupportedError as e:
+        if shutil.which("dot") is None:
+            pytest.skip("Graphviz's dot is not on PATH: %s" % e)
+        raise
+    text = page.decode("utf-8")
+    assert text.startswith("<!DOCTYPE html>")
+    assert "<svg" in text and 'id="guard-' in text
+    assert "x.size()[2] == 224" in text  # the guard that pins h, with its fix
+    assert "Constraints violated: 2." in text
