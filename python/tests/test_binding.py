@@ -28,6 +28,7 @@ def _mirrors():
     from symshape import _lib
     return [("sy_loc", _lib.sy_loc), ("sy_guard_origin", _lib.sy_guard_origin),
             ("sy_gset_guard", _lib.sy_gset_guard), ("sy_gset_result", _lib.sy_gset_result),
+            ("sy_gset_violation", _lib.sy_gset_violation),
             ("sy_env_options", _lib.sy_env_options), ("sy_backend_options", _lib.sy_backend_options),
             ("sy_graph_input", _lib.sy_graph_input), ("sy_tensor", _lib.sy_tensor), ("sy_value", _lib.sy_value)]
 
