@@ -428,3 +428,19 @@ def test_html_backend_from_python():
     assert "<svg" in text and 'id="guard-' in text
     assert "x.size()[2] == 224" in text  # the guard that pins h, with its fix
     assert "Constraints violated: 2." in text
+
+
+def test_library_found_by_its_versioned_name(tmp_path):
+    """A package directory holding only libsymshape.so.0.1 (the soname the build makes), as a wheel
+    or a copy of the build's files has it: found without SYMSHAPE_LIB (issue 33)."""
+    from symshape import _lib
+    pkg = tmp_path / "symshape"
+    shutil.copytree(os.path.join(ROOT, "python", "symshape"), str(pkg),
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so*"))
+    shutil.copy(os.path.realpath(_lib.lib_path), str(pkg / "libsymshape.so.0.1"))
+    env = {k: v for k, v in os.environ.items() if k != "SYMSHAPE_LIB"}
+    env["PYTHONPATH"] = str(tmp_path)
+    r = subprocess.run([sys.executable, "-c", "import symshape; print(symshape.lib_path)"], env=env,
+                       capture_output=True, text=True, cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == str(pkg / "libsymshape.so.0.1")
