@@ -1,6 +1,9 @@
 /* Registration of the built-in backends, through the public call. */
 #include "backends/backends_private.h"
 #include "symshape/backend.h"
+#ifdef SY_HAVE_HTML
+#include "backends/html/html.h"
+#endif
 
 /* JSON: the guard set's stable serialization (docs/guards.md). */
 static sy_status render_json(const sy_backend *self, const sy_gset *gs, const sy_backend_options *opts, sy_output *out)
@@ -24,4 +27,7 @@ void sy_backends_register_builtins(void)
     sy_backend_register_report();
     sy_backend_register_bytecode();
     sy_backend_register_smtlib();
+#ifdef SY_HAVE_HTML
+    sy_backend_register(&sy_html_backend); /* built with cmark-gfm (CMakeLists.txt) */
+#endif
 }

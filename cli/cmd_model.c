@@ -9,9 +9,6 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#ifdef SY_HAVE_HTML
-#include "backends/html/html.h"
-#endif
 
 static double now(void)
 {
@@ -439,9 +436,6 @@ static int run_run(int argc, char **argv)
     }
     if (rc == EX_OK && (!outpath || !strcmp(outpath, "-")) && !strcmp(backend, "bytecode") && isatty(1))
         rc = cli_usage_error("run", "the bytecode backend writes binary: give -o FILE (or redirect stdout)");
-#ifdef SY_HAVE_HTML
-    if (rc == EX_OK && sy_html_register() != SY_OK) rc = cli_oom();
-#endif
     if (rc == EX_OK && !sy_backend_find(backend)) {
         fprintf(stderr, "symshape: error: run: unknown backend '%s'; known:", backend);
         for (size_t i = 0; i < sy_backend_count(); i++) fprintf(stderr, " %s", sy_backend_at(i)->name);
@@ -1742,7 +1736,9 @@ const cli_cmd cmd_infer = {"infer", "every value's shape of an ONNX model as exp
     "their dim_param, or INPUT_dK), and the minimized guards under which these\n"
     "shapes hold.\n\n"
     "  -o, --output FILE        write a copy of the model with graph.value_info filled\n"
-    "                           (dim_value where constant, dim_param = the expression)\n"
+    "                           (dim_value where constant, dim_param = the expression) and\n"
+    "                           the graph outputs' dims rewritten the same way; external\n"
+    "                           data files are copied beside FILE (never overwriting another)\n"
     "      --json               {\"model\": ..., \"symbols\": {NAME: {\"source\": ...}},\n"
     "                            \"values\": {NAME: [dims as ints or strings]},\n"
     "                            \"guards\": [{\"guard\", \"source\", \"kind\", \"origins\"}],\n"

@@ -574,6 +574,10 @@ sy_status op_err(opcall *c, sy_status st, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    /* a message that names the op already (op_require's reasons, "cat: sizes of dim ...")
+     * is not prefixed again: "cat: cat: ..." */
+    size_t n = strlen(c->op);
+    if (!strncmp(msg, c->op, n) && msg[n] == ':' && msg[n + 1] == ' ') return sy_fail_st(c->env->ctx, st, "%s", msg);
     return sy_fail_st(c->env->ctx, st, "%s: %s", c->op, msg);
 }
 

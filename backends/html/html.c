@@ -1,8 +1,9 @@
 /* The "html" backend: one self-contained HTML page of a guard report (issue 13
- * item 7). It is a pluggable renderer registered by the CLI through the public
- * sy_backend_register (backends/html/html.h), not part of libsymshape, so the
- * library keeps its dependencies: it needs cmark-gfm (Debian libcmark-gfm-dev,
- * GitHub's CommonMark with the table extension) and Graphviz's `dot`.
+ * item 7), a built-in backend of libsymshape when it is built with cmark-gfm
+ * (issue 33: the CLI, the Python binding and any C consumer render it). The
+ * library gains no link dependency: cmark-gfm (Debian libcmark-gfm-dev,
+ * GitHub's CommonMark with the table extension) is loaded when a page is
+ * rendered, and Graphviz's `dot` is run as a program.
  *
  * The page is the "markdown" backend's report (inputs with dims, ranges and
  * status; the guards by kind; violations with suggested fixes; Implied;
@@ -427,7 +428,3 @@ const sy_backend sy_html_backend = {
     "(Graphviz dot) with the nodes that forced guards linked to them",
     render_html, NULL};
 
-sy_status sy_html_register(void)
-{
-    return sy_backend_find("html") ? SY_OK : sy_backend_register(&sy_html_backend);
-}

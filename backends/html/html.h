@@ -1,6 +1,6 @@
-/* The "html" backend (backends/html/html.c): a renderer the CLI registers
- * through sy_backend_register when symshape is built with cmark-gfm
- * (SY_HAVE_HTML); not part of libsymshape. */
+/* The "html" backend (backends/html/html.c): a built-in backend of
+ * libsymshape when it is built with cmark-gfm (SY_HAVE_HTML), registered
+ * with the others (backends/builtins.c). */
 #ifndef SY_BACKENDS_HTML_H
 #define SY_BACKENDS_HTML_H
 #include "symshape/backend.h"
@@ -10,7 +10,4 @@
  *  Graphviz's `dot` on PATH (missing: SY_EUNSUPPORTED, "... 'dot', which is
  *  not on PATH (apt-get install graphviz)"). */
 extern const sy_backend sy_html_backend;
-
-/** Register it once (SY_OK when it is registered already). */
-sy_status sy_html_register(void);
 #endif

@@ -1,9 +1,14 @@
 /* The ONNX graph interpreter: inputs, initializers, the node loop over the op
  * table (onnx_ops.c), scopes for subgraphs, display names, value_info output. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <flint/fmpz.h> /* COEFF_MIN, COEFF_MAX: the values an fmpz holds without an mpz */
 
@@ -1368,6 +1373,39 @@ const sy_graph_input *const *sy_onnx_trace_gset_inputs(const sy_onnx_trace *t, s
 
 /* ------------------------------------------------------------------ value_info output */
 
+/* dims[0..rank) (and the pointers dl) of value v: dim_value where a size is
+ * constant, dim_param = the printed expression in display names otherwise.
+ * *k: how many were filled (free_dims frees their dim_params, also on error). */
+static sy_status fill_dims(sy_onnx_trace *t, const ox_val *v, Onnx__TensorShapeProto__Dimension *dims,
+                           Onnx__TensorShapeProto__Dimension **dl, size_t *k)
+{
+    sy_ctx *ctx = t->ctx;
+    size_t nd = v->t->ndim;
+    for (*k = 0; *k < nd; (*k)++) {
+        size_t i = *k;
+        onnx__tensor_shape_proto__dimension__init(&dims[i]);
+        dl[i] = &dims[i];
+        int64_t c;
+        if (sy_expr_get_si(v->t->sizes[i], &c) == SY_OK) {
+            dims[i].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+            dims[i].dim_value = c;
+            continue;
+        }
+        sy_ctx_reset_error(ctx);
+        char *str = sy_expr_print(ctx, sy_onnx_trace_display(t, v->t->sizes[i]), SY_PRINT_CANONICAL);
+        if (!str) return SY_ENOMEM; /* the error print recorded */
+        dims[i].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
+        dims[i].dim_param = str;
+    }
+    return SY_OK;
+}
+
+static void free_dims(sy_ctx *ctx, Onnx__TensorShapeProto__Dimension *dims, size_t k)
+{
+    for (size_t i = 0; i < k; i++)
+        if (dims[i].value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM) sy_str_free(ctx, dims[i].dim_param);
+}
+
 /* Append value v's ValueInfoProto to *buf as GraphProto.value_info (tag,
  * length, bytes: what packing a GraphProto holding only it gives, so the
  * entries one after another are the GraphProto of all of them). dims holds at
@@ -1377,25 +1415,7 @@ static sy_status pack_value_info(sy_onnx_trace *t, const ox_val *v, Onnx__Tensor
 {
     sy_ctx *ctx = t->ctx;
     size_t nd = v->t->ndim, k = 0;
-    sy_status st = SY_OK;
-    for (; k < nd; k++) {
-        onnx__tensor_shape_proto__dimension__init(&dims[k]);
-        dl[k] = &dims[k];
-        int64_t c;
-        if (sy_expr_get_si(v->t->sizes[k], &c) == SY_OK) {
-            dims[k].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
-            dims[k].dim_value = c;
-            continue;
-        }
-        sy_ctx_reset_error(ctx);
-        char *str = sy_expr_print(ctx, sy_onnx_trace_display(t, v->t->sizes[k]), SY_PRINT_CANONICAL);
-        if (!str) {
-            st = SY_ENOMEM; /* the error print recorded */
-            break;
-        }
-        dims[k].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
-        dims[k].dim_param = str;
-    }
+    sy_status st = fill_dims(t, v, dims, dl, &k);
     if (!st) {
         Onnx__TensorShapeProto sp;
         Onnx__TypeProto__Tensor tt;
@@ -1431,8 +1451,362 @@ static sy_status pack_value_info(sy_onnx_trace *t, const ox_val *v, Onnx__Tensor
         }
         if (!st) *blen += onnx__graph_proto__pack(&g, *buf + *blen);
     }
-    for (size_t i = 0; i < k; i++)
-        if (dims[i].value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM) sy_str_free(ctx, dims[i].dim_param);
+    free_dims(ctx, dims, k);
+    return st;
+}
+
+/* ---- the written model: the original bytes, field by field (protobuf's
+ * wire format), with the graph's outputs' shapes rewritten and the new
+ * value_info appended to the graph; the external data copied beside it. */
+
+/* a varint at p[*i..n): 0, or -1 when truncated */
+static int pb_varint(const unsigned char *p, size_t n, size_t *i, uint64_t *v)
+{
+    uint64_t r = 0;
+    for (unsigned sh = 0; sh < 64 && *i < n; sh += 7) {
+        unsigned char c = p[(*i)++];
+        r |= (uint64_t)(c & 0x7f) << sh;
+        if (!(c & 0x80)) {
+            *v = r;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* the field at p[*i..n): its number and wire type, and for a length-delimited
+ * one its payload p[*ps .. *ps + *pl); *i moves past it. -1: malformed. */
+static int pb_field(const unsigned char *p, size_t n, size_t *i, uint64_t *num, int *wt, size_t *ps, size_t *pl)
+{
+    uint64_t key, v;
+    if (pb_varint(p, n, i, &key)) return -1;
+    *num = key >> 3;
+    *wt = (int)(key & 7);
+    switch (*wt) {
+    case 0: return pb_varint(p, n, i, &v);
+    case 1: return n - *i < 8 ? -1 : (*i += 8, 0);
+    case 5: return n - *i < 4 ? -1 : (*i += 4, 0);
+    case 2:
+        if (pb_varint(p, n, i, &v) || v > n - *i) return -1;
+        *ps = *i;
+        *pl = (size_t)v;
+        *i += (size_t)v;
+        return 0;
+    default: return -1; /* groups (3, 4) are not in onnx.proto */
+    }
+}
+
+/* where bytes go: counted only (f NULL), or written to f */
+typedef struct pb_sink {
+    FILE *f;
+    size_t len;
+    int err;
+} pb_sink;
+
+static void sink_put(pb_sink *o, const void *p, size_t n)
+{
+    if (o->f && n && !o->err && fwrite(p, 1, n, o->f) != n) o->err = 1;
+    o->len += n;
+}
+
+static void sink_tag_len(pb_sink *o, uint64_t num, uint64_t len)
+{
+    unsigned char b[20];
+    size_t k = 0;
+    for (uint64_t v = num << 3 | 2;; v >>= 7) {
+        b[k++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+        if (v <= 0x7f) break;
+    }
+    for (uint64_t v = len;; v >>= 7) {
+        b[k++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+        if (v <= 0x7f) break;
+    }
+    sink_put(o, b, k);
+}
+
+/* GraphProto.output (a ValueInfoProto at p, n bytes) with the shape of the
+ * traced value of its name, as value_info gets it (dim_value or the display
+ * expression as dim_param): the link between the input dims and the outputs'
+ * survives in the written model. Anything else (a name the trace has not, a
+ * non-tensor type) is kept as it was. */
+static sy_status put_output(sy_onnx_trace *t, pb_sink *o, const unsigned char *p, size_t n,
+                            Onnx__TensorShapeProto__Dimension *dims, Onnx__TensorShapeProto__Dimension **dl)
+{
+    sy_ctx *ctx = t->ctx;
+    Onnx__ValueInfoProto *vi = onnx__value_info_proto__unpack(NULL, n, p);
+    const ox_val *v = vi && vi->name ? scope_find1(t->top, vi->name) : NULL;
+    Onnx__TypeProto__Tensor *tt = vi && vi->type && vi->type->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ? vi->type->tensor_type : NULL;
+    if (!v || !v->t || !tt) {
+        if (vi) onnx__value_info_proto__free_unpacked(vi, NULL);
+        sink_tag_len(o, 12, n);
+        sink_put(o, p, n);
+        return SY_OK;
+    }
+    size_t k = 0;
+    sy_status st = fill_dims(t, v, dims, dl, &k);
+    if (!st) {
+        Onnx__TensorShapeProto sp, *old = tt->shape;
+        onnx__tensor_shape_proto__init(&sp);
+        sp.n_dim = v->t->ndim;
+        sp.dim = dl;
+        tt->shape = &sp;
+        size_t len = onnx__value_info_proto__get_packed_size(vi);
+        unsigned char *b = sy_alloc(ctx, len ? len : 1);
+        if (!b) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        else {
+            onnx__value_info_proto__pack(vi, b);
+            sink_tag_len(o, 12, len);
+            sink_put(o, b, len);
+            sy_dealloc(ctx, b, len ? len : 1);
+        }
+        tt->shape = old;
+    }
+    free_dims(ctx, dims, k);
+    onnx__value_info_proto__free_unpacked(vi, NULL);
+    return st;
+}
+
+/* the GraphProto at g (n bytes): its fields, the outputs rewritten, then the
+ * value_info entries vi (already tagged as GraphProto.value_info) */
+static sy_status put_graph(sy_onnx_trace *t, pb_sink *o, const unsigned char *g, size_t n, const unsigned char *vi,
+                           size_t vilen, Onnx__TensorShapeProto__Dimension *dims, Onnx__TensorShapeProto__Dimension **dl)
+{
+    size_t i = 0;
+    while (i < n) {
+        size_t start = i, ps = 0, pl = 0;
+        uint64_t num;
+        int wt;
+        if (pb_field(g, n, &i, &num, &wt, &ps, &pl)) return sy_fail_st(t->ctx, SY_EFORMAT, "malformed GraphProto");
+        if (num == 12 && wt == 2) {
+            sy_status st = put_output(t, o, g + ps, pl, dims, dl);
+            if (st) return st;
+        } else
+            sink_put(o, g + start, i - start);
+    }
+    sink_put(o, vi, vilen);
+    return SY_OK;
+}
+
+/* the external-data locations a message holds: TensorProto.external_data
+ * (13) entries with key "location", in the graph's initializers, sparse
+ * initializers, and its nodes' attribute tensors and subgraphs (recursively).
+ * kind: 'g' GraphProto, 'n' NodeProto, 'a' AttributeProto, 't' TensorProto,
+ * 's' SparseTensorProto, 'e' StringStringEntryProto of a tensor. */
+typedef struct ext_list {
+    sy_ctx *ctx;
+    char **v;
+    size_t n, cap;
+    int oom;
+} ext_list;
+
+static void ext_add(ext_list *l, const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strlen(l->v[i]) == n && !memcmp(l->v[i], p, n)) return;
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? 2 * l->cap : 8;
+        char **nv = sy_realloc(l->ctx, l->v, l->cap * sizeof *nv, nc * sizeof *nv);
+        if (!nv) {
+            l->oom = 1;
+            return;
+        }
+        l->v = nv;
+        l->cap = nc;
+    }
+    char *s = sy_alloc(l->ctx, n + 1);
+    if (!s) {
+        l->oom = 1;
+        return;
+    }
+    memcpy(s, p, n);
+    s[n] = 0;
+    l->v[l->n++] = s;
+}
+
+static int ext_scan(ext_list *l, const unsigned char *p, size_t n, char kind, int depth)
+{
+    if (depth > 64) return -1;
+    size_t i = 0, key = 0, keyl = 0, val = 0, vall = 0;
+    int has_key = 0, has_val = 0;
+    while (i < n) {
+        size_t ps = 0, pl = 0;
+        uint64_t num;
+        int wt;
+        if (pb_field(p, n, &i, &num, &wt, &ps, &pl)) return -1;
+        if (wt != 2) continue;
+        char sub = 0;
+        switch (kind) {
+        case 'g': sub = num == 1 ? 'n' : num == 5 ? 't' : num == 15 ? 's' : 0; break;
+        case 'n': sub = num == 5 ? 'a' : 0; break;
+        case 'a': sub = num == 5 || num == 10 ? 't' : num == 6 || num == 11 ? 'g' : num == 22 || num == 23 ? 's' : 0; break;
+        case 's': sub = num == 1 || num == 2 ? 't' : 0; break;
+        case 't': sub = num == 13 ? 'e' : 0; break;
+        case 'e':
+            if (num == 1) key = ps, keyl = pl, has_key = 1;
+            if (num == 2) val = ps, vall = pl, has_val = 1;
+            break;
+        }
+        if (sub && ext_scan(l, p + ps, pl, sub, depth + 1)) return -1;
+    }
+    if (kind == 'e' && has_key && has_val && keyl == 8 && !memcmp(p + key, "location", 8)) ext_add(l, p + val, vall);
+    return 0;
+}
+
+/* the directory part of path ("." when it has none), in buf */
+static const char *dir_of(const char *path, char *buf, size_t n)
+{
+    const char *sl = strrchr(path, '/');
+    if (!sl) return ".";
+    size_t k = sl == path ? 1 : (size_t)(sl - path);
+    if (k >= n) k = n - 1;
+    memcpy(buf, path, k);
+    buf[k] = 0;
+    return buf;
+}
+
+/* copy the external-data file loc of the model in dir src to dir dst (the
+ * written model's): nothing when it is the same file, or when dst holds a
+ * file with the same bytes; an error rather than overwriting another file */
+static sy_status copy_external(sy_ctx *ctx, const char *src, const char *dst, const char *loc)
+{
+    size_t nl = strlen(loc);
+    if (!*loc || loc[0] == '/' || !strcmp(loc, "..") || !strncmp(loc, "../", 3) || strstr(loc, "/../") ||
+        (nl >= 3 && !strcmp(loc + nl - 3, "/..")))
+        return sy_fail_st(ctx, SY_EFORMAT, "external data location '%s' is not a relative path inside the model's directory", loc);
+    size_t ls = strlen(src) + strlen(loc) + 2, ld = strlen(dst) + strlen(loc) + 2;
+    char *from = sy_alloc(ctx, ls), *to = sy_alloc(ctx, ld);
+    sy_status st = SY_OK;
+    if (!from || !to) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    FILE *in = NULL, *out = NULL;
+    if (!st) {
+        snprintf(from, ls, "%s/%s", src, loc);
+        snprintf(to, ld, "%s/%s", dst, loc);
+        struct stat a, b;
+        if (stat(from, &a)) st = sy_fail_st(ctx, SY_EFORMAT, "cannot read the external data %s: %s", from, strerror(errno));
+        else if (!stat(to, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+            /* the output is beside the model: its data is there already */
+        } else if (!stat(to, &b)) { /* a file of that name: the same bytes, or an error */
+            in = fopen(from, "rb");
+            out = fopen(to, "rb");
+            int same = in && out && a.st_size == b.st_size;
+            char x[65536], y[65536];
+            size_t r;
+            while (same && (r = fread(x, 1, sizeof x, in)) > 0) same = fread(y, 1, r, out) == r && !memcmp(x, y, r);
+            if (!same)
+                st = sy_fail_st(ctx, SY_EFORMAT, "%s exists and is not the model's external data %s: not overwritten (write the output elsewhere)",
+                                to, from);
+        } else {
+            /* the location's subdirectories, then the bytes */
+            for (char *sl = to + strlen(dst) + 1; (sl = strchr(sl, '/')); sl++) {
+                *sl = 0;
+                if (mkdir(to, 0777) && errno != EEXIST) st = sy_fail_st(ctx, SY_EFORMAT, "cannot create %s: %s", to, strerror(errno));
+                *sl = '/';
+                if (st) break;
+            }
+            if (!st && !(in = fopen(from, "rb"))) st = sy_fail_st(ctx, SY_EFORMAT, "cannot read the external data %s: %s", from, strerror(errno));
+            if (!st && !(out = fopen(to, "wb"))) st = sy_fail_st(ctx, SY_EFORMAT, "cannot write %s: %s", to, strerror(errno));
+            char chunk[65536];
+            size_t r;
+            while (!st && (r = fread(chunk, 1, sizeof chunk, in)) > 0)
+                if (fwrite(chunk, 1, r, out) != r) st = sy_fail_st(ctx, SY_EFORMAT, "write to %s failed", to);
+            if (!st && ferror(in)) st = sy_fail_st(ctx, SY_EFORMAT, "cannot read %s", from);
+            if (out && fclose(out) && !st) st = sy_fail_st(ctx, SY_EFORMAT, "write to %s failed", to);
+            out = NULL;
+        }
+    }
+    if (in) fclose(in);
+    if (out) fclose(out);
+    if (from) sy_dealloc(ctx, from, ls);
+    if (to) sy_dealloc(ctx, to, ld);
+    return st;
+}
+
+/* path: the model at model_path (mapped, not copied) field by field, its
+ * graph through put_graph; written to a temporary file renamed over path at
+ * the end (path may be the model itself). Then its external data is copied
+ * beside path. */
+static sy_status write_model(sy_onnx_trace *t, const char *model_path, const char *path, const unsigned char *vi,
+                             size_t vilen, Onnx__TensorShapeProto__Dimension *dims, Onnx__TensorShapeProto__Dimension **dl,
+                             size_t maxnd)
+{
+    sy_ctx *ctx = t->ctx;
+    (void)maxnd;
+    int fd = open(model_path, O_RDONLY);
+    if (fd < 0) return sy_fail_st(ctx, SY_EFORMAT, "cannot read %s: %s", model_path, strerror(errno));
+    struct stat sb;
+    if (fstat(fd, &sb)) {
+        close(fd);
+        return sy_fail_st(ctx, SY_EFORMAT, "cannot read %s: %s", model_path, strerror(errno));
+    }
+    size_t n = (size_t)sb.st_size;
+    const unsigned char *m = n ? mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0) : (const unsigned char *)"";
+    close(fd);
+    if (m == MAP_FAILED) return sy_fail_st(ctx, SY_EFORMAT, "cannot read %s: %s", model_path, strerror(errno));
+    sy_status st = SY_OK;
+    /* the rewritten graph's length first (counting), then the bytes */
+    size_t glen = 0;
+    int have_graph = 0;
+    for (size_t i = 0; i < n && !st;) {
+        size_t start = i, ps = 0, pl = 0;
+        uint64_t num;
+        int wt;
+        if (pb_field(m, n, &i, &num, &wt, &ps, &pl)) st = sy_fail_st(ctx, SY_EFORMAT, "%s: malformed ModelProto", model_path);
+        else if (num == 7 && wt == 2 && !have_graph) {
+            pb_sink c = {NULL, 0, 0};
+            st = put_graph(t, &c, m + ps, pl, vi, vilen, dims, dl);
+            glen = c.len;
+            have_graph = 1;
+        }
+        (void)start;
+    }
+    ext_list ext = {ctx, NULL, 0, 0, 0};
+    for (size_t i = 0; i < n && !st;) {
+        size_t ps = 0, pl = 0;
+        uint64_t num;
+        int wt;
+        if (pb_field(m, n, &i, &num, &wt, &ps, &pl)) break;
+        if (num == 7 && wt == 2 && ext_scan(&ext, m + ps, pl, 'g', 0))
+            st = sy_fail_st(ctx, SY_EFORMAT, "%s: malformed GraphProto", model_path);
+    }
+    if (!st && ext.oom) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    size_t tl = strlen(path) + 16;
+    char *tmp = sy_alloc(ctx, tl);
+    if (!st && !tmp) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    FILE *o = NULL;
+    if (!st) {
+        snprintf(tmp, tl, "%s.symshape-tmp", path);
+        if (!(o = fopen(tmp, "wb"))) st = sy_fail_st(ctx, SY_EFORMAT, "cannot write %s: %s", path, strerror(errno));
+    }
+    pb_sink w = {o, 0, 0};
+    int done = 0;
+    for (size_t i = 0; i < n && !st;) {
+        size_t start = i, ps = 0, pl = 0;
+        uint64_t num;
+        int wt;
+        if (pb_field(m, n, &i, &num, &wt, &ps, &pl)) st = sy_fail_st(ctx, SY_EFORMAT, "%s: malformed ModelProto", model_path);
+        else if (num == 7 && wt == 2 && !done) {
+            sink_tag_len(&w, 7, glen);
+            st = put_graph(t, &w, m + ps, pl, vi, vilen, dims, dl);
+            done = 1;
+        } else
+            sink_put(&w, m + start, i - start);
+    }
+    if (!st && !done && vilen) { /* no graph: the value_info alone (cannot be: the trace read one) */
+        sink_tag_len(&w, 7, vilen);
+        sink_put(&w, vi, vilen);
+    }
+    if (!st && w.err) st = sy_fail_st(ctx, SY_EFORMAT, "write to %s failed: %s", path, strerror(errno));
+    if (o && fclose(o) && !st) st = sy_fail_st(ctx, SY_EFORMAT, "write to %s failed: %s", path, strerror(errno));
+    if (n) munmap((void *)m, n);
+    if (!st && rename(tmp, path)) st = sy_fail_st(ctx, SY_EFORMAT, "cannot write %s: %s", path, strerror(errno));
+    if (st && o) remove(tmp);
+    if (tmp) sy_dealloc(ctx, tmp, tl);
+    /* the external data, beside the written model under the same relative locations */
+    char sd[4096], dd[4096];
+    const char *src = dir_of(model_path, sd, sizeof sd), *dst = dir_of(path, dd, sizeof dd);
+    for (size_t i = 0; i < ext.n && !st; i++) st = copy_external(ctx, src, dst, ext.v[i]);
+    for (size_t i = 0; i < ext.n; i++) sy_dealloc(ctx, ext.v[i], strlen(ext.v[i]) + 1);
+    if (ext.v) sy_dealloc(ctx, ext.v, ext.cap * sizeof *ext.v);
     return st;
 }
 
@@ -1470,34 +1844,9 @@ sy_status sy_onnx_write_value_info(sy_onnx_trace *t, const char *model_path, con
         st = pack_value_info(t, v, dims, dl, &gb, &glen, &gcap);
     }
     if (had) sy_dealloc(ctx, had, n ? n : 1);
+    if (!st) st = write_model(t, model_path, path, gb, glen, dims, dl, maxnd);
     if (dims) sy_dealloc(ctx, dims, maxnd * sizeof *dims);
     if (dl) sy_dealloc(ctx, dl, maxnd * sizeof *dl);
-    unsigned char hdr[11]; /* ModelProto.graph, length-delimited: the tag and the length's varint */
-    size_t hn = 0;
-    if (!st) {
-        hdr[hn++] = (7 << 3) | 2;
-        uint64_t L = glen;
-        do {
-            unsigned char ch = L & 0x7f;
-            L >>= 7;
-            hdr[hn++] = ch | (L ? 0x80 : 0);
-        } while (L);
-    }
-    if (!st) {
-        FILE *in = fopen(model_path, "rb");
-        FILE *o = in ? fopen(path, "wb") : NULL;
-        if (!in) st = sy_fail_st(ctx, SY_EFORMAT, "cannot read %s", model_path);
-        else if (!o) st = sy_fail_st(ctx, SY_EFORMAT, "cannot write %s", path);
-        char chunk[65536];
-        size_t r;
-        while (!st && (r = fread(chunk, 1, sizeof chunk, in)) > 0)
-            if (fwrite(chunk, 1, r, o) != r) st = sy_fail_st(ctx, SY_EFORMAT, "write to %s failed", path);
-        if (!st && ferror(in)) st = sy_fail_st(ctx, SY_EFORMAT, "cannot read %s", model_path);
-        if (!st && (fwrite(hdr, 1, hn, o) != hn || (glen && fwrite(gb, 1, glen, o) != glen)))
-            st = sy_fail_st(ctx, SY_EFORMAT, "write to %s failed", path);
-        if (o && fclose(o) && !st) st = sy_fail_st(ctx, SY_EFORMAT, "write to %s failed", path);
-        if (in) fclose(in);
-    }
     if (gb) sy_dealloc(ctx, gb, gcap);
     return st;
 }

@@ -2,7 +2,8 @@
  * @file symshape/backend.h
  * @brief Pluggable renderers of a guard set: a backend is a vtable (name,
  *        description, render) in a registry. The built-ins ("report",
- *        "markdown", "json", "c", "bytecode", "smtlib") register through the same
+ *        "markdown", "json", "c", "bytecode", "smtlib", and "html" in a
+ *        library built with cmark-gfm) register through the same
  *        sy_backend_register() a user calls. See docs/index.md.
  *
  * Thread safety: every registry call (register, find, count, at, render) may

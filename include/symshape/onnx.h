@@ -158,10 +158,17 @@ SY_API const sy_expr *sy_onnx_trace_source_symbol(const sy_onnx_trace *t, const 
  *  filled for every value of the trace that is neither an input, an
  *  initializer, a graph output nor already in value_info: dim_value where a
  *  dim is constant, dim_param = the printed expression (display names)
- *  otherwise. The copy is the original bytes followed by a GraphProto that
- *  protobuf merges into the model's graph (repeated fields concatenate).
- *  @retval SY_OK @retval SY_EFORMAT cannot read/write (message says which)
- *  @retval SY_ENOMEM */
+ *  otherwise; the graph outputs' shapes are rewritten the same way (their
+ *  other fields kept). Every other field keeps its original bytes. The file
+ *  is written to PATH.symshape-tmp and renamed, so @p path may be
+ *  @p model_path. External data (TensorProto.external_data "location", in
+ *  initializers and node attributes, subgraphs included) is copied from the
+ *  model's directory to @p path's under the same relative location, unless it
+ *  is the same file or a file with the same bytes is there; another file of
+ *  that name is an error, not overwritten.
+ *  @retval SY_OK @retval SY_EFORMAT cannot read/write (message says which), a
+ *  location that is absolute or leaves the model's directory, a file of the
+ *  data's name in the way @retval SY_ENOMEM */
 SY_API sy_status sy_onnx_write_value_info(sy_onnx_trace *t, const char *model_path, const char *path);
 
 SY_END_DECLS

@@ -8,18 +8,42 @@
 The C library libsymshape.so is loaded with ctypes on import (SYMSHAPE_LIB, else next to
 the package, else the installed library).
 """
+import sys as _sys
+
 from .errors import (Error, ExportError, NoMemoryError, InvalidError, OverflowError_, DivisionByZeroError,
-                     FormatError, VersionError, VerifyError, QuotaError, UnsupportedError)
-from ._lib import lib_path, LibraryNotFound
-from ._core import Context, Expr, parse, default_context
-from .guards import GuardSet, Guard, Origin, trace
+                     FormatError, VersionError, VerifyError, QuotaError, UnsupportedError, LibraryNotFound)
+
+
+def _running_as_main():
+    """True while `python -m symshape` imports this package to find symshape.__main__ (sys.argv[0]
+    is "-m" then, and runpy is locating this module): the command line reports a missing library
+    itself, as one line, and its --help works without one."""
+    if _sys.argv[:1] != ["-m"]:
+        return False
+    f = _sys._getframe(1)
+    while f is not None:
+        if f.f_code.co_name == "_get_module_details" and f.f_locals.get("mod_name") in ("symshape", "symshape.__main__"):
+            return True
+        f = f.f_back
+    return False
+
+
+try:
+    from ._lib import lib_path
+except LibraryNotFound:
+    if not _running_as_main():
+        raise
+    # python -m symshape: the command imports the binding when it needs it and reports the error
+else:
+    from ._core import Context, Expr, parse, default_context
+    from .guards import GuardSet, Guard, Origin, trace, backends
 
 __version__ = "0.1.0"
 
 __all__ = ["export", "export_to", "trace", "parse", "from_sympy", "Expr", "Context", "GuardSet", "Guard",
            "Origin", "Error", "ExportError", "NoMemoryError", "InvalidError", "OverflowError_",
            "DivisionByZeroError", "FormatError", "VersionError", "VerifyError", "QuotaError", "UnsupportedError",
-           "LibraryNotFound", "lib_path", "default_context"]
+           "LibraryNotFound", "lib_path", "default_context", "backends"]
 
 
 def export(model, example_inputs, dynamic=None, name=None):

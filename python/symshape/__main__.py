@@ -1,135 +1,356 @@
 """python3 -m symshape: export a model from Python code and print its guard report.
 
   python3 -m symshape report MODULE:CALLABLE --input NAME=D,D,... [--input ...]
-                             [--dynamic NAME=SPEC] [--backend NAME] [--name NAME]
+                             [--dynamic NAME=SPEC] [--no-duck-sizing] [--no-specialize-01]
+                             [--backend NAME] [-o FILE] [--name NAME] [--seed S]
   python3 -m symshape export MODULE:CALLABLE --input NAME=D,D,... [...] -o G.json
 
-MODULE:CALLABLE is imported and called with no arguments to build the model (an nn.Module is
-put in eval mode); a callable that is not an nn.Module class/factory but a plain function is
-exported as it is. Each --input makes a random float32 tensor of that shape (NAME=D,D,...:int64
-for an integer tensor, NAME=int:V for an int argument). --dynamic NAME=SPEC lists the dynamic
-dims of one input: indices "0,2,3" or the dynamic-dim spec form "0:batch@1..1024,2:h"; without
---dynamic every dim of every tensor input is dynamic; with it, inputs not named are static.
-Exit status: 0 success, 1 the model could not be exported or traced (message on stderr),
-2 usage error.
+The options and exit statuses are those of the C command (`symshape run`, docs/cli.md); see
+`python3 -m symshape report --help` and docs/python.md "Command line". Every error a user can
+cause is one line on stderr starting with "symshape: error: " (no traceback).
 """
 import argparse
 import importlib
 import json
+import os
 import sys
 
-from .errors import Error, ExportError
+from .errors import Error, ExportError, LibraryNotFound, NoMemoryError
+
+PROG = "python3 -m symshape"
+
+# Exit statuses: the C command's (cli/cli.h, docs/cli.md "Exit status"), the same for each
+# status `symshape run` has; docs/python.md "Command line" has this table.
+EX_OK, EX_VIOLATION, EX_USAGE, EX_INPUT, EX_INTERNAL = 0, 1, 2, 3, 4
+
+EXIT_TABLE = """exit status:
+  0  success (report: rendered, and the dynamic-dim spec holds or none was declared)
+  1  report: rendered, and the guard set violates the dynamic-dim spec (--dynamic with names
+     or ranges): the report's "Dynamic-dim spec" lists each violation with its fix
+  2  usage error (unknown option or backend, malformed --input or --dynamic, a --dynamic naming
+     no --input, bytecode to a terminal)
+  3  bad input: MODULE:CALLABLE cannot be imported or called, the model fails at the example
+     inputs or cannot be exported or traced (the message names the node, op and source line),
+     or the output cannot be written
+  4  internal: libsymshape or torch cannot be loaded, out of memory
+"""
+
+EXPORT_EXIT_TABLE = """exit status:
+  0  wrote the graph
+  2  usage error (unknown option, malformed --input or --dynamic, a --dynamic naming no --input)
+  3  bad input: MODULE:CALLABLE cannot be imported or called, the model fails at the example
+     inputs or cannot be exported, or the output cannot be written
+  4  internal: torch cannot be loaded, out of memory
+"""
+
+INPUT_HELP = """\
+--input NAME=D,D,...[:DTYPE]  one argument of the model, by its name in forward's signature
+                     (the model is called as model(**inputs)): a random tensor of that shape
+                     (seeded by --seed), float32 unless DTYPE is given (float64, float16,
+                     bfloat16, int64, int32, int16, int8, uint8, bool: integer dtypes hold 0/1);
+                     NAME= with no sizes is a 0-d tensor.
+--input NAME=int:V   an int argument V (specialized: written into the graph as a constant)."""
+
+DYNAMIC_HELP = """\
+--dynamic NAME=SPEC  the dims of input NAME that get symbols; SPEC is a comma-separated list of
+                     D[:DIM][@MIN..MAX]: D a dim index, :DIM names it (torch.export's Dim; one
+                     name on several dims, in one input or several, declares them equal),
+                     @MIN..MAX its range (either bound may be left out). A name or a range
+                     declares a dynamic-dim spec: the report checks that the guards keep those
+                     dims dynamic over their ranges, and exit status 1 says they do not.
+                     Without --dynamic every dim of every tensor input is dynamic; with it, the
+                     tensor inputs not named are static. Example: --dynamic x=0:batch@1..1024,2:h,3:w"""
+
+POLICY_HELP = """\
+--no-duck-sizing     equal example sizes do not share a symbol (PyTorch's duck sizing is on by
+                     default: dims whose example sizes are equal start as one symbol)
+--no-specialize-01   example sizes 0 and 1 stay symbolic (range [0, oo)); by default they are
+                     specialized to the constant, as PyTorch does"""
+
+
+class _Usage(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as the C command prints them: "symshape: error: CMD: MSG" and a pointer to
+    --help, exit status 2 (no usage dump, no traceback)."""
+
+    def error(self, message):
+        cmd = self.prog[len(PROG):].strip()
+        print("symshape: error: %s%s" % (cmd + ": " if cmd else "", message), file=sys.stderr)
+        print("(see '%s --help')" % self.prog, file=sys.stderr)
+        sys.exit(EX_USAGE)
 
 
 def _parse_input(text):
     if "=" not in text:
-        raise ValueError("--input %r: expected NAME=D,D,..." % text)
+        raise _Usage("--input %r: expected NAME=D,D,... (or NAME=int:V)" % text)
     name, spec = text.split("=", 1)
     name = name.strip()
+    if not name.isidentifier():
+        raise _Usage("--input %r: NAME must be the argument's name (a Python identifier)" % text)
     dtype = "float32"
     if spec.startswith("int:"):
         try:
             return name, ("int", int(spec[4:]))
         except ValueError:
-            raise ValueError("--input %r: int:V needs an integer V" % text) from None
+            raise _Usage("--input %r: int:V needs an integer V" % text) from None
     if ":" in spec:
         spec, dtype = spec.rsplit(":", 1)
+        dtype = {"float": "float32", "double": "float64", "half": "float16", "long": "int64", "int": "int32"}.get(dtype, dtype)
+        if dtype not in _DTYPES:
+            raise _Usage("--input %r: unknown dtype '%s' (one of %s)" % (text, dtype, ", ".join(_DTYPES)))
     try:
         dims = [int(d) for d in spec.split(",") if d.strip() != ""]
     except ValueError:
-        raise ValueError("--input %r: sizes must be integers" % text) from None
+        raise _Usage("--input %r: sizes must be integers" % text) from None
     if any(d < 0 for d in dims):
-        raise ValueError("--input %r: sizes must be >= 0" % text)
+        raise _Usage("--input %r: sizes must be >= 0" % text)
     return name, ("tensor", dims, dtype)
 
 
+_DTYPES = ("float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool")
+
+
 def _load_callable(ref):
+    """The object MODULE:ATTR[.ATTR...] names; _Input (exit 3) with one line when it cannot be had."""
     if ":" not in ref:
-        raise ValueError("%r: expected MODULE:CALLABLE (e.g. torchvision.models:resnet18)" % ref)
+        raise _Usage("%r: expected MODULE:CALLABLE (e.g. torchvision.models:resnet18)" % ref)
     mod, attr = ref.split(":", 1)
-    obj = importlib.import_module(mod)
+    if not mod or not attr:
+        raise _Usage("%r: expected MODULE:CALLABLE (e.g. torchvision.models:resnet18)" % ref)
+    try:
+        obj = importlib.import_module(mod)
+    except ModuleNotFoundError as e:
+        if e.name and (mod == e.name or mod.startswith(e.name + ".")):
+            raise _Input("%s: no module named '%s' (is it on PYTHONPATH?)" % (ref, e.name)) from None
+        raise _Input("%s: importing module '%s' failed: %s: %s" % (ref, mod, type(e).__name__, e)) from None
+    except SystemExit as e:
+        raise _Input("%s: importing module '%s' called exit(%s)" % (ref, mod, e.code)) from None
+    except Exception as e:  # the user's module raised while importing
+        raise _Input("%s: importing module '%s' failed: %s" % (ref, mod, _exc_line(e))) from None
     for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise _Input("%s: module '%s' has no attribute '%s'" % (ref, mod, attr)) from None
         obj = getattr(obj, part)
+    if not callable(obj):
+        raise _Input("%s: '%s' is a %s, not a callable" % (ref, attr, type(obj).__name__))
     return obj
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python3 -m symshape", description=__doc__.split("\n\n")[0])
-    sub = ap.add_subparsers(dest="cmd", required=True)
+class _Input(Exception):
+    pass
+
+
+def _exc_line(e):
+    """One line for an exception: its type and the first line of its message, with the
+    innermost frame of the user's code when there is one."""
+    msg = str(e).strip().splitlines()
+    where = ""
+    tb = e.__traceback__
+    last = None
+    while tb is not None:
+        f = tb.tb_frame.f_code.co_filename
+        if not f.startswith(os.path.dirname(os.path.abspath(__file__))):
+            last = tb
+        tb = tb.tb_next
+    if last is not None:
+        where = " (at %s:%d)" % (last.tb_frame.f_code.co_filename, last.tb_lineno)
+    return "%s: %s%s" % (type(e).__name__, msg[0] if msg else "", where)
+
+
+def _build_parser():
+    ap = _Parser(prog=PROG, description="Export a PyTorch model (torch.fx, symbolic sizes) and print "
+                 "its guard report, as `symshape run` does for a graph file.",
+                 epilog=EXIT_TABLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    common_desc = ("MODULE:CALLABLE is imported (PYTHONPATH applies) and, when it is a class or a factory "
+                   "taking no required argument (torchvision.models:resnet18), called to build the model "
+                   "(an nn.Module is put in eval mode); a function with required parameters is exported as "
+                   "it is. The model is traced with torch.fx at random example inputs (--input).")
     for cmd in ("report", "export"):
-        p = sub.add_parser(cmd, help=("print the guard report of a model" if cmd == "report"
-                                      else "write the model's graph JSON"))
-        p.add_argument("callable", metavar="MODULE:CALLABLE")
-        p.add_argument("--input", "-i", action="append", default=[], metavar="NAME=D,D,...", required=True)
-        p.add_argument("--dynamic", "-d", action="append", default=None, metavar="NAME=SPEC")
+        if cmd == "report":
+            desc = ("Print the guard report of a model: export it, trace it with symbolic sizes, and render the "
+                    "minimized guard set with a backend (as `symshape run`).\n\n" + common_desc)
+            usage = ("%s report MODULE:CALLABLE --input NAME=D,D,... [--input ...] [--dynamic NAME=SPEC ...]\n"
+                     "       [--no-duck-sizing] [--no-specialize-01] [-b BACKEND] [-o FILE] [--name N] [--seed S]" % PROG)
+        else:
+            desc = ("Write the model's graph JSON (docs/graph-format.md), to trace later with `symshape run`, "
+                    "`python3 -m symshape` or symshape.trace().\n\n" + common_desc)
+            usage = "%s export MODULE:CALLABLE --input NAME=D,D,... [--input ...] [--dynamic NAME=SPEC ...] -o G.json" % PROG
+        epi = "inputs:\n" + INPUT_HELP + "\n\ndynamic dims:\n" + DYNAMIC_HELP + "\n"
+        if cmd == "report":
+            epi += "\nshape-environment policies (docs/shapeenv.md):\n" + POLICY_HELP + "\n"
+            epi += "\n" + EXIT_TABLE
+        else:
+            epi += "\n" + EXPORT_EXIT_TABLE
+        p = sub.add_parser(cmd, usage=usage, description=desc, epilog=epi,
+                           formatter_class=argparse.RawDescriptionHelpFormatter,
+                           help=("print the guard report of a model" if cmd == "report" else "write the model's graph JSON"))
+        p.add_argument("callable", metavar="MODULE:CALLABLE", help="the model: a module path and a callable in it")
+        p.add_argument("--input", "-i", action="append", default=[], metavar="NAME=D,D,...",
+                       help="an input of the model (repeat for each; see 'inputs' below)")
+        p.add_argument("--dynamic", "-d", action="append", default=None, metavar="NAME=SPEC",
+                       help="the dynamic dims of input NAME (repeat for each input; see 'dynamic dims' below)")
         p.add_argument("--name", help="model name in the graph (default: the callable's name)")
         p.add_argument("--seed", type=int, default=0, help="seed of the random example tensors (default 0)")
         if cmd == "report":
+            p.add_argument("--no-duck-sizing", dest="duck_sizing", action="store_false",
+                           help="equal example sizes do not share a symbol")
+            p.add_argument("--no-specialize-01", dest="specialize_01", action="store_false",
+                           help="example sizes 0 and 1 stay symbolic (range [0, oo))")
             p.add_argument("--backend", "-b", default="report",
-                           help="report (default), markdown, json, c, bytecode")
-            p.add_argument("--output", "-o", help="write to this file instead of stdout")
+                           help="report (default, text), markdown, json, c, bytecode, smtlib, html (a library "
+                                "built with cmark-gfm; needs Graphviz's dot), or any registered backend")
+            p.add_argument("--output", "-o", help="write to this file instead of stdout ('-': stdout)")
         else:
             p.add_argument("--output", "-o", required=True, help="the graph JSON file to write")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def _binding():
+    """(trace, backends) from the binding: _Internal with one line when the library is missing."""
     try:
-        inputs = dict(_parse_input(t) for t in args.input)
-        dynamic = None
-        if args.dynamic is not None:
-            dynamic = {}
-            for t in args.dynamic:
-                if "=" not in t:
-                    raise ValueError("--dynamic %r: expected NAME=DIMS" % t)
-                k, v = t.split("=", 1)
-                if k not in inputs:
-                    raise ValueError("--dynamic %r: no --input named %s" % (t, k))
-                from ._dynamic import normalize_dynamic_dims
-                dynamic[k.strip()] = normalize_dynamic_dims(k, v)
-    except (ValueError, ExportError) as e:
-        ap.error(str(e))
+        from .guards import trace, backends
+    except LibraryNotFound as e:
+        raise _Internal(str(e)) from None
+    return trace, backends
+
+
+class _Internal(Exception):
+    pass
+
+
+def main(argv=None):
+    ap = _build_parser()
+    args = ap.parse_args(argv)
+    sub = ap._subparsers._group_actions[0].choices[args.cmd]
+    try:
+        return _run(args)
+    except _Usage as e:
+        sub.error(str(e))
+    except _Input as e:
+        print("symshape: error: %s" % e, file=sys.stderr)
+        return EX_INPUT
+    except _Internal as e:
+        print("symshape: error: %s" % e, file=sys.stderr)
+        return EX_INTERNAL
+    except KeyboardInterrupt:
+        print("symshape: interrupted", file=sys.stderr)
+        return 130
+    except MemoryError:
+        print("symshape: error: out of memory", file=sys.stderr)
+        return EX_INTERNAL
+
+
+def _run(args):
+    if not args.input:
+        raise _Usage("at least one --input NAME=D,D,... is required (one per argument of the model)")
+    inputs = {}
+    for t in args.input:
+        k, v = _parse_input(t)
+        if k in inputs:
+            raise _Usage("--input %s given twice" % k)
+        inputs[k] = v
+    dynamic = None
+    if args.dynamic is not None:
+        from ._dynamic import normalize_dynamic_dims
+        dynamic = {}
+        for t in args.dynamic:
+            if "=" not in t:
+                raise _Usage("--dynamic %r: expected NAME=SPEC (e.g. x=0:batch,2:h)" % t)
+            k, v = t.split("=", 1)
+            k = k.strip()
+            if k not in inputs:
+                raise _Usage("--dynamic %r: no --input named %s" % (t, k))
+            if inputs[k][0] == "int":
+                raise _Usage("--dynamic %r: input %s is an int, not a tensor" % (t, k))
+            try:
+                dims = normalize_dynamic_dims(k, v)
+            except ExportError as e:
+                raise _Usage("--dynamic %r: %s" % (t, e.reason)) from None
+            for d in dims:
+                d = d["dim"] if isinstance(d, dict) else d
+                rank = len(inputs[k][1])
+                if not -rank <= d < rank:
+                    raise _Usage("--dynamic %r: input %s has %d dims, no dim %d" % (t, k, rank, d))
+            dynamic[k] = dims
+    out = getattr(args, "output", None)
+    to_stdout = out is None or out == "-"
+    trace = None
+    if args.cmd == "report":
+        trace, backends = _binding()
+        known = backends()
+        if args.backend not in known:
+            raise _Usage("unknown backend '%s'; known: %s" % (args.backend, " ".join(known)))
+        if to_stdout and args.backend == "bytecode" and sys.stdout.isatty():
+            raise _Usage("the bytecode backend writes binary: give -o FILE (or redirect stdout)")
     try:
         import torch
-        from .exporter import export
-        fn = _load_callable(args.callable)
+    except ImportError as e:
+        raise _Internal("%s needs PyTorch: import torch failed: %s" % (args.cmd, e)) from None
+    from .exporter import export
+    fn = _load_callable(args.callable)
+    try:
         model = fn() if isinstance(fn, type) or not _is_plain_function(fn) else fn
-        if isinstance(model, torch.nn.Module):
-            model.eval()
-        g = torch.Generator().manual_seed(args.seed)
-        ex = {}
-        for k, v in inputs.items():
-            if v[0] == "int":
-                ex[k] = v[1]
-            elif v[2] in ("float32", "float", "float64", "double", "float16", "half", "bfloat16"):
-                dt = {"float": "float32", "double": "float64", "half": "float16"}.get(v[2], v[2])
-                ex[k] = torch.randn(*v[1], generator=g, dtype=getattr(torch, dt))
-            else:
-                ex[k] = torch.randint(0, 2, v[1], generator=g, dtype=getattr(torch, v[2]))
-        name = args.name or args.callable.split(":", 1)[1]
+    except Exception as e:
+        raise _Input("%s: building the model failed: %s" % (args.callable, _exc_line(e))) from None
+    if isinstance(model, torch.nn.Module):
+        model.eval()
+    elif not callable(model):
+        raise _Input("%s: calling it gave a %s, not a model (an nn.Module or a function)" %
+                     (args.callable, type(model).__name__))
+    g = torch.Generator().manual_seed(args.seed)
+    ex = {}
+    for k, v in inputs.items():
+        if v[0] == "int":
+            ex[k] = v[1]
+        elif v[2] in ("float32", "float64", "float16", "bfloat16"):
+            ex[k] = torch.randn(*v[1], generator=g, dtype=getattr(torch, v[2]))
+        else:
+            ex[k] = torch.randint(0, 2, v[1], generator=g, dtype=getattr(torch, v[2]))
+    name = args.name or args.callable.split(":", 1)[1]
+    try:
         doc = export(model, ex, dynamic=dynamic, name=name)
-        if args.cmd == "export":
+    except ExportError as e:
+        raise _Input("%s: cannot export: %s" % (args.callable, e)) from None
+    except Exception as e:  # the exporter turns the model's failures into ExportError; anything else is said too
+        raise _Input("%s: cannot export: %s" % (args.callable, _exc_line(e))) from None
+    if args.cmd == "export":
+        try:
             with open(args.output, "w", encoding="utf-8") as f:
                 json.dump(doc, f, indent=1)
                 f.write("\n")
-            print("symshape: wrote %s (%d nodes)" % (args.output, len(doc["nodes"])), file=sys.stderr)
-            return 0
-        from .guards import trace
-        gs = trace(doc)
+        except OSError as e:
+            raise _Input("cannot write %s: %s" % (args.output, e.strerror or e)) from None
+        print("symshape: wrote %s (%d nodes)" % (args.output, len(doc["nodes"])), file=sys.stderr)
+        return EX_OK
+    try:
+        gs = trace(doc, duck_sizing=args.duck_sizing, specialize_01=args.specialize_01)
         data = gs.render(args.backend)
-        if args.output:
-            with open(args.output, "wb") as f:
+        violations = gs.violations
+    except NoMemoryError:
+        raise _Internal("out of memory") from None
+    except Error as e:
+        raise _Input("%s: %s" % (args.callable, e)) from None
+    if to_stdout:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        try:
+            with open(out, "wb") as f:
                 f.write(data)
-        else:
-            if args.backend == "bytecode" and sys.stdout.isatty():
-                print("symshape: refusing to write bytecode to a terminal; use -o FILE", file=sys.stderr)
-                return 2
-            sys.stdout.buffer.write(data)
-            sys.stdout.flush()
-        return 0
-    except (Error, ExportError) as e:
-        print("symshape: error: %s" % e, file=sys.stderr)
-        return 1
-    except (ImportError, AttributeError) as e:
-        print("symshape: error: cannot load %s: %s" % (args.callable, e), file=sys.stderr)
-        return 1
+        except OSError as e:
+            raise _Input("cannot write %s: %s" % (out, e.strerror or e)) from None
+    # after rendering everything: a violated dynamic-dim spec is exit 1 (torch.export raises), as `symshape run`
+    if violations:
+        n = len(violations)
+        print("symshape: %d violation%s of the dynamic-dim spec (see the report's \"Dynamic-dim spec\")" %
+              (n, "" if n == 1 else "s"), file=sys.stderr)
+        return EX_VIOLATION
+    return EX_OK
 
 
 def _is_plain_function(fn):

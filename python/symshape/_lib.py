@@ -2,7 +2,9 @@
 
 The library is found, in this order:
   1. the file named by the environment variable SYMSHAPE_LIB;
-  2. libsymshape.so next to the package (inside the package directory, then beside it);
+  2. libsymshape.so (or a versioned libsymshape.so.0.1, libsymshape.so.0.1.0, ...) next to the
+     package (inside the package directory, then beside it), then, when the package is run from
+     a source tree, in its CMake build directory (build/ beside python/);
   3. the installed library: ctypes.util.find_library("symshape"), then the usual lib
      directories (/usr/local/lib, /usr/lib, /usr/lib/<multiarch>).
 
@@ -19,8 +21,7 @@ from ctypes import (POINTER, Structure, Union, c_char, c_char_p, c_int, c_int32,
 __all__ = ["lib", "lib_path", "LibraryNotFound"]
 
 
-class LibraryNotFound(ImportError):
-    """libsymshape.so could not be found or loaded (the message lists where it looked)."""
+from .errors import LibraryNotFound  # noqa: E402  (defined there: usable without the library)
 
 
 # --------------------------------------------------------------------------- structs (mirrors)
@@ -39,6 +40,11 @@ class sy_gset_guard(Structure):  # gset.h
     _fields_ = [("kind", c_int), ("expr", c_void_p), ("text", c_char_p), ("why", c_char_p), ("count", c_uint),
                 ("norigins", c_size_t), ("origins", POINTER(sy_guard_origin)), ("nslots", c_size_t),
                 ("slots", POINTER(c_size_t)), ("display", c_char_p)]
+
+
+class sy_gset_violation(Structure):  # gset.h
+    _fields_ = [("guard", c_size_t), ("kind", c_int), ("dims", c_char_p), ("message", c_char_p), ("fix", c_char_p),
+                ("model_requires", c_int)]
 
 
 class sy_gset_result(Structure):  # gset.h
@@ -101,20 +107,43 @@ PRINT_CANONICAL, PRINT_PYTHON, PRINT_C = 0, 1, 2
 P = c_void_p  # opaque handles and expressions
 
 
+# the library's file names, most specific first: the dev symlink, the soname of this release
+# (libsymshape.so.MAJOR.MINOR before 1.0, docs/packaging.md), the full version
+_NAMES = ["libsymshape.so", "libsymshape.so.0.1", "libsymshape.so.0.1.0", "libsymshape.so.0", "libsymshape.dylib"]
+
+
+def _versioned(d):
+    """libsymshape.so.* in directory d not named in _NAMES, newest version first."""
+    try:
+        found = [n for n in os.listdir(d) if n.startswith("libsymshape.so.") and n not in _NAMES]
+    except OSError:
+        return []
+
+    def key(n):
+        return [int(p) if p.isdigit() else -1 for p in n[len("libsymshape.so."):].split(".")]
+    return [os.path.join(d, n) for n in sorted(found, key=key, reverse=True)]
+
+
 def _candidates():
     env = os.environ.get("SYMSHAPE_LIB")
     if env:
         return [env], True
     here = os.path.dirname(os.path.abspath(__file__))
-    names = ["libsymshape.so", "libsymshape.so.0", "libsymshape.dylib"]
-    c = [os.path.join(d, n) for d in (here, os.path.dirname(here)) for n in names]
+    dirs = [here, os.path.dirname(here)]
+    # run from a source tree (python/symshape): the CMake build directory beside python/
+    root = os.path.dirname(os.path.dirname(here))
+    if os.path.exists(os.path.join(root, "CMakeLists.txt")):
+        dirs.append(os.path.join(root, "build"))
+    c = []
+    for d in dirs:
+        c += [os.path.join(d, n) for n in _NAMES] + _versioned(d)
     found = ctypes.util.find_library("symshape")
     if found:
         c.append(found)
     multiarch = getattr(sys.implementation, "_multiarch", "") or ""
     for d in ("/usr/local/lib", "/usr/local/lib64", "/usr/lib", "/usr/lib64",
               "/usr/local/lib/" + multiarch, "/usr/lib/" + multiarch):
-        c += [os.path.join(d, n) for n in names[:2]]
+        c += [os.path.join(d, n) for n in _NAMES[:4]]
     return c, False
 
 
@@ -127,9 +156,17 @@ def _load():
         try:
             return ctypes.CDLL(path), path
         except OSError as e:
-            errors.append(f"{path}: {e}")
-    where = "SYMSHAPE_LIB=" + cands[0] if explicit else ", ".join(cands)
-    raise LibraryNotFound("symshape: cannot load libsymshape.so (looked at " + where + ")" +
+            errors.append(str(e))  # names the path
+    if explicit:
+        where = "SYMSHAPE_LIB=" + cands[0]
+    else:  # the directories, not every file name tried in each
+        dirs = []
+        for p in cands:
+            d = os.path.dirname(p) or p
+            if d not in dirs:
+                dirs.append(d)
+        where = "libsymshape.so* in " + ", ".join(dirs)
+    raise LibraryNotFound("cannot load libsymshape.so (looked for " + where + ")" +
                           ("; " + "; ".join(errors) if errors else "") +
                           ". Build it (cmake, SY_BUILD_SHARED=ON) and set SYMSHAPE_LIB, or install it.")
 
@@ -219,12 +256,17 @@ _f("sy_gset_at", POINTER(sy_gset_guard), P, c_size_t)
 _f("sy_gset_nsources", c_size_t, P)
 _f("sy_gset_source", c_char_p, P, c_size_t)
 _f("sy_gset_kind_name", c_char_p, c_int)
+_f("sy_gset_nviolations", c_size_t, P)
+_f("sy_gset_violation_at", POINTER(sy_gset_violation), P, c_size_t)
+_f("sy_violation_kind_name", c_char_p, c_int)
 _f("sy_gset_check_si", c_int, P, POINTER(c_int64), c_size_t, POINTER(sy_gset_result))
 _f("sy_gset_values_from_shapes", c_int, P, c_size_t, POINTER(c_char_p), POINTER(c_size_t),
    POINTER(POINTER(c_int64)), POINTER(c_int), POINTER(c_int64))
 _f("sy_gset_values_from_tensors", c_int, P, c_size_t, POINTER(c_char_p), POINTER(c_size_t),
    POINTER(POINTER(c_int64)), POINTER(POINTER(c_int64)), POINTER(c_int), POINTER(c_int64))
 # backend.h / bc.h
+_f("sy_backend_count", c_size_t)
+_f("sy_backend_at", POINTER(c_char_p), c_size_t)  # a const sy_backend *: its first field is the name
 _f("sy_backend_render", c_int, c_char_p, P, POINTER(sy_backend_options), POINTER(c_void_p), POINTER(c_size_t))
 _f("sy_bc_compile", c_int, P, POINTER(P))
 _f("sy_bc_encode", c_int, P, POINTER(c_void_p), POINTER(c_size_t))

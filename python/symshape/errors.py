@@ -2,6 +2,10 @@
 (``status``: its name, e.g. "SY_EDIVZERO"; ``code``: its value) and the library's message."""
 
 
+class LibraryNotFound(ImportError):
+    """libsymshape.so could not be found or loaded (the message lists where it looked)."""
+
+
 class Error(Exception):
     """A failed call into libsymshape."""
 

@@ -15,7 +15,7 @@ from ._lib import lib
 from ._core import Context, Expr
 from .errors import Error, InvalidError
 
-__all__ = ["trace", "GuardSet", "Guard", "Origin"]
+__all__ = ["trace", "GuardSet", "Guard", "Origin", "backends"]
 
 
 class Origin:
@@ -211,6 +211,20 @@ class GuardSet:
         self._live()
         return lib.sy_gset_size(self._gs)
 
+    @property
+    def violations(self):
+        """The violations of the dynamic-dim spec (the dims declared with names or ranges) by the
+        guard set, torch.export's "Constraints violated": a list of dicts {"guard" (its index in
+        .guards), "kind" ("pinned", "narrowed", "equal", "function", "divisibility",
+        "relation"), "dims", "message", "fix", "model_requires"}; empty when the spec holds."""
+        self._live()
+        out = []
+        for i in range(lib.sy_gset_nviolations(self._gs)):
+            v = lib.sy_gset_violation_at(self._gs, i).contents
+            out.append({"guard": v.guard, "kind": _s(lib.sy_violation_kind_name(v.kind)), "dims": _s(v.dims),
+                        "message": _s(v.message), "fix": _s(v.fix), "model_requires": bool(v.model_requires)})
+        return out
+
     # backends ----------------------------------------------------------------
     def _render(self, backend, prefix=None):
         self._live()
@@ -226,7 +240,8 @@ class GuardSet:
             lib.sy_mem_free(self._ctx._h, data)
 
     def render(self, backend, prefix=None):
-        """Output of the named backend ("report", "markdown", "json", "c", "bytecode") as bytes."""
+        """Output of the named backend ("report", "markdown", "json", "c", "bytecode", "smtlib", and
+        "html" in a library built with cmark-gfm) as bytes."""
         return self._render(backend, prefix)
 
     def report(self):
@@ -363,3 +378,14 @@ def trace(graph, dynamic=None, duck_sizing=True, specialize_01=True):
     Library errors raise symshape.Error subclasses (FormatError for a malformed graph,
     UnsupportedError for an op the engine does not know, InvalidError when an op fails)."""
     return GuardSet(graph, dynamic, duck_sizing, specialize_01)
+
+
+def backends():
+    """The names of the registered backends, in registration order (the built-ins: "json", "c",
+    "report", "markdown", "bytecode", "smtlib", and "html" in a library built with cmark-gfm)."""
+    out = []
+    for i in range(lib.sy_backend_count()):
+        p = lib.sy_backend_at(i)
+        if p:
+            out.append(_s(p[0]))
+    return out

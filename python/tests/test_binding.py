@@ -28,6 +28,7 @@ def _mirrors():
     from symshape import _lib
     return [("sy_loc", _lib.sy_loc), ("sy_guard_origin", _lib.sy_guard_origin),
             ("sy_gset_guard", _lib.sy_gset_guard), ("sy_gset_result", _lib.sy_gset_result),
+            ("sy_gset_violation", _lib.sy_gset_violation),
             ("sy_env_options", _lib.sy_env_options), ("sy_backend_options", _lib.sy_backend_options),
             ("sy_graph_input", _lib.sy_graph_input), ("sy_tensor", _lib.sy_tensor), ("sy_value", _lib.sy_value)]
 
@@ -405,3 +406,41 @@ def test_1e5_objects_flat_rss():
     after = _rss_kb()
     assert mid - before < 4096, "RSS grew by %d kB over 1e5 iterations" % (mid - before)
     assert after - mid < 4096, "RSS grew by %d kB over 2000 guard sets" % (after - mid)
+
+
+def test_html_backend_from_python():
+    """The html backend is part of the library when it is built with cmark-gfm (issue 33):
+    GuardSet.render("html") gives the same page as `symshape run -b html`."""
+    import ctypes.util
+    gs = symshape.trace(os.path.join(EXAMPLES, "vit_b_16.json"), dynamic={"x": ["0:batch", "2:h", "3:w"]})
+    try:
+        page = gs.render("html")
+    except symshape.InvalidError as e:
+        if "unknown backend" in str(e) and not ctypes.util.find_library("cmark-gfm"):
+            pytest.skip("library built without cmark-gfm (no html backend)")
+        raise
+    except symshape.UnsupportedError as e:
+        if shutil.which("dot") is None:
+            pytest.skip("Graphviz's dot is not on PATH: %s" % e)
+        raise
+    text = page.decode("utf-8")
+    assert text.startswith("<!DOCTYPE html>")
+    assert "<svg" in text and 'id="guard-' in text
+    assert "x.size()[2] == 224" in text  # the guard that pins h, with its fix
+    assert "Constraints violated: 2." in text
+
+
+def test_library_found_by_its_versioned_name(tmp_path):
+    """A package directory holding only libsymshape.so.0.1 (the soname the build makes), as a wheel
+    or a copy of the build's files has it: found without SYMSHAPE_LIB (issue 33)."""
+    from symshape import _lib
+    pkg = tmp_path / "symshape"
+    shutil.copytree(os.path.join(ROOT, "python", "symshape"), str(pkg),
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so*"))
+    shutil.copy(os.path.realpath(_lib.lib_path), str(pkg / "libsymshape.so.0.1"))
+    env = {k: v for k, v in os.environ.items() if k != "SYMSHAPE_LIB"}
+    env["PYTHONPATH"] = str(tmp_path)
+    r = subprocess.run([sys.executable, "-c", "import symshape; print(symshape.lib_path)"], env=env,
+                       capture_output=True, text=True, cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == str(pkg / "libsymshape.so.0.1")

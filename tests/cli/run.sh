@@ -107,6 +107,9 @@ check "pool huge dilation exact" 3 "x.size()[2] - 212676479325586539618492269460
 printf '{"format": "symshape.graph", "version": 1, "nodes": [{"name": "x", "op": "input", "dtype": "float32", "shape": [4, 4], "dynamic": [0, 1]}, {"name": "f", "op": "flatten", "args": [{"ref": "x"}]}, {"name": "g", "op": "view", "args": [{"ref": "f"}, -1, 2]}], "outputs": [{"ref": "g"}]}' > "$tmpd/flat.json"
 # the flatten's dim 2**64 is refused where it is made (sy_env_require_int64, issue 38), before the view's 2**63
 check "probe output past int64" 0 "node 'f' (flatten): dim 0 = 18446744073709551616 does not fit int64" "$S" probe "$tmpd/flat.json" --sizes x=4294967296,4294967296
+# an op's message that names the op is not prefixed with it again (issue 33: "cat: cat:")
+printf '{"format": "symshape.graph", "version": 1, "nodes": [{"name": "x", "op": "input", "dtype": "float32", "shape": [2, 3], "dynamic": [0, 1]}, {"name": "y", "op": "input", "dtype": "float32", "shape": [2, 3], "dynamic": [0, 1]}, {"name": "c", "op": "cat", "args": [[{"ref": "x"}, {"ref": "y"}], 0]}], "outputs": [{"ref": "c"}]}' > "$tmpd/cat.json"
+check "probe op message not doubled" 0 "node 'c' (cat): cat: sizes of dim 1 must match (expected 3 but got 4 for tensor 1)" "$S" probe "$tmpd/cat.json" --sizes x=2,3 --sizes y=2,4
 check "probe size past int64" 2 "non-negative integers" "$S" probe "$E/resnet18.json" --sizes x=4,3,9223372036854775808,9223372036854775809
 printf '{"points": [{"sizes": {"x": [8, 3, 224, 224]}}, null]}' > "$tmpd/pts.json"
 check "probe malformed point" 3 "point 1: expected an object" "$S" probe "$E/resnet18.json" --points "$tmpd/pts.json"
