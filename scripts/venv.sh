@@ -15,6 +15,11 @@ base="${SY_VENV_PYTHON:-/usr/bin/python3}"
 key="$( (cat "$req"; "$base" -c 'import sys; print(sys.version)'; uname -m) | sha256sum | cut -c1-16)"
 venv="${SY_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/symshape/venv-$key}"
 stamp="$venv/.symshape-complete"
+mkdir -p "$(dirname "$venv")"
+# one creator at a time: a second run waits for the first (flock), then finds the stamp; without
+# the lock it took the first run's half-made venv for an interrupted one and deleted it
+exec 9>"$venv.lock"
+flock 9
 if [ ! -f "$stamp" ] || ! cmp -s "$req" "$stamp"; then
   # a venv without the stamp is half-made (an interrupted install): start again
   rm -rf "$venv"
