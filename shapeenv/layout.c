@@ -274,8 +274,10 @@ static const struct { const char *name; int cls; } layout_table[] = {
     {"conv_transpose3d", LAYOUT_MEMFMT}, {"batch_norm", LAYOUT_MEMFMT}, {"max_pool1d", LAYOUT_MEMFMT},
     {"max_pool2d", LAYOUT_MEMFMT}, {"max_pool3d", LAYOUT_MEMFMT}, {"avg_pool1d", LAYOUT_MEMFMT},
     {"avg_pool2d", LAYOUT_MEMFMT}, {"avg_pool3d", LAYOUT_MEMFMT}, {"adaptive_avg_pool1d", LAYOUT_MEMFMT},
-    {"adaptive_avg_pool2d", LAYOUT_MEMFMT}, {"adaptive_avg_pool3d", LAYOUT_MEMFMT},
-    {"adaptive_max_pool2d", LAYOUT_MEMFMT}, {"interpolate", LAYOUT_MEMFMT}, {"upsample", LAYOUT_MEMFMT},
+    /* the 3-D adaptive pools return a contiguous tensor for a channels_last_3d input (1.13 and 2.14,
+     * checked on the CPU), the 1-D and 2-D ones keep the input's format */
+    {"adaptive_avg_pool2d", LAYOUT_MEMFMT}, {"adaptive_avg_pool3d", LAYOUT_FRESH}, {"adaptive_max_pool1d", LAYOUT_MEMFMT},
+    {"adaptive_max_pool2d", LAYOUT_MEMFMT}, {"adaptive_max_pool3d", LAYOUT_FRESH}, {"interpolate", LAYOUT_MEMFMT}, {"upsample", LAYOUT_MEMFMT},
     {"pad", LAYOUT_MEMFMT}, {"group_norm", LAYOUT_MEMFMT},
     /* views whose strides are not computed (yet): their result's layout is unknown */
     {"unfold", LAYOUT_VIEW}, {"diagonal", LAYOUT_VIEW}, {"as_strided", LAYOUT_VIEW}, {"movedim", LAYOUT_VIEW},

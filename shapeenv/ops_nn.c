@@ -824,7 +824,7 @@ const opentry sy_ops_nn[] = {
     {"conv_transpose3d", conv}, {"max_pool1d", pool}, {"max_pool2d", pool}, {"max_pool3d", pool},
     {"avg_pool1d", pool}, {"avg_pool2d", pool}, {"avg_pool3d", pool}, {"adaptive_avg_pool1d", adaptive_pool},
     {"adaptive_avg_pool2d", adaptive_pool}, {"adaptive_avg_pool3d", adaptive_pool},
-    {"adaptive_max_pool2d", adaptive_pool}, {"linear", linear}, {"matmul", matmul}, {"mm", matmul},
+    {"adaptive_max_pool1d", adaptive_pool}, {"adaptive_max_pool2d", adaptive_pool}, {"adaptive_max_pool3d", adaptive_pool}, {"linear", linear}, {"matmul", matmul}, {"mm", matmul},
     {"bmm", matmul}, {"embedding", embedding}, {"batch_norm", batch_norm}, {"layer_norm", layer_norm},
     {"rms_norm", layer_norm}, /* 2.4+: layer_norm.cpp rms_norm, _check_rms_norm_inputs = the layer_norm checks */
     {"group_norm", group_norm}, {"interpolate", interpolate}, {"upsample", interpolate},

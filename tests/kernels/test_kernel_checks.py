@@ -117,7 +117,8 @@ for op in ["max_pool3d", "avg_pool3d"]:
     case(f"{op}_unbatched_k2", [2, 4, 4, 4], [0, 1, 2, 3], {"op": op, "args": [{"ref": "x"}, 2]},
          lambda x, P, fn=fn: fn(x, 2), [[0, 2], [0, 1, 2, 3], [0, 1, 3], [2]])
 # ---- adaptive pooling (AdaptiveAveragePooling.cpp, AdaptiveMaxPooling2d.cpp, AdaptiveAveragePooling3d.cpp)
-for op, nsp in [("adaptive_avg_pool1d", 1), ("adaptive_avg_pool2d", 2), ("adaptive_avg_pool3d", 3), ("adaptive_max_pool2d", 2)]:
+for op, nsp in [("adaptive_avg_pool1d", 1), ("adaptive_avg_pool2d", 2), ("adaptive_avg_pool3d", 3), ("adaptive_max_pool1d", 1),
+                ("adaptive_max_pool2d", 2), ("adaptive_max_pool3d", 3)]:
     fn = getattr(F, op)
     for osz in [2, 0]:
         o = [osz] * nsp if nsp > 1 else osz

@@ -86,6 +86,11 @@ LAYOUT_CASES = [
      [("s", "stride", [R("x"), 0]), ("v", "new_zeros", [R("x"), R("s")])], True),
     ("contiguous_stride_read", [2, 3, 4], [0, 1, 2], None,
      [("s", "stride", [R("x")]), ("g", "getitem", [R("s"), 0]), ("v", "new_zeros", [R("x"), R("g")])], True),
+    # the 3-D adaptive pools return a contiguous tensor for a channels_last_3d input (a view works)
+    ("cl3d_adaptive_avg_pool3d_view", [2, 3, 4, 5, 6], [0], "channels_last_3d",
+     [("p", "adaptive_avg_pool3d", [R("x"), 2]), ("v", "view", [R("p"), -1])], True),
+    ("cl3d_adaptive_max_pool3d_view", [2, 3, 4, 5, 6], [0], "channels_last_3d",
+     [("p", "adaptive_max_pool3d", [R("x"), 2]), ("v", "view", [R("p"), -1])], True),
     ("explicit_transposed_view_fails", [4, 6], [], [1, 4], [("v", "view", [R("x"), -1])], False),
     ("explicit_transposed_t_view", [4, 6], [], [1, 4], [("t", "t", [R("x")]), ("v", "view", [R("t"), -1])], True),
 ]
@@ -107,6 +112,8 @@ def torch_value(v, env):
 def make_input(shape, layout=None):
     if layout == "channels_last":
         return torch.randn(*shape).to(memory_format=torch.channels_last)
+    if layout == "channels_last_3d":
+        return torch.randn(*shape).to(memory_format=torch.channels_last_3d)
     if isinstance(layout, list):
         return torch.empty_strided(shape, layout).normal_()
     return torch.randn(*shape)
@@ -137,6 +144,8 @@ def run_torch(shape, nodes, layout=None):
                 env[name] = torch.where(*a)
             elif op == "cat":
                 env[name] = torch.cat(*a)
+            elif op.startswith("adaptive_"):
+                env[name] = getattr(torch.nn.functional, op)(*a)
             else:
                 env[name] = getattr(torch.Tensor, op)(*a)
         return True, [list(env[nodes[-1][0]].shape)], None
