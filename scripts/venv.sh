@@ -10,8 +10,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 req="python/requirements-test.txt"
-base="${SY_VENV_PYTHON:-/usr/bin/python3}"
-[ -x "$base" ] || base="$(command -v python3)"
+if [ -n "${SY_VENV_PYTHON:-}" ]; then
+  base="$SY_VENV_PYTHON"
+  [ -x "$base" ] || { echo "symshape: SY_VENV_PYTHON=$base is not an executable interpreter" >&2; exit 1; }
+else
+  base=/usr/bin/python3
+  [ -x "$base" ] || base="$(command -v python3 || true)"
+  [ -n "$base" ] || { echo "symshape: no python3 to make the test venv with" >&2; exit 1; }
+fi
 key="$( (cat "$req"; "$base" -c 'import sys; print(sys.version)'; uname -m) | sha256sum | cut -c1-16)"
 venv="${SY_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/symshape/venv-$key}"
 stamp="$venv/.symshape-complete"
@@ -21,7 +27,12 @@ mkdir -p "$(dirname "$venv")"
 exec 9>"$venv.lock"
 flock 9
 if [ ! -f "$stamp" ] || ! cmp -s "$req" "$stamp"; then
-  # a venv without the stamp is half-made (an interrupted install): start again
+  # a venv without the stamp is half-made (an interrupted install): start again; a folder that is
+  # not a venv (no pyvenv.cfg) is not ours to delete
+  if [ -e "$venv" ] && [ ! -f "$venv/pyvenv.cfg" ]; then
+    echo "symshape: $venv exists and is not a venv; not touching it (set SY_VENV to another path)" >&2
+    exit 1
+  fi
   rm -rf "$venv"
   mkdir -p "$(dirname "$venv")"
   echo "symshape: creating the PyTorch 2.x test venv $venv (pip install -r $req; ~2 min from local files, several GB)" >&2

@@ -618,7 +618,15 @@ static sy_status read_torch_version(sy_ctx *ctx, const char *file, const json_t 
         char *e;
         major = strtol(s, &e, 10);
         if (*e == '.' && e[1] >= '0' && e[1] <= '9') minor = strtol(e + 1, &e, 10);
-        if (*e && *e != '.' && *e != '+' && *e != 'a' && *e != 'b' && *e != 'r' && *e != 'd') minor = -1;
+        /* after MAJOR.MINOR: nothing, ".PATCH...", "+LOCAL", or a pre-release aN / bN / rcN (PEP 440) */
+        int pre = (*e == 'a' || *e == 'b') ? 1 : (e[0] == 'r' && e[1] == 'c') ? 2 : 0;
+        if (pre) {
+            if (e[pre] < '0' || e[pre] > '9') minor = -1;
+        } else if (*e && *e != '.' && *e != '+') {
+            minor = -1;
+        }
+        for (const char *q = e; *q && minor >= 0; q++)
+            if (*q <= ' ' || *q > '~') minor = -1; /* no spaces or control characters */
     }
     if (major < 1 || major > 99 || minor < 0 || minor > 99)
         return gerr(ctx, file, SY_EFORMAT, "\"torch_version\" must be a PyTorch version string such as \"2.14.1\" (torch.__version__)");

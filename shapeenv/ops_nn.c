@@ -542,6 +542,22 @@ static sy_status layer_norm(opcall *c)
                              sy_env_show(c->env, ns[i]), sy_env_show(c->env, ns[i]), sy_env_show(c->env, x->sizes[x->ndim - nn + i]),
                              x->ndim - nn + i)))
             return st;
+    /* weight (and layer_norm's bias) of normalized_shape (layer_norm.cpp _check_layer_norm_inputs,
+     * _check_rms_norm_inputs: "Expected weight to be of same shape as normalized_shape") */
+    int rms = !strcmp(c->op, "rms_norm");
+    for (int k = 0; k < (rms ? 1 : 2); k++) {
+        const sy_tensor *w;
+        if ((st = op_opt_tensor(c, 2 + (size_t)k, k ? "bias" : "weight", &w))) return st;
+        if (!w) continue;
+        if (w->ndim != nn)
+            return op_err(c, SY_EINVAL, "Expected %s to be of same shape as normalized_shape, but got %s of %zu dims and normalized_shape of %zu",
+                          k ? "bias" : "weight", k ? "bias" : "weight", w->ndim, nn);
+        for (size_t i = 0; i < nn; i++)
+            if ((st = op_require(c, sy_expr_eq(c->env->ctx, w->sizes[i], ns[i]),
+                                 "Expected %s to be of same shape as normalized_shape, but got %s of size %s at dim %zu and normalized_shape [...%s]",
+                                 k ? "bias" : "weight", k ? "bias" : "weight", sy_env_show(c->env, w->sizes[i]), i, sy_env_show(c->env, ns[i]))))
+                return st;
+    }
     return op_set_tensor(c, x->dtype, x->ndim, x->sizes);
 }
 

@@ -183,7 +183,9 @@ static sy_status norm(opcall *c)
     for (size_t i = 0; i < x->ndim; i++) ndims += sel[i];
     int matrix = 0;
     double p = 2;
-    if (pv && pv->kind == SY_V_STR) {
+    if (pv && pv->kind == SY_V_STR && (!strcmp(pv->u.s, "inf") || !strcmp(pv->u.s, "-inf"))) {
+        p = pv->u.s[0] == '-' ? -INFINITY : INFINITY; /* the graph format writes float('inf') as "inf" */
+    } else if (pv && pv->kind == SY_V_STR) {
         if (!strcmp(pv->u.s, "fro") && (all || ndims <= 2)) matrix = 0;
         else if (!strcmp(pv->u.s, "fro") || !strcmp(pv->u.s, "nuc")) matrix = 1;
         else return op_err(c, SY_EINVAL, "linalg.matrix_norm: Order %s not supported.", pv->u.s);

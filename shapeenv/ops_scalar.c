@@ -689,5 +689,5 @@ const opentry sy_ops_scalar[] = {
     {"is_", binary}, {"is_not", binary}, {"neg", unary_num}, {"pos", unary_num}, {"not_", unary_num},
     {"sym_int", unary_num}, {"size", size}, {"stride", stride}, {"is_contiguous", is_contiguous}, {"dim", dim}, {"numel", numel}, {"getattr", getattr},
     {"is_floating_point", dtype_pred}, {"is_complex", dtype_pred}, {"is_signed", dtype_pred},
-    {"getitem", getitem}, {"setitem", setitem}, {"_assert", assert_}, {"guard_bool", guard_bool}, {"guard_int", guard_int},
+    {"getitem", getitem}, {"setitem", setitem}, {"__setitem__", setitem}, /* Tensor.__setitem__ on a real tensor with a traced value */ {"_assert", assert_}, {"guard_bool", guard_bool}, {"guard_int", guard_int},
     {"len", len_}, {NULL, NULL}};

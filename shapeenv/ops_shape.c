@@ -745,6 +745,15 @@ static sy_status pad(opcall *c)
                                  sy_env_show(c->env, l), sy_env_show(c->env, r), d, sy_env_show(c->env, L))))
                 return st;
         } else if (m == CIRCULAR) {
+            /* the wrapped part is copied from the input narrowed by the negative pad on the other side:
+             * a positive pad past that overlaps the output it writes (copy_'s "unsupported operation:
+             * some elements of the input tensor and the written-to tensor refer to a single memory
+             * location"; PadNd.cpp _pad_circular_symint, both versions) */
+            const sy_expr *ln = sy_expr_add(ctx, L, sy_expr_min(ctx, r, zero)), *rn = sy_expr_add(ctx, L, sy_expr_min(ctx, l, zero));
+            if ((st = op_require(c, sy_expr_and(ctx, sy_expr_le(ctx, l, ln), sy_expr_le(ctx, r, rn)),
+                                 "Padding value causes wrapping around more than once, or overlaps itself (padding (%s, %s) at dimension %zu of size %s)",
+                                 sy_env_show(c->env, l), sy_env_show(c->env, r), d, sy_env_show(c->env, L))))
+                return st;
             if ((st = op_require(c, sy_expr_and(ctx, sy_expr_le(ctx, l, L), sy_expr_le(ctx, r, L)),
                                  "Padding value causes wrapping around more than once (padding (%s, %s) at dimension %zu of size %s)",
                                  sy_env_show(c->env, l), sy_env_show(c->env, r), d, sy_env_show(c->env, L))))

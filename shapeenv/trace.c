@@ -659,7 +659,7 @@ sy_status sy_env_trace(sy_env *env, const sy_graph *g, size_t nov, const sy_trac
     for (size_t k = 0; k < nov; k++)
         if (!ov[k].input || sy_graph_find(g, ov[k].input) < 0 || strcmp(g->nodes[sy_graph_find(g, ov[k].input)].op, "input"))
             return sy_env_fail(env, SY_EINVAL, "no input named '%s'", ov[k].input ? ov[k].input : "(null)");
-    if (g->torch_version) env->torch_version = g->torch_version;
+    env->torch_version = g->torch_version; /* a graph without "torch_version" is the newest (0), whatever came before */
     sy_trace *t = sy_alloc(env->ctx, sizeof *t);
     if (!t) return sy_env_fail(env, SY_ENOMEM, "out of memory");
     memset(t, 0, sizeof *t);

@@ -7,13 +7,20 @@
 #        scripts/test.sh configures that, so that CI never passes with the 2.x tests skipped;
 #        ARGS go to PYTHON)
 set -u
+if [ $# -lt 3 ] || ! [[ "${1%!}" =~ ^[0-9]+$ ]]; then
+  echo "usage: torch_run.sh MAJOR[!] PYTHON ARGS..." >&2; exit 2
+fi
 want="${1%!}"; required=0; [ "$1" != "$want" ] && required=1
 py="$2"; shift 2
-skip() { if [ "$required" = 1 ]; then echo "FAIL: $1 (required: SY_TORCH2_REQUIRED)"; exit 1; fi; echo "skipped: $1"; exit 77; }
-if [ "${SY_SKIP_TORCH_TESTS:-}" = "1" ]; then echo "skipped: SY_SKIP_TORCH_TESTS=1"; exit 77; fi
-[ -x "$py" ] || skip "no interpreter $py (torch $want.x absent)"
-ver="$("$py" -c 'import torch; print(torch.__version__)' 2>/dev/null)"
-[ -n "$ver" ] || skip "$py has no torch (torch $want.x absent on this machine)"
+skip() { if [ "$required" = 1 ]; then echo "FAIL: $1 (torch $want.x is required here)"; exit 1; fi; echo "skipped: $1"; exit 77; }
+if [ "${SY_SKIP_TORCH_TESTS:-}" = "1" ]; then skip "SY_SKIP_TORCH_TESTS=1"; fi
+command -v "$py" >/dev/null 2>&1 || skip "no interpreter $py (torch $want.x absent)"
+err="$(mktemp)"; trap 'rm -f "$err"' EXIT
+ver="$("$py" -c 'import torch; print(torch.__version__)' 2>"$err")"
+if [ -z "$ver" ]; then
+  if grep -q "No module named 'torch'" "$err"; then skip "$py has no torch (torch $want.x absent on this machine)"; fi
+  skip "$py cannot import torch: $(tail -1 "$err")"
+fi
 case "$ver" in
   "$want".*) ;;
   *) skip "$py has torch $ver, this run is for torch $want.x" ;;

@@ -1737,10 +1737,29 @@ static sy_status op_pad(ox_call *c)
     if (has(c, 3)) TRY(const_ints(c, 3, "Pad axes", &na, &axes));
     size_t m = axes ? na : x->ndim;
     if (n != 2 * m) return ox_err(c, SY_EINVAL, "pads has %zu entries, expected %zu", n, 2 * m);
+    char mode[16];
+    TRY(ox_attr_string(c, "mode", "constant", mode, sizeof mode));
+    int refl = !strcmp(mode, "reflect");
+    if (strcmp(mode, "constant") && !refl && strcmp(mode, "edge") && strcmp(mode, "wrap"))
+        return ox_err(c, SY_EINVAL, "Pad: unknown mode '%s'", mode);
     for (size_t i = 0; i < x->ndim; i++) d[i] = x->sizes[i];
     for (size_t i = 0; i < m; i++) {
         size_t a = i;
         if (axes) TRY(norm_axis(c, axes[i], x->ndim, &a));
+        if (strcmp(mode, "constant")) {
+            /* reflect / edge / wrap copy from the input cropped by the negative pads: it must not be
+             * empty (onnxruntime: "zero effective input extent"; wrap of an empty input fails too),
+             * and a reflected pad must stay inside it (onnxruntime pad.cc: "pre-pad (3) exceeds maximum
+             * allowed (2)", max = extent - 1; the cropped extent here, never more than the dim) */
+            const sy_expr *z = K(c, 0);
+            const sy_expr *e = sy_expr_add(c->ctx, sy_expr_add(c->ctx, d[a], sy_expr_min(c->ctx, p[i], z)), sy_expr_min(c->ctx, p[i + m], z));
+            CHK(e);
+            TRY(require(c, sy_expr_ge(c->ctx, e, K(c, 1)), "Pad (%s): axis %zu has no input left to pad from", mode, a));
+            if (refl)
+                TRY(require(c, sy_expr_and(c->ctx, sy_expr_le(c->ctx, p[i], sy_expr_add_si(c->ctx, e, -1)),
+                                           sy_expr_le(c->ctx, p[i + m], sy_expr_add_si(c->ctx, e, -1))),
+                            "Pad (reflect): a pad of axis %zu exceeds its size - 1", a));
+        }
         d[a] = sy_expr_add_pad(c->ctx, d[a], sy_expr_add(c->ctx, p[i], p[i + m])); /* F.pad up to a multiple: m*CeilDiv(d, m) */
         CHK(d[a]);
         TRY(require(c, sy_expr_ge(c->ctx, d[a], K(c, 0)), "Pad: the padded dim must be >= 0"));
@@ -1869,7 +1888,26 @@ static sy_status op_layernorm(ox_call *c)
 }
 
 /* GroupNormalization-18 */
-static sy_status op_groupnorm(ox_call *c) { return same_as(c, 0, 0); }
+/* GroupNormalization-18/21: X [N, C, ...]; num_groups >= 1 dividing C (onnxruntime reshapes X to
+ * [N, num_groups, -1]); scale and bias of num_groups entries (18) or C (21) */
+static sy_status op_groupnorm(ox_call *c)
+{
+    const sy_tensor *x = T(c, 0);
+    if (x->ndim < 2) return ox_err(c, SY_EINVAL, "GroupNormalization: X must have rank >= 2");
+    int64_t g;
+    TRY(ox_attr_int(c, "num_groups", 0, &g));
+    if (g < 1) return ox_err(c, SY_EINVAL, "GroupNormalization: num_groups must be >= 1, got %lld", (long long)g);
+    TRY(require(c, sy_expr_eq(c->ctx, sy_expr_mod(c->ctx, x->sizes[1], K(c, g)), K(c, 0)),
+                "GroupNormalization: the channels must be divisible by num_groups %lld", (long long)g));
+    const sy_expr *want = c->opset >= 21 ? x->sizes[1] : K(c, g);
+    for (size_t k = 1; k <= 2; k++) {
+        const sy_tensor *t = T(c, k);
+        if (t->ndim != 1) return ox_err(c, SY_EINVAL, "GroupNormalization: %s must be 1-D", k == 1 ? "scale" : "bias");
+        TRY(require(c, sy_expr_eq(c->ctx, t->sizes[0], want), "GroupNormalization: %s must have %s entries (opset %d)",
+                    k == 1 ? "scale" : "bias", c->opset >= 21 ? "C" : "num_groups", (int)c->opset));
+    }
+    return same_as(c, 0, 0);
+}
 
 /* ------------------------------------------------------------------ linear algebra */
 
@@ -2045,6 +2083,12 @@ static sy_status window_out(ox_call *c, const winp *w, size_t i, const sy_expr *
     int64_t ext = w->dil[i] * (w->k[i] - 1) + 1;
     const sy_expr *o;
     if (!strncmp(w->autopad, "SAME", 4)) {
+        /* a pool with SAME_* and a dilation: the spec (and onnx's shape inference) give ceil(d / s),
+         * onnxruntime 1.32 one less at some sizes (k 3, dilation 2, stride 2: L = 8 gives 4 and 3):
+         * the runtime is the ground truth and differs from the spec, so neither is promised */
+        if (w->dil[i] > 1 && strcmp(c->node->op_type, "Conv") && strcmp(c->node->op_type, "ConvTranspose"))
+            return ox_err(c, SY_EUNSUPPORTED, "%s with auto_pad %s and dilations > 1: onnxruntime's output size differs from "
+                          "the ONNX spec's ceil(d / stride); give explicit pads", c->node->op_type, w->autopad);
         o = sy_expr_ceildiv(x, d, K(c, w->s[i]));
         CHK(o);
         TRY(require(c, sy_expr_ge(x, d, K(c, 1)), "%s: spatial dim must be >= 1", c->node->op_type));

@@ -193,7 +193,7 @@ SY_API void sy_env_set_loc(sy_env *env, const sy_loc *loc);
  *  raised in 1.13 now runs, or the reverse), an env set to a version below 200
  *  follows 1.13; docs/ops.md "PyTorch 1.13 and 2.x" lists every such op with the
  *  kernel of each version. sy_env_trace sets it from the graph
- *  (sy_graph_torch_version) when the graph names a version. Versions above 0 and
+ *  (sy_graph_torch_version; 0, the newest, for a graph that names none). Versions above 0 and
  *  below 113 are treated as 1.13. No allocation, cannot fail. */
 SY_API void sy_env_set_torch_version(sy_env *env, int version);
 /** The version set by sy_env_set_torch_version (0: the newest). */

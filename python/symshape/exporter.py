@@ -237,6 +237,16 @@ def _op_name(node):
     return name
 
 
+def _same_storage(a, b):
+    try:
+        return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+    except (AttributeError, RuntimeError):  # torch 1.13: storage()
+        try:
+            return a.storage().data_ptr() == b.storage().data_ptr()
+        except Exception:  # noqa: BLE001 - no storage to compare: assume shared (refuse)
+            return True
+
+
 # ----------------------------------------------------------------------------- proxies
 class _SyProxy(Proxy):
     """A Proxy whose concrete value is known (tracer._val(node)): Python reads of it are
@@ -268,7 +278,15 @@ class _SyProxy(Proxy):
 
     def __setitem__(self, key, value):
         """``x[idx] = v`` on a traced tensor: recorded as operator.setitem (graph op ``setitem``:
-        the region's bounds and the value's broadcast are checked; x keeps its sizes)."""
+        the region's bounds and the value's broadcast are checked; x keeps its sizes). A value that
+        shares x's memory (``y[1:] = y[:-1]``) is refused: torch raises where the two regions
+        overlap, which depends on the sizes, and the graph cannot say which memory a value uses."""
+        if isinstance(value, Proxy) and isinstance(value.tracer, _Tracer):
+            xv, vv = self.tracer._val(self.node), self.tracer._val(value.node)
+            if isinstance(xv, torch.Tensor) and isinstance(vv, torch.Tensor) and _same_storage(xv, vv):
+                raise self.tracer.error("x[idx] = v where v is a view of x: torch refuses the copy at sizes where the "
+                                        "two regions overlap, which the graph cannot check; write x[idx] = v.clone()",
+                                        self.node)
         self.tracer.create_proxy("call_function", operator.setitem, (self, key, value), {})
 
 
@@ -768,6 +786,19 @@ def _patch_type_checks(tracer):
         torch.__dict__["_nested_tensor_from_mask_left_aligned"] = _left_aligned
 
 
+def _mutates(nd):
+    """An op that writes into its first argument: x[idx] = v, a method or function whose name ends
+    in one underscore (add_, copy_, relu_), or an F function called with inplace=True."""
+    if nd.op not in ("call_function", "call_method"):
+        return False
+    if nd.target in (operator.setitem,) or nd.target == "__setitem__":
+        return True
+    name = nd.target if isinstance(nd.target, str) else getattr(nd.target, "__name__", "")
+    if isinstance(name, str) and name.endswith("_") and not name.endswith("__"):
+        return True
+    return nd.kwargs.get("inplace") is True
+
+
 def _is_record_op(nd):
     """guard_bool / guard_int / _assert / len: records of the capture, never folded."""
     return nd.op == "call_function" and nd.target in (guard_bool, guard_int, _assert, _len)
@@ -861,9 +892,28 @@ def _to_document(graph, tracer, values, dyn, name):
     # indexed by a buffer) does not, so it is written as a "param" of its example shape (static, as
     # every param is) instead of as the call, which may use ops the engine lacks (advanced indexing).
     # Only contiguous results: a param has contiguous strides in the engine.
-    on_input = {}
-    for nd in nodes:
-        on_input[nd] = nd.op == "placeholder" or any(on_input.get(a, True) for a in nd.all_input_nodes)
+    # An in-place op or x[idx] = v whose arguments depend on an input changes its first argument's
+    # memory: the tensor it started from (followed back through first arguments to a parameter or a
+    # constant) and everything computed from that tensor depend on the input too (a buffer filled
+    # with input data, b = self.buf.clone(); b[:n] = x, is not a constant). Repeated to a fixed point.
+    forced = set()
+    while True:
+        on_input = {}
+        for nd in nodes:
+            on_input[nd] = (nd.op == "placeholder" or nd in forced or
+                            any(on_input.get(a, True) for a in nd.all_input_nodes))
+        grown = False
+        for nd in nodes:
+            if on_input[nd] and _mutates(nd) and nd.args and isinstance(nd.args[0], Node):
+                r = nd.args[0]
+                while r.op.startswith("call") and r.args and isinstance(r.args[0], Node):
+                    r = r.args[0]
+                for m in (nd.args[0], r):
+                    if m not in forced:
+                        forced.add(m)
+                        grown = True
+        if not grown:
+            break
     for nd in nodes:
         loc = nd.meta.get("sy_loc")
         if nd.op == "output":

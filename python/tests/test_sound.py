@@ -139,3 +139,37 @@ def test_channels_last_input_strides():
         # the same sizes contiguous: the trace's layout does not hold, a stride guard rejects
         ok, failed = gs.check({"x": [n, 3, h, w]})
         assert not ok and "stride" in failed
+
+
+def test_circular_pad_mixed_signs_never_accepts_what_torch_refuses():
+    """F.pad(mode='circular') with pads of mixed signs: torch's _pad_circular copies the wrapped part
+    from its own output, and refuses where the two regions overlap in memory (found by the
+    adversarial pass of issue 31: pads (-1, 2) at width 2). symshape requires each positive pad to
+    fit the input narrowed by the other side's negative pad: never accepting what torch refuses,
+    and stricter than torch at some widths (counted). Every width 1..6, every pad pair in -5..5."""
+    import torch.nn.functional as F
+    stricter = checked = 0
+    for L in range(1, 7):
+        for l in range(-5, 6):
+            for r in range(-5, 6):
+                if (l < 0) == (r < 0) or l == 0 or r == 0:
+                    continue
+                try:
+                    F.pad(torch.randn(1, 1, L), (l, r), mode="circular")
+                    ran = True
+                except RuntimeError:
+                    ran = False
+                doc = {"format": "symshape.graph", "version": 1, "torch_version": torch.__version__, "nodes": [
+                    {"name": "x", "op": "input", "dtype": "float32", "shape": [1, 1, L], "dynamic": []},
+                    {"name": "o", "op": "pad", "args": [{"ref": "x"}, [l, r]], "kwargs": {"mode": "circular"}}],
+                    "outputs": [{"ref": "o"}]}
+                try:
+                    symshape.trace(doc)
+                    ours = True
+                except symshape.Error:
+                    ours = False
+                checked += 1
+                assert ran or not ours, "symshape accepts circular pads (%d, %d) at width %d, torch refuses" % (l, r, L)
+                stricter += ran and not ours
+    print("circular mixed-sign pads: %d checked, %d where symshape is stricter than torch" % (checked, stricter))
+    assert checked == 300

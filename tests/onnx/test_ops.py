@@ -724,6 +724,24 @@ bad("other_domain", model([N("Relu", ["x"], ["y"], name="r", domain="com.example
 bad("loop", model([N("Loop", ["m", ""], ["y"], name="loop1", body=thn)], X4, [i64("m", 3)]), "node 'loop1' (Loop): Loop is not supported")
 bad("scan", model([N("Scan", ["x"], ["y"], name="scan1", body=thn, num_scan_inputs=1)], X4, opset=16), "node 'scan1' (Scan): Scan is not supported")
 bad("opset_10", model([N("Relu", ["x"], ["y"])], X4, opset=10), "opset 10 of the default domain is not supported")
+# found by the adversarial pass of issue 31 (each checked against onnxruntime there)
+bad("pad_reflect_past_dim", model([N("Pad", ["x", "p"], ["y"], mode="reflect")], [("x", [2, 3])], [i64("p", [0, 3, 0, 0])], opset=13),
+    "Pad (reflect): a pad of axis 1 exceeds its size - 1")
+bad("pad_edge_no_input_left", model([N("Pad", ["x", "p"], ["y"], mode="edge")], [("x", [2, 3])], [i64("p", [0, 2, 0, -3])], opset=13),
+    "Pad (edge): axis 1 has no input left to pad from")
+bad("pad_wrap_no_input_left", model([N("Pad", ["x", "p"], ["y"], mode="wrap")], [("x", [2, 3])], [i64("p", [0, 2, 0, -3])], opset=19),
+    "Pad (wrap): axis 1 has no input left to pad from")
+case("pad_reflect_ok", model([N("Pad", ["x", "p"], ["y"], mode="reflect")], [("x", [2, 4])], [i64("p", [0, 3, 0, 0])], opset=13), [2, 7])
+bad("groupnorm_indivisible", model([N("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=2)], [("x", [1, 3, 3])],
+                                   [f32("s", [1.0, 1.0]), f32("b", [0.0, 0.0])], opset=18),
+    "the channels must be divisible by num_groups 2")
+bad("groupnorm21_scale_of_groups", model([N("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=2)], [("x", [1, 4, 3])],
+                                         [f32("s", [1.0, 1.0]), f32("b", [0.0, 0.0])], opset=21),
+    "scale must have C entries (opset 21)")
+case("groupnorm21_ok", model([N("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=2)], [("x", [1, 4, 3])],
+                             [f32("s", [1.0] * 4), f32("b", [0.0] * 4)], opset=21), [1, 4, 3])
+bad("maxpool_same_dilated", model([N("MaxPool", ["x"], ["y"], kernel_shape=[3], strides=[2], dilations=[2], auto_pad="SAME_UPPER")],
+                                  [("x", [1, 1, 8])], opset=19), "dilations > 1: onnxruntime's output size differs")
 bad("opset_22", model([N("Relu", ["x"], ["y"])], X4, opset=22), "opset 22 of the default domain is not supported (11-21 are)")
 bad("affinegrid_20", model([N("AffineGrid", ["x", "s"], ["y"])], X4, [i64("s", [2, 3, 4, 4])], opset=20), "AffineGrid")
 bad("example_mismatch", model([N("Conv", ["x", "W"], ["y"], name="c1")], X4, [W]), "the model declares dim_value 3", ["--example", "x=2,4,224,200"])

@@ -484,3 +484,8 @@ case("ravel", "ravel", "torch.ravel", x("a", "b", "c"), ["$x"])
 case("normalize", "normalize", "F.normalize", x("a", "b"), ["$x"])
 case("normalize_1d", "normalize", "F.normalize", x("a"), ["$x"], {"dim": 0})
 case("rsub", "rsub", "torch.rsub", {"x": (F32, ["a", 1]), "y": (F32, ["b"])}, ["$x", "$y"])
+
+# ---------------------------------------------------------------- found by the adversarial pass of issue 31
+# layer_norm's weight and bias must have normalized_shape's sizes (_check_layer_norm_inputs)
+case("layer_norm_weight_bias", "layer_norm", "F.layer_norm", x("a", "b"), ["$x", [{"size": ["x", 1]}], "$w", "$bb"],
+     params={"w": (F32, [4]), "bb": (F32, [4])}, sizes={"b": (2, 6)})

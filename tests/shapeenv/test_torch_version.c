@@ -38,7 +38,7 @@ CASE(graph_version_parsed)
 {
     static const struct { const char *json; int want; } ok[] = {
         {"\"1.13.0a0+git49444c3\"", 113}, {"\"2.14.1+cu130\"", 214}, {"\"2.0.0\"", 200}, {"\"2.5\"", 205},
-        {"\"2.9.0.dev20250101\"", 209}, {"\"2.13.0+cpu\"", 213}};
+        {"\"2.9.0.dev20250101\"", 209}, {"\"2.13.0+cpu\"", 213}, {"\"2.5.0a0+git1234\"", 205}, {"\"2.6rc1\"", 206}};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         sy_graph *g = NULL;
         cr_assert(eq(int, load(ok[i].json, &g), SY_OK), "%s: %s", ok[i].json, sy_ctx_last_error_msg(ctx));
@@ -54,7 +54,8 @@ CASE(graph_version_parsed)
 
 CASE(graph_version_rejected)
 {
-    static const char *bad[] = {"\"\"", "\"x\"", "\"2\"", "\"2.x\"", "214", "null", "\"0.4.1\"", "\"2.14foo\""};
+    static const char *bad[] = {"\"\"", "\"x\"", "\"2\"", "\"2.x\"", "214", "null", "\"0.4.1\"", "\"2.14foo\"",
+                                "\"2.1rubbish\"", "\"1.13abc\"", "\"2.14.1 \"", "\"2.14a\"", "\"2.14rc\""};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         sy_graph *g = NULL;
         cr_expect(eq(int, load(bad[i], &g), SY_EFORMAT), "%s accepted", bad[i]);
@@ -96,4 +97,25 @@ CASE(set_version_defaults_to_newest)
     cr_expect(eq(int, sy_env_torch_version(env), 0));
     sy_env_set_torch_version(NULL, 113); /* no effect, no crash */
     cr_expect(eq(int, sy_env_torch_version(NULL), 0));
+}
+
+/* a graph without "torch_version" traced in an env that traced a 1.13 graph gets the newest kernels */
+CASE(reused_env_takes_each_graphs_version)
+{
+    sy_graph *g = NULL;
+    sy_trace *t = NULL;
+    cr_assert(eq(int, load("\"1.13.0a0\"", &g), SY_OK));
+    (void)sy_env_trace(env, g, 0, NULL, &t);
+    cr_expect(eq(int, sy_env_torch_version(env), 113));
+    sy_trace_free(t);
+    sy_graph_free(g);
+    t = NULL;
+    static const char doc[] = "{\"format\": \"symshape.graph\", \"version\": 1, \"nodes\": ["
+                              "{\"name\": \"y\", \"op\": \"input\", \"dtype\": \"float32\", \"shape\": [4, 0], \"dynamic\": []},"
+                              "{\"name\": \"o\", \"op\": \"diag\", \"args\": [{\"ref\": \"y\"}, 2]}], \"outputs\": [{\"ref\": \"o\"}]}";
+    cr_assert(eq(int, sy_graph_load_text(ctx, doc, strlen(doc), "tv2", &g), SY_OK));
+    cr_expect(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_expect(eq(int, sy_env_torch_version(env), 0));
+    sy_trace_free(t);
+    sy_graph_free(g);
 }
