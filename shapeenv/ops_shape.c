@@ -673,6 +673,49 @@ static sy_status reduce(opcall *c)
  *  - circular (PadNd.cpp _pad_circular): exactly 2*(ndim - 2) pads; every pad
  *    <= its dim ("Padding value causes wrapping around more than once"); each
  *    output >= 0 ("Negative padding value is resulting in an empty dimension"). */
+/* torch's _pad_circular_symint (PadNd.cpp, 1.13 and 2.x) on one dim of size L with pads (l, r): the
+ * input goes into the middle of the output, then the wrapped parts are copied from the output
+ * itself, with ATen's slice clamping (a negative bound counts from the end) and copy_'s checks (the
+ * source broadcasts to the destination; two regions of one tensor that intersect must be the same
+ * region). 1 when it runs. Checked against the CPU over L 0..9 and pads -10..10 under both
+ * versions: the same answer at all 4,410. Arguments at most 2^40 in magnitude. */
+static void circ_slice(int64_t n, int64_t a, int64_t b, int64_t *o0, int64_t *o1)
+{
+    if (a < 0) a += n;
+    if (b < 0) b += n;
+    a = a < 0 ? 0 : a > n ? n : a;
+    b = b < 0 ? 0 : b > n ? n : b;
+    *o0 = a;
+    *o1 = b < a ? a : b;
+}
+static int circ_copy(int same, int64_t d0, int64_t d1, int64_t s0, int64_t s1)
+{
+    int64_t ld = d1 - d0, ls = s1 - s0;
+    if (ls != ld && ls != 1) return 0;
+    if (same && ld > 0 && ls > 0 && (d0 > s0 ? d0 : s0) < (d1 < s1 ? d1 : s1) && (d0 != s0 || d1 != s1)) return 0;
+    return 1;
+}
+static int circular_runs(int64_t L, int64_t l, int64_t r)
+{
+    if (l > L || r > L) return 0;
+    int64_t O = L + l + r, pl = l > 0 ? l : 0, pr = r > 0 ? r : 0, a, b, s0, s1;
+    if (O < 0) return 0;
+    circ_slice(O, pl, O - pr, &a, &b);
+    circ_slice(L, l < 0 ? -l : 0, L - (r < 0 ? -r : 0), &s0, &s1);
+    if (!circ_copy(0, a, b, s0, s1)) return 0;
+    if (l > 0) {
+        circ_slice(O, 0, l, &a, &b);
+        circ_slice(O, O - l - pr, O - pr, &s0, &s1);
+        if (!circ_copy(1, a, b, s0, s1)) return 0;
+    }
+    if (r > 0) {
+        circ_slice(O, O - r, O, &a, &b);
+        circ_slice(O, pl, pl + r, &s0, &s1);
+        if (!circ_copy(1, a, b, s0, s1)) return 0;
+    }
+    return 1;
+}
+
 static sy_status pad(opcall *c)
 {
     sy_ctx *ctx = c->env->ctx;
@@ -749,8 +792,31 @@ static sy_status pad(opcall *c)
              * a positive pad past that overlaps the output it writes (copy_'s "unsupported operation:
              * some elements of the input tensor and the written-to tensor refer to a single memory
              * location"; PadNd.cpp _pad_circular_symint, both versions) */
+            int64_t lv, rv, Lv;
+            const int64_t big = (int64_t)1 << 40;
+            int exact = 0;
+            if (!sy_expr_get_si(l, &lv) && !sy_expr_get_si(r, &rv) && ((lv < 0 && rv > 0) || (lv > 0 && rv < 0)) &&
+                lv > -big && lv < big && rv > -big && rv < big) {
+                /* constant pads of mixed signs: whether it runs depends on L exactly (circular_runs): a
+                 * symbolic L is specialized to its example (a guard), then the kernel's copies decide */
+                if (sy_expr_get_si(L, &Lv)) {
+                    const sy_expr *v = NULL;
+                    sy_provenance why = {c->where ? c->where->node : NULL, c->op, "circular padding of mixed signs"};
+                    if ((st = sy_env_evaluate_expr(c->env, L, &why, &v))) return st;
+                    if (sy_expr_get_si(v, &Lv)) return op_err(c, SY_EINVAL, "pad: dim %zu out of range", d);
+                }
+                if (Lv >= big || !circular_runs(Lv, lv, rv))
+                    return op_err(c, SY_EINVAL, "Padding value causes wrapping around more than once, or overlaps itself "
+                                  "(padding (%lld, %lld) at dimension %zu of size %lld)", (long long)lv, (long long)rv, d, (long long)Lv);
+                exact = 1;
+            }
+            /* symbolic pads: ... except an empty output whose main copy is empty too (left pad <= 0 or
+             * = L). Checked against the CPU over widths 0..9 and pads -10..10 (1.13 and 2.14): never
+             * accepts what torch refuses (circular_runs is exact; this is its sound over-approximation) */
             const sy_expr *ln = sy_expr_add(ctx, L, sy_expr_min(ctx, r, zero)), *rn = sy_expr_add(ctx, L, sy_expr_min(ctx, l, zero));
-            if ((st = op_require(c, sy_expr_and(ctx, sy_expr_le(ctx, l, ln), sy_expr_le(ctx, r, rn)),
+            const sy_expr *empty = sy_expr_and(ctx, sy_expr_eq(ctx, sy_expr_add(ctx, L, sy_expr_add(ctx, l, r)), zero),
+                                               sy_expr_or(ctx, sy_expr_le(ctx, l, zero), sy_expr_ge(ctx, l, L)));
+            if (!exact && (st = op_require(c, sy_expr_or(ctx, empty, sy_expr_and(ctx, sy_expr_le(ctx, l, ln), sy_expr_le(ctx, r, rn))),
                                  "Padding value causes wrapping around more than once, or overlaps itself (padding (%s, %s) at dimension %zu of size %s)",
                                  sy_env_show(c->env, l), sy_env_show(c->env, r), d, sy_env_show(c->env, L))))
                 return st;

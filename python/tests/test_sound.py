@@ -144,12 +144,12 @@ def test_channels_last_input_strides():
 def test_circular_pad_mixed_signs_never_accepts_what_torch_refuses():
     """F.pad(mode='circular') with pads of mixed signs: torch's _pad_circular copies the wrapped part
     from its own output, and refuses where the two regions overlap in memory (found by the
-    adversarial pass of issue 31: pads (-1, 2) at width 2). symshape requires each positive pad to
-    fit the input narrowed by the other side's negative pad: never accepting what torch refuses,
-    and stricter than torch at some widths (counted). Every width 1..6, every pad pair in -5..5."""
+    adversarial pass of issue 31: pads (-1, 2) at width 2). symshape runs the kernel's copies for
+    constant pads (ops_shape.c circular_runs): the same answer as torch at every width 0..6 and pad
+    pair in -5..5 with mixed signs, under both torch versions."""
     import torch.nn.functional as F
     stricter = checked = 0
-    for L in range(1, 7):
+    for L in range(0, 7):
         for l in range(-5, 6):
             for r in range(-5, 6):
                 if (l < 0) == (r < 0) or l == 0 or r == 0:
@@ -169,7 +169,8 @@ def test_circular_pad_mixed_signs_never_accepts_what_torch_refuses():
                 except symshape.Error:
                     ours = False
                 checked += 1
-                assert ran or not ours, "symshape accepts circular pads (%d, %d) at width %d, torch refuses" % (l, r, L)
+                assert ran == ours, "circular pads (%d, %d) at width %d: torch %s, symshape %s" % (
+                    l, r, L, "runs" if ran else "refuses", "accepts" if ours else "refuses")
                 stricter += ran and not ours
-    print("circular mixed-sign pads: %d checked, %d where symshape is stricter than torch" % (checked, stricter))
-    assert checked == 300
+    print("circular mixed-sign pads: %d checked, all agree with torch" % checked)
+    assert checked == 350
