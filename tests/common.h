@@ -75,6 +75,22 @@ static inline void ctx_teardown(void)
     flint_cleanup();
 }
 
+/* A test file's env fixture: `static sy_env *env` (a default-options env over the counting ctx),
+ * created by env_setup and freed by env_teardown, for Test(..., .init = env_setup, .fini = env_teardown). */
+#define SY_TEST_ENV_FIXTURE                                                                                            \
+    static sy_env *env;                                                                                                \
+    static void env_setup(void)                                                                                        \
+    {                                                                                                                  \
+        ctx_setup();                                                                                                   \
+        env = sy_env_new(ctx, NULL);                                                                                   \
+        cr_assert(env != NULL);                                                                                        \
+    }                                                                                                                  \
+    static void env_teardown(void)                                                                                     \
+    {                                                                                                                  \
+        env = sy_env_free(env);                                                                                        \
+        ctx_teardown();                                                                                                \
+    }
+
 static inline const sy_expr *P(const char *text)
 {
     const sy_expr *e = NULL;

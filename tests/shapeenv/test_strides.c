@@ -6,18 +6,7 @@
 
 #include "common.h"
 
-static sy_env *env;
-static void env_setup(void)
-{
-    ctx_setup();
-    env = sy_env_new(ctx, NULL);
-    cr_assert(env != NULL);
-}
-static void env_teardown(void)
-{
-    env = sy_env_free(env);
-    ctx_teardown();
-}
+SY_TEST_ENV_FIXTURE
 
 #define CASE(name) Test(shapeenv_strides, name, .init = env_setup, .fini = env_teardown, .timeout = 30)
 
