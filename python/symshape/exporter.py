@@ -502,8 +502,9 @@ def _fetch_attr(root, target):
     return d[last]
 
 
+@functools.lru_cache(maxsize=1)
 def _engine_ops():
-    """The op names of the loaded engine (sy_env_op_names), or None without the library."""
+    """The op names of the loaded engine (sy_env_op_names), or None without the library; read once."""
     try:
         from ._lib import lib
         from ctypes import POINTER, c_char_p
@@ -755,9 +756,7 @@ def _patch_type_checks(tracer):
     answers the dtype of a traced tensor from its example value: a tensor's dtype is fixed by the
     input dtypes, which the tensor-match guards check."""
     import torch.nn.functional as F
-    orig = F.__dict__.get("_none_or_dtype")
-    if orig is None:
-        orig = lambda input: input.dtype if isinstance(input, torch.Tensor) else None  # noqa: E731 (torch 1.x: unused)
+    orig = F.__dict__.get("_none_or_dtype")  # absent in torch 1.x
 
     def _none_or_dtype(input):
         if isinstance(input, Proxy) and isinstance(input.tracer, _Tracer):
@@ -765,8 +764,9 @@ def _patch_type_checks(tracer):
             if isinstance(v, torch.Tensor):
                 return v.dtype
         return orig(input)
-    tracer._patched.append((F.__dict__, "_none_or_dtype", orig))
-    F.__dict__["_none_or_dtype"] = _none_or_dtype
+    if orig is not None:
+        tracer._patched.append((F.__dict__, "_none_or_dtype", orig))
+        F.__dict__["_none_or_dtype"] = _none_or_dtype
     # nn.TransformerEncoder's fused fast path (eval mode, a key padding mask) first asks whether the
     # mask is left-aligned, a read of its data. torch 2.1+ has the switch used above; before it, the
     # fast path's output is to_padded_tensor(0.) of a nested tensor, whose sequence length is the
@@ -892,28 +892,19 @@ def _to_document(graph, tracer, values, dyn, name):
     # indexed by a buffer) does not, so it is written as a "param" of its example shape (static, as
     # every param is) instead of as the call, which may use ops the engine lacks (advanced indexing).
     # Only contiguous results: a param has contiguous strides in the engine.
-    # An in-place op or x[idx] = v whose arguments depend on an input changes its first argument's
-    # memory: the tensor it started from (followed back through first arguments to a parameter or a
-    # constant) and everything computed from that tensor depend on the input too (a buffer filled
-    # with input data, b = self.buf.clone(); b[:n] = x, is not a constant). Repeated to a fixed point.
-    forced = set()
-    while True:
-        on_input = {}
-        for nd in nodes:
-            on_input[nd] = (nd.op == "placeholder" or nd in forced or
-                            any(on_input.get(a, True) for a in nd.all_input_nodes))
-        grown = False
-        for nd in nodes:
-            if on_input[nd] and _mutates(nd) and nd.args and isinstance(nd.args[0], Node):
-                r = nd.args[0]
-                while r.op.startswith("call") and r.args and isinstance(r.args[0], Node):
-                    r = r.args[0]
-                for m in (nd.args[0], r):
-                    if m not in forced:
-                        forced.add(m)
-                        grown = True
-        if not grown:
-            break
+    # An in-place op or x[idx] = v whose arguments depend on an input writes into the tensor its
+    # first argument comes from (followed back through first arguments to a parameter or a constant:
+    # root[]): whatever is computed from that tensor afterwards depends on the input too (a buffer
+    # resized or filled with input data: b.resize_(x.shape), b[:n] = x). One pass in graph order,
+    # linear in the nodes.
+    on_input, root, tainted = {}, {}, set()
+    for nd in nodes:
+        a0 = nd.args[0] if nd.op.startswith("call") and nd.args and isinstance(nd.args[0], Node) else None
+        root[nd] = root.get(a0, a0) if a0 is not None else nd
+        on_input[nd] = (nd.op == "placeholder" or root[nd] in tainted or
+                        any(on_input.get(a, True) for a in nd.all_input_nodes))
+        if on_input[nd] and a0 is not None and _mutates(nd):
+            tainted.add(root[nd])
     for nd in nodes:
         loc = nd.meta.get("sy_loc")
         if nd.op == "output":
