@@ -14,13 +14,17 @@ scripts/deps.sh --test
 # 2.x must be there (SY_TORCH2_REQUIRED), 1.13 is skipped with the reason where Debian has none.
 py2="$(scripts/venv.sh)"
 jobs="$(nproc)"
+# Test timeouts are hang detectors (tests/CMakeLists.txt): scaled by the load when the suite
+# starts, 2x on an idle machine up to 12x (2 x load per core, rounded up)
+timeout_scale="$(awk -v n="$jobs" '{ s = int(2 * $1 / n + 0.999); if (s < 2) s = 2; if (s > 12) s = 12; print s }' /proc/loadavg 2>/dev/null || echo 4)"
+echo "symshape: load $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?) on $jobs cores: test timeouts x$timeout_scale" >&2
 # Tests labelled "python" (PyTorch/ONNX/Z3 ground truth, Python package) run once, in the
 # normal build; the sanitizer build skips them (CTEST_EXTRA="-LE python").
 run_suite() { # name, extra cmake args...
   local dir="build-$1"; shift
   echo "== symshape: $dir ==" >&2
   cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSY_WERROR=ON -DSY_PYTHON="$py2" -DSY_TORCH2_REQUIRED=ON \
-    "$@" >/dev/null || return 1
+    -DSY_TEST_TIMEOUT_SCALE="$timeout_scale" "$@" >/dev/null || return 1
   cmake --build "$dir" -j"$jobs" || return 1
   local rc=0
   (cd "$dir" && ctest --output-on-failure -j"$jobs" ${CTEST_EXTRA:-}) || rc=$?
