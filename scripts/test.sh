@@ -14,8 +14,9 @@ scripts/deps.sh --test
 # 2.x must be there (SY_TORCH2_REQUIRED), 1.13 is skipped with the reason where Debian has none.
 py2="$(scripts/venv.sh)"
 jobs="$(nproc)"
-# Tests labelled "python" (PyTorch/ONNX/Z3 ground truth, Python package) run once, in the
-# normal build; the sanitizer build skips them (CTEST_EXTRA="-LE python").
+# Tests labelled "python" (PyTorch/ONNX/Z3 ground truth, Python package) and "corpus_outputs"
+# (every backend's output on the corpora against tests/corpus_outputs.sha256) run once, in the
+# normal build; the sanitizer build skips them (CTEST_EXTRA).
 run_suite() { # name, extra cmake args...
   local dir="build-$1"; shift
   echo "== symshape: $dir ==" >&2
@@ -36,7 +37,7 @@ failed=()
 run_suite test || failed+=("build-test (ctest)")
 # Criterion's runner keeps one 48-byte block for its lifetime: suppressed by name.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" CTEST_EXTRA="-LE python" \
+LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" CTEST_EXTRA="-LE python|corpus_outputs" \
   run_suite asan -DSY_SANITIZE="address;undefined" -DSY_BUILD_BENCH=OFF "-DCMAKE_C_FLAGS=-DSY_VM_SWITCH -DSY_INT64_PORTABLE" \
   || failed+=("build-asan (ASan+UBSan ctest)")
 # ThreadSanitizer: the thread test, every thread with its own context (scripts/tsan.sh)
