@@ -196,7 +196,8 @@ static sy_status classify_violation(sy_gset *gs, sy_facts *f0, size_t gi, sy_gse
     sy_ctx *ctx = gs->ctx;
     const gguard *g = &gs->g[gi];
     const sy_expr *e = g->pub.expr;
-    char buf[1024], dims[256] = "", rng[64];
+    /* buf holds the longest message: what, kd and decl (256 each), why (400) and the text around them */
+    char buf[2048], dims[256] = "", rng[64];
     /* the declared groups (one per name; an unnamed dim is its own group) and the other free dims it reads */
     size_t grp[8], ngrp = 0, nother = 0;
     for (size_t k = 0; k < g->pub.nslots; k++) {

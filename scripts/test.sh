@@ -35,6 +35,15 @@ run_suite() { # name, extra cmake args...
 # build, the fuzzers or the install check); the script exits 1 at the end, naming what failed.
 failed=()
 run_suite test || failed+=("build-test (ctest)")
+# A Debug build, compile only, of the library and the command (no tests: they run in the other
+# builds): -O0 gives warnings the optimized build does not (-Wformat-truncation), and -Werror
+# makes them fail here, not on a developer's first Debug build.
+debug_compile() {
+  echo "== symshape: build-debug (compile only) ==" >&2
+  cmake -S . -B build-debug -DCMAKE_BUILD_TYPE=Debug -DSY_WERROR=ON -DSY_BUILD_TESTS=OFF -DSY_BUILD_BENCH=OFF \
+    -DSY_BUILD_MAN=OFF -DSY_BUILD_SHARED=OFF >/dev/null && cmake --build build-debug -j"$jobs"
+}
+debug_compile || failed+=("build-debug (Debug -Werror compile)")
 # Criterion's runner keeps one 48-byte block for its lifetime: suppressed by name.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" CTEST_EXTRA="-LE python|corpus_outputs" \
