@@ -467,7 +467,7 @@ static bool residue_range(bctx *B, const sy_expr *p, const fmpz *k, sy_ival *out
         fmpz_clear(c);
         return true;
     }
-    if (!fmpz_fits_si(k) || fmpz_get_si(k) > 64) return false;
+    if (!fmpz_fits_si(k) || fmpz_get_si(k) > RESIDUE_DIVISOR_MAX) return false;
     int64_t kk = fmpz_get_si(k);
     /* P must be a polynomial in symbols only */
     const sy_expr **syms;
@@ -837,7 +837,7 @@ sy_truth decide_rec(sy_facts *f, const sy_expr *q, int *layer)
  * the simplification budget. sy_decide falls back on exactly this. */
 const sy_expr *simplify_core(sy_facts *f, const sy_expr *q)
 {
-    f->lia_budget = 64;
+    f->lia_budget = LIA_RUNS_SIMPLIFY;
     sy_memo *m = simp_memo(f);
     if (!m) return sy_oom(f->ctx);
     const sy_expr *r = simp(f, q, m);
@@ -904,7 +904,7 @@ static sy_status sy_decide_work(sy_facts *f, const sy_expr *rel, sy_truth *out)
         else f->stats.by_linear++;
         return SY_OK;
     }
-    f->lia_budget = 24;
+    f->lia_budget = LIA_RUNS_DECIDE;
     int layer = 0;
     saved_err se;
     save_err(f->ctx, &se);

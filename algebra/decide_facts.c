@@ -240,7 +240,7 @@ static sy_status add_fact(sy_facts *f, const sy_expr *e, int depth)
 {
     sy_ctx *ctx = f->ctx;
     if (!e) return sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx) : SY_ERROR;
-    if (depth > 64) return SY_OK; /* re-adding cascades are bounded; dropping a fact is sound (weaker) */
+    if (depth > FACT_CASCADE_MAX) return SY_OK; /* re-adding cascades are bounded; dropping a fact is sound (weaker) */
     e = apply_raw(f, e);
     if (!e) return sy_ctx_last_error(ctx);
     fmpz_t a, c;

@@ -19,6 +19,12 @@
 #define LIA_MAX_ROWS 1500
 #define LIA_MAX_STEPS 20000
 #define RESIDUE_MAX 4096
+#define RESIDUE_DIVISOR_MAX 64 /* residues are enumerated for divisors up to this */
+/* Linear-arithmetic (Fourier-Motzkin) runs one top-level operation may make; nested
+ * decisions share them; a spent budget makes further LIA tests UNKNOWN (docs/decision.md) */
+#define LIA_RUNS_DECIDE 24   /* per sy_decide */
+#define LIA_RUNS_SIMPLIFY 64 /* per sy_simplify, and per sy_decide's fall-back to it */
+#define FACT_CASCADE_MAX 64  /* recursion depth of re-added facts in sy_facts_add */
 
 typedef struct fresh_sym {
     const sy_expr *t; /* internal symbol */
