@@ -161,8 +161,8 @@ static void print_obligation(void *ud, const sy_verify_obligation *ob)
 }
 
 static const struct option verify_opts[] = {{"timeout", required_argument, NULL, OPT_TIMEOUT},
-                                            {"rlimit", required_argument, NULL, OPT_JSON},
-                                            {"cases", required_argument, NULL, OPT_POINTS},
+                                            {"rlimit", required_argument, NULL, OPT_RLIMIT},
+                                            {"cases", required_argument, NULL, OPT_CASES},
                                             {"max-cases", required_argument, NULL, OPT_MAX_CASES},
                                             MODEL_OPTIONS,
                                             CLI_COMMON_OPTIONS,
@@ -188,7 +188,7 @@ static int run_verify(int argc, char **argv)
             if (!*optarg || *end || v == 0 || v > 3600000ul)
                 rc = cli_usage_error("verify", "--timeout expects milliseconds in [1, 3600000] (got '%s')", optarg);
             vo.timeout_ms = (unsigned)v;
-        } else if (o == OPT_JSON) {
+        } else if (o == OPT_RLIMIT) {
             char *end;
             unsigned long v = strtoul(optarg, &end, 10);
             if (!*optarg || *end || v == 0 || v > 4000000000ul)
@@ -201,7 +201,7 @@ static int run_verify(int argc, char **argv)
                 rc = cli_usage_error("verify", "--max-cases expects a number of cases in [1, %u] (got '%s')",
                                      SY_VERIFY_MAX_CASES_LIMIT, optarg);
             vo.max_cases = (unsigned)v;
-        } else if (o == OPT_POINTS) cases = optarg;
+        } else if (o == OPT_CASES) cases = optarg;
     }
     if (rc == EX_OK && cases && (optind < argc || m.nov || !m.eo.duck_sizing || !m.eo.specialize_zero_one))
         rc = cli_usage_error("verify", "--cases takes no model and no model options");

@@ -25,7 +25,7 @@ typedef struct {
 } model_opts;
 
 
-/* the long-only options (values past any char) */
+/* the long-only options (values past any char), one code per option: a command handles only its own */
 enum {
     OPT_DYNAMIC = 0x100,
     OPT_STATIC,
@@ -40,7 +40,9 @@ enum {
     OPT_STRIDES,
     OPT_TIMEOUT,
     OPT_EXAMPLE,
-    OPT_MAX_CASES
+    OPT_MAX_CASES,
+    OPT_RLIMIT,
+    OPT_CASES
 };
 #define MODEL_OPTIONS                                                                                                \
     {"dynamic", required_argument, NULL, OPT_DYNAMIC}, {"static", required_argument, NULL, OPT_STATIC},              \
