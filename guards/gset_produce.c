@@ -94,6 +94,7 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
 
 sy_status sy_gset_produce(sy_env *env, const sy_graph *g, sy_gset **out)
 {
+    if (out) *out = NULL;
     if (!env) return SY_EINVAL;
     sy_ctx *ctx = sy_env_ctx(env);
     size_t nin = g ? sy_graph_ninputs(g) : 0;
@@ -142,64 +143,129 @@ static const char *name_in(sy_gset *gs, const char *src, const char *name, size_
  * without a graph nothing says what is unread). */
 static bool input_read(const sy_graph *g, const sy_graph_input *in) { return !g || sy_graph_node_read(g, in->node); }
 
-static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size_t nin,
-                         const sy_graph_input *const *ins, sy_gset **out)
+/* The state of one production, shared by its steps (produce). */
+typedef struct {
+    sy_env *env;
+    sy_ctx *ctx;
+    sy_gset *gs;
+    const sy_graph *g;                /* the graph the inputs belong to, or NULL */
+    size_t nin;                       /* the graph's (or frontend's) inputs ins[0..nin) */
+    const sy_graph_input *const *ins;
+    size_t nsrc_in;                   /* inputs that get sources: nin, or without any the env's */
+    bool any_stride;                  /* some input has stride sources (step 6) */
+    size_t nsym;                      /* the context's symbols when production started */
+    const sy_expr **symvar;           /* per symbol id: the source variable that represents it, or NULL */
+    sy_memo reps;                     /* the values of symvar, as a set */
+    const sy_expr **ks, **vs;         /* the substitution env symbols -> source variables (nk pairs) */
+    size_t nk;
+    char buf[1024];                   /* source texts (src_text) */
+} producer;
+
+static size_t nsym_cap(const producer *P) { return P->nsym ? P->nsym : 1; }
+
+static void producer_clear(producer *P)
 {
-    if (!env) return SY_EINVAL;
-    sy_ctx *ctx = sy_env_ctx(env);
-    if (!out) return sy_fail_st(ctx, SY_EINVAL, "produce_guards: NULL argument");
-    *out = NULL;
-    /* The env's memos (products, touched nodes, and its facts' bounds,
-     * simplifications, linear-layer answers) served the trace; produce and
-     * minimize ask other questions. Released here, they are not part of the
-     * guard phase's peak (a hit and a recomputation give the same answer:
-     * they only cost time). */
-    sy_env_drop_memos(env);
-    sy_gset *gs = sy_alloc(ctx, sizeof *gs);
-    if (!gs) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
-    memset(gs, 0, sizeof *gs);
-    gs->ctx = ctx;
-    gs->model = gstrdup(gs, model ? model : "model");
-    char buf[1024];
-    sy_status st = SY_OK;
-    unsigned char *is_input = NULL; /* per node index: an input of g (unread_source) */
-    size_t n_is_input = 0;
-    sy_memo reps = {0}; /* the source variables that represent a symbol (the values of symvar) */
-    bool any_stride = false; /* some input has stride sources (step 3b) */
-    size_t ndims = sy_env_ninput_dims(env);
-    unsigned char *unread_at = NULL; /* step 2: per input dim, unread_source's answer */
-    /* 1. sources and tensor-match guards, per graph input */
-    /* the graph's (or frontend's) inputs; without any, the inputs as sy_env_input registered them */
-    size_t nsrc_in = nin ? nin : sy_env_ninputs(env);
-    for (size_t i = 0; i < nsrc_in; i++) {
+    sy_ctx *ctx = P->ctx;
+    if (P->ks) sy_dealloc(ctx, P->ks, nsym_cap(P) * sizeof *P->ks);
+    if (P->vs) sy_dealloc(ctx, P->vs, nsym_cap(P) * sizeof *P->vs);
+    if (P->symvar) sy_dealloc(ctx, P->symvar, nsym_cap(P) * sizeof *P->symvar);
+    if (P->reps.keys) sy_memo_clear(ctx, &P->reps);
+    P->ks = P->vs = P->symvar = NULL;
+    P->reps.keys = NULL;
+}
+
+/* Step 1: the sources of each input (NAME.dim(), NAME.dtype, NAME.size()[d], and NAME.stride()[d]
+ * when strides are declared or read) and its tensor-match guards (rank, dtype) when a node reads it.
+ * false: out of memory. */
+static bool input_sources(producer *P)
+{
+    sy_gset *gs = P->gs;
+    for (size_t i = 0; i < P->nsrc_in; i++) {
         sy_env_input_info ei = {0};
         int read = 1;
-        if (nin) {
-            const sy_graph_input *gi = ins[i];
+        if (P->nin) {
+            const sy_graph_input *gi = P->ins[i];
             ei = (sy_env_input_info){gi->name, gi->dtype, gi->ndim, NULL};
-            read = input_read(g, gi);
+            read = input_read(P->g, gi);
         } else {
-            ei = *sy_env_input_info_at(env, i);
+            ei = *sy_env_input_info_at(P->env, i);
         }
         const sy_env_input_info *in = &ei;
-        long sd = add_source(gs, src_text(buf, sizeof buf, in->name, ".dim()", -1));
-        long st_ = add_source(gs, src_text(buf, sizeof buf, in->name, ".dtype", -1));
-        if (sd < 0 || st_ < 0) goto oom;
+        long sd = add_source(gs, src_text(P->buf, sizeof P->buf, in->name, ".dim()", -1));
+        long st_ = add_source(gs, src_text(P->buf, sizeof P->buf, in->name, ".dtype", -1));
+        if (sd < 0 || st_ < 0) return false;
         gs->example[sd] = (int64_t)in->ndim;
         gs->has_example[sd] = 1;
         gs->example[st_] = (int64_t)in->dtype;
         gs->has_example[st_] = 1;
         for (size_t d = 0; d < in->ndim; d++)
-            if (add_source(gs, src_text(buf, sizeof buf, in->name, ".size()[", (long)d)) < 0) goto oom;
+            if (add_source(gs, src_text(P->buf, sizeof P->buf, in->name, ".size()[", (long)d)) < 0) return false;
         if (!read) continue; /* nothing reads it: no guard (PyTorch #106067), see step 2 */
-        if (stride_expr(env, in->name, in->ndim, 0)) { /* stride sources: declared strides, or strides were read */
-            any_stride = true;
+        if (stride_expr(P->env, in->name, in->ndim, 0)) { /* stride sources: declared strides, or strides were read */
+            P->any_stride = true;
             for (size_t d = 0; d < in->ndim; d++)
-                if (add_source(gs, src_text(buf, sizeof buf, in->name, ".stride()[", (long)d)) < 0) goto oom;
+                if (add_source(gs, src_text(P->buf, sizeof P->buf, in->name, ".stride()[", (long)d)) < 0) return false;
         }
-        if (!add_match_guards(gs, sd, in->name, in->ndim, in->dtype)) goto oom;
+        if (!add_match_guards(gs, sd, in->name, in->ndim, in->dtype)) return false;
     }
-    /* 2. input dims: duck equalities and specializations; first source of each symbol */
+    return true;
+}
+
+/* Step 2, one input dim d (source slot s): a constant dim gets its specialization guard; the first
+ * source of a symbol represents it (symvar); a later one gets an equality with it (duck sizing, a
+ * declared name, or a symbol the frontend shared). false: out of memory. */
+static bool dim_guard(producer *P, const sy_input_dim *d, long s)
+{
+    sy_gset *gs = P->gs;
+    sy_ctx *ctx = P->ctx;
+    const sy_expr *v = gs->vars[s];
+    gs->example[s] = d->example;
+    gs->has_example[s] = 1;
+    if (sy_expr_is_int(d->expr)) {
+        const sy_expr *e = sy_expr_eq(ctx, v, d->expr);
+        gguard *gg;
+        if (d->policy == SY_DIM_STATIC) gg = add_guard_why(gs, SY_GK_SPECIALIZATION, e, WHY_STR, "static dim (not listed as dynamic)", NULL, NULL, 0, 0, 0);
+        else if (d->spec) {
+            const char *nm = d->spec->name ? gstrdup(gs, d->spec->name) : gs->sources[s];
+            gg = nm ? add_guard_why(gs, SY_GK_SPECIALIZATION, e, WHY_01_DECL, nm, NULL, NULL, d->example, 0, 0) : NULL;
+        } else gg = add_guard_why(gs, SY_GK_SPECIALIZATION, e, WHY_01, NULL, NULL, NULL, d->example, 0, 0);
+        return gg != NULL;
+    }
+    uint32_t id = sy_expr_sym_id(d->expr);
+    if (id >= P->nsym) return true;
+    const sy_expr **symvar = P->symvar;
+    if (!symvar[id]) {
+        symvar[id] = v;
+        return sy_memo_put(ctx, &P->reps, v, v);
+    }
+    /* symvar[id] is a source variable: its name is the set's source text, which outlives the set's guards */
+    const sy_expr *e = sy_expr_eq(ctx, v, symvar[id]);
+    gguard *gg;
+    if (d->spec && d->spec->name) {
+        const char *nm = gstrdup(gs, d->spec->name);
+        gg = nm ? add_guard_why(gs, SY_GK_EQUALITY, e, WHY_DECL_EQ, sy_expr_sym_name(symvar[id]), gs->sources[s], nm, 0, 0, 0)
+                : NULL;
+    } else {
+        /* only a SY_DIM_DUCK dim shares a symbol by its example (sy_env_create_symbol); a symbol the frontend passed
+         * on (sy_env_input_exprs_spec, policy DYNAMIC) is a declared equality: ONNX dims with one dim_param */
+        bool duck = d->policy == SY_DIM_DUCK;
+        gg = add_guard_why(gs, SY_GK_EQUALITY, e, duck ? WHY_DUCK : WHY_SHARED, sy_expr_sym_name(symvar[id]), gs->sources[s],
+                           NULL, d->example, 0, 0);
+    }
+    return gg != NULL;
+}
+
+/* Step 2: the input dims: duck equalities and specializations; the first source of each symbol.
+ * An input no node reads (PyTorch #106067) gets no 0/1, static or duck guard: pass 0 takes the
+ * read inputs' dims, pass 1 the unread ones, which only become the representative of a
+ * symbol no read dim has and that a decision touched (e.g. a user fact on it).
+ * false: out of memory. */
+static bool dim_sources(producer *P)
+{
+    sy_ctx *ctx = P->ctx;
+    const sy_graph *g = P->g;
+    unsigned char *is_input = NULL; /* per node index: an input of g (unread_source) */
+    size_t n_is_input = 0;
     for (size_t i = 0; g && i < sy_graph_ninputs(g); i++)
         if (sy_graph_input_at(g, i)->node + 1 > n_is_input) n_is_input = sy_graph_input_at(g, i)->node + 1;
     is_input = n_is_input ? sy_alloc(ctx, n_is_input) : NULL; /* NULL: the scan */
@@ -207,185 +273,158 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
         memset(is_input, 0, n_is_input);
         for (size_t i = 0; i < sy_graph_ninputs(g); i++) is_input[sy_graph_input_at(g, i)->node] = 1;
     }
-    size_t nsym = ctx->nsyms;
-    if (!sy_memo_init(ctx, &reps)) goto oom;
-    const sy_expr **symvar = sy_alloc(ctx, (nsym ? nsym : 1) * sizeof *symvar);
-    if (!symvar) goto oom;
-    memset(symvar, 0, (nsym ? nsym : 1) * sizeof *symvar);
-    /* An input no node reads (PyTorch #106067) gets no 0/1, static or duck guard: pass 0 takes the
-     * read inputs' dims, pass 1 the unread ones, which only become the representative of a
-     * symbol no read dim has and that a decision touched (e.g. a user fact on it). */
-    unread_at = sy_alloc(ctx, ndims ? ndims : 1); /* pass 0's answers for pass 1 (NULL: asked again) */
-    for (int pass = 0; pass < 2; pass++)
-    for (size_t i = 0; i < ndims; i++) {
-        const sy_input_dim *d = sy_env_input_dim(env, i);
-        bool unread = pass && unread_at ? unread_at[i] : unread_source(g, is_input, n_is_input, d->source);
-        if (!pass && unread_at) unread_at[i] = unread;
-        if (unread != (pass == 1)) continue;
-        if (unread && (sy_expr_is_int(d->expr) || !sy_env_symbol_touched(env, d->expr) ||
-                       (sy_expr_sym_id(d->expr) < nsym && symvar[sy_expr_sym_id(d->expr)])))
-            continue;
-        long s = sy_gset_find_source(gs, d->source);
-        if (s < 0 && (s = add_source(gs, d->source)) < 0) {
-            sy_dealloc(ctx, symvar, (nsym ? nsym : 1) * sizeof *symvar);
-            goto oom;
+    size_t ndims = sy_env_ninput_dims(P->env);
+    bool ok = sy_memo_init(ctx, &P->reps);
+    if (ok) P->symvar = sy_alloc(ctx, nsym_cap(P) * sizeof *P->symvar);
+    ok = ok && P->symvar;
+    if (ok) memset(P->symvar, 0, nsym_cap(P) * sizeof *P->symvar);
+    unsigned char *unread_at = ok ? sy_alloc(ctx, ndims ? ndims : 1) : NULL; /* pass 0's answers for pass 1 (NULL: asked again) */
+    for (int pass = 0; pass < 2 && ok; pass++)
+        for (size_t i = 0; i < ndims && ok; i++) {
+            const sy_input_dim *d = sy_env_input_dim(P->env, i);
+            bool unread = pass && unread_at ? unread_at[i] : unread_source(g, is_input, n_is_input, d->source);
+            if (!pass && unread_at) unread_at[i] = unread;
+            if (unread != (pass == 1)) continue;
+            if (unread && (sy_expr_is_int(d->expr) || !sy_env_symbol_touched(P->env, d->expr) ||
+                           (sy_expr_sym_id(d->expr) < P->nsym && P->symvar[sy_expr_sym_id(d->expr)])))
+                continue;
+            long s = sy_gset_find_source(P->gs, d->source);
+            if (s < 0 && (s = add_source(P->gs, d->source)) < 0) ok = false;
+            else ok = dim_guard(P, d, s);
         }
-        const sy_expr *v = gs->vars[s];
-        gs->example[s] = d->example;
-        gs->has_example[s] = 1;
-        if (sy_expr_is_int(d->expr)) {
-            const sy_expr *e = sy_expr_eq(ctx, v, d->expr);
-            gguard *gg;
-            if (d->policy == SY_DIM_STATIC) gg = add_guard_why(gs, SY_GK_SPECIALIZATION, e, WHY_STR, "static dim (not listed as dynamic)", NULL, NULL, 0, 0, 0);
-            else if (d->spec) {
-                const char *nm = d->spec->name ? gstrdup(gs, d->spec->name) : gs->sources[s];
-                gg = nm ? add_guard_why(gs, SY_GK_SPECIALIZATION, e, WHY_01_DECL, nm, NULL, NULL, d->example, 0, 0) : NULL;
-            } else gg = add_guard_why(gs, SY_GK_SPECIALIZATION, e, WHY_01, NULL, NULL, NULL, d->example, 0, 0);
-            if (!gg) goto oom_sv;
-            continue;
-        }
-        uint32_t id = sy_expr_sym_id(d->expr);
-        if (id >= nsym) continue;
-        if (!symvar[id]) {
-            symvar[id] = v;
-            if (!sy_memo_put(ctx, &reps, v, v)) goto oom_sv;
-            continue;
-        }
-        /* symvar[id] is a source variable: its name is the set's source text, which outlives the set's guards */
-        const sy_expr *e = sy_expr_eq(ctx, v, symvar[id]);
-        gguard *gg;
-        if (d->spec && d->spec->name) {
-            const char *nm = gstrdup(gs, d->spec->name);
-            gg = nm ? add_guard_why(gs, SY_GK_EQUALITY, e, WHY_DECL_EQ, sy_expr_sym_name(symvar[id]), gs->sources[s], nm, 0, 0, 0)
-                    : NULL;
-        } else {
-            /* only a SY_DIM_DUCK dim shares a symbol by its example (sy_env_create_symbol); a symbol the frontend passed
-             * on (sy_env_input_exprs_spec, policy DYNAMIC) is a declared equality: ONNX dims with one dim_param */
-            bool duck = d->policy == SY_DIM_DUCK;
-            gg = add_guard_why(gs, SY_GK_EQUALITY, e, duck ? WHY_DUCK : WHY_SHARED, sy_expr_sym_name(symvar[id]), gs->sources[s],
-                               NULL, d->example, 0, 0);
-        }
-        if (!gg) goto oom_sv;
-    }
     if (unread_at) sy_dealloc(ctx, unread_at, ndims ? ndims : 1);
-    unread_at = NULL;
     if (is_input) sy_dealloc(ctx, is_input, n_is_input);
-    is_input = NULL;
-    /* an unread input one of whose dims represents a symbol keeps its rank and dtype guards */
-    for (size_t i = 0; i < nin; i++) {
-        const sy_graph_input *in = ins[i];
-        if (input_read(g, in)) continue;
+    return ok;
+}
+
+/* Step 2b: an unread input one of whose dims represents a symbol keeps its rank and dtype guards.
+ * false: out of memory. */
+static bool unread_match_guards(producer *P)
+{
+    for (size_t i = 0; i < P->nin; i++) {
+        const sy_graph_input *in = P->ins[i];
+        if (input_read(P->g, in)) continue;
         bool used = false;
         for (size_t d = 0; d < in->ndim && !used; d++) {
-            long sl = sy_gset_find_source(gs, src_text(buf, sizeof buf, in->name, ".size()[", (long)d));
-            used = sl >= 0 && sy_memo_get(&reps, gs->vars[sl]) != NULL; /* some symvar[k] is it */
+            long sl = sy_gset_find_source(P->gs, src_text(P->buf, sizeof P->buf, in->name, ".size()[", (long)d));
+            used = sl >= 0 && sy_memo_get(&P->reps, P->gs->vars[sl]) != NULL; /* some symvar[k] is it */
         }
         if (!used) continue;
-        long sd = sy_gset_find_source(gs, src_text(buf, sizeof buf, in->name, ".dim()", -1));
-        if (!add_match_guards(gs, sd, in->name, in->ndim, in->dtype)) goto oom_sv;
+        long sd = sy_gset_find_source(P->gs, src_text(P->buf, sizeof P->buf, in->name, ".dim()", -1));
+        if (!add_match_guards(P->gs, sd, in->name, in->ndim, in->dtype)) return false;
     }
-    /* substitution env symbols -> source variables */
-    const sy_expr **ks = sy_alloc(ctx, (nsym ? nsym : 1) * sizeof *ks), **vs = sy_alloc(ctx, (nsym ? nsym : 1) * sizeof *vs);
-    size_t nk = 0;
-    if (!ks || !vs) {
-        if (ks) sy_dealloc(ctx, ks, (nsym ? nsym : 1) * sizeof *ks);
-        if (vs) sy_dealloc(ctx, vs, (nsym ? nsym : 1) * sizeof *vs);
-        goto oom_sv;
-    }
+    return true;
+}
+
+/* Step 3: the substitution env symbols -> source variables, and the unbacked symbols (values known
+ * only at run time: sy_gset_check_runtime) with their sources. false: out of memory. */
+static bool substitution(producer *P)
+{
+    sy_ctx *ctx = P->ctx;
+    sy_env *env = P->env;
+    sy_gset *gs = P->gs;
+    P->ks = sy_alloc(ctx, nsym_cap(P) * sizeof *P->ks);
+    P->vs = sy_alloc(ctx, nsym_cap(P) * sizeof *P->vs);
+    if (!P->ks || !P->vs) return false;
     for (size_t i = 0; i < sy_env_nsymbols(env); i++) {
         const sy_symbol_info *si = sy_env_symbol(env, i);
         uint32_t id = sy_expr_sym_id(si->sym);
-        if (id < nsym && symvar[id]) {
-            ks[nk] = si->sym;
-            vs[nk++] = symvar[id];
+        if (id < P->nsym && P->symvar[id]) {
+            P->ks[P->nk] = si->sym;
+            P->vs[P->nk++] = P->symvar[id];
         }
     }
-    /* unbacked symbols (values known only at run time: sy_gset_check_runtime) */
-    {
-        size_t nu = 0;
-        for (size_t i = 0; i < sy_env_nsymbols(env); i++) nu += sy_env_symbol(env, i)->unbacked != 0;
-        gs->ub = nu ? galloc(gs, nu * sizeof *gs->ub) : NULL;
-        gs->ubsrc = nu ? galloc(gs, nu * sizeof *gs->ubsrc) : NULL;
-        if (nu && (!gs->ub || !gs->ubsrc)) {
-            sy_dealloc(ctx, ks, (nsym ? nsym : 1) * sizeof *ks);
-            sy_dealloc(ctx, vs, (nsym ? nsym : 1) * sizeof *vs);
-            goto oom_sv;
-        }
-        for (size_t i = 0; i < sy_env_nsymbols(env); i++) {
-            const sy_symbol_info *si = sy_env_symbol(env, i);
-            if (!si->unbacked) continue;
-            gs->ub[gs->nub] = si->sym;
-            gs->ubsrc[gs->nub++] = gstrdup(gs, si->nsources ? si->sources[0] : sy_expr_sym_name(si->sym));
-        }
+    size_t nu = 0;
+    for (size_t i = 0; i < sy_env_nsymbols(env); i++) nu += sy_env_symbol(env, i)->unbacked != 0;
+    gs->ub = nu ? galloc(gs, nu * sizeof *gs->ub) : NULL;
+    gs->ubsrc = nu ? galloc(gs, nu * sizeof *gs->ubsrc) : NULL;
+    if (nu && (!gs->ub || !gs->ubsrc)) return false;
+    for (size_t i = 0; i < sy_env_nsymbols(env); i++) {
+        const sy_symbol_info *si = sy_env_symbol(env, i);
+        if (!si->unbacked) continue;
+        gs->ub[gs->nub] = si->sym;
+        gs->ubsrc[gs->nub++] = gstrdup(gs, si->nsources ? si->sources[0] : sy_expr_sym_name(si->sym));
     }
-    /* 3. recorded guards, translated */
-    for (size_t i = 0; i < sy_env_nguards(env) && st == SY_OK; i++) {
-        const sy_guard_record *r = sy_env_guard(env, i);
-        gs->recorded += r->count;
-        gs->dedup++;
-        const sy_expr *e = sy_expr_subs(ctx, r->expr, nk, ks, vs);
-        if (!e) {
-            st = sy_ctx_last_error(ctx);
-            break;
-        }
-        if (sy_expr_kind_of(e) == SY_EXPR_TRUE) continue;
-        /* a guard still mentioning env symbols (unbacked) cannot be checked from sizes */
-        bool unresolved = false;
-        const sy_expr **fs = NULL;
-        size_t nf = 0;
-        /* the unbacked symbols it reads, named by what produced them:
-         * "  [u0 = nz.size()[0] (from nonzero at node nz)]" */
-        char legend[1024];
-        size_t ll = 0;
-        legend[0] = 0;
-        if (sy_expr_free_symbols(ctx, e, &fs, &nf) == SY_OK) {
-            for (size_t k = 0; k < nf; k++)
-                if (slot_of_var(gs, fs[k]) < 0) {
-                    unresolved = true;
-                    const sy_symbol_info *ui = sy_env_symbol_of(env, fs[k]);
-                    if (ui && ui->nsources && ll < sizeof legend)
-                        ll += (size_t)snprintf(legend + ll, sizeof legend - ll, "%s%s = %s", ll ? "; " : "  [",
-                                               sy_expr_sym_name(fs[k]), ui->sources[0]);
-                }
-        } else {
-            fs = NULL; /* the guard's slots walk again */
-        }
-        if (ll && ll < sizeof legend - 1) snprintf(legend + ll, sizeof legend - ll, "]");
-        sy_gset_kind kind = (r->kind == SY_GUARD_RUNTIME_ASSERT || unresolved) ? SY_GK_RUNTIME_ASSERT : classify(e);
-        gguard *gg = add_guard_fs(gs, kind, e, fs, nf); /* the slots from the same free symbols */
-        if (fs) sy_mem_free(ctx, fs);
-        if (gg) {
-            gg->tx->wk = WHY_STR;
-            gg->tx->s[0] = "recorded during tracing";
-        }
-        if (!gg) {
-            st = sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx) : SY_ENOMEM;
-            break;
-        }
-        if (ll && !(gg->tx->legend = gstrdup(gs, legend))) {
-            st = SY_ENOMEM;
-            break;
-        }
-        gg->pub.count = r->count;
-        for (size_t k = 0; k < r->norigins; k++)
-            if (!add_origin(gs, gg, &r->origins[k])) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
-        if (r->norigins && !st) { /* the decision of the first recording, in the set's copies of its strings */
-            gg->tx->wk = WHY_RECORDED;
-            gg->tx->s[0] = gg->orig[0].op;
-            gg->tx->s[1] = gg->orig[0].reason;
-            gg->tx->n[0] = r->origins[0].required;
-        }
+    return true;
+}
+
+/* Step 4, one recorded guard r: translated to the sources; one still reading env symbols
+ * (unbacked) cannot be checked from sizes and becomes a runtime assert, with a legend naming
+ * what produced them: "  [u0 = nz.size()[0] (from nonzero at node nz)]". */
+static sy_status recorded_guard(producer *P, const sy_guard_record *r)
+{
+    sy_ctx *ctx = P->ctx;
+    sy_gset *gs = P->gs;
+    gs->recorded += r->count;
+    gs->dedup++;
+    const sy_expr *e = sy_expr_subs(ctx, r->expr, P->nk, P->ks, P->vs);
+    if (!e) /* never a set without one of its recorded guards: that set would accept sizes the trace did not */
+        return sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx)
+                                      : sy_fail_st(ctx, SY_ERROR, "produce: a recorded guard cannot be written over the sources");
+    if (sy_expr_kind_of(e) == SY_EXPR_TRUE) return SY_OK;
+    bool unresolved = false;
+    const sy_expr **fs = NULL;
+    size_t nf = 0;
+    char legend[1024];
+    size_t ll = 0;
+    legend[0] = 0;
+    if (sy_expr_free_symbols(ctx, e, &fs, &nf) == SY_OK) {
+        for (size_t k = 0; k < nf; k++)
+            if (slot_of_var(gs, fs[k]) < 0) {
+                unresolved = true;
+                const sy_symbol_info *ui = sy_env_symbol_of(P->env, fs[k]);
+                if (ui && ui->nsources && ll < sizeof legend)
+                    ll += (size_t)snprintf(legend + ll, sizeof legend - ll, "%s%s = %s", ll ? "; " : "  [",
+                                           sy_expr_sym_name(fs[k]), ui->sources[0]);
+            }
+    } else {
+        fs = NULL; /* the guard's slots walk again */
     }
-    /* 3b. stride guards (PyTorch's tensor match on strides; produce_guards'
-     * TensorPropertySource STRIDE == its expression in the sizes) */
-    for (size_t i = 0; i < nsrc_in && st == SY_OK && any_stride; i++) {
-        const char *iname = nin ? ins[i]->name : sy_env_input_info_at(env, i)->name;
-        size_t ndim = nin ? ins[i]->ndim : sy_env_input_info_at(env, i)->ndim;
+    if (ll && ll < sizeof legend - 1) snprintf(legend + ll, sizeof legend - ll, "]");
+    sy_gset_kind kind = (r->kind == SY_GUARD_RUNTIME_ASSERT || unresolved) ? SY_GK_RUNTIME_ASSERT : classify(e);
+    gguard *gg = add_guard_fs(gs, kind, e, fs, nf); /* the slots from the same free symbols */
+    if (fs) sy_mem_free(ctx, fs);
+    if (!gg) return sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx) : SY_ENOMEM;
+    gg->tx->wk = WHY_STR;
+    gg->tx->s[0] = "recorded during tracing";
+    if (ll && !(gg->tx->legend = gstrdup(gs, legend))) return SY_ENOMEM;
+    gg->pub.count = r->count;
+    sy_status st = SY_OK;
+    for (size_t k = 0; k < r->norigins; k++)
+        if (!add_origin(gs, gg, &r->origins[k])) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    if (r->norigins && !st) { /* the decision of the first recording, in the set's copies of its strings */
+        gg->tx->wk = WHY_RECORDED;
+        gg->tx->s[0] = gg->orig[0].op;
+        gg->tx->s[1] = gg->orig[0].reason;
+        gg->tx->n[0] = r->origins[0].required;
+    }
+    return st;
+}
+
+/* Step 4: the guards the trace recorded, translated. */
+static sy_status recorded_guards(producer *P)
+{
+    sy_status st = SY_OK;
+    for (size_t i = 0; i < sy_env_nguards(P->env) && st == SY_OK; i++) st = recorded_guard(P, sy_env_guard(P->env, i));
+    return st;
+}
+
+/* Step 5: stride guards (PyTorch's tensor match on strides; produce_guards'
+ * TensorPropertySource STRIDE == its expression in the sizes) */
+static sy_status stride_guards(producer *P)
+{
+    sy_ctx *ctx = P->ctx;
+    sy_env *env = P->env;
+    sy_gset *gs = P->gs;
+    sy_status st = SY_OK;
+    for (size_t i = 0; i < P->nsrc_in && st == SY_OK && P->any_stride; i++) {
+        const char *iname = P->nin ? P->ins[i]->name : sy_env_input_info_at(env, i)->name;
+        size_t ndim = P->nin ? P->ins[i]->ndim : sy_env_input_info_at(env, i)->ndim;
         for (size_t d = 0; d < ndim && st == SY_OK; d++) {
-            long sl = sy_gset_find_source(gs, src_text(buf, sizeof buf, iname, ".stride()[", (long)d));
+            long sl = sy_gset_find_source(gs, src_text(P->buf, sizeof P->buf, iname, ".stride()[", (long)d));
             const sy_expr *se = sl >= 0 ? stride_expr(env, iname, ndim, d) : NULL;
             if (!se) continue;
-            const sy_expr *e = sy_expr_subs(ctx, se, nk, ks, vs);
+            const sy_expr *e = sy_expr_subs(ctx, se, P->nk, P->ks, P->vs);
             const sy_env_input_info *tin = sy_env_input_info_find(env, iname);
             int declared = tin && tin->strides;
             size_t nl = strlen(iname);
@@ -396,46 +435,53 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
                 st = sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx) : SY_ENOMEM;
         }
     }
-    /* 4. ranges of the symbols decisions relied on */
+    return st;
+}
+
+/* Step 6: the ranges of the symbols decisions relied on: a declared range, which the trace
+ * assumed (torch.export checks it on the inputs too), or >= 2 under 0/1 specialization. */
+static sy_status range_guards(producer *P)
+{
+    sy_ctx *ctx = P->ctx;
+    sy_env *env = P->env;
+    sy_gset *gs = P->gs;
+    sy_status st = SY_OK;
     for (size_t i = 0; i < sy_env_nsymbols(env) && st == SY_OK; i++) {
         const sy_symbol_info *si = sy_env_symbol(env, i);
         uint32_t id = sy_expr_sym_id(si->sym);
-        if (si->unbacked || id >= nsym || !symvar[id] || !sy_env_symbol_touched(env, si->sym)) continue;
+        if (si->unbacked || id >= P->nsym || !P->symvar[id] || !sy_env_symbol_touched(env, si->sym)) continue;
+        const sy_expr *v = P->symvar[id];
         if (si->declared) {
-            /* the declared range, which the trace assumed (torch.export checks it on the inputs too) */
             const char *dn = si->dim_name ? gstrdup(gs, si->dim_name) : NULL, *s0 = si->dim_name ? NULL : gstrdup(gs, si->sources[0]);
-            if (!dn && !s0) {
-                st = SY_ENOMEM;
-                break;
-            }
-            if (si->dim_min > 0 && !add_guard_why(gs, SY_GK_RANGE, sy_expr_ge(ctx, symvar[id], sy_expr_int_si(ctx, si->dim_min)),
+            if (!dn && !s0) return SY_ENOMEM;
+            if (si->dim_min > 0 && !add_guard_why(gs, SY_GK_RANGE, sy_expr_ge(ctx, v, sy_expr_int_si(ctx, si->dim_min)),
                                                   WHY_DECL_RANGE, dn, s0, NULL, si->dim_min, si->dim_max, 0))
                 st = SY_ENOMEM;
-            if (si->dim_max >= 0 && !add_guard_why(gs, SY_GK_RANGE, sy_expr_le(ctx, symvar[id], sy_expr_int_si(ctx, si->dim_max)),
+            if (si->dim_max >= 0 && !add_guard_why(gs, SY_GK_RANGE, sy_expr_le(ctx, v, sy_expr_int_si(ctx, si->dim_max)),
                                                    WHY_DECL_RANGE, dn, s0, NULL, si->dim_min, si->dim_max, 0))
                 st = SY_ENOMEM;
             continue;
         }
         if (!sy_env_opts(env)->specialize_zero_one) continue; /* sizes >= 0 need no guard */
         const char *nm = gstrdup(gs, si->nsources ? si->sources[0] : sy_expr_sym_name(si->sym));
-        if (!nm || !add_guard_why(gs, SY_GK_RANGE, sy_expr_ge(ctx, symvar[id], sy_expr_int_si(ctx, 2)), WHY_01_RANGE, nm, NULL, NULL,
+        if (!nm || !add_guard_why(gs, SY_GK_RANGE, sy_expr_ge(ctx, v, sy_expr_int_si(ctx, 2)), WHY_01_RANGE, nm, NULL, NULL,
                                   0, 0, 0))
             st = SY_ENOMEM;
     }
-    sy_dealloc(ctx, ks, (nsym ? nsym : 1) * sizeof *ks);
-    sy_dealloc(ctx, vs, (nsym ? nsym : 1) * sizeof *vs);
-    sy_dealloc(ctx, symvar, (nsym ? nsym : 1) * sizeof *symvar);
-    sy_memo_clear(ctx, &reps);
-    reps.keys = NULL;
-    /* 5. the declared spec of each source (for violations) */
-    for (size_t i = 0; i < sy_env_ninput_dims(env) && st == SY_OK; i++) {
+    return st;
+}
+
+/* Step 7: the declared spec of each source (for violations of the spec). */
+static sy_status declared_specs(producer *P)
+{
+    sy_env *env = P->env;
+    sy_gset *gs = P->gs;
+    for (size_t i = 0; i < sy_env_ninput_dims(env); i++) {
         const sy_input_dim *d = sy_env_input_dim(env, i);
         long sl = d->spec ? sy_gset_find_source(gs, d->source) : -1;
         if (sl < 0) continue;
-        if (!gs->decl && !(gs->decl = galloc(gs, gs->nsrc * sizeof *gs->decl))) {
-            st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
-            break;
-        }
+        if (!gs->decl && !(gs->decl = galloc(gs, gs->nsrc * sizeof *gs->decl)))
+            return sy_fail_st(P->ctx, SY_ENOMEM, "out of memory");
         sdecl *dc = &gs->decl[sl];
         dc->declared = true;
         dc->name = gstrdup(gs, d->spec->name);
@@ -449,20 +495,50 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
             dc->max = d->spec->max;
         }
     }
+    return SY_OK;
+}
+
+/* A guard set over the sources of the inputs (the graph's, or without any the env's), in steps:
+ * 1 sources and tensor-match guards of each input, 2 the input dims (specializations, duck and
+ * declared equalities; 2b rank and dtype of an unread input that represents a symbol), 3 the
+ * substitution of env symbols by sources, 4 the recorded guards translated, 5 stride guards,
+ * 6 the ranges decisions relied on, 7 the declared spec of each source. */
+static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size_t nin,
+                         const sy_graph_input *const *ins, sy_gset **out)
+{
+    if (out) *out = NULL;
+    if (!env) return SY_EINVAL;
+    sy_ctx *ctx = sy_env_ctx(env);
+    if (!out) return sy_fail_st(ctx, SY_EINVAL, "produce_guards: NULL argument");
+    /* The env's memos (products, touched nodes, and its facts' bounds,
+     * simplifications, linear-layer answers) served the trace; produce and
+     * minimize ask other questions. Released here, they are not part of the
+     * guard phase's peak (a hit and a recomputation give the same answer:
+     * they only cost time). */
+    sy_env_drop_memos(env);
+    sy_gset *gs = sy_alloc(ctx, sizeof *gs);
+    if (!gs) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    memset(gs, 0, sizeof *gs);
+    gs->ctx = ctx;
+    gs->model = gstrdup(gs, model ? model : "model");
+    producer P = {.env = env, .ctx = ctx, .gs = gs, .g = g, .nin = nin, .ins = ins,
+                  .nsrc_in = nin ? nin : sy_env_ninputs(env), .nsym = ctx->nsyms};
+    if (!input_sources(&P) || !dim_sources(&P) || !unread_match_guards(&P) || !substitution(&P)) {
+        producer_clear(&P);
+        sy_gset_free(gs);
+        return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    }
+    sy_status st = recorded_guards(&P);
+    if (!st) st = stride_guards(&P);
+    if (!st) st = range_guards(&P);
+    producer_clear(&P);
+    if (!st) st = declared_specs(&P);
     if (st) {
         sy_gset_free(gs);
         return st;
     }
     *out = gs;
     return SY_OK;
-oom_sv:
-    sy_dealloc(ctx, symvar, (nsym ? nsym : 1) * sizeof *symvar);
-oom:
-    if (unread_at) sy_dealloc(ctx, unread_at, ndims ? ndims : 1);
-    if (is_input) sy_dealloc(ctx, is_input, n_is_input);
-    if (reps.keys) sy_memo_clear(ctx, &reps);
-    sy_gset_free(gs);
-    return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
 }
 
 /* ------------------------------------------------------------------ minimization */
