@@ -89,7 +89,7 @@ SY_API sy_status sy_gset_produce_inputs(sy_env *env, const char *model, size_t n
 SY_API sy_gset *sy_gset_free(SY_TAKE SY_NULL sy_gset *gs);
 /** The context @p gs lives in (KEEP: the one it was produced in; backends report their errors
  *  in it, sy_backend_fail). NULL for NULL. Reports no error. */
-SY_API sy_ctx *sy_gset_ctx(const sy_gset *gs);
+SY_API SY_KEEP sy_ctx *sy_gset_ctx(const sy_gset *gs);
 
 /** Minimize in place: remove duplicates, merge the bounds of each source to
  *  the tightest pair, drop every guard implied by the others (sy_decide), and
@@ -268,11 +268,11 @@ SY_API sy_status sy_gset_values_from_tensors(const sy_gset *gs, size_t ninputs, 
  *  @return the text (GIVE: free with sy_str_free on the set's context), or
  *          NULL: SY_EINVAL (gs NULL or i out of range) or SY_ENOMEM, recorded
  *          in the context. */
-SY_API char *sy_gset_guard_canonical(const sy_gset *gs, size_t i);
+SY_API SY_GIVE char *sy_gset_guard_canonical(const sy_gset *gs, size_t i);
 
 /** Stable JSON form (docs/guards.md, "symshape.guards" version 1); GIVE:
  *  free with sy_str_free. NULL on SY_ENOMEM. */
-SY_API char *sy_gset_to_json(const sy_gset *gs);
+SY_API SY_GIVE char *sy_gset_to_json(const sy_gset *gs);
 
 SY_END_DECLS
 #endif
