@@ -156,7 +156,9 @@ typedef struct {
 } lm_mark;
 
 
-/* shared between the files of the decision procedure, by the file that defines them */
+/* Helpers shared between the files of the decision procedure, grouped below by the file that
+ * defines them. Each keeps its short name in the code; its linkage name is sy_dc_NAME, so the
+ * static archive defines only sy_ names (tests/namespace.sh). */
 #define caches_clear sy_dc_caches_clear
 #define facts_sync sy_dc_facts_sync
 #define simp_memos_release sy_dc_simp_memos_release

@@ -305,7 +305,7 @@ int trace_model(const char *cmd, model_opts *m, traced *t)
  * JSON graph or ONNX). where: "FILE: point N" for a message, or NULL (the
  * command line). EX_OK, or the error's exit status after its message. */
 int shape_values(const traced *t, size_t n, const char *const *names, const size_t *ranks,
-                        const int64_t *const *shapes, sy_dtype *dts, int64_t *vals, const char *where)
+                 const int64_t *const *shapes, sy_dtype *dts, int64_t *vals, const char *where)
 {
     size_t nin = t->om ? sy_onnx_ninputs(t->om) : sy_graph_ninputs(t->g);
     for (size_t k = 0; k < n; k++) {

@@ -86,7 +86,7 @@ int model_option(const char *cmd, model_opts *m, int o, const char *v);
 void traced_free(traced *t);
 int trace_model(const char *cmd, model_opts *m, traced *t);
 int shape_values(const traced *t, size_t n, const char *const *names, const size_t *ranks,
-                        const int64_t *const *shapes, sy_dtype *dts, int64_t *vals, const char *where);
+                 const int64_t *const *shapes, sy_dtype *dts, int64_t *vals, const char *where);
 int origin_required(const sy_guard_origin *o);
 
 #endif

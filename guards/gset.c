@@ -241,7 +241,7 @@ static gguard *add_guard(sy_gset *gs, sy_gset_kind kind, const sy_expr *e) { ret
 
 /* add_guard with a why of kind wk and its arguments */
 gguard *add_guard_why(sy_gset *gs, sy_gset_kind kind, const sy_expr *e, why_kind wk, const char *s0,
-                             const char *s1, const char *s2, int64_t n0, int64_t n1, int64_t n2)
+                      const char *s1, const char *s2, int64_t n0, int64_t n1, int64_t n2)
 {
     gguard *gg = add_guard(gs, kind, e);
     if (!gg) return NULL;

@@ -158,7 +158,9 @@ typedef struct {
     size_t n, nord;
 } hlindex;
 
-/* shared between the files of the set, by the file that defines them */
+/* Helpers shared between the files of the set, grouped below by the file that defines them. Each
+ * keeps its short name in the code; its linkage name is sy_gs_NAME, so the static archive defines
+ * only sy_ names (tests/namespace.sh), as env_private.h does for the op helpers. */
 #define galloc sy_gs_galloc
 #define gstrdup sy_gs_gstrdup
 #define add_source sy_gs_add_source
@@ -194,7 +196,7 @@ long slot_of_var(const sy_gset *gs, const sy_expr *v);
 char *print_show(sy_ctx *ctx, const sy_expr *e);
 gguard *add_guard_fs(sy_gset *gs, sy_gset_kind kind, const sy_expr *e, const sy_expr *const *fs, size_t nfs);
 gguard *add_guard_why(sy_gset *gs, sy_gset_kind kind, const sy_expr *e, why_kind wk, const char *s0,
-                             const char *s1, const char *s2, int64_t n0, int64_t n1, int64_t n2);
+                      const char *s1, const char *s2, int64_t n0, int64_t n1, int64_t n2);
 bool add_origin(sy_gset *gs, gguard *gg, const sy_guard_origin *o);
 
 /* gset_minimize.c */
