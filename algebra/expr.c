@@ -1,6 +1,11 @@
 /* Expression nodes: interning, ordering, polynomial arithmetic (+, *, pow),
  * intrinsic bounds. Division-like nodes are in div.c, Min/Max in minmax.c,
- * relations and connectives in rel.c. */
+ * relations and connectives in rel.c.
+ *
+ * Length (about 1,450 lines, over the tree's 1,200): interning, the canonical
+ * order and the polynomial constructors maintain one invariant together (a
+ * node is interned only in canonical form, ordered by kind, content, serial),
+ * which is easiest to check when they are read side by side. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>

@@ -28,7 +28,10 @@
  * Figures are nanoseconds (construction) or microseconds (decisions) per
  * call, measured one call at a time with CLOCK_MONOTONIC; the median cost of
  * an empty timed region is subtracted. Percentiles are nearest-rank. The
- * program never aborts: every failure is reported and counted. */
+ * program never aborts: every failure is reported and counted.
+ *
+ * Length (about 1,640 lines, over the tree's 1,200): one self-contained
+ * program (its own corpus parser and SymPy driver), not part of the library. */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/model.h"
 
 typedef struct {
     sy_ctx *ctx;
@@ -116,3 +117,163 @@ int cli_verify_cases(const char *path, const sy_verify_options *vo)
     if (c.errors) return EX_INPUT;
     return c.refuted ? EX_FALSE : c.unknown ? EX_UNKNOWN : EX_OK;
 }
+
+/* ------------------------------------------------------------------ verify */
+
+/* The model's example sizes (its graph's input shapes) as source values:
+ * *vals (sy_gset_nsources entries, free with free()). */
+static int example_values(const traced *t, int64_t **vals)
+{
+    size_t ni = sy_graph_ninputs(t->g), ns = sy_gset_nsources(t->gs);
+    const char **names = calloc(ni + 1, sizeof *names);
+    size_t *ranks = calloc(ni + 1, sizeof *ranks);
+    const int64_t **shapes = calloc(ni + 1, sizeof *shapes);
+    sy_dtype *dts = calloc(ni + 1, sizeof *dts);
+    *vals = calloc(ns + 1, sizeof **vals);
+    int rc = names && ranks && shapes && dts && *vals ? EX_OK : cli_oom();
+    for (size_t i = 0; rc == EX_OK && i < ni; i++) {
+        const sy_graph_input *in = sy_graph_input_at(t->g, i);
+        names[i] = in->name;
+        ranks[i] = in->ndim;
+        shapes[i] = in->shape;
+    }
+    if (rc == EX_OK) rc = shape_values(t, ni, names, ranks, shapes, dts, *vals, "example sizes");
+    free(names);
+    free(ranks);
+    free(shapes);
+    free(dts);
+    if (rc != EX_OK) {
+        free(*vals);
+        *vals = NULL;
+    }
+    return rc;
+}
+
+static const char *const verdict_names[] = {"proven", "refuted", "unknown"};
+static const char obligation_letters[] = "abcd";
+
+static void print_obligation(void *ud, const sy_verify_obligation *ob)
+{
+    (void)ud;
+    printf("(%c) %-7s %s [%.3f s]\n", obligation_letters[ob->kind], verdict_names[ob->verdict], ob->what, ob->seconds);
+    if (ob->counterexample) printf("    counterexample: %s\n", ob->counterexample);
+    if (ob->reason) printf("    reason: %s\n", ob->reason);
+}
+
+static const struct option verify_opts[] = {{"timeout", required_argument, NULL, OPT_TIMEOUT},
+                                            {"rlimit", required_argument, NULL, OPT_RLIMIT},
+                                            {"cases", required_argument, NULL, OPT_CASES},
+                                            {"max-cases", required_argument, NULL, OPT_MAX_CASES},
+                                            MODEL_OPTIONS,
+                                            CLI_COMMON_OPTIONS,
+                                            {0}};
+
+static int run_verify(int argc, char **argv)
+{
+    model_opts m;
+    memset(&m, 0, sizeof m);
+    sy_env_options eo = SY_ENV_OPTIONS_INIT;
+    m.eo = eo;
+    sy_verify_options vo = SY_VERIFY_OPTIONS_INIT;
+    const char *cases = NULL;
+    int rc = EX_OK, o;
+    while (rc == EX_OK && (o = cli_getopt(&cmd_verify, argc, argv, CLI_COMMON_SHORT, verify_opts, &rc)) != -1) {
+        if (o == CLI_STOP) break;
+        int r = model_option("verify", &m, o, optarg);
+        if (r < 0) rc = -r;
+        else if (r) continue;
+        else if (o == OPT_TIMEOUT) {
+            char *end;
+            unsigned long v = strtoul(optarg, &end, 10);
+            if (!*optarg || *end || v == 0 || v > 3600000ul)
+                rc = cli_usage_error("verify", "--timeout expects milliseconds in [1, 3600000] (got '%s')", optarg);
+            vo.timeout_ms = (unsigned)v;
+        } else if (o == OPT_RLIMIT) {
+            char *end;
+            unsigned long v = strtoul(optarg, &end, 10);
+            if (!*optarg || *end || v == 0 || v > 4000000000ul)
+                rc = cli_usage_error("verify", "--rlimit expects a Z3 resource limit in [1, 4000000000] (got '%s')", optarg);
+            vo.rlimit = (unsigned)v;
+        } else if (o == OPT_MAX_CASES) {
+            char *end;
+            unsigned long v = strtoul(optarg, &end, 10);
+            if (!*optarg || *end || v == 0 || v > SY_VERIFY_MAX_CASES_LIMIT)
+                rc = cli_usage_error("verify", "--max-cases expects a number of cases in [1, %u] (got '%s')",
+                                     SY_VERIFY_MAX_CASES_LIMIT, optarg);
+            vo.max_cases = (unsigned)v;
+        } else if (o == OPT_CASES) cases = optarg;
+    }
+    if (rc == EX_OK && cases && (optind < argc || m.nov || !m.eo.duck_sizing || !m.eo.specialize_zero_one))
+        rc = cli_usage_error("verify", "--cases takes no model and no model options");
+    if (rc == EX_OK && !cases && argc - optind != 1) rc = cli_usage_error("verify", "expected one model file (or --cases FILE)");
+    if (rc == EX_OK && !cases && is_onnx(argv[optind]))
+        rc = cli_usage_error("verify", "verify reads JSON graphs; ONNX models are not supported by verify yet");
+    /* Z3 is loaded here (symshape/verify.h): no other command loads it */
+    if (rc == EX_OK && !sy_verify_available()) rc = cli_input_error("%s", sy_verify_unavailable_reason());
+    if (rc != EX_OK) {
+        model_opts_free(&m);
+        return rc;
+    }
+    if (cases) {
+        model_opts_free(&m);
+        return cli_verify_cases(cases, &vo);
+    }
+    m.model = argv[optind];
+    traced t;
+    rc = trace_model("verify", &m, &t);
+    sy_gset *produced = NULL;
+    if (rc == EX_OK && sy_gset_produce(t.env, t.g, &produced) != SY_OK) rc = cli_lib_error(t.ctx, "produce guards");
+    /* (d): the graph's example sizes */
+    int64_t *example = NULL;
+    if (rc == EX_OK) rc = example_values(&t, &example);
+    sy_verify_summary sum;
+    if (rc == EX_OK) {
+        printf("verify %s: %zu guards (%zu produced), %zu recorded decisions\n", sy_graph_name(t.g), sy_gset_size(t.gs),
+               sy_gset_size(produced), sy_env_nguards(t.env));
+        fflush(stdout);
+        if (sy_verify_model(t.env, produced, t.gs, example, &vo, print_obligation, NULL, &sum) != SY_OK)
+            rc = cli_lib_error(t.ctx, "verify");
+    }
+    if (rc == EX_OK) {
+        printf("%zu obligations: %zu proven, %zu refuted, %zu unknown", sum.proven + sum.refuted + sum.unknown, sum.proven,
+               sum.refuted, sum.unknown);
+        if (sum.skipped_runtime) printf(" (%zu runtime asserts are checked at run time, not implied)", sum.skipped_runtime);
+        printf("\n");
+        rc = sum.refuted ? EX_FALSE : sum.unknown ? EX_UNKNOWN : EX_OK;
+    }
+    free(example);
+    sy_gset_free(produced);
+    traced_free(&t);
+    model_opts_free(&m);
+    return rc;
+}
+
+const cli_cmd cmd_verify = {"verify", "prove a model's guard set with Z3 (translation validation)",
+    "usage: symshape verify [options] MODEL.json\n"
+    "       symshape verify [--timeout MS] [--rlimit N] [--max-cases N] --cases FILE.cases\n\n"
+    "Proves with Z3, over all integers (sizes and ranks >= 0), one line per obligation:\n"
+    "  (a) the minimized guard set is equivalent to the produced one;\n"
+    "  (b) the guard set implies every decision and requirement recorded while tracing\n"
+    "      (translation validation, as PyTorch's fx/experimental/validator.py);\n"
+    "  (c) it implies every replacement the env used;\n"
+    "  (d) every guard holds at the model's example sizes.\n"
+    "Each line says proven, refuted (with a counterexample point) or unknown (Z3's\n"
+    "timeout); unknown is never counted as proven. With --cases: proves every simplify\n"
+    "result equal to its input and every decide/bound answer, for all integer\n"
+    "assignments that satisfy the case's assumptions (FILE '-': stdin).\n\n"
+    "      --rlimit N           Z3's deterministic resource limit per obligation (default\n"
+    "                           2000000): past it the verdict is unknown on every machine\n"
+    "      --timeout MS         wall-clock limit per obligation (default 60000)\n"
+    "      --max-cases N        the residue split's largest number of cases (default 4096):\n"
+    "                           an obligation Z3 leaves unknown with Mod(p, c), FloorDiv(p, c)\n"
+    "                           or CeilDiv(p, c) of a nonlinear polynomial p by a constant c is\n"
+    "                           split on its symbols' residues modulo c (p(x) = p(x mod c) mod c);\n"
+    "                           past N cases it stays unknown\n"
+    "      --cases FILE         verify a .cases file instead of a model\n"
+    MODEL_HELP
+    CLI_EXIT_HEAD
+    "  0  every obligation proven\n"
+    "  1  an obligation refuted\n" CLI_EXIT_USAGE
+    "  3  bad model or cases file, or Z3 not available (built without it, or libz3 cannot be loaded)\n" CLI_EXIT_INTERNAL
+    "  5  no refutation, but an obligation unknown (timeout)\n",
+    run_verify, 0};

@@ -18,8 +18,9 @@ jobs="$(nproc)"
 # starts, 2x on an idle machine up to 12x (2 x load per core, rounded up)
 timeout_scale="$(awk -v n="$jobs" '{ s = int(2 * $1 / n + 0.999); if (s < 2) s = 2; if (s > 12) s = 12; print s }' /proc/loadavg 2>/dev/null || echo 4)"
 echo "symshape: load $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo ?) on $jobs cores: test timeouts x$timeout_scale" >&2
-# Tests labelled "python" (PyTorch/ONNX/Z3 ground truth, Python package) run once, in the
-# normal build; the sanitizer build skips them (CTEST_EXTRA="-LE python").
+# Tests labelled "python" (PyTorch/ONNX/Z3 ground truth, Python package) and "corpus_outputs"
+# (every backend's output on the corpora against tests/corpus_outputs.sha256) run once, in the
+# normal build; the sanitizer build skips them (CTEST_EXTRA).
 run_suite() { # name, extra cmake args...
   local dir="build-$1"; shift
   echo "== symshape: $dir ==" >&2
@@ -38,9 +39,18 @@ run_suite() { # name, extra cmake args...
 # build, the fuzzers or the install check); the script exits 1 at the end, naming what failed.
 failed=()
 run_suite test || failed+=("build-test (ctest)")
+# A Debug build, compile only, of the library and the command (no tests: they run in the other
+# builds): -O0 gives warnings the optimized build does not (-Wformat-truncation), and -Werror
+# makes them fail here, not on a developer's first Debug build.
+debug_compile() {
+  echo "== symshape: build-debug (compile only) ==" >&2
+  cmake -S . -B build-debug -DCMAKE_BUILD_TYPE=Debug -DSY_WERROR=ON -DSY_BUILD_TESTS=OFF -DSY_BUILD_BENCH=OFF \
+    -DSY_BUILD_MAN=OFF -DSY_BUILD_SHARED=OFF >/dev/null && cmake --build build-debug -j"$jobs"
+}
+debug_compile || failed+=("build-debug (Debug -Werror compile)")
 # Criterion's runner keeps one 48-byte block for its lifetime: suppressed by name.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" CTEST_EXTRA="-LE python" \
+LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" CTEST_EXTRA="-LE python|corpus_outputs" \
   run_suite asan -DSY_SANITIZE="address;undefined" -DSY_BUILD_BENCH=OFF "-DCMAKE_C_FLAGS=-DSY_VM_SWITCH -DSY_INT64_PORTABLE" \
   || failed+=("build-asan (ASan+UBSan ctest)")
 # ThreadSanitizer: the thread test, every thread with its own context (scripts/tsan.sh)

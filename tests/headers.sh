@@ -15,3 +15,7 @@ for h in "$inc"/symshape/*.h; do
 done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
+# Ownership (docs/ownership.md): every function that returns a non-const pointer says whether the
+# caller owns it (SY_GIVE) or borrows it (SY_KEEP); the _free functions return NULL.
+bare="$(sed -n 's/^SY_API \(\(char\|void\|unsigned char\|sy_[a-z_0-9]*\) \*\**[a-z_0-9]*\)(.*/\1/p' "$inc"/symshape/*.h | grep -v '_free$')"
+if [ -n "$bare" ]; then echo "FAIL: functions returning a pointer without SY_GIVE or SY_KEEP:"; echo "$bare"; exit 1; fi

@@ -28,7 +28,7 @@ declare -A pubmod=(
   [symshape.h]=cli
 )
 # files outside algebra/ that still read the expression node layout
-READERS=" shapeenv/env_private.h guards/gset.c backends/bc_private.h "
+READERS=" shapeenv/env_private.h guards/gset_private.h backends/bc_private.h "
 fail=0; checked=0
 check() { # file module included-path
   local f="$1" m="$2" inc="$3" t

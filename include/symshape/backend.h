@@ -70,7 +70,7 @@ SY_API const sy_backend *sy_backend_at(size_t i);
  *  ones) @retval SY_ENOMEM @retval SY_EQUOTA (sy_gset_format), or the
  *  backend's error. */
 SY_API sy_status sy_backend_render(const char *name, const sy_gset *gs, const sy_backend_options *opts,
-                                   unsigned char **data, size_t *len);
+                                   SY_GIVE unsigned char **data, size_t *len);
 
 /** For a backend's render: record the error @p st with a printf-style
  *  message in the guard set's context (sy_ctx_last_error_msg) and return

@@ -328,12 +328,12 @@ SY_API sy_status sy_bc_disassemble_str(const sy_bc_program *p, SY_GIVE char **te
  *  @return GIVE: a new string, released with sy_str_free(ctx, r); NULL when @p ctx is NULL or out of
  *  memory (SY_ENOMEM recorded in ctx).
  *  Thread safety: allocates through @p ctx. */
-SY_API char *sy_bc_escape(sy_ctx *ctx, SY_NULL const char *s, size_t n);
+SY_API SY_GIVE char *sy_bc_escape(sy_ctx *ctx, SY_NULL const char *s, size_t n);
 
 /* ------------------------------------------------------------------ accessors (all O(1), thread-safe) */
 
 /** The context of @p p (KEEP); NULL for NULL. */
-SY_API sy_ctx *sy_bc_ctx(const sy_bc_program *p);
+SY_API SY_KEEP sy_ctx *sy_bc_ctx(const sy_bc_program *p);
 /** Number of slots (input values of sy_bc_check); 0 for NULL. */
 SY_API size_t sy_bc_nslots(const sy_bc_program *p);
 /** Source name of slot @p i ("x.size()[2]"); KEEP, lives as long as @p p;

@@ -24,13 +24,13 @@ typedef struct sy_facts sy_facts;
 
 /** New empty fact set over @p ctx (GIVE: free with sy_facts_free). NULL with
  *  SY_ENOMEM recorded in ctx on failure. */
-SY_API sy_facts *sy_facts_new(sy_ctx *ctx);
+SY_API SY_GIVE sy_facts *sy_facts_new(sy_ctx *ctx);
 /** Free; accepts NULL; returns NULL. */
 SY_API sy_facts *sy_facts_free(SY_TAKE SY_NULL sy_facts *f);
 /** Deep copy (GIVE), sharing the context. NULL on SY_ENOMEM. */
-SY_API sy_facts *sy_facts_copy(const sy_facts *f);
+SY_API SY_GIVE sy_facts *sy_facts_copy(const sy_facts *f);
 /** The context of @p f (KEEP). */
-SY_API sy_ctx *sy_facts_ctx(const sy_facts *f);
+SY_API SY_KEEP sy_ctx *sy_facts_ctx(const sy_facts *f);
 
 /** Add a fact: any boolean expression (relation, And, Or, true, false).
  *  What it implies is derived immediately: a single-symbol inequality narrows

@@ -57,10 +57,10 @@ typedef struct sy_env_options {
 
 /** Create an environment over @p ctx (KEEP). @p opts NULL: defaults.
  *  Returns NULL on SY_ENOMEM / SY_EVERSION (recorded in ctx). GIVE. */
-SY_API sy_env *sy_env_new(sy_ctx *ctx, const sy_env_options *opts);
+SY_API SY_GIVE sy_env *sy_env_new(sy_ctx *ctx, const sy_env_options *opts);
 /** Free; accepts NULL; returns NULL. */
 SY_API sy_env *sy_env_free(SY_TAKE SY_NULL sy_env *env);
-SY_API sy_ctx *sy_env_ctx(const sy_env *env);
+SY_API SY_KEEP sy_ctx *sy_env_ctx(const sy_env *env);
 /** The options @p env was created with (defaults filled in). KEEP: owned by the env, valid
  *  while it lives; NULL when @p env is NULL. Reports no error. */
 SY_API const sy_env_options *sy_env_opts(const sy_env *env);
@@ -83,7 +83,7 @@ SY_API void sy_env_drop_memos(sy_env *env);
  *  answer relied on, so guard production would leave out their range guards (such as
  *  0/1 specialization's `2 <= s`), and the guard set would accept sizes the answer is
  *  wrong at. */
-SY_API sy_facts *sy_env_facts(sy_env *env);
+SY_API SY_KEEP sy_facts *sy_env_facts(sy_env *env);
 /** @p e simplified under the env's facts (sy_simplify), for an expression the trace goes on
  *  with. When the result differs from @p e, the free symbols of @p e are marked as relied
  *  upon (sy_env_symbol_touched), since the rewrite may hold only in their ranges: slicing

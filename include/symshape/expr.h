@@ -203,7 +203,7 @@ typedef enum sy_print_style {
  *  subterms repeats each shared subterm at every use, so it can be
  *  exponentially longer than the DAG (a nested FloorDiv chain): see
  *  sy_expr_print_let and sy_expr_tree_size. */
-SY_API char *sy_expr_print(sy_ctx *ctx, const sy_expr *e, sy_print_style style);
+SY_API SY_GIVE char *sy_expr_print(sy_ctx *ctx, const sy_expr *e, sy_print_style style);
 /** Debug rendering that prints every shared subterm once: lines
  *  `let $K = TEXT` (K = 1, 2, ..., children before parents) followed by
  *  `in TEXT`, where a named subterm appears as `$K`; an expression without a
@@ -211,13 +211,13 @@ SY_API char *sy_expr_print(sy_ctx *ctx, const sy_expr *e, sy_print_style style);
  *  are linear in the number of distinct nodes. Not parseable; the canonical
  *  text is sy_expr_print's. GIVE: release with sy_str_free. NULL on error
  *  (SY_EINVAL, SY_ENOMEM, SY_EQUOTA as sy_expr_print). */
-SY_API char *sy_expr_print_let(sy_ctx *ctx, const sy_expr *e, sy_print_style style);
+SY_API SY_GIVE char *sy_expr_print_let(sy_ctx *ctx, const sy_expr *e, sy_print_style style);
 /** Text for messages and reports: sy_expr_print's canonical text when the
  *  tree @p e stands for has at most @p let_past nodes (sy_expr_tree_size),
  *  else sy_expr_print_let's let-form, so the text stays linear in the
  *  distinct nodes (a nested FloorDiv chain). GIVE: release with sy_str_free.
  *  NULL on error (SY_EINVAL, SY_ENOMEM, SY_EQUOTA as sy_expr_print). */
-SY_API char *sy_expr_print_bounded(sy_ctx *ctx, const sy_expr *e, sy_print_style style, uint64_t let_past);
+SY_API SY_GIVE char *sy_expr_print_bounded(sy_ctx *ctx, const sy_expr *e, sy_print_style style, uint64_t let_past);
 /** Number of nodes of the tree @p e stands for, counting a shared subterm at
  *  each of its uses (what sy_expr_print's text grows with), saturated at
  *  UINT64_MAX. Linear in the distinct nodes (memoized per node).
@@ -272,7 +272,7 @@ SY_API sy_status sy_expr_walk_postorder(sy_ctx *ctx, const sy_expr *root, int (*
 
 /** The symbols occurring in @p e, sorted by sy_expr_cmp. *out receives an
  *  array of *n pointers (GIVE: release with sy_mem_free; NULL when n = 0). */
-SY_API sy_status sy_expr_free_symbols(sy_ctx *ctx, const sy_expr *e, const sy_expr ***out, size_t *n);
+SY_API sy_status sy_expr_free_symbols(sy_ctx *ctx, const sy_expr *e, SY_GIVE const sy_expr ***out, size_t *n);
 
 /** Degree of @p e as a polynomial in the atom @p x (a symbol or any atom
  *  node): 0 if x does not occur at polynomial level; x occurring only inside

@@ -17,9 +17,9 @@ typedef struct sy_graph sy_graph;
  *  or forward `ref` (node named), a wrong field type.
  *  @param[out] out GIVE: free with sy_graph_free.
  *  @retval SY_OK @retval SY_EFORMAT @retval SY_EVERSION @retval SY_ENOMEM */
-SY_API sy_status sy_graph_load_file(sy_ctx *ctx, const char *path, sy_graph **out);
+SY_API sy_status sy_graph_load_file(sy_ctx *ctx, const char *path, SY_GIVE sy_graph **out);
 /** Same from memory (@p len bytes); @p name is used in messages. */
-SY_API sy_status sy_graph_load_text(sy_ctx *ctx, const char *text, size_t len, const char *name, sy_graph **out);
+SY_API sy_status sy_graph_load_text(sy_ctx *ctx, const char *text, size_t len, const char *name, SY_GIVE sy_graph **out);
 SY_API sy_graph *sy_graph_free(SY_TAKE SY_NULL sy_graph *g);
 
 /** Model name (the document's "name", or the file name); KEEP. */
@@ -69,11 +69,11 @@ typedef struct sy_input_spec {
  *          that is not a non-negative int64, a missing '..', MIN > MAX, a dim
  *          listed twice, a trailing ','.
  *  @retval SY_ENOMEM @retval SY_EINVAL NULL argument */
-SY_API sy_status sy_input_spec_parse(sy_ctx *ctx, const char *text, size_t len, sy_input_spec **out);
+SY_API sy_status sy_input_spec_parse(sy_ctx *ctx, const char *text, size_t len, SY_GIVE sy_input_spec **out);
 /** Free a parsed spec; accepts NULL; returns NULL. */
 SY_API sy_input_spec *sy_input_spec_free(sy_ctx *ctx, SY_TAKE SY_NULL sy_input_spec *s);
 /** The spec in the command-line form (re-parseable); GIVE: sy_str_free. */
-SY_API char *sy_input_spec_print(sy_ctx *ctx, const sy_input_spec *s);
+SY_API SY_GIVE char *sy_input_spec_print(sy_ctx *ctx, const sy_input_spec *s);
 
 /** An input's declared layout (its optional "strides" field, docs/graph-format.md). */
 typedef enum sy_input_layout {
@@ -124,7 +124,7 @@ typedef struct sy_trace sy_trace;
  *          two dims of one name with different example sizes; message: the
  *          input, the dim, the name) */
 SY_API sy_status sy_env_trace(sy_env *env, const sy_graph *g, size_t nov, const sy_trace_override *ov,
-                              sy_trace **out);
+                              SY_GIVE sy_trace **out);
 SY_API sy_trace *sy_trace_free(SY_TAKE SY_NULL sy_trace *t);
 /** Counts of the trace's op memo (shapeenv/trace.c says when a node's op
  *  result is reused and why that gives the same answer). */
@@ -148,7 +148,7 @@ SY_API const sy_value *sy_trace_output(const sy_trace *t, size_t i);
  *  constant (independent of any symbolic run), memoized per node and
  *  invalidated when the bindings change. */
 typedef struct sy_realvals sy_realvals;
-SY_API sy_realvals *sy_realvals_new(sy_ctx *ctx, const sy_graph *g);
+SY_API SY_GIVE sy_realvals *sy_realvals_new(sy_ctx *ctx, const sy_graph *g);
 SY_API sy_realvals *sy_realvals_free(SY_TAKE SY_NULL sy_realvals *rv);
 /** Bind input @p name to the shape (@p ndim sizes). Rank must match the
  *  graph's input (SY_EINVAL otherwise; SY_EINVAL for an unknown name).

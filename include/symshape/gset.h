@@ -77,18 +77,19 @@ SY_API sy_status sy_gset_format(const sy_gset *gs);
  *  duck-sizing equalities, static and 0/1 specializations, every recorded
  *  guard translated to sources, and range guards for the symbols decisions
  *  relied on. Not minimized.
+ *  @param[out] out the set (GIVE: free with sy_gset_free); NULL on every error.
  *  @retval SY_OK @retval SY_ENOMEM @retval SY_EINVAL */
-SY_API sy_status sy_gset_produce(sy_env *env, const sy_graph *g, sy_gset **out);
+SY_API sy_status sy_gset_produce(sy_env *env, const sy_graph *g, SY_GIVE sy_gset **out);
 /** sy_gset_produce for a model that is not a sy_graph (e.g. an ONNX model,
  *  symshape/onnx.h): @p model names it (NULL: "model"), @p ins lists its
  *  @p ninputs inputs (KEEP; only name, dtype and ndim are read) for the
  *  tensor-match guards. Same result and errors as sy_gset_produce. */
 SY_API sy_status sy_gset_produce_inputs(sy_env *env, const char *model, size_t ninputs,
-                                        const sy_graph_input *const *ins, sy_gset **out);
+                                        const sy_graph_input *const *ins, SY_GIVE sy_gset **out);
 SY_API sy_gset *sy_gset_free(SY_TAKE SY_NULL sy_gset *gs);
 /** The context @p gs lives in (KEEP: the one it was produced in; backends report their errors
  *  in it, sy_backend_fail). NULL for NULL. Reports no error. */
-SY_API sy_ctx *sy_gset_ctx(const sy_gset *gs);
+SY_API SY_KEEP sy_ctx *sy_gset_ctx(const sy_gset *gs);
 
 /** Minimize in place: remove duplicates, merge the bounds of each source to
  *  the tightest pair, drop every guard implied by the others (sy_decide), and
@@ -267,11 +268,11 @@ SY_API sy_status sy_gset_values_from_tensors(const sy_gset *gs, size_t ninputs, 
  *  @return the text (GIVE: free with sy_str_free on the set's context), or
  *          NULL: SY_EINVAL (gs NULL or i out of range) or SY_ENOMEM, recorded
  *          in the context. */
-SY_API char *sy_gset_guard_canonical(const sy_gset *gs, size_t i);
+SY_API SY_GIVE char *sy_gset_guard_canonical(const sy_gset *gs, size_t i);
 
 /** Stable JSON form (docs/guards.md, "symshape.guards" version 1); GIVE:
  *  free with sy_str_free. NULL on SY_ENOMEM. */
-SY_API char *sy_gset_to_json(const sy_gset *gs);
+SY_API SY_GIVE char *sy_gset_to_json(const sy_gset *gs);
 
 SY_END_DECLS
 #endif

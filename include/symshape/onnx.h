@@ -62,10 +62,10 @@ SY_API int sy_onnx_available(void);
  *  SY_EFORMAT), a file that cannot be read (SY_EFORMAT, with the reason).
  *  @param[out] out GIVE: free with sy_onnx_free.
  *  @retval SY_OK @retval SY_EFORMAT @retval SY_EUNSUPPORTED @retval SY_ENOMEM */
-SY_API sy_status sy_onnx_load_file(sy_ctx *ctx, const char *path, sy_onnx_model **out);
+SY_API sy_status sy_onnx_load_file(sy_ctx *ctx, const char *path, SY_GIVE sy_onnx_model **out);
 /** Same from memory (@p len bytes, KEEP: read during the call only); @p name
  *  is used in messages. */
-SY_API sy_status sy_onnx_load_mem(sy_ctx *ctx, const void *data, size_t len, const char *name, sy_onnx_model **out);
+SY_API sy_status sy_onnx_load_mem(sy_ctx *ctx, const void *data, size_t len, const char *name, SY_GIVE sy_onnx_model **out);
 SY_API sy_onnx_model *sy_onnx_free(SY_TAKE SY_NULL sy_onnx_model *m);
 
 /** The graph's name (or the file name); KEEP. */
@@ -131,7 +131,7 @@ typedef struct sy_onnx_trace sy_onnx_trace;
  *          with different examples (message: input, dim, name)
  *  @retval SY_ENOMEM */
 SY_API sy_status sy_env_trace_onnx(sy_env *env, const sy_onnx_model *m, const sy_onnx_trace_options *opts,
-                               sy_onnx_trace **out);
+                               SY_GIVE sy_onnx_trace **out);
 SY_API sy_onnx_trace *sy_onnx_trace_free(SY_TAKE SY_NULL sy_onnx_trace *t);
 
 /** Values of the main graph in definition order (inputs, initializers, node

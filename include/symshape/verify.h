@@ -137,7 +137,7 @@ SY_API sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_
  *  @retval SY_ENOMEM */
 SY_API sy_status sy_verify_equal(sy_ctx *ctx, size_t n, const sy_expr *const *assumptions, const sy_expr *a,
                                  const sy_expr *b, const sy_verify_options *opts, sy_verify_verdict *verdict,
-                                 char **counterexample);
+                                 SY_GIVE char **counterexample);
 
 /** Prove `lo <= e <= hi` (@p lo / @p hi NULL: no bound on that side) wherever
  *  the assumptions hold and @p e is defined, as sy_verify_equal.
@@ -146,7 +146,7 @@ SY_API sy_status sy_verify_equal(sy_ctx *ctx, size_t n, const sy_expr *const *as
 SY_API sy_status sy_verify_bound(sy_ctx *ctx, size_t n, const sy_expr *const *assumptions, const sy_expr *e,
                                  const sy_expr *lo, const sy_expr *hi, const sy_verify_options *opts,
                                  sy_verify_verdict *verdict,
-                                 char **counterexample);
+                                 SY_GIVE char **counterexample);
 
 SY_END_DECLS
 #endif

@@ -2,7 +2,10 @@
  * program, the loader's rejection of every truncation, byte flip and
  * crafted corruption with its exact status and offset, the VM's opcode
  * semantics at the int64 edges, API errors, the OOM loop, the registry
- * backend and concurrent checks on one shared program. */
+ * backend and concurrent checks on one shared program.
+ *
+ * Length (about 1,240 lines, at the tree's 1,200): one backend's tests, whose
+ * corruption cases all start from the golden program defined here. */
 #include <pthread.h>
 
 #include "bc_test_util.h"

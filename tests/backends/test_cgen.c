@@ -870,7 +870,7 @@ Test(backends_cgen, empty_set_and_escaped_strings_compile, .init = ctx_setup, .f
     sy_graph *g;
     cr_assert(eq(int, sy_graph_load_text(ctx, E, strlen(E), "e", &g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
     /* produced, not minimized: sy_gset_minimize passes NULL to qsort for an
-     * empty set (UBSan flags it; guards/gset.c) */
+     * empty set (UBSan flags it; guards/gset_minimize.c) */
     sy_env *env = sy_env_new(ctx, NULL);
     sy_trace *t;
     cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));

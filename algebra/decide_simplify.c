@@ -1,0 +1,286 @@
+/* Simplification under facts (sy_simplify): range-aware rewriting of each
+ * node, with the decisions it asks of the layers in decide.c. See
+ * docs/decision.md, "Simplification". */
+#include "algebra/decide_private.h"
+
+/* ------------------------------------------------------------------ simplify */
+
+static bool decided(sy_facts *f, const sy_expr *rel)
+{
+    if (!rel) return false;
+    if (rel->kind == SY_EXPR_TRUE) return true;
+    if (rel->kind == SY_EXPR_FALSE) return false;
+    int l = 0;
+    return decide_rec(f, rel, &l) == SY_TRUTH_TRUE;
+}
+
+static const sy_expr *simp_node(sy_facts *f, const sy_expr *e)
+{
+    sy_ctx *ctx = f->ctx;
+    const sy_expr *zero = sy_expr_int_si(ctx, 0);
+    switch (e->kind) {
+    case SY_EXPR_MOD: {
+        const sy_expr *x = e->args[0], *k = e->args[1];
+        /* 0 <= x < k  ->  x */
+        if (decided(f, sy_expr_ge(ctx, k, sy_expr_int_si(ctx, 1))) && decided(f, sy_expr_ge(ctx, x, zero)) &&
+            decided(f, sy_expr_lt(ctx, x, k)) && sy_rule_on(ctx, SY_R_SIMP_MOD_SMALL))
+            return x;
+        if (k->kind == SY_EXPR_INT) { /* x within one period */
+            sy_ival iv;
+            sy_ival_init(&iv);
+            bctx B = {f, NULL, NULL};
+            bound_rec(&B, x, &iv);
+            const sy_expr *r = NULL;
+            if (!iv.lo_inf && !iv.hi_inf) {
+                fmpz_t q1, q2;
+                fmpz_init(q1);
+                fmpz_init(q2);
+                fmpz_fdiv_q(q1, iv.lo, &k->u.value);
+                fmpz_fdiv_q(q2, iv.hi, &k->u.value);
+                if (fmpz_equal(q1, q2) && fmpz_sgn(&k->u.value) > 0 && sy_rule_on(ctx, SY_R_SIMP_MOD_PERIOD)) {
+                    fmpz_mul(q1, q1, &k->u.value);
+                    fmpz_neg(q1, q1);
+                    r = sy_add_fmpz(ctx, x, q1);
+                }
+                fmpz_clear(q1);
+                fmpz_clear(q2);
+            }
+            sy_ival_clear(&iv);
+            if (r) return r;
+        }
+        return e;
+    }
+    case SY_EXPR_FLOORDIV:
+    case SY_EXPR_CEILDIV: {
+        sy_ival iv;
+        sy_ival_init(&iv);
+        bctx B = {f, NULL, NULL};
+        bound_rec(&B, e, &iv);
+        const sy_expr *r = NULL;
+        if (!B.culprit && sy_ival_is_point(&iv) &&
+            sy_rule_on(ctx, e->kind == SY_EXPR_FLOORDIV ? SY_R_SIMP_FLOORDIV_POINT : SY_R_SIMP_CEILDIV_POINT))
+            r = sy_int_fmpz(ctx, iv.lo);
+        sy_ival_clear(&iv);
+        if (r) return r;
+        /* FloorDiv(x, k) -> 0 when 0 <= x < k (symbolic k) */
+        const sy_expr *x = e->args[0], *k = e->args[1];
+        if (e->kind == SY_EXPR_FLOORDIV && decided(f, sy_expr_ge(ctx, k, sy_expr_int_si(ctx, 1))) &&
+            decided(f, sy_expr_ge(ctx, x, zero)) && decided(f, sy_expr_lt(ctx, x, k)) &&
+            sy_rule_on(ctx, SY_R_SIMP_FLOORDIV_SMALL))
+            return zero;
+        return e;
+    }
+    case SY_EXPR_MIN:
+    case SY_EXPR_MAX: {
+        if (e->n > 8) return e;
+        bool dead[8] = {false};
+        bool changed = false;
+        for (uint32_t i = 0; i < e->n; i++) {
+            for (uint32_t j = i + 1; j < e->n && !dead[i]; j++) {
+                if (dead[j]) continue;
+                bool i_le_j = decided(f, sy_expr_le(ctx, e->args[i], e->args[j]));
+                bool j_le_i = !i_le_j && decided(f, sy_expr_le(ctx, e->args[j], e->args[i]));
+                if (!i_le_j && !j_le_i) continue;
+                if (!sy_rule_on(ctx, e->kind == SY_EXPR_MIN ? SY_R_SIMP_MIN_ORDER : SY_R_SIMP_MAX_ORDER)) continue;
+                bool drop_j = (e->kind == SY_EXPR_MIN) ? i_le_j : j_le_i;
+                dead[drop_j ? j : i] = true;
+                changed = true;
+            }
+        }
+        if (!changed) return e;
+        const sy_expr *v[8];
+        size_t n = 0;
+        for (uint32_t i = 0; i < e->n; i++)
+            if (!dead[i]) v[n++] = e->args[i];
+        return e->kind == SY_EXPR_MIN ? sy_expr_min_n(ctx, n, v) : sy_expr_max_n(ctx, n, v);
+    }
+    case SY_EXPR_EQ:
+    case SY_EXPR_NE:
+    case SY_EXPR_LE: {
+        if (f->depth > MAX_DEPTH) return e;
+        int l = 0;
+        f->depth++;
+        sy_truth t = decide_rec(f, e, &l);
+        f->depth--;
+        if (t == SY_TRUTH_TRUE && sy_rule_on(ctx, SY_R_SIMP_REL_TRUE)) return sy_expr_true(ctx);
+        if (t == SY_TRUTH_FALSE && sy_rule_on(ctx, SY_R_SIMP_REL_FALSE)) return sy_expr_false(ctx);
+        return e;
+    }
+    default: return e;
+    }
+}
+
+const sy_expr *simp(sy_facts *f, const sy_expr *e, sy_memo *memo)
+{
+    if (!e) return NULL;
+    const sy_expr *hit = sy_memo_get(memo, e);
+    if (hit) return hit;
+    sy_ctx *ctx = f->ctx;
+    if (!sy_step(ctx)) return NULL;
+    const sy_expr *r = e;
+    switch (e->kind) {
+    case SY_EXPR_INT:
+    case SY_EXPR_SYM:
+    case SY_EXPR_TRUE:
+    case SY_EXPR_FALSE: break;
+    case SY_EXPR_ADD: {
+        sy_terms ts;
+        sy_terms_init(&ts);
+        fmpz_set(ts.c0, &e->u.c0);
+        bool ok = true, same = true;
+        for (uint32_t i = 0; i < e->n && ok; i++) {
+            const sy_expr *m = simp(f, SY_CTERMS(e)[i].mono, memo);
+            same = same && m == SY_CTERMS(e)[i].mono;
+            ok = m && sy_terms_add_expr(ctx, &ts, &SY_CTERMS(e)[i].coef, m);
+        }
+        r = !ok ? NULL : same ? e : sy_terms_build(ctx, &ts);
+        sy_terms_clear(ctx, &ts);
+        break;
+    }
+    case SY_EXPR_POW: {
+        const sy_expr *b = simp(f, e->args[0], memo);
+        r = b == e->args[0] ? e : sy_expr_pow_ui(ctx, b, e->u.exp);
+        break;
+    }
+    case SY_EXPR_MUL: { /* one n-ary product, not n binary ones */
+        const sy_expr *stackbuf[16];
+        const sy_expr **v = e->n <= 16 ? stackbuf : sy_alloc(ctx, e->n * sizeof *v);
+        if (!v) return sy_oom(ctx);
+        bool ok = true, same = true;
+        for (uint32_t i = 0; i < e->n && ok; i++) {
+            v[i] = simp(f, e->args[i], memo);
+            ok = v[i] != NULL;
+            same = same && v[i] == e->args[i];
+        }
+        r = !ok ? NULL : same ? e : sy_expr_mul_n(ctx, e->n, v);
+        if (v != stackbuf) sy_dealloc(ctx, v, e->n * sizeof *v);
+        break;
+    }
+    case SY_EXPR_FLOORDIV:
+    case SY_EXPR_CEILDIV:
+    case SY_EXPR_MOD: {
+        /* b only after a succeeded: simplifying b runs decisions that reset
+         * the context's error, which would lose a's (e.g. division by zero) */
+        const sy_expr *a = simp(f, e->args[0], memo);
+        if (!a) return NULL;
+        const sy_expr *b = simp(f, e->args[1], memo);
+        if (!b) return NULL;
+        const sy_expr *n = (a == e->args[0] && b == e->args[1]) ? e
+                         : e->kind == SY_EXPR_FLOORDIV ? sy_expr_floordiv(ctx, a, b)
+                         : e->kind == SY_EXPR_MOD ? sy_expr_mod(ctx, a, b) : sy_expr_ceildiv(ctx, a, b);
+        r = n && n->kind == e->kind ? simp_node(f, n) : (n ? simp(f, n, memo) : NULL);
+        break;
+    }
+    case SY_EXPR_EQ:
+    case SY_EXPR_NE:
+    case SY_EXPR_LE: {
+        const sy_expr *d = simp(f, e->args[0], memo);
+        if (!d) return NULL;
+        if (d == e->args[0] && f->depth > 0) /* simp_node decides e itself: decide_again when e is in its layer 3 */
+            for (int i = f->nactive; i-- > 0;)
+                if (f->active[i].q == e && (!f->active[i].again || f->active[i].again > f->depth)) f->active[i].again = f->depth;
+        const sy_expr *n = d == e->args[0] ? e : sy_expr_rel(ctx, e->kind == SY_EXPR_EQ ? SY_REL_EQ : e->kind == SY_EXPR_NE ? SY_REL_NE : SY_REL_LE, d, sy_expr_int_si(ctx, 0));
+        r = n && (n->kind == SY_EXPR_EQ || n->kind == SY_EXPR_NE || n->kind == SY_EXPR_LE) ? simp_node(f, n) : n;
+        break;
+    }
+    default: { /* Min Max And Or */
+        const sy_expr *stackbuf[16];
+        const sy_expr **v = e->n <= 16 ? stackbuf : sy_alloc(ctx, e->n * sizeof *v);
+        if (!v) return sy_oom(ctx);
+        bool ok = true, same = true;
+        for (uint32_t i = 0; i < e->n && ok; i++) {
+            v[i] = simp(f, e->args[i], memo);
+            ok = v[i] != NULL;
+            same = same && v[i] == e->args[i];
+        }
+        const sy_expr *n = NULL;
+        if (ok) {
+            if (same) n = e;
+            else if (e->kind == SY_EXPR_MIN) n = sy_expr_min_n(ctx, e->n, v);
+            else if (e->kind == SY_EXPR_MAX) n = sy_expr_max_n(ctx, e->n, v);
+            else if (e->kind == SY_EXPR_AND) n = sy_expr_and_n(ctx, e->n, v);
+            else n = sy_expr_or_n(ctx, e->n, v);
+        }
+        if (v != stackbuf) sy_dealloc(ctx, v, e->n * sizeof *v);
+        r = n && (n->kind == SY_EXPR_MIN || n->kind == SY_EXPR_MAX) ? simp_node(f, n) : n;
+        break;
+    }
+    }
+    if (r && !sy_memo_put(ctx, memo, e, r)) return sy_oom(ctx);
+    return r;
+}
+
+/* Replace internal parameters t by (s - x)/k when the result is an integer
+ * polynomial, else by FloorDiv(s - x, k). */
+const sy_expr *unfresh(sy_facts *f, const sy_expr *e)
+{
+    if (!e) return NULL;
+    sy_ctx *ctx = f->ctx;
+    for (size_t i = f->nfresh; i-- > 0 && e;) {
+        const fresh_sym *fs = &f->fresh[i];
+        long deg = sy_expr_degree(e, fs->t);
+        const sy_expr *num = sy_expr_sub(ctx, fs->s, fs->x);
+        const sy_expr *kk = sy_int_fmpz(ctx, &fs->k);
+        if (deg > 0 && num && kk) {
+            /* k^deg * e(t = num/k) = sum_j coeff_j * num^j * k^(deg - j) */
+            const sy_expr *acc = sy_expr_int_si(ctx, 0);
+            for (long j = 0; j <= deg && acc; j++) {
+                const sy_expr *cj = sy_expr_coeff(ctx, e, fs->t, (uint64_t)j);
+                acc = sy_expr_add(ctx, acc, sy_expr_mul(ctx, cj, sy_expr_mul(ctx, sy_expr_pow_ui(ctx, num, (uint64_t)j),
+                                                                             sy_expr_pow_ui(ctx, kk, (uint64_t)(deg - j)))));
+            }
+            const sy_expr *kd = sy_expr_pow_ui(ctx, kk, (uint64_t)deg);
+            const sy_expr *q = NULL;
+            if (acc && kd && sy_poly_divides_raw(ctx, acc, kd, &q) == 1 && q) {
+                /* check that t no longer occurs anywhere (e.g. inside atoms) */
+                const sy_expr **syms;
+                size_t ns;
+                bool still = false;
+                if (sy_expr_free_symbols(ctx, q, &syms, &ns) == SY_OK) {
+                    for (size_t t = 0; t < ns; t++) still = still || syms[t] == fs->t;
+                    sy_mem_free(ctx, syms);
+                }
+                if (!still) {
+                    e = q;
+                    continue;
+                }
+            }
+        }
+        /* general: t = FloorDiv(s - x, k) (exact since s - x is a multiple of k) */
+        const sy_expr *tv = sy_expr_floordiv(ctx, num, kk);
+        e = tv ? sy_expr_subs(ctx, e, 1, &fs->t, &tv) : NULL;
+    }
+    return e;
+}
+
+static const sy_expr *sy_simplify_work(sy_facts *f, const sy_expr *e)
+{
+    if (!f || !e) return NULL;
+    sy_ctx *ctx = f->ctx;
+    if (f->inconsistent) return e;
+    const sy_expr *q = apply_raw(f, e);
+    if (!q) return NULL;
+    simp_memos_release(f);
+    const sy_expr *r = simplify_core(f, q);
+    simp_memos_release(f);
+    if (!r) /* every failing path records why; a NULL without a reason is a bug, never a silent result */
+        return sy_ctx_last_error(ctx) != SY_OK ? NULL : sy_fail(ctx, SY_ERROR, "simplify: a rewrite failed without a reason");
+    return unfresh(f, r);
+}
+
+const sy_expr *sy_simplify(sy_facts *f, const sy_expr *e)
+{
+    if (!f) return NULL;
+    sy_ctx *ctx = f->ctx;
+    lm_mark m = lm_op_begin(f); /* facts_sync: a rollback since the last call empties the memo */
+    size_t slot = e ? (size_t)e->hash & (SCACHE - 1) : 0;
+    bool hit = e && f->sc_key[slot] == e && f->sc_repoch[slot] == ctx->rules_epoch;
+    const sy_expr *r = sy_op_end_e(ctx, hit ? f->sc_val[slot] : sy_simplify_work(f, e));
+    lm_after_op(f, m);
+    if (r && !hit && ctx->gen == f->gen) { /* gen: the operation was not rolled back */
+        f->sc_key[slot] = e;
+        f->sc_val[slot] = r;
+        f->sc_repoch[slot] = ctx->rules_epoch;
+    }
+    return r;
+}

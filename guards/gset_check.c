@@ -1,0 +1,146 @@
+/* Guard sets: exact checking of values against a set (sy_gset_check*), and
+ * the values of the sources from tensors' shapes. */
+#include "guards/gset_private.h"
+
+/* ------------------------------------------------------------------ checking */
+
+static sy_status check_binding(const sy_gset *gs, sy_binding *b, int runtime, sy_gset_result *res)
+{
+    sy_ctx *ctx = gs->ctx;
+    res->accept = 1;
+    res->failed = -1;
+    res->message[0] = '\0';
+    fmpz_t v;
+    fmpz_init(v);
+    for (size_t i = 0; i < gs->n; i++) {
+        const sy_gset_guard *g = &gs->g[i].pub;
+        if (g->kind == SY_GK_RUNTIME_ASSERT && !runtime) continue;
+        sy_status st = sy_eval_raw(ctx, g->expr, b, v);
+        bool ok = st == SY_OK && !fmpz_is_zero(v);
+        if (st != SY_OK) sy_ctx_reset_error(ctx);
+        if (ok) continue;
+        res->accept = 0;
+        res->failed = (long)i;
+        g = guard_pub(gs, &gs->g[i]);
+        size_t pos = (size_t)snprintf(res->message, sizeof res->message, "%s failed%s: ", g->display ? g->display : g->text,
+                                      st == SY_EDIVZERO ? " (division by zero)" : "");
+        for (size_t k = 0; k < g->nslots && pos < sizeof res->message; k++) {
+            size_t s = g->slots[k];
+            const fmpz *x = &b->vz[sy_expr_sym_id(gs->vars[s])];
+            char *val = fmpz_get_str(NULL, 10, x);
+            /* a dtype source's value is a sy_dtype code: shown by name, as the guard's display is */
+            size_t sl = strlen(gs->sources[s]);
+            const char *dname = sl >= 6 && !strcmp(gs->sources[s] + sl - 6, ".dtype") && fmpz_sgn(x) >= 0 &&
+                                        fmpz_cmp_si(x, SY_DT_COUNT) < 0
+                                    ? sy_dtype_name((sy_dtype)fmpz_get_si(x))
+                                    : NULL;
+            pos += (size_t)snprintf(res->message + pos, sizeof res->message - pos, "%s%s = %s%s%s%s", k ? ", " : "",
+                                    gs->sources[s], dname ? dname : val, dname ? " (code " : "", dname ? val : "",
+                                    dname ? ")" : "");
+            if (pos > sizeof res->message) pos = sizeof res->message;
+            flint_free(val);
+        }
+        break;
+    }
+    fmpz_clear(v);
+    return SY_OK;
+}
+
+static sy_status check_common(const sy_gset *gs, const sy_expr *const *values, const int64_t *v64, size_t n,
+                              const int64_t *unbacked, size_t m, int runtime, sy_gset_result *res)
+{
+    if (!gs) return SY_EINVAL;
+    sy_ctx *ctx = gs->ctx;
+    if (!res || (!values && !v64)) return sy_fail_st(ctx, SY_EINVAL, "check: NULL argument");
+    if (n != gs->nsrc) return sy_fail_st(ctx, SY_EINVAL, "check: expected %zu values (one per source), got %zu", gs->nsrc, n);
+    sy_binding b;
+    if (!sy_binding_init(ctx, &b)) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    fmpz_t t;
+    fmpz_init(t);
+    for (size_t i = 0; i < n; i++) {
+        if (values) {
+            int64_t x;
+            if (!values[i] || !sy_expr_is_int(values[i])) {
+                fmpz_clear(t);
+                sy_binding_clear(ctx, &b);
+                return sy_fail_st(ctx, SY_EINVAL, "check: value %zu (%s) is not an integer", i, gs->sources[i]);
+            }
+            if (sy_expr_get_si(values[i], &x) == SY_OK) fmpz_set_si(t, x);
+            else {
+                char *s = sy_expr_print(ctx, values[i], SY_PRINT_CANONICAL);
+                fmpz_set_str(t, s ? s : "0", 10);
+                sy_str_free(ctx, s);
+            }
+        } else {
+            fmpz_set_si(t, v64[i]);
+        }
+        sy_binding_set(&b, sy_expr_sym_id(gs->vars[i]), t);
+    }
+    if (runtime) {
+        if (m != gs->nub || (m && !unbacked)) {
+            fmpz_clear(t);
+            sy_binding_clear(ctx, &b);
+            return sy_fail_st(ctx, SY_EINVAL, "check_runtime: expected %zu unbacked values, got %zu", gs->nub, m);
+        }
+        for (size_t i = 0; i < m; i++) {
+            fmpz_set_si(t, unbacked[i]);
+            sy_binding_set(&b, sy_expr_sym_id(gs->ub[i]), t);
+        }
+    }
+    fmpz_clear(t);
+    sy_status st = check_binding(gs, &b, runtime, res);
+    sy_binding_clear(ctx, &b);
+    return st;
+}
+
+sy_status sy_gset_check(const sy_gset *gs, const sy_expr *const *values, size_t n, sy_gset_result *res)
+{
+    return check_common(gs, values, NULL, n, NULL, 0, 0, res);
+}
+
+sy_status sy_gset_check_si(const sy_gset *gs, const int64_t *values, size_t n, sy_gset_result *res)
+{
+    return check_common(gs, NULL, values, n, NULL, 0, 0, res);
+}
+
+sy_status sy_gset_check_runtime_si(const sy_gset *gs, const int64_t *values, size_t n, const int64_t *unbacked, size_t m,
+                                   sy_gset_result *res)
+{
+    return check_common(gs, NULL, values, n, unbacked, m, 1, res);
+}
+
+sy_status sy_gset_values_from_tensors(const sy_gset *gs, size_t ninputs, const char *const *names, const size_t *ranks,
+                                      const int64_t *const *shapes, const int64_t *const *strides, const sy_dtype *dtypes,
+                                      int64_t *values)
+{
+    if (!gs) return SY_EINVAL;
+    if (!values || (ninputs && (!names || !ranks || !shapes))) return sy_fail_st(gs->ctx, SY_EINVAL, "values_from_shapes: NULL argument");
+    for (size_t s = 0; s < gs->nsrc; s++) {
+        const char *src = gs->sources[s];
+        size_t nl = 0, d = 0;
+        int kind = sy_gset_source_parse(src, &nl, &d);
+        if (kind < 0)
+            return sy_fail_st(gs->ctx, SY_EUNSUPPORTED,
+                              "unsupported source '%s' (expected NAME.dim(), NAME.dtype, NAME.size()[I] or NAME.stride()[I])", src);
+        long in = -1;
+        for (size_t i = 0; i < ninputs; i++)
+            if (strlen(names[i]) == nl && !strncmp(names[i], src, nl)) in = (long)i;
+        if (in < 0) return sy_fail_st(gs->ctx, SY_EINVAL, "no shape given for input %.*s", (int)nl, src);
+        if (kind == SY_SOURCE_DIM) values[s] = (int64_t)ranks[in];
+        else if (kind == SY_SOURCE_DTYPE) values[s] = dtypes ? (int64_t)dtypes[in] : -1;
+        else if (kind == SY_SOURCE_SIZE) values[s] = d < ranks[in] ? shapes[in][d] : 0;
+        else if (strides && strides[in]) values[s] = d < ranks[in] ? strides[in][d] : 0;
+        else { /* no strides given: the contiguous ones */
+            int64_t acc = 1;
+            for (size_t k = d + 1; k < ranks[in]; k++) acc = shapes[in][k] && acc > INT64_MAX / shapes[in][k] ? INT64_MAX : acc * shapes[in][k];
+            values[s] = d < ranks[in] ? acc : 0;
+        }
+    }
+    return SY_OK;
+}
+
+sy_status sy_gset_values_from_shapes(const sy_gset *gs, size_t ninputs, const char *const *names, const size_t *ranks,
+                                     const int64_t *const *shapes, const sy_dtype *dtypes, int64_t *values)
+{
+    return sy_gset_values_from_tensors(gs, ninputs, names, ranks, shapes, NULL, dtypes, values);
+}

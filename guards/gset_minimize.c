@@ -1,0 +1,514 @@
+/* Guard sets: minimization (sy_gset_minimize): cost order, dropping implied
+ * guards, the Implied list. The witness points that prove a guard NOT implied
+ * are in gset_witness.c. See docs/guards.md, "Minimization". */
+#include "guards/gset_private.h"
+
+/* Tree size of e (every node counted once per occurrence, as a printer
+ * would), saturating; memoized on node identity so that a guard over a
+ * shared DAG (a nested FloorDiv chain) costs its number of distinct nodes
+ * to measure, not its exponential tree size. */
+typedef struct { sy_ctx *ctx; const sy_expr **k; size_t *v; size_t cap, n; bool off; } costmemo;
+
+static size_t sat_add(size_t a, size_t b) { return a > SIZE_MAX / 2 - b ? SIZE_MAX / 2 : a + b; }
+
+static void cost_put(costmemo *m, const sy_expr *e, size_t n)
+{
+    if (m->off) return;
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t nc = m->cap ? m->cap * 2 : 64;
+        if (!sy_etab_grow(m->ctx, &m->k, (void **)&m->v, sizeof *m->v, m->cap, nc)) { /* no memo: the walk stays exact, only slower */
+            if (sy_ctx_last_error(m->ctx) == SY_ENOMEM) sy_ctx_reset_error(m->ctx);
+            m->off = true;
+            return;
+        }
+        m->cap = nc;
+    }
+    size_t j = (size_t)sy_expr_hash(e) & (m->cap - 1);
+    while (m->k[j]) j = (j + 1) & (m->cap - 1);
+    m->k[j] = e;
+    m->v[j] = n;
+    m->n++;
+}
+
+static size_t expr_cost_rec(costmemo *m, const sy_expr *e)
+{
+    size_t na = sy_expr_nargs(e);
+    if (na == 0) return 1;
+    if (m->k) {
+        size_t j = (size_t)sy_expr_hash(e) & (m->cap - 1);
+        while (m->k[j]) {
+            if (m->k[j] == e) return m->v[j];
+            j = (j + 1) & (m->cap - 1);
+        }
+    }
+    size_t n = 1;
+    for (size_t i = 0; i < na; i++) n = sat_add(n, expr_cost_rec(m, sy_expr_arg(e, i)));
+    cost_put(m, e, n);
+    return n;
+}
+
+/* expr_cost_rec without the memo while the tree has at most *left nodes
+ * (false once it has more): a small guard's count needs no table */
+static bool cost_within(const sy_expr *e, size_t *left, size_t *n)
+{
+    if (*left == 0) return false;
+    (*left)--;
+    size_t na = sy_expr_nargs(e);
+    size_t c = 1;
+    for (size_t i = 0; i < na; i++) {
+        size_t ci;
+        if (!cost_within(sy_expr_arg(e, i), left, &ci)) return false;
+        c += ci;
+    }
+    *n = c;
+    return true;
+}
+
+static size_t expr_cost(sy_ctx *ctx, const sy_expr *e)
+{
+    size_t left = 1024, small;
+    if (cost_within(e, &left, &small)) return small; /* at most 1024: no saturation either */
+    costmemo m = {ctx, NULL, NULL, 0, 0, false};
+    size_t c = expr_cost_rec(&m, e);
+    if (m.k) {
+        sy_dealloc(ctx, m.k, m.cap * sizeof *m.k);
+        sy_dealloc(ctx, m.v, m.cap * sizeof *m.v);
+    }
+    return c;
+}
+
+static int guard_order(const void *x, const void *y)
+{
+    const gguard *a = x, *b = y;
+    if (a->pub.kind != b->pub.kind) return a->pub.kind < b->pub.kind ? -1 : 1;
+    size_t ca = a->cost, cb = b->cost;
+    if (a->pub.kind >= SY_GK_RELATION && ca != cb) return ca < cb ? -1 : 1;
+    size_t sa = a->pub.nslots ? a->pub.slots[0] : (size_t)-1, sb = b->pub.nslots ? b->pub.slots[0] : (size_t)-1;
+    if (sa != sb) return sa < sb ? -1 : 1;
+    return sy_expr_cmp(a->pub.expr, b->pub.expr);
+}
+
+/* single-variable bound: v <= c (upper) or c <= v (lower) */
+bool as_bound(const sy_expr *e, const sy_expr **v, int *upper, fmpz_t c)
+{
+    if (sy_expr_kind_of(e) != SY_EXPR_LE) return false;
+    const sy_expr *d = sy_expr_arg(e, 0);
+    if (sy_expr_kind_of(d) == SY_EXPR_SYM) {
+        *v = d;
+        *upper = 1;
+        fmpz_zero(c);
+        return true;
+    }
+    if (sy_expr_kind_of(d) != SY_EXPR_ADD || sy_expr_nargs(d) != 1 || sy_expr_kind_of(sy_expr_arg(d, 0)) != SY_EXPR_SYM)
+        return false;
+    *v = sy_expr_arg(d, 0);
+    *upper = fmpz_sgn(&SY_CTERMS(d)[0].coef) > 0;
+    /* d = a*v + c0 with a = +-1: upper v <= -c0; lower v >= c0 */
+    if (*upper) fmpz_neg(c, &d->u.c0);
+    else fmpz_set(c, &d->u.c0);
+    return fmpz_is_pm1(&SY_CTERMS(d)[0].coef);
+}
+
+static void drop_guard(gguard *gg) { gg->dead = true; }
+
+/* Non-constant divisors of e (check() fails a guard whose divisor is 0, while
+ * the decision procedure reasons only where divisions are defined), in the
+ * order of a tree walk, repeats included, at most cap (*n == cap: too many,
+ * or the memo could not be allocated). Subtrees found to hold no divisor are
+ * remembered (memo on node identity) and skipped, and the walk stops at cap:
+ * the same list as the plain tree walk, without its exponential time on a
+ * nested FloorDiv chain. */
+static void collect_divisors_rec(const sy_expr *e, sy_ctx *ctx, sy_memo *nodiv, const sy_expr **out, size_t *n, size_t cap)
+{
+    if (*n >= cap || sy_memo_get(nodiv, e)) return;
+    size_t before = *n;
+    sy_expr_kind k = sy_expr_kind_of(e);
+    if ((k == SY_EXPR_FLOORDIV || k == SY_EXPR_MOD || k == SY_EXPR_CEILDIV) && !sy_expr_is_int(sy_expr_arg(e, 1)))
+        out[(*n)++] = sy_expr_arg(e, 1);
+    for (size_t i = 0; i < sy_expr_nargs(e) && *n < cap; i++) collect_divisors_rec(sy_expr_arg(e, i), ctx, nodiv, out, n, cap);
+    if (*n == before && !sy_memo_put(ctx, nodiv, e, e)) *n = cap;
+}
+
+void collect_divisors(sy_ctx *ctx, const sy_expr *e, const sy_expr **out, size_t *n, size_t cap)
+{
+    sy_memo seen;
+    if (!sy_memo_init(ctx, &seen)) {
+        *n = cap;
+        return;
+    }
+    collect_divisors_rec(e, ctx, &seen, out, n, cap);
+    sy_memo_clear(ctx, &seen);
+}
+
+size_t uf_find(size_t *parent, size_t x)
+{
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+}
+
+/* The guards that serve as facts for one another in minimization. */
+bool is_fact_guard(const gguard *g)
+{
+    return g->pub.kind != SY_GK_TENSOR_MATCH && g->pub.kind != SY_GK_RUNTIME_ASSERT;
+}
+
+/* Is the candidate certainly NOT implied by the other fact guards? True
+ * when it is `d == 0` with d linear in symbols and some source of
+ * coefficient +-1 in d is read by no other fact guard (nreaders[slot] == 1,
+ * the candidate itself): from any point that satisfies the others, moving
+ * that source alone keeps them satisfied and makes d non-zero. (If the
+ * others are unsatisfiable, keeping the candidate is still sound.) Saves
+ * building the facts of a large component for the leaves of duck-sizing
+ * equalities. */
+static bool surely_not_implied(const sy_gset *gs, const gguard *cand, const size_t *nreaders)
+{
+    const sy_expr *e = cand->pub.expr;
+    if (e->kind != SY_EXPR_EQ) return false;
+    const sy_expr *d = e->args[0];
+    if (d->kind != SY_EXPR_ADD) return false;
+    for (uint32_t i = 0; i < d->n; i++)
+        if (SY_CTERMS(d)[i].mono->kind != SY_EXPR_SYM) return false;
+    for (uint32_t i = 0; i < d->n; i++) {
+        const sy_term *t = &SY_CTERMS(d)[i];
+        if (!fmpz_is_pm1(&t->coef)) continue;
+        for (size_t k = 0; k < cand->pub.nslots; k++)
+            if (gs->vars[cand->pub.slots[k]] == t->mono && nreaders[cand->pub.slots[k]] == 1) return true;
+    }
+    return false;
+}
+
+
+
+/* Remove the dead guards (releasing their arrays), keeping the order. */
+void compact(sy_gset *gs)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < gs->n; i++) {
+        if (gs->g[i].dead) {
+            if (gs->g[i].orig) sy_dealloc(gs->ctx, gs->g[i].orig, gs->g[i].origcap * sizeof *gs->g[i].orig);
+            continue;
+        }
+        gs->g[m++] = gs->g[i];
+    }
+    gs->n = m;
+}
+
+/* ------------------------------------------------------------------ the Implied list */
+
+drec *add_drop(sy_gset *gs, const gguard *g, bool normalized)
+{
+    drec *d = galloc(gs, sizeof *d);
+    if (!d) return NULL;
+    memset(d, 0, sizeof *d);
+    d->uid = g->uid;
+    d->normalized = normalized;
+    d->kind = g->pub.kind;
+    d->expr = g->pub.expr;
+    d->tx = g->tx;
+    d->next = gs->drops;
+    gs->drops = d;
+    return d;
+}
+
+void drop_imp(drec *d, size_t uid)
+{
+    if (d->nimp < DREC_MAX) d->imp[d->nimp++] = uid;
+    else d->partial = true;
+}
+
+static int size_cmp(const void *x, const void *y)
+{
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Resolve each implied guard's implying uids to kept guards (a uid dropped
+ * later stands for the guards that implied it, breadth first, at most
+ * DREC_VISITS records visited each), after the final order is set. */
+static sy_status build_implied(sy_gset *gs)
+{
+    sy_ctx *ctx = gs->ctx;
+    gs->impl = NULL;
+    gs->nimpl = 0;
+    size_t nd = 0, nu = gs->next_uid ? gs->next_uid : 1;
+    for (drec *d = gs->drops; d; d = d->next) nd += !d->normalized;
+    if (!nd) return SY_OK;
+    size_t *at = sy_alloc(ctx, nu * sizeof *at), *seen = sy_alloc(ctx, nu * sizeof *seen);
+    drec **byuid = sy_alloc(ctx, nu * sizeof *byuid);
+    sy_gset_implied *out = galloc(gs, nd * sizeof *out);
+    gtext **otx = galloc(gs, nd * sizeof *otx);
+    sy_status st = at && seen && byuid && out && otx ? SY_OK : sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    if (!st) {
+        for (size_t u = 0; u < nu; u++) {
+            at[u] = SIZE_MAX;
+            seen[u] = SIZE_MAX;
+            byuid[u] = NULL;
+        }
+        for (size_t i = 0; i < gs->n; i++) at[gs->g[i].uid] = i;
+        for (drec *d = gs->drops; d; d = d->next)
+            if (!byuid[d->uid]) byuid[d->uid] = d;
+        size_t k = 0, stamp = 0;
+        /* the list in creation order of the dropped guards (drops is newest first) */
+        drec **ord = sy_alloc(ctx, nd * sizeof *ord);
+        if (!ord) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        size_t no = 0;
+        for (drec *d = gs->drops; d && !st; d = d->next)
+            if (!d->normalized) ord[no++] = d;
+        for (size_t q = no; q-- > 0 && !st;) {
+            drec *d = ord[q];
+            size_t *by = galloc(gs, DREC_MAX * sizeof *by);
+            if (!by) {
+                st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+                break;
+            }
+            size_t nby = 0, visits = 0;
+            bool partial = d->partial;
+            size_t queue[DREC_VISITS];
+            size_t qh = 0, qt = 0;
+            stamp++;
+            seen[d->uid] = stamp;
+            for (size_t j = 0; j < d->nimp && qt < DREC_VISITS; j++) queue[qt++] = d->imp[j];
+            while (qh < qt) {
+                size_t u = queue[qh++];
+                if (u >= nu || seen[u] == stamp) continue;
+                seen[u] = stamp;
+                if (at[u] != SIZE_MAX) {
+                    if (nby < DREC_MAX) by[nby++] = at[u];
+                    else partial = true;
+                } else if (byuid[u] && ++visits <= DREC_VISITS) {
+                    partial |= byuid[u]->partial;
+                    for (size_t j = 0; j < byuid[u]->nimp; j++) {
+                        if (qt < DREC_VISITS) queue[qt++] = byuid[u]->imp[j];
+                        else partial = true;
+                    }
+                } else {
+                    partial = true;
+                }
+            }
+            qsort(by, nby, sizeof *by, size_cmp);
+            otx[k] = d->tx;
+            out[k++] = (sy_gset_implied){d->kind, d->expr, NULL, NULL, NULL, nby, by, partial}; /* texts: implied_pub */
+        }
+        if (ord) sy_dealloc(ctx, ord, nd * sizeof *ord);
+        if (!st) {
+            gs->impl = out;
+            gs->impl_tx = otx;
+            gs->nimpl = k;
+        }
+    }
+    if (at) sy_dealloc(ctx, at, nu * sizeof *at);
+    if (seen) sy_dealloc(ctx, seen, nu * sizeof *seen);
+    if (byuid) sy_dealloc(ctx, byuid, nu * sizeof *byuid);
+    return st;
+}
+
+
+/* ---- the pass */
+
+typedef struct { uint64_t key; size_t i; } keyed;
+static int keyed_cmp(const void *x, const void *y)
+{
+    const keyed *a = x, *b = y;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    return a->i < b->i ? -1 : (a->i > b->i);
+}
+
+/* Drop candidate i, implied by the live fact guards of its component; they
+ * are recorded as its implying guards, those sharing a source with it first. */
+static sy_status drop_implied(sy_gset *gs, size_t i, const size_t *comp, size_t *nreaders)
+{
+    gguard *cand = &gs->g[i];
+    drec *d = add_drop(gs, cand, false);
+    if (!d) return sy_fail_st(gs->ctx, SY_ENOMEM, "out of memory");
+    for (int pass = 0; pass < 2 && !d->partial; pass++) /* past DREC_MAX the list is partial and complete */
+        for (size_t j = 0; j < gs->n && !d->partial; j++) {
+            if (j == i || comp[j] != comp[i] || gs->g[j].dead || !is_fact_guard(&gs->g[j])) continue;
+            bool shares = false;
+            for (size_t a = 0; a < gs->g[j].pub.nslots && !shares; a++)
+                for (size_t b = 0; b < cand->pub.nslots && !shares; b++)
+                    shares = gs->g[j].pub.slots[a] == cand->pub.slots[b];
+            if (shares == (pass == 0)) drop_imp(d, gs->g[j].uid);
+        }
+    cand->dead = true;
+    for (size_t k = 0; k < cand->pub.nslots; k++) nreaders[cand->pub.slots[k]]--;
+    return SY_OK;
+}
+
+sy_status sy_gset_minimize(sy_gset *gs)
+{
+    if (!gs) return SY_EINVAL;
+    sy_ctx *ctx = gs->ctx;
+    size_t n0 = gs->n ? gs->n : 1;
+    keyed *ks = sy_alloc(ctx, n0 * sizeof *ks);
+    if (!ks) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    /* 1. duplicates: merge provenance into the first (in index order). Grouped
+     * by the expression's creation serial (sorted once), not by an O(n^2) scan. */
+    for (size_t i = 0; i < gs->n; i++) {
+        ks[i].key = sy_expr_serial(gs->g[i].pub.expr);
+        ks[i].i = i;
+    }
+    if (gs->n) qsort(ks, gs->n, sizeof *ks, keyed_cmp);
+    for (size_t a = 0; a < gs->n;) {
+        size_t b = a + 1;
+        while (b < gs->n && ks[b].key == ks[a].key) b++;
+        gguard *first = &gs->g[ks[a].i];
+        for (size_t q = a + 1; q < b; q++) {
+            gguard *dup = &gs->g[ks[q].i];
+            for (size_t k = 0; k < dup->pub.norigins; k++)
+                if (!add_origin(gs, first, &dup->orig[k])) {
+                    sy_dealloc(ctx, ks, n0 * sizeof *ks);
+                    return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+                }
+            first->pub.count += dup->pub.count;
+            drop_guard(dup);
+        }
+        a = b;
+    }
+    /* 2. bounds per variable: keep only the tightest lower and upper (the
+     * first in index order among equally tight ones). Grouped by (variable,
+     * side), sorted once. */
+    fmpz_t c, c2;
+    fmpz_init(c);
+    fmpz_init(c2);
+    size_t nb = 0;
+    for (size_t i = 0; i < gs->n; i++) {
+        const sy_expr *v;
+        int up;
+        if (gs->g[i].dead || gs->g[i].pub.kind == SY_GK_RUNTIME_ASSERT || !as_bound(gs->g[i].pub.expr, &v, &up, c)) continue;
+        ks[nb].key = sy_expr_serial(v) * 2 + (uint64_t)(up != 0);
+        ks[nb].i = i;
+        nb++;
+    }
+    if (nb) qsort(ks, nb, sizeof *ks, keyed_cmp);
+    for (size_t a = 0; a < nb;) {
+        size_t b = a + 1;
+        while (b < nb && ks[b].key == ks[a].key) b++;
+        const sy_expr *v;
+        int up;
+        size_t best = ks[a].i;
+        as_bound(gs->g[best].pub.expr, &v, &up, c);
+        for (size_t q = a + 1; q < b; q++) {
+            as_bound(gs->g[ks[q].i].pub.expr, &v, &up, c2);
+            if ((up && fmpz_cmp(c2, c) < 0) || (!up && fmpz_cmp(c2, c) > 0)) {
+                best = ks[q].i;
+                fmpz_set(c, c2);
+            }
+        }
+        for (size_t q = a; q < b; q++)
+            if (ks[q].i != best) {
+                drec *d = add_drop(gs, &gs->g[ks[q].i], false);
+                if (!d) {
+                    fmpz_clear(c);
+                    fmpz_clear(c2);
+                    sy_dealloc(ctx, ks, n0 * sizeof *ks);
+                    return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+                }
+                drop_imp(d, gs->g[best].uid);
+                drop_guard(&gs->g[ks[q].i]);
+            }
+        a = b;
+    }
+    fmpz_clear(c);
+    fmpz_clear(c2);
+    sy_dealloc(ctx, ks, n0 * sizeof *ks);
+    /* 3. implication: from the least important guard upwards, drop each guard
+     * the remaining ones imply */
+    gguard *tmp = sy_alloc(ctx, (gs->n ? gs->n : 1) * sizeof *tmp);
+    if (!tmp) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    size_t m = 0;
+    for (size_t i = 0; i < gs->n; i++) {
+        if (gs->g[i].dead) {
+            if (gs->g[i].orig) sy_dealloc(ctx, gs->g[i].orig, gs->g[i].origcap * sizeof *gs->g[i].orig);
+            continue;
+        }
+        tmp[m++] = gs->g[i];
+    }
+    if (m) memcpy(gs->g, tmp, m * sizeof *tmp); /* an empty set may have no array */
+    sy_dealloc(ctx, tmp, (gs->n ? gs->n : 1) * sizeof *tmp);
+    gs->n = m;
+    for (size_t i = 0; i < gs->n; i++) gs->g[i].cost = expr_cost(ctx, gs->g[i].pub.expr);
+    if (gs->n) qsort(gs->g, gs->n, sizeof *gs->g, guard_order);
+    /* Only guards connected to the candidate through shared sources can
+     * imply it: split the set into components (union-find over guards, joined
+     * by each source slot they read) and give each candidate only its
+     * component as facts. Sound: fewer facts imply less (and an inconsistent
+     * component decides nothing); it makes the pass near-linear for many
+     * independent inputs instead of quadratic in facts. nreaders[slot]
+     * counts the live fact guards reading the slot, for surely_not_implied. */
+    size_t nc = gs->n ? gs->n : 1, nsl = gs->nsrc ? gs->nsrc : 1;
+    size_t *comp = sy_alloc(ctx, nc * sizeof *comp), *owner = sy_alloc(ctx, nsl * sizeof *owner),
+           *nreaders = sy_alloc(ctx, nsl * sizeof *nreaders);
+    sy_status cst = comp && owner && nreaders ? SY_OK : sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    if (!cst) {
+        for (size_t k = 0; k < gs->nsrc; k++) {
+            owner[k] = SIZE_MAX; /* the first guard reading slot k */
+            nreaders[k] = 0;
+        }
+        for (size_t i = 0; i < gs->n; i++) {
+            comp[i] = i;
+            for (size_t k = 0; k < gs->g[i].pub.nslots; k++) {
+                size_t sl = gs->g[i].pub.slots[k];
+                if (is_fact_guard(&gs->g[i])) nreaders[sl]++;
+                if (owner[sl] == SIZE_MAX) owner[sl] = i;
+                else {
+                    size_t ra = uf_find(comp, i), rb = uf_find(comp, owner[sl]);
+                    if (ra != rb) comp[ra] = rb;
+                }
+            }
+        }
+        for (size_t i = 0; i < gs->n; i++) comp[i] = uf_find(comp, i);
+    }
+    witness w;
+    bool have_w = cst == SY_OK && witness_init(&w, gs);
+    hlindex hx = {0};
+    if (have_w) hl_init(&hx, &w);
+    for (size_t i = gs->n; i-- > 0 && cst == SY_OK;) {
+        gguard *cand = &gs->g[i];
+        if (!is_fact_guard(cand) || surely_not_implied(gs, cand, nreaders)) continue;
+        if (have_w && has_witness(&w, i)) continue; /* certainly not implied: kept, as the decision would */
+        if (hl_implied(&hx, gs, i)) { /* exactly implied by one other guard's half-line */
+            cst = drop_implied(gs, i, comp, nreaders);
+            continue;
+        }
+        sy_facts *f = sy_facts_new(ctx);
+        if (!f) {
+            cst = sy_ctx_last_error(ctx);
+            break;
+        }
+        sy_status st = SY_OK;
+        for (size_t j = 0; j < gs->n && st == SY_OK; j++)
+            if (j != i && comp[j] == comp[i] && !gs->g[j].dead && is_fact_guard(&gs->g[j]))
+                st = sy_facts_add(f, gs->g[j].pub.expr);
+        sy_truth t = SY_TRUTH_UNKNOWN;
+        if (st == SY_OK && sy_facts_consistent(f) == SY_TRUE) st = sy_decide(f, cand->pub.expr, &t);
+        /* dropping is exact only if the other guards also keep every
+         * symbolic divisor of the candidate non-zero */
+        const sy_expr *divs[32];
+        size_t nd = 0;
+        collect_divisors(ctx, cand->pub.expr, divs, &nd, 32);
+        if (nd == 32) t = SY_TRUTH_UNKNOWN;
+        for (size_t k = 0; k < nd && st == SY_OK && t == SY_TRUTH_TRUE; k++) {
+            sy_truth nz;
+            st = sy_decide(f, sy_expr_ne(ctx, divs[k], sy_expr_int_si(ctx, 0)), &nz);
+            if (nz != SY_TRUTH_TRUE) t = SY_TRUTH_UNKNOWN;
+        }
+        sy_facts_free(f);
+        if (st) {
+            cst = st;
+            break;
+        }
+        if (t == SY_TRUTH_TRUE) cst = drop_implied(gs, i, comp, nreaders);
+    }
+    hl_clear(ctx, &hx);
+    if (have_w) witness_clear(&w);
+    if (comp) sy_dealloc(ctx, comp, nc * sizeof *comp);
+    if (owner) sy_dealloc(ctx, owner, nsl * sizeof *owner);
+    if (nreaders) sy_dealloc(ctx, nreaders, nsl * sizeof *nreaders);
+    if (cst) return cst;
+    compact(gs);
+    sy_status nst = normalize(gs);
+    if (nst) return nst;
+    if (gs->n) qsort(gs->g, gs->n, sizeof *gs->g, guard_order);
+    if ((nst = build_implied(gs))) return nst;
+    return find_violations(gs);
+}
