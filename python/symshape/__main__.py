@@ -160,10 +160,30 @@ def _exc_line(e):
     return "%s: %s%s" % (type(e).__name__, msg[0] if msg else "", where)
 
 
+class _Version(argparse.Action):
+    """--version: the package's version, then the library's (its path, the optional parts
+    compiled into it, as `symshape --version` prints them); exit 0 even without a library."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from . import __version__
+        print("symshape %s (Python package)" % __version__)
+        try:
+            from ._lib import lib, lib_path
+        except LibraryNotFound as e:
+            print("library: not loaded: %s" % e)
+        else:
+            feats = lib.sy_version_features().decode()
+            print("library %s: %s" % (lib.sy_version_string().decode(), lib_path))
+            print("features: %s" % (feats or "none"))
+        parser.exit(EX_OK)
+
+
 def _build_parser():
     ap = _Parser(prog=PROG, description="Export a PyTorch model (torch.fx, symbolic sizes) and print "
                  "its guard report, as `symshape run` does for a graph file.",
                  epilog=EXIT_TABLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--version", "-V", action=_Version, nargs=0,
+                    help="print the version, the library loaded and its features, and exit")
     sub = ap.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     common_desc = ("MODULE:CALLABLE is imported (PYTHONPATH applies) and, when it is a class or a factory "

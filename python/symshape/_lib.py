@@ -188,6 +188,9 @@ _f("sy_ctx_last_error_msg", c_char_p, P)
 _f("sy_ctx_last_error_offset", c_long, P)
 _f("sy_ctx_reset_error", None, P)
 _f("sy_status_name", c_char_p, c_int)
+# version.h
+_f("sy_version_string", c_char_p)
+_f("sy_version_features", c_char_p)
 # expr.h
 _f("sy_expr_parse", c_int, P, c_char_p, c_size_t, POINTER(P))
 _f("sy_expr_print", c_void_p, P, P, c_int)

@@ -458,3 +458,10 @@ def test_guard_display_names_the_dtype():
         if "dtype" not in g.text:
             assert g.display == g.text
 
+
+def test_features_are_the_library_s():
+    """symshape.features() is the library's sy_version_features(): html exactly when the html
+    backend is registered."""
+    feats = symshape.features()
+    assert set(feats) <= {"onnx", "html", "z3"}, feats
+    assert ("html" in feats) == ("html" in symshape.backends()), (feats, symshape.backends())

@@ -127,3 +127,14 @@ def test_html_backend(tmp_path):
             pytest.skip("library built without cmark-gfm")
     assert rc == 0, err
     assert p.read_text().startswith("<!DOCTYPE html>")
+
+
+def test_version_names_the_library_and_its_features():
+    rc, out, err = run("--version")
+    assert rc == 0 and "Traceback" not in err, err
+    lines = out.splitlines()
+    assert lines[0].startswith("symshape 0.") and lines[1].startswith("library 0."), out
+    assert lines[2].startswith("features: "), out
+    rc, out, err = run("--version", lib="/nonexistent/libsymshape.so")
+    assert rc == 0 and "library: not loaded: cannot load libsymshape.so" in out, (out, err)
+

@@ -341,6 +341,9 @@ check "budget no value" 2 "needs an argument" "$S" simplify x --budget
 # 20 steps: conv1 needs more (since op_require formats its reason lazily it needs fewer than 40)
 check "budget per graph node" 3 "node '" "$S" --budget steps=20 run "$E/resnet18.json" --backend json
 check "budget per graph node: steps" 3 "steps" "$S" --budget steps=20 run "$E/resnet18.json" --backend json
+# --version lists the features compiled in (sy_version_features), each missing one by name
+check "version features" 0 "features: " "$S" --version
+if ! "$S" --version | grep -q "^features: .*html"; then check "version: html missing" 0 "built without html" "$S" --version; fi
 rm -rf "$tmpd"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
