@@ -33,7 +33,8 @@ run_suite() { # name, extra cmake args...
 # Every stage runs even when an earlier one failed (a failing test must not hide the sanitizer
 # build, the fuzzers or the install check); the script exits 1 at the end, naming what failed.
 failed=()
-run_suite test || failed+=("build-test (ctest)")
+# benches are opt-in (bench/README.md): built here so that they keep compiling
+run_suite test -DSY_BUILD_BENCH=ON || failed+=("build-test (ctest)")
 # Criterion's runner keeps one 48-byte block for its lifetime: suppressed by name.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" CTEST_EXTRA="-LE python" \
