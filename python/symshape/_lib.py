@@ -3,7 +3,8 @@
 The library is found, in this order:
   1. the file named by the environment variable SYMSHAPE_LIB;
   2. libsymshape.so (or a versioned libsymshape.so.0.1, libsymshape.so.0.1.0, ...) next to the
-     package (inside the package directory, then beside it), then, when the package is run from
+     package (inside the package directory, where `pip install` of the repository or of its wheel
+     bundles it, then beside it), then, when the package is run from
      a source tree, in its CMake build directory (build/ beside python/);
   3. the installed library: ctypes.util.find_library("symshape"), then the usual lib
      directories (/usr/local/lib, /usr/lib, /usr/lib/<multiarch>).
