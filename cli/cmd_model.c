@@ -282,7 +282,10 @@ static void traced_free(traced *t)
 static int trace_onnx(const char *cmd, model_opts *m, traced *t)
 {
     double t0 = now();
-    if (sy_onnx_load_file(t->ctx, m->model, &t->om) != SY_OK) return cli_lib_error(t->ctx, "cannot load model");
+    cli_stage(cmd, "reading %s", m->model);
+    sy_status lst = sy_onnx_load_file(t->ctx, m->model, &t->om);
+    cli_stage_end();
+    if (lst != SY_OK) return cli_lib_error(t->ctx, "cannot load model");
     int rc = check_onnx_overrides(cmd, m, t->om);
     if (rc != EX_OK) return rc;
     double t1 = now();
@@ -293,7 +296,10 @@ static int trace_onnx(const char *cmd, model_opts *m, traced *t)
     to.examples = m->ex;
     to.nov = m->nov;
     to.ov = m->ov;
-    if (sy_env_trace_onnx(t->env, t->om, &to, &t->ot) != SY_OK) {
+    cli_stage(cmd, "tracing %zu nodes", sy_onnx_nnodes(t->om));
+    sy_status tst = sy_env_trace_onnx(t->env, t->om, &to, &t->ot);
+    cli_stage_end();
+    if (tst != SY_OK) {
         sy_status st = sy_ctx_last_error(t->ctx);
         fprintf(stderr, "symshape: error: %s: %s\n", m->model, sy_ctx_last_error_msg(t->ctx));
         return st == SY_ENOMEM ? EX_INTERNAL : EX_INPUT;
@@ -305,7 +311,10 @@ static int trace_onnx(const char *cmd, model_opts *m, traced *t)
         return cli_lib_error(t->ctx, "produce guards");
     t->produced = sy_gset_size(t->gs);
     double t3 = now();
-    if (sy_gset_minimize(t->gs) != SY_OK) return cli_lib_error(t->ctx, "minimize guards");
+    cli_stage(cmd, "minimizing %zu guards", t->produced);
+    sy_status mst = sy_gset_minimize(t->gs);
+    cli_stage_end();
+    if (mst != SY_OK) return cli_lib_error(t->ctx, "minimize guards");
     double t4 = now();
     t->t_parse = t1 - t0;
     t->t_trace = t2 - t1;
@@ -332,7 +341,10 @@ static int trace_model(const char *cmd, model_opts *m, traced *t)
     double t1 = now();
     t->env = sy_env_new(t->ctx, &m->eo);
     if (!t->env) return cli_lib_error(t->ctx, "env");
-    if (sy_env_trace(t->env, t->g, m->nov, m->ov, &t->tr) != SY_OK) {
+    cli_stage(cmd, "tracing %zu nodes", sy_graph_nnodes(t->g));
+    st = sy_env_trace(t->env, t->g, m->nov, m->ov, &t->tr);
+    cli_stage_end();
+    if (st != SY_OK) {
         st = sy_ctx_last_error(t->ctx);
         fprintf(stderr, "symshape: error: %s: %s\n", cli_file_name(m->model), sy_ctx_last_error_msg(t->ctx));
         return st == SY_ENOMEM ? EX_INTERNAL : EX_INPUT;
@@ -341,7 +353,10 @@ static int trace_model(const char *cmd, model_opts *m, traced *t)
     if (sy_gset_produce(t->env, t->g, &t->gs) != SY_OK) return cli_lib_error(t->ctx, "produce guards");
     t->produced = sy_gset_size(t->gs);
     double t3 = now();
-    if (sy_gset_minimize(t->gs) != SY_OK) return cli_lib_error(t->ctx, "minimize guards");
+    cli_stage(cmd, "minimizing %zu guards", t->produced);
+    sy_status mst = sy_gset_minimize(t->gs);
+    cli_stage_end();
+    if (mst != SY_OK) return cli_lib_error(t->ctx, "minimize guards");
     double t4 = now();
     t->t_parse = t1 - t0;
     t->t_trace = t2 - t1;
@@ -969,7 +984,8 @@ static int run_probe(int argc, char **argv)
     size_t ng = rc == EX_OK ? sy_gset_size(t.gs) : 0;
     size_t *rejected = calloc(ng + 1, sizeof *rejected); /* points each guard rejected first */
     if (rc == EX_OK && !rejected) rc = cli_oom();
-    int tty = isatty(2) && npts > 20;
+    cli_progress prog;
+    cli_progress_start(&prog, "probe", "points", points ? npts : 0);
     const char *pname = cli_file_name(points_file);
     for (size_t pi = 0; pi < npts && rc == EX_OK; pi++) {
         json_t *p = points ? json_array_get(points, pi) : NULL;
@@ -1061,6 +1077,7 @@ static int run_probe(int argc, char **argv)
             for (size_t d = 0; d < cur->in[k].rank; d++) json_array_append_new(a, json_integer(cur->in[k].shape[d]));
             json_object_set_new(sz, cur->in[k].name, a);
         }
+        cli_progress_clear(&prog); /* the point's line, then the progress again */
         if (as_json) {
             json_t *jo = json_pack("{s:o, s:b, s:s?, s:o, s:s?}", "sizes", sz, "accept", res.accept, "failed_guard",
                                    res.accept ? NULL : res.message, "outputs", st ? json_null() : json_incref(outs),
@@ -1085,9 +1102,9 @@ static int run_probe(int argc, char **argv)
         }
         json_decref(outs);
         json_decref(inferred);
-        if (tty) fprintf(stderr, "\r[%zu/%zu]", pi + 1, npts);
+        cli_progress_step(&prog, pi + 1);
     }
-    if (tty) fprintf(stderr, "\r\033[K");
+    cli_progress_done(&prog);
     if (rc == EX_OK && (truth || mismatches))
         fprintf(stderr, "%zu points: %ld accepted, %ld soundness violations%s\n", npts, accepted, violations,
                 mismatches ? " (counting the accepted points where the inferred output shapes are not the real ones)" : "");
@@ -1146,10 +1163,13 @@ static const char obligation_letters[] = "abcd";
 
 static void print_obligation(void *ud, const sy_verify_obligation *ob)
 {
-    (void)ud;
+    cli_progress *prog = ud; /* "symshape: verify: N obligations" while Z3 works on the next */
+    cli_progress_clear(prog);
     printf("(%c) %-7s %s [%.3f s]\n", obligation_letters[ob->kind], verdict_names[ob->verdict], ob->what, ob->seconds);
     if (ob->counterexample) printf("    counterexample: %s\n", ob->counterexample);
     if (ob->reason) printf("    reason: %s\n", ob->reason);
+    fflush(stdout);
+    cli_progress_tick(prog);
 }
 
 static const struct option verify_opts[] = {{"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -1223,8 +1243,11 @@ static int run_verify(int argc, char **argv)
         printf("verify %s: %zu guards (%zu produced), %zu recorded decisions\n", sy_graph_name(t.g), sy_gset_size(t.gs),
                sy_gset_size(produced), sy_env_nguards(t.env));
         fflush(stdout);
-        if (sy_verify_model(t.env, produced, t.gs, example, &vo, print_obligation, NULL, &sum) != SY_OK)
+        cli_progress prog;
+        cli_progress_start(&prog, "verify", "obligations done", 0);
+        if (sy_verify_model(t.env, produced, t.gs, example, &vo, print_obligation, &prog, &sum) != SY_OK)
             rc = cli_lib_error(t.ctx, "verify");
+        cli_progress_done(&prog);
     }
     if (rc == EX_OK) {
         printf("%zu obligations: %zu proven, %zu refuted, %zu unknown", sum.proven + sum.refuted + sum.unknown, sum.proven,

@@ -339,6 +339,8 @@ static void usage(FILE *out)
             "\nevery command: --budget steps=N,terms=N,bytes=N  the work budgets of one operation\n"
             "(defaults 20000000 steps, 20000000 intermediate terms, 256M bytes); past one the\n"
             "command fails with exit status 3 naming the budget.\n"
+            "every command: --quiet  no progress line on stderr (long work shows one when stderr\n"
+            "is a terminal: verify, probe --points, infer)\n"
             "\nexit status:\n"
             "  0  success, accept, true\n"
             "  1  reject, false, failed cases, soundness violation (see each command)\n"
@@ -351,6 +353,7 @@ static void usage(FILE *out)
 int main(int argc, char **argv)
 {
     cli_argv0 = argv[0];
+    cli_take_quiet(&argc, argv);
     int brc = take_budget(&argc, argv);
     if (brc != EX_OK) return brc;
     if (argc < 2) {
