@@ -14,6 +14,11 @@ static const sy_allocator default_alc = {default_malloc, default_realloc, defaul
 
 int sy_version_number(void) { return SY_VERSION_NUMBER; }
 const char *sy_version_string(void) { return SY_VERSION_STRING; }
+/* SY_FEATURES: set on this file by CMakeLists.txt from what configure found */
+#ifndef SY_FEATURES
+#define SY_FEATURES ""
+#endif
+const char *sy_version_features(void) { return SY_FEATURES; }
 
 const char *sy_status_name(sy_status s)
 {

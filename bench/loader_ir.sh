@@ -14,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-build}
 [ $# -gt 0 ] && shift
 bin=$build/bench/bench_load
-[ -x "$bin" ] || { echo "loader_ir.sh: no $bin (build the bench targets first)" >&2; exit 1; }
+[ -x "$bin" ] || { echo "loader_ir.sh: no $bin (configure with -DSY_BUILD_BENCH=ON and build first)" >&2; exit 1; }
 command -v valgrind >/dev/null || { echo "loader_ir.sh: valgrind not found" >&2; exit 1; }
 if [ $# -eq 0 ]; then
     dir=${SY_CORPUS_DIR:-}

@@ -99,6 +99,37 @@ int cli_reserve(void *pp, size_t *cap, size_t n, size_t el);
 int cli_parse_sizes(const char *v, char **name, int64_t **shape, size_t *rank);
 
 void cli_print_version(void);
+
+/* Progress of long work (cli/progress.c): a line on stderr redrawn in place,
+ * "symshape: CMD: DONE/TOTAL UNIT" (TOTAL 0: "DONE UNIT"), only when stderr
+ * is a terminal and --quiet was not given; throttled (at most five redraws a
+ * second, none in the first half second). cli_progress_clear erases the line
+ * before other output to the terminal (the next step redraws it);
+ * cli_progress_done erases it for good. No allocation. */
+typedef struct cli_progress {
+    const char *cmd, *unit;
+    size_t total, count; /* count: cli_progress_tick's */
+    int on, shown;
+    double start, last;
+} cli_progress;
+void cli_progress_start(cli_progress *p, const char *cmd, const char *unit, size_t total);
+void cli_progress_step(cli_progress *p, size_t done);
+/* one more done: cli_progress_step(p, ++p->count) */
+void cli_progress_tick(cli_progress *p);
+void cli_progress_clear(cli_progress *p);
+void cli_progress_done(cli_progress *p);
+/* The stage of one long library call, "symshape: CMD: tracing 1234 nodes...",
+ * on stderr under the same conditions; call cli_stage_end right after the call
+ * returns (before any message): it erases the line. */
+void cli_stage(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void cli_stage_end(void);
+/* --quiet: set by cli_take_quiet, which takes every "--quiet" before "--" out of argv */
+extern int cli_quiet;
+void cli_take_quiet(int *argc, char **argv);
 /* argv[0] of the process (to find the bundled model next to the executable) */
 extern const char *cli_argv0;
 

@@ -325,8 +325,12 @@ static int run_infer(int argc, char **argv)
         json_object_set_new(vj, "model_requires", json_boolean(v->model_requires));
         if (json_array_append_new(viols, vj)) rc = cli_oom();
     }
-    if (rc == EX_OK && outpath && sy_onnx_write_value_info(t.ot, m.model, outpath) != SY_OK)
-        rc = cli_lib_error(t.ctx, "write value_info");
+    if (rc == EX_OK && outpath) {
+        cli_stage("infer", "writing %s", outpath);
+        sy_status wst = sy_onnx_write_value_info(t.ot, m.model, outpath);
+        cli_stage_end();
+        if (wst != SY_OK) rc = cli_lib_error(t.ctx, "write value_info");
+    }
     if (rc == EX_OK && as_json) {
         /* streamed: the values are written one by one, never held as one JSON tree */
         json_t *mn = json_string(sy_onnx_name(t.om));

@@ -453,7 +453,8 @@ static int run_probe(int argc, char **argv)
     size_t ng = rc == EX_OK ? sy_gset_size(t.gs) : 0;
     size_t *rejected = calloc(ng + 1, sizeof *rejected); /* points each guard rejected first */
     if (rc == EX_OK && !rejected) rc = cli_oom();
-    int tty = isatty(2) && npts > 20;
+    cli_progress prog;
+    cli_progress_start(&prog, "probe", "points", points ? npts : 0);
     const char *pname = cli_file_name(points_file);
     for (size_t pi = 0; pi < npts && rc == EX_OK; pi++) {
         json_t *p = points ? json_array_get(points, pi) : NULL;
@@ -545,6 +546,7 @@ static int run_probe(int argc, char **argv)
             for (size_t d = 0; d < cur->in[k].rank; d++) json_array_append_new(a, json_integer(cur->in[k].shape[d]));
             json_object_set_new(sz, cur->in[k].name, a);
         }
+        cli_progress_clear(&prog); /* the point's line, then the progress again */
         if (as_json) {
             json_t *jo = json_pack("{s:o, s:b, s:s?, s:o, s:s?}", "sizes", sz, "accept", res.accept, "failed_guard",
                                    res.accept ? NULL : res.message, "outputs", st ? json_null() : json_incref(outs),
@@ -569,9 +571,9 @@ static int run_probe(int argc, char **argv)
         }
         json_decref(outs);
         json_decref(inferred);
-        if (tty) fprintf(stderr, "\r[%zu/%zu]", pi + 1, npts);
+        cli_progress_step(&prog, pi + 1);
     }
-    if (tty) fprintf(stderr, "\r\033[K");
+    cli_progress_done(&prog);
     if (rc == EX_OK && (truth || mismatches))
         fprintf(stderr, "%zu points: %ld accepted, %ld soundness violations%s\n", npts, accepted, violations,
                 mismatches ? " (counting the accepted points where the inferred output shapes are not the real ones)" : "");

@@ -15,6 +15,7 @@ typedef struct {
     sy_ctx *ctx;
     const sy_verify_options *vo;
     size_t proven, refuted, unknown, nothing, errors, skipped;
+    cli_progress prog; /* "symshape: verify: N cases done" on a terminal */
 } vcounts;
 
 static const char *const vnames[] = {"proven", "refuted", "unknown"};
@@ -22,7 +23,7 @@ static const char *const kinds[] = {"simplify", "decide", "bound", "eval"};
 
 /* One case, exactly as the runner parsed it, with the engine's answer
  * (sy_cases_options.on_case). */
-static void verify_case(void *ud, const sy_case *k)
+static void verify_case_1(void *ud, const sy_case *k)
 {
     vcounts *c = ud;
     sy_ctx *ctx = c->ctx;
@@ -83,6 +84,16 @@ static void verify_case(void *ud, const sy_case *k)
     sy_str_free(ctx, cex);
 }
 
+/* verify_case_1 under the progress line: erased before the case's lines, redrawn after */
+static void verify_case(void *ud, const sy_case *k)
+{
+    vcounts *c = ud;
+    cli_progress_clear(&c->prog);
+    verify_case_1(ud, k);
+    fflush(stdout);
+    cli_progress_tick(&c->prog);
+}
+
 int cli_verify_cases(const char *path, const sy_verify_options *vo)
 {
     char *text = NULL;
@@ -94,13 +105,15 @@ int cli_verify_cases(const char *path, const sy_verify_options *vo)
         return cli_input_error("%s: a NUL byte in the file", cli_file_name(path));
     }
     sy_ctx *ctx = cli_ctx();
-    vcounts c = {ctx, vo, 0, 0, 0, 0, 0, 0};
+    vcounts c = {ctx, vo, 0, 0, 0, 0, 0, 0, {0}};
+    cli_progress_start(&c.prog, "verify", "cases done", 0);
     /* the runner parses the cases and asks the engine; its own sampling of
      * the expected answers is not needed here (one point) */
     sy_cases_options co = {.samples = 1, .on_case = verify_case, .on_case_ud = &c};
     sy_cases_result res;
     memset(&res, 0, sizeof res);
     sy_status st = sy_cases_run_text(ctx, text, len, cli_file_name(path), &co, &res);
+    cli_progress_done(&c.prog);
     if (st != SY_OK) {
         int e = cli_lib_error(ctx, "verify");
         sy_ctx_free(ctx);
@@ -154,10 +167,13 @@ static const char obligation_letters[] = "abcd";
 
 static void print_obligation(void *ud, const sy_verify_obligation *ob)
 {
-    (void)ud;
+    cli_progress *prog = ud; /* "symshape: verify: N obligations" while Z3 works on the next */
+    cli_progress_clear(prog);
     printf("(%c) %-7s %s [%.3f s]\n", obligation_letters[ob->kind], verdict_names[ob->verdict], ob->what, ob->seconds);
     if (ob->counterexample) printf("    counterexample: %s\n", ob->counterexample);
     if (ob->reason) printf("    reason: %s\n", ob->reason);
+    fflush(stdout);
+    cli_progress_tick(prog);
 }
 
 static const struct option verify_opts[] = {{"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -231,8 +247,11 @@ static int run_verify(int argc, char **argv)
         printf("verify %s: %zu guards (%zu produced), %zu recorded decisions\n", sy_graph_name(t.g), sy_gset_size(t.gs),
                sy_gset_size(produced), sy_env_nguards(t.env));
         fflush(stdout);
-        if (sy_verify_model(t.env, produced, t.gs, example, &vo, print_obligation, NULL, &sum) != SY_OK)
+        cli_progress prog;
+        cli_progress_start(&prog, "verify", "obligations done", 0);
+        if (sy_verify_model(t.env, produced, t.gs, example, &vo, print_obligation, &prog, &sum) != SY_OK)
             rc = cli_lib_error(t.ctx, "verify");
+        cli_progress_done(&prog);
     }
     if (rc == EX_OK) {
         printf("%zu obligations: %zu proven, %zu refuted, %zu unknown", sum.proven + sum.refuted + sum.unknown, sum.proven,

@@ -50,7 +50,28 @@ int cli_lib_error(sy_ctx *ctx, const char *what)
     return EX_INPUT;
 }
 
-void cli_print_version(void) { printf("symshape %s (library %s)\n", SY_VERSION_STRING, sy_version_string()); }
+/* has_word("onnx html", "html"): whether w is one of the space-separated words of list */
+static int has_word(const char *list, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = list; (p = strstr(p, w)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n])) return 1;
+    return 0;
+}
+
+/* The version, then the optional parts of the linked library (sy_version_features) and those
+ * it was built without, each with what it brings: "features: onnx html z3". */
+void cli_print_version(void)
+{
+    static const char *const opt[][2] = {{"onnx", "infer and .onnx models"},
+                                         {"html", "--backend html"},
+                                         {"z3", "verify"}};
+    printf("symshape %s (library %s)\n", SY_VERSION_STRING, sy_version_string());
+    const char *f = sy_version_features();
+    printf("features: %s\n", *f ? f : "none");
+    for (size_t i = 0; i < sizeof opt / sizeof *opt; i++)
+        if (!has_word(f, opt[i][0])) printf("built without %s (no %s)\n", opt[i][0], opt[i][1]);
+}
 
 int cli_getopt(const cli_cmd *c, int argc, char **argv, const char *shortopts, const struct option *longopts, int *rc)
 {
@@ -318,6 +339,8 @@ static void usage(FILE *out)
             "\nevery command: --budget steps=N,terms=N,bytes=N  the work budgets of one operation\n"
             "(defaults 20000000 steps, 20000000 intermediate terms, 256M bytes); past one the\n"
             "command fails with exit status 3 naming the budget.\n"
+            "every command: --quiet  no progress line on stderr (long work shows one when stderr\n"
+            "is a terminal: verify, probe --points, infer)\n"
             "\nexit status:\n"
             "  0  success, accept, true\n"
             "  1  reject, false, failed cases, soundness violation (see each command)\n"
@@ -330,6 +353,7 @@ static void usage(FILE *out)
 int main(int argc, char **argv)
 {
     cli_argv0 = argv[0];
+    cli_take_quiet(&argc, argv);
     int brc = take_budget(&argc, argv);
     if (brc != EX_OK) return brc;
     if (argc < 2) {

@@ -230,7 +230,10 @@ void traced_free(traced *t)
 static int trace_onnx(const char *cmd, model_opts *m, traced *t)
 {
     double t0 = now();
-    if (sy_onnx_load_file(t->ctx, m->model, &t->om) != SY_OK) return cli_lib_error(t->ctx, "cannot load model");
+    cli_stage(cmd, "reading %s", m->model);
+    sy_status lst = sy_onnx_load_file(t->ctx, m->model, &t->om);
+    cli_stage_end();
+    if (lst != SY_OK) return cli_lib_error(t->ctx, "cannot load model");
     int rc = check_onnx_overrides(cmd, m, t->om);
     if (rc != EX_OK) return rc;
     double t1 = now();
@@ -241,7 +244,10 @@ static int trace_onnx(const char *cmd, model_opts *m, traced *t)
     to.examples = m->ex;
     to.nov = m->nov;
     to.ov = m->ov;
-    if (sy_env_trace_onnx(t->env, t->om, &to, &t->ot) != SY_OK) {
+    cli_stage(cmd, "tracing %zu nodes", sy_onnx_nnodes(t->om));
+    sy_status tst = sy_env_trace_onnx(t->env, t->om, &to, &t->ot);
+    cli_stage_end();
+    if (tst != SY_OK) {
         sy_status st = sy_ctx_last_error(t->ctx);
         fprintf(stderr, "symshape: error: %s: %s\n", m->model, sy_ctx_last_error_msg(t->ctx));
         return st == SY_ENOMEM ? EX_INTERNAL : EX_INPUT;
@@ -253,7 +259,10 @@ static int trace_onnx(const char *cmd, model_opts *m, traced *t)
         return cli_lib_error(t->ctx, "produce guards");
     t->produced = sy_gset_size(t->gs);
     double t3 = now();
-    if (sy_gset_minimize(t->gs) != SY_OK) return cli_lib_error(t->ctx, "minimize guards");
+    cli_stage(cmd, "minimizing %zu guards", t->produced);
+    sy_status mst = sy_gset_minimize(t->gs);
+    cli_stage_end();
+    if (mst != SY_OK) return cli_lib_error(t->ctx, "minimize guards");
     double t4 = now();
     t->t_parse = t1 - t0;
     t->t_trace = t2 - t1;
@@ -280,7 +289,10 @@ int trace_model(const char *cmd, model_opts *m, traced *t)
     double t1 = now();
     t->env = sy_env_new(t->ctx, &m->eo);
     if (!t->env) return cli_lib_error(t->ctx, "env");
-    if (sy_env_trace(t->env, t->g, m->nov, m->ov, &t->tr) != SY_OK) {
+    cli_stage(cmd, "tracing %zu nodes", sy_graph_nnodes(t->g));
+    st = sy_env_trace(t->env, t->g, m->nov, m->ov, &t->tr);
+    cli_stage_end();
+    if (st != SY_OK) {
         st = sy_ctx_last_error(t->ctx);
         fprintf(stderr, "symshape: error: %s: %s\n", cli_file_name(m->model), sy_ctx_last_error_msg(t->ctx));
         return st == SY_ENOMEM ? EX_INTERNAL : EX_INPUT;
@@ -289,7 +301,10 @@ int trace_model(const char *cmd, model_opts *m, traced *t)
     if (sy_gset_produce(t->env, t->g, &t->gs) != SY_OK) return cli_lib_error(t->ctx, "produce guards");
     t->produced = sy_gset_size(t->gs);
     double t3 = now();
-    if (sy_gset_minimize(t->gs) != SY_OK) return cli_lib_error(t->ctx, "minimize guards");
+    cli_stage(cmd, "minimizing %zu guards", t->produced);
+    sy_status mst = sy_gset_minimize(t->gs);
+    cli_stage_end();
+    if (mst != SY_OK) return cli_lib_error(t->ctx, "minimize guards");
     double t4 = now();
     t->t_parse = t1 - t0;
     t->t_trace = t2 - t1;

@@ -36,8 +36,12 @@ int main(void)
                                       (sy_dim_policy[]){SY_DIM_STATIC, SY_DIM_STATIC});
     if (!a || !b) return fail(ctx, "inputs");
 
+    /* the typed calls take no provenance: name the node of the guards they record */
+    sy_env_set_provenance(env, &(sy_provenance){"fc", NULL, NULL});
     const sy_tensor *c = sy_op_matmul(env, a, b);                 /* (s0, 32) */
+    sy_env_set_provenance(env, &(sy_provenance){"concat", NULL, NULL});
     const sy_tensor *d = c ? sy_op_cat(env, 2, (const sy_tensor *[]){c, c}, 0) : NULL; /* (2*s0, 32) */
+    sy_env_set_provenance(env, NULL);
     const sy_tensor *v = d ? sy_op_view(env, d, 2, (const sy_expr *[]){sy_expr_int_si(ctx, -1), sy_expr_int_si(ctx, 16)})
                            : NULL; /* (4*s0, 16) */
     if (!v) return fail(ctx, "ops");

@@ -6,8 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DSY_BUILD_TESTS=OFF >/dev/null
-# the command and the shared library (for the Python package); not the benches, each of
-# which would link the link-time-optimized library again (bench/README.md builds them)
-cmake --build build -j"$(nproc)" --target symshape_cli >/dev/null
-if grep -q "^SY_BUILD_SHARED:BOOL=ON" build/CMakeCache.txt; then cmake --build build -j"$(nproc)" --target symshape >/dev/null; fi
+# the default build is what a user needs: the libraries (the shared one for the Python
+# package), the command and its man pages; the benches are opt-in (bench/README.md)
+cmake --build build -j"$(nproc)" >/dev/null
+./build/symshape --version | sed -n 's/^/symshape: /; 2,$p' >&2   # the features compiled in
 ./build/symshape run "$@"

@@ -38,7 +38,8 @@ run_suite() { # name, extra cmake args...
 # Every stage runs even when an earlier one failed (a failing test must not hide the sanitizer
 # build, the fuzzers or the install check); the script exits 1 at the end, naming what failed.
 failed=()
-run_suite test || failed+=("build-test (ctest)")
+# benches are opt-in (bench/README.md): built here so that they keep compiling
+run_suite test -DSY_BUILD_BENCH=ON || failed+=("build-test (ctest)")
 # A Debug build, compile only, of the library and the command (no tests: they run in the other
 # builds): -O0 gives warnings the optimized build does not (-Wformat-truncation), and -Werror
 # makes them fail here, not on a developer's first Debug build.

@@ -694,6 +694,13 @@ void sy_env_set_loc(sy_env *env, const sy_loc *loc)
     else memset(&env->loc, 0, sizeof env->loc);
 }
 
+void sy_env_set_provenance(sy_env *env, const sy_provenance *where)
+{
+    if (!env) return;
+    if (where) env->typed_where = *where;
+    else memset(&env->typed_where, 0, sizeof env->typed_where);
+}
+
 void sy_env_set_torch_version(sy_env *env, int version)
 {
     if (env) env->torch_version = version < 0 ? 0 : version;

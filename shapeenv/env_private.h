@@ -63,6 +63,9 @@ struct sy_env {
     int torch_version;
     /* current user source location (borrowed strings; file NULL: none) */
     sy_loc loc;
+    /* provenance of the typed op calls (sy_env_set_provenance; borrowed strings; node, op and
+     * reason NULL: none) */
+    sy_provenance typed_where;
     /* set by op_new_strided during sy_env_call: the op computed its output layout */
     int layout_owned;
     /* a stride()/is_contiguous() op read strides: every input gets its stride guards */

@@ -1031,7 +1031,11 @@ static const sy_tensor *call_t(sy_env *env, const char *op, size_t n, const sy_v
                                const char *const *kwn, const sy_value *kwv)
 {
     sy_value out;
-    if (sy_env_call(env, op, n, args, nkw, kwn, kwv, NULL, &out) != SY_OK) return NULL;
+    /* the provenance of sy_env_set_provenance, with this call's op */
+    const sy_provenance *tw = &env->typed_where;
+    sy_provenance w = {tw->node, op, tw->reason};
+    int have = tw->node || tw->reason;
+    if (sy_env_call(env, op, n, args, nkw, kwn, kwv, have ? &w : NULL, &out) != SY_OK) return NULL;
     if (out.kind != SY_V_TENSOR) return SY_NFAIL(env->ctx, SY_ERROR, "%s did not return a tensor", op);
     return out.u.t;
 }

@@ -1135,7 +1135,8 @@ sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_gset *f
                 break;
             }
             what.len = 0;
-            sy_buf_printf(&what, "guard %zu holds at the example: %s", g, gd->text);
+            /* the display: a dtype by name ("x.dtype == float32"), as the reports show it */
+            sy_buf_printf(&what, "guard %zu holds at the example: %s", g, gd->display ? gd->display : gd->text);
             EMIT(SY_VERIFY_EXAMPLE, g, c, pt, ns, NULL); /* a point: constants, nothing to split */
         }
         free(pt);

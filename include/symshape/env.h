@@ -187,6 +187,20 @@ SY_API sy_status sy_env_require_int64(sy_env *env, const sy_expr *e, const char 
  *  No allocation, cannot fail. */
 SY_API void sy_env_set_loc(sy_env *env, const sy_loc *loc);
 
+/** Set the provenance of the typed op calls (sy_op_matmul, sy_op_add, sy_op_cat, sy_op_view,
+ *  sy_op_conv2d, tensor.h), which take none: each guard or requirement they record from now
+ *  until the next call names @p where's node (and its reason, when the op gives none), with
+ *  the call's own op ("matmul"; where->op is not read), so that a C consumer's report names
+ *  its nodes instead of "node ?". With sy_env_set_loc for the source line, a C
+ *  program gives its ops the provenance the graph interpreter gives each node. sy_env_call
+ *  is not affected (it takes its provenance as an argument). @p where NULL (or all its
+ *  fields NULL) clears it.
+ *  @param where KEEP: the struct is copied, its strings are borrowed: they must stay valid
+ *         until the next call or until the env is freed; they are copied into a guard's
+ *         origin only when a guard is recorded.
+ *  No allocation, cannot fail. */
+SY_API void sy_env_set_provenance(sy_env *env, const sy_provenance *where);
+
 /** The PyTorch release whose CPU kernels the ops follow, as major * 100 + minor
  *  (113 for 1.13, 214 for 2.14). 0, the default, is the newest: the 2.x kernels.
  *  Where a 2.x kernel checks or computes a size differently from 1.13 (an op that

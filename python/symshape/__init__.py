@@ -40,10 +40,17 @@ else:
 
 __version__ = "0.1.0"
 
+
+def features():
+    """The optional parts compiled into the loaded library: a subset of ["onnx", "html", "z3"]
+    (sy_version_features, symshape/version.h)."""
+    from ._lib import lib
+    return lib.sy_version_features().decode().split()
+
 __all__ = ["export", "export_to", "trace", "parse", "from_sympy", "Expr", "Context", "GuardSet", "Guard",
            "Origin", "Error", "ExportError", "NoMemoryError", "InvalidError", "OverflowError_",
            "DivisionByZeroError", "FormatError", "VersionError", "VerifyError", "QuotaError", "UnsupportedError",
-           "LibraryNotFound", "lib_path", "default_context", "backends"]
+           "LibraryNotFound", "lib_path", "default_context", "backends", "features"]
 
 
 def export(model, example_inputs, dynamic=None, name=None):

@@ -160,10 +160,56 @@ def _exc_line(e):
     return "%s: %s%s" % (type(e).__name__, msg[0] if msg else "", where)
 
 
+class _Stage:
+    """The stage of long work on stderr, "symshape: report: exporting resnet18 (torch.fx)...",
+    redrawn in place and erased when the work ends or before any message; only when stderr is a
+    terminal and --quiet was not given (as the C command's progress line, docs/cli.md)."""
+
+    def __init__(self, cmd, quiet):
+        self.cmd = cmd
+        try:
+            self.on = not quiet and sys.stderr.isatty()
+        except (AttributeError, ValueError):
+            self.on = False
+        self.shown = False
+
+    def __call__(self, what):
+        if self.on:
+            sys.stderr.write("\rsymshape: %s: %s...\033[K" % (self.cmd, what))
+            sys.stderr.flush()
+            self.shown = True
+
+    def end(self):
+        if self.shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+            self.shown = False
+
+
+class _Version(argparse.Action):
+    """--version: the package's version, then the library's (its path, the optional parts
+    compiled into it, as `symshape --version` prints them); exit 0 even without a library."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from . import __version__
+        print("symshape %s (Python package)" % __version__)
+        try:
+            from ._lib import lib, lib_path
+        except LibraryNotFound as e:
+            print("library: not loaded: %s" % e)
+        else:
+            feats = lib.sy_version_features().decode()
+            print("library %s: %s" % (lib.sy_version_string().decode(), lib_path))
+            print("features: %s" % (feats or "none"))
+        parser.exit(EX_OK)
+
+
 def _build_parser():
     ap = _Parser(prog=PROG, description="Export a PyTorch model (torch.fx, symbolic sizes) and print "
                  "its guard report, as `symshape run` does for a graph file.",
                  epilog=EXIT_TABLE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--version", "-V", action=_Version, nargs=0,
+                    help="print the version, the library loaded and its features, and exit")
     sub = ap.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     common_desc = ("MODULE:CALLABLE is imported (PYTHONPATH applies) and, when it is a class or a factory "
@@ -175,11 +221,11 @@ def _build_parser():
             desc = ("Print the guard report of a model: export it, trace it with symbolic sizes, and render the "
                     "minimized guard set with a backend (as `symshape run`).\n\n" + common_desc)
             usage = ("%s report MODULE:CALLABLE --input NAME=D,D,... [--input ...] [--dynamic NAME=SPEC ...]\n"
-                     "       [--no-duck-sizing] [--no-specialize-01] [-b BACKEND] [-o FILE] [--name N] [--seed S]" % PROG)
+                     "       [--no-duck-sizing] [--no-specialize-01] [-b BACKEND] [-o FILE] [--name N] [--seed S] [--quiet]" % PROG)
         else:
             desc = ("Write the model's graph JSON (docs/graph-format.md), to trace later with `symshape run`, "
                     "`python3 -m symshape` or symshape.trace().\n\n" + common_desc)
-            usage = "%s export MODULE:CALLABLE --input NAME=D,D,... [--input ...] [--dynamic NAME=SPEC ...] -o G.json" % PROG
+            usage = "%s export MODULE:CALLABLE --input NAME=D,D,... [--input ...] [--dynamic NAME=SPEC ...] [--quiet] -o G.json" % PROG
         epi = "inputs:\n" + INPUT_HELP + "\n\ndynamic dims:\n" + DYNAMIC_HELP + "\n"
         if cmd == "report":
             epi += "\nshape-environment policies (docs/shapeenv.md):\n" + POLICY_HELP + "\n"
@@ -196,6 +242,8 @@ def _build_parser():
                        help="the dynamic dims of input NAME (repeat for each input; see 'dynamic dims' below)")
         p.add_argument("--name", help="model name in the graph (default: the callable's name)")
         p.add_argument("--seed", type=int, default=0, help="seed of the random example tensors (default 0)")
+        p.add_argument("--quiet", action="store_true",
+                       help="no progress line on stderr (shown only when stderr is a terminal)")
         if cmd == "report":
             p.add_argument("--no-duck-sizing", dest="duck_sizing", action="store_false",
                            help="equal example sizes do not share a symbol")
@@ -227,8 +275,12 @@ def main(argv=None):
     ap = _build_parser()
     args = ap.parse_args(argv)
     sub = ap._subparsers._group_actions[0].choices[args.cmd]
+    stage = _Stage(args.cmd, args.quiet)
     try:
-        return _run(args)
+        try:
+            return _run(args, stage)
+        finally:
+            stage.end()  # before any message
     except _Usage as e:
         sub.error(str(e))
     except _Input as e:
@@ -245,7 +297,7 @@ def main(argv=None):
         return EX_INTERNAL
 
 
-def _run(args):
+def _run(args, stage):
     if not args.input:
         raise _Usage("at least one --input NAME=D,D,... is required (one per argument of the model)")
     inputs = {}
@@ -292,6 +344,7 @@ def _run(args):
     except ImportError as e:
         raise _Internal("%s needs PyTorch: import torch failed: %s" % (args.cmd, e)) from None
     from .exporter import export
+    stage("importing " + args.callable)
     fn = _load_callable(args.callable)
     try:
         model = fn() if isinstance(fn, type) or not _is_plain_function(fn) else fn
@@ -312,6 +365,7 @@ def _run(args):
         else:
             ex[k] = torch.randint(0, 2, v[1], generator=g, dtype=getattr(torch, v[2]))
     name = args.name or args.callable.split(":", 1)[1]
+    stage("exporting %s (torch.fx, running the model)" % name)
     try:
         doc = export(model, ex, dynamic=dynamic, name=name)
     except ExportError as e:
@@ -319,22 +373,27 @@ def _run(args):
     except Exception as e:  # the exporter turns the model's failures into ExportError; anything else is said too
         raise _Input("%s: cannot export: %s" % (args.callable, _exc_line(e))) from None
     if args.cmd == "export":
+        stage("writing %s (%d nodes)" % (args.output, len(doc["nodes"])))
         try:
             with open(args.output, "w", encoding="utf-8") as f:
                 json.dump(doc, f, indent=1)
                 f.write("\n")
         except OSError as e:
             raise _Input("cannot write %s: %s" % (args.output, e.strerror or e)) from None
+        stage.end()
         print("symshape: wrote %s (%d nodes)" % (args.output, len(doc["nodes"])), file=sys.stderr)
         return EX_OK
     try:
+        stage("tracing %d nodes, producing and minimizing the guards" % len(doc["nodes"]))
         gs = trace(doc, duck_sizing=args.duck_sizing, specialize_01=args.specialize_01)
+        stage("rendering (%s)" % args.backend)
         data = gs.render(args.backend)
         violations = gs.violations
     except NoMemoryError:
         raise _Internal("out of memory") from None
     except Error as e:
         raise _Input("%s: %s" % (args.callable, e)) from None
+    stage.end()
     if to_stdout:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()

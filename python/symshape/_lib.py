@@ -3,7 +3,8 @@
 The library is found, in this order:
   1. the file named by the environment variable SYMSHAPE_LIB;
   2. libsymshape.so (or a versioned libsymshape.so.0.1, libsymshape.so.0.1.0, ...) next to the
-     package (inside the package directory, then beside it), then, when the package is run from
+     package (inside the package directory, where `pip install` of the repository or of its wheel
+     bundles it, then beside it), then, when the package is run from
      a source tree, in its CMake build directory (build/ beside python/);
   3. the installed library: ctypes.util.find_library("symshape"), then the usual lib
      directories (/usr/local/lib, /usr/lib, /usr/lib/<multiarch>).
@@ -188,6 +189,9 @@ _f("sy_ctx_last_error_msg", c_char_p, P)
 _f("sy_ctx_last_error_offset", c_long, P)
 _f("sy_ctx_reset_error", None, P)
 _f("sy_status_name", c_char_p, c_int)
+# version.h
+_f("sy_version_string", c_char_p)
+_f("sy_version_features", c_char_p)
 # expr.h
 _f("sy_expr_parse", c_int, P, c_char_p, c_size_t, POINTER(P))
 _f("sy_expr_print", c_void_p, P, P, c_int)

@@ -32,15 +32,18 @@ class Origin:
 
 
 class Guard:
-    """One guard of a set: ``text`` (PyTorch source notation), ``kind`` ("tensor_match",
+    """One guard of a set: ``text`` (PyTorch source notation, a dtype by its code as the
+    generated C and the bytecode read it: "x.dtype == 0"), ``display`` (the same for people, a
+    dtype by name: "x.dtype == float32"; else equal to text), ``kind`` ("tensor_match",
     "equality", "specialization", "range", "relation", "runtime_assert"), ``why``,
     ``provenance`` (list of Origin), ``loc`` (the first origin's source location or None),
     ``count`` and ``sources`` (the source texts it reads)."""
-    __slots__ = ("index", "text", "kind", "why", "count", "provenance", "sources")
+    __slots__ = ("index", "text", "kind", "why", "count", "provenance", "sources", "display")
 
-    def __init__(self, index, text, kind, why, count, provenance, sources):
+    def __init__(self, index, text, kind, why, count, provenance, sources, display=None):
         self.index, self.text, self.kind, self.why = index, text, kind, why
         self.count, self.provenance, self.sources = count, provenance, sources
+        self.display = display if display is not None else text
 
     @property
     def loc(self):
@@ -50,7 +53,7 @@ class Guard:
         return None
 
     def __repr__(self):
-        return "Guard(%d, %r, kind=%r)" % (self.index, self.text, self.kind)
+        return "Guard(%d, %r, kind=%r)" % (self.index, self.display, self.kind)
 
 
 def _s(b):
@@ -203,7 +206,7 @@ class GuardSet:
                         loc = {"file": _s(o.loc.file), "line": o.loc.line or None, "function": _s(o.loc.function)}
                     prov.append(Origin(_s(o.node), _s(o.op), _s(o.reason), o.count, loc))
                 out.append(Guard(i, _s(g.text), _s(lib.sy_gset_kind_name(g.kind)), _s(g.why), g.count, prov,
-                                 [srcs[g.slots[k]] for k in range(g.nslots)]))
+                                 [srcs[g.slots[k]] for k in range(g.nslots)], _s(g.display)))
             self._guards = out
         return list(self._guards)
 

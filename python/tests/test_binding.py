@@ -444,3 +444,24 @@ def test_library_found_by_its_versioned_name(tmp_path):
                        capture_output=True, text=True, cwd=str(tmp_path))
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == str(pkg / "libsymshape.so.0.1")
+
+
+def test_guard_display_names_the_dtype():
+    """Guard.display is for people (a dtype by name), Guard.text keeps the code that C and the
+    bytecode read."""
+    gs = symshape.trace(os.path.join(EXAMPLES, "resnet18.json"))
+    dt = [g for g in gs.guards if g.text.startswith("x.dtype == ")]
+    assert len(dt) == 1, [g.text for g in gs.guards]
+    assert dt[0].text == "x.dtype == 0" and dt[0].display == "x.dtype == float32", (dt[0].text, dt[0].display)
+    assert "float32" in repr(dt[0])
+    for g in gs.guards:
+        if "dtype" not in g.text:
+            assert g.display == g.text
+
+
+def test_features_are_the_library_s():
+    """symshape.features() is the library's sy_version_features(): html exactly when the html
+    backend is registered."""
+    feats = symshape.features()
+    assert set(feats) <= {"onnx", "html", "z3"}, feats
+    assert ("html" in feats) == ("html" in symshape.backends()), (feats, symshape.backends())

@@ -127,3 +127,49 @@ def test_html_backend(tmp_path):
             pytest.skip("library built without cmark-gfm")
     assert rc == 0, err
     assert p.read_text().startswith("<!DOCTYPE html>")
+
+
+def test_version_names_the_library_and_its_features():
+    rc, out, err = run("--version")
+    assert rc == 0 and "Traceback" not in err, err
+    lines = out.splitlines()
+    assert lines[0].startswith("symshape 0.") and lines[1].startswith("library 0."), out
+    assert lines[2].startswith("features: "), out
+    rc, out, err = run("--version", lib="/nonexistent/libsymshape.so")
+    assert rc == 0 and "library: not loaded: cannot load libsymshape.so" in out, (out, err)
+
+
+def test_progress_only_on_a_terminal_and_not_with_quiet():
+    """The stage line goes to stderr only when it is a terminal (a pty here), erased after the
+    work; a pipe sees none; --quiet shows none."""
+    import pty
+    args = ["report", "cli_models:Pinned", "--input", "x=2,3,8,8", "-b", "json"]
+    rc, out, err = run(*args)
+    assert rc == 0 and "exporting" not in err and "\r" not in err, err
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([PKG, HERE]), PYTHONDONTWRITEBYTECODE="1")
+    for quiet in (False, True):
+        master, slave = pty.openpty()
+        try:
+            p = subprocess.Popen([sys.executable, "-m", "symshape"] + args + (["--quiet"] if quiet else []), env=env,
+                                 stdout=subprocess.PIPE, stderr=slave, cwd=HERE)
+            os.close(slave)
+            chunks = []
+            while True:
+                try:
+                    b = os.read(master, 4096)
+                except OSError:  # EIO: the child closed the pty
+                    break
+                if not b:
+                    break
+                chunks.append(b)
+            out = p.stdout.read()
+            assert p.wait(timeout=600) == 0
+        finally:
+            os.close(master)
+        tty = b"".join(chunks).decode("utf-8", "replace")
+        assert b'"guards"' in out
+        if quiet:
+            assert "exporting" not in tty, tty
+        else:
+            assert "symshape: report: exporting Pinned (torch.fx, running the model)..." in tty, tty
+            assert "tracing" in tty and tty.endswith("\r\x1b[K"), repr(tty)

@@ -341,6 +341,23 @@ check "budget no value" 2 "needs an argument" "$S" simplify x --budget
 # 20 steps: conv1 needs more (since op_require formats its reason lazily it needs fewer than 40)
 check "budget per graph node" 3 "node '" "$S" --budget steps=20 run "$E/resnet18.json" --backend json
 check "budget per graph node: steps" 3 "steps" "$S" --budget steps=20 run "$E/resnet18.json" --backend json
+# --version lists the features compiled in (sy_version_features), each missing one by name
+check "version features" 0 "features: " "$S" --version
+if ! "$S" --version | grep -q "^features: .*html"; then check "version: html missing" 0 "built without html" "$S" --version; fi
+# progress (cli/progress.c): the stage line of a long call on a terminal's stderr (script(1)
+# gives the pty), erased after the call; nothing with --quiet or when stderr is not a terminal
+if command -v script >/dev/null 2>&1; then
+  tty_out="$(script -qec "'$S' run '$E/resnet18.json' -b json -o /dev/null" /dev/null </dev/null 2>&1)"
+  if grep -q "symshape: run: tracing [0-9]* nodes\.\.\." <<<"$tty_out" && grep -q $'\r\033\[K' <<<"$tty_out"; then
+    pass=$((pass+1))
+  else echo "FAIL: progress on a terminal: '$tty_out'"; fail=$((fail+1)); fi
+  tty_out="$(script -qec "'$S' run --quiet '$E/resnet18.json' -b json -o /dev/null" /dev/null </dev/null 2>&1)"
+  if grep -q "tracing" <<<"$tty_out"; then echo "FAIL: progress with --quiet: '$tty_out'"; fail=$((fail+1)); else pass=$((pass+1)); fi
+else
+  echo "note: no script(1) (bsdutils): the progress line on a terminal is not tested"
+fi
+check "no progress when stderr is not a terminal" 0 "-" sh -c "! '$S' run '$E/resnet18.json' -b json 2>&1 >/dev/null | grep -q tracing"
+check "--quiet anywhere" 0 "resnet18" "$S" run "$E/resnet18.json" --quiet -b json
 rm -rf "$tmpd"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -19,6 +19,8 @@ check() { # description, expected status, expected output substring, command...
 check "resnet18" 0 "6 obligations: 6 proven, 0 refuted, 0 unknown" "$S" verify "$E/resnet18.json"
 check "vit (an _assert's guard)" 0 ", 0 refuted, 0 unknown" "$S" verify "$E/vit_b_16.json"
 check "obligation lines" 0 "(a) proven  the minimized set" "$S" verify "$E/resnet18.json"
+# a dtype guard for people: the dtype by name, not its code ("x.dtype == 0")
+check "obligation lines name the dtype" 0 "holds at the example: x.dtype == float32" "$S" verify "$E/resnet18.json"
 check "--cases own" 0 ", 0 refuted, 0 unknown" "$S" verify --cases "$T/algebra/own.cases"
 check "--cases stdin" 0 ", 0 refuted, 0 unknown" sh -c "'$S' verify --cases - < '$T/algebra/own.cases'"
 # Z3 is loaded only when verify runs: neither symshape nor libsymshape.so is linked with libz3

@@ -439,3 +439,51 @@ CASE(cat_of_2000_inputs_sums_once)
     free(items);
     free(syms);
 }
+
+/* sy_env_set_provenance: the typed calls' guards name the node, their op (or the one given) and
+ * the source line of sy_env_set_loc; cleared, they name none; the report shows the node */
+CASE(typed_calls_record_the_provenance_set)
+{
+    sy_env_options o = SY_ENV_OPTIONS_INIT;
+    o.duck_sizing = 0;
+    sy_env *e2 = sy_env_new(ctx, &o);
+    cr_assert(e2 != NULL);
+    const sy_tensor *in[6];
+    for (int i = 0; i < 6; i++) {
+        char nm[2] = {(char)('a' + i), 0};
+        in[i] = sy_env_input(e2, nm, SY_DT_FLOAT32, 1, (int64_t[]){6 + i / 2}, NULL);
+        cr_assert(in[i] != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    }
+    char node[8] = "fc1"; /* borrowed until the next call */
+    sy_loc loc = {"model.c", 42, "build"};
+    sy_env_set_loc(e2, &loc);
+    sy_env_set_provenance(e2, &(sy_provenance){node, NULL, NULL});
+    cr_assert(sy_op_add(e2, in[0], in[1]) != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    sy_env_set_provenance(e2, &(sy_provenance){"blk", NULL, NULL});
+    cr_assert(sy_op_add(e2, in[2], in[3]) != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    sy_env_set_provenance(e2, NULL);
+    sy_env_set_loc(e2, NULL);
+    cr_assert(sy_op_add(e2, in[4], in[5]) != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(sz, sy_env_nguards(e2), 3));
+    const sy_guard_origin *g0 = &sy_env_guard(e2, 0)->origins[0], *g1 = &sy_env_guard(e2, 1)->origins[0],
+                          *g2 = &sy_env_guard(e2, 2)->origins[0];
+    memcpy(node, "XXX", 4); /* the guard kept its own copy */
+    cr_assert(eq(str, (char *)g0->node, "fc1"));
+    cr_assert(eq(str, (char *)g0->op, "add"));
+    cr_assert(eq(str, (char *)g0->loc.file, "model.c"));
+    cr_assert(g0->loc.line == 42);
+    cr_assert(eq(str, (char *)g1->node, "blk"));
+    cr_assert(eq(str, (char *)g1->op, "add")); /* the op is always the call's own */
+    cr_assert(g2->node == NULL && g2->loc.file == NULL);
+    /* the report names the node instead of "node ?" */
+    sy_gset *gs = NULL;
+    cr_assert(eq(int, sy_gset_produce_inputs(e2, "m", 0, NULL, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    unsigned char *txt = NULL;
+    size_t len = 0;
+    cr_assert(eq(int, sy_backend_render("report", gs, NULL, &txt, &len), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(strstr((char *)txt, "fc1") != NULL && strstr((char *)txt, "blk") != NULL, "%s", (char *)txt);
+    cr_assert(strstr((char *)txt, "model.c:42") != NULL, "%s", (char *)txt);
+    sy_mem_free(ctx, txt);
+    sy_gset_free(gs);
+    sy_env_free(e2);
+}
