@@ -3307,3 +3307,11 @@ char *sy_gset_to_json(const sy_gset *gs)
     if (!r) sy_oom(ctx);
     return r;
 }
+
+/* ---- deploy (issue 36): the example size of a source */
+int sy_gset_source_example(const sy_gset *gs, size_t i, int64_t *value)
+{
+    if (!gs || i >= gs->nsrc || !gs->has_example[i]) return 0;
+    if (value) *value = gs->example[i];
+    return 1;
+}

@@ -273,3 +273,7 @@ _f("sy_bc_encode", c_int, P, POINTER(c_void_p), POINTER(c_size_t))
 _f("sy_bc_free", P, P)
 # tensor.h
 _f("sy_dtype_name", c_char_p, c_int)
+# deploy.h (issue 36): regions
+_f("sy_region_new", c_int, P, c_void_p, POINTER(P))
+_f("sy_region_free", P, P)
+_f("sy_region_format", c_void_p, P, c_int)

@@ -247,6 +247,12 @@ class GuardSet:
     def report(self):
         return self._render("report").decode("utf-8")
 
+    def region(self):
+        """The largest valid region of this set (symshape.deploy.Region, docs/deploy.md). Trace
+        with duck_sizing=False, specialize_01=False for the most relaxed one."""
+        from .deploy import Region
+        return Region(self)
+
     def markdown(self):
         return self._render("markdown").decode("utf-8")
 

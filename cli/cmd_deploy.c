@@ -1,0 +1,179 @@
+/* Deployment commands (docs/deploy.md, issue 36): region. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+/* a model traced under a policy: the guard set and what owns it */
+typedef struct {
+    sy_ctx *ctx;
+    sy_graph *g;
+    sy_onnx_model *om;
+    sy_onnx_trace *ot;
+    sy_env *env;
+    sy_trace *tr;
+    sy_gset *gs;
+} dtraced;
+
+static void dtraced_free(dtraced *t)
+{
+    sy_gset_free(t->gs);
+    sy_trace_free(t->tr);
+    sy_onnx_trace_free(t->ot);
+    sy_env_free(t->env);
+    sy_graph_free(t->g);
+    sy_onnx_free(t->om);
+    sy_ctx_free(t->ctx);
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t n = strlen(s), k = strlen(suf);
+    return n > k && !strcmp(s + n - k, suf);
+}
+
+/* trace MODEL (a graph JSON or an ONNX file) and produce its minimized guard set */
+static int dtrace(const char *cmd, const char *model, const sy_env_options *eo, dtraced *t)
+{
+    memset(t, 0, sizeof *t);
+    t->ctx = cli_ctx();
+    if (ends_with(model, ".onnx")) {
+        if (sy_onnx_load_file(t->ctx, model, &t->om) != SY_OK) return cli_lib_error(t->ctx, "cannot load model");
+        if (!(t->env = sy_env_new(t->ctx, eo))) return cli_lib_error(t->ctx, "env");
+        sy_onnx_trace_options to = SY_ONNX_TRACE_OPTIONS_INIT;
+        if (sy_env_trace_onnx(t->env, t->om, &to, &t->ot) != SY_OK) return cli_lib_error(t->ctx, model);
+        size_t nin;
+        const sy_graph_input *const *ins = sy_onnx_trace_gset_inputs(t->ot, &nin);
+        if (sy_gset_produce_inputs(t->env, sy_onnx_name(t->om), nin, ins, &t->gs) != SY_OK)
+            return cli_lib_error(t->ctx, "produce guards");
+    } else {
+        char *text = NULL;
+        size_t len = 0;
+        int rc = cli_read_input(cmd, model, &text, &len);
+        if (rc != EX_OK) return rc;
+        sy_status st = sy_graph_load_text(t->ctx, text, len, cli_file_name(model), &t->g);
+        free(text);
+        if (st != SY_OK) return cli_lib_error(t->ctx, "cannot load model");
+        if (!(t->env = sy_env_new(t->ctx, eo))) return cli_lib_error(t->ctx, "env");
+        if (sy_env_trace(t->env, t->g, 0, NULL, &t->tr) != SY_OK) return cli_lib_error(t->ctx, cli_file_name(model));
+        if (sy_gset_produce(t->env, t->g, &t->gs) != SY_OK) return cli_lib_error(t->ctx, "produce guards");
+    }
+    if (sy_gset_minimize(t->gs) != SY_OK) return cli_lib_error(t->ctx, "minimize guards");
+    return EX_OK;
+}
+
+enum { OPT_FORMAT = 0x100, OPT_WINDOW, OPT_DEFAULT_POLICY };
+static const struct option region_opts[] = {{"format", required_argument, NULL, 'f'},
+                                            {"output", required_argument, NULL, 'o'},
+                                            {"window", required_argument, NULL, OPT_WINDOW},
+                                            {"default-policy", no_argument, NULL, OPT_DEFAULT_POLICY},
+                                            CLI_COMMON_OPTIONS,
+                                            {0}};
+
+static const struct {
+    const char *name;
+    sy_region_fmt fmt;
+} region_formats[] = {{"text", SY_REGION_TEXT}, {"torch", SY_REGION_TORCH}, {"jax", SY_REGION_JAX},
+                      {"onnx", SY_REGION_ONNX}, {"spec", SY_REGION_SPEC},   {"json", SY_REGION_JSON}};
+#define NFMT (sizeof region_formats / sizeof region_formats[0])
+
+static int run_region(int argc, char **argv)
+{
+    const char *out = NULL;
+    int fmts[NFMT] = {0}, nf = 0, rc = EX_OK;
+    sy_region_options ro = SY_REGION_OPTIONS_INIT;
+    sy_env_options eo = SY_ENV_OPTIONS_INIT;
+    eo.duck_sizing = 0; /* the most relaxed policy: the guards, not the policy, shape the region */
+    eo.specialize_zero_one = 0;
+    int o;
+    while ((o = cli_getopt(&cmd_region, argc, argv, "f:o:" CLI_COMMON_SHORT, region_opts, &rc)) != -1) {
+        if (o == CLI_STOP) return rc;
+        if (o == 'o') {
+            out = optarg;
+        } else if (o == 'f') {
+            int all = !strcmp(optarg, "all"), hit = all;
+            for (size_t k = 0; k < NFMT; k++)
+                if (all ? region_formats[k].fmt != SY_REGION_JSON : !strcmp(optarg, region_formats[k].name)) {
+                    if (!fmts[k]) nf++;
+                    fmts[k] = 1;
+                    hit = 1;
+                }
+            if (!hit) return cli_usage_error("region", "--format: unknown format '%s' (text, torch, jax, onnx, spec, json, all)", optarg);
+        } else if (o == OPT_WINDOW) {
+            char *end;
+            errno = 0;
+            long long v = strtoll(optarg, &end, 10);
+            if (end == optarg || *end || errno || v < 1 || v > 1000000)
+                return cli_usage_error("region", "--window: expected an integer in 1 .. 1000000 (got '%s')", optarg);
+            ro.window = v;
+        } else if (o == OPT_DEFAULT_POLICY) {
+            eo.duck_sizing = 1;
+            eo.specialize_zero_one = 1;
+        }
+    }
+    if (optind + 1 != argc) return cli_usage_error("region", "expected one MODEL (graph .json or .onnx)");
+    if (!nf) {
+        fmts[0] = 1;
+        nf = 1;
+    }
+    dtraced t;
+    rc = dtrace("region", argv[optind], &eo, &t);
+    sy_region *r = NULL;
+    char *all = NULL;
+    size_t alen = 0, acap = 0;
+    if (rc == EX_OK && sy_region_new(t.gs, &ro, &r) != SY_OK) rc = cli_lib_error(t.ctx, "region");
+    for (size_t k = 0; rc == EX_OK && k < NFMT; k++) {
+        if (!fmts[k]) continue;
+        char *s = sy_region_format(r, region_formats[k].fmt);
+        if (!s) {
+            rc = cli_lib_error(t.ctx, "region");
+            break;
+        }
+        size_t n = strlen(s);
+        const char *sep = nf > 1 ? "\n" : "";
+        char head[64] = "";
+        if (nf > 1) snprintf(head, sizeof head, "%s== %s ==\n", alen ? sep : "", region_formats[k].name);
+        size_t hl = strlen(head);
+        if (cli_reserve(&all, &acap, alen + hl + n + 1, 1)) {
+            sy_str_free(t.ctx, s);
+            rc = cli_oom();
+            break;
+        }
+        memcpy(all + alen, head, hl);
+        memcpy(all + alen + hl, s, n);
+        alen += hl + n;
+        sy_str_free(t.ctx, s);
+    }
+    if (rc == EX_OK) rc = cli_write_output(out, all ? all : "", alen);
+    if (rc == EX_OK && !sy_region_proved(r, NULL)) rc = EX_FALSE;
+    free(all);
+    sy_region_free(r);
+    dtraced_free(&t);
+    return rc;
+}
+
+const cli_cmd cmd_region = {"region", "the largest valid region of a model's guards, as torch.export/JAX/ONNX specs",
+    "usage: symshape region [options] MODEL.json | MODEL.onnx\n\n"
+    "Trace the model under the most relaxed policy (no duck sizing, no 0/1 specialization),\n"
+    "and print the region its guards accept: per dynamic dim a range and a progression\n"
+    "(H = 32*h + 1), the linear relations between dims (derived dims), static dims; guards\n"
+    "the region cannot express are listed as kept runtime checks. Every other guard is\n"
+    "proved, with the decision procedure, to hold at every point of the region\n"
+    "(docs/deploy.md).\n\n"
+    "options:\n"
+    "  -f, --format FMT   text (default), torch (torch.export dynamic_shapes), jax\n"
+    "                     (jax.export symbolic shapes), onnx (dim_params and metadata, JSON),\n"
+    "                     spec (symshape --dynamic), json, all (every one but json);\n"
+    "                     repeat for several\n"
+    "  -o, --output FILE  write there instead of stdout\n"
+    "      --window N     sizes evaluated per dim to find its progression (default 2048)\n"
+    "      --default-policy  trace with duck sizing and 0/1 specialization (a smaller region)\n"
+    "  -h, --help, -V, --version\n"
+    CLI_EXIT_HEAD
+    "  0  the region is proved\n"
+    "  1  printed, but NOT proved (do not use it without the whole guard set)\n"
+    CLI_EXIT_USAGE
+    "  3  bad input (unreadable model, a trace error)\n"
+    CLI_EXIT_INTERNAL,
+    run_region, 0};

@@ -1,0 +1,143 @@
+/**
+ * @file symshape/deploy.h
+ * @brief Deployment: the largest valid region of a guard set as a ready
+ *        spec (torch.export dynamic_shapes, JAX symbolic shapes, ONNX
+ *        dim_params, the --dynamic string), proved with the decision
+ *        procedure. See docs/deploy.md (issue 36).
+ *
+ * ## Model
+ * A region describes a set of input sizes by *region variables* t_0, t_1, ...
+ * (torch.export's root `Dim`s), each in an integer range [tmin, tmax], and
+ * every size source of the guard set (`x.size()[2]`) as either a constant
+ * (static) or an affine function `a*t_k + b` of one variable. A congruence
+ * (`H = 32*h + 1`) is the affine function of the dim's own variable; an
+ * equality between dims (`y.size()[0] == 2*x.size()[0] + 1`) makes the second
+ * a derived dim of the first one's variable.
+ *
+ * It is built from a minimized guard set (sy_gset_minimize), best produced
+ * under the most relaxed policy (sy_env_options: duck_sizing 0,
+ * specialize_zero_one 0), so that the guards, not the policy, shape it:
+ *  1. the linear equalities between sources (`s == 3`, `s1 == s2`,
+ *     `s1 == 2*s2 + 1`) become statics and derived dims, as long as each
+ *     size stays affine in one root;
+ *  2. per root, the guards that read only that root (after the equalities)
+ *     give its range (sy_facts_get_range) and, by exact evaluation over a
+ *     window of sizes around the range's low end and the example, the
+ *     progression of the accepted sizes (modulus, residue);
+ *  3. every guard is then substituted (each source by its affine function of
+ *     the variables) and decided (sy_decide) under the variables' ranges.
+ *     A guard decided TRUE is *proved*: every point of the region satisfies
+ *     it. Every other guard (several roots related non-linearly, a hole in
+ *     the sizes such as `s != 5`, a runtime assert, or an answer UNKNOWN) is
+ *     *kept as a runtime check*, with the reason; none is dropped.
+ * The guarantee (when sy_region_proved is 1): every point of the region that
+ * satisfies the kept checks satisfies the whole guard set. Nothing is
+ * assumed: a step that cannot be decided keeps the guard, never proves it.
+ *
+ * Ownership: a region (GIVE from sy_region_new) is freed with
+ * sy_region_free; it borrows the guard set's context and is independent of
+ * the set once built (strings are copied). Strings returned by
+ * sy_region_format are GIVE (sy_str_free on the context). Not thread-safe
+ * (calls on one context).
+ */
+#ifndef SYMSHAPE_DEPLOY_H
+#define SYMSHAPE_DEPLOY_H
+#include "symshape/gset.h"
+
+SY_BEGIN_DECLS
+
+typedef struct sy_region sy_region;
+
+#define SY_REGION_OPTIONS_VERSION 1u
+/** Options of sy_region_new. */
+typedef struct sy_region_options {
+    unsigned version; /**< SY_REGION_OPTIONS_VERSION */
+    int64_t window;   /**< sizes evaluated per root to find its progression, in each of two windows (the
+                           range's low end, the example): 1 .. 1000000; default 2048 */
+} sy_region_options;
+#define SY_REGION_OPTIONS_INIT {SY_REGION_OPTIONS_VERSION, 2048}
+
+/** No upper bound (tmax, max). */
+#define SY_REGION_UNBOUNDED (-1)
+
+/** One region variable (a root Dim): t in [tmin, tmax]. KEEP: owned by the region. */
+typedef struct sy_region_var {
+    const char *name; /**< identifier, e.g. "x_0" or "x_2_k" (the dim's name + "_k" when the dim is a progression) */
+    int64_t tmin;     /**< >= 0 is not implied: the range is what the region needs */
+    int64_t tmax;     /**< SY_REGION_UNBOUNDED: no bound */
+} sy_region_var;
+
+/** One size source of the guard set (an input dim). KEEP: owned by the region. */
+typedef struct sy_region_dim {
+    size_t source;     /**< slot in the guard set (sy_gset_source) */
+    const char *input; /**< the input's name */
+    size_t dim;        /**< dim index, 0-based */
+    const char *name;  /**< a name for the dim (the declared Dim name, or INPUT_DIM sanitized) */
+    int is_static;     /**< 1: the size is the constant @p value */
+    int64_t value;     /**< the static size */
+    size_t var;        /**< otherwise: size = a*t[var] + b */
+    int64_t a, b;      /**< a >= 1 */
+    int64_t min, max;  /**< the size's own range over the region (max SY_REGION_UNBOUNDED: none) */
+    int64_t example;   /**< the traced example size (-1 unknown) */
+} sy_region_dim;
+
+/** A guard the region does not express, kept as a runtime check. KEEP. */
+typedef struct sy_region_kept {
+    size_t guard;       /**< index in the guard set (sy_gset_at) */
+    const char *text;   /**< the guard's text */
+    const char *reason; /**< why it is kept, e.g. "relates several dims non-linearly" */
+} sy_region_kept;
+
+/** Build the region of the minimized guard set @p gs (KEEP; the region
+ *  uses its context). @p opts NULL: defaults.
+ *  Cost: per root, 2*window evaluations of the guards reading it; one
+ *  decision per guard; each bounded by the context's budgets.
+ *  @retval SY_OK *out set (GIVE)
+ *  @retval SY_EINVAL NULL argument, or a window outside 1 .. 1000000
+ *  @retval SY_EVERSION unknown options version
+ *  @retval SY_EOVERFLOW a bound or coefficient does not fit int64
+ *  @retval SY_ENOMEM @retval SY_EQUOTA a budget ran out (nothing is guessed)
+ *  The message is the context's (sy_ctx_last_error_msg). */
+SY_API sy_status sy_region_new(const sy_gset *gs, const sy_region_options *opts, SY_GIVE sy_region **out);
+/** Free; accepts NULL; returns NULL. */
+SY_API sy_region *sy_region_free(SY_TAKE SY_NULL sy_region *r);
+
+SY_API size_t sy_region_nvars(const sy_region *r);
+/** Variable @p i (< sy_region_nvars) or NULL. */
+SY_API const sy_region_var *sy_region_var_at(const sy_region *r, size_t i);
+/** Number of size sources (input dims) of the set. */
+SY_API size_t sy_region_ndims(const sy_region *r);
+SY_API const sy_region_dim *sy_region_dim_at(const sy_region *r, size_t i);
+SY_API size_t sy_region_nkept(const sy_region *r);
+SY_API const sy_region_kept *sy_region_kept_at(const sy_region *r, size_t i);
+/** 1 when every guard not kept was proved (sy_decide TRUE) to hold at every
+ *  point of the region, every size proved >= 0 there, and the example lies
+ *  inside; 0 otherwise ("not proved": the region must not be used without the
+ *  whole guard set). @p nproved (may be NULL): the number of guards proved. */
+SY_API int sy_region_proved(const sy_region *r, size_t *nproved);
+
+/** Output forms of sy_region_format. */
+typedef enum sy_region_fmt {
+    SY_REGION_TEXT = 0,  /**< for people: one line per dim, the kept checks, the proof status */
+    SY_REGION_TORCH = 1, /**< Python: torch.export `Dim`s and `dynamic_shapes` (derived dims, Dim.STATIC) */
+    SY_REGION_JAX = 2,   /**< Python: jax.export.SymbolicScope constraints and symbolic_shape strings */
+    SY_REGION_ONNX = 3,  /**< JSON: per input dim_value/dim_param, the relations as metadata_props */
+    SY_REGION_SPEC = 4,  /**< symshape --dynamic options (names and ranges; what they cannot say as comments) */
+    SY_REGION_JSON = 5   /**< JSON "symshape.region" version 1: vars, dims, kept, proof (docs/deploy.md) */
+} sy_region_fmt;
+
+/** Render @p r. GIVE: release with sy_str_free on the set's context.
+ *  NULL on error: SY_EINVAL (NULL @p r or unknown @p fmt), SY_ENOMEM. */
+SY_API char *sy_region_format(const sy_region *r, sy_region_fmt fmt);
+
+/** Whether the sizes @p values (one per source of the set, as
+ *  sy_gset_check_si) lie in the region (not counting the kept checks).
+ *  @param[out] inside 1 inside, 0 outside
+ *  @param[out] why (may be NULL) on 0: which dim and constraint fails
+ *  @param whylen bytes of @p why
+ *  @retval SY_OK @retval SY_EINVAL NULL or n != number of sources. */
+SY_API sy_status sy_region_contains_si(const sy_region *r, const int64_t *values, size_t n, int *inside, char *why,
+                                       size_t whylen);
+
+SY_END_DECLS
+#endif

@@ -1,0 +1,91 @@
+"""Deployment (docs/deploy.md, issue 36): the largest valid region of a guard set as ready
+specs (torch.export dynamic_shapes, JAX symbolic shapes, ONNX dim_params, the --dynamic
+string), proved with the decision procedure (include/symshape/deploy.h).
+
+``region(graph, dynamic=None)`` traces the graph under the most relaxed policy (no duck
+sizing, no 0/1 specialization) and returns a Region; ``GuardSet.region()`` works on any
+traced set. A Region owns nothing of C past its construction: the data is copied into
+Python (``data``, the "symshape.region" JSON of docs/deploy.md) and the renderings are made
+while the guard set lives."""
+import json
+import random
+from ctypes import byref, c_void_p
+
+from ._lib import lib
+
+__all__ = ["Region", "region"]
+
+FORMATS = {"text": 0, "torch": 1, "jax": 2, "onnx": 3, "spec": 4, "json": 5}
+
+
+class Region:
+    """A proved region: ``proved`` (bool), ``vars`` (list of {name, min, max}), ``dims`` (list
+    of {input, dim, source, name, static, value | var, a, b, min, max, example}), ``kept`` (the
+    guards kept as runtime checks: {guard, text, reason}) and ``texts`` (format name -> text)."""
+
+    def __init__(self, gset):
+        gset._live()
+        ctx = gset._ctx
+        h = c_void_p()
+        st = lib.sy_region_new(gset._gs, None, byref(h))
+        if st != 0:
+            raise ctx._error(st)
+        try:
+            self.texts = {}
+            for name, code in FORMATS.items():
+                p = lib.sy_region_format(h.value, code)
+                self.texts[name] = ctx._take_str(p)
+        finally:
+            lib.sy_region_free(h.value)
+        self.data = json.loads(self.texts["json"])
+        self.proved = bool(self.data["proved"])
+        self.vars = self.data["vars"]
+        self.dims = self.data["dims"]
+        self.kept = self.data["kept"]
+        self.nsources = len(gset.sources)
+
+    def __str__(self):
+        return self.texts["text"]
+
+    def torch_spec(self):
+        """The torch.export dynamic_shapes (a dict input -> {dim: Dim | Dim.STATIC | derived
+        dim}) built by running the printed Python (``texts["torch"]``)."""
+        ns = {}
+        exec(compile(self.texts["torch"], "<symshape region>", "exec"), ns)
+        return ns["dynamic_shapes"]
+
+    def sizes(self, t):
+        """The input shapes at variable values ``t`` (list, one per var): {input: [sizes]}."""
+        shapes = {}
+        for d in self.dims:
+            v = d["value"] if d["static"] else d["a"] * t[d["var"]] + d["b"]
+            shapes.setdefault(d["input"], []).append(v)
+        return shapes
+
+    def sample(self, n, cap=None, seed=0):
+        """``n`` points of the region (variable values), each variable drawn uniformly from its
+        range clipped to ``cap`` ({var name: max value} or one int for all) and to its min."""
+        rnd = random.Random(seed)
+        out = []
+        for _ in range(n):
+            t = []
+            for v in self.vars:
+                hi = v["max"]
+                c = cap.get(v["name"]) if isinstance(cap, dict) else cap
+                if c is not None and (hi is None or c < hi):
+                    hi = max(c, v["min"])
+                if hi is None:
+                    hi = v["min"] + 64
+                t.append(rnd.randint(v["min"], hi))
+            out.append(t)
+        return out
+
+
+def region(graph, dynamic=None):
+    """Trace ``graph`` (as symshape.trace) under the most relaxed policy and return its Region."""
+    from .guards import trace
+    gs = trace(graph, dynamic=dynamic, duck_sizing=False, specialize_01=False)
+    try:
+        return Region(gs)
+    finally:
+        gs.close()

@@ -1,0 +1,514 @@
+/* Regions (include/symshape/deploy.h, issue 36): exact regions of small graphs
+ * of each kind (progression, derived dim, equality, non-linear relation kept,
+ * runtime assert kept), exact regions of corpus models, every probe point of
+ * the corpus that lies in the region and passes the kept checks ran on the CPU
+ * (the probes' ground truth), random points of each region accepted by the
+ * guard set, points just outside each face rejected, the renderings, errors. */
+#include <inttypes.h>
+#include <jansson.h>
+
+#include "common.h"
+#include "corpus.h"
+
+#define HDR "{\"format\":\"symshape.graph\",\"version\":1,\"name\":\"t\",\"nodes\":["
+
+/* the minimized guard set of graph g under the most relaxed policy */
+static sy_gset *relaxed_set(sy_graph *g)
+{
+    sy_env_options eo = SY_ENV_OPTIONS_INIT;
+    eo.duck_sizing = 0;
+    eo.specialize_zero_one = 0;
+    sy_env *env = sy_env_new(ctx, &eo);
+    cr_assert(env != NULL);
+    sy_trace *t;
+    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset *gs;
+    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_trace_free(t);
+    sy_env_free(env);
+    return gs;
+}
+
+static sy_gset *relaxed_text(const char *text, sy_graph **gout)
+{
+    cr_assert(eq(int, sy_graph_load_text(ctx, text, strlen(text), "t", gout), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    return relaxed_set(*gout);
+}
+
+static sy_region *region_of(const sy_gset *gs)
+{
+    sy_region *r = NULL;
+    cr_assert(eq(int, sy_region_new(gs, NULL, &r), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    return r;
+}
+
+/* the region's text rendering equals want */
+static void text_is(const sy_region *r, const char *want)
+{
+    char *s = sy_region_format(r, SY_REGION_TEXT);
+    cr_assert(s != NULL);
+    cr_assert(eq(str, s, (char *)want));
+    sy_str_free(ctx, s);
+}
+
+/* the sizes (one per source) at variable values t: statics, dims a*t+b, and the rank/dtype
+ * sources at the example */
+static void point_at(const sy_gset *gs, const sy_region *r, const int64_t *t, int64_t *vals)
+{
+    size_t n = sy_gset_nsources(gs);
+    for (size_t i = 0; i < n; i++)
+        if (!sy_gset_source_example(gs, i, &vals[i])) vals[i] = 0;
+    for (size_t k = 0; k < sy_region_ndims(r); k++) {
+        const sy_region_dim *d = sy_region_dim_at(r, k);
+        vals[d->source] = d->is_static ? d->value : d->a * t[d->var] + d->b;
+    }
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* count of kept checks among the guards that fail at vals */
+static int fails_only_kept(const sy_gset *gs, const sy_region *r, const int64_t *vals, long *first_fail)
+{
+    *first_fail = -1;
+    for (size_t i = 0; i < sy_gset_size(gs); i++) {
+        if (sy_gset_at(gs, i)->kind == SY_GK_RUNTIME_ASSERT) continue;
+        /* check one guard: a set with only it is not available, so evaluate its expression */
+        size_t n = sy_gset_nsources(gs);
+        const sy_expr **syms = malloc(n * sizeof *syms);
+        for (size_t k = 0; k < n; k++) syms[k] = sy_gset_source_var(gs, k);
+        int64_t out = 0;
+        sy_status st = sy_expr_eval_si(ctx, sy_gset_at(gs, i)->expr, n, syms, vals, &out);
+        free(syms);
+        if (st != SY_OK) sy_ctx_reset_error(ctx);
+        if (st == SY_OK && out) continue;
+        int kept = 0;
+        for (size_t k = 0; k < sy_region_nkept(r); k++) kept |= sy_region_kept_at(r, k)->guard == i;
+        if (!kept) {
+            *first_fail = (long)i;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Random points of the region (each variable up to min(max, min + 300)): every guard not
+ * kept holds there (exact evaluation); the region's own membership test agrees. Then each
+ * face: the variable one below its min (and one above its max), the others at random, is
+ * outside the region, and sy_region_contains_si names the dim. */
+static void sample_region(const sy_gset *gs, const sy_region *r, int npoints)
+{
+    size_t n = sy_gset_nsources(gs), nv = sy_region_nvars(r);
+    int64_t *vals = malloc((n ? n : 1) * sizeof *vals), *t = malloc((nv ? nv : 1) * sizeof *t);
+    for (int p = 0; p < npoints; p++) {
+        for (size_t v = 0; v < nv; v++) {
+            const sy_region_var *x = sy_region_var_at(r, v);
+            int64_t hi = x->tmax == SY_REGION_UNBOUNDED || x->tmax > x->tmin + 300 ? x->tmin + 300 : x->tmax;
+            t[v] = x->tmin + (int64_t)(rnd() % (uint64_t)(hi - x->tmin + 1));
+        }
+        point_at(gs, r, t, vals);
+        long ff;
+        cr_assert(fails_only_kept(gs, r, vals, &ff), "%s: region point %d fails guard %ld: %s", sy_gset_model(gs), p, ff,
+                  sy_gset_at(gs, (size_t)ff)->text);
+        int in = 0;
+        cr_assert(eq(int, sy_region_contains_si(r, vals, n, &in, NULL, 0), SY_OK));
+        cr_assert(in, "%s: sampled point not inside by sy_region_contains_si", sy_gset_model(gs));
+    }
+    for (size_t v = 0; v < nv; v++) {
+        const sy_region_var *x = sy_region_var_at(r, v);
+        for (int side = 0; side < 2; side++) {
+            if (side == 0 && x->tmin == 0) continue;
+            if (side == 1 && x->tmax == SY_REGION_UNBOUNDED) continue;
+            for (size_t u = 0; u < nv; u++) t[u] = sy_region_var_at(r, u)->tmin;
+            t[v] = side ? x->tmax + 1 : x->tmin - 1;
+            point_at(gs, r, t, vals);
+            int in = 1;
+            char why[256];
+            int neg = 0;
+            for (size_t k = 0; k < sy_region_ndims(r); k++)
+                if (vals[sy_region_dim_at(r, k)->source] < 0) neg = 1;
+            if (neg) continue; /* below zero: no size there */
+            cr_assert(eq(int, sy_region_contains_si(r, vals, n, &in, why, sizeof why), SY_OK));
+            cr_assert(in == 0, "%s: the point past face %s of %s is inside", sy_gset_model(gs), side ? "max" : "min", x->name);
+            cr_assert(strstr(why, "outside") || strstr(why, "static"), "%s", why);
+        }
+    }
+    free(vals);
+    free(t);
+}
+
+Test(deploy_region, progression_and_range_of_a_view, .init = ctx_setup, .fini = ctx_teardown)
+{
+    sy_graph *g;
+    sy_gset *gs = relaxed_text(HDR "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[48],\"dynamic\":[0]},"
+                                   "{\"name\":\"v\",\"op\":\"view\",\"args\":[{\"ref\":\"x\"},-1,16]},"
+                                   "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},0]},"
+                                   "{\"name\":\"c\",\"op\":\"le\",\"args\":[{\"ref\":\"s\"},1000]},"
+                                   "{\"name\":\"gb\",\"op\":\"guard_bool\",\"args\":[{\"ref\":\"c\"},true]}],"
+                                   "\"outputs\":[{\"ref\":\"v\"}]}",
+                               &g);
+    sy_region *r = region_of(gs);
+    size_t np;
+    cr_assert(sy_region_proved(r, &np));
+    cr_assert(eq(sz, np, sy_gset_size(gs)));
+    cr_assert(eq(sz, sy_region_nkept(r), 0));
+    const sy_region_dim *d = sy_region_dim_at(r, 0);
+    cr_assert(eq(i64, d->a, 16));
+    cr_assert(eq(i64, d->b, 0));
+    cr_assert(eq(i64, d->max, 992));
+    text_is(r, "region of t: proved (4 guards proved to hold at every point, 0 kept as runtime checks)\n"
+               "  x.size()[0]  x_0          = 16*x_0_k,  x_0_k in [0, 62],  size in [0, 992]\n");
+    char *tq = sy_region_format(r, SY_REGION_TORCH);
+    cr_assert(strstr(tq, "x_0_k = Dim(\"x_0_k\", min=0, max=62)\n") != NULL, "%s", tq);
+    cr_assert(strstr(tq, "\"x\": {0: 16*x_0_k},") != NULL, "%s", tq);
+    sy_str_free(ctx, tq);
+    char *jx = sy_region_format(r, SY_REGION_JAX);
+    cr_assert(strstr(jx, "SymbolicScope([\"x_0_k <= 62\"])") != NULL, "%s", jx);
+    cr_assert(strstr(jx, "symbolic_shape(\"16*x_0_k\", scope=scope)") != NULL, "%s", jx);
+    sy_str_free(ctx, jx);
+    /* 1000 is not a multiple of 16, 992 is: 1008 is past the max face, 8 off the progression */
+    int64_t vals[3] = {1, 0, 1008};
+    int in;
+    char why[256];
+    cr_assert(eq(int, sy_region_contains_si(r, vals, 3, &in, why, sizeof why), SY_OK));
+    cr_assert(in == 0);
+    cr_assert(eq(str, why, "x_0 = 1008: outside [0, 992]"));
+    vals[2] = 40;
+    cr_assert(eq(int, sy_region_contains_si(r, vals, 3, &in, why, sizeof why), SY_OK));
+    cr_assert(in == 0);
+    cr_assert(eq(str, why, "x_0 = 40: not 16*x_0_k + 0"));
+    sy_gset_result res;
+    cr_assert(eq(int, sy_gset_check_si(gs, vals, 3, &res), SY_OK));
+    cr_assert(res.accept == 0); /* the guard set rejects it too */
+    sample_region(gs, r, 200);
+    sy_region_free(r);
+    sy_gset_free(gs);
+    sy_graph_free(g);
+}
+
+Test(deploy_region, derived_dim_of_a_linear_equality, .init = ctx_setup, .fini = ctx_teardown)
+{
+    sy_graph *g;
+    sy_gset *gs = relaxed_text(HDR "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[3,5],\"dynamic\":[0,1]},"
+                                   "{\"name\":\"c\",\"op\":\"cat\",\"args\":[[{\"ref\":\"x\"},{\"ref\":\"x\"}]]},"
+                                   "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"c\"},0]},"
+                                   "{\"name\":\"s1\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},"
+                                   "{\"name\":\"sub\",\"op\":\"sub\",\"args\":[{\"ref\":\"s1\"},{\"ref\":\"s\"}]},"
+                                   "{\"name\":\"e\",\"op\":\"eq\",\"args\":[{\"ref\":\"sub\"},-1]},"
+                                   "{\"name\":\"gb\",\"op\":\"guard_bool\",\"args\":[{\"ref\":\"e\"},true]}],"
+                                   "\"outputs\":[{\"ref\":\"c\"}]}",
+                               &g);
+    sy_region *r = region_of(gs);
+    cr_assert(sy_region_proved(r, NULL));
+    text_is(r, "region of t: proved (3 guards proved to hold at every point, 0 kept as runtime checks)\n"
+               "  x.size()[0]  x_0          = x_0,  x_0 in [1, oo),  size in [1, oo)\n"
+               "  x.size()[1]  x_1          = 2*x_0 - 1,  x_0 in [1, oo),  size in [1, oo)\n");
+    char *tq = sy_region_format(r, SY_REGION_TORCH);
+    cr_assert(strstr(tq, "\"x\": {0: x_0, 1: 2*x_0 - 1},") != NULL, "%s", tq);
+    sy_str_free(ctx, tq);
+    char *on = sy_region_format(r, SY_REGION_ONNX);
+    json_error_t je;
+    json_t *j = json_loads(on, 0, &je);
+    cr_assert(j != NULL, "%s", on);
+    cr_assert(eq(str, (char *)json_string_value(json_object_get(json_array_get(json_object_get(json_object_get(j, "inputs"), "x"), 1), "dim_param")),
+                 "2*x_0 - 1"));
+    json_decref(j);
+    sy_str_free(ctx, on);
+    sample_region(gs, r, 200);
+    sy_region_free(r);
+    sy_gset_free(gs);
+    sy_graph_free(g);
+}
+
+Test(deploy_region, equal_dims_of_two_inputs_share_one_dim, .init = ctx_setup, .fini = ctx_teardown)
+{
+    sy_graph *g;
+    sy_gset *gs = relaxed_text(HDR "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[6],\"dynamic\":[0]},"
+                                   "{\"name\":\"y\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[6],\"dynamic\":[0]},"
+                                   "{\"name\":\"a\",\"op\":\"add\",\"args\":[{\"ref\":\"x\"},{\"ref\":\"y\"}]}],"
+                                   "\"outputs\":[{\"ref\":\"a\"}]}",
+                               &g);
+    sy_region *r = region_of(gs);
+    cr_assert(sy_region_proved(r, NULL));
+    cr_assert(eq(sz, sy_region_nvars(r), 1));
+    text_is(r, "region of t: proved (6 guards proved to hold at every point, 0 kept as runtime checks)\n"
+               "  x.size()[0]  x_0          = x_0,  x_0 in [2, oo),  size in [2, oo)\n"
+               "  y.size()[0]  y_0          = x_0,  x_0 in [2, oo),  size in [2, oo)\n");
+    char *sp = sy_region_format(r, SY_REGION_SPEC);
+    cr_assert(strstr(sp, "--dynamic 'x=0:x_0@2..'\n--dynamic 'y=0:x_0@2..'\n") != NULL, "%s", sp);
+    sy_str_free(ctx, sp);
+    /* x = 5, y = 6 breaks the equality */
+    int64_t vals[6];
+    for (size_t i = 0; i < 6; i++) sy_gset_source_example(gs, i, &vals[i]);
+    vals[sy_gset_find_source(gs, "x.size()[0]")] = 5;
+    int in;
+    char why[256];
+    cr_assert(eq(int, sy_region_contains_si(r, vals, 6, &in, why, sizeof why), SY_OK));
+    cr_assert(in == 0);
+    cr_assert(strstr(why, "breaks its relation") != NULL, "%s", why);
+    sample_region(gs, r, 200);
+    sy_region_free(r);
+    sy_gset_free(gs);
+    sy_graph_free(g);
+}
+
+Test(deploy_region, nonlinear_relation_is_kept_as_a_runtime_check, .init = ctx_setup, .fini = ctx_teardown)
+{
+    sy_graph *g;
+    sy_gset *gs = relaxed_text(HDR "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[4,8],\"dynamic\":[0,1]},"
+                                   "{\"name\":\"v\",\"op\":\"view\",\"args\":[{\"ref\":\"x\"},-1,16]}],\"outputs\":[{\"ref\":\"v\"}]}",
+                               &g);
+    sy_region *r = region_of(gs);
+    cr_assert(sy_region_proved(r, NULL));
+    cr_assert(eq(sz, sy_region_nkept(r), 1));
+    const sy_region_kept *k = sy_region_kept_at(r, 0);
+    cr_assert(eq(str, (char *)k->text, "Mod(x.size()[0]*x.size()[1], 16) == 0"));
+    cr_assert(eq(str, (char *)k->reason, "relates several dims in a way no Dim expresses"));
+    char *tq = sy_region_format(r, SY_REGION_TORCH);
+    cr_assert(strstr(tq, "#   [2] Mod(x.size()[0]*x.size()[1], 16) == 0") != NULL, "%s", tq);
+    sy_str_free(ctx, tq);
+    sample_region(gs, r, 200);
+    sy_region_free(r);
+    sy_gset_free(gs);
+    sy_graph_free(g);
+}
+
+/* exact regions of corpus models (the text rendering) */
+typedef struct {
+    const char *model;
+    const char *text;
+} corpus_case;
+
+static const corpus_case corpus_cases[] = {
+    {"resnet18", "region of resnet18: proved (5 guards proved to hold at every point, 0 kept as runtime checks)\n"
+                 "  x.size()[0]  x_0          = x_0,  x_0 in [0, oo),  size in [0, oo)\n"
+                 "  x.size()[1]  x_1          static 3\n"
+                 "  x.size()[2]  x_2          = x_2,  x_2 in [1, oo),  size in [1, oo)\n"
+                 "  x.size()[3]  x_3          = x_3,  x_3 in [1, oo),  size in [1, oo)\n"},
+    {"inception_v3", "region of inception_v3: proved (5 guards proved to hold at every point, 0 kept as runtime checks)\n"
+                     "  x.size()[0]  x_0          = x_0,  x_0 in [0, oo),  size in [0, oo)\n"
+                     "  x.size()[1]  x_1          static 3\n"
+                     "  x.size()[2]  x_2          = x_2,  x_2 in [75, oo),  size in [75, oo)\n"
+                     "  x.size()[3]  x_3          = x_3,  x_3 in [75, oo),  size in [75, oo)\n"},
+    {"vit_b_16", "region of vit_b_16: proved (6 guards proved to hold at every point, 0 kept as runtime checks)\n"
+                 "  x.size()[0]  x_0          = x_0,  x_0 in [2, oo),  size in [2, oo)\n"
+                 "  x.size()[1]  x_1          static 3\n"
+                 "  x.size()[2]  x_2          static 224\n"
+                 "  x.size()[3]  x_3          static 224\n"},
+    {"transformer_encoder", "region of transformer_encoder: proved (2 guards proved to hold at every point, 0 kept as runtime checks)\n"
+                            "  tokens.size()[0]  tokens_0     = tokens_0,  tokens_0 in [0, oo),  size in [0, oo)\n"
+                            "  tokens.size()[1]  tokens_1     = tokens_1,  tokens_1 in [0, oo),  size in [0, oo)\n"},
+};
+
+static const char *shared_model(const char *dir, const char *name, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/%s/%s.json", SY_SHARED_DIR, dir, name);
+    FILE *f = fopen(buf, "r");
+    if (f) {
+        fclose(f);
+        return buf;
+    }
+    return NULL;
+}
+
+Test(deploy_region, corpus_models_exact_regions, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
+{
+    for (size_t c = 0; c < sizeof corpus_cases / sizeof corpus_cases[0]; c++) {
+        char path[1024];
+        if (!shared_model("corpus", corpus_cases[c].model, path, sizeof path)) {
+            cr_log_warn("no %s in %s/corpus: skipped", corpus_cases[c].model, SY_SHARED_DIR);
+            continue;
+        }
+        sy_graph *g;
+        cr_assert(eq(int, sy_graph_load_file(ctx, path, &g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+        sy_gset *gs = relaxed_set(g);
+        sy_region *r = region_of(gs);
+        text_is(r, corpus_cases[c].text);
+        sample_region(gs, r, 200);
+        sy_region_free(r);
+        sy_gset_free(gs);
+        sy_graph_free(g);
+    }
+}
+
+/* The CPU ground truth: every probe point (torch ran the model or failed at those sizes) that
+ * lies in the region and passes the kept checks ran; count them. */
+static void probes_in_region(const char *path, const char *probes, const char *name, void *ud)
+{
+    long *tot = ud;
+    json_error_t err;
+    json_t *pr = json_load_file(probes, 0, &err);
+    if (!pr) return;
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_file(ctx, path, &g), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset *gs = relaxed_set(g);
+    sy_region *r = region_of(gs);
+    cr_assert(sy_region_proved(r, NULL), "%s: region not proved", name);
+    size_t n = sy_gset_nsources(gs);
+    int64_t *vals = malloc(n * sizeof *vals);
+    size_t i;
+    json_t *p;
+    long inside = 0;
+    json_array_foreach(json_object_get(pr, "points"), i, p) {
+        json_t *sizes = json_object_get(p, "sizes");
+        const char *names[8];
+        size_t ranks[8];
+        int64_t shp[8][8];
+        const int64_t *shapes[8];
+        sy_dtype dts[8];
+        size_t ni = 0;
+        const char *k;
+        json_t *v;
+        int bad = 0;
+        json_object_foreach(sizes, k, v) {
+            if (ni >= 8 || json_array_size(v) > 8) {
+                bad = 1;
+                break;
+            }
+            names[ni] = k;
+            ranks[ni] = json_array_size(v);
+            for (size_t q = 0; q < ranks[ni]; q++) shp[ni][q] = json_integer_value(json_array_get(v, q));
+            shapes[ni] = shp[ni];
+            dts[ni] = SY_DT_FLOAT32;
+            for (size_t q = 0; q < sy_graph_ninputs(g); q++)
+                if (!strcmp(sy_graph_input_at(g, q)->name, k)) dts[ni] = sy_graph_input_at(g, q)->dtype;
+            ni++;
+        }
+        if (bad) continue;
+        if (sy_gset_values_from_shapes(gs, ni, names, ranks, shapes, dts, vals) != SY_OK) {
+            sy_ctx_reset_error(ctx);
+            continue;
+        }
+        int in = 0;
+        cr_assert(eq(int, sy_region_contains_si(r, vals, n, &in, NULL, 0), SY_OK));
+        if (!in) continue;
+        sy_gset_result res;
+        cr_assert(eq(int, sy_gset_check_si(gs, vals, n, &res), SY_OK));
+        long ff;
+        int only_kept = fails_only_kept(gs, r, vals, &ff);
+        cr_assert(only_kept, "%s: probe %zu in the region fails guard %ld", name, i, ff);
+        if (!res.accept) continue; /* a kept check rejects it */
+        int ran = json_is_true(json_object_get(p, "ok"));
+        cr_assert(ran, "%s: probe %zu lies in the region but the model failed on the CPU",
+                  name, i);
+        inside++;
+    }
+    *tot += inside;
+    free(vals);
+    json_decref(pr);
+    sy_region_free(r);
+    sy_gset_free(gs);
+    sy_graph_free(g);
+}
+
+Test(deploy_region, corpus_probes_inside_the_region_all_ran, .init = ctx_setup, .fini = ctx_teardown, .timeout = 600)
+{
+    long inside = 0;
+    int models = corpus_for_each(probes_in_region, &inside);
+    cr_assert(models > 0);
+    /* the second corpus (issue 20's models), each with its probes */
+    DIR *dir = opendir(SY_SHARED_DIR "/corpus2");
+    struct dirent *de;
+    while (dir && (de = readdir(dir))) {
+        size_t n = strlen(de->d_name);
+        if (n < 6 || strcmp(de->d_name + n - 5, ".json")) continue;
+        char path[1024], probes[1024];
+        snprintf(path, sizeof path, "%s/corpus2/%s", SY_SHARED_DIR, de->d_name);
+        snprintf(probes, sizeof probes, "%s/probes2/%.*s.probes.json", SY_SHARED_DIR, (int)(n - 5), de->d_name);
+        FILE *f = fopen(probes, "r");
+        if (!f) continue;
+        fclose(f);
+        /* a model the tracer does not support is not this test's concern */
+        sy_graph *g;
+        if (sy_graph_load_file(ctx, path, &g) != SY_OK) {
+            sy_ctx_reset_error(ctx);
+            continue;
+        }
+        sy_env_options eo = SY_ENV_OPTIONS_INIT;
+        eo.duck_sizing = 0;
+        eo.specialize_zero_one = 0;
+        sy_env *env = sy_env_new(ctx, &eo);
+        sy_trace *t = NULL;
+        sy_status st = sy_env_trace(env, g, 0, NULL, &t);
+        sy_trace_free(t);
+        sy_env_free(env);
+        sy_graph_free(g);
+        if (st != SY_OK) {
+            sy_ctx_reset_error(ctx);
+            continue;
+        }
+        probes_in_region(path, probes, de->d_name, &inside);
+        models++;
+    }
+    if (dir) closedir(dir);
+    cr_log_info("%d models, %ld probe points inside their regions, all ran", models, inside);
+    cr_assert(inside > 0);
+}
+
+Test(deploy_region, errors, .init = ctx_setup, .fini = ctx_teardown)
+{
+    sy_graph *g;
+    sy_gset *gs = relaxed_text(HDR "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[6],\"dynamic\":[0]},"
+                                   "{\"name\":\"r\",\"op\":\"relu\",\"args\":[{\"ref\":\"x\"}]}],\"outputs\":[{\"ref\":\"r\"}]}",
+                               &g);
+    sy_region *r = NULL;
+    cr_assert(eq(int, sy_region_new(gs, NULL, NULL), SY_EINVAL));
+    cr_assert(eq(int, sy_region_new(NULL, NULL, &r), SY_EINVAL));
+    sy_region_options o = SY_REGION_OPTIONS_INIT;
+    o.version = 99;
+    cr_assert(eq(int, sy_region_new(gs, &o, &r), SY_EVERSION));
+    cr_assert(r == NULL);
+    o.version = SY_REGION_OPTIONS_VERSION;
+    o.window = 0;
+    cr_assert(eq(int, sy_region_new(gs, &o, &r), SY_EINVAL));
+    cr_assert(strstr(sy_ctx_last_error_msg(ctx), "window 0") != NULL);
+    o.window = 16;
+    cr_assert(eq(int, sy_region_new(gs, &o, &r), SY_OK));
+    cr_assert(sy_region_format(r, (sy_region_fmt)42) == NULL);
+    cr_assert(eq(int, sy_ctx_last_error(ctx), SY_EINVAL));
+    int64_t vals[3] = {1, 0, 5};
+    int in;
+    cr_assert(eq(int, sy_region_contains_si(r, vals, 2, &in, NULL, 0), SY_EINVAL));
+    cr_assert(sy_region_free(r) == NULL);
+    cr_assert(sy_region_free(NULL) == NULL);
+    sy_gset_free(gs);
+    sy_graph_free(g);
+}
+
+/* every allocation failing in turn: SY_ENOMEM, no leak, then success */
+Test(deploy_region, out_of_memory_at_every_allocation, .timeout = 120)
+{
+    const char *G = HDR "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[4,8],\"dynamic\":[0,1]},"
+                        "{\"name\":\"v\",\"op\":\"view\",\"args\":[{\"ref\":\"x\"},-1,16]}],\"outputs\":[{\"ref\":\"v\"}]}";
+    int ok = 0;
+    for (long n = 0; n < 100000 && !ok; n++) {
+        ctx = new_counting_ctx(-1);
+        sy_graph *g;
+        cr_assert(eq(int, sy_graph_load_text(ctx, G, strlen(G), "t", &g), SY_OK));
+        sy_gset *gs = relaxed_set(g);
+        g_alloc.count = 0;
+        g_alloc.fail_at = n;
+        sy_region *r = NULL;
+        sy_status st = sy_region_new(gs, NULL, &r);
+        char *s = st == SY_OK ? sy_region_format(r, SY_REGION_TORCH) : NULL;
+        g_alloc.fail_at = -1;
+        if (st == SY_OK && s) ok = 1;
+        else {
+            int oom = st == SY_ENOMEM || (st == SY_OK && sy_ctx_last_error(ctx) == SY_ENOMEM);
+            cr_assert(oom, "n=%ld st=%d", n, st);
+        }
+        sy_str_free(ctx, s);
+        sy_region_free(r);
+        sy_gset_free(gs);
+        sy_graph_free(g);
+        ctx_teardown();
+    }
+    cr_assert(ok);
+}
