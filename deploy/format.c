@@ -165,6 +165,11 @@ static void fmt_torch(sbuf *b, const sy_region *r)
         put(b, "},\n");
     }
     put(b, "}\n");
+    put(b, "# ep = torch.export.export(model, args, dynamic_shapes=dynamic_shapes,\n"
+           "#                          prefer_deferred_runtime_asserts_over_guards=True)\n"
+           "# (torch's tracer adds guards the region does not need: 0/1 tests of intermediate sizes and\n"
+           "#  FloorDiv facts its solver cannot prove; the flag makes them runtime asserts instead of a\n"
+           "#  ConstraintViolationError. The guards above are proved for every point of the region.)\n");
     kept_lines(b, r, "# ");
 }
 

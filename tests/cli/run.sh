@@ -341,6 +341,18 @@ check "budget no value" 2 "needs an argument" "$S" simplify x --budget
 # 20 steps: conv1 needs more (since op_require formats its reason lazily it needs fewer than 40)
 check "budget per graph node" 3 "node '" "$S" --budget steps=20 run "$E/resnet18.json" --backend json
 check "budget per graph node: steps" 3 "steps" "$S" --budget steps=20 run "$E/resnet18.json" --backend json
+# region (issue 36, docs/deploy.md)
+check "region" 0 "region of resnet18: proved" "$S" region "$E/resnet18.json"
+check "region spec" 0 "--dynamic 'x=0:x_0@0..,2:x_2@1..,3:x_3@1..'" "$S" region -f spec "$E/resnet18.json"
+check "region torch" 0 '"x": {0: x_0, 1: Dim.STATIC, 2: x_2, 3: x_3},' "$S" region --format torch "$E/resnet18.json"
+check "region progression" 0 "2: 4*x_2_k, 3: 4*x_3_k" "$S" region -f torch "$T/deploy/data/unet_cat.json"
+check "region all" 0 "== spec ==" "$S" region -f all "$E/vit_b_16.json"
+check "region json" 0 '"format": "symshape.region"' "$S" region -f json "$E/vit_b_16.json"
+check "region default policy" 0 "= x_2,  x_2 in [2, oo)" "$S" region --default-policy "$E/resnet18.json"
+check "region bad format" 2 "unknown format 'tflite'" "$S" region -f tflite "$E/resnet18.json"
+check "region bad window" 2 "--window: expected an integer in 1 .. 1000000" "$S" region --window 0 "$E/resnet18.json"
+check "region no model" 2 "expected one MODEL" "$S" region
+check "region missing file" 3 "cannot open" "$S" region /nonexistent.json
 rm -rf "$tmpd"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -512,3 +512,38 @@ Test(deploy_region, out_of_memory_at_every_allocation, .timeout = 120)
     }
     cr_assert(ok);
 }
+
+/* a UNet whose skips concatenate (tests/deploy/data/unet_cat.json, exported by symshape.export from
+ * python/tests/test_deploy.py's UNetCat): the sizes are multiples of 4 */
+Test(deploy_region, unet_skip_concat_is_a_progression_of_4, .init = ctx_setup, .fini = ctx_teardown)
+{
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_file(ctx, SY_TESTS_DIR "/deploy/data/unet_cat.json", &g), SY_OK), "%s",
+              sy_ctx_last_error_msg(ctx));
+    sy_gset *gs = relaxed_set(g);
+    sy_region *r = region_of(gs);
+    text_is(r, "region of unet_cat: proved (7 guards proved to hold at every point, 0 kept as runtime checks)\n"
+               "  x.size()[0]  x_0          = x_0,  x_0 in [0, oo),  size in [0, oo)\n"
+               "  x.size()[1]  x_1          static 3\n"
+               "  x.size()[2]  x_2          = 4*x_2_k,  x_2_k in [1, oo),  size in [4, oo)\n"
+               "  x.size()[3]  x_3          = 4*x_3_k,  x_3_k in [1, oo),  size in [4, oo)\n");
+    char *tq = sy_region_format(r, SY_REGION_TORCH);
+    cr_assert(strstr(tq, "\"x\": {0: x_0, 1: Dim.STATIC, 2: 4*x_2_k, 3: 4*x_3_k},") != NULL, "%s", tq);
+    sy_str_free(ctx, tq);
+    sample_region(gs, r, 200);
+    /* 4k + 2: off the progression, and the guard set rejects it too */
+    int64_t vals[6];
+    for (size_t i = 0; i < 6; i++) sy_gset_source_example(gs, i, &vals[i]);
+    vals[sy_gset_find_source(gs, "x.size()[2]")] = 34;
+    int in;
+    char why[256];
+    cr_assert(eq(int, sy_region_contains_si(r, vals, 6, &in, why, sizeof why), SY_OK));
+    cr_assert(in == 0);
+    cr_assert(eq(str, why, "x_2 = 34: not 4*x_2_k + 0"));
+    sy_gset_result res;
+    cr_assert(eq(int, sy_gset_check_si(gs, vals, 6, &res), SY_OK));
+    cr_assert(res.accept == 0);
+    sy_region_free(r);
+    sy_gset_free(gs);
+    sy_graph_free(g);
+}

@@ -1,0 +1,197 @@
+"""Regions (docs/deploy.md, issue 36) against real CPU execution: for torchvision resnet18, a
+UNet whose skip connections concatenate (sizes a multiple of 4), a UNet that crops its skips,
+and a transformer encoder, the region printed by symshape (traced under the most relaxed
+policy) is sampled at >= 200 points (sizes kept small for the CPU); the model runs at every
+one (0 violations); a point just past each face of the region is rejected by the guard set,
+which names the guard; and the torch.export dynamic_shapes that `region` prints is accepted
+by torch.export.export (torch 2.x) on the same model without a constraint violation."""
+import random
+
+import pytest
+import torch
+import torch.nn as nn
+
+import symshape
+from symshape.exporter import export
+
+torch.set_num_threads(1)  # a shared machine: one core per test process
+
+N = 200
+
+
+class UNetCat(nn.Module):
+    """Two levels down (max-pool 2) and up (transposed conv, stride 2), each skip concatenated:
+    the sizes must be multiples of 4."""
+
+    def __init__(self):
+        super().__init__()
+        self.d1 = nn.Conv2d(3, 4, 3, padding=1)
+        self.d2 = nn.Conv2d(4, 8, 3, padding=1)
+        self.mid = nn.Conv2d(8, 8, 3, padding=1)
+        self.u2 = nn.ConvTranspose2d(8, 8, 2, stride=2)
+        self.c2 = nn.Conv2d(16, 4, 3, padding=1)
+        self.u1 = nn.ConvTranspose2d(4, 4, 2, stride=2)
+        self.c1 = nn.Conv2d(8, 2, 3, padding=1)
+
+    def forward(self, x):
+        a = torch.relu(self.d1(x))
+        b = torch.relu(self.d2(nn.functional.max_pool2d(a, 2)))
+        m = torch.relu(self.mid(nn.functional.max_pool2d(b, 2)))
+        y = self.c2(torch.cat([self.u2(m), b], 1))
+        return self.c1(torch.cat([self.u1(y), a], 1))
+
+
+class UNetCrop(nn.Module):
+    """The original U-Net's skip crops: valid convolutions, and each skip centre-cropped to the
+    upsampled size before the concatenation."""
+
+    def __init__(self):
+        super().__init__()
+        self.d1 = nn.Conv2d(3, 4, 3)
+        self.d2 = nn.Conv2d(4, 8, 3)
+        self.u1 = nn.ConvTranspose2d(8, 4, 2, stride=2)
+        self.c1 = nn.Conv2d(8, 2, 3)
+
+    def forward(self, x):
+        a = torch.relu(self.d1(x))
+        b = torch.relu(self.d2(nn.functional.max_pool2d(a, 2)))
+        u = self.u1(b)
+        dh = a.size(2) - u.size(2)
+        dw = a.size(3) - u.size(3)
+        s = a[:, :, dh // 2: dh // 2 + u.size(2), dw // 2: dw // 2 + u.size(3)]
+        return self.c1(torch.cat([u, s], 1))
+
+
+def _resnet18():
+    tv = pytest.importorskip("torchvision")
+    return tv.models.resnet18()
+
+
+def _encoder():
+    layer = nn.TransformerEncoderLayer(d_model=32, nhead=4, dim_feedforward=64, batch_first=True, dropout=0.0)
+    return nn.TransformerEncoder(layer, num_layers=2, enable_nested_tensor=False)
+
+
+# name, builder, example sizes, dynamic dims, the largest size sampled per dim (CPU time)
+CASES = [
+    ("resnet18", _resnet18, {"x": [2, 3, 64, 64]}, {"x": [0, 2, 3]}, {"x": [2, 3, 40, 40]}),
+    ("unet_cat", UNetCat, {"x": [2, 3, 32, 40]}, {"x": [0, 2, 3]}, {"x": [2, 3, 48, 48]}),
+    ("unet_crop", UNetCrop, {"x": [2, 3, 36, 44]}, {"x": [0, 2, 3]}, {"x": [2, 3, 64, 64]}),
+    ("transformer_encoder", _encoder, {"src": [2, 7, 32]}, {"src": [0, 1]}, {"src": [3, 40, 32]}),
+]
+
+
+def _model(build):
+    torch.manual_seed(0)
+    return build().eval()
+
+
+def _traced(name, model, example, dynamic):
+    ex = {k: torch.randn(*v) for k, v in example.items()}
+    doc = export(model, ex, dynamic=dynamic, name=name)
+    gs = symshape.trace(doc, duck_sizing=False, specialize_01=False)
+    return gs, gs.region()
+
+
+def _runs(model, sizes):
+    try:
+        with torch.no_grad():
+            model(**{k: torch.randn(*v) for k, v in sizes.items()})
+        return True, None
+    except Exception as e:  # noqa: BLE001 - any failure of the model counts
+        return False, "%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else "")
+
+
+def _cap(region, c):
+    """a cap per variable: the largest t whose dims all stay within their caps c[input][dim]"""
+    caps = {}
+    for v_i, v in enumerate(region.vars):
+        t = None
+        for d in region.dims:
+            if not d["static"] and d["var"] == v_i:
+                k = (c[d["input"]][d["dim"]] - d["b"]) // d["a"]
+                t = k if t is None else min(t, k)
+        caps[v["name"]] = max(v["min"], t if t is not None else v["min"])
+    return caps
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_region_points_run_on_cpu(case):
+    name, build, example, dynamic, cap = case
+    model = _model(build)
+    gs, region = _traced(name, model, example, dynamic)
+    assert region.proved, region.texts["text"]
+    pts = region.sample(N, cap=_cap(region, cap), seed=1)
+    # the region's corners are among the points
+    lo = [v["min"] for v in region.vars]
+    pts[0] = lo
+    fails = []
+    for t in pts:
+        sizes = region.sizes(t)
+        acc, why = gs.check(sizes)
+        if not acc:  # only a kept check may reject a point of the region
+            kept = {k["text"] for k in region.kept}
+            assert why in kept, "%s: region point %s rejected by %s, which the region claims to imply" % (name, sizes, why)
+            continue
+        ok, err = _runs(model, sizes)
+        if not ok:
+            fails.append((sizes, err))
+    assert not fails, "%s: %d of %d region points failed on the CPU: %s" % (name, len(fails), len(pts), fails[:3])
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_points_past_each_face_are_rejected_by_a_named_guard(case):
+    name, build, example, dynamic, cap = case
+    model = _model(build)
+    gs, region = _traced(name, model, example, dynamic)
+    base = [min(max(v["min"], 2), v["max"] if v["max"] is not None else 10 ** 9) for v in region.vars]
+    faces = 0
+    for i, v in enumerate(region.vars):
+        for side in ("min", "max"):
+            if side == "min" and v["min"] == 0:
+                continue
+            if side == "max" and v["max"] is None:
+                continue
+            t = list(base)
+            t[i] = v["min"] - 1 if side == "min" else v["max"] + 1
+            sizes = region.sizes(t)
+            if any(s < 0 for shp in sizes.values() for s in shp):
+                continue
+            acc, why = gs.check(sizes)
+            assert not acc and why, "%s: %s past the %s face of %s accepted" % (name, sizes, side, v["name"])
+            faces += 1
+        # off the progression: one past a multiple
+        for d in region.dims:
+            if d["static"] or d["var"] != i or d["a"] == 1:
+                continue
+            t = list(base)
+            sizes = region.sizes(t)
+            sizes[d["input"]][d["dim"]] += 1
+            acc, why = gs.check(sizes)
+            assert not acc and why, "%s: %s off the progression of %s accepted" % (name, sizes, d["name"])
+            ok, _ = _runs(model, sizes)
+            assert not ok, "%s: the model runs at %s, off the progression %s" % (name, sizes, d["name"])
+            faces += 1
+    if name == "unet_cat":  # sizes a multiple of 4: the progression and the lower face
+        assert faces >= 2
+        assert any(d["a"] == 4 for d in region.dims if not d["static"]), region.texts["text"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_torch_export_accepts_the_printed_spec(case):
+    name, build, example, dynamic, cap = case
+    if not hasattr(torch, "export") or int(torch.__version__.split(".")[0]) < 2:
+        pytest.skip("torch.export needs torch 2.x (have %s)" % torch.__version__)
+    model = _model(build)
+    gs, region = _traced(name, model, example, dynamic)
+    spec = region.torch_spec()
+    ex = tuple(torch.randn(*v) for v in example.values())
+    # the call the torch rendering prints: torch's tracer adds guards of its own that the region
+    # does not need (0/1 tests of intermediate sizes, FloorDiv facts its solver cannot prove);
+    # the flag makes them runtime asserts instead of a ConstraintViolationError
+    assert "prefer_deferred_runtime_asserts_over_guards=True" in region.texts["torch"]
+    ep = torch.export.export(model, ex, dynamic_shapes=spec, prefer_deferred_runtime_asserts_over_guards=True)
+    assert ep is not None
+    # the exported program runs at the example and at the region's low corner where torch's asserts allow it
+    with torch.no_grad():
+        ep.module()(*ex)
