@@ -1,7 +1,10 @@
 /* Deployment commands (docs/deploy.md, issue 36): region. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "cli/cli.h"
 
@@ -177,3 +180,220 @@ const cli_cmd cmd_region = {"region", "the largest valid region of a model's gua
     "  3  bad input (unreadable model, a trace error)\n"
     CLI_EXIT_INTERNAL,
     run_region, 0};
+
+/* ---- profile */
+
+/* the histogram: a JSON list of {"sizes": {INPUT: [D, ...]}, "count": N} (or {"points": [...]},
+ * a probes file: count 1 each); *vals gets npoints rows of the set's sources */
+static int read_histogram(const char *path, const sy_gset *gs, int64_t **vals, uint64_t **counts, size_t *npoints)
+{
+    char *text = NULL;
+    size_t len = 0;
+    *vals = NULL;
+    *counts = NULL;
+    *npoints = 0;
+    int rc = cli_read_input("profile", path, &text, &len);
+    if (rc != EX_OK) return rc;
+    json_error_t err;
+    json_t *doc = json_loadb(text, len, 0, &err);
+    free(text);
+    if (!doc) return cli_input_error("%s:%d:%d: %s", cli_file_name(path), err.line, err.column, err.text);
+    json_t *arr = json_is_array(doc) ? doc : json_object_get(doc, "points");
+    if (!json_is_array(arr)) {
+        json_decref(doc);
+        return cli_input_error("%s: expected a list of {\"sizes\": {INPUT: [D, ...]}, \"count\": N} (or {\"points\": [...]})",
+                               cli_file_name(path));
+    }
+    size_t n = sy_gset_nsources(gs), np = json_array_size(arr);
+    int64_t *v = calloc((np ? np : 1) * (n ? n : 1), sizeof *v);
+    uint64_t *c = calloc(np ? np : 1, sizeof *c);
+    if (!v || !c) {
+        free(v);
+        free(c);
+        json_decref(doc);
+        return cli_oom();
+    }
+    size_t i;
+    json_t *e;
+    json_array_foreach(arr, i, e) {
+        int64_t *row = v + i * n;
+        for (size_t q = 0; q < n; q++)
+            if (!sy_gset_source_example(gs, q, &row[q])) row[q] = 0;
+        json_t *sizes = json_object_get(e, "sizes"), *cnt = json_object_get(e, "count");
+        if (!json_is_object(sizes) || (cnt && (!json_is_integer(cnt) || json_integer_value(cnt) < 0))) {
+            rc = cli_input_error("%s: entry %zu: expected {\"sizes\": {INPUT: [D, ...]}, \"count\": N >= 0}", cli_file_name(path), i);
+            break;
+        }
+        c[i] = cnt ? (uint64_t)json_integer_value(cnt) : 1;
+        const char *k;
+        json_t *shape;
+        json_object_foreach(sizes, k, shape) {
+            char src[512];
+            snprintf(src, sizeof src, "%s.dim()", k);
+            long sd = sy_gset_find_source(gs, src);
+            if (sd < 0) {
+                rc = cli_input_error("%s: entry %zu: the model has no input '%s'", cli_file_name(path), i, k);
+                break;
+            }
+            if (!json_is_array(shape) || (int64_t)json_array_size(shape) != row[sd]) {
+                rc = cli_input_error("%s: entry %zu: input '%s' has rank %" PRId64 ", the entry gives %zu sizes", cli_file_name(path), i,
+                                     k, row[sd], json_array_size(shape));
+                break;
+            }
+            for (size_t d = 0; d < json_array_size(shape); d++) {
+                json_t *x = json_array_get(shape, d);
+                if (!json_is_integer(x) || json_integer_value(x) < 0) {
+                    rc = cli_input_error("%s: entry %zu: %s[%zu] is not a size", cli_file_name(path), i, k, d);
+                    break;
+                }
+                snprintf(src, sizeof src, "%s.size()[%zu]", k, d);
+                long sl = sy_gset_find_source(gs, src);
+                if (sl >= 0) row[sl] = (int64_t)json_integer_value(x);
+            }
+            if (rc != EX_OK) break;
+        }
+        if (rc != EX_OK) break;
+    }
+    json_decref(doc);
+    if (rc != EX_OK) {
+        free(v);
+        free(c);
+        return rc;
+    }
+    *vals = v;
+    *counts = c;
+    *npoints = np;
+    return EX_OK;
+}
+
+enum { OPT_HIST = 0x200, OPT_MAXSIZE };
+static const struct option profile_opts[] = {{"format", required_argument, NULL, 'f'},
+                                             {"output", required_argument, NULL, 'o'},
+                                             {"histogram", required_argument, NULL, OPT_HIST},
+                                             {"profiles", required_argument, NULL, 'k'},
+                                             {"max-size", required_argument, NULL, OPT_MAXSIZE},
+                                             CLI_COMMON_OPTIONS,
+                                             {0}};
+static const struct {
+    const char *name;
+    sy_profile_fmt fmt;
+} profile_formats[] = {{"text", SY_PROFILE_TEXT},   {"trtexec", SY_PROFILE_TRTEXEC},   {"ort", SY_PROFILE_ORT},
+                       {"torch-trt", SY_PROFILE_TORCH_TRT}, {"openvino", SY_PROFILE_OPENVINO}, {"json", SY_PROFILE_JSON}};
+#define NPFMT (sizeof profile_formats / sizeof profile_formats[0])
+
+static int parse_count(const char *opt, const char *v, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (end == v || *end || errno || x < lo || x > hi)
+        return cli_usage_error("profile", "%s: expected an integer in %lld .. %lld (got '%s')", opt, lo, hi, v);
+    *out = x;
+    return EX_OK;
+}
+
+static int run_profile(int argc, char **argv)
+{
+    const char *out = NULL, *hist = NULL;
+    int fmts[NPFMT] = {0}, nf = 0, rc = EX_OK;
+    sy_profile_options po = SY_PROFILE_OPTIONS_INIT;
+    sy_env_options eo = SY_ENV_OPTIONS_INIT;
+    eo.duck_sizing = 0;
+    eo.specialize_zero_one = 0;
+    int o;
+    long long x;
+    while ((o = cli_getopt(&cmd_profile, argc, argv, "f:o:k:" CLI_COMMON_SHORT, profile_opts, &rc)) != -1) {
+        if (o == CLI_STOP) return rc;
+        if (o == 'o') out = optarg;
+        else if (o == OPT_HIST) hist = optarg;
+        else if (o == 'k') {
+            if ((rc = parse_count("--profiles", optarg, 1, 64, &x)) != EX_OK) return rc;
+            po.k = (size_t)x;
+        } else if (o == OPT_MAXSIZE) {
+            if ((rc = parse_count("--max-size", optarg, 1, INT64_MAX / 4, &x)) != EX_OK) return rc;
+            po.max_size = x;
+        } else if (o == 'f') {
+            int all = !strcmp(optarg, "all"), hit = all;
+            for (size_t k = 0; k < NPFMT; k++)
+                if (all ? profile_formats[k].fmt != SY_PROFILE_JSON : !strcmp(optarg, profile_formats[k].name)) {
+                    if (!fmts[k]) nf++;
+                    fmts[k] = 1;
+                    hit = 1;
+                }
+            if (!hit)
+                return cli_usage_error("profile", "--format: unknown format '%s' (text, trtexec, ort, torch-trt, openvino, json, all)", optarg);
+        }
+    }
+    if (optind + 1 != argc) return cli_usage_error("profile", "expected one MODEL (graph .json or .onnx)");
+    if (!nf) {
+        fmts[0] = 1;
+        nf = 1;
+    }
+    dtraced t;
+    rc = dtrace("profile", argv[optind], &eo, &t);
+    sy_region *r = NULL;
+    sy_profiles *p = NULL;
+    int64_t *vals = NULL;
+    uint64_t *counts = NULL;
+    size_t np = 0;
+    char *all = NULL;
+    size_t alen = 0, acap = 0;
+    if (rc == EX_OK && sy_region_new(t.gs, NULL, &r) != SY_OK) rc = cli_lib_error(t.ctx, "region");
+    if (rc == EX_OK && hist) rc = read_histogram(hist, t.gs, &vals, &counts, &np);
+    if (rc == EX_OK && sy_profiles_new(t.gs, r, &po, np, vals, counts, &p) != SY_OK) rc = cli_lib_error(t.ctx, "profile");
+    for (size_t k = 0; rc == EX_OK && k < NPFMT; k++) {
+        if (!fmts[k]) continue;
+        char *s = sy_profiles_format(p, profile_formats[k].fmt);
+        if (!s) {
+            rc = cli_lib_error(t.ctx, "profile");
+            break;
+        }
+        size_t n = strlen(s);
+        char head[64] = "";
+        if (nf > 1) snprintf(head, sizeof head, "%s== %s ==\n", alen ? "\n" : "", profile_formats[k].name);
+        size_t hl = strlen(head);
+        if (cli_reserve(&all, &acap, alen + hl + n + 1, 1)) {
+            sy_str_free(t.ctx, s);
+            rc = cli_oom();
+            break;
+        }
+        memcpy(all + alen, head, hl);
+        memcpy(all + alen + hl, s, n);
+        alen += hl + n;
+        sy_str_free(t.ctx, s);
+    }
+    if (rc == EX_OK) rc = cli_write_output(out, all ? all : "", alen);
+    if (rc == EX_OK && !sy_profiles_size(p)) rc = EX_FALSE;
+    free(all);
+    free(vals);
+    free(counts);
+    sy_profiles_free(p);
+    sy_region_free(r);
+    dtraced_free(&t);
+    return rc;
+}
+
+const cli_cmd cmd_profile = {"profile", "min/opt/max optimization profiles inside the valid region",
+    "usage: symshape profile [options] MODEL.json | MODEL.onnx\n\n"
+    "Boxes of input shapes (min/opt/max per dim) for TensorRT, onnxruntime's TensorRT provider,\n"
+    "Torch-TensorRT and OpenVINO, inside the model's region (symshape region): each box is\n"
+    "proved, with the decision procedure, to hold only sizes every guard accepts. A dim that is\n"
+    "a progression (4*k) or tied to another dim is pinned in each box. With a histogram of\n"
+    "observed sizes, opt is each box's most frequent point and each box reports its share\n"
+    "(docs/deploy.md).\n\n"
+    "options:\n"
+    "      --histogram FILE  JSON list of {\"sizes\": {INPUT: [D, ...]}, \"count\": N} (or a probes\n"
+    "                     file: {\"points\": [{\"sizes\": ...}]}, count 1 each)\n"
+    "  -k, --profiles K   boxes wanted, 1 .. 64 (default: one per group of pinned sizes, <= 4)\n"
+    "      --max-size N   without a histogram: the largest size of an unbounded dim\n"
+    "                     (default 4 times the example)\n"
+    "  -f, --format FMT   text (default), trtexec, ort, torch-trt, openvino, json, all\n"
+    "  -o, --output FILE  write there instead of stdout\n"
+    "  -h, --help, -V, --version\n"
+    CLI_EXIT_HEAD
+    "  0  profiles printed\n"
+    "  1  no box could be proved (nothing printed but the counts)\n"
+    CLI_EXIT_USAGE
+    "  3  bad input (unreadable model or histogram, a trace error)\n"
+    CLI_EXIT_INTERNAL,
+    run_profile, 0};

@@ -25,4 +25,12 @@ struct sy_region {
 /* a copy of s owned by r (freed with it); NULL on SY_ENOMEM (not recorded) */
 char *sy_dp_strdup(sy_region *r, const char *s);
 
+/* TRUE in *out when e holds at every point of f and each of its symbolic divisors is
+ * non-zero there (region.c) */
+sy_status sy_dp_decide_total(sy_ctx *ctx, sy_facts *f, const sy_expr *e, sy_truth *out);
+
+/* lo <= sym <= hi (hi NULL: no bound) added to f; an allocation failure reports SY_ENOMEM (not
+ * the SY_EINVAL sy_facts_set_range gives for the NULL relation it then builds) */
+sy_status sy_dp_set_range(sy_ctx *ctx, sy_facts *f, const sy_expr *sym, int64_t lo, const int64_t *hi);
+
 #endif

@@ -152,7 +152,18 @@ static sy_status div_visit(void *ud, const sy_expr *e)
 
 /* TRUE when e holds at every point of the region (facts f) and each of its
  * symbolic divisors is non-zero there; *out the answer. */
-static sy_status decide_total(sy_ctx *ctx, sy_facts *f, const sy_expr *e, sy_truth *out)
+sy_status sy_dp_set_range(sy_ctx *ctx, sy_facts *f, const sy_expr *sym, int64_t lo, const int64_t *hi)
+{
+    const sy_expr *a = sy_expr_ge(ctx, sym, sy_expr_int_si(ctx, lo));
+    if (!a) return sy_ctx_last_error(ctx) != SY_OK ? sy_ctx_last_error(ctx) : SY_ENOMEM;
+    sy_status st = sy_facts_add(f, a);
+    if (st != SY_OK || !hi) return st;
+    const sy_expr *b = sy_expr_le(ctx, sym, sy_expr_int_si(ctx, *hi));
+    if (!b) return sy_ctx_last_error(ctx) != SY_OK ? sy_ctx_last_error(ctx) : SY_ENOMEM;
+    return sy_facts_add(f, b);
+}
+
+sy_status sy_dp_decide_total(sy_ctx *ctx, sy_facts *f, const sy_expr *e, sy_truth *out)
 {
     sy_status st = sy_decide(f, e, out);
     if (st != SY_OK || *out != SY_TRUTH_TRUE) return st;
@@ -633,10 +644,8 @@ sy_status sy_region_new(const sy_gset *gs, const sy_region_options *opts, sy_reg
         char nb[64];
         snprintf(nb, sizeof nb, "deploy_t%zu", v);
         CHECK(!(tsym[v] = sy_expr_sym(ctx, nb)));
-        const sy_expr *lo = sy_expr_int_si(ctx, r->vars[v].tmin);
-        const sy_expr *hi = r->vars[v].tmax == SY_REGION_UNBOUNDED ? NULL : sy_expr_int_si(ctx, r->vars[v].tmax);
-        CHECK(!lo || (r->vars[v].tmax != SY_REGION_UNBOUNDED && !hi));
-        CHECK(sy_facts_set_range(P, tsym[v], lo, hi) != SY_OK);
+        CHECK(sy_dp_set_range(ctx, P, tsym[v], r->vars[v].tmin,
+                              r->vars[v].tmax == SY_REGION_UNBOUNDED ? NULL : &r->vars[v].tmax) != SY_OK);
     }
     const sy_expr **keys = sy_alloc(ctx, na * sizeof *keys);
     if (!keys) FAIL_OOM();
@@ -668,7 +677,7 @@ sy_status sy_region_new(const sy_gset *gs, const sy_region_options *opts, sy_reg
         }
         const sy_expr *e = sy_expr_subs(ctx, g->expr, nsub, keys, w.sub);
         sy_truth t = SY_TRUTH_UNKNOWN;
-        if (!e || (st = decide_total(ctx, P, e, &t)) != SY_OK) {
+        if (!e || (st = sy_dp_decide_total(ctx, P, e, &t)) != SY_OK) {
             if (!e) st = sy_ctx_last_error(ctx);
             if (st == SY_EQUOTA) { /* a budget: not proved, kept */
                 sy_ctx_reset_error(ctx);

@@ -139,5 +139,68 @@ SY_API char *sy_region_format(const sy_region *r, sy_region_fmt fmt);
 SY_API sy_status sy_region_contains_si(const sy_region *r, const int64_t *values, size_t n, int *inside, char *why,
                                        size_t whylen);
 
+/* ---------------------------------------------------------------- Profiles */
+
+/** Optimization profiles (TensorRT, onnxruntime's TensorRT provider, Torch-TensorRT,
+ *  OpenVINO): boxes of input shapes, min/opt/max per dim, each proved inside the accepted set.
+ *  A box is a product of per-dim intervals, so a dim whose variable is a progression
+ *  (a > 1) or is shared with another dim (an equality, a derived dim) is *pinned* in every box
+ *  (min = opt = max): a range there would hold sizes the guards reject. The other dims
+ *  (*free*) get intervals. GIVE from sy_profiles_new, freed with sy_profiles_free; borrows
+ *  the guard set's context; independent of the set and the region once built. */
+typedef struct sy_profiles sy_profiles;
+
+#define SY_PROFILE_OPTIONS_VERSION 1u
+typedef struct sy_profile_options {
+    unsigned version; /**< SY_PROFILE_OPTIONS_VERSION */
+    size_t k;         /**< boxes wanted: 1 .. 64; 0: one per group of pinned values, at most 4 */
+    int64_t max_size; /**< without points: the largest size of a free dim whose region is unbounded
+                           (default 0: 4 times the example, at least its minimum + 1) */
+} sy_profile_options;
+#define SY_PROFILE_OPTIONS_INIT {SY_PROFILE_OPTIONS_VERSION, 0, 0}
+
+/** One box. KEEP: owned by the profiles. Arrays of sy_region_ndims entries, in the region's
+ *  dim order (sy_region_dim_at). */
+typedef struct sy_profile_box {
+    const int64_t *min, *opt, *max;
+    uint64_t covered; /**< histogram count inside the box */
+    double share;     /**< covered / total count of the histogram (0 without points) */
+} sy_profile_box;
+
+/** Build profiles of the region @p r of @p gs (both KEEP) from a histogram: @p npoints
+ *  points, point i being @p points[i*nsrc .. i*nsrc+nsrc-1] (values per source of the set, as
+ *  sy_gset_check_si) seen @p counts[i] times. Points outside the region or rejected by the set
+ *  are not covered (sy_profiles_counts). The points of each group of pinned values form
+ *  boxes; the groups with the largest counts get a box each, and the rest of the k boxes
+ *  split the heaviest boxes at the weighted median of their widest free dim. opt is the mode
+ *  (the most frequent point) of each box. Every box is proved: each guard of the set (but the
+ *  runtime asserts, checked once the data exists) decided TRUE, with its divisors non-zero, at
+ *  every point of the box; a box that is not is split until it is, or dropped.
+ *  With @p npoints 0, one box: free dims over their region range (unbounded ends cut at
+ *  max_size), pinned dims at the example; its minimum is raised to 1, then 2 when that is what
+ *  the proof needs. Cost: O(k * points) plus one decision per guard per box tried.
+ *  @retval SY_OK @retval SY_EINVAL NULL argument, k > 64, a region not of this set
+ *  @retval SY_EVERSION @retval SY_ENOMEM @retval SY_EQUOTA */
+SY_API sy_status sy_profiles_new(const sy_gset *gs, const sy_region *r, const sy_profile_options *opts, size_t npoints,
+                                 const int64_t *points, const uint64_t *counts, SY_GIVE sy_profiles **out);
+SY_API sy_profiles *sy_profiles_free(SY_TAKE SY_NULL sy_profiles *p);
+SY_API size_t sy_profiles_size(const sy_profiles *p);
+SY_API const sy_profile_box *sy_profiles_at(const sy_profiles *p, size_t i);
+/** Histogram counts: total, outside the region or rejected by the guards, and inside but
+ *  left out of every box (groups past k, dropped boxes). Any pointer may be NULL. */
+SY_API void sy_profiles_counts(const sy_profiles *p, uint64_t *total, uint64_t *outside, uint64_t *uncovered);
+
+typedef enum sy_profile_fmt {
+    SY_PROFILE_TEXT = 0,     /**< for people */
+    SY_PROFILE_TRTEXEC = 1,  /**< trtexec --minShapes/--optShapes/--maxShapes, one line per profile */
+    SY_PROFILE_ORT = 2,      /**< onnxruntime TensorRT provider options trt_profile_{min,opt,max}_shapes */
+    SY_PROFILE_TORCH_TRT = 3,/**< Torch-TensorRT Input(min_shape=, opt_shape=, max_shape=) per profile */
+    SY_PROFILE_OPENVINO = 4, /**< OpenVINO PartialShape intervals per profile */
+    SY_PROFILE_JSON = 5      /**< JSON "symshape.profiles" version 1 */
+} sy_profile_fmt;
+
+/** Render; GIVE (sy_str_free on the context). NULL on SY_EINVAL / SY_ENOMEM. */
+SY_API char *sy_profiles_format(const sy_profiles *p, sy_profile_fmt fmt);
+
 SY_END_DECLS
 #endif

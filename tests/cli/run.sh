@@ -353,6 +353,21 @@ check "region bad format" 2 "unknown format 'tflite'" "$S" region -f tflite "$E/
 check "region bad window" 2 "--window: expected an integer in 1 .. 1000000" "$S" region --window 0 "$E/resnet18.json"
 check "region no model" 2 "expected one MODEL" "$S" region
 check "region missing file" 3 "cannot open" "$S" region /nonexistent.json
+# profile (issue 36)
+printf '[{"sizes": {"x": [1, 3, 32, 32]}, "count": 5}, {"sizes": {"x": [2, 3, 64, 64]}, "count": 2}, {"sizes": {"x": [1, 3, 30, 30]}, "count": 9}]' > "$tmpd/h.json"
+check "profile" 0 "profile 0: covers 5 of 16 (31.2%)" "$S" profile --histogram "$tmpd/h.json" "$T/deploy/data/unet_cat.json"
+check "profile outside" 0 "9 outside the region or rejected" "$S" profile --histogram "$tmpd/h.json" "$T/deploy/data/unet_cat.json"
+check "profile trtexec" 0 "--minShapes=x:1x3x32x32 --optShapes=x:1x3x32x32 --maxShapes=x:1x3x32x32" "$S" profile -f trtexec --histogram "$tmpd/h.json" "$T/deploy/data/unet_cat.json"
+check "profile ort" 0 '"trt_profile_min_shapes": "x:1x3x32x32,x:2x3x64x64",' "$S" profile -f ort --histogram "$tmpd/h.json" "$T/deploy/data/unet_cat.json"
+check "profile no histogram" 0 'ov.PartialShape("[0..32,3,1..896,1..896]")' "$S" profile -f openvino "$E/resnet18.json"
+check "profile torch-trt" 0 "torch_tensorrt.Input(name=\"x\", min_shape=(0, 3, 1, 1)" "$S" profile -f torch-trt "$E/resnet18.json"
+check "profile bad k" 2 "--profiles: expected an integer in 1 .. 64" "$S" profile -k 0 "$E/resnet18.json"
+printf '[{"sizes": {"x": [1, 3, 32]}, "count": 5}]' > "$tmpd/bad.json"
+check "profile bad rank" 3 "entry 0: input 'x' has rank 4, the entry gives 3 sizes" "$S" profile --histogram "$tmpd/bad.json" "$E/resnet18.json"
+printf '[{"sizes": {"y": [1]}}]' > "$tmpd/bad.json"
+check "profile bad input" 3 "entry 0: the model has no input 'y'" "$S" profile --histogram "$tmpd/bad.json" "$E/resnet18.json"
+printf '[{"sizes": ' > "$tmpd/bad.json"
+check "profile bad json" 3 "bad.json:1:" "$S" profile --histogram "$tmpd/bad.json" "$E/resnet18.json"
 rm -rf "$tmpd"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -498,11 +498,19 @@ Test(deploy_region, out_of_memory_at_every_allocation, .timeout = 120)
         sy_region *r = NULL;
         sy_status st = sy_region_new(gs, NULL, &r);
         char *s = st == SY_OK ? sy_region_format(r, SY_REGION_TORCH) : NULL;
+        sy_profiles *p = NULL;
+        int64_t pt[4] = {2, 0, 4, 8};
+        uint64_t c1 = 3;
+        if (s) st = sy_profiles_new(gs, r, NULL, 1, pt, &c1, &p);
+        char *ps = st == SY_OK && p ? sy_profiles_format(p, SY_PROFILE_ORT) : NULL;
         g_alloc.fail_at = -1;
-        if (st == SY_OK && s) ok = 1;
-        else {
+        if (st == SY_OK && s && ps) ok = 1;
+        if (ok) cr_assert(eq(sz, sy_profiles_size(p), 1));
+        sy_str_free(ctx, ps);
+        sy_profiles_free(p);
+        if (!ok) {
             int oom = st == SY_ENOMEM || (st == SY_OK && sy_ctx_last_error(ctx) == SY_ENOMEM);
-            cr_assert(oom, "n=%ld st=%d", n, st);
+            cr_assert(oom, "n=%ld st=%d: %s", n, st, sy_ctx_last_error_msg(ctx));
         }
         sy_str_free(ctx, s);
         sy_region_free(r);
@@ -543,6 +551,195 @@ Test(deploy_region, unet_skip_concat_is_a_progression_of_4, .init = ctx_setup, .
     sy_gset_result res;
     cr_assert(eq(int, sy_gset_check_si(gs, vals, 6, &res), SY_OK));
     cr_assert(res.accept == 0);
+    sy_region_free(r);
+    sy_gset_free(gs);
+    sy_graph_free(g);
+}
+
+/* ---- profiles */
+
+/* every point of the box (all of them when it holds at most 20000, else 2000 at random) is
+ * accepted by the guard set */
+static void box_accepted(const sy_gset *gs, const sy_region *r, const sy_profile_box *b)
+{
+    size_t n = sy_gset_nsources(gs), nd = sy_region_ndims(r);
+    int64_t *vals = malloc(n * sizeof *vals);
+    double vol = 1;
+    for (size_t k = 0; k < nd; k++) vol *= (double)(b->max[k] - b->min[k] + 1);
+    long npts = vol <= 20000 ? (long)vol : 2000;
+    for (long p = 0; p < npts; p++) {
+        for (size_t i = 0; i < n; i++)
+            if (!sy_gset_source_example(gs, i, &vals[i])) vals[i] = 0;
+        long rest = p;
+        for (size_t k = 0; k < nd; k++) {
+            int64_t w = b->max[k] - b->min[k] + 1;
+            int64_t off = vol <= 20000 ? rest % w : (int64_t)(rnd() % (uint64_t)w);
+            rest /= w;
+            vals[sy_region_dim_at(r, k)->source] = b->min[k] + off;
+        }
+        sy_gset_result res;
+        cr_assert(eq(int, sy_gset_check_si(gs, vals, n, &res), SY_OK));
+        cr_assert(res.accept, "%s: a point of a profile box is rejected: %s", sy_gset_model(gs), res.message);
+    }
+    free(vals);
+}
+
+/* the histogram point of the example with the sizes of dims given (in dim order) */
+static void hist_point(const sy_gset *gs, const sy_region *r, const int64_t *sizes, int64_t *row)
+{
+    for (size_t i = 0; i < sy_gset_nsources(gs); i++)
+        if (!sy_gset_source_example(gs, i, &row[i])) row[i] = 0;
+    for (size_t k = 0; k < sy_region_ndims(r); k++) row[sy_region_dim_at(r, k)->source] = sizes[k];
+}
+
+Test(deploy_profile, a_progression_is_pinned_in_every_box, .init = ctx_setup, .fini = ctx_teardown)
+{
+    sy_graph *g;
+    sy_gset *gs = relaxed_text(HDR "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[48],\"dynamic\":[0]},"
+                                   "{\"name\":\"v\",\"op\":\"view\",\"args\":[{\"ref\":\"x\"},-1,16]}],\"outputs\":[{\"ref\":\"v\"}]}",
+                               &g);
+    sy_region *r = region_of(gs);
+    /* sizes 16 (x5), 32 (x3), 48 (x1), 40 (x7: not a multiple of 16, outside) */
+    int64_t pts[4][3], sz[4] = {16, 32, 48, 40};
+    uint64_t cnt[4] = {5, 3, 1, 7};
+    for (int i = 0; i < 4; i++) hist_point(gs, r, &sz[i], pts[i]);
+    sy_profiles *p = NULL;
+    cr_assert(eq(int, sy_profiles_new(gs, r, NULL, 4, &pts[0][0], cnt, &p), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    uint64_t total, outside, unc;
+    sy_profiles_counts(p, &total, &outside, &unc);
+    cr_assert(eq(u64, total, 16));
+    cr_assert(eq(u64, outside, 7));
+    cr_assert(eq(u64, unc, 0));
+    cr_assert(eq(sz, sy_profiles_size(p), 3));
+    int64_t want[3] = {16, 32, 48};
+    uint64_t wcov[3] = {5, 3, 1};
+    for (size_t i = 0; i < 3; i++) {
+        const sy_profile_box *b = sy_profiles_at(p, i);
+        cr_assert(eq(i64, b->min[0], want[i]));
+        cr_assert(eq(i64, b->max[0], want[i])); /* pinned: [16, 48] would hold 17 .. 47 */
+        cr_assert(eq(u64, b->covered, wcov[i]));
+        box_accepted(gs, r, b);
+    }
+    char *t = sy_profiles_format(p, SY_PROFILE_TRTEXEC);
+    cr_assert(strstr(t, "--minShapes=x:16 --optShapes=x:16 --maxShapes=x:16\n") != NULL, "%s", t);
+    sy_str_free(ctx, t);
+    sy_profiles_free(p);
+    /* k = 1: the heaviest group alone; the others left out */
+    sy_profile_options o = SY_PROFILE_OPTIONS_INIT;
+    o.k = 1;
+    cr_assert(eq(int, sy_profiles_new(gs, r, &o, 4, &pts[0][0], cnt, &p), SY_OK));
+    cr_assert(eq(sz, sy_profiles_size(p), 1));
+    sy_profiles_counts(p, NULL, NULL, &unc);
+    cr_assert(eq(u64, unc, 4));
+    sy_profiles_free(p);
+    sy_region_free(r);
+    sy_gset_free(gs);
+    sy_graph_free(g);
+}
+
+Test(deploy_profile, resnet18_boxes_split_at_the_median_and_hold_only_accepted_sizes, .init = ctx_setup, .fini = ctx_teardown)
+{
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_file(ctx, SY_TESTS_DIR "/../examples/resnet18.json", &g), SY_OK));
+    sy_gset *gs = relaxed_set(g);
+    sy_region *r = region_of(gs);
+    /* batch 1..16 x square sizes 96 .. 320 */
+    int64_t bs[5] = {1, 2, 4, 8, 16}, hs[6] = {96, 128, 160, 224, 256, 320};
+    int64_t pts[30][6];
+    uint64_t cnt[30];
+    for (int i = 0; i < 30; i++) {
+        int64_t sz[4] = {bs[i / 6], 3, hs[i % 6], hs[i % 6]};
+        hist_point(gs, r, sz, pts[i]);
+        cnt[i] = hs[i % 6] == 224 ? 20 : 3; /* the mode: 224 */
+    }
+    sy_profile_options o = SY_PROFILE_OPTIONS_INIT;
+    o.k = 3;
+    sy_profiles *p = NULL;
+    cr_assert(eq(int, sy_profiles_new(gs, r, &o, 30, &pts[0][0], cnt, &p), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(sz, sy_profiles_size(p), 3));
+    uint64_t cov = 0;
+    int mode_seen = 0;
+    for (size_t i = 0; i < 3; i++) {
+        const sy_profile_box *b = sy_profiles_at(p, i);
+        cov += b->covered;
+        cr_assert(b->min[1] == 3 && b->max[1] == 3);
+        cr_assert(b->min[2] <= b->opt[2] && b->opt[2] <= b->max[2]);
+        mode_seen |= b->opt[2] == 224;
+        box_accepted(gs, r, b);
+    }
+    cr_assert(eq(u64, cov, 5 * 20 + 25 * 3));
+    cr_assert(mode_seen);
+    char *j = sy_profiles_format(p, SY_PROFILE_JSON);
+    json_error_t je;
+    json_t *doc = json_loads(j, 0, &je);
+    cr_assert(doc != NULL, "%s", j);
+    cr_assert(eq(sz, json_array_size(json_object_get(doc, "profiles")), 3));
+    json_decref(doc);
+    sy_str_free(ctx, j);
+    sy_profiles_free(p);
+    /* no histogram: one box over the region, unbounded ends at 4 times the example */
+    cr_assert(eq(int, sy_profiles_new(gs, r, NULL, 0, NULL, NULL, &p), SY_OK));
+    cr_assert(eq(sz, sy_profiles_size(p), 1));
+    const sy_profile_box *b = sy_profiles_at(p, 0);
+    cr_assert(eq(i64, b->min[2], 1));
+    cr_assert(eq(i64, b->max[2], 896));
+    cr_assert(eq(i64, b->opt[2], 224));
+    char *ov = sy_profiles_format(p, SY_PROFILE_OPENVINO);
+    cr_assert(strstr(ov, "ov.PartialShape(\"[0..32,3,1..896,1..896]\")") != NULL, "%s", ov);
+    sy_str_free(ctx, ov);
+    sy_profiles_free(p);
+    sy_region_free(r);
+    sy_gset_free(gs);
+    sy_graph_free(g);
+}
+
+/* shufflenet's kept x0*CeilDiv(h, 8)*CeilDiv(w, 8) != 0: a box from batch 0 is not proved; the
+ * box without a histogram starts at batch 1 */
+Test(deploy_profile, kept_checks_raise_the_minimum, .init = ctx_setup, .fini = ctx_teardown)
+{
+    char path[1024];
+    if (!shared_model("corpus", "shufflenet_v2_x1_0", path, sizeof path)) {
+        cr_log_warn("no shufflenet_v2_x1_0 in the shared corpus: skipped");
+        return;
+    }
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_file(ctx, path, &g), SY_OK));
+    sy_gset *gs = relaxed_set(g);
+    sy_region *r = region_of(gs);
+    cr_assert(eq(sz, sy_region_nkept(r), 3));
+    sy_profiles *p = NULL;
+    cr_assert(eq(int, sy_profiles_new(gs, r, NULL, 0, NULL, NULL, &p), SY_OK));
+    cr_assert(eq(sz, sy_profiles_size(p), 1));
+    const sy_profile_box *b = sy_profiles_at(p, 0);
+    cr_assert(eq(i64, b->min[0], 1), "min batch %" PRId64, b->min[0]);
+    box_accepted(gs, r, b);
+    sy_profiles_free(p);
+    sy_region_free(r);
+    sy_gset_free(gs);
+    sy_graph_free(g);
+}
+
+Test(deploy_profile, errors, .init = ctx_setup, .fini = ctx_teardown)
+{
+    sy_graph *g;
+    sy_gset *gs = relaxed_text(HDR "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[6],\"dynamic\":[0]},"
+                                   "{\"name\":\"r\",\"op\":\"relu\",\"args\":[{\"ref\":\"x\"}]}],\"outputs\":[{\"ref\":\"r\"}]}",
+                               &g);
+    sy_region *r = region_of(gs);
+    sy_profiles *p = NULL;
+    cr_assert(eq(int, sy_profiles_new(gs, NULL, NULL, 0, NULL, NULL, &p), SY_EINVAL));
+    cr_assert(eq(int, sy_profiles_new(gs, r, NULL, 1, NULL, NULL, &p), SY_EINVAL));
+    sy_profile_options o = SY_PROFILE_OPTIONS_INIT;
+    o.k = 65;
+    cr_assert(eq(int, sy_profiles_new(gs, r, &o, 0, NULL, NULL, &p), SY_EINVAL));
+    o.k = 0;
+    o.version = 7;
+    cr_assert(eq(int, sy_profiles_new(gs, r, &o, 0, NULL, NULL, &p), SY_EVERSION));
+    cr_assert(p == NULL);
+    cr_assert(eq(int, sy_profiles_new(gs, r, NULL, 0, NULL, NULL, &p), SY_OK));
+    cr_assert(sy_profiles_format(p, (sy_profile_fmt)9) == NULL);
+    cr_assert(sy_profiles_free(p) == NULL);
+    cr_assert(sy_profiles_free(NULL) == NULL);
     sy_region_free(r);
     sy_gset_free(gs);
     sy_graph_free(g);
