@@ -397,3 +397,83 @@ const cli_cmd cmd_profile = {"profile", "min/opt/max optimization profiles insid
     "  3  bad input (unreadable model or histogram, a trace error)\n"
     CLI_EXIT_INTERNAL,
     run_profile, 0};
+
+/* ---- corners */
+
+static const struct option corners_opts[] = {{"json", no_argument, NULL, 'j'}, {"output", required_argument, NULL, 'o'}, CLI_COMMON_OPTIONS, {0}};
+
+static int run_corners(int argc, char **argv)
+{
+    const char *out = NULL;
+    int json = 0, rc = EX_OK, o;
+    sy_env_options eo = SY_ENV_OPTIONS_INIT;
+    eo.duck_sizing = 0;
+    eo.specialize_zero_one = 0;
+    while ((o = cli_getopt(&cmd_corners, argc, argv, "jo:" CLI_COMMON_SHORT, corners_opts, &rc)) != -1) {
+        if (o == CLI_STOP) return rc;
+        if (o == 'j') json = 1;
+        else if (o == 'o') out = optarg;
+    }
+    if (optind + 1 != argc) return cli_usage_error("corners", "expected one MODEL (graph .json or .onnx)");
+    dtraced t;
+    rc = dtrace("corners", argv[optind], &eo, &t);
+    sy_region *r = NULL;
+    sy_corners *c = NULL;
+    char *text = NULL;
+    if (rc == EX_OK && sy_region_new(t.gs, NULL, &r) != SY_OK) rc = cli_lib_error(t.ctx, "region");
+    if (rc == EX_OK && sy_corners_new(t.gs, r, &c) != SY_OK) rc = cli_lib_error(t.ctx, "corners");
+    if (rc == EX_OK && json) {
+        char *s = sy_corners_to_json(c);
+        if (!s) rc = cli_lib_error(t.ctx, "corners");
+        else {
+            rc = cli_write_output(out, s, strlen(s));
+            sy_str_free(t.ctx, s);
+        }
+    } else if (rc == EX_OK) {
+        size_t len = 0, cap = 0;
+        for (size_t i = 0; rc == EX_OK && i < sy_corners_size(c); i++) {
+            const sy_corner *k = sy_corners_at(c, i);
+            char line[2048];
+            int m = snprintf(line, sizeof line, "%-48s ", k->label);
+            for (size_t d = 0; d < sy_region_ndims(r) && m < (int)sizeof line; d++) {
+                const sy_region_dim *rd = sy_region_dim_at(r, d);
+                int first = d == 0 || strcmp(sy_region_dim_at(r, d - 1)->input, rd->input);
+                m += snprintf(line + m, sizeof line - (size_t)m, "%s%s%s%" PRId64, first && d ? "] " : "", first ? rd->input : ",",
+                              first ? "=[" : "", k->values[rd->source]);
+            }
+            if (m < (int)sizeof line)
+                snprintf(line + m, sizeof line - (size_t)m, "]  %s, %s%s%s\n", k->in_region ? "in region" : "outside",
+                         k->accept ? "accepted" : "rejected: ", k->guard ? k->guard : "", "");
+            size_t n = strlen(line);
+            if (cli_reserve(&text, &cap, len + n + 1, 1)) rc = cli_oom();
+            else {
+                memcpy(text + len, line, n + 1);
+                len += n;
+            }
+        }
+        if (rc == EX_OK) rc = cli_write_output(out, text ? text : "", len);
+    }
+    free(text);
+    sy_corners_free(c);
+    sy_region_free(r);
+    dtraced_free(&t);
+    return rc;
+}
+
+const cli_cmd cmd_corners = {"corners", "the sizes where the guards change their mind, each with the guard it tests",
+    "usage: symshape corners [--json] [-o FILE] MODEL.json | MODEL.onnx\n\n"
+    "Corner tests of the model's region (symshape region): the example, each variable's range\n"
+    "ends and one past them, sizes 0, 1 and 2, one off each progression, each tied dim alone\n"
+    "+ 1; each checked with the guard set, a rejected one with the guard that rejects it\n"
+    "(docs/deploy.md). python3 -m symshape has no --run yet: run the model at the printed sizes\n"
+    "(--json) to compare.\n\n"
+    "options:\n"
+    "      --json         JSON \"symshape.corners\" (label, sizes, in_region, accept, guard)\n"
+    "  -o, --output FILE  write there instead of stdout\n"
+    "  -h, --help, -V, --version\n"
+    CLI_EXIT_HEAD
+    "  0  printed\n"
+    CLI_EXIT_USAGE
+    "  3  bad input (unreadable model, a trace error)\n"
+    CLI_EXIT_INTERNAL,
+    run_corners, 0};

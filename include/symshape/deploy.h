@@ -202,5 +202,37 @@ typedef enum sy_profile_fmt {
 /** Render; GIVE (sy_str_free on the context). NULL on SY_EINVAL / SY_ENOMEM. */
 SY_API char *sy_profiles_format(const sy_profiles *p, sy_profile_fmt fmt);
 
+/* ---------------------------------------------------------------- Corners */
+
+/** Corner tests: the sizes where the guard set changes its mind, each with the guard it
+ *  tests. GIVE from sy_corners_new, freed with sy_corners_free; independent of the set and
+ *  the region once built. */
+typedef struct sy_corners sy_corners;
+
+/** One corner. KEEP: owned by the corners. */
+typedef struct sy_corner {
+    const char *label;     /**< what it tests: "x_2 = min - 1", "x_2 off its progression (+1)",
+                                "y_0 != x_0 (equality broken)", "x_0 = 0" */
+    const int64_t *values; /**< one per source of the set (as sy_gset_check_si) */
+    int in_region;         /**< 1 inside the region (sy_region_contains_si) */
+    int accept;            /**< 1 the guard set accepts it */
+    const char *guard;     /**< on reject: the failing guard's check message (sy_gset_result.message); else NULL */
+} sy_corner;
+
+/** The corners of region @p r of @p gs (both KEEP), from the example point (the region's
+ *  lowest point where the example is not in it): per variable its range ends and one past
+ *  them, sizes 0, 1 and 2 of its plain dims, one off each progression (+1 and -1), and for a
+ *  variable shared by several dims each of them +1 alone (the equality broken); the other
+ *  variables stay at the base. Duplicates and points with a negative size are left out. Every
+ *  corner is checked with sy_gset_check_si. Cost: O(dims) corners, one check each.
+ *  @retval SY_OK @retval SY_EINVAL NULL argument or a region of another set @retval SY_ENOMEM */
+SY_API sy_status sy_corners_new(const sy_gset *gs, const sy_region *r, SY_GIVE sy_corners **out);
+SY_API sy_corners *sy_corners_free(SY_TAKE SY_NULL sy_corners *c);
+SY_API size_t sy_corners_size(const sy_corners *c);
+SY_API const sy_corner *sy_corners_at(const sy_corners *c, size_t i);
+/** JSON {"format": "symshape.corners", "version": 1, "corners": [{"label", "sizes": {INPUT:
+ *  [D, ...]}, "in_region", "accept", "guard"}]}; GIVE (sy_str_free). NULL on SY_ENOMEM. */
+SY_API char *sy_corners_to_json(const sy_corners *c);
+
 SY_END_DECLS
 #endif

@@ -277,3 +277,13 @@ _f("sy_dtype_name", c_char_p, c_int)
 _f("sy_region_new", c_int, P, c_void_p, POINTER(P))
 _f("sy_region_free", P, P)
 _f("sy_region_format", c_void_p, P, c_int)
+class sy_profile_options(Structure):  # deploy.h
+    _fields_ = [("version", c_uint), ("k", c_size_t), ("max_size", c_int64)]
+
+
+_f("sy_profiles_new", c_int, P, P, c_void_p, c_size_t, POINTER(c_int64), POINTER(c_uint64), POINTER(P))
+_f("sy_profiles_free", P, P)
+_f("sy_profiles_format", c_void_p, P, c_int)
+_f("sy_corners_new", c_int, P, P, POINTER(P))
+_f("sy_corners_free", P, P)
+_f("sy_corners_to_json", c_void_p, P)

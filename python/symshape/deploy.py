@@ -9,11 +9,11 @@ Python (``data``, the "symshape.region" JSON of docs/deploy.md) and the renderin
 while the guard set lives."""
 import json
 import random
-from ctypes import byref, c_void_p
+from ctypes import byref, c_int64, c_uint64, c_void_p
 
 from ._lib import lib
 
-__all__ = ["Region", "region"]
+__all__ = ["Region", "region", "profiles", "run_corners"]
 
 FORMATS = {"text": 0, "torch": 1, "jax": 2, "onnx": 3, "spec": 4, "json": 5}
 
@@ -21,9 +21,10 @@ FORMATS = {"text": 0, "torch": 1, "jax": 2, "onnx": 3, "spec": 4, "json": 5}
 class Region:
     """A proved region: ``proved`` (bool), ``vars`` (list of {name, min, max}), ``dims`` (list
     of {input, dim, source, name, static, value | var, a, b, min, max, example}), ``kept`` (the
-    guards kept as runtime checks: {guard, text, reason}) and ``texts`` (format name -> text)."""
+    guards kept as runtime checks: {guard, text, reason}), ``texts`` (format name -> text) and
+    ``corners`` (the corner tests: {label, sizes, in_region, accept, guard})."""
 
-    def __init__(self, gset):
+    def __init__(self, gset, histogram=None, k=0):
         gset._live()
         ctx = gset._ctx
         h = c_void_p()
@@ -35,6 +36,15 @@ class Region:
             for name, code in FORMATS.items():
                 p = lib.sy_region_format(h.value, code)
                 self.texts[name] = ctx._take_str(p)
+            self.profiles = _profiles(gset, h.value, histogram, k) if histogram is not None else None
+            c = c_void_p()
+            st = lib.sy_corners_new(gset._gs, h.value, byref(c))
+            if st != 0:
+                raise ctx._error(st)
+            try:
+                self.corners = json.loads(ctx._take_str(lib.sy_corners_to_json(c.value)))["corners"]
+            finally:
+                lib.sy_corners_free(c.value)
         finally:
             lib.sy_region_free(h.value)
         self.data = json.loads(self.texts["json"])
@@ -89,3 +99,62 @@ def region(graph, dynamic=None):
         return Region(gs)
     finally:
         gs.close()
+
+
+PROFILE_FORMATS = {"text": 0, "trtexec": 1, "ort": 2, "torch-trt": 3, "openvino": 4, "json": 5}
+
+
+def _profiles(gset, region_h, histogram, k):
+    """the profiles of the region: {"data": the symshape.profiles JSON, "texts": format -> text}"""
+    ctx = gset._ctx
+    ns = len(gset.sources)
+    rows, counts = [], []
+    for entry in histogram:
+        sizes, count = entry["sizes"], entry.get("count", 1)
+        vals = gset._values(sizes)
+        rows.extend(vals)
+        counts.append(count)
+    n = len(counts)
+    arr = (c_int64 * max(n * ns, 1))(*rows)
+    cnt = (c_uint64 * max(n, 1))(*counts)
+    from ._lib import sy_profile_options
+    o = sy_profile_options(1, k, 0)
+    h = c_void_p()
+    st = lib.sy_profiles_new(gset._gs, region_h, byref(o), n, arr, cnt, byref(h))
+    if st != 0:
+        raise ctx._error(st)
+    try:
+        texts = {name: ctx._take_str(lib.sy_profiles_format(h.value, code)) for name, code in PROFILE_FORMATS.items()}
+    finally:
+        lib.sy_profiles_free(h.value)
+    return {"data": json.loads(texts["json"]), "texts": texts}
+
+
+def profiles(gset, histogram, k=0):
+    """Optimization profiles (docs/deploy.md) of ``gset``'s region from ``histogram`` (a list of
+    {"sizes": {input: [sizes]}, "count": n}); ``k`` boxes (0: chosen). Returns {"data": the
+    "symshape.profiles" JSON as a dict, "texts": {format: text}}."""
+    return Region(gset, histogram=histogram, k=k).profiles
+
+
+def run_corners(region, model, make=None):
+    """Run ``model`` at each corner of ``region`` on the CPU (random float tensors of the corner's
+    sizes, or ``make(sizes)`` -> kwargs). Returns (rows, unsound, conservative): every row is
+    (corner, ran, error); unsound lists the corners the guards accept where the model fails,
+    conservative the ones they reject where it runs."""
+    import torch
+    rows, unsound, conservative = [], [], []
+    for c in region.corners:
+        kw = make(c["sizes"]) if make else {k: torch.randn(*v) for k, v in c["sizes"].items()}
+        try:
+            with torch.no_grad():
+                model(**kw)
+            ran, err = True, None
+        except Exception as e:  # noqa: BLE001 - any failure of the model counts
+            ran, err = False, "%s: %s" % (type(e).__name__, (str(e).splitlines() or [""])[0])
+        rows.append((c, ran, err))
+        if c["accept"] and not ran:
+            unsound.append((c, err))
+        if not c["accept"] and ran:
+            conservative.append(c)
+    return rows, unsound, conservative

@@ -195,3 +195,54 @@ def test_torch_export_accepts_the_printed_spec(case):
     # the exported program runs at the example and at the region's low corner where torch's asserts allow it
     with torch.no_grad():
         ep.module()(*ex)
+
+
+def test_profile_boxes_run_on_cpu():
+    """profiles of the concatenating UNet from a histogram: every box proved inside the
+    accepted set; 200 points drawn from the boxes all run on the CPU; H and W pinned per box
+    (their variable is a progression 4*k, so a range would hold sizes the model rejects)."""
+    from symshape.deploy import profiles
+    model = _model(UNetCat)
+    gs, region = _traced("unet_cat", model, {"x": [2, 3, 32, 40]}, {"x": [0, 2, 3]})
+    hist = []
+    for (h, w), c in [((32, 32), 40), ((48, 48), 25), ((32, 48), 10), ((30, 30), 7)]:
+        for b in (1, 2, 3):
+            hist.append({"sizes": {"x": [b, 3, h, w]}, "count": c})
+    prof = profiles(gs, hist, k=3)
+    data = prof["data"]
+    assert len(data["profiles"]) == 3
+    assert data["outside"] == 21  # 30x30: not a multiple of 4
+    assert "--minShapes=x:1x3x32x32" in prof["texts"]["trtexec"]
+    rnd = random.Random(5)
+    ran = 0
+    for box in data["profiles"]:
+        dims = box["dims"]
+        for d in dims:
+            if d["dim"] in (2, 3):
+                assert d["min"] == d["max"], box
+        for _ in range(200 // len(data["profiles"]) + 1):
+            shape = [rnd.randint(d["min"], d["max"]) for d in dims]
+            acc, why = gs.check({"x": shape})
+            assert acc, (shape, why)
+            ok, err = _runs(model, {"x": shape})
+            assert ok, (shape, err)
+            ran += 1
+    assert ran >= 200
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_corners_run_on_cpu(case):
+    """every corner the guards accept runs on the CPU; each corner off a progression is
+    rejected and fails (the model needs the progression)"""
+    from symshape.deploy import run_corners
+    name, build, example, dynamic, cap = case
+    model = _model(build)
+    gs, region = _traced(name, model, example, dynamic)
+    # keep the CPU cost small: the corners at the example's sizes are cheap for these models
+    rows, unsound, conservative = run_corners(region, model)
+    assert rows and not unsound, "%s: corners the guards accept where the model fails: %s" % (name, unsound)
+    for c, ran, err in rows:
+        if "off its progression" in c["label"]:
+            assert not c["accept"] and not ran, (c, err)
+        if not c["accept"]:
+            assert c["guard"], c

@@ -368,6 +368,11 @@ printf '[{"sizes": {"y": [1]}}]' > "$tmpd/bad.json"
 check "profile bad input" 3 "entry 0: the model has no input 'y'" "$S" profile --histogram "$tmpd/bad.json" "$E/resnet18.json"
 printf '[{"sizes": ' > "$tmpd/bad.json"
 check "profile bad json" 3 "bad.json:1:" "$S" profile --histogram "$tmpd/bad.json" "$E/resnet18.json"
+# corners (issue 36)
+check "corners" 0 "x_2 off its progression 4*x_2_k + 0 (+1)" "$S" corners "$T/deploy/data/unet_cat.json"
+check "corners guard" 0 "rejected: x.size()[2] == 4*FloorDiv(x.size()[2], 4) failed: x.size()[2] = 33" "$S" corners "$T/deploy/data/unet_cat.json"
+check "corners json" 0 '"format": "symshape.corners"' "$S" corners --json "$E/vit_b_16.json"
+check "corners no model" 2 "expected one MODEL" "$S" corners
 rm -rf "$tmpd"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

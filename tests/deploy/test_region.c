@@ -503,8 +503,13 @@ Test(deploy_region, out_of_memory_at_every_allocation, .timeout = 120)
         uint64_t c1 = 3;
         if (s) st = sy_profiles_new(gs, r, NULL, 1, pt, &c1, &p);
         char *ps = st == SY_OK && p ? sy_profiles_format(p, SY_PROFILE_ORT) : NULL;
+        sy_corners *cs = NULL;
+        if (ps) st = sy_corners_new(gs, r, &cs);
+        char *cj = st == SY_OK && cs ? sy_corners_to_json(cs) : NULL;
         g_alloc.fail_at = -1;
-        if (st == SY_OK && s && ps) ok = 1;
+        if (st == SY_OK && s && ps && cj) ok = 1;
+        sy_str_free(ctx, cj);
+        sy_corners_free(cs);
         if (ok) cr_assert(eq(sz, sy_profiles_size(p), 1));
         sy_str_free(ctx, ps);
         sy_profiles_free(p);
@@ -740,6 +745,78 @@ Test(deploy_profile, errors, .init = ctx_setup, .fini = ctx_teardown)
     cr_assert(sy_profiles_format(p, (sy_profile_fmt)9) == NULL);
     cr_assert(sy_profiles_free(p) == NULL);
     cr_assert(sy_profiles_free(NULL) == NULL);
+    sy_region_free(r);
+    sy_gset_free(gs);
+    sy_graph_free(g);
+}
+
+/* ---- corners */
+
+Test(deploy_corners, unet_progression_edges_and_faces_name_their_guards, .init = ctx_setup, .fini = ctx_teardown)
+{
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_file(ctx, SY_TESTS_DIR "/deploy/data/unet_cat.json", &g), SY_OK));
+    sy_gset *gs = relaxed_set(g);
+    sy_region *r = region_of(gs);
+    sy_corners *c = NULL;
+    cr_assert(eq(int, sy_corners_new(gs, r, &c), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(sz, sy_corners_size(c), 11));
+    size_t in = 0, off = 0;
+    for (size_t i = 0; i < sy_corners_size(c); i++) {
+        const sy_corner *k = sy_corners_at(c, i);
+        /* the region and the guard set agree at every corner (no kept check here) */
+        cr_assert(eq(int, k->in_region, k->accept), "%s", k->label);
+        if (k->in_region) {
+            in++;
+            cr_assert(k->guard == NULL);
+        } else {
+            cr_assert(k->guard != NULL, "%s", k->label);
+        }
+        if (strstr(k->label, "off its progression")) {
+            off++;
+            cr_assert(strstr(k->guard, "== 4*FloorDiv(") != NULL, "%s", k->guard);
+        }
+    }
+    cr_assert(eq(sz, in, 5));
+    cr_assert(eq(sz, off, 4));
+    const sy_corner *k = sy_corners_at(c, 3);
+    cr_assert(eq(str, (char *)k->label, "x_2_k = min - 1 (0)"));
+    cr_assert(eq(str, (char *)k->guard, "1 <= x.size()[2] failed: x.size()[2] = 0"));
+    char *j = sy_corners_to_json(c);
+    json_error_t je;
+    json_t *doc = json_loads(j, 0, &je);
+    cr_assert(doc != NULL);
+    json_t *k3 = json_array_get(json_object_get(doc, "corners"), 3);
+    cr_assert(eq(i64, json_integer_value(json_array_get(json_object_get(json_object_get(k3, "sizes"), "x"), 2)), 0));
+    json_decref(doc);
+    sy_str_free(ctx, j);
+    sy_corners_free(c);
+    sy_region_free(r);
+    sy_gset_free(gs);
+    sy_graph_free(g);
+}
+
+Test(deploy_corners, a_broken_equality_is_rejected_by_it, .init = ctx_setup, .fini = ctx_teardown)
+{
+    sy_graph *g;
+    sy_gset *gs = relaxed_text(HDR "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[6],\"dynamic\":[0]},"
+                                   "{\"name\":\"y\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[6],\"dynamic\":[0]},"
+                                   "{\"name\":\"a\",\"op\":\"add\",\"args\":[{\"ref\":\"x\"},{\"ref\":\"y\"}]}],"
+                                   "\"outputs\":[{\"ref\":\"a\"}]}",
+                               &g);
+    sy_region *r = region_of(gs);
+    sy_corners *c = NULL;
+    cr_assert(eq(int, sy_corners_new(gs, r, &c), SY_OK));
+    cr_assert(eq(sz, sy_corners_size(c), 5));
+    const char *want[5] = {"the example", "x_0 = min - 1 (1)", "x_0 = min (2)", "x_0 + 1 alone (its tie to x_0 broken)",
+                           "y_0 + 1 alone (its tie to x_0 broken)"};
+    for (size_t i = 0; i < 5; i++) cr_assert(eq(str, (char *)sy_corners_at(c, i)->label, (char *)want[i]));
+    cr_assert(eq(str, (char *)sy_corners_at(c, 4)->guard,
+                 "x.size()[0] == y.size()[0] failed: x.size()[0] = 6, y.size()[0] = 7"));
+    c = sy_corners_free(c);
+    cr_assert(eq(int, sy_corners_new(gs, NULL, &c), SY_EINVAL));
+    cr_assert(c == NULL);
+    cr_assert(sy_corners_free(NULL) == NULL);
     sy_region_free(r);
     sy_gset_free(gs);
     sy_graph_free(g);
