@@ -84,15 +84,20 @@ static sy_status add_corner(sy_corners *c, const sy_gset *gs, const sy_region *r
     return SY_OK;
 }
 
-/* the base point with variable t of var v, others at base (sizes of every dim of the region) */
-static void point(const sy_region *r, const int64_t *base_t, size_t v, int64_t tv, const int64_t *ex, size_t n, int64_t *vals)
+/* the base point with variable t of var v, others at base (sizes of every dim of the region);
+ * 0 when a size does not fit int64 (no such corner) */
+static int point(const sy_region *r, const int64_t *base_t, size_t v, int64_t tv, const int64_t *ex, size_t n, int64_t *vals)
 {
     memcpy(vals, ex, n * sizeof *vals);
     for (size_t k = 0; k < r->ndims; k++) {
         const sy_region_dim *d = &r->dims[k];
-        if (d->is_static) vals[d->source] = d->value;
-        else vals[d->source] = d->a * (d->var == v ? tv : base_t[d->var]) + d->b;
+        int64_t x;
+        if (d->is_static) x = d->value;
+        else if (__builtin_mul_overflow(d->a, d->var == v ? tv : base_t[d->var], &x) || __builtin_add_overflow(x, d->b, &x))
+            return 0;
+        vals[d->source] = x;
     }
+    return 1;
 }
 
 sy_status sy_corners_new(const sy_gset *gs, const sy_region *r, sy_corners **out)
@@ -138,16 +143,16 @@ sy_status sy_corners_new(const sy_gset *gs, const sy_region *r, sy_corners **out
             if (!d->is_static && d->example >= 0) bt[d->var] = (d->example - d->b) / d->a;
         }
     char label[256];
-    point(r, bt, (size_t)-1, 0, ex, n, vals);
-    if ((st = add_corner(c, gs, r, vals, "the example")) != SY_OK) goto done;
+    if (point(r, bt, (size_t)-1, 0, ex, n, vals) && (st = add_corner(c, gs, r, vals, "the example")) != SY_OK) goto done;
     for (size_t v = 0; v < r->nvars; v++) {
         const sy_region_var *x = &r->vars[v];
         if (x->tmax != SY_REGION_UNBOUNDED && x->tmax == x->tmin) continue;
-        int64_t ts[4] = {x->tmin - 1, x->tmin, x->tmax, x->tmax == SY_REGION_UNBOUNDED ? 0 : x->tmax + 1};
+        int64_t ts[4] = {x->tmin - 1, x->tmin, x->tmax, x->tmax == SY_REGION_UNBOUNDED || x->tmax == INT64_MAX ? 0 : x->tmax + 1};
         static const char *const what[4] = {"min - 1", "min", "max", "max + 1"};
         for (int q = 0; q < 4; q++) {
             if (q >= 2 && x->tmax == SY_REGION_UNBOUNDED) continue;
-            point(r, bt, v, ts[q], ex, n, vals);
+            if (q == 3 && x->tmax == INT64_MAX) continue;
+            if (!point(r, bt, v, ts[q], ex, n, vals)) continue;
             snprintf(label, sizeof label, "%s = %s (%" PRId64 ")", x->name, what[q], ts[q]);
             if ((st = add_corner(c, gs, r, vals, label)) != SY_OK) goto done;
         }
@@ -158,7 +163,7 @@ sy_status sy_corners_new(const sy_gset *gs, const sy_region *r, sy_corners **out
             const sy_region_dim *d = &r->dims[k];
             if (d->is_static || d->var != v) continue;
             for (int64_t s = 0; s <= 2; s++) {
-                point(r, bt, (size_t)-1, 0, ex, n, vals);
+                if (!point(r, bt, (size_t)-1, 0, ex, n, vals)) break;
                 vals[d->source] = s;
                 if (d->a == 1 && uses == 1) {
                     snprintf(label, sizeof label, "%s = %" PRId64, d->name, s);
@@ -167,13 +172,12 @@ sy_status sy_corners_new(const sy_gset *gs, const sy_region *r, sy_corners **out
             }
             if (d->a > 1)
                 for (int sgn = -1; sgn <= 1; sgn += 2) {
-                    point(r, bt, (size_t)-1, 0, ex, n, vals);
+                    if (!point(r, bt, (size_t)-1, 0, ex, n, vals) || vals[d->source] == INT64_MAX) break;
                     vals[d->source] += sgn;
                     snprintf(label, sizeof label, "%s off its progression %" PRId64 "*%s + %" PRId64 " (%+d)", d->name, d->a, x->name, d->b, sgn);
                     if ((st = add_corner(c, gs, r, vals, label)) != SY_OK) goto done;
                 }
-            if (uses > 1) {
-                point(r, bt, (size_t)-1, 0, ex, n, vals);
+            if (uses > 1 && point(r, bt, (size_t)-1, 0, ex, n, vals) && vals[d->source] < INT64_MAX) {
                 vals[d->source] += 1;
                 snprintf(label, sizeof label, "%s + 1 alone (its tie to %s broken)", d->name, x->name);
                 if ((st = add_corner(c, gs, r, vals, label)) != SY_OK) goto done;

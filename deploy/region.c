@@ -291,7 +291,7 @@ static sy_status scan_root(sy_region *r, const sy_expr *var, const sy_expr *cons
     sy_ctx *ctx = r->ctx;
     window w[2];
     int nw;
-    int64_t top = have_hi ? hi + 1 : INT64_MAX;
+    int64_t top = have_hi && hi < INT64_MAX ? hi + 1 : INT64_MAX;
     if (ex - lo <= 8 * W) {
         nw = 1;
         w[0].a = lo;
