@@ -477,3 +477,145 @@ const cli_cmd cmd_corners = {"corners", "the sizes where the guards change their
     "  3  bad input (unreadable model, a trace error)\n"
     CLI_EXIT_INTERNAL,
     run_corners, 0};
+
+/* ---- memory */
+
+/* "1G", "16GiB", "512M", "1000" -> bytes (k/M/G/T: powers of 1024) */
+static int parse_bytes(const char *v, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!(*v >= '0' && *v <= '9')) return -1;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (errno) return -1;
+    unsigned shift = 0;
+    if (*end == 'k' || *end == 'K') shift = 10;
+    else if (*end == 'M') shift = 20;
+    else if (*end == 'G') shift = 30;
+    else if (*end == 'T') shift = 40;
+    if (shift) end++;
+    if (shift && (!strcmp(end, "iB") || !strcmp(end, "B"))) end += strlen(end);
+    if (*end || (shift && x > (UINT64_MAX >> shift))) return -1;
+    *out = (uint64_t)x << shift;
+    return 0;
+}
+
+enum { OPT_BYTES = 0x300, OPT_VAR, OPT_TOTAL, OPT_TOP };
+static const struct option memory_opts[] = {{"bytes", required_argument, NULL, OPT_BYTES}, {"var", required_argument, NULL, OPT_VAR},
+                                            {"total", no_argument, NULL, OPT_TOTAL},        {"top", required_argument, NULL, OPT_TOP},
+                                            CLI_COMMON_OPTIONS,                             {0}};
+
+static int run_memory(int argc, char **argv)
+{
+    uint64_t budgets[8];
+    size_t nb = 0;
+    const char *varname = NULL;
+    long long top = 5;
+    int total = 0, rc = EX_OK, o;
+    while ((o = cli_getopt(&cmd_memory, argc, argv, CLI_COMMON_SHORT, memory_opts, &rc)) != -1) {
+        if (o == CLI_STOP) return rc;
+        if (o == OPT_BYTES) {
+            if (nb == 8) return cli_usage_error("memory", "--bytes: at most 8 budgets");
+            if (parse_bytes(optarg, &budgets[nb++])) return cli_usage_error("memory", "--bytes: expected N, NkB, NM, NG or NT (got '%s')", optarg);
+        } else if (o == OPT_VAR) varname = optarg;
+        else if (o == OPT_TOTAL) total = 1;
+        else if (o == OPT_TOP && (rc = parse_count("--top", optarg, 0, 1000000, &top)) != EX_OK) return rc;
+    }
+    if (optind + 1 != argc) return cli_usage_error("memory", "expected one MODEL (a graph .json)");
+    if (ends_with(argv[optind], ".onnx")) return cli_usage_error("memory", "memory reads a graph .json (ONNX models: not yet)");
+    sy_env_options eo = SY_ENV_OPTIONS_INIT;
+    eo.duck_sizing = 0;
+    eo.specialize_zero_one = 0;
+    dtraced t;
+    rc = dtrace("memory", argv[optind], &eo, &t);
+    sy_region *r = NULL;
+    sy_memory *m = NULL;
+    int64_t *fixed = NULL;
+    if (rc == EX_OK && sy_region_new(t.gs, NULL, &r) != SY_OK) rc = cli_lib_error(t.ctx, "region");
+    if (rc == EX_OK && sy_memory_new(t.env, t.g, t.tr, r, &m) != SY_OK) rc = cli_lib_error(t.ctx, "memory");
+    size_t nv = r ? sy_region_nvars(r) : 0;
+    if (rc == EX_OK && !(fixed = calloc(nv ? nv : 1, sizeof *fixed))) rc = cli_oom();
+    long var = -1;
+    for (size_t v = 0; rc == EX_OK && v < nv; v++) {
+        fixed[v] = sy_region_var_at(r, v)->tmin;
+        if (varname && !strcmp(sy_region_var_at(r, v)->name, varname)) var = (long)v;
+    }
+    /* the example's values; the default variable: the one of the first input's dim 0 */
+    for (size_t k = 0; rc == EX_OK && k < sy_region_ndims(r); k++) {
+        const sy_region_dim *d = sy_region_dim_at(r, k);
+        if (d->is_static) continue;
+        if (d->example >= 0 && (d->example - d->b) % d->a == 0) fixed[d->var] = (d->example - d->b) / d->a;
+        if (!varname && var < 0 && d->dim == 0) var = (long)d->var;
+    }
+    if (rc == EX_OK && varname && var < 0) rc = cli_usage_error("memory", "--var: the region has no variable '%s'", varname);
+    if (rc == EX_OK) {
+        printf("memory of %s: %zu tensor values over the region's variables (%zu left out: sizes not over them)\n",
+               sy_graph_name(t.g), sy_memory_size(m), sy_memory_nskipped(m));
+        /* the largest activations at the example */
+        size_t n = sy_memory_size(m), shown = 0;
+        unsigned char *done = calloc(n ? n : 1, 1);
+        const sy_expr **syms = calloc(nv ? nv : 1, sizeof *syms);
+        if (!done || !syms) rc = cli_oom();
+        for (size_t v = 0; rc == EX_OK && v < nv; v++) syms[v] = sy_expr_sym(t.ctx, sy_region_var_at(r, v)->name);
+        if (rc == EX_OK && top > 0) printf("largest activations at the example:\n");
+        while (rc == EX_OK && shown < (size_t)top) {
+            long bi = -1;
+            int64_t bb = -1;
+            for (size_t i = 0; i < n; i++) {
+                const sy_memory_value *mv = sy_memory_at(m, i);
+                int64_t b;
+                if (done[i] || !strcmp(mv->op, "param") || sy_expr_eval_si(t.ctx, mv->bytes, nv, syms, fixed, &b) != SY_OK) {
+                    sy_ctx_reset_error(t.ctx);
+                    continue;
+                }
+                if (b > bb) bb = b, bi = (long)i;
+            }
+            if (bi < 0) break;
+            done[bi] = 1;
+            shown++;
+            const sy_memory_value *mv = sy_memory_at(m, (size_t)bi);
+            char *e = sy_expr_print(t.ctx, mv->bytes, SY_PRINT_CANONICAL);
+            printf("  %-24s %12" PRId64 " bytes = %s\n", mv->node, bb, e ? e : "?");
+            sy_str_free(t.ctx, e);
+        }
+        free(done);
+        free(syms);
+        for (size_t q = 0; rc == EX_OK && q < nb && var >= 0; q++) {
+            int64_t best;
+            int proved;
+            if (sy_memory_largest(m, r, (size_t)var, fixed, total ? SY_MEM_TOTAL : SY_MEM_LARGEST, budgets[q], &best, &proved) != SY_OK) {
+                rc = cli_lib_error(t.ctx, "memory");
+                break;
+            }
+            printf("largest %s with %s <= %" PRIu64 " bytes (the others at the example): ", sy_region_var_at(r, (size_t)var)->name,
+                   total ? "all activations together" : "every activation", budgets[q]);
+            if (best < 0) printf("none (its minimum does not fit)\n");
+            else printf("%" PRId64 " (%s)\n", best, proved ? "proved for every value up to it; one more does not fit" : "NOT proved");
+        }
+    }
+    free(fixed);
+    sy_memory_free(m);
+    sy_region_free(r);
+    dtraced_free(&t);
+    return rc;
+}
+
+const cli_cmd cmd_memory = {"memory", "bytes of every value as expressions, and the largest batch that fits",
+    "usage: symshape memory [--bytes N]... [--var NAME] [--total] [--top K] MODEL.json\n\n"
+    "Memory envelopes over the model's region (symshape region): every tensor value's bytes as an\n"
+    "expression of the region's variables (dtype sizes from the graph), the largest activations\n"
+    "at the example, and for each --bytes budget the largest value of one variable (default: the\n"
+    "first input's dim 0) such that every activation (--total: their sum) fits, found by exact\n"
+    "evaluation and proved with the decision procedure (docs/deploy.md).\n\n"
+    "options:\n"
+    "      --bytes N      a budget: N, or with k, M, G, T (powers of 1024), e.g. 1G, 16GiB\n"
+    "      --var NAME     the region variable to maximize\n"
+    "      --total        the sum of the activations, not the largest one\n"
+    "      --top K        largest activations shown (default 5)\n"
+    "  -h, --help, -V, --version\n"
+    CLI_EXIT_HEAD
+    "  0  printed\n"
+    CLI_EXIT_USAGE
+    "  3  bad input (unreadable model, a trace error)\n"
+    CLI_EXIT_INTERNAL,
+    run_memory, 0};

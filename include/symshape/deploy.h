@@ -234,5 +234,52 @@ SY_API const sy_corner *sy_corners_at(const sy_corners *c, size_t i);
  *  [D, ...]}, "in_region", "accept", "guard"}]}; GIVE (sy_str_free). NULL on SY_ENOMEM. */
 SY_API char *sy_corners_to_json(const sy_corners *c);
 
+/* ---------------------------------------------------------------- Memory envelopes */
+
+/** Memory envelopes: every tensor value of a traced graph with its element count and bytes
+ *  as expressions of the region's variables (symbols named by sy_region_var.name; dtype
+ *  sizes from the graph), and the largest value of one variable that fits a byte budget.
+ *  GIVE from sy_memory_new, freed with sy_memory_free; borrows the context. */
+typedef struct sy_memory sy_memory;
+
+/** One tensor value. KEEP: owned by the envelope. */
+typedef struct sy_memory_value {
+    const char *node;     /**< the graph node */
+    const char *op;       /**< its op ("param" for weights) */
+    int64_t elem_bytes;   /**< bytes per element of its dtype */
+    const sy_expr *numel; /**< element count, over the region's variables */
+    const sy_expr *bytes; /**< numel * elem_bytes */
+} sy_memory_value;
+
+/** Build the envelopes of trace @p tr of graph @p g in env @p env (all KEEP), over region @p r
+ *  (KEEP; of the guard set produced from this env). A value whose sizes read a symbol the region
+ *  does not map (an unbacked size) is left out (sy_memory_counts). Cost: one product and one
+ *  substitution per value.
+ *  @retval SY_OK @retval SY_EINVAL NULL argument @retval SY_ENOMEM @retval SY_EQUOTA */
+SY_API sy_status sy_memory_new(sy_env *env, const sy_graph *g, const sy_trace *tr, const sy_region *r, SY_GIVE sy_memory **out);
+SY_API sy_memory *sy_memory_free(SY_TAKE SY_NULL sy_memory *m);
+SY_API size_t sy_memory_size(const sy_memory *m);
+SY_API const sy_memory_value *sy_memory_at(const sy_memory *m, size_t i);
+/** Values left out (sizes not over the region's variables). */
+SY_API size_t sy_memory_nskipped(const sy_memory *m);
+
+/** What sy_memory_largest bounds. */
+typedef enum sy_memory_what {
+    SY_MEM_LARGEST = 0, /**< the largest single activation (weights excluded) */
+    SY_MEM_TOTAL = 1    /**< the sum of every activation (all kept alive; weights excluded) */
+} sy_memory_what;
+
+/** The largest value t* of region variable @p var, the other variables at @p fixed (array of
+ *  sy_region_nvars values; entry @p var ignored), such that @p what fits @p budget bytes:
+ *  found by exact evaluation (doubling, then bisection), then *proved* with sy_decide: every
+ *  activation's bytes (or their sum) <= budget for every t in [tmin, t*] (*proved = 1), while
+ *  t* + 1 exceeds it by exact evaluation (or is past the variable's range). *proved = 0 when
+ *  the decision procedure cannot show the whole interval (a non-monotone size): then t* is only
+ *  the bisection's answer. *best = -1 when even tmin does not fit.
+ *  @retval SY_OK @retval SY_EINVAL NULL, var out of range, a fixed value outside its range
+ *  @retval SY_ENOMEM @retval SY_EQUOTA */
+SY_API sy_status sy_memory_largest(const sy_memory *m, const sy_region *r, size_t var, const int64_t *fixed,
+                                   sy_memory_what what, uint64_t budget, int64_t *best, int *proved);
+
 SY_END_DECLS
 #endif

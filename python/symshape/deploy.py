@@ -24,7 +24,7 @@ class Region:
     guards kept as runtime checks: {guard, text, reason}), ``texts`` (format name -> text) and
     ``corners`` (the corner tests: {label, sizes, in_region, accept, guard})."""
 
-    def __init__(self, gset, histogram=None, k=0):
+    def __init__(self, gset, histogram=None, k=0, budgets=()):
         gset._live()
         ctx = gset._ctx
         h = c_void_p()
@@ -36,7 +36,13 @@ class Region:
             for name, code in FORMATS.items():
                 p = lib.sy_region_format(h.value, code)
                 self.texts[name] = ctx._take_str(p)
+            self.data = json.loads(self.texts["json"])
+            self.proved = bool(self.data["proved"])
+            self.vars = self.data["vars"]
+            self.dims = self.data["dims"]
+            self.kept = self.data["kept"]
             self.profiles = _profiles(gset, h.value, histogram, k) if histogram is not None else None
+            self.memory, self.largest = _memory(gset, h.value, self, budgets)
             c = c_void_p()
             st = lib.sy_corners_new(gset._gs, h.value, byref(c))
             if st != 0:
@@ -47,11 +53,6 @@ class Region:
                 lib.sy_corners_free(c.value)
         finally:
             lib.sy_region_free(h.value)
-        self.data = json.loads(self.texts["json"])
-        self.proved = bool(self.data["proved"])
-        self.vars = self.data["vars"]
-        self.dims = self.data["dims"]
-        self.kept = self.data["kept"]
         self.nsources = len(gset.sources)
 
     def __str__(self):
@@ -158,3 +159,44 @@ def run_corners(region, model, make=None):
         if not c["accept"] and ran:
             conservative.append(c)
     return rows, unsound, conservative
+
+
+def _memory(gset, region_h, region, budgets):
+    """([{node, op, elem_bytes, bytes}], {budget: (best, proved)}): the memory envelopes (bytes as
+    canonical text over the region's variables) and, per budget, the largest value of the first
+    input's dim-0 variable with every activation fitting (the others at the example)."""
+    from ctypes import c_int
+    ctx = gset._ctx
+    m = c_void_p()
+    st = lib.sy_memory_new(gset._env, gset._graph, gset._trace, region_h, byref(m))
+    if st != 0:
+        raise ctx._error(st)
+    try:
+        vals = []
+        for i in range(lib.sy_memory_size(m.value)):
+            v = lib.sy_memory_at(m.value, i).contents
+            vals.append({"node": v.node.decode(), "op": v.op.decode(), "elem_bytes": v.elem_bytes,
+                         "bytes": ctx._take_str(lib.sy_expr_print(ctx._h, v.bytes, 0))})
+        largest = {}
+        nv = len(region.vars)
+        fixed = [v["min"] for v in region.vars]
+        var = None
+        for d in region.dims:
+            if d["static"]:
+                continue
+            if d["example"] >= 0 and (d["example"] - d["b"]) % d["a"] == 0:
+                fixed[d["var"]] = (d["example"] - d["b"]) // d["a"]
+            if var is None and d["dim"] == 0:
+                var = d["var"]
+        for b in budgets:
+            if var is None:
+                break
+            best, proved = c_int64(), c_int()
+            arr = (c_int64 * max(nv, 1))(*fixed)
+            st = lib.sy_memory_largest(m.value, region_h, var, arr, 0, b, byref(best), byref(proved))
+            if st != 0:
+                raise ctx._error(st)
+            largest[b] = (best.value, bool(proved.value))
+        return vals, largest
+    finally:
+        lib.sy_memory_free(m.value)

@@ -246,3 +246,54 @@ def test_corners_run_on_cpu(case):
             assert not c["accept"] and not ran, (c, err)
         if not c["accept"]:
             assert c["guard"], c
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_memory_bytes_equal_the_real_tensors(case):
+    """the bytes expression of every module output equals the real tensor's numel *
+    element_size on the CPU at >= 50 region points; the largest batch for 1 GiB is proved"""
+    from symshape.deploy import Region
+    name, build, example, dynamic, cap = case
+    model = _model(build)
+    ex = {k: torch.randn(*v) for k, v in example.items()}
+    doc = export(model, ex, dynamic=dynamic, name=name)
+    gs = symshape.trace(doc, duck_sizing=False, specialize_01=False)
+    region = Region(gs, budgets=(1 << 30,))
+    best, proved = region.largest[1 << 30]
+    assert best >= 1 and proved, region.largest
+    byname = {m["node"]: symshape.parse(m["bytes"]) for m in region.memory}
+    # the graph's node of each leaf module: its qualified name with dots as underscores
+    real = {}
+    hooks = []
+    for qn, mod in model.named_modules():
+        if qn and not list(mod.children()):
+            node = qn.replace(".", "_")
+            if node in byname:
+                hooks.append(mod.register_forward_hook(
+                    lambda m_, i_, o_, node=node: real.__setitem__(node, o_.numel() * o_.element_size())
+                    if isinstance(o_, torch.Tensor) else None))
+    # the model's output: the graph's output node (every model has one, whatever its modules)
+    outs = [o.get("ref") for o in doc.get("outputs", []) if isinstance(o, dict)]
+    out_node = outs[0] if len(outs) == 1 and outs[0] in byname else None
+    assert hooks or out_node, "%s: no module output or graph output matched a graph node" % name
+    checked = 0
+    try:
+        for t in region.sample(50, cap=_cap(region, cap), seed=3):
+            sizes = region.sizes(t)
+            if not gs.check(sizes)[0]:
+                continue
+            real.clear()
+            with torch.no_grad():
+                y = model(**{k: torch.randn(*v) for k, v in sizes.items()})
+            if out_node is not None and isinstance(y, torch.Tensor):
+                real[out_node] = y.numel() * y.element_size()
+            env = {v["name"]: t[i] for i, v in enumerate(region.vars)}
+            for node, nbytes in real.items():
+                e = byname[node]
+                got = int(e.eval(**{k: v for k, v in env.items() if k in {str(s) for s in e.free_symbols()}}))
+                assert got == nbytes, "%s: %s at %s: symshape %d bytes, torch %d" % (name, node, sizes, got, nbytes)
+                checked += 1
+    finally:
+        for h in hooks:
+            h.remove()
+    assert checked >= 50

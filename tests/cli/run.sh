@@ -373,6 +373,12 @@ check "corners" 0 "x_2 off its progression 4*x_2_k + 0 (+1)" "$S" corners "$T/de
 check "corners guard" 0 "rejected: x.size()[2] == 4*FloorDiv(x.size()[2], 4) failed: x.size()[2] = 33" "$S" corners "$T/deploy/data/unet_cat.json"
 check "corners json" 0 '"format": "symshape.corners"' "$S" corners --json "$E/vit_b_16.json"
 check "corners no model" 2 "expected one MODEL" "$S" corners
+# memory (issue 36)
+check "memory" 0 "conv1                        25690112 bytes = 256*x_0*CeilDiv(x_2, 2)*CeilDiv(x_3, 2)" "$S" memory "$E/resnet18.json"
+check "memory 1G" 0 "largest x_0 with every activation <= 1073741824 bytes (the others at the example): 334 (proved" "$S" memory --bytes 1G "$E/resnet18.json"
+check "memory 16GiB" 0 "5349 (proved" "$S" memory --bytes 16GiB "$E/resnet18.json"
+check "memory bad bytes" 2 "--bytes: expected N" "$S" memory --bytes 1X "$E/resnet18.json"
+check "memory bad var" 2 "no variable 'zz'" "$S" memory --var zz "$E/resnet18.json"
 rm -rf "$tmpd"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -821,3 +821,86 @@ Test(deploy_corners, a_broken_equality_is_rejected_by_it, .init = ctx_setup, .fi
     sy_gset_free(gs);
     sy_graph_free(g);
 }
+
+/* ---- memory envelopes */
+
+Test(deploy_memory, resnet18_bytes_match_the_concrete_run_and_the_largest_batch_is_proved, .init = ctx_setup,
+     .fini = ctx_teardown, .timeout = 300)
+{
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_file(ctx, SY_TESTS_DIR "/../examples/resnet18.json", &g), SY_OK));
+    sy_env_options eo = SY_ENV_OPTIONS_INIT;
+    eo.duck_sizing = 0;
+    eo.specialize_zero_one = 0;
+    sy_env *env = sy_env_new(ctx, &eo);
+    sy_trace *tr;
+    cr_assert(eq(int, sy_env_trace(env, g, 0, NULL, &tr), SY_OK));
+    sy_gset *gs;
+    cr_assert(eq(int, sy_gset_produce(env, g, &gs), SY_OK));
+    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK));
+    sy_region *r = region_of(gs);
+    sy_memory *m = NULL;
+    cr_assert(eq(int, sy_memory_new(env, g, tr, r, &m), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(sz, sy_memory_nskipped(m), 0));
+    const sy_memory_value *conv1 = NULL;
+    for (size_t i = 0; i < sy_memory_size(m); i++)
+        if (!strcmp(sy_memory_at(m, i)->node, "conv1")) conv1 = sy_memory_at(m, i);
+    cr_assert(conv1 != NULL);
+    char *e = sy_expr_print(ctx, conv1->bytes, SY_PRINT_CANONICAL);
+    cr_assert(eq(str, e, "256*x_0*CeilDiv(x_2, 2)*CeilDiv(x_3, 2)"));
+    sy_str_free(ctx, e);
+    /* the bytes of every tensor value equal numel * 4 of the concrete run at 50 points */
+    const sy_expr *syms[3];
+    for (size_t v = 0; v < 3; v++) syms[v] = sy_expr_sym(ctx, sy_region_var_at(r, v)->name);
+    sy_realvals *rv = sy_realvals_new(ctx, g);
+    long checked = 0;
+    for (int p = 0; p < 50; p++) {
+        int64_t t[3] = {1 + (int64_t)(rnd() % 3), 1 + (int64_t)(rnd() % 80), 1 + (int64_t)(rnd() % 80)};
+        int64_t shape[4] = {t[0], 3, t[1], t[2]};
+        cr_assert(eq(int, sy_realvals_bind(rv, "x", 4, shape), SY_OK));
+        for (size_t i = 0; i < sy_memory_size(m); i += 7) { /* every 7th value: the run is memoized */
+            const sy_memory_value *mv = sy_memory_at(m, i);
+            long node = sy_graph_find(g, mv->node);
+            const sy_value *val;
+            cr_assert(eq(int, sy_realvals_get(rv, (size_t)node, &val), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+            cr_assert(val->kind == SY_V_TENSOR);
+            int64_t numel = 1, b = 0;
+            for (size_t k = 0; k < val->u.t->ndim; k++) {
+                int64_t s;
+                cr_assert(eq(int, sy_expr_get_si(val->u.t->sizes[k], &s), SY_OK));
+                numel *= s;
+            }
+            cr_assert(eq(int, sy_expr_eval_si(ctx, mv->bytes, 3, syms, t, &b), SY_OK));
+            cr_assert(eq(i64, b, numel * mv->elem_bytes), "%s at %ld,%ld,%ld", mv->node, (long)t[0], (long)t[1], (long)t[2]);
+            checked++;
+        }
+    }
+    cr_assert(checked >= 50 * 20);
+    sy_realvals_free(rv);
+    /* the largest batch at 224x224 for 1 GiB and 16 GiB: conv1's 256*B*112*112 bytes */
+    int64_t fixed[3] = {0, 224, 224}, best;
+    int proved;
+    cr_assert(eq(int, sy_memory_largest(m, r, 0, fixed, SY_MEM_LARGEST, (uint64_t)1 << 30, &best, &proved), SY_OK));
+    cr_assert(eq(i64, best, 334)); /* 2^30 / 3211264 = 334.4 */
+    cr_assert(proved);
+    cr_assert(eq(int, sy_memory_largest(m, r, 0, fixed, SY_MEM_LARGEST, (uint64_t)16 << 30, &best, &proved), SY_OK));
+    cr_assert(eq(i64, best, 5349));
+    cr_assert(proved);
+    /* the sum of the activations: smaller; at 1000 bytes not even batch 0 -> 0 fits? batch 0 is 0 bytes */
+    int64_t tot;
+    cr_assert(eq(int, sy_memory_largest(m, r, 0, fixed, SY_MEM_TOTAL, (uint64_t)1 << 30, &tot, &proved), SY_OK));
+    cr_assert(tot < 334 && tot >= 1, "%ld", (long)tot);
+    cr_assert(proved);
+    /* errors */
+    cr_assert(eq(int, sy_memory_largest(m, r, 7, fixed, SY_MEM_LARGEST, 1, &best, &proved), SY_EINVAL));
+    fixed[1] = 0; /* x_2 >= 1 */
+    cr_assert(eq(int, sy_memory_largest(m, r, 0, fixed, SY_MEM_LARGEST, 1, &best, &proved), SY_EINVAL));
+    m = sy_memory_free(m);
+    cr_assert(eq(int, sy_memory_new(env, g, tr, NULL, &m), SY_EINVAL));
+    cr_assert(m == NULL);
+    sy_region_free(r);
+    sy_gset_free(gs);
+    sy_trace_free(tr);
+    sy_env_free(env);
+    sy_graph_free(g);
+}
