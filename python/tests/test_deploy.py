@@ -297,3 +297,23 @@ def test_memory_bytes_equal_the_real_tensors(case):
         for h in hooks:
             h.remove()
     assert checked >= 50
+
+
+def test_python_command_corners_run_and_region():
+    """python3 -m symshape corners MOD:FN --run runs the model at each corner (0 unsound), and
+    region -f torch prints the progression"""
+    import os
+    import subprocess
+    import sys
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([here, os.path.dirname(here)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    base = [sys.executable, "-m", "symshape"]
+    args = ["test_deploy:UNetCat", "--input", "x=2,3,32,40", "--dynamic", "x=0,2,3"]
+    p = subprocess.run(base + ["corners"] + args + ["--run"], env=env, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "11 corners: 0 accepted where the model fails, 0 rejected where it runs" in p.stdout, p.stdout
+    assert "rejected, fails: x.size()[2] == 4*FloorDiv(x.size()[2], 4) failed: x.size()[2] = 33" in p.stdout, p.stdout
+    p = subprocess.run(base + ["region"] + args + ["-f", "torch"], env=env, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert '"x": {0: x_0, 1: Dim.STATIC, 2: 4*x_2_k, 3: 4*x_3_k},' in p.stdout, p.stdout
