@@ -580,6 +580,7 @@ static int run_memory(int argc, char **argv)
         }
         free(done);
         free(syms);
+        if (rc == EX_OK && nb && var < 0) printf("no dynamic dim: every size is static, nothing to maximize\n");
         for (size_t q = 0; rc == EX_OK && q < nb && var >= 0; q++) {
             int64_t best;
             int proved;
