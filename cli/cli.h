@@ -134,6 +134,8 @@ void cli_take_quiet(int *argc, char **argv);
 extern const char *cli_argv0;
 
 extern const cli_cmd cmd_simplify, cmd_eval, cmd_decide, cmd_bound, cmd_cases, cmd_run, cmd_probe, cmd_infer, cmd_check, cmd_disasm, cmd_verify;
+/* deployment (cli/cmd_deploy.c, docs/deploy.md) */
+extern const cli_cmd cmd_region, cmd_profile, cmd_corners, cmd_memory;
 /* verify --cases FILE (cli/cmd_verify.c): returns EX_* */
 int cli_verify_cases(const char *path, const sy_verify_options *vo);
 #endif

@@ -345,3 +345,11 @@ int sy_gset_source_parse(const char *src, size_t *namelen, size_t *dim)
     if (dim) *dim = kind == SY_SOURCE_SIZE || kind == SY_SOURCE_STRIDE ? d : 0;
     return kind;
 }
+
+/* ---- deploy (issue 36): the example size of a source */
+int sy_gset_source_example(const sy_gset *gs, size_t i, int64_t *value)
+{
+    if (!gs || i >= gs->nsrc || !gs->has_example[i]) return 0;
+    if (value) *value = gs->example[i];
+    return 1;
+}

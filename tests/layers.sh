@@ -4,6 +4,7 @@
 #   algebra  <- shapeenv <- guards <- backends
 #                        <- frontends (the ONNX reader builds an env and hands guard inputs)
 #                        <- verify
+#                        <- deploy (regions and profiles over a guard set)
 #   cli on top of all; tests, fuzz and bench are white-box and not checked.
 # Outside algebra/, the library's modules use algebra/internal.h (allocator, errors,
 # tables keyed by expression); the node layout (algebra/expr_private.h, eval_private.h)
@@ -18,13 +19,14 @@ declare -A allowed=(
   [backends]="algebra shapeenv guards backends"
   [frontends]="algebra shapeenv guards frontends"
   [verify]="algebra shapeenv guards verify"
-  [cli]="algebra shapeenv guards backends frontends verify cli"
+  [deploy]="algebra shapeenv guards deploy"
+  [cli]="algebra shapeenv guards backends frontends verify deploy cli"
 )
 # the module of each public header
 declare -A pubmod=(
   [types.h]=algebra [ctx.h]=algebra [expr.h]=algebra [decide.h]=algebra [cases.h]=algebra
   [version.h]=algebra [env.h]=shapeenv [tensor.h]=shapeenv [graph.h]=shapeenv [gset.h]=guards
-  [backend.h]=backends [bc.h]=backends [cgen.h]=backends [onnx.h]=frontends [verify.h]=verify
+  [backend.h]=backends [bc.h]=backends [cgen.h]=backends [onnx.h]=frontends [verify.h]=verify [deploy.h]=deploy
   [symshape.h]=cli
 )
 # files outside algebra/ that still read the expression node layout
@@ -50,7 +52,7 @@ check() { # file module included-path
       fi ;;
   esac
 }
-for m in algebra shapeenv guards backends frontends verify cli; do
+for m in algebra shapeenv guards backends frontends verify deploy cli; do
   while IFS= read -r f; do
     checked=$((checked+1))
     while IFS= read -r inc; do check "$f" "$m" "$inc"; done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")

@@ -136,6 +136,11 @@ SY_API size_t sy_gset_nsources(const sy_gset *gs);
 SY_API const char *sy_gset_source(const sy_gset *gs, size_t i);
 /** The source variable of slot @p i (a symbol node named by the source). */
 SY_API const sy_expr *sy_gset_source_var(const sy_gset *gs, size_t i);
+/** The example size of source slot @p i: the value the trace saw (the
+ *  input's example shape, rank or dtype code). 1 and *value (may be NULL)
+ *  when the set knows it; 0 otherwise (i out of range, NULL @p gs, or a
+ *  source without an example). Reports no error. */
+SY_API int sy_gset_source_example(const sy_gset *gs, size_t i, int64_t *value);
 /** Index of the source named @p text, or -1. */
 SY_API long sy_gset_find_source(const sy_gset *gs, const char *text);
 SY_API const char *sy_gset_model(const sy_gset *gs);

@@ -16,4 +16,5 @@
 #include "symshape/bc.h"
 #include "symshape/verify.h"
 #include "symshape/onnx.h"
+#include "symshape/deploy.h"
 #endif

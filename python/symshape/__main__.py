@@ -255,6 +255,41 @@ def _build_parser():
             p.add_argument("--output", "-o", help="write to this file instead of stdout ('-': stdout)")
         else:
             p.add_argument("--output", "-o", required=True, help="the graph JSON file to write")
+    for cmd in ("region", "corners"):
+        if cmd == "region":
+            desc = ("Print the largest valid region of the model's guards (docs/deploy.md): traced under the most "
+                    "relaxed policy, each dim a range and a progression, derived dims, every guard proved or kept "
+                    "as a runtime check; as `symshape region`.\n\n" + common_desc)
+            usage = "%s region MODULE:CALLABLE --input NAME=D,D,... [...] [--dynamic NAME=SPEC ...] [-f FMT]" % PROG
+            epi = ("inputs:\n" + INPUT_HELP + "\n\ndynamic dims:\n" + DYNAMIC_HELP + "\n\nexit status:\n"
+                   "  0  printed, the region is proved\n  1  printed, NOT proved\n"
+                   "  2  usage error\n  3  bad input (import, export or trace failed)\n  4  internal\n")
+        else:
+            desc = ("Print the corner tests of the model's region (the sizes where the guards change their mind, "
+                    "each with the guard it tests); with --run, run the model on the CPU at each corner and report "
+                    "the corners the guards accept where the model fails (unsound) or reject where it runs.\n\n"
+                    + common_desc)
+            usage = "%s corners MODULE:CALLABLE --input NAME=D,D,... [...] [--dynamic NAME=SPEC ...] [--run]" % PROG
+            epi = ("inputs:\n" + INPUT_HELP + "\n\ndynamic dims:\n" + DYNAMIC_HELP + "\n\nexit status:\n"
+                   "  0  printed (--run: no accepted corner failed)\n"
+                   "  1  --run: a corner the guards accept failed on the CPU\n"
+                   "  2  usage error\n  3  bad input (import, export or trace failed)\n  4  internal\n")
+        p = sub.add_parser(cmd, usage=usage, description=desc, epilog=epi,
+                           formatter_class=argparse.RawDescriptionHelpFormatter,
+                           help=("print the largest valid region (torch.export/JAX/ONNX specs)" if cmd == "region"
+                                 else "corner tests of the region, optionally run on the CPU"))
+        p.add_argument("callable", metavar="MODULE:CALLABLE", help="the model: a module path and a callable in it")
+        p.add_argument("--input", "-i", action="append", default=[], metavar="NAME=D,D,...",
+                       help="an input of the model (repeat for each; see 'inputs' below)")
+        p.add_argument("--dynamic", "-d", action="append", default=None, metavar="NAME=SPEC",
+                       help="the dynamic dims of input NAME (repeat for each input)")
+        p.add_argument("--name", help="model name in the graph (default: the callable's name)")
+        p.add_argument("--seed", type=int, default=0, help="seed of the random example tensors (default 0)")
+        if cmd == "region":
+            p.add_argument("--format", "-f", default="text", choices=["text", "torch", "jax", "onnx", "spec", "json"],
+                           help="text (default), torch, jax, onnx, spec or json")
+        else:
+            p.add_argument("--run", action="store_true", help="run the model on the CPU at each corner")
     return ap
 
 
@@ -383,6 +418,8 @@ def _run(args, stage):
         stage.end()
         print("symshape: wrote %s (%d nodes)" % (args.output, len(doc["nodes"])), file=sys.stderr)
         return EX_OK
+    if args.cmd in ("region", "corners"):
+        return _deploy(args, model, doc, inputs)
     try:
         stage("tracing %d nodes, producing and minimizing the guards" % len(doc["nodes"]))
         gs = trace(doc, duck_sizing=args.duck_sizing, specialize_01=args.specialize_01)
@@ -410,6 +447,51 @@ def _run(args, stage):
               (n, "" if n == 1 else "s"), file=sys.stderr)
         return EX_VIOLATION
     return EX_OK
+
+
+def _deploy(args, model, doc, inputs):
+    """region / corners (docs/deploy.md) of an exported model"""
+    trace, _ = _binding()
+    from .deploy import Region, run_corners
+    try:
+        gs = trace(doc, duck_sizing=False, specialize_01=False)
+        region = Region(gs)
+    except NoMemoryError:
+        raise _Internal("out of memory") from None
+    except Error as e:
+        raise _Input("%s: %s" % (args.callable, e)) from None
+    if args.cmd == "region":
+        sys.stdout.write(region.texts[args.format])
+        sys.stdout.flush()
+        return EX_OK if region.proved else EX_VIOLATION
+    bad = 0
+    if not args.run:
+        for c in region.corners:
+            print("%-48s %s  %s" % (c["label"], json.dumps(c["sizes"], separators=(",", ":")),
+                                    "accepted" if c["accept"] else "rejected: " + c["guard"]))
+        return EX_OK
+    import torch
+
+    def make(sizes):
+        kw = {}
+        for k, shp in sizes.items():
+            dt = inputs[k][2] if k in inputs and inputs[k][0] != "int" else "float32"
+            if dt in ("float32", "float64", "float16", "bfloat16"):
+                kw[k] = torch.randn(*shp, dtype=getattr(torch, dt))
+            else:
+                kw[k] = torch.randint(0, 2, shp, dtype=getattr(torch, dt))
+        for k, v in inputs.items():
+            if v[0] == "int":
+                kw[k] = v[1]
+        return kw
+    rows, unsound, conservative = run_corners(region, model, make)
+    for c, ran, err in rows:
+        verdict = ("accepted, ran" if c["accept"] and ran else "ACCEPTED BUT FAILED: " + (err or "") if c["accept"]
+                   else "rejected, runs (conservative): " + c["guard"] if ran else "rejected, fails: " + c["guard"])
+        print("%-48s %s  %s" % (c["label"], json.dumps(c["sizes"], separators=(",", ":")), verdict))
+    print("%d corners: %d accepted where the model fails, %d rejected where it runs" %
+          (len(rows), len(unsound), len(conservative)))
+    return EX_VIOLATION if unsound else EX_OK
 
 
 def _is_plain_function(fn):

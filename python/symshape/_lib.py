@@ -277,3 +277,28 @@ _f("sy_bc_encode", c_int, P, POINTER(c_void_p), POINTER(c_size_t))
 _f("sy_bc_free", P, P)
 # tensor.h
 _f("sy_dtype_name", c_char_p, c_int)
+# deploy.h (issue 36): regions
+_f("sy_region_new", c_int, P, c_void_p, POINTER(P))
+_f("sy_region_free", P, P)
+_f("sy_region_format", c_void_p, P, c_int)
+class sy_profile_options(Structure):  # deploy.h
+    _fields_ = [("version", c_uint), ("k", c_size_t), ("max_size", c_int64)]
+
+
+_f("sy_profiles_new", c_int, P, P, c_void_p, c_size_t, POINTER(c_int64), POINTER(c_uint64), POINTER(P))
+_f("sy_profiles_free", P, P)
+_f("sy_profiles_format", c_void_p, P, c_int)
+_f("sy_corners_new", c_int, P, P, POINTER(P))
+_f("sy_corners_free", P, P)
+_f("sy_corners_to_json", c_void_p, P)
+
+
+class sy_memory_value(Structure):  # deploy.h
+    _fields_ = [("node", c_char_p), ("op", c_char_p), ("elem_bytes", c_int64), ("numel", c_void_p), ("bytes", c_void_p)]
+
+
+_f("sy_memory_new", c_int, P, P, P, P, POINTER(P))
+_f("sy_memory_free", P, P)
+_f("sy_memory_size", c_size_t, P)
+_f("sy_memory_at", POINTER(sy_memory_value), P, c_size_t)
+_f("sy_memory_largest", c_int, P, P, c_size_t, POINTER(c_int64), c_int, c_uint64, POINTER(c_int64), POINTER(c_int))

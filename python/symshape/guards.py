@@ -250,6 +250,17 @@ class GuardSet:
     def report(self):
         return self._render("report").decode("utf-8")
 
+    def _values(self, sizes):
+        """the value of every source at these sizes (a list, sy_gset_nsources long)"""
+        self.check(sizes)
+        return self._last_values
+
+    def region(self):
+        """The largest valid region of this set (symshape.deploy.Region, docs/deploy.md). Trace
+        with duck_sizing=False, specialize_01=False for the most relaxed one."""
+        from .deploy import Region
+        return Region(self)
+
     def markdown(self):
         return self._render("markdown").decode("utf-8")
 
@@ -309,6 +320,7 @@ class GuardSet:
         st = lib.sy_gset_values_from_tensors(self._gs, n, names, ranks, ptrs, sptrs, dts, vals)
         if st != 0:
             raise self._ctx._error(st)
+        self._last_values = list(vals)[:ns]
         res = L.sy_gset_result()
         st = lib.sy_gset_check_si(self._gs, vals, ns, byref(res))
         if st != 0:

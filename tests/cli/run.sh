@@ -358,6 +358,47 @@ else
 fi
 check "no progress when stderr is not a terminal" 0 "-" sh -c "! '$S' run '$E/resnet18.json' -b json 2>&1 >/dev/null | grep -q tracing"
 check "--quiet anywhere" 0 "resnet18" "$S" run "$E/resnet18.json" --quiet -b json
+# region (issue 36, docs/deploy.md)
+check "region" 0 "region of resnet18: proved" "$S" region "$E/resnet18.json"
+check "region spec" 0 "--dynamic 'x=0:x_0@0..,2:x_2@1..,3:x_3@1..'" "$S" region -f spec "$E/resnet18.json"
+check "region torch" 0 '"x": {0: x_0, 1: Dim.STATIC, 2: x_2, 3: x_3},' "$S" region --format torch "$E/resnet18.json"
+check "region progression" 0 "2: 4*x_2_k, 3: 4*x_3_k" "$S" region -f torch "$T/deploy/data/unet_cat.json"
+check "region all" 0 "== spec ==" "$S" region -f all "$E/vit_b_16.json"
+check "region json" 0 '"format": "symshape.region"' "$S" region -f json "$E/vit_b_16.json"
+check "region default policy" 0 "= x_2,  x_2 in [2, oo)" "$S" region --default-policy "$E/resnet18.json"
+check "region bad format" 2 "unknown format 'tflite'" "$S" region -f tflite "$E/resnet18.json"
+check "region bad window" 2 "--window: expected an integer in 1 .. 1000000" "$S" region --window 0 "$E/resnet18.json"
+check "region no model" 2 "expected one MODEL" "$S" region
+check "region missing file" 3 "cannot open" "$S" region /nonexistent.json
+# profile (issue 36)
+printf '[{"sizes": {"x": [1, 3, 32, 32]}, "count": 5}, {"sizes": {"x": [2, 3, 64, 64]}, "count": 2}, {"sizes": {"x": [1, 3, 30, 30]}, "count": 9}]' > "$tmpd/h.json"
+check "profile" 0 "profile 0: covers 5 of 16 (31.2%)" "$S" profile --histogram "$tmpd/h.json" "$T/deploy/data/unet_cat.json"
+check "profile outside" 0 "9 outside the region or rejected" "$S" profile --histogram "$tmpd/h.json" "$T/deploy/data/unet_cat.json"
+check "profile trtexec" 0 "--minShapes=x:1x3x32x32 --optShapes=x:1x3x32x32 --maxShapes=x:1x3x32x32" "$S" profile -f trtexec --histogram "$tmpd/h.json" "$T/deploy/data/unet_cat.json"
+check "profile ort" 0 '"trt_profile_min_shapes": "x:1x3x32x32,x:2x3x64x64",' "$S" profile -f ort --histogram "$tmpd/h.json" "$T/deploy/data/unet_cat.json"
+check "profile no histogram" 0 'ov.PartialShape("[0..32,3,1..896,1..896]")' "$S" profile -f openvino "$E/resnet18.json"
+check "profile torch-trt" 0 "torch_tensorrt.Input(name=\"x\", min_shape=(0, 3, 1, 1)" "$S" profile -f torch-trt "$E/resnet18.json"
+check "profile bad k" 2 "--profiles: expected an integer in 1 .. 64" "$S" profile -k 0 "$E/resnet18.json"
+printf '[{"sizes": {"x": [1, 3, 32]}, "count": 5}]' > "$tmpd/bad.json"
+check "profile bad rank" 3 "entry 0: input 'x' has rank 4, the entry gives 3 sizes" "$S" profile --histogram "$tmpd/bad.json" "$E/resnet18.json"
+printf '[{"sizes": {"y": [1]}}]' > "$tmpd/bad.json"
+check "profile bad input" 3 "entry 0: the model has no input 'y'" "$S" profile --histogram "$tmpd/bad.json" "$E/resnet18.json"
+printf '[{"sizes": ' > "$tmpd/bad.json"
+check "profile bad json" 3 "bad.json:1:" "$S" profile --histogram "$tmpd/bad.json" "$E/resnet18.json"
+# corners (issue 36)
+check "corners" 0 "x_2 off its progression 4*x_2_k + 0 (+1)" "$S" corners "$T/deploy/data/unet_cat.json"
+check "corners guard" 0 "rejected: x.size()[2] == 4*FloorDiv(x.size()[2], 4) failed: x.size()[2] = 33" "$S" corners "$T/deploy/data/unet_cat.json"
+check "corners json" 0 '"format": "symshape.corners"' "$S" corners --json "$E/vit_b_16.json"
+check "corners no model" 2 "expected one MODEL" "$S" corners
+# memory (issue 36)
+check "memory" 0 "conv1                        25690112 bytes = 256*x_0*CeilDiv(x_2, 2)*CeilDiv(x_3, 2)" "$S" memory "$E/resnet18.json"
+check "memory 1G" 0 "largest x_0 with every activation <= 1073741824 bytes (the others at the example): 334 (proved" "$S" memory --bytes 1G "$E/resnet18.json"
+check "memory 16GiB" 0 "5349 (proved" "$S" memory --bytes 16GiB "$E/resnet18.json"
+check "memory bad bytes" 2 "--bytes: expected N" "$S" memory --bytes 1X "$E/resnet18.json"
+check "memory bad var" 2 "no variable 'zz'" "$S" memory --var zz "$E/resnet18.json"
+printf '{"format":"symshape.graph","version":1,"name":"t","nodes":[{"name":"x","op":"input","dtype":"float32","shape":[3,4]},{"name":"r","op":"relu","args":[{"ref":"x"}]}],"outputs":[{"ref":"r"}]}' > "$tmpd/static.json"
+check "memory static model" 0 "no dynamic dim: every size is static" "$S" memory --bytes 1G "$tmpd/static.json"
+check "region static model" 0 "x_1          static 4" "$S" region "$tmpd/static.json"
 rm -rf "$tmpd"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,296 @@
+/* Memory envelopes (sy_memory_*, include/symshape/deploy.h, docs/deploy.md): element counts
+ * and bytes of every tensor value over the region's variables, and the largest value of one
+ * variable that fits a byte budget, proved with the decision procedure. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algebra/internal.h"
+#include "deploy/deploy_private.h"
+
+struct sy_memory {
+    sy_ctx *ctx;
+    sy_memory_value *v;
+    size_t n, cap, skipped;
+    char **strs;
+    size_t nstr;
+};
+
+sy_memory *sy_memory_free(sy_memory *m)
+{
+    if (!m) return NULL;
+    for (size_t i = 0; i < m->nstr; i++) sy_str_free(m->ctx, m->strs[i]);
+    if (m->strs) sy_dealloc(m->ctx, m->strs, (m->cap ? m->cap : 1) * 2 * sizeof *m->strs);
+    if (m->v) sy_dealloc(m->ctx, m->v, (m->cap ? m->cap : 1) * sizeof *m->v);
+    sy_dealloc(m->ctx, m, sizeof *m);
+    return NULL;
+}
+
+size_t sy_memory_size(const sy_memory *m) { return m ? m->n : 0; }
+const sy_memory_value *sy_memory_at(const sy_memory *m, size_t i) { return m && i < m->n ? &m->v[i] : NULL; }
+size_t sy_memory_nskipped(const sy_memory *m) { return m ? m->skipped : 0; }
+
+static int64_t elem_bytes(sy_dtype d)
+{
+    switch (d) {
+    case SY_DT_FLOAT64: case SY_DT_INT64: case SY_DT_COMPLEX64: return 8;
+    case SY_DT_COMPLEX128: return 16;
+    case SY_DT_FLOAT16: case SY_DT_BFLOAT16: case SY_DT_INT16: return 2;
+    case SY_DT_INT8: case SY_DT_UINT8: case SY_DT_BOOL: return 1;
+    default: return 4; /* float32, int32 */
+    }
+}
+
+static char *mdup(sy_memory *m, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = sy_alloc(m->ctx, n);
+    if (!p) return NULL;
+    memcpy(p, s, n);
+    m->strs[m->nstr++] = p;
+    return p;
+}
+
+sy_status sy_memory_new(sy_env *env, const sy_graph *g, const sy_trace *tr, const sy_region *r, sy_memory **out)
+{
+    if (out) *out = NULL;
+    sy_ctx *ctx = env ? sy_env_ctx(env) : NULL;
+    if (!env || !g || !tr || !r || !out) return ctx ? sy_fail_st(ctx, SY_EINVAL, "sy_memory_new: NULL argument") : SY_EINVAL;
+    size_t nn = sy_graph_nnodes(g), nid = sy_env_ninput_dims(env);
+    sy_memory *m = sy_alloc(ctx, sizeof *m);
+    if (!m) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    memset(m, 0, sizeof *m);
+    m->ctx = ctx;
+    m->cap = nn ? nn : 1;
+    m->v = sy_alloc(ctx, m->cap * sizeof *m->v);
+    m->strs = sy_alloc(ctx, m->cap * 2 * sizeof *m->strs);
+    size_t na = nid ? nid : 1;
+    const sy_expr **keys = sy_alloc(ctx, na * sizeof *keys), **vals = sy_alloc(ctx, na * sizeof *vals);
+    const sy_expr **vsym = sy_alloc(ctx, (r->nvars ? r->nvars : 1) * sizeof *vsym);
+    sy_status st = SY_OK;
+    size_t nk = 0;
+    if (!m->v || !m->strs || !keys || !vals || !vsym) {
+        st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t v = 0; v < r->nvars; v++)
+        if (!(vsym[v] = sy_expr_sym(ctx, r->vars[v].name))) {
+            st = sy_ctx_last_error(ctx);
+            goto done;
+        }
+    /* each input dim's symbol -> its form in the region's variables */
+    for (size_t i = 0; i < nid; i++) {
+        const sy_input_dim *d = sy_env_input_dim(env, i);
+        if (sy_expr_kind_of(d->expr) != SY_EXPR_SYM) continue;
+        size_t namelen = 0, dim = 0;
+        if (sy_gset_source_parse(d->source, &namelen, &dim) != SY_SOURCE_SIZE) continue;
+        for (size_t k = 0; k < r->ndims; k++) {
+            const sy_region_dim *rd = &r->dims[k];
+            if (rd->dim != dim || strlen(rd->input) != namelen || strncmp(rd->input, d->source, namelen)) continue;
+            const sy_expr *val = rd->is_static ? sy_expr_int_si(ctx, rd->value)
+                                               : sy_expr_add_si(ctx, sy_expr_mul_si(ctx, vsym[rd->var], rd->a), rd->b);
+            if (!val) {
+                st = sy_ctx_last_error(ctx);
+                goto done;
+            }
+            int dup = 0;
+            for (size_t q = 0; q < nk; q++) dup |= keys[q] == d->expr;
+            if (!dup) {
+                keys[nk] = d->expr;
+                vals[nk++] = val;
+            }
+            break;
+        }
+    }
+    for (size_t i = 0; i < nn; i++) {
+        const sy_value *v = sy_trace_value(tr, i);
+        if (!v || v->kind != SY_V_TENSOR || !v->u.t) continue;
+        const sy_tensor *t = v->u.t;
+        const sy_expr *numel = sy_expr_mul_n(ctx, t->ndim, t->sizes);
+        numel = numel ? sy_facts_apply(sy_env_facts(env), numel) : NULL;
+        numel = numel ? sy_expr_subs(ctx, numel, nk, keys, vals) : NULL;
+        if (!numel) {
+            st = sy_ctx_last_error(ctx);
+            goto done;
+        }
+        /* every symbol left must be a region variable */
+        const sy_expr **fs = NULL;
+        size_t nf = 0;
+        if ((st = sy_expr_free_symbols(ctx, numel, &fs, &nf)) != SY_OK) goto done;
+        int ok = 1;
+        for (size_t q = 0; q < nf && ok; q++) {
+            int hit = 0;
+            for (size_t v2 = 0; v2 < r->nvars; v2++) hit |= fs[q] == vsym[v2];
+            ok = hit;
+        }
+        sy_mem_free(ctx, fs);
+        if (!ok) {
+            m->skipped++;
+            continue;
+        }
+        int64_t eb = elem_bytes(t->dtype);
+        const sy_expr *bytes = sy_expr_mul_si(ctx, numel, eb);
+        const char *node = mdup(m, sy_graph_node_name(g, i)), *op = mdup(m, sy_graph_node_op(g, i));
+        if (!bytes || !node || !op) {
+            st = !bytes ? sy_ctx_last_error(ctx) : sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+            goto done;
+        }
+        m->v[m->n++] = (sy_memory_value){node, op, eb, numel, bytes};
+    }
+done:
+    if (keys) sy_dealloc(ctx, keys, na * sizeof *keys);
+    if (vals) sy_dealloc(ctx, vals, na * sizeof *vals);
+    if (vsym) sy_dealloc(ctx, vsym, (r->nvars ? r->nvars : 1) * sizeof *vsym);
+    if (st != SY_OK) {
+        sy_memory_free(m);
+        return st;
+    }
+    *out = m;
+    return SY_OK;
+}
+
+/* the activations' bytes (max or sum) at the variables' values t; *over when past int64 */
+static sy_status eval_at(const sy_memory *m, const sy_region *r, const sy_expr *const *vsym, const int64_t *t, sy_memory_what what,
+                         uint64_t budget, int *fits)
+{
+    sy_ctx *ctx = m->ctx;
+    uint64_t acc = 0;
+    *fits = 1;
+    for (size_t i = 0; i < m->n && *fits; i++) {
+        if (!strcmp(m->v[i].op, "param")) continue;
+        int64_t b = 0;
+        sy_status st = sy_expr_eval_si(ctx, m->v[i].bytes, r->nvars, vsym, t, &b);
+        if (st == SY_EOVERFLOW) {
+            sy_ctx_reset_error(ctx);
+            *fits = 0;
+            break;
+        }
+        if (st != SY_OK) return st;
+        if (b < 0) b = 0;
+        if (what == SY_MEM_LARGEST) *fits = (uint64_t)b <= budget;
+        else {
+            acc += (uint64_t)b;
+            *fits = acc <= budget && acc >= (uint64_t)b;
+        }
+    }
+    return SY_OK;
+}
+
+sy_status sy_memory_largest(const sy_memory *m, const sy_region *r, size_t var, const int64_t *fixed, sy_memory_what what,
+                            uint64_t budget, int64_t *best, int *proved)
+{
+    sy_ctx *ctx = m ? m->ctx : NULL;
+    if (!m || !r || !fixed || !best || !proved || var >= r->nvars)
+        return ctx ? sy_fail_st(ctx, SY_EINVAL, "sy_memory_largest: NULL argument or variable out of range") : SY_EINVAL;
+    *best = -1;
+    *proved = 0;
+    size_t nv = r->nvars;
+    for (size_t v = 0; v < nv; v++) {
+        const sy_region_var *x = &r->vars[v];
+        if (v != var && (fixed[v] < x->tmin || (x->tmax != SY_REGION_UNBOUNDED && fixed[v] > x->tmax)))
+            return sy_fail_st(ctx, SY_EINVAL, "sy_memory_largest: %s = %" PRId64 " is outside its range", x->name, fixed[v]);
+    }
+    const sy_expr **vsym = sy_alloc(ctx, nv * sizeof *vsym);
+    int64_t *t = sy_alloc(ctx, nv * sizeof *t);
+    sy_facts *f = NULL;
+    sy_status st = SY_OK;
+    if (!vsym || !t) {
+        st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t v = 0; v < nv; v++) {
+        if (!(vsym[v] = sy_expr_sym(ctx, r->vars[v].name))) {
+            st = sy_ctx_last_error(ctx);
+            goto done;
+        }
+        t[v] = fixed[v];
+    }
+    const sy_region_var *x = &r->vars[var];
+    int64_t lim = x->tmax == SY_REGION_UNBOUNDED ? ((int64_t)1 << 40) : x->tmax;
+    int fits;
+    t[var] = x->tmin;
+    if ((st = eval_at(m, r, vsym, t, what, budget, &fits)) != SY_OK) goto done;
+    if (!fits) goto done;
+    int64_t lo = x->tmin, hi = x->tmin; /* lo fits; find hi that does not (or lim) */
+    int64_t step = 1;
+    for (;;) {
+        hi = lo + step > lim || lo + step < lo ? lim : lo + step;
+        t[var] = hi;
+        if ((st = eval_at(m, r, vsym, t, what, budget, &fits)) != SY_OK) goto done;
+        if (!fits || hi == lim) break;
+        lo = hi;
+        step *= 2;
+    }
+    if (fits) { /* every size up to the range's end (or 2^40) fits */
+        lo = hi;
+    } else {
+        while (hi - lo > 1) {
+            int64_t mid = lo + (hi - lo) / 2;
+            t[var] = mid;
+            if ((st = eval_at(m, r, vsym, t, what, budget, &fits)) != SY_OK) goto done;
+            if (fits) lo = mid;
+            else hi = mid;
+        }
+    }
+    *best = lo;
+    /* the proof: over t[var] in [tmin, best], the others fixed, every activation (or the sum) fits */
+    if (!(f = sy_facts_new(ctx))) {
+        st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t v = 0; v < nv && st == SY_OK; v++)
+        st = v == var ? sy_dp_set_range(ctx, f, vsym[v], x->tmin, best) : sy_dp_set_range(ctx, f, vsym[v], fixed[v], &fixed[v]);
+    if (st != SY_OK) goto done;
+    char bud[32];
+    snprintf(bud, sizeof bud, "%" PRIu64, budget);
+    const sy_expr *N = sy_expr_int_str(ctx, bud);
+    if (!N) {
+        st = sy_ctx_last_error(ctx);
+        goto done;
+    }
+    int all = 1;
+    const sy_expr **terms = what == SY_MEM_TOTAL ? sy_alloc(ctx, (m->n ? m->n : 1) * sizeof *terms) : NULL;
+    size_t nt = 0;
+    if (what == SY_MEM_TOTAL && !terms) {
+        st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < m->n && all; i++) {
+        if (!strcmp(m->v[i].op, "param")) continue;
+        if (what == SY_MEM_TOTAL) {
+            terms[nt++] = m->v[i].bytes;
+            continue;
+        }
+        sy_truth tr = SY_TRUTH_UNKNOWN;
+        const sy_expr *le = sy_expr_le(ctx, m->v[i].bytes, N);
+        if (!le || (st = sy_dp_decide_total(ctx, f, le, &tr)) != SY_OK) {
+            if (!le) st = sy_ctx_last_error(ctx);
+            if (st == SY_EQUOTA) {
+                sy_ctx_reset_error(ctx);
+                st = SY_OK;
+            }
+            all = 0;
+            break;
+        }
+        all = tr == SY_TRUTH_TRUE;
+    }
+    if (what == SY_MEM_TOTAL && st == SY_OK) {
+        const sy_expr *sum = sy_expr_add_n(ctx, nt, terms), *le = sum ? sy_expr_le(ctx, sum, N) : NULL;
+        sy_truth tr = SY_TRUTH_UNKNOWN;
+        if (!le) st = sy_ctx_last_error(ctx);
+        else st = sy_dp_decide_total(ctx, f, le, &tr);
+        if (st == SY_EQUOTA) {
+            sy_ctx_reset_error(ctx);
+            st = SY_OK;
+        }
+        all = st == SY_OK && tr == SY_TRUTH_TRUE;
+    }
+    if (terms) sy_dealloc(ctx, terms, (m->n ? m->n : 1) * sizeof *terms);
+    *proved = st == SY_OK && all;
+done:
+    sy_facts_free(f);
+    if (vsym) sy_dealloc(ctx, vsym, nv * sizeof *vsym);
+    if (t) sy_dealloc(ctx, t, nv * sizeof *t);
+    return st;
+}

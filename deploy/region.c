@@ -1,0 +1,818 @@
+/* The largest valid region of a guard set (include/symshape/deploy.h,
+ * docs/deploy.md, issue 36): statics and derived dims from the linear
+ * equalities, per root a range and a progression, every guard proved under
+ * the region with sy_decide or kept as a runtime check. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algebra/internal.h"
+#include "deploy/deploy_private.h"
+
+/* ---- small helpers */
+
+char *sy_dp_strdup(sy_region *r, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    if (r->nstr == r->strcap) {
+        size_t nc = r->strcap ? r->strcap * 2 : 32;
+        char **ns = sy_realloc(r->ctx, r->strs, r->strcap * sizeof *ns, nc * sizeof *ns);
+        if (!ns) return NULL;
+        r->strs = ns;
+        r->strcap = nc;
+    }
+    char *p = sy_alloc(r->ctx, n);
+    if (!p) return NULL;
+    memcpy(p, s, n);
+    r->strs[r->nstr++] = p;
+    return p;
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    if (a < 0) a = -a;
+    if (b < 0) b = -b;
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static int64_t fmod64(int64_t a, int64_t m) { return ((a % m) + m) % m; }
+
+/* the slot of source variable v, or -1 */
+static long slot_of(const sy_gset *gs, size_t n, const sy_expr *v)
+{
+    for (size_t i = 0; i < n; i++)
+        if (sy_gset_source_var(gs, i) == v) return (long)i;
+    return -1;
+}
+
+/* e is `d == 0` with d linear in symbols (no atoms, no products) */
+static int linear_eq(const sy_expr *e)
+{
+    if (sy_expr_kind_of(e) != SY_EXPR_EQ) return 0;
+    const sy_expr *d = sy_expr_arg(e, 0);
+    if (sy_expr_kind_of(d) == SY_EXPR_SYM) return 1;
+    if (sy_expr_kind_of(d) != SY_EXPR_ADD) return 0;
+    for (size_t k = 0; k < sy_expr_nargs(d); k++)
+        if (sy_expr_kind_of(sy_expr_arg(d, k)) != SY_EXPR_SYM) return 0;
+    return 1;
+}
+
+/* v as a*s + b with s a source slot (*slot), or a constant (*slot = -1, a = 0).
+ * 1 on success, 0 when v has another form, -1 on an error (recorded). */
+static int affine_of(sy_ctx *ctx, const sy_gset *gs, size_t n, const sy_expr *v, long *slot, int64_t *a, int64_t *b)
+{
+    *slot = -1;
+    *a = 0;
+    *b = 0;
+    switch (sy_expr_kind_of(v)) {
+    case SY_EXPR_INT:
+        if (sy_expr_get_si(v, b) != SY_OK) return sy_fail_st(ctx, SY_EOVERFLOW, "region: a size constant does not fit int64"), -1;
+        return 1;
+    case SY_EXPR_SYM:
+        *slot = slot_of(gs, n, v);
+        *a = 1;
+        return *slot >= 0;
+    case SY_EXPR_ADD: {
+        if (sy_expr_nargs(v) != 1) return 0;
+        const sy_expr *m = sy_expr_arg(v, 0);
+        if (sy_expr_kind_of(m) != SY_EXPR_SYM) return 0;
+        *slot = slot_of(gs, n, m);
+        if (*slot < 0) return 0;
+        const sy_expr *c = sy_expr_add_coeff(ctx, v, 0), *k = sy_expr_add_const(ctx, v);
+        if (!c || !k) return -1;
+        if (sy_expr_get_si(c, a) != SY_OK || sy_expr_get_si(k, b) != SY_OK)
+            return sy_fail_st(ctx, SY_EOVERFLOW, "region: a coefficient does not fit int64"), -1;
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* Every size source affine in one size source with a positive coefficient (or
+ * constant) under f: 1 yes, 0 no, -1 error. */
+static int all_affine(sy_region *r, const sy_gset *gs, sy_facts *f)
+{
+    for (size_t i = 0; i < r->nsrc; i++) {
+        const sy_expr *v = sy_facts_apply(f, sy_gset_source_var(gs, i));
+        if (!v) return -1;
+        long s;
+        int64_t a, b;
+        int ok = affine_of(r->ctx, gs, r->nsrc, v, &s, &a, &b);
+        if (ok < 0) return -1;
+        if (r->srckind[i] != SY_SOURCE_SIZE) {
+            if (!ok) continue; /* a dtype or stride source may be anything: its guards are checked as they are */
+            continue;
+        }
+        if (!ok) return 0;
+        if (s >= 0 && (r->srckind[s] != SY_SOURCE_SIZE || a < 1)) return 0;
+    }
+    return 1;
+}
+
+/* ---- divisors of a guard (decided non-zero: a division by zero fails the guard) */
+typedef struct {
+    sy_ctx *ctx;
+    const sy_expr **divs;
+    size_t n, cap;
+    sy_memo seen;
+} divwalk;
+
+static int div_skip(void *ud, const sy_expr *e)
+{
+    divwalk *w = ud;
+    return sy_memo_get(&w->seen, e) != NULL;
+}
+
+static sy_status div_visit(void *ud, const sy_expr *e)
+{
+    divwalk *w = ud;
+    if (!sy_memo_put(w->ctx, &w->seen, e, e)) return SY_ENOMEM;
+    sy_expr_kind k = sy_expr_kind_of(e);
+    if (k != SY_EXPR_FLOORDIV && k != SY_EXPR_MOD && k != SY_EXPR_CEILDIV) return SY_OK;
+    const sy_expr *d = sy_expr_arg(e, 1);
+    if (sy_expr_is_int(d)) return SY_OK;
+    if (w->n == w->cap) {
+        size_t nc = w->cap ? w->cap * 2 : 8;
+        const sy_expr **nd = sy_realloc(w->ctx, w->divs, w->cap * sizeof *nd, nc * sizeof *nd);
+        if (!nd) return SY_ENOMEM;
+        w->divs = nd;
+        w->cap = nc;
+    }
+    w->divs[w->n++] = d;
+    return SY_OK;
+}
+
+/* TRUE when e holds at every point of the region (facts f) and each of its
+ * symbolic divisors is non-zero there; *out the answer. */
+sy_status sy_dp_set_range(sy_ctx *ctx, sy_facts *f, const sy_expr *sym, int64_t lo, const int64_t *hi)
+{
+    const sy_expr *a = sy_expr_ge(ctx, sym, sy_expr_int_si(ctx, lo));
+    if (!a) return sy_ctx_last_error(ctx) != SY_OK ? sy_ctx_last_error(ctx) : SY_ENOMEM;
+    sy_status st = sy_facts_add(f, a);
+    if (st != SY_OK || !hi) return st;
+    const sy_expr *b = sy_expr_le(ctx, sym, sy_expr_int_si(ctx, *hi));
+    if (!b) return sy_ctx_last_error(ctx) != SY_OK ? sy_ctx_last_error(ctx) : SY_ENOMEM;
+    return sy_facts_add(f, b);
+}
+
+sy_status sy_dp_decide_total(sy_ctx *ctx, sy_facts *f, const sy_expr *e, sy_truth *out)
+{
+    sy_status st = sy_decide(f, e, out);
+    if (st != SY_OK || *out != SY_TRUTH_TRUE) return st;
+    divwalk w = {ctx, NULL, 0, 0, {0}};
+    if (!sy_memo_init(ctx, &w.seen)) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    st = sy_expr_walk_postorder(ctx, e, div_skip, div_visit, &w);
+    for (size_t i = 0; st == SY_OK && i < w.n && *out == SY_TRUTH_TRUE; i++) {
+        const sy_expr *ne = sy_expr_ne(ctx, w.divs[i], sy_expr_int_si(ctx, 0));
+        if (!ne) {
+            st = sy_ctx_last_error(ctx);
+            break;
+        }
+        sy_truth t;
+        st = sy_decide(f, ne, &t);
+        if (st == SY_OK && t != SY_TRUTH_TRUE) *out = SY_TRUTH_UNKNOWN;
+    }
+    sy_memo_clear(ctx, &w.seen);
+    if (w.divs) sy_dealloc(ctx, w.divs, w.cap * sizeof *w.divs);
+    if (st == SY_ENOMEM) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    return st;
+}
+
+/* ---- the region */
+
+static void region_release(sy_region *r)
+{
+    sy_ctx *ctx = r->ctx;
+    for (size_t i = 0; i < r->nstr; i++) sy_str_free(ctx, r->strs[i]);
+    if (r->strs) sy_dealloc(ctx, r->strs, r->strcap * sizeof *r->strs);
+    if (r->vars) sy_dealloc(ctx, r->vars, r->nsrc * sizeof *r->vars);
+    if (r->dims) sy_dealloc(ctx, r->dims, r->nsrc * sizeof *r->dims);
+    if (r->kept) sy_dealloc(ctx, r->kept, r->keptcap * sizeof *r->kept);
+    if (r->srckind) sy_dealloc(ctx, r->srckind, r->nsrc * sizeof *r->srckind);
+    if (r->dimof) sy_dealloc(ctx, r->dimof, r->nsrc * sizeof *r->dimof);
+    if (r->tvar) sy_dealloc(ctx, r->tvar, r->nsrc * sizeof *r->tvar);
+}
+
+sy_region *sy_region_free(sy_region *r)
+{
+    if (!r) return NULL;
+    sy_ctx *ctx = r->ctx;
+    region_release(r);
+    sy_dealloc(ctx, r, sizeof *r);
+    return NULL;
+}
+
+static sy_status add_kept(sy_region *r, size_t guard, const char *text, const char *reason)
+{
+    if (r->nkept == r->keptcap) {
+        size_t nc = r->keptcap ? r->keptcap * 2 : 8;
+        sy_region_kept *nk = sy_realloc(r->ctx, r->kept, r->keptcap * sizeof *nk, nc * sizeof *nk);
+        if (!nk) return sy_fail_st(r->ctx, SY_ENOMEM, "out of memory");
+        r->kept = nk;
+        r->keptcap = nc;
+    }
+    const char *t = sy_dp_strdup(r, text ? text : "?"), *w = sy_dp_strdup(r, reason);
+    if (!t || !w) return sy_fail_st(r->ctx, SY_ENOMEM, "out of memory");
+    r->kept[r->nkept++] = (sy_region_kept){guard, t, w};
+    return SY_OK;
+}
+
+/* a Python identifier from NAME and DIM: NAME_DIM with every other byte '_' */
+static sy_status dim_name(sy_region *r, const char *src, size_t namelen, size_t dim, const char *declared, const char **out)
+{
+    char buf[192];
+    if (declared) {
+        snprintf(buf, sizeof buf, "%s", declared);
+    } else {
+        size_t k = 0;
+        if (namelen && src[0] >= '0' && src[0] <= '9') buf[k++] = 'd';
+        for (size_t i = 0; i < namelen && k < 150; i++) {
+            char c = src[i];
+            buf[k++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ? c : '_';
+        }
+        snprintf(buf + k, sizeof buf - k, "_%zu", dim);
+    }
+    *out = sy_dp_strdup(r, buf);
+    return *out ? SY_OK : sy_fail_st(r->ctx, SY_ENOMEM, "out of memory");
+}
+
+/* Per-root scan: the guards reading only the root evaluated exactly at every size of one or
+ * two windows (the range's low end, the example), and from the accepted sizes the
+ * progression the region takes: the step g (gcd of the differences), then the run of
+ * accepted sizes step g apart around the example (its component), or, when that run holds
+ * under half of the accepted sizes, their hull (the guards that cut holes are then kept). */
+typedef struct {
+    int64_t m, res, tmin, tmax; /* size = m*t + res, t in [tmin, tmax] (tmax SY_REGION_UNBOUNDED) */
+} scan_out;
+
+typedef struct {
+    int64_t a, b;       /* sizes [a, b) */
+    unsigned char *acc; /* b - a flags */
+} window;
+
+static sy_status eval_window(sy_ctx *ctx, const sy_expr *var, const sy_expr *const *conds, size_t nc, window *wd)
+{
+    for (int64_t v = wd->a; v < wd->b; v++) {
+        int ok = 1;
+        for (size_t k = 0; k < nc && ok; k++) {
+            int64_t out = 0;
+            sy_status st = sy_expr_eval_si(ctx, conds[k], 1, &var, &v, &out);
+            if (st == SY_ENOMEM) return st;
+            if (st != SY_OK) { /* a division by zero, a budget: not accepted here (the proof decides) */
+                sy_ctx_reset_error(ctx);
+                ok = 0;
+            } else {
+                ok = out != 0;
+            }
+        }
+        wd->acc[v - wd->a] = (unsigned char)ok;
+    }
+    return SY_OK;
+}
+
+static int acc_at(const window *w, int nw, int64_t v)
+{
+    for (int i = 0; i < nw; i++)
+        if (v >= w[i].a && v < w[i].b) return w[i].acc[v - w[i].a];
+    return -1; /* not scanned */
+}
+
+static sy_status scan_root(sy_region *r, const sy_expr *var, const sy_expr *const *conds, size_t nc, int64_t lo, int have_hi,
+                           int64_t hi, int64_t ex, int64_t W, scan_out *o)
+{
+    sy_ctx *ctx = r->ctx;
+    window w[2];
+    int nw;
+    int64_t top = have_hi && hi < INT64_MAX ? hi + 1 : INT64_MAX;
+    if (ex - lo <= 8 * W) {
+        nw = 1;
+        w[0].a = lo;
+        w[0].b = (ex + W > lo + W ? ex + W : lo + W);
+    } else {
+        nw = 2;
+        w[0].a = lo;
+        w[0].b = lo + W;
+        w[1].a = ex - W;
+        w[1].b = ex + W;
+    }
+    for (int i = 0; i < nw; i++) {
+        if (w[i].b > top) w[i].b = top;
+        if (w[i].b < w[i].a) w[i].b = w[i].a;
+        w[i].acc = NULL;
+    }
+    sy_status st = SY_OK;
+    for (int i = 0; i < nw && st == SY_OK; i++) {
+        size_t len = (size_t)(w[i].b - w[i].a);
+        if (!(w[i].acc = sy_alloc(ctx, len ? len : 1))) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        else st = eval_window(ctx, var, conds, nc, &w[i]);
+    }
+    if (st != SY_OK) goto out;
+    /* the step and the accepted count */
+    int64_t first = -1, g = 0, count = 0, last = -1;
+    for (int i = 0; i < nw; i++)
+        for (int64_t v = w[i].a; v < w[i].b; v++)
+            if (w[i].acc[v - w[i].a]) {
+                if (first < 0) first = v;
+                else g = gcd64(g, v - first);
+                last = v;
+                count++;
+            }
+    if (count == 0) { /* nothing accepted: the example alone (the proof decides) */
+        *o = (scan_out){1, 0, ex, ex};
+        goto out;
+    }
+    if (g == 0) { /* one size */
+        *o = (scan_out){1, 0, first, first};
+        goto out;
+    }
+    int64_t anchor = acc_at(w, nw, ex) == 1 ? ex : first;
+    /* the component around the anchor, step g */
+    int64_t cl = anchor, ch = anchor, ccount = 1;
+    while (acc_at(w, nw, cl - g) == 1) cl -= g, ccount++;
+    int chi_open = 0; /* the run reaches the end of the scanned sizes below the range's end */
+    for (;;) {
+        int a = acc_at(w, nw, ch + g);
+        if (a == 1) {
+            ch += g;
+            ccount++;
+        } else {
+            chi_open = a < 0 && ch + g < top;
+            break;
+        }
+    }
+    int64_t lo_s, hi_s;
+    int unbounded = 0;
+    if (2 * ccount >= count) {
+        lo_s = cl;
+        hi_s = ch;
+        if (chi_open) {
+            if (have_hi) hi_s = hi - fmod64(hi - cl, g);
+            else unbounded = 1;
+        }
+    } else { /* the hull: the guards that cut holes are kept */
+        lo_s = first;
+        int open = acc_at(w, nw, last + 1) < 0 && last + 1 < top;
+        if (open && !have_hi) unbounded = 1;
+        hi_s = open && have_hi ? hi - fmod64(hi - first, g) : last;
+    }
+    o->m = g;
+    o->res = fmod64(lo_s, g);
+    o->tmin = (lo_s - o->res) / g;
+    o->tmax = unbounded ? SY_REGION_UNBOUNDED : (hi_s - o->res) / g;
+out:
+    for (int i = 0; i < nw; i++)
+        if (w[i].acc) sy_dealloc(ctx, w[i].acc, (size_t)(w[i].b - w[i].a) ? (size_t)(w[i].b - w[i].a) : 1);
+    return st;
+}
+
+/* the per-source working arrays of sy_region_new */
+typedef struct {
+    const sy_expr **gp;   /* guard i after the equalities (NULL: a runtime assert) */
+    const sy_expr **conds;
+    const sy_expr **sub;  /* source i in the region's variables (NULL: left as it is) */
+    const sy_expr **syms;
+    long *root;           /* size source: its root slot, -1 static; other sources: -1 constant, else itself */
+    int64_t *ca, *cb;     /* source = ca*root + cb (cb alone when static) */
+    int64_t *da, *db;     /* size source = da*t[tvar[root]] + db */
+    size_t n, ng;
+} work;
+
+static void work_free(sy_ctx *ctx, work *w)
+{
+    size_t na = w->n ? w->n : 1, nga = w->ng ? w->ng : 1;
+    if (w->gp) sy_dealloc(ctx, w->gp, nga * sizeof *w->gp);
+    if (w->conds) sy_dealloc(ctx, w->conds, (nga + na) * sizeof *w->conds);
+    if (w->sub) sy_dealloc(ctx, w->sub, na * sizeof *w->sub);
+    if (w->syms) sy_dealloc(ctx, w->syms, na * sizeof *w->syms);
+    if (w->root) sy_dealloc(ctx, w->root, na * sizeof *w->root);
+    if (w->ca) sy_dealloc(ctx, w->ca, na * sizeof *w->ca);
+    if (w->cb) sy_dealloc(ctx, w->cb, na * sizeof *w->cb);
+    if (w->da) sy_dealloc(ctx, w->da, na * sizeof *w->da);
+    if (w->db) sy_dealloc(ctx, w->db, na * sizeof *w->db);
+}
+
+/* the number of distinct roots (size sources of the region) e reads; -1 on error */
+static long roots_read(sy_ctx *ctx, const sy_gset *gs, const work *w, const sy_expr *e, long *one)
+{
+    const sy_expr **fsyms = NULL;
+    size_t nf = 0;
+    if (sy_expr_free_symbols(ctx, e, &fsyms, &nf) != SY_OK) return -1;
+    long cnt = 0, first = -1;
+    for (size_t k = 0; k < nf; k++) {
+        long sl = slot_of(gs, w->n, fsyms[k]);
+        if (sl < 0 || w->root[sl] < 0) continue;
+        long rt = w->root[sl];
+        if (first < 0) {
+            first = rt;
+            cnt = 1;
+        } else if (rt != first) {
+            cnt = 2;
+        }
+    }
+    sy_mem_free(ctx, fsyms);
+    if (one) *one = first;
+    return cnt;
+}
+
+sy_status sy_region_new(const sy_gset *gs, const sy_region_options *opts, sy_region **out)
+{
+    if (out) *out = NULL;
+    sy_ctx *ctx = sy_gset_ctx(gs);
+    if (!gs || !out) return ctx ? sy_fail_st(ctx, SY_EINVAL, "sy_region_new: NULL argument") : SY_EINVAL;
+    sy_region_options o = SY_REGION_OPTIONS_INIT;
+    if (opts) {
+        if (opts->version != SY_REGION_OPTIONS_VERSION)
+            return sy_fail_st(ctx, SY_EVERSION, "sy_region_new: options version %u (this library knows %u)", opts->version,
+                              SY_REGION_OPTIONS_VERSION);
+        o = *opts;
+    }
+    if (o.window < 1 || o.window > 1000000)
+        return sy_fail_st(ctx, SY_EINVAL, "sy_region_new: window %" PRId64 " outside 1 .. 1000000", o.window);
+    sy_region *r = sy_alloc(ctx, sizeof *r);
+    if (!r) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    memset(r, 0, sizeof *r);
+    r->ctx = ctx;
+    size_t n = r->nsrc = sy_gset_nsources(gs), ng = sy_gset_size(gs);
+    size_t na = n ? n : 1, nga = ng ? ng : 1;
+    sy_status st = SY_OK;
+    sy_facts *feq = NULL, *fs = NULL, *P = NULL;
+    work w = {0};
+    w.n = n;
+    w.ng = ng;
+#define FAIL_OOM()                                                                                                       \
+    do {                                                                                                                 \
+        st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");                                                                \
+        goto done;                                                                                                       \
+    } while (0)
+#define CHECK(c)                                                                                                         \
+    do {                                                                                                                 \
+        if (c) {                                                                                                         \
+            st = sy_ctx_last_error(ctx);                                                                                 \
+            if (st == SY_OK) st = SY_ENOMEM;                                                                             \
+            goto done;                                                                                                   \
+        }                                                                                                                \
+    } while (0)
+    r->srckind = sy_alloc(ctx, na * sizeof *r->srckind);
+    r->dimof = sy_alloc(ctx, na * sizeof *r->dimof);
+    r->tvar = sy_alloc(ctx, na * sizeof *r->tvar);
+    r->vars = sy_alloc(ctx, na * sizeof *r->vars);
+    r->dims = sy_alloc(ctx, na * sizeof *r->dims);
+    w.gp = sy_alloc(ctx, nga * sizeof *w.gp);
+    w.conds = sy_alloc(ctx, (nga + na) * sizeof *w.conds);
+    w.sub = sy_alloc(ctx, na * sizeof *w.sub);
+    w.syms = sy_alloc(ctx, na * sizeof *w.syms);
+    w.root = sy_alloc(ctx, na * sizeof *w.root);
+    w.ca = sy_alloc(ctx, na * sizeof *w.ca);
+    w.cb = sy_alloc(ctx, na * sizeof *w.cb);
+    w.da = sy_alloc(ctx, na * sizeof *w.da);
+    w.db = sy_alloc(ctx, na * sizeof *w.db);
+    if (!r->srckind || !r->dimof || !r->tvar || !r->vars || !r->dims || !w.gp || !w.conds || !w.sub || !w.syms ||
+        !w.root || !w.ca || !w.cb || !w.da || !w.db)
+        FAIL_OOM();
+    for (size_t i = 0; i < n; i++) {
+        r->srckind[i] = sy_gset_source_parse(sy_gset_source(gs, i), NULL, NULL);
+        r->dimof[i] = -1;
+        r->tvar[i] = -1;
+    }
+    const char *mn = sy_gset_model(gs);
+    if (!(r->model = sy_dp_strdup(r, mn ? mn : "model"))) FAIL_OOM();
+
+    /* 1. the linear equalities, one at a time, while every size stays affine in one root */
+    if (!(feq = sy_facts_new(ctx))) FAIL_OOM();
+    for (size_t i = 0; i < ng; i++) {
+        const sy_gset_guard *g = sy_gset_at(gs, i);
+        if (g->kind == SY_GK_RUNTIME_ASSERT || !linear_eq(g->expr)) continue;
+        sy_facts *c = sy_facts_copy(feq);
+        if (!c) FAIL_OOM();
+        sy_status a = sy_facts_add(c, g->expr);
+        int ok = a == SY_OK && sy_facts_consistent(c) == SY_TRUE ? all_affine(r, gs, c) : 0;
+        if (a == SY_ENOMEM || ok < 0) {
+            sy_facts_free(c);
+            st = a == SY_ENOMEM ? a : sy_ctx_last_error(ctx);
+            goto done;
+        }
+        if (a != SY_OK) sy_ctx_reset_error(ctx);
+        if (ok) {
+            sy_facts_free(feq);
+            feq = c;
+        } else {
+            sy_facts_free(c);
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        const sy_expr *v = sy_facts_apply(feq, sy_gset_source_var(gs, i));
+        CHECK(!v);
+        int ok = affine_of(ctx, gs, n, v, &w.root[i], &w.ca[i], &w.cb[i]);
+        if (ok < 0) CHECK(1);
+        if (!ok) { /* a non-size source of another form: left as it is */
+            w.root[i] = (long)i;
+            w.ca[i] = 1;
+            w.cb[i] = 0;
+        }
+    }
+    for (size_t i = 0; i < ng; i++) {
+        const sy_gset_guard *g = sy_gset_at(gs, i);
+        w.gp[i] = NULL;
+        if (g->kind != SY_GK_RUNTIME_ASSERT) CHECK(!(w.gp[i] = sy_facts_apply(feq, g->expr)));
+    }
+
+    /* 2. per root: the guards reading only it and the sizes >= 0 of its dims give its
+     *    range (facts) and its progression (exact evaluation over two windows) */
+    for (size_t s = 0; s < n; s++) {
+        if (r->srckind[s] != SY_SOURCE_SIZE || w.root[s] != (long)s) continue;
+        const sy_expr *var = sy_gset_source_var(gs, s);
+        size_t nc = 0;
+        for (size_t i = 0; i < ng; i++) {
+            long one;
+            if (!w.gp[i]) continue;
+            long k = roots_read(ctx, gs, &w, w.gp[i], &one);
+            CHECK(k < 0);
+            if (k == 1 && one == (long)s) w.conds[nc++] = w.gp[i];
+        }
+        for (size_t d = 0; d < n; d++)
+            if (r->srckind[d] == SY_SOURCE_SIZE && w.root[d] == (long)s)
+                CHECK(!(w.conds[nc++] = sy_expr_ge(ctx, sy_expr_add_si(ctx, sy_expr_mul_si(ctx, var, w.ca[d]), w.cb[d]),
+                                                   sy_expr_int_si(ctx, 0))));
+        if (!(fs = sy_facts_new(ctx))) FAIL_OOM();
+        for (size_t k = 0; k < nc; k++) {
+            sy_status a = sy_facts_add(fs, w.conds[k]);
+            if (a == SY_ENOMEM) {
+                st = a;
+                goto done;
+            }
+            if (a != SY_OK) sy_ctx_reset_error(ctx);
+        }
+        const sy_expr *lo = NULL, *hi = NULL;
+        int64_t lo64 = 0, hi64 = 0;
+        int have_hi = 0;
+        if (sy_facts_consistent(fs) == SY_TRUE && sy_facts_get_range(fs, var, &lo, &hi) == SY_OK) {
+            if (lo && sy_expr_get_si(lo, &lo64) != SY_OK) lo64 = 0;
+            if (hi && sy_expr_get_si(hi, &hi64) == SY_OK) have_hi = 1;
+        } else {
+            sy_ctx_reset_error(ctx);
+        }
+        fs = sy_facts_free(fs);
+        if (lo64 < 0) lo64 = 0;
+        if (have_hi && hi64 < lo64) hi64 = lo64;
+        int64_t ex = lo64;
+        if (!sy_gset_source_example(gs, s, &ex) || ex < lo64) ex = lo64;
+        if (ex > INT64_MAX / 4 || lo64 > INT64_MAX / 4) {
+            st = sy_fail_st(ctx, SY_EOVERFLOW, "region: the sizes of %s (example %" PRId64 ", low end %" PRId64
+                            ") are past the range a region handles (2^61)", sy_gset_source(gs, s), ex, lo64);
+            goto done;
+        }
+        scan_out so = {1, 0, 0, 0};
+        if ((st = scan_root(r, var, w.conds, nc, lo64, have_hi, hi64, ex, o.window, &so)) != SY_OK) goto done;
+        int64_t m = so.m, res = so.res, tmin = so.tmin, tmax = so.tmax;
+        size_t v = r->nvars++;
+        r->tvar[s] = (long)v;
+        r->vars[v] = (sy_region_var){NULL, tmin, tmax};
+        for (size_t d = 0; d < n; d++) {
+            if (r->srckind[d] != SY_SOURCE_SIZE || w.root[d] != (long)s) continue;
+            if (__builtin_mul_overflow(w.ca[d], m, &w.da[d]) || __builtin_mul_overflow(w.ca[d], res, &w.db[d]) ||
+                __builtin_add_overflow(w.db[d], w.cb[d], &w.db[d])) {
+                st = sy_fail_st(ctx, SY_EOVERFLOW, "region: a coefficient of %s does not fit int64", sy_gset_source(gs, d));
+                goto done;
+            }
+        }
+    }
+
+    /* 3. the dims: names, affine forms, ranges */
+    for (size_t d = 0; d < n; d++) {
+        if (r->srckind[d] != SY_SOURCE_SIZE) continue;
+        sy_region_dim *dd = &r->dims[r->ndims];
+        memset(dd, 0, sizeof *dd);
+        r->dimof[d] = (long)r->ndims;
+        size_t namelen = 0, dim = 0;
+        const char *src = sy_gset_source(gs, d);
+        sy_gset_source_parse(src, &namelen, &dim);
+        char ib[160];
+        snprintf(ib, sizeof ib, "%.*s", (int)(namelen < 150 ? namelen : 150), src);
+        if (!(dd->input = sy_dp_strdup(r, ib))) FAIL_OOM();
+        dd->source = d;
+        dd->dim = dim;
+        const char *decl = NULL;
+        sy_gset_source_spec(gs, d, &decl, NULL, NULL, NULL);
+        if ((st = dim_name(r, src, namelen, dim, decl, &dd->name)) != SY_OK) goto done;
+        if (!sy_gset_source_example(gs, d, &dd->example)) dd->example = -1;
+        const sy_region_var *tv = w.root[d] >= 0 ? &r->vars[r->tvar[w.root[d]]] : NULL;
+        if (!tv || (tv->tmax == tv->tmin)) {
+            dd->is_static = 1;
+            dd->value = tv ? w.da[d] * tv->tmin + w.db[d] : w.cb[d];
+            dd->min = dd->max = dd->value;
+            dd->var = 0;
+            dd->a = 0;
+            dd->b = dd->value;
+        } else {
+            dd->var = (size_t)r->tvar[w.root[d]];
+            dd->a = w.da[d];
+            dd->b = w.db[d];
+            if (__builtin_mul_overflow(dd->a, tv->tmin, &dd->min) || __builtin_add_overflow(dd->min, dd->b, &dd->min)) {
+                st = sy_fail_st(ctx, SY_EOVERFLOW, "region: the range of %s does not fit int64", src);
+                goto done;
+            }
+            if (tv->tmax == SY_REGION_UNBOUNDED) dd->max = SY_REGION_UNBOUNDED;
+            else if (__builtin_mul_overflow(dd->a, tv->tmax, &dd->max) || __builtin_add_overflow(dd->max, dd->b, &dd->max)) {
+                st = sy_fail_st(ctx, SY_EOVERFLOW, "region: the range of %s does not fit int64", src);
+                goto done;
+            }
+        }
+        r->ndims++;
+    }
+    /* variable names: the root dim's name, + "_k" for a progression */
+    for (size_t s = 0; s < n; s++) {
+        if (r->tvar[s] < 0) continue;
+        const sy_region_dim *rd = &r->dims[r->dimof[s]];
+        char nb[200];
+        snprintf(nb, sizeof nb, rd->is_static || (rd->a == 1 && rd->b == 0) ? "%s" : "%s_k", rd->name);
+        if (!(r->vars[r->tvar[s]].name = sy_dp_strdup(r, nb))) FAIL_OOM();
+    }
+
+    /* 4. the proof: every guard, each source replaced by its form in the variables,
+     *    decided under the variables' ranges */
+    if (!(P = sy_facts_new(ctx))) FAIL_OOM();
+    const sy_expr **tsym = w.syms; /* t of each var, by var index */
+    for (size_t v = 0; v < r->nvars; v++) {
+        char nb[64];
+        snprintf(nb, sizeof nb, "deploy_t%zu", v);
+        CHECK(!(tsym[v] = sy_expr_sym(ctx, nb)));
+        CHECK(sy_dp_set_range(ctx, P, tsym[v], r->vars[v].tmin,
+                              r->vars[v].tmax == SY_REGION_UNBOUNDED ? NULL : &r->vars[v].tmax) != SY_OK);
+    }
+    const sy_expr **keys = sy_alloc(ctx, na * sizeof *keys);
+    if (!keys) FAIL_OOM();
+    size_t nsub = 0;
+    for (size_t i = 0; i < n; i++) {
+        const sy_expr *val = NULL;
+        if (r->dimof[i] >= 0) {
+            const sy_region_dim *dd = &r->dims[r->dimof[i]];
+            val = dd->is_static ? sy_expr_int_si(ctx, dd->value)
+                                : sy_expr_add_si(ctx, sy_expr_mul_si(ctx, tsym[dd->var], dd->a), dd->b);
+        } else if (w.root[i] < 0) {
+            val = sy_expr_int_si(ctx, w.cb[i]);
+        } else {
+            continue;
+        }
+        if (!val) {
+            sy_dealloc(ctx, keys, na * sizeof *keys);
+            CHECK(1);
+        }
+        keys[nsub] = sy_gset_source_var(gs, i);
+        w.sub[nsub++] = val;
+    }
+    int proved = 1;
+    for (size_t i = 0; i < ng && st == SY_OK; i++) {
+        const sy_gset_guard *g = sy_gset_at(gs, i);
+        if (g->kind == SY_GK_RUNTIME_ASSERT) {
+            st = add_kept(r, i, g->text, "a runtime assert on data-dependent values: checked once the data exists");
+            continue;
+        }
+        const sy_expr *e = sy_expr_subs(ctx, g->expr, nsub, keys, w.sub);
+        sy_truth t = SY_TRUTH_UNKNOWN;
+        if (!e || (st = sy_dp_decide_total(ctx, P, e, &t)) != SY_OK) {
+            if (!e) st = sy_ctx_last_error(ctx);
+            if (st == SY_EQUOTA) { /* a budget: not proved, kept */
+                sy_ctx_reset_error(ctx);
+                st = add_kept(r, i, g->text, "not proved within the work budget");
+            }
+            continue;
+        }
+        if (t == SY_TRUTH_TRUE) {
+            r->nproved++;
+            continue;
+        }
+        long one = -1, k = roots_read(ctx, gs, &w, w.gp[i], &one);
+        if (k < 0) {
+            st = sy_ctx_last_error(ctx);
+            break;
+        }
+        char why[400];
+        if (t == SY_TRUTH_FALSE) {
+            snprintf(why, sizeof why, "false at every point of the region (the region is wrong)");
+            proved = 0;
+        } else if (k >= 2) {
+            snprintf(why, sizeof why, "relates several dims in a way no Dim expresses");
+        } else if (k == 1) {
+            snprintf(why, sizeof why, "cuts the sizes of %s to more than one range and progression",
+                     r->dims[r->dimof[one]].name);
+        } else {
+            snprintf(why, sizeof why, "not proved by the decision procedure over the region");
+        }
+        st = add_kept(r, i, g->text, why);
+    }
+    sy_dealloc(ctx, keys, na * sizeof *keys);
+    if (st != SY_OK) goto done;
+    /* every size >= 0 over the region, and the example inside */
+    r->example_inside = 1;
+    int64_t *tex = sy_alloc(ctx, na * sizeof *tex);
+    if (!tex) FAIL_OOM();
+    for (size_t v = 0; v < r->nvars; v++) tex[v] = INT64_MIN;
+    for (size_t k = 0; k < r->ndims; k++) {
+        const sy_region_dim *dd = &r->dims[k];
+        if (dd->is_static) {
+            if (dd->value < 0) proved = 0;
+            if (dd->example >= 0 && dd->example != dd->value) r->example_inside = 0;
+            continue;
+        }
+        sy_truth t = SY_TRUTH_UNKNOWN;
+        const sy_expr *ge = sy_expr_ge(ctx, sy_expr_add_si(ctx, sy_expr_mul_si(ctx, tsym[dd->var], dd->a), dd->b),
+                                       sy_expr_int_si(ctx, 0));
+        if (!ge || sy_decide(P, ge, &t) != SY_OK) {
+            sy_dealloc(ctx, tex, na * sizeof *tex);
+            CHECK(1);
+        }
+        if (t != SY_TRUTH_TRUE) proved = 0;
+        if (dd->example < 0) continue;
+        const sy_region_var *tv = &r->vars[dd->var];
+        int64_t q = (dd->example - dd->b) / dd->a;
+        if ((dd->example - dd->b) % dd->a || q < tv->tmin || (tv->tmax != SY_REGION_UNBOUNDED && q > tv->tmax) ||
+            (tex[dd->var] != INT64_MIN && tex[dd->var] != q))
+            r->example_inside = 0;
+        tex[dd->var] = q;
+    }
+    sy_dealloc(ctx, tex, na * sizeof *tex);
+    r->proved = proved && r->example_inside;
+done:
+#undef FAIL_OOM
+#undef CHECK
+    sy_facts_free(feq);
+    sy_facts_free(fs);
+    sy_facts_free(P);
+    work_free(ctx, &w);
+    if (st != SY_OK) {
+        sy_region_free(r);
+        return st;
+    }
+    *out = r;
+    return SY_OK;
+}
+
+size_t sy_region_nvars(const sy_region *r) { return r ? r->nvars : 0; }
+const sy_region_var *sy_region_var_at(const sy_region *r, size_t i) { return r && i < r->nvars ? &r->vars[i] : NULL; }
+size_t sy_region_ndims(const sy_region *r) { return r ? r->ndims : 0; }
+const sy_region_dim *sy_region_dim_at(const sy_region *r, size_t i) { return r && i < r->ndims ? &r->dims[i] : NULL; }
+size_t sy_region_nkept(const sy_region *r) { return r ? r->nkept : 0; }
+const sy_region_kept *sy_region_kept_at(const sy_region *r, size_t i) { return r && i < r->nkept ? &r->kept[i] : NULL; }
+int sy_region_proved(const sy_region *r, size_t *nproved)
+{
+    if (nproved) *nproved = r ? r->nproved : 0;
+    return r ? r->proved : 0;
+}
+
+sy_status sy_region_contains_si(const sy_region *r, const int64_t *values, size_t n, int *inside, char *why, size_t whylen)
+{
+    if (!r || !values || !inside) return r ? sy_fail_st(r->ctx, SY_EINVAL, "sy_region_contains_si: NULL argument") : SY_EINVAL;
+    if (n != r->nsrc)
+        return sy_fail_st(r->ctx, SY_EINVAL, "sy_region_contains_si: %zu values for %zu sources", n, r->nsrc);
+    *inside = 1;
+    if (why && whylen) why[0] = '\0';
+    size_t nv = r->nvars ? r->nvars : 1;
+    int64_t *tv = sy_alloc(r->ctx, nv * sizeof *tv);
+    unsigned char *seen = sy_alloc(r->ctx, nv);
+    if (!tv || !seen) {
+        if (tv) sy_dealloc(r->ctx, tv, nv * sizeof *tv);
+        if (seen) sy_dealloc(r->ctx, seen, nv);
+        return sy_fail_st(r->ctx, SY_ENOMEM, "out of memory");
+    }
+    memset(seen, 0, nv);
+    for (size_t k = 0; k < r->ndims && *inside; k++) {
+        const sy_region_dim *d = &r->dims[k];
+        int64_t x = values[d->source];
+        if (d->is_static) {
+            if (x != d->value) {
+                *inside = 0;
+                if (why) snprintf(why, whylen, "%s = %" PRId64 ": static %" PRId64, d->name, x, d->value);
+            }
+            continue;
+        }
+        const sy_region_var *v = &r->vars[d->var];
+        int64_t diff = x - d->b, q = diff / d->a;
+        if (diff % d->a && diff < 0) q--; /* floor */
+        char hi[32];
+        snprintf(hi, sizeof hi, "%" PRId64, d->max);
+        if (diff - q * d->a) {
+            *inside = 0;
+            if (why) snprintf(why, whylen, "%s = %" PRId64 ": not %" PRId64 "*%s + %" PRId64, d->name, x, d->a, v->name, d->b);
+        } else if (q < v->tmin || (v->tmax != SY_REGION_UNBOUNDED && q > v->tmax)) {
+            *inside = 0;
+            if (why) snprintf(why, whylen, "%s = %" PRId64 ": outside [%" PRId64 ", %s]", d->name, x, d->min,
+                              d->max == SY_REGION_UNBOUNDED ? "oo" : hi);
+        } else if (seen[d->var] && tv[d->var] != q) {
+            *inside = 0;
+            if (why) snprintf(why, whylen, "%s = %" PRId64 ": breaks its relation to the other dims of %s", d->name, x, v->name);
+        }
+        seen[d->var] = 1;
+        tv[d->var] = q;
+    }
+    sy_dealloc(r->ctx, tv, nv * sizeof *tv);
+    sy_dealloc(r->ctx, seen, nv);
+    return SY_OK;
+}

@@ -1,0 +1,202 @@
+"""Deployment (docs/deploy.md, issue 36): the largest valid region of a guard set as ready
+specs (torch.export dynamic_shapes, JAX symbolic shapes, ONNX dim_params, the --dynamic
+string), proved with the decision procedure (include/symshape/deploy.h).
+
+``region(graph, dynamic=None)`` traces the graph under the most relaxed policy (no duck
+sizing, no 0/1 specialization) and returns a Region; ``GuardSet.region()`` works on any
+traced set. A Region owns nothing of C past its construction: the data is copied into
+Python (``data``, the "symshape.region" JSON of docs/deploy.md) and the renderings are made
+while the guard set lives."""
+import json
+import random
+from ctypes import byref, c_int64, c_uint64, c_void_p
+
+from ._lib import lib
+
+__all__ = ["Region", "region", "profiles", "run_corners"]
+
+FORMATS = {"text": 0, "torch": 1, "jax": 2, "onnx": 3, "spec": 4, "json": 5}
+
+
+class Region:
+    """A proved region: ``proved`` (bool), ``vars`` (list of {name, min, max}), ``dims`` (list
+    of {input, dim, source, name, static, value | var, a, b, min, max, example}), ``kept`` (the
+    guards kept as runtime checks: {guard, text, reason}), ``texts`` (format name -> text) and
+    ``corners`` (the corner tests: {label, sizes, in_region, accept, guard})."""
+
+    def __init__(self, gset, histogram=None, k=0, budgets=()):
+        gset._live()
+        ctx = gset._ctx
+        h = c_void_p()
+        st = lib.sy_region_new(gset._gs, None, byref(h))
+        if st != 0:
+            raise ctx._error(st)
+        try:
+            self.texts = {}
+            for name, code in FORMATS.items():
+                p = lib.sy_region_format(h.value, code)
+                self.texts[name] = ctx._take_str(p)
+            self.data = json.loads(self.texts["json"])
+            self.proved = bool(self.data["proved"])
+            self.vars = self.data["vars"]
+            self.dims = self.data["dims"]
+            self.kept = self.data["kept"]
+            self.profiles = _profiles(gset, h.value, histogram, k) if histogram is not None else None
+            self.memory, self.largest = _memory(gset, h.value, self, budgets)
+            c = c_void_p()
+            st = lib.sy_corners_new(gset._gs, h.value, byref(c))
+            if st != 0:
+                raise ctx._error(st)
+            try:
+                self.corners = json.loads(ctx._take_str(lib.sy_corners_to_json(c.value)))["corners"]
+            finally:
+                lib.sy_corners_free(c.value)
+        finally:
+            lib.sy_region_free(h.value)
+        self.nsources = len(gset.sources)
+
+    def __str__(self):
+        return self.texts["text"]
+
+    def torch_spec(self):
+        """The torch.export dynamic_shapes (a dict input -> {dim: Dim | Dim.STATIC | derived
+        dim}) built by running the printed Python (``texts["torch"]``)."""
+        ns = {}
+        exec(compile(self.texts["torch"], "<symshape region>", "exec"), ns)
+        return ns["dynamic_shapes"]
+
+    def sizes(self, t):
+        """The input shapes at variable values ``t`` (list, one per var): {input: [sizes]}."""
+        shapes = {}
+        for d in self.dims:
+            v = d["value"] if d["static"] else d["a"] * t[d["var"]] + d["b"]
+            shapes.setdefault(d["input"], []).append(v)
+        return shapes
+
+    def sample(self, n, cap=None, seed=0):
+        """``n`` points of the region (variable values), each variable drawn uniformly from its
+        range clipped to ``cap`` ({var name: max value} or one int for all) and to its min."""
+        rnd = random.Random(seed)
+        out = []
+        for _ in range(n):
+            t = []
+            for v in self.vars:
+                hi = v["max"]
+                c = cap.get(v["name"]) if isinstance(cap, dict) else cap
+                if c is not None and (hi is None or c < hi):
+                    hi = max(c, v["min"])
+                if hi is None:
+                    hi = v["min"] + 64
+                t.append(rnd.randint(v["min"], hi))
+            out.append(t)
+        return out
+
+
+def region(graph, dynamic=None):
+    """Trace ``graph`` (as symshape.trace) under the most relaxed policy and return its Region."""
+    from .guards import trace
+    gs = trace(graph, dynamic=dynamic, duck_sizing=False, specialize_01=False)
+    try:
+        return Region(gs)
+    finally:
+        gs.close()
+
+
+PROFILE_FORMATS = {"text": 0, "trtexec": 1, "ort": 2, "torch-trt": 3, "openvino": 4, "json": 5}
+
+
+def _profiles(gset, region_h, histogram, k):
+    """the profiles of the region: {"data": the symshape.profiles JSON, "texts": format -> text}"""
+    ctx = gset._ctx
+    ns = len(gset.sources)
+    rows, counts = [], []
+    for entry in histogram:
+        sizes, count = entry["sizes"], entry.get("count", 1)
+        vals = gset._values(sizes)
+        rows.extend(vals)
+        counts.append(count)
+    n = len(counts)
+    arr = (c_int64 * max(n * ns, 1))(*rows)
+    cnt = (c_uint64 * max(n, 1))(*counts)
+    from ._lib import sy_profile_options
+    o = sy_profile_options(1, k, 0)
+    h = c_void_p()
+    st = lib.sy_profiles_new(gset._gs, region_h, byref(o), n, arr, cnt, byref(h))
+    if st != 0:
+        raise ctx._error(st)
+    try:
+        texts = {name: ctx._take_str(lib.sy_profiles_format(h.value, code)) for name, code in PROFILE_FORMATS.items()}
+    finally:
+        lib.sy_profiles_free(h.value)
+    return {"data": json.loads(texts["json"]), "texts": texts}
+
+
+def profiles(gset, histogram, k=0):
+    """Optimization profiles (docs/deploy.md) of ``gset``'s region from ``histogram`` (a list of
+    {"sizes": {input: [sizes]}, "count": n}); ``k`` boxes (0: chosen). Returns {"data": the
+    "symshape.profiles" JSON as a dict, "texts": {format: text}}."""
+    return Region(gset, histogram=histogram, k=k).profiles
+
+
+def run_corners(region, model, make=None):
+    """Run ``model`` at each corner of ``region`` on the CPU (random float tensors of the corner's
+    sizes, or ``make(sizes)`` -> kwargs). Returns (rows, unsound, conservative): every row is
+    (corner, ran, error); unsound lists the corners the guards accept where the model fails,
+    conservative the ones they reject where it runs."""
+    import torch
+    rows, unsound, conservative = [], [], []
+    for c in region.corners:
+        kw = make(c["sizes"]) if make else {k: torch.randn(*v) for k, v in c["sizes"].items()}
+        try:
+            with torch.no_grad():
+                model(**kw)
+            ran, err = True, None
+        except Exception as e:  # noqa: BLE001 - any failure of the model counts
+            ran, err = False, "%s: %s" % (type(e).__name__, (str(e).splitlines() or [""])[0])
+        rows.append((c, ran, err))
+        if c["accept"] and not ran:
+            unsound.append((c, err))
+        if not c["accept"] and ran:
+            conservative.append(c)
+    return rows, unsound, conservative
+
+
+def _memory(gset, region_h, region, budgets):
+    """([{node, op, elem_bytes, bytes}], {budget: (best, proved)}): the memory envelopes (bytes as
+    canonical text over the region's variables) and, per budget, the largest value of the first
+    input's dim-0 variable with every activation fitting (the others at the example)."""
+    from ctypes import c_int
+    ctx = gset._ctx
+    m = c_void_p()
+    st = lib.sy_memory_new(gset._env, gset._graph, gset._trace, region_h, byref(m))
+    if st != 0:
+        raise ctx._error(st)
+    try:
+        vals = []
+        for i in range(lib.sy_memory_size(m.value)):
+            v = lib.sy_memory_at(m.value, i).contents
+            vals.append({"node": v.node.decode(), "op": v.op.decode(), "elem_bytes": v.elem_bytes,
+                         "bytes": ctx._take_str(lib.sy_expr_print(ctx._h, v.bytes, 0))})
+        largest = {}
+        nv = len(region.vars)
+        fixed = [v["min"] for v in region.vars]
+        var = None
+        for d in region.dims:
+            if d["static"]:
+                continue
+            if d["example"] >= 0 and (d["example"] - d["b"]) % d["a"] == 0:
+                fixed[d["var"]] = (d["example"] - d["b"]) // d["a"]
+            if var is None and d["dim"] == 0:
+                var = d["var"]
+        for b in budgets:
+            if var is None:
+                break
+            best, proved = c_int64(), c_int()
+            arr = (c_int64 * max(nv, 1))(*fixed)
+            st = lib.sy_memory_largest(m.value, region_h, var, arr, 0, b, byref(best), byref(proved))
+            if st != 0:
+                raise ctx._error(st)
+            largest[b] = (best.value, bool(proved.value))
+        return vals, largest
+    finally:
+        lib.sy_memory_free(m.value)
