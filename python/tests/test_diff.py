@@ -104,6 +104,9 @@ def test_ceil_mode_toggled():
     r = symshape.diff(export(a, x=x), export(b, x=x))
     # ceil_mode keeps a last partial window: an input of 2 gives one output instead of none
     assert r["verdict"] == "widens" and exit_status(r) == 6, json.dumps(r, indent=1)
+    assert [(c["change"], c["a"]["text"], c["b"]["text"]) for c in r["changes"]] == \
+        [("widened", "3 <= x.size()[2]", "2 <= x.size()[2]")]
+    assert r["widening_witness"]["inputs"]["x"]["shape"][2] == 2
     assert check_on_cpu(r, lambda w: runs(a, w), lambda w: runs(b, w)) >= 1
 
 
@@ -123,6 +126,8 @@ def test_pad_to_multiple_added_widens():
     x = torch.randn(3, 32)
     r = symshape.diff(export(a, x=x), export(b, x=x))
     assert r["verdict"] == "widens" and exit_status(r) == 6, json.dumps(r, indent=1)
+    (c,) = r["changes"]
+    assert c["change"] == "dropped" and "Mod(x.size()[1], 8)" in c["a"]["text"] and "[required]" in c["a"]["origin"]
     w = r["widening_witness"]
     assert w["inputs"]["x"]["shape"][1] % 8 != 0
     assert check_on_cpu(r, lambda w: runs(a, w), lambda w: runs(b, w)) >= 1
