@@ -102,7 +102,7 @@ void cli_print_version(void);
 /* argv[0] of the process (to find the bundled model next to the executable) */
 extern const char *cli_argv0;
 
-extern const cli_cmd cmd_simplify, cmd_eval, cmd_decide, cmd_bound, cmd_cases, cmd_run, cmd_probe, cmd_infer, cmd_check, cmd_disasm, cmd_verify, cmd_diff;
+extern const cli_cmd cmd_simplify, cmd_eval, cmd_decide, cmd_bound, cmd_cases, cmd_run, cmd_probe, cmd_infer, cmd_check, cmd_disasm, cmd_verify, cmd_diff, cmd_dispatch;
 /* verify --cases FILE (cli/cmd_verify.c): returns EX_* */
 int cli_verify_cases(const char *path, const sy_verify_options *vo);
 #endif

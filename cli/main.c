@@ -7,7 +7,7 @@
 
 #include "cli/cli.h"
 
-static const cli_cmd *const commands[] = {&cmd_run, &cmd_probe, &cmd_infer, &cmd_check, &cmd_disasm, &cmd_simplify, &cmd_eval, &cmd_decide, &cmd_bound, &cmd_cases, &cmd_verify, &cmd_diff, NULL};
+static const cli_cmd *const commands[] = {&cmd_run, &cmd_probe, &cmd_infer, &cmd_check, &cmd_disasm, &cmd_simplify, &cmd_eval, &cmd_decide, &cmd_bound, &cmd_cases, &cmd_verify, &cmd_diff, &cmd_dispatch, NULL};
 
 static void verror(const char *cmd, const char *fmt, va_list ap)
 {

@@ -1,7 +1,9 @@
 /* sy_diff (symshape/diff.h): the semantic diff of two guard sets, on small
  * hand-made sets in their JSON form, with exact expected answers, and on a
  * traced model against its own JSON form. */
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "common.h"
 #include "symshape/diff.h"
@@ -238,4 +240,33 @@ Test(guards_diff, out_of_memory_anywhere, .timeout = 120)
         cr_assert(n < 100000);
     }
     flint_cleanup();
+}
+
+/* The commands: symshape diff's exit statuses (0 equal, 1 narrows, 6 widens, 3 bad input) and
+ * symshape dispatch (0 an entry accepts, 1 none). */
+static int run_cli(const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' %s >/dev/null 2>&1", SY_CLI_PATH, args);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+Test(guards_diff, command_exit_statuses, .timeout = 300)
+{
+    const char *ex = SY_TESTS_DIR "/../examples";
+    char a[1024];
+    snprintf(a, sizeof a, "diff '%s/resnet18.json' '%s/vit_b_16.json'", ex, ex);
+    cr_assert(eq(int, run_cli(a), 1)); /* vit's _assert pins the image size */
+    snprintf(a, sizeof a, "diff --json '%s/vit_b_16.json' '%s/resnet18.json'", ex, ex);
+    cr_assert(eq(int, run_cli(a), 6));
+    snprintf(a, sizeof a, "diff '%s/resnet18.json' '%s/resnet18.json'", ex, ex);
+    cr_assert(eq(int, run_cli(a), 0));
+    snprintf(a, sizeof a, "diff '%s/resnet18.json' /nonexistent.json", ex);
+    cr_assert(eq(int, run_cli(a), 3));
+    cr_assert(eq(int, run_cli("diff onlyone.json"), 2));
+    snprintf(a, sizeof a, "dispatch '%s/../tests/guards/data/dispatch_b1.json' '%s/../tests/guards/data/dispatch_b2_8.json' -s x=5,3,64,64", ex, ex);
+    cr_assert(eq(int, run_cli(a), 0));
+    snprintf(a, sizeof a, "dispatch '%s/../tests/guards/data/dispatch_b1.json' '%s/../tests/guards/data/dispatch_b2_8.json' -s x=9,3,64,64", ex, ex);
+    cr_assert(eq(int, run_cli(a), 1));
 }
