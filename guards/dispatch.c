@@ -3,6 +3,7 @@
  * (canonical texts) or their JSON form, and compiles the pooled guards into
  * a node array evaluated with the checked int64 helpers of sy_int64.h. */
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -760,4 +761,176 @@ void sy_dispatch_stats(const sy_dispatch *d, size_t *guards, size_t *nodes, size
     if (depth) *depth = d ? d->depth : 0;
     if (split_sources) *split_sources = d ? d->nsplit : 0;
     if (max_leaf) *max_leaf = d ? d->max_leaf : 0;
+}
+
+/* ---- the C form */
+
+typedef struct cbuf {
+    sy_ctx *ctx;
+    char *p;
+    size_t n, cap;
+    int failed;
+} cbuf;
+
+static void cput(cbuf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void cput(cbuf *b, const char *fmt, ...)
+{
+    if (b->failed) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
+    va_end(ap);
+    if (k < 0) {
+        b->failed = 1;
+        return;
+    }
+    if (!b->p || b->n + (size_t)k + 1 > b->cap) {
+        size_t nc = b->cap ? b->cap : 4096;
+        while (nc < b->n + (size_t)k + 1) nc *= 2;
+        char *q = sy_realloc(b->ctx, b->p, b->cap, nc);
+        if (!q) {
+            b->failed = 1;
+            return;
+        }
+        b->p = q;
+        b->cap = nc;
+        va_start(ap, fmt);
+        vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
+        va_end(ap);
+    }
+    b->n += (size_t)k;
+}
+
+static const char c_helpers[] =
+    "static inline int %s_add(int64_t a, int64_t b, int64_t *r)\n"
+    "{\n    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b)) return 1;\n    *r = a + b;\n    return 0;\n}\n"
+    "static inline int %s_mul(int64_t a, int64_t b, int64_t *r)\n"
+    "{\n    if (a == 0 || b == 0) {\n        *r = 0;\n        return 0;\n    }\n"
+    "    if (a == -1 || b == -1) {\n        int64_t o = a == -1 ? b : a;\n        if (o == INT64_MIN) return 1;\n        *r = -o;\n        return 0;\n    }\n"
+    "    if (a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a) : (b > 0 ? a < INT64_MIN / b : a < INT64_MAX / b)) return 1;\n"
+    "    *r = a * b;\n    return 0;\n}\n"
+    "static inline int %s_floordiv(int64_t a, int64_t b, int64_t *r)\n"
+    "{\n    if (b == 0) return 1;\n    if (b == -1) {\n        if (a == INT64_MIN) return 1;\n        *r = -a;\n        return 0;\n    }\n"
+    "    *r = a / b - ((a %% b != 0) && ((a < 0) != (b < 0)));\n    return 0;\n}\n"
+    "static inline int %s_mod(int64_t a, int64_t b, int64_t *r)\n"
+    "{\n    if (b == 0) return 1;\n    if (b == -1) {\n        *r = 0;\n        return 0;\n    }\n"
+    "    *r = a %% b;\n    if (*r != 0 && ((*r < 0) != (b < 0))) *r += b;\n    return 0;\n}\n"
+    "static inline int %s_ceildiv(int64_t a, int64_t b, int64_t *r)\n"
+    "{\n    if (b == 0) return 1;\n    if (b == -1) {\n        if (a == INT64_MIN) return 1;\n        *r = -a;\n        return 0;\n    }\n"
+    "    *r = a / b + ((a %% b != 0) && ((a < 0) == (b < 0)));\n    return 0;\n}\n";
+
+static void c_int(cbuf *b, int64_t v)
+{
+    if (v == INT64_MIN) cput(b, "INT64_MIN");
+    else cput(b, "INT64_C(%lld)", (long long)v);
+}
+
+static void c_guard(cbuf *b, const sy_dispatch *d, const char *px, size_t gi)
+{
+    const dguard *g = &d->gd[gi];
+    cput(b, "static inline int %s_g%zu(const int64_t *v)\n{\n    int64_t t = 0;\n    (void)v;\n    (void)t;\n", px, gi);
+    for (uint32_t i = 0; i < g->nlist; i++) {
+        uint32_t k = g->list[i];
+        const dnode *n = &d->nodes[k];
+        cput(b, "    int64_t n%u = 0;\n", k);
+        switch (n->kind) {
+        case N_CONST: cput(b, "    n%u = ", k), c_int(b, n->k), cput(b, ";\n"); break;
+        case N_SLOT: cput(b, "    n%u = v[%lld];\n", k, (long long)n->k); break;
+        case N_ADD:
+            cput(b, "    n%u = ", k), c_int(b, n->k), cput(b, ";\n");
+            for (uint32_t a = 0; a < n->nargs; a++) {
+                cput(b, "    if (%s_mul(", px), c_int(b, n->coef[a]);
+                cput(b, ", n%u, &t) || %s_add(n%u, t, &n%u)) return 0;\n", n->args[a], px, k, k);
+            }
+            break;
+        case N_MUL:
+            cput(b, "    n%u = 1;\n", k);
+            for (uint32_t a = 0; a < n->nargs; a++) cput(b, "    if (%s_mul(n%u, n%u, &n%u)) return 0;\n", px, k, n->args[a], k);
+            break;
+        case N_POW:
+            cput(b, "    n%u = 1;\n    if (n%u == -1) n%u = %d;\n    else if (n%u == 0 || n%u == 1) n%u = n%u;\n", k, n->args[0], k,
+                 (n->k % 2) ? -1 : 1, n->args[0], n->args[0], k, n->args[0]);
+            cput(b, "    else {\n        int64_t i;\n        for (i = 0; i < INT64_C(%lld); i++)\n            if (%s_mul(n%u, n%u, &n%u)) return 0;\n    }\n",
+                 (long long)n->k, px, k, n->args[0], k);
+            break;
+        case N_FLOORDIV:
+        case N_MOD:
+        case N_CEILDIV:
+            cput(b, "    if (%s_%s(n%u, n%u, &n%u)) return 0;\n", px, n->kind == N_FLOORDIV ? "floordiv" : n->kind == N_MOD ? "mod" : "ceildiv",
+                 n->args[0], n->args[1], k);
+            break;
+        case N_MIN:
+        case N_MAX:
+            cput(b, "    n%u = n%u;\n", k, n->args[0]);
+            for (uint32_t a = 1; a < n->nargs; a++)
+                cput(b, "    if (n%u %s n%u) n%u = n%u;\n", n->args[a], n->kind == N_MIN ? "<" : ">", k, k, n->args[a]);
+            break;
+        case N_EQ: cput(b, "    n%u = n%u == 0;\n", k, n->args[0]); break;
+        case N_NE: cput(b, "    n%u = n%u != 0;\n", k, n->args[0]); break;
+        case N_LE: cput(b, "    n%u = n%u <= 0;\n", k, n->args[0]); break;
+        case N_AND:
+        case N_OR:
+            cput(b, "    n%u = %d;\n", k, n->kind == N_AND);
+            for (uint32_t a = 0; a < n->nargs; a++)
+                cput(b, "    if (%sn%u) n%u = %d;\n", n->kind == N_AND ? "!" : "", n->args[a], k, n->kind == N_OR);
+            break;
+        default: cput(b, "    return 0; /* not representable in int64 */\n"); break;
+        }
+    }
+    cput(b, "    return n%u != 0;\n}\n", g->root);
+}
+
+char *sy_dispatch_to_c(const sy_dispatch *d, const char *prefix)
+{
+    if (!d) return NULL;
+    if (!prefix || !*prefix || (prefix[0] >= '0' && prefix[0] <= '9')) return SY_NFAIL(d->ctx, SY_EINVAL, "dispatch: prefix must be a C identifier");
+    for (const char *p = prefix; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
+            return SY_NFAIL(d->ctx, SY_EINVAL, "dispatch: prefix must be a C identifier");
+    cbuf b = {d->ctx, NULL, 0, 0, 0};
+    const char *px = prefix;
+    cput(&b, "/* Generated by symshape (sy_dispatch_to_c): the dispatcher of %zu guard sets of one model.\n"
+             " * %s_dispatch(v) returns the first entry accepting the %zu source values v, or -1; int64\n"
+             " * overflow or a zero divisor fails the guard (closed). docs/guards.md section 9. */\n"
+             "#include <stddef.h>\n#include <stdint.h>\n\n",
+         d->nent, px, d->nsrc);
+    cput(&b, "const size_t %s_nsources = %zu;\nconst char *const %s_sources[] = {", px, d->nsrc, px);
+    for (size_t s = 0; s < d->nsrc; s++) {
+        cput(&b, "%s\"", s ? ", " : "");
+        for (const char *q = d->src[s]; *q; q++) cput(&b, (*q == '"' || *q == '\\') ? "\\%c" : (*q < 32 || *q > 126) ? "\\%03o" : "%c", (unsigned char)*q);
+        cput(&b, "\"");
+    }
+    cput(&b, "%s};\n\n", d->nsrc ? "" : "0");
+    cput(&b, c_helpers, px, px, px, px, px);
+    for (size_t g = 0; g < d->ngd; g++) c_guard(&b, d, px, g);
+    cput(&b, "\nlong %s_dispatch(const int64_t *v)\n{\n    goto t%u;\n", px, d->root);
+    for (size_t i = 0; i < d->ntn; i++) {
+        const tnode *t = &d->tn[i];
+        cput(&b, "t%zu:\n", i);
+        if (!t->leaf) {
+            cput(&b, "    if (v[%zu] < ", t->slot), c_int(&b, t->thr), cput(&b, ") goto t%u;\n    goto t%u;\n", t->lo, t->hi);
+            continue;
+        }
+        for (uint32_t e = 0; e < t->nent; e++) {
+            const dentry *en = &d->ent[t->ent[e]];
+            cput(&b, "    if (1");
+            for (uint32_t j = 0; j < en->ng; j++)
+                if (d->gd[en->g[j]].rank >= t->kdone) cput(&b, " && %s_g%u(v)", px, en->g[j]);
+            cput(&b, ") return %u;\n", t->ent[e]);
+        }
+        cput(&b, "    return -1;\n");
+    }
+    cput(&b, "}\n");
+    if (b.failed) {
+        if (b.p) sy_dealloc(d->ctx, b.p, b.cap);
+        return SY_NOOM(d->ctx);
+    }
+    char *r = sy_alloc(d->ctx, b.n + 1);
+    if (r) memcpy(r, b.p, b.n + 1);
+    sy_dealloc(d->ctx, b.p, b.cap);
+    return r ? r : SY_NOOM(d->ctx);
 }

@@ -86,5 +86,14 @@ SY_API long sy_dispatch_run(const sy_dispatch *d, const int64_t *values, size_t 
  *  sy_dispatch_run. */
 SY_API long sy_dispatch_run_sequential(const sy_dispatch *d, const int64_t *values, size_t n, int64_t *frame);
 
+/** The dispatcher as C source (C99, no library needed): `long PREFIX_dispatch(const int64_t *v)`
+ *  with the same answers as sy_dispatch_run (the same tree, the same int64 evaluation: overflow or
+ *  a zero divisor fails the guard), `PREFIX_sources` and `PREFIX_nsources`. The tree is a chain of
+ *  labels and gotos (shared subtrees emitted once), each guard a static function.
+ *  @param prefix a C identifier (KEEP).
+ *  @return the text (GIVE: sy_str_free), or NULL: SY_EINVAL (d NULL, prefix not an identifier),
+ *          SY_ENOMEM. */
+SY_API char *sy_dispatch_to_c(const sy_dispatch *d, const char *prefix);
+
 SY_END_DECLS
 #endif

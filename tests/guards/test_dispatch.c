@@ -2,8 +2,11 @@
  * decision structure. The dispatch, the entry-by-entry int64 check and an
  * exact bignum reference (sy_expr_eval_si over every guard of every entry,
  * in order) must give the same entry at random sizes. */
+#include <dlfcn.h>
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "symshape/dispatch.h"
@@ -132,6 +135,55 @@ static void random_point(uint64_t *s, int64_t *v, size_t nsrc, size_t n)
     for (size_t i = 6; i < nsrc; i++) v[i] = 0;
 }
 
+/* The C form of d compiled with cc -O1 (as tests/backends/test_cgen.c), its dispatch function. */
+typedef long (*cdispatch_fn)(const int64_t *);
+static cdispatch_fn compile_c(const sy_dispatch *d, void **handle, char *dir)
+{
+    char *code = sy_dispatch_to_c(d, "bk");
+    cr_assert(code != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    snprintf(dir, 256, "/tmp/sydispXXXXXX");
+    cr_assert(mkdtemp(dir) != NULL);
+    char src[512], so[512], err[512], cmd[2048];
+    snprintf(src, sizeof src, "%s/d.c", dir);
+    snprintf(so, sizeof so, "%s/d.so", dir);
+    snprintf(err, sizeof err, "%s/err.txt", dir);
+    FILE *f = fopen(src, "wb");
+    cr_assert(f != NULL);
+    fputs(code, f);
+    fclose(f);
+    sy_str_free(ctx, code);
+    const char *cc = getenv("CC");
+    snprintf(cmd, sizeof cmd, "%s -std=c99 -Wall -Wextra -Werror -pedantic -O1 -shared -fPIC -o '%s' '%s' 2>'%s'", cc && *cc ? cc : "cc", so,
+             src, err);
+    if (system(cmd) != 0) {
+        char msg[4096] = "";
+        FILE *e = fopen(err, "rb");
+        if (e) {
+            msg[fread(msg, 1, sizeof msg - 1, e)] = 0;
+            fclose(e);
+        }
+        cr_fatal("generated C does not compile (%s):\n%s", cmd, msg);
+    }
+    *handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+    cr_assert(handle[0] != NULL, "dlopen: %s", dlerror());
+    void *p = dlsym(*handle, "bk_dispatch");
+    cr_assert(p != NULL);
+    cdispatch_fn fn;
+    memcpy(&fn, &p, sizeof p);
+    return fn;
+}
+
+static void remove_dir(const char *dir)
+{
+    char path[512];
+    const char *names[] = {"d.c", "d.so", "err.txt"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
 static void agree_at_random_points(size_t n, unsigned npoints, unsigned nref)
 {
     size_t nsrc = 0;
@@ -150,6 +202,9 @@ static void agree_at_random_points(size_t n, unsigned npoints, unsigned nref)
     ref r;
     ref_init(&r, n, texts, nsrc);
     int64_t *f1 = calloc(sy_dispatch_frame_len(d), sizeof *f1), *f2 = calloc(sy_dispatch_frame_len(d), sizeof *f2);
+    void *handle = NULL;
+    char dir[256];
+    cdispatch_fn cfn = compile_c(d, &handle, dir);
     uint64_t seed = test_seed();
     int64_t v[6];
     size_t accepted = 0;
@@ -158,6 +213,8 @@ static void agree_at_random_points(size_t n, unsigned npoints, unsigned nref)
         long a = sy_dispatch_run(d, v, nsrc, f1), b = sy_dispatch_run_sequential(d, v, nsrc, f2);
         cr_assert(eq(long, a, b), "point %u (%lld %lld %lld %lld %lld %lld): dispatch %ld, sequential %ld", p, (long long)v[0],
                   (long long)v[1], (long long)v[2], (long long)v[3], (long long)v[4], (long long)v[5], a, b);
+        long cv = cfn(v);
+        cr_assert(eq(long, a, cv), "point %u: dispatch %ld, generated C %ld", p, a, cv);
         if (p < nref) {
             long c = ref_run(&r, v);
             cr_assert(eq(long, a, c), "point %u: dispatch %ld, reference %ld", p, a, c);
@@ -166,6 +223,8 @@ static void agree_at_random_points(size_t n, unsigned npoints, unsigned nref)
     }
     /* the points reach both answers (the test can fail both ways) */
     cr_assert(accepted > npoints / 50 && accepted < npoints, "%zu of %u accepted", accepted, npoints);
+    dlclose(handle);
+    remove_dir(dir);
     free(f1);
     free(f2);
     ref_free(&r);
