@@ -12,13 +12,33 @@
 
 #define EX_WIDENS 6 /* docs/cli.md "Exit status": B accepts more, rejects nothing A accepts */
 
-enum { OPT_MAP = 0x200, OPT_JSON, OPT_NO_DUCK, OPT_NO_01 };
+enum { OPT_MAP = 0x200, OPT_JSON, OPT_NO_DUCK, OPT_NO_01, OPT_NO_Z3 };
+
+/* Z3 (symshape/verify.h) for the implications sy_decide and the witness search leave open */
+static sy_status z3_prover(void *ud, sy_ctx *ctx, size_t n, const sy_expr *const *as, const sy_expr *goal, sy_truth *out,
+                           char **point)
+{
+    (void)ud;
+    sy_verify_verdict v = SY_VERIFY_UNKNOWN;
+    char *cex = NULL;
+    *out = SY_TRUTH_UNKNOWN;
+    sy_status st = sy_verify_equal(ctx, n, as, goal, sy_expr_true(ctx), NULL, &v, &cex);
+    if (st == SY_OK && v == SY_VERIFY_PROVEN) *out = SY_TRUTH_TRUE;
+    else if (st == SY_OK && v == SY_VERIFY_REFUTED) {
+        *out = SY_TRUTH_FALSE;
+        *point = cex;
+        cex = NULL;
+    }
+    sy_str_free(ctx, cex);
+    return st;
+}
 
 static const struct option diff_opts[] = {{"map", required_argument, NULL, OPT_MAP},
                                           {"json", no_argument, NULL, OPT_JSON},
                                           {"output", required_argument, NULL, 'o'},
                                           {"no-duck-sizing", no_argument, NULL, OPT_NO_DUCK},
                                           {"no-specialize-01", no_argument, NULL, OPT_NO_01},
+                                          {"no-z3", no_argument, NULL, OPT_NO_Z3},
                                           CLI_COMMON_OPTIONS,
                                           {0}};
 
@@ -159,7 +179,7 @@ static void print_text(FILE *f, json_t *root)
 static int run_diff(int argc, char **argv)
 {
     const char *out = NULL;
-    int json = 0, rc = EX_OK, o;
+    int json = 0, rc = EX_OK, o, z3 = 1;
     sy_env_options eo = SY_ENV_OPTIONS_INIT;
     char **maps = calloc((size_t)argc + 1, sizeof *maps);
     size_t nmaps = 0;
@@ -170,6 +190,7 @@ static int run_diff(int argc, char **argv)
         else if (o == OPT_JSON) json = 1;
         else if (o == OPT_NO_DUCK) eo.duck_sizing = 0;
         else if (o == OPT_NO_01) eo.specialize_zero_one = 0;
+        else if (o == OPT_NO_Z3) z3 = 0;
         else if (o == OPT_MAP) {
             const char *eq = strchr(optarg, '=');
             if (!eq || eq == optarg || !eq[1]) {
@@ -189,6 +210,7 @@ static int run_diff(int argc, char **argv)
     memset(&sa, 0, sizeof sa);
     memset(&sb, 0, sizeof sb);
     if (sy_diff_new(ctx, &d) != SY_OK) rc = cli_lib_error(ctx, "diff");
+    if (rc == EX_OK && z3 && sy_verify_available() && sy_diff_set_prover(d, z3_prover, NULL) != SY_OK) rc = cli_lib_error(ctx, "diff");
     for (size_t i = 0; rc == EX_OK && i < nmaps; i++) {
         char *eq = strchr(maps[i], '=');
         *eq = '\0';
@@ -247,6 +269,8 @@ const cli_cmd cmd_diff = {"diff", "compare two guard sets by meaning, with witne
     "  -o, --output FILE        write there instead of stdout ('-': stdout)\n"
     "      --no-duck-sizing     trace models without duck sizing\n"
     "      --no-specialize-01   trace models without 0/1 specialization\n"
+    "      --no-z3              do not ask Z3 (when the library has it) about the implications\n"
+    "                           the decision procedure and the witness search leave open\n"
     CLI_EXIT_HEAD
     "  0  equal: both accept exactly the same sizes\n"
     "  1  B narrows A: B rejects a size A accepts (witness shown); B may also widen\n"

@@ -60,6 +60,8 @@ struct sy_diff {
     const int64_t *wit[2];
     long wrej[2];
     uint64_t rng;
+    sy_diff_prover prover;
+    void *prover_ud;
 };
 
 static const char *const change_names[] = {"restated", "added", "dropped", "narrowed", "widened"};
@@ -327,6 +329,15 @@ sy_status sy_diff_set_json(sy_diff *d, sy_diff_side side, const char *text, size
 done:
     json_decref(root);
     return st;
+}
+
+sy_status sy_diff_set_prover(sy_diff *d, sy_diff_prover fn, void *ud)
+{
+    if (!d) return SY_EINVAL;
+    if (d->ran) return sy_fail_st(d->ctx, SY_EINVAL, "diff: prover after run");
+    d->prover = fn;
+    d->prover_ud = ud;
+    return SY_OK;
 }
 
 sy_status sy_diff_map(sy_diff *d, const char *old_name, const char *new_name)
@@ -679,6 +690,87 @@ out:
     return st;
 }
 
+/* The prover's point "NAME = V, ..." read into vals (a source it does not
+ * name keeps its domain's least value); 1 when it is a witness: side k
+ * accepts it and g fails there, by exact evaluation. */
+static int read_point(sy_diff *d, int k, const sy_expr *g, const char *pt, int64_t *vals)
+{
+    for (size_t i = 0; i < d->nm; i++) vals[i] = d->mlo[i] < 0 && d->mhi[i] < d->mlo[i] ? 0 : d->mlo[i];
+    for (const char *p = pt; p && *p;) {
+        while (*p == ' ' || *p == ',') p++;
+        if (p[0] != '_' || p[1] != 'd') {
+            p = strchr(p, ',');
+            continue;
+        }
+        char *endp;
+        unsigned long m = strtoul(p + 2, &endp, 10);
+        const char *q = endp;
+        while (*q == ' ') q++;
+        if (*q != '=' || m >= d->nm) {
+            p = strchr(p, ',');
+            continue;
+        }
+        long long v = strtoll(q + 1, &endp, 10);
+        vals[m] = (int64_t)v;
+        p = endp;
+    }
+    for (size_t i = 0; i < d->nm; i++)
+        if (vals[i] < d->mlo[i] || (d->mhi[i] >= d->mlo[i] && vals[i] > d->mhi[i])) return 0;
+    return first_failing(d, k, vals) < 0 && !holds(d, g, vals);
+}
+
+/* What the prover says of "side k implies g" (after sy_decide and the search left it open). */
+static sy_status ask_prover(sy_diff *d, int k, const sy_expr *g, int divok, int64_t *vals, sy_truth *out)
+{
+    dside *s = &d->s[k];
+    size_t na = 0;
+    const sy_expr **as = dcalloc(d, 2 * d->nm + s->ng + 1, sizeof *as);
+    if (!as) return SY_ENOMEM;
+    for (size_t i = 0; i < d->nm; i++) {
+        const sy_expr *lo = sy_expr_int_si(d->ctx, d->mlo[i]);
+        as[na++] = sy_expr_le(d->ctx, lo, d->mvar[i]);
+        if (d->mhi[i] >= d->mlo[i]) as[na++] = sy_expr_le(d->ctx, d->mvar[i], sy_expr_int_si(d->ctx, d->mhi[i]));
+    }
+    for (size_t i = 0; i < s->ng; i++)
+        if (s->g[i].pub.checked) as[na++] = s->g[i].expr;
+    for (size_t i = 0; i < na; i++)
+        if (!as[i]) return sy_ctx_last_error(d->ctx);
+    sy_truth t = SY_TRUTH_UNKNOWN;
+    char *pt = NULL;
+    sy_status st = d->prover(d->prover_ud, d->ctx, na, as, g, &t, &pt);
+    if (st == SY_ENOMEM) {
+        sy_str_free(d->ctx, pt);
+        return st;
+    }
+    sy_ctx_reset_error(d->ctx);
+    if (st == SY_OK && t == SY_TRUTH_TRUE) {
+        /* the prover reasons where g is defined: g's divisors must be non-zero too */
+        int ok = divok;
+        if (!ok) {
+            int64_t cbuf[MAX_CONSTS];
+            collect c = {d, cbuf, 0, NULL, 0, 0, 1, {0}};
+            if (!sy_memo_init(d->ctx, &c.seen)) return SY_ENOMEM;
+            st = collect_from(&c, g);
+            sy_memo_clear(d->ctx, &c.seen);
+            if (st != SY_OK) return st;
+            ok = 1;
+            for (size_t i = 0; ok && i < c.ndivs; i++) {
+                sy_truth u = SY_TRUTH_UNKNOWN;
+                char *p2 = NULL;
+                const sy_expr *ne = sy_expr_ne(d->ctx, c.divs[i], sy_expr_int_si(d->ctx, 0));
+                if (!ne || d->prover(d->prover_ud, d->ctx, na, as, ne, &u, &p2) != SY_OK) u = SY_TRUTH_UNKNOWN;
+                sy_str_free(d->ctx, p2);
+                sy_ctx_reset_error(d->ctx);
+                ok = u == SY_TRUTH_TRUE;
+            }
+        }
+        if (ok) *out = SY_TRUTH_TRUE;
+    } else if (st == SY_OK && t == SY_TRUTH_FALSE && pt && read_point(d, k, g, pt, vals))
+        *out = SY_TRUTH_FALSE;
+    sy_str_free(d->ctx, pt);
+    return SY_OK;
+}
+
 /* Does side k imply g? TRUE (proved), FALSE (vals holds a witness accepted
  * by k at which g fails), UNKNOWN. */
 static sy_status implied(sy_diff *d, int k, const sy_expr *g, int other, sy_truth *out, int64_t *vals)
@@ -709,6 +801,8 @@ static sy_status implied(sy_diff *d, int k, const sy_expr *g, int other, sy_trut
     if (found) *out = SY_TRUTH_FALSE;
     else if (contra && divok)
         *out = SY_TRUTH_TRUE;
+    else if (d->prover)
+        return ask_prover(d, k, g, divok, vals, out);
     return SY_OK;
 }
 

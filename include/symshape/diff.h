@@ -76,6 +76,22 @@ SY_API sy_status sy_diff_set_json(sy_diff *d, sy_diff_side side, const char *tex
  *  @retval SY_ENOMEM */
 SY_API sy_status sy_diff_map(sy_diff *d, const char *old_name, const char *new_name);
 
+/** A second decision procedure for what sy_decide and the witness search
+ *  leave open (e.g. Z3: the command line passes one built on
+ *  sy_verify_equal when the library has Z3). Called with the domain bounds
+ *  and one side's checked guards as @p assumptions (@p n, KEEP) and a guard
+ *  of the other side as @p goal: set *out SY_TRUTH_TRUE when the goal holds
+ *  at every integer point where the assumptions hold and it is defined;
+ *  SY_TRUTH_FALSE with *point (GIVE, sy_str_free on @p ctx) a point
+ *  "NAME = VALUE, ..." over the symbols of the expressions, which the diff
+ *  then checks by exact evaluation before it counts as a witness; else
+ *  SY_TRUTH_UNKNOWN. A status other than SY_OK is taken as UNKNOWN. */
+typedef sy_status (*sy_diff_prover)(void *ud, sy_ctx *ctx, size_t n, const sy_expr *const *assumptions,
+                                    const sy_expr *goal, sy_truth *out, char **point);
+/** Set the prover (NULL: none, the default) before sy_diff_run.
+ *  @retval SY_OK @retval SY_EINVAL d NULL or already run */
+SY_API sy_status sy_diff_set_prover(sy_diff *d, sy_diff_prover fn, void *ud);
+
 /** Compare the two sides (both must be set).
  *  Cost: per guard of each side one decision (sy_decide) against the other
  *  side's guards, plus for a guard not proved implied a bounded witness

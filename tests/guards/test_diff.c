@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include "common.h"
+#include "algebra/internal.h"
 #include "symshape/diff.h"
 
 /* A guard set document with one input x of rank 2: slots 0 x.dim(), 1 x.dtype, 2 x.size()[0], 3 x.size()[1]. */
@@ -269,4 +270,70 @@ Test(guards_diff, command_exit_statuses, .timeout = 300)
     cr_assert(eq(int, run_cli(a), 0));
     snprintf(a, sizeof a, "dispatch '%s/../tests/guards/data/dispatch_b1.json' '%s/../tests/guards/data/dispatch_b2_8.json' -s x=9,3,64,64", ex, ex);
     cr_assert(eq(int, run_cli(a), 1));
+}
+
+/* The prover hook: a point it gives counts only when exact evaluation confirms it. */
+static const char *fake_point;
+static sy_truth fake_truth;
+static int fake_calls;
+static sy_status fake_prover(void *ud, sy_ctx *c, size_t n, const sy_expr *const *as, const sy_expr *goal, sy_truth *out,
+                             char **point)
+{
+    (void)ud;
+    (void)n;
+    (void)as;
+    (void)goal;
+    fake_calls++;
+    *out = fake_truth;
+    if (fake_point) {
+        size_t l = strlen(fake_point);
+        char *p = sy_alloc(c, l + 1);
+        memcpy(p, fake_point, l + 1);
+        *point = p;
+    }
+    return SY_OK;
+}
+
+static sy_diff *run_prover(const char *a, const char *b, sy_truth t, const char *pt)
+{
+    sy_diff *d = NULL;
+    fake_truth = t;
+    fake_point = pt;
+    fake_calls = 0;
+    cr_assert(eq(int, sy_diff_new(ctx, &d), SY_OK));
+    cr_assert(eq(int, sy_diff_set_prover(d, fake_prover, NULL), SY_OK));
+    cr_assert(eq(int, sy_diff_set_json(d, SY_DIFF_A, a, (size_t)-1, "a"), SY_OK));
+    cr_assert(eq(int, sy_diff_set_json(d, SY_DIFF_B, b, (size_t)-1, "b"), SY_OK));
+    cr_assert(eq(int, sy_diff_run(d), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    return d;
+}
+
+Test(guards_diff, prover_points_are_checked, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+{
+    /* 1022117 = 1009 * 1013: the search does not factor it, the prover's point is checked */
+    const char *a = DOC(G("range", "2 <= _s2") ", " G("range", "2 <= _s3"));
+    const char *b = DOC(G("range", "2 <= _s2") ", " G("range", "2 <= _s3") ", " G("relation", "_s2*_s3 != 1022117"));
+    sy_diff *d = run_prover(a, b, SY_TRUTH_FALSE, "_d2 = 1009, _d3 = 1013");
+    cr_assert(eq(int, fake_calls, 1));
+    cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_A), SY_TRUTH_FALSE));
+    const int64_t *w = sy_diff_witness(d, SY_DIFF_A, NULL);
+    cr_assert(eq(i64, wv(d, w, "x.size()[0]") * wv(d, w, "x.size()[1]"), 1022117));
+    sy_diff_free(d);
+    /* a wrong point is not a witness: unknown */
+    d = run_prover(a, b, SY_TRUTH_FALSE, "_d2 = 5, _d3 = 7");
+    cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_A), SY_TRUTH_UNKNOWN));
+    sy_diff_free(d);
+    /* without a prover: unknown too (the search does not find it) */
+    d = run(a, b, NULL, NULL);
+    cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_A), SY_TRUTH_UNKNOWN));
+    sy_diff_free(d);
+    /* a proof: s^2 != 2 */
+    d = run_prover(DOC(G("range", "1 <= _s2")), DOC(G("range", "1 <= _s2") ", " G("relation", "_s2**2 != 2")), SY_TRUTH_TRUE, NULL);
+    cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_A), SY_TRUTH_TRUE));
+    cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_B), SY_TRUTH_TRUE));
+    sy_diff_free(d);
+    /* the prover's TRUE does not cover a divisor that may be 0: it is asked about the divisor too */
+    d = run_prover(DOC(RANK), DOC(RANK ", " G("relation", "0 <= FloorDiv(_s2, _s3)")), SY_TRUTH_TRUE, NULL);
+    cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_A), SY_TRUTH_FALSE)); /* the search found s3 = 0 first */
+    sy_diff_free(d);
 }
