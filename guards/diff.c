@@ -15,6 +15,9 @@
 #define WITNESS_TRIES 2000 /* candidate points per guard not proved implied */
 #define MAX_CONSTS 64      /* constants of the guards used as candidate values */
 #define LET_PAST 100000    /* texts of larger trees are printed in let-form */
+#define SEARCH_BUDGET 2000000u /* guard evaluations of all the witness searches together */
+#define SMALL_SIDE 256u         /* a side with more checked guards is searched without Not(g) in its facts */
+#define PAIR_BUDGET 4096u       /* decisions spent pairing dropped and added guards */
 
 typedef union dalign { long double ld; void *p; long long ll; } dalign;
 typedef struct dblk {
@@ -41,6 +44,9 @@ typedef struct dside {
     dguard *g;
     sy_facts *f;       /* domain + checked guards */
     int empty;         /* the facts are contradictory: the side accepts nothing */
+    sy_memo checked;   /* expr -> index + 1 of its first checked guard */
+    size_t nconsts;
+    int64_t *consts;   /* constants of its checked guards (at most MAX_CONSTS), for the witness searches */
 } dside;
 
 struct sy_diff {
@@ -62,6 +68,10 @@ struct sy_diff {
     uint64_t rng;
     sy_diff_prover prover;
     void *prover_ud;
+    uint64_t evals;    /* guard evaluations (the witness searches count them) */
+    uint64_t evk[2];   /* evaluations of the searches over side k's region (half the budget each) */
+    int budget_hit;    /* a search stopped on SEARCH_BUDGET (or pairing on PAIR_BUDGET) */
+    unsigned pairs;
 };
 
 static const char *const change_names[] = {"restated", "added", "dropped", "narrowed", "widened"};
@@ -136,7 +146,10 @@ sy_diff *sy_diff_free(sy_diff *d)
 {
     if (!d) return NULL;
     sy_ctx *ctx = d->ctx;
-    for (int k = 0; k < 2; k++) sy_facts_free(d->s[k].f);
+    for (int k = 0; k < 2; k++) {
+        sy_facts_free(d->s[k].f);
+        sy_memo_clear(ctx, &d->s[k].checked);
+    }
     for (dblk *b = d->blocks, *n; b; b = n) {
         n = b->next;
         sy_dealloc(ctx, b, b->size);
@@ -373,12 +386,20 @@ static const char *renamed(sy_diff *d, const char *src)
     return src;
 }
 
+/* index of a checked guard of s equal to e, or -1 (one lookup) */
+static long in_side(const dside *s, const sy_expr *e)
+{
+    const sy_expr *v = s->checked.keys ? sy_memo_get(&s->checked, e) : NULL;
+    return v ? (long)((uintptr_t)v - 1) : -1;
+}
+
 /* ---- evaluation at a point */
 
 /* 1 the guard holds at vals, 0 it fails (a division by zero or any evaluation error fails it, as sy_gset_check) */
 static int holds(sy_diff *d, const sy_expr *e, const int64_t *vals)
 {
     int64_t v = 0;
+    d->evals++;
     sy_status st = sy_expr_eval_si(d->ctx, e, d->nm, d->mvar, vals, &v);
     if (st != SY_OK) {
         sy_ctx_reset_error(d->ctx);
@@ -499,6 +520,18 @@ static sy_status side_facts(sy_diff *d, int k)
         if (st != SY_OK) sy_ctx_reset_error(d->ctx);
     }
     s->empty = sy_facts_consistent(s->f) == SY_FALSE;
+    /* the constants of its guards, once (not per search) */
+    int64_t cbuf[MAX_CONSTS];
+    collect c = {d, cbuf, 0, NULL, 0, 0, 0, {0}};
+    if (!sy_memo_init(d->ctx, &c.seen)) return SY_ENOMEM;
+    sy_status st = SY_OK;
+    for (size_t i = 0; st == SY_OK && i < s->ng && c.nconsts < MAX_CONSTS; i++)
+        if (s->g[i].pub.checked) st = collect_from(&c, s->g[i].expr);
+    sy_memo_clear(d->ctx, &c.seen);
+    if (st != SY_OK) return st;
+    if (!(s->consts = dcalloc(d, c.nconsts + 1, sizeof *s->consts))) return SY_ENOMEM;
+    memcpy(s->consts, cbuf, c.nconsts * sizeof *cbuf);
+    s->nconsts = c.nconsts;
     return SY_OK;
 }
 
@@ -540,18 +573,24 @@ static sy_status find_witness(sy_diff *d, int k, const sy_expr *g, int other, in
     *refuted_empty = 0;
     int64_t cbuf[MAX_CONSTS];
     collect c = {d, cbuf, 0, NULL, 0, 0, 0, {0}};
-    sy_facts *f = sy_facts_copy(s->f);
+    uint64_t start = d->evals;
+    /* Not(g) narrows the candidates (a replacement, a bound) but adding it to a
+     * copy of k's facts costs a pass over all of them: only for small sides */
+    size_t nchecked = 0;
+    for (size_t i = 0; i < s->ng; i++) nchecked += s->g[i].pub.checked;
+    int use_not = nchecked <= SMALL_SIDE;
+    sy_facts *f = use_not ? sy_facts_copy(s->f) : s->f; /* a large side's own facts, read only */
     if (!f) return SY_ENOMEM;
     sy_status st = SY_OK;
-    const sy_expr *ng = sy_expr_not(d->ctx, g);
+    const sy_expr *ng = use_not ? sy_expr_not(d->ctx, g) : NULL;
     if (ng) {
         st = sy_facts_add(f, ng);
         if (st == SY_ENOMEM) goto out;
         if (st != SY_OK) sy_ctx_reset_error(d->ctx);
         st = SY_OK;
-    } else
+    } else if (use_not)
         sy_ctx_reset_error(d->ctx);
-    if (sy_facts_consistent(f) == SY_FALSE) {
+    if (use_not && sy_facts_consistent(f) == SY_FALSE) {
         /* k and Not(g) have no common point where every division is defined:
          * a witness can only be where g divides by zero */
         *refuted_empty = 1;
@@ -622,8 +661,8 @@ static sy_status find_witness(sy_diff *d, int k, const sy_expr *g, int other, in
         fhi[j] = h;
     }
     if ((st = collect_from(&c, g)) != SY_OK) goto out;
-    for (size_t i = 0; i < s->ng; i++)
-        if (s->g[i].pub.checked && (st = collect_from(&c, s->g[i].expr)) != SY_OK) goto out;
+    size_t ngconst = c.nconsts; /* g's own constants first: the values where it changes */
+    for (size_t i = 0; i < s->nconsts && c.nconsts < MAX_CONSTS; i++) add_const(&c, s->consts[i]);
     static const int64_t small[] = {0, 1, 2, 3, 4, 5, 7, 8, 16, 17, 31, 32, 33, 64, 100, 127, 128, 224, 255, 256, 512, 1024};
     int64_t *best = dcalloc(d, d->nm + 1, sizeof *best);
     if (!best) {
@@ -631,6 +670,10 @@ static sy_status find_witness(sy_diff *d, int k, const sy_expr *g, int other, in
         goto out;
     }
     for (unsigned t = 0; t < WITNESS_TRIES && *found != 1; t++) {
+        if (d->evk[k] + (d->evals - start) > SEARCH_BUDGET / 2) { /* bounded work: past it, what is open stays unknown */
+            d->budget_hit = 1;
+            break;
+        }
         for (size_t j = 0; j < nfree; j++) {
             int64_t l = flo[j], h = fhi[j], v;
             if (l > h) l = h;
@@ -642,7 +685,11 @@ static sy_status find_witness(sy_diff *d, int k, const sy_expr *g, int other, in
             case 0: v = l; break;
             case 1: v = l < h ? l + 1 : l; break;
             case 2: v = h; break;
-            case 3: v = c.nconsts ? c.consts[(r >> 8) % c.nconsts] + (int64_t)((r >> 20) % 3) - 1 : l; break;
+            case 3: {
+                size_t nc = ngconst && (r >> 60) % 2 ? ngconst : c.nconsts;
+                v = nc ? c.consts[(r >> 8) % nc] + (int64_t)((r >> 20) % 3) - 1 : l;
+                break;
+            }
             case 4: v = small[(r >> 8) % (sizeof small / sizeof small[0])]; break;
             default: {
                 int sh = (int)((r >> 8) % 13);
@@ -665,7 +712,7 @@ static sy_status find_witness(sy_diff *d, int k, const sy_expr *g, int other, in
                 ok = 0;
         }
         if (!ok) continue;
-        if (first_failing(d, k, vals) >= 0 || holds(d, g, vals)) continue;
+        if (holds(d, g, vals) || first_failing(d, k, vals) >= 0) continue; /* g first: it rarely fails */
         /* a witness; the best one fails g alone among the other side's guards */
         int alone = 1;
         if (other) {
@@ -686,7 +733,8 @@ static sy_status find_witness(sy_diff *d, int k, const sy_expr *g, int other, in
     }
 out:
     sy_memo_clear(d->ctx, &c.seen);
-    sy_facts_free(f);
+    if (f != s->f) sy_facts_free(f);
+    d->evk[k] += d->evals - start;
     return st;
 }
 
@@ -777,11 +825,10 @@ static sy_status implied(sy_diff *d, int k, const sy_expr *g, int other, sy_trut
 {
     dside *s = &d->s[k];
     *out = SY_TRUTH_UNKNOWN;
-    for (size_t i = 0; i < s->ng; i++)
-        if (s->g[i].pub.checked && s->g[i].expr == g) {
-            *out = SY_TRUTH_TRUE;
-            return SY_OK;
-        }
+    if (in_side(s, g) >= 0) {
+        *out = SY_TRUTH_TRUE;
+        return SY_OK;
+    }
     int divok = 0;
     sy_status st = divisors_nonzero(d, s->f, g, &divok);
     if (st != SY_OK) return st;
@@ -972,15 +1019,13 @@ static sy_status merge_sources(sy_diff *d)
             sy_status st = guard_slots(d, q);
             if (st != SY_OK) return st;
         }
+        if (!sy_memo_init(d->ctx, &s->checked)) return SY_ENOMEM;
+        for (size_t i = 0; i < s->ng; i++)
+            if (s->g[i].pub.checked && !sy_memo_get(&s->checked, s->g[i].expr) &&
+                !sy_memo_put(d->ctx, &s->checked, s->g[i].expr, (const sy_expr *)(uintptr_t)(i + 1)))
+                return SY_ENOMEM;
     }
     return SY_OK;
-}
-
-static long in_side(const dside *s, const sy_expr *e)
-{
-    for (size_t i = 0; i < s->ng; i++)
-        if (s->g[i].expr == e) return (long)i;
-    return -1;
 }
 
 sy_status sy_diff_run(sy_diff *d)
@@ -1039,6 +1084,10 @@ sy_status sy_diff_run(sy_diff *d)
                 if (ej->change != SY_DIFF_RESTATED && ej->change != (pass ? SY_DIFF_ADDED : SY_DIFF_DROPPED)) continue;
                 const dguard *gj = pass ? &d->s[1].g[ej->b] : &d->s[0].g[ej->a];
                 if (!same_slots(gi, gj)) continue;
+                if (++d->pairs > PAIR_BUDGET) { /* bounded: the rest stay added / dropped */
+                    d->budget_hit = 1;
+                    break;
+                }
                 int yes = 0;
                 if ((st = implies_alone(d, gi->expr, gj->expr, &yes)) != SY_OK) return st;
                 if (!yes) continue;
@@ -1186,6 +1235,7 @@ char *sy_diff_to_json(const sy_diff *d)
     json_object_set_new(root, "verdict", json_string(verdict(d)));
     json_object_set_new(root, "a_subset_b", json_string(truth_name(d->sub[0])));
     json_object_set_new(root, "b_subset_a", json_string(truth_name(d->sub[1])));
+    json_object_set_new(root, "budget_exhausted", json_boolean(d->budget_hit));
     json_object_set_new(root, "sources", srcs);
     srcs = NULL;
     json_object_set_new(root, "sides", sides);

@@ -337,3 +337,34 @@ Test(guards_diff, prover_points_are_checked, .init = ctx_setup, .fini = ctx_tear
     cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_A), SY_TRUTH_FALSE)); /* the search found s3 = 0 first */
     sy_diff_free(d);
 }
+
+/* Bounded work: 1000 disequalities per side (A on x.size()[0], B on x.size()[1]). Each B guard is
+ * not implied by A; the searches together evaluate at most 2*10^6 guards, so the run ends
+ * (no quadratic pass over the facts per guard) and what is left open stays unknown. */
+Test(guards_diff, large_sets_stay_bounded, .init = ctx_setup, .fini = ctx_teardown, .timeout = 300)
+{
+    size_t n = 1000, cap = 64 * n + 256;
+    char *a = malloc(cap), *b = malloc(cap);
+    size_t la = (size_t)snprintf(a, cap, "{\"format\": \"symshape.guards\", \"version\": 1, " SRC_X ", \"guards\": [");
+    size_t lb = (size_t)snprintf(b, cap, "{\"format\": \"symshape.guards\", \"version\": 1, " SRC_X ", \"guards\": [");
+    for (size_t k = 0; k < n; k++) {
+        la += (size_t)snprintf(a + la, cap - la, "%s{\"kind\": \"relation\", \"expr\": \"_s2 != %zu\"}", k ? ", " : "", k + 10);
+        lb += (size_t)snprintf(b + lb, cap - lb, "%s{\"kind\": \"relation\", \"expr\": \"_s3 != %zu\"}", k ? ", " : "", k + 10);
+    }
+    snprintf(a + la, cap - la, "]}");
+    snprintf(b + lb, cap - lb, "]}");
+    sy_diff *d = run(a, b, NULL, NULL);
+    cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_A), SY_TRUTH_FALSE));
+    cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_B), SY_TRUTH_FALSE));
+    cr_assert(eq(sz, sy_diff_nentries(d), 2 * n));
+    size_t with = 0;
+    for (size_t i = 0; i < sy_diff_nentries(d); i++) {
+        const sy_diff_entry *e = sy_diff_entry_at(d, i);
+        cr_assert(e->implied != SY_TRUTH_TRUE);
+        with += e->witness != NULL;
+    }
+    cr_assert(with >= 100, "%zu witnesses", with);
+    sy_diff_free(d);
+    free(a);
+    free(b);
+}
