@@ -433,7 +433,24 @@ typedef struct build {
     sy_dispatch *d;
     memo_ent *m;
     size_t nm, mcap;
+    uint32_t *hix; /* open addressing over m by hash: index + 1, 0 empty */
+    size_t hcap;   /* a power of two, >= 2 * nm */
 } build;
+
+/* (re)build the hash index of the memo at capacity nc */
+static int memo_rehash(build *b, size_t nc)
+{
+    uint32_t *h = zarray(b->d, nc, sizeof *h);
+    if (!h) return -1;
+    for (size_t i = 0; i < b->nm; i++) {
+        size_t j = (size_t)b->m[i].h & (nc - 1);
+        while (h[j]) j = (j + 1) & (nc - 1);
+        h[j] = (uint32_t)i + 1;
+    }
+    b->hix = h;
+    b->hcap = nc;
+    return 0;
+}
 
 static uint64_t hash_set(int k, const uint32_t *e, uint32_t n)
 {
@@ -493,11 +510,15 @@ static sy_status subtree(build *b, int k, const uint32_t *ents, uint32_t n, size
 {
     sy_dispatch *d = b->d;
     uint64_t h = hash_set(k, ents, n);
-    for (size_t i = 0; i < b->nm; i++) /* subtrees with the same entries at the same split are one node */
-        if (b->m[i].h == h && b->m[i].k == k && b->m[i].n == n && (!n || !memcmp(b->m[i].ents, ents, n * sizeof *ents))) {
-            *out = b->m[i].node;
+    if (!b->hix && memo_rehash(b, 64)) return SY_ENOMEM;
+    /* subtrees with the same entries at the same split are one node (a hash lookup) */
+    for (size_t j = (size_t)h & (b->hcap - 1); b->hix[j]; j = (j + 1) & (b->hcap - 1)) {
+        const memo_ent *m = &b->m[b->hix[j] - 1];
+        if (m->h == h && m->k == k && m->n == n && (!n || !memcmp(m->ents, ents, n * sizeof *ents))) {
+            *out = m->node;
             return SY_OK;
         }
+    }
     sy_status st;
     uint32_t me = 0;
     /* the breakpoints of split k among these entries */
@@ -534,6 +555,13 @@ static sy_status subtree(build *b, int k, const uint32_t *ents, uint32_t n, size
     }
     if (grow(d, (void **)&b->m, b->nm, &b->mcap, sizeof *b->m)) return SY_ENOMEM;
     b->m[b->nm++] = (memo_ent){k, h, n, (uint32_t *)ents, me};
+    if (2 * b->nm > b->hcap) {
+        if (memo_rehash(b, 2 * b->hcap)) return SY_ENOMEM;
+    } else {
+        size_t j = (size_t)h & (b->hcap - 1);
+        while (b->hix[j]) j = (j + 1) & (b->hcap - 1);
+        b->hix[j] = (uint32_t)b->nm;
+    }
     *out = me;
     return SY_OK;
 }
@@ -613,7 +641,7 @@ static sy_status finish(sy_dispatch *d, size_t n, src_set *ss)
     uint32_t *all = zarray(d, n, sizeof *all);
     if (!all) return SY_ENOMEM;
     for (size_t i = 0; i < n; i++) all[i] = (uint32_t)i;
-    build b = {d, NULL, 0, 0};
+    build b = {d, NULL, 0, 0, NULL, 0};
     return subtree(&b, 0, all, (uint32_t)n, 0, &d->root);
 }
 
