@@ -324,7 +324,8 @@ static void usage(FILE *out)
             "  2  usage error (unknown command or option, missing or malformed argument)\n"
             "  3  bad input (unreadable or malformed file, unparsable expression, ...)\n"
             "  4  internal error (out of memory)\n"
-            "  5  unknown (decide only)\n");
+            "  5  unknown (decide, diff)\n"
+            "  6  diff: B only widens A\n");
 }
 
 int main(int argc, char **argv)
