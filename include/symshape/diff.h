@@ -93,11 +93,14 @@ typedef sy_status (*sy_diff_prover)(void *ud, sy_ctx *ctx, size_t n, const sy_ex
 SY_API sy_status sy_diff_set_prover(sy_diff *d, sy_diff_prover fn, void *ud);
 
 /** Compare the two sides (both must be set).
- *  Cost: per guard of each side one decision (sy_decide) against the other
- *  side's guards, plus for a guard not proved implied a bounded witness
- *  search (at most 2000 candidate points, each evaluated over both sides'
- *  guards), plus one decision per pair of a dropped and an added guard on
- *  the same sources.
+ *  Cost: per guard in one side only, one decision (sy_decide) against the
+ *  other side's guards; for a guard not proved implied a witness search of
+ *  at most 2000 candidate points (the guard first, the other side's guards
+ *  only where it fails); the prover, if set, for what stays open; one
+ *  decision per pair of a dropped and an added guard on the same sources.
+ *  Bounded: the searches over each side's region evaluate at most 10^6
+ *  guards together and the pairing makes at most 4096 decisions; past a
+ *  budget what is open stays UNKNOWN ("budget_exhausted" in the JSON).
  *  @retval SY_OK @retval SY_EINVAL a side is missing, or already run
  *  @retval SY_ENOMEM @retval SY_EQUOTA the context's budget ran out */
 SY_API sy_status sy_diff_run(sy_diff *d);
