@@ -155,3 +155,76 @@ def diff(a, b, map=None, duck_sizing=True, specialize_01=True):
 def exit_status(result):
     """The command's exit status for a diff result: 0 equal, 1 narrows, 5 unknown, 6 widens."""
     return {"equal": 0, "narrows": 1, "widens": 6}.get(result["verdict"], 5)
+
+
+_f("sy_dispatch_new_json", c_int, P, c_size_t, POINTER(c_char_p), POINTER(c_size_t), POINTER(P))
+_f("sy_dispatch_free", P, P)
+_f("sy_dispatch_nsources", c_size_t, P)
+_f("sy_dispatch_source", c_char_p, P, c_size_t)
+_f("sy_dispatch_frame_len", c_size_t, P)
+_f("sy_dispatch_run", ctypes.c_long, P, POINTER(ctypes.c_int64), c_size_t, POINTER(ctypes.c_int64))
+_f("sy_dispatch_to_c", c_void_p, P, c_char_p)
+_f("sy_gset_source_parse", c_int, c_char_p, POINTER(c_size_t), POINTER(c_size_t))
+
+
+class Dispatcher:
+    """One decision structure for N guard sets of one model (include/symshape/dispatch.h,
+    docs/guards.md section 9): run(sizes) is the index of the first set accepting the sizes, or -1.
+    sets: GuardSets, guard-set JSON dicts or paths to them (the same sources in the same order)."""
+
+    def __init__(self, sets):
+        texts = []
+        for x in sets:
+            if isinstance(x, GuardSet):
+                texts.append(x.json().encode("utf-8"))
+            elif isinstance(x, dict):
+                texts.append(json.dumps(x).encode("utf-8"))
+            else:
+                with open(x, "rb") as fp:
+                    texts.append(fp.read())
+        self._ctx = Context()
+        self._d = None
+        n = len(texts)
+        arr = (c_char_p * max(n, 1))(*texts)
+        lens = (c_size_t * max(n, 1))(*[len(t) for t in texts])
+        d = P()
+        st = lib.sy_dispatch_new_json(self._ctx._h, n, arr, lens, byref(d))
+        if st != 0:
+            raise self._ctx._error(st)
+        self._d = d.value
+        self.sources = [lib.sy_dispatch_source(self._d, i).decode("utf-8") for i in range(lib.sy_dispatch_nsources(self._d))]
+        self._frame = (ctypes.c_int64 * lib.sy_dispatch_frame_len(self._d))()
+
+    def close(self):
+        if getattr(self, "_d", None):
+            lib.sy_dispatch_free(self._d)
+            self._d = None
+
+    def __del__(self):
+        self.close()
+
+    def values(self, sizes, dtypes=None):
+        """The source values of {input: shape} (dtype codes from dtypes, default float32 = 0)."""
+        out = []
+        for s in self.sources:
+            nl, dim = c_size_t(), c_size_t()
+            kind = lib.sy_gset_source_parse(s.encode("utf-8"), byref(nl), byref(dim))
+            name = s[:nl.value]
+            if kind < 0 or kind == 3 or name not in sizes:
+                raise ValueError("no value for source %s" % s)
+            shape = sizes[name]
+            out.append(len(shape) if kind == 0 else (dtypes or {}).get(name, 0) if kind == 1 else
+                       (shape[dim.value] if dim.value < len(shape) else 0))
+        return out
+
+    def run(self, sizes, dtypes=None):
+        """The index of the first entry accepting {input: shape}, or -1."""
+        if not self._d:
+            raise ValueError("the Dispatcher was closed")
+        v = self.values(sizes, dtypes)
+        arr = (ctypes.c_int64 * max(len(v), 1))(*v)
+        return lib.sy_dispatch_run(self._d, arr, len(v), self._frame)
+
+    def c_code(self, prefix="dispatch"):
+        """The dispatcher as C99 source: long PREFIX_dispatch(const int64_t *v)."""
+        return self._ctx._take_str(lib.sy_dispatch_to_c(self._d, prefix.encode("utf-8")))

@@ -274,3 +274,33 @@ def test_command_line_exit_statuses():
         p = subprocess.run([sys.executable, "-m", "symshape", "diff", pa, pb, "--run", "__main__:nothing"],
                            capture_output=True, text=True, env=env)
         assert p.returncode == 3 and p.stderr.startswith("symshape: error: "), p.stderr
+
+
+def test_dispatcher_buckets_against_each_set():
+    """symshape.Dispatcher over batch buckets of one exported model: the entry it answers is the
+    first whose guard set accepts (each set checked with GuardSet.check), and the model runs there."""
+    m = Head()
+    doc = export(m, x=torch.randn(4, 3, 8, 8))
+    base = json.loads(symshape.trace(doc).json())
+    b = base["sources"].index("x.size()[0]")
+    sets, traced = [], []
+    for lo, hi in ((2, 3), (4, 7), (8, 15)):
+        s = json.loads(json.dumps(base))
+        s["guards"] += [{"kind": "range", "expr": "%d <= _s%d" % (lo, b)}, {"kind": "range", "expr": "_s%d <= %d" % (b, hi)}]
+        sets.append(s)
+    d = symshape.Dispatcher(sets)
+    gs = symshape.trace(doc)
+    for batch in range(0, 18):
+        for hw in (2, 3, 8, 11):
+            sizes = {"x": [batch, 3, hw, hw]}
+            want = next((i for i, (lo, hi) in enumerate(((2, 3), (4, 7), (8, 15))) if lo <= batch <= hi), -1)
+            acc, _ = gs.check(sizes)
+            if not acc:
+                want = -1
+            got = d.run(sizes)
+            assert got == want, (sizes, got, want)
+            if got >= 0:
+                ok, msg = runs(m, {"inputs": {"x": {"shape": sizes["x"], "dtype": 0}}})
+                assert ok, msg
+    assert "long bk_dispatch(const int64_t *v)" in d.c_code("bk")
+    d.close()
