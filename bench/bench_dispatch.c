@@ -7,10 +7,12 @@
  *               shared nodes evaluated once)
  *   sequential  sy_dispatch_run_sequential (each entry's guards in order,
  *               the same int64 evaluation, nothing shared between entries)
+ *   C           sy_dispatch_to_c compiled with cc -O2 and dlopened
  *   vm x N      one sy_bc_check of resnet18's own compiled set times the
  *               entries a sequential runtime would check (the first
  *               accepting entry, or all): the bytecode VM's per-entry cost
  * and checks that dispatch and sequential give the same entry everywhere. */
+#include <dlfcn.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +30,32 @@ static uint64_t rng_next(uint64_t *s)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
     return z ^ (z >> 31);
+}
+
+typedef long (*cfn)(const int64_t *);
+
+/* the C form of d, compiled with cc -O2 into dir, or NULL */
+static cfn compile_c(const sy_dispatch *d, sy_ctx *ctx, size_t n, void **h)
+{
+    char *code = sy_dispatch_to_c(d, "bk");
+    char src[256], so[256], cmd[1024];
+    snprintf(src, sizeof src, "/tmp/sy_bench_dispatch_%zu.c", n);
+    snprintf(so, sizeof so, "/tmp/sy_bench_dispatch_%zu.so", n);
+    FILE *f = code ? fopen(src, "wb") : NULL;
+    if (!f) return NULL;
+    fputs(code, f);
+    fclose(f);
+    sy_str_free(ctx, code);
+    const char *cc = getenv("CC");
+    snprintf(cmd, sizeof cmd, "%s -std=c99 -O2 -shared -fPIC -o %s %s", cc && *cc ? cc : "cc", so, src);
+    if (system(cmd) != 0) return NULL;
+    *h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+    remove(src);
+    remove(so);
+    void *p = *h ? dlsym(*h, "bk_dispatch") : NULL;
+    cfn fn = NULL;
+    if (p) memcpy(&fn, &p, sizeof p);
+    return fn;
 }
 
 int main(void)
@@ -55,8 +83,8 @@ int main(void)
         return 1;
     }
     static const size_t ns[] = {1, 8, 64, 512};
-    printf("entries | guards | nodes | tree nodes | depth | dispatch ns | sequential ns | vm x N ns | speedup | agree\n");
-    printf("---|---|---|---|---|---|---|---|---|---\n");
+    printf("entries | guards | nodes | tree nodes | depth | dispatch ns | C ns | sequential ns | vm x N ns | speedup | agree\n");
+    printf("---|---|---|---|---|---|---|---|---|---|---\n");
     for (size_t q = 0; q < sizeof ns / sizeof ns[0]; q++) {
         size_t n = ns[q], nb = n < 8 ? 1 : 8, nh = (n + nb - 1) / nb;
         char **texts = calloc(n, sizeof *texts);
@@ -98,13 +126,15 @@ int main(void)
         int64_t *f = calloc(sy_dispatch_frame_len(d), sizeof *f);
         long *res = malloc(sizeof *res * NPTS);
         size_t agree = 0, vmchecks = 0;
+        void *h = NULL;
+        cfn cf = compile_c(d, ctx, n, &h);
         for (size_t p = 0; p < NPTS; p++) {
             res[p] = sy_dispatch_run(d, pts + p * nsrc, nsrc, f);
             long s = sy_dispatch_run_sequential(d, pts + p * nsrc, nsrc, f);
-            agree += res[p] == s;
+            agree += res[p] == s && (!cf || cf(pts + p * nsrc) == s);
             vmchecks += res[p] >= 0 ? (size_t)res[p] + 1 : n;
         }
-        double td[REPS], ts[REPS], tv[REPS];
+        double td[REPS], ts[REPS], tv[REPS], tc[REPS];
         volatile long sink = 0;
         for (int r = 0; r < REPS; r++) {
             double a = bench_now_ns();
@@ -117,6 +147,10 @@ int main(void)
             size_t left = vmchecks;
             for (size_t p = 0; left; p = (p + 1) % NPTS, left--) sink += sy_bc_check(bc, pts + p * nsrc, nsrc, &failed);
             double e = bench_now_ns();
+            if (cf)
+                for (size_t p = 0; p < NPTS; p++) sink += cf(pts + p * nsrc);
+            double g2 = bench_now_ns();
+            tc[r] = cf ? (g2 - e) / NPTS : 0;
             td[r] = (b - a) / NPTS;
             ts[r] = (c - b) / NPTS;
             tv[r] = (e - c) / NPTS;
@@ -125,10 +159,12 @@ int main(void)
         qsort(td, REPS, sizeof *td, bench_cmpd);
         qsort(ts, REPS, sizeof *ts, bench_cmpd);
         qsort(tv, REPS, sizeof *tv, bench_cmpd);
+        qsort(tc, REPS, sizeof *tc, bench_cmpd);
         size_t ng, nn, ntn, depth, nsplit, maxleaf;
         sy_dispatch_stats(d, &ng, &nn, &ntn, &depth, &nsplit, &maxleaf);
-        printf("%zu | %zu | %zu | %zu | %zu | %.0f | %.0f | %.0f | %.1fx | %zu/%d\n", n, ng, nn, ntn, depth, td[REPS / 2],
-               ts[REPS / 2], tv[REPS / 2], ts[REPS / 2] / td[REPS / 2], agree, NPTS);
+        printf("%zu | %zu | %zu | %zu | %zu | %.0f | %.0f | %.0f | %.0f | %.1fx | %zu/%d\n", n, ng, nn, ntn, depth, td[REPS / 2],
+               tc[REPS / 2], ts[REPS / 2], tv[REPS / 2], ts[REPS / 2] / td[REPS / 2], agree, NPTS);
+        if (h) dlclose(h);
         fflush(stdout);
         free(f);
         free(res);
