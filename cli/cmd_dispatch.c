@@ -11,6 +11,9 @@ enum { OPT_SIZES = 0x300, OPT_DTYPE };
 
 static const struct option dispatch_opts[] = {{"sizes", required_argument, NULL, 's'},
                                               {"dtype", required_argument, NULL, 'd'},
+                                              {"backend", required_argument, NULL, 'b'},
+                                              {"output", required_argument, NULL, 'o'},
+                                              {"prefix", required_argument, NULL, 'p'},
                                               CLI_COMMON_OPTIONS,
                                               {0}};
 
@@ -23,6 +26,7 @@ typedef struct point {
 static int run_dispatch(int argc, char **argv)
 {
     int rc = EX_OK, o;
+    const char *backend = NULL, *out = NULL, *prefix = "dispatch";
     point *pts = NULL;
     size_t npts = 0, cap = 0;
     char **dnames = calloc((size_t)argc + 1, sizeof *dnames);
@@ -33,8 +37,24 @@ static int run_dispatch(int argc, char **argv)
         free(dts);
         return cli_oom();
     }
-    while ((o = cli_getopt(&cmd_dispatch, argc, argv, "s:d:" CLI_COMMON_SHORT, dispatch_opts, &rc)) != -1) {
+    while ((o = cli_getopt(&cmd_dispatch, argc, argv, "s:d:b:o:p:" CLI_COMMON_SHORT, dispatch_opts, &rc)) != -1) {
         if (o == CLI_STOP) goto done;
+        if (o == 'b') {
+            if (strcmp(optarg, "c")) {
+                rc = cli_usage_error("dispatch", "backend '%s': only 'c' (the bytecode form of the dispatcher is not implemented)", optarg);
+                goto done;
+            }
+            backend = optarg;
+            continue;
+        }
+        if (o == 'o') {
+            out = optarg;
+            continue;
+        }
+        if (o == 'p') {
+            prefix = optarg;
+            continue;
+        }
         if (o == 's') {
             if (cli_reserve(&pts, &cap, npts + 1, sizeof *pts)) {
                 rc = cli_oom();
@@ -75,12 +95,19 @@ static int run_dispatch(int argc, char **argv)
     if (rc == EX_OK) {
         size_t ng, nn, ntn, depth, nsplit, maxleaf;
         sy_dispatch_stats(d, &ng, &nn, &ntn, &depth, &nsplit, &maxleaf);
-        printf("%zu entries: %zu distinct guards, %zu nodes; tree of %zu nodes, depth %zu over %zu sources, at most %zu "
-               "entries per leaf\n",
-               n, ng, nn, ntn, depth, nsplit, maxleaf);
+        fprintf(backend && (!out || !strcmp(out, "-")) ? stderr : stdout,
+                "%zu entries: %zu distinct guards, %zu nodes; tree of %zu nodes, depth %zu over %zu sources, at most %zu "
+                "entries per leaf\n",
+                n, ng, nn, ntn, depth, nsplit, maxleaf);
         frame = calloc(sy_dispatch_frame_len(d), sizeof *frame);
         vals = calloc(sy_dispatch_nsources(d) + 1, sizeof *vals);
         if (!frame || !vals) rc = cli_oom();
+    }
+    if (rc == EX_OK && backend) {
+        char *code = sy_dispatch_to_c(d, prefix);
+        if (!code) rc = cli_lib_error(ctx, "dispatch");
+        else rc = cli_write_output(out, code, strlen(code));
+        sy_str_free(ctx, code);
     }
     /* all --sizes together are one point (one per input), as `symshape check` */
     if (rc == EX_OK && npts) {
@@ -133,13 +160,18 @@ done:
 }
 
 const cli_cmd cmd_dispatch = {"dispatch", "one decision structure for N guard sets of one model",
-    "usage: symshape dispatch [--sizes NAME=D,D,... ...] [--dtype NAME=DT ...] G1.json G2.json ...\n\n"
+    "usage: symshape dispatch [--sizes NAME=D,D,... ...] [--dtype NAME=DT ...] [-b c [-o FILE] [--prefix P]]\n"
+    "                         G1.json G2.json ...\n\n"
     "Builds the dispatcher of the guard sets G1, G2, ... (their JSON form: symshape\n"
     "run -b json; one model, the same sources) and prints its shape. With --sizes\n"
     "(one per input; all together are one point; dtype float32 unless --dtype),\n"
     "prints the first entry that accepts the point.\n\n"
     "  -s, --sizes NAME=D,...   the sizes of input NAME\n"
     "  -d, --dtype NAME=DT      its dtype (float32, int64, ...)\n"
+    "  -b, --backend c          write the dispatcher as C99: long PREFIX_dispatch(const int64_t *v)\n"
+    "                           (the bytecode form is not implemented)\n"
+    "  -o, --output FILE        where -b writes ('-' or none: stdout; the summary then goes to stderr)\n"
+    "      --prefix P           the C prefix (default dispatch)\n"
     CLI_EXIT_HEAD
     "  0  built (with --sizes: an entry accepts)\n"
     "  1  with --sizes: no entry accepts\n"
