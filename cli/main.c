@@ -7,7 +7,7 @@
 
 #include "cli/cli.h"
 
-static const cli_cmd *const commands[] = {&cmd_run, &cmd_probe, &cmd_infer, &cmd_check, &cmd_disasm, &cmd_simplify, &cmd_eval, &cmd_decide, &cmd_bound, &cmd_cases, &cmd_verify, &cmd_region, &cmd_profile, &cmd_corners, &cmd_memory, NULL};
+static const cli_cmd *const commands[] = {&cmd_run, &cmd_probe, &cmd_infer, &cmd_check, &cmd_disasm, &cmd_simplify, &cmd_eval, &cmd_decide, &cmd_bound, &cmd_cases, &cmd_verify, &cmd_region, &cmd_profile, &cmd_corners, &cmd_memory, &cmd_diff, &cmd_dispatch, NULL};
 
 static void verror(const char *cmd, const char *fmt, va_list ap)
 {
@@ -347,7 +347,8 @@ static void usage(FILE *out)
             "  2  usage error (unknown command or option, missing or malformed argument)\n"
             "  3  bad input (unreadable or malformed file, unparsable expression, ...)\n"
             "  4  internal error (out of memory)\n"
-            "  5  unknown (decide only)\n");
+            "  5  unknown (decide, diff)\n"
+            "  6  diff: B only widens A\n");
 }
 
 int main(int argc, char **argv)

@@ -26,7 +26,7 @@ declare -A allowed=(
 declare -A pubmod=(
   [types.h]=algebra [ctx.h]=algebra [expr.h]=algebra [decide.h]=algebra [cases.h]=algebra
   [version.h]=algebra [env.h]=shapeenv [tensor.h]=shapeenv [graph.h]=shapeenv [gset.h]=guards
-  [backend.h]=backends [bc.h]=backends [cgen.h]=backends [onnx.h]=frontends [verify.h]=verify [deploy.h]=deploy
+  [diff.h]=guards [dispatch.h]=guards [backend.h]=backends [bc.h]=backends [cgen.h]=backends [onnx.h]=frontends [verify.h]=verify [deploy.h]=deploy
   [symshape.h]=cli
 )
 # files outside algebra/ that still read the expression node layout

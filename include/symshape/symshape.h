@@ -11,6 +11,8 @@
 #include "symshape/tensor.h"
 #include "symshape/graph.h"
 #include "symshape/gset.h"
+#include "symshape/diff.h"
+#include "symshape/dispatch.h"
 #include "symshape/backend.h"
 #include "symshape/cgen.h"
 #include "symshape/bc.h"

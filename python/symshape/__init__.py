@@ -3,6 +3,8 @@
   * symshape.export(model, example_inputs, dynamic=None, name=None) -> graph dict
     (needs torch; imported on first use);
   * symshape.trace(graph, dynamic=None, duck_sizing=True, specialize_01=True) -> GuardSet;
+  * symshape.diff(a, b, map=None) -> the semantic diff of two guard sets (dict), with witnesses;
+  * symshape.Dispatcher(sets).run(sizes) -> the first of N guard sets that accepts the sizes;
   * symshape.parse(text) -> Expr, with simplify / decide / bound / eval, to_sympy / from_sympy.
 
 The C library libsymshape.so is loaded with ctypes on import (SYMSHAPE_LIB, else next to
@@ -37,6 +39,7 @@ except LibraryNotFound:
 else:
     from ._core import Context, Expr, parse, default_context
     from .guards import GuardSet, Guard, Origin, trace, backends
+    from .diff import diff, Dispatcher
 
 __version__ = "0.1.0"
 
@@ -50,7 +53,7 @@ def features():
 __all__ = ["export", "export_to", "trace", "parse", "from_sympy", "Expr", "Context", "GuardSet", "Guard",
            "Origin", "Error", "ExportError", "NoMemoryError", "InvalidError", "OverflowError_",
            "DivisionByZeroError", "FormatError", "VersionError", "VerifyError", "QuotaError", "UnsupportedError",
-           "LibraryNotFound", "lib_path", "default_context", "backends", "features"]
+           "LibraryNotFound", "lib_path", "default_context", "backends", "features", "diff", "Dispatcher"]
 
 
 def export(model, example_inputs, dynamic=None, name=None):

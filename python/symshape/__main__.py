@@ -4,6 +4,7 @@
                              [--dynamic NAME=SPEC] [--no-duck-sizing] [--no-specialize-01]
                              [--backend NAME] [-o FILE] [--name NAME] [--seed S]
   python3 -m symshape export MODULE:CALLABLE --input NAME=D,D,... [...] -o G.json
+  python3 -m symshape diff A B [--map OLD=NEW] [--json] [--run MODULE:CALLABLE] [-o FILE]
 
 The options and exit statuses are those of the C command (`symshape run`, docs/cli.md); see
 `python3 -m symshape report --help` and docs/python.md "Command line". Every error a user can
@@ -290,7 +291,133 @@ def _build_parser():
                            help="text (default), torch, jax, onnx, spec or json")
         else:
             p.add_argument("--run", action="store_true", help="run the model on the CPU at each corner")
+    p = sub.add_parser("diff", usage="%s diff A B [--map OLD=NEW ...] [--json] [--run MODULE:CALLABLE] [-o FILE]" % PROG,
+                       description=DIFF_DESC, epilog=DIFF_EXIT_TABLE, formatter_class=argparse.RawDescriptionHelpFormatter,
+                       help="compare two guard sets by meaning, with witness sizes")
+    p.add_argument("a", metavar="A", help="the old version: graph JSON, ONNX model (.onnx) or guard set JSON")
+    p.add_argument("b", metavar="B", help="the new version (same kinds)")
+    p.add_argument("--map", action="append", default=[], metavar="OLD=NEW", help="input OLD of A is input NEW of B")
+    p.add_argument("--json", action="store_true", help='the result as JSON ("symshape.diff" version 1)')
+    p.add_argument("--run", metavar="MODULE:CALLABLE",
+                   help="run this model on the CPU at every witness (random float inputs of the witness shapes) "
+                        "and say whether it runs there")
+    p.add_argument("--no-duck-sizing", dest="duck_sizing", action="store_false", help="trace models without duck sizing")
+    p.add_argument("--no-specialize-01", dest="specialize_01", action="store_false",
+                   help="trace models without 0/1 specialization")
+    p.add_argument("--output", "-o", help="write to this file instead of stdout ('-': stdout)")
     return ap
+
+
+DIFF_DESC = """Compare what A (old) and B (new) accept, as `symshape diff` does (docs/cli.md): both
+implications decided, the guards added, dropped, narrowed, widened and restated with their
+provenance in both versions, and witness sizes that one side accepts and the other rejects.
+With --run, the model MODULE:CALLABLE is also run on the CPU at each witness."""
+
+DIFF_EXIT_TABLE = """exit status:
+  0  equal: both accept exactly the same sizes
+  1  B narrows A: B rejects a size A accepts (B may also widen)
+  2  usage error
+  3  bad input (unreadable file, malformed model or guard set, --run model cannot be loaded)
+  4  internal: libsymshape cannot be loaded, out of memory
+  5  unknown: an implication was neither proved nor refuted
+  6  B only widens A: B accepts every size A accepts, and more
+"""
+
+
+def _diff_text(r, ran):
+    out = []
+    for k in ("a", "b"):
+        s = r["sides"][k]
+        out.append("%s: %s (%d guards%s)" % (k.upper(), s["model"], len(s["guards"]), "; accepts nothing" if s["empty"] else ""))
+    out.append("A accepts only what B accepts (A <= B): %s" % r["a_subset_b"])
+    out.append("B accepts only what A accepts (B <= A): %s" % r["b_subset_a"])
+    out.append("verdict: %s" % r["verdict"])
+
+    def wit(indent, w):
+        if not w:
+            return
+        shapes = " ".join("%s=%s" % (k, v["shape"]) for k, v in w["inputs"].items())
+        acc = w["accepted_by"].upper()
+        out.append("%switness: %s accepts, %s rejects: %s" % (indent, acc, "B" if acc == "A" else "A", shapes))
+        if w["rejected_by"]:
+            out.append("%s  first failing guard: #%d %s" % (indent, w["rejected_by"]["index"], w["rejected_by"]["text"]))
+        if id(w) in ran:
+            out.append("%s  --run: %s" % (indent, ran[id(w)]))
+
+    wit("  narrowing ", r["narrowing_witness"])
+    wit("  widening ", r["widening_witness"])
+    if r["changes"]:
+        out.append("changes:")
+    for c in r["changes"]:
+        out.append("  %s (implied by the other side: %s)" % (c["change"], c["implied_by_other"]))
+        for k in ("a", "b"):
+            g = c[k]
+            if g:
+                out.append("    %s #%d [%s] %s" % (k.upper(), g["index"], g["kind"], g["text"]))
+                if g["why"]:
+                    out.append("      why: %s" % g["why"])
+                if g["origin"]:
+                    out.append("      origin: %s" % g["origin"])
+        wit("    ", c["witness"])
+    return "\n".join(out) + "\n"
+
+
+def _run_diff(args):
+    maps = {}
+    for m in args.map:
+        if "=" not in m or not m.split("=", 1)[0] or not m.split("=", 1)[1]:
+            raise _Usage("--map expects OLD=NEW input names (got %r)" % m)
+        k, v = m.split("=", 1)
+        maps[k] = v
+    try:
+        from .diff import diff, exit_status
+    except LibraryNotFound as e:
+        raise _Internal(str(e)) from None
+    model = None
+    if args.run:
+        fn = _load_callable(args.run)
+        try:
+            model = fn() if isinstance(fn, type) or not _is_plain_function(fn) else fn
+        except Exception as e:
+            raise _Input("%s: building the model failed: %s" % (args.run, _exc_line(e))) from None
+    try:
+        r = diff(args.a, args.b, map=maps, duck_sizing=args.duck_sizing, specialize_01=args.specialize_01)
+    except OSError as e:
+        raise _Input("cannot read %s: %s" % (e.filename, e.strerror or e)) from None
+    except ValueError as e:
+        raise _Input("malformed JSON: %s" % e) from None
+    except NoMemoryError:
+        raise _Internal("out of memory") from None
+    except Error as e:
+        raise _Input(str(e)) from None
+    ran = {}
+    if model is not None:
+        import torch
+        if isinstance(model, torch.nn.Module):
+            model.eval()
+        ws = [r["narrowing_witness"], r["widening_witness"]] + [c["witness"] for c in r["changes"]]
+        for w in ws:
+            if not w:
+                continue
+            try:
+                with torch.no_grad():
+                    model(**{k: torch.randn(*v["shape"]) for k, v in w["inputs"].items()})
+                ran[id(w)] = "the model runs"
+                w["run"] = {"runs": True}
+            except Exception as e:
+                ran[id(w)] = "the model fails: " + _exc_line(e)
+                w["run"] = {"runs": False, "error": _exc_line(e)}
+    data = json.dumps(r, indent=2) + "\n" if args.json else _diff_text(r, ran)
+    if args.output is None or args.output == "-":
+        sys.stdout.write(data)
+        sys.stdout.flush()
+    else:
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(data)
+        except OSError as e:
+            raise _Input("cannot write %s: %s" % (args.output, e.strerror or e)) from None
+    return exit_status(r)
 
 
 def _binding():
@@ -310,10 +437,10 @@ def main(argv=None):
     ap = _build_parser()
     args = ap.parse_args(argv)
     sub = ap._subparsers._group_actions[0].choices[args.cmd]
-    stage = _Stage(args.cmd, args.quiet)
+    stage = _Stage(args.cmd, getattr(args, "quiet", False))
     try:
         try:
-            return _run(args, stage)
+            return _run_diff(args) if args.cmd == "diff" else _run(args, stage)
         finally:
             stage.end()  # before any message
     except _Usage as e:

@@ -1,0 +1,99 @@
+/**
+ * @file symshape/dispatch.h
+ * @brief One decision structure for N guard sets of one model (N compiled
+ *        entries, shape buckets): the index of the first entry whose guard
+ *        set accepts the input sizes, or -1, at a cost that grows with the
+ *        depth of the structure rather than with N x guards (docs/guards.md
+ *        section 9).
+ *
+ * Construction. The entries' checked guards (runtime asserts are not
+ * checked, as sy_gset_check) are pooled: a guard that several entries share
+ * is one guard, and every subexpression shared between guards is one node
+ * (the expressions are hash-consed). A guard that bounds one source by
+ * constants (`v == c`, `c <= v`, `v <= c`, `-v + c <= 0`) is an *interval
+ * guard*; the sources some interval guard reads are split by a balanced
+ * binary search over the bounds of the entries (the "breakpoints"), source
+ * after source, each leaf holding the entries whose intervals contain the
+ * leaf's box, in entry order. Subtrees with the same set of entries at the
+ * same depth are one node (a DAG). The remaining guards of those entries
+ * (relations, equalities, ...) are checked at the leaf in entry order, each
+ * node evaluated at most once per call.
+ *
+ * Evaluation is exact int64 arithmetic (algebra/sy_int64.h): an overflow or
+ * a division by zero fails the guard it occurs in (fail closed), so the
+ * dispatcher never answers an entry whose sy_gset_check rejects the sizes,
+ * and answers the same entry as checking the sets one by one with
+ * sy_gset_check_si wherever no guard overflows int64.
+ *
+ * Ownership: a sy_dispatch (GIVE) borrows its context; free it with
+ * sy_dispatch_free before the context. It is immutable after
+ * sy_dispatch_new: any number of threads may call sy_dispatch_run on it at
+ * once, each with its own frame.
+ */
+#ifndef SYMSHAPE_DISPATCH_H
+#define SYMSHAPE_DISPATCH_H
+#include "symshape/gset.h"
+
+SY_BEGIN_DECLS
+
+typedef struct sy_dispatch sy_dispatch;
+
+/** Build the dispatcher of @p n guard sets (@p sets: n sets, KEEP: read
+ *  now, not kept; any contexts). Every set must have the same sources, in
+ *  the same order (one model).
+ *  @retval SY_OK @retval SY_EINVAL n = 0, a NULL set, or sources that differ
+ *  (the message names the entry and the slot) @retval SY_ENOMEM
+ *  @retval SY_EQUOTA the structure would exceed the context's work budget
+ *  Cost: linear in the guards' distinct nodes, plus the tree: at most
+ *  64 * (n + breakpoints) + 4096 nodes; past that budget the remaining
+ *  sources are not split and their interval guards are checked at the
+ *  leaves like the others (still exact, less fast). */
+SY_API sy_status sy_dispatch_new(sy_ctx *ctx, size_t n, const sy_gset *const *sets, SY_GIVE sy_dispatch **out);
+/** Same, from the JSON forms of the sets (sy_gset_to_json, "symshape.guards"
+ *  version 1): @p texts[i] of @p lens[i] bytes ((size_t)-1: NUL-terminated).
+ *  @retval SY_EFORMAT a malformed document (the message names the entry and
+ *  the guard); otherwise as sy_dispatch_new. */
+SY_API sy_status sy_dispatch_new_json(sy_ctx *ctx, size_t n, const char *const *texts, const size_t *lens,
+                                      SY_GIVE sy_dispatch **out);
+/** Free; accepts NULL; returns NULL. */
+SY_API sy_dispatch *sy_dispatch_free(SY_TAKE SY_NULL sy_dispatch *d);
+
+/** Number of sources (values sy_dispatch_run reads), entries, and int64
+ *  elements of a frame. */
+SY_API size_t sy_dispatch_nsources(const sy_dispatch *d);
+SY_API const char *sy_dispatch_source(const sy_dispatch *d, size_t i);
+SY_API size_t sy_dispatch_nentries(const sy_dispatch *d);
+SY_API size_t sy_dispatch_frame_len(const sy_dispatch *d);
+
+/** Shape of the structure: the distinct guards, their distinct nodes, the
+ *  tree's nodes, its depth (binary tests on the longest path), the sources
+ *  split, and the most entries a leaf holds. Any pointer may be NULL. */
+SY_API void sy_dispatch_stats(const sy_dispatch *d, size_t *guards, size_t *nodes, size_t *tree_nodes, size_t *depth,
+                              size_t *split_sources, size_t *max_leaf);
+
+/** The first entry accepting @p values (@p n int64, one per source), or -1.
+ *  @param frame sy_dispatch_frame_len(d) int64 owned by the caller, all 0
+ *         before its first use, then reused as it is (it holds the values of
+ *         the nodes and a call counter; one frame per thread).
+ *  @return the entry index, -1 (none accepts), or -2 for a bad call (NULL, n
+ *          different from the number of sources). Never allocates;
+ *          reentrant with distinct frames. */
+SY_API long sy_dispatch_run(const sy_dispatch *d, const int64_t *values, size_t n, int64_t *frame);
+
+/** The reference: the first entry whose set accepts, checking every entry's
+ *  guards one by one with the same int64 evaluation (no tree, no sharing
+ *  across entries); for benchmarks and tests. Same frame and result as
+ *  sy_dispatch_run. */
+SY_API long sy_dispatch_run_sequential(const sy_dispatch *d, const int64_t *values, size_t n, int64_t *frame);
+
+/** The dispatcher as C source (C99, no library needed): `long PREFIX_dispatch(const int64_t *v)`
+ *  with the same answers as sy_dispatch_run (the same tree, the same int64 evaluation: overflow or
+ *  a zero divisor fails the guard), `PREFIX_sources` and `PREFIX_nsources`. The tree is a chain of
+ *  labels and gotos (shared subtrees emitted once), each guard a static function.
+ *  @param prefix a C identifier (KEEP).
+ *  @return the text (GIVE: sy_str_free), or NULL: SY_EINVAL (d NULL, prefix not an identifier),
+ *          SY_ENOMEM. */
+SY_API SY_GIVE char *sy_dispatch_to_c(const sy_dispatch *d, const char *prefix);
+
+SY_END_DECLS
+#endif

@@ -1,0 +1,230 @@
+"""symshape.diff(a, b): the semantic diff of two guard sets (include/symshape/diff.h,
+docs/guards.md section 8).
+
+Each side is a GuardSet, a graph (dict, or a path to its JSON), an ONNX model (a path ending
+in .onnx) or a guard set in its JSON form ("format": "symshape.guards": a dict, or a path).
+A graph or ONNX model is traced and its guard set minimized with default options (duck sizing
+and 0/1 specialization unless turned off). The result is the "symshape.diff" document as a dict:
+"verdict" ("equal", "narrows", "widens", "unknown"), "a_subset_b", "b_subset_a" ("true",
+"false", "unknown"), "changes" with each guard's provenance in both versions, and witnesses
+("inputs": {name: {"shape": [...], "dtype": code}}) that one side accepts and the other rejects.
+"""
+import ctypes
+import json
+from ctypes import POINTER, Structure, byref, c_char_p, c_int, c_size_t, c_uint, c_void_p
+
+from . import _lib as L
+from ._lib import lib
+from ._core import Context
+from .guards import GuardSet
+
+P = c_void_p
+
+
+def _f(name, restype, *argtypes):
+    fn = getattr(lib, name)
+    fn.restype = restype
+    fn.argtypes = list(argtypes)
+
+
+_f("sy_diff_new", c_int, P, POINTER(P))
+_f("sy_diff_free", P, P)
+_f("sy_diff_set_gset", c_int, P, c_int, P)
+_f("sy_diff_set_json", c_int, P, c_int, c_char_p, c_size_t, c_char_p)
+_f("sy_diff_map", c_int, P, c_char_p, c_char_p)
+_f("sy_diff_run", c_int, P)
+_f("sy_diff_to_json", c_void_p, P)
+_f("sy_onnx_available", c_int)
+
+
+class _onnx_trace_options(Structure):  # onnx.h
+    _fields_ = [("version", c_uint), ("nexamples", c_size_t), ("examples", c_void_p), ("nov", c_size_t),
+                ("ov", c_void_p), ("concrete", c_int)]
+
+
+class _OnnxSide:
+    """An ONNX model traced in ctx, its minimized guard set in .gs (freed by close)."""
+
+    def __init__(self, ctx, path, duck_sizing, specialize_01):
+        self._ctx = ctx
+        self.om = self.env = self.ot = self.gs = None
+        if not lib.sy_onnx_available():
+            raise L.LibraryNotFound("this libsymshape was built without the ONNX frontend")
+        for name, res, args in (("sy_onnx_load_file", c_int, (P, c_char_p, POINTER(P))), ("sy_onnx_free", P, (P,)),
+                                ("sy_env_trace_onnx", c_int, (P, P, POINTER(_onnx_trace_options), POINTER(P))),
+                                ("sy_onnx_trace_free", P, (P,)), ("sy_onnx_trace_gset_inputs", P, (P, POINTER(c_size_t))),
+                                ("sy_onnx_name", c_char_p, (P,)),
+                                ("sy_gset_produce_inputs", c_int, (P, c_char_p, c_size_t, P, POINTER(P)))):
+            _f(name, res, *args)
+        h = ctx._h
+        try:
+            m = P()
+            st = lib.sy_onnx_load_file(h, str(path).encode("utf-8"), byref(m))
+            if st != 0:
+                raise ctx._error(st)
+            self.om = m.value
+            opts = L.sy_env_options(L.SY_ENV_OPTIONS_VERSION, 1 if duck_sizing else 0, 1 if specialize_01 else 0)
+            self.env = lib.sy_env_new(h, byref(opts))
+            if not self.env:
+                raise ctx._error()
+            to = _onnx_trace_options(1, 0, None, 0, None, 0)
+            t = P()
+            st = lib.sy_env_trace_onnx(self.env, self.om, byref(to), byref(t))
+            if st != 0:
+                raise ctx._error(st)
+            self.ot = t.value
+            n = c_size_t()
+            ins = lib.sy_onnx_trace_gset_inputs(self.ot, byref(n))
+            gs = P()
+            st = lib.sy_gset_produce_inputs(self.env, lib.sy_onnx_name(self.om), n.value, ins, byref(gs))
+            if st != 0:
+                raise ctx._error(st)
+            self.gs = gs.value
+            st = lib.sy_gset_minimize(self.gs)
+            if st != 0:
+                raise ctx._error(st)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self):
+        if self.gs:
+            lib.sy_gset_free(self.gs)
+        if self.ot:
+            lib.sy_onnx_trace_free(self.ot)
+        if self.env:
+            lib.sy_env_free(self.env)
+        if self.om:
+            lib.sy_onnx_free(self.om)
+        self.om = self.env = self.ot = self.gs = None
+
+
+def diff(a, b, map=None, duck_sizing=True, specialize_01=True):
+    """The semantic diff of a (old) and b (new); see the module's doc. map: {old_input: new_input}
+    renames inputs of a before matching by name. Raises symshape.Error (FormatError for a
+    malformed guard set JSON, with its location)."""
+    ctx = Context()
+    h = ctx._h
+    d = P()
+    st = lib.sy_diff_new(h, byref(d))
+    if st != 0:
+        raise ctx._error(st)
+    keep = []
+    try:
+        for old, new in (map or {}).items():
+            st = lib.sy_diff_map(d, str(old).encode("utf-8"), str(new).encode("utf-8"))
+            if st != 0:
+                raise ctx._error(st)
+        for side, x in ((0, a), (1, b)):
+            name = "<%s>" % "ab"[side]
+            if isinstance(x, str) and x.endswith(".onnx"):
+                o = _OnnxSide(ctx, x, duck_sizing, specialize_01)
+                keep.append(o)
+                st = lib.sy_diff_set_gset(d, side, o.gs)
+                if st != 0:
+                    raise ctx._error(st)
+                continue
+            if isinstance(x, str):
+                name = x
+                with open(x, "rb") as fp:
+                    x = json.loads(fp.read().decode("utf-8"))
+            if isinstance(x, dict) and x.get("format") == "symshape.guards":
+                text = json.dumps(x).encode("utf-8")
+                st = lib.sy_diff_set_json(d, side, text, len(text), name.encode("utf-8"))
+                if st != 0:
+                    raise ctx._error(st)
+                continue
+            if not isinstance(x, GuardSet):
+                x = GuardSet(x, duck_sizing=duck_sizing, specialize_01=specialize_01)
+            keep.append(x)
+            x._live()
+            st = lib.sy_diff_set_gset(d, side, x._gs)
+            if st != 0:
+                raise ctx._error(st)
+        st = lib.sy_diff_run(d)
+        if st != 0:
+            raise ctx._error(st)
+        return json.loads(ctx._take_str(lib.sy_diff_to_json(d)))
+    finally:
+        lib.sy_diff_free(d)
+        for k in keep:
+            if isinstance(k, _OnnxSide):
+                k.close()
+
+
+def exit_status(result):
+    """The command's exit status for a diff result: 0 equal, 1 narrows, 5 unknown, 6 widens."""
+    return {"equal": 0, "narrows": 1, "widens": 6}.get(result["verdict"], 5)
+
+
+_f("sy_dispatch_new_json", c_int, P, c_size_t, POINTER(c_char_p), POINTER(c_size_t), POINTER(P))
+_f("sy_dispatch_free", P, P)
+_f("sy_dispatch_nsources", c_size_t, P)
+_f("sy_dispatch_source", c_char_p, P, c_size_t)
+_f("sy_dispatch_frame_len", c_size_t, P)
+_f("sy_dispatch_run", ctypes.c_long, P, POINTER(ctypes.c_int64), c_size_t, POINTER(ctypes.c_int64))
+_f("sy_dispatch_to_c", c_void_p, P, c_char_p)
+_f("sy_gset_source_parse", c_int, c_char_p, POINTER(c_size_t), POINTER(c_size_t))
+
+
+class Dispatcher:
+    """One decision structure for N guard sets of one model (include/symshape/dispatch.h,
+    docs/guards.md section 9): run(sizes) is the index of the first set accepting the sizes, or -1.
+    sets: GuardSets, guard-set JSON dicts or paths to them (the same sources in the same order)."""
+
+    def __init__(self, sets):
+        texts = []
+        for x in sets:
+            if isinstance(x, GuardSet):
+                texts.append(x.json().encode("utf-8"))
+            elif isinstance(x, dict):
+                texts.append(json.dumps(x).encode("utf-8"))
+            else:
+                with open(x, "rb") as fp:
+                    texts.append(fp.read())
+        self._ctx = Context()
+        self._d = None
+        n = len(texts)
+        arr = (c_char_p * max(n, 1))(*texts)
+        lens = (c_size_t * max(n, 1))(*[len(t) for t in texts])
+        d = P()
+        st = lib.sy_dispatch_new_json(self._ctx._h, n, arr, lens, byref(d))
+        if st != 0:
+            raise self._ctx._error(st)
+        self._d = d.value
+        self.sources = [lib.sy_dispatch_source(self._d, i).decode("utf-8") for i in range(lib.sy_dispatch_nsources(self._d))]
+        self._frame = (ctypes.c_int64 * lib.sy_dispatch_frame_len(self._d))()
+
+    def close(self):
+        if getattr(self, "_d", None):
+            lib.sy_dispatch_free(self._d)
+            self._d = None
+
+    def __del__(self):
+        self.close()
+
+    def values(self, sizes, dtypes=None):
+        """The source values of {input: shape} (dtype codes from dtypes, default float32 = 0)."""
+        out = []
+        for s in self.sources:
+            nl, dim = c_size_t(), c_size_t()
+            kind = lib.sy_gset_source_parse(s.encode("utf-8"), byref(nl), byref(dim))
+            name = s[:nl.value]
+            if kind < 0 or kind == 3 or name not in sizes:
+                raise ValueError("no value for source %s" % s)
+            shape = sizes[name]
+            out.append(len(shape) if kind == 0 else (dtypes or {}).get(name, 0) if kind == 1 else
+                       (shape[dim.value] if dim.value < len(shape) else 0))
+        return out
+
+    def run(self, sizes, dtypes=None):
+        """The index of the first entry accepting {input: shape}, or -1."""
+        if not self._d:
+            raise ValueError("the Dispatcher was closed")
+        v = self.values(sizes, dtypes)
+        arr = (ctypes.c_int64 * max(len(v), 1))(*v)
+        return lib.sy_dispatch_run(self._d, arr, len(v), self._frame)
+
+    def c_code(self, prefix="dispatch"):
+        """The dispatcher as C99 source: long PREFIX_dispatch(const int64_t *v)."""
+        return self._ctx._take_str(lib.sy_dispatch_to_c(self._d, prefix.encode("utf-8")))
