@@ -1971,10 +1971,13 @@ static sy_status classify_violation(sy_gset *gs, sy_facts *f0, size_t gi, sy_gse
                 snprintf(decl + l2, sizeof decl - l2, "%s%s = %lld*Dim('%s_k')", i ? ", " : "", lab, (long long)ms[i], lab);
                 snprintf(kd + l3, sizeof kd - l3, "%s%s", sep, lab);
             }
-            snprintf(buf, sizeof buf,
-                     "%s (the guard holds exactly then): no Dim range expresses this; make %s static, or declare %s (%s) "
-                     "where the model allows it%s",
-                     what, kd, nk > 1 ? "each a multiple" : "it a multiple", decl, why);
+            /* the return value is read: a message longer than buf is cut, as elsewhere (and gcc's
+             * -Wformat-truncation at -O0 stays quiet) */
+            if (snprintf(buf, sizeof buf,
+                         "%s (the guard holds exactly then): no Dim range expresses this; make %s static, or declare %s (%s) "
+                         "where the model allows it%s",
+                         what, kd, nk > 1 ? "each a multiple" : "it a multiple", decl, why) < 0)
+                buf[0] = 0;
             out->dims = gstrdup(gs, kd);
         } else if (has_mod(e)) {
             out->kind = SY_VIOL_DIVISIBILITY;
