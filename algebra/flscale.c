@@ -118,7 +118,7 @@ int sy_flscale_plan(double s, int prec, int ceil_mode, int64_t example, sy_flsca
     int E;
     if (sy_flscale_split(s, prec, &a, &E)) return -1;
     int64_t cap = (int64_t)1 << prec; /* float(L) = L */
-    out->runs = 0, out->off = 0, out->klo = 0, out->khi = 0;
+    out->runs = 0, out->off = 0, out->klo = 0, out->khi = 0, out->nex = 0;
     if (E <= 0) { /* an integer a*2^-E: exact while L*a <= 2^prec */
         if (E < -40) return -1;
         out->p = (int64_t)(a << -E), out->q = 1;
@@ -155,24 +155,36 @@ int sy_flscale_plan(double s, int prec, int ceil_mode, int64_t example, sy_flsca
         u128 lhs = c << prec, rhs = (u128)bp << E; /* gamma = lhs / rhs */
         int all = 2 * lhs <= rhs, none = ceil_mode ? lhs > rhs : lhs >= rhs;
         if (none) out->off = ceil_mode ? 1 : -1;
-        else if (!all) { /* mixed: the run of multiples around the example */
+        else if (!all) { /* mixed: a window of multiples around the example, the other runs in it excluded */
             int64_t k0 = example <= 0 ? 1 : example / bq + (example % bq != 0);
             if (k0 > kmax) k0 = kmax;
             if (k0 < 1) k0 = 1;
             int v = rounds_to_n(out, a, E, prec, ceil_mode, k0);
-            int64_t lo, hi, l2, h2b;
-            segment(out, a, E, prec, ceil_mode, kmax, k0, &lo, &hi);
-            for (int it = 0; it < 400 && lo > 1 && rounds_to_n(out, a, E, prec, ceil_mode, lo - 1) == v; it++) {
-                segment(out, a, E, prec, ceil_mode, kmax, lo - 1, &l2, &h2b);
-                lo = l2;
+            /* the window starts a few binades below the example, or at 1 */
+            int64_t ks = k0 > 4096 ? k0 / 16 : 1, k = ks, lo, hi;
+            out->nex = 0;
+            out->klo = ks == 1 ? 0 : ks, out->khi = kmax;
+            for (int it = 0; it < 2000 && k <= kmax; it++) {
+                segment(out, a, E, prec, ceil_mode, kmax, k, &lo, &hi);
+                if (lo < ks) lo = ks;
+                if (rounds_to_n(out, a, E, prec, ceil_mode, k) != v) {
+                    if (out->nex && out->exhi[out->nex - 1] == lo - 1) out->exhi[out->nex - 1] = hi; /* adjacent: merge */
+                    else if (out->nex == SY_FLSCALE_MAXEX) {
+                        if (lo > k0) { /* enough exclusions past the example: the window ends here */
+                            out->khi = lo - 1;
+                            break;
+                        }
+                        /* drop the first exclusion: the window starts after it */
+                        out->klo = out->exhi[0] + 1;
+                        for (int x = 1; x < out->nex; x++) out->exlo[x - 1] = out->exlo[x], out->exhi[x - 1] = out->exhi[x];
+                        out->exlo[out->nex - 1] = lo, out->exhi[out->nex - 1] = hi;
+                    } else out->exlo[out->nex] = lo, out->exhi[out->nex] = hi, out->nex++;
+                }
+                k = hi + 1;
             }
-            for (int it = 0; it < 400 && hi < kmax && rounds_to_n(out, a, E, prec, ceil_mode, hi + 1) == v; it++) {
-                segment(out, a, E, prec, ceil_mode, kmax, hi + 1, &l2, &h2b);
-                hi = h2b;
-            }
+            if (k <= kmax && out->khi == kmax) out->khi = k - 1; /* the scan stopped early: cover what it saw */
             out->runs = 1;
             out->off = v ? 0 : ceil_mode ? 1 : -1;
-            out->klo = lo == 1 ? 0 : lo, out->khi = hi;
         }
     }
     /* the plan against the exact evaluation on a prefix */
@@ -187,7 +199,12 @@ int sy_flscale_plan(double s, int prec, int ceil_mode, int64_t example, sy_flsca
 int sy_flscale_formula(const sy_flscale *pl, int ceil_mode, int64_t L, int64_t *out)
 {
     if (L < 0 || L > pl->hmax) return -1;
-    if (pl->runs && L % pl->q == 0 && (L / pl->q < pl->klo || L / pl->q > pl->khi)) return -1;
+    if (pl->runs && L % pl->q == 0) {
+        int64_t k = L / pl->q;
+        if (k < pl->klo || k > pl->khi) return -1;
+        for (int i = 0; i < pl->nex; i++)
+            if (k >= pl->exlo[i] && k <= pl->exhi[i]) return -1;
+    }
     __int128 n = (__int128)pl->p * L + (L > 0 ? pl->off : 0), q = pl->q;
     __int128 r = n / q;
     if (ceil_mode ? (r * q < n) : (r * q > n)) r += ceil_mode ? 1 : -1;

@@ -134,12 +134,16 @@ const sy_expr *sy_expr_add_pad(sy_ctx *ctx, const sy_expr *d, const sy_expr *p);
  * L >= 0 and a float s > 0 rounded once to prec significand bits (53: double, PyTorch's
  * float(size) * scale and Python's int * float; 24: float32, ONNX Resize), exactly: for
  * 0 <= L <= hmax the value is FloorDiv(p*L + off*Min(L, 1), q) (CeilDiv for ceil), except
- * that when runs is 1 this holds for the multiples of q only where klo <= L/q <= khi (every
- * other L is exact). hmax <= 2^prec (float(L) = L). */
+ * that when runs is 1 this holds for the multiples L = k*q only where klo <= k <= khi and k is
+ * in none of the nex runs [exlo[i], exhi[i]] (every other L is exact). The window [klo, khi]
+ * holds the example and ends where a (SY_FLSCALE_MAXEX+1)-th run would be needed.
+ * hmax <= 2^prec (float(L) = L). */
+#define SY_FLSCALE_MAXEX 12
 typedef struct sy_flscale {
     int64_t p, q, off, hmax;
-    int runs;
+    int runs, nex;
     int64_t klo, khi;
+    int64_t exlo[SY_FLSCALE_MAXEX], exhi[SY_FLSCALE_MAXEX];
 } sy_flscale;
 /* s = a / 2^E exactly with a odd; -1 when s is not a positive finite float of that precision */
 int sy_flscale_split(double s, int prec, uint64_t *a, int *E);

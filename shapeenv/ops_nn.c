@@ -585,10 +585,11 @@ static sy_status group_norm(opcall *c)
 
 /* F.interpolate (torch/nn/functional.py _interp_output_size, 1.13): with
  * size, the spatial dims are size; with scale_factor s, PyTorch computes
- * floor(float(in) * s) in double precision. s is a dyadic rational m/2^e (m
- * odd); as long as in*m < 2^53 the double product is exact and equals the
- * exact FloorDiv(in*m, 2^e) — a guard in <= 2^53/m keeps the symbolic formula
- * exact (concrete sizes are computed in double, as PyTorch does).
+ * floor(float(in) * s) in double precision (with or without
+ * recompute_scale_factor: functional.py floors the product itself, the kernel's
+ * compute_output_size converts it toward zero, the same for in >= 0): exact
+ * through op_scaled_round, for every s (0.7 included), with the guards its
+ * formula needs (algebra/flscale.c).
  * mode (#3, default 'nearest'): linear/bilinear/bicubic/trilinear need a 3-D/
  * 4-D/4-D/5-D input (functional.py). Kernel checks (aten/src/ATen/native/
  * UpSample.h upsample_{1,2,3}d_common_check): input and output spatial sizes
@@ -635,34 +636,8 @@ static sy_status interpolate(opcall *c)
             int64_t si;
             if (v && v->kind == SY_V_INT && !sy_expr_get_si(v->u.i, &si)) sf = (double)si;
             if (!(sf > 0) || !isfinite(sf)) return op_err(c, SY_EINVAL, "scale_factor must be a positive number");
-            int64_t Lc;
-            if (sy_expr_get_si(L, &Lc) == SY_OK) { /* concrete: PyTorch's double arithmetic */
-                double r = floor((double)Lc * sf);
-                if (!(r < 9.2e18)) return op_err(c, SY_EINVAL, "output size too large");
-                out[2 + i] = KI(c, (int64_t)r);
-                continue;
-            }
-            int e;
-            double mant = frexp(sf, &e); /* sf = mant * 2^e, 0.5 <= mant < 1 */
-            int64_t num = (int64_t)ldexp(mant, 53);
-            int shift = 53 - e;
-            while (shift > 0 && (num & 1) == 0) {
-                num >>= 1;
-                shift--;
-            }
-            if (shift > 62 || shift < -62) return op_err(c, SY_EUNSUPPORTED, "scale_factor out of range");
-            /* in*num < 2^53 keeps float(in)*sf exact */
-            int64_t limit = ((int64_t)1 << 53) / num;
-            if ((st = op_require(c, sy_expr_le(ctx, L, KI(c, limit)),
-                                 "the size %s must be at most %lld for float(size)*%g to be exact in double precision "
-                                 "(a static size, or a scale_factor that is a power of two, needs no such bound)",
-                                 sy_env_show(c->env, L), (long long)limit, sf)))
-                return st;
-            const sy_expr *r = sy_expr_mul_si(ctx, L, num);
-            if (shift > 0) r = sy_expr_floordiv(ctx, r, KI(c, (int64_t)1 << shift));
-            else if (shift < 0) r = sy_expr_mul_si(ctx, r, (int64_t)1 << -shift);
-            if (!r) return sy_ctx_last_error(ctx);
-            out[2 + i] = r;
+            /* floor(double(L) * s), exactly (op_scaled_round; a static L in double as PyTorch) */
+            if ((st = op_scaled_round(c, L, sf, 'f', &out[2 + i]))) return st;
         }
     }
     if (area) { /* adaptive_avg_pool{1,2,3}d on a batched input */

@@ -1,0 +1,102 @@
+"""Issue 32: float arithmetic on sizes, exactly. F.interpolate(scale_factor=s) for scales that are
+not powers of two (every mode, with and without recompute_scale_factor), int(h * 0.7),
+math.ceil(w * 1.3) and 2.0 / max(m - 1, 1): PyTorch computes them in double and floors. Each
+model is exported at one example, traced, and compared with real CPU execution at every probe
+point (multiples of the scale's denominator included: 90 * 0.7 = 62.99999999999999 but
+10 * 0.7 = 7.0): 0 soundness violations, and the sizes accepted are counted. Before this change
+every one of these stopped at trace ("float arithmetic on a symbolic int is not supported", or
+interpolate's requirement L <= 2 for 0.7)."""
+import math
+import random
+
+import pytest
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from models_util import soundness
+
+
+class Interp(nn.Module):
+    def __init__(self, scale, mode, recompute):
+        super().__init__()
+        self.scale, self.mode, self.recompute = scale, mode, recompute
+
+    def forward(self, x):
+        kw = {} if self.mode in ("nearest", "area", "nearest-exact") else {"align_corners": False}
+        return F.interpolate(x, scale_factor=self.scale, mode=self.mode, recompute_scale_factor=self.recompute, **kw)
+
+
+class IntScale(nn.Module):
+    """int(h * 0.7) as a slice bound, math.ceil(w * 1.3) as padding, and a grid step 2.0 / max(m - 1, 1)."""
+
+    def forward(self, x):
+        h, w = x.shape[2], x.shape[3]
+        a = x[:, :, :int(h * 0.7)]
+        b = F.pad(x, (0, math.ceil(w * 1.3) - w))
+        step = 2.0 / max(w - 1, 1)
+        g = torch.arange(w, dtype=torch.float32) * step - 1
+        c = x.reshape(x.shape[0], -1)[:, :math.floor(h * w / 3)]
+        return a, b, g, c
+
+
+def _points(rng, n, extra):
+    pts = list(extra)
+    while len(pts) < n:
+        pts.append((rng.randint(1, 400), rng.randint(1, 400)))
+    return pts
+
+
+# sizes where the double product lands just below an integer (90 * 0.7, 170 * 0.7, 330 * 0.7),
+# multiples of the denominators inside and outside the example's run, 1, and small sizes
+_EXTRA = [(224, 45), (90, 90), (170, 180), (330, 340), (400, 10), (10, 20), (1, 1), (2, 3), (3, 1), (190, 320),
+          (300, 300), (33, 77), (9, 9), (30, 60), (100, 101)]
+
+
+@pytest.mark.parametrize("scale", [0.7, 1.0 / 3, 1.3, 2.5, 0.45])
+@pytest.mark.parametrize("mode", ["nearest", "bilinear", "bicubic", "area", "nearest-exact"])
+@pytest.mark.parametrize("recompute", [None, True])
+def test_interpolate_float_scale(scale, mode, recompute):
+    if mode == "nearest-exact" and torch.__version__.startswith("1.") and recompute:
+        pass  # supported in 1.13 too
+    rng = random.Random(int(scale * 1000) + len(mode) + (recompute is True))
+    pts = _points(rng, 40, _EXTRA)
+    model = Interp(scale, mode, recompute).eval()
+    row, gs, _ = soundness("interp_%g_%s_%s" % (scale, mode, recompute), model,
+                           lambda p: {"x": torch.randn(1, 2, p[0], p[1])}, lambda p: {"x": [1, 2, p[0], p[1]]},
+                           pts, dynamic={"x": [2, 3]}, example=(224, 45), kind="issue 32")
+    # every non-multiple of the denominator runs and must be kept; the example's run too
+    assert row["accepted"] >= 0.75 * row["torch_ok"], row
+
+
+@pytest.mark.parametrize("recompute", [None, False, True])
+def test_interpolate_mixed_scales_3d(recompute):
+    """interpolate a 5-D input by (0.7, 1.3, 0.6): one formula per dim."""
+    class M(nn.Module):
+        def forward(self, x):
+            return F.interpolate(x, scale_factor=(0.7, 1.3, 0.6), mode="trilinear", align_corners=False,
+                                 recompute_scale_factor=recompute)
+    rng = random.Random(7)
+    pts = [(rng.randint(1, 120), rng.randint(1, 60), rng.randint(1, 60)) for _ in range(25)]
+    pts += [(90, 10, 5), (10, 20, 30), (60, 50, 40)]
+    soundness("interp3d_%s" % recompute, M().eval(), lambda p: {"x": torch.randn(1, 1, *p)},
+              lambda p: {"x": [1, 1, *p]}, pts, dynamic={"x": [2, 3, 4]}, example=(37, 21, 13), kind="issue 32")
+
+
+def test_int_times_float_and_grid_step():
+    rng = random.Random(32)
+    pts = _points(rng, 40, _EXTRA)
+    row, gs, _ = soundness("int_times_float", IntScale().eval(), lambda p: {"x": torch.randn(2, 2, p[0], p[1])},
+                           lambda p: {"x": [2, 2, p[0], p[1]]}, pts, dynamic={"x": [2, 3]}, example=(224, 45),
+                           kind="issue 32")
+    assert row["accepted"] >= 0.75 * row["torch_ok"], row
+
+
+def test_many_sizes_against_torch_kernel():
+    """The traced output size of interpolate(0.7) against the real kernel at every height 1..1200 the
+    guards accept (thousands of sizes, CPU execution of the nearest kernel on a 2-wide input)."""
+    model = Interp(0.7, "nearest", None).eval()
+    row, gs, _ = soundness("interp_0.7_dense", model, lambda p: {"x": torch.randn(1, 1, p[0], 2)},
+                           lambda p: {"x": [1, 1, p[0], 2]}, [(h,) for h in range(1, 1201)],
+                           dynamic={"x": [2]}, example=(224,), kind="issue 32")
+    assert row["accepted"] >= 1100, row
