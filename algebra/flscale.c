@@ -141,7 +141,8 @@ int sy_flscale_plan(double s, int prec, int ceil_mode, int64_t example, sy_flsca
         u128 aq = (u128)a * kn, p2 = hn << E;
         u128 diff = aq > p2 ? aq - p2 : p2 - aq;
         u128 x = (diff << prec) + aq;
-        u128 ha = ((((u128)1) << (E + prec)) - 1) / x;
+        /* s = P/Q exactly: no rounding while L*a <= 2^prec (L*a, hence fl(y) = y, is representable) */
+        u128 ha = diff == 0 ? (((u128)1) << prec) / a : ((((u128)1) << (E + prec)) - 1) / x;
         if (ha > best) best = ha, bp = (int64_t)hn, bq = (int64_t)kn;
     }
     if (!bq) return -1;
