@@ -265,6 +265,8 @@ static const struct { const char *name; int cls; } layout_table[] = {
     /* fresh contiguous outputs (measured: a transposed input gives a contiguous result) */
     {"softmax", LAYOUT_FRESH}, {"log_softmax", LAYOUT_FRESH}, {"layer_norm", LAYOUT_FRESH}, {"rms_norm", LAYOUT_FRESH}, {"matmul", LAYOUT_FRESH},
     {"mm", LAYOUT_FRESH}, {"bmm", LAYOUT_FRESH}, {"linear", LAYOUT_FRESH}, {"index_select", LAYOUT_FRESH},
+    /* max_unpool: the CPU kernels resize a fresh output and write the contiguous input into it */
+    {"max_unpool1d", LAYOUT_FRESH}, {"max_unpool2d", LAYOUT_FRESH}, {"max_unpool3d", LAYOUT_FRESH},
     /* allocated in suggest_memory_format() of the input: contiguous unless a
      * 4-D/5-D argument may be strided like channels_last (cat:
      * cat_compute_output_memory_format; convolution, pooling, batch_norm,

@@ -921,7 +921,7 @@ static const char *const memo_ops[] = {"conv1d", "conv2d", "conv3d", "conv_trans
 static bool op_memo[OPHASH]; /* per op_index slot: pure and in memo_ops */
 static int op_layout[OPHASH]; /* per op_index slot: the layout class (sy_layout_class) */
 static const char *const impure_ops[] = {"nonzero", "masked_select", "argwhere", "repeat_interleave", "one_hot",
-                                         "tensor_split", "_assert", NULL};
+                                         "tensor_split", "_assert", "max_unpool1d", "max_unpool2d", "max_unpool3d", NULL};
 
 static unsigned op_hash(const char *s)
 {

@@ -100,3 +100,67 @@ def test_many_sizes_against_torch_kernel():
                            lambda p: {"x": [1, 1, p[0], 2]}, [(h,) for h in range(1, 1201)],
                            dynamic={"x": [2]}, example=(224,), kind="issue 32")
     assert row["accepted"] >= 1100, row
+
+
+class UNetUp(nn.Module):
+    """nn.ConvTranspose2d(...)(x, output_size=skip.shape): the module's _output_padding computes
+    output_size - min_size in Python (a symbolic output_padding) and checks its range."""
+
+    def __init__(self):
+        super().__init__()
+        self.down = nn.Conv2d(3, 4, 3, stride=2, padding=1)
+        self.up = nn.ConvTranspose2d(4, 3, 3, stride=2, padding=1)
+        self.up1 = nn.ConvTranspose1d(3, 2, 4, stride=3, padding=1)
+
+    def forward(self, x):
+        y = self.up(self.down(x), output_size=x.shape[-2:])
+        r = x.flatten(2)[:, :, ::3]
+        z = self.up1(r, output_size=[x.shape[2] * x.shape[3] + 1])
+        return y + x, z
+
+
+class Unpool(nn.Module):
+    def __init__(self, with_size):
+        super().__init__()
+        self.with_size = with_size
+        self.unpool1d = nn.MaxUnpool1d(3, stride=2)
+
+    def forward(self, x):
+        y, i = F.max_pool2d(x, 2, return_indices=True)
+        if self.with_size:
+            a = F.max_unpool2d(y, i, 2, output_size=x.shape[-2:])
+            v, j = F.max_pool1d(x[0], 3, 2, return_indices=True)
+            return a, self.unpool1d(v, j, output_size=x[0].shape[-1:])
+        return F.max_unpool2d(y, i, 2)
+
+
+def test_conv_transpose_output_size():
+    rng = random.Random(2)
+    pts = [(rng.randint(1, 60), rng.randint(1, 60)) for _ in range(30)] + [(1, 1), (2, 2), (3, 5), (17, 16)]
+    torch.manual_seed(0)
+    row, gs, _ = soundness("conv_transpose_output_size", UNetUp().eval(), lambda p: {"x": torch.randn(2, 3, p[0], p[1])},
+                           lambda p: {"x": [2, 3, p[0], p[1]]}, pts, dynamic={"x": [2, 3]}, example=(15, 16),
+                           kind="issue 32")
+    assert row["accepted"] >= row["torch_ok"] - 4, row  # only 0/1 specialization rejects
+
+
+def test_max_unpool_output_size():
+    rng = random.Random(3)
+    pts = [(rng.randint(2, 60), rng.randint(3, 60)) for _ in range(30)] + [(2, 3), (15, 16), (33, 7)]
+    row, gs, _ = soundness("max_unpool_output_size", Unpool(True).eval(), lambda p: {"x": torch.randn(1, 3, p[0], p[1])},
+                           lambda p: {"x": [1, 3, p[0], p[1]]}, pts, dynamic={"x": [2, 3]}, example=(15, 16),
+                           kind="issue 32")
+    assert row["accepted"] == row["torch_ok"], row
+    # the index check is listed, not silently assumed
+    assert any(g.kind == "runtime_assert" and "largest index" in g.text for g in gs.guards), [repr(g) for g in gs.guards]
+
+
+def test_max_unpool_default_size():
+    """Without output_size the output is (L - 1)*2 + 2 = 2*(L // 2): the indices of an odd input address a plane
+    larger than that, which torch refuses at run time for some values (a runtime assert); probed at even sizes."""
+    rng = random.Random(4)
+    pts = [(2 * rng.randint(1, 30), 2 * rng.randint(1, 30)) for _ in range(30)]
+    row, gs, _ = soundness("max_unpool_default", Unpool(False).eval(), lambda p: {"x": torch.randn(1, 3, p[0], p[1])},
+                           lambda p: {"x": [1, 3, p[0], p[1]]}, pts, dynamic={"x": [2, 3]}, example=(16, 14),
+                           kind="issue 32")
+    assert row["accepted"] == row["torch_ok"], row
