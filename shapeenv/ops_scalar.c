@@ -539,6 +539,21 @@ static sy_status getattr(opcall *c)
             *c->out = sy_value_str(c->env, "cpu");
             return SY_OK;
         }
+        if (!strcmp(n, "real") || !strcmp(n, "imag")) { /* a view: the complex tensor's real or imaginary parts */
+            if (!op_is_complex(t->dtype)) {
+                if (!strcmp(n, "imag")) return op_err(c, SY_EINVAL, "imag is not implemented for tensors with non-complex dtypes.");
+                *c->out = *o; /* .real of a real tensor is itself */
+                return SY_OK;
+            }
+            const sy_expr **str = NULL;
+            if (t->strides) { /* view_as_real(t)[..., 0 or 1]: the strides doubled */
+                str = sy_env_alloc(c->env, (t->ndim ? t->ndim : 1) * sizeof *str);
+                if (!str) return sy_ctx_last_error(c->env->ctx);
+                for (size_t i = 0; i < t->ndim; i++)
+                    if (!(str[i] = sy_expr_mul_si(c->env->ctx, t->strides[i], 2))) return sy_ctx_last_error(c->env->ctx);
+            }
+            return op_set_strided(c, t->dtype == SY_DT_COMPLEX128 ? SY_DT_FLOAT64 : SY_DT_FLOAT32, t->ndim, t->sizes, str);
+        }
         return op_err(c, SY_EUNSUPPORTED, "unknown tensor attribute '%s'", n);
     }
     return op_err(c, SY_EUNSUPPORTED, "getattr '%s' on a non-tensor", n);

@@ -164,3 +164,64 @@ def test_max_unpool_default_size():
                            lambda p: {"x": [1, 3, p[0], p[1]]}, pts, dynamic={"x": [2, 3]}, example=(16, 14),
                            kind="issue 32")
     assert row["accepted"] == row["torch_ok"], row
+
+
+class SpecPath(nn.Module):
+    """Demucs-style spectrogram path: stft (a transposed result), view_as_real / permute / reshape,
+    a reduction of a permuted tensor, view_as_complex, .real, expand_as, then views whose success
+    depends on the strides symshape computes for each of them."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("window", torch.hann_window(64))
+        self.scale = nn.Parameter(torch.ones(1, 1, 1))
+
+    def forward(self, x):
+        b, c, t = x.shape
+        z = torch.stft(x.reshape(b * c, t), 64, 16, window=self.window, return_complex=True)
+        z = z.view(b, c, z.shape[-2], z.shape[-1])
+        r = torch.view_as_real(z).permute(0, 1, 4, 2, 3)
+        r = r.reshape(b, c * 2, z.shape[-2], z.shape[-1])
+        m = r.mean(dim=(2, 3), keepdim=True)
+        r = r - m
+        y = r.view(b, c, 2, r.shape[2], r.shape[3]).permute(0, 1, 3, 4, 2).contiguous()
+        zc = torch.view_as_complex(y)
+        e = zc.real.view(b, -1)
+        s = x.transpose(1, 2).sum(-1).view(-1)
+        a = x.transpose(1, 2).amax(1).view(-1)
+        g = self.scale.expand_as(x) * x
+        return e, s, a, g.view(b, -1), z.view(b * c, -1, z.shape[-1])
+
+
+class MhaBatchFirst(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.mha = nn.MultiheadAttention(16, 4, batch_first=True)
+
+    def forward(self, x):
+        y, w = self.mha(x, x, x)
+        return y.view(y.shape[0], y.shape[1], 4, -1), w.view(-1)
+
+
+def test_views_after_computed_layouts():
+    rng = random.Random(5)
+    # sizes >= 2: view's computeStride asks "is the size 1?" of a non-contiguous input (a decision PyTorch's
+    # symbolic view makes too); the layouts themselves add no guard
+    pts = [(rng.randint(2, 4), rng.randint(2, 4), rng.randint(64, 400)) for _ in range(25)] + [(2, 2, 64), (3, 2, 65)]
+    torch.manual_seed(0)
+    row, gs, _ = soundness("spec_path_views", SpecPath().eval(), lambda p: {"x": torch.randn(*p)}, lambda p: {"x": list(p)},
+                           pts, dynamic={"x": [0, 1, 2]}, example=(2, 3, 300), kind="issue 32",
+                           trace_kw={"duck_sizing": False, "specialize_01": False})
+    assert row["accepted"] == row["torch_ok"], row  # the layouts add no guard
+
+
+@pytest.mark.parametrize("train", [False, True])
+def test_view_after_mha_batch_first(train):
+    rng = random.Random(6)
+    pts = [(rng.randint(2, 5), rng.randint(2, 30)) for _ in range(25)]  # sizes >= 2: as above
+    torch.manual_seed(0)
+    row, gs, _ = soundness("mha_batch_first_view_%s" % train, MhaBatchFirst().train(train),
+                           lambda p: {"x": torch.randn(p[0], p[1], 16)}, lambda p: {"x": [p[0], p[1], 16]},
+                           pts, dynamic={"x": [0, 1]}, example=(2, 7), kind="issue 32",
+                           trace_kw={"duck_sizing": False, "specialize_01": False})
+    assert row["accepted"] == row["torch_ok"], row
