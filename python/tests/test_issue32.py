@@ -225,3 +225,32 @@ def test_view_after_mha_batch_first(train):
                            pts, dynamic={"x": [0, 1]}, example=(2, 7), kind="issue 32",
                            trace_kw={"duck_sizing": False, "specialize_01": False})
     assert row["accepted"] == row["torch_ok"], row
+
+
+class Packed(nn.Module):
+    def __init__(self, cell):
+        super().__init__()
+        self.rnn = cell(8, 16, batch_first=True)
+
+    def forward(self, x, lengths):
+        from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+        p = pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)
+        o, _ = self.rnn(p)
+        return pad_packed_sequence(o, batch_first=True)[0]
+
+
+@pytest.mark.parametrize("cell", [nn.LSTM, nn.GRU])
+def test_pack_padded_sequence_says_what_to_change(cell):
+    """A PackedSequence has sizes read from the lengths' values: the export stops at the user's line
+    with what to change (was: TypeError: `__cuda_array_interface__` must be a dict)."""
+    import symshape
+    with pytest.raises(symshape.ExportError) as ei:
+        symshape.export(Packed(cell), {"x": torch.randn(3, 10, 8), "lengths": torch.tensor([10, 7, 3])})
+    msg = str(ei.value)
+    assert "pack_padded_sequence: a PackedSequence cannot be exported" in msg, msg
+    assert "mask = torch.arange(x.shape[1])[None, :] < lengths[:, None]" in msg, msg
+    assert "test_issue32.py" in msg and "__cuda_array_interface__" not in msg, msg
+    # outside a trace the function is torch's own
+    from torch.nn.utils.rnn import pack_padded_sequence
+    assert pack_padded_sequence(torch.randn(3, 10, 8), torch.tensor([10, 7, 3]), batch_first=True,
+                                enforce_sorted=False).data.shape[0] == 20
