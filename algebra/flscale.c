@@ -120,7 +120,7 @@ int sy_flscale_plan(double s, int prec, int ceil_mode, int64_t example, sy_flsca
     int64_t cap = (int64_t)1 << prec; /* float(L) = L */
     out->runs = 0, out->off = 0, out->klo = 0, out->khi = 0, out->nex = 0;
     if (E <= 0) { /* an integer a*2^-E: exact while L*a <= 2^prec */
-        if (E < -40) return -1;
+        if (E < -40 || bitlen(a) - E > 62) return -1; /* p = a*2^-E must fit int64 */
         out->p = (int64_t)(a << -E), out->q = 1;
         out->hmax = cap / (int64_t)a;
         if (out->hmax > INT64_MAX / out->p) out->hmax = INT64_MAX / out->p;

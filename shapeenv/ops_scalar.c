@@ -271,7 +271,8 @@ sy_status op_scaled_round(opcall *c, const sy_expr *L, double s, char mode, cons
     sy_flscale pl;
     if (sy_flscale_plan(as, 53, m == 'c', ex, &pl))
         return op_err(c, SY_EUNSUPPORTED, "%s * %.17g: a scale of this magnitude on a symbolic size is outside what symshape "
-                      "models exactly (scales from 2^-17 to 2^40 are); make the size static", sy_env_show(c->env, L), s);
+                      "models exactly (its exact value a/2^E needs E <= 70: most decimals from about 2^-17 up; an integer scale must "
+                      "fit int64); make the size static", sy_env_show(c->env, L), s);
     char why[400];
     snprintf(why, sizeof why, "float(%s) * %.17g: symshape's exact formula for the double product holds up to %lld "
              "(a limit of symshape's formula, not of the model)", sy_env_show(c->env, M), as, (long long)pl.hmax);

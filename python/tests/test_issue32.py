@@ -254,3 +254,16 @@ def test_pack_padded_sequence_says_what_to_change(cell):
     from torch.nn.utils.rnn import pack_padded_sequence
     assert pack_padded_sequence(torch.randn(3, 10, 8), torch.tensor([10, 7, 3]), batch_first=True,
                                 enforce_sorted=False).data.shape[0] == 20
+
+
+def test_tiny_scale_is_refused_by_name():
+    """A scale whose exact value needs more than 70 fraction bits is not modelled: a named error, not a guess."""
+    import symshape
+
+    class Tiny(nn.Module):
+        def forward(self, x):
+            return x[:, :int(x.shape[1] * 1e-7) + 1]
+    doc = symshape.export(Tiny(), {"x": torch.randn(2, 300)}, dynamic={"x": [1]})
+    with pytest.raises(symshape.Error) as ei:
+        symshape.trace(doc)
+    assert "outside what symshape models exactly" in str(ei.value), str(ei.value)

@@ -95,6 +95,10 @@ Test(flscale, ranges)
     cr_assert(eq(int, sy_flscale_plan(1.0, 24, 0, 7, &pl), 0));
     cr_assert(eq(i64, pl.hmax, (int64_t)1 << 24)); /* an integer scale: L*a <= 2^prec */
     cr_assert(eq(int, sy_flscale_plan(-1.0, 53, 0, 7, &pl), -1));
+    /* an integer scale whose value does not fit int64 (a 53-bit odd mantissa times 2^40) */
+    cr_assert(eq(int, sy_flscale_plan(ldexp(9007199254740991.0, 40), 53, 0, 7, &pl), -1));
+    cr_assert(eq(int, sy_flscale_plan(ldexp(3.0, 40), 53, 0, 7, &pl), 0));
+    cr_assert(eq(i64, pl.p, (int64_t)3 << 40));
 }
 
 Test(flscale, random_scales)
