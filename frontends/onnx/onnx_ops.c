@@ -2298,8 +2298,8 @@ static sy_status scale_dim(ox_call *c, const sy_expr *d, double scale, const sy_
     sy_ctx_reset_error(c->ctx);
     const sy_expr *hv;
     int64_t ex = 0;
-    TRY(sy_env_hint(c->env, d, &hv));
-    if (sy_expr_get_si(hv, &ex) || ex < 0) ex = 0;
+    if (sy_env_hint(c->env, d, &hv) != SY_OK || sy_expr_get_si(hv, &ex) || ex < 0) ex = 0; /* unbacked: no example */
+    sy_ctx_reset_error(c->ctx);
     sy_flscale pl;
     if (sy_flscale_plan((double)s, 24, 0, ex, &pl))
         return ox_err(c, SY_EUNSUPPORTED, "scale %.9g on a symbolic dim is not supported (scales from 2^-46 to 2^40 are)", (double)s);
