@@ -129,4 +129,29 @@ void sy_facts_drop_memos(sy_facts *f);
  * later FloorDiv(., m) and products of the window counts cancel exactly; else d + p. NULL with
  * the error in ctx (p NULL: NULL). ONNX Pad (frontends/onnx/onnx_ops.c) and F.pad (shapeenv). */
 const sy_expr *sy_expr_add_pad(sy_ctx *ctx, const sy_expr *d, const sy_expr *p);
+/* ---- floor/ceil of a float product fl(L * s) (algebra/flscale.c) */
+/* A plan for floor(fl(L * s)) (ceil_mode 0) or ceil(fl(L * s)) (1), the product of an integer
+ * L >= 0 and a float s > 0 rounded once to prec significand bits (53: double, PyTorch's
+ * float(size) * scale and Python's int * float; 24: float32, ONNX Resize), exactly: for
+ * 0 <= L <= hmax the value is FloorDiv(p*L + off*Min(L, 1), q) (CeilDiv for ceil), except
+ * that when runs is 1 this holds for the multiples L = k*q only where klo <= k <= khi and k is
+ * in none of the nex runs [exlo[i], exhi[i]] (every other L is exact). The window [klo, khi]
+ * holds the example and ends where a (SY_FLSCALE_MAXEX+1)-th run would be needed.
+ * hmax <= 2^prec (float(L) = L). */
+#define SY_FLSCALE_MAXEX 12
+typedef struct sy_flscale {
+    int64_t p, q, off, hmax;
+    int runs, nex;
+    int64_t klo, khi;
+    int64_t exlo[SY_FLSCALE_MAXEX], exhi[SY_FLSCALE_MAXEX];
+} sy_flscale;
+/* s = a / 2^E exactly with a odd; -1 when s is not a positive finite float of that precision */
+int sy_flscale_split(double s, int prec, uint64_t *a, int *E);
+/* the plan (its mixed run chosen around example); 0, or -1 when s is outside the supported
+ * range (E in [-40, 70], convergents with q < 2^24) */
+int sy_flscale_plan(double s, int prec, int ceil_mode, int64_t example, sy_flscale *out);
+/* the exact value floor/ceil(fl(L * a / 2^E)), 0 <= L <= 2^prec, the result within int64 */
+int64_t sy_flscale_eval(uint64_t a, int E, int prec, int ceil_mode, int64_t L);
+/* the plan's formula at L (-1 when L is outside what the plan covers) */
+int sy_flscale_formula(const sy_flscale *pl, int ceil_mode, int64_t L, int64_t *out);
 #endif

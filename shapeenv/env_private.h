@@ -178,6 +178,7 @@ typedef sy_status (*opfn)(opcall *c);
 #define op_new_tensor sy_opc_new_tensor
 #define op_opt_tensor sy_opc_opt_tensor
 #define op_py_round sy_opc_py_round
+#define op_scaled_round sy_opc_scaled_round
 #define op_set_strided sy_opc_set_strided
 #define op_set_tensor sy_opc_set_tensor
 #define op_shape_args sy_opc_shape_args
@@ -241,6 +242,9 @@ sy_status sy_opc_require(opcall *c, const sy_expr *rel, const char *fmt, ...)
  * (int, float or a true quotient SY_V_QUOT) to an int: mode 'f' floor, 'c'
  * ceil, 't' truncation toward zero, 'r' round half to even (ops_scalar.c) */
 sy_status op_py_round(opcall *c, const sy_value *v, char mode);
+/* floor 'f' / ceil 'c' / truncation 't' of the double fl(float(L) * s) for an integer
+ * expression L and a double s, exactly (guards where the formula needs them) */
+sy_status op_scaled_round(opcall *c, const sy_expr *L, double s, char mode, const sy_expr **out);
 sy_status op_decide_bool(opcall *c, const sy_expr *rel, const char *reason, int *out);
 /* *out = 1 when the facts prove rel, without recording a guard or touching a
  * symbol (so no range guard follows); 0 when false or undecided */

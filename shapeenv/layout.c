@@ -262,9 +262,24 @@ static const struct { const char *name; int cls; } layout_table[] = {
     {"expand", LAYOUT_OWN}, {"chunk", LAYOUT_OWN}, {"split", LAYOUT_OWN}, {"narrow", LAYOUT_OWN},
     {"select", LAYOUT_OWN}, {"getitem", LAYOUT_OWN}, {"contiguous", LAYOUT_OWN}, {"clone", LAYOUT_OWN},
     {"identity", LAYOUT_OWN}, {"detach", LAYOUT_OWN},
+    /* expand_as / view_as / reshape_as call expand / view / reshape (sy_env_call, with their layout) */
+    {"expand_as", LAYOUT_OWN}, {"view_as", LAYOUT_OWN}, {"reshape_as", LAYOUT_OWN},
     /* fresh contiguous outputs (measured: a transposed input gives a contiguous result) */
     {"softmax", LAYOUT_FRESH}, {"log_softmax", LAYOUT_FRESH}, {"layer_norm", LAYOUT_FRESH}, {"rms_norm", LAYOUT_FRESH}, {"matmul", LAYOUT_FRESH},
     {"mm", LAYOUT_FRESH}, {"bmm", LAYOUT_FRESH}, {"linear", LAYOUT_FRESH}, {"index_select", LAYOUT_FRESH},
+    /* reductions: resize_reduction allocates the output with no strides, so contiguous whatever the
+     * input's layout (permuted, transposed, channels_last, keepdim: checked on the CPU, 1.13 and 2.14;
+     * max/min/median/mode/kthvalue are left out: max(a, b) is elementwise, the others are tuples) */
+    {"mean", LAYOUT_FRESH}, {"sum", LAYOUT_FRESH}, {"amax", LAYOUT_FRESH}, {"amin", LAYOUT_FRESH},
+    {"prod", LAYOUT_FRESH}, {"std", LAYOUT_FRESH}, {"var", LAYOUT_FRESH}, {"norm", LAYOUT_FRESH},
+    {"logsumexp", LAYOUT_FRESH}, {"all", LAYOUT_FRESH}, {"any", LAYOUT_FRESH}, {"argmax", LAYOUT_FRESH},
+    {"argmin", LAYOUT_FRESH}, {"std_mean", LAYOUT_FRESH}, {"var_mean", LAYOUT_FRESH},
+    /* F.multi_head_attention_forward: attn_output is linear(...).view(L, N, E) and the weights a
+     * view/mean of a fresh bmm, whatever the layout of q/k/v (nn.MultiheadAttention(batch_first=True)
+     * passes transposed inputs and transposes the result back: view after it splits E fine) */
+    {"multi_head_attention_forward", LAYOUT_FRESH},
+    /* max_unpool: the CPU kernels resize a fresh output and write the contiguous input into it */
+    {"max_unpool1d", LAYOUT_FRESH}, {"max_unpool2d", LAYOUT_FRESH}, {"max_unpool3d", LAYOUT_FRESH},
     /* allocated in suggest_memory_format() of the input: contiguous unless a
      * 4-D/5-D argument may be strided like channels_last (cat:
      * cat_compute_output_memory_format; convolution, pooling, batch_norm,
@@ -282,9 +297,9 @@ static const struct { const char *name; int cls; } layout_table[] = {
     /* views whose strides are not computed (yet): their result's layout is unknown */
     {"unfold", LAYOUT_VIEW}, {"diagonal", LAYOUT_VIEW}, {"as_strided", LAYOUT_VIEW}, {"movedim", LAYOUT_VIEW},
     {"moveaxis", LAYOUT_VIEW}, {"swapaxes", LAYOUT_VIEW}, {"swapdims", LAYOUT_VIEW}, {"unbind", LAYOUT_VIEW},
-    {"expand_as", LAYOUT_VIEW}, {"view_as", LAYOUT_VIEW}, {"unflatten", LAYOUT_VIEW}, {"tensor_split", LAYOUT_VIEW},
+    {"unflatten", LAYOUT_VIEW}, {"tensor_split", LAYOUT_VIEW},
     {"split_with_sizes", LAYOUT_VIEW}, {"hsplit", LAYOUT_VIEW}, {"vsplit", LAYOUT_VIEW}, {"dsplit", LAYOUT_VIEW},
-    {"view_as_real", LAYOUT_VIEW}, {"view_as_complex", LAYOUT_VIEW}, {"real", LAYOUT_VIEW}, {"imag", LAYOUT_VIEW},
+ {"real", LAYOUT_VIEW}, {"imag", LAYOUT_VIEW},
     {"narrow_copy", LAYOUT_DEFAULT}, {"diag", LAYOUT_DEFAULT}, {"T", LAYOUT_VIEW}, {"mT", LAYOUT_VIEW},
     {"H", LAYOUT_VIEW}, {"mH", LAYOUT_VIEW}, {"adjoint", LAYOUT_VIEW}, {"alias", LAYOUT_VIEW},
     {"transpose_", LAYOUT_VIEW}, {"t_", LAYOUT_VIEW}, {"squeeze_", LAYOUT_VIEW}, {"unsqueeze_", LAYOUT_VIEW},

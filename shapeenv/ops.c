@@ -921,7 +921,7 @@ static const char *const memo_ops[] = {"conv1d", "conv2d", "conv3d", "conv_trans
 static bool op_memo[OPHASH]; /* per op_index slot: pure and in memo_ops */
 static int op_layout[OPHASH]; /* per op_index slot: the layout class (sy_layout_class) */
 static const char *const impure_ops[] = {"nonzero", "masked_select", "argwhere", "repeat_interleave", "one_hot",
-                                         "tensor_split", "_assert", NULL};
+                                         "tensor_split", "_assert", "max_unpool1d", "max_unpool2d", "max_unpool3d", NULL};
 
 static unsigned op_hash(const char *s)
 {
@@ -1004,6 +1004,22 @@ sy_status sy_env_call(sy_env *env, const char *op, size_t nargs, const sy_value 
     int layout = 0;
     opfn fn = find_op(op, &layout);
     if (!fn) return sy_env_fail(env, SY_EUNSUPPORTED, "unknown op '%s'", op);
+    /* dtype="bool": a dtype spelled as its torch name (a plain string in a graph, as the dtype
+     * comparisons read it) is that dtype for every op, never ignored (issue 32: a factory fell
+     * back to float32); a string that names no dtype is an error */
+    for (size_t i = 0; i < nkw; i++) {
+        if (!kwnames[i] || strcmp(kwnames[i], "dtype") || kwvals[i].kind != SY_V_STR) continue;
+        sy_dtype d;
+        if (sy_dtype_parse(kwvals[i].u.s, &d))
+            return sy_env_fail(env, SY_EINVAL, "%s: dtype '%s' names no dtype (torch names such as bool, float32, torch.int64, long)",
+                               op, kwvals[i].u.s);
+        sy_value *kv = sy_env_alloc(env, nkw * sizeof *kv);
+        if (!kv) return sy_ctx_last_error(env->ctx);
+        memcpy(kv, kwvals, nkw * sizeof *kv);
+        kv[i].kind = SY_V_DTYPE;
+        kv[i].u.dtype = d;
+        kwvals = kv;
+    }
     opcall c = {env, op, nargs, args, nkw, kwnames, kwvals, where, out, NULL, 0, NULL, 0, SY_OK, layout};
     *out = sy_value_none();
     sy_ctx_reset_error(env->ctx);

@@ -128,11 +128,14 @@ sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b)
         if (!have || (is_float(b->u.t->dtype) && !is_float(dt))) dt = b->u.t->dtype;
         have = 1;
     }
-    if ((a->kind == SY_V_FLOAT || b->kind == SY_V_FLOAT) && !is_float(dt)) dt = SY_DT_FLOAT32; /* int tensor op float scalar */
+    /* a Python float: a constant, or one computed from sizes (x / y, x * 0.7) whose value does not shape the result */
+#define PYFLOAT(v) ((v)->kind == SY_V_FLOAT || (v)->kind == SY_V_QUOT || (v)->kind == SY_V_SCALED)
+    if ((PYFLOAT(a) || PYFLOAT(b)) && !is_float(dt)) dt = SY_DT_FLOAT32; /* int tensor op float scalar */
     if (!have) return op_err(c, SY_EINVAL, "expected a tensor operand");
-    if ((a->kind != SY_V_TENSOR && a->kind != SY_V_INT && a->kind != SY_V_FLOAT && a->kind != SY_V_BOOL) ||
-        (b->kind != SY_V_TENSOR && b->kind != SY_V_INT && b->kind != SY_V_FLOAT && b->kind != SY_V_BOOL))
+    if ((a->kind != SY_V_TENSOR && a->kind != SY_V_INT && !PYFLOAT(a) && a->kind != SY_V_BOOL) ||
+        (b->kind != SY_V_TENSOR && b->kind != SY_V_INT && !PYFLOAT(b) && b->kind != SY_V_BOOL))
         return op_err(c, SY_EINVAL, "operands must be tensors or numbers");
+#undef PYFLOAT
     const sy_expr **r;
     size_t n;
     sy_status st = op_broadcast(c, sa, na, sb, nb, &r, &n);

@@ -830,11 +830,23 @@ static sy_status stft(opcall *c)
     out[n++] = KI(c, onesided ? n_fft / 2 + 1 : n_fft);
     out[n++] = frames;
     sy_dtype dt = op_is_complex(x->dtype) ? x->dtype : complex_of(x->dtype);
+    /* the kernel (SpectralOps.cpp stft) computes (B, frames, freq) and returns its
+     * transpose(1, 2): strides (freq*frames, 1, freq), unbatched (1, freq); the real
+     * form is view_as_real of it (element strides doubled, then 1). Checked on the CPU. */
+    const sy_expr *F = out[n - 2], *str[4];
+    size_t m = 0;
+    int k = rc ? 1 : 2;
+    if (x->ndim == 2) str[m++] = sy_expr_mul_si(CTX, sy_expr_mul(CTX, F, frames), k);
+    str[m++] = KI(c, k);
+    str[m++] = sy_expr_mul_si(CTX, F, k);
     if (!rc) {
         out[n++] = KI(c, 2);
+        str[m++] = KI(c, 1);
         dt = real_of(dt);
     }
-    return op_set_tensor(c, dt, n, out);
+    for (size_t i = 0; i < m; i++)
+        if (!str[i]) return sy_ctx_last_error(CTX);
+    return op_set_strided(c, dt, n, out, str);
 }
 
 /* The part of the NOLA check that depends on the window's values: torch
@@ -958,7 +970,16 @@ static sy_status view_as_real(opcall *c)
     const sy_expr **out = op_sizes_copy(c, x, 1);
     if (!out) return sy_ctx_last_error(CTX);
     out[x->ndim] = KI(c, 2);
-    return op_set_tensor(c, real_of(x->dtype), x->ndim + 1, out);
+    /* a view: the input's strides in real elements (doubled), then 1; unknown stays unknown */
+    const sy_expr **str = NULL;
+    if (x->strides) {
+        str = sy_env_alloc(c->env, (x->ndim + 1) * sizeof *str);
+        if (!str) return sy_ctx_last_error(CTX);
+        for (size_t i = 0; i < x->ndim; i++)
+            if (!(str[i] = sy_expr_mul_si(CTX, x->strides[i], 2))) return sy_ctx_last_error(CTX);
+        str[x->ndim] = KI(c, 1);
+    }
+    return op_set_strided(c, real_of(x->dtype), x->ndim + 1, out, str);
 }
 
 static sy_status view_as_complex(opcall *c)
@@ -970,7 +991,18 @@ static sy_status view_as_complex(opcall *c)
         return op_err(c, SY_EINVAL, "view_as_complex is only supported for half, float and double tensors, but got a tensor of scalar type: %s", sy_dtype_name(x->dtype));
     if (x->ndim == 0) return op_err(c, SY_EINVAL, "Input tensor must have one or more dimensions");
     if ((st = op_require_eq(c, x->sizes[x->ndim - 1], KI(c, 2), "Tensor must have a last dimension of size 2"))) return st;
-    return op_set_tensor(c, x->dtype == SY_DT_FLOAT64 ? SY_DT_COMPLEX128 : SY_DT_COMPLEX64, x->ndim - 1, x->sizes);
+    /* a view: strides in complex elements, the input's halved (ComplexHelper.h
+     * computeStrideForViewAsComplex), when the last stride is 1 and each other one is a
+     * multiple of 2 by its form (a contiguous input); else not modelled */
+    const sy_expr **str = NULL;
+    if (x->strides && x->strides[x->ndim - 1] == KI(c, 1)) {
+        str = sy_env_alloc(c->env, (x->ndim ? x->ndim : 1) * sizeof *str);
+        if (!str) return sy_ctx_last_error(CTX);
+        for (size_t i = 0; i + 1 < x->ndim && str; i++)
+            if (sy_expr_poly_divexact(CTX, x->strides[i], KI(c, 2), &str[i]) != SY_TRUE) str = NULL;
+        sy_ctx_reset_error(CTX);
+    }
+    return op_set_strided(c, x->dtype == SY_DT_FLOAT64 ? SY_DT_COMPLEX128 : SY_DT_COMPLEX64, x->ndim - 1, x->sizes, str);
 }
 
 /* ceil / floor / round / trunc: a tensor keeps its sizes; math.ceil / floor

@@ -64,7 +64,10 @@ static sy_status conv(opcall *c)
         return op_err(c, SY_EINVAL, "Expected %zuD (unbatched) or %zuD (batched) input, but got input of size %zuD", nsp + 1,
                       nsp + 2, x->ndim);
     if (w->ndim != nsp + 2) return op_err(c, SY_EINVAL, "weight must be %zuD", nsp + 2);
-    int64_t stride[3], pad[3], dil[3], opad[3] = {0, 0, 0}, groups;
+    int64_t stride[3], pad[3], dil[3], groups;
+    /* output_padding may be symbolic: nn.ConvTranspose2d(...)(x, output_size=...) passes
+     * output_size - min_size (torch/nn/modules/conv.py _ConvTransposeNd._output_padding) */
+    const sy_expr *opad[3];
     static const int64_t ones[3] = {1, 1, 1}, zeros[3] = {0, 0, 0};
     /* positional layout: conv: input, weight, bias, stride, padding, dilation, groups
      * conv_transpose: input, weight, bias, stride, padding, output_padding, groups, dilation */
@@ -80,21 +83,39 @@ static sy_status conv(opcall *c)
         return st;
     }
     if (transposed) {
-        if ((st = op_int_list(c, 5, "output_padding", nsp, zeros, opad)) || (st = op_const_int(c, 6, "groups", 1, &groups)) ||
+        const sy_value *ov = op_arg(c, 5, "output_padding");
+        if (!ov || ov->kind == SY_V_NONE)
+            for (size_t i = 0; i < nsp; i++) opad[i] = KI(c, 0);
+        else if ((st = op_sym_list(c, 5, "output_padding", nsp, opad)))
+            return st;
+        if ((st = op_const_int(c, 6, "groups", 1, &groups)) ||
             (st = op_int_list(c, 7, "dilation", nsp, ones, dil)))
             return st;
     } else if ((st = op_int_list(c, 5, "dilation", nsp, ones, dil)) || (st = op_const_int(c, 6, "groups", 1, &groups))) {
         return st;
+    } else {
+        for (size_t i = 0; i < nsp; i++) opad[i] = KI(c, 0);
     }
     if (groups <= 0) return op_err(c, SY_EINVAL, "non-positive groups is not supported");
     for (size_t i = 0; i < nsp; i++) {
         if (stride[i] <= 0) return op_err(c, SY_EINVAL, "non-positive stride is not supported");
         if (dil[i] <= 0) return op_err(c, SY_EINVAL, "dilation should be greater than zero");
         if (!same && pad[i] < 0) return op_err(c, SY_EINVAL, "negative padding is not supported");
-        if (opad[i] < 0) return op_err(c, SY_EINVAL, "negative output_padding is not supported");
-        if (transposed && opad[i] >= stride[i] && opad[i] >= dil[i])
-            return op_err(c, SY_EINVAL, "output padding must be smaller than either stride or dilation, but got output_padding %lld, stride %lld, dilation %lld",
-                          (long long)opad[i], (long long)stride[i], (long long)dil[i]);
+        if (!opad[i]) return sy_ctx_last_error(ctx);
+        int64_t op;
+        if (sy_expr_get_si(opad[i], &op) == SY_OK) {
+            if (op < 0) return op_err(c, SY_EINVAL, "negative output_padding is not supported");
+            if (transposed && op >= stride[i] && op >= dil[i])
+                return op_err(c, SY_EINVAL, "output padding must be smaller than either stride or dilation, but got output_padding %lld, stride %lld, dilation %lld",
+                              (long long)op, (long long)stride[i], (long long)dil[i]);
+        } else { /* symbolic: the same checks as requirements (ConvParams is_output_padding_neg; the slow kernels' shape check) */
+            if ((st = op_require(c, sy_expr_ge(ctx, opad[i], KI(c, 0)), "negative output_padding is not supported (output_padding %s)",
+                                 sy_env_show(c->env, opad[i]))) ||
+                (st = op_require(c, sy_expr_lt(ctx, opad[i], KI(c, stride[i] > dil[i] ? stride[i] : dil[i])),
+                                 "output padding must be smaller than either stride or dilation, but got output_padding %s, stride %lld, dilation %lld",
+                                 sy_env_show(c->env, opad[i]), (long long)stride[i], (long long)dil[i])))
+                return st;
+        }
     }
     if (same) {
         for (size_t i = 0; i < nsp; i++)
@@ -183,7 +204,7 @@ static sy_status conv(opcall *c)
     for (size_t i = 0; i < nsp; i++) {
         const sy_expr *r;
         uint64_t key[SY_XMEMO_KEY] = {SY_XM_CONV_OUT, (uintptr_t)L[i], (uintptr_t)dks[i], (uintptr_t)padded[i], (uint64_t)stride[i],
-                                      (uint64_t)pad[i], (uint64_t)opad[i], (uint64_t)(same | transposed << 1)};
+                                      (uint64_t)pad[i], (uintptr_t)opad[i], (uint64_t)(same | transposed << 1)};
         const sy_expr *const *hit = sy_env_xmemo_get(c->env, key);
         if (hit) {
             out[o++] = hit[0];
@@ -191,7 +212,7 @@ static sy_status conv(opcall *c)
         }
         if (transposed) /* (L - 1)*s - 2p + d*(k - 1) + output_padding + 1 */
             r = sy_expr_add(ctx, sy_expr_add(ctx, sy_expr_mul_si(ctx, sy_expr_add_si(ctx, L[i], -1), stride[i]), dks[i]),
-                            sy_expr_sub(ctx, KI(c, opad[i]), sy_expr_mul_si(ctx, KI(c, pad[i]), 2)));
+                            sy_expr_sub(ctx, opad[i], sy_expr_mul_si(ctx, KI(c, pad[i]), 2)));
         else
             r = same ? L[i] : sy_expr_add_si(ctx, sy_expr_floordiv(ctx, sy_expr_sub(ctx, padded[i], dks[i]), KI(c, stride[i])), 1);
         if (!r) return sy_ctx_last_error(ctx);
@@ -208,6 +229,98 @@ static sy_status conv(opcall *c)
                 return st;
         }
     return op_set_tensor(c, x->dtype, o, out);
+}
+
+/* ------------------------------------------------------------------ max_unpool
+ * F.max_unpool{1,2,3}d(input, indices, kernel_size, stride=None, padding=0,
+ * output_size=None) (torch/nn/functional.py; 1.13 and 2.x):
+ * _unpool_output_size: default (L - 1)*stride + kernel - 2*padding per
+ * spatial dim; a given output_size (nsp entries, or nsp + 2 whose first two
+ * are dropped) must satisfy default - stride < size < default + stride
+ * (ValueError "invalid output_size"). max_unpool1d unsqueezes to 2d. Kernel
+ * checks (aten/src/ATen/native/MaxUnpooling.cpp): indices int64, the same
+ * shape as the input ("Expected shape of indices to be same as that of the
+ * input tensor"), rank nsp+1 or nsp+2 ("Input to max_unpooling2d should be a
+ * 3d or 4d Tensor"), non-batch dims > 0; stride > 0 (3d). Every index must
+ * be < the output plane ("Found an invalid max index"): that depends on the
+ * indices' values (max_pool's indices address its input plane, which may be
+ * larger than the default output), so it is a runtime assert on a
+ * data-dependent value, listed in the guard set. The output is contiguous. */
+static sy_status max_unpool(opcall *c)
+{
+    sy_ctx *ctx = c->env->ctx;
+    size_t nsp = (size_t)(c->op[strlen(c->op) - 2] - '0');
+    if (nsp < 1 || nsp > 3) return op_err(c, SY_EINVAL, "unknown max_unpool op");
+    const sy_tensor *x, *ix;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_tensor(c, 1, "indices", &ix))) return st;
+    int64_t k[3], sd[3], p[3];
+    static const int64_t zeros[3] = {0, 0, 0};
+    if ((st = op_int_list(c, 2, "kernel_size", nsp, NULL, k))) return st;
+    const sy_value *sv = op_arg(c, 3, "stride");
+    if (!sv || sv->kind == SY_V_NONE) memcpy(sd, k, sizeof sd);
+    else if ((st = op_int_list(c, 3, "stride", nsp, NULL, sd))) return st;
+    if ((st = op_int_list(c, 4, "padding", nsp, zeros, p))) return st;
+    for (size_t i = 0; i < nsp; i++)
+        if (sd[i] <= 0) return op_err(c, SY_EINVAL, "strides should be greater than zero, but got stride %lld", (long long)sd[i]);
+    if (x->ndim != nsp + 1 && x->ndim != nsp + 2)
+        return op_err(c, SY_EINVAL, "Input to max_unpooling%zud should be a %zud or %zud Tensor, but got a tensor with %zu dimensions.",
+                      nsp == 1 ? (size_t)2 : nsp, (nsp == 1 ? 2 : nsp) + 1, (nsp == 1 ? 2 : nsp) + 2, x->ndim);
+    if (ix->dtype != SY_DT_INT64)
+        return op_err(c, SY_EINVAL, "elements in indices should be type int64 but got: %s", sy_dtype_name(ix->dtype));
+    if (ix->ndim != x->ndim) return op_err(c, SY_EINVAL, "Expected shape of indices to be same as that of the input tensor");
+    for (size_t i = 0; i < x->ndim; i++)
+        if ((st = require_eq(c, ix->sizes[i], x->sizes[i], "Expected shape of indices to be same as that of the input tensor"))) return st;
+    size_t first = x->ndim - nsp;
+    for (size_t i = x->ndim == nsp + 2 ? 1 : 0; i < x->ndim; i++)
+        if ((st = op_require(c, sy_expr_ge(ctx, x->sizes[i], KI(c, 1)),
+                             "Expected input to have non-zero size for non-batch dimensions, but dim %zu is %s", i,
+                             sy_env_show(c->env, x->sizes[i]))))
+            return st;
+    const sy_expr **out = sy_env_alloc(c->env, x->ndim * sizeof *out);
+    if (!out) return sy_ctx_last_error(ctx);
+    for (size_t i = 0; i < first; i++) out[i] = x->sizes[i];
+    const sy_value *ov = op_arg(c, 5, "output_size");
+    const sy_value *items = NULL;
+    if (ov && ov->kind != SY_V_NONE) {
+        if (ov->kind != SY_V_LIST) return op_err(c, SY_EINVAL, "output_size must be a list of ints");
+        size_t n = ov->u.list.n;
+        if (n == nsp + 2) items = ov->u.list.items + 2;
+        else if (n == nsp) items = ov->u.list.items;
+        else return op_err(c, SY_EINVAL, "output_size should be a sequence containing %zu or %zu elements, but it has a length of '%zu'",
+                           nsp, nsp + 2, n);
+    }
+    const sy_expr *plane = KI(c, 1);
+    for (size_t i = 0; i < nsp; i++) {
+        const sy_expr *def = sy_expr_add_si(ctx, sy_expr_mul_si(ctx, sy_expr_add_si(ctx, x->sizes[first + i], -1), sd[i]), k[i] - 2 * p[i]);
+        if (!def) return sy_ctx_last_error(ctx);
+        if (items) {
+            if (items[i].kind != SY_V_INT) return op_err(c, SY_EINVAL, "output_size must be a list of ints");
+            const sy_expr *o = items[i].u.i;
+            if ((st = op_require(c, sy_expr_and(ctx, sy_expr_gt(ctx, o, sy_expr_add_si(ctx, def, -sd[i])),
+                                                sy_expr_lt(ctx, o, sy_expr_add_si(ctx, def, sd[i]))),
+                                 "invalid output_size \"%s\" (dim %zu must be between %s and %s)", sy_env_show(c->env, o), i,
+                                 sy_env_show(c->env, sy_expr_add_si(ctx, def, -sd[i])), sy_env_show(c->env, sy_expr_add_si(ctx, def, sd[i])))))
+                return st;
+            out[first + i] = o;
+        } else {
+            out[first + i] = def;
+        }
+        if ((st = op_require(c, sy_expr_ge(ctx, out[first + i], KI(c, 0)), "Trying to create tensor with negative dimension %s",
+                             sy_env_show(c->env, out[first + i]))))
+            return st;
+        plane = sy_expr_mul(ctx, plane, out[first + i]);
+    }
+    /* the indices' values against the output plane: checked by torch at run time */
+    char what[160];
+    snprintf(what, sizeof what, "largest index at node %s (indices values)", c->where && c->where->node ? c->where->node : "?");
+    const sy_expr *u = sy_env_create_unbacked(c->env, 1, what);
+    if (!u || !plane) return sy_ctx_last_error(ctx);
+    sy_provenance why = {c->where ? c->where->node : NULL, c->op,
+                         "max_unpool: every index must be below the output plane (Found an invalid max index); it depends on "
+                         "the indices' values, checked by torch at run time"};
+    if ((st = sy_env_runtime_assert(c->env, sy_expr_lt(ctx, u, plane), &why))) return st;
+    return op_set_tensor(c, x->dtype, x->ndim, out);
 }
 
 /* ------------------------------------------------------------------ pooling
@@ -585,10 +698,11 @@ static sy_status group_norm(opcall *c)
 
 /* F.interpolate (torch/nn/functional.py _interp_output_size, 1.13): with
  * size, the spatial dims are size; with scale_factor s, PyTorch computes
- * floor(float(in) * s) in double precision. s is a dyadic rational m/2^e (m
- * odd); as long as in*m < 2^53 the double product is exact and equals the
- * exact FloorDiv(in*m, 2^e) — a guard in <= 2^53/m keeps the symbolic formula
- * exact (concrete sizes are computed in double, as PyTorch does).
+ * floor(float(in) * s) in double precision (with or without
+ * recompute_scale_factor: functional.py floors the product itself, the kernel's
+ * compute_output_size converts it toward zero, the same for in >= 0): exact
+ * through op_scaled_round, for every s (0.7 included), with the guards its
+ * formula needs (algebra/flscale.c).
  * mode (#3, default 'nearest'): linear/bilinear/bicubic/trilinear need a 3-D/
  * 4-D/4-D/5-D input (functional.py). Kernel checks (aten/src/ATen/native/
  * UpSample.h upsample_{1,2,3}d_common_check): input and output spatial sizes
@@ -635,34 +749,8 @@ static sy_status interpolate(opcall *c)
             int64_t si;
             if (v && v->kind == SY_V_INT && !sy_expr_get_si(v->u.i, &si)) sf = (double)si;
             if (!(sf > 0) || !isfinite(sf)) return op_err(c, SY_EINVAL, "scale_factor must be a positive number");
-            int64_t Lc;
-            if (sy_expr_get_si(L, &Lc) == SY_OK) { /* concrete: PyTorch's double arithmetic */
-                double r = floor((double)Lc * sf);
-                if (!(r < 9.2e18)) return op_err(c, SY_EINVAL, "output size too large");
-                out[2 + i] = KI(c, (int64_t)r);
-                continue;
-            }
-            int e;
-            double mant = frexp(sf, &e); /* sf = mant * 2^e, 0.5 <= mant < 1 */
-            int64_t num = (int64_t)ldexp(mant, 53);
-            int shift = 53 - e;
-            while (shift > 0 && (num & 1) == 0) {
-                num >>= 1;
-                shift--;
-            }
-            if (shift > 62 || shift < -62) return op_err(c, SY_EUNSUPPORTED, "scale_factor out of range");
-            /* in*num < 2^53 keeps float(in)*sf exact */
-            int64_t limit = ((int64_t)1 << 53) / num;
-            if ((st = op_require(c, sy_expr_le(ctx, L, KI(c, limit)),
-                                 "the size %s must be at most %lld for float(size)*%g to be exact in double precision "
-                                 "(a static size, or a scale_factor that is a power of two, needs no such bound)",
-                                 sy_env_show(c->env, L), (long long)limit, sf)))
-                return st;
-            const sy_expr *r = sy_expr_mul_si(ctx, L, num);
-            if (shift > 0) r = sy_expr_floordiv(ctx, r, KI(c, (int64_t)1 << shift));
-            else if (shift < 0) r = sy_expr_mul_si(ctx, r, (int64_t)1 << -shift);
-            if (!r) return sy_ctx_last_error(ctx);
-            out[2 + i] = r;
+            /* floor(double(L) * s), exactly (op_scaled_round; a static L in double as PyTorch) */
+            if ((st = op_scaled_round(c, L, sf, 'f', &out[2 + i]))) return st;
         }
     }
     if (area) { /* adaptive_avg_pool{1,2,3}d on a batched input */
@@ -837,7 +925,7 @@ static sy_status sdpa(opcall *c)
 
 const opentry sy_ops_nn[] = {
     {"conv1d", conv}, {"conv2d", conv}, {"conv3d", conv}, {"conv_transpose1d", conv}, {"conv_transpose2d", conv},
-    {"conv_transpose3d", conv}, {"max_pool1d", pool}, {"max_pool2d", pool}, {"max_pool3d", pool},
+    {"conv_transpose3d", conv}, {"max_unpool1d", max_unpool}, {"max_unpool2d", max_unpool}, {"max_unpool3d", max_unpool}, {"max_pool1d", pool}, {"max_pool2d", pool}, {"max_pool3d", pool},
     {"avg_pool1d", pool}, {"avg_pool2d", pool}, {"avg_pool3d", pool}, {"adaptive_avg_pool1d", adaptive_pool},
     {"adaptive_avg_pool2d", adaptive_pool}, {"adaptive_avg_pool3d", adaptive_pool},
     {"adaptive_max_pool1d", adaptive_pool}, {"adaptive_max_pool2d", adaptive_pool}, {"adaptive_max_pool3d", adaptive_pool}, {"linear", linear}, {"matmul", matmul}, {"mm", matmul},

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "algebra/internal.h"
 #include "shapeenv/env_private.h"
 
 sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b);
@@ -40,6 +41,59 @@ static sy_status set_bool(opcall *c, const sy_expr *e)
     return SY_OK;
 }
 
+static sy_status set_quot(opcall *c, const sy_expr *num, const sy_expr *den)
+{
+    if (!num || !den) return sy_ctx_last_error(c->env->ctx);
+    *c->out = sy_value_none();
+    c->out->kind = SY_V_QUOT;
+    c->out->u.quot.num = num;
+    c->out->u.quot.den = den;
+    return SY_OK;
+}
+
+/* Python arithmetic of a symbolic int x and a float f (x op f, or f op x when
+ * swapped): x * f is the double product (SY_V_SCALED, rounded exactly by its
+ * consumer); x + f, x - f, x / f and f / x are one correctly rounded double
+ * operation on float(x), exact for |x| <= 2^53, that is the correctly rounded
+ * exact rational: a true quotient (SY_V_QUOT) with f = m / 2^E written out. */
+static sy_status float_sym(opcall *c, const char *op, const sy_expr *x, double f, int swapped)
+{
+    sy_ctx *ctx = c->env->ctx;
+    if (!isfinite(f)) return op_err(c, SY_EUNSUPPORTED, "arithmetic of a symbolic int with %g is not supported", f);
+    if (!strcmp(op, "mul") || !strcmp(op, "imul")) {
+        *c->out = sy_value_none();
+        c->out->kind = SY_V_SCALED;
+        c->out->u.scaled.x = x;
+        c->out->u.scaled.s = f;
+        return SY_OK;
+    }
+    /* f = m * 2^e exactly, m an integer of at most 53 bits */
+    int e = 0;
+    double fr = f == 0 ? 0 : frexp(f, &e);
+    int64_t m = (int64_t)ldexp(fr, 53);
+    e -= 53;
+    while (m && !(m & 1)) m /= 2, e++;
+    if (!m) e = 0;
+    if (e < -62 || e > 62) return op_err(c, SY_EUNSUPPORTED, "arithmetic of a symbolic int with %g is not supported", f);
+    /* f = M / D: integers */
+    const sy_expr *M = e >= 0 ? sy_expr_mul_si(ctx, KI(c, m), (int64_t)1 << e) : KI(c, m);
+    const sy_expr *D = KI(c, e >= 0 ? 1 : (int64_t)1 << -e);
+    if (!M || !D) return sy_ctx_last_error(ctx);
+    const sy_expr *xd = sy_expr_mul(ctx, x, D);
+    if (!strcmp(op, "add") || !strcmp(op, "iadd")) return set_quot(c, sy_expr_add(ctx, xd, M), D);
+    if (!strcmp(op, "sub") || !strcmp(op, "isub")) return set_quot(c, swapped ? sy_expr_sub(ctx, M, xd) : sy_expr_sub(ctx, xd, M), D);
+    if (!strcmp(op, "truediv") || !strcmp(op, "div")) {
+        if (!swapped) { /* x / f = x*D / M */
+            if (!m) return op_err(c, SY_EINVAL, "ZeroDivisionError: float division by zero");
+            return set_quot(c, xd, M);
+        }
+        sy_status st = op_require(c, sy_expr_ne(ctx, x, KI(c, 0)), "ZeroDivisionError: float division by zero");
+        if (st) return st;
+        return set_quot(c, M, xd); /* f / x = M / (x*D) */
+    }
+    return op_err(c, SY_EUNSUPPORTED, "'%s' of a symbolic int and a float is not supported", op);
+}
+
 static sy_status binary(opcall *c)
 {
     const sy_value *a = A(c, 0), *b = A(c, 1);
@@ -54,6 +108,9 @@ static sy_status binary(opcall *c)
     }
     sy_ctx *ctx = c->env->ctx;
     const char *op = c->op;
+    if (a->kind == SY_V_SCALED || b->kind == SY_V_SCALED)
+        return op_err(c, SY_EUNSUPPORTED, "arithmetic on a size times a float (x * 0.7) is not supported; only int(), "
+                      "math.floor, math.ceil and math.trunc of it are (write int(x * s) first)");
     if (a->kind == SY_V_QUOT || b->kind == SY_V_QUOT)
         return op_err(c, SY_EUNSUPPORTED, "arithmetic on a true quotient of sizes (x / y) is not supported; only int(), "
                       "math.floor, math.ceil and math.trunc of it are");
@@ -62,6 +119,9 @@ static sy_status binary(opcall *c)
             return op_err(c, SY_EINVAL, "unsupported operand types: a float with a non-number");
         double x = a->kind == SY_V_FLOAT ? a->u.f : 0, y = b->kind == SY_V_FLOAT ? b->u.f : 0;
         int64_t iv;
+        const sy_expr *sym = NULL;
+        if (a->kind != SY_V_FLOAT && (sym = as_int_expr(c, a)) && sy_expr_get_si(sym, &iv)) return float_sym(c, op, sym, y, 0);
+        if (b->kind != SY_V_FLOAT && (sym = as_int_expr(c, b)) && sy_expr_get_si(sym, &iv)) return float_sym(c, op, sym, x, 1);
         if (a->kind != SY_V_FLOAT) {
             const sy_expr *e = as_int_expr(c, a);
             if (!e || sy_expr_get_si(e, &iv)) return op_err(c, SY_EINVAL, "float arithmetic on a symbolic int is not supported");
@@ -166,6 +226,89 @@ static sy_status binary(opcall *c)
     return op_err(c, SY_EUNSUPPORTED, "unsupported integer operation");
 }
 
+/* floor ('f'), ceil ('c') or truncation ('t') of the double fl(float(L) * s), an
+ * integer L times a double s as Python's int * float and PyTorch's upsample
+ * kernels compute it (aten/src/ATen/native/UpSample.cpp compute_output_size:
+ * static_cast<double>(input_size) * scale, converted toward zero; functional.py
+ * interpolate with recompute_scale_factor: math.floor(float(size) * scale) in
+ * 1.13, sym_int(size * scale) in 2.x). Exact (algebra/flscale.c): the formula
+ * FloorDiv(P*L + off*Min(L, 1), Q) of a convergent P/Q of s, decided rather than
+ * assumed: L's sign (fl is odd: a negative product is the negated one, floor
+ * and ceil swapped), L <= H (the range of the formula: a limit of symshape, not
+ * of the model) and, for the scales whose multiples of Q round to the integer
+ * only in runs (0.7: 10*0.7 = 7.0, 90*0.7 = 62.99999999999999), the run of the
+ * example. A static L is computed in double as PyTorch does. */
+sy_status op_scaled_round(opcall *c, const sy_expr *L, double s, char mode, const sy_expr **out)
+{
+    sy_ctx *ctx = c->env->ctx;
+    sy_status st;
+    *out = NULL;
+    if (mode == 'r') return op_err(c, SY_EUNSUPPORTED, "round() of a size times a float is not supported (use int(), math.floor or math.ceil)");
+    if (!isfinite(s)) return op_err(c, SY_EINVAL, "cannot convert float %g to integer", s);
+    int64_t Lc;
+    if (sy_expr_get_si(L, &Lc) == SY_OK) {
+        double y = (double)Lc * s;
+        double r = mode == 'c' ? ceil(y) : mode == 'f' ? floor(y) : trunc(y);
+        if (!isfinite(r) || r >= 9.2e18 || r <= -9.2e18) return op_err(c, SY_EOVERFLOW, "cannot convert float %g to integer", y);
+        *out = KI(c, (int64_t)r);
+        return *out ? SY_OK : sy_ctx_last_error(ctx);
+    }
+    if (s == 0) {
+        *out = KI(c, 0);
+        return *out ? SY_OK : sy_ctx_last_error(ctx);
+    }
+    int nonneg;
+    if ((st = op_decide_bool(c, sy_expr_ge(ctx, L, KI(c, 0)), "float(size) * scale: is the integer non-negative?", &nonneg))) return st;
+    int negprod = (s < 0) != !nonneg;
+    const sy_expr *M = nonneg ? L : sy_expr_neg(ctx, L);
+    double as = fabs(s);
+    /* y = +-fl(M * |s|): floor(-z) = -ceil(z), trunc is floor of |y| */
+    char m = mode == 't' ? 'f' : !negprod ? mode : mode == 'f' ? 'c' : 'f';
+    const sy_expr *hv;
+    int64_t ex = 0;
+    if (!M) return sy_ctx_last_error(ctx);
+    /* the example picks the run of multiples (mixed scales); an unbacked size has none: 0 */
+    if (sy_env_hint(c->env, M, &hv) != SY_OK || sy_expr_get_si(hv, &ex)) ex = 0;
+    sy_ctx_reset_error(ctx);
+    sy_flscale pl;
+    if (sy_flscale_plan(as, 53, m == 'c', ex, &pl))
+        return op_err(c, SY_EUNSUPPORTED, "%s * %.17g: a scale of this magnitude on a symbolic size is outside what symshape "
+                      "models exactly (its exact value a/2^E needs E <= 70: most decimals from about 2^-17 up; an integer scale must "
+                      "fit int64); make the size static", sy_env_show(c->env, L), s);
+    char why[400];
+    snprintf(why, sizeof why, "float(%s) * %.17g: symshape's exact formula for the double product holds up to %lld "
+             "(a limit of symshape's formula, not of the model)", sy_env_show(c->env, M), as, (long long)pl.hmax);
+    int within;
+    if ((st = op_decide_bool(c, sy_expr_le(ctx, M, KI(c, pl.hmax)), why, &within))) return st;
+    if (!within)
+        return op_err(c, SY_EUNSUPPORTED, "%s: the example is above it; give a smaller example or make the size static", why);
+    const sy_expr *P = KI(c, pl.p), *Q = KI(c, pl.q);
+    if (pl.runs) {
+        const sy_expr *notmul = sy_expr_ne(ctx, sy_expr_mod(ctx, M, Q), KI(c, 0));
+        /* the window of multiples around the example, less the runs that round the other way */
+        const sy_expr *inrun = sy_expr_le(ctx, M, KI(c, pl.khi * pl.q));
+        if (pl.klo > 0) inrun = sy_expr_and(ctx, inrun, sy_expr_ge(ctx, M, KI(c, pl.klo * pl.q)));
+        for (int i = 0; i < pl.nex; i++)
+            inrun = sy_expr_and(ctx, inrun, sy_expr_or(ctx, sy_expr_lt(ctx, M, KI(c, pl.exlo[i] * pl.q)),
+                                                       sy_expr_gt(ctx, M, KI(c, pl.exhi[i] * pl.q))));
+        snprintf(why, sizeof why, "float(%s) * %.17g: on the multiples of %lld the double product rounds %s the integer "
+                 "%lld*size/%lld only outside runs (90*0.7 = 62.99999999999999); symshape's formula covers the multiples "
+                 "from %lld to %lld but %d runs (a limit of symshape's formula, not of the model)", sy_env_show(c->env, M),
+                 as, (long long)pl.q, m == 'c' ? "down to" : "up to", (long long)pl.p, (long long)pl.q,
+                 (long long)(pl.klo * pl.q), (long long)(pl.khi * pl.q), pl.nex);
+        int ok;
+        if ((st = op_decide_bool(c, sy_expr_or(ctx, notmul, inrun), why, &ok))) return st;
+        if (!ok) return op_err(c, SY_EUNSUPPORTED, "%s: the example is outside it", why);
+    }
+    const sy_expr *num = sy_expr_mul(ctx, P, M);
+    if (pl.off) num = sy_expr_add(ctx, num, sy_expr_mul_si(ctx, sy_expr_min(ctx, M, KI(c, 1)), pl.off));
+    const sy_expr *r = m == 'c' ? sy_expr_ceildiv(ctx, num, Q) : sy_expr_floordiv(ctx, num, Q);
+    if (r && negprod) r = sy_expr_neg(ctx, r);
+    if (!r) return sy_ctx_last_error(ctx);
+    *out = r;
+    return SY_OK;
+}
+
 /* int(q), math.floor(q), math.ceil(q), math.trunc(q) of q = num / den (a
  * Python float): exact integer semantics. Python rounds num / den once to a
  * double (long_true_divide, Objects/longobject.c: correctly rounded); the
@@ -191,6 +334,11 @@ sy_status op_py_round(opcall *c, const sy_value *q, char mode)
         double r = mode == 'c' ? ceil(f) : mode == 'f' ? floor(f) : mode == 'r' ? nearbyint(f) : trunc(f);
         if (!isfinite(r) || r >= 9.2e18 || r <= -9.2e18) return op_err(c, SY_EOVERFLOW, "cannot convert float %g to integer", f);
         return set_int(c, KI(c, (int64_t)r));
+    }
+    if (q->kind == SY_V_SCALED) {
+        const sy_expr *r;
+        sy_status st = op_scaled_round(c, q->u.scaled.x, q->u.scaled.s, mode, &r);
+        return st ? st : set_int(c, r);
     }
     if (q->kind != SY_V_QUOT) return op_err(c, SY_EINVAL, "expected a tensor or a number");
     if (mode == 'r')
@@ -237,7 +385,7 @@ static sy_status unary_num(opcall *c)
         *c->out = sy_value_float(!strcmp(c->op, "neg") ? -a->u.f : a->u.f);
         return SY_OK;
     }
-    if (a->kind == SY_V_QUOT) {
+    if (a->kind == SY_V_QUOT || a->kind == SY_V_SCALED) {
         if (!strcmp(c->op, "sym_int")) return op_py_round(c, a, 't');
         return op_err(c, SY_EUNSUPPORTED, "%s of a true quotient of sizes (x / y) is not supported", c->op);
     }
@@ -393,6 +541,21 @@ static sy_status getattr(opcall *c)
         if (!strcmp(n, "device")) { /* fake tensors model the capture device */
             *c->out = sy_value_str(c->env, "cpu");
             return SY_OK;
+        }
+        if (!strcmp(n, "real") || !strcmp(n, "imag")) { /* a view: the complex tensor's real or imaginary parts */
+            if (!op_is_complex(t->dtype)) {
+                if (!strcmp(n, "imag")) return op_err(c, SY_EINVAL, "imag is not implemented for tensors with non-complex dtypes.");
+                *c->out = *o; /* .real of a real tensor is itself */
+                return SY_OK;
+            }
+            const sy_expr **str = NULL;
+            if (t->strides) { /* view_as_real(t)[..., 0 or 1]: the strides doubled */
+                str = sy_env_alloc(c->env, (t->ndim ? t->ndim : 1) * sizeof *str);
+                if (!str) return sy_ctx_last_error(c->env->ctx);
+                for (size_t i = 0; i < t->ndim; i++)
+                    if (!(str[i] = sy_expr_mul_si(c->env->ctx, t->strides[i], 2))) return sy_ctx_last_error(c->env->ctx);
+            }
+            return op_set_strided(c, t->dtype == SY_DT_COMPLEX128 ? SY_DT_FLOAT64 : SY_DT_FLOAT32, t->ndim, t->sizes, str);
         }
         return op_err(c, SY_EUNSUPPORTED, "unknown tensor attribute '%s'", n);
     }

@@ -170,6 +170,11 @@ static void kvalue(kbuf *k, const sy_value *v, int depth)
         if (p) p[0] = (uint64_t)v->kind, p[1] = (uint64_t)v->u.dtype;
         break;
     }
+    case SY_V_SCALED: {
+        uint64_t *p = kres(k, 3);
+        if (p) p[0] = (uint64_t)v->kind, p[1] = (uint64_t)(uintptr_t)v->u.scaled.x, memcpy(&p[2], &v->u.scaled.s, 8);
+        break;
+    }
     case SY_V_QUOT: {
         uint64_t *p = kres(k, 3);
         if (p) p[0] = (uint64_t)v->kind, p[1] = (uint64_t)(uintptr_t)v->u.quot.num, p[2] = (uint64_t)(uintptr_t)v->u.quot.den;

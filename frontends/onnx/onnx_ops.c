@@ -2281,73 +2281,15 @@ static int64_t fl32_scaled(int64_t d, float s)
     return (int64_t)floorf(p);
 }
 
-#define SCALE_HCAP 65536 /* exhaustive check of a candidate formula over [0, SCALE_HCAP] */
-
-/* a rational P/Q with floor(fl32(d * s)) == floor(d * P / Q) for 0 <= d <= *hmax:
- * the continued-fraction convergents of the float's exact value m / 2^E, smallest
- * denominator first (the exact value is the last), each checked by evaluation at
- * every d in [0, SCALE_HCAP]; the first that holds there is taken, else the one
- * that holds over the longest prefix [0, H] (1.3f: 13/10 up to 89; no rational
- * does better, since floor(fl32(10 * 1.3f)) = 13 needs P/Q >= 1.3 and
- * floor(fl32(90 * 1.3f)) = 116 needs P/Q < 1.3). The exact value
- * also holds, without evaluation, while d * m < 2^24 (m odd; d = 2^24 when m = 1):
- * then fl32(d) = d and the product is exact. Returns 0 when no candidate fits
- * (a scale >= 2^31, or no convergent with terms < 2^40 holds at d = 0). */
-static int scale_rational(float s, int64_t *p, int64_t *q, int64_t *hmax)
-{
-    int k;
-    double f = frexp((double)s, &k); /* s = f * 2^k, f in [0.5, 1) */
-    uint64_t m = (uint64_t)ldexp(f, 24);
-    int E = 24 - k; /* s = m / 2^E */
-    while (m && !(m & 1) && E > 0) m >>= 1, E--;
-    uint64_t odd = m;
-    while (odd && !(odd & 1)) odd >>= 1;
-    int64_t exact_h = odd == 1 ? ((int64_t)1 << 24) : (int64_t)(((1 << 24) - 1) / odd);
-    if (E <= 0) { /* an integer */
-        if (E < -30 || (m << -E) >= ((uint64_t)1 << 31)) return 0;
-        *p = (int64_t)(m << -E), *q = 1, *hmax = exact_h;
-        return 1;
-    }
-    if (E > 62) { /* s < 2^-38: fl32(d * s) < 1 for every d <= 2^24, hence 0 */
-        *p = 0, *q = 1, *hmax = (int64_t)1 << 24;
-        return 1;
-    }
-    if (E <= 40 && exact_h >= SCALE_HCAP) {
-        *p = (int64_t)m, *q = (int64_t)1 << E, *hmax = exact_h;
-        return 1;
-    }
-    /* convergents of m / 2^E by Euclid: h_n = a_n h_{n-1} + h_{n-2} */
-    uint64_t num = m, den = (uint64_t)1 << E;
-    uint64_t h1 = 1, h2 = 0, k1 = 0, k2 = 1; /* h_{-1}, h_{-2}, k_{-1}, k_{-2} */
-    int64_t best = 0; /* the longest prefix [0, best) a candidate holds over */
-    while (den) {
-        uint64_t a = num / den, r = num % den;
-        if (a && (h1 > (((uint64_t)1 << 40) - h2) / a || k1 > (((uint64_t)1 << 40) - k2) / a)) break;
-        uint64_t hn = a * h1 + h2, kn = a * k1 + k2;
-        h2 = h1, h1 = hn, k2 = k1, k1 = kn;
-        num = den, den = r;
-        int64_t d = 0;
-        for (; d <= SCALE_HCAP; d++)
-            if (fl32_scaled(d, s) != (int64_t)((uint64_t)d * hn / kn)) break;
-        if (d > SCALE_HCAP) {
-            *p = (int64_t)hn, *q = (int64_t)kn;
-            *hmax = den == 0 && exact_h > SCALE_HCAP ? exact_h : SCALE_HCAP;
-            return 1;
-        }
-        if (d > best) best = d, *p = (int64_t)hn, *q = (int64_t)kn, *hmax = d - 1;
-    }
-    return best > 0;
-}
-
-/* floor(fl32(d * scale)): the float32 value when d is static; else FloorDiv(P*d, Q)
- * (scale_rational) and the guard d <= H where that is not known to hold */
-typedef struct {
-    float s[MAXR];
-    int64_t p[MAXR], q[MAXR], hmax[MAXR];
-    size_t n;
-} scale_memo; /* the scales of one node (h and w usually share one) */
-
-static sy_status scale_dim(ox_call *c, scale_memo *mm, const sy_expr *d, double scale, const sy_expr **out)
+/* floor(fl32(d * scale)): the float32 value when d is static; else exactly,
+ * by algebra/flscale.c with 24-bit products (the derivation is docs/ops.md,
+ * "Float arithmetic on sizes"): FloorDiv(P*d + off*Min(d, 1), Q) for a
+ * convergent P/Q of the float's value, decided where it holds: d <= H (at most
+ * 2^24, where fl32(d) = d; 1.3f: 798915) and, for the scales whose multiples of
+ * Q round to the integer d*P/Q only in runs, the window of the example less the
+ * other runs. Those decisions are limits of symshape's formula, not of the
+ * model (the op runs at every d): guards, never requirements. */
+static sy_status scale_dim(ox_call *c, const sy_expr *d, double scale, const sy_expr **out)
 {
     float s = (float)scale;
     *out = NULL;
@@ -2360,30 +2302,46 @@ static sy_status scale_dim(ox_call *c, scale_memo *mm, const sy_expr *d, double 
         return SY_OK;
     }
     sy_ctx_reset_error(c->ctx);
-    size_t j = 0;
-    while (j < mm->n && mm->s[j] != s) j++;
-    if (j == mm->n) {
-        if (!scale_rational(s, &mm->p[j], &mm->q[j], &mm->hmax[j]))
-            return ox_err(c, SY_EUNSUPPORTED, "scale %.9g on a symbolic dim is not supported", (double)s);
-        mm->s[mm->n++] = s;
-    }
-    int64_t p = mm->p[j], q = mm->q[j], hmax = mm->hmax[j];
-    /* d <= H is the range of symshape's own formula, not a requirement of the model (the op runs at every d):
-     * a decision at the example (a non-required guard), and past it the dim is not supported symbolically */
-    char reason[400];
+    const sy_expr *hv;
+    int64_t ex = 0;
+    if (sy_env_hint(c->env, d, &hv) != SY_OK || sy_expr_get_si(hv, &ex) || ex < 0) ex = 0; /* unbacked: no example */
+    sy_ctx_reset_error(c->ctx);
+    sy_flscale pl;
+    if (sy_flscale_plan((double)s, 24, 0, ex, &pl))
+        return ox_err(c, SY_EUNSUPPORTED, "scale %.9g on a symbolic dim is not supported (scales from 2^-46 to 2^40 are)", (double)s);
+    char reason[600];
     snprintf(reason, sizeof reason,
              "%s: symshape's exact formula FloorDiv(%lld*d, %lld) for floor(d * %.9g) in float32 holds for d <= %lld "
              "(a limit of symshape's formula, not of the model)",
-             c->node->op_type, (long long)p, (long long)q, (double)s, (long long)hmax);
+             c->node->op_type, (long long)pl.p, (long long)pl.q, (double)s, (long long)pl.hmax);
     int within = 0;
-    TRY(truth(c, sy_expr_le(c->ctx, d, K(c, hmax)), reason, &within));
+    TRY(truth(c, sy_expr_le(c->ctx, d, K(c, pl.hmax)), reason, &within));
     if (!within)
         return ox_err(c, SY_EUNSUPPORTED,
                       "scale %.9g on a symbolic dim above %lld at the example: symshape's exact formula FloorDiv(%lld*d, %lld) "
                       "for floor(d * %.9g) in float32 holds only for d <= %lld (a limit of symshape's formula, not of the "
                       "model): give an example <= %lld or make the dim static",
-                      (double)s, (long long)hmax, (long long)p, (long long)q, (double)s, (long long)hmax, (long long)hmax);
-    *out = sy_expr_floordiv(c->ctx, sy_expr_mul_si(c->ctx, d, p), K(c, q));
+                      (double)s, (long long)pl.hmax, (long long)pl.p, (long long)pl.q, (double)s, (long long)pl.hmax,
+                      (long long)pl.hmax);
+    const sy_expr *Q = K(c, pl.q);
+    if (pl.runs) {
+        const sy_expr *in = sy_expr_le(c->ctx, d, K(c, pl.khi * pl.q));
+        if (pl.klo > 0) in = sy_expr_and(c->ctx, in, sy_expr_ge(c->ctx, d, K(c, pl.klo * pl.q)));
+        for (int i = 0; i < pl.nex; i++)
+            in = sy_expr_and(c->ctx, in, sy_expr_or(c->ctx, sy_expr_lt(c->ctx, d, K(c, pl.exlo[i] * pl.q)),
+                                                    sy_expr_gt(c->ctx, d, K(c, pl.exhi[i] * pl.q))));
+        snprintf(reason, sizeof reason,
+                 "%s: on the multiples of %lld, floor(d * %.9g) in float32 rounds up to %lld*d/%lld only outside runs; "
+                 "symshape's formula covers the multiples from %lld to %lld but %d runs (a limit of symshape's formula, "
+                 "not of the model)", c->node->op_type, (long long)pl.q, (double)s, (long long)pl.p, (long long)pl.q,
+                 (long long)(pl.klo * pl.q), (long long)(pl.khi * pl.q), pl.nex);
+        int ok = 0;
+        TRY(truth(c, sy_expr_or(c->ctx, sy_expr_ne(c->ctx, sy_expr_mod(c->ctx, d, Q), K(c, 0)), in), reason, &ok));
+        if (!ok) return ox_err(c, SY_EUNSUPPORTED, "%s: the example is outside it", reason);
+    }
+    const sy_expr *num = sy_expr_mul_si(c->ctx, d, pl.p);
+    if (pl.off) num = sy_expr_add(c->ctx, num, sy_expr_mul_si(c->ctx, sy_expr_min(c->ctx, d, K(c, 1)), pl.off));
+    *out = sy_expr_floordiv(c->ctx, num, Q);
     CHK(*out);
     return SY_OK;
 }
@@ -2399,8 +2357,6 @@ static sy_status op_resize(ox_call *c)
     int up = !strcmp(c->node->op_type, "Upsample");
     size_t ksc = up ? 1 : 2, ksz = 3;
     const sy_expr *d[MAXR];
-    scale_memo mm;
-    mm.n = 0;
     if (x->ndim > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");
     for (size_t i = 0; i < x->ndim; i++) d[i] = x->sizes[i];
     size_t naxes;
@@ -2440,7 +2396,7 @@ static sy_status op_resize(ox_call *c)
         if (!sc) return ox_err(c, SY_EINVAL, "one of scales or sizes is required");
         if (n != m) return ox_err(c, SY_EINVAL, "scales has %zu entries, expected %zu", n, m);
         for (size_t i = 0; i < m; i++) {
-            TRY(scale_dim(c, &mm, x->sizes[ax[i]], sc[i], &d[ax[i]]));
+            TRY(scale_dim(c, x->sizes[ax[i]], sc[i], &d[ax[i]]));
         }
         return set_out(c, 0, c->in[0]->elem, x->ndim, d);
     }
@@ -2452,7 +2408,7 @@ static sy_status op_resize(ox_call *c)
     }
     if (s->nv != m) return ox_err(c, SY_EINVAL, "scales has %zu entries, expected %zu", (size_t)s->nv, m);
     for (size_t i = 0; i < m; i++) {
-        TRY(scale_dim(c, &mm, x->sizes[ax[i]], s->fv[i], &d[ax[i]]));
+        TRY(scale_dim(c, x->sizes[ax[i]], s->fv[i], &d[ax[i]]));
     }
     return set_out(c, 0, c->in[0]->elem, x->ndim, d);
 }

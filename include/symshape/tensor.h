@@ -151,7 +151,12 @@ typedef enum sy_value_kind {
      *  expressions, at least one symbolic (`x.size(0) / 2`); den != 0 was
      *  required when it was made. Its consumers are `int()`, `math.floor`,
      *  `math.ceil`, `math.trunc` (docs/ops.md, "True division of sizes"). */
-    SY_V_QUOT
+    SY_V_QUOT,
+    /** A Python float that is the double product fl(float(x) * s) of an integer
+     *  expression x (symbolic) and a double s (`h * 0.7`). Its consumers are
+     *  `int()`, `math.floor`, `math.ceil`, `math.trunc` (exact: docs/ops.md,
+     *  "Float arithmetic on sizes") and tensor arithmetic (as a Python float). */
+    SY_V_SCALED
 } sy_value_kind;
 
 /** An interpreter value: what a graph node or an op argument can be. */
@@ -166,6 +171,7 @@ typedef struct sy_value {
         sy_dtype dtype;          /**< DTYPE */
         struct { const struct sy_value *start, *stop, *step; } slice; /**< SLICE (NONE parts allowed) */
         struct { const sy_expr *num, *den; } quot; /**< QUOT: integer expressions */
+        struct { const sy_expr *x; double s; } scaled; /**< SCALED: x * s in double */
     } u;
 } sy_value;
 

@@ -535,7 +535,35 @@ def _leaf_wrappers():
         orig = torch.__dict__.get(n)
         if orig is not None and callable(orig) and id(orig) not in out:
             out[id(orig)] = (torch.__dict__, n, orig, _make_wrapper(orig))
+    import torch.nn.utils.rnn as rnn
+    for n in ("pack_padded_sequence", "pack_sequence"):
+        orig = rnn.__dict__.get(n)
+        if orig is not None and callable(orig):
+            out[id(orig)] = (rnn.__dict__, n, orig, _make_refusal(orig, _PACKED_MSG % n))
     return out
+
+
+# pack_padded_sequence / pack_sequence on traced values: torch.as_tensor(lengths) reads the values
+# (a TypeError about __cuda_array_interface__ on a proxy), and what follows has sizes taken from them
+_PACKED_MSG = ("%s: a PackedSequence cannot be exported: its data has sum(lengths) rows and the RNN runs "
+               "batch_sizes[t] sequences at step t, sizes read from the values of lengths, which a shape graph "
+               "does not carry. To export, run the LSTM/GRU on the padded batch (out, h = rnn(x)) and mask the "
+               "padded steps (mask = torch.arange(x.shape[1])[None, :] < lengths[:, None]; the last valid output "
+               "of sequence i is out[i, lengths[i] - 1], while h then includes the padded steps), or keep the "
+               "packing outside the exported module")
+
+
+def _make_refusal(orig, msg):
+    """A wrapper that refuses a call on traced values with msg (at the user's line), and calls orig
+    on plain values."""
+    @functools.wraps(orig)
+    def wrapper(*args, **kwargs):
+        tr = _find_tracer(args, kwargs)
+        if tr is None:
+            return orig(*args, **kwargs)
+        raise tr.error(msg, op=orig.__name__)
+    wrapper.__symshape_leaf__ = True
+    return wrapper
 
 
 def _find_tracer(args, kwargs):

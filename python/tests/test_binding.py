@@ -66,8 +66,9 @@ def test_exact_range_bounds_keep_their_own_origins():
     gs = symshape.GuardSet(g, duck_sizing=False, specialize_01=False)
     got = {gd.text: [o.reason.split(",")[0] for o in gd.provenance] for gd in gs.guards if "size()[2]" in gd.text}
     assert got == {"2 <= x.size()[2]": ["Input and output sizes should be greater than 0"],
-                   "x.size()[2] <= 9007199254740992": ["the size x.size()[2] must be at most 9007199254740992 for float(size)*0.5 to be "
-                                                       "exact in double precision (a static size"]}, got
+                   "x.size()[2] <= 9007199254740992": ["float(x.size()[2]) * 0.5: symshape's exact formula for the double "
+                                                       "product holds up to 9007199254740992 (a limit of symshape's "
+                                                       "formula"]}, got
 
 
 # ------------------------------------------------------------------ expressions

@@ -11,6 +11,20 @@ typedef struct {
 } opcase;
 
 static const opcase cases[] = {
+    /* issue 32: F.max_unpool2d, default size (L - 1)*stride + kernel - 2*padding, and a given
+     * output_size inside (default - stride, default + stride); the index check is a runtime assert */
+    {"max_unpool2d_default", "{\"name\":\"i\",\"op\":\"long\",\"args\":[{\"ref\":\"x\"}]},"
+     "{\"name\":\"o\",\"op\":\"max_unpool2d\",\"args\":[{\"ref\":\"x\"},{\"ref\":\"i\"},3],\"kwargs\":{\"stride\":2,\"padding\":1}}",
+     "[2,3,7,9], [0,2,3]", NULL, "s0, 3, 2*s1 - 1, 2*s2 - 1", "2*s1 + 2*s2 + u0 <= 4*s1*s2"},
+    {"max_unpool2d_output_size", "{\"name\":\"i\",\"op\":\"long\",\"args\":[{\"ref\":\"x\"}]},"
+     "{\"name\":\"o\",\"op\":\"max_unpool2d\",\"args\":[{\"ref\":\"x\"},{\"ref\":\"i\"},2],\"kwargs\":{\"output_size\":[15,16]}}",
+     "[2,3,7,8], [0]", NULL, "s0, 3, 15, 16", "u0 <= 239"},
+    /* issue 32: nn.ConvTranspose2d(...)(x, output_size=...) passes a symbolic output_padding */
+    {"conv_transpose2d_symbolic_output_padding", "{\"name\":\"w\",\"op\":\"param\",\"dtype\":\"float32\",\"shape\":[3,4,3,3]},"
+     "{\"name\":\"h\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},2]},{\"name\":\"op\",\"op\":\"mod\",\"args\":[{\"ref\":\"h\"},2]},"
+     "{\"name\":\"o\",\"op\":\"conv_transpose2d\",\"args\":[{\"ref\":\"x\"},{\"ref\":\"w\"}],"
+     "\"kwargs\":{\"stride\":2,\"padding\":1,\"output_padding\":[{\"ref\":\"op\"},0]}}",
+     "[2,3,7,8], [2]", NULL, "2, 4, 2*s0 + Mod(s0, 2) - 1, 15", ""},
     {"conv_transpose2d_stride2", "{\"name\":\"w\",\"op\":\"param\",\"dtype\":\"float32\",\"shape\":[16,8,4,4]},"
      "{\"name\":\"o\",\"op\":\"conv_transpose2d\",\"args\":[{\"ref\":\"x\"},{\"ref\":\"w\"}],\"kwargs\":{\"stride\":2,\"padding\":1}}",
      "[2,16,7,9], [0,2,3]", NULL, "s0, 8, 2*s1, 2*s2", ""},
@@ -46,7 +60,7 @@ static const opcase cases[] = {
     {"adaptive_avg_pool_none", "{\"name\":\"o\",\"op\":\"adaptive_avg_pool2d\",\"args\":[{\"ref\":\"x\"},[null,7]]}",
      "[2,3,9,11], [0,2,3]", NULL, "s0, 3, s1, 7", ""},
     {"interpolate_scale", "{\"name\":\"o\",\"op\":\"interpolate\",\"args\":[{\"ref\":\"x\"}],\"kwargs\":{\"scale_factor\":2.0}}",
-     "[2,3,9,11], [0,2,3]", NULL, "s0, 3, 2*s1, 2*s2", "s1 <= 4503599627370496; s2 <= 4503599627370496"},
+     "[2,3,9,11], [0,2,3]", NULL, "s0, 3, 2*s1, 2*s2", "s1 <= 9007199254740992; s2 <= 9007199254740992"},
     {"interpolate_half", "{\"name\":\"o\",\"op\":\"interpolate\",\"args\":[{\"ref\":\"x\"}],\"kwargs\":{\"scale_factor\":0.5}}",
      "[2,3,9,11], [0,2,3]", NULL, "s0, 3, FloorDiv(s1, 2), FloorDiv(s2, 2)",
      "s1 <= 9007199254740992; s2 <= 9007199254740992"},
