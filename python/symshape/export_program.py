@@ -525,7 +525,8 @@ ATEN_TABLE.update({
     "native_group_norm": _h_group_norm, "native_dropout": _h_dropout,
     "_softmax": _h_softmax("softmax"), "_log_softmax": _h_softmax("log_softmax"),
     "max_pool2d_with_indices": _h_max_pool(2), "max_pool3d_with_indices": _h_max_pool(3),
-    "avg_pool2d": _h_avg_pool(2), "avg_pool3d": _h_avg_pool(3),
+    "avg_pool1d": _h_avg_pool(1), "avg_pool2d": _h_avg_pool(2), "avg_pool3d": _h_avg_pool(3),
+    "adaptive_avg_pool1d": _same("adaptive_avg_pool1d", 2), "sym_is_contiguous": _same("is_contiguous", 1),
     "_adaptive_avg_pool2d": _same("adaptive_avg_pool2d", 2), "_adaptive_avg_pool3d": _same("adaptive_avg_pool3d", 2),
     "upsample_nearest2d": _h_upsample("nearest", 2), "upsample_bilinear2d": _h_upsample("bilinear", 2),
     "constant_pad_nd": _h_pad("constant"), "reflection_pad1d": _h_pad("reflect"),
@@ -562,6 +563,7 @@ ATEN_REJECTED = {
     "_embedding_bag": "the engine's embedding_bag reads F.embedding_bag's arguments; the ATen form's offsets "
                       "and per-sample weights are not mapped",
     "_pdist_forward": "the engine has no pdist",
+    "resize_": "an in-place resize (a mutation of the tensor's sizes, which exported programs are not read with)",
     "_fft_r2c": "the engine has no FFT ops (only stft/istft)",
     "_fft_c2r": "the engine has no FFT ops (only stft/istft)",
     "convolution_backward": _BACKWARD, "avg_pool2d_backward": _BACKWARD, "embedding_dense_backward": _BACKWARD,
@@ -601,10 +603,14 @@ def core_aten_ops():
     ``aten::name.overload`` strings, sorted."""
     import torch
     out = set()
-    for name in dir(torch.ops.aten):
+    # every registered aten schema (torch.ops.aten's attributes are created lazily, so dir() of it
+    # depends on what ran before)
+    packets = sorted({n.split("::", 1)[1].split(".", 1)[0] for n in torch._C._dispatch_get_all_op_names()
+                      if n.startswith("aten::")})
+    for name in packets:
         try:
             pk = getattr(torch.ops.aten, name)
-        except Exception:  # noqa: BLE001 - an attribute that is not an op
+        except Exception:  # noqa: BLE001 - a name without a Python binding
             continue
         if not isinstance(pk, torch._ops.OpOverloadPacket):
             continue
