@@ -553,6 +553,20 @@ ATEN_TABLE.update({
     "_assert_tensor_metadata": _h_tensor_metadata,
 })
 
+for _k, _e in {"var": "var", "convolution": "conv1d/conv2d/conv3d, conv_transpose1d/2d/3d",
+               "_native_batch_norm_legit_no_training": "batch_norm", "_native_batch_norm_legit": "batch_norm",
+               "native_layer_norm": "layer_norm", "native_group_norm": "group_norm", "native_dropout": "dropout",
+               "slice": "getitem", "select": "select", "select_scatter": "select, clone",
+               "slice_scatter": "getitem, clone", "copy": "expand_as, clone", "_to_copy": "to", "clone": "clone, contiguous",
+               "empty_strided": "empty", "arange": "arange", "embedding": "embedding", "addmm": "mm, expand, add",
+               "_cdist_forward": "cdist", "col2im": "fold", "grid_sampler_2d": "grid_sample", "fill": "full_like",
+               "scalar_tensor": "tensor", "randperm": "arange", "alias": "identity", "_local_scalar_dense": "item",
+               "sym_size": "size", "sym_stride": "stride", "sym_numel": "numel", "squeeze": "squeeze",
+               "split_with_sizes": "split_with_sizes", "_assert_scalar": "_assert", "_check_is_size": "_assert",
+               "_assert_async": "item, _assert", "_assert_tensor_metadata": "_assert", "_unsafe_view": "reshape",
+               "expand": "expand", "where": "where"}.items():
+    ATEN_TABLE[_k].engine = _e
+
 _BACKWARD = "a backward op: symshape reads inference graphs (export the model in eval mode, without autograd)"
 #: ATen ops the frontend refuses, with the reason (the error names the op and says this).
 ATEN_REJECTED = {
@@ -632,7 +646,8 @@ def aten_status(opname, engine_ops=None):
     p = _packet(opname)
     if p in ATEN_TABLE:
         eng = getattr(ATEN_TABLE[p], "engine", None)
-        if engine_ops is not None and eng is not None and eng not in engine_ops:
+        names = [e for e in re.split(r"[,/ ]+", eng or "") if e.isidentifier()]  # "conv_transpose1d/2d/3d": the first
+        if engine_ops is not None and any(n not in engine_ops for n in names):
             return ("missing", "mapped to %s, which the engine lacks" % eng)
         return ("supported", eng)
     if p in ATEN_REJECTED:
