@@ -397,3 +397,23 @@ def test_cli_capture_export(tmp_path):
     rc, out, err = run_cli("report", "cli_models:Pinned", "--input", "x=2,3,8,8", "--capture", "export",
                            "--dynamic", "x=2:h@2..64")
     assert rc == 3 and err.startswith("symshape: error: ") and "Traceback" not in err, (rc, err)
+
+
+# ---------------------------------------------------------------- guard for guard (bench/guards_vs_torch.py)
+
+def test_guards_vs_torch_export_small_models():
+    """The guard-for-guard comparison (docs/guards.md section 8) on four fast models, 100 points
+    each: 0 symshape soundness violations, and, with distinct example sizes, no point that
+    PyTorch's exported program accepts and symshape rejects."""
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    try:
+        import guards_vs_torch as g
+    finally:
+        sys.path.pop(0)
+    ms = g.models()
+    for name in ("cat2", "branchy", "squeeze_mean", "espcn"):
+        row = g.compare(name, ms[name], 100)
+        assert row["sym_viol"] == 0, (name, row["examples"]["sym_viol"])
+        assert row["torch_viol"] == 0, (name, row["examples"]["torch_viol"])
+        assert row["only_torch"] == 0, (name, row["examples"]["only_torch"])
+        assert row["both"] > 0, row
