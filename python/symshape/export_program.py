@@ -204,8 +204,10 @@ def _h_avg_pool(nd):
         v = {"stride": [], "padding": 0, "ceil_mode": False, "count_include_pad": True, "divisor_override": None}
         v.update(dict(zip(names, args)))
         v.update(kwargs)
-        return cx.emit("avg_pool%dd" % nd, [v["input"], v["kernel_size"], v["stride"], v["padding"], v["ceil_mode"],
-                                            v["count_include_pad"], v["divisor_override"]], {})
+        a = [v["input"], v["kernel_size"], v["stride"], v["padding"], v["ceil_mode"], v["count_include_pad"]]
+        if nd > 1:  # avg_pool1d has no divisor_override
+            a.append(v["divisor_override"])
+        return cx.emit("avg_pool%dd" % nd, a, {})
     h.engine = "avg_pool%dd" % nd
     return h
 

@@ -417,3 +417,48 @@ def test_guards_vs_torch_export_small_models():
         assert row["torch_viol"] == 0, (name, row["examples"]["torch_viol"])
         assert row["only_torch"] == 0, (name, row["examples"]["only_torch"])
         assert row["both"] > 0, row
+
+
+# ---------------------------------------------------------------- one op family per model
+
+class OneOp(nn.Module):
+    def __init__(self, f):
+        super().__init__()
+        self.f = f
+
+    def forward(self, x):
+        return self.f(x)
+
+
+def _scatter_into(x):
+    y = x.clone()
+    y[:, 1:] = 0  # functionalized: slice_scatter
+    return y
+
+
+ONE_OP = {
+    "avg_pool1d": lambda x: F.avg_pool1d(x, 3, 2),
+    "adaptive_avg_pool1d": lambda x: F.adaptive_avg_pool1d(x, 4),
+    "var_std": lambda x: (x.var(-1), x.std(1, keepdim=True)),
+    "sort_topk": lambda x: (x.sort(-1)[0], x.topk(2, -1)[1]),
+    "cumsum_flip_repeat": lambda x: (x.cumsum(1), x.flip(-1), x.repeat(1, 2, 1)),
+    "gather_index_select": lambda x: (x.gather(2, x.argmax(2, keepdim=True)),
+                                      x.index_select(1, torch.tensor([0, 0]))),
+    "pads": lambda x: (F.pad(x, (1, 2)), F.pad(x, (-1, 1), value=3.0)),  # reflect/replicate decompose to aten.index
+    "reductions": lambda x: (x.amax(-1), x.prod(1), x.argmin(-1), x.sum(), x.mean((0, 2), keepdim=True)),
+    "clamp_where": lambda x: (x.clamp(-1, 1), torch.where(x > 0, x, torch.zeros_like(x)), torch.full_like(x, 2.0)),
+    "chunk_split": lambda x: x.chunk(2, -1) + x.split([1, x.shape[1] - 1], 1),
+    "bmm_expand": lambda x: torch.bmm(x, x.transpose(1, 2)).unsqueeze(1).expand(-1, 2, -1, -1),
+    "select_diag": lambda x: (x[:, 0], x[0].diagonal(), x[..., -1:]),
+    "slice_scatter": _scatter_into,
+    "arange_size": lambda x: x + torch.arange(x.shape[-1]),
+    "softmax_log": lambda x: (x.softmax(1), x.log_softmax(-1)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ONE_OP))
+def test_one_op_family(name):
+    r = rng_for(name)
+    pts = [(r.randint(1, 4), r.randint(1, 9), r.randint(1, 12)) for _ in range(10)]
+    check_program("op_" + name, OneOp(ONE_OP[name]), (2, 3, 8), {"x": {0: Dim.AUTO, 1: Dim.AUTO, 2: Dim.AUTO}},
+                  lambda p: (torch.randn(p[0], p[1], p[2]),), lambda p: {"x": [p[0], p[1], p[2]]}, pts, 1)
