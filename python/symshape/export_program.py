@@ -826,7 +826,7 @@ def _sym_nodes(cx, e, what):
         for x in a[1:]:
             out = cx.emit("mul", [out, x], {}, name="rc_mul")
         return out
-    if name in ("FloorDiv", "CleanDiv", "IntTrueDiv") and name != "IntTrueDiv":
+    if name in ("FloorDiv", "CleanDiv"):
         return cx.emit("floordiv", a, {}, name="rc_floordiv")
     if name in ("Mod", "PythonMod"):
         return cx.emit("mod", a, {}, name="rc_mod")
