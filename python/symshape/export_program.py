@@ -1126,8 +1126,15 @@ def from_exported_doc(ep, dynamic=None, name=None, program_guards=True, engine_o
             cx.emit("_assert", [cx.emit("le", [val, hi], {}, name="range_le"),
                                 "range_constraints: %s <= %d" % (e, hi)], {}, name="range_assert")
     if program_guards:
+        if not hasattr(ep, "_guards_code"):
+            # the program's guards cannot be read: sizes where the model's Python code branches
+            # differently could be accepted, so refuse rather than guess
+            raise ExportError("this torch (%s) keeps no guards code on the ExportedProgram (ep._guards_code), so the "
+                              "conditions export took from the model's Python code cannot be read; "
+                              "from_exported(..., program_guards=False) reads the program without them (its guard "
+                              "set may then accept sizes where the model takes another branch)" % torch.__version__)
         inputs = {u.name: u.name for u in user_inputs}
-        for g in list(getattr(ep, "_guards_code", None) or []):
+        for g in list(ep._guards_code or []):
             cond = _guard_nodes(cx, g, inputs)
             cx.emit("_assert", [cond, "torch.export guard: " + g], {}, name="program_guard")
 

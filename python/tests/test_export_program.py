@@ -466,3 +466,20 @@ def test_one_op_family(name):
     pts = [(r.randint(1, 4), r.randint(1, 9), r.randint(1, 12)) for _ in range(10)]
     check_program("op_" + name, OneOp(ONE_OP[name]), (2, 3, 8), {"x": {0: Dim.AUTO, 1: Dim.AUTO, 2: Dim.AUTO}},
                   lambda p: (torch.randn(p[0], p[1], p[2]),), lambda p: {"x": [p[0], p[1], p[2]]}, pts, 1)
+
+
+def test_program_without_guards_code_is_refused():
+    """Without ep._guards_code (another torch) the program's Python-level conditions are unknown:
+    an error, unless program_guards=False says to read it without them."""
+    ep = export(Branchy(), (torch.randn(2, 12, 16),), dynamic_shapes={"x": {0: BATCH, 1: Dim.AUTO}}).run_decompositions()
+    saved = ep._guards_code
+    try:
+        del ep._guards_code
+        with pytest.raises(ExportError, match="program_guards=False"):
+            symshape.from_exported(ep)
+        gs = symshape.from_exported(ep, program_guards=False)
+        assert len(gs) > 0
+    finally:
+        ep._guards_code = saved
+    # with them: the branch export took (x.size(1) > 8) is a guard
+    assert not symshape.from_exported(ep).check({"x": [2, 5, 16]})[0]
