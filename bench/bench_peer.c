@@ -158,6 +158,44 @@ static void cold_table(const char *argv0, int np, char **paths, char (*names)[12
     printf("largest overhead %.1f%%\n", maxover);
 }
 
+/* runs the peer script on each model peer_reps times (a fresh process each): ms[i] the median
+ * of the times it prints, -1 when none; unsupported[i] when it says "unsupported op" */
+static int run_peer(const char *python, const char *peer, char **paths, int np, int peer_reps, double *ms_out,
+                    int *unsupported)
+{
+    double *pv = malloc((size_t)peer_reps * sizeof *pv);
+    if (!pv) return 1;
+    for (int i = 0; i < np; i++) {
+        ms_out[i] = -1;
+        size_t cl = strlen(python) + strlen(peer) + strlen(paths[i]) + 32;
+        char *cmd = malloc(cl);
+        if (!cmd) {
+            free(pv);
+            return 1;
+        }
+        snprintf(cmd, cl, "'%s' '%s' '%s' 2>&1", python, peer, paths[i]);
+        int k = 0;
+        for (int r = 0; r < peer_reps && !unsupported[i]; r++) {
+            FILE *p = popen(cmd, "r");
+            char line[1024];
+            double got = -1;
+            while (p && fgets(line, sizeof line, p)) {
+                double ms;
+                const char *m = strstr(line, "\tms=");
+                if (strstr(line, "unsupported op")) unsupported[i] = 1;
+                else if (m && sscanf(m, "\tms=%lf", &ms) == 1) got = ms;
+            }
+            int prc = p ? pclose(p) : -1;
+            if (prc != 0) fprintf(stderr, "bench_peer: the peer exited with status %d (%s)\n", prc, cmd);
+            if (got >= 0) pv[k++] = got;
+        }
+        if (k) ms_out[i] = median(pv, k);
+        free(cmd);
+    }
+    free(pv);
+    return 0;
+}
+
 static void usage(FILE *out)
 {
     fprintf(out,
@@ -166,22 +204,26 @@ static void usage(FILE *out)
             "  --peer-reps K  runs of the PyTorch 1.13 ShapeEnv peer per model, a fresh process each (median; default 3)\n"
             "  --peer PATH    the peer script (default %s)\n"
             "  --python PATH  the Python with torch 1.13 (default /usr/bin/python3)\n"
+            "  --python2 PATH a Python with torch 2.x: adds the PyTorch 2.x ShapeEnv peer's column\n"
+            "  --peer2 PATH   that peer's script (default %s)\n"
             "  --loader-only  only the parsing table (no peer, no trace)\n"
             "  -h, --help     this help\n"
             "Without models: the folder SY_CORPUS_DIR, else the shared corpus, else examples/.\n",
-            SY_PEER_SCRIPT);
+            SY_PEER_SCRIPT, SY_PEER2_SCRIPT);
 }
 
 int main(int argc, char **argv)
 {
     int reps = 21, peer_reps = 3, loader_only = 0;
-    const char *peer = SY_PEER_SCRIPT, *python = "/usr/bin/python3";
+    const char *peer = SY_PEER_SCRIPT, *python = "/usr/bin/python3", *peer2 = SY_PEER2_SCRIPT, *python2 = NULL;
     char *paths[MAXM];
     int np = 0;
     static const struct option longopts[] = {{"reps", required_argument, NULL, 'r'},
                                              {"peer-reps", required_argument, NULL, 'k'},
                                              {"peer", required_argument, NULL, 'p'},
                                              {"python", required_argument, NULL, 'y'},
+                                             {"python2", required_argument, NULL, 'Y'},
+                                             {"peer2", required_argument, NULL, 'P'},
                                              {"loader-only", no_argument, NULL, 'L'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
@@ -192,6 +234,8 @@ int main(int argc, char **argv)
         case 'k': peer_reps = atoi(optarg); break;
         case 'p': peer = optarg; break;
         case 'y': python = optarg; break;
+        case 'Y': python2 = optarg; break;
+        case 'P': peer2 = optarg; break;
         case 'L': loader_only = 1; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
@@ -228,50 +272,33 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_peer: no models (set SY_CORPUS_DIR)\n");
         return 1;
     }
-    /* the peer: one process per model and run, so each runs with sympy's
+    /* the peers: one process per model and run, so each runs with sympy's
      * caches cold (as a first compile does; a second pass over the same
      * graphs is mostly cache hits), each run as the script times it; the
-     * median of peer_reps runs */
-    double peer_ms[MAXM];
-    int peer_unsupported[MAXM] = {0};
+     * median of peer_reps runs. Peer 2 (PyTorch 2.x's ShapeEnv,
+     * bench/peer_shapeenv2.py) runs when --python2 names a Python with torch 2.x. */
+    double peer_ms[MAXM], peer2_ms[MAXM];
+    int peer_unsupported[MAXM] = {0}, peer2_unsupported[MAXM] = {0};
     char names[MAXM][128];
-    double *pv = malloc((size_t)peer_reps * sizeof *pv);
-    if (!pv) return 1;
     for (int i = 0; i < np; i++) {
-        peer_ms[i] = -1;
+        peer_ms[i] = peer2_ms[i] = -1;
         model_name(paths[i], names[i], sizeof names[i]);
-        if (loader_only) continue;
-        size_t cl = strlen(python) + strlen(peer) + strlen(paths[i]) + 32;
-        char *cmd = malloc(cl);
-        if (!cmd) return 1;
-        snprintf(cmd, cl, "'%s' '%s' '%s' 2>&1", python, peer, paths[i]);
-        int k = 0;
-        for (int r = 0; r < peer_reps && !peer_unsupported[i]; r++) {
-            FILE *p = popen(cmd, "r");
-            char line[1024];
-            double got = -1;
-            while (p && fgets(line, sizeof line, p)) {
-                double ms;
-                const char *m = strstr(line, "\tms=");
-                if (strstr(line, "unsupported op")) peer_unsupported[i] = 1;
-                else if (m && sscanf(m, "\tms=%lf", &ms) == 1) got = ms;
-            }
-            int prc = p ? pclose(p) : -1;
-            if (prc != 0) fprintf(stderr, "bench_peer: the peer exited with status %d (%s)\n", prc, cmd);
-            if (got >= 0) pv[k++] = got;
-        }
-        if (k) peer_ms[i] = median(pv, k);
-        free(cmd);
     }
-    free(pv);
+    if (!loader_only) {
+        if (run_peer(python, peer, paths, np, peer_reps, peer_ms, peer_unsupported)) return 1;
+        if (python2 && run_peer(python2, peer2, paths, np, peer_reps, peer2_ms, peer2_unsupported)) return 1;
+    }
 
     double *v = malloc((size_t)reps * sizeof *v);
     if (!v) return 1;
     if (loader_only) goto parsing;
     printf("trace + produce + minimize: symshape (median of %d, fresh context each) vs PyTorch 1.13 ShapeEnv peer (median of %d, fresh process each)\n",
            reps, peer_reps);
-    printf("%-22s %12s %12s %10s %18s\n", "model", "symshape ms", "peer ms", "ratio", "memo hits/lookups");
-    double minratio = -1;
+    if (python2) printf("peer 2: PyTorch 2.x ShapeEnv (%s, median of %d, fresh process each)\n", peer2, peer_reps);
+    printf("%-22s %12s %12s %10s", "model", "symshape ms", "peer ms", "ratio");
+    if (python2) printf(" %12s %10s", "peer2 ms", "ratio2");
+    printf(" %18s\n", "memo hits/lookups");
+    double minratio = -1, minratio2 = -1;
     for (int i = 0; i < np; i++) {
         int k = 0;
         sy_trace_memo_stats mst = {0};
@@ -282,14 +309,26 @@ int main(int argc, char **argv)
         double ours = k ? median(v, k) : -1;
         printf("%-22s %12.3f ", names[i], ours);
         if (peer_unsupported[i] || peer_ms[i] < 0) {
-            printf("%12s %10s %11zu/%zu\n", peer_unsupported[i] ? "unsupported" : "failed", "-", mst.hits, mst.lookups);
-            continue;
+            printf("%12s %10s", peer_unsupported[i] ? "unsupported" : "failed", "-");
+        } else {
+            double ratio = ours > 0 ? peer_ms[i] / ours : 0;
+            printf("%12.3f %9.0fx", peer_ms[i], ratio);
+            if (minratio < 0 || ratio < minratio) minratio = ratio;
         }
-        double ratio = ours > 0 ? peer_ms[i] / ours : 0;
-        printf("%12.3f %9.0fx %11zu/%zu\n", peer_ms[i], ratio, mst.hits, mst.lookups);
-        if (minratio < 0 || ratio < minratio) minratio = ratio;
+        if (python2) {
+            if (peer2_unsupported[i] || peer2_ms[i] < 0) {
+                printf(" %12s %10s", peer2_unsupported[i] ? "unsupported" : "failed", "-");
+            } else {
+                double ratio2 = ours > 0 ? peer2_ms[i] / ours : 0;
+                printf(" %12.3f %9.0fx", peer2_ms[i], ratio2);
+                if (minratio2 < 0 || ratio2 < minratio2) minratio2 = ratio2;
+            }
+        }
+        printf(" %11zu/%zu\n", mst.hits, mst.lookups);
     }
     if (minratio >= 0) printf("smallest ratio %.0fx (goal >= 300x: %s)\n", minratio, minratio >= 300 ? "met" : "NOT met");
+    if (minratio2 >= 0)
+        printf("smallest ratio to the 2.x peer %.0fx (goal >= 1000x: %s)\n", minratio2, minratio2 >= 1000 ? "met" : "NOT met");
 
     /* the two loaders alternate rep by rep (so that a change in the machine's
      * load hits both alike), thread CPU time, the minimum and the median of

@@ -2,6 +2,8 @@
 
   * symshape.export(model, example_inputs, dynamic=None, name=None) -> graph dict
     (needs torch; imported on first use);
+  * symshape.from_exported(ep, dynamic=None) -> GuardSet of a torch.export ExportedProgram
+    (PyTorch 2.x; ``trace=False``: the graph dict);
   * symshape.trace(graph, dynamic=None, duck_sizing=True, specialize_01=True) -> GuardSet;
   * symshape.diff(a, b, map=None) -> the semantic diff of two guard sets (dict), with witnesses;
   * symshape.Dispatcher(sets).run(sizes) -> the first of N guard sets that accepts the sizes;
@@ -50,7 +52,7 @@ def features():
     from ._lib import lib
     return lib.sy_version_features().decode().split()
 
-__all__ = ["export", "export_to", "trace", "parse", "from_sympy", "Expr", "Context", "GuardSet", "Guard",
+__all__ = ["export", "export_to", "from_exported", "trace", "parse", "from_sympy", "Expr", "Context", "GuardSet", "Guard",
            "Origin", "Error", "ExportError", "NoMemoryError", "InvalidError", "OverflowError_",
            "DivisionByZeroError", "FormatError", "VersionError", "VerifyError", "QuotaError", "UnsupportedError",
            "LibraryNotFound", "lib_path", "default_context", "backends", "features", "diff", "Dispatcher"]
@@ -66,6 +68,12 @@ def export_to(path, model, example_inputs, dynamic=None, name=None):
     """See symshape.exporter.export_to (imports torch)."""
     from .exporter import export_to as _export_to
     return _export_to(path, model, example_inputs, dynamic, name)
+
+
+def from_exported(ep, dynamic=None, name=None, program_guards=True, trace=True, **trace_kw):
+    """See symshape.export_program.from_exported: a torch.export ExportedProgram (imports torch)."""
+    from .export_program import from_exported as _f
+    return _f(ep, dynamic=dynamic, name=name, program_guards=program_guards, trace=trace, **trace_kw)
 
 
 def from_sympy(e, ctx=None):

@@ -222,11 +222,12 @@ def _build_parser():
             desc = ("Print the guard report of a model: export it, trace it with symbolic sizes, and render the "
                     "minimized guard set with a backend (as `symshape run`).\n\n" + common_desc)
             usage = ("%s report MODULE:CALLABLE --input NAME=D,D,... [--input ...] [--dynamic NAME=SPEC ...]\n"
-                     "       [--no-duck-sizing] [--no-specialize-01] [-b BACKEND] [-o FILE] [--name N] [--seed S] [--quiet]" % PROG)
+                     "       [--capture fx|export] [--no-duck-sizing] [--no-specialize-01] [-b BACKEND] [-o FILE] [--name N] [--seed S] [--quiet]" % PROG)
         else:
             desc = ("Write the model's graph JSON (docs/graph-format.md), to trace later with `symshape run`, "
                     "`python3 -m symshape` or symshape.trace().\n\n" + common_desc)
-            usage = "%s export MODULE:CALLABLE --input NAME=D,D,... [--input ...] [--dynamic NAME=SPEC ...] [--quiet] -o G.json" % PROG
+            usage = ("%s export MODULE:CALLABLE --input NAME=D,D,... [--input ...] [--dynamic NAME=SPEC ...]\n"
+                     "       [--capture fx|export] [--quiet] -o G.json" % PROG)
         epi = "inputs:\n" + INPUT_HELP + "\n\ndynamic dims:\n" + DYNAMIC_HELP + "\n"
         if cmd == "report":
             epi += "\nshape-environment policies (docs/shapeenv.md):\n" + POLICY_HELP + "\n"
@@ -241,6 +242,11 @@ def _build_parser():
                        help="an input of the model (repeat for each; see 'inputs' below)")
         p.add_argument("--dynamic", "-d", action="append", default=None, metavar="NAME=SPEC",
                        help="the dynamic dims of input NAME (repeat for each input; see 'dynamic dims' below)")
+        p.add_argument("--capture", choices=("fx", "export"), default="fx",
+                       help="how the model is captured: fx (default: symshape's torch.fx exporter, any PyTorch) or "
+                            "export (torch.export.export then run_decompositions(), PyTorch 2.x; the --dynamic dims "
+                            "become torch.export Dims: a named dim is Dim(NAME, min=, max=), a bare index Dim.AUTO; "
+                            "without --dynamic every dim of every tensor input is Dim.AUTO)")
         p.add_argument("--name", help="model name in the graph (default: the callable's name)")
         p.add_argument("--seed", type=int, default=0, help="seed of the random example tensors (default 0)")
         p.add_argument("--quiet", action="store_true",
@@ -527,9 +533,15 @@ def _run(args, stage):
         else:
             ex[k] = torch.randint(0, 2, v[1], generator=g, dtype=getattr(torch, v[2]))
     name = args.name or args.callable.split(":", 1)[1]
-    stage("exporting %s (torch.fx, running the model)" % name)
+    if getattr(args, "capture", "fx") == "export":
+        stage("exporting %s (torch.export)" % name)
+        doc = _capture_export(args, model, ex, dynamic, name)
+    else:
+        stage("exporting %s (torch.fx, running the model)" % name)
+        doc = None
     try:
-        doc = export(model, ex, dynamic=dynamic, name=name)
+        if doc is None:
+            doc = export(model, ex, dynamic=dynamic, name=name)
     except ExportError as e:
         raise _Input("%s: cannot export: %s" % (args.callable, e)) from None
     except Exception as e:  # the exporter turns the model's failures into ExportError; anything else is said too
@@ -619,6 +631,65 @@ def _deploy(args, model, doc, inputs):
     print("%d corners: %d accepted where the model fails, %d rejected where it runs" %
           (len(rows), len(unsound), len(conservative)))
     return EX_VIOLATION if unsound else EX_OK
+
+
+def _export_dims(dynamic, ex):
+    """torch.export dynamic_shapes from the --dynamic specs: a named dim is Dim(NAME, min, max)
+    (one Dim object per name, so a shared name is one Dim), a bare index or an unnamed range
+    Dim.AUTO (an unnamed range: Dim of a generated name with that range); without --dynamic
+    every dim of every tensor input is Dim.AUTO."""
+    import torch
+    from torch.export import Dim
+    named = {}
+    out = {}
+    for k, v in ex.items():
+        if not isinstance(v, torch.Tensor):
+            continue
+        if dynamic is None:
+            out[k] = {i: Dim.AUTO for i in range(v.dim())}
+            continue
+        spec = {}
+        for d in dynamic.get(k, []):
+            i = d["dim"] if isinstance(d, dict) else d
+            i = i + v.dim() if i < 0 else i
+            if not isinstance(d, dict):
+                spec[i] = Dim.AUTO
+                continue
+            nm = d.get("name") or "%s_d%d" % (k, i)
+            lo, hi = d.get("min"), d.get("max")
+            if nm in named:
+                if (named[nm][1], named[nm][2]) != (lo, hi) and (lo is not None or hi is not None):
+                    raise _Usage("--dynamic: dim name %s is given two ranges" % nm)
+                spec[i] = named[nm][0]
+                continue
+            kw = {}
+            if lo is not None:
+                kw["min"] = lo
+            if hi is not None:
+                kw["max"] = hi
+            named[nm] = (Dim(nm, **kw), lo, hi)
+            spec[i] = named[nm][0]
+        out[k] = spec if spec else None
+    return out
+
+
+def _capture_export(args, model, ex, dynamic, name):
+    """--capture export: torch.export.export(model, (), ex, dynamic_shapes=...), decomposed to
+    core ATen, read by symshape.from_exported."""
+    import torch
+    if not hasattr(torch, "export") or not hasattr(torch.export, "Dim"):
+        raise _Input("--capture export needs PyTorch 2.x (torch.export); torch %s here" % torch.__version__)
+    from .export_program import from_exported_doc, _engine_ops
+    ds = _export_dims(dynamic, ex)
+    try:
+        with torch.no_grad():
+            ep = torch.export.export(model, (), kwargs=ex, dynamic_shapes=ds).run_decompositions()
+    except Exception as e:  # torch.export's own errors (constraint violations, untraceable code)
+        raise _Input("%s: torch.export failed: %s" % (args.callable, _exc_line(e))) from None
+    try:
+        return from_exported_doc(ep, name=name, engine_ops=_engine_ops())
+    except ExportError as e:
+        raise _Input("%s: cannot read the exported program: %s" % (args.callable, e)) from None
 
 
 def _is_plain_function(fn):

@@ -1,0 +1,452 @@
+#!/usr/bin/env python3
+"""Guard for guard against PyTorch 2.x's own ShapeEnv (issue 35, item 2).
+
+For each model: PyTorch captures it with torch.export (every dim Dim.AUTO, or the named Dims the
+model needs) and symshape captures it with its own torch.fx exporter (symshape.export, every dim
+dynamic, default policies: duck sizing and 0/1 specialization, as PyTorch). Both guard sets are
+then run over the probe points (>= 100 per model, sizes drawn around the example, some of which
+the model cannot run), with real CPU execution of the original model as the ground truth:
+
+  * torch accepts a point when the exported program's input checks pass: the static dims, the
+    dims sharing a symbol equal, every symbol (and derived expression) inside its
+    range_constraints, and every guard of ep._guards_code true (what ExportedProgram.module()
+    checks before it runs);
+  * symshape accepts a point when GuardSet.check passes.
+
+Counts per model: points, both, only torch, only symshape, neither; soundness violations of each
+side (accepted, and the model fails or, for symshape, its output shapes differ from the ones
+symshape computes); the number of guards each emits (torch: static dims + equalities + range
+bounds + guards code; symshape: the minimized set, which also holds rank/dtype guards, counted
+apart), and symshape's guards by kind.
+
+Usage: SYMSHAPE_LIB=build/libsymshape.so python bench/guards_vs_torch.py [--points N] [--only NAME,...]
+       [--markdown FILE]
+Needs PyTorch 2.x (the venv of scripts/venv.sh) and torchvision.
+"""
+import argparse
+import os
+import random
+import sys
+import time
+import zlib
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+import torch  # noqa: E402
+import torch.nn as nn  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+import symshape  # noqa: E402
+
+
+# ----------------------------------------------------------------------------- models
+class Branchy(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(16, 8)
+
+    def forward(self, x):
+        if x.shape[1] > 8:
+            x = x[:, :8]
+        else:
+            x = F.pad(x, (0, 0, 0, 8 - x.shape[1]))
+        return self.a(x).sum(1)
+
+
+class Heads(nn.Module):
+    def forward(self, x):
+        assert x.shape[1] % 4 == 0, "tokens must be a multiple of 4"
+        b, n, c = x.shape
+        return x.reshape(b, n // 4, 4, c).mean(2)
+
+
+class UNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.d1 = nn.Conv2d(3, 8, 3)
+        self.d2 = nn.Conv2d(8, 16, 3)
+        self.up = nn.ConvTranspose2d(16, 8, 2, stride=2)
+        self.out = nn.Conv2d(16, 2, 1)
+
+    def forward(self, x):
+        a = F.relu(self.d1(x))
+        b = F.relu(self.d2(F.max_pool2d(a, 2)))
+        u = self.up(b)
+        dh = (a.shape[2] - u.shape[2]) // 2
+        dw = (a.shape[3] - u.shape[3]) // 2
+        return self.out(torch.cat([a[:, :, dh:dh + u.shape[2], dw:dw + u.shape[3]], u], 1))
+
+
+class Patches(nn.Module):
+    """ViT-style patch embedding: conv stride 4, flatten, a class token, a learned position table
+    sliced to the token count."""
+    def __init__(self):
+        super().__init__()
+        self.p = nn.Conv2d(3, 16, 4, stride=4)
+        self.cls = nn.Parameter(torch.zeros(1, 1, 16))
+        self.pos = nn.Parameter(torch.zeros(1, 257, 16))
+
+    def forward(self, x):
+        t = self.p(x).flatten(2).transpose(1, 2)
+        t = torch.cat([self.cls.expand(t.shape[0], -1, -1), t], 1)
+        return t + self.pos[:, :t.shape[1]]
+
+
+class Pyramid(nn.Module):
+    """FPN-style top-down: upsample the coarse map to the fine map's size and add."""
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(3, 8, 3, stride=2, padding=1)
+        self.c2 = nn.Conv2d(8, 8, 3, stride=2, padding=1)
+
+    def forward(self, x):
+        a = self.c1(x)
+        b = self.c2(a)
+        return a + F.interpolate(b, size=a.shape[-2:], mode="nearest")
+
+
+class SegHead(nn.Module):
+    """Segmentation head: backbone stride 8, bilinear back to the input size."""
+    def __init__(self):
+        super().__init__()
+        self.b = nn.Sequential(nn.Conv2d(3, 8, 3, stride=2, padding=1), nn.ReLU(), nn.Conv2d(8, 8, 3, stride=2, padding=1),
+                               nn.ReLU(), nn.Conv2d(8, 4, 3, stride=2, padding=1))
+
+    def forward(self, x):
+        return F.interpolate(self.b(x), size=x.shape[-2:], mode="bilinear", align_corners=False)
+
+
+class DetHead(nn.Module):
+    """Detection head: anchors per cell, reshaped to (N, H*W*A, 4+C)."""
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv2d(3, 3 * 6, 3, padding=1)
+
+    def forward(self, x):
+        y = self.c(x)
+        n, _, h, w = y.shape
+        return y.view(n, 3, 6, h, w).permute(0, 3, 4, 1, 2).reshape(n, -1, 6)
+
+
+class Video(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv3d(3, 8, (3, 3, 3), stride=(1, 2, 2), padding=1)
+
+    def forward(self, x):
+        return F.adaptive_avg_pool3d(F.relu(self.c(x)), 1).flatten(1)
+
+
+class Cat2(nn.Module):
+    def forward(self, x, y):
+        return torch.cat([x, y], 1)
+
+
+class Windows(nn.Module):
+    """Swin-style window partition: pad H, W up to multiples of 4, then view into windows."""
+    def forward(self, x):
+        b, h, w, c = x.shape
+        ph, pw = (4 - h % 4) % 4, (4 - w % 4) % 4
+        x = F.pad(x, (0, 0, 0, pw, 0, ph))
+        H, W = x.shape[1], x.shape[2]
+        return x.view(b, H // 4, 4, W // 4, 4, c).permute(0, 1, 3, 2, 4, 5).reshape(-1, 16, c)
+
+
+class Conv1dText(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.e = nn.Embedding(100, 16)
+        self.c = nn.Conv1d(16, 8, 5)
+
+    def forward(self, t):
+        return self.c(self.e(t).transpose(1, 2)).amax(-1)
+
+
+class Decoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.d = nn.TransformerDecoderLayer(32, 4, 64, batch_first=True, dropout=0.0)
+
+    def forward(self, tgt, memory):
+        return self.d(tgt, memory)
+
+
+class Squeeze(nn.Module):
+    def forward(self, x):
+        return x.mean(1).squeeze(1)
+
+
+class Stride(nn.Module):
+    def forward(self, x):
+        return x[:, ::2] - x[:, 1::2]
+
+
+class Tagger(nn.Module):
+    """A bidirectional LSTM tagger over variable-length token sequences."""
+    def __init__(self):
+        super().__init__()
+        self.e = nn.Embedding(100, 16)
+        self.l = nn.LSTM(16, 8, batch_first=True, bidirectional=True)
+        self.o = nn.Linear(16, 5)
+
+    def forward(self, t):
+        return self.o(self.l(self.e(t))[0])
+
+
+class SuperRes(nn.Module):
+    """ESPCN-style: conv to 4*C channels, pixel_shuffle(2)."""
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv2d(3, 12, 3, padding=1)
+
+    def forward(self, x):
+        return F.pixel_shuffle(self.c(x), 2)
+
+
+def _img(name, ch=3, lo=8, hi=96, b=(1, 4)):
+    return dict(make=lambda p: {"x": torch.randn(p[0], ch, p[1], p[2])},
+                sizes=lambda p: {"x": [p[0], ch, p[1], p[2]]},
+                gen=lambda r: (r.randint(*b), r.randint(lo, hi), r.randint(lo, hi)))
+
+
+def models():
+    import torchvision.models as tvm
+    from torchvision.models import MobileNetV2
+    m = {}
+    m["resnet18"] = dict(build=lambda: tvm.resnet18(), example=(2, 64, 72), **_img("resnet18", lo=8, hi=120))
+    m["mobilenet_v2_small"] = dict(build=lambda: MobileNetV2(width_mult=0.25, inverted_residual_setting=[
+        [1, 16, 1, 1], [6, 24, 2, 2], [6, 32, 1, 2]]), example=(2, 48, 40), **_img("mbv2", lo=4, hi=120))
+    m["squeezenet_small"] = dict(build=lambda: tvm.squeezenet1_1(num_classes=10), example=(2, 64, 72),
+                                 **_img("sq", lo=8, hi=120))
+    m["shufflenet_small"] = dict(build=lambda: tvm.ShuffleNetV2([1, 1, 1], [8, 16, 32, 64, 128], num_classes=10),
+                                 example=(2, 64, 72), **_img("shuf", lo=8, hi=120))
+    m["unet_crop"] = dict(build=UNet, example=(2, 36, 44), **_img("unet", lo=4, hi=90))
+    m["patch_embed"] = dict(build=Patches, example=(2, 32, 40), **_img("patch", lo=2, hi=72))
+    m["fpn_topdown"] = dict(build=Pyramid, example=(2, 32, 40), **_img("fpn", lo=2, hi=80))
+    m["seg_head"] = dict(build=SegHead, example=(2, 32, 40), **_img("seg", lo=2, hi=80))
+    m["det_head"] = dict(build=DetHead, example=(2, 20, 24), **_img("det", lo=1, hi=60))
+    m["video_conv3d"] = dict(build=Video, example=(2, 6, 16, 20),
+                             make=lambda p: {"x": torch.randn(p[0], 3, p[1], p[2], p[3])},
+                             sizes=lambda p: {"x": [p[0], 3, p[1], p[2], p[3]]},
+                             gen=lambda r: (r.randint(1, 3), r.randint(1, 10), r.randint(1, 24), r.randint(1, 24)))
+    m["transformer_encoder"] = dict(
+        build=lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(32, 4, 64, batch_first=True, dropout=0.0), 2,
+                                            enable_nested_tensor=False),
+        example=(2, 10), make=lambda p: {"src": torch.randn(p[0], p[1], 32)}, sizes=lambda p: {"src": [p[0], p[1], 32]},
+        gen=lambda r: (r.randint(1, 6), r.randint(1, 64)))
+    m["transformer_decoder"] = dict(
+        build=Decoder, example=(2, 10, 7, 0),
+        make=lambda p: {"tgt": torch.randn(p[0], p[1], 32), "memory": torch.randn(p[0] + p[3], p[2], 32)},
+        sizes=lambda p: {"tgt": [p[0], p[1], 32], "memory": [p[0] + p[3], p[2], 32]},
+        gen=lambda r: (r.randint(1, 5), r.randint(1, 40), r.randint(1, 40), r.choice([0, 0, 0, 1])))
+    m["branchy"] = dict(build=Branchy, example=(2, 12), make=lambda p: {"x": torch.randn(p[0], p[1], 16)},
+                        sizes=lambda p: {"x": [p[0], p[1], 16]}, gen=lambda r: (r.randint(1, 6), r.randint(1, 30)))
+    m["heads_check"] = dict(build=Heads, example=(2, 16), make=lambda p: {"x": torch.randn(p[0], p[1], 8)},
+                            sizes=lambda p: {"x": [p[0], p[1], 8]}, gen=lambda r: (r.randint(1, 6), r.randint(1, 64)))
+    m["cat2"] = dict(build=Cat2, example=(2, 3, 5, 0),
+                     make=lambda p: {"x": torch.randn(p[0], p[1]), "y": torch.randn(p[0] + p[3], p[2])},
+                     sizes=lambda p: {"x": [p[0], p[1]], "y": [p[0] + p[3], p[2]]},
+                     gen=lambda r: (r.randint(1, 8), r.randint(1, 8), r.randint(1, 8), r.choice([0, 0, 1])))
+    m["window_partition"] = dict(build=Windows, example=(2, 14, 10),
+                                 make=lambda p: {"x": torch.randn(p[0], p[1], p[2], 8)},
+                                 sizes=lambda p: {"x": [p[0], p[1], p[2], 8]},
+                                 gen=lambda r: (r.randint(1, 4), r.randint(1, 40), r.randint(1, 40)))
+    m["conv1d_text"] = dict(build=Conv1dText, example=(2, 20), make=lambda p: {"t": torch.randint(0, 100, (p[0], p[1]))},
+                            sizes=lambda p: {"t": [p[0], p[1]]}, gen=lambda r: (r.randint(1, 6), r.randint(1, 40)))
+    m["squeeze_mean"] = dict(build=Squeeze, example=(2, 3, 5), make=lambda p: {"x": torch.randn(p[0], p[1], p[2])},
+                             sizes=lambda p: {"x": [p[0], p[1], p[2]]},
+                             gen=lambda r: (r.randint(1, 4), r.randint(1, 4), r.randint(1, 4)))
+    m["strided_diff"] = dict(build=Stride, example=(2, 6), make=lambda p: {"x": torch.randn(p[0], p[1])},
+                             sizes=lambda p: {"x": [p[0], p[1]]}, gen=lambda r: (r.randint(1, 5), r.randint(1, 30)))
+    m["lstm_tagger"] = dict(build=Tagger, example=(2, 12), make=lambda p: {"t": torch.randint(0, 100, (p[0], p[1]))},
+                            sizes=lambda p: {"t": [p[0], p[1]]}, gen=lambda r: (r.randint(1, 6), r.randint(1, 40)))
+    m["espcn"] = dict(build=SuperRes, example=(2, 20, 24), **_img("espcn", lo=1, hi=60))
+    return m
+
+
+# ----------------------------------------------------------------------------- the two sides
+def torch_acceptor(ep):
+    """A function {name: tensor} -> bool: the exported program's input checks (static dims,
+    shared symbols, range_constraints, ep._guards_code)."""
+    import sympy
+    names = [s.arg.name for s in ep.graph_signature.input_specs if s.kind.name == "USER_INPUT"]
+    vals = {n.name: n.meta.get("val") for n in ep.graph.nodes if n.op == "placeholder"}
+    rc = dict(ep.range_constraints)
+    code = [compile(g, "<guard>", "eval") for g in (getattr(ep, "_guards_code", None) or [])]
+
+    def accept(inputs):
+        env = {}
+        derived = []
+        for n in names:
+            v, t = vals[n], inputs[n]
+            if not isinstance(v, torch.Tensor):
+                continue
+            if v.dim() != t.dim():
+                return False
+            for i, s in enumerate(v.shape):
+                if isinstance(s, int):
+                    if t.shape[i] != s:
+                        return False
+                    continue
+                e = s.node.expr
+                if isinstance(e, sympy.Symbol):
+                    if env.setdefault(e, t.shape[i]) != t.shape[i]:
+                        return False
+                else:
+                    derived.append((e, t.shape[i]))
+        for e, size in derived:
+            free = e.free_symbols
+            if all(f in env for f in free):
+                if int(e.xreplace({k: sympy.Integer(v) for k, v in env.items()})) != size:
+                    return False
+            elif len(free) == 1:  # a symbol seen only in a*s + b
+                f = next(iter(free))
+                sol = sympy.solve(sympy.Eq(e, size), f)
+                if len(sol) != 1 or not sol[0].is_Integer:
+                    return False
+                env[f] = int(sol[0])
+        for e, r in rc.items():
+            if not all(f in env for f in e.free_symbols):
+                continue
+            x = int(e.xreplace({k: sympy.Integer(v) for k, v in env.items()}))
+            lo, hi = r.lower, r.upper
+            if (lo.is_Integer and x < int(lo)) or (hi.is_Integer and x > int(hi)):
+                return False
+        L = {n: inputs[n] for n in names}
+        for c in code:
+            if not eval(c, {"L": L, "torch": torch, "math": __import__("math")}):
+                return False
+        return True
+    return accept
+
+
+def torch_guard_count(ep):
+    """static dims, shared-symbol equalities, finite range bounds, guards code."""
+    import sympy
+    static = eq = 0
+    seen = set()
+    for n in ep.graph.nodes:
+        v = n.meta.get("val") if n.op == "placeholder" else None
+        if not isinstance(v, torch.Tensor) or n.name not in {s.arg.name for s in ep.graph_signature.input_specs
+                                                              if s.kind.name == "USER_INPUT"}:
+            continue
+        for s in v.shape:
+            if isinstance(s, int):
+                static += 1
+            elif isinstance(s.node.expr, sympy.Symbol) and s.node.expr in seen:
+                eq += 1
+            else:
+                seen.add(s.node.expr)
+    rng = sum((r.lower.is_Integer and int(r.lower) > 0) + (r.upper.is_Integer and 1) for r in ep.range_constraints.values())
+    return {"static": static, "equality": eq, "range": rng, "code": len(getattr(ep, "_guards_code", None) or [])}
+
+
+def run_real(model, inputs):
+    try:
+        with torch.no_grad():
+            out = model(**inputs)
+    except Exception as e:  # noqa: BLE001 - the model cannot run at this size
+        return False, str(e).splitlines()[0] if str(e) else type(e).__name__
+    res = []
+
+    def walk(v):
+        if isinstance(v, torch.Tensor):
+            res.append(list(v.shape))
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x)
+    walk(out)
+    return True, res
+
+
+def compare(name, spec, npoints):
+    torch.manual_seed(0)
+    model = spec["build"]().eval()
+    ex = spec["make"](spec["example"])
+    t0 = time.perf_counter()
+    ds = {k: {i: torch.export.Dim.AUTO for i in range(v.dim())} for k, v in ex.items()}
+    with torch.no_grad():
+        ep = torch.export.export(model, (), kwargs=ex, dynamic_shapes=ds)
+    t1 = time.perf_counter()
+    doc = symshape.export(model, ex, name=name)
+    gs = symshape.trace(doc)
+    t2 = time.perf_counter()
+    tacc = torch_acceptor(ep)
+    r = random.Random(zlib.crc32(name.encode()))
+    pts = [spec["gen"](r) for _ in range(npoints)]
+    row = dict(model=name, points=len(pts), both=0, only_torch=0, only_symshape=0, neither=0, torch_ok=0,
+               sym_viol=0, torch_viol=0, torch_export_s=t1 - t0, symshape_s=t2 - t1)
+    examples = {"only_torch": [], "only_symshape": [], "sym_viol": [], "torch_viol": []}
+    for p in pts:
+        inputs = spec["make"](p)
+        sizes = spec["sizes"](p)
+        a_t = tacc(inputs)
+        a_s = gs.check(sizes)[0]
+        ok, real = run_real(model, inputs)
+        row["torch_ok"] += ok
+        key = "both" if a_t and a_s else "only_torch" if a_t else "only_symshape" if a_s else "neither"
+        row[key] += 1
+        if key in examples and len(examples[key]) < 3:
+            examples[key].append(sizes)
+        if a_s and (not ok or gs.output_shapes(sizes) != real):
+            row["sym_viol"] += 1
+            examples["sym_viol"].append((sizes, real))
+        if a_t and not ok:
+            row["torch_viol"] += 1
+            examples["torch_viol"].append((sizes, real))
+    kinds = {}
+    for g in gs.guards:
+        kinds[g.kind] = kinds.get(g.kind, 0) + 1
+    row["sym_guards"] = len(gs) - kinds.get("tensor_match", 0)
+    row["sym_kinds"] = {k: v for k, v in kinds.items() if k != "tensor_match"}
+    tg = torch_guard_count(ep)
+    row["torch_guards"] = sum(tg.values())
+    row["torch_kinds"] = tg
+    row["examples"] = examples
+    return row
+
+
+def main(argv):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--points", type=int, default=100)
+    ap.add_argument("--only")
+    ap.add_argument("--markdown")
+    a = ap.parse_args(argv)
+    ms = models()
+    names = a.only.split(",") if a.only else list(ms)
+    rows = []
+    for n in names:
+        try:
+            row = compare(n, ms[n], a.points)
+        except Exception as e:  # noqa: BLE001 - one model's failure is a row, not the end
+            print("%s: %s: %s" % (n, type(e).__name__, str(e).splitlines()[0][:300] if str(e) else ""), flush=True)
+            rows.append(dict(model=n, error="%s: %s" % (type(e).__name__, str(e).splitlines()[0][:200] if str(e) else "")))
+            continue
+        print(n, {k: v for k, v in row.items() if k != "examples"}, flush=True)
+        for k, v in row["examples"].items():
+            if v:
+                print("   ", k, v[:3], flush=True)
+        rows.append(row)
+    lines = ["| model | points | torch runs | both | only torch | only symshape | neither | symshape violations | "
+             "torch accepts, model fails | guards torch | guards symshape | symshape by kind |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if "error" in r:
+            lines.append("| %s | %s |  |  |  |  |  |  |  |  |  |  |" % (r["model"], r["error"]))
+            continue
+        lines.append("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d (%s) | %d | %s |" % (
+            r["model"], r["points"], r["torch_ok"], r["both"], r["only_torch"], r["only_symshape"], r["neither"],
+            r["sym_viol"], r["torch_viol"], r["torch_guards"],
+            ", ".join("%s %d" % kv for kv in r["torch_kinds"].items() if kv[1]), r["sym_guards"],
+            ", ".join("%s %d" % kv for kv in sorted(r["sym_kinds"].items()))))
+    text = "\n".join(lines)
+    print(text)
+    if a.markdown:
+        with open(a.markdown, "w") as f:
+            f.write(text + "\n")
+    return 1 if any(r.get("sym_viol") for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,485 @@
+"""symshape.from_exported (issue 35): torch.export programs in. Each model is exported with
+torch.export (named Dims or Dim.AUTO), decomposed to core ATen (run_decompositions), read by
+from_exported and traced; its guard set is then checked against real CPU execution of the
+original model at sampled sizes: every accepted point must run, with the output shapes
+symshape gives (0 soundness violations), and some points must be accepted. Also: every op of
+the installed torch's core ATen set is mapped or explicitly rejected, the status table in
+docs/ops.md is the one generated from that list, and unsupported constructs fail with an
+error naming the op. Skipped under PyTorch 1.13 (no torch.export)."""
+import os
+import random
+import subprocess
+import sys
+import zlib
+
+import pytest
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+# every test is skipped (with the reason) under PyTorch 1.13, which has no torch.export; not a
+# module-level skip, which leaves pytest nothing collected (exit status 5, a ctest failure)
+HAS_EXPORT = hasattr(torch, "export") and hasattr(getattr(torch, "export", None), "Dim")
+pytestmark = pytest.mark.skipif(not HAS_EXPORT, reason="torch.export needs PyTorch 2.x (torch %s here)" % torch.__version__)
+if HAS_EXPORT:
+    from torch.export import Dim, export
+else:
+    Dim = export = None
+
+import symshape  # noqa: E402
+from symshape import ExportError  # noqa: E402
+from symshape.export_program import ATEN_REJECTED, ATEN_TABLE, aten_status, core_aten_ops  # noqa: E402
+from models_util import TABLE, run_real  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def rng_for(name):
+    return random.Random(zlib.crc32(name.encode()))
+
+
+def check_program(name, model, example, dynamic_shapes, make, sizes_of, points, min_accepted=1, keep=(),
+                  shapes=True):
+    """Export, from_exported, and compare with the real model at every point. ``make(p)`` gives
+    the model's inputs (a tuple), ``sizes_of(p)`` {input name: shape}; ``keep``: the program is
+    read as export gives it, without run_decompositions (its non-core ops are the engine's);
+    ``shapes=False``: outputs with data-dependent sizes, only acceptance is compared."""
+    torch.manual_seed(0)
+    model = model.eval() if isinstance(model, nn.Module) else model
+    with torch.no_grad():
+        ep = export(model, make(example), dynamic_shapes=dynamic_shapes)
+        if not keep:
+            ep = ep.run_decompositions()
+    gs = symshape.from_exported(ep, name=name)
+    assert gs.check(sizes_of(example))[0], "%s: the example point itself is rejected: %s" % (
+        name, gs.check(sizes_of(example))[1])
+    accepted = ran = 0
+    violations = []
+    for p in list(points) + [example]:
+        sizes = sizes_of(p)
+        acc, _ = gs.check(sizes)
+        ok, real = run_real(model, make(p))
+        ran += ok
+        if not acc:
+            continue
+        accepted += 1
+        if not ok:
+            violations.append("%s: accepted but torch fails: %s" % (sizes, real))
+            continue
+        if not shapes:
+            continue
+        mine = gs.output_shapes(sizes)
+        if mine != real:
+            violations.append("%s: output shapes differ: symshape %s, torch %s" % (sizes, mine, real))
+    TABLE.append({"model": name, "kind": "torch.export", "nodes": len(ep.graph.nodes), "guards": len(gs),
+                  "points": len(points) + 1, "torch_ok": ran, "accepted": accepted, "violations": len(violations),
+                  "acceptance": accepted / ran if ran else 0.0, "export_s": 0.0, "trace_s": 0.0})
+    assert not violations, "%s: %d soundness violations:\n  %s" % (name, len(violations), "\n  ".join(violations[:20]))
+    assert accepted >= min_accepted, "%s: only %d points accepted" % (name, accepted)
+    return gs, ep
+
+
+def image_points(name, n, b, lo, hi):
+    r = rng_for(name)
+    return [(r.randint(*b), r.randint(lo, hi), r.randint(lo, hi)) for _ in range(n)]
+
+
+def image(name, model, example, ds, lo, hi, b=(1, 4), n=16, ch=3, min_accepted=1, keep=()):
+    mk = lambda p: (torch.randn(p[0], ch, p[1], p[2]),)
+    sz = lambda p: {"x": [p[0], ch, p[1], p[2]]}
+    return check_program(name, model, example, ds, mk, sz, image_points(name, n, b, lo, hi), min_accepted, keep)
+
+
+BATCH = Dim("batch", min=1, max=16) if HAS_EXPORT else None
+
+
+# ---------------------------------------------------------------- torchvision
+
+def test_resnet18():
+    import torchvision
+    gs, _ = image("resnet18", torchvision.models.resnet18(), (2, 64, 64),
+                  {"x": {0: BATCH, 2: Dim.AUTO, 3: Dim.AUTO}}, 20, 100, min_accepted=4)
+    texts = [g.text for g in gs.guards]
+    assert "x.size()[1] == 3" in texts and "x.size()[0] <= 16" in texts, texts
+
+
+def test_mobilenet_v2_small():
+    """torchvision's MobileNetV2 with fewer inverted-residual stages (the same op pattern:
+    depthwise convs, ReLU6, residual adds, adaptive pooling, dropout)."""
+    from torchvision.models import MobileNetV2
+    m = MobileNetV2(width_mult=0.25, inverted_residual_setting=[[1, 16, 1, 1], [6, 24, 2, 2], [6, 32, 1, 2]])
+    image("mobilenet_v2_small", m, (2, 48, 40), {"x": {0: BATCH, 2: Dim("h", min=16, max=128), 3: Dim("w", min=16, max=128)}},
+          4, 140, min_accepted=6)
+
+
+# ---------------------------------------------------------------- transformers
+
+def test_transformer_encoder():
+    enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(32, 4, 64, batch_first=True, dropout=0.0), 2,
+                                enable_nested_tensor=False)
+    r = rng_for("enc")
+    pts = [(r.randint(1, 20), r.randint(1, 600)) for _ in range(16)]
+    gs, _ = check_program("transformer_encoder", enc, (2, 10), {"src": {0: BATCH, 1: Dim("seq", min=2, max=512)}},
+                          lambda p: (torch.randn(p[0], p[1], 32),), lambda p: {"src": [p[0], p[1], 32]}, pts, 4)
+    assert "src.size()[1] <= 512" in [g.text for g in gs.guards]
+
+
+class Decoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.d = nn.TransformerDecoderLayer(32, 4, 64, batch_first=True, dropout=0.0)
+
+    def forward(self, tgt, memory):
+        return self.d(tgt, memory)
+
+
+def test_transformer_decoder_layer():
+    r = rng_for("dec")
+    pts = [(r.randint(1, 6), r.randint(1, 40), r.randint(1, 40), r.choice([0, 0, 1])) for _ in range(16)]
+    # a point with d=1 gives memory a batch other than tgt's: torch fails, the guards must reject it
+    mk = lambda p: (torch.randn(p[0], p[1], 32), torch.randn(p[0] + p[3], p[2], 32))
+    sz = lambda p: {"tgt": [p[0], p[1], 32], "memory": [p[0] + p[3], p[2], 32]}
+    gs, _ = check_program("transformer_decoder_layer", Decoder(), (2, 10, 7, 0),
+                          {"tgt": {0: BATCH, 1: Dim("seq", max=512)}, "memory": {0: BATCH, 1: Dim("mem", max=256)}},
+                          mk, sz, pts, 4)
+    assert "memory.size()[0] == tgt.size()[0]" in [g.text for g in gs.guards]
+
+
+# ---------------------------------------------------------------- hand-written
+
+class UNet(nn.Module):
+    """Two levels, transposed-conv upsampling, the skip centre-cropped to the upsampled size."""
+    def __init__(self):
+        super().__init__()
+        self.d1 = nn.Conv2d(3, 8, 3)
+        self.d2 = nn.Conv2d(8, 16, 3)
+        self.up = nn.ConvTranspose2d(16, 8, 2, stride=2)
+        self.out = nn.Conv2d(16, 2, 1)
+
+    def forward(self, x):
+        a = F.relu(self.d1(x))
+        b = F.relu(self.d2(F.max_pool2d(a, 2)))
+        u = self.up(b)
+        dh = (a.shape[2] - u.shape[2]) // 2
+        dw = (a.shape[3] - u.shape[3]) // 2
+        crop = a[:, :, dh:dh + u.shape[2], dw:dw + u.shape[3]]
+        return self.out(torch.cat([crop, u], 1))
+
+
+def test_unet_skip_crop():
+    image("unet_crop", UNet(), (2, 36, 44), {"x": {0: Dim.AUTO, 2: Dim.AUTO, 3: Dim.AUTO}}, 4, 90, min_accepted=6)
+
+
+class Branchy(nn.Module):
+    """Python control flow on sizes: export keeps one branch and records the condition."""
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(16, 8)
+
+    def forward(self, x):
+        if x.shape[1] > 8:
+            x = x[:, :8]
+        else:
+            x = F.pad(x, (0, 0, 0, 8 - x.shape[1]))
+        return self.a(x).sum(1)
+
+
+def test_size_dependent_branch():
+    r = rng_for("branchy")
+    pts = [(r.randint(1, 8), r.randint(1, 30)) for _ in range(24)]
+    gs, _ = check_program("branchy", Branchy(), (2, 12), {"x": {0: BATCH, 1: Dim.AUTO}},
+                          lambda p: (torch.randn(p[0], p[1], 16),), lambda p: {"x": [p[0], p[1], 16]}, pts, 4)
+    # sizes <= 8 took the other branch at export: the program's guard must reject them
+    assert not gs.check({"x": [2, 5, 16]})[0]
+
+
+class Checked(nn.Module):
+    """torch._check on a size and a reshape into heads that needs it."""
+    def forward(self, x):
+        torch._check(x.shape[1] % 4 == 0)
+        b, n, c = x.shape
+        return x.reshape(b, n // 4, 4, c).mean(2)
+
+
+def test_torch_check_divisibility():
+    r = rng_for("checked")
+    pts = [(r.randint(1, 6), r.randint(2, 64)) for _ in range(24)]
+    gs, _ = check_program("torch_check", Checked(), (2, 16), {"x": {0: BATCH, 1: 4 * Dim("quarter", min=1, max=32)}},
+                          lambda p: (torch.randn(p[0], p[1], 8),), lambda p: {"x": [p[0], p[1], 8]}, pts, 4)
+    assert not gs.check({"x": [2, 18, 8]})[0]
+
+
+class Asserting(nn.Module):
+    def forward(self, x, y):
+        assert x.shape[0] == y.shape[0], "batch mismatch"
+        torch._check(x.shape[1] >= 4)
+        return torch.cat([x, y], 1)[:, 2:]
+
+
+def test_asserts_and_shared_dim():
+    r = rng_for("asserting")
+    pts = [(r.randint(1, 6), r.randint(1, 20), r.randint(1, 20), r.choice([0, 0, 1])) for _ in range(24)]
+    b = Dim("b", max=64)
+    gs, _ = check_program("asserting", Asserting(), (2, 6, 3, 0), {"x": {0: b, 1: Dim.AUTO}, "y": {0: b, 1: Dim.AUTO}},
+                          lambda p: (torch.randn(p[0], p[1]), torch.randn(p[0] + p[3], p[2])),
+                          lambda p: {"x": [p[0], p[1]], "y": [p[0] + p[3], p[2]]}, pts, 4)
+    assert "y.size()[0] == x.size()[0]" in [g.text for g in gs.guards] or \
+        "x.size()[0] == y.size()[0]" in [g.text for g in gs.guards]
+
+
+class Derived(nn.Module):
+    """A derived Dim: x has twice y's length."""
+    def forward(self, x, y):
+        return x[:, ::2] + y
+
+
+def test_derived_dim():
+    r = rng_for("derived")
+    pts = [(r.randint(1, 5), r.randint(2, 30), r.choice([0, 0, 1])) for _ in range(20)]
+    n = Dim("n", min=2, max=100)
+    gs, _ = check_program("derived_dim", Derived(), (2, 6, 0), {"x": {0: Dim.AUTO, 1: 2 * n}, "y": {0: Dim.AUTO, 1: n}},
+                          lambda p: (torch.randn(p[0], 2 * p[1] + p[2]), torch.randn(p[0], p[1])),
+                          lambda p: {"x": [p[0], 2 * p[1] + p[2]], "y": [p[0], p[1]]}, pts, 4)
+    assert not gs.check({"x": [2, 13], "y": [2, 6]})[0]
+    assert gs.check({"x": [3, 14], "y": [3, 7]})[0]
+
+
+class Upsampler(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv2d(4, 4, 3, padding=1)
+
+    def forward(self, x):
+        y = F.interpolate(self.c(x), scale_factor=2, mode="nearest")
+        y = F.pad(y, (1, 1, 1, 1), mode="reflect")
+        return F.avg_pool2d(y, 2)
+
+
+def test_interpolate_reflect_pad():
+    """The default decompositions write nearest upsampling as advanced indexing (aten.index),
+    which the engine lacks; the program as export gives it (before run_decompositions) keeps
+    upsample_nearest2d.vec and reflection_pad2d, which are read (interpolate, pad)."""
+    image("upsample_reflect", Upsampler(), (2, 10, 12), {"x": {0: BATCH, 2: Dim.AUTO, 3: Dim.AUTO}}, 1, 40, ch=4,
+          min_accepted=6, keep=True)
+
+
+class SeqConv(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(50, 16)
+        self.conv = nn.Conv1d(16, 32, 5, stride=2)
+        self.norm = nn.LayerNorm(32)
+
+    def forward(self, tokens):
+        h = self.conv(self.emb(tokens).transpose(1, 2))
+        h = self.norm(h.transpose(1, 2)).softmax(-1)
+        return F.adaptive_avg_pool1d(h.transpose(1, 2), 4), h.argmax(-1)
+
+
+def test_embedding_conv1d():
+    r = rng_for("seqconv")
+    pts = [(r.randint(1, 6), r.randint(1, 40)) for _ in range(24)]
+    check_program("embedding_conv1d", SeqConv(), (2, 20), {"tokens": {0: BATCH, 1: Dim.AUTO}},
+                  lambda p: (torch.randint(0, 50, (p[0], p[1])),), lambda p: {"tokens": [p[0], p[1]]}, pts, 6)
+
+
+class GroupNormBlock(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv3d(2, 8, 3, padding=1)
+        self.g = nn.GroupNorm(4, 8)
+
+    def forward(self, x):
+        h = F.gelu(self.g(self.c(x)))
+        return h.flatten(2).amax(-1), F.max_pool3d(h, 2)
+
+
+def test_conv3d_groupnorm():
+    r = rng_for("gn3d")
+    pts = [(r.randint(1, 3), r.randint(3, 12), r.randint(3, 12), r.randint(3, 12)) for _ in range(16)]
+    check_program("conv3d_groupnorm", GroupNormBlock(), (2, 6, 6, 6),
+                  {"x": {0: Dim.AUTO, 2: Dim.AUTO, 3: Dim.AUTO, 4: Dim.AUTO}},
+                  lambda p: (torch.randn(p[0], 2, p[1], p[2], p[3]),),
+                  lambda p: {"x": [p[0], 2, p[1], p[2], p[3]]}, pts, 4)
+
+
+class Unbacked(nn.Module):
+    """A data-dependent size: nonzero() gives an unbacked length, used in a view."""
+    def forward(self, x):
+        idx = (x[:, 0] > 0).nonzero()
+        return idx.reshape(-1, 1) * 2, x.sum(1)
+
+
+def test_unbacked_nonzero():
+    r = rng_for("unbacked")
+    pts = [(r.randint(1, 20), r.randint(1, 8)) for _ in range(12)]
+    gs, ep = check_program("unbacked_nonzero", Unbacked(), (4, 3), {"x": {0: Dim.AUTO, 1: Dim.AUTO}},
+                           lambda p: (torch.randn(p[0], p[1]),), lambda p: {"x": [p[0], p[1]]}, pts, 4, shapes=False)
+    assert any(n.target is torch.ops.aten.nonzero.default for n in ep.graph.nodes)
+    doc = symshape.from_exported(ep, trace=False)
+    assert any(n["op"] == "nonzero" for n in doc["nodes"])
+
+
+# ---------------------------------------------------------------- ops, errors
+
+def test_every_core_op_is_mapped_or_rejected():
+    """Fails when the installed torch's core ATen set has an op that ATEN_TABLE neither maps nor
+    ATEN_REJECTED refuses (add it to one of them, then regenerate docs/ops.md)."""
+    from symshape.exporter import _engine_ops
+    engine = _engine_ops()
+    core = core_aten_ops()
+    assert len(core) > 150, core
+    missing = [o for o in core if aten_status(o, engine)[0] == "missing"]
+    assert not missing, "core ATen ops neither mapped nor rejected: %s" % missing
+    assert not set(ATEN_TABLE) & set(ATEN_REJECTED)
+
+
+def test_ops_md_core_table_is_current():
+    """docs/ops.md's core ATen table is what scripts/core_aten_status.py generates now."""
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "core_aten_status.py"), "--check"],
+                       capture_output=True, text=True, env=dict(os.environ))
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+class Indexing(nn.Module):
+    def forward(self, x, i):
+        return x[i]
+
+
+def test_rejected_op_names_itself():
+    ep = export(Indexing(), (torch.randn(5, 3), torch.tensor([0, 2])), dynamic_shapes=None).run_decompositions()
+    with pytest.raises(ExportError) as e:
+        symshape.from_exported(ep)
+    assert "aten.index" in str(e.value) and "advanced indexing" in str(e.value)
+
+
+def test_not_a_program():
+    with pytest.raises(ExportError, match="ExportedProgram"):
+        symshape.from_exported(nn.Linear(2, 2))
+
+
+def test_dynamic_override_names_and_static_error():
+    ep = export(Checked(), (torch.randn(2, 16, 8),), dynamic_shapes={"x": {0: BATCH, 1: Dim.AUTO}}).run_decompositions()
+    doc = symshape.from_exported(ep, trace=False)
+    x = [n for n in doc["nodes"] if n["name"] == "x"][0]
+    assert x["dynamic"][0]["name"] == "batch" and x["dynamic"][0]["max"] == 16, x
+    assert [d["dim"] for d in x["dynamic"]] == [0, 1]
+    with pytest.raises(ExportError, match="static in the exported program"):
+        symshape.from_exported(ep, dynamic={"x": [2]})
+    doc = symshape.from_exported(ep, dynamic={"x": ["0:b"]}, trace=False)
+    x = [n for n in doc["nodes"] if n["name"] == "x"][0]
+    assert x["dynamic"] == [{"dim": 0, "name": "b", "min": 1, "max": 16}], x
+
+
+# ---------------------------------------------------------------- python3 -m symshape --capture export
+
+def run_cli(*args):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "python"), HERE]),
+               PYTHONDONTWRITEBYTECODE="1")
+    r = subprocess.run([sys.executable, "-m", "symshape"] + list(args), env=env, capture_output=True, timeout=900,
+                       cwd=HERE)
+    return r.returncode, r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
+
+
+def test_cli_capture_export(tmp_path):
+    rc, out, err = run_cli("report", "cli_models:cat2", "--input", "x=2,3", "--input", "y=2,5", "--capture", "export",
+                           "--dynamic", "x=0:b@1..64,1", "--dynamic", "y=0:b@1..64,1", "-b", "json")
+    assert rc == 0, err
+    import json
+    j = json.loads(out)
+    texts = [g["text"] for g in j["guards"]]
+    assert "x.size()[0] <= 64" in texts, texts
+    assert any("y.size()[0]" in t and "x.size()[0]" in t for t in texts), texts
+    g = tmp_path / "g.json"
+    rc, out, err = run_cli("export", "cli_models:cat2", "--input", "x=2,3", "--input", "y=2,5", "--capture", "export",
+                           "-o", str(g))
+    assert rc == 0, err
+    doc = json.loads(g.read_text())
+    assert doc["origin"].startswith("symshape.from_exported")
+    # torch.export's own failure: one line, exit 3
+    rc, out, err = run_cli("report", "cli_models:Pinned", "--input", "x=2,3,8,8", "--capture", "export",
+                           "--dynamic", "x=2:h@2..64")
+    assert rc == 3 and err.startswith("symshape: error: ") and "Traceback" not in err, (rc, err)
+
+
+# ---------------------------------------------------------------- guard for guard (bench/guards_vs_torch.py)
+
+def test_guards_vs_torch_export_small_models():
+    """The guard-for-guard comparison (docs/guards.md section 8) on four fast models, 100 points
+    each: 0 symshape soundness violations, and, with distinct example sizes, no point that
+    PyTorch's exported program accepts and symshape rejects."""
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    try:
+        import guards_vs_torch as g
+    finally:
+        sys.path.pop(0)
+    ms = g.models()
+    for name in ("cat2", "branchy", "squeeze_mean", "espcn"):
+        row = g.compare(name, ms[name], 100)
+        assert row["sym_viol"] == 0, (name, row["examples"]["sym_viol"])
+        assert row["torch_viol"] == 0, (name, row["examples"]["torch_viol"])
+        assert row["only_torch"] == 0, (name, row["examples"]["only_torch"])
+        assert row["both"] > 0, row
+
+
+# ---------------------------------------------------------------- one op family per model
+
+class OneOp(nn.Module):
+    def __init__(self, f):
+        super().__init__()
+        self.f = f
+
+    def forward(self, x):
+        return self.f(x)
+
+
+def _scatter_into(x):
+    y = x.clone()
+    y[:, 1:] = 0  # functionalized: slice_scatter
+    return y
+
+
+ONE_OP = {
+    "avg_pool1d": lambda x: F.avg_pool1d(x, 3, 2),
+    "adaptive_avg_pool1d": lambda x: F.adaptive_avg_pool1d(x, 4),
+    "var_std": lambda x: (x.var(-1), x.std(1, keepdim=True)),
+    "sort_topk": lambda x: (x.sort(-1)[0], x.topk(2, -1)[1]),
+    "cumsum_flip_repeat": lambda x: (x.cumsum(1), x.flip(-1), x.repeat(1, 2, 1)),
+    "gather_index_select": lambda x: (x.gather(2, x.argmax(2, keepdim=True)),
+                                      x.index_select(1, torch.tensor([0, 0]))),
+    "pads": lambda x: (F.pad(x, (1, 2)), F.pad(x, (-1, 1), value=3.0)),  # reflect/replicate decompose to aten.index
+    "reductions": lambda x: (x.amax(-1), x.prod(1), x.argmin(-1), x.sum(), x.mean((0, 2), keepdim=True)),
+    "clamp_where": lambda x: (x.clamp(-1, 1), torch.where(x > 0, x, torch.zeros_like(x)), torch.full_like(x, 2.0)),
+    "chunk_split": lambda x: x.chunk(2, -1) + x.split([1, x.shape[1] - 1], 1),
+    "bmm_expand": lambda x: torch.bmm(x, x.transpose(1, 2)).unsqueeze(1).expand(-1, 2, -1, -1),
+    "select_diag": lambda x: (x[:, 0], x[0].diagonal(), x[..., -1:]),
+    "slice_scatter": _scatter_into,
+    "arange_size": lambda x: x + torch.arange(x.shape[-1]),
+    "softmax_log": lambda x: (x.softmax(1), x.log_softmax(-1)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ONE_OP))
+def test_one_op_family(name):
+    r = rng_for(name)
+    pts = [(r.randint(1, 4), r.randint(1, 9), r.randint(1, 12)) for _ in range(10)]
+    check_program("op_" + name, OneOp(ONE_OP[name]), (2, 3, 8), {"x": {0: Dim.AUTO, 1: Dim.AUTO, 2: Dim.AUTO}},
+                  lambda p: (torch.randn(p[0], p[1], p[2]),), lambda p: {"x": [p[0], p[1], p[2]]}, pts, 1)
+
+
+def test_program_without_guards_code_is_refused():
+    """Without ep._guards_code (another torch) the program's Python-level conditions are unknown:
+    an error, unless program_guards=False says to read it without them."""
+    ep = export(Branchy(), (torch.randn(2, 12, 16),), dynamic_shapes={"x": {0: BATCH, 1: Dim.AUTO}}).run_decompositions()
+    saved = ep._guards_code
+    try:
+        del ep._guards_code
+        with pytest.raises(ExportError, match="program_guards=False"):
+            symshape.from_exported(ep)
+        gs = symshape.from_exported(ep, program_guards=False)
+        assert len(gs) > 0
+    finally:
+        ep._guards_code = saved
+    # with them: the branch export took (x.size(1) > 8) is a guard
+    assert not symshape.from_exported(ep).check({"x": [2, 5, 16]})[0]
