@@ -23,6 +23,21 @@ void *sy_alloc(sy_ctx *ctx, size_t size);
 void *sy_realloc(sy_ctx *ctx, void *p, size_t old_size, size_t new_size);
 void sy_dealloc(sy_ctx *ctx, void *p, size_t size);
 
+/* A list of blocks freed together (sy_blocks_free): the allocator of an object whose parts all
+ * live until the object is freed (a diff, a dispatcher, a bytecode program). Each block is one
+ * sy_alloc of header + n bytes, zeroed, aligned for any object. On failure (n past SIZE_MAX / 2,
+ * or out of memory) NULL with SY_ENOMEM recorded on ctx. */
+typedef struct sy_block {
+    struct sy_block *next;
+    size_t size; /* bytes requested from the allocator, header included */
+    max_align_t data[];
+} sy_block;
+void *sy_blocks_alloc(sy_ctx *ctx, sy_block **list, size_t n);
+/* n elements of el bytes (NULL + SY_ENOMEM when n * el would pass SIZE_MAX / 4) */
+void *sy_blocks_array(sy_ctx *ctx, sy_block **list, size_t n, size_t el);
+/* every block of the list (NULL: nothing) */
+void sy_blocks_free(sy_ctx *ctx, sy_block *list);
+
 /* The size of an arena's next chunk after one of @p last bytes (0: none yet):
  * @p first, then 5/4 of the last (a multiple of 16), at most @p cap. The
  * arenas that use it (the ONNX trace, protobuf-c unpacks) hold everything

@@ -54,33 +54,13 @@ sy_bc_program *sy_bc_program_new(sy_ctx *ctx)
     return p;
 }
 
-void *sy_bc_palloc(sy_bc_program *p, size_t n)
-{
-    if (n > SIZE_MAX / 2) {
-        sy_fail_st(p->ctx, SY_ENOMEM, "out of memory");
-        return NULL;
-    }
-    size_t size = sizeof(sy_bc_block) + (n ? n : 1);
-    sy_bc_block *b = sy_alloc(p->ctx, size);
-    if (!b) {
-        sy_fail_st(p->ctx, SY_ENOMEM, "out of memory");
-        return NULL;
-    }
-    b->next = p->blocks;
-    b->size = size;
-    p->blocks = b;
-    memset(b->data, 0, n ? n : 1);
-    return b->data;
-}
+void *sy_bc_palloc(sy_bc_program *p, size_t n) { return sy_blocks_alloc(p->ctx, &p->blocks, n); }
 
 sy_bc_program *sy_bc_free(sy_bc_program *p)
 {
     if (!p) return NULL;
     sy_ctx *ctx = p->ctx;
-    for (sy_bc_block *b = p->blocks, *n; b; b = n) {
-        n = b->next;
-        sy_dealloc(ctx, b, b->size);
-    }
+    sy_blocks_free(ctx, p->blocks);
     sy_dealloc(ctx, p, sizeof *p);
     return NULL;
 }

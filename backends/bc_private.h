@@ -7,17 +7,11 @@
 #include "algebra/eval_private.h"
 #include "symshape/bc.h"
 
-/* Every block of a program, freed together by sy_bc_free. */
-typedef struct sy_bc_block {
-    struct sy_bc_block *next;
-    size_t size; /* bytes requested from the allocator, header included */
-    max_align_t data[];
-} sy_bc_block;
 
 /* Immutable once sy_bc_compile / sy_bc_load returns. */
 struct sy_bc_program {
     sy_ctx *ctx;
-    sy_bc_block *blocks;
+    sy_block *blocks; /* every block of the program, freed together by sy_bc_free */
     uint32_t flags;
     uint32_t nregs, nconsts, nslots, nguards, ninstr;
     uint32_t *code;          /* ninstr words */

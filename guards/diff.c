@@ -22,12 +22,6 @@
 #define SMALL_SIDE 256u         /* a side with more checked guards is searched without Not(g) in its facts */
 #define PAIR_BUDGET 4096u       /* decisions spent pairing dropped and added guards */
 
-typedef union dalign { long double ld; void *p; long long ll; } dalign;
-typedef struct dblk {
-    struct dblk *next;
-    size_t size;
-    dalign data[];
-} dblk;
 
 typedef struct dguard {
     sy_diff_guard pub;
@@ -54,7 +48,7 @@ typedef struct dside {
 
 struct sy_diff {
     sy_ctx *ctx;
-    dblk *blocks;
+    sy_block *blocks;
     dside s[2];
     size_t nmap;
     const char **mold, **mnew;
@@ -83,23 +77,9 @@ const char *sy_diff_change_name(sy_diff_change c) { return (unsigned)c <= SY_DIF
 
 /* ---- memory: everything the diff makes lives until sy_diff_free */
 
-static void *dalloc(sy_diff *d, size_t n)
-{
-    if (n > SIZE_MAX / 2) return SY_NOOM(d->ctx);
-    dblk *b = sy_alloc(d->ctx, sizeof *b + n);
-    if (!b) return SY_NOOM(d->ctx);
-    b->next = d->blocks;
-    b->size = sizeof *b + n;
-    d->blocks = b;
-    memset(b->data, 0, n);
-    return b->data;
-}
+static void *dalloc(sy_diff *d, size_t n) { return sy_blocks_alloc(d->ctx, &d->blocks, n); }
 
-static void *dcalloc(sy_diff *d, size_t n, size_t el)
-{
-    if (el && n > SIZE_MAX / 4 / el) return SY_NOOM(d->ctx);
-    return dalloc(d, n && el ? n * el : 1);
-}
+static void *dcalloc(sy_diff *d, size_t n, size_t el) { return sy_blocks_array(d->ctx, &d->blocks, n, el); }
 
 static char *dstrdup(sy_diff *d, const char *s)
 {
@@ -153,10 +133,7 @@ sy_diff *sy_diff_free(sy_diff *d)
         sy_facts_free(d->s[k].f);
         sy_memo_clear(ctx, &d->s[k].checked);
     }
-    for (dblk *b = d->blocks, *n; b; b = n) {
-        n = b->next;
-        sy_dealloc(ctx, b, b->size);
-    }
+    sy_blocks_free(ctx, d->blocks);
     sy_dealloc(ctx, d, sizeof *d);
     return NULL;
 }

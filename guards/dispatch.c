@@ -50,19 +50,10 @@ typedef struct dentry {
     int64_t *lo, *hi; /* per split rank: the entry's interval (lo > hi: empty) */
 } dentry;
 
-typedef struct dblk {
-    struct dblk *next;
-    size_t size;
-    union {
-        long double ld;
-        void *p;
-        long long ll;
-    } data[];
-} dblk;
 
 struct sy_dispatch {
     sy_ctx *ctx;
-    dblk *blocks;
+    sy_block *blocks;
     size_t nsrc;
     const char **src;
     size_t nent;
@@ -81,23 +72,9 @@ struct sy_dispatch {
     sy_memo guard_of; /* expr -> guard index + 1 */
 };
 
-static void *zalloc(sy_dispatch *d, size_t n)
-{
-    if (n > SIZE_MAX / 2) return SY_NOOM(d->ctx);
-    dblk *b = sy_alloc(d->ctx, sizeof *b + n);
-    if (!b) return SY_NOOM(d->ctx);
-    b->next = d->blocks;
-    b->size = sizeof *b + n;
-    d->blocks = b;
-    memset(b->data, 0, n);
-    return b->data;
-}
+static void *zalloc(sy_dispatch *d, size_t n) { return sy_blocks_alloc(d->ctx, &d->blocks, n); }
 
-static void *zarray(sy_dispatch *d, size_t n, size_t el)
-{
-    if (el && n > SIZE_MAX / 4 / el) return SY_NOOM(d->ctx);
-    return zalloc(d, n && el ? n * el : 1);
-}
+static void *zarray(sy_dispatch *d, size_t n, size_t el) { return sy_blocks_array(d->ctx, &d->blocks, n, el); }
 
 /* grow *p (n used, *cap elements of el bytes) to hold one more */
 static int grow(sy_dispatch *d, void **p, size_t n, size_t *cap, size_t el)
@@ -118,10 +95,7 @@ sy_dispatch *sy_dispatch_free(sy_dispatch *d)
     sy_ctx *ctx = d->ctx;
     sy_memo_clear(ctx, &d->node_of);
     sy_memo_clear(ctx, &d->guard_of);
-    for (dblk *b = d->blocks, *n; b; b = n) {
-        n = b->next;
-        sy_dealloc(ctx, b, b->size);
-    }
+    sy_blocks_free(ctx, d->blocks);
     sy_dealloc(ctx, d, sizeof *d);
     return NULL;
 }
