@@ -169,7 +169,11 @@ static void fmt_torch(sbuf *b, const sy_region *r)
            "#                          prefer_deferred_runtime_asserts_over_guards=True)\n"
            "# (torch's tracer adds guards the region does not need: 0/1 tests of intermediate sizes and\n"
            "#  FloorDiv facts its solver cannot prove; the flag makes them runtime asserts instead of a\n"
-           "#  ConstraintViolationError. The guards above are proved for every point of the region.)\n");
+           "#  ConstraintViolationError. symshape's guards are proved for every point of the region,\n"
+           "#  torch's are not: the exported program then fails its own runtime asserts at some sizes of\n"
+           "#  the region where the model runs, e.g. an intermediate size 1 (Ne(..., 1)). Check the\n"
+           "#  sizes you deploy against ep, or keep the eager model for them. A dim whose example size\n"
+           "#  is 0 or 1 is specialized by torch.export whatever the spec says: export at an example >= 2.)\n");
     kept_lines(b, r, "# ");
 }
 

@@ -487,24 +487,32 @@ sy_status sy_region_new(const sy_gset *gs, const sy_region_options *opts, sy_reg
 
     /* 1. the linear equalities, one at a time, while every size stays affine in one root */
     if (!(feq = sy_facts_new(ctx))) FAIL_OOM();
+    /* a guard And(e1, e2, ...) (two inputs' dims tied pairwise, e.g. a padding mask's and the
+     * tokens') gives each of its linear conjuncts, as the guards e1, e2, ... would */
     for (size_t i = 0; i < ng; i++) {
         const sy_gset_guard *g = sy_gset_at(gs, i);
-        if (g->kind == SY_GK_RUNTIME_ASSERT || !linear_eq(g->expr)) continue;
-        sy_facts *c = sy_facts_copy(feq);
-        if (!c) FAIL_OOM();
-        sy_status a = sy_facts_add(c, g->expr);
-        int ok = a == SY_OK && sy_facts_consistent(c) == SY_TRUE ? all_affine(r, gs, c) : 0;
-        if (a == SY_ENOMEM || ok < 0) {
-            sy_facts_free(c);
-            st = a == SY_ENOMEM ? a : sy_ctx_last_error(ctx);
-            goto done;
-        }
-        if (a != SY_OK) sy_ctx_reset_error(ctx);
-        if (ok) {
-            sy_facts_free(feq);
-            feq = c;
-        } else {
-            sy_facts_free(c);
+        if (g->kind == SY_GK_RUNTIME_ASSERT) continue;
+        int conj = sy_expr_kind_of(g->expr) == SY_EXPR_AND;
+        size_t nconj = conj ? sy_expr_nargs(g->expr) : 1;
+        for (size_t j = 0; j < nconj; j++) {
+            const sy_expr *eq = conj ? sy_expr_arg(g->expr, j) : g->expr;
+            if (!linear_eq(eq)) continue;
+            sy_facts *c = sy_facts_copy(feq);
+            if (!c) FAIL_OOM();
+            sy_status a = sy_facts_add(c, eq);
+            int ok = a == SY_OK && sy_facts_consistent(c) == SY_TRUE ? all_affine(r, gs, c) : 0;
+            if (a == SY_ENOMEM || ok < 0) {
+                sy_facts_free(c);
+                st = a == SY_ENOMEM ? a : sy_ctx_last_error(ctx);
+                goto done;
+            }
+            if (a != SY_OK) sy_ctx_reset_error(ctx);
+            if (ok) {
+                sy_facts_free(feq);
+                feq = c;
+            } else {
+                sy_facts_free(c);
+            }
         }
     }
     for (size_t i = 0; i < n; i++) {

@@ -528,6 +528,31 @@ Test(deploy_region, out_of_memory_at_every_allocation, .timeout = 120)
 
 /* a UNet whose skips concatenate (tests/deploy/data/unet_cat.json, exported by symshape.export from
  * python/tests/test_deploy.py's UNetCat): the sizes are multiples of 4 */
+/* a guard And(e1, e2) ties two inputs' dims pairwise (MHA's key_padding_mask against the tokens,
+ * a 2-layer encoder exported by symshape.export): its conjuncts share the Dims, nothing is kept
+ * (it was kept as "relates several dims in a way no Dim expresses", and every profile box
+ * pinned to one point) */
+Test(deploy_region, and_of_equalities_shares_the_dims, .init = ctx_setup, .fini = ctx_teardown)
+{
+    sy_graph *g;
+    cr_assert(eq(int, sy_graph_load_file(ctx, SY_TESTS_DIR "/deploy/data/enc_mask.json", &g), SY_OK), "%s",
+              sy_ctx_last_error_msg(ctx));
+    sy_gset *gs = relaxed_set(g);
+    int has_and = 0;
+    for (size_t i = 0; i < sy_gset_size(gs); i++) has_and |= sy_expr_kind_of(sy_gset_at(gs, i)->expr) == SY_EXPR_AND;
+    cr_assert(has_and, "the set no longer has an And guard: the test tests nothing");
+    sy_region *r = region_of(gs);
+    text_is(r, "region of Enc: proved (6 guards proved to hold at every point, 0 kept as runtime checks)\n"
+               "  tok.size()[0]  tok_0        = mask_0,  mask_0 in [0, oo),  size in [0, oo)\n"
+               "  tok.size()[1]  tok_1        = mask_1,  mask_1 in [0, 128],  size in [0, 128]\n"
+               "  mask.size()[0]  mask_0       = mask_0,  mask_0 in [0, oo),  size in [0, oo)\n"
+               "  mask.size()[1]  mask_1       = mask_1,  mask_1 in [0, 128],  size in [0, 128]\n");
+    sample_region(gs, r, 200);
+    sy_region_free(r);
+    sy_gset_free(gs);
+    sy_graph_free(g);
+}
+
 Test(deploy_region, unet_skip_concat_is_a_progression_of_4, .init = ctx_setup, .fini = ctx_teardown)
 {
     sy_graph *g;
