@@ -252,6 +252,16 @@ static int read_histogram(const char *path, const sy_gset *gs, int64_t **vals, u
             }
             if (rc != EX_OK) break;
         }
+        /* every input of the model named: a missing one is not filled in with its example */
+        for (size_t q = 0; rc == EX_OK && q < n; q++) {
+            size_t nl = 0;
+            const char *src = sy_gset_source(gs, q);
+            if (sy_gset_source_parse(src, &nl, NULL) != SY_SOURCE_DIM) continue;
+            char nm[512];
+            snprintf(nm, sizeof nm, "%.*s", (int)(nl < 500 ? nl : 500), src);
+            if (!json_object_get(sizes, nm))
+                rc = cli_input_error("%s: entry %zu: input '%s' is missing", cli_file_name(path), i, nm);
+        }
         if (rc != EX_OK) break;
     }
     json_decref(doc);

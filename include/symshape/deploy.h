@@ -180,6 +180,7 @@ typedef struct sy_profile_box {
  *  max_size), pinned dims at the example; its minimum is raised to 1, then 2 when that is what
  *  the proof needs. Cost: O(k * points) plus one decision per guard per box tried.
  *  @retval SY_OK @retval SY_EINVAL NULL argument, k > 64, a region not of this set
+ *  @retval SY_EOVERFLOW the counts add up past INT64_MAX
  *  @retval SY_EVERSION @retval SY_ENOMEM @retval SY_EQUOTA */
 SY_API sy_status sy_profiles_new(const sy_gset *gs, const sy_region *r, const sy_profile_options *opts, size_t npoints,
                                  const int64_t *points, const uint64_t *counts, SY_GIVE sy_profiles **out);

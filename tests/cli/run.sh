@@ -383,6 +383,12 @@ printf '[{"sizes": {"x": [1, 3, 32]}, "count": 5}]' > "$tmpd/bad.json"
 check "profile bad rank" 3 "entry 0: input 'x' has rank 4, the entry gives 3 sizes" "$S" profile --histogram "$tmpd/bad.json" "$E/resnet18.json"
 printf '[{"sizes": {"y": [1]}}]' > "$tmpd/bad.json"
 check "profile bad input" 3 "entry 0: the model has no input 'y'" "$S" profile --histogram "$tmpd/bad.json" "$E/resnet18.json"
+# issue 38 (adversarial pass): counts past 2^63 - 1 wrapped the total ("covers 2^63-1 of 3 (3e20%)"),
+# an entry without an input took the example's sizes silently
+printf '[{"sizes": {"x": [1, 3, 32, 32]}, "count": 9223372036854775807}, {"sizes": {"x": [2, 3, 64, 64]}, "count": 9223372036854775807}]' > "$tmpd/bad.json"
+check "profile counts overflow" 3 "the histogram's counts add up past 2^63 - 1 (point 1)" "$S" profile --histogram "$tmpd/bad.json" "$T/deploy/data/unet_cat.json"
+printf '[{"sizes": {}, "count": 3}]' > "$tmpd/bad.json"
+check "profile missing input" 3 "entry 0: input 'x' is missing" "$S" profile --histogram "$tmpd/bad.json" "$T/deploy/data/unet_cat.json"
 printf '[{"sizes": ' > "$tmpd/bad.json"
 check "profile bad json" 3 "bad.json:1:" "$S" profile --histogram "$tmpd/bad.json" "$E/resnet18.json"
 # corners (issue 36)
