@@ -274,7 +274,8 @@ typedef enum sy_memory_what {
  *  sy_region_nvars values; entry @p var ignored), such that @p what fits @p budget bytes:
  *  found by exact evaluation (doubling, then bisection), then *proved* with sy_decide: every
  *  activation's bytes (or their sum) <= budget for every t in [tmin, t*] (*proved = 1), while
- *  t* + 1 exceeds it by exact evaluation (or is past the variable's range). *proved = 0 when
+ *  t* + 1 exceeds it by exact evaluation (or is past the variable's range; or t* = 2^40, where
+ *  the search of an unbounded variable stops, and t* + 1 may fit too). *proved = 0 when
  *  the decision procedure cannot show the whole interval (a non-monotone size): then t* is only
  *  the bisection's answer. *best = -1 when even tmin does not fit.
  *  @retval SY_OK @retval SY_EINVAL NULL, var out of range, a fixed value outside its range

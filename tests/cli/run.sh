@@ -398,6 +398,8 @@ check "corners json" 0 '"format": "symshape.corners"' "$S" corners --json "$E/vi
 check "corners no model" 2 "expected one MODEL" "$S" corners
 # memory (issue 36)
 check "memory" 0 "conv1                        25690112 bytes = 256*x_0*CeilDiv(x_2, 2)*CeilDiv(x_3, 2)" "$S" memory "$E/resnet18.json"
+# issue 38 (adversarial pass): at the 2^40 cap of an unbounded batch the command said "one more does not fit"
+check "memory cap" 0 "1099511627776 (proved for every value up to it; the search stops there (2^40): larger values may fit too)" "$S" memory --bytes 9223372036854775807 "$E/resnet18.json"
 check "memory 1G" 0 "largest x_0 with every activation <= 1073741824 bytes (the others at the example): 334 (proved" "$S" memory --bytes 1G "$E/resnet18.json"
 check "memory 16GiB" 0 "5349 (proved" "$S" memory --bytes 16GiB "$E/resnet18.json"
 check "memory bad bytes" 2 "--bytes: expected N" "$S" memory --bytes 1X "$E/resnet18.json"
