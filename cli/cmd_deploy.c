@@ -252,6 +252,16 @@ static int read_histogram(const char *path, const sy_gset *gs, int64_t **vals, u
             }
             if (rc != EX_OK) break;
         }
+        /* every input of the model named: a missing one is not filled in with its example */
+        for (size_t q = 0; rc == EX_OK && q < n; q++) {
+            size_t nl = 0;
+            const char *src = sy_gset_source(gs, q);
+            if (sy_gset_source_parse(src, &nl, NULL) != SY_SOURCE_DIM) continue;
+            char nm[512];
+            snprintf(nm, sizeof nm, "%.*s", (int)(nl < 500 ? nl : 500), src);
+            if (!json_object_get(sizes, nm))
+                rc = cli_input_error("%s: entry %zu: input '%s' is missing", cli_file_name(path), i, nm);
+        }
         if (rc != EX_OK) break;
     }
     json_decref(doc);
@@ -591,7 +601,16 @@ static int run_memory(int argc, char **argv)
             printf("largest %s with %s <= %" PRIu64 " bytes (the others at the example): ", sy_region_var_at(r, (size_t)var)->name,
                    total ? "all activations together" : "every activation", budgets[q]);
             if (best < 0) printf("none (its minimum does not fit)\n");
-            else printf("%" PRId64 " (%s)\n", best, proved ? "proved for every value up to it; one more does not fit" : "NOT proved");
+            else {
+                /* where the search stopped: the range's end or the 2^40 cap of an unbounded
+                 * variable is not "one more does not fit" (one more may fit) */
+                const sy_region_var *rv = sy_region_var_at(r, (size_t)var);
+                const char *end = rv->tmax != SY_REGION_UNBOUNDED && best == rv->tmax ? "; it is the end of the variable's range"
+                                  : rv->tmax == SY_REGION_UNBOUNDED && best == ((int64_t)1 << 40)
+                                      ? "; the search stops there (2^40): larger values may fit too"
+                                      : "; one more does not fit";
+                printf("%" PRId64 " (%s%s)\n", best, proved ? "proved for every value up to it" : "NOT proved", proved ? end : "");
+            }
         }
     }
     free(fixed);

@@ -365,6 +365,11 @@ sy_status sy_profiles_new(const sy_gset *gs, const sy_region *r, const sy_profil
     OOM_IF(!w.pt || !w.cnt || !w.idx);
     for (size_t i = 0; i < npoints; i++) {
         const int64_t *vals = points + i * n;
+        /* the counts sum to at most INT64_MAX (the JSON form's integers, 2 * a partial sum) */
+        if (counts[i] > (uint64_t)INT64_MAX - p->total) {
+            st = sy_fail_st(ctx, SY_EOVERFLOW, "sy_profiles_new: the histogram's counts add up past 2^63 - 1 (point %zu)", i);
+            goto done;
+        }
         p->total += counts[i];
         int in = 0;
         if ((st = sy_region_contains_si(r, vals, n, &in, NULL, 0)) != SY_OK) goto done;

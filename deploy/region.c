@@ -802,7 +802,13 @@ sy_status sy_region_contains_si(const sy_region *r, const int64_t *values, size_
             continue;
         }
         const sy_region_var *v = &r->vars[d->var];
-        int64_t diff = x - d->b, q = diff / d->a;
+        int64_t diff, q;
+        if (__builtin_sub_overflow(x, d->b, &diff)) { /* x - b past int64: not a size of this dim */
+            *inside = 0;
+            if (why) snprintf(why, whylen, "%s = %" PRId64 ": outside its range", d->name, x);
+            continue;
+        }
+        q = diff / d->a;
         if (diff % d->a && diff < 0) q--; /* floor */
         char hi[32];
         snprintf(hi, sizeof hi, "%" PRId64, d->max);

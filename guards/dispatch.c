@@ -102,14 +102,16 @@ sy_dispatch *sy_dispatch_free(sy_dispatch *d)
 
 /* ---- compiling expressions into nodes */
 
-static long slot_of(const sy_dispatch *d, const sy_expr *e)
+static long slot_in(size_t nsrc, const sy_expr *e)
 {
     const char *nm = sy_expr_sym_name(e);
     if (!nm || nm[0] != '_' || nm[1] != 's' || nm[2] < '0' || nm[2] > '9') return -1;
     char *endp;
     unsigned long v = strtoul(nm + 2, &endp, 10);
-    return *endp || v >= d->nsrc ? -1 : (long)v;
+    return *endp || v >= nsrc ? -1 : (long)v;
 }
+
+static long slot_of(const sy_dispatch *d, const sy_expr *e) { return slot_in(d->nsrc, e); }
 
 typedef struct walkst {
     sy_dispatch *d;
@@ -704,8 +706,9 @@ sy_status sy_dispatch_new_json(sy_ctx *ctx, size_t n, const char *const *texts, 
         json_t *srcs = json_object_get(root, "sources"), *gs = json_object_get(root, "guards");
         json_t *fmt = json_object_get(root, "format");
         if (!root) st = sy_fail_st(ctx, SY_EFORMAT, "dispatch: entry %zu:%d:%d: %s", i, err.line, err.column, texts[i] ? err.text : "NULL");
-        else if (!json_is_string(fmt) || strcmp(json_string_value(fmt), "symshape.guards") || !json_is_array(srcs) || !json_is_array(gs))
-            st = sy_fail_st(ctx, SY_EFORMAT, "dispatch: entry %zu: not a guard set (\"format\": \"symshape.guards\")", i);
+        else if (!json_is_string(fmt) || strcmp(json_string_value(fmt), "symshape.guards") || !json_is_array(srcs) || !json_is_array(gs) ||
+                 !json_is_integer(json_object_get(root, "version")) || json_integer_value(json_object_get(root, "version")) != 1)
+            st = sy_fail_st(ctx, SY_EFORMAT, "dispatch: entry %zu: not a guard set (\"format\": \"symshape.guards\", \"version\": 1)", i);
         if (st == SY_OK) {
             ss[i].nsrc = json_array_size(srcs);
             ss[i].src = zarray(d, ss[i].nsrc + 1, sizeof *ss[i].src);
@@ -736,6 +739,17 @@ sy_status sy_dispatch_new_json(sy_ctx *ctx, size_t n, const char *const *texts, 
                 st = sy_fail_st(ctx, SY_EFORMAT, "dispatch: entry %zu: guards[%zu]: expr is not a relation", i, j);
                 break;
             }
+            /* every symbol it reads is a slot _sK of the set (a free symbol or a slot past the
+             * sources was compiled to a guard that always fails: refused by name instead) */
+            const sy_expr **syms = NULL;
+            size_t nsy = 0;
+            if ((st = sy_expr_free_symbols(ctx, e, &syms, &nsy)) != SY_OK) break;
+            for (size_t k = 0; k < nsy && st == SY_OK; k++)
+                if (slot_in(ss[i].nsrc, syms[k]) < 0)
+                    st = sy_fail_st(ctx, SY_EFORMAT, "dispatch: entry %zu: guards[%zu]: expr reads '%s', not one of its %zu sources (_s0 .. _s%zu)",
+                                    i, j, sy_expr_sym_name(syms[k]), ss[i].nsrc, ss[i].nsrc ? ss[i].nsrc - 1 : 0);
+            sy_mem_free(ctx, syms);
+            if (st != SY_OK) break;
             ss[i].g[ss[i].ng++] = e;
         }
         json_decref(root);

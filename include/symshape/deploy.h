@@ -180,6 +180,7 @@ typedef struct sy_profile_box {
  *  max_size), pinned dims at the example; its minimum is raised to 1, then 2 when that is what
  *  the proof needs. Cost: O(k * points) plus one decision per guard per box tried.
  *  @retval SY_OK @retval SY_EINVAL NULL argument, k > 64, a region not of this set
+ *  @retval SY_EOVERFLOW the counts add up past INT64_MAX
  *  @retval SY_EVERSION @retval SY_ENOMEM @retval SY_EQUOTA */
 SY_API sy_status sy_profiles_new(const sy_gset *gs, const sy_region *r, const sy_profile_options *opts, size_t npoints,
                                  const int64_t *points, const uint64_t *counts, SY_GIVE sy_profiles **out);
@@ -273,7 +274,8 @@ typedef enum sy_memory_what {
  *  sy_region_nvars values; entry @p var ignored), such that @p what fits @p budget bytes:
  *  found by exact evaluation (doubling, then bisection), then *proved* with sy_decide: every
  *  activation's bytes (or their sum) <= budget for every t in [tmin, t*] (*proved = 1), while
- *  t* + 1 exceeds it by exact evaluation (or is past the variable's range). *proved = 0 when
+ *  t* + 1 exceeds it by exact evaluation (or is past the variable's range; or t* = 2^40, where
+ *  the search of an unbounded variable stops, and t* + 1 may fit too). *proved = 0 when
  *  the decision procedure cannot show the whole interval (a non-monotone size): then t* is only
  *  the bisection's answer. *best = -1 when even tmin does not fit.
  *  @retval SY_OK @retval SY_EINVAL NULL, var out of range, a fixed value outside its range

@@ -52,7 +52,8 @@ SY_API sy_status sy_dispatch_new(sy_ctx *ctx, size_t n, const sy_gset *const *se
 /** Same, from the JSON forms of the sets (sy_gset_to_json, "symshape.guards"
  *  version 1): @p texts[i] of @p lens[i] bytes ((size_t)-1: NUL-terminated).
  *  @retval SY_EFORMAT a malformed document (the message names the entry and
- *  the guard); otherwise as sy_dispatch_new. */
+ *  the guard), another version, or a guard reading a symbol that is not
+ *  one of its sources (_s0 .. _sN-1); otherwise as sy_dispatch_new. */
 SY_API sy_status sy_dispatch_new_json(sy_ctx *ctx, size_t n, const char *const *texts, const size_t *lens,
                                       SY_GIVE sy_dispatch **out);
 /** Free; accepts NULL; returns NULL. */

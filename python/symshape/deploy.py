@@ -12,6 +12,7 @@ import random
 from ctypes import byref, c_int64, c_uint64, c_void_p
 
 from ._lib import lib
+from .errors import InvalidError
 
 __all__ = ["Region", "region", "profiles", "run_corners"]
 
@@ -112,6 +113,8 @@ def _profiles(gset, region_h, histogram, k):
     rows, counts = [], []
     for entry in histogram:
         sizes, count = entry["sizes"], entry.get("count", 1)
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count < 2 ** 63:
+            raise InvalidError("histogram entry %d: count %r is not an int in [0, 2**63)" % (len(counts), count))
         vals = gset._values(sizes)
         rows.extend(vals)
         counts.append(count)

@@ -12,6 +12,7 @@ import torch
 import torch.nn as nn
 
 import symshape
+import symshape.deploy
 from symshape.exporter import export
 
 torch.set_num_threads(1)  # a shared machine: one core per test process
@@ -317,3 +318,20 @@ def test_python_command_corners_run_and_region():
     p = subprocess.run(base + ["region"] + args + ["-f", "torch"], env=env, capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stdout + p.stderr
     assert '"x": {0: x_0, 1: Dim.STATIC, 2: 4*x_2_k, 3: 4*x_3_k},' in p.stdout, p.stdout
+
+
+def test_histogram_counts_are_checked():
+    """Issue 38 (adversarial pass): a count of -1 became 2**64 - 1 through ctypes and 2**64 became
+    0; counts adding up past 2**63 - 1 wrapped the total. Each is refused by name."""
+    doc = {"format": "symshape.graph", "version": 1, "name": "t",
+           "nodes": [{"name": "x", "op": "input", "dtype": "float32", "shape": [48], "dynamic": [0]},
+                     {"name": "v", "op": "view", "args": [{"ref": "x"}, -1, 16]}],
+           "outputs": [{"ref": "v"}]}
+    gs = symshape.trace(doc, duck_sizing=False, specialize_01=False)
+    for bad in (-1, 2 ** 64, 1.5, True):
+        with pytest.raises(symshape.InvalidError, match="count"):
+            symshape.deploy.profiles(gs, [{"sizes": {"x": [16]}, "count": bad}])
+    with pytest.raises(symshape.Error, match="past 2\\^63"):
+        symshape.deploy.profiles(gs, [{"sizes": {"x": [16]}, "count": 2 ** 63 - 1}, {"sizes": {"x": [32]}, "count": 1}])
+    p = symshape.deploy.profiles(gs, [{"sizes": {"x": [16]}, "count": 2 ** 63 - 1}])
+    assert p["data"]["total"] == 2 ** 63 - 1

@@ -383,6 +383,12 @@ printf '[{"sizes": {"x": [1, 3, 32]}, "count": 5}]' > "$tmpd/bad.json"
 check "profile bad rank" 3 "entry 0: input 'x' has rank 4, the entry gives 3 sizes" "$S" profile --histogram "$tmpd/bad.json" "$E/resnet18.json"
 printf '[{"sizes": {"y": [1]}}]' > "$tmpd/bad.json"
 check "profile bad input" 3 "entry 0: the model has no input 'y'" "$S" profile --histogram "$tmpd/bad.json" "$E/resnet18.json"
+# issue 38 (adversarial pass): counts past 2^63 - 1 wrapped the total ("covers 2^63-1 of 3 (3e20%)"),
+# an entry without an input took the example's sizes silently
+printf '[{"sizes": {"x": [1, 3, 32, 32]}, "count": 9223372036854775807}, {"sizes": {"x": [2, 3, 64, 64]}, "count": 9223372036854775807}]' > "$tmpd/bad.json"
+check "profile counts overflow" 3 "the histogram's counts add up past 2^63 - 1 (point 1)" "$S" profile --histogram "$tmpd/bad.json" "$T/deploy/data/unet_cat.json"
+printf '[{"sizes": {}, "count": 3}]' > "$tmpd/bad.json"
+check "profile missing input" 3 "entry 0: input 'x' is missing" "$S" profile --histogram "$tmpd/bad.json" "$T/deploy/data/unet_cat.json"
 printf '[{"sizes": ' > "$tmpd/bad.json"
 check "profile bad json" 3 "bad.json:1:" "$S" profile --histogram "$tmpd/bad.json" "$E/resnet18.json"
 # corners (issue 36)
@@ -392,6 +398,8 @@ check "corners json" 0 '"format": "symshape.corners"' "$S" corners --json "$E/vi
 check "corners no model" 2 "expected one MODEL" "$S" corners
 # memory (issue 36)
 check "memory" 0 "conv1                        25690112 bytes = 256*x_0*CeilDiv(x_2, 2)*CeilDiv(x_3, 2)" "$S" memory "$E/resnet18.json"
+# issue 38 (adversarial pass): at the 2^40 cap of an unbounded batch the command said "one more does not fit"
+check "memory cap" 0 "1099511627776 (proved for every value up to it; the search stops there (2^40): larger values may fit too)" "$S" memory --bytes 9223372036854775807 "$E/resnet18.json"
 check "memory 1G" 0 "largest x_0 with every activation <= 1073741824 bytes (the others at the example): 334 (proved" "$S" memory --bytes 1G "$E/resnet18.json"
 check "memory 16GiB" 0 "5349 (proved" "$S" memory --bytes 16GiB "$E/resnet18.json"
 check "memory bad bytes" 2 "--bytes: expected N" "$S" memory --bytes 1X "$E/resnet18.json"

@@ -775,6 +775,49 @@ Test(deploy_profile, errors, .init = ctx_setup, .fini = ctx_teardown)
     sy_graph_free(g);
 }
 
+/* issue 38 (adversarial pass): counts adding up past 2^63 - 1 wrapped the total (a box
+ * "covering 307445734561825816576%"); a size whose distance to b is past int64 (x - b
+ * overflowed in sy_region_contains_si) is outside, not undefined behaviour */
+Test(deploy_profile, hostile_counts_and_sizes, .init = ctx_setup, .fini = ctx_teardown)
+{
+    sy_graph *g;
+    sy_gset *gs = relaxed_text(HDR "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[48],\"dynamic\":[0]},"
+                                   "{\"name\":\"v\",\"op\":\"view\",\"args\":[{\"ref\":\"x\"},-1,16]},"
+                                   "{\"name\":\"a\",\"op\":\"add\",\"args\":[{\"ref\":\"v\"},1]}],\"outputs\":[{\"ref\":\"a\"}]}",
+                               &g);
+    sy_region *r = region_of(gs);
+    int64_t pts[2][3], sz[2] = {16, 32};
+    for (int i = 0; i < 2; i++) hist_point(gs, r, &sz[i], pts[i]);
+    uint64_t cnt[2] = {(uint64_t)INT64_MAX, 1};
+    sy_profiles *p = NULL;
+    cr_assert(eq(int, sy_profiles_new(gs, r, NULL, 2, &pts[0][0], cnt, &p), SY_EOVERFLOW));
+    cr_assert(p == NULL);
+    cnt[0] = (uint64_t)INT64_MAX - 1;
+    cr_assert(eq(int, sy_profiles_new(gs, r, NULL, 2, &pts[0][0], cnt, &p), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    uint64_t total;
+    sy_profiles_counts(p, &total, NULL, NULL);
+    cr_assert(eq(u64, total, (uint64_t)INT64_MAX));
+    sy_profiles_free(p);
+    /* INT64_MIN and INT64_MAX as the size: outside, no overflow (UBSan) */
+    int64_t big[3];
+    memcpy(big, pts[0], sizeof big);
+    size_t n = sy_gset_nsources(gs);
+    for (size_t i = 0; i < n; i++) {
+        const char *src = sy_gset_source(gs, i);
+        if (strstr(src, ".size()[0]") == NULL) continue;
+        int64_t ext[2] = {INT64_MIN, INT64_MAX};
+        for (int k = 0; k < 2; k++) {
+            big[i] = ext[k];
+            int in = 1;
+            cr_assert(eq(int, sy_region_contains_si(r, big, n, &in, NULL, 0), SY_OK));
+            cr_assert(eq(int, in, 0));
+        }
+    }
+    sy_region_free(r);
+    sy_gset_free(gs);
+    sy_graph_free(g);
+}
+
 /* ---- corners */
 
 Test(deploy_corners, unet_progression_edges_and_faces_name_their_guards, .init = ctx_setup, .fini = ctx_teardown)

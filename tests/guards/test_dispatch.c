@@ -287,6 +287,20 @@ Test(guards_dispatch, bad_input, .init = ctx_setup, .fini = ctx_teardown, .timeo
     cr_assert(strstr(sy_ctx_last_error_msg(ctx), "entry 0: guards[0]: expr does not parse") != NULL);
     cr_assert(eq(int, sy_dispatch_new_json(ctx, 0, t3, lens, &d), SY_EINVAL));
     cr_assert(d == NULL);
+    /* issue 38 (adversarial pass): a slot past the sources or a free symbol compiled to a guard
+     * that always failed (the entry silently never matched; diff refused the same set), and a
+     * version 99 was read as version 1 */
+    const char *t4[1] = {DOC("{\"kind\": \"range\", \"expr\": \"_s2 <= _s9\"}")};
+    cr_assert(eq(int, sy_dispatch_new_json(ctx, 1, t4, lens, &d), SY_EFORMAT));
+    cr_assert(strstr(sy_ctx_last_error_msg(ctx), "entry 0: guards[0]: expr reads '_s9', not one of its 3 sources") != NULL, "%s",
+              sy_ctx_last_error_msg(ctx));
+    const char *t5[1] = {DOC("{\"kind\": \"range\", \"expr\": \"_s2 <= x\"}")};
+    cr_assert(eq(int, sy_dispatch_new_json(ctx, 1, t5, lens, &d), SY_EFORMAT));
+    cr_assert(strstr(sy_ctx_last_error_msg(ctx), "expr reads 'x'") != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    const char *t6[1] = {"{\"format\": \"symshape.guards\", \"version\": 99, \"sources\": [\"x.dim()\"], \"guards\": []}"};
+    cr_assert(eq(int, sy_dispatch_new_json(ctx, 1, t6, lens, &d), SY_EFORMAT));
+    cr_assert(strstr(sy_ctx_last_error_msg(ctx), "\"version\": 1") != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(d == NULL);
 }
 
 Test(guards_dispatch, out_of_memory_anywhere, .timeout = 120)
