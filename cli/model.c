@@ -227,6 +227,25 @@ void traced_free(traced *t)
     sy_ctx_free(t->ctx);
 }
 
+/* the common end of trace_onnx and trace_model: minimize the produced set (t->gs) with its
+ * progress stage, and record the times of the steps (read at t0, traced at t1, traced and
+ * produced at t2 and now) */
+static int minimize_timed(const char *cmd, traced *t, double t0, double t1, double t2)
+{
+    t->produced = sy_gset_size(t->gs);
+    double t3 = now();
+    cli_stage(cmd, "minimizing %zu guards", t->produced);
+    sy_status mst = sy_gset_minimize(t->gs);
+    cli_stage_end();
+    if (mst != SY_OK) return cli_lib_error(t->ctx, "minimize guards");
+    double t4 = now();
+    t->t_parse = t1 - t0;
+    t->t_trace = t2 - t1;
+    t->t_produce = t3 - t2;
+    t->t_minimize = t4 - t3;
+    return EX_OK;
+}
+
 static int trace_onnx(const char *cmd, model_opts *m, traced *t)
 {
     double t0 = now();
@@ -257,18 +276,7 @@ static int trace_onnx(const char *cmd, model_opts *m, traced *t)
     const sy_graph_input *const *ins = sy_onnx_trace_gset_inputs(t->ot, &nin);
     if (sy_gset_produce_inputs(t->env, sy_onnx_name(t->om), nin, ins, &t->gs) != SY_OK)
         return cli_lib_error(t->ctx, "produce guards");
-    t->produced = sy_gset_size(t->gs);
-    double t3 = now();
-    cli_stage(cmd, "minimizing %zu guards", t->produced);
-    sy_status mst = sy_gset_minimize(t->gs);
-    cli_stage_end();
-    if (mst != SY_OK) return cli_lib_error(t->ctx, "minimize guards");
-    double t4 = now();
-    t->t_parse = t1 - t0;
-    t->t_trace = t2 - t1;
-    t->t_produce = t3 - t2;
-    t->t_minimize = t4 - t3;
-    return EX_OK;
+    return minimize_timed(cmd, t, t0, t1, t2);
 }
 
 int trace_model(const char *cmd, model_opts *m, traced *t)
@@ -299,18 +307,7 @@ int trace_model(const char *cmd, model_opts *m, traced *t)
     }
     double t2 = now();
     if (sy_gset_produce(t->env, t->g, &t->gs) != SY_OK) return cli_lib_error(t->ctx, "produce guards");
-    t->produced = sy_gset_size(t->gs);
-    double t3 = now();
-    cli_stage(cmd, "minimizing %zu guards", t->produced);
-    sy_status mst = sy_gset_minimize(t->gs);
-    cli_stage_end();
-    if (mst != SY_OK) return cli_lib_error(t->ctx, "minimize guards");
-    double t4 = now();
-    t->t_parse = t1 - t0;
-    t->t_trace = t2 - t1;
-    t->t_produce = t3 - t2;
-    t->t_minimize = t4 - t3;
-    return EX_OK;
+    return minimize_timed(cmd, t, t0, t1, t2);
 }
 
 /* ------------------------------------------------------------------ source values */
