@@ -7,6 +7,7 @@ static const struct option run_opts[] = {{"backend", required_argument, NULL, 'b
                                          {"prefix", required_argument, NULL, OPT_PREFIX},
                                          {"stats", no_argument, NULL, OPT_STATS},
                                          {"list-unsupported", no_argument, NULL, OPT_LIST_UNSUPPORTED},
+                                         {"certify", no_argument, NULL, OPT_CERTIFY},
                                          MODEL_OPTIONS,
                                          CLI_COMMON_OPTIONS,
                                          {0}};
@@ -64,7 +65,7 @@ static int run_run(int argc, char **argv)
     sy_env_options eo = SY_ENV_OPTIONS_INIT;
     m.eo = eo;
     const char *backend = "report", *outpath = NULL, *prefix = NULL;
-    int stats = 0, rc = EX_OK, o, list = 0;
+    int stats = 0, rc = EX_OK, o, list = 0, certify = 0;
     char *dflt = NULL;
     while (rc == EX_OK && (o = cli_getopt(&cmd_run, argc, argv, "b:o:" CLI_COMMON_SHORT, run_opts, &rc)) != -1) {
         if (o == CLI_STOP) break;
@@ -76,7 +77,10 @@ static int run_run(int argc, char **argv)
         else if (o == OPT_PREFIX) prefix = optarg;
         else if (o == OPT_STATS) stats = 1;
         else if (o == OPT_LIST_UNSUPPORTED) list = 1;
+        else if (o == OPT_CERTIFY) certify = 1;
     }
+    if (rc == EX_OK && certify && strcmp(backend, "bytecode"))
+        rc = cli_usage_error("run", "--certify applies to the bytecode backend (-b bytecode)");
     if (rc == EX_OK && argc - optind > 1) rc = cli_usage_error("run", "expected one model file");
     if (rc == EX_OK) m.model = optind < argc ? argv[optind] : (dflt = default_model());
     if (rc == EX_OK && !m.model) rc = cli_input_error("no model given and no bundled example found");
@@ -108,7 +112,22 @@ static int run_run(int argc, char **argv)
     unsigned char *data = NULL;
     size_t len = 0;
     double t5 = now();
-    if (rc == EX_OK && sy_backend_render(backend, t.gs, &bo, &data, &len) != SY_OK) rc = cli_lib_error(t.ctx, "render");
+    if (rc == EX_OK && certify) { /* the program with its certificate (bc.h, docs/bytecode.md section 10) */
+        sy_gset *rec = NULL;
+        const sy_graph_input **owned = NULL;
+        sy_bc_program *p = NULL;
+        char *ob = NULL;
+        rc = produce_recorded("certify", &t, &rec, NULL, NULL, &owned);
+        if (rc == EX_OK && (sy_bc_compile(t.gs, &p) != SY_OK || !(ob = sy_bc_certificate_obligation(t.gs, rec)) ||
+                            sy_bc_encode_certified(p, ob, &data, &len) != SY_OK))
+            rc = cli_lib_error(t.ctx, "certify");
+        sy_str_free(t.ctx, ob);
+        sy_bc_free(p);
+        sy_gset_free(rec);
+        free(owned);
+    } else if (rc == EX_OK && sy_backend_render(backend, t.gs, &bo, &data, &len) != SY_OK) {
+        rc = cli_lib_error(t.ctx, "render");
+    }
     double t6 = now();
     if (rc == EX_OK) rc = cli_write_output(outpath, data, len);
     if (data) sy_mem_free(t.ctx, data);
@@ -148,6 +167,10 @@ const cli_cmd cmd_run = {"run", "trace a model and render its minimized guard se
     "  -o, --output FILE        write there instead of stdout ('-': stdout)\n"
     "      --prefix NAME        symbol prefix of the C backend (default guards)\n"
     "      --stats              phase timings and guard counts on stderr\n"
+    "      --certify            with -b bytecode: embed a certificate (format 2.2): the SMT-LIB 2\n"
+    "                           obligation that the minimized set equals the recorded guards, and\n"
+    "                           the SHA-256 of the program's bytes; check it with\n"
+    "                           symshape verify --artifact FILE\n"
     "      --list-unsupported   list every op of MODEL without a shape rule (one line per op:\n"
     "                           node count, first node) instead of tracing\n"
     MODEL_HELP
