@@ -204,7 +204,7 @@ sy_status sy_bc_encode(const sy_bc_program *p, unsigned char **data, size_t *len
     if (!data || !len) return sy_fail_st(p->ctx, SY_EINVAL, "bc_encode: NULL argument");
     size_t code_off = sy_bc_code_offset(p), total = code_off + 4 * (size_t)p->ninstr;
     /* 1.1: the run-time section after the code (unbacked-value names) */
-    uint32_t minor = p->minor >= 1 ? 1u : 0u;
+    uint32_t minor = p->minor; /* 0; 1 (RTCHECKS); or 2, as loaded (a plain program may declare it) */
     int section = minor && p->nunbacked; /* optional when empty */
     if (section) {
         total += leb_size(p->nunbacked);
@@ -492,9 +492,9 @@ static sy_status walk_payload(reader *r, sy_bc_program *p, const uint32_t *count
         size_t at = r->pos;
         if ((st = need(r, 65, "certificate header", 0))) return st;
         unsigned bm = r->d[r->pos];
-        if (bm > 1 || (section && bm < 1))
+        if (bm > 2 || (section && bm < 1))
             return set_err(r->err, SY_EFORMAT, at, "certificate at offset %zu: the program's own minor version %u is not %s", at, bm,
-                           section ? "1 (it has a run-time section)" : "0 or 1");
+                           section ? "1 or 2 (it has a run-time section)" : "0, 1 or 2");
         if (p) {
             p->minor = bm;
             memcpy(p->cert_hash, r->d + r->pos + 1, 64);
@@ -938,7 +938,7 @@ static void operand(char *buf, size_t cap, size_t *pos, unsigned role, unsigned 
 static sy_status disassemble(const sy_bc_program *p, sink *k)
 {
     int disp = (p->flags & SY_BC_FLAG_DISPATCH) != 0;
-    sk_printf(k, "; symshape bytecode %u.%u%s\n", SY_BC_VERSION_MAJOR, disp ? 2u : p->minor >= 1 ? 1u : 0u,
+    sk_printf(k, "; symshape bytecode %u.%u%s\n", SY_BC_VERSION_MAJOR, disp ? 2u : p->minor,
               disp ? " (dispatcher)" : "");
     if (disp) sk_printf(k, "; %u entries: ENTRY answers one; RETURN answers none (-1)\n", p->nentries);
     sk_printf(k, "; %u slots, %u guards, %u constants, %u registers, %u instructions\n", p->nslots, p->nguards, p->nconsts,

@@ -85,7 +85,7 @@ SY_BEGIN_DECLS
  *  (the entry count, LEB128) follows the instructions. sy_bc_check refuses it. */
 #define SY_BC_FLAG_DISPATCH 0x4u
 /** Header flag (minor 2): a certificate section follows every other section:
- *  the format minor of the program without it (1 byte, 0 or 1), the SHA-256 of
+ *  the format minor of the program without it (1 byte, 0 to 2), the SHA-256 of
  *  that program's encoding (32 bytes: what sy_bc_encode writes, the bytes the
  *  certificate is about), the SHA-256 of those bytes followed by the
  *  obligation's (32 bytes), and the obligation (LEB128 length, SMT-LIB 2.6 text).
