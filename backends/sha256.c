@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "backends/backends_private.h"
+#include "symshape/bc.h"
 
 static const uint32_t K[64] = {
     0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u, 0xab1c5ed5u,
@@ -66,3 +67,5 @@ void sy_sha256(const unsigned char *data, size_t n, unsigned char out[32])
         out[4 * k + 3] = (unsigned char)h[k];
     }
 }
+
+void sy_bc_sha256(const void *data, size_t n, unsigned char out[32]) { sy_sha256(data, n, out); }

@@ -247,6 +247,7 @@ static const char *claim_error(const char *ob, const sy_bc_program *p, char *why
     }
     if (nclaim != 1 || nmin != 1 || nrec != 1)
         return snprintf(why, cap, "the obligation's claim is not (assert (not (= |min_all| |rec_all|))) over one |min_all| and one |rec_all|"), why;
+    if (!p) return NULL; /* C code: no guard table to compare with */
     char *want = malloc(64 + 24 * sy_bc_nguards(p));
     if (!want) return snprintf(why, cap, "out of memory"), why;
     size_t k = (size_t)sprintf(want, "\n(define-fun |min_all| () Bool (and true");
@@ -275,6 +276,102 @@ static int refuse(const char *path, const char *fmt, ...)
     return EX_FALSE;
 }
 
+static int parse_hex32(const char *s, unsigned char out[32])
+{
+    for (int i = 0; i < 32; i++) {
+        unsigned v;
+        if (sscanf(s + 2 * i, "%2x", &v) != 1) return -1;
+        out[i] = (unsigned char)v;
+    }
+    return 0;
+}
+
+/* The replay of an obligation with Z3 and its verdict line, for both kinds of artifact. */
+static int replay(const char *path, sy_ctx *ctx, const char *ob, const sy_verify_options *vo, const char *what, const char *hex)
+{
+    sy_verify_verdict v;
+    char *detail = NULL;
+    double t0 = now();
+    sy_status st = sy_verify_smtlib(ctx, ob, vo, &v, &detail);
+    double secs = now() - t0;
+    int rc = EX_OK;
+    if (st == SY_EFORMAT) rc = refuse(path, "the obligation does not parse: %s", sy_ctx_last_error_msg(ctx));
+    else if (st != SY_OK) rc = cli_lib_error(ctx, "verify");
+    else if (v == SY_VERIFY_REFUTED) {
+        char *e = sy_bc_escape(ctx, detail, SIZE_MAX);
+        rc = refuse(path, "Z3 answers sat: the program's guards and the recorded guards disagree at %s", e ? e : "?");
+        sy_str_free(ctx, e);
+    } else if (v == SY_VERIFY_UNKNOWN) {
+        refuse(path, "Z3 answers unknown (%s): the obligation is not proven", detail ? detail : "?");
+        rc = EX_UNKNOWN;
+    } else {
+        printf("verified: %s: %s, SHA-256 %s; the obligation (the guards equal the guards recorded while tracing) is proven "
+               "by Z3 (unsat) [%.3f s]\n",
+               cli_file_name(path), what, hex, secs);
+    }
+    sy_str_free(ctx, detail);
+    return rc;
+}
+
+#define C_CERT_HEAD "/* symshape certificate (docs/bytecode.md section 10): check with symshape verify --artifact\n"
+#define C_CERT_H1 " * sha256 of the code after this comment: "
+#define C_CERT_H2 " * sha256 of that code followed by the obligation: "
+#define C_CERT_OB " * obligation:\n"
+
+/* verify --artifact on C code (run -b c --certify): the header comment's two SHA-256s, the
+ * obligation's commands, and Z3. No guard table: the obligation is not compared with the code's
+ * guards (docs/bytecode.md section 10). */
+static int verify_c_artifact(const char *path, sy_ctx *ctx, const char *data, size_t len, const sy_verify_options *vo)
+{
+    const char *p = data + strlen(C_CERT_HEAD), *end = data + len;
+    unsigned char want1[32], want2[32], got1[32], got2[32];
+    if ((size_t)(end - p) < strlen(C_CERT_H1) + 65 || strncmp(p, C_CERT_H1, strlen(C_CERT_H1)) ||
+        parse_hex32(p + strlen(C_CERT_H1), want1))
+        return refuse(path, "the certificate comment is malformed (no 'sha256 of the code' line)");
+    p += strlen(C_CERT_H1) + 65;
+    if ((size_t)(end - p) < strlen(C_CERT_H2) + 65 || strncmp(p, C_CERT_H2, strlen(C_CERT_H2)) ||
+        parse_hex32(p + strlen(C_CERT_H2), want2))
+        return refuse(path, "the certificate comment is malformed (no 'sha256 of that code followed by the obligation' line)");
+    p += strlen(C_CERT_H2) + 65;
+    if ((size_t)(end - p) < strlen(C_CERT_OB) || strncmp(p, C_CERT_OB, strlen(C_CERT_OB)))
+        return refuse(path, "the certificate comment is malformed (no obligation)");
+    p += strlen(C_CERT_OB);
+    const char *close = strstr(p, "*/\n");
+    if (!close) return refuse(path, "the certificate comment does not end");
+    size_t ol = (size_t)(close - p);
+    const char *code = close + 3;
+    size_t n = (size_t)(end - code);
+    char *ob = malloc(ol + 1), *cat = malloc(n + ol + 1);
+    if (!ob || !cat) {
+        free(ob);
+        free(cat);
+        return cli_oom();
+    }
+    memcpy(ob, p, ol);
+    ob[ol] = 0;
+    memcpy(cat, code, n);
+    memcpy(cat + n, ob, ol);
+    sy_bc_sha256(code, n, got1);
+    sy_bc_sha256(cat, n + ol, got2);
+    free(cat);
+    char hg[65], hw[65], why[160];
+    hex32(hg, got1);
+    hex32(hw, want1);
+    int rc;
+    if (memcmp(got1, want1, 32))
+        rc = refuse(path, "hash mismatch: the code after the certificate has SHA-256 %s, the certificate was issued for %s (the code "
+                          "changed after certification)", hg, hw);
+    else if (memcmp(got2, want2, 32))
+        rc = refuse(path, "hash mismatch: the certificate's obligation was changed after certification (the code and the "
+                          "obligation do not have the SHA-256 it names)");
+    else if (claim_error(ob, NULL, why, sizeof why))
+        rc = refuse(path, "%s", why);
+    else
+        rc = replay(path, ctx, ob, vo, "C code", hg);
+    free(ob);
+    return rc;
+}
+
 /* symshape verify --artifact FILE: the program loads (CRC, verifier), carries a certificate, its
  * bytes hash to the certificate's SHA-256, the obligation's min_I are the program's guards and
  * every checked guard has its CHECK, and Z3 proves the obligation (unsat). */
@@ -285,6 +382,12 @@ static int verify_artifact(const char *path, const sy_verify_options *vo)
     int rc = cli_read_input("verify", path, &data, &len);
     if (rc != EX_OK) return rc;
     sy_ctx *ctx = cli_ctx();
+    if (len >= strlen(C_CERT_HEAD) && !strncmp(data, C_CERT_HEAD, strlen(C_CERT_HEAD))) {
+        rc = verify_c_artifact(path, ctx, data, len, vo);
+        sy_ctx_free(ctx);
+        free(data);
+        return rc;
+    }
     sy_bc_program *p = NULL;
     sy_bc_load_err err;
     const char *ob = NULL;
@@ -343,26 +446,9 @@ static int verify_artifact(const char *path, const sy_verify_options *vo)
         rc = refuse(path, "%s", why);
         goto out;
     }
-    sy_verify_verdict v;
-    char *detail = NULL;
-    double t0 = now();
-    sy_status st = sy_verify_smtlib(ctx, ob, vo, &v, &detail);
-    double secs = now() - t0;
-    if (st == SY_EFORMAT) rc = refuse(path, "the obligation does not parse: %s", sy_ctx_last_error_msg(ctx));
-    else if (st != SY_OK) rc = cli_lib_error(ctx, "verify");
-    else if (v == SY_VERIFY_REFUTED) {
-        char *e = sy_bc_escape(ctx, detail, SIZE_MAX);
-        rc = refuse(path, "Z3 answers sat: the program's guards and the recorded guards disagree at %s", e ? e : "?");
-        sy_str_free(ctx, e);
-    } else if (v == SY_VERIFY_UNKNOWN) {
-        refuse(path, "Z3 answers unknown (%s): the obligation is not proven", detail ? detail : "?");
-        rc = EX_UNKNOWN;
-    } else {
-        printf("verified: %s: %zu guards, SHA-256 %s; the obligation (the guards equal the %s recorded while tracing) is proven "
-               "by Z3 (unsat) [%.3f s]\n",
-               cli_file_name(path), ng, hg, "guards", secs);
-    }
-    sy_str_free(ctx, detail);
+    char what[48];
+    snprintf(what, sizeof what, "%zu guards", ng);
+    rc = replay(path, ctx, ob, vo, what, hg);
 out:
     sy_bc_free(p);
     sy_ctx_free(ctx);
@@ -501,7 +587,8 @@ const cli_cmd cmd_verify = {"verify", "prove a model's guard set with Z3 (transl
     "      --artifact FILE      check a certified program (symshape run -b bytecode --certify):\n"
     "                           it loads, its bytes have the SHA-256 its certificate names, the\n"
     "                           obligation is about its guards and each is checked, and Z3\n"
-    "                           proves the obligation; else 'refused: REASON' and exit 1\n"
+    "                           proves the obligation; else 'refused: REASON' and exit 1. C code\n"
+    "                           of run -b c --certify: the hashes, the claim and Z3\n"
     MODEL_HELP
     CLI_EXIT_HEAD
     "  0  every obligation proven (--artifact: verified)\n"

@@ -412,6 +412,10 @@ SY_API sy_status sy_bc_encode_certified(const sy_bc_program *p, const char *obli
  *  @retval SY_OK @retval SY_EINVAL NULL, or no certificate. */
 SY_API sy_status sy_bc_certificate(const sy_bc_program *p, const char **obligation, const unsigned char **hash);
 
+/** SHA-256 (FIPS 180-4) of @p n bytes at @p data into @p out (32 bytes): the hash of the
+ *  certificates, also for the C backend's (symshape run -b c --certify). Thread-safe. */
+SY_API void sy_bc_sha256(const void *data, size_t n, unsigned char out[32]);
+
 /** The SHA-256 of sy_bc_encode(p) into @p out (32 bytes) and, when @p with_obligation is not
  *  NULL, that of those bytes followed by the certificate's obligation (all zero without one):
  *  compare with sy_bc_certificate's hashes. @retval SY_OK @retval SY_EINVAL NULL p or out
