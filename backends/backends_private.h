@@ -13,4 +13,11 @@ sy_status sy_backend_register_report(void);
 void sy_backend_register_bytecode(void);
 /* backends/smtlib.c: the "smtlib" backend */
 sy_status sy_backend_register_smtlib(void);
+/* backends/registry.c: an output buffer of the library's own (certificates): new (NULL on
+ * SY_ENOMEM, not recorded), and its text as a string released with sy_str_free (NULL on
+ * SY_ENOMEM or when *st is already an error, set in *st); the buffer is freed either way. */
+sy_output *sy_output_mem_new(sy_ctx *ctx);
+char *sy_output_mem_take(sy_output *out, sy_status *st);
+/* backends/sha256.c: SHA-256 of n bytes (FIPS 180-4) into out[32]. */
+void sy_sha256(const unsigned char *data, size_t n, unsigned char out[32]);
 #endif

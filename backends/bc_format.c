@@ -6,6 +6,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "backends/backends_private.h"
 #include "backends/bc_private.h"
 
 /* ------------------------------------------------------------------ tables generated from SY_OPCODES */
@@ -116,6 +117,7 @@ size_t sy_bc_nconsts(const sy_bc_program *p) { return p ? p->nconsts : 0; }
 size_t sy_bc_ninstr(const sy_bc_program *p) { return p ? p->ninstr : 0; }
 uint32_t sy_bc_instr(const sy_bc_program *p, size_t pc) { return p && pc < p->ninstr ? p->code[pc] : 0; }
 uint32_t sy_bc_flags(const sy_bc_program *p) { return p ? p->flags : 0; }
+size_t sy_bc_nentries(const sy_bc_program *p) { return p && (p->flags & SY_BC_FLAG_DISPATCH) ? p->nentries : 0; }
 
 /* ------------------------------------------------------------------ little-endian and LEB128 */
 
@@ -202,11 +204,17 @@ sy_status sy_bc_encode(const sy_bc_program *p, unsigned char **data, size_t *len
     if (!data || !len) return sy_fail_st(p->ctx, SY_EINVAL, "bc_encode: NULL argument");
     size_t code_off = sy_bc_code_offset(p), total = code_off + 4 * (size_t)p->ninstr;
     /* 1.1: the run-time section after the code (unbacked-value names) */
-    uint32_t minor = p->minor >= 1 ? 1u : 0u;
+    uint32_t minor = p->minor; /* 0; 1 (RTCHECKS); or 2, as loaded (a plain program may declare it) */
     int section = minor && p->nunbacked; /* optional when empty */
     if (section) {
         total += leb_size(p->nunbacked);
         for (uint32_t i = 0; i < p->nunbacked; i++) total += leb_size(strlen(p->unbacked[i])) + strlen(p->unbacked[i]);
+    }
+    /* 2.2: a dispatcher, its section (the entry count) last */
+    int disp = (p->flags & SY_BC_FLAG_DISPATCH) != 0;
+    if (disp) {
+        minor = 2u;
+        total += leb_size(p->nentries);
     }
     unsigned char *d = sy_alloc_array(p->ctx, total);
     if (!d) return sy_fail_st(p->ctx, SY_ENOMEM, "out of memory");
@@ -215,7 +223,8 @@ sy_status sy_bc_encode(const sy_bc_program *p, unsigned char **data, size_t *len
     q += SY_BC_MAGIC_LEN;
     q = put_u16(q, SY_BC_VERSION_MAJOR);
     q = put_u16(q, minor);
-    q = put_u32(q, (p->flags & ~(uint32_t)SY_BC_FLAG_RUNTIME_SECTION) | (section ? SY_BC_FLAG_RUNTIME_SECTION : 0u));
+    q = put_u32(q, (p->flags & ~(uint32_t)(SY_BC_FLAG_RUNTIME_SECTION | SY_BC_FLAG_CERTIFICATE)) |
+                       (section ? SY_BC_FLAG_RUNTIME_SECTION : 0u));
     q = put_u32(q, p->nregs);
     q = put_u32(q, p->nconsts);
     q = put_u32(q, p->nslots);
@@ -251,7 +260,89 @@ sy_status sy_bc_encode(const sy_bc_program *p, unsigned char **data, size_t *len
             q += n;
         }
     }
+    if (disp) q = put_leb(q, p->nentries);
     put_u32(d + 36, crc_of(d, total));
+    *data = d;
+    *len = total;
+    return SY_OK;
+}
+
+/* ------------------------------------------------------------------ certificates */
+
+sy_status sy_bc_program_hash(const sy_bc_program *p, unsigned char out[32], unsigned char with_obligation[32])
+{
+    if (!p || !out) return SY_EINVAL;
+    unsigned char *d = NULL;
+    size_t n = 0;
+    sy_status st = sy_bc_encode(p, &d, &n);
+    if (st) return st;
+    sy_sha256(d, n, out);
+    if (with_obligation && p->cert) {
+        size_t ol = strlen(p->cert);
+        unsigned char *cat = sy_alloc_array(p->ctx, n + ol);
+        if (!cat) {
+            sy_mem_free(p->ctx, d);
+            return sy_fail_st(p->ctx, SY_ENOMEM, "out of memory");
+        }
+        memcpy(cat, d, n);
+        memcpy(cat + n, p->cert, ol);
+        sy_sha256(cat, n + ol, with_obligation);
+        sy_mem_free(p->ctx, cat);
+    } else if (with_obligation) {
+        memset(with_obligation, 0, 32);
+    }
+    sy_mem_free(p->ctx, d);
+    return SY_OK;
+}
+
+sy_status sy_bc_certificate(const sy_bc_program *p, const char **obligation, const unsigned char **hash)
+{
+    if (!p || !p->cert) return SY_EINVAL;
+    if (obligation) *obligation = p->cert;
+    if (hash) *hash = p->cert_hash;
+    return SY_OK;
+}
+
+sy_status sy_bc_encode_certified(const sy_bc_program *p, const char *obligation, unsigned char **data, size_t *len)
+{
+    if (data) *data = NULL;
+    if (len) *len = 0;
+    if (!p) return SY_EINVAL;
+    if (!obligation || !data || !len) return sy_fail_st(p->ctx, SY_EINVAL, "bc_encode_certified: NULL argument");
+    if (p->flags & SY_BC_FLAG_DISPATCH) return sy_fail_st(p->ctx, SY_EINVAL, "bc_encode_certified: a dispatcher is not certified");
+    unsigned char *base = NULL;
+    size_t nb = 0;
+    sy_status st = sy_bc_encode(p, &base, &nb);
+    if (st) return st;
+    size_t ol = strlen(obligation), total = nb + 65 + leb_size(ol) + ol;
+    unsigned char *d = sy_alloc_array(p->ctx, total);
+    if (!d) {
+        sy_mem_free(p->ctx, base);
+        return sy_fail_st(p->ctx, SY_ENOMEM, "out of memory");
+    }
+    memcpy(d, base, nb);
+    unsigned char *q = d + nb;
+    *q++ = base[10]; /* the program's own minor version (0 or 1) */
+    sy_sha256(base, nb, q); /* the program's bytes */
+    q += 32;
+    unsigned char *both = q; /* the program's bytes followed by the obligation's, below */
+    q += 32;
+    q = put_leb(q, ol);
+    memcpy(q, obligation, ol);
+    unsigned char *cat = sy_alloc_array(p->ctx, nb + ol);
+    if (!cat) {
+        sy_mem_free(p->ctx, base);
+        sy_mem_free(p->ctx, d);
+        return sy_fail_st(p->ctx, SY_ENOMEM, "out of memory");
+    }
+    memcpy(cat, base, nb);
+    memcpy(cat + nb, obligation, ol);
+    sy_sha256(cat, nb + ol, both);
+    sy_mem_free(p->ctx, cat);
+    put_u16(d + 10, 2u);
+    put_u32(d + 12, get_u32(d + 12) | SY_BC_FLAG_CERTIFICATE);
+    put_u32(d + 36, crc_of(d, total));
+    sy_mem_free(p->ctx, base);
     *data = d;
     *len = total;
     return SY_OK;
@@ -334,7 +425,7 @@ static sy_status get_str(reader *r, sy_bc_program *p, const char *what, uint32_t
 }
 
 /* Walk the payload: validate its structure; with p, also store it. */
-static sy_status walk_payload(reader *r, sy_bc_program *p, const uint32_t *counts, uint32_t section)
+static sy_status walk_payload(reader *r, sy_bc_program *p, const uint32_t *counts, uint32_t section, uint32_t disp, uint32_t cert)
 {
     sy_status st;
     uint32_t nconsts = counts[1], nslots = counts[2], nguards = counts[3], ninstr = counts[4];
@@ -387,6 +478,29 @@ static sy_status walk_payload(reader *r, sy_bc_program *p, const uint32_t *count
         }
         for (uint32_t i = 0; i < nu; i++)
             if ((st = get_str(r, p, "unbacked name", i, p ? &p->unbacked[i] : NULL))) return st;
+    }
+    if (disp) { /* dispatch section (flag SY_BC_FLAG_DISPATCH) */
+        uint32_t ne;
+        size_t at = r->pos;
+        if ((st = get_leb(r, "entry count", 0, &ne))) return st;
+        if (ne == 0 || ne > SY_BC_MAX_INDEX)
+            return set_err(r->err, SY_EFORMAT, at, "entry count %u at offset %zu: a dispatcher has 1 to %u entries", ne, at,
+                           SY_BC_MAX_INDEX);
+        if (p) p->nentries = ne;
+    }
+    if (cert) { /* certificate section (flag SY_BC_FLAG_CERTIFICATE) */
+        size_t at = r->pos;
+        if ((st = need(r, 65, "certificate header", 0))) return st;
+        unsigned bm = r->d[r->pos];
+        if (bm > 2 || (section && bm < 1))
+            return set_err(r->err, SY_EFORMAT, at, "certificate at offset %zu: the program's own minor version %u is not %s", at, bm,
+                           section ? "1 or 2 (it has a run-time section)" : "0, 1 or 2");
+        if (p) {
+            p->minor = bm;
+            memcpy(p->cert_hash, r->d + r->pos + 1, 64);
+        }
+        r->pos += 65;
+        if ((st = get_str(r, p, "certificate obligation", 0, p ? &p->cert : NULL))) return st;
     }
     if (r->pos != r->len)
         return set_err(r->err, SY_EFORMAT, r->pos, "%zu trailing bytes after the last instruction or section at offset %zu",
@@ -446,7 +560,15 @@ static sy_status load_raw(sy_ctx *ctx, const unsigned char *d, size_t len, sy_bc
     if (section && minor < 1)
         return set_err(err, SY_EFORMAT, 12, "flag 0x%x (run-time section) in a format %u.0 program",
                        (unsigned)SY_BC_FLAG_RUNTIME_SECTION, SY_BC_VERSION_MAJOR);
-    sy_status st = walk_payload(&r, NULL, counts, section);
+    uint32_t disp = (flags & SY_BC_FLAG_DISPATCH) != 0;
+    if (disp && minor < 2)
+        return set_err(err, SY_EFORMAT, 12, "flag 0x%x (dispatcher) in a format %u.%u program", (unsigned)SY_BC_FLAG_DISPATCH,
+                       SY_BC_VERSION_MAJOR, minor);
+    uint32_t cert = (flags & SY_BC_FLAG_CERTIFICATE) != 0;
+    if (cert && (minor < 2 || disp))
+        return set_err(err, SY_EFORMAT, 12, "flag 0x%x (certificate) in a format %u.%u %s", (unsigned)SY_BC_FLAG_CERTIFICATE,
+                       SY_BC_VERSION_MAJOR, minor, disp ? "dispatcher" : "program");
+    sy_status st = walk_payload(&r, NULL, counts, section, disp, cert);
     uint32_t want = get_u32(d + 36), got = crc_of(d, len);
     if (st) {
         /* A payload that does not parse and whose CRC does not match was changed or cut: the
@@ -483,7 +605,7 @@ static sy_status load_raw(sy_ctx *ctx, const unsigned char *d, size_t len, sy_bc
         return set_err(err, SY_ENOMEM, 0, "out of memory");
     }
     r.pos = SY_BC_HEADER_SIZE;
-    if ((st = walk_payload(&r, p, counts, section)) || (st = sy_bc_verify(p, err))) {
+    if ((st = walk_payload(&r, p, counts, section, disp, cert)) || (st = sy_bc_verify(p, err))) {
         sy_bc_free(p);
         return st;
     }
@@ -547,6 +669,11 @@ static sy_status check_field(const sy_bc_program *p, sy_bc_load_err *err, size_t
             return set_err(err, SY_EVERIFY, off, "instruction %u (%s): guard g%u out of range (%u guards)", pc, op, v,
                            p->nguards);
         return SY_OK;
+    case SY_BC_ROLE_ENTRY:
+        if (v >= p->nentries)
+            return set_err(err, SY_EVERIFY, off, "instruction %u (%s): entry e%u out of range (%u entries)", pc, op, v,
+                           p->nentries);
+        return SY_OK;
     case SY_BC_ROLE_JUMP:
         if (sv < 0) return set_err(err, SY_EVERIFY, off, "instruction %u (%s): backward jump by %d", pc, op, (int)sv);
         if ((uint64_t)pc + 1 + (uint64_t)sv >= p->ninstr)
@@ -561,17 +688,62 @@ static sy_status check_field(const sy_bc_program *p, sy_bc_load_err *err, size_t
  * every path from the entry. Jumps only go forward, so one pass in program
  * order sees every predecessor of an instruction before it: the set of
  * registers written on entry to pc is the intersection of the fall-through
- * set (unless pc - 1 is RETURN) and the sets of the jumps to pc, kept per
- * jump target (pool: one 256-bit set per target, at most one per jump).
+ * set (unless pc - 1 is RETURN or ENTRY) and the sets of the jumps to pc, kept
+ * per jump target (pool: one 256-bit set per target, at most one per jump).
  * Unreachable code reads nothing at run time and is not checked. O(ninstr)
- * time, 4 bytes per instruction plus 32 per jump target of memory (only
- * when the program jumps). The fields were checked already. */
+ * time, 4 bytes per instruction plus 36 per jump target of memory (only
+ * when the program jumps). The fields were checked already.
+ *
+ * A dispatcher (format 2.2) also tracks the fault handler, the target of the
+ * last ONFAIL on every path to pc (NO_HANDLER before any; MIXED where paths
+ * disagree): an instruction that can fault (arithmetic, a constant beyond
+ * int64) is an edge to its handler, which must lie after it (forward, like
+ * every jump) and be the same on every path (MIXED is refused); the edge
+ * carries the registers written before the instruction. Without a handler a
+ * fault ends the run (fail closed). */
 #define REGW (SY_BC_MAX_REGS / 64)
+#define NO_HANDLER 0u
+#define MIXED_HANDLER UINT32_MAX
+typedef struct vstate {
+    uint64_t w[REGW];
+    uint32_t hnd;
+} vstate;
+
+static int can_fault(const sy_bc_program *p, uint32_t w)
+{
+    switch (SY_BC_GET_OP(w)) {
+    case SY_OP_LOADK: return !p->kfits[SY_BC_GET_BX(w)];
+    case SY_OP_NEG:
+    case SY_OP_ADD:
+    case SY_OP_SUB:
+    case SY_OP_MUL:
+    case SY_OP_FLOORDIV:
+    case SY_OP_MOD:
+    case SY_OP_CEILDIV:
+    case SY_OP_POW: return 1;
+    default: return 0;
+    }
+}
+
+/* merge state cur into the target t's pool set */
+static void flow_to(uint32_t *slot, vstate *pool, uint32_t *npool, uint32_t t, const vstate *cur)
+{
+    if (!slot[t]) {
+        slot[t] = ++*npool;
+        pool[*npool - 1] = *cur;
+        return;
+    }
+    vstate *in = &pool[slot[t] - 1];
+    for (unsigned i = 0; i < REGW; i++) in->w[i] &= cur->w[i];
+    if (in->hnd != cur->hnd) in->hnd = MIXED_HANDLER;
+}
+
 static sy_status verify_written(const sy_bc_program *p, sy_bc_load_err *err, uint32_t njumps)
 {
     size_t base = sy_bc_code_offset(p);
+    int disp = (p->flags & SY_BC_FLAG_DISPATCH) != 0;
     uint32_t *slot = NULL; /* per pc: 1 + its set's index in pool, 0 none */
-    uint64_t(*pool)[REGW] = NULL;
+    vstate *pool = NULL;
     uint32_t npool = 0;
     if (njumps) {
         slot = sy_alloc(p->ctx, (size_t)p->ninstr * sizeof *slot);
@@ -583,13 +755,19 @@ static sy_status verify_written(const sy_bc_program *p, sy_bc_load_err *err, uin
         }
         memset(slot, 0, (size_t)p->ninstr * sizeof *slot);
     }
-    uint64_t cur[REGW] = {0};
+    vstate cur;
+    memset(&cur, 0, sizeof cur);
     int reach = 1; /* the fall-through path into pc exists */
     sy_status st = SY_OK;
     for (uint32_t pc = 0; pc < p->ninstr && !st; pc++) {
         if (slot && slot[pc]) {
-            const uint64_t *in = pool[slot[pc] - 1];
-            for (unsigned i = 0; i < REGW; i++) cur[i] = reach ? cur[i] & in[i] : in[i];
+            const vstate *in = &pool[slot[pc] - 1];
+            if (reach) {
+                for (unsigned i = 0; i < REGW; i++) cur.w[i] &= in->w[i];
+                if (cur.hnd != in->hnd) cur.hnd = MIXED_HANDLER;
+            } else {
+                cur = *in;
+            }
             reach = 1;
         }
         if (!reach) continue;
@@ -598,28 +776,34 @@ static sy_status verify_written(const sy_bc_program *p, sy_bc_load_err *err, uin
         const unsigned char *role = sy_bc_op_role[op];
         unsigned f[3] = {SY_BC_GET_A(w), SY_BC_GET_B(w), SY_BC_GET_C(w)};
         unsigned nf = sy_bc_op_fmt[op] == SY_BC_FMT_ABC ? 3 : 1;
+        size_t off = base + 4 * (size_t)pc;
         for (unsigned k = 0; k < nf; k++)
-            if (role[k] == SY_BC_ROLE_RIN && !(cur[f[k] / 64] >> (f[k] % 64) & 1)) {
-                size_t off = base + 4 * (size_t)pc;
+            if (role[k] == SY_BC_ROLE_RIN && !(cur.w[f[k] / 64] >> (f[k] % 64) & 1)) {
                 st = set_err(err, SY_EVERIFY, off,
                              "instruction %u at offset %zu (%s): register r%u is read before it is written on some path",
                              pc, off, op_names[op], f[k]);
                 break;
             }
+        if (!st && disp && cur.hnd != NO_HANDLER && can_fault(p, w)) {
+            if (cur.hnd == MIXED_HANDLER)
+                st = set_err(err, SY_EVERIFY, off,
+                             "instruction %u at offset %zu (%s): can fault, and the paths to it set different ONFAIL handlers",
+                             pc, off, op_names[op]);
+            else if (cur.hnd <= pc)
+                st = set_err(err, SY_EVERIFY, off,
+                             "instruction %u at offset %zu (%s): can fault, and its ONFAIL handler %u is not after it", pc,
+                             off, op_names[op], cur.hnd);
+            else
+                flow_to(slot, pool, &npool, cur.hnd, &cur);
+        }
         for (unsigned k = 0; k < nf && !st; k++)
-            if (role[k] == SY_BC_ROLE_ROUT) cur[f[k] / 64] |= (uint64_t)1 << (f[k] % 64);
+            if (role[k] == SY_BC_ROLE_ROUT) cur.w[f[k] / 64] |= (uint64_t)1 << (f[k] % 64);
         if (role[1] == SY_BC_ROLE_JUMP) {
             uint32_t t = pc + 1 + (uint32_t)SY_BC_GET_SBX(w);
-            if (t > pc + 1) { /* a jump to the next instruction is a fall-through */
-                if (!slot[t]) {
-                    slot[t] = ++npool;
-                    memcpy(pool[npool - 1], cur, sizeof cur);
-                } else {
-                    for (unsigned i = 0; i < REGW; i++) pool[slot[t] - 1][i] &= cur[i];
-                }
-            }
+            if (op == SY_OP_ONFAIL) cur.hnd = t; /* an edge only from the instructions that fault */
+            else if (t > pc + 1) flow_to(slot, pool, &npool, t, &cur); /* a jump to the next instruction is a fall-through */
         }
-        if (op == SY_OP_RETURN) reach = 0;
+        if (op == SY_OP_RETURN || op == SY_OP_ENTRY) reach = 0;
     }
     if (slot) sy_dealloc(p->ctx, slot, (size_t)p->ninstr * sizeof *slot);
     if (pool) sy_dealloc(p->ctx, pool, (size_t)njumps * sizeof *pool);
@@ -633,6 +817,7 @@ sy_status sy_bc_verify(const sy_bc_program *p, sy_bc_load_err *err)
     size_t base = sy_bc_code_offset(p);
     sy_status st;
     int runtime = 0; /* after RTCHECKS */
+    int disp = (p->flags & SY_BC_FLAG_DISPATCH) != 0;
     uint32_t njumps = 0;
     for (uint32_t pc = 0; pc < p->ninstr; pc++) {
         uint32_t w = p->code[pc];
@@ -649,6 +834,12 @@ sy_status sy_bc_verify(const sy_bc_program *p, sy_bc_load_err *err)
             runtime = 1;
         }
         if (SY_BC_GET_RSV(w)) return set_err(err, SY_EVERIFY, off, "instruction %u at offset %zu: reserved bit set", pc, off);
+        int disp_op = op == SY_OP_ENTRY || op == SY_OP_ONFAIL;
+        if (disp_op && !disp)
+            return set_err(err, SY_EVERIFY, off, "instruction %u at offset %zu: %s outside a dispatcher (flag 0x%x)", pc, off,
+                           op_names[op], (unsigned)SY_BC_FLAG_DISPATCH);
+        if (disp && (op == SY_OP_CHECK || op == SY_OP_RTCHECKS))
+            return set_err(err, SY_EVERIFY, off, "instruction %u at offset %zu: %s in a dispatcher", pc, off, op_names[op]);
         njumps += sy_bc_op_role[op][1] == SY_BC_ROLE_JUMP;
         const unsigned char *role = sy_bc_op_role[op];
         if ((st = check_field(p, err, off, pc, 0, role[0], SY_BC_GET_A(w), 0, 0, runtime))) return st;
@@ -735,7 +926,7 @@ static void sk_const(sink *k, const sy_bc_program *p, uint32_t i)
 
 static void operand(char *buf, size_t cap, size_t *pos, unsigned role, unsigned v, int32_t sv)
 {
-    static const char pre[] = {0, 'r', 'r', 'k', 's', 'g', 0, 0};
+    static const char pre[] = {0, 'r', 'r', 'k', 's', 'g', 0, 0, 'e'};
     int n = 0;
     if (role == SY_BC_ROLE_NONE) return;
     if (role == SY_BC_ROLE_JUMP) n = snprintf(buf + *pos, cap - *pos, "%s%+d", *pos ? " " : "", (int)sv);
@@ -746,7 +937,10 @@ static void operand(char *buf, size_t cap, size_t *pos, unsigned role, unsigned 
 
 static sy_status disassemble(const sy_bc_program *p, sink *k)
 {
-    sk_printf(k, "; symshape bytecode %u.%u\n", SY_BC_VERSION_MAJOR, p->minor >= 1 ? 1u : 0u);
+    int disp = (p->flags & SY_BC_FLAG_DISPATCH) != 0;
+    sk_printf(k, "; symshape bytecode %u.%u%s\n", SY_BC_VERSION_MAJOR, disp ? 2u : p->minor,
+              disp ? " (dispatcher)" : "");
+    if (disp) sk_printf(k, "; %u entries: ENTRY answers one; RETURN answers none (-1)\n", p->nentries);
     sk_printf(k, "; %u slots, %u guards, %u constants, %u registers, %u instructions\n", p->nslots, p->nguards, p->nconsts,
               p->nregs, p->ninstr);
     for (uint32_t i = 0; i < p->nslots; i++) {
@@ -798,13 +992,15 @@ static sy_status disassemble(const sy_bc_program *p, sink *k)
             operand(ops, sizeof ops, &pos, role[1], SY_BC_GET_BX(w), SY_BC_GET_SBX(w));
         }
         unsigned bx = SY_BC_GET_BX(w);
-        int ann = op == SY_OP_LOADSLOT || op == SY_OP_LOADK || op == SY_OP_CHECK || op == SY_OP_JMPZ || op == SY_OP_JMPNZ;
+        int ann = op == SY_OP_LOADSLOT || op == SY_OP_LOADK || op == SY_OP_CHECK || op == SY_OP_JMPZ || op == SY_OP_JMPNZ ||
+                  op == SY_OP_ONFAIL;
         sk_printf(k, ann ? "%4u  %-9s %-12s ; %-34s" : "%4u  %-9s %-12s ; %s", pc, op_names[op], ops, op_synopsis[op]);
         if (op == SY_OP_LOADSLOT && bx < p->nslots) sk_text(k, p->slots[bx]);
         else if (op == SY_OP_LOADSLOT && bx - p->nslots < p->nunbacked) sk_text(k, p->unbacked[bx - p->nslots]);
         else if (op == SY_OP_LOADK && bx < p->nconsts) sk_const(k, p, bx);
         else if (op == SY_OP_CHECK && bx < p->nguards) sk_text(k, p->guards[bx]);
-        else if (op == SY_OP_JMPZ || op == SY_OP_JMPNZ) sk_printf(k, "to %lld", (long long)pc + 1 + SY_BC_GET_SBX(w));
+        else if (op == SY_OP_JMPZ || op == SY_OP_JMPNZ || op == SY_OP_ONFAIL)
+            sk_printf(k, "to %lld", (long long)pc + 1 + SY_BC_GET_SBX(w));
         sk_put(k, "\n", 1);
     }
     return k->st;

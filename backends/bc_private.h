@@ -29,6 +29,10 @@ struct sy_bc_program {
     uint32_t minor;          /* format minor version (1: may use RTCHECKS) */
     uint32_t nunbacked;      /* run-time section: unbacked values, slots nslots.. */
     char **unbacked;         /* their names */
+    uint32_t nentries;       /* dispatch section (flag SY_BC_FLAG_DISPATCH, minor 2): entries */
+    char *cert;              /* certificate section (flag SY_BC_FLAG_CERTIFICATE): the obligation, or NULL */
+    unsigned char cert_hash[64]; /* the SHA-256s it names: of the program's bytes, of those and the
+                                  * obligation's; minor is then the program's own (0 or 1) */
 };
 
 /* Operand tables generated from SY_OPCODES (bc_format.c). */

@@ -105,6 +105,8 @@ static int fault(const sy_bc_program *p, uint32_t pc, int st, int32_t *failed)
     return st == SY_I64_DIVZERO ? SY_EDIVZERO : SY_EOVERFLOW;
 }
 
+#define SY_VM_RET int
+#define SY_VM_DISPATCH 0
 #define SY_VM_FN vm_sizes
 #define SY_VM_RUNTIME 0
 #include "backends/bc_vm_loop.h"
@@ -115,11 +117,22 @@ static int fault(const sy_bc_program *p, uint32_t pc, int st, int32_t *failed)
 #include "backends/bc_vm_loop.h"
 #undef SY_VM_FN
 #undef SY_VM_RUNTIME
+#undef SY_VM_DISPATCH
+#undef SY_VM_RET
+#define SY_VM_RET long
+#define SY_VM_DISPATCH 1
+#define SY_VM_FN vm_dispatch
+#define SY_VM_RUNTIME 0
+#include "backends/bc_vm_loop.h"
+#undef SY_VM_FN
+#undef SY_VM_RUNTIME
+#undef SY_VM_DISPATCH
+#undef SY_VM_RET
 
 int sy_bc_check(const sy_bc_program *p, const int64_t *sizes, size_t n, int32_t *failed)
 {
     if (failed) *failed = -1;
-    if (!p || (n && !sizes) || n != p->nslots) return SY_EINVAL;
+    if (!p || (n && !sizes) || n != p->nslots || (p->flags & SY_BC_FLAG_DISPATCH)) return SY_EINVAL;
     return vm_sizes(p, sizes, NULL, failed);
 }
 
@@ -127,6 +140,13 @@ int sy_bc_check_runtime(const sy_bc_program *p, const int64_t *sizes, size_t n, 
                         int32_t *failed)
 {
     if (failed) *failed = -1;
-    if (!p || (n && !sizes) || n != p->nslots || (m && !unbacked) || m != p->nunbacked) return SY_EINVAL;
+    if (!p || (n && !sizes) || n != p->nslots || (m && !unbacked) || m != p->nunbacked || (p->flags & SY_BC_FLAG_DISPATCH))
+        return SY_EINVAL;
     return vm_runtime(p, sizes, unbacked, failed);
+}
+
+long sy_bc_dispatch(const sy_bc_program *p, const int64_t *sizes, size_t n)
+{
+    if (!p || !(p->flags & SY_BC_FLAG_DISPATCH) || (n && !sizes) || n != p->nslots) return SY_EINVAL;
+    return vm_dispatch(p, sizes, NULL, NULL);
 }

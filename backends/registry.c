@@ -186,3 +186,29 @@ sy_status sy_backend_fail(const sy_gset *gs, sy_status st, const char *fmt, ...)
     }
     return sy_fail_st(ctx, st, "%s", msg);
 }
+
+sy_output *sy_output_mem_new(sy_ctx *ctx)
+{
+    sy_output *o = sy_alloc(ctx, sizeof *o);
+    if (!o) return NULL;
+    memset(o, 0, sizeof *o);
+    o->ctx = ctx;
+    return o;
+}
+
+char *sy_output_mem_take(sy_output *out, sy_status *st)
+{
+    char *r = NULL;
+    if (*st == SY_OK && out->oom) *st = SY_ENOMEM;
+    if (*st == SY_OK) {
+        r = sy_alloc(out->ctx, out->len + 1); /* exactly strlen + 1 bytes: sy_str_free releases it */
+        if (!r) *st = SY_ENOMEM;
+        else {
+            if (out->len) memcpy(r, out->p, out->len);
+            r[out->len] = 0;
+        }
+    }
+    if (out->p) sy_dealloc(out->ctx, out->p, out->cap);
+    sy_dealloc(out->ctx, out, sizeof *out);
+    return r;
+}

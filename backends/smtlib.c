@@ -25,6 +25,7 @@
 #include "algebra/internal.h"
 #include "backends/backends_private.h"
 #include "symshape/backend.h"
+#include "symshape/bc.h"
 
 typedef struct {
     unsigned uses;
@@ -393,9 +394,9 @@ static sy_status write_gset(sy_output *out, const sy_gset *gs, const char *prefi
             if (st == SY_OK) st = sy_output_printf(out, " Int)\n");
         }
     if (st != SY_OK) return st;
-    const sy_expr **ex = malloc((ng ? ng : 1) * sizeof *ex);
+    const sy_expr **ex = calloc(ng ? ng : 1, sizeof *ex);
     char **fn = calloc(ng ? ng : 1, sizeof *fn);
-    const char **fnc = malloc((ng ? ng : 1) * sizeof *fnc);
+    const char **fnc = calloc(ng ? ng : 1, sizeof *fnc);
     if (!ex || !fn || !fnc) st = SY_ENOMEM;
     for (size_t i = 0; i < ng && st == SY_OK; i++) {
         ex[i] = sy_gset_at(gs, i)->expr;
@@ -474,3 +475,82 @@ static const sy_backend smtlib_backend = {
     "smtlib", "the guard set as an SMT-LIB 2.6 script (floor-division semantics; check with z3)", render_smtlib, NULL};
 
 sy_status sy_backend_register_smtlib(void) { return sy_backend_register(&smtlib_backend); }
+
+/* ------------------------------------------------------------------ certificates (bc.h) */
+
+/* The obligation of a certificate: final <=> recorded for every size, rank and stride >= 0
+ * (docs/bytecode.md section 10). One write_defs over both sets, so shared nodes are bound once
+ * and the |.eN| names never collide. */
+static sy_status write_obligation(sy_output *out, const sy_gset *fin, const sy_gset *rec)
+{
+    const sy_gset *sets[2] = {fin, rec};
+    size_t nf = sy_gset_size(fin), nr = sy_gset_size(rec), n = nf + nr;
+    sy_status st = sy_output_printf(out, "; symshape certificate obligation (SMT-LIB 2.6) for ");
+    if (st == SY_OK) st = write_comment(out, sy_gset_model(fin) ? sy_gset_model(fin) : "(unnamed)");
+    if (st == SY_OK)
+        st = sy_output_printf(out,
+                              ":\n; the %zu guards of the program (min_I, in the program's order) are equivalent to the %zu\n"
+                              "; guards recorded while tracing (rec_J), for every size, rank and stride >= 0 (runtime\n"
+                              "; asserts excluded, as the program does not check them). unsat: proven. Check with: z3 FILE\n",
+                              nf, nr);
+    for (int s = 0; s < 2 && st == SY_OK; s++)
+        for (size_t i = 0; i < sy_gset_size(sets[s]) && st == SY_OK; i++) {
+            st = sy_output_printf(out, "; %s_%zu: ", s ? "rec" : "min", i);
+            if (st == SY_OK) st = write_comment(out, sy_gset_at(sets[s], i)->text);
+            if (st == SY_OK) st = sy_output_printf(out, "\n");
+        }
+    if (st == SY_OK) st = sy_output_printf(out, "(set-logic ALL)\n%s", smt_prelude);
+    /* the sources of both sets, each once (by text), with its domain */
+    for (int s = 0; s < 2 && st == SY_OK; s++)
+        for (size_t i = 0; i < sy_gset_nsources(sets[s]) && st == SY_OK; i++) {
+            const char *src = sy_gset_source(sets[s], i);
+            if (s == 1 && sy_gset_find_source(fin, src) >= 0) continue;
+            st = sy_output_printf(out, "(declare-const ");
+            write_symbol(out, src);
+            if (st == SY_OK) st = sy_output_printf(out, " Int)\n");
+            size_t nl, dim;
+            int kind = sy_gset_source_parse(src, &nl, &dim);
+            if (st == SY_OK && kind >= 0 && kind != SY_SOURCE_DTYPE) {
+                st = sy_output_printf(out, "(assert (>= ");
+                write_symbol(out, src);
+                if (st == SY_OK) st = sy_output_printf(out, " 0))\n");
+            }
+        }
+    const sy_expr **ex = calloc(n ? n : 1, sizeof *ex);
+    char **fn = calloc(n ? n : 1, sizeof *fn);
+    if (!ex || !fn) st = SY_ENOMEM;
+    for (size_t i = 0; i < n && st == SY_OK; i++) {
+        const sy_gset_guard *g = i < nf ? sy_gset_at(fin, i) : sy_gset_at(rec, i - nf);
+        ex[i] = g->expr;
+        if (!(fn[i] = malloc(32))) st = SY_ENOMEM;
+        else snprintf(fn[i], 32, "%s_%zu", i < nf ? "min" : "rec", i < nf ? i : i - nf);
+    }
+    if (st == SY_OK) st = write_defs(sy_gset_ctx(fin), out, n, ex, (const char *const *)fn);
+    for (int s = 0; s < 2 && st == SY_OK; s++) {
+        st = sy_output_printf(out, "(define-fun |%s_all| () Bool (and true", s ? "rec" : "min");
+        for (size_t i = 0; i < sy_gset_size(sets[s]) && st == SY_OK; i++)
+            if (sy_gset_at(sets[s], i)->kind != SY_GK_RUNTIME_ASSERT) st = sy_output_printf(out, " |%s_%zu|", s ? "rec" : "min", i);
+        if (st == SY_OK) st = sy_output_printf(out, "))\n");
+    }
+    if (st == SY_OK) st = sy_output_printf(out, "(assert (not (= |min_all| |rec_all|)))\n(check-sat)\n");
+    for (size_t i = 0; fn && i < n; i++) free(fn[i]);
+    free(fn);
+    free(ex);
+    return st;
+}
+
+char *sy_bc_certificate_obligation(const sy_gset *final, const sy_gset *recorded)
+{
+    if (!final || !recorded) return NULL;
+    sy_ctx *ctx = sy_gset_ctx(final);
+    if (sy_gset_ctx(recorded) != ctx) return SY_NFAIL(ctx, SY_EINVAL, "certificate: the two guard sets live in different contexts");
+    sy_status st = sy_gset_format(final);
+    if (st == SY_OK) st = sy_gset_format(recorded);
+    if (st != SY_OK) return NULL;
+    sy_output *out = sy_output_mem_new(ctx);
+    if (!out) return SY_NOOM(ctx);
+    st = write_obligation(out, final, recorded);
+    char *r = sy_output_mem_take(out, &st);
+    if (st != SY_OK) return st == SY_ENOMEM ? SY_NOOM(ctx) : SY_NFAIL(ctx, st, "certificate: cannot write the obligation");
+    return r;
+}

@@ -8,10 +8,12 @@
  *   sequential  sy_dispatch_run_sequential (each entry's guards in order,
  *               the same int64 evaluation, nothing shared between entries)
  *   C           sy_dispatch_to_c compiled with cc -O2 and dlopened
+ *   VM          sy_bc_dispatch on sy_bc_dispatch_compile's program (format
+ *               2.2), loaded back from its bytes (the loader verifies)
  *   vm x N      one sy_bc_check of resnet18's own compiled set times the
  *               entries a sequential runtime would check (the first
  *               accepting entry, or all): the bytecode VM's per-entry cost
- * and checks that dispatch and sequential give the same entry everywhere. */
+ * and checks that dispatch, sequential, C and VM give the same entry everywhere. */
 #include <dlfcn.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -83,8 +85,9 @@ int main(void)
         return 1;
     }
     static const size_t ns[] = {1, 8, 64, 512};
-    printf("entries | guards | nodes | tree nodes | depth | dispatch ns | C ns | sequential ns | vm x N ns | speedup | agree\n");
-    printf("---|---|---|---|---|---|---|---|---|---|---\n");
+    printf("entries | guards | nodes | tree nodes | depth | VM instr | dispatch ns | C ns | VM ns | sequential ns | vm x N ns | "
+           "speedup | VM speedup | agree\n");
+    printf("---|---|---|---|---|---|---|---|---|---|---|---|---|---\n");
     for (size_t q = 0; q < sizeof ns / sizeof ns[0]; q++) {
         size_t n = ns[q], nb = n < 8 ? 1 : 8, nh = (n + nb - 1) / nb;
         char **texts = calloc(n, sizeof *texts);
@@ -128,13 +131,23 @@ int main(void)
         size_t agree = 0, vmchecks = 0;
         void *h = NULL;
         cfn cf = compile_c(d, ctx, n, &h);
+        sy_bc_program *dv = NULL, *dp = NULL;
+        unsigned char *bytes = NULL;
+        size_t nbytes = 0;
+        if (sy_bc_dispatch_compile(d, &dp) != SY_OK || sy_bc_encode(dp, &bytes, &nbytes) != SY_OK ||
+            sy_bc_load(ctx, bytes, nbytes, &dv, NULL) != SY_OK) {
+            fprintf(stderr, "bytecode dispatch: %s\n", sy_ctx_last_error_msg(ctx));
+            return 1;
+        }
+        sy_mem_free(ctx, bytes);
+        sy_bc_free(dp);
         for (size_t p = 0; p < NPTS; p++) {
             res[p] = sy_dispatch_run(d, pts + p * nsrc, nsrc, f);
             long s = sy_dispatch_run_sequential(d, pts + p * nsrc, nsrc, f);
-            agree += res[p] == s && (!cf || cf(pts + p * nsrc) == s);
+            agree += res[p] == s && (!cf || cf(pts + p * nsrc) == s) && sy_bc_dispatch(dv, pts + p * nsrc, nsrc) == s;
             vmchecks += res[p] >= 0 ? (size_t)res[p] + 1 : n;
         }
-        double td[REPS], ts[REPS], tv[REPS], tc[REPS];
+        double td[REPS], ts[REPS], tv[REPS], tc[REPS], tb[REPS];
         volatile long sink = 0;
         for (int r = 0; r < REPS; r++) {
             double a = bench_now_ns();
@@ -150,6 +163,9 @@ int main(void)
             if (cf)
                 for (size_t p = 0; p < NPTS; p++) sink += cf(pts + p * nsrc);
             double g2 = bench_now_ns();
+            for (size_t p = 0; p < NPTS; p++) sink += sy_bc_dispatch(dv, pts + p * nsrc, nsrc);
+            double g3 = bench_now_ns();
+            tb[r] = (g3 - g2) / NPTS;
             tc[r] = cf ? (g2 - e) / NPTS : 0;
             td[r] = (b - a) / NPTS;
             ts[r] = (c - b) / NPTS;
@@ -160,10 +176,13 @@ int main(void)
         qsort(ts, REPS, sizeof *ts, bench_cmpd);
         qsort(tv, REPS, sizeof *tv, bench_cmpd);
         qsort(tc, REPS, sizeof *tc, bench_cmpd);
+        qsort(tb, REPS, sizeof *tb, bench_cmpd);
         size_t ng, nn, ntn, depth, nsplit, maxleaf;
         sy_dispatch_stats(d, &ng, &nn, &ntn, &depth, &nsplit, &maxleaf);
-        printf("%zu | %zu | %zu | %zu | %zu | %.0f | %.0f | %.0f | %.0f | %.1fx | %zu/%d\n", n, ng, nn, ntn, depth, td[REPS / 2],
-               tc[REPS / 2], ts[REPS / 2], tv[REPS / 2], ts[REPS / 2] / td[REPS / 2], agree, NPTS);
+        printf("%zu | %zu | %zu | %zu | %zu | %zu | %.0f | %.0f | %.0f | %.0f | %.0f | %.1fx | %.1fx | %zu/%d\n", n, ng, nn, ntn, depth,
+               sy_bc_ninstr(dv), td[REPS / 2], tc[REPS / 2], tb[REPS / 2], ts[REPS / 2], tv[REPS / 2], ts[REPS / 2] / td[REPS / 2],
+               ts[REPS / 2] / tb[REPS / 2], agree, NPTS);
+        sy_bc_free(dv);
         if (h) dlclose(h);
         fflush(stdout);
         free(f);

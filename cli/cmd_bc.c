@@ -193,7 +193,13 @@ static int run_check(int argc, char **argv)
             vals[s] = dim < in->rank ? acc : 0;
         }
     }
-    if (rc == EX_OK) {
+    if (rc == EX_OK && (sy_bc_flags(p) & SY_BC_FLAG_DISPATCH)) { /* a dispatcher (symshape dispatch -b bytecode) */
+        long r = sy_bc_dispatch(p, vals, ns);
+        if (r >= 0) printf("entry %ld\n", r);
+        else if (r == -1) printf("no entry accepts\n");
+        else printf("no entry (fail closed: %s)\n", sy_status_name((sy_status)r));
+        rc = r >= 0 ? EX_OK : EX_FALSE;
+    } else if (rc == EX_OK) {
         int32_t failed = -1;
         int r = sy_bc_check(p, vals, ns, &failed);
         if (r == SY_BC_ACCEPT) {
@@ -219,13 +225,15 @@ const cli_cmd cmd_check = {"check", "run a bytecode guard file on input sizes",
     "Loads and verifies the program GUARDS.sybc ('-': stdin; a corrupt file is\n"
     "rejected with the byte offset), fills its slots (NAME.dim(), NAME.dtype,\n"
     "NAME.size()[i]) from the given sizes (dtype float32 unless --dtype) and runs\n"
-    "it in the VM. Prints 'accept', or 'reject: guard N: TEXT failed'.\n\n"
+    "it in the VM. Prints 'accept', or 'reject: guard N: TEXT failed'. A dispatcher\n"
+    "(symshape dispatch -b bytecode) prints the first entry that accepts, 'entry N',\n"
+    "or 'no entry accepts'.\n\n"
     "  -s, --sizes NAME=D,D,...  the sizes of input NAME (one per input; any rank)\n"
     "  -d, --dtype NAME=DTYPE    the dtype of input NAME (default float32)\n"
     "  -h, --help                this help;  -V, --version  the version\n"
     CLI_EXIT_HEAD
-    "  0  accept\n"
-    "  1  reject (also fail-closed on overflow)\n" CLI_EXIT_USAGE
+    "  0  accept (a dispatcher: an entry accepts)\n"
+    "  1  reject (also fail-closed on overflow; a dispatcher: no entry accepts)\n" CLI_EXIT_USAGE
     "  3  unreadable or corrupt file, or a slot whose source is not supported\n" CLI_EXIT_INTERNAL,
     run_check, 0};
 const cli_cmd cmd_disasm = {"disasm", "disassemble a bytecode guard file",

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "symshape/bc.h"
 #include "symshape/dispatch.h"
 
 enum { OPT_SIZES = 0x300, OPT_DTYPE };
@@ -40,8 +41,8 @@ static int run_dispatch(int argc, char **argv)
     while ((o = cli_getopt(&cmd_dispatch, argc, argv, "s:d:b:o:p:" CLI_COMMON_SHORT, dispatch_opts, &rc)) != -1) {
         if (o == CLI_STOP) goto done;
         if (o == 'b') {
-            if (strcmp(optarg, "c")) {
-                rc = cli_usage_error("dispatch", "backend '%s': only 'c' (the bytecode form of the dispatcher is not implemented)", optarg);
+            if (strcmp(optarg, "c") && strcmp(optarg, "bytecode")) {
+                rc = cli_usage_error("dispatch", "backend '%s': 'c' or 'bytecode'", optarg);
                 goto done;
             }
             backend = optarg;
@@ -103,11 +104,18 @@ static int run_dispatch(int argc, char **argv)
         vals = calloc(sy_dispatch_nsources(d) + 1, sizeof *vals);
         if (!frame || !vals) rc = cli_oom();
     }
-    if (rc == EX_OK && backend) {
+    sy_bc_program *prog = NULL;
+    if (rc == EX_OK && backend && !strcmp(backend, "c")) {
         char *code = sy_dispatch_to_c(d, prefix);
         if (!code) rc = cli_lib_error(ctx, "dispatch");
         else rc = cli_write_output(out, code, strlen(code));
         sy_str_free(ctx, code);
+    } else if (rc == EX_OK && backend) { /* bytecode, format 2.2 */
+        unsigned char *bytes = NULL;
+        size_t nb = 0;
+        if (sy_bc_dispatch_compile(d, &prog) != SY_OK || sy_bc_encode(prog, &bytes, &nb) != SY_OK) rc = cli_lib_error(ctx, "dispatch");
+        else rc = cli_write_output(out, (const char *)bytes, nb);
+        if (bytes) sy_mem_free(ctx, bytes);
     }
     /* all --sizes together are one point (one per input), as `symshape check` */
     if (rc == EX_OK && npts) {
@@ -136,13 +144,21 @@ static int run_dispatch(int argc, char **argv)
         }
         if (rc == EX_OK) {
             long r = sy_dispatch_run(d, vals, sy_dispatch_nsources(d), frame);
+            if (prog && sy_bc_dispatch(prog, vals, sy_dispatch_nsources(d)) != r) {
+                fprintf(stderr, "symshape: internal error: dispatch: the bytecode form answers %ld, the dispatcher %ld\n",
+                        sy_bc_dispatch(prog, vals, sy_dispatch_nsources(d)), r);
+                rc = EX_INTERNAL;
+                goto out;
+            }
             if (r >= 0) printf("entry %ld: %s\n", r, argv[optind + (int)r]);
             else printf("no entry accepts\n");
             rc = r >= 0 ? EX_OK : EX_FALSE;
         }
     }
+out:
     free(frame);
     free(vals);
+    sy_bc_free(prog);
     sy_dispatch_free(d);
     sy_ctx_free(ctx);
     for (size_t i = 0; texts && i < n; i++) free(texts[i]);
@@ -160,7 +176,7 @@ done:
 }
 
 const cli_cmd cmd_dispatch = {"dispatch", "one decision structure for N guard sets of one model",
-    "usage: symshape dispatch [--sizes NAME=D,D,... ...] [--dtype NAME=DT ...] [-b c [-o FILE] [--prefix P]]\n"
+    "usage: symshape dispatch [--sizes NAME=D,D,... ...] [--dtype NAME=DT ...] [-b c|bytecode [-o FILE] [--prefix P]]\n"
     "                         G1.json G2.json ...\n\n"
     "Builds the dispatcher of the guard sets G1, G2, ... (their JSON form: symshape\n"
     "run -b json; one model, the same sources) and prints its shape. With --sizes\n"
@@ -169,7 +185,9 @@ const cli_cmd cmd_dispatch = {"dispatch", "one decision structure for N guard se
     "  -s, --sizes NAME=D,...   the sizes of input NAME\n"
     "  -d, --dtype NAME=DT      its dtype (float32, int64, ...)\n"
     "  -b, --backend c          write the dispatcher as C99: long PREFIX_dispatch(const int64_t *v)\n"
-    "                           (the bytecode form is not implemented)\n"
+    "  -b, --backend bytecode   write it as a verified bytecode program (format 2.2; run it with\n"
+    "                           symshape check, or sy_bc_dispatch); with --sizes, the VM's answer\n"
+    "                           is checked against the dispatcher's\n"
     "  -o, --output FILE        where -b writes ('-' or none: stdout; the summary then goes to stderr)\n"
     "      --prefix P           the C prefix (default dispatch)\n"
     CLI_EXIT_HEAD

@@ -7,6 +7,7 @@ static const struct option run_opts[] = {{"backend", required_argument, NULL, 'b
                                          {"prefix", required_argument, NULL, OPT_PREFIX},
                                          {"stats", no_argument, NULL, OPT_STATS},
                                          {"list-unsupported", no_argument, NULL, OPT_LIST_UNSUPPORTED},
+                                         {"certify", no_argument, NULL, OPT_CERTIFY},
                                          MODEL_OPTIONS,
                                          CLI_COMMON_OPTIONS,
                                          {0}};
@@ -57,6 +58,54 @@ static int list_unsupported(const char *model)
     return nops ? EX_FALSE : EX_OK;
 }
 
+/* run -b c --certify: the C code after a header comment carrying the certificate (docs/bytecode.md
+ * section 10): the SHA-256 of the code after the comment, that of the code followed by the
+ * obligation, and the obligation (SMT-LIB 2.6, which never contains the comment's end). */
+static int certify_c(traced *t, const sy_backend_options *bo, const char *outpath)
+{
+    sy_gset *rec = NULL;
+    const sy_graph_input **owned = NULL;
+    unsigned char *code = NULL;
+    size_t n = 0;
+    char *ob = NULL;
+    int rc = produce_recorded("certify", t, &rec, NULL, NULL, &owned);
+    if (rc == EX_OK && (sy_backend_render("c", t->gs, bo, &code, &n) != SY_OK || !(ob = sy_bc_certificate_obligation(t->gs, rec))))
+        rc = cli_lib_error(t->ctx, "certify");
+    if (rc == EX_OK && strstr(ob, "*/")) rc = cli_input_error("certify: the obligation contains '*/': it cannot stand in a C comment");
+    size_t ol = ob ? strlen(ob) : 0;
+    unsigned char *cat = rc == EX_OK ? malloc(n + ol + 1) : NULL, h1[32], h2[32];
+    if (rc == EX_OK && !cat) rc = cli_oom();
+    if (rc == EX_OK) {
+        memcpy(cat, code, n);
+        memcpy(cat + n, ob, ol);
+        sy_bc_sha256(code, n, h1);
+        sy_bc_sha256(cat, n + ol, h2);
+        size_t cap = n + ol + 512;
+        char *out = malloc(cap);
+        if (!out) rc = cli_oom();
+        else {
+            int k = snprintf(out, cap, "/* symshape certificate (docs/bytecode.md section 10): check with symshape verify --artifact\n"
+                                       " * sha256 of the code after this comment: ");
+            for (int i = 0; i < 32; i++) k += snprintf(out + k, cap - (size_t)k, "%02x", h1[i]);
+            k += snprintf(out + k, cap - (size_t)k, "\n * sha256 of that code followed by the obligation: ");
+            for (int i = 0; i < 32; i++) k += snprintf(out + k, cap - (size_t)k, "%02x", h2[i]);
+            k += snprintf(out + k, cap - (size_t)k, "\n * obligation:\n");
+            memcpy(out + k, ob, ol);
+            k += (int)ol;
+            k += snprintf(out + k, cap - (size_t)k, "*/\n");
+            memcpy(out + k, code, n);
+            rc = cli_write_output(outpath, out, (size_t)k + n);
+            free(out);
+        }
+    }
+    free(cat);
+    if (code) sy_mem_free(t->ctx, code);
+    sy_str_free(t->ctx, ob);
+    sy_gset_free(rec);
+    free(owned);
+    return rc;
+}
+
 static int run_run(int argc, char **argv)
 {
     model_opts m;
@@ -64,7 +113,7 @@ static int run_run(int argc, char **argv)
     sy_env_options eo = SY_ENV_OPTIONS_INIT;
     m.eo = eo;
     const char *backend = "report", *outpath = NULL, *prefix = NULL;
-    int stats = 0, rc = EX_OK, o, list = 0;
+    int stats = 0, rc = EX_OK, o, list = 0, certify = 0;
     char *dflt = NULL;
     while (rc == EX_OK && (o = cli_getopt(&cmd_run, argc, argv, "b:o:" CLI_COMMON_SHORT, run_opts, &rc)) != -1) {
         if (o == CLI_STOP) break;
@@ -76,7 +125,10 @@ static int run_run(int argc, char **argv)
         else if (o == OPT_PREFIX) prefix = optarg;
         else if (o == OPT_STATS) stats = 1;
         else if (o == OPT_LIST_UNSUPPORTED) list = 1;
+        else if (o == OPT_CERTIFY) certify = 1;
     }
+    if (rc == EX_OK && certify && strcmp(backend, "bytecode") && strcmp(backend, "c"))
+        rc = cli_usage_error("run", "--certify applies to the bytecode and C backends (-b bytecode, -b c)");
     if (rc == EX_OK && argc - optind > 1) rc = cli_usage_error("run", "expected one model file");
     if (rc == EX_OK) m.model = optind < argc ? argv[optind] : (dflt = default_model());
     if (rc == EX_OK && !m.model) rc = cli_input_error("no model given and no bundled example found");
@@ -108,9 +160,28 @@ static int run_run(int argc, char **argv)
     unsigned char *data = NULL;
     size_t len = 0;
     double t5 = now();
-    if (rc == EX_OK && sy_backend_render(backend, t.gs, &bo, &data, &len) != SY_OK) rc = cli_lib_error(t.ctx, "render");
+    int written = 0;
+    if (rc == EX_OK && certify && !strcmp(backend, "c")) {
+        rc = certify_c(&t, &bo, outpath);
+        written = 1;
+    } else if (rc == EX_OK && certify) { /* the program with its certificate (bc.h, docs/bytecode.md section 10) */
+        sy_gset *rec = NULL;
+        const sy_graph_input **owned = NULL;
+        sy_bc_program *p = NULL;
+        char *ob = NULL;
+        rc = produce_recorded("certify", &t, &rec, NULL, NULL, &owned);
+        if (rc == EX_OK && (sy_bc_compile(t.gs, &p) != SY_OK || !(ob = sy_bc_certificate_obligation(t.gs, rec)) ||
+                            sy_bc_encode_certified(p, ob, &data, &len) != SY_OK))
+            rc = cli_lib_error(t.ctx, "certify");
+        sy_str_free(t.ctx, ob);
+        sy_bc_free(p);
+        sy_gset_free(rec);
+        free(owned);
+    } else if (rc == EX_OK && sy_backend_render(backend, t.gs, &bo, &data, &len) != SY_OK) {
+        rc = cli_lib_error(t.ctx, "render");
+    }
     double t6 = now();
-    if (rc == EX_OK) rc = cli_write_output(outpath, data, len);
+    if (rc == EX_OK && !written) rc = cli_write_output(outpath, data, len);
     if (data) sy_mem_free(t.ctx, data);
     if (rc == EX_OK && stats) {
         size_t rec, dedup, kept, nfrom, ninto;
@@ -148,6 +219,10 @@ const cli_cmd cmd_run = {"run", "trace a model and render its minimized guard se
     "  -o, --output FILE        write there instead of stdout ('-': stdout)\n"
     "      --prefix NAME        symbol prefix of the C backend (default guards)\n"
     "      --stats              phase timings and guard counts on stderr\n"
+    "      --certify            with -b bytecode: embed a certificate (format 2.2): the SMT-LIB 2\n"
+    "                           obligation that the minimized set equals the recorded guards, and\n"
+    "                           the SHA-256 of the program's bytes; with -b c: the same in a header\n"
+    "                           comment; check either with symshape verify --artifact FILE\n"
     "      --list-unsupported   list every op of MODEL without a shape rule (one line per op:\n"
     "                           node count, first node) instead of tracing\n"
     MODEL_HELP

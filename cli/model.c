@@ -341,3 +341,27 @@ int origin_required(const sy_guard_origin *o)
 {
     return o->required && !(o->op && !strncmp(o->op, "guard_", 6));
 }
+
+int produce_recorded(const char *cmd, traced *t, sy_gset **out, const sy_graph_input *const **ins, size_t *ni,
+                     const sy_graph_input ***owned)
+{
+    size_t n = 0;
+    const sy_graph_input *const *in = NULL;
+    *owned = NULL;
+    *out = NULL;
+    if (t->ot) {
+        in = sy_onnx_trace_gset_inputs(t->ot, &n);
+        if (sy_gset_produce_inputs(t->env, sy_onnx_name(t->om), n, in, out) != SY_OK) return cli_lib_error(t->ctx, cmd);
+    } else {
+        n = sy_graph_ninputs(t->g);
+        const sy_graph_input **g = calloc(n + 1, sizeof *g);
+        if (!g) return cli_oom();
+        for (size_t i = 0; i < n; i++) g[i] = sy_graph_input_at(t->g, i);
+        *owned = g;
+        in = g;
+        if (sy_gset_produce(t->env, t->g, out) != SY_OK) return cli_lib_error(t->ctx, cmd);
+    }
+    if (ins) *ins = in;
+    if (ni) *ni = n;
+    return EX_OK;
+}

@@ -42,7 +42,9 @@ enum {
     OPT_EXAMPLE,
     OPT_MAX_CASES,
     OPT_RLIMIT,
-    OPT_CASES
+    OPT_CASES,
+    OPT_CERTIFY,
+    OPT_ARTIFACT
 };
 #define MODEL_OPTIONS                                                                                                \
     {"dynamic", required_argument, NULL, OPT_DYNAMIC}, {"static", required_argument, NULL, OPT_STATIC},              \
@@ -88,5 +90,10 @@ int trace_model(const char *cmd, model_opts *m, traced *t);
 int shape_values(const traced *t, size_t n, const char *const *names, const size_t *ranks,
                  const int64_t *const *shapes, sy_dtype *dts, int64_t *vals, const char *where);
 int origin_required(const sy_guard_origin *o);
+/* The guard set produced from t's trace again, before minimization (t->gs is minimized): over the
+ * graph's inputs, or the ONNX trace's (sy_onnx_trace_gset_inputs), as trace_model did; *ins and
+ * *ni (may be NULL) the inputs it was produced over (KEEP: t's, or *owned, freed with free()). */
+int produce_recorded(const char *cmd, traced *t, sy_gset **out, const sy_graph_input *const **ins, size_t *ni,
+                     const sy_graph_input ***owned);
 
 #endif

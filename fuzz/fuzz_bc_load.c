@@ -37,6 +37,12 @@ static void run(sy_ctx *fctx, const uint8_t *d, size_t n)
     for (int t = 0; t < 8 && v; t++) {
         for (size_t i = 0; i < ns; i++) v[i] = pick[(t * 7 + i * 3) % 12];
         int32_t failed;
+        if (sy_bc_flags(p) & SY_BC_FLAG_DISPATCH) { /* a dispatcher (format 2.2): an entry, -1, or fail closed */
+            long r = sy_bc_dispatch(p, v, ns);
+            if (r < -1 ? r != SY_EOVERFLOW && r != SY_EDIVZERO : r >= (long)sy_bc_nentries(p)) abort();
+            if (sy_bc_check(p, v, ns, &failed) != SY_EINVAL) abort();
+            continue;
+        }
         int r = sy_bc_check(p, v, ns, &failed);
         if (r != 1 && r != 0 && r != SY_EOVERFLOW && r != SY_EDIVZERO) abort();
         if (r == 0 && (failed < 0 || (size_t)failed >= sy_bc_nguards(p))) abort();
@@ -44,7 +50,8 @@ static void run(sy_ctx *fctx, const uint8_t *d, size_t n)
     free(v);
     unsigned char *e;
     size_t m;
-    if (sy_bc_encode(p, &e, &m) == SY_OK) {
+    const char *ob = NULL; /* a certified program re-encodes with its certificate */
+    if ((sy_bc_certificate(p, &ob, NULL) == SY_OK ? sy_bc_encode_certified(p, ob, &e, &m) : sy_bc_encode(p, &e, &m)) == SY_OK) {
         if (m != n || memcmp(e, d, n)) abort();
         sy_mem_free(fctx, e);
     }

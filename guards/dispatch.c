@@ -950,3 +950,72 @@ char *sy_dispatch_to_c(const sy_dispatch *d, const char *prefix)
     sy_dealloc(d->ctx, b.p, b.cap);
     return r ? r : SY_NOOM(d->ctx);
 }
+
+/* ---- the structure, read-only (dispatch.h): for the bytecode form */
+
+_Static_assert(N_CONST == (int)SY_DOP_CONST && N_SLOT == (int)SY_DOP_SLOT && N_ADD == (int)SY_DOP_ADD && N_MUL == (int)SY_DOP_MUL &&
+                   N_POW == (int)SY_DOP_POW && N_FLOORDIV == (int)SY_DOP_FLOORDIV && N_MOD == (int)SY_DOP_MOD &&
+                   N_CEILDIV == (int)SY_DOP_CEILDIV && N_MIN == (int)SY_DOP_MIN && N_MAX == (int)SY_DOP_MAX &&
+                   N_EQ == (int)SY_DOP_EQ && N_NE == (int)SY_DOP_NE && N_LE == (int)SY_DOP_LE && N_AND == (int)SY_DOP_AND &&
+                   N_OR == (int)SY_DOP_OR && N_BAD == (int)SY_DOP_BAD,
+               "node kinds and sy_dispatch_op agree");
+
+sy_ctx *sy_dispatch_ctx(const sy_dispatch *d) { return d ? d->ctx : NULL; }
+size_t sy_dispatch_nnodes(const sy_dispatch *d) { return d ? d->nn : 0; }
+
+sy_status sy_dispatch_get_node(const sy_dispatch *d, size_t i, sy_dispatch_node *out)
+{
+    if (!d || !out || i >= d->nn) return SY_EINVAL;
+    const dnode *n = &d->nodes[i];
+    out->op = (sy_dispatch_op)n->kind;
+    out->nargs = n->nargs;
+    out->args = n->args;
+    out->coef = n->kind == N_ADD ? n->coef : NULL;
+    out->k = n->k;
+    return SY_OK;
+}
+
+sy_status sy_dispatch_get_guard(const sy_dispatch *d, size_t i, uint32_t *root, const uint32_t **list, size_t *nlist, char **text)
+{
+    if (text) *text = NULL;
+    if (!d || i >= d->ngd) return SY_EINVAL;
+    const dguard *g = &d->gd[i];
+    if (root) *root = g->root;
+    if (list) *list = g->list;
+    if (nlist) *nlist = g->nlist;
+    if (text && !(*text = sy_expr_print(d->ctx, g->expr, SY_PRINT_CANONICAL)))
+        return sy_ctx_last_error(d->ctx) ? sy_ctx_last_error(d->ctx) : SY_ENOMEM;
+    return SY_OK;
+}
+
+sy_status sy_dispatch_get_entry(const sy_dispatch *d, size_t e, const uint32_t **guards, size_t *nguards)
+{
+    if (!d || e >= d->nent) return SY_EINVAL;
+    if (guards) *guards = d->ent[e].g;
+    if (nguards) *nguards = d->ent[e].ng;
+    return SY_OK;
+}
+
+size_t sy_dispatch_guard_rank(const sy_dispatch *d, size_t g)
+{
+    if (!d || g >= d->ngd || d->gd[g].rank == INT32_MAX) return SIZE_MAX;
+    return (size_t)d->gd[g].rank;
+}
+
+size_t sy_dispatch_ntree(const sy_dispatch *d) { return d ? d->ntn : 0; }
+size_t sy_dispatch_root(const sy_dispatch *d) { return d ? d->root : 0; }
+
+sy_status sy_dispatch_get_tnode(const sy_dispatch *d, size_t i, sy_dispatch_tnode *out)
+{
+    if (!d || !out || i >= d->ntn) return SY_EINVAL;
+    const tnode *t = &d->tn[i];
+    out->leaf = t->leaf;
+    out->slot = t->slot;
+    out->thr = t->thr;
+    out->lo = t->lo;
+    out->hi = t->hi;
+    out->nent = t->nent;
+    out->ent = t->ent;
+    out->kdone = (size_t)t->kdone;
+    return SY_OK;
+}

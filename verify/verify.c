@@ -63,7 +63,8 @@ sy_status sy_verify_bound(sy_ctx *ctx, size_t n, const sy_expr *const *assumptio
     X(mk_true) X(mk_unary_minus) X(model_dec_ref) X(model_eval) X(model_inc_ref) X(set_error_handler) \
     X(set_param_value) X(solver_assert) X(solver_check) X(solver_dec_ref) X(solver_get_model) \
     X(solver_get_reason_unknown) X(solver_inc_ref) X(solver_pop) X(solver_push) X(substitute) X(tactic_dec_ref) \
-    X(tactic_inc_ref)
+    X(tactic_inc_ref) X(parse_smtlib2_string) X(ast_vector_size) X(ast_vector_get) X(ast_vector_inc_ref) \
+    X(ast_vector_dec_ref) X(model_to_string)
 #define SY_Z3_FIELD(f) __typeof__(Z3_##f) *Z3_##f;
 static struct {
     SY_Z3_FNS(SY_Z3_FIELD)
@@ -1155,3 +1156,43 @@ sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_gset *f
     return st;
 }
 #endif
+
+/* A script of the certificates (bc.h): parsed by Z3's SMT-LIB 2 reader (its assertions; the
+ * commands it carries, check-sat included, are not run) and checked once by the default solver. */
+sy_status sy_verify_smtlib(sy_ctx *ctx, const char *script, const sy_verify_options *opts, sy_verify_verdict *verdict,
+                           char **detail)
+{
+    if (detail) *detail = NULL;
+    if (!ctx) return SY_EINVAL;
+    if (!script || !verdict) return sy_fail_st(ctx, SY_EINVAL, "verify: NULL argument");
+    tr t;
+    sy_status st = tr_init(&t, ctx, opts);
+    if (st != SY_OK) return st;
+    Z3_ast_vector v = z3.Z3_parse_smtlib2_string(t.z, script, 0, NULL, NULL, 0, NULL, NULL);
+    if (!v || z3.Z3_get_error_code(t.z) != Z3_OK) {
+        st = sy_fail_st(ctx, SY_EFORMAT, "verify: Z3 does not parse the script: %s", z3.Z3_get_error_msg(t.z, z3.Z3_get_error_code(t.z)));
+        tr_clear(&t);
+        return st;
+    }
+    z3.Z3_ast_vector_inc_ref(t.z, v);
+    Z3_solver s = z3.Z3_mk_solver(t.z);
+    z3.Z3_solver_inc_ref(t.z, s);
+    for (unsigned i = 0; i < z3.Z3_ast_vector_size(t.z, v); i++) z3.Z3_solver_assert(t.z, s, z3.Z3_ast_vector_get(t.z, v, i));
+    Z3_lbool r = z3.Z3_solver_check(t.z, s);
+    *verdict = r == Z3_L_FALSE ? SY_VERIFY_PROVEN : r == Z3_L_TRUE ? SY_VERIFY_REFUTED : SY_VERIFY_UNKNOWN;
+    const char *d = NULL;
+    Z3_model m = NULL;
+    if (r == Z3_L_TRUE && (m = z3.Z3_solver_get_model(t.z, s))) {
+        z3.Z3_model_inc_ref(t.z, m);
+        d = z3.Z3_model_to_string(t.z, m);
+    } else if (r == Z3_L_UNDEF) {
+        d = z3.Z3_solver_get_reason_unknown(t.z, s);
+    }
+    if (detail && d && !(*detail = sy_alloc(ctx, strlen(d) + 1))) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    else if (detail && d) memcpy(*detail, d, strlen(d) + 1);
+    if (m) z3.Z3_model_dec_ref(t.z, m);
+    z3.Z3_solver_dec_ref(t.z, s);
+    z3.Z3_ast_vector_dec_ref(t.z, v);
+    tr_clear(&t);
+    return st;
+}

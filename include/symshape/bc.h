@@ -49,6 +49,7 @@
 #ifndef SYMSHAPE_BC_H
 #define SYMSHAPE_BC_H
 #include "symshape/backend.h"
+#include "symshape/dispatch.h"
 #include "symshape/gset.h"
 
 SY_BEGIN_DECLS
@@ -58,16 +59,19 @@ SY_BEGIN_DECLS
 /** The 8-byte magic: "SYBC" then CR LF SUB LF (catches text-mode mangling). */
 #define SY_BC_MAGIC "SYBC\r\n\x1a\n"
 #define SY_BC_MAGIC_LEN 8u
-/** Format version: this library reads major 2, minor <= 1, and writes 2.0
+/** Format version: this library reads major 2, minor <= 2, and writes 2.0
  *  for a program without a run-time section, 2.1 for one with (runtime
- *  asserts after an RTCHECKS instruction and the unbacked-value table).
+ *  asserts after an RTCHECKS instruction and the unbacked-value table),
+ *  2.2 for a dispatcher (flag SY_BC_FLAG_DISPATCH: the ENTRY and ONFAIL
+ *  opcodes and the dispatch section; a 2.1 reader refuses it by its minor
+ *  version, before reading any instruction).
  *  Major 2 (from major 1): the MOVE opcode, with which the compiler computes
  *  each shared subterm of a guard's DAG once, and a verifier that proves
  *  every register is written before it is read on every path (format 1
  *  zeroed the registers, so a program could read one it never wrote).
  *  Programs of format 1 are rejected with SY_EVERSION: recompile them. */
 #define SY_BC_VERSION_MAJOR 2u
-#define SY_BC_VERSION_MINOR 1u
+#define SY_BC_VERSION_MINOR 2u
 /** Bytes of the fixed header (magic, versions, flags, 5 counts, CRC). */
 #define SY_BC_HEADER_SIZE 40u
 /** Header flag: the guard set had runtime asserts, which the program does not
@@ -76,7 +80,18 @@ SY_BEGIN_DECLS
 /** Header flag (minor 1): the run-time section (the unbacked values'
  *  names) follows the instructions. Absent: no unbacked values. */
 #define SY_BC_FLAG_RUNTIME_SECTION 0x2u
-#define SY_BC_FLAGS_KNOWN 0x3u
+/** Header flag (minor 2): a dispatcher of N guard sets (sy_bc_dispatch_compile):
+ *  run with sy_bc_dispatch, which answers an entry index; the dispatch section
+ *  (the entry count, LEB128) follows the instructions. sy_bc_check refuses it. */
+#define SY_BC_FLAG_DISPATCH 0x4u
+/** Header flag (minor 2): a certificate section follows every other section:
+ *  the format minor of the program without it (1 byte, 0 to 2), the SHA-256 of
+ *  that program's encoding (32 bytes: what sy_bc_encode writes, the bytes the
+ *  certificate is about), the SHA-256 of those bytes followed by the
+ *  obligation's (32 bytes), and the obligation (LEB128 length, SMT-LIB 2.6 text).
+ *  See sy_bc_encode_certified and docs/bytecode.md section 10. */
+#define SY_BC_FLAG_CERTIFICATE 0x8u
+#define SY_BC_FLAGS_KNOWN 0xFu
 
 /** Limits of the format (the loader rejects larger counts with SY_EFORMAT,
  *  the compiler returns SY_EUNSUPPORTED). */
@@ -103,7 +118,8 @@ typedef enum sy_bc_role {
     SY_BC_ROLE_SLOT = 4,  /**< slot (source) index: < slot count */
     SY_BC_ROLE_GUARD = 5, /**< guard index: < guard count */
     SY_BC_ROLE_JUMP = 6,  /**< signed offset from the next instruction: >= 0, target < instruction count */
-    SY_BC_ROLE_IMM = 7    /**< immediate (any value of the field) */
+    SY_BC_ROLE_IMM = 7,   /**< immediate (any value of the field) */
+    SY_BC_ROLE_ENTRY = 8  /**< entry index of a dispatcher: < entry count */
 } sy_bc_role;
 
 /* clang-format off */
@@ -135,7 +151,9 @@ typedef enum sy_bc_role {
     X(CHECK,    SY_BC_FMT_ABX,  SY_BC_ROLE_RIN,  SY_BC_ROLE_GUARD, SY_BC_ROLE_NONE, "if r[A] == 0 then reject guard Bx") \
     X(RETURN,   SY_BC_FMT_ABC,  SY_BC_ROLE_NONE, SY_BC_ROLE_NONE,  SY_BC_ROLE_NONE, "accept") \
     X(RTCHECKS, SY_BC_FMT_ABC,  SY_BC_ROLE_NONE, SY_BC_ROLE_NONE,  SY_BC_ROLE_NONE, "sizes only: accept; run time: go on with the runtime asserts") \
-    X(MOVE,     SY_BC_FMT_ABC,  SY_BC_ROLE_ROUT, SY_BC_ROLE_RIN,   SY_BC_ROLE_NONE, "r[A] := r[B]")
+    X(MOVE,     SY_BC_FMT_ABC,  SY_BC_ROLE_ROUT, SY_BC_ROLE_RIN,   SY_BC_ROLE_NONE, "r[A] := r[B]") \
+    X(ENTRY,    SY_BC_FMT_ABX,  SY_BC_ROLE_NONE, SY_BC_ROLE_ENTRY, SY_BC_ROLE_NONE, "dispatcher: answer entry Bx") \
+    X(ONFAIL,   SY_BC_FMT_ASBX, SY_BC_ROLE_NONE, SY_BC_ROLE_JUMP,  SY_BC_ROLE_NONE, "dispatcher: from here, a fault goes to pc + sBx")
 /* clang-format on */
 
 /** Opcodes, generated from SY_OPCODES: SY_OP_LOADSLOT = 0, ... */
@@ -329,6 +347,80 @@ SY_API sy_status sy_bc_disassemble_str(const sy_bc_program *p, SY_GIVE char **te
  *  memory (SY_ENOMEM recorded in ctx).
  *  Thread safety: allocates through @p ctx. */
 SY_API SY_GIVE char *sy_bc_escape(sy_ctx *ctx, SY_NULL const char *s, size_t n);
+
+/* ------------------------------------------------------------------ dispatchers (format 2.2) */
+
+/** Compile the dispatcher @p d (symshape/dispatch.h) into a program of format 2.2
+ *  (flag SY_BC_FLAG_DISPATCH): the same decision tree (inner node: LOADSLOT, LOADK, LE,
+ *  JMPNZ/JMPZ; shared subtrees emitted once, in topological order, so every jump goes
+ *  forward), and at each leaf, for each of its entries, ONFAIL to the next entry, the code of
+ *  each guard the tree has not decided, JMPZ to the next entry when it is false, then ENTRY.
+ *  A fault (overflow, zero divisor) in a guard jumps to the ONFAIL target: it fails that
+ *  guard and so the entry, as sy_dispatch_run does (fail closed). The guard table holds the
+ *  pooled guards (their texts over the slots _s0 ..), the slot table the sources.
+ *  @param[in] d the dispatcher (KEEP); its context becomes the program's.
+ *  @param[out] out the program (GIVE: sy_bc_free), verified; NULL on failure.
+ *  @retval SY_OK @retval SY_EINVAL a NULL argument @retval SY_ENOMEM
+ *  @retval SY_EUNSUPPORTED a limit of the format: 256 registers (a guard that needs more
+ *          live values), 65536 constants, slots, guards or entries, a jump over more than
+ *          32767 instructions, 2^24 instructions (the message names it)
+ *  @retval SY_EVERIFY internal error: the code failed verification.
+ *  Cost: linear in the tree's nodes plus, per leaf entry, its guards' node lists. */
+SY_API sy_status sy_bc_dispatch_compile(const sy_dispatch *d, SY_GIVE sy_bc_program **out);
+
+/** Run the dispatcher @p p (a program with SY_BC_FLAG_DISPATCH) on one point.
+ *  @param sizes @p n int64 values, one per slot (sy_bc_slot_name: the dispatcher's sources).
+ *  @return the first entry that accepts (0 .. sy_bc_nentries - 1), -1 when none does, or,
+ *          failing closed, SY_EOVERFLOW / SY_EDIVZERO (a fault outside any ONFAIL: only a
+ *          hand-made program, never a compiled one), SY_EINVAL (p NULL, not a dispatcher,
+ *          sizes NULL with n > 0, n != sy_bc_nslots). For a program compiled from d it equals
+ *          sy_dispatch_run(d, ...) at every point. No allocation; thread-safe on a shared
+ *          program. O(instructions on the path). */
+SY_API long sy_bc_dispatch(const sy_bc_program *p, const int64_t *sizes, size_t n);
+
+/** Number of entries of a dispatcher (0 for another program or NULL). */
+SY_API size_t sy_bc_nentries(const sy_bc_program *p);
+
+/* ------------------------------------------------------------------ certificates (format 2.2) */
+
+/** The obligation of a certificate (SMT-LIB 2.6, the smtlib backend's encoding): the guards of
+ *  @p final (the minimized set the program is compiled from; comment lines "; min_I: TEXT" in
+ *  its order, TEXT as sy_gset_guard.text) are equivalent to those of @p recorded (the set
+ *  produced from the trace, before minimization; "; rec_J: TEXT") for every value of the sources
+ *  with sizes, ranks and strides >= 0, runtime asserts excluded; asserted negated, so Z3 answers
+ *  unsat when it holds. Sources are matched by their text.
+ *  @param final, recorded KEEP, the same context.
+ *  @return the text (GIVE: sy_str_free with the sets' context), or NULL (SY_EINVAL NULL or
+ *          different contexts, SY_ENOMEM, or the error of formatting a guard's text). */
+SY_API SY_GIVE char *sy_bc_certificate_obligation(const sy_gset *final, const sy_gset *recorded);
+
+/** Serialize @p p with a certificate: the bytes of sy_bc_encode(p) turned into format 2.2 (flag
+ *  SY_BC_FLAG_CERTIFICATE) with the certificate section: the program's own minor version, the
+ *  SHA-256 of sy_bc_encode(p)'s bytes, the SHA-256 of those bytes followed by @p obligation's,
+ *  and @p obligation (KEEP, NUL-terminated, no NUL inside). The hashes are not a signature:
+ *  they bind the obligation to the program against changes and mix-ups, not against a forger
+ *  who recomputes them (docs/bytecode.md section 10).
+ *  A 2.1 reader refuses the file by its minor version; sy_bc_load reads it back, after which
+ *  sy_bc_encode gives the uncertified bytes again and sy_bc_certificate the section.
+ *  @param[out] data GIVE: sy_mem_free(sy_bc_ctx(p), *data); @param[out] len its bytes.
+ *  @retval SY_OK @retval SY_EINVAL a NULL argument, or @p p a dispatcher (not certified here)
+ *  @retval SY_ENOMEM */
+SY_API sy_status sy_bc_encode_certified(const sy_bc_program *p, const char *obligation, SY_GIVE unsigned char **data, size_t *len);
+
+/** The certificate of a loaded program: its obligation (KEEP, NUL-terminated) and the two SHA-256s
+ *  it names (@p hash: 64 bytes, KEEP: of the program's bytes, then of those and the obligation's).
+ *  @retval SY_OK @retval SY_EINVAL NULL, or no certificate. */
+SY_API sy_status sy_bc_certificate(const sy_bc_program *p, const char **obligation, const unsigned char **hash);
+
+/** SHA-256 (FIPS 180-4) of @p n bytes at @p data into @p out (32 bytes): the hash of the
+ *  certificates, also for the C backend's (symshape run -b c --certify). Thread-safe. */
+SY_API void sy_bc_sha256(const void *data, size_t n, unsigned char out[32]);
+
+/** The SHA-256 of sy_bc_encode(p) into @p out (32 bytes) and, when @p with_obligation is not
+ *  NULL, that of those bytes followed by the certificate's obligation (all zero without one):
+ *  compare with sy_bc_certificate's hashes. @retval SY_OK @retval SY_EINVAL NULL p or out
+ *  @retval SY_ENOMEM */
+SY_API sy_status sy_bc_program_hash(const sy_bc_program *p, unsigned char out[32], SY_NULL unsigned char with_obligation[32]);
 
 /* ------------------------------------------------------------------ accessors (all O(1), thread-safe) */
 

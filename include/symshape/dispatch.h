@@ -96,5 +96,80 @@ SY_API long sy_dispatch_run_sequential(const sy_dispatch *d, const int64_t *valu
  *          SY_ENOMEM. */
 SY_API SY_GIVE char *sy_dispatch_to_c(const sy_dispatch *d, const char *prefix);
 
+/* ------------------------------------------------------------------ the structure, read-only
+ * For other back ends (the bytecode form, sy_bc_dispatch_compile in symshape/bc.h): the
+ * evaluation DAG of the pooled guards, the guards, the entries and the decision tree, as
+ * sy_dispatch_run walks them. Pointers returned are KEEP (they live as long as @p d). */
+
+/** Node operations of the evaluation DAG. A node reads the values of its arguments (node
+ *  indices, always smaller than its own index); every operation is exact int64 arithmetic and
+ *  an overflow or a zero divisor is an *error* of the node, which fails every guard reading it.
+ *  SY_DOP_BAD (a constant beyond int64, a symbol that is no source) is always an error. */
+typedef enum sy_dispatch_op {
+    SY_DOP_CONST = 0,  /**< k */
+    SY_DOP_SLOT,       /**< values[k] */
+    SY_DOP_ADD,        /**< k + sum coef[i] * arg[i], left to right (each product, each partial sum checked) */
+    SY_DOP_MUL,        /**< 1 * arg[0] * arg[1] ..., left to right */
+    SY_DOP_POW,        /**< arg[0] ** k, by repeated multiplication (k >= 0; a base 0, 1 or -1 never overflows) */
+    SY_DOP_FLOORDIV,   /**< arg[0] // arg[1] (Python) */
+    SY_DOP_MOD,        /**< arg[0] % arg[1] (Python: the divisor's sign) */
+    SY_DOP_CEILDIV,    /**< -(-arg[0] // arg[1]) */
+    SY_DOP_MIN,        /**< min over the args */
+    SY_DOP_MAX,        /**< max over the args */
+    SY_DOP_EQ,         /**< arg[0] == 0 */
+    SY_DOP_NE,         /**< arg[0] != 0 */
+    SY_DOP_LE,         /**< arg[0] <= 0 */
+    SY_DOP_AND,        /**< every arg non-zero */
+    SY_DOP_OR,         /**< some arg non-zero */
+    SY_DOP_BAD         /**< not representable: always an error */
+} sy_dispatch_op;
+
+/** One node of the evaluation DAG. */
+typedef struct sy_dispatch_node {
+    sy_dispatch_op op;
+    size_t nargs;
+    const uint32_t *args; /**< nargs node indices (KEEP) */
+    const int64_t *coef;  /**< SY_DOP_ADD: nargs coefficients (KEEP), else NULL */
+    int64_t k;            /**< CONST: value; SLOT: source index; ADD: constant term; POW: exponent */
+} sy_dispatch_node;
+
+/** The context the dispatcher borrows (KEEP); NULL for NULL. */
+SY_API SY_KEEP sy_ctx *sy_dispatch_ctx(const sy_dispatch *d);
+/** Number of nodes of the evaluation DAG (0 for NULL). */
+SY_API size_t sy_dispatch_nnodes(const sy_dispatch *d);
+/** Node @p i into @p out. @retval SY_OK @retval SY_EINVAL NULL or out of range. */
+SY_API sy_status sy_dispatch_get_node(const sy_dispatch *d, size_t i, sy_dispatch_node *out);
+/** Guard @p i (0 .. guards of sy_dispatch_stats - 1): its root node, the distinct nodes it reads in
+ *  post-order (children first; KEEP), and its canonical text over the slots _s0 .. (GIVE: sy_str_free
+ *  with the dispatcher's context; NULL if @p text is NULL). A guard holds when no node of its list
+ *  has an error and its root is non-zero.
+ *  @retval SY_OK @retval SY_EINVAL NULL or out of range @retval SY_ENOMEM */
+SY_API sy_status sy_dispatch_get_guard(const sy_dispatch *d, size_t i, uint32_t *root, const uint32_t **list, size_t *nlist,
+                                       SY_NULL SY_GIVE char **text);
+/** The guards entry @p e checks, in its set's order (KEEP), and for guard @p g the split rank
+ *  that decides it in the tree (a guard of rank r is skipped at a leaf whose kdone > r; SIZE_MAX:
+ *  never decided by the tree). @retval SY_OK @retval SY_EINVAL NULL or out of range. */
+SY_API sy_status sy_dispatch_get_entry(const sy_dispatch *d, size_t e, const uint32_t **guards, size_t *nguards);
+SY_API size_t sy_dispatch_guard_rank(const sy_dispatch *d, size_t g);
+
+/** One node of the decision tree: an inner node goes to @c lo when values[slot] < thr, else to
+ *  @c hi; a leaf answers the first of its entries (ascending) whose guards of rank >= kdone all
+ *  hold, else -1. Children may be shared (a DAG) and may have smaller indices than the parent. */
+typedef struct sy_dispatch_tnode {
+    int leaf;
+    size_t slot;
+    int64_t thr;
+    uint32_t lo, hi;
+    size_t nent;
+    const uint32_t *ent; /**< KEEP */
+    size_t kdone;
+} sy_dispatch_tnode;
+
+/** Number of tree nodes and the root's index. */
+SY_API size_t sy_dispatch_ntree(const sy_dispatch *d);
+SY_API size_t sy_dispatch_root(const sy_dispatch *d);
+/** Tree node @p i. @retval SY_OK @retval SY_EINVAL NULL or out of range. */
+SY_API sy_status sy_dispatch_get_tnode(const sy_dispatch *d, size_t i, sy_dispatch_tnode *out);
+
 SY_END_DECLS
 #endif

@@ -148,5 +148,18 @@ SY_API sy_status sy_verify_bound(sy_ctx *ctx, size_t n, const sy_expr *const *as
                                  sy_verify_verdict *verdict,
                                  SY_GIVE char **counterexample);
 
+/** Replay an SMT-LIB 2.6 script with Z3 (a certificate's obligation, symshape/bc.h): its
+ *  assertions are read by Z3's SMT-LIB 2 parser and checked once by Z3's default solver, within
+ *  @p opts' timeout and rlimit. A script that asserts the negation of its claim is PROVEN when Z3
+ *  answers unsat.
+ *  @param script NUL-terminated (KEEP).
+ *  @param[out] verdict PROVEN (unsat), REFUTED (sat), UNKNOWN.
+ *  @param[out] detail if not NULL: REFUTED: Z3's model (GIVE); UNKNOWN: Z3's reason (GIVE);
+ *              else NULL. Free with sy_str_free(ctx, ...).
+ *  @retval SY_OK @retval SY_EINVAL a NULL argument @retval SY_EFORMAT Z3 does not parse the
+ *  script (its message) @retval SY_EUNSUPPORTED built without Z3 @retval SY_ENOMEM */
+SY_API sy_status sy_verify_smtlib(sy_ctx *ctx, const char *script, const sy_verify_options *opts, sy_verify_verdict *verdict,
+                                  SY_GIVE char **detail);
+
 SY_END_DECLS
 #endif

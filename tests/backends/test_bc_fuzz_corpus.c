@@ -36,6 +36,11 @@ static void replay_sizes(const sy_bc_program *p)
     for (size_t t = 0; t < 30; t++) {
         for (size_t i = 0; i < ns; i++) v[i] = vals[(t * 5 + i * 7 + (t > 15 ? i * i : 0)) % 15];
         int32_t failed;
+        if (sy_bc_flags(p) & SY_BC_FLAG_DISPATCH) {
+            long e = sy_bc_dispatch(p, v, ns);
+            cr_assert(e >= -1 && e < (long)sy_bc_nentries(p), "entry %ld", e);
+            continue;
+        }
         int r = sy_bc_check(p, v, ns, &failed);
         cr_assert(r == 1 || r == 0 || r == SY_EOVERFLOW || r == SY_EDIVZERO, "result %d", r);
         if (r == 0) cr_assert(failed >= 0 && (size_t)failed < sy_bc_nguards(p));

@@ -52,6 +52,45 @@ check "no model" 2 "expected one model file" "$S" verify
 printf 'decide x +* 2 => true\n' > "$tmpd/bad.cases"
 check "unparsable case" 3 "bad.cases:1: error:" "$S" verify --cases "$tmpd/bad.cases"
 check "missing file" 3 "cannot open" "$S" verify --cases "$tmpd/none.cases"
+# ONNX models (issue 37): the same obligations over the trace of an ONNX graph
+O="$T/../fuzz/corpus_onnx"
+if [ -f "$O/op_conv.onnx" ]; then
+  check "onnx conv" 0 ", 0 refuted, 0 unknown" "$S" verify "$O/op_conv.onnx"
+  check "onnx maxpool" 0 "6 obligations: 6 proven, 0 refuted, 0 unknown" "$S" verify "$O/op_maxpool.onnx"
+  check "onnx dim_param shared" 0 ", 0 refuted, 0 unknown" "$S" verify "$O/op_dim_param_shared.onnx"
+fi
+# proof-carrying artifacts (issue 37): run -b bytecode --certify, verify --artifact, and each
+# kind of tampering refused with its reason (tamper_sybc.py)
+A="$tmpd/r18.sybc"
+check "certify" 0 "" "$S" run -b bytecode --certify -o "$A" "$E/resnet18.json"
+check "certified artifact verified" 0 "obligation (the guards equal the guards recorded while tracing) is proven by Z3 (unsat)" \
+  "$S" verify --artifact "$A"
+check "the certified program still runs" 0 "accept" "$S" check --sizes x=2,3,224,224 "$A"
+"$S" run -b bytecode -o "$tmpd/plain.sybc" "$E/resnet18.json"
+check "uncertified refused" 1 "no certificate" "$S" verify --artifact "$tmpd/plain.sybc"
+check "--certify needs bytecode or C" 2 "--certify applies to the bytecode and C backends" "$S" run --certify "$E/resnet18.json"
+check "--artifact alone" 2 "--artifact takes no model" "$S" verify --artifact "$A" "$E/resnet18.json"
+PY="$(command -v python3)"
+tamper() { # mode, expected status, expected reason
+  "$PY" "$T/cli/tamper_sybc.py" "$1" "$A" "$tmpd/t-$1.sybc" || { echo "FAIL: tamper $1"; fail=$((fail+1)); return; }
+  check "tampered: $1" "$2" "$3" "$S" verify --artifact "$tmpd/t-$1.sybc"
+}
+tamper flip-nocrc 1 "the program does not load: CRC-32 mismatch"
+tamper flip 1 "hash mismatch: the program's bytes have SHA-256"
+tamper drop-check 1 "hash mismatch: the program's bytes have SHA-256"
+tamper drop-check-rehash 1 "is never checked by the program (a guard was removed)"
+tamper edit-obligation 1 "hash mismatch: the certificate's obligation was changed after certification"
+tamper claim-rehash 1 "the obligation has a command the certificate does not write: (assert (not (= |min_all| |min_all|)))"
+tamper weaken-rehash 1 "Z3 answers sat: the program's guards and the recorded guards disagree"
+# the C backend's header comment carries the same certificate (hashes over the code after it)
+CF="$tmpd/r18.c"
+check "certify C" 0 "" "$S" run -b c --certify -o "$CF" "$E/resnet18.json"
+check "certified C verified" 0 "r18.c: C code, SHA-256" "$S" verify --artifact "$CF"
+check "certified C still compiles" 0 "" cc -std=c99 -fsyntax-only -x c "$CF"
+"$PY" -c 'import sys; d=open(sys.argv[1]).read(); open(sys.argv[2],"w").write(d[:-2] + ("x" if d[-2] != "x" else "y") + d[-1])' "$CF" "$tmpd/c-code.c"
+check "C: code changed" 1 "hash mismatch: the code after the certificate has SHA-256" "$S" verify --artifact "$tmpd/c-code.c"
+"$PY" -c 'import sys; d=open(sys.argv[1]).read(); open(sys.argv[2],"w").write(d.replace("(and true", "(and false", 1))' "$CF" "$tmpd/c-ob.c"
+check "C: obligation changed" 1 "hash mismatch: the certificate's obligation was changed" "$S" verify --artifact "$tmpd/c-ob.c"
 SH="${SY_SHARED_DIR:-$T/../../shared}"
 # every answer of the handed algebra cases is proven at the default budget:
 # Mod(x*y, 6) == 0, Mod(x**2, 3) != 2 and Mod(x*(x + 1), 2) == 0 (lines 394,

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "symshape/bc.h"
 #include "symshape/dispatch.h"
 
 /* Shape buckets of a real model: resnet18's minimized guard set (JSON), and
@@ -135,6 +136,23 @@ static void random_point(uint64_t *s, int64_t *v, size_t nsrc, size_t n)
     for (size_t i = 6; i < nsrc; i++) v[i] = 0;
 }
 
+/* The bytecode form of d, through its bytes (encode, load: the loader verifies). */
+static sy_bc_program *bytecode_of(const sy_dispatch *d)
+{
+    sy_bc_program *p = NULL, *q = NULL;
+    cr_assert(eq(int, sy_bc_dispatch_compile(d, &p), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    unsigned char *bytes = NULL;
+    size_t nb = 0;
+    cr_assert(eq(int, sy_bc_encode(p, &bytes, &nb), SY_OK));
+    sy_bc_load_err err;
+    cr_assert(eq(int, sy_bc_load(ctx, bytes, nb, &q, &err), SY_OK), "%s", err.msg);
+    cr_assert(eq(sz, sy_bc_nentries(q), sy_dispatch_nentries(d)));
+    cr_assert(eq(sz, sy_bc_ninstr(q), sy_bc_ninstr(p)));
+    sy_mem_free(ctx, bytes);
+    sy_bc_free(p);
+    return q;
+}
+
 /* The C form of d compiled with cc -O1 (as tests/backends/test_cgen.c), its dispatch function. */
 typedef long (*cdispatch_fn)(const int64_t *);
 static cdispatch_fn compile_c(const sy_dispatch *d, void **handle, char *dir)
@@ -205,6 +223,7 @@ static void agree_at_random_points(size_t n, unsigned npoints, unsigned nref)
     void *handle = NULL;
     char dir[256];
     cdispatch_fn cfn = compile_c(d, &handle, dir);
+    sy_bc_program *vm = bytecode_of(d);
     uint64_t seed = test_seed();
     int64_t v[6];
     size_t accepted = 0;
@@ -215,6 +234,8 @@ static void agree_at_random_points(size_t n, unsigned npoints, unsigned nref)
                   (long long)v[1], (long long)v[2], (long long)v[3], (long long)v[4], (long long)v[5], a, b);
         long cv = cfn(v);
         cr_assert(eq(long, a, cv), "point %u: dispatch %ld, generated C %ld", p, a, cv);
+        long bv = sy_bc_dispatch(vm, v, nsrc);
+        cr_assert(eq(long, a, bv), "point %u: dispatch %ld, bytecode VM %ld", p, a, bv);
         if (p < nref) {
             long c = ref_run(&r, v);
             cr_assert(eq(long, a, c), "point %u: dispatch %ld, reference %ld", p, a, c);
@@ -225,6 +246,7 @@ static void agree_at_random_points(size_t n, unsigned npoints, unsigned nref)
     cr_assert(accepted > npoints / 50 && accepted < npoints, "%zu of %u accepted", accepted, npoints);
     dlclose(handle);
     remove_dir(dir);
+    sy_bc_free(vm);
     free(f1);
     free(f2);
     ref_free(&r);
@@ -244,6 +266,81 @@ Test(guards_dispatch, sixty_four_entries_agree_on_1e5_points, .init = ctx_setup,
 Test(guards_dispatch, five_hundred_twelve_entries_agree, .init = ctx_setup, .fini = ctx_teardown, .timeout = 600)
 {
     agree_at_random_points(512, 20000, 1000);
+}
+
+/* Near the int64 limits: a value of magnitude 2^31, 2^62 or next to INT64_MAX / INT64_MIN in
+ * some source. The tree, the generated C and the bytecode VM run the same int64 evaluation and
+ * agree at every point. Against the exact reference r: an answer a >= 0 is an entry the
+ * reference accepts (never a wrong accept), and where checking the entries one by one in int64
+ * (s) finds r, so does the dispatcher (they differ only where a guard overflows int64). */
+static int64_t near_limit(uint64_t *s)
+{
+    static const int64_t base[] = {INT64_MAX, INT64_MIN, (int64_t)1 << 62, -((int64_t)1 << 62), (int64_t)1 << 31, -((int64_t)1 << 31),
+                                   (int64_t)3037000499, 0};
+    uint64_t r = rng_next(s);
+    int64_t b = base[r % 8], d = (int64_t)((r >> 8) % 7) - 3;
+    if ((b == INT64_MAX && d > 0) || (b == INT64_MIN && d < 0)) d = -d;
+    return b + d;
+}
+
+Test(guards_dispatch, c_vm_and_reference_agree_near_int64_limits, .init = ctx_setup, .fini = ctx_teardown, .timeout = 600)
+{
+    size_t n = 64, nsrc = 0;
+    char **texts = bucket_sets(n, &nsrc);
+    size_t *lens = calloc(n, sizeof *lens);
+    for (size_t i = 0; i < n; i++) lens[i] = (size_t)-1;
+    sy_dispatch *d = NULL;
+    cr_assert(eq(int, sy_dispatch_new_json(ctx, n, (const char *const *)texts, lens, &d), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    ref r;
+    ref_init(&r, n, texts, nsrc);
+    int64_t *f1 = calloc(sy_dispatch_frame_len(d), sizeof *f1), *f2 = calloc(sy_dispatch_frame_len(d), sizeof *f2);
+    void *handle = NULL;
+    char dir[256];
+    cdispatch_fn cfn = compile_c(d, &handle, dir);
+    sy_bc_program *vm = bytecode_of(d);
+    uint64_t seed = test_seed() ^ 0x5eed;
+    int64_t v[6];
+    size_t accepted = 0, differ = 0;
+    const unsigned npoints = 100000;
+    for (unsigned p = 0; p < npoints; p++) {
+        random_point(&seed, v, nsrc, n);
+        uint64_t m = rng_next(&seed);
+        for (size_t i = 0; i < nsrc; i++)
+            if ((m >> (4 * i)) % 4 == 0) v[i] = near_limit(&seed);
+        long a = sy_dispatch_run(d, v, nsrc, f1), s = sy_dispatch_run_sequential(d, v, nsrc, f2);
+        long cv = cfn(v), bv = sy_bc_dispatch(vm, v, nsrc);
+        cr_assert(a == cv && a == bv, "point %u (%lld %lld %lld %lld %lld %lld): dispatch %ld, C %ld, VM %ld", p, (long long)v[0],
+                  (long long)v[1], (long long)v[2], (long long)v[3], (long long)v[4], (long long)v[5], a, cv, bv);
+        if (p % 10 == 0) {
+            long ex = ref_run(&r, v);
+            if (a >= 0) {
+                /* the reference accepts entry a: ex is the first it accepts, so ex <= a */
+                cr_assert(ex >= 0 && ex <= a, "point %u: dispatch answers %ld, the exact reference %ld", p, a, ex);
+                int ok = 1;
+                for (size_t j = 0; ok && j < r.ng[a]; j++) {
+                    int64_t o = 0;
+                    ok = sy_expr_eval_si(ctx, r.g[a][j], r.nsrc, r.syms, v, &o) == SY_OK && o != 0;
+                    sy_ctx_reset_error(ctx);
+                }
+                cr_assert(ok, "point %u: dispatch answers entry %ld, which the exact reference rejects", p, a);
+            }
+            if (s == ex) cr_assert(eq(long, a, ex), "point %u: one by one %ld = reference, dispatch %ld", p, s, a);
+            differ += a != ex;
+        }
+        accepted += a >= 0;
+    }
+    cr_assert(accepted > 0 && accepted < npoints, "%zu of %u accepted", accepted, npoints);
+    dlclose(handle);
+    remove_dir(dir);
+    sy_bc_free(vm);
+    free(f1);
+    free(f2);
+    ref_free(&r);
+    sy_dispatch_free(d);
+    for (size_t i = 0; i < n; i++) free(texts[i]);
+    free(texts);
+    free(lens);
+    (void)differ;
 }
 
 #define SRC "\"sources\": [\"x.dim()\", \"x.dtype\", \"x.size()[0]\"]"
@@ -267,7 +364,102 @@ Test(guards_dispatch, overflow_fails_closed, .init = ctx_setup, .fini = ctx_tear
     v[2] = 1000;
     cr_assert(eq(long, sy_dispatch_run(d, v, 3, f), 0));
     cr_assert(eq(long, sy_dispatch_run(d, v, 2, f), -2));
+    /* the bytecode form: a fault in entry 0's guard goes to entry 1 (ONFAIL), as the tree does */
+    sy_bc_program *vm = bytecode_of(d);
+    int64_t pts[4] = {(int64_t)1 << 20, 3, (int64_t)1 << 16, 1000};
+    for (int i = 0; i < 4; i++) {
+        v[2] = pts[i];
+        cr_assert(eq(long, sy_bc_dispatch(vm, v, 3), sy_dispatch_run(d, v, 3, f)), "at %lld", (long long)pts[i]);
+    }
+    v[2] = 4;
+    cr_assert(eq(long, sy_bc_dispatch(vm, v, 3), 0));
+    cr_assert(eq(long, sy_bc_dispatch(vm, v, 2), SY_EINVAL));
+    int32_t failed;
+    cr_assert(eq(int, sy_bc_check(vm, v, 3, &failed), SY_EINVAL)); /* a dispatcher is not a guard program */
+    sy_bc_free(vm);
     free(f);
+    sy_dispatch_free(d);
+}
+
+/* CRC-32 (zlib's polynomial) of the encoded program without its CRC field, written back */
+static void fix_crc(unsigned char *b, size_t n)
+{
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) {
+        if (i >= 36 && i < 40) continue;
+        c ^= b[i];
+        for (int k = 0; k < 8; k++) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+    }
+    c ^= 0xFFFFFFFFu;
+    for (int i = 0; i < 4; i++) b[36 + i] = (unsigned char)(c >> (8 * i));
+}
+
+static sy_status load_tampered(const unsigned char *orig, size_t nb, size_t at, uint32_t word, int is_word, sy_bc_load_err *err)
+{
+    unsigned char *b = malloc(nb);
+    memcpy(b, orig, nb);
+    if (is_word)
+        for (int i = 0; i < 4; i++) b[at + (size_t)i] = (unsigned char)(word >> (8 * i));
+    else
+        b[at] = (unsigned char)word;
+    fix_crc(b, nb);
+    sy_bc_program *q = NULL;
+    sy_status st = sy_bc_load(ctx, b, nb, &q, err);
+    sy_bc_free(q);
+    free(b);
+    return st;
+}
+
+/* The verifier covers the dispatcher: entries, jumps and fault handlers in range, forward, one
+ * handler per faulting instruction; the dispatcher's opcodes only in a format 2.2 dispatcher. */
+Test(guards_dispatch, bytecode_verifier_refuses_bad_dispatchers, .init = ctx_setup, .fini = ctx_teardown, .timeout = 30)
+{
+    const char *t[2] = {DOC("{\"kind\": \"relation\", \"expr\": \"_s2**4 != 7\"}"), DOC("{\"kind\": \"range\", \"expr\": \"_s2 <= 5\"}")};
+    size_t lens[2] = {(size_t)-1, (size_t)-1};
+    sy_dispatch *d = NULL;
+    cr_assert(eq(int, sy_dispatch_new_json(ctx, 2, t, lens, &d), SY_OK));
+    sy_bc_program *p = NULL;
+    cr_assert(eq(int, sy_bc_dispatch_compile(d, &p), SY_OK));
+    unsigned char *bytes = NULL;
+    size_t nb = 0;
+    cr_assert(eq(int, sy_bc_encode(p, &bytes, &nb), SY_OK));
+    cr_assert(eq(int, bytes[10], 2)); /* format 2.2 */
+    size_t code = nb - 1 - 4 * sy_bc_ninstr(p); /* the dispatch section: one LEB128 byte */
+    sy_bc_load_err err;
+    int seen_entry = 0, seen_jump = 0, seen_onfail = 0;
+    for (size_t pc = 0; pc < sy_bc_ninstr(p); pc++) {
+        uint32_t w = sy_bc_instr(p, pc);
+        unsigned op = SY_BC_GET_OP(w);
+        if (op == SY_OP_ENTRY && !seen_entry++) {
+            cr_assert(eq(int, load_tampered(bytes, nb, code + 4 * pc, SY_BC_ABX(SY_OP_ENTRY, 0, 2), 1, &err), SY_EVERIFY));
+            cr_assert(strstr(err.msg, "entry e2 out of range (2 entries)") != NULL, "%s", err.msg);
+        }
+        if ((op == SY_OP_JMPZ || op == SY_OP_JMPNZ) && !seen_jump++) {
+            cr_assert(eq(int, load_tampered(bytes, nb, code + 4 * pc, SY_BC_ASBX(op, SY_BC_GET_A(w), 30000), 1, &err), SY_EVERIFY));
+            cr_assert(strstr(err.msg, "past the end") != NULL, "%s", err.msg);
+            cr_assert(eq(int, load_tampered(bytes, nb, code + 4 * pc, SY_BC_ASBX(op, SY_BC_GET_A(w), -2), 1, &err), SY_EVERIFY));
+            cr_assert(strstr(err.msg, "backward jump") != NULL, "%s", err.msg);
+        }
+        if (op == SY_OP_ONFAIL && !seen_onfail++) { /* the handler right after it: before the POW that faults */
+            cr_assert(eq(int, load_tampered(bytes, nb, code + 4 * pc, SY_BC_ASBX(SY_OP_ONFAIL, 0, 0), 1, &err), SY_EVERIFY));
+            cr_assert(strstr(err.msg, "is not after it") != NULL, "%s", err.msg);
+            cr_assert(eq(int, load_tampered(bytes, nb, code + 4 * pc, SY_BC_ABC(SY_OP_CHECK, 0, 0, 0), 1, &err), SY_EVERIFY));
+            cr_assert(strstr(err.msg, "CHECK in a dispatcher") != NULL, "%s", err.msg);
+        }
+    }
+    cr_assert(seen_entry && seen_jump && seen_onfail);
+    /* the header: a dispatcher in format 2.1 (what a 2.1 writer cannot produce), a newer minor */
+    cr_assert(eq(int, load_tampered(bytes, nb, 10, 1, 0, &err), SY_EFORMAT));
+    cr_assert(strstr(err.msg, "(dispatcher) in a format 2.1 program") != NULL, "%s", err.msg);
+    cr_assert(eq(int, load_tampered(bytes, nb, 10, 3, 0, &err), SY_EVERSION));
+    cr_assert(strstr(err.msg, "format version 2.3 is newer than 2.2") != NULL, "%s", err.msg);
+    /* without the flag, the section is trailing bytes and ENTRY an unknown instruction to a guard program */
+    cr_assert(ne(int, load_tampered(bytes, nb, 12, 0, 0, &err), SY_OK));
+    /* the entry count: 0 entries */
+    cr_assert(eq(int, load_tampered(bytes, nb, nb - 1, 0, 0, &err), SY_EFORMAT));
+    cr_assert(strstr(err.msg, "1 to 65536 entries") != NULL, "%s", err.msg);
+    sy_mem_free(ctx, bytes);
+    sy_bc_free(p);
     sy_dispatch_free(d);
 }
 
