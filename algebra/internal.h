@@ -151,6 +151,17 @@ int sy_strindex_add(sy_strindex *ix, const void *row);
 /* The row named name, or NULL. */
 const void *sy_strindex_find(const sy_strindex *ix, const char *name);
 
+/* ---- the canonical-form checker (algebra/check.c), FLINT's *_assert_canonical: NULL when the
+ * node e is canonical for its kind, else what is wrong. One node, assuming its children are
+ * (they were checked when interned): sorted, distinct terms and factors, no zero coefficient,
+ * no single-term sum that is its monomial, relations normalized (content 1, Eq/Ne leading
+ * coefficient positive, not decided by the bounds), And/Or flattened, sorted, duplicate-free,
+ * Min/Max sorted, lo <= hi, the depth 1 + the deepest child's. O(n) comparisons of the node's
+ * children. When a rewrite rule is switched off (a test switch) only the kind-independent
+ * checks are made. sy_intern calls it on every new node in builds without NDEBUG and with
+ * SY_EXPR_CHECK (the fuzzers) and aborts on a violation. */
+const char *sy_expr_check(const sy_ctx *ctx, const sy_expr *e);
+
 /* ---- constructions the frontends share */
 /* d + p, a dim padded by p. Padding up to a multiple of m pads Mod(m - Mod(d, m), m), which
  * the constructors keep as Mod(-d, m) (printed Mod((m-1)*d, m)): when p is Mod(P, m) (m > 0
