@@ -286,6 +286,12 @@ sy_status op_ti_strides(opcall *c, size_t nops, const sy_tensor *const *ops, siz
  * SY_EUNSUPPORTED when x's strides are not modelled */
 sy_status op_view_strides(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape,
                           const sy_expr *const **out, int *ok);
+/* the broadcast binary elementwise op of c on a and b (tensors or numbers): result dtype,
+ * broadcast sizes and TensorIterator layout into *c->out (ops_elementwise.c) */
+sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b);
+/* x[idx] for a tensor x: ints select, slices narrow, None inserts a dim, one Ellipsis
+ * expands (ops_shape.c; the getitem op of ops_scalar.c calls it) */
+sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx);
 /* the layout of an elementwise unary op's result (ops_elementwise.c) */
 sy_status sy_unary_layout(opcall *c, const sy_tensor *x, sy_dtype dt);
 /* dispatcher hook: apply the op's layout class (c->layout_cls) to c->out */

@@ -108,7 +108,6 @@ static sy_status softmax(opcall *c)
 static int is_float(sy_dtype d) { return d <= SY_DT_COMPLEX128; }
 
 /* Broadcasting binary op on values (one of them at least a tensor). */
-sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b);
 sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b)
 {
     static const sy_expr *const none[1] = {NULL};

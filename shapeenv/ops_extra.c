@@ -15,7 +15,6 @@
 
 #include "shapeenv/env_private.h"
 
-sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b);
 
 #define CTX (c->env->ctx)
 #define SHOW(e) sy_env_show(c->env, (e))

@@ -4,7 +4,6 @@
 
 #include "shapeenv/env_private.h"
 
-sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b);
 
 static sy_status require_eq(opcall *c, const sy_expr *a, const sy_expr *b, const char *what)
 {

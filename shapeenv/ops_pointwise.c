@@ -12,7 +12,6 @@
 
 #include "shapeenv/env_private.h"
 
-sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b);
 
 static int in_list(const char *op, const char *const *names)
 {

@@ -13,7 +13,6 @@
 
 #include "shapeenv/env_private.h"
 
-sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b);
 
 /* zero_numel_check_dims (ReduceOpsUtils.h): the reduced dim must not be empty */
 static sy_status check_nonempty_dim(opcall *c, const sy_tensor *x, size_t w, const char *fn)

@@ -10,8 +10,6 @@
 #include "algebra/internal.h"
 #include "shapeenv/env_private.h"
 
-sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b);
-sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx);
 
 static const sy_value *A(opcall *c, size_t i) { return i < c->nargs ? &c->args[i] : NULL; }
 

@@ -901,7 +901,6 @@ static sy_status same_shape(opcall *c) /* triu, tril, masked_fill, ... */
 /* Tensor indexing x[...]: ints select, slices narrow (clamped like Python),
  * None inserts a dim, one Ellipsis expands. Advanced (tensor) indexing is not
  * supported. */
-sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx);
 sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx)
 {
     sy_ctx *ctx = c->env->ctx;
