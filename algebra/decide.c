@@ -655,7 +655,6 @@ static sy_truth neg_truth(sy_truth t)
     return t == SY_TRUTH_TRUE ? SY_TRUTH_FALSE : t == SY_TRUTH_FALSE ? SY_TRUTH_TRUE : SY_TRUTH_UNKNOWN;
 }
 
-const sy_expr *sy_simplify(sy_facts *f, const sy_expr *e);
 const sy_expr *simp(sy_facts *f, const sy_expr *e, sy_memo *memo);
 
 static sy_truth decide_rewrite(sy_facts *f, const sy_expr *q, int *layer);

@@ -7,6 +7,7 @@
  * node is interned only in canonical form, ordered by kind, content, serial),
  * which is easiest to check when they are read side by side. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,6 +243,16 @@ const sy_expr *sy_intern(sy_ctx *ctx, const sy_expr *cand)
     }
     e->serial = ctx->next_serial++;
     sy_compute_bounds(e);
+#if !defined(NDEBUG) || defined(SY_EXPR_CHECK)
+    { /* every new node is canonical (algebra/check.c); a violation is a bug of a constructor */
+        const char *bad = sy_expr_check(ctx, e);
+        if (bad) {
+            fprintf(stderr, "symshape: non-canonical node (kind %d, serial %llu): %s\n", e->kind,
+                    (unsigned long long)e->serial, bad);
+            abort();
+        }
+    }
+#endif
     ctx->table[j] = e;
     ctx->count++;
     if (ctx->op_depth && ctx->op_pure) sy_ilog_push(ctx, j);
@@ -459,7 +470,7 @@ static int serial_cmp(const sy_expr *a, const sy_expr *b)
     return a->serial < b->serial ? -1 : (a->serial > b->serial ? 1 : 0);
 }
 
-static int atom_cmp(const sy_expr *a, const sy_expr *b)
+int sy_atom_cmp(const sy_expr *a, const sy_expr *b)
 {
     if (a == b) return 0;
     bool as = a->kind == SY_EXPR_SYM, bs = b->kind == SY_EXPR_SYM;
@@ -498,7 +509,7 @@ int sy_mono_cmp(const sy_expr *a, const sy_expr *b)
     for (uint32_t i = 0; i < na && i < nb; i++) {
         uint64_t ea, eb;
         const sy_expr *fa = factor_at(a, i, &ea), *fb = factor_at(b, i, &eb);
-        int c = atom_cmp(fa, fb);
+        int c = sy_atom_cmp(fa, fb);
         if (c) return c;
         if (ea != eb) return ea > eb ? -1 : 1;
     }
@@ -625,7 +636,7 @@ const sy_expr *sy_mono_mul(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
         uint64_t ea = 0, eb = 0;
         const sy_expr *fa = i < na ? factor_at(a, i, &ea) : NULL;
         const sy_expr *fb = j < nb ? factor_at(b, j, &eb) : NULL;
-        int c = !fa ? 1 : (!fb ? -1 : atom_cmp(fa, fb));
+        int c = !fa ? 1 : (!fb ? -1 : sy_atom_cmp(fa, fb));
         if (c < 0) {
             fs[n].base = fa; fs[n].exp = ea; n++; i++;
         } else if (c > 0) {
@@ -1047,7 +1058,7 @@ const sy_expr *sy_expr_mul(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
 
 static int factor_cmp(const void *x, const void *y)
 {
-    return atom_cmp(((const factor *)x)->base, ((const factor *)y)->base);
+    return sy_atom_cmp(((const factor *)x)->base, ((const factor *)y)->base);
 }
 
 /* n-ary product: the constants are multiplied together, the factors of every
@@ -1110,7 +1121,7 @@ static const sy_expr *sy_expr_mul_n_work(sy_ctx *ctx, size_t n, const sy_expr *c
         qsort(fs, k, sizeof *fs, factor_cmp);
         size_t m = 0;
         for (size_t i = 0; i < k; i++) {
-            if (m && atom_cmp(fs[m - 1].base, fs[i].base) == 0) {
+            if (m && sy_atom_cmp(fs[m - 1].base, fs[i].base) == 0) {
                 if (fs[i].exp > UINT64_MAX - fs[m - 1].exp) {
                     res = sy_fail(ctx, SY_EQUOTA, "exponent exceeds the limit %llu", (unsigned long long)ctx->opts.max_exponent);
                     goto done;

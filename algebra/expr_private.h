@@ -213,6 +213,8 @@ const sy_expr *sy_add_fmpz(sy_ctx *ctx, const sy_expr *e, const fmpz_t c);
 /* e without its constant term */
 const sy_expr *sy_nonconst_part(sy_ctx *ctx, const sy_expr *e);
 int sy_mono_cmp(const sy_expr *a, const sy_expr *b);
+/* the order of atoms (SYM first, by natural name order), the factor order of a MUL */
+int sy_atom_cmp(const sy_expr *a, const sy_expr *b);
 const sy_expr *sy_mono_mul(sy_ctx *ctx, const sy_expr *a, const sy_expr *b);
 
 /* ---- intrinsic bounds */

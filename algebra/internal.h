@@ -136,6 +136,32 @@ int sy_facts_int64_fit(sy_facts *f, const sy_expr *e);
  * Answers do not change: the memos only save recomputation. */
 void sy_facts_drop_memos(sy_facts *f);
 
+/* ---- a static index by name (algebra/strindex.c): one for the torch op rows (shapeenv/ops.c)
+ * and one for the ONNX op rows (frontends/onnx/onnx_ops.c). A row is any struct whose first
+ * member is its name (const char *); the index stores pointers to rows and never copies them.
+ * slot has cap entries (a power of two, zeroed); at most cap/2 rows fit. */
+typedef struct sy_strindex {
+    const void **slot;
+    size_t cap, n;
+} sy_strindex;
+#define SY_STRINDEX_INIT(slots) {(slots), sizeof(slots) / sizeof((slots)[0]), 0}
+/* Add row under its name: 1 added; 0 when a row of that name is already in (the first row of a
+ * name wins, the new one is not added); -1 when the index is full or row or its name is NULL. */
+int sy_strindex_add(sy_strindex *ix, const void *row);
+/* The row named name, or NULL. */
+const void *sy_strindex_find(const sy_strindex *ix, const char *name);
+
+/* ---- the canonical-form checker (algebra/check.c), FLINT's *_assert_canonical: NULL when the
+ * node e is canonical for its kind, else what is wrong. One node, assuming its children are
+ * (they were checked when interned): sorted, distinct terms and factors, no zero coefficient,
+ * no single-term sum that is its monomial, relations normalized (content 1, Eq/Ne leading
+ * coefficient positive, not decided by the bounds), And/Or flattened, sorted, duplicate-free,
+ * Min/Max sorted, lo <= hi, the depth 1 + the deepest child's. O(n) comparisons of the node's
+ * children. When a rewrite rule is switched off (a test switch) only the kind-independent
+ * checks are made. sy_intern calls it on every new node in builds without NDEBUG and with
+ * SY_EXPR_CHECK (the fuzzers) and aborts on a violation. */
+const char *sy_expr_check(const sy_ctx *ctx, const sy_expr *e);
+
 /* ---- constructions the frontends share */
 /* d + p, a dim padded by p. Padding up to a multiple of m pads Mod(m - Mod(d, m), m), which
  * the constructors keep as Mod(-d, m) (printed Mod((m-1)*d, m)): when p is Mod(P, m) (m > 0

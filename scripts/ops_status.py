@@ -92,8 +92,9 @@ def tables(repo):
         if not (f.startswith("ops") and f.endswith(".c")):
             continue
         src = open(os.path.join(repo, "shapeenv", f)).read()
-        for m in re.finditer(r"const opentry sy_ops_\w+\[\]\s*=\s*\{(.*?)\{NULL, NULL\}\};", src, re.S):
-            names.update(re.findall(r'\{"([A-Za-z_0-9]+)",\s*\w+\}', m.group(1)))
+        for m in re.finditer(r"const opentry sy_ops_\w+\[\]\s*=\s*\{(.*?)OP_END\};", src, re.S):
+            # rows OP_ROW("name", handler[, flags, layout, kernel]) (shapeenv/env_private.h)
+            names.update(re.findall(r'OP_ROW\("([A-Za-z_0-9]+)",', m.group(1)))
     return names
 
 
@@ -161,6 +162,9 @@ def main():
         updated = doc[:a] + new + doc[b:]
     else:
         updated = doc.rstrip("\n") + "\n\n## Status of PyTorch's ops\n\n" + new + "\n"
+    # the op count of the introduction (every row of every table: sy_env_op_names)
+    updated = re.sub(r"(`sy_env_op_names\(\)` lists \*\*)\d+( ops\*\*)",
+                     lambda m: m.group(1) + str(len(tables(repo))) + m.group(2), updated)
     if "--check" in sys.argv:
         if updated != doc:
             print("docs/ops.md: the ops status table is stale; run scripts/ops_status.py " + repo)

@@ -104,9 +104,8 @@ struct sy_env {
 #define SY_PASSED_MEMO 64
 
 void *sy_env_alloc(sy_env *env, size_t size);
-/* 1 when op is a known op that the trace's op memo may reuse: pure (not listed
- * impure in ops.c: it reads no data values and makes no unbacked symbol) and
- * costly enough for the memo to pay (ops.c, memo_ops) */
+/* 1 when op is a known op that the trace's op memo may reuse: its row (the
+ * ops_*.c tables) has OP_MEMO and not OP_IMPURE */
 int sy_env_op_memoizable(const char *op);
 /* 1 if e mentions an unbacked symbol */
 int sy_env_mentions_unbacked(sy_env *env, const sy_expr *e);
@@ -155,7 +154,7 @@ typedef struct opcall {
     const sy_expr *req_rel;
     int req_done;
     sy_status req_st;
-    int layout_cls; /* the op's layout class (sy_layout_class), set by the dispatcher */
+    int layout_cls; /* the op's layout class (its row's layout, OPL_*), set by the dispatcher */
 } opcall;
 
 typedef sy_status (*opfn)(opcall *c);
@@ -287,12 +286,16 @@ sy_status op_ti_strides(opcall *c, size_t nops, const sy_tensor *const *ops, siz
  * SY_EUNSUPPORTED when x's strides are not modelled */
 sy_status op_view_strides(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape,
                           const sy_expr *const **out, int *ok);
+/* the broadcast binary elementwise op of c on a and b (tensors or numbers): result dtype,
+ * broadcast sizes and TensorIterator layout into *c->out (ops_elementwise.c) */
+sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b);
+/* x[idx] for a tensor x: ints select, slices narrow, None inserts a dim, one Ellipsis
+ * expands (ops_shape.c; the getitem op of ops_scalar.c calls it) */
+sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx);
 /* the layout of an elementwise unary op's result (ops_elementwise.c) */
 sy_status sy_unary_layout(opcall *c, const sy_tensor *x, sy_dtype dt);
 /* dispatcher hook: apply the op's layout class (c->layout_cls) to c->out */
 sy_status sy_layout_after_call(opcall *c);
-/* the layout class of an op name (layout.c's table; the op index keeps it per op) */
-int sy_layout_class(const char *op);
 /* wrap a python dim index (negative allowed) into [0, ndim) */
 sy_status op_wrap_dim(opcall *c, int64_t dim, size_t ndim, size_t *out);
 /* broadcast two shapes (PyTorch infer_size) */
@@ -334,8 +337,47 @@ sy_status op_num_def(opcall *c, size_t pos, const char *kw, double def, double *
 int op_is_floating(sy_dtype d);
 int op_is_complex(sy_dtype d);
 
-/* registry */
-typedef struct { const char *name; opfn fn; } opentry;
+/* ---- the op registry: one row per op (docs/ops.md, "Adding an op")
+ *
+ * Each ops_*.c file ends with its table of rows, SQLite FUNCTION(...)-style:
+ *   OP_ROW("name", handler, flags, layout class, "the PyTorch kernel it follows")
+ * Trailing fields may be left out: 0 flags, OPL_DEFAULT, no kernel recorded
+ * (the handler's comment cites it). A name is in one row of one table (the
+ * test shapeenv_optable checks it, and that every row has a handler). */
+enum {
+    OP_IMPURE = 1, /* not a function of the argument shapes and the facts: reads real data
+                    * values or makes unbacked symbols; the trace's op memo never reuses it */
+    OP_MEMO = 2    /* its shape work costs more than the memo's key and lookup: convolutions and
+                    * pooling 10^4 to 10^5 instructions a call, batch_norm or relu about 2000,
+                    * against a key of a few hundred (callgrind: resnet50, inception_v3 gain;
+                    * googlenet, squeezenet1_0 a small loss). Only these are memoized. */
+};
+/* The layout class: what the dispatcher does with the strides of the op's result
+ * (layout.c, sy_layout_after_call; verified on the CPU by tests/shapeenv/strides_torch.py). */
+enum {
+    OPL_DEFAULT = 0, /* contiguous when every tensor argument is contiguous, else not modelled */
+    OPL_OWN,         /* the op computes its output strides itself (op_set_strided) */
+    OPL_FRESH,       /* always a new contiguous tensor */
+    OPL_MEMFMT,      /* allocated in suggest_memory_format(): contiguous unless a 4-D/5-D
+                      * argument may be strided like channels_last */
+    OPL_VIEW         /* a view whose strides symshape does not compute: not modelled */
+};
+typedef struct {
+    const char *name;   /* first member: the row is indexed by it (sy_strindex) */
+    opfn fn;
+    unsigned flags;     /* OP_IMPURE, OP_MEMO */
+    int layout;         /* OPL_* */
+    const char *kernel; /* the PyTorch source it follows ("file function"), NULL: see the handler */
+} opentry;
+/* A row: OP_ROW("name", handler[, flags[, layout[, "kernel"]]]); the fields left out are 0,
+ * OPL_DEFAULT, NULL. A table ends with OP_END. */
+#define OP_ROW(...) OP_ROW_(__VA_ARGS__, 0, 0, 0, ~)
+#define OP_ROW_(name, fn, flags, layout, kernel, ...) {name, fn, flags, layout, kernel}
+#define OP_END {NULL, NULL, 0, 0, NULL}
+/* every table, NULL-terminated, in lookup order (ops.c) */
+extern const opentry *const sy_op_tables[];
+/* the row of op name, or NULL */
+const opentry *sy_env_op_row(const char *name);
 extern const opentry sy_ops_elementwise[], sy_ops_nn[], sy_ops_shape[], sy_ops_scalar[];
 extern const opentry sy_ops_dynamic[];
 /* issue 12: recurrent layers, reductions with indices, index/shape patterns, more nn/factory/linalg ops */

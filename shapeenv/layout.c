@@ -14,11 +14,11 @@
  *    the input's suggest_memory_format()).
  *
  * A tensor whose strides are not modelled has strides == NULL. Every op is
- * in one layout class (the table below); the class says what the dispatcher
+ * in one layout class (its row in the ops_*.c tables); the class says what the dispatcher
  * does with the op's result. An op that builds its result with
- * op_new_strided/op_set_strided owns its layout (LAYOUT_OWN); one that
- * builds it with op_set_tensor (contiguous) gets LAYOUT_DEFAULT unless
- * listed. */
+ * op_new_strided/op_set_strided owns its layout (OPL_OWN); one that
+ * builds it with op_set_tensor (contiguous) gets OPL_DEFAULT unless its
+ * row says otherwise. */
 #include <pthread.h>
 #include <string.h>
 
@@ -245,99 +245,29 @@ sy_status op_view_strides(opcall *c, const sy_tensor *x, size_t n, const sy_expr
 
 /* ------------------------------------------------------------------ layout classes */
 
-enum {
-    LAYOUT_DEFAULT = 0, /* contiguous when every tensor argument is contiguous, else not modelled */
-    LAYOUT_OWN,         /* the op computes its output strides itself */
-    LAYOUT_FRESH,       /* always a new contiguous tensor */
-    LAYOUT_MEMFMT,      /* allocated in suggest_memory_format(): contiguous unless a 4-D/5-D argument is non-contiguous */
-    LAYOUT_VIEW         /* a view whose strides symshape does not compute: not modelled */
-};
-
-/* Ops not listed are LAYOUT_DEFAULT. Verified against PyTorch 1.13 on the
- * CPU by tests/shapeenv/strides_torch.py. */
-static const struct { const char *name; int cls; } layout_table[] = {
-    /* views and layout-aware ops (ops_shape.c, ops_elementwise.c, ops_scalar.c) */
-    {"view", LAYOUT_OWN}, {"reshape", LAYOUT_OWN}, {"flatten", LAYOUT_OWN}, {"permute", LAYOUT_OWN},
-    {"transpose", LAYOUT_OWN}, {"t", LAYOUT_OWN}, {"unsqueeze", LAYOUT_OWN}, {"squeeze", LAYOUT_OWN},
-    {"expand", LAYOUT_OWN}, {"chunk", LAYOUT_OWN}, {"split", LAYOUT_OWN}, {"narrow", LAYOUT_OWN},
-    {"select", LAYOUT_OWN}, {"getitem", LAYOUT_OWN}, {"contiguous", LAYOUT_OWN}, {"clone", LAYOUT_OWN},
-    {"identity", LAYOUT_OWN}, {"detach", LAYOUT_OWN},
-    /* expand_as / view_as / reshape_as call expand / view / reshape (sy_env_call, with their layout) */
-    {"expand_as", LAYOUT_OWN}, {"view_as", LAYOUT_OWN}, {"reshape_as", LAYOUT_OWN},
-    /* fresh contiguous outputs (measured: a transposed input gives a contiguous result) */
-    {"softmax", LAYOUT_FRESH}, {"log_softmax", LAYOUT_FRESH}, {"layer_norm", LAYOUT_FRESH}, {"rms_norm", LAYOUT_FRESH}, {"matmul", LAYOUT_FRESH},
-    {"mm", LAYOUT_FRESH}, {"bmm", LAYOUT_FRESH}, {"linear", LAYOUT_FRESH}, {"index_select", LAYOUT_FRESH},
-    /* reductions: resize_reduction allocates the output with no strides, so contiguous whatever the
-     * input's layout (permuted, transposed, channels_last, keepdim: checked on the CPU, 1.13 and 2.14;
-     * max/min/median/mode/kthvalue are left out: max(a, b) is elementwise, the others are tuples) */
-    {"mean", LAYOUT_FRESH}, {"sum", LAYOUT_FRESH}, {"amax", LAYOUT_FRESH}, {"amin", LAYOUT_FRESH},
-    {"prod", LAYOUT_FRESH}, {"std", LAYOUT_FRESH}, {"var", LAYOUT_FRESH}, {"norm", LAYOUT_FRESH},
-    {"logsumexp", LAYOUT_FRESH}, {"all", LAYOUT_FRESH}, {"any", LAYOUT_FRESH}, {"argmax", LAYOUT_FRESH},
-    {"argmin", LAYOUT_FRESH}, {"std_mean", LAYOUT_FRESH}, {"var_mean", LAYOUT_FRESH},
-    /* F.multi_head_attention_forward: attn_output is linear(...).view(L, N, E) and the weights a
-     * view/mean of a fresh bmm, whatever the layout of q/k/v (nn.MultiheadAttention(batch_first=True)
-     * passes transposed inputs and transposes the result back: view after it splits E fine) */
-    {"multi_head_attention_forward", LAYOUT_FRESH},
-    /* max_unpool: the CPU kernels resize a fresh output and write the contiguous input into it */
-    {"max_unpool1d", LAYOUT_FRESH}, {"max_unpool2d", LAYOUT_FRESH}, {"max_unpool3d", LAYOUT_FRESH},
-    /* allocated in suggest_memory_format() of the input: contiguous unless a
-     * 4-D/5-D argument may be strided like channels_last (cat:
-     * cat_compute_output_memory_format; convolution, pooling, batch_norm,
-     * upsample, constant_pad_nd: suggest_memory_format) */
-    {"cat", LAYOUT_MEMFMT}, {"concat", LAYOUT_MEMFMT}, {"conv1d", LAYOUT_MEMFMT}, {"conv2d", LAYOUT_MEMFMT},
-    {"conv3d", LAYOUT_MEMFMT}, {"conv_transpose1d", LAYOUT_MEMFMT}, {"conv_transpose2d", LAYOUT_MEMFMT},
-    {"conv_transpose3d", LAYOUT_MEMFMT}, {"batch_norm", LAYOUT_MEMFMT}, {"max_pool1d", LAYOUT_MEMFMT},
-    {"max_pool2d", LAYOUT_MEMFMT}, {"max_pool3d", LAYOUT_MEMFMT}, {"avg_pool1d", LAYOUT_MEMFMT},
-    {"avg_pool2d", LAYOUT_MEMFMT}, {"avg_pool3d", LAYOUT_MEMFMT}, {"adaptive_avg_pool1d", LAYOUT_MEMFMT},
-    /* the 3-D adaptive pools return a contiguous tensor for a channels_last_3d input (1.13 and 2.14,
-     * checked on the CPU), the 1-D and 2-D ones keep the input's format */
-    {"adaptive_avg_pool2d", LAYOUT_MEMFMT}, {"adaptive_avg_pool3d", LAYOUT_FRESH}, {"adaptive_max_pool1d", LAYOUT_MEMFMT},
-    {"adaptive_max_pool2d", LAYOUT_MEMFMT}, {"adaptive_max_pool3d", LAYOUT_FRESH}, {"interpolate", LAYOUT_MEMFMT}, {"upsample", LAYOUT_MEMFMT},
-    {"pad", LAYOUT_MEMFMT}, {"group_norm", LAYOUT_MEMFMT},
-    /* views whose strides are not computed (yet): their result's layout is unknown */
-    {"unfold", LAYOUT_VIEW}, {"diagonal", LAYOUT_VIEW}, {"as_strided", LAYOUT_VIEW}, {"movedim", LAYOUT_VIEW},
-    {"moveaxis", LAYOUT_VIEW}, {"swapaxes", LAYOUT_VIEW}, {"swapdims", LAYOUT_VIEW}, {"unbind", LAYOUT_VIEW},
-    {"unflatten", LAYOUT_VIEW}, {"tensor_split", LAYOUT_VIEW},
-    {"split_with_sizes", LAYOUT_VIEW}, {"hsplit", LAYOUT_VIEW}, {"vsplit", LAYOUT_VIEW}, {"dsplit", LAYOUT_VIEW},
- {"real", LAYOUT_VIEW}, {"imag", LAYOUT_VIEW},
-    {"narrow_copy", LAYOUT_DEFAULT}, {"diag", LAYOUT_DEFAULT}, {"T", LAYOUT_VIEW}, {"mT", LAYOUT_VIEW},
-    {"H", LAYOUT_VIEW}, {"mH", LAYOUT_VIEW}, {"adjoint", LAYOUT_VIEW}, {"alias", LAYOUT_VIEW},
-    {"transpose_", LAYOUT_VIEW}, {"t_", LAYOUT_VIEW}, {"squeeze_", LAYOUT_VIEW}, {"unsqueeze_", LAYOUT_VIEW},
-    {"as_strided_", LAYOUT_VIEW}, {"swapaxes_", LAYOUT_VIEW}, {"swapdims_", LAYOUT_VIEW},
-    {NULL, 0}};
-
-/* The class of op: a hash index over layout_table, built once (pthread_once:
- * the table is shared by every thread and context); every traced node asks,
- * and the linear scan with strcmp was 2% of the trace. */
-#define LAYOUT_HASH 256
-_Static_assert(sizeof layout_table / sizeof layout_table[0] < LAYOUT_HASH, "LAYOUT_HASH must exceed the table");
-static int layout_index[LAYOUT_HASH]; /* position in layout_table + 1, 0 empty */
-static pthread_once_t layout_index_once = PTHREAD_ONCE_INIT;
-
-static unsigned layout_hash(const char *s)
-{
-    unsigned h = 2166136261u; /* FNV-1a */
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
-    return h & (LAYOUT_HASH - 1);
-}
-
-static void build_layout_index(void)
-{
-    for (int i = 0; layout_table[i].name; i++) {
-        unsigned j = layout_hash(layout_table[i].name);
-        while (layout_index[j] && strcmp(layout_table[layout_index[j] - 1].name, layout_table[i].name))
-            j = (j + 1) & (LAYOUT_HASH - 1);
-        if (!layout_index[j]) layout_index[j] = i + 1; /* the first entry wins, as in a linear scan */
-    }
-}
-
-int sy_layout_class(const char *op)
-{
-    pthread_once(&layout_index_once, build_layout_index);
-    for (unsigned j = layout_hash(op); layout_index[j]; j = (j + 1) & (LAYOUT_HASH - 1))
-        if (!strcmp(layout_table[layout_index[j] - 1].name, op)) return layout_table[layout_index[j] - 1].cls;
-    return LAYOUT_DEFAULT;
-}
+/* Each op's row (the ops_*.c tables) gives its layout class (OPL_*, env_private.h); a row
+ * without one is OPL_DEFAULT. Why the rows say what they say (checked on the CPU, 1.13 and 2.14,
+ * by tests/shapeenv/strides_torch.py):
+ *  - OPL_OWN: the views and layout-aware ops (view, reshape, flatten, permute, transpose, t,
+ *    unsqueeze, squeeze, expand, chunk, split, narrow, select, getitem, contiguous, clone,
+ *    identity, detach); expand_as / view_as / reshape_as call expand / view / reshape through
+ *    sy_env_call, with their layout.
+ *  - OPL_FRESH: softmax, log_softmax, layer_norm, rms_norm, matmul, mm, bmm, linear,
+ *    index_select (measured: a transposed input gives a contiguous result); the reductions
+ *    (resize_reduction allocates the output with no strides, so contiguous whatever the input's
+ *    layout, keepdim or not; max/min/median/mode/kthvalue are left out: max(a, b) is
+ *    elementwise, the others are tuples); F.multi_head_attention_forward (attn_output is
+ *    linear(...).view(L, N, E) and the weights a view/mean of a fresh bmm, whatever the layout
+ *    of q/k/v); max_unpool (the CPU kernels resize a fresh output and write the contiguous input
+ *    into it); adaptive_avg_pool3d / adaptive_max_pool3d (a contiguous result for a
+ *    channels_last_3d input, where the 1-D and 2-D ones keep the input's format).
+ *  - OPL_MEMFMT: allocated in suggest_memory_format() of the input (cat:
+ *    cat_compute_output_memory_format; convolution, pooling, batch_norm, upsample,
+ *    constant_pad_nd, group_norm: suggest_memory_format).
+ *  - OPL_VIEW: views whose strides are not computed (yet): unfold, diagonal, movedim,
+ *    swapaxes, unbind, unflatten, tensor_split, split_with_sizes, real, imag, the in-place
+ *    squeeze_ / unsqueeze_ / transpose_. A new view op must be OPL_OWN or OPL_VIEW: the default
+ *    would call the view of a contiguous tensor contiguous. */
 
 /* 1 when the facts prove rel (no guard, no hint) */
 static int proved(sy_env *env, const sy_expr *rel)
@@ -413,9 +343,9 @@ static sy_status forget_strides(sy_env *env, sy_value *v, int depth)
 sy_status sy_layout_after_call(opcall *c)
 {
     int cls = c->layout_cls;
-    if (cls == LAYOUT_VIEW) return forget_strides(c->env, c->out, 0);
-    if (cls == LAYOUT_OWN || cls == LAYOUT_FRESH || c->env->layout_owned) return SY_OK;
-    int memfmt = cls == LAYOUT_MEMFMT, nc = 0;
+    if (cls == OPL_VIEW) return forget_strides(c->env, c->out, 0);
+    if (cls == OPL_OWN || cls == OPL_FRESH || c->env->layout_owned) return SY_OK;
+    int memfmt = cls == OPL_MEMFMT, nc = 0;
     for (size_t i = 0; i < c->nargs && !nc; i++) nc = value_has_noncontig(c->env, &c->args[i], memfmt, 0);
     for (size_t i = 0; i < c->nkw && !nc; i++) nc = value_has_noncontig(c->env, &c->kwvals[i], memfmt, 0);
     return nc ? forget_strides(c->env, c->out, 0) : SY_OK;

@@ -888,104 +888,58 @@ sy_status op_broadcast(opcall *c, const sy_expr *const *a, size_t na, const sy_e
 
 /* ------------------------------------------------------------------ dispatch */
 
-static const opentry *const tables[] = {sy_ops_elementwise, sy_ops_nn,    sy_ops_shape, sy_ops_scalar, sy_ops_dynamic,
-                                        sy_ops_rnn,         sy_ops_reduce, sy_ops_index, sy_ops_misc,   sy_ops_pointwise,
-                                        sy_ops_extra,       NULL};
+const opentry *const sy_op_tables[] = {sy_ops_elementwise, sy_ops_nn,    sy_ops_shape, sy_ops_scalar, sy_ops_dynamic,
+                                      sy_ops_rnn,         sy_ops_reduce, sy_ops_index, sy_ops_misc,   sy_ops_pointwise,
+                                      sy_ops_extra,       NULL};
 
-/* op lookup: a hash index over the tables, built once (pthread_once: the
- * tables are shared by every thread and context) */
-#define OPHASH 1024
-static const opentry *op_index[OPHASH];
-static bool op_impure[OPHASH]; /* per op_index slot: not to be memoized (impure_tables, impure_ops) */
+/* op lookup: an index by name over the rows of every table (sy_strindex), built once
+ * (pthread_once: the tables are shared by every thread and context). A name in two rows keeps
+ * the first (test shapeenv_optable fails on it). */
+#define OPHASH 2048 /* a power of two; at most OPHASH/2 ops */
+static const void *op_slots[OPHASH];
+static sy_strindex op_index = SY_STRINDEX_INIT(op_slots);
 static pthread_once_t op_index_once = PTHREAD_ONCE_INIT;
-
-/* Ops that are not a function of their arguments' shapes and the facts: they
- * read real data values or make unbacked symbols (and runtime asserts). The
- * whole data-dependent table is impure; so are these of the other tables.
- * The trace's op memo (trace.c) never reuses their results; it also refuses
- * any call that made a symbol, so this table is the first line, not the only one. */
-static const opentry *const impure_tables[] = {sy_ops_dynamic, NULL};
-/* Ops whose shape work costs more than the memo's key and its lookup:
- * convolutions and pooling cost 10^4 to 10^5 instructions a call; a
- * batch_norm or relu about 2000 with its arguments and layout check, against
- * a key of a few hundred (each tensor's size and stride arrays copied whole,
- * stored keys bump-allocated): a net gain where conv blocks repeat their
- * sizes (callgrind: resnet50, inception_v3) and a small one where they do
- * not (googlenet, squeezenet1_0). Only these are memoized. */
-static const char *const memo_ops[] = {"conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
-                                       "conv_transpose3d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d",
-                                       "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
-                                       "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d",
-                                       "adaptive_max_pool3d", "max_pool2d_with_indices", "interpolate", "batch_norm",
-                                       "relu", "relu_", "relu6", NULL};
-static bool op_memo[OPHASH]; /* per op_index slot: pure and in memo_ops */
-static int op_layout[OPHASH]; /* per op_index slot: the layout class (sy_layout_class) */
-static const char *const impure_ops[] = {"nonzero", "masked_select", "argwhere", "repeat_interleave", "one_hot",
-                                         "tensor_split", "_assert", "max_unpool1d", "max_unpool2d", "max_unpool3d", NULL};
-
-static unsigned op_hash(const char *s)
-{
-    unsigned h = 2166136261u;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
-    return h & (OPHASH - 1);
-}
 
 static void build_op_index(void)
 {
-    for (int t = 0; tables[t]; t++)
-        for (const opentry *e = tables[t]; e->name; e++) {
-            unsigned j = op_hash(e->name);
-            while (op_index[j] && strcmp(op_index[j]->name, e->name)) j = (j + 1) & (OPHASH - 1);
-            if (!op_index[j]) { /* first table wins, as in a linear scan */
-                op_index[j] = e;
-                op_layout[j] = sy_layout_class(e->name);
-                for (int k = 0; impure_tables[k]; k++) op_impure[j] |= tables[t] == impure_tables[k];
-            }
-        }
-    /* the flags by name: a lookup per listed op (not a comparison per op and name) */
-    for (int pass = 0; pass < 2; pass++)
-        for (const char *const *nm = pass ? memo_ops : impure_ops; *nm; nm++)
-            for (unsigned j = op_hash(*nm); op_index[j]; j = (j + 1) & (OPHASH - 1))
-                if (!strcmp(op_index[j]->name, *nm)) {
-                    if (pass) op_memo[j] = !op_impure[j];
-                    else op_impure[j] = true;
-                    break;
-                }
+    for (int t = 0; sy_op_tables[t]; t++)
+        for (const opentry *e = sy_op_tables[t]; e->name; e++) (void)sy_strindex_add(&op_index, e);
+}
+
+const opentry *sy_env_op_row(const char *name)
+{
+    if (!name) return NULL;
+    pthread_once(&op_index_once, build_op_index);
+    return sy_strindex_find(&op_index, name);
 }
 
 int sy_env_op_memoizable(const char *name)
 {
-    if (!name) return 0;
-    pthread_once(&op_index_once, build_op_index);
-    for (unsigned j = op_hash(name); op_index[j]; j = (j + 1) & (OPHASH - 1))
-        if (!strcmp(op_index[j]->name, name)) return op_memo[j];
-    return 0;
+    const opentry *e = sy_env_op_row(name);
+    return e && (e->flags & (OP_MEMO | OP_IMPURE)) == OP_MEMO;
 }
 
 /* the op's function (NULL: unknown) and, when found and layout is not NULL, *layout its layout class */
 static opfn find_op(const char *name, int *layout)
 {
-    pthread_once(&op_index_once, build_op_index);
-    for (unsigned j = op_hash(name); op_index[j]; j = (j + 1) & (OPHASH - 1))
-        if (!strcmp(op_index[j]->name, name)) {
-            if (layout) *layout = op_layout[j];
-            return op_index[j]->fn;
-        }
-    return NULL;
+    const opentry *e = sy_env_op_row(name);
+    if (!e) return NULL;
+    if (layout) *layout = e->layout;
+    return e->fn;
 }
 
 int sy_env_has_op(const char *op) { return op && find_op(op, NULL) != NULL; }
 
-/* every op name of the tables, built once; the hash index above holds fewer
- * than OPHASH ops, so OPHASH slots hold them all and the NULL */
+/* every op name of the tables, built once; the index above holds at most
+ * OPHASH/2 ops, so OPHASH slots hold them all and the NULL */
 static const char *op_names[OPHASH];
 static pthread_once_t op_names_once = PTHREAD_ONCE_INIT;
 
 static void build_op_names(void)
 {
     size_t n = 0;
-    for (int t = 0; tables[t]; t++)
-        for (const opentry *e = tables[t]; e->name && n < OPHASH - 1; e++) op_names[n++] = e->name;
+    for (int t = 0; sy_op_tables[t]; t++)
+        for (const opentry *e = sy_op_tables[t]; e->name && n < OPHASH - 1; e++) op_names[n++] = e->name;
     op_names[n] = NULL;
 }
 

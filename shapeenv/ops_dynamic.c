@@ -187,5 +187,10 @@ static sy_status bincount(opcall *c)
     return op_set_tensor(c, dt, 1, &u);
 }
 
-const opentry sy_ops_dynamic[] = {{"item", item}, {"tolist", tolist}, {"unique", unique},
-                                   {"unique_consecutive", unique}, {"bincount", bincount}, {NULL, NULL}};
+const opentry sy_ops_dynamic[] = {
+    OP_ROW("item", item, OP_IMPURE),
+    OP_ROW("tolist", tolist, OP_IMPURE),
+    OP_ROW("unique", unique, OP_IMPURE),
+    OP_ROW("unique_consecutive", unique, OP_IMPURE),
+    OP_ROW("bincount", bincount, OP_IMPURE),
+    OP_END};

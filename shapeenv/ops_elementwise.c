@@ -108,7 +108,6 @@ static sy_status softmax(opcall *c)
 static int is_float(sy_dtype d) { return d <= SY_DT_COMPLEX128; }
 
 /* Broadcasting binary op on values (one of them at least a tensor). */
-sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b);
 sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b)
 {
     static const sy_expr *const none[1] = {NULL};
@@ -202,12 +201,50 @@ static sy_status convert(opcall *c)
 }
 
 const opentry sy_ops_elementwise[] = {
-    {"relu", unary}, {"relu_", unary}, {"relu6", unary}, {"gelu", unary}, {"silu", unary}, {"silu_", unary},
-    {"sigmoid", unary}, {"sigmoid_", unary}, {"tanh", unary}, {"tanh_", unary}, {"hardswish", unary},
-    {"hardswish_", unary}, {"hardsigmoid", unary}, {"hardsigmoid_", unary}, {"hardtanh", unary},
-    {"hardtanh_", unary}, {"leaky_relu", unary}, {"leaky_relu_", unary}, {"elu", unary}, {"dropout", unary},
-    {"dropout_", unary}, {"alpha_dropout", unary}, {"feature_alpha_dropout", unary}, {"dropout2d", unary},
-    {"identity", unary}, {"contiguous", unary}, {"clone", unary}, {"detach", unary}, {"stochastic_depth", unary},
-    {"softmax", softmax}, {"log_softmax", softmax}, {"exp", unary}, {"log", unary}, {"sqrt", unary},
-    {"rsqrt", unary}, {"abs", unary}, {"neg_", unary}, {"erf", unary}, {"float", convert}, {"double", convert}, {"half", convert},
-    {"long", convert}, {"bool", convert}, {"to", convert}, {"type_as", convert}, {"where", where}, {NULL, NULL}};
+    OP_ROW("relu", unary, OP_MEMO),
+    OP_ROW("relu_", unary, OP_MEMO),
+    OP_ROW("relu6", unary, OP_MEMO),
+    OP_ROW("gelu", unary),
+    OP_ROW("silu", unary),
+    OP_ROW("silu_", unary),
+    OP_ROW("sigmoid", unary),
+    OP_ROW("sigmoid_", unary),
+    OP_ROW("tanh", unary),
+    OP_ROW("tanh_", unary),
+    OP_ROW("hardswish", unary),
+    OP_ROW("hardswish_", unary),
+    OP_ROW("hardsigmoid", unary),
+    OP_ROW("hardsigmoid_", unary),
+    OP_ROW("hardtanh", unary),
+    OP_ROW("hardtanh_", unary),
+    OP_ROW("leaky_relu", unary),
+    OP_ROW("leaky_relu_", unary),
+    OP_ROW("elu", unary),
+    OP_ROW("dropout", unary),
+    OP_ROW("dropout_", unary),
+    OP_ROW("alpha_dropout", unary),
+    OP_ROW("feature_alpha_dropout", unary),
+    OP_ROW("dropout2d", unary),
+    OP_ROW("identity", unary, 0, OPL_OWN),
+    OP_ROW("contiguous", unary, 0, OPL_OWN),
+    OP_ROW("clone", unary, 0, OPL_OWN),
+    OP_ROW("detach", unary, 0, OPL_OWN),
+    OP_ROW("stochastic_depth", unary),
+    OP_ROW("softmax", softmax, 0, OPL_FRESH),
+    OP_ROW("log_softmax", softmax, 0, OPL_FRESH),
+    OP_ROW("exp", unary),
+    OP_ROW("log", unary),
+    OP_ROW("sqrt", unary),
+    OP_ROW("rsqrt", unary),
+    OP_ROW("abs", unary),
+    OP_ROW("neg_", unary),
+    OP_ROW("erf", unary),
+    OP_ROW("float", convert),
+    OP_ROW("double", convert),
+    OP_ROW("half", convert),
+    OP_ROW("long", convert),
+    OP_ROW("bool", convert),
+    OP_ROW("to", convert),
+    OP_ROW("type_as", convert),
+    OP_ROW("where", where),
+    OP_END};

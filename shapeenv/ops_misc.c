@@ -25,7 +25,6 @@
 
 #include "shapeenv/env_private.h"
 
-sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b);
 
 #define CTX (c->env->ctx)
 #define SHOW(e) sy_env_show(c->env, (e))
@@ -1016,14 +1015,48 @@ static sy_status rounding(opcall *c)
 }
 
 const opentry sy_ops_misc[] = {
-    {"prelu", prelu}, {"glu", glu}, {"pixel_shuffle", pixel_shuffle}, {"pixel_unshuffle", pixel_shuffle},
-    {"channel_shuffle", channel_shuffle}, {"native_channel_shuffle", channel_shuffle}, {"grid_sample", grid_sample},
-    {"affine_grid", affine_grid}, {"embedding_bag", embedding_bag}, {"one_hot", one_hot}, {"nll_loss", nll_loss},
-    {"cross_entropy", cross_entropy}, {"instance_norm", instance_norm}, {"local_response_norm", local_response_norm},
-    {"zeros_like", like}, {"ones_like", like}, {"empty_like", like}, {"full_like", like}, {"rand_like", like},
-    {"randn_like", like}, {"randint_like", like}, {"eye", eye}, {"linspace", linspace}, {"logspace", linspace},
-    {"meshgrid", meshgrid}, {"tensor", tensor_from}, {"bilinear", bilinear}, {"addmm", addmm}, {"addbmm", addmm},
-    {"baddbmm", addmm}, {"addmv", addmm}, {"addr", addmm}, {"outer", outer}, {"ger", outer}, {"kron", kron},
-    {"cdist", cdist}, {"stft", stft}, {"istft", istft}, {"view_as_real", view_as_real},
-    {"view_as_complex", view_as_complex}, {"ceil", rounding}, {"floor", rounding}, {"round", rounding},
-    {"trunc", rounding}, {NULL, NULL}};
+    OP_ROW("prelu", prelu),
+    OP_ROW("glu", glu),
+    OP_ROW("pixel_shuffle", pixel_shuffle),
+    OP_ROW("pixel_unshuffle", pixel_shuffle),
+    OP_ROW("channel_shuffle", channel_shuffle),
+    OP_ROW("native_channel_shuffle", channel_shuffle),
+    OP_ROW("grid_sample", grid_sample),
+    OP_ROW("affine_grid", affine_grid),
+    OP_ROW("embedding_bag", embedding_bag),
+    OP_ROW("one_hot", one_hot, OP_IMPURE),
+    OP_ROW("nll_loss", nll_loss),
+    OP_ROW("cross_entropy", cross_entropy),
+    OP_ROW("instance_norm", instance_norm),
+    OP_ROW("local_response_norm", local_response_norm),
+    OP_ROW("zeros_like", like),
+    OP_ROW("ones_like", like),
+    OP_ROW("empty_like", like),
+    OP_ROW("full_like", like),
+    OP_ROW("rand_like", like),
+    OP_ROW("randn_like", like),
+    OP_ROW("randint_like", like),
+    OP_ROW("eye", eye),
+    OP_ROW("linspace", linspace),
+    OP_ROW("logspace", linspace),
+    OP_ROW("meshgrid", meshgrid),
+    OP_ROW("tensor", tensor_from),
+    OP_ROW("bilinear", bilinear),
+    OP_ROW("addmm", addmm),
+    OP_ROW("addbmm", addmm),
+    OP_ROW("baddbmm", addmm),
+    OP_ROW("addmv", addmm),
+    OP_ROW("addr", addmm),
+    OP_ROW("outer", outer),
+    OP_ROW("ger", outer),
+    OP_ROW("kron", kron),
+    OP_ROW("cdist", cdist),
+    OP_ROW("stft", stft),
+    OP_ROW("istft", istft),
+    OP_ROW("view_as_real", view_as_real),
+    OP_ROW("view_as_complex", view_as_complex),
+    OP_ROW("ceil", rounding),
+    OP_ROW("floor", rounding),
+    OP_ROW("round", rounding),
+    OP_ROW("trunc", rounding),
+    OP_END};

@@ -4,7 +4,6 @@
 
 #include "shapeenv/env_private.h"
 
-sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b);
 
 static sy_status require_eq(opcall *c, const sy_expr *a, const sy_expr *b, const char *what)
 {
@@ -924,12 +923,38 @@ static sy_status sdpa(opcall *c)
 }
 
 const opentry sy_ops_nn[] = {
-    {"conv1d", conv}, {"conv2d", conv}, {"conv3d", conv}, {"conv_transpose1d", conv}, {"conv_transpose2d", conv},
-    {"conv_transpose3d", conv}, {"max_unpool1d", max_unpool}, {"max_unpool2d", max_unpool}, {"max_unpool3d", max_unpool}, {"max_pool1d", pool}, {"max_pool2d", pool}, {"max_pool3d", pool},
-    {"avg_pool1d", pool}, {"avg_pool2d", pool}, {"avg_pool3d", pool}, {"adaptive_avg_pool1d", adaptive_pool},
-    {"adaptive_avg_pool2d", adaptive_pool}, {"adaptive_avg_pool3d", adaptive_pool},
-    {"adaptive_max_pool1d", adaptive_pool}, {"adaptive_max_pool2d", adaptive_pool}, {"adaptive_max_pool3d", adaptive_pool}, {"linear", linear}, {"matmul", matmul}, {"mm", matmul},
-    {"bmm", matmul}, {"embedding", embedding}, {"batch_norm", batch_norm}, {"layer_norm", layer_norm},
-    {"rms_norm", layer_norm}, /* 2.4+: layer_norm.cpp rms_norm, _check_rms_norm_inputs = the layer_norm checks */
-    {"group_norm", group_norm}, {"interpolate", interpolate}, {"upsample", interpolate},
-    {"multi_head_attention_forward", mha}, {"scaled_dot_product_attention", sdpa}, {NULL, NULL}};
+    OP_ROW("conv1d", conv, OP_MEMO, OPL_MEMFMT, "aten/src/ATen/native/Convolution.cpp _convolution, ConvUtils.h"),
+    OP_ROW("conv2d", conv, OP_MEMO, OPL_MEMFMT, "aten/src/ATen/native/Convolution.cpp _convolution, ConvUtils.h"),
+    OP_ROW("conv3d", conv, OP_MEMO, OPL_MEMFMT, "aten/src/ATen/native/Convolution.cpp _convolution, ConvUtils.h"),
+    OP_ROW("conv_transpose1d", conv, OP_MEMO, OPL_MEMFMT, "aten/src/ATen/native/Convolution.cpp _convolution, ConvUtils.h"),
+    OP_ROW("conv_transpose2d", conv, OP_MEMO, OPL_MEMFMT, "aten/src/ATen/native/Convolution.cpp _convolution, ConvUtils.h"),
+    OP_ROW("conv_transpose3d", conv, OP_MEMO, OPL_MEMFMT, "aten/src/ATen/native/Convolution.cpp _convolution, ConvUtils.h"),
+    OP_ROW("max_unpool1d", max_unpool, OP_IMPURE, OPL_FRESH, "aten/src/ATen/native/MaxUnpooling.cpp"),
+    OP_ROW("max_unpool2d", max_unpool, OP_IMPURE, OPL_FRESH, "aten/src/ATen/native/MaxUnpooling.cpp"),
+    OP_ROW("max_unpool3d", max_unpool, OP_IMPURE, OPL_FRESH, "aten/src/ATen/native/MaxUnpooling.cpp"),
+    OP_ROW("max_pool1d", pool, OP_MEMO, OPL_MEMFMT, "aten/src/ATen/native/Pool.h pooling_output_shape"),
+    OP_ROW("max_pool2d", pool, OP_MEMO, OPL_MEMFMT, "aten/src/ATen/native/Pool.h pooling_output_shape"),
+    OP_ROW("max_pool3d", pool, OP_MEMO, OPL_MEMFMT, "aten/src/ATen/native/Pool.h pooling_output_shape"),
+    OP_ROW("avg_pool1d", pool, OP_MEMO, OPL_MEMFMT, "aten/src/ATen/native/Pool.h pooling_output_shape"),
+    OP_ROW("avg_pool2d", pool, OP_MEMO, OPL_MEMFMT, "aten/src/ATen/native/Pool.h pooling_output_shape"),
+    OP_ROW("avg_pool3d", pool, OP_MEMO, OPL_MEMFMT, "aten/src/ATen/native/AveragePool3d.cpp pool3d_shape_check"),
+    OP_ROW("adaptive_avg_pool1d", adaptive_pool, OP_MEMO, OPL_MEMFMT, "aten/src/ATen/native/AdaptiveAveragePooling.cpp"),
+    OP_ROW("adaptive_avg_pool2d", adaptive_pool, OP_MEMO, OPL_MEMFMT, "aten/src/ATen/native/AdaptiveAveragePooling.cpp"),
+    OP_ROW("adaptive_avg_pool3d", adaptive_pool, OP_MEMO, OPL_FRESH, "aten/src/ATen/native/AdaptiveAveragePooling3d.cpp"),
+    OP_ROW("adaptive_max_pool1d", adaptive_pool, OP_MEMO, OPL_MEMFMT),
+    OP_ROW("adaptive_max_pool2d", adaptive_pool, OP_MEMO, OPL_MEMFMT, "aten/src/ATen/native/AdaptiveMaxPooling2d.cpp"),
+    OP_ROW("adaptive_max_pool3d", adaptive_pool, OP_MEMO, OPL_FRESH),
+    OP_ROW("linear", linear, 0, OPL_FRESH, "aten/src/ATen/native/Linear.cpp linear"),
+    OP_ROW("matmul", matmul, 0, OPL_FRESH, "aten/src/ATen/native/LinearAlgebra.cpp matmul"),
+    OP_ROW("mm", matmul, 0, OPL_FRESH),
+    OP_ROW("bmm", matmul, 0, OPL_FRESH),
+    OP_ROW("embedding", embedding, 0, OPL_DEFAULT, "aten/src/ATen/native/Embedding.cpp embedding"),
+    OP_ROW("batch_norm", batch_norm, OP_MEMO, OPL_MEMFMT),
+    OP_ROW("layer_norm", layer_norm, 0, OPL_FRESH, "aten/src/ATen/native/layer_norm.cpp _check_layer_norm_inputs"),
+    OP_ROW("rms_norm", layer_norm, 0, OPL_FRESH, "aten/src/ATen/native/layer_norm.cpp rms_norm"), /* 2.4+: layer_norm.cpp rms_norm, _check_rms_norm_inputs = the layer_norm checks */
+    OP_ROW("group_norm", group_norm, 0, OPL_MEMFMT),
+    OP_ROW("interpolate", interpolate, OP_MEMO, OPL_MEMFMT, "aten/src/ATen/native/UpSample.h upsample_2d_common_check"),
+    OP_ROW("upsample", interpolate, 0, OPL_MEMFMT, "aten/src/ATen/native/UpSample.h upsample_2d_common_check"),
+    OP_ROW("multi_head_attention_forward", mha, 0, OPL_FRESH),
+    OP_ROW("scaled_dot_product_attention", sdpa),
+    OP_END};

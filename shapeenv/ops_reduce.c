@@ -13,7 +13,6 @@
 
 #include "shapeenv/env_private.h"
 
-sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b);
 
 /* zero_numel_check_dims (ReduceOpsUtils.h): the reduced dim must not be empty */
 static sy_status check_nonempty_dim(opcall *c, const sy_tensor *x, size_t w, const char *fn)
@@ -360,9 +359,34 @@ static sy_status median(opcall *c)
 }
 
 const opentry sy_ops_reduce[] = {
-    {"max", maxmin}, {"min", maxmin}, {"maximum", binary_tensor}, {"minimum", binary_tensor}, {"fmax", binary_tensor},
-    {"fmin", binary_tensor}, {"argmax", argmaxmin}, {"argmin", argmaxmin}, {"std", stdvar}, {"var", stdvar},
-    {"std_mean", stdvar}, {"var_mean", stdvar}, {"norm", norm}, {"logsumexp", logsumexp}, {"all", allany},
-    {"any", allany}, {"cumsum", scan}, {"cumsum_", scan}, {"cumprod", scan}, {"cumprod_", scan},
-    {"logcumsumexp", scan}, {"cummax", scan}, {"cummin", scan}, {"sort", sort}, {"argsort", sort}, {"topk", topk},
-    {"kthvalue", kthvalue}, {"median", median}, {"nanmedian", median}, {"mode", median}, {NULL, NULL}};
+    OP_ROW("max", maxmin),
+    OP_ROW("min", maxmin),
+    OP_ROW("maximum", binary_tensor),
+    OP_ROW("minimum", binary_tensor),
+    OP_ROW("fmax", binary_tensor),
+    OP_ROW("fmin", binary_tensor),
+    OP_ROW("argmax", argmaxmin, 0, OPL_FRESH),
+    OP_ROW("argmin", argmaxmin, 0, OPL_FRESH),
+    OP_ROW("std", stdvar, 0, OPL_FRESH),
+    OP_ROW("var", stdvar, 0, OPL_FRESH),
+    OP_ROW("std_mean", stdvar, 0, OPL_FRESH),
+    OP_ROW("var_mean", stdvar, 0, OPL_FRESH),
+    OP_ROW("norm", norm, 0, OPL_FRESH),
+    OP_ROW("logsumexp", logsumexp, 0, OPL_FRESH),
+    OP_ROW("all", allany, 0, OPL_FRESH),
+    OP_ROW("any", allany, 0, OPL_FRESH),
+    OP_ROW("cumsum", scan),
+    OP_ROW("cumsum_", scan),
+    OP_ROW("cumprod", scan),
+    OP_ROW("cumprod_", scan),
+    OP_ROW("logcumsumexp", scan),
+    OP_ROW("cummax", scan),
+    OP_ROW("cummin", scan),
+    OP_ROW("sort", sort),
+    OP_ROW("argsort", sort),
+    OP_ROW("topk", topk),
+    OP_ROW("kthvalue", kthvalue),
+    OP_ROW("median", median),
+    OP_ROW("nanmedian", median),
+    OP_ROW("mode", median),
+    OP_END};

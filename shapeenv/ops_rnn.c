@@ -168,4 +168,9 @@ static sy_status rnn(opcall *c)
     return op_set_tuple(c, is_lstm ? 3 : 2, ts);
 }
 
-const opentry sy_ops_rnn[] = {{"lstm", rnn}, {"gru", rnn}, {"rnn_tanh", rnn}, {"rnn_relu", rnn}, {NULL, NULL}};
+const opentry sy_ops_rnn[] = {
+    OP_ROW("lstm", rnn),
+    OP_ROW("gru", rnn),
+    OP_ROW("rnn_tanh", rnn),
+    OP_ROW("rnn_relu", rnn),
+    OP_END};

@@ -10,8 +10,6 @@
 #include "algebra/internal.h"
 #include "shapeenv/env_private.h"
 
-sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b);
-sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx);
 
 static const sy_value *A(opcall *c, size_t i) { return i < c->nargs ? &c->args[i] : NULL; }
 
@@ -845,12 +843,50 @@ static sy_status len_(opcall *c)
 }
 
 const opentry sy_ops_scalar[] = {
-    {"add", binary}, {"iadd", binary}, {"add_", binary}, {"sub", binary}, {"isub", binary}, {"sub_", binary},
-    {"mul", binary}, {"imul", binary}, {"mul_", binary}, {"truediv", binary}, {"div", binary}, {"div_", binary},
-    {"floordiv", binary}, {"ifloordiv", binary}, {"mod", binary}, {"pow", binary}, {"eq", binary}, {"ne", binary},
-    {"lt", binary}, {"le", binary}, {"gt", binary}, {"ge", binary}, {"and_", binary}, {"or_", binary},
-    {"is_", binary}, {"is_not", binary}, {"neg", unary_num}, {"pos", unary_num}, {"not_", unary_num},
-    {"sym_int", unary_num}, {"size", size}, {"stride", stride}, {"is_contiguous", is_contiguous}, {"dim", dim}, {"numel", numel}, {"getattr", getattr},
-    {"is_floating_point", dtype_pred}, {"is_complex", dtype_pred}, {"is_signed", dtype_pred},
-    {"getitem", getitem}, {"setitem", setitem}, {"__setitem__", setitem}, /* Tensor.__setitem__ on a real tensor with a traced value */ {"_assert", assert_}, {"guard_bool", guard_bool}, {"guard_int", guard_int},
-    {"len", len_}, {NULL, NULL}};
+    OP_ROW("add", binary),
+    OP_ROW("iadd", binary),
+    OP_ROW("add_", binary),
+    OP_ROW("sub", binary),
+    OP_ROW("isub", binary),
+    OP_ROW("sub_", binary),
+    OP_ROW("mul", binary),
+    OP_ROW("imul", binary),
+    OP_ROW("mul_", binary),
+    OP_ROW("truediv", binary),
+    OP_ROW("div", binary),
+    OP_ROW("div_", binary),
+    OP_ROW("floordiv", binary),
+    OP_ROW("ifloordiv", binary),
+    OP_ROW("mod", binary),
+    OP_ROW("pow", binary),
+    OP_ROW("eq", binary),
+    OP_ROW("ne", binary),
+    OP_ROW("lt", binary),
+    OP_ROW("le", binary),
+    OP_ROW("gt", binary),
+    OP_ROW("ge", binary),
+    OP_ROW("and_", binary),
+    OP_ROW("or_", binary),
+    OP_ROW("is_", binary),
+    OP_ROW("is_not", binary),
+    OP_ROW("neg", unary_num),
+    OP_ROW("pos", unary_num),
+    OP_ROW("not_", unary_num),
+    OP_ROW("sym_int", unary_num),
+    OP_ROW("size", size),
+    OP_ROW("stride", stride),
+    OP_ROW("is_contiguous", is_contiguous),
+    OP_ROW("dim", dim),
+    OP_ROW("numel", numel),
+    OP_ROW("getattr", getattr),
+    OP_ROW("is_floating_point", dtype_pred),
+    OP_ROW("is_complex", dtype_pred),
+    OP_ROW("is_signed", dtype_pred),
+    OP_ROW("getitem", getitem, 0, OPL_OWN),
+    OP_ROW("setitem", setitem),
+    OP_ROW("__setitem__", setitem), /* Tensor.__setitem__ on a real tensor with a traced value */
+    OP_ROW("_assert", assert_, OP_IMPURE),
+    OP_ROW("guard_bool", guard_bool),
+    OP_ROW("guard_int", guard_int),
+    OP_ROW("len", len_),
+    OP_END};

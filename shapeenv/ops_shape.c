@@ -901,7 +901,6 @@ static sy_status same_shape(opcall *c) /* triu, tril, masked_fill, ... */
 /* Tensor indexing x[...]: ints select, slices narrow (clamped like Python),
  * None inserts a dim, one Ellipsis expands. Advanced (tensor) indexing is not
  * supported. */
-sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx);
 sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx)
 {
     sy_ctx *ctx = c->env->ctx;
@@ -968,11 +967,38 @@ sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx)
 }
 
 const opentry sy_ops_shape[] = {
-    {"view", view}, {"reshape", view}, {"flatten", flatten}, {"permute", permute}, {"transpose", transpose},
-    {"t", transpose}, {"unsqueeze", unsqueeze}, {"squeeze", squeeze}, {"expand", expand}, {"cat", cat},
-    {"concat", cat}, {"stack", stack}, {"chunk", chunk}, {"split", split}, {"narrow", narrow}, {"select", select_},
-    {"index_select", index_select}, {"mean", reduce}, {"sum", reduce}, {"amax", reduce}, {"amin", reduce},
-    {"prod", reduce}, {"pad", pad}, {"full", factory}, {"zeros", factory}, {"ones", factory}, {"empty", factory},
-    {"new_zeros", factory}, {"new_ones", factory}, {"new_empty", factory}, {"new_full", factory},
-    {"arange", arange}, {"triu", same_shape}, {"tril", same_shape},
-    {NULL, NULL}};
+    OP_ROW("view", view, 0, OPL_OWN),
+    OP_ROW("reshape", view, 0, OPL_OWN),
+    OP_ROW("flatten", flatten, 0, OPL_OWN),
+    OP_ROW("permute", permute, 0, OPL_OWN),
+    OP_ROW("transpose", transpose, 0, OPL_OWN),
+    OP_ROW("t", transpose, 0, OPL_OWN),
+    OP_ROW("unsqueeze", unsqueeze, 0, OPL_OWN),
+    OP_ROW("squeeze", squeeze, 0, OPL_OWN),
+    OP_ROW("expand", expand, 0, OPL_OWN),
+    OP_ROW("cat", cat, 0, OPL_MEMFMT),
+    OP_ROW("concat", cat, 0, OPL_MEMFMT),
+    OP_ROW("stack", stack),
+    OP_ROW("chunk", chunk, 0, OPL_OWN),
+    OP_ROW("split", split, 0, OPL_OWN),
+    OP_ROW("narrow", narrow, 0, OPL_OWN),
+    OP_ROW("select", select_, 0, OPL_OWN),
+    OP_ROW("index_select", index_select, 0, OPL_FRESH),
+    OP_ROW("mean", reduce, 0, OPL_FRESH),
+    OP_ROW("sum", reduce, 0, OPL_FRESH),
+    OP_ROW("amax", reduce, 0, OPL_FRESH),
+    OP_ROW("amin", reduce, 0, OPL_FRESH),
+    OP_ROW("prod", reduce, 0, OPL_FRESH),
+    OP_ROW("pad", pad, 0, OPL_MEMFMT),
+    OP_ROW("full", factory),
+    OP_ROW("zeros", factory),
+    OP_ROW("ones", factory),
+    OP_ROW("empty", factory),
+    OP_ROW("new_zeros", factory),
+    OP_ROW("new_ones", factory),
+    OP_ROW("new_empty", factory),
+    OP_ROW("new_full", factory),
+    OP_ROW("arange", arange),
+    OP_ROW("triu", same_shape),
+    OP_ROW("tril", same_shape),
+    OP_END};

@@ -36,7 +36,7 @@ struct sy_trace {
  * env's fixed options, plus its side effects on the env. A call is stored
  * only when it
  *   - is a pure op worth it (sy_env_op_memoizable: no data values, no
- *     unbacked symbols; listed in ops.c memo_ops: convolutions, pooling,
+ *     unbacked symbols; rows with OP_MEMO (ops_*.c): convolutions, pooling,
  *     batch_norm, relu);
  *   - recorded no guard (sy_env_guards_recorded unchanged, so no provenance
  *     is lost on a reuse and no fact came from it), added no fact and no

@@ -2697,35 +2697,23 @@ static const ox_op ops[] = {
     {"Xor", op_xor, 2, 2, 0},
 };
 
-/* op lookup, once per node: a hash index over ops (open addressing, FNV-1a), built once (pthread_once: the
- * table is shared by every thread and context): a hash of the name and one strcmp, where a bsearch over the
- * 139 names made 8 strcmp calls (callgrind, the test suite's reduced vit_b16: 1.60M -> 1.56M instructions a
- * read + trace + guards run, 332 nodes) */
-#define OX_OPHASH 512 /* a power of two, over 3x the table */
-static const ox_op *op_index[OX_OPHASH];
-_Static_assert(sizeof ops / sizeof ops[0] * 3 <= OX_OPHASH, "the op index must stay under a third full");
+/* op lookup, once per node: the index by name shared with the torch ops (sy_strindex, algebra/strindex.c),
+ * built once (pthread_once: the table is shared by every thread and context): a hash of the name and one
+ * strcmp, where a bsearch over the 139 names made 8 strcmp calls (callgrind, the test suite's reduced
+ * vit_b16: 1.60M -> 1.56M instructions a read + trace + guards run, 332 nodes) */
+#define OX_OPHASH 512 /* a power of two, at least twice the table */
+static const void *op_slots[OX_OPHASH];
+static sy_strindex op_index = SY_STRINDEX_INIT(op_slots);
+_Static_assert(sizeof ops / sizeof ops[0] * 2 <= OX_OPHASH, "the op index holds at most half its slots");
 static pthread_once_t op_index_once = PTHREAD_ONCE_INIT;
-
-static unsigned op_hash(const char *s)
-{
-    unsigned h = 2166136261u;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
-    return h & (OX_OPHASH - 1);
-}
 
 static void build_op_index(void)
 {
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-        unsigned j = op_hash(ops[i].name);
-        while (op_index[j] && strcmp(op_index[j]->name, ops[i].name)) j = (j + 1) & (OX_OPHASH - 1);
-        if (!op_index[j]) op_index[j] = &ops[i]; /* a repeated name would keep its first entry */
-    }
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) (void)sy_strindex_add(&op_index, &ops[i]);
 }
 
 const ox_op *ox_find_op(const char *name)
 {
     pthread_once(&op_index_once, build_op_index);
-    for (unsigned j = op_hash(name); op_index[j]; j = (j + 1) & (OX_OPHASH - 1))
-        if (!strcmp(op_index[j]->name, name)) return op_index[j];
-    return NULL;
+    return sy_strindex_find(&op_index, name);
 }

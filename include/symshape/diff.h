@@ -53,7 +53,7 @@ SY_API const char *sy_diff_change_name(sy_diff_change c);
 
 /** New empty diff over @p ctx (GIVE). @retval SY_OK @retval SY_EINVAL NULL
  *  argument @retval SY_ENOMEM */
-SY_API sy_status sy_diff_new(sy_ctx *ctx, sy_diff **out);
+SY_API sy_status sy_diff_new(sy_ctx *ctx, SY_GIVE sy_diff **out);
 /** Free; accepts NULL; returns NULL. */
 SY_API sy_diff *sy_diff_free(SY_TAKE SY_NULL sy_diff *d);
 

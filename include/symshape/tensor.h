@@ -48,13 +48,13 @@ typedef struct sy_tensor {
  *  expressions, copied). NULL on error (SY_EINVAL for a boolean size,
  *  SY_EOVERFLOW for a size past int64 at every value of its symbols:
  *  sy_env_require_int64). */
-SY_API const sy_tensor *sy_tensor_new(sy_env *env, sy_dtype dtype, size_t ndim, const sy_expr *const *sizes);
+SY_API SY_KEEP const sy_tensor *sy_tensor_new(sy_env *env, sy_dtype dtype, size_t ndim, const sy_expr *const *sizes);
 
 /** A tensor with the given sizes and strides (arrays of ndim integer
  *  expressions, copied; @p strides NULL: strides not modelled). NULL on error
  *  (SY_EINVAL for a boolean size or stride, SY_EOVERFLOW as sy_tensor_new). No check that the strides
  *  describe a valid layout. */
-SY_API const sy_tensor *sy_tensor_new_strided(sy_env *env, sy_dtype dtype, size_t ndim, const sy_expr *const *sizes,
+SY_API SY_KEEP const sy_tensor *sy_tensor_new_strided(sy_env *env, sy_dtype dtype, size_t ndim, const sy_expr *const *sizes,
                                               const sy_expr *const *strides);
 
 /** 1 if @p t is known to be contiguous (c10 compute_contiguous: every dim of
@@ -129,7 +129,7 @@ typedef struct sy_env_input_info {
  *  for it (PyTorch's tensor-match guard on strides). Returns the input's new fake tensor
  *  (use it instead of the one sy_env_input returned), or NULL: SY_EINVAL (NULL argument,
  *  no such input, a boolean stride, strides declared twice). */
-SY_API const sy_tensor *sy_env_input_set_strides(sy_env *env, const char *name, const sy_expr *const *strides);
+SY_API SY_KEEP const sy_tensor *sy_env_input_set_strides(sy_env *env, const char *name, const sy_expr *const *strides);
 /** Number of registered inputs and the i-th (registration order; NULL past the end). */
 SY_API size_t sy_env_ninputs(const sy_env *env);
 SY_API const sy_env_input_info *sy_env_input_info_at(const sy_env *env, size_t i);
