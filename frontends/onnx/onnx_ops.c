@@ -311,7 +311,7 @@ static sy_status bcast_dim(ox_call *c, const sy_expr *a, const sy_expr *b, const
     }
     int eq;
     char reason[600];
-    snprintf(reason, sizeof reason, "broadcast: %s == %s", show(c, a), show(c, b));
+    snprintf(reason, sizeof reason, "broadcast: %s == %s", show_user(c, a), show_user(c, b));
     TRY(truth(c, sy_expr_eq(c->ctx, a, b), reason, &eq));
     if (eq) {
         *out = sy_expr_is_int(b) ? b : a;
