@@ -840,9 +840,32 @@ static void put_violations(rp *r, const model *m)
         if (hi >= 0) rp_printf(r, " in [%" PRId64 ", %" PRId64 "]", lo, hi);
         else rp_printf(r, " in [%" PRId64 ", oo)", lo);
     }
+    /* guards on declared dims that are limits of symshape's formulas (sy_guard_origin.limit), never
+     * violations: the model allows the sizes they reject, symshape does not model them exactly */
+    size_t nlim = 0;
+    for (size_t k = 0; k < sy_gset_size(m->gs); k++) {
+        const sy_gset_guard *g = sy_gset_at(m->gs, k);
+        int lim = g->norigins > 0, decl = 0;
+        for (size_t o = 0; o < g->norigins; o++)
+            if (!g->origins[o].limit || g->origins[o].required) lim = 0;
+        for (size_t q = 0; q < g->nslots && lim; q++)
+            if (sy_gset_source_spec(m->gs, g->slots[q], NULL, NULL, NULL, NULL)) decl = 1;
+        if (!lim || !decl) continue;
+        if (!nlim++)
+            rp_printf(r, r->md ? ".\n\nsymshape's own limits (not the model's: the model runs there, symshape does not model it "
+                                 "exactly, so those sizes are rejected) narrow a declared dim: "
+                               : "\n  limits of symshape, not of the model (the sizes they reject run, but symshape does not "
+                                 "model them exactly): ");
+        else rp_printf(r, ", ");
+        rp_printf(r, "[%zu] ", k);
+        rp_code(r, g->display);
+    }
+    if (nlim) rp_printf(r, r->md ? "" : "\n");
     if (!nv) {
-        rp_printf(r, r->md ? ".\n\nThe guard set keeps every declared dim dynamic over its declared range.\n\n"
-                           : "\n  holds: the guard set keeps every declared dim dynamic over its declared range\n\n");
+        rp_printf(r, r->md ? (nlim ? ".\n\nNo guard the model imposes narrows a declared dim.\n\n"
+                                   : ".\n\nThe guard set keeps every declared dim dynamic over its declared range.\n\n")
+                           : nlim ? "  holds: no guard the model imposes narrows a declared dim\n\n"
+                                  : "\n  holds: the guard set keeps every declared dim dynamic over its declared range\n\n");
         return;
     }
     if (r->md)

@@ -299,6 +299,7 @@ static int run_infer(int argc, char **argv)
             json_object_set_new(oj, "op", jstr(g->origins[k].op));
             json_object_set_new(oj, "reason", jstr(g->origins[k].reason));
             json_object_set_new(oj, "required", json_boolean(origin_required(&g->origins[k])));
+            if (g->origins[k].limit) json_object_set_new(oj, "limit", json_true()); /* symshape's, not the model's */
             json_array_append_new(orig, oj);
         }
         json_t *gj = json_object();
@@ -361,7 +362,9 @@ static int run_infer(int argc, char **argv)
                 json_t *o0 = json_array_get(orig, 0);
                 printf("  from node %s (%s, %s): %s", json_string_value(json_object_get(o0, "node")),
                        json_string_value(json_object_get(o0, "op")),
-                       json_is_true(json_object_get(o0, "required")) ? "required" : "a branch taken at the example",
+                       json_is_true(json_object_get(o0, "required")) ? "required"
+                       : json_is_true(json_object_get(o0, "limit"))  ? "a limit of symshape's formula, not of the model"
+                                                                     : "a branch taken at the example",
                        json_string_value(json_object_get(o0, "reason")) ? json_string_value(json_object_get(o0, "reason")) : "");
             } else if (json_string_value(json_object_get(g, "why"))) { /* derived: why, as run's report says it */
                 printf("  why: %s", json_string_value(json_object_get(g, "why")));

@@ -266,6 +266,7 @@ bool add_origin(sy_gset *gs, gguard *gg, const sy_guard_origin *o)
         if (same) {
             x->count += o->count;
             x->required |= o->required;
+            x->limit &= o->limit; /* a limit only while every recording of it was one */
             return true;
         }
     }
@@ -282,6 +283,7 @@ bool add_origin(sy_gset *gs, gguard *gg, const sy_guard_origin *o)
     x->reason = gstrdup(gs, o->reason);
     x->count = o->count;
     x->required = o->required;
+    x->limit = o->limit;
     x->loc.file = gstrdup(gs, o->loc.file);
     x->loc.line = o->loc.file ? o->loc.line : 0;
     x->loc.function = o->loc.file ? gstrdup(gs, o->loc.function) : NULL;

@@ -62,6 +62,7 @@ char *sy_gset_to_json(const sy_gset *gs)
             json_t *jo = json_pack("{s:s?, s:s?, s:s?, s:i}", "node", x->node, "op", x->op, "reason", x->reason, "count",
                                    (int)x->count);
             if (jo && x->required) json_object_set_new(jo, "required", json_true());
+            if (jo && x->limit) json_object_set_new(jo, "limit", json_true());
             if (jo && x->loc.file)
                 json_object_set_new(jo, "loc", json_pack("{s:s, s:I, s:s?}", "file", x->loc.file, "line", (json_int_t)x->loc.line,
                                                          "function", x->loc.function));

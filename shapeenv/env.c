@@ -662,7 +662,7 @@ static sy_status record_guard(sy_env *env, const sy_expr *g, sy_guard_kind kind,
             (o->op == op || (o->op && op && !strcmp(o->op, op))) &&
             (o->reason == reason || (o->reason && reason && !strcmp(o->reason, reason))) &&
             (o->loc.file == loc->file || (o->loc.file && loc->file && !strcmp(o->loc.file, loc->file))) &&
-            o->loc.line == loc->line && o->required == env->requiring) {
+            o->loc.line == loc->line && o->required == env->requiring && o->limit == env->limiting) {
             o->count++;
             return SY_OK;
         }
@@ -680,6 +680,7 @@ static sy_status record_guard(sy_env *env, const sy_expr *g, sy_guard_kind kind,
     o->reason = sy_env_strdup(env, reason);
     o->count = 1;
     o->required = env->requiring;
+    o->limit = env->limiting;
     o->loc.file = loc->file ? sy_env_strdup(env, loc->file) : NULL;
     o->loc.line = loc->file ? loc->line : 0;
     o->loc.function = loc->file && loc->function ? sy_env_strdup(env, loc->function) : NULL;
@@ -940,6 +941,16 @@ sy_status sy_env_require(sy_env *env, const sy_expr *rel, const sy_provenance *w
     if (sy_expr_kind_of(v) == SY_EXPR_FALSE)
         return sy_env_fail(env, SY_EINVAL, "%s", why && why->reason ? why->reason : "a required condition is false");
     return SY_OK;
+}
+
+sy_status sy_env_evaluate_limit(sy_env *env, const sy_expr *rel, const sy_provenance *why, const sy_expr **out)
+{
+    if (!env) return SY_EINVAL;
+    int outer = env->limiting;
+    env->limiting = 1;
+    sy_status st = sy_env_evaluate_expr(env, rel, why, out);
+    env->limiting = outer;
+    return st;
 }
 
 sy_status sy_env_require_int64(sy_env *env, const sy_expr *e, const char *what, const sy_provenance *why)

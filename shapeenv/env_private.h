@@ -52,6 +52,8 @@ struct sy_env {
     size_t ninputs, inputcap;
     /* inside sy_env_require: guards recorded now are the model's own requirements */
     int requiring;
+    /* inside sy_env_evaluate_limit: guards recorded now are limits of symshape's formulas */
+    int limiting;
     /* inputs (name, dtype, rank) */
     sy_env_input_info *tins;
     size_t ntins, tincap;
@@ -168,6 +170,7 @@ typedef sy_status (*opfn)(opcall *c);
 #define op_broadcast sy_opc_broadcast
 #define op_const_int sy_opc_const_int
 #define op_decide_bool sy_opc_decide_bool
+#define op_decide_limit sy_opc_decide_limit
 #define op_err sy_opc_err
 #define op_int sy_opc_int
 #define op_int_def sy_opc_int_def
@@ -245,6 +248,8 @@ sy_status op_py_round(opcall *c, const sy_value *v, char mode);
  * expression L and a double s, exactly (guards where the formula needs them) */
 sy_status op_scaled_round(opcall *c, const sy_expr *L, double s, char mode, const sy_expr **out);
 sy_status op_decide_bool(opcall *c, const sy_expr *rel, const char *reason, int *out);
+/* op_decide_bool of a limit of symshape's own formula, not of the model (sy_env_evaluate_limit) */
+sy_status op_decide_limit(opcall *c, const sy_expr *rel, const char *reason, int *out);
 /* *out = 1 when the facts prove rel, without recording a guard or touching a
  * symbol (so no range guard follows); 0 when false or undecided */
 sy_status op_known_true(opcall *c, const sy_expr *rel, int *out);

@@ -809,6 +809,17 @@ sy_status op_decide_bool(opcall *c, const sy_expr *rel, const char *reason, int 
     return SY_OK;
 }
 
+sy_status op_decide_limit(opcall *c, const sy_expr *rel, const char *reason, int *out)
+{
+    if (!rel) return sy_ctx_last_error(c->env->ctx);
+    sy_provenance why = {c->where ? c->where->node : NULL, c->op, reason};
+    const sy_expr *v;
+    sy_status st = sy_env_evaluate_limit(c->env, rel, &why, &v);
+    if (st) return st;
+    *out = sy_expr_kind_of(v) == SY_EXPR_TRUE;
+    return SY_OK;
+}
+
 sy_status op_known_true(opcall *c, const sy_expr *rel, int *out)
 {
     /* sy_env_try_decide marks the symbols relied upon when the facts decide it */

@@ -277,7 +277,7 @@ sy_status op_scaled_round(opcall *c, const sy_expr *L, double s, char mode, cons
     snprintf(why, sizeof why, "float(%s) * %.17g: symshape's exact formula for the double product holds up to %lld "
              "(a limit of symshape's formula, not of the model)", sy_env_show(c->env, M), as, (long long)pl.hmax);
     int within;
-    if ((st = op_decide_bool(c, sy_expr_le(ctx, M, KI(c, pl.hmax)), why, &within))) return st;
+    if ((st = op_decide_limit(c, sy_expr_le(ctx, M, KI(c, pl.hmax)), why, &within))) return st;
     if (!within)
         return op_err(c, SY_EUNSUPPORTED, "%s: the example is above it; give a smaller example or make the size static", why);
     const sy_expr *P = KI(c, pl.p), *Q = KI(c, pl.q);
@@ -295,7 +295,7 @@ sy_status op_scaled_round(opcall *c, const sy_expr *L, double s, char mode, cons
                  as, (long long)pl.q, m == 'c' ? "down to" : "up to", (long long)pl.p, (long long)pl.q,
                  (long long)(pl.klo * pl.q), (long long)(pl.khi * pl.q), pl.nex);
         int ok;
-        if ((st = op_decide_bool(c, sy_expr_or(ctx, notmul, inrun), why, &ok))) return st;
+        if ((st = op_decide_limit(c, sy_expr_or(ctx, notmul, inrun), why, &ok))) return st;
         if (!ok) return op_err(c, SY_EUNSUPPORTED, "%s: the example is outside it", why);
     }
     const sy_expr *num = sy_expr_mul(ctx, P, M);

@@ -99,6 +99,19 @@ static sy_status truth(ox_call *c, const sy_expr *rel, const char *reason, int *
     return SY_OK;
 }
 
+/* truth() of a condition that is a limit of symshape's own formula, not of the model: its guard is
+ * marked so (sy_env_evaluate_limit), and the dynamic-dim spec check does not report it */
+static sy_status limit_truth(ox_call *c, const sy_expr *rel, const char *reason, int *out)
+{
+    CHK(rel);
+    sy_provenance w = c->why;
+    w.reason = reason;
+    const sy_expr *v;
+    TRY(sy_env_evaluate_limit(c->env, rel, &w, &v));
+    *out = sy_expr_kind_of(v) == SY_EXPR_TRUE;
+    return SY_OK;
+}
+
 static sy_status require(ox_call *c, const sy_expr *rel, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -298,7 +311,7 @@ static sy_status bcast_dim(ox_call *c, const sy_expr *a, const sy_expr *b, const
     }
     int eq;
     char reason[600];
-    snprintf(reason, sizeof reason, "broadcast: %s == %s", show(c, a), show(c, b));
+    snprintf(reason, sizeof reason, "broadcast: %s == %s", show_user(c, a), show_user(c, b));
     TRY(truth(c, sy_expr_eq(c->ctx, a, b), reason, &eq));
     if (eq) {
         *out = sy_expr_is_int(b) ? b : a;
@@ -2315,7 +2328,7 @@ static sy_status scale_dim(ox_call *c, const sy_expr *d, double scale, const sy_
              "(a limit of symshape's formula, not of the model)",
              c->node->op_type, (long long)pl.p, (long long)pl.q, (double)s, (long long)pl.hmax);
     int within = 0;
-    TRY(truth(c, sy_expr_le(c->ctx, d, K(c, pl.hmax)), reason, &within));
+    TRY(limit_truth(c, sy_expr_le(c->ctx, d, K(c, pl.hmax)), reason, &within));
     if (!within)
         return ox_err(c, SY_EUNSUPPORTED,
                       "scale %.9g on a symbolic dim above %lld at the example: symshape's exact formula FloorDiv(%lld*d, %lld) "
@@ -2336,7 +2349,7 @@ static sy_status scale_dim(ox_call *c, const sy_expr *d, double scale, const sy_
                  "not of the model)", c->node->op_type, (long long)pl.q, (double)s, (long long)pl.p, (long long)pl.q,
                  (long long)(pl.klo * pl.q), (long long)(pl.khi * pl.q), pl.nex);
         int ok = 0;
-        TRY(truth(c, sy_expr_or(c->ctx, sy_expr_ne(c->ctx, sy_expr_mod(c->ctx, d, Q), K(c, 0)), in), reason, &ok));
+        TRY(limit_truth(c, sy_expr_or(c->ctx, sy_expr_ne(c->ctx, sy_expr_mod(c->ctx, d, Q), K(c, 0)), in), reason, &ok));
         if (!ok) return ox_err(c, SY_EUNSUPPORTED, "%s: the example is outside it", reason);
     }
     const sy_expr *num = sy_expr_mul_si(c->ctx, d, pl.p);

@@ -1311,6 +1311,86 @@ sy_onnx_trace *sy_onnx_trace_free(sy_onnx_trace *t)
     return NULL;
 }
 
+/* ------------------------------------------------------------------ simplified value shapes */
+
+/* a symbolic size, printed, is longer than its rewrite: the rewrite is kept only when shorter (a
+ * replacement total_seq -> past_seq + seq does not make a value's shape simpler) */
+static size_t print_len(sy_ctx *ctx, const sy_expr *e)
+{
+    char *s = sy_expr_print(ctx, e, SY_PRINT_CANONICAL);
+    size_t n = s ? strlen(s) : SIZE_MAX;
+    sy_str_free(ctx, s);
+    return n;
+}
+
+/* Issue 32: every value's symbolic sizes simplified under what holds wherever the guard set accepts
+ * a point: each input dim >= 0 and every guard the trace recorded (flip's Slice gives
+ * Max(0, n - Max(-1, n - 9223372036854775807) - 1), which is n). Not the env's own facts: a 0/1
+ * specialization's 2 <= s holds only where it is guarded, and sy_env_simplify would touch the
+ * symbol and add that guard (throwing sizes 0 and 1 away for a shorter print). The rewrite is
+ * sy_simplify's (equal at every point of the facts); a size is replaced only by a shorter print,
+ * each distinct size simplified once; a budget that trips keeps the size as it was. */
+static sy_status simplify_values(sy_onnx_trace *t)
+{
+    sy_ctx *ctx = t->ctx;
+    sy_env *env = t->env;
+    sy_facts *f = sy_facts_new(ctx);
+    if (!f) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    sy_status st = SY_OK;
+    const sy_expr *zero = sy_expr_int_si(ctx, 0);
+    for (size_t i = 0; i < sy_env_nsymbols(env) && !st; i++) {
+        const sy_symbol_info *si = sy_env_symbol(env, i);
+        if (si && !si->unbacked && si->nsources) st = sy_facts_set_range(f, si->sym, zero, NULL);
+    }
+    for (size_t i = 0; i < sy_env_nguards(env) && !st; i++) st = sy_facts_add(f, sy_env_guard(env, i)->expr);
+    if (st == SY_OK && sy_facts_consistent(f) == SY_FALSE) st = SY_EINVAL; /* nothing to simplify under */
+    ox_index memo = {0};
+    const sy_expr **res = NULL;
+    size_t nres = 0, capres = 0;
+    for (size_t k = 0; k < t->top->n && !st; k++) {
+        ox_val *v = t->top->vals[k];
+        if (!v->t || v->role == 1 || v->role == 2 || !v->t->ndim || v->t->ndim > 64) continue; /* inputs, weights: as declared */
+        const sy_expr *sz[64];
+        bool changed = false;
+        for (size_t d = 0; d < v->t->ndim && !st; d++) {
+            const sy_expr *e = sz[d] = v->t->sizes[d];
+            if (sy_expr_is_int(e) || sy_expr_kind_of(e) == SY_EXPR_SYM) continue;
+            size_t j = ix_get(&memo, e);
+            if (j == SIZE_MAX) {
+                const sy_expr *r = sy_simplify(f, e);
+                if (!r || sy_expr_is_bool(r) || (r != e && print_len(ctx, r) >= print_len(ctx, e))) r = e;
+                sy_ctx_reset_error(ctx);
+                if (nres == capres) {
+                    size_t nc = capres ? 2 * capres : 32;
+                    const sy_expr **nr = sy_realloc(ctx, res, capres * sizeof *nr, nc * sizeof *nr);
+                    if (!nr) {
+                        st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+                        break;
+                    }
+                    res = nr, capres = nc;
+                }
+                res[j = nres++] = r;
+                if ((st = ix_put(ctx, &memo, e, j, false))) break;
+            }
+            if (res[j] != e) sz[d] = res[j], changed = true;
+        }
+        if (!st && changed) {
+            const sy_tensor *nt = ox_tensor(t, v->t->dtype, v->t->ndim, sz);
+            if (nt) v->t = nt;
+            else sy_ctx_reset_error(ctx); /* kept as it was */
+        }
+    }
+    if (st == SY_EINVAL) st = SY_OK;
+    if (res) sy_dealloc(ctx, res, capres * sizeof *res);
+    ix_free(ctx, &memo);
+    sy_facts_free(f);
+    if (st && st != SY_ENOMEM) { /* a budget: the shapes as traced */
+        sy_ctx_reset_error(ctx);
+        st = SY_OK;
+    }
+    return st;
+}
+
 sy_status sy_env_trace_onnx(sy_env *env, const sy_onnx_model *m, const sy_onnx_trace_options *opts, sy_onnx_trace **out)
 {
     if (!env) return SY_EINVAL;
@@ -1349,6 +1429,7 @@ sy_status sy_env_trace_onnx(sy_env *env, const sy_onnx_model *m, const sy_onnx_t
             t->outputs[i] = k;
         }
     }
+    if (!st && !opts->concrete) st = simplify_values(t);
     if (st) {
         if (st == SY_ENOMEM && sy_ctx_last_error(ctx) != SY_ENOMEM) sy_fail_st(ctx, SY_ENOMEM, "out of memory");
         sy_onnx_trace_free(t);

@@ -165,6 +165,14 @@ SY_API sy_status sy_env_evaluate_expr(sy_env *env, const sy_expr *e, const sy_pr
  *  unbacked symbol the relation becomes a deferred runtime assert. */
 SY_API sy_status sy_env_require(sy_env *env, const sy_expr *rel, const sy_provenance *why);
 
+/** Decide @p rel at the example as evaluate_expr does, for a condition that is a limit of
+ *  symshape's own formula, not of the model (the range where an exact formula for a float
+ *  product is proven, algebra/flscale.c): a guard recorded now has an origin with limit = 1,
+ *  which the dynamic-dim spec check does not report as a violation (docs/guards.md).
+ *  @p out: the relation's value at the example (true / false), as evaluate_expr.
+ *  @retval SY_OK @retval SY_EINVAL as evaluate_expr (a NULL argument, an undecided unbacked symbol) */
+SY_API sy_status sy_env_evaluate_limit(sy_env *env, const sy_expr *rel, const sy_provenance *why, const sy_expr **out);
+
 /** Check the integer @p e, a size a runtime stores in an int64 (a dim),
  *  against int64: one rule for both frontends (the torch frontend's tensors,
  *  the ONNX frontend's output dims). SY_EOVERFLOW when it is a constant past
@@ -240,6 +248,8 @@ typedef struct sy_guard_origin {
     sy_loc loc;     /**< user source location of the node (file NULL: unknown); strings owned with the record */
     int required;   /**< 1: recorded by sy_env_require (an op's validity check or an `_assert`: the model
                          itself needs the relation, whatever the spec) */
+    int limit;      /**< 1: recorded by sy_env_evaluate_limit (a limit of symshape's formula, not of the
+                         model: never reported as a violation of the dynamic-dim spec) */
 } sy_guard_origin;
 
 /** A recorded guard (KEEP: owned by the env). */

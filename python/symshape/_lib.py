@@ -34,7 +34,7 @@ class sy_loc(Structure):  # env.h
 
 class sy_guard_origin(Structure):  # env.h
     _fields_ = [("node", c_char_p), ("op", c_char_p), ("reason", c_char_p), ("count", c_uint), ("loc", sy_loc),
-                ("required", c_int)]
+                ("required", c_int), ("limit", c_int)]
 
 
 class sy_gset_guard(Structure):  # gset.h

@@ -363,3 +363,40 @@ Test(guards_violations, divisibility_without_a_mod_is_proved_by_residue_cases, .
     sy_gset_free(gs);
     sy_graph_free(g);
 }
+
+/* Issue 32: interpolate's float(h) * s is exact in symshape's formula only up to a bound (and, for a
+ * scale such as 0.7, outside runs of multiples): guards recorded as limits of symshape
+ * (sy_env_evaluate_limit), which the spec check never reports, while the guard set keeps them. */
+Test(guards_violations, formula_limits_are_not_violations, .init = ctx_setup, .fini = ctx_teardown)
+{
+    const char *scales[2] = {"2.0", "0.7"};
+    for (int i = 0; i < 2; i++) {
+        char G[1024];
+        snprintf(G, sizeof G,
+                 HDR "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[2,3,224,224],\"dynamic\":[0,2,3]},"
+                     "{\"name\":\"o\",\"op\":\"interpolate\",\"args\":[{\"ref\":\"x\"}],\"kwargs\":{\"scale_factor\":%s}}],"
+                     "\"outputs\":[{\"ref\":\"o\"}]}",
+                 scales[i]);
+        sy_graph *g;
+        sy_gset *gs = traced_text(G, "x=0:batch,2:h,3:w", &g);
+        cr_assert(eq(sz, sy_gset_nviolations(gs), 0), "scale %s: %zu violations, the first on %s", scales[i],
+                  sy_gset_nviolations(gs), sy_gset_nviolations(gs) ? sy_gset_at(gs, sy_gset_violation_at(gs, 0)->guard)->text : "");
+        size_t nlimit = 0;
+        for (size_t k = 0; k < sy_gset_size(gs); k++) {
+            const sy_gset_guard *gg = sy_gset_at(gs, k);
+            for (size_t o = 0; o < gg->norigins; o++)
+                if (gg->origins[o].limit) {
+                    nlimit++;
+                    cr_assert(not(gg->origins[o].required));
+                    cr_assert(strstr(gg->origins[o].reason, "a limit of symshape's formula, not of the model") != NULL, "%s",
+                              gg->origins[o].reason);
+                }
+        }
+        cr_assert(nlimit >= 2, "scale %s: %zu limit origins", scales[i], nlimit); /* h and w */
+        char *js = sy_gset_to_json(gs);
+        cr_assert(strstr(js, "\"limit\": true") != NULL || strstr(js, "\"limit\":true") != NULL);
+        sy_str_free(ctx, js);
+        sy_gset_free(gs);
+        sy_graph_free(g);
+    }
+}

@@ -250,6 +250,8 @@ class _Shape:
 
 failures = []
 rows = []
+relaxed_rows = []
+RELAXED = ["--no-duck-sizing", "--no-specialize-01"]
 for name, ctor, ex, dyn, opset, mkpts in MODELS:
     m, path = export(name, ctor, ex, dyn, opset)
     points = mkpts()
@@ -285,6 +287,29 @@ for name, ctor, ex, dyn, opset, mkpts in MODELS:
     acc = [x for x in lines if x["accept"]]
     if viol:
         failures.append("%s: %d soundness violations: %s" % (name, viol, [x for x in lines if x.get("soundness_violation")][:2]))
+    # issue 32: the relaxed policy (no duck sizing, no 0/1 specialization) at the same points: every
+    # point onnxruntime runs that the guards reject, with its guard classified as the model's own
+    # requirement, symshape's limit, or a branch the trace took at its example
+    r2, _ = sh([SYM, "probe", path, "--points", ppath, "--json"] + RELAXED + exarg)
+    l2 = [json.loads(x) for x in r2.stdout.splitlines()] if r2.returncode == 0 else []
+    if r2.returncode != 0 or len(l2) != len(lines):
+        failures.append("%s: relaxed probe exit %d: %s" % (name, r2.returncode, r2.stderr.strip()[-500:]))
+    v2 = sum(1 for x in l2 if x.get("soundness_violation"))
+    if v2:
+        failures.append("%s relaxed: %d soundness violations: %s" % (name, v2, [x for x in l2 if x.get("soundness_violation")][:2]))
+    away = [x for x, t in zip(l2, truth) if t["ok"] and not x["accept"]]
+    if away:
+        ri, _ = sh([SYM, "infer", path, "--json"] + RELAXED + exarg)
+        gi = {g["guard"]: g for g in json.loads(ri.stdout)["guards"]} if ri.returncode == 0 else {}
+    kinds = {}
+    for x in away:
+        g = gi.get(x["failed_guard"], {})
+        o = g.get("origins", [])
+        k = "the model's" if any(q["required"] for q in o) else "symshape's limit" if o and all(q.get("limit") for q in o) \
+            else "a branch at the example" if o else "derived (%s)" % g.get("kind", "?")
+        kinds.setdefault((x["failed_guard"], k), []).append(x["sizes"])
+    relaxed_rows.append((name, sum(1 for t in truth if t["ok"]), sum(1 for x in lines if x["accept"]),
+                         sum(1 for x in l2 if x["accept"]), len(away), v2, kinds))
     r, t_infer = sh([SYM, "infer", path, "--json", "--stats"] + exarg)
     if r.returncode != 0:
         failures.append("%s: infer exit %d: %s" % (name, r.returncode, r.stderr.strip()[-500:]))
@@ -379,6 +404,13 @@ if TABLE:
     for r in rows:
         print("| %s | %d | %d / %d | %d | %d (%d, %d) | %d | %.2f | %.1f | %d / %d | %.1f |" %
               (r[0], r[1], r[2], r[3], r[4], r[6], r[7], r[8], r[5], r[9], r[10], r[11], r[3], r[12] / 1e6))
+# issue 32: the points onnxruntime runs, accepted under the default and the relaxed policy, and the
+# relaxed policy's rejections by guard and whose guard it is
+for n, ran, acc, acc2, naway, v2, kinds in relaxed_rows:
+    print("%s: onnxruntime runs %d, accepted %d (default) / %d (relaxed), %d thrown away (relaxed), %d violations" %
+          (n, ran, acc, acc2, naway, v2), file=sys.stderr)
+    for (g, k), szs in kinds.items():
+        print("    %d x %s  [%s], e.g. %s" % (len(szs), g, k, szs[0]), file=sys.stderr)
 for f in failures:
     print("FAIL:", f)
 print("%d models, %d failures" % (len(rows), len(failures)))
