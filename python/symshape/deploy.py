@@ -9,12 +9,12 @@ Python (``data``, the "symshape.region" JSON of docs/deploy.md) and the renderin
 while the guard set lives."""
 import json
 import random
-from ctypes import byref, c_int64, c_uint64, c_void_p
+from ctypes import byref, c_int64, c_size_t, c_uint64, c_void_p
 
 from ._lib import lib
 from .errors import InvalidError
 
-__all__ = ["Region", "region", "profiles", "run_corners"]
+__all__ = ["Region", "region", "profiles", "run_corners", "memory_report"]
 
 FORMATS = {"text": 0, "torch": 1, "jax": 2, "onnx": 3, "spec": 4, "json": 5}
 
@@ -203,3 +203,88 @@ def _memory(gset, region_h, region, budgets):
         return vals, largest
     finally:
         lib.sy_memory_free(m.value)
+
+
+def memory_report(gset, var=None, budgets=(), total=False, top=5):
+    """The text `symshape memory` prints for ``gset`` (traced under the most relaxed policy):
+    the values' count, the ``top`` largest activations at the example with their bytes
+    expressions, and per budget the largest value of variable ``var`` (default: the one of the
+    first input's dim 0; the others at the example) such that every activation (``total``: their
+    sum) fits. Raises ValueError for a ``var`` the region does not have."""
+    from ctypes import c_int
+    from ._core import parse
+    from ._lib import _f
+    _f("sy_memory_nskipped", c_size_t, c_void_p)
+    gset._live()
+    ctx = gset._ctx
+    h, m = c_void_p(), c_void_p()
+    st = lib.sy_region_new(gset._gs, None, byref(h))
+    if st != 0:
+        raise ctx._error(st)
+    try:
+        data = json.loads(ctx._take_str(lib.sy_region_format(h.value, FORMATS["json"])))
+        st = lib.sy_memory_new(gset._env, gset._graph, gset._trace, h.value, byref(m))
+        if st != 0:
+            raise ctx._error(st)
+        nv = len(data["vars"])
+        fixed = [v["min"] for v in data["vars"]]
+        vi = None
+        for i, v in enumerate(data["vars"]):
+            if var is not None and v["name"] == var:
+                vi = i
+        for d in data["dims"]:  # the example's values; the default variable: the first input's dim 0
+            if d["static"]:
+                continue
+            if d["example"] >= 0 and (d["example"] - d["b"]) % d["a"] == 0:
+                fixed[d["var"]] = (d["example"] - d["b"]) // d["a"]
+            if var is None and vi is None and d["dim"] == 0:
+                vi = d["var"]
+        if var is not None and vi is None:
+            raise ValueError("--var: the region has no variable '%s'" % var)
+        n = lib.sy_memory_size(m.value)
+        out = ["memory of %s: %d tensor values over the region's variables (%d left out: sizes not over them)\n"
+               % (gset.model, n, lib.sy_memory_nskipped(m.value))]
+        env = {v["name"]: fixed[i] for i, v in enumerate(data["vars"])}
+        acts = []
+        for i in range(n):
+            mv = lib.sy_memory_at(m.value, i).contents
+            if mv.op.decode() == "param":
+                continue
+            text = ctx._take_str(lib.sy_expr_print(ctx._h, mv.bytes, 0))
+            e = parse(text)
+            names = {str(s) for s in e.free_symbols()}
+            try:
+                b = int(e.eval(**{k: v for k, v in env.items() if k in names}))
+            except Exception:  # noqa: BLE001 - a value that does not evaluate at the example is not listed
+                continue
+            acts.append((-b, i, mv.node.decode(), b, text))
+        acts.sort()
+        if top > 0:
+            out.append("largest activations at the example:\n")
+            for _, _, node, b, text in acts[:top]:
+                out.append("  %-24s %12d bytes = %s\n" % (node, b, text))
+        if budgets and vi is None:
+            out.append("no dynamic dim: every size is static, nothing to maximize\n")
+        for budget in budgets if vi is not None else ():
+            best, proved = c_int64(), c_int()
+            arr = (c_int64 * max(nv, 1))(*fixed)
+            st = lib.sy_memory_largest(m.value, h.value, vi, arr, 1 if total else 0, budget, byref(best), byref(proved))
+            if st != 0:
+                raise ctx._error(st)
+            v = data["vars"][vi]
+            line = "largest %s with %s <= %d bytes (the others at the example): " % (
+                v["name"], "all activations together" if total else "every activation", budget)
+            if best.value < 0:
+                line += "none (its minimum does not fit)"
+            else:
+                end = ("; it is the end of the variable's range" if v["max"] is not None and best.value == v["max"]
+                       else "; the search stops there (2^40): larger values may fit too"
+                       if v["max"] is None and best.value == 1 << 40 else "; one more does not fit")
+                line += "%d (%s%s)" % (best.value, "proved for every value up to it" if proved.value else "NOT proved",
+                                       end if proved.value else "")
+            out.append(line + "\n")
+        return "".join(out)
+    finally:
+        if m.value:
+            lib.sy_memory_free(m.value)
+        lib.sy_region_free(h.value)

@@ -5,6 +5,7 @@ policy) is sampled at >= 200 points (sizes kept small for the CPU); the model ru
 one (0 violations); a point just past each face of the region is rejected by the guard set,
 which names the guard; and the torch.export dynamic_shapes that `region` prints is accepted
 by torch.export.export (torch 2.x) on the same model without a constraint violation."""
+import json
 import random
 
 import pytest
@@ -335,3 +336,46 @@ def test_histogram_counts_are_checked():
         symshape.deploy.profiles(gs, [{"sizes": {"x": [16]}, "count": 2 ** 63 - 1}, {"sizes": {"x": [32]}, "count": 1}])
     p = symshape.deploy.profiles(gs, [{"sizes": {"x": [16]}, "count": 2 ** 63 - 1}])
     assert p["data"]["total"] == 2 ** 63 - 1
+
+
+def test_python_commands_profile_memory_region_all():
+    """python3 -m symshape profile / memory / region -f all, as the C commands: -k 0 is a usage
+    error naming --profiles; a histogram gives the trtexec lines; memory's largest batch for 1 GiB
+    is the library's (26214 for the concatenating UNet at 32x40: 512*x_0*8*10 bytes, proved)"""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([here, os.path.dirname(here)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    base = [sys.executable, "-m", "symshape"]
+    args = ["test_deploy:UNetCat", "--input", "x=2,3,32,40", "--dynamic", "x=0,2,3"]
+
+    def run(cmd, *extra):
+        return subprocess.run(base + [cmd] + args + list(extra), env=env, capture_output=True, text=True, timeout=600)
+    p = run("profile", "-k", "0")
+    assert p.returncode == 2 and "--profiles" in p.stderr and "1 .. 64" in p.stderr, p.stderr
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump([{"sizes": {"x": [1, 3, 32, 32]}, "count": 5}, {"sizes": {"x": [2, 3, 64, 64]}, "count": 2},
+                   {"sizes": {"x": [1, 3, 30, 30]}, "count": 9}], f)
+    try:
+        p = run("profile", "--histogram", f.name, "-f", "trtexec")
+    finally:
+        os.unlink(f.name)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "--minShapes=x:1x3x32x32 --optShapes=x:1x3x32x32 --maxShapes=x:1x3x32x32" in p.stdout, p.stdout
+    assert "covers 5 of 16" in p.stdout, p.stdout
+    p = run("profile", "-f", "openvino")  # no histogram: one box over the region
+    assert p.returncode == 0 and 'ov.PartialShape("[0..8,3,32,40]")' in p.stdout, p.stdout + p.stderr
+    p = run("memory", "--bytes", "1G", "--top", "1")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "cat_1                           81920 bytes = 512*x_0*x_2_k*x_3_k" in p.stdout, p.stdout
+    assert ("largest x_0 with every activation <= 1073741824 bytes (the others at the example): 26214 "
+            "(proved for every value up to it; one more does not fit)") in p.stdout, p.stdout
+    p = run("memory", "--bytes", "1X")
+    assert p.returncode == 2 and "--bytes" in p.stderr, p.stderr
+    p = run("region", "-f", "all")
+    assert p.returncode == 0, p.stdout + p.stderr
+    heads = [ln for ln in p.stdout.splitlines() if ln.startswith("== ")]
+    assert heads == ["== text ==", "== torch ==", "== jax ==", "== onnx ==", "== spec =="], heads
