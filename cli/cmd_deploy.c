@@ -510,10 +510,11 @@ static int parse_bytes(const char *v, uint64_t *out)
     return 0;
 }
 
-enum { OPT_BYTES = 0x300, OPT_VAR, OPT_TOTAL, OPT_TOP };
+enum { OPT_BYTES = 0x300, OPT_VAR, OPT_TOTAL, OPT_TOP, OPT_LIVE };
 static const struct option memory_opts[] = {{"bytes", required_argument, NULL, OPT_BYTES}, {"var", required_argument, NULL, OPT_VAR},
                                             {"total", no_argument, NULL, OPT_TOTAL},        {"top", required_argument, NULL, OPT_TOP},
-                                            CLI_COMMON_OPTIONS,                             {0}};
+                                            {"live", no_argument, NULL, OPT_LIVE},          CLI_COMMON_OPTIONS,
+                                            {0}};
 
 static int run_memory(int argc, char **argv)
 {
@@ -528,7 +529,10 @@ static int run_memory(int argc, char **argv)
             if (nb == 8) return cli_usage_error("memory", "--bytes: at most 8 budgets");
             if (parse_bytes(optarg, &budgets[nb++])) return cli_usage_error("memory", "--bytes: expected N, NkB, NM, NG or NT (got '%s')", optarg);
         } else if (o == OPT_VAR) varname = optarg;
-        else if (o == OPT_TOTAL) total = 1;
+        else if (o == OPT_TOTAL || o == OPT_LIVE) {
+            if (total && total != (o == OPT_LIVE ? 2 : 1)) return cli_usage_error("memory", "--total and --live: choose one");
+            total = o == OPT_LIVE ? 2 : 1;
+        }
         else if (o == OPT_TOP && (rc = parse_count("--top", optarg, 0, 1000000, &top)) != EX_OK) return rc;
     }
     if (optind + 1 != argc) return cli_usage_error("memory", "expected one MODEL (a graph .json)");
@@ -594,12 +598,14 @@ static int run_memory(int argc, char **argv)
         for (size_t q = 0; rc == EX_OK && q < nb && var >= 0; q++) {
             int64_t best;
             int proved;
-            if (sy_memory_largest(m, r, (size_t)var, fixed, total ? SY_MEM_TOTAL : SY_MEM_LARGEST, budgets[q], &best, &proved) != SY_OK) {
+            sy_memory_what what = total == 2 ? SY_MEM_LIVE : total ? SY_MEM_TOTAL : SY_MEM_LARGEST;
+            if (sy_memory_largest(m, r, (size_t)var, fixed, what, budgets[q], &best, &proved) != SY_OK) {
                 rc = cli_lib_error(t.ctx, "memory");
                 break;
             }
             printf("largest %s with %s <= %" PRIu64 " bytes (the others at the example): ", sy_region_var_at(r, (size_t)var)->name,
-                   total ? "all activations together" : "every activation", budgets[q]);
+                   total == 2 ? "the activations live at each node (graph order)" : total ? "all activations together" : "every activation",
+                   budgets[q]);
             if (best < 0) printf("none (its minimum does not fit)\n");
             else {
                 /* where the search stopped: the range's end or the 2^40 cap of an unbounded
@@ -621,16 +627,19 @@ static int run_memory(int argc, char **argv)
 }
 
 const cli_cmd cmd_memory = {"memory", "bytes of every value as expressions, and the largest batch that fits",
-    "usage: symshape memory [--bytes N]... [--var NAME] [--total] [--top K] MODEL.json\n\n"
+    "usage: symshape memory [--bytes N]... [--var NAME] [--total | --live] [--top K] MODEL.json\n\n"
     "Memory envelopes over the model's region (symshape region): every tensor value's bytes as an\n"
     "expression of the region's variables (dtype sizes from the graph), the largest activations\n"
     "at the example, and for each --bytes budget the largest value of one variable (default: the\n"
-    "first input's dim 0) such that every activation (--total: their sum) fits, found by exact\n"
-    "evaluation and proved with the decision procedure (docs/deploy.md).\n\n"
+    "first input's dim 0) such that every activation (--total: their sum; --live: the sum of the\n"
+    "ones live at each node in graph order) fits, found by exact evaluation and proved with the\n"
+    "decision procedure (docs/deploy.md).\n\n"
     "options:\n"
     "      --bytes N      a budget: N, or with k, M, G, T (powers of 1024), e.g. 1G, 16GiB\n"
     "      --var NAME     the region variable to maximize\n"
     "      --total        the sum of the activations, not the largest one\n"
+    "      --live         the largest sum of the activations live at one node: a value lives\n"
+    "                     from its node to the last node reading it (outputs: to the end)\n"
     "      --top K        largest activations shown (default 5)\n"
     "  -h, --help, -V, --version\n"
     CLI_EXIT_HEAD

@@ -280,7 +280,7 @@ def _build_parser():
                     "(default: the first input's dim 0) such that every activation (--total: their sum) fits, "
                     "proved with the decision procedure (docs/deploy.md); as `symshape memory`.\n\n" + common_desc)
             usage = ("%s memory MODULE:CALLABLE --input NAME=D,D,... [...] [--dynamic NAME=SPEC ...]\n"
-                     "       [--bytes N]... [--var NAME] [--total] [--top K]" % PROG)
+                     "       [--bytes N]... [--var NAME] [--total | --live] [--top K]" % PROG)
             epi = ("inputs:\n" + INPUT_HELP + "\n\ndynamic dims:\n" + DYNAMIC_HELP + "\n\nexit status:\n"
                    "  0  printed\n  2  usage error\n  3  bad input (import, export or trace failed)\n"
                    "  4  internal\n")
@@ -334,6 +334,9 @@ def _build_parser():
                            help="a budget: N, or with k, M, G, T (powers of 1024), e.g. 1G, 16GiB (repeat, <= 8)")
             p.add_argument("--var", metavar="NAME", help="the region variable to maximize")
             p.add_argument("--total", action="store_true", help="the sum of the activations, not the largest one")
+            p.add_argument("--live", action="store_true",
+                           help="the largest sum of the activations live at one node (graph order): a value lives "
+                                "from its node to the last node reading it (outputs: to the end)")
             p.add_argument("--top", type=_count_arg("--top", 0, 1000000), default=5, metavar="K",
                            help="largest activations shown (default 5)")
         else:
@@ -699,7 +702,9 @@ def _profile(args, gs):
 def _memory_cmd(args, gs, region):
     from .deploy import memory_report
     try:
-        text = memory_report(gs, var=args.var, budgets=args.bytes, total=args.total, top=args.top)
+        if args.total and args.live:
+            raise ValueError("--total and --live: choose one")
+        text = memory_report(gs, var=args.var, budgets=args.bytes, total=args.total, top=args.top, live=args.live)
     except NoMemoryError:
         raise _Internal("out of memory") from None
     except ValueError as e:

@@ -25,7 +25,7 @@ class Region:
     guards kept as runtime checks: {guard, text, reason}), ``texts`` (format name -> text) and
     ``corners`` (the corner tests: {label, sizes, in_region, accept, guard})."""
 
-    def __init__(self, gset, histogram=None, k=0, budgets=()):
+    def __init__(self, gset, histogram=None, k=0, budgets=(), what="largest"):
         gset._live()
         ctx = gset._ctx
         h = c_void_p()
@@ -43,7 +43,7 @@ class Region:
             self.dims = self.data["dims"]
             self.kept = self.data["kept"]
             self.profiles = _profiles(gset, h.value, histogram, k) if histogram is not None else None
-            self.memory, self.largest = _memory(gset, h.value, self, budgets)
+            self.memory, self.largest = _memory(gset, h.value, self, budgets, MEMORY_WHAT[what])
             c = c_void_p()
             st = lib.sy_corners_new(gset._gs, h.value, byref(c))
             if st != 0:
@@ -164,7 +164,10 @@ def run_corners(region, model, make=None):
     return rows, unsound, conservative
 
 
-def _memory(gset, region_h, region, budgets):
+MEMORY_WHAT = {"largest": 0, "total": 1, "live": 2}  # sy_memory_what
+
+
+def _memory(gset, region_h, region, budgets, what=0):
     """([{node, op, elem_bytes, bytes}], {budget: (best, proved)}): the memory envelopes (bytes as
     canonical text over the region's variables) and, per budget, the largest value of the first
     input's dim-0 variable with every activation fitting (the others at the example)."""
@@ -196,7 +199,7 @@ def _memory(gset, region_h, region, budgets):
                 break
             best, proved = c_int64(), c_int()
             arr = (c_int64 * max(nv, 1))(*fixed)
-            st = lib.sy_memory_largest(m.value, region_h, var, arr, 0, b, byref(best), byref(proved))
+            st = lib.sy_memory_largest(m.value, region_h, var, arr, what, b, byref(best), byref(proved))
             if st != 0:
                 raise ctx._error(st)
             largest[b] = (best.value, bool(proved.value))
@@ -205,12 +208,12 @@ def _memory(gset, region_h, region, budgets):
         lib.sy_memory_free(m.value)
 
 
-def memory_report(gset, var=None, budgets=(), total=False, top=5):
+def memory_report(gset, var=None, budgets=(), total=False, top=5, live=False):
     """The text `symshape memory` prints for ``gset`` (traced under the most relaxed policy):
     the values' count, the ``top`` largest activations at the example with their bytes
     expressions, and per budget the largest value of variable ``var`` (default: the one of the
     first input's dim 0; the others at the example) such that every activation (``total``: their
-    sum) fits. Raises ValueError for a ``var`` the region does not have."""
+    sum; ``live``: the sum of the ones live at each node in graph order) fits. Raises ValueError for a ``var`` the region does not have."""
     from ctypes import c_int
     from ._core import parse
     from ._lib import _f
@@ -268,12 +271,14 @@ def memory_report(gset, var=None, budgets=(), total=False, top=5):
         for budget in budgets if vi is not None else ():
             best, proved = c_int64(), c_int()
             arr = (c_int64 * max(nv, 1))(*fixed)
-            st = lib.sy_memory_largest(m.value, h.value, vi, arr, 1 if total else 0, budget, byref(best), byref(proved))
+            st = lib.sy_memory_largest(m.value, h.value, vi, arr, 2 if live else 1 if total else 0, budget, byref(best),
+                                       byref(proved))
             if st != 0:
                 raise ctx._error(st)
             v = data["vars"][vi]
             line = "largest %s with %s <= %d bytes (the others at the example): " % (
-                v["name"], "all activations together" if total else "every activation", budget)
+                v["name"], "the activations live at each node (graph order)" if live else
+                "all activations together" if total else "every activation", budget)
             if best.value < 0:
                 line += "none (its minimum does not fit)"
             else:

@@ -379,3 +379,65 @@ def test_python_commands_profile_memory_region_all():
     assert p.returncode == 0, p.stdout + p.stderr
     heads = [ln for ln in p.stdout.splitlines() if ln.startswith("== ")]
     assert heads == ["== text ==", "== torch ==", "== jax ==", "== onnx ==", "== spec =="], heads
+
+
+def _refs(x, out):
+    """the node names a graph JSON argument refers to (nested lists and dicts)"""
+    if isinstance(x, dict):
+        if "ref" in x and isinstance(x["ref"], str):
+            out.append(x["ref"])
+        for v in x.values():
+            _refs(v, out)
+    elif isinstance(x, list):
+        for v in x:
+            _refs(v, out)
+    return out
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c[0] in ("unet_cat", "transformer_encoder")], ids=lambda c: c[0])
+def test_memory_live_sum_against_an_independent_sweep(case):
+    """SY_MEM_LIVE: the largest batch whose live activations (a value lives from its node to its
+    last reader, the outputs to the end) fit the budget, against a sweep written here from the
+    graph JSON's refs, evaluating each value's bytes expression exactly: the peak at the answer fits
+    and the peak one past it does not; proved; between the largest single activation's answer and
+    the total's"""
+    name, build, example, dynamic, cap = case
+    model = _model(build)
+    ex = {k: torch.randn(*v) for k, v in example.items()}
+    doc = export(model, ex, dynamic=dynamic, name=name)
+    gs = symshape.trace(doc, duck_sizing=False, specialize_01=False)
+    budget = 1 << 24
+    r_live = symshape.deploy.Region(gs, budgets=(budget,), what="live")
+    r_max = symshape.deploy.Region(gs, budgets=(budget,), what="largest")
+    r_tot = symshape.deploy.Region(gs, budgets=(budget,), what="total")
+    best, proved = r_live.largest[budget]
+    assert proved and best >= 1, r_live.largest
+    assert r_tot.largest[budget][0] <= best <= r_max.largest[budget][0], (r_tot.largest, best, r_max.largest)
+    nodes = [n["name"] for n in doc["nodes"]]
+    pos = {n: i for i, n in enumerate(nodes)}
+    last = list(range(len(nodes)))
+    for i, n in enumerate(doc["nodes"]):
+        for ref in _refs([n.get("args"), n.get("kwargs")], []):
+            last[pos[ref]] = max(last[pos[ref]], i)
+    for ref in _refs(doc.get("outputs"), []):
+        last[pos[ref]] = len(nodes) - 1
+    vals = [(pos[m["node"]], symshape.parse(m["bytes"])) for m in r_live.memory if m["op"] != "param"]
+    fixed = {v["name"]: v["min"] for v in r_live.vars}
+    for d in r_live.dims:
+        if not d["static"] and d["example"] >= 0 and (d["example"] - d["b"]) % d["a"] == 0:
+            fixed[r_live.vars[d["var"]]["name"]] = (d["example"] - d["b"]) // d["a"]
+    batch = r_live.vars[next(d["var"] for d in r_live.dims if not d["static"] and d["dim"] == 0)]["name"]
+
+    def peak(b):
+        env = dict(fixed, **{batch: b})
+        live = [0] * (len(nodes) + 1)
+        for i, e in vals:
+            nb = int(e.eval(**{k: v for k, v in env.items() if k in {str(s) for s in e.free_symbols()}}))
+            live[i] += nb
+            live[last[i] + 1] -= nb
+        acc, top = 0, 0
+        for x in live:
+            acc += x
+            top = max(top, acc)
+        return top
+    assert peak(best) <= budget < peak(best + 1), (name, best, peak(best), peak(best + 1))

@@ -959,6 +959,14 @@ Test(deploy_memory, resnet18_bytes_match_the_concrete_run_and_the_largest_batch_
     cr_assert(eq(int, sy_memory_largest(m, r, 0, fixed, SY_MEM_TOTAL, (uint64_t)1 << 30, &tot, &proved), SY_OK));
     cr_assert(tot < 334 && tot >= 1, "%ld", (long)tot);
     cr_assert(proved);
+    /* the live sum in graph order: conv1's output is still read by bn1 when bn1's is born, so
+     * 2 * 3211264 bytes per image at that node: 2^30 / 6422528 = 167.2; between the two above */
+    int64_t live;
+    cr_assert(eq(int, sy_memory_largest(m, r, 0, fixed, SY_MEM_LIVE, (uint64_t)1 << 30, &live, &proved), SY_OK));
+    cr_assert(eq(i64, live, 167));
+    cr_assert(proved);
+    cr_assert(tot <= live && live <= 334);
+    cr_assert(eq(int, sy_memory_largest(m, r, 0, fixed, (sy_memory_what)3, 1, &best, &proved), SY_EINVAL));
     /* errors */
     cr_assert(eq(int, sy_memory_largest(m, r, 7, fixed, SY_MEM_LARGEST, 1, &best, &proved), SY_EINVAL));
     fixed[1] = 0; /* x_2 >= 1 */
