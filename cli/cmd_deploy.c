@@ -510,17 +510,64 @@ static int parse_bytes(const char *v, uint64_t *out)
     return 0;
 }
 
-enum { OPT_BYTES = 0x300, OPT_VAR, OPT_TOTAL, OPT_TOP, OPT_LIVE };
+enum { OPT_BYTES = 0x300, OPT_VAR, OPT_TOTAL, OPT_TOP, OPT_LIVE, OPT_RANGE };
 static const struct option memory_opts[] = {{"bytes", required_argument, NULL, OPT_BYTES}, {"var", required_argument, NULL, OPT_VAR},
                                             {"total", no_argument, NULL, OPT_TOTAL},        {"top", required_argument, NULL, OPT_TOP},
-                                            {"live", no_argument, NULL, OPT_LIVE},          CLI_COMMON_OPTIONS,
-                                            {0}};
+                                            {"live", no_argument, NULL, OPT_LIVE},          {"range", required_argument, NULL, OPT_RANGE},
+                                            CLI_COMMON_OPTIONS,                             {0}};
+
+/* --range NAME=LO..HI ...: the peak over that box (the other variables at the example) */
+static int print_peak(dtraced *t, const sy_region *r, const sy_memory *m, const int64_t *fixed, const char *const *ranges, size_t nr,
+                      int total)
+{
+    size_t nv = sy_region_nvars(r);
+    int64_t *lo = calloc(nv ? nv : 1, sizeof *lo), *hi = calloc(nv ? nv : 1, sizeof *hi);
+    if (!lo || !hi) {
+        free(lo);
+        free(hi);
+        return cli_oom();
+    }
+    memcpy(lo, fixed, nv * sizeof *lo);
+    memcpy(hi, fixed, nv * sizeof *hi);
+    int rc = EX_OK;
+    for (size_t q = 0; rc == EX_OK && q < nr; q++) {
+        const char *eq = strchr(ranges[q], '='), *dots = eq ? strstr(eq, "..") : NULL;
+        long v = -1;
+        for (size_t k = 0; eq && k < nv; k++)
+            if (strlen(sy_region_var_at(r, k)->name) == (size_t)(eq - ranges[q]) && !strncmp(sy_region_var_at(r, k)->name, ranges[q], (size_t)(eq - ranges[q])))
+                v = (long)k;
+        char *e1 = NULL, *e2 = NULL;
+        long long a = dots ? strtoll(eq + 1, &e1, 10) : 0, b = dots ? strtoll(dots + 2, &e2, 10) : 0;
+        if (!eq || !dots || e1 != dots || !e2 || *e2 || e2 == dots + 2 || a < 0 || b < a)
+            rc = cli_usage_error("memory", "--range: expected NAME=LO..HI with 0 <= LO <= HI (got '%s')", ranges[q]);
+        else if (v < 0) rc = cli_usage_error("memory", "--range: the region has no variable '%.*s'", (int)(eq - ranges[q]), ranges[q]);
+        else {
+            lo[v] = a;
+            hi[v] = b;
+        }
+    }
+    uint64_t peak = 0;
+    int proved = 0;
+    sy_memory_what what = total == 2 ? SY_MEM_LIVE : total ? SY_MEM_TOTAL : SY_MEM_LARGEST;
+    if (rc == EX_OK && sy_memory_peak(m, r, lo, hi, what, &peak, &proved) != SY_OK) rc = cli_lib_error(t->ctx, "memory");
+    if (rc == EX_OK) {
+        printf("peak of %s over", total == 2 ? "the activations live at one node" : total ? "all activations together" : "one activation");
+        for (size_t k = 0; k < nv; k++)
+            printf("%s %s in [%" PRId64 ", %" PRId64 "]", k ? "," : "", sy_region_var_at(r, k)->name, lo[k], hi[k]);
+        printf(": %" PRIu64 " bytes (%s)\n", peak,
+               proved ? "proved the largest over the range; at its upper corner" : "NOT proved: the value at the upper corner only");
+    }
+    free(lo);
+    free(hi);
+    return rc;
+}
 
 static int run_memory(int argc, char **argv)
 {
     uint64_t budgets[8];
     size_t nb = 0;
-    const char *varname = NULL;
+    const char *varname = NULL, *ranges[8];
+    size_t nr = 0;
     long long top = 5;
     int total = 0, rc = EX_OK, o;
     while ((o = cli_getopt(&cmd_memory, argc, argv, CLI_COMMON_SHORT, memory_opts, &rc)) != -1) {
@@ -529,6 +576,10 @@ static int run_memory(int argc, char **argv)
             if (nb == 8) return cli_usage_error("memory", "--bytes: at most 8 budgets");
             if (parse_bytes(optarg, &budgets[nb++])) return cli_usage_error("memory", "--bytes: expected N, NkB, NM, NG or NT (got '%s')", optarg);
         } else if (o == OPT_VAR) varname = optarg;
+        else if (o == OPT_RANGE) {
+            if (nr == 8) return cli_usage_error("memory", "--range: at most 8");
+            ranges[nr++] = optarg;
+        }
         else if (o == OPT_TOTAL || o == OPT_LIVE) {
             if (total && total != (o == OPT_LIVE ? 2 : 1)) return cli_usage_error("memory", "--total and --live: choose one");
             total = o == OPT_LIVE ? 2 : 1;
@@ -594,6 +645,7 @@ static int run_memory(int argc, char **argv)
         }
         free(done);
         free(syms);
+        if (rc == EX_OK && nr) rc = print_peak(&t, r, m, fixed, ranges, nr, total);
         if (rc == EX_OK && nb && var < 0) printf("no dynamic dim: every size is static, nothing to maximize\n");
         for (size_t q = 0; rc == EX_OK && q < nb && var >= 0; q++) {
             int64_t best;
@@ -627,7 +679,7 @@ static int run_memory(int argc, char **argv)
 }
 
 const cli_cmd cmd_memory = {"memory", "bytes of every value as expressions, and the largest batch that fits",
-    "usage: symshape memory [--bytes N]... [--var NAME] [--total | --live] [--top K] MODEL.json\n\n"
+    "usage: symshape memory [--bytes N]... [--range NAME=LO..HI]... [--var NAME] [--total | --live] [--top K] MODEL.json\n\n"
     "Memory envelopes over the model's region (symshape region): every tensor value's bytes as an\n"
     "expression of the region's variables (dtype sizes from the graph), the largest activations\n"
     "at the example, and for each --bytes budget the largest value of one variable (default: the\n"
@@ -636,6 +688,8 @@ const cli_cmd cmd_memory = {"memory", "bytes of every value as expressions, and 
     "decision procedure (docs/deploy.md).\n\n"
     "options:\n"
     "      --bytes N      a budget: N, or with k, M, G, T (powers of 1024), e.g. 1G, 16GiB\n"
+    "      --range NAME=LO..HI  the peak (of --total, --live or one activation) over the box of\n"
+    "                     these ranges, the other variables at the example; proved the largest\n"
     "      --var NAME     the region variable to maximize\n"
     "      --total        the sum of the activations, not the largest one\n"
     "      --live         the largest sum of the activations live at one node: a value lives\n"

@@ -286,6 +286,56 @@ static sy_status prove_live(const sy_memory *m, sy_facts *f, const sy_expr *N, i
     return st;
 }
 
+/* under the facts f: every activation's bytes (SY_MEM_LARGEST), their sum (SY_MEM_TOTAL) or the
+ * live sum at each node (SY_MEM_LIVE) <= N, decided; *all = 1 when every decision is TRUE (a
+ * budget exhausted is "not proved", not an error) */
+static sy_status prove_fits(const sy_memory *m, sy_facts *f, const sy_expr *N, sy_memory_what what, int *all)
+{
+    sy_ctx *ctx = m->ctx;
+    sy_status st = SY_OK;
+    *all = 1;
+    const sy_expr **terms = what == SY_MEM_TOTAL ? sy_alloc(ctx, (m->n ? m->n : 1) * sizeof *terms) : NULL;
+    size_t nt = 0;
+    if (what == SY_MEM_TOTAL && !terms) {
+        st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        return st;
+    }
+    for (size_t i = 0; i < m->n && *all && what != SY_MEM_LIVE; i++) {
+        if (!strcmp(m->v[i].op, "param")) continue;
+        if (what == SY_MEM_TOTAL) {
+            terms[nt++] = m->v[i].bytes;
+            continue;
+        }
+        sy_truth tr = SY_TRUTH_UNKNOWN;
+        const sy_expr *le = sy_expr_le(ctx, m->v[i].bytes, N);
+        if (!le || (st = sy_dp_decide_total(ctx, f, le, &tr)) != SY_OK) {
+            if (!le) st = sy_ctx_last_error(ctx);
+            if (st == SY_EQUOTA) {
+                sy_ctx_reset_error(ctx);
+                st = SY_OK;
+            }
+            *all = 0;
+            break;
+        }
+        *all = tr == SY_TRUTH_TRUE;
+    }
+    if (what == SY_MEM_TOTAL && st == SY_OK) {
+        const sy_expr *sum = sy_expr_add_n(ctx, nt, terms), *le = sum ? sy_expr_le(ctx, sum, N) : NULL;
+        sy_truth tr = SY_TRUTH_UNKNOWN;
+        if (!le) st = sy_ctx_last_error(ctx);
+        else st = sy_dp_decide_total(ctx, f, le, &tr);
+        if (st == SY_EQUOTA) {
+            sy_ctx_reset_error(ctx);
+            st = SY_OK;
+        }
+        *all = st == SY_OK && tr == SY_TRUTH_TRUE;
+    }
+    if (terms) sy_dealloc(ctx, terms, (m->n ? m->n : 1) * sizeof *terms);
+    if (what == SY_MEM_LIVE && st == SY_OK && *all) st = prove_live(m, f, N, all);
+    if (st != SY_OK) *all = 0;
+    return st;
+}
+
 sy_status sy_memory_largest(const sy_memory *m, const sy_region *r, size_t var, const int64_t *fixed, sy_memory_what what,
                             uint64_t budget, int64_t *best, int *proved)
 {
@@ -362,50 +412,108 @@ sy_status sy_memory_largest(const sy_memory *m, const sy_region *r, size_t var, 
         st = sy_ctx_last_error(ctx);
         goto done;
     }
-    int all = 1;
-    const sy_expr **terms = what == SY_MEM_TOTAL ? sy_alloc(ctx, (m->n ? m->n : 1) * sizeof *terms) : NULL;
-    size_t nt = 0;
-    if (what == SY_MEM_TOTAL && !terms) {
-        st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
-        goto done;
-    }
-    for (size_t i = 0; i < m->n && all && what != SY_MEM_LIVE; i++) {
-        if (!strcmp(m->v[i].op, "param")) continue;
-        if (what == SY_MEM_TOTAL) {
-            terms[nt++] = m->v[i].bytes;
-            continue;
-        }
-        sy_truth tr = SY_TRUTH_UNKNOWN;
-        const sy_expr *le = sy_expr_le(ctx, m->v[i].bytes, N);
-        if (!le || (st = sy_dp_decide_total(ctx, f, le, &tr)) != SY_OK) {
-            if (!le) st = sy_ctx_last_error(ctx);
-            if (st == SY_EQUOTA) {
-                sy_ctx_reset_error(ctx);
-                st = SY_OK;
-            }
-            all = 0;
-            break;
-        }
-        all = tr == SY_TRUTH_TRUE;
-    }
-    if (what == SY_MEM_TOTAL && st == SY_OK) {
-        const sy_expr *sum = sy_expr_add_n(ctx, nt, terms), *le = sum ? sy_expr_le(ctx, sum, N) : NULL;
-        sy_truth tr = SY_TRUTH_UNKNOWN;
-        if (!le) st = sy_ctx_last_error(ctx);
-        else st = sy_dp_decide_total(ctx, f, le, &tr);
-        if (st == SY_EQUOTA) {
-            sy_ctx_reset_error(ctx);
-            st = SY_OK;
-        }
-        all = st == SY_OK && tr == SY_TRUTH_TRUE;
-    }
-    if (terms) sy_dealloc(ctx, terms, (m->n ? m->n : 1) * sizeof *terms);
-    if (what == SY_MEM_LIVE && st == SY_OK && all) st = prove_live(m, f, N, &all);
+    int all = 0;
+    st = prove_fits(m, f, N, what, &all);
     *proved = st == SY_OK && all;
 done:
     if (scratch) sy_dealloc(ctx, scratch, nsc * sizeof *scratch);
     sy_facts_free(f);
     if (vsym) sy_dealloc(ctx, vsym, nv * sizeof *vsym);
     if (t) sy_dealloc(ctx, t, nv * sizeof *t);
+    return st;
+}
+
+/* the measure at t, exactly: the largest activation, the sum, or the largest live sum at a node;
+ * *over when it passes 2^64 - 1 (or a size passes int64) */
+static sy_status measure_at(const sy_memory *m, const sy_region *r, const sy_expr *const *vsym, const int64_t *t,
+                            sy_memory_what what, uint64_t *scratch, uint64_t *value, int *over)
+{
+    sy_ctx *ctx = m->ctx;
+    size_t nn = m->nnodes;
+    *value = 0;
+    *over = 0;
+    if (what == SY_MEM_LIVE) memset(scratch, 0, 2 * (nn ? nn : 1) * sizeof *scratch);
+    for (size_t i = 0; i < m->n; i++) {
+        if (!strcmp(m->v[i].op, "param")) continue;
+        int64_t b = 0;
+        sy_status st = sy_expr_eval_si(ctx, m->v[i].bytes, r->nvars, vsym, t, &b);
+        if (st == SY_EOVERFLOW) {
+            sy_ctx_reset_error(ctx);
+            *over = 1;
+            return SY_OK;
+        }
+        if (st != SY_OK) return st;
+        uint64_t u = b < 0 ? 0 : (uint64_t)b;
+        if (what == SY_MEM_LARGEST) *value = u > *value ? u : *value;
+        else if (what == SY_MEM_TOTAL) {
+            if (*value > UINT64_MAX - u) { *over = 1; return SY_OK; }
+            *value += u;
+        } else {
+            scratch[m->born[i]] = u;
+            if (scratch[nn + m->dies[i]] > UINT64_MAX - u) { *over = 1; return SY_OK; }
+            scratch[nn + m->dies[i]] += u;
+        }
+    }
+    if (what == SY_MEM_LIVE) {
+        uint64_t acc = 0;
+        for (size_t s = 0; s < nn; s++) {
+            if (acc > UINT64_MAX - scratch[s]) { *over = 1; return SY_OK; }
+            acc += scratch[s];
+            if (acc > *value) *value = acc;
+            acc -= scratch[nn + s] <= acc ? scratch[nn + s] : acc;
+        }
+    }
+    return SY_OK;
+}
+
+sy_status sy_memory_peak(const sy_memory *m, const sy_region *r, const int64_t *lo, const int64_t *hi, sy_memory_what what,
+                         uint64_t *peak, int *proved)
+{
+    sy_ctx *ctx = m ? m->ctx : NULL;
+    if (!m || !r || !lo || !hi || !peak || !proved)
+        return ctx ? sy_fail_st(ctx, SY_EINVAL, "sy_memory_peak: NULL argument") : SY_EINVAL;
+    *peak = 0;
+    *proved = 0;
+    if (what != SY_MEM_LARGEST && what != SY_MEM_TOTAL && what != SY_MEM_LIVE)
+        return sy_fail_st(ctx, SY_EINVAL, "sy_memory_peak: unknown sy_memory_what %d", (int)what);
+    size_t nv = r->nvars;
+    for (size_t v = 0; v < nv; v++) {
+        const sy_region_var *x = &r->vars[v];
+        if (lo[v] > hi[v] || lo[v] < x->tmin || (x->tmax != SY_REGION_UNBOUNDED && hi[v] > x->tmax))
+            return sy_fail_st(ctx, SY_EINVAL, "sy_memory_peak: %s in [%" PRId64 ", %" PRId64 "] is empty or outside its range [%" PRId64
+                              ", %s]", x->name, lo[v], hi[v], x->tmin, x->tmax == SY_REGION_UNBOUNDED ? "oo" : "its max");
+    }
+    const sy_expr **vsym = sy_alloc(ctx, (nv ? nv : 1) * sizeof *vsym);
+    size_t nsc = 2 * (m->nnodes ? m->nnodes : 1);
+    uint64_t *scratch = sy_alloc(ctx, nsc * sizeof *scratch);
+    sy_facts *f = NULL;
+    sy_status st = SY_OK;
+    if (!vsym || !scratch || !(f = sy_facts_new(ctx))) {
+        st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t v = 0; v < nv && st == SY_OK; v++)
+        st = (vsym[v] = sy_expr_sym(ctx, r->vars[v].name)) ? sy_dp_set_range(ctx, f, vsym[v], lo[v], &hi[v]) : sy_ctx_last_error(ctx);
+    if (st != SY_OK) goto done;
+    /* the candidate: the measure at the upper corner (attained there); proved the largest over
+     * the box when the measure <= it is decided TRUE everywhere in it */
+    int over = 0;
+    if ((st = measure_at(m, r, vsym, hi, what, scratch, peak, &over)) != SY_OK) goto done;
+    if (over) {
+        st = sy_fail_st(ctx, SY_EOVERFLOW, "sy_memory_peak: the bytes at the range's upper corner pass 2^64 - 1");
+        goto done;
+    }
+    char buf[32];
+    snprintf(buf, sizeof buf, "%" PRIu64, *peak);
+    const sy_expr *N = sy_expr_int_str(ctx, buf);
+    if (!N) {
+        st = sy_ctx_last_error(ctx);
+        goto done;
+    }
+    st = prove_fits(m, f, N, what, proved);
+done:
+    sy_facts_free(f);
+    if (scratch) sy_dealloc(ctx, scratch, nsc * sizeof *scratch);
+    if (vsym) sy_dealloc(ctx, vsym, (nv ? nv : 1) * sizeof *vsym);
     return st;
 }

@@ -290,5 +290,16 @@ typedef enum sy_memory_what {
 SY_API sy_status sy_memory_largest(const sy_memory *m, const sy_region *r, size_t var, const int64_t *fixed,
                                    sy_memory_what what, uint64_t budget, int64_t *best, int *proved);
 
+/** The peak of @p what over the box lo[v] <= t_v <= hi[v] (arrays of sy_region_nvars values, inside
+ *  the variables' ranges): *peak is its exact value at the box's upper corner, and *proved = 1
+ *  when the decision procedure shows that it is <= *peak at every point of the box (then *peak is
+ *  the largest value over the box, reached at that corner); *proved = 0 when it cannot (a size
+ *  that is not monotone, a budget): *peak is then only the corner's value. Cost: one exact
+ *  evaluation and the decisions of sy_memory_largest's proof.
+ *  @retval SY_OK @retval SY_EINVAL NULL, an empty box or one outside the ranges, an unknown @p what
+ *  @retval SY_EOVERFLOW the corner's bytes pass 2^64 - 1 @retval SY_ENOMEM @retval SY_EQUOTA */
+SY_API sy_status sy_memory_peak(const sy_memory *m, const sy_region *r, const int64_t *lo, const int64_t *hi,
+                                sy_memory_what what, uint64_t *peak, int *proved);
+
 SY_END_DECLS
 #endif
