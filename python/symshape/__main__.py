@@ -280,7 +280,7 @@ def _build_parser():
                     "(default: the first input's dim 0) such that every activation (--total: their sum) fits, "
                     "proved with the decision procedure (docs/deploy.md); as `symshape memory`.\n\n" + common_desc)
             usage = ("%s memory MODULE:CALLABLE --input NAME=D,D,... [...] [--dynamic NAME=SPEC ...]\n"
-                     "       [--bytes N]... [--var NAME] [--total | --live] [--top K]" % PROG)
+                     "       [--bytes N]... [--range NAME=LO..HI]... [--var NAME] [--total | --live] [--top K]" % PROG)
             epi = ("inputs:\n" + INPUT_HELP + "\n\ndynamic dims:\n" + DYNAMIC_HELP + "\n\nexit status:\n"
                    "  0  printed\n  2  usage error\n  3  bad input (import, export or trace failed)\n"
                    "  4  internal\n")
@@ -332,6 +332,9 @@ def _build_parser():
         elif cmd == "memory":
             p.add_argument("--bytes", action="append", default=[], type=_bytes_arg, metavar="N",
                            help="a budget: N, or with k, M, G, T (powers of 1024), e.g. 1G, 16GiB (repeat, <= 8)")
+            p.add_argument("--range", action="append", default=[], type=_range_arg, metavar="NAME=LO..HI",
+                           help="the peak (of --total, --live or one activation) over the box of these ranges, "
+                                "the other variables at the example; proved the largest (repeat, <= 8)")
             p.add_argument("--var", metavar="NAME", help="the region variable to maximize")
             p.add_argument("--total", action="store_true", help="the sum of the activations, not the largest one")
             p.add_argument("--live", action="store_true",
@@ -660,6 +663,14 @@ def _bytes_arg(text):
     return v
 
 
+def _range_arg(text):
+    """'x_0=1..8' -> ('x_0', 1, 8), as `symshape memory --range`"""
+    m = re.fullmatch(r"([^=]+)=([0-9]+)\.\.([0-9]+)", text)
+    if not m or int(m.group(2)) > int(m.group(3)):
+        raise argparse.ArgumentTypeError("expected NAME=LO..HI with 0 <= LO <= HI (got '%s')" % text)
+    return m.group(1), int(m.group(2)), int(m.group(3))
+
+
 def _pick_formats(texts, wanted, order, skip_in_all):
     """the texts of the formats asked for (-f, repeated; 'all': every one but skip_in_all), in the
     table's order, each under '== NAME ==' when there are several (as the C command prints them)"""
@@ -704,7 +715,10 @@ def _memory_cmd(args, gs, region):
     try:
         if args.total and args.live:
             raise ValueError("--total and --live: choose one")
-        text = memory_report(gs, var=args.var, budgets=args.bytes, total=args.total, top=args.top, live=args.live)
+        if len(args.range) > 8 or len(args.bytes) > 8:
+            raise ValueError("--range and --bytes: at most 8 each")
+        text = memory_report(gs, var=args.var, budgets=args.bytes, total=args.total, top=args.top, live=args.live,
+                             ranges={n: (a, b) for n, a, b in args.range})
     except NoMemoryError:
         raise _Internal("out of memory") from None
     except ValueError as e:

@@ -9,7 +9,7 @@ Python (``data``, the "symshape.region" JSON of docs/deploy.md) and the renderin
 while the guard set lives."""
 import json
 import random
-from ctypes import byref, c_int64, c_size_t, c_uint64, c_void_p
+from ctypes import POINTER, byref, c_int64, c_size_t, c_uint64, c_void_p
 
 from ._lib import lib
 from .errors import InvalidError
@@ -208,12 +208,14 @@ def _memory(gset, region_h, region, budgets, what=0):
         lib.sy_memory_free(m.value)
 
 
-def memory_report(gset, var=None, budgets=(), total=False, top=5, live=False):
+def memory_report(gset, var=None, budgets=(), total=False, top=5, live=False, ranges=None):
     """The text `symshape memory` prints for ``gset`` (traced under the most relaxed policy):
     the values' count, the ``top`` largest activations at the example with their bytes
     expressions, and per budget the largest value of variable ``var`` (default: the one of the
     first input's dim 0; the others at the example) such that every activation (``total``: their
-    sum; ``live``: the sum of the ones live at each node in graph order) fits. Raises ValueError for a ``var`` the region does not have."""
+    sum; ``live``: the sum of the ones live at each node in graph order) fits; with ``ranges``
+    ({var name: (lo, hi)}), the peak of that measure over the box (sy_memory_peak). Raises
+    ValueError for a ``var`` or a range's name the region does not have."""
     from ctypes import c_int
     from ._core import parse
     from ._lib import _f
@@ -266,6 +268,25 @@ def memory_report(gset, var=None, budgets=(), total=False, top=5, live=False):
             out.append("largest activations at the example:\n")
             for _, _, node, b, text in acts[:top]:
                 out.append("  %-24s %12d bytes = %s\n" % (node, b, text))
+        if ranges:
+            _f("sy_memory_peak", c_int, c_void_p, c_void_p, POINTER(c_int64), POINTER(c_int64), c_int,
+               POINTER(c_uint64), POINTER(c_int))
+            names = [v["name"] for v in data["vars"]]
+            lo, hi = list(fixed), list(fixed)
+            for name, (a, b) in ranges.items():
+                if name not in names:
+                    raise ValueError("--range: the region has no variable '%s'" % name)
+                lo[names.index(name)], hi[names.index(name)] = a, b
+            peak, proved = c_uint64(), c_int()
+            st = lib.sy_memory_peak(m.value, h.value, (c_int64 * max(nv, 1))(*lo), (c_int64 * max(nv, 1))(*hi),
+                                    2 if live else 1 if total else 0, byref(peak), byref(proved))
+            if st != 0:
+                raise ctx._error(st)
+            out.append("peak of %s over %s: %d bytes (%s)\n" % (
+                "the activations live at one node" if live else "all activations together" if total else "one activation",
+                ", ".join("%s in [%d, %d]" % (nm, lo[i], hi[i]) for i, nm in enumerate(names)), peak.value,
+                "proved the largest over the range; at its upper corner" if proved.value
+                else "NOT proved: the value at the upper corner only"))
         if budgets and vi is None:
             out.append("no dynamic dim: every size is static, nothing to maximize\n")
         for budget in budgets if vi is not None else ():

@@ -373,6 +373,10 @@ def test_python_commands_profile_memory_region_all():
     assert "cat_1                           81920 bytes = 512*x_0*x_2_k*x_3_k" in p.stdout, p.stdout
     assert ("largest x_0 with every activation <= 1073741824 bytes (the others at the example): 26214 "
             "(proved for every value up to it; one more does not fit)") in p.stdout, p.stdout
+    p = run("memory", "--top", "0", "--live", "--range", "x_0=1..8", "--range", "x_2_k=1..16")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert ("peak of the activations live at one node over x_0 in [1, 8], x_2_k in [1, 16], x_3_k in [10, 10]: "
+            "1310720 bytes (proved the largest over the range; at its upper corner)") in p.stdout, p.stdout
     p = run("memory", "--bytes", "1X")
     assert p.returncode == 2 and "--bytes" in p.stderr, p.stderr
     p = run("region", "-f", "all")
