@@ -213,9 +213,40 @@ static int read_histogram(const char *path, const sy_gset *gs, int64_t **vals, u
         json_decref(doc);
         return cli_oom();
     }
+    /* the inputs, looked up once: per input its rank source and its size sources (10^6 entries
+     * would otherwise format and search the source names per entry and per dim) */
+    typedef struct {
+        char name[512];
+        long sd;
+        long *sl;
+        size_t rank;
+    } hin;
+    hin *ins = calloc(n ? n : 1, sizeof *ins);
+    size_t nins = 0;
+    if (!ins) rc = cli_oom();
+    for (size_t q = 0; rc == EX_OK && q < n; q++) {
+        size_t nl = 0;
+        const char *src = sy_gset_source(gs, q);
+        int64_t rank;
+        if (sy_gset_source_parse(src, &nl, NULL) != SY_SOURCE_DIM || !sy_gset_source_example(gs, q, &rank) || rank < 0) continue;
+        hin *h = &ins[nins++];
+        snprintf(h->name, sizeof h->name, "%.*s", (int)(nl < 500 ? nl : 500), src);
+        h->sd = (long)q;
+        h->rank = (size_t)rank;
+        if (!(h->sl = calloc(h->rank ? h->rank : 1, sizeof *h->sl))) {
+            rc = cli_oom();
+            break;
+        }
+        for (size_t d = 0; d < h->rank; d++) {
+            char sz[560];
+            snprintf(sz, sizeof sz, "%s.size()[%zu]", h->name, d);
+            h->sl[d] = sy_gset_find_source(gs, sz);
+        }
+    }
     size_t i;
     json_t *e;
     json_array_foreach(arr, i, e) {
+        if (rc != EX_OK) break;
         int64_t *row = v + i * n;
         for (size_t q = 0; q < n; q++)
             if (!sy_gset_source_example(gs, q, &row[q])) row[q] = 0;
@@ -228,42 +259,35 @@ static int read_histogram(const char *path, const sy_gset *gs, int64_t **vals, u
         const char *k;
         json_t *shape;
         json_object_foreach(sizes, k, shape) {
-            char src[512];
-            snprintf(src, sizeof src, "%s.dim()", k);
-            long sd = sy_gset_find_source(gs, src);
-            if (sd < 0) {
+            const hin *h = NULL;
+            for (size_t q = 0; q < nins && !h; q++)
+                if (!strcmp(ins[q].name, k)) h = &ins[q];
+            if (!h) {
                 rc = cli_input_error("%s: entry %zu: the model has no input '%s'", cli_file_name(path), i, k);
                 break;
             }
-            if (!json_is_array(shape) || (int64_t)json_array_size(shape) != row[sd]) {
-                rc = cli_input_error("%s: entry %zu: input '%s' has rank %" PRId64 ", the entry gives %zu sizes", cli_file_name(path), i,
-                                     k, row[sd], json_array_size(shape));
+            if (!json_is_array(shape) || json_array_size(shape) != h->rank) {
+                rc = cli_input_error("%s: entry %zu: input '%s' has rank %zu, the entry gives %zu sizes", cli_file_name(path), i, k,
+                                     h->rank, json_array_size(shape));
                 break;
             }
-            for (size_t d = 0; d < json_array_size(shape); d++) {
+            for (size_t d = 0; d < h->rank; d++) {
                 json_t *x = json_array_get(shape, d);
                 if (!json_is_integer(x) || json_integer_value(x) < 0) {
                     rc = cli_input_error("%s: entry %zu: %s[%zu] is not a size", cli_file_name(path), i, k, d);
                     break;
                 }
-                snprintf(src, sizeof src, "%s.size()[%zu]", k, d);
-                long sl = sy_gset_find_source(gs, src);
-                if (sl >= 0) row[sl] = (int64_t)json_integer_value(x);
+                if (h->sl[d] >= 0) row[h->sl[d]] = (int64_t)json_integer_value(x);
             }
             if (rc != EX_OK) break;
         }
         /* every input of the model named: a missing one is not filled in with its example */
-        for (size_t q = 0; rc == EX_OK && q < n; q++) {
-            size_t nl = 0;
-            const char *src = sy_gset_source(gs, q);
-            if (sy_gset_source_parse(src, &nl, NULL) != SY_SOURCE_DIM) continue;
-            char nm[512];
-            snprintf(nm, sizeof nm, "%.*s", (int)(nl < 500 ? nl : 500), src);
-            if (!json_object_get(sizes, nm))
-                rc = cli_input_error("%s: entry %zu: input '%s' is missing", cli_file_name(path), i, nm);
-        }
-        if (rc != EX_OK) break;
+        for (size_t q = 0; rc == EX_OK && q < nins; q++)
+            if (!json_object_get(sizes, ins[q].name))
+                rc = cli_input_error("%s: entry %zu: input '%s' is missing", cli_file_name(path), i, ins[q].name);
     }
+    for (size_t q = 0; ins && q < nins; q++) free(ins[q].sl);
+    free(ins);
     json_decref(doc);
     if (rc != EX_OK) {
         free(v);
