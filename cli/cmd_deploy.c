@@ -66,6 +66,39 @@ static int dtrace(const char *cmd, const char *model, const sy_env_options *eo, 
     return EX_OK;
 }
 
+/* -f NAME (repeatable; 'all': every format but json) against a command's table of format
+ * names: marks fmts[k] and counts the formats chosen in *nf; 0 when NAME is none of them */
+static int pick_format(const char *arg, const char *const *names, size_t nfmt, int *fmts, int *nf)
+{
+    int all = !strcmp(arg, "all"), hit = all;
+    for (size_t k = 0; k < nfmt; k++)
+        if (all ? strcmp(names[k], "json") != 0 : !strcmp(arg, names[k])) {
+            if (!fmts[k]) (*nf)++;
+            fmts[k] = 1;
+            hit = 1;
+        }
+    return hit;
+}
+
+/* append rendering s (GIVE, freed here) to the output *all, under '== NAME ==' when several
+ * formats are printed (nf > 1), a blank line between them */
+static int append_rendering(sy_ctx *ctx, char **all, size_t *alen, size_t *acap, int nf, const char *name, char *s)
+{
+    size_t n = strlen(s);
+    char head[64] = "";
+    if (nf > 1) snprintf(head, sizeof head, "%s== %s ==\n", *alen ? "\n" : "", name);
+    size_t hl = strlen(head);
+    if (cli_reserve(all, acap, *alen + hl + n + 1, 1)) {
+        sy_str_free(ctx, s);
+        return cli_oom();
+    }
+    memcpy(*all + *alen, head, hl);
+    memcpy(*all + *alen + hl, s, n);
+    *alen += hl + n;
+    sy_str_free(ctx, s);
+    return EX_OK;
+}
+
 enum { OPT_FORMAT = 0x100, OPT_WINDOW, OPT_DEFAULT_POLICY };
 static const struct option region_opts[] = {{"format", required_argument, NULL, 'f'},
                                             {"output", required_argument, NULL, 'o'},
@@ -95,14 +128,9 @@ static int run_region(int argc, char **argv)
         if (o == 'o') {
             out = optarg;
         } else if (o == 'f') {
-            int all = !strcmp(optarg, "all"), hit = all;
-            for (size_t k = 0; k < NFMT; k++)
-                if (all ? region_formats[k].fmt != SY_REGION_JSON : !strcmp(optarg, region_formats[k].name)) {
-                    if (!fmts[k]) nf++;
-                    fmts[k] = 1;
-                    hit = 1;
-                }
-            if (!hit) return cli_usage_error("region", "--format: unknown format '%s' (text, torch, jax, onnx, spec, json, all)", optarg);
+            const char *names[NFMT];
+            for (size_t k = 0; k < NFMT; k++) names[k] = region_formats[k].name;
+            if (!pick_format(optarg, names, NFMT, fmts, &nf)) return cli_usage_error("region", "--format: unknown format '%s' (text, torch, jax, onnx, spec, json, all)", optarg);
         } else if (o == OPT_WINDOW) {
             char *end;
             errno = 0;
@@ -129,24 +157,7 @@ static int run_region(int argc, char **argv)
     for (size_t k = 0; rc == EX_OK && k < NFMT; k++) {
         if (!fmts[k]) continue;
         char *s = sy_region_format(r, region_formats[k].fmt);
-        if (!s) {
-            rc = cli_lib_error(t.ctx, "region");
-            break;
-        }
-        size_t n = strlen(s);
-        const char *sep = nf > 1 ? "\n" : "";
-        char head[64] = "";
-        if (nf > 1) snprintf(head, sizeof head, "%s== %s ==\n", alen ? sep : "", region_formats[k].name);
-        size_t hl = strlen(head);
-        if (cli_reserve(&all, &acap, alen + hl + n + 1, 1)) {
-            sy_str_free(t.ctx, s);
-            rc = cli_oom();
-            break;
-        }
-        memcpy(all + alen, head, hl);
-        memcpy(all + alen + hl, s, n);
-        alen += hl + n;
-        sy_str_free(t.ctx, s);
+        rc = s ? append_rendering(t.ctx, &all, &alen, &acap, nf, region_formats[k].name, s) : cli_lib_error(t.ctx, "region");
     }
     if (rc == EX_OK) rc = cli_write_output(out, all ? all : "", alen);
     if (rc == EX_OK && !sy_region_proved(r, NULL)) rc = EX_FALSE;
@@ -347,14 +358,9 @@ static int run_profile(int argc, char **argv)
             if ((rc = parse_count("--max-size", optarg, 1, INT64_MAX / 4, &x)) != EX_OK) return rc;
             po.max_size = x;
         } else if (o == 'f') {
-            int all = !strcmp(optarg, "all"), hit = all;
-            for (size_t k = 0; k < NPFMT; k++)
-                if (all ? profile_formats[k].fmt != SY_PROFILE_JSON : !strcmp(optarg, profile_formats[k].name)) {
-                    if (!fmts[k]) nf++;
-                    fmts[k] = 1;
-                    hit = 1;
-                }
-            if (!hit)
+            const char *names[NPFMT];
+            for (size_t k = 0; k < NPFMT; k++) names[k] = profile_formats[k].name;
+            if (!pick_format(optarg, names, NPFMT, fmts, &nf))
                 return cli_usage_error("profile", "--format: unknown format '%s' (text, trtexec, ort, torch-trt, openvino, json, all)", optarg);
         }
     }
@@ -378,23 +384,7 @@ static int run_profile(int argc, char **argv)
     for (size_t k = 0; rc == EX_OK && k < NPFMT; k++) {
         if (!fmts[k]) continue;
         char *s = sy_profiles_format(p, profile_formats[k].fmt);
-        if (!s) {
-            rc = cli_lib_error(t.ctx, "profile");
-            break;
-        }
-        size_t n = strlen(s);
-        char head[64] = "";
-        if (nf > 1) snprintf(head, sizeof head, "%s== %s ==\n", alen ? "\n" : "", profile_formats[k].name);
-        size_t hl = strlen(head);
-        if (cli_reserve(&all, &acap, alen + hl + n + 1, 1)) {
-            sy_str_free(t.ctx, s);
-            rc = cli_oom();
-            break;
-        }
-        memcpy(all + alen, head, hl);
-        memcpy(all + alen + hl, s, n);
-        alen += hl + n;
-        sy_str_free(t.ctx, s);
+        rc = s ? append_rendering(t.ctx, &all, &alen, &acap, nf, profile_formats[k].name, s) : cli_lib_error(t.ctx, "profile");
     }
     if (rc == EX_OK) rc = cli_write_output(out, all ? all : "", alen);
     if (rc == EX_OK && !sy_profiles_size(p)) rc = EX_FALSE;
