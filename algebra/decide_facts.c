@@ -377,9 +377,11 @@ sy_status sy_facts_set_range(sy_facts *f, const sy_expr *sym, const sy_expr *lo,
     if (!sym || sym->kind != SY_EXPR_SYM) return sy_fail_st(ctx, SY_EINVAL, "set_range: not a symbol");
     if ((lo && lo->kind != SY_EXPR_INT) || (hi && hi->kind != SY_EXPR_INT))
         return sy_fail_st(ctx, SY_EINVAL, "set_range: bounds must be integer constants");
+    /* a comparison that could not be built (out of memory) is its error, not a "NULL fact" */
     sy_status st = SY_OK;
-    if (lo) st = sy_facts_add(f, sy_expr_ge(ctx, sym, lo));
-    if (st == SY_OK && hi) st = sy_facts_add(f, sy_expr_le(ctx, sym, hi));
+    const sy_expr *c;
+    if (lo) st = (c = sy_expr_ge(ctx, sym, lo)) ? sy_facts_add(f, c) : sy_ctx_last_error(ctx);
+    if (st == SY_OK && hi) st = (c = sy_expr_le(ctx, sym, hi)) ? sy_facts_add(f, c) : sy_ctx_last_error(ctx);
     return st;
 }
 

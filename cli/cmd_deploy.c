@@ -66,6 +66,39 @@ static int dtrace(const char *cmd, const char *model, const sy_env_options *eo, 
     return EX_OK;
 }
 
+/* -f NAME (repeatable; 'all': every format but json) against a command's table of format
+ * names: marks fmts[k] and counts the formats chosen in *nf; 0 when NAME is none of them */
+static int pick_format(const char *arg, const char *const *names, size_t nfmt, int *fmts, int *nf)
+{
+    int all = !strcmp(arg, "all"), hit = all;
+    for (size_t k = 0; k < nfmt; k++)
+        if (all ? strcmp(names[k], "json") != 0 : !strcmp(arg, names[k])) {
+            if (!fmts[k]) (*nf)++;
+            fmts[k] = 1;
+            hit = 1;
+        }
+    return hit;
+}
+
+/* append rendering s (GIVE, freed here) to the output *all, under '== NAME ==' when several
+ * formats are printed (nf > 1), a blank line between them */
+static int append_rendering(sy_ctx *ctx, char **all, size_t *alen, size_t *acap, int nf, const char *name, char *s)
+{
+    size_t n = strlen(s);
+    char head[64] = "";
+    if (nf > 1) snprintf(head, sizeof head, "%s== %s ==\n", *alen ? "\n" : "", name);
+    size_t hl = strlen(head);
+    if (cli_reserve(all, acap, *alen + hl + n + 1, 1)) {
+        sy_str_free(ctx, s);
+        return cli_oom();
+    }
+    memcpy(*all + *alen, head, hl);
+    memcpy(*all + *alen + hl, s, n);
+    *alen += hl + n;
+    sy_str_free(ctx, s);
+    return EX_OK;
+}
+
 enum { OPT_FORMAT = 0x100, OPT_WINDOW, OPT_DEFAULT_POLICY };
 static const struct option region_opts[] = {{"format", required_argument, NULL, 'f'},
                                             {"output", required_argument, NULL, 'o'},
@@ -95,14 +128,9 @@ static int run_region(int argc, char **argv)
         if (o == 'o') {
             out = optarg;
         } else if (o == 'f') {
-            int all = !strcmp(optarg, "all"), hit = all;
-            for (size_t k = 0; k < NFMT; k++)
-                if (all ? region_formats[k].fmt != SY_REGION_JSON : !strcmp(optarg, region_formats[k].name)) {
-                    if (!fmts[k]) nf++;
-                    fmts[k] = 1;
-                    hit = 1;
-                }
-            if (!hit) return cli_usage_error("region", "--format: unknown format '%s' (text, torch, jax, onnx, spec, json, all)", optarg);
+            const char *names[NFMT];
+            for (size_t k = 0; k < NFMT; k++) names[k] = region_formats[k].name;
+            if (!pick_format(optarg, names, NFMT, fmts, &nf)) return cli_usage_error("region", "--format: unknown format '%s' (text, torch, jax, onnx, spec, json, all)", optarg);
         } else if (o == OPT_WINDOW) {
             char *end;
             errno = 0;
@@ -129,24 +157,7 @@ static int run_region(int argc, char **argv)
     for (size_t k = 0; rc == EX_OK && k < NFMT; k++) {
         if (!fmts[k]) continue;
         char *s = sy_region_format(r, region_formats[k].fmt);
-        if (!s) {
-            rc = cli_lib_error(t.ctx, "region");
-            break;
-        }
-        size_t n = strlen(s);
-        const char *sep = nf > 1 ? "\n" : "";
-        char head[64] = "";
-        if (nf > 1) snprintf(head, sizeof head, "%s== %s ==\n", alen ? sep : "", region_formats[k].name);
-        size_t hl = strlen(head);
-        if (cli_reserve(&all, &acap, alen + hl + n + 1, 1)) {
-            sy_str_free(t.ctx, s);
-            rc = cli_oom();
-            break;
-        }
-        memcpy(all + alen, head, hl);
-        memcpy(all + alen + hl, s, n);
-        alen += hl + n;
-        sy_str_free(t.ctx, s);
+        rc = s ? append_rendering(t.ctx, &all, &alen, &acap, nf, region_formats[k].name, s) : cli_lib_error(t.ctx, "region");
     }
     if (rc == EX_OK) rc = cli_write_output(out, all ? all : "", alen);
     if (rc == EX_OK && !sy_region_proved(r, NULL)) rc = EX_FALSE;
@@ -213,9 +224,40 @@ static int read_histogram(const char *path, const sy_gset *gs, int64_t **vals, u
         json_decref(doc);
         return cli_oom();
     }
+    /* the inputs, looked up once: per input its rank source and its size sources (10^6 entries
+     * would otherwise format and search the source names per entry and per dim) */
+    typedef struct {
+        char name[512];
+        long sd;
+        long *sl;
+        size_t rank;
+    } hin;
+    hin *ins = calloc(n ? n : 1, sizeof *ins);
+    size_t nins = 0;
+    if (!ins) rc = cli_oom();
+    for (size_t q = 0; rc == EX_OK && q < n; q++) {
+        size_t nl = 0;
+        const char *src = sy_gset_source(gs, q);
+        int64_t rank;
+        if (sy_gset_source_parse(src, &nl, NULL) != SY_SOURCE_DIM || !sy_gset_source_example(gs, q, &rank) || rank < 0) continue;
+        hin *h = &ins[nins++];
+        snprintf(h->name, sizeof h->name, "%.*s", (int)(nl < 500 ? nl : 500), src);
+        h->sd = (long)q;
+        h->rank = (size_t)rank;
+        if (!(h->sl = calloc(h->rank ? h->rank : 1, sizeof *h->sl))) {
+            rc = cli_oom();
+            break;
+        }
+        for (size_t d = 0; d < h->rank; d++) {
+            char sz[560];
+            snprintf(sz, sizeof sz, "%s.size()[%zu]", h->name, d);
+            h->sl[d] = sy_gset_find_source(gs, sz);
+        }
+    }
     size_t i;
     json_t *e;
     json_array_foreach(arr, i, e) {
+        if (rc != EX_OK) break;
         int64_t *row = v + i * n;
         for (size_t q = 0; q < n; q++)
             if (!sy_gset_source_example(gs, q, &row[q])) row[q] = 0;
@@ -228,42 +270,35 @@ static int read_histogram(const char *path, const sy_gset *gs, int64_t **vals, u
         const char *k;
         json_t *shape;
         json_object_foreach(sizes, k, shape) {
-            char src[512];
-            snprintf(src, sizeof src, "%s.dim()", k);
-            long sd = sy_gset_find_source(gs, src);
-            if (sd < 0) {
+            const hin *h = NULL;
+            for (size_t q = 0; q < nins && !h; q++)
+                if (!strcmp(ins[q].name, k)) h = &ins[q];
+            if (!h) {
                 rc = cli_input_error("%s: entry %zu: the model has no input '%s'", cli_file_name(path), i, k);
                 break;
             }
-            if (!json_is_array(shape) || (int64_t)json_array_size(shape) != row[sd]) {
-                rc = cli_input_error("%s: entry %zu: input '%s' has rank %" PRId64 ", the entry gives %zu sizes", cli_file_name(path), i,
-                                     k, row[sd], json_array_size(shape));
+            if (!json_is_array(shape) || json_array_size(shape) != h->rank) {
+                rc = cli_input_error("%s: entry %zu: input '%s' has rank %zu, the entry gives %zu sizes", cli_file_name(path), i, k,
+                                     h->rank, json_array_size(shape));
                 break;
             }
-            for (size_t d = 0; d < json_array_size(shape); d++) {
+            for (size_t d = 0; d < h->rank; d++) {
                 json_t *x = json_array_get(shape, d);
                 if (!json_is_integer(x) || json_integer_value(x) < 0) {
                     rc = cli_input_error("%s: entry %zu: %s[%zu] is not a size", cli_file_name(path), i, k, d);
                     break;
                 }
-                snprintf(src, sizeof src, "%s.size()[%zu]", k, d);
-                long sl = sy_gset_find_source(gs, src);
-                if (sl >= 0) row[sl] = (int64_t)json_integer_value(x);
+                if (h->sl[d] >= 0) row[h->sl[d]] = (int64_t)json_integer_value(x);
             }
             if (rc != EX_OK) break;
         }
         /* every input of the model named: a missing one is not filled in with its example */
-        for (size_t q = 0; rc == EX_OK && q < n; q++) {
-            size_t nl = 0;
-            const char *src = sy_gset_source(gs, q);
-            if (sy_gset_source_parse(src, &nl, NULL) != SY_SOURCE_DIM) continue;
-            char nm[512];
-            snprintf(nm, sizeof nm, "%.*s", (int)(nl < 500 ? nl : 500), src);
-            if (!json_object_get(sizes, nm))
-                rc = cli_input_error("%s: entry %zu: input '%s' is missing", cli_file_name(path), i, nm);
-        }
-        if (rc != EX_OK) break;
+        for (size_t q = 0; rc == EX_OK && q < nins; q++)
+            if (!json_object_get(sizes, ins[q].name))
+                rc = cli_input_error("%s: entry %zu: input '%s' is missing", cli_file_name(path), i, ins[q].name);
     }
+    for (size_t q = 0; ins && q < nins; q++) free(ins[q].sl);
+    free(ins);
     json_decref(doc);
     if (rc != EX_OK) {
         free(v);
@@ -323,14 +358,9 @@ static int run_profile(int argc, char **argv)
             if ((rc = parse_count("--max-size", optarg, 1, INT64_MAX / 4, &x)) != EX_OK) return rc;
             po.max_size = x;
         } else if (o == 'f') {
-            int all = !strcmp(optarg, "all"), hit = all;
-            for (size_t k = 0; k < NPFMT; k++)
-                if (all ? profile_formats[k].fmt != SY_PROFILE_JSON : !strcmp(optarg, profile_formats[k].name)) {
-                    if (!fmts[k]) nf++;
-                    fmts[k] = 1;
-                    hit = 1;
-                }
-            if (!hit)
+            const char *names[NPFMT];
+            for (size_t k = 0; k < NPFMT; k++) names[k] = profile_formats[k].name;
+            if (!pick_format(optarg, names, NPFMT, fmts, &nf))
                 return cli_usage_error("profile", "--format: unknown format '%s' (text, trtexec, ort, torch-trt, openvino, json, all)", optarg);
         }
     }
@@ -354,23 +384,7 @@ static int run_profile(int argc, char **argv)
     for (size_t k = 0; rc == EX_OK && k < NPFMT; k++) {
         if (!fmts[k]) continue;
         char *s = sy_profiles_format(p, profile_formats[k].fmt);
-        if (!s) {
-            rc = cli_lib_error(t.ctx, "profile");
-            break;
-        }
-        size_t n = strlen(s);
-        char head[64] = "";
-        if (nf > 1) snprintf(head, sizeof head, "%s== %s ==\n", alen ? "\n" : "", profile_formats[k].name);
-        size_t hl = strlen(head);
-        if (cli_reserve(&all, &acap, alen + hl + n + 1, 1)) {
-            sy_str_free(t.ctx, s);
-            rc = cli_oom();
-            break;
-        }
-        memcpy(all + alen, head, hl);
-        memcpy(all + alen + hl, s, n);
-        alen += hl + n;
-        sy_str_free(t.ctx, s);
+        rc = s ? append_rendering(t.ctx, &all, &alen, &acap, nf, profile_formats[k].name, s) : cli_lib_error(t.ctx, "profile");
     }
     if (rc == EX_OK) rc = cli_write_output(out, all ? all : "", alen);
     if (rc == EX_OK && !sy_profiles_size(p)) rc = EX_FALSE;
@@ -510,16 +524,64 @@ static int parse_bytes(const char *v, uint64_t *out)
     return 0;
 }
 
-enum { OPT_BYTES = 0x300, OPT_VAR, OPT_TOTAL, OPT_TOP };
+enum { OPT_BYTES = 0x300, OPT_VAR, OPT_TOTAL, OPT_TOP, OPT_LIVE, OPT_RANGE };
 static const struct option memory_opts[] = {{"bytes", required_argument, NULL, OPT_BYTES}, {"var", required_argument, NULL, OPT_VAR},
                                             {"total", no_argument, NULL, OPT_TOTAL},        {"top", required_argument, NULL, OPT_TOP},
+                                            {"live", no_argument, NULL, OPT_LIVE},          {"range", required_argument, NULL, OPT_RANGE},
                                             CLI_COMMON_OPTIONS,                             {0}};
+
+/* --range NAME=LO..HI ...: the peak over that box (the other variables at the example) */
+static int print_peak(dtraced *t, const sy_region *r, const sy_memory *m, const int64_t *fixed, const char *const *ranges, size_t nr,
+                      int total)
+{
+    size_t nv = sy_region_nvars(r);
+    int64_t *lo = calloc(nv ? nv : 1, sizeof *lo), *hi = calloc(nv ? nv : 1, sizeof *hi);
+    if (!lo || !hi) {
+        free(lo);
+        free(hi);
+        return cli_oom();
+    }
+    memcpy(lo, fixed, nv * sizeof *lo);
+    memcpy(hi, fixed, nv * sizeof *hi);
+    int rc = EX_OK;
+    for (size_t q = 0; rc == EX_OK && q < nr; q++) {
+        const char *eq = strchr(ranges[q], '='), *dots = eq ? strstr(eq, "..") : NULL;
+        long v = -1;
+        for (size_t k = 0; eq && k < nv; k++)
+            if (strlen(sy_region_var_at(r, k)->name) == (size_t)(eq - ranges[q]) && !strncmp(sy_region_var_at(r, k)->name, ranges[q], (size_t)(eq - ranges[q])))
+                v = (long)k;
+        char *e1 = NULL, *e2 = NULL;
+        long long a = dots ? strtoll(eq + 1, &e1, 10) : 0, b = dots ? strtoll(dots + 2, &e2, 10) : 0;
+        if (!eq || !dots || e1 != dots || !e2 || *e2 || e2 == dots + 2 || a < 0 || b < a)
+            rc = cli_usage_error("memory", "--range: expected NAME=LO..HI with 0 <= LO <= HI (got '%s')", ranges[q]);
+        else if (v < 0) rc = cli_usage_error("memory", "--range: the region has no variable '%.*s'", (int)(eq - ranges[q]), ranges[q]);
+        else {
+            lo[v] = a;
+            hi[v] = b;
+        }
+    }
+    uint64_t peak = 0;
+    int proved = 0;
+    sy_memory_what what = total == 2 ? SY_MEM_LIVE : total ? SY_MEM_TOTAL : SY_MEM_LARGEST;
+    if (rc == EX_OK && sy_memory_peak(m, r, lo, hi, what, &peak, &proved) != SY_OK) rc = cli_lib_error(t->ctx, "memory");
+    if (rc == EX_OK) {
+        printf("peak of %s over", total == 2 ? "the activations live at one node" : total ? "all activations together" : "one activation");
+        for (size_t k = 0; k < nv; k++)
+            printf("%s %s in [%" PRId64 ", %" PRId64 "]", k ? "," : "", sy_region_var_at(r, k)->name, lo[k], hi[k]);
+        printf(": %" PRIu64 " bytes (%s)\n", peak,
+               proved ? "proved the largest over the range; at its upper corner" : "NOT proved: the value at the upper corner only");
+    }
+    free(lo);
+    free(hi);
+    return rc;
+}
 
 static int run_memory(int argc, char **argv)
 {
     uint64_t budgets[8];
     size_t nb = 0;
-    const char *varname = NULL;
+    const char *varname = NULL, *ranges[8];
+    size_t nr = 0;
     long long top = 5;
     int total = 0, rc = EX_OK, o;
     while ((o = cli_getopt(&cmd_memory, argc, argv, CLI_COMMON_SHORT, memory_opts, &rc)) != -1) {
@@ -528,7 +590,14 @@ static int run_memory(int argc, char **argv)
             if (nb == 8) return cli_usage_error("memory", "--bytes: at most 8 budgets");
             if (parse_bytes(optarg, &budgets[nb++])) return cli_usage_error("memory", "--bytes: expected N, NkB, NM, NG or NT (got '%s')", optarg);
         } else if (o == OPT_VAR) varname = optarg;
-        else if (o == OPT_TOTAL) total = 1;
+        else if (o == OPT_RANGE) {
+            if (nr == 8) return cli_usage_error("memory", "--range: at most 8");
+            ranges[nr++] = optarg;
+        }
+        else if (o == OPT_TOTAL || o == OPT_LIVE) {
+            if (total && total != (o == OPT_LIVE ? 2 : 1)) return cli_usage_error("memory", "--total and --live: choose one");
+            total = o == OPT_LIVE ? 2 : 1;
+        }
         else if (o == OPT_TOP && (rc = parse_count("--top", optarg, 0, 1000000, &top)) != EX_OK) return rc;
     }
     if (optind + 1 != argc) return cli_usage_error("memory", "expected one MODEL (a graph .json)");
@@ -590,16 +659,19 @@ static int run_memory(int argc, char **argv)
         }
         free(done);
         free(syms);
+        if (rc == EX_OK && nr) rc = print_peak(&t, r, m, fixed, ranges, nr, total);
         if (rc == EX_OK && nb && var < 0) printf("no dynamic dim: every size is static, nothing to maximize\n");
         for (size_t q = 0; rc == EX_OK && q < nb && var >= 0; q++) {
             int64_t best;
             int proved;
-            if (sy_memory_largest(m, r, (size_t)var, fixed, total ? SY_MEM_TOTAL : SY_MEM_LARGEST, budgets[q], &best, &proved) != SY_OK) {
+            sy_memory_what what = total == 2 ? SY_MEM_LIVE : total ? SY_MEM_TOTAL : SY_MEM_LARGEST;
+            if (sy_memory_largest(m, r, (size_t)var, fixed, what, budgets[q], &best, &proved) != SY_OK) {
                 rc = cli_lib_error(t.ctx, "memory");
                 break;
             }
             printf("largest %s with %s <= %" PRIu64 " bytes (the others at the example): ", sy_region_var_at(r, (size_t)var)->name,
-                   total ? "all activations together" : "every activation", budgets[q]);
+                   total == 2 ? "the activations live at each node (graph order)" : total ? "all activations together" : "every activation",
+                   budgets[q]);
             if (best < 0) printf("none (its minimum does not fit)\n");
             else {
                 /* where the search stopped: the range's end or the 2^40 cap of an unbounded
@@ -621,16 +693,21 @@ static int run_memory(int argc, char **argv)
 }
 
 const cli_cmd cmd_memory = {"memory", "bytes of every value as expressions, and the largest batch that fits",
-    "usage: symshape memory [--bytes N]... [--var NAME] [--total] [--top K] MODEL.json\n\n"
+    "usage: symshape memory [--bytes N]... [--range NAME=LO..HI]... [--var NAME] [--total | --live] [--top K] MODEL.json\n\n"
     "Memory envelopes over the model's region (symshape region): every tensor value's bytes as an\n"
     "expression of the region's variables (dtype sizes from the graph), the largest activations\n"
     "at the example, and for each --bytes budget the largest value of one variable (default: the\n"
-    "first input's dim 0) such that every activation (--total: their sum) fits, found by exact\n"
-    "evaluation and proved with the decision procedure (docs/deploy.md).\n\n"
+    "first input's dim 0) such that every activation (--total: their sum; --live: the sum of the\n"
+    "ones live at each node in graph order) fits, found by exact evaluation and proved with the\n"
+    "decision procedure (docs/deploy.md).\n\n"
     "options:\n"
     "      --bytes N      a budget: N, or with k, M, G, T (powers of 1024), e.g. 1G, 16GiB\n"
+    "      --range NAME=LO..HI  the peak (of --total, --live or one activation) over the box of\n"
+    "                     these ranges, the other variables at the example; proved the largest\n"
     "      --var NAME     the region variable to maximize\n"
     "      --total        the sum of the activations, not the largest one\n"
+    "      --live         the largest sum of the activations live at one node: a value lives\n"
+    "                     from its node to the last node reading it (outputs: to the end)\n"
     "      --top K        largest activations shown (default 5)\n"
     "  -h, --help, -V, --version\n"
     CLI_EXIT_HEAD

@@ -12,7 +12,8 @@
 struct sy_memory {
     sy_ctx *ctx;
     sy_memory_value *v;
-    size_t n, cap, skipped;
+    size_t *born, *dies; /* per value: its node's index, and the last node reading it (outputs: the last node) */
+    size_t n, cap, skipped, nnodes;
     char **strs;
     size_t nstr;
 };
@@ -23,6 +24,8 @@ sy_memory *sy_memory_free(sy_memory *m)
     for (size_t i = 0; i < m->nstr; i++) sy_str_free(m->ctx, m->strs[i]);
     if (m->strs) sy_dealloc(m->ctx, m->strs, (m->cap ? m->cap : 1) * 2 * sizeof *m->strs);
     if (m->v) sy_dealloc(m->ctx, m->v, (m->cap ? m->cap : 1) * sizeof *m->v);
+    if (m->born) sy_dealloc(m->ctx, m->born, (m->cap ? m->cap : 1) * sizeof *m->born);
+    if (m->dies) sy_dealloc(m->ctx, m->dies, (m->cap ? m->cap : 1) * sizeof *m->dies);
     sy_dealloc(m->ctx, m, sizeof *m);
     return NULL;
 }
@@ -62,17 +65,46 @@ sy_status sy_memory_new(sy_env *env, const sy_graph *g, const sy_trace *tr, cons
     if (!m) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
     memset(m, 0, sizeof *m);
     m->ctx = ctx;
+    m->nnodes = nn;
     m->cap = nn ? nn : 1;
     m->v = sy_alloc(ctx, m->cap * sizeof *m->v);
     m->strs = sy_alloc(ctx, m->cap * 2 * sizeof *m->strs);
+    m->born = sy_alloc(ctx, m->cap * sizeof *m->born);
+    m->dies = sy_alloc(ctx, m->cap * sizeof *m->dies);
     size_t na = nid ? nid : 1;
+    size_t *last = sy_alloc(ctx, m->cap * sizeof *last), rcap = 16;
+    long *refs = sy_alloc(ctx, rcap * sizeof *refs);
     const sy_expr **keys = sy_alloc(ctx, na * sizeof *keys), **vals = sy_alloc(ctx, na * sizeof *vals);
     const sy_expr **vsym = sy_alloc(ctx, (r->nvars ? r->nvars : 1) * sizeof *vsym);
     sy_status st = SY_OK;
     size_t nk = 0;
-    if (!m->v || !m->strs || !keys || !vals || !vsym) {
+    if (!m->v || !m->strs || !m->born || !m->dies || !last || !refs || !keys || !vals || !vsym) {
         st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
         goto done;
+    }
+    /* liveness in graph order: a value lives from its node to the last node reading it; the
+     * graph's outputs to the end. One pass over the refs: linear in the graph's size. */
+    for (size_t i = 0; i < nn; i++) last[i] = i;
+    for (size_t i = 0; i < nn; i++) {
+        size_t k = sy_graph_node_refs(g, i, refs, rcap);
+        if (k > rcap) {
+            size_t nc = k;
+            long *nr = sy_realloc(ctx, refs, rcap * sizeof *refs, nc * sizeof *nr);
+            if (!nr) {
+                st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+                goto done;
+            }
+            refs = nr;
+            rcap = nc;
+            k = sy_graph_node_refs(g, i, refs, rcap);
+        }
+        for (size_t q = 0; q < k; q++)
+            if (refs[q] >= 0 && (size_t)refs[q] < nn && last[refs[q]] < i) last[refs[q]] = i;
+    }
+    for (size_t o = 0; o < sy_trace_noutputs(tr); o++) {
+        const sy_value *ov = sy_trace_output(tr, o);
+        for (size_t i = 0; ov && i < nn; i++)
+            if (sy_trace_value(tr, i) == ov) last[i] = nn ? nn - 1 : 0;
     }
     for (size_t v = 0; v < r->nvars; v++)
         if (!(vsym[v] = sy_expr_sym(ctx, r->vars[v].name))) {
@@ -136,9 +168,13 @@ sy_status sy_memory_new(sy_env *env, const sy_graph *g, const sy_trace *tr, cons
             st = !bytes ? sy_ctx_last_error(ctx) : sy_fail_st(ctx, SY_ENOMEM, "out of memory");
             goto done;
         }
+        m->born[m->n] = i;
+        m->dies[m->n] = last[i];
         m->v[m->n++] = (sy_memory_value){node, op, eb, numel, bytes};
     }
 done:
+    if (last) sy_dealloc(ctx, last, (nn ? nn : 1) * sizeof *last);
+    if (refs) sy_dealloc(ctx, refs, rcap * sizeof *refs);
     if (keys) sy_dealloc(ctx, keys, na * sizeof *keys);
     if (vals) sy_dealloc(ctx, vals, na * sizeof *vals);
     if (vsym) sy_dealloc(ctx, vsym, (r->nvars ? r->nvars : 1) * sizeof *vsym);
@@ -151,11 +187,49 @@ done:
 }
 
 /* the activations' bytes (max or sum) at the variables' values t; *over when past int64 */
+/* SY_MEM_LIVE at t: the live values' bytes summed at each node (a value lives from its node to
+ * its last reader), swept in graph order: *fits when no node's sum exceeds the budget */
+static sy_status eval_live(const sy_memory *m, const sy_region *r, const sy_expr *const *vsym, const int64_t *t, uint64_t budget,
+                           uint64_t *scratch, int *fits)
+{
+    sy_ctx *ctx = m->ctx;
+    size_t nn = m->nnodes;
+    uint64_t *add = scratch, *sub = scratch + nn; /* per node: bytes born there, bytes whose last reader it is */
+    memset(scratch, 0, 2 * (nn ? nn : 1) * sizeof *scratch);
+    *fits = 1;
+    for (size_t i = 0; i < m->n; i++) {
+        if (!strcmp(m->v[i].op, "param")) continue;
+        int64_t b = 0;
+        sy_status st = sy_expr_eval_si(ctx, m->v[i].bytes, r->nvars, vsym, t, &b);
+        if (st == SY_EOVERFLOW || (st == SY_OK && (uint64_t)(b < 0 ? 0 : b) > budget)) {
+            if (st != SY_OK) sy_ctx_reset_error(ctx);
+            *fits = 0;
+            return SY_OK;
+        }
+        if (st != SY_OK) return st;
+        if (b < 0) b = 0;
+        add[m->born[i]] = (uint64_t)b; /* one value per node; each <= budget here, the sums checked below */
+        if (sub[m->dies[i]] > UINT64_MAX - (uint64_t)b) { *fits = 0; return SY_OK; }
+        sub[m->dies[i]] += (uint64_t)b;
+    }
+    uint64_t acc = 0;
+    for (size_t s = 0; s < nn; s++) {
+        if (acc > budget - add[s]) { /* acc + add[s] > budget, without overflow (add[s] <= budget) */
+            *fits = 0;
+            return SY_OK;
+        }
+        acc += add[s];
+        acc -= sub[s] <= acc ? sub[s] : acc;
+    }
+    return SY_OK;
+}
+
 static sy_status eval_at(const sy_memory *m, const sy_region *r, const sy_expr *const *vsym, const int64_t *t, sy_memory_what what,
-                         uint64_t budget, int *fits)
+                         uint64_t budget, uint64_t *scratch, int *fits)
 {
     sy_ctx *ctx = m->ctx;
     uint64_t acc = 0;
+    if (what == SY_MEM_LIVE) return eval_live(m, r, vsym, t, budget, scratch, fits);
     *fits = 1;
     for (size_t i = 0; i < m->n && *fits; i++) {
         if (!strcmp(m->v[i].op, "param")) continue;
@@ -177,6 +251,91 @@ static sy_status eval_at(const sy_memory *m, const sy_region *r, const sy_expr *
     return SY_OK;
 }
 
+/* the proof of SY_MEM_LIVE under the facts f: at the node of each value, the sum of the values
+ * live there (born at or before it, last read at or after it) <= N. The live set moves forward
+ * in graph order, so each value enters and leaves it once; one sum and one decision per value. */
+static sy_status prove_live(const sy_memory *m, sy_facts *f, const sy_expr *N, int *all)
+{
+    sy_ctx *ctx = m->ctx;
+    const sy_expr **terms = sy_alloc(ctx, (m->n ? m->n : 1) * sizeof *terms);
+    size_t *alive = sy_alloc(ctx, (m->n ? m->n : 1) * sizeof *alive), na = 0;
+    sy_status st = SY_OK;
+    *all = 1;
+    if (!terms || !alive) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    for (size_t i = 0; st == SY_OK && *all && i < m->n; i++) {
+        if (!strcmp(m->v[i].op, "param")) continue;
+        size_t k = 0;
+        for (size_t q = 0; q < na; q++) /* drop the values last read before this node */
+            if (m->dies[alive[q]] >= m->born[i]) alive[k++] = alive[q];
+        na = k;
+        alive[na++] = i;
+        for (size_t q = 0; q < na; q++) terms[q] = m->v[alive[q]].bytes;
+        const sy_expr *sum = sy_expr_add_n(ctx, na, terms), *le = sum ? sy_expr_le(ctx, sum, N) : NULL;
+        sy_truth tr = SY_TRUTH_UNKNOWN;
+        if (!le) st = sy_ctx_last_error(ctx);
+        else st = sy_dp_decide_total(ctx, f, le, &tr);
+        if (st == SY_EQUOTA) { /* a budget: not proved */
+            sy_ctx_reset_error(ctx);
+            st = SY_OK;
+        }
+        *all = st == SY_OK && tr == SY_TRUTH_TRUE;
+    }
+    if (terms) sy_dealloc(ctx, terms, (m->n ? m->n : 1) * sizeof *terms);
+    if (alive) sy_dealloc(ctx, alive, (m->n ? m->n : 1) * sizeof *alive);
+    if (st != SY_OK) *all = 0;
+    return st;
+}
+
+/* under the facts f: every activation's bytes (SY_MEM_LARGEST), their sum (SY_MEM_TOTAL) or the
+ * live sum at each node (SY_MEM_LIVE) <= N, decided; *all = 1 when every decision is TRUE (a
+ * budget exhausted is "not proved", not an error) */
+static sy_status prove_fits(const sy_memory *m, sy_facts *f, const sy_expr *N, sy_memory_what what, int *all)
+{
+    sy_ctx *ctx = m->ctx;
+    sy_status st = SY_OK;
+    *all = 1;
+    const sy_expr **terms = what == SY_MEM_TOTAL ? sy_alloc(ctx, (m->n ? m->n : 1) * sizeof *terms) : NULL;
+    size_t nt = 0;
+    if (what == SY_MEM_TOTAL && !terms) {
+        st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        return st;
+    }
+    for (size_t i = 0; i < m->n && *all && what != SY_MEM_LIVE; i++) {
+        if (!strcmp(m->v[i].op, "param")) continue;
+        if (what == SY_MEM_TOTAL) {
+            terms[nt++] = m->v[i].bytes;
+            continue;
+        }
+        sy_truth tr = SY_TRUTH_UNKNOWN;
+        const sy_expr *le = sy_expr_le(ctx, m->v[i].bytes, N);
+        if (!le || (st = sy_dp_decide_total(ctx, f, le, &tr)) != SY_OK) {
+            if (!le) st = sy_ctx_last_error(ctx);
+            if (st == SY_EQUOTA) {
+                sy_ctx_reset_error(ctx);
+                st = SY_OK;
+            }
+            *all = 0;
+            break;
+        }
+        *all = tr == SY_TRUTH_TRUE;
+    }
+    if (what == SY_MEM_TOTAL && st == SY_OK) {
+        const sy_expr *sum = sy_expr_add_n(ctx, nt, terms), *le = sum ? sy_expr_le(ctx, sum, N) : NULL;
+        sy_truth tr = SY_TRUTH_UNKNOWN;
+        if (!le) st = sy_ctx_last_error(ctx);
+        else st = sy_dp_decide_total(ctx, f, le, &tr);
+        if (st == SY_EQUOTA) {
+            sy_ctx_reset_error(ctx);
+            st = SY_OK;
+        }
+        *all = st == SY_OK && tr == SY_TRUTH_TRUE;
+    }
+    if (terms) sy_dealloc(ctx, terms, (m->n ? m->n : 1) * sizeof *terms);
+    if (what == SY_MEM_LIVE && st == SY_OK && *all) st = prove_live(m, f, N, all);
+    if (st != SY_OK) *all = 0;
+    return st;
+}
+
 sy_status sy_memory_largest(const sy_memory *m, const sy_region *r, size_t var, const int64_t *fixed, sy_memory_what what,
                             uint64_t budget, int64_t *best, int *proved)
 {
@@ -191,11 +350,15 @@ sy_status sy_memory_largest(const sy_memory *m, const sy_region *r, size_t var, 
         if (v != var && (fixed[v] < x->tmin || (x->tmax != SY_REGION_UNBOUNDED && fixed[v] > x->tmax)))
             return sy_fail_st(ctx, SY_EINVAL, "sy_memory_largest: %s = %" PRId64 " is outside its range", x->name, fixed[v]);
     }
+    if (what != SY_MEM_LARGEST && what != SY_MEM_TOTAL && what != SY_MEM_LIVE)
+        return sy_fail_st(ctx, SY_EINVAL, "sy_memory_largest: unknown sy_memory_what %d", (int)what);
     const sy_expr **vsym = sy_alloc(ctx, nv * sizeof *vsym);
     int64_t *t = sy_alloc(ctx, nv * sizeof *t);
+    size_t nsc = what == SY_MEM_LIVE ? 2 * (m->nnodes ? m->nnodes : 1) : 1;
+    uint64_t *scratch = sy_alloc(ctx, nsc * sizeof *scratch);
     sy_facts *f = NULL;
     sy_status st = SY_OK;
-    if (!vsym || !t) {
+    if (!vsym || !t || !scratch) {
         st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
         goto done;
     }
@@ -210,14 +373,14 @@ sy_status sy_memory_largest(const sy_memory *m, const sy_region *r, size_t var, 
     int64_t lim = x->tmax == SY_REGION_UNBOUNDED ? ((int64_t)1 << 40) : x->tmax;
     int fits;
     t[var] = x->tmin;
-    if ((st = eval_at(m, r, vsym, t, what, budget, &fits)) != SY_OK) goto done;
+    if ((st = eval_at(m, r, vsym, t, what, budget, scratch, &fits)) != SY_OK) goto done;
     if (!fits) goto done;
     int64_t lo = x->tmin, hi = x->tmin; /* lo fits; find hi that does not (or lim) */
     int64_t step = 1;
     for (;;) {
         hi = lo + step > lim || lo + step < lo ? lim : lo + step;
         t[var] = hi;
-        if ((st = eval_at(m, r, vsym, t, what, budget, &fits)) != SY_OK) goto done;
+        if ((st = eval_at(m, r, vsym, t, what, budget, scratch, &fits)) != SY_OK) goto done;
         if (!fits || hi == lim) break;
         lo = hi;
         step *= 2;
@@ -228,7 +391,7 @@ sy_status sy_memory_largest(const sy_memory *m, const sy_region *r, size_t var, 
         while (hi - lo > 1) {
             int64_t mid = lo + (hi - lo) / 2;
             t[var] = mid;
-            if ((st = eval_at(m, r, vsym, t, what, budget, &fits)) != SY_OK) goto done;
+            if ((st = eval_at(m, r, vsym, t, what, budget, scratch, &fits)) != SY_OK) goto done;
             if (fits) lo = mid;
             else hi = mid;
         }
@@ -249,48 +412,108 @@ sy_status sy_memory_largest(const sy_memory *m, const sy_region *r, size_t var, 
         st = sy_ctx_last_error(ctx);
         goto done;
     }
-    int all = 1;
-    const sy_expr **terms = what == SY_MEM_TOTAL ? sy_alloc(ctx, (m->n ? m->n : 1) * sizeof *terms) : NULL;
-    size_t nt = 0;
-    if (what == SY_MEM_TOTAL && !terms) {
-        st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
-        goto done;
-    }
-    for (size_t i = 0; i < m->n && all; i++) {
-        if (!strcmp(m->v[i].op, "param")) continue;
-        if (what == SY_MEM_TOTAL) {
-            terms[nt++] = m->v[i].bytes;
-            continue;
-        }
-        sy_truth tr = SY_TRUTH_UNKNOWN;
-        const sy_expr *le = sy_expr_le(ctx, m->v[i].bytes, N);
-        if (!le || (st = sy_dp_decide_total(ctx, f, le, &tr)) != SY_OK) {
-            if (!le) st = sy_ctx_last_error(ctx);
-            if (st == SY_EQUOTA) {
-                sy_ctx_reset_error(ctx);
-                st = SY_OK;
-            }
-            all = 0;
-            break;
-        }
-        all = tr == SY_TRUTH_TRUE;
-    }
-    if (what == SY_MEM_TOTAL && st == SY_OK) {
-        const sy_expr *sum = sy_expr_add_n(ctx, nt, terms), *le = sum ? sy_expr_le(ctx, sum, N) : NULL;
-        sy_truth tr = SY_TRUTH_UNKNOWN;
-        if (!le) st = sy_ctx_last_error(ctx);
-        else st = sy_dp_decide_total(ctx, f, le, &tr);
-        if (st == SY_EQUOTA) {
-            sy_ctx_reset_error(ctx);
-            st = SY_OK;
-        }
-        all = st == SY_OK && tr == SY_TRUTH_TRUE;
-    }
-    if (terms) sy_dealloc(ctx, terms, (m->n ? m->n : 1) * sizeof *terms);
+    int all = 0;
+    st = prove_fits(m, f, N, what, &all);
     *proved = st == SY_OK && all;
 done:
+    if (scratch) sy_dealloc(ctx, scratch, nsc * sizeof *scratch);
     sy_facts_free(f);
     if (vsym) sy_dealloc(ctx, vsym, nv * sizeof *vsym);
     if (t) sy_dealloc(ctx, t, nv * sizeof *t);
+    return st;
+}
+
+/* the measure at t, exactly: the largest activation, the sum, or the largest live sum at a node;
+ * *over when it passes 2^64 - 1 (or a size passes int64) */
+static sy_status measure_at(const sy_memory *m, const sy_region *r, const sy_expr *const *vsym, const int64_t *t,
+                            sy_memory_what what, uint64_t *scratch, uint64_t *value, int *over)
+{
+    sy_ctx *ctx = m->ctx;
+    size_t nn = m->nnodes;
+    *value = 0;
+    *over = 0;
+    if (what == SY_MEM_LIVE) memset(scratch, 0, 2 * (nn ? nn : 1) * sizeof *scratch);
+    for (size_t i = 0; i < m->n; i++) {
+        if (!strcmp(m->v[i].op, "param")) continue;
+        int64_t b = 0;
+        sy_status st = sy_expr_eval_si(ctx, m->v[i].bytes, r->nvars, vsym, t, &b);
+        if (st == SY_EOVERFLOW) {
+            sy_ctx_reset_error(ctx);
+            *over = 1;
+            return SY_OK;
+        }
+        if (st != SY_OK) return st;
+        uint64_t u = b < 0 ? 0 : (uint64_t)b;
+        if (what == SY_MEM_LARGEST) *value = u > *value ? u : *value;
+        else if (what == SY_MEM_TOTAL) {
+            if (*value > UINT64_MAX - u) { *over = 1; return SY_OK; }
+            *value += u;
+        } else {
+            scratch[m->born[i]] = u;
+            if (scratch[nn + m->dies[i]] > UINT64_MAX - u) { *over = 1; return SY_OK; }
+            scratch[nn + m->dies[i]] += u;
+        }
+    }
+    if (what == SY_MEM_LIVE) {
+        uint64_t acc = 0;
+        for (size_t s = 0; s < nn; s++) {
+            if (acc > UINT64_MAX - scratch[s]) { *over = 1; return SY_OK; }
+            acc += scratch[s];
+            if (acc > *value) *value = acc;
+            acc -= scratch[nn + s] <= acc ? scratch[nn + s] : acc;
+        }
+    }
+    return SY_OK;
+}
+
+sy_status sy_memory_peak(const sy_memory *m, const sy_region *r, const int64_t *lo, const int64_t *hi, sy_memory_what what,
+                         uint64_t *peak, int *proved)
+{
+    sy_ctx *ctx = m ? m->ctx : NULL;
+    if (!m || !r || !lo || !hi || !peak || !proved)
+        return ctx ? sy_fail_st(ctx, SY_EINVAL, "sy_memory_peak: NULL argument") : SY_EINVAL;
+    *peak = 0;
+    *proved = 0;
+    if (what != SY_MEM_LARGEST && what != SY_MEM_TOTAL && what != SY_MEM_LIVE)
+        return sy_fail_st(ctx, SY_EINVAL, "sy_memory_peak: unknown sy_memory_what %d", (int)what);
+    size_t nv = r->nvars;
+    for (size_t v = 0; v < nv; v++) {
+        const sy_region_var *x = &r->vars[v];
+        if (lo[v] > hi[v] || lo[v] < x->tmin || (x->tmax != SY_REGION_UNBOUNDED && hi[v] > x->tmax))
+            return sy_fail_st(ctx, SY_EINVAL, "sy_memory_peak: %s in [%" PRId64 ", %" PRId64 "] is empty or outside its range [%" PRId64
+                              ", %s]", x->name, lo[v], hi[v], x->tmin, x->tmax == SY_REGION_UNBOUNDED ? "oo" : "its max");
+    }
+    const sy_expr **vsym = sy_alloc(ctx, (nv ? nv : 1) * sizeof *vsym);
+    size_t nsc = 2 * (m->nnodes ? m->nnodes : 1);
+    uint64_t *scratch = sy_alloc(ctx, nsc * sizeof *scratch);
+    sy_facts *f = NULL;
+    sy_status st = SY_OK;
+    if (!vsym || !scratch || !(f = sy_facts_new(ctx))) {
+        st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t v = 0; v < nv && st == SY_OK; v++)
+        st = (vsym[v] = sy_expr_sym(ctx, r->vars[v].name)) ? sy_dp_set_range(ctx, f, vsym[v], lo[v], &hi[v]) : sy_ctx_last_error(ctx);
+    if (st != SY_OK) goto done;
+    /* the candidate: the measure at the upper corner (attained there); proved the largest over
+     * the box when the measure <= it is decided TRUE everywhere in it */
+    int over = 0;
+    if ((st = measure_at(m, r, vsym, hi, what, scratch, peak, &over)) != SY_OK) goto done;
+    if (over) {
+        st = sy_fail_st(ctx, SY_EOVERFLOW, "sy_memory_peak: the bytes at the range's upper corner pass 2^64 - 1");
+        goto done;
+    }
+    char buf[32];
+    snprintf(buf, sizeof buf, "%" PRIu64, *peak);
+    const sy_expr *N = sy_expr_int_str(ctx, buf);
+    if (!N) {
+        st = sy_ctx_last_error(ctx);
+        goto done;
+    }
+    st = prove_fits(m, f, N, what, proved);
+done:
+    sy_facts_free(f);
+    if (scratch) sy_dealloc(ctx, scratch, nsc * sizeof *scratch);
+    if (vsym) sy_dealloc(ctx, vsym, (nv ? nv : 1) * sizeof *vsym);
     return st;
 }

@@ -267,7 +267,11 @@ SY_API size_t sy_memory_nskipped(const sy_memory *m);
 /** What sy_memory_largest bounds. */
 typedef enum sy_memory_what {
     SY_MEM_LARGEST = 0, /**< the largest single activation (weights excluded) */
-    SY_MEM_TOTAL = 1    /**< the sum of every activation (all kept alive; weights excluded) */
+    SY_MEM_TOTAL = 1,   /**< the sum of every activation (all kept alive; weights excluded) */
+    SY_MEM_LIVE = 2     /**< the largest sum of the activations live at one node in graph order: a
+                             value lives from its node to the last node reading it (the graph's
+                             outputs to the end); views count as values (an upper bound where
+                             they share storage); weights excluded */
 } sy_memory_what;
 
 /** The largest value t* of region variable @p var, the other variables at @p fixed (array of
@@ -278,10 +282,24 @@ typedef enum sy_memory_what {
  *  the search of an unbounded variable stops, and t* + 1 may fit too). *proved = 0 when
  *  the decision procedure cannot show the whole interval (a non-monotone size): then t* is only
  *  the bisection's answer. *best = -1 when even tmin does not fit.
- *  @retval SY_OK @retval SY_EINVAL NULL, var out of range, a fixed value outside its range
+ *  SY_MEM_LIVE: the live sum at each node, proved at each value's node (one sum and one decision
+ *  per value; the sweep of one evaluation is linear in the graph).
+ *  @retval SY_OK @retval SY_EINVAL NULL, var out of range, a fixed value outside its range, an
+ *  unknown @p what
  *  @retval SY_ENOMEM @retval SY_EQUOTA */
 SY_API sy_status sy_memory_largest(const sy_memory *m, const sy_region *r, size_t var, const int64_t *fixed,
                                    sy_memory_what what, uint64_t budget, int64_t *best, int *proved);
+
+/** The peak of @p what over the box lo[v] <= t_v <= hi[v] (arrays of sy_region_nvars values, inside
+ *  the variables' ranges): *peak is its exact value at the box's upper corner, and *proved = 1
+ *  when the decision procedure shows that it is <= *peak at every point of the box (then *peak is
+ *  the largest value over the box, reached at that corner); *proved = 0 when it cannot (a size
+ *  that is not monotone, a budget): *peak is then only the corner's value. Cost: one exact
+ *  evaluation and the decisions of sy_memory_largest's proof.
+ *  @retval SY_OK @retval SY_EINVAL NULL, an empty box or one outside the ranges, an unknown @p what
+ *  @retval SY_EOVERFLOW the corner's bytes pass 2^64 - 1 @retval SY_ENOMEM @retval SY_EQUOTA */
+SY_API sy_status sy_memory_peak(const sy_memory *m, const sy_region *r, const int64_t *lo, const int64_t *hi,
+                                sy_memory_what what, uint64_t *peak, int *proved);
 
 SY_END_DECLS
 #endif

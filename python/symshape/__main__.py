@@ -14,6 +14,7 @@ import argparse
 import importlib
 import json
 import os
+import re
 import sys
 
 from .errors import Error, ExportError, LibraryNotFound, NoMemoryError
@@ -262,8 +263,28 @@ def _build_parser():
             p.add_argument("--output", "-o", help="write to this file instead of stdout ('-': stdout)")
         else:
             p.add_argument("--output", "-o", required=True, help="the graph JSON file to write")
-    for cmd in ("region", "corners"):
-        if cmd == "region":
+    for cmd in ("region", "corners", "profile", "memory"):
+        if cmd == "profile":
+            desc = ("Print min/opt/max optimization profiles (TensorRT, onnxruntime's TensorRT provider, "
+                    "Torch-TensorRT, OpenVINO) inside the model's region (docs/deploy.md): each box proved to "
+                    "hold only sizes every guard accepts; a dim that is a progression or tied to another is "
+                    "pinned per box; as `symshape profile`.\n\n" + common_desc)
+            usage = ("%s profile MODULE:CALLABLE --input NAME=D,D,... [...] [--dynamic NAME=SPEC ...]\n"
+                     "       [--histogram FILE] [-k K] [-f FMT]" % PROG)
+            epi = ("inputs:\n" + INPUT_HELP + "\n\ndynamic dims:\n" + DYNAMIC_HELP + "\n\nexit status:\n"
+                   "  0  profiles printed\n  1  no box could be proved\n"
+                   "  2  usage error\n  3  bad input (import, export, trace or histogram failed)\n  4  internal\n")
+        elif cmd == "memory":
+            desc = ("Print every tensor value's bytes as an expression of the region's variables, the largest "
+                    "activations at the example and, for each --bytes budget, the largest value of one variable "
+                    "(default: the first input's dim 0) such that every activation (--total: their sum) fits, "
+                    "proved with the decision procedure (docs/deploy.md); as `symshape memory`.\n\n" + common_desc)
+            usage = ("%s memory MODULE:CALLABLE --input NAME=D,D,... [...] [--dynamic NAME=SPEC ...]\n"
+                     "       [--bytes N]... [--range NAME=LO..HI]... [--var NAME] [--total | --live] [--top K]" % PROG)
+            epi = ("inputs:\n" + INPUT_HELP + "\n\ndynamic dims:\n" + DYNAMIC_HELP + "\n\nexit status:\n"
+                   "  0  printed\n  2  usage error\n  3  bad input (import, export or trace failed)\n"
+                   "  4  internal\n")
+        elif cmd == "region":
             desc = ("Print the largest valid region of the model's guards (docs/deploy.md): traced under the most "
                     "relaxed policy, each dim a range and a progression, derived dims, every guard proved or kept "
                     "as a runtime check; as `symshape region`.\n\n" + common_desc)
@@ -283,8 +304,10 @@ def _build_parser():
                    "  2  usage error\n  3  bad input (import, export or trace failed)\n  4  internal\n")
         p = sub.add_parser(cmd, usage=usage, description=desc, epilog=epi,
                            formatter_class=argparse.RawDescriptionHelpFormatter,
-                           help=("print the largest valid region (torch.export/JAX/ONNX specs)" if cmd == "region"
-                                 else "corner tests of the region, optionally run on the CPU"))
+                           help={"region": "print the largest valid region (torch.export/JAX/ONNX specs)",
+                                 "corners": "corner tests of the region, optionally run on the CPU",
+                                 "profile": "min/opt/max optimization profiles inside the region",
+                                 "memory": "bytes of every value as expressions, the largest batch that fits"}[cmd])
         p.add_argument("callable", metavar="MODULE:CALLABLE", help="the model: a module path and a callable in it")
         p.add_argument("--input", "-i", action="append", default=[], metavar="NAME=D,D,...",
                        help="an input of the model (repeat for each; see 'inputs' below)")
@@ -293,8 +316,32 @@ def _build_parser():
         p.add_argument("--name", help="model name in the graph (default: the callable's name)")
         p.add_argument("--seed", type=int, default=0, help="seed of the random example tensors (default 0)")
         if cmd == "region":
-            p.add_argument("--format", "-f", default="text", choices=["text", "torch", "jax", "onnx", "spec", "json"],
-                           help="text (default), torch, jax, onnx, spec or json")
+            p.add_argument("--format", "-f", action="append", default=None,
+                           choices=list(REGION_FORMATS) + ["all"],
+                           help="text (default), torch, jax, onnx, spec, json, all (every one but json); "
+                                "repeat for several")
+        elif cmd == "profile":
+            p.add_argument("--histogram", metavar="FILE",
+                           help='JSON list of {"sizes": {INPUT: [D, ...]}, "count": N} (or a probes file: '
+                                '{"points": [{"sizes": ...}]}, count 1 each)')
+            p.add_argument("--profiles", "-k", type=_count_arg("--profiles", 1, 64), default=0, metavar="K",
+                           help="boxes wanted, 1 .. 64 (default: one per group of pinned sizes, <= 4)")
+            p.add_argument("--format", "-f", action="append", default=None,
+                           choices=list(PROFILE_FORMATS) + ["all"],
+                           help="text (default), trtexec, ort, torch-trt, openvino, json, all; repeat for several")
+        elif cmd == "memory":
+            p.add_argument("--bytes", action="append", default=[], type=_bytes_arg, metavar="N",
+                           help="a budget: N, or with k, M, G, T (powers of 1024), e.g. 1G, 16GiB (repeat, <= 8)")
+            p.add_argument("--range", action="append", default=[], type=_range_arg, metavar="NAME=LO..HI",
+                           help="the peak (of --total, --live or one activation) over the box of these ranges, "
+                                "the other variables at the example; proved the largest (repeat, <= 8)")
+            p.add_argument("--var", metavar="NAME", help="the region variable to maximize")
+            p.add_argument("--total", action="store_true", help="the sum of the activations, not the largest one")
+            p.add_argument("--live", action="store_true",
+                           help="the largest sum of the activations live at one node (graph order): a value lives "
+                                "from its node to the last node reading it (outputs: to the end)")
+            p.add_argument("--top", type=_count_arg("--top", 0, 1000000), default=5, metavar="K",
+                           help="largest activations shown (default 5)")
         else:
             p.add_argument("--run", action="store_true", help="run the model on the CPU at each corner")
     p = sub.add_parser("diff", usage="%s diff A B [--map OLD=NEW ...] [--json] [--run MODULE:CALLABLE] [-o FILE]" % PROG,
@@ -557,7 +604,7 @@ def _run(args, stage):
         stage.end()
         print("symshape: wrote %s (%d nodes)" % (args.output, len(doc["nodes"])), file=sys.stderr)
         return EX_OK
-    if args.cmd in ("region", "corners"):
+    if args.cmd in ("region", "corners", "profile", "memory"):
         return _deploy(args, model, doc, inputs)
     try:
         stage("tracing %d nodes, producing and minimizing the guards" % len(doc["nodes"]))
@@ -588,6 +635,101 @@ def _run(args, stage):
     return EX_OK
 
 
+# the renderings of `region -f` and `profile -f`, in the C command's order (deploy.py's tables)
+REGION_FORMATS = ("text", "torch", "jax", "onnx", "spec", "json")
+PROFILE_FORMATS = ("text", "trtexec", "ort", "torch-trt", "openvino", "json")
+
+
+def _count_arg(opt, lo, hi):
+    """an argparse type: an integer in lo .. hi, the error naming the option as the C command does"""
+    def parse(text):
+        try:
+            v = int(text, 10)
+        except ValueError:
+            v = None
+        if v is None or not lo <= v <= hi:
+            raise argparse.ArgumentTypeError("expected an integer in %d .. %d (got '%s')" % (lo, hi, text))
+        return v
+    parse.__name__ = opt.lstrip("-")
+    return parse
+
+
+def _bytes_arg(text):
+    """'1G', '16GiB', '512M', '1000' -> bytes (k/M/G/T: powers of 1024), as `symshape memory --bytes`"""
+    m = re.fullmatch(r"([0-9]+)(?:([kKMGT])(iB|B)?)?", text)
+    v = int(m.group(1)) << {None: 0, "k": 10, "K": 10, "M": 20, "G": 30, "T": 40}[m.group(2)] if m else -1
+    if not 0 <= v < 2 ** 64:
+        raise argparse.ArgumentTypeError("--bytes: expected N, NkB, NM, NG or NT (got '%s')" % text)
+    return v
+
+
+def _range_arg(text):
+    """'x_0=1..8' -> ('x_0', 1, 8), as `symshape memory --range`"""
+    m = re.fullmatch(r"([^=]+)=([0-9]+)\.\.([0-9]+)", text)
+    if not m or int(m.group(2)) > int(m.group(3)):
+        raise argparse.ArgumentTypeError("expected NAME=LO..HI with 0 <= LO <= HI (got '%s')" % text)
+    return m.group(1), int(m.group(2)), int(m.group(3))
+
+
+def _pick_formats(texts, wanted, order, skip_in_all):
+    """the texts of the formats asked for (-f, repeated; 'all': every one but skip_in_all), in the
+    table's order, each under '== NAME ==' when there are several (as the C command prints them)"""
+    wanted = wanted or ["text"]
+    names = [n for n in order if ("all" in wanted and n != skip_in_all) or n in wanted]
+    if len(names) == 1:
+        return texts[names[0]]
+    return "\n".join("== %s ==\n%s" % (n, texts[n]) for n in names)
+
+
+def _profile(args, gs):
+    from .deploy import profiles
+    hist = None
+    if args.histogram is not None:
+        try:
+            with open(args.histogram) as f:
+                data = json.load(f)
+        except (OSError, ValueError) as e:
+            raise _Input("%s: %s" % (args.histogram, e)) from None
+        if isinstance(data, dict) and isinstance(data.get("points"), list):
+            data = [{"sizes": p.get("sizes") if isinstance(p, dict) else None, "count": 1} for p in data["points"]]
+        if not isinstance(data, list):
+            raise _Input('%s: expected a JSON list of {"sizes": {INPUT: [D, ...]}, "count": N}' % args.histogram)
+        hist = []
+        for i, e in enumerate(data):
+            if not isinstance(e, dict) or not isinstance(e.get("sizes"), dict):
+                raise _Input('%s: entry %d: expected {"sizes": {INPUT: [D, ...]}, "count": N}' % (args.histogram, i))
+            hist.append({"sizes": e["sizes"], "count": e.get("count", 1)})
+    try:
+        p = profiles(gs, hist if hist is not None else [], k=args.profiles)  # none: the one box of the region
+    except NoMemoryError:
+        raise _Internal("out of memory") from None
+    except Error as e:
+        raise _Input("%s: %s" % (args.histogram or args.callable, e)) from None
+    sys.stdout.write(_pick_formats(p["texts"], args.format, PROFILE_FORMATS, "json"))
+    sys.stdout.flush()
+    return EX_OK if p["data"]["profiles"] else EX_VIOLATION
+
+
+def _memory_cmd(args, gs, region):
+    from .deploy import memory_report
+    try:
+        if args.total and args.live:
+            raise ValueError("--total and --live: choose one")
+        if len(args.range) > 8 or len(args.bytes) > 8:
+            raise ValueError("--range and --bytes: at most 8 each")
+        text = memory_report(gs, var=args.var, budgets=args.bytes, total=args.total, top=args.top, live=args.live,
+                             ranges={n: (a, b) for n, a, b in args.range})
+    except NoMemoryError:
+        raise _Internal("out of memory") from None
+    except ValueError as e:
+        raise _Usage(str(e)) from None
+    except Error as e:
+        raise _Input("%s: %s" % (args.callable, e)) from None
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    return EX_OK
+
+
 def _deploy(args, model, doc, inputs):
     """region / corners (docs/deploy.md) of an exported model"""
     trace, _ = _binding()
@@ -600,9 +742,13 @@ def _deploy(args, model, doc, inputs):
     except Error as e:
         raise _Input("%s: %s" % (args.callable, e)) from None
     if args.cmd == "region":
-        sys.stdout.write(region.texts[args.format])
+        sys.stdout.write(_pick_formats(region.texts, args.format, REGION_FORMATS, "json"))
         sys.stdout.flush()
         return EX_OK if region.proved else EX_VIOLATION
+    if args.cmd == "profile":
+        return _profile(args, gs)
+    if args.cmd == "memory":
+        return _memory_cmd(args, gs, region)
     bad = 0
     if not args.run:
         for c in region.corners:

@@ -5,6 +5,7 @@ policy) is sampled at >= 200 points (sizes kept small for the CPU); the model ru
 one (0 violations); a point just past each face of the region is rejected by the guard set,
 which names the guard; and the torch.export dynamic_shapes that `region` prints is accepted
 by torch.export.export (torch 2.x) on the same model without a constraint violation."""
+import json
 import random
 
 import pytest
@@ -335,3 +336,112 @@ def test_histogram_counts_are_checked():
         symshape.deploy.profiles(gs, [{"sizes": {"x": [16]}, "count": 2 ** 63 - 1}, {"sizes": {"x": [32]}, "count": 1}])
     p = symshape.deploy.profiles(gs, [{"sizes": {"x": [16]}, "count": 2 ** 63 - 1}])
     assert p["data"]["total"] == 2 ** 63 - 1
+
+
+def test_python_commands_profile_memory_region_all():
+    """python3 -m symshape profile / memory / region -f all, as the C commands: -k 0 is a usage
+    error naming --profiles; a histogram gives the trtexec lines; memory's largest batch for 1 GiB
+    is the library's (26214 for the concatenating UNet at 32x40: 512*x_0*8*10 bytes, proved)"""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([here, os.path.dirname(here)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    base = [sys.executable, "-m", "symshape"]
+    args = ["test_deploy:UNetCat", "--input", "x=2,3,32,40", "--dynamic", "x=0,2,3"]
+
+    def run(cmd, *extra):
+        return subprocess.run(base + [cmd] + args + list(extra), env=env, capture_output=True, text=True, timeout=600)
+    p = run("profile", "-k", "0")
+    assert p.returncode == 2 and "--profiles" in p.stderr and "1 .. 64" in p.stderr, p.stderr
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump([{"sizes": {"x": [1, 3, 32, 32]}, "count": 5}, {"sizes": {"x": [2, 3, 64, 64]}, "count": 2},
+                   {"sizes": {"x": [1, 3, 30, 30]}, "count": 9}], f)
+    try:
+        p = run("profile", "--histogram", f.name, "-f", "trtexec")
+    finally:
+        os.unlink(f.name)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "--minShapes=x:1x3x32x32 --optShapes=x:1x3x32x32 --maxShapes=x:1x3x32x32" in p.stdout, p.stdout
+    assert "covers 5 of 16" in p.stdout, p.stdout
+    p = run("profile", "-f", "openvino")  # no histogram: one box over the region
+    assert p.returncode == 0 and 'ov.PartialShape("[0..8,3,32,40]")' in p.stdout, p.stdout + p.stderr
+    p = run("memory", "--bytes", "1G", "--top", "1")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "cat_1                           81920 bytes = 512*x_0*x_2_k*x_3_k" in p.stdout, p.stdout
+    assert ("largest x_0 with every activation <= 1073741824 bytes (the others at the example): 26214 "
+            "(proved for every value up to it; one more does not fit)") in p.stdout, p.stdout
+    p = run("memory", "--top", "0", "--live", "--range", "x_0=1..8", "--range", "x_2_k=1..16")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert ("peak of the activations live at one node over x_0 in [1, 8], x_2_k in [1, 16], x_3_k in [10, 10]: "
+            "1310720 bytes (proved the largest over the range; at its upper corner)") in p.stdout, p.stdout
+    p = run("memory", "--bytes", "1X")
+    assert p.returncode == 2 and "--bytes" in p.stderr, p.stderr
+    p = run("region", "-f", "all")
+    assert p.returncode == 0, p.stdout + p.stderr
+    heads = [ln for ln in p.stdout.splitlines() if ln.startswith("== ")]
+    assert heads == ["== text ==", "== torch ==", "== jax ==", "== onnx ==", "== spec =="], heads
+
+
+def _refs(x, out):
+    """the node names a graph JSON argument refers to (nested lists and dicts)"""
+    if isinstance(x, dict):
+        if "ref" in x and isinstance(x["ref"], str):
+            out.append(x["ref"])
+        for v in x.values():
+            _refs(v, out)
+    elif isinstance(x, list):
+        for v in x:
+            _refs(v, out)
+    return out
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c[0] in ("unet_cat", "transformer_encoder")], ids=lambda c: c[0])
+def test_memory_live_sum_against_an_independent_sweep(case):
+    """SY_MEM_LIVE: the largest batch whose live activations (a value lives from its node to its
+    last reader, the outputs to the end) fit the budget, against a sweep written here from the
+    graph JSON's refs, evaluating each value's bytes expression exactly: the peak at the answer fits
+    and the peak one past it does not; proved; between the largest single activation's answer and
+    the total's"""
+    name, build, example, dynamic, cap = case
+    model = _model(build)
+    ex = {k: torch.randn(*v) for k, v in example.items()}
+    doc = export(model, ex, dynamic=dynamic, name=name)
+    gs = symshape.trace(doc, duck_sizing=False, specialize_01=False)
+    budget = 1 << 24
+    r_live = symshape.deploy.Region(gs, budgets=(budget,), what="live")
+    r_max = symshape.deploy.Region(gs, budgets=(budget,), what="largest")
+    r_tot = symshape.deploy.Region(gs, budgets=(budget,), what="total")
+    best, proved = r_live.largest[budget]
+    assert proved and best >= 1, r_live.largest
+    assert r_tot.largest[budget][0] <= best <= r_max.largest[budget][0], (r_tot.largest, best, r_max.largest)
+    nodes = [n["name"] for n in doc["nodes"]]
+    pos = {n: i for i, n in enumerate(nodes)}
+    last = list(range(len(nodes)))
+    for i, n in enumerate(doc["nodes"]):
+        for ref in _refs([n.get("args"), n.get("kwargs")], []):
+            last[pos[ref]] = max(last[pos[ref]], i)
+    for ref in _refs(doc.get("outputs"), []):
+        last[pos[ref]] = len(nodes) - 1
+    vals = [(pos[m["node"]], symshape.parse(m["bytes"])) for m in r_live.memory if m["op"] != "param"]
+    fixed = {v["name"]: v["min"] for v in r_live.vars}
+    for d in r_live.dims:
+        if not d["static"] and d["example"] >= 0 and (d["example"] - d["b"]) % d["a"] == 0:
+            fixed[r_live.vars[d["var"]]["name"]] = (d["example"] - d["b"]) // d["a"]
+    batch = r_live.vars[next(d["var"] for d in r_live.dims if not d["static"] and d["dim"] == 0)]["name"]
+
+    def peak(b):
+        env = dict(fixed, **{batch: b})
+        live = [0] * (len(nodes) + 1)
+        for i, e in vals:
+            nb = int(e.eval(**{k: v for k, v in env.items() if k in {str(s) for s in e.free_symbols()}}))
+            live[i] += nb
+            live[last[i] + 1] -= nb
+        acc, top = 0, 0
+        for x in live:
+            acc += x
+            top = max(top, acc)
+        return top
+    assert peak(best) <= budget < peak(best + 1), (name, best, peak(best), peak(best + 1))

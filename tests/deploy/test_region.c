@@ -959,6 +959,47 @@ Test(deploy_memory, resnet18_bytes_match_the_concrete_run_and_the_largest_batch_
     cr_assert(eq(int, sy_memory_largest(m, r, 0, fixed, SY_MEM_TOTAL, (uint64_t)1 << 30, &tot, &proved), SY_OK));
     cr_assert(tot < 334 && tot >= 1, "%ld", (long)tot);
     cr_assert(proved);
+    /* the live sum in graph order: conv1's output is still read by bn1 when bn1's is born, so
+     * 2 * 3211264 bytes per image at that node: 2^30 / 6422528 = 167.2; between the two above */
+    int64_t live;
+    cr_assert(eq(int, sy_memory_largest(m, r, 0, fixed, SY_MEM_LIVE, (uint64_t)1 << 30, &live, &proved), SY_OK));
+    cr_assert(eq(i64, live, 167));
+    cr_assert(proved);
+    cr_assert(tot <= live && live <= 334);
+    cr_assert(eq(int, sy_memory_largest(m, r, 0, fixed, (sy_memory_what)3, 1, &best, &proved), SY_EINVAL));
+    /* the peak over a box, against exact evaluation at every point of a small one: batch 1..3,
+     * H and W 30..37 (CeilDiv steps inside), the largest of the values' bytes (and live sums) */
+    {
+        int64_t lo[3] = {1, 30, 30}, hi[3] = {3, 37, 37};
+        uint64_t peak, peak_live;
+        cr_assert(eq(int, sy_memory_peak(m, r, lo, hi, SY_MEM_LARGEST, &peak, &proved), SY_OK));
+        cr_assert(proved);
+        cr_assert(eq(u64, peak, (uint64_t)256 * 3 * 19 * 19)); /* conv1 at 3x37x37: 256*3*CeilDiv(37,2)^2 */
+        cr_assert(eq(int, sy_memory_peak(m, r, lo, hi, SY_MEM_LIVE, &peak_live, &proved), SY_OK));
+        cr_assert(proved);
+        cr_assert(peak_live >= peak);
+        const sy_expr *vs[3] = {sy_expr_sym(ctx, "x_0"), sy_expr_sym(ctx, "x_2"), sy_expr_sym(ctx, "x_3")};
+        uint64_t seen = 0;
+        for (int64_t b0 = 1; b0 <= 3; b0++)
+            for (int64_t h = 30; h <= 37; h++)
+                for (int64_t w = 30; w <= 37; w++) {
+                    int64_t pt[3] = {b0, h, w};
+                    for (size_t i = 0; i < sy_memory_size(m); i++) {
+                        const sy_memory_value *mv = sy_memory_at(m, i);
+                        int64_t b;
+                        if (!strcmp(mv->op, "param")) continue;
+                        cr_assert(eq(int, sy_expr_eval_si(ctx, mv->bytes, 3, vs, pt, &b), SY_OK));
+                        cr_assert(le(u64, (uint64_t)b, peak), "%s at %ld,%ld,%ld", mv->node, (long)b0, (long)h, (long)w);
+                        if ((uint64_t)b > seen) seen = (uint64_t)b;
+                    }
+                }
+        cr_assert(eq(u64, seen, peak)); /* reached */
+        int64_t bad[3] = {1, 0, 30}; /* x_2 >= 1 */
+        cr_assert(eq(int, sy_memory_peak(m, r, bad, hi, SY_MEM_LARGEST, &peak, &proved), SY_EINVAL));
+        cr_assert(eq(int, sy_memory_peak(m, r, hi, lo, SY_MEM_LARGEST, &peak, &proved), SY_EINVAL)); /* empty */
+        cr_assert(eq(int, sy_memory_peak(m, r, lo, hi, (sy_memory_what)9, &peak, &proved), SY_EINVAL));
+        cr_assert(eq(int, sy_memory_peak(NULL, r, lo, hi, SY_MEM_LARGEST, &peak, &proved), SY_EINVAL));
+    }
     /* errors */
     cr_assert(eq(int, sy_memory_largest(m, r, 7, fixed, SY_MEM_LARGEST, 1, &best, &proved), SY_EINVAL));
     fixed[1] = 0; /* x_2 >= 1 */
