@@ -406,21 +406,49 @@ def test_cli_capture_export(tmp_path):
 # ---------------------------------------------------------------- guard for guard (bench/guards_vs_torch.py)
 
 def test_guards_vs_torch_export_small_models():
-    """The guard-for-guard comparison (docs/guards.md section 8) on four fast models, 100 points
-    each: 0 symshape soundness violations, and, with distinct example sizes, no point that
-    PyTorch's exported program accepts and symshape rejects."""
+    """The guard-for-guard comparison (docs/guards.md section 8) on five fast models, 100 points
+    each, against both PyTorch columns (torch.export, and torch.compile(dynamic=True) counted by
+    recompiles): 0 symshape soundness violations, neither PyTorch column accepts a point the model
+    cannot run, and, with distinct example sizes, no point that PyTorch accepts and symshape
+    rejects."""
     sys.path.insert(0, os.path.join(ROOT, "bench"))
     try:
         import guards_vs_torch as g
     finally:
         sys.path.pop(0)
     ms = g.models()
-    for name in ("cat2", "branchy", "squeeze_mean", "espcn"):
+    for name in ("cat2", "branchy", "squeeze_mean", "espcn", "heads_check"):
         row = g.compare(name, ms[name], 100)
         assert row["sym_viol"] == 0, (name, row["examples"]["sym_viol"])
         assert row["torch_viol"] == 0, (name, row["examples"]["torch_viol"])
+        assert row["compile_viol"] == 0, (name, row["examples"]["compile_viol"])
         assert row["only_torch"] == 0, (name, row["examples"]["only_torch"])
-        assert row["both"] > 0, row
+        assert row["c_only_compile"] == 0, (name, row["examples"]["c_only_compile"])
+        assert row["both"] > 0 and row["c_both"] > 0, row
+        # the compile column saw its guards: every model here has a dynamic dim guarded against 0/1
+        assert row["compile_frames"] >= 1 and row["compile_kinds"].get("0/1", 0) >= 1, row["compile_kinds"]
+    # the model's divisibility assert is a divisibility guard on all three sides
+    assert row["compile_kinds"].get("divisibility") and row["sym_by_kind"].get("divisibility") \
+        and row["export_by_kind"].get("divisibility"), row
+    # points the compiled entry rejects are rejected by recompiling: the counts add up
+    assert row["c_both"] + row["c_only_compile"] + row["c_only_symshape"] + row["c_neither"] == 100
+
+
+def test_guard_kind_classifier():
+    """bench/guards_vs_torch.guard_kind: the one classifier applied to the guards of all three."""
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    try:
+        from guards_vs_torch import guard_kind
+    finally:
+        sys.path.pop(0)
+    cases = {"2 <= L['x'].size()[0]": "0/1", "(L['x'].size()[1] // 4) != 1": "0/1",
+             "FloorDiv(x.size()[1], 2) != 1": "0/1", "L['y'].size()[0] == L['x'].size()[0]": "duck equality",
+             "(L['x'].size()[1] % 4) == 0": "divisibility", "Mod(x.size()[1], 4) == 0": "divisibility",
+             "9 <= L['x'].size()[1]": "range", "L['x'].size()[1] != 2": "range", "x.size()[1] == 3": "static",
+             "L['x'].stride()[0] == L['x'].size()[1]": "layout",
+             "FloorDiv(x.size()[2], 4)*FloorDiv(x.size()[3], 4) <= 256": "relation"}
+    for text, kind in cases.items():
+        assert guard_kind(text) == kind, (text, guard_kind(text), kind)
 
 
 # ---------------------------------------------------------------- one op family per model
