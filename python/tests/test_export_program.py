@@ -403,6 +403,47 @@ def test_cli_capture_export(tmp_path):
     assert rc == 3 and err.startswith("symshape: error: ") and "Traceback" not in err, (rc, err)
 
 
+def test_cli_capture_export_labels_export_guards(capsys):
+    """--capture export (issue 35): the report's dynamic-dim spec is the user's --dynamic, not the
+    program's Dim.AUTO symbols (s53 in [2, oo)), so torch.export's own guards (its 0/1 tests on
+    the halves of x[:, ::2] - x[:, 1::2], Dim.AUTO's [2, oo)) are no violation and exit 0; they are
+    labelled as torch.export's (guard_bool at node torch_export_*), never as the model's _assert."""
+    import json
+    sys.path.insert(0, HERE)
+    try:
+        import cli_models
+    finally:
+        sys.path.pop(0)
+    from symshape.__main__ import main
+    for dyn in (["--dynamic", "x=0,1"], [], ["--dynamic", "x=0:b,1"]):
+        rc = main(["report", "cli_models:strided", "--input", "x=2,6", "--capture", "export", "-b", "json",
+                   "--quiet"] + dyn)
+        out = capsys.readouterr().out
+        assert rc == 0, (dyn, out)
+        j = json.loads(out)
+        assert not j.get("violations"), (dyn, j.get("violations"))
+        g = [g for g in j["guards"] if g["text"] == "x.size()[1] != 2"]
+        assert g and all(o["op"] == "guard_bool" and o["node"].startswith("torch_export_guard")
+                         for o in g[0]["origins"]), g
+        assert not any(o.get("op") == "_assert" for g in j["guards"] for o in g.get("origins", [])), j["guards"]
+    # the document keeps the user's spec: bare indices unnamed, the user's name, no program symbol name
+    ep = export(cli_models.strided(), (torch.randn(2, 6),), dynamic_shapes={"x": {0: Dim.AUTO, 1: Dim.AUTO}})
+    ep = ep.run_decompositions()
+    from symshape.export_program import from_exported_doc
+    doc = from_exported_doc(ep, dynamic={"x": [0, {"dim": 1, "name": "n"}]}, user_spec=True)
+    assert [n for n in doc["nodes"] if n["name"] == "x"][0]["dynamic"] == [0, {"dim": 1, "name": "n"}]
+    # without user_spec (the Python API's default) the program's symbols name the dims, as before
+    doc = from_exported_doc(ep)
+    assert all(isinstance(d, dict) and d.get("min") == 2 for d in [n for n in doc["nodes"] if n["name"] == "x"][0]["dynamic"])
+    # two dims of one program symbol given by index: the program's equality is a guard of export's
+    ep = export(cli_models.cat2(), (), kwargs={"x": torch.randn(2, 3), "y": torch.randn(2, 5)},
+                dynamic_shapes={"x": {0: Dim.AUTO, 1: Dim.AUTO}, "y": {0: Dim.AUTO, 1: Dim.AUTO}}).run_decompositions()
+    doc = from_exported_doc(ep, dynamic={"x": [0, 1], "y": [0, 1]}, user_spec=True)
+    assert any(n["op"] == "guard_bool" and n["name"].startswith("torch_export_same_symbol") for n in doc["nodes"]), doc
+    gs = symshape.trace(doc, duck_sizing=False)
+    assert gs.check({"x": [3, 4], "y": [3, 7]})[0] and not gs.check({"x": [3, 4], "y": [4, 7]})[0]
+
+
 # ---------------------------------------------------------------- guard for guard (bench/guards_vs_torch.py)
 
 def test_guards_vs_torch_export_small_models():
