@@ -596,6 +596,7 @@ _SYM_FUNCS = {
     operator.eq: "eq", operator.ne: "ne", operator.lt: "lt", operator.le: "le", operator.gt: "gt",
     operator.ge: "ge", operator.and_: "and_", operator.or_: "or_", operator.not_: "not_",
     operator.pos: "pos", math.ceil: "ceil", math.floor: "floor", operator.getitem: "getitem",
+    math.trunc: "int",  # toward zero: the engine's int() of a number (a size times a float included)
 }
 
 
@@ -609,7 +610,12 @@ def _sym_funcs_torch():
     return out
 
 
-_SYM_REJECTED = {"sym_float": "a SymInt converted to float (float arithmetic on sizes is not modelled)",
+#: torch.sym_float(size): the size itself. The engine's arithmetic of a size with a float is
+#: Python's on float(size) (a product is the double product fl(float(L) * s), rounded exactly by
+#: int()/math.trunc/floor/ceil; + - / one correctly rounded operation), exact for |size| <= 2^53.
+_SYM_PASS = {"sym_float"}
+
+_SYM_REJECTED = {"sym_float": None,
                  "sym_ite": "a conditional expression on sizes (sym_ite) is not in the engine",
                  "_sym_sqrt": "the square root of a size is not in the engine",
                  "sym_sum": None}
@@ -886,7 +892,7 @@ def _guard_nodes(cx, text, inputs):
         return nm if nm in inputs else None
 
     def go(n):
-        if isinstance(n, ast.Constant) and isinstance(n.value, (int, bool)):
+        if isinstance(n, ast.Constant) and isinstance(n.value, (int, bool, float)):
             return n.value
         if isinstance(n, ast.BinOp) and type(n.op) in _PY_BIN:
             return cx.emit(_PY_BIN[type(n.op)], [go(n.left), go(n.right)], {}, name="pg_" + _PY_BIN[type(n.op)])
@@ -916,6 +922,10 @@ def _guard_nodes(cx, text, inputs):
                  n.func.attr if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
                  isinstance(n.func.value, ast.Name) and n.func.value.id in ("torch", "math") else None)
         fname = {"sym_max": "max", "sym_min": "min"}.get(fname, fname)
+        if fname == "sym_float" and len(n.args) == 1 and not n.keywords:
+            return cx.emit("pos", [go(n.args[0])], {}, name="pg_float")  # see _SYM_PASS
+        if fname in ("trunc", "floor", "ceil") and len(n.args) == 1 and not n.keywords:
+            return cx.emit({"trunc": "int"}.get(fname, fname), [go(n.args[0])], {}, name="pg_" + fname)
         if fname in ("max", "min") and len(n.args) >= 2 and not n.keywords:
             vals = [go(v) for v in n.args]
             out = vals[0]
@@ -1232,6 +1242,9 @@ def from_exported_doc(ep, dynamic=None, name=None, program_guards=True, engine_o
             cx.vals[nd] = cx.emit(sym_funcs[t], args, kwargs)
             continue
         nm = getattr(t, "__name__", str(t))
+        if nm in _SYM_PASS and len(args) == 1 and not kwargs:
+            cx.vals[nd] = cx.emit("pos", args, {})
+            continue
         if nm in _SYM_REJECTED and _SYM_REJECTED[nm]:
             raise cx.error(nd, "%s: %s" % (nm, _SYM_REJECTED[nm]))
         if nm == "sym_sum":

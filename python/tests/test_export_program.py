@@ -537,6 +537,32 @@ def test_one_op_family(name):
                   lambda p: (torch.randn(p[0], p[1], p[2]),), lambda p: {"x": [p[0], p[1], p[2]]}, pts, 1)
 
 
+class ScaledSlice(nn.Module):
+    """A slice to a float fraction of a size, and a Python branch on it: the program has
+    sym_float, a float product and math.trunc / math.floor in its graph and in its guards code
+    (math.trunc(0.3*torch.sym_float(L['x'].size()[1])) > 2)."""
+    def __init__(self, s, f):
+        super().__init__()
+        self.s, self.f = s, f
+
+    def forward(self, x):
+        k = self.f(self.s * torch.sym_float(x.shape[1]))
+        return x[:, :k] if k > 2 else x
+
+
+@pytest.mark.parametrize("scale,fn", [(0.3, "trunc"), (0.7, "floor")])
+def test_program_guard_float_of_size(scale, fn):
+    import math
+    r = rng_for("scaled_%s" % fn)
+    pts = [(r.randint(1, 4), r.randint(1, 120)) for _ in range(40)] + [(2, 9), (2, 10), (2, 4), (2, 5)]
+    gs, ep = check_program("scaled_" + fn, ScaledSlice(scale, getattr(math, fn)), (2, 20), {"x": {0: Dim.AUTO, 1: Dim.AUTO}},
+                           lambda p: (torch.randn(p[0], p[1]),), lambda p: {"x": [p[0], p[1]]}, pts, 20)
+    assert any("trunc" in g or "floor" in g for g in ep._guards_code), ep._guards_code
+    # the branch's boundary, exactly: k = fn(scale*n) > 2 first holds at n = 10 (0.3) / n = 5 (0.7)
+    lo = 10 if scale == 0.3 else 5
+    assert gs.check({"x": [2, lo]})[0] and not gs.check({"x": [2, lo - 1]})[0]
+
+
 def test_program_without_guards_code_is_refused():
     """Without ep._guards_code (another torch) the program's Python-level conditions are unknown:
     an error, unless program_guards=False says to read it without them."""
