@@ -537,6 +537,24 @@ def test_one_op_family(name):
                   lambda p: (torch.randn(p[0], p[1], p[2]),), lambda p: {"x": [p[0], p[1], p[2]]}, pts, 1)
 
 
+class CountSlice(nn.Module):
+    """.item() of a sum of a bool tensor, _check_is_size'd: the sum is int64 (ReduceOps.cpp
+    get_dtype_from_self, promote_integers), so the item is an integer, not a symbolic boolean."""
+    def forward(self, x, n):
+        k = (n > 0).sum().item()
+        torch._check_is_size(k, max=x.shape[0])
+        return x[:k]
+
+
+def test_item_of_bool_sum_check_is_size():
+    r = rng_for("count_slice")
+    pts = [(b, r.randint(1, b)) for b in (r.randint(2, 12) for _ in range(20))]
+    gs, _ = check_program("count_slice", CountSlice(), (6, 4), {"x": {0: Dim.AUTO}, "n": {0: Dim.AUTO}},
+                          lambda p: (torch.randn(p[0], 3), torch.randn(p[1])), lambda p: {"x": [p[0], 3], "n": [p[1]]},
+                          pts, 10, shapes=False)
+    assert any("u0" in g.text or "u1" in g.text for g in gs.guards), [g.text for g in gs.guards]
+
+
 class ScaledSlice(nn.Module):
     """A slice to a float fraction of a size, and a Python branch on it: the program has
     sym_float, a float product and math.trunc / math.floor in its graph and in its guards code
