@@ -342,6 +342,107 @@ def torch_guard_count(ep):
     return {"static": static, "equality": eq, "range": rng, "code": len(getattr(ep, "_guards_code", None) or [])}
 
 
+# ----------------------------------------------------------------------------- torch.compile(dynamic=True)
+def guard_kind(text):
+    """The kind of one shape guard, the same classifier for both systems (issue 35 asks for guards
+    counted by kind): "static" (one size pinned to a constant), "0/1" (a size or an expression of sizes tested against 0 or 1: `2 <= s`,
+    `e != 1`), "duck equality" (two input sizes equal), "divisibility" (`e % k == 0`), "range" (one
+    size against a constant), "relation" (anything else between sizes), "layout" (a stride)."""
+    import re
+    t = text.split("  #")[0].strip()
+    if "stride()" in t:
+        return "layout"
+    if ("%" in t or "Mod(" in t) and t.endswith("== 0"):
+        return "divisibility"
+    nsize = len(re.findall(r"\.size\(\)\[\d+\]|\.shape\[\d+\]", t))
+    if nsize == 1 and re.fullmatch(r"[\w\[\]'.()]+ == \d+", t):
+        return "static"
+    if nsize == 2 and re.fullmatch(r"[\w\[\]'.()]+ == [\w\[\]'.()]+", t):
+        return "duck equality"
+    if re.match(r"(2 <=|1 <) ", t) or re.search(r" (>= 2|> 1|!= 1|!= 0)$", t):
+        return "0/1"
+    if nsize == 1 and (re.match(r"-?\d+ (<=?|==|!=) ", t) or re.search(r" (<=?|>=?|==|!=) -?\d+$", t)):
+        return "range"
+    return "relation"
+
+
+class CompileSide:
+    """torch.compile(model, backend="eager", dynamic=True) compiled once at the example; a point is
+    accepted when the compiled model runs it WITHOUT recompiling: with
+    torch._dynamo.config.error_on_recompile a failed guard of any compiled frame (the model's
+    forward and the resume frames after a graph break) raises RecompileError instead of compiling
+    again, and the guard failure hook (guard_fail_fn) names the guard. The guards are read from
+    the "guards" log artifact (the guard tree of every compiled frame)."""
+
+    def __init__(self, model, example):
+        import logging
+        import torch._dynamo as D
+        self.D, self.model = D, model
+        self.fails, msgs = [], []
+
+        class _H(logging.Handler):
+            def emit(self, rec):
+                msgs.append(rec.getMessage())
+        D.reset()
+        lg = logging.getLogger("torch._dynamo.guards.__guards")
+        h, prop = _H(), lg.propagate
+        torch._logging.set_logs(guards=True)
+        lg.addHandler(h)
+        lg.propagate = False
+        try:
+            self.cm = D.optimize("eager", dynamic=True, guard_fail_fn=lambda gf: self.fails.append(gf.reason))(model)
+            with torch.no_grad():
+                self.cm(**example)
+        finally:
+            lg.removeHandler(h)
+            lg.propagate = prop
+            torch._logging.set_logs()
+        self.frames = sum("TREE_GUARD_MANAGER" in m for m in msgs)
+        self.guards = []  # (kind, text)
+        self.static = 0
+        names = set(example)
+        for m in msgs:
+            for line in m.splitlines():
+                if "LAMBDA_GUARD:" in line and ".size()" in line:
+                    t = line.split("LAMBDA_GUARD:", 1)[1].split("  #")[0].strip()
+                    self.guards.append((guard_kind(t), t))
+                elif "TENSOR_MATCH:" in line:
+                    src = line.split("check_tensor(", 1)[1].split(",", 1)[0]
+                    if src.startswith("L['") and src[3:-2] in names:
+                        sz = line.split("size=[", 1)[1].split("]", 1)[0]
+                        self.static += sum(1 for v in sz.split(",") if v.strip() not in ("None", ""))
+
+    def kinds(self):
+        k = {}
+        if self.static:
+            k["static"] = self.static
+        for kind, _ in self.guards:
+            k[kind] = k.get(kind, 0) + 1
+        return k
+
+    def accepts(self, inputs):
+        """(accepted, runs, failed guard): runs only meaningful when accepted."""
+        D = self.D
+        n = len(self.fails)
+        D.config.error_on_recompile = True
+        try:
+            with torch.no_grad():
+                self.cm(**inputs)
+            ok = True
+        except D.exc.RecompileError:
+            return False, False, self.fails[n] if len(self.fails) > n else "?"
+        except Exception:  # noqa: BLE001 - accepted by the guards, the model fails at this size
+            ok = False
+        finally:
+            D.config.error_on_recompile = False
+        if len(self.fails) > n:  # a guard failed and the frame fell back without raising
+            return False, False, self.fails[n]
+        return True, ok, None
+
+    def close(self):
+        self.D.reset()
+
+
 def run_real(model, inputs):
     try:
         with torch.no_grad():
@@ -360,7 +461,7 @@ def run_real(model, inputs):
     return True, res
 
 
-def compare(name, spec, npoints):
+def compare(name, spec, npoints, with_compile=True):
     torch.manual_seed(0)
     model = spec["build"]().eval()
     ex = spec["make"](spec["example"])
@@ -373,11 +474,20 @@ def compare(name, spec, npoints):
     gs = symshape.trace(doc)
     t2 = time.perf_counter()
     tacc = torch_acceptor(ep)
+    cside = None
+    if with_compile:
+        t3 = time.perf_counter()
+        cside = CompileSide(model, ex)
+        t4 = time.perf_counter()
     r = random.Random(zlib.crc32(name.encode()))
     pts = [spec["gen"](r) for _ in range(npoints)]
     row = dict(model=name, points=len(pts), both=0, only_torch=0, only_symshape=0, neither=0, torch_ok=0,
                sym_viol=0, torch_viol=0, torch_export_s=t1 - t0, symshape_s=t2 - t1)
     examples = {"only_torch": [], "only_symshape": [], "sym_viol": [], "torch_viol": []}
+    if cside:
+        row.update(c_both=0, c_only_compile=0, c_only_symshape=0, c_neither=0, compile_viol=0, compile_s=t4 - t3,
+                   compile_frames=cside.frames, c_reject_by={})
+        examples.update(c_only_compile=[], c_only_symshape=[], compile_viol=[])
     for p in pts:
         inputs = spec["make"](p)
         sizes = spec["sizes"](p)
@@ -395,6 +505,18 @@ def compare(name, spec, npoints):
         if a_t and not ok:
             row["torch_viol"] += 1
             examples["torch_viol"].append((sizes, real))
+        if cside:
+            a_c, c_ok, failed = cside.accepts(inputs)
+            ck = "c_both" if a_c and a_s else "c_only_compile" if a_c else "c_only_symshape" if a_s else "c_neither"
+            row[ck] += 1
+            if ck in examples and len(examples[ck]) < 3:
+                examples[ck].append((sizes, failed.split("  #")[0]) if failed else sizes)
+            if ck == "c_only_symshape":  # why compile rejected a point the model runs: the failed guard's kind
+                fk = guard_kind(failed.split(": ", 1)[1] if ": " in failed else failed)
+                row["c_reject_by"][fk] = row["c_reject_by"].get(fk, 0) + 1
+            if a_c and (not ok or not c_ok):
+                row["compile_viol"] += 1
+                examples["compile_viol"].append((sizes, real))
     kinds = {}
     for g in gs.guards:
         kinds[g.kind] = kinds.get(g.kind, 0) + 1
@@ -403,6 +525,24 @@ def compare(name, spec, npoints):
     tg = torch_guard_count(ep)
     row["torch_guards"] = sum(tg.values())
     row["torch_kinds"] = tg
+    ek = row["export_by_kind"] = {}
+    for r in ep.range_constraints.values():  # Dim.AUTO's [2, oo) is its 0/1 specialization
+        for k, on in (("0/1", r.lower.is_Integer and int(r.lower) == 2), ("range", r.lower.is_Integer and int(r.lower) > 2),
+                      ("range", r.upper.is_Integer)):
+            if on:
+                ek[k] = ek.get(k, 0) + 1
+    for c in getattr(ep, "_guards_code", None) or []:
+        k = guard_kind(c)
+        ek[k] = ek.get(k, 0) + 1
+    row["sym_by_kind"] = {}
+    for g in gs.guards:
+        if g.kind != "tensor_match":
+            k = guard_kind(g.text)
+            row["sym_by_kind"][k] = row["sym_by_kind"].get(k, 0) + 1
+    if cside:
+        row["compile_guards"] = sum(cside.kinds().values())
+        row["compile_kinds"] = cside.kinds()
+        cside.close()
     row["examples"] = examples
     return row
 
@@ -412,13 +552,14 @@ def main(argv):
     ap.add_argument("--points", type=int, default=100)
     ap.add_argument("--only")
     ap.add_argument("--markdown")
+    ap.add_argument("--no-compile", action="store_true", help="skip the torch.compile(dynamic=True) column")
     a = ap.parse_args(argv)
     ms = models()
     names = a.only.split(",") if a.only else list(ms)
     rows = []
     for n in names:
         try:
-            row = compare(n, ms[n], a.points)
+            row = compare(n, ms[n], a.points, not a.no_compile)
         except Exception as e:  # noqa: BLE001 - one model's failure is a row, not the end
             print("%s: %s: %s" % (n, type(e).__name__, str(e).splitlines()[0][:300] if str(e) else ""), flush=True)
             rows.append(dict(model=n, error="%s: %s" % (type(e).__name__, str(e).splitlines()[0][:200] if str(e) else "")))
@@ -440,6 +581,25 @@ def main(argv):
             r["sym_viol"], r["torch_viol"], r["torch_guards"],
             ", ".join("%s %d" % kv for kv in r["torch_kinds"].items() if kv[1]), r["sym_guards"],
             ", ".join("%s %d" % kv for kv in sorted(r["sym_kinds"].items()))))
+    crow = [r for r in rows if "c_both" in r]
+    if crow:
+        kinds = ("static", "0/1", "duck equality", "divisibility", "range", "relation", "layout")
+        lines += ["", "| model | torch.compile: both | only compile | only symshape | neither | compile accepts, model fails "
+                  "| frames | guards compile | only symshape: compile's failed guard | guards export by kind | guards symshape by kind |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|"]
+        for r in crow:
+            lines.append("| %s | %d | %d | %d | %d | %d | %d | %d (%s) | %s | %s | %s |" % (
+                r["model"], r["c_both"], r["c_only_compile"], r["c_only_symshape"], r["c_neither"], r["compile_viol"],
+                r["compile_frames"], r["compile_guards"],
+                ", ".join("%s %d" % (k, r["compile_kinds"][k]) for k in kinds if r["compile_kinds"].get(k)),
+                ", ".join("%s %d" % kv for kv in sorted(r["c_reject_by"].items())),
+                ", ".join("%s %d" % (k, r["export_by_kind"][k]) for k in kinds if r["export_by_kind"].get(k)),
+                ", ".join("%s %d" % (k, r["sym_by_kind"][k]) for k in kinds if r["sym_by_kind"].get(k))))
+        tot = {k: sum(r[k] for r in crow) for k in ("points", "c_both", "c_only_compile", "c_only_symshape",
+                                                    "c_neither", "compile_viol")}
+        lines.append("| **all %d** | %d | %d | %d | %d | %d |  |  |  |  |  |" % (
+            len(crow), tot["c_both"], tot["c_only_compile"], tot["c_only_symshape"], tot["c_neither"],
+            tot["compile_viol"]))
     text = "\n".join(lines)
     print(text)
     if a.markdown:

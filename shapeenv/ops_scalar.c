@@ -380,6 +380,7 @@ static sy_status unary_num(opcall *c)
         return op_err(c, SY_EINVAL, "unsupported operand of not");
     }
     if (a->kind == SY_V_FLOAT) {
+        if (!strcmp(c->op, "sym_int")) return op_py_round(c, a, 't'); /* torch.sym_int(float): toward zero, as int() */
         *c->out = sy_value_float(!strcmp(c->op, "neg") ? -a->u.f : a->u.f);
         return SY_OK;
     }

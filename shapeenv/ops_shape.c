@@ -643,7 +643,15 @@ static sy_status reduce(opcall *c)
                                            "Expected reduction dim %zu to have non-zero size.", i)))
                 return st;
     }
-    return op_set_tensor(c, x->dtype, n, out);
+    /* sum of a bool or integer tensor is int64, or the dtype= asked (ReduceOps.cpp sum: get_dtype_from_self(self,
+     * opt_dtype, promote_integers=true)); .item() of it is then an integer, not a symbolic boolean */
+    sy_dtype dt = x->dtype;
+    if (!strcmp(c->op, "sum")) {
+        if (!op_is_floating(dt) && !op_is_complex(dt)) dt = SY_DT_INT64;
+        const sy_value *dtv = op_arg(c, (size_t)-1, "dtype");
+        if (dtv && dtv->kind == SY_V_DTYPE) dt = dtv->u.dtype;
+    }
+    return op_set_tensor(c, dt, n, out);
 }
 
 /* F.pad (aten/src/ATen/native/PadNd.cpp at::pad, PyTorch 1.13): (left, right)

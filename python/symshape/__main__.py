@@ -832,8 +832,13 @@ def _capture_export(args, model, ex, dynamic, name):
             ep = torch.export.export(model, (), kwargs=ex, dynamic_shapes=ds).run_decompositions()
     except Exception as e:  # torch.export's own errors (constraint violations, untraceable code)
         raise _Input("%s: torch.export failed: %s" % (args.callable, _exc_line(e))) from None
+    # the document's dynamic-dim spec is the user's --dynamic (without it: every dim, unnamed), not
+    # the program's Dim.AUTO symbols (s53 in [2, oo)): the report's spec check and exit status follow
+    # what the user declared, and torch.export's own guards are labelled as its (guard_bool)
+    user = dynamic if dynamic is not None else {k: list(range(v.dim())) for k, v in ex.items()
+                                                if isinstance(v, torch.Tensor)}
     try:
-        return from_exported_doc(ep, name=name, engine_ops=_engine_ops())
+        return from_exported_doc(ep, dynamic=user, name=name, engine_ops=_engine_ops(), user_spec=True)
     except ExportError as e:
         raise _Input("%s: cannot read the exported program: %s" % (args.callable, e)) from None
 

@@ -14,8 +14,10 @@ What is read, and how:
     the symbol's range in ``ep.range_constraints`` is the declared ``[min, max]``. A dim whose
     size is an expression of symbols (a derived ``Dim``, ``2*h``) gets its own name and an
     ``_assert`` tying it to the others;
-  * the program's validity domain is written as ``_assert`` nodes before the first op:
-    every range constraint, every derived-dim relation, and every guard of
+  * the program's validity domain is written before the first op: ``_assert`` nodes of every
+    derived-dim relation, and ``guard_bool`` nodes (the conditions torch.export traced the
+    program under, its decisions and policies, not checks of the model) of every range
+    constraint and every guard of
     ``ep._guards_code`` (the guards ``ExportedProgram.module()`` checks on its inputs, which
     include what export decided from the model's Python control flow; without them a point the
     program was never traced for could be accepted). ``program_guards=False`` leaves the last
@@ -594,6 +596,7 @@ _SYM_FUNCS = {
     operator.eq: "eq", operator.ne: "ne", operator.lt: "lt", operator.le: "le", operator.gt: "gt",
     operator.ge: "ge", operator.and_: "and_", operator.or_: "or_", operator.not_: "not_",
     operator.pos: "pos", math.ceil: "ceil", math.floor: "floor", operator.getitem: "getitem",
+    math.trunc: "int",  # toward zero: the engine's int() of a number (a size times a float included)
 }
 
 
@@ -607,7 +610,12 @@ def _sym_funcs_torch():
     return out
 
 
-_SYM_REJECTED = {"sym_float": "a SymInt converted to float (float arithmetic on sizes is not modelled)",
+#: torch.sym_float(size): the size itself. The engine's arithmetic of a size with a float is
+#: Python's on float(size) (a product is the double product fl(float(L) * s), rounded exactly by
+#: int()/math.trunc/floor/ceil; + - / one correctly rounded operation), exact for |size| <= 2^53.
+_SYM_PASS = {"sym_float"}
+
+_SYM_REJECTED = {"sym_float": None,
                  "sym_ite": "a conditional expression on sizes (sym_ite) is not in the engine",
                  "_sym_sqrt": "the square root of a size is not in the engine",
                  "sym_sum": None}
@@ -884,7 +892,7 @@ def _guard_nodes(cx, text, inputs):
         return nm if nm in inputs else None
 
     def go(n):
-        if isinstance(n, ast.Constant) and isinstance(n.value, (int, bool)):
+        if isinstance(n, ast.Constant) and isinstance(n.value, (int, bool, float)):
             return n.value
         if isinstance(n, ast.BinOp) and type(n.op) in _PY_BIN:
             return cx.emit(_PY_BIN[type(n.op)], [go(n.left), go(n.right)], {}, name="pg_" + _PY_BIN[type(n.op)])
@@ -914,6 +922,10 @@ def _guard_nodes(cx, text, inputs):
                  n.func.attr if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
                  isinstance(n.func.value, ast.Name) and n.func.value.id in ("torch", "math") else None)
         fname = {"sym_max": "max", "sym_min": "min"}.get(fname, fname)
+        if fname == "sym_float" and len(n.args) == 1 and not n.keywords:
+            return cx.emit("pos", [go(n.args[0])], {}, name="pg_float")  # see _SYM_PASS
+        if fname in ("trunc", "floor", "ceil") and len(n.args) == 1 and not n.keywords:
+            return cx.emit({"trunc": "int"}.get(fname, fname), [go(n.args[0])], {}, name="pg_" + fname)
         if fname in ("max", "min") and len(n.args) >= 2 and not n.keywords:
             vals = [go(v) for v in n.args]
             out = vals[0]
@@ -952,9 +964,15 @@ def _user_outputs(ep):
     return kinds
 
 
-def from_exported_doc(ep, dynamic=None, name=None, program_guards=True, engine_ops=None):
+def from_exported_doc(ep, dynamic=None, name=None, program_guards=True, engine_ops=None, user_spec=False):
     """The graph document of an ExportedProgram (see the module docstring). Raises ExportError
-    naming the op (and the user's source line) for anything it cannot write."""
+    naming the op (and the user's source line) for anything it cannot write. ``user_spec``: the
+    inputs' dynamic-dim specs are exactly ``dynamic`` (the user's, as `--capture export` got
+    it), not the program's symbols with their names and ranges merged in: a dim given by its
+    index stays unnamed and unranged (torch.export's Dim.AUTO name and its [2, oo) are its
+    own policy, kept as guards), a dim the program made static that the user gave by index
+    stays static, and dims sharing one of the program's symbols without sharing a user's name
+    get an equality guard (the program was traced with them equal)."""
     import sympy
     import torch
     from torch.fx import Node
@@ -997,6 +1015,7 @@ def from_exported_doc(ep, dynamic=None, name=None, program_guards=True, engine_o
             return int(h)
 
     user_inputs = []
+    shared = []             # (input name, dim, Symbol): a dim whose symbol an earlier dim has
     sym_names = {}          # Symbol -> Dim name
     derived = []            # (input name, dim, expr)
     declared_names = set()
@@ -1031,7 +1050,9 @@ def from_exported_doc(ep, dynamic=None, name=None, program_guards=True, engine_o
             if isinstance(e, sympy.Integer):
                 continue
             if isinstance(e, sympy.Symbol):
-                if e not in sym_names:
+                if e in sym_names:
+                    shared.append((nd.name, i, e))
+                else:
                     dn = debug.get("L['%s'].size()[%d]" % (nd.name, i))
                     nm = dn if dn and _ID_RE.match(dn) and dn not in declared_names else str(e)
                     sym_names[e] = nm
@@ -1063,11 +1084,16 @@ def from_exported_doc(ep, dynamic=None, name=None, program_guards=True, engine_o
                 k = d["dim"] if isinstance(d, dict) else d
                 k = k + v.dim() if k < 0 else k
                 if k not in have:
+                    if user_spec and not isinstance(d, dict):
+                        continue  # Dim.AUTO that export made static: static, as the program is
                     raise ExportError("dynamic: dim %d of input %s is static in the exported program "
                                       "(export specialized it)" % (k, nd.name))
-                o = dict(have[k])
-                if isinstance(d, dict):
-                    o.update({kk: vv for kk, vv in d.items() if kk != "dim"})
+                if user_spec:
+                    o = {kk: vv for kk, vv in d.items()} if isinstance(d, dict) else k
+                else:
+                    o = dict(have[k])
+                    if isinstance(d, dict):
+                        o.update({kk: vv for kk, vv in d.items() if kk != "dim"})
                 out.append(o)
             j["dynamic"] = out
         if not v.is_contiguous():
@@ -1092,6 +1118,13 @@ def from_exported_doc(ep, dynamic=None, name=None, program_guards=True, engine_o
         for i, s in enumerate(nd.meta["val"].shape):
             if isinstance(s, torch.SymInt) and isinstance(s.node.expr, sympy.Symbol) and cx.sym_def.get(s.node.expr) is None:
                 cx.sym_def[s.node.expr] = cx.emit("size", [{"ref": nd.name}, i], {}, name="%s_size%d" % (nd.name, i))
+    # with the user's spec, dims of one program symbol need not share a name: the program's
+    # equality is a guard of torch.export's (a guard_bool: its decision, not the model's check)
+    if user_spec:
+        for (xn, i, e) in shared:
+            cx.emit("guard_bool", [cx.emit("eq", [cx.emit("size", [{"ref": xn}, i], {}, name="%s_size%d" % (xn, i)),
+                                                  cx.sym_def[e]], {}, name="export_same_eq"), True], {},
+                    name="torch_export_same_symbol")
     # derived dims: a symbol seen only inside a*s + b is defined by that dim ((size - b) // a, with
     # Mod(size - b, a) == 0 asserted); then every derived dim is asserted equal to its expression
     for (xn, i, e) in derived:
@@ -1113,18 +1146,22 @@ def from_exported_doc(ep, dynamic=None, name=None, program_guards=True, engine_o
                               % (xn, i, e))
         cx.emit("_assert", [cx.emit("eq", [size, _sym_nodes(cx, e, "derived Dim")], {}, name="derived_eq"),
                             "derived Dim: %s.size()[%d] == %s" % (xn, i, e)], {}, name="derived_assert")
-    # range constraints of the input symbols (and of derived expressions)
+    # range constraints of the input symbols (and of derived expressions), and below the
+    # program's guards: guard_bool nodes, the conditions torch.export traced the program under
+    # (its 0/1 specialization, Dim.AUTO's [2, oo), its decisions on the model's Python branches),
+    # which the report names as export's, not as checks the model itself makes; what an op of the
+    # program requires is found again by the op's own check
     for e, r in rc.items():
         if not all(f in cx.sym_def for f in e.free_symbols):
             continue  # an unbacked symbol's range: asserted where the graph constrains it
         val = _sym_nodes(cx, e, "range constraint")
         lo, hi = _finite_int(r.lower), _finite_int(r.upper)
         if lo is not None and lo > 0:
-            cx.emit("_assert", [cx.emit("ge", [val, lo], {}, name="range_ge"),
-                                "range_constraints: %s >= %d" % (e, lo)], {}, name="range_assert")
+            cx.emit("guard_bool", [cx.emit("ge", [val, lo], {}, name="range_ge"), True], {},
+                    name="torch_export_range")
         if hi is not None and hi < _INT64_MAX:
-            cx.emit("_assert", [cx.emit("le", [val, hi], {}, name="range_le"),
-                                "range_constraints: %s <= %d" % (e, hi)], {}, name="range_assert")
+            cx.emit("guard_bool", [cx.emit("le", [val, hi], {}, name="range_le"), True], {},
+                    name="torch_export_range")
     if program_guards:
         if not hasattr(ep, "_guards_code"):
             # the program's guards cannot be read: sizes where the model's Python code branches
@@ -1136,7 +1173,7 @@ def from_exported_doc(ep, dynamic=None, name=None, program_guards=True, engine_o
         inputs = {u.name: u.name for u in user_inputs}
         for g in list(ep._guards_code or []):
             cond = _guard_nodes(cx, g, inputs)
-            cx.emit("_assert", [cond, "torch.export guard: " + g], {}, name="program_guard")
+            cx.emit("guard_bool", [cond, True], {}, name="torch_export_guard")
 
     # the ops
     outputs = []
@@ -1205,6 +1242,9 @@ def from_exported_doc(ep, dynamic=None, name=None, program_guards=True, engine_o
             cx.vals[nd] = cx.emit(sym_funcs[t], args, kwargs)
             continue
         nm = getattr(t, "__name__", str(t))
+        if nm in _SYM_PASS and len(args) == 1 and not kwargs:
+            cx.vals[nd] = cx.emit("pos", args, {})
+            continue
         if nm in _SYM_REJECTED and _SYM_REJECTED[nm]:
             raise cx.error(nd, "%s: %s" % (nm, _SYM_REJECTED[nm]))
         if nm == "sym_sum":

@@ -38,3 +38,11 @@ def factory_fails():
 
 
 NOT_CALLABLE = 3
+
+
+def strided():
+    """x[:, ::2] - x[:, 1::2]: torch.export's program guards (its 0/1 tests on the halves) narrow dim 1."""
+    class Strided(nn.Module):
+        def forward(self, x):
+            return x[:, ::2] - x[:, 1::2]
+    return Strided()

@@ -403,24 +403,93 @@ def test_cli_capture_export(tmp_path):
     assert rc == 3 and err.startswith("symshape: error: ") and "Traceback" not in err, (rc, err)
 
 
+def test_cli_capture_export_labels_export_guards(capsys):
+    """--capture export (issue 35): the report's dynamic-dim spec is the user's --dynamic, not the
+    program's Dim.AUTO symbols (s53 in [2, oo)), so torch.export's own guards (its 0/1 tests on
+    the halves of x[:, ::2] - x[:, 1::2], Dim.AUTO's [2, oo)) are no violation and exit 0; they are
+    labelled as torch.export's (guard_bool at node torch_export_*), never as the model's _assert."""
+    import json
+    sys.path.insert(0, HERE)
+    try:
+        import cli_models
+    finally:
+        sys.path.pop(0)
+    from symshape.__main__ import main
+    for dyn in (["--dynamic", "x=0,1"], [], ["--dynamic", "x=0:b,1"]):
+        rc = main(["report", "cli_models:strided", "--input", "x=2,6", "--capture", "export", "-b", "json",
+                   "--quiet"] + dyn)
+        out = capsys.readouterr().out
+        assert rc == 0, (dyn, out)
+        j = json.loads(out)
+        assert not j.get("violations"), (dyn, j.get("violations"))
+        g = [g for g in j["guards"] if g["text"] == "x.size()[1] != 2"]
+        assert g and all(o["op"] == "guard_bool" and o["node"].startswith("torch_export_guard")
+                         for o in g[0]["origins"]), g
+        assert not any(o.get("op") == "_assert" for g in j["guards"] for o in g.get("origins", [])), j["guards"]
+    # the document keeps the user's spec: bare indices unnamed, the user's name, no program symbol name
+    ep = export(cli_models.strided(), (torch.randn(2, 6),), dynamic_shapes={"x": {0: Dim.AUTO, 1: Dim.AUTO}})
+    ep = ep.run_decompositions()
+    from symshape.export_program import from_exported_doc
+    doc = from_exported_doc(ep, dynamic={"x": [0, {"dim": 1, "name": "n"}]}, user_spec=True)
+    assert [n for n in doc["nodes"] if n["name"] == "x"][0]["dynamic"] == [0, {"dim": 1, "name": "n"}]
+    # without user_spec (the Python API's default) the program's symbols name the dims, as before
+    doc = from_exported_doc(ep)
+    assert all(isinstance(d, dict) and d.get("min") == 2 for d in [n for n in doc["nodes"] if n["name"] == "x"][0]["dynamic"])
+    # two dims of one program symbol given by index: the program's equality is a guard of export's
+    ep = export(cli_models.cat2(), (), kwargs={"x": torch.randn(2, 3), "y": torch.randn(2, 5)},
+                dynamic_shapes={"x": {0: Dim.AUTO, 1: Dim.AUTO}, "y": {0: Dim.AUTO, 1: Dim.AUTO}}).run_decompositions()
+    doc = from_exported_doc(ep, dynamic={"x": [0, 1], "y": [0, 1]}, user_spec=True)
+    assert any(n["op"] == "guard_bool" and n["name"].startswith("torch_export_same_symbol") for n in doc["nodes"]), doc
+    gs = symshape.trace(doc, duck_sizing=False)
+    assert gs.check({"x": [3, 4], "y": [3, 7]})[0] and not gs.check({"x": [3, 4], "y": [4, 7]})[0]
+
+
 # ---------------------------------------------------------------- guard for guard (bench/guards_vs_torch.py)
 
 def test_guards_vs_torch_export_small_models():
-    """The guard-for-guard comparison (docs/guards.md section 8) on four fast models, 100 points
-    each: 0 symshape soundness violations, and, with distinct example sizes, no point that
-    PyTorch's exported program accepts and symshape rejects."""
+    """The guard-for-guard comparison (docs/guards.md section 8) on five fast models, 100 points
+    each, against both PyTorch columns (torch.export, and torch.compile(dynamic=True) counted by
+    recompiles): 0 symshape soundness violations, neither PyTorch column accepts a point the model
+    cannot run, and, with distinct example sizes, no point that PyTorch accepts and symshape
+    rejects."""
     sys.path.insert(0, os.path.join(ROOT, "bench"))
     try:
         import guards_vs_torch as g
     finally:
         sys.path.pop(0)
     ms = g.models()
-    for name in ("cat2", "branchy", "squeeze_mean", "espcn"):
+    for name in ("cat2", "branchy", "squeeze_mean", "espcn", "heads_check"):
         row = g.compare(name, ms[name], 100)
         assert row["sym_viol"] == 0, (name, row["examples"]["sym_viol"])
         assert row["torch_viol"] == 0, (name, row["examples"]["torch_viol"])
+        assert row["compile_viol"] == 0, (name, row["examples"]["compile_viol"])
         assert row["only_torch"] == 0, (name, row["examples"]["only_torch"])
-        assert row["both"] > 0, row
+        assert row["c_only_compile"] == 0, (name, row["examples"]["c_only_compile"])
+        assert row["both"] > 0 and row["c_both"] > 0, row
+        # the compile column saw its guards: every model here has a dynamic dim guarded against 0/1
+        assert row["compile_frames"] >= 1 and row["compile_kinds"].get("0/1", 0) >= 1, row["compile_kinds"]
+    # the model's divisibility assert is a divisibility guard on all three sides
+    assert row["compile_kinds"].get("divisibility") and row["sym_by_kind"].get("divisibility") \
+        and row["export_by_kind"].get("divisibility"), row
+    # points the compiled entry rejects are rejected by recompiling: the counts add up
+    assert row["c_both"] + row["c_only_compile"] + row["c_only_symshape"] + row["c_neither"] == 100
+
+
+def test_guard_kind_classifier():
+    """bench/guards_vs_torch.guard_kind: the one classifier applied to the guards of all three."""
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    try:
+        from guards_vs_torch import guard_kind
+    finally:
+        sys.path.pop(0)
+    cases = {"2 <= L['x'].size()[0]": "0/1", "(L['x'].size()[1] // 4) != 1": "0/1",
+             "FloorDiv(x.size()[1], 2) != 1": "0/1", "L['y'].size()[0] == L['x'].size()[0]": "duck equality",
+             "(L['x'].size()[1] % 4) == 0": "divisibility", "Mod(x.size()[1], 4) == 0": "divisibility",
+             "9 <= L['x'].size()[1]": "range", "L['x'].size()[1] != 2": "range", "x.size()[1] == 3": "static",
+             "L['x'].stride()[0] == L['x'].size()[1]": "layout",
+             "FloorDiv(x.size()[2], 4)*FloorDiv(x.size()[3], 4) <= 256": "relation"}
+    for text, kind in cases.items():
+        assert guard_kind(text) == kind, (text, guard_kind(text), kind)
 
 
 # ---------------------------------------------------------------- one op family per model
@@ -466,6 +535,50 @@ def test_one_op_family(name):
     pts = [(r.randint(1, 4), r.randint(1, 9), r.randint(1, 12)) for _ in range(10)]
     check_program("op_" + name, OneOp(ONE_OP[name]), (2, 3, 8), {"x": {0: Dim.AUTO, 1: Dim.AUTO, 2: Dim.AUTO}},
                   lambda p: (torch.randn(p[0], p[1], p[2]),), lambda p: {"x": [p[0], p[1], p[2]]}, pts, 1)
+
+
+class CountSlice(nn.Module):
+    """.item() of a sum of a bool tensor, _check_is_size'd: the sum is int64 (ReduceOps.cpp
+    get_dtype_from_self, promote_integers), so the item is an integer, not a symbolic boolean."""
+    def forward(self, x, n):
+        k = (n > 0).sum().item()
+        torch._check_is_size(k, max=x.shape[0])
+        return x[:k]
+
+
+def test_item_of_bool_sum_check_is_size():
+    r = rng_for("count_slice")
+    pts = [(b, r.randint(1, b)) for b in (r.randint(2, 12) for _ in range(20))]
+    gs, _ = check_program("count_slice", CountSlice(), (6, 4), {"x": {0: Dim.AUTO}, "n": {0: Dim.AUTO}},
+                          lambda p: (torch.randn(p[0], 3), torch.randn(p[1])), lambda p: {"x": [p[0], 3], "n": [p[1]]},
+                          pts, 10, shapes=False)
+    assert any("u0" in g.text or "u1" in g.text for g in gs.guards), [g.text for g in gs.guards]
+
+
+class ScaledSlice(nn.Module):
+    """A slice to a float fraction of a size, and a Python branch on it: the program has
+    sym_float, a float product and math.trunc / math.floor in its graph and in its guards code
+    (math.trunc(0.3*torch.sym_float(L['x'].size()[1])) > 2)."""
+    def __init__(self, s, f):
+        super().__init__()
+        self.s, self.f = s, f
+
+    def forward(self, x):
+        k = self.f(self.s * torch.sym_float(x.shape[1]))
+        return x[:, :k] if k > 2 else x
+
+
+@pytest.mark.parametrize("scale,fn", [(0.3, "trunc"), (0.7, "floor")])
+def test_program_guard_float_of_size(scale, fn):
+    import math
+    r = rng_for("scaled_%s" % fn)
+    pts = [(r.randint(1, 4), r.randint(1, 120)) for _ in range(40)] + [(2, 9), (2, 10), (2, 4), (2, 5)]
+    gs, ep = check_program("scaled_" + fn, ScaledSlice(scale, getattr(math, fn)), (2, 20), {"x": {0: Dim.AUTO, 1: Dim.AUTO}},
+                           lambda p: (torch.randn(p[0], p[1]),), lambda p: {"x": [p[0], p[1]]}, pts, 20)
+    assert any("trunc" in g or "floor" in g for g in ep._guards_code), ep._guards_code
+    # the branch's boundary, exactly: k = fn(scale*n) > 2 first holds at n = 10 (0.3) / n = 5 (0.7)
+    lo = 10 if scale == 0.3 else 5
+    assert gs.check({"x": [2, lo]})[0] and not gs.check({"x": [2, lo - 1]})[0]
 
 
 def test_program_without_guards_code_is_refused():
