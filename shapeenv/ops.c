@@ -6,6 +6,7 @@
 
 #include "algebra/sy_int64.h"
 #include "shapeenv/env_private.h"
+#include "shapeenv/rules.h"
 
 /* ------------------------------------------------------------------ dtypes */
 
@@ -853,13 +854,22 @@ sy_status op_wrap_dim(opcall *c, int64_t dim, size_t ndim, size_t *out)
     return SY_OK;
 }
 
-/* infer_size (aten/src/ATen/ExpandUtils.cpp): align right; a dim of 1
- * broadcasts; otherwise the sizes must be equal (a guard when symbolic). A
- * symbolic size that may be 1 is decided through the env (guard). */
-static int is_one(const sy_expr *e)
+/* infer_size (aten/src/ATen/ExpandUtils.cpp): align right; each pair of dims
+ * by the rule both frontends share (shapeenv/rules.c sy_rule_bcast_dim). */
+typedef struct {
+    opcall *c;
+    const sy_expr *x, *y;
+    size_t i;
+    char msg[768];
+} bcast_arg;
+
+static const char *bcast_reason(void *arg, int which)
 {
-    int64_t v;
-    return sy_expr_kind_of(e) == SY_EXPR_INT && sy_expr_get_si(e, &v) == SY_OK && v == 1;
+    (void)which;
+    bcast_arg *b = arg;
+    snprintf(b->msg, sizeof b->msg, "The size of tensor a (%s) must match the size of tensor b (%s) at non-singleton dimension %zu",
+             sy_env_show(b->c->env, b->x), sy_env_show(b->c->env, b->y), b->i);
+    return b->msg;
 }
 
 sy_status op_broadcast(opcall *c, const sy_expr *const *a, size_t na, const sy_expr *const *b, size_t nb,
@@ -868,29 +878,21 @@ sy_status op_broadcast(opcall *c, const sy_expr *const *a, size_t na, const sy_e
     size_t n = na > nb ? na : nb;
     const sy_expr **r = sy_env_alloc(c->env, (n ? n : 1) * sizeof *r);
     if (!r) return sy_ctx_last_error(c->env->ctx);
-    sy_ctx *ctx = c->env->ctx;
+    sy_provenance why = {c->where ? c->where->node : NULL, c->op, NULL};
+    bcast_arg ba = {.c = c};
     for (size_t i = 0; i < n; i++) {
         const sy_expr *x = i < n - na ? NULL : a[i - (n - na)];
         const sy_expr *y = i < n - nb ? NULL : b[i - (n - nb)];
         if (!x) { r[i] = y; continue; }
         if (!y) { r[i] = x; continue; }
-        if (x == y) { r[i] = x; continue; }
-        /* against the constant 1 the result is the other side whatever it is
-         * (infer_size: 1 takes the other size; if that is 1 too, it is 1):
-         * no question, so no guard (issue 10 item 5) */
-        if (is_one(y)) { r[i] = x; continue; }
-        if (is_one(x)) { r[i] = y; continue; }
-        int x1 = 0, y1 = 0;
-        sy_status st;
-        if ((st = op_decide_bool(c, sy_expr_eq(ctx, x, KI(c, 1)), "broadcast: is the size 1?", &x1))) return st;
-        if (x1) { r[i] = y; continue; }
-        if ((st = op_decide_bool(c, sy_expr_eq(ctx, y, KI(c, 1)), "broadcast: is the size 1?", &y1))) return st;
-        if (y1) { r[i] = x; continue; }
-        if ((st = op_require(c, sy_expr_eq(ctx, x, y),
-                             "The size of tensor a (%s) must match the size of tensor b (%s) at non-singleton dimension %zu",
-                             sy_env_show(c->env, x), sy_env_show(c->env, y), i)))
-            return st;
-        r[i] = sy_facts_apply(c->env->facts, x);
+        ba.x = x;
+        ba.y = y;
+        ba.i = i;
+        ba.msg[0] = 0;
+        sy_status st = sy_rule_bcast_dim(c->env, &why, x, y, bcast_reason, &ba, &r[i]);
+        if (st == SY_EINVAL && ba.msg[0] && !strcmp(sy_ctx_last_error_msg(c->env->ctx), ba.msg)) return op_err(c, st, "%s", ba.msg);
+        if (st) return st;
+        if (!r[i]) return op_err(c, SY_EINVAL, "%s", bcast_reason(&ba, 0));
     }
     *out = r;
     *nout = n;

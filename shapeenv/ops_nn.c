@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "shapeenv/env_private.h"
+#include "shapeenv/rules.h"
 
 
 static sy_status require_eq(opcall *c, const sy_expr *a, const sy_expr *b, const char *what)
@@ -212,8 +213,12 @@ static sy_status conv(opcall *c)
         if (transposed) /* (L - 1)*s - 2p + d*(k - 1) + output_padding + 1 */
             r = sy_expr_add(ctx, sy_expr_add(ctx, sy_expr_mul_si(ctx, sy_expr_add_si(ctx, L[i], -1), stride[i]), dks[i]),
                             sy_expr_sub(ctx, opad[i], sy_expr_mul_si(ctx, KI(c, pad[i]), 2)));
-        else
-            r = same ? L[i] : sy_expr_add_si(ctx, sy_expr_floordiv(ctx, sy_expr_sub(ctx, padded[i], dks[i]), KI(c, stride[i])), 1);
+        else if (same)
+            r = L[i];
+        else { /* conv_output_size (ConvUtils.h): the window rule (shapeenv/rules.c), floor mode */
+            sy_provenance why = {c->where ? c->where->node : NULL, c->op, NULL};
+            if ((st = sy_rule_window_out(c->env, &why, L[i], dks[i], stride[i], pad[i], pad[i], 0, &r))) return st;
+        }
         if (!r) return sy_ctx_last_error(ctx);
         sy_env_xmemo_put(c->env, key, (const sy_expr *const[SY_XMEMO_VALS]){r, NULL, NULL});
         out[o++] = r;
@@ -323,7 +328,8 @@ static sy_status max_unpool(opcall *c)
 }
 
 /* ------------------------------------------------------------------ pooling
- * pooling_output_shape (aten/src/ATen/native/Pool.h, PyTorch 1.13):
+ * pooling_output_shape (aten/src/ATen/native/Pool.h, PyTorch 1.13): shapeenv/rules.c
+ * sy_rule_window_out, the rule the ONNX frontend's pools use too:
  *   out = div_rtn(in + 2*pad - dilation*(kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0), stride) + 1
  *   if ceil_mode and (out - 1)*stride >= in + pad: out -= 1   (the last window must start inside)
  * pool2d_shape_check: kernel, stride, dilation > 0; pad <= kernel/2; non-zero
@@ -368,35 +374,10 @@ static sy_status pool(opcall *c)
     if (!out) return sy_ctx_last_error(ctx);
     for (size_t i = 0; i < first; i++) out[i] = x->sizes[i];
     for (size_t i = 0; i < nsp; i++) {
-        const sy_expr *L = x->sizes[first + i];
-        /* the sizes memoized by the operands (sy_env_xmemo: pure construction;
-         * the ceil_mode decision is made on every call) */
-        uint64_t key[SY_XMEMO_KEY] = {SY_XM_POOL, (uintptr_t)L, (uint64_t)k[i], (uint64_t)s[i], (uint64_t)p[i], (uint64_t)d[i],
-                                      (uint64_t)ceil_mode};
-        const sy_expr *const *hit = sy_env_xmemo_get(c->env, key);
-        const sy_expr *r, *cond = NULL, *rm1 = NULL;
-        if (hit) {
-            r = hit[0];
-            cond = hit[1];
-            rm1 = hit[2];
-        } else {
-            /* exact: dilation*(kernel - 1) may pass int64 */
-            const sy_expr *num = sy_expr_sub(ctx, sy_expr_add_si(ctx, L, 2 * p[i] - 1), sy_expr_mul_si(ctx, KI(c, k[i] - 1), d[i]));
-            if (ceil_mode) num = sy_expr_add_si(ctx, num, s[i] - 1);
-            r = sy_expr_add_si(ctx, sy_expr_floordiv(ctx, num, KI(c, s[i])), 1);
-            if (!r) return sy_ctx_last_error(ctx);
-            if (ceil_mode) {
-                rm1 = sy_expr_add_si(ctx, r, -1);
-                cond = sy_expr_ge(ctx, sy_expr_mul_si(ctx, rm1, s[i]), sy_expr_add_si(ctx, L, p[i]));
-                if (!rm1 || !cond) return sy_ctx_last_error(ctx);
-            }
-            sy_env_xmemo_put(c->env, key, (const sy_expr *const[SY_XMEMO_VALS]){r, cond, rm1});
-        }
-        if (ceil_mode) {
-            int dec;
-            if ((st = op_decide_bool(c, cond, "ceil_mode: does the last window start outside the input?", &dec))) return st;
-            if (dec) r = rm1;
-        }
+        /* the window rule both frontends share (shapeenv/rules.c), torch's pads on both sides */
+        const sy_expr *ext = sy_expr_add_si(ctx, sy_expr_mul_si(ctx, KI(c, k[i] - 1), d[i]), 1), *r;
+        sy_provenance why = {c->where ? c->where->node : NULL, c->op, NULL};
+        if ((st = sy_rule_window_out(c->env, &why, x->sizes[first + i], ext, s[i], p[i], p[i], ceil_mode, &r))) return st;
         out[first + i] = r;
     }
     for (size_t i = 0; i < nsp; i++)

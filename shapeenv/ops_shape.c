@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "shapeenv/env_private.h"
+#include "shapeenv/rules.h"
 
 sy_status sy_slice_len(opcall *c, const sy_value *sl, const sy_expr *len, const sy_expr **start, const sy_expr **n,
                        int64_t *step);
@@ -47,6 +48,26 @@ static sy_status view_or_copy(opcall *c, const sy_tensor *x, size_t n, const sy_
     return op_set_strided(c, x->dtype, n, shape, ns);
 }
 
+/* the reasons of sy_rule_infer_size's requirements: PyTorch's messages (InferSize.h) */
+typedef struct {
+    opcall *c;
+    const sy_expr *numel, *newsize;
+    char msg[768];
+} infer_arg;
+
+static const char *infer_reason(void *arg, int which)
+{
+    infer_arg *a = arg;
+    if (which == 0)
+        snprintf(a->msg, sizeof a->msg,
+                 "cannot reshape tensor of %s elements: the unspecified dimension size -1 can be any value and is ambiguous",
+                 sy_env_show(a->c->env, a->numel));
+    else
+        snprintf(a->msg, sizeof a->msg, "shape is invalid for input of size %s (not divisible by %s)", sy_env_show(a->c->env, a->numel),
+                 sy_env_show(a->c->env, a->newsize));
+    return a->msg;
+}
+
 /* view / reshape: one -1 inferred by exact division of the element count. */
 static sy_status view(opcall *c)
 {
@@ -74,17 +95,12 @@ static sy_status view(opcall *c)
     const sy_expr **out = sy_env_alloc(c->env, (n ? n : 1) * sizeof *out);
     if (!out) return sy_ctx_last_error(ctx);
     SY_COPY(out, shape, n * sizeof *out);
-    if (infer >= 0) {
-        if ((st = op_require(c, sy_expr_ne(ctx, newsize, KI(c, 0)),
-                             "cannot reshape tensor of %s elements: the unspecified dimension size -1 can be any value and is ambiguous",
-                             sy_env_show(c->env, numel))))
-            return st;
-        if ((st = op_require(c, sy_expr_eq(ctx, sy_expr_mod(ctx, numel, newsize), KI(c, 0)),
-                             "shape is invalid for input of size %s (not divisible by %s)", sy_env_show(c->env, numel),
-                             sy_env_show(c->env, newsize))))
-            return st;
-        out[infer] = sy_expr_floordiv(ctx, numel, newsize);
-        if (!out[infer]) return sy_ctx_last_error(ctx);
+    if (infer >= 0) { /* the rule both frontends share (shapeenv/rules.c) */
+        sy_provenance why = {c->where ? c->where->node : NULL, c->op, NULL};
+        infer_arg ia = {c, numel, newsize, ""};
+        st = sy_rule_infer_size(c->env, &why, numel, newsize, infer_reason, &ia, &out[infer]);
+        if (st == SY_EINVAL && ia.msg[0] && !strcmp(sy_ctx_last_error_msg(ctx), ia.msg)) return op_err(c, st, "%s", ia.msg);
+        if (st) return st;
     } else if ((st = op_require(c, sy_expr_eq(ctx, numel, newsize), "shape '%s' is invalid for input of size %s",
                                 sy_env_show(c->env, newsize), sy_env_show(c->env, numel)))) {
         return st;
@@ -777,10 +793,9 @@ static sy_status pad(opcall *c)
         const sy_expr *l = pv->u.list.items[2 * i].u.i, *r = pv->u.list.items[2 * i + 1].u.i;
         size_t d = x->ndim - 1 - i;
         const sy_expr *L = x->sizes[d];
-        out[d] = sy_expr_add_pad(ctx, L, sy_expr_add(ctx, l, r)); /* up to a multiple of m: m*CeilDiv(L, m) */
-        if (!out[d]) return sy_ctx_last_error(ctx);
+        const sy_expr *kept = NULL; /* the padded dim by the rule both frontends share (shapeenv/rules.c) */
+        if ((st = sy_rule_pad_dim(c->env, L, l, r, &out[d], m == CONSTANT ? &kept : NULL))) return st;
         if (m == CONSTANT) {
-            const sy_expr *kept = sy_expr_add(ctx, sy_expr_add(ctx, L, sy_expr_min(ctx, l, zero)), sy_expr_min(ctx, r, zero));
             if ((st = op_require(c, sy_expr_ge(ctx, kept, zero),
                                  "The input size %s, plus negative padding %s and %s resulted in a negative output size",
                                  sy_env_show(c->env, L), sy_env_show(c->env, l), sy_env_show(c->env, r))))

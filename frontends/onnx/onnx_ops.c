@@ -15,8 +15,7 @@
  * Length (about 2,800 lines, over the tree's 1,200): the table of ~140 ops
  * (ops[] at the end) with each op's rule beside its spec citation, so a rule
  * is found by its op; the rules shared with the PyTorch frontend (window size,
- * broadcasting, reshape with -1) are to move to shapeenv/ (issue 34 item 2),
- * which shrinks it. */
+ * broadcast dim, reshape's -1, pad) are in shapeenv/rules.c (issue 34 item 2). */
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -27,6 +26,7 @@
 #include "algebra/sy_int64.h"
 #include "algebra/internal.h"
 #include "frontends/onnx/onnx_private.h"
+#include "shapeenv/rules.h"
 
 #define MAXR 64 /* largest rank handled */
 
@@ -297,38 +297,30 @@ static sy_status unbacked_dims(ox_call *c, size_t n, const sy_expr **dims, const
 /* ------------------------------------------------------------------ broadcasting */
 
 /* Numpy multidirectional broadcasting (onnx/docs/Broadcasting.md): per dim, equal
- * dims stay, a dim 1 stretches. */
+ * dims stay, a dim 1 stretches; the rule the torch frontend uses too
+ * (shapeenv/rules.c sy_rule_bcast_dim: the same questions in the same order). */
+typedef struct {
+    ox_call *c;
+    const sy_expr *a, *b;
+    char msg[600];
+} bcast_arg;
+
+static const char *bcast_reason(void *arg, int which)
+{
+    (void)which;
+    bcast_arg *x = arg;
+    snprintf(x->msg, sizeof x->msg, "cannot broadcast dims %s and %s", show_user(x->c, x->a), show_user(x->c, x->b));
+    return x->msg;
+}
+
 static sy_status bcast_dim(ox_call *c, const sy_expr *a, const sy_expr *b, const sy_expr **out)
 {
-    const sy_expr *one = K(c, 1);
-    if (a == b || b == one) {
-        *out = a;
-        return SY_OK;
-    }
-    if (a == one) {
-        *out = b;
-        return SY_OK;
-    }
-    int eq;
-    char reason[600];
-    snprintf(reason, sizeof reason, "broadcast: %s == %s", show_user(c, a), show_user(c, b));
-    TRY(truth(c, sy_expr_eq(c->ctx, a, b), reason, &eq));
-    if (eq) {
-        *out = sy_expr_is_int(b) ? b : a;
-        return SY_OK;
-    }
-    int a1, b1;
-    TRY(truth(c, sy_expr_eq(c->ctx, a, one), "broadcast: dim is 1", &a1));
-    if (a1) {
-        *out = b;
-        return SY_OK;
-    }
-    TRY(truth(c, sy_expr_eq(c->ctx, b, one), "broadcast: dim is 1", &b1));
-    if (b1) {
-        *out = a;
-        return SY_OK;
-    }
-    return ox_err(c, SY_EINVAL, "cannot broadcast dims %s and %s", show_user(c, a), show_user(c, b));
+    bcast_arg ba = {c, a, b, ""};
+    sy_status st = sy_rule_bcast_dim(c->env, &c->why, a, b, bcast_reason, &ba, out);
+    if (st == SY_EINVAL && ba.msg[0] && !strcmp(sy_ctx_last_error_msg(c->ctx), ba.msg)) return ox_err(c, st, "%s", ba.msg);
+    if (st) return st;
+    if (!*out) return ox_err(c, SY_EINVAL, "%s", bcast_reason(&ba, 0));
+    return SY_OK;
 }
 
 static sy_status bcast_shapes(ox_call *c, size_t n, const sy_tensor *const *ts, size_t *ndo, const sy_expr **out)
@@ -920,6 +912,14 @@ static sy_status op_constantofshape(ox_call *c)
     return SY_OK;
 }
 
+/* the reasons of sy_rule_infer_size's requirements */
+static const char *reshape_reason(void *arg, int which)
+{
+    (void)arg;
+    return which == 0 ? "Reshape: the known dims' product must be non-zero to infer -1"
+                      : "Reshape: the element count must be divisible by the known dims' product";
+}
+
 /* Reshape-14: 0 copies the input dim (unless allowzero), one -1 is inferred */
 static sy_status op_reshape(ox_call *c)
 {
@@ -986,24 +986,13 @@ static sy_status op_reshape(ox_call *c)
             if ((long)i != infer) rest[nr++] = o[i];
         const sy_expr *p = sy_expr_mul_n(c->ctx, nr, rest);
         CHK(p);
+        /* the rule the torch frontend uses too (shapeenv/rules.c sy_rule_infer_size): the known dims'
+         * product is required non-zero also when the division is exact as polynomials: [0, -1] on
+         * (n, 4) is n*4 / n, which the runtime does not infer at n = 0 (onnxruntime
+         * core/providers/cpu/tensor/reshape_helper.h ReshapeHelper: ORT_ENFORCE(size != 0 && ...),
+         * size the product of the other dims; input {0,364}, requested {0,-1} fails there) */
         const sy_expr *q = NULL;
-        sy_bool ex = SY_FALSE;
-        /* also when the division is exact as polynomials: [0, -1] on (n, 4) is n*4 / n, which
-         * the runtime does not infer at n = 0 (onnxruntime core/providers/cpu/tensor/
-         * reshape_helper.h ReshapeHelper: ORT_ENFORCE(size != 0 && ...), size the product of
-         * the other dims; input {0,364}, requested {0,-1} fails there) */
-        TRY(require(c, sy_expr_ne(c->ctx, p, K(c, 0)), "Reshape: the known dims' product must be non-zero to infer -1"));
-        if (p != K(c, 0)) ex = sy_expr_poly_divexact(c->ctx, in_n, p, &q);
-        if (ex == SY_BOOL_ERROR) sy_ctx_reset_error(c->ctx);
-        if (ex != SY_TRUE) {
-            TRY(require(c, sy_expr_eq(c->ctx, sy_expr_mod(c->ctx, in_n, p), K(c, 0)),
-                        "Reshape: the element count must be divisible by the known dims' product"));
-            q = sy_expr_floordiv(c->ctx, in_n, p);
-            CHK(q);
-            const sy_expr *sq = sy_env_simplify(c->env, q);
-            if (sq) q = sq;
-            else sy_ctx_reset_error(c->ctx);
-        }
+        TRY(sy_rule_infer_size(c->env, &c->why, in_n, p, reshape_reason, NULL, &q));
         o[infer] = q;
     } else {
         TRY(require(c, sy_expr_eq(c->ctx, sy_expr_mul_n(c->ctx, n, o), in_n),
@@ -1770,17 +1759,18 @@ static sy_status op_pad(ox_call *c)
              * empty (onnxruntime: "zero effective input extent"; wrap of an empty input fails too),
              * and a reflected pad must stay inside it (onnxruntime pad.cc: "pre-pad (3) exceeds maximum
              * allowed (2)", max = extent - 1; the cropped extent here, never more than the dim) */
-            const sy_expr *z = K(c, 0);
-            const sy_expr *e = sy_expr_add(c->ctx, sy_expr_add(c->ctx, d[a], sy_expr_min(c->ctx, p[i], z)), sy_expr_min(c->ctx, p[i + m], z));
-            CHK(e);
+            const sy_expr *e, *padded; /* e: the input left after the negative pads crop it */
+            TRY(sy_rule_pad_dim(c->env, d[a], p[i], p[i + m], &padded, &e));
             TRY(require(c, sy_expr_ge(c->ctx, e, K(c, 1)), "Pad (%s): axis %zu has no input left to pad from", mode, a));
             if (refl)
                 TRY(require(c, sy_expr_and(c->ctx, sy_expr_le(c->ctx, p[i], sy_expr_add_si(c->ctx, e, -1)),
                                            sy_expr_le(c->ctx, p[i + m], sy_expr_add_si(c->ctx, e, -1))),
                             "Pad (reflect): a pad of axis %zu exceeds its size - 1", a));
         }
-        d[a] = sy_expr_add_pad(c->ctx, d[a], sy_expr_add(c->ctx, p[i], p[i + m])); /* F.pad up to a multiple: m*CeilDiv(d, m) */
-        CHK(d[a]);
+        /* an axis with both pads 0 is the input's dim, >= 0 by itself: no requirement, which would rely
+         * on the dim's range (a guard 2 <= d under 0/1 specialization, where the model runs at 0 and 1) */
+        if (p[i] == K(c, 0) && p[i + m] == K(c, 0)) continue;
+        TRY(sy_rule_pad_dim(c->env, d[a], p[i], p[i + m], &d[a], NULL)); /* the rule shared with the torch frontend */
         TRY(require(c, sy_expr_ge(c->ctx, d[a], K(c, 0)), "Pad: the padded dim must be >= 0"));
     }
     return set_out(c, 0, c->in[0]->elem, x->ndim, d);
@@ -2099,7 +2089,6 @@ static sy_status window_params(ox_call *c, size_t ns, const int64_t *kernel, win
 static sy_status window_out(ox_call *c, const winp *w, size_t i, const sy_expr *d, int ceil_mode, const sy_expr **out)
 {
     sy_ctx *x = c->ctx;
-    int64_t ext = w->dil[i] * (w->k[i] - 1) + 1;
     const sy_expr *o;
     if (!strncmp(w->autopad, "SAME", 4)) {
         /* a pool with SAME_* and a dilation: the spec (and onnx's shape inference) give ceil(d / s),
@@ -2114,32 +2103,25 @@ static sy_status window_out(ox_call *c, const winp *w, size_t i, const sy_expr *
         *out = o;
         return SY_OK;
     }
-    int64_t pads = !strcmp(w->autopad, "VALID") ? 0 : w->pb[i] + w->pe[i];
-    const sy_expr *num = sy_expr_add_si(x, d, pads - ext);
-    CHK(num);
-    if (ceil_mode) {
-        /* the window need not fit: Operators.md (MaxPool-12, AveragePool-11) gives
-         * ceil(num / s + 1), 1 for -s < num < 0, and PyTorch's CPU kernels, which the
-         * exports come from, compute pooling_output_shape_pad_lr (aten/src/ATen/native/Pool.h)
-         * div_rtn(num + s - 1, s) + 1, minus 1 when the last window starts at or after
-         * d + pad_begin, and pool2d_shape_check / pool3d_shape_check require only that
-         * result >= 1 ("Output size is too small"): a last window may overhang the input
-         * (googlenet's MaxPool2d(3, 2, ceil_mode=True) on a 2 x 2 map gives 1 x 1) */
-        o = sy_expr_add_si(x, sy_expr_ceildiv(x, num, K(c, w->s[i])), 1);
-        CHK(o);
-        int drop;
-        /* (o - 1) * s >= d + pad_begin: the last window starts in the padding */
-        TRY(truth(c, sy_expr_ge(x, sy_expr_mul_si(x, sy_expr_add_si(x, o, -1), w->s[i]), sy_expr_add_si(x, d, w->pb[i])),
-                  "ceil_mode: last window starts in the padding", &drop));
-        if (drop) o = sy_expr_add_si(x, o, -1);
-        CHK(o);
+    int valid = !strcmp(w->autopad, "VALID");
+    int64_t pb = valid ? 0 : w->pb[i], pe = valid ? 0 : w->pe[i];
+    /* the rule the torch frontend uses too (shapeenv/rules.c sy_rule_window_out): floor, or with
+     * ceil_mode the window need not fit: Operators.md (MaxPool-12, AveragePool-11) gives
+     * ceil(num / s + 1), 1 for -s < num < 0, and PyTorch's CPU kernels, which the
+     * exports come from, compute pooling_output_shape_pad_lr (aten/src/ATen/native/Pool.h)
+     * div_rtn(num + s - 1, s) + 1, minus 1 when the last window starts at or after
+     * d + pad_begin, and pool2d_shape_check / pool3d_shape_check require only that
+     * result >= 1 ("Output size is too small"): a last window may overhang the input
+     * (googlenet's MaxPool2d(3, 2, ceil_mode=True) on a 2 x 2 map gives 1 x 1) */
+    const sy_expr *ext = sy_expr_add_si(x, sy_expr_mul_si(x, K(c, w->k[i] - 1), w->dil[i]), 1);
+    CHK(ext);
+    if (!ceil_mode)
+        TRY(require(c, sy_expr_ge(x, sy_expr_sub(x, sy_expr_add_si(x, d, pb + pe), ext), K(c, 0)),
+                    "%s: the window (extent %lld) must fit the padded input", c->node->op_type,
+                    (long long)(w->dil[i] * (w->k[i] - 1) + 1)));
+    TRY(sy_rule_window_out(c->env, &c->why, d, ext, w->s[i], pb, pe, ceil_mode, &o));
+    if (ceil_mode)
         TRY(require(c, sy_expr_ge(x, o, K(c, 1)), "%s: the output size (ceil_mode) must be >= 1", c->node->op_type));
-    } else {
-        TRY(require(c, sy_expr_ge(x, num, K(c, 0)), "%s: the window (extent %lld) must fit the padded input", c->node->op_type,
-                    (long long)ext));
-        o = sy_expr_add_si(x, sy_expr_floordiv(x, num, K(c, w->s[i])), 1);
-    }
-    CHK(o);
     *out = o;
     return SY_OK;
 }

@@ -795,7 +795,7 @@ cli_text("dim_param_left_out", emb, "run", ["--dynamic", "tok=0:batch@1..64,1:t@
 # a branch (the broadcast chose n == m; a 1 broadcasts) against a requirement (the Conv window must fit)
 bc = model([N("Add", ["x", "b"], ["y"], name="add1")], [("x", ["n", 8]), ("b", ["m", 8])])
 cli_text("branch_infer", bc, "infer", [], 0,
-         ["  4. m == n   [equality]  from node add1 (Add, a branch taken at the example): broadcast: n == m"])
+         ["  4. m == n   [equality]  from node add1 (Add, a branch taken at the example): broadcast: are the sizes equal?"])
 pts = os.path.join(TMP, "op_branch.points.json")
 with open(pts, "w") as f:
     json.dump({"points": [{"sizes": {"x": [3, 8], "b": [2, 8]}}, {"sizes": {"x": [2, 8], "b": [2, 8]}}]}, f)

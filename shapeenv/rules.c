@@ -1,0 +1,213 @@
+/* Shape rules shared by the frontends (shapeenv/rules.h): broadcasting a dim,
+ * a window's output size, the -1 of a reshape, a padded dim. The torch ops
+ * (ops.c op_broadcast, ops_nn.c conv and pool, ops_shape.c view and pad) and the
+ * ONNX ops (frontends/onnx/onnx_ops.c bcast_dim, window_out, op_reshape,
+ * op_pad) call these, so both frontends ask the same questions in the same
+ * order. */
+#include "algebra/internal.h"
+#include "shapeenv/env_private.h"
+#include "shapeenv/rules.h"
+
+static sy_status decide(sy_env *env, const sy_provenance *why, const sy_expr *rel, const char *reason, int *out)
+{
+    if (!rel) return sy_ctx_last_error(env->ctx);
+    sy_provenance w = {why ? why->node : NULL, why ? why->op : NULL, reason};
+    const sy_expr *v;
+    sy_status st = sy_env_evaluate_expr(env, rel, &w, &v);
+    if (st) return st;
+    *out = sy_expr_kind_of(v) == SY_EXPR_TRUE;
+    return SY_OK;
+}
+
+/* require rel; the reason made only when the facts do not prove it (op_require's way) */
+static sy_status require(sy_env *env, const sy_provenance *why, const sy_expr *rel, sy_rule_reason reason, void *arg,
+                         int which)
+{
+    int done;
+    sy_status st;
+    sy_env_require_passes(env, rel, &done, &st);
+    if (done) return st;
+    sy_provenance w = {why ? why->node : NULL, why ? why->op : NULL, reason(arg, which)};
+    return sy_env_require(env, rel, &w);
+}
+
+/* e's example value, when it has one (no unbacked symbol) and it fits int64 */
+static int hint_si(sy_env *env, const sy_expr *e, int64_t *v)
+{
+    const sy_expr *h = NULL;
+    if (sy_env_hint(env, e, &h) != SY_OK || !h || sy_expr_get_si(h, v) != SY_OK) {
+        sy_ctx_reset_error(env->ctx);
+        return 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------ broadcasting
+ * PyTorch: infer_size_impl (aten/src/ATen/ExpandUtils.cpp) takes the size
+ * that is not 1 and checks "The size of tensor a (%d) must match the size of
+ * tensor b (%d) at non-singleton dimension %d"; its symbolic form
+ * (torch/_refs/__init__.py _broadcast_shapes) asks "== 1" first. ONNX:
+ * docs/Broadcasting.md, multidirectional: "each dimension ... either equal or
+ * one of them is 1"; onnxruntime core/framework/ (BroadcastIterator) fails
+ * otherwise. The answer for a pair is b when a = 1, a when b = 1, a when a = b:
+ * each of those three facts alone makes the answer right at every size, so the
+ * rule records only the one the example satisfies (asked in that order), not the
+ * negations a question-by-question order adds (Ne(a, 1) before Eq(b, 1)). Eq(a, b)
+ * is a decision (a branch), not a requirement: the model also runs where one side
+ * is 1, even when the facts say a size is never 1 (0/1 specialization's range
+ * [2, oo) is a policy of ours, not the model's; the torch frontend required it
+ * before, so that a point with a 1 was rejected by a guard marked required). */
+sy_status sy_rule_bcast_dim(sy_env *env, const sy_provenance *why, const sy_expr *a, const sy_expr *b, sy_rule_reason reason,
+                            void *arg, const sy_expr **out)
+{
+    sy_ctx *ctx = env->ctx;
+    const sy_expr *one = sy_expr_int_si(ctx, 1);
+    *out = NULL;
+    if (!a || !b || !one) return sy_ctx_last_error(ctx);
+    if (a == b || b == one) { /* against the constant 1: no question, so no guard (issue 10 item 5) */
+        *out = a;
+        return SY_OK;
+    }
+    if (a == one) {
+        *out = b;
+        return SY_OK;
+    }
+    static const char *const is1 = "broadcast: is the size 1?";
+    const sy_expr *a1 = sy_expr_eq(ctx, a, one), *b1 = sy_expr_eq(ctx, b, one);
+    if (!a1 || !b1) return sy_ctx_last_error(ctx);
+    int64_t va, vb;
+    int dec;
+    sy_status st;
+    if (hint_si(env, a, &va) && hint_si(env, b, &vb)) {
+        if (va == 1) {
+            if ((st = decide(env, why, a1, is1, &dec))) return st;
+            if (dec) *out = b; /* always: the hint */
+            return SY_OK;
+        }
+        if (vb == 1) {
+            if ((st = decide(env, why, b1, is1, &dec))) return st;
+            if (dec) *out = a;
+            return SY_OK;
+        }
+        if (va != vb) return SY_OK; /* the example does not broadcast */
+        if ((st = decide(env, why, sy_expr_eq(ctx, a, b), "broadcast: are the sizes equal?", &dec))) return st;
+        if (!dec) return SY_OK;
+        /* equal: the constant side when there is one (a ViT's sequence FloorDiv(h, 16)*FloorDiv(w, 16) + 1
+         * against its positional embedding's 197 gives 197, which the facts do not substitute) */
+        *out = sy_expr_is_int(b) ? b : sy_facts_apply(env->facts, a);
+        return *out ? SY_OK : sy_ctx_last_error(ctx);
+    }
+    /* an unbacked size: no example to choose by; ask in PyTorch's order */
+    if ((st = decide(env, why, a1, is1, &dec))) return st;
+    if (dec) {
+        *out = b;
+        return SY_OK;
+    }
+    if ((st = decide(env, why, b1, is1, &dec))) return st;
+    if (dec) {
+        *out = a;
+        return SY_OK;
+    }
+    if ((st = require(env, why, sy_expr_eq(ctx, a, b), reason, arg, 0))) return st;
+    *out = sy_facts_apply(env->facts, a);
+    return *out ? SY_OK : sy_ctx_last_error(ctx);
+}
+
+/* ------------------------------------------------------------------ sliding windows
+ * PyTorch pooling_output_shape_pad_lr (aten/src/ATen/native/Pool.h):
+ *   out = div_rtn(in + pad_l + pad_r - dilation*(kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0), stride) + 1;
+ *   if (ceil_mode && (out - 1) * stride >= in + pad_l) --out;
+ * (pooling_output_shape passes pad_l = pad_r = pad); conv's output size
+ * (aten/src/ATen/native/ConvUtils.h conv_output_size) is the floor form.
+ * ONNX Operators.md (Conv-11, MaxPool-12, AveragePool-11): floor((in + pads - ext)
+ * / stride) + 1, ceil with ceil_mode; onnxruntime pool_attributes.h
+ * ComputeOutputSize does PyTorch's drop of a last window that starts at or
+ * after in + pad_head (googlenet's MaxPool2d(3, 2, ceil_mode=True) on a 2 x 2
+ * map: 1 x 1 in both). The formula memoized by its operands (sy_env_xmemo: pure
+ * construction); the ceil_mode question is asked on every call. */
+sy_status sy_rule_window_out(sy_env *env, const sy_provenance *why, const sy_expr *d, const sy_expr *ext, int64_t stride,
+                             int64_t pad_begin, int64_t pad_end, int ceil_mode, const sy_expr **out)
+{
+    sy_ctx *ctx = env->ctx;
+    if (!d || !ext) return sy_ctx_last_error(ctx);
+    uint64_t key[SY_XMEMO_KEY] = {SY_XM_POOL, (uintptr_t)d, (uintptr_t)ext, (uint64_t)stride, (uint64_t)pad_begin,
+                                  (uint64_t)pad_end, (uint64_t)ceil_mode};
+    const sy_expr *const *hit = sy_env_xmemo_get(env, key);
+    const sy_expr *r, *cond = NULL, *rm1 = NULL;
+    if (hit) {
+        r = hit[0];
+        cond = hit[1];
+        rm1 = hit[2];
+    } else {
+        /* the constant parts in exact arithmetic: pads may be near int64 */
+        const sy_expr *pads = sy_expr_add(ctx, sy_expr_int_si(ctx, pad_begin), sy_expr_int_si(ctx, pad_end));
+        const sy_expr *num = sy_expr_sub(ctx, sy_expr_add(ctx, d, pads), ext);
+        if (ceil_mode) num = sy_expr_add_si(ctx, num, stride - 1);
+        r = sy_expr_add_si(ctx, sy_expr_floordiv(ctx, num, sy_expr_int_si(ctx, stride)), 1);
+        if (!r) return sy_ctx_last_error(ctx);
+        if (ceil_mode) {
+            rm1 = sy_expr_add_si(ctx, r, -1);
+            cond = sy_expr_ge(ctx, sy_expr_mul_si(ctx, rm1, stride), sy_expr_add_si(ctx, d, pad_begin));
+            if (!rm1 || !cond) return sy_ctx_last_error(ctx);
+        }
+        sy_env_xmemo_put(env, key, (const sy_expr *const[SY_XMEMO_VALS]){r, cond, rm1});
+    }
+    if (ceil_mode) {
+        int drop;
+        sy_status st = decide(env, why, cond, "ceil_mode: does the last window start outside the input?", &drop);
+        if (st) return st;
+        if (drop) r = rm1;
+    }
+    *out = r;
+    return SY_OK;
+}
+
+/* ------------------------------------------------------------------ reshape's -1
+ * PyTorch infer_size_impl (aten/src/ATen/InferSize.h): "shape '[...]' is invalid
+ * for input of size N" unless numel % newsize == 0, and newsize != 0 ("cannot
+ * reshape tensor of 0 elements ... -1 can be any value and is ambiguous").
+ * onnxruntime reshape_helper.h ReshapeHelper: ORT_ENFORCE(size != 0 &&
+ * input_shape.Size() % size == 0) (an input {0, 364} to {0, -1} fails: the
+ * product is checked even when the quotient is a polynomial, n*4 / n). */
+sy_status sy_rule_infer_size(sy_env *env, const sy_provenance *why, const sy_expr *numel, const sy_expr *known,
+                             sy_rule_reason reason, void *arg, const sy_expr **out)
+{
+    sy_ctx *ctx = env->ctx;
+    if (!numel || !known) return sy_ctx_last_error(ctx);
+    const sy_expr *zero = sy_expr_int_si(ctx, 0);
+    sy_status st = require(env, why, sy_expr_ne(ctx, known, zero), reason, arg, 0);
+    if (st) return st;
+    const sy_expr *q = NULL;
+    sy_bool ex = known == zero ? SY_FALSE : sy_expr_poly_divexact(ctx, numel, known, &q);
+    if (ex == SY_BOOL_ERROR) sy_ctx_reset_error(ctx);
+    if (ex != SY_TRUE) {
+        if ((st = require(env, why, sy_expr_eq(ctx, sy_expr_mod(ctx, numel, known), zero), reason, arg, 1))) return st;
+        q = sy_expr_floordiv(ctx, numel, known);
+        if (!q) return sy_ctx_last_error(ctx);
+        const sy_expr *sq = sy_env_simplify(env, q);
+        if (sq) q = sq;
+        else sy_ctx_reset_error(ctx);
+    }
+    *out = q;
+    return q ? SY_OK : sy_ctx_last_error(ctx);
+}
+
+/* ------------------------------------------------------------------ pad
+ * PyTorch constant_pad_nd (aten/src/ATen/native/PadNd.cpp): new_dim = dim +
+ * pad_l + pad_r, the input narrowed by the negative pads; ONNX Pad-18:
+ * "output_dim = input_dim + pad_begin + pad_end", negative pads remove
+ * (onnxruntime pad.cc crops by them first). add_pad keeps F.pad's "up to a
+ * multiple" (m*CeilDiv(d, m)) in its compact form. */
+sy_status sy_rule_pad_dim(sy_env *env, const sy_expr *d, const sy_expr *before, const sy_expr *after, const sy_expr **out,
+                          const sy_expr **kept)
+{
+    sy_ctx *ctx = env->ctx;
+    *out = sy_expr_add_pad(ctx, d, sy_expr_add(ctx, before, after));
+    if (!*out) return sy_ctx_last_error(ctx);
+    if (kept) {
+        const sy_expr *zero = sy_expr_int_si(ctx, 0);
+        *kept = sy_expr_add(ctx, sy_expr_add(ctx, d, sy_expr_min(ctx, before, zero)), sy_expr_min(ctx, after, zero));
+        if (!*kept) return sy_ctx_last_error(ctx);
+    }
+    return SY_OK;
+}

@@ -1,0 +1,68 @@
+/* Shape rules shared by the frontends (issue 34 item 2, "one rule, one room"):
+ * the torch frontend's ops (shapeenv/ops_*.c) and the ONNX frontend
+ * (frontends/onnx/onnx_ops.c) compute these sizes by the same function, so a
+ * model gives the same guards from both. Each rule cites the PyTorch kernel
+ * and the ONNX text it follows; where the two define different semantics the
+ * difference is a parameter (pads begin/end, ceil_mode), never blurred.
+ *
+ * A rule asks the env its questions (sy_env_evaluate_expr, a guard) with the
+ * caller's provenance (node, op) and the rule's own reason; the conditions an
+ * op checks (its error messages are the frontend's: PyTorch's or the ONNX
+ * runtime's) stay with the caller, or are given to the rule as messages.
+ *
+ * Internal to the library: included by shapeenv/ and frontends/ (tests/layers.sh
+ * allows frontends to include shapeenv headers other than *_private.h). */
+#ifndef SY_SHAPEENV_RULES_H
+#define SY_SHAPEENV_RULES_H
+
+#include <stdint.h>
+
+#include "symshape/env.h"
+
+/* The reason of a requirement a rule records (which: the rule's requirement,
+ * numbered in its comment), made only when it is used (a guard, a runtime
+ * assert or the error): the frontend's message (PyTorch's or the ONNX
+ * runtime's words), formatted on demand because formatting every passing check
+ * costs about a third of a trace (op_require). Returns a string that stays valid
+ * until the next call. */
+typedef const char *(*sy_rule_reason)(void *arg, int which);
+
+/* Broadcast one pair of aligned dims a, b (PyTorch aten/src/ATen/ExpandUtils.cpp
+ * infer_size_impl; ONNX docs/Broadcasting.md, multidirectional): equal dims stay,
+ * a 1 stretches. *out NULL (SY_OK): the example itself does not broadcast
+ * (the caller fails with its message). Guards: only the one fact the chosen
+ * answer needs (Eq(a, 1) -> b, Eq(b, 1) -> a, Eq(a, b) -> a), chosen by the
+ * example; no negated facts; Eq(a, b) is a decision (the model also runs where
+ * a side is 1). Requirement 0: a == b (the mismatch message), only with an
+ * unbacked size (no example: asked a == 1, then b == 1, then required a == b). */
+sy_status sy_rule_bcast_dim(sy_env *env, const sy_provenance *why, const sy_expr *a, const sy_expr *b, sy_rule_reason reason,
+                            void *arg, const sy_expr **out);
+
+/* The output size of a sliding window over d (PyTorch aten/src/ATen/native/Pool.h
+ * pooling_output_shape_pad_lr; ONNX Operators.md Conv-11, MaxPool-12,
+ * AveragePool-11 with explicit pads; onnxruntime core/providers/cpu/nn/
+ * pool_attributes.h ComputeOutputSize):
+ *   floor((d + pad_begin + pad_end - ext) / stride) + 1,  ext = dilation*(kernel - 1) + 1;
+ *   ceil_mode: ceil(...) + 1 instead, minus 1 when the last window starts at or
+ *   after d + pad_begin (a guard, reason "ceil_mode: does the last window start
+ *   outside the input?"). Checks of the result (>= 1, window fits) are the caller's.
+ * @p ext an expression (torch's conv kernel may be symbolic). */
+sy_status sy_rule_window_out(sy_env *env, const sy_provenance *why, const sy_expr *d, const sy_expr *ext, int64_t stride,
+                             int64_t pad_begin, int64_t pad_end, int ceil_mode, const sy_expr **out);
+
+/* The -1 of a reshape (PyTorch aten/src/ATen/InferSize.h infer_size_impl;
+ * ONNX Reshape-14, onnxruntime core/providers/cpu/tensor/reshape_helper.h):
+ * numel / known, requiring (0) known != 0 and, unless numel is a polynomial
+ * multiple of known, (1) numel % known == 0. */
+sy_status sy_rule_infer_size(sy_env *env, const sy_provenance *why, const sy_expr *numel, const sy_expr *known,
+                             sy_rule_reason reason, void *arg, const sy_expr **out);
+
+/* One padded dim (PyTorch aten/src/ATen/native/PadNd.cpp constant_pad_nd /
+ * _pad_circular; ONNX Pad-18, onnxruntime core/providers/cpu/tensor/pad.cc):
+ * *out = d + before + after; *kept (if not NULL) = d + min(before, 0) +
+ * min(after, 0), the input left after negative pads crop it. Pure construction:
+ * each caller requires what its runtime checks. */
+sy_status sy_rule_pad_dim(sy_env *env, const sy_expr *d, const sy_expr *before, const sy_expr *after, const sy_expr **out,
+                          const sy_expr **kept);
+
+#endif

@@ -1,0 +1,230 @@
+/* The shape rules both frontends share (shapeenv/rules.c), by random evaluation:
+ * each rule's expression against the integer formula it replaced (PyTorch's
+ * pooling_output_shape_pad_lr, the ONNX frontend's ceil(num / s) + 1; numpy
+ * broadcasting; exact division), at every point of a grid where the guards
+ * it recorded hold; and broadcasting's guards against both question orders it
+ * replaced (the torch frontend's a == 1, b == 1, require a == b; the ONNX
+ * frontend's a == b, a == 1, b == 1): every point either old set accepted the
+ * new one accepts too, except where the example has both sides 1 (then the
+ * rule keeps Eq(a, 1), as the torch order did). */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "common.h"
+#include "shapeenv/rules.h"
+
+SY_TEST_ENV_FIXTURE
+
+#define CASE(name) Test(shapeenv_rules, name, .init = env_setup, .fini = env_teardown, .timeout = 120)
+
+static int64_t floordiv64(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+/* PyTorch pooling_output_shape_pad_lr (aten/src/ATen/native/Pool.h) */
+static int64_t torch_window(int64_t d, int64_t k, int64_t s, int64_t dil, int64_t pb, int64_t pe, int ceil)
+{
+    int64_t out = floordiv64(d + pb + pe - dil * (k - 1) - 1 + (ceil ? s - 1 : 0), s) + 1;
+    if (ceil && (out - 1) * s >= d + pb) out--;
+    return out;
+}
+
+/* the ONNX frontend's old form: ceil(num / s) + 1, minus one when the last window starts in the padding */
+static int64_t onnx_window(int64_t d, int64_t k, int64_t s, int64_t dil, int64_t pb, int64_t pe, int ceil)
+{
+    int64_t num = d + pb + pe - dil * (k - 1) - 1;
+    if (!ceil) return floordiv64(num, s) + 1;
+    int64_t o = -floordiv64(-num, s) + 1;
+    if ((o - 1) * s >= d + pb) o--;
+    return o;
+}
+
+static int guards_hold(sy_env *e, size_t from, size_t n, const sy_expr *const *syms, const int64_t *vals)
+{
+    for (size_t i = from; i < sy_env_nguards(e); i++) {
+        int64_t v;
+        sy_status st = sy_expr_eval_si(ctx, sy_env_guard(e, i)->expr, n, syms, vals, &v);
+        cr_assert(eq(int, st, SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+        if (!v) return 0;
+    }
+    return 1;
+}
+
+static int64_t eval1(const sy_expr *e, size_t n, const sy_expr *const *syms, const int64_t *vals)
+{
+    int64_t v = 0;
+    sy_status st = sy_expr_eval_si(ctx, e, n, syms, vals, &v);
+    cr_assert(eq(int, st, SY_OK), "%s: %s", S(e), sy_ctx_last_error_msg(ctx));
+    return v;
+}
+
+CASE(window_out_matches_both_old_formulas_where_its_guards_hold)
+{
+    srand(34);
+    size_t checked = 0;
+    for (int it = 0; it < 400; it++) {
+        int64_t k = 1 + rand() % 5, s = 1 + rand() % 4, dil = 1 + rand() % 3, pb = rand() % 3, pe = rand() % 3;
+        int ceil = rand() % 2;
+        int64_t ex = 2 + rand() % 40;
+        sy_env *e = sy_env_new(ctx, NULL);
+        cr_assert(e != NULL);
+        const sy_expr *d = sy_env_create_symbol(e, ex, "x.size()[2]", SY_DIM_DYNAMIC);
+        const sy_expr *ext = sy_expr_int_si(ctx, dil * (k - 1) + 1), *r = NULL;
+        sy_provenance why = {"pool", "max_pool2d", NULL};
+        cr_assert(eq(int, sy_rule_window_out(e, &why, d, ext, s, pb, pe, ceil, &r), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+        cr_assert(eq(i64, eval1(r, 1, &d, &ex), torch_window(ex, k, s, dil, pb, pe, ceil)));
+        for (int64_t v = 2; v <= 60; v++) {
+            if (!guards_hold(e, 0, 1, &d, &v)) continue;
+            int64_t want = torch_window(v, k, s, dil, pb, pe, ceil);
+            cr_assert(eq(i64, want, onnx_window(v, k, s, dil, pb, pe, ceil)));
+            cr_assert(eq(i64, eval1(r, 1, &d, &v), want), "d=%lld k=%lld s=%lld dil=%lld pads %lld,%lld ceil %d: %s",
+                      (long long)v, (long long)k, (long long)s, (long long)dil, (long long)pb, (long long)pe, ceil, S(r));
+            checked++;
+        }
+        sy_env_free(e);
+    }
+    cr_assert(gt(sz, checked, 5000));
+}
+
+static const char *reason(void *arg, int which)
+{
+    (void)arg;
+    return which ? "not divisible" : "zero";
+}
+
+/* the old question orders, recording into their own env: 1 broadcasts, 0 the example does not */
+static int old_torch_bcast(sy_env *e, const sy_expr *a, const sy_expr *b)
+{
+    sy_provenance w = {"n", "add", "old"};
+    const sy_expr *one = sy_expr_int_si(ctx, 1), *v;
+    if (a == b || a == one || b == one) return 1;
+    cr_assert(eq(int, sy_env_evaluate_expr(e, sy_expr_eq(ctx, a, one), &w, &v), SY_OK));
+    if (sy_expr_kind_of(v) == SY_EXPR_TRUE) return 1;
+    cr_assert(eq(int, sy_env_evaluate_expr(e, sy_expr_eq(ctx, b, one), &w, &v), SY_OK));
+    if (sy_expr_kind_of(v) == SY_EXPR_TRUE) return 1;
+    return sy_env_require(e, sy_expr_eq(ctx, a, b), &w) == SY_OK;
+}
+
+static int old_onnx_bcast(sy_env *e, const sy_expr *a, const sy_expr *b)
+{
+    sy_provenance w = {"n", "Add", "old"};
+    const sy_expr *one = sy_expr_int_si(ctx, 1), *v;
+    if (a == b || a == one || b == one) return 1;
+    const sy_expr *q[3] = {sy_expr_eq(ctx, a, b), sy_expr_eq(ctx, a, one), sy_expr_eq(ctx, b, one)};
+    for (int i = 0; i < 3; i++) {
+        cr_assert(eq(int, sy_env_evaluate_expr(e, q[i], &w, &v), SY_OK));
+        if (sy_expr_kind_of(v) == SY_EXPR_TRUE) return 1;
+    }
+    return 0;
+}
+
+CASE(bcast_dim_is_right_where_its_guards_hold_and_no_narrower_than_either_old_order)
+{
+    srand(3402);
+    size_t checked = 0, wider = 0;
+    for (int it = 0; it < 600; it++) {
+        int64_t ex[2] = {2 + rand() % 5, 2 + rand() % 5};
+        int64_t ca = -(rand() % 6), cb = -(rand() % 6);
+        int same_sym = rand() % 4 == 0;
+        sy_env *e = sy_env_new(ctx, NULL), *et = sy_env_new(ctx, NULL), *eo = sy_env_new(ctx, NULL);
+        cr_assert(e && et && eo);
+        /* each env its own symbols x, y (s0, s1) and sizes a = x + ca, b = y + cb (or of x alone) */
+        sy_env *all[3] = {e, et, eo};
+        const sy_expr *xs[3], *ys[3], *as[3], *bs[3], *r = NULL;
+        for (int j = 0; j < 3; j++) {
+            xs[j] = sy_env_create_symbol(all[j], ex[0], "x.size()[0]", SY_DIM_DYNAMIC);
+            ys[j] = same_sym ? xs[j] : sy_env_create_symbol(all[j], ex[1], "y.size()[0]", SY_DIM_DYNAMIC);
+            as[j] = sy_expr_add_si(ctx, xs[j], ca);
+            bs[j] = sy_expr_add_si(ctx, ys[j], cb);
+        }
+        const sy_expr *a = as[0], *b = bs[0], *syms[2] = {xs[0], ys[0]};
+        int64_t exv[2] = {ex[0], same_sym ? ex[0] : ex[1]};
+        int64_t ha = eval1(a, 2, syms, exv), hb = eval1(b, 2, syms, exv);
+        if (ha < 0 || hb < 0) {
+            sy_env_free(e), sy_env_free(et), sy_env_free(eo);
+            continue;
+        }
+        sy_provenance why = {"n", "add", NULL};
+        cr_assert(eq(int, sy_rule_bcast_dim(e, &why, a, b, reason, NULL, &r), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+        int ok = ha == hb || ha == 1 || hb == 1;
+        cr_assert(eq(int, r != NULL, ok), "a=%lld b=%lld", (long long)ha, (long long)hb);
+        int ot = old_torch_bcast(et, as[1], bs[1]), oo = old_onnx_bcast(eo, as[2], bs[2]);
+        sy_ctx_reset_error(ctx);
+        cr_assert(eq(int, ot, ok));
+        cr_assert(eq(int, oo, ok));
+        if (!ok) {
+            sy_env_free(e), sy_env_free(et), sy_env_free(eo);
+            continue;
+        }
+        for (int64_t u = 2; u <= 9; u++)
+            for (int64_t v = 2; v <= 9; v++) {
+                int64_t pv[2] = {u, same_sym ? u : v};
+                if (same_sym && v > 2) continue;
+                int64_t av = eval1(a, 2, syms, pv), bv = eval1(b, 2, syms, pv);
+                if (av < 0 || bv < 0) continue;
+                const sy_expr *st_[2] = {xs[1], ys[1]}, *so[2] = {xs[2], ys[2]};
+                int nw = guards_hold(e, 0, 2, syms, pv), tw = guards_hold(et, 0, 2, st_, pv), on = guards_hold(eo, 0, 2, so, pv);
+                if (nw) { /* the guard set accepts it: it broadcasts, to the rule's answer */
+                    cr_assert(av == bv || av == 1 || bv == 1, "accepts a=%lld b=%lld, which do not broadcast", (long long)av,
+                              (long long)bv);
+                    cr_assert(eq(i64, eval1(r, 2, syms, pv), av == 1 ? bv : av));
+                    checked++;
+                }
+                if (!(ha == 1 && hb == 1)) /* no narrower than either old order */
+                    cr_assert(nw || (!tw && !on), "example a=%lld b=%lld: point a=%lld b=%lld accepted by the old %s order only",
+                              (long long)ha, (long long)hb, (long long)av, (long long)bv, tw ? "torch" : "ONNX");
+                if (nw && (!tw || !on)) wider++;
+            }
+        sy_env_free(e), sy_env_free(et), sy_env_free(eo);
+    }
+    cr_assert(gt(sz, checked, 1000));
+    cr_assert(gt(sz, wider, 0));
+    cr_log_info("bcast: %zu points checked, %zu accepted now and by an old order not", checked, wider);
+}
+
+CASE(infer_size_is_the_quotient_where_its_guards_hold)
+{
+    srand(3403);
+    size_t checked = 0;
+    for (int it = 0; it < 300; it++) {
+        int64_t ex[2] = {2 + rand() % 6, 2 + rand() % 6}, c = 1 + rand() % 4;
+        sy_env *e = sy_env_new(ctx, NULL);
+        const sy_expr *x = sy_env_create_symbol(e, ex[0], "x.size()[0]", SY_DIM_DYNAMIC);
+        const sy_expr *y = sy_env_create_symbol(e, ex[1], "x.size()[1]", SY_DIM_DYNAMIC), *syms[2] = {x, y};
+        /* numel x*y*c against known: x, c, x*y, y + 1 (not a divisor as a polynomial) */
+        const sy_expr *numel = sy_expr_mul_si(ctx, sy_expr_mul(ctx, x, y), c);
+        const sy_expr *knowns[4] = {x, sy_expr_int_si(ctx, c), sy_expr_mul(ctx, x, y), sy_expr_add_si(ctx, y, 1)};
+        const sy_expr *known = knowns[rand() % 4], *q = NULL;
+        sy_provenance why = {"n", "view", NULL};
+        int64_t kv = eval1(known, 2, syms, ex), nv = eval1(numel, 2, syms, ex);
+        sy_status st = sy_rule_infer_size(e, &why, numel, known, reason, NULL, &q);
+        sy_ctx_reset_error(ctx);
+        cr_assert(eq(int, st == SY_OK, nv % kv == 0));
+        if (st == SY_OK)
+            for (int64_t u = 2; u <= 12; u++)
+                for (int64_t v = 2; v <= 12; v++) {
+                    int64_t pv[2] = {u, v};
+                    if (!guards_hold(e, 0, 2, syms, pv)) continue;
+                    int64_t n = eval1(numel, 2, syms, pv), k = eval1(known, 2, syms, pv);
+                    cr_assert(k != 0 && n % k == 0, "accepts %lld / %lld", (long long)n, (long long)k);
+                    cr_assert(eq(i64, eval1(q, 2, syms, pv), n / k));
+                    checked++;
+                }
+        sy_env_free(e);
+    }
+    cr_assert(gt(sz, checked, 3000));
+}
+
+CASE(pad_dim_is_the_sum_and_the_cropped_extent)
+{
+    srand(3404);
+    for (int it = 0; it < 200; it++) {
+        int64_t ex = 2 + rand() % 9, l = rand() % 9 - 4, r = rand() % 9 - 4;
+        sy_env *e = sy_env_new(ctx, NULL);
+        const sy_expr *d = sy_env_create_symbol(e, ex, "x.size()[0]", SY_DIM_DYNAMIC), *out = NULL, *kept = NULL;
+        cr_assert(eq(int, sy_rule_pad_dim(e, d, sy_expr_int_si(ctx, l), sy_expr_int_si(ctx, r), &out, &kept), SY_OK));
+        for (int64_t v = 0; v <= 12; v++) {
+            cr_assert(eq(i64, eval1(out, 1, &d, &v), v + l + r));
+            cr_assert(eq(i64, eval1(kept, 1, &d, &v), v + (l < 0 ? l : 0) + (r < 0 ? r : 0)));
+        }
+        sy_env_free(e);
+    }
+}
