@@ -341,4 +341,6 @@ extern const opentry sy_ops_dynamic[];
 /* issue 12: recurrent layers, reductions with indices, index/shape patterns, more nn/factory/linalg ops */
 extern const opentry sy_ops_rnn[], sy_ops_reduce[], sy_ops_index[], sy_ops_misc[], sy_ops_pointwise[],
     sy_ops_extra[];
+/* issue 32: advanced (tensor) indexing (ops_advindex.c) */
+extern const opentry sy_ops_advindex[];
 #endif

@@ -899,9 +899,10 @@ static sy_status same_shape(opcall *c) /* triu, tril, masked_fill, ... */
 }
 
 /* Tensor indexing x[...]: ints select, slices narrow (clamped like Python),
- * None inserts a dim, one Ellipsis expands. Advanced (tensor) indexing is not
- * supported. */
+ * None inserts a dim, one Ellipsis expands. An index with a tensor, a list or
+ * a Python bool is advanced indexing (sy_tensor_getitem_adv, ops_advindex.c). */
 sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx);
+sy_status sy_tensor_getitem_adv(opcall *c, const sy_tensor *t, const sy_value *items, size_t n);
 sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx)
 {
     sy_ctx *ctx = c->env->ctx;
@@ -915,8 +916,8 @@ sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx)
             ell = (long)i;
         } else if (items[i].kind == SY_V_INT || items[i].kind == SY_V_SLICE) {
             consumed++;
-        } else if (items[i].kind == SY_V_TENSOR) {
-            return op_err(c, SY_EUNSUPPORTED, "advanced (tensor) indexing is not supported");
+        } else if (items[i].kind == SY_V_TENSOR || items[i].kind == SY_V_LIST || items[i].kind == SY_V_BOOL) {
+            return sy_tensor_getitem_adv(c, t, items, n); /* advanced indexing: ops_advindex.c */
         } else if (items[i].kind != SY_V_NONE) {
             return op_err(c, SY_EINVAL, "unsupported index");
         }
