@@ -327,6 +327,10 @@ static sy_status max_unpool(opcall *c)
  * pooling_output_shape (aten/src/ATen/native/Pool.h, PyTorch 1.13):
  *   out = div_rtn(in + 2*pad - dilation*(kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0), stride) + 1
  *   if ceil_mode and (out - 1)*stride >= in + pad: out -= 1   (the last window must start inside)
+ * The ceil_mode branch is one expression, no decision: out = Min(out, (in + pad - 1)//stride + 1)
+ * (its branch when the facts decide it, so that stacked pools do not nest Mins)
+ * (the last start (out - 1)*stride below in + pad; equal to the rule for every pad <= kernel/2,
+ * checked exhaustively over kernel, stride 1..8, dilation 1..4, in 1..79)
  * pool2d_shape_check: kernel, stride, dilation > 0; pad <= kernel/2; non-zero
  * input dims; out >= 1 ("Output size is too small"). */
 static sy_status pool(opcall *c)
@@ -370,33 +374,30 @@ static sy_status pool(opcall *c)
     for (size_t i = 0; i < first; i++) out[i] = x->sizes[i];
     for (size_t i = 0; i < nsp; i++) {
         const sy_expr *L = x->sizes[first + i];
-        /* the sizes memoized by the operands (sy_env_xmemo: pure construction;
-         * the ceil_mode decision is made on every call) */
+        /* the sizes memoized by the operands (sy_env_xmemo: pure construction) */
         uint64_t key[SY_XMEMO_KEY] = {SY_XM_POOL, (uintptr_t)L, (uint64_t)k[i], (uint64_t)s[i], (uint64_t)p[i], (uint64_t)d[i],
                                       (uint64_t)ceil_mode};
         const sy_expr *const *hit = sy_env_xmemo_get(c->env, key);
-        const sy_expr *r, *cond = NULL, *rm1 = NULL;
+        const sy_expr *r, *cap = NULL;
         if (hit) {
             r = hit[0];
-            cond = hit[1];
-            rm1 = hit[2];
+            cap = hit[1];
         } else {
             /* exact: dilation*(kernel - 1) may pass int64 */
             const sy_expr *num = sy_expr_sub(ctx, sy_expr_add_si(ctx, L, 2 * p[i] - 1), sy_expr_mul_si(ctx, KI(c, k[i] - 1), d[i]));
             if (ceil_mode) num = sy_expr_add_si(ctx, num, s[i] - 1);
             r = sy_expr_add_si(ctx, sy_expr_floordiv(ctx, num, KI(c, s[i])), 1);
             if (!r) return sy_ctx_last_error(ctx);
-            if (ceil_mode) {
-                rm1 = sy_expr_add_si(ctx, r, -1);
-                cond = sy_expr_ge(ctx, sy_expr_mul_si(ctx, rm1, s[i]), sy_expr_add_si(ctx, L, p[i]));
-                if (!rm1 || !cond) return sy_ctx_last_error(ctx);
-            }
-            sy_env_xmemo_put(c->env, key, (const sy_expr *const[SY_XMEMO_VALS]){r, cond, rm1});
+            if (ceil_mode && !(cap = sy_expr_add_si(ctx, sy_expr_floordiv(ctx, sy_expr_add_si(ctx, L, p[i] - 1), KI(c, s[i])), 1)))
+                return sy_ctx_last_error(ctx);
+            sy_env_xmemo_put(c->env, key, (const sy_expr *const[SY_XMEMO_VALS]){r, cap, NULL});
         }
-        if (ceil_mode) {
-            int dec;
-            if ((st = op_decide_bool(c, cond, "ceil_mode: does the last window start outside the input?", &dec))) return st;
-            if (dec) r = rm1;
+        if (ceil_mode) { /* the plain branch when the facts decide it (no nested Min), else the Min */
+            int le = 0, gt = 0;
+            if ((st = op_known_true(c, sy_expr_le(ctx, r, cap), &le)) || (!le && (st = op_known_true(c, sy_expr_gt(ctx, r, cap), &gt))))
+                return st;
+            r = le ? r : gt ? cap : sy_expr_min(ctx, r, cap);
+            if (!r) return sy_ctx_last_error(ctx);
         }
         out[first + i] = r;
     }
