@@ -189,13 +189,18 @@ class _TracedInt(int, metaclass=_IntMeta):
     """Stands for builtins.int in the user's module globals while tracing: ``int(p)`` of a
     traced value whose example is a float (``x.size(0) / 2``) is recorded as a call of
     ``int`` (truncation, computed symbolically by the engine) instead of being specialized;
-    every other use is builtins.int itself (``isinstance(v, int)`` keeps working)."""
+    ``int(p)`` of a traced int (``int(math.ceil(h / 7) * 7)``) is ``p`` itself, as in Python
+    (issue 32: it pinned h to its example's range); every other use is builtins.int itself
+    (``isinstance(v, int)`` keeps working)."""
 
     def __new__(cls, *args, **kwargs):
         if len(args) == 1 and not kwargs and isinstance(args[0], Proxy) and isinstance(args[0].tracer, _Tracer):
             p = args[0]
-            if isinstance(p.tracer._val(p.node), float):
+            v = p.tracer._val(p.node)
+            if isinstance(v, float):
                 return p.tracer.create_proxy("call_function", _int, (p,), {})
+            if isinstance(v, int) and not isinstance(v, bool):
+                return p
         return int(*args, **kwargs)
 
 

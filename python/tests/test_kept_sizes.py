@@ -5,6 +5,7 @@ size formula that is one expression (max_pool2d's ceil_mode "last window starts 
 Each model is exported once, traced under the default and the relaxed policy, and run on the
 CPU at >= 20 sizes including the ones the old guards rejected: 0 soundness violations, and
 every size that runs is accepted where the model itself has no guard on it."""
+import math
 import random
 
 import pytest
@@ -88,3 +89,27 @@ def test_view_of_transposed_keeps_batch_1(policy):
     for p in pts:
         if min(p[1:]) >= 2:
             assert gs.check({"x": list(p)})[0], (p, [g.text for g in gs.guards])
+
+
+class PadToWindow(nn.Module):
+    """Swin-style pad to a multiple of the window, int(math.ceil(h / p) * p): int() of a traced int
+    pinned h to its example's CeilDiv (15 <= h <= 21 for h = 20) before."""
+
+    def forward(self, x):
+        h, w = x.shape[2], x.shape[3]
+        hp = int(math.ceil(h / 7) * 7)
+        wp = math.ceil(w / 7) * 7
+        y = F.pad(x, (0, wp - w, 0, hp - h))
+        return y.view(x.shape[0], x.shape[1], hp // 7, 7, wp // 7, 7).permute(0, 2, 4, 3, 5, 1).reshape(-1, 49, 3)
+
+
+def test_pad_to_window_multiple():
+    rng = random.Random(14)
+    pts = [(h, w) for h in (1, 7, 8, 14, 20, 21, 22, 29) for w in (8, 13, 14)] + \
+        [(rng.randint(1, 60), rng.randint(8, 60)) for _ in range(16)]
+    row, gs, _ = soundness("pad_to_window", PadToWindow(), lambda p: {"x": torch.randn(1, 3, p[0], p[1])},
+                           lambda p: {"x": [1, 3, p[0], p[1]]}, pts, dynamic={"x": [0, 2, 3]}, example=(20, 30),
+                           trace_kw=NO_POLICY, kind="issue 32 sizes")
+    # every height is kept (the view's size-1 questions on the window counts remain for the width)
+    for h in range(1, 40):
+        assert gs.check({"x": [1, 3, h, 30]})[0], (h, [g.text for g in gs.guards])
