@@ -297,6 +297,8 @@ sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b)
 /* x[idx] for a tensor x: ints select, slices narrow, None inserts a dim, one Ellipsis
  * expands (ops_shape.c; the getitem op of ops_scalar.c calls it) */
 sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx);
+/* x[...] with a tensor, list or bool item: advanced indexing (ops_advindex.c) */
+sy_status sy_tensor_getitem_adv(opcall *c, const sy_tensor *t, const sy_value *items, size_t n);
 /* the layout of an elementwise unary op's result (ops_elementwise.c) */
 sy_status sy_unary_layout(opcall *c, const sy_tensor *x, sy_dtype dt);
 /* dispatcher hook: apply the op's layout class (c->layout_cls) to c->out */
@@ -388,4 +390,6 @@ extern const opentry sy_ops_dynamic[];
 /* issue 12: recurrent layers, reductions with indices, index/shape patterns, more nn/factory/linalg ops */
 extern const opentry sy_ops_rnn[], sy_ops_reduce[], sy_ops_index[], sy_ops_misc[], sy_ops_pointwise[],
     sy_ops_extra[];
+/* issue 32: advanced (tensor) indexing (ops_advindex.c) */
+extern const opentry sy_ops_advindex[];
 #endif

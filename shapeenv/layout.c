@@ -199,9 +199,14 @@ sy_status op_view_strides(opcall *c, const sy_tensor *x, size_t n, const sy_expr
         tensor_numel = sy_expr_mul(ctx, tensor_numel, x->sizes[td]);
         int end = td == 0;
         if (!end) {
-            int one, brk;
-            if ((st = op_decide_bool(c, sy_expr_eq(ctx, x->sizes[td - 1], KI(c, 1)), "view: is the size 1?", &one))) return st;
-            if (!one) {
+            int one = 0, brk, joined;
+            /* the dims join when size(td-1) == 1 or its stride continues the chunk: a stride the
+             * facts already prove continuous makes the size-1 question moot (no guard on it) */
+            if ((st = op_known_true(c, sy_expr_eq(ctx, x->strides[td - 1], sy_expr_mul(ctx, tensor_numel, chunk_base)), &joined)))
+                return st;
+            if (!joined && (st = op_decide_bool(c, sy_expr_eq(ctx, x->sizes[td - 1], KI(c, 1)), "view: is the size 1?", &one)))
+                return st;
+            if (!joined && !one) {
                 if ((st = op_decide_bool(c, sy_expr_ne(ctx, x->strides[td - 1], sy_expr_mul(ctx, tensor_numel, chunk_base)),
                                          "view: does a contiguous chunk of dims end here?", &brk)))
                     return st;

@@ -332,6 +332,8 @@ static sy_status max_unpool(opcall *c)
  * sy_rule_window_out, the rule the ONNX frontend's pools use too:
  *   out = div_rtn(in + 2*pad - dilation*(kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0), stride) + 1
  *   if ceil_mode and (out - 1)*stride >= in + pad: out -= 1   (the last window must start inside)
+ * The ceil_mode branch is one expression, no decision: out = Min(out, (in + pad - 1)//stride + 1)
+ * (rules.c: equal to the rule for every pad <= kernel/2)
  * pool2d_shape_check: kernel, stride, dilation > 0; pad <= kernel/2; non-zero
  * input dims; out >= 1 ("Output size is too small"). */
 static sy_status pool(opcall *c)

@@ -267,10 +267,24 @@ static sy_status expand_strides(opcall *c, const sy_tensor *x, size_t n, const s
         const sy_expr *size = dim >= 0 ? x->sizes[dim] : KI(c, 1);
         const sy_expr *stride = dim >= 0 ? x->strides[dim] : i + 1 < n ? sy_expr_mul(ctx, out[i + 1], st[i + 1]) : KI(c, 1);
         if (size != out[i]) {
-            int same;
-            sy_status s2 = op_decide_bool(c, sy_expr_eq(ctx, size, out[i]), "expand: is the size unchanged?", &same);
-            if (s2) return s2;
-            if (!same) stride = KI(c, 0);
+            int same = 0, differ = 0, one = 0;
+            const sy_expr *eq = sy_expr_eq(ctx, size, out[i]);
+            sy_status s2;
+            if ((s2 = op_known_true(c, eq, &same)) || (!same && (s2 = op_known_true(c, sy_expr_not(ctx, eq), &differ))) ||
+                (!same && !differ && (s2 = op_known_true(c, sy_expr_eq(ctx, size, KI(c, 1)), &one))))
+                return s2;
+            if (!same && !differ && one) {
+                /* a dim of size 1 expanded to t (a [1, C] parameter to the batch): the stride is kept
+                 * when t == 1, else 0. One expression instead of a guard on t (whose answer changes no
+                 * size): [t == 1] = Max(0, Min(t, 2 - t)) for an integer t */
+                const sy_expr *t = out[i];
+                stride = sy_expr_mul(ctx, stride, sy_expr_max(ctx, KI(c, 0), sy_expr_min(ctx, t, sy_expr_sub(ctx, KI(c, 2), t))));
+            } else if (!same && !differ) {
+                if ((s2 = op_decide_bool(c, eq, "expand: is the size unchanged?", &same))) return s2;
+                if (!same) stride = KI(c, 0);
+            } else if (differ) {
+                stride = KI(c, 0);
+            }
         }
         if (!stride) return sy_ctx_last_error(ctx);
         st[i] = stride;
@@ -922,8 +936,8 @@ static sy_status same_shape(opcall *c) /* triu, tril, masked_fill, ... */
 }
 
 /* Tensor indexing x[...]: ints select, slices narrow (clamped like Python),
- * None inserts a dim, one Ellipsis expands. Advanced (tensor) indexing is not
- * supported. */
+ * None inserts a dim, one Ellipsis expands. An index with a tensor, a list or
+ * a Python bool is advanced indexing (sy_tensor_getitem_adv, ops_advindex.c). */
 sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx)
 {
     sy_ctx *ctx = c->env->ctx;
@@ -937,8 +951,8 @@ sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx)
             ell = (long)i;
         } else if (items[i].kind == SY_V_INT || items[i].kind == SY_V_SLICE) {
             consumed++;
-        } else if (items[i].kind == SY_V_TENSOR) {
-            return op_err(c, SY_EUNSUPPORTED, "advanced (tensor) indexing is not supported");
+        } else if (items[i].kind == SY_V_TENSOR || items[i].kind == SY_V_LIST || items[i].kind == SY_V_BOOL) {
+            return sy_tensor_getitem_adv(c, t, items, n); /* advanced indexing: ops_advindex.c */
         } else if (items[i].kind != SY_V_NONE) {
             return op_err(c, SY_EINVAL, "unsupported index");
         }

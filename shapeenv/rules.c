@@ -124,20 +124,34 @@ sy_status sy_rule_bcast_dim(sy_env *env, const sy_provenance *why, const sy_expr
  * ComputeOutputSize does PyTorch's drop of a last window that starts at or
  * after in + pad_head (googlenet's MaxPool2d(3, 2, ceil_mode=True) on a 2 x 2
  * map: 1 x 1 in both). The formula memoized by its operands (sy_env_xmemo: pure
- * construction); the ceil_mode question is asked on every call. */
+ * construction).
+ * The ceil_mode drop is one expression, not a decision, where it can be:
+ *   out = Min(r, cap),  cap = (in + pad_l - 1) // stride + 1
+ * (cap is the largest out whose last window starts inside, (out - 1)*stride < in + pad_l).
+ * When the last window starts inside, r <= cap and Min is r; when it does not, the rule
+ * gives r - 1, which is cap whenever r - cap <= 1. With A = in + pads - ext + stride - 1
+ * and B = in + pad_l - 1, r - cap = A//stride - B//stride <= 1 whenever A - B < stride,
+ * that is pad_r < ext: true for every torch pool (pool2d_shape_check: pad <= kernel/2)
+ * and for ONNX pads smaller than the window; else the decision of PyTorch's branch
+ * (a guard). The branch is taken without Min when the facts already decide it, so
+ * that stacked pools do not nest Mins. Checked exhaustively against the rule in
+ * tests/shapeenv/test_rules.c. */
 sy_status sy_rule_window_out(sy_env *env, const sy_provenance *why, const sy_expr *d, const sy_expr *ext, int64_t stride,
                              int64_t pad_begin, int64_t pad_end, int ceil_mode, const sy_expr **out)
 {
     sy_ctx *ctx = env->ctx;
     if (!d || !ext) return sy_ctx_last_error(ctx);
+    int64_t e;
+    int one_expr = ceil_mode && sy_expr_is_int(ext) && sy_expr_get_si(ext, &e) == SY_OK && pad_end < e;
     uint64_t key[SY_XMEMO_KEY] = {SY_XM_POOL, (uintptr_t)d, (uintptr_t)ext, (uint64_t)stride, (uint64_t)pad_begin,
                                   (uint64_t)pad_end, (uint64_t)ceil_mode};
     const sy_expr *const *hit = sy_env_xmemo_get(env, key);
-    const sy_expr *r, *cond = NULL, *rm1 = NULL;
+    /* alt: cap (one_expr) or r - 1 (the decision); cond: r - 1 starts outside (the decision) */
+    const sy_expr *r, *cond = NULL, *alt = NULL;
     if (hit) {
         r = hit[0];
         cond = hit[1];
-        rm1 = hit[2];
+        alt = hit[2];
     } else {
         /* the constant parts in exact arithmetic: pads may be near int64 */
         const sy_expr *pads = sy_expr_add(ctx, sy_expr_int_si(ctx, pad_begin), sy_expr_int_si(ctx, pad_end));
@@ -145,18 +159,31 @@ sy_status sy_rule_window_out(sy_env *env, const sy_provenance *why, const sy_exp
         if (ceil_mode) num = sy_expr_add_si(ctx, num, stride - 1);
         r = sy_expr_add_si(ctx, sy_expr_floordiv(ctx, num, sy_expr_int_si(ctx, stride)), 1);
         if (!r) return sy_ctx_last_error(ctx);
-        if (ceil_mode) {
-            rm1 = sy_expr_add_si(ctx, r, -1);
-            cond = sy_expr_ge(ctx, sy_expr_mul_si(ctx, rm1, stride), sy_expr_add_si(ctx, d, pad_begin));
-            if (!rm1 || !cond) return sy_ctx_last_error(ctx);
+        if (one_expr) {
+            alt = sy_expr_add_si(ctx, sy_expr_floordiv(ctx, sy_expr_add(ctx, d, sy_expr_int_si(ctx, pad_begin - 1)),
+                                                       sy_expr_int_si(ctx, stride)),
+                                 1);
+            cond = sy_expr_le(ctx, r, alt);
+            if (!alt || !cond) return sy_ctx_last_error(ctx);
+        } else if (ceil_mode) {
+            alt = sy_expr_add_si(ctx, r, -1);
+            cond = sy_expr_ge(ctx, sy_expr_mul_si(ctx, alt, stride), sy_expr_add_si(ctx, d, pad_begin));
+            if (!alt || !cond) return sy_ctx_last_error(ctx);
         }
-        sy_env_xmemo_put(env, key, (const sy_expr *const[SY_XMEMO_VALS]){r, cond, rm1});
+        sy_env_xmemo_put(env, key, (const sy_expr *const[SY_XMEMO_VALS]){r, cond, alt});
     }
-    if (ceil_mode) {
+    sy_status st;
+    if (one_expr) {
+        /* r <= cap known: r; r > cap known: cap; else Min(r, cap) (sy_env_try_decide marks
+         * the symbols it relied upon) */
+        int known = 0, val = 0;
+        if ((st = sy_env_try_decide(env, cond, &known, &val))) return st;
+        r = known ? (val ? r : alt) : sy_expr_min(ctx, r, alt);
+        if (!r) return sy_ctx_last_error(ctx);
+    } else if (ceil_mode) {
         int drop;
-        sy_status st = decide(env, why, cond, "ceil_mode: does the last window start outside the input?", &drop);
-        if (st) return st;
-        if (drop) r = rm1;
+        if ((st = decide(env, why, cond, "ceil_mode: does the last window start outside the input?", &drop))) return st;
+        if (drop) r = alt;
     }
     *out = r;
     return SY_OK;

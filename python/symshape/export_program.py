@@ -542,7 +542,8 @@ ATEN_TABLE.update({
     "expand": _h_expand, "squeeze": _h_squeeze, "unsqueeze": _same("unsqueeze", 2), "cat": _same("cat", 2),
     "select": _h_select, "slice": _h_slice, "split_with_sizes": _h_split_with_sizes,
     "diagonal": _same("diagonal", 4), "flip": _same("flip", 2), "repeat": _same("repeat", 2),
-    "index_select": _same("index_select", 3), "gather": _same("gather", 3), "scatter": _same("scatter", 5),
+    "index": _same("index", 2), "_unsafe_index": _same("index", 2), "index_put": _same("index_put", 4),
+    "_unsafe_index_put": _same("index_put", 4), "index_select": _same("index_select", 3), "gather": _same("gather", 3), "scatter": _same("scatter", 5),
     "scatter_add": _same("scatter_add", 4), "scatter_reduce": _same("scatter_reduce"),
     "masked_scatter": _same("masked_scatter", 3), "nonzero": _same("nonzero", 1),
     "select_scatter": _h_scatter_like("select"), "slice_scatter": _h_scatter_like("slice"),
@@ -576,8 +577,6 @@ _BACKWARD = "a backward op: symshape reads inference graphs (export the model in
 ATEN_REJECTED = {
     "as_strided": "a view with explicit strides and storage offset, whose validity depends on the storage size",
     "sym_storage_offset": "the engine does not track storage offsets",
-    "index": "advanced indexing with tensor indices (the engine's getitem takes ints, slices, None and Ellipsis)",
-    "index_put": "assignment through tensor indices (advanced indexing)",
     "_embedding_bag": "the engine's embedding_bag reads F.embedding_bag's arguments; the ATen form's offsets "
                       "and per-sample weights are not mapped",
     "_pdist_forward": "the engine has no pdist",

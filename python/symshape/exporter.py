@@ -189,13 +189,18 @@ class _TracedInt(int, metaclass=_IntMeta):
     """Stands for builtins.int in the user's module globals while tracing: ``int(p)`` of a
     traced value whose example is a float (``x.size(0) / 2``) is recorded as a call of
     ``int`` (truncation, computed symbolically by the engine) instead of being specialized;
-    every other use is builtins.int itself (``isinstance(v, int)`` keeps working)."""
+    ``int(p)`` of a traced int (``int(math.ceil(h / 7) * 7)``) is ``p`` itself, as in Python
+    (issue 32: it pinned h to its example's range); every other use is builtins.int itself
+    (``isinstance(v, int)`` keeps working)."""
 
     def __new__(cls, *args, **kwargs):
         if len(args) == 1 and not kwargs and isinstance(args[0], Proxy) and isinstance(args[0].tracer, _Tracer):
             p = args[0]
-            if isinstance(p.tracer._val(p.node), float):
+            v = p.tracer._val(p.node)
+            if isinstance(v, float):
                 return p.tracer.create_proxy("call_function", _int, (p,), {})
+            if isinstance(v, int) and not isinstance(v, bool):
+                return p
         return int(*args, **kwargs)
 
 
@@ -844,6 +849,17 @@ def _field_index(v, field):
     return None
 
 
+def _sequence_as_tuple(seq, tracer):
+    """treatSequenceAsTuple (torch/csrc/autograd/python_variable_indexing.cpp, 1.13 and 2.x)."""
+    if len(seq) >= 32:
+        return False
+    for e in seq:
+        v = tracer._val(e) if isinstance(e, Node) else e
+        if isinstance(v, (torch.Tensor, list, tuple, slice)) or v is None or v is Ellipsis:
+            return True
+    return False
+
+
 def _rewrite_call(nd, op, args, kwargs, tracer):
     """Calls the format spells differently from the fx graph, with the same PyTorch semantics:
     * ``getattr(r, "values")`` on a torch.return_types result (max, min, sort, topk, kthvalue,
@@ -851,7 +867,15 @@ def _rewrite_call(nd, op, args, kwargs, tracer):
     * ``tensor_split(x, t)`` with ``t`` a constant (a parameter, buffer or tensor constant) CPU
       int64 tensor of 0 or 1 dims: PyTorch reads its values (TensorShape.cpp: ``item()`` for 0
       dims, the data for 1 dim) and calls the int / int-list overload, so that is written with
-      the values; a computed tensor stays a tensor (the engine gives its values unbacked symbols)."""
+      the values; a computed tensor stays a tensor (the engine gives its values unbacked symbols);
+    * ``x[[0, 2]]``, a tensor indexed by a list of plain ints or bools, is one tensor index
+      (python_variable_indexing.cpp treatSequenceAsTuple: a list is a tuple of indices only when
+      an element is a tensor, a sequence, a slice, None or ...): written ``x[([0, 2],)]``, since
+      the format writes tuples and lists alike."""
+    if op in ("getitem", "setitem", "__getitem__", "__setitem__") and len(args) >= 2 and isinstance(args[1], list) \
+            and isinstance(args[0], Node) and isinstance(tracer._val(args[0]), torch.Tensor) \
+            and not _sequence_as_tuple(args[1], tracer):
+        args = [args[0], (args[1],)] + list(args[2:])
     if op == "getattr" and len(args) == 2 and isinstance(args[0], Node):
         i = _field_index(tracer._val(args[0]), args[1])
         if i is not None:

@@ -95,7 +95,8 @@ class Flow(nn.Module):
 def test_size_reads_are_recorded_with_loc():
     doc = symshape.export(Flow(), {"x": torch.randn(3, 5)})
     o = ops(doc)
-    assert o.count("guard_int") == 2 and o.count("guard_bool") == 2
+    # int(x.shape[1]) of a traced int is the int itself (issue 32), range(x.size(0)) specializes
+    assert o.count("guard_int") == 1 and o.count("guard_bool") == 2
     for n in doc["nodes"]:
         if n["op"] in ("guard_int", "guard_bool"):
             assert n["loc"]["file"] == HERE and n["loc"]["function"] == "forward" and n["loc"]["line"] > 0
@@ -104,7 +105,7 @@ def test_size_reads_are_recorded_with_loc():
     assert locs and all(l["file"] == HERE for l in locs)
     assert "test_export.py:" in gs.report()
     assert gs.check({"x": [3, 5]})[0] and not gs.check({"x": [4, 5]})[0]  # range(x.size(0)) specialized
-    assert not gs.check({"x": [3, 6]})[0]
+    assert gs.check({"x": [3, 6]})[0]  # the width is not pinned by int()
 
 
 def test_asserts_keep_their_messages():

@@ -342,16 +342,45 @@ def test_ops_md_core_table_is_current():
     assert r.returncode == 0, r.stdout + r.stderr
 
 
-class Indexing(nn.Module):
-    def forward(self, x, i):
-        return x[i]
+class Rfft(nn.Module):
+    def forward(self, x):
+        return torch.fft.rfft(x)
 
 
 def test_rejected_op_names_itself():
-    ep = export(Indexing(), (torch.randn(5, 3), torch.tensor([0, 2])), dynamic_shapes=None).run_decompositions()
+    ep = export(Rfft(), (torch.randn(5, 8),), dynamic_shapes=None).run_decompositions()
     with pytest.raises(ExportError) as e:
         symshape.from_exported(ep)
-    assert "aten.index" in str(e.value) and "advanced indexing" in str(e.value)
+    assert "aten._fft_r2c" in str(e.value) and "FFT" in str(e.value)
+
+
+class Indexing(nn.Module):
+    def forward(self, x, i, m):
+        return x[i], x[:, i], x[i, :, i], x[m]
+
+
+def test_aten_index():
+    """aten.index.Tensor (issue 32): x[i], x[:, i], x[i, :, i] (separated: the index dims first),
+    a bool mask (its length data-dependent: only acceptance is compared)."""
+    r = rng_for("aten_index")
+    pts = [(r.randint(1, 6), r.randint(1, 6), r.randint(1, 5)) for _ in range(24)]
+    n = lambda p: min(p[0], p[1], p[2])
+    check_program("aten_index", Indexing(), (4, 5, 3),
+                  {"x": {0: Dim("a", min=1), 1: Dim("b", min=1), 2: Dim("c", min=1)}, "i": {0: Dim("k", min=1)},
+                   "m": {0: Dim("a", min=1), 1: Dim("b", min=1), 2: Dim("c", min=1)}},
+                  lambda p: (torch.randn(p[0], p[1], p[2]), torch.randint(0, n(p), (2,)), torch.rand(*p) > 0.5),
+                  lambda p: {"x": list(p), "i": [2], "m": list(p)}, pts, 12, shapes=False)
+
+
+def test_nearest_upsample_and_reflect_pad_decomposed():
+    """After run_decompositions, nearest upsampling and a 1-D reflect pad are aten.index /
+    _unsafe_index with computed index tensors: read as the engine's index."""
+    class M(nn.Module):
+        def forward(self, x):
+            y = F.interpolate(x, scale_factor=2, mode="nearest")
+            return y, F.pad(x.flatten(2), (2, 1), mode="reflect")
+    image("nearest_reflect_decomposed", M(), (2, 10, 12), {"x": {0: BATCH, 2: Dim.AUTO, 3: Dim.AUTO}}, 1, 40,
+          ch=2, min_accepted=6)
 
 
 def test_not_a_program():

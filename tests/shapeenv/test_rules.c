@@ -84,6 +84,34 @@ CASE(window_out_matches_both_old_formulas_where_its_guards_hold)
     cr_assert(gt(sz, checked, 5000));
 }
 
+/* ceil_mode with pad_r < ext (every torch pool, ONNX pads below the window): the drop of a
+ * last window that starts outside is one expression, exact at every size, no guard needed */
+CASE(window_out_ceil_mode_is_one_expression_where_pad_r_is_below_the_window)
+{
+    size_t checked = 0, cases = 0;
+    for (int64_t k = 1; k <= 6; k++)
+        for (int64_t s = 1; s <= 5; s++)
+            for (int64_t dil = 1; dil <= 3; dil++)
+                for (int64_t pb = 0; pb <= 3; pb++)
+                    for (int64_t pe = 0; pe < dil * (k - 1) + 1 && pe <= 4; pe++) {
+                        sy_env *e = sy_env_new(ctx, NULL);
+                        cr_assert(e != NULL);
+                        int64_t ex = 29;
+                        const sy_expr *d = sy_env_create_symbol(e, ex, "x.size()[2]", SY_DIM_DYNAMIC);
+                        const sy_expr *ext = sy_expr_int_si(ctx, dil * (k - 1) + 1), *r = NULL;
+                        sy_provenance why = {"pool", "max_pool2d", NULL};
+                        cr_assert(eq(int, sy_rule_window_out(e, &why, d, ext, s, pb, pe, 1, &r), SY_OK));
+                        for (int64_t v = 1; v <= 100; v++, checked++)
+                            cr_assert(eq(i64, eval1(r, 1, &d, &v), torch_window(v, k, s, dil, pb, pe, 1)),
+                                      "d=%lld k=%lld s=%lld dil=%lld pads %lld,%lld: %s", (long long)v, (long long)k,
+                                      (long long)s, (long long)dil, (long long)pb, (long long)pe, S(r));
+                        cases++;
+                        sy_env_free(e);
+                    }
+    cr_assert(gt(sz, cases, 500));
+    cr_assert(gt(sz, checked, 50000));
+}
+
 static const char *reason(void *arg, int which)
 {
     (void)arg;
