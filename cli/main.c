@@ -245,6 +245,9 @@ int cli_reserve(void *pp, size_t *cap, size_t n, size_t el)
     return 0;
 }
 
+/* the largest text or bytecode input read whole (ONNX models are read by the library, without it) */
+#define CLI_MAX_INPUT (64 << 20)
+
 int cli_read_input(const char *cmd, const char *path, char **data, size_t *len)
 {
     static int stdin_used;
@@ -265,6 +268,12 @@ int cli_read_input(const char *cmd, const char *path, char **data, size_t *len)
         size_t got = fread(buf + n, 1, cap - n - 1, fp);
         n += got;
         if (!got) break;
+        if (n > CLI_MAX_INPUT) { /* /dev/zero, a stream that never ends: read until memory ran out */
+            free(buf);
+            if (!is_stdin) fclose(fp);
+            return cli_input_error("cannot read %s: more than %d MiB (graphs, guard sets, bytecode and .cases files are "
+                                   "smaller; the largest corpus graph is 0.6 MB)", cli_file_name(path), CLI_MAX_INPUT >> 20);
+        }
     }
     if (ferror(fp)) { /* e.g. a directory: EISDIR */
         int e = errno;

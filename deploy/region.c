@@ -285,6 +285,60 @@ static int acc_at(const window *w, int nw, int64_t v)
     return -1; /* not scanned */
 }
 
+/* the lcm of the constant divisors of FloorDiv/Mod in the conditions (0: none, or past 2^40) */
+typedef struct {
+    sy_ctx *ctx;
+    int64_t l;
+    sy_memo seen;
+} modwalk;
+
+static int mod_skip(void *ud, const sy_expr *e) { return sy_memo_get(&((modwalk *)ud)->seen, e) != NULL; }
+
+static sy_status mod_visit(void *ud, const sy_expr *e)
+{
+    modwalk *w = ud;
+    if (!sy_memo_put(w->ctx, &w->seen, e, e)) return SY_ENOMEM;
+    sy_expr_kind k = sy_expr_kind_of(e);
+    int64_t d;
+    if ((k != SY_EXPR_FLOORDIV && k != SY_EXPR_MOD && k != SY_EXPR_CEILDIV) || !sy_expr_is_int(sy_expr_arg(e, 1))) return SY_OK;
+    if (sy_expr_get_si(sy_expr_arg(e, 1), &d) != SY_OK) {
+        sy_ctx_reset_error(w->ctx);
+        w->l = -1;
+        return SY_OK;
+    }
+    if (d < 0) d = -d;
+    if (d < 2 || w->l < 0) return SY_OK;
+    int64_t l = w->l ? w->l : 1, lcm = l / gcd64(l, d);
+    w->l = __builtin_mul_overflow(lcm, d, &lcm) || lcm > ((int64_t)1 << 40) ? -1 : lcm;
+    return SY_OK;
+}
+
+static sy_status cond_moduli(sy_ctx *ctx, const sy_expr *const *conds, size_t nc, int64_t *out)
+{
+    modwalk w = {ctx, 0, {0}};
+    *out = 0;
+    if (!sy_memo_init(ctx, &w.seen)) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    sy_status st = SY_OK;
+    for (size_t k = 0; k < nc && st == SY_OK; k++) st = sy_expr_walk_postorder(ctx, conds[k], mod_skip, mod_visit, &w);
+    sy_memo_clear(ctx, &w.seen);
+    if (st == SY_OK) *out = w.l > 0 ? w.l : 0;
+    return st;
+}
+
+/* 1 when every condition holds at size v (exactly), 0 when one fails or cannot be evaluated */
+static sy_status accepts_at(sy_ctx *ctx, const sy_expr *var, const sy_expr *const *conds, size_t nc, int64_t v, int *ok)
+{
+    *ok = 1;
+    for (size_t k = 0; k < nc && *ok; k++) {
+        int64_t out = 0;
+        sy_status st = sy_expr_eval_si(ctx, conds[k], 1, &var, &v, &out);
+        if (st == SY_ENOMEM) return st;
+        if (st != SY_OK) sy_ctx_reset_error(ctx);
+        *ok = st == SY_OK && out != 0;
+    }
+    return SY_OK;
+}
+
 static sy_status scan_root(sy_region *r, const sy_expr *var, const sy_expr *const *conds, size_t nc, int64_t lo, int have_hi,
                            int64_t hi, int64_t ex, int64_t W, scan_out *o)
 {
@@ -329,14 +383,44 @@ static sy_status scan_root(sy_region *r, const sy_expr *var, const sy_expr *cons
         *o = (scan_out){1, 0, ex, ex};
         goto out;
     }
-    if (g == 0) { /* one size */
-        *o = (scan_out){1, 0, first, first};
-        goto out;
+    if (g == 0) { /* one size in the windows: a progression longer than them, when the guards' moduli step to the
+                     * next accepted sizes (their lcm L: first + L and first + 2L accepted), else that size alone */
+        int64_t L = 0;
+        if ((st = cond_moduli(ctx, conds, nc, &L)) != SY_OK) goto out;
+        int ok1 = 0, ok2 = 0;
+        if (L > 1 && first <= INT64_MAX / 4 - 2 * L && first + 2 * L < top) {
+            if ((st = accepts_at(ctx, var, conds, nc, first + L, &ok1)) != SY_OK ||
+                (st = accepts_at(ctx, var, conds, nc, first + 2 * L, &ok2)) != SY_OK)
+                goto out;
+        }
+        if (!ok1 || !ok2) {
+            *o = (scan_out){1, 0, first, first};
+            goto out;
+        }
+        g = L;
     }
     int64_t anchor = acc_at(w, nw, ex) == 1 ? ex : first;
-    /* the component around the anchor, step g */
+    /* the component around the anchor, step g; from the example's window down into the low end's
+     * window across the sizes between them that were not scanned (the proof decides every guard
+     * over the region, so a hole there keeps that guard) */
     int64_t cl = anchor, ch = anchor, ccount = 1;
-    while (acc_at(w, nw, cl - g) == 1) cl -= g, ccount++;
+    for (;;) {
+        int a = acc_at(w, nw, cl - g);
+        if (a == 1) {
+            cl -= g;
+            ccount++;
+            continue;
+        }
+        if (a < 0 && nw == 2 && cl - g >= w[0].b && cl >= w[1].a && w[0].b > w[0].a) {
+            int64_t v = w[0].b - 1 - fmod64(w[0].b - 1 - cl, g); /* the last size of the low window in step */
+            if (v >= w[0].a && acc_at(w, nw, v) == 1) {
+                cl = v;
+                ccount++;
+                continue;
+            }
+        }
+        break;
+    }
     int chi_open = 0; /* the run reaches the end of the scanned sizes below the range's end */
     for (;;) {
         int a = acc_at(w, nw, ch + g);

@@ -228,6 +228,8 @@ sy_env *sy_env_free(sy_env *env)
     if (!env) return NULL;
     sy_ctx *ctx = env->ctx;
     sy_facts_free(env->facts);
+    sy_facts_free(env->nf);
+    if (env->insz) sy_dealloc(ctx, env->insz, env->inszcap * sizeof *env->insz);
     if (env->hints_ready) sy_binding_clear(ctx, &env->hints);
     for (size_t i = 0; i < env->nsyms; i++)
         if (env->syms[i].srcs) sy_dealloc(ctx, env->syms[i].srcs, env->syms[i].srccap * sizeof *env->syms[i].srcs);
@@ -951,26 +953,6 @@ sy_status sy_env_evaluate_limit(sy_env *env, const sy_expr *rel, const sy_proven
     sy_status st = sy_env_evaluate_expr(env, rel, why, out);
     env->limiting = outer;
     return st;
-}
-
-sy_status sy_env_require_int64(sy_env *env, const sy_expr *e, const char *what, const sy_provenance *why)
-{
-    (void)why;
-    if (!env) return SY_EINVAL;
-    if (!e || sy_expr_is_bool(e)) return sy_env_fail(env, SY_EINVAL, "require_int64: expected an integer expression");
-    if (!what) what = "size";
-    sy_expr_kind k = sy_expr_kind_of(e);
-    if (k == SY_EXPR_SYM) return SY_OK; /* an input's dim or a value read from a tensor: an int64 */
-    if (k == SY_EXPR_INT) {
-        int64_t v;
-        if (sy_expr_get_si(e, &v) == SY_OK) return SY_OK;
-        sy_ctx_reset_error(env->ctx);
-    } else if (sy_facts_int64_fit(env->facts, e) != 0) {
-        return SY_OK; /* fits, or only at some sizes: not guarded yet (docs/onnx.md, Known gaps) */
-    }
-    /* the user's names: each symbol as its first source (x.size()[0]), as the ops' messages */
-    return sy_env_fail(env, SY_EOVERFLOW, "%s = %s does not fit int64%s", what, sy_env_show(env, e),
-                       k == SY_EXPR_INT ? "" : " at any size");
 }
 
 sy_status sy_env_assume(sy_env *env, const sy_expr *rel, const sy_provenance *why)

@@ -59,6 +59,14 @@ struct sy_env {
     size_t ntins, tincap;
     size_t *tin_hash; /* index of tins by name: position + 1, 0 empty (open addressing) */
     size_t tin_hcap;
+    /* each input tensor's sizes (env-owned arrays): its numel is within int64 (the input
+     * exists), a fact sy_env_require_int64 uses; nf is the fact set of the symbols' ranges
+     * tightened by it, built for the facts' version nf_ver with nf_nin inputs (env.c) */
+    struct sy_env_insz { size_t ndim; const sy_expr *const *sizes; } *insz;
+    size_t ninsz, inszcap;
+    sy_facts *nf;
+    uint64_t nf_ver;
+    size_t nf_nin, nf_nsyms;
     /* concrete mode: every size is a constant (real-value evaluation) */
     int concrete;
     /* the PyTorch release the ops follow (sy_env_set_torch_version): major * 100 + minor, 0 newest */
@@ -106,6 +114,9 @@ struct sy_env {
 #define SY_PASSED_MEMO 64
 
 void *sy_env_alloc(sy_env *env, size_t size);
+/* Record an input tensor's sizes (KEEP: env-owned, never changed): its numel is within
+ * int64, the fact sy_env_require_int64 uses (env_int64.c) */
+sy_status sy_env_note_input_sizes(sy_env *env, size_t ndim, const sy_expr *const *sizes);
 /* 1 when op is a known op that the trace's op memo may reuse: its row (the
  * ops_*.c tables) has OP_MEMO and not OP_IMPURE */
 int sy_env_op_memoizable(const char *op);

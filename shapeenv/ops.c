@@ -459,6 +459,7 @@ const sy_tensor *sy_env_input_spec(sy_env *env, const char *name, sy_dtype dtype
         size_t j = tin_find(env, iname); /* room was reserved above */
         env->tins[env->ntins++] = (sy_env_input_info){iname, dtype, ndim, NULL};
         env->tin_hash[j] = env->ntins;
+        if (sy_env_note_input_sizes(env, ndim, t->sizes) != SY_OK) return NULL;
     }
     return t;
 }
@@ -555,7 +556,9 @@ const sy_tensor *sy_env_input_exprs_policy(sy_env *env, const char *name, sy_dty
             d->policy = SY_DIM_DYNAMIC;
         }
     }
-    return sy_tensor_new(env, dtype, ndim, dims);
+    const sy_tensor *t = sy_tensor_new(env, dtype, ndim, dims);
+    if (t && sy_env_note_input_sizes(env, ndim, t->sizes) != SY_OK) return NULL;
+    return t;
 }
 
 size_t sy_env_ninput_dims(const sy_env *env) { return env ? env->ninputs : 0; }

@@ -62,6 +62,13 @@ static sy_status fits_int64(ox_call *c, const sy_expr *e, const char *what, size
     return ox_err(c, SY_EOVERFLOW, "%s %zu = %s does not fit int64", what, i, show_user(c, e));
 }
 
+/* sy_env_require_int64's SY_EOVERFLOW: past int64 at every size, or at the example's (the guard that
+ * it fits would reject the example itself) */
+static const char *int64_when(ox_call *c)
+{
+    return strstr(sy_ctx_last_error_msg(sy_env_ctx(c->env)), "at the example sizes") ? "at the example sizes" : "at any size";
+}
+
 static sy_status set_out(ox_call *c, size_t k, int elem, size_t nd, const sy_expr *const *sz)
 {
     if (k >= c->nout) return SY_OK;
@@ -72,7 +79,7 @@ static sy_status set_out(ox_call *c, size_t k, int elem, size_t nd, const sy_exp
         char what[48];
         snprintf(what, sizeof what, "output dim %zu", i);
         sy_status st = sy_env_require_int64(c->env, sz[i], what, &c->why);
-        if (st == SY_EOVERFLOW) return ox_err(c, st, "%s = %s does not fit int64 (at any size)", what, show_user(c, sz[i]));
+        if (st == SY_EOVERFLOW) return ox_err(c, st, "%s = %s does not fit int64 (%s)", what, show_user(c, sz[i]), int64_when(c));
         if (st) return st;
     }
     /* ONNX tensors have no layout (no strides): not modelled, so no stride products are built */
@@ -275,7 +282,7 @@ static sy_status set_vals(ox_call *c, size_t k, size_t n, const sy_expr **iv)
         char what[48];
         snprintf(what, sizeof what, "element %zu", i);
         sy_status st = sy_env_require_int64(c->env, iv[i], what, &c->why);
-        if (st == SY_EOVERFLOW) return ox_err(c, st, "%s = %s does not fit int64 (at any size)", what, show_user(c, iv[i]));
+        if (st == SY_EOVERFLOW) return ox_err(c, st, "%s = %s does not fit int64 (%s)", what, show_user(c, iv[i]), int64_when(c));
         if (st) return st;
     }
     c->out[k].iv = iv;

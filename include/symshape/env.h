@@ -177,10 +177,14 @@ SY_API sy_status sy_env_evaluate_limit(sy_env *env, const sy_expr *rel, const sy
  *  against int64: one rule for both frontends (the torch frontend's tensors,
  *  the ONNX frontend's output dims). SY_EOVERFLOW when it is a constant past
  *  int64 or never fits (its least value under the facts is past INT64_MAX,
- *  e.g. 2**64*s0). A size that exceeds int64 only at some sizes gets no guard
- *  yet (docs/onnx.md, "Known gaps"). Records nothing.
+ *  e.g. 2**64*s0). A size that exceeds int64 only at some sizes is decided
+ *  again with every input tensor's numel within int64 (a fact: the input
+ *  exists); where it still may exceed it, records the guard
+ *  `e <= INT64_MAX` (docs/shapeenv.md), and fails with SY_EOVERFLOW when the
+ *  example sizes themselves do not fit. A size reading an unbacked symbol is
+ *  not guarded.
  *  @param what names @p e in the message, e.g. "output dim 1" (NULL: "size").
- *  @param why unused (kept for the guard this will record).
+ *  @param why the node and op the guard's origin names (NULL: op "int64").
  *  @retval SY_OK @retval SY_EOVERFLOW @retval SY_EINVAL NULL env or e, or e boolean. */
 SY_API sy_status sy_env_require_int64(sy_env *env, const sy_expr *e, const char *what, const sy_provenance *why);
 

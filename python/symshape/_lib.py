@@ -176,7 +176,11 @@ lib, lib_path = _load()
 
 
 def _f(name, restype, *argtypes):
-    fn = getattr(lib, name)
+    try:
+        fn = getattr(lib, name)
+    except AttributeError:  # another library, or a libsymshape older than this package
+        raise LibraryNotFound("%s does not define %s: it is not libsymshape.so, or one older than this package "
+                              "(set SYMSHAPE_LIB to the libsymshape.so built from the same sources)" % (lib_path, name)) from None
     fn.restype = restype
     fn.argtypes = list(argtypes)
 

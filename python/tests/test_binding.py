@@ -155,6 +155,22 @@ def test_library_not_found_is_a_clear_import_error():
     assert "LibraryNotFound" in r.stderr and "/nonexistent/libsymshape.so" in r.stderr
 
 
+def test_a_library_that_is_not_libsymshape_is_a_clear_import_error():
+    """Issue 38: a shared library without our symbols (another library, or an older libsymshape)
+    gave a raw AttributeError from ctypes on import; it is LibraryNotFound naming the file and
+    the missing function."""
+    import ctypes.util
+    other = ctypes.util.find_library("m") or ctypes.util.find_library("c")
+    if not other:
+        pytest.skip("no libm/libc to stand for a wrong library")
+    env = dict(os.environ, SYMSHAPE_LIB=other)
+    r = subprocess.run([sys.executable, "-c", "import symshape"], env=env, capture_output=True, text=True,
+                       cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert r.returncode != 0
+    assert "LibraryNotFound" in r.stderr and "does not define sy_ctx_new" in r.stderr, r.stderr
+    assert "AttributeError" not in r.stderr
+
+
 # ------------------------------------------------------------------ sympy
 def test_sympy_names_and_round_trip():
     e = symshape.parse("FloorDiv(a, 3) + CeilDiv(a, b) - Mod(a, 4) + Min(a, b, 7) * Max(a, 2)")

@@ -216,6 +216,12 @@ if [ -w /dev/full ]; then
   checkx "run -o /dev/full" 3 "symshape: error: cannot write /dev/full: No space left on device" "$S" run -b json -o /dev/full "$E/vit_b_16.json"
   checkx "stdout full" 3 "symshape: error: cannot write <stdout>: No space left on device" sh -c "'$S' simplify x 2>&1 >/dev/full"
 fi
+# issue 38: an input that never ends was read until memory ran out (region /dev/zero: no answer in 60 s)
+if [ -r /dev/zero ]; then
+  for c in region run cases disasm; do
+    checkx "$c /dev/zero" 3 "symshape: error: cannot read /dev/zero: more than 64 MiB (graphs, guard sets, bytecode and .cases files are smaller; the largest corpus graph is 0.6 MB)" "$S" $c /dev/zero
+  done
+fi
 check "cases -" 0 "1 passed, 0 failed" sh -c "echo 'eval 1 + 1 => 2' | '$S' cases -"
 check "cases - names stdin" 1 "<stdin>:1" sh -c "echo 'eval 1 + 1 => 3' | '$S' cases -"
 checkx "stdin once" 2 "symshape: error: cases: standard input ('-') can be read only once

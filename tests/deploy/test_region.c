@@ -207,9 +207,10 @@ Test(deploy_region, derived_dim_of_a_linear_equality, .init = ctx_setup, .fini =
                                &g);
     sy_region *r = region_of(gs);
     cr_assert(sy_region_proved(r, NULL));
-    text_is(r, "region of t: proved (3 guards proved to hold at every point, 0 kept as runtime checks)\n"
-               "  x.size()[0]  x_0          = x_0,  x_0 in [1, oo),  size in [1, oo)\n"
-               "  x.size()[1]  x_1          = 2*x_0 - 1,  x_0 in [1, oo),  size in [1, oo)\n");
+    /* cat's 2*x_0 fits int64 only up to 2^62 - 1 (x of [2^62, 0] exists: issue 38's guard) */
+    text_is(r, "region of t: proved (4 guards proved to hold at every point, 0 kept as runtime checks)\n"
+               "  x.size()[0]  x_0          = x_0,  x_0 in [1, 4611686018427387903],  size in [1, 4611686018427387903]\n"
+               "  x.size()[1]  x_1          = 2*x_0 - 1,  x_0 in [1, 4611686018427387903],  size in [1, 9223372036854775805]\n");
     char *tq = sy_region_format(r, SY_REGION_TORCH);
     cr_assert(strstr(tq, "\"x\": {0: x_0, 1: 2*x_0 - 1},") != NULL, "%s", tq);
     sy_str_free(ctx, tq);
@@ -1013,5 +1014,54 @@ Test(deploy_memory, resnet18_bytes_match_the_concrete_run_and_the_largest_batch_
     sy_gset_free(gs);
     sy_trace_free(tr);
     sy_env_free(env);
+    sy_graph_free(g);
+}
+
+/* Issue 38: a progression longer than the scan windows stayed static. view(-1, 65536) of
+ * x [65536] with x >= 1: the windows [1, 17) and [65520, 65552) (window 16) hold one accepted
+ * size, which was the region's only size; the guards' modulus 65536 steps to 131072 and 196608,
+ * both accepted, so the region is 65536*k, k >= 1 (proved). And the two windows of an example far
+ * above the low end are one run when the sizes between them follow its step: x >= 1 and x even,
+ * example 100000 (window 16): the region was [99984, oo) (the example's window only); it is
+ * 2*k, k >= 1. Random points of each region are accepted by the guard set (sample_region). */
+Test(deploy_region, progressions_longer_than_the_window_and_merged_windows, .init = ctx_setup, .fini = ctx_teardown)
+{
+    sy_region_options o = SY_REGION_OPTIONS_INIT;
+    o.window = 16;
+    sy_graph *g;
+    sy_gset *gs = relaxed_text(HDR "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[65536],\"dynamic\":[0]},"
+                                   "{\"name\":\"v\",\"op\":\"view\",\"args\":[{\"ref\":\"x\"},-1,65536]},"
+                                   "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},0]},"
+                                   "{\"name\":\"c\",\"op\":\"ge\",\"args\":[{\"ref\":\"s\"},1]},"
+                                   "{\"name\":\"gb\",\"op\":\"guard_bool\",\"args\":[{\"ref\":\"c\"},true]}],"
+                                   "\"outputs\":[{\"ref\":\"v\"}]}",
+                               &g);
+    sy_region *r = NULL;
+    cr_assert(eq(int, sy_region_new(gs, &o, &r), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    size_t np;
+    cr_assert(sy_region_proved(r, &np));
+    const sy_region_dim *d = sy_region_dim_at(r, 0);
+    cr_assert(d->is_static == 0);
+    cr_assert(eq(i64, d->a, 65536));
+    cr_assert(eq(i64, d->min, 65536));
+    sample_region(gs, r, 100);
+    sy_region_free(r);
+    sy_gset_free(gs);
+    sy_graph_free(g);
+    gs = relaxed_text(HDR "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[100000],\"dynamic\":[0]},"
+                          "{\"name\":\"v\",\"op\":\"view\",\"args\":[{\"ref\":\"x\"},-1,2]},"
+                          "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},0]},"
+                          "{\"name\":\"c\",\"op\":\"ge\",\"args\":[{\"ref\":\"s\"},1]},"
+                          "{\"name\":\"gb\",\"op\":\"guard_bool\",\"args\":[{\"ref\":\"c\"},true]}],"
+                          "\"outputs\":[{\"ref\":\"v\"}]}",
+                      &g);
+    cr_assert(eq(int, sy_region_new(gs, &o, &r), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(sy_region_proved(r, &np));
+    d = sy_region_dim_at(r, 0);
+    cr_assert(eq(i64, d->a, 2));
+    cr_assert(eq(i64, d->min, 2), "min %" PRId64, d->min);
+    sample_region(gs, r, 100);
+    sy_region_free(r);
+    sy_gset_free(gs);
     sy_graph_free(g);
 }

@@ -82,3 +82,46 @@ Test(onnx_checks, broadcast_error_names_the_users_dims)
     cr_assert(eq(int, trace("bcast_unnamed", in, dims, msg, sizeof msg), SY_EINVAL));
     cr_assert(eq(str, msg, "node 'add' (Add): cannot broadcast dims z_d0 and x_d0"));
 }
+
+/* Issue 38: an output dim past int64 only at some sizes. Every input's numel
+ * is within int64 (the input exists), so a dim that fits whenever the inputs
+ * do gets no guard, one that can pass int64 although they fit gets
+ * `dim <= INT64_MAX`: the outer product of u [n] and v [m], flattened, is
+ * n*m (past int64 at n = m = 2**32); Pad of x [n, w] by 2 + 2 gives w + 4,
+ * which fits when n >= 1 (w <= INT64_MAX / n). The same rule as the torch
+ * frontend's (shapeenv_ops.int64_guard_only_where_an_input_fits). */
+static size_t trace_guards(const char *name, char *last, size_t cap)
+{
+    sy_ctx *ctx = NULL;
+    cr_assert(eq(int, sy_ctx_new(NULL, &ctx), SY_OK));
+    char path[512];
+    snprintf(path, sizeof path, DATA "%s.onnx", name);
+    sy_onnx_model *m = NULL;
+    cr_assert(eq(int, sy_onnx_load_file(ctx, path, &m), SY_OK), "%s: %s", path, sy_ctx_last_error_msg(ctx));
+    sy_env *env = sy_env_new(ctx, NULL);
+    sy_onnx_trace_options o = SY_ONNX_TRACE_OPTIONS_INIT;
+    sy_onnx_trace *t = NULL;
+    cr_assert(eq(int, sy_env_trace_onnx(env, m, &o, &t), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    size_t n = sy_env_nguards(env);
+    last[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        char *s = sy_expr_print(ctx, sy_onnx_trace_display(t, sy_env_guard(env, i)->expr), SY_PRINT_CANONICAL);
+        if (strstr(s, "9223372036854775807")) snprintf(last, cap, "%s", s);
+        sy_str_free(ctx, s);
+    }
+    sy_onnx_trace_free(t);
+    sy_env_free(env);
+    sy_onnx_free(m);
+    sy_ctx_free(ctx);
+    return n;
+}
+
+Test(onnx_checks, int64_guard_only_where_an_input_fits)
+{
+    if (!sy_onnx_available()) cr_skip_test("built without ONNX");
+    char g[300];
+    trace_guards("outer_int64", g, sizeof g);
+    cr_assert(eq(str, g, "m*n <= 9223372036854775807"));
+    trace_guards("pad_int64", g, sizeof g);
+    cr_assert(eq(str, g, ""));
+}

@@ -380,8 +380,8 @@ CASE(inputs_interleaved_with_ops_do_not_leak_hint_bindings)
 /* Issue 38: a dim is an int64 at run time. flatten of [s0, 2**62, 4] is
  * [2**64*s0], past int64 at every s0: an error where it is made (it was a
  * tensor and no guard). One rule, sy_env_require_int64, shared with the ONNX
- * frontend's output dims. A dim past int64 only at some sizes is accepted
- * (not yet guarded): [s0, 2**40, 4] flattens to 2**42*s0. */
+ * frontend's output dims. [s0, 2**40, 4] flattens to 2**42*s0, which fits
+ * because the input's numel does: no guard (int64_guard_only_where_an_input_fits). */
 CASE(flatten_past_int64_at_every_size_is_an_error)
 {
     const sy_dim_policy pol[3] = {SY_DIM_DYNAMIC, SY_DIM_STATIC, SY_DIM_STATIC};
@@ -404,7 +404,7 @@ CASE(flatten_past_int64_at_every_size_is_an_error)
     sy_ctx_reset_error(ctx);
     cr_assert(eq(int, sy_env_require_int64(env, P("2**63 - 1"), NULL, NULL), SY_OK));
     cr_assert(eq(int, sy_env_require_int64(env, P("2**62*s0 - 2**63"), "d", NULL), SY_OK)); /* fits at s0 = 2 */
-    /* past int64 only at some sizes: accepted, no guard recorded for it */
+    /* [s1, 2**40, 4]: the input's numel 2**42*s1 fits int64, so its flatten does: no guard */
     const sy_tensor *y = sy_env_input(env, "y", SY_DT_FLOAT32, 3, (int64_t[]){3, INT64_C(1) << 40, 4}, pol);
     cr_assert(y != NULL);
     size_t ng = sy_env_nguards(env);
@@ -412,6 +412,63 @@ CASE(flatten_past_int64_at_every_size_is_an_error)
     cr_assert(eq(int, sy_env_call(env, "flatten", 1, &a, 0, NULL, NULL, &w, &out), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
     cr_assert(eq(str, S(out.u.t->sizes[0]), "4398046511104*s1"));
     cr_assert(eq(sz, sy_env_nguards(env), ng));
+}
+
+/* Issue 38: a dim past int64 only at some sizes. Every input tensor's numel
+ * is within int64 (it exists), a fact, not a guard: a dim that fits whenever
+ * the inputs do gets no guard (pad of [s0, s1] by 4: s1 <= INT64_MAX/2); one
+ * that can pass int64 although every input fits is guarded (the outer product
+ * of two vectors, flattened: s0*s1; a vector repeated twice: 2*s0), and at
+ * example sizes past it the call fails with SY_EOVERFLOW. Each verdict is also
+ * checked by exact evaluation at the points where it matters. */
+CASE(int64_guard_only_where_an_input_fits)
+{
+    const sy_tensor *x = input("x", 2, (int64_t[]){5, 7});
+    sy_value a = sy_value_tensor(x);
+    sy_value pads = sy_value_list(env, 2, (sy_value[]){sy_value_int_si(env, 2), sy_value_int_si(env, 2)});
+    sy_value out = call("pad", 2, (sy_value[]){a, pads}, 0, NULL, NULL);
+    cr_assert(eq(str, S(out.u.t->sizes[1]), "s1 + 4"));
+    cr_assert(eq(sz, sy_env_nguards(env), 0)); /* s0 >= 2, so s1 <= 2**62 - 1 */
+    /* outer product of u [s2] and v [s3], flattened: s2*s3 is past int64 at s2 = s3 = 2**32 */
+    const sy_tensor *u = input("u", 1, (int64_t[]){11});
+    const sy_tensor *v = input("v", 1, (int64_t[]){13});
+    sy_value uu = call("unsqueeze", 2, (sy_value[]){sy_value_tensor(u), sy_value_int_si(env, 1)}, 0, NULL, NULL);
+    sy_value vv = call("unsqueeze", 2, (sy_value[]){sy_value_tensor(v), sy_value_int_si(env, 0)}, 0, NULL, NULL);
+    sy_value m = call("mul", 2, (sy_value[]){uu, vv}, 0, NULL, NULL);
+    size_t ng = sy_env_nguards(env);
+    sy_value f = call("flatten", 1, &m, 0, NULL, NULL);
+    cr_assert(eq(str, S(f.u.t->sizes[0]), "s2*s3"));
+    cr_assert(eq(sz, sy_env_nguards(env), ng + 1));
+    cr_assert(eq(str, (char *)guard_text(ng), "s2*s3 <= 9223372036854775807"));
+    /* the guard is exact: s2*s3 = 2**62 passes, 2**32 * 2**32 = 2**64 does not */
+    const sy_expr *syms[2] = {u->sizes[0], v->sizes[0]};
+    int64_t ok = 0;
+    cr_assert(eq(int, sy_expr_eval_si(ctx, sy_env_guard(env, ng)->expr, 2, syms, (int64_t[]){INT64_C(1) << 31, INT64_C(1) << 31}, &ok), SY_OK));
+    cr_assert(ok == 1);
+    cr_assert(eq(int, sy_expr_eval_si(ctx, sy_env_guard(env, ng)->expr, 2, syms, (int64_t[]){INT64_C(1) << 32, INT64_C(1) << 32}, &ok), SY_OK));
+    cr_assert(ok == 0);
+    /* repeat of a new vector twice: 2*s4 <= INT64_MAX (u's s2 is bounded by the guard now: s3 >= 2) */
+    const sy_tensor *z = input("z", 1, (int64_t[]){17});
+    ng = sy_env_nguards(env);
+    sy_value rep = sy_value_list(env, 1, (sy_value[]){sy_value_int_si(env, 2)});
+    sy_value r = call("repeat", 2, (sy_value[]){sy_value_tensor(z), rep}, 0, NULL, NULL);
+    cr_assert(eq(str, S(r.u.t->sizes[0]), "2*s4"));
+    cr_assert(eq(sz, sy_env_nguards(env), ng + 1));
+    cr_assert(eq(str, (char *)guard_text(ng), "s4 <= 4611686018427387903")); /* 2*s4 <= INT64_MAX, normalized */
+    /* a matrix repeated twice along its last dim: s1 <= INT64_MAX/2 already, no guard */
+    ng = sy_env_nguards(env);
+    rep = sy_value_list(env, 2, (sy_value[]){sy_value_int_si(env, 1), sy_value_int_si(env, 2)});
+    r = call("repeat", 2, (sy_value[]){a, rep}, 0, NULL, NULL);
+    cr_assert(eq(str, S(r.u.t->sizes[1]), "2*s1"));
+    cr_assert(eq(sz, sy_env_nguards(env), ng));
+    /* at an example past int64: SY_EOVERFLOW where the tensor is made */
+    const sy_tensor *wv = input("w", 1, (int64_t[]){(INT64_C(1) << 62) + 1});
+    sy_value out2;
+    sy_provenance pw = {"r", "repeat", NULL};
+    rep = sy_value_list(env, 1, (sy_value[]){sy_value_int_si(env, 2)});
+    cr_assert(eq(int, sy_env_call(env, "repeat", 2, (sy_value[]){sy_value_tensor(wv), rep}, 0, NULL, NULL, &pw, &out2), SY_EOVERFLOW));
+    cr_assert(strstr(sy_ctx_last_error_msg(ctx), "does not fit int64 at the example sizes") != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    sy_ctx_reset_error(ctx);
 }
 
 /* Issue 38: cat of n inputs built its output size one addition at a time,
@@ -435,7 +492,11 @@ CASE(cat_of_2000_inputs_sums_once)
     cr_assert(eq(sz, out.u.t->ndim, 2));
     cr_assert(out.u.t->sizes[0] == sy_expr_add_n(ctx, N, syms));
     cr_assert(eq(sz, sy_expr_nargs(out.u.t->sizes[0]), (size_t)N));
-    cr_assert(eq(sz, sy_env_nguards(env), 0));
+    /* the only guard: the sum fits int64 (each input's numel does, their sum of rows need not) */
+    cr_assert(eq(sz, sy_env_nguards(env), 1));
+    const sy_expr *g0 = sy_env_guard(env, 0)->expr; /* sum - 9223372036854775807 <= 0 */
+    cr_assert(eq(int, sy_expr_kind_of(g0), SY_EXPR_LE));
+    cr_assert(sy_expr_add_const(ctx, sy_expr_arg(g0, 0)) == P("-9223372036854775807"));
     free(items);
     free(syms);
 }

@@ -127,7 +127,7 @@ static const wcase cases[] = {
     {"masked_fill_inplace_mask_must_fit", IN("x", "float32", "[1,6]", "[1]") IN("m", "bool", "[4,6]", "[0,1]")
          CALL("o", "masked_fill_", "[" X ",{\"ref\":\"m\"},0.0]"),
      NULL, "The expanded size of the tensor (1) must match the existing size (m.size()[0]) at non-singleton dimension 0", SY_EINVAL},
-    {"repeat_interleave_int_flat", IN("x", "float32", "[4,6]", "[0,1]") CALL("o", "repeat_interleave", "[" X ",3]"), "3*s0*s1", "", SY_OK},
+    {"repeat_interleave_int_flat", IN("x", "float32", "[4,6]", "[0,1]") CALL("o", "repeat_interleave", "[" X ",3]"), "3*s0*s1", "s0*s1 <= 3074457345618258602", SY_OK}, /* 3*numel may pass int64 */
     {"repeat_interleave_tensor_unbacked", IN("x", "float32", "[4,6]", "[0,1]") IN("r", "int64", "[6]", "[0]")
          CALLK("o", "repeat_interleave", "[" X ",{\"ref\":\"r\"}]", "{\"dim\":1}"),
      "s0, u0", "", SY_OK},
@@ -157,12 +157,12 @@ static const wcase cases[] = {
     {"flip_repeated_dim", IN("x", "float32", "[3,6]", "[0,1]") CALL("o", "flip", "[" X ",[0,-2]]"), NULL, "dim 0 appears multiple times", SY_EINVAL},
     {"roll_misaligned", IN("x", "float32", "[3,6]", "[0,1]") CALL("o", "roll", "[" X ",[1,2],[0]]"), NULL,
      "shifts and dimensions must align. shifts: 2, dims:1", SY_EINVAL},
-    {"repeat_new_dims", IN("x", "float32", "[3,6]", "[0,1]") CALL("o", "repeat", "[" X ",2,1,3]"), "2, s0, 3*s1", "", SY_OK},
+    {"repeat_new_dims", IN("x", "float32", "[3,6]", "[0,1]") CALL("o", "repeat", "[" X ",2,1,3]"), "2, s0, 3*s1", "s1 <= 3074457345618258602", SY_OK}, /* 6*numel may pass int64 */
     {"tile_pads_dims", IN("x", "float32", "[3,6,5]", "[0,1]") CALL("o", "tile", "[" X ",[2]]"), "s0, s1, 10", "", SY_OK},
     {"movedim_lists", IN("x", "float32", "[3,6,5,7]", "[0,1,2,3]") CALL("o", "movedim", "[" X ",[0,1],[3,0]]"), "s1, s2, s3, s0", "", SY_OK},
     {"swapaxes", IN("x", "float32", "[3,6,5]", "[0,1,2]") CALL("o", "swapaxes", "[" X ",0,2]"), "s2, s1, s0", "", SY_OK},
     {"diagonal_offset", IN("x", "float32", "[3,6,5]", "[0,1,2]") CALL("o", "diagonal", "[" X ",1,0,2]"), "s1, Max(0, Min(s0, s2 - 1))", "", SY_OK},
-    {"diag_square", IN("x", "float32", "[3]", "[0]") CALL("o", "diag", "[" X ",-2]"), "s0 + 2, s0 + 2", "", SY_OK},
+    {"diag_square", IN("x", "float32", "[3]", "[0]") CALL("o", "diag", "[" X ",-2]"), "s0 + 2, s0 + 2", "s0 <= 9223372036854775805", SY_OK},
     {"diag_2d_negative_length", IN("x", "float32", "[3,6]", "[0]") CALL("o", "diag", "[" X ",7]"), NULL, "diag(): the diagonal length", SY_EINVAL},
     /* 2.x: diag of a matrix is diagonal(offset), whose length is clamped at 0 */
     {"diag_2d_negative_length_2x", IN("x", "float32", "[3,6]", "[0]") CALL("o", "diag", "[" X ",7]"), "0", "", SY_OK},
@@ -170,7 +170,7 @@ static const wcase cases[] = {
     {"tril_indices_count", IN("x", "float32", "[3]", "[0]") CALL("o", "tril_indices", "[5,3,-1]"), "2, 9", "", SY_OK},
     {"tensor_unfold", IN("x", "float32", "[3,9]", "[0,1]") CALL("o", "unfold", "[" X ",1,3,2]"), "s0, CeilDiv(s1, 2) - 1, 3", "3 <= s1", SY_OK},
     {"F_unfold", IN("x", "float32", "[2,3,8,9]", "[0,2,3]") CALLK("o", "unfold", "[" X "]", "{\"kernel_size\":[2,3],\"stride\":2,\"padding\":1}"),
-     "s0, 18, FloorDiv(s1, 2)*CeilDiv(s2, 2) + CeilDiv(s2, 2)", "", SY_OK},
+     "s0, 18, FloorDiv(s1, 2)*CeilDiv(s2, 2) + CeilDiv(s2, 2)", "FloorDiv(s1, 2)*CeilDiv(s2, 2) + CeilDiv(s2, 2) <= 9223372036854775807", SY_OK},
     {"F_unfold_too_small", IN("x", "float32", "[2,3,1,9]", "[0]") CALLK("o", "unfold", "[" X "]", "{\"kernel_size\":2}"), NULL,
      "calculated shape of the array of sliding blocks as (0, 8), but its components must be at least one.", SY_EINVAL},
     {"F_fold", IN("x", "float32", "[2,12,12]", "[0]") CALL("o", "fold", "[" X ",[4,5],[2,2]]"), "s0, 3, 4, 5", "", SY_OK},
@@ -242,7 +242,7 @@ static const wcase cases[] = {
      NULL, "The expanded size of the tensor (z.size()[1]) must match the existing size (x.size()[0]) at non-singleton dimension 1", SY_EINVAL},
     {"outer", IN("x", "float32", "[3]", "[0]") IN("y", "float32", "[5]", "[0]") CALL("o", "outer", "[" X "," Y "]"), "s0, s1", "", SY_OK},
     {"kron", IN("x", "float32", "[3,4]", "[0,1]") IN("y", "float32", "[2,5,6]", "[0,1,2]") CALL("o", "kron", "[" X "," Y "]"), "s2, s0*s3, s1*s4",
-     "", SY_OK},
+     "s0*s3 <= 9223372036854775807; s1*s4 <= 9223372036854775807", SY_OK},
     {"cdist_batch_broadcast", IN("x", "float32", "[1,3,4]", "[1]") IN("y", "float32", "[5,6,4]", "[0,1]") CALL("o", "cdist", "[" X "," Y "]"),
      "s1, s0, s2", "", SY_OK},
 
