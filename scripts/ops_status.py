@@ -92,9 +92,14 @@ def tables(repo):
         if not (f.startswith("ops") and f.endswith(".c")):
             continue
         src = open(os.path.join(repo, "shapeenv", f)).read()
-        for m in re.finditer(r"const opentry sy_ops_\w+\[\]\s*=\s*\{(.*?)OP_END\};", src, re.S):
+        found = re.findall(r"const opentry sy_ops_\w+\[\]\s*=", src)
+        parsed = 0
+        for m in re.finditer(r"const opentry sy_ops_\w+\[\]\s*=\s*\{(.*?)OP_END,?\s*\};", src, re.S):
             # rows OP_ROW("name", handler[, flags, layout, kernel]) (shapeenv/env_private.h)
             names.update(re.findall(r'OP_ROW\("([A-Za-z_0-9]+)",', m.group(1)))
+            parsed += 1
+        if parsed != len(found):  # a table this parser does not read would drop its ops silently
+            sys.exit("ops_status: shapeenv/%s: %d op tables, %d read (rows OP_ROW(...), ended by OP_END};)" % (f, len(found), parsed))
     return names
 
 

@@ -407,5 +407,4 @@ const opentry sy_ops_advindex[] = {
     OP_ROW("index_put", index_put, 0, OPL_DEFAULT, "aten/src/ATen/native/TensorAdvancedIndexing.cpp index_put_"),
     OP_ROW("index_put_", index_put),
     OP_ROW("_unsafe_index_put", index_put),
-    OP_END,
-};
+    OP_END};
