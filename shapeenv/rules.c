@@ -89,7 +89,11 @@ sy_status sy_rule_bcast_dim(sy_env *env, const sy_provenance *why, const sy_expr
             if (dec) *out = a;
             return SY_OK;
         }
-        if (va != vb) return SY_OK; /* the example does not broadcast */
+        if (va != vb) { /* the example does not broadcast: the failed trace records a != b (the
+                         * CLI's retry at a related example solves it: cli/model.c) */
+            if ((st = decide(env, why, sy_expr_eq(ctx, a, b), "broadcast: are the sizes equal?", &dec))) return st;
+            return SY_OK;
+        }
         if ((st = decide(env, why, sy_expr_eq(ctx, a, b), "broadcast: are the sizes equal?", &dec))) return st;
         if (!dec) return SY_OK;
         /* equal: the constant side when there is one (a ViT's sequence FloorDiv(h, 16)*FloorDiv(w, 16) + 1
