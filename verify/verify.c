@@ -45,6 +45,14 @@ sy_status sy_verify_bound(sy_ctx *ctx, size_t n, const sy_expr *const *assumptio
     return sy_fail_st(ctx, SY_EUNSUPPORTED, NO_Z3);
 }
 
+sy_status sy_verify_smtlib(sy_ctx *ctx, const char *script, const sy_verify_options *opts, sy_verify_verdict *verdict,
+                           char **detail)
+{
+    (void)script; (void)opts; (void)verdict;
+    if (detail) *detail = NULL;
+    return ctx ? sy_fail_st(ctx, SY_EUNSUPPORTED, NO_Z3) : SY_EINVAL;
+}
+
 #else
 #include <dlfcn.h>
 #include <pthread.h>
@@ -1155,7 +1163,6 @@ sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_gset *f
     if (st == SY_ENOMEM) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
     return st;
 }
-#endif
 
 /* A script of the certificates (bc.h): parsed by Z3's SMT-LIB 2 reader (its assertions; the
  * commands it carries, check-sat included, are not run) and checked once by the default solver. */
@@ -1196,3 +1203,4 @@ sy_status sy_verify_smtlib(sy_ctx *ctx, const char *script, const sy_verify_opti
     tr_clear(&t);
     return st;
 }
+#endif

@@ -54,15 +54,22 @@ static void text_is(const sy_region *r, const char *want)
 
 /* the sizes (one per source) at variable values t: statics, dims a*t+b, and the rank/dtype
  * sources at the example */
-static void point_at(const sy_gset *gs, const sy_region *r, const int64_t *t, int64_t *vals)
+/* 0 when a size a*t+b is past int64 (no size there) */
+static int point_at(const sy_gset *gs, const sy_region *r, const int64_t *t, int64_t *vals)
 {
     size_t n = sy_gset_nsources(gs);
     for (size_t i = 0; i < n; i++)
         if (!sy_gset_source_example(gs, i, &vals[i])) vals[i] = 0;
     for (size_t k = 0; k < sy_region_ndims(r); k++) {
         const sy_region_dim *d = sy_region_dim_at(r, k);
-        vals[d->source] = d->is_static ? d->value : d->a * t[d->var] + d->b;
+        int64_t at;
+        if (d->is_static)
+            at = d->value;
+        else if (__builtin_mul_overflow(d->a, t[d->var], &at) || __builtin_add_overflow(at, d->b, &at))
+            return 0;
+        vals[d->source] = at;
     }
+    return 1;
 }
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
@@ -113,7 +120,7 @@ static void sample_region(const sy_gset *gs, const sy_region *r, int npoints)
             int64_t hi = x->tmax == SY_REGION_UNBOUNDED || x->tmax > x->tmin + 300 ? x->tmin + 300 : x->tmax;
             t[v] = x->tmin + (int64_t)(rnd() % (uint64_t)(hi - x->tmin + 1));
         }
-        point_at(gs, r, t, vals);
+        cr_assert(point_at(gs, r, t, vals), "%s: a sampled point passes int64", sy_gset_model(gs));
         long ff;
         cr_assert(fails_only_kept(gs, r, vals, &ff), "%s: region point %d fails guard %ld: %s", sy_gset_model(gs), p, ff,
                   sy_gset_at(gs, (size_t)ff)->text);
@@ -125,10 +132,10 @@ static void sample_region(const sy_gset *gs, const sy_region *r, int npoints)
         const sy_region_var *x = sy_region_var_at(r, v);
         for (int side = 0; side < 2; side++) {
             if (side == 0 && x->tmin == 0) continue;
-            if (side == 1 && x->tmax == SY_REGION_UNBOUNDED) continue;
+            if (side == 1 && (x->tmax == SY_REGION_UNBOUNDED || x->tmax == INT64_MAX)) continue;
             for (size_t u = 0; u < nv; u++) t[u] = sy_region_var_at(r, u)->tmin;
             t[v] = side ? x->tmax + 1 : x->tmin - 1;
-            point_at(gs, r, t, vals);
+            if (!point_at(gs, r, t, vals)) continue; /* past int64: no size there */
             int in = 1;
             char why[256];
             int neg = 0;
