@@ -95,28 +95,28 @@ static sy_status same_as(ox_call *c, size_t k, size_t from)
     return set_out(c, k, c->in[from]->elem, t->ndim, t->sizes);
 }
 
-static sy_status truth(ox_call *c, const sy_expr *rel, const char *reason, int *out)
+/* rel's truth at the example, recorded as a guard (limit: a limit of symshape's own formula, not
+ * of the model: its guard is marked so by sy_env_evaluate_limit, and the dynamic-dim spec check
+ * does not report it) */
+static sy_status eval_truth(ox_call *c, const sy_expr *rel, const char *reason, int limit, int *out)
 {
     CHK(rel);
     sy_provenance w = c->why;
     w.reason = reason;
     const sy_expr *v;
-    TRY(sy_env_evaluate_expr(c->env, rel, &w, &v));
+    TRY(limit ? sy_env_evaluate_limit(c->env, rel, &w, &v) : sy_env_evaluate_expr(c->env, rel, &w, &v));
     *out = sy_expr_kind_of(v) == SY_EXPR_TRUE;
     return SY_OK;
 }
 
-/* truth() of a condition that is a limit of symshape's own formula, not of the model: its guard is
- * marked so (sy_env_evaluate_limit), and the dynamic-dim spec check does not report it */
+static sy_status truth(ox_call *c, const sy_expr *rel, const char *reason, int *out)
+{
+    return eval_truth(c, rel, reason, 0, out);
+}
+
 static sy_status limit_truth(ox_call *c, const sy_expr *rel, const char *reason, int *out)
 {
-    CHK(rel);
-    sy_provenance w = c->why;
-    w.reason = reason;
-    const sy_expr *v;
-    TRY(sy_env_evaluate_limit(c->env, rel, &w, &v));
-    *out = sy_expr_kind_of(v) == SY_EXPR_TRUE;
-    return SY_OK;
+    return eval_truth(c, rel, reason, 1, out);
 }
 
 static sy_status require(ox_call *c, const sy_expr *rel, const char *fmt, ...)
