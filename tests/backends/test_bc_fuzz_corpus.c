@@ -1,4 +1,5 @@
-/* Replays the bytecode fuzzing corpus (fuzz/corpus_bc/) as an ordinary test:
+/* Replays the bytecode fuzzing corpus (fuzz/corpus_bc/) and the inputs the
+ * fuzzer once failed on (fuzz/regress_bc/) as an ordinary test:
  * every file goes through the libFuzzer harness itself (included below) and
  * through a leak-checked load in a counting-allocator context; whatever
  * verifies runs on a few size vectors. Looks for crashes, sanitizer reports
@@ -8,6 +9,7 @@
 #include <dirent.h>
 
 #include "bc_test_util.h"
+#include "fuzz_replay.h"
 
 /* the harness: LLVMFuzzerTestOneInput, same code as fuzz/fuzz_bc_load */
 #include "../../fuzz/fuzz_bc_load.c"
@@ -85,4 +87,13 @@ Test(backends_bc_fuzz, corpus_replays_without_crash_or_leak, .init = ctx_setup, 
     fprintf(stderr, "bytecode corpus: %d files, %d loaded\n", files, loaded);
     cr_assert(le(int, 5, files));
     cr_assert(eq(int, loaded, files));
+}
+
+/* fuzz/regress_bc/: inputs that once failed the harness (certificate-hash-shuffled: a certified
+ * program whose stored SHA-256 bytes were shuffled and whose CRC was re-sealed; it loads, and
+ * re-encodes with the true hashes). */
+Test(backends_bc_fuzz, regressions_replay, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+{
+    size_t n = fuzz_replay_dir(SY_TESTS_DIR "/../fuzz/regress_bc", LLVMFuzzerTestOneInput);
+    cr_assert(le(sz, (size_t)1, n), "only %zu regression inputs", n);
 }
