@@ -799,11 +799,11 @@ static int run_memory(int argc, char **argv)
     for (size_t v = 0; rc == EX_OK && var >= 0 && v < nv; v++) {
         size_t l = strlen(cond);
         const char *vn = sy_region_var_at(r, v)->name;
-        if (tie_a[v] && tie_b[v])
-            snprintf(cond + l, sizeof cond - l, "%s%s = %" PRId64 "*%s%+" PRId64, l ? ", " : "", vn, tie_a[v],
-                     sy_region_var_at(r, (size_t)var)->name, tie_b[v]);
-        else if (tie_a[v])
-            snprintf(cond + l, sizeof cond - l, "%s%s = %" PRId64 "*%s", l ? ", " : "", vn, tie_a[v], sy_region_var_at(r, (size_t)var)->name);
+        if (!tie_a[v]) continue;
+        char a[32] = "", b[32] = ""; /* "4*", "+3": A*VAR + B without a factor 1 or an offset 0 */
+        if (tie_a[v] != 1) snprintf(a, sizeof a, "%" PRId64 "*", tie_a[v]);
+        if (tie_b[v]) snprintf(b, sizeof b, "%+" PRId64, tie_b[v]);
+        snprintf(cond + l, sizeof cond - l, "%s%s = %s%s%s", l ? ", " : "", vn, a, sy_region_var_at(r, (size_t)var)->name, b);
     }
     for (size_t q = 0; rc == EX_OK && q < op.nfix; q++) {
         size_t l = strlen(cond);
