@@ -768,7 +768,7 @@ static int run_memory(int argc, char **argv)
         const sy_expr **syms = calloc(nv ? nv : 1, sizeof *syms);
         if (!done || !syms) rc = cli_oom();
         for (size_t v = 0; rc == EX_OK && v < nv; v++) syms[v] = sy_expr_sym(t.ctx, sy_region_var_at(r, v)->name);
-        if (rc == EX_OK && op.top > 0) printf("largest activations at the example:\n");
+        if (rc == EX_OK && op.top > 0) printf("largest activations at the example%s:\n", op.nfix ? " (--fix values held)" : "");
         while (rc == EX_OK && shown < (size_t)op.top) {
             long bi = -1;
             int64_t bb = -1;

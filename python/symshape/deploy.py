@@ -415,7 +415,7 @@ def memory_report(gset, var=None, budgets=(), total=False, top=5, live=False, ra
             acts.append((-b, i, mv.node.decode(), b, text))
         acts.sort()
         if top > 0:
-            out.append("largest activations at the example:\n")
+            out.append("largest activations at the example%s:\n" % (" (--fix values held)" if fix else ""))
             for _, _, node, b, text in acts[:top]:
                 out.append("  %-24s %12d bytes = %s\n" % (node, b, text))
         if ranges:
