@@ -99,13 +99,136 @@ static int append_rendering(sy_ctx *ctx, char **all, size_t *alen, size_t *acap,
     return EX_OK;
 }
 
-enum { OPT_FORMAT = 0x100, OPT_WINDOW, OPT_DEFAULT_POLICY };
-static const struct option region_opts[] = {{"format", required_argument, NULL, 'f'},
-                                            {"output", required_argument, NULL, 'o'},
-                                            {"window", required_argument, NULL, OPT_WINDOW},
-                                            {"default-policy", no_argument, NULL, OPT_DEFAULT_POLICY},
-                                            CLI_COMMON_OPTIONS,
-                                            {0}};
+/* ---- the options of the four commands: one table, one parser */
+
+enum { D_REGION = 1, D_PROFILE = 2, D_CORNERS = 4, D_MEMORY = 8 };
+enum {
+    OPT_WINDOW = 0x100, OPT_DEFAULT_POLICY, OPT_HIST, OPT_MAXSIZE, OPT_BYTES, OPT_VAR, OPT_TOTAL, OPT_TOP, OPT_LIVE, OPT_RANGE,
+    OPT_FIX, OPT_RELATION
+};
+static const struct {
+    struct option o;
+    unsigned cmds; /* the commands that take it */
+} dopt_table[] = {
+    {{"format", required_argument, NULL, 'f'}, D_REGION | D_PROFILE},
+    {{"output", required_argument, NULL, 'o'}, D_REGION | D_PROFILE | D_CORNERS},
+    {{"json", no_argument, NULL, 'j'}, D_CORNERS | D_MEMORY},
+    {{"window", required_argument, NULL, OPT_WINDOW}, D_REGION},
+    {{"default-policy", no_argument, NULL, OPT_DEFAULT_POLICY}, D_REGION},
+    {{"histogram", required_argument, NULL, OPT_HIST}, D_PROFILE},
+    {{"profiles", required_argument, NULL, 'k'}, D_PROFILE},
+    {{"max-size", required_argument, NULL, OPT_MAXSIZE}, D_PROFILE},
+    {{"bytes", required_argument, NULL, OPT_BYTES}, D_MEMORY},
+    {{"var", required_argument, NULL, OPT_VAR}, D_MEMORY},
+    {{"total", no_argument, NULL, OPT_TOTAL}, D_MEMORY},
+    {{"live", no_argument, NULL, OPT_LIVE}, D_MEMORY},
+    {{"top", required_argument, NULL, OPT_TOP}, D_MEMORY},
+    {{"range", required_argument, NULL, OPT_RANGE}, D_MEMORY},
+    {{"fix", required_argument, NULL, OPT_FIX}, D_MEMORY},
+    {{"relation", required_argument, NULL, OPT_RELATION}, D_MEMORY},
+};
+#define NDOPT (sizeof dopt_table / sizeof dopt_table[0])
+#define DMAX 8 /* --bytes, --range, --fix, --relation: at most this many each */
+
+typedef struct {
+    const char *model, *out, *hist, *var;
+    int fmts[8], nf, json, what; /* what: 0 every activation, 1 --total, 2 --live */
+    sy_env_options eo;
+    long long window, k, max_size, top;
+    uint64_t budgets[DMAX];
+    const char *ranges[DMAX], *fixes[DMAX], *rels[DMAX];
+    size_t nb, nr, nfix, nrel;
+} dopts;
+
+static int parse_count(const char *cmd, const char *opt, const char *v, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (end == v || *end || errno || x < lo || x > hi)
+        return cli_usage_error(cmd, "%s: expected an integer in %lld .. %lld (got '%s')", opt, lo, hi, v);
+    *out = x;
+    return EX_OK;
+}
+
+static int parse_bytes(const char *v, uint64_t *out);
+
+/* the options of command c (one of D_*), its formats names[0..nfmt) for -f, and its one MODEL
+ * operand; every command traces under the most relaxed policy unless --default-policy */
+static int dparse(const cli_cmd *c, unsigned which, const char *const *names, size_t nfmt, int argc, char **argv, dopts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->eo = (sy_env_options)SY_ENV_OPTIONS_INIT;
+    o->eo.duck_sizing = 0; /* the most relaxed policy: the guards, not the policy, shape the region */
+    o->eo.specialize_zero_one = 0;
+    o->top = 5;
+    struct option lo[NDOPT + 3];
+    char so[2 * NDOPT + sizeof CLI_COMMON_SHORT] = "";
+    size_t n = 0, ns = 0;
+    for (size_t i = 0; i < NDOPT; i++) {
+        if (!(dopt_table[i].cmds & which)) continue;
+        lo[n++] = dopt_table[i].o;
+        if (dopt_table[i].o.val < 0x100) {
+            so[ns++] = (char)dopt_table[i].o.val;
+            if (dopt_table[i].o.has_arg == required_argument) so[ns++] = ':';
+        }
+    }
+    memcpy(so + ns, CLI_COMMON_SHORT, sizeof CLI_COMMON_SHORT);
+    lo[n++] = (struct option){"help", no_argument, NULL, 'h'};
+    lo[n++] = (struct option){"version", no_argument, NULL, 'V'};
+    lo[n] = (struct option){0};
+    int rc = EX_OK, v;
+    const char *cmd = c->name;
+    while ((v = cli_getopt(c, argc, argv, so, lo, &rc)) != -1) {
+        if (v == CLI_STOP) return rc;
+        switch (v) {
+        case 'o': o->out = optarg; break;
+        case 'j': o->json = 1; break;
+        case 'f': {
+            int hit = pick_format(optarg, names, nfmt, o->fmts, &o->nf);
+            if (!hit) {
+                char list[256] = "";
+                for (size_t k = 0; k < nfmt; k++) snprintf(list + strlen(list), sizeof list - strlen(list), "%s, ", names[k]);
+                return cli_usage_error(cmd, "--format: unknown format '%s' (%sall)", optarg, list);
+            }
+            break;
+        }
+        case OPT_WINDOW: rc = parse_count(cmd, "--window", optarg, 1, 1000000, &o->window); break;
+        case OPT_DEFAULT_POLICY: o->eo.duck_sizing = 1, o->eo.specialize_zero_one = 1; break;
+        case OPT_HIST: o->hist = optarg; break;
+        case 'k': rc = parse_count(cmd, "--profiles", optarg, 1, 64, &o->k); break;
+        case OPT_MAXSIZE: rc = parse_count(cmd, "--max-size", optarg, 1, INT64_MAX / 4, &o->max_size); break;
+        case OPT_TOP: rc = parse_count(cmd, "--top", optarg, 0, 1000000, &o->top); break;
+        case OPT_VAR: o->var = optarg; break;
+        case OPT_BYTES:
+            if (o->nb == DMAX) return cli_usage_error(cmd, "--bytes: at most %d budgets", DMAX);
+            if (parse_bytes(optarg, &o->budgets[o->nb++]))
+                return cli_usage_error(cmd, "--bytes: expected N, NkB, NM, NG or NT (got '%s')", optarg);
+            break;
+        case OPT_RANGE: case OPT_FIX: case OPT_RELATION: {
+            const char **arr = v == OPT_RANGE ? o->ranges : v == OPT_FIX ? o->fixes : o->rels;
+            size_t *cnt = v == OPT_RANGE ? &o->nr : v == OPT_FIX ? &o->nfix : &o->nrel;
+            if (*cnt == DMAX)
+                return cli_usage_error(cmd, "--%s: at most %d", v == OPT_RANGE ? "range" : v == OPT_FIX ? "fix" : "relation", DMAX);
+            arr[(*cnt)++] = optarg;
+            break;
+        }
+        case OPT_TOTAL: case OPT_LIVE:
+            if (o->what && o->what != (v == OPT_LIVE ? 2 : 1)) return cli_usage_error(cmd, "--total and --live: choose one");
+            o->what = v == OPT_LIVE ? 2 : 1;
+            break;
+        default: break;
+        }
+        if (rc != EX_OK) return rc;
+    }
+    if (optind + 1 != argc) return cli_usage_error(cmd, "expected one MODEL (graph .json or .onnx)");
+    o->model = argv[optind];
+    if (nfmt && !o->nf) {
+        o->fmts[0] = 1;
+        o->nf = 1;
+    }
+    return EX_OK;
+}
 
 static const struct {
     const char *name;
@@ -116,40 +239,17 @@ static const struct {
 
 static int run_region(int argc, char **argv)
 {
-    const char *out = NULL;
-    int fmts[NFMT] = {0}, nf = 0, rc = EX_OK;
+    const char *names[NFMT];
+    for (size_t k = 0; k < NFMT; k++) names[k] = region_formats[k].name;
+    dopts op;
+    int rc = dparse(&cmd_region, D_REGION, names, NFMT, argc, argv, &op);
+    if (rc != EX_OK) return rc;
     sy_region_options ro = SY_REGION_OPTIONS_INIT;
-    sy_env_options eo = SY_ENV_OPTIONS_INIT;
-    eo.duck_sizing = 0; /* the most relaxed policy: the guards, not the policy, shape the region */
-    eo.specialize_zero_one = 0;
-    int o;
-    while ((o = cli_getopt(&cmd_region, argc, argv, "f:o:" CLI_COMMON_SHORT, region_opts, &rc)) != -1) {
-        if (o == CLI_STOP) return rc;
-        if (o == 'o') {
-            out = optarg;
-        } else if (o == 'f') {
-            const char *names[NFMT];
-            for (size_t k = 0; k < NFMT; k++) names[k] = region_formats[k].name;
-            if (!pick_format(optarg, names, NFMT, fmts, &nf)) return cli_usage_error("region", "--format: unknown format '%s' (text, torch, jax, onnx, spec, json, all)", optarg);
-        } else if (o == OPT_WINDOW) {
-            char *end;
-            errno = 0;
-            long long v = strtoll(optarg, &end, 10);
-            if (end == optarg || *end || errno || v < 1 || v > 1000000)
-                return cli_usage_error("region", "--window: expected an integer in 1 .. 1000000 (got '%s')", optarg);
-            ro.window = v;
-        } else if (o == OPT_DEFAULT_POLICY) {
-            eo.duck_sizing = 1;
-            eo.specialize_zero_one = 1;
-        }
-    }
-    if (optind + 1 != argc) return cli_usage_error("region", "expected one MODEL (graph .json or .onnx)");
-    if (!nf) {
-        fmts[0] = 1;
-        nf = 1;
-    }
+    if (op.window) ro.window = op.window;
+    const int *fmts = op.fmts, nf = op.nf;
+    const char *out = op.out;
     dtraced t;
-    rc = dtrace("region", argv[optind], &eo, &t);
+    rc = dtrace("region", op.model, &op.eo, &t);
     sy_region *r = NULL;
     char *all = NULL;
     size_t alen = 0, acap = 0;
@@ -311,14 +411,6 @@ static int read_histogram(const char *path, const sy_gset *gs, int64_t **vals, u
     return EX_OK;
 }
 
-enum { OPT_HIST = 0x200, OPT_MAXSIZE };
-static const struct option profile_opts[] = {{"format", required_argument, NULL, 'f'},
-                                             {"output", required_argument, NULL, 'o'},
-                                             {"histogram", required_argument, NULL, OPT_HIST},
-                                             {"profiles", required_argument, NULL, 'k'},
-                                             {"max-size", required_argument, NULL, OPT_MAXSIZE},
-                                             CLI_COMMON_OPTIONS,
-                                             {0}};
 static const struct {
     const char *name;
     sy_profile_fmt fmt;
@@ -326,51 +418,20 @@ static const struct {
                        {"torch-trt", SY_PROFILE_TORCH_TRT}, {"openvino", SY_PROFILE_OPENVINO}, {"json", SY_PROFILE_JSON}};
 #define NPFMT (sizeof profile_formats / sizeof profile_formats[0])
 
-static int parse_count(const char *opt, const char *v, long long lo, long long hi, long long *out)
-{
-    char *end;
-    errno = 0;
-    long long x = strtoll(v, &end, 10);
-    if (end == v || *end || errno || x < lo || x > hi)
-        return cli_usage_error("profile", "%s: expected an integer in %lld .. %lld (got '%s')", opt, lo, hi, v);
-    *out = x;
-    return EX_OK;
-}
-
 static int run_profile(int argc, char **argv)
 {
-    const char *out = NULL, *hist = NULL;
-    int fmts[NPFMT] = {0}, nf = 0, rc = EX_OK;
+    const char *names[NPFMT];
+    for (size_t k = 0; k < NPFMT; k++) names[k] = profile_formats[k].name;
+    dopts op;
+    int rc = dparse(&cmd_profile, D_PROFILE, names, NPFMT, argc, argv, &op);
+    if (rc != EX_OK) return rc;
     sy_profile_options po = SY_PROFILE_OPTIONS_INIT;
-    sy_env_options eo = SY_ENV_OPTIONS_INIT;
-    eo.duck_sizing = 0;
-    eo.specialize_zero_one = 0;
-    int o;
-    long long x;
-    while ((o = cli_getopt(&cmd_profile, argc, argv, "f:o:k:" CLI_COMMON_SHORT, profile_opts, &rc)) != -1) {
-        if (o == CLI_STOP) return rc;
-        if (o == 'o') out = optarg;
-        else if (o == OPT_HIST) hist = optarg;
-        else if (o == 'k') {
-            if ((rc = parse_count("--profiles", optarg, 1, 64, &x)) != EX_OK) return rc;
-            po.k = (size_t)x;
-        } else if (o == OPT_MAXSIZE) {
-            if ((rc = parse_count("--max-size", optarg, 1, INT64_MAX / 4, &x)) != EX_OK) return rc;
-            po.max_size = x;
-        } else if (o == 'f') {
-            const char *names[NPFMT];
-            for (size_t k = 0; k < NPFMT; k++) names[k] = profile_formats[k].name;
-            if (!pick_format(optarg, names, NPFMT, fmts, &nf))
-                return cli_usage_error("profile", "--format: unknown format '%s' (text, trtexec, ort, torch-trt, openvino, json, all)", optarg);
-        }
-    }
-    if (optind + 1 != argc) return cli_usage_error("profile", "expected one MODEL (graph .json or .onnx)");
-    if (!nf) {
-        fmts[0] = 1;
-        nf = 1;
-    }
+    if (op.k) po.k = (size_t)op.k;
+    if (op.max_size) po.max_size = op.max_size;
+    const int *fmts = op.fmts, nf = op.nf;
+    const char *out = op.out, *hist = op.hist;
     dtraced t;
-    rc = dtrace("profile", argv[optind], &eo, &t);
+    rc = dtrace("profile", op.model, &op.eo, &t);
     sy_region *r = NULL;
     sy_profiles *p = NULL;
     int64_t *vals = NULL;
@@ -424,23 +485,15 @@ const cli_cmd cmd_profile = {"profile", "min/opt/max optimization profiles insid
 
 /* ---- corners */
 
-static const struct option corners_opts[] = {{"json", no_argument, NULL, 'j'}, {"output", required_argument, NULL, 'o'}, CLI_COMMON_OPTIONS, {0}};
-
 static int run_corners(int argc, char **argv)
 {
-    const char *out = NULL;
-    int json = 0, rc = EX_OK, o;
-    sy_env_options eo = SY_ENV_OPTIONS_INIT;
-    eo.duck_sizing = 0;
-    eo.specialize_zero_one = 0;
-    while ((o = cli_getopt(&cmd_corners, argc, argv, "jo:" CLI_COMMON_SHORT, corners_opts, &rc)) != -1) {
-        if (o == CLI_STOP) return rc;
-        if (o == 'j') json = 1;
-        else if (o == 'o') out = optarg;
-    }
-    if (optind + 1 != argc) return cli_usage_error("corners", "expected one MODEL (graph .json or .onnx)");
+    dopts op;
+    int rc = dparse(&cmd_corners, D_CORNERS, NULL, 0, argc, argv, &op);
+    if (rc != EX_OK) return rc;
+    const char *out = op.out;
+    int json = op.json;
     dtraced t;
-    rc = dtrace("corners", argv[optind], &eo, &t);
+    rc = dtrace("corners", op.model, &op.eo, &t);
     sy_region *r = NULL;
     sy_corners *c = NULL;
     char *text = NULL;
@@ -489,8 +542,7 @@ const cli_cmd cmd_corners = {"corners", "the sizes where the guards change their
     "Corner tests of the model's region (symshape region): the example, each variable's range\n"
     "ends and one past them, sizes 0, 1 and 2, one off each progression, each tied dim alone\n"
     "+ 1; each checked with the guard set, a rejected one with the guard that rejects it\n"
-    "(docs/deploy.md). python3 -m symshape has no --run yet: run the model at the printed sizes\n"
-    "(--json) to compare.\n\n"
+    "(docs/deploy.md). python3 -m symshape corners --run runs a PyTorch model at each corner.\n\n"
     "options:\n"
     "      --json         JSON \"symshape.corners\" (label, sizes, in_region, accept, guard)\n"
     "  -o, --output FILE  write there instead of stdout\n"
@@ -524,15 +576,35 @@ static int parse_bytes(const char *v, uint64_t *out)
     return 0;
 }
 
-enum { OPT_BYTES = 0x300, OPT_VAR, OPT_TOTAL, OPT_TOP, OPT_LIVE, OPT_RANGE };
-static const struct option memory_opts[] = {{"bytes", required_argument, NULL, OPT_BYTES}, {"var", required_argument, NULL, OPT_VAR},
-                                            {"total", no_argument, NULL, OPT_TOTAL},        {"top", required_argument, NULL, OPT_TOP},
-                                            {"live", no_argument, NULL, OPT_LIVE},          {"range", required_argument, NULL, OPT_RANGE},
-                                            CLI_COMMON_OPTIONS,                             {0}};
+/* the memory envelopes of a traced model: a graph's trace, or the ONNX trace's values (element
+ * sizes from the ONNX element types; a string tensor is left out and counted) */
+static int memory_of(dtraced *t, const sy_region *r, sy_memory **m, size_t *nstring)
+{
+    *nstring = 0;
+    if (!t->ot) return sy_memory_new(t->env, t->g, t->tr, r, m) == SY_OK ? EX_OK : cli_lib_error(t->ctx, "memory");
+    size_t n = sy_onnx_trace_nvalues(t->ot), k = 0, nn = sy_onnx_nnodes(t->om);
+    sy_memory_input *in = calloc(n ? n : 1, sizeof *in);
+    if (!in) return cli_oom();
+    for (size_t i = 0; i < n; i++) {
+        const sy_tensor *x = sy_onnx_trace_value(t->ot, i);
+        size_t eb = sy_onnx_trace_value_elem_bytes(t->ot, i), born = 0, last = 0;
+        if (!x || !sy_onnx_trace_value_life(t->ot, i, &born, &last)) continue;
+        if (!eb) {
+            (*nstring)++;
+            continue;
+        }
+        int role = sy_onnx_trace_value_role(t->ot, i);
+        in[k++] = (sy_memory_input){sy_onnx_trace_value_name(t->ot, i), role == 2 ? "param" : role == 1 ? "input" : "onnx", x,
+                                    (int64_t)eb, born, last};
+    }
+    sy_status st = sy_memory_new_values(t->env, nn ? nn : 1, k, in, r, m);
+    free(in);
+    return st == SY_OK ? EX_OK : cli_lib_error(t->ctx, "memory");
+}
 
 /* --range NAME=LO..HI ...: the peak over that box (the other variables at the example) */
 static int print_peak(dtraced *t, const sy_region *r, const sy_memory *m, const int64_t *fixed, const char *const *ranges, size_t nr,
-                      int total)
+                      int total, json_t *jdoc)
 {
     size_t nv = sy_region_nvars(r);
     int64_t *lo = calloc(nv ? nv : 1, sizeof *lo), *hi = calloc(nv ? nv : 1, sizeof *hi);
@@ -564,7 +636,11 @@ static int print_peak(dtraced *t, const sy_region *r, const sy_memory *m, const 
     int proved = 0;
     sy_memory_what what = total == 2 ? SY_MEM_LIVE : total ? SY_MEM_TOTAL : SY_MEM_LARGEST;
     if (rc == EX_OK && sy_memory_peak(m, r, lo, hi, what, &peak, &proved) != SY_OK) rc = cli_lib_error(t->ctx, "memory");
-    if (rc == EX_OK) {
+    if (rc == EX_OK && jdoc) {
+        json_t *box = json_object();
+        for (size_t k = 0; k < nv; k++) json_object_set_new(box, sy_region_var_at(r, k)->name, json_pack("[II]", (json_int_t)lo[k], (json_int_t)hi[k]));
+        json_object_set_new(jdoc, "peak", json_pack("{s:I, s:b, s:o}", "bytes", (json_int_t)peak, "proved", proved, "box", box));
+    } else if (rc == EX_OK) {
         printf("peak of %s over", total == 2 ? "the activations live at one node" : total ? "all activations together" : "one activation");
         for (size_t k = 0; k < nv; k++)
             printf("%s %s in [%" PRId64 ", %" PRId64 "]", k ? "," : "", sy_region_var_at(r, k)->name, lo[k], hi[k]);
@@ -576,68 +652,124 @@ static int print_peak(dtraced *t, const sy_region *r, const sy_memory *m, const 
     return rc;
 }
 
+/* the variable named name[0..len) of r, or -1 */
+static long var_index(const sy_region *r, const char *name, size_t len)
+{
+    for (size_t k = 0; k < sy_region_nvars(r); k++)
+        if (strlen(sy_region_var_at(r, k)->name) == len && !strncmp(sy_region_var_at(r, k)->name, name, len)) return (long)k;
+    return -1;
+}
+
+/* --fix NAME=V into fixed[]; --relation NAME=EXPR (EXPR affine in the maximized variable var:
+ * A*var + B, A >= 1) into tie_a/tie_b */
+static int parse_ties(dtraced *t, const sy_region *r, const dopts *op, long var, int64_t *fixed, int64_t *tie_a, int64_t *tie_b)
+{
+    for (size_t q = 0; q < op->nfix + op->nrel; q++) {
+        int rel = q >= op->nfix;
+        const char *arg = rel ? op->rels[q - op->nfix] : op->fixes[q], *eq = strchr(arg, '=');
+        const char *what = rel ? "--relation" : "--fix";
+        long v = eq ? var_index(r, arg, (size_t)(eq - arg)) : -1;
+        if (!eq) return cli_usage_error("memory", "%s: expected NAME=%s (got '%s')", what, rel ? "EXPR" : "V", arg);
+        if (v < 0) return cli_usage_error("memory", "%s: the region has no variable '%.*s'", what, (int)(eq - arg), arg);
+        if (v == var) return cli_usage_error("memory", "%s: '%s' is the variable maximized (--var)", what, sy_region_var_at(r, (size_t)v)->name);
+        for (size_t p = 0; p < q; p++) {
+            const char *o = p < op->nfix ? op->fixes[p] : op->rels[p - op->nfix], *oe = strchr(o, '=');
+            if (oe && oe - o == eq - arg && !strncmp(o, arg, (size_t)(eq - arg)))
+                return cli_usage_error("memory", "%s: '%.*s' is given twice (--fix, --relation)", what, (int)(eq - arg), arg);
+        }
+        if (!rel) {
+            long long x;
+            int rc = parse_count("memory", "--fix", eq + 1, 0, INT64_MAX / 4, &x);
+            if (rc != EX_OK) return rc;
+            fixed[v] = x;
+            continue;
+        }
+        const sy_expr *e = NULL;
+        if (sy_expr_parse(t->ctx, eq + 1, strlen(eq + 1), &e) != SY_OK)
+            return cli_usage_error("memory", "--relation: cannot parse '%s': %s", eq + 1, sy_ctx_last_error_msg(t->ctx));
+        const char *vn = sy_region_var_at(r, (size_t)var)->name;
+        const sy_expr *x = sy_expr_sym(t->ctx, vn);
+        int64_t b = 0, a1 = 0, zero = 0, one = 1;
+        if (!x) return cli_lib_error(t->ctx, "memory");
+        sy_status s0 = sy_expr_eval_si(t->ctx, e, 1, &x, &zero, &b), s1 = s0 == SY_OK ? sy_expr_eval_si(t->ctx, e, 1, &x, &one, &a1) : s0;
+        const sy_expr *form = s1 == SY_OK ? sy_expr_add_si(t->ctx, sy_expr_mul_si(t->ctx, x, a1 - b), b) : NULL;
+        sy_ctx_reset_error(t->ctx);
+        /* canonical forms: the same pointer when EXPR is exactly A*var + B */
+        if (!form || form != e || a1 - b < 1)
+            return cli_usage_error("memory", "--relation: '%s' is not A*%s + B with A >= 1 (the variable maximized, --var)", eq + 1, vn);
+        tie_a[v] = a1 - b;
+        tie_b[v] = b;
+    }
+    return EX_OK;
+}
+
 static int run_memory(int argc, char **argv)
 {
-    uint64_t budgets[8];
-    size_t nb = 0;
-    const char *varname = NULL, *ranges[8];
-    size_t nr = 0;
-    long long top = 5;
-    int total = 0, rc = EX_OK, o;
-    while ((o = cli_getopt(&cmd_memory, argc, argv, CLI_COMMON_SHORT, memory_opts, &rc)) != -1) {
-        if (o == CLI_STOP) return rc;
-        if (o == OPT_BYTES) {
-            if (nb == 8) return cli_usage_error("memory", "--bytes: at most 8 budgets");
-            if (parse_bytes(optarg, &budgets[nb++])) return cli_usage_error("memory", "--bytes: expected N, NkB, NM, NG or NT (got '%s')", optarg);
-        } else if (o == OPT_VAR) varname = optarg;
-        else if (o == OPT_RANGE) {
-            if (nr == 8) return cli_usage_error("memory", "--range: at most 8");
-            ranges[nr++] = optarg;
-        }
-        else if (o == OPT_TOTAL || o == OPT_LIVE) {
-            if (total && total != (o == OPT_LIVE ? 2 : 1)) return cli_usage_error("memory", "--total and --live: choose one");
-            total = o == OPT_LIVE ? 2 : 1;
-        }
-        else if (o == OPT_TOP && (rc = parse_count("--top", optarg, 0, 1000000, &top)) != EX_OK) return rc;
-    }
-    if (optind + 1 != argc) return cli_usage_error("memory", "expected one MODEL (a graph .json)");
-    if (ends_with(argv[optind], ".onnx")) return cli_usage_error("memory", "memory reads a graph .json (ONNX models: not yet)");
-    sy_env_options eo = SY_ENV_OPTIONS_INIT;
-    eo.duck_sizing = 0;
-    eo.specialize_zero_one = 0;
+    dopts op;
+    int rc = dparse(&cmd_memory, D_MEMORY, NULL, 0, argc, argv, &op);
+    if (rc != EX_OK) return rc;
+    int total = op.what;
     dtraced t;
-    rc = dtrace("memory", argv[optind], &eo, &t);
+    rc = dtrace("memory", op.model, &op.eo, &t);
     sy_region *r = NULL;
     sy_memory *m = NULL;
-    int64_t *fixed = NULL;
+    int64_t *fixed = NULL, *tie_a = NULL, *tie_b = NULL;
+    json_t *jdoc = NULL, *jvals = NULL, *jlarge = NULL;
     if (rc == EX_OK && sy_region_new(t.gs, NULL, &r) != SY_OK) rc = cli_lib_error(t.ctx, "region");
-    if (rc == EX_OK && sy_memory_new(t.env, t.g, t.tr, r, &m) != SY_OK) rc = cli_lib_error(t.ctx, "memory");
+    size_t nstring = 0;
+    if (rc == EX_OK) rc = memory_of(&t, r, &m, &nstring);
     size_t nv = r ? sy_region_nvars(r) : 0;
-    if (rc == EX_OK && !(fixed = calloc(nv ? nv : 1, sizeof *fixed))) rc = cli_oom();
+    if (rc == EX_OK && (!(fixed = calloc(nv ? nv : 1, sizeof *fixed)) || !(tie_a = calloc(nv ? nv : 1, sizeof *tie_a)) ||
+                        !(tie_b = calloc(nv ? nv : 1, sizeof *tie_b))))
+        rc = cli_oom();
     long var = -1;
     for (size_t v = 0; rc == EX_OK && v < nv; v++) {
         fixed[v] = sy_region_var_at(r, v)->tmin;
-        if (varname && !strcmp(sy_region_var_at(r, v)->name, varname)) var = (long)v;
+        if (op.var && !strcmp(sy_region_var_at(r, v)->name, op.var)) var = (long)v;
     }
     /* the example's values; the default variable: the one of the first input's dim 0 */
     for (size_t k = 0; rc == EX_OK && k < sy_region_ndims(r); k++) {
         const sy_region_dim *d = sy_region_dim_at(r, k);
         if (d->is_static) continue;
         if (d->example >= 0 && (d->example - d->b) % d->a == 0) fixed[d->var] = (d->example - d->b) / d->a;
-        if (!varname && var < 0 && d->dim == 0) var = (long)d->var;
+        if (!op.var && var < 0 && d->dim == 0) var = (long)d->var;
     }
-    if (rc == EX_OK && varname && var < 0) rc = cli_usage_error("memory", "--var: the region has no variable '%s'", varname);
-    if (rc == EX_OK) {
-        printf("memory of %s: %zu tensor values over the region's variables (%zu left out: sizes not over them)\n",
-               sy_graph_name(t.g), sy_memory_size(m), sy_memory_nskipped(m));
+    if (rc == EX_OK && op.var && var < 0) rc = cli_usage_error("memory", "--var: the region has no variable '%s'", op.var);
+    if (rc == EX_OK && (op.nfix || op.nrel) && var < 0) rc = cli_usage_error("memory", "--fix, --relation: no variable to maximize");
+    if (rc == EX_OK) rc = parse_ties(&t, r, &op, var, fixed, tie_a, tie_b);
+    const char *model = t.om ? sy_onnx_name(t.om) : t.g ? sy_graph_name(t.g) : "?";
+    if (rc == EX_OK && op.json) {
+        jdoc = json_pack("{s:s, s:i, s:s, s:I, s:I}", "format", "symshape.memory", "version", 1, "model", model, "left_out",
+                         (json_int_t)sy_memory_nskipped(m), "strings_left_out", (json_int_t)nstring);
+        json_t *jv = json_object();
+        for (size_t v = 0; jdoc && jv && v < nv; v++)
+            json_object_set_new(jv, sy_region_var_at(r, v)->name, json_integer((json_int_t)fixed[v]));
+        if (jdoc) json_object_set_new(jdoc, "at", jv);
+        if (jdoc) json_object_set_new(jdoc, "values", jvals = json_array());
+        if (jdoc) json_object_set_new(jdoc, "largest", jlarge = json_array());
+        if (!jdoc || !jvals || !jlarge) rc = cli_oom();
+        for (size_t i = 0; rc == EX_OK && i < sy_memory_size(m); i++) {
+            const sy_memory_value *mv = sy_memory_at(m, i);
+            char *ne = sy_expr_print(t.ctx, mv->numel, SY_PRINT_CANONICAL), *be = sy_expr_print(t.ctx, mv->bytes, SY_PRINT_CANONICAL);
+            if (!ne || !be || json_array_append_new(jvals, json_pack("{s:s, s:s, s:I, s:s, s:s}", "node", mv->node, "op", mv->op,
+                                                                     "elem_bytes", (json_int_t)mv->elem_bytes, "numel", ne, "bytes", be)))
+                rc = cli_oom();
+            sy_str_free(t.ctx, ne);
+            sy_str_free(t.ctx, be);
+        }
+    } else if (rc == EX_OK) {
+        printf("memory of %s: %zu tensor values over the region's variables (%zu left out: sizes not over them", model,
+               sy_memory_size(m), sy_memory_nskipped(m));
+        if (nstring) printf("; %zu string tensors left out", nstring);
+        printf(")\n");
         /* the largest activations at the example */
         size_t n = sy_memory_size(m), shown = 0;
         unsigned char *done = calloc(n ? n : 1, 1);
         const sy_expr **syms = calloc(nv ? nv : 1, sizeof *syms);
         if (!done || !syms) rc = cli_oom();
         for (size_t v = 0; rc == EX_OK && v < nv; v++) syms[v] = sy_expr_sym(t.ctx, sy_region_var_at(r, v)->name);
-        if (rc == EX_OK && top > 0) printf("largest activations at the example:\n");
-        while (rc == EX_OK && shown < (size_t)top) {
+        if (rc == EX_OK && op.top > 0) printf("largest activations at the example%s:\n", op.nfix ? " (--fix values held)" : "");
+        while (rc == EX_OK && shown < (size_t)op.top) {
             long bi = -1;
             int64_t bb = -1;
             for (size_t i = 0; i < n; i++) {
@@ -659,33 +791,80 @@ static int run_memory(int argc, char **argv)
         }
         free(done);
         free(syms);
-        if (rc == EX_OK && nr) rc = print_peak(&t, r, m, fixed, ranges, nr, total);
-        if (rc == EX_OK && nb && var < 0) printf("no dynamic dim: every size is static, nothing to maximize\n");
-        for (size_t q = 0; rc == EX_OK && q < nb && var >= 0; q++) {
-            int64_t best;
-            int proved;
-            sy_memory_what what = total == 2 ? SY_MEM_LIVE : total ? SY_MEM_TOTAL : SY_MEM_LARGEST;
-            if (sy_memory_largest(m, r, (size_t)var, fixed, what, budgets[q], &best, &proved) != SY_OK) {
-                rc = cli_lib_error(t.ctx, "memory");
-                break;
-            }
-            printf("largest %s with %s <= %" PRIu64 " bytes (the others at the example): ", sy_region_var_at(r, (size_t)var)->name,
-                   total == 2 ? "the activations live at each node (graph order)" : total ? "all activations together" : "every activation",
-                   budgets[q]);
-            if (best < 0) printf("none (its minimum does not fit)\n");
-            else {
-                /* where the search stopped: the range's end or the 2^40 cap of an unbounded
-                 * variable is not "one more does not fit" (one more may fit) */
-                const sy_region_var *rv = sy_region_var_at(r, (size_t)var);
-                const char *end = rv->tmax != SY_REGION_UNBOUNDED && best == rv->tmax ? "; it is the end of the variable's range"
-                                  : rv->tmax == SY_REGION_UNBOUNDED && best == ((int64_t)1 << 40)
-                                      ? "; the search stops there (2^40): larger values may fit too"
-                                      : "; one more does not fit";
-                printf("%" PRId64 " (%s%s)\n", best, proved ? "proved for every value up to it" : "NOT proved", proved ? end : "");
-            }
+    }
+    if (rc == EX_OK && op.nr) rc = print_peak(&t, r, m, fixed, op.ranges, op.nr, total, jdoc);
+    if (rc == EX_OK && op.nb && var < 0 && !jdoc) printf("no dynamic dim: every size is static, nothing to maximize\n");
+    /* the condition printed: the relations and the fixed values */
+    char cond[1024] = "";
+    for (size_t v = 0; rc == EX_OK && var >= 0 && v < nv; v++) {
+        size_t l = strlen(cond);
+        const char *vn = sy_region_var_at(r, v)->name;
+        if (!tie_a[v]) continue;
+        char a[32] = "", b[32] = ""; /* "4*", "+3": A*VAR + B without a factor 1 or an offset 0 */
+        if (tie_a[v] != 1) snprintf(a, sizeof a, "%" PRId64 "*", tie_a[v]);
+        if (tie_b[v]) snprintf(b, sizeof b, "%+" PRId64, tie_b[v]);
+        snprintf(cond + l, sizeof cond - l, "%s%s = %s%s%s", l ? ", " : "", vn, a, sy_region_var_at(r, (size_t)var)->name, b);
+    }
+    for (size_t q = 0; rc == EX_OK && q < op.nfix; q++) {
+        size_t l = strlen(cond);
+        snprintf(cond + l, sizeof cond - l, "%s%s", l ? ", " : "", op.fixes[q]);
+    }
+    if (*cond) {
+        size_t l = strlen(cond);
+        snprintf(cond + l, sizeof cond - l, "; ");
+    }
+    for (size_t q = 0; rc == EX_OK && q < op.nb && var >= 0; q++) {
+        int64_t best;
+        int proved, stop = 0;
+        sy_memory_what what = total == 2 ? SY_MEM_LIVE : total ? SY_MEM_TOTAL : SY_MEM_LARGEST;
+        if (sy_memory_largest_tied(m, r, (size_t)var, fixed, op.nrel ? tie_a : NULL, op.nrel ? tie_b : NULL, what, op.budgets[q], &best,
+                                   &proved, &stop) != SY_OK) {
+            rc = cli_lib_error(t.ctx, "memory");
+            break;
+        }
+        const char *vn = sy_region_var_at(r, (size_t)var)->name;
+        if (jdoc) {
+            json_t *at = json_object();
+            for (size_t v = 0; at && v < nv; v++)
+                json_object_set_new(at, sy_region_var_at(r, v)->name,
+                                    json_integer((json_int_t)(v == (size_t)var ? best : tie_a[v] ? tie_a[v] * best + tie_b[v] : fixed[v])));
+            if (!at || json_array_append_new(jlarge, json_pack("{s:I, s:s, s:s, s:I, s:b, s:s, s:o}", "budget", (json_int_t)op.budgets[q],
+                                                              "what", total == 2 ? "live" : total ? "total" : "largest", "var", vn,
+                                                              "best", (json_int_t)best, "proved", proved, "stop",
+                                                              best < 0 ? "none" : stop == 2 ? "cap" : stop ? "range_end" : "next_does_not_fit",
+                                                              "at", at)))
+                rc = cli_oom();
+            continue;
+        }
+        printf("largest %s with %s <= %" PRIu64 " bytes (%sthe others at the example): ", vn,
+               total == 2 ? "the activations live at each node (graph order)" : total ? "all activations together" : "every activation",
+               op.budgets[q], cond);
+        if (best < 0) printf("none (its minimum does not fit)\n");
+        else {
+            /* where the search stopped: the range's end or the 2^40 cap of an unbounded
+             * variable is not "one more does not fit" (one more may fit) */
+            const char *end = stop == 1 ? "; it is the end of the variable's range"
+                              : stop == 2 ? "; the search stops there (2^40): larger values may fit too"
+                                          : "; one more does not fit";
+            printf("%" PRId64, best);
+            for (size_t v = 0; v < nv; v++)
+                if (tie_a[v]) printf(", %s = %" PRId64, sy_region_var_at(r, v)->name, tie_a[v] * best + tie_b[v]);
+            printf(" (%s%s)\n", proved ? "proved for every value up to it" : "NOT proved", proved ? end : "");
         }
     }
+    if (rc == EX_OK && jdoc) {
+        char *js = json_dumps(jdoc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+        if (!js) rc = cli_oom();
+        else {
+            rc = cli_write_output(NULL, js, strlen(js));
+            if (rc == EX_OK) rc = cli_write_output(NULL, "\n", 1);
+            free(js);
+        }
+    }
+    json_decref(jdoc);
     free(fixed);
+    free(tie_a);
+    free(tie_b);
     sy_memory_free(m);
     sy_region_free(r);
     dtraced_free(&t);
@@ -693,9 +872,11 @@ static int run_memory(int argc, char **argv)
 }
 
 const cli_cmd cmd_memory = {"memory", "bytes of every value as expressions, and the largest batch that fits",
-    "usage: symshape memory [--bytes N]... [--range NAME=LO..HI]... [--var NAME] [--total | --live] [--top K] MODEL.json\n\n"
+    "usage: symshape memory [--bytes N]... [--range NAME=LO..HI]... [--var NAME] [--fix NAME=V]...\n"
+    "                       [--relation NAME=A*VAR+B]... [--total | --live] [--top K] [--json] MODEL.json | MODEL.onnx\n\n"
     "Memory envelopes over the model's region (symshape region): every tensor value's bytes as an\n"
-    "expression of the region's variables (dtype sizes from the graph), the largest activations\n"
+    "expression of the region's variables (dtype sizes from the graph or the ONNX element types;\n"
+    "an ONNX model's values are its named values, initializers are weights), the largest activations\n"
     "at the example, and for each --bytes budget the largest value of one variable (default: the\n"
     "first input's dim 0) such that every activation (--total: their sum; --live: the sum of the\n"
     "ones live at each node in graph order) fits, found by exact evaluation and proved with the\n"
@@ -705,10 +886,16 @@ const cli_cmd cmd_memory = {"memory", "bytes of every value as expressions, and 
     "      --range NAME=LO..HI  the peak (of --total, --live or one activation) over the box of\n"
     "                     these ranges, the other variables at the example; proved the largest\n"
     "      --var NAME     the region variable to maximize\n"
+    "      --fix NAME=V   hold region variable NAME at V (default: the example) while maximizing\n"
+    "      --relation NAME=A*VAR+B  tie NAME to the variable maximized (A >= 1): the largest\n"
+    "                     VAR (so VAR x NAME) with NAME = A*VAR + B, e.g. --relation x_1=4*x_0;\n"
+    "                     searched and proved with the tie substituted (docs/deploy.md)\n"
     "      --total        the sum of the activations, not the largest one\n"
     "      --live         the largest sum of the activations live at one node: a value lives\n"
     "                     from its node to the last node reading it (outputs: to the end)\n"
     "      --top K        largest activations shown (default 5)\n"
+    "      --json         JSON \"symshape.memory\": every value (node, op, elem_bytes, numel, bytes),\n"
+    "                     the peak, each budget's answer (best, proved, stop, the point)\n"
     "  -h, --help, -V, --version\n"
     CLI_EXIT_HEAD
     "  0  printed\n"

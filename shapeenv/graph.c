@@ -854,6 +854,14 @@ size_t sy_graph_node_refs(const sy_graph *g, size_t i, long *out, size_t cap)
     return n;
 }
 
+size_t sy_graph_output_refs(const sy_graph *g, long *out, size_t cap)
+{
+    if (!g) return 0;
+    size_t n = 0;
+    collect_refs(g, g->outputs, out, cap, &n, 0);
+    return n;
+}
+
 int sy_graph_node_read(const sy_graph *g, size_t i) { return g && i < g->n && g->nodes[i].read; }
 const sy_loc *sy_graph_node_loc(const sy_graph *g, size_t i)
 {

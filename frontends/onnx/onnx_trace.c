@@ -33,6 +33,9 @@ struct ox_scope {
     struct ox_slot { uint32_t idx, hash; } *tab; /* open addressing: index + 1 (0 = empty), the name's hash */
     size_t tabcap;
     ox_scope *next_alloc;
+    uint32_t *life; /* the main graph's scope only: per value its node and the last node reading it (2 entries,
+                       a subgraph's read counted at its node; sy_onnx_trace_value_life), else NULL */
+    uint32_t cur;   /* the main graph's node being run (0 before the first) */
 };
 
 /* an index of pointers or strings (strings: 1) to array positions (below: "indexes") */
@@ -159,12 +162,16 @@ static ox_val *scope_find1h(const ox_scope *s, const char *name, uint64_t h)
 
 static ox_val *scope_find1(const ox_scope *s, const char *name) { return scope_find1h(s, name, hstr(name)); }
 
-static ox_val *scope_find(const ox_scope *s, const char *name)
+/* the value named name in s or its parents; a value of the main graph's scope is marked read by
+ * the node being run there (a subgraph's read: by the node holding the subgraph) */
+static ox_val *scope_find(ox_scope *s, const char *name)
 {
     uint64_t h = hstr(name);
     for (; s; s = s->parent) {
-        ox_val *v = scope_find1h(s, name, h);
-        if (v) return v;
+        size_t i = scope_index1h(s, name, h);
+        if (i == SIZE_MAX) continue;
+        if (s->life && s->life[2 * i + 1] < s->cur) s->life[2 * i + 1] = s->cur;
+        return s->vals[i];
     }
     return NULL;
 }
@@ -176,6 +183,11 @@ static sy_status scope_add(sy_onnx_trace *t, ox_scope *s, ox_val *v)
         ox_val **nv = sy_realloc(t->ctx, s->vals, s->cap * sizeof *nv, nc * sizeof *nv);
         if (!nv) return sy_fail_st(t->ctx, SY_ENOMEM, "out of memory");
         s->vals = nv;
+        if (s == t->top) {
+            uint32_t *nl = sy_realloc(t->ctx, s->life, 2 * s->cap * sizeof *nl, 2 * nc * sizeof *nl);
+            if (!nl) return sy_fail_st(t->ctx, SY_ENOMEM, "out of memory");
+            s->life = nl;
+        }
         s->cap = nc;
     }
     if (s->n >= UINT32_MAX - 1) return sy_fail_st(t->ctx, SY_EQUOTA, "more than 2^32 - 2 values in one graph");
@@ -204,6 +216,7 @@ static sy_status scope_add(sy_onnx_trace *t, ox_scope *s, ox_val *v)
         }
         i = (i + 1) & (s->tabcap - 1);
     }
+    if (s->life) s->life[2 * s->n] = s->life[2 * s->n + 1] = s->cur;
     s->vals[s->n] = v;
     s->tab[i].idx = (uint32_t)++s->n;
     s->tab[i].hash = h32;
@@ -606,6 +619,7 @@ static sy_status run_node(sy_onnx_trace *t, ox_scope *s, const Onnx__NodeProto *
         return ox_err(&c, SY_EINVAL, "expects %d to %d inputs, got %zu", op->min_in, op->max_in, nd->n_input);
     }
     ox_val *inl[8], outl[4];
+    if (s == t->top) s->cur = i > UINT32_MAX ? UINT32_MAX : (uint32_t)i;
     c.nin = nd->n_input;
     c.nout = nd->n_output;
     /* small nodes use the stack (tr_alloc zeroes what it returns) */
@@ -1292,6 +1306,7 @@ sy_onnx_trace *sy_onnx_trace_free(sy_onnx_trace *t)
     for (ox_scope *s = t->scopes; s; s = s->next_alloc) {
         if (s->vals) sy_dealloc(ctx, s->vals, s->cap * sizeof *s->vals);
         if (s->tab) sy_dealloc(ctx, s->tab, s->tabcap * sizeof *s->tab);
+        if (s->life) sy_dealloc(ctx, s->life, 2 * s->cap * sizeof *s->life);
     }
     if (t->outputs) sy_dealloc(ctx, t->outputs, (t->nout ? t->nout : 1) * sizeof *t->outputs);
     if (t->dfrom) sy_dealloc(ctx, t->dfrom, t->dispcap * sizeof *t->dfrom);
@@ -1427,6 +1442,7 @@ sy_status sy_env_trace_onnx(sy_env *env, const sy_onnx_model *m, const sy_onnx_t
             ox_val *v = t->top->vals[k];
             if (!v->role) v->role = 3;
             t->outputs[i] = k;
+            if (t->top->life) t->top->life[2 * k + 1] = UINT32_MAX; /* lives to the end (sy_onnx_trace_value_life) */
         }
     }
     if (!st && !opts->concrete) st = simplify_values(t);
@@ -1449,6 +1465,20 @@ const sy_tensor *sy_onnx_trace_value(const sy_onnx_trace *t, size_t i)
     return t && i < t->top->n ? t->top->vals[i]->t : NULL;
 }
 int sy_onnx_trace_value_role(const sy_onnx_trace *t, size_t i) { return t && i < t->top->n ? t->top->vals[i]->role : 0; }
+size_t sy_onnx_trace_value_elem_bytes(const sy_onnx_trace *t, size_t i)
+{
+    if (!t || i >= t->top->n) return 0;
+    int e = t->top->vals[i]->elem;
+    return e == OX_STRING || e == OX_UNDEF || e > OX_BFLOAT16 ? 0 : ox_elem_size(e);
+}
+int sy_onnx_trace_value_life(const sy_onnx_trace *t, size_t i, size_t *born, size_t *last)
+{
+    if (!t || i >= t->top->n || !t->top->life) return 0;
+    size_t nn = t->m->nnodes ? t->m->nnodes : 1, b = t->top->life[2 * i], l = t->top->life[2 * i + 1];
+    if (born) *born = b < nn ? b : nn - 1;
+    if (last) *last = l < nn ? l : nn - 1;
+    return 1;
+}
 size_t sy_onnx_trace_noutputs(const sy_onnx_trace *t) { return t ? t->nout : 0; }
 size_t sy_onnx_trace_output(const sy_onnx_trace *t, size_t i) { return t && i < t->nout ? t->outputs[i] : 0; }
 const sy_graph_input *const *sy_onnx_trace_gset_inputs(const sy_onnx_trace *t, size_t *n)

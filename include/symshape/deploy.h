@@ -254,10 +254,29 @@ typedef struct sy_memory_value {
 
 /** Build the envelopes of trace @p tr of graph @p g in env @p env (all KEEP), over region @p r
  *  (KEEP; of the guard set produced from this env). A value whose sizes read a symbol the region
- *  does not map (an unbacked size) is left out (sy_memory_counts). Cost: one product and one
- *  substitution per value.
+ *  does not map (an unbacked size) is left out (sy_memory_nskipped). Liveness (SY_MEM_LIVE): a
+ *  value lives from its node to the last node reading it, the graph's outputs (sy_graph_output_refs)
+ *  to the last node. Cost: one product and one substitution per value; linear in the graph.
  *  @retval SY_OK @retval SY_EINVAL NULL argument @retval SY_ENOMEM @retval SY_EQUOTA */
 SY_API sy_status sy_memory_new(sy_env *env, const sy_graph *g, const sy_trace *tr, const sy_region *r, SY_GIVE sy_memory **out);
+/** One tensor value handed to sy_memory_new_values by a frontend (the ONNX reader's values). */
+typedef struct sy_memory_input {
+    const char *node;   /**< its name (copied) */
+    const char *op;     /**< its op (copied); "param" for weights, which the measures exclude */
+    const sy_tensor *t; /**< its fake tensor (KEEP): dtype ignored, sizes read */
+    int64_t elem_bytes; /**< bytes per element, >= 1 */
+    size_t born;        /**< the node (0 .. nnodes - 1) that makes it; graph inputs and weights: 0 */
+    size_t dies;        /**< the last node that reads it (born <= dies < nnodes); outputs: nnodes - 1 */
+} sy_memory_input;
+
+/** sy_memory_new for values given one by one (@p n of them, in node order: born
+ *  non-decreasing), over @p nnodes nodes (>= 1): the ONNX frontend's values, with their element
+ *  sizes from the ONNX element types. Linear in n plus nnodes (one product and one substitution
+ *  per value).
+ *  @retval SY_OK @retval SY_EINVAL NULL argument, nnodes 0, elem_bytes < 1, born > dies or dies >=
+ *  nnodes, born decreasing (message: the value) @retval SY_ENOMEM @retval SY_EQUOTA */
+SY_API sy_status sy_memory_new_values(sy_env *env, size_t nnodes, size_t n, const sy_memory_input *vals, const sy_region *r,
+                                      SY_GIVE sy_memory **out);
 SY_API sy_memory *sy_memory_free(SY_TAKE SY_NULL sy_memory *m);
 SY_API size_t sy_memory_size(const sy_memory *m);
 SY_API const sy_memory_value *sy_memory_at(const sy_memory *m, size_t i);
@@ -289,6 +308,22 @@ typedef enum sy_memory_what {
  *  @retval SY_ENOMEM @retval SY_EQUOTA */
 SY_API sy_status sy_memory_largest(const sy_memory *m, const sy_region *r, size_t var, const int64_t *fixed,
                                    sy_memory_what what, uint64_t budget, int64_t *best, int *proved);
+
+/** sy_memory_largest with variables tied to @p var: for each v != var with tie_a[v] != 0, t_v =
+ *  tie_a[v] * t_var + tie_b[v] (tie_a[v] in 1 .. 2^20, |tie_b[v]| <= 2^40; fixed[v] ignored): "the
+ *  largest batch with seq = 4 * batch" (then batch * seq is the largest too). The search runs over
+ *  the values of var that keep it and every tied variable in range; the proof decides each
+ *  activation's bytes (or the sums) with the tied variables replaced by their forms, over t_var from
+ *  that lowest value up to *best. @p tie_a, @p tie_b: arrays of sy_region_nvars values, or both
+ *  NULL (no tie: sy_memory_largest). *stop (NULL: not written): 0 when *best + 1 does not fit (exact
+ *  evaluation), 1 when *best is the end of the range (var's or a tied variable's), 2 when it is the
+ *  2^40 cap of an unbounded variable (larger values may fit).
+ *  @retval SY_OK @retval SY_EINVAL as sy_memory_largest; a factor or offset out of bounds, one of
+ *  tie_a/tie_b NULL, no value of var keeping the tied variables in range (message: the variable)
+ *  @retval SY_ENOMEM @retval SY_EQUOTA */
+SY_API sy_status sy_memory_largest_tied(const sy_memory *m, const sy_region *r, size_t var, const int64_t *fixed,
+                                        const int64_t *tie_a, const int64_t *tie_b, sy_memory_what what, uint64_t budget,
+                                        int64_t *best, int *proved, int *stop);
 
 /** The peak of @p what over the box lo[v] <= t_v <= hi[v] (arrays of sy_region_nvars values, inside
  *  the variables' ranges): *peak is its exact value at the box's upper corner, and *proved = 1

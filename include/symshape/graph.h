@@ -47,6 +47,10 @@ SY_API long sy_graph_find(const sy_graph *g, const char *name);
  *  @p cap indexes (all earlier than i) to @p out and returns how many there
  *  are (possibly more than cap; 0 out of range). For drawing the graph. */
 SY_API size_t sy_graph_node_refs(const sy_graph *g, size_t i, long *out, size_t cap);
+/** The nodes the graph's outputs refer to (their `ref`s, nested lists included, in document
+ *  order, repeats kept): writes at most @p cap indexes to @p out and returns how many there are
+ *  (possibly more than cap; 0 for NULL). */
+SY_API size_t sy_graph_output_refs(const sy_graph *g, long *out, size_t cap);
 
 /** The dynamic-dim spec of one input: the command-line form
  *  `NAME=ENTRY,ENTRY,...` with ENTRY `DIM[:DIMNAME][@[MIN]..[MAX]]`, e.g.

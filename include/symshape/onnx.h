@@ -141,6 +141,15 @@ SY_API const char *sy_onnx_trace_value_name(const sy_onnx_trace *t, size_t i);
 SY_API const sy_tensor *sy_onnx_trace_value(const sy_onnx_trace *t, size_t i);
 /** 1 if value @p i is a graph input, 2 an initializer, 3 a graph output, 0 otherwise. */
 SY_API int sy_onnx_trace_value_role(const sy_onnx_trace *t, size_t i);
+/** Bytes per element of value @p i from its ONNX element type (bool, int8, uint8: 1; int16,
+ *  uint16, float16, bfloat16: 2; int32, uint32, float: 4; int64, uint64, double, complex64: 8;
+ *  complex128: 16); 0 for string, undefined or an unknown type, and out of range. */
+SY_API size_t sy_onnx_trace_value_elem_bytes(const sy_onnx_trace *t, size_t i);
+/** The life of value @p i in the main graph's node order (0 .. sy_onnx_nnodes - 1): *born is the
+ *  node that makes it (graph inputs and initializers: 0), *last the last node that reads it (a
+ *  read inside a node's subgraph counts at that node; a graph output: the last node; a value
+ *  nothing reads: *born). Returns 1, or 0 out of range (nothing written). */
+SY_API int sy_onnx_trace_value_life(const sy_onnx_trace *t, size_t i, size_t *born, size_t *last);
 /** Graph outputs, in order: index into the values. */
 SY_API size_t sy_onnx_trace_noutputs(const sy_onnx_trace *t);
 SY_API size_t sy_onnx_trace_output(const sy_onnx_trace *t, size_t i);

@@ -270,7 +270,7 @@ def _build_parser():
                     "hold only sizes every guard accepts; a dim that is a progression or tied to another is "
                     "pinned per box; as `symshape profile`.\n\n" + common_desc)
             usage = ("%s profile MODULE:CALLABLE --input NAME=D,D,... [...] [--dynamic NAME=SPEC ...]\n"
-                     "       [--histogram FILE] [-k K] [-f FMT]" % PROG)
+                     "       [--histogram FILE] [-k K] [--max-size N] [-f FMT]" % PROG)
             epi = ("inputs:\n" + INPUT_HELP + "\n\ndynamic dims:\n" + DYNAMIC_HELP + "\n\nexit status:\n"
                    "  0  profiles printed\n  1  no box could be proved\n"
                    "  2  usage error\n  3  bad input (import, export, trace or histogram failed)\n  4  internal\n")
@@ -278,9 +278,12 @@ def _build_parser():
             desc = ("Print every tensor value's bytes as an expression of the region's variables, the largest "
                     "activations at the example and, for each --bytes budget, the largest value of one variable "
                     "(default: the first input's dim 0) such that every activation (--total: their sum) fits, "
-                    "proved with the decision procedure (docs/deploy.md); as `symshape memory`.\n\n" + common_desc)
-            usage = ("%s memory MODULE:CALLABLE --input NAME=D,D,... [...] [--dynamic NAME=SPEC ...]\n"
-                     "       [--bytes N]... [--range NAME=LO..HI]... [--var NAME] [--total | --live] [--top K]" % PROG)
+                    "proved with the decision procedure (docs/deploy.md); as `symshape memory`. An ONNX file "
+                    "(MODEL.onnx in place of MODULE:CALLABLE) is traced by the C library's ONNX frontend.\n\n"
+                    + common_desc)
+            usage = ("%s memory MODULE:CALLABLE --input NAME=D,D,... [...] [--dynamic NAME=SPEC ...] | MODEL.onnx\n"
+                     "       [--bytes N]... [--range NAME=LO..HI]... [--var NAME] [--fix NAME=V]...\n"
+                     "       [--relation NAME=A*VAR+B]... [--total | --live] [--top K]" % PROG)
             epi = ("inputs:\n" + INPUT_HELP + "\n\ndynamic dims:\n" + DYNAMIC_HELP + "\n\nexit status:\n"
                    "  0  printed\n  2  usage error\n  3  bad input (import, export or trace failed)\n"
                    "  4  internal\n")
@@ -326,6 +329,8 @@ def _build_parser():
                                 '{"points": [{"sizes": ...}]}, count 1 each)')
             p.add_argument("--profiles", "-k", type=_count_arg("--profiles", 1, 64), default=0, metavar="K",
                            help="boxes wanted, 1 .. 64 (default: one per group of pinned sizes, <= 4)")
+            p.add_argument("--max-size", type=_count_arg("--max-size", 1, (2 ** 63 - 1) // 4), default=0, metavar="N",
+                           help="without a histogram: the largest size of an unbounded dim (default 4 times the example)")
             p.add_argument("--format", "-f", action="append", default=None,
                            choices=list(PROFILE_FORMATS) + ["all"],
                            help="text (default), trtexec, ort, torch-trt, openvino, json, all; repeat for several")
@@ -336,6 +341,11 @@ def _build_parser():
                            help="the peak (of --total, --live or one activation) over the box of these ranges, "
                                 "the other variables at the example; proved the largest (repeat, <= 8)")
             p.add_argument("--var", metavar="NAME", help="the region variable to maximize")
+            p.add_argument("--fix", action="append", default=[], type=_fix_arg, metavar="NAME=V",
+                           help="hold region variable NAME at V (default: the example) while maximizing (repeat, <= 8)")
+            p.add_argument("--relation", action="append", default=[], type=_relation_arg, metavar="NAME=A*VAR+B",
+                           help="tie NAME to the variable maximized (A >= 1): the largest VAR (so VAR x NAME) with "
+                                "NAME = A*VAR + B, e.g. --relation x_1=4*x_0 (repeat, <= 8)")
             p.add_argument("--total", action="store_true", help="the sum of the activations, not the largest one")
             p.add_argument("--live", action="store_true",
                            help="the largest sum of the activations live at one node (graph order): a value lives "
@@ -513,6 +523,8 @@ def main(argv=None):
 
 
 def _run(args, stage):
+    if args.cmd == "memory" and args.callable.endswith(".onnx"):
+        return _memory_onnx(args)
     if not args.input:
         raise _Usage("at least one --input NAME=D,D,... is required (one per argument of the model)")
     inputs = {}
@@ -700,7 +712,8 @@ def _profile(args, gs):
                 raise _Input('%s: entry %d: expected {"sizes": {INPUT: [D, ...]}, "count": N}' % (args.histogram, i))
             hist.append({"sizes": e["sizes"], "count": e.get("count", 1)})
     try:
-        p = profiles(gs, hist if hist is not None else [], k=args.profiles)  # none: the one box of the region
+        p = profiles(gs, hist if hist is not None else [], k=args.profiles,  # none: the one box of the region
+                     max_size=args.max_size)
     except NoMemoryError:
         raise _Internal("out of memory") from None
     except Error as e:
@@ -710,6 +723,39 @@ def _profile(args, gs):
     return EX_OK if p["data"]["profiles"] else EX_VIOLATION
 
 
+def _fix_arg(text):
+    """'x_1=2048' -> ('x_1', 2048), as `symshape memory --fix`"""
+    name, eq, v = text.partition("=")
+    if not eq or not name or not v.isdigit():
+        raise argparse.ArgumentTypeError("--fix: expected NAME=V with V a size (got %r)" % text)
+    return name, int(v)
+
+
+def _relation_arg(text):
+    """'x_1=4*x_0' -> ('x_1', '4*x_0'), as `symshape memory --relation`"""
+    name, eq, e = text.partition("=")
+    if not eq or not name or not e:
+        raise argparse.ArgumentTypeError("--relation: expected NAME=A*VAR+B (got %r)" % text)
+    return name, e
+
+
+def _memory_onnx(args):
+    """`memory MODEL.onnx`: the C library's ONNX frontend, as `symshape memory MODEL.onnx`"""
+    from .deploy import OnnxModel
+    if args.input or args.dynamic:
+        raise _Usage("memory MODEL.onnx: --input and --dynamic are for MODULE:CALLABLE (the ONNX file declares its dims)")
+    try:
+        gs = OnnxModel(args.callable)
+    except NoMemoryError:
+        raise _Internal("out of memory") from None
+    except Error as e:
+        raise _Input("%s: %s" % (args.callable, e)) from None
+    try:
+        return _memory_cmd(args, gs, None)
+    finally:
+        gs.close()
+
+
 def _memory_cmd(args, gs, region):
     from .deploy import memory_report
     try:
@@ -717,8 +763,15 @@ def _memory_cmd(args, gs, region):
             raise ValueError("--total and --live: choose one")
         if len(args.range) > 8 or len(args.bytes) > 8:
             raise ValueError("--range and --bytes: at most 8 each")
+        if len(args.fix) > 8 or len(args.relation) > 8:
+            raise ValueError("--fix and --relation: at most 8 each")
+        for what, lst in (("--fix", args.fix), ("--relation", args.relation)):
+            seen = [n for n, _ in lst]
+            for n in seen:
+                if seen.count(n) > 1:
+                    raise ValueError("%s: '%s' is given twice (--fix, --relation)" % (what, n))
         text = memory_report(gs, var=args.var, budgets=args.bytes, total=args.total, top=args.top, live=args.live,
-                             ranges={n: (a, b) for n, a, b in args.range})
+                             ranges={n: (a, b) for n, a, b in args.range}, fix=dict(args.fix), relations=dict(args.relation))
     except NoMemoryError:
         raise _Internal("out of memory") from None
     except ValueError as e:

@@ -306,3 +306,13 @@ _f("sy_memory_free", P, P)
 _f("sy_memory_size", c_size_t, P)
 _f("sy_memory_at", POINTER(sy_memory_value), P, c_size_t)
 _f("sy_memory_largest", c_int, P, P, c_size_t, POINTER(c_int64), c_int, c_uint64, POINTER(c_int64), POINTER(c_int))
+_f("sy_memory_largest_tied", c_int, P, P, c_size_t, POINTER(c_int64), POINTER(c_int64), POINTER(c_int64), c_int, c_uint64,
+   POINTER(c_int64), POINTER(c_int), POINTER(c_int))
+
+
+class sy_memory_input(Structure):  # deploy.h
+    _fields_ = [("node", c_char_p), ("op", c_char_p), ("t", c_void_p), ("elem_bytes", c_int64), ("born", c_size_t),
+                ("dies", c_size_t)]
+
+
+_f("sy_memory_new_values", c_int, P, c_size_t, c_size_t, POINTER(sy_memory_input), P, POINTER(P))

@@ -8,13 +8,14 @@ traced set. A Region owns nothing of C past its construction: the data is copied
 Python (``data``, the "symshape.region" JSON of docs/deploy.md) and the renderings are made
 while the guard set lives."""
 import json
+import os
 import random
-from ctypes import POINTER, byref, c_int64, c_size_t, c_uint64, c_void_p
+from ctypes import POINTER, byref, c_char_p as c_char_p_, c_int as c_int_, c_int64, c_size_t, c_uint64, c_void_p
 
 from ._lib import lib
 from .errors import InvalidError
 
-__all__ = ["Region", "region", "profiles", "run_corners", "memory_report"]
+__all__ = ["Region", "region", "profiles", "run_corners", "memory_report", "OnnxModel"]
 
 FORMATS = {"text": 0, "torch": 1, "jax": 2, "onnx": 3, "spec": 4, "json": 5}
 
@@ -25,7 +26,7 @@ class Region:
     guards kept as runtime checks: {guard, text, reason}), ``texts`` (format name -> text) and
     ``corners`` (the corner tests: {label, sizes, in_region, accept, guard})."""
 
-    def __init__(self, gset, histogram=None, k=0, budgets=(), what="largest"):
+    def __init__(self, gset, histogram=None, k=0, budgets=(), what="largest", max_size=0):
         gset._live()
         ctx = gset._ctx
         h = c_void_p()
@@ -42,7 +43,7 @@ class Region:
             self.vars = self.data["vars"]
             self.dims = self.data["dims"]
             self.kept = self.data["kept"]
-            self.profiles = _profiles(gset, h.value, histogram, k) if histogram is not None else None
+            self.profiles = _profiles(gset, h.value, histogram, k, max_size) if histogram is not None else None
             self.memory, self.largest = _memory(gset, h.value, self, budgets, MEMORY_WHAT[what])
             c = c_void_p()
             st = lib.sy_corners_new(gset._gs, h.value, byref(c))
@@ -106,7 +107,7 @@ def region(graph, dynamic=None):
 PROFILE_FORMATS = {"text": 0, "trtexec": 1, "ort": 2, "torch-trt": 3, "openvino": 4, "json": 5}
 
 
-def _profiles(gset, region_h, histogram, k):
+def _profiles(gset, region_h, histogram, k, max_size=0):
     """the profiles of the region: {"data": the symshape.profiles JSON, "texts": format -> text}"""
     ctx = gset._ctx
     ns = len(gset.sources)
@@ -122,7 +123,9 @@ def _profiles(gset, region_h, histogram, k):
     arr = (c_int64 * max(n * ns, 1))(*rows)
     cnt = (c_uint64 * max(n, 1))(*counts)
     from ._lib import sy_profile_options
-    o = sy_profile_options(1, k, 0)
+    if isinstance(max_size, bool) or not isinstance(max_size, int) or not 0 <= max_size <= (2 ** 63 - 1) // 4:
+        raise InvalidError("max_size %r is not an int in [0, (2**63 - 1) // 4] (0: 4 times the example)" % (max_size,))
+    o = sy_profile_options(1, k, max_size)
     h = c_void_p()
     st = lib.sy_profiles_new(gset._gs, region_h, byref(o), n, arr, cnt, byref(h))
     if st != 0:
@@ -134,11 +137,13 @@ def _profiles(gset, region_h, histogram, k):
     return {"data": json.loads(texts["json"]), "texts": texts}
 
 
-def profiles(gset, histogram, k=0):
+def profiles(gset, histogram, k=0, max_size=0):
     """Optimization profiles (docs/deploy.md) of ``gset``'s region from ``histogram`` (a list of
-    {"sizes": {input: [sizes]}, "count": n}); ``k`` boxes (0: chosen). Returns {"data": the
-    "symshape.profiles" JSON as a dict, "texts": {format: text}}."""
-    return Region(gset, histogram=histogram, k=k).profiles
+    {"sizes": {input: [sizes]}, "count": n}; [] for the one box of the region); ``k`` boxes (0:
+    chosen); ``max_size``: without a histogram, the largest size of an unbounded dim (0: 4 times
+    the example; as `symshape profile --max-size`). Returns {"data": the "symshape.profiles" JSON
+    as a dict, "texts": {format: text}}."""
+    return Region(gset, histogram=histogram, k=k, max_size=max_size).profiles
 
 
 def run_corners(region, model, make=None):
@@ -208,14 +213,150 @@ def _memory(gset, region_h, region, budgets, what=0):
         lib.sy_memory_free(m.value)
 
 
-def memory_report(gset, var=None, budgets=(), total=False, top=5, live=False, ranges=None):
+class OnnxModel:
+    """An ONNX model traced by the C library's ONNX frontend under the most relaxed policy (no duck
+    sizing, no 0/1 specialization), with its minimized guard set: what `symshape memory MODEL.onnx`
+    reads. memory_report(OnnxModel(path), ...) prints what that command prints; the values are the
+    graph's named values, their element sizes from the ONNX element types, initializers weights."""
+
+    def __init__(self, path):
+        from ._core import Context
+        from ._lib import _f, sy_env_options
+        _f("sy_onnx_load_file", c_int_, c_void_p, c_char_p_, POINTER(c_void_p))
+        _f("sy_onnx_free", c_void_p, c_void_p)
+        _f("sy_onnx_name", c_char_p_, c_void_p)
+        _f("sy_onnx_nnodes", c_size_t, c_void_p)
+        _f("sy_env_trace_onnx", c_int_, c_void_p, c_void_p, c_void_p, POINTER(c_void_p))
+        _f("sy_onnx_trace_free", c_void_p, c_void_p)
+        _f("sy_onnx_trace_gset_inputs", c_void_p, c_void_p, POINTER(c_size_t))
+        _f("sy_onnx_trace_nvalues", c_size_t, c_void_p)
+        _f("sy_onnx_trace_value_name", c_char_p_, c_void_p, c_size_t)
+        _f("sy_onnx_trace_value", c_void_p, c_void_p, c_size_t)
+        _f("sy_onnx_trace_value_role", c_int_, c_void_p, c_size_t)
+        _f("sy_onnx_trace_value_elem_bytes", c_size_t, c_void_p, c_size_t)
+        _f("sy_onnx_trace_value_life", c_int_, c_void_p, c_size_t, POINTER(c_size_t), POINTER(c_size_t))
+        _f("sy_gset_produce_inputs", c_int_, c_void_p, c_char_p_, c_size_t, c_void_p, POINTER(c_void_p))
+        self._ctx = Context()
+        self._om = self._env = self._ot = self._gs = None
+        h = self._ctx._h
+        om = c_void_p()
+        st = lib.sy_onnx_load_file(h, os.fsencode(path), byref(om))
+        if st != 0:
+            raise self._ctx._error(st)
+        self._om = om.value
+        opts = sy_env_options(1, 0, 0)
+        self._env = lib.sy_env_new(h, byref(opts))
+        if not self._env:
+            raise self._ctx._error()
+        ot = c_void_p()
+        st = lib.sy_env_trace_onnx(self._env, self._om, None, byref(ot))
+        if st != 0:
+            raise self._ctx._error(st)
+        self._ot = ot.value
+        n = c_size_t()
+        ins = lib.sy_onnx_trace_gset_inputs(self._ot, byref(n))
+        gs = c_void_p()
+        st = lib.sy_gset_produce_inputs(self._env, lib.sy_onnx_name(self._om), n.value, ins, byref(gs))
+        if st != 0:
+            raise self._ctx._error(st)
+        self._gs = gs.value
+        st = lib.sy_gset_minimize(self._gs)
+        if st != 0:
+            raise self._ctx._error(st)
+
+    @property
+    def model(self):
+        self._live()
+        return lib.sy_onnx_name(self._om).decode("utf-8", "replace")
+
+    def _live(self):
+        if not self._gs:
+            raise InvalidError("the OnnxModel was closed")
+
+    def _memory_new(self, region_h, out):
+        """sy_memory_new_values over the trace's values; (status, string tensors left out)"""
+        from ._lib import sy_memory_input
+        vals, strings = [], 0
+        born, last = c_size_t(), c_size_t()
+        for i in range(lib.sy_onnx_trace_nvalues(self._ot)):
+            t = lib.sy_onnx_trace_value(self._ot, i)
+            eb = lib.sy_onnx_trace_value_elem_bytes(self._ot, i)
+            if not t or not lib.sy_onnx_trace_value_life(self._ot, i, byref(born), byref(last)):
+                continue
+            if not eb:
+                strings += 1
+                continue
+            role = lib.sy_onnx_trace_value_role(self._ot, i)
+            vals.append(sy_memory_input(lib.sy_onnx_trace_value_name(self._ot, i),
+                                        b"param" if role == 2 else b"input" if role == 1 else b"onnx", t, eb,
+                                        born.value, last.value))
+        arr = (sy_memory_input * max(len(vals), 1))(*vals)
+        return lib.sy_memory_new_values(self._env, max(lib.sy_onnx_nnodes(self._om), 1), len(vals), arr, region_h, out), strings
+
+    def close(self):
+        """Free the C objects now (idempotent)."""
+        if getattr(self, "_gs", None):
+            lib.sy_gset_free(self._gs)
+            self._gs = None
+        if getattr(self, "_ot", None):
+            lib.sy_onnx_trace_free(self._ot)
+            self._ot = None
+        if getattr(self, "_env", None):
+            lib.sy_env_free(self._env)
+            self._env = None
+        if getattr(self, "_om", None):
+            lib.sy_onnx_free(self._om)
+            self._om = None
+
+    def __del__(self):
+        self.close()
+
+
+def _ties(ctx, names, vi, fix, relations):
+    """(fixed values {index: v}, tie_a, tie_b) from fix {name: v} and relations {name: "A*VAR + B"}
+    (VAR: the variable maximized, names[vi]; A >= 1), as `symshape memory --fix/--relation`"""
+    fixed, ta, tb = {}, [0] * len(names), [0] * len(names)
+    for what, d in (("--fix", fix or {}), ("--relation", relations or {})):
+        for name, v in d.items():
+            if name not in names:
+                raise ValueError("%s: the region has no variable '%s'" % (what, name))
+            k = names.index(name)
+            if vi is None:
+                raise ValueError("--fix, --relation: no variable to maximize")
+            if k == vi:
+                raise ValueError("%s: '%s' is the variable maximized (--var)" % (what, name))
+            if k in fixed or ta[k]:
+                raise ValueError("%s: '%s' is given twice (--fix, --relation)" % (what, name))
+            if what == "--fix":
+                if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                    raise ValueError("--fix: %s=%r is not a size" % (name, v))
+                fixed[k] = v
+                continue
+            var = names[vi]
+            try:
+                e = ctx.parse(str(v))
+                b = int(e.eval(**{var: 0}) if var in {str(s) for s in e.free_symbols()} else e.eval())
+                a = int(e.eval(**{var: 1}) if var in {str(s) for s in e.free_symbols()} else e.eval()) - b
+                same = a >= 1 and ctx.parse("%d*%s + %d" % (a, var, b))._p == e._p  # canonical: one pointer
+            except Exception:  # noqa: BLE001 - a syntax error or another symbol: not of the form
+                same = False
+            if not same:
+                raise ValueError("--relation: '%s' is not A*%s + B with A >= 1 (the variable maximized, --var)" % (v, var))
+            ta[k], tb[k] = a, b
+    return fixed, ta, tb
+
+
+def memory_report(gset, var=None, budgets=(), total=False, top=5, live=False, ranges=None, fix=None, relations=None):
     """The text `symshape memory` prints for ``gset`` (traced under the most relaxed policy):
     the values' count, the ``top`` largest activations at the example with their bytes
     expressions, and per budget the largest value of variable ``var`` (default: the one of the
     first input's dim 0; the others at the example) such that every activation (``total``: their
     sum; ``live``: the sum of the ones live at each node in graph order) fits; with ``ranges``
-    ({var name: (lo, hi)}), the peak of that measure over the box (sy_memory_peak). Raises
-    ValueError for a ``var`` or a range's name the region does not have."""
+    ({var name: (lo, hi)}), the peak of that measure over the box (sy_memory_peak); ``fix``
+    ({var name: value}) holds other variables at other values than the example, ``relations``
+    ({var name: "A*VAR + B"}) ties them to ``var`` (sy_memory_largest_tied: the largest batch with
+    seq = 4*batch). ``gset``: a GuardSet, or an OnnxModel (an .onnx file). Raises ValueError for a
+    ``var`` or a range's name the region does not have, or a relation not of that form."""
     from ctypes import c_int
     from ._core import parse
     from ._lib import _f
@@ -228,7 +369,11 @@ def memory_report(gset, var=None, budgets=(), total=False, top=5, live=False, ra
         raise ctx._error(st)
     try:
         data = json.loads(ctx._take_str(lib.sy_region_format(h.value, FORMATS["json"])))
-        st = lib.sy_memory_new(gset._env, gset._graph, gset._trace, h.value, byref(m))
+        strings = 0
+        if isinstance(gset, OnnxModel):
+            st, strings = gset._memory_new(h.value, byref(m))
+        else:
+            st = lib.sy_memory_new(gset._env, gset._graph, gset._trace, h.value, byref(m))
         if st != 0:
             raise ctx._error(st)
         nv = len(data["vars"])
@@ -246,9 +391,14 @@ def memory_report(gset, var=None, budgets=(), total=False, top=5, live=False, ra
                 vi = d["var"]
         if var is not None and vi is None:
             raise ValueError("--var: the region has no variable '%s'" % var)
+        vnames = [v["name"] for v in data["vars"]]
+        fixv, ta, tb = _ties(ctx, vnames, vi, fix, relations)
+        for k, x in fixv.items():
+            fixed[k] = x
         n = lib.sy_memory_size(m.value)
-        out = ["memory of %s: %d tensor values over the region's variables (%d left out: sizes not over them)\n"
-               % (gset.model, n, lib.sy_memory_nskipped(m.value))]
+        out = ["memory of %s: %d tensor values over the region's variables (%d left out: sizes not over them%s)\n"
+               % (gset.model, n, lib.sy_memory_nskipped(m.value),
+                  "; %d string tensors left out" % strings if strings else "")]
         env = {v["name"]: fixed[i] for i, v in enumerate(data["vars"])}
         acts = []
         for i in range(n):
@@ -265,7 +415,7 @@ def memory_report(gset, var=None, budgets=(), total=False, top=5, live=False, ra
             acts.append((-b, i, mv.node.decode(), b, text))
         acts.sort()
         if top > 0:
-            out.append("largest activations at the example:\n")
+            out.append("largest activations at the example%s:\n" % (" (--fix values held)" if fix else ""))
             for _, _, node, b, text in acts[:top]:
                 out.append("  %-24s %12d bytes = %s\n" % (node, b, text))
         if ranges:
@@ -289,25 +439,33 @@ def memory_report(gset, var=None, budgets=(), total=False, top=5, live=False, ra
                 else "NOT proved: the value at the upper corner only"))
         if budgets and vi is None:
             out.append("no dynamic dim: every size is static, nothing to maximize\n")
+        cond = ["%s = %s%s%s" % (vnames[k], "%d*" % ta[k] if ta[k] != 1 else "", vnames[vi], "%+d" % tb[k] if tb[k] else "")
+                for k in range(nv) if ta[k]]
+        cond += ["%s=%d" % (nm, (fix or {})[nm]) for nm in (fix or {})]
+        cond = ", ".join(cond) + "; " if cond else ""
         for budget in budgets if vi is not None else ():
-            best, proved = c_int64(), c_int()
+            best, proved, stop = c_int64(), c_int(), c_int()
             arr = (c_int64 * max(nv, 1))(*fixed)
-            st = lib.sy_memory_largest(m.value, h.value, vi, arr, 2 if live else 1 if total else 0, budget, byref(best),
-                                       byref(proved))
+            tied = any(ta)
+            st = lib.sy_memory_largest_tied(m.value, h.value, vi, arr, (c_int64 * max(nv, 1))(*ta) if tied else None,
+                                            (c_int64 * max(nv, 1))(*tb) if tied else None,
+                                            2 if live else 1 if total else 0, budget, byref(best), byref(proved), byref(stop))
             if st != 0:
                 raise ctx._error(st)
             v = data["vars"][vi]
-            line = "largest %s with %s <= %d bytes (the others at the example): " % (
+            line = "largest %s with %s <= %d bytes (%sthe others at the example): " % (
                 v["name"], "the activations live at each node (graph order)" if live else
-                "all activations together" if total else "every activation", budget)
+                "all activations together" if total else "every activation", budget, cond)
             if best.value < 0:
                 line += "none (its minimum does not fit)"
             else:
-                end = ("; it is the end of the variable's range" if v["max"] is not None and best.value == v["max"]
+                end = ("; it is the end of the variable's range" if stop.value == 1
                        else "; the search stops there (2^40): larger values may fit too"
-                       if v["max"] is None and best.value == 1 << 40 else "; one more does not fit")
-                line += "%d (%s%s)" % (best.value, "proved for every value up to it" if proved.value else "NOT proved",
-                                       end if proved.value else "")
+                       if stop.value == 2 else "; one more does not fit")
+                line += "%d%s (%s%s)" % (best.value, "".join(", %s = %d" % (vnames[k], ta[k] * best.value + tb[k])
+                                                              for k in range(nv) if ta[k]),
+                                         "proved for every value up to it" if proved.value else "NOT proved",
+                                         end if proved.value else "")
             out.append(line + "\n")
         return "".join(out)
     finally:

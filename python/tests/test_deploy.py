@@ -379,6 +379,24 @@ def test_python_commands_profile_memory_region_all():
             "1310720 bytes (proved the largest over the range; at its upper corner)") in p.stdout, p.stdout
     p = run("memory", "--bytes", "1X")
     assert p.returncode == 2 and "--bytes" in p.stderr, p.stderr
+    # --max-size cuts the unbounded batch of the one box; --fix and --relation hold or tie a variable
+    p = run("profile", "-f", "openvino", "--max-size", "20")
+    assert p.returncode == 0 and 'ov.PartialShape("[0..20,3,32,40]")' in p.stdout, p.stdout + p.stderr
+    p = run("profile", "--max-size", "0")
+    assert p.returncode == 2 and "--max-size" in p.stderr, p.stderr
+    p = run("memory", "--top", "0", "--bytes", "1G", "--fix", "x_2_k=16")  # 512*x_0*16*10 bytes
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert ("largest x_0 with every activation <= 1073741824 bytes (x_2_k=16; the others at the example): %d "
+            "(proved for every value up to it; one more does not fit)" % (2 ** 30 // (512 * 16 * 10))) in p.stdout, p.stdout
+    p = run("memory", "--top", "0", "--bytes", "1G", "--relation", "x_2_k=x_0", "--relation", "x_3_k=x_0+1")
+    assert p.returncode == 0, p.stdout + p.stderr
+    best = max(b for b in range(1, 200) if 512 * b * b * (b + 1) <= 2 ** 30)
+    assert ("(x_2_k = x_0, x_3_k = x_0+1; the others at the example): %d, x_2_k = %d, x_3_k = %d (proved"
+            % (best, best, best + 1)) in p.stdout, p.stdout
+    p = run("memory", "--bytes", "1G", "--relation", "x_2_k=x_0*x_0")
+    assert p.returncode == 2 and "is not A*x_0 + B" in p.stderr, p.stderr
+    p = run("memory", "--bytes", "1G", "--fix", "x_2_k=3", "--relation", "x_2_k=x_0")
+    assert p.returncode == 2 and "given twice" in p.stderr, p.stderr
     p = run("region", "-f", "all")
     assert p.returncode == 0, p.stdout + p.stderr
     heads = [ln for ln in p.stdout.splitlines() if ln.startswith("== ")]

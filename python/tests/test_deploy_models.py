@@ -12,8 +12,12 @@ with onnxruntime), each traced under the most relaxed policy:
   and 200 points drawn from the boxes run on the CPU;
 - torch.export.export accepts the printed dynamic_shapes (the call the torch rendering prints);
 - memory: the bytes expression of the model's output and of every leaf module's output equals
-  torch's numel * element_size at >= 50 of the CPU runs; the largest batch whose every activation
-  fits in 1 GiB and in 16 GiB, proved by the decision procedure.
+  torch's numel * element_size at >= 50 of the CPU runs (the ONNX decoder: every value's bytes,
+  `symshape memory --json`, equals onnxruntime's tensor's nbytes); the largest batch whose every
+  activation fits in 1 GiB and in 16 GiB, proved by the decision procedure.
+
+And test_memory_batch_seq_relation: the largest batch of an attention layer with seq = 4*batch
+(`memory --relation`), checked against the real tensors on the CPU at the answer and one past it.
 
 The table (docs/deploy.md) is written to $SYMSHAPE_DEPLOY_TABLE when set. torch 2.x only (the
 torch.export half, SDPA); under torch 1.13 every test is skipped."""
@@ -406,6 +410,48 @@ def test_onnx_kv_cache_decoder():
             return out
 
         sess = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+        # memory: every value's bytes (symshape memory --json), against onnxruntime's tensors: the
+        # model with every node output made a graph output (their types from ONNX shape inference)
+        p = subprocess.run([cli, "memory", "--json", "--bytes", "1G", "--bytes", "16G", path], capture_output=True, text=True,
+                           timeout=300)
+        assert p.returncode == 0, p.stdout + p.stderr
+        mem = json.loads(p.stdout)
+        assert mem["left_out"] == 0 and mem["strings_left_out"] == 0, mem
+        byname = {v["node"]: symshape.parse(v["bytes"]) for v in mem["values"] if v["op"] != "param"}
+        import onnx
+        full = onnx.load(path)
+        inferred = {v.name: v for v in onnx.shape_inference.infer_shapes(full).graph.value_info}
+        have = {o.name for o in full.graph.output}
+        for nd in full.graph.node:
+            for o in nd.output:
+                if o and o not in have and o in inferred:
+                    full.graph.output.append(inferred[o])
+                    have.add(o)
+        so = ort.SessionOptions()
+        so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        sess_all = ort.InferenceSession(full.SerializeToString(), so, providers=["CPUExecutionProvider"])
+        out_names = [o.name for o in sess_all.get_outputs()]
+        assert len(set(out_names) & set(byname)) >= 20, (out_names, sorted(byname))
+        mem_points, compared = 0, 0
+        # the largest batch for 1 GiB and 16 GiB: proved, and the next one does not fit (its largest
+        # value's bytes by the expressions at that point)
+        largest = {}
+        for q in mem["largest"]:
+            assert q["proved"] and q["stop"] == "next_does_not_fit", q
+            nxt = dict(q["at"], **{q["var"]: q["best"] + 1})
+            over = max(int(e.eval(**{k: nxt[k] for k in {str(s) for s in e.free_symbols()}})) for e in byname.values())
+            at = max(int(e.eval(**{k: q["at"][k] for k in {str(s) for s in e.free_symbols()}})) for e in byname.values())
+            assert at <= q["budget"] < over, q
+            largest[q["budget"]] = q["best"]
+        # the Python command prints what the C command prints
+        ptext = subprocess.run([cli, "memory", "--bytes", "1G", "--bytes", "16G", path], capture_output=True, text=True,
+                               timeout=300).stdout
+        from symshape.deploy import OnnxModel, memory_report
+        om = OnnxModel(path)
+        try:
+            assert memory_report(om, budgets=(GIB, 16 * GIB)) == ptext
+        finally:
+            om.close()
         rnd = random.Random(36)
         fails, ran = [], 0
         for i in range(N):
@@ -421,6 +467,17 @@ def test_onnx_kv_cache_decoder():
                 pp = sizes["past_k"][2]
                 assert list(outs[0].shape) == [b, tt, 32] and list(outs[1].shape) == [b, 4, pp + tt, 8]
                 ran += 1
+                if mem_points < NMEM:
+                    env = {v["name"]: t[j] for j, v in enumerate(vars_)}
+                    real = dict(zip(out_names, sess_all.run(None, feeds)))
+                    real.update(feeds)
+                    for nm, arr in real.items():
+                        if nm in byname:
+                            e = byname[nm]
+                            got = int(e.eval(**{k: env[k] for k in {str(s) for s in e.free_symbols()}}))
+                            assert got == arr.nbytes, (nm, sizes, got, arr.nbytes, arr.shape, arr.dtype)
+                            compared += 1
+                    mem_points += 1
             except Exception as e:  # noqa: BLE001
                 fails.append((sizes, str(e).splitlines()[0]))
         assert not fails, fails[:3]
@@ -459,4 +516,97 @@ def test_onnx_kv_cache_decoder():
              "; ".join("%s in [%d, %s]" % (v["name"], v["min"], "oo" if v["max"] is None else v["max"]) for v in vars_)
              + (" (%d kept)" % len(reg["kept"]) if reg["kept"] else ""),
              _prof_cell(prof), "%d of %d ran; boxes: %d of %d ran (onnxruntime)" % (ran, N, box_ran, N), "0 violations",
-             "%d corners: %s" % (len(faces), "; ".join(sorted(set(faces)))[:160]), "- (ONNX)", "- (memory reads graph JSON)", "- (ONNX)")
+             "%d corners: %s" % (len(faces), "; ".join(sorted(set(faces)))[:160]), "- (ONNX)",
+             "%d values at %d points (onnxruntime)" % (compared, mem_points),
+             "%d / %d" % (largest[GIB], largest[16 * GIB]))
+        assert mem_points >= NMEM and compared >= 20 * NMEM, (mem_points, compared)
+
+
+# ------------------------------------------------------------------ batch x seq under a relation
+
+class Attention(nn.Module):
+    """One attention layer whose scores (B, 4, T, T) are a real tensor (no fused kernel)."""
+
+    def __init__(self, d=32, heads=4):
+        super().__init__()
+        self.h, self.hd = heads, d // heads
+        self.qkv, self.out = nn.Linear(d, 3 * d), nn.Linear(d, d)
+
+    def forward(self, x):
+        b, t, d = x.shape
+        q, k, v = self.qkv(x).view(b, t, 3, self.h, self.hd).permute(2, 0, 3, 1, 4)
+        att = torch.softmax(q @ k.transpose(-1, -2) * self.hd ** -0.5, -1)
+        return self.out((att @ v).transpose(1, 2).reshape(b, t, d))
+
+
+def _largest_real_tensor(model, sizes):
+    """the bytes of the largest tensor an aten op makes (or an input) when model runs at sizes"""
+    from torch.utils._python_dispatch import TorchDispatchMode
+    from torch.utils._pytree import tree_leaves
+
+    class Largest(TorchDispatchMode):
+        most = 0
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            out = func(*args, **(kwargs or {}))
+            for o in tree_leaves(out):
+                if isinstance(o, torch.Tensor):
+                    Largest.most = max(Largest.most, o.numel() * o.element_size())
+            return out
+
+    feeds = {k: torch.randn(*v) for k, v in sizes.items()}
+    Largest.most = max(t.numel() * t.element_size() for t in feeds.values())
+    with torch.no_grad(), Largest():
+        model(**feeds)
+    return Largest.most
+
+
+def test_memory_batch_seq_relation():
+    """symshape memory --relation x_1=4*x_0 (and --fix x_1=64): the largest batch whose every
+    activation fits 2 MiB, exact (the scan of the bytes expressions agrees), proved, and checked on
+    the CPU: at the answer the largest real tensor fits, one batch more it does not, and both equal
+    the expressions' largest value there. The Python command prints what the C command prints."""
+    cli = _cli()
+    torch.manual_seed(0)
+    m = Attention().eval()
+    doc = export(m, {"x": torch.randn(2, 9, 32)}, dynamic={"x": [0, 1]}, name="attention")
+    budget = 2 << 20
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "attention.json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        gs = symshape.trace(doc, duck_sizing=False, specialize_01=False)
+        from symshape.deploy import memory_report
+        checked = 0
+        for args, kw, tie in ((["--relation", "x_1=4*x_0"], {"relations": {"x_1": "4*x_0"}}, lambda b: 4 * b),
+                              (["--relation", "x_1=2*x_0+3"], {"relations": {"x_1": "2*x_0 + 3"}}, lambda b: 2 * b + 3),
+                              (["--fix", "x_1=64"], {"fix": {"x_1": 64}}, lambda b: 64)):
+            p = subprocess.run([cli, "memory", "--json", "--var", "x_0", "--bytes", str(budget)] + args + [path],
+                               capture_output=True, text=True, timeout=300)
+            assert p.returncode == 0, p.stdout + p.stderr
+            mem = json.loads(p.stdout)
+            (q,) = mem["largest"]
+            assert q["proved"] and q["stop"] == "next_does_not_fit", q
+            b = q["best"]
+            assert q["at"] == {"x_0": b, "x_1": tie(b)}, q
+            exprs = [symshape.parse(v["bytes"]) for v in mem["values"] if v["op"] != "param"]
+
+            def most(bb):
+                env = {"x_0": bb, "x_1": tie(bb)}
+                return max(int(e.eval(**{k: env[k] for k in {str(s) for s in e.free_symbols()}})) for e in exprs)
+            # exact: the scan of every batch up to the answer, and the next one
+            assert all(most(bb) <= budget for bb in range(0, b + 1)) and most(b + 1) > budget, (args, b)
+            # the CPU: the largest real tensor at b and b + 1
+            for bb in (b, b + 1):
+                real = _largest_real_tensor(m, {"x": [bb, tie(bb), 32]})
+                assert real == most(bb), (args, bb, real, most(bb))
+                checked += 1
+            assert _largest_real_tensor(m, {"x": [b, tie(b), 32]}) <= budget < _largest_real_tensor(m, {"x": [b + 1, tie(b + 1), 32]})
+            text = subprocess.run([cli, "memory", "--var", "x_0", "--bytes", str(budget)] + args + [path],
+                                  capture_output=True, text=True, timeout=300).stdout
+            assert memory_report(gs, var="x_0", budgets=(budget,), **kw) == text, (args, text)
+            if "4*x_0" in args[1]:
+                assert "largest x_0 with every activation <= %d bytes (x_1 = 4*x_0; the others at the example): %d, x_1 = %d " % (
+                    budget, b, 4 * b) in text, text
+        assert checked == 6
+        gs.close()
