@@ -1461,4 +1461,13 @@ sy_status sy_expr_get_si(const sy_expr *e, int64_t *out)
     return SY_OK;
 }
 uint64_t sy_expr_hash(const sy_expr *e) { return e->hash; }
+/* the FLINT values and context fields of algebra/internal.h */
+const fmpz *sy_expr_int_ref(const sy_expr *e) { return e->kind == SY_EXPR_INT ? &e->u.value : NULL; }
+const fmpz *sy_expr_add_coef_ref(const sy_expr *e, size_t i)
+{
+    return e->kind == SY_EXPR_ADD && i < e->n ? &SY_CTERMS(e)[i].coef : NULL;
+}
+const fmpz *sy_expr_add_c0_ref(const sy_expr *e) { return e->kind == SY_EXPR_ADD ? &e->u.c0 : NULL; }
+size_t sy_ctx_nsyms(const sy_ctx *ctx) { return ctx->nsyms; }
+const sy_ctx_options *sy_ctx_opts(const sy_ctx *ctx) { return &ctx->opts; }
 uint64_t sy_expr_serial(const sy_expr *e) { return e->serial; }

@@ -506,7 +506,7 @@ const sy_symbol_info *sy_env_symbol_of(const sy_env *env, const sy_expr *sym)
 
 static bool ready_hints(sy_env *env)
 {
-    if (env->hints_ready && env->hints.n >= env->ctx->nsyms) return true;
+    if (env->hints_ready && env->hints.n >= sy_ctx_nsyms(env->ctx)) return true;
     if (env->hints_ready) sy_binding_clear(env->ctx, &env->hints);
     env->hints_ready = false;
     if (!sy_binding_init(env->ctx, &env->hints)) return false;
