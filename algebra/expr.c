@@ -91,11 +91,12 @@ static void *arena_alloc(sy_ctx *ctx, size_t size)
     size = (size + 15u) & ~(size_t)15u;
     sy_arena_chunk *c = ctx->chunks;
     if (!c || c->size - c->used < size) {
-        /* 4 KiB first, then 2 KiB chunks: the arena holds every node until the
-         * context is freed, so the newest chunk's slack is part of the peak
-         * (growing by a quarter, the chunk opened for a few nodes late in a
-         * run was up to a fifth of the arena: 10 KB of 50) */
-        size_t csize = c ? 2048 : 4096;
+        /* SY_ARENA_FIRST (4 KiB) first, then SY_ARENA_CHUNK (2 KiB) chunks:
+         * the arena holds every node until the context is freed, so the
+         * newest chunk's slack is part of the peak (growing by a quarter,
+         * the chunk opened for a few nodes late in a run was up to a fifth
+         * of the arena: 10 KB of 50) */
+        size_t csize = c ? SY_ARENA_CHUNK : SY_ARENA_FIRST;
         if (csize < size) csize = size;
         c = sy_alloc(ctx, sizeof *c + csize);
         if (!c) return NULL;

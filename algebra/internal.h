@@ -63,8 +63,11 @@ void sy_blocks_free(sy_ctx *ctx, sy_block *list);
  * until they are freed, so the slack of the newest chunk is part of the peak:
  * growing by a quarter keeps it under a fifth of the arena (doubling left up
  * to half of it unused, a quarter on average). The expression nodes, the env
- * and the guard set use fixed 2 KiB chunks (after the nodes' first 4 KiB):
- * their slack stays under 2 KiB. */
+ * and the guard set use fixed chunks of SY_ARENA_CHUNK bytes (after the
+ * nodes' first SY_ARENA_FIRST): their slack stays under SY_ARENA_CHUNK.
+ * docs/algebra.md and docs/onnx.md quote both (test doc_numbers). */
+#define SY_ARENA_FIRST 4096
+#define SY_ARENA_CHUNK 2048
 static inline size_t sy_arena_next(size_t last, size_t first, size_t cap)
 {
     if (!last) return first;

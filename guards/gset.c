@@ -14,8 +14,8 @@ void *galloc(sy_gset *gs, size_t size)
     size = (size + 15u) & ~(size_t)15u;
     gchunk *c = gs->chunks;
     if (!c || c->size - c->used < size) {
-        /* 2 KiB chunks: the newest one's slack is part of the peak (see arena_alloc, expr.c) */
-        size_t cs = 2048;
+        /* SY_ARENA_CHUNK (2 KiB) chunks: the newest one's slack is part of the peak (see arena_alloc, expr.c) */
+        size_t cs = SY_ARENA_CHUNK;
         if (cs < size) cs = size;
         c = sy_alloc(gs->ctx, sizeof *c + cs);
         if (!c) return NULL;

@@ -17,8 +17,8 @@ void *sy_env_alloc(sy_env *env, size_t size)
     size = (size + 15u) & ~(size_t)15u;
     sy_env_chunk *c = env->chunks;
     if (!c || c->size - c->used < size) {
-        /* 2 KiB chunks: the newest one's slack is part of the peak (see arena_alloc, expr.c) */
-        size_t cs = 2048;
+        /* SY_ARENA_CHUNK (2 KiB) chunks: the newest one's slack is part of the peak (see arena_alloc, expr.c) */
+        size_t cs = SY_ARENA_CHUNK;
         if (cs < size) cs = size;
         c = sy_alloc(env->ctx, sizeof *c + cs);
         if (!c) {
