@@ -152,7 +152,7 @@ SY_API void sy_gset_counts(const sy_gset *gs, size_t *recorded, size_t *deduplic
  *  range, sy_dim_spec): 1 and the name (NULL when unnamed; KEEP), the range
  *  after defaults (*max -1: oo) and the example size; 0 when the slot is not
  *  a declared dim. Any output pointer may be NULL. */
-SY_API int sy_gset_source_spec(const sy_gset *gs, size_t i, const char **name, int64_t *min, int64_t *max,
+SY_API int sy_gset_source_spec(const sy_gset *gs, size_t i, SY_KEEP const char **name, int64_t *min, int64_t *max,
                                int64_t *example);
 
 /** How a guard violates the dynamic-dim spec (torch.export's "Constraints
