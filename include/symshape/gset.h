@@ -198,7 +198,9 @@ typedef struct sy_gset_result {
     char message[512];   /**< the failed guard's display, then each source it reads:
                               "x.size()[2] == 224 failed: x.size()[2] = 97"; a dtype source
                               by name and code: "x.dtype == float32 failed: x.dtype = float16 (code 2)";
-                              truncated at 511 bytes */
+                              at most 511 bytes and the NUL: see truncated */
+    int truncated;       /**< 1: message was cut at 511 bytes (a long guard or many sources; the guard
+                              itself is sy_gset_at(gs, failed)); 0: message is whole */
 } sy_gset_result;
 
 /** Check concrete values (the reference checker the backends are tested
