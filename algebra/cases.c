@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "algebra/buf.h"
-#include "algebra/eval_private.h"
+#include "algebra/expr_private.h"
 #include "symshape/cases.h"
 #include "symshape/decide.h"
 

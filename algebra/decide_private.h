@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algebra/eval_private.h"
+#include "algebra/expr_private.h"
 #include "algebra/ival.h"
 #include "symshape/decide.h"
 

@@ -2,7 +2,7 @@
  * substitution, free symbols. */
 #include <string.h>
 
-#include "algebra/eval_private.h"
+#include "algebra/expr_private.h"
 #include "algebra/sy_int64.h"
 
 /* ------------------------------------------------------------------ arrays handed to callers */

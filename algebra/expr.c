@@ -91,11 +91,12 @@ static void *arena_alloc(sy_ctx *ctx, size_t size)
     size = (size + 15u) & ~(size_t)15u;
     sy_arena_chunk *c = ctx->chunks;
     if (!c || c->size - c->used < size) {
-        /* 4 KiB first, then 2 KiB chunks: the arena holds every node until the
-         * context is freed, so the newest chunk's slack is part of the peak
-         * (growing by a quarter, the chunk opened for a few nodes late in a
-         * run was up to a fifth of the arena: 10 KB of 50) */
-        size_t csize = c ? 2048 : 4096;
+        /* SY_ARENA_FIRST (4 KiB) first, then SY_ARENA_CHUNK (2 KiB) chunks:
+         * the arena holds every node until the context is freed, so the
+         * newest chunk's slack is part of the peak (growing by a quarter,
+         * the chunk opened for a few nodes late in a run was up to a fifth
+         * of the arena: 10 KB of 50) */
+        size_t csize = c ? SY_ARENA_CHUNK : SY_ARENA_FIRST;
         if (csize < size) csize = size;
         c = sy_alloc(ctx, sizeof *c + csize);
         if (!c) return NULL;
@@ -1461,4 +1462,13 @@ sy_status sy_expr_get_si(const sy_expr *e, int64_t *out)
     return SY_OK;
 }
 uint64_t sy_expr_hash(const sy_expr *e) { return e->hash; }
+/* the FLINT values and context fields of algebra/internal.h */
+const fmpz *sy_expr_int_ref(const sy_expr *e) { return e->kind == SY_EXPR_INT ? &e->u.value : NULL; }
+const fmpz *sy_expr_add_coef_ref(const sy_expr *e, size_t i)
+{
+    return e->kind == SY_EXPR_ADD && i < e->n ? &SY_CTERMS(e)[i].coef : NULL;
+}
+const fmpz *sy_expr_add_c0_ref(const sy_expr *e) { return e->kind == SY_EXPR_ADD ? &e->u.c0 : NULL; }
+size_t sy_ctx_nsyms(const sy_ctx *ctx) { return ctx->nsyms; }
+const sy_ctx_options *sy_ctx_opts(const sy_ctx *ctx) { return &ctx->opts; }
 uint64_t sy_expr_serial(const sy_expr *e) { return e->serial; }

@@ -10,6 +10,7 @@
 
 #include "symshape/ctx.h"
 #include "symshape/expr.h"
+#include "algebra/eval.h"
 #include "algebra/internal.h"
 #include "algebra/rules.h"
 
@@ -133,12 +134,11 @@ struct sy_ctx {
 /* ---- work budgets (budget.c). An operation is bracketed by sy_op_begin and
  * sy_op_end; pure operations (which store nothing outside the intern table
  * and memos compared against ctx->gen) are rolled back when they fail. */
-void sy_op_begin(sy_ctx *ctx, bool pure);
+/* (sy_op_begin and sy_op_end_st are declared in algebra/internal.h) */
 /* Ends the operation; ok says whether it succeeded. Returns ok unless a
  * budget was spent (then SY_EQUOTA is the recorded error). The outermost
  * failed pure operation releases every node it interned. */
 bool sy_op_end(sy_ctx *ctx, bool ok);
-sy_status sy_op_end_st(sy_ctx *ctx, sy_status st);
 const sy_expr *sy_op_end_e(sy_ctx *ctx, const sy_expr *e);
 bool sy_budget_over(sy_ctx *ctx, int which, uint64_t amount);
 void sy_ilog_push(sy_ctx *ctx, size_t slot);
@@ -172,7 +172,6 @@ sy_expr *sy_scratch(sy_ctx *ctx, size_t n);
  * fmpz fields; the caller keeps ownership of the candidate's fmpz values. */
 const sy_expr *sy_intern(sy_ctx *ctx, const sy_expr *cand);
 uint64_t sy_hash_node(const sy_expr *cand);
-const sy_expr *sy_int_fmpz(sy_ctx *ctx, const fmpz_t v);
 const sy_expr *sy_node2(sy_ctx *ctx, sy_expr_kind kind, const sy_expr *a, const sy_expr *b);
 const sy_expr *sy_node_n(sy_ctx *ctx, sy_expr_kind kind, size_t n, const sy_expr *const *args);
 
@@ -226,8 +225,7 @@ const sy_expr *sy_poly_gcd_raw(sy_ctx *ctx, const sy_expr *a, const sy_expr *b);
 /* exact division test: 1 divisible (q set), 0 not, -1 error */
 int sy_poly_divides_raw(sy_ctx *ctx, const sy_expr *a, const sy_expr *b, const sy_expr **q);
 
-/* ---- internal symbols (names that cannot be parsed, never collide) */
-const sy_expr *sy_sym_internal(sy_ctx *ctx, const char *name);
+/* ---- internal symbols: sy_sym_internal is in algebra/internal.h */
 
 /* ---- misc */
 bool sy_check_int(sy_ctx *ctx, const sy_expr *e, const char *what);

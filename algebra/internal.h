@@ -3,11 +3,12 @@
  * error recording, and tables keyed by expression identity. Not installed,
  * not part of the public API.
  *
- * It exposes no node layout. A module outside algebra/ that includes only
- * this header and the public headers reads expressions through the
- * accessors of symshape/expr.h (sy_expr_kind_of, sy_expr_arg, ...); the
- * layout in algebra/expr_private.h stays algebra's own (scripts/check-layers.sh
- * lists the modules that still read it). */
+ * It exposes no node layout and no context field. A module outside algebra/
+ * reads expressions through the accessors of symshape/expr.h (sy_expr_kind_of,
+ * sy_expr_arg, ...), the context through the accessors below, and evaluates
+ * and reads a node's FLINT integers through algebra/eval.h; the layout
+ * in algebra/expr_private.h stays algebra's own
+ * (tests/layers.sh and tests/symbols.sh check it). */
 #ifndef SY_ALGEBRA_INTERNAL_H
 #define SY_ALGEBRA_INTERNAL_H
 #include <stdbool.h>
@@ -17,6 +18,24 @@
 #include "symshape/ctx.h"
 #include "symshape/decide.h"
 #include "symshape/expr.h"
+
+/* ---- the context: what symshape/ctx.h does not give. The number of symbols the context has
+ * made (sy_expr_sym_id is below it) and its options (KEEP: as given to sy_ctx_new, defaults
+ * filled in). Evaluation under bindings and a node's FLINT values are in algebra/eval.h (this
+ * header stays free of FLINT). */
+size_t sy_ctx_nsyms(const sy_ctx *ctx);
+const sy_ctx_options *sy_ctx_opts(const sy_ctx *ctx);
+/* A symbol no text can name, so it never collides with a parsed one ("$..." names: the
+ * env's unbacked and guard-set source symbols). */
+const sy_expr *sy_sym_internal(sy_ctx *ctx, const char *name);
+
+/* ---- work budgets (budget.c): an operation bracketed by sy_op_begin and sy_op_end_st counts
+ * its steps, terms and bytes against the context's budgets as one (the trace brackets one node's
+ * work). pure: the operation stores nothing outside the intern table, so a failed outermost one
+ * is rolled back. sy_op_end_st returns st unless a budget was spent (then SY_EQUOTA, the
+ * recorded error). */
+void sy_op_begin(sy_ctx *ctx, bool pure);
+sy_status sy_op_end_st(sy_ctx *ctx, sy_status st);
 
 /* ---- memory */
 void *sy_alloc(sy_ctx *ctx, size_t size);
@@ -44,8 +63,11 @@ void sy_blocks_free(sy_ctx *ctx, sy_block *list);
  * until they are freed, so the slack of the newest chunk is part of the peak:
  * growing by a quarter keeps it under a fifth of the arena (doubling left up
  * to half of it unused, a quarter on average). The expression nodes, the env
- * and the guard set use fixed 2 KiB chunks (after the nodes' first 4 KiB):
- * their slack stays under 2 KiB. */
+ * and the guard set use fixed chunks of SY_ARENA_CHUNK bytes (after the
+ * nodes' first SY_ARENA_FIRST): their slack stays under SY_ARENA_CHUNK.
+ * docs/algebra.md and docs/onnx.md quote both (test doc_numbers). */
+#define SY_ARENA_FIRST 4096
+#define SY_ARENA_CHUNK 2048
 static inline size_t sy_arena_next(size_t last, size_t first, size_t cap)
 {
     if (!last) return first;

@@ -853,7 +853,7 @@ static sy_status compile_with(const sy_gset *gs, int noshare, int *regs_out, sy_
     memset(&b, 0, sizeof b);
     b.ctx = ctx;
     b.gs = gs;
-    b.max_bits = ctx->opts.max_const_bits;
+    b.max_bits = sy_ctx_opts(ctx)->max_const_bits;
     b.noshare = noshare;
     uint32_t flags = 0;
     if (!noshare) {
@@ -880,11 +880,11 @@ sy_status sy_bc_compile(const sy_gset *gs, sy_bc_program **out)
     if (!gs) return SY_EINVAL;
     sy_ctx *ctx = sy_gset_ctx(gs);
     if (!out) return sy_fail_st(ctx, SY_EINVAL, "bc_compile: NULL argument");
-    if (ctx->opts.max_const_bits < 128)
+    if (sy_ctx_opts(ctx)->max_const_bits < 128)
         return sy_fail_st(ctx, SY_EUNSUPPORTED,
                           "bc_compile: the context's max_const_bits (%llu) is below 128: the reference checker would "
                           "reject values the VM computes exactly",
-                          (unsigned long long)ctx->opts.max_const_bits);
+                          (unsigned long long)sy_ctx_opts(ctx)->max_const_bits);
     if (sy_gset_nsources(gs) > SY_BC_MAX_INDEX || sy_gset_size(gs) > SY_BC_MAX_INDEX)
         return sy_fail_st(ctx, SY_EUNSUPPORTED, "bc_compile: more than %u sources or guards", SY_BC_MAX_INDEX);
     int regs_out = 0;

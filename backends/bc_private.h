@@ -4,7 +4,7 @@
  * docs/bytecode.md. */
 #ifndef SY_BC_PRIVATE_H
 #define SY_BC_PRIVATE_H
-#include "algebra/eval_private.h"
+#include "algebra/eval.h"
 #include "symshape/bc.h"
 
 

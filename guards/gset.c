@@ -14,8 +14,8 @@ void *galloc(sy_gset *gs, size_t size)
     size = (size + 15u) & ~(size_t)15u;
     gchunk *c = gs->chunks;
     if (!c || c->size - c->used < size) {
-        /* 2 KiB chunks: the newest one's slack is part of the peak (see arena_alloc, expr.c) */
-        size_t cs = 2048;
+        /* SY_ARENA_CHUNK (2 KiB) chunks: the newest one's slack is part of the peak (see arena_alloc, expr.c) */
+        size_t cs = SY_ARENA_CHUNK;
         if (cs < size) cs = size;
         c = sy_alloc(gs->ctx, sizeof *c + cs);
         if (!c) return NULL;
@@ -151,17 +151,20 @@ long slot_of_var(const sy_gset *gs, const sy_expr *v)
 static bool linear_symbols(const sy_expr *e, const sy_expr **buf, size_t cap, size_t *n)
 {
     *n = 0;
-    if (e->kind == SY_EXPR_TRUE || e->kind == SY_EXPR_FALSE) return true;
-    if (e->kind != SY_EXPR_EQ && e->kind != SY_EXPR_NE && e->kind != SY_EXPR_LE) return false;
-    const sy_expr *d = e->args[0];
-    if (d->kind == SY_EXPR_SYM) {
+    sy_expr_kind k = sy_expr_kind_of(e);
+    if (k == SY_EXPR_TRUE || k == SY_EXPR_FALSE) return true;
+    if (k != SY_EXPR_EQ && k != SY_EXPR_NE && k != SY_EXPR_LE) return false;
+    const sy_expr *d = sy_expr_arg(e, 0);
+    if (sy_expr_kind_of(d) == SY_EXPR_SYM) {
         buf[(*n)++] = d;
         return true;
     }
-    if (d->kind != SY_EXPR_ADD || d->n > cap) return false;
-    for (uint32_t i = 0; i < d->n; i++) {
-        if (SY_CTERMS(d)[i].mono->kind != SY_EXPR_SYM) return false;
-        buf[(*n)++] = SY_CTERMS(d)[i].mono;
+    size_t nt = sy_expr_nargs(d);
+    if (sy_expr_kind_of(d) != SY_EXPR_ADD || nt > cap) return false;
+    for (size_t i = 0; i < nt; i++) {
+        const sy_expr *m = sy_expr_arg(d, i);
+        if (sy_expr_kind_of(m) != SY_EXPR_SYM) return false;
+        buf[(*n)++] = m;
     }
     return true;
 }

@@ -10,6 +10,7 @@ static sy_status check_binding(const sy_gset *gs, sy_binding *b, int runtime, sy
     res->accept = 1;
     res->failed = -1;
     res->message[0] = '\0';
+    res->truncated = 0;
     fmpz_t v;
     fmpz_init(v);
     for (size_t i = 0; i < gs->n; i++) {
@@ -40,6 +41,8 @@ static sy_status check_binding(const sy_gset *gs, sy_binding *b, int runtime, sy
             if (pos > sizeof res->message) pos = sizeof res->message;
             flint_free(val);
         }
+        /* snprintf returns the length it wanted: past the buffer means cut */
+        res->truncated = pos >= sizeof res->message;
         break;
     }
     fmpz_clear(v);

@@ -102,11 +102,12 @@ bool as_bound(const sy_expr *e, const sy_expr **v, int *upper, fmpz_t c)
     if (sy_expr_kind_of(d) != SY_EXPR_ADD || sy_expr_nargs(d) != 1 || sy_expr_kind_of(sy_expr_arg(d, 0)) != SY_EXPR_SYM)
         return false;
     *v = sy_expr_arg(d, 0);
-    *upper = fmpz_sgn(&SY_CTERMS(d)[0].coef) > 0;
+    const fmpz *a = sy_expr_add_coef_ref(d, 0);
+    *upper = fmpz_sgn(a) > 0;
     /* d = a*v + c0 with a = +-1: upper v <= -c0; lower v >= c0 */
-    if (*upper) fmpz_neg(c, &d->u.c0);
-    else fmpz_set(c, &d->u.c0);
-    return fmpz_is_pm1(&SY_CTERMS(d)[0].coef);
+    if (*upper) fmpz_neg(c, sy_expr_add_c0_ref(d));
+    else fmpz_set(c, sy_expr_add_c0_ref(d));
+    return fmpz_is_pm1(a);
 }
 
 static void drop_guard(gguard *gg) { gg->dead = true; }
@@ -163,16 +164,17 @@ bool is_fact_guard(const gguard *g)
 static bool surely_not_implied(const sy_gset *gs, const gguard *cand, const size_t *nreaders)
 {
     const sy_expr *e = cand->pub.expr;
-    if (e->kind != SY_EXPR_EQ) return false;
-    const sy_expr *d = e->args[0];
-    if (d->kind != SY_EXPR_ADD) return false;
-    for (uint32_t i = 0; i < d->n; i++)
-        if (SY_CTERMS(d)[i].mono->kind != SY_EXPR_SYM) return false;
-    for (uint32_t i = 0; i < d->n; i++) {
-        const sy_term *t = &SY_CTERMS(d)[i];
-        if (!fmpz_is_pm1(&t->coef)) continue;
+    if (sy_expr_kind_of(e) != SY_EXPR_EQ) return false;
+    const sy_expr *d = sy_expr_arg(e, 0);
+    if (sy_expr_kind_of(d) != SY_EXPR_ADD) return false;
+    size_t nt = sy_expr_nargs(d);
+    for (size_t i = 0; i < nt; i++)
+        if (sy_expr_kind_of(sy_expr_arg(d, i)) != SY_EXPR_SYM) return false;
+    for (size_t i = 0; i < nt; i++) {
+        if (!fmpz_is_pm1(sy_expr_add_coef_ref(d, i))) continue;
+        const sy_expr *mono = sy_expr_arg(d, i);
         for (size_t k = 0; k < cand->pub.nslots; k++)
-            if (gs->vars[cand->pub.slots[k]] == t->mono && nreaders[cand->pub.slots[k]] == 1) return true;
+            if (gs->vars[cand->pub.slots[k]] == mono && nreaders[cand->pub.slots[k]] == 1) return true;
     }
     return false;
 }

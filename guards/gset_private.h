@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "algebra/eval_private.h"
+#include "algebra/eval.h"
 #include "symshape/env.h"
 #include "symshape/tensor.h"
 #include "symshape/graph.h"

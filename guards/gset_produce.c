@@ -522,7 +522,7 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
     gs->ctx = ctx;
     gs->model = gstrdup(gs, model ? model : "model");
     producer P = {.env = env, .ctx = ctx, .gs = gs, .g = g, .nin = nin, .ins = ins,
-                  .nsrc_in = nin ? nin : sy_env_ninputs(env), .nsym = ctx->nsyms};
+                  .nsrc_in = nin ? nin : sy_env_ninputs(env), .nsym = sy_ctx_nsyms(ctx)};
     if (!input_sources(&P) || !dim_sources(&P) || !unread_match_guards(&P) || !substitution(&P)) {
         producer_clear(&P);
         sy_gset_free(gs);

@@ -75,17 +75,19 @@ static void classify_lin(sy_ctx *ctx, const gguard *g, size_t gi, size_t slot, c
     const sy_expr *e = g->pub.expr;
     sy_expr_kind k = sy_expr_kind_of(e);
     if (k != SY_EXPR_EQ && k != SY_EXPR_NE && k != SY_EXPR_LE) return;
-    const sy_expr *d = e->args[0];
+    const sy_expr *d = sy_expr_arg(e, 0);
     int64_t a = 0;
     if (d == t) a = 1;
-    else if (d->kind == SY_EXPR_ADD) {
+    else if (sy_expr_kind_of(d) == SY_EXPR_ADD) {
         int budget = 256;
-        for (uint32_t i = 0; i < d->n; i++) {
-            const sy_term *tm = &SY_CTERMS(d)[i];
-            if (tm->mono == t) {
-                if (!fmpz_fits_si(&tm->coef)) return;
-                a = fmpz_get_si(&tm->coef);
-            } else if (occurs(tm->mono, t, &budget) != 0) {
+        size_t nt = sy_expr_nargs(d);
+        for (size_t i = 0; i < nt; i++) {
+            const sy_expr *mono = sy_expr_arg(d, i);
+            if (mono == t) {
+                const fmpz *coef = sy_expr_add_coef_ref(d, i);
+                if (!fmpz_fits_si(coef)) return;
+                a = fmpz_get_si(coef);
+            } else if (occurs(mono, t, &budget) != 0) {
                 return; /* t also inside another term, or the walk ran out */
             }
         }
@@ -148,12 +150,13 @@ void witness_clear(witness *w)
 /* e is `a - b == 0` for two sources a, b (coefficients 1 and -1, no constant) */
 static bool pure_equality(const sy_expr *e)
 {
-    if (e->kind != SY_EXPR_EQ) return false;
-    const sy_expr *d = e->args[0];
-    if (d->kind != SY_EXPR_ADD || d->n != 2 || !fmpz_is_zero(&d->u.c0)) return false;
-    const sy_term *t = SY_CTERMS(d);
-    return t[0].mono->kind == SY_EXPR_SYM && t[1].mono->kind == SY_EXPR_SYM && fmpz_is_pm1(&t[0].coef) &&
-           fmpz_is_pm1(&t[1].coef) && fmpz_sgn(&t[0].coef) != fmpz_sgn(&t[1].coef);
+    if (sy_expr_kind_of(e) != SY_EXPR_EQ) return false;
+    const sy_expr *d = sy_expr_arg(e, 0);
+    if (sy_expr_kind_of(d) != SY_EXPR_ADD || sy_expr_nargs(d) != 2 || !fmpz_is_zero(sy_expr_add_c0_ref(d)))
+        return false;
+    const fmpz *a0 = sy_expr_add_coef_ref(d, 0), *a1 = sy_expr_add_coef_ref(d, 1);
+    return sy_expr_kind_of(sy_expr_arg(d, 0)) == SY_EXPR_SYM && sy_expr_kind_of(sy_expr_arg(d, 1)) == SY_EXPR_SYM &&
+           fmpz_is_pm1(a0) && fmpz_is_pm1(a1) && fmpz_sgn(a0) != fmpz_sgn(a1);
 }
 
 /* The classes of sources that the fact guards make equal two by two; no
@@ -403,15 +406,16 @@ bool has_witness(witness *w, size_t ci)
 static int mono_in(const sy_expr *e, const sy_expr *v, int depth)
 {
     if (depth > 64) return 2;
-    switch (e->kind) {
+    switch (sy_expr_kind_of(e)) {
     case SY_EXPR_INT: return 0;
     case SY_EXPR_SYM: return e == v ? 1 : 2;
     case SY_EXPR_ADD: {
         int dir = 0;
-        for (uint32_t i = 0; i < e->n; i++) {
-            int m = mono_in(SY_CTERMS(e)[i].mono, v, depth + 1);
+        size_t nt = sy_expr_nargs(e);
+        for (size_t i = 0; i < nt; i++) {
+            int m = mono_in(sy_expr_arg(e, i), v, depth + 1);
             if (m == 2) return 2;
-            if (fmpz_sgn(&SY_CTERMS(e)[i].coef) < 0) m = -m;
+            if (fmpz_sgn(sy_expr_add_coef_ref(e, i)) < 0) m = -m;
             if (m && dir && m != dir) return 2;
             if (m) dir = m;
         }
@@ -419,7 +423,7 @@ static int mono_in(const sy_expr *e, const sy_expr *v, int depth)
     }
     case SY_EXPR_FLOORDIV: {
         const sy_expr *b = sy_expr_arg(e, 1);
-        if (!sy_expr_is_int(b) || fmpz_sgn(&b->u.c0) <= 0) return 2;
+        if (!sy_expr_is_int(b) || fmpz_sgn(sy_expr_int_ref(b)) <= 0) return 2;
         return mono_in(sy_expr_arg(e, 0), v, depth + 1);
     }
     case SY_EXPR_MIN:
@@ -543,9 +547,9 @@ static int halfline_secant(witness *w, const sy_expr *d, uint32_t id, int sg, in
 static bool guard_halfline(witness *w, const gguard *g, halfline *out)
 {
     const sy_expr *e = g->pub.expr;
-    if (!w->ready || e->kind != SY_EXPR_LE || g->pub.nslots != 1) return false;
+    if (!w->ready || sy_expr_kind_of(e) != SY_EXPR_LE || g->pub.nslots != 1) return false;
     size_t sl = g->pub.slots[0];
-    const sy_expr *v = w->gs->vars[sl], *d = e->args[0];
+    const sy_expr *v = w->gs->vars[sl], *d = sy_expr_arg(e, 0);
     int m = mono_in(d, v, 0);
     if (m != 1 && m != -1) return false;
     int up = m < 0; /* d non-increasing: d <= 0 from some v on */

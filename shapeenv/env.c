@@ -17,8 +17,8 @@ void *sy_env_alloc(sy_env *env, size_t size)
     size = (size + 15u) & ~(size_t)15u;
     sy_env_chunk *c = env->chunks;
     if (!c || c->size - c->used < size) {
-        /* 2 KiB chunks: the newest one's slack is part of the peak (see arena_alloc, expr.c) */
-        size_t cs = 2048;
+        /* SY_ARENA_CHUNK (2 KiB) chunks: the newest one's slack is part of the peak (see arena_alloc, expr.c) */
+        size_t cs = SY_ARENA_CHUNK;
         if (cs < size) cs = size;
         c = sy_alloc(env->ctx, sizeof *c + cs);
         if (!c) {
@@ -506,7 +506,7 @@ const sy_symbol_info *sy_env_symbol_of(const sy_env *env, const sy_expr *sym)
 
 static bool ready_hints(sy_env *env)
 {
-    if (env->hints_ready && env->hints.n >= env->ctx->nsyms) return true;
+    if (env->hints_ready && env->hints.n >= sy_ctx_nsyms(env->ctx)) return true;
     if (env->hints_ready) sy_binding_clear(env->ctx, &env->hints);
     env->hints_ready = false;
     if (!sy_binding_init(env->ctx, &env->hints)) return false;

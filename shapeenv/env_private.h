@@ -1,7 +1,7 @@
 /* Private: shape environment internals. */
 #ifndef SY_ENV_PRIVATE_H
 #define SY_ENV_PRIVATE_H
-#include "algebra/eval_private.h"
+#include "algebra/eval.h"
 #include "symshape/graph.h"
 #include "symshape/tensor.h"
 

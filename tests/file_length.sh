@@ -11,7 +11,7 @@ while IFS= read -r f; do
   if [ "$lines" -gt "$max" ] && ! head -40 "$f" | grep -q 'Length ('; then
     echo "FAIL: $f has $lines lines and no 'Length (...)' reason in its opening comment"; fail=$((fail+1))
   fi
-done < <(find algebra shapeenv guards backends frontends verify cli tests fuzz bench python -name '*.[ch]' 2>/dev/null | sort)
+done < <(find algebra shapeenv guards backends frontends verify deploy cli tests fuzz bench python -name '*.[ch]' 2>/dev/null | sort)
 [ "$n" -gt 50 ] || { echo "FAIL: only $n files found"; exit 1; }
 [ "$fail" -eq 0 ] && echo "file_length: $n files, none over $max lines without a reason"
 exit "$fail"

@@ -19,3 +19,11 @@ echo "$pass passed, $fail failed"
 # caller owns it (SY_GIVE) or borrows it (SY_KEEP); the _free functions return NULL.
 bare="$(sed -n 's/^SY_API \(\(char\|void\|unsigned char\|sy_[a-z_0-9]*\) \*\**[a-z_0-9]*\)(.*/\1/p' "$inc"/symshape/*.h | grep -v '_free$')"
 if [ -n "$bare" ]; then echo "FAIL: functions returning a pointer without SY_GIVE or SY_KEEP:"; echo "$bare"; exit 1; fi
+# ... and every out-parameter that hands back a pointer (T **name) says the same: GIVE (the caller
+# frees it) or KEEP (the object it came from owns it). Expression nodes (const sy_expr **) are
+# the context's by the one rule of docs/ownership.md and carry no macro.
+command -v perl >/dev/null || { echo "headers: no perl: out-parameters not checked"; exit 0; }
+bare="$(perl -0777 -ne 's{/\*.*?\*/}{}gs; while (/SY_API\s+[^;{]*?\b(sy_[a-z_0-9]+)\s*\(([^;{]*?)\)\s*;/gs) { my ($f, $a) = ($1, $2);
+  for my $p (split /,/, $a) { $p =~ s/\s+/ /g; $p =~ s/^ | $//g;
+    print "$f: $p\n" if $p =~ /\*\s*\*\s*[a-z_0-9]+$/ && $p !~ /\bSY_(GIVE|KEEP)\b/ && $p !~ /^const sy_expr \*\*/; } }' "$inc"/symshape/*.h)"
+if [ -n "$bare" ]; then echo "FAIL: out-parameters returning a pointer without SY_GIVE or SY_KEEP:"; echo "$bare"; exit 1; fi

@@ -7,8 +7,9 @@
 #                        <- deploy (regions and profiles over a guard set)
 #   cli on top of all; tests, fuzz and bench are white-box and not checked.
 # Outside algebra/, the library's modules use algebra/internal.h (allocator, errors,
-# tables keyed by expression); the node layout (algebra/expr_private.h, eval_private.h)
-# is read only by the files in READERS below, each a known exception.
+# tables keyed by expression, the work budget, the context's accessors) and algebra/eval.h
+# (bindings and evaluation, the FLINT values of a node); no file outside algebra/ reads the node or context layout
+# (algebra/expr_private.h): there is no exception (issue 34 item 6).
 # usage: layers.sh SOURCE_DIR
 set -u
 cd "$1" || exit 2
@@ -29,8 +30,6 @@ declare -A pubmod=(
   [diff.h]=guards [dispatch.h]=guards [backend.h]=backends [bc.h]=backends [cgen.h]=backends [onnx.h]=frontends [verify.h]=verify [deploy.h]=deploy
   [symshape.h]=cli
 )
-# files outside algebra/ that still read the expression node layout
-READERS=" shapeenv/env_private.h guards/gset_private.h backends/bc_private.h "
 fail=0; checked=0
 check() { # file module included-path
   local f="$1" m="$2" inc="$3" t
@@ -44,10 +43,6 @@ check() { # file module included-path
   case "$inc" in
     *_private.h)
       if [ "$t" != "$m" ]; then
-        case "$inc" in
-          algebra/expr_private.h|algebra/eval_private.h)
-            case "$READERS" in *" $f "*) return ;; esac ;;
-        esac
         echo "FAIL: $f ($m) includes $inc, private to $t"; fail=$((fail+1))
       fi ;;
   esac

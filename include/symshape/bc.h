@@ -410,7 +410,8 @@ SY_API sy_status sy_bc_encode_certified(const sy_bc_program *p, const char *obli
 /** The certificate of a loaded program: its obligation (KEEP, NUL-terminated) and the two SHA-256s
  *  it names (@p hash: 64 bytes, KEEP: of the program's bytes, then of those and the obligation's).
  *  @retval SY_OK @retval SY_EINVAL NULL, or no certificate. */
-SY_API sy_status sy_bc_certificate(const sy_bc_program *p, const char **obligation, const unsigned char **hash);
+SY_API sy_status sy_bc_certificate(const sy_bc_program *p, SY_KEEP const char **obligation,
+                                   SY_KEEP const unsigned char **hash);
 
 /** SHA-256 (FIPS 180-4) of @p n bytes at @p data into @p out (32 bytes): the hash of the
  *  certificates, also for the C backend's (symshape run -b c --certify). Thread-safe. */

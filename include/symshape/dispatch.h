@@ -144,12 +144,13 @@ SY_API sy_status sy_dispatch_get_node(const sy_dispatch *d, size_t i, sy_dispatc
  *  with the dispatcher's context; NULL if @p text is NULL). A guard holds when no node of its list
  *  has an error and its root is non-zero.
  *  @retval SY_OK @retval SY_EINVAL NULL or out of range @retval SY_ENOMEM */
-SY_API sy_status sy_dispatch_get_guard(const sy_dispatch *d, size_t i, uint32_t *root, const uint32_t **list, size_t *nlist,
-                                       SY_NULL SY_GIVE char **text);
+SY_API sy_status sy_dispatch_get_guard(const sy_dispatch *d, size_t i, uint32_t *root, SY_KEEP const uint32_t **list,
+                                       size_t *nlist, SY_NULL SY_GIVE char **text);
 /** The guards entry @p e checks, in its set's order (KEEP), and for guard @p g the split rank
  *  that decides it in the tree (a guard of rank r is skipped at a leaf whose kdone > r; SIZE_MAX:
  *  never decided by the tree). @retval SY_OK @retval SY_EINVAL NULL or out of range. */
-SY_API sy_status sy_dispatch_get_entry(const sy_dispatch *d, size_t e, const uint32_t **guards, size_t *nguards);
+SY_API sy_status sy_dispatch_get_entry(const sy_dispatch *d, size_t e, SY_KEEP const uint32_t **guards,
+                                       size_t *nguards);
 SY_API size_t sy_dispatch_guard_rank(const sy_dispatch *d, size_t g);
 
 /** One node of the decision tree: an inner node goes to @c lo when values[slot] < thr, else to

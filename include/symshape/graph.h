@@ -162,9 +162,9 @@ SY_API sy_status sy_realvals_bind(sy_realvals *rv, const char *name, size_t ndim
  *  until the next bind. Every input must be bound (SY_EINVAL).
  *  @retval SY_EINVAL an op fails at these sizes (message: node, op, reason:
  *          e.g. an _assert message) — the graph cannot run there. */
-SY_API sy_status sy_realvals_get(sy_realvals *rv, size_t i, const sy_value **out);
+SY_API sy_status sy_realvals_get(sy_realvals *rv, size_t i, SY_KEEP const sy_value **out);
 /** The graph outputs at the bound sizes (sy_realvals_get of each output). */
-SY_API sy_status sy_realvals_output(sy_realvals *rv, size_t i, const sy_value **out);
+SY_API sy_status sy_realvals_output(sy_realvals *rv, size_t i, SY_KEEP const sy_value **out);
 SY_API size_t sy_realvals_noutputs(const sy_realvals *rv);
 /** Memo statistics: nodes computed and lookups answered from the memo. */
 SY_API void sy_realvals_stats(const sy_realvals *rv, size_t *computed, size_t *hits);

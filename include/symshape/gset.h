@@ -152,7 +152,7 @@ SY_API void sy_gset_counts(const sy_gset *gs, size_t *recorded, size_t *deduplic
  *  range, sy_dim_spec): 1 and the name (NULL when unnamed; KEEP), the range
  *  after defaults (*max -1: oo) and the example size; 0 when the slot is not
  *  a declared dim. Any output pointer may be NULL. */
-SY_API int sy_gset_source_spec(const sy_gset *gs, size_t i, const char **name, int64_t *min, int64_t *max,
+SY_API int sy_gset_source_spec(const sy_gset *gs, size_t i, SY_KEEP const char **name, int64_t *min, int64_t *max,
                                int64_t *example);
 
 /** How a guard violates the dynamic-dim spec (torch.export's "Constraints
@@ -198,7 +198,9 @@ typedef struct sy_gset_result {
     char message[512];   /**< the failed guard's display, then each source it reads:
                               "x.size()[2] == 224 failed: x.size()[2] = 97"; a dtype source
                               by name and code: "x.dtype == float32 failed: x.dtype = float16 (code 2)";
-                              truncated at 511 bytes */
+                              at most 511 bytes and the NUL: see truncated */
+    int truncated;       /**< 1: message was cut at 511 bytes (a long guard or many sources; the guard
+                              itself is sy_gset_at(gs, failed)); 0: message is whole */
 } sy_gset_result;
 
 /** Check concrete values (the reference checker the backends are tested

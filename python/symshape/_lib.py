@@ -49,7 +49,7 @@ class sy_gset_violation(Structure):  # gset.h
 
 
 class sy_gset_result(Structure):  # gset.h
-    _fields_ = [("accept", c_int), ("failed", c_long), ("message", c_char * 512)]
+    _fields_ = [("accept", c_int), ("failed", c_long), ("message", c_char * 512), ("truncated", c_int)]
 
 
 class sy_env_options(Structure):  # env.h

@@ -6,7 +6,7 @@
  * fails the test. */
 #include "gen.h"
 
-#include "algebra/eval_private.h"
+#include "algebra/expr_private.h"
 
 typedef struct {
     fmpz lo[3], hi[3];

@@ -278,6 +278,41 @@ Test(guards_gset, user_fact_reject_names_both_sources, .init = ctx_setup, .fini 
     sy_graph_free(g);
 }
 
+/* a message past 511 bytes is cut there and says so (sy_gset_result.truncated): an input named
+ * by 300 characters, read twice by its failed guard's message (the guard, then the source) */
+Test(guards_gset, long_message_truncated_flag, .init = ctx_setup, .fini = ctx_teardown)
+{
+    char name[301], G[1024];
+    memset(name, 'n', 300);
+    name[300] = 0;
+    snprintf(G, sizeof G,
+             "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
+             "{\"name\":\"%s\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[4],\"dynamic\":[0]},"
+             "{\"name\":\"a\",\"op\":\"add\",\"args\":[{\"ref\":\"%s\"},2]}],\"outputs\":[{\"ref\":\"a\"}]}",
+             name, name);
+    sy_graph *g = load(G);
+    sy_gset *raw, *gs = trace_and_produce(g, &raw);
+    int64_t vals[6];
+    const char *names[1] = {name};
+    sy_gset_result r;
+    cr_assert(eq(int, sy_gset_values_from_shapes(gs, 1, names, (size_t[]){1}, (const int64_t *[]){(int64_t[]){4}},
+                                                 (sy_dtype[]){SY_DT_FLOAT16}, vals), SY_OK));
+    cr_assert(eq(int, sy_gset_check_si(gs, vals, sy_gset_nsources(gs), &r), SY_OK));
+    cr_assert(eq(int, r.accept, 0));
+    cr_assert(eq(int, r.truncated, 1));
+    cr_assert(eq(sz, strlen(r.message), sizeof r.message - 1));
+    cr_assert(strspn(r.message, "n") >= 200 && strstr(r.message, " failed: "), "%s", r.message);
+    /* accepted: nothing to cut */
+    cr_assert(eq(int, sy_gset_values_from_shapes(gs, 1, names, (size_t[]){1}, (const int64_t *[]){(int64_t[]){4}},
+                                                 (sy_dtype[]){SY_DT_FLOAT32}, vals), SY_OK));
+    cr_assert(eq(int, sy_gset_check_si(gs, vals, sy_gset_nsources(gs), &r), SY_OK));
+    cr_assert(eq(int, r.accept, 1));
+    cr_assert(eq(int, r.truncated, 0));
+    sy_gset_free(gs);
+    sy_gset_free(raw);
+    sy_graph_free(g);
+}
+
 /* a failed dtype guard names both dtypes; a failed rank guard is unchanged */
 Test(guards_gset, dtype_reject_names_dtypes, .init = ctx_setup, .fini = ctx_teardown)
 {
@@ -294,6 +329,7 @@ Test(guards_gset, dtype_reject_names_dtypes, .init = ctx_setup, .fini = ctx_tear
     cr_assert(eq(int, sy_gset_check_si(gs, vals, sy_gset_nsources(gs), &r), SY_OK));
     cr_assert(eq(int, r.accept, 0));
     cr_assert(eq(str, r.message, "x.dtype == float32 failed: x.dtype = float16 (code 2)"));
+    cr_assert(eq(int, r.truncated, 0));
     cr_assert(eq(int, sy_gset_values_from_shapes(gs, 1, names, (size_t[]){2}, (const int64_t *[]){(int64_t[]){4, 4}},
                                                  (sy_dtype[]){SY_DT_FLOAT32}, vals), SY_OK));
     cr_assert(eq(int, sy_gset_check_si(gs, vals, sy_gset_nsources(gs), &r), SY_OK));
