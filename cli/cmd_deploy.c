@@ -326,13 +326,13 @@ static const struct {
                        {"torch-trt", SY_PROFILE_TORCH_TRT}, {"openvino", SY_PROFILE_OPENVINO}, {"json", SY_PROFILE_JSON}};
 #define NPFMT (sizeof profile_formats / sizeof profile_formats[0])
 
-static int parse_count(const char *opt, const char *v, long long lo, long long hi, long long *out)
+static int parse_count(const char *cmd, const char *opt, const char *v, long long lo, long long hi, long long *out)
 {
     char *end;
     errno = 0;
     long long x = strtoll(v, &end, 10);
     if (end == v || *end || errno || x < lo || x > hi)
-        return cli_usage_error("profile", "%s: expected an integer in %lld .. %lld (got '%s')", opt, lo, hi, v);
+        return cli_usage_error(cmd, "%s: expected an integer in %lld .. %lld (got '%s')", opt, lo, hi, v);
     *out = x;
     return EX_OK;
 }
@@ -352,10 +352,10 @@ static int run_profile(int argc, char **argv)
         if (o == 'o') out = optarg;
         else if (o == OPT_HIST) hist = optarg;
         else if (o == 'k') {
-            if ((rc = parse_count("--profiles", optarg, 1, 64, &x)) != EX_OK) return rc;
+            if ((rc = parse_count("profile", "--profiles", optarg, 1, 64, &x)) != EX_OK) return rc;
             po.k = (size_t)x;
         } else if (o == OPT_MAXSIZE) {
-            if ((rc = parse_count("--max-size", optarg, 1, INT64_MAX / 4, &x)) != EX_OK) return rc;
+            if ((rc = parse_count("profile", "--max-size", optarg, 1, INT64_MAX / 4, &x)) != EX_OK) return rc;
             po.max_size = x;
         } else if (o == 'f') {
             const char *names[NPFMT];
@@ -598,7 +598,7 @@ static int run_memory(int argc, char **argv)
             if (total && total != (o == OPT_LIVE ? 2 : 1)) return cli_usage_error("memory", "--total and --live: choose one");
             total = o == OPT_LIVE ? 2 : 1;
         }
-        else if (o == OPT_TOP && (rc = parse_count("--top", optarg, 0, 1000000, &top)) != EX_OK) return rc;
+        else if (o == OPT_TOP && (rc = parse_count("memory", "--top", optarg, 0, 1000000, &top)) != EX_OK) return rc;
     }
     if (optind + 1 != argc) return cli_usage_error("memory", "expected one MODEL (a graph .json)");
     if (ends_with(argv[optind], ".onnx")) return cli_usage_error("memory", "memory reads a graph .json (ONNX models: not yet)");

@@ -410,6 +410,9 @@ check "memory 1G" 0 "largest x_0 with every activation <= 1073741824 bytes (the 
 check "memory 16GiB" 0 "5349 (proved" "$S" memory --bytes 16GiB "$E/resnet18.json"
 check "memory bad bytes" 2 "--bytes: expected N" "$S" memory --bytes 1X "$E/resnet18.json"
 check "memory bad var" 2 "no variable 'zz'" "$S" memory --var zz "$E/resnet18.json"
+# issue 38 (second pass): memory's --top error named profile ("profile: --top ... see 'symshape profile --help'")
+check "memory bad top" 2 "symshape: error: memory: --top: expected an integer in 0 .. 1000000 (got '-1')
+(see 'symshape memory --help')" "$S" memory --top -1 "$E/resnet18.json"
 printf '{"format":"symshape.graph","version":1,"name":"t","nodes":[{"name":"x","op":"input","dtype":"float32","shape":[3,4]},{"name":"r","op":"relu","args":[{"ref":"x"}]}],"outputs":[{"ref":"r"}]}' > "$tmpd/static.json"
 check "memory static model" 0 "no dynamic dim: every size is static" "$S" memory --bytes 1G "$tmpd/static.json"
 check "region static model" 0 "x_1          static 4" "$S" region "$tmpd/static.json"
