@@ -155,6 +155,18 @@ def test_library_not_found_is_a_clear_import_error():
     assert "LibraryNotFound" in r.stderr and "/nonexistent/libsymshape.so" in r.stderr
 
 
+def test_library_path_not_utf8_is_a_clear_import_error():
+    """Issue 38, second pass: SYMSHAPE_LIB naming a missing file whose path is not UTF-8 raised
+    UnicodeDecodeError (ctypes decodes dlerror()'s message); it is LibraryNotFound, the bytes as \\xHH."""
+    env = dict(os.environb)
+    env[b"SYMSHAPE_LIB"] = b"/nonexistent/\xff\xfe/libsymshape.so"
+    r = subprocess.run([sys.executable, "-c", "import symshape"], env=env, capture_output=True, text=True,
+                       cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert r.returncode != 0
+    assert "LibraryNotFound" in r.stderr and "/nonexistent/\\xff\\xfe/libsymshape.so" in r.stderr, r.stderr
+    assert "UnicodeDecodeError" not in r.stderr
+
+
 def test_a_library_that_is_not_libsymshape_is_a_clear_import_error():
     """Issue 38: a shared library without our symbols (another library, or an older libsymshape)
     gave a raw AttributeError from ctypes on import; it is LibraryNotFound naming the file and
