@@ -410,6 +410,11 @@ check "memory 1G" 0 "largest x_0 with every activation <= 1073741824 bytes (the 
 check "memory 16GiB" 0 "5349 (proved" "$S" memory --bytes 16GiB "$E/resnet18.json"
 check "memory bad bytes" 2 "--bytes: expected N" "$S" memory --bytes 1X "$E/resnet18.json"
 check "memory bad var" 2 "no variable 'zz'" "$S" memory --var zz "$E/resnet18.json"
+# issue 38 (second pass): diff --json -o FILE left FILE with a single newline (the newline's
+# write reopened FILE and truncated the JSON)
+"$S" diff --json -o "$tmpd/diff.json" "$E/resnet18.json" "$E/vit_b_16.json"; rc=$?
+if [ "$rc" = 1 ] && grep -qF '"format": "symshape.diff"' "$tmpd/diff.json" && grep -qF '"verdict": "narrows"' "$tmpd/diff.json"; then :
+else echo "FAIL: diff --json -o: exit $rc, file: $(head -c 200 "$tmpd/diff.json")"; fail=$((fail+1)); fi
 # issue 38 (second pass): memory's --top error named profile ("profile: --top ... see 'symshape profile --help'")
 check "memory bad top" 2 "symshape: error: memory: --top: expected an integer in 0 .. 1000000 (got '-1')
 (see 'symshape memory --help')" "$S" memory --top -1 "$E/resnet18.json"
