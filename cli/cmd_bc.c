@@ -77,7 +77,7 @@ static void free_ins(in_t *ins, size_t n)
 static int check_option(int is_dtype, const char *v, in_t **ins, size_t *nin, size_t *cap)
 {
     const char *opt = is_dtype ? "--dtype" : "--sizes";
-    const char *eq = strchr(v, '=');
+    const char *eq = strrchr(v, '='); /* the last '=', as cli_parse_sizes: a name may hold '=' */
     if (!eq || eq == v) return cli_usage_error("check", "%s expects NAME=... (got '%s')", opt, v);
     in_t *in = find_in(*ins, *nin, v, (size_t)(eq - v));
     if (!in) {

@@ -230,8 +230,17 @@ static int run_diff(int argc, char **argv)
             char *buf = NULL;
             size_t len = 0;
             FILE *f = json ? NULL : open_memstream(&buf, &len);
-            if (json) rc = cli_write_output(out, text, strlen(text)), rc = rc == EX_OK ? cli_write_output(out, "\n", 1) : rc;
-            else if (!f) rc = cli_oom();
+            if (json) { /* one write: cli_write_output opens FILE afresh, so a second call truncated the JSON */
+                size_t tl = strlen(text);
+                char *j = malloc(tl + 2);
+                if (!j) rc = cli_oom();
+                else {
+                    memcpy(j, text, tl);
+                    j[tl] = '\n';
+                    rc = cli_write_output(out, j, tl + 1);
+                    free(j);
+                }
+            } else if (!f) rc = cli_oom();
             else {
                 print_text(f, root);
                 fclose(f);

@@ -306,7 +306,8 @@ int cli_parse_sizes(const char *v, char **name, int64_t **shape, size_t *rank)
     *name = NULL;
     *shape = NULL;
     *rank = 0;
-    const char *eq = strchr(v, '=');
+    /* the last '=': the sizes hold none, so an input whose name has '=' ("a=b") can be given */
+    const char *eq = strrchr(v, '=');
     if (!eq || eq == v) return -1;
     size_t cap = 0;
     const char *s = eq + 1;

@@ -120,10 +120,19 @@ static void besc(buf *b, const char *s)
     }
 }
 
-/* DOT string escaping (inside "...") */
+/* DOT string escaping (inside "..."). Graphviz refuses a quoted string longer than 16384
+ * bytes ("syntax error ... longer than 16384?"), so a name has no length limit only if the
+ * drawing cuts it: at most DOT_MAX bytes of text (escaped, at most twice that), cut at a UTF-8
+ * character boundary and ended with "...". The report's text keeps the whole name. */
+#define DOT_MAX 2000
 static void dotesc(buf *b, const char *s)
 {
-    for (; s && *s; s++) {
+    size_t n = 0;
+    for (; s && *s; s++, n++) {
+        if (n >= DOT_MAX && ((unsigned char)*s & 0xC0) != 0x80) {
+            bputs(b, "...");
+            return;
+        }
         if (*s == '"' || *s == '\\') bput(b, "\\", 1);
         if (*s == '\n') bputs(b, " ");
         else bput(b, s, 1);

@@ -636,6 +636,16 @@ static sy_status op_where(ox_call *c) { return elementwise(c, c->in[1]->elem, f_
 
 /* unary ops keeping the shape; values pass through the listed ones */
 static sy_status op_unary(ox_call *c) { return same_as(c, 0, 0); }
+/* CumSum-14: shape of X; the axis (a 0-D tensor) must be in [-rank, rank) (Operators.md CumSum,
+ * onnxruntime cumsum.cc GetAxis: "Axis should be in the range [-r, r-1]") */
+static sy_status op_cumsum(ox_call *c)
+{
+    size_t n, ax;
+    const sy_expr **v = vals(c, 1, &n);
+    int64_t a;
+    if (v && n == 1 && sy_expr_get_si(v[0], &a) == SY_OK) TRY(norm_axis(c, a, T(c, 0)->ndim, &ax));
+    return same_as(c, 0, 0);
+}
 static sy_status op_identity(ox_call *c)
 {
     TRY(same_as(c, 0, 0));
@@ -684,6 +694,9 @@ static sy_status op_cast(ox_call *c)
     else {
         TRY(ox_attr_int(c, "to", -1, &to));
         if (!ox_attr(c, "to")) return ox_err(c, SY_EINVAL, "attribute 'to' is required");
+        /* a TensorProto.DataType code (onnx.proto: 1 .. 23; 0 is UNDEFINED): onnx's type inference
+         * refuses another ("Attribute to does not specify a valid type") */
+        if (to < 1 || to > 23) return ox_err(c, SY_EINVAL, "Cast: attribute 'to' = %lld is not a tensor element type", (long long)to);
     }
     const sy_tensor *x = T(c, 0);
     TRY(set_out(c, 0, (int)to, x->ndim, x->sizes));
@@ -1607,6 +1620,12 @@ static sy_status op_gatherelements(ox_call *c)
     size_t ax;
     TRY(norm_axis(c, a, T(c, 0)->ndim, &ax));
     TRY(index_bounds(c, 1, T(c, 0)->sizes[ax], "GatherElements"));
+    /* onnxruntime gather_elements.cc ValidateInputShapes: off the axis, every indices dim is at
+     * most the data's ("'indices' shape should have values within bounds of 'data' shape") */
+    for (size_t i = 0; i < T(c, 0)->ndim; i++)
+        if (i != ax)
+            TRY(require(c, sy_expr_le(c->ctx, T(c, 1)->sizes[i], T(c, 0)->sizes[i]),
+                        "GatherElements: indices dim %zu must be <= the data's", i));
     return set_out(c, 0, c->in[0]->elem, T(c, 1)->ndim, T(c, 1)->sizes);
 }
 
@@ -1758,6 +1777,16 @@ static sy_status op_pad(ox_call *c)
     if (strcmp(mode, "constant") && !refl && strcmp(mode, "edge") && strcmp(mode, "wrap"))
         return ox_err(c, SY_EINVAL, "Pad: unknown mode '%s'", mode);
     for (size_t i = 0; i < x->ndim; i++) d[i] = x->sizes[i];
+    /* Pad-18: a repeated axis is an error (onnx's shape inference: "Axis N is referred to more
+     * than once", onnxruntime rejects the model); the second pad would otherwise be lost */
+    for (size_t i = 0; axes && i < m; i++) {
+        size_t a, b;
+        TRY(norm_axis(c, axes[i], x->ndim, &a));
+        for (size_t j = 0; j < i; j++) {
+            TRY(norm_axis(c, axes[j], x->ndim, &b));
+            if (a == b) return ox_err(c, SY_EINVAL, "Pad: axis %zu repeated", a);
+        }
+    }
     for (size_t i = 0; i < m; i++) {
         size_t a = i;
         if (axes) TRY(norm_axis(c, axes[i], x->ndim, &a));
@@ -2198,6 +2227,11 @@ static sy_status op_convtranspose(ox_call *c)
             continue;
         }
         int64_t opad = op && nop == ns ? op[i] : 0;
+        /* onnxruntime conv_transpose_attributes.h: "output_padding[i] must be less than
+         * max(stride, dilation)"; negative is refused too */
+        if (opad < 0 || opad >= (wp.s[i] > wp.dil[i] ? wp.s[i] : wp.dil[i]))
+            return ox_err(c, SY_EINVAL, "ConvTranspose: output_padding[%zu] (%lld) must be in [0, max(stride, dilation))", i,
+                          (long long)opad);
         const sy_expr *base = sy_expr_mul_si(c->ctx, sy_expr_add_si(c->ctx, x->sizes[2 + i], -1), wp.s[i]);
         if (!strncmp(wp.autopad, "SAME", 4)) d[2 + i] = sy_expr_mul_si(c->ctx, x->sizes[2 + i], wp.s[i]);
         else
@@ -2220,6 +2254,11 @@ static sy_status op_pool(ox_call *c)
     if (!ks || nk != ns) return ox_err(c, SY_EINVAL, "kernel_shape must have %zu entries", ns);
     winp wp;
     TRY(window_params(c, ns, ks, &wp));
+    /* onnxruntime pool_attributes.h: "Pad should be smaller than kernel" (every pool) */
+    for (size_t i = 0; i < ns && !strcmp(wp.autopad, "NOTSET"); i++)
+        if (wp.pb[i] >= ks[i] || wp.pe[i] >= ks[i])
+            return ox_err(c, SY_EINVAL, "%s: pads (%lld, %lld) of spatial dim %zu must be smaller than the kernel (%lld)",
+                          c->node->op_type, (long long)wp.pb[i], (long long)wp.pe[i], i, (long long)ks[i]);
     int64_t cm;
     TRY(ox_attr_int(c, "ceil_mode", 0, &cm));
     const sy_expr *d[MAXR];
@@ -2465,6 +2504,8 @@ static sy_status op_onehot(ox_call *c)
     const sy_expr *depth;
     if (dv && n == 1 && !is_b(dv[0])) depth = dv[0];
     else TRY(unbacked_dims(c, 1, &depth, "data-dependent OneHot depth"));
+    /* onnxruntime onehot.cc: depth <= 0 fails ("Depth is negative."), 0 included */
+    TRY(require(c, sy_expr_ge(c->ctx, depth, K(c, 1)), "OneHot: depth must be >= 1"));
     const sy_expr *d[MAXR];
     if (r > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");
     for (size_t i = 0, j = 0; i < r; i++) d[i] = i == ax ? depth : ix->sizes[j++];
@@ -2587,7 +2628,7 @@ static const ox_op ops[] = {
     {"ConvTranspose", op_convtranspose, 2, 3, 0},
     {"Cos", op_unary, 1, 1, 0},
     {"Cosh", op_unary, 1, 1, 0},
-    {"CumSum", op_unary, 2, 2, 0},
+    {"CumSum", op_cumsum, 2, 2, 0},
     {"DepthToSpace", op_depthtospace, 1, 1, 0},
     {"Div", op_div, 2, 2, 0},
     {"Dropout", op_dropout, 1, 3, 0},

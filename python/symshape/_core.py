@@ -1,5 +1,6 @@
 """Expressions (parse, simplify, decide, bound, eval) over the C library."""
 import ctypes
+import threading
 from ctypes import POINTER, byref, c_char_p, c_int, c_int64, c_size_t, c_void_p
 
 from . import _lib as L
@@ -107,15 +108,17 @@ class Context:
         raise TypeError("cannot make an expression from " + type(v).__name__)
 
 
-_default = None
+_default = threading.local()
 
 
 def default_context():
-    """The context parse() uses when none is given."""
-    global _default
-    if _default is None:
-        _default = Context()
-    return _default
+    """The context parse() uses when none is given: one per thread, since a context must be used by
+    one thread at a time (docs/ownership.md section 5; ctypes releases the GIL during each call, so
+    threads sharing one context crashed the process)."""
+    c = getattr(_default, "ctx", None)
+    if c is None:
+        c = _default.ctx = Context()
+    return c
 
 
 def parse(text, ctx=None):

@@ -148,6 +148,11 @@ def _candidates():
     return c, False
 
 
+def _shown(path):
+    """A path as text, its bytes that are not UTF-8 as \\xHH (os.environ holds them as surrogates)."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def _load():
     cands, explicit = _candidates()
     errors = []
@@ -158,8 +163,10 @@ def _load():
             return ctypes.CDLL(path), path
         except OSError as e:
             errors.append(str(e))  # names the path
+        except UnicodeDecodeError:  # dlerror() names a path that is not UTF-8 (ctypes decodes it)
+            errors.append("%s: cannot be loaded" % _shown(path))
     if explicit:
-        where = "SYMSHAPE_LIB=" + cands[0]
+        where = "SYMSHAPE_LIB=" + _shown(cands[0])
     else:  # the directories, not every file name tried in each
         dirs = []
         for p in cands:

@@ -41,6 +41,7 @@ import ast
 import math
 import operator
 import re
+import sys
 
 from .errors import ExportError
 
@@ -869,12 +870,17 @@ _PY_BIN = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.FloorDiv: "floor
 _PY_CMP = {ast.Eq: "eq", ast.NotEq: "ne", ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge"}
 
 
+def _cut(s, n=300):
+    """s, or its first n characters and how many more there were (a guard can be megabytes)."""
+    return s if len(s) <= n else "%s... (%d more characters)" % (s[:n], len(s) - n)
+
+
 def _guard_nodes(cx, text, inputs):
     """Graph nodes computing one guard of ep._guards_code; ``inputs``: placeholder names."""
     try:
         tree = ast.parse(text, mode="eval").body
-    except SyntaxError as e:
-        raise ExportError("cannot parse the program's guard %r: %s" % (text, e)) from None
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as e:  # nesting past Python's parser limit
+        raise ExportError("cannot parse the program's guard %s: %s" % (_cut(repr(text)), type(e).__name__ + ": " + str(e))) from None
 
     def base(n):
         # L['x'] and nested L['x'][0] / L['x']['k'] -> placeholder name x / x_0 / x_k
@@ -947,7 +953,12 @@ def _guard_nodes(cx, text, inputs):
                 return cx.emit("numel", [{"ref": inputs[b]}], {}, name="pg_numel")
         raise ExportError("cannot read the program's guard %r (at %r); from_exported(..., program_guards=False) "
                           "leaves the program's guards out" % (text, ast.unparse(n)))
-    return go(tree)
+    try:
+        return go(tree)
+    except RecursionError:  # a guard nested deeper than Python's recursion limit (ast.parse took it)
+        raise ExportError("cannot read the program's guard %s: nested deeper than Python's recursion limit (%d); "
+                          "from_exported(..., program_guards=False) leaves the program's guards out"
+                          % (_cut(repr(text)), sys.getrecursionlimit())) from None
 
 
 def _input_specs(ep):

@@ -155,6 +155,48 @@ def test_library_not_found_is_a_clear_import_error():
     assert "LibraryNotFound" in r.stderr and "/nonexistent/libsymshape.so" in r.stderr
 
 
+def test_default_context_is_per_thread():
+    """Issue 38, second pass: 8 threads calling symshape.parse (the default context) crashed the
+    process (double free): ctypes releases the GIL, and they shared one context. Each thread now
+    has its own; run in a subprocess so that a crash fails the test instead of the run."""
+    code = """if True:
+        import threading, symshape
+        errs, ctxs = [], set()
+        def work(i):
+            try:
+                ctxs.add(id(symshape.default_context()))
+                for k in range(1500):
+                    e = symshape.parse("FloorDiv(x%d + %d, 3) * %d + Max(y, %d)" % (i, k, k % 13, k))
+                    s = e.simplify(["x%d >= 0" % i])
+                    if e.eval(**{"x%d" % i: 7, "y": 3}) != s.eval(**{"x%d" % i: 7, "y": 3}):
+                        errs.append("mismatch")
+            except Exception as ex:
+                errs.append(repr(ex))
+        ts = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+        [t.start() for t in ts]
+        [t.join() for t in ts]
+        assert not errs, errs[:3]
+        assert len(ctxs) == 8, ctxs
+        assert symshape.parse("x + 1") == symshape.parse("1 + x")
+        print("ok")
+    """
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
+                       cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert r.returncode == 0 and r.stdout.strip() == "ok", (r.returncode, r.stdout, r.stderr[-2000:])
+
+
+def test_library_path_not_utf8_is_a_clear_import_error():
+    """Issue 38, second pass: SYMSHAPE_LIB naming a missing file whose path is not UTF-8 raised
+    UnicodeDecodeError (ctypes decodes dlerror()'s message); it is LibraryNotFound, the bytes as \\xHH."""
+    env = dict(os.environb)
+    env[b"SYMSHAPE_LIB"] = b"/nonexistent/\xff\xfe/libsymshape.so"
+    r = subprocess.run([sys.executable, "-c", "import symshape"], env=env, capture_output=True, text=True,
+                       cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert r.returncode != 0
+    assert "LibraryNotFound" in r.stderr and "/nonexistent/\\xff\\xfe/libsymshape.so" in r.stderr, r.stderr
+    assert "UnicodeDecodeError" not in r.stderr
+
+
 def test_a_library_that_is_not_libsymshape_is_a_clear_import_error():
     """Issue 38: a shared library without our symbols (another library, or an older libsymshape)
     gave a raw AttributeError from ctypes on import; it is LibraryNotFound naming the file and

@@ -625,3 +625,19 @@ def test_program_without_guards_code_is_refused():
         ep._guards_code = saved
     # with them: the branch export took (x.size(1) > 8) is a guard
     assert not symshape.from_exported(ep).check({"x": [2, 5, 16]})[0]
+
+
+@pytest.mark.parametrize("n", [2000, 5000])
+def test_program_guard_nested_past_the_recursion_limit(n):
+    """A guard nested deeper than Python's recursion limit (a chain of 2000 or 5000 additions) is an
+    ExportError naming it, cut to a few hundred characters (was: RecursionError from the reader's
+    walk at 2000, from ast.parse at 5000; issue 38's second pass)."""
+    ep = export(Branchy(), (torch.randn(2, 12, 16),), dynamic_shapes={"x": {0: BATCH, 1: Dim.AUTO}}).run_decompositions()
+    saved = ep._guards_code
+    try:
+        ep._guards_code = list(saved) + ["L['x'].size()[0]" + " + 1" * n + " > 0"]
+        with pytest.raises(ExportError, match="program_guards=False|cannot parse") as ei:
+            symshape.from_exported(ep)
+        assert "more characters" in str(ei.value) and len(str(ei.value)) < 1000
+    finally:
+        ep._guards_code = saved

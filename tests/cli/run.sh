@@ -410,6 +410,20 @@ check "memory 1G" 0 "largest x_0 with every activation <= 1073741824 bytes (the 
 check "memory 16GiB" 0 "5349 (proved" "$S" memory --bytes 16GiB "$E/resnet18.json"
 check "memory bad bytes" 2 "--bytes: expected N" "$S" memory --bytes 1X "$E/resnet18.json"
 check "memory bad var" 2 "no variable 'zz'" "$S" memory --var zz "$E/resnet18.json"
+# issue 38 (second pass): diff --json -o FILE left FILE with a single newline (the newline's
+# write reopened FILE and truncated the JSON)
+"$S" diff --json -o "$tmpd/diff.json" "$E/resnet18.json" "$E/vit_b_16.json"; rc=$?
+if [ "$rc" = 1 ] && grep -qF '"format": "symshape.diff"' "$tmpd/diff.json" && grep -qF '"verdict": "narrows"' "$tmpd/diff.json"; then :
+else echo "FAIL: diff --json -o: exit $rc, file: $(head -c 200 "$tmpd/diff.json")"; fail=$((fail+1)); fi
+# issue 38 (second pass): an input named "a=b" could not be given to --sizes (split at the first '=')
+printf '{"format":"symshape.graph","version":1,"name":"eq","nodes":[{"name":"a=b","op":"input","dtype":"float32","shape":[4,6],"dynamic":[0,1]},{"name":"v","op":"view","args":[{"ref":"a=b"},[2,-1]],"example":{"dtype":"float32","shape":[2,12]}}],"outputs":[{"ref":"v"}]}' > "$tmpd/eqname.json"
+check "probe name with =" 0 '{"a=b":[4,6]}: accept' "$S" probe "$tmpd/eqname.json" --sizes 'a=b=4,6'
+check "probe name with =, odd numel" 0 '{"a=b":[3,5]}: reject' "$S" probe "$tmpd/eqname.json" --sizes 'a=b=3,5'
+"$S" run "$tmpd/eqname.json" -b bytecode -o "$tmpd/eqname.sybc"
+check "check name with =" 0 "accept" "$S" check "$tmpd/eqname.sybc" --sizes 'a=b=4,6' --dtype 'a=b=float32'
+# issue 38 (second pass): memory's --top error named profile ("profile: --top ... see 'symshape profile --help'")
+check "memory bad top" 2 "symshape: error: memory: --top: expected an integer in 0 .. 1000000 (got '-1')
+(see 'symshape memory --help')" "$S" memory --top -1 "$E/resnet18.json"
 printf '{"format":"symshape.graph","version":1,"name":"t","nodes":[{"name":"x","op":"input","dtype":"float32","shape":[3,4]},{"name":"r","op":"relu","args":[{"ref":"x"}]}],"outputs":[{"ref":"r"}]}' > "$tmpd/static.json"
 check "memory static model" 0 "no dynamic dim: every size is static" "$S" memory --bytes 1G "$tmpd/static.json"
 check "region static model" 0 "x_1          static 4" "$S" region "$tmpd/static.json"

@@ -706,6 +706,41 @@ bad("pow_shape", model([N("Shape", ["x"], ["s"]), N("Pow", ["s", "e"], ["q"], na
     [("x", ["n", 4])], [i64("e", [64, 64])]), "node 'pw' (Pow)")
 bad("range_huge", model([N("Range", ["a", "b", "d"], ["y"], name="rg")], [("x", ["n", 4])], [i64("a", I64MIN), i64("b", I64MAX), i64("d", 1)]),
     "node 'rg' (Range): output dim 0 = 18446744073709551615 does not fit int64")
+# models onnxruntime 1.32 refuses (load or run) that infer accepted before (issue 38's second pass):
+# each is now exit 3 naming the node; the symbolic OneHot depth and GatherElements dims get guards
+bad("onehot_depth_0", model([N("OneHot", ["i_x", "d", "v"], ["y"], name="oh")], [("i_x", ["n"])], [i64("d", 0), f32("v", [0, 1])], opset=11),
+    "node 'oh' (OneHot): OneHot: depth must be >= 1", ["--example", "i_x=3"])
+bad("onehot_depth_neg", model([N("OneHot", ["i_x", "d", "v"], ["y"], name="oh")], [("i_x", ["n"])], [i64("d", -3), f32("v", [0, 1])], opset=11),
+    "node 'oh' (OneHot): OneHot: depth must be >= 1", ["--example", "i_x=3"])
+bad("cumsum_axis_oob", model([N("CumSum", ["x", "ax"], ["y"], name="cs")], [("x", ["n", 3])], [i64("ax", 2)]),
+    "node 'cs' (CumSum): axis 2 is out of range for rank 2")
+bad("cast_to_999", model([N("Cast", ["x"], ["y"], name="ct", to=999)], [("x", ["n", 3])]), "node 'ct' (Cast): Cast: attribute 'to' = 999")
+bad("pad_axes_repeated", model([N("Pad", ["x", "p", "", "ax"], ["y"], name="pd")], [("x", ["n", 3])], [i64("p", [1, 1, 2, 2]), i64("ax", [1, -1])],
+    opset=18), "node 'pd' (Pad): Pad: axis 1 repeated")
+bad("avgpool_pad_ge_kernel", model([N("AveragePool", ["x"], ["y"], name="ap", kernel_shape=[2], pads=[2, 0])], [("x", ["n", 1, 5])]),
+    "node 'ap' (AveragePool): AveragePool: pads (2, 0) of spatial dim 0 must be smaller than the kernel (2)")
+bad("convtranspose_outpad_ge_stride", model([N("ConvTranspose", ["x", "Wt"], ["y"], name="ct", strides=[3], output_padding=[3])],
+    [("x", ["n", 1, 5])], [f32("Wt", np.zeros((1, 1, 2)))]), "node 'ct' (ConvTranspose): ConvTranspose: output_padding[0] (3)")
+bad("gatherelements_idx_dim", model([N("GatherElements", ["x", "i_i"], ["y"], name="ge", axis=1)], [("x", [2, 3]), ("i_i", [3, 1])]),
+    "node 'ge' (GatherElements): GatherElements: indices dim 0 must be <= the data's")
+j = case("gatherelements_guard", model([N("GatherElements", ["x", "i_i"], ["y"], axis=1)], [("x", ["a", 3]), ("i_i", ["b", 1])]), [2, 1],
+         {"b": 2}, ["--example", "x=4,3", "--example", "i_i=2,1"])
+if j is not None and not any(g["guard"].replace(" ", "") in ("b<=a", "a>=b") for g in j["guards"]):
+    fails.append("gatherelements_guard: no guard b <= a: %s" % [g["guard"] for g in j["guards"]])
+if ort is not None:  # the ground truth of the cases above: onnxruntime refuses each
+    for nm in ("onehot_depth_0", "onehot_depth_neg", "cumsum_axis_oob", "cast_to_999", "pad_axes_repeated", "avgpool_pad_ge_kernel",
+               "convtranspose_outpad_ge_stride", "gatherelements_idx_dim"):
+        ncases += 1
+        try:
+            so = ort.SessionOptions()
+            so.log_severity_level = 4  # the refusal is expected: no error log
+            sess = ort.InferenceSession(os.path.join(TMP, "op_%s.onnx" % nm), so, providers=["CPUExecutionProvider"])
+            feeds = {i.name: (np.zeros([3 if isinstance(d, str) else d for d in i.shape], np.int64 if i.name.startswith("i_") else np.float32))
+                     for i in sess.get_inputs()}
+            sess.run(None, feeds)
+            fails.append("%s: onnxruntime runs it, but infer refuses it" % nm)
+        except Exception:
+            pass
 # integer Div/Mod by zero in a shape subgraph: the runtime fails, so does infer (exit 3 naming the node)
 for op in ("Div", "Mod"):
     bad(op.lower() + "_zero_shape", model([N("Shape", ["x"], ["s"]), N(op, ["s", "z"], ["q"], name="dz"), N("Reshape", ["x", "q"], ["y"])],
