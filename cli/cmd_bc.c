@@ -193,6 +193,24 @@ static int run_check(int argc, char **argv)
             vals[s] = dim < in->rank ? acc : 0;
         }
     }
+    /* an input whose numel is past int64 cannot exist (torch's safe_compute_numel, onnxruntime's
+     * TensorShape::Size): rejected whatever the guards say (sy_gset_check rejects it too) */
+    for (size_t i = 0; i < nin && rc == EX_OK; i++) {
+        uint64_t n = 1;
+        int over = 0, zero = 0, neg = 0;
+        for (size_t d = 0; d < ins[i].rank; d++) {
+            int64_t v = ins[i].shape[d];
+            if (v < 0) neg = 1;
+            else if (v == 0) zero = 1;
+            else if (!over && (__builtin_mul_overflow(n, (uint64_t)v, &n) || n > (uint64_t)INT64_MAX)) over = 1;
+        }
+        if (over && !zero && !neg) {
+            printf("reject: input %s cannot exist: its numel (the product of its sizes) is past int64 (9223372036854775807)\n",
+                   ins[i].name);
+            rc = EX_FALSE;
+            goto done;
+        }
+    }
     if (rc == EX_OK && (sy_bc_flags(p) & SY_BC_FLAG_DISPATCH)) { /* a dispatcher (symshape dispatch -b bytecode) */
         long r = sy_bc_dispatch(p, vals, ns);
         if (r >= 0) printf("entry %ld\n", r);
@@ -213,6 +231,7 @@ static int run_check(int argc, char **argv)
             rc = EX_FALSE;
         }
     }
+done:
     free(vals);
     free_ins(ins, nin);
     sy_bc_free(p);
@@ -225,7 +244,8 @@ const cli_cmd cmd_check = {"check", "run a bytecode guard file on input sizes",
     "Loads and verifies the program GUARDS.sybc ('-': stdin; a corrupt file is\n"
     "rejected with the byte offset), fills its slots (NAME.dim(), NAME.dtype,\n"
     "NAME.size()[i]) from the given sizes (dtype float32 unless --dtype) and runs\n"
-    "it in the VM. Prints 'accept', or 'reject: guard N: TEXT failed'. A dispatcher\n"
+    "it in the VM. Prints 'accept', or 'reject: guard N: TEXT failed', or 'reject:\n"
+    "input NAME cannot exist: ...' when an input's numel is past int64. A dispatcher\n"
     "(symshape dispatch -b bytecode) prints the first entry that accepts, 'entry N',\n"
     "or 'no entry accepts'.\n\n"
     "  -s, --sizes NAME=D,D,...  the sizes of input NAME (one per input; any rank)\n"

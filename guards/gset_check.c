@@ -49,6 +49,51 @@ static sy_status check_binding(const sy_gset *gs, sy_binding *b, int runtime, sy
     return SY_OK;
 }
 
+/* An input whose numel (the product of its sizes) is past int64 cannot exist: torch computes
+ * numel with overflow checks (c10/core/TensorImpl.h, safe_compute_numel), onnxruntime too
+ * (TensorShape::Size). A set's guards do not say so (every input's numel fitting is the fact
+ * they were derived under, not a guard), so the check rejects such values itself, after the
+ * guards accept. The sizes of an input are the sources NAME.size()[I] next to each other in
+ * the set's order (a run; sources of one input that are not adjacent give partial products,
+ * which are at most the numel: such an input is rejected only when it truly is past int64).
+ * An input with a negative size is left to the guards; a size of 0 makes the numel 0. */
+static void numel_check(const sy_gset *gs, const sy_binding *b, sy_gset_result *res)
+{
+    fmpz_t p;
+    fmpz_init(p);
+    size_t i = 0;
+    while (i < gs->nsrc) {
+        size_t nl = 0, d = 0, j = i;
+        if (sy_gset_source_parse(gs->sources[i], &nl, &d) != SY_SOURCE_SIZE) {
+            i++;
+            continue;
+        }
+        fmpz_one(p);
+        int neg = 0;
+        for (; j < gs->nsrc; j++) {
+            size_t nl2 = 0, d2 = 0;
+            if (sy_gset_source_parse(gs->sources[j], &nl2, &d2) != SY_SOURCE_SIZE || nl2 != nl ||
+                strncmp(gs->sources[j], gs->sources[i], nl))
+                break;
+            const fmpz *x = &b->vz[sy_expr_sym_id(gs->vars[j])];
+            if (fmpz_sgn(x) < 0) neg = 1;
+            fmpz_mul(p, p, x);
+        }
+        if (!neg && fmpz_cmp_si(p, INT64_MAX) > 0) {
+            char *val = fmpz_get_str(NULL, 10, p);
+            res->accept = 0;
+            res->failed = -1;
+            snprintf(res->message, sizeof res->message,
+                     "input %.*s cannot exist: its numel %s (the product of its sizes) is past int64 (9223372036854775807)",
+                     (int)(nl > 64 ? 64 : nl), gs->sources[i], val ? val : "?");
+            flint_free(val);
+            break;
+        }
+        i = j;
+    }
+    fmpz_clear(p);
+}
+
 static sy_status check_common(const sy_gset *gs, const sy_expr *const *values, const int64_t *v64, size_t n,
                               const int64_t *unbacked, size_t m, int runtime, sy_gset_result *res)
 {
@@ -92,6 +137,7 @@ static sy_status check_common(const sy_gset *gs, const sy_expr *const *values, c
     }
     fmpz_clear(t);
     sy_status st = check_binding(gs, &b, runtime, res);
+    if (st == SY_OK && res->accept) numel_check(gs, &b, res);
     sy_binding_clear(ctx, &b);
     return st;
 }

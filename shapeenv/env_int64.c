@@ -324,7 +324,9 @@ sy_status sy_env_require_int64(sy_env *env, const sy_expr *e, const char *what, 
         if (fit < 0) { /* a guard where it may not fit although every input does: e <= INT64_MAX */
             char reason[96];
             snprintf(reason, sizeof reason, "%s fits int64", what);
-            sy_provenance w = {why ? why->node : NULL, why && why->op ? why->op : "int64", reason};
+            /* no provenance given (a tensor the env makes): the op call being run names it */
+            const char *node = why ? why->node : env->cur_node, *op = why ? why->op : env->cur_op;
+            sy_provenance w = {node, op ? op : "int64", reason};
             const sy_expr *rel = sy_expr_le(env->ctx, e, sy_expr_int_si(env->ctx, INT64_MAX));
             if (!rel) return sy_ctx_last_error(env->ctx);
             sy_status st = sy_env_require(env, rel, &w);

@@ -184,7 +184,9 @@ SY_API sy_status sy_env_evaluate_limit(sy_env *env, const sy_expr *rel, const sy
  *  example sizes themselves do not fit. A size reading an unbacked symbol is
  *  not guarded.
  *  @param what names @p e in the message, e.g. "output dim 1" (NULL: "size").
- *  @param why the node and op the guard's origin names (NULL: op "int64").
+ *  @param why the node and op the guard's origin names (NULL: the op call
+ *         being run, sy_env_call's node and op, as for the tensors it makes;
+ *         outside a call, op "int64").
  *  @retval SY_OK @retval SY_EOVERFLOW @retval SY_EINVAL NULL env or e, or e boolean. */
 SY_API sy_status sy_env_require_int64(sy_env *env, const sy_expr *e, const char *what, const sy_provenance *why);
 

@@ -194,7 +194,8 @@ SY_API const sy_gset_violation *sy_gset_violation_at(const sy_gset *gs, size_t i
 /** Result of a check. */
 typedef struct sy_gset_result {
     int accept;          /**< 1 accept, 0 reject */
-    long failed;         /**< index of the first failing guard, -1 on accept */
+    long failed;         /**< index of the first failing guard, -1 on accept or on an
+                              input that cannot exist (its numel past int64: sy_gset_check) */
     char message[512];   /**< the failed guard's display, then each source it reads:
                               "x.size()[2] == 224 failed: x.size()[2] = 97"; a dtype source
                               by name and code: "x.dtype == float32 failed: x.dtype = float16 (code 2)";
@@ -206,7 +207,12 @@ typedef struct sy_gset_result {
 /** Check concrete values (the reference checker the backends are tested
  *  against): exact bignum evaluation; guards are checked in order and the
  *  first failure is reported with the values of the sources it reads. A guard
- *  whose evaluation divides by zero fails.
+ *  whose evaluation divides by zero fails. Values where every guard holds but
+ *  an input's numel (the product of its NAME.size()[I] sources) is past
+ *  int64 are rejected too (torch and onnxruntime compute numel as a checked
+ *  int64: such an input cannot exist), with failed = -1 and the message
+ *  "input x cannot exist: its numel N (the product of its sizes) is past
+ *  int64 (9223372036854775807)".
  *  @param values array of n integer constants (expressions), one per source.
  *  @retval SY_OK (res filled) @retval SY_EINVAL n != number of sources or a
  *  value is not an integer constant. Runtime asserts are not checked here. */

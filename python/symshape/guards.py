@@ -327,6 +327,8 @@ class GuardSet:
             raise self._ctx._error(st)
         if res.accept:
             return True, None
+        if res.failed < 0:  # no guard failed: an input that cannot exist (its numel past int64)
+            return False, _s(res.message)
         return False, _s(lib.sy_gset_at(self._gs, res.failed).contents.text)
 
     def output_shapes(self, sizes):

@@ -362,6 +362,10 @@ def test_trace_guards_loc_check_output_shapes():
     assert gs3.check({"x": [0, 9]})[0]
     # no decision read x.size()[0], so no range guard on it: size 0 is accepted, and right
     assert gs.check({"x": [0, 9]}) == (True, None) and gs.output_shapes({"x": [0, 9]}) == [[0]]
+    # issue 38: an input whose numel is past int64 cannot exist; rejected with the reason (no guard failed)
+    acc, why = gs.check({"x": [2**61, 9]})
+    assert not acc and why.startswith("input x cannot exist: its numel 20752587082923245568 "), why
+    assert gs.check({"x": [2**59, 9]}) == (True, None)
 
 
 def test_trace_error_paths(tmp_path):

@@ -261,6 +261,9 @@ static void differential(const char *name, const sy_gset *gs, const int64_t *bas
         int r = sy_bc_check(p, v, n, &failed);
         sy_gset_result ref;
         cr_assert(eq(int, sy_gset_check_si(gs, v, n, &ref), SY_OK));
+        /* an input that cannot exist (numel past int64) is rejected by the checker after every guard
+         * held (failed -1); the programs check the guards only: compared on the guards' verdict */
+        if (!ref.accept && ref.failed == -1) ref.accept = 1;
         char pt[1024];
         st->points++;
         if (r >= 0) {

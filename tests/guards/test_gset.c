@@ -313,6 +313,46 @@ Test(guards_gset, long_message_truncated_flag, .init = ctx_setup, .fini = ctx_te
     sy_graph_free(g);
 }
 
+/* Issue 38: an input whose numel is past int64 cannot exist (torch's safe_compute_numel,
+ * onnxruntime's TensorShape::Size): its guards all hold (relu reads no size), but the check
+ * rejects it with failed = -1 and the numel in the message. One size less, or a 0, it is
+ * accepted: 2^61*534*171 = 2^61*91314 is past 2^63, 2^61*3 is not, 2^61*534*0 is 0. */
+Test(guards_gset, input_past_int64_cannot_exist, .init = ctx_setup, .fini = ctx_teardown)
+{
+    const char *G = "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
+                    "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[4,5,6],\"dynamic\":[0,1,2]},"
+                    "{\"name\":\"a\",\"op\":\"relu\",\"args\":[{\"ref\":\"x\"}]}],\"outputs\":[{\"ref\":\"a\"}]}";
+    sy_graph *g = load(G);
+    sy_gset *raw, *gs = trace_and_produce(g, &raw);
+    const char *names[1] = {"x"};
+    size_t ranks[1] = {3};
+    const int64_t big = INT64_C(1) << 61;
+    const struct { int64_t s[3]; int accept; } pts[] = {
+        {{big, 534, 171}, 0}, {{big, 3, 1}, 1}, {{big, 534, 0}, 1}, {{2, 3, 4}, 1}, {{INT64_MAX, 1, 1}, 1}, {{INT64_MAX, 2, 1}, 0}};
+    for (size_t k = 0; k < sizeof pts / sizeof pts[0]; k++) {
+        int64_t vals[8];
+        const int64_t *shapes[1] = {pts[k].s};
+        cr_assert(eq(int, sy_gset_values_from_shapes(gs, 1, names, ranks, shapes, (sy_dtype[]){SY_DT_FLOAT32}, vals), SY_OK));
+        sy_gset_result r;
+        cr_assert(eq(int, sy_gset_check_si(gs, vals, sy_gset_nsources(gs), &r), SY_OK));
+        cr_assert(eq(int, r.accept, pts[k].accept), "point %zu: %s", k, r.message);
+        if (!pts[k].accept) {
+            cr_assert(eq(long, r.failed, -1));
+            cr_assert(strstr(r.message, "input x cannot exist") != NULL, "%s", r.message);
+        }
+    }
+    /* the exact numel in the message: 2^61*534*171 */
+    int64_t vals[8];
+    const int64_t *shapes[1] = {pts[0].s};
+    cr_assert(eq(int, sy_gset_values_from_shapes(gs, 1, names, ranks, shapes, (sy_dtype[]){SY_DT_FLOAT32}, vals), SY_OK));
+    sy_gset_result r;
+    cr_assert(eq(int, sy_gset_check_si(gs, vals, sy_gset_nsources(gs), &r), SY_OK));
+    cr_assert(strstr(r.message, "its numel 210555748543339249532928 ") != NULL, "%s", r.message);
+    sy_gset_free(raw);
+    sy_gset_free(gs);
+    sy_graph_free(g);
+}
+
 /* a failed dtype guard names both dtypes; a failed rank guard is unchanged */
 Test(guards_gset, dtype_reject_names_dtypes, .init = ctx_setup, .fini = ctx_teardown)
 {
@@ -352,7 +392,10 @@ Test(guards_gset, check_is_exact_past_int64, .init = ctx_setup, .fini = ctx_tear
                               sy_expr_int_str(ctx, "99999999999999999999999")};
     sy_gset_result r;
     cr_assert(eq(int, sy_gset_check(gs, vals, 4, &r), SY_OK));
-    cr_assert(eq(int, r.accept, 1), "%s", r.message);
+    /* every guard holds (failed -1: none failed, no wrap), but such an input cannot exist (issue 38) */
+    cr_assert(eq(int, r.accept, 0), "%s", r.message);
+    cr_assert(eq(long, r.failed, -1));
+    cr_assert(strstr(r.message, "input x cannot exist: its numel 9999999999999999999999800000000000000000000001 ") != NULL, "%s", r.message);
     cr_assert(eq(int, sy_gset_check(gs, vals, 3, &r), SY_EINVAL));
     sy_gset_free(gs);
     sy_gset_free(raw);

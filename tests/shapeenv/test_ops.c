@@ -440,6 +440,14 @@ CASE(int64_guard_only_where_an_input_fits)
     cr_assert(eq(str, S(f.u.t->sizes[0]), "s2*s3"));
     cr_assert(eq(sz, sy_env_nguards(env), ng + 1));
     cr_assert(eq(str, (char *)guard_text(ng), "s2*s3 <= 9223372036854775807"));
+    /* its origin is the op call that made the tensor (it read "node ?, op int64"): node n, op flatten */
+    const sy_guard_record *gr = sy_env_guard(env, ng);
+    cr_assert(eq(sz, gr->norigins, 1));
+    cr_assert(gr->origins[0].node != NULL);
+    cr_assert(eq(str, (char *)gr->origins[0].node, "n"));
+    cr_assert(eq(str, (char *)gr->origins[0].op, "flatten"));
+    cr_assert(eq(str, (char *)gr->origins[0].reason, "dim 0 fits int64"));
+    cr_assert(gr->origins[0].required == 1);
     /* the guard is exact: s2*s3 = 2**62 passes, 2**32 * 2**32 = 2**64 does not */
     const sy_expr *syms[2] = {u->sizes[0], v->sizes[0]};
     int64_t ok = 0;
