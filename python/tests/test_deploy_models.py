@@ -521,8 +521,11 @@ def test_onnx_kv_cache_decoder():
             assert profiles(om, hist, k=3)["texts"]["json"] == p.stdout
         for args in (["region", "-f", "all"], ["corners"]):
             c = subprocess.run([cli] + args + [path], capture_output=True, text=True, timeout=300)
+            pkg = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+            env = dict(os.environ, PYTHONPATH=os.pathsep.join([pkg] + ([os.environ["PYTHONPATH"]]
+                                                                       if os.environ.get("PYTHONPATH") else [])))
             py = subprocess.run([sys.executable, "-m", "symshape"] + args + [path], capture_output=True, text=True,
-                                timeout=300)
+                                timeout=300, env=env)
             assert (py.stdout, py.returncode) == (c.stdout, c.returncode), (args, py.stderr)
         box_ran = 0
         for sizes in _box_points(prof, N, random.Random(37)):

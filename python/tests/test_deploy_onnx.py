@@ -31,6 +31,14 @@ def _cli():
     return cli
 
 
+def _pyenv():
+    """the environment of python3 -m symshape: this tree's package first (ctest sets no PYTHONPATH)"""
+    env = dict(os.environ)
+    pkg = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = os.pathsep.join([pkg] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    return env
+
+
 def _model(path):
     from onnx import TensorProto, helper
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", "s"])
@@ -89,7 +97,7 @@ def boxes_of(prof, one, rnd):
 
 def test_onnx_region_profile_corners_match_cli_and_run():
     cli = _cli()
-    env = dict(os.environ)
+    env = _pyenv()
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "addreshape.onnx")
         _model(path)
@@ -160,8 +168,9 @@ def test_onnx_python_command_usage():
         path = os.path.join(d, "m.onnx")
         _model(path)
         for args in (["corners", path, "--run"], ["region", path, "--input", "x=2,4"]):
-            p = subprocess.run([sys.executable, "-m", "symshape"] + args, capture_output=True, text=True, timeout=300)
+            p = subprocess.run([sys.executable, "-m", "symshape"] + args, capture_output=True, text=True, timeout=300,
+                               env=_pyenv())
             assert p.returncode == 2 and "MODEL.onnx" in p.stderr, (args, p.stderr)
         p = subprocess.run([sys.executable, "-m", "symshape", "region", os.path.join(d, "missing.onnx")],
-                           capture_output=True, text=True, timeout=300)
+                           capture_output=True, text=True, timeout=300, env=_pyenv())
         assert p.returncode == 3 and "missing.onnx" in p.stderr, p.stderr
