@@ -268,8 +268,9 @@ def _build_parser():
             desc = ("Print min/opt/max optimization profiles (TensorRT, onnxruntime's TensorRT provider, "
                     "Torch-TensorRT, OpenVINO) inside the model's region (docs/deploy.md): each box proved to "
                     "hold only sizes every guard accepts; a dim that is a progression or tied to another is "
-                    "pinned per box; as `symshape profile`.\n\n" + common_desc)
-            usage = ("%s profile MODULE:CALLABLE --input NAME=D,D,... [...] [--dynamic NAME=SPEC ...]\n"
+                    "pinned per box; as `symshape profile`. An ONNX file (MODEL.onnx in place of MODULE:CALLABLE) is "
+                    "traced by the C library's ONNX frontend: the output is the C command's.\n\n" + common_desc)
+            usage = ("%s profile MODULE:CALLABLE --input NAME=D,D,... [...] [--dynamic NAME=SPEC ...] | MODEL.onnx\n"
                      "       [--histogram FILE] [-k K] [--max-size N] [-f FMT]" % PROG)
             epi = ("inputs:\n" + INPUT_HELP + "\n\ndynamic dims:\n" + DYNAMIC_HELP + "\n\nexit status:\n"
                    "  0  profiles printed\n  1  no box could be proved\n"
@@ -290,17 +291,21 @@ def _build_parser():
         elif cmd == "region":
             desc = ("Print the largest valid region of the model's guards (docs/deploy.md): traced under the most "
                     "relaxed policy, each dim a range and a progression, derived dims, every guard proved or kept "
-                    "as a runtime check; as `symshape region`.\n\n" + common_desc)
-            usage = "%s region MODULE:CALLABLE --input NAME=D,D,... [...] [--dynamic NAME=SPEC ...] [-f FMT]" % PROG
+                    "as a runtime check; as `symshape region`. An ONNX file (MODEL.onnx in place of MODULE:CALLABLE) "
+                    "is traced by the C library's ONNX frontend: the output is the C command's.\n\n" + common_desc)
+            usage = ("%s region MODULE:CALLABLE --input NAME=D,D,... [...] [--dynamic NAME=SPEC ...] | MODEL.onnx\n"
+                     "       [-f FMT]" % PROG)
             epi = ("inputs:\n" + INPUT_HELP + "\n\ndynamic dims:\n" + DYNAMIC_HELP + "\n\nexit status:\n"
                    "  0  printed, the region is proved\n  1  printed, NOT proved\n"
                    "  2  usage error\n  3  bad input (import, export or trace failed)\n  4  internal\n")
         else:
             desc = ("Print the corner tests of the model's region (the sizes where the guards change their mind, "
                     "each with the guard it tests); with --run, run the model on the CPU at each corner and report "
-                    "the corners the guards accept where the model fails (unsound) or reject where it runs.\n\n"
-                    + common_desc)
-            usage = "%s corners MODULE:CALLABLE --input NAME=D,D,... [...] [--dynamic NAME=SPEC ...] [--run]" % PROG
+                    "the corners the guards accept where the model fails (unsound) or reject where it runs. An ONNX "
+                    "file (MODEL.onnx in place of MODULE:CALLABLE, no --run) is traced by the C library's ONNX "
+                    "frontend: the output is the C command's (--json too).\n\n" + common_desc)
+            usage = ("%s corners MODULE:CALLABLE --input NAME=D,D,... [...] [--dynamic NAME=SPEC ...] [--run] | MODEL.onnx\n"
+                     "       [--json]" % PROG)
             epi = ("inputs:\n" + INPUT_HELP + "\n\ndynamic dims:\n" + DYNAMIC_HELP + "\n\nexit status:\n"
                    "  0  printed (--run: no accepted corner failed)\n"
                    "  1  --run: a corner the guards accept failed on the CPU\n"
@@ -353,7 +358,9 @@ def _build_parser():
             p.add_argument("--top", type=_count_arg("--top", 0, 1000000), default=5, metavar="K",
                            help="largest activations shown (default 5)")
         else:
-            p.add_argument("--run", action="store_true", help="run the model on the CPU at each corner")
+            p.add_argument("--run", action="store_true", help="run the model on the CPU at each corner (MODULE:CALLABLE)")
+            p.add_argument("--json", action="store_true",
+                           help='JSON "symshape.corners" (label, sizes, in_region, accept, guard), as `symshape corners --json`')
     p = sub.add_parser("diff", usage="%s diff A B [--map OLD=NEW ...] [--json] [--run MODULE:CALLABLE] [-o FILE]" % PROG,
                        description=DIFF_DESC, epilog=DIFF_EXIT_TABLE, formatter_class=argparse.RawDescriptionHelpFormatter,
                        help="compare two guard sets by meaning, with witness sizes")
@@ -523,8 +530,8 @@ def main(argv=None):
 
 
 def _run(args, stage):
-    if args.cmd == "memory" and args.callable.endswith(".onnx"):
-        return _memory_onnx(args)
+    if args.cmd in ("region", "corners", "profile", "memory") and args.callable.endswith(".onnx"):
+        return _deploy_onnx(args)
     if not args.input:
         raise _Usage("at least one --input NAME=D,D,... is required (one per argument of the model)")
     inputs = {}
@@ -739,11 +746,15 @@ def _relation_arg(text):
     return name, e
 
 
-def _memory_onnx(args):
-    """`memory MODEL.onnx`: the C library's ONNX frontend, as `symshape memory MODEL.onnx`"""
-    from .deploy import OnnxModel
+def _deploy_onnx(args):
+    """`region|profile|corners|memory MODEL.onnx`: the C library's ONNX frontend, as `symshape CMD MODEL.onnx`"""
+    from .deploy import OnnxModel, Region
     if args.input or args.dynamic:
-        raise _Usage("memory MODEL.onnx: --input and --dynamic are for MODULE:CALLABLE (the ONNX file declares its dims)")
+        raise _Usage("%s MODEL.onnx: --input and --dynamic are for MODULE:CALLABLE (the ONNX file declares its dims)"
+                     % args.cmd)
+    if args.cmd == "corners" and args.run:
+        raise _Usage("corners MODEL.onnx: --run runs a PyTorch model (MODULE:CALLABLE); an ONNX model's corners are "
+                     "printed (--json: as `symshape corners --json`) to run with onnxruntime")
     try:
         gs = OnnxModel(args.callable)
     except NoMemoryError:
@@ -751,9 +762,29 @@ def _memory_onnx(args):
     except Error as e:
         raise _Input("%s: %s" % (args.callable, e)) from None
     try:
-        return _memory_cmd(args, gs, None)
+        if args.cmd == "memory":
+            return _memory_cmd(args, gs, None)
+        if args.cmd == "profile":
+            return _profile(args, gs)
+        try:
+            region = Region(gs)
+        except NoMemoryError:
+            raise _Internal("out of memory") from None
+        except Error as e:
+            raise _Input("%s: %s" % (args.callable, e)) from None
+        if args.cmd == "region":
+            return _region_out(region, args)
+        sys.stdout.write(region.corners_json if args.json else region.corners_text())
+        sys.stdout.flush()
+        return EX_OK
     finally:
         gs.close()
+
+
+def _region_out(region, args):
+    sys.stdout.write(_pick_formats(region.texts, args.format, REGION_FORMATS, "json"))
+    sys.stdout.flush()
+    return EX_OK if region.proved else EX_VIOLATION
 
 
 def _memory_cmd(args, gs, region):
@@ -795,14 +826,14 @@ def _deploy(args, model, doc, inputs):
     except Error as e:
         raise _Input("%s: %s" % (args.callable, e)) from None
     if args.cmd == "region":
-        sys.stdout.write(_pick_formats(region.texts, args.format, REGION_FORMATS, "json"))
-        sys.stdout.flush()
-        return EX_OK if region.proved else EX_VIOLATION
+        return _region_out(region, args)
     if args.cmd == "profile":
         return _profile(args, gs)
     if args.cmd == "memory":
         return _memory_cmd(args, gs, region)
-    bad = 0
+    if args.json and not args.run:
+        sys.stdout.write(region.corners_json)
+        return EX_OK
     if not args.run:
         for c in region.corners:
             print("%-48s %s  %s" % (c["label"], json.dumps(c["sizes"], separators=(",", ":")),

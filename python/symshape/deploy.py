@@ -10,7 +10,8 @@ while the guard set lives."""
 import json
 import os
 import random
-from ctypes import POINTER, byref, c_char_p as c_char_p_, c_int as c_int_, c_int64, c_size_t, c_uint64, c_void_p
+from ctypes import (POINTER, byref, c_char_p as c_char_p_, c_int as c_int_, c_int64, c_long as c_long_, c_size_t, c_uint64,
+                    c_void_p)
 
 from ._lib import lib
 from .errors import InvalidError
@@ -50,7 +51,8 @@ class Region:
             if st != 0:
                 raise ctx._error(st)
             try:
-                self.corners = json.loads(ctx._take_str(lib.sy_corners_to_json(c.value)))["corners"]
+                self.corners_json = ctx._take_str(lib.sy_corners_to_json(c.value))
+                self.corners = json.loads(self.corners_json)["corners"]
             finally:
                 lib.sy_corners_free(c.value)
         finally:
@@ -59,6 +61,22 @@ class Region:
 
     def __str__(self):
         return self.texts["text"]
+
+    def corners_text(self):
+        """The corners as `symshape corners` prints them: per corner its label, the sizes of
+        every input, in region or outside, accepted or the guard that rejects it."""
+        out = []
+        for c in self.corners:
+            line, seen = "%-48s " % c["label"], {}
+            for i, d in enumerate(self.dims):
+                first = i == 0 or self.dims[i - 1]["input"] != d["input"]
+                k = seen.get(d["input"], 0)
+                seen[d["input"]] = k + 1
+                line += "%s%s%s%d" % ("] " if first and i else "", d["input"] if first else ",", "=[" if first else "",
+                                      c["sizes"][d["input"]][k])
+            out.append(line + "]  %s, %s%s\n" % ("in region" if c["in_region"] else "outside",
+                                                 "accepted" if c["accept"] else "rejected: ", c.get("guard") or ""))
+        return "".join(out)
 
     def torch_spec(self):
         """The torch.export dynamic_shapes (a dict input -> {dim: Dim | Dim.STATIC | derived
@@ -95,7 +113,17 @@ class Region:
 
 
 def region(graph, dynamic=None):
-    """Trace ``graph`` (as symshape.trace) under the most relaxed policy and return its Region."""
+    """Trace ``graph`` (as symshape.trace) under the most relaxed policy and return its Region.
+    ``graph`` may be an OnnxModel, or the path of an ``.onnx`` file (read by the C library's
+    ONNX frontend, as `symshape region MODEL.onnx`; ``dynamic`` must then be None: the file
+    declares its dims)."""
+    if isinstance(graph, OnnxModel) or (isinstance(graph, (str, os.PathLike)) and os.fspath(graph).endswith(".onnx")):
+        if dynamic is not None:
+            raise InvalidError("region of an ONNX model: dynamic is for graphs (the ONNX file declares its dims)")
+        if isinstance(graph, OnnxModel):
+            return Region(graph)
+        with OnnxModel(graph) as om:
+            return Region(om)
     from .guards import trace
     gs = trace(graph, dynamic=dynamic, duck_sizing=False, specialize_01=False)
     try:
@@ -179,7 +207,10 @@ def _memory(gset, region_h, region, budgets, what=0):
     from ctypes import c_int
     ctx = gset._ctx
     m = c_void_p()
-    st = lib.sy_memory_new(gset._env, gset._graph, gset._trace, region_h, byref(m))
+    if isinstance(gset, OnnxModel):
+        st = gset._memory_new(region_h, byref(m))[0]
+    else:
+        st = lib.sy_memory_new(gset._env, gset._graph, gset._trace, region_h, byref(m))
     if st != 0:
         raise ctx._error(st)
     try:
@@ -217,7 +248,9 @@ class OnnxModel:
     """An ONNX model traced by the C library's ONNX frontend under the most relaxed policy (no duck
     sizing, no 0/1 specialization), with its minimized guard set: what `symshape memory MODEL.onnx`
     reads. memory_report(OnnxModel(path), ...) prints what that command prints; the values are the
-    graph's named values, their element sizes from the ONNX element types, initializers weights."""
+    graph's named values, their element sizes from the ONNX element types, initializers weights.
+    Region(OnnxModel(path)) (or ``.region()``), profiles(OnnxModel(path), ...) and the Region's
+    corners are those of `symshape region|profile|corners MODEL.onnx`."""
 
     def __init__(self, path):
         from ._core import Context
@@ -272,6 +305,71 @@ class OnnxModel:
     def _live(self):
         if not self._gs:
             raise InvalidError("the OnnxModel was closed")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        self.close()
+
+    def region(self):
+        """The largest valid region of the model's guards (Region), as `symshape region MODEL.onnx`."""
+        return Region(self)
+
+    @property
+    def sources(self):
+        self._live()
+        return [lib.sy_gset_source(self._gs, i).decode() for i in range(lib.sy_gset_nsources(self._gs))]
+
+    def check(self, sizes):
+        """(accepted, failed_guard): whether the guard set accepts inputs of these sizes ({input:
+        [D, ...]}, every input named), and the text of the first failing guard (None on accept)."""
+        from ._lib import sy_gset_result
+        vals = self._values(sizes)
+        res = sy_gset_result()
+        st = lib.sy_gset_check_si(self._gs, (c_int64 * max(len(vals), 1))(*vals), len(vals), byref(res))
+        if st != 0:
+            raise self._ctx._error(st)
+        if res.accept:
+            return True, None
+        return False, lib.sy_gset_at(self._gs, res.failed).contents.text.decode("utf-8", "replace")
+
+    def _values(self, sizes):
+        """the value of every source at these sizes ({input: [D, ...]}, every input named), the
+        others at the example: as `symshape profile --histogram` reads an entry"""
+        from ._lib import _f
+        _f("sy_gset_source_parse", c_int_, c_char_p_, POINTER(c_size_t), POINTER(c_size_t))
+        _f("sy_gset_source_example", c_int_, c_void_p, c_size_t, POINTER(c_int64))
+        _f("sy_gset_find_source", c_long_, c_void_p, c_char_p_)
+        self._live()
+        if not isinstance(sizes, dict):
+            raise InvalidError("sizes: expected a dict {input: [D, ...]}")
+        n = lib.sy_gset_nsources(self._gs)
+        row, ex, ins = [0] * n, c_int64(), {}
+        for q in range(n):
+            if lib.sy_gset_source_example(self._gs, q, byref(ex)):
+                row[q] = ex.value
+            src = lib.sy_gset_source(self._gs, q)
+            nl = c_size_t()
+            if lib.sy_gset_source_parse(src, byref(nl), None) == 0 and lib.sy_gset_source_example(self._gs, q, byref(ex)) \
+                    and ex.value >= 0:
+                name = src[:nl.value]
+                ins[name.decode()] = [lib.sy_gset_find_source(self._gs, b"%s.size()[%d]" % (name, d)) for d in range(ex.value)]
+        for k, shape in sizes.items():
+            if k not in ins:
+                raise InvalidError("the model has no input '%s'" % k)
+            if not isinstance(shape, (list, tuple)) or len(shape) != len(ins[k]):
+                raise InvalidError("input '%s' has rank %d, the entry gives %s sizes" % (
+                    k, len(ins[k]), len(shape) if isinstance(shape, (list, tuple)) else "no"))
+            for d, x in enumerate(shape):
+                if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < 2 ** 63:
+                    raise InvalidError("%s[%d] is not a size" % (k, d))
+                if ins[k][d] >= 0:
+                    row[ins[k][d]] = x
+        for k in ins:
+            if k not in sizes:
+                raise InvalidError("input '%s' is missing" % k)
+        return row
 
     def _memory_new(self, region_h, out):
         """sy_memory_new_values over the trace's values; (status, string tensors left out)"""

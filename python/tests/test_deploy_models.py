@@ -14,7 +14,9 @@ with onnxruntime), each traced under the most relaxed policy:
 - memory: the bytes expression of the model's output and of every leaf module's output equals
   torch's numel * element_size at >= 50 of the CPU runs (the ONNX decoder: every value's bytes,
   `symshape memory --json`, equals onnxruntime's tensor's nbytes); the largest batch whose every
-  activation fits in 1 GiB and in 16 GiB, proved by the decision procedure.
+  activation fits in 1 GiB and in 16 GiB, proved by the decision procedure;
+- the ONNX decoder: the Python API (OnnxModel) and `python3 -m symshape region|corners` print what
+  the C commands print (region, corners, profiles JSON).
 
 And test_memory_batch_seq_relation: the largest batch of an attention layer with seq = 4*batch
 (`memory --relation`), checked against the real tensors on the CPU at the answer and one past it.
@@ -25,6 +27,7 @@ import json
 import os
 import random
 import subprocess
+import sys
 import tempfile
 
 import pytest
@@ -399,6 +402,7 @@ def test_onnx_kv_cache_decoder():
         p = subprocess.run([cli, "region", "-f", "json", path], capture_output=True, text=True, timeout=300)
         assert p.returncode == 0, p.stdout + p.stderr
         reg = json.loads(p.stdout)
+        p_region_json = p.stdout
         text = subprocess.run([cli, "region", path], capture_output=True, text=True, timeout=300).stdout
         assert reg["proved"], text
         vars_, dims = reg["vars"], reg["dims"]
@@ -485,6 +489,7 @@ def test_onnx_kv_cache_decoder():
         # every accepted corner runs under onnxruntime
         p = subprocess.run([cli, "corners", "--json", path], capture_output=True, text=True, timeout=300)
         assert p.returncode == 0, p.stdout + p.stderr
+        p_corners = p.stdout
         faces = []
         for c in json.loads(p.stdout)["corners"]:
             feeds = {k: torch.randn(*v).numpy() for k, v in c["sizes"].items()}
@@ -507,6 +512,21 @@ def test_onnx_kv_cache_decoder():
                            capture_output=True, text=True, timeout=300)
         assert p.returncode == 0, p.stdout + p.stderr
         prof = json.loads(p.stdout)
+        # the Python API and command on the .onnx print what the C commands print
+        from symshape.deploy import OnnxModel, profiles
+        with OnnxModel(path) as om:
+            preg = om.region()
+            assert preg.texts["json"] == p_region_json and preg.texts["text"] == text
+            assert preg.corners_json == p_corners
+            assert profiles(om, hist, k=3)["texts"]["json"] == p.stdout
+        for args in (["region", "-f", "all"], ["corners"]):
+            c = subprocess.run([cli] + args + [path], capture_output=True, text=True, timeout=300)
+            pkg = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+            env = dict(os.environ, PYTHONPATH=os.pathsep.join([pkg] + ([os.environ["PYTHONPATH"]]
+                                                                       if os.environ.get("PYTHONPATH") else [])))
+            py = subprocess.run([sys.executable, "-m", "symshape"] + args + [path], capture_output=True, text=True,
+                                timeout=300, env=env)
+            assert (py.stdout, py.returncode) == (c.stdout, c.returncode), (args, py.stderr)
         box_ran = 0
         for sizes in _box_points(prof, N, random.Random(37)):
             feeds = {k: torch.randn(*v).numpy() for k, v in sizes.items()}

@@ -1,0 +1,176 @@
+"""Python `region`, `profile` and `corners` on an ONNX file (issue 36, docs/deploy.md): the API
+(symshape.deploy.OnnxModel, region(path), profiles, Region.corners_text/corners_json) and
+`python3 -m symshape region|profile|corners MODEL.onnx` print what the C commands print, byte for
+byte; the points drawn inside the region and inside the profile boxes run under onnxruntime.
+
+The model is built with onnx.helper: x, y [b, s] -> Add -> Reshape [0, -1, 4] (s a multiple of
+4) -> Transpose, and Concat with x on axis 1 (a second output)."""
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+onnx = pytest.importorskip("onnx")
+ort = pytest.importorskip("onnxruntime")
+np = pytest.importorskip("numpy")
+
+from symshape.deploy import OnnxModel, Region, profiles, region  # noqa: E402
+
+NPOINTS = 60  # points run under onnxruntime inside the region, and again inside the profile boxes
+
+
+def _cli():
+    lib = os.environ.get("SYMSHAPE_LIB")
+    cli = os.path.join(os.path.dirname(lib), "symshape") if lib else None
+    if not cli or not os.path.exists(cli):
+        pytest.skip("the symshape CLI is not beside SYMSHAPE_LIB")
+    return cli
+
+
+def _pyenv():
+    """the environment of python3 -m symshape: this tree's package first (ctest sets no PYTHONPATH)"""
+    env = dict(os.environ)
+    pkg = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = os.pathsep.join([pkg] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    return env
+
+
+def _model(path):
+    from onnx import TensorProto, helper
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", "s"])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["b", "s"])
+    r = helper.make_tensor_value_info("r", TensorProto.FLOAT, [None, None, None])
+    c = helper.make_tensor_value_info("c", TensorProto.FLOAT, [None, None])
+    shape = helper.make_tensor("shape", TensorProto.INT64, [3], [0, -1, 4])
+    nodes = [helper.make_node("Add", ["x", "y"], ["z"]),
+             helper.make_node("Reshape", ["z", "shape"], ["z3"]),
+             helper.make_node("Transpose", ["z3"], ["r"], perm=[0, 2, 1]),
+             helper.make_node("Concat", ["z", "x"], ["c"], axis=1)]
+    g = helper.make_graph(nodes, "addreshape", [x, y], [r, c], initializer=[shape])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8  # what the onnxruntime of the test suite reads
+    onnx.checker.check_model(m)
+    onnx.save(m, path)
+
+
+def _run(cli_args, cli, env):
+    """(C stdout, C status, Python stdout, Python status) of one command"""
+    c = subprocess.run([cli] + cli_args, capture_output=True, text=True, timeout=300)
+    p = subprocess.run([sys.executable, "-m", "symshape"] + cli_args, capture_output=True, text=True, timeout=300, env=env)
+    assert c.returncode in (0, 1), c.stderr
+    return c.stdout, c.returncode, p.stdout, p.returncode, p.stderr
+
+
+def _feeds(sizes, rnd):
+    return {k: np.asarray([rnd.random() for _ in range(int(np.prod(v)))], dtype=np.float32).reshape(v)
+            for k, v in sizes.items()}
+
+
+def _run_points(sess, points, rnd):
+    fails = []
+    for sizes in points:
+        try:
+            r, c = sess.run(None, _feeds(sizes, rnd))
+            b, s = sizes["x"]
+            assert list(r.shape) == [b, 4, s // 4] and list(c.shape) == [b, 2 * s], (r.shape, c.shape)
+        except Exception as e:  # noqa: BLE001 - any failure of the model is a violation
+            fails.append((sizes, str(e).splitlines()[0] if str(e) else type(e).__name__))
+    return fails
+
+
+def boxes_of(prof, one, rnd):
+    """NPOINTS points drawn from the boxes of each profiles result, round robin"""
+    boxes = []
+    for i in range(NPOINTS):
+        for p in (prof, one):
+            box = p["data"]["profiles"][i % len(p["data"]["profiles"])]
+            sizes = {}
+            for dd in box["dims"]:
+                sizes.setdefault(dd["input"], []).append(rnd.randint(dd["min"], min(dd["max"], dd["min"] + 200)))
+            boxes.append(sizes)
+    return boxes
+
+
+def test_onnx_region_profile_corners_match_cli_and_run():
+    cli = _cli()
+    env = _pyenv()
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "addreshape.onnx")
+        _model(path)
+        hist = [{"sizes": {"x": [b, s], "y": [b, s]}, "count": n}
+                for b, s, n in ((1, 8, 40), (1, 12, 5), (4, 64, 20), (2, 16, 7), (8, 128, 3))]
+        hpath = os.path.join(d, "h.json")
+        with open(hpath, "w") as f:
+            json.dump(hist, f)
+        # the Python command prints what the C command prints, with its exit status
+        for args in (["region", "-f", "all"], ["region", "-f", "json"], ["region"], ["region", "-f", "torch", "-f", "spec"],
+                     ["profile", "-f", "all"], ["profile", "-f", "json", "--max-size", "100"],
+                     ["profile", "--histogram", hpath, "-k", "2", "-f", "all"], ["profile", "--histogram", hpath, "-f", "json"],
+                     ["corners"], ["corners", "--json"]):
+            c, crc, p, prc, perr = _run(args + [path], cli, env)
+            assert (p, prc) == (c, crc), (args, perr, c, p)
+            assert c.strip(), args
+        # the API: the same texts
+        reg_json = json.loads(subprocess.run([cli, "region", "-f", "json", path], capture_output=True, text=True).stdout)
+        with OnnxModel(path) as om:
+            reg = Region(om)
+            prof = profiles(om, hist, k=2)
+            one = profiles(om, [])
+            assert om.region().texts == reg.texts
+        assert reg.data == reg_json and reg.proved
+        assert region(path).texts == reg.texts
+        for fmt in ("text", "torch", "jax", "onnx", "spec", "json"):
+            c = subprocess.run([cli, "region", "-f", fmt, path], capture_output=True, text=True).stdout
+            assert reg.texts[fmt] == c, fmt
+        for fmt in ("text", "trtexec", "ort", "torch-trt", "openvino", "json"):
+            c = subprocess.run([cli, "profile", "--histogram", hpath, "-k", "2", "-f", fmt, path], capture_output=True,
+                               text=True).stdout
+            assert prof["texts"][fmt] == c, fmt
+            c = subprocess.run([cli, "profile", "-f", fmt, path], capture_output=True, text=True).stdout
+            assert one["texts"][fmt] == c, fmt
+        assert reg.corners_text() == subprocess.run([cli, "corners", path], capture_output=True, text=True).stdout
+        assert reg.corners_json == subprocess.run([cli, "corners", "--json", path], capture_output=True, text=True).stdout
+        # the region says what the model needs: y's sizes those of x, b >= 1 (Reshape's 0 and -1
+        # with no elements), and b*(s mod 4) == 0 kept as a runtime check (b >= 1: s a multiple of 4)
+        by = {(dd["input"], dd["dim"]): dd for dd in reg.dims}
+        assert by[("y", 1)]["var"] == by[("x", 1)]["var"] and by[("y", 0)]["var"] == by[("x", 0)]["var"], reg.texts["text"]
+        assert reg.vars[by[("x", 0)]["var"]]["min"] == 1, reg.texts["text"]
+        assert [k["text"] for k in reg.kept] == ["x.size()[0]*Mod(x.size()[1], 4) == 0"], reg.kept
+        # onnxruntime: points inside the region and inside every profile box run; each rejected
+        # corner names its guard, each accepted one runs
+        sess = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+        rnd = random.Random(36)
+        boxes = boxes_of(prof, one, rnd)
+        # a region point the kept check rejects is counted, not run (the guard set rejects it)
+        with OnnxModel(path) as om:
+            drawn = [reg.sizes(t) for t in reg.sample(8 * NPOINTS, cap=40, seed=36)]
+            verdicts = [om.check(sz) for sz in drawn]
+            inside = [sz for sz, (ok, _) in zip(drawn, verdicts) if ok][:NPOINTS]
+            assert all(g == reg.kept[0]["text"] for ok, g in verdicts if not ok), verdicts
+            assert all(om.check(sz)[0] for sz in boxes), "a profile box holds a point the guards reject"
+        assert len(inside) >= 50 and len(boxes) >= 100
+        fails = _run_points(sess, inside + boxes, rnd)
+        assert not fails, fails[:3]
+        for c in reg.corners:
+            if c["accept"]:
+                assert not _run_points(sess, [c["sizes"]], rnd), c
+            else:
+                assert c["guard"], c
+
+
+def test_onnx_python_command_usage():
+    """--input/--dynamic and corners --run are for MODULE:CALLABLE: a usage error (2) on an .onnx"""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "m.onnx")
+        _model(path)
+        for args in (["corners", path, "--run"], ["region", path, "--input", "x=2,4"]):
+            p = subprocess.run([sys.executable, "-m", "symshape"] + args, capture_output=True, text=True, timeout=300,
+                               env=_pyenv())
+            assert p.returncode == 2 and "MODEL.onnx" in p.stderr, (args, p.stderr)
+        p = subprocess.run([sys.executable, "-m", "symshape", "region", os.path.join(d, "missing.onnx")],
+                           capture_output=True, text=True, timeout=300, env=_pyenv())
+        assert p.returncode == 3 and "missing.onnx" in p.stderr, p.stderr
