@@ -403,4 +403,6 @@ extern const opentry sy_ops_rnn[], sy_ops_reduce[], sy_ops_index[], sy_ops_misc[
     sy_ops_extra[];
 /* issue 32: advanced (tensor) indexing (ops_advindex.c) */
 extern const opentry sy_ops_advindex[];
+/* issue 32: torchvision's torch.fx-wrapped helpers (ops_torchvision.c) */
+extern const opentry sy_ops_torchvision[];
 #endif

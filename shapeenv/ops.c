@@ -906,7 +906,7 @@ sy_status op_broadcast(opcall *c, const sy_expr *const *a, size_t na, const sy_e
 
 const opentry *const sy_op_tables[] = {sy_ops_elementwise, sy_ops_nn,    sy_ops_shape, sy_ops_scalar, sy_ops_dynamic,
                                       sy_ops_rnn,         sy_ops_reduce, sy_ops_index, sy_ops_misc,   sy_ops_pointwise,
-                                      sy_ops_extra,       sy_ops_advindex, NULL};
+                                      sy_ops_extra,       sy_ops_advindex, sy_ops_torchvision, NULL};
 
 /* op lookup: an index by name over the rows of every table (sy_strindex), built once
  * (pthread_once: the tables are shared by every thread and context). A name in two rows keeps

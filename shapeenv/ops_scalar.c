@@ -9,6 +9,7 @@
 
 #include "algebra/internal.h"
 #include "shapeenv/env_private.h"
+#include "shapeenv/rules.h"
 
 
 static const sy_value *A(opcall *c, size_t i) { return i < c->nargs ? &c->args[i] : NULL; }
@@ -689,81 +690,19 @@ static sy_status slice_len(opcall *c, const sy_value *sl, const sy_expr *len, co
         if (*step == 0) return op_err(c, SY_EINVAL, "ValueError: slice step cannot be zero");
         if (*step < 0) return op_err(c, SY_EINVAL, "ValueError: step must be greater than zero");
     }
-    const sy_expr *zero = KI(c, 0);
-    const sy_expr *b[2];
+    /* the bounds as integer expressions (None: NULL), then the rule both frontends share
+     * (shapeenv/rules.c sy_rule_slice_len: Python's and PyTorch's clamps, exact with Min/Max,
+     * no guard) */
+    const sy_expr *b[2] = {NULL, NULL};
     const sy_value *parts[2] = {vs, ve};
     for (int k = 0; k < 2; k++) {
         const sy_value *p = parts[k];
-        if (!p || p->kind == SY_V_NONE) {
-            b[k] = k == 0 ? zero : len;
-            continue;
-        }
-        const sy_expr *x = is_num(p) ? as_int_expr(c, p) : NULL;
-        if (!x) return op_err(c, SY_EINVAL, "slice bounds must be integers");
-        /* Python: if x < 0: x += len, then clamp to [0, len] */
-        int neg, nknown;
-        sy_status st = sy_env_try_decide(c->env, sy_expr_lt(ctx, x, zero), &nknown, &neg);
-        if (st) return st;
-        if (!nknown && sy_env_mentions_unbacked(c->env, x)) {
-            /* a data-dependent bound of unknown sign (a tensor's values, e.g.
-             * tensor_split's indices): the whole rule as one expression. For
-             * an integer x, [x >= 0] = Min(Max(x + 1, 0), 1), so the index
-             * is x + len * (1 - [x >= 0]), clamped to [0, len]. */
-            const sy_expr *nonneg = sy_expr_min(ctx, sy_expr_max(ctx, sy_expr_add_si(ctx, x, 1), zero), KI(c, 1));
-            const sy_expr *wrapped = sy_expr_add(ctx, x, sy_expr_sub(ctx, len, sy_expr_mul(ctx, len, nonneg)));
-            if (!(b[k] = sy_expr_min(ctx, sy_expr_max(ctx, wrapped, zero), len))) return sy_ctx_last_error(ctx);
-            continue;
-        }
-        if (!nknown && (st = op_decide_bool(c, sy_expr_lt(ctx, x, zero), "slice bound: negative index?", &neg))) return st;
-        if (neg) x = sy_expr_add(ctx, x, len);
-        int64_t xv;
-        if (!sy_expr_get_si(x, &xv) && xv == INT64_MAX) { /* sys.maxsize: to the end (a size never exceeds int64) */
-            b[k] = len;
-            continue;
-        }
-        int below, above, known;
-        /* on an unbacked length the facts may not decide a clamp: the clamp
-         * becomes part of the size (Max/Min), exactly Python's semantics */
-        if ((st = sy_env_try_decide(c->env, sy_expr_lt(ctx, x, zero), &known, &below))) return st;
-        if (!known && sy_env_mentions_unbacked(c->env, sy_expr_lt(ctx, x, zero))) x = sy_expr_max(ctx, x, zero);
-        else if (!known && (st = op_decide_bool(c, sy_expr_lt(ctx, x, zero), "slice bound clamped at 0?", &below))) return st;
-        else if (below) x = zero;
-        if (known || !sy_env_mentions_unbacked(c->env, sy_expr_lt(ctx, x, zero))) {
-            if (!(known && below)) {
-                if ((st = sy_env_try_decide(c->env, sy_expr_gt(ctx, x, len), &known, &above))) return st;
-                if (!known && sy_env_mentions_unbacked(c->env, sy_expr_gt(ctx, x, len))) x = sy_expr_min(ctx, x, len);
-                else if (!known && (st = op_decide_bool(c, sy_expr_gt(ctx, x, len), "slice bound clamped at the length?", &above)))
-                    return st;
-                else if (above) x = len;
-            }
-        } else {
-            x = sy_expr_min(ctx, x, len);
-        }
-        if (!x) return sy_ctx_last_error(ctx);
-        b[k] = x;
+        if (!p || p->kind == SY_V_NONE) continue;
+        b[k] = is_num(p) ? as_int_expr(c, p) : NULL;
+        if (!b[k]) return op_err(c, SY_EINVAL, "slice bounds must be integers");
     }
-    const sy_expr *cnt = sy_expr_sub(ctx, b[1], b[0]);
-    int empty, eknown, nonneg;
-    sy_status st = sy_env_try_decide(c->env, sy_expr_le(ctx, cnt, zero), &eknown, &empty);
-    if (st) return st;
-    /* stop - start >= 0 known (x[0:L], x[k:] with L >= k): the count is stop - start
-     * whether or not it is 0, so no question (Max(cnt, 0) = cnt) */
-    if (!eknown && (st = op_known_true(c, sy_expr_ge(ctx, cnt, zero), &nonneg))) return st;
-    if (!eknown && nonneg) {
-        eknown = 1;
-        empty = 0;
-    }
-    if (!eknown && sy_env_mentions_unbacked(c->env, cnt)) {
-        cnt = sy_env_simplify(c->env, sy_expr_max(ctx, cnt, zero)); /* Max(stop - start, 0) */
-        empty = 0;
-    } else if (!eknown && (st = op_decide_bool(c, sy_expr_le(ctx, cnt, zero), "slice: empty?", &empty))) {
-        return st;
-    }
-    if (empty) cnt = zero;
-    else if (*step != 1) cnt = sy_expr_ceildiv(ctx, cnt, KI(c, *step));
-    *start = b[0];
-    *n = cnt;
-    return cnt ? SY_OK : sy_ctx_last_error(ctx);
+    (void)ctx;
+    return sy_rule_slice_len(c->env, b[0], b[1], *step, len, start, n);
 }
 
 sy_status sy_slice_len(opcall *c, const sy_value *sl, const sy_expr *len, const sy_expr **start, const sy_expr **n,

@@ -242,3 +242,97 @@ sy_status sy_rule_pad_dim(sy_env *env, const sy_expr *d, const sy_expr *before, 
     }
     return SY_OK;
 }
+
+/* ------------------------------------------------------------------ slices
+ * Python (Objects/sliceobject.c PySlice_AdjustIndices, step > 0): if x < 0:
+ * x += len, and if still < 0: x = 0; elif x >= len: x = len. PyTorch's slice
+ * (aten/src/ATen/native/TensorShape.cpp slice; the meta function
+ * torch/_meta_registrations.py / _refs slice) does the same and then "if
+ * (end < start) end = start", so the length is max(end - start, 0) rounded up
+ * by the step. ONNX Slice-13 for a positive step: start/end + dim when
+ * negative, clamped to [0, dim], length max(0, ceil((end - start) / step)).
+ * Each comparison is answered by the facts when they prove it; else it stays
+ * in the expression: for an integer x, [x >= 0] = Min(Max(x + 1, 0), 1), so
+ * the wrapped index is x + len * (1 - [x >= 0]), then Min(Max(., 0), len).
+ * tests/shapeenv/test_rules.c checks the rule against Python's slicing at
+ * random points. */
+static sy_status known(sy_env *env, const sy_expr *rel, int *k, int *v)
+{
+    if (!rel) return sy_ctx_last_error(env->ctx);
+    return sy_env_try_decide(env, rel, k, v);
+}
+
+sy_status sy_rule_slice_bound(sy_env *env, const sy_expr *x, const sy_expr *len, const sy_expr *def, const sy_expr **out)
+{
+    sy_ctx *ctx = env->ctx;
+    *out = NULL;
+    if (!x) {
+        *out = def;
+        return SY_OK;
+    }
+    int64_t xv;
+    if (!sy_expr_get_si(x, &xv) && xv == INT64_MAX) { /* sys.maxsize: to the end (a size is never larger) */
+        *out = len;
+        return SY_OK;
+    }
+    const sy_expr *zero = sy_expr_int_si(ctx, 0);
+    int k, neg;
+    sy_status st = known(env, sy_expr_lt(ctx, x, zero), &k, &neg);
+    if (st) return st;
+    if (!k) { /* sign unknown: the whole rule as one expression */
+        const sy_expr *nonneg = sy_expr_min(ctx, sy_expr_max(ctx, sy_expr_add_si(ctx, x, 1), zero), sy_expr_int_si(ctx, 1));
+        x = sy_expr_add(ctx, x, sy_expr_sub(ctx, len, sy_expr_mul(ctx, len, nonneg)));
+        if (!x) return sy_ctx_last_error(ctx);
+        x = sy_expr_min(ctx, sy_expr_max(ctx, x, zero), len);
+    } else {
+        if (neg) x = sy_expr_add(ctx, x, len);
+        /* both questions on the unclamped x: with len >= 0, Min(Max(x, 0), len) = Max(Min(x, len), 0) */
+        int kb, below, ka, above;
+        if ((st = known(env, sy_expr_lt(ctx, x, zero), &kb, &below)) || (st = known(env, sy_expr_gt(ctx, x, len), &ka, &above)))
+            return st;
+        if (kb && below) x = zero;
+        else if (ka && above) x = len;
+        else {
+            if (!ka) x = sy_expr_min(ctx, x, len);
+            if (!kb) x = sy_expr_max(ctx, x, zero);
+        }
+    }
+    if (!x) return sy_ctx_last_error(ctx);
+    const sy_expr *s = sy_env_simplify(env, x);
+    if (!s) sy_ctx_reset_error(ctx);
+    *out = s ? s : x;
+    return SY_OK;
+}
+
+sy_status sy_rule_slice_len(sy_env *env, const sy_expr *start, const sy_expr *stop, int64_t step, const sy_expr *len,
+                            const sy_expr **start_out, const sy_expr **n)
+{
+    sy_ctx *ctx = env->ctx;
+    *n = NULL;
+    if (step < 1) return sy_fail_st(ctx, SY_EINVAL, "slice step must be positive (got %lld)", (long long)step);
+    const sy_expr *zero = sy_expr_int_si(ctx, 0), *b0, *b1;
+    sy_status st;
+    if ((st = sy_rule_slice_bound(env, start, len, zero, &b0)) || (st = sy_rule_slice_bound(env, stop, len, len, &b1)))
+        return st;
+    const sy_expr *cnt = sy_expr_sub(ctx, b1, b0);
+    int64_t c0;
+    if (start && !stop && !sy_expr_get_si(start, &c0) && c0 >= 0 && c0 != INT64_MAX)
+        cnt = sy_expr_sub(ctx, len, start); /* x[c:]: len - Min(c, len) = Max(len - c, 0), below */
+    else if (start && !stop && !sy_expr_get_si(start, &c0) && c0 < 0 && c0 > -INT64_MAX)
+        cnt = sy_expr_min(ctx, sy_expr_int_si(ctx, -c0), len); /* x[-c:]: len - Max(len - c, 0) = Min(c, len) */
+    int k, empty, nonneg;
+    if ((st = known(env, sy_expr_le(ctx, cnt, zero), &k, &empty))) return st;
+    if (k && empty) {
+        cnt = zero;
+    } else {
+        if ((st = known(env, sy_expr_ge(ctx, cnt, zero), &k, &nonneg))) return st;
+        if (!(k && nonneg)) cnt = sy_expr_max(ctx, cnt, zero); /* Max(stop - start, 0) */
+        if (step != 1) cnt = sy_expr_ceildiv(ctx, cnt, sy_expr_int_si(ctx, step));
+    }
+    if (!cnt) return sy_ctx_last_error(ctx);
+    const sy_expr *s = sy_env_simplify(env, cnt);
+    if (!s) sy_ctx_reset_error(ctx);
+    *start_out = b0;
+    *n = s ? s : cnt;
+    return SY_OK;
+}

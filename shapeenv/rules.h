@@ -65,4 +65,23 @@ sy_status sy_rule_infer_size(sy_env *env, const sy_provenance *why, const sy_exp
 sy_status sy_rule_pad_dim(sy_env *env, const sy_expr *d, const sy_expr *before, const sy_expr *after, const sy_expr **out,
                           const sy_expr **kept);
 
+/* One bound of a slice with a positive step over a dim of length len >= 0
+ * (Python's PySlice_AdjustIndices; PyTorch aten/src/ATen/native/TensorShape.cpp
+ * slice / torch/_meta_registrations.py slice: a negative x counts from the end,
+ * then the index is clamped to [0, len]; ONNX Slice-13: "start < 0 -> start +
+ * dim", clamped to [0, dim] for a positive step). x NULL (None): def (0 for a
+ * start, len for a stop). No guard: the facts answer what they prove
+ * (sy_env_try_decide), every other clamp stays in the result as Min/Max, so
+ * the index is exact at every size. */
+sy_status sy_rule_slice_bound(sy_env *env, const sy_expr *x, const sy_expr *len, const sy_expr *def, const sy_expr **out);
+
+/* The start index and the length of x[start:stop:step] on a dim of length len
+ * (step >= 1; start, stop NULL for None): the bounds by sy_rule_slice_bound,
+ * then max(stop - start, 0) (PyTorch's slice: "if (end < start) end = start";
+ * ONNX: max(0, ceil((end - start) / step))) divided by step rounding up. No
+ * guard: x[1:] on a length L is Max(L - 1, 0) where the facts do not prove
+ * L >= 1, as torch clamps. */
+sy_status sy_rule_slice_len(sy_env *env, const sy_expr *start, const sy_expr *stop, int64_t step, const sy_expr *len,
+                            const sy_expr **start_out, const sy_expr **n);
+
 #endif

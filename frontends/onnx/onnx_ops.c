@@ -1321,6 +1321,11 @@ static sy_status slice_len(ox_call *c, const sy_expr *dim, const slice_end *sb, 
                            const sy_expr **len, const sy_expr **start_out)
 {
     sy_ctx *x = c->ctx;
+    /* a positive step: the torch frontend's rule (shapeenv/rules.c sy_rule_slice_len: the same
+     * wrap and clamp to [0, dim], Min/Max where the facts do not decide, no guard). A start of
+     * INT64_MIN is 0 and an end of INT64_MAX is dim, as None is there; other far bounds below. */
+    if (step > 0 && (!sb->far || sb->v == INT64_MIN) && (!eb->far || eb->v == INT64_MAX))
+        return sy_rule_slice_len(c->env, sb->far ? NULL : sb->e, eb->far ? NULL : eb->e, step, dim, start_out, len);
     const sy_expr *hi = step > 0 ? dim : sy_expr_add_si(x, dim, -1), *s, *e;
     CHK(hi);
     TRY(slice_clamp(c, dim, sb, 0, hi, step < 0, "Slice: start is negative", &s));

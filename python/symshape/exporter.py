@@ -302,9 +302,9 @@ class _SyAttribute(_SyProxy, Attribute):
 # ----------------------------------------------------------------------------- tracer
 def _unwrap_fx_wrapped(engine_ops):
     """torch.fx.wrap("f") (torchvision's swin: shifted_window_attention, _patch_merging_pad,
-    _get_relative_position_bias) makes symbolic tracing record f as one node; symshape has no op for
-    most of them, so the capture traces into every wrapped function the engine has no op of that
-    name for. torch.fx keeps the registrations in torch.fx._symbolic_trace._wrapped_fns_to_patch (a
+    _get_relative_position_bias; mvit: _unsqueeze, _squeeze, _add_rel_pos, ...) makes symbolic
+    tracing record f as one node; the engine has ops for some (docs/ops.md 10a), so the capture
+    traces into every wrapped function the engine has no op of that name for. torch.fx keeps the registrations in torch.fx._symbolic_trace._wrapped_fns_to_patch (a
     private name: a dict {(id(globals), name): globals} in torch 2.x, a list [(globals, name)] in
     1.13), which Tracer.trace reads when it starts: it is filtered for the trace and restored after.
     Returns the restore function (a no-op where the name is absent or of another type)."""

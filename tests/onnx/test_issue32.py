@@ -8,7 +8,10 @@
     that infer -o writes) is the simplified expression (no Max from the Slice clamp) and equals
     onnxruntime's shape at >= 20 sizes, sizes the formula-limit guards never decide included;
   - the Resize float-scale bounds (d <= 2^24) are named as symshape's limits, never reported as
-    violations of a dynamic-dim spec, and never "required".
+    violations of a dynamic-dim spec, and never "required";
+  - Slice with a positive step (x[:, :, 1:], [:-1], [2::2], [-3:]) by the rule both frontends share:
+    every value's shape equals onnxruntime's at 24 sizes (0, 1, 2, 3 included), and the relaxed
+    policy throws no size away.
 usage: test_issue32.py SYMSHAPE CACHE_DIR   (SY_SKIP_TORCH_TESTS=1 or no onnxruntime: skip, exit 77)
 """
 import os as _os
@@ -252,6 +255,25 @@ if r.returncode == 0:
         check("flip_resize -o at %s: value_info = onnxruntime's shapes" % p, not bad, bad[:2])
         n += 1
     check("flip_resize -o: >= 20 sizes run", n >= 20, n)
+
+# ---- 3. Slice with a positive step: the rule the torch frontend shares (sy_rule_slice_len), no guard
+class Slices(torch.nn.Module):
+    def forward(self, x):
+        return x[:, :, 1:], x[:, :, :-1], x[:, :, 2::2], x[:, :, -3:]
+
+
+sl = export("slices", Slices(), (torch.randn(2, 3, 20),), ["x"], {"x": {0: "batch", 2: "n"}})
+pts = [{"x": [rng.randint(1, 3), 3, rng.randint(0, 40)]} for _ in range(20)] + \
+      [{"x": [1, 3, 0]}, {"x": [2, 3, 1]}, {"x": [1, 3, 2]}, {"x": [2, 3, 3]}]
+for flags in ([], RELAXED):
+    if flags:  # every point (0 and 1 stay symbolic; the default's n >= 2 rejects n = 0, 1 by a guard)
+        values_match(sl, flags, pts, "slices %s" % flags)
+    acc, ran, viol, away, _, _ = probe(sl, pts, flags)
+    print("slices %s: %d points, onnxruntime runs %d, symshape accepts %d, %d violations, %d thrown away" %
+          ("relaxed" if flags else "default", len(pts), ran, acc, len(viol), len(away)), file=sys.stderr)
+    check("slices %s: 0 soundness violations" % flags, not viol, viol[:2])
+    if flags:
+        check("slices relaxed: no size thrown away", not away, away[:3])
 
 for f in fails:
     print("FAIL:", f)

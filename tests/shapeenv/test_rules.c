@@ -256,3 +256,79 @@ CASE(pad_dim_is_the_sum_and_the_cropped_extent)
         sy_env_free(e);
     }
 }
+
+/* Python's slice of a sequence of length L with step > 0 (CPython Objects/sliceobject.c
+ * PySlice_AdjustIndices, and PySlice_GetIndicesEx's length), the ground truth of
+ * sy_rule_slice_len: has = 0 for None */
+static void py_slice(int64_t L, int hs, int64_t s, int he, int64_t e, int64_t step, int64_t *start, int64_t *len)
+{
+    if (!hs) s = 0;
+    else if (s < 0) s = s + L < 0 ? 0 : s + L;
+    else if (s >= L) s = L;
+    if (!he) e = L;
+    else if (e < 0) e = e + L < 0 ? 0 : e + L;
+    else if (e >= L) e = L;
+    *start = s;
+    *len = e > s ? (e - s - 1) / step + 1 : 0;
+}
+
+/* A bound of kind 0 None, 1 a constant, 2 L + c, 3 M + c (another size, sign unknown), 4 c - M */
+static const sy_expr *bound_of(int kind, int64_t cst, const sy_expr *L, const sy_expr *M)
+{
+    switch (kind) {
+    case 1: return sy_expr_int_si(ctx, cst);
+    case 2: return sy_expr_add_si(ctx, L, cst);
+    case 3: return sy_expr_add_si(ctx, M, cst);
+    case 4: return sy_expr_sub(ctx, sy_expr_int_si(ctx, cst), M);
+    default: return NULL;
+    }
+}
+
+static int64_t bound_val(int kind, int64_t cst, int64_t L, int64_t M)
+{
+    return kind == 1 ? cst : kind == 2 ? L + cst : kind == 3 ? M + cst : kind == 4 ? cst - M : 0;
+}
+
+/* issue 32: x[1:] is Max(L - 1, 0) with no guard (torch clamps), and every slice with a
+ * positive step, bounds None, constants (negative, beyond the length), L + c or another
+ * size M + c, c - M, equals Python's slicing at every L, M in [0, 16] (over 10,000 points),
+ * under both policies' ranges, and records no guard */
+CASE(slice_len_is_pythons_slicing_with_no_guard)
+{
+    srand(32);
+    size_t checked = 0;
+    for (int it = 0; it < 240; it++) {
+        sy_env_options o = SY_ENV_OPTIONS_INIT;
+        o.specialize_zero_one = it % 2; /* [2, oo) or [0, oo) */
+        sy_env *e = sy_env_new(ctx, &o);
+        cr_assert(e != NULL);
+        const sy_expr *syms[2] = {sy_env_create_symbol(e, 5 + rand() % 9, "x.size()[1]", SY_DIM_DYNAMIC),
+                                  sy_env_create_symbol(e, 3 + rand() % 7, "y.size()[0]", SY_DIM_DYNAMIC)};
+        cr_assert(syms[0] && syms[1], "%s", sy_ctx_last_error_msg(ctx));
+        int ks = rand() % 5, ke = rand() % 5;
+        int64_t cs = rand() % 25 - 12, ce = rand() % 25 - 12, step = 1 + rand() % 4;
+        if (it == 0) ks = 1, cs = 1, ke = 0, step = 1; /* x[1:] */
+        const sy_expr *b0 = bound_of(ks, cs, syms[0], syms[1]), *b1 = bound_of(ke, ce, syms[0], syms[1]);
+        const sy_expr *start = NULL, *n = NULL;
+        cr_assert(eq(int, sy_rule_slice_len(e, b0, b1, step, syms[0], &start, &n), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+        cr_assert(eq(sz, sy_env_nguards(e), 0), "slice %d/%lld:%d/%lld:%lld recorded a guard", ks, (long long)cs, ke, (long long)ce,
+                  (long long)step);
+        if (it == 0) /* x[1:]: Max(L - 1, 0) (L under [2, oo): L - 1) */
+            cr_assert(n == (o.specialize_zero_one ? sy_expr_add_si(ctx, syms[0], -1)
+                                                  : sy_expr_max(ctx, sy_expr_add_si(ctx, syms[0], -1), sy_expr_int_si(ctx, 0))),
+                      "x[1:] is %s", S(n));
+        int64_t lo = o.specialize_zero_one ? 2 : 0;
+        for (int64_t L = lo; L <= 16; L++)
+            for (int64_t M = lo; M <= 16; M++) {
+                int64_t vals[2] = {L, M}, ws, wn;
+                py_slice(L, ks != 0, bound_val(ks, cs, L, M), ke != 0, bound_val(ke, ce, L, M), step, &ws, &wn);
+                cr_assert(eq(i64, eval1(n, 2, syms, vals), wn), "L=%lld M=%lld slice %d/%lld:%d/%lld:%lld: %s",
+                          (long long)L, (long long)M, ks, (long long)cs, ke, (long long)ce, (long long)step, S(n));
+                if (wn > 0) cr_assert(eq(i64, eval1(start, 2, syms, vals), ws), "start %s", S(start));
+                checked++;
+            }
+        sy_env_free(e);
+    }
+    cr_log_info("%zu slices checked against Python's", checked);
+    cr_assert(checked >= 10000);
+}
