@@ -281,7 +281,11 @@ const sy_expr *const *sy_env_contig_strides(sy_env *env, size_t ndim, const sy_e
  * context's generation it was made in (sy_ctx_generation: addresses may be
  * reused after a rollback). get: the stored values or NULL; put: a failed
  * allocation only loses the entry. */
-enum { SY_XM_CONV_PAD = 1, SY_XM_CONV_OUT, SY_XM_POOL, SY_XM_CONV_NONEMPTY }; /* the tags (key[0]); 0: an empty slot */
+enum { SY_XM_CONV_PAD = 1, SY_XM_CONV_OUT, SY_XM_POOL, SY_XM_CONV_NONEMPTY, SY_XM_INT64_FIT }; /* the tags (key[0]); 0: an empty slot */
+/* SY_XM_INT64_FIT (env_int64.c) is the one decision kept here: its key holds everything the
+ * answer reads (the expression, the facts' version, the inputs noted, the symbols made, the
+ * unbacked ones), and only "fits, nothing to record" is stored, so a hit is what the decision
+ * would answer and do. */
 const sy_expr *const *sy_env_xmemo_get(sy_env *env, const uint64_t key[SY_XMEMO_KEY]);
 void sy_env_xmemo_put(sy_env *env, const uint64_t key[SY_XMEMO_KEY], const sy_expr *const vals[SY_XMEMO_VALS]);
 /* a new contiguous tensor (sizes copied) */

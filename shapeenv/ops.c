@@ -287,8 +287,12 @@ static const sy_tensor *tensor_make(sy_env *env, sy_dtype dtype, size_t ndim, co
      * (issue 38; the ONNX frontend's output dims use the same sy_env_require_int64) */
     for (size_t i = 0; i < ndim; i++) {
         if (sy_expr_kind_of(sizes[i]) == SY_EXPR_SYM) continue;
-        char what[32];
-        snprintf(what, sizeof what, "dim %zu", i);
+        char what[32] = "dim ", *w = what + 4, dig[24]; /* "dim %zu" without snprintf (hot: every dim of every tensor) */
+        size_t nd = 0, v = i;
+        do dig[nd++] = (char)('0' + v % 10);
+        while ((v /= 10) != 0);
+        while (nd) *w++ = dig[--nd];
+        *w = '\0';
         if (sy_env_require_int64(env, sizes[i], what, NULL) != SY_OK) return NULL;
     }
     sy_tensor *t = sy_env_alloc(env, sizeof *t);
