@@ -11,6 +11,7 @@ The options and exit statuses are those of the C command (`symshape run`, docs/c
 cause is one line on stderr starting with "symshape: error: " (no traceback).
 """
 import argparse
+import contextlib
 import importlib
 import json
 import os
@@ -503,6 +504,18 @@ class _Internal(Exception):
     pass
 
 
+@contextlib.contextmanager
+def _lib_errors(where):
+    """The library's errors in a command: out of memory is internal (EX_INTERNAL), any other
+    error is the input's (EX_INPUT), named by ``where`` (the model or file)."""
+    try:
+        yield
+    except NoMemoryError:
+        raise _Internal("out of memory") from None
+    except Error as e:
+        raise _Input("%s: %s" % (where, e)) from None
+
+
 def main(argv=None):
     ap = _build_parser()
     args = ap.parse_args(argv)
@@ -718,13 +731,9 @@ def _profile(args, gs):
             if not isinstance(e, dict) or not isinstance(e.get("sizes"), dict):
                 raise _Input('%s: entry %d: expected {"sizes": {INPUT: [D, ...]}, "count": N}' % (args.histogram, i))
             hist.append({"sizes": e["sizes"], "count": e.get("count", 1)})
-    try:
+    with _lib_errors(args.histogram or args.callable):
         p = profiles(gs, hist if hist is not None else [], k=args.profiles,  # none: the one box of the region
                      max_size=args.max_size)
-    except NoMemoryError:
-        raise _Internal("out of memory") from None
-    except Error as e:
-        raise _Input("%s: %s" % (args.histogram or args.callable, e)) from None
     sys.stdout.write(_pick_formats(p["texts"], args.format, PROFILE_FORMATS, "json"))
     sys.stdout.flush()
     return EX_OK if p["data"]["profiles"] else EX_VIOLATION
@@ -755,23 +764,15 @@ def _deploy_onnx(args):
     if args.cmd == "corners" and args.run:
         raise _Usage("corners MODEL.onnx: --run runs a PyTorch model (MODULE:CALLABLE); an ONNX model's corners are "
                      "printed (--json: as `symshape corners --json`) to run with onnxruntime")
-    try:
+    with _lib_errors(args.callable):
         gs = OnnxModel(args.callable)
-    except NoMemoryError:
-        raise _Internal("out of memory") from None
-    except Error as e:
-        raise _Input("%s: %s" % (args.callable, e)) from None
     try:
         if args.cmd == "memory":
             return _memory_cmd(args, gs, None)
         if args.cmd == "profile":
             return _profile(args, gs)
-        try:
+        with _lib_errors(args.callable):
             region = Region(gs)
-        except NoMemoryError:
-            raise _Internal("out of memory") from None
-        except Error as e:
-            raise _Input("%s: %s" % (args.callable, e)) from None
         if args.cmd == "region":
             return _region_out(region, args)
         sys.stdout.write(region.corners_json if args.json else region.corners_text())
@@ -818,13 +819,9 @@ def _deploy(args, model, doc, inputs):
     """region / corners (docs/deploy.md) of an exported model"""
     trace, _ = _binding()
     from .deploy import Region, run_corners
-    try:
+    with _lib_errors(args.callable):
         gs = trace(doc, duck_sizing=False, specialize_01=False)
         region = Region(gs)
-    except NoMemoryError:
-        raise _Internal("out of memory") from None
-    except Error as e:
-        raise _Input("%s: %s" % (args.callable, e)) from None
     if args.cmd == "region":
         return _region_out(region, args)
     if args.cmd == "profile":
