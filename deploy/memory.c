@@ -295,21 +295,28 @@ static const sy_expr *bytes_of(const sy_memory *m, size_t i, const msub *sub)
 static sy_status prove_live(const sy_memory *m, sy_facts *f, const sy_expr *N, const msub *sub, int *all)
 {
     sy_ctx *ctx = m->ctx;
-    const sy_expr **terms = sy_alloc(ctx, (m->n ? m->n : 1) * sizeof *terms);
-    size_t *alive = sy_alloc(ctx, (m->n ? m->n : 1) * sizeof *alive), na = 0;
+    size_t n1 = m->n ? m->n : 1, nn = m->nnodes ? m->nnodes : 1;
+    /* terms[i]: value i's bytes (made once); the live values in buckets by their last reader
+     * (head[j] .. next[]), left at the first value born after j: the sum moves by one term per
+     * value entering or leaving, not rebuilt at each node */
+    const sy_expr **terms = sy_alloc(ctx, n1 * sizeof *terms);
+    size_t *next = sy_alloc(ctx, n1 * sizeof *next), *head = sy_alloc(ctx, nn * sizeof *head);
     sy_status st = SY_OK;
     *all = 1;
-    if (!terms || !alive) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    if (!terms || !next || !head) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    else
+        for (size_t j = 0; j < nn; j++) head[j] = SIZE_MAX;
+    const sy_expr *sum = sy_expr_int_si(ctx, 0);
+    size_t gone = 0; /* buckets of nodes before it are out of the sum */
     for (size_t i = 0; st == SY_OK && *all && i < m->n; i++) {
         if (!strcmp(m->v[i].op, "param")) continue;
-        size_t k = 0;
-        for (size_t q = 0; q < na; q++) /* drop the values last read before this node */
-            if (m->dies[alive[q]] >= m->born[i]) alive[k++] = alive[q];
-        na = k;
-        alive[na++] = i;
-        int bad = 0;
-        for (size_t q = 0; q < na; q++) bad |= !(terms[q] = bytes_of(m, alive[q], sub));
-        const sy_expr *sum = bad ? NULL : sy_expr_add_n(ctx, na, terms), *le = sum ? sy_expr_le(ctx, sum, N) : NULL;
+        for (; sum && gone < m->born[i]; gone++) /* drop the values last read before this node */
+            for (size_t q = head[gone]; sum && q != SIZE_MAX; q = next[q]) sum = sy_expr_sub(ctx, sum, terms[q]);
+        terms[i] = bytes_of(m, i, sub);
+        sum = sum && terms[i] ? sy_expr_add(ctx, sum, terms[i]) : NULL;
+        next[i] = head[m->dies[i]];
+        head[m->dies[i]] = i;
+        const sy_expr *le = sum ? sy_expr_le(ctx, sum, N) : NULL;
         sy_truth tr = SY_TRUTH_UNKNOWN;
         if (!le) st = sy_ctx_last_error(ctx);
         else st = sy_dp_decide_total(ctx, f, le, &tr);
@@ -319,8 +326,9 @@ static sy_status prove_live(const sy_memory *m, sy_facts *f, const sy_expr *N, c
         }
         *all = st == SY_OK && tr == SY_TRUTH_TRUE;
     }
-    if (terms) sy_dealloc(ctx, terms, (m->n ? m->n : 1) * sizeof *terms);
-    if (alive) sy_dealloc(ctx, alive, (m->n ? m->n : 1) * sizeof *alive);
+    if (terms) sy_dealloc(ctx, terms, n1 * sizeof *terms);
+    if (next) sy_dealloc(ctx, next, n1 * sizeof *next);
+    if (head) sy_dealloc(ctx, head, nn * sizeof *head);
     if (st != SY_OK) *all = 0;
     return st;
 }
