@@ -89,6 +89,17 @@ struct sy_env {
      * addressing; the table on the heap, its arrays in the env's arena) */
     struct sy_env_cstr { uint64_t h; size_t ndim; const sy_expr *const *sizes, *const *strides; } *cstr;
     size_t ncstr, cstrcap;
+    /* deferred strides (layout.c): the reshapes whose viewability the facts did not decide, by
+     * their result tensor (strides NULL): its source and the reshape's provenance (open addressing) */
+    struct sy_env_defer {
+        const sy_tensor *t, *src; /* the result; the reshape's source (NULL: a replayed op) */
+        const char *node, *op;    /* provenance: the deferring op */
+        unsigned weight;          /* the ops a decision replays (bounded: DEFER_MAX_WEIGHT) */
+        size_t nargs, nkw, item;  /* replay: the op's arguments (copies); item: the result's list index or SIZE_MAX */
+        const sy_value *args, *kwvals;
+        const char *const *kwnames;
+    } *defer;
+    size_t ndefer, defercap;
     /* sy_env_xmemo: op rules' pure size formulas by their operands (ops.c) */
     struct sy_env_xm { uint64_t k[SY_XMEMO_KEY], gen; const sy_expr *r[SY_XMEMO_VALS]; } *xm;
     size_t nxm, xmcap;
@@ -199,6 +210,8 @@ typedef sy_status (*opfn)(opcall *c);
 #define op_tensor sy_opc_tensor
 #define op_ti_strides sy_opc_ti_strides
 #define op_view_strides sy_opc_view_strides
+#define op_strides sy_opc_strides
+#define op_reshape_strides sy_opc_reshape_strides
 #define op_wrap_dim sy_opc_wrap_dim
 #define op_dims_mask sy_opc_dims_mask
 #define op_is_complex sy_opc_is_complex
@@ -306,6 +319,25 @@ sy_status op_ti_strides(opcall *c, size_t nops, const sy_tensor *const *ops, siz
  * SY_EUNSUPPORTED when x's strides are not modelled */
 sy_status op_view_strides(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape,
                           const sy_expr *const **out, int *ok);
+/* reshape / flatten of x to shape (n): the output tensor into *c->out. A view when
+ * computeStride succeeds, else a contiguous copy (TensorShape.cpp reshape); the shape is the
+ * same either way, so when the facts alone do not decide the view (or x's strides are
+ * deferred), the output's strides are deferred: the tensor has strides NULL and remembers x,
+ * and the decisions (guards, with the reshape's provenance) are taken only when an op
+ * observes them (op_strides, sy_layout_force_args). */
+sy_status op_reshape_strides(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape);
+/* the strides of t (*out NULL: not modelled); a deferred reshape result's are decided now */
+sy_status op_strides(opcall *c, const sy_tensor *t, const sy_expr *const **out);
+/* 1 when t's strides are deferred (not decided yet) */
+int sy_layout_is_deferred(const sy_env *env, const sy_tensor *t);
+/* dispatcher hook before the op runs: when the op observes its inputs' strides (its layout
+ * class and name: layout.c), the deferred tensors among c's arguments are replaced by copies
+ * with their strides decided */
+sy_status sy_layout_force_args(opcall *c);
+/* dispatcher hook after the op ran: an op that carries deferred strides through (a view, an
+ * elementwise op: layout.c) gets its results with strides NULL recorded as deferred, to be
+ * decided by running the op again on the decided inputs when observed */
+sy_status sy_layout_defer_results(opcall *c);
 /* the broadcast binary elementwise op of c on a and b (tensors or numbers): result dtype,
  * broadcast sizes and TensorIterator layout into *c->out (ops_elementwise.c) */
 sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b);

@@ -13,7 +13,9 @@
  *    notion; cat, convolution, pooling, batch_norm allocate their output in
  *    the input's suggest_memory_format()).
  *
- * A tensor whose strides are not modelled has strides == NULL. Every op is
+ * A tensor whose strides are not modelled has strides == NULL; so has one whose strides are
+ * deferred (a reshape's whose view-or-copy branch is decided only when observed: the env's
+ * defer table, section "deferred strides" below). Every op is
  * in one layout class (its row in the ops_*.c tables); the class says what the dispatcher
  * does with the op's result. An op that builds its result with
  * op_new_strided/op_set_strided owns its layout (OPL_OWN); one that
@@ -145,20 +147,42 @@ sy_status op_ti_strides(opcall *c, size_t nops, const sy_tensor *const *ops, siz
     return SY_OK;
 }
 
+/* one decision of computeStride: dry (facts only) sets *undecided and stops at the first
+ * question the facts leave open; else op_decide_bool (a guard if undecided) */
+#define DECIDE(rel, reason, val)                                                          \
+    do {                                                                                  \
+        if (dry) {                                                                        \
+            int known_;                                                                   \
+            if ((st = sy_env_try_decide(c->env, (rel), &known_, &(val)))) return st;      \
+            if (!known_) {                                                                \
+                *undecided = 1;                                                           \
+                return SY_OK;                                                             \
+            }                                                                             \
+        } else if ((st = op_decide_bool(c, (rel), (reason), &(val)))) {                   \
+            return st;                                                                    \
+        }                                                                                 \
+    } while (0)
+
 /* computeStride_impl (aten/src/ATen/TensorUtils.cpp): the strides of a view
  * of x with the new shape, or *ok = 0 when the view is impossible (a chunk of
  * x's dims that are contiguous with each other must be covered by whole view
- * dims). Each branch on symbolic sizes is a decision (guard if undecided). */
-sy_status op_view_strides(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape,
-                          const sy_expr *const **out, int *ok)
+ * dims). Each branch on symbolic sizes is a decision (guard if undecided);
+ * dry: decisions from the facts alone, *undecided = 1 at the first open one. */
+static sy_status view_strides(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape,
+                              const sy_expr *const **out, int *ok, int dry, int *undecided)
 {
     sy_ctx *ctx = c->env->ctx;
     *out = NULL;
     *ok = 1;
-    if (!x->strides) {
+    const sy_expr *const *xs;
+    sy_status st = op_strides(c, x, &xs); /* a deferred source: its decisions first */
+    if (st) return st;
+    if (!xs) {
         *ok = 0;
         return op_err(c, SY_EUNSUPPORTED, "the strides of the input are not modelled (it was produced from a non-contiguous tensor by an op whose output layout symshape does not compute); insert .contiguous() or use .reshape(...)");
     }
+    sy_tensor xv = *x; /* x with its strides (decided) */
+    xv.strides = xs;
     const sy_expr **ns = sy_env_alloc(c->env, (n ? n : 1) * sizeof *ns);
     if (!ns) return sy_ctx_last_error(ctx);
     if (x->ndim == 0) {
@@ -166,26 +190,25 @@ sy_status op_view_strides(opcall *c, const sy_tensor *x, size_t n, const sy_expr
         *out = ns;
         return SY_OK;
     }
-    if (sy_tensor_is_contiguous(c->env, x)) { /* one chunk: always viewable, contiguous result */
+    if (sy_tensor_is_contiguous(c->env, &xv)) { /* one chunk: always viewable, contiguous result */
         const sy_tensor *t = sy_tensor_new(c->env, x->dtype, n, shape);
         if (!t) return sy_ctx_last_error(ctx);
         *out = t->strides;
         return SY_OK;
     }
-    sy_status st;
     const sy_expr *numel = KI(c, 1);
     for (size_t i = 0; i < x->ndim && numel; i++) numel = sy_expr_mul(ctx, numel, x->sizes[i]);
     int empty;
-    if ((st = op_decide_bool(c, sy_expr_eq(ctx, numel, KI(c, 0)), "view: is the tensor empty?", &empty))) return st;
+    DECIDE(sy_expr_eq(ctx, numel, KI(c, 0)), "view: is the tensor empty?", empty);
     if (empty) {
         int same = n == x->ndim;
         for (size_t i = 0; same && i < n; i++) {
             int eq;
-            if ((st = op_decide_bool(c, sy_expr_eq(ctx, shape[i], x->sizes[i]), "view: same shape?", &eq))) return st;
+            DECIDE(sy_expr_eq(ctx, shape[i], x->sizes[i]), "view: same shape?", eq);
             same = eq;
         }
         if (same) {
-            *out = x->strides;
+            *out = xs;
             return SY_OK;
         }
         for (size_t v = n; v-- > 0;)
@@ -194,7 +217,7 @@ sy_status op_view_strides(opcall *c, const sy_tensor *x, size_t n, const sy_expr
         return SY_OK;
     }
     long view_d = (long)n - 1;
-    const sy_expr *chunk_base = x->strides[x->ndim - 1], *tensor_numel = KI(c, 1), *view_numel = KI(c, 1);
+    const sy_expr *chunk_base = xs[x->ndim - 1], *tensor_numel = KI(c, 1), *view_numel = KI(c, 1);
     for (size_t td = x->ndim; td-- > 0;) {
         tensor_numel = sy_expr_mul(ctx, tensor_numel, x->sizes[td]);
         int end = td == 0;
@@ -202,38 +225,33 @@ sy_status op_view_strides(opcall *c, const sy_tensor *x, size_t n, const sy_expr
             int one = 0, brk, joined;
             /* the dims join when size(td-1) == 1 or its stride continues the chunk: a stride the
              * facts already prove continuous makes the size-1 question moot (no guard on it) */
-            if ((st = op_known_true(c, sy_expr_eq(ctx, x->strides[td - 1], sy_expr_mul(ctx, tensor_numel, chunk_base)), &joined)))
+            if ((st = op_known_true(c, sy_expr_eq(ctx, xs[td - 1], sy_expr_mul(ctx, tensor_numel, chunk_base)), &joined)))
                 return st;
-            if (!joined && (st = op_decide_bool(c, sy_expr_eq(ctx, x->sizes[td - 1], KI(c, 1)), "view: is the size 1?", &one)))
-                return st;
+            if (!joined) DECIDE(sy_expr_eq(ctx, x->sizes[td - 1], KI(c, 1)), "view: is the size 1?", one);
             if (!joined && !one) {
-                if ((st = op_decide_bool(c, sy_expr_ne(ctx, x->strides[td - 1], sy_expr_mul(ctx, tensor_numel, chunk_base)),
-                                         "view: does a contiguous chunk of dims end here?", &brk)))
-                    return st;
+                DECIDE(sy_expr_ne(ctx, xs[td - 1], sy_expr_mul(ctx, tensor_numel, chunk_base)),
+                       "view: does a contiguous chunk of dims end here?", brk);
                 end = brk;
             }
         }
         if (!end) continue;
         while (view_d >= 0) {
             int lt, one = 0;
-            if ((st = op_decide_bool(c, sy_expr_lt(ctx, view_numel, tensor_numel), "view: does the chunk need another view dim?", &lt)))
-                return st;
-            if (!lt && (st = op_decide_bool(c, sy_expr_eq(ctx, shape[view_d], KI(c, 1)), "view: is the size 1?", &one)))
-                return st;
+            DECIDE(sy_expr_lt(ctx, view_numel, tensor_numel), "view: does the chunk need another view dim?", lt);
+            if (!lt) DECIDE(sy_expr_eq(ctx, shape[view_d], KI(c, 1)), "view: is the size 1?", one);
             if (!lt && !one) break;
             ns[view_d] = sy_expr_mul(ctx, view_numel, chunk_base);
             view_numel = sy_expr_mul(ctx, view_numel, shape[view_d]);
             view_d--;
         }
         int ne;
-        if ((st = op_decide_bool(c, sy_expr_ne(ctx, view_numel, tensor_numel), "view: do the view dims cover the chunk exactly?", &ne)))
-            return st;
+        DECIDE(sy_expr_ne(ctx, view_numel, tensor_numel), "view: do the view dims cover the chunk exactly?", ne);
         if (ne) {
             *ok = 0;
             return SY_OK;
         }
         if (td > 0) {
-            chunk_base = x->strides[td - 1];
+            chunk_base = xs[td - 1];
             tensor_numel = KI(c, 1);
             view_numel = KI(c, 1);
         }
@@ -246,6 +264,335 @@ sy_status op_view_strides(opcall *c, const sy_tensor *x, size_t n, const sy_expr
         if (!ns[i]) return sy_ctx_last_error(ctx);
     *out = ns;
     return SY_OK;
+}
+#undef DECIDE
+
+sy_status op_view_strides(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape,
+                          const sy_expr *const **out, int *ok)
+{
+    return view_strides(c, x, n, shape, out, ok, 0, NULL);
+}
+
+/* ------------------------------------------------------------------ deferred strides
+ *
+ * reshape(x, shape) is a view when computeStride succeeds and a contiguous copy otherwise
+ * (aten/src/ATen/native/TensorShape.cpp reshape / _reshape_view_helper in torch/_refs): the
+ * result's shape is the same either way, only its strides differ. PyTorch 2.x decides the
+ * branch on symbolic sizes (guard_size_oblivious / guard_or_false in computeStride_impl);
+ * here a branch the facts do not decide is not taken at the reshape: the result's strides are
+ * deferred (strides NULL, the record below), and the decisions, with their guards and the
+ * reshape's provenance, are taken when an op observes the strides: view, stride(),
+ * is_contiguous(), an elementwise op (TensorIterator follows its operands' strides), clone,
+ * the views, cat/convolution/... of a 4-D/5-D tensor (suggest_memory_format), a reshape of
+ * the result once its chain is deep. Ops whose result ignores the input's layout (the
+ * OPL_FRESH rows: linear, matmul, reductions, softmax, ...; cat/pad/... of a tensor that is
+ * not 4-D/5-D; contiguous; the size queries) keep the deferral: no guard. */
+
+/* deciding a deferred tensor's strides replays at most this many ops (the weight of a result
+ * is 1 + its deferred inputs' weights): a heavier one is decided when it is made */
+#define DEFER_MAX_WEIGHT 32
+
+static size_t defer_slot(const sy_env *env, const sy_tensor *t)
+{
+    uint64_t h = (uint64_t)(uintptr_t)t * 0x9E3779B97F4A7C15ull;
+    size_t m = env->defercap - 1, j = (size_t)(h ^ h >> 29) & m;
+    while (env->defer[j].t && env->defer[j].t != t) j = (j + 1) & m;
+    return j;
+}
+
+static bool defer_used(const void *e) { return ((const struct sy_env_defer *)e)->t != NULL; }
+static size_t defer_reslot(const void *env, const void *e) { return defer_slot(env, ((const struct sy_env_defer *)e)->t); }
+
+static const struct sy_env_defer *defer_find(const sy_env *env, const sy_tensor *t)
+{
+    if (!env || !t || t->strides || !env->defer) return NULL;
+    const struct sy_env_defer *d = &env->defer[defer_slot(env, t)];
+    return d->t ? d : NULL;
+}
+
+int sy_layout_is_deferred(const sy_env *env, const sy_tensor *t) { return defer_find(env, t) != NULL; }
+
+static sy_status defer_add(sy_env *env, const struct sy_env_defer *rec)
+{
+    if ((env->ndefer + 1) * 2 > env->defercap &&
+        !sy_otab_grow(env->ctx, (void **)&env->defer, &env->defercap, sizeof *env->defer,
+                      env->defercap ? env->defercap * 2 : 32, defer_used, defer_reslot, env))
+        return sy_ctx_last_error(env->ctx);
+    env->defer[defer_slot(env, rec->t)] = *rec;
+    env->ndefer++;
+    return SY_OK;
+}
+
+static sy_status force_array(opcall *c, size_t n, const sy_value *arr, sy_value **out, int all, int depth);
+
+sy_status op_strides(opcall *c, const sy_tensor *t, const sy_expr *const **out)
+{
+    *out = t->strides;
+    const struct sy_env_defer *d = defer_find(c->env, t);
+    if (!d) return SY_OK;
+    /* the decisions with the deferring op's provenance (not the observing op's) */
+    sy_provenance where = {d->node, d->op, NULL};
+    sy_status st;
+    if (!d->src) { /* a view or elementwise op of deferred tensors: run it again on them decided */
+        sy_value *na = NULL, *nk = NULL, r;
+        if ((st = force_array(c, d->nargs, d->args, &na, 1, 0)) || (st = force_array(c, d->nkw, d->kwvals, &nk, 1, 0))) return st;
+        if ((st = sy_env_call(c->env, d->op, d->nargs, na ? na : d->args, d->nkw, d->kwnames, nk ? nk : d->kwvals, &where, &r)))
+            return st;
+        if (d->item != SIZE_MAX && r.kind == SY_V_LIST && d->item < r.u.list.n) r = r.u.list.items[d->item];
+        if (r.kind != SY_V_TENSOR || r.u.t->ndim != t->ndim) return op_err(c, SY_ERROR, "%s: the replayed op gave another result", d->op);
+        *out = r.u.t->strides; /* NULL when the op's layout is not modelled */
+        return SY_OK;
+    }
+    opcall rc = *c;
+    rc.op = d->op;
+    rc.where = &where;
+    const sy_expr *const *ns;
+    int ok;
+    if ((st = view_strides(&rc, d->src, t->ndim, t->sizes, &ns, &ok, 0, NULL))) return st;
+    if (!ok) { /* the contiguous copy */
+        if (!(ns = sy_env_contig_strides(c->env, t->ndim, t->sizes, true))) return sy_ctx_last_error(c->env->ctx);
+    }
+    *out = ns;
+    return SY_OK;
+}
+
+sy_status op_reshape_strides(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape)
+{
+    sy_env *env = c->env;
+    const struct sy_env_defer *xd = defer_find(env, x);
+    if (!x->strides && !xd) return op_set_strided(c, x->dtype, n, shape, NULL); /* not modelled: nor is the result */
+    const sy_expr *const *ns = NULL;
+    int ok = 1, undecided = 0;
+    sy_status st;
+    if (!xd && (st = view_strides(c, x, n, shape, &ns, &ok, 1, &undecided))) return st;
+    if (xd ? xd->weight >= DEFER_MAX_WEIGHT : !undecided) {
+        if (xd && (st = view_strides(c, x, n, shape, &ns, &ok, 0, NULL))) return st; /* too heavy: decide now */
+        if (!ok) {
+            const sy_tensor *t = sy_tensor_new(env, x->dtype, n, shape);
+            if (!t) return sy_ctx_last_error(env->ctx);
+            ns = t->strides;
+        }
+        return op_set_strided(c, x->dtype, n, shape, ns);
+    }
+    const sy_tensor *t = op_new_strided(c, x->dtype, n, shape, NULL);
+    if (!t) return sy_ctx_last_error(env->ctx);
+    const char *node = c->where && c->where->node ? sy_env_strdup(env, c->where->node) : NULL, *op = sy_env_strdup(env, c->op);
+    if ((c->where && c->where->node && !node) || !op) return sy_ctx_last_error(env->ctx);
+    struct sy_env_defer rec = {t, x, node, op, xd ? xd->weight + 1 : 1, 0, 0, SIZE_MAX, NULL, NULL, NULL};
+    if ((st = defer_add(env, &rec))) return st;
+    *c->out = sy_value_tensor(t);
+    return SY_OK;
+}
+
+/* The ops that carry deferred strides through instead of deciding them: their result's sizes
+ * never depend on the input's strides, they raise no error on them, and with an input whose
+ * strides are NULL they give a result whose strides are NULL (checked per op: ops_shape.c
+ * permute/transpose/unsqueeze/squeeze/expand/narrow/select/chunk/split copy x->strides or
+ * NULL; getitem's basic indexing likewise; the elementwise ops' op_ti_strides gives NULL when
+ * an operand's strides are NULL). Deciding the result's strides runs the op again on its
+ * decided inputs (pure: the size decisions it took are facts by then, no symbol is made). */
+/* a basic index item: int, slice, None, Ellipsis (anything else is advanced indexing) */
+static int basic_item(const sy_value *v)
+{
+    return v->kind == SY_V_INT || v->kind == SY_V_SLICE || v->kind == SY_V_NONE || v->kind == SY_V_ELLIPSIS;
+}
+
+static int basic_index(const sy_value *v)
+{
+    if (v->kind != SY_V_LIST) return basic_item(v);
+    for (size_t i = 0; i < v->u.list.n; i++)
+        if (!basic_item(&v->u.list.items[i])) return 0;
+    return 1;
+}
+
+static int carries(const opcall *c)
+{
+    const char *op = c->op;
+    if (!strcmp(op, "getitem")) /* basic indexing of a tensor (ints, slices, None, Ellipsis) */
+        return c->nargs == 2 && !c->nkw && c->args[0].kind == SY_V_TENSOR && basic_index(&c->args[1]);
+    static const char *const ops[] = {"permute", "transpose", "t", "unsqueeze", "squeeze", "expand", "narrow", "select",
+                                      "chunk", "split", "add", "sub", "mul", "truediv", "div", "relu", "gelu", "silu",
+                                      "sigmoid", "tanh", "dropout", "neg", "clone", "identity", "detach", NULL};
+    for (int i = 0; ops[i]; i++)
+        if (!strcmp(op, ops[i])) return 1;
+    return 0;
+}
+
+/* 1 when the op's result (or answer) depends on the strides of its tensor argument t */
+static int observes(const opcall *c, const sy_tensor *t)
+{
+    static const char *const blind[] = {"reshape", "flatten", "reshape_as", "contiguous", "size", "dim", "numel", "len",
+                                        "is_floating_point", "is_complex", "is_signed", "_assert", NULL};
+    if (c->layout_cls == OPL_FRESH || c->layout_cls == OPL_VIEW) return 0; /* the result ignores, or forgets, the layout */
+    if (c->layout_cls == OPL_MEMFMT) return t->ndim == 4 || t->ndim == 5; /* suggest_memory_format: 4-D/5-D only */
+    for (int i = 0; blind[i]; i++)
+        if (!strcmp(c->op, blind[i])) return 0;
+    if (!strcmp(c->op, "getattr") && c->nargs > 1 && c->args[1].kind == SY_V_STR) {
+        static const char *const attrs[] = {"shape", "dtype", "ndim", "device", NULL};
+        for (int i = 0; attrs[i]; i++)
+            if (!strcmp(c->args[1].u.s, attrs[i])) return 0;
+    }
+    return 1;
+}
+
+/* v with its deferred tensors (all, or those the op observes) decided into *nv; *changed = 0: none */
+static sy_status force_value(opcall *c, const sy_value *v, sy_value *nv, int *changed, int all, int depth)
+{
+    *nv = *v;
+    *changed = 0;
+    if (depth > 64) return SY_OK;
+    if (v->kind == SY_V_TENSOR) {
+        const sy_tensor *t = v->u.t;
+        if (!defer_find(c->env, t) || (!all && !observes(c, t))) return SY_OK;
+        const sy_expr *const *st;
+        sy_status s = op_strides(c, t, &st);
+        if (s) return s;
+        const sy_tensor *ft = sy_tensor_new_strided(c->env, t->dtype, t->ndim, t->sizes, st);
+        if (!ft) return sy_ctx_last_error(c->env->ctx);
+        nv->u.t = ft;
+        *changed = 1;
+    } else if (v->kind == SY_V_LIST && v->u.list.n) {
+        sy_value *items = NULL;
+        sy_status s = force_array(c, v->u.list.n, v->u.list.items, &items, all, depth + 1);
+        if (s) return s;
+        if (items) {
+            nv->u.list.items = items;
+            *changed = 1;
+        }
+    }
+    return SY_OK;
+}
+
+/* arr[0..n) with the deferred tensors decided: *out a new array, NULL when none changed */
+static sy_status force_array(opcall *c, size_t n, const sy_value *arr, sy_value **out, int all, int depth)
+{
+    *out = NULL;
+    for (size_t i = 0; i < n; i++) {
+        sy_value nv;
+        int changed;
+        sy_status st = force_value(c, &arr[i], &nv, &changed, all, depth);
+        if (st) return st;
+        if (!changed) continue;
+        if (!*out) {
+            if (!(*out = sy_env_alloc(c->env, n * sizeof **out))) return sy_ctx_last_error(c->env->ctx);
+            memcpy(*out, arr, n * sizeof **out);
+        }
+        (*out)[i] = nv;
+    }
+    return SY_OK;
+}
+
+/* the summed weight of the deferred tensors in v (0: none) */
+static unsigned value_weight(const sy_env *env, const sy_value *v, int depth)
+{
+    if (depth > 64) return DEFER_MAX_WEIGHT;
+    if (v->kind == SY_V_TENSOR) {
+        const struct sy_env_defer *d = defer_find(env, v->u.t);
+        return d ? d->weight : 0;
+    }
+    unsigned w = 0;
+    if (v->kind == SY_V_LIST)
+        for (size_t i = 0; i < v->u.list.n && w < DEFER_MAX_WEIGHT; i++) w += value_weight(env, &v->u.list.items[i], depth + 1);
+    return w;
+}
+
+static unsigned call_weight(const opcall *c)
+{
+    unsigned w = 0;
+    for (size_t i = 0; i < c->nargs && w < DEFER_MAX_WEIGHT; i++) w += value_weight(c->env, &c->args[i], 0);
+    for (size_t i = 0; i < c->nkw && w < DEFER_MAX_WEIGHT; i++) w += value_weight(c->env, &c->kwvals[i], 0);
+    return w;
+}
+
+/* a copy of v into the env (the replay outlives the caller's arrays) */
+static sy_status value_copy(sy_env *env, const sy_value *v, sy_value *out, int depth)
+{
+    *out = *v;
+    if (depth > 64) return sy_env_fail(env, SY_EQUOTA, "deferred strides: arguments nested too deep");
+    if (v->kind == SY_V_STR) {
+        if (!(out->u.s = sy_env_strdup(env, v->u.s))) return sy_ctx_last_error(env->ctx);
+    } else if (v->kind == SY_V_LIST && v->u.list.n) {
+        sy_value *items = sy_env_alloc(env, v->u.list.n * sizeof *items);
+        if (!items) return sy_ctx_last_error(env->ctx);
+        for (size_t i = 0; i < v->u.list.n; i++) {
+            sy_status st = value_copy(env, &v->u.list.items[i], &items[i], depth + 1);
+            if (st) return st;
+        }
+        out->u.list.items = items;
+    } else if (v->kind == SY_V_SLICE) {
+        sy_value *p = sy_env_alloc(env, 3 * sizeof *p);
+        if (!p) return sy_ctx_last_error(env->ctx);
+        sy_status st;
+        if ((st = value_copy(env, v->u.slice.start, &p[0], depth + 1)) || (st = value_copy(env, v->u.slice.stop, &p[1], depth + 1)) ||
+            (st = value_copy(env, v->u.slice.step, &p[2], depth + 1)))
+            return st;
+        out->u.slice.start = &p[0];
+        out->u.slice.stop = &p[1];
+        out->u.slice.step = &p[2];
+    }
+    return SY_OK;
+}
+
+static sy_status array_copy(sy_env *env, size_t n, const sy_value *arr, const sy_value **out)
+{
+    *out = NULL;
+    if (!n) return SY_OK;
+    sy_value *a = sy_env_alloc(env, n * sizeof *a);
+    if (!a) return sy_ctx_last_error(env->ctx);
+    for (size_t i = 0; i < n; i++) {
+        sy_status st = value_copy(env, &arr[i], &a[i], 0);
+        if (st) return st;
+    }
+    *out = a;
+    return SY_OK;
+}
+
+sy_status sy_layout_defer_results(opcall *c)
+{
+    sy_env *env = c->env;
+    if (!env->ndefer || !carries(c)) return SY_OK;
+    unsigned w = call_weight(c);
+    if (!w || w >= DEFER_MAX_WEIGHT) return SY_OK; /* nothing deferred in: nothing deferred out (sy_layout_force_args decided them) */
+    const sy_value *out = c->out;
+    size_t n = out->kind == SY_V_LIST ? out->u.list.n : 1;
+    struct sy_env_defer rec = {NULL, NULL, NULL, NULL, w + 1, c->nargs, c->nkw, SIZE_MAX, NULL, NULL, NULL};
+    for (size_t i = 0; i < n; i++) {
+        const sy_value *r = out->kind == SY_V_LIST ? &out->u.list.items[i] : out;
+        if (r->kind != SY_V_TENSOR || r->u.t->strides || defer_find(env, r->u.t)) continue; /* a known layout, or deferred already */
+        sy_status st;
+        if (!rec.op) { /* the op's arguments and provenance, once */
+            const char *const *kn = NULL;
+            if (c->nkw) {
+                const char **k = sy_env_alloc(env, c->nkw * sizeof *k);
+                if (!k) return sy_ctx_last_error(env->ctx);
+                for (size_t j = 0; j < c->nkw; j++)
+                    if (!(k[j] = sy_env_strdup(env, c->kwnames[j]))) return sy_ctx_last_error(env->ctx);
+                kn = k;
+            }
+            if ((st = array_copy(env, c->nargs, c->args, &rec.args)) || (st = array_copy(env, c->nkw, c->kwvals, &rec.kwvals))) return st;
+            rec.kwnames = kn;
+            rec.node = c->where && c->where->node ? sy_env_strdup(env, c->where->node) : NULL;
+            if (!(rec.op = sy_env_strdup(env, c->op))) return sy_ctx_last_error(env->ctx);
+        }
+        rec.t = r->u.t;
+        rec.item = out->kind == SY_V_LIST ? i : SIZE_MAX;
+        if ((st = defer_add(env, &rec))) return st;
+    }
+    return SY_OK;
+}
+
+sy_status sy_layout_force_args(opcall *c)
+{
+    if (!c->env->ndefer) return SY_OK; /* nothing deferred (the common case) */
+    /* an op that carries the deferral through keeps its inputs deferred, unless their
+     * decisions would replay too many ops */
+    if (carries(c) && call_weight(c) < DEFER_MAX_WEIGHT) return SY_OK;
+    sy_value *na, *nk;
+    sy_status st = force_array(c, c->nargs, c->args, &na, 0, 0);
+    if (!st && na) c->args = na;
+    if (!st) st = force_array(c, c->nkw, c->kwvals, &nk, 0, 0);
+    if (!st && nk) c->kwvals = nk;
+    return st;
 }
 
 /* ------------------------------------------------------------------ layout classes */

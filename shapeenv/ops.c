@@ -1002,8 +1002,10 @@ sy_status sy_env_call(sy_env *env, const char *op, size_t nargs, const sy_value 
     env->layout_owned = 0;
     env->cur_op = op;
     env->cur_node = where ? where->node : NULL;
-    sy_status st = fn(&c);
+    sy_status st = sy_layout_force_args(&c); /* deferred strides the op observes: decided now */
+    if (st == SY_OK) st = fn(&c);
     if (st == SY_OK) st = sy_layout_after_call(&c);
+    if (st == SY_OK) st = sy_layout_defer_results(&c);
     env->layout_owned = owned;
     env->cur_op = cop;
     env->cur_node = cnode;

@@ -33,7 +33,7 @@ static sy_status set_list(opcall *c, size_t n, const sy_tensor *const *ts)
  * computeStride succeeds, else a contiguous copy: TensorShape.cpp reshape). */
 static sy_status view_or_copy(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape, int is_view)
 {
-    if (!x->strides && !is_view) return op_set_strided(c, x->dtype, n, shape, NULL);
+    if (!is_view) return op_reshape_strides(c, x, n, shape); /* deferred when the facts do not decide (layout.c) */
     const sy_expr *const *ns;
     int ok;
     sy_status st = op_view_strides(c, x, n, shape, &ns, &ok);
@@ -120,7 +120,14 @@ static sy_status flatten(opcall *c)
     size_t a, b;
     if ((st = op_wrap_dim(c, s, x->ndim, &a)) || (st = op_wrap_dim(c, e, x->ndim, &b))) return st;
     if (a > b) return op_err(c, SY_EINVAL, "flatten() has invalid args: start_dim cannot come after end_dim");
-    if (a == b) return op_set_strided(c, x->dtype, x->ndim, x->sizes, x->strides); /* returns self */
+    if (a == b) { /* returns self (deferred strides stay deferred) */
+        if (sy_layout_is_deferred(c->env, x)) {
+            c->env->layout_owned = 1;
+            *c->out = sy_value_tensor(x);
+            return SY_OK;
+        }
+        return op_set_strided(c, x->dtype, x->ndim, x->sizes, x->strides);
+    }
     const sy_expr **out = sy_env_alloc(c->env, x->ndim * sizeof *out);
     if (!out) return sy_ctx_last_error(c->env->ctx);
     size_t n = 0;

@@ -183,7 +183,9 @@ static void kvalue(kbuf *k, const sy_value *v, int depth)
     case SY_V_TENSOR: {
         /* the size and stride expressions, each array in one copy */
         const sy_tensor *t = v->u.t;
-        size_t nd = t->ndim, ns = t->strides ? nd : 0;
+        /* strides not known (not modelled, or deferred: layout.c): the tensor itself, as a
+         * deferred tensor's strides are those of its own source */
+        size_t nd = t->ndim, ns = t->strides ? nd : 1;
         if (nd > MEMO_KEY_WORDS) {
             k->bad = true;
             break;
@@ -193,7 +195,8 @@ static void kvalue(kbuf *k, const sy_value *v, int depth)
         p[0] = (uint64_t)v->kind;
         p[1] = (uint64_t)t->dtype | (uint64_t)nd << 8 | (uint64_t)(t->strides != NULL) << 16;
         for (size_t i = 0; i < nd; i++) p[2 + i] = (uint64_t)(uintptr_t)t->sizes[i];
-        for (size_t i = 0; i < ns; i++) p[2 + nd + i] = (uint64_t)(uintptr_t)t->strides[i];
+        if (!t->strides) p[2 + nd] = (uint64_t)(uintptr_t)t;
+        for (size_t i = 0; t->strides && i < ns; i++) p[2 + nd + i] = (uint64_t)(uintptr_t)t->strides[i];
         break;
     }
     case SY_V_LIST: {
