@@ -267,3 +267,51 @@ def test_tiny_scale_is_refused_by_name():
     with pytest.raises(symshape.Error) as ei:
         symshape.trace(doc)
     assert "outside what symshape models exactly" in str(ei.value), str(ei.value)
+
+
+class CausalMask(nn.Module):
+    """causal_lm-style: a bool mask from ones(n, n).tril(), inverted with ~ and used by masked_fill."""
+
+    def forward(self, x):
+        n = x.size(1)
+        m = torch.ones(n, n, dtype=torch.bool).tril()
+        return x.masked_fill(~m, 0.0), m
+
+
+def test_dtype_as_a_plain_string_and_invert():
+    """A graph may spell a factory's dtype as a plain string (dtype="bool", as in
+    ../shared/corpus2/causal_lm.json): it is that dtype, never dropped (dropped, ones() would be
+    float32 and ~ on it fails: bitwise_not is for bool and integers), and a name that is no dtype is
+    an error. ~x (operator.invert, before: "unknown op 'invert'") is bitwise_not. Run on the CPU at
+    24 sizes, 0 sizes 0 and 1 included, 0 violations."""
+    import symshape
+    from models_util import run_real
+    model = CausalMask()
+    doc = symshape.export(model, {"x": torch.randn(3, 7, 7)},
+                          dynamic={"x": [0, {"dim": 1, "name": "n"}, {"dim": 2, "name": "n"}]})
+    ones = [nd for nd in doc["nodes"] if nd.get("op") == "ones"]
+    assert len(ones) == 1 and ones[0]["kwargs"]["dtype"] == {"dtype": "bool"}, ones
+    rng = random.Random(32)
+    pts = [(1, 0), (1, 1), (2, 1), (0, 3)] + [(rng.randint(1, 5), rng.randint(0, 30)) for _ in range(20)]
+    for spelled in ({"dtype": "bool"}, "bool", "torch.bool"):
+        ones[0]["kwargs"]["dtype"] = spelled
+        gs = symshape.trace(doc, duck_sizing=False, specialize_01=False)
+        acc = ran = 0
+        for b, n in pts:
+            sizes = {"x": [b, n, n]}
+            ok, real = run_real(model, {"x": torch.randn(b, n, n)})
+            accepted, _ = gs.check(sizes)
+            ran += ok
+            acc += accepted
+            if accepted:
+                assert ok, (sizes, real)
+                assert gs.output_shapes(sizes) == real, (sizes, gs.output_shapes(sizes), real)
+        assert ran == len(pts) and acc == ran, (spelled, acc, ran)
+    ones[0]["kwargs"]["dtype"] = "float32"  # honoured too: then ~ fails as torch's would
+    with pytest.raises(symshape.Error) as ei:
+        symshape.trace(doc)
+    assert "bitwise_not is only supported for integer and boolean tensors" in str(ei.value), str(ei.value)
+    ones[0]["kwargs"]["dtype"] = "boool"
+    with pytest.raises(symshape.Error) as ei:
+        symshape.trace(doc)
+    assert "names no dtype" in str(ei.value), str(ei.value)
