@@ -53,6 +53,10 @@ static sy_status pw_unary(opcall *c)
         if ((st = op_num_def(c, 1, "lower", 1.0 / 8, &lo)) || (st = op_num_def(c, 2, "upper", 1.0 / 3, &hi))) return st;
         if (lo > hi) return op_err(c, SY_EINVAL, "Lower bound should be less than or equal to the upper bound");
     }
+    /* ~x (operator.invert, recorded by the exporter as "invert") is bitwise_not (Python's
+     * __invert__ on a Tensor, torch/_tensor.py); UnaryOps.cpp bitwise_not: bool and integer only */
+    if ((!strncmp(c->op, "bitwise_not", 11) || !strcmp(c->op, "invert")) && (op_is_floating(x->dtype) || op_is_complex(x->dtype)))
+        return op_err(c, SY_EINVAL, "bitwise_not is only supported for integer and boolean tensors");
     return sy_unary_layout(c, x, fix_dtype(c->op, x->dtype));
 }
 
@@ -180,6 +184,7 @@ const opentry sy_ops_pointwise[] = {
     OP_ROW("isreal", pw_unary),
     OP_ROW("logical_not", pw_unary),
     OP_ROW("bitwise_not", pw_unary),
+    OP_ROW("invert", pw_unary),
     OP_ROW("celu", pw_unary),
     OP_ROW("selu", pw_unary),
     OP_ROW("softplus", pw_unary),

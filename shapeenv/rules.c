@@ -304,12 +304,130 @@ sy_status sy_rule_slice_bound(sy_env *env, const sy_expr *x, const sy_expr *len,
     return SY_OK;
 }
 
+/* One bound of a slice with a negative step (Python's PySlice_AdjustIndices, step < 0; ONNX
+ * Slice-13): a negative x counts from the end, then x is clamped to [lo, len - 1], lo = -1 (an end;
+ * Python's start) or 0 (ONNX's start: "clamped into [0, dims[axes[i]]-1] for negative stepping",
+ * so x[-10:-10:-1] of 5 takes element 0 in onnxruntime and nothing in Python). The clamp is
+ * Min(Max(x, lo), len - 1): on a dim of 0 the range [0, -1] is empty and the bound is -1, so the
+ * length is 0 (onnxruntime takes nothing there). x NULL (None): len - 1 for a start, -1 for an end. */
+static sy_status slice_bound_neg(sy_env *env, const sy_expr *x, const sy_expr *len, int is_start, int64_t lo,
+                                 const sy_expr **out)
+{
+    sy_ctx *ctx = env->ctx;
+    const sy_expr *zero = sy_expr_int_si(ctx, 0), *hi = sy_expr_add_si(ctx, len, -1), *L = sy_expr_int_si(ctx, lo);
+    *out = NULL;
+    if (!hi || !L) return sy_ctx_last_error(ctx);
+    if (!x) {
+        *out = is_start ? hi : sy_expr_int_si(ctx, -1);
+        return *out ? SY_OK : sy_ctx_last_error(ctx);
+    }
+    int k, neg;
+    sy_status st = known(env, sy_expr_lt(ctx, x, zero), &k, &neg);
+    if (st) return st;
+    if (!k) { /* sign unknown: x + len * (1 - [x >= 0]) */
+        const sy_expr *nonneg = sy_expr_min(ctx, sy_expr_max(ctx, sy_expr_add_si(ctx, x, 1), zero), sy_expr_int_si(ctx, 1));
+        x = sy_expr_add(ctx, x, sy_expr_sub(ctx, len, sy_expr_mul(ctx, len, nonneg)));
+    } else if (neg) {
+        x = sy_expr_add(ctx, x, len);
+    }
+    if (!x) return sy_ctx_last_error(ctx);
+    int kb, below, ka, above, ke, nonempty;
+    if ((st = known(env, sy_expr_lt(ctx, x, L), &kb, &below)) || (st = known(env, sy_expr_gt(ctx, x, hi), &ka, &above)) ||
+        (st = known(env, sy_expr_le(ctx, L, hi), &ke, &nonempty)))
+        return st;
+    if (ka && above) x = hi;
+    else if (kb && below) x = sy_expr_min(ctx, L, hi); /* lo, or -1 on a dim of 0 */
+    else {
+        if (!kb) x = sy_expr_max(ctx, x, L);
+        /* x <= hi proven, and lo <= hi: Max(x, lo) <= hi too, no Min */
+        if (!(ka && (kb || (ke && nonempty)))) x = sy_expr_min(ctx, x, hi);
+    }
+    if (!x) return sy_ctx_last_error(ctx);
+    const sy_expr *s = sy_env_simplify(env, x);
+    if (!s) sy_ctx_reset_error(ctx);
+    *out = s ? s : x;
+    return SY_OK;
+}
+
+/* the length of a slice from bound b0 to b1 (exclusive) by step: Max(diff, 0) rounded up by |step|,
+ * diff = b1 - b0 (step > 0) or b0 - b1 (step < 0), astep = |step| (2^63 for INT64_MIN, in the
+ * algebra); what the facts prove is used */
+static sy_status slice_count(sy_env *env, const sy_expr *cnt, const sy_expr *astep, const sy_expr **n)
+{
+    sy_ctx *ctx = env->ctx;
+    if (!astep) return sy_ctx_last_error(ctx);
+    const sy_expr *zero = sy_expr_int_si(ctx, 0);
+    int k, empty, nonneg;
+    sy_status st;
+    if ((st = known(env, sy_expr_le(ctx, cnt, zero), &k, &empty))) return st;
+    if (k && empty) {
+        cnt = zero;
+    } else {
+        if ((st = known(env, sy_expr_ge(ctx, cnt, zero), &k, &nonneg))) return st;
+        if (!(k && nonneg)) cnt = sy_expr_max(ctx, cnt, zero); /* Max(stop - start, 0) */
+        int64_t a1;
+        if (!(sy_expr_get_si(astep, &a1) == SY_OK && a1 == 1)) cnt = sy_expr_ceildiv(ctx, cnt, astep);
+    }
+    if (!cnt) return sy_ctx_last_error(ctx);
+    const sy_expr *s = sy_env_simplify(env, cnt);
+    if (!s) sy_ctx_reset_error(ctx);
+    *n = s ? s : cnt;
+    return SY_OK;
+}
+
+/* a - b, with a - Max(b_i) written Min(a - b_i) (and Min(a_i) - b as Min(a_i - b)): equal for
+ * integers; a flip's (n - 1) - Max(-1, n - 9223372036854775807) is then Min(n, 9223372036854775806),
+ * whose facts (n >= 0) prove it non-negative. At most 4 arguments: no growth. */
+static const sy_expr *sub_spread(sy_ctx *ctx, const sy_expr *a, const sy_expr *b)
+{
+    const sy_expr *r = NULL;
+    if (sy_expr_kind_of(b) == SY_EXPR_MAX && sy_expr_nargs(b) <= 4) {
+        for (size_t i = 0; i < sy_expr_nargs(b); i++) {
+            const sy_expr *t = sy_expr_sub(ctx, a, sy_expr_arg(b, i));
+            r = r ? sy_expr_min(ctx, r, t) : t;
+        }
+        return r;
+    }
+    if (sy_expr_kind_of(a) == SY_EXPR_MIN && sy_expr_nargs(a) <= 4) {
+        for (size_t i = 0; i < sy_expr_nargs(a); i++) {
+            const sy_expr *t = sy_expr_sub(ctx, sy_expr_arg(a, i), b);
+            r = r ? sy_expr_min(ctx, r, t) : t;
+        }
+        return r;
+    }
+    return sy_expr_sub(ctx, a, b);
+}
+
+static sy_status slice_len_neg(sy_env *env, const sy_expr *start, const sy_expr *stop, int64_t step, const sy_expr *len,
+                               int64_t start_lo, const sy_expr **start_out, const sy_expr **n)
+{
+    sy_ctx *ctx = env->ctx;
+    *n = NULL;
+    const sy_expr *b0, *b1;
+    sy_status st;
+    if ((st = slice_bound_neg(env, start, len, 1, start_lo, &b0)) || (st = slice_bound_neg(env, stop, len, 0, -1, &b1)))
+        return st;
+    const sy_expr *cnt = sub_spread(ctx, b0, b1);
+    if (!cnt) return sy_ctx_last_error(ctx);
+    if ((st = slice_count(env, cnt, sy_expr_neg(ctx, sy_expr_int_si(ctx, step)), n))) return st;
+    *start_out = b0;
+    return SY_OK;
+}
+
+sy_status sy_rule_slice_len_onnx(sy_env *env, const sy_expr *start, const sy_expr *stop, int64_t step, const sy_expr *len,
+                                 const sy_expr **start_out, const sy_expr **n)
+{
+    if (step < 0) return slice_len_neg(env, start, stop, step, len, 0, start_out, n);
+    return sy_rule_slice_len(env, start, stop, step, len, start_out, n);
+}
+
 sy_status sy_rule_slice_len(sy_env *env, const sy_expr *start, const sy_expr *stop, int64_t step, const sy_expr *len,
                             const sy_expr **start_out, const sy_expr **n)
 {
     sy_ctx *ctx = env->ctx;
     *n = NULL;
-    if (step < 1) return sy_fail_st(ctx, SY_EINVAL, "slice step must be positive (got %lld)", (long long)step);
+    if (step == 0) return sy_fail_st(ctx, SY_EINVAL, "slice step cannot be zero");
+    if (step < 0) return slice_len_neg(env, start, stop, step, len, -1, start_out, n);
     const sy_expr *zero = sy_expr_int_si(ctx, 0), *b0, *b1;
     sy_status st;
     if ((st = sy_rule_slice_bound(env, start, len, zero, &b0)) || (st = sy_rule_slice_bound(env, stop, len, len, &b1)))
@@ -320,19 +438,8 @@ sy_status sy_rule_slice_len(sy_env *env, const sy_expr *start, const sy_expr *st
         cnt = sy_expr_sub(ctx, len, start); /* x[c:]: len - Min(c, len) = Max(len - c, 0), below */
     else if (start && !stop && !sy_expr_get_si(start, &c0) && c0 < 0 && c0 > -INT64_MAX)
         cnt = sy_expr_min(ctx, sy_expr_int_si(ctx, -c0), len); /* x[-c:]: len - Max(len - c, 0) = Min(c, len) */
-    int k, empty, nonneg;
-    if ((st = known(env, sy_expr_le(ctx, cnt, zero), &k, &empty))) return st;
-    if (k && empty) {
-        cnt = zero;
-    } else {
-        if ((st = known(env, sy_expr_ge(ctx, cnt, zero), &k, &nonneg))) return st;
-        if (!(k && nonneg)) cnt = sy_expr_max(ctx, cnt, zero); /* Max(stop - start, 0) */
-        if (step != 1) cnt = sy_expr_ceildiv(ctx, cnt, sy_expr_int_si(ctx, step));
-    }
     if (!cnt) return sy_ctx_last_error(ctx);
-    const sy_expr *s = sy_env_simplify(env, cnt);
-    if (!s) sy_ctx_reset_error(ctx);
+    if ((st = slice_count(env, cnt, sy_expr_int_si(ctx, step), n))) return st;
     *start_out = b0;
-    *n = s ? s : cnt;
     return SY_OK;
 }

@@ -76,12 +76,24 @@ sy_status sy_rule_pad_dim(sy_env *env, const sy_expr *d, const sy_expr *before, 
 sy_status sy_rule_slice_bound(sy_env *env, const sy_expr *x, const sy_expr *len, const sy_expr *def, const sy_expr **out);
 
 /* The start index and the length of x[start:stop:step] on a dim of length len
- * (step >= 1; start, stop NULL for None): the bounds by sy_rule_slice_bound,
- * then max(stop - start, 0) (PyTorch's slice: "if (end < start) end = start";
- * ONNX: max(0, ceil((end - start) / step))) divided by step rounding up. No
- * guard: x[1:] on a length L is Max(L - 1, 0) where the facts do not prove
- * L >= 1, as torch clamps. */
+ * (start, stop NULL for None), Python's slicing. step >= 1: the bounds by
+ * sy_rule_slice_bound, then max(stop - start, 0) (PyTorch's slice: "if (end <
+ * start) end = start"; ONNX: max(0, ceil((end - start) / step))) divided by step
+ * rounding up. step <= -1 (Python's PySlice_AdjustIndices for a negative step):
+ * a negative bound + len, then clamped to [-1, len - 1] (None: len - 1 for the
+ * start, -1 for the stop), the length max(start - stop, 0) divided by -step
+ * rounding up. No guard: x[1:] on a length L is Max(L - 1, 0) where the facts
+ * do not prove L >= 1, as torch clamps. step 0: SY_EINVAL (INT64_MIN divides
+ * as 2^63). PyTorch's tensor slicing refuses a step <= 0 before this. */
 sy_status sy_rule_slice_len(sy_env *env, const sy_expr *start, const sy_expr *stop, int64_t step, const sy_expr *len,
                             const sy_expr **start_out, const sy_expr **n);
+
+/* ONNX Slice-13's start and length on one axis: sy_rule_slice_len, except that a
+ * negative step clamps the start to [0, len - 1] (Python: [-1, len - 1]; so
+ * starts -10, ends -10, steps -1 on a dim of 5 take element 0, as onnxruntime's
+ * slice_helper.h does), and to -1 on a dim of 0 (the empty range: nothing
+ * taken). */
+sy_status sy_rule_slice_len_onnx(sy_env *env, const sy_expr *start, const sy_expr *stop, int64_t step, const sy_expr *len,
+                                 const sy_expr **start_out, const sy_expr **n);
 
 #endif

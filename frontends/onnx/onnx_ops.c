@@ -1249,9 +1249,10 @@ static sy_status op_split(ox_call *c)
  *   start < 0 -> start + dim; end < 0 -> end + dim;
  *   step > 0: start, end clamped to [0, dim]; step < 0: start to [0, dim-1], end to [-1, dim-1];
  *   length = max(0, ceil((end - start) / step)).
- * A clamp to [lo, hi] is Min(Max(v, lo), hi): on a dim of 0 a negative step's start range [0, -1] is
- * empty, and the start is then -1 (hi), so that the length is 0 (numpy, onnx's reference, and torch's
- * flip of an empty dim take nothing; Max(lo, Min(v, hi)) would give 0 and a length of 1).
+ * shapeenv/rules.c sy_rule_slice_len_onnx computes it for both signs of step (shared with the torch
+ * frontend's slicing): a clamp to [lo, hi] is Min(Max(v, lo), hi), so on a dim of 0 a negative
+ * step's start range [0, -1] is empty and the start is -1 (hi), the length 0 (onnxruntime, numpy
+ * and torch's flip of an empty dim take nothing).
  * A start or end that is an int64 constant beyond FLINT's small integers (|v| >= 2^62: INT64_MAX and
  * INT64_MIN, torch's "to the end" / "to the start", and torch's -INT64_MAX) is kept as int64
  * (slice_end.far) and clamped by slice_far, so that no expression (a FLINT bignum, whose first block
@@ -1271,7 +1272,7 @@ static int slice_is_far(int64_t v) { return v >= (INT64_C(1) << 62) || v <= -(IN
  * [0, U]:
  *   v >= U: v >= U >= dim >= hi (hi = dim or dim - 1), so Min(Max(v, lo), hi) = hi;
  *   v + U <= lo (v < 0): v + dim <= lo, so the negative v + dim clamps to Min(lo, hi): lo, unless
- *   empty (slice_clamp): then Min(0, dim - 1).
+ *   empty: then Min(0, dim - 1).
  * lo is 0 (a start, a positive step's end) or -1 (a negative step's end); hi is dim or dim - 1.
  * *out NULL: neither holds for every dim (the caller builds v as an expression). */
 static sy_status slice_far(ox_call *c, const sy_expr *dim, int64_t v, int64_t lo, const sy_expr *hi, int empty,
@@ -1295,55 +1296,43 @@ static sy_status slice_far(ox_call *c, const sy_expr *dim, int64_t v, int64_t lo
     return SY_OK;
 }
 
-/* one start or end of slice_len: negative -> + dim, then clamped to [lo, hi]. empty: 1 when [lo, hi] is
- * empty on a dim of 0 (a negative step's start [0, dim - 1]), built Min(Max(v, lo), hi); else lo <= hi on
- * every dim and it is built Max(lo, Min(v, hi)), the same value */
-static sy_status slice_clamp(ox_call *c, const sy_expr *dim, const slice_end *b, int64_t lo, const sy_expr *hi,
-                             int empty, const char *what, const sy_expr **out)
+/* A start or end for the shared rule: its expression, or NULL where it is the rule's None (a far
+ * bound that slice_far clamps to the default for every dim the ranges allow: a start to 0 (step > 0)
+ * or dim - 1 (step < 0), an end to dim (step > 0) or -1 (step < 0)); any other far bound is built
+ * exactly (a bignum, only for a dim near 2^62 or of unknown bound) */
+static sy_status slice_rule_bound(ox_call *c, const sy_expr *dim, const slice_end *b, int is_start, int64_t step,
+                                  const sy_expr **out)
 {
-    sy_ctx *x = c->ctx;
-    const sy_expr *v = b->e;
-    if (b->far) {
-        TRY(slice_far(c, dim, b->v, lo, hi, empty, out));
-        if (*out) return SY_OK;
-        CHK(v = K(c, b->v)); /* a dim near 2^62 or above: exactly, as an expression */
+    *out = b->e;
+    if (!b->far) return SY_OK;
+    const sy_expr *hi = step > 0 ? dim : sy_expr_add_si(c->ctx, dim, -1), *r = NULL;
+    CHK(hi);
+    int64_t lo = step > 0 || is_start ? 0 : -1; /* ONNX: a negative step's start is clamped to [0, dim - 1] */
+    TRY(slice_far(c, dim, b->v, lo, hi, 0, &r));
+    /* the default of this role: 0 / dim - 1 for a start, dim / -1 for an end */
+    int none = r && (is_start ? (step > 0 ? (r != hi) : (r == hi)) : (step > 0 ? (r == hi) : (r != hi)));
+    if (none) {
+        *out = NULL;
+        return SY_OK;
     }
-    int neg;
-    TRY(truth(c, sy_expr_lt(x, v, K(c, 0)), what, &neg));
-    if (neg) v = sy_expr_add(x, v, dim);
-    CHK(v);
-    *out = empty ? sy_expr_min(x, sy_expr_max(x, v, K(c, lo)), hi) : sy_expr_max(x, K(c, lo), sy_expr_min(x, v, hi));
-    CHK(*out);
+    if (r && r != hi) { /* clamped to lo = 0 (a negative step's start): 0, which the rule clamps to dim - 1 */
+        CHK(*out = K(c, 0));
+        return SY_OK;
+    }
+    CHK(*out = K(c, b->v));
     return SY_OK;
 }
 
+/* the length and clamped start of one axis: shapeenv/rules.c sy_rule_slice_len_onnx, the torch
+ * frontend's rule for a positive step and ONNX's clamps for a negative one (Min/Max where the facts do
+ * not decide, no guard) */
 static sy_status slice_len(ox_call *c, const sy_expr *dim, const slice_end *sb, const slice_end *eb, int64_t step,
                            const sy_expr **len, const sy_expr **start_out)
 {
-    sy_ctx *x = c->ctx;
-    /* a positive step: the torch frontend's rule (shapeenv/rules.c sy_rule_slice_len: the same
-     * wrap and clamp to [0, dim], Min/Max where the facts do not decide, no guard). A start of
-     * INT64_MIN is 0 and an end of INT64_MAX is dim, as None is there; other far bounds below. */
-    if (step > 0 && (!sb->far || sb->v == INT64_MIN) && (!eb->far || eb->v == INT64_MAX))
-        return sy_rule_slice_len(c->env, sb->far ? NULL : sb->e, eb->far ? NULL : eb->e, step, dim, start_out, len);
-    const sy_expr *hi = step > 0 ? dim : sy_expr_add_si(x, dim, -1), *s, *e;
-    CHK(hi);
-    TRY(slice_clamp(c, dim, sb, 0, hi, step < 0, "Slice: start is negative", &s));
-    TRY(slice_clamp(c, dim, eb, step > 0 ? 0 : -1, hi, 0, "Slice: end is negative", &e));
-    const sy_expr *ss = sy_env_simplify(c->env, s), *se = sy_env_simplify(c->env, e);
-    if (ss) s = ss;
-    if (se) e = se;
-    sy_ctx_reset_error(x);
-    const sy_expr *l = step > 0 ? sy_expr_ceildiv(x, sy_expr_sub(x, e, s), K(c, step))
-                                : sy_expr_ceildiv(x, sy_expr_sub(x, s, e), sy_expr_neg(x, K(c, step))); /* -INT64_MIN: in the algebra */
-    l = sy_expr_max(x, K(c, 0), l);
-    CHK(l);
-    const sy_expr *sl = sy_env_simplify(c->env, l);
-    if (sl) l = sl;
-    else sy_ctx_reset_error(x);
-    *len = l;
-    *start_out = s;
-    return SY_OK;
+    const sy_expr *s, *e;
+    TRY(slice_rule_bound(c, dim, sb, 1, step, &s));
+    TRY(slice_rule_bound(c, dim, eb, 0, step, &e));
+    return sy_rule_slice_len_onnx(c->env, s, e, step, dim, start_out, len);
 }
 
 /* n int64 starts or ends (an attribute, or a constant read as int64, ox_val.kv) as slice_ends: the far

@@ -11,7 +11,12 @@
     violations of a dynamic-dim spec, and never "required";
   - Slice with a positive step (x[:, :, 1:], [:-1], [2::2], [-3:]) by the rule both frontends share:
     every value's shape equals onnxruntime's at 24 sizes (0, 1, 2, 3 included), and the relaxed
-    policy throws no size away.
+    policy throws no size away;
+  - Slice with a negative step by the same shared rule (sy_rule_slice_len_onnx: ONNX clamps the
+    start to [0, dim - 1], Python to [-1, dim - 1]): flips with torch's ends (-INT64_MAX, INT64_MIN),
+    [::-2], [-2:0:-1], [5:-10:-3], [-10:-10:-1] (onnxruntime takes element 0, Python nothing):
+    every value's shape equals onnxruntime's at 26 sizes (0, 1, 2 included), no guard from a
+    clamp, and the relaxed policy throws no size away.
 usage: test_issue32.py SYMSHAPE CACHE_DIR   (SY_SKIP_TORCH_TESTS=1 or no onnxruntime: skip, exit 77)
 """
 import os as _os
@@ -274,6 +279,34 @@ for flags in ([], RELAXED):
     check("slices %s: 0 soundness violations" % flags, not viol, viol[:2])
     if flags:
         check("slices relaxed: no size thrown away", not away, away[:3])
+
+# ---- 4. Slice with a negative step: the shared rule's ONNX clamps, no guard
+I64MAX, I64MIN = 2**63 - 1, -2**63
+NEG = [(-1, -I64MAX, -1), (-1, I64MIN, -1), (I64MAX, I64MIN, -1), (-1, I64MIN, -2), (-2, 0, -1), (5, -10, -3),
+       (-10, -10, -1), (3, 1, -2), (-7, -9, -1), (I64MIN, -I64MAX, -1)]
+nodes, inits, outs = [], [], []
+for i, (a, b, st) in enumerate(NEG):
+    for nm, v in (("s", a), ("e", b), ("t", st)):
+        inits.append(onnx.helper.make_tensor("%s%d" % (nm, i), onnx.TensorProto.INT64, [1], [v]))
+    inits.append(onnx.helper.make_tensor("a%d" % i, onnx.TensorProto.INT64, [1], [1]))
+    nodes.append(onnx.helper.make_node("Slice", ["x", "s%d" % i, "e%d" % i, "a%d" % i, "t%d" % i], ["y%d" % i]))
+    outs.append(onnx.helper.make_tensor_value_info("y%d" % i, onnx.TensorProto.FLOAT, None))
+g = onnx.helper.make_graph(nodes, "neg_slices", [onnx.helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, ["batch", "n"])],
+                           outs, inits)
+ns = os.path.join(WORK, "neg_slices.onnx")
+onnx.save(onnx.helper.make_model(g, opset_imports=[onnx.helper.make_opsetid("", 13)]), ns)
+pts = [{"x": [rng.randint(1, 3), rng.randint(0, 40)]} for _ in range(20)] + \
+      [{"x": [1, 0]}, {"x": [2, 1]}, {"x": [1, 2]}, {"x": [2, 5]}, {"x": [1, 10]}, {"x": [3, 11]}]
+for flags in ([], RELAXED):
+    inf = values_match(ns, flags, pts if flags else [p for p in pts if p["x"][1] >= 2], "neg_slices %s" % flags)
+    flips = {v: d for v, d in inf.get("values", {}).items() if v in ("y1", "y2")}
+    check("neg_slices %s: a flip to INT64_MIN is n" % flags, all(d[1] == "n" for d in flips.values()) and len(flips) == 2, flips)
+    acc, ran, viol, away, lines, _ = probe(ns, pts, flags)
+    print("neg_slices %s: %d points, onnxruntime runs %d, symshape accepts %d, %d violations, %d thrown away" %
+          ("relaxed" if flags else "default", len(pts), ran, acc, len(viol), len(away)), file=sys.stderr)
+    check("neg_slices %s: 0 soundness violations" % flags, not viol, viol[:2])
+    if flags:
+        check("neg_slices relaxed: no size thrown away", not away, away[:3])
 
 for f in fails:
     print("FAIL:", f)

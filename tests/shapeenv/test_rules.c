@@ -332,3 +332,74 @@ CASE(slice_len_is_pythons_slicing_with_no_guard)
     cr_log_info("%zu slices checked against Python's", checked);
     cr_assert(checked >= 10000);
 }
+
+/* Python's slice with step < 0 (PySlice_AdjustIndices): a negative bound + L, then clamped to
+ * [-1, L - 1]; None: L - 1 for the start, -1 for the stop. onnx = 1: ONNX Slice-13's start clamp
+ * [0, L - 1] instead (onnxruntime slice_helper.h), -1 on L = 0 (nothing taken). */
+static void neg_slice(int64_t L, int onnx, int hs, int64_t s, int he, int64_t e, int64_t step, int64_t *start, int64_t *len)
+{
+    int64_t slo = onnx ? 0 : -1;
+    if (!hs) s = L - 1;
+    else {
+        if (s < 0) s += L;
+        if (s < slo) s = slo;
+        if (s > L - 1) s = L - 1;
+    }
+    if (!he) e = -1;
+    else {
+        if (e < 0) e += L;
+        if (e < -1) e = -1;
+        if (e > L - 1) e = L - 1;
+    }
+    *start = s;
+    *len = s > e ? (s - e - 1) / -step + 1 : 0;
+}
+
+/* issue 32: a negative step (ONNX Slice, a flip) by the shared rule, Python's and ONNX's clamps,
+ * bounds None, constants, L + c, M + c, c - M: equal to the ground truth at every L, M in [0, 16]
+ * (over 10,000 points per semantics) with no guard */
+CASE(slice_len_negative_step_is_pythons_and_onnxs)
+{
+    srand(3232);
+    size_t checked = 0;
+    for (int it = 0; it < 480; it++) {
+        int onnx = it % 2;
+        sy_env_options o = SY_ENV_OPTIONS_INIT;
+        o.specialize_zero_one = (it / 2) % 2;
+        sy_env *e = sy_env_new(ctx, &o);
+        cr_assert(e != NULL);
+        const sy_expr *syms[2] = {sy_env_create_symbol(e, 5 + rand() % 9, "x.size()[1]", SY_DIM_DYNAMIC),
+                                  sy_env_create_symbol(e, 3 + rand() % 7, "y.size()[0]", SY_DIM_DYNAMIC)};
+        cr_assert(syms[0] && syms[1], "%s", sy_ctx_last_error_msg(ctx));
+        int ks = rand() % 5, ke = rand() % 5;
+        int64_t cs = rand() % 25 - 12, ce = rand() % 25 - 12, step = -1 - rand() % 4;
+        if (it < 4) ks = 0, ke = 0, step = -1; /* x[::-1]: the flip, length L */
+        const sy_expr *b0 = bound_of(ks, cs, syms[0], syms[1]), *b1 = bound_of(ke, ce, syms[0], syms[1]);
+        const sy_expr *start = NULL, *n = NULL;
+        sy_status st = onnx ? sy_rule_slice_len_onnx(e, b0, b1, step, syms[0], &start, &n)
+                            : sy_rule_slice_len(e, b0, b1, step, syms[0], &start, &n);
+        cr_assert(eq(int, st, SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+        cr_assert(eq(sz, sy_env_nguards(e), 0), "slice %d/%lld:%d/%lld:%lld recorded a guard", ks, (long long)cs, ke, (long long)ce,
+                  (long long)step);
+        if (it < 4) cr_assert(n == syms[0], "x[::-1] is %s", S(n));
+        int64_t lo = o.specialize_zero_one ? 2 : 0;
+        for (int64_t L = lo; L <= 16; L++)
+            for (int64_t M = lo; M <= 16; M++) {
+                int64_t vals[2] = {L, M}, ws, wn;
+                neg_slice(L, onnx, ks != 0, bound_val(ks, cs, L, M), ke != 0, bound_val(ke, ce, L, M), step, &ws, &wn);
+                cr_assert(eq(i64, eval1(n, 2, syms, vals), wn), "%s L=%lld M=%lld slice %d/%lld:%d/%lld:%lld: %s",
+                          onnx ? "onnx" : "python", (long long)L, (long long)M, ks, (long long)cs, ke, (long long)ce,
+                          (long long)step, S(n));
+                if (wn > 0) cr_assert(eq(i64, eval1(start, 2, syms, vals), ws), "start %s", S(start));
+                checked++;
+            }
+        sy_env_free(e);
+    }
+    cr_log_info("%zu negative-step slices checked against Python's and ONNX's", checked);
+    cr_assert(checked >= 20000);
+    const sy_expr *st0 = NULL, *n0 = NULL;
+    sy_env *e = sy_env_new(ctx, NULL);
+    const sy_expr *L = sy_env_create_symbol(e, 7, "x.size()[0]", SY_DIM_DYNAMIC);
+    cr_assert(eq(int, sy_rule_slice_len(e, NULL, NULL, 0, L, &st0, &n0), SY_EINVAL));
+    sy_env_free(e);
+}
