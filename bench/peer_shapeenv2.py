@@ -355,7 +355,7 @@ def mha(q, k, v, e_check, heads, w_in, kw, eq, check, view, linear):
     # transpose(0, -2), squeeze(-2), contiguous
     proj = linear(q, w_in)
     proj = view(proj, list(proj[:-1]) + [3, embed_dim])
-    qq = kk = vv = Shape([tgt_len, bsz, embed_dim])
+    qq, kk, vv = Shape([tgt_len, bsz, embed_dim]), Shape([src_len, bsz, embed_dim]), Shape([src_len, bsz, embed_dim])
     qv = view(qq, [tgt_len, bsz * heads, head_dim])
     kv = view(kk, [kk[0], bsz * heads, head_dim])
     vv = view(vv, [vv[0], bsz * heads, head_dim])
