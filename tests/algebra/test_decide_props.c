@@ -277,3 +277,53 @@ Test(algebra_decide_props, decisions_bounds_and_simplifications_are_sound, .time
     cr_assert(lt(long, iters / 10, n_simp_const));
     flint_cleanup();
 }
+
+/* The floor-pair rule of sy_decide (algebra/decide.c, floor_pair): relations
+ * c0 + a FloorDiv(L + p, s) + b FloorDiv(+-L + q, s) <= 0 with L = x + k y, every
+ * sign and offset, no facts; a TRUE must hold and a FALSE must fail at every point
+ * of a box wide enough to cover every residue (several periods of s). */
+Test(algebra_decide_props, floor_pairs_are_sound, .timeout = 300)
+{
+    sy_ctx *c = NULL;
+    cr_assert(eq(int, sy_ctx_new(NULL, &c), SY_OK));
+    const sy_expr *x = sy_expr_sym(c, "x"), *y = sy_expr_sym(c, "y");
+    const sy_expr *sy2[2] = {x, y};
+    long n = 0, decided = 0;
+    for (int k = 0; k <= 2; k++)
+        for (int s = 1; s <= 5; s++)
+            for (int neg = 0; neg <= 1; neg++)
+                for (int a = -1; a <= 1; a += 2)
+                    for (int b = -1; b <= 1; b += 2)
+                        for (int p = -6; p <= 6; p += 3)
+                            for (int q = -7; q <= 7; q += 2)
+                                for (int c0 = -3; c0 <= 3; c0++) {
+                                    const sy_expr *L = sy_expr_add(c, x, sy_expr_mul_si(c, y, k));
+                                    const sy_expr *B = neg ? sy_expr_neg(c, L) : L;
+                                    const sy_expr *S = sy_expr_int_si(c, s);
+                                    const sy_expr *fa = sy_expr_floordiv(c, sy_expr_add_si(c, L, p), S);
+                                    const sy_expr *fb = sy_expr_floordiv(c, sy_expr_add_si(c, B, q), S);
+                                    const sy_expr *d = sy_expr_add_si(
+                                        c, sy_expr_add(c, sy_expr_mul_si(c, fa, a), sy_expr_mul_si(c, fb, b)), c0);
+                                    const sy_expr *rel = sy_expr_le(c, d, sy_expr_int_si(c, 0));
+                                    cr_assert(rel != NULL);
+                                    sy_facts *f = sy_facts_new(c);
+                                    sy_truth t = SY_TRUTH_UNKNOWN;
+                                    cr_assert(eq(int, sy_decide(f, rel, &t), SY_OK));
+                                    sy_facts_free(f);
+                                    n++;
+                                    if (t == SY_TRUTH_UNKNOWN) continue;
+                                    decided++;
+                                    for (int64_t xv = -12; xv <= 12; xv++)
+                                        for (int64_t yv = -3; yv <= 3; yv++) {
+                                            int64_t vals[2] = {xv, yv}, v = -1;
+                                            cr_assert(eq(int, sy_expr_eval_si(c, rel, 2, sy2, vals, &v), SY_OK));
+                                            cr_assert(eq(int, (int)v, t == SY_TRUTH_TRUE),
+                                                      "k=%d s=%d neg=%d a=%d b=%d p=%d q=%d c0=%d: %s at x=%lld y=%lld",
+                                                      k, s, neg, a, b, p, q, c0, t == SY_TRUTH_TRUE ? "TRUE" : "FALSE",
+                                                      (long long)xv, (long long)yv);
+                                        }
+                                }
+    fprintf(stderr, "floor pairs: %ld relations, %ld decided, each checked at 175 points\n", n, decided);
+    cr_assert(lt(long, n / 4, decided));
+    sy_ctx_free(c);
+}
