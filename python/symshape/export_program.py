@@ -449,7 +449,11 @@ def _h_squeeze(cx, node, args, kwargs):
 
 
 def _h_split_with_sizes(cx, node, args, kwargs):
-    return cx.emit("split_with_sizes", list(args[:3]), {})
+    """split_with_sizes(self, split_sizes, dim=0): the engine's split with the list of sizes (the
+    same checks), whose pieces carry their strides (a view of the input, OPL_OWN): the engine's
+    split_with_sizes row leaves them not modelled (OPL_VIEW), so a view after an elementwise op
+    on a piece failed (the LSTM cell's gates, in the decomposed nn.LSTM of lstm_tagger)."""
+    return cx.emit("split", list(args[:3]), {})
 
 
 def _h_max(name):
@@ -582,7 +586,7 @@ for _k, _e in {"var": "var", "convolution": "conv1d/conv2d/conv3d, conv_transpos
                "_cdist_forward": "cdist", "col2im": "fold", "grid_sampler_2d": "grid_sample", "fill": "full_like",
                "scalar_tensor": "tensor", "randperm": "arange", "alias": "identity", "_local_scalar_dense": "item",
                "sym_size": "size", "sym_stride": "stride", "sym_numel": "numel", "squeeze": "squeeze",
-               "split_with_sizes": "split_with_sizes", "_assert_scalar": "_assert", "_check_is_size": "_assert",
+               "split_with_sizes": "split", "_assert_scalar": "_assert", "_check_is_size": "_assert",
                "_assert_async": "item, _assert", "_assert_tensor_metadata": "_assert", "_unsafe_view": "reshape",
                "expand": "expand", "where": "where"}.items():
     ATEN_TABLE[_k].engine = _e
