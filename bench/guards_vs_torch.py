@@ -19,8 +19,12 @@ symshape computes); the number of guards each emits (torch: static dims + equali
 bounds + guards code; symshape: the minimized set, which also holds rank/dtype guards, counted
 apart), and symshape's guards by kind.
 
+--from-exported also reads each torch.export program (run_decompositions) with
+symshape.from_exported and checks it at the same points (errors, violations, points beyond
+torch.export's own).
+
 Usage: SYMSHAPE_LIB=build/libsymshape.so python bench/guards_vs_torch.py [--points N] [--only NAME,...]
-       [--markdown FILE]
+       [--markdown FILE] [--no-compile] [--from-exported]
 Needs PyTorch 2.x (the venv of scripts/venv.sh) and torchvision.
 """
 import argparse
