@@ -19,8 +19,12 @@ symshape computes); the number of guards each emits (torch: static dims + equali
 bounds + guards code; symshape: the minimized set, which also holds rank/dtype guards, counted
 apart), and symshape's guards by kind.
 
+--from-exported also reads each torch.export program (run_decompositions) with
+symshape.from_exported and checks it at the same points (errors, violations, points beyond
+torch.export's own).
+
 Usage: SYMSHAPE_LIB=build/libsymshape.so python bench/guards_vs_torch.py [--points N] [--only NAME,...]
-       [--markdown FILE]
+       [--markdown FILE] [--no-compile] [--from-exported]
 Needs PyTorch 2.x (the venv of scripts/venv.sh) and torchvision.
 """
 import argparse
@@ -204,6 +208,31 @@ class SuperRes(nn.Module):
         return F.pixel_shuffle(self.c(x), 2)
 
 
+class TvSeg(nn.Module):
+    """torchvision's LR-ASPP segmentation model (MobileNetV3-Large backbone, random weights),
+    its "out" map: the classifier upsampled back to the input size."""
+    def __init__(self):
+        super().__init__()
+        from torchvision.models.segmentation import lraspp_mobilenet_v3_large
+        self.m = lraspp_mobilenet_v3_large(weights=None, weights_backbone=None, num_classes=3)
+
+    def forward(self, x):
+        return self.m(x)["out"]
+
+
+class TvRetinaHead(nn.Module):
+    """torchvision's RetinaNet detection head over two pyramid levels: class logits and box
+    regression per anchor, concatenated over the levels."""
+    def __init__(self):
+        super().__init__()
+        from torchvision.models.detection.retinanet import RetinaNetHead
+        self.h = RetinaNetHead(16, 3, 4)
+
+    def forward(self, p3, p4):
+        o = self.h([p3, p4])
+        return o["cls_logits"], o["bbox_regression"]
+
+
 def _img(name, ch=3, lo=8, hi=96, b=(1, 4)):
     return dict(make=lambda p: {"x": torch.randn(p[0], ch, p[1], p[2])},
                 sizes=lambda p: {"x": [p[0], ch, p[1], p[2]]},
@@ -261,6 +290,17 @@ def models():
                              sizes=lambda p: {"x": [p[0], p[1]]}, gen=lambda r: (r.randint(1, 5), r.randint(1, 30)))
     m["lstm_tagger"] = dict(build=Tagger, example=(2, 12), make=lambda p: {"t": torch.randint(0, 100, (p[0], p[1]))},
                             sizes=lambda p: {"t": [p[0], p[1]]}, gen=lambda r: (r.randint(1, 6), r.randint(1, 40)))
+    m["tv_lraspp_seg"] = dict(build=TvSeg, example=(2, 64, 72), **_img("lraspp", lo=8, hi=120))
+    m["tv_retinanet_head"] = dict(
+        build=TvRetinaHead, example=(2, 20, 24, 10, 12),
+        make=lambda p: {"p3": torch.randn(p[0], 16, p[1], p[2]), "p4": torch.randn(p[0], 16, p[3], p[4])},
+        sizes=lambda p: {"p3": [p[0], 16, p[1], p[2]], "p4": [p[0], 16, p[3], p[4]]},
+        gen=lambda r: (r.randint(1, 3), r.randint(1, 40), r.randint(1, 40), r.randint(1, 20), r.randint(1, 20)))
+    m["tv_r3d_18"] = dict(build=lambda: __import__("torchvision.models.video", fromlist=["r3d_18"]).r3d_18(num_classes=5),
+                          example=(2, 4, 32, 40),
+                          make=lambda p: {"x": torch.randn(p[0], 3, p[1], p[2], p[3])},
+                          sizes=lambda p: {"x": [p[0], 3, p[1], p[2], p[3]]},
+                          gen=lambda r: (r.randint(1, 2), r.randint(1, 8), r.randint(4, 48), r.randint(4, 48)))
     m["espcn"] = dict(build=SuperRes, example=(2, 20, 24), **_img("espcn", lo=1, hi=60))
     return m
 
@@ -461,7 +501,7 @@ def run_real(model, inputs):
     return True, res
 
 
-def compare(name, spec, npoints, with_compile=True):
+def compare(name, spec, npoints, with_compile=True, with_from_exported=False):
     torch.manual_seed(0)
     model = spec["build"]().eval()
     ex = spec["make"](spec["example"])
@@ -474,6 +514,13 @@ def compare(name, spec, npoints, with_compile=True):
     gs = symshape.trace(doc)
     t2 = time.perf_counter()
     tacc = torch_acceptor(ep)
+    gse = None
+    if with_from_exported:  # symshape reading PyTorch's own program (issue 35: must work on every model)
+        try:
+            gse = symshape.from_exported(ep.run_decompositions(), name=name)
+            fe_error = None
+        except Exception as e:  # noqa: BLE001 - reported per model
+            fe_error = "%s: %s" % (type(e).__name__, str(e).splitlines()[0][:300] if str(e) else "")
     cside = None
     if with_compile:
         t3 = time.perf_counter()
@@ -488,12 +535,24 @@ def compare(name, spec, npoints, with_compile=True):
         row.update(c_both=0, c_only_compile=0, c_only_symshape=0, c_neither=0, compile_viol=0, compile_s=t4 - t3,
                    compile_frames=cside.frames, c_reject_by={})
         examples.update(c_only_compile=[], c_only_symshape=[], compile_viol=[])
+    if with_from_exported:
+        row.update(fe_error=fe_error, fe_accepted=0, fe_viol=0, fe_beyond_torch=0)
+        examples.update(fe_viol=[], fe_beyond_torch=[])
+    clock = time.perf_counter
+    spent = dict(export_check=0.0, symshape_check=0.0, real=0.0, compile_run=0.0)
     for p in pts:
         inputs = spec["make"](p)
         sizes = spec["sizes"](p)
+        c0 = clock()
         a_t = tacc(inputs)
+        c1 = clock()
         a_s = gs.check(sizes)[0]
+        c2 = clock()
         ok, real = run_real(model, inputs)
+        c3 = clock()
+        spent["export_check"] += c1 - c0
+        spent["symshape_check"] += c2 - c1
+        spent["real"] += c3 - c2
         row["torch_ok"] += ok
         key = "both" if a_t and a_s else "only_torch" if a_t else "only_symshape" if a_s else "neither"
         row[key] += 1
@@ -505,8 +564,18 @@ def compare(name, spec, npoints, with_compile=True):
         if a_t and not ok:
             row["torch_viol"] += 1
             examples["torch_viol"].append((sizes, real))
+        if gse is not None and gse.check(sizes)[0]:
+            row["fe_accepted"] += 1
+            if not ok or gse.output_shapes(sizes) != real:
+                row["fe_viol"] += 1
+                examples["fe_viol"].append((sizes, real))
+            if not a_t:  # from_exported keeps the program's guards: a subset of PyTorch's points
+                row["fe_beyond_torch"] += 1
+                examples["fe_beyond_torch"].append(sizes)
         if cside:
+            c4 = clock()
             a_c, c_ok, failed = cside.accepts(inputs)
+            spent["compile_run"] += clock() - c4
             ck = "c_both" if a_c and a_s else "c_only_compile" if a_c else "c_only_symshape" if a_s else "c_neither"
             row[ck] += 1
             if ck in examples and len(examples[ck]) < 3:
@@ -544,6 +613,7 @@ def compare(name, spec, npoints, with_compile=True):
         row["compile_kinds"] = cside.kinds()
         cside.close()
     row["examples"] = examples
+    row["spent_s"] = {k: round(v, 2) for k, v in spent.items()}
     return row
 
 
@@ -553,13 +623,18 @@ def main(argv):
     ap.add_argument("--only")
     ap.add_argument("--markdown")
     ap.add_argument("--no-compile", action="store_true", help="skip the torch.compile(dynamic=True) column")
+    ap.add_argument("--from-exported", action="store_true",
+                    help="also read each torch.export program with symshape.from_exported and check it at the points")
     a = ap.parse_args(argv)
+    # one intra-op thread: the per-point model runs are small, and on a loaded machine the
+    # thread pool's synchronization dominated them (espcn: 13.7 s for 120 points at 2 threads)
+    torch.set_num_threads(1)
     ms = models()
     names = a.only.split(",") if a.only else list(ms)
     rows = []
     for n in names:
         try:
-            row = compare(n, ms[n], a.points, not a.no_compile)
+            row = compare(n, ms[n], a.points, not a.no_compile, a.from_exported)
         except Exception as e:  # noqa: BLE001 - one model's failure is a row, not the end
             print("%s: %s: %s" % (n, type(e).__name__, str(e).splitlines()[0][:300] if str(e) else ""), flush=True)
             rows.append(dict(model=n, error="%s: %s" % (type(e).__name__, str(e).splitlines()[0][:200] if str(e) else "")))
@@ -600,12 +675,18 @@ def main(argv):
         lines.append("| **all %d** | %d | %d | %d | %d | %d |  |  |  |  |  |" % (
             len(crow), tot["c_both"], tot["c_only_compile"], tot["c_only_symshape"], tot["c_neither"],
             tot["compile_viol"]))
+    frow = [r for r in rows if "fe_error" in r]
+    if frow:
+        lines += ["", "| model | from_exported | accepted | violations | accepted beyond torch.export |", "|---|---|---|---|---|"]
+        for r in frow:
+            lines.append("| %s | %s | %d | %d | %d |" % (r["model"], r["fe_error"] or "ok", r["fe_accepted"], r["fe_viol"],
+                                                     r["fe_beyond_torch"]))
     text = "\n".join(lines)
     print(text)
     if a.markdown:
         with open(a.markdown, "w") as f:
             f.write(text + "\n")
-    return 1 if any(r.get("sym_viol") for r in rows) else 0
+    return 1 if any(r.get("sym_viol") or r.get("fe_viol") for r in rows) else 0
 
 
 if __name__ == "__main__":

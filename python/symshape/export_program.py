@@ -381,6 +381,19 @@ def _h_addmm(cx, node, args, kwargs):
 _h_addmm.engine = "mm"
 
 
+def _h_baddbmm(cx, node, args, kwargs):
+    """baddbmm(self, batch1, batch2, beta, alpha) (not core ATen: in a program read without
+    run_decompositions): bmm(batch1, batch2) plus self expanded to its sizes, as addmm and for
+    the same reason: the result is a fresh contiguous tensor (LinearAlgebra.cpp baddbmm_meta
+    allocates it with no strides), which the engine's bmm gives."""
+    mm = cx.emit("bmm", [args[1], args[2]], {})
+    b = cx.emit("expand", [args[0], cx.emit("size", [mm], {})], {})
+    return cx.emit("add", [mm, b], {})
+
+
+_h_baddbmm.engine = "bmm"
+
+
 def _h_cdist(cx, node, args, kwargs):
     return cx.emit("cdist", list(args[:3]), {})
 
@@ -436,7 +449,11 @@ def _h_squeeze(cx, node, args, kwargs):
 
 
 def _h_split_with_sizes(cx, node, args, kwargs):
-    return cx.emit("split_with_sizes", list(args[:3]), {})
+    """split_with_sizes(self, split_sizes, dim=0): the engine's split with the list of sizes (the
+    same checks), whose pieces carry their strides (a view of the input, OPL_OWN): the engine's
+    split_with_sizes row leaves them not modelled (OPL_VIEW), so a view after an elementwise op
+    on a piece failed (the LSTM cell's gates, in the decomposed nn.LSTM of lstm_tagger)."""
+    return cx.emit("split", list(args[:3]), {})
 
 
 def _h_max(name):
@@ -538,6 +555,7 @@ ATEN_TABLE.update({
     "reflection_pad2d": _h_pad("reflect"), "reflection_pad3d": _h_pad("reflect"),
     "replication_pad2d": _h_pad("replicate"), "replication_pad3d": _h_pad("replicate"),
     "embedding": _h_embedding, "addmm": _h_addmm, "mm": _same("mm", 2), "bmm": _same("bmm", 2),
+    "baddbmm": _h_baddbmm, "t": _same("t", 1), "transpose": _same("transpose", 3),
     "_cdist_forward": _h_cdist, "col2im": _h_col2im, "grid_sampler_2d": _h_grid_sampler,
     "view": _same("view", 2), "_unsafe_view": _h_unsafe_view, "permute": _same("permute", 2),
     "expand": _h_expand, "squeeze": _h_squeeze, "unsqueeze": _same("unsqueeze", 2), "cat": _same("cat", 2),
@@ -564,11 +582,11 @@ for _k, _e in {"var": "var", "convolution": "conv1d/conv2d/conv3d, conv_transpos
                "native_layer_norm": "layer_norm", "native_group_norm": "group_norm", "native_dropout": "dropout",
                "slice": "getitem", "select": "select", "select_scatter": "select, clone",
                "slice_scatter": "getitem, clone", "copy": "expand_as, clone", "_to_copy": "to", "clone": "clone, contiguous",
-               "empty_strided": "empty", "arange": "arange", "embedding": "embedding", "addmm": "mm, expand, add",
+               "empty_strided": "empty", "arange": "arange", "embedding": "embedding", "addmm": "mm, expand, add", "baddbmm": "bmm, expand, add",
                "_cdist_forward": "cdist", "col2im": "fold", "grid_sampler_2d": "grid_sample", "fill": "full_like",
                "scalar_tensor": "tensor", "randperm": "arange", "alias": "identity", "_local_scalar_dense": "item",
                "sym_size": "size", "sym_stride": "stride", "sym_numel": "numel", "squeeze": "squeeze",
-               "split_with_sizes": "split_with_sizes", "_assert_scalar": "_assert", "_check_is_size": "_assert",
+               "split_with_sizes": "split", "_assert_scalar": "_assert", "_check_is_size": "_assert",
                "_assert_async": "item, _assert", "_assert_tensor_metadata": "_assert", "_unsafe_view": "reshape",
                "expand": "expand", "where": "where"}.items():
     ATEN_TABLE[_k].engine = _e

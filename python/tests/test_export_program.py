@@ -480,15 +480,28 @@ def test_guards_vs_torch_export_small_models():
     each, against both PyTorch columns (torch.export, and torch.compile(dynamic=True) counted by
     recompiles): 0 symshape soundness violations, neither PyTorch column accepts a point the model
     cannot run, and, with distinct example sizes, no point that PyTorch accepts and symshape
-    rejects."""
+    rejects. symshape.from_exported reads each exported program (run_decompositions) and is
+    sound at the same points."""
     sys.path.insert(0, os.path.join(ROOT, "bench"))
     try:
         import guards_vs_torch as g
     finally:
         sys.path.pop(0)
     ms = g.models()
-    for name in ("cat2", "branchy", "squeeze_mean", "espcn", "heads_check"):
-        row = g.compare(name, ms[name], 100)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # as the bench: small per-point runs, a loaded machine
+    try:
+        rows = [g.compare(name, ms[name], 100, with_from_exported=True)
+                for name in ("cat2", "branchy", "squeeze_mean", "espcn", "heads_check")]
+    finally:
+        torch.set_num_threads(threads)
+    for row in rows:
+        name = row["model"]
+        # symshape.from_exported reads PyTorch's own program: no error, sound, within PyTorch's points
+        assert row["fe_error"] is None, (name, row["fe_error"])
+        assert row["fe_viol"] == 0 and row["fe_beyond_torch"] == 0, (name, row["examples"]["fe_viol"],
+                                                                      row["examples"]["fe_beyond_torch"])
+        assert row["fe_accepted"] > 0, row
         assert row["sym_viol"] == 0, (name, row["examples"]["sym_viol"])
         assert row["torch_viol"] == 0, (name, row["examples"]["torch_viol"])
         assert row["compile_viol"] == 0, (name, row["examples"]["compile_viol"])
@@ -641,3 +654,79 @@ def test_program_guard_nested_past_the_recursion_limit(n):
         assert "more characters" in str(ei.value) and len(str(ei.value)) < 1000
     finally:
         ep._guards_code = saved
+
+
+# ---------------------------------------------------------------- mm family: output strides
+
+class MMFamily(nn.Module):
+    """aten.mm / addmm / bmm / baddbmm on transposed and step-sliced inputs: a [K, M], b [N, K],
+    c [B, K, M], d [B, N, K], bias [N] (every dim dynamic)."""
+    def forward(self, a, b, c, d, bias):
+        A = torch.ops.aten
+        x, y = a.t(), b.t()                      # [M, K], [K, N], transposed
+        xs = a[:, ::2].t()                       # [ceil(M/2), K], step-sliced then transposed
+        u, v = c.transpose(1, 2), d.transpose(1, 2)  # [B, M, K], [B, K, N]
+        full = A.mm(y.t(), x.t()).t()            # [M, N] transposed (strides (1, N))
+        bb = A.bmm(v.transpose(1, 2), u.transpose(1, 2)).transpose(1, 2)  # [B, M, N] transposed
+        return (A.mm(x, y), A.mm(xs, y), A.addmm(bias, x, y), A.addmm(full, x, y, beta=2, alpha=0.5),
+                A.addmm(bias[:1], xs, y), A.bmm(u, v), A.baddbmm(bb, u, v), A.baddbmm(bias, u, v, beta=0.5),
+                A.bmm(u[:, ::2], v))
+
+
+def test_mm_family_output_strides():
+    """The strides symshape gives the outputs of mm / addmm / bmm / baddbmm as the export
+    frontend maps them (ATEN_TABLE; addmm is mm + expand + add there) against x.stride() of the
+    real CPU kernels (ATen LinearAlgebra.cpp: the structured meta functions of addmm / mm / bmm /
+    baddbmm allocate a fresh contiguous result whatever the inputs' layouts), with transposed and
+    step-sliced inputs, at 24 sizes, as exported (the eager kernels) and after run_decompositions
+    (the decomposed program run by ep.module(), which differs from eager for baddbmm with a
+    transposed self: torch._decomp's baddbmm is `self + bmm`, laid out as self; issue 35)."""
+    torch.manual_seed(0)
+    model = MMFamily().eval()
+    mk = lambda p: dict(a=torch.randn(p[2], p[1]), b=torch.randn(p[3], p[2]), c=torch.randn(p[0], p[2], p[1]),
+                        d=torch.randn(p[0], p[3], p[2]), bias=torch.randn(p[3]))
+    names = ("a", "b", "c", "d", "bias")
+    example = (2, 7, 3, 4)  # B, M, K, N: distinct, so that export gives each its own symbol
+    ds = {n: {i: Dim.AUTO for i in range(t.dim())} for n, t in mk(example).items()}
+    r = rng_for("mm_family")
+    # sizes >= 2: the program's own guards are torch.export's [2, oo) ranges
+    pts = [example] + [(r.randint(2, 5), r.randint(2, 12), r.randint(2, 12), r.randint(2, 12)) for _ in range(23)]
+    from symshape.export_program import from_exported_doc
+    for decompose in (False, True):
+        with torch.no_grad():
+            ep = export(model, (), kwargs=mk(example), dynamic_shapes=ds)
+        if decompose:
+            ep = ep.run_decompositions()
+        doc = from_exported_doc(ep, name="mm_family")
+        outs = doc["outputs"]
+        ranks = [len(t.shape) for t in model(**mk(example))]
+        assert len(outs) == len(ranks), outs
+        # one stride node per output dim: the graph's outputs become the strides
+        strides = []
+        for k, (o, nd) in enumerate(zip(outs, ranks)):
+            for i in range(nd):
+                doc["nodes"].append({"name": "stride_%d_%d" % (k, i), "op": "stride", "args": [o, i]})
+                strides.append({"ref": "stride_%d_%d" % (k, i)})
+        doc["outputs"] = strides
+        gs = symshape.trace(doc)
+        checked = diffs = 0
+        for p in pts:
+            inputs = mk(p)
+            sizes = {n: list(inputs[n].shape) for n in names}
+            with torch.no_grad():
+                eager = [list(t.stride()) for t in model(**inputs)]
+                # the decomposed program is what symshape reads; its baddbmm is torch._decomp's
+                # `self + bmm(batch1, batch2)`, whose result takes self's layout (TensorIterator:
+                # the first operand's strides), where the eager kernel's is contiguous
+                real = [list(t.stride()) for t in ep.module()(**inputs)] if decompose else eager
+            if real != eager:
+                diffs += 1
+                assert [k for k, (x, y) in enumerate(zip(real, eager)) if x != y] == [6], (p, real, eager)
+            acc, why = gs.check(sizes)
+            assert acc, (p, why)
+            mine = [v[0] for v in gs.output_shapes(sizes)]
+            want = [s for st in real for s in st]
+            assert mine == want, ("decompose=%s" % decompose, p, mine, want, real)
+            checked += 1
+        assert checked == len(pts), (decompose, checked)
+        assert diffs == (len(pts) if decompose else 0), diffs
