@@ -430,6 +430,20 @@ check "memory bad top" 2 "symshape: error: memory: --top: expected an integer in
 printf '{"format":"symshape.graph","version":1,"name":"t","nodes":[{"name":"x","op":"input","dtype":"float32","shape":[3,4]},{"name":"r","op":"relu","args":[{"ref":"x"}]}],"outputs":[{"ref":"r"}]}' > "$tmpd/static.json"
 check "memory static model" 0 "no dynamic dim: every size is static" "$S" memory --bytes 1G "$tmpd/static.json"
 check "region static model" 0 "x_1          static 4" "$S" region "$tmpd/static.json"
+# issue 38 (fix38): a bad --range/--fix/--relation printed the report before the usage error;
+# every option is checked before any output (the output is the error alone)
+for bad in "--range x_0=10..1" "--range zz=1..2" "--range x_0" "--fix x_0" "--fix x_2=abc" "--relation =x_0" "--bytes 1G --relation x_2"; do
+  # shellcheck disable=SC2086
+  out="$("$S" memory $bad "$E/resnet18.json" 2>&1)"; rc=$?
+  if [ "$rc" = 2 ] && [ "$(head -c 16 <<<"$out")" = "symshape: error:" ] && ! grep -q "memory of\|largest" <<<"$out"; then pass=$((pass+1))
+  else echo "FAIL: memory $bad: exit $rc, expected 2 and the usage error alone: $out"; fail=$((fail+1)); fi
+done
+check "memory range" 0 "peak of one activation over x_0 in [1, 4]" "$S" memory --range x_0=1..4 "$E/resnet18.json"
+# issue 38 (fix38): region --window 1 took the gap between its two windows' sizes (the low end 4
+# and the example 32) as the step: 28*k + 4 for the 4*k of every larger window
+for w in 1 2 3 4 2048; do
+  check "region --window $w" 0 "x.size()[2]  x_2          = 4*x_2_k,  x_2_k in [1, oo)" "$S" region --window "$w" "$T/deploy/data/unet_cat.json"
+done
 rm -rf "$tmpd"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
