@@ -86,6 +86,9 @@ check "run bad option" 2 "unknown option" "$S" run --frob
 check "run bad --dynamic" 2 "--dynamic expects NAME=D[:DIM][@MIN..MAX],... (got 'x')" "$S" run "$E/resnet18.json" --dynamic x
 check "run bad --dynamic index" 2 "column 3: a dim index must be <= 63" "$S" run "$E/resnet18.json" --dynamic x=4294967296
 check "run bad --dynamic range" 2 "column 10: the range is empty" "$S" run "$E/resnet18.json" --dynamic x=0:b@9..3
+# fix38: a range of one size ([0, 0]) was accepted silently; torch.export's Dim refuses min == max
+check "run --dynamic range of one size" 2 "column 8: the range holds one size (MIN == MAX)" "$S" run "$E/resnet18.json" --dynamic x=0@0..0
+check "run --dynamic range of one size, named" 2 "the range holds one size" "$S" run "$E/resnet18.json" --dynamic x=0:b@8..8
 check "probe bad --dynamic name" 2 "column 5: expected a dim name" "$S" probe "$E/resnet18.json" --sizes x=1,3,64,64 --dynamic x=0:
 check "run --dynamic outside range" 3 "x.size()[0] = 8 at the example is outside 'b''s declared range [1, 4]" "$S" run "$E/resnet18.json" --dynamic x=0:b@1..4
 if "$S" infer --help >/dev/null 2>&1 && [ -f "$T/../fuzz/corpus_onnx/op_maxpool.onnx" ]; then
