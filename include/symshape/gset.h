@@ -217,6 +217,16 @@ typedef struct sy_gset_result {
  *  @retval SY_OK (res filled) @retval SY_EINVAL n != number of sources or a
  *  value is not an integer constant. Runtime asserts are not checked here. */
 SY_API sy_status sy_gset_check(const sy_gset *gs, const sy_expr *const *values, size_t n, sy_gset_result *res);
+/** The numel rule of sy_gset_check alone, for a checker without a set (the
+ *  CLI's check of a bytecode file): @p sources are source names with their
+ *  int64 @p values; the sizes of an input are its NAME.size()[I] sources next
+ *  to each other, and an input whose numel (their product) is past int64
+ *  cannot exist (a size 0 makes it 0; a negative size is left to the guards).
+ *  Fills @p res as sy_gset_check does: accept, or failed = -1 and the message
+ *  "input x cannot exist: its numel N (the product of its sizes) is past
+ *  int64 (9223372036854775807)". Thread-safe, no context.
+ *  @return 1 when an input cannot exist, 0 when none, -1 on a NULL argument. */
+SY_API int sy_gset_numel_check_si(const char *const *sources, const int64_t *values, size_t n, sy_gset_result *res);
 /** Same with int64 values. */
 SY_API sy_status sy_gset_check_si(const sy_gset *gs, const int64_t *values, size_t n, sy_gset_result *res);
 

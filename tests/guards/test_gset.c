@@ -340,7 +340,15 @@ Test(guards_gset, input_past_int64_cannot_exist, .init = ctx_setup, .fini = ctx_
             cr_assert(eq(long, r.failed, -1));
             cr_assert(strstr(r.message, "input x cannot exist") != NULL, "%s", r.message);
         }
+        /* the rule alone (the CLI's check of a bytecode file calls it): the same verdict and message */
+        const char *src[3] = {"x.size()[0]", "x.size()[1]", "x.size()[2]"};
+        sy_gset_result r2;
+        cr_assert(eq(int, sy_gset_numel_check_si(src, pts[k].s, 3, &r2), !pts[k].accept));
+        cr_assert(eq(int, r2.accept, pts[k].accept));
+        if (!pts[k].accept) cr_assert(eq(str, r2.message, r.message));
     }
+    sy_gset_result r3;
+    cr_assert(eq(int, sy_gset_numel_check_si(NULL, NULL, 1, &r3), -1));
     /* the exact numel in the message: 2^61*534*171 */
     int64_t vals[8];
     const int64_t *shapes[1] = {pts[0].s};
