@@ -153,7 +153,7 @@ static int numel_reject(const in_t *ins, size_t nin)
             else snprintf(src[k], len, "%s.size()[%zu]", ins[i].name, d);
             val[k] = ins[i].shape[d];
         }
-    sy_gset_result res;
+    sy_gset_result res = SY_GSET_RESULT_INIT;
     if (rc == EX_OK && sy_gset_numel_check_si((const char *const *)src, val, n, &res) == 1) {
         printf("reject: %s\n", res.message);
         rc = EX_FALSE;

@@ -131,7 +131,7 @@ static const fmpz *numel_si_at(const void *ud, size_t i)
 
 int sy_gset_numel_check_si(const char *const *sources, const int64_t *values, size_t n, sy_gset_result *res)
 {
-    if ((n && (!sources || !values)) || !res) return -1;
+    if ((n && (!sources || !values)) || !res || res->size != sizeof *res) return -1;
     for (size_t i = 0; i < n; i++)
         if (!sources[i]) return -1;
     res->accept = 1;
@@ -151,6 +151,9 @@ static sy_status check_common(const sy_gset *gs, const sy_expr *const *values, c
     if (!gs) return SY_EINVAL;
     sy_ctx *ctx = gs->ctx;
     if (!res || (!values && !v64)) return sy_fail_st(ctx, SY_EINVAL, "check: NULL argument");
+    if (res->size != sizeof *res)
+        return sy_fail_st(ctx, SY_EVERSION, "check: sy_gset_result.size is %zu, this library's is %zu (set it to sizeof, "
+                                            "SY_GSET_RESULT_INIT)", res->size, sizeof *res);
     if (n != gs->nsrc) return sy_fail_st(ctx, SY_EINVAL, "check: expected %zu values (one per source), got %zu", gs->nsrc, n);
     sy_binding b;
     if (!sy_binding_init(ctx, &b)) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
