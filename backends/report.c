@@ -27,6 +27,25 @@ typedef struct {
     sy_status st;  /* sticky */
 } rp;
 
+/* Every byte goes out through here: a control character other than the newline (ESC, \r, \b,
+ * a tab, DEL) from a name, a source or a message is written as \xHH, so a name cannot move the
+ * cursor, erase what was printed or start a terminal escape sequence (the HTML and JSON backends
+ * escape theirs too). */
+static void rp_sink(rp *r, const char *s, size_t n)
+{
+    size_t from = 0;
+    for (size_t i = 0; i < n && !r->st; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c >= 0x20 && c != 0x7f) || c == '\n') continue;
+        char esc[5];
+        snprintf(esc, sizeof esc, "\\x%02x", c);
+        if ((i > from && sy_output_write(r->out, s + from, i - from) != SY_OK) || sy_output_write(r->out, esc, 4) != SY_OK)
+            r->st = SY_ENOMEM;
+        from = i + 1;
+    }
+    if (!r->st && n > from && sy_output_write(r->out, s + from, n - from) != SY_OK) r->st = SY_ENOMEM;
+}
+
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
@@ -43,7 +62,7 @@ static void rp_printf(rp *r, const char *fmt, ...)
         return;
     }
     if ((size_t)n < sizeof tmp) {
-        if (sy_output_write(r->out, tmp, (size_t)n) != SY_OK) r->st = SY_ENOMEM;
+        rp_sink(r, tmp, (size_t)n);
         return;
     }
     char *big = sy_alloc(r->ctx, (size_t)n + 1);
@@ -54,14 +73,14 @@ static void rp_printf(rp *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(big, (size_t)n + 1, fmt, ap);
     va_end(ap);
-    if (sy_output_write(r->out, big, (size_t)n) != SY_OK) r->st = SY_ENOMEM;
+    rp_sink(r, big, (size_t)n);
     sy_dealloc(r->ctx, big, (size_t)n + 1);
 }
 
 static void rp_write(rp *r, const char *s, size_t n)
 {
     if (r->st || !n) return;
-    if (sy_output_write(r->out, s, n) != SY_OK) r->st = SY_ENOMEM;
+    rp_sink(r, s, n);
 }
 
 /* Free text (a reason, a why): one line. Markdown: punctuation that could

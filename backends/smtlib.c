@@ -1,7 +1,8 @@
 /* The "smtlib" backend: a guard set as an SMT-LIB 2.6 script (docs/proof.md).
  *
  * Encoding (the semantics of sy_gset_check, algebra/eval.c):
- *  - every source is an `Int` constant named by its text, quoted (|x.size()[0]|);
+ *  - every source is an `Int` constant named by its text, quoted (|x.size()[0]|; the bytes
+ *    a quoted symbol cannot hold, |, \, control characters and DEL, and # itself, as #HH);
  *  - FloorDiv, Mod and CeilDiv have Python (floor) semantics. SMT-LIB's `div` and
  *    `mod` are Euclidean (SMT-LIB Ints theory: a = b*(div a b) + (mod a b),
  *    0 <= (mod a b) < |.b|), which equals floor division only for b > 0, so
@@ -127,11 +128,19 @@ static void w_int(smt *m, const sy_expr *c)
 
 static void write_symbol(sy_output *out, const char *name)
 {
-    /* SMT-LIB quoted symbol: any printable chars but | and \ between bars. */
+    /* SMT-LIB quoted symbol: any printable chars but | and \ between bars. The bytes it cannot
+     * hold (|, \, control characters, DEL) are written #HH, and # itself #23, so that two
+     * sources never share a symbol ("a|b" and "a_b" did: one constant for two sizes). */
     sy_output_write(out, "|", 1);
     for (const char *p = name; *p; p++) {
-        char c = (*p == '|' || *p == '\\' || (unsigned char)*p < 32) ? '_' : *p;
-        sy_output_write(out, &c, 1);
+        unsigned char c = (unsigned char)*p;
+        if (c == '|' || c == '\\' || c == '#' || c < 32 || c == 127) {
+            char esc[4];
+            snprintf(esc, sizeof esc, "#%02x", c);
+            sy_output_write(out, esc, 3);
+        } else {
+            sy_output_write(out, p, 1);
+        }
     }
     sy_output_write(out, "|", 1);
 }

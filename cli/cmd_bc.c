@@ -136,6 +136,34 @@ static void print_reject(const sy_bc_program *p, size_t failed, const char *t, c
     sy_str_free(sy_bc_ctx(p), e);
 }
 
+/* the library's numel rule (sy_gset_numel_check_si) over every --sizes input: EX_FALSE with the
+ * reject line printed when one cannot exist */
+static int numel_reject(const in_t *ins, size_t nin)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < nin; i++) n += ins[i].rank;
+    char **src = calloc(n ? n : 1, sizeof *src);
+    int64_t *val = calloc(n ? n : 1, sizeof *val);
+    int rc = src && val ? EX_OK : cli_oom();
+    size_t k = 0;
+    for (size_t i = 0; i < nin && rc == EX_OK; i++)
+        for (size_t d = 0; d < ins[i].rank && rc == EX_OK; d++, k++) {
+            size_t len = strlen(ins[i].name) + 32;
+            if (!(src[k] = malloc(len))) rc = cli_oom();
+            else snprintf(src[k], len, "%s.size()[%zu]", ins[i].name, d);
+            val[k] = ins[i].shape[d];
+        }
+    sy_gset_result res = SY_GSET_RESULT_INIT;
+    if (rc == EX_OK && sy_gset_numel_check_si((const char *const *)src, val, n, &res) == 1) {
+        printf("reject: %s\n", res.message);
+        rc = EX_FALSE;
+    }
+    for (size_t j = 0; src && j < k; j++) free(src[j]);
+    free(src);
+    free(val);
+    return rc;
+}
+
 static int run_check(int argc, char **argv)
 {
     in_t *ins = NULL;
@@ -194,23 +222,9 @@ static int run_check(int argc, char **argv)
         }
     }
     /* an input whose numel is past int64 cannot exist (torch's safe_compute_numel, onnxruntime's
-     * TensorShape::Size): rejected whatever the guards say (sy_gset_check rejects it too) */
-    for (size_t i = 0; i < nin && rc == EX_OK; i++) {
-        uint64_t n = 1;
-        int over = 0, zero = 0, neg = 0;
-        for (size_t d = 0; d < ins[i].rank; d++) {
-            int64_t v = ins[i].shape[d];
-            if (v < 0) neg = 1;
-            else if (v == 0) zero = 1;
-            else if (!over && (__builtin_mul_overflow(n, (uint64_t)v, &n) || n > (uint64_t)INT64_MAX)) over = 1;
-        }
-        if (over && !zero && !neg) {
-            printf("reject: input %s cannot exist: its numel (the product of its sizes) is past int64 (9223372036854775807)\n",
-                   ins[i].name);
-            rc = EX_FALSE;
-            goto done;
-        }
-    }
+     * TensorShape::Size): rejected whatever the guards say, by the library's rule (sy_gset_check's) */
+    if (rc == EX_OK) rc = numel_reject(ins, nin);
+    if (rc == EX_FALSE) goto done;
     if (rc == EX_OK && (sy_bc_flags(p) & SY_BC_FLAG_DISPATCH)) { /* a dispatcher (symshape dispatch -b bytecode) */
         long r = sy_bc_dispatch(p, vals, ns);
         if (r >= 0) printf("entry %ld\n", r);

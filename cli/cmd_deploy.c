@@ -153,6 +153,42 @@ static int parse_count(const char *cmd, const char *opt, const char *v, long lon
 
 static int parse_bytes(const char *v, uint64_t *out);
 
+/* --range NAME=LO..HI: its bounds (*namelen: the length of NAME); -1 when malformed */
+static int parse_range(const char *arg, size_t *namelen, long long *lo, long long *hi)
+{
+    const char *eq = strchr(arg, '='), *dots = eq ? strstr(eq, "..") : NULL;
+    if (!eq || eq == arg || !dots) return -1;
+    char *e1 = NULL, *e2 = NULL;
+    errno = 0;
+    long long a = strtoll(eq + 1, &e1, 10), b = strtoll(dots + 2, &e2, 10);
+    if (errno || e1 != dots || e1 == eq + 1 || !e2 || *e2 || e2 == dots + 2 || a < 0 || b < a || b > INT64_MAX / 4) return -1;
+    *namelen = (size_t)(eq - arg);
+    *lo = a;
+    *hi = b;
+    return 0;
+}
+
+/* the syntax of --range, --fix and --relation, checked while the options are parsed so that a
+ * bad one is a usage error before anything is printed (the names are checked against the
+ * region before any output too: run_memory) */
+static int check_tie_syntax(const char *cmd, int v, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    size_t nl;
+    long long a, b;
+    if (v == OPT_RANGE)
+        return parse_range(arg, &nl, &a, &b) ? cli_usage_error(cmd, "--range: expected NAME=LO..HI with 0 <= LO <= HI (got '%s')", arg)
+                                              : EX_OK;
+    if (!eq || eq == arg || !eq[1])
+        return cli_usage_error(cmd, "%s: expected NAME=%s (got '%s')", v == OPT_FIX ? "--fix" : "--relation",
+                               v == OPT_FIX ? "V" : "EXPR", arg);
+    if (v == OPT_FIX) {
+        long long x;
+        return parse_count(cmd, "--fix", eq + 1, 0, INT64_MAX / 4, &x);
+    }
+    return EX_OK;
+}
+
 /* the options of command c (one of D_*), its formats names[0..nfmt) for -f, and its one MODEL
  * operand; every command traces under the most relaxed policy unless --default-policy */
 static int dparse(const cli_cmd *c, unsigned which, const char *const *names, size_t nfmt, int argc, char **argv, dopts *o)
@@ -211,6 +247,7 @@ static int dparse(const cli_cmd *c, unsigned which, const char *const *names, si
             if (*cnt == DMAX)
                 return cli_usage_error(cmd, "--%s: at most %d", v == OPT_RANGE ? "range" : v == OPT_FIX ? "fix" : "relation", DMAX);
             arr[(*cnt)++] = optarg;
+            rc = check_tie_syntax(cmd, v, optarg); /* every option checked before any output */
             break;
         }
         case OPT_TOTAL: case OPT_LIVE:
@@ -602,36 +639,38 @@ static int memory_of(dtraced *t, const sy_region *r, sy_memory **m, size_t *nstr
     return st == SY_OK ? EX_OK : cli_lib_error(t->ctx, "memory");
 }
 
-/* --range NAME=LO..HI ...: the peak over that box (the other variables at the example) */
-static int print_peak(dtraced *t, const sy_region *r, const sy_memory *m, const int64_t *fixed, const char *const *ranges, size_t nr,
-                      int total, json_t *jdoc)
+/* --range NAME=LO..HI ...: the box lo[], hi[] (the other variables at fixed[]); checked before
+ * any output */
+static int range_box(const sy_region *r, const int64_t *fixed, const char *const *ranges, size_t nr, int64_t **plo, int64_t **phi)
 {
     size_t nv = sy_region_nvars(r);
     int64_t *lo = calloc(nv ? nv : 1, sizeof *lo), *hi = calloc(nv ? nv : 1, sizeof *hi);
-    if (!lo || !hi) {
-        free(lo);
-        free(hi);
-        return cli_oom();
-    }
+    *plo = lo;
+    *phi = hi;
+    if (!lo || !hi) return cli_oom();
     memcpy(lo, fixed, nv * sizeof *lo);
     memcpy(hi, fixed, nv * sizeof *hi);
-    int rc = EX_OK;
-    for (size_t q = 0; rc == EX_OK && q < nr; q++) {
-        const char *eq = strchr(ranges[q], '='), *dots = eq ? strstr(eq, "..") : NULL;
+    for (size_t q = 0; q < nr; q++) {
+        size_t nl = 0;
+        long long a = 0, b = 0;
+        if (parse_range(ranges[q], &nl, &a, &b))
+            return cli_usage_error("memory", "--range: expected NAME=LO..HI with 0 <= LO <= HI (got '%s')", ranges[q]);
         long v = -1;
-        for (size_t k = 0; eq && k < nv; k++)
-            if (strlen(sy_region_var_at(r, k)->name) == (size_t)(eq - ranges[q]) && !strncmp(sy_region_var_at(r, k)->name, ranges[q], (size_t)(eq - ranges[q])))
-                v = (long)k;
-        char *e1 = NULL, *e2 = NULL;
-        long long a = dots ? strtoll(eq + 1, &e1, 10) : 0, b = dots ? strtoll(dots + 2, &e2, 10) : 0;
-        if (!eq || !dots || e1 != dots || !e2 || *e2 || e2 == dots + 2 || a < 0 || b < a)
-            rc = cli_usage_error("memory", "--range: expected NAME=LO..HI with 0 <= LO <= HI (got '%s')", ranges[q]);
-        else if (v < 0) rc = cli_usage_error("memory", "--range: the region has no variable '%.*s'", (int)(eq - ranges[q]), ranges[q]);
-        else {
-            lo[v] = a;
-            hi[v] = b;
-        }
+        for (size_t k = 0; k < nv; k++)
+            if (strlen(sy_region_var_at(r, k)->name) == nl && !strncmp(sy_region_var_at(r, k)->name, ranges[q], nl)) v = (long)k;
+        if (v < 0) return cli_usage_error("memory", "--range: the region has no variable '%.*s'", (int)nl, ranges[q]);
+        lo[v] = a;
+        hi[v] = b;
     }
+    return EX_OK;
+}
+
+/* the peak over the box lo[], hi[] */
+static int print_peak(dtraced *t, const sy_region *r, const sy_memory *m, const int64_t *lo, const int64_t *hi, int total,
+                      json_t *jdoc)
+{
+    size_t nv = sy_region_nvars(r);
+    int rc = EX_OK;
     uint64_t peak = 0;
     int proved = 0;
     sy_memory_what what = total == 2 ? SY_MEM_LIVE : total ? SY_MEM_TOTAL : SY_MEM_LARGEST;
@@ -647,8 +686,6 @@ static int print_peak(dtraced *t, const sy_region *r, const sy_memory *m, const 
         printf(": %" PRIu64 " bytes (%s)\n", peak,
                proved ? "proved the largest over the range; at its upper corner" : "NOT proved: the value at the upper corner only");
     }
-    free(lo);
-    free(hi);
     return rc;
 }
 
@@ -737,6 +774,8 @@ static int run_memory(int argc, char **argv)
     if (rc == EX_OK && op.var && var < 0) rc = cli_usage_error("memory", "--var: the region has no variable '%s'", op.var);
     if (rc == EX_OK && (op.nfix || op.nrel) && var < 0) rc = cli_usage_error("memory", "--fix, --relation: no variable to maximize");
     if (rc == EX_OK) rc = parse_ties(&t, r, &op, var, fixed, tie_a, tie_b);
+    int64_t *box_lo = NULL, *box_hi = NULL;
+    if (rc == EX_OK && op.nr) rc = range_box(r, fixed, op.ranges, op.nr, &box_lo, &box_hi);
     const char *model = t.om ? sy_onnx_name(t.om) : t.g ? sy_graph_name(t.g) : "?";
     if (rc == EX_OK && op.json) {
         jdoc = json_pack("{s:s, s:i, s:s, s:I, s:I}", "format", "symshape.memory", "version", 1, "model", model, "left_out",
@@ -792,7 +831,7 @@ static int run_memory(int argc, char **argv)
         free(done);
         free(syms);
     }
-    if (rc == EX_OK && op.nr) rc = print_peak(&t, r, m, fixed, op.ranges, op.nr, total, jdoc);
+    if (rc == EX_OK && op.nr) rc = print_peak(&t, r, m, box_lo, box_hi, total, jdoc);
     if (rc == EX_OK && op.nb && var < 0 && !jdoc) printf("no dynamic dim: every size is static, nothing to maximize\n");
     /* the condition printed: the relations and the fixed values */
     char cond[1024] = "";
@@ -862,6 +901,8 @@ static int run_memory(int argc, char **argv)
         }
     }
     json_decref(jdoc);
+    free(box_lo);
+    free(box_hi);
     free(fixed);
     free(tie_a);
     free(tie_b);

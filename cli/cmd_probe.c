@@ -236,7 +236,7 @@ static long accepted_under(const model_opts *m, sy_env_options eo, json_t *point
     long acc = rc == EX_OK && vals ? 0 : -1;
     for (size_t pi = 0; acc >= 0 && pi < json_array_size(points); pi++) {
         point_clear(&pt, 0);
-        sy_gset_result res;
+        sy_gset_result res = SY_GSET_RESULT_INIT;
         if (json_point(points_file, pi, json_array_get(points, pi), &pt) != EX_OK || point_arrays(&pt, pt.n)) {
             acc = -1;
             break;
@@ -484,7 +484,7 @@ static int run_probe(int argc, char **argv)
                 sy_ctx_reset_error(t.ctx);
             }
         }
-        sy_gset_result res;
+        sy_gset_result res = SY_GSET_RESULT_INIT;
         const int64_t *cstr[64] = {0};
         for (size_t k = 0; k < cur->n && k < 64 && !points; k++)
             for (size_t q = 0; q < nstrs; q++)
@@ -500,7 +500,7 @@ static int run_probe(int argc, char **argv)
             else rc = cli_lib_error(t.ctx, "sizes");
             break;
         }
-        memset(&res, 0, sizeof res);
+        res = (sy_gset_result)SY_GSET_RESULT_INIT;
         if (sy_gset_check_si(t.gs, vals, ns, &res) != SY_OK) {
             rc = cli_lib_error(t.ctx, "check");
             break;

@@ -76,7 +76,7 @@ static sy_status add_corner(sy_corners *c, const sy_gset *gs, const sy_region *r
     *k = (sy_corner){l, v, 0, 0, NULL};
     c->n++; /* owned from here: freed with the corners on any error below */
     sy_status st = sy_region_contains_si(r, v, c->nsrc, &k->in_region, NULL, 0);
-    sy_gset_result res;
+    sy_gset_result res = SY_GSET_RESULT_INIT;
     if (st == SY_OK) st = sy_gset_check_si(gs, v, c->nsrc, &res);
     if (st != SY_OK) return st;
     k->accept = res.accept;

@@ -373,7 +373,7 @@ sy_status sy_profiles_new(const sy_gset *gs, const sy_region *r, const sy_profil
         p->total += counts[i];
         int in = 0;
         if ((st = sy_region_contains_si(r, vals, n, &in, NULL, 0)) != SY_OK) goto done;
-        sy_gset_result res;
+        sy_gset_result res = SY_GSET_RESULT_INIT;
         if (in && (st = sy_gset_check_si(gs, vals, n, &res)) != SY_OK) goto done;
         if (!in || !res.accept) {
             p->outside += counts[i];

@@ -369,22 +369,30 @@ static sy_status scan_root(sy_region *r, const sy_expr *var, const sy_expr *cons
         else st = eval_window(ctx, var, conds, nc, &w[i]);
     }
     if (st != SY_OK) goto out;
-    /* the step and the accepted count */
-    int64_t first = -1, g = 0, count = 0, last = -1;
-    for (int i = 0; i < nw; i++)
+    /* the step and the accepted count; gw: the step seen inside one window (two accepted sizes of
+     * one window), 0 when each window holds at most one: then the gap between the windows is no
+     * step anybody saw (--window 1 made 28*k + 4 of a 4*k, the gap from the low end 4 to the
+     * example 32), and the guards' moduli are tried first, as for one accepted size */
+    int64_t first = -1, g = 0, gw = 0, count = 0, last = -1;
+    for (int i = 0; i < nw; i++) {
+        int64_t wfirst = -1;
         for (int64_t v = w[i].a; v < w[i].b; v++)
             if (w[i].acc[v - w[i].a]) {
                 if (first < 0) first = v;
                 else g = gcd64(g, v - first);
+                if (wfirst < 0) wfirst = v;
+                else gw = gcd64(gw, v - wfirst);
                 last = v;
                 count++;
             }
+    }
     if (count == 0) { /* nothing accepted: the example alone (the proof decides) */
         *o = (scan_out){1, 0, ex, ex};
         goto out;
     }
-    if (g == 0) { /* one size in the windows: a progression longer than them, when the guards' moduli step to the
-                     * next accepted sizes (their lcm L: first + L and first + 2L accepted), else that size alone */
+    if (gw == 0) { /* at most one size per window: a progression longer than them, when the guards' moduli step to the
+                     * next accepted sizes (their lcm L: first + L and first + 2L accepted), else the gap between the
+                     * windows' sizes (g), else that size alone */
         int64_t L = 0;
         if ((st = cond_moduli(ctx, conds, nc, &L)) != SY_OK) goto out;
         int ok1 = 0, ok2 = 0;
@@ -393,11 +401,11 @@ static sy_status scan_root(sy_region *r, const sy_expr *var, const sy_expr *cons
                 (st = accepts_at(ctx, var, conds, nc, first + 2 * L, &ok2)) != SY_OK)
                 goto out;
         }
-        if (!ok1 || !ok2) {
+        if (ok1 && ok2) g = L;
+        else if (g == 0) {
             *o = (scan_out){1, 0, first, first};
             goto out;
         }
-        g = L;
     }
     int64_t anchor = acc_at(w, nw, ex) == 1 ? ex : first;
     /* the component around the anchor, step g; from the example's window down into the low end's

@@ -73,7 +73,7 @@ int main(void)
         const size_t ranks[2] = {2, 2};
         const int64_t *shapes[2] = {points[p], bshape};
         const sy_dtype dtypes[2] = {SY_DT_FLOAT32, SY_DT_FLOAT32};
-        sy_gset_result r;
+        sy_gset_result r = SY_GSET_RESULT_INIT;
         if (sy_gset_values_from_shapes(gs, 2, names, ranks, shapes, dtypes, vals) != SY_OK ||
             sy_gset_check_si(gs, vals, sy_gset_nsources(gs), &r) != SY_OK) {
             free(vals);

@@ -38,7 +38,7 @@ static void fz_check_example(sy_ctx *c, sy_env *env, const sy_graph *g, const sy
             dts[i] = in->dtype;
         }
         if (sy_gset_values_from_shapes(gs, ni, names, ranks, shapes, dts, vals) == SY_OK) {
-            sy_gset_result r;
+            sy_gset_result r = SY_GSET_RESULT_INIT;
             if (sy_gset_check_si(gs, vals, ns, &r) != SY_OK) abort();
             if (!r.accept) abort(); /* the traced example itself is rejected */
         }

@@ -59,7 +59,7 @@ static void fz_check_example(sy_ctx *c, const sy_gset *gs, const sy_onnx_model *
             for (size_t d = 0; d < in->ndim; d++) *p++ = in->dims[d] >= 0 ? in->dims[d] : SY_ONNX_DEFAULT_EXAMPLE;
         }
         if (sy_gset_values_from_shapes(gs, ni, names, ranks, shapes, dts, vals) == SY_OK) {
-            sy_gset_result r;
+            sy_gset_result r = SY_GSET_RESULT_INIT;
             if (sy_gset_check_si(gs, vals, ns, &r) != SY_OK) abort();
             if (!r.accept) abort(); /* the traced example itself is rejected */
         } else {

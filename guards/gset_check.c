@@ -57,25 +57,28 @@ static sy_status check_binding(const sy_gset *gs, sy_binding *b, int runtime, sy
  * the set's order (a run; sources of one input that are not adjacent give partial products,
  * which are at most the numel: such an input is rejected only when it truly is past int64).
  * An input with a negative size is left to the guards; a size of 0 makes the numel 0. */
-static void numel_check(const sy_gset *gs, const sy_binding *b, sy_gset_result *res)
+/* the rule, over sources[0..n) and their values (value(ud, i)): the first input whose run of size
+ * sources has a numel past int64 rejects (res filled), 1 then */
+typedef const fmpz *(*numel_value_fn)(const void *ud, size_t i);
+static int numel_rule(const char *const *sources, size_t n, numel_value_fn value, const void *ud, sy_gset_result *res)
 {
     fmpz_t p;
     fmpz_init(p);
     size_t i = 0;
-    while (i < gs->nsrc) {
+    int past = 0;
+    while (i < n && !past) {
         size_t nl = 0, d = 0, j = i;
-        if (sy_gset_source_parse(gs->sources[i], &nl, &d) != SY_SOURCE_SIZE) {
+        if (sy_gset_source_parse(sources[i], &nl, &d) != SY_SOURCE_SIZE) {
             i++;
             continue;
         }
         fmpz_one(p);
         int neg = 0;
-        for (; j < gs->nsrc; j++) {
+        for (; j < n; j++) {
             size_t nl2 = 0, d2 = 0;
-            if (sy_gset_source_parse(gs->sources[j], &nl2, &d2) != SY_SOURCE_SIZE || nl2 != nl ||
-                strncmp(gs->sources[j], gs->sources[i], nl))
+            if (sy_gset_source_parse(sources[j], &nl2, &d2) != SY_SOURCE_SIZE || nl2 != nl || strncmp(sources[j], sources[i], nl))
                 break;
-            const fmpz *x = &b->vz[sy_expr_sym_id(gs->vars[j])];
+            const fmpz *x = value(ud, j);
             if (fmpz_sgn(x) < 0) neg = 1;
             fmpz_mul(p, p, x);
         }
@@ -85,13 +88,61 @@ static void numel_check(const sy_gset *gs, const sy_binding *b, sy_gset_result *
             res->failed = -1;
             snprintf(res->message, sizeof res->message,
                      "input %.*s cannot exist: its numel %s (the product of its sizes) is past int64 (9223372036854775807)",
-                     (int)(nl > 64 ? 64 : nl), gs->sources[i], val ? val : "?");
+                     (int)(nl > 64 ? 64 : nl), sources[i], val ? val : "?");
+            res->truncated = 0;
             flint_free(val);
-            break;
+            past = 1;
         }
         i = j;
     }
     fmpz_clear(p);
+    return past;
+}
+
+typedef struct {
+    const sy_gset *gs;
+    const sy_binding *b;
+} bind_ud;
+
+static const fmpz *bind_value(const void *ud, size_t i)
+{
+    const bind_ud *u = ud;
+    return &u->b->vz[sy_expr_sym_id(u->gs->vars[i])];
+}
+
+static void numel_check(const sy_gset *gs, const sy_binding *b, sy_gset_result *res)
+{
+    bind_ud u = {gs, b};
+    numel_rule((const char *const *)gs->sources, gs->nsrc, bind_value, &u, res);
+}
+
+/* an int64 value as an fmpz: one scratch, read by numel_rule before the next value is asked for */
+typedef struct {
+    const int64_t *v;
+    fmpz_t x;
+} numel_si_ud;
+
+static const fmpz *numel_si_at(const void *ud, size_t i)
+{
+    numel_si_ud *u = (numel_si_ud *)ud; /* the caller's own scratch */
+    fmpz_set_si(u->x, u->v[i]);
+    return u->x;
+}
+
+int sy_gset_numel_check_si(const char *const *sources, const int64_t *values, size_t n, sy_gset_result *res)
+{
+    if ((n && (!sources || !values)) || !res || res->size != sizeof *res) return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!sources[i]) return -1;
+    res->accept = 1;
+    res->failed = -1;
+    res->message[0] = '\0';
+    res->truncated = 0;
+    numel_si_ud u = {values, {0}};
+    fmpz_init(u.x);
+    int past = numel_rule(sources, n, numel_si_at, &u, res);
+    fmpz_clear(u.x);
+    return past;
 }
 
 static sy_status check_common(const sy_gset *gs, const sy_expr *const *values, const int64_t *v64, size_t n,
@@ -100,6 +151,9 @@ static sy_status check_common(const sy_gset *gs, const sy_expr *const *values, c
     if (!gs) return SY_EINVAL;
     sy_ctx *ctx = gs->ctx;
     if (!res || (!values && !v64)) return sy_fail_st(ctx, SY_EINVAL, "check: NULL argument");
+    if (res->size != sizeof *res)
+        return sy_fail_st(ctx, SY_EVERSION, "check: sy_gset_result.size is %zu, this library's is %zu (set it to sizeof, "
+                                            "SY_GSET_RESULT_INIT)", res->size, sizeof *res);
     if (n != gs->nsrc) return sy_fail_st(ctx, SY_EINVAL, "check: expected %zu values (one per source), got %zu", gs->nsrc, n);
     sy_binding b;
     if (!sy_binding_init(ctx, &b)) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");

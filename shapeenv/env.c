@@ -401,6 +401,10 @@ const sy_expr *sy_env_create_symbol_spec(sy_env *env, int64_t example, const cha
         (spec->max != SY_DIM_SPEC_UNSET && spec->min > spec->max))
         return sy_fail(ctx, SY_EINVAL, "%s: bad declared range (min %lld, max %lld)", src, (long long)spec->min,
                        (long long)spec->max);
+    /* torch.export's Dim asserts max > min (torch/export/dynamic_shapes.py): one size is static */
+    if (spec->max != SY_DIM_SPEC_UNSET && spec->min == spec->max)
+        return sy_fail(ctx, SY_EINVAL, "%s: the declared range [%lld, %lld] holds one size: a dynamic dim needs min < max "
+                       "(as torch.export's Dim); a dim of one size is static", src, (long long)spec->min, (long long)spec->max);
     if (env->concrete) return sy_expr_int_si(ctx, example);
     int64_t lo = spec->min != SY_DIM_SPEC_UNSET ? spec->min : (env->opts.specialize_zero_one ? 2 : 0), hi = spec->max;
     char label[160], rng[64];

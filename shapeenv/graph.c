@@ -156,6 +156,11 @@ static sy_status read_dynamic(sy_graph *g, const char *file, const char *nname, 
             if (jlo && jhi && d->min > d->max)
                 return gerr(ctx, file, SY_EFORMAT, "node '%s': dynamic entry %zu: the range is empty (min %lld > max %lld)", nname,
                             k, (long long)d->min, (long long)d->max);
+            if (jlo && jhi && d->min == d->max) /* torch.export's Dim asserts max > min */
+                return gerr(ctx, file, SY_EFORMAT,
+                            "node '%s': dynamic entry %zu: the range [%lld, %lld] holds one size: a dynamic dim needs min < max "
+                            "(as torch.export's Dim); a dim of one size is static",
+                            nname, k, (long long)d->min, (long long)d->max);
         }
         if (!json_is_integer(jd) || json_integer_value(jd) < 0 || (size_t)json_integer_value(jd) >= in->ndim) {
             char bad[64];

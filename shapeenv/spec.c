@@ -110,6 +110,10 @@ sy_status sy_input_spec_parse(sy_ctx *ctx, const char *text, size_t len, sy_inpu
                     has_hi = true;
                 }
                 if (has_lo && has_hi && d->min > d->max) return perr(ctx, text, len, at, "the range is empty (MIN > MAX)");
+                /* torch.export's Dim asserts max > min ("Cannot create Dim with inconsistent min=3,
+                 * max=3", torch/export/dynamic_shapes.py Dim): one size is a static dim */
+                if (has_lo && has_hi && d->min == d->max)
+                    return perr(ctx, text, len, at, "the range holds one size (MIN == MAX): a dynamic dim needs MIN < MAX, as torch.export's Dim; a dim of one size is static (leave it out of --dynamic, or --static)");
                 if (!has_lo && !has_hi) return perr(ctx, text, len, at, "a range needs at least one bound (@MIN.., @..MAX)");
             }
             nd++;

@@ -106,6 +106,18 @@ static void bput(buf *b, const char *s, size_t n)
 }
 static void bputs(buf *b, const char *s) { bput(b, s, strlen(s)); }
 
+/* a control character (not a tab or newline) or DEL as the text \xHH, as the text report writes
+ * it: no character reference can stand for it in HTML or in the SVG (XML 1.0), and raw it would
+ * reach a terminal that prints the page (fix38) */
+static int ctl_esc(buf *b, unsigned char c)
+{
+    if ((c >= 0x20 && c != 0x7f) || c == '\t' || c == '\n') return 0;
+    char e[5];
+    snprintf(e, sizeof e, "\\x%02x", c);
+    bputs(b, e);
+    return 1;
+}
+
 /* HTML text / attribute escaping */
 static void besc(buf *b, const char *s)
 {
@@ -115,7 +127,8 @@ static void besc(buf *b, const char *s)
         case '<': bputs(b, "&lt;"); break;
         case '>': bputs(b, "&gt;"); break;
         case '"': bputs(b, "&quot;"); break;
-        default: bput(b, s, 1);
+        default:
+            if (!ctl_esc(b, (unsigned char)*s)) bput(b, s, 1);
         }
     }
 }
@@ -135,7 +148,12 @@ static void dotesc(buf *b, const char *s)
         }
         if (*s == '"' || *s == '\\') bput(b, "\\", 1);
         if (*s == '\n') bputs(b, " ");
-        else bput(b, s, 1);
+        else if (*s == '\t') bputs(b, " ");
+        else if (((unsigned char)*s < 0x20 || *s == 0x7f)) { /* \xHH as the page writes it, its backslash escaped */
+            char e[6];
+            snprintf(e, sizeof e, "\\\\x%02x", (unsigned char)*s);
+            bputs(b, e);
+        } else bput(b, s, 1);
     }
 }
 

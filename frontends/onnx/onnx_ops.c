@@ -2212,11 +2212,32 @@ static sy_status op_convtranspose(ox_call *c)
     const int64_t *op, *os;
     TRY(ox_attr_ints(c, "output_padding", &nop, &op));
     TRY(ox_attr_ints(c, "output_shape", &nos, &os));
+    /* an explicit output_shape has one entry per spatial dim (onnxruntime's shape inference:
+     * "Attribute output_shape has incorrect size"; before, another length was ignored) */
+    if (os && nos != ns)
+        return ox_err(c, SY_EINVAL, "ConvTranspose: output_shape has %zu entries, expected %zu (one per spatial dim)", nos, ns);
     const sy_expr *d[MAXR];
     d[0] = x->sizes[0];
     d[1] = sy_expr_mul_si(c->ctx, w->sizes[1], group);
     for (size_t i = 0; i < ns; i++) {
-        if (os && nos == ns) {
+        if (os) {
+            /* onnxruntime (1.32, conv_transpose_attributes.h ComputeTransposePadAndOutputShape and
+             * its consistency check): the pads are made from the output size O, total
+             * T = max(0, full - O) with full = s*(in-1) + output_padding + (k-1)*dil + 1, and the
+             * run fails unless O > 0 and (O + T - (k-1)*dil - 1) / s + 1 == in ("Expected input
+             * size"), which is: output_padding < s and O <= s*in + (k-1)*dil (checked against
+             * onnxruntime at 600 random configurations, tests/onnx) */
+            int64_t opad = op && nop == ns ? op[i] : 0;
+            if (os[i] < 1)
+                return ox_err(c, SY_EINVAL, "ConvTranspose: output_shape[%zu] (%lld) must be positive", i, (long long)os[i]);
+            if (opad < 0 || opad >= wp.s[i])
+                return ox_err(c, SY_EINVAL, "ConvTranspose: with output_shape, output_padding[%zu] (%lld) must be in [0, stride %lld)",
+                              i, (long long)opad, (long long)wp.s[i]);
+            const sy_expr *reach = sy_expr_add(c->ctx, sy_expr_mul_si(c->ctx, x->sizes[2 + i], wp.s[i]),
+                                               sy_expr_mul(c->ctx, K(c, kernel[i] - 1), K(c, wp.dil[i])));
+            CHK(reach);
+            TRY(require(c, sy_expr_ge(c->ctx, reach, K(c, os[i])),
+                        "ConvTranspose: output_shape[%zu] = %lld needs stride*in + (kernel-1)*dilation >= it", i, (long long)os[i]));
             d[2 + i] = K(c, os[i]);
             continue;
         }

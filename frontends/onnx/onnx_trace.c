@@ -437,9 +437,18 @@ sy_status ox_attr_string(ox_call *c, const char *name, const char *dflt, char *b
     if (!a) return SY_OK;
     sy_status st = want_type(c, a, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
     if (st) return st;
-    size_t n = a->s.len < cap - 1 ? a->s.len : cap - 1;
-    if (n) memcpy(buf, a->s.data, n); /* an empty string attribute has no data */
-    buf[n] = 0;
+    /* the value whole or an error: a NUL inside was cut there (so "constant\0x" read as
+     * "constant"), a value longer than buf was cut to its start; every value an op takes fits buf
+     * and has no NUL, an Einsum equation up to 511 bytes; onnxruntime compares the whole string
+     * (issue 38) */
+    if (a->s.len && memchr(a->s.data, 0, a->s.len))
+        return ox_err(c, SY_EINVAL, "attribute '%s': its string holds a NUL byte at byte %zu (of %zu)", name,
+                      (size_t)((const uint8_t *)memchr(a->s.data, 0, a->s.len) - a->s.data), a->s.len);
+    if (a->s.len > cap - 1)
+        return ox_err(c, SY_EUNSUPPORTED, "attribute '%s': its string of %zu bytes is past the %zu read for it (a limit of symshape)",
+                      name, a->s.len, cap - 1);
+    if (a->s.len) memcpy(buf, a->s.data, a->s.len); /* an empty string attribute has no data */
+    buf[a->s.len] = 0;
     return SY_OK;
 }
 
@@ -1093,6 +1102,39 @@ static sy_status default_outside(sy_onnx_trace *t, const sy_onnx_input *in, ox_p
                       msg, SY_ONNX_DEFAULT_EXAMPLE, sug);
 }
 
+/* The default example of input in's dims that nothing else gives a size: SY_ONNX_DEFAULT_EXAMPLE,
+ * or the largest size below it at which the input's numel (its dim_values, the examples its
+ * dim_params have, the default for the rest) fits int64, which torch and onnxruntime require of
+ * every tensor (c10 safe_compute_numel, onnxruntime TensorShape::Size): [n, 2^62] traced at
+ * n = 224 traced a tensor that cannot exist (issue 38). When its given sizes alone are past
+ * int64 (only a dim of size 0 makes it exist), the default stays. */
+static sy_status default_that_fits(sy_onnx_trace *t, const sy_onnx_input *in, ox_ptab *pt, int64_t *out)
+{
+    uint64_t p = 1;
+    size_t m = 0; /* dims at the default */
+    int zero = 0;
+    for (size_t k = 0; k < in->ndim; k++) {
+        const ox_pbind *b = in->params[k] ? ptab_find(pt, in->params[k]) : NULL;
+        int64_t x = in->dims[k] >= 0 ? in->dims[k] : b && b->ex >= 0 ? b->ex : -1;
+        if (x < 0) m++;
+        else if (x == 0) zero = 1;
+        else if (p && (__builtin_mul_overflow(p, (uint64_t)x, &p) || p > (uint64_t)INT64_MAX)) p = 0; /* 0: past int64 */
+    }
+    *out = SY_ONNX_DEFAULT_EXAMPLE;
+    if (zero) return SY_OK;
+    if (!p) return SY_OK; /* only a size 0 makes it exist: the default stays (the ops' int64 checks speak) */
+    for (int64_t dv = SY_ONNX_DEFAULT_EXAMPLE; m && dv >= 1; dv--) {
+        uint64_t q = p;
+        int over = 0;
+        for (size_t j = 0; j < m && !over; j++) over = __builtin_mul_overflow(q, (uint64_t)dv, &q) || q > (uint64_t)INT64_MAX;
+        if (!over) {
+            *out = dv;
+            return SY_OK;
+        }
+    }
+    return SY_OK; /* m == 0 */
+}
+
 static sy_status setup_inputs1(sy_onnx_trace *t, const sy_onnx_trace_options *o, const ox_names *nx, ox_ptab *ptp)
 {
     sy_ctx *ctx = t->ctx;
@@ -1170,13 +1212,15 @@ static sy_status setup_inputs1(sy_onnx_trace *t, const sy_onnx_trace_options *o,
             st = SY_ENOMEM;
             break;
         }
+        int64_t dflt = SY_ONNX_DEFAULT_EXAMPLE;
+        if (!ex && !o->concrete) st = default_that_fits(t, in, pt, &dflt);
         for (size_t d = 0; d < in->ndim && !st; d++) {
             const char *param = in->params[d];
             ox_pbind *b = param ? ptab_find(pt, param) : NULL;
             int64_t example = ex                  ? ex->shape[d]
                               : in->dims[d] >= 0  ? in->dims[d]
                               : b && b->ex >= 0   ? b->ex
-                                                  : SY_ONNX_DEFAULT_EXAMPLE;
+                                                  : dflt;
             if (in->dims[d] >= 0 && example != in->dims[d]) {
                 st = sy_fail_st(ctx, SY_EINVAL, "example of input '%s' dim %zu is %lld, the model declares dim_value %lld", in->name, d,
                                 (long long)example, (long long)in->dims[d]);

@@ -41,7 +41,8 @@ typedef struct sy_dim_spec {
     size_t dim;          /**< dim index */
     const char *name;    /**< the Dim's name ([A-Za-z_][A-Za-z0-9_]*) or NULL */
     int64_t min;         /**< declared lower bound (>= 0) or SY_DIM_SPEC_UNSET */
-    int64_t max;         /**< declared upper bound (>= min) or SY_DIM_SPEC_UNSET */
+    int64_t max;         /**< declared upper bound (> min when both are set: one size is a static dim, as
+                              torch.export's Dim asserts) or SY_DIM_SPEC_UNSET */
 } sy_dim_spec;
 
 /** 1 when @p d has a name or a bound (a declared dim). */

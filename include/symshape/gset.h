@@ -22,7 +22,10 @@
  * message) or sy_gset_format, which makes them all at once and reports an
  * error. The texts are the same whenever they are made; once made they stay
  * (same pointers) until sy_gset_free. Like every call on the set's context,
- * these readers are not thread-safe.
+ * these readers are not thread-safe. They take the set const because its
+ * content (guards, expressions, order) does not change; the texts are a
+ * cache they fill, the one mutation, so no reader (sy_gset_check* included)
+ * is reentrant on one set.
  */
 #ifndef SYMSHAPE_GSET_H
 #define SYMSHAPE_GSET_H
@@ -191,8 +194,12 @@ typedef struct sy_gset_violation {
 SY_API size_t sy_gset_nviolations(const sy_gset *gs);
 SY_API const sy_gset_violation *sy_gset_violation_at(const sy_gset *gs, size_t i);
 
-/** Result of a check. */
+/** Result of a check. Versioned by its size, as Windows' cbSize structs: the
+ *  caller sets @p size to sizeof(sy_gset_result) (SY_GSET_RESULT_INIT does)
+ *  before every call that fills it, and a library built with another layout
+ *  refuses it (SY_EVERSION) instead of writing past the caller's struct. */
 typedef struct sy_gset_result {
+    size_t size;         /**< set by the caller: sizeof(sy_gset_result) */
     int accept;          /**< 1 accept, 0 reject */
     long failed;         /**< index of the first failing guard, -1 on accept or on an
                               input that cannot exist (its numel past int64: sy_gset_check) */
@@ -203,6 +210,8 @@ typedef struct sy_gset_result {
     int truncated;       /**< 1: message was cut at 511 bytes (a long guard or many sources; the guard
                               itself is sy_gset_at(gs, failed)); 0: message is whole */
 } sy_gset_result;
+/** A result ready for a check: its size set, the rest 0. */
+#define SY_GSET_RESULT_INIT {sizeof(sy_gset_result), 0, 0, {0}, 0}
 
 /** Check concrete values (the reference checker the backends are tested
  *  against): exact bignum evaluation; guards are checked in order and the
@@ -215,8 +224,20 @@ typedef struct sy_gset_result {
  *  int64 (9223372036854775807)".
  *  @param values array of n integer constants (expressions), one per source.
  *  @retval SY_OK (res filled) @retval SY_EINVAL n != number of sources or a
- *  value is not an integer constant. Runtime asserts are not checked here. */
+ *  value is not an integer constant. @retval SY_EVERSION res->size is not
+ *  sizeof(sy_gset_result) (see sy_gset_result). Runtime asserts are not checked here. */
 SY_API sy_status sy_gset_check(const sy_gset *gs, const sy_expr *const *values, size_t n, sy_gset_result *res);
+/** The numel rule of sy_gset_check alone, for a checker without a set (the
+ *  CLI's check of a bytecode file): @p sources are source names with their
+ *  int64 @p values; the sizes of an input are its NAME.size()[I] sources next
+ *  to each other, and an input whose numel (their product) is past int64
+ *  cannot exist (a size 0 makes it 0; a negative size is left to the guards).
+ *  Fills @p res as sy_gset_check does: accept, or failed = -1 and the message
+ *  "input x cannot exist: its numel N (the product of its sizes) is past
+ *  int64 (9223372036854775807)". Thread-safe, no context.
+ *  @return 1 when an input cannot exist, 0 when none, -1 on a NULL argument or
+ *  res->size not sizeof(sy_gset_result). */
+SY_API int sy_gset_numel_check_si(const char *const *sources, const int64_t *values, size_t n, sy_gset_result *res);
 /** Same with int64 values. */
 SY_API sy_status sy_gset_check_si(const sy_gset *gs, const int64_t *values, size_t n, sy_gset_result *res);
 
@@ -236,7 +257,10 @@ SY_API const char *sy_gset_unbacked_source(const sy_gset *gs, size_t i);
  *         sy_gset_unbacked_var(gs, i) (m = sy_gset_nunbacked; NULL if 0).
  *  Guards are checked in set order; the first failing one (a runtime assert
  *  included) is reported. @retval SY_OK (res filled) @retval SY_EINVAL n or m
- *  differs from the set's counts, or a NULL array. Reentrant. */
+ *  differs from the set's counts, or a NULL array. @retval SY_EVERSION as sy_gset_check.
+ *  Not reentrant (fix38: the comment said it was): it reports errors in the set's context and
+ *  makes the failing guard's texts on first use (a cache kept in the set), so two calls on one
+ *  set, or on sets of one context, must not run at once. */
 SY_API sy_status sy_gset_check_runtime_si(const sy_gset *gs, const int64_t *values, size_t n, const int64_t *unbacked,
                                           size_t m, sy_gset_result *res);
 

@@ -8,6 +8,15 @@ __all__ = ["normalize_dynamic_dims"]
 _SPEC_RE = re.compile(r"^\s*(-?\d+)\s*(?::\s*([A-Za-z_][A-Za-z0-9_]*))?\s*(?:@\s*(\d+)?\s*\.\.\s*(\d+)?)?\s*$")
 
 
+def _check_range(name, d, lo, hi):
+    """A declared range with min >= max: torch.export's Dim asserts max > min ("Cannot create Dim
+    with inconsistent min=3, max=3", torch/export/dynamic_shapes.py); the CLI's --dynamic and
+    the graph reader refuse it too."""
+    if lo is not None and hi is not None and lo >= hi:
+        raise ExportError("dynamic['%s']: %r: the range [%d, %d] %s: a dynamic dim needs min < max (as torch.export's "
+                          "Dim); a dim of one size is static" % (name, d, lo, hi, "is empty" if lo > hi else "holds one size"))
+
+
 def normalize_dynamic_dims(name, dims):
     """The "dynamic" list of input ``name`` from a user's spec: a list whose entries are dim
     indices (int), dynamic-dim objects {"dim", "name"?, "min"?, "max"?} (issue 13's form, passed
@@ -33,6 +42,7 @@ def normalize_dynamic_dims(name, dims):
             for k in ("min", "max"):
                 if k in d and d[k] is not None and (isinstance(d[k], bool) or not isinstance(d[k], int)):
                     raise ExportError("dynamic['%s']: %s of %r must be an int" % (name, k, d))
+            _check_range(name, d, d.get("min"), d.get("max"))
             if "name" in d and not isinstance(d["name"], str):
                 raise ExportError("dynamic['%s']: name of %r must be a str" % (name, d))
             out.append(dict(d) if len(d) > 1 else d["dim"])
@@ -47,6 +57,7 @@ def normalize_dynamic_dims(name, dims):
                 o["min"] = int(m.group(3))
             if m.group(4):
                 o["max"] = int(m.group(4))
+            _check_range(name, d, o.get("min"), o.get("max"))
             out.append(o if len(o) > 1 else o["dim"])
         else:
             raise ExportError("dynamic['%s']: %r is not a dim" % (name, d))

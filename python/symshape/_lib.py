@@ -48,8 +48,12 @@ class sy_gset_violation(Structure):  # gset.h
                 ("model_requires", c_int)]
 
 
-class sy_gset_result(Structure):  # gset.h
-    _fields_ = [("accept", c_int), ("failed", c_long), ("message", c_char * 512), ("truncated", c_int)]
+class sy_gset_result(Structure):  # gset.h: size set to sizeof before a check (SY_GSET_RESULT_INIT)
+    _fields_ = [("size", c_size_t), ("accept", c_int), ("failed", c_long), ("message", c_char * 512), ("truncated", c_int)]
+
+    def __init__(self):
+        super().__init__()
+        self.size = ctypes.sizeof(self)
 
 
 class sy_env_options(Structure):  # env.h

@@ -915,10 +915,20 @@ def _guard_nodes(cx, text, inputs):
         return nm if nm in inputs else None
 
     def go(n):
+        if isinstance(n, ast.Constant) and isinstance(n.value, int) and not isinstance(n.value, bool) and \
+                not -_INT64_MAX - 1 <= n.value <= _INT64_MAX:
+            # the graph holds int64 constants (the reader stopped at a JSON "too big integer" with
+            # a column in the generated document, not the guard; issue 38)
+            raise ExportError("cannot read the program's guard %s: its constant %s is past int64; "
+                              "from_exported(..., program_guards=False) leaves the program's guards out"
+                              % (_cut(repr(text)), _cut(str(n.value), 40)))
         if isinstance(n, ast.Constant) and isinstance(n.value, (int, bool, float)):
             return n.value
         if isinstance(n, ast.BinOp) and type(n.op) in _PY_BIN:
             return cx.emit(_PY_BIN[type(n.op)], [go(n.left), go(n.right)], {}, name="pg_" + _PY_BIN[type(n.op)])
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub) and isinstance(n.operand, ast.Constant) and \
+                type(n.operand.value) is int:  # -9223372036854775808 is an int64 (its 9223372036854775808 is not)
+            return go(ast.Constant(-n.operand.value))
         if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
             return cx.emit("neg", [go(n.operand)], {}, name="pg_neg")
         if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
@@ -1184,6 +1194,9 @@ def from_exported_doc(ep, dynamic=None, name=None, program_guards=True, engine_o
             continue  # an unbacked symbol's range: asserted where the graph constrains it
         val = _sym_nodes(cx, e, "range constraint")
         lo, hi = _finite_int(r.lower), _finite_int(r.upper)
+        if lo is not None and lo > _INT64_MAX:  # no int64 size reaches it (the graph holds int64)
+            raise ExportError("the program's range constraint %s in [%s, %s]: its lower bound is past int64"
+                              % (_cut(str(e), 200), _cut(str(r.lower), 40), _cut(str(r.upper), 40)))
         if lo is not None and lo > 0:
             cx.emit("guard_bool", [cx.emit("ge", [val, lo], {}, name="range_ge"), True], {},
                     name="torch_export_range")

@@ -528,3 +528,18 @@ def test_features_are_the_library_s():
     feats = symshape.features()
     assert set(feats) <= {"onnx", "html", "z3"}, feats
     assert ("html" in feats) == ("html" in symshape.backends()), (feats, symshape.backends())
+
+
+@pytest.mark.parametrize("spec", ["0@0..0", "0:b@3..3", [{"dim": 0, "min": 4, "max": 4}], [{"dim": 0, "min": 5, "max": 3}],
+                                  ["0@9..2"]])
+def test_dynamic_range_of_one_size_or_none_is_refused(spec):
+    """fix38: a declared range [0, 0] (or any min >= max) was accepted silently; torch.export's
+    Dim asserts max > min, and so do the CLI's --dynamic and the graph reader."""
+    from symshape._dynamic import normalize_dynamic_dims
+    with pytest.raises(symshape.ExportError, match="a dynamic dim needs min < max"):
+        normalize_dynamic_dims("x", spec)
+
+
+def test_dynamic_range_of_two_sizes_is_kept():
+    from symshape._dynamic import normalize_dynamic_dims
+    assert normalize_dynamic_dims("x", "0@0..1,1:h@2..") == [{"dim": 0, "min": 0, "max": 1}, {"dim": 1, "name": "h", "min": 2}]

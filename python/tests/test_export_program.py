@@ -730,3 +730,49 @@ def test_mm_family_output_strides():
             checked += 1
         assert checked == len(pts), (decompose, checked)
         assert diffs == (len(pts) if decompose else 0), diffs
+
+
+@pytest.mark.parametrize("guard", ["L['x'].size()[0] <= 99999999999999999999", "L['x'].size()[0] != -9223372036854775809",
+                                   "L['x'].size()[1] < 2 ** 70"])
+def test_program_guard_constant_past_int64(guard):
+    """A constant past int64 in ep._guards_code is an ExportError naming the guard (was: a
+    FormatError at a column of the generated JSON document, "too big integer"; issue 38)."""
+    ep = export(Branchy(), (torch.randn(2, 12, 16),), dynamic_shapes={"x": {0: BATCH, 1: Dim.AUTO}}).run_decompositions()
+    saved = ep._guards_code
+    try:
+        ep._guards_code = list(saved) + [guard]
+        if "**" in guard:  # a power is computed in the graph (exactly): no constant past int64 to refuse
+            gs = symshape.from_exported(ep)
+            assert gs.check({"x": [2, 12, 16]})[0]
+            return
+        with pytest.raises(ExportError, match="past int64") as ei:
+            symshape.from_exported(ep)
+        assert guard in str(ei.value), str(ei.value)
+    finally:
+        ep._guards_code = saved
+
+
+def test_program_guard_int64_min_constant():
+    """-9223372036854775808 is an int64 (the unary minus of 2**63): read, not refused."""
+    ep = export(Branchy(), (torch.randn(2, 12, 16),), dynamic_shapes={"x": {0: BATCH, 1: Dim.AUTO}}).run_decompositions()
+    saved = ep._guards_code
+    try:
+        ep._guards_code = list(saved) + ["L['x'].size()[0] > -9223372036854775808"]
+        gs = symshape.from_exported(ep)
+        assert gs.check({"x": [2, 12, 16]})[0] and not gs.check({"x": [2, 5, 16]})[0]
+    finally:
+        ep._guards_code = saved
+
+
+def test_range_constraint_lower_bound_past_int64():
+    """A range constraint whose lower bound is past int64: an ExportError naming it."""
+    from torch.utils._sympy.value_ranges import ValueRanges
+    ep = export(Branchy(), (torch.randn(2, 12, 16),), dynamic_shapes={"x": {0: BATCH, 1: Dim.AUTO}}).run_decompositions()
+    k = next(iter(ep.range_constraints))
+    saved = ep.range_constraints[k]
+    try:
+        ep.range_constraints[k] = ValueRanges(2 ** 70, 2 ** 71)
+        with pytest.raises(ExportError, match="range constraint .* lower bound is past int64"):
+            symshape.from_exported(ep)
+    finally:
+        ep.range_constraints[k] = saved

@@ -123,7 +123,7 @@ static void agree(const sy_bc_program *p, const sy_gset *gs, const int64_t *v, i
     cr_assert(eq(int, r, want_vm));
     cr_assert(eq(i32, failed, want_failed));
     if (r >= 0) {
-        sy_gset_result ref;
+        sy_gset_result ref = SY_GSET_RESULT_INIT;
         cr_assert(eq(int, sy_gset_check_si(gs, v, sy_gset_nsources(gs), &ref), SY_OK));
         cr_assert(eq(int, ref.accept, r));
         cr_assert(eq(long, ref.failed, (long)failed));
@@ -185,7 +185,7 @@ Test(backends_bc, golden_program_disassembly_bytes_and_results, .init = ctx_setu
     cr_assert(eq(i32, failed, 6));
     cr_assert(eq(int, sy_bc_check_runtime(q, (int64_t[]){2, 0, 8, 6}, 4, NULL, 0, &failed), SY_BC_ACCEPT));
     cr_assert(eq(int, sy_bc_check_runtime(q, (int64_t[]){2, 0, 8, 6}, 4, NULL, 1, &failed), SY_EINVAL));
-    sy_gset_result ref;
+    sy_gset_result ref = SY_GSET_RESULT_INIT;
     cr_assert(eq(int, sy_gset_check_runtime_si(G.gs, (int64_t[]){2, 0, 8, 3}, 4, NULL, 0, &ref), SY_OK));
     cr_assert(eq(long, ref.failed, 6));
     sy_bc_free(q);
@@ -738,7 +738,7 @@ Test(backends_bc, constants_beyond_int64_stay_exact, .init = ctx_setup, .fini = 
     cr_assert(eq(i32, failed, (int32_t)idx));
     /* the products overflow: fail closed in the first such guard */
     cr_assert(eq(int, sy_bc_check(p, (int64_t[]){3, 0, INT64_C(1) << 40, INT64_C(1) << 40, 7}, ns, &failed), SY_EOVERFLOW));
-    sy_gset_result ref;
+    sy_gset_result ref = SY_GSET_RESULT_INIT;
     cr_assert(eq(int, sy_gset_check_si(gs, (int64_t[]){3, 0, INT64_C(1) << 40, INT64_C(1) << 40, 7}, ns, &ref), SY_OK));
     cr_assert(le(long, (long)failed, ref.accept ? (long)sy_gset_size(gs) : ref.failed));
     sy_bc_free(p);
@@ -768,7 +768,7 @@ Test(backends_bc, short_circuit_only_over_operands_that_cannot_fail, .init = ctx
     cr_assert(ge(long, idx, 0));
     /* s1 = 40: the divisor is 0; the reference rejects, the VM fails closed */
     int64_t v[5] = {3, 0, 64, 40, 7};
-    sy_gset_result ref;
+    sy_gset_result ref = SY_GSET_RESULT_INIT;
     cr_assert(eq(int, sy_gset_check_si(gs, v, ns, &ref), SY_OK));
     cr_assert(eq(int, ref.accept, 0));
     cr_assert(eq(long, ref.failed, idx));
@@ -997,7 +997,7 @@ Test(backends_bc, check_runtime_takes_the_unbacked_values, .init = ctx_setup, .f
     for (int64_t ysz = 2; ysz <= 9; ysz++)
         for (int64_t u0 = 0; u0 <= 10; u0++) {
             int64_t v[7] = {2, SY_DT_INT64, 4, 6, 1, SY_DT_FLOAT32, ysz}, uv[1] = {u0};
-            sy_gset_result ref;
+            sy_gset_result ref = SY_GSET_RESULT_INIT;
             cr_assert(eq(int, sy_gset_check_runtime_si(gs, v, ns, uv, 1, &ref), SY_OK));
             int32_t failed = 99;
             int rc = sy_bc_check_runtime(q, v, ns, uv, 1, &failed);
@@ -1048,7 +1048,7 @@ Test(backends_bc, check_runtime_takes_the_unbacked_values, .init = ctx_setup, .f
 static void chain_point(const sy_bc_program *p, const sy_gset *gs, int64_t *v, long n[3])
 {
     size_t ns = sy_gset_nsources(gs);
-    sy_gset_result ref;
+    sy_gset_result ref = SY_GSET_RESULT_INIT;
     cr_assert(eq(int, sy_gset_check_si(gs, v, ns, &ref), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
     int32_t failed = 12345;
     int r = sy_bc_check(p, v, ns, &failed);
@@ -1226,7 +1226,7 @@ Test(backends_bc, more_live_shared_values_than_registers_fall_back_to_recomputin
                 const char *src = sy_gset_source(gs, q);
                 v[q] = strstr(src, ".dim()") ? 2 : strstr(src, ".dtype") ? 0 : strstr(src, "[0]") ? a : c;
             }
-            sy_gset_result ref;
+            sy_gset_result ref = SY_GSET_RESULT_INIT;
             cr_assert(eq(int, sy_gset_check_si(gs, v, ns, &ref), SY_OK));
             int32_t failed;
             int r = sy_bc_check(p, v, ns, &failed);

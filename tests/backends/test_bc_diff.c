@@ -259,7 +259,7 @@ static void differential(const char *name, const sy_gset *gs, const int64_t *bas
         make_point(&seed, base, n, consts, nc, v);
         int32_t failed = 77;
         int r = sy_bc_check(p, v, n, &failed);
-        sy_gset_result ref;
+        sy_gset_result ref = SY_GSET_RESULT_INIT;
         cr_assert(eq(int, sy_gset_check_si(gs, v, n, &ref), SY_OK));
         /* an input that cannot exist (numel past int64) is rejected by the checker after every guard
          * held (failed -1); the programs check the guards only: compared on the guards' verdict */
@@ -357,7 +357,7 @@ static void vm_diff_one(const char *path, const char *probes, const char *file, 
         int64_t *base = malloc((sy_gset_nsources(gs) + 1) * sizeof *base);
         base_point(gs, g, base);
         /* the example itself is accepted */
-        cr_assert(eq(int, sy_gset_check_si(gs, base, sy_gset_nsources(gs), &(sy_gset_result){0}), SY_OK));
+        cr_assert(eq(int, sy_gset_check_si(gs, base, sy_gset_nsources(gs), &(sy_gset_result)SY_GSET_RESULT_INIT), SY_OK));
         diff_stats st = {0, 0, 0, 0, 0};
         char name[300];
         snprintf(name, sizeof name, "%s%s", file, variant ? " (every dim dynamic)" : "");

@@ -394,7 +394,7 @@ static void differential(const char *what, const sy_gset *gs, const cmod *m, lon
         gen_point(&r, &pg, v);
         int32_t failed = 12345;
         int rc = m->check(v, ns, &failed);
-        sy_gset_result ref;
+        sy_gset_result ref = SY_GSET_RESULT_INIT;
         cr_assert(eq(int, sy_gset_check_si(gs, v, ns, &ref), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
         if (!ref.accept && ref.failed == -1) ref.accept = 1; /* cannot exist: the guards' verdict is compared */
         st->points++;
@@ -674,7 +674,7 @@ Test(backends_cgen, portable_overflow_fallback_agrees, .init = ctx_setup, .fini 
             v[4] = edges[(i + j) % ne];
             v[5] = edges[(i * 7 + j) % ne];
             int32_t failed;
-            sy_gset_result ref;
+            sy_gset_result ref = SY_GSET_RESULT_INIT;
             cr_assert(eq(int, sy_gset_check_si(gs, v, 6, &ref), SY_OK));
             int rc = m.check(v, 6, &failed);
             if (rc == SY_CGEN_ACCEPT || rc == SY_CGEN_REJECT) cr_assert(eq(int, rc == SY_CGEN_ACCEPT, ref.accept));
@@ -699,7 +699,7 @@ static long guard_index(const sy_gset *gs, const char *text)
 static void expect(const sy_gset *gs, const cmod *m, const int64_t *v, int want_rc, long want_failed)
 {
     int32_t failed = 99;
-    sy_gset_result ref;
+    sy_gset_result ref = SY_GSET_RESULT_INIT;
     size_t ns = sy_gset_nsources(gs);
     cr_assert(eq(int, sy_gset_check_si(gs, v, ns, &ref), SY_OK));
     int rc = m->check(v, ns, &failed);
@@ -749,7 +749,7 @@ Test(backends_cgen, exact_at_the_int64_edges, .init = ctx_setup, .fini = ctx_tea
     long cd = guard_index(gs, "x.size()[3]**3 + 17 != x.size()[2]*CeilDiv(x.size()[0], x.size()[1] - 6)");
     int64_t dz[] = {4, 0, 5, 6, 11, 13};
     expect(gs, &m, dz, SY_CGEN_EDIVZERO, cd);
-    sy_gset_result ref;
+    sy_gset_result ref = SY_GSET_RESULT_INIT;
     cr_assert(eq(int, sy_gset_check_si(gs, dz, 6, &ref), SY_OK));
     cr_assert(strstr(ref.message, "division by zero") != NULL, "%s", ref.message);
     cmod_free(&m);
@@ -972,7 +972,7 @@ Test(backends_cgen, check_runtime_takes_the_unbacked_values, .init = ctx_setup, 
     for (int64_t ysz = 2; ysz <= 9; ysz++)
         for (int64_t u0 = 0; u0 <= 10; u0++) {
             int64_t v[7] = {2, SY_DT_INT64, 4, 6, 1, SY_DT_FLOAT32, ysz}, uv[1] = {u0};
-            sy_gset_result ref;
+            sy_gset_result ref = SY_GSET_RESULT_INIT;
             cr_assert(eq(int, sy_gset_check_runtime_si(gs, v, ns, uv, 1, &ref), SY_OK));
             int32_t failed = 99;
             int rc = rt(v, ns, uv, 1, &failed);
@@ -993,7 +993,7 @@ Test(backends_cgen, check_runtime_takes_the_unbacked_values, .init = ctx_setup, 
     int32_t failed;
     cr_assert(eq(int, rt(v, ns, uv, 0, &failed), SY_CGEN_EARG));
     cr_assert(eq(int, rt(v, ns, NULL, 1, &failed), SY_CGEN_EARG));
-    sy_gset_result ref;
+    sy_gset_result ref = SY_GSET_RESULT_INIT;
     cr_assert(eq(int, sy_gset_check_runtime_si(gs, v, ns, uv, 0, &ref), SY_EINVAL));
     cr_assert(eq(str, (char *)sy_ctx_last_error_msg(ctx), "check_runtime: expected 1 unbacked values, got 0"));
     cmod_free(&m);
@@ -1034,7 +1034,7 @@ Test(backends_cgen, floordiv_chain_69_computes_each_shared_subterm_once, .init =
     long acc = 0;
     for (int64_t v = -2; v <= 3000; v++) {
         ex[at] = v;
-        sy_gset_result ref;
+        sy_gset_result ref = SY_GSET_RESULT_INIT;
         cr_assert(eq(int, sy_gset_check_si(gs, ex, ns, &ref), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
         failed = 12345;
         int rc = m.check(ex, ns, &failed);

@@ -81,7 +81,7 @@ static long z3_agrees(const sy_gset *gs, const char *script, const int64_t *pts,
     long checked = 0;
     for (long p = 0; p < npts; p++) {
         cr_assert(fgets(line, sizeof line, z) != NULL, "z3 stopped after %ld points", p);
-        sy_gset_result r;
+        sy_gset_result r = SY_GSET_RESULT_INIT;
         cr_assert(eq(int, sy_gset_check_si(gs, pts + p * (long)ns, ns, &r), SY_OK));
         const char *want = r.accept ? "sat\n" : "unsat\n";
         cr_assert(eq(str, line, (char *)want), "point %ld: z3 says %s, the checker %s (%s)", p, line, want, r.message);

@@ -86,6 +86,9 @@ check "run bad option" 2 "unknown option" "$S" run --frob
 check "run bad --dynamic" 2 "--dynamic expects NAME=D[:DIM][@MIN..MAX],... (got 'x')" "$S" run "$E/resnet18.json" --dynamic x
 check "run bad --dynamic index" 2 "column 3: a dim index must be <= 63" "$S" run "$E/resnet18.json" --dynamic x=4294967296
 check "run bad --dynamic range" 2 "column 10: the range is empty" "$S" run "$E/resnet18.json" --dynamic x=0:b@9..3
+# fix38: a range of one size ([0, 0]) was accepted silently; torch.export's Dim refuses min == max
+check "run --dynamic range of one size" 2 "column 8: the range holds one size (MIN == MAX)" "$S" run "$E/resnet18.json" --dynamic x=0@0..0
+check "run --dynamic range of one size, named" 2 "the range holds one size" "$S" run "$E/resnet18.json" --dynamic x=0:b@8..8
 check "probe bad --dynamic name" 2 "column 5: expected a dim name" "$S" probe "$E/resnet18.json" --sizes x=1,3,64,64 --dynamic x=0:
 check "run --dynamic outside range" 3 "x.size()[0] = 8 at the example is outside 'b''s declared range [1, 4]" "$S" run "$E/resnet18.json" --dynamic x=0:b@1..4
 if "$S" infer --help >/dev/null 2>&1 && [ -f "$T/../fuzz/corpus_onnx/op_maxpool.onnx" ]; then
@@ -228,7 +231,7 @@ checkx "stdin once" 2 "symshape: error: cases: standard input ('-') can be read 
 (see 'symshape cases --help')" sh -c "echo | '$S' cases - -"
 checkx "check bytecode from stdin" 0 "accept" sh -c "'$S' check --sizes=x=2,3,224,224 - < '$tmpd/v.sybc'"
 # issue 38: an input whose numel is past int64 cannot exist; rejected whatever the guards say
-checkx "check: numel past int64" 1 "reject: input x cannot exist: its numel (the product of its sizes) is past int64 (9223372036854775807)" "$S" check --sizes=x=2305843009213693952,3,224,224 "$tmpd/v.sybc"
+checkx "check: numel past int64" 1 "reject: input x cannot exist: its numel 347093936490918923206656 (the product of its sizes) is past int64 (9223372036854775807)" "$S" check --sizes=x=2305843009213693952,3,224,224 "$tmpd/v.sybc"
 check "check: numel 0 is not past int64" 1 "reject: guard 2: x.size()[2] == x.size()[3] failed" "$S" check --sizes=x=2305843009213693952,3,224,0 "$tmpd/v.sybc"
 check "disasm -" 0 "CHECK" sh -c "'$S' disasm - < '$tmpd/v.sybc'"
 check "probe --points -" 0 "1 accepted, 0 soundness violations" sh -c "'$S' probe --points - '$E/resnet18.json' < '$E/resnet18.probes.json'"
@@ -430,6 +433,35 @@ check "memory bad top" 2 "symshape: error: memory: --top: expected an integer in
 printf '{"format":"symshape.graph","version":1,"name":"t","nodes":[{"name":"x","op":"input","dtype":"float32","shape":[3,4]},{"name":"r","op":"relu","args":[{"ref":"x"}]}],"outputs":[{"ref":"r"}]}' > "$tmpd/static.json"
 check "memory static model" 0 "no dynamic dim: every size is static" "$S" memory --bytes 1G "$tmpd/static.json"
 check "region static model" 0 "x_1          static 4" "$S" region "$tmpd/static.json"
+# fix38: the text report printed raw control characters of names (ESC sequences, \r, \b); every
+# backend's output holds none (report/markdown/html write \xHH), and the SMT-LIB symbols of two
+# sources stay two ('a|b' and 'a_b' were both |a_b|)
+printf '{"format":"symshape.graph","version":1,"name":"m\\u001b[31mX\\r\\b","nodes":[{"name":"x\\u001b[2J|a*/#","op":"input","dtype":"float32","shape":[4,6],"dynamic":[0,1]},{"name":"a|b","op":"input","dtype":"float32","shape":[4,6],"dynamic":[0]},{"name":"a_b","op":"input","dtype":"float32","shape":[5,6],"dynamic":[0]},{"name":"v","op":"view","args":[{"ref":"x\\u001b[2J|a*/#"},[2,-1]],"example":{"dtype":"float32","shape":[2,12]}}],"outputs":[{"ref":"v"}]}' > "$tmpd/ctl.json"
+for b in report markdown c smtlib json html; do
+  out="$("$S" run "$tmpd/ctl.json" -b "$b" 2>&1)"; rc=$?
+  if [ "$b" = html ] && [ "$rc" != 0 ]; then continue; fi # html needs cmark-gfm at run time
+  if [ "$rc" = 0 ] && ! LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' <<<"$out"; then pass=$((pass+1))
+  else echo "FAIL: run -b $b of names with control characters: exit $rc or a raw control character: $(head -c 300 <<<"$out" | cat -v)"; fail=$((fail+1)); fi
+done
+check "report escapes ESC" 0 'x\x1b[2J|a*/#.size()[0]' "$S" run "$tmpd/ctl.json" -b report
+check "report escapes the model name" 0 'symshape guard report: m\x1b[31mX\x0d\x08' "$S" run "$tmpd/ctl.json" -b report
+check "smtlib: a|b is its own symbol" 0 '(declare-const |a#7cb.size()[0]| Int)' "$S" run "$tmpd/ctl.json" -b smtlib
+check "smtlib: a_b is its own symbol" 0 '(declare-const |a_b.size()[0]| Int)' "$S" run "$tmpd/ctl.json" -b smtlib
+check "smtlib: # and ESC" 0 '(declare-const |x#1b[2J#7ca*/#23.dim()| Int)' "$S" run "$tmpd/ctl.json" -b smtlib
+# issue 38 (fix38): a bad --range/--fix/--relation printed the report before the usage error;
+# every option is checked before any output (the output is the error alone)
+for bad in "--range x_0=10..1" "--range zz=1..2" "--range x_0" "--fix x_0" "--fix x_2=abc" "--relation =x_0" "--bytes 1G --relation x_2"; do
+  # shellcheck disable=SC2086
+  out="$("$S" memory $bad "$E/resnet18.json" 2>&1)"; rc=$?
+  if [ "$rc" = 2 ] && [ "$(head -c 16 <<<"$out")" = "symshape: error:" ] && ! grep -q "memory of\|largest" <<<"$out"; then pass=$((pass+1))
+  else echo "FAIL: memory $bad: exit $rc, expected 2 and the usage error alone: $out"; fail=$((fail+1)); fi
+done
+check "memory range" 0 "peak of one activation over x_0 in [1, 4]" "$S" memory --range x_0=1..4 "$E/resnet18.json"
+# issue 38 (fix38): region --window 1 took the gap between its two windows' sizes (the low end 4
+# and the example 32) as the step: 28*k + 4 for the 4*k of every larger window
+for w in 1 2 3 4 2048; do
+  check "region --window $w" 0 "x.size()[2]  x_2          = 4*x_2_k,  x_2_k in [1, oo)" "$S" region --window "$w" "$T/deploy/data/unet_cat.json"
+done
 rm -rf "$tmpd"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

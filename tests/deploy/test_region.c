@@ -191,7 +191,7 @@ Test(deploy_region, progression_and_range_of_a_view, .init = ctx_setup, .fini = 
     cr_assert(eq(int, sy_region_contains_si(r, vals, 3, &in, why, sizeof why), SY_OK));
     cr_assert(in == 0);
     cr_assert(eq(str, why, "x_0 = 40: not 16*x_0_k + 0"));
-    sy_gset_result res;
+    sy_gset_result res = SY_GSET_RESULT_INIT;
     cr_assert(eq(int, sy_gset_check_si(gs, vals, 3, &res), SY_OK));
     cr_assert(res.accept == 0); /* the guard set rejects it too */
     sample_region(gs, r, 200);
@@ -401,7 +401,7 @@ static void probes_in_region(const char *path, const char *probes, const char *n
         int in = 0;
         cr_assert(eq(int, sy_region_contains_si(r, vals, n, &in, NULL, 0), SY_OK));
         if (!in) continue;
-        sy_gset_result res;
+        sy_gset_result res = SY_GSET_RESULT_INIT;
         cr_assert(eq(int, sy_gset_check_si(gs, vals, n, &res), SY_OK));
         long ff;
         int only_kept = fails_only_kept(gs, r, vals, &ff);
@@ -590,7 +590,7 @@ Test(deploy_region, unet_skip_concat_is_a_progression_of_4, .init = ctx_setup, .
     cr_assert(eq(int, sy_region_contains_si(r, vals, 6, &in, why, sizeof why), SY_OK));
     cr_assert(in == 0);
     cr_assert(eq(str, why, "x_2 = 34: not 4*x_2_k + 0"));
-    sy_gset_result res;
+    sy_gset_result res = SY_GSET_RESULT_INIT;
     cr_assert(eq(int, sy_gset_check_si(gs, vals, 6, &res), SY_OK));
     cr_assert(res.accept == 0);
     sy_region_free(r);
@@ -619,7 +619,7 @@ static void box_accepted(const sy_gset *gs, const sy_region *r, const sy_profile
             rest /= w;
             vals[sy_region_dim_at(r, k)->source] = b->min[k] + off;
         }
-        sy_gset_result res;
+        sy_gset_result res = SY_GSET_RESULT_INIT;
         cr_assert(eq(int, sy_gset_check_si(gs, vals, n, &res), SY_OK));
         cr_assert(res.accept, "%s: a point of a profile box is rejected: %s", sy_gset_model(gs), res.message);
     }

@@ -56,9 +56,11 @@ Test(onnx_checks, flatten_past_int64_at_every_size_is_rejected)
     /* a shape-tensor element: Shape(x)[0] * 2**62, n >= 2 (was accepted) */
     cr_assert(eq(int, trace("element_past_int64", NULL, NULL, msg, sizeof msg), SY_EOVERFLOW));
     cr_assert(eq(str, msg, "node 'mul' (Mul): element 0 = 4611686018427387904*n does not fit int64 (at any size)"));
-    /* [n, 2**61, 2], axis 1: [n, 2**62] fits */
+    /* [n, 2**61, 2], axis 1: [n, 2**62] fits; the default example is n = 1, the largest whose
+     * numel fits int64 (at 224 the input could not exist; fix38), so the default policy
+     * specializes it */
     cr_assert(eq(int, trace("flatten_fits_int64", NULL, NULL, msg, sizeof msg), SY_OK), "%s", msg);
-    cr_assert(eq(str, msg, "n, 4611686018427387904"));
+    cr_assert(eq(str, msg, "1, 4611686018427387904"));
 }
 
 Test(onnx_checks, a_second_definition_of_a_value_is_rejected_with_names)

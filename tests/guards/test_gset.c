@@ -59,7 +59,7 @@ static void sound_on_probes(const char *model, const char *probes, acc_t *acc)
             ni++;
         }
         cr_assert(eq(int, sy_gset_values_from_shapes(gs, ni, names, ranks, shapes, dts, vals), SY_OK));
-        sy_gset_result r, r0;
+        sy_gset_result r = SY_GSET_RESULT_INIT, r0 = SY_GSET_RESULT_INIT;
         cr_assert(eq(int, sy_gset_check_si(gs, vals, ns, &r), SY_OK));
         cr_assert(eq(int, sy_gset_check_si(raw, vals, ns, &r0), SY_OK));
         char *sizes = json_dumps(json_object_get(p, "sizes"), 0);
@@ -131,7 +131,7 @@ static sy_graph *load(const char *text)
 
 static int accepts(sy_gset *gs, size_t n, const int64_t *v)
 {
-    sy_gset_result r;
+    sy_gset_result r = SY_GSET_RESULT_INIT;
     cr_assert(eq(int, sy_gset_check_si(gs, v, n, &r), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
     return r.accept;
 }
@@ -237,7 +237,7 @@ Test(guards_gset, an_input_nothing_reads_gets_no_guard, .init = ctx_setup, .fini
         const int64_t *shapes[2] = {(int64_t[]){1, 5}, (int64_t[]){3}};
         cr_assert(eq(int, sy_gset_values_from_shapes(gs, 2, names, ranks, shapes, (sy_dtype[]){SY_DT_INT64, SY_DT_FLOAT32}, vals),
                      SY_OK));
-        sy_gset_result r;
+        sy_gset_result r = SY_GSET_RESULT_INIT;
         cr_assert(eq(int, sy_gset_check_si(gs, vals, sy_gset_nsources(gs), &r), SY_OK));
         cr_assert(r.accept, "%s", r.message);
         sy_gset_free(gs);
@@ -268,7 +268,7 @@ Test(guards_gset, user_fact_reject_names_both_sources, .init = ctx_setup, .fini 
     size_t ranks[2] = {1, 1};
     const int64_t *shapes[2] = {(int64_t[]){4}, (int64_t[]){7}};
     cr_assert(eq(int, sy_gset_values_from_shapes(gs, 2, names, ranks, shapes, (sy_dtype[]){SY_DT_FLOAT32, SY_DT_FLOAT32}, vals), SY_OK));
-    sy_gset_result r;
+    sy_gset_result r = SY_GSET_RESULT_INIT;
     cr_assert(eq(int, sy_gset_check_si(gs, vals, sy_gset_nsources(gs), &r), SY_OK));
     cr_assert(eq(int, r.accept, 0));
     cr_assert(strstr(r.message, "x.size()[0] = 4") && strstr(r.message, "y.size()[0] = 7"), "%s", r.message);
@@ -294,7 +294,7 @@ Test(guards_gset, long_message_truncated_flag, .init = ctx_setup, .fini = ctx_te
     sy_gset *raw, *gs = trace_and_produce(g, &raw);
     int64_t vals[6];
     const char *names[1] = {name};
-    sy_gset_result r;
+    sy_gset_result r = SY_GSET_RESULT_INIT;
     cr_assert(eq(int, sy_gset_values_from_shapes(gs, 1, names, (size_t[]){1}, (const int64_t *[]){(int64_t[]){4}},
                                                  (sy_dtype[]){SY_DT_FLOAT16}, vals), SY_OK));
     cr_assert(eq(int, sy_gset_check_si(gs, vals, sy_gset_nsources(gs), &r), SY_OK));
@@ -333,19 +333,42 @@ Test(guards_gset, input_past_int64_cannot_exist, .init = ctx_setup, .fini = ctx_
         int64_t vals[8];
         const int64_t *shapes[1] = {pts[k].s};
         cr_assert(eq(int, sy_gset_values_from_shapes(gs, 1, names, ranks, shapes, (sy_dtype[]){SY_DT_FLOAT32}, vals), SY_OK));
-        sy_gset_result r;
+        sy_gset_result r = SY_GSET_RESULT_INIT;
         cr_assert(eq(int, sy_gset_check_si(gs, vals, sy_gset_nsources(gs), &r), SY_OK));
         cr_assert(eq(int, r.accept, pts[k].accept), "point %zu: %s", k, r.message);
         if (!pts[k].accept) {
             cr_assert(eq(long, r.failed, -1));
             cr_assert(strstr(r.message, "input x cannot exist") != NULL, "%s", r.message);
         }
+        /* the rule alone (the CLI's check of a bytecode file calls it): the same verdict and message */
+        const char *src[3] = {"x.size()[0]", "x.size()[1]", "x.size()[2]"};
+        sy_gset_result r2 = SY_GSET_RESULT_INIT;
+        cr_assert(eq(int, sy_gset_numel_check_si(src, pts[k].s, 3, &r2), !pts[k].accept));
+        cr_assert(eq(int, r2.accept, pts[k].accept));
+        if (!pts[k].accept) cr_assert(eq(str, r2.message, r.message));
     }
+    sy_gset_result r3 = SY_GSET_RESULT_INIT;
+    cr_assert(eq(int, sy_gset_numel_check_si(NULL, NULL, 1, &r3), -1));
+    /* a result of another size (a caller built against another layout) is refused, never written
+     * (fix38: the struct had no size) */
+    const char *src1[1] = {"x.size()[0]"};
+    int64_t one = 1, vals1[8] = {0};
+    sy_gset_result old = SY_GSET_RESULT_INIT;
+    old.size = sizeof old - 8;
+    old.accept = 7;
+    cr_assert(eq(int, sy_gset_numel_check_si(src1, &one, 1, &old), -1));
+    cr_assert(eq(int, sy_gset_check_si(gs, vals1, sy_gset_nsources(gs), &old), SY_EVERSION));
+    cr_assert(strstr(sy_ctx_last_error_msg(ctx), "sy_gset_result.size") != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    sy_ctx_reset_error(ctx);
+    cr_assert(eq(int, old.accept, 7));
+    old.size = 0;
+    cr_assert(eq(int, sy_gset_check_si(gs, vals1, sy_gset_nsources(gs), &old), SY_EVERSION));
+    sy_ctx_reset_error(ctx);
     /* the exact numel in the message: 2^61*534*171 */
     int64_t vals[8];
     const int64_t *shapes[1] = {pts[0].s};
     cr_assert(eq(int, sy_gset_values_from_shapes(gs, 1, names, ranks, shapes, (sy_dtype[]){SY_DT_FLOAT32}, vals), SY_OK));
-    sy_gset_result r;
+    sy_gset_result r = SY_GSET_RESULT_INIT;
     cr_assert(eq(int, sy_gset_check_si(gs, vals, sy_gset_nsources(gs), &r), SY_OK));
     cr_assert(strstr(r.message, "its numel 210555748543339249532928 ") != NULL, "%s", r.message);
     sy_gset_free(raw);
@@ -363,7 +386,7 @@ Test(guards_gset, dtype_reject_names_dtypes, .init = ctx_setup, .fini = ctx_tear
     sy_gset *raw, *gs = trace_and_produce(g, &raw);
     int64_t vals[6];
     const char *names[1] = {"x"};
-    sy_gset_result r;
+    sy_gset_result r = SY_GSET_RESULT_INIT;
     cr_assert(eq(int, sy_gset_values_from_shapes(gs, 1, names, (size_t[]){1}, (const int64_t *[]){(int64_t[]){4}},
                                                  (sy_dtype[]){SY_DT_FLOAT16}, vals), SY_OK));
     cr_assert(eq(int, sy_gset_check_si(gs, vals, sy_gset_nsources(gs), &r), SY_OK));
@@ -390,7 +413,7 @@ Test(guards_gset, check_is_exact_past_int64, .init = ctx_setup, .fini = ctx_tear
     /* huge sizes: evaluation must not wrap */
     const sy_expr *vals[4] = {sy_expr_int_si(ctx, 2), sy_expr_int_si(ctx, 0), sy_expr_int_str(ctx, "99999999999999999999999"),
                               sy_expr_int_str(ctx, "99999999999999999999999")};
-    sy_gset_result r;
+    sy_gset_result r = SY_GSET_RESULT_INIT;
     cr_assert(eq(int, sy_gset_check(gs, vals, 4, &r), SY_OK));
     /* every guard holds (failed -1: none failed, no wrap), but such an input cannot exist (issue 38) */
     cr_assert(eq(int, r.accept, 0), "%s", r.message);
@@ -503,7 +526,7 @@ static void same_points_1d(const sy_gset *a, const sy_gset *b)
     int64_t vals[3] = {1, 0, 0};
     for (int64_t h = 0; h <= 600; h++) {
         vals[2] = h;
-        sy_gset_result ra, rb;
+        sy_gset_result ra = SY_GSET_RESULT_INIT, rb = SY_GSET_RESULT_INIT;
         cr_assert(eq(int, sy_gset_check_si(a, vals, 3, &ra), SY_OK));
         cr_assert(eq(int, sy_gset_check_si(b, vals, 3, &rb), SY_OK));
         cr_assert(eq(int, ra.accept, rb.accept), "h = %lld: %s / %s", (long long)h, ra.message, rb.message);
@@ -595,7 +618,7 @@ static void random_points_one(const char *path, const char *probes, const char *
             shapes[i] = shp[i];
         }
         cr_assert(eq(int, sy_gset_values_from_shapes(gs, ni, names, ranks, shapes, dts, vals), SY_OK));
-        sy_gset_result ra, rb;
+        sy_gset_result ra = SY_GSET_RESULT_INIT, rb = SY_GSET_RESULT_INIT;
         cr_assert(eq(int, sy_gset_check_si(gs, vals, ns, &ra), SY_OK));
         cr_assert(eq(int, sy_gset_check_si(raw, vals, ns, &rb), SY_OK));
         cr_assert(eq(int, ra.accept, rb.accept), "%s: printed %d vs produced %d (%s / %s)", path, ra.accept, rb.accept,
@@ -694,7 +717,7 @@ Test(gset, floordiv_chain_69_nodes, .init = ctx_setup, .fini = ctx_teardown, .ti
     /* the set accepts exactly the sizes the model runs at (narrow: LAYER6 <= size) */
     for (int64_t s = 0; s <= 3000; s += 7) {
         int64_t vals[3] = {1, 0, s};
-        sy_gset_result r;
+        sy_gset_result r = SY_GSET_RESULT_INIT;
         cr_assert(eq(int, sy_gset_check_si(gs, vals, 3, &r), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
         cr_assert(eq(int, r.accept, s >= 2 && chain69_value(s) <= s), "s = %lld: %s", (long long)s, r.message);
     }

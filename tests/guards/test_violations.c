@@ -122,7 +122,7 @@ Test(guards_violations, resnet18_spec_holds_and_accepts_every_point_in_the_spec,
         const int64_t *shapes[1] = {shp};
         sy_dtype dts[1] = {SY_DT_FLOAT32};
         cr_assert(eq(int, sy_gset_values_from_shapes(gs, 1, names, ranks, shapes, dts, vals), SY_OK));
-        sy_gset_result r;
+        sy_gset_result r = SY_GSET_RESULT_INIT;
         cr_assert(eq(int, sy_gset_check_si(gs, vals, ns, &r), SY_OK));
         int ok = json_is_true(json_object_get(p, "ok"));
         int spec = ok && shp[0] >= 1 && shp[0] <= 1024 && shp[1] == 3 && shp[2] >= 2 && shp[3] >= 2;

@@ -69,6 +69,9 @@ Test(shapeenv_spec, every_error_names_its_column, .init = ctx_setup, .fini = ctx
         {"x=0:h@5.6", "column 8: expected '..'"},
         {"x=0:h@..", "column 9: a range needs at least one bound"},
         {"x=0:h@9..3", "column 10: the range is empty (MIN > MAX)"},
+        /* one size: torch.export's Dim refuses min == max (fix38: [0, 0] was accepted silently) */
+        {"x=0:h@0..0", "column 10: the range holds one size (MIN == MAX)"},
+        {"x=0@3..3", "column 8: the range holds one size (MIN == MAX)"},
         {"x=0@-1..5", "column 5: a bound of a size range must be non-negative"},
         {"x=0@2..-5", "column 8: a bound of a size range must be non-negative"},
         {"x=0:h@99999999999999999999..", "column 7: the minimum does not fit int64"},
@@ -122,6 +125,8 @@ Test(shapeenv_spec, json_dim_objects_and_their_errors, .init = ctx_setup, .fini 
         {"[{\"dim\":0,\"min\":-1}]", "dynamic entry 0: \"min\" must be a non-negative integer"},
         {"[{\"dim\":0,\"max\":\"a\"}]", "dynamic entry 0: \"max\" must be a non-negative integer"},
         {"[{\"dim\":0,\"min\":9,\"max\":3}]", "dynamic entry 0: the range is empty (min 9 > max 3)"},
+        {"[{\"dim\":0,\"min\":0,\"max\":0}]", "dynamic entry 0: the range [0, 0] holds one size"},
+        {"[{\"dim\":0,\"min\":4,\"max\":4}]", "dynamic entry 0: the range [4, 4] holds one size"},
         {"[{\"dim\":4}]", "dynamic entry 0, 4, is not a dim index of a 4-D input"},
         {"[0,{\"dim\":0,\"name\":\"b\"}]", "dynamic entry 1: dim 0 is listed twice"},
         {"[{\"dim\":0,\"name\":\"b\"},0]", "dynamic entry 1: dim 0 is listed twice"},

@@ -245,7 +245,7 @@ static void traced_guards(const char *strides_json, const char *nodes, const cha
     sy_dtype dts[1] = {SY_DT_FLOAT32};
     int64_t vals[64];
     cr_assert(sy_gset_nsources(gs) <= 64);
-    sy_gset_result res;
+    sy_gset_result res = SY_GSET_RESULT_INIT;
     cr_assert(eq(int, sy_gset_values_from_tensors(gs, 1, names, ranks, shapes, strs, dts, vals), SY_OK));
     cr_assert(eq(int, sy_gset_check_si(gs, vals, sy_gset_nsources(gs), &res), SY_OK));
     int cl_ok = res.accept;
