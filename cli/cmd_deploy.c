@@ -715,7 +715,7 @@ static int parse_ties(dtraced *t, const sy_region *r, const dopts *op, long var,
                 return cli_usage_error("memory", "%s: '%.*s' is given twice (--fix, --relation)", what, (int)(eq - arg), arg);
         }
         if (!rel) {
-            long long x;
+            long long x = 0; /* set on every path: GCC -O3 does not see parse_count set it */
             int rc = parse_count("memory", "--fix", eq + 1, 0, INT64_MAX / 4, &x);
             if (rc != EX_OK) return rc;
             fixed[v] = x;

@@ -27,6 +27,7 @@ static sy_status sub(opcall *c, const char *op, size_t n, const sy_value *args, 
 static sy_status sub_tensor(opcall *c, const char *op, size_t n, const sy_value *args, const sy_tensor **out)
 {
     sy_value v;
+    *out = NULL; /* set on every path: GCC -O3 cannot see that op_err returns nonzero */
     sy_status st = sub(c, op, n, args, &v);
     if (st) return st;
     if (v.kind != SY_V_TENSOR) return op_err(c, SY_EINVAL, "%s did not return a tensor", op);

@@ -10,6 +10,7 @@
 
 static sy_status decide(sy_env *env, const sy_provenance *why, const sy_expr *rel, const char *reason, int *out)
 {
+    *out = 0; /* set on every path: GCC -O3 cannot see that sy_ctx_last_error returns nonzero */
     if (!rel) return sy_ctx_last_error(env->ctx);
     sy_provenance w = {why ? why->node : NULL, why ? why->op : NULL, reason};
     const sy_expr *v;

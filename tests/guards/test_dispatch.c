@@ -121,6 +121,7 @@ static uint64_t rng_next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+enum { RP_MAX = 16 }; /* the most sources random_point fills */
 static void random_point(uint64_t *s, int64_t *v, size_t nsrc, size_t n)
 {
     size_t nb = n < 8 ? 1 : 8, nh = (n + nb - 1) / nb;
@@ -133,7 +134,7 @@ static void random_point(uint64_t *s, int64_t *v, size_t nsrc, size_t n)
     int64_t h = 28 + (int64_t)((r >> 32) % (8 * nh + 10));
     v[4] = h;
     v[5] = (r >> 48) % 8 ? h : h + 1;
-    for (size_t i = 6; i < nsrc; i++) v[i] = 0;
+    for (size_t i = 6; i < nsrc && i < RP_MAX; i++) v[i] = 0; /* callers hold RP_MAX values */
 }
 
 /* The bytecode form of d, through its bytes (encode, load: the loader verifies). */
@@ -225,7 +226,7 @@ static void agree_at_random_points(size_t n, unsigned npoints, unsigned nref)
     cdispatch_fn cfn = compile_c(d, &handle, dir);
     sy_bc_program *vm = bytecode_of(d);
     uint64_t seed = test_seed();
-    int64_t v[6];
+    int64_t v[RP_MAX];
     size_t accepted = 0;
     for (unsigned p = 0; p < npoints; p++) {
         random_point(&seed, v, nsrc, n);
@@ -299,7 +300,7 @@ Test(guards_dispatch, c_vm_and_reference_agree_near_int64_limits, .init = ctx_se
     cdispatch_fn cfn = compile_c(d, &handle, dir);
     sy_bc_program *vm = bytecode_of(d);
     uint64_t seed = test_seed() ^ 0x5eed;
-    int64_t v[6];
+    int64_t v[RP_MAX];
     size_t accepted = 0, differ = 0;
     const unsigned npoints = 100000;
     for (unsigned p = 0; p < npoints; p++) {
