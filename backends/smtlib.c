@@ -127,11 +127,24 @@ static void w_int(smt *m, const sy_expr *c)
 
 static void write_symbol(sy_output *out, const char *name)
 {
-    /* SMT-LIB quoted symbol: any printable chars but | and \ between bars. */
+    /* SMT-LIB quoted symbol: any printable chars but | and \ between bars. The bytes it cannot
+     * hold (|, \, control characters) are written %XX, and so is % itself, so that two distinct
+     * names stay two symbols (with '_' for each, inputs "a|b" and "a_b" were one constant and
+     * a guard a_b.size()[1] == a|b.size()[1] read x == x). A name without %, |, \ or control
+     * characters is written as it is. */
     sy_output_write(out, "|", 1);
     for (const char *p = name; *p; p++) {
-        char c = (*p == '|' || *p == '\\' || (unsigned char)*p < 32) ? '_' : *p;
-        sy_output_write(out, &c, 1);
+        unsigned char c = (unsigned char)*p;
+        if (c == '|' || c == '\\' || c == '%' || c < 32 || c == 127) {
+            char hex[4];
+            static const char digits[] = "0123456789abcdef";
+            hex[0] = '%';
+            hex[1] = digits[c >> 4];
+            hex[2] = digits[c & 15];
+            sy_output_write(out, hex, 3);
+        } else {
+            sy_output_write(out, p, 1);
+        }
     }
     sy_output_write(out, "|", 1);
 }
