@@ -875,8 +875,39 @@ def _cut(s, n=300):
     return s if len(s) <= n else "%s... (%d more characters)" % (s[:n], len(s) - n)
 
 
-def _guard_nodes(cx, text, inputs):
-    """Graph nodes computing one guard of ep._guards_code; ``inputs``: placeholder names."""
+def _source_bases(user_inputs):
+    """{"L['x'][0]": placeholder name} from the program's own shape env: each placeholder's
+    symbolic sizes name their sources (``var_to_sources``, the texts ``_guards_code`` is written
+    in). The placeholder names alone are ambiguous: torch joins the key path with '_' and then
+    renames clashes, so ``forward(self, x, x_0)`` with ``x`` a list has placeholders x_0 (x[0]),
+    x_1 and x_0_1 (the tensor x_0), and L['x_0'] is x_0_1, not x_0."""
+    out = {}
+    clash = set()
+    for u in user_inputs:
+        v = u.meta.get("val") if hasattr(u, "meta") else None
+        for s in (getattr(v, "shape", None) or ()):
+            node = getattr(s, "node", None)
+            env = getattr(node, "shape_env", None)
+            if env is None:
+                continue
+            for src in (getattr(env, "var_to_sources", {}) or {}).get(node.expr, []):
+                nm = getattr(src, "name", None)
+                nm = nm() if callable(nm) else nm
+                if not isinstance(nm, str) or ".size()[" not in nm:
+                    continue
+                b = nm[:nm.rindex(".size()[")]
+                if out.get(b, u.name) != u.name:
+                    clash.add(b)
+                out[b] = u.name
+    for b in clash:
+        out[b] = None
+    return out
+
+
+def _guard_nodes(cx, text, inputs, bases=None):
+    """Graph nodes computing one guard of ep._guards_code; ``inputs``: placeholder names;
+    ``bases``: _source_bases of the program (None: the names alone)."""
+    text_g = text
     try:
         tree = ast.parse(text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError, MemoryError) as e:  # nesting past Python's parser limit
@@ -884,17 +915,33 @@ def _guard_nodes(cx, text, inputs):
 
     def base(n):
         # L['x'] and nested L['x'][0] / L['x']['k'] -> placeholder name x / x_0 / x_k
-        parts = []
+        parts, parts_v = [], []
         while isinstance(n, ast.Subscript):
             k = n.slice
             if not isinstance(k, ast.Constant):
                 return None
             parts.append(str(k.value))
+            parts_v.append(k.value)
             n = n.value
         if not (isinstance(n, ast.Name) and n.id == "L") or not parts:
             return None
+        if bases:
+            text = "L" + "".join("[%r]" % (int(p) if isinstance(p, int) else p,) for p in reversed(parts_v))
+            if text in bases:
+                if bases[text] is None:
+                    raise ExportError("the program's guard %s reads %s, which names two inputs of the program"
+                                      % (_cut(repr(text_g)), text))
+                return bases[text]
         nm = "_".join(reversed(parts))
-        return nm if nm in inputs else None
+        if nm not in inputs:
+            return None
+        if bases and nm in bases.values():
+            # the placeholder of that name is another path's input (torch renamed a clash):
+            # refuse rather than read the guard on the wrong tensor
+            raise ExportError("the program's guard %s reads an input whose placeholder cannot be told apart "
+                              "from %r; from_exported(..., program_guards=False) leaves the program's guards out"
+                              % (_cut(repr(text_g)), nm))
+        return nm
 
     def go(n):
         if isinstance(n, ast.Constant) and isinstance(n.value, (int, bool, float)):
@@ -1181,8 +1228,9 @@ def from_exported_doc(ep, dynamic=None, name=None, program_guards=True, engine_o
                               "from_exported(..., program_guards=False) reads the program without them (its guard "
                               "set may then accept sizes where the model takes another branch)" % torch.__version__)
         inputs = {u.name: u.name for u in user_inputs}
+        bases = _source_bases(user_inputs)
         for g in list(ep._guards_code or []):
-            cond = _guard_nodes(cx, g, inputs)
+            cond = _guard_nodes(cx, g, inputs, bases)
             cx.emit("guard_bool", [cond, True], {}, name="torch_export_guard")
 
     # the ops

@@ -401,6 +401,30 @@ def test_dynamic_override_names_and_static_error():
     assert x["dynamic"] == [{"dim": 0, "name": "b", "min": 1, "max": 16}], x
 
 
+class ListAndClash(nn.Module):
+    """forward(x, x_0) with x a list: torch names the placeholders x_0 (x[0]), x_1 (x[1]) and
+    x_0_1 (the tensor x_0); the branch on x_0's size is guard L['x_0'].size()[0] >= 5."""
+    def forward(self, x, x_0):
+        head = x_0[:5] if x_0.shape[0] >= 5 else x_0
+        return x[0][:, :3].sum() + head.sum() + x[1].sum()
+
+
+def test_guard_paths_follow_the_program_sources():
+    """Issue 38 (third pass): a guard of ep._guards_code was mapped to a placeholder by joining
+    its path with '_', so L['x_0'] read x[0] (placeholder x_0), not the tensor x_0 (x_0_1):
+    from_exported failed ('the branch recorded at capture is not taken here'), and where the
+    sizes agreed it guarded the wrong tensor. Now the program's own sources name the input."""
+    r = rng_for("clash")
+    pts = [(r.randint(1, 6), r.randint(1, 8), r.randint(1, 5), r.randint(1, 12)) for _ in range(24)]
+    mk = lambda p: ([torch.randn(p[0], p[1]), torch.randn(p[2])], torch.randn(p[3]))
+    sz = lambda p: {"x_0": [p[0], p[1]], "x_1": [p[2]], "x_0_1": [p[3]]}
+    gs, _ = check_program("list_and_clash", ListAndClash(), (2, 4, 3, 7),
+                          {"x": [{0: Dim.AUTO, 1: Dim.AUTO}, {0: Dim.AUTO}], "x_0": {0: Dim.AUTO}}, mk, sz, pts, 4,
+                          keep=True)  # torch 2.14's run_decompositions fails on list inputs (its _guards_fn)
+    texts = [g.text for g in gs.guards]
+    assert "5 <= x_0_1.size()[0]" in texts and not any("x_0.size()[0]" in t and "5" in t for t in texts), texts
+
+
 # ---------------------------------------------------------------- python3 -m symshape --capture export
 
 def run_cli(*args):
