@@ -201,6 +201,32 @@ def _h_max_pool(nd):
     return h
 
 
+def _h_adaptive_max_pool(nd):
+    # aten::adaptive_max_poolNd(self, output_size) -> (Tensor, Tensor) always, where
+    # F.adaptive_max_poolNd (the engine op) returns one tensor unless return_indices=True: the
+    # program's getitem(..., 0) then indexed the output's batch (issue 38, third pass)
+    def h(cx, node, args, kwargs):
+        v = {"output_size": None}
+        v.update(dict(zip(["input", "output_size"], args)))
+        v.update(kwargs)
+        return cx.emit("adaptive_max_pool%dd" % nd, [v["input"], v["output_size"], True], {})
+    h.engine = "adaptive_max_pool%dd" % nd
+    return h
+
+
+def _h_unique_consecutive(cx, node, args, kwargs):
+    # aten::unique_consecutive(self, return_inverse=False, return_counts=False, dim=None)
+    # -> (Tensor, Tensor, Tensor) always; the engine (torch.unique_consecutive) gives the tuple
+    # only when an extra output is asked for, so ask for both
+    v = {"dim": None}
+    v.update(dict(zip(["input", "return_inverse", "return_counts", "dim"], args)))
+    v.update(kwargs)
+    return cx.emit("unique_consecutive", [v["input"], True, True, v["dim"]], {})
+
+
+_h_unique_consecutive.engine = "unique_consecutive"
+
+
 def _h_avg_pool(nd):
     def h(cx, node, args, kwargs):
         names = ["input", "kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"]
@@ -530,6 +556,8 @@ ATEN_TABLE.update({
     "native_group_norm": _h_group_norm, "native_dropout": _h_dropout,
     "_softmax": _h_softmax("softmax"), "_log_softmax": _h_softmax("log_softmax"),
     "max_pool2d_with_indices": _h_max_pool(2), "max_pool3d_with_indices": _h_max_pool(3),
+    "adaptive_max_pool1d": _h_adaptive_max_pool(1), "adaptive_max_pool2d": _h_adaptive_max_pool(2),
+    "adaptive_max_pool3d": _h_adaptive_max_pool(3), "unique_consecutive": _h_unique_consecutive,
     "avg_pool1d": _h_avg_pool(1), "avg_pool2d": _h_avg_pool(2), "avg_pool3d": _h_avg_pool(3),
     "adaptive_avg_pool1d": _same("adaptive_avg_pool1d", 2), "sym_is_contiguous": _same("is_contiguous", 1),
     "_adaptive_avg_pool2d": _same("adaptive_avg_pool2d", 2), "_adaptive_avg_pool3d": _same("adaptive_avg_pool3d", 2),
@@ -580,6 +608,8 @@ ATEN_REJECTED = {
     "sym_storage_offset": "the engine does not track storage offsets",
     "_embedding_bag": "the engine's embedding_bag reads F.embedding_bag's arguments; the ATen form's offsets "
                       "and per-sample weights are not mapped",
+    "embedding_bag": "aten.embedding_bag returns 4 tensors (output, offset2bag, bag_size, max_indices); the "
+                     "engine's embedding_bag is F.embedding_bag, one tensor",
     "_pdist_forward": "the engine has no pdist",
     "resize_": "an in-place resize (a mutation of the tensor's sizes, which exported programs are not read with)",
     "_fft_r2c": "the engine has no FFT ops (only stft/istft)",
