@@ -910,27 +910,29 @@ def _source_bases(user_inputs):
     symbolic sizes name their sources (``var_to_sources``, the texts ``_guards_code`` is written
     in). The placeholder names alone are ambiguous: torch joins the key path with '_' and then
     renames clashes, so ``forward(self, x, x_0)`` with ``x`` a list has placeholders x_0 (x[0]),
-    x_1 and x_0_1 (the tensor x_0), and L['x_0'] is x_0_1, not x_0."""
+    x_1 and x_0_1 (the tensor x_0), and L['x_0'] is x_0_1, not x_0. A placeholder's path is the
+    one path that is a source of every symbolic dim of it (dim i: PATH.size()[i]); a placeholder
+    whose dims are all shared with another input's (the same symbols) names no path here."""
     out = {}
-    clash = set()
     for u in user_inputs:
         v = u.meta.get("val") if hasattr(u, "meta") else None
-        for s in (getattr(v, "shape", None) or ()):
+        cand = None
+        for i, s in enumerate(getattr(v, "shape", None) or ()):
             node = getattr(s, "node", None)
             env = getattr(node, "shape_env", None)
             if env is None:
                 continue
+            here = set()
             for src in (getattr(env, "var_to_sources", {}) or {}).get(node.expr, []):
                 nm = getattr(src, "name", None)
                 nm = nm() if callable(nm) else nm
-                if not isinstance(nm, str) or ".size()[" not in nm:
-                    continue
-                b = nm[:nm.rindex(".size()[")]
-                if out.get(b, u.name) != u.name:
-                    clash.add(b)
-                out[b] = u.name
-    for b in clash:
-        out[b] = None
+                suffix = ".size()[%d]" % i
+                if isinstance(nm, str) and nm.endswith(suffix):
+                    here.add(nm[:-len(suffix)])
+            cand = here if cand is None else cand & here
+        if cand is not None and len(cand) == 1:
+            b = cand.pop()
+            out[b] = None if b in out else u.name  # two placeholders with one path: refuse it
     return out
 
 
