@@ -1,8 +1,7 @@
 /* The "smtlib" backend: a guard set as an SMT-LIB 2.6 script (docs/proof.md).
  *
  * Encoding (the semantics of sy_gset_check, algebra/eval.c):
- *  - every source is an `Int` constant named by its text, quoted (|x.size()[0]|; the bytes
- *    a quoted symbol cannot hold, |, \, control characters and DEL, and # itself, as #HH);
+ *  - every source is an `Int` constant named by its text, quoted (|x.size()[0]|);
  *  - FloorDiv, Mod and CeilDiv have Python (floor) semantics. SMT-LIB's `div` and
  *    `mod` are Euclidean (SMT-LIB Ints theory: a = b*(div a b) + (mod a b),
  *    0 <= (mod a b) < |.b|), which equals floor division only for b > 0, so
@@ -129,15 +128,20 @@ static void w_int(smt *m, const sy_expr *c)
 static void write_symbol(sy_output *out, const char *name)
 {
     /* SMT-LIB quoted symbol: any printable chars but | and \ between bars. The bytes it cannot
-     * hold (|, \, control characters, DEL) are written #HH, and # itself #23, so that two
-     * sources never share a symbol ("a|b" and "a_b" did: one constant for two sizes). */
+     * hold (|, \, control characters) are written %XX, and so is % itself, so that two distinct
+     * names stay two symbols (with '_' for each, inputs "a|b" and "a_b" were one constant and
+     * a guard a_b.size()[1] == a|b.size()[1] read x == x). A name without %, |, \ or control
+     * characters is written as it is. */
     sy_output_write(out, "|", 1);
     for (const char *p = name; *p; p++) {
         unsigned char c = (unsigned char)*p;
-        if (c == '|' || c == '\\' || c == '#' || c < 32 || c == 127) {
-            char esc[4];
-            snprintf(esc, sizeof esc, "#%02x", c);
-            sy_output_write(out, esc, 3);
+        if (c == '|' || c == '\\' || c == '%' || c < 32 || c == 127) {
+            char hex[4];
+            static const char digits[] = "0123456789abcdef";
+            hex[0] = '%';
+            hex[1] = digits[c >> 4];
+            hex[2] = digits[c & 15];
+            sy_output_write(out, hex, 3);
         } else {
             sy_output_write(out, p, 1);
         }

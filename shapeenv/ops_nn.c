@@ -656,7 +656,7 @@ static sy_status layer_norm(opcall *c)
     return op_set_tensor(c, x->dtype, x->ndim, x->sizes);
 }
 
-/* F.group_norm: channels divisible by num_groups. */
+/* F.group_norm: channels divisible by num_groups; 2.x: channels and spatial dims non-empty. */
 static sy_status group_norm(opcall *c)
 {
     const sy_tensor *x;
@@ -675,6 +675,20 @@ static sy_status group_norm(opcall *c)
                          "Expected number of channels in input to be divisible by num_groups, but got %s channels and num_groups=%s",
                          sy_env_show(c->env, x->sizes[1]), sy_env_show(c->env, g))))
         return st;
+    /* PyTorch 2.x's native_group_norm (aten/src/ATen/native/group_norm.cpp) also needs C > 0
+     * ("Expected number of channels to be greater than 0") and HxW = the product of the dims
+     * from 2 on > 0 ("Expected HxW to be greater than 0, got 0"), i.e. each of those dims >= 1
+     * (sizes are >= 0); measured on 2.14 at [2, 4, 0, 12], [0, 4, 0, 3] (the batch does not
+     * matter) and [2, 0, 0, 3]; 1.13 runs all three */
+    if (!sy_opc_torch1(c)) {
+        if ((st = op_require(c, sy_expr_ge(c->env->ctx, x->sizes[1], KI(c, 1)),
+                             "Expected number of channels to be greater than 0, got %s", sy_env_show(c->env, x->sizes[1]))))
+            return st;
+        for (size_t d = 2; d < x->ndim; d++)
+            if ((st = op_require(c, sy_expr_ge(c->env->ctx, x->sizes[d], KI(c, 1)),
+                                 "Expected HxW to be greater than 0, got 0 (dim %zu is %s)", d, sy_env_show(c->env, x->sizes[d]))))
+                return st;
+    }
     return op_set_tensor(c, x->dtype, x->ndim, x->sizes);
 }
 

@@ -858,6 +858,12 @@ static sy_status op_constant(ox_call *c)
 static sy_status shape_input(ox_call *c, size_t k, size_t *n, const sy_expr ***dims, int *known)
 {
     const sy_tensor *s = T(c, k);
+    /* Reshape-14, Expand-13, ConstantOfShape-9: the shape is tensor(int64) (onnxruntime refuses
+     * the model otherwise: "Type Error: Type 'tensor(float)' of input parameter"); a float
+     * shape was read as data-dependent sizes and accepted */
+    if (s->dtype != SY_DT_INT64)
+        return ox_err(c, SY_EINVAL, "the shape input %zu '%s' must be tensor(int64), is tensor(%s)", k, c->node->input[k],
+                      sy_dtype_name(s->dtype));
     if (s->ndim != 1) return ox_err(c, SY_EINVAL, "the shape input %zu must be 1-D, has rank %zu", k, s->ndim);
     int64_t len;
     TRY(concrete(c, s->sizes[0], "length of a shape tensor", &len));

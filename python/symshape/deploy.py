@@ -178,11 +178,17 @@ def run_corners(region, model, make=None):
     """Run ``model`` at each corner of ``region`` on the CPU (random float tensors of the corner's
     sizes, or ``make(sizes)`` -> kwargs). Returns (rows, unsound, conservative): every row is
     (corner, ran, error); unsound lists the corners the guards accept where the model fails,
-    conservative the ones they reject where it runs."""
+    conservative the ones they reject where it runs. A corner whose inputs cannot be made on this
+    machine (a max of 2^62 - 1: torch's "Storage size calculation overflowed", or out of memory)
+    has ran None and the error, and is in neither list: the model was not run there."""
     import torch
     rows, unsound, conservative = [], [], []
     for c in region.corners:
-        kw = make(c["sizes"]) if make else {k: torch.randn(*v) for k, v in c["sizes"].items()}
+        try:
+            kw = make(c["sizes"]) if make else {k: torch.randn(*v) for k, v in c["sizes"].items()}
+        except (RuntimeError, MemoryError, ValueError, OverflowError) as e:
+            rows.append((c, None, "cannot make the inputs: %s: %s" % (type(e).__name__, (str(e).splitlines() or [""])[0])))
+            continue
         try:
             with torch.no_grad():
                 model(**kw)

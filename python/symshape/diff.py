@@ -11,6 +11,7 @@ and 0/1 specialization unless turned off). The result is the "symshape.diff" doc
 """
 import ctypes
 import json
+import threading
 from ctypes import POINTER, Structure, byref, c_char_p, c_int, c_size_t, c_uint, c_void_p
 
 from . import _lib as L
@@ -170,6 +171,7 @@ _f("sy_gset_source_parse", c_int, c_char_p, POINTER(c_size_t), POINTER(c_size_t)
 class Dispatcher:
     """One decision structure for N guard sets of one model (include/symshape/dispatch.h,
     docs/guards.md section 9): run(sizes) is the index of the first set accepting the sizes, or -1.
+    run() may be called from several threads at once (each thread has its own frame).
     sets: GuardSets, guard-set JSON dicts or paths to them (the same sources in the same order)."""
 
     def __init__(self, sets):
@@ -193,7 +195,11 @@ class Dispatcher:
             raise self._ctx._error(st)
         self._d = d.value
         self.sources = [lib.sy_dispatch_source(self._d, i).decode("utf-8") for i in range(lib.sy_dispatch_nsources(self._d))]
-        self._frame = (ctypes.c_int64 * lib.sy_dispatch_frame_len(self._d))()
+        # one frame per thread (include/symshape/dispatch.h: the dispatcher is immutable, any
+        # number of threads may run it at once, each with its own frame); a frame shared by
+        # threads gave wrong entries (ctypes releases the GIL during sy_dispatch_run)
+        self._frames = threading.local()
+        self._frame_len = lib.sy_dispatch_frame_len(self._d)
 
     def close(self):
         if getattr(self, "_d", None):
@@ -223,7 +229,10 @@ class Dispatcher:
             raise ValueError("the Dispatcher was closed")
         v = self.values(sizes, dtypes)
         arr = (ctypes.c_int64 * max(len(v), 1))(*v)
-        return lib.sy_dispatch_run(self._d, arr, len(v), self._frame)
+        f = getattr(self._frames, "f", None)
+        if f is None:
+            f = self._frames.f = (ctypes.c_int64 * max(self._frame_len, 1))()
+        return lib.sy_dispatch_run(self._d, arr, len(v), f)
 
     def c_code(self, prefix="dispatch"):
         """The dispatcher as C99 source: long PREFIX_dispatch(const int64_t *v)."""

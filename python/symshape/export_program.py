@@ -201,6 +201,32 @@ def _h_max_pool(nd):
     return h
 
 
+def _h_adaptive_max_pool(nd):
+    # aten::adaptive_max_poolNd(self, output_size) -> (Tensor, Tensor) always, where
+    # F.adaptive_max_poolNd (the engine op) returns one tensor unless return_indices=True: the
+    # program's getitem(..., 0) then indexed the output's batch (issue 38, third pass)
+    def h(cx, node, args, kwargs):
+        v = {"output_size": None}
+        v.update(dict(zip(["input", "output_size"], args)))
+        v.update(kwargs)
+        return cx.emit("adaptive_max_pool%dd" % nd, [v["input"], v["output_size"], True], {})
+    h.engine = "adaptive_max_pool%dd" % nd
+    return h
+
+
+def _h_unique_consecutive(cx, node, args, kwargs):
+    # aten::unique_consecutive(self, return_inverse=False, return_counts=False, dim=None)
+    # -> (Tensor, Tensor, Tensor) always; the engine (torch.unique_consecutive) gives the tuple
+    # only when an extra output is asked for, so ask for both
+    v = {"dim": None}
+    v.update(dict(zip(["input", "return_inverse", "return_counts", "dim"], args)))
+    v.update(kwargs)
+    return cx.emit("unique_consecutive", [v["input"], True, True, v["dim"]], {})
+
+
+_h_unique_consecutive.engine = "unique_consecutive"
+
+
 def _h_avg_pool(nd):
     def h(cx, node, args, kwargs):
         names = ["input", "kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"]
@@ -547,6 +573,8 @@ ATEN_TABLE.update({
     "native_group_norm": _h_group_norm, "native_dropout": _h_dropout,
     "_softmax": _h_softmax("softmax"), "_log_softmax": _h_softmax("log_softmax"),
     "max_pool2d_with_indices": _h_max_pool(2), "max_pool3d_with_indices": _h_max_pool(3),
+    "adaptive_max_pool1d": _h_adaptive_max_pool(1), "adaptive_max_pool2d": _h_adaptive_max_pool(2),
+    "adaptive_max_pool3d": _h_adaptive_max_pool(3), "unique_consecutive": _h_unique_consecutive,
     "avg_pool1d": _h_avg_pool(1), "avg_pool2d": _h_avg_pool(2), "avg_pool3d": _h_avg_pool(3),
     "adaptive_avg_pool1d": _same("adaptive_avg_pool1d", 2), "sym_is_contiguous": _same("is_contiguous", 1),
     "_adaptive_avg_pool2d": _same("adaptive_avg_pool2d", 2), "_adaptive_avg_pool3d": _same("adaptive_avg_pool3d", 2),
@@ -598,6 +626,8 @@ ATEN_REJECTED = {
     "sym_storage_offset": "the engine does not track storage offsets",
     "_embedding_bag": "the engine's embedding_bag reads F.embedding_bag's arguments; the ATen form's offsets "
                       "and per-sample weights are not mapped",
+    "embedding_bag": "aten.embedding_bag returns 4 tensors (output, offset2bag, bag_size, max_indices); the "
+                     "engine's embedding_bag is F.embedding_bag, one tensor",
     "_pdist_forward": "the engine has no pdist",
     "resize_": "an in-place resize (a mutation of the tensor's sizes, which exported programs are not read with)",
     "_fft_r2c": "the engine has no FFT ops (only stft/istft)",
@@ -893,8 +923,41 @@ def _cut(s, n=300):
     return s if len(s) <= n else "%s... (%d more characters)" % (s[:n], len(s) - n)
 
 
-def _guard_nodes(cx, text, inputs):
-    """Graph nodes computing one guard of ep._guards_code; ``inputs``: placeholder names."""
+def _source_bases(user_inputs):
+    """{"L['x'][0]": placeholder name} from the program's own shape env: each placeholder's
+    symbolic sizes name their sources (``var_to_sources``, the texts ``_guards_code`` is written
+    in). The placeholder names alone are ambiguous: torch joins the key path with '_' and then
+    renames clashes, so ``forward(self, x, x_0)`` with ``x`` a list has placeholders x_0 (x[0]),
+    x_1 and x_0_1 (the tensor x_0), and L['x_0'] is x_0_1, not x_0. A placeholder's path is the
+    one path that is a source of every symbolic dim of it (dim i: PATH.size()[i]); a placeholder
+    whose dims are all shared with another input's (the same symbols) names no path here."""
+    out = {}
+    for u in user_inputs:
+        v = u.meta.get("val") if hasattr(u, "meta") else None
+        cand = None
+        for i, s in enumerate(getattr(v, "shape", None) or ()):
+            node = getattr(s, "node", None)
+            env = getattr(node, "shape_env", None)
+            if env is None:
+                continue
+            here = set()
+            for src in (getattr(env, "var_to_sources", {}) or {}).get(node.expr, []):
+                nm = getattr(src, "name", None)
+                nm = nm() if callable(nm) else nm
+                suffix = ".size()[%d]" % i
+                if isinstance(nm, str) and nm.endswith(suffix):
+                    here.add(nm[:-len(suffix)])
+            cand = here if cand is None else cand & here
+        if cand is not None and len(cand) == 1:
+            b = cand.pop()
+            out[b] = None if b in out else u.name  # two placeholders with one path: refuse it
+    return out
+
+
+def _guard_nodes(cx, text, inputs, bases=None):
+    """Graph nodes computing one guard of ep._guards_code; ``inputs``: placeholder names;
+    ``bases``: _source_bases of the program (None: the names alone)."""
+    text_g = text
     try:
         tree = ast.parse(text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError, MemoryError) as e:  # nesting past Python's parser limit
@@ -902,17 +965,33 @@ def _guard_nodes(cx, text, inputs):
 
     def base(n):
         # L['x'] and nested L['x'][0] / L['x']['k'] -> placeholder name x / x_0 / x_k
-        parts = []
+        parts, parts_v = [], []
         while isinstance(n, ast.Subscript):
             k = n.slice
             if not isinstance(k, ast.Constant):
                 return None
             parts.append(str(k.value))
+            parts_v.append(k.value)
             n = n.value
         if not (isinstance(n, ast.Name) and n.id == "L") or not parts:
             return None
+        if bases:
+            text = "L" + "".join("[%r]" % (int(p) if isinstance(p, int) else p,) for p in reversed(parts_v))
+            if text in bases:
+                if bases[text] is None:
+                    raise ExportError("the program's guard %s reads %s, which names two inputs of the program"
+                                      % (_cut(repr(text_g)), text))
+                return bases[text]
         nm = "_".join(reversed(parts))
-        return nm if nm in inputs else None
+        if nm not in inputs:
+            return None
+        if bases and nm in bases.values():
+            # the placeholder of that name is another path's input (torch renamed a clash):
+            # refuse rather than read the guard on the wrong tensor
+            raise ExportError("the program's guard %s reads an input whose placeholder cannot be told apart "
+                              "from %r; from_exported(..., program_guards=False) leaves the program's guards out"
+                              % (_cut(repr(text_g)), nm))
+        return nm
 
     def go(n):
         if isinstance(n, ast.Constant) and isinstance(n.value, int) and not isinstance(n.value, bool) and \
@@ -1212,8 +1291,9 @@ def from_exported_doc(ep, dynamic=None, name=None, program_guards=True, engine_o
                               "from_exported(..., program_guards=False) reads the program without them (its guard "
                               "set may then accept sizes where the model takes another branch)" % torch.__version__)
         inputs = {u.name: u.name for u in user_inputs}
+        bases = _source_bases(user_inputs)
         for g in list(ep._guards_code or []):
-            cond = _guard_nodes(cx, g, inputs)
+            cond = _guard_nodes(cx, g, inputs, bases)
             cx.emit("guard_bool", [cond, True], {}, name="torch_export_guard")
 
     # the ops

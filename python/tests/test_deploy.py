@@ -250,6 +250,46 @@ def test_corners_run_on_cpu(case):
             assert c["guard"], c
 
 
+class _GroupNorm(torch.nn.Module):
+    def forward(self, x):
+        return torch.nn.functional.group_norm(x, 2)
+
+
+def test_group_norm_empty_spatial_dim_follows_the_torch_version():
+    """Issue 38 (third pass): under the relaxed policy the region of F.group_norm reached H = 0
+    and its corners [2, 4, 0, 12] were accepted, where PyTorch 2.x fails ('Expected HxW to be
+    greater than 0, got 0'; 1.13 runs it). Every point's acceptance now equals the CPU's."""
+    from symshape.deploy import region, run_corners
+    model = _GroupNorm()
+    doc = export(model, {"x": torch.randn(2, 4, 12, 12)}, name="group_norm")
+    gs = symshape.trace(doc, dynamic={"x": [0, 1, 2, 3]}, duck_sizing=False, specialize_01=False)
+    for shape in ([2, 4, 0, 12], [2, 4, 12, 0], [0, 4, 0, 3], [0, 4, 3, 3], [2, 0, 0, 3], [2, 4, 1, 1], [1, 2, 5, 7]):
+        ok, err = _runs(model, {"x": shape})
+        acc, why = gs.check({"x": shape})
+        assert acc == ok, (shape, acc, why, ok, err)
+    gs.close()
+    rows, unsound, _ = run_corners(region(doc), model)
+    assert rows and not unsound, unsound
+
+
+class _Shuffle(torch.nn.Module):
+    def forward(self, x):
+        return torch.nn.functional.pixel_shuffle(x, 2)
+
+
+def test_corners_past_the_machine_are_not_run():
+    """Issue 38 (third pass): pixel_shuffle's region bounds H and W by 2^62 - 1 (a later
+    size's int64 limit), so its corners hold a size no tensor can have; run_corners raised
+    torch's RuntimeError (Storage size calculation overflowed) instead of reporting them."""
+    from symshape.deploy import region, run_corners
+    model = _Shuffle()
+    doc = symshape.export(model, (torch.randn(2, 4, 12, 12),), dynamic={"x": [0, 2, 3]}, name="shuffle")
+    rows, unsound, conservative = run_corners(region(doc), model)
+    huge = [(c, ran, err) for c, ran, err in rows if max(c["sizes"]["x"]) >= 2 ** 62 - 1]
+    assert huge and all(ran is None and "cannot make the inputs" in err for _, ran, err in huge), huge
+    assert not unsound and sum(ran is True for _, ran, _ in rows) >= 8, rows
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_memory_bytes_equal_the_real_tensors(case):
     """the bytes expression of every module output equals the real tensor's numel *

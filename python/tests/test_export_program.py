@@ -401,6 +401,62 @@ def test_dynamic_override_names_and_static_error():
     assert x["dynamic"] == [{"dim": 0, "name": "b", "min": 1, "max": 16}], x
 
 
+class AdaptiveMax(nn.Module):
+    def forward(self, x):
+        a = F.adaptive_max_pool2d(x, (5, 3))
+        b = F.adaptive_max_pool1d(x.flatten(2), 4)
+        c, i = F.adaptive_max_pool2d(x, 2, return_indices=True)
+        return a, b, c, i
+
+
+def test_adaptive_max_pool_returns_values_and_indices():
+    """Issue 38 (third pass): aten.adaptive_max_poolNd always returns (values, indices), and the
+    program takes [0]; read as F.adaptive_max_poolNd (one tensor) the [0] indexed the batch, so
+    the output shapes lost their batch dim ([4, 5, 3] for torch's [2, 4, 5, 3])."""
+    image("adaptive_max", AdaptiveMax(), (2, 12, 12), {"x": {0: Dim.AUTO, 2: Dim.AUTO, 3: Dim.AUTO}}, 1, 30,
+          min_accepted=8, ch=4)
+
+
+class UniqueConsecutive(nn.Module):
+    def forward(self, x):
+        return torch.unique_consecutive(x).shape[0] + x.shape[0]
+
+
+def test_unique_consecutive_returns_three_tensors():
+    """aten.unique_consecutive always returns (values, inverse, counts); read as
+    torch.unique_consecutive without return_inverse/return_counts (one tensor), the program's
+    [0] took the first value, a 0-D tensor, and sym_size(.., 0) of it failed."""
+    ep = export(UniqueConsecutive(), (torch.tensor([1, 1, 2, 3, 3]),), dynamic_shapes={"x": {0: Dim.AUTO}})
+    gs = symshape.from_exported(ep.run_decompositions())
+    assert gs.check({"x": [9]})[0]
+    ((out,),) = gs.output_exprs()
+    assert sorted(map(str, out.free_symbols())) == ["s0", "u0"], str(out)
+
+
+class ListAndClash(nn.Module):
+    """forward(x, x_0) with x a list: torch names the placeholders x_0 (x[0]), x_1 (x[1]) and
+    x_0_1 (the tensor x_0); the branch on x_0's size is guard L['x_0'].size()[0] >= 5."""
+    def forward(self, x, x_0):
+        head = x_0[:5] if x_0.shape[0] >= 5 else x_0
+        return x[0][:, :3].sum() + head.sum() + x[1].sum()
+
+
+def test_guard_paths_follow_the_program_sources():
+    """Issue 38 (third pass): a guard of ep._guards_code was mapped to a placeholder by joining
+    its path with '_', so L['x_0'] read x[0] (placeholder x_0), not the tensor x_0 (x_0_1):
+    from_exported failed ('the branch recorded at capture is not taken here'), and where the
+    sizes agreed it guarded the wrong tensor. Now the program's own sources name the input."""
+    r = rng_for("clash")
+    pts = [(r.randint(1, 6), r.randint(1, 8), r.randint(1, 5), r.randint(1, 12)) for _ in range(24)]
+    mk = lambda p: ([torch.randn(p[0], p[1]), torch.randn(p[2])], torch.randn(p[3]))
+    sz = lambda p: {"x_0": [p[0], p[1]], "x_1": [p[2]], "x_0_1": [p[3]]}
+    gs, _ = check_program("list_and_clash", ListAndClash(), (2, 4, 3, 7),
+                          {"x": [{0: Dim.AUTO, 1: Dim.AUTO}, {0: Dim.AUTO}], "x_0": {0: Dim.AUTO}}, mk, sz, pts, 4,
+                          keep=True)  # torch 2.14's run_decompositions fails on list inputs (its _guards_fn)
+    texts = [g.text for g in gs.guards]
+    assert "5 <= x_0_1.size()[0]" in texts and not any("x_0.size()[0]" in t and "5" in t for t in texts), texts
+
+
 # ---------------------------------------------------------------- python3 -m symshape --capture export
 
 def run_cli(*args):

@@ -741,6 +741,24 @@ if ort is not None:  # the ground truth of the cases above: onnxruntime refuses 
             fails.append("%s: onnxruntime runs it, but infer refuses it" % nm)
         except Exception:
             pass
+# a float shape input (issue 38's third pass): onnxruntime refuses the model ("Type Error: Type
+# 'tensor(float)' of input parameter"); infer read it as data-dependent sizes and exited 0
+bad("reshape_float_shape", model([N("Reshape", ["x", "s"], ["y"], name="rs")], [("x", ["n", 3])], [f32("s", [-1, 3])]),
+    "node 'rs' (Reshape): the shape input 1 's' must be tensor(int64), is tensor(float32)")
+bad("expand_float_shape", model([N("Expand", ["x", "s"], ["y"], name="ex")], [("x", ["n", 3])], [f32("s", [4, 3])]),
+    "node 'ex' (Expand): the shape input 1 's' must be tensor(int64), is tensor(float32)")
+bad("constantofshape_float_shape", model([N("ConstantOfShape", ["s"], ["y"], name="cs")], [("x", ["n", 3])], [f32("s", [4, 3])]),
+    "node 'cs' (ConstantOfShape): the shape input 0 's' must be tensor(int64), is tensor(float32)")
+if ort is not None:
+    for nm in ("reshape_float_shape", "expand_float_shape", "constantofshape_float_shape"):
+        ncases += 1
+        try:
+            so = ort.SessionOptions()
+            so.log_severity_level = 4
+            ort.InferenceSession(os.path.join(TMP, "op_%s.onnx" % nm), so, providers=["CPUExecutionProvider"])
+            fails.append("%s: onnxruntime loads it, but infer refuses it" % nm)
+        except Exception:
+            pass
 # integer Div/Mod by zero in a shape subgraph: the runtime fails, so does infer (exit 3 naming the node)
 for op in ("Div", "Mod"):
     bad(op.lower() + "_zero_shape", model([N("Shape", ["x"], ["s"]), N(op, ["s", "z"], ["q"], name="dz"), N("Reshape", ["x", "q"], ["y"])],
