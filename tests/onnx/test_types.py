@@ -95,6 +95,10 @@ cases = {
     "wherenb": (([N("Where", ["x", "x", "x"], ["y"], name="k")], [X]),
                 "node 'k' (Where): input 0 'x' is tensor(float), which Where-16 does not allow there (allowed: tensor(bool))",
                 ([N("Where", ["xb", "x", "x"], ["y"])], [XB, X])),
+    # not of the pass: EyeLike's output has its dtype attribute's type (the check reads it downstream)
+    "eyelike": (([N("EyeLike", ["xi"], ["e"]), N("Add", ["e", "x"], ["y"], name="k")], [XI, X]),
+                "node 'k' (Add): input 1 'x' is tensor(float) but input 0 'e' is tensor(int64)",
+                ([N("EyeLike", ["xi"], ["e"], dtype=T.FLOAT), N("Add", ["e", "x"], ["y"])], [XI, X])),
 }
 
 
