@@ -636,6 +636,16 @@ static sy_status op_where(ox_call *c) { return elementwise(c, c->in[1]->elem, f_
 
 /* unary ops keeping the shape; values pass through the listed ones */
 static sy_status op_unary(ox_call *c) { return same_as(c, 0, 0); }
+/* EyeLike-9: shape of X, element type the dtype attribute's when given (else X's): the output's type
+ * is what the next node's type constraints are checked against (onnx_types.c) */
+static sy_status op_eyelike(ox_call *c)
+{
+    int64_t dt;
+    TRY(ox_attr_int(c, "dtype", c->in[0]->elem, &dt));
+    if (dt < 1 || dt > 16) return ox_err(c, SY_EUNSUPPORTED, "dtype %lld is not an element type symshape supports (1 .. 16)", (long long)dt);
+    const sy_tensor *t = T(c, 0);
+    return set_out(c, 0, (int)dt, t->ndim, t->sizes);
+}
 /* CumSum-14: shape of X; the axis (a 0-D tensor) must be in [-rank, rank) (Operators.md CumSum,
  * onnxruntime cumsum.cc GetAxis: "Axis should be in the range [-r, r-1]") */
 static sy_status op_cumsum(ox_call *c)
@@ -2659,7 +2669,7 @@ static const ox_op ops[] = {
     {"Erf", op_unary, 1, 1, 0},
     {"Exp", op_unary, 1, 1, 0},
     {"Expand", op_expand, 2, 2, 0},
-    {"EyeLike", op_unary, 1, 1, 0},
+    {"EyeLike", op_eyelike, 1, 1, 0},
     {"Flatten", op_flatten, 1, 1, 0},
     {"Floor", op_floor, 1, 1, 0},
     {"GRU", op_rnn, 3, 6, 0},

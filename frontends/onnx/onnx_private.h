@@ -15,6 +15,7 @@
 #define ox_attr_int sy_ox_attr_int
 #define ox_attr_ints sy_ox_attr_ints
 #define ox_attr_string sy_ox_attr_string
+#define ox_check_types sy_ox_check_types
 #define ox_dtype sy_ox_dtype
 #define ox_elem_name sy_ox_elem_name
 #define ox_elem_size sy_ox_elem_size
@@ -179,6 +180,10 @@ typedef struct ox_op {
  * building Min/Max fails */
 sy_status ox_keep_bounds(ox_call *c);
 const ox_op *ox_find_op(const char *name);
+/* the ONNX type constraints of the node's inputs (onnx_types.c, from the operator schemas): SY_EINVAL naming
+ * the node, the input and the types when an input's element type is not one its schema allows, or differs
+ * from another input of the same type letter; inputs of unknown element type are not checked */
+sy_status ox_check_types(ox_call *c);
 
 /* helpers the rules use (onnx_trace.c) */
 sy_status ox_err(ox_call *c, sy_status st, const char *fmt, ...)

@@ -652,6 +652,8 @@ static sy_status run_node(sy_onnx_trace *t, ox_scope *s, const Onnx__NodeProto *
     if (op->max_in < 0 && op->min_in > 0)
         for (size_t k = (size_t)op->min_in; k < c.nin; k++)
             if (!c.in[k]) return ox_err(&c, SY_EINVAL, "input %zu of the variadic input list is missing (empty name)", k);
+    sy_status tst = ox_check_types(&c);
+    if (tst) return tst;
     for (size_t k = 0; k < c.nin; k++)
         if (c.in[k] && ox_kv(c.in[k]) && !(k < 32 && op->raw >> k & 1u)) {
             sy_status st = ox_materialize(t, c.in[k]);
