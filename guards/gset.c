@@ -299,7 +299,7 @@ bool add_origin(sy_gset *gs, gguard *gg, const sy_guard_origin *o)
 
 size_t sy_gset_size(const sy_gset *gs) { return gs ? gs->n : 0; }
 sy_ctx *sy_gset_ctx(const sy_gset *gs) { return gs ? gs->ctx : NULL; }
-const sy_gset_guard *sy_gset_at(const sy_gset *gs, size_t i) { return gs && i < gs->n ? guard_pub(gs, &gs->g[i]) : NULL; }
+const sy_gset_guard *sy_gset_at(const sy_gset *gs, size_t i) { return gs && i < gs->n ? &gs->g[i].pub : NULL; }
 size_t sy_gset_nsources(const sy_gset *gs) { return gs ? gs->nsrc : 0; }
 const char *sy_gset_source(const sy_gset *gs, size_t i) { return gs && i < gs->nsrc ? gs->sources[i] : NULL; }
 const sy_expr *sy_gset_source_var(const sy_gset *gs, size_t i) { return gs && i < gs->nsrc ? gs->vars[i] : NULL; }
