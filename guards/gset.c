@@ -1,7 +1,7 @@
 /* Guard sets: the set itself (arena, sources, adding a guard, origins), its accessors
  * and freeing. The jobs are one file each: gset_produce.c (production over input
  * sources), gset_minimize.c and gset_witness.c (minimization), gset_normalize.c,
- * gset_text.c (the texts made on first use), gset_spec.c (violations of the
+ * gset_text.c (the texts, made by produce and minimize), gset_spec.c (violations of the
  * dynamic-dim spec), gset_check.c, gset_json.c; gset_private.h is their shared
  * layout. See include/symshape/gset.h and docs/guards.md. */
 #include "guards/gset_private.h"
@@ -212,7 +212,7 @@ char *print_show(sy_ctx *ctx, const sy_expr *e)
 }
 
 /* A new guard; its why (tx->wk) is WHY_NONE until the caller sets it. Its
- * texts are not made here (tx_format). fs/nfs: e's free symbols if known
+ * texts are not made here (texts_make, when the set is built). fs/nfs: e's free symbols if known
  * (else NULL). */
 gguard *add_guard_fs(sy_gset *gs, sy_gset_kind kind, const sy_expr *e, const sy_expr *const *fs, size_t nfs)
 {
