@@ -3,7 +3,9 @@
  * 8 threads reading one set at once, with no lock, must all see the same
  * texts, the same pointers, and ThreadSanitizer (scripts/tsan.sh) must report
  * no race. Before, the first read of a guard made its texts through a cast and
- * stored them in the set: two first reads at once raced on them. */
+ * stored them in the set: two first reads at once raced on them (this test
+ * under TSan with the old guards/: a data race in tx_format, called by
+ * sy_gset_format, on the first run). */
 #include <pthread.h>
 
 #include "common.h"
