@@ -149,9 +149,9 @@ sy_status sy_backend_render(const char *name, const sy_gset *gs, const sy_backen
     sy_backend_options defo = SY_BACKEND_OPTIONS_INIT;
     if (!opts) opts = &defo;
     if (opts->version != SY_BACKEND_OPTIONS_VERSION) return sy_fail_st(ctx, SY_EVERSION, "unknown backend options version");
-    /* the set's texts, made now so that a failure is this call's error (not a "?" text) */
+    /* a set whose texts could not all be made (they read "?") is refused: this call's error */
     sy_status st = sy_gset_format(gs);
-    if (st != SY_OK) return st;
+    if (st != SY_OK) return sy_fail_st(ctx, st, "render: a text of the guard set could not be made when it was built");
     sy_output out = {ctx, NULL, 0, 0, 0};
     st = b->render(b, gs, opts, &out);
     if (st == SY_OK && out.oom) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");

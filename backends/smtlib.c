@@ -559,7 +559,7 @@ char *sy_bc_certificate_obligation(const sy_gset *final, const sy_gset *recorded
     if (sy_gset_ctx(recorded) != ctx) return SY_NFAIL(ctx, SY_EINVAL, "certificate: the two guard sets live in different contexts");
     sy_status st = sy_gset_format(final);
     if (st == SY_OK) st = sy_gset_format(recorded);
-    if (st != SY_OK) return NULL;
+    if (st != SY_OK) return SY_NFAIL(ctx, st, "certificate: a text of a guard set could not be made when it was built");
     sy_output *out = sy_output_mem_new(ctx);
     if (!out) return SY_NOOM(ctx);
     st = write_obligation(out, final, recorded);

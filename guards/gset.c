@@ -1,7 +1,7 @@
 /* Guard sets: the set itself (arena, sources, adding a guard, origins), its accessors
  * and freeing. The jobs are one file each: gset_produce.c (production over input
  * sources), gset_minimize.c and gset_witness.c (minimization), gset_normalize.c,
- * gset_text.c (the texts made on first use), gset_spec.c (violations of the
+ * gset_text.c (the texts, made by produce and minimize), gset_spec.c (violations of the
  * dynamic-dim spec), gset_check.c, gset_json.c; gset_private.h is their shared
  * layout. See include/symshape/gset.h and docs/guards.md. */
 #include "guards/gset_private.h"
@@ -212,7 +212,7 @@ char *print_show(sy_ctx *ctx, const sy_expr *e)
 }
 
 /* A new guard; its why (tx->wk) is WHY_NONE until the caller sets it. Its
- * texts are not made here (tx_format). fs/nfs: e's free symbols if known
+ * texts are not made here (texts_make, when the set is built). fs/nfs: e's free symbols if known
  * (else NULL). */
 gguard *add_guard_fs(sy_gset *gs, sy_gset_kind kind, const sy_expr *e, const sy_expr *const *fs, size_t nfs)
 {
@@ -299,7 +299,7 @@ bool add_origin(sy_gset *gs, gguard *gg, const sy_guard_origin *o)
 
 size_t sy_gset_size(const sy_gset *gs) { return gs ? gs->n : 0; }
 sy_ctx *sy_gset_ctx(const sy_gset *gs) { return gs ? gs->ctx : NULL; }
-const sy_gset_guard *sy_gset_at(const sy_gset *gs, size_t i) { return gs && i < gs->n ? guard_pub(gs, &gs->g[i]) : NULL; }
+const sy_gset_guard *sy_gset_at(const sy_gset *gs, size_t i) { return gs && i < gs->n ? &gs->g[i].pub : NULL; }
 size_t sy_gset_nsources(const sy_gset *gs) { return gs ? gs->nsrc : 0; }
 const char *sy_gset_source(const sy_gset *gs, size_t i) { return gs && i < gs->nsrc ? gs->sources[i] : NULL; }
 const sy_expr *sy_gset_source_var(const sy_gset *gs, size_t i) { return gs && i < gs->nsrc ? gs->vars[i] : NULL; }

@@ -22,7 +22,6 @@ static sy_status check_binding(const sy_gset *gs, sy_binding *b, int runtime, sy
         if (ok) continue;
         res->accept = 0;
         res->failed = (long)i;
-        g = guard_pub(gs, &gs->g[i]);
         size_t pos = (size_t)snprintf(res->message, sizeof res->message, "%s failed%s: ", g->display ? g->display : g->text,
                                       st == SY_EDIVZERO ? " (division by zero)" : "");
         for (size_t k = 0; k < g->nslots && pos < sizeof res->message; k++) {

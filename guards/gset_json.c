@@ -46,7 +46,7 @@ char *sy_gset_to_json(const sy_gset *gs)
     for (int d = 0; d < SY_DT_COUNT; d++) json_object_set_new(codes, sy_dtype_name((sy_dtype)d), json_integer(d));
     json_object_set_new(root, "dtype_codes", codes);
     for (size_t i = 0; i < gs->n; i++) {
-        const sy_gset_guard *g = guard_pub(gs, &gs->g[i]);
+        const sy_gset_guard *g = &gs->g[i].pub;
         json_t *o = json_object(), *sl = json_array(), *orig = json_array();
         json_object_set_new(o, "kind", json_string(sy_gset_kind_name(g->kind)));
         json_object_set_new(o, "text", json_string(g->text));
@@ -75,7 +75,7 @@ char *sy_gset_to_json(const sy_gset *gs)
     if (gs->nimpl) {
         json_t *imp = json_array();
         for (size_t i = 0; i < gs->nimpl; i++) {
-            const sy_gset_implied *x = implied_pub(gs, i);
+            const sy_gset_implied *x = &gs->impl[i];
             json_t *by = json_array();
             for (size_t k = 0; k < x->nby; k++) json_array_append_new(by, json_integer((json_int_t)x->by[k]));
             json_array_append_new(imp, json_pack("{s:s, s:s, s:o, s:o, s:b}", "kind", sy_gset_kind_name(x->kind), "text",
@@ -96,7 +96,7 @@ char *sy_gset_to_json(const sy_gset *gs)
         for (size_t i = 0; i < gs->nviol; i++) {
             const sy_gset_violation *v = &gs->viol[i];
             json_array_append_new(viol, json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:b}", "guard", (int)v->guard, "text",
-                                                  guard_pub(gs, &gs->g[v->guard])->text, "kind", sy_violation_kind_name(v->kind), "dims",
+                                                  gs->g[v->guard].pub.text, "kind", sy_violation_kind_name(v->kind), "dims",
                                                   v->dims, "message", v->message, "fix", v->fix, "model_requires",
                                                   v->model_requires));
         }

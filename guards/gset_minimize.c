@@ -289,7 +289,7 @@ static sy_status build_implied(sy_gset *gs)
             }
             qsort(by, nby, sizeof *by, size_cmp);
             otx[k] = d->tx;
-            out[k++] = (sy_gset_implied){d->kind, d->expr, NULL, NULL, NULL, nby, by, partial}; /* texts: implied_pub */
+            out[k++] = (sy_gset_implied){d->kind, d->expr, NULL, NULL, NULL, nby, by, partial}; /* texts: texts_make */
         }
         if (ord) sy_dealloc(ctx, ord, nd * sizeof *ord);
         if (!st) {
@@ -336,9 +336,8 @@ static sy_status drop_implied(sy_gset *gs, size_t i, const size_t *comp, size_t 
     return SY_OK;
 }
 
-sy_status sy_gset_minimize(sy_gset *gs)
+static sy_status minimize(sy_gset *gs)
 {
-    if (!gs) return SY_EINVAL;
     sy_ctx *ctx = gs->ctx;
     size_t n0 = gs->n ? gs->n : 1;
     keyed *ks = sy_alloc(ctx, n0 * sizeof *ks);
@@ -513,4 +512,14 @@ sy_status sy_gset_minimize(sy_gset *gs)
     if (gs->n) qsort(gs->g, gs->n, sizeof *gs->g, guard_order);
     if ((nst = build_implied(gs))) return nst;
     return find_violations(gs);
+}
+
+/* minimize, then the texts of the guards it made (normalized ranges) and of
+ * its Implied list, also after an error: the set is read the same */
+sy_status sy_gset_minimize(sy_gset *gs)
+{
+    if (!gs) return SY_EINVAL;
+    sy_status st = minimize(gs);
+    sy_status tst = texts_make(gs);
+    return st ? st : tst;
 }

@@ -13,8 +13,8 @@
 #include "symshape/graph.h"
 #include "symshape/gset.h"
 
-/* How a guard's why reads: the format and its arguments, kept so that the
- * text is made only when someone asks for it (tx_format). Strings are the
+/* How a guard's why reads: the format and its arguments, from which
+ * tx_format makes the text when the set is built (texts_make). Strings are the
  * set's own (arena, sources), static, or symbol names (the context's). */
 typedef enum {
     WHY_NONE = 0,   /* no why (NULL) */
@@ -50,7 +50,7 @@ typedef struct gtext {
 } gtext;
 
 typedef struct gguard {
-    sy_gset_guard pub;   /* text, display and why are filled from tx when asked for (guard_pub) */
+    sy_gset_guard pub;   /* text, display and why are filled from tx by the set's constructors (texts_make) */
     gtext *tx;
     sy_guard_origin *orig;
     size_t origcap;
@@ -114,6 +114,7 @@ struct sy_gset {
     sy_gset_implied *impl;
     gtext **impl_tx; /* the texts of impl[i] */
     size_t nimpl;
+    sy_status text_st; /* SY_OK, or why a text could not be made (it reads "?"): sy_gset_format */
 };
 
 
@@ -177,8 +178,7 @@ typedef struct {
 #define add_drop sy_gs_add_drop
 #define drop_imp sy_gs_drop_imp
 #define tx_format sy_gs_tx_format
-#define guard_pub sy_gs_guard_pub
-#define implied_pub sy_gs_implied_pub
+#define texts_make sy_gs_texts_make
 #define normalize sy_gs_normalize
 #define find_violations sy_gs_find_violations
 #define witness_clear sy_gs_witness_clear
@@ -210,8 +210,7 @@ void drop_imp(drec *d, size_t uid);
 
 /* gset_text.c */
 bool tx_format(sy_gset *gs, gtext *t);
-const sy_gset_guard *guard_pub(const sy_gset *cgs, const gguard *cgg);
-const sy_gset_implied *implied_pub(const sy_gset *cgs, size_t i);
+sy_status texts_make(sy_gset *gs);
 
 /* gset_normalize.c */
 sy_status normalize(sy_gset *gs);

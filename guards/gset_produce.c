@@ -533,6 +533,7 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
     if (!st) st = range_guards(&P);
     producer_clear(&P);
     if (!st) st = declared_specs(&P);
+    if (!st) st = texts_make(gs);
     if (st) {
         sy_gset_free(gs);
         return st;

@@ -1,5 +1,5 @@
 /* Guard sets: the texts of guards and implied guards (text, display, why),
- * made on first use (tx_format), and the public records read through them. */
+ * made by the constructors of a set (texts_make), so its readers only read. */
 #include "guards/gset_private.h"
 
 /* The why of a recorded guard states the decision the op made, in source
@@ -142,56 +142,53 @@ bool tx_format(sy_gset *gs, gtext *t)
 
 static const char tx_unknown[] = "?";
 
-/* The public record of guard gg with its texts made (on first use): a set
- * is read through this, so produce and minimize never format a text nobody
- * reads. A text that cannot be made reads "?" (the error stays in the
- * context). */
-const sy_gset_guard *guard_pub(const sy_gset *cgs, const gguard *cgg)
+/* Fill the public texts (text, display, why) of pub from t, made now; a text
+ * that cannot be made reads "?" */
+static bool fill(sy_gset *gs, gtext *t, const char **text, const char **display, const char **why, bool give_up)
 {
-    gguard *gg = (gguard *)cgg; /* the set's own storage: the texts are a cache */
-    if (!gg->pub.text) {
-        gtext *t = gg->tx;
-        if (tx_format((sy_gset *)cgs, t)) {
-            gg->pub.text = t->text;
-            gg->pub.display = t->display;
-            gg->pub.why = t->why;
-        } else {
-            gg->pub.text = gg->pub.display = tx_unknown;
-            gg->pub.why = t->wk != WHY_NONE ? tx_unknown : NULL;
-        }
+    if (!give_up && tx_format(gs, t)) {
+        *text = t->text;
+        *display = t->display;
+        *why = t->why;
+        return true;
     }
-    return &gg->pub;
+    *text = *display = tx_unknown;
+    *why = t->wk != WHY_NONE ? tx_unknown : NULL;
+    return false;
 }
 
-/* the same for the Implied list's entry i */
-const sy_gset_implied *implied_pub(const sy_gset *cgs, size_t i)
+/* Make the texts of every guard and Implied entry that has none yet: every
+ * constructor of a set (produce, minimize) calls it before it returns, so
+ * the readers (sy_gset_at, sy_gset_implied_at, sy_gset_format, the checks,
+ * the JSON) only read the set and many threads may read one set at once.
+ * After the first text that cannot be made (out of memory, work budget) the
+ * rest read "?" too, and the set keeps that status for sy_gset_format.
+ * Returns SY_OK or that status (the error is the context's). */
+sy_status texts_make(sy_gset *gs)
 {
-    sy_gset_implied *x = &((sy_gset *)cgs)->impl[i];
-    if (!x->text) {
-        gtext *t = cgs->impl_tx[i];
-        if (tx_format((sy_gset *)cgs, t)) {
-            x->text = t->text;
-            x->display = t->display;
-            x->why = t->why;
-        } else {
-            x->text = x->display = tx_unknown;
-            x->why = t->wk != WHY_NONE ? tx_unknown : NULL;
+    bool bad = gs->text_st != SY_OK;
+    for (size_t i = 0; i < gs->n; i++) {
+        sy_gset_guard *p = &gs->g[i].pub;
+        if (!p->text && !fill(gs, gs->g[i].tx, &p->text, &p->display, &p->why, bad) && !bad) {
+            bad = true;
+            sy_status e = sy_ctx_last_error(gs->ctx);
+            gs->text_st = e ? e : SY_ENOMEM;
         }
     }
-    return x;
+    for (size_t i = 0; i < gs->nimpl; i++) {
+        sy_gset_implied *x = &gs->impl[i];
+        if (!x->text && !fill(gs, gs->impl_tx[i], &x->text, &x->display, &x->why, bad) && !bad) {
+            bad = true;
+            sy_status e = sy_ctx_last_error(gs->ctx);
+            gs->text_st = e ? e : SY_ENOMEM;
+        }
+    }
+    return gs->text_st;
 }
 
 size_t sy_gset_nimplied(const sy_gset *gs) { return gs ? gs->nimpl : 0; }
-const sy_gset_implied *sy_gset_implied_at(const sy_gset *gs, size_t i) { return gs && i < gs->nimpl ? implied_pub(gs, i) : NULL; }
+const sy_gset_implied *sy_gset_implied_at(const sy_gset *gs, size_t i) { return gs && i < gs->nimpl ? &gs->impl[i] : NULL; }
 
-sy_status sy_gset_format(const sy_gset *gs)
-{
-    if (!gs) return SY_EINVAL;
-    for (size_t i = 0; i < gs->n; i++)
-        if (!tx_format((sy_gset *)gs, gs->g[i].tx)) return sy_ctx_last_error(gs->ctx) ? sy_ctx_last_error(gs->ctx) : SY_ENOMEM;
-    for (size_t i = 0; i < gs->nimpl; i++)
-        if (!tx_format((sy_gset *)gs, gs->impl_tx[i])) return sy_ctx_last_error(gs->ctx) ? sy_ctx_last_error(gs->ctx) : SY_ENOMEM;
-    return SY_OK;
-}
+sy_status sy_gset_format(const sy_gset *gs) { return gs ? gs->text_st : SY_EINVAL; }
 
 /* ------------------------------------------------------------------ normalization */

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The thread test under ThreadSanitizer: 8 threads, each with its own context,
+# The thread tests under ThreadSanitizer: 8 threads, each with its own context,
 # parse, decide, simplify, trace + produce + minimize + render a corpus model and
-# load an ONNX model at once (tests/backends/test_threads.c); any race report
-# fails. Builds only that test, in build-tsan/ (or $1).
+# load an ONNX model at once (tests/backends/test_threads.c); 8 threads read one
+# guard set at once (tests/guards/test_gset_threads.c); any race report fails.
+# Builds only those tests, in build-tsan/ (or $1).
 #
 # GCC 12's TSan maps its shadow at fixed addresses and dies with "unexpected
 # memory mapping" when the kernel randomizes mmap with more than 28 bits
@@ -14,7 +15,7 @@ dir="${1:-build-tsan}"
 jobs="${JOBS:-$(nproc)}"
 cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSY_WERROR=ON -DSY_SANITIZE=thread \
   -DSY_BUILD_BENCH=OFF -DSY_BUILD_FUZZERS=OFF >/dev/null
-cmake --build "$dir" -j"$jobs" --target test_threads
+cmake --build "$dir" -j"$jobs" --target test_threads test_gset_threads
 run=()
 bits="$(cat /proc/sys/vm/mmap_rnd_bits 2>/dev/null || echo 0)"
 if [ "$bits" -gt 28 ]; then
@@ -29,4 +30,6 @@ fi
 # under TSan): 3 runs of 8 threads.
 TSAN_OPTIONS="halt_on_error=1:exitcode=66:second_deadlock_stack=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}" \
   ${run[@]+"${run[@]}"} "$dir/tests/test_threads" "${TSAN_RUNS:-3}"
+TSAN_OPTIONS="halt_on_error=1:exitcode=66${TSAN_OPTIONS:+:$TSAN_OPTIONS}" \
+  ${run[@]+"${run[@]}"} "$dir/tests/test_gset_threads" "${TSAN_RUNS:-3}"
 echo "symshape: thread test passed under ThreadSanitizer" >&2

@@ -64,8 +64,8 @@ SY_API const sy_backend *sy_backend_at(size_t i);
 /** Render with the backend named @p name into a new buffer.
  *  @param[out] data GIVE: *data (NUL-terminated for convenience, *len bytes
  *              excluding the NUL) is released with sy_mem_free(ctx, *data).
- *  The set's texts are made first (sy_gset_format), so a text that cannot be
- *  made is this call's error.
+ *  A set some of whose texts could not be made when it was built (they read
+ *  "?", sy_gset_format) is refused with that status.
  *  @retval SY_OK @retval SY_EINVAL unknown backend (message lists the known
  *  ones) @retval SY_ENOMEM @retval SY_EQUOTA (sy_gset_format), or the
  *  backend's error. */

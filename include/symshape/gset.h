@@ -15,17 +15,19 @@
  * sy_gset_free; it borrows its context. Guard and source strings live as long
  * as the set. A produced set is independent of the env (which may be freed).
  *
- * Texts on demand: produce and minimize keep what a guard's text, display
- * and why are made of (its expression, the decision and sizes behind it) and
- * format them only when they are first read: by sy_gset_at,
- * sy_gset_implied_at, sy_gset_to_json, a failing sy_gset_check* (its
- * message) or sy_gset_format, which makes them all at once and reports an
- * error. The texts are the same whenever they are made; once made they stay
- * (same pointers) until sy_gset_free. Like every call on the set's context,
- * these readers are not thread-safe. They take the set const because its
- * content (guards, expressions, order) does not change; the texts are a
- * cache they fill, the one mutation, so no reader (sy_gset_check* included)
- * is reentrant on one set.
+ * Texts made with the set: sy_gset_produce and sy_gset_minimize (every call
+ * that builds or changes a set) make the text, display and why of every
+ * guard and of every entry of the Implied list before they return; they stay
+ * (same pointers) until sy_gset_free or the next sy_gset_minimize. The
+ * readers take the set const and keep that promise: they only read it.
+ * Concurrent readers of one set are safe (any number of threads, no lock,
+ * while no thread minimizes or frees it): sy_gset_at, sy_gset_implied_at,
+ * sy_gset_nimplied, sy_gset_format, sy_gset_size, sy_gset_nsources,
+ * sy_gset_source, sy_gset_source_var (tests/guards/test_gset_threads.c,
+ * also run under ThreadSanitizer by scripts/tsan.sh). The calls that use the
+ * set's context (sy_gset_check*, sy_gset_to_json, sy_gset_guard_canonical:
+ * they allocate or report errors in it) read the set only, but like every
+ * call on one context they must not run at once with another on it.
  */
 #ifndef SYMSHAPE_GSET_H
 #define SYMSHAPE_GSET_H
@@ -48,8 +50,8 @@ typedef enum sy_gset_kind {
 /** Name of a kind ("tensor_match", "equality", ...); static storage. */
 SY_API const char *sy_gset_kind_name(sy_gset_kind k);
 
-/** One guard (KEEP: owned by the set). sy_gset_at makes its texts (text,
- *  display, why) on the first read of the guard. */
+/** One guard (KEEP: owned by the set). Its texts (text, display, why) were
+ *  made with the set (see "Texts made with the set" above). */
 typedef struct sy_gset_guard {
     sy_gset_kind kind;
     const sy_expr *expr;    /**< canonical boolean over source variables (symbols named by the sources) */
@@ -65,13 +67,15 @@ typedef struct sy_gset_guard {
                                  Generated C and bytecode keep text (codes, sy_dtype). */
 } sy_gset_guard;
 
-/** Make every text of the set now (guards and the Implied list): text,
- *  display and why, which the readers would otherwise make on first use (see
- *  "Texts on demand" above). Cost: one print per guard not read yet.
+/** Whether every text of the set (guards and the Implied list) could be
+ *  made when the set was built (see "Texts made with the set" above); makes
+ *  nothing, reads only (thread-safe, reports no error). A failing
+ *  sy_gset_minimize leaves a text that could not be made reading "?"
+ *  (sy_gset_at); this returns that status again, for a backend to refuse
+ *  the set (sy_backend_render). sy_gset_produce instead fails and gives no set.
  *  @retval SY_OK @retval SY_EINVAL gs NULL @retval SY_ENOMEM
- *  @retval SY_EQUOTA a print exceeded the context's work budget. After an
- *  error the texts that could not be made read "?" (sy_gset_at), and the
- *  error is the context's. */
+ *  @retval SY_EQUOTA a print exceeded the context's work budget (its message
+ *  was the context's error when the set was built). */
 SY_API sy_status sy_gset_format(const sy_gset *gs);
 
 /** Produce the guard set of a traced env: tensor-match guards for every
@@ -79,9 +83,11 @@ SY_API sy_status sy_gset_format(const sy_gset *gs);
  *  rank and dtype it was given),
  *  duck-sizing equalities, static and 0/1 specializations, every recorded
  *  guard translated to sources, and range guards for the symbols decisions
- *  relied on. Not minimized.
+ *  relied on. Not minimized. Makes every guard's texts (see "Texts made with
+ *  the set").
  *  @param[out] out the set (GIVE: free with sy_gset_free); NULL on every error.
- *  @retval SY_OK @retval SY_ENOMEM @retval SY_EINVAL */
+ *  @retval SY_OK @retval SY_ENOMEM @retval SY_EINVAL
+ *  @retval SY_EQUOTA a text's print exceeded the context's work budget */
 SY_API sy_status sy_gset_produce(sy_env *env, const sy_graph *g, SY_GIVE sy_gset **out);
 /** sy_gset_produce for a model that is not a sy_graph (e.g. an ONNX model,
  *  symshape/onnx.h): @p model names it (NULL: "model"), @p ins lists its
@@ -103,7 +109,9 @@ SY_API SY_KEEP sy_ctx *sy_gset_ctx(const sy_gset *gs);
  *  16)` becomes `15 <= h`; `2 <= w` and `CeilDiv(w, 2) != 1` become `3 <= w`)
  *  when sy_decide proves the two equivalent over the sizes (integers >= 0);
  *  otherwise they stay as they are. Then computes the violations of the
- *  dynamic-dim spec (sy_gset_nviolations). */
+ *  dynamic-dim spec (sy_gset_nviolations), and makes the texts of the
+ *  guards it made and of the Implied list, after an error too (a text that
+ *  cannot be made reads "?", sy_gset_format). */
 SY_API sy_status sy_gset_minimize(sy_gset *gs);
 
 /** What normalization did: @p replaced guards on one source became @p into
@@ -258,9 +266,9 @@ SY_API const char *sy_gset_unbacked_source(const sy_gset *gs, size_t i);
  *  Guards are checked in set order; the first failing one (a runtime assert
  *  included) is reported. @retval SY_OK (res filled) @retval SY_EINVAL n or m
  *  differs from the set's counts, or a NULL array. @retval SY_EVERSION as sy_gset_check.
- *  Not reentrant (fix38: the comment said it was): it reports errors in the set's context and
- *  makes the failing guard's texts on first use (a cache kept in the set), so two calls on one
- *  set, or on sets of one context, must not run at once. */
+ *  Not reentrant (fix38: the comment said it was): it evaluates in and reports errors in the
+ *  set's context, so two calls on sets of one context must not run at once (it only reads the
+ *  set: its texts were made with it). */
 SY_API sy_status sy_gset_check_runtime_si(const sy_gset *gs, const int64_t *values, size_t n, const int64_t *unbacked,
                                           size_t m, sy_gset_result *res);
 

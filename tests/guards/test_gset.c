@@ -728,8 +728,8 @@ Test(gset, floordiv_chain_69_nodes, .init = ctx_setup, .fini = ctx_teardown, .ti
 }
 
 /* The texts (text, display, why of guards and of the Implied list) are made
- * when first read, from what produce and minimize kept: they must not depend
- * on when or in which order they are read. Per corpus model (with and without
+ * by produce and minimize (issue 34 item 8; made on first read before): they
+ * must not depend on the order in which they are read. Per corpus model (with and without
  * duck sizing: normalized ranges name the guards they replaced, runtime
  * asserts carry a legend), one set is read Implied list first and guards
  * last to first, the other through sy_gset_format then in order; every text
