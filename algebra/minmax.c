@@ -117,6 +117,63 @@ static const sy_expr *minmax(sy_ctx *ctx, sy_expr_kind kind, size_t n, const sy_
         }
     }
     if (best_const && !push(ctx, &a, best_const)) goto done;
+    /* Min(c, k*Min(d, X, ..) + b) = Min(c, k*X + b, ..) when k > 0 and k*d + b >= c (Max dually):
+     * k*Min(d, X) + b = Min(k*d + b, k*X + b) and the constant k*d + b is dropped by c. Keeps
+     * chains like Slice [1:2^62] then Concat from nesting one Min per step (issue 38 item 3:
+     * quadratic trace, then "nested deeper than 2000 levels"). Each rewrite descends one level. */
+    const sy_expr *cst = best_const;
+    for (size_t i = 0; i < a.n && !cst; i++)
+        if (a.v[i]->kind == SY_EXPR_INT) cst = a.v[i];
+    if (cst && a.n > 1 && sy_rule_on(ctx, is_min ? SY_R_MIN_CONST_AFFINE : SY_R_MAX_CONST_AFFINE)) {
+        fmpz_t kd;
+        fmpz_init(kd);
+        for (size_t i = 0; i < a.n;) {
+            const sy_expr *x = a.v[i], *M = NULL;
+            const fmpz *k = NULL, *b = NULL;
+            if (x->kind == (uint8_t)kind) M = x;
+            else if (x->kind == SY_EXPR_ADD && x->n == 1 && SY_CTERMS(x)[0].mono->kind == (uint8_t)kind &&
+                     fmpz_sgn(&SY_CTERMS(x)[0].coef) > 0) {
+                M = SY_CTERMS(x)[0].mono;
+                k = &SY_CTERMS(x)[0].coef;
+                b = &x->u.c0;
+            }
+            const sy_expr *d = NULL;
+            for (uint32_t j = 0; M && j < M->n && !d; j++)
+                if (M->args[j]->kind == SY_EXPR_INT) d = M->args[j];
+            bool fire = false;
+            if (d && M->n >= 2) {
+                fmpz_set(kd, &d->u.value);
+                if (k) fmpz_mul(kd, kd, k);
+                if (b) fmpz_add(kd, kd, b);
+                int c = fmpz_cmp(kd, &cst->u.value);
+                fire = is_min ? c >= 0 : c <= 0;
+            }
+            if (!fire) {
+                i++;
+                continue;
+            }
+            /* a.v[i] becomes the first other argument's image, the others are appended */
+            bool first = true;
+            for (uint32_t j = 0; j < M->n; j++) {
+                if (M->args[j] == d) continue;
+                const sy_expr *y = M->args[j];
+                if (k) y = sy_scale_fmpz(ctx, y, k);
+                if (y && b) y = sy_add_fmpz(ctx, y, b);
+                if (!y) {
+                    fmpz_clear(kd);
+                    goto done;
+                }
+                if (first) {
+                    a.v[i] = y;
+                    first = false;
+                } else if (!push(ctx, &a, y)) {
+                    fmpz_clear(kd);
+                    goto done;
+                }
+            }
+        }
+        fmpz_clear(kd);
+    }
     bool sorted = true;
     for (size_t i = 1; i < a.n && sorted; i++) sorted = sy_expr_cmp(a.v[i - 1], a.v[i]) <= 0;
     if (!sorted && sy_rule_on(ctx, is_min ? SY_R_MIN_SORT : SY_R_MAX_SORT)) {

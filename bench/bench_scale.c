@@ -120,6 +120,23 @@ static int fam_maxmin(sy_ctx *ctx, long n)
     return bad;
 }
 
+/* issue 38 item 3: the widths of n x (Slice [1:2^62], Concat with itself): w -> 2*(Min(2^62, w) - 1),
+ * each step simplified under m >= 2 as the ONNX trace does (was quadratic, then nested too deep) */
+static int fam_slicecat(sy_ctx *ctx, long n)
+{
+    const sy_expr *m = sy_expr_sym(ctx, "m"), *end = NULL, *w = m;
+    sy_facts *f = sy_facts_new(ctx);
+    int bad = !f || sy_expr_parse(ctx, "4611686018427387904", (size_t)-1, &end) != SY_OK ||
+              sy_facts_set_range(f, m, sy_expr_int_si(ctx, 2), NULL) != SY_OK;
+    for (long i = 0; i < n && !bad; i++) {
+        const sy_expr *s = sy_simplify(f, sy_expr_add_si(ctx, sy_expr_min(ctx, end, w), -1));
+        w = sy_simplify(f, sy_expr_mul_si(ctx, s, 2));
+        bad = !w;
+    }
+    sy_facts_free(f);
+    return bad;
+}
+
 static int run_graph(sy_ctx *ctx, const char *text, size_t len)
 {
     sy_graph *g;
@@ -574,6 +591,7 @@ int main(int argc, char **argv)
         {"chunk into n views (trace+produce+minimize)", fam_chunk, {125, 250, 500, 1000, 2000}},
         {"Max(Min(x0, 0), ..., Min(xn, n)) (parse+decide >= 0)", fam_maxmin, {5000, 10000, 20000, 40000, 80000}},
         {"cat of n inputs [2 + i, 3] (trace+produce+minimize)", fam_cat, {250, 500, 1000, 2000, 4000}},
+        {"Slice [1:2^62] + Concat chain widths (build+simplify under m >= 2)", fam_slicecat, {250, 500, 1000, 2000, 4000}},
         {"transformer encoder layers, symbolic B,S (trace+produce+minimize)", fam_encoder, {12, 24, 48, 96, 192}},
     };
     int nsz = quick ? 3 : 5, rc = 0, reps = quick ? 1 : 3;

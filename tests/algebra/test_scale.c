@@ -203,3 +203,58 @@ Test(algebra_scale, max_of_20000_mins, .init = ctx_setup, .fini = ctx_teardown, 
     cr_assert(sy_expr_max(ctx, e, sy_expr_sym(ctx, "x77")) == f);
     free(t);
 }
+
+/* Issue 38 item 3: an ONNX chain of n x (Slice [1:2^62] on axis 1, Concat of
+ * the result with itself) nested 2*Min(2^61, ...) once per step: 1.55 s at
+ * n = 100, 21 s at 400, and "nested deeper than 2000 levels" after 75 s at
+ * n = 1000 (every simplification and decision walked the whole nest). With
+ * MIN_CONST_AFFINE (Min(c, k*Min(d, X) + b) = Min(c, k*X + b) when k > 0 and
+ * k*d + b >= c) the width stays one Min deep: w_i = 4*Min(2^61, 2^(i-2)*m -
+ * (2^(i-1) - 1)) - 2 (i >= 2). The same steps here (Min(2^62, w) - 1, doubled, simplified
+ * under m >= 2 like the trace), the exact closed form at n = 1000, and exact
+ * big-integer evaluation of the widths against the recurrence. */
+Test(algebra_scale, slice_concat_chain_1000, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+{
+    enum { N = 1000 };
+    const sy_expr *m = sy_expr_sym(ctx, "m");
+    sy_facts *f = sy_facts_new(ctx);
+    cr_assert(eq(int, sy_facts_set_range(f, m, sy_expr_int_si(ctx, 2), NULL), SY_OK));
+    const sy_expr *end = P("4611686018427387904"); /* 2^62 */
+    const sy_expr *w = m, *ws[N + 1];
+    ws[0] = m;
+    for (int i = 1; i <= N; i++) {
+        const sy_expr *s = sy_simplify(f, sy_expr_add_si(ctx, sy_expr_min(ctx, end, w), -1));
+        w = sy_simplify(f, sy_expr_mul_si(ctx, s, 2));
+        cr_assert(w != NULL, "step %d: %s", i, sy_ctx_last_error_msg(ctx));
+        ws[i] = w;
+    }
+    char want[1024];
+    snprintf(want, sizeof want, "4*Min(2305843009213693952, 2**%d*m - (2**%d - 1)) - 2", N - 2, N - 1);
+    cr_assert(w == P(want));
+    /* exact values: the recurrence w -> 2*(min(2^62, w) - 1) on bignums */
+    static const char *const pts[] = {"2", "3", "7", "1000", "4611686018427387903", "4611686018427387905",
+                                      "2305843009213693953", "9223372036854775807"};
+    for (size_t p = 0; p < sizeof pts / sizeof pts[0]; p++) {
+        fmpz_t v, e62;
+        fmpz_init(v);
+        fmpz_init(e62);
+        fmpz_set_str(v, pts[p], 10);
+        fmpz_one(e62);
+        fmpz_mul_2exp(e62, e62, 62);
+        const sy_expr *val = P(pts[p]);
+        for (int i = 1; i <= N; i++) {
+            if (fmpz_cmp(v, e62) > 0) fmpz_set(v, e62);
+            fmpz_sub_ui(v, v, 1);
+            fmpz_mul_2exp(v, v, 1);
+            if (i % 37 && i != N && i > 3) continue;
+            const sy_expr *got = NULL;
+            cr_assert(eq(int, sy_expr_eval(ctx, ws[i], 1, &m, &val, &got), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+            char *gs = fmpz_get_str(NULL, 10, v);
+            cr_assert(got == P(gs), "step %d at m = %s: want %s", i, pts[p], gs);
+            flint_free(gs);
+        }
+        fmpz_clear(v);
+        fmpz_clear(e62);
+    }
+    sy_facts_free(f);
+}

@@ -9,7 +9,10 @@
   - a string attribute holding a NUL byte ("constant\\0junk") was cut at the NUL and read as
     "constant"; onnxruntime refuses it; now an error naming the node and the attribute;
   - an input [n, 2^62] was traced at the default example n = 224 (numel past int64, a tensor
-    that cannot exist); now at the largest n whose numel fits (1).
+    that cannot exist); now at the largest n whose numel fits (1);
+  - item 3: n x (Slice [1:2^62], Concat with itself) nested one Min per step (21 s at n = 400,
+    "nested deeper than 2000 levels" at n = 1000): the width one Min deep at n = 6, 12 and 1000,
+    equal to the exact recurrence and to onnxruntime's at 45 sizes.
 usage: test_issue38.py SYMSHAPE CACHE_DIR   (SY_SKIP_TORCH_TESTS=1 or no onnxruntime: skip, exit 77)
 """
 import os
@@ -112,6 +115,43 @@ for desc, attrs, want in [("output_shape 0", dict(output_shape=[0]), "output_sha
     r = sh("infer", path, "--example", "x=1,1,4")
     check("ConvTranspose %s: infer refuses it naming the node" % desc,
           r.returncode == 3 and "node 'up' (ConvTranspose)" in r.stderr and want in r.stderr, r.stderr)
+
+# ---- issue 38 item 3: n x (Slice [1:2^62] on axis 1, Concat with itself) nested one Min per step
+# (21 s at n = 400, "nested deeper than 2000 levels" at n = 1000); now one Min deep
+def slice_concat(n):
+    nodes, prev = [], "x"
+    for i in range(n):
+        nodes.append(helper.make_node("Slice", [prev, "st", "en", "ax"], ["s%d" % i]))
+        nodes.append(helper.make_node("Concat", ["s%d" % i] * 2, ["y" if i == n - 1 else "c%d" % i], axis=1))
+        prev = "c%d" % i
+    return save("slice_concat%d" % n, nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", "m"])],
+                [helper.make_tensor("st", TensorProto.INT64, [1], [1]), helper.make_tensor("en", TensorProto.INT64, [1], [2 ** 62]),
+                 helper.make_tensor("ax", TensorProto.INT64, [1], [1])])
+
+
+def width(expr, m):
+    return expr if isinstance(expr, int) else eval(expr, {"Min": min, "Max": max, "m": m, "__builtins__": {}})
+
+
+for n, ms in ((6, range(2, 40)), (12, range(2, 9)), (1000, ())):
+    path = slice_concat(n)
+    r = sh("infer", path, "--json")
+    doc = json.loads(r.stdout) if r.returncode == 0 else {}
+    y = doc.get("values", {}).get("y") if doc else None
+    check("slice+concat chain n=%d: infer exits 0" % n, y is not None and len(y) == 2, (r.returncode, r.stderr[:300]))
+    if y is None:
+        continue
+    check("slice+concat chain n=%d: the width one Min deep" % n, str(y[1]).count("Min") <= 1, str(y[1])[:300])
+    for m in list(ms) + [2, 3, 2 ** 61 + 3, 2 ** 62 - 1, 2 ** 62 + 5, 2 ** 63 - 1]:
+        w = m  # the recurrence on exact integers: Slice [1:2^62] then Concat doubles
+        for _ in range(n):
+            w = 2 * (min(2 ** 62, w) - 1)
+        check("slice+concat chain n=%d m=%d: the width is the recurrence's" % (n, m), width(y[1], m) == w)
+    for m in ms:  # onnxruntime
+        so = ort.SessionOptions()
+        so.log_severity_level = 4
+        out = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"]).run(None, {"x": np.ones((1, m), np.float32)})[0]
+        check("slice+concat chain n=%d m=%d: onnxruntime's width" % (n, m), list(out.shape) == [1, width(y[1], m)], out.shape)
 
 # ---- a string attribute with a NUL byte
 path = save("pad_nul", [helper.make_node("Pad", ["x", "p"], ["y"], name="pad0", mode="constant\0junk")],
