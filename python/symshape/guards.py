@@ -334,6 +334,9 @@ class GuardSet:
     def output_shapes(self, sizes):
         """get_real_value: the shapes of the graph's outputs at these input sizes, one list per
         output (an int output gives [value], a list of tensors one list per tensor, flattened).
+        A size that depends on the input values, not only on their sizes (the length of
+        nonzero, unique, masked_select, an item() output: an unbacked u0, ...), is None: the
+        sizes cannot tell it (output_exprs() gives it as an expression).
         Raises InvalidError (with the node, op and reason) when the graph cannot run there."""
         self._live()
         shp = self._shapes(sizes)
@@ -352,8 +355,19 @@ class GuardSet:
             st = lib.sy_realvals_output(self._rv, i, byref(v))
             if st != 0:
                 raise self._ctx._error(st)
-            self._flatten(v.contents, out)
+            self._flatten(v.contents, out, self._int_or_none)
         return out
+
+    def _int_or_none(self, p):
+        """the value of size p at bound sizes; None for a data-dependent one (free symbols left:
+        only unbacked ones, since every input size is a constant here)"""
+        e = Expr(self._ctx, p)
+        try:
+            return int(e)
+        except TypeError:
+            if e.free_symbols():
+                return None
+            raise
 
     def output_exprs(self):
         """The symbolic output shapes of the trace (at the example), flattened as in
