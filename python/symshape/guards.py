@@ -231,6 +231,10 @@ class GuardSet:
     # backends ----------------------------------------------------------------
     def _render(self, backend, prefix=None):
         self._live()
+        if not isinstance(backend, str):
+            raise TypeError("backend must be a str (a name of symshape.backends()), got " + type(backend).__name__)
+        if prefix is not None and not isinstance(prefix, str):
+            raise TypeError("prefix must be a str, got " + type(prefix).__name__)
         opts = L.sy_backend_options(L.SY_BACKEND_OPTIONS_VERSION, prefix.encode() if prefix else None,
                                     self._env, self._graph)
         data, n = c_void_p(), c_size_t()
@@ -312,9 +316,16 @@ class GuardSet:
         ns = lib.sy_gset_nsources(self._gs)
         vals = (c_int64 * max(ns, 1))()
         strides = strides or {}
+        if not isinstance(strides, dict):
+            raise TypeError("strides must be a dict {input name: [stride, ...]}")
         for k, v in strides.items():
             if k not in sizes or len(v) != len(sizes[k]):
                 raise InvalidError("strides of '%s': one stride per dim of its sizes" % k)
+            for x in v:  # ctypes stores an int64 modulo 2**64: 2**64 was read as stride 0
+                if isinstance(x, bool) or not isinstance(x, int):
+                    raise TypeError("strides of '%s' must be ints, got %r" % (k, x))
+                if x < 0 or x >= 2 ** 63:
+                    raise InvalidError("strides of '%s': %d is not a stride (0 <= stride < 2**63)" % (k, x))
         sarrs = [(c_int64 * max(len(s[2]), 1))(*strides[s[0]]) if s[0] in strides else None for s in shp]
         sptrs = (POINTER(c_int64) * n)(*[ctypes.cast(a, POINTER(c_int64)) if a is not None else None for a in sarrs])
         st = lib.sy_gset_values_from_tensors(self._gs, n, names, ranks, ptrs, sptrs, dts, vals)

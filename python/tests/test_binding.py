@@ -425,6 +425,50 @@ def test_trace_error_paths(tmp_path):
     assert symshape.trace(json.dumps(GRAPH)).check({"x": [2, 7]})[0]
 
 
+STRIDED = {"format": "symshape.graph", "version": 1, "name": "strided", "nodes": [
+    {"name": "x", "op": "input", "dtype": "float32", "shape": [4, 6], "dynamic": [0, 1], "strides": [1, 4]},
+    {"name": "s0", "op": "stride", "args": [{"ref": "x"}, 0]},
+    {"name": "c", "op": "eq", "args": [{"ref": "s0"}, 1]},
+    {"name": "gb", "op": "guard_bool", "args": [{"ref": "c"}, True]},
+    {"name": "v", "op": "t", "args": [{"ref": "x"}]}], "outputs": [{"ref": "v"}]}
+
+
+def test_strides_past_int64_and_non_ints_are_refused():
+    """issue 38 (fourth pass): check(strides=...) put each stride in a ctypes int64 unchecked,
+    which keeps it modulo 2**64: a stride of 2**64 + 1 was read as 1 and accepted by the guard
+    x.stride()[0] == 1; True was read as 1. Strides are checked as sizes are."""
+    gs = symshape.trace(STRIDED)
+    assert "x.stride()[0] == 1" in [g.text for g in gs.guards]
+    assert gs.check({"x": [4, 6]}, strides={"x": [1, 4]}) == (True, None)
+    assert not gs.check({"x": [4, 6]}, strides={"x": [2, 8]})[0]
+    for bad in ([2 ** 64 + 1, 4], [1, 4 - 2 ** 64], [-1, 4], [2 ** 63, 4]):
+        with pytest.raises(symshape.InvalidError, match="is not a stride"):
+            gs.check({"x": [4, 6]}, strides={"x": bad})
+    for bad in ([True, 4], [1.0, 4], [None, 4]):
+        with pytest.raises(TypeError, match="must be ints"):
+            gs.check({"x": [4, 6]}, strides={"x": bad})
+    with pytest.raises(TypeError, match="strides must be a dict"):
+        gs.check({"x": [4, 6]}, strides=[1, 4])
+    # render's names: a TypeError that says so, not AttributeError ('NoneType' has no 'encode')
+    with pytest.raises(TypeError, match="backend must be a str"):
+        gs.render(None)
+    with pytest.raises(TypeError, match="prefix must be a str"):
+        gs.c_code(5)
+
+
+def test_truth_value_of_a_symbolic_expression_is_an_error():
+    """issue 38 (fourth pass): Expr had no __bool__, so ``if parse("x >= 5"):`` was taken
+    whatever x (Python's default True), and bool(parse("0")) was True. Constants have their
+    truth value; a relation or an integer over symbols raises TypeError, as sympy does."""
+    assert bool(symshape.parse("2 >= 1")) is True and bool(symshape.parse("1 >= 2")) is False
+    assert bool(symshape.parse("0")) is False and bool(symshape.parse("x - x")) is False
+    assert bool(symshape.parse("3")) is True
+    for text in ("x >= 5", "x", "x != 1"):
+        with pytest.raises(TypeError, match="truth value"):
+            bool(symshape.parse(text))
+    assert symshape.parse("x >= 5").decide() is None
+
+
 # ------------------------------------------------------------------ lifetimes
 def _rss_kb():
     with open("/proc/self/statm") as f:
