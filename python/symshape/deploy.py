@@ -338,6 +338,8 @@ class OnnxModel:
             raise self._ctx._error(st)
         if res.accept:
             return True, None
+        if res.failed < 0:  # no guard failed: an input that cannot exist (its numel past int64)
+            return False, (res.message or b"").decode("utf-8", "replace")
         return False, lib.sy_gset_at(self._gs, res.failed).contents.text.decode("utf-8", "replace")
 
     def _values(self, sizes):

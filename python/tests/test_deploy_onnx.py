@@ -174,3 +174,17 @@ def test_onnx_python_command_usage():
         p = subprocess.run([sys.executable, "-m", "symshape", "region", os.path.join(d, "missing.onnx")],
                            capture_output=True, text=True, timeout=300, env=_pyenv())
         assert p.returncode == 3 and "missing.onnx" in p.stderr, p.stderr
+
+
+def test_onnx_check_of_an_input_past_int64_says_so():
+    """issue 38 (fourth pass): OnnxModel.check at sizes whose numel is past int64 (a corner of an
+    unbounded region: [224, 3, 2^62 - 1, 224]) raised ValueError('NULL pointer access'): no guard
+    fails there (sy_gset_check_si's failed is -1, its message says why) and the binding read
+    guard -1. It rejects with that message, as GuardSet.check does."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "m.onnx")
+        _model(path)
+        with OnnxModel(path) as om:
+            assert om.check({"x": [2, 8], "y": [2, 8]}) == (True, None)
+            acc, why = om.check({"x": [2 ** 62, 8], "y": [2 ** 62, 8]})
+            assert not acc and why.startswith("input x cannot exist: its numel"), why
