@@ -511,6 +511,18 @@ def test_cli_capture_export(tmp_path):
     assert rc == 3 and err.startswith("symshape: error: ") and "Traceback" not in err, (rc, err)
 
 
+def test_cli_capture_export_of_a_plain_function():
+    """issue 38 (fourth pass): --capture export of MODULE:FUNCTION (which --capture fx takes)
+    failed with torch.export's 'Expected `mod` to be an instance of `torch.nn.Module`'; the
+    function is now wrapped in a module whose forward has its signature"""
+    rc, out, err = run_cli("report", "cli_models:nonzero_rows", "--input", "x=3,4", "--capture", "export",
+                           "--dynamic", "x=0,1", "-b", "json")
+    assert rc == 0, err
+    import json
+    j = json.loads(out)
+    assert j["model"] == "nonzero_rows" and "x.dim() == 2" in [g["text"] for g in j["guards"]], out[:400]
+
+
 def test_cli_capture_export_labels_export_guards(capsys):
     """--capture export (issue 35): the report's dynamic-dim spec is the user's --dynamic, not the
     program's Dim.AUTO symbols (s53 in [2, oo)), so torch.export's own guards (its 0/1 tests on
