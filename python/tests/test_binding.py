@@ -499,6 +499,33 @@ def test_one_guardset_from_threads():
     assert not errors and not wrong, (errors[:3], wrong[:5], len(wrong))
 
 
+def test_dispatcher_sizes_past_int64_are_refused():
+    """issue 38 (fourth pass): Dispatcher.run put the sizes in a ctypes int64 array unchecked,
+    which keeps them modulo 2**64: x = [2**64 + 5, 6] was dispatched as [5, 6] to the set
+    accepting x.size()[0] <= 8 (a wrong accept); -3 and True were read too. Sizes are checked
+    as GuardSet.check checks them."""
+    from symshape.diff import Dispatcher
+
+    def graph(lim):
+        return {"format": "symshape.graph", "version": 1, "name": "lim%d" % lim, "nodes": [
+            {"name": "x", "op": "input", "dtype": "float32", "shape": [4, 6], "dynamic": [0, 1]},
+            {"name": "s0", "op": "size", "args": [{"ref": "x"}, 0]},
+            {"name": "c", "op": "le", "args": [{"ref": "s0"}, lim]},
+            {"name": "gb", "op": "guard_bool", "args": [{"ref": "c"}, True]}], "outputs": [{"ref": "x"}]}
+    d = Dispatcher([symshape.trace(graph(8)), symshape.trace(graph(64))])
+    assert [d.run({"x": [n, 6]}) for n in (4, 20, 100)] == [0, 1, -1]
+    for bad in ([2 ** 64 + 5, 6], [-3, 6], [2 ** 63, 6]):
+        with pytest.raises(symshape.InvalidError, match="is not a size"):
+            d.run({"x": bad})
+    for bad in ([True, 6], [4.0, 6], "46"):
+        with pytest.raises(TypeError):
+            d.run({"x": bad})
+    with pytest.raises(TypeError):
+        d.run(None)
+    with pytest.raises(TypeError, match="dtype code"):
+        d.run({"x": [4, 6]}, dtypes={"x": 2 ** 64})
+
+
 # ------------------------------------------------------------------ lifetimes
 def _rss_kb():
     with open("/proc/self/statm") as f:
