@@ -526,6 +526,27 @@ def test_dispatcher_sizes_past_int64_are_refused():
         d.run({"x": [4, 6]}, dtypes={"x": 2 ** 64})
 
 
+def test_memory_report_values_past_int64_are_refused():
+    """issue 38 (fourth pass): memory_report (`python3 -m symshape memory`) put --range bounds,
+    --fix values and --relation factors in ctypes int64 arrays unchecked, which keep them modulo
+    2**64: --range x_0=0..2**64+5 printed the peak at x_0 = 5 as 'proved the largest over the
+    range', --fix x_1=2**64+6 gave the largest x_0 at x_1 = 6. Each is now refused (ValueError,
+    the command's usage error); values that fit give what they gave."""
+    from symshape.deploy import memory_report
+    gs = symshape.trace(GRAPH, duck_sizing=False, specialize_01=False)
+    big = 2 ** 64
+    ok = memory_report(gs, ranges={"x_0": (0, 5)})
+    assert "x_0 in [0, 5]" in ok and "proved" in ok, ok
+    assert "largest x_0" in memory_report(gs, budgets=(1 << 20,), fix={"x_1": 6})
+    for kw in ({"ranges": {"x_0": (0, big + 5)}}, {"ranges": {"x_0": (-1, 5)}},
+               {"budgets": (1 << 20,), "fix": {"x_1": big + 6}},
+               {"budgets": (1 << 20,), "relations": {"x_1": "%d*x_0" % big}},
+               {"budgets": (1 << 20,), "relations": {"x_1": "x_0 + %d" % big}},
+               {"budgets": (big + 1,)}, {"budgets": (-1,)}):
+        with pytest.raises(ValueError):
+            memory_report(gs, **kw)
+
+
 # ------------------------------------------------------------------ lifetimes
 def _rss_kb():
     with open("/proc/self/statm") as f:
