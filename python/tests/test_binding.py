@@ -547,6 +547,33 @@ def test_memory_report_values_past_int64_are_refused():
             memory_report(gs, **kw)
 
 
+def test_profile_texts_quote_input_names():
+    """issue 38 (fourth pass): the profile formats wrote input names raw: a name with a quote
+    and a newline ended the Python string of the torch-trt / openvino / ort texts and the rest
+    ran as code, and a quote in the trtexec line ended the shell word. Now the Python texts
+    parse to one statement list holding the exact names, the trtexec line splits into its three
+    words, and the text lines stay one line per dim."""
+    import ast
+    import shlex
+    from symshape.deploy import profiles
+    names = ['x"\nimport os; os.system("echo PWNED") #', "y'; echo PWNED; '", "z\\", "plain_1"]
+    g = {"format": "symshape.graph", "version": 1, "name": "inj", "outputs": [{"ref": n} for n in names],
+         "nodes": [{"name": n, "op": "input", "dtype": "float32", "shape": [4, 6], "dynamic": [0, 1]} for n in names]}
+    t = profiles(symshape.trace(g, duck_sizing=False, specialize_01=False), [])["texts"]
+    for k in ("torch-trt", "openvino", "ort"):
+        tree = ast.parse(t[k])
+        assert [type(s).__name__ for s in tree.body] in (["Import", "Assign"], ["Expr"]), (k, t[k])
+        strs = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+        for n in names:
+            assert any(n in v for v in strs), (k, n, strs)
+    line = [ln for ln in t["trtexec"].splitlines() if not ln.startswith("#")]
+    assert len(line) == 1, t["trtexec"]
+    words = shlex.split(line[0])
+    assert [w.split("=")[0] for w in words] == ["--minShapes", "--optShapes", "--maxShapes"], words
+    assert all(names[1] + ":" in w for w in words), words
+    assert len(t["text"].splitlines()) == 2 + 2 * len(names), t["text"]
+
+
 # ------------------------------------------------------------------ lifetimes
 def _rss_kb():
     with open("/proc/self/statm") as f:
