@@ -2296,6 +2296,24 @@ static sy_status op_pool(ox_call *c)
     d[0] = x->sizes[0];
     d[1] = x->sizes[1];
     for (size_t i = 0; i < ns; i++) TRY(window_out(c, &wp, i, x->sizes[2 + i], (int)cm, &d[2 + i]));
+    /* onnxruntime pool_attributes.h SetOutputSize: "input_shape.Size() > 0 || input_shape[0] == 0
+     * ... Invalid input shape. Only N can be zero" (1.32; [1, 0, 4, 4] and [1, 2, 0, 4] fail).
+     * After the window's own requirements, which usually imply C and the spatial dims >= 1
+     * (their lower bounds under the facts): then nothing is required and N is not read */
+    int implied = 1;
+    for (size_t i = 1; i < x->ndim && implied; i++) {
+        const sy_expr *lo, *hi;
+        int64_t v;
+        TRY(sy_env_bound(c->env, x->sizes[i], &lo, &hi));
+        if (!lo || sy_expr_get_si(lo, &v) != SY_OK || v < 1) implied = 0;
+    }
+    if (!implied) {
+        const sy_expr *nonempty = sy_expr_ge(c->ctx, x->sizes[1], K(c, 1));
+        for (size_t i = 0; i < ns; i++)
+            nonempty = sy_expr_and(c->ctx, nonempty, sy_expr_ge(c->ctx, x->sizes[2 + i], K(c, 1)));
+        TRY(require(c, sy_expr_or(c->ctx, nonempty, sy_expr_eq(c->ctx, x->sizes[0], K(c, 0))),
+                    "%s: only N can be zero (onnxruntime: the input is empty with N > 0)", c->node->op_type));
+    }
     TRY(set_out(c, 0, c->in[0]->elem, x->ndim, d));
     if (c->nout > 1) TRY(set_out(c, 1, OX_INT64, x->ndim, d));
     return SY_OK;
@@ -2457,6 +2475,10 @@ static sy_status op_resize(ox_call *c)
         for (size_t i = 0; i < m; i++) {
             if (is_b(sz[i])) return ox_err(c, SY_EINVAL, "sizes must be integers");
             TRY(require(c, sy_expr_ge(c->ctx, sz[i], K(c, 0)), "Resize: sizes must be >= 0"));
+            /* onnxruntime upsamplebase.h ParseScalesDataAndAdjustOutputSize (1.32): "Input dim is
+             * zero but required output dim is non-zero" ([1, 2, 0, 4] resized to sizes 7 x 5) */
+            TRY(require(c, sy_expr_or(c->ctx, sy_expr_ge(c->ctx, x->sizes[ax[i]], K(c, 1)), sy_expr_eq(c->ctx, sz[i], K(c, 0))),
+                        "Resize: an input dim of 0 needs an output size of 0 (onnxruntime: cannot scale 0 to a non-zero size)"));
             d[ax[i]] = sz[i];
         }
         return set_out(c, 0, c->in[0]->elem, x->ndim, d);

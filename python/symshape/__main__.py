@@ -908,6 +908,8 @@ def _capture_export(args, model, ex, dynamic, name):
         raise _Input("--capture export needs PyTorch 2.x (torch.export); torch %s here" % torch.__version__)
     from .export_program import from_exported_doc, _engine_ops
     ds = _export_dims(dynamic, ex)
+    if not isinstance(model, torch.nn.Module):
+        model = _as_module(model)  # torch.export takes modules only ('Expected `mod` to be ...')
     try:
         with torch.no_grad():
             ep = torch.export.export(model, (), kwargs=ex, dynamic_shapes=ds).run_decompositions()
@@ -922,6 +924,21 @@ def _capture_export(args, model, ex, dynamic, name):
         return from_exported_doc(ep, dynamic=user, name=name, engine_ops=_engine_ops(), user_spec=True)
     except ExportError as e:
         raise _Input("%s: cannot read the exported program: %s" % (args.callable, e)) from None
+
+
+def _as_module(fn):
+    """a plain function as an nn.Module whose forward has the function's parameters (torch.export
+    reads the forward's signature to match the dynamic_shapes to the inputs)"""
+    import inspect
+    import torch
+
+    class _Function(torch.nn.Module):
+        def forward(self, *a, **k):
+            return fn(*a, **k)
+    sig = inspect.signature(fn)
+    self_p = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    _Function.forward.__signature__ = sig.replace(parameters=[self_p] + list(sig.parameters.values()))
+    return _Function()
 
 
 def _is_plain_function(fn):

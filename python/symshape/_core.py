@@ -176,6 +176,20 @@ class Expr:
     def __hash__(self):
         return hash(lib.sy_expr_hash(self._p))
 
+    def __bool__(self):
+        """The truth value of a constant (true/false, an integer: nonzero). A relation or an
+        integer over symbols has none: TypeError, as sympy's Relational, rather than Python's
+        default True (``if parse("x >= 5"):`` was taken whatever x); use .decide()."""
+        k = self.kind
+        if k == L.K_TRUE:
+            return True
+        if k == L.K_FALSE:
+            return False
+        if k == L.K_INT:
+            return int(self) != 0
+        raise TypeError("the truth value of %s is not known%s" % (
+            self, ": use .decide(assume=[...])" if self.is_bool else ": it depends on its symbols"))
+
     @property
     def context(self):
         return self._ctx

@@ -204,6 +204,13 @@ def run_corners(region, model, make=None):
 
 
 MEMORY_WHAT = {"largest": 0, "total": 1, "live": 2}  # sy_memory_what
+_INT64_MAX = 2 ** 63 - 1
+
+
+def _check_budget(b):
+    """a budget in bytes: an int in [0, 2**64) (the C side's uint64; ctypes keeps it modulo 2**64)"""
+    if isinstance(b, bool) or not isinstance(b, int) or not 0 <= b < 2 ** 64:
+        raise ValueError("budget %r is not a byte count (an int in [0, 2**64))" % (b,))
 
 
 def _memory(gset, region_h, region, budgets, what=0):
@@ -239,6 +246,7 @@ def _memory(gset, region_h, region, budgets, what=0):
         for b in budgets:
             if var is None:
                 break
+            _check_budget(b)
             best, proved = c_int64(), c_int()
             arr = (c_int64 * max(nv, 1))(*fixed)
             st = lib.sy_memory_largest(m.value, region_h, var, arr, what, b, byref(best), byref(proved))
@@ -338,6 +346,8 @@ class OnnxModel:
             raise self._ctx._error(st)
         if res.accept:
             return True, None
+        if res.failed < 0:  # no guard failed: an input that cannot exist (its numel past int64)
+            return False, (res.message or b"").decode("utf-8", "replace")
         return False, lib.sy_gset_at(self._gs, res.failed).contents.text.decode("utf-8", "replace")
 
     def _values(self, sizes):
@@ -432,8 +442,8 @@ def _ties(ctx, names, vi, fix, relations):
             if k in fixed or ta[k]:
                 raise ValueError("%s: '%s' is given twice (--fix, --relation)" % (what, name))
             if what == "--fix":
-                if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                    raise ValueError("--fix: %s=%r is not a size" % (name, v))
+                if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= _INT64_MAX:
+                    raise ValueError("--fix: %s=%r is not a size (0 <= size < 2**63)" % (name, v))
                 fixed[k] = v
                 continue
             var = names[vi]
@@ -446,6 +456,8 @@ def _ties(ctx, names, vi, fix, relations):
                 same = False
             if not same:
                 raise ValueError("--relation: '%s' is not A*%s + B with A >= 1 (the variable maximized, --var)" % (v, var))
+            if a > _INT64_MAX or not -_INT64_MAX - 1 <= b <= _INT64_MAX:  # ctypes keeps an int64 modulo 2**64
+                raise ValueError("--relation: '%s': A and B must fit int64" % (v,))
             ta[k], tb[k] = a, b
     return fixed, ta, tb
 
@@ -530,6 +542,9 @@ def memory_report(gset, var=None, budgets=(), total=False, top=5, live=False, ra
             for name, (a, b) in ranges.items():
                 if name not in names:
                     raise ValueError("--range: the region has no variable '%s'" % name)
+                for x in (a, b):  # ctypes keeps an int64 modulo 2**64: 2**64 + 5 was read as 5
+                    if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= _INT64_MAX:
+                        raise ValueError("--range: %s=%r..%r: the bounds must be sizes (0 <= size < 2**63)" % (name, a, b))
                 lo[names.index(name)], hi[names.index(name)] = a, b
             peak, proved = c_uint64(), c_int()
             st = lib.sy_memory_peak(m.value, h.value, (c_int64 * max(nv, 1))(*lo), (c_int64 * max(nv, 1))(*hi),
@@ -548,6 +563,7 @@ def memory_report(gset, var=None, budgets=(), total=False, top=5, live=False, ra
         cond += ["%s=%d" % (nm, (fix or {})[nm]) for nm in (fix or {})]
         cond = ", ".join(cond) + "; " if cond else ""
         for budget in budgets if vi is not None else ():
+            _check_budget(budget)
             best, proved, stop = c_int64(), c_int(), c_int()
             arr = (c_int64 * max(nv, 1))(*fixed)
             tied = any(ta)

@@ -17,6 +17,7 @@ from ctypes import POINTER, Structure, byref, c_char_p, c_int, c_size_t, c_uint,
 from . import _lib as L
 from ._lib import lib
 from ._core import Context
+from .errors import InvalidError
 from .guards import GuardSet
 
 P = c_void_p
@@ -210,7 +211,22 @@ class Dispatcher:
         self.close()
 
     def values(self, sizes, dtypes=None):
-        """The source values of {input: shape} (dtype codes from dtypes, default float32 = 0)."""
+        """The source values of {input: shape} (dtype codes from dtypes, default float32 = 0).
+        Sizes are ints in [0, 2**63) (TypeError / InvalidError otherwise: ctypes keeps an int64
+        modulo 2**64, so 2**64 + 5 was dispatched as 5)."""
+        if not isinstance(sizes, dict):
+            raise TypeError("sizes must be a dict {input name: [size, ...]}")
+        for name, shape in sizes.items():
+            if isinstance(shape, (str, bytes)) or not hasattr(shape, "__len__"):
+                raise TypeError("sizes of '%s' must be a list of ints, got %r" % (name, shape))
+            for v in shape:
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise TypeError("sizes of '%s' must be ints, got %r" % (name, v))
+                if v < 0 or v >= 2 ** 63:
+                    raise InvalidError("sizes of '%s': %d is not a size (0 <= size < 2**63)" % (name, v))
+        for name, v in (dtypes or {}).items():
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 2 ** 31:
+                raise TypeError("dtypes['%s'] must be a dtype code (an int), got %r" % (name, v))
         out = []
         for s in self.sources:
             nl, dim = c_size_t(), c_size_t()

@@ -930,8 +930,13 @@ def _source_bases(user_inputs):
     renames clashes, so ``forward(self, x, x_0)`` with ``x`` a list has placeholders x_0 (x[0]),
     x_1 and x_0_1 (the tensor x_0), and L['x_0'] is x_0_1, not x_0. A placeholder's path is the
     one path that is a source of every symbolic dim of it (dim i: PATH.size()[i]); a placeholder
-    whose dims are all shared with another input's (the same symbols) names no path here."""
-    out = {}
+    whose dims are all shared with another input's (the same symbols) names no path here, unless
+    one of the placeholders claiming the path is named as torch names that path (its keys
+    joined by '_': L['xs'][0] -> xs_0) and no placeholder bears that name renamed (xs_0_1): the
+    shape env lists one source for a symbol two inputs share (xs[0] and xs[1] of one Dim both
+    give L['xs'][0]), and that placeholder is the path's."""
+    claims = {}
+    names = [u.name for u in user_inputs]
     for u in user_inputs:
         v = u.meta.get("val") if hasattr(u, "meta") else None
         cand = None
@@ -949,9 +954,33 @@ def _source_bases(user_inputs):
                     here.add(nm[:-len(suffix)])
             cand = here if cand is None else cand & here
         if cand is not None and len(cand) == 1:
-            b = cand.pop()
-            out[b] = None if b in out else u.name  # two placeholders with one path: refuse it
+            claims.setdefault(cand.pop(), []).append(u.name)
+    out = {}
+    for b, us in claims.items():
+        j = _joined_path(b)
+        if len(us) == 1:
+            out[b] = us[0]
+        elif j in us and not any(re.fullmatch(re.escape(j) + r"_[0-9]+", n) for n in names):
+            out[b] = j
+        else:
+            out[b] = None  # two placeholders with one path, neither of them told apart: refuse it
     return out
+
+
+def _joined_path(path):
+    """the placeholder name torch gives the input at a source path before renaming clashes:
+    L['xs'][0] -> xs_0, L['d']['k'] -> d_k; None for another text"""
+    try:
+        n = ast.parse(path, mode="eval").body
+    except SyntaxError:
+        return None
+    parts = []
+    while isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant):
+        parts.append(str(n.slice.value))
+        n = n.value
+    if not (isinstance(n, ast.Name) and n.id == "L") or not parts:
+        return None
+    return "_".join(reversed(parts))
 
 
 def _guard_nodes(cx, text, inputs, bases=None):

@@ -6,8 +6,10 @@ the trace and the minimized guard set; everything it returns is copied into Pyth
 and everything is freed in reverse order when the GuardSet is garbage-collected (or on
 close())."""
 import ctypes
+import functools
 import json
 import os
+import threading
 from ctypes import POINTER, byref, c_char_p, c_int, c_int64, c_size_t, c_void_p
 
 from . import _lib as L
@@ -60,6 +62,17 @@ def _s(b):
     return None if b is None else b.decode("utf-8", "replace")
 
 
+def _locked(fn):
+    """run a GuardSet method holding the set's lock: its context, its real-value memo and its
+    last check's values are one thread's at a time (ctypes releases the GIL during each C call;
+    two threads' output_shapes bound their sizes in one memo and read each other's outputs)"""
+    @functools.wraps(fn)
+    def w(self, *a, **k):
+        with self._lock:
+            return fn(self, *a, **k)
+    return w
+
+
 def _graph_text(graph, dynamic):
     """(json text, display name) of a graph given as a dict, a JSON string or a path, with
     each input listed in ``dynamic`` given that dynamic list (ints, or the spec objects of
@@ -108,6 +121,7 @@ class GuardSet:
     """The minimized guard set of a traced graph. Build with symshape.trace()."""
 
     def __init__(self, graph, dynamic=None, duck_sizing=True, specialize_01=True):
+        self._lock = threading.RLock()
         self._ctx = Context()
         self._graph = self._env = self._trace = self._gs = None
         h = self._ctx._h
@@ -142,6 +156,7 @@ class GuardSet:
         self._rv = None
 
     # lifetime --------------------------------------------------------------
+    @_locked
     def close(self):
         """Free the C objects now (idempotent). Later calls raise InvalidError."""
         if getattr(self, "_rv", None):
@@ -175,6 +190,7 @@ class GuardSet:
 
     # contents ----------------------------------------------------------------
     @property
+    @_locked
     def model(self):
         self._live()
         return _s(lib.sy_graph_name(self._graph))
@@ -185,11 +201,13 @@ class GuardSet:
         return [(n, list(s)) for n, _, s in self._inputs]
 
     @property
+    @_locked
     def sources(self):
         self._live()
         return [_s(lib.sy_gset_source(self._gs, i)) for i in range(lib.sy_gset_nsources(self._gs))]
 
     @property
+    @_locked
     def guards(self):
         """The guards, cheapest first (list of Guard)."""
         self._live()
@@ -210,11 +228,13 @@ class GuardSet:
             self._guards = out
         return list(self._guards)
 
+    @_locked
     def __len__(self):
         self._live()
         return lib.sy_gset_size(self._gs)
 
     @property
+    @_locked
     def violations(self):
         """The violations of the dynamic-dim spec (the dims declared with names or ranges) by the
         guard set, torch.export's "Constraints violated": a list of dicts {"guard" (its index in
@@ -229,8 +249,13 @@ class GuardSet:
         return out
 
     # backends ----------------------------------------------------------------
+    @_locked
     def _render(self, backend, prefix=None):
         self._live()
+        if not isinstance(backend, str):
+            raise TypeError("backend must be a str (a name of symshape.backends()), got " + type(backend).__name__)
+        if prefix is not None and not isinstance(prefix, str):
+            raise TypeError("prefix must be a str, got " + type(prefix).__name__)
         opts = L.sy_backend_options(L.SY_BACKEND_OPTIONS_VERSION, prefix.encode() if prefix else None,
                                     self._env, self._graph)
         data, n = c_void_p(), c_size_t()
@@ -250,11 +275,13 @@ class GuardSet:
     def report(self):
         return self._render("report").decode("utf-8")
 
+    @_locked
     def _values(self, sizes):
         """the value of every source at these sizes (a list, sy_gset_nsources long)"""
         self.check(sizes)
         return self._last_values
 
+    @_locked
     def region(self):
         """The largest valid region of this set (symshape.deploy.Region, docs/deploy.md). Trace
         with duck_sizing=False, specialize_01=False for the most relaxed one."""
@@ -296,6 +323,7 @@ class GuardSet:
             out.append((name, dt, sh))
         return out
 
+    @_locked
     def check(self, sizes, strides=None):
         """(accepted, failed_guard): whether the guards accept the inputs of these sizes (dtypes
         are the graph's), and the text of the first failing guard (None on accept).
@@ -312,9 +340,16 @@ class GuardSet:
         ns = lib.sy_gset_nsources(self._gs)
         vals = (c_int64 * max(ns, 1))()
         strides = strides or {}
+        if not isinstance(strides, dict):
+            raise TypeError("strides must be a dict {input name: [stride, ...]}")
         for k, v in strides.items():
             if k not in sizes or len(v) != len(sizes[k]):
                 raise InvalidError("strides of '%s': one stride per dim of its sizes" % k)
+            for x in v:  # ctypes stores an int64 modulo 2**64: 2**64 was read as stride 0
+                if isinstance(x, bool) or not isinstance(x, int):
+                    raise TypeError("strides of '%s' must be ints, got %r" % (k, x))
+                if x < 0 or x >= 2 ** 63:
+                    raise InvalidError("strides of '%s': %d is not a stride (0 <= stride < 2**63)" % (k, x))
         sarrs = [(c_int64 * max(len(s[2]), 1))(*strides[s[0]]) if s[0] in strides else None for s in shp]
         sptrs = (POINTER(c_int64) * n)(*[ctypes.cast(a, POINTER(c_int64)) if a is not None else None for a in sarrs])
         st = lib.sy_gset_values_from_tensors(self._gs, n, names, ranks, ptrs, sptrs, dts, vals)
@@ -331,9 +366,13 @@ class GuardSet:
             return False, _s(res.message)
         return False, _s(lib.sy_gset_at(self._gs, res.failed).contents.text)
 
+    @_locked
     def output_shapes(self, sizes):
         """get_real_value: the shapes of the graph's outputs at these input sizes, one list per
         output (an int output gives [value], a list of tensors one list per tensor, flattened).
+        A size that depends on the input values, not only on their sizes (the length of
+        nonzero, unique, masked_select, an item() output: an unbacked u0, ...), is None: the
+        sizes cannot tell it (output_exprs() gives it as an expression).
         Raises InvalidError (with the node, op and reason) when the graph cannot run there."""
         self._live()
         shp = self._shapes(sizes)
@@ -352,9 +391,21 @@ class GuardSet:
             st = lib.sy_realvals_output(self._rv, i, byref(v))
             if st != 0:
                 raise self._ctx._error(st)
-            self._flatten(v.contents, out)
+            self._flatten(v.contents, out, self._int_or_none)
         return out
 
+    def _int_or_none(self, p):
+        """the value of size p at bound sizes; None for a data-dependent one (free symbols left:
+        only unbacked ones, since every input size is a constant here)"""
+        e = Expr(self._ctx, p)
+        try:
+            return int(e)
+        except TypeError:
+            if e.free_symbols():
+                return None
+            raise
+
+    @_locked
     def output_exprs(self):
         """The symbolic output shapes of the trace (at the example), flattened as in
         output_shapes(): one list of Expr per tensor output ([Expr] for an int output). Sizes

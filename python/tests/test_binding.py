@@ -425,6 +425,155 @@ def test_trace_error_paths(tmp_path):
     assert symshape.trace(json.dumps(GRAPH)).check({"x": [2, 7]})[0]
 
 
+STRIDED = {"format": "symshape.graph", "version": 1, "name": "strided", "nodes": [
+    {"name": "x", "op": "input", "dtype": "float32", "shape": [4, 6], "dynamic": [0, 1], "strides": [1, 4]},
+    {"name": "s0", "op": "stride", "args": [{"ref": "x"}, 0]},
+    {"name": "c", "op": "eq", "args": [{"ref": "s0"}, 1]},
+    {"name": "gb", "op": "guard_bool", "args": [{"ref": "c"}, True]},
+    {"name": "v", "op": "t", "args": [{"ref": "x"}]}], "outputs": [{"ref": "v"}]}
+
+
+def test_strides_past_int64_and_non_ints_are_refused():
+    """issue 38 (fourth pass): check(strides=...) put each stride in a ctypes int64 unchecked,
+    which keeps it modulo 2**64: a stride of 2**64 + 1 was read as 1 and accepted by the guard
+    x.stride()[0] == 1; True was read as 1. Strides are checked as sizes are."""
+    gs = symshape.trace(STRIDED)
+    assert "x.stride()[0] == 1" in [g.text for g in gs.guards]
+    assert gs.check({"x": [4, 6]}, strides={"x": [1, 4]}) == (True, None)
+    assert not gs.check({"x": [4, 6]}, strides={"x": [2, 8]})[0]
+    for bad in ([2 ** 64 + 1, 4], [1, 4 - 2 ** 64], [-1, 4], [2 ** 63, 4]):
+        with pytest.raises(symshape.InvalidError, match="is not a stride"):
+            gs.check({"x": [4, 6]}, strides={"x": bad})
+    for bad in ([True, 4], [1.0, 4], [None, 4]):
+        with pytest.raises(TypeError, match="must be ints"):
+            gs.check({"x": [4, 6]}, strides={"x": bad})
+    with pytest.raises(TypeError, match="strides must be a dict"):
+        gs.check({"x": [4, 6]}, strides=[1, 4])
+    # render's names: a TypeError that says so, not AttributeError ('NoneType' has no 'encode')
+    with pytest.raises(TypeError, match="backend must be a str"):
+        gs.render(None)
+    with pytest.raises(TypeError, match="prefix must be a str"):
+        gs.c_code(5)
+
+
+def test_truth_value_of_a_symbolic_expression_is_an_error():
+    """issue 38 (fourth pass): Expr had no __bool__, so ``if parse("x >= 5"):`` was taken
+    whatever x (Python's default True), and bool(parse("0")) was True. Constants have their
+    truth value; a relation or an integer over symbols raises TypeError, as sympy does."""
+    assert bool(symshape.parse("2 >= 1")) is True and bool(symshape.parse("1 >= 2")) is False
+    assert bool(symshape.parse("0")) is False and bool(symshape.parse("x - x")) is False
+    assert bool(symshape.parse("3")) is True
+    for text in ("x >= 5", "x", "x != 1"):
+        with pytest.raises(TypeError, match="truth value"):
+            bool(symshape.parse(text))
+    assert symshape.parse("x >= 5").decide() is None
+
+
+def test_one_guardset_from_threads():
+    """issue 38 (fourth pass): threads sharing one GuardSet bound their sizes in its one
+    real-value memo (ctypes releases the GIL during each call), so output_shapes answered
+    another thread's point: 2 wrong shapes in 1,800 calls of 6 threads. The set's methods now
+    hold its lock; every answer is checked against the graph's own rule (view(-1): [a*b])."""
+    import threading
+    gs = symshape.trace(GRAPH)
+    wrong, errors = [], []
+
+    def run(k):
+        try:
+            for i in range(400):
+                a, b = (i * 7 + k) % 13, (i * 5 + k) % 11
+                acc, _ = gs.check({"x": [a, b]})
+                if acc != (b > 5):
+                    wrong.append(("check", a, b, acc))
+                if acc and gs.output_shapes({"x": [a, b]}) != [[a * b]]:
+                    wrong.append(("output_shapes", a, b))
+                if i % 100 == 0:
+                    gs.json()
+        except Exception as e:  # noqa: BLE001 - any failure of a thread is reported
+            errors.append(repr(e))
+    ts = [threading.Thread(target=run, args=(k,)) for k in range(8)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not errors and not wrong, (errors[:3], wrong[:5], len(wrong))
+
+
+def test_dispatcher_sizes_past_int64_are_refused():
+    """issue 38 (fourth pass): Dispatcher.run put the sizes in a ctypes int64 array unchecked,
+    which keeps them modulo 2**64: x = [2**64 + 5, 6] was dispatched as [5, 6] to the set
+    accepting x.size()[0] <= 8 (a wrong accept); -3 and True were read too. Sizes are checked
+    as GuardSet.check checks them."""
+    from symshape.diff import Dispatcher
+
+    def graph(lim):
+        return {"format": "symshape.graph", "version": 1, "name": "lim%d" % lim, "nodes": [
+            {"name": "x", "op": "input", "dtype": "float32", "shape": [4, 6], "dynamic": [0, 1]},
+            {"name": "s0", "op": "size", "args": [{"ref": "x"}, 0]},
+            {"name": "c", "op": "le", "args": [{"ref": "s0"}, lim]},
+            {"name": "gb", "op": "guard_bool", "args": [{"ref": "c"}, True]}], "outputs": [{"ref": "x"}]}
+    d = Dispatcher([symshape.trace(graph(8)), symshape.trace(graph(64))])
+    assert [d.run({"x": [n, 6]}) for n in (4, 20, 100)] == [0, 1, -1]
+    for bad in ([2 ** 64 + 5, 6], [-3, 6], [2 ** 63, 6]):
+        with pytest.raises(symshape.InvalidError, match="is not a size"):
+            d.run({"x": bad})
+    for bad in ([True, 6], [4.0, 6], "46"):
+        with pytest.raises(TypeError):
+            d.run({"x": bad})
+    with pytest.raises(TypeError):
+        d.run(None)
+    with pytest.raises(TypeError, match="dtype code"):
+        d.run({"x": [4, 6]}, dtypes={"x": 2 ** 64})
+
+
+def test_memory_report_values_past_int64_are_refused():
+    """issue 38 (fourth pass): memory_report (`python3 -m symshape memory`) put --range bounds,
+    --fix values and --relation factors in ctypes int64 arrays unchecked, which keep them modulo
+    2**64: --range x_0=0..2**64+5 printed the peak at x_0 = 5 as 'proved the largest over the
+    range', --fix x_1=2**64+6 gave the largest x_0 at x_1 = 6. Each is now refused (ValueError,
+    the command's usage error); values that fit give what they gave."""
+    from symshape.deploy import memory_report
+    gs = symshape.trace(GRAPH, duck_sizing=False, specialize_01=False)
+    big = 2 ** 64
+    ok = memory_report(gs, ranges={"x_0": (0, 5)})
+    assert "x_0 in [0, 5]" in ok and "proved" in ok, ok
+    assert "largest x_0" in memory_report(gs, budgets=(1 << 20,), fix={"x_1": 6})
+    for kw in ({"ranges": {"x_0": (0, big + 5)}}, {"ranges": {"x_0": (-1, 5)}},
+               {"budgets": (1 << 20,), "fix": {"x_1": big + 6}},
+               {"budgets": (1 << 20,), "relations": {"x_1": "%d*x_0" % big}},
+               {"budgets": (1 << 20,), "relations": {"x_1": "x_0 + %d" % big}},
+               {"budgets": (big + 1,)}, {"budgets": (-1,)}):
+        with pytest.raises(ValueError):
+            memory_report(gs, **kw)
+
+
+def test_profile_texts_quote_input_names():
+    """issue 38 (fourth pass): the profile formats wrote input names raw: a name with a quote
+    and a newline ended the Python string of the torch-trt / openvino / ort texts and the rest
+    ran as code, and a quote in the trtexec line ended the shell word. Now the Python texts
+    parse to one statement list holding the exact names, the trtexec line splits into its three
+    words, and the text lines stay one line per dim."""
+    import ast
+    import shlex
+    from symshape.deploy import profiles
+    names = ['x"\nimport os; os.system("echo PWNED") #', "y'; echo PWNED; '", "z\\", "plain_1"]
+    g = {"format": "symshape.graph", "version": 1, "name": "inj", "outputs": [{"ref": n} for n in names],
+         "nodes": [{"name": n, "op": "input", "dtype": "float32", "shape": [4, 6], "dynamic": [0, 1]} for n in names]}
+    t = profiles(symshape.trace(g, duck_sizing=False, specialize_01=False), [])["texts"]
+    for k in ("torch-trt", "openvino", "ort"):
+        tree = ast.parse(t[k])
+        assert [type(s).__name__ for s in tree.body] in (["Import", "Assign"], ["Expr"]), (k, t[k])
+        strs = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+        for n in names:
+            assert any(n in v for v in strs), (k, n, strs)
+    line = [ln for ln in t["trtexec"].splitlines() if not ln.startswith("#")]
+    assert len(line) == 1, t["trtexec"]
+    words = shlex.split(line[0])
+    assert [w.split("=")[0] for w in words] == ["--minShapes", "--optShapes", "--maxShapes"], words
+    assert all(names[1] + ":" in w for w in words), words
+    assert len(t["text"].splitlines()) == 2 + 2 * len(names), t["text"]
+
+
 # ------------------------------------------------------------------ lifetimes
 def _rss_kb():
     with open("/proc/self/statm") as f:

@@ -189,6 +189,26 @@ def test_data_dependent_ops_export_as_such():
         assert name in o
 
 
+def test_output_shapes_of_data_dependent_outputs_are_none():
+    """issue 38: output_shapes raised a bare TypeError ('not an integer constant: u0') on a
+    data-dependent output; such a size is None (the input sizes cannot tell it), every other
+    size is the CPU's, and output_exprs keeps the unbacked symbol"""
+    def f(x):
+        return x.nonzero(), torch.unique(x), torch.masked_select(x, x > 0), (x > 0).sum().item(), x.t()
+    doc = symshape.export(f, {"x": torch.randn(4, 5)})
+    gs = symshape.trace(doc)
+    for shape in ([4, 5], [0, 3], [7, 1]):
+        x = torch.randn(*shape)
+        real = [list(t.shape) for t in f(x)[:3]] + [[int(f(x)[3])], list(f(x)[4].shape)]
+        got = gs.output_shapes({"x": shape})
+        assert len(got) == len(real)
+        for g, r in zip(got, real):
+            assert len(g) == len(r) and all(a is None or a == b for a, b in zip(g, r)), (shape, got, real)
+        assert got[0] == [None, 2] and got[1] == [None] and got[2] == [None] and got[3] == [None]
+        assert got[4] == shape[::-1]
+    assert str(gs.output_exprs()[0][0]).startswith("u")
+
+
 def test_non_finite_floats_are_strings():
     def f(x):
         return x.masked_fill(x > 0, float("-inf"))

@@ -457,6 +457,29 @@ def test_guard_paths_follow_the_program_sources():
     assert "5 <= x_0_1.size()[0]" in texts and not any("x_0.size()[0]" in t and "5" in t for t in texts), texts
 
 
+class TupleOfOneDim(nn.Module):
+    def forward(self, xs, d):
+        return xs[0] + xs[1], d["k"] * 2
+
+
+def test_tuple_items_sharing_a_dim_are_read():
+    """Issue 38 (fourth pass): xs[0] and xs[1] of one Dim share a symbol whose var_to_sources
+    lists L['xs'][0] only, so both placeholders claimed that path and from_exported refused the
+    program ('names two inputs of the program'). The placeholder named as torch names the path
+    (xs_0) is its; the equality and the Dim's max are guards; acceptance equals the program's."""
+    r = rng_for("tuple_shared")
+    pts = [(r.randint(0, 70), r.randint(0, 70), r.randint(0, 9)) for _ in range(20)]
+    pts += [(p[0], p[0], p[2]) for p in pts]
+    mk = lambda p: ((torch.randn(p[0], 4), torch.randn(p[1], 4)), {"k": torch.randn(p[2])})
+    sz = lambda p: {"xs_0": [p[0], 4], "xs_1": [p[1], 4], "d_k": [p[2]]}
+    b = Dim("b", min=0, max=64)
+    gs, ep = check_program("tuple_shared", TupleOfOneDim(), (3, 3, 2), {"xs": ({0: b}, {0: b}), "d": {"k": {0: Dim.AUTO}}},
+                           mk, sz, pts, 10, keep=True)
+    texts = [g.text for g in gs.guards]
+    assert "xs_0.size()[0] == xs_1.size()[0]" in texts and "xs_0.size()[0] <= 64" in texts, texts
+    assert not gs.check(sz((5, 6, 3)))[0] and gs.check(sz((0, 0, 2)))[0]
+
+
 # ---------------------------------------------------------------- python3 -m symshape --capture export
 
 def run_cli(*args):
@@ -486,6 +509,18 @@ def test_cli_capture_export(tmp_path):
     rc, out, err = run_cli("report", "cli_models:Pinned", "--input", "x=2,3,8,8", "--capture", "export",
                            "--dynamic", "x=2:h@2..64")
     assert rc == 3 and err.startswith("symshape: error: ") and "Traceback" not in err, (rc, err)
+
+
+def test_cli_capture_export_of_a_plain_function():
+    """issue 38 (fourth pass): --capture export of MODULE:FUNCTION (which --capture fx takes)
+    failed with torch.export's 'Expected `mod` to be an instance of `torch.nn.Module`'; the
+    function is now wrapped in a module whose forward has its signature"""
+    rc, out, err = run_cli("report", "cli_models:nonzero_rows", "--input", "x=3,4", "--capture", "export",
+                           "--dynamic", "x=0,1", "-b", "json")
+    assert rc == 0, err
+    import json
+    j = json.loads(out)
+    assert j["model"] == "nonzero_rows" and "x.dim() == 2" in [g["text"] for g in j["guards"]], out[:400]
 
 
 def test_cli_capture_export_labels_export_guards(capsys):
