@@ -160,6 +160,7 @@ typedef struct {
         uint64_t path;
         unsigned len, k;
         int need, infeasible;
+        const sy_expr *path_rel; /* the conjunction of the answers assumed so far (NULL: none) */
     } *split;
 } vmode;
 
@@ -207,7 +208,7 @@ static sy_status split_ask(opcall *c, struct vsplit *s, const sy_expr *rel, int 
         int bit = (int)(s->path >> s->k++ & 1);
         if (sym) a = bit ? sy_expr_eq(ctx, sym, sy_expr_int_si(ctx, lo)) : sy_expr_ge(ctx, sym, sy_expr_int_si(ctx, lo + 1));
         else a = bit ? rel : sy_expr_not(ctx, rel);
-        if (!a) return sy_ctx_last_error(ctx);
+        if (!a || !(s->path_rel = s->path_rel ? sy_expr_and(ctx, s->path_rel, a) : a)) return sy_ctx_last_error(ctx);
         if ((st = sy_facts_add(s->f, a))) return st;
         if (sy_facts_consistent(s->f) == SY_FALSE) {
             s->infeasible = 1;
@@ -357,10 +358,16 @@ static sy_status defer_add(sy_env *env, const struct sy_env_defer *rec);
 /* *always = 1 when computeStride succeeds at every size the facts allow: each question the
  * facts leave open splits the sizes in two, both answers are followed, each assumed while
  * the later questions are decided (a path whose assumptions contradict the facts has no
- * size). Bounded: more than SPLIT_MAX_RUNS paths or SPLIT_MAX_DEPTH open questions on one,
- * or a budget hit (SY_EQUOTA) of the decider, answer *always = 0. x's strides are known. */
-static sy_status view_always(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape, int *always)
+ * size). When it fails on some path, *where is the exact condition of success: the
+ * disjunction of the successful paths' assumptions (NULL: none succeeds). Bounded: more than
+ * SPLIT_MAX_RUNS paths or SPLIT_MAX_DEPTH open questions on one, or a budget hit (SY_EQUOTA)
+ * of the decider, answer *always = 0 and *exact = 0. x's strides are known. */
+static sy_status view_always(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape, int *always,
+                             int *exact, const sy_expr **where)
 {
+    int fails = 0;
+    *exact = 0;
+    *where = NULL;
     struct {
         uint64_t path;
         unsigned len;
@@ -372,7 +379,7 @@ static sy_status view_always(opcall *c, const sy_tensor *x, size_t n, const sy_e
     while (sp) {
         sp--;
         if (++runs > SPLIT_MAX_RUNS) return SY_OK;
-        struct vsplit s = {sy_facts_copy(c->env->facts), stack[sp].path, stack[sp].len, 0, 0, 0};
+        struct vsplit s = {sy_facts_copy(c->env->facts), stack[sp].path, stack[sp].len, 0, 0, 0, NULL};
         if (!s.f) return sy_ctx_last_error(c->env->ctx);
         vmode m = {1, NULL, &s};
         const sy_expr *const *ns = NULL;
@@ -393,9 +400,19 @@ static sy_status view_always(opcall *c, const sy_tensor *x, size_t n, const sy_e
             stack[sp++].len = s.len + 1;
             continue;
         }
-        if (!ok) return SY_OK; /* some sizes cannot take the view: their guards are taken at the example */
+        if (!ok) {
+            fails = 1; /* some sizes cannot take the view */
+            continue;
+        }
+        if (!s.path_rel) { /* viewable without an assumption: every size */
+            *where = NULL;
+            fails = 0;
+            break;
+        }
+        if (!(*where = *where ? sy_expr_or(c->env->ctx, *where, s.path_rel) : s.path_rel)) return sy_ctx_last_error(c->env->ctx);
     }
-    *always = 1;
+    *always = !fails;
+    *exact = 1;
     return SY_OK;
 }
 
@@ -409,10 +426,18 @@ sy_status op_view_result(opcall *c, const sy_tensor *x, size_t n, const sy_expr 
     if (!xs) return view_strides(c, x, n, shape, &ns, ok, &decide); /* the error */
     sy_tensor xv = *x;
     xv.strides = xs;
-    int undecided = 0, always = 0;
+    int undecided = 0, always = 0, exact = 0;
+    const sy_expr *where = NULL;
     vmode dry = {1, &undecided, NULL};
     if ((st = view_strides(c, &xv, n, shape, &ns, ok, &dry))) return st;
-    if (undecided && (st = view_always(c, &xv, n, shape, &always))) return st;
+    if (undecided && (st = view_always(c, &xv, n, shape, &always, &exact, &where))) return st;
+    if (exact && !always) { /* possible exactly where: the model's own condition (PyTorch's error elsewhere) */
+        *ok = 0;
+        if (!where) return SY_OK;
+        if ((st = op_require(c, where, "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.")))
+            return st;
+        always = 1; /* now a fact: possible at every size the facts allow */
+    }
     if (always) { /* possible at every size: only the strides depend on the open questions */
         const sy_tensor *src = sy_tensor_new_strided(env, x->dtype, x->ndim, x->sizes, xs);
         const sy_tensor *t = src ? op_new_strided(c, x->dtype, n, shape, NULL) : NULL;
