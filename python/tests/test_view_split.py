@@ -213,3 +213,77 @@ def test_view_that_fails_at_some_sizes_keeps_its_guard(name, cls, shape, policy)
             assert row["accepted"] == row["torch_ok"], (row, [g.text for g in gs.guards])
         return
     pytest.fail("no example runs")
+
+
+class RandomViews(nn.Module):
+    """A random chain on a 3-D input (seeded): chunk / split / tensor_split / narrow / unbind / a
+    slice with a step on a random dim, transpose, and views merging two neighbour dims or
+    splitting one in two; the result's strides are returned as sizes. Views may fail on the CPU at
+    some sizes."""
+
+    def __init__(self, seed):
+        super().__init__()
+        rng = random.Random(seed)
+        self.prog = []
+        r = 3
+        for _ in range(rng.randint(3, 6)):
+            k = rng.choice(["chunk", "split", "tensor_split", "narrow", "unbind", "step", "transpose", "merge",
+                            "split_view"])
+            if k in ("unbind", "merge", "transpose") and r < 2:
+                continue
+            d = rng.randrange(r - 1) if k == "merge" else rng.randrange(r)
+            self.prog.append((k, d, rng.randrange(2)))
+            r += {"unbind": -1, "merge": -1, "split_view": 1}.get(k, 0)
+
+    def forward(self, x):
+        y = x
+        for k, d, b in self.prog:
+            if k == "chunk":
+                y = y.chunk(2, dim=d)[b]
+            elif k == "split":
+                y = y.split(1, dim=d)[0]
+            elif k == "tensor_split":
+                y = y.tensor_split(2, dim=d)[b]
+            elif k == "narrow":
+                y = y.narrow(d, 0, 1)
+            elif k == "unbind":
+                y = y.unbind(d)[0]
+            elif k == "step":
+                y = y[tuple([slice(None)] * d + [slice(None, None, 2)])]
+            elif k == "transpose":
+                y = y.transpose(d, d - 1)
+            elif k == "merge":
+                s = [y.shape[i] for i in range(y.dim())]
+                y = y.view(s[:d] + [s[d] * s[d + 1]] + s[d + 2:])
+            elif k == "split_view":
+                s = [y.shape[i] for i in range(y.dim())]
+                y = y.view(s[:d] + [1, s[d]] + s[d + 1:]) if b else y.view(s[:d] + [s[d], 1] + s[d + 1:])
+        return (y * 1,) + _strides(y)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("seed", range(8))
+def test_random_view_chains(seed, policy):
+    """0 soundness violations at 24 sizes (size 1 on each dim among them), the result's strides
+    (of dims not of size 1) as output sizes. A seed whose program fails at the example or reads a
+    layout symshape does not model is replaced by the next one."""
+    import symshape
+
+    rng = random.Random(500 + seed)
+    pts = [(4, 6, 8), (1, 4, 6), (4, 1, 6), (4, 6, 1), (1, 1, 1), (2, 2, 2)]
+    while len(pts) < 24:
+        pts.append(tuple(rng.randint(1, 9) for _ in range(3)))
+    for attempt in range(20):
+        s = seed + 1000 * attempt
+        m = RandomViews(s)
+        try:
+            m(torch.randn(4, 6, 8))
+        except RuntimeError:
+            continue
+        try:
+            soundness("view_random_%d_%s" % (s, policy), m, lambda p: {"x": torch.randn(*p)}, lambda p: {"x": list(p)},
+                      pts, dynamic={"x": [0, 1, 2]}, example=(4, 6, 8), trace_kw=_kw(policy), kind="issue 32 view split")
+        except symshape.UnsupportedError:
+            continue
+        return
+    pytest.fail("no program of seed %d runs at the example and traces" % seed)
