@@ -993,16 +993,21 @@ sy_status sy_env_assume(sy_env *env, const sy_expr *rel, const sy_provenance *wh
  * evaluate_expr when decided (their ranges were relied upon). */
 sy_status sy_env_try_decide(sy_env *env, const sy_expr *rel, int *known, int *val)
 {
+    return sy_env_try_decide_in(env, env->facts, rel, known, val);
+}
+
+sy_status sy_env_try_decide_in(sy_env *env, sy_facts *facts, const sy_expr *rel, int *known, int *val)
+{
     *known = 0;
     *val = 0;
     if (!rel) return sy_ctx_last_error(env->ctx);
-    const sy_expr *q = sy_facts_apply(env->facts, rel);
+    const sy_expr *q = sy_facts_apply(facts, rel);
     if (!q) return sy_ctx_last_error(env->ctx);
     sy_truth t = SY_TRUTH_UNKNOWN;
     if (sy_expr_kind_of(q) == SY_EXPR_TRUE) t = SY_TRUTH_TRUE;
     else if (sy_expr_kind_of(q) == SY_EXPR_FALSE) t = SY_TRUTH_FALSE;
     else {
-        sy_status st = sy_decide(env->facts, q, &t);
+        sy_status st = sy_decide(facts, q, &t);
         if (st) return st;
     }
     if (t == SY_TRUTH_UNKNOWN) return SY_OK;

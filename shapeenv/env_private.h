@@ -98,6 +98,7 @@ struct sy_env {
         size_t nargs, nkw, item;  /* replay: the op's arguments (copies); item: the result's list index or SIZE_MAX */
         const sy_value *args, *kwvals;
         const char *const *kwnames;
+        int view; /* a view proved possible at every size (layout.c view_always): never a copy */
     } *defer;
     size_t ndefer, defercap;
     /* sy_env_xmemo: op rules' pure size formulas by their operands (ops.c) */
@@ -138,6 +139,9 @@ int sy_env_mentions_unbacked(sy_env *env, const sy_expr *e);
 void sy_env_require_passes(sy_env *env, const sy_expr *rel, int *done, sy_status *st);
 /* decide rel from the facts only (no guard): *known = 0 if undecided */
 sy_status sy_env_try_decide(sy_env *env, const sy_expr *rel, int *known, int *val);
+/* the same under facts (env->facts or a copy of it with assumptions added: layout.c's case
+ * splits); the symbols decided on are touched as by sy_env_try_decide */
+sy_status sy_env_try_decide_in(sy_env *env, sy_facts *facts, const sy_expr *rel, int *known, int *val);
 const char *sy_env_strdup(sy_env *env, const char *s);
 /* sy_env_show's memo: hits and misses so far (tests); off != 0 turns it off
  * from now on (every text formatted again, as without it) */
@@ -209,7 +213,7 @@ typedef sy_status (*opfn)(opcall *c);
 #define op_sym_list sy_opc_sym_list
 #define op_tensor sy_opc_tensor
 #define op_ti_strides sy_opc_ti_strides
-#define op_view_strides sy_opc_view_strides
+#define op_view_result sy_opc_view_result
 #define op_strides sy_opc_strides
 #define op_reshape_strides sy_opc_reshape_strides
 #define op_wrap_dim sy_opc_wrap_dim
@@ -315,10 +319,12 @@ sy_status op_set_strided(opcall *c, sy_dtype dt, size_t ndim, const sy_expr *con
  * strides are not modelled */
 sy_status op_ti_strides(opcall *c, size_t nops, const sy_tensor *const *ops, size_t ndim, const sy_expr *const *sizes,
                         const sy_expr *const **out);
-/* computeStride: strides of x viewed as shape (n), *ok = 0 if not viewable;
- * SY_EUNSUPPORTED when x's strides are not modelled */
-sy_status op_view_strides(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape,
-                          const sy_expr *const **out, int *ok);
+/* view of x as shape (n) (computeStride): the output tensor into *c->out, or *ok = 0 when not
+ * viewable at these sizes (the caller's error); SY_EUNSUPPORTED when x's strides are not
+ * modelled. The decisions the facts leave open are split case by case (bounded, layout.c
+ * view_always): when every case is viewable, no guard is taken and the output's strides are
+ * deferred as a reshape's; else they are decided at the example (guards). */
+sy_status op_view_result(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape, int *ok);
 /* reshape / flatten of x to shape (n): the output tensor into *c->out. A view when
  * computeStride succeeds, else a contiguous copy (TensorShape.cpp reshape); the shape is the
  * same either way, so when the facts alone do not decide the view (or x's strides are
@@ -401,10 +407,16 @@ int op_is_complex(sy_dtype d);
 enum {
     OP_IMPURE = 1, /* not a function of the argument shapes and the facts: reads real data
                     * values or makes unbacked symbols; the trace's op memo never reuses it */
-    OP_MEMO = 2    /* its shape work costs more than the memo's key and lookup: convolutions and
+    OP_MEMO = 2,   /* its shape work costs more than the memo's key and lookup: convolutions and
                     * pooling 10^4 to 10^5 instructions a call, batch_norm or relu about 2000,
                     * against a key of a few hundred (callgrind: resnet50, inception_v3 gain;
                     * googlenet, squeezenet1_0 a small loss). Only these are memoized. */
+    OP_CARRIES = 4 /* carries deferred strides through (layout.c sy_layout_defer_results): its
+                    * result's sizes never depend on its inputs' strides, it raises no error on
+                    * them, a tensor argument with strides NULL gives results with strides NULL,
+                    * and running it again on the decided inputs is pure. getitem: basic
+                    * indexing only; an OP_IMPURE row: only when no argument but the first is a
+                    * tensor (tensor_split with int sections). */
 };
 /* The layout class: what the dispatcher does with the strides of the op's result
  * (layout.c, sy_layout_after_call; verified on the CPU by tests/shapeenv/strides_torch.py). */
@@ -419,7 +431,7 @@ enum {
 typedef struct {
     const char *name;   /* first member: the row is indexed by it (sy_strindex) */
     opfn fn;
-    unsigned flags;     /* OP_IMPURE, OP_MEMO */
+    unsigned flags;     /* OP_IMPURE, OP_MEMO, OP_CARRIES */
     int layout;         /* OPL_* */
     const char *kernel; /* the PyTorch source it follows ("file function"), NULL: see the handler */
 } opentry;

@@ -147,15 +147,95 @@ sy_status op_ti_strides(opcall *c, size_t nops, const sy_tensor *const *ops, siz
     return SY_OK;
 }
 
+/* How view_strides takes computeStride's decisions. */
+typedef struct {
+    int dry;        /* facts only: *undecided = 1 and stop at the first question they leave open */
+    int *undecided;
+    /* a case split (split != NULL, dry too): the facts are *f, a copy of the env's with the
+     * answers assumed so far; the k-th open question takes answer bit k of path (assumed into
+     * f for the later questions) while k < len, else need = 1 and stop; infeasible = 1 when an
+     * assumption contradicts f (no size takes this path) */
+    struct vsplit {
+        sy_facts *f;
+        uint64_t path;
+        unsigned len, k;
+        int need, infeasible;
+        const sy_expr *path_rel; /* the conjunction of the answers assumed so far (NULL: none) */
+    } *split;
+} vmode;
+
+/* What the case split splits on when rel is open under f: a symbol of rel whose range still
+ * holds one of the sizes 0 and 1 (*sym, split into sym == lo and sym >= lo + 1: the decider
+ * is linear, and a product of sizes compares with its factors once each is known to be 0, 1
+ * or at least 2), else rel itself (*sym NULL). */
+static sy_status split_atom(opcall *c, sy_facts *f, const sy_expr *rel, const sy_expr **sym, int64_t *lo)
+{
+    *sym = NULL;
+    const sy_expr *q = sy_facts_apply(f, rel), **fs = NULL;
+    size_t nfs = 0;
+    if (!q) return sy_ctx_last_error(c->env->ctx);
+    sy_status st = sy_expr_free_symbols(c->env->ctx, q, &fs, &nfs);
+    if (st) return st;
+    for (size_t i = 0; i < nfs && !*sym && !st; i++) {
+        const sy_expr *l = NULL, *h = NULL;
+        int64_t lv, hv;
+        if ((st = sy_facts_get_range(f, fs[i], &l, &h))) break;
+        if (!l || sy_expr_get_si(l, &lv) || lv < 0 || lv > 1) continue; /* not a size that may be 0 or 1 */
+        if (h && (sy_expr_get_si(h, &hv) || hv <= lv)) continue;          /* a single value already */
+        *sym = fs[i];
+        *lo = lv;
+    }
+    sy_mem_free(c->env->ctx, fs);
+    return st;
+}
+
+/* a decision under the case split s: the facts' answer, else the path's (see struct vsplit) */
+static sy_status split_ask(opcall *c, struct vsplit *s, const sy_expr *rel, int *val, int *stop)
+{
+    sy_ctx *ctx = c->env->ctx;
+    for (;;) {
+        int known;
+        sy_status st = sy_env_try_decide_in(c->env, s->f, rel, &known, val);
+        if (st || known) return st;
+        if (s->k >= s->len) {
+            s->need = 1;
+            *stop = 1;
+            return SY_OK;
+        }
+        const sy_expr *sym, *a;
+        int64_t lo = 0;
+        if ((st = split_atom(c, s->f, rel, &sym, &lo))) return st;
+        int bit = (int)(s->path >> s->k++ & 1);
+        if (sym) a = bit ? sy_expr_eq(ctx, sym, sy_expr_int_si(ctx, lo)) : sy_expr_ge(ctx, sym, sy_expr_int_si(ctx, lo + 1));
+        else a = bit ? rel : sy_expr_not(ctx, rel);
+        if (!a || !(s->path_rel = s->path_rel ? sy_expr_and(ctx, s->path_rel, a) : a)) return sy_ctx_last_error(ctx);
+        if ((st = sy_facts_add(s->f, a))) return st;
+        if (sy_facts_consistent(s->f) == SY_FALSE) {
+            s->infeasible = 1;
+            *stop = 1;
+            return SY_OK;
+        }
+        if (!sym) {
+            *val = bit;
+            return SY_OK;
+        }
+    }
+}
+
 /* one decision of computeStride: dry (facts only) sets *undecided and stops at the first
- * question the facts leave open; else op_decide_bool (a guard if undecided) */
+ * question the facts leave open; split: the case split's answer; else op_decide_bool (a guard
+ * if undecided) */
 #define DECIDE(rel, reason, val)                                                          \
     do {                                                                                  \
-        if (dry) {                                                                        \
+        if (m->split) {                                                                   \
+            int stop_ = 0;                                                                \
+            if ((st = split_ask(c, m->split, (rel), &(val), &stop_))) return st;          \
+            if (stop_) return SY_OK;                                                      \
+        } else if (m->dry) {                                                              \
             int known_;                                                                   \
             if ((st = sy_env_try_decide(c->env, (rel), &known_, &(val)))) return st;      \
             if (!known_) {                                                                \
-                *undecided = 1;                                                           \
+                *m->undecided = 1;                                                        \
                 return SY_OK;                                                             \
             }                                                                             \
         } else if ((st = op_decide_bool(c, (rel), (reason), &(val)))) {                   \
@@ -167,9 +247,10 @@ sy_status op_ti_strides(opcall *c, size_t nops, const sy_tensor *const *ops, siz
  * of x with the new shape, or *ok = 0 when the view is impossible (a chunk of
  * x's dims that are contiguous with each other must be covered by whole view
  * dims). Each branch on symbolic sizes is a decision (guard if undecided);
- * dry: decisions from the facts alone, *undecided = 1 at the first open one. */
+ * m->dry: decisions from the facts alone, *undecided = 1 at the first open one; m->split:
+ * one path of a case split (a stop leaves *ok and *out unset: see struct vsplit). */
 static sy_status view_strides(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape,
-                              const sy_expr *const **out, int *ok, int dry, int *undecided)
+                              const sy_expr *const **out, int *ok, const vmode *m)
 {
     sy_ctx *ctx = c->env->ctx;
     *out = NULL;
@@ -267,10 +348,110 @@ static sy_status view_strides(opcall *c, const sy_tensor *x, size_t n, const sy_
 }
 #undef DECIDE
 
-sy_status op_view_strides(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape,
-                          const sy_expr *const **out, int *ok)
+static sy_status defer_add(sy_env *env, const struct sy_env_defer *rec);
+
+/* the case split's bounds: the paths run (each from the start, on a copy of the facts) and the
+ * open questions on one path; beyond them the view is decided at the example (guards) */
+#define SPLIT_MAX_RUNS 64
+#define SPLIT_MAX_DEPTH 12
+
+/* *always = 1 when computeStride succeeds at every size the facts allow: each question the
+ * facts leave open splits the sizes in two, both answers are followed, each assumed while
+ * the later questions are decided (a path whose assumptions contradict the facts has no
+ * size). When it fails on some path, *where is the exact condition of success: the
+ * disjunction of the successful paths' assumptions (NULL: none succeeds). Bounded: more than
+ * SPLIT_MAX_RUNS paths or SPLIT_MAX_DEPTH open questions on one, or a budget hit (SY_EQUOTA)
+ * of the decider, answer *always = 0 and *exact = 0. x's strides are known. */
+static sy_status view_always(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape, int *always,
+                             int *exact, const sy_expr **where)
 {
-    return view_strides(c, x, n, shape, out, ok, 0, NULL);
+    int fails = 0;
+    *exact = 0;
+    *where = NULL;
+    struct {
+        uint64_t path;
+        unsigned len;
+    } stack[SPLIT_MAX_DEPTH + 2];
+    size_t sp = 0, runs = 0;
+    *always = 0;
+    stack[sp].path = 0;
+    stack[sp++].len = 0;
+    while (sp) {
+        sp--;
+        if (++runs > SPLIT_MAX_RUNS) return SY_OK;
+        struct vsplit s = {sy_facts_copy(c->env->facts), stack[sp].path, stack[sp].len, 0, 0, 0, NULL};
+        if (!s.f) return sy_ctx_last_error(c->env->ctx);
+        vmode m = {1, NULL, &s};
+        const sy_expr *const *ns = NULL;
+        int ok = 1;
+        sy_status st = view_strides(c, x, n, shape, &ns, &ok, &m);
+        sy_facts_free(s.f);
+        if (st == SY_EQUOTA) { /* the decider's budget: decide at the example instead */
+            sy_ctx_reset_error(c->env->ctx);
+            return SY_OK;
+        }
+        if (st) return st;
+        if (s.infeasible) continue;
+        if (s.need) {
+            if (s.len >= SPLIT_MAX_DEPTH) return SY_OK;
+            stack[sp].path = s.path;
+            stack[sp++].len = s.len + 1;
+            stack[sp].path = s.path | (uint64_t)1 << s.len;
+            stack[sp++].len = s.len + 1;
+            continue;
+        }
+        if (!ok) {
+            fails = 1; /* some sizes cannot take the view */
+            continue;
+        }
+        if (!s.path_rel) { /* viewable without an assumption: every size */
+            *where = NULL;
+            fails = 0;
+            break;
+        }
+        if (!(*where = *where ? sy_expr_or(c->env->ctx, *where, s.path_rel) : s.path_rel)) return sy_ctx_last_error(c->env->ctx);
+    }
+    *always = !fails;
+    *exact = 1;
+    return SY_OK;
+}
+
+sy_status op_view_result(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape, int *ok)
+{
+    sy_env *env = c->env;
+    const sy_expr *const *xs, *const *ns = NULL;
+    sy_status st = op_strides(c, x, &xs); /* a deferred source: its decisions first */
+    if (st) return st;
+    vmode decide = {0, NULL, NULL};
+    if (!xs) return view_strides(c, x, n, shape, &ns, ok, &decide); /* the error */
+    sy_tensor xv = *x;
+    xv.strides = xs;
+    int undecided = 0, always = 0, exact = 0;
+    const sy_expr *where = NULL;
+    vmode dry = {1, &undecided, NULL};
+    if ((st = view_strides(c, &xv, n, shape, &ns, ok, &dry))) return st;
+    if (undecided && (st = view_always(c, &xv, n, shape, &always, &exact, &where))) return st;
+    if (exact && !always) { /* possible exactly where: the model's own condition (PyTorch's error elsewhere) */
+        *ok = 0;
+        if (!where) return SY_OK;
+        if ((st = op_require(c, where, "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.")))
+            return st;
+        always = 1; /* now a fact: possible at every size the facts allow */
+    }
+    if (always) { /* possible at every size: only the strides depend on the open questions */
+        const sy_tensor *src = sy_tensor_new_strided(env, x->dtype, x->ndim, x->sizes, xs);
+        const sy_tensor *t = src ? op_new_strided(c, x->dtype, n, shape, NULL) : NULL;
+        if (!t) return sy_ctx_last_error(env->ctx);
+        const char *node = c->where && c->where->node ? sy_env_strdup(env, c->where->node) : NULL, *op = sy_env_strdup(env, c->op);
+        if ((c->where && c->where->node && !node) || !op) return sy_ctx_last_error(env->ctx);
+        struct sy_env_defer rec = {t, src, node, op, 1, 0, 0, SIZE_MAX, NULL, NULL, NULL, 1};
+        if ((st = defer_add(env, &rec))) return st;
+        *ok = 1;
+        *c->out = sy_value_tensor(t);
+        return SY_OK;
+    }
+    if (undecided && (st = view_strides(c, &xv, n, shape, &ns, ok, &decide))) return st;
+    return *ok ? op_set_strided(c, x->dtype, n, shape, ns) : SY_OK;
 }
 
 /* ------------------------------------------------------------------ deferred strides
@@ -348,7 +529,10 @@ sy_status op_strides(opcall *c, const sy_tensor *t, const sy_expr *const **out)
     rc.where = &where;
     const sy_expr *const *ns;
     int ok;
-    if ((st = view_strides(&rc, d->src, t->ndim, t->sizes, &ns, &ok, 0, NULL))) return st;
+    vmode m = {0, NULL, NULL};
+    if ((st = view_strides(&rc, d->src, t->ndim, t->sizes, &ns, &ok, &m))) return st;
+    if (!ok && d->view) /* view_always proved it possible at every size the facts allowed then */
+        return op_err(c, SY_ERROR, "%s: a view proved possible at every size is not possible here", d->op);
     if (!ok) { /* the contiguous copy */
         if (!(ns = sy_env_contig_strides(c->env, t->ndim, t->sizes, true))) return sy_ctx_last_error(c->env->ctx);
     }
@@ -364,9 +548,10 @@ sy_status op_reshape_strides(opcall *c, const sy_tensor *x, size_t n, const sy_e
     const sy_expr *const *ns = NULL;
     int ok = 1, undecided = 0;
     sy_status st;
-    if (!xd && (st = view_strides(c, x, n, shape, &ns, &ok, 1, &undecided))) return st;
+    vmode dry = {1, &undecided, NULL}, decide = {0, NULL, NULL};
+    if (!xd && (st = view_strides(c, x, n, shape, &ns, &ok, &dry))) return st;
     if (xd ? xd->weight >= DEFER_MAX_WEIGHT : !undecided) {
-        if (xd && (st = view_strides(c, x, n, shape, &ns, &ok, 0, NULL))) return st; /* too heavy: decide now */
+        if (xd && (st = view_strides(c, x, n, shape, &ns, &ok, &decide))) return st; /* too heavy: decide now */
         if (!ok) {
             const sy_tensor *t = sy_tensor_new(env, x->dtype, n, shape);
             if (!t) return sy_ctx_last_error(env->ctx);
@@ -378,18 +563,18 @@ sy_status op_reshape_strides(opcall *c, const sy_tensor *x, size_t n, const sy_e
     if (!t) return sy_ctx_last_error(env->ctx);
     const char *node = c->where && c->where->node ? sy_env_strdup(env, c->where->node) : NULL, *op = sy_env_strdup(env, c->op);
     if ((c->where && c->where->node && !node) || !op) return sy_ctx_last_error(env->ctx);
-    struct sy_env_defer rec = {t, x, node, op, xd ? xd->weight + 1 : 1, 0, 0, SIZE_MAX, NULL, NULL, NULL};
+    struct sy_env_defer rec = {t, x, node, op, xd ? xd->weight + 1 : 1, 0, 0, SIZE_MAX, NULL, NULL, NULL, 0};
     if ((st = defer_add(env, &rec))) return st;
     *c->out = sy_value_tensor(t);
     return SY_OK;
 }
 
-/* The ops that carry deferred strides through instead of deciding them: their result's sizes
- * never depend on the input's strides, they raise no error on them, and with an input whose
- * strides are NULL they give a result whose strides are NULL (checked per op: ops_shape.c
- * permute/transpose/unsqueeze/squeeze/expand/narrow/select/chunk/split copy x->strides or
- * NULL; getitem's basic indexing likewise; the elementwise ops' op_ti_strides gives NULL when
- * an operand's strides are NULL). Deciding the result's strides runs the op again on its
+/* The ops that carry deferred strides through instead of deciding them (the rows with
+ * OP_CARRIES): their result's sizes never depend on the input's strides, they raise no error on
+ * them, and with an input whose strides are NULL they give a result whose strides are NULL
+ * (checked per op: ops_shape.c permute/transpose/unsqueeze/squeeze/expand/narrow/select/chunk/
+ * split and ops_index.c unbind/tensor_split copy x->strides or NULL; getitem's basic indexing
+ * likewise; the elementwise ops' op_ti_strides gives NULL when an operand's strides are NULL). Deciding the result's strides runs the op again on its
  * decided inputs (pure: the size decisions it took are facts by then, no symbol is made). */
 /* a basic index item: int, slice, None, Ellipsis (anything else is advanced indexing) */
 static int basic_item(const sy_value *v)
@@ -405,17 +590,29 @@ static int basic_index(const sy_value *v)
     return 1;
 }
 
+static int value_has_tensor(const sy_value *v, int depth)
+{
+    if (v->kind == SY_V_TENSOR || depth > 64) return 1;
+    if (v->kind == SY_V_LIST)
+        for (size_t i = 0; i < v->u.list.n; i++)
+            if (value_has_tensor(&v->u.list.items[i], depth + 1)) return 1;
+    return 0;
+}
+
+/* the op's row says it carries (OP_CARRIES), with the two conditions of env_private.h */
 static int carries(const opcall *c)
 {
-    const char *op = c->op;
-    if (!strcmp(op, "getitem")) /* basic indexing of a tensor (ints, slices, None, Ellipsis) */
+    const opentry *e = sy_env_op_row(c->op);
+    if (!e || !(e->flags & OP_CARRIES)) return 0;
+    if (!strcmp(c->op, "getitem")) /* basic indexing of a tensor (ints, slices, None, Ellipsis) */
         return c->nargs == 2 && !c->nkw && c->args[0].kind == SY_V_TENSOR && basic_index(&c->args[1]);
-    static const char *const ops[] = {"permute", "transpose", "t", "unsqueeze", "squeeze", "expand", "narrow", "select",
-                                      "chunk", "split", "add", "sub", "mul", "truediv", "div", "relu", "gelu", "silu",
-                                      "sigmoid", "tanh", "dropout", "neg", "clone", "identity", "detach", NULL};
-    for (int i = 0; ops[i]; i++)
-        if (!strcmp(op, ops[i])) return 1;
-    return 0;
+    if (e->flags & OP_IMPURE) { /* pure only without a tensor of values */
+        for (size_t i = 1; i < c->nargs; i++)
+            if (value_has_tensor(&c->args[i], 0)) return 0;
+        for (size_t i = 0; i < c->nkw; i++)
+            if (value_has_tensor(&c->kwvals[i], 0)) return 0;
+    }
+    return 1;
 }
 
 /* 1 when the op's result (or answer) depends on the strides of its tensor argument t */
@@ -555,7 +752,7 @@ sy_status sy_layout_defer_results(opcall *c)
     if (!w || w >= DEFER_MAX_WEIGHT) return SY_OK; /* nothing deferred in: nothing deferred out (sy_layout_force_args decided them) */
     const sy_value *out = c->out;
     size_t n = out->kind == SY_V_LIST ? out->u.list.n : 1;
-    struct sy_env_defer rec = {NULL, NULL, NULL, NULL, w + 1, c->nargs, c->nkw, SIZE_MAX, NULL, NULL, NULL};
+    struct sy_env_defer rec = {NULL, NULL, NULL, NULL, w + 1, c->nargs, c->nkw, SIZE_MAX, NULL, NULL, NULL, 0};
     for (size_t i = 0; i < n; i++) {
         const sy_value *r = out->kind == SY_V_LIST ? &out->u.list.items[i] : out;
         if (r->kind != SY_V_TENSOR || r->u.t->strides || defer_find(env, r->u.t)) continue; /* a known layout, or deferred already */
@@ -601,8 +798,8 @@ sy_status sy_layout_force_args(opcall *c)
  * without one is OPL_DEFAULT. Why the rows say what they say (checked on the CPU, 1.13 and 2.14,
  * by tests/shapeenv/strides_torch.py):
  *  - OPL_OWN: the views and layout-aware ops (view, reshape, flatten, permute, transpose, t,
- *    unsqueeze, squeeze, expand, chunk, split, narrow, select, getitem, contiguous, clone,
- *    identity, detach); expand_as / view_as / reshape_as call expand / view / reshape through
+ *    unsqueeze, squeeze, expand, chunk, split, narrow, select, unbind, tensor_split, getitem,
+ *    contiguous, clone, identity, detach); expand_as / view_as / reshape_as call expand / view / reshape through
  *    sy_env_call, with their layout.
  *  - OPL_FRESH: softmax, log_softmax, layer_norm, rms_norm, matmul, mm, bmm, linear,
  *    index_select (measured: a transposed input gives a contiguous result); the reductions
@@ -617,7 +814,7 @@ sy_status sy_layout_force_args(opcall *c)
  *    cat_compute_output_memory_format; convolution, pooling, batch_norm, upsample,
  *    constant_pad_nd, group_norm: suggest_memory_format).
  *  - OPL_VIEW: views whose strides are not computed (yet): unfold, diagonal, movedim,
- *    swapaxes, unbind, unflatten, tensor_split, split_with_sizes, real, imag, the in-place
+ *    swapaxes, unflatten, split_with_sizes, real, imag, the in-place
  *    squeeze_ / unsqueeze_ / transpose_. A new view op must be OPL_OWN or OPL_VIEW: the default
  *    would call the view of a contiguous tensor contiguous. */
 

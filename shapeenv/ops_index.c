@@ -325,7 +325,7 @@ static sy_status piece(opcall *c, const sy_tensor *x, size_t w, const sy_expr *n
     const sy_expr **sz = op_sizes_copy(c, x, 0);
     if (!sz) return sy_ctx_last_error(CTX);
     sz[w] = n;
-    *out = op_new_tensor(c, x->dtype, x->ndim, sz);
+    *out = op_new_strided(c, x->dtype, x->ndim, sz, x->strides); /* a narrow: x's strides (NULL: not modelled) */
     return *out ? SY_OK : sy_ctx_last_error(CTX);
 }
 
@@ -445,14 +445,18 @@ static sy_status unbind(opcall *c)
     if ((st = sy_env_evaluate_expr(c->env, x->sizes[w], &why, &nv))) return st;
     if (sy_expr_get_si(nv, &n) || n < 0) return op_err(c, SY_EINVAL, "unbind: the size is not a constant");
     if (n > 100000) return op_err(c, SY_EQUOTA, "unbind: too many outputs (%lld)", (long long)n);
-    const sy_expr **sz = sy_env_alloc(c->env, x->ndim * sizeof *sz);
+    const sy_expr **sz = sy_env_alloc(c->env, x->ndim * sizeof *sz), **xst = sy_env_alloc(c->env, x->ndim * sizeof *xst);
     const sy_tensor **outs = sy_env_alloc(c->env, (n ? (size_t)n : 1) * sizeof *outs);
-    if (!sz || !outs) return sy_ctx_last_error(CTX);
+    if (!sz || !xst || !outs) return sy_ctx_last_error(CTX);
     size_t m = 0;
     for (size_t i = 0; i < x->ndim; i++)
-        if (i != w) sz[m++] = x->sizes[i];
+        if (i != w) {
+            if (x->strides) xst[m] = x->strides[i];
+            sz[m++] = x->sizes[i];
+        }
+    /* each output is select(x, dim, i) (TensorShape.cpp unbind): x's strides without dim's */
     for (int64_t i = 0; i < n; i++)
-        if (!(outs[i] = op_new_tensor(c, x->dtype, m, sz))) return sy_ctx_last_error(CTX);
+        if (!(outs[i] = op_new_strided(c, x->dtype, m, sz, x->strides ? xst : NULL))) return sy_ctx_last_error(CTX);
     return op_set_tuple(c, (size_t)n, outs);
 }
 
@@ -1059,8 +1063,8 @@ const opentry sy_ops_index[] = {
     OP_ROW("masked_fill", masked_fill),
     OP_ROW("masked_fill_", masked_fill),
     OP_ROW("repeat_interleave", repeat_interleave, OP_IMPURE),
-    OP_ROW("tensor_split", tensor_split, OP_IMPURE, OPL_VIEW),
-    OP_ROW("unbind", unbind, 0, OPL_VIEW),
+    OP_ROW("tensor_split", tensor_split, OP_IMPURE | OP_CARRIES, OPL_OWN),
+    OP_ROW("unbind", unbind, OP_CARRIES, OPL_OWN),
     OP_ROW("flip", flip),
     OP_ROW("fliplr", flip),
     OP_ROW("flipud", flip),

@@ -34,18 +34,12 @@ static sy_status set_list(opcall *c, size_t n, const sy_tensor *const *ts)
 static sy_status view_or_copy(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape, int is_view)
 {
     if (!is_view) return op_reshape_strides(c, x, n, shape); /* deferred when the facts do not decide (layout.c) */
-    const sy_expr *const *ns;
     int ok;
-    sy_status st = op_view_strides(c, x, n, shape, &ns, &ok);
+    sy_status st = op_view_result(c, x, n, shape, &ok); /* deferred when possible at every size (layout.c) */
     if (st) return st;
-    if (!ok) {
-        if (is_view)
-            return op_err(c, SY_EINVAL, "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
-        const sy_tensor *t = sy_tensor_new(c->env, x->dtype, n, shape);
-        if (!t) return sy_ctx_last_error(c->env->ctx);
-        ns = t->strides;
-    }
-    return op_set_strided(c, x->dtype, n, shape, ns);
+    if (!ok)
+        return op_err(c, SY_EINVAL, "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
+    return SY_OK;
 }
 
 /* the reasons of sy_rule_infer_size's requirements: PyTorch's messages (InferSize.h) */
@@ -1014,19 +1008,19 @@ const opentry sy_ops_shape[] = {
     OP_ROW("view", view, 0, OPL_OWN),
     OP_ROW("reshape", view, 0, OPL_OWN),
     OP_ROW("flatten", flatten, 0, OPL_OWN),
-    OP_ROW("permute", permute, 0, OPL_OWN),
-    OP_ROW("transpose", transpose, 0, OPL_OWN),
-    OP_ROW("t", transpose, 0, OPL_OWN),
-    OP_ROW("unsqueeze", unsqueeze, 0, OPL_OWN),
-    OP_ROW("squeeze", squeeze, 0, OPL_OWN),
-    OP_ROW("expand", expand, 0, OPL_OWN),
+    OP_ROW("permute", permute, OP_CARRIES, OPL_OWN),
+    OP_ROW("transpose", transpose, OP_CARRIES, OPL_OWN),
+    OP_ROW("t", transpose, OP_CARRIES, OPL_OWN),
+    OP_ROW("unsqueeze", unsqueeze, OP_CARRIES, OPL_OWN),
+    OP_ROW("squeeze", squeeze, OP_CARRIES, OPL_OWN),
+    OP_ROW("expand", expand, OP_CARRIES, OPL_OWN),
     OP_ROW("cat", cat, 0, OPL_MEMFMT),
     OP_ROW("concat", cat, 0, OPL_MEMFMT),
     OP_ROW("stack", stack),
-    OP_ROW("chunk", chunk, 0, OPL_OWN),
-    OP_ROW("split", split, 0, OPL_OWN),
-    OP_ROW("narrow", narrow, 0, OPL_OWN),
-    OP_ROW("select", select_, 0, OPL_OWN),
+    OP_ROW("chunk", chunk, OP_CARRIES, OPL_OWN),
+    OP_ROW("split", split, OP_CARRIES, OPL_OWN),
+    OP_ROW("narrow", narrow, OP_CARRIES, OPL_OWN),
+    OP_ROW("select", select_, OP_CARRIES, OPL_OWN),
     OP_ROW("index_select", index_select, 0, OPL_FRESH),
     OP_ROW("mean", reduce, 0, OPL_FRESH),
     OP_ROW("sum", reduce, 0, OPL_FRESH),

@@ -14,7 +14,7 @@ Test(shapeenv_optable, every_row_has_a_handler_and_a_name_one_row)
             if (!e->fn) why = "no handler";
             else if (sy_env_op_row(e->name) != e) why = "the name is in an earlier row";
             else if (!sy_env_has_op(e->name)) why = "sy_env_has_op does not find it";
-            else if (e->flags & ~(unsigned)(OP_IMPURE | OP_MEMO)) why = "unknown flags";
+            else if (e->flags & ~(unsigned)(OP_IMPURE | OP_MEMO | OP_CARRIES)) why = "unknown flags";
             else if ((e->flags & OP_IMPURE) && (e->flags & OP_MEMO)) why = "impure and memoizable";
             else if (e->layout < OPL_DEFAULT || e->layout > OPL_VIEW) why = "layout class out of range";
             if (why) {
@@ -37,12 +37,13 @@ Test(shapeenv_optable, every_row_has_a_handler_and_a_name_one_row)
  * flag would make the memo reuse a data-dependent result or the layout wrong. */
 Test(shapeenv_optable, properties_of_known_ops)
 {
-    static const struct { const char *name; int memo; int impure; int layout; } want[] = {
-        {"conv2d", 1, 0, OPL_MEMFMT},   {"max_pool2d", 1, 0, OPL_MEMFMT},  {"relu", 1, 0, OPL_DEFAULT},
-        {"nonzero", 0, 1, OPL_DEFAULT}, {"item", 0, 1, OPL_DEFAULT},       {"unique", 0, 1, OPL_DEFAULT},
-        {"_assert", 0, 1, OPL_DEFAULT}, {"max_unpool2d", 0, 1, OPL_FRESH}, {"tensor_split", 0, 1, OPL_VIEW},
-        {"view", 0, 0, OPL_OWN},        {"sum", 0, 0, OPL_FRESH},          {"unfold", 0, 0, OPL_VIEW},
-        {"add", 0, 0, OPL_DEFAULT},     {"cat", 0, 0, OPL_MEMFMT},
+    static const struct { const char *name; int memo; int impure; int layout; int carries; } want[] = {
+        {"conv2d", 1, 0, OPL_MEMFMT, 0},   {"max_pool2d", 1, 0, OPL_MEMFMT, 0},  {"relu", 1, 0, OPL_DEFAULT, 1},
+        {"nonzero", 0, 1, OPL_DEFAULT, 0}, {"item", 0, 1, OPL_DEFAULT, 0},       {"unique", 0, 1, OPL_DEFAULT, 0},
+        {"_assert", 0, 1, OPL_DEFAULT, 0}, {"max_unpool2d", 0, 1, OPL_FRESH, 0}, {"tensor_split", 0, 1, OPL_OWN, 1},
+        {"view", 0, 0, OPL_OWN, 0},        {"sum", 0, 0, OPL_FRESH, 0},          {"unfold", 0, 0, OPL_VIEW, 0},
+        {"add", 0, 0, OPL_DEFAULT, 1},     {"cat", 0, 0, OPL_MEMFMT, 0},         {"unbind", 0, 0, OPL_OWN, 1},
+        {"getitem", 0, 0, OPL_OWN, 1},     {"reshape", 0, 0, OPL_OWN, 0},        {"linear", 0, 0, OPL_FRESH, 0},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         const opentry *e = sy_env_op_row(want[i].name);
@@ -50,6 +51,7 @@ Test(shapeenv_optable, properties_of_known_ops)
         cr_expect(eq(int, sy_env_op_memoizable(want[i].name), want[i].memo), "%s: memoizable", want[i].name);
         cr_expect(eq(int, !!(e->flags & OP_IMPURE), want[i].impure), "%s: impure", want[i].name);
         cr_expect(eq(int, e->layout, want[i].layout), "%s: layout class", want[i].name);
+        cr_expect(eq(int, !!(e->flags & OP_CARRIES), want[i].carries), "%s: carries deferred strides", want[i].name);
     }
 }
 
