@@ -462,6 +462,19 @@ check "memory range" 0 "peak of one activation over x_0 in [1, 4]" "$S" memory -
 for w in 1 2 3 4 2048; do
   check "region --window $w" 0 "x.size()[2]  x_2          = 4*x_2_k,  x_2_k in [1, oo)" "$S" region --window "$w" "$T/deploy/data/unet_cat.json"
 done
+# issue 38 (fourth pass): diff's and infer's text output printed a name's newline raw, so a
+# model could forge a line ("*/..." below starts one); now every control byte of a name is \xHH
+printf '{"format":"symshape.graph","version":1,"name":"m\\n*/A","nodes":[{"name":"x\\n*/\\"<b>","op":"input","dtype":"float32","shape":[2,8,4],"dynamic":[0,1]},{"name":"v","op":"view","args":[{"ref":"x\\n*/\\"<b>"},-1,%s],"example":{"dtype":"float32","shape":[%s]}}],"outputs":[{"ref":"v"}]}' 4 16,4 > "$tmpd/nl_a.json"
+printf '{"format":"symshape.graph","version":1,"name":"m\\n*/B","nodes":[{"name":"x\\n*/\\"<b>","op":"input","dtype":"float32","shape":[2,8,4],"dynamic":[0,1]},{"name":"v","op":"view","args":[{"ref":"x\\n*/\\"<b>"},-1,%s],"example":{"dtype":"float32","shape":[%s]}}],"outputs":[{"ref":"v"}]}' 8 8,8 > "$tmpd/nl_b.json"
+out="$("$S" diff "$tmpd/nl_a.json" "$tmpd/nl_b.json" 2>&1)"; rc=$?
+if [ "$rc" = 1 ] && ! grep -q '^\*/' <<<"$out" && grep -qF 'A: m\x0a*/A (' <<<"$out" && grep -qF 'first failing guard of B: #' <<<"$out" \
+   && grep -qF 'x\x0a*/"<b>.size()[' <<<"$out"; then pass=$((pass+1))
+else echo "FAIL: diff text of names with a newline: exit $rc (expected 1) or a raw newline: $out"; fail=$((fail+1)); fi
+printf '\x08\x0e\x3a\x46\x0a\x14\x0a\x06\x78\x0a\x2a\x2f\x22\x3c\x12\x04\x79\x0a\x2a\x2f\x22\x04\x52\x65\x6c\x75\x12\x01\x67\x5a\x1d\x0a\x06\x78\x0a\x2a\x2f\x22\x3c\x12\x13\x0a\x11\x08\x01\x12\x0d\x0a\x07\x12\x05\x4e\x0a\x22\x2a\x2f\x0a\x02\x08\x04\x62\x0c\x0a\x04\x79\x0a\x2a\x2f\x12\x04\x0a\x02\x08\x01\x42\x04\x0a\x00\x10\x11' > "$tmpd/nl.onnx"
+out="$("$S" infer "$tmpd/nl.onnx" 2>&1)"; rc=$? # input 'x\n*/"<' -> Relu -> 'y\n*/'
+if [ "$rc" = 0 ] && ! grep -q '^\*/' <<<"$out" && grep -qF '  x\x0a*/"<: [' <<<"$out" && grep -qF '  y\x0a*/: [' <<<"$out" \
+   && grep -qF '0. x\x0a*/"<.dim() == 2' <<<"$out"; then pass=$((pass+1))
+else echo "FAIL: infer text of ONNX names with a newline: exit $rc or a raw newline: $out"; fail=$((fail+1)); fi
 rm -rf "$tmpd"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
