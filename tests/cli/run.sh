@@ -475,6 +475,20 @@ out="$("$S" infer "$tmpd/nl.onnx" 2>&1)"; rc=$? # input 'x\n*/"<' -> Relu -> 'y\
 if [ "$rc" = 0 ] && ! grep -q '^\*/' <<<"$out" && grep -qF '  x\x0a*/"<: [' <<<"$out" && grep -qF '  y\x0a*/: [' <<<"$out" \
    && grep -qF '0. x\x0a*/"<.dim() == 2' <<<"$out"; then pass=$((pass+1))
 else echo "FAIL: infer text of ONNX names with a newline: exit $rc or a raw newline: $out"; fail=$((fail+1)); fi
+# issue 38 (fourth pass): region's '#' comment lines (torch, jax, spec) and text lines carried a
+# model or input name raw: a newline in it ended the comment and started a line of Python; the
+# spec's --dynamic '...' word was broken by a quote in an input name (shell injection)
+for f in text torch jax spec; do
+  out="$("$S" region -f "$f" "$tmpd/nl_a.json" 2>&1)"; rc=$?
+  if [ "$rc" = 0 ] && grep -qF 'region of m\x0a*/A: ' <<<"$out" && ! grep -q '^\*/A' <<<"$out" \
+     && { [ "$f" != text ] || grep -qF '  x\x0a*/"<b>.size()[0]  ' <<<"$out"; }; then pass=$((pass+1))
+  else echo "FAIL: region -f $f of names with a newline: exit $rc or a raw newline: $out"; fail=$((fail+1)); fi
+done
+printf '{"format":"symshape.graph","version":1,"name":"q","nodes":[{"name":"x'"'"'; echo INJECTED; '"'"'","op":"input","dtype":"float32","shape":[2,8],"dynamic":[0]},{"name":"v","op":"view","args":[{"ref":"x'"'"'; echo INJECTED; '"'"'"},-1],"example":{"dtype":"float32","shape":[16]}}],"outputs":[{"ref":"v"}]}' > "$tmpd/q.json"
+spec="$("$S" region -f spec "$tmpd/q.json" 2>&1 | grep -v '^#')"
+words="$(eval "printf '%s|' $spec" 2>&1)"
+if [ "$words" = "--dynamic|x'; echo INJECTED; '=0:x___echo_INJECTED____0@0..|" ]; then pass=$((pass+1))
+else echo "FAIL: region -f spec: an input name with quotes is not one shell word: $spec -> $words"; fail=$((fail+1)); fi
 rm -rf "$tmpd"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
