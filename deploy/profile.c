@@ -564,12 +564,43 @@ static char *pfinish(pbuf *b)
     return s;
 }
 
-/* "x:1x3x224x224" for input k0's dims of one of min/opt/max (sep between inputs) */
-static void shapes(pbuf *b, const sy_profiles *p, const int64_t *v, const char *sep, const char *assign, const char *dimsep)
+/* How an input name from the model is written (issue 38, fourth pass: a name holding a newline, a
+ * quote or ';' was written raw, and ended a comment or a string of the generated Python or a word
+ * of the trtexec command line): */
+enum {
+    Q_TEXT,  /* a text or comment line: control bytes (the newline included) and DEL as \xHH */
+    Q_SHELL, /* inside a shell single-quoted word: a quote as '\'' */
+    Q_STR    /* inside a "..." string of Python and JSON alike: \" \\ and \u00XX */
+};
+static void pname(pbuf *b, const char *s, int q)
+{
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (q == Q_SHELL && *c == '\'') pput(b, "'\\''");
+        else if (q == Q_STR && (*c == '"' || *c == '\\')) pput(b, "\\%c", *c);
+        else if (q == Q_STR && (*c < 0x20 || *c == 0x7f)) pput(b, "\\u%04x", *c);
+        else if (q == Q_TEXT && (*c < 0x20 || *c == 0x7f)) pput(b, "\\x%02x", *c);
+        else pput(b, "%c", *c);
+    }
+}
+
+/* a shell word needs quotes: a byte other than [A-Za-z0-9_.,:/=+-] in an input name */
+static int shell_unsafe(const sy_profiles *p)
+{
+    for (size_t k = 0; k < p->ndims; k++)
+        for (const char *c = p->inputs[k]; *c; c++)
+            if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || strchr("_.,:/=+-", *c)))
+                return 1;
+    return 0;
+}
+
+/* "x:1x3x224x224" for input k0's dims of one of min/opt/max (sep between inputs; names quoted as q) */
+static void shapes(pbuf *b, const sy_profiles *p, const int64_t *v, const char *sep, const char *assign, const char *dimsep, int q)
 {
     for (size_t k = 0; k < p->ndims;) {
         const char *in = p->inputs[k];
-        pput(b, "%s%s%s", k ? sep : "", in, assign);
+        pput(b, "%s", k ? sep : "");
+        pname(b, in, q);
+        pput(b, "%s", assign);
         for (size_t j = k; j < p->ndims && !strcmp(p->inputs[j], in); j++) pput(b, "%s%" PRId64, j > k ? dimsep : "", v[j]);
         while (k < p->ndims && !strcmp(p->inputs[k], in)) k++;
     }
@@ -592,23 +623,28 @@ char *sy_profiles_format(const sy_profiles *p, sy_profile_fmt fmt)
              p->total, p->outside, p->uncovered);
         for (size_t i = 0; i < p->nbox; i++) {
             head(&b, p, i, "");
-            for (size_t k = 0; k < p->ndims; k++)
-                pput(&b, "  %s.size()[%zu]  min %" PRId64 "  opt %" PRId64 "  max %" PRId64 "\n", p->inputs[k], p->dimidx[k],
-                     p->boxes[i].min[k], p->boxes[i].opt[k], p->boxes[i].max[k]);
+            for (size_t k = 0; k < p->ndims; k++) {
+                pput(&b, "  ");
+                pname(&b, p->inputs[k], Q_TEXT);
+                pput(&b, ".size()[%zu]  min %" PRId64 "  opt %" PRId64 "  max %" PRId64 "\n", p->dimidx[k], p->boxes[i].min[k],
+                     p->boxes[i].opt[k], p->boxes[i].max[k]);
+            }
         }
         break;
-    case SY_PROFILE_TRTEXEC:
+    case SY_PROFILE_TRTEXEC: {
+        const char *qt = shell_unsafe(p) ? "'" : ""; /* one shell word each, as the names of most models need none */
         for (size_t i = 0; i < p->nbox; i++) {
             head(&b, p, i, "# ");
-            pput(&b, "--minShapes=");
-            shapes(&b, p, p->boxes[i].min, ",", ":", "x");
-            pput(&b, " --optShapes=");
-            shapes(&b, p, p->boxes[i].opt, ",", ":", "x");
-            pput(&b, " --maxShapes=");
-            shapes(&b, p, p->boxes[i].max, ",", ":", "x");
-            pput(&b, "\n");
+            pput(&b, "--minShapes=%s", qt);
+            shapes(&b, p, p->boxes[i].min, ",", ":", "x", *qt ? Q_SHELL : Q_TEXT);
+            pput(&b, "%s --optShapes=%s", qt, qt);
+            shapes(&b, p, p->boxes[i].opt, ",", ":", "x", *qt ? Q_SHELL : Q_TEXT);
+            pput(&b, "%s --maxShapes=%s", qt, qt);
+            shapes(&b, p, p->boxes[i].max, ",", ":", "x", *qt ? Q_SHELL : Q_TEXT);
+            pput(&b, "%s\n", qt);
         }
         break;
+    }
     case SY_PROFILE_ORT: {
         static const char *const keys[3] = {"trt_profile_min_shapes", "trt_profile_opt_shapes", "trt_profile_max_shapes"};
         pput(&b, "# onnxruntime TensorrtExecutionProvider options: %zu profiles (an input listed once per profile)\n{\n", p->nbox);
@@ -616,7 +652,7 @@ char *sy_profiles_format(const sy_profiles *p, sy_profile_fmt fmt)
             pput(&b, "    \"%s\": \"", keys[q]);
             for (size_t i = 0; i < p->nbox; i++) {
                 if (i) pput(&b, ",");
-                shapes(&b, p, q == 0 ? p->boxes[i].min : q == 1 ? p->boxes[i].opt : p->boxes[i].max, ",", ":", "x");
+                shapes(&b, p, q == 0 ? p->boxes[i].min : q == 1 ? p->boxes[i].opt : p->boxes[i].max, ",", ":", "x", Q_STR);
             }
             pput(&b, "\",\n");
         }
@@ -632,7 +668,9 @@ char *sy_profiles_format(const sy_profiles *p, sy_profile_fmt fmt)
                 const char *in = p->inputs[k];
                 size_t k0 = k;
                 while (k < p->ndims && !strcmp(p->inputs[k], in)) k++;
-                pput(&b, "%storch_tensorrt.Input(name=\"%s\"", k0 ? ", " : "", in);
+                pput(&b, "%storch_tensorrt.Input(name=\"", k0 ? ", " : "");
+                pname(&b, in, Q_STR);
+                pput(&b, "\"");
                 static const char *const kw[3] = {"min_shape", "opt_shape", "max_shape"};
                 for (int q = 0; q < 3; q++) {
                     const int64_t *v = q == 0 ? p->boxes[i].min : q == 1 ? p->boxes[i].opt : p->boxes[i].max;
@@ -655,7 +693,9 @@ char *sy_profiles_format(const sy_profiles *p, sy_profile_fmt fmt)
                 const char *in = p->inputs[k];
                 size_t k0 = k;
                 while (k < p->ndims && !strcmp(p->inputs[k], in)) k++;
-                pput(&b, "%s\"%s\": ov.PartialShape(\"[", k0 ? ", " : "", in);
+                pput(&b, "%s\"", k0 ? ", " : "");
+                pname(&b, in, Q_STR);
+                pput(&b, "\": ov.PartialShape(\"[");
                 for (size_t j = k0; j < k; j++) {
                     if (p->boxes[i].min[j] == p->boxes[i].max[j]) pput(&b, "%s%" PRId64, j > k0 ? "," : "", p->boxes[i].min[j]);
                     else pput(&b, "%s%" PRId64 "..%" PRId64, j > k0 ? "," : "", p->boxes[i].min[j], p->boxes[i].max[j]);

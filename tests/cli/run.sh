@@ -489,6 +489,23 @@ spec="$("$S" region -f spec "$tmpd/q.json" 2>&1 | grep -v '^#')"
 words="$(eval "printf '%s|' $spec" 2>&1)"
 if [ "$words" = "--dynamic|x'; echo INJECTED; '=0:x___echo_INJECTED____0@0..|" ]; then pass=$((pass+1))
 else echo "FAIL: region -f spec: an input name with quotes is not one shell word: $spec -> $words"; fail=$((fail+1)); fi
+# issue 38 (fourth pass): profile wrote input names raw into text lines, Python strings
+# (torch-trt, openvino: a '"' ended the string), the ort options and trtexec's shell words
+out="$("$S" profile -f all "$tmpd/nl_a.json" 2>&1)"; rc=$?
+if [ "$rc" = 0 ] && ! grep -q '^\*/"<b>\.size' <<<"$out" && grep -qF '  x\x0a*/"<b>.size()[0]  min ' <<<"$out" \
+   && grep -qF 'torch_tensorrt.Input(name="x\u000a*/\"<b>", min_shape=' <<<"$out" \
+   && grep -qF '{"x\u000a*/\"<b>": ov.PartialShape(' <<<"$out" && grep -qF '"trt_profile_min_shapes": "x\u000a*/\"<b>:' <<<"$out"; then pass=$((pass+1))
+else echo "FAIL: profile -f all of names with a newline and a quote: exit $rc or a raw name: $out"; fail=$((fail+1)); fi
+trt="$("$S" profile -f trtexec "$tmpd/q.json" 2>&1 | grep -v '^#')"
+words="$(eval "printf '%s|' $trt" 2>&1)"
+if [ "$words" = "--minShapes=x'; echo INJECTED; ':0x8|--optShapes=x'; echo INJECTED; ':2x8|--maxShapes=x'; echo INJECTED; ':8x8|" ]; then pass=$((pass+1))
+else echo "FAIL: profile -f trtexec: an input name with quotes is not inside one shell word: $trt -> $words"; fail=$((fail+1)); fi
+# issue 38 (fourth pass): corners' and memory's text lines carried names raw
+for c in corners memory; do
+  out="$("$S" "$c" "$tmpd/nl_a.json" 2>&1)"; rc=$?
+  if [ "$rc" = 0 ] && ! grep -q '^\*/' <<<"$out" && grep -qF 'x\x0a*/"<b>' <<<"$out"; then pass=$((pass+1))
+  else echo "FAIL: $c of names with a newline: exit $rc or a raw newline: $out"; fail=$((fail+1)); fi
+done
 rm -rf "$tmpd"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
