@@ -506,6 +506,19 @@ for c in corners memory; do
   if [ "$rc" = 0 ] && ! grep -q '^\*/' <<<"$out" && grep -qF 'x\x0a*/"<b>' <<<"$out"; then pass=$((pass+1))
   else echo "FAIL: $c of names with a newline: exit $rc or a raw newline: $out"; fail=$((fail+1)); fi
 done
+# issue 38 (fourth pass): diff's witness read each input's sizes through a 600-byte buffer: past
+# it the name was cut and the witness shape was all zeros ([0, 0, 0] for the true [0, 27, 4])
+long="x$(printf 'y%.0s' $(seq 700))"
+for k in 4 8; do
+  printf '{"format":"symshape.graph","version":1,"name":"l%s","nodes":[{"name":"%s","op":"input","dtype":"float32","shape":[2,8,4],"dynamic":[0,1]},{"name":"v","op":"view","args":[{"ref":"%s"},-1,%s],"example":{"dtype":"float32","shape":[%s,%s]}}],"outputs":[{"ref":"v"}]}' "$k" "$long" "$long" "$k" $((64 / k)) "$k" > "$tmpd/long$k.json"
+done
+check "diff witness of a 701-byte input name" 1 "$long=[0, 27, 4] float32" "$S" diff "$tmpd/long4.json" "$tmpd/long8.json"
+# a non-UTF-8 ONNX name: the JSON left every guard out without a word ("A: g (0 guards)" and
+# changes without their guards); now an error, as infer --json gives
+printf '\x08\x0e\x3a\x32\x0a\x0c\x0a\x01\xff\x12\x01\x79\x22\x04\x52\x65\x6c\x75\x12\x01\x67\x5a\x14\x0a\x01\xff\x12\x0f\x0a\x0d\x08\x01\x12\x09\x0a\x03\x12\x01\x4e\x0a\x02\x08\x04\x62\x09\x0a\x01\x79\x12\x04\x0a\x02\x08\x01\x42\x04\x0a\x00\x10\x11' > "$tmpd/ff4.onnx"
+printf '\x08\x0e\x3a\x32\x0a\x0c\x0a\x01\xff\x12\x01\x79\x22\x04\x52\x65\x6c\x75\x12\x01\x67\x5a\x14\x0a\x01\xff\x12\x0f\x0a\x0d\x08\x01\x12\x09\x0a\x03\x12\x01\x4e\x0a\x02\x08\x05\x62\x09\x0a\x01\x79\x12\x04\x0a\x02\x08\x01\x42\x04\x0a\x00\x10\x11' > "$tmpd/ff5.onnx"
+check "diff of a non-UTF-8 name" 3 "is not valid UTF-8, which JSON cannot carry" "$S" diff "$tmpd/ff4.onnx" "$tmpd/ff5.onnx"
+check "diff --json of a non-UTF-8 name" 3 "is not valid UTF-8, which JSON cannot carry" "$S" diff --json "$tmpd/ff4.onnx" "$tmpd/ff5.onnx"
 rm -rf "$tmpd"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
