@@ -77,6 +77,11 @@ sy_ctx *cli_ctx(void);
 const sy_expr *cli_parse_n(sy_ctx *ctx, const char *text, size_t len, const char *what);
 const sy_expr *cli_parse(sy_ctx *ctx, const char *text, const char *what);
 
+/* Write s to f as a text report shows a name (backends/report.c): every control byte
+ * (below 0x20, the newline included, and DEL) as \xHH, so that a name from a model cannot
+ * start a new line, move the cursor or begin a terminal escape sequence. */
+void cli_put_text(FILE *f, const char *s);
+
 /* The name of a file operand in messages: "<stdin>" for "-". */
 const char *cli_file_name(const char *path);
 /* Read all of path ("-": stdin) into *data (malloc'ed, NUL-terminated,

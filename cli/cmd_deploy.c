@@ -558,11 +558,17 @@ static int run_corners(int argc, char **argv)
             if (m < (int)sizeof line)
                 snprintf(line + m, sizeof line - (size_t)m, "]  %s, %s%s%s\n", k->in_region ? "in region" : "outside",
                          k->accept ? "accepted" : "rejected: ", k->guard ? k->guard : "", "");
-            size_t n = strlen(line);
-            if (cli_reserve(&text, &cap, len + n + 1, 1)) rc = cli_oom();
+            /* the label, the input names and the guard come from the model: every control byte
+             * but the line's own newline as \xHH (issue 38, fourth pass: a raw newline forged a line) */
+            size_t n = strlen(line), body = n && line[n - 1] == '\n' ? n - 1 : n;
+            if (cli_reserve(&text, &cap, len + 4 * n + 1, 1)) rc = cli_oom();
             else {
-                memcpy(text + len, line, n + 1);
-                len += n;
+                for (size_t q = 0; q < n; q++) {
+                    unsigned char ch = (unsigned char)line[q];
+                    if (q < body && (ch < 0x20 || ch == 0x7f)) len += (size_t)snprintf(text + len, 5, "\\x%02x", ch);
+                    else text[len++] = (char)ch;
+                }
+                text[len] = '\0';
             }
         }
         if (rc == EX_OK) rc = cli_write_output(out, text ? text : "", len);
@@ -797,8 +803,10 @@ static int run_memory(int argc, char **argv)
             sy_str_free(t.ctx, be);
         }
     } else if (rc == EX_OK) {
-        printf("memory of %s: %zu tensor values over the region's variables (%zu left out: sizes not over them", model,
-               sy_memory_size(m), sy_memory_nskipped(m));
+        fputs("memory of ", stdout);
+        cli_put_text(stdout, model); /* names from the model: never a raw newline (issue 38, fourth pass) */
+        printf(": %zu tensor values over the region's variables (%zu left out: sizes not over them", sy_memory_size(m),
+               sy_memory_nskipped(m));
         if (nstring) printf("; %zu string tensors left out", nstring);
         printf(")\n");
         /* the largest activations at the example */
@@ -825,7 +833,11 @@ static int run_memory(int argc, char **argv)
             shown++;
             const sy_memory_value *mv = sy_memory_at(m, (size_t)bi);
             char *e = sy_expr_print(t.ctx, mv->bytes, SY_PRINT_CANONICAL);
-            printf("  %-24s %12" PRId64 " bytes = %s\n", mv->node, bb, e ? e : "?");
+            fputs("  ", stdout);
+            cli_put_text(stdout, mv->node);
+            size_t w = 0; /* the printed width of the name, for the column */
+            for (const unsigned char *c = (const unsigned char *)mv->node; *c; c++) w += *c < 0x20 || *c == 0x7f ? 4 : 1;
+            printf("%*s %12" PRId64 " bytes = %s\n", w < 24 ? (int)(24 - w) : 0, "", bb, e ? e : "?");
             sy_str_free(t.ctx, e);
         }
         free(done);

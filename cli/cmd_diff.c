@@ -116,9 +116,21 @@ static const char *js(json_t *o, const char *k)
 static void print_guard(FILE *f, const char *label, json_t *g)
 {
     if (!json_is_object(g)) return;
-    fprintf(f, "    %s #%lld [%s] %s\n", label, (long long)json_integer_value(json_object_get(g, "index")), js(g, "kind"), js(g, "text"));
-    if (*js(g, "why")) fprintf(f, "      why: %s\n", js(g, "why"));
-    if (*js(g, "origin")) fprintf(f, "      origin: %s\n", js(g, "origin"));
+    fprintf(f, "    %s #%lld [", label, (long long)json_integer_value(json_object_get(g, "index")));
+    cli_put_text(f, js(g, "kind"));
+    fprintf(f, "] ");
+    cli_put_text(f, js(g, "text"));
+    fprintf(f, "\n");
+    if (*js(g, "why")) {
+        fprintf(f, "      why: ");
+        cli_put_text(f, js(g, "why"));
+        fprintf(f, "\n");
+    }
+    if (*js(g, "origin")) {
+        fprintf(f, "      origin: ");
+        cli_put_text(f, js(g, "origin"));
+        fprintf(f, "\n");
+    }
 }
 
 static void print_witness(FILE *f, const char *indent, json_t *w)
@@ -130,7 +142,9 @@ static void print_witness(FILE *f, const char *indent, json_t *w)
     json_t *in;
     json_object_foreach(json_object_get(w, "inputs"), key, in)
     {
-        fprintf(f, " %s=[", key);
+        fprintf(f, " ");
+        cli_put_text(f, key);
+        fprintf(f, "=[");
         size_t i;
         json_t *v;
         json_array_foreach(json_object_get(in, "shape"), i, v) fprintf(f, "%s%lld", i ? ", " : "", (long long)json_integer_value(v));
@@ -140,17 +154,24 @@ static void print_witness(FILE *f, const char *indent, json_t *w)
     }
     fprintf(f, "\n");
     json_t *r = json_object_get(w, "rejected_by");
-    if (json_is_object(r))
-        fprintf(f, "%s  first failing guard of %s: #%lld %s\n", indent, *acc == 'a' ? "B" : "A",
-                (long long)json_integer_value(json_object_get(r, "index")), js(r, "text"));
+    if (json_is_object(r)) {
+        fprintf(f, "%s  first failing guard of %s: #%lld ", indent, *acc == 'a' ? "B" : "A",
+                (long long)json_integer_value(json_object_get(r, "index")));
+        cli_put_text(f, js(r, "text"));
+        fprintf(f, "\n");
+    }
 }
 
+/* Names, guard texts and messages come from the models: written with cli_put_text, so that a
+ * name holding a newline cannot forge a line of the diff (issue 38, fourth pass). */
 static void print_text(FILE *f, json_t *root)
 {
     json_t *sides = json_object_get(root, "sides");
     for (int k = 0; k < 2; k++) {
         json_t *s = json_object_get(sides, k ? "b" : "a");
-        fprintf(f, "%s: %s (%zu guards%s)\n", k ? "B" : "A", js(s, "model"), json_array_size(json_object_get(s, "guards")),
+        fprintf(f, "%s: ", k ? "B" : "A");
+        cli_put_text(f, js(s, "model"));
+        fprintf(f, " (%zu guards%s)\n", json_array_size(json_object_get(s, "guards")),
                 json_is_true(json_object_get(s, "empty")) ? "; accepts nothing" : "");
     }
     fprintf(f, "A accepts only what B accepts (A <= B): %s\n", js(root, "a_subset_b"));

@@ -67,7 +67,7 @@ static int print_values(traced *t, int as_json)
             fputs(": [", stdout);
         } else {
             fputs("  ", stdout);
-            fputs(sy_onnx_trace_value_name(t->ot, i), stdout);
+            cli_put_text(stdout, sy_onnx_trace_value_name(t->ot, i)); /* an ONNX name may hold a newline */
             fputs(": [", stdout);
         }
         for (size_t k = 0; k < v->ndim; k++) {
@@ -349,34 +349,46 @@ static int run_infer(int argc, char **argv)
         if (rc == EX_OK) printf("\n },\n%s\n", ts + 2); /* the tail object without its opening brace */
         free(ts);
     } else if (rc == EX_OK && !outpath) {
-        printf("model %s: %zu values, %zu guards\nvalues:\n", sy_onnx_name(t.om), sy_onnx_trace_nvalues(t.ot),
-               sy_gset_size(t.gs));
+        /* names, guards and messages carry ONNX names, any bytes: cli_put_text, never a raw newline */
+        fputs("model ", stdout);
+        cli_put_text(stdout, sy_onnx_name(t.om));
+        printf(": %zu values, %zu guards\nvalues:\n", sy_onnx_trace_nvalues(t.ot), sy_gset_size(t.gs));
         rc = print_values(&t, 0);
         printf("guards:\n");
         for (size_t i = 0; i < json_array_size(guards); i++) {
             json_t *g = json_array_get(guards, i), *orig = json_object_get(g, "origins");
             /* numbered from 0 as run's report, probe's "guard" and the violations' "guard" index the set */
-            printf("  %zu. %s   [%s]", i, json_string_value(json_object_get(g, "guard")),
-                   json_string_value(json_object_get(g, "kind")));
+            printf("  %zu. ", i);
+            cli_put_text(stdout, json_string_value(json_object_get(g, "guard")));
+            fputs("   [", stdout);
+            cli_put_text(stdout, json_string_value(json_object_get(g, "kind")));
+            fputs("]", stdout);
             if (json_array_size(orig)) {
                 json_t *o0 = json_array_get(orig, 0);
-                printf("  from node %s (%s, %s): %s", json_string_value(json_object_get(o0, "node")),
-                       json_string_value(json_object_get(o0, "op")),
-                       json_is_true(json_object_get(o0, "required")) ? "required"
-                       : json_is_true(json_object_get(o0, "limit"))  ? "a limit of symshape's formula, not of the model"
-                                                                     : "a branch taken at the example",
-                       json_string_value(json_object_get(o0, "reason")) ? json_string_value(json_object_get(o0, "reason")) : "");
+                fputs("  from node ", stdout);
+                cli_put_text(stdout, json_string_value(json_object_get(o0, "node")));
+                fputs(" (", stdout);
+                cli_put_text(stdout, json_string_value(json_object_get(o0, "op")));
+                printf(", %s): ", json_is_true(json_object_get(o0, "required")) ? "required"
+                                  : json_is_true(json_object_get(o0, "limit"))  ? "a limit of symshape's formula, not of the model"
+                                                                                : "a branch taken at the example");
+                cli_put_text(stdout, json_string_value(json_object_get(o0, "reason")));
             } else if (json_string_value(json_object_get(g, "why"))) { /* derived: why, as run's report says it */
-                printf("  why: %s", json_string_value(json_object_get(g, "why")));
+                fputs("  why: ", stdout);
+                cli_put_text(stdout, json_string_value(json_object_get(g, "why")));
             }
             printf("\n");
         }
         if (json_array_size(viols)) printf("violations of the dynamic-dim spec:\n");
         for (size_t i = 0; i < json_array_size(viols); i++) {
             json_t *vi = json_array_get(viols, i);
-            printf("  %zu. [%s] %s\n     fix: %s\n", sy_gset_violation_at(t.gs, i)->guard, /* the guard's number above */
-                   json_string_value(json_object_get(vi, "kind")),
-                   json_string_value(json_object_get(vi, "message")), json_string_value(json_object_get(vi, "fix")));
+            printf("  %zu. [", sy_gset_violation_at(t.gs, i)->guard); /* the guard's number above */
+            cli_put_text(stdout, json_string_value(json_object_get(vi, "kind")));
+            fputs("] ", stdout);
+            cli_put_text(stdout, json_string_value(json_object_get(vi, "message")));
+            fputs("\n     fix: ", stdout);
+            cli_put_text(stdout, json_string_value(json_object_get(vi, "fix")));
+            fputs("\n", stdout);
         }
     }
     if (rc == EX_OK && stats) {

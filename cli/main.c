@@ -226,6 +226,14 @@ const sy_expr *cli_parse(sy_ctx *ctx, const char *text, const char *what)
     return cli_parse_n(ctx, text, strlen(text), what);
 }
 
+void cli_put_text(FILE *f, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p < 0x20 || *p == 0x7f) fprintf(f, "\\x%02x", *p);
+        else putc(*p, f);
+    }
+}
+
 const char *cli_file_name(const char *path) { return !path || !strcmp(path, "-") ? "<stdin>" : path; }
 
 int cli_reserve(void *pp, size_t *cap, size_t n, size_t el)

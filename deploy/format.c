@@ -66,6 +66,27 @@ static char *finish(sbuf *b)
     return s;
 }
 
+/* a name, guard or message from the model on a text or comment line: every control byte (the
+ * newline included) and DEL as \xHH, so that a name cannot end a '#' comment and start a line of
+ * Python or shell code, nor forge a line of the text (issue 38, fourth pass) */
+static void put_text(sbuf *b, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f) put(b, "\\x%02x", *p);
+        else put(b, "%c", *p);
+    }
+}
+
+/* s inside a shell single-quoted word: a quote as '\'' (the word ends, an escaped quote, it
+ * starts again); every other byte stands for itself there */
+static void put_shq(sbuf *b, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '\'') put(b, "'\\''");
+        else put(b, "%c", *s);
+    }
+}
+
 /* the dim as an expression of its variable: "x_0", "32*x_2_k", "32*x_2_k + 1", "2*x_0 - 1", "3" */
 static void dim_expr(sbuf *b, const sy_region *r, const sy_region_dim *d)
 {
@@ -88,15 +109,23 @@ static void range_text(sbuf *b, int64_t lo, int64_t hi)
 
 static void status_line(sbuf *b, const sy_region *r, const char *c)
 {
-    put(b, "%sregion of %s: %s (%zu guards proved to hold at every point, %zu kept as runtime checks)\n", c, r->model,
-        r->proved ? "proved" : "NOT proved", r->nproved, r->nkept);
+    put(b, "%sregion of ", c);
+    put_text(b, r->model);
+    put(b, ": %s (%zu guards proved to hold at every point, %zu kept as runtime checks)\n", r->proved ? "proved" : "NOT proved",
+        r->nproved, r->nkept);
 }
 
 static void kept_lines(sbuf *b, const sy_region *r, const char *c)
 {
     if (!r->nkept) return;
     put(b, "%skept as runtime checks (check them with the guard set; the region alone does not imply them):\n", c);
-    for (size_t i = 0; i < r->nkept; i++) put(b, "%s  [%zu] %s  -- %s\n", c, r->kept[i].guard, r->kept[i].text, r->kept[i].reason);
+    for (size_t i = 0; i < r->nkept; i++) {
+        put(b, "%s  [%zu] ", c, r->kept[i].guard);
+        put_text(b, r->kept[i].text);
+        put(b, "  -- ");
+        put_text(b, r->kept[i].reason);
+        put(b, "\n");
+    }
 }
 
 /* the variable is a progression's root or a plain dim's own */
@@ -107,7 +136,9 @@ static void fmt_text(sbuf *b, const sy_region *r)
     status_line(b, r, "");
     for (size_t k = 0; k < r->ndims; k++) {
         const sy_region_dim *d = &r->dims[k];
-        put(b, "  %s.size()[%zu]  %-12s ", d->input, d->dim, d->name);
+        put(b, "  ");
+        put_text(b, d->input);
+        put(b, ".size()[%zu]  %-12s ", d->dim, d->name);
         if (d->is_static) {
             put(b, "static %" PRId64 "\n", d->value);
             continue;
@@ -333,7 +364,9 @@ static void fmt_spec(sbuf *b, const sy_region *r)
         size_t k0 = k;
         int any = 0;
         for (; k < r->ndims && !strcmp(r->dims[k].input, in); k++) any |= !r->dims[k].is_static;
-        put(b, "--dynamic '%s=", in);
+        put(b, "--dynamic '");
+        put_shq(b, in);
+        put(b, "=");
         int first = 1;
         for (size_t j = k0; any && j < k; j++) {
             const sy_region_dim *d = &r->dims[j];
@@ -345,7 +378,9 @@ static void fmt_spec(sbuf *b, const sy_region *r)
             if (d->max != SY_REGION_UNBOUNDED) put(b, "%" PRId64, d->max);
             first = 0;
             if (d->a != 1 || d->b != 0) {
-                put(&notes, "#   %s.size()[%zu] = ", in, d->dim);
+                put(&notes, "#   ");
+                put_text(&notes, in);
+                put(&notes, ".size()[%zu] = ", d->dim);
                 dim_expr(&notes, r, d);
                 put(&notes, " (%s in ", v->name);
                 range_text(&notes, v->tmin, v->tmax);

@@ -1,7 +1,6 @@
 /* Optimization profiles (sy_profiles_*, include/symshape/deploy.h, docs/deploy.md): boxes
  * of input shapes from a histogram, split at the guards' boundaries, each proved inside the
  * accepted set. */
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -565,41 +564,42 @@ static char *pfinish(pbuf *b)
     return s;
 }
 
-/* how an input name is written (issue 38, fourth pass: a name from the model was written raw, so
- * a quote or newline in it ended the Python string or the shell word of the profile and the
- * rest ran as code): in every mode a control byte or DEL as \xHH (the text stays one line);
- * NAME_TEXT on a text line; NAME_PY in a double-quoted Python string, also '"' and '\\'
- * escaped; NAME_SH in a shell word already single-quoted (see needs_shq), a quote as '\'' */
-enum { NAME_TEXT, NAME_PY, NAME_SH };
-
-static void put_name(pbuf *b, const char *s, int mode)
+/* How an input name from the model is written (issue 38, fourth pass: a name holding a newline, a
+ * quote or ';' was written raw, and ended a comment or a string of the generated Python or a word
+ * of the trtexec command line): */
+enum {
+    Q_TEXT,  /* a text or comment line: control bytes (the newline included) and DEL as \xHH */
+    Q_SHELL, /* inside a shell single-quoted word: a quote as '\'' */
+    Q_STR    /* inside a "..." string of Python and JSON alike: \" \\ and \u00XX */
+};
+static void pname(pbuf *b, const char *s, int q)
 {
     for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        if (*c < 0x20 || *c == 0x7f) pput(b, "\\x%02x", *c); /* one line, in every mode */
-        else if (mode == NAME_SH && *c == '\'') pput(b, "%s", "'\\''");
-        else if (mode == NAME_PY && (*c == '"' || *c == '\\')) pput(b, "\\%c", *c);
+        if (q == Q_SHELL && *c == '\'') pput(b, "'\\''");
+        else if (q == Q_STR && (*c == '"' || *c == '\\')) pput(b, "\\%c", *c);
+        else if (q == Q_STR && (*c < 0x20 || *c == 0x7f)) pput(b, "\\u%04x", *c);
+        else if (q == Q_TEXT && (*c < 0x20 || *c == 0x7f)) pput(b, "\\x%02x", *c);
         else pput(b, "%c", *c);
     }
 }
 
-/* whether a trtexec shape argument must be single-quoted: an input name with a byte the shell
- * reads (anything but letters, digits and _ . / : , - +) */
-static int needs_shq(const sy_profiles *p)
+/* a shell word needs quotes: a byte other than [A-Za-z0-9_.,:/=+-] in an input name */
+static int shell_unsafe(const sy_profiles *p)
 {
     for (size_t k = 0; k < p->ndims; k++)
-        for (const unsigned char *c = (const unsigned char *)p->inputs[k]; *c; c++)
-            if (!(isalnum(*c) || strchr("_./:,-+", *c))) return 1;
+        for (const char *c = p->inputs[k]; *c; c++)
+            if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || strchr("_.,:/=+-", *c)))
+                return 1;
     return 0;
 }
 
-/* "x:1x3x224x224" for input k0's dims of one of min/opt/max (sep between inputs) */
-static void shapes(pbuf *b, const sy_profiles *p, const int64_t *v, const char *sep, const char *assign, const char *dimsep,
-                   int mode)
+/* "x:1x3x224x224" for input k0's dims of one of min/opt/max (sep between inputs; names quoted as q) */
+static void shapes(pbuf *b, const sy_profiles *p, const int64_t *v, const char *sep, const char *assign, const char *dimsep, int q)
 {
     for (size_t k = 0; k < p->ndims;) {
         const char *in = p->inputs[k];
         pput(b, "%s", k ? sep : "");
-        put_name(b, in, mode);
+        pname(b, in, q);
         pput(b, "%s", assign);
         for (size_t j = k; j < p->ndims && !strcmp(p->inputs[j], in); j++) pput(b, "%s%" PRId64, j > k ? dimsep : "", v[j]);
         while (k < p->ndims && !strcmp(p->inputs[k], in)) k++;
@@ -625,23 +625,23 @@ char *sy_profiles_format(const sy_profiles *p, sy_profile_fmt fmt)
             head(&b, p, i, "");
             for (size_t k = 0; k < p->ndims; k++) {
                 pput(&b, "  ");
-                put_name(&b, p->inputs[k], NAME_TEXT);
-                pput(&b, ".size()[%zu]  min %" PRId64 "  opt %" PRId64 "  max %" PRId64 "\n", p->dimidx[k],
-                     p->boxes[i].min[k], p->boxes[i].opt[k], p->boxes[i].max[k]);
+                pname(&b, p->inputs[k], Q_TEXT);
+                pput(&b, ".size()[%zu]  min %" PRId64 "  opt %" PRId64 "  max %" PRId64 "\n", p->dimidx[k], p->boxes[i].min[k],
+                     p->boxes[i].opt[k], p->boxes[i].max[k]);
             }
         }
         break;
     case SY_PROFILE_TRTEXEC: {
-        const char *q = needs_shq(p) ? "'" : "";
+        const char *qt = shell_unsafe(p) ? "'" : ""; /* one shell word each, as the names of most models need none */
         for (size_t i = 0; i < p->nbox; i++) {
             head(&b, p, i, "# ");
-            pput(&b, "%s--minShapes=", q);
-            shapes(&b, p, p->boxes[i].min, ",", ":", "x", *q ? NAME_SH : NAME_TEXT);
-            pput(&b, "%s %s--optShapes=", q, q);
-            shapes(&b, p, p->boxes[i].opt, ",", ":", "x", *q ? NAME_SH : NAME_TEXT);
-            pput(&b, "%s %s--maxShapes=", q, q);
-            shapes(&b, p, p->boxes[i].max, ",", ":", "x", *q ? NAME_SH : NAME_TEXT);
-            pput(&b, "%s\n", q);
+            pput(&b, "--minShapes=%s", qt);
+            shapes(&b, p, p->boxes[i].min, ",", ":", "x", *qt ? Q_SHELL : Q_TEXT);
+            pput(&b, "%s --optShapes=%s", qt, qt);
+            shapes(&b, p, p->boxes[i].opt, ",", ":", "x", *qt ? Q_SHELL : Q_TEXT);
+            pput(&b, "%s --maxShapes=%s", qt, qt);
+            shapes(&b, p, p->boxes[i].max, ",", ":", "x", *qt ? Q_SHELL : Q_TEXT);
+            pput(&b, "%s\n", qt);
         }
         break;
     }
@@ -652,7 +652,7 @@ char *sy_profiles_format(const sy_profiles *p, sy_profile_fmt fmt)
             pput(&b, "    \"%s\": \"", keys[q]);
             for (size_t i = 0; i < p->nbox; i++) {
                 if (i) pput(&b, ",");
-                shapes(&b, p, q == 0 ? p->boxes[i].min : q == 1 ? p->boxes[i].opt : p->boxes[i].max, ",", ":", "x", NAME_PY);
+                shapes(&b, p, q == 0 ? p->boxes[i].min : q == 1 ? p->boxes[i].opt : p->boxes[i].max, ",", ":", "x", Q_STR);
             }
             pput(&b, "\",\n");
         }
@@ -669,7 +669,7 @@ char *sy_profiles_format(const sy_profiles *p, sy_profile_fmt fmt)
                 size_t k0 = k;
                 while (k < p->ndims && !strcmp(p->inputs[k], in)) k++;
                 pput(&b, "%storch_tensorrt.Input(name=\"", k0 ? ", " : "");
-                put_name(&b, in, NAME_PY);
+                pname(&b, in, Q_STR);
                 pput(&b, "\"");
                 static const char *const kw[3] = {"min_shape", "opt_shape", "max_shape"};
                 for (int q = 0; q < 3; q++) {
@@ -694,7 +694,7 @@ char *sy_profiles_format(const sy_profiles *p, sy_profile_fmt fmt)
                 size_t k0 = k;
                 while (k < p->ndims && !strcmp(p->inputs[k], in)) k++;
                 pput(&b, "%s\"", k0 ? ", " : "");
-                put_name(&b, in, NAME_PY);
+                pname(&b, in, Q_STR);
                 pput(&b, "\": ov.PartialShape(\"[");
                 for (size_t j = k0; j < k; j++) {
                     if (p->boxes[i].min[j] == p->boxes[i].max[j]) pput(&b, "%s%" PRId64, j > k0 ? "," : "", p->boxes[i].min[j]);

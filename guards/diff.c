@@ -1126,6 +1126,12 @@ static json_t *jguard(const sy_diff *d, int k, long i)
                      "origin", g->origin);
 }
 
+/* source s is the input named by the nl bytes at in, followed by suffix */
+static int src_is(const char *s, const char *in, size_t nl, const char *suffix)
+{
+    return !strncmp(s, in, nl) && !strcmp(s + nl, suffix);
+}
+
 /* the witness: every source's value, and each input's shape (NAME.dim() sizes NAME.size()[i]) and dtype code */
 static json_t *jwitness(const sy_diff *d, const int64_t *v, int accepts, long rej)
 {
@@ -1144,22 +1150,28 @@ static json_t *jwitness(const sy_diff *d, const int64_t *v, int accepts, long re
             json_decref(in);
             goto fail;
         }
+        /* compared in place: names of any length (a 600-byte buffer cut a longer name, and the
+         * witness's shape was then all zeros; issue 38, fourth pass) */
         for (int64_t q = 0; q < r; q++) {
-            char nm[600];
-            snprintf(nm, sizeof nm, "%.*s.size()[%lld]", (int)nl, d->msrc[i], (long long)q);
+            char sfx[48];
+            snprintf(sfx, sizeof sfx, ".size()[%lld]", (long long)q);
             int64_t sv = 0;
             for (size_t m = 0; m < d->nm; m++)
-                if (!strcmp(d->msrc[m], nm)) sv = v[m];
+                if (src_is(d->msrc[m], d->msrc[i], nl, sfx)) sv = v[m];
             json_array_append_new(shape, json_integer((json_int_t)sv));
         }
         json_object_set_new(in, "shape", shape);
-        char nm[600];
-        snprintf(nm, sizeof nm, "%.*s.dtype", (int)nl, d->msrc[i]);
         for (size_t m = 0; m < d->nm; m++)
-            if (!strcmp(d->msrc[m], nm)) json_object_set_new(in, "dtype", json_integer((json_int_t)v[m]));
-        char name[600];
-        snprintf(name, sizeof name, "%.*s", (int)nl, d->msrc[i]);
+            if (src_is(d->msrc[m], d->msrc[i], nl, ".dtype")) json_object_set_new(in, "dtype", json_integer((json_int_t)v[m]));
+        char *name = sy_alloc(d->ctx, nl + 1);
+        if (!name) {
+            json_decref(in);
+            goto fail;
+        }
+        memcpy(name, d->msrc[i], nl);
+        name[nl] = '\0';
         json_object_set_new(ins, name, in);
+        sy_dealloc(d->ctx, name, nl + 1);
     }
     json_object_set_new(w, "sources", sizes);
     json_object_set_new(w, "inputs", ins);
@@ -1182,10 +1194,40 @@ static const char *verdict(const sy_diff *d)
     return "unknown";
 }
 
+/* s is valid UTF-8 (RFC 3629), as a JSON string must be: jansson refuses other bytes, and a
+ * name it refused was left out without a word (a side listed with 0 guards) */
+static int utf8_ok(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned c = *p, n = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 : (c & 0xf8) == 0xf0 ? 3 : 4;
+        if (n == 4 || (n == 1 && c < 0xc2) || (n == 3 && c > 0xf4)) return 0;
+        uint32_t cp = n ? c & (0x3fu >> n) : c;
+        for (unsigned k = 1; k <= n; k++) {
+            if ((p[k] & 0xc0) != 0x80) return 0;
+            cp = cp << 6 | (p[k] & 0x3fu);
+        }
+        if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff))) return 0;
+        p += n + 1;
+    }
+    return 1;
+}
+
 char *sy_diff_to_json(const sy_diff *d)
 {
     if (!d) return NULL;
     if (!d->ran) return SY_NFAIL(d->ctx, SY_EINVAL, "diff: not run");
+    for (size_t i = 0; i < d->nm; i++)
+        if (!utf8_ok(d->msrc[i])) return SY_NFAIL(d->ctx, SY_EFORMAT, "source %zu is not valid UTF-8, which JSON cannot carry", i);
+    for (int k = 0; k < 2; k++) {
+        if (!utf8_ok(d->s[k].model)) return SY_NFAIL(d->ctx, SY_EFORMAT, "the model name of side %c is not valid UTF-8", k ? 'B' : 'A');
+        for (size_t i = 0; i < d->s[k].ng; i++) {
+            const sy_diff_guard *g = &d->s[k].g[i].pub;
+            if (!utf8_ok(g->kind) || !utf8_ok(g->text) || !utf8_ok(g->why) || !utf8_ok(g->origin))
+                return SY_NFAIL(d->ctx, SY_EFORMAT, "guard %zu of side %c is not valid UTF-8, which JSON cannot carry", i,
+                                k ? 'B' : 'A');
+        }
+    }
     json_t *root = json_object(), *srcs = json_array(), *ch = json_array(), *sides = json_object();
     if (!root || !srcs || !ch || !sides) goto oom;
     for (size_t i = 0; i < d->nm; i++) json_array_append_new(srcs, json_string(d->msrc[i]));

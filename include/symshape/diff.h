@@ -147,8 +147,10 @@ SY_API const sy_diff_entry *sy_diff_entry_at(const sy_diff *d, size_t i);
 SY_API const int64_t *sy_diff_witness(const sy_diff *d, sy_diff_side side, long *rejected_by);
 
 /** The whole result as JSON ("symshape.diff" version 1, docs/guards.md
- *  section 8); GIVE: free with sy_str_free. NULL on SY_ENOMEM or before
- *  sy_diff_run (SY_EINVAL). */
+ *  section 8); GIVE: free with sy_str_free. NULL on SY_ENOMEM, before
+ *  sy_diff_run (SY_EINVAL), or SY_EFORMAT when a source, a model name or a
+ *  guard's text is not valid UTF-8 (JSON cannot carry it; a name from an
+ *  ONNX model may hold any bytes). */
 SY_API SY_GIVE char *sy_diff_to_json(const sy_diff *d);
 
 SY_END_DECLS

@@ -462,6 +462,63 @@ check "memory range" 0 "peak of one activation over x_0 in [1, 4]" "$S" memory -
 for w in 1 2 3 4 2048; do
   check "region --window $w" 0 "x.size()[2]  x_2          = 4*x_2_k,  x_2_k in [1, oo)" "$S" region --window "$w" "$T/deploy/data/unet_cat.json"
 done
+# issue 38 (fourth pass): diff's and infer's text output printed a name's newline raw, so a
+# model could forge a line ("*/..." below starts one); now every control byte of a name is \xHH
+printf '{"format":"symshape.graph","version":1,"name":"m\\n*/A","nodes":[{"name":"x\\n*/\\"<b>","op":"input","dtype":"float32","shape":[2,8,4],"dynamic":[0,1]},{"name":"v","op":"view","args":[{"ref":"x\\n*/\\"<b>"},-1,%s],"example":{"dtype":"float32","shape":[%s]}}],"outputs":[{"ref":"v"}]}' 4 16,4 > "$tmpd/nl_a.json"
+printf '{"format":"symshape.graph","version":1,"name":"m\\n*/B","nodes":[{"name":"x\\n*/\\"<b>","op":"input","dtype":"float32","shape":[2,8,4],"dynamic":[0,1]},{"name":"v","op":"view","args":[{"ref":"x\\n*/\\"<b>"},-1,%s],"example":{"dtype":"float32","shape":[%s]}}],"outputs":[{"ref":"v"}]}' 8 8,8 > "$tmpd/nl_b.json"
+out="$("$S" diff "$tmpd/nl_a.json" "$tmpd/nl_b.json" 2>&1)"; rc=$?
+if [ "$rc" = 1 ] && ! grep -q '^\*/' <<<"$out" && grep -qF 'A: m\x0a*/A (' <<<"$out" && grep -qF 'first failing guard of B: #' <<<"$out" \
+   && grep -qF 'x\x0a*/"<b>.size()[' <<<"$out"; then pass=$((pass+1))
+else echo "FAIL: diff text of names with a newline: exit $rc (expected 1) or a raw newline: $out"; fail=$((fail+1)); fi
+printf '\x08\x0e\x3a\x46\x0a\x14\x0a\x06\x78\x0a\x2a\x2f\x22\x3c\x12\x04\x79\x0a\x2a\x2f\x22\x04\x52\x65\x6c\x75\x12\x01\x67\x5a\x1d\x0a\x06\x78\x0a\x2a\x2f\x22\x3c\x12\x13\x0a\x11\x08\x01\x12\x0d\x0a\x07\x12\x05\x4e\x0a\x22\x2a\x2f\x0a\x02\x08\x04\x62\x0c\x0a\x04\x79\x0a\x2a\x2f\x12\x04\x0a\x02\x08\x01\x42\x04\x0a\x00\x10\x11' > "$tmpd/nl.onnx"
+out="$("$S" infer "$tmpd/nl.onnx" 2>&1)"; rc=$? # input 'x\n*/"<' -> Relu -> 'y\n*/'
+if [ "$rc" = 0 ] && ! grep -q '^\*/' <<<"$out" && grep -qF '  x\x0a*/"<: [' <<<"$out" && grep -qF '  y\x0a*/: [' <<<"$out" \
+   && grep -qF '0. x\x0a*/"<.dim() == 2' <<<"$out"; then pass=$((pass+1))
+else echo "FAIL: infer text of ONNX names with a newline: exit $rc or a raw newline: $out"; fail=$((fail+1)); fi
+# issue 38 (fourth pass): region's '#' comment lines (torch, jax, spec) and text lines carried a
+# model or input name raw: a newline in it ended the comment and started a line of Python; the
+# spec's --dynamic '...' word was broken by a quote in an input name (shell injection)
+for f in text torch jax spec; do
+  out="$("$S" region -f "$f" "$tmpd/nl_a.json" 2>&1)"; rc=$?
+  if [ "$rc" = 0 ] && grep -qF 'region of m\x0a*/A: ' <<<"$out" && ! grep -q '^\*/A' <<<"$out" \
+     && { [ "$f" != text ] || grep -qF '  x\x0a*/"<b>.size()[0]  ' <<<"$out"; }; then pass=$((pass+1))
+  else echo "FAIL: region -f $f of names with a newline: exit $rc or a raw newline: $out"; fail=$((fail+1)); fi
+done
+printf '{"format":"symshape.graph","version":1,"name":"q","nodes":[{"name":"x'"'"'; echo INJECTED; '"'"'","op":"input","dtype":"float32","shape":[2,8],"dynamic":[0]},{"name":"v","op":"view","args":[{"ref":"x'"'"'; echo INJECTED; '"'"'"},-1],"example":{"dtype":"float32","shape":[16]}}],"outputs":[{"ref":"v"}]}' > "$tmpd/q.json"
+spec="$("$S" region -f spec "$tmpd/q.json" 2>&1 | grep -v '^#')"
+words="$(eval "printf '%s|' $spec" 2>&1)"
+if [ "$words" = "--dynamic|x'; echo INJECTED; '=0:x___echo_INJECTED____0@0..|" ]; then pass=$((pass+1))
+else echo "FAIL: region -f spec: an input name with quotes is not one shell word: $spec -> $words"; fail=$((fail+1)); fi
+# issue 38 (fourth pass): profile wrote input names raw into text lines, Python strings
+# (torch-trt, openvino: a '"' ended the string), the ort options and trtexec's shell words
+out="$("$S" profile -f all "$tmpd/nl_a.json" 2>&1)"; rc=$?
+if [ "$rc" = 0 ] && ! grep -q '^\*/"<b>\.size' <<<"$out" && grep -qF '  x\x0a*/"<b>.size()[0]  min ' <<<"$out" \
+   && grep -qF 'torch_tensorrt.Input(name="x\u000a*/\"<b>", min_shape=' <<<"$out" \
+   && grep -qF '{"x\u000a*/\"<b>": ov.PartialShape(' <<<"$out" && grep -qF '"trt_profile_min_shapes": "x\u000a*/\"<b>:' <<<"$out"; then pass=$((pass+1))
+else echo "FAIL: profile -f all of names with a newline and a quote: exit $rc or a raw name: $out"; fail=$((fail+1)); fi
+trt="$("$S" profile -f trtexec "$tmpd/q.json" 2>&1 | grep -v '^#')"
+words="$(eval "printf '%s|' $trt" 2>&1)"
+if [ "$words" = "--minShapes=x'; echo INJECTED; ':0x8|--optShapes=x'; echo INJECTED; ':2x8|--maxShapes=x'; echo INJECTED; ':8x8|" ]; then pass=$((pass+1))
+else echo "FAIL: profile -f trtexec: an input name with quotes is not inside one shell word: $trt -> $words"; fail=$((fail+1)); fi
+# issue 38 (fourth pass): corners' and memory's text lines carried names raw
+for c in corners memory; do
+  out="$("$S" "$c" "$tmpd/nl_a.json" 2>&1)"; rc=$?
+  if [ "$rc" = 0 ] && ! grep -q '^\*/' <<<"$out" && grep -qF 'x\x0a*/"<b>' <<<"$out"; then pass=$((pass+1))
+  else echo "FAIL: $c of names with a newline: exit $rc or a raw newline: $out"; fail=$((fail+1)); fi
+done
+# issue 38 (fourth pass): diff's witness read each input's sizes through a 600-byte buffer: past
+# it the name was cut and the witness shape was all zeros ([0, 0, 0] for the true [0, 27, 4])
+long="x$(printf 'y%.0s' $(seq 700))"
+for k in 4 8; do
+  printf '{"format":"symshape.graph","version":1,"name":"l%s","nodes":[{"name":"%s","op":"input","dtype":"float32","shape":[2,8,4],"dynamic":[0,1]},{"name":"v","op":"view","args":[{"ref":"%s"},-1,%s],"example":{"dtype":"float32","shape":[%s,%s]}}],"outputs":[{"ref":"v"}]}' "$k" "$long" "$long" "$k" $((64 / k)) "$k" > "$tmpd/long$k.json"
+done
+check "diff witness of a 701-byte input name" 1 "$long=[0, 27, 4] float32" "$S" diff "$tmpd/long4.json" "$tmpd/long8.json"
+# a non-UTF-8 ONNX name: the JSON left every guard out without a word ("A: g (0 guards)" and
+# changes without their guards); now an error, as infer --json gives
+printf '\x08\x0e\x3a\x32\x0a\x0c\x0a\x01\xff\x12\x01\x79\x22\x04\x52\x65\x6c\x75\x12\x01\x67\x5a\x14\x0a\x01\xff\x12\x0f\x0a\x0d\x08\x01\x12\x09\x0a\x03\x12\x01\x4e\x0a\x02\x08\x04\x62\x09\x0a\x01\x79\x12\x04\x0a\x02\x08\x01\x42\x04\x0a\x00\x10\x11' > "$tmpd/ff4.onnx"
+printf '\x08\x0e\x3a\x32\x0a\x0c\x0a\x01\xff\x12\x01\x79\x22\x04\x52\x65\x6c\x75\x12\x01\x67\x5a\x14\x0a\x01\xff\x12\x0f\x0a\x0d\x08\x01\x12\x09\x0a\x03\x12\x01\x4e\x0a\x02\x08\x05\x62\x09\x0a\x01\x79\x12\x04\x0a\x02\x08\x01\x42\x04\x0a\x00\x10\x11' > "$tmpd/ff5.onnx"
+check "diff of a non-UTF-8 name" 3 "is not valid UTF-8, which JSON cannot carry" "$S" diff "$tmpd/ff4.onnx" "$tmpd/ff5.onnx"
+check "diff --json of a non-UTF-8 name" 3 "is not valid UTF-8, which JSON cannot carry" "$S" diff --json "$tmpd/ff4.onnx" "$tmpd/ff5.onnx"
 rm -rf "$tmpd"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
