@@ -468,3 +468,80 @@ def test_no_duck_sizing_never_fewer_across_the_class(case):
         assert acc["no_duck"] > acc["default"], acc
     if case == "squeeze":  # the model's own decision keeps the range under both
         assert ranges["default"] and ranges["no_duck"], ranges
+
+
+class _Chain(nn.Module):
+    """a random program over inputs t0..t{n-1} of shape [b_i, 4]: broadcasts, cats along the
+    features, row concatenation, a matmul through a shared weight, and ops whose result depends
+    on the batch being 1 (squeeze(0)) or that read it (reshape(-1), a slice)"""
+
+    def __init__(self, prog):
+        super().__init__()
+        self.prog = prog
+        self.w = nn.Parameter(torch.randn(4, 4))
+
+    def run(self, ts):
+        vals = list(ts)
+        for op, i, j in self.prog:
+            a, b = vals[i % len(vals)], vals[j % len(vals)]
+            if op == "add":
+                r = a + b
+            elif op == "mul":
+                r = a * b
+            elif op == "catf":
+                r = torch.cat([a, b], dim=1)[:, :4]
+            elif op == "catb":
+                r = torch.cat([a, b], dim=0)
+            elif op == "mm":
+                r = (a @ self.w) - b
+            elif op == "squeeze":
+                r = a.squeeze(0)
+                r = r.reshape(-1, 4) if r.dim() == 2 else r.reshape(1, 4)
+            elif op == "slice":
+                r = a[1:] + 1
+            else:  # "flat": reads the batch through a reshape
+                r = a.reshape(-1).reshape(-1, 4)
+            vals.append(r)
+        return vals[len(ts):]
+
+
+def _chain(prog, n):
+    """a _Chain whose forward takes t0..t{n-1} by name (the exporter and run_real pass a dict)"""
+    names = ", ".join("t%d" % i for i in range(n))
+    ns = {}
+    exec("def forward(self, %s):\n    return self.run([%s])\n" % (names, names), ns)
+    return type("Chain%d" % n, (_Chain,), {"forward": ns["forward"]})(prog)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_no_duck_sizing_random_chains(seed):
+    """random programs over 2..5 inputs: 24 points each (0, 1, equal and distinct batches) under the
+    four policies, 0 violations, and --no-duck-sizing never fewer than the default (nor both fewer
+    than --no-specialize-01)"""
+    rng = random.Random(3200 + seed)
+    n = rng.randint(2, 5)
+    ops = ["add", "add", "mul", "catf", "catb", "mm", "squeeze", "slice", "flat"]
+    prog = [(rng.choice(ops), rng.randrange(100), rng.randrange(100)) for _ in range(rng.randint(2, 5))]
+    model = _chain(prog, n)
+    names = ["t%d" % i for i in range(n)]
+    pts = [tuple([0] * n), tuple([1] * n), tuple([2] * n), tuple(range(3, 3 + n))]
+    while len(pts) < 24:
+        base = rng.randint(0, 5)
+        p = [base] * n
+        if rng.random() < 0.4:
+            p[rng.randrange(n)] = rng.randint(0, 5)
+        pts.append(tuple(p))
+    make = lambda p: {k: torch.randn(p[i], 4) for i, k in enumerate(names)}  # noqa: E731
+    sizes = lambda p: {k: [p[i], 4] for i, k in enumerate(names)}  # noqa: E731
+    example = tuple([3] * n)
+    try:
+        model(**make(example))
+    except RuntimeError:
+        pytest.skip("program %s does not run at the example" % prog)
+    acc = {}
+    for pol, kw in _POLICIES.items():
+        row, _, _ = soundness("chain%d_%s" % (seed, pol), model, make, sizes, pts, dynamic={k: [0] for k in names},
+                              example=example, trace_kw=kw, kind="issue 32 no-duck chains")
+        acc[pol] = row["accepted"]
+    assert acc["no_duck"] >= acc["default"], (prog, acc)
+    assert acc["relaxed"] >= acc["no_01"], (prog, acc)
