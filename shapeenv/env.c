@@ -549,6 +549,95 @@ static const sy_expr *first_unbacked(sy_env *env, const sy_expr *e)
  * all this env's is remembered once they are marked (a mark is never
  * cleared, so touching it again changes nothing). The nodes touch sees are
  * results of finished operations, which no later rollback releases. */
+/* ------------------------------------------------------------------ equality classes
+ * Duck sizing gives dims of equal example sizes one symbol; its 0/1 range is a fact of that symbol,
+ * relied upon (touched) only when a decision reads the symbol. Without duck sizing each dim has its
+ * own symbol and the model itself makes them equal: broadcasting x + y, cat, matmul's inner dims
+ * record the guard s0 == s1, and the facts replace s1 by s0. That guard holds by itself at every
+ * size the set accepts (it is one of the set's guards): deciding it reads no range, so it touches
+ * neither symbol (link_equal), and afterwards the two are one class, like one duck-sized symbol.
+ * A class is touched as a whole (mark): the facts hold the intersection of its members' ranges
+ * on the class's representative, so a decision that relies on that range, which touches the
+ * member it reads, makes guard production emit every member's range guard. Invariant: the
+ * members of a class are all touched or all untouched; an untouched class appears in no fact but
+ * its ranges and its replacements sK -> sJ (every other fact came from a decision that touched its
+ * symbols). PyTorch's produce_guards emits a range guard for every symbol of an input, touched or
+ * not (torch/fx/experimental/symbolic_shapes.py, "3. Every symbol must be within its value range");
+ * after the replacement s1 -> s0 both dims are sources of s0 and one range guard 2 <= s0 is
+ * emitted, under duck sizing or not; symshape leaves out the range no decision relied upon, and
+ * this keeps the two policies alike (issue 32). */
+
+static size_t eq_next_of(const sy_env *env, size_t i) { return env->syms[i].eq_next ? env->syms[i].eq_next - 1 : i; }
+
+static size_t eq_root(sy_env *env, size_t i)
+{
+    while (env->syms[i].eq_up) { /* path halving */
+        size_t p = env->syms[i].eq_up - 1, g = env->syms[p].eq_up;
+        if (g) env->syms[i].eq_up = g;
+        i = g ? g - 1 : p;
+    }
+    return i;
+}
+
+/* r and every member of its class marked touched */
+static void mark(sy_env *env, symrec *r)
+{
+    if (r->touched) return;
+    size_t i0 = (size_t)(r - env->syms), i = i0;
+    do {
+        env->syms[i].touched = true;
+        i = eq_next_of(env, i);
+    } while (i != i0);
+}
+
+/* the classes of a and b joined: the guard a == b was recorded without touching either */
+static void link_equal(sy_env *env, symrec *a, symrec *b)
+{
+    size_t ia = (size_t)(a - env->syms), ib = (size_t)(b - env->syms);
+    size_t ra = eq_root(env, ia), rb = eq_root(env, ib);
+    if (ra == rb) return;
+    if (a->touched != b->touched) mark(env, a->touched ? b : a);
+    size_t na = eq_next_of(env, ia), nb = eq_next_of(env, ib); /* two rings spliced into one */
+    env->syms[ia].eq_next = nb + 1;
+    env->syms[ib].eq_next = na + 1;
+    env->syms[rb].eq_up = ra + 1;
+}
+
+/* e is sym == sym over two backed symbols of the env: their records in *a and *b */
+static bool sym_equality(sy_env *env, const sy_expr *e, symrec **a, symrec **b)
+{
+    if (!e || sy_expr_kind_of(e) != SY_EXPR_EQ) return false;
+    const sy_expr **fs;
+    size_t n;
+    if (sy_expr_free_symbols(env->ctx, e, &fs, &n) != SY_OK) return false;
+    bool ok = false;
+    if (n == 2) {
+        symrec *ra = find_symrec(env, fs[0]), *rb = find_symrec(env, fs[1]);
+        ok = ra && rb && !ra->info.unbacked && !rb->info.unbacked &&
+             (e == sy_expr_eq(env->ctx, fs[0], fs[1]) || e == sy_expr_eq(env->ctx, fs[1], fs[0]));
+        if (ok) {
+            *a = ra;
+            *b = rb;
+        }
+    }
+    sy_mem_free(env->ctx, fs);
+    return ok;
+}
+
+/* A decision of e, q = e with the facts' replacements applied, that reads only equality classes:
+ * 1 when e is sJ == sK of one class (true by the class's guards, q is true), 2 when e and q are
+ * sym == sym and q's symbols are in the classes of e's (*a, *b: q's records), 0 otherwise. */
+static int class_question(sy_env *env, const sy_expr *e, const sy_expr *q, symrec **a, symrec **b)
+{
+    symrec *ea, *eb;
+    if (!sym_equality(env, e, &ea, &eb)) return 0;
+    size_t ra = eq_root(env, (size_t)(ea - env->syms)), rb = eq_root(env, (size_t)(eb - env->syms));
+    if (sy_expr_kind_of(q) == SY_EXPR_TRUE) return ra == rb;
+    if (ra == rb || !sym_equality(env, q, a, b)) return 0;
+    size_t qa = eq_root(env, (size_t)(*a - env->syms)), qb = eq_root(env, (size_t)(*b - env->syms));
+    return ((qa == ra && qb == rb) || (qa == rb && qb == ra)) ? 2 : 0;
+}
+
 static void touch(sy_env *env, const sy_expr *e)
 {
     if (!e) return;
@@ -559,7 +648,7 @@ static void touch(sy_env *env, const sy_expr *e)
     bool all = true;
     for (size_t i = 0; i < n; i++) {
         symrec *r = find_symrec(env, fs[i]);
-        if (r) r->touched = true;
+        if (r) mark(env, r);
         else all = false;
     }
     sy_mem_free(env->ctx, fs);
@@ -568,11 +657,29 @@ static void touch(sy_env *env, const sy_expr *e)
     if (env->touched_ready) (void)sy_memo_put(env->ctx, &env->touched_nodes, e, e); /* false: only the entry is lost */
 }
 
+/* every replaced symbol of e is replaced by a symbol of its equality class */
+static bool links_only(sy_env *env, const sy_expr *e)
+{
+    const sy_expr **fs;
+    size_t n;
+    if (sy_expr_free_symbols(env->ctx, e, &fs, &n) != SY_OK) return false;
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+        const sy_expr *rep = sy_facts_replacement(env->facts, fs[i]);
+        if (!rep) continue;
+        symrec *a = find_symrec(env, fs[i]), *b = find_symrec(env, rep);
+        ok = a && b && eq_root(env, (size_t)(a - env->syms)) == eq_root(env, (size_t)(b - env->syms));
+    }
+    sy_mem_free(env->ctx, fs);
+    return ok;
+}
+
 const sy_expr *sy_env_simplify(sy_env *env, const sy_expr *e)
 {
     if (!env || !e) return NULL;
     const sy_expr *r = sy_simplify(env->facts, e);
-    if (r && r != e) touch(env, e);
+    /* a rewrite that is only the replacements of equality classes holds wherever their guards do */
+    if (r && r != e && !(r == sy_facts_apply(env->facts, e) && links_only(env, e))) touch(env, e);
     return r;
 }
 
@@ -797,8 +904,18 @@ sy_status sy_env_evaluate_expr(sy_env *env, const sy_expr *e, const sy_provenanc
     }
     const sy_expr *q = sy_facts_apply(env->facts, e);
     if (!q) return sy_ctx_last_error(ctx);
-    touch(env, e);
-    touch(env, q);
+    /* a question between equality classes touches nothing unless the facts answer it, or its
+     * guard is not the plain sym == sym (class_question, link_equal) */
+    symrec *la = NULL, *lb = NULL;
+    int cls = class_question(env, e, q, &la, &lb);
+    if (cls == 1) {
+        *out = q;
+        return SY_OK;
+    }
+    if (!cls) {
+        touch(env, e);
+        touch(env, q);
+    }
     sy_status st;
     if (sy_expr_is_bool(q)) {
         if (sy_expr_kind_of(q) == SY_EXPR_TRUE || sy_expr_kind_of(q) == SY_EXPR_FALSE) {
@@ -808,6 +925,10 @@ sy_status sy_env_evaluate_expr(sy_env *env, const sy_expr *e, const sy_provenanc
         sy_truth t;
         if ((st = sy_decide(env->facts, q, &t))) return st;
         if (t != SY_TRUTH_UNKNOWN) {
+            if (cls) { /* the facts answered: ranges may have */
+                touch(env, e);
+                touch(env, q);
+            }
             *out = sy_expr_bool(ctx, t == SY_TRUTH_TRUE);
             return SY_OK;
         }
@@ -837,11 +958,18 @@ sy_status sy_env_evaluate_expr(sy_env *env, const sy_expr *e, const sy_provenanc
         }
     }
     if (!g) return sy_ctx_last_error(ctx);
+    const sy_expr *g0 = g;
     g = guard_form(env, g);
+    bool linked = cls && g == q && g0 == q; /* the guard is q itself: the classes join, nothing touched */
+    if (cls && !linked) {
+        touch(env, e);
+        touch(env, q);
+    }
     if (sy_expr_kind_of(g) != SY_EXPR_TRUE) {
         if ((st = record_guard(env, g, SY_GUARD_RELATION, why))) return st;
         if ((st = sy_facts_add(env->facts, g))) return st;
     }
+    if (linked) link_equal(env, la, lb);
     *out = v;
     return SY_OK;
 }
@@ -1003,6 +1131,12 @@ sy_status sy_env_try_decide_in(sy_env *env, sy_facts *facts, const sy_expr *rel,
     if (!rel) return sy_ctx_last_error(env->ctx);
     const sy_expr *q = sy_facts_apply(facts, rel);
     if (!q) return sy_ctx_last_error(env->ctx);
+    symrec *la, *lb;
+    if (class_question(env, rel, q, &la, &lb) == 1) { /* true by the guards of one equality class */
+        *known = 1;
+        *val = 1;
+        return SY_OK;
+    }
     sy_truth t = SY_TRUTH_UNKNOWN;
     if (sy_expr_kind_of(q) == SY_EXPR_TRUE) t = SY_TRUTH_TRUE;
     else if (sy_expr_kind_of(q) == SY_EXPR_FALSE) t = SY_TRUTH_FALSE;

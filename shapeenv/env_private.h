@@ -17,6 +17,10 @@ typedef struct {
     size_t srccap;
     bool duck;    /* may be shared by duck sizing */
     bool touched; /* appeared in a decision or a guard: its range is relied upon */
+    /* its class of symbols made equal by recorded guards sym == sym that touched neither
+     * (env.c link_equal): eq_up is the union-find parent, eq_next the next member of the
+     * class's ring; both index + 1 into syms, 0: itself. A class is touched as a whole. */
+    size_t eq_up, eq_next;
 } symrec;
 
 typedef struct {

@@ -239,7 +239,13 @@ SY_API sy_status sy_env_runtime_assert(sy_env *env, const sy_expr *rel, const sy
 SY_API sy_status sy_env_assume(sy_env *env, const sy_expr *rel, const sy_provenance *why);
 
 /** 1 if @p sym appeared in a decision or a guard (its range was relied upon;
- *  guard production emits range guards only for such symbols). */
+ *  guard production emits range guards only for such symbols), 0 otherwise (also for
+ *  NULL @p env or a symbol not of @p env). A decision sJ == sK between two backed
+ *  symbols that the facts leave open and the example makes true records the guard
+ *  sJ == sK and touches neither (it reads no range); the two join an equality class,
+ *  and a class is touched as a whole (docs/shapeenv.md section 7). Same for a later
+ *  question within one class, and an sy_env_simplify rewrite that only applies the
+ *  replacements of classes. */
 SY_API int sy_env_symbol_touched(const sy_env *env, const sy_expr *sym);
 
 /** Kinds of recorded guards. */
