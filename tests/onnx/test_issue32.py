@@ -24,26 +24,18 @@
     slices' clamps for n = 0, 1); 0 violations, and the relaxed policy throws no size away.
 usage: test_issue32.py SYMSHAPE CACHE_DIR   (SY_SKIP_TORCH_TESTS=1 or no onnxruntime: skip, exit 77)
 """
-import os as _os
-import sys as _sys
-if _os.environ.get("SY_SKIP_TORCH_TESTS") == "1":  # explicit opt-out only
-    _sys.exit(77)
-import json
-import os
-import random
-import re
-import subprocess
-import sys
+import ortcheck
+ortcheck.skip_if_opted_out()
+import json  # noqa: E402
+import os  # noqa: E402
+import random  # noqa: E402
+import re  # noqa: E402
+import sys  # noqa: E402
 
 import numpy as np
 import torch
 import onnx
-try:
-    import onnxruntime as ort
-except ImportError:  # Debian's torch 1.13 side: no onnxruntime, no ground truth here
-    print("no onnxruntime: skipped")
-    sys.exit(77)
-ort.set_default_logger_severity(3)
+ort = ortcheck.onnxruntime(3)
 
 SYM = sys.argv[1]
 WORK = os.path.join(sys.argv[2], "issue32-torch-" + torch.__version__)
@@ -51,15 +43,8 @@ os.makedirs(WORK, exist_ok=True)
 KW = {"dynamo": False} if "dynamo" in torch.onnx.export.__code__.co_varnames else {}
 RELAXED = ["--no-duck-sizing", "--no-specialize-01"]
 rng = random.Random(32)
-fails = []
-nchecks = 0
-
-
-def check(desc, ok, detail=""):
-    global nchecks
-    nchecks += 1
-    if not ok:
-        fails.append("%s %s" % (desc, str(detail)[:600]))
+CHECKS = ortcheck.Checks()
+check = CHECKS.check
 
 
 class KV(torch.nn.Module):
@@ -92,8 +77,7 @@ def export(name, m, args, names, dyn):
     return path
 
 
-def sh(*cmd):
-    return subprocess.run([SYM, *cmd], capture_output=True, text=True)
+sh = ortcheck.runner(SYM)
 
 
 def session(path, extra=()):
@@ -355,7 +339,4 @@ if r.returncode == 0:
         n += 1
     check("halves -o: >= 20 sizes run", n >= 20, n)
 
-for f in fails:
-    print("FAIL:", f)
-print("torch %s, onnxruntime %s: %d checks, %d failures" % (torch.__version__, ort.__version__, nchecks, len(fails)))
-sys.exit(1 if fails else 0)
+CHECKS.finish("torch %s, onnxruntime %s" % (torch.__version__, ort.__version__))
