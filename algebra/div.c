@@ -622,3 +622,181 @@ const sy_expr *sy_expr_add_pad(sy_ctx *ctx, const sy_expr *d, const sy_expr *p)
     }
     return sy_expr_add(ctx, d, p);
 }
+
+/* ---------------------------------------------------------------- halves in a sum */
+
+/* Rule ADD_HALVES (sy_terms_build): the atoms FloorDiv(A + c, 2) and Mod(A + c, 2) whose
+ * numerators have the same monomials, each with an odd coefficient (the canonical FloorDiv and
+ * Mod by 2 have +-1 and 1), are affine in one of them with integer coefficients. With B the sum
+ * of those monomials (coefficient 1), F = FloorDiv(B, 2), A = B + 2P (P integral: the
+ * coefficients are odd) and c = 2q + r, 0 <= r < 2:
+ *   FloorDiv(A + c, 2) = F + P + q                (r = 0)
+ *                      = B - F + P + q            (r = 1: FloorDiv(B + 1, 2) = B - FloorDiv(B, 2))
+ *   Mod(A + c, 2)      = B - 2F                   (r = 0: Mod(A, 2) = Mod(B, 2) = B - 2F)
+ *                      = 1 - B + 2F               (r = 1)
+ * When a sum holds two or more of them, they are replaced by one: cF*F, written
+ * (cF/2)*B - (cF/2)*Mod(B, 2) when cF is even. So 16*CeilDiv(n, 2) - 16*FloorDiv(n, 2)
+ * (= 16*FloorDiv(n + 1, 2) - 16*FloorDiv(n, 2)) is 16*Mod(n, 2), and
+ * FloorDiv(n, 2) + CeilDiv(n, 2) is n. */
+
+/* An atom of the family: FloorDiv or Mod by 2 of a non-constant polynomial whose
+ * non-constant coefficients are all odd. */
+static bool half_atom(const sy_expr *m)
+{
+    if (m->kind != SY_EXPR_FLOORDIV && m->kind != SY_EXPR_MOD) return false;
+    const sy_expr *k = m->args[1], *n = m->args[0];
+    if (k->kind != SY_EXPR_INT || fmpz_cmp_ui(&k->u.value, 2) != 0 || n->kind == SY_EXPR_INT) return false;
+    for (size_t i = 0, nt = nc_count(n); i < nt; i++) {
+        const fmpz *c;
+        nc_term(n, i, &c);
+        if (fmpz_is_even(c)) return false;
+    }
+    return true;
+}
+
+/* Order of the numerators' monomial lists (content order, never addresses). */
+static int half_key_cmp(const sy_expr *a, const sy_expr *b)
+{
+    const sy_expr *na = a->args[0], *nb = b->args[0];
+    size_t ca = nc_count(na), cb = nc_count(nb);
+    for (size_t i = 0; i < ca && i < cb; i++) {
+        const fmpz *c;
+        int r = sy_mono_cmp(nc_term(na, i, &c), nc_term(nb, i, &c));
+        if (r) return r;
+    }
+    return ca < cb ? -1 : ca > cb;
+}
+
+typedef struct half_ref {
+    const sy_expr *atom;
+    size_t i; /* index in the term list */
+} half_ref;
+
+static int half_ref_cmp(const void *x, const void *y)
+{
+    const half_ref *a = x, *b = y;
+    int r = half_key_cmp(a->atom, b->atom);
+    if (r) return r;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* Add coef * (the member's part outside F) to nt, and its F-coefficient times coef to cF. */
+static bool half_member(sy_ctx *ctx, sy_terms *nt, fmpz_t cF, const fmpz_t coef, const sy_expr *atom)
+{
+    const sy_expr *num = atom->args[0];
+    fmpz_t c, q, r, t;
+    fmpz_init(c); fmpz_init(q); fmpz_init(r); fmpz_init(t);
+    sy_const_term(c, num);
+    fmpz_fdiv_qr(q, r, c, &atom->args[1]->u.value);
+    bool odd = !fmpz_is_zero(r), floor = atom->kind == SY_EXPR_FLOORDIV, ok = true;
+    /* per monomial of A (coefficient a): FloorDiv r=0: (a-1)/2; r=1: (a+1)/2; Mod r=0: 1; r=1: -1 */
+    for (size_t i = 0, nn = nc_count(num); ok && i < nn; i++) {
+        const fmpz *a;
+        const sy_expr *m = nc_term(num, i, &a);
+        if (floor) {
+            if (odd) fmpz_add_ui(t, a, 1);
+            else fmpz_sub_ui(t, a, 1);
+            fmpz_fdiv_q_2exp(t, t, 1);
+        } else {
+            fmpz_set_si(t, odd ? -1 : 1);
+        }
+        fmpz_mul(t, t, coef);
+        if (!fmpz_is_zero(t)) ok = sy_terms_push(ctx, nt, t, m);
+    }
+    /* constant: FloorDiv q; Mod r */
+    fmpz_addmul(nt->c0, coef, floor ? q : r);
+    /* F: FloorDiv +1 / -1; Mod -2 / +2 */
+    fmpz_set_si(t, floor ? (odd ? -1 : 1) : (odd ? 2 : -2));
+    fmpz_addmul(cF, t, coef);
+    fmpz_clear(c); fmpz_clear(q); fmpz_clear(r); fmpz_clear(t);
+    return ok;
+}
+
+/* The representative of a group: cF * FloorDiv(B, 2), or (cF/2)*B - (cF/2)*Mod(B, 2) for even cF. */
+static bool half_rep(sy_ctx *ctx, sy_terms *nt, const fmpz_t cF, const sy_expr *atom)
+{
+    if (fmpz_is_zero(cF)) return true;
+    const sy_expr *num = atom->args[0], *two = atom->args[1];
+    sy_terms bt;
+    sy_terms_init(&bt);
+    fmpz_t one, h;
+    fmpz_init_set_ui(one, 1);
+    fmpz_init(h);
+    bool ok = true;
+    for (size_t i = 0, nn = nc_count(num); ok && i < nn; i++) {
+        const fmpz *a;
+        ok = sy_terms_push(ctx, &bt, one, nc_term(num, i, &a));
+    }
+    const sy_expr *B = ok ? sy_terms_build(ctx, &bt) : NULL;
+    sy_terms_clear(ctx, &bt);
+    if (B && fmpz_is_even(cF)) {
+        fmpz_fdiv_q_2exp(h, cF, 1);
+        const sy_expr *M = sy_expr_mod(ctx, B, two);
+        ok = M && sy_terms_add_expr(ctx, nt, h, B);
+        fmpz_neg(h, h);
+        ok = ok && sy_terms_add_expr(ctx, nt, h, M);
+    } else if (B) {
+        const sy_expr *F = sy_expr_floordiv(ctx, B, two);
+        ok = F && sy_terms_add_expr(ctx, nt, cF, F);
+    } else {
+        ok = false;
+    }
+    fmpz_clear(one);
+    fmpz_clear(h);
+    return ok;
+}
+
+int sy_terms_halves(sy_ctx *ctx, sy_terms *ts, size_t k, const sy_expr **res)
+{
+    size_t h = 0;
+    for (size_t i = 0; i < k; i++) h += half_atom(ts->t[i].mono);
+    if (h < 2 || ctx->halves_depth >= 8) return 0;
+    half_ref stackbuf[16], *hr = h <= 16 ? stackbuf : sy_alloc(ctx, h * sizeof *hr);
+    if (!hr) {
+        sy_oom(ctx);
+        return -1;
+    }
+    h = 0;
+    for (size_t i = 0; i < k; i++)
+        if (half_atom(ts->t[i].mono)) hr[h++] = (half_ref){ts->t[i].mono, i};
+    qsort(hr, h, sizeof *hr, half_ref_cmp);
+    bool any = false;
+    for (size_t j = 1; j < h && !any; j++) any = half_key_cmp(hr[j - 1].atom, hr[j].atom) == 0;
+    int ret = 0;
+    if (any && sy_rule_on(ctx, SY_R_ADD_HALVES)) {
+        ctx->halves_depth++;
+        sy_terms nt;
+        sy_terms_init(&nt);
+        fmpz_set(nt.c0, ts->c0);
+        bool ok = true;
+        /* the terms outside a group of two or more, as they are */
+        bool *grouped = sy_alloc(ctx, k * sizeof *grouped);
+        if (!grouped) ok = false;
+        for (size_t i = 0; ok && i < k; i++) grouped[i] = false;
+        for (size_t j = 0; ok && j < h;) {
+            size_t e = j + 1;
+            while (e < h && half_key_cmp(hr[j].atom, hr[e].atom) == 0) e++;
+            if (e - j >= 2) {
+                fmpz_t cF;
+                fmpz_init(cF);
+                for (size_t u = j; ok && u < e; u++) {
+                    grouped[hr[u].i] = true;
+                    ok = half_member(ctx, &nt, cF, &ts->t[hr[u].i].coef, hr[u].atom);
+                }
+                ok = ok && half_rep(ctx, &nt, cF, hr[j].atom);
+                fmpz_clear(cF);
+            }
+            j = e;
+        }
+        for (size_t i = 0; ok && i < k; i++)
+            if (!grouped[i]) ok = sy_terms_push(ctx, &nt, &ts->t[i].coef, ts->t[i].mono);
+        if (grouped) sy_dealloc(ctx, grouped, k * sizeof *grouped);
+        if (!grouped) sy_oom(ctx);
+        *res = ok ? sy_terms_build(ctx, &nt) : NULL;
+        sy_terms_clear(ctx, &nt);
+        ctx->halves_depth--;
+        ret = *res ? 1 : -1;
+    }
+    if (hr != stackbuf) sy_dealloc(ctx, hr, h * sizeof *hr);
+    return ret;
+}

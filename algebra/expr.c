@@ -796,7 +796,10 @@ const sy_expr *sy_terms_build(sy_ctx *ctx, sy_terms *ts)
         }
         k++;
     }
-    if (k > ctx->opts.max_terms) {
+    int hv = k >= 2 ? sy_terms_halves(ctx, ts, k, &res) : 0; /* rule ADD_HALVES (div.c) */
+    if (hv != 0) {
+        if (hv < 0) res = NULL;
+    } else if (k > ctx->opts.max_terms) {
         res = sy_fail(ctx, SY_EQUOTA, "expression has %zu terms, more than the budget of %zu", k,
                       ctx->opts.max_terms);
     } else if (k == 0) {

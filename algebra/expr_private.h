@@ -115,6 +115,7 @@ struct sy_ctx {
     size_t relc_cap, relc_stores;
     /* per-operation work budgets (budget.c) */
     int op_depth;       /* nesting of sy_op_begin */
+    int halves_depth;   /* nesting of sy_terms_halves (bounded) */
     bool op_pure;       /* the outermost operation may be rolled back */
     bool op_over;       /* a budget of the current operation is spent */
     uint64_t op_steps, op_terms;
@@ -190,6 +191,10 @@ bool sy_terms_push(sy_ctx *ctx, sy_terms *ts, const fmpz_t c, const sy_expr *mon
 bool sy_terms_add_expr(sy_ctx *ctx, sy_terms *ts, const fmpz_t c, const sy_expr *e);
 /* Canonicalise (sort, merge, drop zeros) and intern; clears ts. */
 const sy_expr *sy_terms_build(sy_ctx *ctx, sy_terms *ts);
+/* Rule ADD_HALVES (div.c) on the first k terms of ts (sorted, merged, no zero): when two or
+ * more FloorDiv/Mod-by-2 atoms over the same monomials occur, *res is the sum built with them
+ * replaced by one; 1 then, 0 when nothing applies (ts untouched), -1 on error. */
+int sy_terms_halves(sy_ctx *ctx, sy_terms *ts, size_t k, const sy_expr **res);
 
 /* ---- helpers on canonical polynomials */
 bool sy_is_int(const sy_expr *e);

@@ -11,6 +11,18 @@
 
 #include "symshape/symshape.h"
 
+/* Criterion's per-test timeout: `Test(suite, name, .timeout = SY_TIMEOUT(300))`. The seconds are a
+ * hang detector (about 10x the test's time on an idle 2-core machine), multiplied by
+ * SY_TEST_TIMEOUT_SCALE, the factor the ctest TIMEOUTs take (tests/CMakeLists.txt; scripts/test.sh
+ * sets it from the load, CI to 4): the build passes it (-DSY_TEST_TIMEOUT_SCALE=N at configure
+ * time), so an ASan run on a loaded machine gets the longer limit. Criterion 2.4's --timeout only
+ * sets the default of tests without one, and the attribute must be a constant: hence a macro.
+ * Configuring fails on a bare `.timeout = N` under tests/. */
+#ifndef SY_TEST_TIMEOUT_SCALE
+#define SY_TEST_TIMEOUT_SCALE 1
+#endif
+#define SY_TIMEOUT(seconds) ((double)(seconds) * (SY_TEST_TIMEOUT_SCALE))
+
 typedef struct test_alloc {
     long live;
     long count;     /* allocations so far */

@@ -98,7 +98,7 @@ Test(budget, defaults_and_validation)
 /* (a+..+h+1)**7*y1*..*y300: the row whose intermediates were never freed.
  * Within the default budgets it is exact (test_scale.c); with 100000
  * intermediate terms it is the budget error, and the context is as before. */
-Test(budget, power_row_terms_budget_and_rollback, .fini = teardown, .timeout = 60)
+Test(budget, power_row_terms_budget_and_rollback, .fini = teardown, .timeout = SY_TIMEOUT(60))
 {
     ctx = budget_ctx(0, 100000, 0);
     const sy_expr *keep = P("a + b*y1");
@@ -115,7 +115,7 @@ Test(budget, power_row_terms_budget_and_rollback, .fini = teardown, .timeout = 6
     free(t);
 }
 
-Test(budget, product_row_bytes_budget_and_rollback, .fini = teardown, .timeout = 60)
+Test(budget, product_row_bytes_budget_and_rollback, .fini = teardown, .timeout = SY_TIMEOUT(60))
 {
     ctx = budget_ctx(0, 0, 1u << 20);
     snapshot before = snap();
@@ -131,7 +131,7 @@ Test(budget, product_row_bytes_budget_and_rollback, .fini = teardown, .timeout =
     free(t);
 }
 
-Test(budget, and_and_chain_rows_steps_budget, .fini = teardown, .timeout = 60)
+Test(budget, and_and_chain_rows_steps_budget, .fini = teardown, .timeout = SY_TIMEOUT(60))
 {
     ctx = budget_ctx(5000, 0, 0);
     snapshot before = snap();
@@ -176,7 +176,7 @@ static const sy_expr *chain(int layers)
 /* Small integers are interned on first use and cached (ctx.c): a failed
  * operation that interned some releases them, and its cache entries with
  * them, so building them again gives live nodes. */
-Test(budget, small_integer_cache_rolled_back, .fini = teardown, .timeout = 60)
+Test(budget, small_integer_cache_rolled_back, .fini = teardown, .timeout = SY_TIMEOUT(60))
 {
     ctx = budget_ctx(400, 0, 0);
     snapshot before = snap();
@@ -196,7 +196,7 @@ Test(budget, small_integer_cache_rolled_back, .fini = teardown, .timeout = 60)
     cr_assert(eq(str, S(P("x*300 + 7")), "300*x + 7"));
 }
 
-Test(budget, floordiv_row_steps_budget, .fini = teardown, .timeout = 60)
+Test(budget, floordiv_row_steps_budget, .fini = teardown, .timeout = SY_TIMEOUT(60))
 {
     ctx = budget_ctx(2000, 0, 0);
     const sy_expr *lay = chain(6), *s = sy_expr_sym(ctx, "s");
@@ -244,7 +244,7 @@ static int64_t layer_value(int64_t L, int layers, int *defined)
 /* Evaluation is memoized per node: the raw 40-layer chain (a tree of about
  * 10^24 nodes) is evaluated exactly; the first layer that divides by zero is
  * reported. Within the default budgets. */
-Test(budget, eval_memoized_on_40_layer_chain, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(budget, eval_memoized_on_40_layer_chain, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     const sy_expr *s = sy_expr_sym(ctx, "s");
     for (int layers = 1; layers <= 40; layers += 39) {
@@ -302,7 +302,7 @@ static uint64_t naive_tree_size(const sy_expr *e)
 /* sy_expr_print_bounded: the canonical text up to let_past tree nodes, the
  * let-form past it (the 6-layer chain: 20 million tree nodes, a few KB). */
 Test(budget, print_bounded_switches_to_the_let_form_past_the_tree_size, .init = ctx_setup, .fini = ctx_teardown,
-     .timeout = 60)
+     .timeout = SY_TIMEOUT(60))
 {
     const sy_expr *e = P("FloorDiv(a + b, 3)*(a + b) + Max(a + b, c)");
     uint64_t n = 0;
@@ -326,7 +326,7 @@ Test(budget, print_bounded_switches_to_the_let_form_past_the_tree_size, .init = 
 
 /* The let-form prints each shared subterm once; an expression without
  * sharing prints as the canonical text; the tree size counts repeats. */
-Test(budget, let_form_and_tree_size, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(budget, let_form_and_tree_size, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     const sy_expr *e = P("FloorDiv(x**2, 3)*y + FloorDiv(x**2, 3) + Max(FloorDiv(x**2, 3), y)");
     char *s = sy_expr_print_let(ctx, e, SY_PRINT_CANONICAL);
@@ -385,7 +385,7 @@ Test(budget, let_form_and_tree_size, .init = ctx_setup, .fini = ctx_teardown, .t
  * bound (about 1.5 levels per step: 15000 levels). Step 1334 is the first
  * past 2000 levels; every recursive pass runs on a node of about 1990 levels
  * (a relation over it adds one). */
-Test(budget, nesting_limit_and_passes_at_the_limit, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(budget, nesting_limit_and_passes_at_the_limit, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     const sy_expr *x = sy_expr_sym(ctx, "x"), *y = sy_expr_sym(ctx, "y"), *e = x, *near = NULL;
     int failed_at = 0;
@@ -431,7 +431,7 @@ Test(budget, nesting_limit_and_passes_at_the_limit, .init = ctx_setup, .fini = c
  * repeated multiplies the divisor by 6 (FloorDiv(FloorDiv(a, 6) + 1, 6) =
  * FloorDiv(a + 6, 36)); 6^1585 is the first past 4096 bits. A 10^5-step graph
  * of them had held 2 GB of constants. */
-Test(budget, constant_bits_bound_a_floordiv_chain, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(budget, constant_bits_bound_a_floordiv_chain, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     const sy_expr *e = sy_expr_sym(ctx, "x");
     int failed_at = 0;
@@ -454,7 +454,7 @@ Test(budget, constant_bits_bound_a_floordiv_chain, .init = ctx_setup, .fini = ct
  * and eval refused x**2049 at x = 2. The bits of a^k are at least
  * (bits(a) - 1) * k + 1: refused past the limit on that, else computed and
  * checked exactly (max_const_bits 4096). */
-Test(budget, constant_power_bits_counted_exactly, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(budget, constant_power_bits_counted_exactly, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     static const struct { const char *text; int ok; } rows[] = {
         {"2**2081", 1}, {"2**4095", 1}, {"2**4096", 0}, {"(-2)**4095", 1}, {"3**2584", 1},

@@ -22,7 +22,7 @@ static void run_dir(const char *dir, sy_cases_result *r, int *files)
     closedir(d);
 }
 
-Test(algebra_cases, every_case_file_passes, .init = ctx_setup, .fini = ctx_teardown, .timeout = 600)
+Test(algebra_cases, every_case_file_passes, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(600))
 {
     sy_cases_result r;
     memset(&r, 0, sizeof r);
@@ -61,7 +61,7 @@ Test(algebra_cases, runner_reports_wrong_answers, .init = ctx_setup, .fini = ctx
 /* Issue 38: a failing case echoed its expression in full (10 MB of output for
  * one line). A report line past 4096 bytes keeps its head and tail around
  * "... [N bytes cut] ...". */
-Test(algebra_cases, long_messages_are_cut, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(algebra_cases, long_messages_are_cut, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     size_t terms = 100000, cap = 2 * terms + 64, n = 0;
     char *text = malloc(cap);
@@ -92,7 +92,7 @@ Test(algebra_cases, long_messages_are_cut, .init = ctx_setup, .fini = ctx_teardo
  * and before a precision miss the decision procedure looks for a witness past
  * the expected range (the facts plus e > hi: contradictory, none; else the
  * vertices of the ranges under them). */
-Test(algebra_cases, bound_checks_range_ends_and_searches_a_witness, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(algebra_cases, bound_checks_range_ends_and_searches_a_witness, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     static const struct { const char *text; size_t failed, miss; const char *msg; } rows[] = {
         {"bound FloorDiv(h, 4) | 8 <= h <= 20 => [2, 4]\n", 1, 0, "counterexample h=20: the value 5 is outside [2, 4]"},

@@ -85,7 +85,7 @@ static int holds(const sy_expr *rel, const sy_expr *s, int64_t v)
     return out != 0;
 }
 
-Test(algebra_chain_facts, ranges_are_exact_and_open_queries_unknown, .timeout = 300)
+Test(algebra_chain_facts, ranges_are_exact_and_open_queries_unknown, .timeout = SY_TIMEOUT(300))
 {
     rng_state = (test_seed() * 0x9E3779B97F4A7C15ull) | 1;
     long iters = 4000 * test_multiplier(), n_unknown = 0, n_decided = 0, n_tainted = 0;

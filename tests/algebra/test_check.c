@@ -7,7 +7,7 @@
 
 #include "algebra/expr_private.h"
 
-#define CASE(name) Test(algebra_check, name, .init = ctx_setup, .fini = ctx_teardown, .timeout = 30)
+#define CASE(name) Test(algebra_check, name, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(30))
 
 /* a writable copy of node e (its fmpz members shared: only small values in these tests) */
 static sy_expr *copy_node(const sy_expr *e, void *buf, size_t cap)

@@ -117,7 +117,7 @@ static const sy_expr *random_fact(const box *B)
     }
 }
 
-Test(algebra_decide_props, decisions_bounds_and_simplifications_are_sound, .timeout = 900)
+Test(algebra_decide_props, decisions_bounds_and_simplifications_are_sound, .timeout = SY_TIMEOUT(900))
 {
     rng = (test_seed() * 2654435761u) | 1;
     long iters = 100000 * test_multiplier();
@@ -282,7 +282,7 @@ Test(algebra_decide_props, decisions_bounds_and_simplifications_are_sound, .time
  * c0 + a FloorDiv(L + p, s) + b FloorDiv(+-L + q, s) <= 0 with L = x + k y, every
  * sign and offset, no facts; a TRUE must hold and a FALSE must fail at every point
  * of a box wide enough to cover every residue (several periods of s). */
-Test(algebra_decide_props, floor_pairs_are_sound, .timeout = 300)
+Test(algebra_decide_props, floor_pairs_are_sound, .timeout = SY_TIMEOUT(300))
 {
     sy_ctx *c = NULL;
     cr_assert(eq(int, sy_ctx_new(NULL, &c), SY_OK));

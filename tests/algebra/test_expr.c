@@ -4,7 +4,7 @@
 
 #include "common.h"
 
-#define CASE(name) Test(algebra_expr, name, .init = ctx_setup, .fini = ctx_teardown, .timeout = 30)
+#define CASE(name) Test(algebra_expr, name, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(30))
 
 static void same(const char *a, const char *b)
 {
@@ -359,7 +359,7 @@ CASE(deterministic_order_independent_of_creation)
     sy_ctx_free(c2);
 }
 
-Test(algebra_expr, out_of_memory_at_every_allocation, .timeout = 120)
+Test(algebra_expr, out_of_memory_at_every_allocation, .timeout = SY_TIMEOUT(120))
 {
     /* make the n-th allocation fail: every run returns SY_ENOMEM (or
      * succeeds), leaks nothing and leaves the context usable */

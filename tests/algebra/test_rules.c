@@ -64,7 +64,7 @@ static bool literal(const sy_expr *r, sy_expr_kind k, size_t n, const sy_expr *c
     return true;
 }
 
-Test(rules, with_every_rule_off_constructors_build_literal_nodes, .timeout = 300)
+Test(rules, with_every_rule_off_constructors_build_literal_nodes, .timeout = SY_TIMEOUT(300))
 {
     rng = test_seed() | 1;
     const sy_expr *syms[3] = {sy_expr_sym(ctx, "x"), sy_expr_sym(ctx, "y"), sy_expr_sym(ctx, "z")};
@@ -187,7 +187,7 @@ static void instance(const char *pat, const char *cv[10], const char *ev[26], ch
     out[o] = '\0';
 }
 
-Test(rules, every_rule_fires_on_random_instances_and_agrees_with_evaluation, .timeout = 300)
+Test(rules, every_rule_fires_on_random_instances_and_agrees_with_evaluation, .timeout = SY_TIMEOUT(300))
 {
     rng = test_seed() | 1;
     const sy_expr *st[2] = {sy_expr_sym(ctx, "s"), sy_expr_sym(ctx, "t")};

@@ -44,7 +44,7 @@ static int64_t layer_value(int64_t L, int layers, int *defined)
     return lay;
 }
 
-Test(algebra_scale, nested_floordiv_chain_40_layers, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
+Test(algebra_scale, nested_floordiv_chain_40_layers, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(120))
 {
     const sy_expr *s = sy_expr_sym(ctx, "s");
     const sy_expr *L = s, *lay = NULL;
@@ -79,7 +79,7 @@ Test(algebra_scale, nested_floordiv_chain_40_layers, .init = ctx_setup, .fini = 
     sy_facts_free(f);
 }
 
-Test(algebra_scale, nested_floordiv_text_matches_api, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(algebra_scale, nested_floordiv_text_matches_api, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     const char *L = "s";
     char *cur = NULL;
@@ -102,7 +102,7 @@ Test(algebra_scale, nested_floordiv_text_matches_api, .init = ctx_setup, .fini =
     free(cur);
 }
 
-Test(algebra_scale, product_of_18000_symbols, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(algebra_scale, product_of_18000_symbols, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     char *t = join("x%d", "*", 18000);
     const sy_expr *e = P(t);
@@ -117,7 +117,7 @@ Test(algebra_scale, product_of_18000_symbols, .init = ctx_setup, .fini = ctx_tea
     free(t);
 }
 
-Test(algebra_scale, and_of_8000_relations_and_a_4000_link_chain, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(algebra_scale, and_of_8000_relations_and_a_4000_link_chain, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     char *t = join("x%d <= 0", " and ", 8000);
     const sy_expr *e = P(t);
@@ -134,7 +134,7 @@ Test(algebra_scale, and_of_8000_relations_and_a_4000_link_chain, .init = ctx_set
     free(t);
 }
 
-Test(algebra_scale, power_7_times_300_symbols, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(algebra_scale, power_7_times_300_symbols, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     char *ys = join("y%d", "*", 301); /* y0..y300; the row has y1..y300 */
     const char *ys1 = strchr(ys, '*') + 1;
@@ -176,7 +176,7 @@ Test(algebra_scale, power_7_times_300_symbols, .init = ctx_setup, .fini = ctx_te
  * entry: n = 20,000 1.8 s, 40,000 6.5 s); the entries are sorted, so each is
  * looked up by binary search. Exact results at n = 20,000, with and without an
  * entry that absorbs one of the Mins. */
-Test(algebra_scale, max_of_20000_mins, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(algebra_scale, max_of_20000_mins, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     enum { N = 20000 };
     size_t cap = (size_t)N * 32 + 64, len = 0;

@@ -221,7 +221,7 @@ Test(backends_bc, truncation_at_every_offset_is_a_format_error, .init = ctx_setu
  * not "truncated input": a flipped LEB128 length made the structure walk run
  * past the end before the CRC was compared. Every flip of every payload byte
  * is now reported as "CRC-32 mismatch", with where parsing stopped if it did. */
-Test(backends_bc, every_payload_byte_flip_is_a_crc_mismatch, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(backends_bc, every_payload_byte_flip_is_a_crc_mismatch, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     golden G;
     golden_open(&G);
@@ -264,7 +264,7 @@ static void run_safely(const sy_bc_program *p)
 }
 
 Test(backends_bc, every_byte_flip_is_rejected_or_loads_and_runs_safely, .init = ctx_setup, .fini = ctx_teardown,
-     .timeout = 60)
+     .timeout = SY_TIMEOUT(60))
 {
     golden G;
     golden_open(&G);
@@ -835,7 +835,7 @@ Test(backends_bc, argument_errors_and_accessors, .init = ctx_setup, .fini = ctx_
     golden_close(&G);
 }
 
-Test(backends_bc, out_of_memory_at_every_allocation, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(backends_bc, out_of_memory_at_every_allocation, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     golden G;
     golden_open(&G); /* also interns every constant the compiler asks for */
@@ -962,7 +962,7 @@ Test(backends_bc, concurrent_checks_on_one_shared_program, .init = ctx_setup, .f
 
 /* unique() of x has the data-dependent length u0, viewed as (3, -1) and
  * broadcast against y: two runtime asserts on u0 after RTCHECKS. */
-Test(backends_bc, check_runtime_takes_the_unbacked_values, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
+Test(backends_bc, check_runtime_takes_the_unbacked_values, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(120))
 {
     const char *G = "{\"format\":\"symshape.graph\",\"version\":1,\"name\":\"ub\",\"nodes\":["
                     "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"int64\",\"shape\":[4,6],\"dynamic\":[0,1]},"
@@ -1087,7 +1087,7 @@ static void chain_points(const sy_bc_program *p, const sy_gset *gs, long n[3])
  * a register: 248 instructions, 7 registers, and the program verifies
  * (written before read on every path) and round-trips through the bytes. */
 Test(backends_bc, floordiv_chain_69_computes_each_shared_subterm_once, .init = ctx_setup, .fini = ctx_teardown,
-     .timeout = 120)
+     .timeout = SY_TIMEOUT(120))
 {
     sy_graph *g;
     sy_gset *gs = bt_chain69_gset(&g);
@@ -1116,7 +1116,7 @@ Test(backends_bc, floordiv_chain_69_computes_each_shared_subterm_once, .init = c
     sy_graph_free(g);
 }
 
-Test(backends_bc, issue_chain_6_layers_as_a_guard, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
+Test(backends_bc, issue_chain_6_layers_as_a_guard, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(120))
 {
     sy_graph *g;
     sy_gset *gs = bt_chain_gset(6, &g);
@@ -1198,7 +1198,7 @@ Test(backends_bc, verifier_proves_every_register_written_before_read, .init = ct
  * did) instead of failing for want of registers, and the program agrees
  * with the reference. */
 Test(backends_bc, more_live_shared_values_than_registers_fall_back_to_recomputing, .init = ctx_setup,
-     .fini = ctx_teardown, .timeout = 120)
+     .fini = ctx_teardown, .timeout = SY_TIMEOUT(120))
 {
     enum { N = 300 };
     static char facts[N + 1][64];

@@ -373,7 +373,7 @@ static void vm_diff_one(const char *path, const char *probes, const char *file, 
 }
 
 Test(backends_bc_diff, vm_equals_the_reference_on_every_corpus_model, .init = ctx_setup, .fini = ctx_teardown,
-     .timeout = 300)
+     .timeout = SY_TIMEOUT(300))
 {
     long per_model = 10000 * test_multiplier();
     cr_assert(lt(int, 0, corpus_for_each(vm_diff_one, &per_model)), "no model found");
@@ -388,7 +388,7 @@ typedef struct synth {
 } synth;
 
 Test(backends_bc_diff, vm_equals_the_reference_on_synthetic_guard_sets, .init = ctx_setup, .fini = ctx_teardown,
-     .timeout = 300)
+     .timeout = SY_TIMEOUT(300))
 {
     static const synth sets[] = {
         {"division and min/max",

@@ -50,7 +50,7 @@ static void replay_sizes(const sy_bc_program *p)
     free(v);
 }
 
-Test(backends_bc_fuzz, corpus_replays_without_crash_or_leak, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(backends_bc_fuzz, corpus_replays_without_crash_or_leak, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     const char *dir_path = SY_TESTS_DIR "/../fuzz/corpus_bc";
     DIR *dir = opendir(dir_path);
@@ -92,7 +92,7 @@ Test(backends_bc_fuzz, corpus_replays_without_crash_or_leak, .init = ctx_setup, 
 /* fuzz/regress_bc/: inputs that once failed the harness (certificate-hash-shuffled: a certified
  * program whose stored SHA-256 bytes were shuffled and whose CRC was re-sealed; it loads, and
  * re-encodes with the true hashes). */
-Test(backends_bc_fuzz, regressions_replay, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(backends_bc_fuzz, regressions_replay, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     size_t n = fuzz_replay_dir(SY_TESTS_DIR "/../fuzz/regress_bc", LLVMFuzzerTestOneInput);
     cr_assert(le(sz, (size_t)1, n), "only %zu regression inputs", n);

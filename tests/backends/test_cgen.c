@@ -529,7 +529,7 @@ static void cgen_diff_one(const char *path, const char *probes, const char *file
 }
 
 Test(backends_cgen, agrees_with_the_reference_checker_on_every_corpus_model, .init = ctx_setup, .fini = ctx_teardown,
-     .timeout = 600)
+     .timeout = SY_TIMEOUT(600))
 {
     long npoints = 10000 * test_multiplier();
     cr_assert(lt(int, 0, corpus_for_each(cgen_diff_one, &npoints)), "no model found");
@@ -596,7 +596,7 @@ static sy_gset *synthetic_set(const char *const *facts, size_t n, int ra, sy_gra
     return gs;
 }
 
-Test(backends_cgen, every_node_kind_agrees_or_fails_closed_soundly, .init = ctx_setup, .fini = ctx_teardown, .timeout = 300)
+Test(backends_cgen, every_node_kind_agrees_or_fails_closed_soundly, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(300))
 {
     sy_graph *g;
     sy_env *env;
@@ -645,7 +645,7 @@ Test(backends_cgen, every_node_kind_agrees_or_fails_closed_soundly, .init = ctx_
  * compiler without __GNUC__) agree with the reference at every point, with
  * the same overflows, including the int64 edges. -fsanitize=undefined makes a
  * signed overflow in the fallback itself a failure when the compiler has it. */
-Test(backends_cgen, portable_overflow_fallback_agrees, .init = ctx_setup, .fini = ctx_teardown, .timeout = 300)
+Test(backends_cgen, portable_overflow_fallback_agrees, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(300))
 {
     sy_graph *g;
     sy_env *env;
@@ -709,7 +709,7 @@ static void expect(const sy_gset *gs, const cmod *m, const int64_t *v, int want_
     if (rc == SY_CGEN_ACCEPT || rc == SY_CGEN_REJECT || rc == SY_CGEN_EDIVZERO) cr_assert(eq(long, ref.failed, want_failed));
 }
 
-Test(backends_cgen, exact_at_the_int64_edges, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
+Test(backends_cgen, exact_at_the_int64_edges, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(120))
 {
     static const char *const facts[] = {"a - b <= 5", "a <= 2**64", "-(2**63) <= a - b"};
     sy_graph *g;
@@ -762,7 +762,7 @@ Test(backends_cgen, exact_at_the_int64_edges, .init = ctx_setup, .fini = ctx_tea
 /* An And/Or whose later operand holds a constant beyond int64 fails closed
  * there (return -2); the temporaries declared before that return are never
  * read and must not break -Wall -Wextra -Werror (cmod_build compiles with it). */
-Test(backends_cgen, fail_closed_inside_and_or_compiles_cleanly, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
+Test(backends_cgen, fail_closed_inside_and_or_compiles_cleanly, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(120))
 {
     static const char *const facts[] = {
         "a <= 3 or Max(a, 2**70) >= b",
@@ -792,7 +792,7 @@ Test(backends_cgen, fail_closed_inside_and_or_compiles_cleanly, .init = ctx_setu
 
 /* ------------------------------------------------------------------ golden, helpers, prefix */
 
-Test(backends_cgen, golden_resnet18, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(backends_cgen, golden_resnet18, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     sy_graph *g;
     cr_assert(eq(int, sy_graph_load_file(ctx, SY_TESTS_DIR "/../examples/resnet18.json", &g), SY_OK));
@@ -830,7 +830,7 @@ Test(backends_cgen, helpers_are_a_verbatim_copy_of_sy_int64_h, .init = ctx_setup
     sy_graph_free(g);
 }
 
-Test(backends_cgen, prefix_is_checked_and_used, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(backends_cgen, prefix_is_checked_and_used, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     cr_assert(sy_backend_find("c") != NULL);
     sy_graph *g;
@@ -864,7 +864,7 @@ Test(backends_cgen, prefix_is_checked_and_used, .init = ctx_setup, .fini = ctx_t
     sy_graph_free(g);
 }
 
-Test(backends_cgen, empty_set_and_escaped_strings_compile, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(backends_cgen, empty_set_and_escaped_strings_compile, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     /* no inputs: no sources, no guards */
     const char *E = "{\"format\":\"symshape.graph\",\"version\":1,\"name\":\"empty */ ?\?/\",\"nodes\":[],\"outputs\":[]}";
@@ -932,7 +932,7 @@ Test(backends_cgen, empty_set_and_escaped_strings_compile, .init = ctx_setup, .f
  * length u0 is broadcast against y and viewed as (3, -1)), generated C vs the
  * reference sy_gset_check_runtime_si, with exact answers. */
 typedef int (*rt_check_fn)(const int64_t *, size_t, const int64_t *, size_t, int32_t *);
-Test(backends_cgen, check_runtime_takes_the_unbacked_values, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
+Test(backends_cgen, check_runtime_takes_the_unbacked_values, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(120))
 {
     const char *G = "{\"format\":\"symshape.graph\",\"version\":1,\"name\":\"ub\",\"nodes\":["
                     "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"int64\",\"shape\":[4,6],\"dynamic\":[0,1]},"
@@ -1009,7 +1009,7 @@ Test(backends_cgen, check_runtime_takes_the_unbacked_values, .init = ctx_setup, 
  * 1.3 GB of C, 27 s, 2.6 GB of memory). The exact file is the golden; the
  * compiled module agrees with the reference checker. */
 Test(backends_cgen, floordiv_chain_69_computes_each_shared_subterm_once, .init = ctx_setup, .fini = ctx_teardown,
-     .timeout = 120)
+     .timeout = SY_TIMEOUT(120))
 {
     /* loaded from text under a relative name: the file's header names the
      * model, and the golden must not hold the checkout's absolute path */

@@ -25,7 +25,7 @@ static void render_all(const sy_gset *gs, size_t sizes[NB])
 }
 
 Test(backends_huge, floordiv_chain_69_every_backend_is_linear_in_the_dag, .init = ctx_setup, .fini = ctx_teardown,
-     .timeout = 120)
+     .timeout = SY_TIMEOUT(120))
 {
     sy_graph *g;
     sy_gset *gs = bt_chain69_gset(&g);
@@ -42,7 +42,7 @@ Test(backends_huge, floordiv_chain_69_every_backend_is_linear_in_the_dag, .init 
 }
 
 Test(backends_huge, chain_as_a_guard_every_backend_is_linear_in_the_dag, .init = ctx_setup, .fini = ctx_teardown,
-     .timeout = 120)
+     .timeout = SY_TIMEOUT(120))
 {
     size_t s6[NB], s24[NB];
     sy_graph *g;

@@ -69,12 +69,12 @@ static void golden_model(const char *path, const char *name)
     untrace(&t);
 }
 
-Test(backends_report, golden_resnet18, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(backends_report, golden_resnet18, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     golden_model(SY_TESTS_DIR "/../examples/resnet18.json", "resnet18");
 }
 
-Test(backends_report, golden_vit_b_16, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(backends_report, golden_vit_b_16, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     golden_model(SY_TESTS_DIR "/../examples/vit_b_16.json", "vit_b_16");
     /* from the guard set alone, and with the graph but no env */
@@ -90,7 +90,7 @@ Test(backends_report, golden_vit_b_16, .init = ctx_setup, .fini = ctx_teardown, 
     untrace(&t);
 }
 
-Test(backends_report, golden_squeezenet1_0, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(backends_report, golden_squeezenet1_0, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     const char *path = SY_SHARED_DIR "/corpus/squeezenet1_0.json";
     if (access(path, R_OK) != 0) cr_skip_test("%s not present", path);
@@ -98,7 +98,7 @@ Test(backends_report, golden_squeezenet1_0, .init = ctx_setup, .fini = ctx_teard
 }
 
 /* what a PyTorch user must read in the report, independent of the layout */
-Test(backends_report, vit_image_size_is_pinned_by_its_assert, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(backends_report, vit_image_size_is_pinned_by_its_assert, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     traced t;
     trace(SY_TESTS_DIR "/../examples/vit_b_16.json", &t);
@@ -123,7 +123,7 @@ Test(backends_report, vit_image_size_is_pinned_by_its_assert, .init = ctx_setup,
     untrace(&t);
 }
 
-Test(backends_report, output_is_deterministic_across_contexts, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(backends_report, output_is_deterministic_across_contexts, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     const char *backends[] = {"report", "markdown"};
     for (int b = 0; b < 2; b++) {
@@ -227,7 +227,7 @@ Test(backends_report, stride_sources_belong_to_their_input, .init = ctx_setup, .
 
 /* every allocation failing in turn: SY_ENOMEM, nothing leaked, then the
  * same bytes once memory suffices */
-Test(backends_report, out_of_memory_at_every_allocation, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
+Test(backends_report, out_of_memory_at_every_allocation, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(120))
 {
     traced t;
     trace(SY_TESTS_DIR "/../examples/vit_b_16.json", &t);

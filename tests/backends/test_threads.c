@@ -52,7 +52,7 @@ static int one_run(void)
     return bad;
 }
 
-Test(backends_threads, first_use_from_8_threads_sees_complete_tables, .timeout = 120)
+Test(backends_threads, first_use_from_8_threads_sees_complete_tables, .timeout = SY_TIMEOUT(120))
 {
     int failed = 0, errors = 0;
     for (int run = 0; run < NRUNS; run++) {
@@ -241,7 +241,7 @@ static int eight_contexts(char *why, size_t cap)
     return 0;
 }
 
-Test(backends_threads, eight_contexts_at_once_agree, .timeout = 600)
+Test(backends_threads, eight_contexts_at_once_agree, .timeout = SY_TIMEOUT(600))
 {
     char why[300] = "";
     cr_assert(eq(int, eight_contexts(why, sizeof why), 0), "%s", why);

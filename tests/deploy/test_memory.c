@@ -44,7 +44,7 @@ static void traced_free(traced *t)
  * and all N outputs are live, (N + 1) * 32 * x_0 bytes. Matching the outputs to their nodes was
  * a pointer comparison per output and node (O(outputs x nodes)) that never matched (the trace's
  * outputs are copies), so each output died at its node: a live peak of 2 * 32 * x_0. */
-Test(deploy_memory, thousands_of_outputs_live_to_the_end, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
+Test(deploy_memory, thousands_of_outputs_live_to_the_end, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(120))
 {
     enum { N = 6000 };
     size_t cap = 200 + (size_t)N * 120, len = 0;
@@ -146,7 +146,7 @@ static uint64_t measure(const sy_memory *m, const sy_region *r, int64_t b, int64
 
 /* x [b, s, 16] and the scores x @ x^T [b, s, s] (quadratic in s): the largest b with s = 4*b + 3
  * (and with s fixed) whose largest activation or total fits, against a scan of every b */
-Test(deploy_memory, largest_batch_under_a_relation, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
+Test(deploy_memory, largest_batch_under_a_relation, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(120))
 {
     traced t;
     trace_text("{\"format\":\"symshape.graph\",\"version\":1,\"name\":\"t\",\"nodes\":["

@@ -330,7 +330,7 @@ static const char *shared_model(const char *dir, const char *name, char *buf, si
     return NULL;
 }
 
-Test(deploy_region, corpus_models_exact_regions, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
+Test(deploy_region, corpus_models_exact_regions, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(120))
 {
     for (size_t c = 0; c < sizeof corpus_cases / sizeof corpus_cases[0]; c++) {
         char path[1024];
@@ -420,7 +420,7 @@ static void probes_in_region(const char *path, const char *probes, const char *n
     sy_graph_free(g);
 }
 
-Test(deploy_region, corpus_probes_inside_the_region_all_ran, .init = ctx_setup, .fini = ctx_teardown, .timeout = 600)
+Test(deploy_region, corpus_probes_inside_the_region_all_ran, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(600))
 {
     long inside = 0;
     int models = corpus_for_each(probes_in_region, &inside);
@@ -495,7 +495,7 @@ Test(deploy_region, errors, .init = ctx_setup, .fini = ctx_teardown)
 }
 
 /* every allocation failing in turn: SY_ENOMEM, no leak, then success */
-Test(deploy_region, out_of_memory_at_every_allocation, .timeout = 600) /* every allocation failed in turn: ~15 s, 5-10x under ASan */
+Test(deploy_region, out_of_memory_at_every_allocation, .timeout = SY_TIMEOUT(600)) /* every allocation failed in turn: ~15 s, 5-10x under ASan */
 {
     const char *G = HDR "{\"name\":\"x\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[4,8],\"dynamic\":[0,1]},"
                         "{\"name\":\"v\",\"op\":\"view\",\"args\":[{\"ref\":\"x\"},-1,16]}],\"outputs\":[{\"ref\":\"v\"}]}";
@@ -905,7 +905,7 @@ Test(deploy_corners, a_broken_equality_is_rejected_by_it, .init = ctx_setup, .fi
 /* ---- memory envelopes */
 
 Test(deploy_memory, resnet18_bytes_match_the_concrete_run_and_the_largest_batch_is_proved, .init = ctx_setup,
-     .fini = ctx_teardown, .timeout = 300)
+     .fini = ctx_teardown, .timeout = SY_TIMEOUT(300))
 {
     sy_graph *g;
     cr_assert(eq(int, sy_graph_load_file(ctx, SY_TESTS_DIR "/../examples/resnet18.json", &g), SY_OK));

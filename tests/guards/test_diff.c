@@ -35,7 +35,7 @@ static int64_t wv(const sy_diff *d, const int64_t *w, const char *src)
     return -1;
 }
 
-Test(guards_diff, equal_sets_with_a_restated_guard, .init = ctx_setup, .fini = ctx_teardown, .timeout = 30)
+Test(guards_diff, equal_sets_with_a_restated_guard, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(30))
 {
     sy_diff *d = run(DOC(RANK ", " G("range", "2 <= _s2")),
                      DOC(G("range", "2 <= _s2") ", " RANK ", " G("relation", "1 <= FloorDiv(_s2, 2)")), NULL, NULL);
@@ -52,7 +52,7 @@ Test(guards_diff, equal_sets_with_a_restated_guard, .init = ctx_setup, .fini = c
     sy_diff_free(d);
 }
 
-Test(guards_diff, narrowed_range_with_its_witness, .init = ctx_setup, .fini = ctx_teardown, .timeout = 30)
+Test(guards_diff, narrowed_range_with_its_witness, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(30))
 {
     sy_diff *d = run(DOC(RANK ", " G("range", "2 <= _s2")), DOC(RANK ", " G("range", "16 <= _s2")), NULL, NULL);
     cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_A), SY_TRUTH_FALSE));
@@ -79,7 +79,7 @@ Test(guards_diff, narrowed_range_with_its_witness, .init = ctx_setup, .fini = ct
     sy_diff_free(d);
 }
 
-Test(guards_diff, widened_specialization, .init = ctx_setup, .fini = ctx_teardown, .timeout = 30)
+Test(guards_diff, widened_specialization, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(30))
 {
     sy_diff *d = run(DOC(RANK ", " G("specialization", "_s3 == 224")), DOC(RANK ", " G("range", "2 <= _s3")), NULL, NULL);
     cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_A), SY_TRUTH_TRUE));
@@ -98,7 +98,7 @@ Test(guards_diff, widened_specialization, .init = ctx_setup, .fini = ctx_teardow
     sy_diff_free(d);
 }
 
-Test(guards_diff, renamed_input_and_an_added_divisibility, .init = ctx_setup, .fini = ctx_teardown, .timeout = 30)
+Test(guards_diff, renamed_input_and_an_added_divisibility, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(30))
 {
     static const char *b = "{\"format\": \"symshape.guards\", \"version\": 1, \"model\": \"m2\", \"sources\": [\"inp.dim()\", "
                            "\"inp.dtype\", \"inp.size()[0]\", \"inp.size()[1]\"], \"guards\": [" RANK ", "
@@ -122,7 +122,7 @@ Test(guards_diff, renamed_input_and_an_added_divisibility, .init = ctx_setup, .f
 /* x0^2 + x1^2 == 7 x2^2 has only the solution 0 (descent mod 7): B's guard
  * holds wherever A's does, but not linearly; no witness exists, so the
  * answer must be unknown, never false. */
-Test(guards_diff, unknown_when_neither_proved_nor_refuted, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(guards_diff, unknown_when_neither_proved_nor_refuted, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     sy_diff *d = run(DOC(RANK ", " G("range", "1 <= _s2")), DOC(RANK ", " G("range", "1 <= _s2") ", " G("relation", "_s3**2 + _s1**2 != 7*_s2**2")),
                      NULL, NULL);
@@ -140,7 +140,7 @@ Test(guards_diff, unknown_when_neither_proved_nor_refuted, .init = ctx_setup, .f
 
 /* FloorDiv(a, b) >= 0 holds wherever it is defined over sizes, but the
  * check fails it at b = 0: A (no guard) is not inside B, witness b = 0. */
-Test(guards_diff, division_by_zero_is_a_rejection, .init = ctx_setup, .fini = ctx_teardown, .timeout = 30)
+Test(guards_diff, division_by_zero_is_a_rejection, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(30))
 {
     sy_diff *d = run(DOC(RANK), DOC(RANK ", " G("relation", "0 <= FloorDiv(_s2, _s3)")), NULL, NULL);
     cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_A), SY_TRUTH_FALSE));
@@ -149,7 +149,7 @@ Test(guards_diff, division_by_zero_is_a_rejection, .init = ctx_setup, .fini = ct
     sy_diff_free(d);
 }
 
-Test(guards_diff, runtime_asserts_take_no_part, .init = ctx_setup, .fini = ctx_teardown, .timeout = 30)
+Test(guards_diff, runtime_asserts_take_no_part, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(30))
 {
     sy_diff *d = run(DOC(RANK), DOC(RANK ", " G("runtime_assert", "0 <= u0")), NULL, NULL);
     cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_A), SY_TRUTH_TRUE));
@@ -159,7 +159,7 @@ Test(guards_diff, runtime_asserts_take_no_part, .init = ctx_setup, .fini = ctx_t
     sy_diff_free(d);
 }
 
-Test(guards_diff, bad_input_is_an_error_with_its_location, .init = ctx_setup, .fini = ctx_teardown, .timeout = 30)
+Test(guards_diff, bad_input_is_an_error_with_its_location, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(30))
 {
     static const struct {
         const char *doc, *msg;
@@ -190,7 +190,7 @@ Test(guards_diff, bad_input_is_an_error_with_its_location, .init = ctx_setup, .f
 }
 
 /* A traced model against its own JSON form: the two readers agree. */
-Test(guards_diff, traced_set_equals_its_json_form, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
+Test(guards_diff, traced_set_equals_its_json_form, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(120))
 {
     sy_graph *g = NULL;
     cr_assert(eq(int, sy_graph_load_file(ctx, SY_TESTS_DIR "/../examples/vit_b_16.json", &g), SY_OK));
@@ -220,7 +220,7 @@ Test(guards_diff, traced_set_equals_its_json_form, .init = ctx_setup, .fini = ct
 }
 
 /* Out of memory at every allocation: SY_ENOMEM (or success), nothing leaked. */
-Test(guards_diff, out_of_memory_anywhere, .timeout = 120)
+Test(guards_diff, out_of_memory_anywhere, .timeout = SY_TIMEOUT(120))
 {
     for (long n = 0;; n++) {
         ctx = new_counting_ctx(n);
@@ -253,7 +253,7 @@ static int run_cli(const char *args)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-Test(guards_diff, command_exit_statuses, .timeout = 300)
+Test(guards_diff, command_exit_statuses, .timeout = SY_TIMEOUT(300))
 {
     const char *ex = SY_TESTS_DIR "/../examples";
     char a[1024];
@@ -317,7 +317,7 @@ static sy_diff *run_prover(const char *a, const char *b, sy_truth t, const char 
     return d;
 }
 
-Test(guards_diff, prover_points_are_checked, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(guards_diff, prover_points_are_checked, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     /* 1022117 = 1009 * 1013: the search does not factor it, the prover's point is checked */
     const char *a = DOC(G("range", "2 <= _s2") ", " G("range", "2 <= _s3"));
@@ -350,7 +350,7 @@ Test(guards_diff, prover_points_are_checked, .init = ctx_setup, .fini = ctx_tear
 /* Bounded work: 1000 disequalities per side (A on x.size()[0], B on x.size()[1]). Each B guard is
  * not implied by A; the searches together evaluate at most 2*10^6 guards, so the run ends
  * (no quadratic pass over the facts per guard) and what is left open stays unknown. */
-Test(guards_diff, large_sets_stay_bounded, .init = ctx_setup, .fini = ctx_teardown, .timeout = 300)
+Test(guards_diff, large_sets_stay_bounded, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(300))
 {
     size_t n = 1000, cap = 64 * n + 256;
     char *a = malloc(cap), *b = malloc(cap);

@@ -257,14 +257,14 @@ static void agree_at_random_points(size_t n, unsigned npoints, unsigned nref)
     free(lens);
 }
 
-Test(guards_dispatch, one_entry_agrees, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120) { agree_at_random_points(1, 20000, 2000); }
-Test(guards_dispatch, eight_entries_agree, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120) { agree_at_random_points(8, 20000, 2000); }
+Test(guards_dispatch, one_entry_agrees, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(120)) { agree_at_random_points(1, 20000, 2000); }
+Test(guards_dispatch, eight_entries_agree, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(120)) { agree_at_random_points(8, 20000, 2000); }
 /* 10^5 random sizes: dispatch and entry-by-entry agree on all, the bignum reference on 10^4 */
-Test(guards_dispatch, sixty_four_entries_agree_on_1e5_points, .init = ctx_setup, .fini = ctx_teardown, .timeout = 600)
+Test(guards_dispatch, sixty_four_entries_agree_on_1e5_points, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(600))
 {
     agree_at_random_points(64, 100000, 10000);
 }
-Test(guards_dispatch, five_hundred_twelve_entries_agree, .init = ctx_setup, .fini = ctx_teardown, .timeout = 600)
+Test(guards_dispatch, five_hundred_twelve_entries_agree, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(600))
 {
     agree_at_random_points(512, 20000, 1000);
 }
@@ -284,7 +284,7 @@ static int64_t near_limit(uint64_t *s)
     return b + d;
 }
 
-Test(guards_dispatch, c_vm_and_reference_agree_near_int64_limits, .init = ctx_setup, .fini = ctx_teardown, .timeout = 600)
+Test(guards_dispatch, c_vm_and_reference_agree_near_int64_limits, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(600))
 {
     size_t n = 64, nsrc = 0;
     char **texts = bucket_sets(n, &nsrc);
@@ -349,7 +349,7 @@ Test(guards_dispatch, c_vm_and_reference_agree_near_int64_limits, .init = ctx_se
 #define DOC0 "{\"format\": \"symshape.guards\", \"version\": 1, " SRC ", \"guards\": []}"
 
 /* int64 overflow fails the guard (closed): the bignum reference accepts x0^4 != 7 at 2^20, the dispatcher does not */
-Test(guards_dispatch, overflow_fails_closed, .init = ctx_setup, .fini = ctx_teardown, .timeout = 30)
+Test(guards_dispatch, overflow_fails_closed, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(30))
 {
     const char *t[2] = {DOC("{\"kind\": \"relation\", \"expr\": \"_s2**4 != 7\"}"), DOC("{\"kind\": \"range\", \"expr\": \"_s2 <= 5\"}")};
     size_t lens[2] = {(size_t)-1, (size_t)-1};
@@ -413,7 +413,7 @@ static sy_status load_tampered(const unsigned char *orig, size_t nb, size_t at, 
 
 /* The verifier covers the dispatcher: entries, jumps and fault handlers in range, forward, one
  * handler per faulting instruction; the dispatcher's opcodes only in a format 2.2 dispatcher. */
-Test(guards_dispatch, bytecode_verifier_refuses_bad_dispatchers, .init = ctx_setup, .fini = ctx_teardown, .timeout = 30)
+Test(guards_dispatch, bytecode_verifier_refuses_bad_dispatchers, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(30))
 {
     const char *t[2] = {DOC("{\"kind\": \"relation\", \"expr\": \"_s2**4 != 7\"}"), DOC("{\"kind\": \"range\", \"expr\": \"_s2 <= 5\"}")};
     size_t lens[2] = {(size_t)-1, (size_t)-1};
@@ -464,7 +464,7 @@ Test(guards_dispatch, bytecode_verifier_refuses_bad_dispatchers, .init = ctx_set
     sy_dispatch_free(d);
 }
 
-Test(guards_dispatch, bad_input, .init = ctx_setup, .fini = ctx_teardown, .timeout = 30)
+Test(guards_dispatch, bad_input, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(30))
 {
     size_t lens[2] = {(size_t)-1, (size_t)-1};
     sy_dispatch *d = NULL;
@@ -496,7 +496,7 @@ Test(guards_dispatch, bad_input, .init = ctx_setup, .fini = ctx_teardown, .timeo
     cr_assert(d == NULL);
 }
 
-Test(guards_dispatch, out_of_memory_anywhere, .timeout = 120)
+Test(guards_dispatch, out_of_memory_anywhere, .timeout = SY_TIMEOUT(120))
 {
     const char *t[2] = {DOC("{\"kind\": \"range\", \"expr\": \"2 <= _s2\"}, {\"kind\": \"relation\", \"expr\": \"Mod(_s2, 4) == 0\"}"),
                         DOC("{\"kind\": \"range\", \"expr\": \"_s2 <= 5\"}")};

@@ -117,7 +117,7 @@ static void sound_one(const char *path, const char *probes, const char *name, vo
 }
 
 Test(guards_gset, sound_on_every_probe_and_minimization_keeps_the_accepted_set, .init = ctx_setup, .fini = ctx_teardown,
-     .timeout = 300)
+     .timeout = SY_TIMEOUT(300))
 {
     cr_assert(lt(int, 0, corpus_for_each(sound_one, NULL)), "no model found");
 }
@@ -649,7 +649,7 @@ static void random_points_one(const char *path, const char *probes, const char *
 }
 
 Test(guards_gset, normalized_set_accepts_the_same_points_as_the_produced_set, .init = ctx_setup, .fini = ctx_teardown,
-     .timeout = 600)
+     .timeout = SY_TIMEOUT(600))
 {
     unsigned seed = 13;
     cr_assert(gt(int, corpus_for_each(random_points_one, &seed), 0));
@@ -687,7 +687,7 @@ static int64_t chain69_value(int64_t L)
     return lay;
 }
 
-Test(gset, floordiv_chain_69_nodes, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(gset, floordiv_chain_69_nodes, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     sy_graph *g;
     cr_assert(eq(int, sy_graph_load_file(ctx, SY_TESTS_DIR "/guards/data/floordiv_chain69.json", &g), SY_OK), "%s",
@@ -796,7 +796,7 @@ static void texts_one(const char *path, const char *probes, const char *name, vo
 }
 
 Test(guards_gset, texts_made_on_demand_do_not_depend_on_the_reading_order, .init = ctx_setup, .fini = ctx_teardown,
-     .timeout = 120)
+     .timeout = SY_TIMEOUT(120))
 {
     int nnorm = 0;
     cr_assert(gt(int, corpus_for_each(texts_one, &nnorm), 0));

@@ -146,7 +146,7 @@ static int gset_readers(char *msg, size_t msgn)
 }
 
 #ifndef SY_GSET_THREADS_MAIN
-Test(guards_gset_threads, eight_readers_of_one_set_agree, .timeout = 300)
+Test(guards_gset_threads, eight_readers_of_one_set_agree, .timeout = SY_TIMEOUT(300))
 {
     char msg[400] = "";
     cr_assert(eq(int, gset_readers(msg, sizeof msg), 0), "%s", msg);

@@ -77,7 +77,7 @@ static void each(const char *path, const char *probes, const char *name, void *u
     one(path, 0, name);
 }
 
-Test(guards_golden, corpus_guard_sets_identical_to_golden, .init = ctx_setup, .fini = ctx_teardown, .timeout = 300)
+Test(guards_golden, corpus_guard_sets_identical_to_golden, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(300))
 {
     cr_assert(lt(int, 0, corpus_for_each(each, NULL)), "no model found");
 }
@@ -109,7 +109,7 @@ static void release_all(produced *p)
  * of x, example [3, 7]). None is implied by the others (t = s*(i+2) violates
  * exactly one), so minimization keeps all of them, plus rank, dtype and the
  * two range guards: 10004. Took 53.6 s at 5000 guards before. */
-Test(guards_golden, ten_thousand_disequalities_all_kept, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
+Test(guards_golden, ten_thousand_disequalities_all_kept, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(120))
 {
     int N = 10000;
     size_t cap = (size_t)N * 260 + 512, len = 0;
@@ -227,7 +227,7 @@ Test(guards_golden, equal_sources_move_together_in_witnesses, .init = ctx_setup,
 static int64_t floordiv_i(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
 
 Test(guards_golden, half_line_ends_are_exact_on_random_floordiv_guards, .init = ctx_setup, .fini = ctx_teardown,
-     .timeout = 120)
+     .timeout = SY_TIMEOUT(120))
 {
     uint64_t seed = 0x5eed6u;
     for (int trial = 0; trial < 24; trial++) {

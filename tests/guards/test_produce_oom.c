@@ -49,7 +49,7 @@ static void produce_at_every_allocation(const char *path)
     sy_graph_free(g);
 }
 
-Test(guards_produce, out_of_memory_at_every_allocation, .init = ctx_setup, .fini = ctx_teardown, .timeout = 300)
+Test(guards_produce, out_of_memory_at_every_allocation, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(300))
 {
     produce_at_every_allocation(SY_TESTS_DIR "/../examples/vit_b_16.json");
     produce_at_every_allocation(SY_TESTS_DIR "/../examples/shufflenet_v2_x1_0.json");

@@ -267,7 +267,8 @@ static char *div_graph(const char *ops, const char *rel)
 #define R(n) "{\"ref\":\"" n "\"}"
 
 /* random points of the declared box [lo, hi]^3 (b, h, w): the guard equals AND of Mod(v, 2) == 0 over the dims in want */
-static void div_agrees_with_mod(sy_gset *gs, const sy_gset_violation *v, const bool want[3], int64_t lo, int64_t hi)
+/* want[d]: the modulus dim d must be a multiple of (0: none) */
+static void div_agrees_with_mod(sy_gset *gs, const sy_gset_violation *v, const int want[3], int64_t lo, int64_t hi)
 {
     const sy_expr *syms[3];
     size_t slot[3];
@@ -288,7 +289,7 @@ static void div_agrees_with_mod(sy_gset *gs, const sy_gset_violation *v, const b
         for (size_t d = 0; d < 3; d++) {
             r ^= r << 13, r ^= r >> 7, r ^= r << 17;
             vals[d] = lo + (int64_t)(r % (uint64_t)(hi - lo + 1));
-            if (want[d] && vals[d] % 2) mod = false;
+            if (want[d] && vals[d] % want[d]) mod = false;
         }
         int64_t got;
         cr_assert(eq(int, sy_expr_eval_si(ctx, ge, 3, syms, vals, &got), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
@@ -300,27 +301,28 @@ Test(guards_violations, divisibility_without_a_mod_is_proved_by_residue_cases, .
 {
     static const struct {
         const char *ops, *rel, *text, *dims, *fix;
-        bool want[3];
+        int want[3];
     } cs[] = {
         {/* h == 2*CeilDiv(h, 2): unet's skip Add of an upsampled half */
          OP2("h1", "add", R("s1"), "1") OP2("c", "floordiv", R("h1"), "2") OP2("c2", "mul", R("c"), "2") OP2("e", "eq", R("c2"), R("s1")),
          "e", "x.size()[1] == 2*CeilDiv(x.size()[1], 2)", "h",
          "h must be a multiple of 2 (the guard holds exactly then): no Dim range expresses this; make h static, or declare it a "
          "multiple (h = 2*Dim('h_k')) where the model allows it",
-         {false, true, false}},
+         {0, 2, 0}},
         {/* h == 2*FloorDiv(h, 2) */
          OP2("c", "floordiv", R("s1"), "2") OP2("c2", "mul", R("c"), "2") OP2("e", "eq", R("c2"), R("s1")), "e",
          "x.size()[1] == 2*FloorDiv(x.size()[1], 2)", "h",
          "h must be a multiple of 2 (the guard holds exactly then): no Dim range expresses this; make h static, or declare it a "
          "multiple (h = 2*Dim('h_k')) where the model allows it",
-         {false, true, false}},
-        {/* FloorDiv(w, 2) == CeilDiv(w, 2): focus's two strided slices concatenated */
-         OP2("f", "floordiv", R("s2"), "2") OP2("w1", "add", R("s2"), "1") OP2("c", "floordiv", R("w1"), "2")
+         {0, 2, 0}},
+        {/* FloorDiv(w, 4) == CeilDiv(w, 4): by 2 (focus's two strided slices concatenated) the sum
+          * is Mod(w, 2) (rule ADD_HALVES), a guard with a Mod */
+         OP2("f", "floordiv", R("s2"), "4") OP2("w1", "add", R("s2"), "3") OP2("c", "floordiv", R("w1"), "4")
              OP2("e", "eq", R("f"), R("c")),
-         "e", "FloorDiv(x.size()[2], 2) == CeilDiv(x.size()[2], 2)", "w",
-         "w must be a multiple of 2 (the guard holds exactly then): no Dim range expresses this; make w static, or declare it a "
-         "multiple (w = 2*Dim('w_k')) where the model allows it",
-         {false, false, true}},
+         "e", "FloorDiv(x.size()[2], 4) == CeilDiv(x.size()[2], 4)", "w",
+         "w must be a multiple of 4 (the guard holds exactly then): no Dim range expresses this; make w static, or declare it a "
+         "multiple (w = 4*Dim('w_k')) where the model allows it",
+         {0, 0, 4}},
         {/* b*h*w == 4*b*FloorDiv(h, 2)*FloorDiv(w, 2): a Reshape to [b, 4, h/2, w/2]; b cancels, b >= 1 */
          OP2("p", "mul", R("s0"), R("s1")) OP2("p2", "mul", R("p"), R("s2")) OP2("fh", "floordiv", R("s1"), "2")
              OP2("fw", "floordiv", R("s2"), "2") OP2("q", "mul", R("fh"), R("fw")) OP2("q2", "mul", R("q"), R("s0"))
@@ -329,7 +331,7 @@ Test(guards_violations, divisibility_without_a_mod_is_proved_by_residue_cases, .
          "h and w",
          "h must be a multiple of 2 and w a multiple of 2 (the guard holds exactly then): no Dim range expresses this; make h and "
          "w static, or declare each a multiple (h = 2*Dim('h_k'), w = 2*Dim('w_k')) where the model allows it",
-         {false, true, true}},
+         {0, 2, 2}},
     };
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
         sy_graph *g;

@@ -16,29 +16,26 @@
     start to [0, dim - 1], Python to [-1, dim - 1]): flips with torch's ends (-INT64_MAX, INT64_MIN),
     [::-2], [-2:0:-1], [5:-10:-3], [-10:-10:-1] (onnxruntime takes element 0, Python nothing):
     every value's shape equals onnxruntime's at 26 sizes (0, 1, 2 included), no guard from a
-    clamp, and the relaxed policy throws no size away.
+    clamp, and the relaxed policy throws no size away;
+  - halves of one dim in one sum (x[::2] next to x[n // 2 + 1:], concatenated): every shape, in
+    infer --json and in the value_info of infer -o, holds at most one division atom of n under the
+    default policy (2*n + Mod(n, 2) - 2, not 2*n - FloorDiv(n, 2) + CeilDiv(n, 2) - 2) and equals
+    onnxruntime's at 24 sizes (0..11 included under the relaxed policy, whose shapes keep the
+    slices' clamps for n = 0, 1); 0 violations, and the relaxed policy throws no size away.
 usage: test_issue32.py SYMSHAPE CACHE_DIR   (SY_SKIP_TORCH_TESTS=1 or no onnxruntime: skip, exit 77)
 """
-import os as _os
-import sys as _sys
-if _os.environ.get("SY_SKIP_TORCH_TESTS") == "1":  # explicit opt-out only
-    _sys.exit(77)
-import json
-import os
-import random
-import re
-import subprocess
-import sys
+import ortcheck
+ortcheck.skip_if_opted_out()
+import json  # noqa: E402
+import os  # noqa: E402
+import random  # noqa: E402
+import re  # noqa: E402
+import sys  # noqa: E402
 
 import numpy as np
 import torch
 import onnx
-try:
-    import onnxruntime as ort
-except ImportError:  # Debian's torch 1.13 side: no onnxruntime, no ground truth here
-    print("no onnxruntime: skipped")
-    sys.exit(77)
-ort.set_default_logger_severity(3)
+ort = ortcheck.onnxruntime(3)
 
 SYM = sys.argv[1]
 WORK = os.path.join(sys.argv[2], "issue32-torch-" + torch.__version__)
@@ -46,15 +43,8 @@ os.makedirs(WORK, exist_ok=True)
 KW = {"dynamo": False} if "dynamo" in torch.onnx.export.__code__.co_varnames else {}
 RELAXED = ["--no-duck-sizing", "--no-specialize-01"]
 rng = random.Random(32)
-fails = []
-nchecks = 0
-
-
-def check(desc, ok, detail=""):
-    global nchecks
-    nchecks += 1
-    if not ok:
-        fails.append("%s %s" % (desc, str(detail)[:600]))
+CHECKS = ortcheck.Checks()
+check = CHECKS.check
 
 
 class KV(torch.nn.Module):
@@ -87,8 +77,7 @@ def export(name, m, args, names, dyn):
     return path
 
 
-def sh(*cmd):
-    return subprocess.run([SYM, *cmd], capture_output=True, text=True)
+sh = ortcheck.runner(SYM)
 
 
 def session(path, extra=()):
@@ -308,7 +297,46 @@ for flags in ([], RELAXED):
     if flags:
         check("neg_slices relaxed: no size thrown away", not away, away[:3])
 
-for f in fails:
-    print("FAIL:", f)
-print("torch %s, onnxruntime %s: %d checks, %d failures" % (torch.__version__, ort.__version__, nchecks, len(fails)))
-sys.exit(1 if fails else 0)
+# ---- 5. halves of one dim in one sum: x[::2] (CeilDiv(n, 2) rows) next to x[n // 2 + 1:]
+# (n - FloorDiv(n, 2) - 1): the concatenation is 2*n - 2 + Mod(n, 2), one division atom (rule
+# ADD_HALVES, docs/algebra.md), where it printed 2*n - FloorDiv(n, 2) + CeilDiv(n, 2) - 2
+class Halves(torch.nn.Module):
+    def forward(self, x):
+        return torch.cat([x[1:], x[x.shape[0] // 2 + 1:], x[::2]]).reshape(-1)
+
+
+hv = export("halves", Halves(), (torch.randn(7, 16),), ["x"], {"x": {0: "n"}})
+pts = [{"x": [n, 16]} for n in range(0, 12)] + [{"x": [rng.randint(12, 400), 16]} for _ in range(12)]
+ATOMS = re.compile(r"\b(FloorDiv|CeilDiv|Mod)\(")
+for flags in ([], RELAXED):
+    inf = values_match(hv, flags, pts if flags else [p for p in pts if p["x"][0] >= 2], "halves %s" % flags)
+    if not flags:  # n >= 2; relaxed keeps the slices' clamps for n = 0, 1 (Min/Max around the atoms)
+        two = {v: d for v, d in inf.get("values", {}).items() if any(isinstance(x, str) and len(ATOMS.findall(x)) > 1 for x in d)}
+        check("halves default: no shape with two division atoms of n", not two and inf.get("values"), two)
+    acc, ran, viol, away, _, _ = probe(hv, pts, flags)
+    print("halves %s: %d points, onnxruntime runs %d, symshape accepts %d, %d violations, %d thrown away" %
+          ("relaxed" if flags else "default", len(pts), ran, acc, len(viol), len(away)), file=sys.stderr)
+    check("halves %s: 0 soundness violations" % flags, not viol, viol[:2])
+    if flags:
+        check("halves relaxed: no size thrown away", not away, away[:3])
+out = os.path.join(WORK, "halves.out.onnx")
+r = sh("infer", hv, "-o", out)
+check("halves infer -o exits 0", r.returncode == 0, r.stderr)
+if r.returncode == 0:
+    got = onnx.load(out)
+    vis = {v.name: [d.dim_param or d.dim_value for d in v.type.tensor_type.shape.dim]
+           for v in list(got.graph.value_info) + list(got.graph.output)}
+    two = {v: d for v, d in vis.items() if any(len(ATOMS.findall(str(x))) > 1 for x in d)}
+    check("halves -o: no written dim with two division atoms", not two and vis, two)
+    sess = session(out, vis)
+    n = 0
+    for p in pts[2:]:  # the default policy's n >= 2
+        res = run(sess, p)
+        if res is None:
+            continue
+        bad = [(v, d) for v, d in vis.items() if v in res and [evaluate(x, {"n": p["x"][0]}) for x in d] != res[v]]
+        check("halves -o at %s: value_info = onnxruntime's shapes" % p, not bad, bad[:2])
+        n += 1
+    check("halves -o: >= 20 sizes run", n >= 20, n)
+
+CHECKS.finish("torch %s, onnxruntime %s" % (torch.__version__, ort.__version__))

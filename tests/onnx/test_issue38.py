@@ -17,48 +17,27 @@ usage: test_issue38.py SYMSHAPE CACHE_DIR   (SY_SKIP_TORCH_TESTS=1 or no onnxrun
 """
 import os
 import sys
-if os.environ.get("SY_SKIP_TORCH_TESTS") == "1":  # explicit opt-out only
-    sys.exit(77)
-import json
-import subprocess
+
+import ortcheck
+ortcheck.skip_if_opted_out()
+import json  # noqa: E402
 
 import numpy as np
 import onnx
 from onnx import TensorProto, helper
-try:
-    import onnxruntime as ort
-except ImportError:  # Debian's torch 1.13 side: no onnxruntime, no ground truth here
-    print("no onnxruntime: skipped")
-    sys.exit(77)
-ort.set_default_logger_severity(4)
+ort = ortcheck.onnxruntime(4)
 
 SYM = sys.argv[1]
 WORK = os.path.join(sys.argv[2], "issue38-ort-" + ort.__version__)
 os.makedirs(WORK, exist_ok=True)
 RELAXED = ["--no-duck-sizing", "--no-specialize-01"]
-fails = []
-nchecks = 0
-
-
-def check(desc, ok, detail=""):
-    global nchecks
-    nchecks += 1
-    if not ok:
-        fails.append("%s %s" % (desc, str(detail)[:600]))
+CHECKS = ortcheck.Checks()
+check = CHECKS.check
+sh = ortcheck.runner(SYM)
 
 
 def save(name, nodes, ins, inits=()):
-    path = os.path.join(WORK, name + ".onnx")
-    g = helper.make_graph(nodes, name, ins, [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
-                          initializer=list(inits))
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
-    m.ir_version = 8
-    onnx.save(m, path)
-    return path
-
-
-def sh(*cmd):
-    return subprocess.run([SYM, *cmd], capture_output=True, text=True)
+    return ortcheck.save(WORK, name, nodes, ins, inits)
 
 
 def ort_runs(path, shape):
@@ -180,7 +159,4 @@ doc = json.loads(r.stdout) if r.returncode == 0 else {}
 shape = doc.get("values", {}).get("x") if doc else None
 check("[n, 2^62] relaxed: n stays a symbol, example 1", r.returncode == 0 and shape == ["n", 2 ** 62], (r.returncode, r.stderr, shape))
 
-for f in fails:
-    print("FAIL:", f)
-print("onnxruntime %s: %d checks, %d failures" % (ort.__version__, nchecks, len(fails)))
-sys.exit(1 if fails else 0)
+CHECKS.finish("onnxruntime %s" % ort.__version__)

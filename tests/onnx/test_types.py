@@ -11,43 +11,27 @@ usage: test_types.py SYMSHAPE CACHE_DIR   (SY_SKIP_TORCH_TESTS=1 or no onnxrunti
 """
 import os
 import sys
-if os.environ.get("SY_SKIP_TORCH_TESTS") == "1":  # explicit opt-out only
-    sys.exit(77)
-import json
-import subprocess
+
+import ortcheck
+ortcheck.skip_if_opted_out()
+import json  # noqa: E402
 
 import numpy as np
 import onnx
 from onnx import TensorProto as T, helper as h
-try:
-    import onnxruntime as ort
-except ImportError:  # Debian's torch 1.13 side: no onnxruntime, no ground truth here
-    print("no onnxruntime: skipped")
-    sys.exit(77)
-ort.set_default_logger_severity(4)
+ort = ortcheck.onnxruntime(4)
 
 SYM = sys.argv[1]
 WORK = os.path.join(sys.argv[2], "types-ort-" + ort.__version__)
 os.makedirs(WORK, exist_ok=True)
-fails = []
-nchecks = 0
+CHECKS = ortcheck.Checks()
+check = CHECKS.check
+sh = ortcheck.runner(SYM)
 NP = {T.FLOAT: np.float32, T.INT64: np.int64, T.BOOL: np.bool_}
 
 
-def check(desc, ok, detail=""):
-    global nchecks
-    nchecks += 1
-    if not ok:
-        fails.append("%s %s" % (desc, str(detail)[:600]))
-
-
 def save(name, nodes, inputs, inits=()):
-    g = h.make_graph(nodes, name, inputs, [h.make_tensor_value_info("y", T.FLOAT, None)], initializer=list(inits))
-    m = h.make_model(g, opset_imports=[h.make_opsetid("", 17)])
-    m.ir_version = 8
-    path = os.path.join(WORK, name + ".onnx")
-    onnx.save(m, path)
-    return path, inputs
+    return ortcheck.save(WORK, name, nodes, inputs, inits), inputs
 
 
 def vi(name, elem):
@@ -115,7 +99,7 @@ def ort_run(path, inputs, n):
 
 for name, (bad, pat, good) in cases.items():
     path, ins = save("bad_" + name, *bad)
-    r = subprocess.run([SYM, "infer", path], capture_output=True, text=True)
+    r = sh("infer", path)
     check("%s: infer refuses it (exit 3) naming node, input and types" % name, r.returncode == 3 and pat in r.stderr,
           (r.returncode, r.stderr.strip(), pat))
     try:
@@ -125,7 +109,7 @@ for name, (bad, pat, good) in cases.items():
         refused = True
     check("%s: onnxruntime refuses it too" % name, refused)
     path, ins = save("good_" + name, *good)
-    r = subprocess.run([SYM, "infer", path, "--json"], capture_output=True, text=True)
+    r = sh("infer", path, "--json")
     if r.returncode:
         check("%s twin: infer accepts it" % name, False, (r.returncode, r.stderr.strip()))
         continue
@@ -138,7 +122,4 @@ for name, (bad, pat, good) in cases.items():
         want = ort_run(path, ins, n)
         check("%s twin at n=%d: infer's shape %s is onnxruntime's %s" % (name, n, at, want), at == want)
 
-for f in fails:
-    print("FAIL:", f)
-print("onnxruntime %s: %d checks, %d failures" % (ort.__version__, nchecks, len(fails)))
-sys.exit(1 if fails else 0)
+CHECKS.finish("onnxruntime %s" % ort.__version__)

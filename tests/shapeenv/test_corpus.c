@@ -85,7 +85,7 @@ static void trace_one(const char *path, const char *probes, const char *name, vo
     sy_graph_free(g);
 }
 
-Test(shapeenv_corpus, every_model_traces_and_matches_its_examples, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
+Test(shapeenv_corpus, every_model_traces_and_matches_its_examples, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(120))
 {
     cr_assert(lt(int, 0, corpus_for_each(trace_one, NULL)), "no model found");
 }
@@ -136,7 +136,7 @@ static void probe_one(const char *path, const char *probes, const char *name, vo
     json_decref(pr);
 }
 
-Test(shapeenv_corpus, real_values_agree_with_pytorch_on_every_probe, .init = ctx_setup, .fini = ctx_teardown, .timeout = 300)
+Test(shapeenv_corpus, real_values_agree_with_pytorch_on_every_probe, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(300))
 {
     cr_assert(lt(int, 0, corpus_for_each(probe_one, NULL)), "no model found");
 }

@@ -237,7 +237,7 @@ static void same_guards(const char *path, const char *probes, const char *name, 
     free(off);
 }
 
-Test(shapeenv_memo, corpus_guard_sets_same_with_and_without_memo, .init = ctx_setup, .fini = ctx_teardown, .timeout = 120)
+Test(shapeenv_memo, corpus_guard_sets_same_with_and_without_memo, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(120))
 {
     size_t hits = 0;
     cr_assert(lt(int, 0, corpus_for_each(same_guards, &hits)), "no model found");

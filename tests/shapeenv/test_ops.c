@@ -4,7 +4,7 @@
 
 SY_TEST_ENV_FIXTURE
 
-#define CASE(name) Test(shapeenv_ops, name, .init = env_setup, .fini = env_teardown, .timeout = 30)
+#define CASE(name) Test(shapeenv_ops, name, .init = env_setup, .fini = env_teardown, .timeout = SY_TIMEOUT(30))
 
 static const sy_tensor *input(const char *name, size_t n, const int64_t *shape)
 {

@@ -15,7 +15,7 @@
 
 SY_TEST_ENV_FIXTURE
 
-#define CASE(name) Test(shapeenv_rules, name, .init = env_setup, .fini = env_teardown, .timeout = 120)
+#define CASE(name) Test(shapeenv_rules, name, .init = env_setup, .fini = env_teardown, .timeout = SY_TIMEOUT(120))
 
 static int64_t floordiv64(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 

@@ -115,7 +115,7 @@ static void differential_one(const char *path, const char *probes, const char *n
     sy_graph_free(g0);
 }
 
-Test(show_memo, corpus_reasons_identical_with_memo_off, .init = ctx_setup, .fini = ctx_teardown, .timeout = 300)
+Test(show_memo, corpus_reasons_identical_with_memo_off, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(300))
 {
     memo_acc acc = {0, 0};
     cr_assert(lt(int, 0, corpus_for_each(differential_one, &acc)), "no model found");

@@ -8,7 +8,7 @@
 
 SY_TEST_ENV_FIXTURE
 
-#define CASE(name) Test(shapeenv_strides, name, .init = env_setup, .fini = env_teardown, .timeout = 30)
+#define CASE(name) Test(shapeenv_strides, name, .init = env_setup, .fini = env_teardown, .timeout = SY_TIMEOUT(30))
 
 static sy_value VT(const sy_tensor *t) { return sy_value_tensor(t); }
 static sy_value VI(int64_t v) { return sy_value_int_si(env, v); }

@@ -10,7 +10,7 @@
 
 SY_TEST_ENV_FIXTURE
 
-#define CASE(name) Test(shapeenv_torch_version, name, .init = env_setup, .fini = env_teardown, .timeout = 30)
+#define CASE(name) Test(shapeenv_torch_version, name, .init = env_setup, .fini = env_teardown, .timeout = SY_TIMEOUT(30))
 
 static sy_status load(const char *ver_json, sy_graph **g)
 {

@@ -152,7 +152,7 @@ static const char *verdict_name(sy_verify_verdict v)
     return v == SY_VERIFY_PROVEN ? "proven" : v == SY_VERIFY_REFUTED ? "REFUTED" : "unknown";
 }
 
-Test(rules_z3, every_rule_of_the_table_is_proven, .timeout = 600)
+Test(rules_z3, every_rule_of_the_table_is_proven, .timeout = SY_TIMEOUT(600))
 {
     size_t unbounded = 0, bounded = 0, form = 0;
     for (unsigned i = 0; i < SY_R_COUNT; i++) {

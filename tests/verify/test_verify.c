@@ -219,7 +219,7 @@ static sy_verify_verdict split_verdict(size_t n, const char *const *assume, cons
     return split_verdict_rl(n, assume, claim, max_cases, 200000, detail);
 }
 
-Test(verify, the_residue_split_proves_nonlinear_mod_claims, .timeout = 300)
+Test(verify, the_residue_split_proves_nonlinear_mod_claims, .timeout = SY_TIMEOUT(300))
 {
     static const char *const a394[] = {"Mod(x, 2) == 0", "Mod(y, 3) == 0"};
     static const struct { size_t n; const char *const *assume; const char *claim; } ok[] = {
@@ -256,7 +256,7 @@ static int64_t eval_at(const char *text, const sy_expr *const *syms, const int64
     return out;
 }
 
-Test(verify, a_wrong_nonlinear_mod_claim_is_refuted_at_a_real_point, .timeout = 300)
+Test(verify, a_wrong_nonlinear_mod_claim_is_refuted_at_a_real_point, .timeout = SY_TIMEOUT(300))
 {
     /* planted: too weak an assumption (y even, not a multiple of 3), a wrong
      * residue, a FloorDiv that is not exact */
@@ -294,7 +294,7 @@ Test(verify, a_wrong_nonlinear_mod_claim_is_refuted_at_a_real_point, .timeout = 
         }
 }
 
-Test(verify, a_residue_split_past_max_cases_is_unknown, .timeout = 300)
+Test(verify, a_residue_split_past_max_cases_is_unknown, .timeout = SY_TIMEOUT(300))
 {
     static const char *const a[] = {"Mod(x, 7) == 0"};
     char *why = NULL;
@@ -323,7 +323,7 @@ Test(verify, a_residue_split_past_max_cases_is_unknown, .timeout = 300)
  * before s0 was known even, is dropped by minimize (the engine decides it
  * from Mod(s0, 2) == 0), so (a) equivalence and (b) its implication need
  * s0 even => s0*s1 even, which Z3 proves only through residues. */
-Test(verify, a_guard_implied_through_residues_is_proven_in_a_model, .timeout = 300)
+Test(verify, a_guard_implied_through_residues_is_proven_in_a_model, .timeout = SY_TIMEOUT(300))
 {
     sy_env *env = sy_env_new(ctx, NULL);
     int64_t shape[2] = {8, 3};
