@@ -213,7 +213,7 @@ Test(algebra_scale, max_of_20000_mins, .init = ctx_setup, .fini = ctx_teardown, 
  * (2^(i-1) - 1)) - 2 (i >= 2). The same steps here (Min(2^62, w) - 1, doubled, simplified
  * under m >= 2 like the trace), the exact closed form at n = 1000, and exact
  * big-integer evaluation of the widths against the recurrence. */
-Test(algebra_scale, slice_concat_chain_1000, .init = ctx_setup, .fini = ctx_teardown, .timeout = 60)
+Test(algebra_scale, slice_concat_chain_1000, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
 {
     enum { N = 1000 };
     const sy_expr *m = sy_expr_sym(ctx, "m");
