@@ -15,6 +15,7 @@
  * strings from a graph file cannot inject markup; the only HTML added is the
  * backend's own anchors. A Content-Security-Policy forbids every network
  * load; there is no script. */
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,9 +272,22 @@ static void node_guards(const sy_gset *gs, const char *node, long *first, buf *t
     }
 }
 
+/* The CPU seconds dot may spend laying out the graph: SYMSHAPE_DOT_CPU_SECONDS (1 to 86400),
+ * else 60. dot's layout is super-linear (a 250-node chain whose nodes all read the input took
+ * over 100 s: issue 38, fourth pass), so it runs under `ulimit -t`; CPU time, not wall time, so a
+ * loaded machine does not cut a drawing that an idle one finishes. */
+static long dot_cpu_seconds(void)
+{
+    const char *e = getenv("SYMSHAPE_DOT_CPU_SECONDS");
+    char *end = NULL;
+    long v = e && *e ? strtol(e, &end, 10) : 0;
+    return e && *e && end && !*end && v >= 1 && v <= 86400 ? v : 60;
+}
+
 /* dot -Tsvg on a temporary file; the SVG (without its XML prolog) appended to
- * out. Returns 0, or -1 with a message in err. */
-static int run_dot(const char *dot, size_t len, buf *out, char *err, size_t errlen)
+ * out. Returns 0; 1 when dot used up its CPU seconds (*secs, nothing appended); or -1 with a
+ * message in err. */
+static int run_dot(const char *dot, size_t len, buf *out, long *secs, char *err, size_t errlen)
 {
     const char *tmpdir = getenv("TMPDIR");
     char path[400];
@@ -293,8 +307,9 @@ static int run_dot(const char *dot, size_t len, buf *out, char *err, size_t errl
         snprintf(err, errlen, "html: cannot write the graph to %.300s", path);
         return -1;
     }
-    char cmd[480];
-    snprintf(cmd, sizeof cmd, "dot -Tsvg '%s' 2>&1", path);
+    char cmd[520];
+    *secs = dot_cpu_seconds();
+    snprintf(cmd, sizeof cmd, "ulimit -t %ld 2>/dev/null; exec dot -Tsvg '%s' 2>&1", *secs, path);
     FILE *pp = popen(cmd, "r");
     buf svg = {0};
     char chunk[65536];
@@ -302,6 +317,10 @@ static int run_dot(const char *dot, size_t len, buf *out, char *err, size_t errl
     while (pp && (r = fread(chunk, 1, sizeof chunk, pp)) > 0) bput(&svg, chunk, r);
     int status = pp ? pclose(pp) : -1;
     unlink(path);
+    if (status >= 0 && WIFSIGNALED(status) && (WTERMSIG(status) == SIGXCPU || WTERMSIG(status) == SIGKILL)) {
+        free(svg.p);
+        return 1;
+    }
     int code = status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     if (code != 0 || svg.oom) {
         if (code == 127)
@@ -323,7 +342,8 @@ static int run_dot(const char *dot, size_t len, buf *out, char *err, size_t errl
     return 0;
 }
 
-static int graph_svg(const sy_gset *gs, const sy_graph *g, buf *out, size_t *nforced, char *err, size_t errlen)
+static int graph_svg(const sy_gset *gs, const sy_graph *g, buf *out, size_t *nforced, long *secs, char *err,
+                     size_t errlen)
 {
     buf d = {0};
     bputs(&d, "digraph G {\n  graph [rankdir=TB, fontname=\"Helvetica\", fontsize=10];\n"
@@ -373,7 +393,7 @@ static int graph_svg(const sy_gset *gs, const sy_graph *g, buf *out, size_t *nfo
         }
     }
     bputs(&d, "}\n");
-    int rc = d.oom ? (snprintf(err, errlen, "out of memory"), -1) : run_dot(d.p, d.n, out, err, errlen);
+    int rc = d.oom ? (snprintf(err, errlen, "out of memory"), -1) : run_dot(d.p, d.n, out, secs, err, errlen);
     free(d.p);
     return rc;
 }
@@ -422,12 +442,24 @@ static sy_status render_html(const sy_backend *self, const sy_gset *gs, const sy
         size_t nforced = 0;
         buf svg = {0};
         char err[512] = "";
-        if (graph_svg(gs, g, &svg, &nforced, err, sizeof err)) {
+        long secs = 0;
+        int drc = graph_svg(gs, g, &svg, &nforced, &secs, err, sizeof err);
+        if (drc < 0) {
             free(svg.p);
             free(page.p);
             return sy_backend_fail(gs, SY_EUNSUPPORTED, "%s", err);
         }
-        char line[256];
+        char line[320];
+        if (drc > 0) {
+            /* the drawing is the page's only unbounded part; the report above is whole */
+            snprintf(line, sizeof line,
+                     "<p>%zu nodes, not drawn: Graphviz's dot used its %ld s of CPU time "
+                     "(SYMSHAPE_DOT_CPU_SECONDS) laying them out. The report above is complete.</p>\n",
+                     sy_graph_nnodes(g), secs);
+            bputs(&page, line);
+            free(svg.p);
+            goto graph_done;
+        }
         snprintf(line, sizeof line,
                  "<p>%zu nodes, laid out by Graphviz (dot); the %zu filled red forced guards: each links to its guard.</p>\n",
                  sy_graph_nnodes(g), nforced);
@@ -436,6 +468,7 @@ static sy_status render_html(const sy_backend *self, const sy_gset *gs, const sy
         bput(&page, svg.p ? svg.p : "", svg.n);
         bputs(&page, "</div>\n");
         free(svg.p);
+    graph_done:;
     } else {
         bputs(&page, "<p>No graph was given to the renderer (an ONNX model, or a guard set without its model).</p>\n");
     }
