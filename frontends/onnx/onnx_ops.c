@@ -2594,6 +2594,14 @@ static sy_status op_rnn(ox_call *c)
         for (int i = 0; i < 3; i++)
             TRY(require(c, sy_expr_eq(c->ctx, h0->sizes[i], want[i]), "%s: initial state shape", c->node->op_type));
     }
+    /* onnxruntime 1.32 ends the process ("terminate called without an active exception", no
+     * error returned) on an LSTM or GRU of batch 0, and on a GRU of sequence length 0 (a [0, 1, 4]
+     * X); RNN runs both. Found by running region corners (issue 38, fourth pass) */
+    if (gates > 1)
+        TRY(require(c, sy_expr_ge(c->ctx, batch, K(c, 1)), "%s: batch must be >= 1 (onnxruntime aborts on an empty batch)",
+                    c->node->op_type));
+    if (gates == 3)
+        TRY(require(c, sy_expr_ge(c->ctx, seq, K(c, 1)), "GRU: sequence length must be >= 1 (onnxruntime aborts on it)"));
     const sy_expr *y[4], *yh[3];
     if (!layout) y[0] = seq, y[1] = K(c, nd), y[2] = batch, y[3] = H;
     else y[0] = batch, y[1] = seq, y[2] = K(c, nd), y[3] = H;
