@@ -114,11 +114,9 @@ def cases():
 
 # Remaining differences between the frontends (a = torch, b = ONNX), each with its reason.
 KNOWN = {
-    # a real difference of the runtimes: torch's max_pool2d CPU kernel requires every non-batch dim
-    # non-zero (aten/src/ATen/native/Pool.h pool2d_shape_check: the channels too), onnxruntime's
-    # MaxPool runs at C = 0 (the witness x = [0, 0, 2, 2] is run there); under 0/1 specialization
-    # the torch side's requirement C >= 1 relies on the range, 2 <= C
-    "pool_ceil_padded": ("widens", "torch requires the channels non-zero, onnxruntime does not"),
+    # (pool_ceil_padded was listed here as "torch requires the channels non-zero, onnxruntime does
+    # not"; onnxruntime refuses C = 0 when N > 0 too ("Only N can be zero", pool_attributes.h), which
+    # the ONNX frontend now requires, and the two sets are equal)
     # the torch frontend's slice of dim 0 (x[:, ...], a full slice) proves stop - start >= 0 from
     # 0/1 specialization's range [2, oo) and so relies on it (2 <= x.size()[0]), although the slice
     # runs at 0 and 1; slice lengths are not a shared rule yet (torch decides emptiness with a
