@@ -450,25 +450,22 @@ static sy_status render_html(const sy_backend *self, const sy_gset *gs, const sy
             return sy_backend_fail(gs, SY_EUNSUPPORTED, "%s", err);
         }
         char line[320];
-        if (drc > 0) {
-            /* the drawing is the page's only unbounded part; the report above is whole */
+        if (drc > 0) /* the drawing is the page's only unbounded part; the report above is whole */
             snprintf(line, sizeof line,
                      "<p>%zu nodes, not drawn: Graphviz's dot used its %ld s of CPU time "
                      "(SYMSHAPE_DOT_CPU_SECONDS) laying them out. The report above is complete.</p>\n",
                      sy_graph_nnodes(g), secs);
-            bputs(&page, line);
-            free(svg.p);
-            goto graph_done;
-        }
-        snprintf(line, sizeof line,
-                 "<p>%zu nodes, laid out by Graphviz (dot); the %zu filled red forced guards: each links to its guard.</p>\n",
-                 sy_graph_nnodes(g), nforced);
+        else
+            snprintf(line, sizeof line,
+                     "<p>%zu nodes, laid out by Graphviz (dot); the %zu filled red forced guards: each links to its guard.</p>\n",
+                     sy_graph_nnodes(g), nforced);
         bputs(&page, line);
-        bputs(&page, "<div id=\"graph\">\n");
-        bput(&page, svg.p ? svg.p : "", svg.n);
-        bputs(&page, "</div>\n");
+        if (drc == 0) {
+            bputs(&page, "<div id=\"graph\">\n");
+            bput(&page, svg.p ? svg.p : "", svg.n);
+            bputs(&page, "</div>\n");
+        }
         free(svg.p);
-    graph_done:;
     } else {
         bputs(&page, "<p>No graph was given to the renderer (an ONNX model, or a guard set without its model).</p>\n");
     }
