@@ -9,6 +9,15 @@ import torch
 import symshape
 
 TABLE = []  # one dict per exported model, written by write_table()
+# the relaxed policy's trace options (--no-duck-sizing --no-specialize-01), and the trace options
+# of a policy named "default" or "relaxed"
+NO_POLICY = {"duck_sizing": False, "specialize_01": False}
+POLICIES = ["default", "relaxed"]
+
+
+def policy_kw(policy):
+    return NO_POLICY if policy == "relaxed" else None
+
 
 
 def flatten_shapes(out):

@@ -14,14 +14,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from models_util import soundness
-
-NO_POLICY = {"duck_sizing": False, "specialize_01": False}
-POLICIES = ["default", "relaxed"]
-
-
-def _kw(policy):
-    return NO_POLICY if policy == "relaxed" else None
+from models_util import NO_POLICY, POLICIES, soundness
+from models_util import policy_kw as _kw
 
 
 def _nhw_points(seed, n=24):

@@ -18,14 +18,8 @@ import pytest
 import torch
 import torch.nn as nn
 
-from models_util import soundness
-
-NO_POLICY = {"duck_sizing": False, "specialize_01": False}
-POLICIES = ["default", "relaxed"]
-
-
-def _kw(policy):
-    return NO_POLICY if policy == "relaxed" else None
+from models_util import POLICIES, soundness
+from models_util import policy_kw as _kw
 
 
 def _bt_points(seed, n=24):
