@@ -42,8 +42,16 @@ run_suite() { # name, extra cmake args...
 # Every stage runs even when an earlier one failed (a failing test must not hide the sanitizer
 # build, the fuzzers or the install check); the script exits 1 at the end, naming what failed.
 failed=()
+# each stage's wall time, printed at the end (the suite's budget: 25 minutes on 2 idle cores)
+times=("setup $SECONDS s")
+timed() { # label, command...
+  local label="$1" t0=$SECONDS rc=0; shift
+  "$@" || rc=$?
+  times+=("$label $((SECONDS - t0)) s")
+  return $rc
+}
 # benches are opt-in (bench/README.md): built here so that they keep compiling
-run_suite test -DSY_BUILD_BENCH=ON || failed+=("build-test (ctest)")
+timed build-test run_suite test -DSY_BUILD_BENCH=ON || failed+=("build-test (ctest)")
 # A Debug build, compile only, of the library and the command (no tests: they run in the other
 # builds): -O0 gives warnings the optimized build does not (-Wformat-truncation), and -Werror
 # makes them fail here, not on a developer's first Debug build.
@@ -52,18 +60,19 @@ debug_compile() {
   cmake -S . -B build-debug -DCMAKE_BUILD_TYPE=Debug -DSY_WERROR=ON -DSY_BUILD_TESTS=OFF -DSY_BUILD_BENCH=OFF \
     -DSY_BUILD_MAN=OFF -DSY_BUILD_SHARED=OFF >/dev/null && cmake --build build-debug -j"$jobs"
 }
-debug_compile || failed+=("build-debug (Debug -Werror compile)")
+timed build-debug debug_compile || failed+=("build-debug (Debug -Werror compile)")
 # Criterion's runner keeps one 48-byte block for its lifetime: suppressed by name.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp" CTEST_EXTRA="-LE python|corpus_outputs" \
-  run_suite asan -DSY_SANITIZE="address;undefined" -DSY_BUILD_BENCH=OFF "-DCMAKE_C_FLAGS=-DSY_VM_SWITCH -DSY_INT64_PORTABLE" \
+  timed build-asan run_suite asan -DSY_SANITIZE="address;undefined" -DSY_BUILD_BENCH=OFF "-DCMAKE_C_FLAGS=-DSY_VM_SWITCH -DSY_INT64_PORTABLE" \
   || failed+=("build-asan (ASan+UBSan ctest)")
 # ThreadSanitizer: the thread test, every thread with its own context (scripts/tsan.sh)
-if [ -x scripts/tsan.sh ]; then scripts/tsan.sh || failed+=("tsan"); fi
+if [ -x scripts/tsan.sh ]; then timed tsan scripts/tsan.sh || failed+=("tsan"); fi
 # libFuzzer (clang, ASan+UBSan): every harness for 60 s from its seeds; a crash is saved in fuzz/regress_*/
-scripts/fuzz.sh 60 || failed+=("fuzz")
-if [ -x scripts/consumer-check.sh ]; then scripts/consumer-check.sh build-test || failed+=("consumer-check"); fi
-scripts/install-check.sh || failed+=("install-check")
+timed fuzz scripts/fuzz.sh 60 || failed+=("fuzz")
+if [ -x scripts/consumer-check.sh ]; then timed consumer-check scripts/consumer-check.sh build-test || failed+=("consumer-check"); fi
+timed install-check scripts/install-check.sh || failed+=("install-check")
+echo "symshape: stage times: $(IFS=,; echo "${times[*]}" | sed 's/,/, /g'); total $SECONDS s" >&2
 if [ ${#failed[@]} -gt 0 ]; then
   echo "symshape: FAILED: ${failed[*]}" >&2
   exit 1
