@@ -5,7 +5,7 @@
 # test suite replays every run) and the script fails, naming it.
 # Usage: scripts/fuzz.sh [SECONDS]   (needs clang; scripts/deps.sh --test installs it)
 # SY_FUZZ_SEED (default 1) is libFuzzer's -seed: with a fixed seed a run explores the same
-# mutations from the same corpus, so the test suite's 60 s run is reproducible and a red run
+# mutations from the same corpus, so the test suite's 40 s run is reproducible and a red run
 # can be replayed. SY_FUZZ_SEED=0 draws a random seed (libFuzzer's own default) to explore
 # further: run that for long stretches while developing, and commit what it finds to
 # fuzz/regress_*/, which the normal suite replays.
