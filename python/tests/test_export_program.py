@@ -473,6 +473,24 @@ def test_unique2_is_mapped(inverse, counts):
         assert 0 <= u <= n
 
 
+class Unique2Raw(nn.Module):
+    def forward(self, x):
+        return torch.ops.aten._unique2.default(x)
+
+
+def test_unique2_outputs_not_asked_for_are_empty():
+    """aten._unique2 called directly returns all three tensors: the inverse and the counts not
+    asked for are the (0,) int64 tensors of _unique2_cpu_template (not the input's shape, not (u,))."""
+    if not hasattr(torch.ops.aten, "_unique2"):
+        pytest.skip("no aten._unique2 in this torch")
+    ep = export(Unique2Raw(), (torch.tensor([1, 2, 2, 3, 5]),), dynamic_shapes={"x": {0: Dim.AUTO}})
+    gs = symshape.from_exported(ep)
+    got = ep.module()(torch.tensor([4, 4, 1, 7, 7, 7, 2]))
+    assert [list(t.shape) for t in got[1:]] == [[0], [0]] and got[1].dtype == torch.int64
+    outs = gs.output_exprs()
+    assert len(outs) == 3 and [[str(e) for e in o] for o in outs[1:]] == [["0"], ["0"]], outs
+
+
 class ListAndClash(nn.Module):
     """forward(x, x_0) with x a list: torch names the placeholders x_0 (x[0]), x_1 (x[1]) and
     x_0_1 (the tensor x_0); the branch on x_0's size is guard L['x_0'].size()[0] >= 5."""
