@@ -239,3 +239,23 @@ char *sy_str_free(sy_ctx *ctx, char *s)
     if (s) sy_dealloc(ctx, s, strlen(s) + 1);
     return NULL;
 }
+
+/* RFC 3629, section 4: the one validator of the library (the CLI's `infer --json` and
+ * sy_diff_to_json use it; jansson refuses other bytes) */
+sy_bool sy_str_is_utf8(const char *s)
+{
+    if (!s) return SY_BOOL_ERROR;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned c = *p, n = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 : (c & 0xf8) == 0xf0 ? 3 : 4;
+        if (n == 4 || (n == 1 && c < 0xc2) || (n == 3 && c > 0xf4)) return SY_FALSE;
+        uint32_t cp = n ? c & (0x3fu >> n) : c;
+        for (unsigned k = 1; k <= n; k++) {
+            if ((p[k] & 0xc0) != 0x80) return SY_FALSE;
+            cp = cp << 6 | (p[k] & 0x3fu);
+        }
+        if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff))) return SY_FALSE;
+        p += n + 1;
+    }
+    return SY_TRUE;
+}

@@ -109,7 +109,9 @@ static sy_status install_replacement(sy_facts *f, const sy_expr *s, const sy_exp
     sy_ival_set_full(&f->range[id]);
     /* update existing replacements */
     for (size_t i = 0; i < f->cap; i++) {
-        if (!f->repl[i]) continue;
+        /* a constant or another symbol does not read s: no rebuild (a set pinning or tying n
+         * sizes one by one, a region's static and equal dims, made n rebuilds each, issue 38) */
+        if (!f->repl[i] || f->repl[i]->kind == SY_EXPR_INT || (f->repl[i]->kind == SY_EXPR_SYM && f->repl[i] != s)) continue;
         f->repl[i] = sy_expr_subs(ctx, f->repl[i], 1, &s, &v);
         if (!f->repl[i]) {
             sy_ival_clear(&old);

@@ -4,7 +4,10 @@
  * where that guard came from), the guards grouped by kind with their
  * provenance, and the totals. Uses sy_backend_options.env / .graph when given;
  * without them, everything is derived from the guard set alone. Output is
- * deterministic: no addresses, times or locale-dependent formatting. */
+ * deterministic: no addresses, times or locale-dependent formatting.
+ * Length (about 1,210 lines, over the tree's 1,200): the two renderers share the analysis of the
+ * guards (model) and the escaping of every name (rp_text, rp_code, rp_lines); one file keeps the
+ * text and markdown layouts in step. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -83,37 +86,72 @@ static void rp_write(rp *r, const char *s, size_t n)
     rp_sink(r, s, n);
 }
 
-/* Free text (a reason, a why): one line. Markdown: punctuation that could
- * start markup is backslash-escaped (also `|`, for table cells). */
-static void rp_text(rp *r, const char *s)
+/* Free text (a reason, a why) and every name (an input, a source, a symbol, a Dim, a model, a
+ * guard's text, a message naming them), n bytes of s: one line. A control character, the
+ * newline too, is written as \xHH, so a name cannot forge a line of the report (rp_sink keeps
+ * the newlines of the report's own layout). Markdown: punctuation that could start markup is
+ * backslash-escaped (also `|`, for table cells), so a name cannot forge a row, a link or HTML. */
+/* p (in text) is a line break of the let-form of sy_expr_print_bounded: the next line starts
+ * "let $K = " or "in ", and text starts with the let-form (strict: the break is written as a
+ * newline) or holds it before p (a message quoting a let-form: the break is written as a space);
+ * any other newline is a name's (escaped) */
+static int let_break(const char *text, const char *let1, const char *p, int strict)
+{
+    if (*p != '\n' || (strncmp(p + 1, "let $", 5) && strncmp(p + 1, "in ", 3))) return 0;
+    return let1 && let1 < p && (!strict || let1 == text);
+}
+
+/* the let-form's start in text (once per text: let_break's let1), or NULL */
+static const char *let_start(const char *text) { return text && strchr(text, '\n') ? strstr(text, "let $1 = ") : NULL; }
+
+/* n bytes of s, part of text (for let_break): a let-form's own line break as letnl (' ' on one line,
+ * '\n' where the layout keeps it) */
+static void rp_text_nl(rp *r, const char *s, size_t n, const char *text, const char *let1, char letnl)
 {
     char buf[256];
     size_t k = 0;
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (k >= sizeof buf - 4) {
+    for (size_t i = 0; s && i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (k >= sizeof buf - 8) {
             rp_write(r, buf, k);
             k = 0;
         }
-        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+        if (let_break(text, let1, s + i, letnl == '\n')) {
+            buf[k++] = letnl;
+            continue;
+        }
+        if (c < 0x20 || c == 0x7f) {
+            k += (size_t)snprintf(buf + k, sizeof buf - k, "\\x%02x", c);
+            continue;
+        }
         if (r->md && strchr("\\`*_[]<>|#~", (int)c)) buf[k++] = '\\';
         buf[k++] = (char)c;
     }
     rp_write(r, buf, k);
 }
 
+static void rp_text_n(rp *r, const char *s, size_t n) { rp_text_nl(r, s, n, s ? s : "", let_start(s), ' '); }
+static void rp_text(rp *r, const char *s) { rp_text_n(r, s, s ? strlen(s) : 0); }
+
 /* Text output of a guard that may be in the let-form (several lines, see
  * sy_expr_print_bounded): each line after the first indented by `indent`
  * spaces, so it stays under its heading. */
 static void rp_lines(rp *r, const char *s, int indent)
 {
-    const char *nl;
-    while (s && (nl = strchr(s, '\n')) != NULL) {
-        rp_write(r, s, (size_t)(nl - s));
+    /* only the let-form's own line breaks (before "let $K = " and the last "in "), and only in a
+     * text that is a let-form (starts "let $"); any other newline is a name's: escaped (rp_text) */
+    const char *nl, *p = s, *let1 = let_start(s);
+    while (p && (nl = strchr(p, '\n')) != NULL) {
+        if (!let_break(s, let1, nl, 1)) {
+            rp_text_nl(r, p, (size_t)(nl - p + 1), s, let1, ' ');
+            p = nl + 1;
+            continue;
+        }
+        rp_text_nl(r, p, (size_t)(nl - p), s, let1, ' ');
         rp_printf(r, "\n%*s", indent, "");
-        s = nl + 1;
+        p = nl + 1;
     }
-    if (s) rp_write(r, s, strlen(s));
+    if (p) rp_text_nl(r, p, strlen(p), s, let1, ' ');
 }
 
 /* Code (a guard, a source, a symbol): markdown wraps it in a code span whose
@@ -137,10 +175,20 @@ static void rp_code(rp *r, const char *s)
     int pad = maxrun > 0 || s[0] == '`';
     rp_write(r, fence, nf);
     if (pad) rp_write(r, " ", 1);
-    for (const char *p = s; *p; p++) {
-        char c = *p == '\n' || *p == '\r' || *p == '\t' ? ' ' : *p;
-        if (c == '|') rp_write(r, "\\|", 2);
-        else rp_write(r, &c, 1);
+    const char *let1 = let_start(s);
+    for (const char *p = s; *p; p++) { /* a control character (a newline too) as \xHH: one line */
+        unsigned char c = (unsigned char)*p;
+        char esc[5];
+        if (let_break(s, let1, p, 0)) {
+            rp_write(r, " ", 1);
+        } else if (c < 0x20 || c == 0x7f) {
+            snprintf(esc, sizeof esc, "\\x%02x", c);
+            rp_write(r, esc, 4);
+        } else if (c == '|') {
+            rp_write(r, "\\|", 2);
+        } else {
+            rp_write(r, p, 1);
+        }
     }
     if (pad) rp_write(r, " ", 1);
     rp_write(r, fence, nf);
@@ -679,18 +727,42 @@ static void put_equal_to(rp *r, const model *m, const diminfo *d)
     }
 }
 
+/* "[lo, hi]" and its note: the brackets are the report's, the bounds may name symbols (escaped) */
+static void put_range(rp *r, const diminfo *d)
+{
+    size_t n = strlen(d->range);
+    rp_write(r, d->range, 1);
+    if (n >= 2) rp_text_nl(r, d->range + 1, n - 2, d->range + 1, let_start(d->range + 1), '\n');
+    if (n >= 2) rp_write(r, d->range + n - 1, 1);
+    rp_printf(r, "%s", d->range_from_env ? "" : " (from the guards)");
+}
+
 static void put_dim_text(rp *r, const model *m, const inputinfo *in, size_t k)
 {
     const diminfo *d = &in->dims[k];
-    rp_printf(r, "    dim %zu  %s  %s: ", k, d->source, status_name(d->status));
+    rp_printf(r, "    dim %zu  ", k);
+    rp_text(r, d->source);
+    rp_printf(r, "  %s: ", status_name(d->status));
     if (d->status == DIM_DYNAMIC) {
-        if (d->symbol) rp_printf(r, "symbol %s, ", d->symbol);
-        if (d->range[0]) rp_printf(r, "range %s%s", d->range, d->range_from_env ? "" : " (from the guards)");
-        else rp_printf(r, "no range guard");
+        if (d->symbol) {
+            rp_printf(r, "symbol ");
+            rp_text(r, d->symbol);
+            rp_printf(r, ", ");
+        }
+        if (d->range[0]) {
+            rp_printf(r, "range ");
+            put_range(r, d);
+        } else {
+            rp_printf(r, "no range guard");
+        }
         put_equal_to(r, m, d);
     } else {
         rp_printf(r, "%" PRId64, d->value);
-        if (d->symbol) rp_printf(r, " (symbol %s)", d->symbol);
+        if (d->symbol) {
+            rp_printf(r, " (symbol ");
+            rp_text(r, d->symbol);
+            rp_printf(r, ")");
+        }
         if (d->status == DIM_SPECIALIZED) {
             rp_printf(r, " ");
             put_pin(r, m, d);
@@ -725,7 +797,7 @@ static void put_dim_md(rp *r, const model *m, const inputinfo *in, size_t k)
     if (d->symbol) rp_code(r, d->symbol);
     rp_printf(r, " | ");
     if (d->status == DIM_DYNAMIC) {
-        if (d->range[0]) rp_printf(r, "%s%s", d->range, d->range_from_env ? "" : " (from the guards)");
+        if (d->range[0]) put_range(r, d);
         else rp_printf(r, "no range guard");
     }
     rp_printf(r, " | ");
@@ -766,9 +838,11 @@ static void put_inputs(rp *r, const model *m, const inputinfo *in, size_t n)
             rp_code(r, in[k].name);
             rp_printf(r, "\n\n");
         } else {
-            rp_printf(r, "  %s: ", in[k].name);
+            rp_printf(r, "  ");
+            rp_text(r, in[k].name);
+            rp_printf(r, ": ");
         }
-        rp_printf(r, "%s", in[k].dtype ? in[k].dtype : "dtype unknown");
+        rp_text(r, in[k].dtype ? in[k].dtype : "dtype unknown");
         if (in[k].rank >= 0) rp_printf(r, ", rank %ld", in[k].rank);
         else rp_printf(r, ", rank unknown");
         if (in[k].example) {
@@ -914,8 +988,11 @@ static void put_violations(rp *r, const model *m)
         } else {
             rp_printf(r, "  [%zu] ", x->guard);
             rp_lines(r, g->display, 6);
-            rp_printf(r, "  (%s: %s)\n", sy_violation_kind_name(x->kind), x->dims);
-            rp_printf(r, "        %s\n", x->message);
+            rp_printf(r, "  (%s: ", sy_violation_kind_name(x->kind));
+            rp_text(r, x->dims);
+            rp_printf(r, ")\n        ");
+            rp_text(r, x->message);
+            rp_printf(r, "\n");
             if (!g->norigins && g->why) {
                 rp_printf(r, "        from:  ");
                 rp_text(r, g->why);
@@ -983,12 +1060,14 @@ static void put_implied(rp *r, const model *m)
             rp_code(r, x->display);
             rp_printf(r, " | %s | ", sy_gset_kind_name(x->kind));
         } else {
-            rp_printf(r, "  %s  (%s)\n        implied by: ", x->display, sy_gset_kind_name(x->kind));
+            rp_printf(r, "  ");
+            rp_lines(r, x->display, 8);
+            rp_printf(r, "  (%s)\n        implied by: ", sy_gset_kind_name(x->kind));
         }
         for (size_t k = 0; k < x->nby; k++) {
             rp_printf(r, "%s[%zu] ", k ? ", " : "", x->by[k]);
             if (r->md) rp_code(r, sy_gset_at(m->gs, x->by[k])->display);
-            else rp_printf(r, "%s", sy_gset_at(m->gs, x->by[k])->display);
+            else rp_lines(r, sy_gset_at(m->gs, x->by[k])->display, 8);
         }
         if (!x->nby) rp_printf(r, "the declared ranges of the inputs");
         if (x->partial) rp_printf(r, " and other kept guards of its component");
@@ -1021,7 +1100,9 @@ static void put_sources(rp *r, const model *m)
             rp_code(r, sy_gset_source(m->gs, i));
             rp_printf(r, " |\n");
         } else {
-            rp_printf(r, "  _s%-4zu %s\n", i, sy_gset_source(m->gs, i));
+            rp_printf(r, "  _s%-4zu ", i);
+            rp_text(r, sy_gset_source(m->gs, i));
+            rp_printf(r, "\n");
         }
     }
     rp_printf(r, "\n");
@@ -1086,7 +1167,9 @@ static sy_status render(const sy_gset *gs, const sy_backend_options *opts, sy_ou
             rp_code(&r, model_name);
             rp_printf(&r, "\n\n");
         } else {
-            rp_printf(&r, "symshape guard report: %s\n\n", model_name);
+            rp_printf(&r, "symshape guard report: ");
+            rp_text(&r, model_name);
+            rp_printf(&r, "\n\n");
         }
         if (!m.env) {
             rp_printf(&r, "(No shape environment was given: symbols are unknown and ranges are derived from the guards.)\n\n");

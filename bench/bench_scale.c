@@ -213,6 +213,45 @@ static int fam_cat(sy_ctx *ctx, long n)
     return r;
 }
 
+/* issue 38 (fix38f): sy_region_new of n inputs [4, d_i] (d_i dynamic; with tie, the 4 too, tied by the
+ * cat) joined by one cat along dim 1, under the relaxed policy: 2.0 / 7.0 / 26 s at 300 / 600 /
+ * 1,200 inputs before (a binding of every symbol per evaluation, a scan of the sources per
+ * lookup, of the guards per root, n keys per substitution, a trial copy per equality) */
+static int region_of(sy_ctx *ctx, long n, int tie)
+{
+    size_t cap = (size_t)n * 140 + 256, len = 0;
+    char *t = malloc(cap);
+    len += (size_t)snprintf(t + len, cap - len, "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":[");
+    for (long i = 0; i < n; i++)
+        len += (size_t)snprintf(t + len, cap - len,
+                                "{\"name\":\"x%ld\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[4,6],\"dynamic\":[%s]},", i,
+                                tie ? "0,1" : "1");
+    len += (size_t)snprintf(t + len, cap - len, "{\"name\":\"c\",\"op\":\"cat\",\"args\":[[");
+    for (long i = 0; i < n; i++) len += (size_t)snprintf(t + len, cap - len, "%s{\"ref\":\"x%ld\"}", i ? "," : "", i);
+    len += (size_t)snprintf(t + len, cap - len, "],1],\"kwargs\":{}}],\"outputs\":[{\"ref\":\"c\"}]}");
+    sy_graph *g = NULL;
+    sy_env *env = NULL;
+    sy_trace *tr = NULL;
+    sy_gset *gs = NULL;
+    sy_region *r = NULL;
+    sy_env_options eo = SY_ENV_OPTIONS_INIT;
+    eo.duck_sizing = 0;
+    eo.specialize_zero_one = 0;
+    int bad = sy_graph_load_text(ctx, t, len, "scale.json", &g) != SY_OK || !(env = sy_env_new(ctx, &eo)) ||
+              sy_env_trace(env, g, 0, NULL, &tr) != SY_OK || sy_gset_produce(env, g, &gs) != SY_OK ||
+              sy_gset_minimize(gs) != SY_OK || sy_region_new(gs, NULL, &r) != SY_OK || sy_region_nvars(r) != (size_t)(tie ? n + 1 : n);
+    if (bad) fprintf(stderr, "region: %s\n", sy_ctx_last_error_msg(ctx));
+    sy_region_free(r);
+    sy_gset_free(gs);
+    sy_trace_free(tr);
+    sy_env_free(env);
+    sy_graph_free(g);
+    free(t);
+    return bad;
+}
+static int fam_region(sy_ctx *ctx, long n) { return region_of(ctx, n, 0); }
+static int fam_region_tied(sy_ctx *ctx, long n) { return region_of(ctx, n, 1); }
+
 /* protobuf wire format for fam_onnx_inputs: a varint, a length-delimited field */
 static void pb_varint(char **p, uint64_t v)
 {
@@ -591,6 +630,9 @@ int main(int argc, char **argv)
         {"chunk into n views (trace+produce+minimize)", fam_chunk, {125, 250, 500, 1000, 2000}},
         {"Max(Min(x0, 0), ..., Min(xn, n)) (parse+decide >= 0)", fam_maxmin, {5000, 10000, 20000, 40000, 80000}},
         {"cat of n inputs [2 + i, 3] (trace+produce+minimize)", fam_cat, {250, 500, 1000, 2000, 4000}},
+        {"region of n inputs [4, d_i] joined by cat (trace+produce+minimize+sy_region_new)", fam_region, {300, 600, 1200, 2400, 4800}},
+        {"region of n inputs [b_i, d_i], b_i tied by the cat (trace+produce+minimize+sy_region_new)", fam_region_tied,
+         {300, 600, 1200, 2400, 4800}},
         {"Slice [1:2^62] + Concat chain widths (build+simplify under m >= 2)", fam_slicecat, {250, 500, 1000, 2000, 4000}},
         {"transformer encoder layers, symbolic B,S (trace+produce+minimize)", fam_encoder, {12, 24, 48, 96, 192}},
     };

@@ -11,7 +11,6 @@ static const struct option infer_opts[] = {{"output", required_argument, NULL, '
                                            CLI_COMMON_OPTIONS,
                                            {0}};
 
-static int utf8_valid(const char *s);
 static void escape_bytes(char *out, size_t cap, const char *s);
 
 /* s (valid UTF-8) as a JSON string on stdout, escaped byte for byte as jansson's json_dumps
@@ -86,7 +85,7 @@ static int print_values(traced *t, int as_json)
                     rc = cli_lib_error(t->ctx, "print");
                     break;
                 }
-                if (as_json && !utf8_valid(e)) { /* a symbol named by a dim_param that is not UTF-8 */
+                if (as_json && sy_str_is_utf8(e) != SY_TRUE) { /* a symbol named by a dim_param that is not UTF-8 */
                     char esc[400];
                     escape_bytes(esc, sizeof esc, e);
                     sy_str_free(t->ctx, e);
@@ -107,24 +106,6 @@ static int print_values(traced *t, int as_json)
     return rc;
 }
 
-/* s is valid UTF-8 (RFC 3629: no overlong forms, surrogates or code points past U+10FFFF), as JSON text must be */
-static int utf8_valid(const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        unsigned c = *p, n = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 : (c & 0xf8) == 0xf0 ? 3 : 4;
-        if (n == 4 || (n == 1 && c < 0xc2) || (n == 3 && c > 0xf4)) return 0;
-        uint32_t cp = n ? c & (0x3fu >> n) : c;
-        for (unsigned k = 1; k <= n; k++) {
-            if ((p[k] & 0xc0) != 0x80) return 0;
-            cp = cp << 6 | (p[k] & 0x3fu);
-        }
-        if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff))) return 0;
-        p += n + 1;
-    }
-    return 1;
-}
-
 /* s for an error message: printable ASCII as is, every other byte as \xHH (at most cap - 1 bytes) */
 static void escape_bytes(char *out, size_t cap, const char *s)
 {
@@ -141,14 +122,14 @@ static int infer_utf8_check(traced *t, const char *model)
 {
     char esc[400];
     const char *mn = sy_onnx_name(t->om);
-    if (mn && !utf8_valid(mn)) {
+    if (mn && sy_str_is_utf8(mn) != SY_TRUE) {
         escape_bytes(esc, sizeof esc, mn);
         return cli_input_error("%s: the model's name '%s' is not valid UTF-8, which JSON cannot carry (infer without --json prints it)",
                                cli_file_name(model), esc);
     }
     for (size_t i = 0; i < sy_onnx_trace_nvalues(t->ot); i++) {
         const char *nm = sy_onnx_trace_value_name(t->ot, i);
-        if (utf8_valid(nm)) continue;
+        if (sy_str_is_utf8(nm) == SY_TRUE) continue;
         escape_bytes(esc, sizeof esc, nm);
         return cli_input_error("%s: value '%s' has a name that is not valid UTF-8, which JSON cannot carry (infer without --json "
                                "prints it)", cli_file_name(model), esc);
@@ -157,7 +138,7 @@ static int infer_utf8_check(traced *t, const char *model)
         const sy_gset_guard *g = sy_gset_at(t->gs, i);
         for (size_t k = 0; k < g->norigins; k++) {
             const sy_guard_origin *o = &g->origins[k];
-            if ((!o->node || utf8_valid(o->node)) && (!o->op || utf8_valid(o->op)) && (!o->reason || utf8_valid(o->reason))) continue;
+            if ((!o->node || sy_str_is_utf8(o->node) == SY_TRUE) && (!o->op || sy_str_is_utf8(o->op) == SY_TRUE) && (!o->reason || sy_str_is_utf8(o->reason) == SY_TRUE)) continue;
             escape_bytes(esc, sizeof esc, o->node ? o->node : "?");
             char eop[100];
             escape_bytes(eop, sizeof eop, o->op ? o->op : "?");
@@ -167,7 +148,7 @@ static int infer_utf8_check(traced *t, const char *model)
     }
     for (size_t i = 0; i < sy_gset_nviolations(t->gs); i++) { /* a Dim name of --dynamic */
         const sy_gset_violation *v = sy_gset_violation_at(t->gs, i);
-        if ((!v->dims || utf8_valid(v->dims)) && (!v->message || utf8_valid(v->message)) && (!v->fix || utf8_valid(v->fix))) continue;
+        if ((!v->dims || sy_str_is_utf8(v->dims) == SY_TRUE) && (!v->message || sy_str_is_utf8(v->message) == SY_TRUE) && (!v->fix || sy_str_is_utf8(v->fix) == SY_TRUE)) continue;
         escape_bytes(esc, sizeof esc, v->message ? v->message : "?");
         return cli_input_error("%s: violation '%s' is not valid UTF-8, which JSON cannot carry (infer without --json prints it)",
                                cli_file_name(model), esc);

@@ -302,7 +302,11 @@ static int rejection_counts(const model_opts *m, traced *t, json_t *points, cons
         else snprintf(label, sizeof label, "%.*s", (int)why_head(why), why);
         size_t ll = strlen(label);
         while (ll && label[ll - 1] == ' ') label[--ll] = 0;
-        fprintf(stderr, "  [%zu] %s: %zu of %zu \xe2\x80\x94 %s", i, g->display, rejected[i], npts, label);
+        /* the guard and the label carry the model's names, any bytes: never a raw newline (issue 38, fix38f) */
+        fprintf(stderr, "  [%zu] ", i);
+        cli_put_text(stderr, g->display);
+        fprintf(stderr, ": %zu of %zu \xe2\x80\x94 ", rejected[i], npts);
+        cli_put_text(stderr, label);
         for (int f = 0; f < 2; f++) {
             if (!strstr(why, flags[f])) continue;
             if (!strcmp(m->model, "-")) {
@@ -560,8 +564,12 @@ static int run_probe(int argc, char **argv)
         } else {
             char *szs = json_dumps(sz, JSON_COMPACT | JSON_PRESERVE_ORDER), *os = json_dumps(outs, JSON_COMPACT);
             char *is = mismatch ? json_dumps(inferred, JSON_COMPACT) : NULL;
-            printf("%s: %s%s%s; outputs %s%s%s%s\n", szs, res.accept ? "accept" : "reject (", res.accept ? "" : res.message,
-                   res.accept ? "" : ")", st ? err : os,
+            /* the failed guard and an error carry the model's names: never a raw newline (issue 38, fix38f) */
+            printf("%s: %s", szs, res.accept ? "accept" : "reject (");
+            if (!res.accept) cli_put_text(stdout, res.message);
+            printf("%s; outputs ", res.accept ? "" : ")");
+            if (st) cli_put_text(stdout, err);
+            printf("%s%s%s%s\n", st ? "" : os,
                    mismatch ? "; SOUNDNESS VIOLATION: accepted, but the inferred output shapes give " : "", is ? is : "",
                    violation && !mismatch ? "; SOUNDNESS VIOLATION: accepted, but PyTorch's outcome differs" : "");
             free(szs);

@@ -46,8 +46,15 @@ static int list_unsupported(const char *model)
         size_t count = 0;
         for (size_t k = i; k < n; k++) count += !strcmp(sy_graph_node_op(g, k), op);
         const sy_loc *loc = sy_graph_node_loc(g, i);
-        printf("%s: %zu node%s (first: '%s'", op, count, count == 1 ? "" : "s", sy_graph_node_name(g, i));
-        if (loc && loc->file) printf(" at %s:%ld", loc->file, loc->line);
+        cli_put_text(stdout, op); /* the graph's names, any bytes: never a raw newline (issue 38, fix38f) */
+        printf(": %zu node%s (first: '", count, count == 1 ? "" : "s");
+        cli_put_text(stdout, sy_graph_node_name(g, i));
+        printf("'");
+        if (loc && loc->file) {
+            printf(" at ");
+            cli_put_text(stdout, loc->file);
+            printf(":%ld", loc->line);
+        }
         printf(")\n");
         nops++;
     }

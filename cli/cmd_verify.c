@@ -180,9 +180,20 @@ static void print_obligation(void *ud, const sy_verify_obligation *ob)
 {
     cli_progress *prog = ud; /* "symshape: verify: N obligations" while Z3 works on the next */
     cli_progress_clear(prog);
-    printf("(%c) %-7s %s [%.3f s]\n", obligation_letters[ob->kind], verdict_names[ob->verdict], ob->what, ob->seconds);
-    if (ob->counterexample) printf("    counterexample: %s\n", ob->counterexample);
-    if (ob->reason) printf("    reason: %s\n", ob->reason);
+    /* the texts carry the model's names, any bytes: cli_put_text, never a raw newline (issue 38, fix38f) */
+    printf("(%c) %-7s ", obligation_letters[ob->kind], verdict_names[ob->verdict]);
+    cli_put_text(stdout, ob->what);
+    printf(" [%.3f s]\n", ob->seconds);
+    if (ob->counterexample) {
+        printf("    counterexample: ");
+        cli_put_text(stdout, ob->counterexample);
+        printf("\n");
+    }
+    if (ob->reason) {
+        printf("    reason: ");
+        cli_put_text(stdout, ob->reason);
+        printf("\n");
+    }
     fflush(stdout);
     cli_progress_tick(prog);
 }
@@ -535,9 +546,10 @@ static int run_verify(int argc, char **argv)
     if (rc == EX_OK) rc = example_values(&t, ni, ins, &example);
     sy_verify_summary sum;
     if (rc == EX_OK) {
-        printf("verify %s: %zu guards (%zu produced), %zu recorded decisions\n", t.om ? sy_onnx_name(t.om) : sy_graph_name(t.g),
-               sy_gset_size(t.gs),
-               sy_gset_size(produced), sy_env_nguards(t.env));
+        printf("verify ");
+        cli_put_text(stdout, t.om ? sy_onnx_name(t.om) : sy_graph_name(t.g));
+        printf(": %zu guards (%zu produced), %zu recorded decisions\n", sy_gset_size(t.gs), sy_gset_size(produced),
+               sy_env_nguards(t.env));
         fflush(stdout);
         cli_progress prog;
         cli_progress_start(&prog, "verify", "obligations done", 0);

@@ -33,4 +33,13 @@ sy_status sy_dp_decide_total(sy_ctx *ctx, sy_facts *f, const sy_expr *e, sy_trut
  * the SY_EINVAL sy_facts_set_range gives for the NULL relation it then builds) */
 sy_status sy_dp_set_range(sy_ctx *ctx, sy_facts *f, const sy_expr *sym, int64_t lo, const int64_t *hi);
 
+/* sy_expr_eval_si through a binding b made once (sy_binding_init, algebra/eval.h) and reused:
+ * sy_expr_eval_si makes and clears a binding of every symbol of the context per call, so a scan
+ * of the sizes of every input was quadratic in the inputs (issue 38). The n symbols are bound
+ * for the call and unbound after it; one made after b falls back to sy_expr_eval_si. Same
+ * results and errors (the call is one operation of the work budgets). */
+struct sy_binding;
+sy_status sy_dp_eval_si(sy_ctx *ctx, struct sy_binding *b, const sy_expr *e, size_t n, const sy_expr *const *syms,
+                        const int64_t *vals, int64_t *out);
+
 #endif

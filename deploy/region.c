@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algebra/eval.h"
 #include "algebra/internal.h"
 #include "deploy/deploy_private.h"
 
@@ -44,12 +45,13 @@ static int64_t gcd64(int64_t a, int64_t b)
 
 static int64_t fmod64(int64_t a, int64_t m) { return ((a % m) + m) % m; }
 
-/* the slot of source variable v, or -1 */
+/* the slot of source variable v, or -1: the set's index of its source texts (O(1); a scan of
+ * the n sources here made sy_region_new quadratic in the inputs, issue 38) */
 static long slot_of(const sy_gset *gs, size_t n, const sy_expr *v)
 {
-    for (size_t i = 0; i < n; i++)
-        if (sy_gset_source_var(gs, i) == v) return (long)i;
-    return -1;
+    const char *name = sy_expr_kind_of(v) == SY_EXPR_SYM ? sy_expr_sym_name(v) : NULL;
+    long s = name ? sy_gset_find_source(gs, name) : -1;
+    return s >= 0 && (size_t)s < n && sy_gset_source_var(gs, (size_t)s) == v ? s : -1;
 }
 
 /* e is `d == 0` with d linear in symbols (no atoms, no products) */
@@ -115,6 +117,41 @@ static int all_affine(sy_region *r, const sy_gset *gs, sy_facts *f)
         if (s >= 0 && (r->srckind[s] != SY_SOURCE_SIZE || a < 1)) return 0;
     }
     return 1;
+}
+
+/* eq under feq is `r == k` or `-r == k` (a static dim `x.size()[0] == 4`, a dim tied to one
+ * already pinned), or `r - q == k` with r and q size sources (two inputs' dims tied, a cat's):
+ * adding it to feq pins r, or writes one of r, q as the other plus a constant, which is
+ * consistent (r and q are free under feq: symbols of the applied form) and leaves every size
+ * affine in a size root with the same coefficient, so it needs neither the trial copy of feq
+ * nor the check of every source, which per equality made sy_region_new quadratic in the inputs
+ * (issue 38). 1 yes, 0 no (the trial decides), -1 error. */
+static int keeps_affine(sy_region *r, const sy_gset *gs, sy_facts *feq, const sy_expr *eq)
+{
+    sy_ctx *ctx = r->ctx;
+    const sy_expr *a = sy_facts_apply(feq, eq);
+    if (!a) return -1;
+    if (sy_expr_kind_of(a) != SY_EXPR_EQ) return 0;
+    const sy_expr *d = sy_expr_arg(a, 0);
+    if (sy_expr_kind_of(d) == SY_EXPR_SYM) return 1;
+    size_t nt = sy_expr_nargs(d);
+    if (sy_expr_kind_of(d) != SY_EXPR_ADD || nt < 1 || nt > 2) return 0;
+    int64_t c[2] = {0, 0};
+    for (size_t i = 0; i < nt; i++) {
+        const sy_expr *m = sy_expr_arg(d, i), *k = sy_expr_add_coeff(ctx, d, i);
+        if (!k) return -1;
+        if (sy_expr_kind_of(m) != SY_EXPR_SYM) return 0;
+        if (sy_expr_get_si(k, &c[i]) != SY_OK) {
+            sy_ctx_reset_error(ctx);
+            return 0;
+        }
+        if (c[i] != 1 && c[i] != -1) return 0;
+        if (nt == 2) {
+            long sl = slot_of(gs, r->nsrc, m);
+            if (sl < 0 || r->srckind[sl] != SY_SOURCE_SIZE) return 0;
+        }
+    }
+    return nt == 1 || c[0] == -c[1];
 }
 
 /* ---- divisors of a guard (decided non-zero: a division by zero fails the guard) */
@@ -183,6 +220,33 @@ sy_status sy_dp_decide_total(sy_ctx *ctx, sy_facts *f, const sy_expr *e, sy_trut
     sy_memo_clear(ctx, &w.seen);
     if (w.divs) sy_dealloc(ctx, w.divs, w.cap * sizeof *w.divs);
     if (st == SY_ENOMEM) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    return st;
+}
+
+sy_status sy_dp_eval_si(sy_ctx *ctx, sy_binding *b, const sy_expr *e, size_t n, const sy_expr *const *syms,
+                        const int64_t *vals, int64_t *out)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!syms[i] || sy_expr_kind_of(syms[i]) != SY_EXPR_SYM || sy_expr_sym_id(syms[i]) >= b->n)
+            return sy_expr_eval_si(ctx, e, n, syms, vals, out);
+    if (!e || !out || (n && !vals)) return sy_fail_st(ctx, SY_EINVAL, "eval: NULL argument");
+    fmpz_t x, r;
+    fmpz_init(x);
+    fmpz_init(r);
+    for (size_t i = 0; i < n; i++) {
+        fmpz_set_si(x, vals[i]);
+        sy_binding_set(b, sy_expr_sym_id(syms[i]), x);
+    }
+    sy_op_begin(ctx, true);
+    sy_status st = sy_eval_raw(ctx, e, b, r);
+    if (st == SY_OK) {
+        if (fmpz_fits_si(r)) *out = fmpz_get_si(r);
+        else st = sy_fail_st(ctx, SY_EOVERFLOW, "value does not fit int64");
+    }
+    st = sy_op_end_st(ctx, st);
+    for (size_t i = 0; i < n; i++) b->has[sy_expr_sym_id(syms[i])] = 0;
+    fmpz_clear(x);
+    fmpz_clear(r);
     return st;
 }
 
@@ -258,13 +322,13 @@ typedef struct {
     unsigned char *acc; /* b - a flags */
 } window;
 
-static sy_status eval_window(sy_ctx *ctx, const sy_expr *var, const sy_expr *const *conds, size_t nc, window *wd)
+static sy_status eval_window(sy_ctx *ctx, sy_binding *b, const sy_expr *var, const sy_expr *const *conds, size_t nc, window *wd)
 {
     for (int64_t v = wd->a; v < wd->b; v++) {
         int ok = 1;
         for (size_t k = 0; k < nc && ok; k++) {
             int64_t out = 0;
-            sy_status st = sy_expr_eval_si(ctx, conds[k], 1, &var, &v, &out);
+            sy_status st = sy_dp_eval_si(ctx, b, conds[k], 1, &var, &v, &out);
             if (st == SY_ENOMEM) return st;
             if (st != SY_OK) { /* a division by zero, a budget: not accepted here (the proof decides) */
                 sy_ctx_reset_error(ctx);
@@ -326,12 +390,12 @@ static sy_status cond_moduli(sy_ctx *ctx, const sy_expr *const *conds, size_t nc
 }
 
 /* 1 when every condition holds at size v (exactly), 0 when one fails or cannot be evaluated */
-static sy_status accepts_at(sy_ctx *ctx, const sy_expr *var, const sy_expr *const *conds, size_t nc, int64_t v, int *ok)
+static sy_status accepts_at(sy_ctx *ctx, sy_binding *b, const sy_expr *var, const sy_expr *const *conds, size_t nc, int64_t v, int *ok)
 {
     *ok = 1;
     for (size_t k = 0; k < nc && *ok; k++) {
         int64_t out = 0;
-        sy_status st = sy_expr_eval_si(ctx, conds[k], 1, &var, &v, &out);
+        sy_status st = sy_dp_eval_si(ctx, b, conds[k], 1, &var, &v, &out);
         if (st == SY_ENOMEM) return st;
         if (st != SY_OK) sy_ctx_reset_error(ctx);
         *ok = st == SY_OK && out != 0;
@@ -339,7 +403,7 @@ static sy_status accepts_at(sy_ctx *ctx, const sy_expr *var, const sy_expr *cons
     return SY_OK;
 }
 
-static sy_status scan_root(sy_region *r, const sy_expr *var, const sy_expr *const *conds, size_t nc, int64_t lo, int have_hi,
+static sy_status scan_root(sy_region *r, sy_binding *b, const sy_expr *var, const sy_expr *const *conds, size_t nc, int64_t lo, int have_hi,
                            int64_t hi, int64_t ex, int64_t W, scan_out *o)
 {
     sy_ctx *ctx = r->ctx;
@@ -366,7 +430,7 @@ static sy_status scan_root(sy_region *r, const sy_expr *var, const sy_expr *cons
     for (int i = 0; i < nw && st == SY_OK; i++) {
         size_t len = (size_t)(w[i].b - w[i].a);
         if (!(w[i].acc = sy_alloc(ctx, len ? len : 1))) st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
-        else st = eval_window(ctx, var, conds, nc, &w[i]);
+        else st = eval_window(ctx, b, var, conds, nc, &w[i]);
     }
     if (st != SY_OK) goto out;
     /* the step and the accepted count; gw: the step seen inside one window (two accepted sizes of
@@ -397,8 +461,8 @@ static sy_status scan_root(sy_region *r, const sy_expr *var, const sy_expr *cons
         if ((st = cond_moduli(ctx, conds, nc, &L)) != SY_OK) goto out;
         int ok1 = 0, ok2 = 0;
         if (L > 1 && first <= INT64_MAX / 4 - 2 * L && first + 2 * L < top) {
-            if ((st = accepts_at(ctx, var, conds, nc, first + L, &ok1)) != SY_OK ||
-                (st = accepts_at(ctx, var, conds, nc, first + 2 * L, &ok2)) != SY_OK)
+            if ((st = accepts_at(ctx, b, var, conds, nc, first + L, &ok1)) != SY_OK ||
+                (st = accepts_at(ctx, b, var, conds, nc, first + 2 * L, &ok2)) != SY_OK)
                 goto out;
         }
         if (ok1 && ok2) g = L;
@@ -474,6 +538,9 @@ typedef struct {
     long *root;           /* size source: its root slot, -1 static; other sources: -1 constant, else itself */
     int64_t *ca, *cb;     /* source = ca*root + cb (cb alone when static) */
     int64_t *da, *db;     /* size source = da*t[tvar[root]] + db */
+    long *gk, *gone;      /* per guard: the number of roots it reads (0, 1, 2 = several) and the one */
+    size_t *gat, *gby;    /* the guards reading root s alone: gby[gat[s] .. gat[s + 1]) */
+    size_t *dat, *dby;    /* the size sources of root s: dby[dat[s] .. dat[s + 1]) */
     size_t n, ng;
 } work;
 
@@ -489,6 +556,12 @@ static void work_free(sy_ctx *ctx, work *w)
     if (w->cb) sy_dealloc(ctx, w->cb, na * sizeof *w->cb);
     if (w->da) sy_dealloc(ctx, w->da, na * sizeof *w->da);
     if (w->db) sy_dealloc(ctx, w->db, na * sizeof *w->db);
+    if (w->gk) sy_dealloc(ctx, w->gk, nga * sizeof *w->gk);
+    if (w->gone) sy_dealloc(ctx, w->gone, nga * sizeof *w->gone);
+    if (w->gat) sy_dealloc(ctx, w->gat, (na + 1) * sizeof *w->gat);
+    if (w->gby) sy_dealloc(ctx, w->gby, nga * sizeof *w->gby);
+    if (w->dat) sy_dealloc(ctx, w->dat, (na + 1) * sizeof *w->dat);
+    if (w->dby) sy_dealloc(ctx, w->dby, na * sizeof *w->dby);
 }
 
 /* the number of distinct roots (size sources of the region) e reads; -1 on error */
@@ -537,6 +610,8 @@ sy_status sy_region_new(const sy_gset *gs, const sy_region_options *opts, sy_reg
     sy_status st = SY_OK;
     sy_facts *feq = NULL, *fs = NULL, *P = NULL;
     work w = {0};
+    sy_binding bind = {0};
+    int have_bind = 0;
     w.n = n;
     w.ng = ng;
 #define FAIL_OOM()                                                                                                       \
@@ -566,8 +641,14 @@ sy_status sy_region_new(const sy_gset *gs, const sy_region_options *opts, sy_reg
     w.cb = sy_alloc(ctx, na * sizeof *w.cb);
     w.da = sy_alloc(ctx, na * sizeof *w.da);
     w.db = sy_alloc(ctx, na * sizeof *w.db);
+    w.gk = sy_alloc(ctx, nga * sizeof *w.gk);
+    w.gone = sy_alloc(ctx, nga * sizeof *w.gone);
+    w.gat = sy_alloc(ctx, (na + 1) * sizeof *w.gat);
+    w.gby = sy_alloc(ctx, nga * sizeof *w.gby);
+    w.dat = sy_alloc(ctx, (na + 1) * sizeof *w.dat);
+    w.dby = sy_alloc(ctx, na * sizeof *w.dby);
     if (!r->srckind || !r->dimof || !r->tvar || !r->vars || !r->dims || !w.gp || !w.conds || !w.sub || !w.syms ||
-        !w.root || !w.ca || !w.cb || !w.da || !w.db)
+        !w.root || !w.ca || !w.cb || !w.da || !w.db || !w.gk || !w.gone || !w.gat || !w.gby || !w.dat || !w.dby)
         FAIL_OOM();
     for (size_t i = 0; i < n; i++) {
         r->srckind[i] = sy_gset_source_parse(sy_gset_source(gs, i), NULL, NULL);
@@ -589,6 +670,17 @@ sy_status sy_region_new(const sy_gset *gs, const sy_region_options *opts, sy_reg
         for (size_t j = 0; j < nconj; j++) {
             const sy_expr *eq = conj ? sy_expr_arg(g->expr, j) : g->expr;
             if (!linear_eq(eq)) continue;
+            int pin = keeps_affine(r, gs, feq, eq);
+            if (pin < 0) CHECK(1);
+            if (pin) { /* no trial copy: consistent, and every size stays affine */
+                sy_status a = sy_facts_add(feq, eq);
+                if (a == SY_ENOMEM) {
+                    st = a;
+                    goto done;
+                }
+                if (a != SY_OK) sy_ctx_reset_error(ctx);
+                continue;
+            }
             sy_facts *c = sy_facts_copy(feq);
             if (!c) FAIL_OOM();
             sy_status a = sy_facts_add(c, eq);
@@ -624,23 +716,49 @@ sy_status sy_region_new(const sy_gset *gs, const sy_region_options *opts, sy_reg
         if (g->kind != SY_GK_RUNTIME_ASSERT) CHECK(!(w.gp[i] = sy_facts_apply(feq, g->expr)));
     }
 
+    /* the roots each guard reads (once: a scan of the guards per root was quadratic, issue 38),
+     * and the guards reading one root alone and the size sources, bucketed by root (in order) */
+    memset(w.gat, 0, (na + 1) * sizeof *w.gat);
+    memset(w.dat, 0, (na + 1) * sizeof *w.dat);
+    for (size_t i = 0; i < ng; i++) {
+        w.gk[i] = 0;
+        w.gone[i] = -1;
+        if (!w.gp[i]) continue;
+        w.gk[i] = roots_read(ctx, gs, &w, w.gp[i], &w.gone[i]);
+        CHECK(w.gk[i] < 0);
+        if (w.gk[i] == 1) w.gat[w.gone[i] + 1]++;
+    }
+    for (size_t d = 0; d < n; d++)
+        if (r->srckind[d] == SY_SOURCE_SIZE && w.root[d] >= 0) w.dat[w.root[d] + 1]++;
+    for (size_t s = 0; s < n; s++) {
+        w.gat[s + 1] += w.gat[s];
+        w.dat[s + 1] += w.dat[s];
+    }
+    for (size_t i = 0; i < ng; i++) /* filled through gat[s]/dat[s] as cursors, restored below */
+        if (w.gp[i] && w.gk[i] == 1) w.gby[w.gat[w.gone[i]]++] = i;
+    for (size_t d = 0; d < n; d++)
+        if (r->srckind[d] == SY_SOURCE_SIZE && w.root[d] >= 0) w.dby[w.dat[w.root[d]]++] = d;
+    for (size_t s = n; s > 0; s--) {
+        w.gat[s] = w.gat[s - 1];
+        w.dat[s] = w.dat[s - 1];
+    }
+    w.gat[0] = w.dat[0] = 0;
+
+    if (!sy_binding_init(ctx, &bind)) FAIL_OOM();
+    have_bind = 1;
+
     /* 2. per root: the guards reading only it and the sizes >= 0 of its dims give its
      *    range (facts) and its progression (exact evaluation over two windows) */
     for (size_t s = 0; s < n; s++) {
         if (r->srckind[s] != SY_SOURCE_SIZE || w.root[s] != (long)s) continue;
         const sy_expr *var = sy_gset_source_var(gs, s);
         size_t nc = 0;
-        for (size_t i = 0; i < ng; i++) {
-            long one;
-            if (!w.gp[i]) continue;
-            long k = roots_read(ctx, gs, &w, w.gp[i], &one);
-            CHECK(k < 0);
-            if (k == 1 && one == (long)s) w.conds[nc++] = w.gp[i];
+        for (size_t j = w.gat[s]; j < w.gat[s + 1]; j++) w.conds[nc++] = w.gp[w.gby[j]];
+        for (size_t j = w.dat[s]; j < w.dat[s + 1]; j++) {
+            size_t d = w.dby[j];
+            CHECK(!(w.conds[nc++] = sy_expr_ge(ctx, sy_expr_add_si(ctx, sy_expr_mul_si(ctx, var, w.ca[d]), w.cb[d]),
+                                               sy_expr_int_si(ctx, 0))));
         }
-        for (size_t d = 0; d < n; d++)
-            if (r->srckind[d] == SY_SOURCE_SIZE && w.root[d] == (long)s)
-                CHECK(!(w.conds[nc++] = sy_expr_ge(ctx, sy_expr_add_si(ctx, sy_expr_mul_si(ctx, var, w.ca[d]), w.cb[d]),
-                                                   sy_expr_int_si(ctx, 0))));
         if (!(fs = sy_facts_new(ctx))) FAIL_OOM();
         for (size_t k = 0; k < nc; k++) {
             sy_status a = sy_facts_add(fs, w.conds[k]);
@@ -670,13 +788,13 @@ sy_status sy_region_new(const sy_gset *gs, const sy_region_options *opts, sy_reg
             goto done;
         }
         scan_out so = {1, 0, 0, 0};
-        if ((st = scan_root(r, var, w.conds, nc, lo64, have_hi, hi64, ex, o.window, &so)) != SY_OK) goto done;
+        if ((st = scan_root(r, &bind, var, w.conds, nc, lo64, have_hi, hi64, ex, o.window, &so)) != SY_OK) goto done;
         int64_t m = so.m, res = so.res, tmin = so.tmin, tmax = so.tmax;
         size_t v = r->nvars++;
         r->tvar[s] = (long)v;
         r->vars[v] = (sy_region_var){NULL, tmin, tmax};
-        for (size_t d = 0; d < n; d++) {
-            if (r->srckind[d] != SY_SOURCE_SIZE || w.root[d] != (long)s) continue;
+        for (size_t j = w.dat[s]; j < w.dat[s + 1]; j++) {
+            size_t d = w.dby[j];
             if (__builtin_mul_overflow(w.ca[d], m, &w.da[d]) || __builtin_mul_overflow(w.ca[d], res, &w.db[d]) ||
                 __builtin_add_overflow(w.db[d], w.cb[d], &w.db[d])) {
                 st = sy_fail_st(ctx, SY_EOVERFLOW, "region: a coefficient of %s does not fit int64", sy_gset_source(gs, d));
@@ -747,10 +865,13 @@ sy_status sy_region_new(const sy_gset *gs, const sy_region_options *opts, sy_reg
         CHECK(sy_dp_set_range(ctx, P, tsym[v], r->vars[v].tmin,
                               r->vars[v].tmax == SY_REGION_UNBOUNDED ? NULL : &r->vars[v].tmax) != SY_OK);
     }
-    const sy_expr **keys = sy_alloc(ctx, na * sizeof *keys);
+    /* w.sub[i]: source i's form in the variables (NULL: left as it is); each guard substitutes
+     * the sources it reads alone (all n keys per guard made this loop quadratic, issue 38) */
+    const sy_expr **keys = sy_alloc(ctx, 2 * na * sizeof *keys);
     if (!keys) FAIL_OOM();
-    size_t nsub = 0;
+    const sy_expr **gvals = keys + na;
     for (size_t i = 0; i < n; i++) {
+        w.sub[i] = NULL;
         const sy_expr *val = NULL;
         if (r->dimof[i] >= 0) {
             const sy_region_dim *dd = &r->dims[r->dimof[i]];
@@ -762,11 +883,10 @@ sy_status sy_region_new(const sy_gset *gs, const sy_region_options *opts, sy_reg
             continue;
         }
         if (!val) {
-            sy_dealloc(ctx, keys, na * sizeof *keys);
+            sy_dealloc(ctx, keys, 2 * na * sizeof *keys);
             CHECK(1);
         }
-        keys[nsub] = sy_gset_source_var(gs, i);
-        w.sub[nsub++] = val;
+        w.sub[i] = val;
     }
     int proved = 1;
     for (size_t i = 0; i < ng && st == SY_OK; i++) {
@@ -775,7 +895,17 @@ sy_status sy_region_new(const sy_gset *gs, const sy_region_options *opts, sy_reg
             st = add_kept(r, i, g->text, "a runtime assert on data-dependent values: checked once the data exists");
             continue;
         }
-        const sy_expr *e = sy_expr_subs(ctx, g->expr, nsub, keys, w.sub);
+        const sy_expr **fsyms = NULL;
+        size_t nf = 0, nsub = 0;
+        if ((st = sy_expr_free_symbols(ctx, g->expr, &fsyms, &nf)) != SY_OK) break;
+        for (size_t k = 0; k < nf && nsub < na; k++) {
+            long sl = slot_of(gs, n, fsyms[k]);
+            if (sl < 0 || !w.sub[sl]) continue;
+            keys[nsub] = fsyms[k];
+            gvals[nsub++] = w.sub[sl];
+        }
+        sy_mem_free(ctx, fsyms);
+        const sy_expr *e = sy_expr_subs(ctx, g->expr, nsub, keys, gvals);
         sy_truth t = SY_TRUTH_UNKNOWN;
         if (!e || (st = sy_dp_decide_total(ctx, P, e, &t)) != SY_OK) {
             if (!e) st = sy_ctx_last_error(ctx);
@@ -808,7 +938,7 @@ sy_status sy_region_new(const sy_gset *gs, const sy_region_options *opts, sy_reg
         }
         st = add_kept(r, i, g->text, why);
     }
-    sy_dealloc(ctx, keys, na * sizeof *keys);
+    sy_dealloc(ctx, keys, 2 * na * sizeof *keys);
     if (st != SY_OK) goto done;
     /* every size >= 0 over the region, and the example inside */
     r->example_inside = 1;
@@ -847,6 +977,7 @@ done:
     sy_facts_free(fs);
     sy_facts_free(P);
     work_free(ctx, &w);
+    if (have_bind) sy_binding_clear(ctx, &bind);
     if (st != SY_OK) {
         sy_region_free(r);
         return st;

@@ -1194,23 +1194,11 @@ static const char *verdict(const sy_diff *d)
     return "unknown";
 }
 
-/* s is valid UTF-8 (RFC 3629), as a JSON string must be: jansson refuses other bytes, and a
- * name it refused was left out without a word (a side listed with 0 guards) */
+/* s is valid UTF-8 (sy_str_is_utf8, RFC 3629), as a JSON string must be: jansson refuses
+ * other bytes, and a name it refused was left out without a word (a side listed with 0 guards) */
 static int utf8_ok(const char *s)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        unsigned c = *p, n = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 : (c & 0xf8) == 0xf0 ? 3 : 4;
-        if (n == 4 || (n == 1 && c < 0xc2) || (n == 3 && c > 0xf4)) return 0;
-        uint32_t cp = n ? c & (0x3fu >> n) : c;
-        for (unsigned k = 1; k <= n; k++) {
-            if ((p[k] & 0xc0) != 0x80) return 0;
-            cp = cp << 6 | (p[k] & 0x3fu);
-        }
-        if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff))) return 0;
-        p += n + 1;
-    }
-    return 1;
+    return sy_str_is_utf8(s) == SY_TRUE;
 }
 
 char *sy_diff_to_json(const sy_diff *d)

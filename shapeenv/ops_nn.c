@@ -409,6 +409,46 @@ static sy_status pool(opcall *c)
     return op_set_tensor(c, x->dtype, x->ndim, out);
 }
 
+/* lp_pool1d / lp_pool2d / lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False)
+ * (torch/nn/functional.py lp_pool1d, the same in PyTorch 1.13 and 2.x):
+ *   out = avg_poolNd(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)  (stride None: kernel_size)
+ *   return (sign(out) * relu(abs(out))).mul(kernel area).pow(1.0 / norm_type)
+ * so the sizes and every size check are avg_poolNd's with padding 0 (pool above: Pool.h
+ * pooling_output_shape, pool2d_shape_check; AveragePool3d.cpp for 3d); the elementwise tail keeps
+ * them, and its dtype is pow(out, float)'s. norm_type 0 raises (1.13: ZeroDivisionError of
+ * `1.0 / norm_type`; 2.x: ValueError "norm_type must be a non-zero value"); 2.x takes
+ * max_poolNd(input.abs(), kernel_size, stride, 0, 1, ceil_mode) at +-inf (the same sizes and checks
+ * in 1d and 2d; lp_pool3d, 2.x only, then lacks avg_pool3d's input >= kernel). */
+static sy_status lp_pool(opcall *c)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const sy_value *x = op_arg(c, 0, "input"), *p = op_arg(c, 1, "norm_type"), *k = op_arg(c, 2, "kernel_size"),
+                   *s = op_arg(c, 3, "stride"), *cm = op_arg(c, 4, "ceil_mode");
+    if (!x || !p || !k) return op_err(c, SY_EINVAL, "%s() missing a required argument (input, norm_type, kernel_size)", c->op);
+    sy_status st;
+    if (p->kind == SY_V_FLOAT && p->u.f == 0.0) return op_err(c, SY_EINVAL, "%s: float division by zero (norm_type 0)", c->op);
+    if (p->kind == SY_V_INT &&
+        (st = op_require(c, sy_expr_ne(ctx, p->u.i, KI(c, 0)), "%s: division by zero (norm_type %s)", c->op, sy_env_show(c->env, p->u.i))))
+        return st;
+    char avg[16];
+    sy_value powed, pooled;
+    if (p->kind == SY_V_FLOAT && isinf(p->u.f)) {
+        snprintf(avg, sizeof avg, "max_pool%s", c->op + strlen("lp_pool"));
+        sy_value ab;
+        if ((st = sy_env_call(c->env, "abs", 1, x, 0, NULL, NULL, c->where, &ab))) return st;
+        sy_value ma[6] = {ab, *k, s ? *s : sy_value_none(), sy_value_int_si(c->env, 0), sy_value_int_si(c->env, 1),
+                          cm ? *cm : sy_value_none()};
+        return sy_env_call(c->env, avg, cm ? 6 : 5, ma, 0, NULL, NULL, c->where, c->out);
+    }
+    snprintf(avg, sizeof avg, "avg_pool%s", c->op + strlen("lp_pool"));
+    sy_value pa[2] = {*x, *p};
+    if ((st = sy_env_call(c->env, "pow", 2, pa, 0, NULL, NULL, c->where, &powed))) return st;
+    sy_value aa[5] = {powed, *k, s ? *s : sy_value_none(), sy_value_int_si(c->env, 0), cm ? *cm : sy_value_none()};
+    if ((st = sy_env_call(c->env, avg, cm ? 5 : 4, aa, 0, NULL, NULL, c->where, &pooled))) return st;
+    sy_value ra[2] = {pooled, sy_value_float(0.5)}; /* the dtype of .pow(1.0 / norm_type) */
+    return sy_env_call(c->env, "pow", 2, ra, 0, NULL, NULL, c->where, c->out);
+}
+
 /* adaptive_avg_pool{1,2,3}d / adaptive_max_pool (torch/nn/functional.py;
  * torch/_meta_registrations.py meta_adaptive_avg_pool2d, PyTorch 1.13):
  * output sizes are the requested ones (None keeps the input size), >= 0.
@@ -935,6 +975,9 @@ const opentry sy_ops_nn[] = {
     OP_ROW("avg_pool1d", pool, OP_MEMO, OPL_MEMFMT, "aten/src/ATen/native/Pool.h pooling_output_shape"),
     OP_ROW("avg_pool2d", pool, OP_MEMO, OPL_MEMFMT, "aten/src/ATen/native/Pool.h pooling_output_shape"),
     OP_ROW("avg_pool3d", pool, OP_MEMO, OPL_MEMFMT, "aten/src/ATen/native/AveragePool3d.cpp pool3d_shape_check"),
+    OP_ROW("lp_pool1d", lp_pool, OP_MEMO, OPL_MEMFMT, "torch/nn/functional.py lp_pool1d; aten/src/ATen/native/Pool.h pooling_output_shape"),
+    OP_ROW("lp_pool2d", lp_pool, OP_MEMO, OPL_MEMFMT, "torch/nn/functional.py lp_pool2d; aten/src/ATen/native/Pool.h pooling_output_shape"),
+    OP_ROW("lp_pool3d", lp_pool, OP_MEMO, OPL_MEMFMT, "torch/nn/functional.py lp_pool3d; aten/src/ATen/native/AveragePool3d.cpp"),
     OP_ROW("adaptive_avg_pool1d", adaptive_pool, OP_MEMO, OPL_MEMFMT, "aten/src/ATen/native/AdaptiveAveragePooling.cpp"),
     OP_ROW("adaptive_avg_pool2d", adaptive_pool, OP_MEMO, OPL_MEMFMT, "aten/src/ATen/native/AdaptiveAveragePooling.cpp"),
     OP_ROW("adaptive_avg_pool3d", adaptive_pool, OP_MEMO, OPL_FRESH, "aten/src/ATen/native/AdaptiveAveragePooling3d.cpp"),

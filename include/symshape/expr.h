@@ -228,6 +228,11 @@ SY_API sy_status sy_expr_tree_size(sy_ctx *ctx, const sy_expr *e, uint64_t *out)
 SY_API char *sy_str_free(sy_ctx *ctx, SY_TAKE SY_NULL char *s);
 /** Release an array returned by the library. Accepts NULL; returns NULL. */
 SY_API void *sy_mem_free(sy_ctx *ctx, SY_TAKE SY_NULL void *p);
+/** Whether @p s is valid UTF-8 as RFC 3629 defines it (no overlong forms, no
+ *  surrogates U+D800..U+DFFF, no code point past U+10FFFF), as a JSON string
+ *  must be. Linear in the length. @return SY_TRUE or SY_FALSE; SY_BOOL_ERROR
+ *  when @p s is NULL (no error is recorded: there is no context). */
+SY_API sy_bool sy_str_is_utf8(SY_NULL const char *s);
 
 /* ---------------------------------------------------------------- Operations */
 

@@ -18,7 +18,7 @@ import os
 import re
 import sys
 
-from .errors import Error, ExportError, LibraryNotFound, NoMemoryError
+from .errors import Error, ExportError, LibraryNotFound, NoMemoryError, _line
 
 PROG = "python3 -m symshape"
 
@@ -399,7 +399,7 @@ def _diff_text(r, ran):
     out = []
     for k in ("a", "b"):
         s = r["sides"][k]
-        out.append("%s: %s (%d guards%s)" % (k.upper(), s["model"], len(s["guards"]), "; accepts nothing" if s["empty"] else ""))
+        out.append("%s: %s (%d guards%s)" % (k.upper(), _line(s["model"]), len(s["guards"]), "; accepts nothing" if s["empty"] else ""))
     out.append("A accepts only what B accepts (A <= B): %s" % r["a_subset_b"])
     out.append("B accepts only what A accepts (B <= A): %s" % r["b_subset_a"])
     out.append("verdict: %s" % r["verdict"])
@@ -407,13 +407,13 @@ def _diff_text(r, ran):
     def wit(indent, w):
         if not w:
             return
-        shapes = " ".join("%s=%s" % (k, v["shape"]) for k, v in w["inputs"].items())
+        shapes = " ".join("%s=%s" % (_line(k), v["shape"]) for k, v in w["inputs"].items())
         acc = w["accepted_by"].upper()
         out.append("%switness: %s accepts, %s rejects: %s" % (indent, acc, "B" if acc == "A" else "A", shapes))
         if w["rejected_by"]:
-            out.append("%s  first failing guard: #%d %s" % (indent, w["rejected_by"]["index"], w["rejected_by"]["text"]))
+            out.append("%s  first failing guard: #%d %s" % (indent, w["rejected_by"]["index"], _line(w["rejected_by"]["text"])))
         if id(w) in ran:
-            out.append("%s  --run: %s" % (indent, ran[id(w)]))
+            out.append("%s  --run: %s" % (indent, _line(ran[id(w)])))
 
     wit("  narrowing ", r["narrowing_witness"])
     wit("  widening ", r["widening_witness"])
@@ -424,11 +424,11 @@ def _diff_text(r, ran):
         for k in ("a", "b"):
             g = c[k]
             if g:
-                out.append("    %s #%d [%s] %s" % (k.upper(), g["index"], g["kind"], g["text"]))
+                out.append("    %s #%d [%s] %s" % (k.upper(), g["index"], g["kind"], _line(g["text"])))
                 if g["why"]:
-                    out.append("      why: %s" % g["why"])
+                    out.append("      why: %s" % _line(g["why"]))
                 if g["origin"]:
-                    out.append("      origin: %s" % g["origin"])
+                    out.append("      origin: %s" % _line(g["origin"]))
         wit("    ", c["witness"])
     return "\n".join(out) + "\n"
 
@@ -833,8 +833,8 @@ def _deploy(args, model, doc, inputs):
         return EX_OK
     if not args.run:
         for c in region.corners:
-            print("%-48s %s  %s" % (c["label"], json.dumps(c["sizes"], separators=(",", ":")),
-                                    "accepted" if c["accept"] else "rejected: " + c["guard"]))
+            print("%-48s %s  %s" % (_line(c["label"]), json.dumps(c["sizes"], separators=(",", ":")),
+                                    "accepted" if c["accept"] else "rejected: " + _line(c["guard"])))
         return EX_OK
     import torch
 
@@ -852,9 +852,9 @@ def _deploy(args, model, doc, inputs):
         return kw
     rows, unsound, conservative = run_corners(region, model, make)
     for c, ran, err in rows:
-        verdict = ("accepted, ran" if c["accept"] and ran else "ACCEPTED BUT FAILED: " + (err or "") if c["accept"]
-                   else "rejected, runs (conservative): " + c["guard"] if ran else "rejected, fails: " + c["guard"])
-        print("%-48s %s  %s" % (c["label"], json.dumps(c["sizes"], separators=(",", ":")), verdict))
+        verdict = ("accepted, ran" if c["accept"] and ran else "ACCEPTED BUT FAILED: " + _line(err) if c["accept"]
+                   else "rejected, runs (conservative): " + _line(c["guard"]) if ran else "rejected, fails: " + _line(c["guard"]))
+        print("%-48s %s  %s" % (_line(c["label"]), json.dumps(c["sizes"], separators=(",", ":")), verdict))
     print("%d corners: %d accepted where the model fails, %d rejected where it runs" %
           (len(rows), len(unsound), len(conservative)))
     return EX_VIOLATION if unsound else EX_OK

@@ -14,7 +14,7 @@ from ctypes import (POINTER, byref, c_char_p as c_char_p_, c_int as c_int_, c_in
                     c_void_p)
 
 from ._lib import lib
-from .errors import InvalidError
+from .errors import InvalidError, _line
 
 __all__ = ["Region", "region", "profiles", "run_corners", "memory_report", "OnnxModel"]
 
@@ -67,15 +67,16 @@ class Region:
         every input, in region or outside, accepted or the guard that rejects it."""
         out = []
         for c in self.corners:
-            line, seen = "%-48s " % c["label"], {}
+            # names and guard texts as one line each (errors._line): a name's newline cannot forge a line
+            line, seen = "%-48s " % _line(c["label"]), {}
             for i, d in enumerate(self.dims):
                 first = i == 0 or self.dims[i - 1]["input"] != d["input"]
                 k = seen.get(d["input"], 0)
                 seen[d["input"]] = k + 1
-                line += "%s%s%s%d" % ("] " if first and i else "", d["input"] if first else ",", "=[" if first else "",
+                line += "%s%s%s%d" % ("] " if first and i else "", _line(d["input"]) if first else ",", "=[" if first else "",
                                       c["sizes"][d["input"]][k])
             out.append(line + "]  %s, %s%s\n" % ("in region" if c["in_region"] else "outside",
-                                                 "accepted" if c["accept"] else "rejected: ", c.get("guard") or ""))
+                                                 "accepted" if c["accept"] else "rejected: ", _line(c.get("guard") or "")))
         return "".join(out)
 
     def torch_spec(self):

@@ -88,3 +88,10 @@ class ExportError(Exception):
         self.module = module
         self.op = op
         self.loc = loc
+
+
+def _line(s):
+    """s for one line of a text output: each control character (a newline too) as \\xHH, as the
+    command line's text outputs write a name (cli_put_text), so a name cannot forge a line"""
+    s = "" if s is None else str(s)
+    return "".join("\\x%02x" % ord(c) if ord(c) < 0x20 or ord(c) == 0x7f else c for c in s)

@@ -227,6 +227,27 @@ def _h_unique_consecutive(cx, node, args, kwargs):
 _h_unique_consecutive.engine = "unique_consecutive"
 
 
+def _h_unique2(cx, node, args, kwargs):
+    # aten::_unique2(self, sorted=True, return_inverse=False, return_counts=False)
+    # -> (Tensor, Tensor, Tensor) always (torch.unique(x) exports to it): values (u) with u a
+    # data-dependent length, the engine's unique (an unbacked symbol, u <= numel); inverse the
+    # input's shape and counts (u) when asked for, else the empty (0,) int64 tensors of
+    # aten/src/ATen/native/Unique.cpp _unique2_cpu_template (at::empty({0}), resized only when
+    # return_inverse / return_counts). The engine gives the tuple only when an extra output is
+    # asked for, so ask for both and read each item lazily
+    v = {"sorted": True, "return_inverse": False, "return_counts": False}
+    v.update(dict(zip(["input", "sorted", "return_inverse", "return_counts"], args)))
+    v.update(kwargs)
+    out = cx.emit("unique", [v["input"], bool(v["sorted"]), True, True, None], {})
+    empty = cx.lazy(node, "zeros", [[0]], {"dtype": {"dtype": "int64"}})
+    return (cx.lazy(node, "getitem", [out, 0], {}),
+            cx.lazy(node, "getitem", [out, 1], {}) if v["return_inverse"] else empty,
+            cx.lazy(node, "getitem", [out, 2], {}) if v["return_counts"] else empty)
+
+
+_h_unique2.engine = "unique"
+
+
 def _h_avg_pool(nd):
     def h(cx, node, args, kwargs):
         names = ["input", "kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"]
@@ -575,6 +596,7 @@ ATEN_TABLE.update({
     "max_pool2d_with_indices": _h_max_pool(2), "max_pool3d_with_indices": _h_max_pool(3),
     "adaptive_max_pool1d": _h_adaptive_max_pool(1), "adaptive_max_pool2d": _h_adaptive_max_pool(2),
     "adaptive_max_pool3d": _h_adaptive_max_pool(3), "unique_consecutive": _h_unique_consecutive,
+    "_unique2": _h_unique2,
     "avg_pool1d": _h_avg_pool(1), "avg_pool2d": _h_avg_pool(2), "avg_pool3d": _h_avg_pool(3),
     "adaptive_avg_pool1d": _same("adaptive_avg_pool1d", 2), "sym_is_contiguous": _same("is_contiguous", 1),
     "_adaptive_avg_pool2d": _same("adaptive_avg_pool2d", 2), "_adaptive_avg_pool3d": _same("adaptive_avg_pool3d", 2),

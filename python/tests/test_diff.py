@@ -276,6 +276,38 @@ def test_command_line_exit_statuses():
         assert p.returncode == 3 and p.stderr.startswith("symshape: error: "), p.stderr
 
 
+def _nl_graph(k, shape):
+    name = 'x\n*/"<b>'
+    return {"format": "symshape.graph", "version": 1, "name": "m\n*/" + k,
+            "nodes": [{"name": name, "op": "input", "dtype": "float32", "shape": [2, 8, 4], "dynamic": [0, 1]},
+                      {"name": "v", "op": "view", "args": [{"ref": name}, -1, shape[1]],
+                       "example": {"dtype": "float32", "shape": shape}}],
+            "outputs": [{"ref": "v"}]}
+
+
+def test_text_outputs_escape_a_names_newline():
+    """Issue 38 (fix38f): `python -m symshape diff`'s text and Region.corners_text() wrote a
+    name's newline raw, so a model could forge a line ("*/..." starts one): now \\x0a, as the
+    command line writes it (and corners_text is still the CLI's `corners` byte for byte)."""
+    from symshape.deploy import Region
+    with tempfile.TemporaryDirectory() as d:
+        pa, pb = os.path.join(d, "a.json"), os.path.join(d, "b.json")
+        json.dump(_nl_graph("A", [16, 4]), open(pa, "w"))
+        json.dump(_nl_graph("B", [8, 8]), open(pb, "w"))
+        env = dict(os.environ, PYTHONPATH=PKG)
+        p = subprocess.run([sys.executable, "-m", "symshape", "diff", pa, pb], capture_output=True, text=True, env=env)
+        assert p.returncode == 1, p.stderr
+        lines = p.stdout.splitlines()
+        assert not any(l.startswith("*/") for l in lines), p.stdout
+        assert "A: m\\x0a*/A (" in p.stdout and 'x\\x0a*/"<b>.size()[' in p.stdout, p.stdout
+        gs = symshape.trace(_nl_graph("A", [16, 4]), duck_sizing=False, specialize_01=False)
+        text = Region(gs).corners_text()
+        assert not any(l.startswith("*/") for l in text.splitlines()) and 'x\\x0a*/"<b>=[' in text, text
+        cli = os.environ.get("SYMSHAPE_CLI")
+        if cli:
+            assert text == subprocess.run([cli, "corners", pa], capture_output=True, text=True).stdout
+
+
 def test_dispatcher_buckets_against_each_set():
     """symshape.Dispatcher over batch buckets of one exported model: the entry it answers is the
     first whose guard set accepts (each set checked with GuardSet.check), and the model runs there."""

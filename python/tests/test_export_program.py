@@ -433,6 +433,64 @@ def test_unique_consecutive_returns_three_tensors():
     assert sorted(map(str, out.free_symbols())) == ["s0", "u0"], str(out)
 
 
+class Unique2(nn.Module):
+    def __init__(self, inverse, counts):
+        super().__init__()
+        self.inverse, self.counts = inverse, counts
+
+    def forward(self, x):
+        r = torch.unique(x, return_inverse=self.inverse, return_counts=self.counts)
+        u = r[0] if isinstance(r, tuple) else r
+        return (u * 2,) + (tuple(r[1:]) if isinstance(r, tuple) else ())
+
+
+@pytest.mark.parametrize("inverse,counts", [(False, False), (True, False), (False, True), (True, True)])
+def test_unique2_is_mapped(inverse, counts):
+    """Issue 38 (fix38f): aten._unique2 (torch.unique) was unmapped in from_exported. Its values'
+    length is an unbacked symbol u with 0 <= u <= numel (as the exporter's unique); the inverse has
+    the input's shape and the counts (u,). Checked against torch on the CPU at random sizes and
+    data: the symbolic shapes evaluated at the input's size and torch's own u."""
+    if not hasattr(torch.ops.aten, "_unique2"):
+        pytest.skip("no aten._unique2 in this torch")
+    ep = export(Unique2(inverse, counts), (torch.tensor([1, 2, 2, 3, 5]),), dynamic_shapes={"x": {0: Dim.AUTO}})
+    assert any(n.target is torch.ops.aten._unique2.default for n in ep.graph.nodes)
+    doc = symshape.from_exported(ep, trace=False)
+    assert any(n["op"] == "unique" for n in doc["nodes"])
+    gs = symshape.from_exported(ep)
+    outs = gs.output_exprs()
+    assert len(outs) == 1 + inverse + counts
+    r = rng_for("unique2_%d%d" % (inverse, counts))
+    for _ in range(20):
+        n = r.randint(2, 40)  # the program's own range of x.size()[0]: [2, oo) (torch's 0/1 specialization)
+        x = torch.randint(0, r.randint(1, 12), (n,))
+        assert gs.check({"x": [n]})[0]
+        got = ep.module()(x)
+        u = got[0].shape[0]
+        for expr_shape, t in zip(outs, got):
+            vals = [e.eval(**{str(sym): n if str(sym).startswith("s") else u for sym in e.free_symbols()})
+                    for e in expr_shape]
+            assert vals == list(t.shape), (vals, t.shape)
+        assert 0 <= u <= n
+
+
+class Unique2Raw(nn.Module):
+    def forward(self, x):
+        return torch.ops.aten._unique2.default(x)
+
+
+def test_unique2_outputs_not_asked_for_are_empty():
+    """aten._unique2 called directly returns all three tensors: the inverse and the counts not
+    asked for are the (0,) int64 tensors of _unique2_cpu_template (not the input's shape, not (u,))."""
+    if not hasattr(torch.ops.aten, "_unique2"):
+        pytest.skip("no aten._unique2 in this torch")
+    ep = export(Unique2Raw(), (torch.tensor([1, 2, 2, 3, 5]),), dynamic_shapes={"x": {0: Dim.AUTO}})
+    gs = symshape.from_exported(ep)
+    got = ep.module()(torch.tensor([4, 4, 1, 7, 7, 7, 2]))
+    assert [list(t.shape) for t in got[1:]] == [[0], [0]] and got[1].dtype == torch.int64
+    outs = gs.output_exprs()
+    assert len(outs) == 3 and [[str(e) for e in o] for o in outs[1:]] == [["0"], ["0"]], outs
+
+
 class ListAndClash(nn.Module):
     """forward(x, x_0) with x a list: torch names the placeholders x_0 (x[0]), x_1 (x[1]) and
     x_0_1 (the tensor x_0); the branch on x_0's size is guard L['x_0'].size()[0] >= 5."""

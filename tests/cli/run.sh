@@ -448,6 +448,25 @@ check "report escapes the model name" 0 'symshape guard report: m\x1b[31mX\x0d\x
 check "smtlib: a|b is its own symbol" 0 '(declare-const |a%7cb.size()[0]| Int)' "$S" run "$tmpd/ctl.json" -b smtlib
 check "smtlib: a_b is its own symbol" 0 '(declare-const |a_b.size()[0]| Int)' "$S" run "$tmpd/ctl.json" -b smtlib
 check "smtlib: ESC and | as %XX, # kept" 0 '(declare-const |x%1b[2J%7ca*/#.dim()| Int)' "$S" run "$tmpd/ctl.json" -b smtlib
+# issue 38 (fix38f): report and markdown wrote a name's newline raw (rp_sink keeps '\n' for the
+# layout), so a name could forge a line ("*/..." below starts one), and markdown left a name's
+# `|`, backquote, `[`, `<` able to forge a table cell, a code span, a link or HTML: now \x0a, and
+# each markdown metacharacter escaped (in a code span or backslash-escaped)
+printf '{"format":"symshape.graph","version":1,"name":"m\\n*/A","nodes":[{"name":"x\\n*/\\"<b>|`[l](u)","op":"input","dtype":"float32","shape":[2,8,4],"dynamic":[0,1]},{"name":"v","op":"view","args":[{"ref":"x\\n*/\\"<b>|`[l](u)"},-1,4],"example":{"dtype":"float32","shape":[16,4]}}],"outputs":[{"ref":"v"}]}' > "$tmpd/nlmd.json"
+out="$("$S" run "$tmpd/nlmd.json" -b report 2>&1)"; rc=$?
+if [ "$rc" = 0 ] && ! grep -q '^\*/' <<<"$out" && grep -qF 'symshape guard report: m\x0a*/A' <<<"$out" \
+   && grep -qF '  x\x0a*/"<b>|`[l](u): float32' <<<"$out" && grep -qF '    dim 0  x\x0a*/"<b>|`[l](u).size()[0]  dynamic' <<<"$out" \
+   && grep -qF '  _s2    x\x0a*/"<b>|`[l](u).size()[0]' <<<"$out"; then pass=$((pass+1))
+else echo "FAIL: run -b report of names with a newline: exit $rc or a raw newline: $out"; fail=$((fail+1)); fi
+out="$("$S" run "$tmpd/nlmd.json" -b markdown 2>&1)"; rc=$?
+if [ "$rc" = 0 ] && ! grep -q '^\*/' <<<"$out" && grep -qF '# Guard report: `m\x0a*/A`' <<<"$out" \
+   && grep -qF '| 0 | `` x\x0a*/"<b>\|`[l](u).size()[0] `` | dynamic |' <<<"$out" \
+   && grep -qF '| rank of input x\x0a\*/"\<b\>\|\`\[l\](u) |' <<<"$out"; then pass=$((pass+1))
+else echo "FAIL: run -b markdown of names with a newline and markdown metacharacters: exit $rc or a raw name: $out"; fail=$((fail+1)); fi
+out="$("$S" probe "$tmpd/nlmd.json" --sizes 'x
+*/"<b>|`[l](u)=3,8,5' 2>&1)"; rc=$?
+if [ "$rc" = 0 ] && ! grep -q '^\*/' <<<"$out" && grep -qF ': reject (x\x0a*/"<b>|`[l](u).size()[2] == 4 failed: x\x0a*/' <<<"$out"; then pass=$((pass+1))
+else echo "FAIL: probe of names with a newline: exit $rc or a raw newline: $out"; fail=$((fail+1)); fi
 # issue 38 (fix38): a bad --range/--fix/--relation printed the report before the usage error;
 # every option is checked before any output (the output is the error alone)
 for bad in "--range x_0=10..1" "--range zz=1..2" "--range x_0" "--fix x_0" "--fix x_2=abc" "--relation =x_0" "--bytes 1G --relation x_2"; do

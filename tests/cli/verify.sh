@@ -23,6 +23,12 @@ check "obligation lines" 0 "(a) proven  the minimized set" "$S" verify "$E/resne
 check "obligation lines name the dtype" 0 "holds at the example: x.dtype == float32" "$S" verify "$E/resnet18.json"
 check "--cases own" 0 ", 0 refuted, 0 unknown" "$S" verify --cases "$T/algebra/own.cases"
 check "--cases stdin" 0 ", 0 refuted, 0 unknown" sh -c "'$S' verify --cases - < '$T/algebra/own.cases'"
+# issue 38 (fix38f): the header and obligation lines wrote a name's newline raw (a forged line)
+printf '{"format":"symshape.graph","version":1,"name":"m\\n*/A","nodes":[{"name":"x\\n*/y","op":"input","dtype":"float32","shape":[2,8,4],"dynamic":[0,1]},{"name":"v","op":"view","args":[{"ref":"x\\n*/y"},-1,4],"example":{"dtype":"float32","shape":[16,4]}}],"outputs":[{"ref":"v"}]}' > "$tmpd/nl.json"
+out="$("$S" verify "$tmpd/nl.json" 2>&1)"; rc=$?
+if [ "$rc" = 0 ] && ! grep -q '^\*/' <<<"$out" && grep -qF 'verify m\x0a*/A: ' <<<"$out" \
+   && grep -qF 'holds at the example: x\x0a*/y.dim() == 3' <<<"$out"; then pass=$((pass+1))
+else echo "FAIL: verify of names with a newline: exit $rc or a raw newline: $out"; fail=$((fail+1)); fi
 # Z3 is loaded only when verify runs: neither symshape nor libsymshape.so is linked with libz3
 L="$(dirname "$S")/libsymshape.so"
 for f in "$S" "$L"; do

@@ -1074,3 +1074,66 @@ Test(deploy_region, progressions_longer_than_the_window_and_merged_windows, .ini
     sy_gset_free(gs);
     sy_graph_free(g);
 }
+
+/* Issue 38 (fix38f): sy_region_new of n inputs [b_i, d_i] joined by cat along dim 1 (the b_i tied
+ * by the cat, the d_i free) took 2.0 / 7.0 / 26 s at 300 / 600 / 1,200 inputs (quadratic: a
+ * binding of every symbol per evaluation, a scan of the sources per lookup and of the guards per
+ * root, every source a key of every substitution, a trial copy of the facts per equality); now
+ * ~linear (bench_scale "region of n inputs"). The exact region at n = 2,000: one variable for the
+ * tied b_i and one per d_i, every guard proved but the sum's int64 bound (kept), each dim its
+ * variable with a = 1, b = 0. */
+Test(deploy_region, cat_of_2000_inputs_is_linear, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(30)) /* before: ~70 s */
+{
+    enum { N = 2000 };
+    size_t cap = (size_t)N * 160 + 256, len = 0;
+    char *t = malloc(cap);
+    cr_assert(t != NULL);
+    len += (size_t)snprintf(t + len, cap - len, HDR);
+    for (int i = 0; i < N; i++)
+        len += (size_t)snprintf(t + len, cap - len,
+                                "{\"name\":\"x%d\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[4,%d],\"dynamic\":[0,1]},", i,
+                                1 + i % 7);
+    len += (size_t)snprintf(t + len, cap - len, "{\"name\":\"c\",\"op\":\"cat\",\"args\":[[");
+    for (int i = 0; i < N; i++) len += (size_t)snprintf(t + len, cap - len, "%s{\"ref\":\"x%d\"}", i ? "," : "", i);
+    len += (size_t)snprintf(t + len, cap - len, "],1]}],\"outputs\":[{\"ref\":\"c\"}]}");
+    sy_graph *g;
+    sy_gset *gs = relaxed_text(t, &g);
+    free(t);
+    sy_region *r = region_of(gs);
+    size_t nproved = 0;
+    cr_assert(sy_region_proved(r, &nproved));
+    /* kept: the cat's sum of the d_i fits int64 (several dims, no Dim expresses it) */
+    cr_assert(eq(sz, nproved, sy_gset_size(gs) - 1));
+    cr_assert(eq(sz, sy_region_nkept(r), 1));
+    cr_assert(strstr(sy_region_kept_at(r, 0)->text, "x1999.size()[1] <= 9223372036854775807") != NULL, "%s",
+              sy_region_kept_at(r, 0)->text);
+    cr_assert(eq(sz, sy_region_nvars(r), (size_t)N + 1));
+    cr_assert(eq(sz, sy_region_ndims(r), (size_t)2 * N));
+    const sy_region_dim *b0 = NULL;
+    for (size_t k = 0; k < sy_region_ndims(r); k++) {
+        const sy_region_dim *d = sy_region_dim_at(r, k);
+        cr_assert(d->is_static == 0 && d->a == 1 && d->b == 0, "%s", d->name);
+        const sy_region_var *v = sy_region_var_at(r, d->var);
+        cr_assert(v->tmin == 0 && v->tmax == SY_REGION_UNBOUNDED, "%s: [%" PRId64 ", %" PRId64 "]", d->name, v->tmin, v->tmax);
+        if (d->dim == 0) {
+            if (!b0) b0 = d;
+            cr_assert(eq(sz, d->var, b0->var), "%s", d->name); /* the b_i: one variable */
+        } else {
+            cr_assert(d->var != b0->var, "%s", d->name);
+        }
+    }
+    /* sample_region's check of every guard at a point is quadratic here: one point, by the region */
+    size_t n = sy_gset_nsources(gs);
+    int64_t *t8 = malloc((N + 1) * sizeof *t8), *vals = malloc(n * sizeof *vals);
+    cr_assert(t8 != NULL && vals != NULL);
+    for (size_t v = 0; v <= N; v++) t8[v] = (int64_t)(rnd() % 50);
+    cr_assert(point_at(gs, r, t8, vals));
+    int in = 0;
+    cr_assert(eq(int, sy_region_contains_si(r, vals, n, &in, NULL, 0), SY_OK));
+    cr_assert(in);
+    free(t8);
+    free(vals);
+    sy_region_free(r);
+    sy_gset_free(gs);
+    sy_graph_free(g);
+}

@@ -216,6 +216,13 @@ case("unfold_F", "unfold", "F.unfold", x("n", "c", "h", "w"), ["$x"], {"kernel_s
      sizes={"n": (0, 2), "c": (0, 3)})
 case("unfold_F_3d", "unfold", "F.unfold", x("c", "h", "w"), ["$x", 3], sizes={"c": (0, 3)})
 case("unfold_F_dil", "unfold", "F.unfold", x("n", 2, "h", "w"), ["$x", 2, 2, 0, 1], sizes={"n": (0, 2), "h": (0, 9), "w": (0, 9)})
+# lp_pool{1,2}d (issue 38, fix38f): avg_poolNd of input.pow(p), padding 0 (torch/nn/functional.py)
+case("lp_pool1d", "lp_pool1d", "F.lp_pool1d", x("n", "c", "l"), ["$x", 2, 3, 2], sizes={"n": (0, 2), "c": (0, 3), "l": (0, 12)})
+case("lp_pool1d_nostride", "lp_pool1d", "F.lp_pool1d", x("c", "l"), ["$x", 2.0, 3], sizes={"l": (0, 12)})
+case("lp_pool1d_ceil", "lp_pool1d", "F.lp_pool1d", x("n", "c", "l"), ["$x", 1.5, 4, 3], {"ceil_mode": True},
+     sizes={"n": (0, 2), "l": (0, 14)})
+case("lp_pool2d", "lp_pool2d", "F.lp_pool2d", x("n", "c", "h", "w"), ["$x", 2, [2, 3], 2], sizes={"n": (0, 2), "c": (0, 2), "h": (0, 9), "w": (0, 9)})
+case("lp_pool2d_ceil", "lp_pool2d", "F.lp_pool2d", x("n", 2, "h", "w"), ["$x", 3, 3, 2, True], sizes={"n": (0, 2), "h": (0, 9), "w": (0, 9)})
 case("fold", "fold", "F.fold", x("n", "k", "l"), ["$x", [4, 5], [2, 2]], sizes={"n": (0, 2), "k": (3, 9), "l": (10, 13)})
 case("fold_sized", "fold", "F.fold", {"x": (F32, [2, 12, "l"]), "y": (F32, ["h", "w"])},
      ["$x", [{"size": ["y", 0]}, {"size": ["y", 1]}]], {"kernel_size": 2, "stride": 2},
