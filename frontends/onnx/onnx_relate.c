@@ -445,11 +445,15 @@ sy_status sy_onnx_trace_relate(sy_ctx *ctx, const sy_onnx_model *m, const sy_env
         if (first) sy_dealloc(ctx, first, strlen(first) + 1);
         return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
     }
-    sy_fail_st(ctx, SY_EINVAL,
-               "%s; the model needs %s%s%s, which the example does not satisfy (%d for a dim without one) and no example "
-               "symshape tried did (at most %d retraces): give example sizes that satisfy it (--example) or make those dims static",
-               first, why0[0] ? why0 : "a relation among its dims", strcmp(why, why0) ? ", then " : "", strcmp(why, why0) ? why : "",
-               SY_ONNX_DEFAULT_EXAMPLE, RL_ROUNDS);
+    if (!why0[0]) /* no relation to name (the trace failed before its inputs were made): the error as it was */
+        sy_fail_st(ctx, SY_EINVAL, "%s", first);
+    else
+        sy_fail_st(ctx, SY_EINVAL,
+                   "%s; the model needs %s%s%s, which the example does not satisfy (%d for a dim without one) and no "
+                   "example symshape tried did (at most %d retraces): give example sizes that satisfy it (--example) or "
+                   "make those dims static",
+                   first, why0, strcmp(why, why0) ? ", then " : "", strcmp(why, why0) ? why : "", SY_ONNX_DEFAULT_EXAMPLE,
+                   RL_ROUNDS);
     sy_dealloc(ctx, first, strlen(first) + 1);
     return SY_EINVAL;
 }

@@ -4,7 +4,9 @@ do not run at the default example (224 for every dim), so the trace fails there;
 again at an example it chooses (sy_onnx_trace_relate) from the relation the failed requirement
 needed: a dim equal to a constant (LayerNorm's, GroupNorm's, BatchNorm's, Conv's features, an
 embedding's width), a product of dims equal to a constant (Flatten then Linear: C*H*W == 297),
-Split's sizes, a bound (x + pos[:, :x.size(1)]: x_1 <= 16), and combinations of them. Per model:
+Split's sizes, a bound (x + pos[:, :x.size(1)]: x_1 <= 16), a linear relation with a coefficient
+(Concat of x with itself added to [10]), divisibility (Reshape to [3, -1]), and combinations of them;
+a Chunk with sizes from the dim is the control (runs at 224: no retry). Per model:
   - before: at the default example given explicitly (--example 224 ...) the trace fails, exit 3, and
     the error says the relation the model needs in dim names (never s0, s1) and suggests --example;
   - after: `symshape infer` exits 0 with a note naming the chosen example in dim names; probe at
@@ -100,10 +102,10 @@ def evaluate(d, env):
     return d if isinstance(d, int) else eval(d, {"__builtins__": {}}, dict(NS, **env))
 
 
-def case(name, path, shapes, related, ints=(), fails=True):
+def case(name, path, shapes, related, ints=(), fails=True, static=None):
     """related(rng) -> a point the model runs at (by construction); the points: those, each with one
     dim moved by +-1 (the relation's boundary), random ones, and the default example"""
-    default = {k: [224] * len(s) for k, s in shapes.items()}
+    default = dict({k: [224] * len(s) for k, s in shapes.items()}, **(static or {}))  # static: inputs with dim_values
     # ---- before: at the default example given explicitly, nothing may move: the error names the relation
     exs = [a for k, s in default.items() for a in ("--example", "%s=%s" % (k, ",".join(map(str, s))))]
     r = sh("infer", path, *exs)
@@ -137,7 +139,7 @@ def case(name, path, shapes, related, ints=(), fails=True):
         q[k][d] = max(1, q[k][d] + rng.choice([-1, 1]))
         pts.append(q)
     for _ in range(6):
-        pts.append({k: [rng.choice([1, 2, 3, rng.randint(2, 20)]) for _ in s] for k, s in shapes.items()})
+        pts.append(dict({k: [rng.choice([1, 2, 3, rng.randint(2, 20)]) for _ in s] for k, s in shapes.items()}, **(static or {})))
     pts = [p for p in pts if max(math.prod(v) for v in p.values()) <= 1 << 20]
     plain = session(path)
     truth = [run(plain, p, ints) for p in pts]
@@ -223,4 +225,14 @@ case("embed_linear", export("embed_linear", M(lambda s, i, x: s.l(s.e(i) + x), e
 # multi-head attention with the embed dim dynamic
 case("mha", export("mha", M(lambda s, x: s.m(x, x, x)[0], m=torch.nn.MultiheadAttention(8, 2, batch_first=True)), {"x": [2, 5, 8]}),
      {"x": [2, 5, 8]}, lambda g: {"x": [r2(1, 5), 5, 8]})
+# hand-written graphs (onnx.helper): a linear relation with a coefficient 2 (Concat of x with itself
+# added to y [10]: 2*n == 10) and divisibility (Reshape of [n] to [3, -1]: 3 divides n)
+from onnx import TensorProto, helper  # noqa: E402
+vi = helper.make_tensor_value_info
+c2 = ortcheck.save(WORK, "concat2", [helper.make_node("Concat", ["x", "x"], ["c"], axis=0), helper.make_node("Add", ["c", "z"], ["y"])],
+                   [vi("x", TensorProto.FLOAT, ["n"]), vi("z", TensorProto.FLOAT, [10])])
+case("concat2", c2, {"x": [5], "z": [10]}, lambda g: {"x": [g.choice([5, 4, 6, 10])], "z": [10]}, static={"z": [10]})
+shp = helper.make_tensor("shp", TensorProto.INT64, [2], [3, -1])
+r3 = ortcheck.save(WORK, "reshape3", [helper.make_node("Reshape", ["x", "shp"], ["y"])], [vi("x", TensorProto.FLOAT, ["n"])], [shp])
+case("reshape3", r3, {"x": [6]}, lambda g: {"x": [3 * g.randint(1, 40)]})
 CHECKS.finish("torch %s, onnxruntime %s" % (torch.__version__, ort.__version__))
