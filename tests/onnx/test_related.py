@@ -235,4 +235,14 @@ case("concat2", c2, {"x": [5], "z": [10]}, lambda g: {"x": [g.choice([5, 4, 6, 1
 shp = helper.make_tensor("shp", TensorProto.INT64, [2], [3, -1])
 r3 = ortcheck.save(WORK, "reshape3", [helper.make_node("Reshape", ["x", "shp"], ["y"])], [vi("x", TensorProto.FLOAT, ["n"])], [shp])
 case("reshape3", r3, {"x": [6]}, lambda g: {"x": [3 * g.randint(1, 40)]})
+# `python3 -m symshape region MODEL.onnx` prints what `symshape region MODEL.onnx` prints, the note included
+if OnnxModel is not None:
+    import subprocess  # noqa: E402
+    pos = os.path.join(WORK, "pos_slice.onnx")
+    envp = dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+    py = subprocess.run([sys.executable, "-m", "symshape", "region", pos], capture_output=True, text=True, env=envp)
+    c = sh("region", pos)
+    check("python -m symshape region: the C command's output and note", (py.returncode, py.stdout, py.stderr) ==
+          (c.returncode, c.stdout, c.stderr) and "traced at x_1 = 16" in c.stderr and "x_1 in [0, 16]" in c.stdout,
+          (py.stdout, py.stderr, c.stdout, c.stderr))
 CHECKS.finish("torch %s, onnxruntime %s" % (torch.__version__, ort.__version__))
