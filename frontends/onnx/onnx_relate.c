@@ -17,6 +17,7 @@
 #define RL_CONSTS 32   /* constants of the relation looked at */
 #define RL_CANDS 256   /* values tried per dim */
 #define RL_MAXVAL ((int64_t)1 << 31)
+#define RL_NODES 4096  /* nodes of the relation visited for its constants */
 
 /* the state across rounds: every input's example, which dims may move and which moved */
 typedef struct {
@@ -152,10 +153,12 @@ static int holds(sy_env *env, const sy_expr *rel, size_t n, const sy_expr *const
     return sy_expr_kind_of(h) == SY_EXPR_TRUE ? 1 : sy_expr_kind_of(h) == SY_EXPR_FALSE ? 0 : -1;
 }
 
-/* the integer constants of e (Add's coefficients and constant term too), absolute, at most RL_CONSTS */
-static void constants(sy_ctx *ctx, const sy_expr *e, int64_t *out, size_t *n, int depth)
+/* the integer constants of e (Add's coefficients and constant term too), absolute, at most RL_CONSTS;
+ * *budget: nodes left to visit (a shared subexpression is visited each time it is reached: bounded) */
+static void constants(sy_ctx *ctx, const sy_expr *e, int64_t *out, size_t *n, int depth, size_t *budget)
 {
-    if (!e || depth > 32 || *n >= RL_CONSTS) return;
+    if (!e || depth > 32 || *n >= RL_CONSTS || !*budget) return;
+    --*budget;
     int64_t v;
     const sy_expr *c[2] = {NULL, NULL};
     sy_expr_kind k = sy_expr_kind_of(e);
@@ -171,8 +174,8 @@ static void constants(sy_ctx *ctx, const sy_expr *e, int64_t *out, size_t *n, in
     }
     sy_ctx_reset_error(ctx);
     for (size_t i = 0; i < sy_expr_nargs(e); i++) {
-        if (k == SY_EXPR_ADD) constants(ctx, sy_expr_add_coeff(ctx, e, i), out, n, depth + 1);
-        constants(ctx, sy_expr_arg(e, i), out, n, depth + 1);
+        if (k == SY_EXPR_ADD) constants(ctx, sy_expr_add_coeff(ctx, e, i), out, n, depth + 1, budget);
+        constants(ctx, sy_expr_arg(e, i), out, n, depth + 1, budget);
     }
     sy_ctx_reset_error(ctx);
 }
@@ -267,7 +270,8 @@ static int solve(sy_env *env, const sy_expr *rel, const rl_sym *ss, size_t nss, 
     sy_ctx *ctx = sy_env_ctx(env);
     int64_t cs[RL_CONSTS];
     size_t ncs = 0;
-    constants(ctx, rel, cs, &ncs, 0);
+    size_t budget = RL_NODES;
+    constants(ctx, rel, cs, &ncs, 0, &budget);
     /* single dims: the ones not moved before first, then the last created first */
     for (int pass = 0; pass < 2; pass++)
         for (size_t k = nss; k-- > 0;) {

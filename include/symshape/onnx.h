@@ -148,7 +148,8 @@ SY_API sy_onnx_trace *sy_onnx_trace_free(SY_TAKE SY_NULL sy_onnx_trace *t);
  *  then a product of dims equal to a constant (Flatten then Linear: C*H*W == 297), its prime
  *  factors spread over the dims (values >= 2 where there are enough factors). Each choice is
  *  checked on the relation at the example before it is traced; at most 8 retraces, each over a
- *  new env, and at most 8 dims, 32 constants and 256 values per relation: bounded work.
+ *  new env, and at most 8 dims, 32 constants (4096 nodes visited) and 256 values per
+ *  relation: bounded work.
  *  Sound whatever it picks: the retrace records its own guards, so the relation becomes a guard
  *  over the dim names. @p opts->concrete: no retry.
  *  @param[out] env GIVE: the env of the returned trace (sy_env_free after the trace).
