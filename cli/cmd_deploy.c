@@ -43,9 +43,11 @@ static int dtrace(const char *cmd, const char *model, const sy_env_options *eo, 
     t->ctx = cli_ctx();
     if (ends_with(model, ".onnx")) {
         if (sy_onnx_load_file(t->ctx, model, &t->om) != SY_OK) return cli_lib_error(t->ctx, "cannot load model");
-        if (!(t->env = sy_env_new(t->ctx, eo))) return cli_lib_error(t->ctx, "env");
         sy_onnx_trace_options to = SY_ONNX_TRACE_OPTIONS_INIT;
-        if (sy_env_trace_onnx(t->env, t->om, &to, &t->ot) != SY_OK) return cli_lib_error(t->ctx, model);
+        if (sy_onnx_trace_relate(t->ctx, t->om, eo, &to, &t->env, &t->ot) != SY_OK) return cli_lib_error(t->ctx, model);
+        if (sy_onnx_trace_related(t->ot))
+            fprintf(stderr, "symshape: note: %s: the model does not run at the example (%d for every dim); traced at %s\n", model,
+                    SY_ONNX_DEFAULT_EXAMPLE, sy_onnx_trace_related(t->ot));
         size_t nin;
         const sy_graph_input *const *ins = sy_onnx_trace_gset_inputs(t->ot, &nin);
         if (sy_gset_produce_inputs(t->env, sy_onnx_name(t->om), nin, ins, &t->gs) != SY_OK)

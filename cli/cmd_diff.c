@@ -73,9 +73,11 @@ static int load_side(sy_ctx *ctx, sy_diff *d, sy_diff_side k, const char *path, 
     const char *name = cli_file_name(path);
     if (ends_with(path, ".onnx")) {
         if (sy_onnx_load_file(ctx, path, &s->om) != SY_OK) return cli_lib_error(ctx, "cannot load model");
-        if (!(s->env = sy_env_new(ctx, eo))) return cli_lib_error(ctx, "env");
         sy_onnx_trace_options to = SY_ONNX_TRACE_OPTIONS_INIT;
-        if (sy_env_trace_onnx(s->env, s->om, &to, &s->ot) != SY_OK) return cli_lib_error(ctx, name);
+        if (sy_onnx_trace_relate(ctx, s->om, eo, &to, &s->env, &s->ot) != SY_OK) return cli_lib_error(ctx, name);
+        if (sy_onnx_trace_related(s->ot))
+            fprintf(stderr, "symshape: note: %s: the model does not run at the example (%d for every dim); traced at %s\n", name,
+                    SY_ONNX_DEFAULT_EXAMPLE, sy_onnx_trace_related(s->ot));
         size_t nin;
         const sy_graph_input *const *ins = sy_onnx_trace_gset_inputs(s->ot, &nin);
         if (sy_gset_produce_inputs(s->env, sy_onnx_name(s->om), nin, ins, &s->gs) != SY_OK) return cli_lib_error(ctx, "produce guards");

@@ -246,221 +246,9 @@ static int minimize_timed(const char *cmd, traced *t, double t0, double t1, doub
     return EX_OK;
 }
 
-/* ---- related inputs (issue 32): an example for the dims no --example sizes that the model accepts */
-
-/* input name and dim of a symbol's source "NAME.size()[K]" (the ONNX frontend's), or -1 */
-static long source_dim(const char *src, char *name, size_t cap)
-{
-    const char *p = src ? strstr(src, ".size()[") : NULL;
-    if (!p || (size_t)(p - src) >= cap) return -1;
-    memcpy(name, src, (size_t)(p - src));
-    name[p - src] = 0;
-    char *end;
-    long d = strtol(p + 8, &end, 10);
-    return *end == ']' && d >= 0 ? d : -1;
-}
-
-/* the dim_param of input dim (name, d), or NULL; *in: the input */
-static const char *input_param(const sy_onnx_model *om, const char *name, long d, const sy_onnx_input **in)
-{
-    for (size_t i = 0; i < sy_onnx_ninputs(om); i++) {
-        const sy_onnx_input *x = sy_onnx_input_at(om, i);
-        if (strcmp(x->name, name) || (size_t)d >= x->ndim) continue;
-        *in = x;
-        return x->params ? x->params[d] : NULL;
-    }
-    *in = NULL;
-    return NULL;
-}
-
-/* the example --example gives dim d of input in (through any input with the same dim_param), or -1 */
-static int64_t user_example(const model_opts *m, const sy_onnx_model *om, const sy_onnx_input *in, size_t d)
-{
-    const char *param = in->params ? in->params[d] : NULL;
-    for (size_t e = 0; e < m->nex; e++)
-        for (size_t i = 0; i < sy_onnx_ninputs(om); i++) {
-            const sy_onnx_input *x = sy_onnx_input_at(om, i);
-            if (strcmp(x->name, m->ex[e].input)) continue;
-            for (size_t k = 0; k < x->ndim && k < m->ex[e].ndim; k++)
-                if ((x == in && k == d) || (param && x->params && x->params[k] && !strcmp(x->params[k], param)))
-                    return m->ex[e].shape[k];
-        }
-    return -1;
-}
-
-/* The trace failed at the default example (every dim without an --example is 224): a model whose
- * inputs are related (a KV-cache decoder's total_seq == past_seq + seq) cannot run there. The last
- * guard it recorded that says two sizes differ, d != 0 with d linear in a dim that no --example
- * sizes (coefficient +-1), names the relation: that dim's example becomes the value d == 0 gives
- * (at least 2), the others kept. 1 with *sym, *val: a new example to try; 0: none. Sound whatever
- * it picks: the trace at the new example records its own guards (the relation among them). */
-static int relate_example(const model_opts *m, traced *t, const sy_expr **sym, int64_t *val)
-{
-    sy_ctx *ctx = t->ctx;
-    for (size_t gi = sy_env_nguards(t->env); gi-- > 0;) {
-        const sy_guard_record *g = sy_env_guard(t->env, gi);
-        if (sy_expr_kind_of(g->expr) != SY_EXPR_NE) continue;
-        const sy_expr *d = sy_expr_arg(g->expr, 0), **fs = NULL, *hv;
-        size_t nfs = 0;
-        int64_t d0;
-        if (sy_env_hint(t->env, d, &hv) != SY_OK || sy_expr_get_si(hv, &d0) != SY_OK ||
-            sy_expr_free_symbols(ctx, d, &fs, &nfs) != SY_OK) {
-            sy_ctx_reset_error(ctx);
-            continue;
-        }
-        int found = 0;
-        for (size_t k = nfs; k-- > 0 && !found;) { /* the last-created dim first */
-            const sy_symbol_info *si = sy_env_symbol_of(t->env, fs[k]);
-            char name[512];
-            long dim = si && si->nsources >= 1 && !si->declared ? source_dim(si->sources[0], name, sizeof name) : -1;
-            const sy_onnx_input *in = NULL;
-            if (dim < 0) continue;
-            (void)input_param(t->om, name, dim, &in);
-            if (!in || in->dims[dim] >= 0 || user_example(m, t->om, in, (size_t)dim) >= 0) continue;
-            /* d's slope in the symbol, at the example: +-1, and linear (the same one step further) */
-            int64_t v[2];
-            int ok = 1;
-            for (int j = 0; j < 2 && ok; j++) {
-                const sy_expr *to = sy_expr_add(ctx, fs[k], sy_expr_int_si(ctx, j + 1));
-                const sy_expr *dj = to ? sy_expr_subs(ctx, d, 1, &fs[k], &to) : NULL;
-                ok = dj && sy_env_hint(t->env, dj, &hv) == SY_OK && sy_expr_get_si(hv, &v[j]) == SY_OK;
-            }
-            sy_ctx_reset_error(ctx);
-            int64_t c = ok ? v[0] - d0 : 0;
-            if (!ok || (c != 1 && c != -1) || v[1] - v[0] != c) continue;
-            int64_t x = si->hint - d0 / c;
-            if (x < 2 || x == si->hint) continue;
-            *sym = fs[k], *val = x;
-            found = 1;
-        }
-        sy_mem_free(ctx, fs);
-        if (found) return 1;
-    }
-    return 0;
-}
-
-/* --example's list with dim (name, d) (and every dim with its dim_param) at val: each input with such a
- * dim gets an example (its dim_values, the examples given so far, 224 for the rest). 0, or -1 on OOM. */
-static int set_example(model_opts *m, const sy_onnx_model *om, const char *name, long d, int64_t val)
-{
-    const sy_onnx_input *in0;
-    const char *param = input_param(om, name, d, &in0);
-    for (size_t i = 0; i < sy_onnx_ninputs(om); i++) {
-        const sy_onnx_input *x = sy_onnx_input_at(om, i);
-        int hit = 0;
-        for (size_t k = 0; k < x->ndim; k++)
-            if ((x == in0 && (long)k == d) || (param && x->params && x->params[k] && !strcmp(x->params[k], param))) hit = 1;
-        if (!hit) continue;
-        int64_t *shape = malloc((x->ndim ? x->ndim : 1) * sizeof *shape);
-        if (!shape) return -1;
-        for (size_t k = 0; k < x->ndim; k++) {
-            int64_t u = user_example(m, om, x, k);
-            shape[k] = x->dims[k] >= 0 ? x->dims[k] : u >= 0 ? u : SY_ONNX_DEFAULT_EXAMPLE;
-            if ((x == in0 && (long)k == d) || (param && x->params && x->params[k] && !strcmp(x->params[k], param)))
-                shape[k] = val;
-        }
-        size_t e = 0;
-        while (e < m->nex && strcmp(m->ex[e].input, x->name)) e++;
-        if (e == m->nex) {
-            if (m->nex == m->excap) {
-                size_t nc = m->excap ? 2 * m->excap : 4;
-                sy_onnx_example *ne = realloc(m->ex, nc * sizeof *ne);
-                if (!ne) {
-                    free(shape);
-                    return -1;
-                }
-                m->ex = ne, m->excap = nc;
-            }
-            if (!(m->ex[e].input = strdup(x->name))) {
-                free(shape);
-                return -1;
-            }
-            m->ex[e].shape = NULL;
-            m->nex++;
-        }
-        free((void *)m->ex[e].shape);
-        m->ex[e].ndim = x->ndim;
-        m->ex[e].shape = shape;
-    }
-    return 0;
-}
-
-static void free_examples(sy_onnx_example *ex, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        free((void *)ex[i].input);
-        free((void *)ex[i].shape);
-    }
-    free(ex);
-}
-
-static int trace_onnx1(const char *cmd, model_opts *m, traced *t, int *failed);
-
-/* trace_onnx1, and when the trace itself fails (not the reading): again with the examples
- * relate_example finds (at most 8 rounds), each named on stderr; the first error when none traces.
- * --example (m->ex) is extended only when a retry traces. */
+/* Read and trace an ONNX model; where it does not run at the example (related inputs, issue 32) the
+ * library traces again at one it chooses (sy_onnx_trace_relate), named here on stderr. */
 static int trace_onnx(const char *cmd, model_opts *m, traced *t)
-{
-    int failed = 0;
-    int rc = trace_onnx1(cmd, m, t, &failed);
-    if (!failed) return rc;
-    char *first = strdup(sy_ctx_last_error_msg(t->ctx));
-    model_opts m2 = *m; /* a private list of examples: kept only when a retry traces */
-    m2.ex = NULL, m2.nex = 0, m2.excap = 0;
-    int oom = !first;
-    if (!oom && m->nex && !(m2.ex = calloc(m->nex, sizeof *m2.ex))) oom = 1;
-    for (size_t i = 0; i < m->nex && !oom; i++, m2.nex++, m2.excap++) {
-        int64_t *sh = malloc((m->ex[i].ndim ? m->ex[i].ndim : 1) * sizeof *sh);
-        char *nm = strdup(m->ex[i].input);
-        if (sh && m->ex[i].ndim) memcpy(sh, m->ex[i].shape, m->ex[i].ndim * sizeof *sh);
-        m2.ex[i].input = nm, m2.ex[i].ndim = m->ex[i].ndim, m2.ex[i].shape = sh;
-        oom = !sh || !nm;
-    }
-    char notes[8][600];
-    int nnotes = 0;
-    for (int round = 0; round < 8 && !oom && failed; round++) {
-        const sy_expr *sym;
-        int64_t val;
-        if (!relate_example(&m2, t, &sym, &val)) break;
-        const sy_symbol_info *si = sy_env_symbol_of(t->env, sym);
-        char name[512];
-        long dim = source_dim(si->sources[0], name, sizeof name);
-        const sy_onnx_input *in;
-        const char *param = input_param(t->om, name, dim, &in);
-        if (param) snprintf(notes[nnotes++], sizeof notes[0], "%.300s = %lld instead of %lld", param, (long long)val, (long long)si->hint);
-        else snprintf(notes[nnotes++], sizeof notes[0], "%.300s.size()[%ld] = %lld instead of %lld", name, dim, (long long)val,
-                      (long long)si->hint);
-        if (set_example(&m2, t->om, name, dim, val)) {
-            oom = 1;
-            break;
-        }
-        traced_free(t);
-        memset(t, 0, sizeof *t);
-        t->ctx = cli_ctx();
-        failed = 0;
-        rc = trace_onnx1(cmd, &m2, t, &failed);
-        if (!failed && rc != EX_OK) break; /* an error of another kind: already said */
-    }
-    if (!oom && !failed && rc == EX_OK) {
-        fprintf(stderr, "symshape: note: %s: the model does not run at the default example (%d for every dim without "
-                "--example); traced at", m->model, SY_ONNX_DEFAULT_EXAMPLE);
-        for (int i = 0; i < nnotes; i++) fprintf(stderr, "%s %s", i ? "," : "", notes[i]);
-        fprintf(stderr, " (the relation the model needs is among the guards)\n");
-        free_examples(m->ex, m->nex);
-        m->ex = m2.ex, m->nex = m2.nex, m->excap = m2.excap;
-    } else {
-        free_examples(m2.ex, m2.nex);
-        if (oom) rc = cli_oom();
-        else if (failed) {
-            fprintf(stderr, "symshape: error: %s: %s\n", m->model, first);
-            rc = EX_INPUT;
-        }
-    }
-    free(first);
-    return rc;
-}
-
-static int trace_onnx1(const char *cmd, model_opts *m, traced *t, int *failed)
 {
     double t0 = now();
     cli_stage(cmd, "reading %s", m->model);
@@ -470,25 +258,23 @@ static int trace_onnx1(const char *cmd, model_opts *m, traced *t, int *failed)
     int rc = check_onnx_overrides(cmd, m, t->om);
     if (rc != EX_OK) return rc;
     double t1 = now();
-    t->env = sy_env_new(t->ctx, &m->eo);
-    if (!t->env) return cli_lib_error(t->ctx, "env");
     sy_onnx_trace_options to = SY_ONNX_TRACE_OPTIONS_INIT;
     to.nexamples = m->nex;
     to.examples = m->ex;
     to.nov = m->nov;
     to.ov = m->ov;
     cli_stage(cmd, "tracing %zu nodes", sy_onnx_nnodes(t->om));
-    sy_status tst = sy_env_trace_onnx(t->env, t->om, &to, &t->ot);
+    sy_status tst = sy_onnx_trace_relate(t->ctx, t->om, &m->eo, &to, &t->env, &t->ot);
     cli_stage_end();
     if (tst != SY_OK) {
         sy_status st = sy_ctx_last_error(t->ctx);
-        if (st == SY_ENOMEM) {
-            fprintf(stderr, "symshape: error: %s: %s\n", m->model, sy_ctx_last_error_msg(t->ctx));
-            return EX_INTERNAL;
-        }
-        *failed = 1; /* trace_onnx says it, or traces again */
-        return EX_INPUT;
+        fprintf(stderr, "symshape: error: %s: %s\n", m->model, sy_ctx_last_error_msg(t->ctx));
+        return st == SY_ENOMEM ? EX_INTERNAL : EX_INPUT;
     }
+    const char *rel = sy_onnx_trace_related(t->ot);
+    if (rel)
+        fprintf(stderr, "symshape: note: %s: the model does not run at the example (%d for every dim without --example); traced at %s\n",
+                m->model, SY_ONNX_DEFAULT_EXAMPLE, rel);
     double t2 = now();
     size_t nin;
     const sy_graph_input *const *ins = sy_onnx_trace_gset_inputs(t->ot, &nin);

@@ -1073,10 +1073,19 @@ sy_status sy_env_require(sy_env *env, const sy_expr *rel, const sy_provenance *w
     sy_status st = sy_env_evaluate_expr(env, q, why, &v);
     env->requiring = outer;
     if (st) return st;
-    if (sy_expr_kind_of(v) == SY_EXPR_FALSE)
+    if (sy_expr_kind_of(v) == SY_EXPR_FALSE) {
+        env->failed_rel = rel;
         return sy_env_fail(env, SY_EINVAL, "%s", why && why->reason ? why->reason : "a required condition is false");
+    }
     return SY_OK;
 }
+
+void sy_env_set_failed_relation(sy_env *env, const sy_expr *rel)
+{
+    if (env) env->failed_rel = rel;
+}
+
+const sy_expr *sy_env_failed_relation(const sy_env *env) { return env ? env->failed_rel : NULL; }
 
 sy_status sy_env_evaluate_limit(sy_env *env, const sy_expr *rel, const sy_provenance *why, const sy_expr **out)
 {

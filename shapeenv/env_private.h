@@ -56,6 +56,7 @@ struct sy_env {
     size_t ninputs, inputcap;
     /* inside sy_env_require: guards recorded now are the model's own requirements */
     int requiring;
+    const sy_expr *failed_rel; /* sy_env_failed_relation: what the last failed requirement needed */
     /* inside sy_env_evaluate_limit: guards recorded now are limits of symshape's formulas */
     int limiting;
     /* inputs (name, dtype, rank) */

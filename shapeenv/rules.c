@@ -90,9 +90,12 @@ sy_status sy_rule_bcast_dim(sy_env *env, const sy_provenance *why, const sy_expr
             if (dec) *out = a;
             return SY_OK;
         }
-        if (va != vb) { /* the example does not broadcast: the failed trace records a != b (the
-                         * CLI's retry at a related example solves it: cli/model.c) */
-            if ((st = decide(env, why, sy_expr_eq(ctx, a, b), "broadcast: are the sizes equal?", &dec))) return st;
+        if (va != vb) { /* the example does not broadcast: the failed trace records a != b and the
+                         * relation Eq(a, b) it needed (the ONNX retry at a related example solves it:
+                         * frontends/onnx/onnx_relate.c) */
+            const sy_expr *eq = sy_expr_eq(ctx, a, b);
+            if ((st = decide(env, why, eq, "broadcast: are the sizes equal?", &dec))) return st;
+            sy_env_set_failed_relation(env, eq); /* the retry's target (sy_env_failed_relation) */
             return SY_OK;
         }
         if ((st = decide(env, why, sy_expr_eq(ctx, a, b), "broadcast: are the sizes equal?", &dec))) return st;

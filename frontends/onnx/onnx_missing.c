@@ -38,6 +38,15 @@ sy_status sy_env_trace_onnx(sy_env *env, const sy_onnx_model *m, const sy_onnx_t
     return ctx ? sy_fail_st(ctx, SY_EUNSUPPORTED, "%s", MISSING) : SY_EUNSUPPORTED;
 }
 sy_onnx_trace *sy_onnx_trace_free(sy_onnx_trace *t) { (void)t; return NULL; }
+sy_status sy_onnx_trace_relate(sy_ctx *ctx, const sy_onnx_model *m, const sy_env_options *eo, const sy_onnx_trace_options *opts,
+                               sy_env **env, sy_onnx_trace **out)
+{
+    (void)m, (void)eo, (void)opts;
+    if (env) *env = NULL;
+    if (out) *out = NULL;
+    return ctx ? sy_fail_st(ctx, SY_EUNSUPPORTED, "%s", MISSING) : SY_EUNSUPPORTED;
+}
+const char *sy_onnx_trace_related(const sy_onnx_trace *t) { (void)t; return NULL; }
 size_t sy_onnx_trace_nvalues(const sy_onnx_trace *t) { (void)t; return 0; }
 const char *sy_onnx_trace_value_name(const sy_onnx_trace *t, size_t i) { (void)t, (void)i; return NULL; }
 const sy_tensor *sy_onnx_trace_value(const sy_onnx_trace *t, size_t i) { (void)t, (void)i; return NULL; }

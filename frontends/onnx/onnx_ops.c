@@ -1934,6 +1934,16 @@ static sy_status op_layernorm(ox_call *c)
     const sy_tensor *ts[2] = {NULL, s};
     (void)ts;
     if (s && s->ndim > nt) return ox_err(c, SY_EINVAL, "Scale has rank %zu, more than the normalized dims (%zu)", s->ndim, nt);
+    /* onnxruntime (core/providers/cpu/nn/layer_norm_helper.h, kLayerNormInputShapeMismatchError): "Size
+     * of scale and bias (if provided) must match X.shape[axis:]" (its other case, scale and bias of one
+     * shape broadcast to X at axis 2, is not accepted here: rejected, never wrongly accepted) */
+    for (size_t k = 1; k < 3 && k < c->nin; k++) {
+        const sy_tensor *p = T(c, k);
+        if (!p) continue;
+        const sy_expr *ne = sy_expr_mul_n(c->ctx, nt, x->sizes + ax);
+        TRY(require(c, ne ? sy_expr_eq(c->ctx, numel(c, p), ne) : NULL,
+                    "LayerNormalization: %s must have as many elements as X.shape[axis:]", k == 1 ? "Scale" : "B"));
+    }
     TRY(same_as(c, 0, 0));
     const sy_expr *d[MAXR];
     if (x->ndim > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");

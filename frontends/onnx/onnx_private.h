@@ -35,6 +35,8 @@
 #define ox_node_decode sy_ox_node_decode
 #define ox_tensor_decode sy_ox_tensor_decode
 #define ox_tensor_unpack sy_ox_tensor_unpack
+#define ox_trace_keep sy_ox_trace_keep
+#define ox_trace_set_related sy_ox_trace_set_related
 
 /* ONNX TensorProto.DataType codes (onnx.proto) */
 enum {
@@ -200,6 +202,9 @@ sy_status ox_attr_string(ox_call *c, const char *name, const char *dflt, char *b
 /* a TensorProto as a value; errors name it "KIND 'NAME'" (NAME NULL: KIND alone) */
 /* builds v->iv from v->kv when only kv is held (a no-op otherwise) */
 sy_status ox_materialize(struct sy_onnx_trace *tr, ox_val *v);
+sy_status ox_trace_keep(sy_env *env, const sy_onnx_model *m, const sy_onnx_trace_options *opts, sy_onnx_trace **out,
+                        sy_onnx_trace **failed);
+sy_status ox_trace_set_related(struct sy_onnx_trace *t, const char *note);
 sy_status ox_tensor_val(struct sy_onnx_trace *tr, const Onnx__TensorProto *tp, const char *kind, const char *name, ox_val *out);
 /* the trace's tensor of dtype and sizes (no strides), shared by every value of that shape; NULL on error */
 const sy_tensor *ox_tensor(struct sy_onnx_trace *tr, sy_dtype dt, size_t nd, const sy_expr *const *sz);

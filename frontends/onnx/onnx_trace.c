@@ -68,6 +68,7 @@ struct sy_onnx_trace {
     /* the values' tensors by dtype and sizes (open addressing, load at most 3/4; ox_tensor) */
     const sy_tensor **tens;
     size_t ntens, tenscap;
+    const char *related; /* sy_onnx_trace_related: the examples a retry chose (onnx_relate.c), or NULL */
 };
 
 /* ------------------------------------------------------------------ memory */
@@ -1454,6 +1455,23 @@ static sy_status simplify_values(sy_onnx_trace *t)
 
 sy_status sy_env_trace_onnx(sy_env *env, const sy_onnx_model *m, const sy_onnx_trace_options *opts, sy_onnx_trace **out)
 {
+    return ox_trace_keep(env, m, opts, out, NULL);
+}
+
+const char *sy_onnx_trace_related(const sy_onnx_trace *t) { return t ? t->related : NULL; }
+
+sy_status ox_trace_set_related(sy_onnx_trace *t, const char *note)
+{
+    t->related = note ? tr_strdup(t, note) : NULL;
+    return !note || t->related ? SY_OK : SY_ENOMEM;
+}
+
+/* sy_env_trace_onnx; with @p failed, a trace that fails is kept there (its inputs' tensors and display
+ * names, for the related-example retry: onnx_relate.c) instead of freed */
+sy_status ox_trace_keep(sy_env *env, const sy_onnx_model *m, const sy_onnx_trace_options *opts, sy_onnx_trace **out,
+                        sy_onnx_trace **failed)
+{
+    if (failed) *failed = NULL;
     if (!env) return SY_EINVAL;
     sy_ctx *ctx = sy_env_ctx(env);
     if (!m || !out) return sy_fail_st(ctx, SY_EINVAL, "onnx trace: NULL argument");
@@ -1494,7 +1512,8 @@ sy_status sy_env_trace_onnx(sy_env *env, const sy_onnx_model *m, const sy_onnx_t
     if (!st && !opts->concrete) st = simplify_values(t);
     if (st) {
         if (st == SY_ENOMEM && sy_ctx_last_error(ctx) != SY_ENOMEM) sy_fail_st(ctx, SY_ENOMEM, "out of memory");
-        sy_onnx_trace_free(t);
+        if (failed && t->top) *failed = t;
+        else sy_onnx_trace_free(t);
         return st;
     }
     *out = t;

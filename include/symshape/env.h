@@ -166,6 +166,15 @@ SY_API sy_status sy_env_evaluate_expr(sy_env *env, const sy_expr *e, const sy_pr
  *  unbacked symbol the relation becomes a deferred runtime assert. */
 SY_API sy_status sy_env_require(sy_env *env, const sy_expr *rel, const sy_provenance *why);
 
+/** What the model needed where the trace failed at the example (issue 32): the relation of the last
+ *  sy_env_require that was false at the example, or Eq(a, b) for a broadcast of two sizes that
+ *  differ there (shapeenv/rules.c); NULL when none failed. KEEP (the context's). Read by the ONNX
+ *  frontend's related-example retry (sy_onnx_trace_relate) to choose an example the model runs at. */
+SY_API const sy_expr *sy_env_failed_relation(const sy_env *env);
+/** Record @p rel as what the model needed (sy_env_failed_relation), for a rule that fails at the example
+ *  without a sy_env_require (a broadcast of two sizes that differ). */
+SY_API void sy_env_set_failed_relation(sy_env *env, const sy_expr *rel);
+
 /** Decide @p rel at the example as evaluate_expr does, for a condition that is a limit of
  *  symshape's own formula, not of the model (the range where an exact formula for a float
  *  product is proven, algebra/flscale.c): a guard recorded now has an origin with limit = 1,

@@ -134,6 +134,37 @@ SY_API sy_status sy_env_trace_onnx(sy_env *env, const sy_onnx_model *m, const sy
                                SY_GIVE sy_onnx_trace **out);
 SY_API sy_onnx_trace *sy_onnx_trace_free(SY_TAKE SY_NULL sy_onnx_trace *t);
 
+/** Trace as sy_env_trace_onnx over a new env (sy_env_new(ctx, @p eo)), and when that trace fails
+ *  because an op's requirement is false at the example (SY_EINVAL with sy_env_failed_relation set:
+ *  a model whose input dims are related, which cannot run where every dim is 224), trace again at
+ *  an example that satisfies the relation the failed requirement needed (issue 32; docs/onnx.md
+ *  "Related inputs"). Only dims that nothing fixes move: not a dim_value, a dim of an input
+ *  @p opts->examples gives (nor one sharing its dim_param), a declared Dim of the spec, a static
+ *  dim. What is tried, per failed trace: each dim of the relation alone (those not moved before
+ *  first) at the roots of the relation's polynomial where it is linear in the dim (any nonzero
+ *  slope: Split's sizes, past + seq == total), at the relation's constants and their neighbours
+ *  (a weight's in-features, a bound such as Min(16, x) == x: 16), and at each constant's
+ *  multiples next to the example (divisibility), values >= 2 first, nearest the example first;
+ *  then a product of dims equal to a constant (Flatten then Linear: C*H*W == 297), its prime
+ *  factors spread over the dims (values >= 2 where there are enough factors). Each choice is
+ *  checked on the relation at the example before it is traced; at most 8 retraces, each over a
+ *  new env, and at most 8 dims, 32 constants (4096 nodes visited) and 256 values per
+ *  relation: bounded work.
+ *  Sound whatever it picks: the retrace records its own guards, so the relation becomes a guard
+ *  over the dim names. @p opts->concrete: no retry.
+ *  @param[out] env GIVE: the env of the returned trace (sy_env_free after the trace).
+ *  @param[out] out GIVE: the trace; sy_onnx_trace_related says the example chosen, if any.
+ *  @retval SY_OK
+ *  @retval SY_EINVAL as sy_env_trace_onnx; when no retry traces, the first trace's message then
+ *          "; the model needs REL" (dim names: sy_onnx_trace_display, never s0) and how to give an
+ *          example (--example) or static dims
+ *  @retval SY_EUNSUPPORTED, SY_EVERSION, SY_ENOMEM as sy_env_trace_onnx / sy_env_new */
+SY_API sy_status sy_onnx_trace_relate(sy_ctx *ctx, const sy_onnx_model *m, const sy_env_options *eo,
+                                      const sy_onnx_trace_options *opts, SY_GIVE sy_env **env, SY_GIVE sy_onnx_trace **out);
+/** The example a related retry chose (sy_onnx_trace_relate), in dim names: "x_1 = 16 instead of 224
+ *  (the model needs x_1 == Min(16, x_1))"; NULL when the trace ran at the examples it was given. KEEP. */
+SY_API const char *sy_onnx_trace_related(const sy_onnx_trace *t);
+
 /** Values of the main graph in definition order (inputs, initializers, node
  *  outputs); each has a name (KEEP) and a fake tensor (KEEP). */
 SY_API size_t sy_onnx_trace_nvalues(const sy_onnx_trace *t);

@@ -764,8 +764,14 @@ def _deploy_onnx(args):
     if args.cmd == "corners" and args.run:
         raise _Usage("corners MODEL.onnx: --run runs a PyTorch model (MODULE:CALLABLE); an ONNX model's corners are "
                      "printed (--json: as `symshape corners --json`) to run with onnxruntime")
-    with _lib_errors(args.callable):
+    import warnings
+    from .deploy import RelatedExampleWarning
+    with _lib_errors(args.callable), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RelatedExampleWarning)  # said below as the C command says it
         gs = OnnxModel(args.callable)
+    if gs.related:
+        print("symshape: note: %s: the model does not run at the example (224 for every dim); traced at %s"
+              % (args.callable, gs.related), file=sys.stderr)
     try:
         if args.cmd == "memory":
             return _memory_cmd(args, gs, None)

@@ -259,6 +259,11 @@ def _memory(gset, region_h, region, budgets, what=0):
         lib.sy_memory_free(m.value)
 
 
+class RelatedExampleWarning(UserWarning):
+    """OnnxModel traced at an example the library chose (OnnxModel.related): the model does not run
+    where every dim is 224 (sy_onnx_trace_relate, docs/onnx.md "Related inputs")."""
+
+
 class OnnxModel:
     """An ONNX model traced by the C library's ONNX frontend under the most relaxed policy (no duck
     sizing, no 0/1 specialization), with its minimized guard set: what `symshape memory MODEL.onnx`
@@ -274,7 +279,8 @@ class OnnxModel:
         _f("sy_onnx_free", c_void_p, c_void_p)
         _f("sy_onnx_name", c_char_p_, c_void_p)
         _f("sy_onnx_nnodes", c_size_t, c_void_p)
-        _f("sy_env_trace_onnx", c_int_, c_void_p, c_void_p, c_void_p, POINTER(c_void_p))
+        _f("sy_onnx_trace_relate", c_int_, c_void_p, c_void_p, c_void_p, c_void_p, POINTER(c_void_p), POINTER(c_void_p))
+        _f("sy_onnx_trace_related", c_char_p_, c_void_p)
         _f("sy_onnx_trace_free", c_void_p, c_void_p)
         _f("sy_onnx_trace_gset_inputs", c_void_p, c_void_p, POINTER(c_size_t))
         _f("sy_onnx_trace_nvalues", c_size_t, c_void_p)
@@ -293,14 +299,20 @@ class OnnxModel:
             raise self._ctx._error(st)
         self._om = om.value
         opts = sy_env_options(1, 0, 0)
-        self._env = lib.sy_env_new(h, byref(opts))
-        if not self._env:
-            raise self._ctx._error()
-        ot = c_void_p()
-        st = lib.sy_env_trace_onnx(self._env, self._om, None, byref(ot))
+        env, ot = c_void_p(), c_void_p()
+        st = lib.sy_onnx_trace_relate(h, self._om, byref(opts), None, byref(env), byref(ot))
         if st != 0:
             raise self._ctx._error(st)
-        self._ot = ot.value
+        self._env, self._ot = env.value, ot.value
+        rel = lib.sy_onnx_trace_related(self._ot)
+        #: None, or the example the library chose where the model does not run at the default one (224
+        #: for every dim: related inputs, issue 32), in dim names: "x_1 = 16 instead of 224 (the model
+        #: needs x_1 == Min(16, x_1))"; the relation is among the guards
+        self.related = rel.decode("utf-8", "replace") if rel else None
+        if self.related:
+            import warnings
+            warnings.warn("%s: the model does not run at the default example (224 for every dim); traced at %s"
+                          % (os.fsdecode(path), self.related), RelatedExampleWarning, stacklevel=2)
         n = c_size_t()
         ins = lib.sy_onnx_trace_gset_inputs(self._ot, byref(n))
         gs = c_void_p()

@@ -53,7 +53,7 @@ class _OnnxSide:
         if not lib.sy_onnx_available():
             raise L.LibraryNotFound("this libsymshape was built without the ONNX frontend")
         for name, res, args in (("sy_onnx_load_file", c_int, (P, c_char_p, POINTER(P))), ("sy_onnx_free", P, (P,)),
-                                ("sy_env_trace_onnx", c_int, (P, P, POINTER(_onnx_trace_options), POINTER(P))),
+                                ("sy_onnx_trace_relate", c_int, (P, P, P, POINTER(_onnx_trace_options), POINTER(P), POINTER(P))),
                                 ("sy_onnx_trace_free", P, (P,)), ("sy_onnx_trace_gset_inputs", P, (P, POINTER(c_size_t))),
                                 ("sy_onnx_name", c_char_p, (P,)),
                                 ("sy_gset_produce_inputs", c_int, (P, c_char_p, c_size_t, P, POINTER(P)))):
@@ -66,15 +66,12 @@ class _OnnxSide:
                 raise ctx._error(st)
             self.om = m.value
             opts = L.sy_env_options(L.SY_ENV_OPTIONS_VERSION, 1 if duck_sizing else 0, 1 if specialize_01 else 0)
-            self.env = lib.sy_env_new(h, byref(opts))
-            if not self.env:
-                raise ctx._error()
             to = _onnx_trace_options(1, 0, None, 0, None, 0)
-            t = P()
-            st = lib.sy_env_trace_onnx(self.env, self.om, byref(to), byref(t))
+            e, t = P(), P()
+            st = lib.sy_onnx_trace_relate(h, self.om, byref(opts), byref(to), byref(e), byref(t))
             if st != 0:
                 raise ctx._error(st)
-            self.ot = t.value
+            self.env, self.ot = e.value, t.value
             n = c_size_t()
             ins = lib.sy_onnx_trace_gset_inputs(self.ot, byref(n))
             gs = P()
