@@ -1,0 +1,77 @@
+"""Issue 38, the fifth adversarial pass (attack38f, Python/torch/deploy surfaces): the faults it
+found in user-style models, each against real CPU execution at every point of a grid with the
+edges (0, 1, 2, odd, large), under the default and the relaxed policy.
+
+- nn.MultiheadAttention with need_weights=False and a key padding mask or a 3-D attn_mask (every
+  nn.TransformerEncoderLayer with src_key_padding_mask): torch 2.x hands the merged mask to
+  scaled_dot_product_attention through attn_mask.view(bsz, num_heads, -1, src_len), which fails
+  with 0 elements (the -1 is ambiguous). The relaxed policy accepted batch 0 and length 0. The
+  models run in training mode (dropout 0): in eval mode under no_grad the modules take their
+  native fast path (torch._transformer_encoder_layer_fwd, _native_multi_head_attention), which
+  runs at 0; the exporter traces the Python path (fx proxies disable the fast path), so there the
+  requirement is conservative, never unsound."""
+import itertools
+
+import pytest
+import torch
+import torch.nn as nn
+
+from models_util import POLICIES, soundness
+from models_util import policy_kw as _kw
+
+T2 = int(torch.__version__.split(".")[0]) >= 2
+
+
+class EncoderPad(nn.Module):
+    """nn.TransformerEncoderLayer with src_key_padding_mask (need_weights=False inside)."""
+
+    def __init__(self):
+        super().__init__()
+        self.layer = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True)
+
+    def forward(self, x, pad):
+        return self.layer(x, src_key_padding_mask=pad)
+
+
+class MhaMask(nn.Module):
+    """nn.MultiheadAttention, need_weights=False, with a 3-D attn_mask (N*heads, L, S) or a 2-D
+    one (L, S: no view) built from the sizes, or a key padding mask input."""
+
+    def __init__(self, kind):
+        super().__init__()
+        self.kind = kind
+        self.m = nn.MultiheadAttention(8, 2, batch_first=True)
+
+    def forward(self, x, pad):
+        b, t, _ = x.shape
+        if self.kind == "3d":
+            mask = torch.zeros(b * 2, t, t).bool()
+            return self.m(x, x, x, attn_mask=mask, need_weights=False)[0]
+        if self.kind == "2d":
+            mask = torch.triu(torch.ones(t, t), 1).bool()
+            return self.m(x, x, x, attn_mask=mask, need_weights=False)[0]
+        return self.m(x, x, x, key_padding_mask=pad, need_weights=False)[0]
+
+
+MHA = [("encoder_pad", lambda: EncoderPad()), ("mha_3d_mask", lambda: MhaMask("3d")),
+       ("mha_2d_mask", lambda: MhaMask("2d")), ("mha_kpm", lambda: MhaMask("kpm"))]
+BT = [(b, t) for b, t in itertools.product([0, 1, 2, 3], [0, 1, 2, 5])] + [(7, 13), (1, 31), (16, 1), (5, 0)]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("name,make", MHA, ids=[m[0] for m in MHA])
+def test_mha_need_weights_false_masks(name, make, policy):
+    torch.manual_seed(0)
+    model = make().train()  # the Python path (see the module docstring)
+
+    def inputs(p):
+        return {"x": torch.randn(p[0], p[1], 8), "pad": torch.zeros(p[0], p[1], dtype=torch.bool)}
+
+    row, gs, _ = soundness(name, model, inputs, lambda p: {"x": [p[0], p[1], 8], "pad": [p[0], p[1]]}, BT,
+                           dynamic={"x": [0, 1], "pad": [0, 1]}, example=(2, 5), trace_kw=_kw(policy))
+    if policy == "relaxed":  # the requirement is exact: nothing that runs is thrown away
+        assert row["accepted"] == row["torch_ok"], row
+    if T2 and name != "mha_2d_mask":  # the view with -1: batch 0 or length 0 cannot run
+        assert not gs.check({"x": [0, 5, 8], "pad": [0, 5]})[0]
+        assert not gs.check({"x": [2, 0, 8], "pad": [2, 0]})[0]
+
