@@ -9,7 +9,10 @@ edges (0, 1, 2, odd, large), under the default and the relaxed policy.
   models run in training mode (dropout 0): in eval mode under no_grad the modules take their
   native fast path (torch._transformer_encoder_layer_fwd, _native_multi_head_attention), which
   runs at 0; the exporter traces the Python path (fx proxies disable the fast path), so there the
-  requirement is conservative, never unsound."""
+  requirement is conservative, never unsound.
+- gather / scatter / scatter_add with an index that is empty at some sizes (x.argsort(1)[:, :3],
+  topk then scatter): the emptiness was decided at the example, so every size with an empty index
+  was thrown away though the op runs there and the result has the same sizes."""
 import itertools
 
 import pytest
@@ -75,3 +78,39 @@ def test_mha_need_weights_false_masks(name, make, policy):
         assert not gs.check({"x": [0, 5, 8], "pad": [0, 5]})[0]
         assert not gs.check({"x": [2, 0, 8], "pad": [2, 0]})[0]
 
+
+def _gather_head(x):
+    return x.gather(1, x.argsort(1)[:, :3])
+
+
+def _scatter_add_head(x):
+    return torch.zeros(x.size(0), 4).scatter_add(1, x.argsort(1)[:, :2] % 4, x[:, :2])
+
+
+def _moe_dense(x):  # top-2 routing weights scattered into a dense (tokens, experts) matrix
+    w, i = x.topk(2, dim=-1)
+    return torch.zeros_like(x).scatter(-1, i, w.softmax(-1))
+
+
+class Fn(nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, x):
+        return self.fn(x)
+
+
+GATHER = [("gather_head", _gather_head), ("scatter_add_head", _scatter_add_head), ("moe_dense", _moe_dense)]
+GRID = list(itertools.product([0, 1, 2, 3, 5], [0, 1, 2, 3, 4, 7])) + [(13, 31), (1, 97)]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("name,fn", GATHER, ids=[g[0] for g in GATHER])
+def test_gather_scatter_empty_index_kept(name, fn, policy):
+    model = Fn(fn).eval()
+    row, gs, _ = soundness(name, model, lambda p: {"x": torch.randn(*p)}, lambda p: {"x": list(p)}, GRID,
+                           example=(2, 5), trace_kw=_kw(policy))
+    if policy == "relaxed":
+        assert row["accepted"] == row["torch_ok"], row
+        assert all("is the index empty" not in o.reason for g in gs.guards for o in g.provenance)
