@@ -114,3 +114,27 @@ def test_gather_scatter_empty_index_kept(name, fn, policy):
     if policy == "relaxed":
         assert row["accepted"] == row["torch_ok"], row
         assert all("is the index empty" not in o.reason for g in gs.guards for o in g.provenance)
+
+
+# ------------------------------------------------------------------ python -m symshape --input
+def _cli(*args):
+    import os
+    import subprocess
+    import sys
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.dirname(here), here]), PYTHONDONTWRITEBYTECODE="1")
+    r = subprocess.run([sys.executable, "-m", "symshape"] + list(args), env=env, capture_output=True, timeout=300, cwd=here)
+    return r.returncode, r.stderr.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("spec,rc,text", [
+    ("input=2,99999999999999999999", 2, "sizes must be < 2**63"),  # was a TypeError traceback (exit 1)
+    ("input=100000,100000,100000,100000", 3, "cannot make the example tensor"),  # torch's overflow: one line
+    ("input=", 0, None),  # a 0-d tensor: was a TypeError traceback from torch.randn(generator=...)
+])
+def test_cli_input_sizes_one_line(spec, rc, text):
+    got, err = _cli("report", "torch.nn.functional:relu", "--input", spec)
+    assert "Traceback" not in err, err
+    assert got == rc, (got, err)
+    if text:
+        assert err.startswith("symshape: error: ") and text in err, err
