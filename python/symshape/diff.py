@@ -177,8 +177,14 @@ class Dispatcher:
 
     def __init__(self, sets):
         texts = []
+        # the inputs' dtypes when run() is not told them: a GuardSet's own (its graph's), as
+        # GuardSet.check; a JSON set has none (float32). A float32 default made every set
+        # reject a model with a bool mask or an int64 token input (-1 where check accepts).
+        self.dtypes = {}
         for x in sets:
             if isinstance(x, GuardSet):
+                if not self.dtypes:
+                    self.dtypes = {n: dt for n, dt, _ in x._inputs}
                 texts.append(x.json().encode("utf-8"))
             elif isinstance(x, dict):
                 texts.append(json.dumps(x).encode("utf-8"))
@@ -211,7 +217,8 @@ class Dispatcher:
         self.close()
 
     def values(self, sizes, dtypes=None):
-        """The source values of {input: shape} (dtype codes from dtypes, default float32 = 0).
+        """The source values of {input: shape} (dtype codes from dtypes, default the first
+        GuardSet's input dtypes, ``self.dtypes``, else float32 = 0).
         Sizes are ints in [0, 2**63) (TypeError / InvalidError otherwise: ctypes keeps an int64
         modulo 2**64, so 2**64 + 5 was dispatched as 5)."""
         if not isinstance(sizes, dict):
@@ -227,6 +234,7 @@ class Dispatcher:
         for name, v in (dtypes or {}).items():
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 2 ** 31:
                 raise TypeError("dtypes['%s'] must be a dtype code (an int), got %r" % (name, v))
+        dtypes = dict(self.dtypes, **(dtypes or {}))
         out = []
         for s in self.sources:
             nl, dim = c_size_t(), c_size_t()

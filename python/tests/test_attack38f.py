@@ -138,3 +138,22 @@ def test_cli_input_sizes_one_line(spec, rc, text):
     assert got == rc, (got, err)
     if text:
         assert err.startswith("symshape: error: ") and text in err, err
+
+
+def test_dispatcher_defaults_to_the_graph_dtypes():
+    """Dispatcher.run without dtypes read every input as float32: a model with a bool mask input
+    was rejected by every set (-1) where GuardSet.check accepts (attack38f: 2 of 48 models)."""
+    import symshape
+
+    def masked(x, mask):
+        return x.masked_fill(mask, 0.0).sum(-1)
+
+    doc = symshape.export(masked, {"x": torch.randn(2, 5), "mask": torch.rand(2, 5) > 0.5})
+    a, b = symshape.trace(doc), symshape.trace(doc, duck_sizing=False, specialize_01=False)
+    d = symshape.Dispatcher([a, b])
+    for n, t in [(2, 5), (3, 7), (1, 1), (0, 4)]:
+        sizes = {"x": [n, t], "mask": [n, t]}
+        want = 0 if a.check(sizes)[0] else (1 if b.check(sizes)[0] else -1)
+        assert d.run(sizes) == want, (sizes, want)
+    assert d.run({"x": [2, 5], "mask": [2, 5]}, dtypes={"mask": 0}) == -1  # a float mask: torch refuses it
+    d.close()
