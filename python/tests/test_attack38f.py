@@ -12,7 +12,8 @@ edges (0, 1, 2, odd, large), under the default and the relaxed policy.
   requirement is conservative, never unsound.
 - gather / scatter / scatter_add with an index that is empty at some sizes (x.argsort(1)[:, :3],
   topk then scatter): the emptiness was decided at the example, so every size with an empty index
-  was thrown away though the op runs there and the result has the same sizes."""
+  was thrown away though the op runs there and the result has the same sizes; one_hot with a
+  given num_classes likewise ("is the input empty?")."""
 import itertools
 
 import pytest
@@ -92,6 +93,10 @@ def _moe_dense(x):  # top-2 routing weights scattered into a dense (tokens, expe
     return torch.zeros_like(x).scatter(-1, i, w.softmax(-1))
 
 
+def _one_hot_routing(x):  # one-hot of the top-2 expert ids (empty when x has no tokens)
+    return torch.nn.functional.one_hot(x.argsort(-1)[..., :2] % 5, 5).sum(-2)
+
+
 class Fn(nn.Module):
     def __init__(self, fn):
         super().__init__()
@@ -101,7 +106,8 @@ class Fn(nn.Module):
         return self.fn(x)
 
 
-GATHER = [("gather_head", _gather_head), ("scatter_add_head", _scatter_add_head), ("moe_dense", _moe_dense)]
+GATHER = [("gather_head", _gather_head), ("scatter_add_head", _scatter_add_head), ("moe_dense", _moe_dense),
+          ("one_hot_routing", _one_hot_routing)]
 GRID = list(itertools.product([0, 1, 2, 3, 5], [0, 1, 2, 3, 4, 7])) + [(13, 31), (1, 97)]
 
 
@@ -113,7 +119,7 @@ def test_gather_scatter_empty_index_kept(name, fn, policy):
                            example=(2, 5), trace_kw=_kw(policy))
     if policy == "relaxed":
         assert row["accepted"] == row["torch_ok"], row
-        assert all("is the index empty" not in o.reason for g in gs.guards for o in g.provenance)
+        assert all("empty?" not in o.reason for g in gs.guards for o in g.provenance)
 
 
 # ------------------------------------------------------------------ python -m symshape --input
