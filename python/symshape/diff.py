@@ -216,7 +216,7 @@ class Dispatcher:
     def __del__(self):
         self.close()
 
-    def values(self, sizes, dtypes=None):
+    def values(self, sizes, dtypes=None, strides=None):
         """The source values of {input: shape} (dtype codes from dtypes, default the first
         GuardSet's input dtypes, ``self.dtypes``, else float32 = 0).
         Sizes are ints in [0, 2**63) (TypeError / InvalidError otherwise: ctypes keeps an int64
@@ -235,23 +235,50 @@ class Dispatcher:
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 2 ** 31:
                 raise TypeError("dtypes['%s'] must be a dtype code (an int), got %r" % (name, v))
         dtypes = dict(self.dtypes, **(dtypes or {}))
+        strides = strides or {}
+        if not isinstance(strides, dict):
+            raise TypeError("strides must be a dict {input name: [stride, ...]}")
+        for name, st in strides.items():
+            if name not in sizes or isinstance(st, (str, bytes)) or not hasattr(st, "__len__") or len(st) != len(sizes[name]):
+                raise InvalidError("strides of '%s': one stride per dim of its sizes" % name)
+            for v in st:
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise TypeError("strides of '%s' must be ints, got %r" % (name, v))
+                if v < 0 or v >= 2 ** 63:
+                    raise InvalidError("strides of '%s': %d is not a stride (0 <= stride < 2**63)" % (name, v))
         out = []
         for s in self.sources:
             nl, dim = c_size_t(), c_size_t()
             kind = lib.sy_gset_source_parse(s.encode("utf-8"), byref(nl), byref(dim))
             name = s[:nl.value]
-            if kind < 0 or kind == 3 or name not in sizes:
+            if kind < 0 or name not in sizes:
                 raise ValueError("no value for source %s" % s)
             shape = sizes[name]
-            out.append(len(shape) if kind == 0 else (dtypes or {}).get(name, 0) if kind == 1 else
+            if kind == 3:  # a stride: the given one, else the contiguous one (as GuardSet.check)
+                d = dim.value
+                if d >= len(shape):
+                    out.append(0)
+                elif name in strides:
+                    out.append(strides[name][d])
+                else:
+                    acc = 1
+                    for x in shape[d + 1:]:
+                        acc *= x
+                    if acc >= 2 ** 63:
+                        raise InvalidError("sizes of '%s': its contiguous stride %d is past int64" % (name, d))
+                    out.append(acc)
+                continue
+            out.append(len(shape) if kind == 0 else dtypes.get(name, 0) if kind == 1 else
                        (shape[dim.value] if dim.value < len(shape) else 0))
         return out
 
-    def run(self, sizes, dtypes=None):
-        """The index of the first entry accepting {input: shape}, or -1."""
+    def run(self, sizes, dtypes=None, strides=None):
+        """The index of the first entry accepting {input: shape}, or -1. ``strides``
+        ({input: [stride, ...]}) feeds the stride sources of sets that have them; an input not
+        listed is contiguous (as GuardSet.check; a stride source was a ValueError)."""
         if not self._d:
             raise ValueError("the Dispatcher was closed")
-        v = self.values(sizes, dtypes)
+        v = self.values(sizes, dtypes, strides)
         arr = (ctypes.c_int64 * max(len(v), 1))(*v)
         f = getattr(self._frames, "f", None)
         if f is None:

@@ -163,3 +163,21 @@ def test_dispatcher_defaults_to_the_graph_dtypes():
         assert d.run(sizes) == want, (sizes, want)
     assert d.run({"x": [2, 5], "mask": [2, 5]}, dtypes={"mask": 0}) == -1  # a float mask: torch refuses it
     d.close()
+
+
+def test_dispatcher_reads_strides():
+    """A guard set with stride sources (a channels_last input) could not be dispatched from Python:
+    Dispatcher.run raised "no value for source x.stride()[0]"."""
+    import symshape
+
+    conv = nn.Conv2d(3, 4, 3, padding=1).eval()
+    x = torch.randn(2, 3, 5, 6).contiguous(memory_format=torch.channels_last)
+    gs = symshape.trace(symshape.export(nn.Sequential(conv), {"input": x}))
+    d = symshape.Dispatcher([gs])
+    assert any(".stride()[" in s for s in d.sources), d.sources
+    for shape in ([2, 3, 5, 6], [1, 3, 7, 4], [4, 3, 2, 9]):
+        cl = list(torch.empty(shape).contiguous(memory_format=torch.channels_last).stride())
+        for st in (cl, None):
+            want = gs.check({"input": shape}, {"input": cl} if st else None)[0]
+            assert d.run({"input": shape}, strides={"input": st} if st else None) == (0 if want else -1), (shape, st)
+    d.close()
