@@ -287,4 +287,6 @@ class Dispatcher:
 
     def c_code(self, prefix="dispatch"):
         """The dispatcher as C99 source: long PREFIX_dispatch(const int64_t *v)."""
+        if not self._d:  # a closed one gave the library's bare "error"
+            raise ValueError("the Dispatcher was closed")
         return self._ctx._take_str(lib.sy_dispatch_to_c(self._d, prefix.encode("utf-8")))

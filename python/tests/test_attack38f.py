@@ -181,3 +181,25 @@ def test_dispatcher_reads_strides():
             want = gs.check({"input": shape}, {"input": cl} if st else None)[0]
             assert d.run({"input": shape}, strides={"input": st} if st else None) == (0 if want else -1), (shape, st)
     d.close()
+
+
+def test_deploy_misuse_clear_errors():
+    """Python misuse of the deploy API gave a wrapped C value ("k = 18446744073709551615"), a bare
+    KeyError, an IndexError, and the library's bare "error" for c_code of a closed Dispatcher."""
+    import symshape
+    from symshape.deploy import Region
+
+    doc = symshape.export(lambda x: x.cumsum(1)[:, ::2], {"x": torch.randn(2, 5)})
+    gs = symshape.trace(doc, duck_sizing=False, specialize_01=False)
+    with pytest.raises(symshape.InvalidError, match="k -1 is not a number of boxes"):
+        Region(gs, histogram=[], k=-1)
+    with pytest.raises(TypeError, match="histogram must be a list"):
+        Region(gs, histogram=5)
+    with pytest.raises(ValueError, match="what must be one of largest, total, live"):
+        Region(gs, what="nope")
+    with pytest.raises(ValueError, match="1 values for 2 variables"):
+        gs.region().sizes([1])
+    d = symshape.Dispatcher([gs])
+    d.close()
+    with pytest.raises(ValueError, match="the Dispatcher was closed"):
+        d.c_code()
