@@ -74,18 +74,19 @@ static const sy_expr *nonempty_size(opcall *c, const sy_tensor *t, size_t i)
 
 /* gather(input, dim, index) (TORCH_META_FUNC(gather)): result has index's
  * sizes; index int64; when index.numel() != 0, gather_shape_check: same
- * number of dims (0-d counts as 1) and index.size(d) <= input.size(d) for d != dim. */
+ * number of dims (0-d counts as 1) and index.size(d) <= input.size(d) for d != dim.
+ * The result has the index's sizes either way, so each check is a requirement
+ * `numel(index) == 0 or ...`, not a decision on the emptiness: a decision kept
+ * only the example's side (an index empty at some sizes was refused there). */
 static sy_status gather_check(opcall *c, const sy_tensor *x, size_t w, const sy_tensor *idx, const char *fn)
 {
     sy_status st;
-    int empty;
-    if ((st = op_decide_bool(c, sy_expr_eq(CTX, op_numel(c, idx), KI(c, 0)), "gather: is the index empty?", &empty))) return st;
-    if (empty) return SY_OK;
     size_t nd = x->ndim ? x->ndim : 1;
+    const sy_expr *empty = sy_expr_eq(CTX, op_numel(c, idx), KI(c, 0));
     if ((idx->ndim ? idx->ndim : 1) != nd)
-        return op_err(c, SY_EINVAL, "Index tensor must have the same number of dimensions as input tensor");
+        return op_require(c, empty, "Index tensor must have the same number of dimensions as input tensor");
     for (size_t i = 0; i < nd; i++)
-        if (i != w && (st = op_require(c, sy_expr_le(CTX, nonempty_size(c, idx, i), nonempty_size(c, x, i)),
+        if (i != w && (st = op_require(c, sy_expr_or(CTX, empty, sy_expr_le(CTX, nonempty_size(c, idx, i), nonempty_size(c, x, i))),
                                        "%s: Size does not match at dimension %zu expected index to be smaller than self apart from dimension %zu",
                                        fn, i, w)))
             return st;
@@ -131,22 +132,20 @@ static sy_status scatter(opcall *c)
     if (idx->dtype != SY_DT_INT64) return op_err(c, SY_EINVAL, "%s(): Expected dtype int64 for index", c->op);
     if (src && src->dtype != x->dtype)
         return op_err(c, SY_EINVAL, "%s(): Expected self.dtype to be equal to src.dtype", c->op);
-    int empty;
-    if ((st = op_decide_bool(c, sy_expr_eq(CTX, op_numel(c, idx), KI(c, 0)), "scatter: is the index empty?", &empty))) return st;
-    if (!empty) {
-        size_t nd = x->ndim ? x->ndim : 1;
-        if ((idx->ndim ? idx->ndim : 1) != nd || (src && (src->ndim ? src->ndim : 1) != nd))
-            return op_err(c, SY_EINVAL, "Index tensor must have the same number of dimensions as self tensor");
-        for (size_t i = 0; i < nd; i++) {
-            if (i != w && (st = op_require(c, sy_expr_le(CTX, nonempty_size(c, idx, i), nonempty_size(c, x, i)),
-                                           "Expected index to be smaller than self apart from dimension %zu (dim %zu)", w, i)))
-                return st;
-            if (src && (st = op_require(c, sy_expr_le(CTX, nonempty_size(c, idx, i), nonempty_size(c, src, i)),
-                                        "Expected index to be smaller than src (dim %zu)", i)))
-                return st;
-        }
-        if ((st = index_nonempty_dim(c, x, w, idx))) return st;
+    /* the result has the input's sizes either way: requirements `numel(index) == 0 or ...` */
+    const sy_expr *empty = sy_expr_eq(CTX, op_numel(c, idx), KI(c, 0));
+    size_t nd = x->ndim ? x->ndim : 1;
+    if ((idx->ndim ? idx->ndim : 1) != nd || (src && (src->ndim ? src->ndim : 1) != nd))
+        return op_require(c, empty, "Index tensor must have the same number of dimensions as self tensor");
+    for (size_t i = 0; i < nd; i++) {
+        if (i != w && (st = op_require(c, sy_expr_or(CTX, empty, sy_expr_le(CTX, nonempty_size(c, idx, i), nonempty_size(c, x, i))),
+                                       "Expected index to be smaller than self apart from dimension %zu (dim %zu)", w, i)))
+            return st;
+        if (src && (st = op_require(c, sy_expr_or(CTX, empty, sy_expr_le(CTX, nonempty_size(c, idx, i), nonempty_size(c, src, i))),
+                                    "Expected index to be smaller than src (dim %zu)", i)))
+            return st;
     }
+    if ((st = index_nonempty_dim(c, x, w, idx))) return st;
     return op_set_tensor(c, x->dtype, x->ndim, x->sizes);
 }
 

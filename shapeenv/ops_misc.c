@@ -282,8 +282,12 @@ static sy_status one_hot(opcall *c)
         k = sy_env_create_unbacked(c->env, 1, c->where && c->where->node ? c->where->node : "one_hot");
         if (!k) return sy_ctx_last_error(CTX);
     } else {
-        int empty;
-        if ((st = op_decide_bool(c, sy_expr_eq(CTX, n, KI(c, 0)), "one_hot: is the input empty?", &empty))) return st;
+        /* num_classes >= 1 either way (empty: "Can not infer ...", else "Class values must be
+         * smaller ..."), the sizes the same: a requirement, no decision on the emptiness (a
+         * decision threw away every size where the input is empty); the message is the one
+         * of the example's side, read from its hint without a guard */
+        const sy_expr *h = NULL;
+        int empty = sy_env_hint(c->env, n, &h) == SY_OK && h && sy_expr_get_si(h, &kv) == SY_OK && kv == 0;
         if ((st = op_require(c, ge1(c, k), empty ? "Can not infer total number of classes from empty tensor."
                                                  : "Class values must be smaller than num_classes.")))
             return st;

@@ -818,7 +818,7 @@ static sy_status interpolate(opcall *c)
  * (N, S') batched or 1-D (S') unbatched, bool or floating, where S' = S plus
  * one for bias_k (#7) and one for add_zero_attn (#9) (static_k #21: its
  * size(1)). */
-static sy_status mha_masks(opcall *c, const sy_tensor *q, const sy_tensor *k, const sy_expr *nh, int batched)
+static sy_status mha_masks(opcall *c, const sy_tensor *q, const sy_tensor *k, const sy_expr *nh, int batched, const sy_expr **src_len)
 {
     sy_ctx *ctx = c->env->ctx;
     sy_status st;
@@ -829,6 +829,10 @@ static sy_status mha_masks(opcall *c, const sy_tensor *q, const sy_tensor *k, co
         (st = op_bool_def(c, 9, "add_zero_attn", 0, &zero_attn)))
         return st;
     const sy_expr *L = q->sizes[0], *S = k->sizes[0], *N = batched ? q->sizes[1] : KI(c, 1);
+    const sy_expr *src = static_k && static_k->ndim == 3 ? static_k->sizes[1] : sy_expr_add_si(ctx, S, bias_k && !static_k ? 1 : 0);
+    if (zero_attn) src = sy_expr_add_si(ctx, src, 1);
+    if (!src) return sy_ctx_last_error(ctx);
+    *src_len = src;
     if (am) {
         if (am->ndim != 2 && am->ndim != 3)
             return op_err(c, SY_EINVAL, "For %s `query`, expected `attn_mask` to be `None`, 2-D or 3-D but found %zu-D tensor instead",
@@ -851,8 +855,6 @@ static sy_status mha_masks(opcall *c, const sy_tensor *q, const sy_tensor *k, co
                           batched ? "batched (3-D)" : "unbatched (2-D)", want_rank, kpm->ndim);
         if (kpm->dtype != SY_DT_BOOL && !op_is_floating(kpm->dtype))
             return op_err(c, SY_EINVAL, "only bool and floating types of key_padding_mask are supported");
-        const sy_expr *src = static_k && static_k->ndim == 3 ? static_k->sizes[1] : sy_expr_add_si(ctx, S, bias_k && !static_k ? 1 : 0);
-        if (zero_attn) src = sy_expr_add_si(ctx, src, 1);
         const sy_expr *want[2] = {N, src};
         const sy_expr *const *w = batched ? want : want + 1;
         const sy_expr *eq = sy_expr_true(ctx);
@@ -888,10 +890,39 @@ static sy_status mha(opcall *c)
         return st;
     for (size_t i = 0; i + 1 < k->ndim; i++)
         if ((st = require_eq(c, k->sizes[i], v->sizes[i], "key shape must match value shape"))) return st;
-    if ((st = mha_masks(c, q, k, nh, batched))) return st;
-    int need_weights, average;
-    if ((st = op_bool_def(c, 15, "need_weights", 1, &need_weights)) || (st = op_bool_def(c, 23, "average_attn_weights", 1, &average)))
+    const sy_expr *src_len = NULL;
+    if ((st = mha_masks(c, q, k, nh, batched, &src_len))) return st;
+    int need_weights, average, causal;
+    if ((st = op_bool_def(c, 15, "need_weights", 1, &need_weights)) || (st = op_bool_def(c, 23, "average_attn_weights", 1, &average)) ||
+        (st = op_bool_def(c, 24, "is_causal", 0, &causal)))
         return st;
+    if (causal && !op_torch1(c)) { /* 2.x: the is_causal hint needs the mask it describes */
+        const sy_tensor *am;
+        if ((st = op_opt_tensor(c, 16, "attn_mask", &am))) return st;
+        if (!am)
+            return op_err(c, SY_EINVAL, "Need attn_mask if specifying the is_causal hint. You may use the Transformer module method `generate_square_subsequent_mask` to create this mask.");
+    }
+    if (!need_weights && !op_torch1(c)) {
+        /* 2.x, need_weights=False (torch/nn/functional.py multi_head_attention_forward): the
+         * merged mask (key_padding_mask reshaped to (N*num_heads, 1, S'), a 3-D attn_mask
+         * (N*num_heads, L, S'), a 2-D one unsqueezed to (1, L, S'), or their sum) goes to
+         * scaled_dot_product_attention through attn_mask.view(bsz, num_heads, -1, src_len)
+         * unless its size(0) is 1; with N or S' zero that view has 0 elements and the -1 is
+         * ambiguous (infer_size). No mask, or is_causal without key_padding_mask: no view.
+         * 1.13 has no such path (baddbmm, then views without -1). */
+        const sy_tensor *kpm, *am;
+        if ((st = op_opt_tensor(c, 14, "key_padding_mask", &kpm)) || (st = op_opt_tensor(c, 16, "attn_mask", &am))) return st;
+        if (causal && !kpm) am = NULL;
+        if (kpm || (am && am->ndim == 3)) {
+            const sy_expr *N = batched ? q->sizes[1] : KI(c, 1);
+            const sy_expr *rows = sy_expr_mul(ctx, N, nh);
+            const sy_expr *ok = sy_expr_or(ctx, sy_expr_eq(ctx, rows, KI(c, 1)), sy_expr_ne(ctx, sy_expr_mul(ctx, N, src_len), KI(c, 0)));
+            if (!ok) return sy_ctx_last_error(ctx);
+            if ((st = op_require(c, ok, "cannot reshape tensor of 0 elements into shape [%s, %s, -1, %s] because the unspecified dimension size -1 can be any value and is ambiguous",
+                                 sy_env_show(c->env, N), sy_env_show(c->env, nh), sy_env_show(c->env, src_len))))
+                return st;
+        }
+    }
     const sy_tensor *out = op_new_tensor(c, q->dtype, q->ndim, q->sizes);
     if (!out) return sy_ctx_last_error(ctx);
     sy_value items[2] = {sy_value_tensor(out), sy_value_none()};

@@ -110,6 +110,8 @@ def _parse_input(text):
         raise _Usage("--input %r: sizes must be integers" % text) from None
     if any(d < 0 for d in dims):
         raise _Usage("--input %r: sizes must be >= 0" % text)
+    if any(d >= 2 ** 63 for d in dims):
+        raise _Usage("--input %r: sizes must be < 2**63" % text)
     return name, ("tensor", dims, dtype)
 
 
@@ -607,10 +609,14 @@ def _run(args, stage):
     for k, v in inputs.items():
         if v[0] == "int":
             ex[k] = v[1]
-        elif v[2] in ("float32", "float64", "float16", "bfloat16"):
-            ex[k] = torch.randn(*v[1], generator=g, dtype=getattr(torch, v[2]))
-        else:
-            ex[k] = torch.randint(0, 2, v[1], generator=g, dtype=getattr(torch, v[2]))
+            continue
+        try:  # a tuple: `NAME=` is a 0-d tensor; too many elements is torch's error, one line
+            if v[2] in ("float32", "float64", "float16", "bfloat16"):
+                ex[k] = torch.randn(tuple(v[1]), generator=g, dtype=getattr(torch, v[2]))
+            else:
+                ex[k] = torch.randint(0, 2, tuple(v[1]), generator=g, dtype=getattr(torch, v[2]))
+        except (RuntimeError, MemoryError, OverflowError, ValueError) as e:
+            raise _Input("--input %s=%s: cannot make the example tensor: %s" % (k, ",".join(map(str, v[1])), _exc_line(e))) from None
     name = args.name or args.callable.split(":", 1)[1]
     if getattr(args, "capture", "fx") == "export":
         stage("exporting %s (torch.export)" % name)

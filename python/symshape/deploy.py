@@ -28,6 +28,8 @@ class Region:
     ``corners`` (the corner tests: {label, sizes, in_region, accept, guard})."""
 
     def __init__(self, gset, histogram=None, k=0, budgets=(), what="largest", max_size=0):
+        if what not in MEMORY_WHAT:
+            raise ValueError("what must be one of %s, got %r" % (", ".join(MEMORY_WHAT), what))
         gset._live()
         ctx = gset._ctx
         h = c_void_p()
@@ -88,6 +90,8 @@ class Region:
 
     def sizes(self, t):
         """The input shapes at variable values ``t`` (list, one per var): {input: [sizes]}."""
+        if len(t) != len(self.vars):
+            raise ValueError("sizes: %d values for %d variables (%s)" % (len(t), len(self.vars), ", ".join(v["name"] for v in self.vars)))
         shapes = {}
         for d in self.dims:
             v = d["value"] if d["static"] else d["a"] * t[d["var"]] + d["b"]
@@ -138,6 +142,10 @@ PROFILE_FORMATS = {"text": 0, "trtexec": 1, "ort": 2, "torch-trt": 3, "openvino"
 
 def _profiles(gset, region_h, histogram, k, max_size=0):
     """the profiles of the region: {"data": the symshape.profiles JSON, "texts": format -> text}"""
+    if isinstance(k, bool) or not isinstance(k, int) or k < 0:  # -1 was "k = 18446744073709551615"
+        raise InvalidError("k %r is not a number of boxes (an int in [0, 64]; 0: one per group of pinned values, at most 4)" % (k,))
+    if isinstance(histogram, (str, bytes, dict)) or not hasattr(histogram, "__iter__"):
+        raise TypeError("histogram must be a list of {\"sizes\": {input: [size, ...]}, \"count\": N}")
     ctx = gset._ctx
     ns = len(gset.sources)
     rows, counts = [], []

@@ -174,8 +174,14 @@ class Dispatcher:
 
     def __init__(self, sets):
         texts = []
+        # the inputs' dtypes when run() is not told them: a GuardSet's own (its graph's), as
+        # GuardSet.check; a JSON set has none (float32). A float32 default made every set
+        # reject a model with a bool mask or an int64 token input (-1 where check accepts).
+        self.dtypes = {}
         for x in sets:
             if isinstance(x, GuardSet):
+                if not self.dtypes:
+                    self.dtypes = {n: dt for n, dt, _ in x._inputs}
                 texts.append(x.json().encode("utf-8"))
             elif isinstance(x, dict):
                 texts.append(json.dumps(x).encode("utf-8"))
@@ -207,8 +213,9 @@ class Dispatcher:
     def __del__(self):
         self.close()
 
-    def values(self, sizes, dtypes=None):
-        """The source values of {input: shape} (dtype codes from dtypes, default float32 = 0).
+    def values(self, sizes, dtypes=None, strides=None):
+        """The source values of {input: shape} (dtype codes from dtypes, default the first
+        GuardSet's input dtypes, ``self.dtypes``, else float32 = 0).
         Sizes are ints in [0, 2**63) (TypeError / InvalidError otherwise: ctypes keeps an int64
         modulo 2**64, so 2**64 + 5 was dispatched as 5)."""
         if not isinstance(sizes, dict):
@@ -224,23 +231,51 @@ class Dispatcher:
         for name, v in (dtypes or {}).items():
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 2 ** 31:
                 raise TypeError("dtypes['%s'] must be a dtype code (an int), got %r" % (name, v))
+        dtypes = dict(self.dtypes, **(dtypes or {}))
+        strides = strides or {}
+        if not isinstance(strides, dict):
+            raise TypeError("strides must be a dict {input name: [stride, ...]}")
+        for name, st in strides.items():
+            if name not in sizes or isinstance(st, (str, bytes)) or not hasattr(st, "__len__") or len(st) != len(sizes[name]):
+                raise InvalidError("strides of '%s': one stride per dim of its sizes" % name)
+            for v in st:
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise TypeError("strides of '%s' must be ints, got %r" % (name, v))
+                if v < 0 or v >= 2 ** 63:
+                    raise InvalidError("strides of '%s': %d is not a stride (0 <= stride < 2**63)" % (name, v))
         out = []
         for s in self.sources:
             nl, dim = c_size_t(), c_size_t()
             kind = lib.sy_gset_source_parse(s.encode("utf-8"), byref(nl), byref(dim))
             name = s[:nl.value]
-            if kind < 0 or kind == 3 or name not in sizes:
+            if kind < 0 or name not in sizes:
                 raise ValueError("no value for source %s" % s)
             shape = sizes[name]
-            out.append(len(shape) if kind == 0 else (dtypes or {}).get(name, 0) if kind == 1 else
+            if kind == 3:  # a stride: the given one, else the contiguous one (as GuardSet.check)
+                d = dim.value
+                if d >= len(shape):
+                    out.append(0)
+                elif name in strides:
+                    out.append(strides[name][d])
+                else:
+                    acc = 1
+                    for x in shape[d + 1:]:
+                        acc *= x
+                    if acc >= 2 ** 63:
+                        raise InvalidError("sizes of '%s': its contiguous stride %d is past int64" % (name, d))
+                    out.append(acc)
+                continue
+            out.append(len(shape) if kind == 0 else dtypes.get(name, 0) if kind == 1 else
                        (shape[dim.value] if dim.value < len(shape) else 0))
         return out
 
-    def run(self, sizes, dtypes=None):
-        """The index of the first entry accepting {input: shape}, or -1."""
+    def run(self, sizes, dtypes=None, strides=None):
+        """The index of the first entry accepting {input: shape}, or -1. ``strides``
+        ({input: [stride, ...]}) feeds the stride sources of sets that have them; an input not
+        listed is contiguous (as GuardSet.check; a stride source was a ValueError)."""
         if not self._d:
             raise ValueError("the Dispatcher was closed")
-        v = self.values(sizes, dtypes)
+        v = self.values(sizes, dtypes, strides)
         arr = (ctypes.c_int64 * max(len(v), 1))(*v)
         f = getattr(self._frames, "f", None)
         if f is None:
@@ -249,4 +284,6 @@ class Dispatcher:
 
     def c_code(self, prefix="dispatch"):
         """The dispatcher as C99 source: long PREFIX_dispatch(const int64_t *v)."""
+        if not self._d:  # a closed one gave the library's bare "error"
+            raise ValueError("the Dispatcher was closed")
         return self._ctx._take_str(lib.sy_dispatch_to_c(self._d, prefix.encode("utf-8")))

@@ -341,6 +341,28 @@ class _Tracer(torch.fx.Tracer):
     def is_leaf_module(self, m, qualname):
         return False
 
+    def getattr(self, attr, attr_val, parameter_proxy_cache):
+        """torch.fx's Tracer.getattr, with the parameter (buffer) found by identity in an index
+        made once: fx scans root.named_parameters() on every access, quadratic in the layers
+        (400 blocks of Linear + LayerNorm: 10.9 s to export, 3.3 s at 200; issue 38). Same
+        names (the first of named_parameters / named_buffers, as fx) and the same proxies."""
+        if isinstance(attr_val, torch.Tensor):
+            idx = getattr(self, "_attr_index", None)
+            if idx is None or idx[0] is not self.root:
+                idx = self._attr_index = (self.root, {}, {})
+                for n, p_ in self.root.named_parameters():
+                    idx[1].setdefault(id(p_), n)
+                for n, b in self.root.named_buffers():
+                    idx[2].setdefault(id(b), n)
+            n = idx[1].get(id(attr_val)) if isinstance(attr_val, torch.nn.Parameter) else None
+            if n is None and self.proxy_buffer_attributes:
+                n = idx[2].get(id(attr_val))
+            if n is not None and not getattr(self, "param_shapes_constant", False):
+                if n not in parameter_proxy_cache:
+                    parameter_proxy_cache[n] = self.create_proxy("get_attr", n, (), {})
+                return parameter_proxy_cache[n]
+        return super().getattr(attr, attr_val, parameter_proxy_cache)
+
     def call_module(self, m, forward, args, kwargs):
         try:
             path = self.path_of_module(m)
