@@ -799,7 +799,8 @@ sy_status sy_layout_force_args(opcall *c)
  * by tests/shapeenv/strides_torch.py):
  *  - OPL_OWN: the views and layout-aware ops (view, reshape, flatten, permute, transpose, t,
  *    unsqueeze, squeeze, expand, chunk, split, narrow, select, unbind, tensor_split, getitem,
- *    contiguous, clone, identity, detach); expand_as / view_as / reshape_as call expand / view / reshape through
+ *    split_with_sizes, movedim, swapaxes, unflatten, unfold, diagonal, contiguous, clone,
+ *    identity, detach); expand_as / view_as / reshape_as call expand / view / reshape through
  *    sy_env_call, with their layout.
  *  - OPL_FRESH: softmax, log_softmax, layer_norm, rms_norm, matmul, mm, bmm, linear,
  *    index_select (measured: a transposed input gives a contiguous result); the reductions
@@ -813,8 +814,7 @@ sy_status sy_layout_force_args(opcall *c)
  *  - OPL_MEMFMT: allocated in suggest_memory_format() of the input (cat:
  *    cat_compute_output_memory_format; convolution, pooling, batch_norm, upsample,
  *    constant_pad_nd, group_norm: suggest_memory_format).
- *  - OPL_VIEW: views whose strides are not computed (yet): unfold, diagonal, movedim,
- *    swapaxes, unflatten, split_with_sizes, real, imag, the in-place
+ *  - OPL_VIEW: views whose strides are not computed (yet): real, imag, the in-place
  *    squeeze_ / unsqueeze_ / transpose_. A new view op must be OPL_OWN or OPL_VIEW: the default
  *    would call the view of a contiguous tensor contiguous. */
 
