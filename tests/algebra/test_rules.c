@@ -352,3 +352,72 @@ Test(rules, relations_of_two_integers)
                 sy_rules_set_all(ctx, true);
             }
 }
+
+/* A random point for s and t: small, or beyond int64 (2^70 + a small value, either sign), as
+ * integer constants for sy_expr_eval (exact big-integer evaluation). */
+static void big_point(const sy_expr *v[2], int64_t small[2])
+{
+    for (int i = 0; i < 2; i++) {
+        char b[64];
+        int64_t x = (int64_t)(rnd() % 201) - 100;
+        small[i] = x;
+        if (rnd() % 3 == 0) snprintf(b, sizeof b, "%s1180591620717411303424 + %lld", rnd() % 2 ? "-" : "", (long long)x);
+        else snprintf(b, sizeof b, "%lld", (long long)x);
+        v[i] = parse1(b);
+    }
+}
+
+/* exact values of a and b at v agree (both defined, or both not) */
+static void agree_at(const sy_expr *a, const sy_expr *b, const sy_expr *const syms[2], const sy_expr *const v[2], const char *what)
+{
+    const sy_expr *x = NULL, *y = NULL;
+    sy_status sa = sy_expr_eval(ctx, a, 2, syms, v, &x);
+    sy_ctx_reset_error(ctx);
+    sy_status sb = sy_expr_eval(ctx, b, 2, syms, v, &y);
+    sy_ctx_reset_error(ctx);
+    cr_assert(eq(int, sa, sb), "%s: status %d vs %d", what, sa, sb);
+    if (sa == SY_OK) {
+        char *p = show_e(a), *q = show_e(b), *vs = show_e(v[0]), *vt = show_e(v[1]), *xs = show_e(x), *ys = show_e(y);
+        cr_assert(x == y, "%s: %s = %s but %s = %s at s = %s, t = %s", what, p, xs, q, ys, vs, vt);
+        sy_str_free(ctx, p), sy_str_free(ctx, q), sy_str_free(ctx, vs), sy_str_free(ctx, vt), sy_str_free(ctx, xs), sy_str_free(ctx, ys);
+    }
+}
+
+/* FLOORDIV_ROUND_UP(_NEG) (div.c floordiv_round_up): FloorDiv(+-(A + Mod(P, m)), m) with P a
+ * multiple of m away from -A (fires: +-CeilDiv(A, m)) or not (must keep the value), built with
+ * every rule on, against the literal (every rule off) by exact evaluation at random points,
+ * a third of the coordinates beyond int64 (issue 32: pad_window's FloorDiv(CeilDiv(s, 2) +
+ * Mod(6*CeilDiv(s, 2), 7), 7) is CeilDiv(s, 14)). */
+Test(rules, floordiv_round_up_agrees_with_big_evaluation)
+{
+    rng = test_seed() | 1;
+    const sy_expr *syms[2] = {sy_expr_sym(ctx, "s"), sy_expr_sym(ctx, "t")};
+    static const char *const dims[] = {"s", "2*s + 1", "FloorDiv(s, 4)", "s*t", "s + t - 3", "CeilDiv(s, 2)", "-s + 7"};
+    static const char *const pads[] = {"-(%1$s)", "%2$d - (%1$s)", "(%2$d - 1)*(%1$s)", "%2$d*t - (%1$s)",
+                                       "(2*%2$d - 1)*(%1$s) + %2$d", "-(%1$s) + 1", "t", "%1$s", "(%2$d + 1)*(%1$s)"};
+    size_t fired = 0, kept = 0;
+    for (size_t di = 0; di < sizeof dims / sizeof dims[0]; di++)
+        for (size_t pi = 0; pi < sizeof pads / sizeof pads[0]; pi++)
+            for (int m = 1; m <= 9; m++)
+                for (int sg = -1; sg <= 1; sg += 2) {
+                    char ptxt[256], txt[600];
+                    snprintf(ptxt, sizeof ptxt, pads[pi], dims[di], m);
+                    snprintf(txt, sizeof txt, "FloorDiv(%s((%s) + Mod(%s, %d)), %d)", sg < 0 ? "-" : "", dims[di], ptxt, m, m);
+                    sy_rules_set_all(ctx, false);
+                    const sy_expr *lit = parse1(txt);
+                    sy_rules_set_all(ctx, true);
+                    sy_rules_reset_hits(ctx);
+                    const sy_expr *got = parse1(txt);
+                    if (sy_rule_hits(ctx, SY_R_FLOORDIV_ROUND_UP) + sy_rule_hits(ctx, SY_R_FLOORDIV_ROUND_UP_NEG)) fired++;
+                    else kept++;
+                    for (int k = 0; k < 30; k++) {
+                        const sy_expr *v[2];
+                        int64_t small[2];
+                        big_point(v, small);
+                        agree_at(got, lit, syms, v, txt);
+                    }
+                }
+    printf("floordiv_round_up: fired on %zu of %zu sums\n", fired, fired + kept);
+    cr_expect(fired > 100, "the rule fired %zu times", fired);
+    cr_expect(kept > 100, "the rule kept %zu", kept);
+}
