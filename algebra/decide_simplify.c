@@ -210,46 +210,85 @@ const sy_expr *simp(sy_facts *f, const sy_expr *e, sy_memo *memo)
     return r;
 }
 
+static bool mentions(sy_ctx *ctx, const sy_expr *e, const sy_expr *t)
+{
+    const sy_expr **syms;
+    size_t ns;
+    bool in = true; /* unknown (an error) counts as "still there" */
+    if (sy_expr_free_symbols(ctx, e, &syms, &ns) == SY_OK) {
+        in = false;
+        for (size_t i = 0; i < ns; i++) in = in || syms[i] == t;
+        sy_mem_free(ctx, syms);
+    }
+    return in;
+}
+
+/* k^deg * e(t = num/k) = sum_j coeff_j * num^j * k^(deg - j): an integer
+ * polynomial in which t occurs only where e had it inside an atom */
+static const sy_expr *scaled_subs(sy_ctx *ctx, const sy_expr *e, const sy_expr *t, long deg, const sy_expr *num,
+                                  const sy_expr *kk)
+{
+    const sy_expr *acc = sy_expr_int_si(ctx, 0);
+    for (long j = 0; j <= deg && acc; j++) {
+        const sy_expr *cj = sy_expr_coeff(ctx, e, t, (uint64_t)j);
+        acc = sy_expr_add(ctx, acc, sy_expr_mul(ctx, cj, sy_expr_mul(ctx, sy_expr_pow_ui(ctx, num, (uint64_t)j),
+                                                                     sy_expr_pow_ui(ctx, kk, (uint64_t)(deg - j)))));
+    }
+    return acc;
+}
+
+/* t := (s - x)/k in e, for one parameter. A relation d REL 0 becomes
+ * k^deg * d(t = (s - x)/k) REL 0 (k >= 2, so k^deg > 0: equivalent for ==, !=
+ * and <=; under the fact s == x (mod k) the quotient is exact), so that
+ * FloorDiv(n, 2) != 1 under Mod(n, 2) == 0 reads n != 2, not the general
+ * t = FloorDiv(s - x, k) (issue 32). And and Or map over their relations. */
+static const sy_expr *unfresh_one(sy_facts *f, const fresh_sym *fs, const sy_expr *e)
+{
+    sy_ctx *ctx = f->ctx;
+    if (!e) return NULL;
+    const sy_expr *num = sy_expr_sub(ctx, fs->s, fs->x);
+    const sy_expr *kk = sy_int_fmpz(ctx, &fs->k);
+    if (!num || !kk) return NULL;
+    if (e->kind == SY_EXPR_AND || e->kind == SY_EXPR_OR) {
+        const sy_expr *stackbuf[16];
+        const sy_expr **v = e->n <= 16 ? stackbuf : sy_alloc(ctx, e->n * sizeof *v);
+        if (!v) return sy_oom(ctx);
+        bool ok = true, same = true;
+        for (uint32_t i = 0; i < e->n && ok; i++) {
+            v[i] = unfresh_one(f, fs, e->args[i]);
+            ok = v[i] != NULL;
+            same = same && v[i] == e->args[i];
+        }
+        const sy_expr *r = !ok ? NULL : same ? e : e->kind == SY_EXPR_AND ? sy_expr_and_n(ctx, e->n, v) : sy_expr_or_n(ctx, e->n, v);
+        if (v != stackbuf) sy_dealloc(ctx, v, e->n * sizeof *v);
+        return r;
+    }
+    bool rel = e->kind == SY_EXPR_EQ || e->kind == SY_EXPR_NE || e->kind == SY_EXPR_LE;
+    const sy_expr *p = rel ? e->args[0] : e;
+    long deg = sy_expr_degree(p, fs->t);
+    if (deg > 0 && fmpz_cmp_si(&fs->k, 2) >= 0) {
+        const sy_expr *acc = scaled_subs(ctx, p, fs->t, deg, num, kk);
+        if (!acc) return NULL;
+        static const sy_rule_id R_SCALE[3] = {SY_R_SIMP_REL_SCALE_EQ, SY_R_SIMP_REL_SCALE_NE, SY_R_SIMP_REL_SCALE_LE};
+        if (rel && !mentions(ctx, acc, fs->t) &&
+            sy_rule_on(ctx, R_SCALE[e->kind == SY_EXPR_EQ ? 0 : e->kind == SY_EXPR_NE ? 1 : 2]))
+            return sy_expr_rel(ctx, e->kind == SY_EXPR_EQ ? SY_REL_EQ : e->kind == SY_EXPR_NE ? SY_REL_NE : SY_REL_LE, acc,
+                               sy_expr_int_si(ctx, 0));
+        const sy_expr *kd = sy_expr_pow_ui(ctx, kk, (uint64_t)deg);
+        const sy_expr *q = NULL;
+        if (!rel && kd && sy_poly_divides_raw(ctx, acc, kd, &q) == 1 && q && !mentions(ctx, q, fs->t)) return q;
+    }
+    /* general: t = FloorDiv(s - x, k) (exact since s - x is a multiple of k) */
+    const sy_expr *tv = sy_expr_floordiv(ctx, num, kk);
+    return tv ? sy_expr_subs(ctx, e, 1, &fs->t, &tv) : NULL;
+}
+
 /* Replace internal parameters t by (s - x)/k when the result is an integer
- * polynomial, else by FloorDiv(s - x, k). */
+ * polynomial (or, in a relation, an integer polynomial times k^deg), else by
+ * FloorDiv(s - x, k). */
 const sy_expr *unfresh(sy_facts *f, const sy_expr *e)
 {
-    if (!e) return NULL;
-    sy_ctx *ctx = f->ctx;
-    for (size_t i = f->nfresh; i-- > 0 && e;) {
-        const fresh_sym *fs = &f->fresh[i];
-        long deg = sy_expr_degree(e, fs->t);
-        const sy_expr *num = sy_expr_sub(ctx, fs->s, fs->x);
-        const sy_expr *kk = sy_int_fmpz(ctx, &fs->k);
-        if (deg > 0 && num && kk) {
-            /* k^deg * e(t = num/k) = sum_j coeff_j * num^j * k^(deg - j) */
-            const sy_expr *acc = sy_expr_int_si(ctx, 0);
-            for (long j = 0; j <= deg && acc; j++) {
-                const sy_expr *cj = sy_expr_coeff(ctx, e, fs->t, (uint64_t)j);
-                acc = sy_expr_add(ctx, acc, sy_expr_mul(ctx, cj, sy_expr_mul(ctx, sy_expr_pow_ui(ctx, num, (uint64_t)j),
-                                                                             sy_expr_pow_ui(ctx, kk, (uint64_t)(deg - j)))));
-            }
-            const sy_expr *kd = sy_expr_pow_ui(ctx, kk, (uint64_t)deg);
-            const sy_expr *q = NULL;
-            if (acc && kd && sy_poly_divides_raw(ctx, acc, kd, &q) == 1 && q) {
-                /* check that t no longer occurs anywhere (e.g. inside atoms) */
-                const sy_expr **syms;
-                size_t ns;
-                bool still = false;
-                if (sy_expr_free_symbols(ctx, q, &syms, &ns) == SY_OK) {
-                    for (size_t t = 0; t < ns; t++) still = still || syms[t] == fs->t;
-                    sy_mem_free(ctx, syms);
-                }
-                if (!still) {
-                    e = q;
-                    continue;
-                }
-            }
-        }
-        /* general: t = FloorDiv(s - x, k) (exact since s - x is a multiple of k) */
-        const sy_expr *tv = sy_expr_floordiv(ctx, num, kk);
-        e = tv ? sy_expr_subs(ctx, e, 1, &fs->t, &tv) : NULL;
-    }
+    for (size_t i = f->nfresh; i-- > 0 && e;) e = unfresh_one(f, &f->fresh[i], e);
     return e;
 }
 

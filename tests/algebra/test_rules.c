@@ -232,10 +232,30 @@ Test(rules, every_rule_fires_on_random_instances_and_agrees_with_evaluation, .ti
                 continue;
             }
             sy_facts *f = NULL;
+            const sy_expr *cong[4];
+            size_t ncong = 0;
             if (simp) {
                 f = sy_facts_new(ctx);
                 sy_facts_set_range(f, st[0], sy_expr_int_si(ctx, 0), sy_expr_int_si(ctx, 30));
                 sy_facts_set_range(f, st[1], sy_expr_int_si(ctx, 10), sy_expr_int_si(ctx, 12));
+                /* a congruence side condition (SIMP_REL_SCALE_*: Mod(s, c0) == c2) is a fact
+                 * of the instance: assumed, and the points compared satisfy it */
+                char sbuf[512];
+                snprintf(sbuf, sizeof sbuf, "%s", R->side);
+                for (char *tok = strtok(sbuf, ";"); tok && ncong < 4; tok = strtok(NULL, ";")) {
+                    if (!strstr(tok, "Mod(")) continue;
+                    char ct[1024];
+                    const char *occ2[32];
+                    size_t nocc2;
+                    instance(tok, cv, ev, ct, sizeof ct, occ2, &nocc2);
+                    const sy_expr *ce = NULL;
+                    if (sy_expr_parse(ctx, ct, strlen(ct), &ce) != SY_OK || !ce) {
+                        sy_ctx_reset_error(ctx);
+                        continue;
+                    }
+                    cong[ncong++] = ce;
+                    sy_facts_add(f, ce);
+                }
                 got = sy_simplify(f, got);
                 cr_assert(got != NULL, "%s: simplify %s: %s", R->name, text, sy_ctx_last_error_msg(ctx));
             }
@@ -247,7 +267,11 @@ Test(rules, every_rule_fires_on_random_instances_and_agrees_with_evaluation, .ti
                     vals[0] = (int64_t)(rnd() % 31);
                     vals[1] = 10 + (int64_t)(rnd() % 3);
                 }
-                int64_t want, have;
+                int64_t want, have, holds = 1;
+                for (size_t q = 0; q < ncong && holds; q++)
+                    if (sy_expr_eval_si(ctx, cong[q], 2, st, vals, &holds) != SY_OK) holds = 0;
+                sy_ctx_reset_error(ctx);
+                if (!holds) continue; /* outside the instance's congruence fact */
                 sy_status a = sy_expr_eval_si(ctx, lit, 2, st, vals, &want);
                 sy_ctx_reset_error(ctx);
                 if (a != SY_OK) continue; /* the literal LHS is undefined (or too large) there */
@@ -420,4 +444,49 @@ Test(rules, floordiv_round_up_agrees_with_big_evaluation)
     printf("floordiv_round_up: fired on %zu of %zu sums\n", fired, fired + kept);
     cr_expect(fired > 100, "the rule fired %zu times", fired);
     cr_expect(kept > 100, "the rule kept %zu", kept);
+}
+
+/* SIMP_REL_SCALE_* (decide_simplify.c unfresh_one): a relation over FloorDiv(E, m) simplified
+ * under Mod(E, m) == r goes back to E scaled by m^deg. Checked by exact evaluation at random
+ * points where the congruence holds (t chosen to make it hold), a third beyond int64: the
+ * simplification equals the literal relation there. Issue 32: FloorDiv(x, 2) != 1 under
+ * Mod(x, 2) == 0 is x != 2. */
+Test(rules, relation_scaled_under_a_congruence_agrees_with_big_evaluation)
+{
+    rng = test_seed() | 1;
+    const sy_expr *syms[2] = {sy_expr_sym(ctx, "s"), sy_expr_sym(ctx, "t")};
+    static const char *const rels[] = {"FloorDiv(%1$s, %2$d) != 1", "FloorDiv(%1$s, %2$d) == 3", "FloorDiv(%1$s, %2$d) <= 5",
+                                       "2*FloorDiv(%1$s, %2$d) - s >= 0", "FloorDiv(%1$s, %2$d)*FloorDiv(%1$s, %2$d) <= s",
+                                       "-3*FloorDiv(%1$s, %2$d) + 7 < 0", "CeilDiv(%1$s, %2$d) != s"};
+    size_t fired = 0, total = 0, compared = 0;
+    for (size_t ri = 0; ri < sizeof rels / sizeof rels[0]; ri++)
+        for (int m = 2; m <= 7; m++)
+            for (int r = 0; r < m; r++) {
+                char txt[400], cong[128];
+                snprintf(txt, sizeof txt, rels[ri], "t", m);
+                snprintf(cong, sizeof cong, "Mod(t, %d) == %d", m, r);
+                const sy_expr *rel = parse1(txt), *c = parse1(cong);
+                sy_facts *f = sy_facts_new(ctx);
+                cr_assert(f != NULL);
+                cr_assert(eq(int, sy_facts_add(f, c), SY_OK));
+                sy_rules_reset_hits(ctx);
+                const sy_expr *got = sy_simplify(f, rel);
+                cr_assert(got != NULL, "%s under %s: %s", txt, cong, sy_ctx_last_error_msg(ctx));
+                if (sy_rule_hits(ctx, SY_R_SIMP_REL_SCALE_EQ) + sy_rule_hits(ctx, SY_R_SIMP_REL_SCALE_NE) +
+                    sy_rule_hits(ctx, SY_R_SIMP_REL_SCALE_LE))
+                    fired++;
+                total++;
+                sy_facts_free(f);
+                for (int k = 0; k < 30; k++) {
+                    const sy_expr *v[2];
+                    int64_t small[2];
+                    big_point(v, small);
+                    /* t := m*t' + r, so that Mod(t, m) == r */
+                    v[1] = sy_expr_add(ctx, sy_expr_mul(ctx, sy_expr_int_si(ctx, m), v[1]), sy_expr_int_si(ctx, r));
+                    agree_at(got, rel, syms, v, txt);
+                    compared++;
+                }
+            }
+    printf("relation scaled under a congruence: fired on %zu of %zu, %zu points\n", fired, total, compared);
+    cr_expect(fired * 2 > total, "the rule fired on %zu of %zu", fired, total);
 }
