@@ -110,6 +110,61 @@ static const sy_expr *simp_node(sy_facts *f, const sy_expr *e)
     }
 }
 
+/* A relation d REL 0 with a term c*FloorDiv(B, k) (constant k) under a fact Mod(A, k) == r
+ * that the facts kept as a relation (no symbol of A to parametrise: Mod(h*w, 2) == 0), B =
+ * +-A + b: FloorDiv(B, k) is exactly (B - r')/k, r' = Mod(+-r + b, k), so the relation is
+ * k*(d - c*FloorDiv(B, k)) + c*(B - r') REL 0 (k > 0; SIMP_REL_SCALE_*, the same statement as
+ * for a parametrised fact). One term per call (the result is simplified again). */
+static const sy_expr *rel_congruence(sy_facts *f, const sy_expr *e)
+{
+    sy_ctx *ctx = f->ctx;
+    const sy_expr *d = e->args[0];
+    size_t nt = d->kind == SY_EXPR_ADD ? d->n : d->kind == SY_EXPR_INT ? 0 : 1;
+    for (size_t j = 0; j < f->nrels; j++) {
+        const sy_expr *R = f->rels[j], *m;
+        if (R->kind != SY_EXPR_EQ) continue;
+        m = R->args[0];
+        fmpz_t r, b;
+        if (m->kind == SY_EXPR_ADD && m->n == 1 && fmpz_is_one(&SY_CTERMS(m)[0].coef)) m = SY_CTERMS(m)[0].mono;
+        if (m->kind != SY_EXPR_MOD || m->args[1]->kind != SY_EXPR_INT || fmpz_cmp_si(&m->args[1]->u.value, 2) < 0) continue;
+        const fmpz *k = &m->args[1]->u.value;
+        for (size_t i = 0; i < nt; i++) {
+            const sy_expr *t = d->kind == SY_EXPR_ADD ? SY_CTERMS(d)[i].mono : d;
+            if (t->kind != SY_EXPR_FLOORDIV || t->args[1]->kind != SY_EXPR_INT || !fmpz_equal(&t->args[1]->u.value, k)) continue;
+            /* B = sg*A + b: Mod(B, k) = Mod(sg*r + b, k) (a CeilDiv is -FloorDiv(-A, k): sg = -1) */
+            int sg = 1;
+            const sy_expr *diff = sy_expr_sub(ctx, t->args[0], m->args[0]);
+            if (diff && diff->kind != SY_EXPR_INT) {
+                sg = -1;
+                diff = sy_expr_add(ctx, t->args[0], m->args[0]);
+            }
+            if (!diff) return NULL;
+            if (diff->kind != SY_EXPR_INT) continue;
+            static const sy_rule_id R_SCALE[3] = {SY_R_SIMP_REL_SCALE_EQ, SY_R_SIMP_REL_SCALE_NE, SY_R_SIMP_REL_SCALE_LE};
+            if (!sy_rule_on(ctx, R_SCALE[e->kind == SY_EXPR_EQ ? 0 : e->kind == SY_EXPR_NE ? 1 : 2])) return e;
+            fmpz one = 1;
+            const fmpz *c = d->kind == SY_EXPR_ADD ? &SY_CTERMS(d)[i].coef : &one;
+            fmpz_init(r);
+            fmpz_init(b);
+            sy_const_term(r, R->args[0]);
+            if (sg > 0) fmpz_neg(r, r); /* Mod(A, k) - r == 0; sg*r */
+            fmpz_add(b, r, &diff->u.value);
+            fmpz_fdiv_r(b, b, k);
+            fmpz_neg(b, b);
+            /* k*(d - c*t) + c*(B - r') */
+            const sy_expr *ct = sy_expr_mul(ctx, sy_int_fmpz(ctx, c), t);
+            const sy_expr *rest = sy_expr_mul(ctx, sy_int_fmpz(ctx, k), sy_expr_sub(ctx, d, ct));
+            const sy_expr *nd = sy_expr_add(ctx, rest, sy_expr_mul(ctx, sy_int_fmpz(ctx, c), sy_add_fmpz(ctx, t->args[0], b)));
+            fmpz_clear(r);
+            fmpz_clear(b);
+            if (!nd) return NULL;
+            return sy_expr_rel(ctx, e->kind == SY_EXPR_EQ ? SY_REL_EQ : e->kind == SY_EXPR_NE ? SY_REL_NE : SY_REL_LE, nd,
+                               sy_expr_int_si(ctx, 0));
+        }
+    }
+    return e;
+}
+
 const sy_expr *simp(sy_facts *f, const sy_expr *e, sy_memo *memo)
 {
     if (!e) return NULL;
@@ -180,6 +235,13 @@ const sy_expr *simp(sy_facts *f, const sy_expr *e, sy_memo *memo)
             for (int i = f->nactive; i-- > 0;)
                 if (f->active[i].q == e && (!f->active[i].again || f->active[i].again > f->depth)) f->active[i].again = f->depth;
         const sy_expr *n = d == e->args[0] ? e : sy_expr_rel(ctx, e->kind == SY_EXPR_EQ ? SY_REL_EQ : e->kind == SY_EXPR_NE ? SY_REL_NE : SY_REL_LE, d, sy_expr_int_si(ctx, 0));
+        if (n && f->nrels && (n->kind == SY_EXPR_EQ || n->kind == SY_EXPR_NE || n->kind == SY_EXPR_LE)) {
+            const sy_expr *q = rel_congruence(f, n);
+            if (q != n) { /* rewritten: simplified again (each rewrite removes one FloorDiv term) */
+                r = q ? simp(f, q, memo) : NULL;
+                break;
+            }
+        }
         r = n && (n->kind == SY_EXPR_EQ || n->kind == SY_EXPR_NE || n->kind == SY_EXPR_LE) ? simp_node(f, n) : n;
         break;
     }
