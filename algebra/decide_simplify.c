@@ -110,6 +110,61 @@ static const sy_expr *simp_node(sy_facts *f, const sy_expr *e)
     }
 }
 
+/* A relation d REL 0 with a term c*FloorDiv(B, k) (constant k) under a fact Mod(A, k) == r
+ * that the facts kept as a relation (no symbol of A to parametrise: Mod(h*w, 2) == 0), B =
+ * +-A + b: FloorDiv(B, k) is exactly (B - r')/k, r' = Mod(+-r + b, k), so the relation is
+ * k*(d - c*FloorDiv(B, k)) + c*(B - r') REL 0 (k > 0; SIMP_REL_SCALE_*, the same statement as
+ * for a parametrised fact). One term per call (the result is simplified again). */
+static const sy_expr *rel_congruence(sy_facts *f, const sy_expr *e)
+{
+    sy_ctx *ctx = f->ctx;
+    const sy_expr *d = e->args[0];
+    size_t nt = d->kind == SY_EXPR_ADD ? d->n : d->kind == SY_EXPR_INT ? 0 : 1;
+    for (size_t j = 0; j < f->nrels; j++) {
+        const sy_expr *R = f->rels[j], *m;
+        if (R->kind != SY_EXPR_EQ) continue;
+        m = R->args[0];
+        fmpz_t r, b;
+        if (m->kind == SY_EXPR_ADD && m->n == 1 && fmpz_is_one(&SY_CTERMS(m)[0].coef)) m = SY_CTERMS(m)[0].mono;
+        if (m->kind != SY_EXPR_MOD || m->args[1]->kind != SY_EXPR_INT || fmpz_cmp_si(&m->args[1]->u.value, 2) < 0) continue;
+        const fmpz *k = &m->args[1]->u.value;
+        for (size_t i = 0; i < nt; i++) {
+            const sy_expr *t = d->kind == SY_EXPR_ADD ? SY_CTERMS(d)[i].mono : d;
+            if (t->kind != SY_EXPR_FLOORDIV || t->args[1]->kind != SY_EXPR_INT || !fmpz_equal(&t->args[1]->u.value, k)) continue;
+            /* B = sg*A + b: Mod(B, k) = Mod(sg*r + b, k) (a CeilDiv is -FloorDiv(-A, k): sg = -1) */
+            int sg = 1;
+            const sy_expr *diff = sy_expr_sub(ctx, t->args[0], m->args[0]);
+            if (diff && diff->kind != SY_EXPR_INT) {
+                sg = -1;
+                diff = sy_expr_add(ctx, t->args[0], m->args[0]);
+            }
+            if (!diff) return NULL;
+            if (diff->kind != SY_EXPR_INT) continue;
+            static const sy_rule_id R_SCALE[3] = {SY_R_SIMP_REL_SCALE_EQ, SY_R_SIMP_REL_SCALE_NE, SY_R_SIMP_REL_SCALE_LE};
+            if (!sy_rule_on(ctx, R_SCALE[e->kind == SY_EXPR_EQ ? 0 : e->kind == SY_EXPR_NE ? 1 : 2])) return e;
+            fmpz one = 1;
+            const fmpz *c = d->kind == SY_EXPR_ADD ? &SY_CTERMS(d)[i].coef : &one;
+            fmpz_init(r);
+            fmpz_init(b);
+            sy_const_term(r, R->args[0]);
+            if (sg > 0) fmpz_neg(r, r); /* Mod(A, k) - r == 0; sg*r */
+            fmpz_add(b, r, &diff->u.value);
+            fmpz_fdiv_r(b, b, k);
+            fmpz_neg(b, b);
+            /* k*(d - c*t) + c*(B - r') */
+            const sy_expr *ct = sy_expr_mul(ctx, sy_int_fmpz(ctx, c), t);
+            const sy_expr *rest = sy_expr_mul(ctx, sy_int_fmpz(ctx, k), sy_expr_sub(ctx, d, ct));
+            const sy_expr *nd = sy_expr_add(ctx, rest, sy_expr_mul(ctx, sy_int_fmpz(ctx, c), sy_add_fmpz(ctx, t->args[0], b)));
+            fmpz_clear(r);
+            fmpz_clear(b);
+            if (!nd) return NULL;
+            return sy_expr_rel(ctx, e->kind == SY_EXPR_EQ ? SY_REL_EQ : e->kind == SY_EXPR_NE ? SY_REL_NE : SY_REL_LE, nd,
+                               sy_expr_int_si(ctx, 0));
+        }
+    }
+    return e;
+}
+
 const sy_expr *simp(sy_facts *f, const sy_expr *e, sy_memo *memo)
 {
     if (!e) return NULL;
@@ -180,6 +235,13 @@ const sy_expr *simp(sy_facts *f, const sy_expr *e, sy_memo *memo)
             for (int i = f->nactive; i-- > 0;)
                 if (f->active[i].q == e && (!f->active[i].again || f->active[i].again > f->depth)) f->active[i].again = f->depth;
         const sy_expr *n = d == e->args[0] ? e : sy_expr_rel(ctx, e->kind == SY_EXPR_EQ ? SY_REL_EQ : e->kind == SY_EXPR_NE ? SY_REL_NE : SY_REL_LE, d, sy_expr_int_si(ctx, 0));
+        if (n && f->nrels && (n->kind == SY_EXPR_EQ || n->kind == SY_EXPR_NE || n->kind == SY_EXPR_LE)) {
+            const sy_expr *q = rel_congruence(f, n);
+            if (q != n) { /* rewritten: simplified again (each rewrite removes one FloorDiv term) */
+                r = q ? simp(f, q, memo) : NULL;
+                break;
+            }
+        }
         r = n && (n->kind == SY_EXPR_EQ || n->kind == SY_EXPR_NE || n->kind == SY_EXPR_LE) ? simp_node(f, n) : n;
         break;
     }
@@ -210,46 +272,85 @@ const sy_expr *simp(sy_facts *f, const sy_expr *e, sy_memo *memo)
     return r;
 }
 
+static bool mentions(sy_ctx *ctx, const sy_expr *e, const sy_expr *t)
+{
+    const sy_expr **syms;
+    size_t ns;
+    bool in = true; /* unknown (an error) counts as "still there" */
+    if (sy_expr_free_symbols(ctx, e, &syms, &ns) == SY_OK) {
+        in = false;
+        for (size_t i = 0; i < ns; i++) in = in || syms[i] == t;
+        sy_mem_free(ctx, syms);
+    }
+    return in;
+}
+
+/* k^deg * e(t = num/k) = sum_j coeff_j * num^j * k^(deg - j): an integer
+ * polynomial in which t occurs only where e had it inside an atom */
+static const sy_expr *scaled_subs(sy_ctx *ctx, const sy_expr *e, const sy_expr *t, long deg, const sy_expr *num,
+                                  const sy_expr *kk)
+{
+    const sy_expr *acc = sy_expr_int_si(ctx, 0);
+    for (long j = 0; j <= deg && acc; j++) {
+        const sy_expr *cj = sy_expr_coeff(ctx, e, t, (uint64_t)j);
+        acc = sy_expr_add(ctx, acc, sy_expr_mul(ctx, cj, sy_expr_mul(ctx, sy_expr_pow_ui(ctx, num, (uint64_t)j),
+                                                                     sy_expr_pow_ui(ctx, kk, (uint64_t)(deg - j)))));
+    }
+    return acc;
+}
+
+/* t := (s - x)/k in e, for one parameter. A relation d REL 0 becomes
+ * k^deg * d(t = (s - x)/k) REL 0 (k >= 2, so k^deg > 0: equivalent for ==, !=
+ * and <=; under the fact s == x (mod k) the quotient is exact), so that
+ * FloorDiv(n, 2) != 1 under Mod(n, 2) == 0 reads n != 2, not the general
+ * t = FloorDiv(s - x, k) (issue 32). And and Or map over their relations. */
+static const sy_expr *unfresh_one(sy_facts *f, const fresh_sym *fs, const sy_expr *e)
+{
+    sy_ctx *ctx = f->ctx;
+    if (!e) return NULL;
+    const sy_expr *num = sy_expr_sub(ctx, fs->s, fs->x);
+    const sy_expr *kk = sy_int_fmpz(ctx, &fs->k);
+    if (!num || !kk) return NULL;
+    if (e->kind == SY_EXPR_AND || e->kind == SY_EXPR_OR) {
+        const sy_expr *stackbuf[16];
+        const sy_expr **v = e->n <= 16 ? stackbuf : sy_alloc(ctx, e->n * sizeof *v);
+        if (!v) return sy_oom(ctx);
+        bool ok = true, same = true;
+        for (uint32_t i = 0; i < e->n && ok; i++) {
+            v[i] = unfresh_one(f, fs, e->args[i]);
+            ok = v[i] != NULL;
+            same = same && v[i] == e->args[i];
+        }
+        const sy_expr *r = !ok ? NULL : same ? e : e->kind == SY_EXPR_AND ? sy_expr_and_n(ctx, e->n, v) : sy_expr_or_n(ctx, e->n, v);
+        if (v != stackbuf) sy_dealloc(ctx, v, e->n * sizeof *v);
+        return r;
+    }
+    bool rel = e->kind == SY_EXPR_EQ || e->kind == SY_EXPR_NE || e->kind == SY_EXPR_LE;
+    const sy_expr *p = rel ? e->args[0] : e;
+    long deg = sy_expr_degree(p, fs->t);
+    if (deg > 0 && fmpz_cmp_si(&fs->k, 2) >= 0) {
+        const sy_expr *acc = scaled_subs(ctx, p, fs->t, deg, num, kk);
+        if (!acc) return NULL;
+        static const sy_rule_id R_SCALE[3] = {SY_R_SIMP_REL_SCALE_EQ, SY_R_SIMP_REL_SCALE_NE, SY_R_SIMP_REL_SCALE_LE};
+        if (rel && !mentions(ctx, acc, fs->t) &&
+            sy_rule_on(ctx, R_SCALE[e->kind == SY_EXPR_EQ ? 0 : e->kind == SY_EXPR_NE ? 1 : 2]))
+            return sy_expr_rel(ctx, e->kind == SY_EXPR_EQ ? SY_REL_EQ : e->kind == SY_EXPR_NE ? SY_REL_NE : SY_REL_LE, acc,
+                               sy_expr_int_si(ctx, 0));
+        const sy_expr *kd = sy_expr_pow_ui(ctx, kk, (uint64_t)deg);
+        const sy_expr *q = NULL;
+        if (!rel && kd && sy_poly_divides_raw(ctx, acc, kd, &q) == 1 && q && !mentions(ctx, q, fs->t)) return q;
+    }
+    /* general: t = FloorDiv(s - x, k) (exact since s - x is a multiple of k) */
+    const sy_expr *tv = sy_expr_floordiv(ctx, num, kk);
+    return tv ? sy_expr_subs(ctx, e, 1, &fs->t, &tv) : NULL;
+}
+
 /* Replace internal parameters t by (s - x)/k when the result is an integer
- * polynomial, else by FloorDiv(s - x, k). */
+ * polynomial (or, in a relation, an integer polynomial times k^deg), else by
+ * FloorDiv(s - x, k). */
 const sy_expr *unfresh(sy_facts *f, const sy_expr *e)
 {
-    if (!e) return NULL;
-    sy_ctx *ctx = f->ctx;
-    for (size_t i = f->nfresh; i-- > 0 && e;) {
-        const fresh_sym *fs = &f->fresh[i];
-        long deg = sy_expr_degree(e, fs->t);
-        const sy_expr *num = sy_expr_sub(ctx, fs->s, fs->x);
-        const sy_expr *kk = sy_int_fmpz(ctx, &fs->k);
-        if (deg > 0 && num && kk) {
-            /* k^deg * e(t = num/k) = sum_j coeff_j * num^j * k^(deg - j) */
-            const sy_expr *acc = sy_expr_int_si(ctx, 0);
-            for (long j = 0; j <= deg && acc; j++) {
-                const sy_expr *cj = sy_expr_coeff(ctx, e, fs->t, (uint64_t)j);
-                acc = sy_expr_add(ctx, acc, sy_expr_mul(ctx, cj, sy_expr_mul(ctx, sy_expr_pow_ui(ctx, num, (uint64_t)j),
-                                                                             sy_expr_pow_ui(ctx, kk, (uint64_t)(deg - j)))));
-            }
-            const sy_expr *kd = sy_expr_pow_ui(ctx, kk, (uint64_t)deg);
-            const sy_expr *q = NULL;
-            if (acc && kd && sy_poly_divides_raw(ctx, acc, kd, &q) == 1 && q) {
-                /* check that t no longer occurs anywhere (e.g. inside atoms) */
-                const sy_expr **syms;
-                size_t ns;
-                bool still = false;
-                if (sy_expr_free_symbols(ctx, q, &syms, &ns) == SY_OK) {
-                    for (size_t t = 0; t < ns; t++) still = still || syms[t] == fs->t;
-                    sy_mem_free(ctx, syms);
-                }
-                if (!still) {
-                    e = q;
-                    continue;
-                }
-            }
-        }
-        /* general: t = FloorDiv(s - x, k) (exact since s - x is a multiple of k) */
-        const sy_expr *tv = sy_expr_floordiv(ctx, num, kk);
-        e = tv ? sy_expr_subs(ctx, e, 1, &fs->t, &tv) : NULL;
-    }
+    for (size_t i = f->nfresh; i-- > 0 && e;) e = unfresh_one(f, &f->fresh[i], e);
     return e;
 }
 

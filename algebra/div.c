@@ -55,6 +55,54 @@ static const sy_expr *raw_node(sy_ctx *ctx, sy_expr_kind kind, const sy_expr *n,
     return n && kd ? sy_node2(ctx, kind, n, kd) : NULL;
 }
 
+/* FloorDiv(s*(A + Mod(P, k)), k), s = +-1, where P == -A (mod k) term by term (constant
+ * included): A + Mod(-A, k) is the least multiple of k that is >= A, k*CeilDiv(A, k), so the
+ * quotient is s*CeilDiv(A, k) (FLOORDIV_ROUND_UP, _NEG). The pad-up-to-a-multiple idiom:
+ * FloorDiv(w + Mod(6*w, 7), 7) = CeilDiv(w, 7) (issue 32). *matched false: no match; true:
+ * the result, or NULL on an error (set in ctx). Each application removes one Mod atom from
+ * the sum, so the recursion ends. */
+static const sy_expr *floordiv_round_up(sy_ctx *ctx, const sy_expr *n, const fmpz_t k, bool *matched)
+{
+    *matched = false;
+    fmpz_t c;
+    fmpz_init(c);
+    sy_const_term(c, n);
+    bool zero_c = fmpz_is_zero(c);
+    fmpz_clear(c);
+    if (!zero_c) return NULL;
+    for (size_t i = 0; i < nc_count(n); i++) {
+        const fmpz *ci;
+        const sy_expr *m = nc_term(n, i, &ci);
+        if (m->kind != SY_EXPR_MOD || m->args[1]->kind != SY_EXPR_INT || !fmpz_equal(&m->args[1]->u.value, k) ||
+            !fmpz_is_pm1(ci))
+            continue;
+        int s = fmpz_sgn(ci);
+        /* A = s*(n - s*Mod(P, k)) */
+        const sy_expr *rest = sy_expr_sub(ctx, n, sy_expr_mul(ctx, sy_expr_int_si(ctx, s), m));
+        const sy_expr *A = !rest ? NULL : s > 0 ? rest : sy_expr_neg(ctx, rest);
+        const sy_expr *S = A ? sy_expr_add(ctx, m->args[0], A) : NULL;
+        if (!S) { /* an error (set in ctx) */
+            *matched = true;
+            return NULL;
+        }
+        fmpz_t b;
+        fmpz_init(b);
+        sy_const_term(b, S);
+        bool ok = fmpz_divisible(b, k) && A->kind != SY_EXPR_INT;
+        fmpz_clear(b);
+        for (size_t j = 0; ok && j < nc_count(S); j++) {
+            const fmpz *cj;
+            nc_term(S, j, &cj);
+            ok = fmpz_divisible(cj, k);
+        }
+        if (!ok || !sy_rule_on(ctx, s > 0 ? SY_R_FLOORDIV_ROUND_UP : SY_R_FLOORDIV_ROUND_UP_NEG)) continue;
+        *matched = true;
+        const sy_expr *C = sy_expr_ceildiv(ctx, A, sy_int_fmpz(ctx, k));
+        return C && s < 0 ? sy_expr_neg(ctx, C) : C;
+    }
+    return NULL;
+}
+
 /* Every step is a rule of algebra/rules.def, applied only through its gate. */
 static const sy_expr *floordiv_const(sy_ctx *ctx, const sy_expr *n, const fmpz_t k_in)
 {
@@ -81,6 +129,14 @@ static const sy_expr *floordiv_const(sy_ctx *ctx, const sy_expr *n, const fmpz_t
         fmpz_fdiv_q(q, &n->u.value, k);
         res = sy_int_fmpz(ctx, q);
         goto done;
+    }
+    {
+        bool matched;
+        const sy_expr *ru = floordiv_round_up(ctx, n, k, &matched);
+        if (matched) { /* applied, or failed with the error set */
+            res = ru;
+            goto done;
+        }
     }
     /* (a) pull out multiples of k: c_i = q_i k + r_i, |r_i| < k, r_i with the
      * sign of c_i. FloorDiv(k*P + R, k) = P + FloorDiv(R, k). */

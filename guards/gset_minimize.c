@@ -336,6 +336,96 @@ static sy_status drop_implied(sy_gset *gs, size_t i, const size_t *comp, size_t 
     return SY_OK;
 }
 
+/* e holds a node of kind k (FloorDiv/CeilDiv with a constant divisor when k is one of them);
+ * the walk stops at depth 64 (deeper: answered false, so nothing is rewritten) */
+static bool holds_kind(const sy_expr *e, sy_expr_kind k, int depth)
+{
+    if (depth > 64) return false;
+    sy_expr_kind ek = sy_expr_kind_of(e);
+    if (ek == k && (k == SY_EXPR_MOD || sy_expr_is_int(sy_expr_arg(e, 1)))) return true;
+    for (size_t i = 0; i < sy_expr_nargs(e); i++)
+        if (holds_kind(sy_expr_arg(e, i), k, depth + 1)) return true;
+    return false;
+}
+
+/* a congruence guard: Mod(A, k) == r (the relation d == 0 with a Mod in d) */
+static bool congruence(const sy_expr *e) { return sy_expr_kind_of(e) == SY_EXPR_EQ && holds_kind(e, SY_EXPR_MOD, 0); }
+
+/* the same free symbols (so the same slots) */
+static sy_status same_symbols(sy_ctx *ctx, const sy_expr *a, const sy_expr *b, bool *same)
+{
+    const sy_expr **sa = NULL, **sb = NULL;
+    size_t na = 0, nb = 0;
+    sy_status st = sy_expr_free_symbols(ctx, a, &sa, &na);
+    if (!st) st = sy_expr_free_symbols(ctx, b, &sb, &nb);
+    *same = !st && na == nb; /* both sorted the same way (by the canonical order) */
+    for (size_t i = 0; *same && i < na; i++) *same = sa[i] == sb[i];
+    sy_mem_free(ctx, sa);
+    sy_mem_free(ctx, sb);
+    return st;
+}
+
+/* 4. rewriting under the other guards (issue 32): a live guard with a FloorDiv or CeilDiv by a
+ * constant, in a component with a congruence guard Mod(A, k) == r, is replaced by its
+ * simplification under the other live guards of its component (sy_simplify: equivalent where
+ * they hold, so the set accepts the same points): FloorDiv(n, 2) != 1 next to Mod(n, 2) == 0
+ * reads n != 2. Kept only when it is a relation reading the same sources, cheaper, with no
+ * symbolic divisor, and not a duplicate; a guard with a symbolic divisor is left alone (its
+ * divisor's 0 fails it, which a rewrite could lose). One guard at a time, so each rewrite is
+ * checked against the set as it is then. */
+static sy_status rewrite_under_others(sy_gset *gs, const size_t *comp)
+{
+    sy_ctx *ctx = gs->ctx;
+    sy_status st = SY_OK;
+    for (size_t i = 0; i < gs->n && st == SY_OK; i++) {
+        gguard *cand = &gs->g[i];
+        const sy_expr *e = cand->pub.expr;
+        if (cand->dead || !is_fact_guard(cand) || !cand->tx || cand->tx->expr != e) continue;
+        if (!holds_kind(e, SY_EXPR_FLOORDIV, 0) && !holds_kind(e, SY_EXPR_CEILDIV, 0)) continue;
+        const sy_expr *divs[1];
+        size_t nd = 0;
+        collect_divisors(ctx, e, divs, &nd, 1);
+        if (nd) continue;
+        bool any = false;
+        for (size_t j = 0; j < gs->n && !any; j++)
+            any = j != i && comp[j] == comp[i] && !gs->g[j].dead && is_fact_guard(&gs->g[j]) && congruence(gs->g[j].pub.expr);
+        if (!any) continue;
+        sy_facts *f = sy_facts_new(ctx);
+        if (!f) return sy_ctx_last_error(ctx);
+        for (size_t j = 0; j < gs->n && st == SY_OK; j++)
+            if (j != i && comp[j] == comp[i] && !gs->g[j].dead && is_fact_guard(&gs->g[j])) st = sy_facts_add(f, gs->g[j].pub.expr);
+        const sy_expr *r = NULL;
+        if (st == SY_OK && sy_facts_consistent(f) == SY_TRUE) r = sy_simplify(f, e);
+        sy_facts_free(f);
+        if (st == SY_ENOMEM || (!r && sy_ctx_last_error(ctx) == SY_ENOMEM)) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        if (st || !r) { /* quota, unsupported: the guard stays as it is */
+            sy_ctx_reset_error(ctx);
+            st = SY_OK;
+            continue;
+        }
+        sy_expr_kind rk = sy_expr_kind_of(r);
+        if (r == e || (rk != SY_EXPR_EQ && rk != SY_EXPR_NE && rk != SY_EXPR_LE) || expr_cost(ctx, r) >= expr_cost(ctx, e)) continue;
+        collect_divisors(ctx, r, divs, &nd, 1);
+        if (nd) continue; /* no symbolic divisor gained either */
+        bool same = false, dup = false;
+        if ((st = same_symbols(ctx, e, r, &same))) {
+            if (st == SY_ENOMEM) return st;
+            sy_ctx_reset_error(ctx);
+            st = SY_OK;
+            continue;
+        }
+        for (size_t j = 0; j < gs->n && !dup; j++) dup = !gs->g[j].dead && gs->g[j].pub.expr == r;
+        if (!same || dup) continue;
+        cand->pub.expr = r;
+        cand->tx->expr = r; /* its texts are made again (texts_make) */
+        cand->tx->done = false;
+        cand->tx->text = cand->tx->display = cand->tx->why = NULL;
+        cand->pub.text = cand->pub.display = cand->pub.why = NULL;
+        cand->cost = expr_cost(ctx, r);
+    }
+    return st;
+}
+
 static sy_status minimize(sy_gset *gs)
 {
     sy_ctx *ctx = gs->ctx;
@@ -500,6 +590,7 @@ static sy_status minimize(sy_gset *gs)
         }
         if (t == SY_TRUTH_TRUE) cst = drop_implied(gs, i, comp, nreaders);
     }
+    if (cst == SY_OK) cst = rewrite_under_others(gs, comp);
     hl_clear(ctx, &hx);
     if (have_w) witness_clear(&w);
     if (comp) sy_dealloc(ctx, comp, nc * sizeof *comp);

@@ -147,6 +147,8 @@ sy_status op_ti_strides(opcall *c, size_t nops, const sy_tensor *const *ops, siz
     return SY_OK;
 }
 
+#define VSPLIT_ATOMS 16 /* > SPLIT_MAX_DEPTH: the answers a path records */
+
 /* How view_strides takes computeStride's decisions. */
 typedef struct {
     int dry;        /* facts only: *undecided = 1 and stop at the first question they leave open */
@@ -161,6 +163,7 @@ typedef struct {
         unsigned len, k;
         int need, infeasible;
         const sy_expr *path_rel; /* the conjunction of the answers assumed so far (NULL: none) */
+        const sy_expr *a1[VSPLIT_ATOMS], *a0[VSPLIT_ATOMS]; /* question k's two answers (bit 1, bit 0) */
     } *split;
 } vmode;
 
@@ -205,9 +208,15 @@ static sy_status split_ask(opcall *c, struct vsplit *s, const sy_expr *rel, int 
         const sy_expr *sym, *a;
         int64_t lo = 0;
         if ((st = split_atom(c, s->f, rel, &sym, &lo))) return st;
-        int bit = (int)(s->path >> s->k++ & 1);
-        if (sym) a = bit ? sy_expr_eq(ctx, sym, sy_expr_int_si(ctx, lo)) : sy_expr_ge(ctx, sym, sy_expr_int_si(ctx, lo + 1));
-        else a = bit ? rel : sy_expr_not(ctx, rel);
+        unsigned kk = s->k++;
+        int bit = (int)(s->path >> kk & 1);
+        const sy_expr *a1 = sym ? sy_expr_eq(ctx, sym, sy_expr_int_si(ctx, lo)) : rel;
+        const sy_expr *a0 = sym ? sy_expr_ge(ctx, sym, sy_expr_int_si(ctx, lo + 1)) : sy_expr_not(ctx, rel);
+        if (kk < VSPLIT_ATOMS) {
+            s->a1[kk] = a1;
+            s->a0[kk] = a0;
+        }
+        a = bit ? a1 : a0;
         if (!a || !(s->path_rel = s->path_rel ? sy_expr_and(ctx, s->path_rel, a) : a)) return sy_ctx_last_error(ctx);
         if ((st = sy_facts_add(s->f, a))) return st;
         if (sy_facts_consistent(s->f) == SY_FALSE) {
@@ -355,6 +364,40 @@ static sy_status defer_add(sy_env *env, const struct sy_env_defer *rec);
 #define SPLIT_MAX_RUNS 64
 #define SPLIT_MAX_DEPTH 12
 
+/* The leaves of a case split: path, length, outcome (1 viewable, 0 not, -1 no size) and the
+ * answers of its questions. */
+typedef struct {
+    uint64_t path;
+    unsigned len;
+    int res;
+    const sy_expr *a1[VSPLIT_ATOMS], *a0[VSPLIT_ATOMS];
+} vleaf;
+
+#define VCOND_ANY ((const sy_expr *)&vleaf_any) /* no size: either answer */
+static const int vleaf_any = 0;
+
+/* The condition of success below the node (prefix, depth) of the split tree: a leaf's
+ * outcome, else a1 ? C1 : C0 over its question, written Or(And(a1, C1), And(a0, C0)) and
+ * collapsed where both sides agree (or one has no size: the facts rule it out), so the
+ * sizes split apart only where the outcome differs (issue 32: the four cases of
+ * x.chunk(2, -1)[0].view(B, -1) are T <= 1 after the collapse). NULL: an error. */
+static const sy_expr *vcond(sy_ctx *ctx, const vleaf *lv, size_t n, uint64_t prefix, unsigned depth)
+{
+    uint64_t mask = depth >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << depth) - 1;
+    const vleaf *under = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if ((lv[i].path & mask) != prefix || lv[i].len < depth) continue;
+        if (lv[i].len == depth) return lv[i].res < 0 ? VCOND_ANY : sy_expr_bool(ctx, lv[i].res);
+        under = &lv[i];
+    }
+    if (!under || depth >= VSPLIT_ATOMS) return VCOND_ANY; /* no path below (not expected) */
+    const sy_expr *c0 = vcond(ctx, lv, n, prefix, depth + 1), *c1 = vcond(ctx, lv, n, prefix | (uint64_t)1 << depth, depth + 1);
+    if (!c0 || !c1) return NULL;
+    if (c0 == VCOND_ANY) return c1;
+    if (c1 == VCOND_ANY || c0 == c1) return c0;
+    return sy_expr_or(ctx, sy_expr_and(ctx, under->a1[depth], c1), sy_expr_and(ctx, under->a0[depth], c0));
+}
+
 /* *always = 1 when computeStride succeeds at every size the facts allow: each question the
  * facts leave open splits the sizes in two, both answers are followed, each assumed while
  * the later questions are decided (a path whose assumptions contradict the facts has no
@@ -372,14 +415,15 @@ static sy_status view_always(opcall *c, const sy_tensor *x, size_t n, const sy_e
         uint64_t path;
         unsigned len;
     } stack[SPLIT_MAX_DEPTH + 2];
-    size_t sp = 0, runs = 0;
+    size_t sp = 0, runs = 0, nl = 0;
+    vleaf leaves[SPLIT_MAX_RUNS];
     *always = 0;
     stack[sp].path = 0;
     stack[sp++].len = 0;
     while (sp) {
         sp--;
         if (++runs > SPLIT_MAX_RUNS) return SY_OK;
-        struct vsplit s = {sy_facts_copy(c->env->facts), stack[sp].path, stack[sp].len, 0, 0, 0, NULL};
+        struct vsplit s = {.f = sy_facts_copy(c->env->facts), .path = stack[sp].path, .len = stack[sp].len};
         if (!s.f) return sy_ctx_last_error(c->env->ctx);
         vmode m = {1, NULL, &s};
         const sy_expr *const *ns = NULL;
@@ -391,6 +435,13 @@ static sy_status view_always(opcall *c, const sy_tensor *x, size_t n, const sy_e
             return SY_OK;
         }
         if (st) return st;
+        if (!s.need) { /* a leaf: its outcome and answers, for the condition (vcond) */
+            leaves[nl].path = s.path;
+            leaves[nl].len = s.len;
+            leaves[nl].res = s.infeasible ? -1 : ok;
+            memcpy(leaves[nl].a1, s.a1, sizeof s.a1);
+            memcpy(leaves[nl++].a0, s.a0, sizeof s.a0);
+        }
         if (s.infeasible) continue;
         if (s.need) {
             if (s.len >= SPLIT_MAX_DEPTH) return SY_OK;
@@ -413,6 +464,11 @@ static sy_status view_always(opcall *c, const sy_tensor *x, size_t n, const sy_e
     }
     *always = !fails;
     *exact = 1;
+    if (fails && *where) { /* the same condition, collapsed along the split tree */
+        const sy_expr *w = vcond(c->env->ctx, leaves, nl, 0, 0);
+        if (!w) return sy_ctx_last_error(c->env->ctx);
+        if (w != VCOND_ANY && sy_expr_kind_of(w) != SY_EXPR_FALSE && sy_expr_kind_of(w) != SY_EXPR_TRUE) *where = w;
+    }
     return SY_OK;
 }
 
@@ -799,7 +855,8 @@ sy_status sy_layout_force_args(opcall *c)
  * by tests/shapeenv/strides_torch.py):
  *  - OPL_OWN: the views and layout-aware ops (view, reshape, flatten, permute, transpose, t,
  *    unsqueeze, squeeze, expand, chunk, split, narrow, select, unbind, tensor_split, getitem,
- *    contiguous, clone, identity, detach); expand_as / view_as / reshape_as call expand / view / reshape through
+ *    split_with_sizes, movedim, swapaxes, unflatten, unfold, diagonal, contiguous, clone,
+ *    identity, detach); expand_as / view_as / reshape_as call expand / view / reshape through
  *    sy_env_call, with their layout.
  *  - OPL_FRESH: softmax, log_softmax, layer_norm, rms_norm, matmul, mm, bmm, linear,
  *    index_select (measured: a transposed input gives a contiguous result); the reductions
@@ -813,8 +870,7 @@ sy_status sy_layout_force_args(opcall *c)
  *  - OPL_MEMFMT: allocated in suggest_memory_format() of the input (cat:
  *    cat_compute_output_memory_format; convolution, pooling, batch_norm, upsample,
  *    constant_pad_nd, group_norm: suggest_memory_format).
- *  - OPL_VIEW: views whose strides are not computed (yet): unfold, diagonal, movedim,
- *    swapaxes, unflatten, split_with_sizes, real, imag, the in-place
+ *  - OPL_VIEW: views whose strides are not computed (yet): real, imag, the in-place
  *    squeeze_ / unsqueeze_ / transpose_. A new view op must be OPL_OWN or OPL_VIEW: the default
  *    would call the view of a contiguous tensor contiguous. */
 

@@ -439,7 +439,13 @@ static sy_status unflatten(opcall *c)
         return st;
     }
     for (size_t i = w + 1; i < x->ndim; i++) out[n++] = x->sizes[i];
-    return op_set_tensor(c, x->dtype, n, out);
+    /* TensorShape.cpp unflatten: self.view(shape), computeStride's strides (a dim split in
+     * parts is viewable at every size). Strides NULL (not modelled, or deferred and carried
+     * here): NULL */
+    if (!x->strides) return op_set_strided(c, x->dtype, n, out, NULL);
+    int ok = 0;
+    if ((st = op_view_result(c, x, n, out, &ok))) return st;
+    return ok ? SY_OK : op_set_strided(c, x->dtype, n, out, NULL);
 }
 
 /* split_with_sizes(input, split_sizes, dim=0): split with a list */
@@ -616,8 +622,8 @@ const opentry sy_ops_extra[] = {
     OP_ROW("bartlett_window", window),
     OP_ROW("blackman_window", window),
     OP_ROW("kaiser_window", window),
-    OP_ROW("unflatten", unflatten, 0, OPL_VIEW),
-    OP_ROW("split_with_sizes", split_with_sizes, 0, OPL_VIEW),
+    OP_ROW("unflatten", unflatten, OP_CARRIES, OPL_OWN),
+    OP_ROW("split_with_sizes", split_with_sizes, OP_CARRIES, OPL_OWN),
     OP_ROW("take", take),
     OP_ROW("index_add", index_op),
     OP_ROW("index_add_", index_op),

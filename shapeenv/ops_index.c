@@ -593,10 +593,14 @@ static sy_status movedim(opcall *c)
         while (used_s[next]) next++;
         order[b] = (long)next++;
     }
-    const sy_expr **out = sy_env_alloc(c->env, n * sizeof *out);
-    if (!out) return sy_ctx_last_error(CTX);
-    for (size_t b = 0; b < n; b++) out[b] = x->sizes[order[b]];
-    return op_set_tensor(c, x->dtype, n, out);
+    const sy_expr **out = sy_env_alloc(c->env, n * sizeof *out), **ost = sy_env_alloc(c->env, n * sizeof *ost);
+    if (!out || !ost) return sy_ctx_last_error(CTX);
+    for (size_t b = 0; b < n; b++) {
+        out[b] = x->sizes[order[b]];
+        if (x->strides) ost[b] = x->strides[order[b]];
+    }
+    /* self.permute(perm) (TensorShape.cpp movedim): the strides permuted like the sizes (NULL: not modelled) */
+    return op_set_strided(c, x->dtype, n, out, x->strides ? ost : NULL);
 }
 
 /* swapaxes / swapdims: transpose (aliases in native_functions.yaml) */
@@ -666,13 +670,19 @@ static sy_status diagonal(opcall *c)
         (st = op_wrap_dim(c, d1, x->ndim, &a)) || (st = op_wrap_dim(c, d2, x->ndim, &b)))
         return st;
     if (a == b) return op_err(c, SY_EINVAL, "diagonal dimensions cannot be identical %lld, %lld", (long long)d1, (long long)d2);
-    const sy_expr **out = sy_env_alloc(c->env, x->ndim * sizeof *out);
-    if (!out) return sy_ctx_last_error(CTX);
+    const sy_expr **out = sy_env_alloc(c->env, x->ndim * sizeof *out), **ost = sy_env_alloc(c->env, x->ndim * sizeof *ost);
+    if (!out || !ost) return sy_ctx_last_error(CTX);
     size_t m = 0;
     for (size_t i = 0; i < x->ndim; i++)
-        if (i != a && i != b) out[m++] = x->sizes[i];
+        if (i != a && i != b) {
+            if (x->strides) ost[m] = x->strides[i];
+            out[m++] = x->sizes[i];
+        }
+    /* TensorShape.cpp diagonal: dim1 and dim2 erased, the joint dim appended with
+     * stride(dim1) + stride(dim2) (the offset moves only the storage offset) */
+    if (x->strides && !(ost[m] = sy_expr_add(CTX, x->strides[a], x->strides[b]))) return sy_ctx_last_error(CTX);
     if (!(out[m++] = diag_len(c, x->sizes[a], x->sizes[b], off))) return sy_ctx_last_error(CTX);
-    return op_set_tensor(c, x->dtype, m, out);
+    return op_set_strided(c, x->dtype, m, out, x->strides ? ost : NULL);
 }
 
 /* diag(input, diagonal=0): 1-D -> square (n + |k|); 2-D -> its diagonal,
@@ -783,11 +793,18 @@ static sy_status tensor_unfold(opcall *c)
         return st;
     if (step <= 0) return op_err(c, SY_EINVAL, "step is %lld but must be > 0", (long long)step);
     if ((st = op_require(c, sy_expr_ge(CTX, size, KI(c, 0)), "Trying to create tensor with negative dimension %s", SHOW(size)))) return st;
-    const sy_expr **out = op_sizes_copy(c, x, 1);
-    if (!out) return sy_ctx_last_error(CTX);
+    const sy_expr **out = op_sizes_copy(c, x, 1), **ost = sy_env_alloc(c->env, (x->ndim + 1) * sizeof *ost);
+    if (!out || !ost) return sy_ctx_last_error(CTX);
     if (x->ndim) out[w] = sy_expr_add_si(CTX, sy_expr_floordiv(CTX, sy_expr_sub(CTX, L, size), KI(c, step)), 1);
     out[x->ndim] = size;
-    return op_set_tensor(c, x->dtype, x->ndim + 1, out);
+    /* TensorShape.cpp unfold: as_strided with dim's stride times step, and dim's stride (1 for a
+     * 0-dim input) appended for the window */
+    if (x->strides || !x->ndim) {
+        for (size_t i = 0; i < x->ndim; i++) ost[i] = x->strides[i];
+        ost[x->ndim] = x->ndim ? x->strides[w] : KI(c, 1);
+        if (x->ndim && !(ost[w] = sy_expr_mul_si(CTX, x->strides[w], step))) return sy_ctx_last_error(CTX);
+    }
+    return op_set_strided(c, x->dtype, x->ndim + 1, out, x->strides || !x->ndim ? ost : NULL);
 }
 
 static sy_status pairs4(opcall *c, size_t pos0, int64_t k[2], int64_t d[2], int64_t p[2], int64_t s[2])
@@ -1070,22 +1087,22 @@ const opentry sy_ops_index[] = {
     OP_ROW("roll", roll),
     OP_ROW("repeat", repeat),
     OP_ROW("tile", repeat),
-    OP_ROW("movedim", movedim, 0, OPL_VIEW),
-    OP_ROW("moveaxis", movedim, 0, OPL_VIEW),
-    OP_ROW("swapaxes", swapaxes, 0, OPL_VIEW),
-    OP_ROW("swapdims", swapaxes, 0, OPL_VIEW),
+    OP_ROW("movedim", movedim, OP_CARRIES, OPL_OWN),
+    OP_ROW("moveaxis", movedim, OP_CARRIES, OPL_OWN),
+    OP_ROW("swapaxes", swapaxes, OP_CARRIES, OPL_OWN),
+    OP_ROW("swapdims", swapaxes, OP_CARRIES, OPL_OWN),
     OP_ROW("squeeze_", inplace_alias, 0, OPL_VIEW),
     OP_ROW("unsqueeze_", inplace_alias, 0, OPL_VIEW),
     OP_ROW("transpose_", inplace_alias, 0, OPL_VIEW),
     OP_ROW("expand_as", as_other, 0, OPL_OWN),
     OP_ROW("view_as", as_other, 0, OPL_OWN),
     OP_ROW("reshape_as", as_other, 0, OPL_OWN),
-    OP_ROW("diagonal", diagonal, 0, OPL_VIEW),
+    OP_ROW("diagonal", diagonal, OP_CARRIES, OPL_OWN),
     OP_ROW("diag", diag),
     OP_ROW("diag_embed", diag_embed),
     OP_ROW("triu_indices", tri_indices),
     OP_ROW("tril_indices", tri_indices),
-    OP_ROW("unfold", unfold, 0, OPL_VIEW),
+    OP_ROW("unfold", unfold, OP_CARRIES, OPL_OWN),
     OP_ROW("fold", col2im),
     OP_ROW("einsum", einsum),
     OP_ROW("narrow_copy", narrow_copy),

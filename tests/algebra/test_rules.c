@@ -232,10 +232,30 @@ Test(rules, every_rule_fires_on_random_instances_and_agrees_with_evaluation, .ti
                 continue;
             }
             sy_facts *f = NULL;
+            const sy_expr *cong[4];
+            size_t ncong = 0;
             if (simp) {
                 f = sy_facts_new(ctx);
                 sy_facts_set_range(f, st[0], sy_expr_int_si(ctx, 0), sy_expr_int_si(ctx, 30));
                 sy_facts_set_range(f, st[1], sy_expr_int_si(ctx, 10), sy_expr_int_si(ctx, 12));
+                /* a congruence side condition (SIMP_REL_SCALE_*: Mod(s, c0) == c2) is a fact
+                 * of the instance: assumed, and the points compared satisfy it */
+                char sbuf[512];
+                snprintf(sbuf, sizeof sbuf, "%s", R->side);
+                for (char *tok = strtok(sbuf, ";"); tok && ncong < 4; tok = strtok(NULL, ";")) {
+                    if (!strstr(tok, "Mod(")) continue;
+                    char ct[1024];
+                    const char *occ2[32];
+                    size_t nocc2;
+                    instance(tok, cv, ev, ct, sizeof ct, occ2, &nocc2);
+                    const sy_expr *ce = NULL;
+                    if (sy_expr_parse(ctx, ct, strlen(ct), &ce) != SY_OK || !ce) {
+                        sy_ctx_reset_error(ctx);
+                        continue;
+                    }
+                    cong[ncong++] = ce;
+                    sy_facts_add(f, ce);
+                }
                 got = sy_simplify(f, got);
                 cr_assert(got != NULL, "%s: simplify %s: %s", R->name, text, sy_ctx_last_error_msg(ctx));
             }
@@ -247,7 +267,11 @@ Test(rules, every_rule_fires_on_random_instances_and_agrees_with_evaluation, .ti
                     vals[0] = (int64_t)(rnd() % 31);
                     vals[1] = 10 + (int64_t)(rnd() % 3);
                 }
-                int64_t want, have;
+                int64_t want, have, holds = 1;
+                for (size_t q = 0; q < ncong && holds; q++)
+                    if (sy_expr_eval_si(ctx, cong[q], 2, st, vals, &holds) != SY_OK) holds = 0;
+                sy_ctx_reset_error(ctx);
+                if (!holds) continue; /* outside the instance's congruence fact */
                 sy_status a = sy_expr_eval_si(ctx, lit, 2, st, vals, &want);
                 sy_ctx_reset_error(ctx);
                 if (a != SY_OK) continue; /* the literal LHS is undefined (or too large) there */
@@ -351,4 +375,126 @@ Test(rules, relations_of_two_integers)
                           lit[op], nums[i], nums[j], sy_rules_table[id].name, raw ? S(raw) : "NULL");
                 sy_rules_set_all(ctx, true);
             }
+}
+
+/* A random point for s and t: small, or beyond int64 (2^70 + a small value, either sign), as
+ * integer constants for sy_expr_eval (exact big-integer evaluation). */
+static void big_point(const sy_expr *v[2], int64_t small[2])
+{
+    for (int i = 0; i < 2; i++) {
+        char b[64];
+        int64_t x = (int64_t)(rnd() % 201) - 100;
+        small[i] = x;
+        if (rnd() % 3 == 0) snprintf(b, sizeof b, "%s1180591620717411303424 + %lld", rnd() % 2 ? "-" : "", (long long)x);
+        else snprintf(b, sizeof b, "%lld", (long long)x);
+        v[i] = parse1(b);
+    }
+}
+
+/* exact values of a and b at v agree (both defined, or both not) */
+static void agree_at(const sy_expr *a, const sy_expr *b, const sy_expr *const syms[2], const sy_expr *const v[2], const char *what)
+{
+    const sy_expr *x = NULL, *y = NULL;
+    sy_status sa = sy_expr_eval(ctx, a, 2, syms, v, &x);
+    sy_ctx_reset_error(ctx);
+    sy_status sb = sy_expr_eval(ctx, b, 2, syms, v, &y);
+    sy_ctx_reset_error(ctx);
+    cr_assert(eq(int, sa, sb), "%s: status %d vs %d", what, sa, sb);
+    if (sa == SY_OK) {
+        char *p = show_e(a), *q = show_e(b), *vs = show_e(v[0]), *vt = show_e(v[1]), *xs = show_e(x), *ys = show_e(y);
+        cr_assert(x == y, "%s: %s = %s but %s = %s at s = %s, t = %s", what, p, xs, q, ys, vs, vt);
+        sy_str_free(ctx, p), sy_str_free(ctx, q), sy_str_free(ctx, vs), sy_str_free(ctx, vt), sy_str_free(ctx, xs), sy_str_free(ctx, ys);
+    }
+}
+
+/* FLOORDIV_ROUND_UP(_NEG) (div.c floordiv_round_up): FloorDiv(+-(A + Mod(P, m)), m) with P a
+ * multiple of m away from -A (fires: +-CeilDiv(A, m)) or not (must keep the value), built with
+ * every rule on, against the literal (every rule off) by exact evaluation at random points,
+ * a third of the coordinates beyond int64 (issue 32: pad_window's FloorDiv(CeilDiv(s, 2) +
+ * Mod(6*CeilDiv(s, 2), 7), 7) is CeilDiv(s, 14)). */
+Test(rules, floordiv_round_up_agrees_with_big_evaluation)
+{
+    rng = test_seed() | 1;
+    const sy_expr *syms[2] = {sy_expr_sym(ctx, "s"), sy_expr_sym(ctx, "t")};
+    static const char *const dims[] = {"s", "2*s + 1", "FloorDiv(s, 4)", "s*t", "s + t - 3", "CeilDiv(s, 2)", "-s + 7"};
+    static const char *const pads[] = {"-(%1$s)", "%2$d - (%1$s)", "(%2$d - 1)*(%1$s)", "%2$d*t - (%1$s)",
+                                       "(2*%2$d - 1)*(%1$s) + %2$d", "-(%1$s) + 1", "t", "%1$s", "(%2$d + 1)*(%1$s)"};
+    size_t fired = 0, kept = 0;
+    for (size_t di = 0; di < sizeof dims / sizeof dims[0]; di++)
+        for (size_t pi = 0; pi < sizeof pads / sizeof pads[0]; pi++)
+            for (int m = 1; m <= 9; m++)
+                for (int sg = -1; sg <= 1; sg += 2) {
+                    char ptxt[256], txt[600];
+                    snprintf(ptxt, sizeof ptxt, pads[pi], dims[di], m);
+                    snprintf(txt, sizeof txt, "FloorDiv(%s((%s) + Mod(%s, %d)), %d)", sg < 0 ? "-" : "", dims[di], ptxt, m, m);
+                    sy_rules_set_all(ctx, false);
+                    const sy_expr *lit = parse1(txt);
+                    sy_rules_set_all(ctx, true);
+                    sy_rules_reset_hits(ctx);
+                    const sy_expr *got = parse1(txt);
+                    if (sy_rule_hits(ctx, SY_R_FLOORDIV_ROUND_UP) + sy_rule_hits(ctx, SY_R_FLOORDIV_ROUND_UP_NEG)) fired++;
+                    else kept++;
+                    for (int k = 0; k < 30; k++) {
+                        const sy_expr *v[2];
+                        int64_t small[2];
+                        big_point(v, small);
+                        agree_at(got, lit, syms, v, txt);
+                    }
+                }
+    printf("floordiv_round_up: fired on %zu of %zu sums\n", fired, fired + kept);
+    cr_expect(fired > 100, "the rule fired %zu times", fired);
+    cr_expect(kept > 100, "the rule kept %zu", kept);
+}
+
+/* SIMP_REL_SCALE_* (decide_simplify.c unfresh_one): a relation over FloorDiv(E, m) simplified
+ * under Mod(E, m) == r goes back to E scaled by m^deg. Checked by exact evaluation at random
+ * points where the congruence holds (t chosen to make it hold), a third beyond int64: the
+ * simplification equals the literal relation there. Issue 32: FloorDiv(x, 2) != 1 under
+ * Mod(x, 2) == 0 is x != 2. */
+Test(rules, relation_scaled_under_a_congruence_agrees_with_big_evaluation)
+{
+    rng = test_seed() | 1;
+    const sy_expr *syms[2] = {sy_expr_sym(ctx, "s"), sy_expr_sym(ctx, "t")};
+    static const char *const rels[] = {"FloorDiv(%1$s, %2$d) != 1", "FloorDiv(%1$s, %2$d) == 3", "FloorDiv(%1$s, %2$d) <= 5",
+                                       "2*FloorDiv(%1$s, %2$d) - s >= 0", "FloorDiv(%1$s, %2$d)*FloorDiv(%1$s, %2$d) <= s",
+                                       "-3*FloorDiv(%1$s, %2$d) + 7 < 0", "CeilDiv(%1$s, %2$d) != s",
+                                       "FloorDiv(%1$s + 5, %2$d) <= 4", "CeilDiv(%1$s - 1, %2$d) == 2"};
+    /* E = t: the facts parametrise t (unfresh_one); E = s*t: no symbol to parametrise, the fact
+     * stays a relation (rel_congruence) */
+    static const char *const es[] = {"t", "s*t"};
+    size_t fired = 0, total = 0, compared = 0;
+    for (size_t ei = 0; ei < 2; ei++)
+        for (size_t ri = 0; ri < sizeof rels / sizeof rels[0]; ri++)
+            for (int m = 2; m <= 7; m++)
+                for (int r = 0; r < m; r++) {
+                    char txt[400], cong[128];
+                    snprintf(txt, sizeof txt, rels[ri], es[ei], m);
+                    snprintf(cong, sizeof cong, "Mod(%s, %d) == %d", es[ei], m, r);
+                    const sy_expr *rel = parse1(txt), *c = parse1(cong);
+                    sy_facts *f = sy_facts_new(ctx);
+                    cr_assert(f != NULL);
+                    cr_assert(eq(int, sy_facts_add(f, c), SY_OK));
+                    sy_rules_reset_hits(ctx);
+                    const sy_expr *got = sy_simplify(f, rel);
+                    cr_assert(got != NULL, "%s under %s: %s", txt, cong, sy_ctx_last_error_msg(ctx));
+                    if (sy_rule_hits(ctx, SY_R_SIMP_REL_SCALE_EQ) + sy_rule_hits(ctx, SY_R_SIMP_REL_SCALE_NE) +
+                        sy_rule_hits(ctx, SY_R_SIMP_REL_SCALE_LE))
+                        fired++;
+                    total++;
+                    sy_facts_free(f);
+                    for (int k = 0, tries = 0; k < 30 && tries < 3000; tries++) {
+                        const sy_expr *v[2], *cv = NULL;
+                        int64_t small[2];
+                        big_point(v, small);
+                        if (ei == 0) /* t := m*t' + r, so that Mod(t, m) == r */
+                            v[1] = sy_expr_add(ctx, sy_expr_mul(ctx, sy_expr_int_si(ctx, m), v[1]), sy_expr_int_si(ctx, r));
+                        else if (sy_expr_eval(ctx, c, 2, syms, v, &cv) != SY_OK || cv != sy_expr_true(ctx))
+                            continue; /* outside the fact */
+                        agree_at(got, rel, syms, v, txt);
+                        compared++;
+                        k++;
+                    }
+                }
+    printf("relation scaled under a congruence: fired on %zu of %zu, %zu points\n", fired, total, compared);
+    cr_expect(fired * 10 > total * 9, "the rule fired on %zu of %zu", fired, total);
 }

@@ -41,9 +41,10 @@ Test(shapeenv_optable, properties_of_known_ops)
         {"conv2d", 1, 0, OPL_MEMFMT, 0},   {"max_pool2d", 1, 0, OPL_MEMFMT, 0},  {"relu", 1, 0, OPL_DEFAULT, 1},
         {"nonzero", 0, 1, OPL_DEFAULT, 0}, {"item", 0, 1, OPL_DEFAULT, 0},       {"unique", 0, 1, OPL_DEFAULT, 0},
         {"_assert", 0, 1, OPL_DEFAULT, 0}, {"max_unpool2d", 0, 1, OPL_FRESH, 0}, {"tensor_split", 0, 1, OPL_OWN, 1},
-        {"view", 0, 0, OPL_OWN, 0},        {"sum", 0, 0, OPL_FRESH, 0},          {"unfold", 0, 0, OPL_VIEW, 0},
+        {"view", 0, 0, OPL_OWN, 0},        {"sum", 0, 0, OPL_FRESH, 0},          {"unfold", 0, 0, OPL_OWN, 1},
         {"add", 0, 0, OPL_DEFAULT, 1},     {"cat", 0, 0, OPL_MEMFMT, 0},         {"unbind", 0, 0, OPL_OWN, 1},
         {"getitem", 0, 0, OPL_OWN, 1},     {"reshape", 0, 0, OPL_OWN, 0},        {"linear", 0, 0, OPL_FRESH, 0},
+        {"real", 0, 0, OPL_VIEW, 0},       {"diagonal", 0, 0, OPL_OWN, 1},       {"unflatten", 0, 0, OPL_OWN, 1},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         const opentry *e = sy_env_op_row(want[i].name);
