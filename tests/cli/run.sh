@@ -450,7 +450,9 @@ check "smtlib: a_b is its own symbol" 0 '(declare-const |a_b.size()[0]| Int)' "$
 check "smtlib: ESC and | as %XX, # kept" 0 '(declare-const |x%1b[2J%7ca*/#.dim()| Int)' "$S" run "$tmpd/ctl.json" -b smtlib
 # issue 38 (fix38): a bad --range/--fix/--relation printed the report before the usage error;
 # every option is checked before any output (the output is the error alone)
-for bad in "--range x_0=10..1" "--range zz=1..2" "--range x_0" "--fix x_0" "--fix x_2=abc" "--relation =x_0" "--bytes 1G --relation x_2"; do
+# attack38e: a second --range of one variable silently replaced the first
+for bad in "--range x_0=10..1" "--range zz=1..2" "--range x_0" "--fix x_0" "--fix x_2=abc" "--relation =x_0" "--bytes 1G --relation x_2" \
+           "--range x_0=1..2 --range x_0=3..4"; do
   # shellcheck disable=SC2086
   out="$("$S" memory $bad "$E/resnet18.json" 2>&1)"; rc=$?
   if [ "$rc" = 2 ] && [ "$(head -c 16 <<<"$out")" = "symshape: error:" ] && ! grep -q "memory of\|largest" <<<"$out"; then pass=$((pass+1))
