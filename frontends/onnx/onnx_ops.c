@@ -1840,6 +1840,18 @@ static sy_status reduce(ox_call *c, int arg)
         size_t ax;
         TRY(norm_axis(c, a, x->ndim, &ax));
         mark[ax] = 1;
+        /* an empty axis has no index to return: onnxruntime 1.32 fails (RUNTIME_EXCEPTION, no message)
+         * unless the output is empty too ([2, 0, 3] on axis 1 fails; [0, 0, 3] and [2, 0, 0] run;
+         * attack38e, tests/onnx/test_issue38.py) */
+        if (x->ndim) {
+            const sy_expr *rest[MAXR];
+            size_t nr = 0;
+            for (size_t i = 0; i < x->ndim; i++)
+                if (i != ax) rest[nr++] = x->sizes[i];
+            const sy_expr *numel = nr ? sy_expr_mul_n(c->ctx, nr, rest) : K(c, 1);
+            TRY(require(c, sy_expr_or(c->ctx, sy_expr_ge(c->ctx, x->sizes[ax], K(c, 1)), sy_expr_eq(c->ctx, numel, K(c, 0))),
+                        "%s: the reduced axis %zu is empty while the output is not", c->node->op_type, ax));
+        }
     } else {
         size_t n;
         int64_t *ax;

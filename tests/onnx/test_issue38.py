@@ -14,7 +14,9 @@
     "nested deeper than 2000 levels" at n = 1000): the width one Min deep at n = 6, 12 and 1000,
     equal to the exact recurrence and to onnxruntime's at 45 sizes;
   - LSTM and GRU of batch 0, GRU of sequence length 0: onnxruntime ends the process; now
-    required (20 sizes per op, each run in a child process).
+    required (20 sizes per op, each run in a child process);
+  - ArgMax/ArgMin over an empty axis with a non-empty output: onnxruntime fails; symshape accepted
+    it (attack38e); now required, 27 sizes of 4 configurations, default and relaxed.
 usage: test_issue38.py SYMSHAPE CACHE_DIR   (SY_SKIP_TORCH_TESTS=1 or no onnxruntime: skip, exit 77)
 """
 import os
@@ -224,5 +226,32 @@ for op, gates in (("LSTM", 4), ("GRU", 3), ("RNN", 1)):
             print("%s %s: onnxruntime runs %d of %d sizes, symshape accepts %d, %d violations, %d thrown away" %
                   (name, "relaxed" if flags else "default", sum(truth), len(truth), sum(x["accept"] for x in lines),
                    len(viol), len(away)), file=sys.stderr)
+
+# ---- attack38e: ArgMax / ArgMin over an empty axis. onnxruntime 1.32 fails (RUNTIME_EXCEPTION, no
+# message) unless the output is empty too; symshape accepted every size ([2, 0, 3] on axis 1 ran the
+# guards' check and failed in onnxruntime: 8 of 117 sizes of [n, h] on axis -1)
+ARG_PTS = [(n, h, w) for n in (0, 1, 2) for h in (0, 1, 3) for w in (0, 1, 4)]
+for op, axis, keep in (("ArgMax", 1, 0), ("ArgMin", -2, 1), ("ArgMax", 0, 1), ("ArgMin", 2, 0)):
+    name = "%s_axis%d_keep%d" % (op.lower(), axis, keep)
+    path = save(name, [helper.make_node(op, ["x"], ["yi"], axis=axis, keepdims=keep),
+                       helper.make_node("Cast", ["yi"], ["y"], to=TensorProto.FLOAT)],
+                [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", "h", "w"])])
+    truth = [ort_runs(path, sh_) for sh_ in ARG_PTS]
+    pf = os.path.join(WORK, name + ".points.json")
+    with open(pf, "w") as f:
+        json.dump({"points": [{"sizes": {"x": list(sh_)}} for sh_ in ARG_PTS]}, f)
+    for flags in ([], RELAXED):
+        r = sh("probe", path, "--points", pf, "--json", *flags)
+        check("%s %s: probe exits 0" % (name, flags), r.returncode == 0, r.stderr)
+        lines = [json.loads(x) for x in r.stdout.splitlines()] if r.returncode == 0 else []
+        viol = [sh_ for sh_, ok, x in zip(ARG_PTS, truth, lines) if x["accept"] and not ok]
+        away = [sh_ for sh_, ok, x in zip(ARG_PTS, truth, lines) if ok and not x["accept"]]
+        check("%s %s: 0 soundness violations" % (name, flags), len(lines) == len(ARG_PTS) and not viol, viol[:3])
+        if flags:
+            check("%s relaxed: no size thrown away" % name, not away, away[:3])
+        print("%s %s: onnxruntime runs %d of %d sizes, symshape accepts %d, %d violations, %d thrown away" %
+              (name, "relaxed" if flags else "default", sum(truth), len(truth), sum(x["accept"] for x in lines),
+               len(viol), len(away)), file=sys.stderr)
+    check("%s: onnxruntime refuses some size (the test can fail)" % name, not all(truth))
 
 CHECKS.finish("onnxruntime %s" % ort.__version__)
