@@ -16,7 +16,9 @@
   - LSTM and GRU of batch 0, GRU of sequence length 0: onnxruntime ends the process; now
     required (20 sizes per op, each run in a child process);
   - ArgMax/ArgMin over an empty axis with a non-empty output: onnxruntime fails; symshape accepted
-    it (attack38e); now required, 27 sizes of 4 configurations, default and relaxed.
+    it (attack38e); now required, 27 sizes of 4 configurations, default and relaxed;
+  - ConvTranspose with auto_pad SAME_*: onnxruntime's min(s*L, full) and output_padding < stride
+    (symshape gave s*L), 84 configurations x 6 sizes; Conv SAME_* with a dilation refused.
 usage: test_issue38.py SYMSHAPE CACHE_DIR   (SY_SKIP_TORCH_TESTS=1 or no onnxruntime: skip, exit 77)
 """
 import os
@@ -253,5 +255,56 @@ for op, axis, keep in (("ArgMax", 1, 0), ("ArgMin", -2, 1), ("ArgMax", 0, 1), ("
               (name, "relaxed" if flags else "default", sum(truth), len(truth), sum(x["accept"] for x in lines),
                len(viol), len(away)), file=sys.stderr)
     check("%s: onnxruntime refuses some size (the test can fail)" % name, not all(truth))
+
+# ---- attack38e: ConvTranspose with auto_pad SAME_*: onnxruntime's output is min(s*L, full), full =
+# s*(L-1) + output_padding + (k-1)*dil + 1 (its pads come from the output size s*L, clamped at 0), and
+# output_padding >= stride fails at every size; symshape gave the spec's s*L (kernel 2, stride 3:
+# 3*L where onnxruntime gives 3*L - 1) and allowed output_padding < max(stride, dilation).
+# Conv with auto_pad SAME_* and a dilation > 1: onnxruntime refuses it at every size.
+import itertools  # noqa: E402
+CT_L = list(range(0, 6))
+nconf = nviol = naway = 0
+for ap, k, s_, dil in itertools.product(("SAME_UPPER", "SAME_LOWER"), (1, 2, 3), (1, 2, 3), (1, 2)):
+    for opad in range(0, max(s_, dil)):
+        name = "convT_%s_k%d_s%d_d%d_op%d" % (ap.lower(), k, s_, dil, opad)
+        path = save(name, [helper.make_node("ConvTranspose", ["x", "W"], ["y"], auto_pad=ap, strides=[s_], dilations=[dil],
+                                            output_padding=[opad])],
+                    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, "L"])],
+                    [helper.make_tensor("W", TensorProto.FLOAT, [1, 1, k], [0.5] * k)])
+        truth = []
+        so = ort.SessionOptions()
+        so.log_severity_level = 4
+        sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+        for L in CT_L:
+            try:
+                truth.append(list(sess.run(None, {"x": np.ones((1, 1, L), np.float32)})[0].shape))
+            except Exception:  # noqa: BLE001 - the runtime refused the size
+                truth.append(None)
+        pf = os.path.join(WORK, name + ".points.json")
+        with open(pf, "w") as f:
+            json.dump({"points": [{"sizes": {"x": [1, 1, L]}} for L in CT_L]}, f)
+        r = sh("probe", path, "--points", pf, "--json", *RELAXED)
+        nconf += 1
+        if opad >= s_:
+            check("%s: refused, as onnxruntime refuses every size" % name,
+                  r.returncode == 3 and "must be below the stride" in r.stderr and not any(truth), (r.stderr, truth))
+            continue
+        lines = [json.loads(x) for x in r.stdout.splitlines()] if r.returncode == 0 else []
+        check("%s: probe exits 0" % name, r.returncode == 0 and len(lines) == len(CT_L), r.stderr)
+        viol = [(L, x["outputs"], t) for L, t, x in zip(CT_L, truth, lines) if x["accept"] and x["outputs"] != [t]]
+        away = [L for L, t, x in zip(CT_L, truth, lines) if t is not None and not x["accept"]]
+        nviol += len(viol)
+        naway += len(away)
+        check("%s: every accepted size runs with the reported shape" % name, not viol, viol[:3])
+        check("%s: no size thrown away" % name, not away, away[:3])
+print("ConvTranspose SAME: %d configurations x %d sizes, %d violations, %d thrown away" % (nconf, len(CT_L), nviol, naway),
+      file=sys.stderr)
+path = save("conv_same_dilated", [helper.make_node("Conv", ["x", "W"], ["y"], name="cs", auto_pad="SAME_UPPER", dilations=[2])],
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, "L"])],
+            [helper.make_tensor("W", TensorProto.FLOAT, [1, 1, 3], [0.5] * 3)])
+r = sh("infer", path)
+check("Conv SAME dilated: refused naming the node, as onnxruntime refuses every size",
+      r.returncode == 3 and "node 'cs' (Conv): Conv with auto_pad SAME_UPPER and dilations > 1" in r.stderr
+      and not any(ort_runs(path, (1, 1, L)) for L in (1, 4, 9)), r.stderr)
 
 CHECKS.finish("onnxruntime %s" % ort.__version__)
