@@ -1465,6 +1465,18 @@ static sy_status op_slice(ox_call *c)
         if (ST) TRY(concrete(c, ST[i], "Slice step", &step));
         if (step == 0) return ox_err(c, SY_EINVAL, "step 0");
         if ((!S[i].far && is_b(S[i].e)) || (!E[i].far && is_b(E[i].e))) return ox_err(c, SY_EINVAL, "starts/ends must be integers");
+        /* onnxruntime 1.32 (slice_helper.h PrepareForCompute): an end of INT64_MAX or INT32_MAX is
+         * numpy's None, "to the end" in the step's direction: -1 for a negative step, where the spec's
+         * clamp gives dim - 1 ([-3:INT64_MAX:-1] of [0, 1, 2, 3, 4] is [2, 1, 0] there, empty by the
+         * spec; symshape gave 0 where onnxruntime gives h - 2: attack38e). INT64_MIN is the far end
+         * that clamps to -1 for a negative step and dim for a positive one. */
+        int64_t ev;
+        if (E[i].far ? E[i].v == INT64_MAX : sy_expr_get_si(E[i].e, &ev) == SY_OK && ev == INT32_MAX) {
+            E[i].far = 1;
+            E[i].v = step < 0 ? INT64_MIN : INT64_MAX;
+            E[i].e = NULL;
+        }
+        sy_ctx_reset_error(c->ctx);
         const sy_expr *st;
         TRY(slice_len(c, x->sizes[ax], &S[i], &E[i], step, &d[ax], &st));
         start[ax] = st;

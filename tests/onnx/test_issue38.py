@@ -18,7 +18,9 @@
   - ArgMax/ArgMin over an empty axis with a non-empty output: onnxruntime fails; symshape accepted
     it (attack38e); now required, 27 sizes of 4 configurations, default and relaxed;
   - ConvTranspose with auto_pad SAME_*: onnxruntime's min(s*L, full) and output_padding < stride
-    (symshape gave s*L), 84 configurations x 6 sizes; Conv SAME_* with a dilation refused.
+    (symshape gave s*L), 78 configurations x 6 sizes; Conv SAME_* with a dilation refused;
+  - Slice's end INT64_MAX / INT32_MAX with a negative step is onnxruntime's None (to the start), 80
+    configurations x 8 sizes.
 usage: test_issue38.py SYMSHAPE CACHE_DIR   (SY_SKIP_TORCH_TESTS=1 or no onnxruntime: skip, exit 77)
 """
 import os
@@ -306,5 +308,31 @@ r = sh("infer", path)
 check("Conv SAME dilated: refused naming the node, as onnxruntime refuses every size",
       r.returncode == 3 and "node 'cs' (Conv): Conv with auto_pad SAME_UPPER and dilations > 1" in r.stderr
       and not any(ort_runs(path, (1, 1, L)) for L in (1, 4, 9)), r.stderr)
+
+# ---- attack38e: Slice with an end of INT64_MAX or INT32_MAX is onnxruntime's None, "to the start" for a
+# negative step (the spec's clamp gives dim - 1: [-3:INT64_MAX:-1] took nothing in symshape, h - 2 elements
+# in onnxruntime: 108 of 117 sizes violated)
+SL_H = list(range(0, 8))
+nsl = nslv = 0
+for st_, en_, k_ in itertools.product((-3, 0, 2, 2**63 - 1, -2**63), (2**63 - 1, 2**31 - 1, -2**63, 1), (-1, -2, 1, -2**63)):
+    name = "slice_end_%d_%d_%d" % (st_, en_, k_)
+    path = save(name, [helper.make_node("Slice", ["x", "s", "e", "a", "k"], ["y"])],
+                [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, "h"])],
+                [helper.make_tensor(n_, TensorProto.INT64, [1], [v_]) for n_, v_ in (("s", st_), ("e", en_), ("a", -1), ("k", k_))])
+    so = ort.SessionOptions()
+    so.log_severity_level = 4
+    sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+    truth = [list(sess.run(None, {"x": np.ones((1, h_), np.float32)})[0].shape) for h_ in SL_H]
+    pf = os.path.join(WORK, "slice_end.points.json")
+    with open(pf, "w") as f:
+        json.dump({"points": [{"sizes": {"x": [1, h_]}} for h_ in SL_H]}, f)
+    r = sh("probe", path, "--points", pf, "--json", *RELAXED)
+    lines = [json.loads(x) for x in r.stdout.splitlines()] if r.returncode == 0 else []
+    check("%s: probe exits 0" % name, r.returncode == 0 and len(lines) == len(SL_H), r.stderr)
+    viol = [(h_, x["outputs"], t) for h_, t, x in zip(SL_H, truth, lines) if not x["accept"] or x["outputs"] != [t]]
+    nsl += 1
+    nslv += len(viol)
+    check("%s: accepted with onnxruntime's shape at every size" % name, not viol, viol[:3])
+print("Slice far ends: %d configurations x %d sizes, %d differences" % (nsl, len(SL_H), nslv), file=sys.stderr)
 
 CHECKS.finish("onnxruntime %s" % ort.__version__)
