@@ -1809,20 +1809,32 @@ static sy_status op_pad(ox_call *c)
             if (a == b) return ox_err(c, SY_EINVAL, "Pad: axis %zu repeated", a);
         }
     }
+    /* an input without elements: onnxruntime 1.32 skips the cropped-extent and reflect checks, only a
+     * padded axis must not be 0 and the output dims >= 0 ([0, h] with edge pads -3, +2 on axis 1 runs
+     * at h = 1..5; symshape required n >= 1, an unpadded axis, and h >= 4: attack38e) */
+    const sy_expr *numel = x->ndim ? sy_expr_mul_n(c->ctx, x->ndim, x->sizes) : K(c, 1);
+    CHK(numel);
+    const sy_expr *empty = sy_expr_eq(c->ctx, numel, K(c, 0));
+    CHK(empty);
     for (size_t i = 0; i < m; i++) {
         size_t a = i;
         if (axes) TRY(norm_axis(c, axes[i], x->ndim, &a));
-        if (strcmp(mode, "constant")) {
+        int unpadded = p[i] == K(c, 0) && p[i + m] == K(c, 0);
+        if (strcmp(mode, "constant") && !unpadded) {
+            /* a padded axis of size 0: "Cannot use 'edge' mode to pad dimension with a value of 0",
+             * even when the input is empty (onnxruntime 1.32 pad.cc) */
+            TRY(require(c, sy_expr_ge(c->ctx, d[a], K(c, 1)), "Pad (%s): axis %zu is padded and has size 0", mode, a));
             /* reflect / edge / wrap copy from the input cropped by the negative pads: it must not be
              * empty (onnxruntime: "zero effective input extent"; wrap of an empty input fails too),
              * and a reflected pad must stay inside it (onnxruntime pad.cc: "pre-pad (3) exceeds maximum
              * allowed (2)", max = extent - 1; the cropped extent here, never more than the dim) */
             const sy_expr *e, *padded; /* e: the input left after the negative pads crop it */
             TRY(sy_rule_pad_dim(c->env, d[a], p[i], p[i + m], &padded, &e));
-            TRY(require(c, sy_expr_ge(c->ctx, e, K(c, 1)), "Pad (%s): axis %zu has no input left to pad from", mode, a));
+            TRY(require(c, sy_expr_or(c->ctx, empty, sy_expr_ge(c->ctx, e, K(c, 1))), "Pad (%s): axis %zu has no input left to pad from",
+                        mode, a));
             if (refl)
-                TRY(require(c, sy_expr_and(c->ctx, sy_expr_le(c->ctx, p[i], sy_expr_add_si(c->ctx, e, -1)),
-                                           sy_expr_le(c->ctx, p[i + m], sy_expr_add_si(c->ctx, e, -1))),
+                TRY(require(c, sy_expr_or(c->ctx, empty, sy_expr_and(c->ctx, sy_expr_le(c->ctx, p[i], sy_expr_add_si(c->ctx, e, -1)),
+                                                                      sy_expr_le(c->ctx, p[i + m], sy_expr_add_si(c->ctx, e, -1)))),
                             "Pad (reflect): a pad of axis %zu exceeds its size - 1", a));
         }
         /* an axis with both pads 0 is the input's dim, >= 0 by itself: no requirement, which would rely

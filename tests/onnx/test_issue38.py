@@ -20,7 +20,9 @@
   - ConvTranspose with auto_pad SAME_*: onnxruntime's min(s*L, full) and output_padding < stride
     (symshape gave s*L), 78 configurations x 6 sizes; Conv SAME_* with a dilation refused;
   - Slice's end INT64_MAX / INT32_MAX with a negative step is onnxruntime's None (to the start), 80
-    configurations x 8 sizes.
+    configurations x 8 sizes;
+  - Pad edge/reflect of an empty input: onnxruntime requires only a padded axis to be non-zero (15
+    configurations x 50 sizes, no size thrown away).
 usage: test_issue38.py SYMSHAPE CACHE_DIR   (SY_SKIP_TORCH_TESTS=1 or no onnxruntime: skip, exit 77)
 """
 import os
@@ -334,5 +336,41 @@ for st_, en_, k_ in itertools.product((-3, 0, 2, 2**63 - 1, -2**63), (2**63 - 1,
     nslv += len(viol)
     check("%s: accepted with onnxruntime's shape at every size" % name, not viol, viol[:3])
 print("Slice far ends: %d configurations x %d sizes, %d differences" % (nsl, len(SL_H), nslv), file=sys.stderr)
+
+# ---- attack38e: Pad edge/reflect of an empty input. onnxruntime skips the cropped-extent and reflect
+# checks when the input has no elements; only a padded axis must not be 0 (and the output dims >= 0).
+# symshape required every axis, padded or not, and the extents: 75 of 1872 sizes thrown away.
+PAD_PTS = [(a_, b_) for a_ in range(0, 5) for b_ in range(0, 10)]
+npad = npv = npa = 0
+for k_, pads in enumerate([[0, -3, 0, 2], [0, -3, 0, -4], [-1, 0, -1, 0], [0, 5, 0, -7], [2, -1, 0, 0]]):
+    for mode in ("constant", "edge", "reflect"):
+        name = "pad_empty%d_%s" % (k_, mode)
+        path = save(name, [helper.make_node("Pad", ["x", "p"], ["y"], mode=mode)],
+                    [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", "h"])],
+                    [helper.make_tensor("p", TensorProto.INT64, [4], pads)])
+        so = ort.SessionOptions()
+        so.log_severity_level = 4
+        sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+        truth = []
+        for pt in PAD_PTS:
+            try:
+                truth.append(list(sess.run(None, {"x": np.ones(pt, np.float32)})[0].shape))
+            except Exception:  # noqa: BLE001 - the runtime refused the size
+                truth.append(None)
+        pf = os.path.join(WORK, "pad_empty.points.json")
+        with open(pf, "w") as f:
+            json.dump({"points": [{"sizes": {"x": list(pt)}} for pt in PAD_PTS]}, f)
+        r = sh("probe", path, "--points", pf, "--json", *RELAXED)
+        lines = [json.loads(x) for x in r.stdout.splitlines()] if r.returncode == 0 else []
+        check("%s: probe exits 0" % name, r.returncode == 0 and len(lines) == len(PAD_PTS), r.stderr)
+        viol = [(pt, x["outputs"], t) for pt, t, x in zip(PAD_PTS, truth, lines) if x["accept"] and x["outputs"] != [t]]
+        away = [pt for pt, t, x in zip(PAD_PTS, truth, lines) if t is not None and not x["accept"]]
+        npad += 1
+        npv += len(viol)
+        npa += len(away)
+        check("%s: every accepted size runs with the reported shape" % name, not viol, viol[:3])
+        check("%s: no size thrown away" % name, not away, away[:3])
+print("Pad of empty inputs: %d configurations x %d sizes, %d violations, %d thrown away" % (npad, len(PAD_PTS), npv, npa),
+      file=sys.stderr)
 
 CHECKS.finish("onnxruntime %s" % ort.__version__)
