@@ -77,6 +77,18 @@ Test(onnx_checks, window_extent_past_int64_is_exact)
               "%s", msg);
 }
 
+/* an initializer of shape [3] with 2 int64_data values: onnxruntime refuses the model ("data field
+ * count (2) does not match expected count from shape (3)"); it was read as values unknown, the
+ * Reshape's output unbacked, and every size accepted (attack38e) */
+Test(onnx_checks, an_initializer_with_too_few_values_is_refused)
+{
+    if (!sy_onnx_available()) cr_skip_test("built without ONNX");
+    char msg[600];
+    cr_assert(eq(int, trace("init_short_data", NULL, NULL, msg, sizeof msg), SY_EFORMAT), "%s", msg);
+    cr_assert(strstr(msg, "initializer 's': its data field holds 2 values, expected 3 (the elements of its shape)") != NULL, "%s",
+              msg);
+}
+
 Test(onnx_checks, a_second_definition_of_a_value_is_rejected_with_names)
 {
     if (!sy_onnx_available()) cr_skip_test("built without ONNX");
