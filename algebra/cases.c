@@ -1,4 +1,9 @@
-/* Runner for .cases files (see include/symshape/cases.h). */
+/* Runner for .cases files (see include/symshape/cases.h).
+ *
+ * Length (1,230 lines): one runner, its four kinds of case (simplify, decide, bound, eval) and
+ * the samplers they share to refute a wrong expectation (the ranges' vertices, the constants'
+ * candidates, the grid, random points, the decision procedure's witness); they share the
+ * runner's state and its reporting, and apart they would need it in a private header. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -317,7 +322,157 @@ static long vertex_sample_assumed(runner *R, const symlist *L, const evec *A, lo
     return r;
 }
 
-static long sample(runner *R, const symlist *L, const evec *A, unsigned want, point_fn fn, void *ud)
+/* Candidate values from the constants of the case (attack38e): a claim false at one point
+ * that neither the vertices nor the grid nor random values reach (`x != 123456789` => true,
+ * `Min(1, (x - 123456789)**2)` => 1, `Mod(x, 1000003) != 999999` => true) passed as a precision
+ * miss or another form. Each integer constant c of the expressions (a node or an Add's
+ * coefficient, the first CONST_MAX) gives c, c - 1, c + 1, -c, FloorDiv(c, 2), CeilDiv(c, 2)
+ * and the integer square and cube roots of |c| (and + 1), the roots of an expanded power or
+ * product: (x - r)**2 has the coefficient 2*r and the constant r**2. Every symbol takes every
+ * candidate, each combination tried (at most CAND_POINTS, fewer values per symbol past it). */
+enum { CONST_MAX = 32, CAND_MAX = 160, CAND_POINTS = 2048 };
+
+typedef struct {
+    runner *R;
+    fmpz *v;
+    size_t n, nconst;
+    sy_etab seen; /* the nodes entered: a DAG is walked once */
+} cands;
+
+static void cand_push(cands *k, const fmpz_t x)
+{
+    for (size_t i = 0; i < k->n; i++)
+        if (fmpz_equal(k->v + i, x)) return;
+    if (k->n < CAND_MAX) fmpz_set(k->v + k->n++, x);
+}
+
+static void cand_from(cands *k, const fmpz_t c)
+{
+    if (k->nconst >= CONST_MAX || fmpz_bits(c) > 4096) return;
+    k->nconst++;
+    fmpz_t t, a;
+    fmpz_init(t);
+    fmpz_init(a);
+    cand_push(k, c);
+    fmpz_sub_ui(t, c, 1);
+    cand_push(k, t);
+    fmpz_add_ui(t, c, 1);
+    cand_push(k, t);
+    fmpz_neg(t, c);
+    cand_push(k, t);
+    fmpz_fdiv_q_2exp(t, c, 1);
+    cand_push(k, t);
+    fmpz_cdiv_q_2exp(t, c, 1);
+    cand_push(k, t);
+    fmpz_abs(a, c);
+    for (int r = 2; r <= 3; r++) {
+        fmpz_root(t, a, r);
+        cand_push(k, t);
+        fmpz_add_ui(t, t, 1);
+        cand_push(k, t);
+    }
+    fmpz_clear(t);
+    fmpz_clear(a);
+}
+
+static int cand_skip(void *ud, const sy_expr *e)
+{
+    cands *k = ud;
+    if (k->nconst >= CONST_MAX) return 1;
+    size_t i = sy_etab_slot(k->R->ctx, &k->seen, e, 0, true);
+    if (i == SIZE_MAX) return 1;
+    bool fresh = k->seen.fresh;
+    k->seen.fresh = false;
+    return !fresh;
+}
+
+static sy_status cand_visit(void *ud, const sy_expr *e)
+{
+    cands *k = ud;
+    if (e->kind == SY_EXPR_INT) cand_from(k, &e->u.value);
+    else if (e->kind == SY_EXPR_ADD) {
+        cand_from(k, &e->u.c0);
+        for (size_t i = 0; i < sy_expr_nargs(e); i++) {
+            const sy_expr *c = sy_expr_add_coeff(k->R->ctx, e, i);
+            if (c && c->kind == SY_EXPR_INT) cand_from(k, &c->u.value);
+        }
+    }
+    return SY_OK;
+}
+
+/* the candidate points of the constants of e1 and e2 (either NULL) that satisfy A; the
+ * number visited, -1 when fn asked to stop, -2 out of memory */
+static long const_sample(runner *R, const symlist *L, const evec *A, const sy_expr *e1, const sy_expr *e2, point_fn fn,
+                         void *ud)
+{
+    size_t n = L->n;
+    if (!n) return 0;
+    cands k = {R, sy_alloc(R->ctx, CAND_MAX * sizeof(fmpz)), 0, 0, {NULL, NULL, 0, 0, false}};
+    sy_binding b;
+    if (!k.v || !sy_binding_init(R->ctx, &b)) {
+        if (k.v) sy_dealloc(R->ctx, k.v, CAND_MAX * sizeof(fmpz));
+        sy_ctx_reset_error(R->ctx);
+        return -2;
+    }
+    for (size_t i = 0; i < CAND_MAX; i++) fmpz_init(k.v + i);
+    if (e1) sy_expr_walk_postorder(R->ctx, e1, cand_skip, cand_visit, &k);
+    if (e2) sy_expr_walk_postorder(R->ctx, e2, cand_skip, cand_visit, &k);
+    for (size_t i = 0; i < A->n; i++) sy_expr_walk_postorder(R->ctx, A->v[i], cand_skip, cand_visit, &k);
+    sy_etab_clear(R->ctx, &k.seen, 0);
+    sy_ctx_reset_error(R->ctx);
+    /* values per symbol: the largest per with per**n <= CAND_POINTS */
+    size_t per = k.n;
+    for (;;) {
+        size_t total = 1;
+        bool over = false;
+        for (size_t i = 0; i < n && !over; i++) {
+            over = total > CAND_POINTS / (per ? per : 1);
+            total *= per ? per : 1;
+        }
+        if (!over || per <= 1) break;
+        per--;
+    }
+    long found = 0;
+    size_t *idx = per ? sy_alloc(R->ctx, n * sizeof *idx) : NULL;
+    fmpz_t t;
+    fmpz_init(t);
+    if (idx) {
+        memset(idx, 0, n * sizeof *idx);
+        for (size_t it = 0; it < CAND_POINTS; it++) {
+            for (size_t i = 0; i < n; i++) sy_binding_set(&b, sy_expr_sym_id(L->v[i]), k.v + idx[i]);
+            bool ok = true;
+            for (size_t i = 0; i < A->n && ok; i++) {
+                sy_ctx_reset_error(R->ctx);
+                ok = sy_eval_raw(R->ctx, A->v[i], &b, t) == SY_OK && !fmpz_is_zero(t);
+            }
+            if (ok) {
+                found++;
+                if (fn(R, &b, ud) < 0) {
+                    found = -1;
+                    break;
+                }
+            }
+            size_t i = 0; /* the odometer */
+            while (i < n && ++idx[i] == per) idx[i++] = 0;
+            if (i == n) break;
+        }
+        sy_dealloc(R->ctx, idx, n * sizeof *idx);
+    } else if (per) {
+        found = -2;
+    }
+    sy_ctx_reset_error(R->ctx);
+    fmpz_clear(t);
+    for (size_t i = 0; i < CAND_MAX; i++) fmpz_clear(k.v + i);
+    sy_dealloc(R->ctx, k.v, CAND_MAX * sizeof(fmpz));
+    sy_binding_clear(R->ctx, &b);
+    return found;
+}
+
+/* Sample points satisfying A: the vertices of the assumptions' ranges, the candidates of the
+ * constants of e1 and e2 (either NULL; not counted towards want), an exhaustive small grid,
+ * then random points. */
+static long sample(runner *R, const symlist *L, const evec *A, const sy_expr *e1, const sy_expr *e2, unsigned want,
+                   point_fn fn, void *ud)
 {
     const sy_expr *const *as = A->v;
     size_t nas = A->n;
@@ -328,6 +483,10 @@ static long sample(runner *R, const symlist *L, const evec *A, unsigned want, po
     fmpz_init(t);
     /* the vertices of the assumptions' ranges first, then an exhaustive small grid */
     long found = vertex_sample_assumed(R, L, A, (long)want, fn, ud);
+    if (found >= 0) {
+        long kc = const_sample(R, L, A, e1, e2, fn, ud);
+        if (kc < 0) found = kc;
+    }
     if (found < 0) {
         fmpz_clear(v);
         fmpz_clear(t);
@@ -494,7 +653,7 @@ static void run_simplify(runner *R, char *lhs, char *assume, char *rhs)
     unsigned want = R->o->samples ? R->o->samples : 400;
     /* the expectation first: the expected form against the expression itself */
     cmp_ud u = {x, e, &L, NULL, 0, "the expected form is", "the expression"};
-    long n = sample(R, &L, &A, want, cmp_point, &u);
+    long n = sample(R, &L, &A, e, x, want, cmp_point, &u);
     if (n == -1) {
         report(R, "FAIL", "simplify %s: the expected answer is wrong: counterexample %s", lhs, u.bad ? u.bad : "?");
         sy_str_free(R->ctx, u.bad);
@@ -502,7 +661,7 @@ static void run_simplify(runner *R, char *lhs, char *assume, char *rhs)
     }
     /* then the engine's result against the expression */
     cmp_ud v = {se, e, &L, NULL, 0, "the result is", "the expression"};
-    n = sample(R, &L, &A, want, cmp_point, &v);
+    n = sample(R, &L, &A, e, se, want, cmp_point, &v);
     if (n == -1) {
         char *ps = show(R, se);
         report(R, "FAIL", "simplify %s: result %s disagrees at %s (WRONG)", lhs, ps ? ps : "?", v.bad ? v.bad : "?");
@@ -667,7 +826,7 @@ static void run_decide(runner *R, char *lhs, char *assume, char *rhs)
     if (!case_syms(R, &L, e, NULL, &A)) goto fail;
     u.rel = e;
     u.L = &L;
-    sample(R, &L, &A, R->o->samples ? R->o->samples : 400, dec_point, &u);
+    sample(R, &L, &A, e, NULL, R->o->samples ? R->o->samples : 400, dec_point, &u);
     /* the engine's answer, refuted by a sampled point */
     const char *engine_cex = got == SY_TRUTH_TRUE ? u.at_false : got == SY_TRUTH_FALSE ? u.at_true : NULL;
     /* the expectation, refuted by a sampled point ("unknown" claims nothing a point can refute) */
@@ -877,7 +1036,7 @@ static void run_bound(runner *R, char *lhs, char *assume, char *rhs)
     if (!case_syms(R, &L, e, NULL, &A)) goto fail;
     u.e = e;
     u.L = &L;
-    sample(R, &L, &A, R->o->samples ? R->o->samples : 400, bnd_point, &u);
+    sample(R, &L, &A, e, NULL, R->o->samples ? R->o->samples : 400, bnd_point, &u);
     if (u.evaluated) {
         smin = fmpz_get_str(NULL, 10, u.min);
         smax = fmpz_get_str(NULL, 10, u.max);

@@ -519,7 +519,16 @@ static void crel(builder *b, const sy_expr *e, unsigned dst)
             emit_side(b, d, 1, fmpz_sgn(c0) > 0 ? c0 : zero, dst);
             emit_side(b, d, -1, fmpz_sgn(c0) < 0 ? absc0 : zero, dst + 1);
             emit_abc(b, op, dst, dst, dst + 1);
-        } else { /* |c0| >= 2^63: P - N (exact or fail closed) vs -c0 is known */
+        } else if (fits64(negc0)) {
+            /* c0 = 2^63: -c0 = INT64_MIN fits, so P - N vs -c0 is not known: compare. emit_known
+             * read INT64_MIN as below int64 (a - b != 2^63 at a = INT64_MAX, b = -1 accepted, the
+             * exact relation is false; attack38e) */
+            emit_side(b, d, 1, zero, dst);
+            emit_side(b, d, -1, zero, dst + 1);
+            emit_abc(b, SY_OP_SUB, dst, dst, dst + 1);
+            emit_loadk(b, dst + 1, negc0);
+            emit_abc(b, op, dst, dst, dst + 1);
+        } else { /* |c0| >= 2^63 and -c0 past int64: P - N (exact or fail closed) vs -c0 is known */
             emit_side(b, d, 1, zero, dst);
             emit_side(b, d, -1, zero, dst + 1);
             emit_abc(b, SY_OP_SUB, dst, dst, dst + 1);

@@ -123,7 +123,8 @@ typedef struct {
     unsigned nt, nb; /* int64 temporaries tN and int temporaries bN of the current function */
     int have_rc;     /* `int rc;` declared in the current function */
     int dead;        /* an unconditional return was emitted: skip the rest of the function */
-    unsigned *bdecl; /* the int temporaries bN declared so far in the current function */
+    unsigned *bdecl; /* the int temporaries bN declared so far in the current function, and the
+                        tN copies of a Min/Max (SY_CGEN_TDECL set) */
     size_t nbdecl, capbdecl;
     /* the operand of each integer node computed so far in the current
      * function (open addressing by node hash): a function is straight-line
@@ -355,7 +356,10 @@ static void fmt_op(cg *g, opnd *o, const char *fmt, ...)
         g->st = sy_fail_st(g->ctx, SY_EUNSUPPORTED, "c backend: operand too long");
 }
 
-/* Record that bN (the name in o) is declared in the current function. */
+#define SY_CGEN_TDECL 0x80000000u
+
+/* Record that bN (or tN: a Min/Max accumulator; the name in o) is declared in the current
+ * function. */
 static void declared_b(cg *g, const opnd *o)
 {
     if (g->st) return;
@@ -369,12 +373,12 @@ static void declared_b(cg *g, const opnd *o)
         g->bdecl = p;
         g->capbdecl = nc;
     }
-    g->bdecl[g->nbdecl++] = (unsigned)strtoul(o->s + 1, NULL, 10);
+    g->bdecl[g->nbdecl++] = (unsigned)strtoul(o->s + 1, NULL, 10) | (o->s[0] == 't' ? SY_CGEN_TDECL : 0u);
 }
 
 /* Fail closed from here on: the rest of the function is unreachable. The
  * int temporaries declared so far (an And/Or accumulator, a relation's
- * result) are then never read: they are cast to void, so that the file stays
+ * result, a Min/Max accumulator) are then never read: they are cast to void, so that the file stays
  * clean under -Wall -Wextra -Werror (cgen.h). */
 static void fail_closed(cg *g, int code, const char *why, const sy_expr *e)
 {
@@ -384,7 +388,8 @@ static void fail_closed(cg *g, int code, const char *why, const sy_expr *e)
         g->st = sy_fail_st(g->ctx, SY_ENOMEM, "out of memory");
         return;
     }
-    for (size_t i = 0; i < g->nbdecl; i++) emit(g, "    (void)b%u;\n", g->bdecl[i]);
+    for (size_t i = 0; i < g->nbdecl; i++)
+        emit(g, "    (void)%c%u;\n", g->bdecl[i] & SY_CGEN_TDECL ? 't' : 'b', g->bdecl[i] & ~SY_CGEN_TDECL);
     emit(g, "    return %d; /* %s", code, why);
     if (s) {
         put(g, ": ");
@@ -519,6 +524,9 @@ static void gen_minmax(cg *g, const sy_expr *e, opnd *o)
         if (!have) {
             new_t(g, &r);
             emit(g, "    int64_t %s = %s;\n", r.s, x.s);
+            /* read only by the next operand's comparison: when that operand fails closed
+             * (Min(c, CeilDiv(b, 2**70)), attack38e), fail_closed casts it to void */
+            declared_b(g, &r);
             have = 1;
         } else {
             emit(g, "    if (%s %s %s) %s = %s;\n", x.s, ismin ? "<" : ">", r.s, r.s, x.s);

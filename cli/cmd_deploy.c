@@ -667,6 +667,11 @@ static int range_box(const sy_region *r, const int64_t *fixed, const char *const
         for (size_t k = 0; k < nv; k++)
             if (strlen(sy_region_var_at(r, k)->name) == nl && !strncmp(sy_region_var_at(r, k)->name, ranges[q], nl)) v = (long)k;
         if (v < 0) return cli_usage_error("memory", "--range: the region has no variable '%.*s'", (int)nl, ranges[q]);
+        /* a second range of one variable silently replaced the first (attack38e); --fix and
+         * --relation refuse a name given twice */
+        for (size_t p = 0; p < q; p++)
+            if (!strncmp(ranges[p], ranges[q], nl) && ranges[p][nl] == '=')
+                return cli_usage_error("memory", "--range: '%.*s' is given twice", (int)nl, ranges[q]);
         lo[v] = a;
         hi[v] = b;
     }

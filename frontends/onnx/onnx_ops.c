@@ -1465,6 +1465,18 @@ static sy_status op_slice(ox_call *c)
         if (ST) TRY(concrete(c, ST[i], "Slice step", &step));
         if (step == 0) return ox_err(c, SY_EINVAL, "step 0");
         if ((!S[i].far && is_b(S[i].e)) || (!E[i].far && is_b(E[i].e))) return ox_err(c, SY_EINVAL, "starts/ends must be integers");
+        /* onnxruntime 1.32 (slice_helper.h PrepareForCompute): an end of INT64_MAX or INT32_MAX is
+         * numpy's None, "to the end" in the step's direction: -1 for a negative step, where the spec's
+         * clamp gives dim - 1 ([-3:INT64_MAX:-1] of [0, 1, 2, 3, 4] is [2, 1, 0] there, empty by the
+         * spec; symshape gave 0 where onnxruntime gives h - 2: attack38e). INT64_MIN is the far end
+         * that clamps to -1 for a negative step and dim for a positive one. */
+        int64_t ev;
+        if (E[i].far ? E[i].v == INT64_MAX : sy_expr_get_si(E[i].e, &ev) == SY_OK && ev == INT32_MAX) {
+            E[i].far = 1;
+            E[i].v = step < 0 ? INT64_MIN : INT64_MAX;
+            E[i].e = NULL;
+        }
+        sy_ctx_reset_error(c->ctx);
         const sy_expr *st;
         TRY(slice_len(c, x->sizes[ax], &S[i], &E[i], step, &d[ax], &st));
         start[ax] = st;
@@ -1797,20 +1809,32 @@ static sy_status op_pad(ox_call *c)
             if (a == b) return ox_err(c, SY_EINVAL, "Pad: axis %zu repeated", a);
         }
     }
+    /* an input without elements: onnxruntime 1.32 skips the cropped-extent and reflect checks, only a
+     * padded axis must not be 0 and the output dims >= 0 ([0, h] with edge pads -3, +2 on axis 1 runs
+     * at h = 1..5; symshape required n >= 1, an unpadded axis, and h >= 4: attack38e) */
+    const sy_expr *numel = x->ndim ? sy_expr_mul_n(c->ctx, x->ndim, x->sizes) : K(c, 1);
+    CHK(numel);
+    const sy_expr *empty = sy_expr_eq(c->ctx, numel, K(c, 0));
+    CHK(empty);
     for (size_t i = 0; i < m; i++) {
         size_t a = i;
         if (axes) TRY(norm_axis(c, axes[i], x->ndim, &a));
-        if (strcmp(mode, "constant")) {
+        int unpadded = p[i] == K(c, 0) && p[i + m] == K(c, 0);
+        if (strcmp(mode, "constant") && !unpadded) {
+            /* a padded axis of size 0: "Cannot use 'edge' mode to pad dimension with a value of 0",
+             * even when the input is empty (onnxruntime 1.32 pad.cc) */
+            TRY(require(c, sy_expr_ge(c->ctx, d[a], K(c, 1)), "Pad (%s): axis %zu is padded and has size 0", mode, a));
             /* reflect / edge / wrap copy from the input cropped by the negative pads: it must not be
              * empty (onnxruntime: "zero effective input extent"; wrap of an empty input fails too),
              * and a reflected pad must stay inside it (onnxruntime pad.cc: "pre-pad (3) exceeds maximum
              * allowed (2)", max = extent - 1; the cropped extent here, never more than the dim) */
             const sy_expr *e, *padded; /* e: the input left after the negative pads crop it */
             TRY(sy_rule_pad_dim(c->env, d[a], p[i], p[i + m], &padded, &e));
-            TRY(require(c, sy_expr_ge(c->ctx, e, K(c, 1)), "Pad (%s): axis %zu has no input left to pad from", mode, a));
+            TRY(require(c, sy_expr_or(c->ctx, empty, sy_expr_ge(c->ctx, e, K(c, 1))), "Pad (%s): axis %zu has no input left to pad from",
+                        mode, a));
             if (refl)
-                TRY(require(c, sy_expr_and(c->ctx, sy_expr_le(c->ctx, p[i], sy_expr_add_si(c->ctx, e, -1)),
-                                           sy_expr_le(c->ctx, p[i + m], sy_expr_add_si(c->ctx, e, -1))),
+                TRY(require(c, sy_expr_or(c->ctx, empty, sy_expr_and(c->ctx, sy_expr_le(c->ctx, p[i], sy_expr_add_si(c->ctx, e, -1)),
+                                                                      sy_expr_le(c->ctx, p[i + m], sy_expr_add_si(c->ctx, e, -1)))),
                             "Pad (reflect): a pad of axis %zu exceeds its size - 1", a));
         }
         /* an axis with both pads 0 is the input's dim, >= 0 by itself: no requirement, which would rely
@@ -1840,6 +1864,18 @@ static sy_status reduce(ox_call *c, int arg)
         size_t ax;
         TRY(norm_axis(c, a, x->ndim, &ax));
         mark[ax] = 1;
+        /* an empty axis has no index to return: onnxruntime 1.32 fails (RUNTIME_EXCEPTION, no message)
+         * unless the output is empty too ([2, 0, 3] on axis 1 fails; [0, 0, 3] and [2, 0, 0] run;
+         * attack38e, tests/onnx/test_issue38.py) */
+        if (x->ndim) {
+            const sy_expr *rest[MAXR];
+            size_t nr = 0;
+            for (size_t i = 0; i < x->ndim; i++)
+                if (i != ax) rest[nr++] = x->sizes[i];
+            const sy_expr *numel = nr ? sy_expr_mul_n(c->ctx, nr, rest) : K(c, 1);
+            TRY(require(c, sy_expr_or(c->ctx, sy_expr_ge(c->ctx, x->sizes[ax], K(c, 1)), sy_expr_eq(c->ctx, numel, K(c, 0))),
+                        "%s: the reduced axis %zu is empty while the output is not", c->node->op_type, ax));
+        }
     } else {
         size_t n;
         int64_t *ax;
@@ -2142,6 +2178,16 @@ static sy_status window_params(ox_call *c, size_t ns, const int64_t *kernel, win
  *           is dropped, as PyTorch's pooling_output_shape and onnxruntime's
  *           PoolAttributes do, and only the output must be >= 1)
  *   VALID:  floor((d - dil*(k-1) - 1) / s) + 1;  SAME_*: ceil(d / s). */
+/* the window's extent dil*(k-1) + 1 in a message: up to 2^80 (k and dil up to 2^40 each), so
+ * printed from its exact constant (in int64 the product overflowed: UBSan, attack38e) */
+static const char *ext_text(ox_call *c, const sy_expr *ext, char *buf, size_t n)
+{
+    char *t = sy_expr_print(c->ctx, ext, SY_PRINT_CANONICAL);
+    snprintf(buf, n, "%s", t ? t : "?");
+    sy_str_free(c->ctx, t);
+    return buf;
+}
+
 static sy_status window_out(ox_call *c, const winp *w, size_t i, const sy_expr *d, int ceil_mode, const sy_expr **out)
 {
     sy_ctx *x = c->ctx;
@@ -2150,6 +2196,13 @@ static sy_status window_out(ox_call *c, const winp *w, size_t i, const sy_expr *
         /* a pool with SAME_* and a dilation: the spec (and onnx's shape inference) give ceil(d / s),
          * onnxruntime 1.32 one less at some sizes (k 3, dilation 2, stride 2: L = 8 gives 4 and 3):
          * the runtime is the ground truth and differs from the spec, so neither is promised */
+        /* Conv: onnxruntime 1.32 refuses it at every size (conv_attributes.h: "Dilation not supported
+         * for AutoPadType::SAME_UPPER or AutoPadType::SAME_LOWER"); symshape accepted every size
+         * (attack38e: 468 of 468 accepted sizes failed) */
+        if (w->dil[i] > 1 && !strcmp(c->node->op_type, "Conv"))
+            return ox_err(c, SY_EINVAL, "Conv with auto_pad %s and dilations > 1: onnxruntime refuses it at every size "
+                          "(\"Dilation not supported for AutoPadType::SAME_UPPER or AutoPadType::SAME_LOWER\"); give explicit pads",
+                          w->autopad);
         if (w->dil[i] > 1 && strcmp(c->node->op_type, "Conv") && strcmp(c->node->op_type, "ConvTranspose"))
             return ox_err(c, SY_EUNSUPPORTED, "%s with auto_pad %s and dilations > 1: onnxruntime's output size differs from "
                           "the ONNX spec's ceil(d / stride); give explicit pads", c->node->op_type, w->autopad);
@@ -2171,10 +2224,10 @@ static sy_status window_out(ox_call *c, const winp *w, size_t i, const sy_expr *
      * (googlenet's MaxPool2d(3, 2, ceil_mode=True) on a 2 x 2 map gives 1 x 1) */
     const sy_expr *ext = sy_expr_add_si(x, sy_expr_mul_si(x, K(c, w->k[i] - 1), w->dil[i]), 1);
     CHK(ext);
+    char extb[64];
     if (!ceil_mode)
         TRY(require(c, sy_expr_ge(x, sy_expr_sub(x, sy_expr_add_si(x, d, pb + pe), ext), K(c, 0)),
-                    "%s: the window (extent %lld) must fit the padded input", c->node->op_type,
-                    (long long)(w->dil[i] * (w->k[i] - 1) + 1)));
+                    "%s: the window (extent %s) must fit the padded input", c->node->op_type, ext_text(c, ext, extb, sizeof extb)));
     TRY(sy_rule_window_out(c->env, &c->why, d, ext, w->s[i], pb, pe, ceil_mode, &o));
     if (ceil_mode)
         TRY(require(c, sy_expr_ge(x, o, K(c, 1)), "%s: the output size (ceil_mode) must be >= 1", c->node->op_type));
@@ -2274,10 +2327,27 @@ static sy_status op_convtranspose(ox_call *c)
             return ox_err(c, SY_EINVAL, "ConvTranspose: output_padding[%zu] (%lld) must be in [0, max(stride, dilation))", i,
                           (long long)opad);
         const sy_expr *base = sy_expr_mul_si(c->ctx, sy_expr_add_si(c->ctx, x->sizes[2 + i], -1), wp.s[i]);
-        if (!strncmp(wp.autopad, "SAME", 4)) d[2 + i] = sy_expr_mul_si(c->ctx, x->sizes[2 + i], wp.s[i]);
-        else
-            d[2 + i] = sy_expr_add_si(c->ctx, base, opad + (kernel[i] - 1) * wp.dil[i] + 1 -
-                                                       (strcmp(wp.autopad, "VALID") ? wp.pb[i] + wp.pe[i] : 0));
+        if (!strncmp(wp.autopad, "SAME", 4)) {
+            /* onnxruntime 1.32 makes SAME's pads from the output size s*in as from an output_shape
+             * (above): total T = max(0, full - s*in), full = s*(in-1) + output_padding + (k-1)*dil + 1,
+             * so the output is min(s*in, full), s*in less the constant max(0, s - output_padding -
+             * (k-1)*dil - 1) (kernel 2, stride 3: 3*in - 1, not the spec's 3*in), and output_padding
+             * must be below the stride (else "output_padding too large for stride" at every size):
+             * checked against onnxruntime at 1904 sizes of 272 configurations (attack38e) */
+            if (opad >= wp.s[i])
+                return ox_err(c, SY_EINVAL, "ConvTranspose: with auto_pad %s, output_padding[%zu] (%lld) must be below the stride %lld",
+                              wp.autopad, i, (long long)opad, (long long)wp.s[i]);
+            int64_t reach, km; /* reach = full - s*(in-1); past int64 it is >= s */
+            bool big = __builtin_mul_overflow(kernel[i] - 1, wp.dil[i], &km) || __builtin_add_overflow(km, opad + 1, &reach);
+            d[2 + i] = sy_expr_add_si(c->ctx, sy_expr_mul_si(c->ctx, x->sizes[2 + i], wp.s[i]),
+                                      !big && reach < wp.s[i] ? reach - wp.s[i] : 0);
+        } else {
+            /* exact: (kernel-1)*dilation reaches 2^80 (each up to 2^40); in int64 it wrapped, and
+             * kernel 2^40, dilation 2^40 gave the output L (attack38e, UBSan) */
+            const sy_expr *ext = sy_expr_add_si(c->ctx, sy_expr_mul(c->ctx, K(c, kernel[i] - 1), K(c, wp.dil[i])), opad + 1);
+            d[2 + i] = sy_expr_add_si(c->ctx, sy_expr_add(c->ctx, base, ext),
+                                      strcmp(wp.autopad, "VALID") ? -(wp.pb[i] + wp.pe[i]) : 0);
+        }
         CHK(d[2 + i]);
         TRY(require(c, sy_expr_ge(c->ctx, d[2 + i], K(c, 1)), "ConvTranspose: output size must be >= 1"));
     }

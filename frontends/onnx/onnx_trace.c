@@ -517,6 +517,17 @@ sy_status ox_tensor_val(sy_onnx_trace *t, const Onnx__TensorProto *tp, const cha
     size_t n = (size_t)numel, es = ox_elem_size(elem);
     int isf = ox_is_float(elem) || elem == OX_COMPLEX64 || elem == OX_COMPLEX128;
     if (elem == OX_COMPLEX64 || elem == OX_COMPLEX128) return SY_OK;
+    /* a typed data field that holds values, but not one per element: onnxruntime refuses the model
+     * ("data field count (2) does not match expected count from shape (3)"); it was read as values
+     * unknown, and every size accepted (attack38e). An absent field (0 values) is a dropped payload. */
+    if (!tp->has_raw_data) {
+        size_t cnt = elem == OX_FLOAT ? tp->n_float_data : elem == OX_DOUBLE ? tp->n_double_data
+                   : elem == OX_INT64 ? tp->n_int64_data : (elem == OX_UINT64 || elem == OX_UINT32) ? tp->n_uint64_data
+                   : tp->n_int32_data;
+        if (cnt && cnt != n)
+            return tv_fail(ctx, SY_EFORMAT, kind, name, "its data field holds %zu values, expected %zu (the elements of its shape)",
+                           cnt, n);
+    }
     int64_t kv[SY_ONNX_MAX_VALUES]; /* n <= SY_ONNX_MAX_VALUES here */
     double *fv = isf ? tr_alloc(t, (n ? n : 1) * sizeof *fv) : NULL;
     if (isf && !fv) return SY_ENOMEM;

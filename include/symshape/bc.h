@@ -303,9 +303,12 @@ SY_API sy_bc_program *sy_bc_free(SY_TAKE SY_NULL sy_bc_program *p);
  *          (including a constant of the pool that does not), SY_EDIVZERO
  *          (-5) a divisor is 0, SY_EINVAL (-3) p is NULL, sizes is NULL
  *          with n > 0, or n != sy_bc_nslots(p).
- *  Whenever the result is 0 or 1 it equals sy_gset_check_si on the same
- *  values (for a program compiled from that set); the VM never accepts a
- *  point the reference rejects.
+ *  Whenever the result is 0 or 1 it equals sy_gset_check_si's verdict on
+ *  the guards at the same values (for a program compiled from that set);
+ *  the VM never accepts a point whose guards the reference rejects. The
+ *  reference's other rule, an input whose numel is past int64 cannot
+ *  exist (failed = -1), is not checked here: sy_gset_numel_check_si is that
+ *  rule alone (`symshape check` applies it first; docs/guards.md).
  *  No allocation (registers live on the stack), no access to the context;
  *  thread-safe on a shared program. O(instructions). */
 SY_API int sy_bc_check(const sy_bc_program *p, const int64_t *sizes, size_t n, int32_t *failed);

@@ -101,12 +101,17 @@ Test(algebra_cases, bound_checks_range_ends_and_searches_a_witness, .init = ctx_
         /* the facts tighten h's range to the greatest h = 3 (mod 7): a vertex */
         {"bound FloorDiv(h, 4) | 8 <= h; h <= 1000000000000; Mod(h, 7) == 3 => [2, 249999999997]\n", 1, 0,
          "counterexample h=999999999995: the value 249999999998 is outside"},
-        /* the maximum at h = 10**6 is inside the range, no vertex and (seed 1) no sample: the
-         * decision procedure's facts plus Min(h, 2000000 - h) > 999999 pin h = 1000000 (was a
-         * precision miss) */
-        {"bound Min(h, 2000000 - h) | 0 <= h <= 2000000 => [0, 999999]\n", 1, 0,
-         "counterexample h=1000000: the value 1000000 is outside [0, 999999] (a witness of the decision procedure)"},
-        {"bound Min(h, 2000000 - h) | 0 <= h <= 2000000 => [0, 1000000]\n", 0, 0, NULL},
+        /* the maximum at h = 500000 is inside the range, no vertex, no candidate of the
+         * constants (attack38e: 2000000 - h had one at h = 2000000/2) and (seed 1) no sample:
+         * the decision procedure's facts plus Min(3*h, 2000000 - h) > 1499999 pin h = 500000
+         * (was a precision miss) */
+        {"bound Min(3*h, 2000000 - h) | 0 <= h <= 2000000 => [0, 1499999]\n", 1, 0,
+         "counterexample h=500000: the value 1500000 is outside [0, 1499999] (a witness of the decision procedure)"},
+        {"bound Min(3*h, 2000000 - h) | 0 <= h <= 2000000 => [0, 1500000]\n", 0, 0, NULL},
+        /* a claim false at one point only, found from the constants (attack38e) */
+        {"decide x != 123456789 | x >= 0 => true\n", 1, 0, "counterexample x=123456789 (the relation is false there)"},
+        {"simplify Min(1, (x - 123456789)**2) => 1\n", 1, 0, "counterexample x=123456789: the expected form is 1"},
+        {"decide Mod(x*x, 7) != 3 => true\n", 0, 1, NULL},
         {"bound FloorDiv(h, 4) | 8 <= h; h <= 1000000000000; Mod(h, 7) == 3 => [2, 249999999998]\n", 0, 0, NULL},
         {"bound FloorDiv(h, 4) + FloorDiv(w, 8) | 8 <= h <= 20; 3 <= w <= 100 => [2, 16]\n", 1, 0,
          "counterexample h=20, w=100: the value 17 is outside [2, 16]"},

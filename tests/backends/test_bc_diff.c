@@ -434,3 +434,41 @@ Test(backends_bc_diff, vm_equals_the_reference_on_synthetic_guard_sets, .init = 
         }
     }
 }
+
+/* A relation P + 2**63 op N (c0 = 2**63, terms of both signs): -c0 = INT64_MIN fits int64, but the
+ * compiler took P - N vs -c0 as known, INT64_MIN as below int64: at s0 = INT64_MAX, s1 = -1 (P - N =
+ * INT64_MIN) `s1 + 2**63 <= s0` holds and the VM said false, and `s0 - s1 != 2**63` fails and the VM
+ * said true, an accept the reference rejects (found by a random differential, attack38e). */
+Test(backends_bc_diff, a_constant_of_2_pow_63_beside_terms_of_both_signs, .init = ctx_setup, .fini = ctx_teardown,
+     .timeout = SY_TIMEOUT(60))
+{
+    static const char *const facts[][1] = {{"Or(s1 + 2**63 <= s0, s0 <= 10*s2)"}, {"s1 - s0 + 2**63 != 0"}, {"s0 - s1 != 2**63"},
+                                           {"Or(s1 + 2**63 == s0, s0 <= 10*s2)"}, {"Or(s1 + 2**63 != s0, s2 == 5)"}};
+    static const int64_t pts[][3] = {{INT64_MAX, -1, -5}, {INT64_MAX - 1, -1, -5}, {INT64_MAX, 0, -5}, {-2, INT64_MAX, -5},
+                                     {INT64_MAX, INT64_MIN, -5}, {0, INT64_MIN, -5}, {-1, INT64_MAX, -5}, {64, 48, 7}};
+    long decided = 0;
+    for (size_t k = 0; k < sizeof facts / sizeof facts[0]; k++) {
+        sy_graph *g;
+        sy_gset *gs = bt_gset("[64,48,7]", "[0,1,2]", facts[k], 1, NULL, 0, 0, &g);
+        sy_bc_program *p;
+        cr_assert(eq(int, sy_bc_compile(gs, &p), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+        for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+            int64_t v[5] = {3, 0, pts[i][0], pts[i][1], pts[i][2]};
+            sy_gset_result ref = SY_GSET_RESULT_INIT;
+            cr_assert(eq(int, sy_gset_check_si(gs, v, 5, &ref), SY_OK));
+            if (!ref.accept && ref.failed == -1) ref.accept = 1; /* cannot exist: the guards' verdict */
+            int32_t failed;
+            int r = sy_bc_check(p, v, 5, &failed);
+            if (r == SY_BC_ACCEPT || r == SY_BC_REJECT) {
+                decided++;
+                cr_assert(eq(int, r, ref.accept), "%s at (%lld, %lld, %lld): VM %d, reference %d (%s)", facts[k][0],
+                          (long long)v[2], (long long)v[3], (long long)v[4], r, ref.accept, ref.message);
+                if (!r) cr_assert(eq(long, (long)failed, ref.failed));
+            }
+        }
+        sy_bc_free(p);
+        sy_gset_free(gs);
+        sy_graph_free(g);
+    }
+    cr_assert(lt(long, 20, decided), "only %ld points decided", decided);
+}

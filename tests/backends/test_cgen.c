@@ -790,6 +790,31 @@ Test(backends_cgen, fail_closed_inside_and_or_compiles_cleanly, .init = ctx_setu
     sy_graph_free(g);
 }
 
+/* A Min whose later operand fails closed (its constant term 2**70 - 1 does not fit int64)
+ * left the first operand's copy unread: "unused variable 't2'" under -Werror (attack38e). */
+Test(backends_cgen, fail_closed_inside_min_compiles_cleanly, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(120))
+{
+    static const char *const facts[] = {"CeilDiv(b, 100) <= Min(c, CeilDiv(b, 2**70))"};
+    sy_graph *g;
+    sy_env *env;
+    sy_gset *gs = synthetic_set(facts, 1, 0, &g, &env);
+    size_t len;
+    char *code = render_c(gs, "minbig", &len);
+    cr_assert(strstr(code, "(void)t2;\n    return -2;") != NULL, "%s", code);
+    cmod m;
+    cmod_build(&m, code, len, "minbig", 1);
+    int64_t ex[] = {4, 0, 5, 7, 11, 13};
+    int32_t failed;
+    cr_assert(eq(int, m.check(ex, 6, &failed), SY_CGEN_EOVERFLOW));
+    cr_assert(eq(long, (long)failed,
+                 guard_index(gs, "CeilDiv(x.size()[1], 100) <= Min(x.size()[2], CeilDiv(x.size()[1], 1180591620717411303424))")));
+    cmod_free(&m);
+    sy_mem_free(ctx, code);
+    sy_gset_free(gs);
+    sy_env_free(env);
+    sy_graph_free(g);
+}
+
 /* ------------------------------------------------------------------ golden, helpers, prefix */
 
 Test(backends_cgen, golden_resnet18, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))

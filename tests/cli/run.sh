@@ -469,7 +469,9 @@ if [ "$rc" = 0 ] && ! grep -q '^\*/' <<<"$out" && grep -qF ': reject (x\x0a*/"<b
 else echo "FAIL: probe of names with a newline: exit $rc or a raw newline: $out"; fail=$((fail+1)); fi
 # issue 38 (fix38): a bad --range/--fix/--relation printed the report before the usage error;
 # every option is checked before any output (the output is the error alone)
-for bad in "--range x_0=10..1" "--range zz=1..2" "--range x_0" "--fix x_0" "--fix x_2=abc" "--relation =x_0" "--bytes 1G --relation x_2"; do
+# attack38e: a second --range of one variable silently replaced the first
+for bad in "--range x_0=10..1" "--range zz=1..2" "--range x_0" "--fix x_0" "--fix x_2=abc" "--relation =x_0" "--bytes 1G --relation x_2" \
+           "--range x_0=1..2 --range x_0=3..4"; do
   # shellcheck disable=SC2086
   out="$("$S" memory $bad "$E/resnet18.json" 2>&1)"; rc=$?
   if [ "$rc" = 2 ] && [ "$(head -c 16 <<<"$out")" = "symshape: error:" ] && ! grep -q "memory of\|largest" <<<"$out"; then pass=$((pass+1))

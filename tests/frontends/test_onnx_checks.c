@@ -63,6 +63,32 @@ Test(onnx_checks, flatten_past_int64_at_every_size_is_rejected)
     cr_assert(eq(str, msg, "1, 4611686018427387904"));
 }
 
+/* kernel 2**40 and dilation 2**40 (each within the attributes' 2**40 bound): (k - 1)*dil is past
+ * int64. ConvTranspose computed it in int64: signed overflow (UBSan) and the output [1, 1, L];
+ * Conv's message did the same (attack38e) */
+Test(onnx_checks, window_extent_past_int64_is_exact)
+{
+    if (!sy_onnx_available()) cr_skip_test("built without ONNX");
+    char msg[600];
+    cr_assert(eq(int, trace("convT_dil_past_int64", NULL, NULL, msg, sizeof msg), SY_EOVERFLOW), "%s", msg);
+    cr_assert(eq(str, msg, "node 'ct' (ConvTranspose): output dim 2 = L + 1208925819613529663078400 does not fit int64 (at any size)"));
+    cr_assert(ne(int, trace("conv_dil_past_int64", NULL, NULL, msg, sizeof msg), SY_OK));
+    cr_assert(strstr(msg, "node 'cv' (Conv): Conv: the window (extent 1208925819613529663078401) must fit the padded input") != NULL,
+              "%s", msg);
+}
+
+/* an initializer of shape [3] with 2 int64_data values: onnxruntime refuses the model ("data field
+ * count (2) does not match expected count from shape (3)"); it was read as values unknown, the
+ * Reshape's output unbacked, and every size accepted (attack38e) */
+Test(onnx_checks, an_initializer_with_too_few_values_is_refused)
+{
+    if (!sy_onnx_available()) cr_skip_test("built without ONNX");
+    char msg[600];
+    cr_assert(eq(int, trace("init_short_data", NULL, NULL, msg, sizeof msg), SY_EFORMAT), "%s", msg);
+    cr_assert(strstr(msg, "initializer 's': its data field holds 2 values, expected 3 (the elements of its shape)") != NULL, "%s",
+              msg);
+}
+
 Test(onnx_checks, a_second_definition_of_a_value_is_rejected_with_names)
 {
     if (!sy_onnx_available()) cr_skip_test("built without ONNX");

@@ -14,7 +14,15 @@
     "nested deeper than 2000 levels" at n = 1000): the width one Min deep at n = 6, 12 and 1000,
     equal to the exact recurrence and to onnxruntime's at 45 sizes;
   - LSTM and GRU of batch 0, GRU of sequence length 0: onnxruntime ends the process; now
-    required (20 sizes per op, each run in a child process).
+    required (20 sizes per op, each run in a child process);
+  - ArgMax/ArgMin over an empty axis with a non-empty output: onnxruntime fails; symshape accepted
+    it (attack38e); now required, 27 sizes of 4 configurations, default and relaxed;
+  - ConvTranspose with auto_pad SAME_*: onnxruntime's min(s*L, full) and output_padding < stride
+    (symshape gave s*L), 78 configurations x 6 sizes; Conv SAME_* with a dilation refused;
+  - Slice's end INT64_MAX / INT32_MAX with a negative step is onnxruntime's None (to the start), 80
+    configurations x 8 sizes;
+  - Pad edge/reflect of an empty input: onnxruntime requires only a padded axis to be non-zero (15
+    configurations x 50 sizes, no size thrown away).
 usage: test_issue38.py SYMSHAPE CACHE_DIR   (SY_SKIP_TORCH_TESTS=1 or no onnxruntime: skip, exit 77)
 """
 import os
@@ -224,5 +232,145 @@ for op, gates in (("LSTM", 4), ("GRU", 3), ("RNN", 1)):
             print("%s %s: onnxruntime runs %d of %d sizes, symshape accepts %d, %d violations, %d thrown away" %
                   (name, "relaxed" if flags else "default", sum(truth), len(truth), sum(x["accept"] for x in lines),
                    len(viol), len(away)), file=sys.stderr)
+
+# ---- attack38e: ArgMax / ArgMin over an empty axis. onnxruntime 1.32 fails (RUNTIME_EXCEPTION, no
+# message) unless the output is empty too; symshape accepted every size ([2, 0, 3] on axis 1 ran the
+# guards' check and failed in onnxruntime: 8 of 117 sizes of [n, h] on axis -1)
+ARG_PTS = [(n, h, w) for n in (0, 1, 2) for h in (0, 1, 3) for w in (0, 1, 4)]
+for op, axis, keep in (("ArgMax", 1, 0), ("ArgMin", -2, 1), ("ArgMax", 0, 1), ("ArgMin", 2, 0)):
+    name = "%s_axis%d_keep%d" % (op.lower(), axis, keep)
+    path = save(name, [helper.make_node(op, ["x"], ["yi"], axis=axis, keepdims=keep),
+                       helper.make_node("Cast", ["yi"], ["y"], to=TensorProto.FLOAT)],
+                [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", "h", "w"])])
+    truth = [ort_runs(path, sh_) for sh_ in ARG_PTS]
+    pf = os.path.join(WORK, name + ".points.json")
+    with open(pf, "w") as f:
+        json.dump({"points": [{"sizes": {"x": list(sh_)}} for sh_ in ARG_PTS]}, f)
+    for flags in ([], RELAXED):
+        r = sh("probe", path, "--points", pf, "--json", *flags)
+        check("%s %s: probe exits 0" % (name, flags), r.returncode == 0, r.stderr)
+        lines = [json.loads(x) for x in r.stdout.splitlines()] if r.returncode == 0 else []
+        viol = [sh_ for sh_, ok, x in zip(ARG_PTS, truth, lines) if x["accept"] and not ok]
+        away = [sh_ for sh_, ok, x in zip(ARG_PTS, truth, lines) if ok and not x["accept"]]
+        check("%s %s: 0 soundness violations" % (name, flags), len(lines) == len(ARG_PTS) and not viol, viol[:3])
+        if flags:
+            check("%s relaxed: no size thrown away" % name, not away, away[:3])
+        print("%s %s: onnxruntime runs %d of %d sizes, symshape accepts %d, %d violations, %d thrown away" %
+              (name, "relaxed" if flags else "default", sum(truth), len(truth), sum(x["accept"] for x in lines),
+               len(viol), len(away)), file=sys.stderr)
+    check("%s: onnxruntime refuses some size (the test can fail)" % name, not all(truth))
+
+# ---- attack38e: ConvTranspose with auto_pad SAME_*: onnxruntime's output is min(s*L, full), full =
+# s*(L-1) + output_padding + (k-1)*dil + 1 (its pads come from the output size s*L, clamped at 0), and
+# output_padding >= stride fails at every size; symshape gave the spec's s*L (kernel 2, stride 3:
+# 3*L where onnxruntime gives 3*L - 1) and allowed output_padding < max(stride, dilation).
+# Conv with auto_pad SAME_* and a dilation > 1: onnxruntime refuses it at every size.
+import itertools  # noqa: E402
+CT_L = list(range(0, 6))
+nconf = nviol = naway = 0
+for ap, k, s_, dil in itertools.product(("SAME_UPPER", "SAME_LOWER"), (1, 2, 3), (1, 2, 3), (1, 2)):
+    for opad in range(0, max(s_, dil)):
+        name = "convT_%s_k%d_s%d_d%d_op%d" % (ap.lower(), k, s_, dil, opad)
+        path = save(name, [helper.make_node("ConvTranspose", ["x", "W"], ["y"], auto_pad=ap, strides=[s_], dilations=[dil],
+                                            output_padding=[opad])],
+                    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, "L"])],
+                    [helper.make_tensor("W", TensorProto.FLOAT, [1, 1, k], [0.5] * k)])
+        truth = []
+        so = ort.SessionOptions()
+        so.log_severity_level = 4
+        sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+        for L in CT_L:
+            try:
+                truth.append(list(sess.run(None, {"x": np.ones((1, 1, L), np.float32)})[0].shape))
+            except Exception:  # noqa: BLE001 - the runtime refused the size
+                truth.append(None)
+        pf = os.path.join(WORK, name + ".points.json")
+        with open(pf, "w") as f:
+            json.dump({"points": [{"sizes": {"x": [1, 1, L]}} for L in CT_L]}, f)
+        r = sh("probe", path, "--points", pf, "--json", *RELAXED)
+        nconf += 1
+        if opad >= s_:
+            check("%s: refused, as onnxruntime refuses every size" % name,
+                  r.returncode == 3 and "must be below the stride" in r.stderr and not any(truth), (r.stderr, truth))
+            continue
+        lines = [json.loads(x) for x in r.stdout.splitlines()] if r.returncode == 0 else []
+        check("%s: probe exits 0" % name, r.returncode == 0 and len(lines) == len(CT_L), r.stderr)
+        viol = [(L, x["outputs"], t) for L, t, x in zip(CT_L, truth, lines) if x["accept"] and x["outputs"] != [t]]
+        away = [L for L, t, x in zip(CT_L, truth, lines) if t is not None and not x["accept"]]
+        nviol += len(viol)
+        naway += len(away)
+        check("%s: every accepted size runs with the reported shape" % name, not viol, viol[:3])
+        check("%s: no size thrown away" % name, not away, away[:3])
+print("ConvTranspose SAME: %d configurations x %d sizes, %d violations, %d thrown away" % (nconf, len(CT_L), nviol, naway),
+      file=sys.stderr)
+path = save("conv_same_dilated", [helper.make_node("Conv", ["x", "W"], ["y"], name="cs", auto_pad="SAME_UPPER", dilations=[2])],
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, "L"])],
+            [helper.make_tensor("W", TensorProto.FLOAT, [1, 1, 3], [0.5] * 3)])
+r = sh("infer", path)
+check("Conv SAME dilated: refused naming the node, as onnxruntime refuses every size",
+      r.returncode == 3 and "node 'cs' (Conv): Conv with auto_pad SAME_UPPER and dilations > 1" in r.stderr
+      and not any(ort_runs(path, (1, 1, L)) for L in (1, 4, 9)), r.stderr)
+
+# ---- attack38e: Slice with an end of INT64_MAX or INT32_MAX is onnxruntime's None, "to the start" for a
+# negative step (the spec's clamp gives dim - 1: [-3:INT64_MAX:-1] took nothing in symshape, h - 2 elements
+# in onnxruntime: 108 of 117 sizes violated)
+SL_H = list(range(0, 8))
+nsl = nslv = 0
+for st_, en_, k_ in itertools.product((-3, 0, 2, 2**63 - 1, -2**63), (2**63 - 1, 2**31 - 1, -2**63, 1), (-1, -2, 1, -2**63)):
+    name = "slice_end_%d_%d_%d" % (st_, en_, k_)
+    path = save(name, [helper.make_node("Slice", ["x", "s", "e", "a", "k"], ["y"])],
+                [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, "h"])],
+                [helper.make_tensor(n_, TensorProto.INT64, [1], [v_]) for n_, v_ in (("s", st_), ("e", en_), ("a", -1), ("k", k_))])
+    so = ort.SessionOptions()
+    so.log_severity_level = 4
+    sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+    truth = [list(sess.run(None, {"x": np.ones((1, h_), np.float32)})[0].shape) for h_ in SL_H]
+    pf = os.path.join(WORK, "slice_end.points.json")
+    with open(pf, "w") as f:
+        json.dump({"points": [{"sizes": {"x": [1, h_]}} for h_ in SL_H]}, f)
+    r = sh("probe", path, "--points", pf, "--json", *RELAXED)
+    lines = [json.loads(x) for x in r.stdout.splitlines()] if r.returncode == 0 else []
+    check("%s: probe exits 0" % name, r.returncode == 0 and len(lines) == len(SL_H), r.stderr)
+    viol = [(h_, x["outputs"], t) for h_, t, x in zip(SL_H, truth, lines) if not x["accept"] or x["outputs"] != [t]]
+    nsl += 1
+    nslv += len(viol)
+    check("%s: accepted with onnxruntime's shape at every size" % name, not viol, viol[:3])
+print("Slice far ends: %d configurations x %d sizes, %d differences" % (nsl, len(SL_H), nslv), file=sys.stderr)
+
+# ---- attack38e: Pad edge/reflect of an empty input. onnxruntime skips the cropped-extent and reflect
+# checks when the input has no elements; only a padded axis must not be 0 (and the output dims >= 0).
+# symshape required every axis, padded or not, and the extents: 75 of 1872 sizes thrown away.
+PAD_PTS = [(a_, b_) for a_ in range(0, 5) for b_ in range(0, 10)]
+npad = npv = npa = 0
+for k_, pads in enumerate([[0, -3, 0, 2], [0, -3, 0, -4], [-1, 0, -1, 0], [0, 5, 0, -7], [2, -1, 0, 0]]):
+    for mode in ("constant", "edge", "reflect"):
+        name = "pad_empty%d_%s" % (k_, mode)
+        path = save(name, [helper.make_node("Pad", ["x", "p"], ["y"], mode=mode)],
+                    [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", "h"])],
+                    [helper.make_tensor("p", TensorProto.INT64, [4], pads)])
+        so = ort.SessionOptions()
+        so.log_severity_level = 4
+        sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+        truth = []
+        for pt in PAD_PTS:
+            try:
+                truth.append(list(sess.run(None, {"x": np.ones(pt, np.float32)})[0].shape))
+            except Exception:  # noqa: BLE001 - the runtime refused the size
+                truth.append(None)
+        pf = os.path.join(WORK, "pad_empty.points.json")
+        with open(pf, "w") as f:
+            json.dump({"points": [{"sizes": {"x": list(pt)}} for pt in PAD_PTS]}, f)
+        r = sh("probe", path, "--points", pf, "--json", *RELAXED)
+        lines = [json.loads(x) for x in r.stdout.splitlines()] if r.returncode == 0 else []
+        check("%s: probe exits 0" % name, r.returncode == 0 and len(lines) == len(PAD_PTS), r.stderr)
+        viol = [(pt, x["outputs"], t) for pt, t, x in zip(PAD_PTS, truth, lines) if x["accept"] and x["outputs"] != [t]]
+        away = [pt for pt, t, x in zip(PAD_PTS, truth, lines) if t is not None and not x["accept"]]
+        npad += 1
+        npv += len(viol)
+        npa += len(away)
+        check("%s: every accepted size runs with the reported shape" % name, not viol, viol[:3])
+        check("%s: no size thrown away" % name, not away, away[:3])
+print("Pad of empty inputs: %d configurations x %d sizes, %d violations, %d thrown away" % (npad, len(PAD_PTS), npv, npa),
+      file=sys.stderr)
 
 CHECKS.finish("onnxruntime %s" % ort.__version__)

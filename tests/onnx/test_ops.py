@@ -187,10 +187,13 @@ case("slice_negstep", model([N("Slice", ["x", "s", "e", "a", "st"], ["y"])], X4,
      [i64("s", [-1]), i64("e", [-I64MAX - 1]), i64("a", [2]), i64("st", [-1])]), [2, 3, 224, 200], env, E)
 case("slice_clamp", model([N("Slice", ["x", "s", "e", "a"], ["y"])], X4, [i64("s", [5]), i64("e", [1000]), i64("a", [1])]), [2, 0, 224, 200], env, E)
 # step INT64_MIN: its negation is computed in the algebra (-INT64_MIN overflowed int64); numpy gives the lengths
+# (onnxruntime 1.32 gives 1, 1, 1: checked by attack38e)
 I64MIN = -I64MAX - 1
 xs = np.zeros((2, 3, 224, 200), np.float32)
 for nm, st, en in (("slice_min_step", I64MIN, I64MAX), ("slice_min_step_rev", I64MAX, I64MIN), ("slice_min_step_mid", 5, 0)):
-    want = list(xs[:, st:en:I64MIN].shape)
+    # an end of INT64_MAX is onnxruntime's None (to the start for a negative step; slice_helper.h), where
+    # numpy clamps a start below -dim to nothing and onnxruntime to 0: [0::INT64_MIN] takes 1 (attack38e)
+    want = list(xs[:, (0 if st < -3 else st)::I64MIN].shape) if en == I64MAX else list(xs[:, st:en:I64MIN].shape)
     case(nm, model([N("Slice", ["x", "s", "e", "a", "st"], ["y"])], X4, [i64("s", [st]), i64("e", [en]), i64("a", [1]), i64("st", [I64MIN])]),
          want, env, E)
 # Slice's far starts and ends (|v| >= 2^62: INT64_MAX, INT64_MIN, torch's -INT64_MAX, 2^62) at dims 0, 1, 2, 3, 7:
@@ -199,12 +202,17 @@ for nm, st, en in (("slice_min_step", I64MIN, I64MAX), ("slice_min_step_rev", I6
 # then clamped to [0, dim] / [0, dim - 1] / [-1, dim - 1], an empty range on a dim of 0 taking nothing); torch's
 # slicing (positive steps from -2^62 up: torch 1.13 refuses ints below) and numpy's must agree with it, except where
 # numpy clamps a negative step's start below -dim to -1 (nothing) and the spec to 0 (the first element, as
-# onnxruntime does).
+# onnxruntime does), and where an end of INT64_MAX with a negative step is onnxruntime's None (to the start;
+# numpy and the spec's clamp: dim - 1).
 FAR = [I64MAX, I64MIN, -I64MAX, 2**62, -2**62, 2**62 - 1, -1, 0, 2]
 FSTEPS = [1, 2, -1, -3]
 
 
 def spec_len(d, s, e, k):
+    # onnxruntime (slice_helper.h): an end of INT64_MAX or INT32_MAX is numpy's None, "to the end" in
+    # the step's direction (-1 for a negative step, where the spec's clamp gives dim - 1; attack38e)
+    if e in (I64MAX, 2**31 - 1):
+        e = d if k > 0 else -d - 1
     s, e = s + d if s < 0 else s, e + d if e < 0 else e
     lo_e, hi = (0, d) if k > 0 else (-1, d - 1)
     s, e = min(max(s, 0), hi), min(max(e, lo_e), hi)
@@ -215,7 +223,7 @@ fcombos = [(s, e, k) for s in FAR for e in FAR for k in FSTEPS]
 for d in (0, 1, 2, 3, 7):
     for s, e, k in fcombos:
         got = spec_len(d, s, e, k)
-        refs = [("numpy", np.zeros(d)[s:e:k].shape[0])] if k > 0 or not (s < -d and d > 0) else []
+        refs = [("numpy", np.zeros(d)[s:e:k].shape[0])] if k > 0 or not (s < -d and d > 0 or e == I64MAX) else []
         if k > 0 and min(s, e) > -2**62:  # torch 1.13 holds an int below -2^62 as a symbolic int and refuses it
             refs.append(("torch", torch.zeros(d)[s:e:k].shape[0]))
         for who, ref in refs:
