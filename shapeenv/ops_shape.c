@@ -925,7 +925,16 @@ static sy_status arange(opcall *c)
     sy_dtype dt = SY_DT_INT64;
     const sy_value *dv = op_arg(c, (size_t)-1, "dtype");
     if (dv && dv->kind == SY_V_DTYPE) dt = dv->u.dtype;
-    return op_set_tensor(c, dt, 1, &n);
+    if ((st = op_set_tensor(c, dt, 1, &n))) return st;
+    /* its values start + k * step, k < n: least start, greatest start + (n - 1) * step when
+     * n >= 1 (values.c; int64 only: no rounding, no wrap) */
+    if (dt == SY_DT_INT64) {
+        c->env->vpend = 1;
+        c->env->vpend_lo = start;
+        c->env->vpend_hi = sy_expr_add(ctx, start, sy_expr_mul(ctx, sy_expr_sub(ctx, n, KI(c, 1)), KI(c, step)));
+        if (!c->env->vpend_hi) return sy_ctx_last_error(ctx);
+    }
+    return SY_OK;
 }
 
 static sy_status same_shape(opcall *c) /* triu, tril, masked_fill, ... */
