@@ -628,6 +628,17 @@ static sy_status index_select(opcall *c)
     if ((st = op_require(c, sy_expr_or(c->env->ctx, sy_expr_eq(c->env->ctx, ni, KI(c, 0)), sy_expr_ge(c->env->ctx, L, KI(c, 1))),
                          "index_select(): self indexing axis dim should be positive")))
         return st;
+    /* indices from sizes (values.c): TORCH_CHECK_INDEX(0 <= index < self.size(dim), "index out of
+     * range in self") of index_select_out_cpu_ (TensorAdvancedIndexing.cpp) where there is one */
+    const sy_expr *lo, *hi;
+    if (sy_env_values_get(c->env, idx, &lo, &hi)) {
+        sy_ctx *ctx = c->env->ctx;
+        const sy_expr *in = sy_expr_and(ctx, sy_expr_ge(ctx, lo, KI(c, 0)), sy_expr_lt(ctx, hi, L));
+        if ((st = op_require(c, sy_expr_or(ctx, sy_expr_eq(ctx, ni, KI(c, 0)), in),
+                             "index out of range in self (indices from %s to %s, dim has size %s)", sy_env_show(c->env, lo),
+                             sy_env_show(c->env, hi), sy_env_show(c->env, L))))
+            return st;
+    }
     const sy_expr **out = sy_env_alloc(c->env, (x->ndim ? x->ndim : 1) * sizeof *out);
     if (!out) return sy_ctx_last_error(c->env->ctx);
     SY_COPY(out, x->sizes, x->ndim * sizeof *out);

@@ -3,7 +3,8 @@ embedding `wpe(torch.arange(T))` with a table of 16 rows runs only while T <= 16
 "index out of range in self"); before, symshape accepted every T. Each model is exported once,
 traced under the default and the relaxed policy and run on the CPU at >= 20 sizes including
 T = 0, 1, 15, 16, 17: 0 soundness violations, and under the relaxed policy every size the CPU
-runs is accepted (the bound is the model's own condition, not a limit of ours)."""
+runs is accepted (the bound is the model's own condition, not a limit of ours). Also index_select of
+arange(T) rows of a dim of P rows (runs while T <= P)."""
 import random
 
 import pytest
@@ -54,6 +55,13 @@ class EmbExpand(nn.Module):
         return self.p(pos[:, None] + 1)
 
 
+class IdxSel(nn.Module):
+    """index_select of the first T rows of the cache's dim 2 (P rows): runs while T <= P"""
+
+    def forward(self, ids, kv):
+        return kv.index_select(2, torch.arange(ids.size(1)) + 0)
+
+
 class EmbData(nn.Module):
     """control: data indices only, never checked (every T runs with ids < 16)"""
 
@@ -75,6 +83,7 @@ CASES = {
     "emb_arange_past": (EmbPast, True),
     "emb_arange_expand": (EmbExpand, False),
     "emb_data_control": (EmbData, False),
+    "index_select_arange": (IdxSel, True),
 }
 
 
@@ -102,7 +111,7 @@ def test_position_embedding_rows(name, policy):
     if with_past:
         dyn["kv"] = [0, 2]
     row, gs, _ = soundness("index_values_%s_%s" % (name, policy), model, inputs, sizes, pts, dynamic=dyn,
-                           example=(2, 5, 3) if with_past else (2, 5),
+                           example=(2, 5, 7) if with_past else (2, 5),
                            trace_kw=NO_POLICY if policy == "relaxed" else None, kind="index values")
     texts = [g.text for g in gs.guards]
     # the CPU itself rejects some of the points (T past the table), except for the control
