@@ -13,7 +13,8 @@
  * conversions, indexing with only None / Ellipsis / `:`) keep its bounds;
  * `add`/`sub` with an integer scalar (alpha 1) and `rsub` of an integer shift
  * them. Any op that may write into a tensor (a name ending in '_', setitem,
- * the augmented assignments, an `out=` argument) empties the table: an alias
+ * the augmented assignments, an `out=` argument, `inplace` true or maybe true)
+ * empties the table: an alias
  * of a bounded tensor may change its values. A tensor not in the table holds
  * data values: nothing is checked (docs/ops.md, embedding). */
 #include <string.h>
@@ -84,6 +85,11 @@ void sy_env_values_free(sy_env *env)
     env->nvb = env->vbcap = 0;
 }
 
+static int is_false(const sy_value *v)
+{
+    return v->kind == SY_V_NONE || (v->kind == SY_V_BOOL && sy_expr_kind_of(v->u.i) == SY_EXPR_FALSE);
+}
+
 static int writes(const opcall *c)
 {
     size_t n = strlen(c->op);
@@ -92,8 +98,20 @@ static int writes(const opcall *c)
                                     "imod", "ipow", "iand", "ior", "ixor", "ilshift", "irshift", NULL};
     for (int i = 0; w[i]; i++)
         if (!strcmp(c->op, w[i])) return 1;
-    for (size_t i = 0; i < c->nkw; i++)
-        if (c->kwnames[i] && !strcmp(c->kwnames[i], "out")) return 1;
+    for (size_t i = 0; i < c->nkw; i++) {
+        if (!c->kwnames[i]) continue;
+        if (!strcmp(c->kwnames[i], "out")) return 1;
+        if (!strcmp(c->kwnames[i], "inplace") && !is_false(&c->kwvals[i])) return 1;
+    }
+    /* F.relu(x, True), F.dropout(x, p, training, inplace): the functions with an inplace
+     * parameter, given a positional bool that may be true (training too: conservative) */
+    static const char *const ip[] = {"relu", "relu6", "elu", "selu", "celu", "leaky_relu", "hardtanh", "rrelu",
+                                     "threshold", "dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
+                                     "feature_alpha_dropout", "hardswish", "hardsigmoid", "silu", "mish", NULL};
+    for (int i = 0; ip[i]; i++)
+        if (!strcmp(c->op, ip[i]))
+            for (size_t a = 1; a < c->nargs; a++)
+                if (c->args[a].kind == SY_V_BOOL && !is_false(&c->args[a])) return 1;
     return 0;
 }
 
