@@ -115,6 +115,8 @@ static int writes(const opcall *c)
     return 0;
 }
 
+static int is_none(const sy_value *v) { return !v || v->kind == SY_V_NONE; } /* a slice's part */
+
 /* x[...] with only None, Ellipsis and full slices `:`: a view of every element */
 static int index_keeps_all(const sy_value *idx)
 {
@@ -122,8 +124,8 @@ static int index_keeps_all(const sy_value *idx)
     size_t n = idx->kind == SY_V_LIST ? idx->u.list.n : 1;
     for (size_t i = 0; i < n; i++) {
         if (it[i].kind == SY_V_NONE || it[i].kind == SY_V_ELLIPSIS) continue;
-        if (it[i].kind == SY_V_SLICE && it[i].u.slice.start->kind == SY_V_NONE && it[i].u.slice.stop->kind == SY_V_NONE &&
-            it[i].u.slice.step->kind == SY_V_NONE)
+        if (it[i].kind == SY_V_SLICE && is_none(it[i].u.slice.start) && is_none(it[i].u.slice.stop) &&
+            is_none(it[i].u.slice.step))
             continue;
         return 0;
     }
