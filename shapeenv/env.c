@@ -245,6 +245,7 @@ sy_env *sy_env_free(sy_env *env)
     if (env->prod) sy_dealloc(ctx, env->prod, env->prodcap * sizeof *env->prod);
     if (env->cstr) sy_dealloc(ctx, env->cstr, env->cstrcap * sizeof *env->cstr);
     if (env->defer) sy_dealloc(ctx, env->defer, env->defercap * sizeof *env->defer);
+    sy_env_values_free(env);
     if (env->touched_ready) sy_memo_clear(ctx, &env->touched_nodes);
     for (sy_env_chunk *c = env->chunks, *n; c; c = n) {
         n = c->next;

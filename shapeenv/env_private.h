@@ -126,6 +126,12 @@ struct sy_env {
      * relation, the decision the same TRUE, and its touch() is done. */
     struct sy_env_passed { const sy_expr *rel; uint64_t fv, gen; size_t nsyms; } *passed;
     unsigned long passed_hits;
+    /* value bounds of integer tensors (values.c): [lo, hi] by tensor (open addressing, heap);
+     * vpend: the current op (arange) set vpend_lo/hi for its final result */
+    struct sy_env_vb { const sy_tensor *t; const sy_expr *lo, *hi; } *vb;
+    size_t nvb, vbcap;
+    int vpend;
+    const sy_expr *vpend_lo, *vpend_hi;
 };
 #define SY_SHOW_MEMO 32
 #define SY_PASSED_MEMO 64
@@ -167,6 +173,12 @@ bool sy_env_symbol_add_source(sy_env *env, const sy_expr *sym, const char *sourc
  * it, and the env's ops never run inside a pure operation that a spent
  * budget could roll back, so no entry names a released node. */
 const sy_expr *sy_env_mul(sy_env *env, const sy_expr *a, const sy_expr *b);
+/* value bounds (values.c): 1 and the least and greatest element of t (attained when t has
+ * an element) when known, else 0 (t's values are data) */
+int sy_env_values_get(const sy_env *env, const sy_tensor *t, const sy_expr **lo, const sy_expr **hi);
+/* record t's bounds; SY_ENOMEM (or the error that made lo or hi NULL) */
+sy_status sy_env_values_set(sy_env *env, const sy_tensor *t, const sy_expr *lo, const sy_expr *hi);
+void sy_env_values_free(sy_env *env);
 /* printable form of an expression, env-owned */
 const char *sy_env_show(sy_env *env, const sy_expr *e);
 
@@ -191,6 +203,9 @@ typedef struct opcall {
 } opcall;
 
 typedef sy_status (*opfn)(opcall *c);
+/* values.c: after an op's result is final (sy_env_call): record or propagate its value
+ * bounds; an op that may write into a tensor forgets every bound */
+sy_status sy_env_values_after_call(opcall *c);
 
 /* The op helpers below are shared by the ops_*.c files but are not API: the
  * library's symbols all start with sy_ (tests/namespace.sh checks it), so

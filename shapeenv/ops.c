@@ -1006,6 +1006,8 @@ sy_status sy_env_call(sy_env *env, const char *op, size_t nargs, const sy_value 
     if (st == SY_OK) st = fn(&c);
     if (st == SY_OK) st = sy_layout_after_call(&c);
     if (st == SY_OK) st = sy_layout_defer_results(&c);
+    if (st == SY_OK) st = sy_env_values_after_call(&c);
+    else env->vpend = 0;
     env->layout_owned = owned;
     env->cur_op = cop;
     env->cur_node = cnode;

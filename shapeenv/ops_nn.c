@@ -589,7 +589,8 @@ static sy_status matmul(opcall *c)
 /* F.embedding (aten/src/ATen/native/Embedding.cpp embedding): output =
  * input.shape + (weight.size(1),); weight 2-D, indices Long or Int
  * (checkScalarTypes); the CPU's index_select fails on a weight with 0 rows
- * unless there are no indices. Index values are data: not checked. */
+ * unless there are no indices. Index values are data, not checked, unless
+ * they are a known function of sizes (values.c). */
 static sy_status embedding(opcall *c)
 {
     const sy_tensor *idx, *w;
@@ -615,6 +616,19 @@ static sy_status embedding(opcall *c)
                          "index_select(): self indexing axis dim should be positive (weight has %s rows, %s indices)",
                          sy_env_show(c->env, w->sizes[0]), sy_env_show(c->env, numel))))
         return st;
+    /* indices whose values are a known function of sizes (values.c: torch.arange(T) and its
+     * views and shifts): index_select's check (aten/src/ATen/native/TensorAdvancedIndexing.cpp
+     * index_select_out_cpu_: TORCH_CHECK_INDEX(0 <= index < self.size(dim), "index out of range
+     * in self")) where there is an index */
+    const sy_expr *lo, *hi;
+    if (sy_env_values_get(c->env, idx, &lo, &hi)) {
+        sy_ctx *ctx = c->env->ctx;
+        const sy_expr *in = sy_expr_and(ctx, sy_expr_ge(ctx, lo, KI(c, 0)), sy_expr_lt(ctx, hi, w->sizes[0]));
+        if ((st = op_require(c, sy_expr_or(ctx, sy_expr_eq(ctx, numel, KI(c, 0)), in),
+                             "index out of range in self (indices from %s to %s, weight has %s rows)", sy_env_show(c->env, lo),
+                             sy_env_show(c->env, hi), sy_env_show(c->env, w->sizes[0]))))
+            return st;
+    }
     const sy_expr **out = sy_env_alloc(c->env, (idx->ndim + 1) * sizeof *out);
     if (!out) return sy_ctx_last_error(c->env->ctx);
     for (size_t i = 0; i < idx->ndim; i++) out[i] = idx->sizes[i];

@@ -628,6 +628,17 @@ static sy_status index_select(opcall *c)
     if ((st = op_require(c, sy_expr_or(c->env->ctx, sy_expr_eq(c->env->ctx, ni, KI(c, 0)), sy_expr_ge(c->env->ctx, L, KI(c, 1))),
                          "index_select(): self indexing axis dim should be positive")))
         return st;
+    /* indices from sizes (values.c): TORCH_CHECK_INDEX(0 <= index < self.size(dim), "index out of
+     * range in self") of index_select_out_cpu_ (TensorAdvancedIndexing.cpp) where there is one */
+    const sy_expr *lo, *hi;
+    if (sy_env_values_get(c->env, idx, &lo, &hi)) {
+        sy_ctx *ctx = c->env->ctx;
+        const sy_expr *in = sy_expr_and(ctx, sy_expr_ge(ctx, lo, KI(c, 0)), sy_expr_lt(ctx, hi, L));
+        if ((st = op_require(c, sy_expr_or(ctx, sy_expr_eq(ctx, ni, KI(c, 0)), in),
+                             "index out of range in self (indices from %s to %s, dim has size %s)", sy_env_show(c->env, lo),
+                             sy_env_show(c->env, hi), sy_env_show(c->env, L))))
+            return st;
+    }
     const sy_expr **out = sy_env_alloc(c->env, (x->ndim ? x->ndim : 1) * sizeof *out);
     if (!out) return sy_ctx_last_error(c->env->ctx);
     SY_COPY(out, x->sizes, x->ndim * sizeof *out);
@@ -925,7 +936,16 @@ static sy_status arange(opcall *c)
     sy_dtype dt = SY_DT_INT64;
     const sy_value *dv = op_arg(c, (size_t)-1, "dtype");
     if (dv && dv->kind == SY_V_DTYPE) dt = dv->u.dtype;
-    return op_set_tensor(c, dt, 1, &n);
+    if ((st = op_set_tensor(c, dt, 1, &n))) return st;
+    /* its values start + k * step, k < n: least start, greatest start + (n - 1) * step when
+     * n >= 1 (values.c; int64 only: no rounding, no wrap) */
+    if (dt == SY_DT_INT64) {
+        c->env->vpend = 1;
+        c->env->vpend_lo = start;
+        c->env->vpend_hi = sy_expr_add(ctx, start, sy_expr_mul(ctx, sy_expr_sub(ctx, n, KI(c, 1)), KI(c, step)));
+        if (!c->env->vpend_hi) return sy_ctx_last_error(ctx);
+    }
+    return SY_OK;
 }
 
 static sy_status same_shape(opcall *c) /* triu, tril, masked_fill, ... */
