@@ -431,7 +431,7 @@ sy_status sy_onnx_trace_relate(sy_ctx *ctx, const sy_onnx_model *m, const sy_env
         else if (st != SY_EINVAL || !ft) break;
     }
     if (done) {
-        char full[1400];
+        char full[2100]; /* note and needs, 1023 bytes each, and the words between */
         snprintf(full, sizeof full, "%s (the model needs %s)", note, needs);
         fst = ox_trace_set_related(t, full);
         if (fst == SY_OK) {
