@@ -947,6 +947,16 @@ static char *source_names(sy_diff *d, const char *t)
 static sy_status merge_sources(sy_diff *d)
 {
     dside *a = &d->s[0], *b = &d->s[1];
+    /* a rename of an input A does not read would be ignored silently: the diff would then
+     * compare the unrenamed sets and say so as if the mapping had been applied */
+    for (size_t i = 0; i < d->nmap; i++) {
+        size_t ol = strlen(d->mold[i]), nl = 0, k = 0;
+        while (k < a->nsrc && !(sy_gset_source_parse(a->src[k], &nl, NULL) >= 0 && nl == ol && !strncmp(a->src[k], d->mold[i], ol)))
+            k++;
+        if (k == a->nsrc)
+            return sy_fail_st(d->ctx, SY_EINVAL, "diff: map renames input '%.200s', which A does not read (A reads %zu sources%s%.200s)",
+                              d->mold[i], a->nsrc, a->nsrc ? ", the first " : "", a->nsrc ? a->src[0] : "");
+    }
     size_t cap = a->nsrc + b->nsrc;
     d->msrc = dcalloc(d, cap + 1, sizeof *d->msrc);
     d->mvar = dcalloc(d, cap + 1, sizeof *d->mvar);

@@ -189,6 +189,34 @@ Test(guards_diff, bad_input_is_an_error_with_its_location, .init = ctx_setup, .f
     sy_diff_free(d);
 }
 
+/* a rename of an input A does not read fails the run (it was ignored: the unrenamed sets compared) */
+Test(guards_diff, map_of_an_unknown_input_is_an_error, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(30))
+{
+    sy_diff *d = NULL;
+    cr_assert(eq(int, sy_diff_new(ctx, &d), SY_OK));
+    cr_assert(eq(int, sy_diff_map(d, "nope", "x"), SY_OK));
+    cr_assert(eq(int, sy_diff_set_json(d, SY_DIFF_A, DOC(RANK), (size_t)-1, "a"), SY_OK));
+    cr_assert(eq(int, sy_diff_set_json(d, SY_DIFF_B, DOC(RANK), (size_t)-1, "b"), SY_OK));
+    cr_assert(eq(int, sy_diff_run(d), SY_EINVAL));
+    cr_assert(strstr(sy_ctx_last_error_msg(ctx), "map renames input 'nope', which A does not read") != NULL, "%s",
+              sy_ctx_last_error_msg(ctx));
+    sy_diff_free(d);
+    sy_ctx_reset_error(ctx);
+    /* a prefix of a real input is not that input */
+    d = NULL;
+    cr_assert(eq(int, sy_diff_new(ctx, &d), SY_OK));
+    cr_assert(eq(int, sy_diff_map(d, "x.s", "y"), SY_OK));
+    cr_assert(eq(int, sy_diff_set_json(d, SY_DIFF_A, DOC(RANK), (size_t)-1, "a"), SY_OK));
+    cr_assert(eq(int, sy_diff_set_json(d, SY_DIFF_B, DOC(RANK), (size_t)-1, "b"), SY_OK));
+    cr_assert(eq(int, sy_diff_run(d), SY_EINVAL));
+    sy_diff_free(d);
+    sy_ctx_reset_error(ctx);
+    /* the input A reads is renamed as before */
+    d = run(DOC(RANK), DOC(RANK), "x", "x");
+    cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_A), SY_TRUTH_TRUE));
+    sy_diff_free(d);
+}
+
 /* A traced model against its own JSON form: the two readers agree. */
 Test(guards_diff, traced_set_equals_its_json_form, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(120))
 {
