@@ -219,6 +219,18 @@ typedef int (*point_fn)(runner *R, sy_binding *b, void *ud);
  * points visited, -1 when fn asked to stop, -2 out of memory. */
 enum { VERTEX_MAX = 4096, VERTEX_PER_SYM = 4 };
 
+/* every assumption of A (and extra, when not NULL) is defined and non-zero at b; t: scratch */
+static bool assumptions_hold(runner *R, const evec *A, const sy_expr *extra, sy_binding *b, fmpz_t t)
+{
+    for (size_t i = 0; i <= A->n; i++) {
+        const sy_expr *a = i < A->n ? A->v[i] : extra;
+        if (!a) continue;
+        sy_ctx_reset_error(R->ctx);
+        if (sy_eval_raw(R->ctx, a, b, t) != SY_OK || fmpz_is_zero(t)) return false;
+    }
+    return true;
+}
+
 static long vertex_sample(runner *R, const symlist *L, const evec *A, sy_facts *f, const sy_expr *extra, long want,
                           point_fn fn, void *ud)
 {
@@ -281,14 +293,7 @@ static long vertex_sample(runner *R, const symlist *L, const evec *A, sy_facts *
     memset(idx, 0, n * sizeof *idx);
     for (size_t it = 0; it < VERTEX_MAX && found < want; it++) {
         for (size_t i = 0; i < n; i++) sy_binding_set(&b, sy_expr_sym_id(L->v[i]), vals + i * VERTEX_PER_SYM + idx[i]);
-        bool ok = true;
-        for (size_t i = 0; i <= A->n && ok; i++) {
-            const sy_expr *a = i < A->n ? A->v[i] : extra;
-            if (!a) continue;
-            sy_ctx_reset_error(R->ctx);
-            ok = sy_eval_raw(R->ctx, a, &b, t) == SY_OK && !fmpz_is_zero(t);
-        }
-        if (ok) {
+        if (assumptions_hold(R, A, extra, &b, t)) {
             found++;
             if (fn(R, &b, ud) < 0) {
                 found = -1;
@@ -440,12 +445,7 @@ static long const_sample(runner *R, const symlist *L, const evec *A, const sy_ex
         memset(idx, 0, n * sizeof *idx);
         for (size_t it = 0; it < CAND_POINTS; it++) {
             for (size_t i = 0; i < n; i++) sy_binding_set(&b, sy_expr_sym_id(L->v[i]), k.v + idx[i]);
-            bool ok = true;
-            for (size_t i = 0; i < A->n && ok; i++) {
-                sy_ctx_reset_error(R->ctx);
-                ok = sy_eval_raw(R->ctx, A->v[i], &b, t) == SY_OK && !fmpz_is_zero(t);
-            }
-            if (ok) {
+            if (assumptions_hold(R, A, NULL, &b, t)) {
                 found++;
                 if (fn(R, &b, ud) < 0) {
                     found = -1;
