@@ -172,7 +172,9 @@ SY_API sy_status sy_env_require(sy_env *env, const sy_expr *rel, const sy_proven
  *  frontend's related-example retry (sy_onnx_trace_relate) to choose an example the model runs at. */
 SY_API const sy_expr *sy_env_failed_relation(const sy_env *env);
 /** Record @p rel as what the model needed (sy_env_failed_relation), for a rule that fails at the example
- *  without a sy_env_require (a broadcast of two sizes that differ). */
+ *  without a sy_env_require (a broadcast of two sizes that differ). @p rel KEEP: an expression of the
+ *  env's context (hash-consed, it lives as long as the context); it replaces an earlier one, NULL
+ *  clears it. A NULL @p env does nothing. No error. */
 SY_API void sy_env_set_failed_relation(sy_env *env, const sy_expr *rel);
 
 /** Decide @p rel at the example as evaluate_expr does, for a condition that is a limit of
