@@ -101,6 +101,25 @@ static const opcase cases[] = {
     {"embedding", "{\"name\":\"w\",\"op\":\"param\",\"dtype\":\"float32\",\"shape\":[100,16]},"
      "{\"name\":\"i\",\"op\":\"long\",\"args\":[{\"ref\":\"x\"}]},"
      "{\"name\":\"o\",\"op\":\"embedding\",\"args\":[{\"ref\":\"i\"},{\"ref\":\"w\"}]}", "[3,7], [0,1]", NULL, "s0, s1, 16", ""},
+    /* issue 38: index values from sizes (values.c) through the shared check: take wraps
+     * negatives ([-numel, numel)), index_fill too ([-size, size)), one_hot(-1) of arange(T) % 4
+     * has Min(3, T - 1) + 1 classes, gather of a cat of two aranges checks both parts */
+    {"take_arange_times_3", "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},{\"name\":\"a\",\"op\":\"arange\",\"args\":[{\"ref\":\"s\"}]},"
+     "{\"name\":\"m\",\"op\":\"mul\",\"args\":[{\"ref\":\"a\"},3]},"
+     "{\"name\":\"o\",\"op\":\"take\",\"args\":[{\"ref\":\"y\"},{\"ref\":\"m\"}]}", "[3,5], [1]", "[4,6], [0]",
+     "s0", "s0 <= 2*s1"},
+    {"index_fill_arange_negative", "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},{\"name\":\"a\",\"op\":\"arange\",\"args\":[{\"ref\":\"s\"}]},"
+     "{\"name\":\"m\",\"op\":\"sub\",\"args\":[{\"ref\":\"a\"},9]},"
+     "{\"name\":\"o\",\"op\":\"index_fill\",\"args\":[{\"ref\":\"y\"},0,{\"ref\":\"m\"},0.0]}", "[3,5], [1]", "[9,6], [0]",
+     "s1, 6", "And(s0 <= s1 + 9, 9 <= s1)"},
+    {"one_hot_arange_mod_4", "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},{\"name\":\"a\",\"op\":\"arange\",\"args\":[{\"ref\":\"s\"}]},"
+     "{\"name\":\"m\",\"op\":\"mod\",\"args\":[{\"ref\":\"a\"},4]},"
+     "{\"name\":\"o\",\"op\":\"one_hot\",\"args\":[{\"ref\":\"m\"}]}", "[3,6], [1]", NULL, "s0, Min(3, s0 - 1) + 1", ""},
+    {"gather_cat_of_aranges", "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},{\"name\":\"a\",\"op\":\"arange\",\"args\":[{\"ref\":\"s\"}]},"
+     "{\"name\":\"b\",\"op\":\"add\",\"args\":[{\"ref\":\"a\"},2]},"
+     "{\"name\":\"c\",\"op\":\"cat\",\"args\":[[{\"ref\":\"a\"},{\"ref\":\"b\"}]]},"
+     "{\"name\":\"o\",\"op\":\"gather\",\"args\":[{\"ref\":\"y\"},0,{\"ref\":\"c\"}]}", "[3,5], [1]", "[9], [0]",
+     "2*s0", "And(s0 <= s1, s0 + 2 <= s1)"},
     {"group_norm", "{\"name\":\"o\",\"op\":\"group_norm\",\"args\":[{\"ref\":\"x\"},4]}", "[3,8,7], [0,2]", NULL, "s0, 8, s1", ""},
     {"size_arithmetic_floordiv", "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},"
      "{\"name\":\"h\",\"op\":\"floordiv\",\"args\":[{\"ref\":\"s\"},2]},"
