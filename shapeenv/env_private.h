@@ -37,13 +37,19 @@ typedef struct {
  * and then (the tensor having an element) its lo and hi are elements of the tensor (attained,
  * not just bounds), so a requirement built from them is the model's own condition. dense: every
  * integer of [lo, hi] is an element. first/step: the tensor is 1-D with one part and its
- * element k is first + k * step, k < cnt (first NULL: unknown order). */
+ * element k is first + k * step, k < cnt (first NULL: unknown order). The bounds are of the
+ * exact integers: +, -, * wrap modulo 2^64 on the CPU, so the values agree with them wherever
+ * they fit in int64 (always, when they pass an index check); fits records that for the rest. */
 #define SY_VB_PARTS 4
 typedef struct sy_vbounds {
     size_t n; /* parts, 1..SY_VB_PARTS */
     struct sy_vpart { const sy_expr *lo, *hi, *cnt; int dense; } part[SY_VB_PARTS];
     const sy_expr *first;
     int64_t step;
+    /* NULL, or a condition the bounds need: the exact values fit in int64 wherever an op that is
+     * not arithmetic modulo 2^64 (//, %, clamp) read them; checked with the bounds */
+    const sy_expr *fits;
+    int ring; /* +, -, * or neg since the source or the last fits: the bounds may pass int64 */
 } sy_vbounds;
 
 struct sy_env {

@@ -233,6 +233,9 @@ static int cross(sy_ctx *ctx, vkind k, const sy_vbounds *x, const sy_vbounds *y,
 {
     if (x->n * y->n > SY_VB_PARTS) return 0;
     memset(r, 0, sizeof *r);
+    r->fits = x->fits && y->fits ? sy_expr_and(ctx, x->fits, y->fits) : x->fits ? x->fits : y->fits;
+    if ((x->fits || y->fits) && !r->fits) return 0;
+    r->ring = 1;
     for (size_t i = 0; i < x->n; i++)
         for (size_t j = 0; j < y->n; j++) {
             const struct sy_vpart *a = &x->part[i], *b = &y->part[j];
@@ -313,6 +316,7 @@ static int map_scalar(sy_ctx *ctx, vkind k, const sy_expr *s, int64_t sv, int s_
             return 0;
         }
     }
+    if (k == VK_ADD || k == VK_SUB || k == VK_NEG || k == VK_MUL) b->ring = 1;
     if (!keep_seq) b->first = NULL;
     else if (b->first) {
         if (k == VK_ADD) b->first = sy_expr_add(ctx, b->first, s);
@@ -330,6 +334,19 @@ static int map_scalar(sy_ctx *ctx, vkind k, const sy_expr *s, int64_t sv, int s_
         }
     }
     return 1;
+}
+
+/* before //, % or clamp, which do not commute with int64's wrap: the exact bounds must fit */
+static void need_fit(sy_ctx *ctx, sy_vbounds *b)
+{
+    if (!b->ring) return; /* arange's values, and those of //, %, clamp of values that fit: within int64 */
+    b->ring = 0;
+    const sy_expr *f = b->fits ? b->fits : sy_expr_true(ctx);
+    for (size_t i = 0; i < b->n; i++)
+        f = sy_expr_and(ctx, f, sy_expr_and(ctx, sy_expr_ge(ctx, b->part[i].lo, sy_expr_int_si(ctx, INT64_MIN)),
+                                            sy_expr_le(ctx, b->part[i].hi, sy_expr_int_si(ctx, INT64_MAX))));
+    b->fits = f;
+    if (!f) b->n = 0; /* an error (recorded): nothing is kept */
 }
 
 /* clamp bounds: an integer (its expression), None (NULL, *ok 1), else *ok 0 */
@@ -392,6 +409,8 @@ sy_status sy_env_values_after_call(opcall *c)
         for (size_t i = 0; i < l->u.list.n; i++) {
             const sy_value *v = &l->u.list.items[i];
             if (v->kind != SY_V_TENSOR || !sy_env_values_get(env, v->u.t, &y) || b.n + y.n > SY_VB_PARTS) return SY_OK;
+            b.ring |= y.ring;
+            if (y.fits && !(b.fits = b.fits ? sy_expr_and(ctx, b.fits, y.fits) : y.fits)) return sy_ctx_last_error(ctx);
             const sy_expr *numel = sy_expr_int_si(ctx, 1);
             for (size_t j = 0; j < v->u.t->ndim; j++) numel = sy_expr_mul(ctx, numel, v->u.t->sizes[j]);
             for (size_t j = 0; j < y.n; j++) { /* an empty input holds none of its parts */
@@ -417,6 +436,8 @@ sy_status sy_env_values_after_call(opcall *c)
         if (__builtin_mul_overflow(b.step, s, &step)) return SY_OK;
         sy_vbounds r2 = sy_vbounds_seq(ctx, sy_expr_add(ctx, b.first, sy_expr_mul_si(ctx, st0, b.step)), step, n);
         if (!r2.first) return sy_ctx_last_error(ctx);
+        r2.fits = b.fits;
+        r2.ring = b.ring;
         return sy_env_values_set(env, out, &r2);
     }
     case VK_CLAMP:
@@ -427,6 +448,8 @@ sy_status sy_env_values_after_call(opcall *c)
         const sy_expr *mn = r->k == VK_CLAMP_MAX ? NULL : clamp_bound(arg(c, 1, "min"), &ok);
         const sy_expr *mx = r->k == VK_CLAMP_MIN ? NULL : clamp_bound(arg(c, r->k == VK_CLAMP ? 2 : 1, "max"), &ok);
         if (!ok || (!mn && !mx)) return SY_OK;
+        need_fit(ctx, &b);
+        if (!b.n) return sy_ctx_last_error(ctx);
         for (size_t i = 0; i < b.n; i++) {
             struct sy_vpart *p = &b.part[i];
             if (mn) p->lo = sy_expr_max(ctx, p->lo, mn), p->hi = sy_expr_max(ctx, p->hi, mn);
@@ -470,6 +493,10 @@ sy_status sy_env_values_after_call(opcall *c)
     } else if (first_scalar && k != VK_ADD && k != VK_MUL) {
         return SY_OK; /* s // x, s % x: not tracked */
     }
+    if (k == VK_FLOORDIV || k == VK_MOD) {
+        need_fit(ctx, &b);
+        if (!b.n) return sy_ctx_last_error(ctx);
+    }
     if (!map_scalar(ctx, k, sv->u.i, s, s_const, first_scalar && k == VK_SUB, &b)) return SY_OK;
     return set(c, tin, out, &b, 1);
 }
@@ -487,6 +514,7 @@ sy_status sy_env_values_require_in(opcall *c, const sy_tensor *idx, const sy_exp
         const sy_expr *in = sy_expr_and(ctx, sy_expr_ge(ctx, p->lo, a), sy_expr_le(ctx, p->hi, b));
         ok = sy_expr_and(ctx, ok, vb.n == 1 ? in : sy_expr_or(ctx, sy_expr_le(ctx, p->cnt, zero), in));
     }
+    if (vb.fits) ok = sy_expr_and(ctx, vb.fits, ok);
     const sy_expr *rel = skip ? sy_expr_or(ctx, skip, ok) : ok;
     if (!rel) return sy_ctx_last_error(ctx);
     if (vb.n == 1)

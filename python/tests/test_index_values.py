@@ -149,6 +149,8 @@ FNS = {
     "mod_20": (lambda tb, ids, kv: tb.index_select(0, A(ids.size(1)) % 20), False),
     "mod_8_wraps": (lambda tb, ids, kv: tb.index_select(0, A(3, ids.size(1) + 3) % 8 - 1), False),
     "clamp_max": (lambda tb, ids, kv: tb[A(ids.size(1)).clamp(max=ROWS - 1)], False),
+    # int64 wraps: 8 * 2**60 is -2**63 on the CPU, which clamp(max=5) keeps: runs while T <= 8
+    "clamp_after_int64_wrap": (lambda tb, ids, kv: tb[(A(ids.size(1)) * 2 ** 60).clamp(max=5)], False),
     "cat": (lambda tb, ids, kv: tb[torch.cat([A(ids.size(1) // 2), A(ids.size(1)) + 3])], False),
     "arange_step": (lambda tb, ids, kv: tb[A(1, ids.size(1) + 1, 3)], False),
     "relative_positions": (_rel, False),
