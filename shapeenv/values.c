@@ -299,7 +299,7 @@ static int map_scalar(sy_ctx *ctx, vkind k, const sy_expr *s, int64_t sv, int s_
             if (!s_const || sv == 0 || scalar_first) return 0;
             p->lo = sy_expr_floordiv(ctx, sv > 0 ? lo : hi, s);
             p->hi = sy_expr_floordiv(ctx, sv > 0 ? hi : lo, s);
-            keep_seq = b->step % sv == 0;
+            keep_seq = sv != -1 && b->step % sv == 0; /* INT64_MIN % -1 traps */
             break;
         case VK_MOD: { /* Python's v % k, k > 0, over every integer of [lo, hi]: a = lo % k; it wraps past k - 1
                         * when a + (hi - lo) >= k: then [0, k - 1], else [a, a + hi - lo] */
@@ -317,7 +317,7 @@ static int map_scalar(sy_ctx *ctx, vkind k, const sy_expr *s, int64_t sv, int s_
         }
     }
     if (k == VK_ADD || k == VK_SUB || k == VK_NEG || k == VK_MUL) b->ring = 1;
-    if (!keep_seq) b->first = NULL;
+    if (!keep_seq || b->step == INT64_MIN) b->first = NULL; /* -step must exist */
     else if (b->first) {
         if (k == VK_ADD) b->first = sy_expr_add(ctx, b->first, s);
         else if (k == VK_SUB && !scalar_first) b->first = sy_expr_sub(ctx, b->first, s);
@@ -390,7 +390,7 @@ sy_status sy_env_values_after_call(opcall *c)
         return bounded_arg(c, 0, &b) ? set(c, in, out, &b, r->k == VK_ORDER) : SY_OK;
     case VK_FLIP: {
         if (!bounded_arg(c, 0, &b)) return SY_OK;
-        if (b.first && in->ndim == 1 && out->ndim == 1) { /* flip(x, dims): dims name dim 0 (reversed) or none */
+        if (b.first && b.step != INT64_MIN && in->ndim == 1 && out->ndim == 1) { /* flip(x, dims): dims name dim 0 (reversed) or none */
             const sy_value *d = arg(c, 1, "dims");
             size_t nd = d && d->kind == SY_V_LIST ? d->u.list.n : 1;
             if (nd >= 1) {
