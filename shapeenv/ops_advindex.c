@@ -319,6 +319,10 @@ sy_status sy_tensor_getitem_adv(opcall *c, const sy_tensor *t, const sy_value *i
             if ((st = op_require(c, sy_expr_ge(CTX, rs[dim], KI(c, 1)),
                                  "index is out of bounds for dimension %zu with size 0", dim)))
                 return st;
+            /* a value from sizes (values.c: x[arange(T)[-1]]): applySelect's range check, -size..size-1 */
+            if ((st = sy_env_values_require_in(c, v->u.t, NULL, sy_expr_neg(CTX, rs[dim]), sy_expr_sub(CTX, rs[dim], KI(c, 1)),
+                                               "index is out of bounds for the dimension it selects")))
+                return st;
             REMOVE();
         } else if (v->kind == SY_V_TENSOR && v->u.t->ndim == 0) {
             /* a 0-d bool: unsqueeze, then an index of its value's length (0 or 1: data) */

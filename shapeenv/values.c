@@ -192,7 +192,8 @@ typedef enum {
     VK_CLAMP_MIN,
     VK_CLAMP_MAX,
     VK_CAT,      /* cat/stack of tracked tensors: the union of their parts (an empty input's parts absent) */
-    VK_GETITEM   /* x[:] / None / ...: the same set; a 1-D sequence's slice x[a:b:s]: a sequence */
+    VK_GETITEM   /* x[:] / None / ...: the same set; a 1-D sequence's slice x[a:b:s]: a sequence; its
+                  * element x[i] (select(x, 0, i)): a 0-d tensor of one value */
 } vkind;
 
 static const struct vrow {
@@ -207,7 +208,7 @@ static const struct vrow {
     {"mul", VK_MUL}, {"neg", VK_NEG}, {"floordiv", VK_FLOORDIV}, {"floor_divide", VK_FLOORDIV}, {"div", VK_FLOORDIV},
     {"mod", VK_MOD}, {"remainder", VK_MOD}, {"clamp", VK_CLAMP}, {"clip", VK_CLAMP}, {"clamp_min", VK_CLAMP_MIN},
     {"clamp_max", VK_CLAMP_MAX}, {"cat", VK_CAT}, {"concat", VK_CAT}, {"concatenate", VK_CAT}, {"stack", VK_CAT},
-    {"getitem", VK_GETITEM}, {NULL, VK_SAME}};
+    {"getitem", VK_GETITEM}, {"select", VK_GETITEM}, {NULL, VK_SAME}};
 
 static int is_one(const sy_expr *e)
 {
@@ -358,6 +359,24 @@ static const sy_expr *clamp_bound(const sy_value *v, int *ok)
     return NULL;
 }
 
+/* x[i] of a 1-D sequence (the op checked -n <= i < n, so n >= 1): first + Mod(i, n) * step, Python's
+ * Mod wrapping a negative i */
+static sy_status element(opcall *c, const sy_tensor *in, const sy_tensor *out, const sy_vbounds *b, const sy_expr *i)
+{
+    sy_ctx *ctx = c->env->ctx;
+    if (out->ndim != 0) return SY_OK;
+    const sy_expr *v = sy_expr_add(ctx, b->first, sy_expr_mul_si(ctx, sy_expr_mod(ctx, i, in->sizes[0]), b->step));
+    sy_vbounds r;
+    memset(&r, 0, sizeof r);
+    r.n = 1;
+    r.part[0].lo = r.part[0].hi = v;
+    r.part[0].cnt = sy_expr_int_si(ctx, 1);
+    r.part[0].dense = 1;
+    r.fits = b->fits;
+    r.ring = b->ring;
+    return sy_env_values_set(c->env, out, &r);
+}
+
 static sy_status set(opcall *c, const sy_tensor *in, const sy_tensor *out, sy_vbounds *b, int keep_order)
 {
     if (!keep_order || in->ndim != 1 || out->ndim != 1) b->first = NULL;
@@ -422,8 +441,17 @@ sy_status sy_env_values_after_call(opcall *c)
         return sy_env_values_set(env, out, &b);
     }
     case VK_GETITEM: {
+        if (!strcmp(c->op, "select")) { /* select(x, dim, i) of a 1-D sequence: x[i] */
+            const sy_value *d = arg(c, 1, "dim");
+            int64_t dv;
+            if (!bounded_arg(c, 0, &b) || !b.first || in->ndim != 1 || !const_int(d, &dv) || (dv != 0 && dv != -1)) return SY_OK;
+            const sy_value *iv = arg(c, 2, "index");
+            return iv && iv->kind == SY_V_INT ? element(c, in, out, &b, iv->u.i) : SY_OK;
+        }
         if (c->nargs != 2 || !bounded_arg(c, 0, &b)) return SY_OK;
         const sy_value *ix = &c->args[1];
+        if (ix->kind == SY_V_LIST && ix->u.list.n == 1 && ix->u.list.items[0].kind == SY_V_INT) ix = &ix->u.list.items[0];
+        if (ix->kind == SY_V_INT) return b.first && in->ndim == 1 ? element(c, in, out, &b, ix->u.i) : SY_OK;
         if (index_keeps_all(ix)) return set(c, in, out, &b, 1);
         if (ix->kind == SY_V_LIST && ix->u.list.n == 1) ix = &ix->u.list.items[0];
         if (ix->kind != SY_V_SLICE || !b.first || in->ndim != 1) return SY_OK;

@@ -135,6 +135,7 @@ FNS = {
     "index_add": (lambda tb, ids, kv: kv.index_add(2, A(ids.size(1)), torch.ones(ids.size(0), 2, ids.size(1), 4)), True),
     "index_copy": (lambda tb, ids, kv: kv.index_copy(2, A(ids.size(1)), torch.ones(ids.size(0), 2, ids.size(1), 4)), True),
     "index_fill_negative": (lambda tb, ids, kv: kv.index_fill(2, A(ids.size(1)) - kv.size(2), 0.0), True),
+    "adv_zero_dim_element": (lambda tb, ids, kv: tb[A(3, ids.size(1) + 3)[-1]], False),
     "take": (lambda tb, ids, kv: kv.take(A(ids.size(1)) * 7), True),
     "take_along_dim": (lambda tb, ids, kv: torch.take_along_dim(kv, _idx4(ids, kv), 2), True),
     "take_along_dim_flat": (lambda tb, ids, kv: torch.take_along_dim(kv, A(ids.size(1)) * 5), True),
