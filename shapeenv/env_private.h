@@ -32,6 +32,26 @@ typedef struct {
 
 #define SY_XMEMO_KEY 8  /* words of an sy_env_xmemo key */
 #define SY_XMEMO_VALS 3 /* expressions of an sy_env_xmemo entry */
+/* Value bounds of an integer tensor whose values are a known function of sizes (values.c).
+ * The values lie in the union of the parts present: a part is present when its cnt >= 1,
+ * and then (the tensor having an element) its lo and hi are elements of the tensor (attained,
+ * not just bounds), so a requirement built from them is the model's own condition. dense: every
+ * integer of [lo, hi] is an element. first/step: the tensor is 1-D with one part and its
+ * element k is first + k * step, k < cnt (first NULL: unknown order). The bounds are of the
+ * exact integers: +, -, * wrap modulo 2^64 on the CPU, so the values agree with them wherever
+ * they fit in int64 (always, when they pass an index check); fits records that for the rest. */
+#define SY_VB_PARTS 4
+typedef struct sy_vbounds {
+    size_t n; /* parts, 1..SY_VB_PARTS */
+    struct sy_vpart { const sy_expr *lo, *hi, *cnt; int dense; } part[SY_VB_PARTS];
+    const sy_expr *first;
+    int64_t step;
+    /* NULL, or a condition the bounds need: the exact values fit in int64 wherever an op that is
+     * not arithmetic modulo 2^64 (//, %, clamp) read them; checked with the bounds */
+    const sy_expr *fits;
+    int ring; /* +, -, * or neg since the source or the last fits: the bounds may pass int64 */
+} sy_vbounds;
+
 struct sy_env {
     sy_ctx *ctx;
     sy_env_options opts;
@@ -126,12 +146,12 @@ struct sy_env {
      * relation, the decision the same TRUE, and its touch() is done. */
     struct sy_env_passed { const sy_expr *rel; uint64_t fv, gen; size_t nsyms; } *passed;
     unsigned long passed_hits;
-    /* value bounds of integer tensors (values.c): [lo, hi] by tensor (open addressing, heap);
-     * vpend: the current op (arange) set vpend_lo/hi for its final result */
-    struct sy_env_vb { const sy_tensor *t; const sy_expr *lo, *hi; } *vb;
+    /* value bounds of integer tensors (values.c): sy_vbounds by tensor (open addressing, heap);
+     * vpend: the current op (arange) set vpend for its final result */
+    struct sy_env_vb { const sy_tensor *t; sy_vbounds b; } *vb;
     size_t nvb, vbcap;
     int vpend;
-    const sy_expr *vpend_lo, *vpend_hi;
+    sy_vbounds vpend_b;
 };
 #define SY_SHOW_MEMO 32
 #define SY_PASSED_MEMO 64
@@ -173,11 +193,13 @@ bool sy_env_symbol_add_source(sy_env *env, const sy_expr *sym, const char *sourc
  * it, and the env's ops never run inside a pure operation that a spent
  * budget could roll back, so no entry names a released node. */
 const sy_expr *sy_env_mul(sy_env *env, const sy_expr *a, const sy_expr *b);
-/* value bounds (values.c): 1 and the least and greatest element of t (attained when t has
- * an element) when known, else 0 (t's values are data) */
-int sy_env_values_get(const sy_env *env, const sy_tensor *t, const sy_expr **lo, const sy_expr **hi);
-/* record t's bounds; SY_ENOMEM (or the error that made lo or hi NULL) */
-sy_status sy_env_values_set(sy_env *env, const sy_tensor *t, const sy_expr *lo, const sy_expr *hi);
+/* value bounds (values.c): 1 and *b when t's values are a known function of sizes, else 0
+ * (t's values are data) */
+int sy_env_values_get(const sy_env *env, const sy_tensor *t, sy_vbounds *b);
+/* record t's bounds (copied); SY_ENOMEM (or the error that made an expression of b NULL) */
+sy_status sy_env_values_set(sy_env *env, const sy_tensor *t, const sy_vbounds *b);
+/* an arange's values first + k * step, k < n (step a nonzero constant): the bounds of its result */
+sy_vbounds sy_vbounds_seq(sy_ctx *ctx, const sy_expr *first, int64_t step, const sy_expr *n);
 void sy_env_values_free(sy_env *env);
 /* printable form of an expression, env-owned */
 const char *sy_env_show(sy_env *env, const sy_expr *e);
@@ -206,6 +228,13 @@ typedef sy_status (*opfn)(opcall *c);
 /* values.c: after an op's result is final (sy_env_call): record or propagate its value
  * bounds; an op that may write into a tensor forgets every bound */
 sy_status sy_env_values_after_call(opcall *c);
+/* values.c: the one check of index values (every consumer: embedding, index_select, gather,
+ * scatter, take, index_add/copy/fill, one_hot, advanced indexing): when idx's values are
+ * tracked, require `skip or every present part within [a, b]` (a, b inclusive; skip: the kernel
+ * reads no index value, e.g. an empty index or an empty result; NULL: never); what: the
+ * kernel's message, shown with the bounds. SY_OK without a check when idx's values are data. */
+sy_status sy_env_values_require_in(opcall *c, const sy_tensor *idx, const sy_expr *skip, const sy_expr *a,
+                                   const sy_expr *b, const char *what);
 
 /* The op helpers below are shared by the ops_*.c files but are not API: the
  * library's symbols all start with sy_ (tests/namespace.sh checks it), so

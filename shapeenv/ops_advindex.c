@@ -33,8 +33,9 @@
  *    out of bounds for dimension with size 0") whatever the values;
  *    index_put_: the value must expand to the indexing result
  *    (make_index_put_iterator, is_expandable_to).
- * Out-of-range index values are a runtime error of the kernel, not a shape
- * question: the values are data, so no guard is made for them (docs/ops.md). */
+ * Out-of-range index values are a runtime error of the kernel: data values are not checked; a
+ * list of ints and an index tensor whose values are a known function of sizes (values.c) are
+ * (docs/ops.md, "Index values from sizes"). */
 #include <stdio.h>
 #include <string.h>
 
@@ -55,6 +56,7 @@ typedef struct {
     int contig;
     const sy_expr *nz; /* a mask's count of true values when known (a list of constant bools), else NULL */
     const sy_value *list; /* a list of ints: its values (known, so their bounds are checked) */
+    const sy_tensor *t;   /* an index tensor: its values may be tracked (values.c), then checked */
 } ixent;
 
 static int is_mask(sy_dtype d) { return d == SY_DT_BOOL || d == SY_DT_UINT8; }
@@ -117,7 +119,7 @@ static sy_status index_core(opcall *c, size_t ns, const sy_expr *const *self, co
                 return st;
         const sy_expr **u = sy_env_alloc(c->env, sizeof *u);
         if (!u || !(*u = ix[i].nz ? ix[i].nz : unbacked(c, numel_of(c, k, ix[i].sizes), "nonzero"))) return sy_ctx_last_error(CTX);
-        for (size_t j = 0; j < k; j++) e[ne++] = (ixent){u, 1, SY_DT_INT64, 1, NULL, NULL};
+        for (size_t j = 0; j < k; j++) e[ne++] = (ixent){u, 1, SY_DT_INT64, 1, NULL, NULL, NULL};
     }
     if (ne > ns) return op_err(c, SY_EINVAL, "too many indices for tensor of dimension %zu (got %zu)", ns, ne);
     /* broadcast the index tensors (expand_outplace) */
@@ -171,6 +173,15 @@ static sy_status index_core(opcall *c, size_t ns, const sy_expr *const *self, co
         (st = op_require(c, sy_expr_or(CTX, sy_expr_eq(CTX, numel_of(c, m, o), KI(c, 0)), inb),
                          "index out of bounds: an index of the list is out of range of the dim it indexes")))
         return st;
+    /* index tensors whose values are a known function of sizes (values.c): the kernel's check of
+     * each index it reads (aten/src/ATen/native/cpu/IndexKernel.cpp cpu_index_kernel / index_put:
+     * TORCH_CHECK_INDEX(idx >= -size && idx < size, "index ", idx, " is out of bounds for
+     * dimension ", dim, " with size ", size); a negative index wraps), made when the result has an
+     * element: x[arange(5)] of a [3, 0] tensor runs (1.13 and 2.x on the CPU) */
+    for (size_t i = 0; i < ne; i++)
+        if (e[i].t && (st = sy_env_values_require_in(c, e[i].t, sy_expr_eq(CTX, numel_of(c, m, o), KI(c, 0)), sy_expr_neg(CTX, self[i]),
+                                                     sy_expr_sub(CTX, self[i], KI(c, 1)), "index is out of bounds for the dimension it indexes")))
+            return st;
     *out = o;
     *nout = m;
     return SY_OK;
@@ -188,7 +199,7 @@ static sy_status set_result(opcall *c, const sy_tensor *x, size_t n, const sy_ex
 static sy_status item_tensor(opcall *c, const sy_value *v, ixent *out)
 {
     if (v->kind == SY_V_TENSOR) {
-        *out = (ixent){v->u.t->sizes, v->u.t->ndim, v->u.t->dtype, v->u.t->strides && sy_tensor_is_contiguous(c->env, v->u.t), NULL, NULL};
+        *out = (ixent){v->u.t->sizes, v->u.t->ndim, v->u.t->dtype, v->u.t->strides && sy_tensor_is_contiguous(c->env, v->u.t), NULL, NULL, v->u.t};
         return SY_OK;
     }
     int all_bool = v->u.list.n > 0;
@@ -207,7 +218,7 @@ static sy_status item_tensor(opcall *c, const sy_value *v, ixent *out)
     if (!len) return sy_ctx_last_error(CTX);
     *len = KI(c, (int64_t)v->u.list.n);
     *out = (ixent){len, 1, all_bool ? SY_DT_BOOL : SY_DT_INT64, 1, all_bool && ntrue >= 0 ? KI(c, ntrue) : NULL,
-            all_bool ? NULL : v};
+            all_bool ? NULL : v, NULL};
     return SY_OK;
 }
 
@@ -249,7 +260,7 @@ sy_status sy_tensor_getitem_adv(opcall *c, const sy_tensor *t, const sy_value *i
 #define RECORD(e)                                                               \
     do {                                                                        \
         size_t at_ = (torch1 || !nix) ? dim : nix;                              \
-        while (nix < at_) ix[nix++] = (ixent){NULL, 0, SY_DT_INT64, 1, NULL, NULL};         \
+        while (nix < at_) ix[nix++] = (ixent){NULL, 0, SY_DT_INT64, 1, NULL, NULL, NULL};         \
         ix[at_] = (e);                                                          \
         nix = at_ + 1;                                                          \
     } while (0)
@@ -257,7 +268,7 @@ sy_status sy_tensor_getitem_adv(opcall *c, const sy_tensor *t, const sy_value *i
 #define SKIP(k)                                                                 \
     do {                                                                        \
         if (!torch1 && nix)                                                     \
-            for (size_t k_ = 0; k_ < (k); k_++) ix[nix++] = (ixent){NULL, 0, SY_DT_INT64, 1, NULL, NULL}; \
+            for (size_t k_ = 0; k_ < (k); k_++) ix[nix++] = (ixent){NULL, 0, SY_DT_INT64, 1, NULL, NULL, NULL}; \
     } while (0)
 #define REMOVE()                                                                \
     do {                                                                        \
@@ -281,7 +292,7 @@ sy_status sy_tensor_getitem_adv(opcall *c, const sy_tensor *t, const sy_value *i
                 const sy_expr **len = sy_env_alloc(c->env, sizeof *len);
                 if (!len) return sy_ctx_last_error(CTX);
                 *len = KI(c, tv ? 1 : 0);
-                RECORD(((ixent){len, 1, SY_DT_INT64, 1, NULL, NULL}));
+                RECORD(((ixent){len, 1, SY_DT_INT64, 1, NULL, NULL, NULL}));
             } else {
                 SKIP(1);
             }
@@ -308,13 +319,17 @@ sy_status sy_tensor_getitem_adv(opcall *c, const sy_tensor *t, const sy_value *i
             if ((st = op_require(c, sy_expr_ge(CTX, rs[dim], KI(c, 1)),
                                  "index is out of bounds for dimension %zu with size 0", dim)))
                 return st;
+            /* a value from sizes (values.c: x[arange(T)[-1]]): applySelect's range check, -size..size-1 */
+            if ((st = sy_env_values_require_in(c, v->u.t, NULL, sy_expr_neg(CTX, rs[dim]), sy_expr_sub(CTX, rs[dim], KI(c, 1)),
+                                               "index is out of bounds for the dimension it selects")))
+                return st;
             REMOVE();
         } else if (v->kind == SY_V_TENSOR && v->u.t->ndim == 0) {
             /* a 0-d bool: unsqueeze, then an index of its value's length (0 or 1: data) */
             INSERT(KI(c, 1), unsq_stride);
             const sy_expr **len = sy_env_alloc(c->env, sizeof *len);
             if (!len || !(*len = unbacked(c, KI(c, 1), "bool_index"))) return sy_ctx_last_error(CTX);
-            RECORD(((ixent){len, 1, SY_DT_INT64, 1, NULL, NULL}));
+            RECORD(((ixent){len, 1, SY_DT_INT64, 1, NULL, NULL, NULL}));
             dim++;
         } else {
             ixent e;
@@ -347,9 +362,9 @@ static sy_status index_list(opcall *c, size_t pos, ixent **out, size_t *n)
     for (size_t i = 0; i < l->u.list.n; i++) {
         const sy_value *v = &l->u.list.items[i];
         if (v->kind == SY_V_NONE) {
-            ix[i] = (ixent){NULL, 0, SY_DT_INT64, 1, NULL, NULL};
+            ix[i] = (ixent){NULL, 0, SY_DT_INT64, 1, NULL, NULL, NULL};
         } else if (v->kind == SY_V_TENSOR) {
-            ix[i] = (ixent){v->u.t->sizes, v->u.t->ndim, v->u.t->dtype, v->u.t->strides && sy_tensor_is_contiguous(c->env, v->u.t), NULL, NULL};
+            ix[i] = (ixent){v->u.t->sizes, v->u.t->ndim, v->u.t->dtype, v->u.t->strides && sy_tensor_is_contiguous(c->env, v->u.t), NULL, NULL, v->u.t};
         } else {
             return op_err(c, SY_EINVAL, "%s: indices[%zu] must be a tensor or None", c->op, i);
         }

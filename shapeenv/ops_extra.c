@@ -467,6 +467,13 @@ static sy_status take(opcall *c)
     if ((st = op_require(c, sy_expr_or(CTX, sy_expr_eq(CTX, op_numel(c, i), KI(c, 0)), sy_expr_ge(CTX, op_numel(c, x), KI(c, 1))),
                          "out of range: tried to access index 0 on a tensor of 0 elements.")))
         return st;
+    /* index values from sizes (values.c): take_kernel (aten/src/ATen/native/cpu/IndexKernel.cpp)
+     * checks each index within [-numel, numel) ("out of range: tried to access index ..."; a
+     * negative one wraps), 1.13 and 2.x */
+    const sy_expr *nx = op_numel(c, x);
+    if ((st = sy_env_values_require_in(c, i, sy_expr_eq(CTX, op_numel(c, i), KI(c, 0)), sy_expr_neg(CTX, nx),
+                                       sy_expr_sub(CTX, nx, KI(c, 1)), "out of range: tried to access an index past the tensor's elements")))
+        return st;
     return op_set_tensor(c, x->dtype, i->ndim, i->sizes);
 }
 
@@ -528,6 +535,23 @@ static sy_status index_op(opcall *c)
     }
     if ((st = op_require(c, ok, "%s: index 0 is out of bounds for dimension %zu with size %s", fn, w, SHOW(L))))
         return st;
+    /* index values from sizes (values.c), each kernel's check (measured on the CPU, 1.13 and 2.14):
+     * index_fill_kernel (cpu/IndexKernel.cpp) within [-size, size), a negative index wraps;
+     * index_copy_kernel within [0, size); both iterate over self's slices, so nothing is read when
+     * self's other dims are empty. index_add: [0, size) ("index out of range in self"); 1.13's
+     * index_add_cpu_ checks every index before it selects the (maybe empty) slice, 2.x's
+     * (TensorAdvancedIndexing.cpp index_add_cpu_) reads none when the slices are empty. */
+    {
+        int fill = !strncmp(c->op, "index_fill", 10), add1 = !strncmp(c->op, "index_add", 9) && op_torch1(c);
+        const sy_expr *rest = KI(c, 1);
+        for (size_t i = 0; i < x->ndim; i++)
+            if (i != w) rest = sy_expr_mul(CTX, rest, x->sizes[i]);
+        const sy_expr *skip = sy_expr_eq(CTX, ni, KI(c, 0));
+        if (!add1) skip = sy_expr_or(CTX, skip, sy_expr_eq(CTX, rest, KI(c, 0)));
+        if ((st = sy_env_values_require_in(c, idx, skip, fill ? sy_expr_neg(CTX, L) : KI(c, 0), sy_expr_sub(CTX, L, KI(c, 1)),
+                                           "index out of range in self")))
+            return st;
+    }
     if (c->op[strlen(c->op) - 1] == '_') return op_set_strided(c, x->dtype, x->ndim, x->sizes, x->strides);
     return op_set_tensor(c, x->dtype, x->ndim, x->sizes);
 }

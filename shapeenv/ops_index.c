@@ -93,6 +93,17 @@ static sy_status gather_check(opcall *c, const sy_tensor *x, size_t w, const sy_
     return index_nonempty_dim(c, x, w, idx);
 }
 
+/* gather / scatter* on index values from sizes (values.c): the CPU kernel checks every element of
+ * a non-empty index (aten/src/ATen/native/cpu/ScatterGatherKernel.cpp
+ * cpu_scatter_gather_base_kernel: TORCH_CHECK(idx_dim >= 0 && idx_dim < index_upper_bound, "index
+ * ", idx_dim, " is out of bounds for dimension ", dim, " with size ", index_upper_bound), the
+ * bound self.size(dim) (1 for a 0-d self); no negative index */
+static sy_status gather_values(opcall *c, const sy_tensor *x, size_t w, const sy_tensor *idx)
+{
+    return sy_env_values_require_in(c, idx, sy_expr_eq(CTX, op_numel(c, idx), KI(c, 0)), KI(c, 0),
+                                    sy_expr_sub(CTX, nonempty_size(c, x, w), KI(c, 1)), "index is out of bounds for the dimension");
+}
+
 static sy_status gather(opcall *c)
 {
     const sy_tensor *x, *idx;
@@ -103,7 +114,7 @@ static sy_status gather(opcall *c)
         (st = op_wrap_dim0(c, d, x->ndim, &w)))
         return st;
     if (idx->dtype != SY_DT_INT64) return op_err(c, SY_EINVAL, "gather(): Expected dtype int64 for index");
-    if ((st = gather_check(c, x, w, idx, "gather"))) return st;
+    if ((st = gather_check(c, x, w, idx, "gather")) || (st = gather_values(c, x, w, idx))) return st;
     return op_set_tensor(c, x->dtype, idx->ndim, idx->sizes);
 }
 
@@ -145,7 +156,7 @@ static sy_status scatter(opcall *c)
                                     "Expected index to be smaller than src (dim %zu)", i)))
             return st;
     }
-    if ((st = index_nonempty_dim(c, x, w, idx))) return st;
+    if ((st = index_nonempty_dim(c, x, w, idx)) || (st = gather_values(c, x, w, idx))) return st;
     return op_set_tensor(c, x->dtype, x->ndim, x->sizes);
 }
 
@@ -165,6 +176,10 @@ static sy_status take_along_dim(opcall *c)
         if ((st = op_require(c, sy_expr_or(CTX, sy_expr_eq(CTX, n, KI(c, 0)), sy_expr_ge(CTX, L, KI(c, 1))),
                              "index 0 is out of bounds for dimension 0 with size %s", SHOW(L))))
             return st;
+        /* index values from sizes: gather(0) of the flattened input, [0, numel) (1.13 and 2.x) */
+        if ((st = sy_env_values_require_in(c, idx, sy_expr_eq(CTX, n, KI(c, 0)), KI(c, 0), sy_expr_sub(CTX, L, KI(c, 1)),
+                                           "index is out of bounds for dimension 0")))
+            return st;
         return op_set_tensor(c, x->dtype, 1, &n);
     }
     int64_t d;
@@ -183,6 +198,11 @@ static sy_status take_along_dim(opcall *c)
     const sy_expr *L = b2[w];
     if ((st = op_require(c, sy_expr_or(CTX, sy_expr_eq(CTX, sy_expr_mul_n(CTX, n1, b1), KI(c, 0)), sy_expr_ge(CTX, L, KI(c, 1))),
                          "index 0 is out of bounds for dimension %zu with size %s", w, SHOW(L))))
+        return st;
+    /* index values from sizes: 1.13 gathers ([0, size(dim)), as gather); 2.x takes each index
+     * modulo size(dim) (measured on the CPU, torch 2.14: 3, -1 and -4 of a dim of 3 run), no check */
+    if (op_torch1(c) && (st = sy_env_values_require_in(c, idx, sy_expr_eq(CTX, sy_expr_mul_n(CTX, n1, b1), KI(c, 0)), KI(c, 0),
+                                                       sy_expr_sub(CTX, L, KI(c, 1)), "index is out of bounds for the dimension")))
         return st;
     return op_set_tensor(c, x->dtype, n1, b1);
 }

@@ -277,9 +277,17 @@ static sy_status one_hot(opcall *c)
     if (x->dtype != SY_DT_INT64) return op_err(c, SY_EINVAL, "one_hot is only applicable to index tensor.");
     const sy_expr *n = op_numel(c, x);
     int64_t kv;
+    sy_vbounds vb;
+    int tracked = sy_env_values_get(c->env, x, &vb);
     if (sy_expr_get_si(k, &kv) == SY_OK && kv == -1) {
         if ((st = op_require(c, ge1(c, n), "Can not infer total number of classes from empty tensor."))) return st;
-        k = sy_env_create_unbacked(c->env, 1, c->where && c->where->node ? c->where->node : "one_hot");
+        if (tracked && vb.n == 1) { /* values from sizes (values.c): max + 1 classes, the least value >= 0 */
+            if ((st = sy_env_values_require_in(c, x, NULL, KI(c, 0), vb.part[0].hi, "Class values must be non-negative.")))
+                return st;
+            k = sy_expr_add(CTX, vb.part[0].hi, KI(c, 1));
+        } else {
+            k = sy_env_create_unbacked(c->env, 1, c->where && c->where->node ? c->where->node : "one_hot");
+        }
         if (!k) return sy_ctx_last_error(CTX);
     } else {
         /* num_classes >= 1 either way (empty: "Can not infer ...", else "Class values must be
@@ -290,6 +298,11 @@ static sy_status one_hot(opcall *c)
         int empty = sy_env_hint(c->env, n, &h) == SY_OK && h && sy_expr_get_si(h, &kv) == SY_OK && kv == 0;
         if ((st = op_require(c, ge1(c, k), empty ? "Can not infer total number of classes from empty tensor."
                                                  : "Class values must be smaller than num_classes.")))
+            return st;
+        /* values from sizes (values.c): Onehot.cpp one_hot checks min >= 0 ("Class values must be
+         * non-negative.") and max < num_classes when the input has an element */
+        if ((st = sy_env_values_require_in(c, x, sy_expr_eq(CTX, n, KI(c, 0)), KI(c, 0), sy_expr_sub(CTX, k, KI(c, 1)),
+                                           "Class values must be non-negative and smaller than num_classes.")))
             return st;
     }
     const sy_expr **out = op_sizes_copy(c, x, 1);

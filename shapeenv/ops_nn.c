@@ -620,15 +620,9 @@ static sy_status embedding(opcall *c)
      * views and shifts): index_select's check (aten/src/ATen/native/TensorAdvancedIndexing.cpp
      * index_select_out_cpu_: TORCH_CHECK_INDEX(0 <= index < self.size(dim), "index out of range
      * in self")) where there is an index */
-    const sy_expr *lo, *hi;
-    if (sy_env_values_get(c->env, idx, &lo, &hi)) {
-        sy_ctx *ctx = c->env->ctx;
-        const sy_expr *in = sy_expr_and(ctx, sy_expr_ge(ctx, lo, KI(c, 0)), sy_expr_lt(ctx, hi, w->sizes[0]));
-        if ((st = op_require(c, sy_expr_or(ctx, sy_expr_eq(ctx, numel, KI(c, 0)), in),
-                             "index out of range in self (indices from %s to %s, weight has %s rows)", sy_env_show(c->env, lo),
-                             sy_env_show(c->env, hi), sy_env_show(c->env, w->sizes[0]))))
-            return st;
-    }
+    if ((st = sy_env_values_require_in(c, idx, sy_expr_eq(c->env->ctx, numel, KI(c, 0)), KI(c, 0),
+                                       sy_expr_sub(c->env->ctx, w->sizes[0], KI(c, 1)), "index out of range in self")))
+        return st;
     const sy_expr **out = sy_env_alloc(c->env, (idx->ndim + 1) * sizeof *out);
     if (!out) return sy_ctx_last_error(c->env->ctx);
     for (size_t i = 0; i < idx->ndim; i++) out[i] = idx->sizes[i];

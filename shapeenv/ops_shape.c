@@ -630,15 +630,9 @@ static sy_status index_select(opcall *c)
         return st;
     /* indices from sizes (values.c): TORCH_CHECK_INDEX(0 <= index < self.size(dim), "index out of
      * range in self") of index_select_out_cpu_ (TensorAdvancedIndexing.cpp) where there is one */
-    const sy_expr *lo, *hi;
-    if (sy_env_values_get(c->env, idx, &lo, &hi)) {
-        sy_ctx *ctx = c->env->ctx;
-        const sy_expr *in = sy_expr_and(ctx, sy_expr_ge(ctx, lo, KI(c, 0)), sy_expr_lt(ctx, hi, L));
-        if ((st = op_require(c, sy_expr_or(ctx, sy_expr_eq(ctx, ni, KI(c, 0)), in),
-                             "index out of range in self (indices from %s to %s, dim has size %s)", sy_env_show(c->env, lo),
-                             sy_env_show(c->env, hi), sy_env_show(c->env, L))))
-            return st;
-    }
+    if ((st = sy_env_values_require_in(c, idx, sy_expr_eq(c->env->ctx, ni, KI(c, 0)), KI(c, 0),
+                                       sy_expr_sub(c->env->ctx, L, KI(c, 1)), "index out of range in self")))
+        return st;
     const sy_expr **out = sy_env_alloc(c->env, (x->ndim ? x->ndim : 1) * sizeof *out);
     if (!out) return sy_ctx_last_error(c->env->ctx);
     SY_COPY(out, x->sizes, x->ndim * sizeof *out);
@@ -940,10 +934,9 @@ static sy_status arange(opcall *c)
     /* its values start + k * step, k < n: least start, greatest start + (n - 1) * step when
      * n >= 1 (values.c; int64 only: no rounding, no wrap) */
     if (dt == SY_DT_INT64) {
+        c->env->vpend_b = sy_vbounds_seq(ctx, start, step, n);
+        if (!c->env->vpend_b.part[0].lo || !c->env->vpend_b.part[0].hi) return sy_ctx_last_error(ctx);
         c->env->vpend = 1;
-        c->env->vpend_lo = start;
-        c->env->vpend_hi = sy_expr_add(ctx, start, sy_expr_mul(ctx, sy_expr_sub(ctx, n, KI(c, 1)), KI(c, step)));
-        if (!c->env->vpend_hi) return sy_ctx_last_error(ctx);
     }
     return SY_OK;
 }

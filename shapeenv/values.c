@@ -21,6 +21,9 @@
 #include "algebra/internal.h"
 #include "shapeenv/env_private.h"
 
+sy_status sy_slice_len(opcall *c, const sy_value *sl, const sy_expr *len, const sy_expr **start, const sy_expr **n,
+                       int64_t *step);
+
 static size_t vb_hash(const sy_tensor *t, size_t cap)
 {
     uint64_t h = (uint64_t)(uintptr_t)t * 0x9E3779B97F4A7C15ull;
@@ -42,18 +45,19 @@ static int vb_find(const sy_env *env, const sy_tensor *t, size_t *pos)
     }
 }
 
-int sy_env_values_get(const sy_env *env, const sy_tensor *t, const sy_expr **lo, const sy_expr **hi)
+int sy_env_values_get(const sy_env *env, const sy_tensor *t, sy_vbounds *b)
 {
     size_t p = 0;
     if (!env || !t || !vb_find(env, t, &p)) return 0;
-    *lo = env->vb[p].lo;
-    *hi = env->vb[p].hi;
+    *b = env->vb[p].b;
     return 1;
 }
 
-sy_status sy_env_values_set(sy_env *env, const sy_tensor *t, const sy_expr *lo, const sy_expr *hi)
+sy_status sy_env_values_set(sy_env *env, const sy_tensor *t, const sy_vbounds *b)
 {
-    if (!lo || !hi) return sy_ctx_last_error(env->ctx);
+    if (!b->n || b->n > SY_VB_PARTS) return SY_OK; /* nothing known: not recorded */
+    for (size_t i = 0; i < b->n; i++)
+        if (!b->part[i].lo || !b->part[i].hi || !b->part[i].cnt) return sy_ctx_last_error(env->ctx);
     if (2 * (env->nvb + 1) > env->vbcap) { /* grow: load <= 1/2 */
         size_t ncap = env->vbcap ? 2 * env->vbcap : 16;
         struct sy_env_vb *old = env->vb, *nv = sy_alloc(env->ctx, ncap * sizeof *nv);
@@ -73,9 +77,23 @@ sy_status sy_env_values_set(sy_env *env, const sy_tensor *t, const sy_expr *lo, 
     size_t p = 0;
     if (!vb_find(env, t, &p)) env->nvb++;
     env->vb[p].t = t;
-    env->vb[p].lo = lo;
-    env->vb[p].hi = hi;
+    env->vb[p].b = *b;
     return SY_OK;
+}
+
+sy_vbounds sy_vbounds_seq(sy_ctx *ctx, const sy_expr *first, int64_t step, const sy_expr *n)
+{
+    sy_vbounds b;
+    memset(&b, 0, sizeof b);
+    const sy_expr *last = sy_expr_add(ctx, first, sy_expr_mul(ctx, sy_expr_sub(ctx, n, sy_expr_int_si(ctx, 1)), sy_expr_int_si(ctx, step)));
+    b.n = 1;
+    b.part[0].lo = step > 0 ? first : last;
+    b.part[0].hi = step > 0 ? last : first;
+    b.part[0].cnt = n;
+    b.part[0].dense = step == 1 || step == -1;
+    b.first = first;
+    b.step = step;
+    return b;
 }
 
 void sy_env_values_free(sy_env *env)
@@ -132,9 +150,9 @@ static int index_keeps_all(const sy_value *idx)
     return 1;
 }
 
-static int bounded_arg(const opcall *c, size_t i, const sy_expr **lo, const sy_expr **hi)
+static int bounded_arg(const opcall *c, size_t i, sy_vbounds *b)
 {
-    return i < c->nargs && c->args[i].kind == SY_V_TENSOR && sy_env_values_get(c->env, c->args[i].u.t, lo, hi);
+    return i < c->nargs && c->args[i].kind == SY_V_TENSOR && sy_env_values_get(c->env, c->args[i].u.t, b);
 }
 
 /* alpha of add/sub (#2 or keyword): absent or the integer 1 */
@@ -145,6 +163,224 @@ static int alpha_one(const opcall *c)
         if (c->kwnames[i] && !strcmp(c->kwnames[i], "alpha")) a = &c->kwvals[i];
     int64_t v;
     return !a || a->kind == SY_V_NONE || (a->kind == SY_V_INT && !sy_expr_get_si(a->u.i, &v) && v == 1);
+}
+
+/* argument #pos or keyword kw; NULL when absent */
+static const sy_value *arg(const opcall *c, size_t pos, const char *kw)
+{
+    for (size_t i = 0; kw && i < c->nkw; i++)
+        if (c->kwnames[i] && !strcmp(c->kwnames[i], kw)) return &c->kwvals[i];
+    return pos < c->nargs ? &c->args[pos] : NULL;
+}
+
+static int const_int(const sy_value *v, int64_t *k) { return v && v->kind == SY_V_INT && !sy_expr_get_si(v->u.i, k); }
+
+/* How an op's int64 result's values follow its tracked argument's (one row per op; an op not
+ * listed forgets: its result's values are data). Every rule keeps lo and hi attained: */
+typedef enum {
+    VK_SAME,     /* the same set of values (views, copies, broadcasts, repeats): order lost */
+    VK_ORDER,    /* the same values in the same order when 1-D to 1-D (a 1-D sequence kept) */
+    VK_FLIP,     /* flip: a 1-D sequence reversed, else the same set */
+    VK_ADD,      /* x + s, s + x (integer s, alpha 1), x + y of two tracked tensors broadcast as an outer sum */
+    VK_SUB,      /* x - s, s - x, x - y (outer) */
+    VK_RSUB,     /* rsub(x, s) = s - x */
+    VK_MUL,      /* x * s, s * x (integer s, any sign: Min/Max of the ends), x * y (outer) */
+    VK_NEG,      /* -x */
+    VK_FLOORDIV, /* x // k, floor_divide(x, k), div(x, k, rounding_mode='floor'): constant k != 0 (monotone) */
+    VK_MOD,      /* x % k, remainder(x, k): constant k > 0, each part dense (every integer of [lo, hi]) */
+    VK_CLAMP,    /* clamp/clip(x, min, max) with integer or None bounds (monotone) */
+    VK_CLAMP_MIN,
+    VK_CLAMP_MAX,
+    VK_CAT,      /* cat/stack of tracked tensors: the union of their parts (an empty input's parts absent) */
+    VK_GETITEM   /* x[:] / None / ...: the same set; a 1-D sequence's slice x[a:b:s]: a sequence; its
+                  * element x[i] (select(x, 0, i)): a 0-d tensor of one value */
+} vkind;
+
+static const struct vrow {
+    const char *op;
+    vkind k;
+} vrows[] = {
+    {"unsqueeze", VK_SAME}, {"squeeze", VK_SAME}, {"expand", VK_SAME}, {"expand_as", VK_SAME}, {"repeat", VK_SAME},
+    {"roll", VK_SAME}, {"fliplr", VK_SAME}, {"flipud", VK_SAME}, {"view", VK_ORDER}, {"reshape", VK_ORDER},
+    {"flatten", VK_ORDER}, {"view_as", VK_ORDER}, {"reshape_as", VK_ORDER}, {"clone", VK_ORDER},
+    {"contiguous", VK_ORDER}, {"detach", VK_ORDER}, {"to", VK_ORDER}, {"long", VK_ORDER}, {"transpose", VK_ORDER},
+    {"permute", VK_ORDER}, {"t", VK_ORDER}, {"flip", VK_FLIP}, {"add", VK_ADD}, {"sub", VK_SUB}, {"rsub", VK_RSUB},
+    {"mul", VK_MUL}, {"neg", VK_NEG}, {"floordiv", VK_FLOORDIV}, {"floor_divide", VK_FLOORDIV}, {"div", VK_FLOORDIV},
+    {"mod", VK_MOD}, {"remainder", VK_MOD}, {"clamp", VK_CLAMP}, {"clip", VK_CLAMP}, {"clamp_min", VK_CLAMP_MIN},
+    {"clamp_max", VK_CLAMP_MAX}, {"cat", VK_CAT}, {"concat", VK_CAT}, {"concatenate", VK_CAT}, {"stack", VK_CAT},
+    {"getitem", VK_GETITEM}, {"select", VK_GETITEM}, {NULL, VK_SAME}};
+
+static int is_one(const sy_expr *e)
+{
+    int64_t v;
+    return !sy_expr_get_si(e, &v) && v == 1;
+}
+
+/* x op y broadcast as an outer product: at every dim one of them has the constant size 1 (or
+ * no such dim), so every pair (x_i, y_j) is an element of the result when it has one */
+static int outer(const sy_tensor *x, const sy_tensor *y)
+{
+    size_t n = x->ndim > y->ndim ? x->ndim : y->ndim;
+    for (size_t i = 0; i < n; i++) {
+        int xo = i >= x->ndim || is_one(x->sizes[x->ndim - 1 - i]);
+        int yo = i >= y->ndim || is_one(y->sizes[y->ndim - 1 - i]);
+        if (!xo && !yo) return 0;
+    }
+    return 1;
+}
+
+/* the bounds of x op y for two tracked tensors broadcast as an outer product: each pair of parts */
+static int cross(sy_ctx *ctx, vkind k, const sy_vbounds *x, const sy_vbounds *y, sy_vbounds *r)
+{
+    if (x->n * y->n > SY_VB_PARTS) return 0;
+    memset(r, 0, sizeof *r);
+    r->fits = x->fits && y->fits ? sy_expr_and(ctx, x->fits, y->fits) : x->fits ? x->fits : y->fits;
+    if ((x->fits || y->fits) && !r->fits) return 0;
+    r->ring = 1;
+    for (size_t i = 0; i < x->n; i++)
+        for (size_t j = 0; j < y->n; j++) {
+            const struct sy_vpart *a = &x->part[i], *b = &y->part[j];
+            struct sy_vpart *o = &r->part[r->n++];
+            o->cnt = sy_expr_min(ctx, a->cnt, b->cnt); /* present when both are */
+            if (k == VK_ADD) {
+                o->lo = sy_expr_add(ctx, a->lo, b->lo);
+                o->hi = sy_expr_add(ctx, a->hi, b->hi);
+                o->dense = a->dense && b->dense;
+            } else if (k == VK_SUB) {
+                o->lo = sy_expr_sub(ctx, a->lo, b->hi);
+                o->hi = sy_expr_sub(ctx, a->hi, b->lo);
+                o->dense = a->dense && b->dense;
+            } else { /* mul: the ends of a product of two intervals are products of ends */
+                const sy_expr *p[4] = {sy_expr_mul(ctx, a->lo, b->lo), sy_expr_mul(ctx, a->lo, b->hi),
+                                       sy_expr_mul(ctx, a->hi, b->lo), sy_expr_mul(ctx, a->hi, b->hi)};
+                o->lo = sy_expr_min_n(ctx, 4, p);
+                o->hi = sy_expr_max_n(ctx, 4, p);
+                o->dense = 0;
+            }
+        }
+    return 1;
+}
+
+/* map every part of b through a scalar rule; 0: the rule does not apply (forget) */
+static int map_scalar(sy_ctx *ctx, vkind k, const sy_expr *s, int64_t sv, int s_const, int scalar_first, sy_vbounds *b)
+{
+    int keep_seq = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        struct sy_vpart *p = &b->part[i];
+        const sy_expr *lo = p->lo, *hi = p->hi;
+        switch (k) {
+        case VK_ADD:
+            p->lo = sy_expr_add(ctx, lo, s);
+            p->hi = sy_expr_add(ctx, hi, s);
+            keep_seq = 1;
+            break;
+        case VK_SUB:
+            if (scalar_first) { /* s - x */
+                p->lo = sy_expr_sub(ctx, s, hi);
+                p->hi = sy_expr_sub(ctx, s, lo);
+            } else {
+                p->lo = sy_expr_sub(ctx, lo, s);
+                p->hi = sy_expr_sub(ctx, hi, s);
+            }
+            keep_seq = 1;
+            break;
+        case VK_NEG:
+            p->lo = sy_expr_neg(ctx, hi);
+            p->hi = sy_expr_neg(ctx, lo);
+            keep_seq = 1;
+            break;
+        case VK_MUL: /* sign of s unknown: the least and greatest of the two ends */
+            p->lo = sy_expr_min(ctx, sy_expr_mul(ctx, lo, s), sy_expr_mul(ctx, hi, s));
+            p->hi = sy_expr_max(ctx, sy_expr_mul(ctx, lo, s), sy_expr_mul(ctx, hi, s));
+            p->dense = p->dense && s_const && (sv == 1 || sv == -1);
+            keep_seq = s_const;
+            break;
+        case VK_FLOORDIV: /* floor(v / k): nondecreasing for k > 0, nonincreasing for k < 0; consecutive
+                           * integers give consecutive quotients (dense kept) */
+            if (!s_const || sv == 0 || scalar_first) return 0;
+            p->lo = sy_expr_floordiv(ctx, sv > 0 ? lo : hi, s);
+            p->hi = sy_expr_floordiv(ctx, sv > 0 ? hi : lo, s);
+            keep_seq = sv != -1 && b->step % sv == 0; /* INT64_MIN % -1 traps */
+            break;
+        case VK_MOD: { /* Python's v % k, k > 0, over every integer of [lo, hi]: a = lo % k; it wraps past k - 1
+                        * when a + (hi - lo) >= k: then [0, k - 1], else [a, a + hi - lo] */
+            if (!s_const || sv <= 0 || scalar_first || !p->dense) return 0;
+            const sy_expr *a = sy_expr_mod(ctx, lo, s), *top = sy_expr_add(ctx, a, sy_expr_sub(ctx, hi, lo));
+            const sy_expr *wrap = sy_expr_max(ctx, sy_expr_int_si(ctx, 0),
+                                              sy_expr_min(ctx, sy_expr_int_si(ctx, 1), sy_expr_sub(ctx, top, sy_expr_int_si(ctx, sv - 1))));
+            p->lo = sy_expr_max(ctx, sy_expr_int_si(ctx, 0), sy_expr_sub(ctx, a, sy_expr_mul_si(ctx, wrap, sv)));
+            p->hi = sy_expr_min(ctx, sy_expr_int_si(ctx, sv - 1), top);
+            p->dense = 0; /* 8..11 % 10: 8, 9, 0, 1 */
+            break;
+        }
+        default:
+            return 0;
+        }
+    }
+    if (k == VK_ADD || k == VK_SUB || k == VK_NEG || k == VK_MUL) b->ring = 1;
+    if (!keep_seq || b->step == INT64_MIN) b->first = NULL; /* -step must exist */
+    else if (b->first) {
+        if (k == VK_ADD) b->first = sy_expr_add(ctx, b->first, s);
+        else if (k == VK_SUB && !scalar_first) b->first = sy_expr_sub(ctx, b->first, s);
+        else if (k == VK_SUB || k == VK_NEG) {
+            b->first = k == VK_NEG ? sy_expr_neg(ctx, b->first) : sy_expr_sub(ctx, s, b->first);
+            b->step = -b->step;
+        } else if (k == VK_MUL) {
+            b->first = sy_expr_mul(ctx, b->first, s);
+            if (__builtin_mul_overflow(b->step, sv, &b->step) || !b->step) b->first = NULL;
+        } else if (k == VK_FLOORDIV) {
+            b->first = sy_expr_floordiv(ctx, b->first, s);
+            b->step /= sv;
+            if (!b->step) b->first = NULL;
+        }
+    }
+    return 1;
+}
+
+/* before //, % or clamp, which do not commute with int64's wrap: the exact bounds must fit */
+static void need_fit(sy_ctx *ctx, sy_vbounds *b)
+{
+    if (!b->ring) return; /* arange's values, and those of //, %, clamp of values that fit: within int64 */
+    b->ring = 0;
+    const sy_expr *f = b->fits ? b->fits : sy_expr_true(ctx);
+    for (size_t i = 0; i < b->n; i++)
+        f = sy_expr_and(ctx, f, sy_expr_and(ctx, sy_expr_ge(ctx, b->part[i].lo, sy_expr_int_si(ctx, INT64_MIN)),
+                                            sy_expr_le(ctx, b->part[i].hi, sy_expr_int_si(ctx, INT64_MAX))));
+    b->fits = f;
+    if (!f) b->n = 0; /* an error (recorded): nothing is kept */
+}
+
+/* clamp bounds: an integer (its expression), None (NULL, *ok 1), else *ok 0 */
+static const sy_expr *clamp_bound(const sy_value *v, int *ok)
+{
+    if (!v || v->kind == SY_V_NONE) return NULL;
+    if (v->kind == SY_V_INT) return v->u.i;
+    *ok = 0;
+    return NULL;
+}
+
+/* x[i] of a 1-D sequence (the op checked -n <= i < n, so n >= 1): first + Mod(i, n) * step, Python's
+ * Mod wrapping a negative i */
+static sy_status element(opcall *c, const sy_tensor *in, const sy_tensor *out, const sy_vbounds *b, const sy_expr *i)
+{
+    sy_ctx *ctx = c->env->ctx;
+    if (out->ndim != 0) return SY_OK;
+    const sy_expr *v = sy_expr_add(ctx, b->first, sy_expr_mul_si(ctx, sy_expr_mod(ctx, i, in->sizes[0]), b->step));
+    sy_vbounds r;
+    memset(&r, 0, sizeof r);
+    r.n = 1;
+    r.part[0].lo = r.part[0].hi = v;
+    r.part[0].cnt = sy_expr_int_si(ctx, 1);
+    r.part[0].dense = 1;
+    r.fits = b->fits;
+    r.ring = b->ring;
+    return sy_env_values_set(c->env, out, &r);
+}
+
+static sy_status set(opcall *c, const sy_tensor *in, const sy_tensor *out, sy_vbounds *b, int keep_order)
+{
+    if (!keep_order || in->ndim != 1 || out->ndim != 1) b->first = NULL;
+    return sy_env_values_set(c->env, out, b);
 }
 
 sy_status sy_env_values_after_call(opcall *c)
@@ -161,28 +397,158 @@ sy_status sy_env_values_after_call(opcall *c)
     if (c->out->kind != SY_V_TENSOR || c->out->u.t->dtype != SY_DT_INT64) return SY_OK;
     const sy_tensor *out = c->out->u.t;
     sy_ctx *ctx = env->ctx;
-    if (pend) return sy_env_values_set(env, out, env->vpend_lo, env->vpend_hi); /* arange */
-    static const char *const same[] = {"unsqueeze", "squeeze", "view", "reshape", "flatten", "expand", "expand_as",
-                                       "view_as", "reshape_as", "clone", "contiguous", "detach", "to", "long",
-                                       "repeat", "transpose", "permute", "t", NULL};
-    const sy_expr *lo, *hi;
-    for (int i = 0; same[i]; i++)
-        if (!strcmp(c->op, same[i])) return bounded_arg(c, 0, &lo, &hi) ? sy_env_values_set(env, out, lo, hi) : SY_OK;
-    if (!strcmp(c->op, "getitem"))
-        return c->nargs == 2 && index_keeps_all(&c->args[1]) && bounded_arg(c, 0, &lo, &hi) ? sy_env_values_set(env, out, lo, hi)
-                                                                                              : SY_OK;
-    int add = !strcmp(c->op, "add"), sub = !strcmp(c->op, "sub"), rsub = !strcmp(c->op, "rsub");
-    if ((!add && !sub && !rsub) || c->nargs < 2 || !alpha_one(c)) return SY_OK;
-    if (bounded_arg(c, 0, &lo, &hi) && c->args[1].kind == SY_V_INT) { /* x + s, x - s, s - x (rsub) */
-        const sy_expr *s = c->args[1].u.i;
-        if (add) return sy_env_values_set(env, out, sy_expr_add(ctx, lo, s), sy_expr_add(ctx, hi, s));
-        if (sub) return sy_env_values_set(env, out, sy_expr_sub(ctx, lo, s), sy_expr_sub(ctx, hi, s));
-        return sy_env_values_set(env, out, sy_expr_sub(ctx, s, hi), sy_expr_sub(ctx, s, lo));
+    if (pend) return sy_env_values_set(env, out, &env->vpend_b); /* arange */
+    const struct vrow *r = vrows;
+    while (r->op && strcmp(r->op, c->op)) r++;
+    if (!r->op) return SY_OK;
+    sy_vbounds b, y;
+    const sy_tensor *in = c->nargs && c->args[0].kind == SY_V_TENSOR ? c->args[0].u.t : NULL;
+    switch (r->k) {
+    case VK_SAME:
+    case VK_ORDER:
+        return bounded_arg(c, 0, &b) ? set(c, in, out, &b, r->k == VK_ORDER) : SY_OK;
+    case VK_FLIP: {
+        if (!bounded_arg(c, 0, &b)) return SY_OK;
+        if (b.first && b.step != INT64_MIN && in->ndim == 1 && out->ndim == 1) { /* flip(x, dims): dims name dim 0 (reversed) or none */
+            const sy_value *d = arg(c, 1, "dims");
+            size_t nd = d && d->kind == SY_V_LIST ? d->u.list.n : 1;
+            if (nd >= 1) {
+                b.first = sy_expr_add(ctx, b.first, sy_expr_mul_si(ctx, sy_expr_sub(ctx, b.part[0].cnt, sy_expr_int_si(ctx, 1)), b.step));
+                b.step = -b.step;
+                if (!b.first) return sy_ctx_last_error(ctx);
+            }
+            return sy_env_values_set(env, out, &b);
+        }
+        return set(c, in, out, &b, 0);
     }
-    if (!rsub && c->args[0].kind == SY_V_INT && bounded_arg(c, 1, &lo, &hi)) { /* s + x, s - x */
-        const sy_expr *s = c->args[0].u.i;
-        if (add) return sy_env_values_set(env, out, sy_expr_add(ctx, s, lo), sy_expr_add(ctx, s, hi));
-        return sy_env_values_set(env, out, sy_expr_sub(ctx, s, hi), sy_expr_sub(ctx, s, lo));
+    case VK_CAT: {
+        const sy_value *l = arg(c, 0, "tensors");
+        if (!l || l->kind != SY_V_LIST || !l->u.list.n) return SY_OK;
+        memset(&b, 0, sizeof b);
+        for (size_t i = 0; i < l->u.list.n; i++) {
+            const sy_value *v = &l->u.list.items[i];
+            if (v->kind != SY_V_TENSOR || !sy_env_values_get(env, v->u.t, &y) || b.n + y.n > SY_VB_PARTS) return SY_OK;
+            b.ring |= y.ring;
+            if (y.fits && !(b.fits = b.fits ? sy_expr_and(ctx, b.fits, y.fits) : y.fits)) return sy_ctx_last_error(ctx);
+            const sy_expr *numel = sy_expr_int_si(ctx, 1);
+            for (size_t j = 0; j < v->u.t->ndim; j++) numel = sy_expr_mul(ctx, numel, v->u.t->sizes[j]);
+            for (size_t j = 0; j < y.n; j++) { /* an empty input holds none of its parts */
+                b.part[b.n] = y.part[j];
+                b.part[b.n++].cnt = sy_expr_min(ctx, y.part[j].cnt, numel);
+            }
+        }
+        b.first = NULL;
+        return sy_env_values_set(env, out, &b);
     }
-    return SY_OK;
+    case VK_GETITEM: {
+        if (!strcmp(c->op, "select")) { /* select(x, dim, i) of a 1-D sequence: x[i] */
+            const sy_value *d = arg(c, 1, "dim");
+            int64_t dv;
+            if (!bounded_arg(c, 0, &b) || !b.first || in->ndim != 1 || !const_int(d, &dv) || (dv != 0 && dv != -1)) return SY_OK;
+            const sy_value *iv = arg(c, 2, "index");
+            return iv && iv->kind == SY_V_INT ? element(c, in, out, &b, iv->u.i) : SY_OK;
+        }
+        if (c->nargs != 2 || !bounded_arg(c, 0, &b)) return SY_OK;
+        const sy_value *ix = &c->args[1];
+        if (ix->kind == SY_V_LIST && ix->u.list.n == 1 && ix->u.list.items[0].kind == SY_V_INT) ix = &ix->u.list.items[0];
+        if (ix->kind == SY_V_INT) return b.first && in->ndim == 1 ? element(c, in, out, &b, ix->u.i) : SY_OK;
+        if (index_keeps_all(ix)) return set(c, in, out, &b, 1);
+        if (ix->kind == SY_V_LIST && ix->u.list.n == 1) ix = &ix->u.list.items[0];
+        if (ix->kind != SY_V_SLICE || !b.first || in->ndim != 1) return SY_OK;
+        /* a slice of a 1-D sequence: first + start * step, step * s, n elements (sy_slice_len: Python's
+         * clamps, exact, no guard) */
+        const sy_expr *st0, *n;
+        int64_t s, step;
+        sy_status st = sy_slice_len(c, ix, in->sizes[0], &st0, &n, &s);
+        if (st) return st;
+        if (__builtin_mul_overflow(b.step, s, &step)) return SY_OK;
+        sy_vbounds r2 = sy_vbounds_seq(ctx, sy_expr_add(ctx, b.first, sy_expr_mul_si(ctx, st0, b.step)), step, n);
+        if (!r2.first) return sy_ctx_last_error(ctx);
+        r2.fits = b.fits;
+        r2.ring = b.ring;
+        return sy_env_values_set(env, out, &r2);
+    }
+    case VK_CLAMP:
+    case VK_CLAMP_MIN:
+    case VK_CLAMP_MAX: { /* clamp(v, a, b) = min(max(v, a), b) (ATen clamp: a > b gives b everywhere) */
+        if (!bounded_arg(c, 0, &b)) return SY_OK;
+        int ok = 1;
+        const sy_expr *mn = r->k == VK_CLAMP_MAX ? NULL : clamp_bound(arg(c, 1, "min"), &ok);
+        const sy_expr *mx = r->k == VK_CLAMP_MIN ? NULL : clamp_bound(arg(c, r->k == VK_CLAMP ? 2 : 1, "max"), &ok);
+        if (!ok || (!mn && !mx)) return SY_OK;
+        need_fit(ctx, &b);
+        if (!b.n) return sy_ctx_last_error(ctx);
+        for (size_t i = 0; i < b.n; i++) {
+            struct sy_vpart *p = &b.part[i];
+            if (mn) p->lo = sy_expr_max(ctx, p->lo, mn), p->hi = sy_expr_max(ctx, p->hi, mn);
+            if (mx) p->lo = sy_expr_min(ctx, p->lo, mx), p->hi = sy_expr_min(ctx, p->hi, mx);
+        }
+        return set(c, in, out, &b, 0);
+    }
+    default:
+        break;
+    }
+    /* arithmetic with an integer scalar or (outer) another tracked tensor */
+    if ((r->k == VK_ADD || r->k == VK_SUB) && !alpha_one(c)) return SY_OK;
+    if (r->k == VK_NEG) return bounded_arg(c, 0, &b) && map_scalar(ctx, VK_NEG, NULL, 0, 0, 0, &b) ? set(c, in, out, &b, 1) : SY_OK;
+    if (r->k == VK_FLOORDIV && !strcmp(c->op, "div")) { /* div(x, k, rounding_mode='floor') only */
+        const sy_value *m = arg(c, 2, "rounding_mode");
+        if (!m || m->kind != SY_V_STR || strcmp(m->u.s, "floor")) return SY_OK;
+    }
+    if (c->nargs < 2) return SY_OK;
+    vkind k = r->k == VK_RSUB ? VK_SUB : r->k;
+    int first_scalar = r->k == VK_RSUB;
+    const sy_value *sv = NULL;
+    const sy_tensor *tin = NULL;
+    if (bounded_arg(c, 0, &b) && c->args[1].kind == SY_V_INT) {
+        sv = &c->args[1];
+        tin = c->args[0].u.t;
+    } else if (r->k != VK_RSUB && c->args[0].kind == SY_V_INT && bounded_arg(c, 1, &b)) {
+        sv = &c->args[0];
+        tin = c->args[1].u.t;
+        first_scalar = 1;
+    } else if (r->k != VK_RSUB && (k == VK_ADD || k == VK_SUB || k == VK_MUL) && bounded_arg(c, 0, &b) &&
+               bounded_arg(c, 1, &y) && outer(c->args[0].u.t, c->args[1].u.t)) {
+        sy_vbounds o;
+        if (!cross(ctx, k, &b, &y, &o)) return SY_OK;
+        return sy_env_values_set(env, out, &o);
+    } else {
+        return SY_OK;
+    }
+    int64_t s = 0;
+    int s_const = const_int(sv, &s);
+    if (k == VK_SUB && first_scalar) { /* s - x */
+    } else if (first_scalar && k != VK_ADD && k != VK_MUL) {
+        return SY_OK; /* s // x, s % x: not tracked */
+    }
+    if (k == VK_FLOORDIV || k == VK_MOD) {
+        need_fit(ctx, &b);
+        if (!b.n) return sy_ctx_last_error(ctx);
+    }
+    if (!map_scalar(ctx, k, sv->u.i, s, s_const, first_scalar && k == VK_SUB, &b)) return SY_OK;
+    return set(c, tin, out, &b, 1);
+}
+
+/* The one check of tracked index values (env_private.h). */
+sy_status sy_env_values_require_in(opcall *c, const sy_tensor *idx, const sy_expr *skip, const sy_expr *a,
+                                   const sy_expr *b, const char *what)
+{
+    sy_vbounds vb;
+    if (!idx || !sy_env_values_get(c->env, idx, &vb)) return SY_OK;
+    sy_ctx *ctx = c->env->ctx;
+    const sy_expr *ok = sy_expr_true(ctx), *zero = sy_expr_int_si(ctx, 0);
+    for (size_t i = 0; i < vb.n; i++) {
+        const struct sy_vpart *p = &vb.part[i];
+        const sy_expr *in = sy_expr_and(ctx, sy_expr_ge(ctx, p->lo, a), sy_expr_le(ctx, p->hi, b));
+        ok = sy_expr_and(ctx, ok, vb.n == 1 ? in : sy_expr_or(ctx, sy_expr_le(ctx, p->cnt, zero), in));
+    }
+    if (vb.fits) ok = sy_expr_and(ctx, vb.fits, ok);
+    const sy_expr *rel = skip ? sy_expr_or(ctx, skip, ok) : ok;
+    if (!rel) return sy_ctx_last_error(ctx);
+    if (vb.n == 1)
+        return op_require(c, rel, "%s (index values from %s to %s, valid from %s to %s)", what, sy_env_show(c->env, vb.part[0].lo),
+                          sy_env_show(c->env, vb.part[0].hi), sy_env_show(c->env, a), sy_env_show(c->env, b));
+    return op_require(c, rel, "%s (index values in %zu parts, the first from %s to %s; valid from %s to %s)", what, vb.n,
+                      sy_env_show(c->env, vb.part[0].lo), sy_env_show(c->env, vb.part[0].hi), sy_env_show(c->env, a),
+                      sy_env_show(c->env, b));
 }

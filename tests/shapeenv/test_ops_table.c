@@ -101,6 +101,45 @@ static const opcase cases[] = {
     {"embedding", "{\"name\":\"w\",\"op\":\"param\",\"dtype\":\"float32\",\"shape\":[100,16]},"
      "{\"name\":\"i\",\"op\":\"long\",\"args\":[{\"ref\":\"x\"}]},"
      "{\"name\":\"o\",\"op\":\"embedding\",\"args\":[{\"ref\":\"i\"},{\"ref\":\"w\"}]}", "[3,7], [0,1]", NULL, "s0, s1, 16", ""},
+    /* issue 38: index values from sizes (values.c) through the shared check: take wraps
+     * negatives ([-numel, numel)), index_fill too ([-size, size)), one_hot(-1) of arange(T) % 4
+     * has Min(3, T - 1) + 1 classes, gather of a cat of two aranges checks both parts */
+    {"take_arange_times_3", "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},{\"name\":\"a\",\"op\":\"arange\",\"args\":[{\"ref\":\"s\"}]},"
+     "{\"name\":\"m\",\"op\":\"mul\",\"args\":[{\"ref\":\"a\"},3]},"
+     "{\"name\":\"o\",\"op\":\"take\",\"args\":[{\"ref\":\"y\"},{\"ref\":\"m\"}]}", "[3,5], [1]", "[4,6], [0]",
+     "s0", "s0 <= 2*s1"},
+    {"index_fill_arange_negative", "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},{\"name\":\"a\",\"op\":\"arange\",\"args\":[{\"ref\":\"s\"}]},"
+     "{\"name\":\"m\",\"op\":\"sub\",\"args\":[{\"ref\":\"a\"},9]},"
+     "{\"name\":\"o\",\"op\":\"index_fill\",\"args\":[{\"ref\":\"y\"},0,{\"ref\":\"m\"},0.0]}", "[3,5], [1]", "[9,6], [0]",
+     "s1, 6", "And(s0 <= s1 + 9, 9 <= s1)"},
+    {"one_hot_arange_mod_4", "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},{\"name\":\"a\",\"op\":\"arange\",\"args\":[{\"ref\":\"s\"}]},"
+     "{\"name\":\"m\",\"op\":\"mod\",\"args\":[{\"ref\":\"a\"},4]},"
+     "{\"name\":\"o\",\"op\":\"one_hot\",\"args\":[{\"ref\":\"m\"}]}", "[3,6], [1]", NULL, "s0, Min(3, s0 - 1) + 1", ""},
+    {"gather_cat_of_aranges", "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},{\"name\":\"a\",\"op\":\"arange\",\"args\":[{\"ref\":\"s\"}]},"
+     "{\"name\":\"b\",\"op\":\"add\",\"args\":[{\"ref\":\"a\"},2]},"
+     "{\"name\":\"c\",\"op\":\"cat\",\"args\":[[{\"ref\":\"a\"},{\"ref\":\"b\"}]]},"
+     "{\"name\":\"o\",\"op\":\"gather\",\"args\":[{\"ref\":\"y\"},0,{\"ref\":\"c\"}]}", "[3,5], [1]", "[9], [0]",
+     "2*s0", "And(s0 <= s1, s0 + 2 <= s1)"},
+    /* flip(arange(T))[2:] * 2 clamped at 3 from below, then indexed into y: T - 1 .. 0 reversed,
+     * from the third, doubled: 2*T - 6 .. 0, clamped: Max(3, 2*T - 6) is the greatest; clamp after *
+     * needs the doubled values within int64 (2*(T - 3) <= 2^63 - 1: the wrap does not commute) */
+    {"index_select_flip_slice_mul_clamp", "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},{\"name\":\"a\",\"op\":\"arange\",\"args\":[{\"ref\":\"s\"}]},"
+     "{\"name\":\"f\",\"op\":\"flip\",\"args\":[{\"ref\":\"a\"},[0]]},"
+     "{\"name\":\"g\",\"op\":\"getitem\",\"args\":[{\"ref\":\"f\"},{\"slice\":[2,null,null]}]},"
+     "{\"name\":\"m\",\"op\":\"mul\",\"args\":[{\"ref\":\"g\"},2]},"
+     "{\"name\":\"k\",\"op\":\"clamp\",\"args\":[{\"ref\":\"m\"},3]},"
+     "{\"name\":\"o\",\"op\":\"index_select\",\"args\":[{\"ref\":\"y\"},0,{\"ref\":\"k\"}]}", "[3,5], [1]", "[9], [0]",
+     "s0 - 2", "Or(s0 == 2, And(Max(3, 2*s0 - 6) + 1 <= s1, Max(0, s0 - 3) <= 4611686018427387903))"},
+    /* relative positions a[:, None] - a[None, :] (an outer difference: 1 - T .. T - 1) and the
+     * element a[-1] = T - 1 as a 0-d index (applySelect) */
+    {"relative_positions_and_element", "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},{\"name\":\"a\",\"op\":\"arange\",\"args\":[{\"ref\":\"s\"}]},"
+     "{\"name\":\"u\",\"op\":\"unsqueeze\",\"args\":[{\"ref\":\"a\"},1]},"
+     "{\"name\":\"v\",\"op\":\"unsqueeze\",\"args\":[{\"ref\":\"a\"},0]},"
+     "{\"name\":\"r\",\"op\":\"sub\",\"args\":[{\"ref\":\"u\"},{\"ref\":\"v\"}]},"
+     "{\"name\":\"e\",\"op\":\"getitem\",\"args\":[{\"ref\":\"a\"},-1]},"
+     "{\"name\":\"q\",\"op\":\"getitem\",\"args\":[{\"ref\":\"y\"},{\"ref\":\"r\"}]},"
+     "{\"name\":\"o\",\"op\":\"getitem\",\"args\":[{\"ref\":\"q\"},{\"ref\":\"e\"}]}", "[3,5], [1]", "[9], [0]",
+     "s0", "And(s0 <= s1 + 1, s0 <= s1)"},
     {"group_norm", "{\"name\":\"o\",\"op\":\"group_norm\",\"args\":[{\"ref\":\"x\"},4]}", "[3,8,7], [0,2]", NULL, "s0, 8, s1", ""},
     {"size_arithmetic_floordiv", "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},"
      "{\"name\":\"h\",\"op\":\"floordiv\",\"args\":[{\"ref\":\"s\"},2]},"
