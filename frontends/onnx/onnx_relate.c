@@ -247,19 +247,6 @@ static size_t candidates(sy_env *env, const sy_expr *rel, const sy_expr *s, int6
     return n;
 }
 
-/* n's prime factors (trial division to 10^6; the rest one factor), at most 62 */
-static size_t factor(int64_t n, int64_t *p)
-{
-    size_t k = 0;
-    for (int64_t q = 2; q <= 1000000 && q <= n / q; q++)
-        while (n % q == 0) {
-            p[k++] = q;
-            n /= q;
-        }
-    if (n > 1) p[k++] = n;
-    return k;
-}
-
 /* Choose new values for the movable symbols of rel. Single dims first (each symbol, its
  * candidates in order); then a product equal to a constant: the constant's prime factors spread
  * over the symbols, largest first onto the smallest product (values >= 2 where there are enough
@@ -294,14 +281,14 @@ static int solve(sy_env *env, const sy_expr *rel, const rl_sym *ss, size_t nss, 
     if (m < 2) return 0;
     for (size_t i = 0; i < ncs; i++) {
         if (cs[i] < 2) continue;
-        int64_t p[64];
-        size_t np = factor(cs[i], p);
+        uint64_t p[64]; /* their product is cs[i]: each slot below fits int64 */
+        size_t np = sy_factor_u64((uint64_t)cs[i], p, 64); /* algebra/factor.c, shared with the .cases runner */
         for (size_t j = 0; j < m; j++) vals[j] = 1;
         for (size_t f = np; f-- > 0;) { /* p ascending: the largest first onto the smallest slot */
             size_t lo = 0;
             for (size_t j = 1; j < m; j++)
                 if (vals[j] < vals[lo]) lo = j;
-            vals[lo] *= p[f];
+            vals[lo] *= (int64_t)p[f];
         }
         if (holds(env, rel, m, syms, vals) == 1) {
             *nout = m;
