@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "algebra/buf.h"
+#include "algebra/eval.h"
 #include "algebra/expr_private.h"
 #include "symshape/cases.h"
 #include "symshape/decide.h"
@@ -468,11 +469,500 @@ static long const_sample(runner *R, const symlist *L, const evec *A, const sy_ex
     return found;
 }
 
+/* Points from solving the case's equalities (issue 38): `x*y != 12345*54321 => true` is false
+ * only at the factor pairs, which no vertex, candidate, grid or random point reaches. Each
+ * target g (an integer expression; a relation stands for its atoms' d of d == 0, d != 0,
+ * d <= 0, and, for each Mod(P, m) / FloorDiv(P, m) in it with a constant m, P - v for v = c,
+ * c + m, c*m, c*m + m - 1 with c a constant of the relation) is solved for each of its
+ * symbols s (the first SOLVE_SYMS) with the others at candidate values: the vertices of their
+ * ranges, then the divisors d of the constants of the case and of those v (d, -d, d - 1,
+ * d + 1: a product's factors, a shifted factor's (x + 1)*(y - 1)), every combination up to
+ * SOLVE_COMBOS. For s, bisection on each side of 0 of s's range (cut at +-2^(bits + 16), bits
+ * those of the largest constant) finds where g changes sign: exactly the root of a monotone
+ * g (linear in s, a product given the other factors, a FloorDiv of either), and the root of an
+ * even one (x**2 - c); the points at the ends and around each sign change are visited. Bounded:
+ * at most SOLVE_WORK evaluated nodes (an evaluation counts the nodes of the case's
+ * expressions), deterministic. Returns the points visited, -1 when fn asked to stop, -2 out of
+ * memory. */
+enum { SOLVE_TARGETS = 24, SOLVE_SYMS = 8, SOLVE_CANDS = 256, SOLVE_COMBOS = 256, SOLVE_DIVS = 64, SOLVE_CONSTS = 24 };
+#define SOLVE_WORK ((uint64_t)1 << 23)
+
+typedef struct {
+    runner *R;
+    const symlist *L;
+    const evec *A;
+    sy_facts *f;
+    sy_binding b;
+    point_fn fn;
+    void *ud;
+    uint64_t work, cost; /* nodes left to evaluate; nodes of one evaluation */
+    long found;
+    int stop; /* 1: fn asked to stop; 2: out of work */
+    evec tg;  /* integer targets */
+    fmpz *cv; /* the divisor candidates, SOLVE_CANDS */
+    size_t ncv;
+    fmpz *kc; /* the relation's constants (absolute) for the Mod/FloorDiv targets, SOLVE_CONSTS */
+    size_t nkc;
+    slong bits; /* the largest constant's bits */
+    sy_etab seen;
+    size_t nodes;
+    bool oom;
+    bool no_atoms; /* walking the assumptions */
+} solver;
+
+static bool sv_charge(solver *S)
+{
+    if (S->stop) return false;
+    if (S->work < S->cost) {
+        S->stop = 2;
+        return false;
+    }
+    S->work -= S->cost;
+    return true;
+}
+
+/* the value of g at the binding: true when it evaluates (into out) */
+static bool sv_eval(solver *S, const sy_expr *g, fmpz_t out)
+{
+    if (!sv_charge(S)) return false;
+    sy_status st = sy_eval_raw(S->R->ctx, g, &S->b, out);
+    sy_ctx_reset_error(S->R->ctx);
+    return st == SY_OK;
+}
+
+/* visit the binding with s := x when the assumptions hold there */
+static void sv_visit(solver *S, const sy_expr *s, const fmpz_t x)
+{
+    if (!sv_charge(S)) return;
+    sy_binding_set(&S->b, sy_expr_sym_id(s), x);
+    fmpz_t t;
+    fmpz_init(t);
+    if (assumptions_hold(S->R, S->A, NULL, &S->b, t)) {
+        S->found++;
+        if (S->fn(S->R, &S->b, S->ud) < 0) S->stop = 1;
+    }
+    fmpz_clear(t);
+    sy_ctx_reset_error(S->R->ctx);
+}
+
+static void sv_cand(solver *S, const fmpz_t x)
+{
+    for (size_t i = 0; i < S->ncv; i++)
+        if (fmpz_equal(S->cv + i, x)) return;
+    if (S->ncv < SOLVE_CANDS) fmpz_set(S->cv + S->ncv++, x);
+}
+
+/* the divisors of the constants as candidates, d, -d, d - 1, d + 1, the constants taking turns
+ * (the i-th divisor of each, smallest and largest first) */
+static void sv_divisors(solver *S)
+{
+    size_t nk = S->nkc, *nd = sy_alloc(S->R->ctx, (nk ? nk : 1) * sizeof *nd), most = 0;
+    fmpz *d = sy_alloc(S->R->ctx, (nk ? nk : 1) * SOLVE_DIVS * sizeof *d);
+    if (!nd || !d) {
+        if (nd) sy_dealloc(S->R->ctx, nd, (nk ? nk : 1) * sizeof *nd);
+        if (d) sy_dealloc(S->R->ctx, d, (nk ? nk : 1) * SOLVE_DIVS * sizeof *d);
+        S->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < nk * SOLVE_DIVS; i++) fmpz_init(d + i);
+    for (size_t k = 0; k < nk; k++) {
+        nd[k] = sy_fmpz_divisors(S->kc + k, d + k * SOLVE_DIVS, SOLVE_DIVS);
+        if (nd[k] > most) most = nd[k];
+    }
+    fmpz_t t;
+    fmpz_init(t);
+    for (size_t i = 0; i < most && S->ncv < SOLVE_CANDS; i++)
+        for (size_t k = 0; k < nk; k++) {
+            if (i >= nd[k]) continue;
+            const fmpz *x = d + k * SOLVE_DIVS + i;
+            sv_cand(S, x);
+            fmpz_neg(t, x);
+            sv_cand(S, t);
+            fmpz_sub_ui(t, x, 1);
+            sv_cand(S, t);
+            fmpz_add_ui(t, x, 1);
+            sv_cand(S, t);
+        }
+    fmpz_clear(t);
+    for (size_t i = 0; i < nk * SOLVE_DIVS; i++) fmpz_clear(d + i);
+    sy_dealloc(S->R->ctx, d, (nk ? nk : 1) * SOLVE_DIVS * sizeof *d);
+    sy_dealloc(S->R->ctx, nd, (nk ? nk : 1) * sizeof *nd);
+}
+
+static void sv_const(solver *S, const fmpz *c)
+{
+    if (!c || fmpz_is_zero(c) || fmpz_bits(c) > SY_DIVISORS_BITS) return;
+    if ((slong)fmpz_bits(c) > S->bits) S->bits = (slong)fmpz_bits(c);
+    bool have = false;
+    for (size_t i = 0; i < S->nkc && !have; i++) have = fmpz_cmpabs(S->kc + i, c) == 0;
+    if (have || S->nkc >= SOLVE_CONSTS) return;
+    fmpz_abs(S->kc + S->nkc++, c);
+}
+
+static int sv_skip(void *ud, const sy_expr *e)
+{
+    solver *S = ud;
+    size_t i = sy_etab_slot(S->R->ctx, &S->seen, e, 0, true);
+    if (i == SIZE_MAX) return 1;
+    bool fresh = S->seen.fresh;
+    S->seen.fresh = false;
+    return !fresh;
+}
+
+/* every node once: count it, record its constants and its atoms (targets) */
+static sy_status sv_node(void *ud, const sy_expr *e)
+{
+    solver *S = ud;
+    sy_ctx *ctx = S->R->ctx;
+    S->nodes++;
+    if (S->no_atoms) return SY_OK; /* an assumption's: the vertices give its range's ends */
+    if (e->kind == SY_EXPR_INT) sv_const(S, &e->u.value);
+    else if (e->kind == SY_EXPR_ADD) {
+        sv_const(S, &e->u.c0);
+        size_t n = sy_expr_nargs(e) < 8 ? sy_expr_nargs(e) : 8;
+        for (size_t i = 0; i < n; i++) sv_const(S, sy_expr_add_coef_ref(e, i));
+        /* (x + a)*(y + b) + k expands to x*y + b*x + a*y + a*b + k: the product's constant is
+         * c0 - a*b, with a and b two coefficients of the sum */
+        fmpz_t v;
+        fmpz_init(v);
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = i + 1; j < n; j++) {
+                const fmpz *a = sy_expr_add_coef_ref(e, i), *b = sy_expr_add_coef_ref(e, j);
+                if (!a || !b || fmpz_bits(a) > SY_DIVISORS_BITS || fmpz_bits(b) > SY_DIVISORS_BITS) continue;
+                fmpz_mul(v, a, b);
+                fmpz_sub(v, &e->u.c0, v);
+                sv_const(S, v);
+            }
+        fmpz_clear(v);
+    }
+    if ((e->kind == SY_EXPR_EQ || e->kind == SY_EXPR_NE || e->kind == SY_EXPR_LE) && sy_expr_nargs(e) == 1 &&
+        S->tg.n < SOLVE_TARGETS && !evec_push(ctx, &S->tg, sy_expr_arg(e, 0)))
+        S->oom = true;
+    return SY_OK;
+}
+
+/* the Mod / FloorDiv targets of e: P - v (above) */
+static int sv_skip2(void *ud, const sy_expr *e)
+{
+    solver *S = ud;
+    return S->tg.n >= SOLVE_TARGETS || sv_skip(ud, e);
+}
+
+static sy_status sv_divmod(void *ud, const sy_expr *e)
+{
+    solver *S = ud;
+    sy_ctx *ctx = S->R->ctx;
+    if (e->kind != SY_EXPR_MOD && e->kind != SY_EXPR_FLOORDIV) return SY_OK;
+    const sy_expr *m = sy_expr_arg(e, 1);
+    if (m->kind != SY_EXPR_INT || fmpz_bits(&m->u.value) > SY_DIVISORS_BITS || fmpz_is_zero(&m->u.value)) return SY_OK;
+    fmpz_t v;
+    fmpz_init(v);
+    size_t nk = S->nkc; /* the relation's own constants; the values v join them */
+    for (size_t i = 0; i < nk && S->tg.n < SOLVE_TARGETS; i++) {
+        for (int k = 0; k < 4 && S->tg.n < SOLVE_TARGETS; k++) {
+            if (k == 0) fmpz_set(v, S->kc + i);
+            else if (k == 1) fmpz_add(v, S->kc + i, &m->u.value);
+            else fmpz_mul(v, S->kc + i, &m->u.value);
+            if (k == 3) {
+                fmpz_add(v, v, &m->u.value);
+                fmpz_sub_ui(v, v, 1);
+            }
+            sv_const(S, v);
+            const sy_expr *g = sy_expr_sub(ctx, sy_expr_arg(e, 0), sy_int_fmpz(ctx, v));
+            if (!g || !evec_push(ctx, &S->tg, g)) {
+                fmpz_clear(v);
+                S->oom = true;
+                return SY_ENOMEM;
+            }
+        }
+    }
+    fmpz_clear(v);
+    return SY_OK;
+}
+
+/* the vertex value of symbol s: its range's lower end (or upper end; 1 when unbounded) */
+static void sv_default(solver *S, const sy_expr *s, fmpz_t out)
+{
+    const sy_expr *lo = NULL, *hi = NULL;
+    if (!S->f || sy_facts_get_range(S->f, s, &lo, &hi) != SY_OK) lo = hi = NULL;
+    sy_ctx_reset_error(S->R->ctx);
+    if (lo && lo->kind == SY_EXPR_INT) fmpz_set(out, &lo->u.value);
+    else if (hi && hi->kind == SY_EXPR_INT) fmpz_set(out, &hi->u.value);
+    else fmpz_one(out);
+}
+
+/* s's range, cut at +-2^(bits + 16): false when empty */
+static bool sv_range(solver *S, const sy_expr *s, fmpz_t lo, fmpz_t hi)
+{
+    const sy_expr *l = NULL, *h = NULL;
+    if (!S->f || sy_facts_get_range(S->f, s, &l, &h) != SY_OK) l = h = NULL;
+    sy_ctx_reset_error(S->R->ctx);
+    fmpz_one(hi);
+    fmpz_mul_2exp(hi, hi, (ulong)S->bits + 16);
+    fmpz_neg(lo, hi);
+    if (l && l->kind == SY_EXPR_INT && fmpz_cmp(&l->u.value, lo) > 0) fmpz_set(lo, &l->u.value);
+    if (h && h->kind == SY_EXPR_INT && fmpz_cmp(&h->u.value, hi) < 0) fmpz_set(hi, &h->u.value);
+    return fmpz_cmp(lo, hi) <= 0;
+}
+
+/* the candidate values of symbol s (into v, room SOLVE_CANDS + 4): its range's ends and their
+ * neighbours, then the divisor candidates inside the range */
+static size_t sv_values(solver *S, const sy_expr *s, fmpz *v)
+{
+    const sy_expr *lo = NULL, *hi = NULL;
+    if (!S->f || sy_facts_get_range(S->f, s, &lo, &hi) != SY_OK) lo = hi = NULL;
+    sy_ctx_reset_error(S->R->ctx);
+    if (lo && lo->kind != SY_EXPR_INT) lo = NULL;
+    if (hi && hi->kind != SY_EXPR_INT) hi = NULL;
+    size_t n = 0;
+    fmpz_t t;
+    fmpz_init(t);
+    for (int j = 0; j < 4 + (int)S->ncv; j++) {
+        if (j == 0) lo ? fmpz_set(t, &lo->u.value) : fmpz_one(t);
+        else if (j == 1) lo ? fmpz_add_ui(t, &lo->u.value, 1) : fmpz_set_si(t, -1);
+        else if (j == 2) hi ? fmpz_set(t, &hi->u.value) : fmpz_zero(t);
+        else if (j == 3) hi ? fmpz_sub_ui(t, &hi->u.value, 1) : fmpz_set_si(t, 2);
+        else fmpz_set(t, S->cv + j - 4);
+        if ((lo && fmpz_cmp(t, &lo->u.value) < 0) || (hi && fmpz_cmp(t, &hi->u.value) > 0)) continue;
+        bool dup = false;
+        for (size_t q = 0; q < n && !dup; q++) dup = fmpz_equal(v + q, t);
+        if (!dup) fmpz_set(v + n++, t);
+    }
+    fmpz_clear(t);
+    return n;
+}
+
+/* g at s := *end; when it does not evaluate (a value past the size limit: an end far out),
+ * *end moves halfway towards other until it does. false when no point evaluates. */
+static bool sv_end(solver *S, const sy_expr *g, const sy_expr *s, const fmpz_t other, fmpz_t end, fmpz_t out)
+{
+    fmpz_t m;
+    fmpz_init(m);
+    bool ok = false;
+    for (;;) {
+        sy_binding_set(&S->b, sy_expr_sym_id(s), end);
+        if ((ok = sv_eval(S, g, out)) || S->stop) break;
+        fmpz_add(m, end, other);
+        fmpz_fdiv_q_2exp(m, m, 1);
+        if (fmpz_equal(m, end) || fmpz_equal(m, other)) break;
+        fmpz_set(end, m);
+    }
+    fmpz_clear(m);
+    return ok;
+}
+
+/* where g changes sign for s in [a, b] (a <= b): the ends, and the points around the change */
+static void sv_bisect(solver *S, const sy_expr *g, const sy_expr *s, const fmpz_t a0, const fmpz_t b0)
+{
+    fmpz_t a, b, m, ga, gm;
+    fmpz_init_set(a, a0);
+    fmpz_init_set(b, b0);
+    fmpz_init(m);
+    fmpz_init(ga);
+    fmpz_init(gm);
+    uint32_t id = sy_expr_sym_id(s);
+    bool oka = sv_end(S, g, s, b0, a, ga);
+    sv_visit(S, s, a);
+    bool okb = !S->stop && sv_end(S, g, s, a, b, gm);
+    if (fmpz_cmp(a, b) != 0) sv_visit(S, s, b);
+    if (oka && okb && (fmpz_sgn(ga) < 0) != (fmpz_sgn(gm) < 0)) {
+        bool nega = fmpz_sgn(ga) < 0;
+        fmpz_t lo, hi; /* the ends that evaluate */
+        fmpz_init_set(lo, a);
+        fmpz_init_set(hi, b);
+        while (!S->stop) {
+            fmpz_sub(m, b, a);
+            if (fmpz_cmp_ui(m, 1) <= 0) break;
+            fmpz_add(m, a, b);
+            fmpz_fdiv_q_2exp(m, m, 1);
+            sy_binding_set(&S->b, id, m);
+            if (!sv_eval(S, g, gm)) break;
+            if ((fmpz_sgn(gm) < 0) == nega) fmpz_set(a, m);
+            else fmpz_set(b, m);
+        }
+        /* a - 1, a, b, b + 1 (the ends themselves were visited) */
+        fmpz_sub_ui(m, a, 1);
+        for (int k = 0; k < 4 && !S->stop; k++, fmpz_add_ui(m, m, 1))
+            if (fmpz_cmp(m, lo) > 0 && fmpz_cmp(m, hi) < 0) sv_visit(S, s, m);
+        fmpz_clear(lo);
+        fmpz_clear(hi);
+    }
+    fmpz_clear(a);
+    fmpz_clear(b);
+    fmpz_clear(m);
+    fmpz_clear(ga);
+    fmpz_clear(gm);
+}
+
+static void sv_solve(solver *S, const sy_expr *g, const sy_expr *s)
+{
+    fmpz_t lo, hi, a, b;
+    fmpz_init(lo);
+    fmpz_init(hi);
+    fmpz_init(a);
+    fmpz_init(b);
+    if (sv_range(S, s, lo, hi)) {
+        /* below 0, then from 0: an even g (x**2 - c) changes sign on each side */
+        if (fmpz_sgn(lo) < 0) {
+            fmpz_set(a, lo);
+            fmpz_sgn(hi) < 0 ? fmpz_set(b, hi) : fmpz_set_si(b, -1);
+            sv_bisect(S, g, s, a, b);
+        }
+        if (fmpz_sgn(hi) >= 0 && !S->stop) {
+            fmpz_sgn(lo) > 0 ? fmpz_set(a, lo) : fmpz_zero(a);
+            sv_bisect(S, g, s, a, hi);
+        }
+    }
+    fmpz_clear(lo);
+    fmpz_clear(hi);
+    fmpz_clear(a);
+    fmpz_clear(b);
+}
+
+/* g solved for each of its symbols, the others over their candidate values */
+static void sv_target(solver *S, const sy_expr *g, const fmpz *defv)
+{
+    sy_ctx *ctx = S->R->ctx;
+    const sy_expr **fs = NULL;
+    size_t nfs = 0;
+    if (sy_expr_free_symbols(ctx, g, &fs, &nfs) != SY_OK) {
+        sy_ctx_reset_error(ctx);
+        return;
+    }
+    size_t n = nfs < SOLVE_SYMS ? nfs : SOLVE_SYMS;
+    size_t nvals = n * (SOLVE_CANDS + 4);
+    fmpz *vals = n ? sy_alloc(ctx, nvals * sizeof *vals) : NULL;
+    size_t cnt[SOLVE_SYMS], idx[SOLVE_SYMS], li[SOLVE_SYMS];
+    if (n && !vals) {
+        sy_mem_free(ctx, fs);
+        S->oom = true;
+        return;
+    }
+    for (size_t i = 0; i < n * (SOLVE_CANDS + 4); i++) fmpz_init(vals + i);
+    for (size_t i = 0; i < n; i++) {
+        cnt[i] = sv_values(S, fs[i], vals + i * (SOLVE_CANDS + 4));
+        li[i] = SIZE_MAX;
+        for (size_t j = 0; j < S->L->n && li[i] == SIZE_MAX; j++)
+            if (S->L->v[j] == fs[i]) li[i] = j;
+    }
+    /* values per other symbol: the largest per with per**(n - 1) <= SOLVE_COMBOS */
+    size_t per = SOLVE_CANDS + 4;
+    while (per > 1) {
+        size_t total = 1;
+        bool over = false;
+        for (size_t i = 1; i < n && !over; i++) {
+            over = total > SOLVE_COMBOS / per;
+            total *= per;
+        }
+        if (!over) break;
+        per--;
+    }
+    for (size_t k = 0; k < n && !S->stop; k++) {
+        if (li[k] == SIZE_MAX) continue;
+        memset(idx, 0, sizeof idx);
+        for (size_t it = 0; it < SOLVE_COMBOS && !S->stop; it++) {
+            for (size_t i = 0; i < n; i++)
+                if (i != k && cnt[i]) sy_binding_set(&S->b, sy_expr_sym_id(fs[i]), vals + i * (SOLVE_CANDS + 4) + idx[i]);
+            sv_solve(S, g, fs[k]);
+            size_t i = 0; /* the odometer over the others */
+            for (; i < n; i++) {
+                if (i == k) continue;
+                size_t c = cnt[i] < per ? cnt[i] : per;
+                if (++idx[i] < c) break;
+                idx[i] = 0;
+            }
+            if (i == n) break;
+        }
+    }
+    /* the symbols back at their defaults */
+    for (size_t i = 0; i < n; i++)
+        if (li[i] != SIZE_MAX) sy_binding_set(&S->b, sy_expr_sym_id(fs[i]), defv + li[i]);
+    for (size_t i = 0; i < n * (SOLVE_CANDS + 4); i++) fmpz_clear(vals + i);
+    if (vals) sy_dealloc(ctx, vals, nvals * sizeof *vals);
+    sy_mem_free(ctx, fs);
+}
+
+static long solve_sample(runner *R, const symlist *L, const evec *A, const evec *targets, point_fn fn, void *ud)
+{
+    if (!L->n || !targets || !targets->n) return 0;
+    sy_ctx *ctx = R->ctx;
+    solver S;
+    memset(&S, 0, sizeof S);
+    S.R = R, S.L = L, S.A = A, S.fn = fn, S.ud = ud, S.work = SOLVE_WORK, S.bits = 48;
+    if (!sy_binding_init(ctx, &S.b)) {
+        sy_ctx_reset_error(ctx);
+        return -2;
+    }
+    S.f = sy_facts_new(ctx);
+    for (size_t i = 0; S.f && i < A->n; i++)
+        if (sy_facts_add(S.f, A->v[i]) != SY_OK) {
+            sy_facts_free(S.f);
+            S.f = NULL;
+        }
+    sy_ctx_reset_error(ctx);
+    S.cv = sy_alloc(ctx, SOLVE_CANDS * sizeof *S.cv);
+    S.kc = sy_alloc(ctx, SOLVE_CONSTS * sizeof *S.kc);
+    fmpz *defv = sy_alloc(ctx, L->n * sizeof *defv);
+    if (!S.cv || !S.kc || !defv) {
+        if (S.cv) sy_dealloc(ctx, S.cv, SOLVE_CANDS * sizeof *S.cv);
+        if (S.kc) sy_dealloc(ctx, S.kc, SOLVE_CONSTS * sizeof *S.kc);
+        if (defv) sy_dealloc(ctx, defv, L->n * sizeof *defv);
+        sy_facts_free(S.f);
+        sy_binding_clear(ctx, &S.b);
+        sy_ctx_reset_error(ctx);
+        return -2;
+    }
+    for (size_t i = 0; i < SOLVE_CANDS; i++) fmpz_init(S.cv + i);
+    for (size_t i = 0; i < SOLVE_CONSTS; i++) fmpz_init(S.kc + i);
+    for (size_t i = 0; i < L->n; i++) fmpz_init(defv + i);
+    /* the targets' atoms and constants (every node once), then the Mod / FloorDiv targets */
+    for (size_t i = 0; i < targets->n && !S.oom; i++) {
+        const sy_expr *t = targets->v[i];
+        if (!sy_expr_is_bool(t) && S.tg.n < SOLVE_TARGETS && !evec_push(ctx, &S.tg, t)) S.oom = true;
+        if (sy_expr_walk_postorder(ctx, t, sv_skip, sv_node, &S) == SY_ENOMEM) S.oom = true;
+    }
+    S.no_atoms = true;
+    for (size_t i = 0; i < A->n && !S.oom; i++) /* counted only */
+        if (sy_expr_walk_postorder(ctx, A->v[i], sv_skip, sv_node, &S) == SY_ENOMEM) S.oom = true;
+    sy_etab_clear(ctx, &S.seen, 0);
+    for (size_t i = 0; i < targets->n && !S.oom && S.tg.n < SOLVE_TARGETS; i++)
+        if (sy_expr_walk_postorder(ctx, targets->v[i], sv_skip2, sv_divmod, &S) == SY_ENOMEM) S.oom = true;
+    sy_etab_clear(ctx, &S.seen, 0);
+    if (!S.oom) sv_divisors(&S);
+    sy_ctx_reset_error(ctx);
+    S.cost = S.nodes ? S.nodes : 1;
+    if (!S.oom) {
+        for (size_t i = 0; i < L->n; i++) {
+            sv_default(&S, L->v[i], defv + i);
+            sy_binding_set(&S.b, sy_expr_sym_id(L->v[i]), defv + i);
+        }
+        for (size_t i = 0; i < S.tg.n && !S.stop; i++) sv_target(&S, S.tg.v[i], defv);
+    }
+    for (size_t i = 0; i < L->n; i++) fmpz_clear(defv + i);
+    sy_dealloc(ctx, defv, L->n * sizeof *defv);
+    for (size_t i = 0; i < SOLVE_CANDS; i++) fmpz_clear(S.cv + i);
+    for (size_t i = 0; i < SOLVE_CONSTS; i++) fmpz_clear(S.kc + i);
+    sy_dealloc(ctx, S.cv, SOLVE_CANDS * sizeof *S.cv);
+    sy_dealloc(ctx, S.kc, SOLVE_CONSTS * sizeof *S.kc);
+    evec_free(ctx, &S.tg);
+    sy_facts_free(S.f);
+    sy_binding_clear(ctx, &S.b);
+    sy_ctx_reset_error(ctx);
+    return S.oom ? -2 : S.stop == 1 ? -1 : S.found;
+}
+
+/* a solver target (solve_sample): e - (c + k), skipped when it cannot be built */
+static void tg_push(runner *R, evec *tg, const sy_expr *e, const sy_expr *c, long k)
+{
+    const sy_expr *t = !e ? NULL : !c ? e : sy_expr_sub(R->ctx, e, sy_expr_add(R->ctx, c, sy_expr_int_si(R->ctx, k)));
+    if (!t || !evec_push(R->ctx, tg, t)) sy_ctx_reset_error(R->ctx);
+}
+
 /* Sample points satisfying A: the vertices of the assumptions' ranges, the candidates of the
- * constants of e1 and e2 (either NULL; not counted towards want), an exhaustive small grid,
- * then random points. */
-static long sample(runner *R, const symlist *L, const evec *A, const sy_expr *e1, const sy_expr *e2, unsigned want,
-                   point_fn fn, void *ud)
+ * constants of e1 and e2 (either NULL; not counted towards want), the solver's points of the
+ * targets tg (NULL: none; not counted either), an exhaustive small grid, then random points. */
+static long sample(runner *R, const symlist *L, const evec *A, const sy_expr *e1, const sy_expr *e2, const evec *tg,
+                   unsigned want, point_fn fn, void *ud)
 {
     const sy_expr *const *as = A->v;
     size_t nas = A->n;
@@ -486,6 +976,10 @@ static long sample(runner *R, const symlist *L, const evec *A, const sy_expr *e1
     if (found >= 0) {
         long kc = const_sample(R, L, A, e1, e2, fn, ud);
         if (kc < 0) found = kc;
+    }
+    if (found >= 0) {
+        long ks = solve_sample(R, L, A, tg, fn, ud);
+        if (ks < 0) found = ks;
     }
     if (found < 0) {
         fmpz_clear(v);
@@ -653,7 +1147,10 @@ static void run_simplify(runner *R, char *lhs, char *assume, char *rhs)
     unsigned want = R->o->samples ? R->o->samples : 400;
     /* the expectation first: the expected form against the expression itself */
     cmp_ud u = {x, e, &L, NULL, 0, "the expected form is", "the expression"};
-    long n = sample(R, &L, &A, e, x, want, cmp_point, &u);
+    evec tg = {NULL, 0, 0};
+    tg_push(R, &tg, e, x, 0);
+    long n = sample(R, &L, &A, e, x, &tg, want, cmp_point, &u);
+    evec_free(R->ctx, &tg);
     if (n == -1) {
         report(R, "FAIL", "simplify %s: the expected answer is wrong: counterexample %s", lhs, u.bad ? u.bad : "?");
         sy_str_free(R->ctx, u.bad);
@@ -661,7 +1158,9 @@ static void run_simplify(runner *R, char *lhs, char *assume, char *rhs)
     }
     /* then the engine's result against the expression */
     cmp_ud v = {se, e, &L, NULL, 0, "the result is", "the expression"};
-    n = sample(R, &L, &A, e, se, want, cmp_point, &v);
+    tg_push(R, &tg, e, se, 0);
+    n = sample(R, &L, &A, e, se, &tg, want, cmp_point, &v);
+    evec_free(R->ctx, &tg);
     if (n == -1) {
         char *ps = show(R, se);
         report(R, "FAIL", "simplify %s: result %s disagrees at %s (WRONG)", lhs, ps ? ps : "?", v.bad ? v.bad : "?");
@@ -826,7 +1325,10 @@ static void run_decide(runner *R, char *lhs, char *assume, char *rhs)
     if (!case_syms(R, &L, e, NULL, &A)) goto fail;
     u.rel = e;
     u.L = &L;
-    sample(R, &L, &A, e, NULL, R->o->samples ? R->o->samples : 400, dec_point, &u);
+    evec tg = {NULL, 0, 0};
+    tg_push(R, &tg, e, NULL, 0); /* its atoms: where the relation changes */
+    sample(R, &L, &A, e, NULL, &tg, R->o->samples ? R->o->samples : 400, dec_point, &u);
+    evec_free(R->ctx, &tg);
     /* the engine's answer, refuted by a sampled point */
     const char *engine_cex = got == SY_TRUTH_TRUE ? u.at_false : got == SY_TRUTH_FALSE ? u.at_true : NULL;
     /* the expectation, refuted by a sampled point ("unknown" claims nothing a point can refute) */
@@ -1036,7 +1538,13 @@ static void run_bound(runner *R, char *lhs, char *assume, char *rhs)
     if (!case_syms(R, &L, e, NULL, &A)) goto fail;
     u.e = e;
     u.L = &L;
-    sample(R, &L, &A, e, NULL, R->o->samples ? R->o->samples : 400, bnd_point, &u);
+    evec tg = {NULL, 0, 0}; /* where e passes either range: one past each end */
+    if (whi) tg_push(R, &tg, e, whi, 1);
+    if (wlo) tg_push(R, &tg, e, wlo, -1);
+    if (ghi) tg_push(R, &tg, e, ghi, 1);
+    if (glo) tg_push(R, &tg, e, glo, -1);
+    sample(R, &L, &A, e, NULL, &tg, R->o->samples ? R->o->samples : 400, bnd_point, &u);
+    evec_free(R->ctx, &tg);
     if (u.evaluated) {
         smin = fmpz_get_str(NULL, 10, u.min);
         smax = fmpz_get_str(NULL, 10, u.max);

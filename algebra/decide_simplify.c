@@ -14,6 +14,37 @@ static bool decided(sy_facts *f, const sy_expr *rel)
     return decide_rec(f, rel, &l) == SY_TRUTH_TRUE;
 }
 
+/* q == Min(q, a, b, ...) is q <= a and q <= b ...; q == Max(q, a, ...) is a <= q and ...
+ * (SIMP_EQ_MIN_ARG / SIMP_EQ_MAX_ARG, by associativity for more arguments): the relation
+ * ONNX's related-example note printed as `x_1 == Min(16, x_1)` (issue 38). e is d == 0 with d =
+ * R -+ M (M the Min / Max, coefficient -1 or +1): q is R or -R, and must be an argument of M. */
+static const sy_expr *eq_minmax_arg(sy_ctx *ctx, const sy_expr *e)
+{
+    const sy_expr *d = e->args[0];
+    if (d->kind != SY_EXPR_ADD) return e;
+    for (uint32_t i = 0; i < d->n; i++) {
+        const sy_expr *m = sy_expr_arg(d, i), *c = sy_expr_add_coeff(ctx, d, i);
+        if ((m->kind != SY_EXPR_MIN && m->kind != SY_EXPR_MAX) || m->n > 8 || !c || c->kind != SY_EXPR_INT ||
+            !fmpz_is_pm1(&c->u.value))
+            continue;
+        bool minus = fmpz_sgn(&c->u.value) < 0;
+        /* d = R + c*M: d == 0 is M == -R / c */
+        const sy_expr *r = sy_expr_sub(ctx, d, sy_expr_mul(ctx, c, m));
+        const sy_expr *q = minus ? r : sy_expr_neg(ctx, r);
+        if (!q) return NULL;
+        uint32_t at = m->n;
+        for (uint32_t j = 0; j < m->n && at == m->n; j++)
+            if (m->args[j] == q) at = j;
+        if (at == m->n || !sy_rule_on(ctx, m->kind == SY_EXPR_MIN ? SY_R_SIMP_EQ_MIN_ARG : SY_R_SIMP_EQ_MAX_ARG)) continue;
+        const sy_expr *v[8];
+        size_t k = 0;
+        for (uint32_t j = 0; j < m->n; j++)
+            if (j != at) v[k++] = m->kind == SY_EXPR_MIN ? sy_expr_le(ctx, q, m->args[j]) : sy_expr_le(ctx, m->args[j], q);
+        return sy_expr_and_n(ctx, k, v);
+    }
+    return e;
+}
+
 static const sy_expr *simp_node(sy_facts *f, const sy_expr *e)
 {
     sy_ctx *ctx = f->ctx;
@@ -104,7 +135,7 @@ static const sy_expr *simp_node(sy_facts *f, const sy_expr *e)
         f->depth--;
         if (t == SY_TRUTH_TRUE && sy_rule_on(ctx, SY_R_SIMP_REL_TRUE)) return sy_expr_true(ctx);
         if (t == SY_TRUTH_FALSE && sy_rule_on(ctx, SY_R_SIMP_REL_FALSE)) return sy_expr_false(ctx);
-        return e;
+        return e->kind == SY_EXPR_EQ ? eq_minmax_arg(ctx, e) : e;
     }
     default: return e;
     }

@@ -36,4 +36,13 @@ void sy_binding_set(sy_binding *b, uint32_t id, const fmpz_t v);
 /* Exact value of e (booleans as 0/1). Errors: SY_EINVAL unbound symbol,
  * SY_EDIVZERO, SY_EQUOTA (message set). */
 sy_status sy_eval_raw(sy_ctx *ctx, const sy_expr *e, const sy_binding *b, fmpz_t out);
+
+/* ---- divisors (factor.c), bounded: deterministic, FLINT's n_factor for one word, trial division
+ * by the primes below 2^15 past it (a cofactor left over counts as one prime), at most
+ * SY_DIVISORS_GEN products generated. */
+enum { SY_DIVISORS_BITS = 4096, SY_DIVISORS_GEN = 4096 };
+/* Positive divisors of |n| into out (room for maxd, fmpz_init'ed): the smallest maxd / 2 and their
+ * complements |n| / d, ascending then descending; the count. 0 for n = 0, maxd < 2 or |n| past
+ * SY_DIVISORS_BITS bits. Time: a few ms at most. */
+size_t sy_fmpz_divisors(const fmpz_t n, fmpz *out, size_t maxd);
 #endif

@@ -217,4 +217,7 @@ int sy_flscale_plan(double s, int prec, int ceil_mode, int64_t example, sy_flsca
 int64_t sy_flscale_eval(uint64_t a, int E, int prec, int ceil_mode, int64_t L);
 /* the plan's formula at L (-1 when L is outside what the plan covers) */
 int sy_flscale_formula(const sy_flscale *pl, int ceil_mode, int64_t L, int64_t *out);
+/* The prime factors of n (n >= 2; FLINT's n_factor, complete), ascending with multiplicity, at
+ * most maxp of them; the count (0 for n < 2). algebra/factor.c, with sy_fmpz_divisors (eval.h). */
+size_t sy_factor_u64(uint64_t n, uint64_t *p, size_t maxp);
 #endif

@@ -66,6 +66,30 @@ static int linear_eq(const sy_expr *e)
     return 1;
 }
 
+/* e is `P != 0` with P a constant times a product of size sources (a Mul or a power of them, no
+ * constant term): sizes are >= 0, so it holds exactly when each factor is >= 1 (issue 38: `a*b != 0`
+ * was kept as relating several dims). */
+static int product_ne(const sy_gset *gs, const sy_region *r, size_t n, const sy_expr *e)
+{
+    if (sy_expr_kind_of(e) != SY_EXPR_NE) return 0;
+    const sy_expr *d = sy_expr_arg(e, 0);
+    if (sy_expr_kind_of(d) == SY_EXPR_ADD) { /* c*M: one term, constant term 0 */
+        const sy_expr *c0 = sy_expr_add_const(sy_gset_ctx(gs), d);
+        if (sy_expr_nargs(d) != 1 || !c0 || c0 != sy_expr_int_si(sy_gset_ctx(gs), 0)) return 0;
+        d = sy_expr_arg(d, 0);
+    }
+    sy_expr_kind k = sy_expr_kind_of(d);
+    if (k != SY_EXPR_MUL && k != SY_EXPR_POW) return 0;
+    size_t nf = k == SY_EXPR_MUL ? sy_expr_nargs(d) : 1;
+    for (size_t i = 0; i < nf; i++) {
+        const sy_expr *f = k == SY_EXPR_MUL ? sy_expr_arg(d, i) : d;
+        if (sy_expr_kind_of(f) == SY_EXPR_POW) f = sy_expr_arg(f, 0);
+        long sl = slot_of(gs, n, f);
+        if (sl < 0 || r->srckind[sl] != SY_SOURCE_SIZE) return 0;
+    }
+    return 1;
+}
+
 /* v as a*s + b with s a source slot (*slot), or a constant (*slot = -1, a = 0).
  * 1 on success, 0 when v has another form, -1 on an error (recorded). */
 static int affine_of(sy_ctx *ctx, const sy_gset *gs, size_t n, const sy_expr *v, long *slot, int64_t *a, int64_t *b)
@@ -610,6 +634,7 @@ sy_status sy_region_new(const sy_gset *gs, const sy_region_options *opts, sy_reg
     sy_status st = SY_OK;
     sy_facts *feq = NULL, *fs = NULL, *P = NULL;
     work w = {0};
+    size_t *split = NULL, nsplit = 0; /* the guards product_ne splits, by index */
     sy_binding bind = {0};
     int have_bind = 0;
     w.n = n;
@@ -727,6 +752,10 @@ sy_status sy_region_new(const sy_gset *gs, const sy_region_options *opts, sy_reg
         w.gk[i] = roots_read(ctx, gs, &w, w.gp[i], &w.gone[i]);
         CHECK(w.gk[i] < 0);
         if (w.gk[i] == 1) w.gat[w.gone[i] + 1]++;
+        if (w.gk[i] >= 2 && product_ne(gs, r, n, sy_gset_at(gs, i)->expr)) {
+            if (!split && !(split = sy_alloc(ctx, nga * sizeof *split))) FAIL_OOM();
+            split[nsplit++] = i;
+        }
     }
     for (size_t d = 0; d < n; d++)
         if (r->srckind[d] == SY_SOURCE_SIZE && w.root[d] >= 0) w.dat[w.root[d] + 1]++;
@@ -754,6 +783,23 @@ sy_status sy_region_new(const sy_gset *gs, const sy_region_options *opts, sy_reg
         const sy_expr *var = sy_gset_source_var(gs, s);
         size_t nc = 0;
         for (size_t j = w.gat[s]; j < w.gat[s + 1]; j++) w.conds[nc++] = w.gp[w.gby[j]];
+        /* a product of sizes != 0 (product_ne): its factors of this root each >= 1, one cond */
+        for (size_t j = 0; j < nsplit; j++) {
+            const sy_expr *all = NULL, **fsyms = NULL;
+            size_t nf = 0;
+            int err = 0;
+            CHECK(sy_expr_free_symbols(ctx, sy_gset_at(gs, split[j])->expr, &fsyms, &nf) != SY_OK);
+            for (size_t k = 0; k < nf && !err; k++) {
+                long sl = slot_of(gs, n, fsyms[k]);
+                if (sl < 0 || w.root[sl] != (long)s) continue;
+                const sy_expr *ge = sy_expr_ge(ctx, sy_facts_apply(feq, fsyms[k]), sy_expr_int_si(ctx, 1));
+                all = ge && all ? sy_expr_and(ctx, all, ge) : ge;
+                err = !all;
+            }
+            sy_mem_free(ctx, fsyms);
+            CHECK(err);
+            if (all) w.conds[nc++] = all;
+        }
         for (size_t j = w.dat[s]; j < w.dat[s + 1]; j++) {
             size_t d = w.dby[j];
             CHECK(!(w.conds[nc++] = sy_expr_ge(ctx, sy_expr_add_si(ctx, sy_expr_mul_si(ctx, var, w.ca[d]), w.cb[d]),
@@ -977,6 +1023,7 @@ done:
     sy_facts_free(fs);
     sy_facts_free(P);
     work_free(ctx, &w);
+    if (split) sy_dealloc(ctx, split, nga * sizeof *split);
     if (have_bind) sy_binding_clear(ctx, &bind);
     if (st != SY_OK) {
         sy_region_free(r);

@@ -1719,11 +1719,20 @@ static sy_status op_tile(ox_call *c)
         return set_out(c, 0, c->in[0]->elem, x->ndim, d);
     }
     if (n != x->ndim) return ox_err(c, SY_EINVAL, "repeats has %zu entries, the input rank is %zu", n, x->ndim);
+    const sy_expr *bytes = K(c, (int64_t)ox_elem_size(c->in[0]->elem));
     for (size_t i = 0; i < n; i++) {
         TRY(require(c, sy_expr_ge(c->ctx, rep[i], K(c, 0)), "Tile: repeats must be >= 0"));
         d[i] = sy_expr_mul(c->ctx, x->sizes[i], rep[i]);
         CHK(d[i]);
+        bytes = sy_expr_mul(c->ctx, bytes, d[i]);
     }
+    /* onnxruntime's CPU Tile refuses an output past 4 GiB: "Tile output tensor would require more
+     * than 4294967296 bytes, which exceeds the supported maximum of 4294967296 bytes" (onnxruntime
+     * 1.32, measured at the border: float32 [1024] x 1048576 = 2^32 bytes runs, x 1048577 is
+     * refused, uint8 [4096] x 1048577 too; the bytes are numel * element size) */
+    if (ox_elem_size(c->in[0]->elem))
+        TRY(require(c, sy_expr_le(c->ctx, bytes, K(c, (int64_t)1 << 32)),
+                    "Tile: the output must be at most 4294967296 bytes (onnxruntime's limit for Tile)"));
     return set_out(c, 0, c->in[0]->elem, x->ndim, d);
 }
 

@@ -247,19 +247,6 @@ static size_t candidates(sy_env *env, const sy_expr *rel, const sy_expr *s, int6
     return n;
 }
 
-/* n's prime factors (trial division to 10^6; the rest one factor), at most 62 */
-static size_t factor(int64_t n, int64_t *p)
-{
-    size_t k = 0;
-    for (int64_t q = 2; q <= 1000000 && q <= n / q; q++)
-        while (n % q == 0) {
-            p[k++] = q;
-            n /= q;
-        }
-    if (n > 1) p[k++] = n;
-    return k;
-}
-
 /* Choose new values for the movable symbols of rel. Single dims first (each symbol, its
  * candidates in order); then a product equal to a constant: the constant's prime factors spread
  * over the symbols, largest first onto the smallest product (values >= 2 where there are enough
@@ -294,14 +281,14 @@ static int solve(sy_env *env, const sy_expr *rel, const rl_sym *ss, size_t nss, 
     if (m < 2) return 0;
     for (size_t i = 0; i < ncs; i++) {
         if (cs[i] < 2) continue;
-        int64_t p[64];
-        size_t np = factor(cs[i], p);
+        uint64_t p[64]; /* their product is cs[i]: each slot below fits int64 */
+        size_t np = sy_factor_u64((uint64_t)cs[i], p, 64); /* algebra/factor.c, shared with the .cases runner */
         for (size_t j = 0; j < m; j++) vals[j] = 1;
         for (size_t f = np; f-- > 0;) { /* p ascending: the largest first onto the smallest slot */
             size_t lo = 0;
             for (size_t j = 1; j < m; j++)
                 if (vals[j] < vals[lo]) lo = j;
-            vals[lo] *= p[f];
+            vals[lo] *= (int64_t)p[f];
         }
         if (holds(env, rel, m, syms, vals) == 1) {
             *nout = m;
@@ -318,6 +305,52 @@ static char *show_display(sy_ctx *ctx, sy_onnx_trace *ft, const sy_expr *e)
     char *s = d ? sy_expr_print(ctx, d, SY_PRINT_CANONICAL) : NULL;
     if (!s) sy_ctx_reset_error(ctx);
     return s;
+}
+
+/* facts with only the ranges of rel's dims: a declared dim's declared range, any other's
+ * [0, INT64_MAX] (ONNX dims are int64: docs/onnx.md). Not the env's facts: after the failed
+ * trace they hold its example's decisions too. GIVE, or NULL. */
+static sy_facts *rel_ranges(sy_env *env, const sy_expr *rel)
+{
+    sy_ctx *ctx = sy_env_ctx(env);
+    sy_facts *f = sy_facts_new(ctx);
+    const sy_expr **fs = NULL;
+    size_t nfs = 0;
+    sy_status st = f ? sy_expr_free_symbols(ctx, rel, &fs, &nfs) : SY_ENOMEM;
+    for (size_t i = 0; i < nfs && st == SY_OK; i++) {
+        const sy_symbol_info *si = sy_env_symbol_of(env, fs[i]);
+        bool decl = si && si->declared; /* an undeclared dim's dim_min / dim_max are not a range */
+        int64_t lo = decl ? si->dim_min : 0, hi = decl && si->dim_max >= 0 ? si->dim_max : INT64_MAX;
+        const sy_expr *l = sy_expr_int_si(ctx, lo), *h = sy_expr_int_si(ctx, hi);
+        st = l && h ? sy_facts_set_range(f, fs[i], l, h) : SY_ENOMEM;
+    }
+    sy_mem_free(ctx, fs);
+    if (st != SY_OK) f = sy_facts_free(f);
+    sy_ctx_reset_error(ctx);
+    return f;
+}
+
+/* rel simplified under its dims' ranges, for the note: `x_1 == Min(16, x_1)` is `x_1 <= 16`
+ * (issue 38); rel itself when the simplifier fails or decides it */
+static const sy_expr *rel_simplified(sy_env *env, const sy_expr *rel)
+{
+    sy_facts *f = rel_ranges(env, rel);
+    const sy_expr *r = f ? sy_simplify(f, rel) : NULL;
+    sy_facts_free(f);
+    if (!r) sy_ctx_reset_error(sy_env_ctx(env));
+    sy_expr_kind k = r ? sy_expr_kind_of(r) : SY_EXPR_FALSE;
+    return k == SY_EXPR_TRUE || k == SY_EXPR_FALSE ? rel : r; /* `false` names nothing: the relation as made */
+}
+
+/* 1 when no size satisfies rel: false under its dims' ranges; 0 when it may hold or the question fails */
+static int rel_unsat(sy_env *env, const sy_expr *rel)
+{
+    sy_facts *f = rel_ranges(env, rel);
+    sy_truth t = SY_TRUTH_UNKNOWN;
+    int r = f && sy_decide(f, rel, &t) == SY_OK && t == SY_TRUTH_FALSE;
+    sy_facts_free(f);
+    sy_ctx_reset_error(sy_env_ctx(env));
+    return r;
 }
 
 /* append to buf (cap bytes), truncating */
@@ -359,14 +392,18 @@ sy_status sy_onnx_trace_relate(sy_ctx *ctx, const sy_onnx_model *m, const sy_env
     memset(&s, 0, sizeof s);
     sy_onnx_trace_options o2 = opts ? *opts : (sy_onnx_trace_options)SY_ONNX_TRACE_OPTIONS_INIT;
     sy_status fst = first ? rl_init(ctx, &s, m, ft, env, opts) : SY_ENOMEM;
-    int done = 0;
+    int done = 0, unsat = 0;
     for (int round = 0; round < RL_ROUNDS && fst == SY_OK && !done; round++) {
         const sy_expr *rel = sy_env_failed_relation(env);
         if (!rel) break;
-        char *rs = show_display(ctx, ft, rel);
+        char *rs = show_display(ctx, ft, rel_simplified(env, rel));
         snprintf(why, sizeof why, "%s", rs ? rs : "?");
         if (!round) snprintf(why0, sizeof why0, "%s", why);
         sy_str_free(ctx, rs);
+        if (!round && rel_unsat(env, rel)) { /* no example to look for: no size runs the model */
+            unsat = 1;
+            break;
+        }
         /* the movable symbols of rel and their input dims */
         const sy_expr **fs = NULL;
         size_t nfs = 0;
@@ -451,6 +488,10 @@ sy_status sy_onnx_trace_relate(sy_ctx *ctx, const sy_onnx_model *m, const sy_env
     }
     if (!why0[0]) /* no relation to name (the trace failed before its inputs were made): the error as it was */
         sy_fail_st(ctx, SY_EINVAL, "%s", first);
+    else if (unsat) /* never suggest examples that do not exist */
+        sy_fail_st(ctx, SY_EINVAL,
+                   "%s; the model needs %s, which no size satisfies (every dim is an int64 within its range): no "
+                   "input size can run the model", first, why0);
     else
         sy_fail_st(ctx, SY_EINVAL,
                    "%s; the model needs %s%s%s, which the example does not satisfy (%d for a dim without one) and no "

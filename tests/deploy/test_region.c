@@ -555,15 +555,48 @@ Test(deploy_region, and_of_equalities_shares_the_dims, .init = ctx_setup, .fini 
     cr_assert(has_and, "the set no longer has an And guard: the test tests nothing");
     sy_region *r = region_of(gs);
     /* MHA with a key_padding_mask and need_weights=False cannot run at batch or length 0
-     * (shapeenv/ops_nn.c): tok_0*tok_1 != 0 is kept */
-    text_is(r, "region of Enc: proved (6 guards proved to hold at every point, 1 kept as runtime checks)\n"
-               "  tok.size()[0]  tok_0        = mask_0,  mask_0 in [0, oo),  size in [0, oo)\n"
-               "  tok.size()[1]  tok_1        = mask_1,  mask_1 in [0, 128],  size in [0, 128]\n"
-               "  mask.size()[0]  mask_0       = mask_0,  mask_0 in [0, oo),  size in [0, oo)\n"
-               "  mask.size()[1]  mask_1       = mask_1,  mask_1 in [0, 128],  size in [0, 128]\n"
-               "kept as runtime checks (check them with the guard set; the region alone does not imply them):\n"
-               "  [5] tok.size()[0]*tok.size()[1] != 0  -- relates several dims in a way no Dim expresses\n");
+     * (shapeenv/ops_nn.c): tok_0*tok_1 != 0, which with sizes >= 0 is tok_0 >= 1 and tok_1 >= 1
+     * (issue 38: it was kept as relating several dims) */
+    text_is(r, "region of Enc: proved (7 guards proved to hold at every point, 0 kept as runtime checks)\n"
+               "  tok.size()[0]  tok_0        = mask_0,  mask_0 in [1, oo),  size in [1, oo)\n"
+               "  tok.size()[1]  tok_1        = mask_1,  mask_1 in [1, 128],  size in [1, 128]\n"
+               "  mask.size()[0]  mask_0       = mask_0,  mask_0 in [1, oo),  size in [1, oo)\n"
+               "  mask.size()[1]  mask_1       = mask_1,  mask_1 in [1, 128],  size in [1, 128]\n");
     sample_region(gs, r, 200);
+    /* the region is the guard set: every point of the box [0, 4] of the four sizes (the other
+     * sources at the example), inside the region exactly when every guard holds */
+    size_t n = sy_gset_nsources(gs), nsize = 0, at[8];
+    int64_t vals[64];
+    cr_assert(n <= 64);
+    const sy_expr *syms[64];
+    for (size_t i = 0; i < n; i++) {
+        syms[i] = sy_gset_source_var(gs, i);
+        vals[i] = 0;
+        if (sy_gset_source_parse(sy_gset_source(gs, i), NULL, NULL) == SY_SOURCE_SIZE) {
+            cr_assert(nsize < 8);
+            at[nsize++] = i;
+        } else {
+            cr_assert(sy_gset_source_example(gs, i, &vals[i]));
+        }
+    }
+    cr_assert(eq(sz, nsize, 4));
+    size_t inside = 0, zero_rejected = 0;
+    for (int p = 0; p < 625; p++) {
+        for (size_t k = 0, q = (size_t)p; k < nsize; k++, q /= 5) vals[at[k]] = (int64_t)(q % 5);
+        int all = 1;
+        for (size_t i = 0; i < sy_gset_size(gs) && all; i++) {
+            int64_t v = 0;
+            all = sy_expr_eval_si(ctx, sy_gset_at(gs, i)->expr, n, syms, vals, &v) == SY_OK && v;
+            sy_ctx_reset_error(ctx);
+        }
+        int in = -1;
+        cr_assert(eq(int, sy_region_contains_si(r, vals, n, &in, NULL, 0), SY_OK));
+        cr_assert(eq(int, in, all), "point %d: region %d, guards %d", p, in, all);
+        inside += (size_t)in;
+        zero_rejected += !in && vals[at[0]] == vals[at[2]] && vals[at[1]] == vals[at[3]] && vals[at[0]] * vals[at[1]] == 0;
+    }
+    cr_assert(eq(sz, inside, 16)); /* tok = mask in [1, 4]^2 */
+    cr_assert(eq(sz, zero_rejected, 9)); /* tok = mask with a 0 among them */
     sy_region_free(r);
     sy_gset_free(gs);
     sy_graph_free(g);

@@ -77,6 +77,27 @@ Test(onnx_checks, window_extent_past_int64_is_exact)
               "%s", msg);
 }
 
+/* the related-example retry (sy_onnx_trace_relate) on it: the relation 2^80 + 1 <= L holds at no
+ * int64 size, so the error says so and suggests no example (issue 38: it suggested --example) */
+Test(onnx_checks, an_unsatisfiable_relation_suggests_no_example)
+{
+    if (!sy_onnx_available()) cr_skip_test("built without ONNX");
+    sy_ctx *ctx = NULL;
+    cr_assert(eq(int, sy_ctx_new(NULL, &ctx), SY_OK));
+    sy_onnx_model *m = NULL;
+    cr_assert(eq(int, sy_onnx_load_file(ctx, DATA "conv_dil_past_int64.onnx", &m), SY_OK));
+    sy_env *env = NULL;
+    sy_onnx_trace *t = NULL;
+    cr_assert(eq(int, sy_onnx_trace_relate(ctx, m, NULL, NULL, &env, &t), SY_EINVAL));
+    const char *msg = sy_ctx_last_error_msg(ctx);
+    cr_assert(strstr(msg, "; the model needs 1208925819613529663078401 <= L, which no size satisfies (every dim is an int64 "
+                          "within its range): no input size can run the model") != NULL, "%s", msg);
+    cr_assert(strstr(msg, "--example") == NULL, "%s", msg);
+    cr_assert(env == NULL && t == NULL);
+    sy_onnx_free(m);
+    sy_ctx_free(ctx);
+}
+
 /* an initializer of shape [3] with 2 int64_data values: onnxruntime refuses the model ("data field
  * count (2) does not match expected count from shape (3)"); it was read as values unknown, the
  * Reshape's output unbacked, and every size accepted (attack38e) */

@@ -245,4 +245,6 @@ if OnnxModel is not None:
     check("python -m symshape region: the C command's output and note", (py.returncode, py.stdout, py.stderr) ==
           (c.returncode, c.stdout, c.stderr) and "traced at x_1 = 16" in c.stderr and "x_1 in [0, 16]" in c.stdout,
           (py.stdout, py.stderr, c.stdout, c.stderr))
+    # the note's relation simplified under the dims' ranges (issue 38): x_1 <= 16, not x_1 == Min(16, x_1)
+    check("the note's relation is simplified", "the model needs x_1 <= 16" in c.stderr and "Min(" not in c.stderr, c.stderr)
 CHECKS.finish("torch %s, onnxruntime %s" % (torch.__version__, ort.__version__))
