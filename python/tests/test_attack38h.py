@@ -1,0 +1,92 @@
+"""Issue 38, the sixth adversarial pass (attack38h, Python/torch/deploy surfaces): the faults it
+found in user-style models, each against real CPU execution at every point of a grid with the
+edges (0, 1, 2, primes, large), under the default and the relaxed policy.
+
+- nonzero(as_tuple=True) was modelled as nonzero(): one [u, ndim] tensor, not ndim tensors [u]
+  (nonzero_numpy, TensorAdvancedIndexing.cpp). x[x.nonzero(as_tuple=True)] then indexed dim 0
+  with a 2-D index: output_shapes said [u, 2, L] where the CPU gives [u] (every point wrong).
+- nonzero()'s result is column-major (nonzero_out_cpu: as_strided_({n, ndim}, {1, n}), gh-46224),
+  modelled as contiguous: stride() answered (2, 1) where the CPU gives (1, n), and
+  x.nonzero().view(-1) was accepted with no deferred assert where the CPU fails whenever two or
+  more elements are nonzero."""
+import itertools
+
+import pytest
+import torch
+import torch.nn as nn
+
+import symshape
+from models_util import POLICIES, run_real
+from models_util import policy_kw as _kw
+
+BL = [(b, l) for b, l in itertools.product([0, 1, 2, 3], [0, 1, 2, 5, 8])] + [(7, 13), (1, 31), (2, 64)]
+
+
+class NonzeroTuple(nn.Module):
+    def __init__(self, kind):
+        super().__init__()
+        self.kind = kind
+
+    def forward(self, x):
+        if self.kind == "index":  # x[tuple of index tensors]
+            return x[(x > 0).nonzero(as_tuple=True)]
+        if self.kind == "fn":  # torch.nonzero(..., as_tuple=True), each tensor used
+            r, c = torch.nonzero(x > 0, as_tuple=True)
+            return r + c, x[r, c] * 2
+        return (x > 0).nonzero(), x.sum()  # as_tuple=False: [u, 2]
+
+
+MODELS = [("nonzero_tuple_index", lambda: NonzeroTuple("index")), ("nonzero_tuple_fn", lambda: NonzeroTuple("fn")),
+          ("nonzero_plain", lambda: NonzeroTuple("plain"))]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("name,make", MODELS, ids=[m[0] for m in MODELS])
+def test_nonzero_as_tuple(name, make, policy):
+    """Every grid point: accepted iff the CPU runs (relaxed), and the output shapes are the CPU's
+    where they do not depend on the data (a data-dependent length is None)."""
+    torch.manual_seed(0)
+    model = make()
+    gs = symshape.trace(symshape.export(model, {"x": torch.randn(3, 8)}, dynamic={"x": [0, 1]}, name=name),
+                        **(_kw(policy) or {}))
+    bad, accepted = [], 0
+    for b, l in BL:
+        ok, real = run_real(model, {"x": torch.randn(b, l)})
+        assert ok, (b, l, real)
+        acc, why = gs.check({"x": [b, l]})
+        accepted += acc
+        if acc:
+            mine = gs.output_shapes({"x": [b, l]})
+            if [len(s) for s in mine] != [len(s) for s in real] or any(
+                    m is not None and m != r for ms, rs in zip(mine, real) for m, r in zip(ms, rs)):
+                bad.append(((b, l), mine, real))
+    assert not bad, bad[:5]
+    want = {"nonzero_tuple_index": [[None]], "nonzero_tuple_fn": [[None], [None]],
+            "nonzero_plain": [[None, 2], []]}[name]
+    assert gs.output_shapes({"x": [4, 6]}) == want
+    if policy == "relaxed":  # nothing thrown away
+        assert accepted == len(BL)
+
+
+def test_nonzero_strides_and_view():
+    """nonzero's result is column-major: its strides are (1, n), and view(-1) needs n <= 1 (a
+    deferred runtime assert on the unbacked count, as torch.export would keep)."""
+    class Strides(nn.Module):
+        def forward(self, x):
+            n = x.nonzero()
+            return n.stride(0), n.stride(1), n.contiguous().stride(0)
+
+    class View(nn.Module):
+        def forward(self, x):
+            return x.nonzero().view(-1)
+
+    x = torch.randn(3, 8)
+    real = Strides()(x)
+    assert real[0] == 1 and real[2] == 2
+    gs = symshape.trace(symshape.export(Strides(), {"x": x}, dynamic={"x": [0, 1]}))
+    assert [str(e[0]) for e in gs.output_exprs()] == ["1", "u0", "2"]
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        View()(torch.randn(3, 8))  # the CPU fails: at least two nonzeros
+    gs = symshape.trace(symshape.export(View(), {"x": torch.zeros(3, 8)}, dynamic={"x": [0, 1]}))
+    asserts = [g for g in gs.guards if g.kind == "runtime_assert"]
+    assert len(asserts) == 1 and "u0" in asserts[0].text and "view" in asserts[0].why, [g.text for g in gs.guards]
