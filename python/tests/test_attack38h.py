@@ -133,3 +133,52 @@ def test_export_guard_paths_with_broadcast_input():
             assert gs.output_shapes({"x": list(px), "y": list(py), "z": list(pz)}) == real
     # the program pins z's dim 0 to 1 (0/1 specialization) and ties y and z's dim 1 to x's
     assert accepted == 3
+
+
+class Conv(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv2d(3, 4, 3, stride=2, padding=1)
+
+    def forward(self, x):
+        return self.c(x).flatten(1).sum(1)
+
+
+def test_hostile_python_values(tmp_path):
+    """Values a user may pass by mistake: each a clear exception, never another value or a
+    file descriptor. Dispatcher([3]) opened file descriptor 3 (Dispatcher([True]): stdout), read
+    it and closed it; export_to(1, ...) wrote the graph to stdout and closed it; profiles k=2**64
+    was k = 0 (ctypes keeps it modulo 2**64); a histogram entry of the wrong rank was counted as a
+    point outside (`symshape profile --histogram` says it is an error); memory_report top=nan or
+    -1 printed no list."""
+    from symshape import deploy
+    gs = symshape.trace(symshape.export(Conv(), {"x": torch.randn(2, 3, 16, 16)}, dynamic={"x": [0, 2, 3]}),
+                        duck_sizing=False, specialize_01=False)
+    f = open(tmp_path / "g.json", "w")
+    try:
+        for bad in (f.fileno(), True, 1.5, None):
+            with pytest.raises(TypeError, match="Dispatcher: set 1 is a"):
+                symshape.Dispatcher([gs, bad])
+        f.write("still open")  # the descriptor was not closed
+    finally:
+        f.close()
+    assert symshape.Dispatcher([gs, json_path(tmp_path, gs)]).run({"x": [2, 3, 16, 16]}) == 0
+    with pytest.raises(TypeError, match="export_to: path must be"):
+        symshape.export_to(1, Conv(), {"x": torch.randn(2, 3, 16, 16)})
+    for k in (2 ** 64, 65, -1, True):
+        with pytest.raises(symshape.InvalidError, match="is not a number of boxes"):
+            deploy.profiles(gs, [], k=k)
+    with pytest.raises(symshape.InvalidError, match="histogram entry 1: input 'x' has rank 4, the entry gives 2 sizes"):
+        deploy.profiles(gs, [{"sizes": {"x": [2, 3, 16, 16]}, "count": 3}, {"sizes": {"x": [2, 3]}, "count": 1}])
+    prof = deploy.profiles(gs, [{"sizes": {"x": [2, 3, 16, 16]}, "count": 3}], k=1)["data"]
+    assert (prof["total"], prof["outside"]) == (3, 0)
+    for top in (float("nan"), -1, True, "3"):
+        with pytest.raises(symshape.InvalidError, match="is not a number of activations"):
+            deploy.memory_report(gs, top=top)
+    assert "largest activations" in deploy.memory_report(gs, top=1)
+
+
+def json_path(tmp_path, gs):
+    p = tmp_path / "set.json"
+    p.write_text(gs.json())
+    return str(p)
