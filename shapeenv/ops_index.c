@@ -205,12 +205,8 @@ static sy_status masked_select(opcall *c)
     return op_set_tensor(c, x->dtype, 1, &u);
 }
 
-static sy_status nonzero(opcall *c)
+sy_status sy_nonzero(opcall *c, const sy_tensor *x, int as_tuple)
 {
-    const sy_tensor *x;
-    int as_tuple;
-    sy_status st;
-    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_bool_def(c, (size_t)-1, "as_tuple", 0, &as_tuple))) return st;
     const sy_expr *u = sy_env_create_unbacked(c->env, 1, c->where && c->where->node ? c->where->node : "nonzero");
     if (!u) return sy_ctx_last_error(CTX);
     if (as_tuple) {
@@ -231,6 +227,17 @@ static sy_status nonzero(opcall *c)
      * accepted where the CPU fails for two or more nonzeros */
     const sy_expr *sz[2] = {u, KI(c, (int64_t)x->ndim)}, *str[2] = {KI(c, 1), u};
     return op_set_strided(c, SY_DT_INT64, 2, sz, str);
+}
+
+/* nonzero(input, *, as_tuple=False); argwhere(input) is nonzero(input) (TensorAdvancedIndexing.cpp) */
+static sy_status nonzero(opcall *c)
+{
+    const sy_tensor *x;
+    int as_tuple = 0;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x))) return st;
+    if (strcmp(c->op, "argwhere") && (st = op_bool_def(c, (size_t)-1, "as_tuple", 0, &as_tuple))) return st;
+    return sy_nonzero(c, x, as_tuple);
 }
 
 /* masked_fill(input, mask, value) (TensorAdvancedIndexing.cpp): out of
@@ -1094,6 +1101,7 @@ const opentry sy_ops_index[] = {
     OP_ROW("take_along_dim", take_along_dim),
     OP_ROW("masked_select", masked_select, OP_IMPURE),
     OP_ROW("nonzero", nonzero, OP_IMPURE),
+    OP_ROW("argwhere", nonzero, OP_IMPURE),
     OP_ROW("masked_fill", masked_fill),
     OP_ROW("masked_fill_", masked_fill),
     OP_ROW("repeat_interleave", repeat_interleave, OP_IMPURE),

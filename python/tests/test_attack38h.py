@@ -8,7 +8,9 @@ edges (0, 1, 2, primes, large), under the default and the relaxed policy.
 - nonzero()'s result is column-major (nonzero_out_cpu: as_strided_({n, ndim}, {1, n}), gh-46224),
   modelled as contiguous: stride() answered (2, 1) where the CPU gives (1, n), and
   x.nonzero().view(-1) was accepted with no deferred assert where the CPU fails whenever two or
-  more elements are nonzero."""
+  more elements are nonzero.
+- torch.where(cond) with one argument (nonzero_numpy) and torch.argwhere (nonzero) were refused
+  ("expected where(condition, input, other)", "unknown op"): now the same rule as nonzero."""
 import itertools
 
 import pytest
@@ -33,11 +35,14 @@ class NonzeroTuple(nn.Module):
         if self.kind == "fn":  # torch.nonzero(..., as_tuple=True), each tensor used
             r, c = torch.nonzero(x > 0, as_tuple=True)
             return r + c, x[r, c] * 2
+        if self.kind == "where":  # torch.where(cond) alone: nonzero(cond, as_tuple=True)
+            r, c = torch.where(x > 0)
+            return x[r, c], torch.argwhere(x > 0)
         return (x > 0).nonzero(), x.sum()  # as_tuple=False: [u, 2]
 
 
 MODELS = [("nonzero_tuple_index", lambda: NonzeroTuple("index")), ("nonzero_tuple_fn", lambda: NonzeroTuple("fn")),
-          ("nonzero_plain", lambda: NonzeroTuple("plain"))]
+          ("nonzero_plain", lambda: NonzeroTuple("plain")), ("where_argwhere", lambda: NonzeroTuple("where"))]
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -62,7 +67,7 @@ def test_nonzero_as_tuple(name, make, policy):
                 bad.append(((b, l), mine, real))
     assert not bad, bad[:5]
     want = {"nonzero_tuple_index": [[None]], "nonzero_tuple_fn": [[None], [None]],
-            "nonzero_plain": [[None, 2], []]}[name]
+            "nonzero_plain": [[None, 2], []], "where_argwhere": [[None], [None, 2]]}[name]
     assert gs.output_shapes({"x": [4, 6]}) == want
     if policy == "relaxed":  # nothing thrown away
         assert accepted == len(BL)
@@ -74,7 +79,7 @@ def test_nonzero_strides_and_view():
     class Strides(nn.Module):
         def forward(self, x):
             n = x.nonzero()
-            return n.stride(0), n.stride(1), n.contiguous().stride(0)
+            return n.stride(0), n.stride(1), n.contiguous().stride(0), torch.argwhere(x).stride(1)
 
     class View(nn.Module):
         def forward(self, x):
@@ -84,7 +89,7 @@ def test_nonzero_strides_and_view():
     real = Strides()(x)
     assert real[0] == 1 and real[2] == 2
     gs = symshape.trace(symshape.export(Strides(), {"x": x}, dynamic={"x": [0, 1]}))
-    assert [str(e[0]) for e in gs.output_exprs()] == ["1", "u0", "2"]
+    assert [str(e[0]) for e in gs.output_exprs()] == ["1", "u0", "2", "u1"]
     with pytest.raises(RuntimeError, match="view size is not compatible"):
         View()(torch.randn(3, 8))  # the CPU fails: at least two nonzeros
     gs = symshape.trace(symshape.export(View(), {"x": torch.zeros(3, 8)}, dynamic={"x": [0, 1]}))
