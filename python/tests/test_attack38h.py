@@ -9,6 +9,8 @@ edges (0, 1, 2, primes, large), under the default and the relaxed policy.
   modelled as contiguous: stride() answered (2, 1) where the CPU gives (1, n), and
   x.nonzero().view(-1) was accepted with no deferred assert where the CPU fails whenever two or
   more elements are nonzero.
+- torch.unique(x, dim=d) and unique_consecutive(x, dim=d) run only when every other dim is >= 1
+  (_unique_dim_cpu_template); the guards accepted [2, 0] with dim=0, where the CPU fails.
 - torch.where(cond) with one argument (nonzero_numpy) and torch.argwhere (nonzero) were refused
   ("expected where(condition, input, other)", "unknown op"): now the same rule as nonzero."""
 import itertools
@@ -187,3 +189,33 @@ def json_path(tmp_path, gs):
     p = tmp_path / "set.json"
     p.write_text(gs.json())
     return str(p)
+
+
+class UniqueDim(nn.Module):
+    def forward(self, x):
+        v, inv, cnt = torch.unique((x > 0).long(), dim=0, return_inverse=True, return_counts=True)
+        return v, inv, cnt, torch.unique_consecutive(x, dim=1)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_unique_dim_needs_the_other_dims(policy):
+    """unique / unique_consecutive with dim: accepted exactly where the CPU runs (relaxed), never
+    where it fails (both policies)."""
+    torch.manual_seed(0)
+    model = UniqueDim()
+    gs = symshape.trace(symshape.export(model, {"x": torch.randn(3, 8)}, dynamic={"x": [0, 1]}), **(_kw(policy) or {}))
+    ran = accepted = 0
+    for b, l in BL:
+        ok, real = run_real(model, {"x": torch.randn(b, l)})
+        acc, why = gs.check({"x": [b, l]})
+        ran += ok
+        accepted += acc
+        assert ok or not acc, ((b, l), real)
+        if acc:
+            assert [len(s) for s in gs.output_shapes({"x": [b, l]})] == [len(s) for s in real]
+    assert ran == len([p for p in BL if p[0] >= 1 and p[1] >= 1])  # unique over dim 0 needs l, over dim 1 needs b
+    acc, failed = gs.check({"x": [2, 0]})
+    assert not acc
+    if policy == "relaxed":
+        assert accepted == ran
+        assert any(g.text == failed and "aren't selected" in g.why for g in gs.guards), failed
