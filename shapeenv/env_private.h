@@ -399,6 +399,9 @@ sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b)
 /* x[idx] for a tensor x: ints select, slices narrow, None inserts a dim, one Ellipsis
  * expands (ops_shape.c; the getitem op of ops_scalar.c calls it) */
 sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx);
+/* nonzero of x (ops_index.c): [u, ndim] int64, column-major; as_tuple: ndim (at least 1) int64
+ * tensors [u]; u a new unbacked symbol. where(condition) with one argument is the tuple. */
+sy_status sy_nonzero(opcall *c, const sy_tensor *x, int as_tuple);
 /* x[...] with a tensor, list or bool item: advanced indexing (ops_advindex.c) */
 sy_status sy_tensor_getitem_adv(opcall *c, const sy_tensor *t, const sy_value *items, size_t n);
 /* the layout of an elementwise unary op's result (ops_elementwise.c) */

@@ -129,6 +129,14 @@ static sy_status unique(opcall *c)
     if (has_dim) {
         int64_t d;
         if ((st = op_const_int(c, consec ? 3 : 4, "dim", 0, &d)) || (st = op_wrap_dim(c, d, x->ndim, &w))) return st;
+        /* _unique_dim_cpu_template (Unique.cpp, 1.13 and 2.x): with size(dim) == 0 no other dim
+         * may be 0 ("Number of zero sized dimensions is more than one"), else none may be: either
+         * way every other dim >= 1 (the message is the second case's); accepted at [2, 0] with
+         * dim=0 before (attack38h) */
+        for (size_t i = 0; i < x->ndim; i++)
+            if (i != w && (st = op_require(c, sy_expr_ge(ctx, x->sizes[i], KI(c, 1)),
+                                            "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")))
+                return st;
     }
     const sy_expr *u = unbacked_size(c, "size()[0]");
     if (!u) return sy_ctx_last_error(ctx);

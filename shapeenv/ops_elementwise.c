@@ -158,6 +158,8 @@ sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b)
 static sy_status where(opcall *c)
 {
     const sy_value *cond = op_arg(c, 0, "condition"), *x = op_arg(c, 1, "input"), *y = op_arg(c, 2, "other");
+    /* where(condition) alone is nonzero(condition, as_tuple=True) (TensorCompare.cpp where(cond)) */
+    if (cond && cond->kind == SY_V_TENSOR && !x && !y) return sy_nonzero(c, cond->u.t, 1);
     if (!cond || !x || !y || cond->kind != SY_V_TENSOR) return op_err(c, SY_EINVAL, "expected where(condition, input, other)");
     sy_value xy, full;
     opcall c1 = *c;

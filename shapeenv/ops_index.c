@@ -209,7 +209,8 @@ static sy_status take_along_dim(opcall *c)
 
 /* masked_select(input, mask) (TensorAdvancedIndexing.cpp masked_select_cpu):
  * input and mask broadcast; mask bool; the length is data-dependent: an
- * unbacked size-like symbol. nonzero(input): (u, ndim) int64. */
+ * unbacked size-like symbol. nonzero(input): (u, ndim) int64; as_tuple=True: ndim
+ * (at least 1) int64 tensors (u). */
 static sy_status masked_select(opcall *c)
 {
     const sy_tensor *x, *m;
@@ -224,15 +225,39 @@ static sy_status masked_select(opcall *c)
     return op_set_tensor(c, x->dtype, 1, &u);
 }
 
+sy_status sy_nonzero(opcall *c, const sy_tensor *x, int as_tuple)
+{
+    const sy_expr *u = sy_env_create_unbacked(c->env, 1, c->where && c->where->node ? c->where->node : "nonzero");
+    if (!u) return sy_ctx_last_error(CTX);
+    if (as_tuple) {
+        /* nonzero(as_tuple=True) (torch/_tensor_docs, nonzero_numpy in TensorAdvancedIndexing.cpp):
+         * one int64 index tensor [u] per dim, a 0-d input as 1-d (unsqueeze(0)); each
+         * contiguous (stride 1: nonzero's result is column-major, measured on 1.13 and 2.x).
+         * It was the [u, ndim] tensor of as_tuple=False, so x[x.nonzero(as_tuple=True)]
+         * indexed dim 0 with a 2-D index: a 3-D result where the CPU gives [u]. */
+        size_t n = x->ndim ? x->ndim : 1;
+        const sy_tensor **outs = sy_env_alloc(c->env, n * sizeof *outs);
+        if (!outs) return sy_ctx_last_error(CTX);
+        for (size_t i = 0; i < n; i++)
+            if (!(outs[i] = op_new_tensor(c, SY_DT_INT64, 1, &u))) return sy_ctx_last_error(CTX);
+        return op_set_tuple(c, n, outs);
+    }
+    /* column-major: nonzero_out_cpu's as_strided_({n, ndim}, {1, n}) ("fortran-contiguous
+     * output", gh-46224), measured on 1.13 and 2.x; as contiguous, x.nonzero().view(-1) was
+     * accepted where the CPU fails for two or more nonzeros */
+    const sy_expr *sz[2] = {u, KI(c, (int64_t)x->ndim)}, *str[2] = {KI(c, 1), u};
+    return op_set_strided(c, SY_DT_INT64, 2, sz, str);
+}
+
+/* nonzero(input, *, as_tuple=False); argwhere(input) is nonzero(input) (TensorAdvancedIndexing.cpp) */
 static sy_status nonzero(opcall *c)
 {
     const sy_tensor *x;
+    int as_tuple = 0;
     sy_status st;
     if ((st = op_tensor(c, 0, "input", &x))) return st;
-    const sy_expr *u = sy_env_create_unbacked(c->env, 1, c->where && c->where->node ? c->where->node : "nonzero");
-    if (!u) return sy_ctx_last_error(CTX);
-    const sy_expr *sz[2] = {u, KI(c, (int64_t)x->ndim)};
-    return op_set_tensor(c, SY_DT_INT64, 2, sz);
+    if (strcmp(c->op, "argwhere") && (st = op_bool_def(c, (size_t)-1, "as_tuple", 0, &as_tuple))) return st;
+    return sy_nonzero(c, x, as_tuple);
 }
 
 /* masked_fill(input, mask, value) (TensorAdvancedIndexing.cpp): out of
@@ -1096,6 +1121,7 @@ const opentry sy_ops_index[] = {
     OP_ROW("take_along_dim", take_along_dim),
     OP_ROW("masked_select", masked_select, OP_IMPURE),
     OP_ROW("nonzero", nonzero, OP_IMPURE),
+    OP_ROW("argwhere", nonzero, OP_IMPURE),
     OP_ROW("masked_fill", masked_fill),
     OP_ROW("masked_fill_", masked_fill),
     OP_ROW("repeat_interleave", repeat_interleave, OP_IMPURE),

@@ -142,7 +142,8 @@ PROFILE_FORMATS = {"text": 0, "trtexec": 1, "ort": 2, "torch-trt": 3, "openvino"
 
 def _profiles(gset, region_h, histogram, k, max_size=0):
     """the profiles of the region: {"data": the symshape.profiles JSON, "texts": format -> text}"""
-    if isinstance(k, bool) or not isinstance(k, int) or k < 0:  # -1 was "k = 18446744073709551615"
+    # -1 was "k = 18446744073709551615"; 2**64 was k = 0 (ctypes keeps it modulo 2**64)
+    if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= 64:
         raise InvalidError("k %r is not a number of boxes (an int in [0, 64]; 0: one per group of pinned values, at most 4)" % (k,))
     if isinstance(histogram, (str, bytes, dict)) or not hasattr(histogram, "__iter__"):
         raise TypeError("histogram must be a list of {\"sizes\": {input: [size, ...]}, \"count\": N}")
@@ -153,6 +154,12 @@ def _profiles(gset, region_h, histogram, k, max_size=0):
         sizes, count = entry["sizes"], entry.get("count", 1)
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count < 2 ** 63:
             raise InvalidError("histogram entry %d: count %r is not an int in [0, 2**63)" % (len(counts), count))
+        for name, _, shape in getattr(gset, "_inputs", ()):  # a GuardSet (OnnxModel._values checks its own)
+            got = sizes.get(name) if isinstance(sizes, dict) else None
+            if isinstance(got, (list, tuple)) and len(got) != len(shape):
+                # as `symshape profile --histogram`: an error naming the entry, not a point counted as outside
+                raise InvalidError("histogram entry %d: input '%s' has rank %d, the entry gives %d sizes"
+                                   % (len(counts), name, len(shape), len(got)))
         vals = gset._values(sizes)
         rows.extend(vals)
         counts.append(count)
@@ -497,6 +504,8 @@ def memory_report(gset, var=None, budgets=(), total=False, top=5, live=False, ra
     from ctypes import c_int
     from ._core import parse
     from ._lib import _f
+    if isinstance(top, bool) or not isinstance(top, int) or top < 0:  # nan or -1 printed no list, silently
+        raise InvalidError("top %r is not a number of activations (an int >= 0)" % (top,))
     _f("sy_memory_nskipped", c_size_t, c_void_p)
     gset._live()
     ctx = gset._ctx

@@ -11,6 +11,7 @@ and 0/1 specialization unless turned off). The result is the "symshape.diff" doc
 """
 import ctypes
 import json
+import os
 import threading
 from ctypes import POINTER, Structure, byref, c_char_p, c_int, c_size_t, c_uint, c_void_p
 
@@ -185,9 +186,12 @@ class Dispatcher:
                 texts.append(x.json().encode("utf-8"))
             elif isinstance(x, dict):
                 texts.append(json.dumps(x).encode("utf-8"))
-            else:
+            elif isinstance(x, (str, bytes, os.PathLike)):
                 with open(x, "rb") as fp:
                     texts.append(fp.read())
+            else:  # open(3) reads and then closes the caller's file descriptor 3 (True: stdout)
+                raise TypeError("Dispatcher: set %d is a %s, not a GuardSet, a guard-set JSON dict or a path"
+                                % (len(texts), type(x).__name__))
         self._ctx = Context()
         self._d = None
         n = len(texts)

@@ -980,10 +980,15 @@ def _source_bases(user_inputs):
     out = {}
     for b, us in claims.items():
         j = _joined_path(b)
-        if len(us) == 1:
-            out[b] = us[0]
-        elif j in us and not any(re.fullmatch(re.escape(j) + r"_[0-9]+", n) for n in names):
+        renamed = any(re.fullmatch(re.escape(j) + r"_[0-9]+", n) for n in names) if j else True
+        if j in names and not renamed:
+            # the placeholder torch names for the path, not renamed: the path's, even when its own
+            # dims name other paths (forward(x, y, z), x and y of one Dim.AUTO shape and z [1, c]
+            # broadcast: the shape env's one source of c is L['x'], of x's batch L['y'], so z
+            # alone "claimed" L['x'] and a guard on L['x'] was read on z or refused)
             out[b] = j
+        elif len(us) == 1:
+            out[b] = us[0]
         else:
             out[b] = None  # two placeholders with one path, neither of them told apart: refuse it
     return out

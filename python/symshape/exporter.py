@@ -1038,6 +1038,8 @@ def _to_document(graph, tracer, values, dyn, name):
 def export_to(path, model, example_inputs, dynamic=None, name=None):
     """export() and write the document to ``path`` (JSON); returns the document."""
     import json
+    if not isinstance(path, (str, bytes, os.PathLike)):  # open(1) writes to stdout, then closes it
+        raise TypeError("export_to: path must be a str, bytes or os.PathLike, got %s" % type(path).__name__)
     doc = export(model, example_inputs, dynamic, name)
     with open(path, "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=1)

@@ -183,6 +183,58 @@ Test(shapeenv_memo, unbacked_ops_are_not_memoized, .init = ctx_setup, .fini = ct
     sy_graph_free(g);
 }
 
+/* nonzero's layouts (attack38h): [u, ndim] column-major, strides (1, u)
+ * (nonzero_out_cpu); as_tuple=True, where(condition) alone: ndim tensors [u]
+ * sharing u, each contiguous; argwhere is nonzero */
+static char *show(const sy_expr *e)
+{
+    return sy_expr_print(ctx, e, SY_PRINT_CANONICAL);
+}
+
+static void expect_expr(const sy_expr *e, const char *want)
+{
+    char *s = show(e);
+    cr_expect(eq(str, s, (char *)want));
+    sy_str_free(ctx, s);
+}
+
+Test(shapeenv_memo, nonzero_tuple_and_layout, .init = ctx_setup, .fini = ctx_teardown)
+{
+    sy_env *env;
+    sy_graph *g;
+    sy_trace *t = trace_doc(DOC("{\"name\":\"n\",\"op\":\"nonzero\",\"args\":[{\"ref\":\"x\"}]},"
+                                "{\"name\":\"a\",\"op\":\"argwhere\",\"args\":[{\"ref\":\"x\"}]},"
+                                "{\"name\":\"tu\",\"op\":\"nonzero\",\"args\":[{\"ref\":\"x\"}],\"kwargs\":{\"as_tuple\":true}},"
+                                "{\"name\":\"w\",\"op\":\"where\",\"args\":[{\"ref\":\"x\"}]}",
+                                "{\"ref\":\"n\"},{\"ref\":\"a\"},{\"ref\":\"tu\"},{\"ref\":\"w\"}"),
+                            &env, &g);
+    const char *names[2] = {"n", "a"};
+    for (int k = 0; k < 2; k++) {
+        const sy_tensor *n = tensor_at(g, t, names[k]);
+        cr_assert(eq(sz, n->ndim, 2));
+        cr_assert(n->strides != NULL);
+        expect_expr(n->sizes[1], "2");
+        expect_expr(n->strides[0], "1");
+        cr_expect(eq(ptr, (void *)n->strides[1], (void *)n->sizes[0])); /* (1, u) */
+    }
+    const char *tuples[2] = {"tu", "w"};
+    for (int k = 0; k < 2; k++) {
+        const sy_value *v = sy_trace_value(t, (size_t)sy_graph_find(g, tuples[k]));
+        cr_assert(eq(int, v->kind, SY_V_LIST));
+        cr_assert(eq(sz, v->u.list.n, 2));
+        for (size_t i = 0; i < 2; i++) {
+            const sy_tensor *e = v->u.list.items[i].u.t;
+            cr_assert(eq(int, v->u.list.items[i].kind, SY_V_TENSOR));
+            cr_assert(eq(sz, e->ndim, 1));
+            cr_expect(eq(int, e->dtype, SY_DT_INT64));
+            cr_expect(eq(ptr, (void *)e->sizes[0], (void *)v->u.list.items[0].u.t->sizes[0])); /* one count */
+        }
+    }
+    sy_trace_free(t);
+    sy_env_free(env);
+    sy_graph_free(g);
+}
+
 /* every corpus model: the JSON guard set and the report (with provenance) are
  * the same text with the memo on and off; the memo is hit on the corpus (not
  * on every model: vit_b_16 has one convolution) */
