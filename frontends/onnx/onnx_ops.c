@@ -922,8 +922,10 @@ static sy_status op_constantofshape(ox_call *c)
             sy_ctx_reset_error(c->ctx);
             return SY_OK;
         }
+        /* as Expand: tot*v could pass int64 ([2, INT64_MAX] wrapped to -2 and allocated 2^64 - 16
+         * bytes: a crash, attack38g) */
+        if (v < 0 || (v && tot > SY_ONNX_MAX_VALUES / v)) return SY_OK;
         tot *= v;
-        if (tot > SY_ONNX_MAX_VALUES) return SY_OK;
     }
     if (!a) {
         double *fv = ox_alloc(c, (tot ? (size_t)tot : 1) * sizeof *fv);
