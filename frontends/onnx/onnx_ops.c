@@ -2523,6 +2523,41 @@ static sy_status scale_dim(ox_call *c, const sy_expr *d, double scale, const sy_
  * "stretch"); scales given: floor(d * scale) (Operators.md Resize: "output_dimension
  * = floor(input_dimension * (roi_end - roi_start) * scale)" when tf_crop_and_resize,
  * else floor(input_dimension * scale)) */
+/* onnxruntime 1.32 upsamplebase.h ScalesValidation, after the scales of the axes not listed are set
+ * to 1 (a Resize it refuses fails at every size, or, for sizes, where a scale is not 1): 'linear'
+ * runs on 2-D and 3-D inputs, 4-D ones whose scales 0 and 1 or 0 and 3 are 1, 5-D ones whose scales
+ * 0 and 1 are 1; 'cubic' on 2-D inputs and 4-D ones whose scales 0 and 1 are 1, or 0 and 3 with
+ * antialias, or 0 and 3 with the scales 1 and 2 >= 1 without it. one[k], ge1[k]: "scale k is 1",
+ * "scale k >= 1" (constants for scales; sizes[k] == x[k], sizes[k] >= x[k] for sizes, whose scale is
+ * sizes[k] / x[k]). attack38g: symshape took every rank and scale (44 of 120 points onnxruntime
+ * refuses: tests/onnx/test_issue38.py). */
+static sy_status resize_mode_check(ox_call *c, const char *mode, int64_t antialias, size_t r, const sy_expr *const *one,
+                                   const sy_expr *const *ge1)
+{
+    int lin = !strcmp(mode, "linear") || !strcmp(mode, "bilinear"), cub = !strcmp(mode, "cubic");
+    sy_ctx *ctx = c->ctx;
+    if ((!lin && !cub) || r == 2 || (lin && r == 3)) return SY_OK;
+    const sy_expr *ok;
+    if (r == 4) {
+        const sy_expr *nhwc = sy_expr_and(ctx, one[0], one[3]);
+        if (cub && !antialias) nhwc = sy_expr_and(ctx, nhwc, sy_expr_and(ctx, ge1[1], ge1[2]));
+        ok = sy_expr_or(ctx, sy_expr_and(ctx, one[0], one[1]), nhwc);
+    } else if (lin && r == 5) {
+        ok = sy_expr_and(ctx, one[0], one[1]);
+    } else {
+        ok = sy_expr_false(ctx);
+    }
+    CHK(ok);
+    if (sy_expr_kind_of(ok) == SY_EXPR_FALSE)
+        return ox_err(c, SY_EINVAL,
+                      "mode '%s' on a %zu-D input with these scales: onnxruntime runs 'linear' on 2-D and 3-D inputs and on 4-D "
+                      "(5-D) ones whose outermost 2 scales are 1 (4-D: or the outermost and innermost), 'cubic' on 2-D inputs "
+                      "and 4-D ones whose outermost 2 scales are 1 (or the outermost and innermost, with antialias or with "
+                      "the other scales >= 1)",
+                      mode, r);
+    return require(c, ok, "Resize: mode '%s' needs the outermost scales 1 (sizes equal to the input's dims there)", mode);
+}
+
 static sy_status op_resize(ox_call *c)
 {
     const sy_tensor *x = T(c, 0);
@@ -2534,7 +2569,15 @@ static sy_status op_resize(ox_call *c)
     size_t naxes;
     const int64_t *axes;
     TRY(ox_attr_ints(c, "axes", &naxes, &axes));
-    char pol[32], ctm[64];
+    char pol[32], ctm[64], mode[16];
+    int64_t aa;
+    TRY(ox_attr_string(c, "mode", "nearest", mode, sizeof mode));
+    TRY(ox_attr_int(c, "antialias", 0, &aa));
+    /* onnxruntime 1.32 UpsampleBase: "when anti-aliasing is set, Resize only supports mode LINEAR and CUBIC" */
+    if (aa && strcmp(mode, "linear") && strcmp(mode, "cubic"))
+        return ox_err(c, SY_EINVAL, "antialias with mode '%s': onnxruntime supports it with 'linear' and 'cubic' only", mode);
+    const sy_expr *one[MAXR], *ge1[MAXR]; /* per dim of x: its scale is 1, is >= 1 (resize_mode_check) */
+    for (size_t i = 0; i < x->ndim; i++) one[i] = ge1[i] = sy_expr_true(c->ctx);
     TRY(ox_attr_string(c, "keep_aspect_ratio_policy", "stretch", pol, sizeof pol));
     TRY(ox_attr_string(c, "coordinate_transformation_mode", "half_pixel", ctm, sizeof ctm));
     if (strcmp(pol, "stretch")) return ox_err(c, SY_EUNSUPPORTED, "keep_aspect_ratio_policy '%s' is not supported", pol);
@@ -2561,8 +2604,15 @@ static sy_status op_resize(ox_call *c)
              * zero but required output dim is non-zero" ([1, 2, 0, 4] resized to sizes 7 x 5) */
             TRY(require(c, sy_expr_or(c->ctx, sy_expr_ge(c->ctx, x->sizes[ax[i]], K(c, 1)), sy_expr_eq(c->ctx, sz[i], K(c, 0))),
                         "Resize: an input dim of 0 needs an output size of 0 (onnxruntime: cannot scale 0 to a non-zero size)"));
+            /* ScalesValidation: the scale sizes / dim must be > 0 (attack38g: sizes [1, 1, 0, 4] of a
+             * [2, 3, 4, 4] input were accepted; onnxruntime: "Scale value should be greater than 0") */
+            TRY(require(c, sy_expr_or(c->ctx, sy_expr_eq(c->ctx, x->sizes[ax[i]], K(c, 0)), sy_expr_ge(c->ctx, sz[i], K(c, 1))),
+                        "Resize: an output size of 0 needs an input dim of 0 (onnxruntime: the scale must be > 0)"));
+            one[ax[i]] = sy_expr_eq(c->ctx, sz[i], x->sizes[ax[i]]);
+            ge1[ax[i]] = sy_expr_ge(c->ctx, sz[i], x->sizes[ax[i]]);
             d[ax[i]] = sz[i];
         }
+        TRY(resize_mode_check(c, mode, aa, x->ndim, one, ge1));
         return set_out(c, 0, c->in[0]->elem, x->ndim, d);
     }
     if (!has(c, ksc)) {
@@ -2573,7 +2623,10 @@ static sy_status op_resize(ox_call *c)
         if (n != m) return ox_err(c, SY_EINVAL, "scales has %zu entries, expected %zu", n, m);
         for (size_t i = 0; i < m; i++) {
             TRY(scale_dim(c, x->sizes[ax[i]], sc[i], &d[ax[i]]));
+            one[ax[i]] = sc[i] == 1.0f ? sy_expr_true(c->ctx) : sy_expr_false(c->ctx);
+            ge1[ax[i]] = sc[i] >= 1.0f ? sy_expr_true(c->ctx) : sy_expr_false(c->ctx);
         }
+        TRY(resize_mode_check(c, mode, aa, x->ndim, one, ge1));
         return set_out(c, 0, c->in[0]->elem, x->ndim, d);
     }
     ox_val *s = c->in[ksc];
@@ -2585,7 +2638,10 @@ static sy_status op_resize(ox_call *c)
     if (s->nv != m) return ox_err(c, SY_EINVAL, "scales has %zu entries, expected %zu", (size_t)s->nv, m);
     for (size_t i = 0; i < m; i++) {
         TRY(scale_dim(c, x->sizes[ax[i]], s->fv[i], &d[ax[i]]));
+        one[ax[i]] = (float)s->fv[i] == 1.0f ? sy_expr_true(c->ctx) : sy_expr_false(c->ctx);
+        ge1[ax[i]] = (float)s->fv[i] >= 1.0f ? sy_expr_true(c->ctx) : sy_expr_false(c->ctx);
     }
+    TRY(resize_mode_check(c, mode, aa, x->ndim, one, ge1));
     return set_out(c, 0, c->in[0]->elem, x->ndim, d);
 }
 
