@@ -636,6 +636,23 @@ static sy_status op_where(ox_call *c) { return elementwise(c, c->in[1]->elem, f_
 
 /* unary ops keeping the shape; values pass through the listed ones */
 static sy_status op_unary(ox_call *c) { return same_as(c, 0, 0); }
+
+/* LRN-13: the input's shape. onnxruntime 1.32 lrn.h refuses the model when it makes the kernel
+ * unless size is an odd int > 0, alpha > 0 and beta > 0 (attack38g: symshape took
+ * sizes -1, 0, 2^62 and INT64_MAX; onnxruntime refused or failed at every input size) */
+static sy_status op_lrn(ox_call *c)
+{
+    int64_t size;
+    double alpha, beta;
+    TRY(ox_attr_int(c, "size", 0, &size));
+    TRY(ox_attr_float(c, "alpha", 0.0001, &alpha));
+    TRY(ox_attr_float(c, "beta", 0.75, &beta));
+    if (size <= 0 || size > INT32_MAX || size % 2 != 1) /* 2^32 + 3 is refused too: an int, not its low bits */
+        return ox_err(c, SY_EINVAL, "size %lld: onnxruntime needs an odd size in [1, 2^31 - 1]", (long long)size);
+    if (!((float)alpha > 0.0f) || !((float)beta > 0.0f))
+        return ox_err(c, SY_EINVAL, "alpha %g, beta %g: onnxruntime needs both > 0", alpha, beta);
+    return same_as(c, 0, 0);
+}
 /* EyeLike-9: shape of X, element type the dtype attribute's when given (else X's): the output's type
  * is what the next node's type constraints are checked against (onnx_types.c) */
 static sy_status op_eyelike(ox_call *c)
@@ -2860,7 +2877,7 @@ static const ox_op ops[] = {
     {"InstanceNormalization", op_instancenorm, 3, 3, 0},
     {"IsInf", op_bool_bcast, 1, 1, 0},
     {"IsNaN", op_bool_bcast, 1, 1, 0},
-    {"LRN", op_unary, 1, 1, 0},
+    {"LRN", op_lrn, 1, 1, 0},
     {"LSTM", op_rnn, 3, 8, 0},
     {"LayerNormalization", op_layernorm, 2, 3, 0},
     {"LeakyRelu", op_unary, 1, 1, 0},

@@ -442,4 +442,15 @@ check("Resize sizes 0: h = 0 accepted, h = 4 rejected (onnxruntime: the scale 0 
       r.returncode == 0 and json.loads(r.stdout)["accept"] and r2.returncode == 0 and not json.loads(r2.stdout)["accept"]
       and ort_runs(path, (2, 0)) and not ort_runs(path, (2, 4)), r.stdout + r.stderr + r2.stdout + r2.stderr)
 
+# ---- attack38g: LRN's attributes as onnxruntime's lrn.h: an odd int size > 0, alpha > 0, beta > 0, else the
+# model is refused (symshape took any size: -1, 0, 2, 2^62, INT64_MAX)
+for kw in (dict(size=1), dict(size=3), dict(size=2), dict(size=0), dict(size=-1), dict(size=2**32 + 3), dict(size=2**63 - 1),
+           dict(size=3, alpha=0.0), dict(size=3, beta=-1.0)):
+    path = save("lrn_%s" % "_".join("%s%s" % kv for kv in sorted(kw.items())), [helper.make_node("LRN", ["x"], ["y"], name="l", **kw)],
+                [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", "c", "h", "w"])])
+    r = sh("probe", path, "--sizes", "x=2,3,4,4", "--json", "--example", "x=2,3,4,4")
+    acc = r.returncode == 0 and json.loads(r.stdout)["accept"]
+    check("LRN %s: symshape accepts exactly when onnxruntime runs" % kw, acc == ort_runs(path, (2, 3, 4, 4)),
+          r.stdout + r.stderr)
+
 CHECKS.finish("onnxruntime %s" % ort.__version__)
