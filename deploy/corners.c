@@ -222,6 +222,13 @@ done:
 char *sy_corners_to_json(const sy_corners *c)
 {
     if (!c) return NULL;
+    /* JSON cannot carry a name that is not UTF-8: the corner's sizes were left empty (attack38g) */
+    for (size_t d = 0; d < c->ndims; d++)
+        if (sy_str_is_utf8(c->inputs[d]) != SY_TRUE)
+            return SY_NFAIL(c->ctx, SY_EFORMAT, "an input's name is not valid UTF-8, which JSON cannot carry (the text form prints it)");
+    for (size_t i = 0; i < c->n; i++)
+        if (sy_str_is_utf8(c->c[i].label) != SY_TRUE || (c->c[i].guard && sy_str_is_utf8(c->c[i].guard) != SY_TRUE))
+            return SY_NFAIL(c->ctx, SY_EFORMAT, "corner %zu's label or guard is not valid UTF-8, which JSON cannot carry", i);
     json_t *root = json_pack("{s:s, s:i}", "format", "symshape.corners", "version", 1), *arr = json_array();
     if (!root || !arr) {
         json_decref(root);

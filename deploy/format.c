@@ -417,9 +417,31 @@ static char *json_give(sy_ctx *ctx, json_t *j)
     return out; /* strlen(out) + 1 == n + 1 bytes: what sy_str_free releases */
 }
 
+/* JSON cannot carry a name that is not UTF-8 (an ONNX model's may hold any bytes): json_pack gave
+ * NULL and the dim was left out ("dims": [] with exit 0; attack38g). The first such text, or NULL. */
+static const char *region_bad_utf8(const sy_region *r)
+{
+#define SY_BAD(s, what) \
+    if ((s) && sy_str_is_utf8(s) != SY_TRUE) return what
+    SY_BAD(r->model, "the model's name");
+    for (size_t v = 0; v < r->nvars; v++) SY_BAD(r->vars[v].name, "a variable's name");
+    for (size_t k = 0; k < r->ndims; k++) {
+        SY_BAD(r->dims[k].input, "an input's name");
+        SY_BAD(r->dims[k].name, "a dim's name");
+    }
+    for (size_t i = 0; i < r->nkept; i++) {
+        SY_BAD(r->kept[i].text, "a kept check");
+        SY_BAD(r->kept[i].reason, "a kept check's reason");
+    }
+#undef SY_BAD
+    return NULL;
+}
+
 char *sy_region_format(const sy_region *r, sy_region_fmt fmt)
 {
     if (!r) return NULL;
+    const char *bad = fmt == SY_REGION_ONNX || fmt == SY_REGION_JSON ? region_bad_utf8(r) : NULL;
+    if (bad) return SY_NFAIL(r->ctx, SY_EFORMAT, "%s is not valid UTF-8, which JSON cannot carry (the text format prints it)", bad);
     sbuf b = {r->ctx, NULL, 0, 0, 0};
     switch (fmt) {
     case SY_REGION_TEXT: fmt_text(&b, r); break;

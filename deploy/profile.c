@@ -616,6 +616,9 @@ static void head(pbuf *b, const sy_profiles *p, size_t i, const char *c)
 char *sy_profiles_format(const sy_profiles *p, sy_profile_fmt fmt)
 {
     if (!p) return NULL;
+    for (size_t k = 0; fmt == SY_PROFILE_JSON && k < p->ndims; k++) /* JSON cannot carry it: the dims were left out (attack38g) */
+        if (sy_str_is_utf8(p->inputs[k]) != SY_TRUE)
+            return SY_NFAIL(p->ctx, SY_EFORMAT, "an input's name is not valid UTF-8, which JSON cannot carry (-f text prints it)");
     pbuf b = {p->ctx, NULL, 0, 0, 0};
     switch (fmt) {
     case SY_PROFILE_TEXT:

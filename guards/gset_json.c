@@ -33,10 +33,44 @@ char *sy_gset_guard_canonical(const sy_gset *gs, size_t i)
     return es;
 }
 
+/* ok(s): NULL or valid UTF-8. JSON cannot carry other bytes: jansson's json_string and json_pack
+ * give NULL for them and the array or object they went to silently lost them (a model whose input
+ * name is not UTF-8, which an ONNX file may hold, printed "sources": [] with exit 0; attack38g) */
+static int ok(const char *s) { return !s || sy_str_is_utf8(s) == SY_TRUE; }
+
+/* the first text of the set that JSON cannot carry, described, or NULL */
+static const char *bad_text(const sy_gset *gs, size_t *at)
+{
+    *at = 0;
+    if (!ok(gs->model)) return "the model's name";
+    for (size_t i = 0; i < gs->nsrc; i++)
+        if (!ok(gs->sources[i])) return *at = i, "source";
+    for (size_t i = 0; i < gs->n; i++) {
+        const sy_gset_guard *g = &gs->g[i].pub;
+        int b = !ok(g->text) || !ok(g->why);
+        for (size_t k = 0; k < g->norigins && !b; k++) {
+            const sy_guard_origin *x = &g->origins[k];
+            b = !ok(x->node) || !ok(x->op) || !ok(x->reason) || !ok(x->loc.file) || !ok(x->loc.function);
+        }
+        if (b) return *at = i, "guard";
+    }
+    for (size_t i = 0; i < gs->nimpl; i++)
+        if (!ok(gs->impl[i].text) || !ok(gs->impl[i].why)) return *at = i, "implied guard";
+    for (size_t i = 0; gs->decl && i < gs->nsrc; i++)
+        if (gs->decl[i].declared && !ok(gs->decl[i].name)) return *at = i, "declared name of source";
+    for (size_t i = 0; gs->decl && i < gs->nviol; i++)
+        if (!ok(gs->viol[i].dims) || !ok(gs->viol[i].message) || !ok(gs->viol[i].fix)) return *at = i, "violation";
+    return NULL;
+}
+
 char *sy_gset_to_json(const sy_gset *gs)
 {
     if (!gs) return NULL;
     sy_ctx *ctx = gs->ctx;
+    size_t at;
+    const char *bad = bad_text(gs, &at);
+    if (bad && !strcmp(bad, "the model's name")) return SY_NFAIL(ctx, SY_EFORMAT, "the model's name is not valid UTF-8, which JSON cannot carry");
+    if (bad) return SY_NFAIL(ctx, SY_EFORMAT, "%s %zu: a name in it is not valid UTF-8, which JSON cannot carry", bad, at);
     json_t *root = json_object(), *srcs = json_array(), *guards = json_array(), *codes = json_object();
     json_object_set_new(root, "format", json_string("symshape.guards"));
     json_object_set_new(root, "version", json_integer(1));

@@ -113,8 +113,11 @@ sy_status sy_gset_produce_inputs(sy_env *env, const char *model, size_t nin, con
 }
 
 /* buf = NAME SUFFIX, then IDX "]" when idx >= 0 ("x.size()[2]"): the text
- * snprintf(buf, n, "%s.size()[%zu]", ...) makes, truncated alike to n - 1
- * bytes, without its cost (a few sources per input, each formatted). */
+ * snprintf(buf, n, "%s.size()[%zu]", ...) makes, without its cost (a few
+ * sources per input, each formatted). The producer's buffer holds the
+ * longest input name with any suffix (src_cap): a source is never cut, where
+ * a fixed 1024 bytes made a 1013-byte name's "NAME.dim()" another input's
+ * "N.size()[0]", its rank and dtype guards that input's (attack38g). */
 static const char *src_text(char *buf, size_t n, const char *name, const char *suffix, long idx)
 {
     size_t w = 0;
@@ -158,8 +161,22 @@ typedef struct {
     sy_memo reps;                     /* the values of symvar, as a set */
     const sy_expr **ks, **vs;         /* the substitution env symbols -> source variables (nk pairs) */
     size_t nk;
-    char buf[1024];                   /* source texts (src_text) */
+    char *buf;                        /* source texts (src_text), bufcap bytes: src_cap of the inputs */
+    size_t bufcap;
 } producer;
+
+/* bytes for the source texts of the producer's inputs: the longest name, a suffix
+ * (".stride()[" is the longest, 10 bytes), 20 digits, "]" and the NUL */
+static size_t src_cap(const producer *P)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < P->nsrc_in; i++) {
+        const char *nm = P->nin ? P->ins[i]->name : sy_env_input_info_at(P->env, i)->name;
+        size_t n = nm ? strlen(nm) : 0;
+        if (n > m) m = n;
+    }
+    return m + 32;
+}
 
 static size_t nsym_cap(const producer *P) { return P->nsym ? P->nsym : 1; }
 
@@ -170,8 +187,10 @@ static void producer_clear(producer *P)
     if (P->vs) sy_dealloc(ctx, P->vs, nsym_cap(P) * sizeof *P->vs);
     if (P->symvar) sy_dealloc(ctx, P->symvar, nsym_cap(P) * sizeof *P->symvar);
     if (P->reps.keys) sy_memo_clear(ctx, &P->reps);
+    if (P->buf) sy_dealloc(ctx, P->buf, P->bufcap);
     P->ks = P->vs = P->symvar = NULL;
     P->reps.keys = NULL;
+    P->buf = NULL;
 }
 
 /* Step 1: the sources of each input (NAME.dim(), NAME.dtype, NAME.size()[d], and NAME.stride()[d]
@@ -191,20 +210,20 @@ static bool input_sources(producer *P)
             ei = *sy_env_input_info_at(P->env, i);
         }
         const sy_env_input_info *in = &ei;
-        long sd = add_source(gs, src_text(P->buf, sizeof P->buf, in->name, ".dim()", -1));
-        long st_ = add_source(gs, src_text(P->buf, sizeof P->buf, in->name, ".dtype", -1));
+        long sd = add_source(gs, src_text(P->buf, P->bufcap, in->name, ".dim()", -1));
+        long st_ = add_source(gs, src_text(P->buf, P->bufcap, in->name, ".dtype", -1));
         if (sd < 0 || st_ < 0) return false;
         gs->example[sd] = (int64_t)in->ndim;
         gs->has_example[sd] = 1;
         gs->example[st_] = (int64_t)in->dtype;
         gs->has_example[st_] = 1;
         for (size_t d = 0; d < in->ndim; d++)
-            if (add_source(gs, src_text(P->buf, sizeof P->buf, in->name, ".size()[", (long)d)) < 0) return false;
+            if (add_source(gs, src_text(P->buf, P->bufcap, in->name, ".size()[", (long)d)) < 0) return false;
         if (!read) continue; /* nothing reads it: no guard (PyTorch #106067), see step 2 */
         if (stride_expr(P->env, in->name, in->ndim, 0)) { /* stride sources: declared strides, or strides were read */
             P->any_stride = true;
             for (size_t d = 0; d < in->ndim; d++)
-                if (add_source(gs, src_text(P->buf, sizeof P->buf, in->name, ".stride()[", (long)d)) < 0) return false;
+                if (add_source(gs, src_text(P->buf, P->bufcap, in->name, ".stride()[", (long)d)) < 0) return false;
         }
         if (!add_match_guards(gs, sd, in->name, in->ndim, in->dtype)) return false;
     }
@@ -306,11 +325,11 @@ static bool unread_match_guards(producer *P)
         if (input_read(P->g, in)) continue;
         bool used = false;
         for (size_t d = 0; d < in->ndim && !used; d++) {
-            long sl = sy_gset_find_source(P->gs, src_text(P->buf, sizeof P->buf, in->name, ".size()[", (long)d));
+            long sl = sy_gset_find_source(P->gs, src_text(P->buf, P->bufcap, in->name, ".size()[", (long)d));
             used = sl >= 0 && sy_memo_get(&P->reps, P->gs->vars[sl]) != NULL; /* some symvar[k] is it */
         }
         if (!used) continue;
-        long sd = sy_gset_find_source(P->gs, src_text(P->buf, sizeof P->buf, in->name, ".dim()", -1));
+        long sd = sy_gset_find_source(P->gs, src_text(P->buf, P->bufcap, in->name, ".dim()", -1));
         if (!add_match_guards(P->gs, sd, in->name, in->ndim, in->dtype)) return false;
     }
     return true;
@@ -421,7 +440,7 @@ static sy_status stride_guards(producer *P)
         const char *iname = P->nin ? P->ins[i]->name : sy_env_input_info_at(env, i)->name;
         size_t ndim = P->nin ? P->ins[i]->ndim : sy_env_input_info_at(env, i)->ndim;
         for (size_t d = 0; d < ndim && st == SY_OK; d++) {
-            long sl = sy_gset_find_source(gs, src_text(P->buf, sizeof P->buf, iname, ".stride()[", (long)d));
+            long sl = sy_gset_find_source(gs, src_text(P->buf, P->bufcap, iname, ".stride()[", (long)d));
             const sy_expr *se = sl >= 0 ? stride_expr(env, iname, ndim, d) : NULL;
             if (!se) continue;
             const sy_expr *e = sy_expr_subs(ctx, se, P->nk, P->ks, P->vs);
@@ -523,7 +542,9 @@ static sy_status produce(sy_env *env, const char *model, const sy_graph *g, size
     gs->model = gstrdup(gs, model ? model : "model");
     producer P = {.env = env, .ctx = ctx, .gs = gs, .g = g, .nin = nin, .ins = ins,
                   .nsrc_in = nin ? nin : sy_env_ninputs(env), .nsym = sy_ctx_nsyms(ctx)};
-    if (!input_sources(&P) || !dim_sources(&P) || !unread_match_guards(&P) || !substitution(&P)) {
+    P.bufcap = src_cap(&P);
+    P.buf = sy_alloc(ctx, P.bufcap);
+    if (!P.buf || !input_sources(&P) || !dim_sources(&P) || !unread_match_guards(&P) || !substitution(&P)) {
         producer_clear(&P);
         sy_gset_free(gs);
         return sy_fail_st(ctx, SY_ENOMEM, "out of memory");

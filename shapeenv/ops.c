@@ -524,9 +524,13 @@ const sy_tensor *sy_env_input_exprs_policy(sy_env *env, const char *name, sy_dty
 {
     if (!env) return NULL;
     if (!name || (ndim && !dims)) return SY_NFAIL(env->ctx, SY_EINVAL, "input: NULL argument");
+    /* the whole name, however long: a source cut to a fixed buffer made every dim of a
+     * 250-byte name one source (attack38g); sy_env_input_spec sizes its buffer the same way */
+    size_t srccap = strlen(name) + 32; /* ".size()[" + 20 digits + "]" */
+    char *src = sy_env_alloc(env, srccap);
+    if (!src) return NULL;
     for (size_t i = 0; i < ndim; i++) {
-        char src[256];
-        snprintf(src, sizeof src, "%s.size()[%zu]", name, i);
+        snprintf(src, srccap, "%s.size()[%zu]", name, i);
         int64_t ex = 0;
         sy_dim_policy p = SY_DIM_STATIC;
         if (!dims[i]) return SY_NFAIL(env->ctx, SY_EINVAL, "input %s: dim %zu is NULL", name, i);

@@ -636,6 +636,23 @@ static sy_status op_where(ox_call *c) { return elementwise(c, c->in[1]->elem, f_
 
 /* unary ops keeping the shape; values pass through the listed ones */
 static sy_status op_unary(ox_call *c) { return same_as(c, 0, 0); }
+
+/* LRN-13: the input's shape. onnxruntime 1.32 lrn.h refuses the model when it makes the kernel
+ * unless size is an odd int > 0, alpha > 0 and beta > 0 (attack38g: symshape took
+ * sizes -1, 0, 2^62 and INT64_MAX; onnxruntime refused or failed at every input size) */
+static sy_status op_lrn(ox_call *c)
+{
+    int64_t size;
+    double alpha, beta;
+    TRY(ox_attr_int(c, "size", 0, &size));
+    TRY(ox_attr_float(c, "alpha", 0.0001, &alpha));
+    TRY(ox_attr_float(c, "beta", 0.75, &beta));
+    if (size <= 0 || size > INT32_MAX || size % 2 != 1) /* 2^32 + 3 is refused too: an int, not its low bits */
+        return ox_err(c, SY_EINVAL, "size %lld: onnxruntime needs an odd size in [1, 2^31 - 1]", (long long)size);
+    if (!((float)alpha > 0.0f) || !((float)beta > 0.0f))
+        return ox_err(c, SY_EINVAL, "alpha %g, beta %g: onnxruntime needs both > 0", alpha, beta);
+    return same_as(c, 0, 0);
+}
 /* EyeLike-9: shape of X, element type the dtype attribute's when given (else X's): the output's type
  * is what the next node's type constraints are checked against (onnx_types.c) */
 static sy_status op_eyelike(ox_call *c)
@@ -922,8 +939,10 @@ static sy_status op_constantofshape(ox_call *c)
             sy_ctx_reset_error(c->ctx);
             return SY_OK;
         }
+        /* as Expand: tot*v could pass int64 ([2, INT64_MAX] wrapped to -2 and allocated 2^64 - 16
+         * bytes: a crash, attack38g) */
+        if (v < 0 || (v && tot > SY_ONNX_MAX_VALUES / v)) return SY_OK;
         tot *= v;
-        if (tot > SY_ONNX_MAX_VALUES) return SY_OK;
     }
     if (!a) {
         double *fv = ox_alloc(c, (tot ? (size_t)tot : 1) * sizeof *fv);
@@ -2530,6 +2549,41 @@ static sy_status scale_dim(ox_call *c, const sy_expr *d, double scale, const sy_
  * "stretch"); scales given: floor(d * scale) (Operators.md Resize: "output_dimension
  * = floor(input_dimension * (roi_end - roi_start) * scale)" when tf_crop_and_resize,
  * else floor(input_dimension * scale)) */
+/* onnxruntime 1.32 upsamplebase.h ScalesValidation, after the scales of the axes not listed are set
+ * to 1 (a Resize it refuses fails at every size, or, for sizes, where a scale is not 1): 'linear'
+ * runs on 2-D and 3-D inputs, 4-D ones whose scales 0 and 1 or 0 and 3 are 1, 5-D ones whose scales
+ * 0 and 1 are 1; 'cubic' on 2-D inputs and 4-D ones whose scales 0 and 1 are 1, or 0 and 3 with
+ * antialias, or 0 and 3 with the scales 1 and 2 >= 1 without it. one[k], ge1[k]: "scale k is 1",
+ * "scale k >= 1" (constants for scales; sizes[k] == x[k], sizes[k] >= x[k] for sizes, whose scale is
+ * sizes[k] / x[k]). attack38g: symshape took every rank and scale (44 of 120 points onnxruntime
+ * refuses: tests/onnx/test_issue38.py). */
+static sy_status resize_mode_check(ox_call *c, const char *mode, int64_t antialias, size_t r, const sy_expr *const *one,
+                                   const sy_expr *const *ge1)
+{
+    int lin = !strcmp(mode, "linear") || !strcmp(mode, "bilinear"), cub = !strcmp(mode, "cubic");
+    sy_ctx *ctx = c->ctx;
+    if ((!lin && !cub) || r == 2 || (lin && r == 3)) return SY_OK;
+    const sy_expr *ok;
+    if (r == 4) {
+        const sy_expr *nhwc = sy_expr_and(ctx, one[0], one[3]);
+        if (cub && !antialias) nhwc = sy_expr_and(ctx, nhwc, sy_expr_and(ctx, ge1[1], ge1[2]));
+        ok = sy_expr_or(ctx, sy_expr_and(ctx, one[0], one[1]), nhwc);
+    } else if (lin && r == 5) {
+        ok = sy_expr_and(ctx, one[0], one[1]);
+    } else {
+        ok = sy_expr_false(ctx);
+    }
+    CHK(ok);
+    if (sy_expr_kind_of(ok) == SY_EXPR_FALSE)
+        return ox_err(c, SY_EINVAL,
+                      "mode '%s' on a %zu-D input with these scales: onnxruntime runs 'linear' on 2-D and 3-D inputs and on 4-D "
+                      "(5-D) ones whose outermost 2 scales are 1 (4-D: or the outermost and innermost), 'cubic' on 2-D inputs "
+                      "and 4-D ones whose outermost 2 scales are 1 (or the outermost and innermost, with antialias or with "
+                      "the other scales >= 1)",
+                      mode, r);
+    return require(c, ok, "Resize: mode '%s' needs the outermost scales 1 (sizes equal to the input's dims there)", mode);
+}
+
 static sy_status op_resize(ox_call *c)
 {
     const sy_tensor *x = T(c, 0);
@@ -2541,7 +2595,15 @@ static sy_status op_resize(ox_call *c)
     size_t naxes;
     const int64_t *axes;
     TRY(ox_attr_ints(c, "axes", &naxes, &axes));
-    char pol[32], ctm[64];
+    char pol[32], ctm[64], mode[16];
+    int64_t aa;
+    TRY(ox_attr_string(c, "mode", "nearest", mode, sizeof mode));
+    TRY(ox_attr_int(c, "antialias", 0, &aa));
+    /* onnxruntime 1.32 UpsampleBase: "when anti-aliasing is set, Resize only supports mode LINEAR and CUBIC" */
+    if (aa && strcmp(mode, "linear") && strcmp(mode, "cubic"))
+        return ox_err(c, SY_EINVAL, "antialias with mode '%s': onnxruntime supports it with 'linear' and 'cubic' only", mode);
+    const sy_expr *one[MAXR], *ge1[MAXR]; /* per dim of x: its scale is 1, is >= 1 (resize_mode_check) */
+    for (size_t i = 0; i < x->ndim; i++) one[i] = ge1[i] = sy_expr_true(c->ctx);
     TRY(ox_attr_string(c, "keep_aspect_ratio_policy", "stretch", pol, sizeof pol));
     TRY(ox_attr_string(c, "coordinate_transformation_mode", "half_pixel", ctm, sizeof ctm));
     if (strcmp(pol, "stretch")) return ox_err(c, SY_EUNSUPPORTED, "keep_aspect_ratio_policy '%s' is not supported", pol);
@@ -2568,8 +2630,15 @@ static sy_status op_resize(ox_call *c)
              * zero but required output dim is non-zero" ([1, 2, 0, 4] resized to sizes 7 x 5) */
             TRY(require(c, sy_expr_or(c->ctx, sy_expr_ge(c->ctx, x->sizes[ax[i]], K(c, 1)), sy_expr_eq(c->ctx, sz[i], K(c, 0))),
                         "Resize: an input dim of 0 needs an output size of 0 (onnxruntime: cannot scale 0 to a non-zero size)"));
+            /* ScalesValidation: the scale sizes / dim must be > 0 (attack38g: sizes [1, 1, 0, 4] of a
+             * [2, 3, 4, 4] input were accepted; onnxruntime: "Scale value should be greater than 0") */
+            TRY(require(c, sy_expr_or(c->ctx, sy_expr_eq(c->ctx, x->sizes[ax[i]], K(c, 0)), sy_expr_ge(c->ctx, sz[i], K(c, 1))),
+                        "Resize: an output size of 0 needs an input dim of 0 (onnxruntime: the scale must be > 0)"));
+            one[ax[i]] = sy_expr_eq(c->ctx, sz[i], x->sizes[ax[i]]);
+            ge1[ax[i]] = sy_expr_ge(c->ctx, sz[i], x->sizes[ax[i]]);
             d[ax[i]] = sz[i];
         }
+        TRY(resize_mode_check(c, mode, aa, x->ndim, one, ge1));
         return set_out(c, 0, c->in[0]->elem, x->ndim, d);
     }
     if (!has(c, ksc)) {
@@ -2580,7 +2649,10 @@ static sy_status op_resize(ox_call *c)
         if (n != m) return ox_err(c, SY_EINVAL, "scales has %zu entries, expected %zu", n, m);
         for (size_t i = 0; i < m; i++) {
             TRY(scale_dim(c, x->sizes[ax[i]], sc[i], &d[ax[i]]));
+            one[ax[i]] = sc[i] == 1.0f ? sy_expr_true(c->ctx) : sy_expr_false(c->ctx);
+            ge1[ax[i]] = sc[i] >= 1.0f ? sy_expr_true(c->ctx) : sy_expr_false(c->ctx);
         }
+        TRY(resize_mode_check(c, mode, aa, x->ndim, one, ge1));
         return set_out(c, 0, c->in[0]->elem, x->ndim, d);
     }
     ox_val *s = c->in[ksc];
@@ -2592,7 +2664,10 @@ static sy_status op_resize(ox_call *c)
     if (s->nv != m) return ox_err(c, SY_EINVAL, "scales has %zu entries, expected %zu", (size_t)s->nv, m);
     for (size_t i = 0; i < m; i++) {
         TRY(scale_dim(c, x->sizes[ax[i]], s->fv[i], &d[ax[i]]));
+        one[ax[i]] = (float)s->fv[i] == 1.0f ? sy_expr_true(c->ctx) : sy_expr_false(c->ctx);
+        ge1[ax[i]] = (float)s->fv[i] >= 1.0f ? sy_expr_true(c->ctx) : sy_expr_false(c->ctx);
     }
+    TRY(resize_mode_check(c, mode, aa, x->ndim, one, ge1));
     return set_out(c, 0, c->in[0]->elem, x->ndim, d);
 }
 
@@ -2811,7 +2886,7 @@ static const ox_op ops[] = {
     {"InstanceNormalization", op_instancenorm, 3, 3, 0},
     {"IsInf", op_bool_bcast, 1, 1, 0},
     {"IsNaN", op_bool_bcast, 1, 1, 0},
-    {"LRN", op_unary, 1, 1, 0},
+    {"LRN", op_lrn, 1, 1, 0},
     {"LSTM", op_rnn, 3, 8, 0},
     {"LayerNormalization", op_layernorm, 2, 3, 0},
     {"LeakyRelu", op_unary, 1, 1, 0},

@@ -127,7 +127,9 @@ typedef enum sy_region_fmt {
 } sy_region_fmt;
 
 /** Render @p r. GIVE: release with sy_str_free on the set's context.
- *  NULL on error: SY_EINVAL (NULL @p r or unknown @p fmt), SY_ENOMEM. */
+ *  NULL on error: SY_EINVAL (NULL @p r or unknown @p fmt), SY_ENOMEM,
+ *  SY_EFORMAT (SY_REGION_ONNX, SY_REGION_JSON: a name that is not valid
+ *  UTF-8, which JSON cannot carry). */
 SY_API SY_GIVE char *sy_region_format(const sy_region *r, sy_region_fmt fmt);
 
 /** Whether the sizes @p values (one per source of the set, as
@@ -200,7 +202,8 @@ typedef enum sy_profile_fmt {
     SY_PROFILE_JSON = 5      /**< JSON "symshape.profiles" version 1 */
 } sy_profile_fmt;
 
-/** Render; GIVE (sy_str_free on the context). NULL on SY_EINVAL / SY_ENOMEM. */
+/** Render; GIVE (sy_str_free on the context). NULL on SY_EINVAL / SY_ENOMEM, or SY_EFORMAT
+ *  (SY_PROFILE_JSON: an input's name that is not valid UTF-8, which JSON cannot carry). */
 SY_API SY_GIVE char *sy_profiles_format(const sy_profiles *p, sy_profile_fmt fmt);
 
 /* ---------------------------------------------------------------- Corners */
@@ -232,7 +235,8 @@ SY_API sy_corners *sy_corners_free(SY_TAKE SY_NULL sy_corners *c);
 SY_API size_t sy_corners_size(const sy_corners *c);
 SY_API const sy_corner *sy_corners_at(const sy_corners *c, size_t i);
 /** JSON {"format": "symshape.corners", "version": 1, "corners": [{"label", "sizes": {INPUT:
- *  [D, ...]}, "in_region", "accept", "guard"}]}; GIVE (sy_str_free). NULL on SY_ENOMEM. */
+ *  [D, ...]}, "in_region", "accept", "guard"}]}; GIVE (sy_str_free). NULL on SY_ENOMEM, or
+ *  SY_EFORMAT when an input's name, a label or a guard is not valid UTF-8 (JSON cannot carry it). */
 SY_API SY_GIVE char *sy_corners_to_json(const sy_corners *c);
 
 /* ---------------------------------------------------------------- Memory envelopes */

@@ -316,7 +316,10 @@ SY_API sy_status sy_gset_values_from_tensors(const sy_gset *gs, size_t ninputs, 
 SY_API SY_GIVE char *sy_gset_guard_canonical(const sy_gset *gs, size_t i);
 
 /** Stable JSON form (docs/guards.md, "symshape.guards" version 1); GIVE:
- *  free with sy_str_free. NULL on SY_ENOMEM. */
+ *  free with sy_str_free. NULL on SY_ENOMEM, or SY_EFORMAT when a text of
+ *  the set (the model's name, a source, a guard's text or why, an origin's
+ *  node, op, reason or loc, ...) is not valid UTF-8, which JSON cannot carry
+ *  (a name from an ONNX model may hold any bytes); the message names it. */
 SY_API SY_GIVE char *sy_gset_to_json(const sy_gset *gs);
 
 SY_END_DECLS

@@ -494,6 +494,52 @@ Test(deploy_region, errors, .init = ctx_setup, .fini = ctx_teardown)
     sy_graph_free(g);
 }
 
+/* attack38g: an input name that is not UTF-8 (an ONNX model's may hold any bytes). JSON cannot carry
+ * it: jansson dropped the objects holding it, and region -f json printed "dims": [], corners --json
+ * "sizes": {}, profile -f json "dims": [], run -b json "sources": [], each with exit 0. Now each JSON
+ * form is SY_EFORMAT naming what; the text forms print the name. */
+Test(deploy_region, a_name_json_cannot_carry_is_an_error, .init = ctx_setup, .fini = ctx_teardown)
+{
+    sy_env_options eo = SY_ENV_OPTIONS_INIT;
+    eo.duck_sizing = 0;
+    eo.specialize_zero_one = 0;
+    sy_env *env = sy_env_new(ctx, &eo);
+    const char *nm = "q\xff\xfeq";
+    sy_dim_policy pol[2] = {SY_DIM_DYNAMIC, SY_DIM_DYNAMIC};
+    cr_assert(sy_env_input(env, nm, SY_DT_FLOAT32, 2, (int64_t[]){4, 6}, pol) != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset *gs;
+    cr_assert(eq(int, sy_gset_produce(env, NULL, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(int, sy_gset_minimize(gs), SY_OK));
+    cr_assert(sy_gset_to_json(gs) == NULL);
+    cr_assert(eq(int, sy_ctx_last_error(ctx), SY_EFORMAT));
+    cr_assert(strstr(sy_ctx_last_error_msg(ctx), "not valid UTF-8") != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    sy_region *r;
+    cr_assert(eq(int, sy_region_new(gs, NULL, &r), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    char *t = sy_region_format(r, SY_REGION_TEXT);
+    cr_assert(t && strstr(t, nm), "%s", t ? t : sy_ctx_last_error_msg(ctx));
+    sy_str_free(ctx, t);
+    for (int f = SY_REGION_ONNX; f <= SY_REGION_JSON; f += SY_REGION_JSON - SY_REGION_ONNX) {
+        cr_assert(sy_region_format(r, (sy_region_fmt)f) == NULL, "format %d", f);
+        cr_assert(eq(int, sy_ctx_last_error(ctx), SY_EFORMAT));
+    }
+    sy_corners *cs;
+    cr_assert(eq(int, sy_corners_new(gs, r, &cs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(sy_corners_to_json(cs) == NULL);
+    cr_assert(eq(int, sy_ctx_last_error(ctx), SY_EFORMAT));
+    sy_profiles *p;
+    cr_assert(eq(int, sy_profiles_new(gs, r, NULL, 0, NULL, NULL, &p), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(sy_profiles_format(p, SY_PROFILE_JSON) == NULL);
+    cr_assert(eq(int, sy_ctx_last_error(ctx), SY_EFORMAT));
+    t = sy_profiles_format(p, SY_PROFILE_TRTEXEC);
+    cr_assert(t != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    sy_str_free(ctx, t);
+    sy_profiles_free(p);
+    sy_corners_free(cs);
+    sy_region_free(r);
+    sy_gset_free(gs);
+    sy_env_free(env);
+}
+
 /* every allocation failing in turn: SY_ENOMEM, no leak, then success */
 Test(deploy_region, out_of_memory_at_every_allocation, .timeout = SY_TIMEOUT(600)) /* every allocation failed in turn: ~15 s, 5-10x under ASan */
 {

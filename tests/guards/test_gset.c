@@ -246,6 +246,71 @@ Test(guards_gset, an_input_nothing_reads_gets_no_guard, .init = ctx_setup, .fini
     }
 }
 
+/* attack38g: source texts are never cut. A fixed 1024-byte buffer made a
+ * 1013-byte input A's "A.size()[0]" the text of input B = A ".size()[0]zz"'s
+ * "B.dim()" and "B.dtype": B's rank and dtype guards became guards on A's size
+ * and a B of rank 2 was accepted. A 256-byte buffer in sy_env_input_exprs (the
+ * ONNX frontend's inputs) made both dims of a 260-byte name one source. */
+Test(guards_gset, long_input_names_keep_their_sources, .init = ctx_setup, .fini = ctx_teardown)
+{
+    size_t na = 1013, cap = 4 * na + 1024;
+    char *a = malloc(na + 1), *b = malloc(na + 16), *G = malloc(cap), *src = malloc(na + 64);
+    cr_assert(a && b && G && src);
+    memset(a, 'q', na);
+    a[na] = '\0';
+    snprintf(b, na + 16, "%s.size()[0]zz", a);
+    snprintf(G, cap,
+             "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["
+             "{\"name\":\"%s\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[1],\"dynamic\":[0]},"
+             "{\"name\":\"%s\",\"op\":\"input\",\"dtype\":\"float64\",\"shape\":[3],\"dynamic\":[0]},"
+             "{\"name\":\"r\",\"op\":\"relu\",\"args\":[{\"ref\":\"%s\"}]},"
+             "{\"name\":\"y\",\"op\":\"add\",\"args\":[{\"ref\":\"%s\"},1]}],\"outputs\":[{\"ref\":\"r\"},{\"ref\":\"y\"}]}",
+             a, b, b, a);
+    sy_graph *g = load(G);
+    sy_gset *raw, *gs = trace_and_produce(g, &raw);
+    cr_assert(eq(sz, sy_gset_nsources(gs), 6));
+    static const char *const sfx[3] = {".dim()", ".dtype", ".size()[0]"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(src, na + 64, "%s%s", b, sfx[k]);
+        cr_assert(eq(long, sy_gset_find_source(gs, src), 3 + k), "B%s", sfx[k]);
+    }
+    const char *names[2] = {a, b};
+    size_t ranks[2] = {1, 2};
+    const int64_t *shapes[2] = {(int64_t[]){1}, (int64_t[]){3, 5}};
+    int64_t vals[6];
+    sy_gset_result r = SY_GSET_RESULT_INIT;
+    cr_assert(eq(int, sy_gset_values_from_shapes(gs, 2, names, ranks, shapes, (sy_dtype[]){SY_DT_FLOAT32, SY_DT_FLOAT64}, vals),
+                 SY_OK));
+    cr_assert(eq(int, sy_gset_check_si(gs, vals, 6, &r), SY_OK));
+    cr_assert(eq(int, r.accept, 0), "B of rank 2 accepted");
+    ranks[1] = 1;
+    cr_assert(eq(int, sy_gset_values_from_shapes(gs, 2, names, ranks, shapes, (sy_dtype[]){SY_DT_FLOAT32, SY_DT_FLOAT64}, vals),
+                 SY_OK));
+    cr_assert(eq(int, sy_gset_check_si(gs, vals, 6, &r), SY_OK));
+    cr_assert(r.accept, "%s", r.message);
+    sy_gset_free(gs);
+    sy_gset_free(raw);
+    sy_graph_free(g);
+    /* the frontends' entry: two symbolic dims of a 260-byte name stay two sources */
+    memset(a, 'x', 260);
+    a[260] = '\0';
+    sy_env *env = sy_env_new(ctx, NULL);
+    const sy_expr *d[2] = {sy_env_create_symbol(env, 4, "d0", SY_DIM_DYNAMIC), sy_env_create_symbol(env, 6, "d1", SY_DIM_DYNAMIC)};
+    cr_assert(sy_env_input_exprs(env, a, SY_DT_FLOAT32, 2, d) != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(int, sy_gset_produce(env, NULL, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(sz, sy_gset_nsources(gs), 2)); /* the dims' sources (no graph: no rank or dtype source) */
+    for (int k = 0; k < 2; k++) {
+        snprintf(src, na + 64, "%s.size()[%d]", a, k);
+        cr_assert(eq(long, sy_gset_find_source(gs, src), k), "dim %d", k);
+    }
+    sy_gset_free(gs);
+    sy_env_free(env);
+    free(a);
+    free(b);
+    free(G);
+    free(src);
+}
+
 Test(guards_gset, user_fact_reject_names_both_sources, .init = ctx_setup, .fini = ctx_teardown)
 {
     const char *G = "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":["

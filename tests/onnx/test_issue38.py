@@ -373,4 +373,84 @@ for k_, pads in enumerate([[0, -3, 0, 2], [0, -3, 0, -4], [-1, 0, -1, 0], [0, 5,
 print("Pad of empty inputs: %d configurations x %d sizes, %d violations, %d thrown away" % (npad, len(PAD_PTS), npv, npa),
       file=sys.stderr)
 
+# ---- attack38g: ConstantOfShape of [2, INT64_MAX]: the count of its values wrapped to -2 and the trace
+# allocated 2^64 - 16 bytes (SIGSEGV); a count past the values carried is now left unheld, as Expand's
+for shp in ([2, 2**63 - 1], [2**63 - 1, 2], [3, 2**62, 0]):
+    path = save("cos_%s" % "_".join(map(str, shp)), [helper.make_node("ConstantOfShape", ["s"], ["y"], name="cos")],
+                [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n"])], [helper.make_tensor("s", TensorProto.INT64, [len(shp)], shp)])
+    r = sh("infer", path)
+    check("ConstantOfShape %s: infer ends with a status, not a signal" % shp, r.returncode in (0, 3), (r.returncode, r.stderr))
+
+# ---- attack38g: Resize as onnxruntime 1.32's ScalesValidation: 'linear' on 2-D and 3-D inputs and on 4-D
+# (5-D) ones whose outermost 2 scales are 1 (4-D: or outermost and innermost), 'cubic' on 2-D and 4-D ones
+# (outermost 2, or outermost and innermost with antialias or other scales >= 1), antialias only with
+# them, and a scale of sizes / dim > 0. symshape took every rank and scale: 498 + 44 of 3,396 points
+# accepted where onnxruntime fails (/tmp/attack38g/resize_modes*.py). Sizes are constants, so the scale
+# is sizes / dim and depends on the point: the outermost dims must equal the sizes there.
+RS_SHAPES = {1: (4,), 3: (2, 3, 4), 4: (2, 3, 4, 4), 5: (1, 2, 3, 4, 4)}
+RS_VECS = {1: [[2.0], [0.5]], 3: [[2.0, 2.0, 2.0], [1.0, 2.0, 2.0]], 5: [[1.0, 1.0, 2.0, 2.0, 2.0], [2.0, 1.0, 1.0, 1.0, 1.0]],
+           4: [[1.0, 1.0, 2.0, 2.0], [2.0, 2.0, 2.0, 2.0], [1.0, 2.0, 2.0, 1.0], [1.0, 0.5, 2.0, 1.0], [1.0, 1.0, 0.5, 2.0],
+               [2.0, 1.0, 1.0, 1.0]]}
+nrs = nrsv = nrsa = 0
+for mode, aa, rank in [(m_, 0, r_) for m_ in ("linear", "cubic") for r_ in (1, 3, 4, 5)] + [("cubic", 1, 4), ("nearest", 1, 3)]:
+    shape = RS_SHAPES[rank]
+    pts = [shape] + [tuple(max(0, d_ + e_) for d_, e_ in zip(shape, dl)) for dl in itertools.islice(
+        itertools.product((-1, 0, 1), repeat=rank), 0, None, 9)]
+    pts = list(dict.fromkeys(pts))
+    pf = os.path.join(WORK, "resize.points.json")
+    with open(pf, "w") as f:
+        json.dump({"points": [{"sizes": {"x": list(pt)}} for pt in pts]}, f)
+    for kind, vec in itertools.product(("scales", "sizes"), RS_VECS[rank]):
+        if kind == "scales":
+            inits, ins = [helper.make_tensor("s", TensorProto.FLOAT, [rank], vec)], ["x", "", "s"]
+        else:
+            inits, ins = [helper.make_tensor("s", TensorProto.INT64, [rank], [int(v_ * d_) for v_, d_ in zip(vec, shape)])], ["x", "", "", "s"]
+        name = "resize_%s_aa%d_%s_%s" % (mode, aa, kind, "_".join("%g" % v_ for v_ in vec))
+        path = ortcheck.save(WORK, name, [helper.make_node("Resize", ins, ["y"], name="rs", mode=mode, antialias=aa)],
+                             [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["d%d" % i_ for i_ in range(rank)])], inits, opset=18)
+        so = ort.SessionOptions()
+        so.log_severity_level = 4
+        try:
+            sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+        except Exception:  # noqa: BLE001 - refused at every size
+            sess = None
+        truth = []
+        for pt in pts:
+            try:
+                truth.append([list(sess.run(None, {"x": np.ones(pt, np.float32)})[0].shape)] if sess else None)
+            except Exception:  # noqa: BLE001 - the runtime refused the size
+                truth.append(None)
+        r = sh("probe", path, "--points", pf, "--json", "--example", "x=" + ",".join(map(str, shape)), *RELAXED)
+        lines = [json.loads(x) for x in r.stdout.splitlines()] if r.returncode == 0 else []
+        if r.returncode != 0:  # an error at the example: onnxruntime must refuse the example too
+            check("%s: refused at the example, as onnxruntime" % name, r.returncode == 3 and truth[0] is None, r.stderr)
+            lines = [{"accept": False}] * len(pts)
+        viol = [(pt, x.get("outputs"), t) for pt, t, x in zip(pts, truth, lines) if x["accept"] and x["outputs"] != t]
+        away = [pt for pt, t, x in zip(pts, truth, lines) if t is not None and not x["accept"]]
+        nrs += 1
+        nrsv += len(viol)
+        nrsa += len(away)
+        check("%s: every accepted size runs with the reported shape" % name, not viol, viol[:3])
+        check("%s: no size thrown away when the example runs" % name, r.returncode != 0 or not away, away[:3])
+print("Resize modes: %d configurations, %d violations, %d sizes thrown away (where onnxruntime refuses the example)" %
+      (nrs, nrsv, nrsa), file=sys.stderr)
+path = save("resize_sizes0", [helper.make_node("Resize", ["x", "", "", "s"], ["y"], name="rs")],
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", "h"])], [helper.make_tensor("s", TensorProto.INT64, [2], [2, 0])])
+r = sh("probe", path, "--sizes", "x=2,0", "--json", "--example", "x=2,0", *RELAXED)
+r2 = sh("probe", path, "--sizes", "x=2,4", "--json", "--example", "x=2,0", *RELAXED)
+check("Resize sizes 0: h = 0 accepted, h = 4 rejected (onnxruntime: the scale 0 / 4 must be > 0)",
+      r.returncode == 0 and json.loads(r.stdout)["accept"] and r2.returncode == 0 and not json.loads(r2.stdout)["accept"]
+      and ort_runs(path, (2, 0)) and not ort_runs(path, (2, 4)), r.stdout + r.stderr + r2.stdout + r2.stderr)
+
+# ---- attack38g: LRN's attributes as onnxruntime's lrn.h: an odd int size > 0, alpha > 0, beta > 0, else the
+# model is refused (symshape took any size: -1, 0, 2, 2^62, INT64_MAX)
+for kw in (dict(size=1), dict(size=3), dict(size=2), dict(size=0), dict(size=-1), dict(size=2**32 + 3), dict(size=2**63 - 1),
+           dict(size=3, alpha=0.0), dict(size=3, beta=-1.0)):
+    path = save("lrn_%s" % "_".join("%s%s" % kv for kv in sorted(kw.items())), [helper.make_node("LRN", ["x"], ["y"], name="l", **kw)],
+                [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", "c", "h", "w"])])
+    r = sh("probe", path, "--sizes", "x=2,3,4,4", "--json", "--example", "x=2,3,4,4")
+    acc = r.returncode == 0 and json.loads(r.stdout)["accept"]
+    check("LRN %s: symshape accepts exactly when onnxruntime runs" % kw, acc == ort_runs(path, (2, 3, 4, 4)),
+          r.stdout + r.stderr)
+
 CHECKS.finish("onnxruntime %s" % ort.__version__)
