@@ -45,7 +45,13 @@ int cli_oom(void)
 int cli_lib_error(sy_ctx *ctx, const char *what)
 {
     sy_status st = sy_ctx_last_error(ctx);
-    fprintf(stderr, "symshape: error: %s: %s\n", what, sy_ctx_last_error_msg(ctx));
+    const char *msg = sy_ctx_last_error_msg(ctx);
+    size_t n = strlen(what);
+    /* a library message that names the module already ("diff: map ...") is not prefixed twice */
+    if (!strncmp(msg, what, n) && msg[n] == ':' && msg[n + 1] == ' ')
+        fprintf(stderr, "symshape: error: %s\n", msg);
+    else
+        fprintf(stderr, "symshape: error: %s: %s\n", what, msg);
     if (st == SY_ENOMEM || st == SY_ERROR) return EX_INTERNAL;
     return EX_INPUT;
 }

@@ -944,18 +944,29 @@ static char *source_names(sy_diff *d, const char *t)
     return NULL;
 }
 
+/* side s reads input @p name: a source of it is NAME or NAME.xxx (a prefix of a real input is not it) */
+static int side_reads(const dside *s, const char *name)
+{
+    size_t ol = strlen(name), nl = 0;
+    for (size_t k = 0; k < s->nsrc; k++)
+        if (sy_gset_source_parse(s->src[k], &nl, NULL) >= 0 && nl == ol && !strncmp(s->src[k], name, ol)) return 1;
+    return 0;
+}
+
 static sy_status merge_sources(sy_diff *d)
 {
     dside *a = &d->s[0], *b = &d->s[1];
     /* a rename of an input A does not read would be ignored silently: the diff would then
-     * compare the unrenamed sets and say so as if the mapping had been applied */
+     * compare the unrenamed sets and say so as if the mapping had been applied; a rename to an
+     * input B does not read (a typo) would compare A's renamed input with nothing of B's */
     for (size_t i = 0; i < d->nmap; i++) {
-        size_t ol = strlen(d->mold[i]), nl = 0, k = 0;
-        while (k < a->nsrc && !(sy_gset_source_parse(a->src[k], &nl, NULL) >= 0 && nl == ol && !strncmp(a->src[k], d->mold[i], ol)))
-            k++;
-        if (k == a->nsrc)
+        if (!side_reads(a, d->mold[i]))
             return sy_fail_st(d->ctx, SY_EINVAL, "diff: map renames input '%.200s', which A does not read (A reads %zu sources%s%.200s)",
                               d->mold[i], a->nsrc, a->nsrc ? ", the first " : "", a->nsrc ? a->src[0] : "");
+        if (!side_reads(b, d->mnew[i]))
+            return sy_fail_st(d->ctx, SY_EINVAL,
+                              "diff: map renames input '%.200s' of A to '%.200s', which B does not read (B reads %zu sources%s%.200s)",
+                              d->mold[i], d->mnew[i], b->nsrc, b->nsrc ? ", the first " : "", b->nsrc ? b->src[0] : "");
     }
     size_t cap = a->nsrc + b->nsrc;
     d->msrc = dcalloc(d, cap + 1, sizeof *d->msrc);

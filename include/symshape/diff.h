@@ -72,9 +72,9 @@ SY_API sy_status sy_diff_set_gset(sy_diff *d, sy_diff_side side, const sy_gset *
 SY_API sy_status sy_diff_set_json(sy_diff *d, sy_diff_side side, const char *text, size_t len, const char *name);
 /** Rename input @p old_name of A to @p new_name before matching (both
  *  copied). Call before sy_diff_run; a later mapping of the same old name
- *  replaces the earlier. An @p old_name that none of A's sources names makes
- *  sy_diff_run fail with SY_EINVAL (the mapping would otherwise do nothing,
- *  silently). @retval SY_OK @retval SY_EINVAL NULL or empty name
+ *  replaces the earlier. An @p old_name that none of A's sources names, or a
+ *  @p new_name that none of B's names, makes sy_diff_run fail with SY_EINVAL
+ *  (the mapping would otherwise do nothing, or compare with nothing, silently). @retval SY_OK @retval SY_EINVAL NULL or empty name
  *  @retval SY_ENOMEM */
 SY_API sy_status sy_diff_map(sy_diff *d, const char *old_name, const char *new_name);
 
@@ -104,7 +104,8 @@ SY_API sy_status sy_diff_set_prover(sy_diff *d, sy_diff_prover fn, void *ud);
  *  guards together and the pairing makes at most 4096 decisions; past a
  *  budget what is open stays UNKNOWN ("budget_exhausted" in the JSON).
  *  @retval SY_OK @retval SY_EINVAL a side is missing, already run, or a
- *          sy_diff_map names an input A does not read (the message names it)
+ *          sy_diff_map names an input A does not read, or a new name B does not
+ *          read (the message names it)
  *  @retval SY_ENOMEM @retval SY_EQUOTA the context's budget ran out */
 SY_API sy_status sy_diff_run(sy_diff *d);
 

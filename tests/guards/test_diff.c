@@ -211,6 +211,17 @@ Test(guards_diff, map_of_an_unknown_input_is_an_error, .init = ctx_setup, .fini 
     cr_assert(eq(int, sy_diff_run(d), SY_EINVAL));
     sy_diff_free(d);
     sy_ctx_reset_error(ctx);
+    /* a rename to an input B does not read (a typo: "nan" for "x") is an error too */
+    d = NULL;
+    cr_assert(eq(int, sy_diff_new(ctx, &d), SY_OK));
+    cr_assert(eq(int, sy_diff_map(d, "x", "nan"), SY_OK));
+    cr_assert(eq(int, sy_diff_set_json(d, SY_DIFF_A, DOC(RANK), (size_t)-1, "a"), SY_OK));
+    cr_assert(eq(int, sy_diff_set_json(d, SY_DIFF_B, DOC(RANK), (size_t)-1, "b"), SY_OK));
+    cr_assert(eq(int, sy_diff_run(d), SY_EINVAL));
+    cr_assert(strstr(sy_ctx_last_error_msg(ctx), "map renames input 'x' of A to 'nan', which B does not read") != NULL, "%s",
+              sy_ctx_last_error_msg(ctx));
+    sy_diff_free(d);
+    sy_ctx_reset_error(ctx);
     /* the input A reads is renamed as before */
     d = run(DOC(RANK), DOC(RANK), "x", "x");
     cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_A), SY_TRUTH_TRUE));
