@@ -791,6 +791,17 @@ static int run_memory(int argc, char **argv)
     if (rc == EX_OK && op.nr) rc = range_box(r, fixed, op.ranges, op.nr, &box_lo, &box_hi);
     const char *model = t.om ? sy_onnx_name(t.om) : t.g ? sy_graph_name(t.g) : "?";
     if (rc == EX_OK && op.json) {
+        /* JSON cannot carry a name that is not UTF-8 (an ONNX model's may hold any bytes): json_pack
+         * gave NULL, reported as "out of memory" (attack38g); the text form prints such names */
+        const char *bad = sy_str_is_utf8(model) != SY_TRUE ? "the model's name" : NULL;
+        for (size_t v = 0; !bad && v < nv; v++)
+            if (sy_str_is_utf8(sy_region_var_at(r, v)->name) != SY_TRUE) bad = "a variable's name";
+        for (size_t i = 0; !bad && i < sy_memory_size(m); i++)
+            if (sy_str_is_utf8(sy_memory_at(m, i)->node) != SY_TRUE || sy_str_is_utf8(sy_memory_at(m, i)->op) != SY_TRUE)
+                bad = "a node's name";
+        if (bad) rc = cli_input_error("memory: %s is not valid UTF-8, which JSON cannot carry (the text form prints it)", bad);
+    }
+    if (rc == EX_OK && op.json) {
         jdoc = json_pack("{s:s, s:i, s:s, s:I, s:I}", "format", "symshape.memory", "version", 1, "model", model, "left_out",
                          (json_int_t)sy_memory_nskipped(m), "strings_left_out", (json_int_t)nstring);
         json_t *jv = json_object();

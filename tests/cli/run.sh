@@ -540,6 +540,9 @@ printf '\x08\x0e\x3a\x32\x0a\x0c\x0a\x01\xff\x12\x01\x79\x22\x04\x52\x65\x6c\x75
 printf '\x08\x0e\x3a\x32\x0a\x0c\x0a\x01\xff\x12\x01\x79\x22\x04\x52\x65\x6c\x75\x12\x01\x67\x5a\x14\x0a\x01\xff\x12\x0f\x0a\x0d\x08\x01\x12\x09\x0a\x03\x12\x01\x4e\x0a\x02\x08\x05\x62\x09\x0a\x01\x79\x12\x04\x0a\x02\x08\x01\x42\x04\x0a\x00\x10\x11' > "$tmpd/ff5.onnx"
 check "diff of a non-UTF-8 name" 3 "is not valid UTF-8, which JSON cannot carry" "$S" diff "$tmpd/ff4.onnx" "$tmpd/ff5.onnx"
 check "diff --json of a non-UTF-8 name" 3 "is not valid UTF-8, which JSON cannot carry" "$S" diff --json "$tmpd/ff4.onnx" "$tmpd/ff5.onnx"
+# memory --json said "out of memory" (exit 4) for such a name (attack38g); the text form prints it
+check "memory --json of a non-UTF-8 name" 3 "memory: a node's name is not valid UTF-8, which JSON cannot carry" "$S" memory --json "$tmpd/ff4.onnx"
+check "memory of a non-UTF-8 name" 0 "tensor values over the region's variables" "$S" memory "$tmpd/ff4.onnx"
 rm -rf "$tmpd"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
