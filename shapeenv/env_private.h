@@ -245,6 +245,7 @@ sy_status sy_env_values_after_call(opcall *c);
 #define op_show_sizes sy_opc_show_sizes
 #define op_reduced sy_opc_reduced
 #define op_require_eq sy_opc_require_eq
+#define op_require_expands sy_opc_require_expands
 #define op_set_tuple sy_opc_set_tuple
 #define op_sizes_copy sy_opc_sizes_copy
 #define op_str_def sy_opc_str_def
@@ -408,6 +409,10 @@ const sy_expr *op_numel(opcall *c, const sy_tensor *t);
 const char *op_show_sizes(opcall *c, size_t n, const sy_expr *const *sizes);
 /* requirement a == b with the message "WHAT: A != B" */
 sy_status op_require_eq(opcall *c, const sy_expr *a, const sy_expr *b, const char *what);
+/* requirement that a dim of size cur expands in place to target (ATen inferExpandGeometry,
+ * expand_inplace, an in-place add_ of a broadcast operand): Or(cur == 1, cur == target), with
+ * ATen's message naming dim (the result's dim index); nothing when cur is target */
+sy_status op_require_expands(opcall *c, const sy_expr *cur, const sy_expr *target, size_t dim);
 /* a copy of x's sizes in the env arena (n + extra slots) */
 const sy_expr **op_sizes_copy(opcall *c, const sy_tensor *x, size_t extra);
 /* the string argument (or def when absent or None); error when not a string */
