@@ -375,6 +375,20 @@ sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx);
 sy_status sy_tensor_getitem_adv(opcall *c, const sy_tensor *t, const sy_value *items, size_t n);
 /* the layout of an elementwise unary op's result (ops_elementwise.c) */
 sy_status sy_unary_layout(opcall *c, const sy_tensor *x, sy_dtype dt);
+/* Memory formats (layout.c; c10/core/MemoryFormat.h, TensorImpl.cpp): fmt 'c' contiguous_format,
+ * '4' channels_last (4-D), '5' channels_last_3d (5-D). sy_layout_memfmt_arg reads an op's
+ * memory_format argument ('p' when absent, None or torch.preserve_format; an error names any
+ * other value). sy_layout_dense_strides: the strides of a fresh tensor of that format
+ * (empty_tensor_restride; get_channels_last_strides_2d/_3d: plain products, no max(size, 1)),
+ * NULL on error. sy_layout_is_contiguous: the boolean t.is_contiguous(memory_format=fmt)
+ * (compute_contiguous / compute_channels_last_contiguous_2d / _3d; false for a channels_last
+ * format of another rank). sy_layout_strides_like_cl: the boolean is_channels_last_strides_2d_s4
+ * (4-D) / _3d_s5 (5-D) that suggest_memory_format() reads (false for other ranks). t must have
+ * strides; the booleans are NULL on error. */
+sy_status sy_layout_memfmt_arg(opcall *c, size_t pos, char *fmt);
+const sy_expr *const *sy_layout_dense_strides(opcall *c, size_t ndim, const sy_expr *const *sizes, char fmt);
+const sy_expr *sy_layout_is_contiguous(opcall *c, const sy_tensor *t, char fmt);
+const sy_expr *sy_layout_strides_like_cl(opcall *c, const sy_tensor *t);
 /* dispatcher hook: apply the op's layout class (c->layout_cls) to c->out */
 sy_status sy_layout_after_call(opcall *c);
 /* wrap a python dim index (negative allowed) into [0, ndim) */

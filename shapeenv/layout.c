@@ -874,6 +874,94 @@ sy_status sy_layout_force_args(opcall *c)
  *    squeeze_ / unsqueeze_ / transpose_. A new view op must be OPL_OWN or OPL_VIEW: the default
  *    would call the view of a contiguous tensor contiguous. */
 
+/* ------------------------------------------------------------------ memory formats */
+
+sy_status sy_layout_memfmt_arg(opcall *c, size_t pos, char *fmt)
+{
+    const sy_value *v = op_arg(c, pos, "memory_format");
+    *fmt = 'p';
+    if (!v || v->kind == SY_V_NONE) return SY_OK;
+    if (v->kind != SY_V_STR) return op_err(c, SY_EINVAL, "memory_format must be a torch.memory_format");
+    const char *s = !strncmp(v->u.s, "torch.", 6) ? v->u.s + 6 : v->u.s;
+    if (!strcmp(s, "preserve_format")) *fmt = 'p';
+    else if (!strcmp(s, "contiguous_format")) *fmt = 'c';
+    else if (!strcmp(s, "channels_last")) *fmt = '4';
+    else if (!strcmp(s, "channels_last_3d")) *fmt = '5';
+    else return op_err(c, SY_EINVAL, "memory_format: unknown memory format %s", v->u.s);
+    return SY_OK;
+}
+
+static const size_t cl_order4[4] = {1, 3, 2, 0}, cl_order5[5] = {1, 4, 3, 2, 0};
+
+/* the dims of fmt from the fastest (stride 1) on; NULL: row-major */
+static const size_t *memfmt_order(char fmt, size_t ndim)
+{
+    return fmt == '4' && ndim == 4 ? cl_order4 : fmt == '5' && ndim == 5 ? cl_order5 : NULL;
+}
+
+const sy_expr *const *sy_layout_dense_strides(opcall *c, size_t ndim, const sy_expr *const *sizes, char fmt)
+{
+    const size_t *ord = memfmt_order(fmt, ndim);
+    if (!ord) return sy_env_contig_strides(c->env, ndim, sizes, false);
+    const sy_expr **st = sy_env_alloc(c->env, ndim * sizeof *st);
+    if (!st) return NULL;
+    const sy_expr *acc = KI(c, 1);
+    for (size_t k = 0; k < ndim; k++) {
+        st[ord[k]] = acc;
+        if (!(acc = sy_env_mul(c->env, acc, sizes[ord[k]]))) return NULL;
+    }
+    return st;
+}
+
+const sy_expr *sy_layout_is_contiguous(opcall *c, const sy_tensor *t, char fmt)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const size_t *ord = memfmt_order(fmt, t->ndim);
+    if (fmt != 'c' && !ord) return sy_expr_false(ctx);
+    const sy_expr *one = KI(c, 1), *acc = one, *all = sy_expr_true(ctx);
+    for (size_t k = 0; k < t->ndim; k++) {
+        size_t d = ord ? ord[k] : t->ndim - 1 - k;
+        all = sy_expr_and(ctx, all, sy_expr_or(ctx, sy_expr_eq(ctx, t->sizes[d], one), sy_expr_eq(ctx, t->strides[d], acc)));
+        acc = sy_expr_mul(ctx, acc, t->sizes[d]);
+    }
+    if (!ord) { /* compute_contiguous: an empty tensor is contiguous; the channels_last checks have no such case */
+        const sy_expr *numel = one;
+        for (size_t i = 0; i < t->ndim; i++) numel = sy_expr_mul(ctx, numel, t->sizes[i]);
+        all = sy_expr_or(ctx, sy_expr_eq(ctx, numel, KI(c, 0)), all);
+    }
+    return all;
+}
+
+/* is_channels_last_strides_2d_s4 (c10/core/MemoryFormat.h), as one boolean:
+ *   if (strides[1] == 0) return false;
+ *   min = 0; for d in (1, 3, 2, 0):
+ *     if (sizes[d] == 0) return false;  if (strides[d] < min) return false;
+ *     if (d == 0 && min == strides[1]) return false;
+ *     min = strides[d]; if (sizes[d] > 1) min *= sizes[d];
+ * (sizes are >= 0, and 0 has returned, so the last line is min = strides[d] * Max(sizes[d], 1));
+ * _3d_s5 the same over (1, 4, 3, 2, 0). Row-major strides are never like channels_last: the
+ * fastest dim's stride 1 is >= min only when every other dim but N has size 1, and then the
+ * N check (min == strides[1]) fails; so a tensor whose strides are the row-major ones answers
+ * false without the boolean. */
+const sy_expr *sy_layout_strides_like_cl(opcall *c, const sy_tensor *t)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const size_t *ord = memfmt_order(t->ndim == 4 ? '4' : '5', t->ndim);
+    if (!ord) return sy_expr_false(ctx);
+    const sy_expr *const *rm = sy_env_contig_strides(c->env, t->ndim, t->sizes, false);
+    if (!rm) return NULL;
+    if (rm == t->strides || !memcmp(rm, t->strides, t->ndim * sizeof *rm)) return sy_expr_false(ctx);
+    const sy_expr *zero = KI(c, 0), *one = KI(c, 1), *min = zero;
+    const sy_expr *all = sy_expr_ne(ctx, t->strides[1], zero);
+    for (size_t k = 0; k < t->ndim; k++) {
+        size_t d = ord[k];
+        all = sy_expr_and(ctx, all, sy_expr_and(ctx, sy_expr_ne(ctx, t->sizes[d], zero), sy_expr_ge(ctx, t->strides[d], min)));
+        if (d == 0) all = sy_expr_and(ctx, all, sy_expr_ne(ctx, min, t->strides[1]));
+        min = sy_expr_mul(ctx, t->strides[d], sy_expr_max(ctx, t->sizes[d], one));
+    }
+    return all;
+}
+
 /* 1 when the facts prove rel (no guard, no hint) */
 static int proved(sy_env *env, const sy_expr *rel)
 {
@@ -892,7 +980,15 @@ static int maybe_channels_last(sy_env *env, const sy_tensor *t)
 {
     static const size_t order4[] = {1, 3, 2, 0}, order5[] = {1, 4, 3, 2, 0};
     if (t->ndim != 4 && t->ndim != 5) return 0;
-    if (sy_tensor_is_contiguous(env, t)) return 0; /* the c10 check also finds contiguous tensors not channels_last, except ambiguous size-1 cases */
+    if (t->strides) { /* the exact check when the facts decide it (a channels_last [N, C, 1, 1] is c10-contiguous) */
+        opcall c = {.env = env};
+        const sy_expr *like = sy_layout_strides_like_cl(&c, t);
+        if (!like) sy_ctx_reset_error(env->ctx);
+        else if (sy_expr_kind_of(like) == SY_EXPR_FALSE) return 0;
+        else if (sy_expr_kind_of(like) == SY_EXPR_TRUE || proved(env, like)) return 1;
+        else if (proved(env, sy_expr_not(env->ctx, like))) return 0;
+    }
+    if (sy_tensor_is_contiguous(env, t)) return 0; /* undecided: the c10 check also finds contiguous tensors not channels_last, except ambiguous size-1 cases */
     if (!t->strides) return 1;
     sy_ctx *ctx = env->ctx;
     const sy_expr *zero = sy_expr_int_si(ctx, 0), *one = sy_expr_int_si(ctx, 1);
