@@ -937,6 +937,26 @@ static sy_status mha(opcall *c)
                 return st;
         }
     }
+    int fast;
+    if ((st = op_bool_def(c, (size_t)-1, "sy_fastpath", 0, &fast))) return st;
+    if (fast && batched && !op_torch1(c)) {
+        /* the exporter marks a call of an nn.MultiheadAttention that may take its fused path at run
+         * time (eval, batch_first self-attention, ...; exporter.py _mha_fastpath_eligible); there
+         * MultiheadAttention.merge_masks views a 3-D attn_mask (N*num_heads, L, L) as
+         * attn_mask.view(N, -1, L, L), which fails with 0 elements whatever need_weights is
+         * (measured on the CPU, torch 2.14.1: N = 0 or L = 0); a key padding mask or a 2-D mask
+         * runs there at 0. Whether the fused path is taken depends on the grad mode at run time,
+         * so the Python path's requirement above stays too: both paths must run. */
+        const sy_tensor *am;
+        if ((st = op_opt_tensor(c, 16, "attn_mask", &am))) return st;
+        if (am && am->ndim == 3) {
+            const sy_expr *N = q->sizes[1], *L = q->sizes[0];
+            if ((st = op_require(c, sy_expr_ne(ctx, sy_expr_mul(ctx, N, L), KI(c, 0)),
+                                 "cannot reshape tensor of 0 elements into shape [%s, -1, %s, %s] because the unspecified dimension size -1 can be any value and is ambiguous",
+                                 sy_env_show(c->env, N), sy_env_show(c->env, L), sy_env_show(c->env, L))))
+                return st;
+        }
+    }
     const sy_tensor *out = op_new_tensor(c, q->dtype, q->ndim, q->sizes);
     if (!out) return sy_ctx_last_error(ctx);
     sy_value items[2] = {sy_value_tensor(out), sy_value_none()};
