@@ -359,6 +359,10 @@ static sy_status view_strides(opcall *c, const sy_tensor *x, size_t n, const sy_
 
 static sy_status defer_add(sy_env *env, const struct sy_env_defer *rec);
 
+/* deciding a deferred tensor's strides replays at most this many ops (the weight of a result
+ * is 1 + its deferred inputs' weights): a heavier one is decided when it is made */
+#define DEFER_MAX_WEIGHT 32
+
 /* the case split's bounds: the paths run (each from the start, on a copy of the facts) and the
  * open questions on one path; beyond them the view is decided at the example (guards) */
 #define SPLIT_MAX_RUNS 64
@@ -406,7 +410,7 @@ static const sy_expr *vcond(sy_ctx *ctx, const vleaf *lv, size_t n, uint64_t pre
  * SPLIT_MAX_RUNS paths or SPLIT_MAX_DEPTH open questions on one, or a budget hit (SY_EQUOTA)
  * of the decider, answer *always = 0 and *exact = 0. x's strides are known. */
 static sy_status view_always(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape, int *always,
-                             int *exact, const sy_expr **where)
+                             int *exact, const sy_expr **where, const sy_tensor *pre)
 {
     int fails = 0;
     *exact = 0;
@@ -428,8 +432,20 @@ static sy_status view_always(opcall *c, const sy_tensor *x, size_t n, const sy_e
         vmode m = {1, NULL, &s};
         const sy_expr *const *ns = NULL;
         int ok = 1;
-        sy_status st = view_strides(c, x, n, shape, &ns, &ok, &m);
+        sy_status st = SY_OK;
+        sy_tensor xv = *x;
+        if (pre) { /* x is a deferred view of pre: its strides on this path first, the same questions split */
+            const sy_expr *const *ps = NULL;
+            st = view_strides(c, pre, x->ndim, x->sizes, &ps, &ok, &m);
+            if (!st && !s.need && !s.infeasible && !ok) st = SY_EUNSUPPORTED; /* proved viewable when deferred: not expected */
+            xv.strides = ps;
+        }
+        if (!st && !s.need && !s.infeasible) st = view_strides(c, &xv, n, shape, &ns, &ok, &m);
         sy_facts_free(s.f);
+        if (pre && st == SY_EUNSUPPORTED) { /* decide at the example instead */
+            sy_ctx_reset_error(c->env->ctx);
+            return SY_OK;
+        }
         if (st == SY_EQUOTA) { /* the decider's budget: decide at the example instead */
             sy_ctx_reset_error(c->env->ctx);
             return SY_OK;
@@ -472,11 +488,34 @@ static sy_status view_always(opcall *c, const sy_tensor *x, size_t n, const sy_e
     return SY_OK;
 }
 
+static sy_status defer_replay(opcall *c, const sy_tensor *t, unsigned w, size_t item);
+static const struct sy_env_defer *defer_find(const sy_env *env, const sy_tensor *t);
+
 sy_status op_view_result(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape, int *ok)
 {
     sy_env *env = c->env;
     const sy_expr *const *xs, *const *ns = NULL;
-    sy_status st = op_strides(c, x, &xs); /* a deferred source: its decisions first */
+    sy_status st;
+    const struct sy_env_defer *xd = defer_find(env, x);
+    if (xd && xd->src && xd->view && xd->weight < DEFER_MAX_WEIGHT && c->out) {
+        /* x is a view (proved possible at every size) whose strides are deferred: split the questions
+         * of both views together; when this view too is possible on every path, its result is
+         * deferred in turn (replayed on x decided when observed), and nothing is decided here
+         * (relax38: y = x.transpose(1, 2).unflatten(1, (3, 4)); y.view(B, 12, T) decided the
+         * unflatten's questions at the example, 2 <= B and 2 <= T, though both views run at every size) */
+        int always = 0, exact = 0;
+        const sy_expr *where = NULL;
+        if ((st = view_always(c, x, n, shape, &always, &exact, &where, xd->src))) return st;
+        if (always) {
+            const sy_tensor *t = op_new_strided(c, x->dtype, n, shape, NULL);
+            if (!t) return sy_ctx_last_error(env->ctx);
+            if ((st = defer_replay(c, t, xd->weight, SIZE_MAX))) return st;
+            *ok = 1;
+            *c->out = sy_value_tensor(t);
+            return SY_OK;
+        }
+    }
+    st = op_strides(c, x, &xs); /* a deferred source: its decisions first */
     if (st) return st;
     vmode decide = {0, NULL, NULL};
     if (!xs) return view_strides(c, x, n, shape, &ns, ok, &decide); /* the error */
@@ -486,7 +525,7 @@ sy_status op_view_result(opcall *c, const sy_tensor *x, size_t n, const sy_expr 
     const sy_expr *where = NULL;
     vmode dry = {1, &undecided, NULL};
     if ((st = view_strides(c, &xv, n, shape, &ns, ok, &dry))) return st;
-    if (undecided && (st = view_always(c, &xv, n, shape, &always, &exact, &where))) return st;
+    if (undecided && (st = view_always(c, &xv, n, shape, &always, &exact, &where, NULL))) return st;
     if (exact && !always) { /* possible exactly where: the model's own condition (PyTorch's error elsewhere) */
         *ok = 0;
         if (!where) return SY_OK;
@@ -525,9 +564,6 @@ sy_status op_view_result(opcall *c, const sy_tensor *x, size_t n, const sy_expr 
  * OPL_FRESH rows: linear, matmul, reductions, softmax, ...; cat/pad/... of a tensor that is
  * not 4-D/5-D; contiguous; the size queries) keep the deferral: no guard. */
 
-/* deciding a deferred tensor's strides replays at most this many ops (the weight of a result
- * is 1 + its deferred inputs' weights): a heavier one is decided when it is made */
-#define DEFER_MAX_WEIGHT 32
 
 static size_t defer_slot(const sy_env *env, const sy_tensor *t)
 {
@@ -674,8 +710,9 @@ static int carries(const opcall *c)
 /* 1 when the op's result (or answer) depends on the strides of its tensor argument t */
 static int observes(const opcall *c, const sy_tensor *t)
 {
+    /* view (op_view_result) decides a deferred input itself, or defers its result */
     static const char *const blind[] = {"reshape", "flatten", "reshape_as", "contiguous", "size", "dim", "numel", "len",
-                                        "is_floating_point", "is_complex", "is_signed", "_assert", NULL};
+                                        "is_floating_point", "is_complex", "is_signed", "_assert", "view", NULL};
     if (c->layout_cls == OPL_FRESH || c->layout_cls == OPL_VIEW) return 0; /* the result ignores, or forgets, the layout */
     if (c->layout_cls == OPL_MEMFMT) return t->ndim == 4 || t->ndim == 5; /* suggest_memory_format: 4-D/5-D only */
     for (int i = 0; blind[i]; i++)
@@ -798,6 +835,28 @@ static sy_status array_copy(sy_env *env, size_t n, const sy_value *arr, const sy
     }
     *out = a;
     return SY_OK;
+}
+
+/* record t, the result (item of a list result, or SIZE_MAX) of c, as deferred: replayed on its
+ * decided arguments when observed; w: the weight of the deferred arguments */
+static sy_status defer_replay(opcall *c, const sy_tensor *t, unsigned w, size_t item)
+{
+    sy_env *env = c->env;
+    struct sy_env_defer rec = {t, NULL, NULL, NULL, w + 1, c->nargs, c->nkw, item, NULL, NULL, NULL, 0};
+    const char *const *kn = NULL;
+    sy_status st;
+    if (c->nkw) {
+        const char **k = sy_env_alloc(env, c->nkw * sizeof *k);
+        if (!k) return sy_ctx_last_error(env->ctx);
+        for (size_t j = 0; j < c->nkw; j++)
+            if (!(k[j] = sy_env_strdup(env, c->kwnames[j]))) return sy_ctx_last_error(env->ctx);
+        kn = k;
+    }
+    if ((st = array_copy(env, c->nargs, c->args, &rec.args)) || (st = array_copy(env, c->nkw, c->kwvals, &rec.kwvals))) return st;
+    rec.kwnames = kn;
+    if (c->where && c->where->node && !(rec.node = sy_env_strdup(env, c->where->node))) return sy_ctx_last_error(env->ctx);
+    if (!(rec.op = sy_env_strdup(env, c->op))) return sy_ctx_last_error(env->ctx);
+    return defer_add(env, &rec);
 }
 
 sy_status sy_layout_defer_results(opcall *c)
