@@ -193,8 +193,22 @@ sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b)
 #undef PYFLOAT
     const sy_expr **r;
     size_t n;
-    sy_status st = op_broadcast(c, sa, na, sb, nb, &r, &n);
-    if (st) return st;
+    size_t len = strlen(c->op);
+    int inplace = (c->op[len - 1] == '_' || c->op[0] == 'i') && strcmp(c->op, "is_") && strcmp(c->op, "is_not");
+    sy_status st;
+    if (inplace && a->kind == SY_V_TENSOR && nb <= na) {
+        /* in place (add_, iadd, ...): TensorIterator's output is self, so the other operand expands
+         * into self's sizes (EXPAND-IN-PLACE, docs/ops.md) and the result has self's sizes; the
+         * two-way broadcast decided each dim's branch at the example (relax38: x.add_(y) with equal
+         * batches rejected y's batch 1, 8 of 14 CPU-ok sizes) */
+        for (size_t i = 0; i < nb; i++)
+            if ((st = op_require_expands(c, sb[i], sa[na - nb + i], na - nb + i))) return st;
+        if (!(r = sy_env_alloc(c->env, (na ? na : 1) * sizeof *r))) return sy_ctx_last_error(c->env->ctx);
+        SY_COPY(r, sa, na * sizeof *r);
+        n = na;
+    } else if ((st = op_broadcast(c, sa, na, sb, nb, &r, &n))) {
+        return st;
+    }
     if (!strcmp(c->op, "truediv") || !strcmp(c->op, "div")) {
         if (!is_float(dt)) dt = SY_DT_FLOAT32;
     }
@@ -203,8 +217,7 @@ sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b)
         if (!strcmp(c->op, cmps[i])) dt = SY_DT_BOOL;
     /* layout: in place (add_, iadd, ...) writes self; else TensorIterator */
     const sy_tensor *ops[2] = {a->kind == SY_V_TENSOR ? a->u.t : NULL, b->kind == SY_V_TENSOR ? b->u.t : NULL};
-    size_t len = strlen(c->op);
-    if (ops[0] && ops[0]->ndim == n && (c->op[len - 1] == '_' || c->op[0] == 'i') && strcmp(c->op, "is_") && strcmp(c->op, "is_not"))
+    if (ops[0] && ops[0]->ndim == n && inplace)
         return op_set_strided(c, ops[0]->dtype, n, r, ops[0]->strides);
     const sy_expr *const *ts;
     if ((st = op_ti_strides(c, 2, ops, n, r, &ts))) return st;

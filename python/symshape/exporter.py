@@ -281,6 +281,45 @@ class _SyProxy(Proxy):
     def __contains__(self, item):
         raise self.tracer.error("'in' on a traced value is not supported", self.node)
 
+    # ``x += y`` on a traced tensor: Tensor.__iadd__ is add_ (in place: y must expand into x's sizes,
+    # the result has x's); torch.fx's Proxy has no in-place operators, so Python fell back to
+    # ``x = x + y``, a two-way broadcast (relax38: x[1, T] += y[5, T] fails on the CPU and was
+    # accepted). A traced int (a size) keeps Python's int semantics (NotImplemented: __add__).
+    def _inplace(self, method, other):
+        if not isinstance(self.tracer._val(self.node), torch.Tensor):
+            return NotImplemented
+        return self.tracer.create_proxy("call_method", method, (self, other), {})
+
+    def __iadd__(self, other):
+        return self._inplace("add_", other)
+
+    def __isub__(self, other):
+        return self._inplace("sub_", other)
+
+    def __imul__(self, other):
+        return self._inplace("mul_", other)
+
+    def __itruediv__(self, other):
+        return self._inplace("div_", other)
+
+    def __ifloordiv__(self, other):
+        return self._inplace("floor_divide_", other)
+
+    def __imod__(self, other):
+        return self._inplace("remainder_", other)
+
+    def __ipow__(self, other):
+        return self._inplace("pow_", other)
+
+    def __iand__(self, other):
+        return self._inplace("bitwise_and_", other)
+
+    def __ior__(self, other):
+        return self._inplace("bitwise_or_", other)
+
+    def __ixor__(self, other):
+        return self._inplace("bitwise_xor_", other)
+
     def __setitem__(self, key, value):
         """``x[idx] = v`` on a traced tensor: recorded as operator.setitem (graph op ``setitem``:
         the region's bounds and the value's broadcast are checked; x keeps its sizes). A value that

@@ -2,10 +2,12 @@
 faults found on the way, each model against real CPU execution (torch 2.14.1 and 1.13) at >= 20
 sizes under the default and the relaxed policy, the counts asserted exactly.
 
-- A dim expanded in place (expand / expand_as, masked_fill_, SDPA's mask added to the scores):
+- A dim expanded in place (expand / expand_as, masked_fill_, add_ and x += y, SDPA's mask added
+  to the scores):
   ATen takes the target where the dim is 1 and requires equality elsewhere, the result is the
   target either way, so the requirement is Or(a == 1, a == t) (shapeenv ops_util.c
-  op_require_expands). The example's branch was pinned before ("is the size 1?" first).
+  op_require_expands). The example's branch was pinned before ("is the size 1?" first), and
+  x += y was exported as x + y: a batch of 1 at the example accepted x[1, T] += y[5, T].
 - F.scaled_dot_product_attention ignored attn_mask: a mask of another batch or length was
   accepted (torch 2.x only; 1.13 has no public SDPA).
 - x.to / contiguous / clone(memory_format=torch.channels_last) kept x's row-major strides.
@@ -39,6 +41,22 @@ class MaskedFillInplace(nn.Module):
         return x.clone().masked_fill_(mask, 0.0)
 
 
+class AddInplace(nn.Module):
+    def forward(self, x, y):
+        x = x.clone()
+        x.add_(y)
+        return x
+
+
+class IAdd(nn.Module):
+    """x += y: in place on a tensor (torch.fx's Proxy has no __iadd__: it was exported as x + y)."""
+
+    def forward(self, x, y):
+        x = x.clone()
+        x += y
+        return x
+
+
 class SdpaMask(nn.Module):
     def forward(self, q, mask):
         return F.scaled_dot_product_attention(q, q, q, attn_mask=mask)
@@ -46,6 +64,10 @@ class SdpaMask(nn.Module):
 
 def _ex(p):
     return {"x": torch.randn(p[1], p[2]), "y": torch.randn(p[0], p[2])}
+
+
+def _xy(p):
+    return {"x": torch.randn(p[0], p[2]), "y": torch.randn(p[1], p[2])}
 
 
 def _mf(p):
@@ -61,6 +83,9 @@ EXPAND = [
     ("expand_as", ExpandAs, _ex, lambda p: {"x": [p[1], p[2]], "y": [p[0], p[2]]}, (3, 3, 4), None, 14, 3, 14),
     ("expand_as_ex1", ExpandAs, _ex, lambda p: {"x": [p[1], p[2]], "y": [p[0], p[2]]}, (3, 1, 4),
      {"x": [0, 1], "y": [0, 1]}, 14, 3, 14),
+    ("add_", AddInplace, _xy, lambda p: {"x": [p[0], p[2]], "y": [p[1], p[2]]}, (3, 3, 4), None, 14, 8, 14),
+    ("iadd_ex1", IAdd, _xy, lambda p: {"x": [p[0], p[2]], "y": [p[1], p[2]]}, (1, 1, 4), {"x": [0, 1], "y": [0, 1]},
+     14, 2, 14),
     ("masked_fill_", MaskedFillInplace, _mf, lambda p: {"x": [p[0], p[2]], "mask": [p[1], p[2]]}, (3, 3, 4), None, 14, 8, 14),
     ("sdpa_mask", SdpaMask, _sdpa, lambda p: {"q": [p[0], 2, p[2], 4], "mask": [p[1], 1, p[2], p[2]]}, (3, 3, 4), None,
      14, 3, 14),
