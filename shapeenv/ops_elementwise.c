@@ -193,8 +193,13 @@ sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b)
 #undef PYFLOAT
     const sy_expr **r;
     size_t n;
+    /* in place: a method name ending in '_', or Python's augmented operators (operator.iadd, ...);
+     * not isclose, igamma, ... nor operator.is_, and_, or_ (out of place) */
+    static const char *const augmented[] = {"iadd", "isub", "imul", "itruediv", "idiv", "ifloordiv", "imod", "ipow",
+                                            "iand", "ior", "ixor", "ilshift", "irshift", NULL};
     size_t len = strlen(c->op);
-    int inplace = (c->op[len - 1] == '_' || c->op[0] == 'i') && strcmp(c->op, "is_") && strcmp(c->op, "is_not");
+    int inplace = c->op[len - 1] == '_' && strcmp(c->op, "is_") && strcmp(c->op, "and_") && strcmp(c->op, "or_");
+    for (int i = 0; augmented[i] && !inplace; i++) inplace = !strcmp(c->op, augmented[i]);
     sy_status st;
     if (inplace && a->kind == SY_V_TENSOR && nb <= na) {
         /* in place (add_, iadd, ...): TensorIterator's output is self, so the other operand expands
