@@ -274,6 +274,7 @@ sy_status sy_env_values_require_in(opcall *c, const sy_tensor *idx, const sy_exp
 #define op_show_sizes sy_opc_show_sizes
 #define op_reduced sy_opc_reduced
 #define op_require_eq sy_opc_require_eq
+#define op_require_expands sy_opc_require_expands
 #define op_set_tuple sy_opc_set_tuple
 #define op_sizes_copy sy_opc_sizes_copy
 #define op_str_def sy_opc_str_def
@@ -406,6 +407,20 @@ sy_status sy_nonzero(opcall *c, const sy_tensor *x, int as_tuple);
 sy_status sy_tensor_getitem_adv(opcall *c, const sy_tensor *t, const sy_value *items, size_t n);
 /* the layout of an elementwise unary op's result (ops_elementwise.c) */
 sy_status sy_unary_layout(opcall *c, const sy_tensor *x, sy_dtype dt);
+/* Memory formats (layout.c; c10/core/MemoryFormat.h, TensorImpl.cpp): fmt 'c' contiguous_format,
+ * '4' channels_last (4-D), '5' channels_last_3d (5-D). sy_layout_memfmt_arg reads an op's
+ * memory_format argument ('p' when absent, None or torch.preserve_format; an error names any
+ * other value). sy_layout_dense_strides: the strides of a fresh tensor of that format
+ * (empty_tensor_restride; get_channels_last_strides_2d/_3d: plain products, no max(size, 1)),
+ * NULL on error. sy_layout_is_contiguous: the boolean t.is_contiguous(memory_format=fmt)
+ * (compute_contiguous / compute_channels_last_contiguous_2d / _3d; false for a channels_last
+ * format of another rank). sy_layout_strides_like_cl: the boolean is_channels_last_strides_2d_s4
+ * (4-D) / _3d_s5 (5-D) that suggest_memory_format() reads (false for other ranks). t must have
+ * strides; the booleans are NULL on error. */
+sy_status sy_layout_memfmt_arg(opcall *c, size_t pos, char *fmt);
+const sy_expr *const *sy_layout_dense_strides(opcall *c, size_t ndim, const sy_expr *const *sizes, char fmt);
+const sy_expr *sy_layout_is_contiguous(opcall *c, const sy_tensor *t, char fmt);
+const sy_expr *sy_layout_strides_like_cl(opcall *c, const sy_tensor *t);
 /* dispatcher hook: apply the op's layout class (c->layout_cls) to c->out */
 sy_status sy_layout_after_call(opcall *c);
 /* wrap a python dim index (negative allowed) into [0, ndim) */
@@ -440,6 +455,10 @@ const sy_expr *op_numel(opcall *c, const sy_tensor *t);
 const char *op_show_sizes(opcall *c, size_t n, const sy_expr *const *sizes);
 /* requirement a == b with the message "WHAT: A != B" */
 sy_status op_require_eq(opcall *c, const sy_expr *a, const sy_expr *b, const char *what);
+/* requirement that a dim of size cur expands in place to target (ATen inferExpandGeometry,
+ * expand_inplace, an in-place add_ of a broadcast operand): Or(cur == 1, cur == target), with
+ * ATen's message naming dim (the result's dim index); nothing when cur is target */
+sy_status op_require_expands(opcall *c, const sy_expr *cur, const sy_expr *target, size_t dim);
 /* a copy of x's sizes in the env arena (n + extra slots) */
 const sy_expr **op_sizes_copy(opcall *c, const sy_tensor *x, size_t extra);
 /* the string argument (or def when absent or None); error when not a string */

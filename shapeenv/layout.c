@@ -359,6 +359,10 @@ static sy_status view_strides(opcall *c, const sy_tensor *x, size_t n, const sy_
 
 static sy_status defer_add(sy_env *env, const struct sy_env_defer *rec);
 
+/* deciding a deferred tensor's strides replays at most this many ops (the weight of a result
+ * is 1 + its deferred inputs' weights): a heavier one is decided when it is made */
+#define DEFER_MAX_WEIGHT 32
+
 /* the case split's bounds: the paths run (each from the start, on a copy of the facts) and the
  * open questions on one path; beyond them the view is decided at the example (guards) */
 #define SPLIT_MAX_RUNS 64
@@ -406,7 +410,7 @@ static const sy_expr *vcond(sy_ctx *ctx, const vleaf *lv, size_t n, uint64_t pre
  * SPLIT_MAX_RUNS paths or SPLIT_MAX_DEPTH open questions on one, or a budget hit (SY_EQUOTA)
  * of the decider, answer *always = 0 and *exact = 0. x's strides are known. */
 static sy_status view_always(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape, int *always,
-                             int *exact, const sy_expr **where)
+                             int *exact, const sy_expr **where, const sy_tensor *pre)
 {
     int fails = 0;
     *exact = 0;
@@ -428,8 +432,20 @@ static sy_status view_always(opcall *c, const sy_tensor *x, size_t n, const sy_e
         vmode m = {1, NULL, &s};
         const sy_expr *const *ns = NULL;
         int ok = 1;
-        sy_status st = view_strides(c, x, n, shape, &ns, &ok, &m);
+        sy_status st = SY_OK;
+        sy_tensor xv = *x;
+        if (pre) { /* x is a deferred view of pre: its strides on this path first, the same questions split */
+            const sy_expr *const *ps = NULL;
+            st = view_strides(c, pre, x->ndim, x->sizes, &ps, &ok, &m);
+            if (!st && !s.need && !s.infeasible && !ok) st = SY_EUNSUPPORTED; /* proved viewable when deferred: not expected */
+            xv.strides = ps;
+        }
+        if (!st && !s.need && !s.infeasible) st = view_strides(c, &xv, n, shape, &ns, &ok, &m);
         sy_facts_free(s.f);
+        if (pre && st == SY_EUNSUPPORTED) { /* decide at the example instead */
+            sy_ctx_reset_error(c->env->ctx);
+            return SY_OK;
+        }
         if (st == SY_EQUOTA) { /* the decider's budget: decide at the example instead */
             sy_ctx_reset_error(c->env->ctx);
             return SY_OK;
@@ -472,11 +488,34 @@ static sy_status view_always(opcall *c, const sy_tensor *x, size_t n, const sy_e
     return SY_OK;
 }
 
+static sy_status defer_replay(opcall *c, const sy_tensor *t, unsigned w, size_t item);
+static const struct sy_env_defer *defer_find(const sy_env *env, const sy_tensor *t);
+
 sy_status op_view_result(opcall *c, const sy_tensor *x, size_t n, const sy_expr *const *shape, int *ok)
 {
     sy_env *env = c->env;
     const sy_expr *const *xs, *const *ns = NULL;
-    sy_status st = op_strides(c, x, &xs); /* a deferred source: its decisions first */
+    sy_status st;
+    const struct sy_env_defer *xd = defer_find(env, x);
+    if (xd && xd->src && xd->view && xd->weight < DEFER_MAX_WEIGHT && c->out) {
+        /* x is a view (proved possible at every size) whose strides are deferred: split the questions
+         * of both views together; when this view too is possible on every path, its result is
+         * deferred in turn (replayed on x decided when observed), and nothing is decided here
+         * (relax38: y = x.transpose(1, 2).unflatten(1, (3, 4)); y.view(B, 12, T) decided the
+         * unflatten's questions at the example, 2 <= B and 2 <= T, though both views run at every size) */
+        int always = 0, exact = 0;
+        const sy_expr *where = NULL;
+        if ((st = view_always(c, x, n, shape, &always, &exact, &where, xd->src))) return st;
+        if (always) {
+            const sy_tensor *t = op_new_strided(c, x->dtype, n, shape, NULL);
+            if (!t) return sy_ctx_last_error(env->ctx);
+            if ((st = defer_replay(c, t, xd->weight, SIZE_MAX))) return st;
+            *ok = 1;
+            *c->out = sy_value_tensor(t);
+            return SY_OK;
+        }
+    }
+    st = op_strides(c, x, &xs); /* a deferred source: its decisions first */
     if (st) return st;
     vmode decide = {0, NULL, NULL};
     if (!xs) return view_strides(c, x, n, shape, &ns, ok, &decide); /* the error */
@@ -486,7 +525,7 @@ sy_status op_view_result(opcall *c, const sy_tensor *x, size_t n, const sy_expr 
     const sy_expr *where = NULL;
     vmode dry = {1, &undecided, NULL};
     if ((st = view_strides(c, &xv, n, shape, &ns, ok, &dry))) return st;
-    if (undecided && (st = view_always(c, &xv, n, shape, &always, &exact, &where))) return st;
+    if (undecided && (st = view_always(c, &xv, n, shape, &always, &exact, &where, NULL))) return st;
     if (exact && !always) { /* possible exactly where: the model's own condition (PyTorch's error elsewhere) */
         *ok = 0;
         if (!where) return SY_OK;
@@ -525,9 +564,6 @@ sy_status op_view_result(opcall *c, const sy_tensor *x, size_t n, const sy_expr 
  * OPL_FRESH rows: linear, matmul, reductions, softmax, ...; cat/pad/... of a tensor that is
  * not 4-D/5-D; contiguous; the size queries) keep the deferral: no guard. */
 
-/* deciding a deferred tensor's strides replays at most this many ops (the weight of a result
- * is 1 + its deferred inputs' weights): a heavier one is decided when it is made */
-#define DEFER_MAX_WEIGHT 32
 
 static size_t defer_slot(const sy_env *env, const sy_tensor *t)
 {
@@ -674,8 +710,9 @@ static int carries(const opcall *c)
 /* 1 when the op's result (or answer) depends on the strides of its tensor argument t */
 static int observes(const opcall *c, const sy_tensor *t)
 {
+    /* view (op_view_result) decides a deferred input itself, or defers its result */
     static const char *const blind[] = {"reshape", "flatten", "reshape_as", "contiguous", "size", "dim", "numel", "len",
-                                        "is_floating_point", "is_complex", "is_signed", "_assert", NULL};
+                                        "is_floating_point", "is_complex", "is_signed", "_assert", "view", NULL};
     if (c->layout_cls == OPL_FRESH || c->layout_cls == OPL_VIEW) return 0; /* the result ignores, or forgets, the layout */
     if (c->layout_cls == OPL_MEMFMT) return t->ndim == 4 || t->ndim == 5; /* suggest_memory_format: 4-D/5-D only */
     for (int i = 0; blind[i]; i++)
@@ -800,6 +837,28 @@ static sy_status array_copy(sy_env *env, size_t n, const sy_value *arr, const sy
     return SY_OK;
 }
 
+/* record t, the result (item of a list result, or SIZE_MAX) of c, as deferred: replayed on its
+ * decided arguments when observed; w: the weight of the deferred arguments */
+static sy_status defer_replay(opcall *c, const sy_tensor *t, unsigned w, size_t item)
+{
+    sy_env *env = c->env;
+    struct sy_env_defer rec = {t, NULL, NULL, NULL, w + 1, c->nargs, c->nkw, item, NULL, NULL, NULL, 0};
+    const char *const *kn = NULL;
+    sy_status st;
+    if (c->nkw) {
+        const char **k = sy_env_alloc(env, c->nkw * sizeof *k);
+        if (!k) return sy_ctx_last_error(env->ctx);
+        for (size_t j = 0; j < c->nkw; j++)
+            if (!(k[j] = sy_env_strdup(env, c->kwnames[j]))) return sy_ctx_last_error(env->ctx);
+        kn = k;
+    }
+    if ((st = array_copy(env, c->nargs, c->args, &rec.args)) || (st = array_copy(env, c->nkw, c->kwvals, &rec.kwvals))) return st;
+    rec.kwnames = kn;
+    if (c->where && c->where->node && !(rec.node = sy_env_strdup(env, c->where->node))) return sy_ctx_last_error(env->ctx);
+    if (!(rec.op = sy_env_strdup(env, c->op))) return sy_ctx_last_error(env->ctx);
+    return defer_add(env, &rec);
+}
+
 sy_status sy_layout_defer_results(opcall *c)
 {
     sy_env *env = c->env;
@@ -874,6 +933,94 @@ sy_status sy_layout_force_args(opcall *c)
  *    squeeze_ / unsqueeze_ / transpose_. A new view op must be OPL_OWN or OPL_VIEW: the default
  *    would call the view of a contiguous tensor contiguous. */
 
+/* ------------------------------------------------------------------ memory formats */
+
+sy_status sy_layout_memfmt_arg(opcall *c, size_t pos, char *fmt)
+{
+    const sy_value *v = op_arg(c, pos, "memory_format");
+    *fmt = 'p';
+    if (!v || v->kind == SY_V_NONE) return SY_OK;
+    if (v->kind != SY_V_STR) return op_err(c, SY_EINVAL, "memory_format must be a torch.memory_format");
+    const char *s = !strncmp(v->u.s, "torch.", 6) ? v->u.s + 6 : v->u.s;
+    if (!strcmp(s, "preserve_format")) *fmt = 'p';
+    else if (!strcmp(s, "contiguous_format")) *fmt = 'c';
+    else if (!strcmp(s, "channels_last")) *fmt = '4';
+    else if (!strcmp(s, "channels_last_3d")) *fmt = '5';
+    else return op_err(c, SY_EINVAL, "memory_format: unknown memory format %s", v->u.s);
+    return SY_OK;
+}
+
+static const size_t cl_order4[4] = {1, 3, 2, 0}, cl_order5[5] = {1, 4, 3, 2, 0};
+
+/* the dims of fmt from the fastest (stride 1) on; NULL: row-major */
+static const size_t *memfmt_order(char fmt, size_t ndim)
+{
+    return fmt == '4' && ndim == 4 ? cl_order4 : fmt == '5' && ndim == 5 ? cl_order5 : NULL;
+}
+
+const sy_expr *const *sy_layout_dense_strides(opcall *c, size_t ndim, const sy_expr *const *sizes, char fmt)
+{
+    const size_t *ord = memfmt_order(fmt, ndim);
+    if (!ord) return sy_env_contig_strides(c->env, ndim, sizes, false);
+    const sy_expr **st = sy_env_alloc(c->env, ndim * sizeof *st);
+    if (!st) return NULL;
+    const sy_expr *acc = KI(c, 1);
+    for (size_t k = 0; k < ndim; k++) {
+        st[ord[k]] = acc;
+        if (!(acc = sy_env_mul(c->env, acc, sizes[ord[k]]))) return NULL;
+    }
+    return st;
+}
+
+const sy_expr *sy_layout_is_contiguous(opcall *c, const sy_tensor *t, char fmt)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const size_t *ord = memfmt_order(fmt, t->ndim);
+    if (fmt != 'c' && !ord) return sy_expr_false(ctx);
+    const sy_expr *one = KI(c, 1), *acc = one, *all = sy_expr_true(ctx);
+    for (size_t k = 0; k < t->ndim; k++) {
+        size_t d = ord ? ord[k] : t->ndim - 1 - k;
+        all = sy_expr_and(ctx, all, sy_expr_or(ctx, sy_expr_eq(ctx, t->sizes[d], one), sy_expr_eq(ctx, t->strides[d], acc)));
+        acc = sy_expr_mul(ctx, acc, t->sizes[d]);
+    }
+    if (!ord) { /* compute_contiguous: an empty tensor is contiguous; the channels_last checks have no such case */
+        const sy_expr *numel = one;
+        for (size_t i = 0; i < t->ndim; i++) numel = sy_expr_mul(ctx, numel, t->sizes[i]);
+        all = sy_expr_or(ctx, sy_expr_eq(ctx, numel, KI(c, 0)), all);
+    }
+    return all;
+}
+
+/* is_channels_last_strides_2d_s4 (c10/core/MemoryFormat.h), as one boolean:
+ *   if (strides[1] == 0) return false;
+ *   min = 0; for d in (1, 3, 2, 0):
+ *     if (sizes[d] == 0) return false;  if (strides[d] < min) return false;
+ *     if (d == 0 && min == strides[1]) return false;
+ *     min = strides[d]; if (sizes[d] > 1) min *= sizes[d];
+ * (sizes are >= 0, and 0 has returned, so the last line is min = strides[d] * Max(sizes[d], 1));
+ * _3d_s5 the same over (1, 4, 3, 2, 0). Row-major strides are never like channels_last: the
+ * fastest dim's stride 1 is >= min only when every other dim but N has size 1, and then the
+ * N check (min == strides[1]) fails; so a tensor whose strides are the row-major ones answers
+ * false without the boolean. */
+const sy_expr *sy_layout_strides_like_cl(opcall *c, const sy_tensor *t)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const size_t *ord = memfmt_order(t->ndim == 4 ? '4' : '5', t->ndim);
+    if (!ord) return sy_expr_false(ctx);
+    const sy_expr *const *rm = sy_env_contig_strides(c->env, t->ndim, t->sizes, false);
+    if (!rm) return NULL;
+    if (rm == t->strides || !memcmp(rm, t->strides, t->ndim * sizeof *rm)) return sy_expr_false(ctx);
+    const sy_expr *zero = KI(c, 0), *one = KI(c, 1), *min = zero;
+    const sy_expr *all = sy_expr_ne(ctx, t->strides[1], zero);
+    for (size_t k = 0; k < t->ndim; k++) {
+        size_t d = ord[k];
+        all = sy_expr_and(ctx, all, sy_expr_and(ctx, sy_expr_ne(ctx, t->sizes[d], zero), sy_expr_ge(ctx, t->strides[d], min)));
+        if (d == 0) all = sy_expr_and(ctx, all, sy_expr_ne(ctx, min, t->strides[1]));
+        min = sy_expr_mul(ctx, t->strides[d], sy_expr_max(ctx, t->sizes[d], one));
+    }
+    return all;
+}
+
 /* 1 when the facts prove rel (no guard, no hint) */
 static int proved(sy_env *env, const sy_expr *rel)
 {
@@ -892,7 +1039,15 @@ static int maybe_channels_last(sy_env *env, const sy_tensor *t)
 {
     static const size_t order4[] = {1, 3, 2, 0}, order5[] = {1, 4, 3, 2, 0};
     if (t->ndim != 4 && t->ndim != 5) return 0;
-    if (sy_tensor_is_contiguous(env, t)) return 0; /* the c10 check also finds contiguous tensors not channels_last, except ambiguous size-1 cases */
+    if (t->strides) { /* the exact check when the facts decide it (a channels_last [N, C, 1, 1] is c10-contiguous) */
+        opcall c = {.env = env};
+        const sy_expr *like = sy_layout_strides_like_cl(&c, t);
+        if (!like) sy_ctx_reset_error(env->ctx);
+        else if (sy_expr_kind_of(like) == SY_EXPR_FALSE) return 0;
+        else if (sy_expr_kind_of(like) == SY_EXPR_TRUE || proved(env, like)) return 1;
+        else if (proved(env, sy_expr_not(env->ctx, like))) return 0;
+    }
+    if (sy_tensor_is_contiguous(env, t)) return 0; /* undecided: the c10 check also finds contiguous tensors not channels_last, except ambiguous size-1 cases */
     if (!t->strides) return 1;
     sy_ctx *ctx = env->ctx;
     const sy_expr *zero = sy_expr_int_si(ctx, 0), *one = sy_expr_int_si(ctx, 1);

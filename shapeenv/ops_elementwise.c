@@ -57,10 +57,66 @@ static sy_status unary(opcall *c)
     return sy_unary_layout(c, x, x->dtype);
 }
 
+/* to / contiguous / clone with an explicit memory_format fmt (relax38; before, the argument was
+ * ignored: x.to(memory_format=torch.channels_last) kept x's row-major strides, wrong at every
+ * size where a stride is read). ATen (TensorConversions.cpp, TensorProperties.cpp, TensorFactories.cpp):
+ *  - to: self when to_will_alias (the same dtype, copy=False, self.suggest_memory_format() ==
+ *    memory_format: channels_last(_3d) when is_channels_last_strides_2d/_3d, else
+ *    contiguous_format), else _to_copy into a fresh tensor of that format;
+ *  - contiguous: self when self.is_contiguous(memory_format), else clone(memory_format);
+ *  - clone: empty_like(self, memory_format), always a fresh tensor.
+ * A fresh channels_last tensor must be 4-D ("required rank 4 tensor to use channels_last
+ * format"), channels_last_3d 5-D. Whether self is returned is decided by the facts, else at the
+ * example (a guard: at H = W = 1, or C = 1, the two answers differ in strides only, e.g.
+ * contiguous(memory_format=channels_last) of a row-major [N, 3, 1, 1] is itself, (3, 1, 1, 1),
+ * its copy (3, 1, 3, 3)); self's strides not modelled: the result's are not either, unless it is
+ * a fresh tensor. Measured on the CPU (1.13 and 2.14.1, tests/.../test_relax38.py). */
+static sy_status memfmt_result(opcall *c, const sy_tensor *x, sy_dtype dt, char fmt)
+{
+    sy_ctx *ctx = c->env->ctx;
+    sy_status st;
+    const char *op = c->op;
+    if ((fmt == '4' && x->ndim != 4) || (fmt == '5' && x->ndim != 5))
+        return op_err(c, SY_EINVAL, "required rank %d tensor to use channels_last%s format", fmt == '4' ? 4 : 5, fmt == '4' ? "" : "_3d");
+    const sy_expr *alias = sy_expr_false(ctx);
+    int self_unknown = 0;
+    if (!strcmp(op, "contiguous")) {
+        if (x->strides) alias = sy_layout_is_contiguous(c, x, fmt);
+        else self_unknown = 1;
+    } else if (!strcmp(op, "to")) {
+        int copy;
+        if ((st = op_bool_def(c, (size_t)-1, "copy", 0, &copy))) return st;
+        if (dt == x->dtype && !copy) {
+            if (x->ndim != 4 && x->ndim != 5) alias = sy_expr_bool(ctx, fmt == 'c');
+            else if (!x->strides) self_unknown = 1;
+            else if (fmt == 'c') alias = sy_expr_not(ctx, sy_layout_strides_like_cl(c, x));
+            else alias = sy_layout_strides_like_cl(c, x); /* fmt is the channels_last of x's rank here */
+        }
+    }
+    if (self_unknown) return op_set_strided(c, dt, x->ndim, x->sizes, NULL);
+    if (!alias) return sy_ctx_last_error(ctx);
+    int same = sy_expr_kind_of(alias) == SY_EXPR_TRUE;
+    if (sy_expr_kind_of(alias) != SY_EXPR_TRUE && sy_expr_kind_of(alias) != SY_EXPR_FALSE &&
+        (st = op_decide_bool(c, alias, !strcmp(op, "to") ? "to(memory_format): is the input already in that memory format (no copy)?"
+                                                          : "contiguous(memory_format): is the input already contiguous in that format?",
+                             &same)))
+        return st;
+    if (same) return op_set_strided(c, dt, x->ndim, x->sizes, x->strides);
+    const sy_expr *const *ds = sy_layout_dense_strides(c, x->ndim, x->sizes, fmt);
+    if (!ds) return sy_ctx_last_error(ctx);
+    return op_set_strided(c, dt, x->ndim, x->sizes, ds);
+}
+
 sy_status sy_unary_layout(opcall *c, const sy_tensor *x, sy_dtype dt)
 {
     const char *op = c->op;
     size_t len = strlen(op);
+    if (!strcmp(op, "contiguous") || !strcmp(op, "clone") || !strcmp(op, "to")) {
+        char fmt;
+        sy_status st = sy_layout_memfmt_arg(c, !strcmp(op, "contiguous") ? 1 : (size_t)-1, &fmt);
+        if (st) return st;
+        if (fmt != 'p' && (fmt != 'c' || strcmp(op, "contiguous"))) return memfmt_result(c, x, dt, fmt);
+    }
     if (!strcmp(op, "contiguous")) {
         const sy_tensor *t = sy_tensor_new(c->env, dt, x->ndim, x->sizes);
         if (!t) return sy_ctx_last_error(c->env->ctx);
@@ -137,8 +193,27 @@ sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b)
 #undef PYFLOAT
     const sy_expr **r;
     size_t n;
-    sy_status st = op_broadcast(c, sa, na, sb, nb, &r, &n);
-    if (st) return st;
+    /* in place: a method name ending in '_', or Python's augmented operators (operator.iadd, ...);
+     * not isclose, igamma, ... nor operator.is_, and_, or_ (out of place) */
+    static const char *const augmented[] = {"iadd", "isub", "imul", "itruediv", "idiv", "ifloordiv", "imod", "ipow",
+                                            "iand", "ior", "ixor", "ilshift", "irshift", NULL};
+    size_t len = strlen(c->op);
+    int inplace = c->op[len - 1] == '_' && strcmp(c->op, "is_") && strcmp(c->op, "and_") && strcmp(c->op, "or_");
+    for (int i = 0; augmented[i] && !inplace; i++) inplace = !strcmp(c->op, augmented[i]);
+    sy_status st;
+    if (inplace && a->kind == SY_V_TENSOR && nb <= na) {
+        /* in place (add_, iadd, ...): TensorIterator's output is self, so the other operand expands
+         * into self's sizes (EXPAND-IN-PLACE, docs/ops.md) and the result has self's sizes; the
+         * two-way broadcast decided each dim's branch at the example (relax38: x.add_(y) with equal
+         * batches rejected y's batch 1, 8 of 14 CPU-ok sizes) */
+        for (size_t i = 0; i < nb; i++)
+            if ((st = op_require_expands(c, sb[i], sa[na - nb + i], na - nb + i))) return st;
+        if (!(r = sy_env_alloc(c->env, (na ? na : 1) * sizeof *r))) return sy_ctx_last_error(c->env->ctx);
+        SY_COPY(r, sa, na * sizeof *r);
+        n = na;
+    } else if ((st = op_broadcast(c, sa, na, sb, nb, &r, &n))) {
+        return st;
+    }
     if (!strcmp(c->op, "truediv") || !strcmp(c->op, "div")) {
         if (!is_float(dt)) dt = SY_DT_FLOAT32;
     }
@@ -147,8 +222,7 @@ sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b)
         if (!strcmp(c->op, cmps[i])) dt = SY_DT_BOOL;
     /* layout: in place (add_, iadd, ...) writes self; else TensorIterator */
     const sy_tensor *ops[2] = {a->kind == SY_V_TENSOR ? a->u.t : NULL, b->kind == SY_V_TENSOR ? b->u.t : NULL};
-    size_t len = strlen(c->op);
-    if (ops[0] && ops[0]->ndim == n && (c->op[len - 1] == '_' || c->op[0] == 'i') && strcmp(c->op, "is_") && strcmp(c->op, "is_not"))
+    if (ops[0] && ops[0]->ndim == n && inplace)
         return op_set_strided(c, ops[0]->dtype, n, r, ops[0]->strides);
     const sy_expr *const *ts;
     if ((st = op_ti_strides(c, 2, ops, n, r, &ts))) return st;

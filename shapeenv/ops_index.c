@@ -280,14 +280,7 @@ static sy_status masked_fill(opcall *c)
         if (m->ndim > x->ndim)
             return op_err(c, SY_EINVAL, "the size of the mask (%zu-D) must broadcast to the input's (%zu-D)", m->ndim, x->ndim);
         for (size_t i = 0; i < m->ndim; i++) {
-            const sy_expr *ms = m->sizes[i], *xs = x->sizes[x->ndim - m->ndim + i];
-            int one;
-            if (ms == xs) continue;
-            if ((st = op_decide_bool(c, sy_expr_eq(CTX, ms, KI(c, 1)), "expand: is the size 1?", &one))) return st;
-            if (!one && (st = op_require(c, sy_expr_eq(CTX, ms, xs),
-                                         "The expanded size of the tensor (%s) must match the existing size (%s) at non-singleton dimension %zu",
-                                         SHOW(xs), SHOW(ms), x->ndim - m->ndim + i)))
-                return st;
+            if ((st = op_require_expands(c, m->sizes[i], x->sizes[x->ndim - m->ndim + i], x->ndim - m->ndim + i))) return st;
         }
         return op_set_tensor(c, x->dtype, x->ndim, x->sizes);
     }

@@ -649,14 +649,7 @@ static sy_status expands_to(opcall *c, const sy_tensor *x, size_t n, const sy_ex
     if (x->ndim > n)
         return op_err(c, SY_EINVAL, "the number of sizes provided (%zu) must be greater or equal to the number of dimensions in the tensor (%zu)", n, x->ndim);
     for (size_t i = 0; i < x->ndim; i++) {
-        const sy_expr *a = x->sizes[i], *b = sz[n - x->ndim + i];
-        int one;
-        if (a == b) continue;
-        if ((st = op_decide_bool(c, sy_expr_eq(CTX, a, KI(c, 1)), "expand: is the size 1?", &one))) return st;
-        if (!one && (st = op_require(c, sy_expr_eq(CTX, a, b),
-                                     "The expanded size of the tensor (%s) must match the existing size (%s) at non-singleton dimension %zu",
-                                     SHOW(b), SHOW(a), n - x->ndim + i)))
-            return st;
+        if ((st = op_require_expands(c, x->sizes[i], sz[n - x->ndim + i], n - x->ndim + i))) return st;
     }
     return SY_OK;
 }

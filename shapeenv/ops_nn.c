@@ -931,6 +931,26 @@ static sy_status mha(opcall *c)
                 return st;
         }
     }
+    int fast;
+    if ((st = op_bool_def(c, (size_t)-1, "sy_fastpath", 0, &fast))) return st;
+    if (fast && batched && !op_torch1(c)) {
+        /* the exporter marks a call of an nn.MultiheadAttention that may take its fused path at run
+         * time (eval, batch_first self-attention, ...; exporter.py _mha_fastpath_eligible); there
+         * MultiheadAttention.merge_masks views a 3-D attn_mask (N*num_heads, L, L) as
+         * attn_mask.view(N, -1, L, L), which fails with 0 elements whatever need_weights is
+         * (measured on the CPU, torch 2.14.1: N = 0 or L = 0); a key padding mask or a 2-D mask
+         * runs there at 0. Whether the fused path is taken depends on the grad mode at run time,
+         * so the Python path's requirement above stays too: both paths must run. */
+        const sy_tensor *am;
+        if ((st = op_opt_tensor(c, 16, "attn_mask", &am))) return st;
+        if (am && am->ndim == 3) {
+            const sy_expr *N = q->sizes[1], *L = q->sizes[0];
+            if ((st = op_require(c, sy_expr_ne(ctx, sy_expr_mul(ctx, N, L), KI(c, 0)),
+                                 "cannot reshape tensor of 0 elements into shape [%s, -1, %s, %s] because the unspecified dimension size -1 can be any value and is ambiguous",
+                                 sy_env_show(c->env, N), sy_env_show(c->env, L), sy_env_show(c->env, L))))
+                return st;
+        }
+    }
     const sy_tensor *out = op_new_tensor(c, q->dtype, q->ndim, q->sizes);
     if (!out) return sy_ctx_last_error(ctx);
     sy_value items[2] = {sy_value_tensor(out), sy_value_none()};
@@ -947,6 +967,39 @@ static sy_status mha(opcall *c)
         items[1] = sy_value_tensor(w);
     }
     *c->out = sy_value_list(c->env, 2, items);
+    return SY_OK;
+}
+
+/* scaled_dot_product_attention's attn_mask (#3) against the scores attn = matmul(q, k^T):
+ * (batch of q and k broadcast, L, S). aten/src/ATen/native/transformers/attention.cpp:
+ * validate_sdpa_input ("Expected attn_mask dtype to be bool or float or to match query dtype"),
+ * _scaled_dot_product_attention_math (is_causal with an explicit mask fails; attn.add_(mask): the
+ * mask expands in place to attn, each dim 1 or attn's, op_require_expands). Measured on the CPU
+ * (torch 2.14.1): a 1-D mask fails ("Dimension out of range"), a mask of attn's rank or less
+ * expands in place at every size (0 included), one of higher rank fails for 4-D q ("output with
+ * shape [B, H, L, S] doesn't match the broadcast shape [1, B, H, L, S]"); a 4-D mask of a 3-D q
+ * with leading 1 runs, which is refused here (an error, not a guess). The mask was not read at
+ * all before relax38: under the relaxed policy a mask of another batch or length was accepted. */
+static sy_status sdpa_mask(opcall *c, const sy_tensor *q, const sy_tensor *k, const sy_expr *const *batch, size_t nb)
+{
+    const sy_tensor *m;
+    int causal;
+    sy_status st;
+    if ((st = op_opt_tensor(c, 3, "attn_mask", &m)) || (st = op_bool_def(c, 5, "is_causal", 0, &causal))) return st;
+    if (!m) return SY_OK;
+    if (causal) return op_err(c, SY_EINVAL, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
+    if (m->dtype != SY_DT_BOOL && m->dtype != q->dtype)
+        return op_err(c, SY_EINVAL, "Expected attn_mask dtype to be bool or float or to match query dtype, but got attn_mask.dtype: %s and  query.dtype: %s instead.",
+                      sy_dtype_name(m->dtype), sy_dtype_name(q->dtype));
+    size_t na = nb + 2;
+    if (m->ndim < 2) return op_err(c, SY_EINVAL, "Dimension out of range (expected to be in range of [-1, 0], but got -2)");
+    if (m->ndim > na)
+        return op_err(c, SY_EINVAL, "attn_mask of %zu dims for scores of %zu dims: the mask must expand in place to the scores (attn.add_(attn_mask))", m->ndim, na);
+    for (size_t i = 0; i < m->ndim; i++) {
+        size_t d = na - m->ndim + i;
+        const sy_expr *t = d < nb ? batch[d] : d == nb ? q->sizes[q->ndim - 2] : k->sizes[k->ndim - 2];
+        if ((st = op_require_expands(c, m->sizes[i], t, d))) return st;
+    }
     return SY_OK;
 }
 
@@ -990,6 +1043,7 @@ static sy_status sdpa(opcall *c)
     if ((st = op_broadcast(c, q->sizes, q->ndim - 2, ks, k->ndim - 2, &b1, &n1)) ||
         (st = op_broadcast(c, b1, n1, vs, v->ndim - 2, &b2, &n2)))
         return st;
+    if ((st = sdpa_mask(c, q, k, b1, n1))) return st;
     const sy_expr **out = sy_env_alloc(c->env, (n2 + 2) * sizeof *out);
     if (!out) return sy_ctx_last_error(c->env->ctx);
     SY_COPY(out, b2, n2 * sizeof *out);

@@ -454,32 +454,13 @@ static sy_status is_contiguous(opcall *c)
     const char *fmt = "contiguous_format";
     if (mf && mf->kind == SY_V_STR) fmt = !strncmp(mf->u.s, "torch.", 6) ? mf->u.s + 6 : mf->u.s;
     else if (mf && mf->kind != SY_V_NONE) return op_err(c, SY_EINVAL, "memory_format must be a torch.memory_format");
-    static const size_t cl4[4] = {1, 3, 2, 0}, cl5[5] = {1, 4, 3, 2, 0};
-    const size_t *order = NULL;
-    if (!strcmp(fmt, "channels_last")) {
-        if (t->ndim != 4) return set_bool(c, sy_expr_false(ctx));
-        order = cl4;
-    } else if (!strcmp(fmt, "channels_last_3d")) {
-        if (t->ndim != 5) return set_bool(c, sy_expr_false(ctx));
-        order = cl5;
-    } else if (strcmp(fmt, "contiguous_format")) {
-        return op_err(c, SY_EINVAL, "is_contiguous: unsupported memory format %s", fmt);
-    }
+    char f = !strcmp(fmt, "channels_last") ? '4' : !strcmp(fmt, "channels_last_3d") ? '5' : 'c';
+    if (f == 'c' && strcmp(fmt, "contiguous_format")) return op_err(c, SY_EINVAL, "is_contiguous: unsupported memory format %s", fmt);
+    if ((f == '4' && t->ndim != 4) || (f == '5' && t->ndim != 5)) return set_bool(c, sy_expr_false(ctx));
     if (!t->strides)
         return op_err(c, SY_EUNSUPPORTED, "the strides of this tensor are not modelled (docs/ops.md section 8); insert .contiguous()");
     c->env->strides_read = 1;
-    const sy_expr *one = KI(c, 1), *acc = one, *all = sy_expr_true(ctx);
-    for (size_t k = 0; k < t->ndim; k++) {
-        size_t d = order ? order[k] : t->ndim - 1 - k;
-        all = sy_expr_and(ctx, all, sy_expr_or(ctx, sy_expr_eq(ctx, t->sizes[d], one), sy_expr_eq(ctx, t->strides[d], acc)));
-        acc = sy_expr_mul(ctx, acc, t->sizes[d]);
-    }
-    if (!order) {
-        const sy_expr *numel = one;
-        for (size_t i = 0; i < t->ndim; i++) numel = sy_expr_mul(ctx, numel, t->sizes[i]);
-        all = sy_expr_or(ctx, sy_expr_eq(ctx, numel, KI(c, 0)), all);
-    }
-    return set_bool(c, all);
+    return set_bool(c, sy_layout_is_contiguous(c, t, f)); /* set_bool reports a NULL */
 }
 
 static sy_status dim(opcall *c)

@@ -281,8 +281,11 @@ static sy_status expand_strides(opcall *c, const sy_tensor *x, size_t n, const s
                 const sy_expr *t = out[i];
                 stride = sy_expr_mul(ctx, stride, sy_expr_max(ctx, KI(c, 0), sy_expr_min(ctx, t, sy_expr_sub(ctx, KI(c, 2), t))));
             } else if (!same && !differ) {
-                if ((s2 = op_decide_bool(c, eq, "expand: is the size unchanged?", &same))) return s2;
-                if (!same) stride = KI(c, 0);
+                /* expand required Or(size == 1, size == t) (op_require_expands): the stride is kept
+                 * when size == t, else (size 1 expanded) 0; [size == t] = Max(0, 1 - |size - t|) */
+                const sy_expr *d = sy_expr_sub(ctx, size, out[i]);
+                const sy_expr *ind = sy_expr_max(ctx, KI(c, 0), sy_expr_sub(ctx, KI(c, 1), sy_expr_max(ctx, d, sy_expr_neg(ctx, d))));
+                stride = sy_expr_mul(ctx, stride, ind);
             } else if (differ) {
                 stride = KI(c, 0);
             }
@@ -338,12 +341,7 @@ static sy_status expand(opcall *c)
             out[i] = cur;
             continue;
         }
-        int one;
-        if ((st = op_decide_bool(c, sy_expr_eq(ctx, cur, KI(c, 1)), "expand: is the size 1?", &one))) return st;
-        if (!one && (st = op_require(c, sy_expr_eq(ctx, cur, sz[i]),
-                                     "The expanded size of the tensor (%s) must match the existing size (%s) at non-singleton dimension %zu",
-                                     sy_env_show(c->env, sz[i]), sy_env_show(c->env, cur), i)))
-            return st;
+        if ((st = op_require_expands(c, cur, sz[i], i))) return st;
         out[i] = sz[i];
     }
     return expand_strides(c, x, n, out);

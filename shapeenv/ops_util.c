@@ -77,6 +77,24 @@ sy_status op_require_eq(opcall *c, const sy_expr *a, const sy_expr *b, const cha
     return op_require(c, sy_expr_eq(c->env->ctx, a, b), "%s: %s != %s", what, sy_env_show(c->env, a), sy_env_show(c->env, b));
 }
 
+/* ATen takes target where cur is 1 and requires cur == target elsewhere (ExpandUtils.cpp
+ * inferExpandGeometry: "The expanded size of the tensor (%d) must match the existing size (%d) at
+ * non-singleton dimension %d"); the result is target on both branches, so the one requirement is
+ * their disjunction, exact at every size. Deciding "is cur 1?" at the example first kept only the
+ * branch the example took (relax38: x.expand_as(y), a mask filled in place or added to SDPA's
+ * scores, rejected a batch of 1 when the example's batches were equal, and equal batches when the
+ * example's was 1; under the relaxed policy the guard cur != 1 made it accept fewer sizes than the
+ * default). */
+sy_status op_require_expands(opcall *c, const sy_expr *cur, const sy_expr *target, size_t dim)
+{
+    sy_ctx *ctx = c->env->ctx;
+    if (cur == target) return SY_OK;
+    const sy_expr *rel = sy_expr_or(ctx, sy_expr_eq(ctx, cur, KI(c, 1)), sy_expr_eq(ctx, cur, target));
+    if (!rel) return sy_ctx_last_error(ctx);
+    return op_require(c, rel, "The expanded size of the tensor (%s) must match the existing size (%s) at non-singleton dimension %zu",
+                      sy_env_show(c->env, target), sy_env_show(c->env, cur), dim);
+}
+
 const sy_expr **op_sizes_copy(opcall *c, const sy_tensor *x, size_t extra)
 {
     const sy_expr **r = sy_env_alloc(c->env, (x->ndim + extra ? x->ndim + extra : 1) * sizeof *r);

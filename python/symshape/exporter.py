@@ -281,6 +281,45 @@ class _SyProxy(Proxy):
     def __contains__(self, item):
         raise self.tracer.error("'in' on a traced value is not supported", self.node)
 
+    # ``x += y`` on a traced tensor: Tensor.__iadd__ is add_ (in place: y must expand into x's sizes,
+    # the result has x's); torch.fx's Proxy has no in-place operators, so Python fell back to
+    # ``x = x + y``, a two-way broadcast (relax38: x[1, T] += y[5, T] fails on the CPU and was
+    # accepted). A traced int (a size) keeps Python's int semantics (NotImplemented: __add__).
+    def _inplace(self, method, other):
+        if not isinstance(self.tracer._val(self.node), torch.Tensor):
+            return NotImplemented
+        return self.tracer.create_proxy("call_method", method, (self, other), {})
+
+    def __iadd__(self, other):
+        return self._inplace("add_", other)
+
+    def __isub__(self, other):
+        return self._inplace("sub_", other)
+
+    def __imul__(self, other):
+        return self._inplace("mul_", other)
+
+    def __itruediv__(self, other):
+        return self._inplace("div_", other)
+
+    def __ifloordiv__(self, other):
+        return self._inplace("floor_divide_", other)
+
+    def __imod__(self, other):
+        return self._inplace("remainder_", other)
+
+    def __ipow__(self, other):
+        return self._inplace("pow_", other)
+
+    def __iand__(self, other):
+        return self._inplace("bitwise_and_", other)
+
+    def __ior__(self, other):
+        return self._inplace("bitwise_or_", other)
+
+    def __ixor__(self, other):
+        return self._inplace("bitwise_xor_", other)
+
     def __setitem__(self, key, value):
         """``x[idx] = v`` on a traced tensor: recorded as operator.setitem (graph op ``setitem``:
         the region's bounds and the value's broadcast are checked; x keeps its sizes). A value that
@@ -333,6 +372,7 @@ class _Tracer(torch.fx.Tracer):
         self._inputs = inputs          # placeholder name -> example value
         self._vals = {}                # Node -> concrete value
         self._modstack = [""]
+        self._mha_fastpath = False  # inside an nn.MultiheadAttention call that may take the fast path
         self._leaves = leaves          # id(orig F function) -> wrapper
         self._patched = []             # (dict, name, original)
         self._seen_globals = set()
@@ -376,10 +416,13 @@ class _Tracer(torch.fx.Tracer):
         if fwd is not None:
             self.patch_globals(getattr(fwd, "__globals__", None))
         self._modstack.append(path)
+        fast = self._mha_fastpath
+        self._mha_fastpath = _mha_fastpath_eligible(self, m, args, kwargs)
         try:
             return forward(*args, **kwargs)
         finally:
             self._modstack.pop()
+            self._mha_fastpath = fast
 
     def patch_globals(self, g):
         """Record the F leaves in a module's globals too (``from torch.nn.functional import relu``)."""
@@ -450,6 +493,8 @@ class _Tracer(torch.fx.Tracer):
         node = super().create_node(kind, target, args, kwargs, name, type_expr)
         node.meta["sy_loc"] = _user_loc()
         node.meta["sy_module"] = self._modstack[-1]
+        if self._mha_fastpath and kind == "call_function" and getattr(target, "__name__", "") == "multi_head_attention_forward":
+            node.meta["sy_mha_fastpath"] = True
         return node
 
     def create_proxy(self, kind, target, args, kwargs, name=None, type_expr=None, proxy_factory_fn=None):
@@ -804,6 +849,27 @@ def export(model, example_inputs, dynamic=None, name=None):
     return doc
 
 
+def _mha_fastpath_eligible(tracer, m, args, kwargs):
+    """Whether nn.MultiheadAttention m, called with args/kwargs, may take its fused fast path
+    (torch._native_multi_head_attention) at run time: the module-level conditions of
+    MultiheadAttention.forward (torch 2.x, torch/nn/modules/activation.py: batched self-attention,
+    eval mode, batch_first, an even num_heads, the packed in-projection with its bias, no bias_k,
+    no add_zero_attn). Whether it does also depends on the grad mode at run time
+    (torch.is_grad_enabled() with parameters that require grad takes the Python path), which no
+    guard can read: the op then accepts only the sizes both paths run (docs/ops.md)."""
+    if not isinstance(m, torch.nn.MultiheadAttention) or int(torch.__version__.split(".")[0]) < 2:
+        return False
+    names = ("query", "key", "value")
+    qkv = [args[i] if i < len(args) else kwargs.get(n) for i, n in enumerate(names)]
+    q = qkv[0]
+    if q is None or q is not qkv[1] or qkv[1] is not qkv[2] or not isinstance(q, torch.fx.Proxy):
+        return False
+    v = tracer._val(q.node)  # the example value (a proxy's ndim would be a traced read)
+    return bool(isinstance(v, torch.Tensor) and v.dim() == 3 and not m.training and m.batch_first
+                and m.num_heads % 2 == 0 and m.in_proj_weight is not None and m.in_proj_bias is not None
+                and m.bias_k is None and not m.add_zero_attn and m._qkv_same_embed_dim)
+
+
 def _patch_type_checks(tracer):
     """torch's own helpers that test ``isinstance(x, torch.Tensor)`` on what the model passes: a
     traced value is a Proxy there. torch.nn.functional._none_or_dtype (torch >= 2.0; called by
@@ -1020,6 +1086,8 @@ def _to_document(graph, tracer, values, dyn, name):
             if isinstance(nd.target, type):
                 raise where_for(nd)("constructing a %s cannot be written to the graph" % nd.target.__name__)
             op, args, kwargs = _rewrite_call(nd, _op_name(nd), list(nd.args), dict(nd.kwargs), tracer)
+            if nd.meta.get("sy_mha_fastpath"):
+                kwargs["sy_fastpath"] = True  # graph-format.md: the module may take its fused path at run time
             j = {"name": names[nd], "op": op, "args": arg(args, nd), "kwargs": arg(kwargs, nd)}
             ex = _example_json(v)
             if ex is not None:
