@@ -23,6 +23,21 @@
 #endif
 #define SY_TIMEOUT(seconds) ((double)(seconds) * (SY_TEST_TIMEOUT_SCALE))
 
+/* SY_TEST_ASAN: 1 in a build with AddressSanitizer (scripts/test.sh's build-asan: GCC defines
+ * __SANITIZE_ADDRESS__, clang has __has_feature(address_sanitizer)), else 0. A test whose point
+ * is a size (a scale test) runs at a smaller one there, its exact result still asserted: ASan sees
+ * the same code paths, and the size itself is the other builds' to check. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SY_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SY_TEST_ASAN 1
+#endif
+#endif
+#ifndef SY_TEST_ASAN
+#define SY_TEST_ASAN 0
+#endif
+
 typedef struct test_alloc {
     long live;
     long count;     /* allocations so far */

@@ -16,7 +16,11 @@ skip() { if [ "$required" = 1 ]; then echo "FAIL: $1 (torch $want.x is required 
 if [ "${SY_SKIP_TORCH_TESTS:-}" = "1" ]; then skip "SY_SKIP_TORCH_TESTS=1"; fi
 command -v "$py" >/dev/null 2>&1 || skip "no interpreter $py (torch $want.x absent)"
 err="$(mktemp)"; trap 'rm -f "$err"' EXIT
-ver="$("$py" -c 'import torch; print(torch.__version__)' 2>"$err")"
+# the version from torch's installed metadata (0.05 s of CPU; importing torch only for it took 1.1 s
+# under 1.13 and 2.0 s under 2.x, for each of the ~40 torch test runs, every one of which imports
+# torch again); without metadata, from the import as before, which also names a broken torch
+ver="$("$py" -c 'import importlib.metadata as m; print(m.version("torch"))' 2>/dev/null)"
+[ -n "$ver" ] || ver="$("$py" -c 'import torch; print(torch.__version__)' 2>"$err")"
 if [ -z "$ver" ]; then
   if grep -q "No module named 'torch'" "$err"; then skip "$py has no torch (torch $want.x absent on this machine)"; fi
   skip "$py cannot import torch: $(tail -1 "$err")"

@@ -8,7 +8,6 @@ docs/ops.md is the one generated from that list, and unsupported constructs fail
 error naming the op. Skipped under PyTorch 1.13 (no torch.export)."""
 import os
 import random
-import subprocess
 import sys
 import zlib
 
@@ -335,11 +334,16 @@ def test_every_core_op_is_mapped_or_rejected():
     assert not set(ATEN_TABLE) & set(ATEN_REJECTED)
 
 
-def test_ops_md_core_table_is_current():
-    """docs/ops.md's core ATen table is what scripts/core_aten_status.py generates now."""
-    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "core_aten_status.py"), "--check"],
-                       capture_output=True, text=True, env=dict(os.environ))
-    assert r.returncode == 0, r.stdout + r.stderr
+def test_ops_md_core_table_is_current(capsys):
+    """docs/ops.md's core ATen table is what scripts/core_aten_status.py generates now (its main
+    with --check, in this process: torch and the library are loaded already)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("core_aten_status", os.path.join(ROOT, "scripts", "core_aten_status.py"))
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    rc = script.main(["--check"])
+    out, err = capsys.readouterr()
+    assert rc == 0, out + err
 
 
 class Rfft(nn.Module):
@@ -540,16 +544,23 @@ def test_tuple_items_sharing_a_dim_are_read():
 
 # ---------------------------------------------------------------- python3 -m symshape --capture export
 
-def run_cli(*args):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "python"), HERE]),
-               PYTHONDONTWRITEBYTECODE="1")
-    r = subprocess.run([sys.executable, "-m", "symshape"] + list(args), env=env, capture_output=True, timeout=900,
-                       cwd=HERE)
-    return r.returncode, r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
+def run_cli(capsys, *args):
+    """(exit status, stdout, stderr) of `python3 -m symshape ARGS`, run in this process: its main(),
+    with torch and the exporter already imported (a subprocess each took 4 of this file's 18
+    minutes at load 15: the interpreter, torch and torch.export's first use again). The command
+    in subprocesses, as a user runs it (python -m, exit statuses, no traceback), is test_cli.py's."""
+    from symshape.__main__ import main
+    capsys.readouterr()
+    try:
+        rc = main(list(args))
+    except SystemExit as e:  # argparse's usage errors
+        rc = e.code
+    out, err = capsys.readouterr()
+    return rc, out, err
 
 
-def test_cli_capture_export(tmp_path):
-    rc, out, err = run_cli("report", "cli_models:cat2", "--input", "x=2,3", "--input", "y=2,5", "--capture", "export",
+def test_cli_capture_export(tmp_path, capsys):
+    rc, out, err = run_cli(capsys, "report", "cli_models:cat2", "--input", "x=2,3", "--input", "y=2,5", "--capture", "export",
                            "--dynamic", "x=0:b@1..64,1", "--dynamic", "y=0:b@1..64,1", "-b", "json")
     assert rc == 0, err
     import json
@@ -558,22 +569,22 @@ def test_cli_capture_export(tmp_path):
     assert "x.size()[0] <= 64" in texts, texts
     assert any("y.size()[0]" in t and "x.size()[0]" in t for t in texts), texts
     g = tmp_path / "g.json"
-    rc, out, err = run_cli("export", "cli_models:cat2", "--input", "x=2,3", "--input", "y=2,5", "--capture", "export",
+    rc, out, err = run_cli(capsys, "export", "cli_models:cat2", "--input", "x=2,3", "--input", "y=2,5", "--capture", "export",
                            "-o", str(g))
     assert rc == 0, err
     doc = json.loads(g.read_text())
     assert doc["origin"].startswith("symshape.from_exported")
     # torch.export's own failure: one line, exit 3
-    rc, out, err = run_cli("report", "cli_models:Pinned", "--input", "x=2,3,8,8", "--capture", "export",
+    rc, out, err = run_cli(capsys, "report", "cli_models:Pinned", "--input", "x=2,3,8,8", "--capture", "export",
                            "--dynamic", "x=2:h@2..64")
     assert rc == 3 and err.startswith("symshape: error: ") and "Traceback" not in err, (rc, err)
 
 
-def test_cli_capture_export_of_a_plain_function():
+def test_cli_capture_export_of_a_plain_function(capsys):
     """issue 38 (fourth pass): --capture export of MODULE:FUNCTION (which --capture fx takes)
     failed with torch.export's 'Expected `mod` to be an instance of `torch.nn.Module`'; the
     function is now wrapped in a module whose forward has its signature"""
-    rc, out, err = run_cli("report", "cli_models:nonzero_rows", "--input", "x=3,4", "--capture", "export",
+    rc, out, err = run_cli(capsys, "report", "cli_models:nonzero_rows", "--input", "x=3,4", "--capture", "export",
                            "--dynamic", "x=0,1", "-b", "json")
     assert rc == 0, err
     import json

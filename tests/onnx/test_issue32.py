@@ -32,19 +32,14 @@ import random  # noqa: E402
 import re  # noqa: E402
 import sys  # noqa: E402
 
-import numpy as np
 import torch
 import onnx
 ort = ortcheck.onnxruntime(3)
 
-SYM = sys.argv[1]
-WORK = os.path.join(sys.argv[2], "issue32-torch-" + torch.__version__)
-os.makedirs(WORK, exist_ok=True)
-KW = {"dynamo": False} if "dynamo" in torch.onnx.export.__code__.co_varnames else {}
+SYM, WORK, CHECKS, sh = ortcheck.start("issue32-torch-" + torch.__version__)
+check = CHECKS.check
 RELAXED = ["--no-duck-sizing", "--no-specialize-01"]
 rng = random.Random(32)
-CHECKS = ortcheck.Checks()
-check = CHECKS.check
 
 
 class KV(torch.nn.Module):
@@ -69,46 +64,15 @@ class FlipResize(torch.nn.Module):
 
 
 def export(name, m, args, names, dyn):
-    path = os.path.join(WORK, name + ".onnx")
-    if not os.path.exists(path):
-        torch.manual_seed(0)
-        torch.onnx.export(m.eval(), args, path + ".tmp", input_names=names, dynamic_axes=dyn, opset_version=17, **KW)
-        os.replace(path + ".tmp", path)
-    return path
-
-
-sh = ortcheck.runner(SYM)
+    return ortcheck.torch_export(os.path.join(WORK, name + ".onnx"), m, args, names, dyn)
 
 
 def session(path, extra=()):
-    m = onnx.load(path)
-    have = {o.name for o in m.graph.output} | {i.name for i in m.graph.input} | {i.name for i in m.graph.initializer}
-    for v in extra:
-        if v not in have:
-            m.graph.output.append(onnx.ValueInfoProto(name=v))
-    so = ort.SessionOptions()
-    so.log_severity_level = 4  # a refused point is a finding here, not a log line
-    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    return ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
+    return ortcheck.session(ort, path, extra)
 
 
-def run(sess, sizes):
-    """{value: shape} at the input sizes, or None where onnxruntime refuses them"""
-    feeds = {i.name: np.random.randn(*sizes[i.name]).astype(np.float32) for i in sess.get_inputs()}
-    try:
-        outs = sess.run(None, feeds)
-    except Exception:  # noqa: BLE001 - the runtime refused the point
-        return None
-    r = {o.name: list(v.shape) for o, v in zip(sess.get_outputs(), outs)}
-    r.update({k: list(v.shape) for k, v in feeds.items()})
-    return r
-
-
-NS = {"FloorDiv": lambda a, b: a // b, "Mod": lambda a, b: a % b, "CeilDiv": lambda a, b: -(-a // b), "Min": min, "Max": max}
-
-
-def evaluate(d, env):
-    return d if isinstance(d, int) else eval(d, {"__builtins__": {}}, dict(NS, **env))
+run = ortcheck.shapes_at
+evaluate = ortcheck.evaluate
 
 
 def probe(path, points, flags):
@@ -138,10 +102,7 @@ def values_match(path, flags, points, desc):
     if r.returncode:
         return {}
     inf = json.loads(r.stdout)
-    src = {}
-    for s, info in inf["symbols"].items():
-        mm = re.match(r"(.+)\.size\(\)\[(\d+)\]$", info["source"])
-        src[s] = (mm.group(1), int(mm.group(2)))
+    src = ortcheck.dim_sources(inf)
     sess = session(path, inf["values"])
     n = 0
     for p in points:

@@ -37,13 +37,9 @@ import onnx
 from onnx import TensorProto, helper
 ort = ortcheck.onnxruntime(4)
 
-SYM = sys.argv[1]
-WORK = os.path.join(sys.argv[2], "issue38-ort-" + ort.__version__)
-os.makedirs(WORK, exist_ok=True)
+SYM, WORK, CHECKS, sh = ortcheck.start("issue38-ort-" + ort.__version__)
 RELAXED = ["--no-duck-sizing", "--no-specialize-01"]
-CHECKS = ortcheck.Checks()
 check = CHECKS.check
-sh = ortcheck.runner(SYM)
 
 
 def save(name, nodes, ins, inits=()):

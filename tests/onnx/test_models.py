@@ -34,6 +34,7 @@ except ImportError:
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import onnx_ref  # noqa: E402
+import ortcheck  # noqa: E402
 
 SYM = sys.argv[1]
 CACHE = os.path.join(sys.argv[2], "torch-" + torch.__version__)  # the exports differ by torch version
@@ -215,15 +216,7 @@ class OrtFail(Exception):
 def ort_session(path, values):
     """An onnxruntime session (CPU, no graph optimization, so that every value is computed as the
     graph says) whose outputs are every value symshape infers: the runtime is the ground truth."""
-    m = onnx.load(path)
-    skip = {o.name for o in m.graph.output} | {i.name for i in m.graph.input} | {i.name for i in m.graph.initializer}
-    for v in values:
-        if v not in skip:
-            m.graph.output.append(onnx.ValueInfoProto(name=v))
-    so = ort.SessionOptions()
-    so.log_severity_level = 3
-    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    return ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
+    return ortcheck.session(ort, path, values, log=3)
 
 
 def ort_run(sess, model, sizes):

@@ -26,19 +26,12 @@ import re  # noqa: E402
 import sys  # noqa: E402
 import warnings  # noqa: E402
 
-import numpy as np  # noqa: E402
 import torch  # noqa: E402
-import onnx  # noqa: E402
 ort = ortcheck.onnxruntime(3)
 
-SYM = sys.argv[1]
-WORK = os.path.join(sys.argv[2], "related-torch-" + torch.__version__)
-os.makedirs(WORK, exist_ok=True)
-KW = {"dynamo": False} if "dynamo" in torch.onnx.export.__code__.co_varnames else {}
-rng = random.Random(3232)
-CHECKS = ortcheck.Checks()
+SYM, WORK, CHECKS, sh = ortcheck.start("related-torch-" + torch.__version__)
 check = CHECKS.check
-sh = ortcheck.runner(SYM)
+rng = random.Random(3232)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
 try:
     from symshape.deploy import OnnxModel, RelatedExampleWarning
@@ -60,46 +53,17 @@ class M(torch.nn.Module):
 
 def export(name, m, shapes, ints=()):
     """name.onnx with every dim of every input dynamic (dynamic_axes names INPUT_K)"""
-    path = os.path.join(WORK, name + ".onnx")
-    if not os.path.exists(path):
-        torch.manual_seed(0)
-        args = tuple(torch.randint(0, 10, s) if k in ints else torch.randn(*s) for k, s in shapes.items())
-        dyn = {k: {d: "%s_%d" % (k, d) for d in range(len(s))} for k, s in shapes.items()}
-        torch.onnx.export(m.eval(), args, path + ".tmp", input_names=list(shapes), dynamic_axes=dyn, opset_version=17, **KW)
-        os.replace(path + ".tmp", path)
-    return path
+    args = lambda: tuple(torch.randint(0, 10, s) if k in ints else torch.randn(*s) for k, s in shapes.items())
+    dyn = {k: {d: "%s_%d" % (k, d) for d in range(len(s))} for k, s in shapes.items()}
+    return ortcheck.torch_export(os.path.join(WORK, name + ".onnx"), m, args, list(shapes), dyn)
 
 
 def session(path, extra=()):
-    m = onnx.load(path)
-    have = {o.name for o in m.graph.output} | {i.name for i in m.graph.input} | {i.name for i in m.graph.initializer}
-    for v in extra:
-        if v not in have:
-            m.graph.output.append(onnx.ValueInfoProto(name=v))
-    so = ort.SessionOptions()
-    so.log_severity_level = 4
-    so.intra_op_num_threads = 1
-    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    return ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
+    return ortcheck.session(ort, path, extra, threads=1)
 
 
-def run(sess, sizes, ints):
-    feeds = {i.name: (np.random.randint(0, 10, size=sizes[i.name]).astype(np.int64) if i.name in ints
-                      else np.random.randn(*sizes[i.name]).astype(np.float32)) for i in sess.get_inputs()}
-    try:
-        outs = sess.run(None, feeds)
-    except Exception:  # noqa: BLE001 - the runtime refused the point
-        return None
-    r = {o.name: list(v.shape) for o, v in zip(sess.get_outputs(), outs)}
-    r.update({k: list(v.shape) for k, v in feeds.items()})
-    return r
-
-
-NS = {"FloorDiv": lambda a, b: a // b, "Mod": lambda a, b: a % b, "CeilDiv": lambda a, b: -(-a // b), "Min": min, "Max": max}
-
-
-def evaluate(d, env):
-    return d if isinstance(d, int) else eval(d, {"__builtins__": {}}, dict(NS, **env))
+run = ortcheck.shapes_at
+evaluate = ortcheck.evaluate
 
 
 def case(name, path, shapes, related, ints=(), fails=True, static=None):
@@ -125,10 +89,7 @@ def case(name, path, shapes, related, ints=(), fails=True, static=None):
         return
     inf = json.loads(r.stdout)
     check(name + ": no internal symbol in a guard", not re.search(r"\bs\d+\b", json.dumps(inf.get("guards", ""))), inf.get("guards"))
-    src = {}
-    for s, info in inf["symbols"].items():
-        mm = re.match(r"(.+)\.size\(\)\[(\d+)\]$", info["source"])
-        src[s] = (mm.group(1), int(mm.group(2)))
+    src = ortcheck.dim_sources(inf)
     pts = []
     for _ in range(10):
         p = related(rng)

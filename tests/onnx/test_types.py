@@ -9,9 +9,6 @@ or run fails); its valid twin (the same graph with the types the schema asks for
 infer and run by onnxruntime, with infer's output shape equal to onnxruntime's at two sizes.
 usage: test_types.py SYMSHAPE CACHE_DIR   (SY_SKIP_TORCH_TESTS=1 or no onnxruntime: skip, exit 77)
 """
-import os
-import sys
-
 import ortcheck
 ortcheck.skip_if_opted_out()
 import json  # noqa: E402
@@ -21,12 +18,8 @@ import onnx
 from onnx import TensorProto as T, helper as h
 ort = ortcheck.onnxruntime(4)
 
-SYM = sys.argv[1]
-WORK = os.path.join(sys.argv[2], "types-ort-" + ort.__version__)
-os.makedirs(WORK, exist_ok=True)
-CHECKS = ortcheck.Checks()
+SYM, WORK, CHECKS, sh = ortcheck.start("types-ort-" + ort.__version__)
 check = CHECKS.check
-sh = ortcheck.runner(SYM)
 NP = {T.FLOAT: np.float32, T.INT64: np.int64, T.BOOL: np.bool_}
 
 
