@@ -11,7 +11,7 @@
  * int64 result holds exactly the same set of values as their first argument
  * whenever it has an element (views, copies, broadcasts, repeats, int64
  * conversions, indexing with only None / Ellipsis / `:`) keep its bounds;
- * `add`/`sub` with an integer scalar (alpha 1) and `rsub` of an integer shift
+ * `add`/`sub` with an integer scalar (times a constant alpha) and `rsub` (s - alpha*x) shift
  * them. Any op that may write into a tensor (a name ending in '_', setitem,
  * the augmented assignments, an `out=` argument, `inplace` true or maybe true)
  * empties the table: an alias
@@ -155,14 +155,14 @@ static int bounded_arg(const opcall *c, size_t i, sy_vbounds *b)
     return i < c->nargs && c->args[i].kind == SY_V_TENSOR && sy_env_values_get(c->env, c->args[i].u.t, b);
 }
 
-/* alpha of add/sub (#2 or keyword): absent or the integer 1 */
-static int alpha_one(const opcall *c)
+/* alpha of add/sub/rsub (#2 or keyword) as *v: absent (1) or a constant integer; 0 for anything else */
+static int alpha_of(const opcall *c, int64_t *v)
 {
     const sy_value *a = c->nargs > 2 ? &c->args[2] : NULL;
     for (size_t i = 0; i < c->nkw; i++)
         if (c->kwnames[i] && !strcmp(c->kwnames[i], "alpha")) a = &c->kwvals[i];
-    int64_t v;
-    return !a || a->kind == SY_V_NONE || (a->kind == SY_V_INT && !sy_expr_get_si(a->u.i, &v) && v == 1);
+    *v = 1;
+    return !a || a->kind == SY_V_NONE || (a->kind == SY_V_INT && !sy_expr_get_si(a->u.i, v));
 }
 
 /* argument #pos or keyword kw; NULL when absent */
@@ -489,7 +489,11 @@ sy_status sy_env_values_after_call(opcall *c)
         break;
     }
     /* arithmetic with an integer scalar or (outer) another tracked tensor */
-    if ((r->k == VK_ADD || r->k == VK_SUB) && !alpha_one(c)) return SY_OK;
+    /* alpha scales the second operand: x + alpha*s, s - alpha*x (rsub(x, s, alpha), sub(s, x, alpha));
+     * tracked where the scaled operand is the tensor, else (x + alpha*s with alpha != 1) dropped.
+     * rsub's alpha was read as 1 (verify38: rsub(arange(T), 15, alpha=2) got T <= 32, true T <= 16) */
+    int64_t alpha = 1;
+    if ((r->k == VK_ADD || r->k == VK_SUB || r->k == VK_RSUB) && !alpha_of(c, &alpha)) return SY_OK;
     if (r->k == VK_NEG) return bounded_arg(c, 0, &b) && map_scalar(ctx, VK_NEG, NULL, 0, 0, 0, &b) ? set(c, in, out, &b, 1) : SY_OK;
     if (r->k == VK_FLOORDIV && !strcmp(c->op, "div")) { /* div(x, k, rounding_mode='floor') only */
         const sy_value *m = arg(c, 2, "rounding_mode");
@@ -507,7 +511,7 @@ sy_status sy_env_values_after_call(opcall *c)
         sv = &c->args[0];
         tin = c->args[1].u.t;
         first_scalar = 1;
-    } else if (r->k != VK_RSUB && (k == VK_ADD || k == VK_SUB || k == VK_MUL) && bounded_arg(c, 0, &b) &&
+    } else if (r->k != VK_RSUB && alpha == 1 && (k == VK_ADD || k == VK_SUB || k == VK_MUL) && bounded_arg(c, 0, &b) &&
                bounded_arg(c, 1, &y) && outer(c->args[0].u.t, c->args[1].u.t)) {
         sy_vbounds o;
         if (!cross(ctx, k, &b, &y, &o)) return SY_OK;
@@ -517,6 +521,14 @@ sy_status sy_env_values_after_call(opcall *c)
     }
     int64_t s = 0;
     int s_const = const_int(sv, &s);
+    const sy_expr *se = sv->u.i;
+    if (alpha != 1 && (r->k == VK_RSUB || first_scalar)) { /* s - alpha*x: the tensor is scaled */
+        if (!map_scalar(ctx, VK_MUL, sy_expr_int_si(ctx, alpha), alpha, 1, 0, &b)) return SY_OK;
+    } else if (alpha != 1) { /* x + alpha*s, x - alpha*s: the scalar is */
+        se = sy_expr_mul_si(ctx, se, alpha);
+        if (!se) return sy_ctx_last_error(ctx);
+        if (s_const && __builtin_mul_overflow(s, alpha, &s)) s_const = 0;
+    }
     if (k == VK_SUB && first_scalar) { /* s - x */
     } else if (first_scalar && k != VK_ADD && k != VK_MUL) {
         return SY_OK; /* s // x, s % x: not tracked */
@@ -525,7 +537,7 @@ sy_status sy_env_values_after_call(opcall *c)
         need_fit(ctx, &b);
         if (!b.n) return sy_ctx_last_error(ctx);
     }
-    if (!map_scalar(ctx, k, sv->u.i, s, s_const, first_scalar && k == VK_SUB, &b)) return SY_OK;
+    if (!map_scalar(ctx, k, se, s, s_const, first_scalar && k == VK_SUB, &b)) return SY_OK;
     return set(c, tin, out, &b, 1);
 }
 

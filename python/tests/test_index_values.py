@@ -154,6 +154,11 @@ FNS = {
     "clamp_after_int64_wrap": (lambda tb, ids, kv: tb[(A(ids.size(1)) * 2 ** 60).clamp(max=5)], False),
     "cat": (lambda tb, ids, kv: tb[torch.cat([A(ids.size(1) // 2), A(ids.size(1)) + 3])], False),
     "arange_step": (lambda tb, ids, kv: tb[A(1, ids.size(1) + 1, 3)], False),
+    # alpha scales the second operand: rsub(x, s, alpha) = s - alpha*x (read as s - x before: T <= 32
+    # accepted where T <= 16 runs), x - alpha*s, x + alpha*s (the range was dropped: unchecked)
+    "rsub_alpha_2": (lambda tb, ids, kv: tb[torch.rsub(A(ids.size(1)), 15, alpha=2)], False),
+    "sub_alpha_2": (lambda tb, ids, kv: tb[torch.sub(A(ids.size(1)), 3, alpha=2)], False),
+    "add_alpha_neg": (lambda tb, ids, kv: tb[torch.add(A(ids.size(1)), 5, alpha=-2)], False),
     "relative_positions": (_rel, False),
 }
 
