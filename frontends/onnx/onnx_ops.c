@@ -651,6 +651,10 @@ static sy_status op_lrn(ox_call *c)
         return ox_err(c, SY_EINVAL, "size %lld: onnxruntime needs an odd size in [1, 2^31 - 1]", (long long)size);
     if (!((float)alpha > 0.0f) || !((float)beta > 0.0f))
         return ox_err(c, SY_EINVAL, "alpha %g, beta %g: onnxruntime needs both > 0", alpha, beta);
+    /* lrn.cc Compute: ORT_ENFORCE(X->Shape().NumDimensions() == 4) -- the spec allows N x C x D1..Dk,
+     * onnxruntime 1.32 fails at every size of another rank (verify38: 240 of 240 points) */
+    if (T(c, 0)->ndim != 4)
+        return ox_err(c, SY_EINVAL, "input of rank %zu: onnxruntime's LRN kernel needs a 4-D input (N, C, H, W)", T(c, 0)->ndim);
     return same_as(c, 0, 0);
 }
 /* EyeLike-9: shape of X, element type the dtype attribute's when given (else X's): the output's type

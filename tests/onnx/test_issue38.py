@@ -448,5 +448,19 @@ for kw in (dict(size=1), dict(size=3), dict(size=2), dict(size=0), dict(size=-1)
     acc = r.returncode == 0 and json.loads(r.stdout)["accept"]
     check("LRN %s: symshape accepts exactly when onnxruntime runs" % kw, acc == ort_runs(path, (2, 3, 4, 4)),
           r.stdout + r.stderr)
+# verify38: onnxruntime's LRN kernel needs a 4-D input (lrn.cc: NumDimensions() == 4), though the spec allows
+# N x C x D1..Dk: a 3-D or 5-D input ran nowhere and symshape accepted every size
+for dims in (["n", "c", "l"], ["n", "c", "d", "h", "w"], ["n", "c", "h", "w"]):
+    path = save("lrn_rank%d" % len(dims), [helper.make_node("LRN", ["x"], ["y"], name="l", size=3)],
+                [helper.make_tensor_value_info("x", TensorProto.FLOAT, dims)])
+    shape = (2, 3) + (4,) * (len(dims) - 2)
+    arg = "x=" + ",".join(map(str, shape))
+    r = sh("probe", path, "--sizes", arg, "--json", "--example", arg)
+    acc = r.returncode == 0 and json.loads(r.stdout)["accept"]
+    check("LRN of rank %d: symshape accepts exactly when onnxruntime runs" % len(dims), acc == ort_runs(path, shape),
+          r.stdout + r.stderr)
+    if len(dims) != 4:
+        check("LRN of rank %d: the error says onnxruntime needs a 4-D input" % len(dims),
+              "needs a 4-D input" in r.stderr, r.stderr)
 
 CHECKS.finish("onnxruntime %s" % ort.__version__)
