@@ -45,6 +45,42 @@ static sy_status math_unary(opcall *c, const sy_value *v)
     return SY_OK;
 }
 
+/* An in-place TensorIterator op (add_, iadd, relu_, ...) writes self, which must not overlap itself:
+ * assert_no_internal_overlap (MemOverlap.cpp has_internal_overlap: a stride 0 at a size > 1),
+ * "unsupported operation: more than one element of the written-to tensor refers to a single memory
+ * location" (verify38: x[:, :1].expand(-1, n).add_(y) and .relu_() were accepted at n >= 2). Not
+ * fill_/zero_ (Fill.cpp: set_check_mem_overlap(false), fill is idempotent). Strides not modelled:
+ * nothing is checked. */
+static sy_status require_no_overlap(opcall *c, const sy_tensor *t)
+{
+    if (!t->strides) return SY_OK;
+    sy_status st = SY_OK;
+    sy_ctx *ctx = c->env->ctx;
+    /* a stride that may be 0 only where the tensor is empty (row-major strides are products of
+     * the later sizes) writes nothing twice: decided on a copy of the facts with every size >= 1,
+     * which touches no symbol; only an expanded dim (stride 0 or [size == t]*stride) is left */
+    sy_facts *f = sy_facts_copy(sy_env_facts(c->env));
+    if (!f) return sy_ctx_last_error(ctx);
+    const sy_expr *numel = KI(c, 1);
+    for (size_t i = 0; i < t->ndim && st == SY_OK; i++) {
+        numel = sy_expr_mul(ctx, numel, t->sizes[i]);
+        st = sy_facts_add(f, sy_expr_ge(ctx, t->sizes[i], KI(c, 1)));
+    }
+    for (size_t i = 0; i < t->ndim && st == SY_OK; i++) {
+        const sy_expr *ne0 = sy_expr_ne(ctx, t->strides[i], KI(c, 0));
+        const sy_expr *once = sy_expr_or(ctx, sy_expr_le(ctx, t->sizes[i], KI(c, 1)), ne0);
+        sy_truth tr = SY_TRUTH_UNKNOWN;
+        if ((st = sy_decide(f, once, &tr)) == SY_EQUOTA) st = SY_OK, sy_ctx_reset_error(ctx); /* unknown: require */
+        if (st != SY_OK || tr == SY_TRUTH_TRUE) continue;
+        st = op_require(c, sy_expr_or(ctx, once, sy_expr_eq(ctx, numel, KI(c, 0))),
+                        "unsupported operation: more than one element of the written-to tensor refers to a "
+                        "single memory location (dim %zu has stride 0 and size %s)",
+                        i, sy_env_show(c->env, t->sizes[i]));
+    }
+    sy_facts_free(f);
+    return st;
+}
+
 static sy_status unary(opcall *c)
 {
     const sy_tensor *x;
@@ -54,6 +90,8 @@ static sy_status unary(opcall *c)
         return math_unary(c, v);
     sy_status st = op_tensor(c, 0, "input", &x);
     if (st) return st;
+    size_t n = strlen(c->op);
+    if (n > 1 && c->op[n - 1] == '_' && strcmp(c->op, "dropout_") && (st = require_no_overlap(c, x))) return st; /* relu_, ... */
     return sy_unary_layout(c, x, x->dtype);
 }
 
@@ -193,6 +231,7 @@ sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b)
 #undef PYFLOAT
     const sy_expr **r;
     size_t n;
+    sy_status st = SY_OK;
     /* in place: a method name ending in '_', or Python's augmented operators (operator.iadd, ...);
      * not isclose, igamma, ... nor operator.is_, and_, or_ (out of place) */
     static const char *const augmented[] = {"iadd", "isub", "imul", "itruediv", "idiv", "ifloordiv", "imod", "ipow",
@@ -200,7 +239,7 @@ sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b)
     size_t len = strlen(c->op);
     int inplace = c->op[len - 1] == '_' && strcmp(c->op, "is_") && strcmp(c->op, "and_") && strcmp(c->op, "or_");
     for (int i = 0; augmented[i] && !inplace; i++) inplace = !strcmp(c->op, augmented[i]);
-    sy_status st;
+    if (inplace && a->kind == SY_V_TENSOR && (st = require_no_overlap(c, a->u.t))) return st;
     if (inplace && a->kind == SY_V_TENSOR && nb <= na) {
         /* in place (add_, iadd, ...): TensorIterator's output is self, so the other operand expands
          * into self's sizes (EXPAND-IN-PLACE, docs/ops.md) and the result has self's sizes; the
