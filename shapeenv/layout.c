@@ -837,26 +837,32 @@ static sy_status array_copy(sy_env *env, size_t n, const sy_value *arr, const sy
     return SY_OK;
 }
 
-/* record t, the result (item of a list result, or SIZE_MAX) of c, as deferred: replayed on its
- * decided arguments when observed; w: the weight of the deferred arguments */
-static sy_status defer_replay(opcall *c, const sy_tensor *t, unsigned w, size_t item)
+/* the call's arguments, keyword names and values, node and op, copied into rec (the env's memory) */
+static sy_status defer_copy_call(opcall *c, struct sy_env_defer *rec)
 {
     sy_env *env = c->env;
-    struct sy_env_defer rec = {t, NULL, NULL, NULL, w + 1, c->nargs, c->nkw, item, NULL, NULL, NULL, 0};
-    const char *const *kn = NULL;
     sy_status st;
     if (c->nkw) {
         const char **k = sy_env_alloc(env, c->nkw * sizeof *k);
         if (!k) return sy_ctx_last_error(env->ctx);
         for (size_t j = 0; j < c->nkw; j++)
             if (!(k[j] = sy_env_strdup(env, c->kwnames[j]))) return sy_ctx_last_error(env->ctx);
-        kn = k;
+        rec->kwnames = k;
     }
-    if ((st = array_copy(env, c->nargs, c->args, &rec.args)) || (st = array_copy(env, c->nkw, c->kwvals, &rec.kwvals))) return st;
-    rec.kwnames = kn;
-    if (c->where && c->where->node && !(rec.node = sy_env_strdup(env, c->where->node))) return sy_ctx_last_error(env->ctx);
-    if (!(rec.op = sy_env_strdup(env, c->op))) return sy_ctx_last_error(env->ctx);
-    return defer_add(env, &rec);
+    if ((st = array_copy(env, c->nargs, c->args, &rec->args)) || (st = array_copy(env, c->nkw, c->kwvals, &rec->kwvals))) return st;
+    if (c->where && c->where->node && !(rec->node = sy_env_strdup(env, c->where->node))) return sy_ctx_last_error(env->ctx);
+    if (!(rec->op = sy_env_strdup(env, c->op))) return sy_ctx_last_error(env->ctx);
+    return SY_OK;
+}
+
+/* record t, the result (item of a list result, or SIZE_MAX) of c, as deferred: replayed on its
+ * decided arguments when observed; w: the weight of the deferred arguments */
+static sy_status defer_replay(opcall *c, const sy_tensor *t, unsigned w, size_t item)
+{
+    sy_env *env = c->env;
+    struct sy_env_defer rec = {t, NULL, NULL, NULL, w + 1, c->nargs, c->nkw, item, NULL, NULL, NULL, 0};
+    sy_status st = defer_copy_call(c, &rec);
+    return st ? st : defer_add(env, &rec);
 }
 
 sy_status sy_layout_defer_results(opcall *c)
@@ -872,20 +878,7 @@ sy_status sy_layout_defer_results(opcall *c)
         const sy_value *r = out->kind == SY_V_LIST ? &out->u.list.items[i] : out;
         if (r->kind != SY_V_TENSOR || r->u.t->strides || defer_find(env, r->u.t)) continue; /* a known layout, or deferred already */
         sy_status st;
-        if (!rec.op) { /* the op's arguments and provenance, once */
-            const char *const *kn = NULL;
-            if (c->nkw) {
-                const char **k = sy_env_alloc(env, c->nkw * sizeof *k);
-                if (!k) return sy_ctx_last_error(env->ctx);
-                for (size_t j = 0; j < c->nkw; j++)
-                    if (!(k[j] = sy_env_strdup(env, c->kwnames[j]))) return sy_ctx_last_error(env->ctx);
-                kn = k;
-            }
-            if ((st = array_copy(env, c->nargs, c->args, &rec.args)) || (st = array_copy(env, c->nkw, c->kwvals, &rec.kwvals))) return st;
-            rec.kwnames = kn;
-            rec.node = c->where && c->where->node ? sy_env_strdup(env, c->where->node) : NULL;
-            if (!(rec.op = sy_env_strdup(env, c->op))) return sy_ctx_last_error(env->ctx);
-        }
+        if (!rec.op && (st = defer_copy_call(c, &rec))) return st; /* the op's arguments and provenance, once */
         rec.t = r->u.t;
         rec.item = out->kind == SY_V_LIST ? i : SIZE_MAX;
         if ((st = defer_add(env, &rec))) return st;
