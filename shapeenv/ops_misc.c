@@ -687,6 +687,32 @@ static sy_status addmm(opcall *c)
             return st;
         out[0] = a->sizes[0];
         n = 1;
+        if ((st = expands_to(c, x, n, out))) return st;
+        /* an empty mat: addmv_out (Blas.cpp) writes beta * input into the result, resized to input's
+         * shape, unless beta is 0 (zero_, [n]): input [1] gives [1], a 0-d input () (measured on
+         * 2.14.1 and 1.13 at mat [3, 0], [0, 4], [0, 0]; verify38: symshape said [n]) */
+        const sy_value *bv = op_arg(c, (size_t)-1, "beta");
+        int64_t bi = 1;
+        int beta0 = bv && ((bv->kind == SY_V_FLOAT && bv->u.f == 0.0) ||
+                           ((bv->kind == SY_V_INT || bv->kind == SY_V_BOOL) && !sy_expr_get_si(bv->u.i, &bi) && bi == 0));
+        if (bv && !beta0 && bv->kind != SY_V_FLOAT && bv->kind != SY_V_NONE &&
+            !((bv->kind == SY_V_INT || bv->kind == SY_V_BOOL) && !sy_expr_get_si(bv->u.i, &bi)))
+            return op_err(c, SY_EUNSUPPORTED, "addmv: a beta that is not a constant (the result's shape depends on beta == 0 where mat is empty)");
+        const sy_expr *nm = sy_expr_mul(CTX, a->sizes[0], a->sizes[1]), *ind = sy_expr_min(CTX, KI(c, 1), nm); /* [mat not empty] */
+        int same = 0;
+        if (!beta0 && x->ndim == 1 && (st = op_known_true(c, sy_expr_eq(CTX, x->sizes[0], out[0]), &same))) return st;
+        if (beta0 || same) return op_set_tensor(c, a->dtype, n, out);
+        if (x->ndim == 1) { /* input [1] or [n]: n where mat is not empty, else input's size */
+            out[0] = sy_expr_add(CTX, x->sizes[0], sy_expr_mul(CTX, sy_expr_sub(CTX, out[0], x->sizes[0]), ind));
+            return op_set_tensor(c, a->dtype, n, out);
+        }
+        /* 0-d input: the result's rank depends on whether mat is empty, which one result cannot say */
+        int nonempty = 0;
+        if ((st = op_decide_limit(c, sy_expr_ne(CTX, nm, KI(c, 0)),
+                                  "addmv of a 0-d input: () where mat is empty, (n) else; one traced result has one rank",
+                                  &nonempty)))
+            return st;
+        return op_set_tensor(c, a->dtype, nonempty ? 1 : 0, out);
     } else if (!strcmp(c->op, "addr")) {
         if (a->ndim != 1) return op_err(c, SY_EINVAL, "addr: Expected 1-D argument vec1, but got %zu-D", a->ndim);
         if (b->ndim != 1) return op_err(c, SY_EINVAL, "addr: Expected 1-D argument vec2, but got %zu-D", b->ndim);
