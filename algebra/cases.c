@@ -381,15 +381,19 @@ static void cand_from(cands *k, const fmpz_t c)
     fmpz_clear(a);
 }
 
+/* a walk's skip: e was visited before (or the table is out of memory), so its subtree is skipped */
+static int seen_before(sy_ctx *ctx, sy_etab *seen, const sy_expr *e)
+{
+    if (sy_etab_slot(ctx, seen, e, 0, true) == SIZE_MAX) return 1;
+    bool fresh = seen->fresh;
+    seen->fresh = false;
+    return !fresh;
+}
+
 static int cand_skip(void *ud, const sy_expr *e)
 {
     cands *k = ud;
-    if (k->nconst >= CONST_MAX) return 1;
-    size_t i = sy_etab_slot(k->R->ctx, &k->seen, e, 0, true);
-    if (i == SIZE_MAX) return 1;
-    bool fresh = k->seen.fresh;
-    k->seen.fresh = false;
-    return !fresh;
+    return k->nconst >= CONST_MAX || seen_before(k->R->ctx, &k->seen, e);
 }
 
 static sy_status cand_visit(void *ud, const sy_expr *e)
@@ -602,11 +606,7 @@ static void sv_const(solver *S, const fmpz *c)
 static int sv_skip(void *ud, const sy_expr *e)
 {
     solver *S = ud;
-    size_t i = sy_etab_slot(S->R->ctx, &S->seen, e, 0, true);
-    if (i == SIZE_MAX) return 1;
-    bool fresh = S->seen.fresh;
-    S->seen.fresh = false;
-    return !fresh;
+    return seen_before(S->R->ctx, &S->seen, e);
 }
 
 /* every node once: count it, record its constants and its atoms (targets) */
