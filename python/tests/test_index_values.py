@@ -168,6 +168,32 @@ def _points(rng, with_past):
     return [(rng.randint(1, 3), t) + ((rng.choice([0, 1, 2, 5, 14, 16]),) if with_past else ()) for t in ts]
 
 
+def _run(name, model, pts, with_past, policy, tab=None):
+    """soundness() of a model of ids [B, T] (and the cache kv [B, 2, P, 4], the table tab [ROWS, 3]
+    when given) at the points (B, T[, P]), example (2, 5[, 7]), under the policy"""
+    def inputs(p):
+        d = {"ids": torch.randint(0, 11, (p[0], p[1]))}
+        if tab is not None:
+            d["tab"] = tab
+        if with_past:
+            d["kv"] = torch.randn(p[0], 2, p[2], 4)
+        return d
+
+    def sizes(p):
+        d = {"ids": [p[0], p[1]]}
+        if tab is not None:
+            d["tab"] = [ROWS, 3]
+        if with_past:
+            d["kv"] = [p[0], 2, p[2], 4]
+        return d
+
+    dyn = {"ids": [0, 1]}
+    if with_past:
+        dyn["kv"] = [0, 2]
+    return soundness(name, model, inputs, sizes, pts, dynamic=dyn, example=(2, 5, 7) if with_past else (2, 5),
+                     trace_kw=NO_POLICY if policy == "relaxed" else None, kind="index values")
+
+
 CASES = {
     "emb_arange": (Emb, False),
     "emb_arange_past": (EmbPast, True),
@@ -186,24 +212,8 @@ def test_position_embedding_rows(name, policy):
     model = cls().eval()
     pts = _points(random.Random(name), with_past)
 
-    def inputs(p):
-        d = {"ids": torch.randint(0, 11, (p[0], p[1]))}
-        if with_past:
-            d["kv"] = torch.randn(p[0], 2, p[2], 4)
-        return d
-
-    def sizes(p):
-        d = {"ids": [p[0], p[1]]}
-        if with_past:
-            d["kv"] = [p[0], 2, p[2], 4]
-        return d
-
-    dyn = {"ids": [0, 1]}
-    if with_past:
-        dyn["kv"] = [0, 2]
-    row, gs, _ = soundness("index_values_%s_%s" % (name, policy), model, inputs, sizes, pts, dynamic=dyn,
-                           example=(2, 5, 7) if with_past else (2, 5),
-                           trace_kw=NO_POLICY if policy == "relaxed" else None, kind="index values")
+    row, gs, _ = _run(name="index_values_%s_%s" % (name, policy), model=model, pts=pts, with_past=with_past,
+                      policy=policy)
     texts = [g.text for g in gs.guards]
     # the CPU itself rejects some of the points (T past the table), except for the control
     assert (row["torch_ok"] == len(pts)) == (name in ("emb_data_control", "emb_written_in_place")), (row, texts)
@@ -234,26 +244,8 @@ def test_index_ops_arange(name, policy):
     model = Fn(fn).eval()
     pts = _fn_points(random.Random(name), with_past)
 
-    tab = torch.randn(ROWS, 3)
-
-    def inputs(p):
-        d = {"ids": torch.randint(0, 11, (p[0], p[1])), "tab": tab}
-        if with_past:
-            d["kv"] = torch.randn(p[0], 2, p[2], 4)
-        return d
-
-    def sizes(p):
-        d = {"ids": [p[0], p[1]], "tab": [ROWS, 3]}
-        if with_past:
-            d["kv"] = [p[0], 2, p[2], 4]
-        return d
-
-    dyn = {"ids": [0, 1]}
-    if with_past:
-        dyn["kv"] = [0, 2]
-    row, gs, _ = soundness("index_ops_%s_%s" % (name, policy), model, inputs, sizes, pts, dynamic=dyn,
-                           example=(2, 5, 7) if with_past else (2, 5),
-                           trace_kw=NO_POLICY if policy == "relaxed" else None, kind="index values")
+    row, gs, _ = _run(name="index_ops_%s_%s" % (name, policy), model=model, pts=pts, with_past=with_past,
+                      policy=policy, tab=torch.randn(ROWS, 3))
     KEPT[(name, policy)] = (row["accepted"], row["torch_ok"], len(pts))
     print("%s %s: %d of %d CPU-ok sizes kept (%d points)" % (name, policy, row["accepted"], row["torch_ok"], len(pts)))
     texts = [g.text for g in gs.guards]
