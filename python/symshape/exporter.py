@@ -290,36 +290,6 @@ class _SyProxy(Proxy):
             return NotImplemented
         return self.tracer.create_proxy("call_method", method, (self, other), {})
 
-    def __iadd__(self, other):
-        return self._inplace("add_", other)
-
-    def __isub__(self, other):
-        return self._inplace("sub_", other)
-
-    def __imul__(self, other):
-        return self._inplace("mul_", other)
-
-    def __itruediv__(self, other):
-        return self._inplace("div_", other)
-
-    def __ifloordiv__(self, other):
-        return self._inplace("floor_divide_", other)
-
-    def __imod__(self, other):
-        return self._inplace("remainder_", other)
-
-    def __ipow__(self, other):
-        return self._inplace("pow_", other)
-
-    def __iand__(self, other):
-        return self._inplace("bitwise_and_", other)
-
-    def __ior__(self, other):
-        return self._inplace("bitwise_or_", other)
-
-    def __ixor__(self, other):
-        return self._inplace("bitwise_xor_", other)
-
     def __setitem__(self, key, value):
         """``x[idx] = v`` on a traced tensor: recorded as operator.setitem (graph op ``setitem``:
         the region's bounds and the value's broadcast are checked; x keeps its sizes). A value that
@@ -332,6 +302,14 @@ class _SyProxy(Proxy):
                                         "two regions overlap, which the graph cannot check; write x[idx] = v.clone()",
                                         self.node)
         self.tracer.create_proxy("call_function", operator.setitem, (self, key, value), {})
+
+
+# Python's augmented operators on a traced tensor and the in-place method each records (_inplace)
+_INPLACE_OPERATORS = {"__iadd__": "add_", "__isub__": "sub_", "__imul__": "mul_", "__itruediv__": "div_",
+                      "__ifloordiv__": "floor_divide_", "__imod__": "remainder_", "__ipow__": "pow_",
+                      "__iand__": "bitwise_and_", "__ior__": "bitwise_or_", "__ixor__": "bitwise_xor_"}
+for _name, _method in _INPLACE_OPERATORS.items():
+    setattr(_SyProxy, _name, lambda self, other, _method=_method: self._inplace(_method, other))
 
 
 class _SyAttribute(_SyProxy, Attribute):
