@@ -27,6 +27,7 @@ typedef struct {
     unsigned char **fixed; /* a dim_value, a user example, a declared Dim, a static dim */
     unsigned char **moved;
     sy_onnx_example *ex;
+    size_t ndefault; /* dims whose example is the default, SY_ONNX_DEFAULT_EXAMPLE: no example names them */
 } rl_state;
 
 /* one symbol of the failed trace: its hint and whether it may move */
@@ -132,6 +133,9 @@ static sy_status rl_init(sy_ctx *ctx, rl_state *s, const sy_onnx_model *m, const
             }
         }
     }
+    s->ndefault = 0;
+    for (size_t i = 0; i < s->nin; i++)
+        for (size_t d = 0; d < s->ndim[i]; d++) s->ndefault += !s->fixed[i][d];
     return SY_OK;
 }
 
@@ -492,13 +496,15 @@ sy_status sy_onnx_trace_relate(sy_ctx *ctx, const sy_onnx_model *m, const sy_env
         sy_fail_st(ctx, SY_EINVAL,
                    "%s; the model needs %s, which no size satisfies (every dim is an int64 within its range): no "
                    "input size can run the model", first, why0);
-    else
+    else {
+        char dflt[64] = ""; /* name the default only where a dim took it */
+        if (s.ndefault) snprintf(dflt, sizeof dflt, " (%d for a dim without one)", SY_ONNX_DEFAULT_EXAMPLE);
         sy_fail_st(ctx, SY_EINVAL,
-                   "%s; the model needs %s%s%s, which the example does not satisfy (%d for a dim without one) and no "
+                   "%s; the model needs %s%s%s, which the example%s does not satisfy and no "
                    "example symshape tried did (at most %d retraces): give example sizes that satisfy it (--example) or "
                    "make those dims static",
-                   first, why0, strcmp(why, why0) ? ", then " : "", strcmp(why, why0) ? why : "", SY_ONNX_DEFAULT_EXAMPLE,
-                   RL_ROUNDS);
+                   first, why0, strcmp(why, why0) ? ", then " : "", strcmp(why, why0) ? why : "", dflt, RL_ROUNDS);
+    }
     sy_dealloc(ctx, first, strlen(first) + 1);
     return SY_EINVAL;
 }
