@@ -30,4 +30,5 @@ case "$ver" in
   *) skip "$py has torch $ver, this run is for torch $want.x" ;;
 esac
 echo "torch $ver ($py)"
+rm -f "$err"; trap - EXIT # exec replaces this shell: its EXIT trap would never run
 exec "$py" "$@"

@@ -60,7 +60,7 @@ tmp="$(mktemp)"; printf 'bound x | x >= 1 => [5, 3]\n' > "$tmp"
 check "cases empty expected range" 1 "cannot read expected range '[5, 3]'" "$S" cases "$tmp"; rm -f "$tmp"
 # ---- model commands
 E="$T/../examples"
-tmpd="$(mktemp -d)"
+tmpd="$(mktemp -d)"; trap 'rm -rf "$tmpd"' EXIT
 check "run default model" 0 "x.size()[2] == x.size()[3]" "$S" run --backend json
 check "run stats" 0 "guards:" "$S" run "$E/resnet18.json" --backend json --stats -o "$tmpd/g.json"
 check "run json file" 0 "symshape.guards" cat "$tmpd/g.json"

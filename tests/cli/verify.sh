@@ -7,7 +7,7 @@
 set -u
 S="$1"; T="$2"; E="$T/../examples"
 pass=0; fail=0
-tmpd="$(mktemp -d)"
+tmpd="$(mktemp -d)"; trap 'rm -rf "$tmpd"' EXIT
 check() { # description, expected status, expected output substring, command...
   local desc="$1" want="$2" pat="$3"; shift 3
   local out rc
