@@ -127,10 +127,14 @@ bool ensure(sy_facts *f, size_t id)
     unsigned char *nt = sy_realloc(f->ctx, f->taint, f->cap, nc);
     if (!nt) return false;
     f->taint = nt;
+    uint32_t *nn = sy_realloc(f->ctx, f->nref, f->cap * sizeof *nn, nc * sizeof *nn);
+    if (!nn) return false;
+    f->nref = nn;
     for (size_t i = f->cap; i < nc; i++) {
         sy_ival_init(&f->range[i]);
         f->repl[i] = NULL;
         f->taint[i] = 0;
+        f->nref[i] = 0;
     }
     f->cap = nc;
     return true;
@@ -163,6 +167,7 @@ sy_facts *sy_facts_free(sy_facts *f)
     if (f->range) sy_dealloc(ctx, f->range, f->cap * sizeof *f->range);
     if (f->repl) sy_dealloc(ctx, f->repl, f->cap * sizeof *f->repl);
     if (f->taint) sy_dealloc(ctx, f->taint, f->cap);
+    if (f->nref) sy_dealloc(ctx, f->nref, f->cap * sizeof *f->nref);
     if (f->rels) sy_dealloc(ctx, f->rels, f->relcap * sizeof *f->rels);
     for (size_t i = 0; i < f->nfresh; i++) fmpz_clear(&f->fresh[i].k);
     if (f->fresh) sy_dealloc(ctx, f->fresh, f->freshcap * sizeof *f->fresh);
@@ -184,8 +189,10 @@ sy_facts *sy_facts_copy(const sy_facts *src)
         sy_ival_set(&f->range[i], &src->range[i]);
         f->repl[i] = src->repl[i];
         f->taint[i] = src->taint[i];
+        f->nref[i] = src->nref[i];
     }
     f->nrepl = src->nrepl;
+    f->ncompound = src->ncompound;
     if (src->nrels) {
         f->rels = sy_alloc(f->ctx, src->relcap * sizeof *f->rels);
         if (!f->rels) goto oom;

@@ -98,6 +98,19 @@ static const sy_expr *pick_unit(sy_ctx *ctx, const sy_expr *d, int *sign, bool n
     return best;
 }
 
+/* count r as an entry of repl (dir 1) or no longer one (dir -1): nref, ncompound */
+static bool repl_count(sy_facts *f, const sy_expr *r, int dir)
+{
+    if (r->kind == SY_EXPR_INT) return true;
+    if (r->kind != SY_EXPR_SYM) {
+        f->ncompound += (size_t)(ptrdiff_t)dir;
+        return true;
+    }
+    if (!ensure(f, r->u.sym.id)) return false;
+    f->nref[r->u.sym.id] += (uint32_t)dir;
+    return true;
+}
+
 static sy_status install_replacement(sy_facts *f, const sy_expr *s, const sy_expr *v, int depth)
 {
     sy_ctx *ctx = f->ctx;
@@ -107,16 +120,27 @@ static sy_status install_replacement(sy_facts *f, const sy_expr *s, const sy_exp
     sy_ival_init(&old);
     sy_ival_set(&old, &f->range[id]);
     sy_ival_set_full(&f->range[id]);
-    /* update existing replacements */
-    for (size_t i = 0; i < f->cap; i++) {
-        /* a constant or another symbol does not read s: no rebuild (a set pinning or tying n
-         * sizes one by one, a region's static and equal dims, made n rebuilds each, issue 38) */
-        if (!f->repl[i] || f->repl[i]->kind == SY_EXPR_INT || (f->repl[i]->kind == SY_EXPR_SYM && f->repl[i] != s)) continue;
-        f->repl[i] = sy_expr_subs(ctx, f->repl[i], 1, &s, &v);
-        if (!f->repl[i]) {
+    /* update existing replacements: only entries that may read s, s itself or a compound one
+     * (nref, ncompound); a constant or another symbol does not read s: no rebuild (a set pinning
+     * or tying n sizes one by one, a region's static and equal dims, made n rebuilds each, and
+     * the walk over every id made minimizing n equalities tying n sizes to one O(n^3), issue 38) */
+    for (size_t i = 0; i < f->cap && (f->ncompound || f->nref[id]); i++) {
+        const sy_expr *r = f->repl[i];
+        if (!r || r->kind == SY_EXPR_INT || (r->kind == SY_EXPR_SYM && r != s)) continue;
+        const sy_expr *nr = sy_expr_subs(ctx, r, 1, &s, &v);
+        if (!nr) {
             sy_ival_clear(&old);
             return sy_ctx_last_error(ctx);
         }
+        if (!repl_count(f, r, -1) || !repl_count(f, nr, 1)) {
+            sy_ival_clear(&old);
+            return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        }
+        f->repl[i] = nr;
+    }
+    if (!repl_count(f, v, 1)) {
+        sy_ival_clear(&old);
+        return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
     }
     f->repl[id] = v;
     f->nrepl++;

@@ -73,6 +73,12 @@ struct sy_facts {
      * chain_sym). A symbol with taint 0 has no facts but its range. */
     unsigned char *taint;
     size_t nrepl;
+    /* per symbol id: how many entries of repl are that symbol itself; and how many entries are
+     * neither a symbol nor an integer. A replacement of s rewrites only entries that read s: with
+     * nref[s] == 0 and ncompound == 0 there are none, and install_replacement skips its walk over
+     * every id (a set tying n sizes to one was O(n) per equality, O(n^3) in minimization) */
+    uint32_t *nref;
+    size_t ncompound;
     const sy_expr **rels;
     size_t nrels, relcap;
     fresh_sym *fresh;
