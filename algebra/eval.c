@@ -44,6 +44,34 @@ bool sy_binding_init(sy_ctx *ctx, sy_binding *b)
     return true;
 }
 
+bool sy_binding_reserve(sy_ctx *ctx, sy_binding *b, size_t n)
+{
+    if (n <= b->n) return true;
+    size_t on = b->n ? b->n : 1, nn = b->n * 2 > n ? b->n * 2 : n;
+    unsigned char *h = sy_alloc(ctx, nn);
+    int64_t *v = sy_alloc(ctx, nn * sizeof *v);
+    fmpz *z = sy_alloc(ctx, nn * sizeof *z);
+    if (!h || !v || !z) {
+        if (h) sy_dealloc(ctx, h, nn);
+        if (v) sy_dealloc(ctx, v, nn * sizeof *v);
+        if (z) sy_dealloc(ctx, z, nn * sizeof *z);
+        return false;
+    }
+    memcpy(h, b->has, on);
+    memset(h + on, 0, nn - on);
+    memcpy(v, b->v64, on * sizeof *v);
+    memcpy(z, b->vz, on * sizeof *z); /* moves the values: an fmpz is one word, owned by the new array */
+    for (size_t i = on; i < nn; i++) fmpz_init(&z[i]);
+    sy_dealloc(ctx, b->has, on);
+    sy_dealloc(ctx, b->v64, on * sizeof *b->v64);
+    sy_dealloc(ctx, b->vz, on * sizeof *b->vz);
+    b->has = h;
+    b->v64 = v;
+    b->vz = z;
+    b->n = nn;
+    return true;
+}
+
 void sy_binding_clear(sy_ctx *ctx, sy_binding *b)
 {
     size_t n = b->n ? b->n : 1;
@@ -739,6 +767,35 @@ const sy_expr *sy_expr_subs(sy_ctx *ctx, const sy_expr *e, size_t n, const sy_ex
     if (!ctx) return NULL;
     sy_op_begin(ctx, true);
     return sy_op_end_e(ctx, sy_expr_subs_work(ctx, e, n, syms, vals));
+}
+
+typedef struct {
+    size_t nid;
+    const sy_expr *const *byid;
+} subs_ids_ud;
+
+static const sy_expr *subs_ids_leaf(void *ud, const sy_expr *e)
+{
+    const subs_ids_ud *s = ud;
+    return e->kind == SY_EXPR_SYM && e->u.sym.id < s->nid ? s->byid[e->u.sym.id] : NULL;
+}
+
+const sy_expr *sy_expr_subs_ids(sy_ctx *ctx, const sy_expr *e, size_t nid, const sy_expr *const *byid)
+{
+    if (!ctx) return NULL;
+    sy_op_begin(ctx, true);
+    const sy_expr *r = NULL;
+    if (!e || (nid && !byid)) r = e ? sy_fail(ctx, SY_EINVAL, "subs: NULL array") : NULL;
+    else {
+        sy_memo m;
+        if (!sy_memo_init(ctx, &m)) r = sy_oom(ctx);
+        else {
+            subs_ids_ud ud = {nid, byid};
+            r = sy_rebuild(ctx, e, &m, subs_ids_leaf, &ud);
+            sy_memo_clear(ctx, &m);
+        }
+    }
+    return sy_op_end_e(ctx, r);
 }
 
 /* ------------------------------------------------------------------ free symbols */

@@ -31,11 +31,19 @@ typedef struct sy_binding {
 } sy_binding;
 /* Room for every symbol of ctx so far, all unbound; false (SY_ENOMEM recorded) when out of memory. */
 bool sy_binding_init(sy_ctx *ctx, sy_binding *b);
+/* Room for ids below n at least (doubling), the values kept; false (SY_ENOMEM recorded, b unchanged
+ * but possibly with larger arrays of the old n) when out of memory. */
+bool sy_binding_reserve(sy_ctx *ctx, sy_binding *b, size_t n);
 void sy_binding_clear(sy_ctx *ctx, sy_binding *b);
 void sy_binding_set(sy_binding *b, uint32_t id, const fmpz_t v);
 /* Exact value of e (booleans as 0/1). Errors: SY_EINVAL unbound symbol,
  * SY_EDIVZERO, SY_EQUOTA (message set). */
 sy_status sy_eval_raw(sy_ctx *ctx, const sy_expr *e, const sy_binding *b, fmpz_t out);
+/* sy_expr_subs with the values by symbol id: byid[id] (an integer-valued expression, or NULL: kept)
+ * for ids below nid. The caller checks the values once; the work is that of the rebuild alone, not
+ * O(keys) per call and per leaf (the guard producer substituted every symbol into every guard:
+ * O(n^2) over n inputs, issue 38). */
+const sy_expr *sy_expr_subs_ids(sy_ctx *ctx, const sy_expr *e, size_t nid, const sy_expr *const *byid);
 
 /* ---- divisors (factor.c), bounded: deterministic, FLINT's n_factor for one word, trial division
  * by the primes below 2^15 past it (a cofactor left over counts as one prime), at most

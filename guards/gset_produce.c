@@ -159,8 +159,7 @@ typedef struct {
     size_t nsym;                      /* the context's symbols when production started */
     const sy_expr **symvar;           /* per symbol id: the source variable that represents it, or NULL */
     sy_memo reps;                     /* the values of symvar, as a set */
-    const sy_expr **ks, **vs;         /* the substitution env symbols -> source variables (nk pairs) */
-    size_t nk;
+    const sy_expr **byid;             /* the substitution env symbols -> source variables, by symbol id (nsym) */
     char *buf;                        /* source texts (src_text), bufcap bytes: src_cap of the inputs */
     size_t bufcap;
 } producer;
@@ -183,12 +182,11 @@ static size_t nsym_cap(const producer *P) { return P->nsym ? P->nsym : 1; }
 static void producer_clear(producer *P)
 {
     sy_ctx *ctx = P->ctx;
-    if (P->ks) sy_dealloc(ctx, P->ks, nsym_cap(P) * sizeof *P->ks);
-    if (P->vs) sy_dealloc(ctx, P->vs, nsym_cap(P) * sizeof *P->vs);
+    if (P->byid) sy_dealloc(ctx, P->byid, nsym_cap(P) * sizeof *P->byid);
     if (P->symvar) sy_dealloc(ctx, P->symvar, nsym_cap(P) * sizeof *P->symvar);
     if (P->reps.keys) sy_memo_clear(ctx, &P->reps);
     if (P->buf) sy_dealloc(ctx, P->buf, P->bufcap);
-    P->ks = P->vs = P->symvar = NULL;
+    P->byid = P->symvar = NULL;
     P->reps.keys = NULL;
     P->buf = NULL;
 }
@@ -342,16 +340,12 @@ static bool substitution(producer *P)
     sy_ctx *ctx = P->ctx;
     sy_env *env = P->env;
     sy_gset *gs = P->gs;
-    P->ks = sy_alloc(ctx, nsym_cap(P) * sizeof *P->ks);
-    P->vs = sy_alloc(ctx, nsym_cap(P) * sizeof *P->vs);
-    if (!P->ks || !P->vs) return false;
+    P->byid = sy_alloc(ctx, nsym_cap(P) * sizeof *P->byid);
+    if (!P->byid) return false;
+    memset(P->byid, 0, nsym_cap(P) * sizeof *P->byid);
     for (size_t i = 0; i < sy_env_nsymbols(env); i++) {
-        const sy_symbol_info *si = sy_env_symbol(env, i);
-        uint32_t id = sy_expr_sym_id(si->sym);
-        if (id < P->nsym && P->symvar[id]) {
-            P->ks[P->nk] = si->sym;
-            P->vs[P->nk++] = P->symvar[id];
-        }
+        uint32_t id = sy_expr_sym_id(sy_env_symbol(env, i)->sym);
+        if (id < P->nsym && P->symvar[id]) P->byid[id] = P->symvar[id];
     }
     size_t nu = 0;
     for (size_t i = 0; i < sy_env_nsymbols(env); i++) nu += sy_env_symbol(env, i)->unbacked != 0;
@@ -376,7 +370,7 @@ static sy_status recorded_guard(producer *P, const sy_guard_record *r)
     sy_gset *gs = P->gs;
     gs->recorded += r->count;
     gs->dedup++;
-    const sy_expr *e = sy_expr_subs(ctx, r->expr, P->nk, P->ks, P->vs);
+    const sy_expr *e = sy_expr_subs_ids(ctx, r->expr, P->nsym, P->byid);
     if (!e) /* never a set without one of its recorded guards: that set would accept sizes the trace did not */
         return sy_ctx_last_error(ctx) ? sy_ctx_last_error(ctx)
                                       : sy_fail_st(ctx, SY_ERROR, "produce: a recorded guard cannot be written over the sources");
@@ -443,7 +437,7 @@ static sy_status stride_guards(producer *P)
             long sl = sy_gset_find_source(gs, src_text(P->buf, P->bufcap, iname, ".stride()[", (long)d));
             const sy_expr *se = sl >= 0 ? stride_expr(env, iname, ndim, d) : NULL;
             if (!se) continue;
-            const sy_expr *e = sy_expr_subs(ctx, se, P->nk, P->ks, P->vs);
+            const sy_expr *e = sy_expr_subs_ids(ctx, se, P->nsym, P->byid);
             const sy_env_input_info *tin = sy_env_input_info_find(env, iname);
             int declared = tin && tin->strides;
             size_t nl = strlen(iname);

@@ -345,10 +345,9 @@ static const sy_expr *new_symbol(sy_env *env, char prefix, unsigned *counter, in
     r->info.hint = hint;
     r->info.unbacked = unbacked;
     if (!add_source(env, r, source)) return sy_oom(env->ctx);
-    /* the hint binding is rebuilt (with the new symbol) on next use: release
-     * the old one (issue 10: it leaked, 34 MB at 2,000 inputs with narrow) */
-    if (env->hints_ready) sy_binding_clear(env->ctx, &env->hints);
-    env->hints_ready = false;
+    /* the new symbol is bound on next use (ready_hints), the binding growing by doubling: it was
+     * released here and rebuilt over every symbol, O(n^2) over n inputs (issue 38); before that it
+     * leaked, 34 MB at 2,000 inputs with narrow (issue 10) */
     return s;
 }
 
@@ -510,21 +509,27 @@ const sy_symbol_info *sy_env_symbol_of(const sy_env *env, const sy_expr *sym)
 
 /* ------------------------------------------------------------------ hints */
 
+/* The hints of every backed symbol of env bound by id (a symbol of the context that is not env's,
+ * or an id past the binding, is unbound: its expression has no hint). Symbols made since the last
+ * call are added, the binding grown to the context's symbols when one's id is past it. */
 static bool ready_hints(sy_env *env)
 {
-    if (env->hints_ready && env->hints.n >= sy_ctx_nsyms(env->ctx)) return true;
-    if (env->hints_ready) sy_binding_clear(env->ctx, &env->hints);
-    env->hints_ready = false;
-    if (!sy_binding_init(env->ctx, &env->hints)) return false;
+    if (!env->hints_ready) {
+        if (!sy_binding_init(env->ctx, &env->hints)) return false;
+        env->hints_ready = true;
+        env->hints_nbound = 0;
+    }
+    if (env->hints_nbound == env->nsyms) return true;
+    if (!sy_binding_reserve(env->ctx, &env->hints, sy_ctx_nsyms(env->ctx))) return false;
     fmpz_t v;
     fmpz_init(v);
-    for (size_t i = 0; i < env->nsyms; i++) {
+    for (size_t i = env->hints_nbound; i < env->nsyms; i++) {
         if (env->syms[i].info.unbacked) continue;
         fmpz_set_si(v, env->syms[i].info.hint);
         sy_binding_set(&env->hints, sy_expr_sym_id(env->syms[i].info.sym), v);
     }
     fmpz_clear(v);
-    env->hints_ready = true;
+    env->hints_nbound = env->nsyms;
     return true;
 }
 

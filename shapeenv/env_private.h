@@ -66,6 +66,7 @@ struct sy_env {
     /* hints by symbol id */
     sy_binding hints;
     bool hints_ready;
+    size_t hints_nbound; /* syms[0 .. hints_nbound) are bound in hints (a new symbol is bound on next use) */
     /* guards */
     guardrec *guards;
     size_t nguards, guardcap, recorded;
