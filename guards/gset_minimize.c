@@ -315,24 +315,115 @@ static int keyed_cmp(const void *x, const void *y)
     return a->i < b->i ? -1 : (a->i > b->i);
 }
 
+/* The live fact guards, for drop_implied: per source the fact guards reading it (ascending),
+ * per component its live fact guards in a doubly linked list (ascending). Scanning the whole set
+ * for each dropped guard made the pass O(n^2) on a set of n bounds tied to one source (issue 38). */
+typedef struct {
+    size_t *rd_at, *rd; /* CSR: rd[rd_at[s] .. rd_at[s+1]) the fact guards reading source s, ascending */
+    size_t *nx, *pv;    /* per guard: the next and previous live fact guard of its component (SIZE_MAX: none) */
+    size_t *head;       /* per guard that is a component root: its first live fact guard */
+    size_t *mark;       /* per guard: the candidate (plus one) that took it in pass 0 */
+    size_t n, nsrc, nrd;
+} dindex;
+
+static void dindex_clear(sy_ctx *ctx, dindex *x)
+{
+    size_t n = x->n ? x->n : 1, nrd = x->nrd ? x->nrd : 1;
+    if (x->rd_at) sy_dealloc(ctx, x->rd_at, (x->nsrc + 1) * sizeof *x->rd_at);
+    if (x->rd) sy_dealloc(ctx, x->rd, nrd * sizeof *x->rd);
+    if (x->nx) sy_dealloc(ctx, x->nx, n * sizeof *x->nx);
+    if (x->pv) sy_dealloc(ctx, x->pv, n * sizeof *x->pv);
+    if (x->head) sy_dealloc(ctx, x->head, n * sizeof *x->head);
+    if (x->mark) sy_dealloc(ctx, x->mark, n * sizeof *x->mark);
+    memset(x, 0, sizeof *x);
+}
+
+static sy_status dindex_init(sy_gset *gs, dindex *x, const size_t *comp)
+{
+    sy_ctx *ctx = gs->ctx;
+    memset(x, 0, sizeof *x);
+    x->n = gs->n;
+    x->nsrc = gs->nsrc;
+    for (size_t i = 0; i < gs->n; i++)
+        if (!gs->g[i].dead && is_fact_guard(&gs->g[i])) x->nrd += gs->g[i].pub.nslots;
+    size_t n = x->n ? x->n : 1, nrd = x->nrd ? x->nrd : 1;
+    x->rd_at = sy_alloc(ctx, (x->nsrc + 1) * sizeof *x->rd_at);
+    x->rd = sy_alloc(ctx, nrd * sizeof *x->rd);
+    x->nx = sy_alloc(ctx, n * sizeof *x->nx);
+    x->pv = sy_alloc(ctx, n * sizeof *x->pv);
+    x->head = sy_alloc(ctx, n * sizeof *x->head);
+    x->mark = sy_alloc(ctx, n * sizeof *x->mark);
+    if (!x->rd_at || !x->rd || !x->nx || !x->pv || !x->head || !x->mark) {
+        dindex_clear(ctx, x);
+        return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    }
+    memset(x->rd_at, 0, (x->nsrc + 1) * sizeof *x->rd_at);
+    for (size_t i = 0; i < gs->n; i++) {
+        x->mark[i] = 0;
+        x->head[i] = x->nx[i] = x->pv[i] = SIZE_MAX;
+        if (gs->g[i].dead || !is_fact_guard(&gs->g[i])) continue;
+        for (size_t k = 0; k < gs->g[i].pub.nslots; k++) x->rd_at[gs->g[i].pub.slots[k] + 1]++;
+    }
+    for (size_t s = 0; s < x->nsrc; s++) x->rd_at[s + 1] += x->rd_at[s];
+    /* fill: rd_at[s] walks up to rd_at[s + 1] and is moved back after */
+    for (size_t i = 0; i < gs->n; i++) {
+        if (gs->g[i].dead || !is_fact_guard(&gs->g[i])) continue;
+        for (size_t k = 0; k < gs->g[i].pub.nslots; k++) x->rd[x->rd_at[gs->g[i].pub.slots[k]]++] = i;
+    }
+    for (size_t s = x->nsrc; s > 0; s--) x->rd_at[s] = x->rd_at[s - 1];
+    x->rd_at[0] = 0;
+    /* the component lists, ascending (mark serves as each root's tail while linking) */
+    for (size_t i = 0; i < gs->n; i++) x->mark[i] = SIZE_MAX;
+    for (size_t i = 0; i < gs->n; i++) {
+        if (gs->g[i].dead || !is_fact_guard(&gs->g[i])) continue;
+        size_t r = comp[i];
+        if (x->head[r] == SIZE_MAX) x->head[r] = i;
+        else {
+            x->nx[x->mark[r]] = i;
+            x->pv[i] = x->mark[r];
+        }
+        x->mark[r] = i;
+    }
+    for (size_t i = 0; i < gs->n; i++) x->mark[i] = 0;
+    return SY_OK;
+}
+
 /* Drop candidate i, implied by the live fact guards of its component; they
- * are recorded as its implying guards, those sharing a source with it first. */
-static sy_status drop_implied(sy_gset *gs, size_t i, const size_t *comp, size_t *nreaders)
+ * are recorded as its implying guards, those sharing a source with it first
+ * (each group in index order, at most DREC_MAX, then the list is partial). */
+static sy_status drop_implied(sy_gset *gs, size_t i, const size_t *comp, size_t *nreaders, dindex *x)
 {
     gguard *cand = &gs->g[i];
     drec *d = add_drop(gs, cand, false);
     if (!d) return sy_fail_st(gs->ctx, SY_ENOMEM, "out of memory");
-    for (int pass = 0; pass < 2 && !d->partial; pass++) /* past DREC_MAX the list is partial and complete */
-        for (size_t j = 0; j < gs->n && !d->partial; j++) {
-            if (j == i || comp[j] != comp[i] || gs->g[j].dead || !is_fact_guard(&gs->g[j])) continue;
-            bool shares = false;
-            for (size_t a = 0; a < gs->g[j].pub.nslots && !shares; a++)
-                for (size_t b = 0; b < cand->pub.nslots && !shares; b++)
-                    shares = gs->g[j].pub.slots[a] == cand->pub.slots[b];
-            if (shares == (pass == 0)) drop_imp(d, gs->g[j].uid);
+    /* pass 0: the sharers, ascending: a merge of the candidate's sources' lists (each
+     * ascending; a guard read through two sources is taken once) */
+    size_t small[8], ns = cand->pub.nslots, *cur = ns <= 8 ? small : sy_alloc(gs->ctx, ns * sizeof *cur);
+    if (!cur) return sy_fail_st(gs->ctx, SY_ENOMEM, "out of memory");
+    for (size_t k = 0; k < ns; k++) cur[k] = x->rd_at[cand->pub.slots[k]];
+    while (!d->partial) {
+        size_t best = SIZE_MAX;
+        for (size_t k = 0; k < ns; k++) {
+            size_t end = x->rd_at[cand->pub.slots[k] + 1];
+            while (cur[k] < end && (x->rd[cur[k]] == i || gs->g[x->rd[cur[k]]].dead || x->mark[x->rd[cur[k]]] == i + 1)) cur[k]++;
+            if (cur[k] < end && x->rd[cur[k]] < best) best = x->rd[cur[k]];
         }
+        if (best == SIZE_MAX) break;
+        drop_imp(d, gs->g[best].uid);
+        x->mark[best] = i + 1;
+    }
+    if (cur != small) sy_dealloc(gs->ctx, cur, ns * sizeof *cur);
+    /* pass 1: the rest of the component, ascending */
+    for (size_t j = x->head[comp[i]]; j != SIZE_MAX && !d->partial; j = x->nx[j])
+        if (j != i && x->mark[j] != i + 1) drop_imp(d, gs->g[j].uid);
     cand->dead = true;
     for (size_t k = 0; k < cand->pub.nslots; k++) nreaders[cand->pub.slots[k]]--;
+    /* unlink i from its component's list */
+    size_t r = comp[i];
+    if (x->pv[i] != SIZE_MAX) x->nx[x->pv[i]] = x->nx[i];
+    else if (x->head[r] == i) x->head[r] = x->nx[i];
+    if (x->nx[i] != SIZE_MAX) x->pv[x->nx[i]] = x->pv[i];
+    x->nx[i] = x->pv[i] = SIZE_MAX;
     return SY_OK;
 }
 
@@ -549,16 +640,26 @@ static sy_status minimize(sy_gset *gs)
         }
         for (size_t i = 0; i < gs->n; i++) comp[i] = uf_find(comp, i);
     }
+    dindex dx = {0};
+    if (cst == SY_OK) cst = dindex_init(gs, &dx, comp);
     witness w;
     bool have_w = cst == SY_OK && witness_init(&w, gs);
-    hlindex hx = {0};
-    if (have_w) hl_init(&hx, &w);
+    hlindex hx = {0}, hc = {0};
+    /* hc: the half-lines by classes of sources the live pure equalities tie (hl_classes), made
+     * again after such an equality dies, at most HC_REBUILDS times (then the decision alone) */
+    enum { HC_REBUILDS = 64 };
+    int hc_rebuilds = 0;
+    bool hc_ok = false;
+    if (have_w && hl_init(&hx, &w)) hc_ok = hl_classes(&hc, &hx, gs);
     for (size_t i = gs->n; i-- > 0 && cst == SY_OK;) {
         gguard *cand = &gs->g[i];
         if (!is_fact_guard(cand) || surely_not_implied(gs, cand, nreaders)) continue;
         if (have_w && has_witness(&w, i)) continue; /* certainly not implied: kept, as the decision would */
-        if (hl_implied(&hx, gs, i)) { /* exactly implied by one other guard's half-line */
-            cst = drop_implied(gs, i, comp, nreaders);
+        bool edge = hl_is_class_edge(cand);
+        if (hl_implied(&hx, gs, i) || (hc_ok && hl_implied(&hc, gs, i))) {
+            /* exactly implied by one other guard's half-line, on its source or one the live equalities tie to it */
+            cst = drop_implied(gs, i, comp, nreaders, &dx);
+            if (cst == SY_OK && edge && hc_ok) hc_ok = ++hc_rebuilds <= HC_REBUILDS && hl_classes(&hc, &hx, gs);
             continue;
         }
         sy_facts *f = sy_facts_new(ctx);
@@ -588,10 +689,15 @@ static sy_status minimize(sy_gset *gs)
             cst = st;
             break;
         }
-        if (t == SY_TRUTH_TRUE) cst = drop_implied(gs, i, comp, nreaders);
+        if (t == SY_TRUTH_TRUE) {
+            cst = drop_implied(gs, i, comp, nreaders, &dx);
+            if (cst == SY_OK && edge && hc_ok) hc_ok = ++hc_rebuilds <= HC_REBUILDS && hl_classes(&hc, &hx, gs);
+        }
     }
     if (cst == SY_OK) cst = rewrite_under_others(gs, comp);
     hl_clear(ctx, &hx);
+    hl_clear(ctx, &hc);
+    dindex_clear(ctx, &dx);
     if (have_w) witness_clear(&w);
     if (comp) sy_dealloc(ctx, comp, nc * sizeof *comp);
     if (owner) sy_dealloc(ctx, owner, nsl * sizeof *owner);

@@ -187,6 +187,8 @@ typedef struct {
 #define hl_clear sy_gs_hl_clear
 #define hl_init sy_gs_hl_init
 #define hl_implied sy_gs_hl_implied
+#define hl_classes sy_gs_hl_classes
+#define hl_is_class_edge sy_gs_hl_is_class_edge
 
 /* gset.c */
 void *galloc(sy_gset *gs, size_t size);
@@ -225,5 +227,7 @@ bool has_witness(witness *w, size_t ci);
 void hl_clear(sy_ctx *ctx, hlindex *x);
 bool hl_init(hlindex *x, witness *w);
 bool hl_implied(hlindex *x, const sy_gset *gs, size_t ci);
+bool hl_classes(hlindex *c, const hlindex *x, const sy_gset *gs);
+bool hl_is_class_edge(const gguard *g);
 
 #endif

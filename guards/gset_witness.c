@@ -352,6 +352,24 @@ static bool class_witness(witness *w, size_t sl, int64_t tv, size_t ci)
 }
 
 /* Is there a witness that candidate ci is not implied by the other fact guards? */
+/* Guard ci evaluates to false, without an error, with source sl at tv and the others at the
+ * example. An Or of equalities tying n sources to one (the relaxed policy's broadcasts) had no
+ * witness, so each went to the decision procedure with the other n as facts: O(n^2) (issue 38). */
+static bool fails_at(witness *w, size_t ci, size_t sl, int64_t tv)
+{
+    sy_gset *gs = w->gs;
+    uint32_t id = sy_expr_sym_id(gs->vars[sl]);
+    fmpz_t v;
+    fmpz_init_set_si(v, tv);
+    sy_binding_set(&w->b, id, v);
+    bool f = sy_eval_raw(w->ctx, gs->g[ci].pub.expr, &w->b, v) == SY_OK && fmpz_is_zero(v);
+    if (!f) sy_ctx_reset_error(w->ctx);
+    fmpz_set_si(v, gs->example[sl]);
+    sy_binding_set(&w->b, id, v);
+    fmpz_clear(v);
+    return f;
+}
+
 bool has_witness(witness *w, size_t ci)
 {
     if (!w->ready) return false;
@@ -375,7 +393,10 @@ bool has_witness(witness *w, size_t ci)
             if (self.upper && self.value < INT64_MAX) cands[nc++] = self.value + 1;
             if (!self.upper && self.value > INT64_MIN) cands[nc++] = self.value - 1;
             break;
-        default: break;
+        default: /* not linear in the source (an Or, a Mod, ...): a step each way, where it fails */
+            if (tex < INT64_MAX && fails_at(w, ci, sl, tex + 1)) cands[nc++] = tex + 1;
+            if (tex > INT64_MIN && fails_at(w, ci, sl, tex - 1)) cands[nc++] = tex - 1;
+            break;
         }
         for (int q = 0; q < nc; q++)
             if (others_hold(w, sl, cands[q], ci) || class_witness(w, sl, cands[q], ci)) return true;
@@ -695,6 +716,76 @@ bool hl_init(hlindex *x, witness *w)
         a = b;
     }
     return true;
+}
+
+/* Group the half-lines of x again, by the class of their source under the live fact guards
+ * `a - b == 0` (pure equalities), into c: c's half-lines are x's with the class's root as the
+ * slot, so hl_implied(c, ...) finds the strongest live half-line of any source of the class on
+ * the candidate's side. Sound while those equalities stay live: with them, a == b, and b >= t2
+ * implies a >= t1 for t2 >= t1. A set tying n sources to one with an equality each, each source
+ * with its bound, had every bound decided with the n equalities as facts (O(n^2) fact adds); by
+ * the classes each is one comparison. Call again after a pure equality dies (the classes may
+ * split). False (no index, no error) when out of memory or when no live pure equality exists. */
+bool hl_classes(hlindex *c, const hlindex *x, const sy_gset *gs)
+{
+    sy_ctx *ctx = gs->ctx;
+    hl_clear(ctx, c);
+    if (!x->hl || x->nord < 2) return false;
+    bool any = false;
+    for (size_t i = 0; i < gs->n && !any; i++)
+        any = !gs->g[i].dead && is_fact_guard(&gs->g[i]) && gs->g[i].pub.nslots == 2 && pure_equality(gs->g[i].pub.expr);
+    if (!any) return false;
+    size_t ns = gs->nsrc ? gs->nsrc : 1, n = x->n ? x->n : 1;
+    size_t *root = sy_alloc(ctx, ns * sizeof *root), *tmp = sy_alloc(ctx, n * sizeof *tmp);
+    c->n = x->n;
+    c->hl = sy_alloc(ctx, n * sizeof *c->hl);
+    c->has = sy_alloc(ctx, n * sizeof *c->has);
+    c->ord = sy_alloc(ctx, n * sizeof *c->ord);
+    c->grp = sy_alloc(ctx, n * sizeof *c->grp);
+    c->cur = sy_alloc(ctx, n * sizeof *c->cur);
+    c->end = sy_alloc(ctx, n * sizeof *c->end);
+    if (!root || !tmp || !c->hl || !c->has || !c->ord || !c->grp || !c->cur || !c->end) {
+        sy_ctx_reset_error(ctx);
+        if (root) sy_dealloc(ctx, root, ns * sizeof *root);
+        if (tmp) sy_dealloc(ctx, tmp, n * sizeof *tmp);
+        hl_clear(ctx, c);
+        return false;
+    }
+    for (size_t k = 0; k < gs->nsrc; k++) root[k] = k;
+    for (size_t i = 0; i < gs->n; i++) {
+        const gguard *g = &gs->g[i];
+        if (g->dead || !is_fact_guard(g) || g->pub.nslots != 2 || !pure_equality(g->pub.expr)) continue;
+        size_t ra = uf_find(root, g->pub.slots[0]), rb = uf_find(root, g->pub.slots[1]);
+        if (ra != rb) root[ra > rb ? ra : rb] = ra < rb ? ra : rb;
+    }
+    memcpy(c->hl, x->hl, x->n * sizeof *c->hl);
+    memcpy(c->has, x->has, x->n * sizeof *c->has);
+    c->nord = 0;
+    for (size_t i = 0; i < x->n; i++)
+        if (c->has[i] && !gs->g[i].dead) {
+            c->hl[i].slot = uf_find(root, c->hl[i].slot);
+            c->ord[c->nord++] = i;
+        } else
+            c->has[i] = false;
+    if (c->nord > 1) hl_sort(c, tmp);
+    for (size_t a = 0; a < c->nord;) {
+        size_t b = a + 1;
+        const halfline *h = &c->hl[c->ord[a]];
+        while (b < c->nord && c->hl[c->ord[b]].slot == h->slot && c->hl[c->ord[b]].up == h->up) b++;
+        for (size_t q = a; q < b; q++) c->grp[c->ord[q]] = a;
+        c->cur[a] = a;
+        c->end[a] = b;
+        a = b;
+    }
+    sy_dealloc(ctx, root, ns * sizeof *root);
+    sy_dealloc(ctx, tmp, n * sizeof *tmp);
+    return true;
+}
+
+/* a pure equality between two sources (its death may split hl_classes' classes) */
+bool hl_is_class_edge(const gguard *g)
+{
+    return is_fact_guard(g) && g->pub.nslots == 2 && pure_equality(g->pub.expr);
 }
 
 /* Is candidate ci implied by another live guard's half-line? */
