@@ -294,9 +294,12 @@ sy_status sy_gset_values_from_tensors(const sy_gset *gs, size_t ninputs, const c
         else if (kind == SY_SOURCE_DTYPE) values[s] = dtypes ? (int64_t)dtypes[in] : -1;
         else if (kind == SY_SOURCE_SIZE) values[s] = d < ranks[in] ? shapes[in][d] : 0;
         else if (strides && strides[in]) values[s] = d < ranks[in] ? strides[in][d] : 0;
-        else { /* no strides given: the contiguous ones */
+        else { /* no strides given: the contiguous ones, products of Max(size, 1) (sy_tensor_contig_stride) */
             int64_t acc = 1;
-            for (size_t k = d + 1; k < ranks[in]; k++) acc = shapes[in][k] && acc > INT64_MAX / shapes[in][k] ? INT64_MAX : acc * shapes[in][k];
+            for (size_t k = d + 1; k < ranks[in]; k++) {
+                int64_t m = shapes[in][k] >= 1 ? shapes[in][k] : 1;
+                acc = acc > INT64_MAX / m ? INT64_MAX : acc * m;
+            }
             values[s] = d < ranks[in] ? acc : 0;
         }
     }

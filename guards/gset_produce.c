@@ -64,8 +64,8 @@ static bool unread_source(const sy_graph *g, const unsigned char *is_input, size
 
 /* the stride d of input name as the trace assumed it, in env symbols: its
  * declared strides (sy_env_input_set_strides), or, when an op read strides
- * (stride(), is_contiguous()), the contiguous stride (product of the sizes
- * after d); NULL when neither (no stride guard) */
+ * (stride(), is_contiguous()), the contiguous stride (product of Max(size, 1)
+ * over the sizes after d: sy_tensor_contig_stride); NULL when neither (no stride guard) */
 static const sy_expr *stride_expr(sy_env *env, const char *name, size_t ndim, size_t d)
 {
     sy_ctx *ctx = sy_env_ctx(env);
@@ -84,7 +84,9 @@ static const sy_expr *stride_expr(sy_env *env, const char *name, size_t ndim, si
                 sz = sy_env_input_dim(env, j)->expr;
         }
         if (!sz) return NULL;
-        acc = sy_expr_mul(ctx, acc, sz);
+        const sy_expr *pair[2] = {acc, sz}; /* the factor of sz: Max(sz, 1), the env's rule */
+        const sy_expr *f = sy_tensor_contig_stride(ctx, 2, pair, 0);
+        acc = f ? sy_expr_mul(ctx, acc, f) : NULL;
     }
     return acc;
 }

@@ -5,7 +5,8 @@
  *  - elementwise output layout: aten/src/ATen/TensorIterator.cpp
  *    compute_strides (a broadcast dim has stride 0), reorder_dimensions
  *    (insertion sort of the dims by the operands' strides, the first operand
- *    with an unambiguous comparison decides), compatible_stride/invert_perm
+ *    with an unambiguous comparison decides; equal strides put the dim of the
+ *    larger size later), compatible_stride/invert_perm
  *    (the output is dense in that order);
  *  - contiguity: c10/core/TensorImpl.cpp compute_contiguous (dims of size 1
  *    are skipped);
@@ -122,13 +123,27 @@ sy_status op_ti_strides(opcall *c, size_t nops, const sy_tensor *const *ops, siz
                 size_t a = perm[dim0], b = perm[dim1];
                 for (size_t k = 0; k < nops && !cmp; k++) {
                     if (!ts[k]) continue;
-                    int z0 = 0, z1 = 0, le = 0;
+                    int z0 = 0, z1 = 0, lt = 0, gt = 0;
                     TRY(sy_expr_eq(ctx, ts[k][a], KI(c, 0)), z0);
                     if (z0) continue;
                     TRY(sy_expr_eq(ctx, ts[k][b], KI(c, 0)), z1);
                     if (z1) continue;
-                    TRY(sy_expr_le(ctx, ts[k][a], ts[k][b]), le);
-                    cmp = le ? -1 : 1;
+                    TRY(sy_expr_lt(ctx, ts[k][a], ts[k][b]), lt);
+                    if (lt) {
+                        cmp = -1;
+                        break;
+                    }
+                    TRY(sy_expr_gt(ctx, ts[k][a], ts[k][b]), gt);
+                    if (gt) {
+                        cmp = 1;
+                        break;
+                    }
+                    /* equal strides: the dim of the larger size goes later, else the next operand
+                     * decides (should_swap's tie-break, 1.13 and 2.x; measured:
+                     * randn(0, 1, 6).permute(0, 2, 1) + 1 has strides (6, 1, 0), a <= order
+                     * gave (6, 1, 1)) */
+                    TRY(sy_expr_gt(ctx, sizes[a], sizes[b]), gt);
+                    if (gt) cmp = 1;
                 }
                 if (cmp > 0) {
                     size_t tmp = perm[dim0];
@@ -973,7 +988,16 @@ const sy_expr *sy_layout_is_contiguous(opcall *c, const sy_tensor *t, char fmt)
     const sy_expr *one = KI(c, 1), *acc = one, *all = sy_expr_true(ctx);
     for (size_t k = 0; k < t->ndim; k++) {
         size_t d = ord ? ord[k] : t->ndim - 1 - k;
-        all = sy_expr_and(ctx, all, sy_expr_or(ctx, sy_expr_eq(ctx, t->sizes[d], one), sy_expr_eq(ctx, t->strides[d], acc)));
+        /* row-major: the products of the sizes (c10's) or of their Max(size, 1) (the contiguous
+         * strides', sy_tensor_contig_stride): equal wherever numel > 0, the only case the check
+         * reads them; the latter when the stride is it, else the former */
+        const sy_expr *want = acc;
+        if (!ord) {
+            const sy_expr *m = sy_tensor_contig_stride(ctx, t->ndim, t->sizes, d);
+            if (!m) return NULL;
+            if (t->strides[d] == m) want = m;
+        }
+        all = sy_expr_and(ctx, all, sy_expr_or(ctx, sy_expr_eq(ctx, t->sizes[d], one), sy_expr_eq(ctx, t->strides[d], want)));
         acc = sy_expr_mul(ctx, acc, t->sizes[d]);
     }
     if (!ord) { /* compute_contiguous: an empty tensor is contiguous; the channels_last checks have no such case */

@@ -154,6 +154,31 @@ static const sy_expr *const *st_only(const struct sy_env_cstr **entry, const sy_
  * the memo's entry holding them, made when missing (its key is sizes itself
  * when sizes_owned, else an env-owned copy), NULL when it could not be
  * stored. */
+/* The factor a size contributes to the contiguous strides of the dims before it: Max(size, 1).
+ * c10/core/Contiguity.h / TensorImpl's empty_tensor_restride (c10/core/TensorImpl.h,
+ * MemoryFormat::Contiguous: `stride[i] = stride[i + 1] * max_or_1(size[i + 1])`, the same in
+ * at::detail::computeStorageNbytes's callers) and TensorUtils.cpp computeStride_impl's numel 0
+ * case multiply `std::max<int64_t>(size, 1)`: torch.empty(2, 3, 0, 5).stride() is (15, 5, 5, 1),
+ * not (0, 0, 5, 1) (measured on 1.13 and 2.14.1). A constant folds; a symbolic size stays
+ * Max(s, 1), equal to s wherever the tensor has elements, so the decisions that need s (a view's,
+ * a stride comparison's) rewrite it under the facts and touch the symbols they relied on. */
+static const sy_expr *stride_factor(sy_ctx *ctx, const sy_expr *s)
+{
+    int64_t v;
+    if (!s) return NULL;
+    if (sy_expr_get_si(s, &v) == SY_OK) return v >= 1 ? s : sy_expr_int_si(ctx, 1);
+    return sy_expr_max(ctx, s, sy_expr_int_si(ctx, 1));
+}
+
+const sy_expr *sy_tensor_contig_stride(sy_ctx *ctx, size_t ndim, const sy_expr *const *sizes, size_t d)
+{
+    if (!ctx) return NULL;
+    if (d >= ndim || !sizes) return SY_NFAIL(ctx, SY_EINVAL, "contiguous stride: dim %zu of a %zu-D tensor", d, ndim);
+    const sy_expr *acc = sy_expr_int_si(ctx, 1);
+    for (size_t k = ndim; k-- > d + 1 && acc;) acc = sy_expr_mul(ctx, stride_factor(ctx, sizes[k]), acc);
+    return acc;
+}
+
 static const sy_expr *const *contig_entry(sy_env *env, size_t ndim, const sy_expr *const *sizes, bool sizes_owned,
                                           const struct sy_env_cstr **entry)
 {
@@ -170,11 +195,11 @@ static const sy_expr *const *contig_entry(sy_env *env, size_t ndim, const sy_exp
     for (size_t i = ndim; i-- > 0;) {
         st[i] = acc;
         if (!i) break; /* the product of all sizes is no stride */
-        if (isconst && sy_expr_get_si(sizes[i], &v) == SY_OK && !sy_i64_mul(ai, v, &ai)) {
+        if (isconst && sy_expr_get_si(sizes[i], &v) == SY_OK && !sy_i64_mul(ai, v >= 1 ? v : 1, &ai)) {
             acc = sy_expr_int_si(ctx, ai);
         } else {
             isconst = false;
-            acc = sy_env_mul(env, acc, sizes[i]);
+            acc = sy_env_mul(env, acc, stride_factor(ctx, sizes[i]));
         }
         if (!acc) return NULL;
     }
@@ -345,16 +370,19 @@ int sy_tensor_is_contiguous(sy_env *env, const sy_tensor *t)
     const struct sy_env_cstr *e = cstr_find(env, t->ndim, t->sizes, cstr_hash(t->ndim, t->sizes));
     if (e && (e->strides == t->strides || !memcmp(e->strides, t->strides, t->ndim * sizeof *t->strides)))
         return 1; /* the row-major strides: contiguous (the check below passes them) */
-    /* c10 TensorImpl::compute_contiguous: dims of size 1 are skipped; the
-     * other strides must be the products of the later sizes. Expressions are
-     * hash-consed and canonical, so equal products are the same node. */
-    const sy_expr *acc = sy_expr_int_si(env->ctx, 1), *one = acc;
+    /* c10 TensorImpl::compute_contiguous: true when numel is 0, else dims of size 1 are
+     * skipped and the other strides must be the products of the later sizes. Where numel > 0
+     * every size is >= 1, so a stride may be either product, of the sizes or of their
+     * Max(size, 1) (the contiguous strides'); where numel is 0 any strides are contiguous.
+     * Expressions are hash-consed and canonical, so equal products are the same node. */
+    const sy_expr *acc = sy_expr_int_si(env->ctx, 1), *one = acc, *accm = acc;
     for (size_t i = t->ndim; i-- > 0;) {
         if (t->sizes[i] == one) continue;
-        if (t->strides[i] != acc) return 0;
+        if (t->strides[i] != acc && t->strides[i] != accm) return 0;
         if (!i) break;
         acc = sy_env_mul(env, acc, t->sizes[i]);
-        if (!acc) return 0;
+        accm = sy_env_mul(env, accm, stride_factor(env->ctx, t->sizes[i]));
+        if (!acc || !accm) return 0;
     }
     return 1;
 }

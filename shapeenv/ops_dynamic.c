@@ -148,20 +148,41 @@ static sy_status unique(opcall *c)
         if (!sz) return sy_ctx_last_error(ctx);
         SY_COPY(sz, x->sizes, x->ndim * sizeof *sz);
         sz[w] = u;
-        /* _unique_dim_cpu_template: the rows are stacked as a contiguous [u, rest] tensor, viewed
-         * with dim w first and moved back (moveaxis(0, w)): dim w is outermost in memory. As
-         * contiguous, unique(x, dim=1).view(-1) was accepted where the CPU refuses (verify38).
-         * Measured on 2.14.1 for every shape in {0..3}^1..4: equal except where a dim is 0 (ATen
-         * multiplies max(size, 1)); 1.13 also differs at dims of size 1 (docs/ops.md, known gaps) */
+        /* _unique_dim_cpu_template: the rows are stacked as a contiguous [u, rest] tensor and
+         * moved back, so dim w is outermost in memory (as contiguous, unique(x, dim=1).view(-1) was
+         * accepted where the CPU refuses: verify38). The rest's order: 2.x moveaxis(w, 0), the
+         * other dims in order; 1.13 transpose(0, w), dims 0 and w swapped (measured on 1.13:
+         * unique of [2, 3, 1] zeros, dim=2, has strides (1, 2, 6), 2.14.1 (3, 1, 6)). Contiguous
+         * strides multiply Max(size, 1) (sy_tensor_contig_stride). With size(w) == 0 (u == 0)
+         * the kernel returns an empty tensor of the output sizes: their contiguous strides. So each
+         * stride is B + Min(u, 1) * (A - B), A the stacked layout's, B the empty one's (equal
+         * where the layouts agree). Measured (both versions, every shape in {0..3}^1..3, each
+         * dim): equal. */
         const sy_expr **str = sy_env_alloc(c->env, x->ndim * sizeof *str);
-        if (!str) return sy_ctx_last_error(ctx);
-        const sy_expr *acc = KI(c, 1);
-        for (size_t k = x->ndim; k-- > 0;) {
-            if (k == w) continue;
-            str[k] = acc;
-            acc = sy_expr_mul(ctx, acc, sz[k]);
+        size_t *ord = sy_env_alloc(c->env, x->ndim * sizeof *ord);
+        if (!str || !ord) return sy_ctx_last_error(ctx);
+        for (size_t k = 0; k < x->ndim; k++) ord[k] = k;
+        if (sy_opc_torch1(c)) { /* transpose(0, w) */
+            ord[0] = w;
+            ord[w] = 0;
+        } else { /* moveaxis(w, 0) */
+            for (size_t k = w; k > 0; k--) ord[k] = k - 1;
+            ord[0] = w;
         }
-        str[w] = acc;
+        const sy_expr *acc = KI(c, 1), *ind = sy_expr_min(ctx, u, KI(c, 1));
+        for (size_t k = x->ndim; k-- > 0;) {
+            str[ord[k]] = acc;
+            if (k) {
+                const sy_expr *pair[2] = {KI(c, 1), sz[ord[k]]};
+                acc = sy_expr_mul(ctx, acc, sy_tensor_contig_stride(ctx, 2, pair, 0));
+            }
+        }
+        for (size_t k = 0; k < x->ndim && ind; k++) {
+            const sy_expr *b = sy_tensor_contig_stride(ctx, x->ndim, sz, k);
+            if (!b || !str[k]) return sy_ctx_last_error(ctx);
+            if (b != str[k]) str[k] = sy_expr_add(ctx, b, sy_expr_mul(ctx, ind, sy_expr_sub(ctx, str[k], b)));
+        }
+        if (!ind) return sy_ctx_last_error(ctx);
         vals = op_new_strided(c, x->dtype, x->ndim, sz, str);
         if (inv) ti = op_new_tensor(c, SY_DT_INT64, 1, &x->sizes[w]);
     } else {

@@ -148,6 +148,24 @@ static sy_status memfmt_result(opcall *c, const sy_tensor *x, sy_dtype dt, char 
     if (self_unknown) return op_set_strided(c, dt, x->ndim, x->sizes, NULL);
     if (!alias) return sy_ctx_last_error(ctx);
     int same = sy_expr_kind_of(alias) == SY_EXPR_TRUE;
+    if (sy_expr_kind_of(alias) == SY_EXPR_AND) {
+        /* a conjunct the facts prove false answers "a copy", relying on that conjunct's symbols
+         * only (the decision of the whole touches every symbol in it: a row-major [N, 4, H, W]
+         * is not channels_last because of H and W, yet N's conjunct Or(N == 1, ...) marked N,
+         * adding 2 <= N) */
+        for (size_t i = 0; i < sy_expr_nargs(alias); i++) {
+            const sy_expr *cj = sy_expr_arg(alias, i);
+            sy_truth tr = SY_TRUTH_UNKNOWN;
+            int known = 0, val = 1;
+            if ((st = sy_decide(sy_env_facts(c->env), cj, &tr))) return st;
+            if (tr != SY_TRUTH_FALSE) continue;
+            if ((st = sy_env_try_decide(c->env, cj, &known, &val))) return st;
+            if (known && !val) {
+                alias = sy_expr_false(ctx);
+                break;
+            }
+        }
+    }
     if (sy_expr_kind_of(alias) != SY_EXPR_TRUE && sy_expr_kind_of(alias) != SY_EXPR_FALSE &&
         (st = op_decide_bool(c, alias, !strcmp(op, "to") ? "to(memory_format): is the input already in that memory format (no copy)?"
                                                           : "contiguous(memory_format): is the input already contiguous in that format?",
@@ -170,8 +188,28 @@ sy_status sy_unary_layout(opcall *c, const sy_tensor *x, sy_dtype dt)
         if (fmt != 'p' && (fmt != 'c' || strcmp(op, "contiguous"))) return memfmt_result(c, x, dt, fmt);
     }
     if (!strcmp(op, "contiguous")) {
+        /* TensorProperties.cpp contiguous: self when self.is_contiguous() (c10 compute_contiguous:
+         * true when numel is 0, dims of size 1 skipped), else clone(contiguous_format). The two
+         * differ in the strides of size-1 dims and of empty tensors only (x.transpose(1, 2) of
+         * [B, 1, C] is itself, (C, 1, C), where its copy has (C, 1, 1)). Self when the strides are
+         * the contiguous ones or the facts prove it contiguous, the copy when they prove it is not;
+         * undecided: the copy (no guard: a guard on sizes only a stride of a size-1 dim depends on
+         * would throw away sizes the model runs; docs/ops.md section 8 lists the gap). */
         const sy_tensor *t = sy_tensor_new(c->env, dt, x->ndim, x->sizes);
         if (!t) return sy_ctx_last_error(c->env->ctx);
+        if (x->strides && x->strides != t->strides) {
+            /* only a proof of "contiguous" is relied upon (and its symbols touched): "not" or
+             * "undecided" both give the copy, so they mark nothing (a permuted [B, C, T] is not
+             * contiguous only for B >= 1 and C, T >= 2: marking B would add 2 <= B) */
+            int known = 0, val = 0;
+            sy_truth tr = SY_TRUTH_TRUE;
+            const sy_expr *alias = sy_tensor_is_contiguous(c->env, x) ? sy_expr_true(c->env->ctx) : sy_layout_is_contiguous(c, x, 'c');
+            if (!alias) return sy_ctx_last_error(c->env->ctx);
+            sy_status st = sy_expr_kind_of(alias) == SY_EXPR_TRUE ? SY_OK : sy_decide(sy_env_facts(c->env), alias, &tr);
+            if (st) return st;
+            if (tr == SY_TRUTH_TRUE && (st = sy_env_try_decide(c->env, alias, &known, &val))) return st;
+            if (known && val) return op_set_strided(c, dt, x->ndim, x->sizes, x->strides);
+        }
         return op_set_strided(c, dt, x->ndim, x->sizes, t->strides);
     }
     int alias = (len > 1 && op[len - 1] == '_') || !strcmp(op, "identity") || !strcmp(op, "detach");

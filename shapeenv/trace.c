@@ -447,8 +447,13 @@ static sy_status declared_strides(sy_ctx *ctx, const sy_graph_input *in, const s
     for (size_t k = 0; k < in->ndim; k++) {
         if (in->layout == SY_LAYOUT_EXPLICIT) {
             stv[k] = sy_expr_int_si(ctx, in->strides[k]);
-        } else {
-            size_t d = order ? order[k] : in->ndim - 1 - k;
+        } else if (!order) { /* contiguous: Max(size, 1) products, as every contiguous tensor */
+            size_t d = in->ndim - 1 - k;
+            stv[d] = sy_tensor_contig_stride(ctx, in->ndim, sizes, d);
+            acc = stv[d];
+        } else { /* channels_last: plain products (c10 get_channels_last_strides_2d/3d; measured:
+                  * empty((2, 0, 4, 5), memory_format=channels_last).stride() is (0, 1, 0, 0)) */
+            size_t d = order[k];
             stv[d] = acc;
             acc = sy_expr_mul(ctx, acc, sizes[d]);
         }

@@ -59,9 +59,21 @@ SY_API SY_KEEP const sy_tensor *sy_tensor_new_strided(sy_env *env, sy_dtype dtyp
 
 /** 1 if @p t is known to be contiguous (c10 compute_contiguous: every dim of
  *  size other than the constant 1 has the stride of the product of the later
- *  sizes, compared as canonical expressions); 0 if it may not be, or its
- *  strides are not modelled. Decides nothing, records nothing. */
+ *  sizes, or of their Max(size, 1), compared as canonical expressions); 0 if it
+ *  may not be, or its strides are not modelled. Decides nothing, records nothing. */
 SY_API int sy_tensor_is_contiguous(sy_env *env, const sy_tensor *t);
+
+/** The contiguous (row-major) stride of dim @p d, in elements, of a tensor with
+ *  the sizes @p sizes (array of @p ndim integer expressions, outermost first;
+ *  KEEP): the product of Max(size, 1) over the dims after @p d, as ATen's
+ *  empty / contiguous() / computeStride of an empty tensor give it
+ *  (torch.empty(2, 3, 0, 5).stride() is (15, 5, 5, 1)); a constant size
+ *  folds. The one rule of contiguous strides: every contiguous tensor of an env
+ *  has these, and guard production and checking use the same.
+ *  @return KEEP (hash-consed in @p ctx); NULL on error: SY_EINVAL when
+ *  @p d >= @p ndim or @p sizes is NULL, SY_EQUOTA / SY_ENOMEM from the products;
+ *  NULL without an error for a NULL @p ctx. Thread-safety: as any construction in @p ctx. */
+SY_API const sy_expr *sy_tensor_contig_stride(sy_ctx *ctx, size_t ndim, const sy_expr *const *sizes, size_t d);
 
 /** A graph input: creates one expression per dimension from the example
  *  shape with the policy of each dim (array of ndim policies, NULL: every

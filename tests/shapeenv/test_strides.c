@@ -49,6 +49,26 @@ static const sy_tensor *input(size_t n, const int64_t *shape, const sy_dim_polic
 
 static const sy_dim_policy STATIC4[] = {SY_DIM_STATIC, SY_DIM_STATIC, SY_DIM_STATIC, SY_DIM_STATIC};
 
+/* contiguous strides multiply Max(size, 1), as ATen's empty and contiguous() do:
+ * torch.empty(2, 3, 0, 5).stride() is (15, 5, 5, 1) (strides46) */
+CASE(contiguous_strides_multiply_max_size_1)
+{
+    const sy_tensor *x = input(4, (int64_t[]){2, 3, 0, 5}, STATIC4);
+    cr_assert(eq(str, (char *)strides(x), "(15, 5, 5, 1)"));
+    const sy_tensor *p = call_t("contiguous", 1, (sy_value[]){VT(call_t("permute", 5, (sy_value[]){VT(x), VI(2), VI(0), VI(1), VI(3)}))});
+    cr_assert(eq(str, (char *)strides(p), "(5, 15, 5, 1)")); /* [0, 2, 3, 5]: empty, so contiguous: itself (measured) */
+    const sy_expr *sz[3] = {sy_expr_int_si(ctx, 0), sy_expr_sym(ctx, "t"), sy_expr_int_si(ctx, 0)};
+    cr_assert(eq(str, S(sy_tensor_contig_stride(ctx, 3, sz, 0)), "Max(1, t)"));
+    cr_assert(eq(str, S(sy_tensor_contig_stride(ctx, 3, sz, 1)), "1"));
+    cr_assert(eq(str, S(sy_tensor_contig_stride(ctx, 3, sz, 2)), "1"));
+    cr_assert(sy_tensor_contig_stride(ctx, 3, sz, 3) == NULL);
+    cr_assert(eq(int, sy_ctx_last_error(ctx), SY_EINVAL));
+    cr_assert(strstr(sy_ctx_last_error_msg(ctx), "contiguous stride: dim 3 of a 3-D tensor") != NULL);
+    cr_assert(sy_tensor_contig_stride(ctx, 3, NULL, 0) == NULL);
+    cr_assert(eq(int, sy_ctx_last_error(ctx), SY_EINVAL));
+    cr_assert(sy_tensor_contig_stride(NULL, 3, sz, 0) == NULL);
+}
+
 CASE(transpose_then_view_is_pytorchs_error)
 {
     const sy_tensor *x = input(4, (int64_t[]){2, 3, 4, 6}, STATIC4);
@@ -65,7 +85,8 @@ CASE(transpose_then_view_symbolic_sizes)
 {
     const sy_tensor *x = input(4, (int64_t[]){2, 3, 4, 6}, NULL); /* s0, s1, s2, s3 */
     const sy_tensor *t = call_t("transpose", 3, (sy_value[]){VT(x), VI(1), VI(2)});
-    cr_assert(eq(str, (char *)strides(t), "(s1*s2*s3, s3, s2*s3, 1)"));
+    /* contiguous strides multiply Max(size, 1) (sy_tensor_contig_stride) */
+    cr_assert(eq(str, (char *)strides(t), "(Max(1, s1)*Max(1, s2)*Max(1, s3), Max(1, s3), Max(1, s2)*Max(1, s3), 1)"));
     sy_value out;
     cr_assert(eq(int, try_call("view", 3, (sy_value[]){VT(t), VI(-1), VI(24)}, &out), SY_EINVAL));
     cr_assert(eq(str, (char *)sy_ctx_last_error_msg(ctx),
@@ -142,25 +163,25 @@ CASE(view_requires_where_the_chunks_fit_and_defers_the_strides)
     sy_value a[1] = {VT(v)}, out;
     cr_assert(eq(int, try_call("stride", 1, a, &out), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
     cr_assert(eq(int, out.kind, SY_V_LIST));
-    cr_assert(eq(str, (char *)S(out.u.list.items[0].u.i), "18*s1"));
-    cr_assert(eq(str, (char *)S(out.u.list.items[2].u.i), "6*s1"));
+    cr_assert(eq(str, (char *)S(out.u.list.items[0].u.i), "18*Max(1, s1)"));
+    cr_assert(eq(str, (char *)S(out.u.list.items[2].u.i), "6*Max(1, s1)"));
     cr_assert(gt(sz, sy_env_nguards(env), 2)); /* the strides' own decisions, at the example */
 }
 
 CASE(view_ops_have_pytorchs_strides)
 {
     const sy_tensor *x = input(3, (int64_t[]){4, 5, 6}, NULL); /* s0, s1, s2 */
-    cr_assert(eq(str, (char *)strides(x), "(s1*s2, s2, 1)"));
-    cr_assert(eq(str, (char *)strides(call_t("permute", 4, (sy_value[]){VT(x), VI(2), VI(0), VI(1)})), "(1, s1*s2, s2)"));
-    cr_assert(eq(str, (char *)strides(call_t("select", 3, (sy_value[]){VT(x), VI(1), VI(0)})), "(s1*s2, 1)"));
-    cr_assert(eq(str, (char *)strides(call_t("narrow", 4, (sy_value[]){VT(x), VI(2), VI(1), VI(2)})), "(s1*s2, s2, 1)"));
-    cr_assert(eq(str, (char *)strides(call_t("unsqueeze", 2, (sy_value[]){VT(x), VI(1)})), "(s1*s2, s1*s2, s2, 1)"));
-    cr_assert(eq(str, (char *)strides(call_t("unsqueeze", 2, (sy_value[]){VT(x), VI(3)})), "(s1*s2, s2, 1, 1)"));
+    cr_assert(eq(str, (char *)strides(x), "(Max(1, s1)*Max(1, s2), Max(1, s2), 1)"));
+    cr_assert(eq(str, (char *)strides(call_t("permute", 4, (sy_value[]){VT(x), VI(2), VI(0), VI(1)})), "(1, Max(1, s1)*Max(1, s2), Max(1, s2))"));
+    cr_assert(eq(str, (char *)strides(call_t("select", 3, (sy_value[]){VT(x), VI(1), VI(0)})), "(Max(1, s1)*Max(1, s2), 1)"));
+    cr_assert(eq(str, (char *)strides(call_t("narrow", 4, (sy_value[]){VT(x), VI(2), VI(1), VI(2)})), "(Max(1, s1)*Max(1, s2), Max(1, s2), 1)"));
+    cr_assert(eq(str, (char *)strides(call_t("unsqueeze", 2, (sy_value[]){VT(x), VI(1)})), "(Max(1, s1)*Max(1, s2), s1*Max(1, s2), Max(1, s2), 1)")); /* size[1] * stride[1] */
+    cr_assert(eq(str, (char *)strides(call_t("unsqueeze", 2, (sy_value[]){VT(x), VI(3)})), "(Max(1, s1)*Max(1, s2), Max(1, s2), 1, 1)"));
     const sy_tensor *u = call_t("unsqueeze", 2, (sy_value[]){VT(x), VI(0)});
     const sy_tensor *e = call_t("expand", 5, (sy_value[]){VT(u), VI(7), VI(-1), VI(-1), VI(-1)});
-    cr_assert(eq(str, (char *)strides(e), "(0, s1*s2, s2, 1)"));
+    cr_assert(eq(str, (char *)strides(e), "(0, Max(1, s1)*Max(1, s2), Max(1, s2), 1)"));
     const sy_tensor *e2 = call_t("expand", 5, (sy_value[]){VT(x), VI(3), VI(-1), VI(-1), VI(-1)});
-    cr_assert(eq(str, (char *)strides(e2), "(0, s1*s2, s2, 1)"));
+    cr_assert(eq(str, (char *)strides(e2), "(0, Max(1, s1)*Max(1, s2), Max(1, s2), 1)"));
     /* x[:, ::2, None, 1] */
     sy_value sl = sy_value_none();
     sl.kind = SY_V_SLICE;
@@ -173,9 +194,9 @@ CASE(view_ops_have_pytorchs_strides)
     all.u.slice.start = all.u.slice.stop = all.u.slice.step = &none;
     sy_value idx = sy_value_list(env, 4, (sy_value[]){all, sl, none, VI(1)});
     const sy_tensor *g = call_t("getitem", 2, (sy_value[]){VT(x), idx});
-    cr_assert(eq(str, (char *)strides(g), "(s1*s2, 2*s2, s2)"));
+    cr_assert(eq(str, (char *)strides(g), "(Max(1, s1)*Max(1, s2), 2*Max(1, s2), s2)"));
     const sy_tensor *t2 = call_t("t", 1, (sy_value[]){VT(call_t("select", 3, (sy_value[]){VT(x), VI(0), VI(0)}))});
-    cr_assert(eq(str, (char *)strides(t2), "(1, s2)"));
+    cr_assert(eq(str, (char *)strides(t2), "(1, Max(1, s2))"));
     cr_assert(eq(sz, sy_env_nguards(env), 1)); /* narrow's start + length <= size, nothing from the strides */
     cr_assert(eq(str, S(sy_env_guard(env, 0)->expr), "3 <= s2"));
 }
@@ -320,15 +341,16 @@ CASE(torch_prefixed_memory_format)
 
 CASE(contiguous_input_without_stride_reads_has_no_stride_guards)
 {
-    traced_guards(NULL, ",{\"name\":\"r\",\"op\":\"relu\",\"args\":[{\"ref\":\"x\"}]}", "(3*s1*s2, s1*s2, s2, 1)",
+    traced_guards(NULL, ",{\"name\":\"r\",\"op\":\"relu\",\"args\":[{\"ref\":\"x\"}]}", "(3*Max(1, s1)*Max(1, s2), Max(1, s1)*Max(1, s2), Max(1, s2), 1)",
                   "x.dim() == 4; x.dtype == 0; x.size()[1] == 3", 'b');
 }
 
 CASE(stride_read_guards_a_contiguous_input)
 {
-    traced_guards(NULL, ",{\"name\":\"s\",\"op\":\"stride\",\"args\":[{\"ref\":\"x\"},0]}", "(3*s1*s2, s1*s2, s2, 1)",
-                  "x.dim() == 4; x.dtype == 0; x.size()[1] == 3; 3*x.size()[2]*x.size()[3] == x.stride()[0]; "
-                  "x.size()[2]*x.size()[3] == x.stride()[1]; x.size()[3] == x.stride()[2]; x.stride()[3] == 1", 'n');
+    traced_guards(NULL, ",{\"name\":\"s\",\"op\":\"stride\",\"args\":[{\"ref\":\"x\"},0]}", "(3*Max(1, s1)*Max(1, s2), Max(1, s1)*Max(1, s2), Max(1, s2), 1)",
+                  "x.dim() == 4; x.dtype == 0; x.size()[1] == 3; 3*Max(1, x.size()[2])*Max(1, x.size()[3]) == x.stride()[0]; "
+                  "Max(1, x.size()[2])*Max(1, x.size()[3]) == x.stride()[1]; x.stride()[2] == Max(1, x.size()[3]); "
+                  "x.stride()[3] == 1", 'n');
 }
 
 CASE(stride_and_is_contiguous_ops)
