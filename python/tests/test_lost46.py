@@ -11,12 +11,15 @@ the default and the relaxed policy, the counts asserted exactly.
 - index_add into an empty dim: 2.x returns before it reads an index when a self of rank > 1 is
   empty; 1.13's index_add with an empty index checks nothing else, and the rule decided "is the
   index empty?" at the example.
+- local_response_norm decided "is the input empty?" whatever its size (only a size <= 0 needs
+  it), prelu "a single weight?" (the result is the input's sizes either way): one requirement each.
 - from_exported keeps torch.export's range of a Dim: min=1 accepts 1 (ep.range_constraints).
 SDPA with empty scores (batch, L or S = 0) was measured here too: every combination of 0, 1, 2 /
 0, 1, 3 / 0, 1, 5 the CPU runs is accepted already (math and fused paths, masks, is_causal)."""
 import pytest
 import torch
 import torch.nn as nn
+import torch.nn.functional as F
 
 from models_util import POLICIES, soundness
 from models_util import policy_kw as _kw
@@ -90,6 +93,44 @@ def test_two_way_broadcast_keeps_every_branch(name, cls, inputs, sizes, points, 
     assert (row["torch_ok"], row["accepted"]) == (ok, acc_relaxed if policy == "relaxed" else acc_default), row
     if policy == "relaxed":  # the disjunction, not the example's branch
         assert any(g.text.startswith("Or(") for g in gs.guards), [g.text for g in gs.guards]
+
+
+class Lrn(nn.Module):
+    def forward(self, x):
+        return F.local_response_norm(x, 2)
+
+
+class Prelu(nn.Module):
+    def forward(self, x, w):
+        return F.prelu(x, w)
+
+
+def _pw(p):
+    return {"x": torch.randn(2, p[0], 3), "w": torch.rand(p[1])}
+
+
+def _pw_s(p):
+    return {"x": [2, p[0], 3], "w": [p[1]]}
+
+
+# the rest of the class: a branch decided at the example where the kernel runs both and the result's
+# sizes do not depend on it (name, model, inputs, sizes, example, dynamic, CPU-ok, accepted default, relaxed)
+ONE_RESULT = [
+    ("local_response_norm", Lrn, lambda p: {"x": torch.randn(p[0], p[1], 5)}, lambda p: {"x": [p[0], p[1], 5]}, (2, 3),
+     {"x": [0, 1]}, 29, 29, 29),
+    ("prelu_weights", Prelu, _pw, _pw_s, (3, 3), {"x": [1], "w": [0]}, 11, 6, 11),
+    ("prelu_one_weight", Prelu, _pw, _pw_s, (3, 1), {"x": [1], "w": [0]}, 11, 6, 11),
+]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("name,cls,inputs,sizes,example,dynamic,ok,acc_default,acc_relaxed", ONE_RESULT,
+                         ids=[m[0] for m in ONE_RESULT])
+def test_one_result_both_branches(name, cls, inputs, sizes, example, dynamic, ok, acc_default, acc_relaxed, policy):
+    torch.manual_seed(0)
+    row, gs, _ = soundness("lost46_" + name, cls().eval(), inputs, sizes, PTS, dynamic=dynamic, example=example,
+                           trace_kw=_kw(policy), kind="lost46")
+    assert (row["torch_ok"], row["accepted"]) == (ok, acc_relaxed if policy == "relaxed" else acc_default), row
 
 
 class IndexAdd(nn.Module):
