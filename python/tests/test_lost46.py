@@ -12,7 +12,8 @@ the default and the relaxed policy, the counts asserted exactly.
   empty; 1.13's index_add with an empty index checks nothing else, and the rule decided "is the
   index empty?" at the example.
 - local_response_norm decided "is the input empty?" whatever its size (only a size <= 0 needs
-  it), prelu "a single weight?" (the result is the input's sizes either way): one requirement each.
+  it), prelu "a single weight?" (the result is the input's sizes either way): one requirement each;
+  cat of x[n, 3] and a 1-D y[k] traced at k = 0 was refused (ATen skips an empty 1-D tensor).
 - from_exported keeps torch.export's range of a Dim: min=1 accepts 1 (ep.range_constraints).
 SDPA with empty scores (batch, L or S = 0) was measured here too: every combination of 0, 1, 2 /
 0, 1, 3 / 0, 1, 5 the CPU runs is accepted already (math and fused paths, masks, is_causal)."""
@@ -121,6 +122,17 @@ ONE_RESULT = [
     ("prelu_weights", Prelu, _pw, _pw_s, (3, 3), {"x": [1], "w": [0]}, 11, 6, 11),
     ("prelu_one_weight", Prelu, _pw, _pw_s, (3, 1), {"x": [1], "w": [0]}, 11, 6, 11),
 ]
+
+
+class CatLegacy(nn.Module):
+    """ATen's cat skips a 1-D tensor of size 0 among tensors of rank 2 (legacy, both versions)."""
+
+    def forward(self, x, y):
+        return torch.cat([y, x, y], 0) + 1
+
+
+ONE_RESULT.append(("cat_legacy_empty", CatLegacy, lambda p: {"x": torch.randn(p[0], 3), "y": torch.randn(p[1])},
+                   lambda p: {"x": [p[0], 3], "y": [p[1]]}, (2, 0), {"x": [0], "y": [0]}, 5, 5, 5))
 
 
 @pytest.mark.parametrize("policy", POLICIES)
