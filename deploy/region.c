@@ -66,6 +66,40 @@ static int linear_eq(const sy_expr *e)
     return 1;
 }
 
+/* The disjunct of an Or guard the region takes (lost46: a two-way broadcast's
+ * Or(a == 1, a == b, b == 1), shapeenv/rules.c): a linear equality that holds at the example,
+ * one relating two sources or more first (a tie, the region's shared dim, which the guard
+ * was before), else NULL. The region is then a part of what the guard accepts, and the guard
+ * is proved under it; a Dim spec cannot express the disjunction itself. */
+static const sy_expr *or_branch(const sy_gset *gs, size_t n, const sy_expr *e)
+{
+    sy_ctx *ctx = sy_gset_ctx(gs);
+    const sy_expr *best = NULL;
+    size_t bestn = 0;
+    for (size_t j = 0; j < sy_expr_nargs(e); j++) {
+        const sy_expr *d = sy_expr_arg(e, j), **fs = NULL;
+        size_t nf = 0;
+        if (!linear_eq(d) || sy_expr_free_symbols(ctx, d, &fs, &nf) != SY_OK) {
+            sy_ctx_reset_error(ctx);
+            continue;
+        }
+        int64_t vals[8], v = 0;
+        int ok = nf > 0 && nf <= 8;
+        for (size_t k = 0; k < nf && ok; k++) {
+            long sl = slot_of(gs, n, fs[k]);
+            ok = sl >= 0 && sy_gset_source_example(gs, (size_t)sl, &vals[k]);
+        }
+        ok = ok && sy_expr_eval_si(ctx, d, nf, fs, vals, &v) == SY_OK && v;
+        sy_ctx_reset_error(ctx);
+        sy_mem_free(ctx, fs);
+        if (ok && (!best || (nf >= 2 && bestn < 2))) {
+            best = d;
+            bestn = nf;
+        }
+    }
+    return best;
+}
+
 /* e is `P != 0` with P a constant times a product of size sources (a Mul or a power of them, no
  * constant term): sizes are >= 0, so it holds exactly when each factor is >= 1 (issue 38: `a*b != 0`
  * was kept as relating several dims). */
@@ -692,8 +726,9 @@ sy_status sy_region_new(const sy_gset *gs, const sy_region_options *opts, sy_reg
         if (g->kind == SY_GK_RUNTIME_ASSERT) continue;
         int conj = sy_expr_kind_of(g->expr) == SY_EXPR_AND;
         size_t nconj = conj ? sy_expr_nargs(g->expr) : 1;
+        const sy_expr *branch = sy_expr_kind_of(g->expr) == SY_EXPR_OR ? or_branch(gs, n, g->expr) : NULL;
         for (size_t j = 0; j < nconj; j++) {
-            const sy_expr *eq = conj ? sy_expr_arg(g->expr, j) : g->expr;
+            const sy_expr *eq = branch ? branch : conj ? sy_expr_arg(g->expr, j) : g->expr;
             if (!linear_eq(eq)) continue;
             int pin = keeps_affine(r, gs, feq, eq);
             if (pin < 0) CHECK(1);

@@ -505,20 +505,29 @@ static sy_status index_op(opcall *c)
         const sy_expr *sd = src->ndim ? src->sizes[w] : KI(c, 1);
         if ((st = op_require(c, sy_expr_eq(CTX, ni, sd), "%s: Number of indices (%s) should be equal to source.size(dim) (%s)", fn, SHOW(ni), SHOW(sd))))
             return st;
-        int empty;
         /* 2.x: index_add checks like index_copy (TensorAdvancedIndexing.cpp index_func_meta_impl,
          * TORCH_META_FUNC(index_add)): source's other dims equal self's, no size-1 broadcast and
-         * no exemption for an empty index; 1.13's index_add_cpu_ added slices in place */
+         * no exemption for an empty index; index_copy_ compares the slice shapes even for an empty
+         * index. 1.13's index_add_cpu_ added slices in place, self.select(dim, j).add_(
+         * source.select(dim, i)), one per index: an empty index checks nothing, else each of
+         * source's other dims expands into self's (1 or equal). That is one requirement,
+         * Or(index empty, every dim 1 or equal) (lost46: deciding "is the index empty?" and "is
+         * the size 1?" at the example kept the example's branch: traced with a non-empty index,
+         * the guard 1 <= index.size(0) threw away every empty index, which 1.13 runs). */
         int add = !strncmp(c->op, "index_add", 9) && op_torch1(c);
-        if (!add) empty = 0; /* index_copy_ compares the slice shapes even for an empty index */
-        else if ((st = op_decide_bool(c, sy_expr_eq(CTX, ni, KI(c, 0)), "index op: is the index empty?", &empty))) return st;
-        for (size_t i = 0; i < x->ndim && !empty; i++) {
+        if (add) {
+            const sy_expr *all = sy_expr_true(CTX);
+            for (size_t i = 0; i < x->ndim; i++)
+                if (i != w)
+                    all = sy_expr_and(CTX, all, sy_expr_or(CTX, sy_expr_eq(CTX, src->sizes[i], KI(c, 1)),
+                                                           sy_expr_eq(CTX, src->sizes[i], x->sizes[i])));
+            if ((st = op_require(c, sy_expr_or(CTX, sy_expr_eq(CTX, ni, KI(c, 0)), all),
+                                 "%s: source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = %s source.shape = %s",
+                                 fn, op_show_sizes(c, x->ndim, x->sizes), op_show_sizes(c, src->ndim, src->sizes))))
+                return st;
+        }
+        for (size_t i = 0; i < x->ndim && !add; i++) {
             if (i == w) continue;
-            if (add) { /* index_add_cpu_: self.select(dim, j).add_(source.select(dim, i)): an in-place broadcast */
-                int one;
-                if ((st = op_decide_bool(c, sy_expr_eq(CTX, src->sizes[i], KI(c, 1)), "broadcast: is the size 1?", &one))) return st;
-                if (one) continue;
-            }
             if ((st = op_require(c, sy_expr_eq(CTX, src->sizes[i], x->sizes[i]),
                                  "%s: source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = [.. %s ..] source.shape = [.. %s ..] at dim %zu",
                                  fn, SHOW(x->sizes[i]), SHOW(src->sizes[i]), i)))
@@ -527,6 +536,12 @@ static sy_status index_op(opcall *c)
     }
     const sy_expr *L = x->ndim ? x->sizes[w] : KI(c, 1);
     const sy_expr *ok = sy_expr_or(CTX, sy_expr_eq(CTX, ni, KI(c, 0)), sy_expr_ge(CTX, L, KI(c, 1)));
+    /* 2.x's index_add_cpu_ (TensorAdvancedIndexing.cpp) on a self of rank > 1 returns before it reads
+     * an index when "numel == 0 || self.numel() == 0": an empty dim (L = 0) is then fine whatever the
+     * index (lost46: x[0, 3].index_add(0, i[2], s[2, 3]) runs under 2.14.1; 1.13 selects slice 0 and
+     * fails; a 1-D self checks every index, "index out of range in self", in both) */
+    int add2 = !strncmp(c->op, "index_add", 9) && !op_torch1(c) && x->ndim > 1;
+    if (add2) ok = sy_expr_true(CTX);
     if (!strncmp(c->op, "index_fill", 10)) { /* index_fill_ restrides self over the index: fine when the other dims are empty */
         const sy_expr *rest = KI(c, 1);
         for (size_t i = 0; i < x->ndim; i++)
@@ -548,6 +563,7 @@ static sy_status index_op(opcall *c)
             if (i != w) rest = sy_expr_mul(CTX, rest, x->sizes[i]);
         const sy_expr *skip = sy_expr_eq(CTX, ni, KI(c, 0));
         if (!add1) skip = sy_expr_or(CTX, skip, sy_expr_eq(CTX, rest, KI(c, 0)));
+        if (add2) skip = sy_expr_or(CTX, skip, sy_expr_eq(CTX, L, KI(c, 0))); /* self.numel() == 0: no index read */
         if ((st = sy_env_values_require_in(c, idx, skip, fill ? sy_expr_neg(CTX, L) : KI(c, 0), sy_expr_sub(CTX, L, KI(c, 1)),
                                            "index out of range in self")))
             return st;

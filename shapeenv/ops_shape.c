@@ -373,7 +373,11 @@ static sy_status cat(opcall *c)
     sy_status st;
     if ((st = tensor_list(c, 0, "tensors", &ts, &n)) || (st = op_const_int(c, 1, "dim", 0, &d))) return st;
     if (n == 0) return op_err(c, SY_EINVAL, "expected a non-empty list of Tensors");
+    /* the reference: the first tensor of rank >= 2 when there is one (a 1-D tensor among
+     * them is skipped when empty, and must be), else the first one not the constant [0] */
     const sy_tensor *ref = NULL;
+    for (size_t i = 0; i < n && !ref; i++)
+        if (ts[i]->ndim >= 2) ref = ts[i];
     for (size_t i = 0; i < n && !ref; i++)
         if (!(ts[i]->ndim == 1 && sy_expr_is_int(ts[i]->sizes[0]) && ts[i]->sizes[0] == KI(c, 0))) ref = ts[i];
     if (!ref) return op_set_tensor(c, ts[0]->dtype, 1, ts[0]->sizes);
@@ -389,7 +393,16 @@ static sy_status cat(opcall *c)
     size_t np = 0;
     for (size_t i = 0; i < n; i++) {
         const sy_tensor *t = ts[i];
-        if (t->ndim == 1 && t->sizes[0] == KI(c, 0) && ref->ndim != 1) continue;
+        if (t->ndim == 1 && ref->ndim != 1) {
+            /* ATen's cat skips a 1-D tensor of size 0 (legacy, both versions); one of a symbolic size
+             * must be empty (lost46: x[n, 3] and y[k] traced at k = 0 was refused, "Tensors must
+             * have same number of dimensions", though the CPU runs it) */
+            if (t->sizes[0] != KI(c, 0) &&
+                (st = op_require(c, sy_expr_eq(ctx, t->sizes[0], KI(c, 0)), "Tensors must have same number of dimensions: got %zu and 1",
+                                 ref->ndim)))
+                return st;
+            continue;
+        }
         if (t->ndim != ref->ndim)
             return op_err(c, SY_EINVAL, "Tensors must have same number of dimensions: got %zu and %zu", ref->ndim, t->ndim);
         for (size_t k = 0; k < ref->ndim; k++) {

@@ -50,14 +50,65 @@ static int hint_si(sy_env *env, const sy_expr *e, int64_t *v)
  * (torch/_refs/__init__.py _broadcast_shapes) asks "== 1" first. ONNX:
  * docs/Broadcasting.md, multidirectional: "each dimension ... either equal or
  * one of them is 1"; onnxruntime core/framework/ (BroadcastIterator) fails
- * otherwise. The answer for a pair is b when a = 1, a when b = 1, a when a = b:
- * each of those three facts alone makes the answer right at every size, so the
- * rule records only the one the example satisfies (asked in that order), not the
- * negations a question-by-question order adds (Ne(a, 1) before Eq(b, 1)). Eq(a, b)
- * is a decision (a branch), not a requirement: the model also runs where one side
- * is 1, even when the facts say a size is never 1 (0/1 specialization's range
- * [2, oo) is a policy of ours, not the model's; the torch frontend required it
- * before, so that a point with a 1 was rejected by a guard marked required). */
+ * otherwise. The answer for a pair is b when a = 1, a when b = 1, a when a = b.
+ * With an example, the rule requires the kernel's whole condition,
+ * Or(a == 1, b == 1, a == b), and answers with one expression right on all three
+ * branches (lost46; before, it recorded the one branch the example took, "is the
+ * size 1?" first, so x[n, 4] + y[m, 4] traced at n = m kept n == m and threw away
+ * every n or m of 1 the CPU runs, and traced at n = 1 kept n == 1 only):
+ *   b a constant c (not 1): Or(a == 1, a == c), answer c (expanding a, as
+ *     ops_util.c op_require_expands; a is 1 or c, the answer c either way);
+ *   a constant: the same, mirrored;
+ *   else Or(a == 1, b == 1, a == b), answer Max(a, b) * Min(a, b, 1): on the
+ *     three branches, for sizes >= 0, the larger one when both are >= 1 (1 and b
+ *     give b, a and a give a) and 0 when one is 0 (0 and 1, 1 and 0, 0 and 0:
+ *     infer_size gives 0, where Max alone would give 1); a when the facts prove
+ *     a == b.
+ * The condition is a requirement, not the example's branch: the model runs on
+ * each branch. Where the facts exclude 1 for a side that is not a constant
+ * (0/1 specialization's range [2, oo), a policy of ours, not the model's), the
+ * rule records the branch the example takes, as before (bcast_example_branch),
+ * and where the sides share a symbol (one is a function of the other):
+ * each of b when a = 1, a when b = 1, a when a = b alone makes the answer right
+ * at every size, so it records only the one the example satisfies (in that
+ * order), as a decision, with no negation (Ne(a, 1) before Eq(b, 1)); the
+ * disjunction would be rewritten by the range to Eq(a, b) and add 2 <= a. */
+/* the branch the example takes ("is the size 1?" first), for sizes whose facts exclude 1 */
+static sy_status bcast_example_branch(sy_env *env, const sy_provenance *why, const sy_expr *a, const sy_expr *b, int64_t va,
+                                      int64_t vb, const sy_expr **out)
+{
+    sy_ctx *ctx = env->ctx;
+    const sy_expr *one = sy_expr_int_si(ctx, 1);
+    static const char *const is1 = "broadcast: is the size 1?";
+    int dec;
+    sy_status st;
+    if (va == 1 || vb == 1) {
+        if ((st = decide(env, why, sy_expr_eq(ctx, va == 1 ? a : b, one), is1, &dec))) return st;
+        if (dec) *out = va == 1 ? b : a; /* always: the hint */
+        return SY_OK;
+    }
+    if ((st = decide(env, why, sy_expr_eq(ctx, a, b), "broadcast: are the sizes equal?", &dec))) return st;
+    if (!dec) return SY_OK;
+    /* equal: the constant side when there is one */
+    *out = sy_expr_is_int(b) ? b : sy_facts_apply(env->facts, a);
+    return *out ? SY_OK : sy_ctx_last_error(ctx);
+}
+
+/* *out = 1 when a and b read a common symbol */
+static sy_status shares_symbol(sy_ctx *ctx, const sy_expr *a, const sy_expr *b, int *out)
+{
+    const sy_expr **sa = NULL, **sb = NULL;
+    size_t na = 0, nb = 0;
+    sy_status st = sy_expr_free_symbols(ctx, a, &sa, &na);
+    if (!st) st = sy_expr_free_symbols(ctx, b, &sb, &nb);
+    *out = 0;
+    for (size_t i = 0; !st && i < na && !*out; i++)
+        for (size_t j = 0; j < nb && !*out; j++) *out = sa[i] == sb[j];
+    sy_mem_free(ctx, sa);
+    sy_mem_free(ctx, sb);
+    return st;
+}
+
 sy_status sy_rule_bcast_dim(sy_env *env, const sy_provenance *why, const sy_expr *a, const sy_expr *b, sy_rule_reason reason,
                             void *arg, const sy_expr **out)
 {
@@ -80,29 +131,48 @@ sy_status sy_rule_bcast_dim(sy_env *env, const sy_provenance *why, const sy_expr
     int dec;
     sy_status st;
     if (hint_si(env, a, &va) && hint_si(env, b, &vb)) {
-        if (va == 1) {
-            if ((st = decide(env, why, a1, is1, &dec))) return st;
-            if (dec) *out = b; /* always: the hint */
-            return SY_OK;
-        }
-        if (vb == 1) {
-            if ((st = decide(env, why, b1, is1, &dec))) return st;
-            if (dec) *out = a;
-            return SY_OK;
-        }
-        if (va != vb) { /* the example does not broadcast: the failed trace records a != b and the
-                         * relation Eq(a, b) it needed (the ONNX retry at a related example solves it:
-                         * frontends/onnx/onnx_relate.c) */
-            const sy_expr *eq = sy_expr_eq(ctx, a, b);
+        const sy_expr *eq = sy_expr_eq(ctx, a, b);
+        if (!eq) return sy_ctx_last_error(ctx);
+        if (va != vb && va != 1 && vb != 1) { /* the example does not broadcast: the failed trace records
+                         * a != b and the relation Eq(a, b) it needed (the ONNX retry at a related example
+                         * solves it: frontends/onnx/onnx_relate.c) */
             if ((st = decide(env, why, eq, "broadcast: are the sizes equal?", &dec))) return st;
             sy_env_set_failed_relation(env, eq); /* the retry's target (sy_env_failed_relation) */
             return SY_OK;
         }
-        if ((st = decide(env, why, sy_expr_eq(ctx, a, b), "broadcast: are the sizes equal?", &dec))) return st;
-        if (!dec) return SY_OK;
-        /* equal: the constant side when there is one (a ViT's sequence FloorDiv(h, 16)*FloorDiv(w, 16) + 1
+        /* a range that excludes 1 (0/1 specialization's [2, oo), a policy): the example's branch,
+         * as before; the disjunction would be rewritten by that range to Eq(a, b), and the symbols
+         * it reads touched, adding the range guard 2 <= a, which threw away a = b = 0 or 1 (ONNX
+         * bcast_unnamed under the default policy) */
+        sy_truth ta1, tb1; /* sy_decide: the facts asked without touching a symbol */
+        if ((st = sy_decide(env->facts, a1, &ta1)) || (st = sy_decide(env->facts, b1, &tb1))) return st;
+        if ((ta1 == SY_TRUTH_FALSE && !sy_expr_is_int(a)) || (tb1 == SY_TRUTH_FALSE && !sy_expr_is_int(b)))
+            return bcast_example_branch(env, why, a, b, va, vb, out);
+        /* sides sharing a symbol (a sequence T against a table's Min(128, T)): one is a function of
+         * the other, the other branches are corner points of it, and Max/Min of the two in every later
+         * size made guards no Dim expresses (deploy's region of enc_mask.json kept two as runtime
+         * checks): the example's branch, as before */
+        int shared;
+        if ((st = shares_symbol(ctx, a, b, &shared))) return st;
+        if (shared) return bcast_example_branch(env, why, a, b, va, vb, out);
+        /* a constant side c: the other one expands to it (a ViT's sequence FloorDiv(h, 16)*FloorDiv(w, 16) + 1
          * against its positional embedding's 197 gives 197, which the facts do not substitute) */
-        *out = sy_expr_is_int(b) ? b : sy_facts_apply(env->facts, a);
+        if (sy_expr_is_int(b) || sy_expr_is_int(a)) {
+            const sy_expr *c = sy_expr_is_int(b) ? b : a, *other = c == b ? a : b;
+            if ((st = require(env, why, sy_expr_or(ctx, sy_expr_eq(ctx, other, one), eq), reason, arg, 0))) return st;
+            *out = c;
+            return SY_OK;
+        }
+        if ((st = require(env, why, sy_expr_or(ctx, sy_expr_or(ctx, a1, b1), eq), reason, arg, 0))) return st;
+        /* equal by the facts (a recorded equality): a. The facts are asked nothing else (an answer
+         * from a range touches the symbol: its range guard) */
+        int known, val;
+        if ((st = sy_env_try_decide(env, eq, &known, &val))) return st;
+        if (known && val) {
+            *out = sy_facts_apply(env->facts, a);
+            return *out ? SY_OK : sy_ctx_last_error(ctx);
+        }
+        *out = sy_expr_mul(ctx, sy_expr_max(ctx, a, b), sy_expr_min(ctx, sy_expr_min(ctx, a, b), one));
         return *out ? SY_OK : sy_ctx_last_error(ctx);
     }
     /* an unbacked size: no example to choose by; ask in PyTorch's order */

@@ -272,8 +272,9 @@ Test(deploy_region, equal_dims_of_two_inputs_share_one_dim, .init = ctx_setup, .
     sy_region *r = region_of(gs);
     cr_assert(sy_region_proved(r, NULL));
     cr_assert(eq(sz, sy_region_nvars(r), 1));
-    /* broadcasting's a == b is the branch taken at the example (shapeenv/rules.c): no 2 <= x_0,
-     * the model also runs at 0 and 1 */
+    /* broadcasting requires Or(x == 1, x == y, y == 1) (shapeenv/rules.c); the region takes the
+     * disjunct the example holds, x == y (region.c or_branch): no 2 <= x_0, the model also runs at
+     * 0 and 1 */
     text_is(r, "region of t: proved (5 guards proved to hold at every point, 0 kept as runtime checks)\n"
                "  x.size()[0]  x_0          = x_0,  x_0 in [0, oo),  size in [0, oo)\n"
                "  y.size()[0]  y_0          = x_0,  x_0 in [0, oo),  size in [0, oo)\n");
@@ -957,7 +958,7 @@ Test(deploy_corners, a_broken_equality_is_rejected_by_it, .init = ctx_setup, .fi
                            "y_0 + 1 alone (its tie to x_0 broken)"};
     for (size_t i = 0; i < 4; i++) cr_assert(eq(str, (char *)sy_corners_at(c, i)->label, (char *)want[i]));
     cr_assert(eq(str, (char *)sy_corners_at(c, 3)->guard,
-                 "x.size()[0] == y.size()[0] failed: x.size()[0] = 6, y.size()[0] = 7"));
+                 "Or(x.size()[0] == 1, x.size()[0] == y.size()[0], y.size()[0] == 1) failed: x.size()[0] = 6, y.size()[0] = 7"));
     c = sy_corners_free(c);
     cr_assert(eq(int, sy_corners_new(gs, NULL, &c), SY_EINVAL));
     cr_assert(c == NULL);

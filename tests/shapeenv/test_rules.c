@@ -208,6 +208,51 @@ CASE(bcast_dim_is_right_where_its_guards_hold_and_no_narrower_than_either_old_or
     cr_log_info("bcast: %zu points checked, %zu accepted now and by an old order not", checked, wider);
 }
 
+/* lost46: without 0/1 specialization (sizes [0, oo)) the rule requires infer_size's whole condition,
+ * Or(a == 1, b == 1, a == b), whatever branch the example takes: a point is accepted exactly when it
+ * broadcasts, and the answer is infer_size's there, 0 and 1 included (Max(a, b) alone gives 1 for
+ * 1 and 0); against a constant c, Or(a == 1, a == c) and c */
+CASE(bcast_dim_without_specialization_accepts_exactly_the_pairs_that_broadcast)
+{
+    srand(3406);
+    const sy_env_options relaxed = {SY_ENV_OPTIONS_VERSION, 0, 0};
+    size_t checked = 0, cases = 0;
+    for (int it = 0; it < 300; it++) {
+        int64_t ex[2] = {rand() % 4, rand() % 4};
+        int kind = rand() % 3; /* 0: two symbols, 1: b a constant, 2: a a constant */
+        if (kind == 0 && ex[0] != ex[1] && ex[0] != 1 && ex[1] != 1) ex[1] = rand() % 2 ? 1 : ex[0];
+        int64_t c = ex[kind == 2 ? 0 : 1];
+        if (kind && c == 1) c = 3;
+        if (kind == 1 && ex[0] != 1) ex[0] = c;
+        if (kind == 2 && ex[1] != 1) ex[1] = c;
+        sy_env *e = sy_env_new(ctx, &relaxed);
+        cr_assert(e != NULL);
+        const sy_expr *x = sy_env_create_symbol(e, ex[0], "x.size()[0]", SY_DIM_DYNAMIC);
+        const sy_expr *y = sy_env_create_symbol(e, ex[1], "y.size()[0]", SY_DIM_DYNAMIC), *syms[2] = {x, y}, *r = NULL;
+        const sy_expr *a = kind == 2 ? sy_expr_int_si(ctx, c) : x, *b = kind == 1 ? sy_expr_int_si(ctx, c) : y;
+        sy_provenance why = {"n", "add", NULL};
+        cr_assert(eq(int, sy_rule_bcast_dim(e, &why, a, b, reason, NULL, &r), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+        cr_assert(r != NULL);
+        for (int64_t u = 0; u <= 9; u++)
+            for (int64_t v = 0; v <= 9; v++) {
+                int64_t pv[2] = {u, v}, av = kind == 2 ? c : u, bv = kind == 1 ? c : v;
+                int bc = av == bv || av == 1 || bv == 1, acc = guards_hold(e, 0, 2, syms, pv);
+                if (kind == 1 && v != ex[1]) continue; /* y is not read: its value is free */
+                if (kind == 2 && u != ex[0]) continue;
+                cr_assert(eq(int, acc, bc), "example %lld, %lld (kind %d): a=%lld b=%lld; guard 0 of %zu: %s", (long long)ex[0],
+                          (long long)ex[1], kind, (long long)av, (long long)bv, sy_env_nguards(e),
+                          sy_env_nguards(e) ? S(sy_env_guard(e, 0)->expr) : "-");
+                if (acc) cr_assert(eq(i64, eval1(r, 2, syms, pv), av == 1 ? bv : av), "a=%lld b=%lld: %s", (long long)av,
+                                   (long long)bv, S(r));
+                checked++;
+            }
+        cases++;
+        sy_env_free(e);
+    }
+    cr_assert(gt(sz, checked, 10000));
+    cr_log_info("bcast without specialization: %zu cases, %zu points", cases, checked);
+}
+
 CASE(infer_size_is_the_quotient_where_its_guards_hold)
 {
     srand(3403);
