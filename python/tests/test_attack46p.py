@@ -1,0 +1,80 @@
+"""Issue 38, the adversarial pass attack46p (Python/torch/deploy surfaces): the faults it found in
+user-style models, each against real CPU execution at every point of a grid with the edges (0,
+1, 2, primes, large), under the default and the relaxed policy.
+
+- A non-finite Python float (float("-inf"), float("inf"), float("nan"); the graph format writes
+  them as the strings "inf", "-inf", "nan") was refused by every binary op: torch.where(mask,
+  scores, float("-inf")), x + float("inf"), clamp(min=float("-inf")), x >= float("inf"), ...
+  ("operands must be tensors or numbers"): the whole model lost.
+- torch.where(cond, scalar, scalar) (`torch.where(mask, 0.0, float("-inf"))`, the 2026 way to
+  make an attention bias) was refused ("expected a tensor operand"): the condition's sizes, the
+  scalars' promoted dtype (TensorCompare.cpp where(Tensor, Scalar, Scalar))."""
+import itertools
+
+import pytest
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+import symshape
+from models_util import POLICIES, run_real
+from models_util import policy_kw as _kw
+
+GRID = [(b, l) for b, l in itertools.product([0, 1, 2, 3], [0, 1, 2, 3, 5, 8])] + [(7, 13), (1, 31), (2, 64), (5, 97)]
+
+
+class NonFinite(nn.Module):
+    """Every binary op with a non-finite Python float, and where with two scalars (its dtype read
+    by the op after it: embedding needs int64 indices, a bool mask selects, a float is cast)."""
+    def forward(self, x, w):
+        m = x > 0
+        idx = torch.where(m, 1, 0)  # int64: a valid embedding index
+        sel = x[torch.where(m, True, False)]  # bool: a mask, an unbacked length
+        half = torch.where(m, 1, 0.5).long()  # float32, cast
+        bias = torch.where(m, 0.0, float("-inf"))
+        return (torch.where(m, x, float("-inf")).softmax(-1), x + float("inf"), float("-inf") - x,
+                torch.clamp(x, min=float("-inf"), max=1.0), x >= float("nan"), x.pow(float("inf")),
+                F.embedding(idx, w), sel, half, bias + x)
+
+
+MODELS = [("non_finite", NonFinite, lambda b, l: {"x": torch.randn(b, l), "w": torch.randn(2, 3)})]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("name,make,inputs", MODELS, ids=[m[0] for m in MODELS])
+def test_against_the_cpu(name, make, inputs, policy):
+    """Every grid point: accepted only where the CPU runs, with the CPU's output shapes (a
+    data-dependent length is None); the counts are exact."""
+    torch.manual_seed(0)
+    model = make()
+    gs = symshape.trace(symshape.export(model, inputs(3, 8), dynamic={"x": [0, 1]}, name=name), **(_kw(policy) or {}))
+    accepted, ran = [], []
+    for b, l in GRID:
+        ok, real = run_real(model, inputs(b, l))
+        sizes = {"x": [b, l], "w": [2, 3]} if name == "non_finite" else {"x": [b, l]}
+        acc, why = gs.check(sizes)
+        if ok:
+            ran.append((b, l))
+        if acc:
+            accepted.append((b, l))
+            assert ok, ((b, l), real)
+            mine = gs.output_shapes(sizes)
+            assert len(mine) == len(real) and all(
+                len(m) == len(r) and all(u is None or u == v for u, v in zip(m, r)) for m, r in zip(mine, real)), \
+                ((b, l), mine, real)
+    # chunk(3) of 1, 2 or 4 gives fewer than 3 pieces: the model fails at 1 and 2 (a, b, c = ...),
+    # and 4 is not on the grid; chunk(2) of 1 gives 1 piece (x1, x2 = ... fails)
+    want_ran = len(GRID) if name == "non_finite" else len(GRID) - 8
+    assert len(ran) == want_ran
+    if policy == "relaxed":  # every size the CPU runs, the empty dim included
+        assert accepted == ran
+    elif name == "non_finite":  # 0 and 1 specialized away from the example [3, 8]
+        assert accepted == [p for p in ran if p[0] >= 2 and p[1] >= 2]
+    else:  # the same for the last dim; no guard reads the batch
+        assert accepted == [p for p in ran if p[1] >= 2]
+    if name == "non_finite":
+        assert gs.output_shapes({"x": [2, 5], "w": [2, 3]}) == [[2, 5]] * 6 + [[2, 5, 3], [None], [2, 5], [2, 5]]
+    else:
+        assert gs.output_shapes({"x": [2, 0]}) == [[2, 0], [2, 0], [2, 0]]
+        assert gs.output_shapes({"x": [2, 13]}) == [[2, 13], [2, 5], [2, 3]]
+
