@@ -8,7 +8,9 @@ user-style models, each against real CPU execution at every point of a grid with
   ("operands must be tensors or numbers"): the whole model lost.
 - torch.where(cond, scalar, scalar) (`torch.where(mask, 0.0, float("-inf"))`, the 2026 way to
   make an attention bias) was refused ("expected a tensor operand"): the condition's sizes, the
-  scalars' promoted dtype (TensorCompare.cpp where(Tensor, Scalar, Scalar))."""
+  scalars' promoted dtype (TensorCompare.cpp where(Tensor, Scalar, Scalar)).
+- x.chunk(n, d) with an empty dim gives n empty pieces, as n pieces of a dim where the count is
+  n; the trace at a non-empty example rejected the empty dim (rotate_half's chunk(2, -1))."""
 import itertools
 
 import pytest
@@ -37,7 +39,15 @@ class NonFinite(nn.Module):
                 F.embedding(idx, w), sel, half, bias + x)
 
 
-MODELS = [("non_finite", NonFinite, lambda b, l: {"x": torch.randn(b, l), "w": torch.randn(2, 3)})]
+class RotateHalf(nn.Module):
+    def forward(self, x):
+        x1, x2 = x.chunk(2, dim=-1)
+        a, b, c = x.chunk(3, dim=-1)
+        return torch.cat((-x2, x1), dim=-1) + x, a, c
+
+
+MODELS = [("non_finite", NonFinite, lambda b, l: {"x": torch.randn(b, l), "w": torch.randn(2, 3)}),
+          ("rotate_half_chunk", RotateHalf, lambda b, l: {"x": torch.randn(b, l)})]
 
 
 @pytest.mark.parametrize("policy", POLICIES)
