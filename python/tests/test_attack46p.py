@@ -10,7 +10,10 @@ user-style models, each against real CPU execution at every point of a grid with
   make an attention bias) was refused ("expected a tensor operand"): the condition's sizes, the
   scalars' promoted dtype (TensorCompare.cpp where(Tensor, Scalar, Scalar)).
 - x.chunk(n, d) with an empty dim gives n empty pieces, as n pieces of a dim where the count is
-  n; the trace at a non-empty example rejected the empty dim (rotate_half's chunk(2, -1))."""
+  n; the trace at a non-empty example rejected the empty dim (rotate_half's chunk(2, -1)).
+- nn.MultiheadAttention did not read the key's and value's widths: a memory of another width
+  than the in-projection's (in_proj_weight.size(1), or kdim/vdim) was accepted under the relaxed
+  policy, where the CPU fails (nn.TransformerDecoder's cross-attention, found by a region point)."""
 import itertools
 
 import pytest
@@ -88,3 +91,42 @@ def test_against_the_cpu(name, make, inputs, policy):
         assert gs.output_shapes({"x": [2, 0]}) == [[2, 0], [2, 0], [2, 0]]
         assert gs.output_shapes({"x": [2, 13]}) == [[2, 13], [2, 5], [2, 3]]
 
+
+class CrossAttention(nn.Module):
+    """nn.MultiheadAttention cross-attention on a memory whose width is dynamic: packed weights
+    (key is value), separate weights (kdim/vdim), and key and value given apart."""
+    def __init__(self, kind):
+        super().__init__()
+        torch.manual_seed(0)
+        self.kind = kind
+        self.m = nn.MultiheadAttention(16, 2, batch_first=True, kdim=12 if kind == "kdim" else None,
+                                       vdim=12 if kind == "kdim" else None).eval()
+
+    def forward(self, x, mem):
+        v = mem * 2 if self.kind == "apart" else mem
+        return self.m(x, mem, v, need_weights=self.kind != "packed")[0]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("kind", ["packed", "kdim", "apart"])
+def test_mha_key_width(kind, policy):
+    """The key's and value's last dims are the in-projection's (in_proj_weight.size(1), or kdim /
+    vdim): a memory of another width fails on the CPU, and was accepted under the relaxed policy
+    (the default one caught the packed case by duck sizing only)."""
+    model = CrossAttention(kind)
+    e = 12 if kind == "kdim" else 16
+    gs = symshape.trace(symshape.export(model, {"x": torch.randn(2, 3, 16), "mem": torch.randn(2, 5, e)},
+                                        dynamic={"x": [1], "mem": [1, 2]}), **(_kw(policy) or {}))
+    accepted = []
+    for s, w in itertools.product([0, 1, 2, 5, 7], [0, 1, 11, 12, 16, 17, 30]):
+        ok, real = run_real(model, {"x": torch.randn(2, 3, 16), "mem": torch.randn(2, s, w)})
+        acc, why = gs.check({"x": [2, 3, 16], "mem": [2, s, w]})
+        assert ok == (w == e), ((s, w), real)
+        if acc:
+            assert ok, ((s, w), real)
+            assert gs.output_shapes({"x": [2, 3, 16], "mem": [2, s, w]}) == real
+            accepted.append((s, w))
+        elif w != e:
+            assert why == "mem.size()[2] == %d" % e or why.startswith("mem.size()[2] == x.size()[2]"), why
+    # every memory length the CPU runs, 0 included, under both policies
+    assert accepted == [(s, e) for s in [0, 1, 2, 5, 7]]
