@@ -130,3 +130,26 @@ def test_mha_key_width(kind, policy):
             assert why == "mem.size()[2] == %d" % e or why.startswith("mem.size()[2] == x.size()[2]"), why
     # every memory length the CPU runs, 0 included, under both policies
     assert accepted == [(s, e) for s in [0, 1, 2, 5, 7]]
+
+
+class ReadsStride(nn.Module):
+    def forward(self, x):
+        return x.transpose(0, 1).contiguous() * x.stride(0)
+
+
+def test_corners_of_a_graph_that_reads_strides():
+    """The corners of a graph with stride sources take the contiguous strides of each corner's
+    sizes (the inputs the corners run with): they kept the example's value of a stride, which the
+    set does not have (0), and every corner, the example too, was reported rejected by
+    `x.size()[1] == x.stride()[0]`. Each corner is run on the CPU."""
+    from symshape import deploy
+    model = ReadsStride()
+    gs = symshape.trace(symshape.export(model, {"x": torch.randn(3, 8)}), duck_sizing=False, specialize_01=False)
+    r = deploy.Region(gs)
+    assert [(c["label"], c["sizes"]["x"], c["accept"]) for c in r.corners] == [
+        ("the example", [3, 8], True), ("x_0 = min (0)", [0, 8], True), ("x_0 = 1", [1, 8], True), ("x_0 = 2", [2, 8], True),
+        ("x_1 = min (0)", [3, 0], True), ("x_1 = 1", [3, 1], True), ("x_1 = 2", [3, 2], True)]
+    rows, unsound, conservative = deploy.run_corners(r, model)
+    assert len(rows) == 7 and all(ran for _, ran, _ in rows) and not unsound and not conservative
+    for c in r.corners:  # the same answer as the guard set's check of contiguous inputs
+        assert gs.check({"x": c["sizes"]["x"]})[0] == c["accept"]
