@@ -153,3 +153,27 @@ def test_corners_of_a_graph_that_reads_strides():
     assert len(rows) == 7 and all(ran for _, ran, _ in rows) and not unsound and not conservative
     for c in r.corners:  # the same answer as the guard set's check of contiguous inputs
         assert gs.check({"x": c["sizes"]["x"]})[0] == c["accept"]
+
+
+class RollHalf(nn.Module):
+    def forward(self, x):
+        return torch.roll(x, shifts=x.shape[-1] // 2, dims=-1), torch.roll(x, x.shape[0])
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_roll_by_a_size(policy):
+    """torch.roll with a shift read from a size: torch's argument parser read the traced shift
+    with __index__ (2.x: a guard_int pinning it, 26 of 29 CPU sizes lost) or refused it (1.13:
+    "shifts must be tuple of ints, not _SyProxy"); recorded as one call, the shift stays
+    symbolic (roll's sizes do not depend on it)."""
+    model = RollHalf()
+    gs = symshape.trace(symshape.export(model, {"x": torch.randn(3, 8)}, dynamic={"x": [0, 1]}), **(_kw(policy) or {}))
+    assert not [g for g in gs.guards if g.kind == "guard_int" or "== 4" in g.text], [g.text for g in gs.guards]
+    accepted = []
+    for b, l in GRID:
+        ok, real = run_real(model, {"x": torch.randn(b, l)})
+        assert ok, ((b, l), real)
+        if gs.check({"x": [b, l]})[0]:
+            assert gs.output_shapes({"x": [b, l]}) == real == [[b, l], [b, l]]
+            accepted.append((b, l))
+    assert accepted == GRID  # no guard reads the sizes: every size, under both policies
