@@ -61,14 +61,91 @@ static uint64_t vals_hash(const int64_t *vals, size_t n)
     return h;
 }
 
+/* The stride sources of a corner (a graph that reads x.stride() or declares strides, docs/guards.md)
+ * are those of contiguous inputs of the corner's sizes, by sy_gset_values_from_tensors' rule: the
+ * corner tests run contiguous inputs (deploy.run_corners: torch.randn). They kept the example's
+ * value, which the set does not have for a stride (0), so every corner of such a graph, the example
+ * too, was reported rejected by its stride guard (attack46p: `x.size()[1] == x.stride()[0] failed:
+ * x.stride()[0] = 0`). Each input is rebuilt from its sources: the rank from NAME.dim(), else past
+ * its last size source; the sizes from NAME.size()[I]. */
+static sy_status contiguous_strides(sy_corners *c, const sy_gset *gs, int64_t *vals)
+{
+    sy_ctx *ctx = c->ctx;
+    size_t n = c->nsrc, nin = 0, nstride = 0;
+    for (size_t s = 0; s < n; s++) nstride += sy_gset_source_parse(sy_gset_source(gs, s), NULL, NULL) == SY_SOURCE_STRIDE;
+    if (!nstride) return SY_OK;
+    sy_status st = SY_OK;
+    size_t *in = sy_alloc(ctx, n * sizeof *in), *nl = sy_alloc(ctx, n * sizeof *nl), *ranks = sy_alloc(ctx, n * sizeof *ranks);
+    char **names = sy_alloc(ctx, n * sizeof *names);
+    int64_t **shapes = sy_alloc(ctx, n * sizeof *shapes), *tmp = sy_alloc(ctx, n * sizeof *tmp);
+    if (names) memset(names, 0, n * sizeof *names);
+    if (shapes) memset(shapes, 0, n * sizeof *shapes);
+    if (!in || !nl || !ranks || !names || !shapes || !tmp) {
+        st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t s = 0; s < n; s++) { /* the inputs, in the order of their first source */
+        const char *src = sy_gset_source(gs, s);
+        size_t len = 0, d = 0;
+        int kind = sy_gset_source_parse(src, &len, &d);
+        size_t i = 0;
+        while (i < nin && !(nl[i] == len && !strncmp(names[i], src, len))) i++;
+        if (i == nin) {
+            if (!(names[i] = sy_alloc(ctx, len + 1))) {
+                st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+                goto done;
+            }
+            memcpy(names[i], src, len);
+            names[i][len] = 0;
+            nl[i] = len;
+            ranks[i] = 0;
+            nin++;
+        }
+        in[s] = i;
+        if (kind == SY_SOURCE_SIZE && d + 1 > ranks[i]) ranks[i] = d + 1;
+    }
+    for (size_t s = 0; s < n; s++)
+        if (sy_gset_source_parse(sy_gset_source(gs, s), NULL, NULL) == SY_SOURCE_DIM && vals[s] >= 0 && (uint64_t)vals[s] <= n)
+            ranks[in[s]] = (size_t)vals[s];
+    for (size_t i = 0; i < nin; i++) {
+        if (!(shapes[i] = sy_alloc(ctx, (ranks[i] ? ranks[i] : 1) * sizeof **shapes))) {
+            st = sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+            goto done;
+        }
+        memset(shapes[i], 0, (ranks[i] ? ranks[i] : 1) * sizeof **shapes);
+    }
+    for (size_t s = 0; s < n; s++) {
+        size_t d = 0;
+        if (sy_gset_source_parse(sy_gset_source(gs, s), NULL, &d) == SY_SOURCE_SIZE && d < ranks[in[s]]) shapes[in[s]][d] = vals[s];
+    }
+    if ((st = sy_gset_values_from_tensors(gs, nin, (const char *const *)names, ranks, (const int64_t *const *)shapes, NULL, NULL, tmp)) != SY_OK)
+        goto done;
+    for (size_t s = 0; s < n; s++)
+        if (sy_gset_source_parse(sy_gset_source(gs, s), NULL, NULL) == SY_SOURCE_STRIDE) vals[s] = tmp[s];
+done:
+    for (size_t i = 0; names && i < nin; i++) {
+        if (names[i]) sy_dealloc(ctx, names[i], nl[i] + 1);
+        if (shapes && shapes[i]) sy_dealloc(ctx, shapes[i], (ranks[i] ? ranks[i] : 1) * sizeof **shapes);
+    }
+    if (in) sy_dealloc(ctx, in, n * sizeof *in);
+    if (nl) sy_dealloc(ctx, nl, n * sizeof *nl);
+    if (ranks) sy_dealloc(ctx, ranks, n * sizeof *ranks);
+    if (names) sy_dealloc(ctx, names, n * sizeof *names);
+    if (shapes) sy_dealloc(ctx, shapes, n * sizeof *shapes);
+    if (tmp) sy_dealloc(ctx, tmp, n * sizeof *tmp);
+    return st;
+}
+
 /* add the point vals (copied) unless a corner has it already or a size is negative. The
  * duplicate test compares hashes first: comparing every corner's values made corners cubic in
  * the variables (issue 38, fourth pass: 1,200 variables took 9.5 s, 8 times 600's) */
-static sy_status add_corner(sy_corners *c, const sy_gset *gs, const sy_region *r, const int64_t *vals, const char *label)
+static sy_status add_corner(sy_corners *c, const sy_gset *gs, const sy_region *r, int64_t *vals, const char *label)
 {
     sy_ctx *ctx = c->ctx;
     for (size_t k = 0; k < r->ndims; k++)
         if (vals[r->dims[k].source] < 0) return SY_OK;
+    sy_status cs = contiguous_strides(c, gs, vals);
+    if (cs != SY_OK) return cs;
     uint64_t h = vals_hash(vals, c->nsrc);
     for (size_t i = 0; i < c->n; i++)
         if (c->hash[i] == h && !memcmp(c->c[i].values, vals, c->nsrc * sizeof *vals)) return SY_OK;

@@ -253,6 +253,14 @@ static sy_status softmax(opcall *c)
 
 static int is_float(sy_dtype d) { return d <= SY_DT_COMPLEX128; }
 
+/* float('inf'), float('-inf'), float('nan'): the graph format writes them as the strings "inf",
+ * "-inf", "nan" (docs/python.md; JSON has no such numbers), a Python float all the same
+ * (torch.where(mask, scores, float("-inf")), x + float("inf")) */
+static int is_nonfinite(const sy_value *v)
+{
+    return v->kind == SY_V_STR && v->u.s && (!strcmp(v->u.s, "inf") || !strcmp(v->u.s, "-inf") || !strcmp(v->u.s, "nan"));
+}
+
 /* Broadcasting binary op on values (one of them at least a tensor). */
 sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b)
 {
@@ -274,7 +282,7 @@ sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b)
         have = 1;
     }
     /* a Python float: a constant, or one computed from sizes (x / y, x * 0.7) whose value does not shape the result */
-#define PYFLOAT(v) ((v)->kind == SY_V_FLOAT || (v)->kind == SY_V_QUOT || (v)->kind == SY_V_SCALED)
+#define PYFLOAT(v) ((v)->kind == SY_V_FLOAT || (v)->kind == SY_V_QUOT || (v)->kind == SY_V_SCALED || is_nonfinite(v))
     if ((PYFLOAT(a) || PYFLOAT(b)) && !is_float(dt)) dt = SY_DT_FLOAT32; /* int tensor op float scalar */
     if (!have) return op_err(c, SY_EINVAL, "expected a tensor operand");
     if ((a->kind != SY_V_TENSOR && a->kind != SY_V_INT && !PYFLOAT(a) && a->kind != SY_V_BOOL) ||
@@ -320,12 +328,38 @@ sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b)
     return op_set_strided(c, dt, n, r, ts);
 }
 
+/* where(condition, scalar, scalar), as `torch.where(mask, 0.0, float("-inf"))`: the condition's
+ * sizes, the dtype of the two scalars promoted (bool < int64 < float32, the default dtype), the
+ * layout TensorIterator gives the condition with two 0-d operands. TensorCompare.cpp
+ * where(const Tensor& condition, const Scalar& self, const Scalar& other): result_type(self,
+ * other), each scalar wrapped as a 0-d tensor of that type, then where.self. Measured on the CPU
+ * under 1.13 and 2.14: (1, 0) int64, (1, 0.5) float32, (True, False) bool, (True, 2) int64. */
+static sy_status where_scalars(opcall *c, const sy_tensor *cond, const sy_value *x, const sy_value *y)
+{
+    const sy_value *v[2] = {x, y};
+    int rank = 0; /* 0 bool, 1 int, 2 float */
+    for (int i = 0; i < 2; i++) {
+        int k = v[i]->kind == SY_V_BOOL ? 0 : v[i]->kind == SY_V_INT ? 1
+              : v[i]->kind == SY_V_FLOAT || v[i]->kind == SY_V_QUOT || v[i]->kind == SY_V_SCALED || is_nonfinite(v[i]) ? 2 : -1;
+        if (k < 0) return op_err(c, SY_EINVAL, "where: input and other must be tensors or numbers");
+        if (k > rank) rank = k;
+    }
+    sy_dtype dt = rank == 0 ? SY_DT_BOOL : rank == 1 ? SY_DT_INT64 : SY_DT_FLOAT32;
+    const sy_tensor *ops[3] = {cond, NULL, NULL};
+    const sy_expr *const *ts;
+    sy_status st = op_ti_strides(c, 3, ops, cond->ndim, cond->sizes, &ts);
+    if (st) return st;
+    return op_set_strided(c, dt, cond->ndim, cond->sizes, ts);
+}
+
 static sy_status where(opcall *c)
 {
     const sy_value *cond = op_arg(c, 0, "condition"), *x = op_arg(c, 1, "input"), *y = op_arg(c, 2, "other");
     /* where(condition) alone is nonzero(condition, as_tuple=True) (TensorCompare.cpp where(cond)) */
     if (cond && cond->kind == SY_V_TENSOR && !x && !y) return sy_nonzero(c, cond->u.t, 1);
     if (!cond || !x || !y || cond->kind != SY_V_TENSOR) return op_err(c, SY_EINVAL, "expected where(condition, input, other)");
+    if (x->kind != SY_V_TENSOR && y->kind != SY_V_TENSOR)
+        return where_scalars(c, cond->u.t, x, y);
     sy_value xy, full;
     opcall c1 = *c;
     c1.out = &xy;

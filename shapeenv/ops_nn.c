@@ -875,6 +875,35 @@ static sy_status mha_masks(opcall *c, const sy_tensor *q, const sy_tensor *k, co
     return SY_OK;
 }
 
+/* The embedding dims of key and value (torch/nn/functional.py multi_head_attention_forward, 1.13
+ * and 2.14): with one packed in_proj_weight (3E, E) (#5), `key.shape == value.shape` and
+ * _in_projection_packed's linear(k, w_k) needs key.size(-1) == in_proj_weight.size(1); with
+ * use_separate_proj_weight (#17; nn.MultiheadAttention's kdim/vdim), _in_projection asserts
+ * k_proj_weight (#19) is (Eq, Ek) and v_proj_weight (#20) (Eq, Ev) ("expecting key weights shape
+ * of ..."). Neither was read: under the relaxed policy a memory of another width than the
+ * model's was accepted (nn.TransformerDecoder's cross-attention, found by attack46p). */
+static sy_status mha_embed_dims(opcall *c, const sy_tensor *k, const sy_tensor *v)
+{
+    int sep;
+    sy_status st;
+    if ((st = op_bool_def(c, 17, "use_separate_proj_weight", 0, &sep))) return st;
+    const sy_expr *Ek = k->sizes[k->ndim - 1], *Ev = v->sizes[v->ndim - 1];
+    if (!sep) {
+        const sy_tensor *w;
+        if ((st = require_eq(c, Ek, Ev, "key shape must match value shape")) || (st = op_opt_tensor(c, 5, "in_proj_weight", &w)))
+            return st;
+        if (!w) return op_err(c, SY_EINVAL, "use_separate_proj_weight is False but in_proj_weight is None");
+        if (w->ndim != 2) return op_err(c, SY_EINVAL, "in_proj_weight must be 2-D, got %zu-D", w->ndim);
+        return require_eq(c, Ek, w->sizes[1], "key's last dim must be in_proj_weight.size(1) (mat1 and mat2 shapes cannot be multiplied)");
+    }
+    const sy_tensor *wk, *wv;
+    if ((st = op_opt_tensor(c, 19, "k_proj_weight", &wk)) || (st = op_opt_tensor(c, 20, "v_proj_weight", &wv))) return st;
+    if (!wk || !wv) return op_err(c, SY_EINVAL, "use_separate_proj_weight is True but k_proj_weight or v_proj_weight is None");
+    if (wk->ndim != 2 || wv->ndim != 2) return op_err(c, SY_EINVAL, "k_proj_weight and v_proj_weight must be 2-D");
+    if ((st = require_eq(c, Ek, wk->sizes[1], "expecting key weights shape of (Eq, Ek)"))) return st;
+    return require_eq(c, Ev, wv->sizes[1], "expecting value weights shape of (Eq, Ev)");
+}
+
 static sy_status mha(opcall *c)
 {
     sy_ctx *ctx = c->env->ctx;
@@ -898,6 +927,7 @@ static sy_status mha(opcall *c)
         return st;
     for (size_t i = 0; i + 1 < k->ndim; i++)
         if ((st = require_eq(c, k->sizes[i], v->sizes[i], "key shape must match value shape"))) return st;
+    if ((st = mha_embed_dims(c, k, v))) return st;
     const sy_expr *src_len = NULL;
     if ((st = mha_masks(c, q, k, nh, batched, &src_len))) return st;
     int need_weights, average, causal;

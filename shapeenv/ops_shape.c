@@ -503,16 +503,25 @@ static sy_status chunk(opcall *c)
     const sy_expr *L = x->sizes[w];
     const sy_expr *split = sy_expr_ceildiv(ctx, L, KI(c, chunks));
     if (!split) return sy_ctx_last_error(ctx);
-    int empty;
-    if ((st = op_decide_bool(c, sy_expr_eq(ctx, L, KI(c, 0)), "chunk: is the dim empty?", &empty))) return st;
-    if (empty) { /* chunks pieces of size 0 */
+    /* An empty dim gives `chunks` pieces of size 0 (ATen's split_with_sizes case), a dim of L >= 1
+     * CeilDiv(L, split) pieces: when that is `chunks`, both are one formula (pieces of `split`, the
+     * last L - (chunks - 1)*split, all 0 at L = 0), so the case split is whether the count is
+     * `chunks` or L is 0, not whether L is 0 (x.chunk(2, -1) in rotate_half, traced at L = 8, had
+     * rejected L = 0, which the CPU runs under 1.13 and 2.14, with the same two pieces [.., 0]). */
+    const sy_expr *count = sy_expr_ceildiv(ctx, L, sy_expr_max(ctx, split, KI(c, 1)));
+    const sy_expr *full = count ? sy_expr_or(ctx, sy_expr_eq(ctx, L, KI(c, 0)), sy_expr_eq(ctx, count, KI(c, chunks))) : NULL;
+    if (!full) return sy_ctx_last_error(ctx);
+    int all;
+    if ((st = op_decide_bool(c, full, "chunk: are there `chunks` pieces?", &all))) return st;
+    if (all) {
         const sy_tensor **outs = sy_env_alloc(c->env, (size_t)chunks * sizeof *outs);
         if (!outs) return sy_ctx_last_error(ctx);
         for (int64_t i = 0; i < chunks; i++) {
             const sy_expr **sz = sy_env_alloc(c->env, x->ndim * sizeof *sz);
             if (!sz) return sy_ctx_last_error(ctx);
             SY_COPY(sz, x->sizes, x->ndim * sizeof *sz);
-            sz[w] = KI(c, 0);
+            sz[w] = i + 1 < chunks ? split : sy_expr_sub(ctx, L, sy_expr_mul_si(ctx, split, chunks - 1));
+            if (!sz[w]) return sy_ctx_last_error(ctx);
             if (!(outs[i] = op_new_strided(c, x->dtype, x->ndim, sz, x->strides))) return sy_ctx_last_error(ctx);
         }
         return set_list(c, (size_t)chunks, outs);

@@ -62,9 +62,11 @@ FUNCTIONAL_LEAVES = (
 
 #: torch functions whose size or list arguments may be traced values that torch's argument
 #: parser does not route through __torch_function__ (``torch.arange(x.size(1))``,
-#: ``torch.cat(split_result)``): recorded as one call when a proxy is among the arguments.
+#: ``torch.cat(split_result)``, ``torch.roll(x, x.size(-1) // 2, -1)``: 2.x read the shift with
+#: __index__, a guard_int, and 1.13 raised "shifts must be tuple of ints, not _SyProxy"):
+#: recorded as one call when a proxy is among the arguments.
 TORCH_WRAPPED = ("arange", "linspace", "logspace", "ones", "zeros", "empty", "full", "rand", "randn", "randint", "eye", "cat", "concat",
-                 "stack", "hstack", "vstack", "broadcast_tensors", "meshgrid")
+                 "stack", "hstack", "vstack", "broadcast_tensors", "meshgrid", "roll")
 
 _DTYPES = {"float32", "float64", "float16", "bfloat16", "complex64", "complex128", "int64", "int32", "int16",
            "int8", "uint8", "bool"}
