@@ -69,6 +69,77 @@ static const char *int64_when(ox_call *c)
     return strstr(sy_ctx_last_error_msg(sy_env_ctx(c->env)), "at the example sizes") ? "at the example sizes" : "at any size";
 }
 
+/* The least value of size e under the env's facts: 0 when unknown or negative, INT64_MAX when past
+ * it. Its symbols are not marked relied upon (as sy_env_require_int64 decides under the facts): the
+ * 0/1 specialization's 2 <= s would otherwise become a guard of every model, for a check that matters
+ * only past int64 */
+static int64_t size_lo(ox_call *c, const sy_expr *e)
+{
+    int64_t v;
+    if (sy_expr_get_si(e, &v) == SY_OK) return v > 0 ? v : 0;
+    sy_ctx_reset_error(c->ctx);
+    const sy_expr *lo = NULL, *hi = NULL;
+    sy_facts *f = sy_env_facts(c->env);
+    /* a symbol's range is its bound (no interval walk) */
+    if ((sy_expr_kind_of(e) == SY_EXPR_SYM ? sy_facts_get_range(f, e, &lo, &hi) : sy_bound(f, e, &lo, &hi)) != SY_OK || !lo) {
+        sy_ctx_reset_error(c->ctx);
+        return 0;
+    }
+    if (sy_expr_get_si(lo, &v) == SY_OK) return v > 0 ? v : 0;
+    sy_ctx_reset_error(c->ctx);
+    return sy_expr_kind_of(sy_expr_gt(c->ctx, lo, K(c, 0))) == SY_EXPR_TRUE ? INT64_MAX : 0;
+}
+static int at_least_1(ox_call *c, const sy_expr *e) { return size_lo(c, e) >= 1; }
+
+/* The element count of every tensor a node makes is an int64: onnxruntime computes it with
+ * SafeInt<int64_t>, one dim at a time from dim 0 (core/framework/tensor_shape.cc
+ * TensorShape::SizeHelper, called by every output's allocation, ExecutionFrame's
+ * AllocateMLValueTensorSelfOwnBufferHelper), so a product of leading dims past int64 fails even when
+ * a later dim is 0 (ConstantOfShape [n, 2^31, 0] runs at n = 2^32 - 1 and fails at n = 2^32: "SafeInt
+ * ... Integer overflow"; [n, 0, 2^62, 4] runs at every n). A leading product followed by dims all >= 1
+ * is at most a longer one, so only these products are checked, each by sy_env_require_int64 (an error
+ * where it never fits, a guard where it may not although every input tensor's does):
+ *  - a product before a dim that may be 0: an empty tensor needs no memory, so the count is the
+ *    runtime's only limit there;
+ *  - a product (the whole count included) whose least non-zero value under the facts is past int64
+ *    (ConstantOfShape [n, 2^31, 2^31, 4]: 2^64*n, which fits only at n = 0).
+ * The whole count of a tensor that is not empty is not guarded otherwise: past INT64_MAX elements it
+ * needs 8 EiB and more, where no allocation succeeds, and memory is not modelled (a guard on every
+ * layer that grows the count, conv1 of a CNN, would be a relation no Dim range expresses). Not
+ * modelled either: the bytes, numel * element size + 63 <= 2^64 - 1
+ * (IAllocator::CalcMemSizeForArrayWithAlignment<64>, "size overflow"): past 2^62 - 16 float32
+ * elements, where no allocation succeeds either (docs/onnx.md). */
+static sy_status numel_fits(ox_call *c, size_t nd, const sy_expr *const *sz)
+{
+    int64_t p = 1, v;
+    for (size_t j = 0; j < nd; j++)
+        if (!sz[j]) return SY_OK; /* ox_tensor reports it */
+    size_t i = 0;
+    for (; i < nd && sy_expr_get_si(sz[i], &v) == SY_OK; i++) /* constant leading dims: SafeInt's own test */
+        if (sy_i64_mul(p, v, &p))
+            return ox_err(c, SY_EOVERFLOW, "the element count of output dims 0..%zu does not fit int64 (at any size)", i);
+    sy_ctx_reset_error(c->ctx);
+    if (i >= nd || !p) return SY_OK; /* all constant, or a 0 before any symbol: the count stays 0 */
+    const sy_expr *P = K(c, p);
+    int64_t L = p, lo = 0, lo_next = size_lo(c, sz[i]); /* L: the least non-zero value of P */
+    for (; i < nd; i++) {
+        P = sy_expr_mul(c->ctx, P, sz[i]);
+        CHK(P);
+        lo = lo_next;
+        if (sy_i64_mul(L, lo > 1 ? lo : 1, &L)) L = INT64_MAX;
+        lo_next = i + 1 < nd ? size_lo(c, sz[i + 1]) : 1;
+        if (lo_next >= 1 && L < INT64_MAX) continue; /* at most the next product, or fits where non-zero */
+        if (sy_expr_kind_of(P) == SY_EXPR_INT && sy_expr_get_si(P, &v) == SY_OK) continue;
+        sy_ctx_reset_error(c->ctx);
+        char what[64];
+        snprintf(what, sizeof what, "the element count of output dims 0..%zu", i);
+        sy_status st = sy_env_require_int64(c->env, P, what, &c->why);
+        if (st == SY_EOVERFLOW) return ox_err(c, st, "%s = %s does not fit int64 (%s)", what, show_user(c, P), int64_when(c));
+        if (st) return st;
+    }
+    return SY_OK;
+}
+
 static sy_status set_out(ox_call *c, size_t k, int elem, size_t nd, const sy_expr *const *sz)
 {
     if (k >= c->nout) return SY_OK;
@@ -83,8 +154,12 @@ static sy_status set_out(ox_call *c, size_t k, int elem, size_t nd, const sy_exp
         if (st) return st;
     }
     /* ONNX tensors have no layout (no strides): not modelled, so no stride products are built */
-    const sy_tensor *t = ox_tensor(c->tr, ox_dtype(elem), nd, sz);
+    int made;
+    const sy_tensor *t = ox_tensor_made(c->tr, ox_dtype(elem), nd, sz, &made);
     CHK(t);
+    /* a shape the trace has seen was checked when it was new (facts only grow), or is an input's or an
+     * initializer's (constant dims, or an input: it exists) */
+    if (made) TRY(numel_fits(c, nd, sz));
     c->out[k].elem = elem;
     c->out[k].t = t;
     return SY_OK;
@@ -1742,20 +1817,33 @@ static sy_status op_tile(ox_call *c)
         return set_out(c, 0, c->in[0]->elem, x->ndim, d);
     }
     if (n != x->ndim) return ox_err(c, SY_EINVAL, "repeats has %zu entries, the input rank is %zu", n, x->ndim);
-    const sy_expr *bytes = K(c, (int64_t)ox_elem_size(c->in[0]->elem));
+    int maybe0 = 0;
     for (size_t i = 0; i < n; i++) {
         TRY(require(c, sy_expr_ge(c->ctx, rep[i], K(c, 0)), "Tile: repeats must be >= 0"));
         d[i] = sy_expr_mul(c->ctx, x->sizes[i], rep[i]);
         CHK(d[i]);
-        bytes = sy_expr_mul(c->ctx, bytes, d[i]);
     }
     /* onnxruntime's CPU Tile refuses an output past 4 GiB: "Tile output tensor would require more
      * than 4294967296 bytes, which exceeds the supported maximum of 4294967296 bytes" (onnxruntime
-     * 1.32, measured at the border: float32 [1024] x 1048576 = 2^32 bytes runs, x 1048577 is
-     * refused, uint8 [4096] x 1048577 too; the bytes are numel * element size) */
-    if (ox_elem_size(c->in[0]->elem))
-        TRY(require(c, sy_expr_le(c->ctx, bytes, K(c, (int64_t)1 << 32)),
-                    "Tile: the output must be at most 4294967296 bytes (onnxruntime's limit for Tile)"));
+     * 1.32 tile.cc, M = 2^32 / element size elements): each output dim that is not 0 must be <= M,
+     * and the product of the dims up to each one too (it stops growing at a 0 dim), so a dim past M
+     * is refused even when another dim is 0 ([2^40, n, 0] at every n, measured); measured at the
+     * border: float32 [1024] x 1048576 = 2^32 bytes runs, x 1048577 is refused, uint8 [4096] x
+     * 1048577 too. Where no dim may be 0, the whole product bounds every dim and every leading
+     * product: it alone is required. */
+    size_t es = ox_elem_size(c->in[0]->elem);
+    if (!es) return set_out(c, 0, c->in[0]->elem, x->ndim, d);
+    const sy_expr *M = K(c, ((int64_t)1 << 32) / (int64_t)es), *P = K(c, 1);
+    for (size_t i = 0; i < n && !maybe0; i++) maybe0 = !at_least_1(c, d[i]);
+    for (size_t i = 0; i < n; i++) {
+        P = sy_expr_mul(c->ctx, P, d[i]);
+        CHK(P);
+        if (maybe0)
+            TRY(require(c, sy_expr_le(c->ctx, d[i], M), "Tile: output dim %zu must be at most %s elements (4294967296 bytes, "
+                                                        "onnxruntime's limit for Tile)", i, show(c, M)));
+        if (i + 1 == n || (maybe0 && !at_least_1(c, d[i + 1])))
+            TRY(require(c, sy_expr_le(c->ctx, P, M), "Tile: the output must be at most 4294967296 bytes (onnxruntime's limit for Tile)"));
+    }
     return set_out(c, 0, c->in[0]->elem, x->ndim, d);
 }
 

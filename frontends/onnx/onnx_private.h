@@ -26,6 +26,7 @@
 #define ox_keep_bounds sy_ox_keep_bounds
 #define ox_run_graph sy_ox_run_graph
 #define ox_tensor sy_ox_tensor
+#define ox_tensor_made sy_ox_tensor_made
 #define ox_tensor_val sy_ox_tensor_val
 #define ox_materialize sy_ox_materialize
 #define ox_nodes_open sy_ox_nodes_open
@@ -208,6 +209,9 @@ sy_status ox_trace_set_related(struct sy_onnx_trace *t, const char *note);
 sy_status ox_tensor_val(struct sy_onnx_trace *tr, const Onnx__TensorProto *tp, const char *kind, const char *name, ox_val *out);
 /* the trace's tensor of dtype and sizes (no strides), shared by every value of that shape; NULL on error */
 const sy_tensor *ox_tensor(struct sy_onnx_trace *tr, sy_dtype dt, size_t nd, const sy_expr *const *sz);
+/* ox_tensor, and *made = 1 when this call made the tensor (its shape is new to the trace), else 0
+ * (also when out of memory lost the sharing: then the tensor is made again next time) */
+const sy_tensor *ox_tensor_made(struct sy_onnx_trace *tr, sy_dtype dt, size_t nd, const sy_expr *const *sz, int *made);
 void *ox_alloc(ox_call *c, size_t size);
 sy_status ox_run_graph(struct sy_onnx_trace *tr, ox_scope *parent, const Onnx__GraphProto *g, size_t nbind,
                        const char *const *bind_names, ox_val *const *bind_vals, ox_val ***outs, ox_scope **scope_out);
