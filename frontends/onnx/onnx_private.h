@@ -139,18 +139,21 @@ typedef struct ox_val {       /* 48 bytes: one per value of the graph */
                                   ox_materialize builds iv from it */
         const sy_expr *const *eb; /* an integer tensor whose values are not held: eb[0] <= every element <= eb[1]
                                   (Range's first and last element, kept through the ops that only move elements,
-                                  ox_keep_bounds), or NULL; Gather checks its indices against them */
+                                  ox_keep_bounds, and mapped by Add/Sub/Mul/Div/Min/Max with a scalar and Neg),
+                                  or NULL; Gather, GatherElements, ScatterElements and depth-1 GatherND/ScatterND
+                                  check their indices against them when they are tight (has_eb 1) */
     } u;
     double *fv;                /* floating constant element values, or NULL */
     int32_t elem;              /* ONNX elem type */
     uint16_t nv;               /* number of element values held (== numel when held; <= SY_ONNX_MAX_VALUES) */
     uint8_t role;              /* 1 input, 2 initializer, 3 output, 0 other */
-    uint8_t has_eb;            /* 1: u is eb; 0: u is kv */
+    uint8_t has_eb;            /* 1: u is eb, tight (some element is eb[0] and some is eb[1] when the tensor is
+                                  not empty); 2: u is eb, loose (a subset's: Slice, Gather); 0: u is kv */
 } ox_val;
 static inline const int64_t *ox_kv(const ox_val *v) { return v->has_eb ? NULL : v->u.kv; }
 static inline const sy_expr *const *ox_eb(const ox_val *v) { return v->has_eb ? v->u.eb : NULL; }
 static inline void ox_set_kv(ox_val *v, const int64_t *kv) { v->u.kv = kv, v->has_eb = 0; }
-static inline void ox_set_eb(ox_val *v, const sy_expr *const *eb) { v->u.eb = eb, v->has_eb = 1; }
+static inline void ox_set_eb(ox_val *v, const sy_expr *const *eb, int loose) { v->u.eb = eb, v->has_eb = loose ? 2 : 1; }
 
 typedef struct ox_scope ox_scope;
 
