@@ -1144,7 +1144,9 @@ static sy_status op_reshape(ox_call *c)
             is0 = dv == 0;
             ism1 = dv == -1;
         } else if (known) {
-            TRY(truth(c, sy_expr_eq(c->ctx, d[i], K(c, 0)), "Reshape: target dim is 0", &is0));
+            /* with allowzero a 0 is a 0, as any other size: only -1 is special (a branch on the
+             * target being 0 pinned [2^31, n, 0] to n >= 1 where n = 0 runs) */
+            if (!allowzero) TRY(truth(c, sy_expr_eq(c->ctx, d[i], K(c, 0)), "Reshape: target dim is 0", &is0));
             if (!is0) TRY(truth(c, sy_expr_eq(c->ctx, d[i], K(c, -1)), "Reshape: target dim is -1", &ism1));
         }
         if (is0 && !allowzero) {

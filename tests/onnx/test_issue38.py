@@ -496,6 +496,10 @@ NUMEL = [("cos_n_2p31_0",) + tuple(cos([2**31, 0])) + ("11111111000000", None),
          ("cos_n_0_2p62_4",) + tuple(cos([0, 2**62, 4])) + ("11111111111111", None),
          ("expand_2p31_n_0", [helper.make_node("Concat", ["k", "s0", "k0"], ["sh"], axis=0), helper.make_node("Expand", ["one", "sh"], ["t"])],
           [i64("k", [2**31]), i64("k0", [0]), helper.make_tensor("one", TensorProto.FLOAT, [], [1.0])], "11111111000000", None),
+         # allowzero=1: a 0 is a size like another; symshape branched on "target dim is 0" and so refused n = 0
+         ("reshape_2p31_n_0", [helper.make_node("Concat", ["k", "s0", "k0"], ["sh"], axis=0),
+                               helper.make_node("Reshape", ["x", "sh"], ["t"], allowzero=1)],
+          [i64("k", [2**31]), i64("k0", [0])], "11111111000000", None),
          # Tile's own limit (tile.cc): every output dim that is not 0 at most 2^32 bytes, even when another is 0
          ("tile_2p40_n_0", [helper.make_node("Unsqueeze", ["x", "ax"], ["x3"]), helper.make_node("Tile", ["x3", "rep"], ["t"])],
           [i64("ax", [0]), i64("rep", [2**40, 1, 1])], "00000000000000", "Tile: output dim 0 must be at most 1073741824 elements")]
