@@ -51,7 +51,8 @@ static int has(ox_call *c, size_t k) { return k < c->nin && c->in[k]; }
 
 static const char *show(ox_call *c, const sy_expr *e);
 static const char *show_user(ox_call *c, const sy_expr *e);
-static sy_status set_bounds(ox_call *c, size_t k, const sy_expr *lo, const sy_expr *hi);
+static sy_status set_bounds(ox_call *c, size_t k, const sy_expr *lo, const sy_expr *hi, int loose);
+static int elem_bounds(ox_call *c, size_t k, const sy_expr **lo, const sy_expr **hi);
 
 /* ONNX dims and shape tensors are int64: a constant past int64 is an error (the
  * runtime's int64 arithmetic would wrap) */
@@ -69,6 +70,77 @@ static const char *int64_when(ox_call *c)
     return strstr(sy_ctx_last_error_msg(sy_env_ctx(c->env)), "at the example sizes") ? "at the example sizes" : "at any size";
 }
 
+/* The least value of size e under the env's facts: 0 when unknown or negative, INT64_MAX when past
+ * it. Its symbols are not marked relied upon (as sy_env_require_int64 decides under the facts): the
+ * 0/1 specialization's 2 <= s would otherwise become a guard of every model, for a check that matters
+ * only past int64 */
+static int64_t size_lo(ox_call *c, const sy_expr *e)
+{
+    int64_t v;
+    if (sy_expr_get_si(e, &v) == SY_OK) return v > 0 ? v : 0;
+    sy_ctx_reset_error(c->ctx);
+    const sy_expr *lo = NULL, *hi = NULL;
+    sy_facts *f = sy_env_facts(c->env);
+    /* a symbol's range is its bound (no interval walk) */
+    if ((sy_expr_kind_of(e) == SY_EXPR_SYM ? sy_facts_get_range(f, e, &lo, &hi) : sy_bound(f, e, &lo, &hi)) != SY_OK || !lo) {
+        sy_ctx_reset_error(c->ctx);
+        return 0;
+    }
+    if (sy_expr_get_si(lo, &v) == SY_OK) return v > 0 ? v : 0;
+    sy_ctx_reset_error(c->ctx);
+    return sy_expr_kind_of(sy_expr_gt(c->ctx, lo, K(c, 0))) == SY_EXPR_TRUE ? INT64_MAX : 0;
+}
+static int at_least_1(ox_call *c, const sy_expr *e) { return size_lo(c, e) >= 1; }
+
+/* The element count of every tensor a node makes is an int64: onnxruntime computes it with
+ * SafeInt<int64_t>, one dim at a time from dim 0 (core/framework/tensor_shape.cc
+ * TensorShape::SizeHelper, called by every output's allocation, ExecutionFrame's
+ * AllocateMLValueTensorSelfOwnBufferHelper), so a product of leading dims past int64 fails even when
+ * a later dim is 0 (ConstantOfShape [n, 2^31, 0] runs at n = 2^32 - 1 and fails at n = 2^32: "SafeInt
+ * ... Integer overflow"; [n, 0, 2^62, 4] runs at every n). A leading product followed by dims all >= 1
+ * is at most a longer one, so only these products are checked, each by sy_env_require_int64 (an error
+ * where it never fits, a guard where it may not although every input tensor's does):
+ *  - a product before a dim that may be 0: an empty tensor needs no memory, so the count is the
+ *    runtime's only limit there;
+ *  - a product (the whole count included) whose least non-zero value under the facts is past int64
+ *    (ConstantOfShape [n, 2^31, 2^31, 4]: 2^64*n, which fits only at n = 0).
+ * The whole count of a tensor that is not empty is not guarded otherwise: past INT64_MAX elements it
+ * needs 8 EiB and more, where no allocation succeeds, and memory is not modelled (a guard on every
+ * layer that grows the count, conv1 of a CNN, would be a relation no Dim range expresses). Not
+ * modelled either: the bytes, numel * element size + 63 <= 2^64 - 1
+ * (IAllocator::CalcMemSizeForArrayWithAlignment<64>, "size overflow"): past 2^62 - 16 float32
+ * elements, where no allocation succeeds either (docs/onnx.md). */
+static sy_status numel_fits(ox_call *c, size_t nd, const sy_expr *const *sz)
+{
+    int64_t p = 1, v;
+    for (size_t j = 0; j < nd; j++)
+        if (!sz[j]) return SY_OK; /* ox_tensor reports it */
+    size_t i = 0;
+    for (; i < nd && sy_expr_get_si(sz[i], &v) == SY_OK; i++) /* constant leading dims: SafeInt's own test */
+        if (sy_i64_mul(p, v, &p))
+            return ox_err(c, SY_EOVERFLOW, "the element count of output dims 0..%zu does not fit int64 (at any size)", i);
+    sy_ctx_reset_error(c->ctx);
+    if (i >= nd || !p) return SY_OK; /* all constant, or a 0 before any symbol: the count stays 0 */
+    const sy_expr *P = K(c, p);
+    int64_t L = p, lo = 0, lo_next = size_lo(c, sz[i]); /* L: the least non-zero value of P */
+    for (; i < nd; i++) {
+        P = sy_expr_mul(c->ctx, P, sz[i]);
+        CHK(P);
+        lo = lo_next;
+        if (sy_i64_mul(L, lo > 1 ? lo : 1, &L)) L = INT64_MAX;
+        lo_next = i + 1 < nd ? size_lo(c, sz[i + 1]) : 1;
+        if (lo_next >= 1 && L < INT64_MAX) continue; /* at most the next product, or fits where non-zero */
+        if (sy_expr_kind_of(P) == SY_EXPR_INT && sy_expr_get_si(P, &v) == SY_OK) continue;
+        sy_ctx_reset_error(c->ctx);
+        char what[64];
+        snprintf(what, sizeof what, "the element count of output dims 0..%zu", i);
+        sy_status st = sy_env_require_int64(c->env, P, what, &c->why);
+        if (st == SY_EOVERFLOW) return ox_err(c, st, "%s = %s does not fit int64 (%s)", what, show_user(c, P), int64_when(c));
+        if (st) return st;
+    }
+    return SY_OK;
+}
+
 static sy_status set_out(ox_call *c, size_t k, int elem, size_t nd, const sy_expr *const *sz)
 {
     if (k >= c->nout) return SY_OK;
@@ -83,8 +155,12 @@ static sy_status set_out(ox_call *c, size_t k, int elem, size_t nd, const sy_exp
         if (st) return st;
     }
     /* ONNX tensors have no layout (no strides): not modelled, so no stride products are built */
-    const sy_tensor *t = ox_tensor(c->tr, ox_dtype(elem), nd, sz);
+    int made;
+    const sy_tensor *t = ox_tensor_made(c->tr, ox_dtype(elem), nd, sz, &made);
     CHK(t);
+    /* a shape the trace has seen was checked when it was new (facts only grow), or is an input's or an
+     * initializer's (constant dims, or an input: it exists) */
+    if (made) TRY(numel_fits(c, nd, sz));
     c->out[k].elem = elem;
     c->out[k].t = t;
     return SY_OK;
@@ -588,37 +664,91 @@ static int first_elem(ox_call *c)
 }
 
 /* Add-14, Sub-14, Mul-14, Div-14, Pow-15, Mod-13, PRelu-16, BitShift-11, Max-13, Min-13, Sum-13, Mean-13 */
-/* element bounds through Add / Sub of one held integer (position ids: Range(0, n) + offset) */
-static sy_status shift_bounds(ox_call *c, int sub)
+/* Element bounds through an op with one held integer scalar v (Add, Sub, Mul, Div, Min, Max: position ids
+ * Range(0, n) + offset, strided ids r * 2, r / 2, clamps), input k holding bounds lo..hi. Each map is monotone,
+ * so tight bounds stay tight (the elements at lo and hi map to the new ends): x + v, x - v, v - x; x * v by
+ * v's sign under the facts; x / v for a constant v > 0 and lo >= 0 (ONNX's integer Div truncates, the floor
+ * there); Min(x, v), Max(x, v). Any other case keeps no bounds (indices then unknown, as data). */
+static sy_status scalar_bounds(ox_call *c, const char *op)
 {
-    if (!c->nout || c->out[0].iv || !ox_is_int(c->out[0].elem)) return SY_OK;
+    if (!c->nout || c->out[0].iv || !ox_is_int(c->out[0].elem) || c->nin != 2) return SY_OK;
+    sy_ctx *x = c->ctx;
     for (size_t k = 0; k < 2; k++) {
         size_t n;
         const sy_expr **v;
-        if (!ox_eb(c->in[k]) || (sub && k)) continue;
+        if (!ox_eb(c->in[k])) continue;
         if (!has(c, 1 - k) || !(v = vals(c, 1 - k, &n)) || n != 1 || is_b(v[0])) continue;
-        const sy_expr *const *eb = ox_eb(c->in[k]);
-        if (sub) return set_bounds(c, 0, sy_expr_sub(c->ctx, eb[0], v[0]), sy_expr_sub(c->ctx, eb[1], v[0]));
-        return set_bounds(c, 0, sy_expr_add(c->ctx, eb[0], v[0]), sy_expr_add(c->ctx, eb[1], v[0]));
+        const sy_expr *const *eb = ox_eb(c->in[k]), *s = v[0];
+        int loose = c->in[k]->has_eb == 2;
+        switch (op[0]) {
+        case 'A': return set_bounds(c, 0, sy_expr_add(x, eb[0], s), sy_expr_add(x, eb[1], s), loose);
+        case 'S':
+            if (k == 0) return set_bounds(c, 0, sy_expr_sub(x, eb[0], s), sy_expr_sub(x, eb[1], s), loose);
+            return set_bounds(c, 0, sy_expr_sub(x, s, eb[1]), sy_expr_sub(x, s, eb[0]), loose);
+        case 'M':
+            if (op[1] == 'i') return set_bounds(c, 0, sy_expr_min(x, eb[0], s), sy_expr_min(x, eb[1], s), loose);
+            if (op[1] == 'a') return set_bounds(c, 0, sy_expr_max(x, eb[0], s), sy_expr_max(x, eb[1], s), loose);
+            {
+                const sy_expr *slo = NULL, *shi = NULL;
+                int64_t b;
+                if (sy_env_bound(c->env, s, &slo, &shi) != SY_OK) { /* a symbol of s relied upon when bounded */
+                    sy_ctx_reset_error(x);
+                    return SY_OK;
+                }
+                if (slo && sy_expr_get_si(slo, &b) == SY_OK && b >= 0)
+                    return set_bounds(c, 0, sy_expr_mul(x, eb[0], s), sy_expr_mul(x, eb[1], s), loose);
+                if (shi && sy_expr_get_si(shi, &b) == SY_OK && b <= 0)
+                    return set_bounds(c, 0, sy_expr_mul(x, eb[1], s), sy_expr_mul(x, eb[0], s), loose);
+                sy_ctx_reset_error(x);
+                return SY_OK;
+            }
+        case 'D': {
+            int64_t d;
+            const sy_expr *llo = NULL, *lhi = NULL;
+            if (k != 0 || sy_expr_get_si(s, &d) != SY_OK || d <= 0) break;
+            if (sy_env_bound(c->env, eb[0], &llo, &lhi) != SY_OK || !llo || sy_expr_kind_of(sy_expr_ge(x, llo, K(c, 0))) != SY_EXPR_TRUE)
+                break;
+            return set_bounds(c, 0, sy_expr_floordiv(x, eb[0], s), sy_expr_floordiv(x, eb[1], s), loose);
+        }
+        default: break;
+        }
+        sy_ctx_reset_error(x);
+        return SY_OK;
     }
     return SY_OK;
 }
 static sy_status op_add(ox_call *c)
 {
     TRY(elementwise(c, first_elem(c), f_add));
-    return shift_bounds(c, 0);
+    return scalar_bounds(c, "Add");
 }
 static sy_status op_sub(ox_call *c)
 {
     TRY(elementwise(c, first_elem(c), f_sub));
-    return shift_bounds(c, 1);
+    return scalar_bounds(c, "Sub");
 }
-static sy_status op_mul(ox_call *c) { return elementwise(c, first_elem(c), f_mul); }
-static sy_status op_div(ox_call *c) { return elementwise(c, first_elem(c), f_div); }
+static sy_status op_mul(ox_call *c)
+{
+    TRY(elementwise(c, first_elem(c), f_mul));
+    return scalar_bounds(c, "Mul");
+}
+static sy_status op_div(ox_call *c)
+{
+    TRY(elementwise(c, first_elem(c), f_div));
+    return scalar_bounds(c, "Div");
+}
 static sy_status op_mod(ox_call *c) { return elementwise(c, first_elem(c), f_mod); }
 static sy_status op_pow(ox_call *c) { return elementwise(c, first_elem(c), f_pow); }
-static sy_status op_max(ox_call *c) { return elementwise(c, first_elem(c), f_max); }
-static sy_status op_min(ox_call *c) { return elementwise(c, first_elem(c), f_min); }
+static sy_status op_max(ox_call *c)
+{
+    TRY(elementwise(c, first_elem(c), f_max));
+    return scalar_bounds(c, "Max");
+}
+static sy_status op_min(ox_call *c)
+{
+    TRY(elementwise(c, first_elem(c), f_min));
+    return scalar_bounds(c, "Min");
+}
 static sy_status op_sum(ox_call *c) { return elementwise(c, first_elem(c), f_sum); }
 static sy_status op_bcast(ox_call *c) { return elementwise(c, first_elem(c), NULL); }
 /* Equal-13, Less-13, LessOrEqual-16, Greater-13, GreaterOrEqual-16, And/Or/Xor-7: bool outputs */
@@ -710,7 +840,14 @@ static const sy_expr *u_abs(ox_call *c, const sy_expr *x)
 static const sy_expr *u_not(ox_call *c, const sy_expr *x) { return is_b(x) ? sy_expr_not(c->ctx, x) : NULL; }
 static const sy_expr *u_relu(ox_call *c, const sy_expr *x) { return is_b(x) ? NULL : sy_expr_max(c->ctx, x, K(c, 0)); }
 static const sy_expr *u_same(ox_call *c, const sy_expr *x) { return is_b(x) ? NULL : x; }
-static sy_status op_neg(ox_call *c) { return unary_vals(c, u_neg); }
+/* Neg: values negated; element bounds lo..hi become -hi..-lo (tightness kept) */
+static sy_status op_neg(ox_call *c)
+{
+    TRY(unary_vals(c, u_neg));
+    const sy_expr *const *eb = ox_eb(c->in[0]);
+    if (!eb || !c->nout || c->out[0].iv || !ox_is_int(c->out[0].elem)) return SY_OK;
+    return set_bounds(c, 0, sy_expr_neg(c->ctx, eb[1]), sy_expr_neg(c->ctx, eb[0]), c->in[0]->has_eb == 2);
+}
 static sy_status op_abs(ox_call *c) { return unary_vals(c, u_abs); }
 static sy_status op_not(ox_call *c) { return unary_vals(c, u_not); }
 static sy_status op_relu(ox_call *c) { return unary_vals(c, u_relu); }
@@ -1007,7 +1144,9 @@ static sy_status op_reshape(ox_call *c)
             is0 = dv == 0;
             ism1 = dv == -1;
         } else if (known) {
-            TRY(truth(c, sy_expr_eq(c->ctx, d[i], K(c, 0)), "Reshape: target dim is 0", &is0));
+            /* with allowzero a 0 is a 0, as any other size: only -1 is special (a branch on the
+             * target being 0 pinned [2^31, n, 0] to n >= 1 where n = 0 runs) */
+            if (!allowzero) TRY(truth(c, sy_expr_eq(c->ctx, d[i], K(c, 0)), "Reshape: target dim is 0", &is0));
             if (!is0) TRY(truth(c, sy_expr_eq(c->ctx, d[i], K(c, -1)), "Reshape: target dim is -1", &ism1));
         }
         if (is0 && !allowzero) {
@@ -1555,13 +1694,14 @@ static int elem_bounds(ox_call *c, size_t k, const sy_expr **lo, const sy_expr *
     sy_ctx_reset_error(c->ctx);
     return 0;
 }
-static sy_status set_bounds(ox_call *c, size_t k, const sy_expr *lo, const sy_expr *hi)
+/* output k's element bounds lo..hi; loose: not attained (bounds of a superset) */
+static sy_status set_bounds(ox_call *c, size_t k, const sy_expr *lo, const sy_expr *hi, int loose)
 {
     CHK(lo && hi);
     const sy_expr **eb = ox_alloc(c, 2 * sizeof *eb);
     CHK(eb);
     eb[0] = lo, eb[1] = hi;
-    ox_set_eb(&c->out[k], eb);
+    ox_set_eb(&c->out[k], eb, loose);
     return SY_OK;
 }
 
@@ -1580,11 +1720,14 @@ sy_status ox_keep_bounds(ox_call *c)
     if (!bsearch(c->node->op_type, keep_ops, sizeof keep_ops / sizeof keep_ops[0], sizeof keep_ops[0], cmp_name)) return SY_OK;
     const sy_expr *lo, *hi;
     if (!elem_bounds(c, 0, &lo, &hi)) return SY_OK;
+    /* Slice and Gather keep a subset: its bounds are loose (Slice(Range(0, n), 0, 5) holds 0..4, not
+     * 0..n-1); the others keep every element (Expand and Tile to an empty output: nothing to index) */
+    int loose = c->in[0]->has_eb == 2 || !strcmp(c->node->op_type, "Slice") || !strcmp(c->node->op_type, "Gather");
     if (ox_eb(c->in[0])) {
-        ox_set_eb(&c->out[0], ox_eb(c->in[0]));
+        ox_set_eb(&c->out[0], ox_eb(c->in[0]), loose);
         return SY_OK;
     }
-    return set_bounds(c, 0, lo, hi);
+    return set_bounds(c, 0, lo, hi, loose);
 }
 
 /* Indices of input k index a dim of size D: each must be in [-D, D) (Gather-13, GatherElements-13:
@@ -1596,6 +1739,8 @@ static sy_status index_bounds(ox_call *c, size_t k, const sy_expr *D, const char
 {
     const sy_expr *lo, *hi;
     if (!elem_bounds(c, k, &lo, &hi)) return SY_OK;
+    /* loose bounds (a subset's) are not a requirement: the elements may all be inside while a bound is out */
+    if (c->in[k]->has_eb == 2 && ox_eb(c->in[k])) return SY_OK;
     sy_ctx *x = c->ctx;
     const sy_expr *in = sy_expr_and(x, sy_expr_ge(x, lo, sy_expr_neg(x, D)), sy_expr_lt(x, hi, D));
     const sy_expr *empty = sy_expr_eq(x, numel(c, T(c, k)), K(c, 0));
@@ -1687,11 +1832,34 @@ static sy_status op_gathernd(ox_call *c)
     size_t r = 0;
     for (size_t i = 0; i + 1 < ix->ndim; i++) d[r++] = ix->sizes[i];
     for (size_t i = (size_t)(b + k); i < x->ndim; i++) d[r++] = x->sizes[i];
-    return set_out(c, 0, c->in[0]->elem, r, d);
+    TRY(set_out(c, 0, c->in[0]->elem, r, d));
+    /* onnxruntime gather_nd.cc: each index in [-dim, dim) of the data dim it picks ("invalid index found");
+     * element bounds say which dim only at depth 1 (every element picks dim batch_dims) */
+    return k == 1 ? index_bounds(c, 1, x->sizes[(size_t)b], "GatherND") : SY_OK;
 }
 
-/* ScatterND-18, ScatterElements-18, Scatter: the data's shape */
-static sy_status op_scatter(ox_call *c) { return same_as(c, 0, 0); }
+/* ScatterND-18, ScatterElements-18, Scatter: the data's shape. The indices' element bounds, where
+ * they say which dim each element indexes, must be in [-dim, dim) as onnxruntime checks them (measured:
+ * -4 and 3 run on a dim of 4, -5 and 4 fail): ScatterElements on `axis` (scatter.cc, "indices element
+ * out of data bounds"), ScatterND at depth 1 on dim 0 (scatter_nd.cc, "invalid indice found") */
+static sy_status op_scatter(ox_call *c)
+{
+    TRY(same_as(c, 0, 0));
+    const sy_tensor *x = T(c, 0), *ix = T(c, 1);
+    if (!strcmp(c->node->op_type, "ScatterND")) {
+        int64_t k;
+        if (!x->ndim || !ix->ndim || sy_expr_get_si(ix->sizes[ix->ndim - 1], &k) != SY_OK || k != 1) {
+            sy_ctx_reset_error(c->ctx);
+            return SY_OK;
+        }
+        return index_bounds(c, 1, x->sizes[0], "ScatterND");
+    }
+    int64_t a;
+    TRY(ox_attr_int(c, "axis", 0, &a));
+    size_t ax;
+    TRY(norm_axis(c, a, x->ndim, &ax));
+    return index_bounds(c, 1, x->sizes[ax], strcmp(c->node->op_type, "Scatter") ? "ScatterElements" : "Scatter");
+}
 
 /* Expand-13: broadcast of the input shape and the target shape */
 static sy_status op_expand(ox_call *c)
@@ -1742,20 +1910,33 @@ static sy_status op_tile(ox_call *c)
         return set_out(c, 0, c->in[0]->elem, x->ndim, d);
     }
     if (n != x->ndim) return ox_err(c, SY_EINVAL, "repeats has %zu entries, the input rank is %zu", n, x->ndim);
-    const sy_expr *bytes = K(c, (int64_t)ox_elem_size(c->in[0]->elem));
+    int maybe0 = 0;
     for (size_t i = 0; i < n; i++) {
         TRY(require(c, sy_expr_ge(c->ctx, rep[i], K(c, 0)), "Tile: repeats must be >= 0"));
         d[i] = sy_expr_mul(c->ctx, x->sizes[i], rep[i]);
         CHK(d[i]);
-        bytes = sy_expr_mul(c->ctx, bytes, d[i]);
     }
     /* onnxruntime's CPU Tile refuses an output past 4 GiB: "Tile output tensor would require more
      * than 4294967296 bytes, which exceeds the supported maximum of 4294967296 bytes" (onnxruntime
-     * 1.32, measured at the border: float32 [1024] x 1048576 = 2^32 bytes runs, x 1048577 is
-     * refused, uint8 [4096] x 1048577 too; the bytes are numel * element size) */
-    if (ox_elem_size(c->in[0]->elem))
-        TRY(require(c, sy_expr_le(c->ctx, bytes, K(c, (int64_t)1 << 32)),
-                    "Tile: the output must be at most 4294967296 bytes (onnxruntime's limit for Tile)"));
+     * 1.32 tile.cc, M = 2^32 / element size elements): each output dim that is not 0 must be <= M,
+     * and the product of the dims up to each one too (it stops growing at a 0 dim), so a dim past M
+     * is refused even when another dim is 0 ([2^40, n, 0] at every n, measured); measured at the
+     * border: float32 [1024] x 1048576 = 2^32 bytes runs, x 1048577 is refused, uint8 [4096] x
+     * 1048577 too. Where no dim may be 0, the whole product bounds every dim and every leading
+     * product: it alone is required. */
+    size_t es = ox_elem_size(c->in[0]->elem);
+    if (!es) return set_out(c, 0, c->in[0]->elem, x->ndim, d);
+    const sy_expr *M = K(c, ((int64_t)1 << 32) / (int64_t)es), *P = K(c, 1);
+    for (size_t i = 0; i < n && !maybe0; i++) maybe0 = !at_least_1(c, d[i]);
+    for (size_t i = 0; i < n; i++) {
+        P = sy_expr_mul(c->ctx, P, d[i]);
+        CHK(P);
+        if (maybe0)
+            TRY(require(c, sy_expr_le(c->ctx, d[i], M), "Tile: output dim %zu must be at most %s elements (4294967296 bytes, "
+                                                        "onnxruntime's limit for Tile)", i, show(c, M)));
+        if (i + 1 == n || (maybe0 && !at_least_1(c, d[i + 1])))
+            TRY(require(c, sy_expr_le(c->ctx, P, M), "Tile: the output must be at most 4294967296 bytes (onnxruntime's limit for Tile)"));
+    }
     return set_out(c, 0, c->in[0]->elem, x->ndim, d);
 }
 
@@ -1794,7 +1975,7 @@ static sy_status op_range(ox_call *c)
     /* not held: the first element s and the last s + (d-1)*delta bound them all (vacuous when d = 0,
      * which index_bounds allows for) */
     const sy_expr *last = sy_expr_add(c->ctx, s[0], sy_expr_mul_si(c->ctx, sy_expr_add_si(c->ctx, d, -1), delta));
-    return delta > 0 ? set_bounds(c, 0, s[0], last) : set_bounds(c, 0, last, s[0]);
+    return delta > 0 ? set_bounds(c, 0, s[0], last, 0) : set_bounds(c, 0, last, s[0], 0);
 }
 
 /* Pad-18 / -13 / -11: pads input [x1_begin, x2_begin, ..., x1_end, ...], optional axes (18) */

@@ -26,6 +26,7 @@
 #define ox_keep_bounds sy_ox_keep_bounds
 #define ox_run_graph sy_ox_run_graph
 #define ox_tensor sy_ox_tensor
+#define ox_tensor_made sy_ox_tensor_made
 #define ox_tensor_val sy_ox_tensor_val
 #define ox_materialize sy_ox_materialize
 #define ox_nodes_open sy_ox_nodes_open
@@ -138,18 +139,21 @@ typedef struct ox_val {       /* 48 bytes: one per value of the graph */
                                   ox_materialize builds iv from it */
         const sy_expr *const *eb; /* an integer tensor whose values are not held: eb[0] <= every element <= eb[1]
                                   (Range's first and last element, kept through the ops that only move elements,
-                                  ox_keep_bounds), or NULL; Gather checks its indices against them */
+                                  ox_keep_bounds, and mapped by Add/Sub/Mul/Div/Min/Max with a scalar and Neg),
+                                  or NULL; Gather, GatherElements, ScatterElements and depth-1 GatherND/ScatterND
+                                  check their indices against them when they are tight (has_eb 1) */
     } u;
     double *fv;                /* floating constant element values, or NULL */
     int32_t elem;              /* ONNX elem type */
     uint16_t nv;               /* number of element values held (== numel when held; <= SY_ONNX_MAX_VALUES) */
     uint8_t role;              /* 1 input, 2 initializer, 3 output, 0 other */
-    uint8_t has_eb;            /* 1: u is eb; 0: u is kv */
+    uint8_t has_eb;            /* 1: u is eb, tight (some element is eb[0] and some is eb[1] when the tensor is
+                                  not empty); 2: u is eb, loose (a subset's: Slice, Gather); 0: u is kv */
 } ox_val;
 static inline const int64_t *ox_kv(const ox_val *v) { return v->has_eb ? NULL : v->u.kv; }
 static inline const sy_expr *const *ox_eb(const ox_val *v) { return v->has_eb ? v->u.eb : NULL; }
 static inline void ox_set_kv(ox_val *v, const int64_t *kv) { v->u.kv = kv, v->has_eb = 0; }
-static inline void ox_set_eb(ox_val *v, const sy_expr *const *eb) { v->u.eb = eb, v->has_eb = 1; }
+static inline void ox_set_eb(ox_val *v, const sy_expr *const *eb, int loose) { v->u.eb = eb, v->has_eb = loose ? 2 : 1; }
 
 typedef struct ox_scope ox_scope;
 
@@ -208,6 +212,9 @@ sy_status ox_trace_set_related(struct sy_onnx_trace *t, const char *note);
 sy_status ox_tensor_val(struct sy_onnx_trace *tr, const Onnx__TensorProto *tp, const char *kind, const char *name, ox_val *out);
 /* the trace's tensor of dtype and sizes (no strides), shared by every value of that shape; NULL on error */
 const sy_tensor *ox_tensor(struct sy_onnx_trace *tr, sy_dtype dt, size_t nd, const sy_expr *const *sz);
+/* ox_tensor, and *made = 1 when this call made the tensor (its shape is new to the trace), else 0
+ * (also when out of memory lost the sharing: then the tensor is made again next time) */
+const sy_tensor *ox_tensor_made(struct sy_onnx_trace *tr, sy_dtype dt, size_t nd, const sy_expr *const *sz, int *made);
 void *ox_alloc(ox_call *c, size_t size);
 sy_status ox_run_graph(struct sy_onnx_trace *tr, ox_scope *parent, const Onnx__GraphProto *g, size_t nbind,
                        const char *const *bind_names, ox_val *const *bind_vals, ox_val ***outs, ox_scope **scope_out);

@@ -313,14 +313,20 @@ static uint64_t tensor_hash(sy_dtype dt, size_t nd, const sy_expr *const *sz)
  * expressions are interned, so equal sizes are equal pointers. */
 const sy_tensor *ox_tensor(sy_onnx_trace *t, sy_dtype dt, size_t nd, const sy_expr *const *sz)
 {
+    return ox_tensor_made(t, dt, nd, sz, NULL);
+}
+const sy_tensor *ox_tensor_made(sy_onnx_trace *t, sy_dtype dt, size_t nd, const sy_expr *const *sz, int *made)
+{
     uint64_t h = tensor_hash(dt, nd, sz);
     size_t mask = t->tenscap - 1, i = t->tenscap ? (size_t)h & mask : 0;
+    if (made) *made = 0;
     for (; t->tenscap && t->tens[i]; i = (i + 1) & mask) {
         const sy_tensor *e = t->tens[i];
         if (e->dtype == dt && e->ndim == nd && (!nd || !memcmp(e->sizes, sz, nd * sizeof *sz))) return e;
     }
     const sy_tensor *r = sy_tensor_new_strided(t->env, dt, nd, sz, NULL); /* ONNX has no strides */
     if (!r) return NULL;
+    if (made) *made = 1;
     if ((t->ntens + 1) * 4 > t->tenscap * 3) { /* grow; out of memory only loses the sharing */
         size_t nc = t->tenscap ? t->tenscap * 2 : 16;
         const sy_tensor **nt = sy_alloc(t->ctx, nc * sizeof *nt);

@@ -22,7 +22,14 @@
   - Slice's end INT64_MAX / INT32_MAX with a negative step is onnxruntime's None (to the start), 80
     configurations x 8 sizes;
   - Pad edge/reflect of an empty input: onnxruntime requires only a padded axis to be non-zero (15
-    configurations x 50 sizes, no size thrown away).
+    configurations x 50 sizes, no size thrown away);
+  - onnx46: a tensor's element count past int64 (onnxruntime's SafeInt running product from dim 0,
+    failing even before a 0 dim): ConstantOfShape [n, 2^31, 2^31, 4] and [n, 2^31, 0], Expand, and
+    Tile's own limit on each dim, 6 models x 14 sizes up to 2^60 x 2 policies (102 violations
+    before, 0 after, none thrown away);
+  - onnx46: index values computed from sizes (Range mapped by Add/Sub/Mul/Div/Min/Max with a scalar and
+    Neg; a Slice of it) into Gather, GatherElements, ScatterElements, ScatterND, GatherND: 14 graphs x
+    23 sizes x 2 policies (238 violations and 24 sizes thrown away before, 0 and 0 after).
 usage: test_issue38.py SYMSHAPE CACHE_DIR   (SY_SKIP_TORCH_TESTS=1 or no onnxruntime: skip, exit 77)
 """
 import os
@@ -462,5 +469,146 @@ for dims in (["n", "c", "l"], ["n", "c", "d", "h", "w"], ["n", "c", "h", "w"]):
     if len(dims) != 4:
         check("LRN of rank %d: the error says onnxruntime needs a 4-D input" % len(dims),
               "needs a 4-D input" in r.stderr, r.stderr)
+
+# ---- onnx46: the element count of every tensor a node makes is an int64 (onnxruntime's TensorShape::Size is
+# a SafeInt<int64_t> product from dim 0: a product of leading dims past int64 fails even when a later dim is
+# 0). x [n, 0] is empty, so n reaches 2^60 at no cost; t = OP(...) from n; y = Cast(Shape(t)).
+def numel_model(name, nodes, inits):
+    head = [helper.make_node("Shape", ["x"], ["s"]), helper.make_node("Slice", ["s", "b0", "b1"], ["s0"])]
+    tail = [helper.make_node("Shape", ["t"], ["ts"]), helper.make_node("Cast", ["ts"], ["y"], to=TensorProto.FLOAT)]
+    inits = [helper.make_tensor("b0", TensorProto.INT64, [1], [0]), helper.make_tensor("b1", TensorProto.INT64, [1], [1])] + inits
+    return save(name, head + nodes + tail, [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", "z"])], inits)
+
+
+def i64(name, v):
+    return helper.make_tensor(name, TensorProto.INT64, [len(v)], v)
+
+
+def cos(k):
+    return [helper.make_node("Concat", ["s0", "k"], ["sh"], axis=0), helper.make_node("ConstantOfShape", ["sh"], ["t"])], [i64("k", k)]
+
+
+NUMEL_N = [0, 1, 2, 3, 5, 2**31 - 1, 2**31, 2**32 - 1, 2**32, 2**32 + 1, 2**33, 2**40, 2**50, 2**60]
+# (name, nodes, inits, onnxruntime's outcome at NUMEL_N (checked below), the error at the example n = 2 or None)
+NUMEL = [("cos_n_2p31_0",) + tuple(cos([2**31, 0])) + ("11111111000000", None),
+         ("cos_n_2p31_2p31_4",) + tuple(cos([2**31, 2**31, 4])) + ("10000000000000", "the element count of output dims 0.."),
+         ("cos_n_2p62_4_0",) + tuple(cos([2**62, 4, 0])) + ("10000000000000", "the element count of output dims 0.."),
+         ("cos_n_0_2p62_4",) + tuple(cos([0, 2**62, 4])) + ("11111111111111", None),
+         ("expand_2p31_n_0", [helper.make_node("Concat", ["k", "s0", "k0"], ["sh"], axis=0), helper.make_node("Expand", ["one", "sh"], ["t"])],
+          [i64("k", [2**31]), i64("k0", [0]), helper.make_tensor("one", TensorProto.FLOAT, [], [1.0])], "11111111000000", None),
+         # allowzero=1: a 0 is a size like another; symshape branched on "target dim is 0" and so refused n = 0
+         ("reshape_2p31_n_0", [helper.make_node("Concat", ["k", "s0", "k0"], ["sh"], axis=0),
+                               helper.make_node("Reshape", ["x", "sh"], ["t"], allowzero=1)],
+          [i64("k", [2**31]), i64("k0", [0])], "11111111000000", None),
+         # Tile's own limit (tile.cc): every output dim that is not 0 at most 2^32 bytes, even when another is 0
+         ("tile_2p40_n_0", [helper.make_node("Unsqueeze", ["x", "ax"], ["x3"]), helper.make_node("Tile", ["x3", "rep"], ["t"])],
+          [i64("ax", [0]), i64("rep", [2**40, 1, 1])], "00000000000000", "Tile: output dim 0 must be at most 1073741824 elements")]
+nviol = naway = 0
+pf = os.path.join(WORK, "numel.points.json")
+with open(pf, "w") as f:
+    json.dump({"points": [{"sizes": {"x": [n, 0]}} for n in NUMEL_N]}, f)
+for name, nodes, inits, want, err in NUMEL:
+    path = numel_model(name, nodes, inits)
+    truth = "".join("1" if ort_runs(path, (n, 0)) else "0" for n in NUMEL_N)
+    check("%s: onnxruntime runs at %s" % (name, want), truth == want, truth)
+    for flags in ([], RELAXED):
+        r = sh("probe", path, "--points", pf, "--json", "--example", "x=2,0", *flags)
+        if err:
+            check("%s %s: refused at the example n = 2 (exit 3), naming the count" % (name, flags),
+                  r.returncode == 3 and err in r.stderr and ("does not fit int64" in r.stderr or "Tile" in err), r.stderr)
+            acc = "0" * len(NUMEL_N)
+        else:
+            check("%s %s: probe exits 0" % (name, flags), r.returncode == 0, r.stderr)
+            acc = "".join("1" if json.loads(x)["accept"] else "0" for x in r.stdout.splitlines()) if r.returncode == 0 else ""
+            # the default policy specializes n = 0 and 1 (not accepted); the relaxed one accepts exactly what runs
+            check("%s %s: accepts exactly where onnxruntime runs" % (name, flags),
+                  acc == (want if flags else "00" + want[2:]), acc + " vs " + want)
+        nviol += sum(a == "1" and t == "0" for a, t in zip(acc, truth))
+        if not err:  # n = 0 and 1 under the default policy are its specialization's
+            naway += sum(a == "0" and t == "1" for a, t in list(zip(acc, truth))[0 if flags else 2:])
+    if err and err.startswith("the element"):  # at the example n = 0 the count fits: accepted there only
+        r = sh("probe", path, "--points", pf, "--json", "--example", "x=0,0", *RELAXED)
+        acc = "".join("1" if json.loads(x)["accept"] else "0" for x in r.stdout.splitlines()) if r.returncode == 0 else r.stderr
+        check("%s: traced at n = 0, accepted exactly where onnxruntime runs" % name, acc == want, acc)
+check("element counts: 0 violations, 0 sizes thrown away", nviol == 0 and naway == 0, (nviol, naway))
+print("element counts: %d models x %d sizes x 2 policies, %d violations, %d sizes thrown away" %
+      (len(NUMEL), len(NUMEL_N), nviol, naway), file=sys.stderr)
+
+# ---- onnx46: index values computed from sizes. n = Shape(x)[0], r = Range(0, n); the indices are r mapped by
+# Add/Sub/Mul/Div/Min/Max with a scalar and Neg (tight element bounds: a requirement), or a subset of r (Slice:
+# loose bounds, no requirement), into Gather, GatherElements, ScatterElements, ScatterND and GatherND (depth 1).
+# onnxruntime without graph optimization is the truth (its GatherToSlice fusion runs Gather(W, Range(0, n)) past
+# the data's 10 rows, clamped like a Slice).
+def idx_model(name, nodes, inits):
+    head = [helper.make_node("Shape", ["x"], ["s"]), helper.make_node("Gather", ["s", "zero"], ["n"]),
+            helper.make_node("Range", ["zero", "n", "one"], ["r"])]
+    inits = [helper.make_tensor("zero", TensorProto.INT64, [], [0]), helper.make_tensor("one", TensorProto.INT64, [], [1])] + inits
+    return save(name, head + nodes + [helper.make_node("Cast", ["t"], ["y"], to=TensorProto.FLOAT)],
+                [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 2])], inits)
+
+
+def fw(name, dims):
+    return helper.make_tensor(name, TensorProto.FLOAT, dims, [0.0] * int(np.prod(dims)))
+
+
+def sc(name, v):
+    return helper.make_tensor(name, TensorProto.INT64, [], [v])
+
+
+def gat(pre, w=10):
+    return pre + [helper.make_node("Gather", ["W", "i"], ["t"])], [fw("W", [w, 2])]
+
+
+unsq = helper.make_node("Unsqueeze", ["r", "axm1"], ["ru"])
+IDX = [("ix_range", [helper.make_node("Identity", ["r"], ["i"])], [], 10, "11111111111000000000000"),
+       ("ix_mul2", [helper.make_node("Mul", ["r", "c"], ["i"])], [sc("c", 2)], 10, "11111100000000000000000"),
+       ("ix_div2", [helper.make_node("Div", ["r", "c"], ["i"])], [sc("c", 2)], 10, "11111111111111111111100"),
+       ("ix_neg", [helper.make_node("Add", ["r", "one"], ["r1"]), helper.make_node("Neg", ["r1"], ["i"])], [], 10, "11111111111000000000000"),
+       ("ix_sub_n", [helper.make_node("Sub", ["r", "n"], ["i"])], [], 10, "11111111111000000000000"),
+       ("ix_n_sub", [helper.make_node("Sub", ["n", "r"], ["i"])], [], 10, "11111111110000000000000"),
+       ("ix_slice5", [helper.make_node("Slice", ["r", "b0", "b5"], ["i"])],
+        [helper.make_tensor("b0", TensorProto.INT64, [1], [0]), helper.make_tensor("b5", TensorProto.INT64, [1], [5])], 10, "1" * 23),
+       ("ix_min7", [helper.make_node("Min", ["r", "c"], ["i"])], [sc("c", 7)], 6, "11111110000000000000000"),
+       ("ix_mul_neg3", [helper.make_node("Mul", ["r", "c"], ["i"])], [sc("c", -3)], 20, "11111111000000000000000"),
+       ("ix_max_sub4", [helper.make_node("Sub", ["r", "c"], ["r4"]), helper.make_node("Max", ["r4", "zero"], ["i"])], [sc("c", 4)], 10,
+        "11111111111111100000000")]
+IDX = [(nm,) + gat(nodes, w)[0:1] + (inits + gat(nodes, w)[1], want) for nm, nodes, inits, w, want in IDX]
+axm1 = helper.make_tensor("axm1", TensorProto.INT64, [1], [-1])
+IDX += [("ix_gatherelements", [helper.make_node("Unsqueeze", ["r", "ax1"], ["ru"]), helper.make_node("GatherElements", ["W", "ru"], ["t"], axis=0)],
+         [fw("W", [10, 3]), helper.make_tensor("ax1", TensorProto.INT64, [1], [1])], "11111111111000000000000"),
+        ("ix_scatterelements", [helper.make_node("Gather", ["x", "zero"], ["u"], axis=1), helper.make_node("ScatterElements", ["D", "r", "u"], ["t"], axis=0)],
+         [fw("D", [10])], "11111111111000000000000"),
+        ("ix_scatternd", [unsq, helper.make_node("ScatterND", ["D", "ru", "x"], ["t"])], [fw("D", [10, 2]), axm1], "11111111111000000000000"),
+        ("ix_gathernd", [unsq, helper.make_node("GatherND", ["D", "ru"], ["t"])], [fw("D", [10, 2]), axm1], "11111111111000000000000")]
+IDX_N = list(range(0, 23))
+pf = os.path.join(WORK, "idx.points.json")
+with open(pf, "w") as f:
+    json.dump({"points": [{"sizes": {"x": [n, 2]}} for n in IDX_N]}, f)
+so = ort.SessionOptions()
+so.log_severity_level = 4
+so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+nviol = naway = 0
+for name, nodes, inits, want in IDX:
+    path = idx_model(name, nodes, inits)
+    sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+    truth = ""
+    for n in IDX_N:
+        try:
+            sess.run(None, {"x": np.zeros((n, 2), np.float32)})
+            truth += "1"
+        except Exception:  # noqa: BLE001 - an index out of range
+            truth += "0"
+    check("%s: onnxruntime runs at %s" % (name, want), truth == want, truth)
+    for flags in ([], RELAXED):
+        r = sh("probe", path, "--points", pf, "--json", "--example", "x=3,2", *flags)
+        check("%s %s: probe exits 0" % (name, flags), r.returncode == 0, r.stderr)
+        acc = "".join("1" if json.loads(x)["accept"] else "0" for x in r.stdout.splitlines()) if r.returncode == 0 else "0" * len(IDX_N)
+        # the default policy specializes n = 0 and 1; the relaxed one accepts exactly what runs
+        check("%s %s: accepts exactly where onnxruntime runs" % (name, flags), acc == (truth if flags else "00" + truth[2:]), acc + " vs " + truth)
+        nviol += sum(a == "1" and t == "0" for a, t in zip(acc, truth))
+        naway += sum(a == "0" and t == "1" for a, t in list(zip(acc, truth))[0 if flags else 2:])
+check("index values: 0 violations, 0 sizes thrown away", nviol == 0 and naway == 0, (nviol, naway))
+print("index values: %d models x %d sizes x 2 policies, %d violations, %d sizes thrown away" %
+      (len(IDX), len(IDX_N), nviol, naway), file=sys.stderr)
 
 CHECKS.finish("onnxruntime %s" % ort.__version__)
