@@ -2344,6 +2344,10 @@ static sy_status op_convtranspose(ox_call *c)
             if (opad < 0 || opad >= wp.s[i])
                 return ox_err(c, SY_EINVAL, "ConvTranspose: with output_shape, output_padding[%zu] (%lld) must be in [0, stride %lld)",
                               i, (long long)opad, (long long)wp.s[i]);
+            /* onnxruntime 1.32 with an output_shape: "Input spatial dimension must be positive. Got:
+             * 0" at every configuration (648 of them at L = 0, attack46n) */
+            TRY(require(c, sy_expr_ge(c->ctx, x->sizes[2 + i], K(c, 1)),
+                        "ConvTranspose: with output_shape, input spatial dim %zu must be positive", i));
             const sy_expr *reach = sy_expr_add(c->ctx, sy_expr_mul_si(c->ctx, x->sizes[2 + i], wp.s[i]),
                                                sy_expr_mul(c->ctx, K(c, kernel[i] - 1), K(c, wp.dil[i])));
             CHK(reach);
@@ -2358,17 +2362,27 @@ static sy_status op_convtranspose(ox_call *c)
         if (opad < 0 || opad >= (wp.s[i] > wp.dil[i] ? wp.s[i] : wp.dil[i]))
             return ox_err(c, SY_EINVAL, "ConvTranspose: output_padding[%zu] (%lld) must be in [0, max(stride, dilation))", i,
                           (long long)opad);
+        /* onnxruntime 1.32 then checks every output size against its input as for an output_shape
+         * (above): (out + pb + pe - (k-1)*dil - 1) / s + 1 == in in C division, that is
+         * (s*(in-1) + output_padding) / s + 1 == in: false at every size when output_padding >= s
+         * (a dilation above the stride allows it up to the dilation; "Computed output shape is
+         * inconsistent with input spatial dimensions. output_padding (2) may be too large for
+         * stride (1)"), and at in = 0 when 0 < output_padding (-s + output_padding truncates to 0,
+         * not -1: "Expected input size 1 but got 0"); attack46n, 140 configurations x 12 sizes */
+        if (opad >= wp.s[i])
+            return ox_err(c, SY_EINVAL, "ConvTranspose: output_padding[%zu] (%lld) must be below the stride %lld (onnxruntime "
+                          "refuses every size past it)", i, (long long)opad, (long long)wp.s[i]);
+        if (opad > 0 && strncmp(wp.autopad, "SAME", 4)) /* SAME's output s*in + ... >= 1 implies it */
+            TRY(require(c, sy_expr_ge(c->ctx, x->sizes[2 + i], K(c, 1)),
+                        "ConvTranspose: with output_padding[%zu] > 0, input spatial dim %zu must be positive", i, i));
         const sy_expr *base = sy_expr_mul_si(c->ctx, sy_expr_add_si(c->ctx, x->sizes[2 + i], -1), wp.s[i]);
         if (!strncmp(wp.autopad, "SAME", 4)) {
             /* onnxruntime 1.32 makes SAME's pads from the output size s*in as from an output_shape
              * (above): total T = max(0, full - s*in), full = s*(in-1) + output_padding + (k-1)*dil + 1,
              * so the output is min(s*in, full), s*in less the constant max(0, s - output_padding -
              * (k-1)*dil - 1) (kernel 2, stride 3: 3*in - 1, not the spec's 3*in), and output_padding
-             * must be below the stride (else "output_padding too large for stride" at every size):
-             * checked against onnxruntime at 1904 sizes of 272 configurations (attack38e) */
-            if (opad >= wp.s[i])
-                return ox_err(c, SY_EINVAL, "ConvTranspose: with auto_pad %s, output_padding[%zu] (%lld) must be below the stride %lld",
-                              wp.autopad, i, (long long)opad, (long long)wp.s[i]);
+             * must be below the stride (else "output_padding too large for stride" at every size,
+             * checked above): checked against onnxruntime at 1904 sizes of 272 configurations (attack38e) */
             int64_t reach, km; /* reach = full - s*(in-1); past int64 it is >= s */
             bool big = __builtin_mul_overflow(kernel[i] - 1, wp.dil[i], &km) || __builtin_add_overflow(km, opad + 1, &reach);
             d[2 + i] = sy_expr_add_si(c->ctx, sy_expr_mul_si(c->ctx, x->sizes[2 + i], wp.s[i]),

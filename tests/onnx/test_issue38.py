@@ -19,6 +19,9 @@
     it (attack38e); now required, 27 sizes of 4 configurations, default and relaxed;
   - ConvTranspose with auto_pad SAME_*: onnxruntime's min(s*L, full) and output_padding < stride
     (symshape gave s*L), 78 configurations x 6 sizes; Conv SAME_* with a dilation refused;
+  - ConvTranspose with pads or VALID (attack46n): output_padding >= stride (allowed up to the
+    dilation) fails at every size, output_padding > 0 at L = 0, and any output_shape at L = 0;
+    symshape accepted them; 90 configurations x 6 sizes, and the output_shape ones at L = 0;
   - Slice's end INT64_MAX / INT32_MAX with a negative step is onnxruntime's None (to the start), 80
     configurations x 8 sizes;
   - Pad edge/reflect of an empty input: onnxruntime requires only a padded axis to be non-zero (15
@@ -61,7 +64,7 @@ def ort_runs(path, shape):
 CONFIGS = [(3, 2, 1, None, 12), (3, 2, 1, 1, 12), (3, 2, 1, None, 1), (2, 3, 1, 2, 9), (2, 3, 1, 2, 7),
            (4, 1, 2, None, 20), (1, 2, 3, None, 2), (3, 4, 2, 3, 30), (2, 2, 1, None, 40), (5, 3, 1, 0, 17),
            (3, 1, 1, None, 3), (2, 4, 3, 1, 50)]
-SIZES = list(range(1, 25))
+SIZES = list(range(0, 25))  # 0: onnxruntime refuses an empty input with output_shape (attack46n)
 for k, s, dil, adj, O in CONFIGS:
     attrs = dict(strides=[s], kernel_shape=[k], dilations=[dil], output_shape=[O])
     if adj is not None:
@@ -298,6 +301,52 @@ for ap, k, s_, dil in itertools.product(("SAME_UPPER", "SAME_LOWER"), (1, 2, 3),
         check("%s: every accepted size runs with the reported shape" % name, not viol, viol[:3])
         check("%s: no size thrown away" % name, not away, away[:3])
 print("ConvTranspose SAME: %d configurations x %d sizes, %d violations, %d thrown away" % (nconf, len(CT_L), nviol, naway),
+      file=sys.stderr)
+# ---- attack46n: ConvTranspose with explicit pads or VALID: onnxruntime checks the output against the
+# input, (s*(L-1) + output_padding) / s + 1 == L in C division, false at every L when output_padding >=
+# stride (allowed up to the dilation) and at L = 0 when output_padding > 0; symshape accepted them
+nconf = nviol = naway = 0
+for ap, k, s_, dil, pads in itertools.product(("NOTSET", "VALID"), (1, 3), (1, 2, 3), (1, 3), ((0, 0), (1, 0))):
+    if ap == "VALID" and pads != (0, 0):
+        continue
+    for opad in range(0, max(s_, dil)):
+        name = "convT_%s_k%d_s%d_d%d_p%d%d_op%d" % (ap.lower(), k, s_, dil, pads[0], pads[1], opad)
+        attrs = dict(auto_pad=ap, strides=[s_], dilations=[dil], output_padding=[opad])
+        if ap == "NOTSET":
+            attrs["pads"] = list(pads)
+        path = save(name, [helper.make_node("ConvTranspose", ["x", "W"], ["y"], name="up", **attrs)],
+                    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, "L"])],
+                    [helper.make_tensor("W", TensorProto.FLOAT, [1, 1, k], [0.5] * k)])
+        so = ort.SessionOptions()
+        so.log_severity_level = 4
+        sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+        truth = []
+        for L in CT_L:
+            try:
+                truth.append(list(sess.run(None, {"x": np.ones((1, 1, L), np.float32)})[0].shape))
+            except Exception:  # noqa: BLE001 - the runtime refused the size
+                truth.append(None)
+        pf = os.path.join(WORK, name + ".points.json")
+        with open(pf, "w") as f:
+            json.dump({"points": [{"sizes": {"x": [1, 1, L]}} for L in CT_L]}, f)
+        r = sh("probe", path, "--points", pf, "--json", "--example", "x=1,1,4", *RELAXED)
+        nconf += 1
+        if opad >= s_:
+            check("%s: refused, as onnxruntime refuses every size" % name,
+                  r.returncode == 3 and "node 'up' (ConvTranspose)" in r.stderr and "must be below the stride" in r.stderr
+                  and not any(truth), (r.stderr, truth))
+            continue
+        lines = [json.loads(x) for x in r.stdout.splitlines()] if r.returncode == 0 else []
+        check("%s: probe exits 0" % name, r.returncode == 0 and len(lines) == len(CT_L), r.stderr)
+        viol = [(L, x["outputs"], t) for L, t, x in zip(CT_L, truth, lines) if x["accept"] and x["outputs"] != [t]]
+        away = [L for L, t, x in zip(CT_L, truth, lines) if t is not None and not x["accept"]]
+        nviol += len(viol)
+        naway += len(away)
+        check("%s: every accepted size runs with the reported shape" % name, not viol, viol[:3])
+        check("%s: no size thrown away" % name, not away, away[:3])
+        if opad > 0:
+            check("%s: onnxruntime refuses L = 0 (the test can fail)" % name, truth[0] is None, truth)
+print("ConvTranspose pads/VALID: %d configurations x %d sizes, %d violations, %d thrown away" % (nconf, len(CT_L), nviol, naway),
       file=sys.stderr)
 path = save("conv_same_dilated", [helper.make_node("Conv", ["x", "W"], ["y"], name="cs", auto_pad="SAME_UPPER", dilations=[2])],
             [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, "L"])],
