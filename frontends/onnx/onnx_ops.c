@@ -2020,9 +2020,11 @@ static sy_status op_layernorm(ox_call *c)
     return SY_OK;
 }
 
-/* GroupNormalization-18 */
 /* GroupNormalization-18/21: X [N, C, ...]; num_groups >= 1 dividing C (onnxruntime reshapes X to
- * [N, num_groups, -1]); scale and bias of num_groups entries (18) or C (21) */
+ * [N, num_groups, -1]); scale and bias of num_groups entries (18) or C (21); X not empty:
+ * onnxruntime 1.32 runs the op as its function body, whose Reshapes fail on every empty X (N = 0:
+ * "cannot be reshaped ... requested shape:{0,2,-1}"; a spatial or channel dim 0: "The dimension
+ * with value zero exceeds the dimension size of the input tensor"; attack46n, ranks 2-4, 18 and 21) */
 static sy_status op_groupnorm(ox_call *c)
 {
     const sy_tensor *x = T(c, 0);
@@ -2032,6 +2034,9 @@ static sy_status op_groupnorm(ox_call *c)
     if (g < 1) return ox_err(c, SY_EINVAL, "GroupNormalization: num_groups must be >= 1, got %lld", (long long)g);
     TRY(require(c, sy_expr_eq(c->ctx, sy_expr_mod(c->ctx, x->sizes[1], K(c, g)), K(c, 0)),
                 "GroupNormalization: the channels must be divisible by num_groups %lld", (long long)g));
+    for (size_t i = 0; i < x->ndim; i++)
+        TRY(require(c, sy_expr_ge(c->ctx, x->sizes[i], K(c, 1)),
+                    "GroupNormalization: X must not be empty (dim %zu), onnxruntime's Reshapes fail on it", i));
     const sy_expr *want = c->opset >= 21 ? x->sizes[1] : K(c, g);
     for (size_t k = 1; k <= 2; k++) {
         const sy_tensor *t = T(c, k);

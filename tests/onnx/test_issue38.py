@@ -22,6 +22,8 @@
   - ConvTranspose with pads or VALID (attack46n): output_padding >= stride (allowed up to the
     dilation) fails at every size, output_padding > 0 at L = 0, and any output_shape at L = 0;
     symshape accepted them; 90 configurations x 6 sizes, and the output_shape ones at L = 0;
+  - GroupNormalization of an empty X (attack46n): onnxruntime's function body fails on it; 6
+    configurations (opsets 18 and 21, ranks 2-4) x 10 sizes;
   - Slice's end INT64_MAX / INT32_MAX with a negative step is onnxruntime's None (to the start), 80
     configurations x 8 sizes;
   - Pad edge/reflect of an empty input: onnxruntime requires only a padded axis to be non-zero (15
@@ -347,6 +349,47 @@ for ap, k, s_, dil, pads in itertools.product(("NOTSET", "VALID"), (1, 3), (1, 2
         if opad > 0:
             check("%s: onnxruntime refuses L = 0 (the test can fail)" % name, truth[0] is None, truth)
 print("ConvTranspose pads/VALID: %d configurations x %d sizes, %d violations, %d thrown away" % (nconf, len(CT_L), nviol, naway),
+      file=sys.stderr)
+# ---- attack46n: GroupNormalization of an empty X: onnxruntime runs its function body, whose Reshapes
+# fail at every empty X (N = 0, a channel or spatial dim 0); symshape accepted them
+ngn = nviol = naway = 0
+for opset, rank in itertools.product((18, 21), (2, 3, 4)):
+    name = "groupnorm%d_r%d" % (opset, rank)
+    dims = ["n", "c"] + ["h", "w"][:rank - 2]
+    m = helper.make_model(helper.make_graph(
+        [helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"], name="gn", num_groups=2)], name,
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, dims)], [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        [helper.make_tensor(t, TensorProto.FLOAT, [2], [1.0, 0.0]) for t in ("s", "b")]),
+        opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 8
+    path = os.path.join(WORK, name + ".onnx")
+    onnx.save(m, path)
+    so = ort.SessionOptions()
+    so.log_severity_level = 4
+    sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+    pts = [[n, 2] + [sp] * (rank - 2) for n in (0, 1, 2) for sp in (0, 1, 3)] + [[1, 0] + [3] * (rank - 2)]
+    truth = []
+    for p_ in pts:
+        try:
+            sess.run(None, {"x": np.ones(p_, np.float32)})
+            truth.append(True)
+        except Exception:  # noqa: BLE001 - the runtime refused the size
+            truth.append(False)
+    pf = os.path.join(WORK, name + ".points.json")
+    with open(pf, "w") as f:
+        json.dump({"points": [{"sizes": {"x": p_}} for p_ in pts]}, f)
+    r = sh("probe", path, "--points", pf, "--json", "--example", "x=" + ",".join(["2", "2"] + ["3"] * (rank - 2)), *RELAXED)
+    lines = [json.loads(x) for x in r.stdout.splitlines()] if r.returncode == 0 else []
+    check("%s: probe exits 0" % name, r.returncode == 0 and len(lines) == len(pts), r.stderr)
+    viol = [p_ for p_, t, x in zip(pts, truth, lines) if x["accept"] and not t]
+    away = [p_ for p_, t, x in zip(pts, truth, lines) if t and not x["accept"]]
+    ngn += 1
+    nviol += len(viol)
+    naway += len(away)
+    check("%s: every accepted size runs" % name, not viol, viol[:3])
+    check("%s: no size thrown away" % name, not away, away[:3])
+    check("%s: onnxruntime refuses an empty X (the test can fail)" % name, not truth[0] and truth[-2], truth)
+print("GroupNormalization: %d configurations x %d sizes, %d violations, %d thrown away" % (ngn, len(pts), nviol, naway),
       file=sys.stderr)
 path = save("conv_same_dilated", [helper.make_node("Conv", ["x", "W"], ["y"], name="cs", auto_pad="SAME_UPPER", dilations=[2])],
             [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, "L"])],
