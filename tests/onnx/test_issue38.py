@@ -24,6 +24,8 @@
     symshape accepted them; 90 configurations x 6 sizes, and the output_shape ones at L = 0;
   - GroupNormalization of an empty X (attack46n): onnxruntime's function body fails on it; 6
     configurations (opsets 18 and 21, ranks 2-4) x 10 sizes;
+  - Split-18 num_outputs (attack46n): the last chunk may be empty, not negative; symshape required it
+    non-empty and threw away 3 in 4 outputs ([1, 1, 1, 0]); 4 configurations x 13 sizes;
   - Slice's end INT64_MAX / INT32_MAX with a negative step is onnxruntime's None (to the start), 80
     configurations x 8 sizes;
   - Pad edge/reflect of an empty input: onnxruntime requires only a padded axis to be non-zero (15
@@ -390,6 +392,45 @@ for opset, rank in itertools.product((18, 21), (2, 3, 4)):
     check("%s: no size thrown away" % name, not away, away[:3])
     check("%s: onnxruntime refuses an empty X (the test can fail)" % name, not truth[0] and truth[-2], truth)
 print("GroupNormalization: %d configurations x %d sizes, %d violations, %d thrown away" % (ngn, len(pts), nviol, naway),
+      file=sys.stderr)
+# ---- attack46n: Split-18 num_outputs: the last chunk may be empty (onnxruntime splits 3 in 4 as
+# [1, 1, 1, 0], 0 as [0, 0, 0, 0]) but not negative (5 in 4 fails); symshape required it non-empty
+nviol = naway = 0
+SPLIT_D = list(range(0, 13))
+for no in (2, 3, 4, 5):
+    name = "split18_num%d" % no
+    outs = ["o%d" % i for i in range(no)]
+    m = helper.make_model(helper.make_graph(
+        [helper.make_node("Split", ["x"], outs, name="sp", axis=0, num_outputs=no)], name,
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["d"])], [onnx.ValueInfoProto(name=o) for o in outs]),
+        opset_imports=[helper.make_opsetid("", 18)])
+    m.ir_version = 8
+    path = os.path.join(WORK, name + ".onnx")
+    onnx.save(m, path)
+    so = ort.SessionOptions()
+    so.log_severity_level = 4
+    sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+    truth = []
+    for D in SPLIT_D:
+        try:
+            truth.append([list(v.shape) for v in sess.run(None, {"x": np.ones(D, np.float32)})])
+        except Exception:  # noqa: BLE001 - the runtime refused the size
+            truth.append(None)
+    pf = os.path.join(WORK, name + ".points.json")
+    with open(pf, "w") as f:
+        json.dump({"points": [{"sizes": {"x": [D]}} for D in SPLIT_D]}, f)
+    r = sh("probe", path, "--points", pf, "--json", "--example", "x=12", *RELAXED)
+    lines = [json.loads(x) for x in r.stdout.splitlines()] if r.returncode == 0 else []
+    check("%s: probe exits 0" % name, r.returncode == 0 and len(lines) == len(SPLIT_D), r.stderr)
+    viol = [(D, x["outputs"], t) for D, t, x in zip(SPLIT_D, truth, lines) if x["accept"] and x["outputs"] != t]
+    away = [D for D, t, x in zip(SPLIT_D, truth, lines) if t is not None and not x["accept"]]
+    nviol += len(viol)
+    naway += len(away)
+    check("%s: every accepted size runs with the reported shapes" % name, not viol, viol[:3])
+    check("%s: no size thrown away" % name, not away, away[:3])
+    check("%s: onnxruntime runs an empty last chunk and refuses a negative one (the test can fail)" % name,
+          truth[no - 1] and truth[no - 1][-1] == [0] and truth[1] is None if no > 2 else truth[1] == [[1], [0]], truth[:no])
+print("Split-18 num_outputs: 4 configurations x %d sizes, %d violations, %d thrown away" % (len(SPLIT_D), nviol, naway),
       file=sys.stderr)
 path = save("conv_same_dilated", [helper.make_node("Conv", ["x", "W"], ["y"], name="cs", auto_pad="SAME_UPPER", dilations=[2])],
             [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, "L"])],
