@@ -24,6 +24,8 @@
     symshape accepted them; 90 configurations x 6 sizes, and the output_shape ones at L = 0;
   - GroupNormalization of an empty X (attack46n): onnxruntime's function body fails on it; 6
     configurations (opsets 18 and 21, ranks 2-4) x 10 sizes;
+  - an If on tensor data with branches of different sizes (attack46n): probe's outputs at a point
+    said "output size u0 does not fit int64" and counted a soundness violation; now null there;
   - Split-18 num_outputs (attack46n): the last chunk may be empty, not negative; symshape required it
     non-empty and threw away 3 in 4 outputs ([1, 1, 1, 0]); 4 configurations x 13 sizes;
   - Slice's end INT64_MAX / INT32_MAX with a negative step is onnxruntime's None (to the start), 80
@@ -432,6 +434,41 @@ for no in (2, 3, 4, 5):
           truth[no - 1] and truth[no - 1][-1] == [0] and truth[1] is None if no > 2 else truth[1] == [[1], [0]], truth[:no])
 print("Split-18 num_outputs: 4 configurations x %d sizes, %d violations, %d thrown away" % (len(SPLIT_D), nviol, naway),
       file=sys.stderr)
+# ---- attack46n: an If on tensor data whose branches give different sizes: the output's first dim is
+# unbacked even at a point's sizes; probe printed "output size u0 does not fit int64" and counted a
+# soundness violation at every accepted point. Now null, which matches any size of the ground truth
+then_g = helper.make_graph([helper.make_node("Slice", ["x", "one", "big", "z1"], ["t"])], "then", [], [onnx.ValueInfoProto(name="t")])
+else_g = helper.make_graph([helper.make_node("Identity", ["x"], ["e"])], "else", [], [onnx.ValueInfoProto(name="e")])
+m = helper.make_model(helper.make_graph(
+    [helper.make_node("ReduceSum", ["x"], ["rs"], keepdims=0), helper.make_node("Greater", ["rs", "zf"], ["cond"]),
+     helper.make_node("If", ["cond"], ["y"], then_branch=then_g, else_branch=else_g)], "if_data",
+    [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", "m"])], [onnx.ValueInfoProto(name="y")],
+    [helper.make_tensor("zf", TensorProto.FLOAT, [], [0.0])] +
+    [helper.make_tensor(k, TensorProto.INT64, [1], [v]) for k, v in (("one", 1), ("big", 2**63 - 1), ("z1", 0))]),
+    opset_imports=[helper.make_opsetid("", 16)])
+m.ir_version = 8
+path = os.path.join(WORK, "if_data.onnx")
+onnx.save(m, path)
+so = ort.SessionOptions()
+so.log_severity_level = 4
+sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+rs = np.random.RandomState(0)
+pts = []
+for n_, m_ in [(2, 3), (3, 3), (5, 2), (4, 7)]:
+    for sign in (1, -1):  # both branches: the sum's sign picks one
+        xv = sign * np.abs(rs.randn(n_, m_)).astype(np.float32)
+        pts.append({"sizes": {"x": [n_, m_]}, "ok": True, "outputs": [list(sess.run(None, {"x": xv})[0].shape)]})
+pf = os.path.join(WORK, "if_data.points.json")
+with open(pf, "w") as f:
+    json.dump({"points": pts}, f)
+r = sh("probe", path, "--points", pf, "--json", "--example", "x=4,5")
+lines = [json.loads(x) for x in r.stdout.splitlines()] if r.returncode == 0 else []
+check("if_data: probe exits 0 (no soundness violation)", r.returncode == 0 and len(lines) == len(pts), (r.returncode, r.stderr))
+check("if_data: every point accepted, the data-dependent dim null, the other one the runtime's",
+      all(x["accept"] and x["outputs"] == [[None, p_["sizes"]["x"][1]]] and "soundness_violation" not in x for x, p_ in zip(lines, pts)),
+      lines[:2])
+check("if_data: the runtime's first dim differs between the branches (the test can fail)",
+      {p_["outputs"][0][0] - p_["sizes"]["x"][0] for p_ in pts} == {0, -1}, pts[:2])
 path = save("conv_same_dilated", [helper.make_node("Conv", ["x", "W"], ["y"], name="cs", auto_pad="SAME_UPPER", dilations=[2])],
             [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, "L"])],
             [helper.make_tensor("W", TensorProto.FLOAT, [1, 1, 3], [0.5] * 3)])
