@@ -742,12 +742,14 @@ static int parse_ties(dtraced *t, const sy_region *r, const dopts *op, long var,
         int64_t b = 0, a1 = 0, zero = 0, one = 1;
         if (!x) return cli_lib_error(t->ctx, "memory");
         sy_status s0 = sy_expr_eval_si(t->ctx, e, 1, &x, &zero, &b), s1 = s0 == SY_OK ? sy_expr_eval_si(t->ctx, e, 1, &x, &one, &a1) : s0;
-        const sy_expr *form = s1 == SY_OK ? sy_expr_add_si(t->ctx, sy_expr_mul_si(t->ctx, x, a1 - b), b) : NULL;
+        int64_t a = 0; /* A = e(1) - e(0): past int64 (A = -2^63 - 1, B = 1: e(1) = -2^63) it is no A >= 1 */
+        int afits = s1 == SY_OK && !__builtin_sub_overflow(a1, b, &a);
+        const sy_expr *form = afits ? sy_expr_add_si(t->ctx, sy_expr_mul_si(t->ctx, x, a), b) : NULL;
         sy_ctx_reset_error(t->ctx);
         /* canonical forms: the same pointer when EXPR is exactly A*var + B */
-        if (!form || form != e || a1 - b < 1)
+        if (!form || form != e || a < 1)
             return cli_usage_error("memory", "--relation: '%s' is not A*%s + B with A >= 1 (the variable maximized, --var)", eq + 1, vn);
-        tie_a[v] = a1 - b;
+        tie_a[v] = a;
         tie_b[v] = b;
     }
     return EX_OK;

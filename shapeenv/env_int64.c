@@ -201,7 +201,33 @@ static int factor_affine(sy_env *env, const sy_expr *f, const sy_expr *a, double
  * over the subsets S of its factors, prod_{S} alpha_j a_j * prod_{not S} beta_j, and
  * prod_{S} a_j <= INT64_MAX / (the least product of the input's dims outside S), as the input's
  * numel fits int64. *exact: the share is 1.0 exactly (the product of all of one input's dims). */
-static double monomial_share(sy_env *env, const sy_expr *m, size_t *work, int *exact)
+/* One numel_covers call's inputs: each input's dims applied to the facts and their least values,
+ * made on first use. Every term of a sum asks for the same ones: a concat of K inputs has a width
+ * of about K terms, and each size_lo is a bound under the facts (the linear layer); rebuilt per term
+ * they made a chain of K Concats cost about K^5 (attack46n: K = 40, 7 s; 64, 98 s). */
+struct insz_lo {
+    int done; /* 1 made, -1 failed */
+    const sy_expr *a[64];
+    int64_t lo[64];
+};
+
+static int insz_lows(sy_env *env, struct insz_lo *c, size_t k)
+{
+    if (c[k].done) return c[k].done > 0;
+    size_t nd = env->insz[k].ndim;
+    c[k].done = -1;
+    for (size_t d = 0; d < nd; d++) {
+        if (!(c[k].a[d] = sy_facts_apply(env->facts, env->insz[k].sizes[d]))) {
+            sy_ctx_reset_error(env->ctx);
+            return 0;
+        }
+        c[k].lo[d] = size_lo(env, c[k].a[d]);
+    }
+    c[k].done = 1;
+    return 1;
+}
+
+static double monomial_share(sy_env *env, struct insz_lo *cache, const sy_expr *m, size_t *work, int *exact)
 {
     const sy_expr *f[8];
     size_t nf = 0;
@@ -221,19 +247,13 @@ static double monomial_share(sy_env *env, const sy_expr *m, size_t *work, int *e
         size_t nd = env->insz[k].ndim;
         if (nd < nf || nd > 64) continue;
         if ((*work += nd * (nf + 1) + ((size_t)1 << nf)) > 100000) return -1;
-        const sy_expr *a[64];
-        int64_t lo[64];
+        if (!insz_lows(env, cache, k)) return -1;
+        const sy_expr *const *a = cache[k].a;
+        const int64_t *lo = cache[k].lo;
         int used[64] = {0};
         size_t at[8];
         double al[8], be[8];
         int plain = 1;
-        for (size_t d = 0; d < nd; d++) {
-            if (!(a[d] = sy_facts_apply(env->facts, env->insz[k].sizes[d]))) {
-                sy_ctx_reset_error(env->ctx);
-                return -1;
-            }
-            lo[d] = size_lo(env, a[d]);
-        }
         size_t matched = 0;
         for (size_t j = 0; j < nf; j++)
             for (size_t d = 0; d < nd; d++)
@@ -279,7 +299,7 @@ static double monomial_share(sy_env *env, const sy_expr *m, size_t *work, int *e
  * a negative term dropped when its monomial is >= 0); a monomial as monomial_share (view,
  * flatten, reshape; an FPN's anchors: retinanet's 9 * sum over levels of CeilDiv(h, 2^l)*
  * CeilDiv(w, 2^l)). Depth at most 8, at most 64 terms a sum, and a work cap (past any: -1). */
-static double numel_share(sy_env *env, const sy_expr *q, int depth, size_t *work, int *exact)
+static double numel_share(sy_env *env, struct insz_lo *cache, const sy_expr *q, int depth, size_t *work, int *exact)
 {
     if (depth > 8) return -1;
     int64_t k;
@@ -290,11 +310,11 @@ static double numel_share(sy_env *env, const sy_expr *q, int depth, size_t *work
             return -1;
         }
         if (k < 1) return -1;
-        double s = numel_share(env, sy_expr_arg(q, 0), depth + 1, work, exact);
+        double s = numel_share(env, cache, sy_expr_arg(q, 0), depth + 1, work, exact);
         if (k > 1) *exact = 0;
         return s < 0 ? -1 : s / (double)k;
     }
-    if (sy_expr_kind_of(q) != SY_EXPR_ADD) return monomial_share(env, q, work, exact);
+    if (sy_expr_kind_of(q) != SY_EXPR_ADD) return monomial_share(env, cache, q, work, exact);
     int64_t c0;
     const sy_expr *k0 = sy_expr_add_const(env->ctx, q);
     size_t nt = sy_expr_nargs(q);
@@ -319,7 +339,7 @@ static double numel_share(sy_env *env, const sy_expr *q, int depth, size_t *work
             }
             continue;
         }
-        double s = numel_share(env, m, depth + 1, work, exact);
+        double s = numel_share(env, cache, m, depth + 1, work, exact);
         if (s < 0) return -1;
         total += (double)c * s;
         terms++;
@@ -335,7 +355,14 @@ static int numel_covers(sy_env *env, const sy_expr *q)
 {
     size_t work = 0;
     int exact = 1;
-    double s = numel_share(env, q, 0, &work, &exact);
+    struct insz_lo *cache = env->ninsz ? sy_alloc(env->ctx, env->ninsz * sizeof *cache) : NULL;
+    if (!cache) {
+        sy_ctx_reset_error(env->ctx); /* no memo: not proved, the caller guards */
+        return 0;
+    }
+    for (size_t k = 0; k < env->ninsz; k++) cache[k].done = 0;
+    double s = numel_share(env, cache, q, 0, &work, &exact);
+    sy_dealloc(env->ctx, cache, env->ninsz * sizeof *cache);
     return s >= 0 && (exact ? s <= 1.0 : s <= 1.0 - 1e-9);
 }
 

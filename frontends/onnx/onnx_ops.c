@@ -1370,7 +1370,7 @@ static sy_status op_concat(ox_call *c)
     return set_vals(c, 0, tot, r);
 }
 
-/* Split-13 (split input) / -11 (attribute) / -18 (num_outputs: the last chunk may be smaller) */
+/* Split-13 (split input) / -11 (attribute) / -18 (num_outputs: the last chunk may be smaller, even empty) */
 static sy_status op_split(ox_call *c)
 {
     const sy_tensor *x = T(c, 0);
@@ -1410,7 +1410,10 @@ static sy_status op_split(ox_call *c)
             const sy_expr *lo = sy_expr_mul_si(c->ctx, chunk, (int64_t)k);
             d[ax] = k + 1 < c->nout ? chunk : sy_expr_sub(c->ctx, D, lo);
             CHK(d[ax]);
-            if (k + 1 == c->nout) TRY(require(c, sy_expr_gt(c->ctx, d[ax], K(c, 0)), "Split: the last chunk must not be empty"));
+            /* the last chunk may be empty but not negative: onnxruntime 1.32 splits 3 in 4 as
+             * [1, 1, 1, 0] and 0 as [0, 0, 0, 0], and fails at 5 (attack46n: 2-5 outputs, 0..12) */
+            if (k + 1 == c->nout)
+                TRY(require(c, sy_expr_ge(c->ctx, d[ax], K(c, 0)), "Split: the other chunks must fit in the dim"));
             TRY(set_out(c, k, c->in[0]->elem, x->ndim, d));
         }
         return SY_OK;
@@ -2201,9 +2204,11 @@ static sy_status op_layernorm(ox_call *c)
     return SY_OK;
 }
 
-/* GroupNormalization-18 */
 /* GroupNormalization-18/21: X [N, C, ...]; num_groups >= 1 dividing C (onnxruntime reshapes X to
- * [N, num_groups, -1]); scale and bias of num_groups entries (18) or C (21) */
+ * [N, num_groups, -1]); scale and bias of num_groups entries (18) or C (21); X not empty:
+ * onnxruntime 1.32 runs the op as its function body, whose Reshapes fail on every empty X (N = 0:
+ * "cannot be reshaped ... requested shape:{0,2,-1}"; a spatial or channel dim 0: "The dimension
+ * with value zero exceeds the dimension size of the input tensor"; attack46n, ranks 2-4, 18 and 21) */
 static sy_status op_groupnorm(ox_call *c)
 {
     const sy_tensor *x = T(c, 0);
@@ -2213,6 +2218,9 @@ static sy_status op_groupnorm(ox_call *c)
     if (g < 1) return ox_err(c, SY_EINVAL, "GroupNormalization: num_groups must be >= 1, got %lld", (long long)g);
     TRY(require(c, sy_expr_eq(c->ctx, sy_expr_mod(c->ctx, x->sizes[1], K(c, g)), K(c, 0)),
                 "GroupNormalization: the channels must be divisible by num_groups %lld", (long long)g));
+    for (size_t i = 0; i < x->ndim; i++)
+        TRY(require(c, sy_expr_ge(c->ctx, x->sizes[i], K(c, 1)),
+                    "GroupNormalization: X must not be empty (dim %zu), onnxruntime's Reshapes fail on it", i));
     const sy_expr *want = c->opset >= 21 ? x->sizes[1] : K(c, g);
     for (size_t k = 1; k <= 2; k++) {
         const sy_tensor *t = T(c, k);
@@ -2525,6 +2533,10 @@ static sy_status op_convtranspose(ox_call *c)
             if (opad < 0 || opad >= wp.s[i])
                 return ox_err(c, SY_EINVAL, "ConvTranspose: with output_shape, output_padding[%zu] (%lld) must be in [0, stride %lld)",
                               i, (long long)opad, (long long)wp.s[i]);
+            /* onnxruntime 1.32 with an output_shape: "Input spatial dimension must be positive. Got:
+             * 0" at every configuration (648 of them at L = 0, attack46n) */
+            TRY(require(c, sy_expr_ge(c->ctx, x->sizes[2 + i], K(c, 1)),
+                        "ConvTranspose: with output_shape, input spatial dim %zu must be positive", i));
             const sy_expr *reach = sy_expr_add(c->ctx, sy_expr_mul_si(c->ctx, x->sizes[2 + i], wp.s[i]),
                                                sy_expr_mul(c->ctx, K(c, kernel[i] - 1), K(c, wp.dil[i])));
             CHK(reach);
@@ -2539,17 +2551,27 @@ static sy_status op_convtranspose(ox_call *c)
         if (opad < 0 || opad >= (wp.s[i] > wp.dil[i] ? wp.s[i] : wp.dil[i]))
             return ox_err(c, SY_EINVAL, "ConvTranspose: output_padding[%zu] (%lld) must be in [0, max(stride, dilation))", i,
                           (long long)opad);
+        /* onnxruntime 1.32 then checks every output size against its input as for an output_shape
+         * (above): (out + pb + pe - (k-1)*dil - 1) / s + 1 == in in C division, that is
+         * (s*(in-1) + output_padding) / s + 1 == in: false at every size when output_padding >= s
+         * (a dilation above the stride allows it up to the dilation; "Computed output shape is
+         * inconsistent with input spatial dimensions. output_padding (2) may be too large for
+         * stride (1)"), and at in = 0 when 0 < output_padding (-s + output_padding truncates to 0,
+         * not -1: "Expected input size 1 but got 0"); attack46n, 140 configurations x 12 sizes */
+        if (opad >= wp.s[i])
+            return ox_err(c, SY_EINVAL, "ConvTranspose: output_padding[%zu] (%lld) must be below the stride %lld (onnxruntime "
+                          "refuses every size past it)", i, (long long)opad, (long long)wp.s[i]);
+        if (opad > 0 && strncmp(wp.autopad, "SAME", 4)) /* SAME's output s*in + ... >= 1 implies it */
+            TRY(require(c, sy_expr_ge(c->ctx, x->sizes[2 + i], K(c, 1)),
+                        "ConvTranspose: with output_padding[%zu] > 0, input spatial dim %zu must be positive", i, i));
         const sy_expr *base = sy_expr_mul_si(c->ctx, sy_expr_add_si(c->ctx, x->sizes[2 + i], -1), wp.s[i]);
         if (!strncmp(wp.autopad, "SAME", 4)) {
             /* onnxruntime 1.32 makes SAME's pads from the output size s*in as from an output_shape
              * (above): total T = max(0, full - s*in), full = s*(in-1) + output_padding + (k-1)*dil + 1,
              * so the output is min(s*in, full), s*in less the constant max(0, s - output_padding -
              * (k-1)*dil - 1) (kernel 2, stride 3: 3*in - 1, not the spec's 3*in), and output_padding
-             * must be below the stride (else "output_padding too large for stride" at every size):
-             * checked against onnxruntime at 1904 sizes of 272 configurations (attack38e) */
-            if (opad >= wp.s[i])
-                return ox_err(c, SY_EINVAL, "ConvTranspose: with auto_pad %s, output_padding[%zu] (%lld) must be below the stride %lld",
-                              wp.autopad, i, (long long)opad, (long long)wp.s[i]);
+             * must be below the stride (else "output_padding too large for stride" at every size,
+             * checked above): checked against onnxruntime at 1904 sizes of 272 configurations (attack38e) */
             int64_t reach, km; /* reach = full - s*(in-1); past int64 it is >= s */
             bool big = __builtin_mul_overflow(kernel[i] - 1, wp.dil[i], &km) || __builtin_add_overflow(km, opad + 1, &reach);
             d[2 + i] = sy_expr_add_si(c->ctx, sy_expr_mul_si(c->ctx, x->sizes[2 + i], wp.s[i]),

@@ -470,8 +470,9 @@ else echo "FAIL: probe of names with a newline: exit $rc or a raw newline: $out"
 # issue 38 (fix38): a bad --range/--fix/--relation printed the report before the usage error;
 # every option is checked before any output (the output is the error alone)
 # attack38e: a second --range of one variable silently replaced the first
+# attack46n: a --relation with A = -2^63 - 1 (e(1) = -2^63, e(0) = 1) overflowed A = e(1) - e(0) (UBSan)
 for bad in "--range x_0=10..1" "--range zz=1..2" "--range x_0" "--fix x_0" "--fix x_2=abc" "--relation =x_0" "--bytes 1G --relation x_2" \
-           "--range x_0=1..2 --range x_0=3..4"; do
+           "--range x_0=1..2 --range x_0=3..4" "--var x_2 --relation x_3=-9223372036854775809*x_2+1"; do
   # shellcheck disable=SC2086
   out="$("$S" memory $bad "$E/resnet18.json" 2>&1)"; rc=$?
   if [ "$rc" = 2 ] && [ "$(head -c 16 <<<"$out")" = "symshape: error:" ] && ! grep -q "memory of\|largest" <<<"$out"; then pass=$((pass+1))

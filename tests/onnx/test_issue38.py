@@ -19,6 +19,15 @@
     it (attack38e); now required, 27 sizes of 4 configurations, default and relaxed;
   - ConvTranspose with auto_pad SAME_*: onnxruntime's min(s*L, full) and output_padding < stride
     (symshape gave s*L), 78 configurations x 6 sizes; Conv SAME_* with a dilation refused;
+  - ConvTranspose with pads or VALID (attack46n): output_padding >= stride (allowed up to the
+    dilation) fails at every size, output_padding > 0 at L = 0, and any output_shape at L = 0;
+    symshape accepted them; 90 configurations x 6 sizes, and the output_shape ones at L = 0;
+  - GroupNormalization of an empty X (attack46n): onnxruntime's function body fails on it; 6
+    configurations (opsets 18 and 21, ranks 2-4) x 10 sizes;
+  - an If on tensor data with branches of different sizes (attack46n): probe's outputs at a point
+    said "output size u0 does not fit int64" and counted a soundness violation; now null there;
+  - Split-18 num_outputs (attack46n): the last chunk may be empty, not negative; symshape required it
+    non-empty and threw away 3 in 4 outputs ([1, 1, 1, 0]); 4 configurations x 13 sizes;
   - Slice's end INT64_MAX / INT32_MAX with a negative step is onnxruntime's None (to the start), 80
     configurations x 8 sizes;
   - Pad edge/reflect of an empty input: onnxruntime requires only a padded axis to be non-zero (15
@@ -68,7 +77,7 @@ def ort_runs(path, shape):
 CONFIGS = [(3, 2, 1, None, 12), (3, 2, 1, 1, 12), (3, 2, 1, None, 1), (2, 3, 1, 2, 9), (2, 3, 1, 2, 7),
            (4, 1, 2, None, 20), (1, 2, 3, None, 2), (3, 4, 2, 3, 30), (2, 2, 1, None, 40), (5, 3, 1, 0, 17),
            (3, 1, 1, None, 3), (2, 4, 3, 1, 50)]
-SIZES = list(range(1, 25))
+SIZES = list(range(0, 25))  # 0: onnxruntime refuses an empty input with output_shape (attack46n)
 for k, s, dil, adj, O in CONFIGS:
     attrs = dict(strides=[s], kernel_shape=[k], dilations=[dil], output_shape=[O])
     if adj is not None:
@@ -306,6 +315,167 @@ for ap, k, s_, dil in itertools.product(("SAME_UPPER", "SAME_LOWER"), (1, 2, 3),
         check("%s: no size thrown away" % name, not away, away[:3])
 print("ConvTranspose SAME: %d configurations x %d sizes, %d violations, %d thrown away" % (nconf, len(CT_L), nviol, naway),
       file=sys.stderr)
+# ---- attack46n: ConvTranspose with explicit pads or VALID: onnxruntime checks the output against the
+# input, (s*(L-1) + output_padding) / s + 1 == L in C division, false at every L when output_padding >=
+# stride (allowed up to the dilation) and at L = 0 when output_padding > 0; symshape accepted them
+nconf = nviol = naway = 0
+for ap, k, s_, dil, pads in itertools.product(("NOTSET", "VALID"), (1, 3), (1, 2, 3), (1, 3), ((0, 0), (1, 0))):
+    if ap == "VALID" and pads != (0, 0):
+        continue
+    for opad in range(0, max(s_, dil)):
+        name = "convT_%s_k%d_s%d_d%d_p%d%d_op%d" % (ap.lower(), k, s_, dil, pads[0], pads[1], opad)
+        attrs = dict(auto_pad=ap, strides=[s_], dilations=[dil], output_padding=[opad])
+        if ap == "NOTSET":
+            attrs["pads"] = list(pads)
+        path = save(name, [helper.make_node("ConvTranspose", ["x", "W"], ["y"], name="up", **attrs)],
+                    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, "L"])],
+                    [helper.make_tensor("W", TensorProto.FLOAT, [1, 1, k], [0.5] * k)])
+        so = ort.SessionOptions()
+        so.log_severity_level = 4
+        sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+        truth = []
+        for L in CT_L:
+            try:
+                truth.append(list(sess.run(None, {"x": np.ones((1, 1, L), np.float32)})[0].shape))
+            except Exception:  # noqa: BLE001 - the runtime refused the size
+                truth.append(None)
+        pf = os.path.join(WORK, name + ".points.json")
+        with open(pf, "w") as f:
+            json.dump({"points": [{"sizes": {"x": [1, 1, L]}} for L in CT_L]}, f)
+        r = sh("probe", path, "--points", pf, "--json", "--example", "x=1,1,4", *RELAXED)
+        nconf += 1
+        if opad >= s_:
+            check("%s: refused, as onnxruntime refuses every size" % name,
+                  r.returncode == 3 and "node 'up' (ConvTranspose)" in r.stderr and "must be below the stride" in r.stderr
+                  and not any(truth), (r.stderr, truth))
+            continue
+        lines = [json.loads(x) for x in r.stdout.splitlines()] if r.returncode == 0 else []
+        check("%s: probe exits 0" % name, r.returncode == 0 and len(lines) == len(CT_L), r.stderr)
+        viol = [(L, x["outputs"], t) for L, t, x in zip(CT_L, truth, lines) if x["accept"] and x["outputs"] != [t]]
+        away = [L for L, t, x in zip(CT_L, truth, lines) if t is not None and not x["accept"]]
+        nviol += len(viol)
+        naway += len(away)
+        check("%s: every accepted size runs with the reported shape" % name, not viol, viol[:3])
+        check("%s: no size thrown away" % name, not away, away[:3])
+        if opad > 0:
+            check("%s: onnxruntime refuses L = 0 (the test can fail)" % name, truth[0] is None, truth)
+print("ConvTranspose pads/VALID: %d configurations x %d sizes, %d violations, %d thrown away" % (nconf, len(CT_L), nviol, naway),
+      file=sys.stderr)
+# ---- attack46n: GroupNormalization of an empty X: onnxruntime runs its function body, whose Reshapes
+# fail at every empty X (N = 0, a channel or spatial dim 0); symshape accepted them
+ngn = nviol = naway = 0
+for opset, rank in itertools.product((18, 21), (2, 3, 4)):
+    name = "groupnorm%d_r%d" % (opset, rank)
+    dims = ["n", "c"] + ["h", "w"][:rank - 2]
+    m = helper.make_model(helper.make_graph(
+        [helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"], name="gn", num_groups=2)], name,
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, dims)], [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        [helper.make_tensor(t, TensorProto.FLOAT, [2], [1.0, 0.0]) for t in ("s", "b")]),
+        opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 8
+    path = os.path.join(WORK, name + ".onnx")
+    onnx.save(m, path)
+    so = ort.SessionOptions()
+    so.log_severity_level = 4
+    sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+    pts = [[n, 2] + [sp] * (rank - 2) for n in (0, 1, 2) for sp in (0, 1, 3)] + [[1, 0] + [3] * (rank - 2)]
+    truth = []
+    for p_ in pts:
+        try:
+            sess.run(None, {"x": np.ones(p_, np.float32)})
+            truth.append(True)
+        except Exception:  # noqa: BLE001 - the runtime refused the size
+            truth.append(False)
+    pf = os.path.join(WORK, name + ".points.json")
+    with open(pf, "w") as f:
+        json.dump({"points": [{"sizes": {"x": p_}} for p_ in pts]}, f)
+    r = sh("probe", path, "--points", pf, "--json", "--example", "x=" + ",".join(["2", "2"] + ["3"] * (rank - 2)), *RELAXED)
+    lines = [json.loads(x) for x in r.stdout.splitlines()] if r.returncode == 0 else []
+    check("%s: probe exits 0" % name, r.returncode == 0 and len(lines) == len(pts), r.stderr)
+    viol = [p_ for p_, t, x in zip(pts, truth, lines) if x["accept"] and not t]
+    away = [p_ for p_, t, x in zip(pts, truth, lines) if t and not x["accept"]]
+    ngn += 1
+    nviol += len(viol)
+    naway += len(away)
+    check("%s: every accepted size runs" % name, not viol, viol[:3])
+    check("%s: no size thrown away" % name, not away, away[:3])
+    check("%s: onnxruntime refuses an empty X (the test can fail)" % name, not truth[0] and truth[-2], truth)
+print("GroupNormalization: %d configurations x %d sizes, %d violations, %d thrown away" % (ngn, len(pts), nviol, naway),
+      file=sys.stderr)
+# ---- attack46n: Split-18 num_outputs: the last chunk may be empty (onnxruntime splits 3 in 4 as
+# [1, 1, 1, 0], 0 as [0, 0, 0, 0]) but not negative (5 in 4 fails); symshape required it non-empty
+nviol = naway = 0
+SPLIT_D = list(range(0, 13))
+for no in (2, 3, 4, 5):
+    name = "split18_num%d" % no
+    outs = ["o%d" % i for i in range(no)]
+    m = helper.make_model(helper.make_graph(
+        [helper.make_node("Split", ["x"], outs, name="sp", axis=0, num_outputs=no)], name,
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["d"])], [onnx.ValueInfoProto(name=o) for o in outs]),
+        opset_imports=[helper.make_opsetid("", 18)])
+    m.ir_version = 8
+    path = os.path.join(WORK, name + ".onnx")
+    onnx.save(m, path)
+    so = ort.SessionOptions()
+    so.log_severity_level = 4
+    sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+    truth = []
+    for D in SPLIT_D:
+        try:
+            truth.append([list(v.shape) for v in sess.run(None, {"x": np.ones(D, np.float32)})])
+        except Exception:  # noqa: BLE001 - the runtime refused the size
+            truth.append(None)
+    pf = os.path.join(WORK, name + ".points.json")
+    with open(pf, "w") as f:
+        json.dump({"points": [{"sizes": {"x": [D]}} for D in SPLIT_D]}, f)
+    r = sh("probe", path, "--points", pf, "--json", "--example", "x=12", *RELAXED)
+    lines = [json.loads(x) for x in r.stdout.splitlines()] if r.returncode == 0 else []
+    check("%s: probe exits 0" % name, r.returncode == 0 and len(lines) == len(SPLIT_D), r.stderr)
+    viol = [(D, x["outputs"], t) for D, t, x in zip(SPLIT_D, truth, lines) if x["accept"] and x["outputs"] != t]
+    away = [D for D, t, x in zip(SPLIT_D, truth, lines) if t is not None and not x["accept"]]
+    nviol += len(viol)
+    naway += len(away)
+    check("%s: every accepted size runs with the reported shapes" % name, not viol, viol[:3])
+    check("%s: no size thrown away" % name, not away, away[:3])
+    check("%s: onnxruntime runs an empty last chunk and refuses a negative one (the test can fail)" % name,
+          truth[no - 1] and truth[no - 1][-1] == [0] and truth[1] is None if no > 2 else truth[1] == [[1], [0]], truth[:no])
+print("Split-18 num_outputs: 4 configurations x %d sizes, %d violations, %d thrown away" % (len(SPLIT_D), nviol, naway),
+      file=sys.stderr)
+# ---- attack46n: an If on tensor data whose branches give different sizes: the output's first dim is
+# unbacked even at a point's sizes; probe printed "output size u0 does not fit int64" and counted a
+# soundness violation at every accepted point. Now null, which matches any size of the ground truth
+then_g = helper.make_graph([helper.make_node("Slice", ["x", "one", "big", "z1"], ["t"])], "then", [], [onnx.ValueInfoProto(name="t")])
+else_g = helper.make_graph([helper.make_node("Identity", ["x"], ["e"])], "else", [], [onnx.ValueInfoProto(name="e")])
+m = helper.make_model(helper.make_graph(
+    [helper.make_node("ReduceSum", ["x"], ["rs"], keepdims=0), helper.make_node("Greater", ["rs", "zf"], ["cond"]),
+     helper.make_node("If", ["cond"], ["y"], then_branch=then_g, else_branch=else_g)], "if_data",
+    [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", "m"])], [onnx.ValueInfoProto(name="y")],
+    [helper.make_tensor("zf", TensorProto.FLOAT, [], [0.0])] +
+    [helper.make_tensor(k, TensorProto.INT64, [1], [v]) for k, v in (("one", 1), ("big", 2**63 - 1), ("z1", 0))]),
+    opset_imports=[helper.make_opsetid("", 16)])
+m.ir_version = 8
+path = os.path.join(WORK, "if_data.onnx")
+onnx.save(m, path)
+so = ort.SessionOptions()
+so.log_severity_level = 4
+sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+rs = np.random.RandomState(0)
+pts = []
+for n_, m_ in [(2, 3), (3, 3), (5, 2), (4, 7)]:
+    for sign in (1, -1):  # both branches: the sum's sign picks one
+        xv = sign * np.abs(rs.randn(n_, m_)).astype(np.float32)
+        pts.append({"sizes": {"x": [n_, m_]}, "ok": True, "outputs": [list(sess.run(None, {"x": xv})[0].shape)]})
+pf = os.path.join(WORK, "if_data.points.json")
+with open(pf, "w") as f:
+    json.dump({"points": pts}, f)
+r = sh("probe", path, "--points", pf, "--json", "--example", "x=4,5")
+lines = [json.loads(x) for x in r.stdout.splitlines()] if r.returncode == 0 else []
+check("if_data: probe exits 0 (no soundness violation)", r.returncode == 0 and len(lines) == len(pts), (r.returncode, r.stderr))
+check("if_data: every point accepted, the data-dependent dim null, the other one the runtime's",
+      all(x["accept"] and x["outputs"] == [[None, p_["sizes"]["x"][1]]] and "soundness_violation" not in x for x, p_ in zip(lines, pts)),
+      lines[:2])
+check("if_data: the runtime's first dim differs between the branches (the test can fail)",
+      {p_["outputs"][0][0] - p_["sizes"]["x"][0] for p_ in pts} == {0, -1}, pts[:2])
 path = save("conv_same_dilated", [helper.make_node("Conv", ["x", "W"], ["y"], name="cs", auto_pad="SAME_UPPER", dilations=[2])],
             [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, "L"])],
             [helper.make_tensor("W", TensorProto.FLOAT, [1, 1, 3], [0.5] * 3)])

@@ -978,6 +978,23 @@ vis = lambda f: [(v.name, [d.dim_param or d.dim_value for d in v.type.tensor_typ
 want_exact("infer -o: value_info already there", (r.returncode, r2.returncode, vis(vout), vis(vout2)),
            (0, 0, [("t1", ["declared", 3]), ("t2", ["n", 3])], [("t1", ["declared", 3]), ("t2", ["n", 3])]))
 
+# attack46n: a chain of K Concats of K inputs [b, d_(i//2)]: the width's int64 check (numel_covers) bounded
+# every input's dims again for each term of the width, about K^5 in all (K = 40: 7 s, K = 64: 98 s); now
+# once per check (K = 64: 2.7 s). The width is exact; its one int64 guard is the model's (with b = 1 each
+# d_i can be near INT64_MAX, so the sum of 32 can pass it; output identical to before at K = 24 and 32).
+KC = 64
+kc = model([N("Concat", ["x0" if i == 1 else "c%d" % (i - 1), "x%d" % i], ["c%d" % i], axis=1) for i in range(1, KC)] +
+           [N("Relu", ["c%d" % (KC - 1)], ["y"])], [("x%d" % i, ["b", "d%d" % (i // 2)]) for i in range(KC)], opset=17)
+import time  # noqa: E402
+t0 = time.monotonic()
+r = run("concat_chain_%d" % KC, kc)
+dt = time.monotonic() - t0
+out = json.loads(r.stdout) if r.returncode == 0 else {}
+want_exact("concat chain of %d inputs: exact width, its int64 guard, within 40 s (took %.1f s)" % (KC, dt),
+           (r.returncode, out.get("values", {}).get("y"), [g["guard"] for g in out.get("guards", []) if "int64" in g.get("why", "")], dt < 40),
+           (0, ["b", " + ".join("2*d%d" % j for j in range(KC // 2))],
+            [" + ".join("d%d" % j for j in range(KC // 2)) + " <= 4611686018427387903"], True))
+
 for f in fails:
     print("FAIL:", f)
 print("%d cases, %d failures" % (ncases, len(fails)))
