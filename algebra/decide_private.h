@@ -108,6 +108,11 @@ struct sy_facts {
      * its free symbols per call. Valid for rels_epoch; extended as
      * relations are pushed. */
     uint64_t rels_epoch, ridx_epoch;
+    /* how many of rels[0 .. cg_seen) are congruences Mod(A, k) == r (cg_n), for rels_epoch
+     * cg_epoch: rel_congruence looks for one only when there is one, instead of scanning every
+     * relation per simplified relation (O(n^2) over a trace that records n Or guards, issue 38) */
+    uint64_t cg_epoch;
+    size_t cg_seen, cg_n;
     size_t ridx_n;
     uint64_t ridx_all[RIDX_MAX / 64]; /* bit set: free symbols unknown, relevant to every query */
     struct rinv { const sy_expr *sym; uint32_t head; } *rinv; /* open addressing on the symbol */

@@ -146,8 +146,29 @@ static const sy_expr *simp_node(sy_facts *f, const sy_expr *e)
  * +-A + b: FloorDiv(B, k) is exactly (B - r')/k, r' = Mod(+-r + b, k), so the relation is
  * k*(d - c*FloorDiv(B, k)) + c*(B - r') REL 0 (k > 0; SIMP_REL_SCALE_*, the same statement as
  * for a parametrised fact). One term per call (the result is simplified again). */
+/* R is a congruence Mod(A, k) == r with k >= 2 a constant (the relations rel_congruence uses) */
+static bool is_congruence(const sy_expr *R)
+{
+    if (R->kind != SY_EXPR_EQ) return false;
+    const sy_expr *m = R->args[0];
+    if (m->kind == SY_EXPR_ADD && m->n == 1 && fmpz_is_one(&SY_CTERMS(m)[0].coef)) m = SY_CTERMS(m)[0].mono;
+    return m->kind == SY_EXPR_MOD && m->args[1]->kind == SY_EXPR_INT && fmpz_cmp_si(&m->args[1]->u.value, 2) >= 0;
+}
+
+/* some relation of f is a congruence (counted once per relation, see cg_n) */
+static bool any_congruence(sy_facts *f)
+{
+    if (f->cg_epoch != f->rels_epoch || f->cg_seen > f->nrels) {
+        f->cg_epoch = f->rels_epoch;
+        f->cg_seen = f->cg_n = 0;
+    }
+    for (; f->cg_seen < f->nrels; f->cg_seen++) f->cg_n += is_congruence(f->rels[f->cg_seen]);
+    return f->cg_n > 0;
+}
+
 static const sy_expr *rel_congruence(sy_facts *f, const sy_expr *e)
 {
+    if (!any_congruence(f)) return e;
     sy_ctx *ctx = f->ctx;
     const sy_expr *d = e->args[0];
     size_t nt = d->kind == SY_EXPR_ADD ? d->n : d->kind == SY_EXPR_INT ? 0 : 1;
