@@ -137,14 +137,14 @@ static int fam_slicecat(sy_ctx *ctx, long n)
     return bad;
 }
 
-static int run_graph(sy_ctx *ctx, const char *text, size_t len)
+static int run_graph_opts(sy_ctx *ctx, const char *text, size_t len, const sy_env_options *opts)
 {
     sy_graph *g;
     if (sy_graph_load_text(ctx, text, len, "scale.json", &g) != SY_OK) {
         fprintf(stderr, "load: %s\n", sy_ctx_last_error_msg(ctx));
         return 1;
     }
-    sy_env *env = sy_env_new(ctx, NULL);
+    sy_env *env = sy_env_new(ctx, opts);
     sy_trace *tr = NULL;
     sy_gset *gs = NULL;
     int bad = sy_env_trace(env, g, 0, NULL, &tr) != SY_OK || sy_gset_produce(env, g, &gs) != SY_OK ||
@@ -156,6 +156,32 @@ static int run_graph(sy_ctx *ctx, const char *text, size_t len)
     sy_graph_free(g);
     return bad;
 }
+
+static int run_graph(sy_ctx *ctx, const char *text, size_t len) { return run_graph_opts(ctx, text, len, NULL); }
+
+/* issue 38: n inputs [8, 16] added in place into x0 in a chain (x0.add_(x_i)), no duck sizing:
+ * n equalities (relaxed: Ors) tying each x_i to x0; 4,000 took 36 s (default) before */
+static int inplace_chain(sy_ctx *ctx, long n, int relaxed)
+{
+    size_t cap = (size_t)n * 200 + 512, len = 0;
+    char *t = malloc(cap);
+    len += (size_t)snprintf(t + len, cap - len, "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":[");
+    for (long i = 0; i <= n; i++)
+        len += (size_t)snprintf(t + len, cap - len,
+                                "{\"name\":\"x%ld\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[8,16],\"dynamic\":[0,1]},", i);
+    for (long i = 1; i <= n; i++)
+        len += (size_t)snprintf(t + len, cap - len, "{\"name\":\"a%ld\",\"op\":\"add_\",\"args\":[{\"ref\":\"%s%ld\"},{\"ref\":\"x%ld\"}]},",
+                                i, i == 1 ? "x" : "a", i == 1 ? 0 : i - 1, i);
+    len += (size_t)snprintf(t + len - 1, cap - len, "],\"outputs\":[{\"ref\":\"a%ld\"}]}", n) - 1;
+    sy_env_options o = SY_ENV_OPTIONS_INIT;
+    o.duck_sizing = 0;
+    o.specialize_zero_one = !relaxed;
+    int r = run_graph_opts(ctx, t, len, &o);
+    free(t);
+    return r;
+}
+static int fam_inplace(sy_ctx *ctx, long n) { return inplace_chain(ctx, n, 0); }
+static int fam_inplace_relaxed(sy_ctx *ctx, long n) { return inplace_chain(ctx, n, 1); }
 
 /* n guard_bool nodes 's*(i+2) != t': trace + produce + minimize */
 static int fam_guards(sy_ctx *ctx, long n)
@@ -630,6 +656,9 @@ int main(int argc, char **argv)
         {"chunk into n views (trace+produce+minimize)", fam_chunk, {125, 250, 500, 1000, 2000}},
         {"Max(Min(x0, 0), ..., Min(xn, n)) (parse+decide >= 0)", fam_maxmin, {5000, 10000, 20000, 40000, 80000}},
         {"cat of n inputs [2 + i, 3] (trace+produce+minimize)", fam_cat, {250, 500, 1000, 2000, 4000}},
+        {"in-place add_ chain of n inputs, no duck sizing (trace+produce+minimize)", fam_inplace, {500, 1000, 2000, 4000, 8000}},
+        {"in-place add_ chain of n inputs, no duck sizing, relaxed (trace+produce+minimize)", fam_inplace_relaxed,
+         {500, 1000, 2000, 4000, 8000}},
         {"region of n inputs [4, d_i] joined by cat (trace+produce+minimize+sy_region_new)", fam_region, {300, 600, 1200, 2400, 4800}},
         {"region of n inputs [b_i, d_i], b_i tied by the cat (trace+produce+minimize+sy_region_new)", fam_region_tied,
          {300, 600, 1200, 2400, 4800}},
