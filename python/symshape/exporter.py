@@ -270,6 +270,9 @@ class _SyProxy(Proxy):
         return self.tracer.to_int(self, "index")
 
     def __float__(self):
+        v = self.tracer.const_data(self)
+        if v is not None:
+            return float(v)
         return float(self.tracer.to_int(self, "float()"))
 
     def __len__(self):
@@ -345,6 +348,15 @@ def _unwrap_fx_wrapped(engine_ops):
 
 
 class _Tracer(torch.fx.Tracer):
+    # A module's constant tensors are traced values (get_attr nodes, written as "param"), so every
+    # method and operator applied to them with traced arguments is recorded: parameters (fx's
+    # default), buffers (this switch, torch.fx.proxy.TracerBase) and plain tensor attributes
+    # (_PlainTensorAttr). A real tensor there went through torch's C++ argument parser, which reads
+    # a traced argument through __index__ / the sequence protocol instead of __torch_function__:
+    # ``self.pe[positions]`` iterated the index (too many indices, or an unknown op __getitem__),
+    # ``self.pe[:x.size(1)]`` and ``self.buf.expand(x.size(0), -1)`` pinned the size to its example.
+    proxy_buffer_attributes = True
+
     def __init__(self, inputs, leaves):
         super().__init__(autowrap_modules=(math,), autowrap_functions=())
         self._inputs = inputs          # placeholder name -> example value
@@ -354,6 +366,8 @@ class _Tracer(torch.fx.Tracer):
         self._leaves = leaves          # id(orig F function) -> wrapper
         self._patched = []             # (dict, name, original)
         self._seen_globals = set()
+        self._deps = _InputDeps()      # which nodes depend on an input
+        self._const_proxies = {}       # qualified name -> get_attr proxy of a plain tensor attribute
 
     # --- module structure
     def is_leaf_module(self, m, qualname):
@@ -471,15 +485,36 @@ class _Tracer(torch.fx.Tracer):
         node = super().create_node(kind, target, args, kwargs, name, type_expr)
         node.meta["sy_loc"] = _user_loc()
         node.meta["sy_module"] = self._modstack[-1]
+        self._deps.add(node)
         if self._mha_fastpath and kind == "call_function" and getattr(target, "__name__", "") == "multi_head_attention_forward":
             node.meta["sy_mha_fastpath"] = True
         return node
 
     def create_proxy(self, kind, target, args, kwargs, name=None, type_expr=None, proxy_factory_fn=None):
+        if kind == "call_method" and target in _CONST_READS and args and isinstance(args[0], Proxy) and \
+                not any(isinstance(a, Proxy) for a in list(args[1:]) + list(kwargs.values())):
+            v = self.const_data(args[0])
+            if v is not None:  # the data of a constant: a Python value, as a real tensor gives
+                return getattr(v, target)(*args[1:], **kwargs)
         p = super().create_proxy(kind, target, args, kwargs, name, type_expr, proxy_factory_fn)
         if kind != "output":
             self._val(p.node)
         return p
+
+    def const_proxy(self, qualname):
+        """The get_attr proxy of the plain tensor attribute ``qualname`` (one per name)."""
+        p = self._const_proxies.get(qualname)
+        if p is None:
+            p = self._const_proxies[qualname] = self.create_proxy("get_attr", qualname, (), {})
+        return p
+
+    def const_data(self, obj):
+        """The tensor value of ``obj`` when it depends on no input (computed from parameters,
+        buffers and constants alone), else None: its data is the same at every input size."""
+        v = self._val(obj.node)
+        if isinstance(v, torch.Tensor) and not self._deps.on_input.get(obj.node, True):
+            return v
+        return None
 
     # --- Python reads of values: recorded
     def _guard(self, fn, proxy, expected):
@@ -488,7 +523,7 @@ class _Tracer(torch.fx.Tracer):
     def to_bool(self, obj):
         v = self._val(obj.node)
         if isinstance(v, torch.Tensor):
-            if _shape_free_data_bool():
+            if _shape_free_data_bool() or self.const_data(obj) is not None:
                 return bool(v)
             raise self.error("data-dependent control flow: bool() of a tensor's data (the branch would be "
                              "fixed to this example's values)", obj.node)
@@ -504,6 +539,8 @@ class _Tracer(torch.fx.Tracer):
 
     def to_int(self, obj, what):
         v = self._val(obj.node)
+        if self.const_data(obj) is not None:  # as torch: int() truncates, an index needs an integer tensor
+            return operator.index(v) if what == "index" else int(v)
         if isinstance(v, torch.Tensor):
             raise self.error("%s of a tensor's data is data-dependent (use .item() and let the engine treat it "
                              "as unbacked)" % what, obj.node)
@@ -534,6 +571,66 @@ class _Tracer(torch.fx.Tracer):
 
     def keys(self, obj):
         raise self.error("** unpacking of a traced value is not supported", obj.node)
+
+
+#: Tensor methods that read a tensor's data into Python values: on a tensor computed from constants
+#: alone they give the value itself (no node), since no input size can change it.
+_CONST_READS = ("item", "tolist", "numpy")
+
+
+class _PlainTensorAttr:
+    """While tracing, a module's plain tensor attribute (a tensor in its ``__dict__``, neither a
+    parameter nor a buffer: ``self.table = torch.randn(...)``) reads as its get_attr proxy, as
+    parameters and buffers do (_Tracer.proxy_buffer_attributes). A data descriptor of a subclass
+    made for that one instance (_proxy_plain_tensors), since Python finds such an attribute in the
+    instance dict without calling Module.__getattr__, the hook torch.fx traces through. The dict
+    keeps the value: an assignment in forward writes there and later reads get what was written."""
+
+    def __init__(self, name, qualname, orig, tracer):
+        self.name, self.qualname, self.orig, self.tracer = name, qualname, orig, tracer
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        try:
+            v = obj.__dict__[self.name]
+        except KeyError:
+            raise AttributeError(self.name) from None
+        return self.tracer.const_proxy(self.qualname) if v is self.orig else v
+
+    def __set__(self, obj, value):
+        obj.__dict__[self.name] = value
+
+    def __delete__(self, obj):
+        try:
+            del obj.__dict__[self.name]
+        except KeyError:
+            raise AttributeError(self.name) from None
+
+
+def _proxy_plain_tensors(root, tracer):
+    """Give each module of ``root`` that has plain tensor attributes a class of its own, a subclass
+    of its class (same name) with a _PlainTensorAttr for each; returns the function that gives the
+    modules their classes back. Qualified names are those torch.fx gives such a tensor (its
+    tensor_attrs: the module path from the root, then the attribute)."""
+    swapped = []
+    for path, mod in root.named_modules():
+        attrs = {k: v for k, v in vars(mod).items() if isinstance(v, torch.Tensor)}
+        if not attrs:
+            continue
+        cls = type(mod)
+        ns = {k: _PlainTensorAttr(k, path + "." + k if path else k, v, tracer) for k, v in attrs.items()}
+        ns["__module__"], ns["__qualname__"] = cls.__module__, cls.__qualname__
+        try:
+            mod.__class__ = type(cls.__name__, (cls,), ns)
+        except TypeError:  # a class that cannot be subclassed or swapped: its tensors stay plain
+            continue
+        swapped.append((mod, cls))
+
+    def restore():
+        for mod, cls in reversed(swapped):
+            mod.__class__ = cls
+    return restore
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -808,10 +905,12 @@ def export(model, example_inputs, dynamic=None, name=None):
         if fast:
             mha.set_fastpath_enabled(False)
         restore_wrapped = _unwrap_fx_wrapped(_engine_ops())
+        restore_plain = _proxy_plain_tensors(root, tracer)
         try:
             with torch.no_grad():
                 graph = tracer.trace(root)
         finally:
+            restore_plain()
             restore_wrapped()
     except ExportError:
         raise
@@ -963,6 +1062,31 @@ def _rewrite_call(nd, op, args, kwargs, tracer):
     return op, args, kwargs
 
 
+class _InputDeps:
+    """Which nodes' values depend on an input (a placeholder), directly or through their
+    arguments. A tensor computed from parameters, buffers and constants alone (swin's relative
+    position bias: a table indexed by a buffer) does not: the document writes it as a "param" of
+    its example shape (static, as every param is) instead of as the call, which may use ops the
+    engine lacks (advanced indexing), and a Python read of its data (``bool``, ``int``) is its
+    value, with no guard, since no input size can change it.
+    An in-place op or x[idx] = v whose arguments depend on an input writes into the tensor its
+    first argument comes from (followed back through first arguments to a parameter or a constant:
+    root[]): whatever is computed from that tensor afterwards depends on the input too (a buffer
+    resized or filled with input data: b.resize_(x.shape), b[:n] = x). Fed each node as the tracer
+    creates it (graph order), so linear in the nodes."""
+
+    def __init__(self):
+        self.on_input, self._root, self._tainted = {}, {}, set()
+
+    def add(self, nd):
+        a0 = nd.args[0] if nd.op.startswith("call") and nd.args and isinstance(nd.args[0], Node) else None
+        root = self._root[nd] = self._root.get(a0, a0) if a0 is not None else nd
+        dep = self.on_input[nd] = (nd.op == "placeholder" or root in self._tainted or
+                                   any(self.on_input.get(a, True) for a in nd.all_input_nodes))
+        if dep and a0 is not None and _mutates(nd):
+            self._tainted.add(root)
+
+
 def _to_document(graph, tracer, values, dyn, name):
     nodes = list(graph.nodes)
     reserved = set()
@@ -1005,24 +1129,7 @@ def _to_document(graph, tracer, values, dyn, name):
 
     out_nodes = []
     outputs = []
-    # nodes whose value depends on an input (a placeholder), directly or through their arguments: a
-    # tensor computed from parameters and constants alone (swin's relative position bias: a table
-    # indexed by a buffer) does not, so it is written as a "param" of its example shape (static, as
-    # every param is) instead of as the call, which may use ops the engine lacks (advanced indexing).
-    # Only contiguous results: a param has contiguous strides in the engine.
-    # An in-place op or x[idx] = v whose arguments depend on an input writes into the tensor its
-    # first argument comes from (followed back through first arguments to a parameter or a constant:
-    # root[]): whatever is computed from that tensor afterwards depends on the input too (a buffer
-    # resized or filled with input data: b.resize_(x.shape), b[:n] = x). One pass in graph order,
-    # linear in the nodes.
-    on_input, root, tainted = {}, {}, set()
-    for nd in nodes:
-        a0 = nd.args[0] if nd.op.startswith("call") and nd.args and isinstance(nd.args[0], Node) else None
-        root[nd] = root.get(a0, a0) if a0 is not None else nd
-        on_input[nd] = (nd.op == "placeholder" or root[nd] in tainted or
-                        any(on_input.get(a, True) for a in nd.all_input_nodes))
-        if on_input[nd] and a0 is not None and _mutates(nd):
-            tainted.add(root[nd])
+    on_input = tracer._deps.on_input
     for nd in nodes:
         loc = nd.meta.get("sy_loc")
         if nd.op == "output":
@@ -1058,6 +1165,7 @@ def _to_document(graph, tracer, values, dyn, name):
             else:
                 j = {"name": names[nd], "op": "constant", "value": _value_json(v, where_for(nd))}
         elif (not on_input[nd] and nd.op.startswith("call") and isinstance(v, torch.Tensor) and v.is_contiguous()
+              # only contiguous results: a param has contiguous strides in the engine
               and _dtype_name(v.dtype) in _DTYPES and not _is_record_op(nd)):
             j = {"name": names[nd], "op": "param", "dtype": _dtype_name(v.dtype), "shape": list(v.shape)}
         else:

@@ -90,9 +90,8 @@ class EmbData(nn.Module):
 
 
 class Fn(nn.Module):
-    """one expression of ids (B, T), kv (B, 2, P, 4) and a table tab (ROWS, 3), an input: a buffer
-    indexed by a traced tensor is not exported yet (tab[arange(T)] on a buffer: unknown op
-    '__getitem__')"""
+    """one expression of ids (B, T), kv (B, 2, P, 4) and a table tab (ROWS, 3), an input (the
+    module's own table: Const)"""
 
     def __init__(self, fn):
         super().__init__()
@@ -253,3 +252,54 @@ def test_index_ops_arange(name, policy):
     # a guard on the batch, not the value check; 0 violations is still asserted
     if policy == "relaxed" and not (name == "index_add" and torch.__version__.startswith("1.")):
         assert row["accepted"] == row["torch_ok"], (row, texts)
+
+
+class Const(nn.Module):
+    """one expression of ids (B, T) with the table (ROWS, 3) a constant of the module: a buffer, a
+    parameter or a plain tensor attribute. Before, a buffer or plain tensor indexed by a traced tensor
+    did not export (torch's argument parser iterated the proxy index: "too many indices" on 1.13,
+    "unknown op '__getitem__'" on 2.x), and a slice or expand by a size pinned it to its example"""
+
+    def __init__(self, kind, fn):
+        super().__init__()
+        tab = torch.randn(ROWS, 3)
+        if kind == "buffer":
+            self.register_buffer("tab", tab)
+        elif kind == "parameter":
+            self.tab = nn.Parameter(tab)
+        else:
+            self.tab = tab
+        self.fn = fn
+
+    def forward(self, ids):
+        return self.fn(self.tab, ids, None)
+
+
+CONST_FNS = {
+    "index": (FNS["adv_table"][0], 16),
+    "slice": (lambda tb, ids, kv: tb[:ids.size(1)] + ids[0, :, None], 16),
+    "index_select": (lambda tb, ids, kv: tb.index_select(0, A(ids.size(1)) + 1), 15),
+    "expand": (lambda tb, ids, kv: tb[:4].expand(ids.size(0), ids.size(1), 4, 3), None),
+    "setitem": (lambda tb, ids, kv: tb.clone().index_fill_(0, A(ids.size(1)), 0.0)[ids], 16),
+}
+
+
+@pytest.mark.parametrize("kind", ["buffer", "parameter", "plain"])
+@pytest.mark.parametrize("name", sorted(CONST_FNS))
+def test_module_constant_indexed(name, kind):
+    """a module's constant table indexed or sized by traced values: exported as a param, no size pinned
+    (no guard_int), 0 violations at 24 points and, under the relaxed policy, every size the CPU runs
+    accepted; the only guard on T is the table's rows (T <= 16; T <= 15 for arange(T) + 1)"""
+    fn, bound = CONST_FNS[name]
+    torch.manual_seed(0)
+    model = Const(kind, fn).eval()
+    pts = _fn_points(random.Random(name), False)
+    row, gs, doc = _run(name="const_%s_%s" % (name, kind), model=model, pts=pts, with_past=False, policy="relaxed")
+    ops = [n["op"] for n in doc["nodes"]]
+    assert ops.count("param") >= 1 and "guard_int" not in ops and "__getitem__" not in ops, ops
+    assert doc["nodes"][[n["op"] for n in doc["nodes"]].index("param")]["name"] == "tab"
+    texts = [g.text for g in gs.guards]
+    ts = [p[1] for p in pts]
+    assert row["torch_ok"] == (len(pts) if bound is None else sum(t <= bound for t in ts)), (row, texts)
+    assert row["accepted"] == row["torch_ok"], (row, texts)
+
