@@ -303,3 +303,39 @@ def test_module_constant_indexed(name, kind):
     assert row["torch_ok"] == (len(pts) if bound is None else sum(t <= bound for t in ts)), (row, texts)
     assert row["accepted"] == row["torch_ok"], (row, texts)
 
+
+I32, I16, I8, U8 = torch.int32, torch.int16, torch.int8, torch.uint8
+# name: (expression of the table tb (ROWS, 3) and ids (B, T), the number of sizes of NARROW_TS the
+# CPU runs, or None for every one). An arange of a dtype below int64 wraps modulo 2^bits on the CPU
+# (RangeFactories.cpp casts start + k * step: arange(300, dtype=uint8) ends 41, 42, 43), which the
+# bounds follow: exact where the values fit, and past the dtype's max a dense sequence that crossed it
+# holds every value of the dtype
+NARROW = {
+    "embedding_int32": (lambda tb, ids: F1.embedding(A(ids.size(1), dtype=I32), tb), 8),
+    "index_select_int32": (lambda tb, ids: tb.index_select(0, A(ids.size(1), dtype=I32) + 1), 7),
+    "index_select_int32_step_3": (lambda tb, ids: tb.index_select(0, A(0, ids.size(1), 3, dtype=I32)), 9),
+    "uint8_long_wraps_300_rows": (lambda tb, ids: F1.embedding(A(ids.size(1), dtype=U8).long(), tb.repeat(19, 1)[:300]), None),
+    "uint8_long_wraps_200_rows": (lambda tb, ids: F1.embedding(A(ids.size(1), dtype=U8).long(), tb.repeat(13, 1)[:200]), 16),
+    "uint8_from_250_int": (lambda tb, ids: F1.embedding(A(250, 250 + ids.size(1), dtype=U8).int(), tb.repeat(16, 1)), None),
+    "int8_long_wraps_negative": (lambda tb, ids: F1.embedding(A(ids.size(1), dtype=I8).long(), tb.repeat(19, 1)), 13),
+    "int32_mul_wraps_then_floordiv": (lambda tb, ids: F1.embedding((A(ids.size(1), dtype=I32) * 2 ** 28).long() // 2 ** 28,
+                                                                   tb.repeat(19, 1)), 5),
+    "int16_floordiv_int": (lambda tb, ids: tb.index_select(0, (A(ids.size(1), dtype=I16) // 20).int()), 22),
+}
+NARROW_TS = [0, 1, 2, 5, 8, 9, 15, 16, 17, 30, 33, 127, 128, 129, 199, 200, 201, 255, 256, 257, 300, 320, 321]
+
+
+@pytest.mark.parametrize("name", sorted(NARROW))
+def test_narrow_arange_values(name):
+    """an arange of dtype int32, int16, int8 or uint8 used as indices, directly or converted: its values
+    are tracked as int64's (before, such an index was data: embedding(arange(T, dtype=int32)) of 16 rows
+    was accepted at every T, a soundness violation from T = 17 on). 23 sizes, with the wraps at 128, 256
+    and 32768 / 20: 0 violations, and every size the CPU runs is accepted (relaxed policy)"""
+    fn, runs = NARROW[name]
+    torch.manual_seed(0)
+    model = Const("buffer", lambda tb, ids, kv: fn(tb, ids)).eval()
+    pts = [(2, t) for t in NARROW_TS]
+    row, gs, _ = _run(name="narrow_%s" % name, model=model, pts=pts, with_past=False, policy="relaxed")
+    texts = [g.text for g in gs.guards]
+    assert row["torch_ok"] == (len(pts) if runs is None else runs), (row, texts)
+    assert row["accepted"] == row["torch_ok"], (row, texts)
