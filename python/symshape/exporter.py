@@ -889,6 +889,7 @@ def export(model, example_inputs, dynamic=None, name=None):
         tracer._patched.append((table, n, orig))
         table[n] = w
     _patch_type_checks(tracer)
+    _patch_tensor_getitem(tracer)
     if not isinstance(model, torch.nn.Module):
         tracer.patch_globals(getattr(model, "__globals__", None))
     else:
@@ -945,6 +946,41 @@ def _mha_fastpath_eligible(tracer, m, args, kwargs):
     return bool(isinstance(v, torch.Tensor) and v.dim() == 3 and not m.training and m.batch_first
                 and m.num_heads % 2 == 0 and m.in_proj_weight is not None and m.in_proj_bias is not None
                 and m.bias_k is None and not m.add_zero_attn and m._qkv_same_embed_dim)
+
+
+def _patch_tensor_getitem(tracer):
+    """``t[idx]`` of a real tensor (one made in forward from constants, ``torch.ones(16, 3)``, or held
+    in a list attribute) with a traced value in ``idx``: recorded as a getitem node, the tensor a
+    constant (torch.fx's _tensor_constant, written as a "param"), as for a traced tensor. Tensor's
+    C++ indexing read a traced index through the sequence protocol or __index__ instead (a tensor
+    index iterated: "unknown op '__getitem__'"; ``[:x.size(1)]`` pinned to its example). Reads only:
+    ``t[idx] = v`` of a real tensor stays as it was (its later reads are real values, which a
+    recorded write could not follow)."""
+    saved = torch.Tensor.__dict__.get("__getitem__", _ABSENT)
+    orig = torch.Tensor.__getitem__
+
+    @functools.wraps(orig)
+    def getitem(self, idx):
+        if not isinstance(self, Proxy) and _find_tracer((idx,), {}) is tracer:
+            return tracer.create_proxy("call_function", operator.getitem, (self, idx), {})
+        return orig(self, idx)
+    tracer._patched.append((_TensorDict, "__getitem__", saved))
+    torch.Tensor.__getitem__ = getitem
+
+
+class _TensorAttrs:
+    """torch.Tensor's attributes as the (dict, name, original) rows of _Tracer.unpatch: setting and
+    removing set and delete the class attribute (a class's __dict__ is read-only)."""
+
+    def __setitem__(self, k, v):
+        setattr(torch.Tensor, k, v)
+
+    def pop(self, k, default=None):
+        if k in torch.Tensor.__dict__:
+            delattr(torch.Tensor, k)
+
+
+_TensorDict = _TensorAttrs()
 
 
 def _patch_type_checks(tracer):
@@ -1080,7 +1116,10 @@ class _InputDeps:
 
     def add(self, nd):
         a0 = nd.args[0] if nd.op.startswith("call") and nd.args and isinstance(nd.args[0], Node) else None
-        root = self._root[nd] = self._root.get(a0, a0) if a0 is not None else nd
+        # a get_attr's root is its target: torch.fx makes a new get_attr node each time one real
+        # tensor (a _tensor_constant) is an argument, and a write through one is a write to all
+        root = self._root[nd] = (self._root.get(a0, a0) if a0 is not None else
+                                 ("get_attr", nd.target) if nd.op == "get_attr" else nd)
         dep = self.on_input[nd] = (nd.op == "placeholder" or root in self._tainted or
                                    any(self.on_input.get(a, True) for a in nd.all_input_nodes))
         if dep and a0 is not None and _mutates(nd):
