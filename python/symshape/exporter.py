@@ -20,8 +20,10 @@ How it works (docs/python.md has the user's view):
     format cannot hold, a model that fails at the example inputs, fx trace errors.
 
 Only public torch.fx API is used (torch.fx.Tracer and its documented hooks create_proxy,
-proxy, to_bool, iter, call_module, is_leaf_module; torch.fx.Proxy / torch.fx.proxy.Attribute;
-torch.fx.node.map_arg / map_aggregate). Tested with PyTorch 1.13 (Debian 12 python3-torch
+proxy, to_bool, iter, call_module, is_leaf_module, getattr and its proxy_buffer_attributes switch;
+torch.fx.Proxy / torch.fx.proxy.Attribute; torch.fx.node.map_arg / map_aggregate). A module's
+constant tensors are traced values (parameters, buffers, plain tensor attributes: _PlainTensorAttr),
+and torch.Tensor.__getitem__ is wrapped while tracing (_patch_tensor_getitem). Tested with PyTorch 1.13 (Debian 12 python3-torch
 1.13.0a0, torchvision 0.14.1a0).
 """
 import ast
