@@ -23,8 +23,8 @@ Only public torch.fx API is used (torch.fx.Tracer and its documented hooks creat
 proxy, to_bool, iter, call_module, is_leaf_module, getattr and its proxy_buffer_attributes switch;
 torch.fx.Proxy / torch.fx.proxy.Attribute; torch.fx.node.map_arg / map_aggregate). A module's
 constant tensors are traced values (parameters, buffers, plain tensor attributes: _PlainTensorAttr),
-and torch.Tensor.__getitem__ is wrapped while tracing (_patch_tensor_getitem). Tested with PyTorch 1.13 (Debian 12 python3-torch
-1.13.0a0, torchvision 0.14.1a0).
+and torch.Tensor's indexing and size methods are wrapped while tracing (_patch_real_tensor_methods).
+Tested with PyTorch 1.13 (Debian 12 python3-torch 1.13.0a0, torchvision 0.14.1a0).
 """
 import ast
 import dis
@@ -891,7 +891,7 @@ def export(model, example_inputs, dynamic=None, name=None):
         tracer._patched.append((table, n, orig))
         table[n] = w
     _patch_type_checks(tracer)
-    _patch_tensor_getitem(tracer)
+    _patch_real_tensor_methods(tracer)
     if not isinstance(model, torch.nn.Module):
         tracer.patch_globals(getattr(model, "__globals__", None))
     else:
@@ -950,24 +950,36 @@ def _mha_fastpath_eligible(tracer, m, args, kwargs):
                 and m.bias_k is None and not m.add_zero_attn and m._qkv_same_embed_dim)
 
 
-def _patch_tensor_getitem(tracer):
-    """``t[idx]`` of a real tensor (one made in forward from constants, ``torch.ones(16, 3)``, or held
-    in a list attribute) with a traced value in ``idx``: recorded as a getitem node, the tensor a
-    constant (torch.fx's _tensor_constant, written as a "param"), as for a traced tensor. Tensor's
-    C++ indexing read a traced index through the sequence protocol or __index__ instead (a tensor
-    index iterated: "unknown op '__getitem__'"; ``[:x.size(1)]`` pinned to its example). Reads only:
-    ``t[idx] = v`` of a real tensor stays as it was (its later reads are real values, which a
-    recorded write could not follow)."""
-    saved = torch.Tensor.__dict__.get("__getitem__", _ABSENT)
-    orig = torch.Tensor.__getitem__
+#: Tensor methods whose size arguments torch's C++ argument parser reads through __index__ (1.13:
+#: pinned to the example, guard_int) or refuses (2.x: "expand() takes 1 positional argument but 3
+#: were given") when the tensor is a real one and a size is traced; none writes into the tensor
+REAL_SIZE_METHODS = ("view", "reshape", "expand", "repeat", "tile", "narrow", "unflatten", "new_zeros", "new_ones",
+                     "new_empty", "new_full")
 
-    @functools.wraps(orig)
-    def getitem(self, idx):
-        if not isinstance(self, Proxy) and _find_tracer((idx,), {}) is tracer:
-            return tracer.create_proxy("call_function", operator.getitem, (self, idx), {})
-        return orig(self, idx)
-    tracer._patched.append((_TensorDict, "__getitem__", saved))
-    torch.Tensor.__getitem__ = getitem
+
+def _patch_real_tensor_methods(tracer):
+    """``t[idx]`` and ``t.expand(x.size(0), -1)`` (REAL_SIZE_METHODS) of a real tensor (one made in
+    forward from constants, ``torch.ones(16, 3)``, or held in a list attribute) with a traced value
+    among the arguments: recorded as getitem / the method, the tensor a constant (torch.fx's
+    _tensor_constant, written as a "param"), as for a traced tensor. Tensor's C++ indexing read a
+    traced index through the sequence protocol or __index__ instead (a tensor index iterated:
+    "unknown op '__getitem__'"; ``[:x.size(1)]`` pinned to its example). Reads only: ``t[idx] = v``
+    of a real tensor stays as it was (its later reads are real values, which a recorded write could
+    not follow)."""
+    for name in ("__getitem__",) + REAL_SIZE_METHODS:
+        orig = getattr(torch.Tensor, name, None)
+        if orig is None:
+            continue
+
+        def wrapper(self, *args, _orig=orig, _name=name, **kwargs):
+            if not isinstance(self, Proxy) and _find_tracer(args, kwargs) is tracer:
+                if _name == "__getitem__":
+                    return tracer.create_proxy("call_function", operator.getitem, (self,) + args, {})
+                return tracer.create_proxy("call_method", _name, (self,) + args, kwargs)
+            return _orig(self, *args, **kwargs)
+        functools.update_wrapper(wrapper, orig)
+        tracer._patched.append((_TensorDict, name, torch.Tensor.__dict__.get(name, _ABSENT)))
+        setattr(torch.Tensor, name, wrapper)
 
 
 class _TensorAttrs:
@@ -1171,6 +1183,10 @@ def _to_document(graph, tracer, values, dyn, name):
     out_nodes = []
     outputs = []
     on_input = tracer._deps.on_input
+    # the params written: torch.fx makes one get_attr node per use of a real tensor constant
+    # (_tensor_constantN, one tensor object per name), which the document holds once (two param
+    # nodes of one name: "node name '_tensor_constant0' is not unique")
+    written = set()
     for nd in nodes:
         loc = nd.meta.get("sy_loc")
         if nd.op == "output":
@@ -1203,6 +1219,9 @@ def _to_document(graph, tracer, values, dyn, name):
                     raise where_for(nd)("parameter %s has dtype %s, which the graph format does not have"
                                         % (names[nd], v.dtype))
                 j = {"name": names[nd], "op": "param", "dtype": _dtype_name(v.dtype), "shape": list(v.shape)}
+                if names[nd] in written:
+                    continue
+                written.add(names[nd])
             else:
                 j = {"name": names[nd], "op": "constant", "value": _value_json(v, where_for(nd))}
         elif (not on_input[nd] and nd.op.startswith("call") and isinstance(v, torch.Tensor) and v.is_contiguous()

@@ -224,6 +224,20 @@ def test_constant_data_reads_are_values():
     assert [list(t.shape) for t in m(torch.randn(5, 12))] == [[60, 2], [15, 4]]
 
 
+def test_a_real_constant_used_twice_is_one_param():
+    """torch.fx makes a get_attr node per use of a tensor made in forward (_tensor_constant0): the
+    document held two param nodes of that name, which the reader refuses (not unique)"""
+    def f(x):
+        c = torch.ones(3)
+        return x + c, x * c, torch.ones(16, 3)[:x.size(0)].expand(2, x.size(0), 3)
+    doc = symshape.export(f, {"x": torch.randn(4, 3)})
+    assert [n["name"] for n in doc["nodes"] if n["op"] == "param"] == ["_tensor_constant0", "_tensor_constant1"]
+    assert "guard_int" not in ops(doc)
+    gs = symshape.trace(doc)
+    assert gs.output_shapes({"x": [7, 3]}) == [[7, 3], [7, 3], [2, 7, 3]]
+    assert gs.check({"x": [17, 3]})[0] is False  # 16 rows: [:17] has 16, expand to 17 fails on the CPU
+
+
 def test_output_shapes_of_data_dependent_outputs_are_none():
     """issue 38: output_shapes raised a bare TypeError ('not an integer constant: u0') on a
     data-dependent output; such a size is None (the input sizes cannot tell it), every other

@@ -285,6 +285,7 @@ CONST_FNS = {
     "index_select": (lambda tb, ids, kv: tb.index_select(0, A(ids.size(1)) + 1), 15),
     "expand": (lambda tb, ids, kv: tb[:4].expand(ids.size(0), ids.size(1), 4, 3), None),
     "setitem": (lambda tb, ids, kv: tb.clone().index_fill_(0, A(ids.size(1)), 0.0)[ids], 16),
+    "new_zeros": (lambda tb, ids, kv: tb.new_zeros(ids.size(1), 3) + tb[:ids.size(1)], 16),
 }
 
 
@@ -295,9 +296,7 @@ def test_module_constant_indexed(name, kind):
     (no guard_int), 0 violations at 24 points and, under the relaxed policy, every size the CPU runs
     accepted; the only guard on T is the table's rows (T <= 16; T <= 15 for arange(T) + 1). Also a
     table held in a list attribute or made in forward (torch.ones), a real tensor there: indexing it
-    (Tensor.__getitem__) is recorded; its methods with traced ints (expand) still pin the sizes"""
-    if kind in ("list", "forward") and name == "expand":
-        pytest.skip("a real tensor's methods read traced ints through __index__ (pinned, not recorded)")
+    (Tensor.__getitem__) and its size methods (expand, new_zeros) are recorded"""
     fn, bound = CONST_FNS[name]
     torch.manual_seed(0)
     model = Const(kind, fn).eval()
