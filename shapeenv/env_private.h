@@ -152,6 +152,7 @@ struct sy_env {
     struct sy_env_vb { const sy_tensor *t; sy_vbounds b; } *vb;
     size_t nvb, vbcap;
     int vpend;
+    int vfail; /* a conversion of bounds failed during the current op's propagation (values.c) */
     sy_vbounds vpend_b;
 };
 #define SY_SHOW_MEMO 32
@@ -202,6 +203,9 @@ sy_status sy_env_values_set(sy_env *env, const sy_tensor *t, const sy_vbounds *b
 /* an arange's values first + k * step, k < n (step a nonzero constant): the bounds of its result */
 sy_vbounds sy_vbounds_seq(sy_ctx *ctx, const sy_expr *first, int64_t step, const sy_expr *n);
 void sy_env_values_free(sy_env *env);
+/* 1 for an integer dtype whose values are tracked (int64, int32, int16, int8, uint8), with its
+ * least and greatest values and its width in bits (each output may be NULL); else 0 */
+int sy_vb_int_dtype(sy_dtype dt, int64_t *mn, int64_t *mx, int *bits);
 /* printable form of an expression, env-owned */
 const char *sy_env_show(sy_env *env, const sy_expr *e);
 

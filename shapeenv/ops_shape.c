@@ -952,10 +952,14 @@ static sy_status arange(opcall *c)
     if (dv && dv->kind == SY_V_DTYPE) dt = dv->u.dtype;
     if ((st = op_set_tensor(c, dt, 1, &n))) return st;
     /* its values start + k * step, k < n: least start, greatest start + (n - 1) * step when
-     * n >= 1 (values.c; int64 only: no rounding, no wrap) */
-    if (dt == SY_DT_INT64) {
+     * n >= 1 (values.c). An integer dtype only (no rounding); RangeFactories.cpp (arange_out)
+     * computes start + k * step in int64 and casts it to the dtype, so int32, int16, int8 and
+     * uint8 values wrap modulo 2^bits (uint8: arange(300) ends 41, 42, 43; CPU, 1.13 and 2.x):
+     * ring bounds, exact where they fit the dtype (values.c need_fit); int64 ones cannot wrap */
+    if (sy_vb_int_dtype(dt, NULL, NULL, NULL)) {
         c->env->vpend_b = sy_vbounds_seq(ctx, start, step, n);
         if (!c->env->vpend_b.part[0].lo || !c->env->vpend_b.part[0].hi) return sy_ctx_last_error(ctx);
+        c->env->vpend_b.ring = dt != SY_DT_INT64;
         c->env->vpend = 1;
     }
     return SY_OK;

@@ -6,10 +6,15 @@
  * (integer expressions): when the tensor has an element, lo and hi are its
  * least and greatest elements (attained, not just bounds), so a requirement
  * built from them is the model's own condition, never a limit of ours.
- * Source: `arange` with integer arguments and an int64 result (ops_shape.c).
+ * Source: `arange` with integer arguments and an integer result (ops_shape.c):
+ * int64, int32, int16, int8 or uint8, whose values wrap modulo 2^bits of the
+ * dtype (RangeFactories.cpp computes start + i * step in int64 and casts:
+ * torch.arange(300, dtype=torch.uint8) ends 41, 42, 43 and
+ * torch.arange(70000, dtype=torch.int16) passes 32767, -32768 on the CPU, 1.13
+ * and 2.x), the bounds then kept as exact integers with `ring` set (below).
  * Propagation (sy_env_values_after_call, on the op's final result): ops whose
- * int64 result holds exactly the same set of values as their first argument
- * whenever it has an element (views, copies, broadcasts, repeats, int64
+ * integer result holds exactly the same set of values as their first argument
+ * whenever it has an element (views, copies, broadcasts, repeats, integer
  * conversions, indexing with only None / Ellipsis / `:`) keep its bounds;
  * `add`/`sub` with an integer scalar (times a constant alpha) and `rsub` (s - alpha*x) shift
  * them. Any op that may write into a tensor (a name ending in '_', setitem,
@@ -150,9 +155,21 @@ static int index_keeps_all(const sy_value *idx)
     return 1;
 }
 
+static void convert(sy_ctx *ctx, sy_vbounds *b, sy_dtype from, sy_dtype to);
+
+/* a tracked tensor t: its bounds in *b, converted to the result's dtype (convert); a failed
+ * conversion (an error recorded in the context) sets env->vfail: the call fails */
+static int bounded(const opcall *c, const sy_tensor *t, sy_vbounds *b)
+{
+    if (!sy_env_values_get(c->env, t, b)) return 0;
+    convert(c->env->ctx, b, t->dtype, c->out->u.t->dtype);
+    if (!b->n) c->env->vfail = 1;
+    return b->n > 0;
+}
+
 static int bounded_arg(const opcall *c, size_t i, sy_vbounds *b)
 {
-    return i < c->nargs && c->args[i].kind == SY_V_TENSOR && sy_env_values_get(c->env, c->args[i].u.t, b);
+    return i < c->nargs && c->args[i].kind == SY_V_TENSOR && bounded(c, c->args[i].u.t, b);
 }
 
 /* alpha of add/sub/rsub (#2 or keyword) as *v: absent (1) or a constant integer; 0 for anything else */
@@ -203,7 +220,8 @@ static const struct vrow {
     {"unsqueeze", VK_SAME}, {"squeeze", VK_SAME}, {"expand", VK_SAME}, {"expand_as", VK_SAME}, {"repeat", VK_SAME},
     {"roll", VK_SAME}, {"fliplr", VK_SAME}, {"flipud", VK_SAME}, {"view", VK_ORDER}, {"reshape", VK_ORDER},
     {"flatten", VK_ORDER}, {"view_as", VK_ORDER}, {"reshape_as", VK_ORDER}, {"clone", VK_ORDER},
-    {"contiguous", VK_ORDER}, {"detach", VK_ORDER}, {"to", VK_ORDER}, {"long", VK_ORDER}, {"transpose", VK_ORDER},
+    {"contiguous", VK_ORDER}, {"detach", VK_ORDER}, {"to", VK_ORDER}, {"long", VK_ORDER}, {"int", VK_ORDER},
+    {"short", VK_ORDER}, {"char", VK_ORDER}, {"byte", VK_ORDER}, {"type_as", VK_ORDER}, {"transpose", VK_ORDER},
     {"permute", VK_ORDER}, {"t", VK_ORDER}, {"flip", VK_FLIP}, {"add", VK_ADD}, {"sub", VK_SUB}, {"rsub", VK_RSUB},
     {"mul", VK_MUL}, {"neg", VK_NEG}, {"floordiv", VK_FLOORDIV}, {"floor_divide", VK_FLOORDIV}, {"div", VK_FLOORDIV},
     {"mod", VK_MOD}, {"remainder", VK_MOD}, {"clamp", VK_CLAMP}, {"clip", VK_CLAMP}, {"clamp_min", VK_CLAMP_MIN},
@@ -337,17 +355,81 @@ static int map_scalar(sy_ctx *ctx, vkind k, const sy_expr *s, int64_t sv, int s_
     return 1;
 }
 
-/* before //, % or clamp, which do not commute with int64's wrap: the exact bounds must fit */
-static void need_fit(sy_ctx *ctx, sy_vbounds *b)
+int sy_vb_int_dtype(sy_dtype dt, int64_t *mn, int64_t *mx, int *bits)
 {
-    if (!b->ring) return; /* arange's values, and those of //, %, clamp of values that fit: within int64 */
+    static const struct { sy_dtype dt; int64_t mn, mx; int bits; } r[] = {
+        {SY_DT_INT64, INT64_MIN, INT64_MAX, 64}, {SY_DT_INT32, INT32_MIN, INT32_MAX, 32},
+        {SY_DT_INT16, INT16_MIN, INT16_MAX, 16}, {SY_DT_INT8, INT8_MIN, INT8_MAX, 8}, {SY_DT_UINT8, 0, UINT8_MAX, 8}};
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++)
+        if (r[i].dt == dt) {
+            if (mn) *mn = r[i].mn;
+            if (mx) *mx = r[i].mx;
+            if (bits) *bits = r[i].bits;
+            return 1;
+        }
+    return 0;
+}
+
+/* before //, % or clamp, which do not commute with the wrap of dtype dt (an integer dtype), and
+ * before an index check or a widening conversion: the exact bounds must fit dt */
+static void need_fit(sy_ctx *ctx, sy_vbounds *b, sy_dtype dt)
+{
+    if (!b->ring) return; /* arange's int64 values, and those of //, %, clamp of values that fit */
+    int64_t mn = INT64_MIN, mx = INT64_MAX;
+    sy_vb_int_dtype(dt, &mn, &mx, NULL);
     b->ring = 0;
     const sy_expr *f = b->fits ? b->fits : sy_expr_true(ctx);
     for (size_t i = 0; i < b->n; i++)
-        f = sy_expr_and(ctx, f, sy_expr_and(ctx, sy_expr_ge(ctx, b->part[i].lo, sy_expr_int_si(ctx, INT64_MIN)),
-                                            sy_expr_le(ctx, b->part[i].hi, sy_expr_int_si(ctx, INT64_MAX))));
+        f = sy_expr_and(ctx, f, sy_expr_and(ctx, sy_expr_ge(ctx, b->part[i].lo, sy_expr_int_si(ctx, mn)),
+                                            sy_expr_le(ctx, b->part[i].hi, sy_expr_int_si(ctx, mx))));
     b->fits = f;
     if (!f) b->n = 0; /* an error (recorded): nothing is kept */
+}
+
+/* the values a tensor of the integer dtype dt holds, from ring bounds: each exact integer v is
+ * wrap(v) = Mod(v - min, 2^bits) + min on the CPU (two's complement). Below int64, every part
+ * dense: a = wrap(lo) and top = a + (hi - lo); the part is [a, top] when top <= max, else it
+ * crossed max (every integer from lo to hi is an element), so max and min are both elements and
+ * the part is [min, max]. Otherwise (int64, or a part with gaps): need_fit, exact where they fit */
+static void fit_or_wrap(sy_ctx *ctx, sy_vbounds *b, sy_dtype dt)
+{
+    int64_t mn = INT64_MIN, mx = INT64_MAX;
+    int bits = 64, dense = 1;
+    if (!b->ring) return;
+    sy_vb_int_dtype(dt, &mn, &mx, &bits);
+    for (size_t i = 0; i < b->n; i++) dense &= b->part[i].dense;
+    if (bits == 64 || !dense) {
+        need_fit(ctx, b, dt);
+        return;
+    }
+    const sy_expr *m = sy_expr_int_si(ctx, (int64_t)1 << bits), *emn = sy_expr_int_si(ctx, mn), *emx = sy_expr_int_si(ctx, mx);
+    for (size_t i = 0; i < b->n; i++) {
+        struct sy_vpart *p = &b->part[i];
+        const sy_expr *a = sy_expr_add(ctx, sy_expr_mod(ctx, sy_expr_sub(ctx, p->lo, emn), m), emn);
+        const sy_expr *top = sy_expr_add(ctx, a, sy_expr_sub(ctx, p->hi, p->lo));
+        const sy_expr *wrap = sy_expr_max(ctx, sy_expr_int_si(ctx, 0), sy_expr_min(ctx, sy_expr_int_si(ctx, 1), sy_expr_sub(ctx, top, emx)));
+        p->lo = sy_expr_max(ctx, emn, sy_expr_sub(ctx, a, sy_expr_mul(ctx, wrap, m)));
+        p->hi = sy_expr_min(ctx, emx, top);
+        p->dense = 0; /* 250..259 in uint8: 250, ..., 255, 0, ..., 3 */
+        if (!p->lo || !p->hi) {
+            b->n = 0; /* an error (recorded): nothing is kept */
+            return;
+        }
+    }
+    b->first = NULL;
+    b->ring = 0;
+}
+
+/* a tracked tensor of dtype from read into a result of dtype to (both integer): a wider result
+ * (int32 -> int64, uint8 -> int16) keeps the values, which must then be exact (fit_or_wrap at from:
+ * the wider dtype no longer wraps where from did); one as wide or narrower (int64 -> int32,
+ * int8 <-> uint8) wraps them modulo 2^bits of to, which the ring bounds already are */
+static void convert(sy_ctx *ctx, sy_vbounds *b, sy_dtype from, sy_dtype to)
+{
+    int bf = 64, bt = 64;
+    if (from == to || !sy_vb_int_dtype(from, NULL, NULL, &bf) || !sy_vb_int_dtype(to, NULL, NULL, &bt)) return;
+    if (bt > bf) fit_or_wrap(ctx, b, from);
+    else b->ring = 1;
 }
 
 /* clamp bounds: an integer (its expression), None (NULL, *ok 1), else *ok 0 */
@@ -383,7 +465,18 @@ static sy_status set(opcall *c, const sy_tensor *in, const sy_tensor *out, sy_vb
     return sy_env_values_set(c->env, out, b);
 }
 
+static sy_status after_call(opcall *c);
+
 sy_status sy_env_values_after_call(opcall *c)
+{
+    c->env->vfail = 0;
+    sy_status st = after_call(c);
+    if (st == SY_OK && c->env->vfail) st = sy_ctx_last_error(c->env->ctx);
+    c->env->vfail = 0;
+    return st;
+}
+
+static sy_status after_call(opcall *c)
 {
     sy_env *env = c->env;
     if (writes(c)) {
@@ -394,7 +487,7 @@ sy_status sy_env_values_after_call(opcall *c)
     }
     int pend = env->vpend;
     env->vpend = 0;
-    if (c->out->kind != SY_V_TENSOR || c->out->u.t->dtype != SY_DT_INT64) return SY_OK;
+    if (c->out->kind != SY_V_TENSOR || !sy_vb_int_dtype(c->out->u.t->dtype, NULL, NULL, NULL)) return SY_OK;
     const sy_tensor *out = c->out->u.t;
     sy_ctx *ctx = env->ctx;
     if (pend) return sy_env_values_set(env, out, &env->vpend_b); /* arange */
@@ -427,7 +520,7 @@ sy_status sy_env_values_after_call(opcall *c)
         memset(&b, 0, sizeof b);
         for (size_t i = 0; i < l->u.list.n; i++) {
             const sy_value *v = &l->u.list.items[i];
-            if (v->kind != SY_V_TENSOR || !sy_env_values_get(env, v->u.t, &y) || b.n + y.n > SY_VB_PARTS) return SY_OK;
+            if (v->kind != SY_V_TENSOR || !bounded(c, v->u.t, &y) || b.n + y.n > SY_VB_PARTS) return SY_OK;
             b.ring |= y.ring;
             if (y.fits && !(b.fits = b.fits ? sy_expr_and(ctx, b.fits, y.fits) : y.fits)) return sy_ctx_last_error(ctx);
             const sy_expr *numel = sy_expr_int_si(ctx, 1);
@@ -476,7 +569,7 @@ sy_status sy_env_values_after_call(opcall *c)
         const sy_expr *mn = r->k == VK_CLAMP_MAX ? NULL : clamp_bound(arg(c, 1, "min"), &ok);
         const sy_expr *mx = r->k == VK_CLAMP_MIN ? NULL : clamp_bound(arg(c, r->k == VK_CLAMP ? 2 : 1, "max"), &ok);
         if (!ok || (!mn && !mx)) return SY_OK;
-        need_fit(ctx, &b);
+        fit_or_wrap(ctx, &b, out->dtype);
         if (!b.n) return sy_ctx_last_error(ctx);
         for (size_t i = 0; i < b.n; i++) {
             struct sy_vpart *p = &b.part[i];
@@ -534,7 +627,7 @@ sy_status sy_env_values_after_call(opcall *c)
         return SY_OK; /* s // x, s % x: not tracked */
     }
     if (k == VK_FLOORDIV || k == VK_MOD) {
-        need_fit(ctx, &b);
+        fit_or_wrap(ctx, &b, out->dtype);
         if (!b.n) return sy_ctx_last_error(ctx);
     }
     if (!map_scalar(ctx, k, se, s, s_const, first_scalar && k == VK_SUB, &b)) return SY_OK;
@@ -548,6 +641,10 @@ sy_status sy_env_values_require_in(opcall *c, const sy_tensor *idx, const sy_exp
     sy_vbounds vb;
     if (!idx || !sy_env_values_get(c->env, idx, &vb)) return SY_OK;
     sy_ctx *ctx = c->env->ctx;
+    /* bounds that may have wrapped at a dtype narrower than int64 (an int32 arange's): the values
+     * it holds (an int64 index in range of a size is within int64 already) */
+    if (idx->dtype != SY_DT_INT64) fit_or_wrap(ctx, &vb, idx->dtype);
+    if (!vb.n) return sy_ctx_last_error(ctx);
     const sy_expr *ok = sy_expr_true(ctx), *zero = sy_expr_int_si(ctx, 0);
     for (size_t i = 0; i < vb.n; i++) {
         const struct sy_vpart *p = &vb.part[i];

@@ -20,9 +20,11 @@ How it works (docs/python.md has the user's view):
     format cannot hold, a model that fails at the example inputs, fx trace errors.
 
 Only public torch.fx API is used (torch.fx.Tracer and its documented hooks create_proxy,
-proxy, to_bool, iter, call_module, is_leaf_module; torch.fx.Proxy / torch.fx.proxy.Attribute;
-torch.fx.node.map_arg / map_aggregate). Tested with PyTorch 1.13 (Debian 12 python3-torch
-1.13.0a0, torchvision 0.14.1a0).
+proxy, to_bool, iter, call_module, is_leaf_module, getattr and its proxy_buffer_attributes switch;
+torch.fx.Proxy / torch.fx.proxy.Attribute; torch.fx.node.map_arg / map_aggregate). A module's
+constant tensors are traced values (parameters, buffers, plain tensor attributes: _PlainTensorAttr),
+and torch.Tensor's indexing and size methods are wrapped while tracing (_patch_real_tensor_methods).
+Tested with PyTorch 1.13 (Debian 12 python3-torch 1.13.0a0, torchvision 0.14.1a0).
 """
 import ast
 import dis
@@ -272,6 +274,9 @@ class _SyProxy(Proxy):
         return self.tracer.to_int(self, "index")
 
     def __float__(self):
+        v = self.tracer.const_data(self)
+        if v is not None:
+            return float(v)
         return float(self.tracer.to_int(self, "float()"))
 
     def __len__(self):
@@ -347,6 +352,15 @@ def _unwrap_fx_wrapped(engine_ops):
 
 
 class _Tracer(torch.fx.Tracer):
+    # A module's constant tensors are traced values (get_attr nodes, written as "param"), so every
+    # method and operator applied to them with traced arguments is recorded: parameters (fx's
+    # default), buffers (this switch, torch.fx.proxy.TracerBase) and plain tensor attributes
+    # (_PlainTensorAttr). A real tensor there went through torch's C++ argument parser, which reads
+    # a traced argument through __index__ / the sequence protocol instead of __torch_function__:
+    # ``self.pe[positions]`` iterated the index (too many indices, or an unknown op __getitem__),
+    # ``self.pe[:x.size(1)]`` and ``self.buf.expand(x.size(0), -1)`` pinned the size to its example.
+    proxy_buffer_attributes = True
+
     def __init__(self, inputs, leaves):
         super().__init__(autowrap_modules=(math,), autowrap_functions=())
         self._inputs = inputs          # placeholder name -> example value
@@ -356,6 +370,8 @@ class _Tracer(torch.fx.Tracer):
         self._leaves = leaves          # id(orig F function) -> wrapper
         self._patched = []             # (dict, name, original)
         self._seen_globals = set()
+        self._deps = _InputDeps()      # which nodes depend on an input
+        self._const_proxies = {}       # qualified name -> get_attr proxy of a plain tensor attribute
 
     # --- module structure
     def is_leaf_module(self, m, qualname):
@@ -473,15 +489,36 @@ class _Tracer(torch.fx.Tracer):
         node = super().create_node(kind, target, args, kwargs, name, type_expr)
         node.meta["sy_loc"] = _user_loc()
         node.meta["sy_module"] = self._modstack[-1]
+        self._deps.add(node)
         if self._mha_fastpath and kind == "call_function" and getattr(target, "__name__", "") == "multi_head_attention_forward":
             node.meta["sy_mha_fastpath"] = True
         return node
 
     def create_proxy(self, kind, target, args, kwargs, name=None, type_expr=None, proxy_factory_fn=None):
+        if kind == "call_method" and target in _CONST_READS and args and isinstance(args[0], Proxy) and \
+                not any(isinstance(a, Proxy) for a in list(args[1:]) + list(kwargs.values())):
+            v = self.const_data(args[0])
+            if v is not None:  # the data of a constant: a Python value, as a real tensor gives
+                return getattr(v, target)(*args[1:], **kwargs)
         p = super().create_proxy(kind, target, args, kwargs, name, type_expr, proxy_factory_fn)
         if kind != "output":
             self._val(p.node)
         return p
+
+    def const_proxy(self, qualname):
+        """The get_attr proxy of the plain tensor attribute ``qualname`` (one per name)."""
+        p = self._const_proxies.get(qualname)
+        if p is None:
+            p = self._const_proxies[qualname] = self.create_proxy("get_attr", qualname, (), {})
+        return p
+
+    def const_data(self, obj):
+        """The tensor value of ``obj`` when it depends on no input (computed from parameters,
+        buffers and constants alone), else None: its data is the same at every input size."""
+        v = self._val(obj.node)
+        if isinstance(v, torch.Tensor) and not self._deps.on_input.get(obj.node, True):
+            return v
+        return None
 
     # --- Python reads of values: recorded
     def _guard(self, fn, proxy, expected):
@@ -490,7 +527,7 @@ class _Tracer(torch.fx.Tracer):
     def to_bool(self, obj):
         v = self._val(obj.node)
         if isinstance(v, torch.Tensor):
-            if _shape_free_data_bool():
+            if _shape_free_data_bool() or self.const_data(obj) is not None:
                 return bool(v)
             raise self.error("data-dependent control flow: bool() of a tensor's data (the branch would be "
                              "fixed to this example's values)", obj.node)
@@ -506,6 +543,8 @@ class _Tracer(torch.fx.Tracer):
 
     def to_int(self, obj, what):
         v = self._val(obj.node)
+        if self.const_data(obj) is not None:  # as torch: int() truncates, an index needs an integer tensor
+            return operator.index(v) if what == "index" else int(v)
         if isinstance(v, torch.Tensor):
             raise self.error("%s of a tensor's data is data-dependent (use .item() and let the engine treat it "
                              "as unbacked)" % what, obj.node)
@@ -536,6 +575,66 @@ class _Tracer(torch.fx.Tracer):
 
     def keys(self, obj):
         raise self.error("** unpacking of a traced value is not supported", obj.node)
+
+
+#: Tensor methods that read a tensor's data into Python values: on a tensor computed from constants
+#: alone they give the value itself (no node), since no input size can change it.
+_CONST_READS = ("item", "tolist", "numpy")
+
+
+class _PlainTensorAttr:
+    """While tracing, a module's plain tensor attribute (a tensor in its ``__dict__``, neither a
+    parameter nor a buffer: ``self.table = torch.randn(...)``) reads as its get_attr proxy, as
+    parameters and buffers do (_Tracer.proxy_buffer_attributes). A data descriptor of a subclass
+    made for that one instance (_proxy_plain_tensors), since Python finds such an attribute in the
+    instance dict without calling Module.__getattr__, the hook torch.fx traces through. The dict
+    keeps the value: an assignment in forward writes there and later reads get what was written."""
+
+    def __init__(self, name, qualname, orig, tracer):
+        self.name, self.qualname, self.orig, self.tracer = name, qualname, orig, tracer
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        try:
+            v = obj.__dict__[self.name]
+        except KeyError:
+            raise AttributeError(self.name) from None
+        return self.tracer.const_proxy(self.qualname) if v is self.orig else v
+
+    def __set__(self, obj, value):
+        obj.__dict__[self.name] = value
+
+    def __delete__(self, obj):
+        try:
+            del obj.__dict__[self.name]
+        except KeyError:
+            raise AttributeError(self.name) from None
+
+
+def _proxy_plain_tensors(root, tracer):
+    """Give each module of ``root`` that has plain tensor attributes a class of its own, a subclass
+    of its class (same name) with a _PlainTensorAttr for each; returns the function that gives the
+    modules their classes back. Qualified names are those torch.fx gives such a tensor (its
+    tensor_attrs: the module path from the root, then the attribute)."""
+    swapped = []
+    for path, mod in root.named_modules():
+        attrs = {k: v for k, v in vars(mod).items() if isinstance(v, torch.Tensor)}
+        if not attrs:
+            continue
+        cls = type(mod)
+        ns = {k: _PlainTensorAttr(k, path + "." + k if path else k, v, tracer) for k, v in attrs.items()}
+        ns["__module__"], ns["__qualname__"] = cls.__module__, cls.__qualname__
+        try:
+            mod.__class__ = type(cls.__name__, (cls,), ns)
+        except TypeError:  # a class that cannot be subclassed or swapped: its tensors stay plain
+            continue
+        swapped.append((mod, cls))
+
+    def restore():
+        for mod, cls in reversed(swapped):
+            mod.__class__ = cls
+    return restore
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -794,6 +893,7 @@ def export(model, example_inputs, dynamic=None, name=None):
         tracer._patched.append((table, n, orig))
         table[n] = w
     _patch_type_checks(tracer)
+    _patch_real_tensor_methods(tracer)
     if not isinstance(model, torch.nn.Module):
         tracer.patch_globals(getattr(model, "__globals__", None))
     else:
@@ -810,10 +910,12 @@ def export(model, example_inputs, dynamic=None, name=None):
         if fast:
             mha.set_fastpath_enabled(False)
         restore_wrapped = _unwrap_fx_wrapped(_engine_ops())
+        restore_plain = _proxy_plain_tensors(root, tracer)
         try:
             with torch.no_grad():
                 graph = tracer.trace(root)
         finally:
+            restore_plain()
             restore_wrapped()
     except ExportError:
         raise
@@ -848,6 +950,53 @@ def _mha_fastpath_eligible(tracer, m, args, kwargs):
     return bool(isinstance(v, torch.Tensor) and v.dim() == 3 and not m.training and m.batch_first
                 and m.num_heads % 2 == 0 and m.in_proj_weight is not None and m.in_proj_bias is not None
                 and m.bias_k is None and not m.add_zero_attn and m._qkv_same_embed_dim)
+
+
+#: Tensor methods whose size arguments torch's C++ argument parser reads through __index__ (1.13:
+#: pinned to the example, guard_int) or refuses (2.x: "expand() takes 1 positional argument but 3
+#: were given") when the tensor is a real one and a size is traced; none writes into the tensor
+REAL_SIZE_METHODS = ("view", "reshape", "expand", "repeat", "tile", "narrow", "unflatten", "new_zeros", "new_ones",
+                     "new_empty", "new_full")
+
+
+def _patch_real_tensor_methods(tracer):
+    """``t[idx]`` and ``t.expand(x.size(0), -1)`` (REAL_SIZE_METHODS) of a real tensor (one made in
+    forward from constants, ``torch.ones(16, 3)``, or held in a list attribute) with a traced value
+    among the arguments: recorded as getitem / the method, the tensor a constant (torch.fx's
+    _tensor_constant, written as a "param"), as for a traced tensor. Tensor's C++ indexing read a
+    traced index through the sequence protocol or __index__ instead (a tensor index iterated:
+    "unknown op '__getitem__'"; ``[:x.size(1)]`` pinned to its example). Reads only: ``t[idx] = v``
+    of a real tensor stays as it was (its later reads are real values, which a recorded write could
+    not follow)."""
+    for name in ("__getitem__",) + REAL_SIZE_METHODS:
+        orig = getattr(torch.Tensor, name, None)
+        if orig is None:
+            continue
+
+        def wrapper(self, *args, _orig=orig, _name=name, **kwargs):
+            if not isinstance(self, Proxy) and _find_tracer(args, kwargs) is tracer:
+                if _name == "__getitem__":
+                    return tracer.create_proxy("call_function", operator.getitem, (self,) + args, {})
+                return tracer.create_proxy("call_method", _name, (self,) + args, kwargs)
+            return _orig(self, *args, **kwargs)
+        functools.update_wrapper(wrapper, orig)
+        tracer._patched.append((_TensorDict, name, torch.Tensor.__dict__.get(name, _ABSENT)))
+        setattr(torch.Tensor, name, wrapper)
+
+
+class _TensorAttrs:
+    """torch.Tensor's attributes as the (dict, name, original) rows of _Tracer.unpatch: setting and
+    removing set and delete the class attribute (a class's __dict__ is read-only)."""
+
+    def __setitem__(self, k, v):
+        setattr(torch.Tensor, k, v)
+
+    def pop(self, k, default=None):
+        if k in torch.Tensor.__dict__:
+            delattr(torch.Tensor, k)
+
+
+_TensorDict = _TensorAttrs()
 
 
 def _patch_type_checks(tracer):
@@ -965,6 +1114,34 @@ def _rewrite_call(nd, op, args, kwargs, tracer):
     return op, args, kwargs
 
 
+class _InputDeps:
+    """Which nodes' values depend on an input (a placeholder), directly or through their
+    arguments. A tensor computed from parameters, buffers and constants alone (swin's relative
+    position bias: a table indexed by a buffer) does not: the document writes it as a "param" of
+    its example shape (static, as every param is) instead of as the call, which may use ops the
+    engine lacks (advanced indexing), and a Python read of its data (``bool``, ``int``) is its
+    value, with no guard, since no input size can change it.
+    An in-place op or x[idx] = v whose arguments depend on an input writes into the tensor its
+    first argument comes from (followed back through first arguments to a parameter or a constant:
+    root[]): whatever is computed from that tensor afterwards depends on the input too (a buffer
+    resized or filled with input data: b.resize_(x.shape), b[:n] = x). Fed each node as the tracer
+    creates it (graph order), so linear in the nodes."""
+
+    def __init__(self):
+        self.on_input, self._root, self._tainted = {}, {}, set()
+
+    def add(self, nd):
+        a0 = nd.args[0] if nd.op.startswith("call") and nd.args and isinstance(nd.args[0], Node) else None
+        # a get_attr's root is its target: torch.fx makes a new get_attr node each time one real
+        # tensor (a _tensor_constant) is an argument, and a write through one is a write to all
+        root = self._root[nd] = (self._root.get(a0, a0) if a0 is not None else
+                                 ("get_attr", nd.target) if nd.op == "get_attr" else nd)
+        dep = self.on_input[nd] = (nd.op == "placeholder" or root in self._tainted or
+                                   any(self.on_input.get(a, True) for a in nd.all_input_nodes))
+        if dep and a0 is not None and _mutates(nd):
+            self._tainted.add(root)
+
+
 def _to_document(graph, tracer, values, dyn, name):
     nodes = list(graph.nodes)
     reserved = set()
@@ -1007,24 +1184,11 @@ def _to_document(graph, tracer, values, dyn, name):
 
     out_nodes = []
     outputs = []
-    # nodes whose value depends on an input (a placeholder), directly or through their arguments: a
-    # tensor computed from parameters and constants alone (swin's relative position bias: a table
-    # indexed by a buffer) does not, so it is written as a "param" of its example shape (static, as
-    # every param is) instead of as the call, which may use ops the engine lacks (advanced indexing).
-    # Only contiguous results: a param has contiguous strides in the engine.
-    # An in-place op or x[idx] = v whose arguments depend on an input writes into the tensor its
-    # first argument comes from (followed back through first arguments to a parameter or a constant:
-    # root[]): whatever is computed from that tensor afterwards depends on the input too (a buffer
-    # resized or filled with input data: b.resize_(x.shape), b[:n] = x). One pass in graph order,
-    # linear in the nodes.
-    on_input, root, tainted = {}, {}, set()
-    for nd in nodes:
-        a0 = nd.args[0] if nd.op.startswith("call") and nd.args and isinstance(nd.args[0], Node) else None
-        root[nd] = root.get(a0, a0) if a0 is not None else nd
-        on_input[nd] = (nd.op == "placeholder" or root[nd] in tainted or
-                        any(on_input.get(a, True) for a in nd.all_input_nodes))
-        if on_input[nd] and a0 is not None and _mutates(nd):
-            tainted.add(root[nd])
+    on_input = tracer._deps.on_input
+    # the params written: torch.fx makes one get_attr node per use of a real tensor constant
+    # (_tensor_constantN, one tensor object per name), which the document holds once (two param
+    # nodes of one name: "node name '_tensor_constant0' is not unique")
+    written = set()
     for nd in nodes:
         loc = nd.meta.get("sy_loc")
         if nd.op == "output":
@@ -1057,9 +1221,13 @@ def _to_document(graph, tracer, values, dyn, name):
                     raise where_for(nd)("parameter %s has dtype %s, which the graph format does not have"
                                         % (names[nd], v.dtype))
                 j = {"name": names[nd], "op": "param", "dtype": _dtype_name(v.dtype), "shape": list(v.shape)}
+                if names[nd] in written:
+                    continue
+                written.add(names[nd])
             else:
                 j = {"name": names[nd], "op": "constant", "value": _value_json(v, where_for(nd))}
         elif (not on_input[nd] and nd.op.startswith("call") and isinstance(v, torch.Tensor) and v.is_contiguous()
+              # only contiguous results: a param has contiguous strides in the engine
               and _dtype_name(v.dtype) in _DTYPES and not _is_record_op(nd)):
             j = {"name": names[nd], "op": "param", "dtype": _dtype_name(v.dtype), "shape": list(v.shape)}
         else:

@@ -189,6 +189,55 @@ def test_data_dependent_ops_export_as_such():
         assert name in o
 
 
+class ConstReads(nn.Module):
+    """Python reads of the data of a module's constants (buffers, plain tensor attributes, traced values
+    since pyg46): their values, with no guard and no unbacked symbol, as when they were real tensors"""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("n", torch.tensor(3))
+        self.register_buffer("scale", torch.tensor(2.5))
+        self.cols = torch.tensor([4])
+        self.last = None
+
+    def forward(self, x):
+        if self.n > 0 and bool((self.scale * 2).gt(1)):
+            x = x * float(self.scale)
+        y = x.reshape(-1, int(self.n)).repeat(self.n.item(), 1)
+        self.last = y  # a plain attribute assigned in forward keeps what was written
+        return self.last[:, :self.cols.tolist()[0] - 2], x.view(-1, *self.cols.numpy().tolist())
+
+
+def test_constant_data_reads_are_values():
+    m = ConstReads()
+    cls = type(m)
+    doc = symshape.export(m, {"x": torch.randn(4, 6)})
+    assert type(m) is cls and isinstance(m.cols, torch.Tensor) and not isinstance(m.last, torch.Tensor)
+    o = ops(doc)
+    assert not {"item", "tolist", "numpy", "guard_bool", "guard_int"} & set(o), o
+    assert {"n", "scale", "cols"} <= {n["name"] for n in doc["nodes"] if n["op"] == "param"}, doc["nodes"]
+    gs = symshape.trace(doc)
+    assert [g.text for g in gs.guards if "u0" in g.text] == []
+    assert gs.check({"x": [5, 12]}) == (True, None)  # 60 elements: 3 | 60 and 4 | 60
+    assert gs.check({"x": [5, 9]})[0] is False and gs.check({"x": [5, 8]})[0] is False
+    assert gs.output_shapes({"x": [5, 12]}) == [[60, 2], [15, 4]]
+    assert [list(t.shape) for t in m(torch.randn(5, 12))] == [[60, 2], [15, 4]]
+
+
+def test_a_real_constant_used_twice_is_one_param():
+    """torch.fx makes a get_attr node per use of a tensor made in forward (_tensor_constant0): the
+    document held two param nodes of that name, which the reader refuses (not unique)"""
+    def f(x):
+        c = torch.ones(3)
+        return x + c, x * c, torch.ones(16, 3)[:x.size(0)].expand(2, x.size(0), 3)
+    doc = symshape.export(f, {"x": torch.randn(4, 3)})
+    assert [n["name"] for n in doc["nodes"] if n["op"] == "param"] == ["_tensor_constant0", "_tensor_constant1"]
+    assert "guard_int" not in ops(doc)
+    gs = symshape.trace(doc)
+    assert gs.output_shapes({"x": [7, 3]}) == [[7, 3], [7, 3], [2, 7, 3]]
+    assert gs.check({"x": [17, 3]})[0] is False  # 16 rows: [:17] has 16, expand to 17 fails on the CPU
+
+
 def test_output_shapes_of_data_dependent_outputs_are_none():
     """issue 38: output_shapes raised a bare TypeError ('not an integer constant: u0') on a
     data-dependent output; such a size is None (the input sizes cannot tell it), every other

@@ -90,9 +90,8 @@ class EmbData(nn.Module):
 
 
 class Fn(nn.Module):
-    """one expression of ids (B, T), kv (B, 2, P, 4) and a table tab (ROWS, 3), an input: a buffer
-    indexed by a traced tensor is not exported yet (tab[arange(T)] on a buffer: unknown op
-    '__getitem__')"""
+    """one expression of ids (B, T), kv (B, 2, P, 4) and a table tab (ROWS, 3), an input (the
+    module's own table: Const)"""
 
     def __init__(self, fn):
         super().__init__()
@@ -253,3 +252,98 @@ def test_index_ops_arange(name, policy):
     # made it one requirement (ops_extra.c): no exception any more
     if policy == "relaxed":
         assert row["accepted"] == row["torch_ok"], (row, texts)
+
+
+class Const(nn.Module):
+    """one expression of ids (B, T) with the table (ROWS, 3) a constant of the module: a buffer, a
+    parameter or a plain tensor attribute. Before, a buffer or plain tensor indexed by a traced tensor
+    did not export (torch's argument parser iterated the proxy index: "too many indices" on 1.13,
+    "unknown op '__getitem__'" on 2.x), and a slice or expand by a size pinned it to its example"""
+
+    def __init__(self, kind, fn):
+        super().__init__()
+        tab = torch.randn(ROWS, 3)
+        self.kind = kind
+        if kind == "buffer":
+            self.register_buffer("tab", tab)
+        elif kind == "parameter":
+            self.tab = nn.Parameter(tab)
+        elif kind == "list":
+            self.tabs = [tab]
+        else:
+            self.tab = tab
+        self.fn = fn
+
+    def forward(self, ids):
+        tab = self.tabs[0] if self.kind == "list" else torch.ones(ROWS, 3) if self.kind == "forward" else self.tab
+        return self.fn(tab, ids, None)
+
+
+CONST_FNS = {
+    "index": (FNS["adv_table"][0], 16),
+    "slice": (lambda tb, ids, kv: tb[:ids.size(1)] + ids[0, :, None], 16),
+    "index_select": (lambda tb, ids, kv: tb.index_select(0, A(ids.size(1)) + 1), 15),
+    "expand": (lambda tb, ids, kv: tb[:4].expand(ids.size(0), ids.size(1), 4, 3), None),
+    "setitem": (lambda tb, ids, kv: tb.clone().index_fill_(0, A(ids.size(1)), 0.0)[ids], 16),
+    "new_zeros": (lambda tb, ids, kv: tb.new_zeros(ids.size(1), 3) + tb[:ids.size(1)], 16),
+}
+
+
+@pytest.mark.parametrize("kind", ["buffer", "parameter", "plain", "list", "forward"])
+@pytest.mark.parametrize("name", sorted(CONST_FNS))
+def test_module_constant_indexed(name, kind):
+    """a module's constant table indexed or sized by traced values: exported as a param, no size pinned
+    (no guard_int), 0 violations at 24 points and, under the relaxed policy, every size the CPU runs
+    accepted; the only guard on T is the table's rows (T <= 16; T <= 15 for arange(T) + 1). Also a
+    table held in a list attribute or made in forward (torch.ones), a real tensor there: indexing it
+    (Tensor.__getitem__) and its size methods (expand, new_zeros) are recorded"""
+    fn, bound = CONST_FNS[name]
+    torch.manual_seed(0)
+    model = Const(kind, fn).eval()
+    pts = _fn_points(random.Random(name), False)
+    row, gs, doc = _run(name="const_%s_%s" % (name, kind), model=model, pts=pts, with_past=False, policy="relaxed")
+    ops = [n["op"] for n in doc["nodes"]]
+    assert ops.count("param") >= 1 and "guard_int" not in ops and "__getitem__" not in ops, ops
+    if kind not in ("list", "forward"):  # those are torch.fx's _tensor_constantN
+        assert doc["nodes"][[n["op"] for n in doc["nodes"]].index("param")]["name"] == "tab"
+    texts = [g.text for g in gs.guards]
+    ts = [p[1] for p in pts]
+    assert row["torch_ok"] == (len(pts) if bound is None else sum(t <= bound for t in ts)), (row, texts)
+    assert row["accepted"] == row["torch_ok"], (row, texts)
+
+
+I32, I16, I8, U8 = torch.int32, torch.int16, torch.int8, torch.uint8
+# name: (expression of the table tb (ROWS, 3) and ids (B, T), the number of sizes of NARROW_TS the
+# CPU runs, or None for every one). An arange of a dtype below int64 wraps modulo 2^bits on the CPU
+# (RangeFactories.cpp casts start + k * step: arange(300, dtype=uint8) ends 41, 42, 43), which the
+# bounds follow: exact where the values fit, and past the dtype's max a dense sequence that crossed it
+# holds every value of the dtype
+NARROW = {
+    "embedding_int32": (lambda tb, ids: F1.embedding(A(ids.size(1), dtype=I32), tb), 8),
+    "index_select_int32": (lambda tb, ids: tb.index_select(0, A(ids.size(1), dtype=I32) + 1), 7),
+    "index_select_int32_step_3": (lambda tb, ids: tb.index_select(0, A(0, ids.size(1), 3, dtype=I32)), 9),
+    "uint8_long_wraps_300_rows": (lambda tb, ids: F1.embedding(A(ids.size(1), dtype=U8).long(), tb.repeat(19, 1)[:300]), None),
+    "uint8_long_wraps_200_rows": (lambda tb, ids: F1.embedding(A(ids.size(1), dtype=U8).long(), tb.repeat(13, 1)[:200]), 16),
+    "uint8_from_250_int": (lambda tb, ids: F1.embedding(A(250, 250 + ids.size(1), dtype=U8).int(), tb.repeat(16, 1)), None),
+    "int8_long_wraps_negative": (lambda tb, ids: F1.embedding(A(ids.size(1), dtype=I8).long(), tb.repeat(19, 1)), 13),
+    "int32_mul_wraps_then_floordiv": (lambda tb, ids: F1.embedding((A(ids.size(1), dtype=I32) * 2 ** 28).long() // 2 ** 28,
+                                                                   tb.repeat(19, 1)), 5),
+    "int16_floordiv_int": (lambda tb, ids: tb.index_select(0, (A(ids.size(1), dtype=I16) // 20).int()), 22),
+}
+NARROW_TS = [0, 1, 2, 5, 8, 9, 15, 16, 17, 30, 33, 127, 128, 129, 199, 200, 201, 255, 256, 257, 300, 320, 321]
+
+
+@pytest.mark.parametrize("name", sorted(NARROW))
+def test_narrow_arange_values(name):
+    """an arange of dtype int32, int16, int8 or uint8 used as indices, directly or converted: its values
+    are tracked as int64's (before, such an index was data: embedding(arange(T, dtype=int32)) of 16 rows
+    was accepted at every T, a soundness violation from T = 17 on). 23 sizes, with the wraps at 128, 256
+    and 32768 / 20: 0 violations, and every size the CPU runs is accepted (relaxed policy)"""
+    fn, runs = NARROW[name]
+    torch.manual_seed(0)
+    model = Const("buffer", lambda tb, ids, kv: fn(tb, ids)).eval()
+    pts = [(2, t) for t in NARROW_TS]
+    row, gs, _ = _run(name="narrow_%s" % name, model=model, pts=pts, with_past=False, policy="relaxed")
+    texts = [g.text for g in gs.guards]
+    assert row["torch_ok"] == (len(pts) if runs is None else runs), (row, texts)
+    assert row["accepted"] == row["torch_ok"], (row, texts)

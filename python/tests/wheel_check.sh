@@ -148,4 +148,34 @@ assert symshape.parse("(s0 + 1) // 1 - s0").simplify() == symshape.parse("1")
 assert symshape.parse("s0*s0 >= 0").decide() is True
 print("wheel_check: trace, check, output shapes and algebra: ok")
 EOF
+step "install orders: the binding alone (python/) over the wheel, the wheel over the binding"
+# python/pyproject.toml is the binding alone under the same distribution name: installed over the
+# wheel, pip uninstalled the wheel first and its library with it (issue 38: `import symshape` then
+# raised LibraryNotFound). Its build backend (python/_symshape_build.py) now stops, saying what to do,
+# and leaves the wheel as it was; SYMSHAPE_BINDING_ONLY=1 replaces it on purpose; the wheel installed
+# over the binding (version 0.1.0+binding, so not "already installed") brings the library back.
+pkgdir="$("$py" -c 'import os, symshape; print(os.path.dirname(symshape.__file__))')"
+cp -r "$repo/python" "$work/binding"; rm -rf "$work/binding/build" "$work/binding"/*.egg-info
+pipt() { "$work/tools/bin/python" -m pip --python "$py" "$@" --disable-pip-version-check --no-index; }
+if pipt install --no-build-isolation "$work/binding" >"$work/binding.log" 2>&1; then
+  fail "pip install ./python over the wheel succeeded (it removes the wheel's library)"
+fi
+grep -q "symshape: .* has symshape $whlver with its bundled library" "$work/binding.log" \
+  || { cat "$work/binding.log" >&2; fail "pip install ./python over the wheel: not the backend's message"; }
+grep -q "SYMSHAPE_BINDING_ONLY=1" "$work/binding.log" || fail "the refusal does not name SYMSHAPE_BINDING_ONLY"
+[ -f "$pkgdir/libsymshape.so" ] || fail "the refused install removed the wheel's library"
+"$py" -c 'import symshape; assert str(symshape.parse("s0 + 1")) == "s0 + 1"' || fail "the wheel after the refusal"
+SYMSHAPE_BINDING_ONLY=1 pipt install --no-build-isolation "$work/binding" >"$work/binding2.log" 2>&1 \
+  || { cat "$work/binding2.log" >&2; fail "SYMSHAPE_BINDING_ONLY=1 pip install ./python"; }
+"$py" -c 'import importlib.metadata as m; v = m.version("symshape"); assert v.endswith("+binding"), v' \
+  || fail "the binding alone is not version X+binding"
+[ ! -e "$pkgdir/libsymshape.so" ] || fail "the binding alone kept the wheel's library file"
+pipt install --no-deps "$whl" >"$work/rewheel.log" 2>&1 || { cat "$work/rewheel.log" >&2; fail "the wheel over the binding"; }
+"$py" - "$work/venv" <<'EOF' || fail "the wheel over the binding alone has no library"
+import os, sys, importlib.metadata as m, symshape
+assert os.path.realpath(symshape.lib_path).startswith(os.path.realpath(sys.argv[1])), symshape.lib_path
+assert "+" not in m.version("symshape"), m.version("symshape")
+EOF
+echo "wheel_check: install orders: binding over wheel refused (library kept), SYMSHAPE_BINDING_ONLY=1 replaces it, wheel over binding: ok" >&2
+
 echo "wheel_check: sdist -> wheel ($(basename "$whl"), $(du -k "$whl" | cut -f1) KiB) -> fresh venv: export, report (text, html), $(echo $backends | wc -w) backends rendered ($backends), trace, check, algebra: ok"

@@ -140,6 +140,22 @@ static const opcase cases[] = {
      "{\"name\":\"q\",\"op\":\"getitem\",\"args\":[{\"ref\":\"y\"},{\"ref\":\"r\"}]},"
      "{\"name\":\"o\",\"op\":\"getitem\",\"args\":[{\"ref\":\"q\"},{\"ref\":\"e\"}]}", "[3,5], [1]", "[9], [0]",
      "s0", "And(s0 <= s1 + 1, s0 <= s1)"},
+    /* pyg46: an int32 arange is tracked as an int64 one (it was data, unchecked); its values wrap at
+     * 2^31 (RangeFactories.cpp casts), so the check holds the wrapped bounds: within int32, T <= rows */
+    {"index_select_arange_int32", "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},"
+     "{\"name\":\"a\",\"op\":\"arange\",\"args\":[{\"ref\":\"s\"}],\"kwargs\":{\"dtype\":{\"dtype\":\"int32\"}}},"
+     "{\"name\":\"o\",\"op\":\"index_select\",\"args\":[{\"ref\":\"y\"},0,{\"ref\":\"a\"}]}", "[3,5], [1]", "[9], [0]",
+     "s0", "And(Min(1, 2*Max(0, Min(1, s0 - 2147483648))) <= 0, Min(2147483647, s0 - 1) + 1 <= s1)"},
+    /* a uint8 arange read as int64 holds 0 .. 255 once T passes 256 (a dense sequence that crossed
+     * 255 wraps to 0): embedding of 300 rows runs at every T, 200 rows while Min(255, T - 1) <= 199 */
+    {"embedding_arange_uint8_long", "{\"name\":\"w\",\"op\":\"param\",\"dtype\":\"float32\",\"shape\":[300,4]},"
+     "{\"name\":\"v\",\"op\":\"param\",\"dtype\":\"float32\",\"shape\":[200,4]},"
+     "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},"
+     "{\"name\":\"a\",\"op\":\"arange\",\"args\":[{\"ref\":\"s\"}],\"kwargs\":{\"dtype\":{\"dtype\":\"uint8\"}}},"
+     "{\"name\":\"l\",\"op\":\"long\",\"args\":[{\"ref\":\"a\"}]},"
+     "{\"name\":\"e\",\"op\":\"embedding\",\"args\":[{\"ref\":\"l\"},{\"ref\":\"w\"}]},"
+     "{\"name\":\"o\",\"op\":\"embedding\",\"args\":[{\"ref\":\"l\"},{\"ref\":\"v\"}]}", "[3,5], [1]", NULL,
+     "s0, 4", "Min(255, s0 - 1) <= 199"},
     {"group_norm", "{\"name\":\"o\",\"op\":\"group_norm\",\"args\":[{\"ref\":\"x\"},4]}", "[3,8,7], [0,2]", NULL, "s0, 8, s1", ""},
     {"size_arithmetic_floordiv", "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},"
      "{\"name\":\"h\",\"op\":\"floordiv\",\"args\":[{\"ref\":\"s\"},2]},"
