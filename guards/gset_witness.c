@@ -673,6 +673,20 @@ void hl_clear(sy_ctx *ctx, hlindex *x)
     memset(x, 0, sizeof *x);
 }
 
+/* the groups of x->ord (sorted): per guard its group's first position, per group its cursor and end */
+static void hl_group(hlindex *x)
+{
+    for (size_t a = 0; a < x->nord;) {
+        size_t b = a + 1;
+        const halfline *h = &x->hl[x->ord[a]];
+        while (b < x->nord && x->hl[x->ord[b]].slot == h->slot && x->hl[x->ord[b]].up == h->up) b++;
+        for (size_t q = a; q < b; q++) x->grp[x->ord[q]] = a;
+        x->cur[a] = a;
+        x->end[a] = b;
+        a = b;
+    }
+}
+
 /* false (no index, no error) when out of memory */
 bool hl_init(hlindex *x, witness *w)
 {
@@ -706,15 +720,7 @@ bool hl_init(hlindex *x, witness *w)
         hl_sort(x, tmp);
         sy_dealloc(ctx, tmp, x->nord * sizeof *tmp);
     }
-    for (size_t a = 0; a < x->nord;) {
-        size_t b = a + 1;
-        const halfline *h = &x->hl[x->ord[a]];
-        while (b < x->nord && x->hl[x->ord[b]].slot == h->slot && x->hl[x->ord[b]].up == h->up) b++;
-        for (size_t q = a; q < b; q++) x->grp[x->ord[q]] = a;
-        x->cur[a] = a;
-        x->end[a] = b;
-        a = b;
-    }
+    hl_group(x);
     return true;
 }
 
@@ -768,15 +774,7 @@ bool hl_classes(hlindex *c, const hlindex *x, const sy_gset *gs)
         } else
             c->has[i] = false;
     if (c->nord > 1) hl_sort(c, tmp);
-    for (size_t a = 0; a < c->nord;) {
-        size_t b = a + 1;
-        const halfline *h = &c->hl[c->ord[a]];
-        while (b < c->nord && c->hl[c->ord[b]].slot == h->slot && c->hl[c->ord[b]].up == h->up) b++;
-        for (size_t q = a; q < b; q++) c->grp[c->ord[q]] = a;
-        c->cur[a] = a;
-        c->end[a] = b;
-        a = b;
-    }
+    hl_group(c);
     sy_dealloc(ctx, root, ns * sizeof *root);
     sy_dealloc(ctx, tmp, n * sizeof *tmp);
     return true;

@@ -492,9 +492,8 @@ def test_onnx_kv_cache_decoder():
         p_corners = p.stdout
         faces = []
         for c in json.loads(p.stdout)["corners"]:
-            feeds = {k: torch.randn(*v).numpy() for k, v in c["sizes"].items()}
-            if c["accept"]:
-                sess.run(None, feeds)
+            if c["accept"]:  # a rejected corner's tensors need not exist (b = 2**58 - 1: x's numel is past int64)
+                sess.run(None, {k: torch.randn(*v).numpy() for k, v in c["sizes"].items()})
             else:
                 assert c["guard"], c
                 faces.append(c["guard"])
