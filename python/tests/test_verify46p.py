@@ -1,0 +1,96 @@
+"""Issue 38, the verification pass verify46p (Python/torch side) of what landed on 2026-12-06: user
+models that read strides at sizes 0 and 1, two-way broadcasts in chains, modules with buffers,
+narrow-dtype aranges as indices, MultiheadAttention with kdim/vdim, each against real CPU execution
+(torch 2.14.1 and 1.13) at >= 25 sizes under the default and the relaxed policy. The faults found,
+each reproduced here:
+
+- A forward that assigns a traced value to a buffer (``self.state = x[-1:]``, a recurrent state or
+  a cache kept in a buffer) or changes the module's attributes (``self.count += n`` on a buffer,
+  ``self.cache[k] = x``, ``self.steps += 1``, a plain tensor attribute reassigned): under 2.x the
+  export left the traced value (a _SyProxy) in the user's module, so its next real call computed
+  with a proxy (the output shapes were proxies, the CPU ground truth broken); under 1.13 the export
+  failed with "AttributeError: 'Tensor' object has no attribute '__qualname__'" (1.13's
+  Module.__setattr__ accepts only a Tensor for a buffer and asked torch.typename of the proxy for
+  its TypeError). The exporter now gives a traced value assigned to a buffer's name to the buffer
+  while tracing (as 2.x's Module.__setattr__ does for a value with __torch_function__) and puts
+  every module's attributes back after the capture, on success and on error."""
+import copy
+import itertools
+
+import pytest
+import torch
+import torch.nn as nn
+
+import symshape
+from models_util import POLICIES, run_real
+from models_util import policy_kw as _kw
+
+SIZES = [0, 1, 2, 3, 4, 5, 7, 8, 11, 13, 16, 17, 19, 23, 29, 31, 32, 37, 41, 64, 97, 100, 127, 128, 255]
+
+
+class Stateful(nn.Module):
+    """A recurrent state kept in a buffer and reassigned, a step counter buffer updated with +=,
+    a cache dict, a Python counter and a plain tensor attribute reassigned, all in forward."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("state", torch.zeros(1, 4))
+        self.register_buffer("count", torch.zeros((), dtype=torch.long))
+        self.register_buffer("unused", None)
+        self.cache = {}
+        self.steps = 0
+        self.last = torch.zeros(4)
+
+    def forward(self, x):
+        s = self.state
+        self.state = x[-1:]
+        self.count += x.size(0)
+        self.cache["x"] = x
+        self.steps += 1
+        self.last = x.sum(0)
+        return x + s, self.state * 2, self.last, self.count
+
+
+class Fails(Stateful):
+    def forward(self, x):
+        self.state = x[-1:]
+        self.cache["x"] = x
+        if x.sum() > 0:  # a branch on the data: the capture stops here
+            return x
+        return x * 2
+
+
+def _attrs(m):
+    return {k: v for k, v in vars(m).items()}
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_buffer_assigned_in_forward(policy):
+    """The export leaves the module as it was (the same objects, the same contents) and traces the
+    assignment; the guards accept every size the CPU runs from the module's initial state (relaxed:
+    all 25, the empty batch included; default: 0 and 1 specialized away) with the CPU's shapes."""
+    model = Stateful()
+    pristine = copy.deepcopy(model)
+    before, buffers = _attrs(model), dict(model._buffers)
+    gs = symshape.trace(symshape.export(model, {"x": torch.randn(3, 4)}), **(_kw(policy) or {}))
+    assert _attrs(model) == before and all(model._buffers[k] is v for k, v in buffers.items())
+    assert list(model._buffers) == ["state", "count", "unused"] and model.cache == {} and model.steps == 0
+    assert int(model.count) == 0 and model.state.shape == (1, 4) and type(model) is Stateful
+    accepted = []
+    for b in SIZES:
+        ok, real = run_real(copy.deepcopy(pristine), {"x": torch.randn(b, 4)})
+        assert ok and real == [[b, 4], [min(b, 1), 4], [4], []], (b, real)
+        if gs.check({"x": [b, 4]})[0]:
+            assert gs.output_shapes({"x": [b, 4]}) == real, b
+            accepted.append(b)
+    assert accepted == (SIZES if policy == "relaxed" else [b for b in SIZES if b >= 2])
+    # the module still runs as a plain torch module after the export
+    assert run_real(model, {"x": torch.randn(5, 4)}) == (True, [[5, 4], [1, 4], [4], []])
+
+
+def test_failed_export_restores_the_module():
+    model = Fails()
+    state = model.state
+    with pytest.raises(symshape.ExportError):
+        symshape.export(model, {"x": torch.randn(3, 4)})
+    assert model.state is state and model.cache == {} and type(model) is Fails
