@@ -94,3 +94,31 @@ def test_failed_export_restores_the_module():
     with pytest.raises(symshape.ExportError):
         symshape.export(model, {"x": torch.randn(3, 4)})
     assert model.state is state and model.cache == {} and type(model) is Fails
+
+
+class IntOfBool(nn.Module):
+    def forward(self, x):
+        return torch.zeros(int(x.t().is_contiguous()) + 1), torch.zeros(int(x.size(0) > x.size(1)) * 2), x
+
+
+GRID = [(b, t) for b, t in itertools.product([0, 1, 2, 3, 5], [0, 1, 2, 3, 7])] + [(7, 13), (1, 31), (13, 2), (4, 4), (6, 1)]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_int_of_a_symbolic_bool(policy):
+    """int() of a bool read from sizes or strides (int(x.t().is_contiguous()), int(h > w)): the
+    exporter records guard_int(bool, 0 or 1), which the engine refused ("guard_int operands must be
+    integers": the whole model lost, both torch versions). Python's int of a bool is 0 or 1, so the
+    recorded value pins the condition: accepted exactly where both bools are the example's."""
+    model = IntOfBool()
+    gs = symshape.trace(symshape.export(model, {"x": torch.randn(3, 5)}), **(_kw(policy) or {}))
+    accepted = []
+    for p in GRID:
+        ok, real = run_real(model, {"x": torch.randn(*p)})
+        assert ok, (p, real)
+        if gs.check({"x": list(p)})[0]:
+            assert gs.output_shapes({"x": list(p)}) == real, p
+            accepted.append(p)
+    want = [p for p in GRID if not torch.empty(p).t().is_contiguous() and p[0] <= p[1]]
+    assert accepted == want and len(want) == 8
+    assert gs.check({"x": [5, 3]}) == (False, "x.size()[0] <= x.size()[1]")
