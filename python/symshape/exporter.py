@@ -649,8 +649,9 @@ def _module_state(model):
     example values of the capture are computed on the module's own tensors, so an in-place op in
     forward (self.count += n, a running mean's mul_/add_, a KV cache written by slices) changed
     the data of a buffer or plain tensor attribute: their data is copied first (parameters are
-    not: their size, and in-place writes to them in forward are rare) and written back where the
-    tensor's version counter moved."""
+    not: their size, and in-place writes to them in forward are rare) and written back, all of it
+    (a kernel's own update, batch_norm's running statistics in training mode, does not move the
+    tensor's version counter)."""
     saved, data = [], []
     if isinstance(model, torch.nn.Module):
         for mod in model.modules():
@@ -658,16 +659,15 @@ def _module_state(model):
             saved.append((d, dict(d), {k: copy.copy(v) for k, v in d.items() if isinstance(v, (dict, set, list))}))
             for t in itertools.chain(d.get("_buffers", {}).values(), d.values()):
                 if isinstance(t, torch.Tensor) and not isinstance(t, torch.nn.Parameter):
-                    data.append((t, t._version, t.detach().clone()))
+                    data.append((t, t.detach().clone()))
 
     def restore():
         with torch.no_grad():
-            for t, version, orig in data:
-                if t._version != version:
-                    if t.shape == orig.shape:
-                        t.copy_(orig)
-                    else:  # a resize_ in forward
-                        t.set_(orig)
+            for t, orig in data:
+                if t.shape == orig.shape:
+                    t.copy_(orig)
+                else:  # a resize_ in forward
+                    t.set_(orig)
         for d, attrs, inner in saved:
             for k in [k for k in d if k not in attrs]:
                 del d[k]

@@ -96,6 +96,30 @@ def test_failed_export_restores_the_module():
     assert model.state is state and model.cache == {} and type(model) is Fails
 
 
+
+class TrainBn(nn.Module):
+    """BatchNorm in training mode (the kernel updates the running statistics in place without
+    moving their version counter) and a buffer registered lazily in forward."""
+
+    def __init__(self):
+        super().__init__()
+        self.bn = nn.BatchNorm1d(4)
+
+    def forward(self, x):
+        if not hasattr(self, "lazy"):
+            self.register_buffer("lazy", torch.ones(4))
+        return self.bn(x) * self.lazy
+
+
+def test_export_keeps_running_stats():
+    model = TrainBn().train()
+    before = copy.deepcopy(model.state_dict())
+    gs = symshape.trace(symshape.export(model, {"x": torch.randn(5, 4) * 3 + 1}))
+    after = model.state_dict()
+    assert list(after) == list(before) and all(torch.equal(before[k], after[k]) for k in before)
+    assert not hasattr(model, "lazy") and int(model.bn.num_batches_tracked) == 0
+    assert gs.output_shapes({"x": [7, 4]}) == [[7, 4]]
+
 class IntOfBool(nn.Module):
     def forward(self, x):
         return torch.zeros(int(x.t().is_contiguous()) + 1), torch.zeros(int(x.size(0) > x.size(1)) * 2), x
