@@ -503,10 +503,33 @@ class _Tracer(torch.fx.Tracer):
             v = self.const_data(args[0])
             if v is not None:  # the data of a constant: a Python value, as a real tensor gives
                 return getattr(v, target)(*args[1:], **kwargs)
+        if kind == "call_method" and isinstance(target, str) and target.endswith("_") and not target.startswith("_") \
+                and args and isinstance(args[0], Proxy):
+            self._refuse_partial_overlap(target, args, kwargs)
         p = super().create_proxy(kind, target, args, kwargs, name, type_expr, proxy_factory_fn)
         if kind != "output":
             self._val(p.node)
         return p
+
+    def _refuse_partial_overlap(self, target, args, kwargs):
+        """x.add_(v) where v is another view of x's memory (``z[1:].add_(z[:-1])``): ATen asserts that
+        the written-to tensor and an input do not partly overlap (TensorIterator, MemoryOverlap.cpp
+        assert_no_partial_overlap: "some elements of the input tensor and the written-to tensor
+        refer to a single memory location"), an error at the sizes where the two regions overlap
+        (z[1:] and z[:-1] from 3 rows), which the graph cannot check, as x[idx] = v (__setitem__).
+        Refused; the same view (z.add_(z), a full overlap) is allowed."""
+        sv = self._val(args[0].node)
+        if not isinstance(sv, torch.Tensor):
+            return
+        for a in list(args[1:]) + list(kwargs.values()):
+            if not (isinstance(a, Proxy) and isinstance(a.tracer, _Tracer)):
+                continue
+            v = self._val(a.node)
+            if isinstance(v, torch.Tensor) and _same_storage(sv, v) and not (
+                    v.data_ptr() == sv.data_ptr() and v.shape == sv.shape and v.stride() == sv.stride()):
+                raise self.error("x.%s(v) where v is another view of x's memory: torch refuses it at sizes where "
+                                 "the two regions overlap, which the graph cannot check; write x.%s(v.clone())"
+                                 % (target, target), args[0].node, target)
 
     def const_proxy(self, qualname):
         """The get_attr proxy of the plain tensor attribute ``qualname`` (one per name)."""
