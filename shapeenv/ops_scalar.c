@@ -737,15 +737,24 @@ static sy_status guard_int(opcall *c)
 {
     const sy_value *v = A(c, 0), *want = A(c, 1);
     if (!v || !want || !is_num(v) || !is_num(want)) return op_err(c, SY_EINVAL, "expected guard_int(int, expected_int)");
-    const sy_expr *x = as_int_expr(c, v), *y = as_int_expr(c, want);
-    if (!x || !y) return op_err(c, SY_EINVAL, "guard_int operands must be integers");
+    sy_ctx *ctx = c->env->ctx;
+    const sy_expr *x = as_int_expr(c, v), *y = as_int_expr(c, want), *rel = NULL;
+    int64_t w;
+    /* int() of a symbolic bool (int(x.is_contiguous()), int(h > w)): Python's int of a bool is 0 or
+     * 1, so the recorded value pins the condition, as guard_bool pins a branch */
+    if (!x && y && v->kind == SY_V_BOOL && !sy_expr_get_si(y, &w) && (w == 0 || w == 1))
+        rel = w ? v->u.i : sy_expr_not(ctx, v->u.i);
+    else if (!x || !y)
+        return op_err(c, SY_EINVAL, "guard_int operands must be integers");
+    else
+        rel = sy_expr_eq(ctx, x, y);
     char reason[256];
     snprintf(reason, sizeof reason, "guard_int at node %s: specialized to %s", c->where && c->where->node ? c->where->node : "?",
              sy_env_show(c->env, y));
     sy_provenance why = {c->where ? c->where->node : NULL, c->op, reason};
-    sy_status st = sy_env_require(c->env, sy_expr_eq(c->env->ctx, x, y), &why);
-    if (st == SY_EINVAL && !strcmp(sy_ctx_last_error_msg(c->env->ctx), reason))
-        return op_err(c, st, "value %s differs from the captured %s", sy_env_show(c->env, x), sy_env_show(c->env, y));
+    sy_status st = sy_env_require(c->env, rel, &why);
+    if (st == SY_EINVAL && !strcmp(sy_ctx_last_error_msg(ctx), reason))
+        return op_err(c, st, "value %s differs from the captured %s", sy_env_show(c->env, x ? x : v->u.i), sy_env_show(c->env, y));
     if (st == SY_OK) *c->out = sy_value_int(y);
     return st;
 }

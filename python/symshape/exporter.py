@@ -24,12 +24,15 @@ proxy, to_bool, iter, call_module, is_leaf_module, getattr and its proxy_buffer_
 torch.fx.Proxy / torch.fx.proxy.Attribute; torch.fx.node.map_arg / map_aggregate). A module's
 constant tensors are traced values (parameters, buffers, plain tensor attributes: _PlainTensorAttr),
 and torch.Tensor's indexing and size methods are wrapped while tracing (_patch_real_tensor_methods).
+The model is left as it was: its modules' attributes and buffer data are put back (_module_state).
 Tested with PyTorch 1.13 (Debian 12 python3-torch 1.13.0a0, torchvision 0.14.1a0).
 """
 import ast
+import copy
 import dis
 import functools
 import inspect
+import itertools
 import keyword
 import linecache
 import math
@@ -500,10 +503,33 @@ class _Tracer(torch.fx.Tracer):
             v = self.const_data(args[0])
             if v is not None:  # the data of a constant: a Python value, as a real tensor gives
                 return getattr(v, target)(*args[1:], **kwargs)
+        if kind == "call_method" and isinstance(target, str) and target.endswith("_") and not target.startswith("_") \
+                and args and isinstance(args[0], Proxy):
+            self._refuse_partial_overlap(target, args, kwargs)
         p = super().create_proxy(kind, target, args, kwargs, name, type_expr, proxy_factory_fn)
         if kind != "output":
             self._val(p.node)
         return p
+
+    def _refuse_partial_overlap(self, target, args, kwargs):
+        """x.add_(v) where v is another view of x's memory (``z[1:].add_(z[:-1])``): ATen asserts that
+        the written-to tensor and an input do not partly overlap (TensorIterator, MemoryOverlap.cpp
+        assert_no_partial_overlap: "some elements of the input tensor and the written-to tensor
+        refer to a single memory location"), an error at the sizes where the two regions overlap
+        (z[1:] and z[:-1] from 3 rows), which the graph cannot check, as x[idx] = v (__setitem__).
+        Refused; the same view (z.add_(z), a full overlap) is allowed."""
+        sv = self._val(args[0].node)
+        if not isinstance(sv, torch.Tensor):
+            return
+        for a in list(args[1:]) + list(kwargs.values()):
+            if not (isinstance(a, Proxy) and isinstance(a.tracer, _Tracer)):
+                continue
+            v = self._val(a.node)
+            if isinstance(v, torch.Tensor) and _same_storage(sv, v) and not (
+                    v.data_ptr() == sv.data_ptr() and v.shape == sv.shape and v.stride() == sv.stride()):
+                raise self.error("x.%s(v) where v is another view of x's memory: torch refuses it at sizes where "
+                                 "the two regions overlap, which the graph cannot check; write x.%s(v.clone())"
+                                 % (target, target), args[0].node, target)
 
     def const_proxy(self, qualname):
         """The get_attr proxy of the plain tensor attribute ``qualname`` (one per name)."""
@@ -635,6 +661,62 @@ def _proxy_plain_tensors(root, tracer):
         for mod, cls in reversed(swapped):
             mod.__class__ = cls
     return restore
+
+
+def _module_state(model):
+    """Snapshot of the attributes of every module of ``model`` (its instance dict, and the contents
+    of the dicts, sets and lists in it: _parameters, _buffers, _modules, a user's cache dict);
+    returns the function that puts them back. The capture runs forward once with traced values:
+    an assignment there (self.state = x[-1:], self.cache["k"] = k, self.steps += 1) left a traced
+    value in the user's module after export (its next real call computed with a proxy). The
+    example values of the capture are computed on the module's own tensors, so an in-place op in
+    forward (self.count += n, a running mean's mul_/add_, a KV cache written by slices) changed
+    the data of a buffer or plain tensor attribute: their data is copied first (parameters are
+    not: their size, and in-place writes to them in forward are rare) and written back, all of it
+    (a kernel's own update, batch_norm's running statistics in training mode, does not move the
+    tensor's version counter)."""
+    saved, data = [], []
+    if isinstance(model, torch.nn.Module):
+        for mod in model.modules():
+            d = vars(mod)
+            saved.append((d, dict(d), {k: copy.copy(v) for k, v in d.items() if isinstance(v, (dict, set, list))}))
+            for t in itertools.chain(d.get("_buffers", {}).values(), d.values()):
+                if isinstance(t, torch.Tensor) and not isinstance(t, torch.nn.Parameter):
+                    data.append((t, t.detach().clone()))
+
+    def restore():
+        with torch.no_grad():
+            for t, orig in data:
+                if t.shape == orig.shape:
+                    t.copy_(orig)
+                else:  # a resize_ in forward
+                    t.set_(orig)
+        for d, attrs, inner in saved:
+            for k in [k for k in d if k not in attrs]:
+                del d[k]
+            d.update(attrs)
+            for k, v in inner.items():
+                if isinstance(v, list):
+                    d[k][:] = v
+                else:
+                    d[k].clear()
+                    d[k].update(v)
+    return restore
+
+
+def _buffer_setattr(orig):
+    """nn.Module.__setattr__ while tracing: a traced value assigned to a buffer's name
+    (self.state = x[-1:], a recurrent state or cache kept in a buffer) replaces the buffer, as
+    torch 2.x's Module.__setattr__ does for a value with __torch_function__; torch 1.13's accepts
+    only a Tensor and asked torch.typename of the proxy for its TypeError, which failed the
+    capture with "'Tensor' object has no attribute '__qualname__'"."""
+    def __setattr__(self, name, value):
+        bufs = self.__dict__.get("_buffers")
+        if isinstance(value, Proxy) and bufs is not None and name in bufs:
+            bufs[name] = value
+            return
+        orig(self, name, value)
+    return __setattr__
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -910,12 +992,17 @@ def export(model, example_inputs, dynamic=None, name=None):
         if fast:
             mha.set_fastpath_enabled(False)
         restore_wrapped = _unwrap_fx_wrapped(_engine_ops())
+        restore_state = _module_state(model)
         restore_plain = _proxy_plain_tensors(root, tracer)
+        orig_setattr = torch.nn.Module.__setattr__
+        torch.nn.Module.__setattr__ = _buffer_setattr(orig_setattr)
         try:
             with torch.no_grad():
                 graph = tracer.trace(root)
         finally:
+            torch.nn.Module.__setattr__ = orig_setattr
             restore_plain()
+            restore_state()
             restore_wrapped()
     except ExportError:
         raise

@@ -165,6 +165,18 @@ static const opcase cases[] = {
     {"guard_int_specializes", "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},0]},"
      "{\"name\":\"g\",\"op\":\"guard_int\",\"args\":[{\"ref\":\"s\"},3]},"
      "{\"name\":\"o\",\"op\":\"relu\",\"args\":[{\"ref\":\"x\"}]}", "[3,8], [0,1]", NULL, "s0, s1", "s0 == 3"},
+    /* verify46p: int() of a symbolic bool (int(h > w), int(x.is_contiguous())) is 0 or 1: the recorded
+     * value pins the condition (it was refused: "guard_int operands must be integers") */
+    {"guard_int_of_bool_0", "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},0]},"
+     "{\"name\":\"t\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},"
+     "{\"name\":\"b\",\"op\":\"gt\",\"args\":[{\"ref\":\"s\"},{\"ref\":\"t\"}]},"
+     "{\"name\":\"g\",\"op\":\"guard_int\",\"args\":[{\"ref\":\"b\"},0]},"
+     "{\"name\":\"o\",\"op\":\"new_zeros\",\"args\":[{\"ref\":\"x\"},[{\"ref\":\"g\"}]]}", "[3,8], [0,1]", NULL, "0", "s0 <= s1"},
+    {"guard_int_of_bool_1", "{\"name\":\"s\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},0]},"
+     "{\"name\":\"t\",\"op\":\"size\",\"args\":[{\"ref\":\"x\"},1]},"
+     "{\"name\":\"b\",\"op\":\"gt\",\"args\":[{\"ref\":\"s\"},{\"ref\":\"t\"}]},"
+     "{\"name\":\"g\",\"op\":\"guard_int\",\"args\":[{\"ref\":\"b\"},1]},"
+     "{\"name\":\"o\",\"op\":\"new_zeros\",\"args\":[{\"ref\":\"x\"},[{\"ref\":\"g\"}]]}", "[9,8], [0,1]", NULL, "1", "s1 + 1 <= s0"},
     {"where_broadcast", "{\"name\":\"c\",\"op\":\"gt\",\"args\":[{\"ref\":\"x\"},0]},"
      "{\"name\":\"o\",\"op\":\"where\",\"args\":[{\"ref\":\"c\"},{\"ref\":\"x\"},{\"ref\":\"y\"}]}", "[3,8], [0,1]", "[1,8], [1]",
      "s0, s1", ""},
