@@ -143,9 +143,33 @@ static int eval_shapes(sy_ctx *ctx, const sy_value *v, size_t n, const sy_expr *
     return 1;
 }
 
+/* The slot of the source a backed symbol takes its value from at a point: the one the guard set
+ * represents it by (guards/gset_produce.c dim_sources), the first of its sources on an input some
+ * node reads, else its first source. An input no node reads gets no duck equality (PyTorch
+ * #106067), so its size may differ from the symbol's: reading the symbol from it evaluated the
+ * outputs of a model with an unread input x0 [3, 1, 2] and t0 = x1 * x1, x1 [2, 3, 0], at
+ * x0 [0, 3, 3], x1 [2, 2, 0] to [3, 0, 0] (s1 = x0.size()[0] = 0) where torch gives [2, 2, 0]. */
+static long symbol_source(const traced *t, const sy_symbol_info *si)
+{
+    for (size_t k = 0; t->g && k < si->nsources; k++) {
+        size_t nl;
+        if (sy_gset_source_parse(si->sources[k], &nl, NULL) != SY_SOURCE_SIZE) continue;
+        char *name = malloc(nl + 1);
+        if (!name) return -1;
+        memcpy(name, si->sources[k], nl);
+        name[nl] = '\0';
+        long node = sy_graph_find(t->g, name);
+        free(name);
+        if (node >= 0 && !sy_graph_node_read(t->g, (size_t)node)) continue;
+        long sl = sy_gset_find_source(t->gs, si->sources[k]);
+        if (sl >= 0) return sl;
+    }
+    return si->nsources ? sy_gset_find_source(t->gs, si->sources[0]) : -1;
+}
+
 /* The traced model's output shapes, as inferred (expressions over the symbols), evaluated at
  * the point whose source values are vals (sy_gset_source order): each backed symbol takes the
- * value of its first source. NULL when some size cannot be evaluated there (eval_shapes) or
+ * value of the source the guard set represents it by (symbol_source). NULL when some size cannot be evaluated there (eval_shapes) or
  * out of memory. A point the guard set accepts must give the real outputs: otherwise an
  * inferred shape is wrong at a size the guards let through. */
 static json_t *inferred_outputs(const traced *t, const int64_t *vals)
@@ -156,7 +180,7 @@ static json_t *inferred_outputs(const traced *t, const int64_t *vals)
     json_t *arr = syms && sv ? json_array() : NULL;
     for (size_t i = 0; arr && i < nsym; i++) {
         const sy_symbol_info *si = sy_env_symbol(t->env, i);
-        long sl = si->unbacked || !si->nsources ? -1 : sy_gset_find_source(t->gs, si->sources[0]);
+        long sl = si->unbacked || !si->nsources ? -1 : symbol_source(t, si);
         if (sl < 0) continue;
         syms[n] = si->sym;
         sv[n++] = vals[sl];

@@ -645,7 +645,7 @@ static sy_status minimize(sy_gset *gs)
     witness w;
     bool have_w = cst == SY_OK && witness_init(&w, gs);
     hlindex hx = {0}, hc = {0};
-    /* hc: the half-lines by classes of sources the live pure equalities tie (hl_classes), made
+    /* hc: the half-lines by classes of sources the live offset equalities tie (hl_classes), made
      * again after such an equality dies, at most HC_REBUILDS times (then the decision alone) */
     enum { HC_REBUILDS = 64 };
     int hc_rebuilds = 0;

@@ -147,6 +147,24 @@ void witness_clear(witness *w)
     w->cls = w->cls_next = w->cls_head = NULL;
 }
 
+/* e is `a - b + k == 0` for two sources a, b (coefficients 1 and -1) and an int64 k with
+ * |k| <= 2^40: *first_pos is 1 when the first term's coefficient is +1, *k the constant (NULL
+ * outputs are not written). The offsets stay small, so sums of n of them fit int64. */
+static bool offset_equality(const sy_expr *e, int *first_pos, int64_t *k)
+{
+    if (sy_expr_kind_of(e) != SY_EXPR_EQ) return false;
+    const sy_expr *d = sy_expr_arg(e, 0);
+    if (sy_expr_kind_of(d) != SY_EXPR_ADD || sy_expr_nargs(d) != 2) return false;
+    const fmpz *c0 = sy_expr_add_c0_ref(d), *a0 = sy_expr_add_coef_ref(d, 0), *a1 = sy_expr_add_coef_ref(d, 1);
+    if (!fmpz_fits_si(c0) || fmpz_get_si(c0) > ((int64_t)1 << 40) || fmpz_get_si(c0) < -((int64_t)1 << 40)) return false;
+    if (sy_expr_kind_of(sy_expr_arg(d, 0)) != SY_EXPR_SYM || sy_expr_kind_of(sy_expr_arg(d, 1)) != SY_EXPR_SYM ||
+        !fmpz_is_pm1(a0) || !fmpz_is_pm1(a1) || fmpz_sgn(a0) == fmpz_sgn(a1))
+        return false;
+    if (first_pos) *first_pos = fmpz_sgn(a0) > 0;
+    if (k) *k = fmpz_get_si(c0);
+    return true;
+}
+
 /* e is `a - b == 0` for two sources a, b (coefficients 1 and -1, no constant) */
 static bool pure_equality(const sy_expr *e)
 {
@@ -724,14 +742,42 @@ bool hl_init(hlindex *x, witness *w)
     return true;
 }
 
+/* The root of slot x in a union-find with offsets (value(x) = value(root) + *off), path compressed. */
+static size_t uf_find_off(size_t *parent, int64_t *off, size_t x, int64_t *o)
+{
+    size_t r = x;
+    int64_t sum = 0;
+    while (parent[r] != r) {
+        sum += off[r];
+        r = parent[r];
+    }
+    /* compress: every slot on the path points at r with its whole offset */
+    int64_t rest = sum;
+    while (parent[x] != r && parent[x] != x) {
+        size_t nx = parent[x];
+        int64_t ox = off[x];
+        parent[x] = r;
+        off[x] = rest;
+        rest -= ox;
+        x = nx;
+    }
+    *o = sum;
+    return r;
+}
+
 /* Group the half-lines of x again, by the class of their source under the live fact guards
- * `a - b == 0` (pure equalities), into c: c's half-lines are x's with the class's root as the
- * slot, so hl_implied(c, ...) finds the strongest live half-line of any source of the class on
- * the candidate's side. Sound while those equalities stay live: with them, a == b, and b >= t2
- * implies a >= t1 for t2 >= t1. A set tying n sources to one with an equality each, each source
- * with its bound, had every bound decided with the n equalities as facts (O(n^2) fact adds); by
- * the classes each is one comparison. Call again after a pure equality dies (the classes may
- * split). False (no index, no error) when out of memory or when no live pure equality exists. */
+ * `a - b + k == 0` (offset equalities, offset_equality; k = 0 for duck sizing's), into c: c's
+ * half-lines are x's with the class's root as the slot and the threshold moved by the source's
+ * offset from the root (a = root + o: a >= t is root >= t - o), so hl_implied(c, ...) finds the
+ * strongest live half-line of any source of the class on the candidate's side. Sound while those
+ * equalities stay live: with them, a == b + d exactly, and b >= t2 implies a >= t1 for
+ * t2 + d >= t1. A set tying n sources to one with an equality each, each source with its bound,
+ * had every bound decided with the n equalities as facts (O(n^2) fact adds); by the classes each
+ * is one comparison. Offsets: a chain x_{i+1} == x_i + 1 under 0/1 specialization (each range
+ * guard 2 <= x_i implied by 3 <= x_0) took 2.9 s to minimize at 250 inputs, 108 s at 1,000
+ * (each decision adding the whole chain as facts). Call again after such an equality dies (the
+ * classes may split). False (no index, no error) when out of memory, when no live offset
+ * equality exists, or when two of them disagree (no class is made then). */
 bool hl_classes(hlindex *c, const hlindex *x, const sy_gset *gs)
 {
     sy_ctx *ctx = gs->ctx;
@@ -739,10 +785,13 @@ bool hl_classes(hlindex *c, const hlindex *x, const sy_gset *gs)
     if (!x->hl || x->nord < 2) return false;
     bool any = false;
     for (size_t i = 0; i < gs->n && !any; i++)
-        any = !gs->g[i].dead && is_fact_guard(&gs->g[i]) && gs->g[i].pub.nslots == 2 && pure_equality(gs->g[i].pub.expr);
-    if (!any) return false;
+        any = !gs->g[i].dead && is_fact_guard(&gs->g[i]) && gs->g[i].pub.nslots == 2 &&
+              offset_equality(gs->g[i].pub.expr, NULL, NULL);
+    /* offsets are at most 2^40 each, so a class's (a sum along its tree) stays within 2^60 */
+    if (!any || gs->nsrc > ((size_t)1 << 20)) return false;
     size_t ns = gs->nsrc ? gs->nsrc : 1, n = x->n ? x->n : 1;
     size_t *root = sy_alloc(ctx, ns * sizeof *root), *tmp = sy_alloc(ctx, n * sizeof *tmp);
+    int64_t *off = sy_alloc(ctx, ns * sizeof *off);
     c->n = x->n;
     c->hl = sy_alloc(ctx, n * sizeof *c->hl);
     c->has = sy_alloc(ctx, n * sizeof *c->has);
@@ -750,40 +799,57 @@ bool hl_classes(hlindex *c, const hlindex *x, const sy_gset *gs)
     c->grp = sy_alloc(ctx, n * sizeof *c->grp);
     c->cur = sy_alloc(ctx, n * sizeof *c->cur);
     c->end = sy_alloc(ctx, n * sizeof *c->end);
-    if (!root || !tmp || !c->hl || !c->has || !c->ord || !c->grp || !c->cur || !c->end) {
-        sy_ctx_reset_error(ctx);
+    bool ok = root && tmp && off && c->hl && c->has && c->ord && c->grp && c->cur && c->end;
+    if (!ok) sy_ctx_reset_error(ctx);
+    for (size_t k = 0; ok && k < gs->nsrc; k++) {
+        root[k] = k;
+        off[k] = 0;
+    }
+    for (size_t i = 0; ok && i < gs->n; i++) {
+        const gguard *g = &gs->g[i];
+        int first_pos;
+        int64_t k;
+        if (g->dead || !is_fact_guard(g) || g->pub.nslots != 2 || !offset_equality(g->pub.expr, &first_pos, &k)) continue;
+        /* c0 + A - B == 0 (first_pos) or c0 - A + B == 0: A = B + d */
+        const sy_expr *d = sy_expr_arg(g->pub.expr, 0);
+        size_t sa = g->pub.slots[0], sb = g->pub.slots[1];
+        if (gs->vars[sa] != sy_expr_arg(d, 0)) sa = g->pub.slots[1], sb = g->pub.slots[0];
+        int64_t delta = first_pos ? -k : k, oa, ob;
+        size_t ra = uf_find_off(root, off, sa, &oa), rb = uf_find_off(root, off, sb, &ob);
+        if (ra == rb) ok = oa == ob + delta; /* disagreeing equalities: no classes */
+        else if (ra > rb) root[ra] = rb, off[ra] = ob + delta - oa;
+        else root[rb] = ra, off[rb] = oa - ob - delta;
+    }
+    if (!ok) {
         if (root) sy_dealloc(ctx, root, ns * sizeof *root);
+        if (off) sy_dealloc(ctx, off, ns * sizeof *off);
         if (tmp) sy_dealloc(ctx, tmp, n * sizeof *tmp);
         hl_clear(ctx, c);
         return false;
-    }
-    for (size_t k = 0; k < gs->nsrc; k++) root[k] = k;
-    for (size_t i = 0; i < gs->n; i++) {
-        const gguard *g = &gs->g[i];
-        if (g->dead || !is_fact_guard(g) || g->pub.nslots != 2 || !pure_equality(g->pub.expr)) continue;
-        size_t ra = uf_find(root, g->pub.slots[0]), rb = uf_find(root, g->pub.slots[1]);
-        if (ra != rb) root[ra > rb ? ra : rb] = ra < rb ? ra : rb;
     }
     memcpy(c->hl, x->hl, x->n * sizeof *c->hl);
     memcpy(c->has, x->has, x->n * sizeof *c->has);
     c->nord = 0;
     for (size_t i = 0; i < x->n; i++)
         if (c->has[i] && !gs->g[i].dead) {
-            c->hl[i].slot = uf_find(root, c->hl[i].slot);
+            int64_t o;
+            c->hl[i].slot = uf_find_off(root, off, c->hl[i].slot, &o);
+            c->hl[i].thr -= o; /* |thr| <= 2^40, |o| <= 2^60 */
             c->ord[c->nord++] = i;
         } else
             c->has[i] = false;
     if (c->nord > 1) hl_sort(c, tmp);
     hl_group(c);
     sy_dealloc(ctx, root, ns * sizeof *root);
+    sy_dealloc(ctx, off, ns * sizeof *off);
     sy_dealloc(ctx, tmp, n * sizeof *tmp);
     return true;
 }
 
-/* a pure equality between two sources (its death may split hl_classes' classes) */
+/* an offset equality between two sources (its death may split hl_classes' classes) */
 bool hl_is_class_edge(const gguard *g)
 {
-    return is_fact_guard(g) && g->pub.nslots == 2 && pure_equality(g->pub.expr);
+    return is_fact_guard(g) && g->pub.nslots == 2 && offset_equality(g->pub.expr, NULL, NULL);
 }
 
 /* Is candidate ci implied by another live guard's half-line? */

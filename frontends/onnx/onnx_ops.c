@@ -667,8 +667,17 @@ static int first_elem(ox_call *c)
 /* Element bounds through an op with one held integer scalar v (Add, Sub, Mul, Div, Min, Max: position ids
  * Range(0, n) + offset, strided ids r * 2, r / 2, clamps), input k holding bounds lo..hi. Each map is monotone,
  * so tight bounds stay tight (the elements at lo and hi map to the new ends): x + v, x - v, v - x; x * v by
- * v's sign under the facts; x / v for a constant v > 0 and lo >= 0 (ONNX's integer Div truncates, the floor
- * there); Min(x, v), Max(x, v). Any other case keeps no bounds (indices then unknown, as data). */
+ * v's sign under the facts; x / v for a constant v != 0 (ONNX's integer Div truncates toward zero, C's /:
+ * onnxruntime element_wise_ops.cc Div<int64_t> is `a / b`; trunc(x / d) for d > 0 is
+ * FloorDiv(Max(x, 0), d) - FloorDiv(Max(-x, 0), d), non-decreasing; for d < 0 it is -trunc(x / -d), the ends
+ * swapped: Range(0, n) / -2 holds 0..-FloorDiv(n - 1, 2); kept no bounds, so no check, where lo < 0 or v < 0);
+ * Min(x, v), Max(x, v). Any other case keeps no bounds (indices then unknown, as data). */
+/* trunc(a / d) for a constant d > 0 (C's integer division), as an expression */
+static const sy_expr *trunc_div(sy_ctx *x, const sy_expr *a, const sy_expr *d)
+{
+    const sy_expr *z = sy_expr_int_si(x, 0);
+    return sy_expr_sub(x, sy_expr_floordiv(x, sy_expr_max(x, a, z), d), sy_expr_floordiv(x, sy_expr_max(x, sy_expr_neg(x, a), z), d));
+}
 static sy_status scalar_bounds(ox_call *c, const char *op)
 {
     if (!c->nout || c->out[0].iv || !ox_is_int(c->out[0].elem) || c->nin != 2) return SY_OK;
@@ -704,11 +713,10 @@ static sy_status scalar_bounds(ox_call *c, const char *op)
             }
         case 'D': {
             int64_t d;
-            const sy_expr *llo = NULL, *lhi = NULL;
-            if (k != 0 || sy_expr_get_si(s, &d) != SY_OK || d <= 0) break;
-            if (sy_env_bound(c->env, eb[0], &llo, &lhi) != SY_OK || !llo || sy_expr_kind_of(sy_expr_ge(x, llo, K(c, 0))) != SY_EXPR_TRUE)
-                break;
-            return set_bounds(c, 0, sy_expr_floordiv(x, eb[0], s), sy_expr_floordiv(x, eb[1], s), loose);
+            if (k != 0 || sy_expr_get_si(s, &d) != SY_OK || d == 0 || d == INT64_MIN) break;
+            if (d > 0) return set_bounds(c, 0, trunc_div(x, eb[0], s), trunc_div(x, eb[1], s), loose);
+            const sy_expr *m = K(c, -d);
+            return set_bounds(c, 0, sy_expr_neg(x, trunc_div(x, eb[1], m)), sy_expr_neg(x, trunc_div(x, eb[0], m)), loose);
         }
         default: break;
         }

@@ -120,6 +120,13 @@ printf '{"points": [{"sizes": {"x": [8, 3, 224, 224]}, "ok": "yes", "outputs": 5
 check "probe malformed truth" 3 "point 0: \"ok\" must be true or false" "$S" probe "$E/resnet18.json" --points "$tmpd/pts.json"
 printf '{"points": [{"sizes": {"x": [8, 3, 224, 224]}, "ok": true, "outputs": [[8, 999]]}]}' > "$tmpd/pts.json"
 check "probe names a violation" 1 "SOUNDNESS VIOLATION" "$S" probe "$E/resnet18.json" --points "$tmpd/pts.json"
+# an input no node reads shares duck symbols with a read one but gets no duck equality: the
+# inferred outputs read each symbol from the source the guard set represents it by (the read
+# input's), not from the unread input's (torch: x1 * x1 at x1 [2, 2, 0] is [2, 2, 0]; it said [3, 0, 0])
+printf '{"format": "symshape.graph", "version": 1, "nodes": [{"name": "x0", "op": "input", "dtype": "float32", "shape": [3, 1, 2], "dynamic": [0, 1, 2]}, {"name": "x1", "op": "input", "dtype": "float32", "shape": [2, 3, 0], "dynamic": [0, 1, 2]}, {"name": "t0", "op": "mul", "args": [{"ref": "x1"}, {"ref": "x1"}], "kwargs": {}}], "outputs": [{"ref": "t0"}]}' > "$tmpd/unread.json"
+printf '{"points": [{"sizes": {"x0": [0, 3, 3], "x1": [2, 2, 0]}, "ok": true, "outputs": [[2, 2, 0]]}]}' > "$tmpd/unread.pts"
+check "probe unread input: inferred outputs" 0 "1 accepted, 0 soundness violations" "$S" probe "$tmpd/unread.json" --points "$tmpd/unread.pts"
+check "probe unread input: json" 0 '{"sizes":{"x0":[0,3,3],"x1":[2,2,0]},"accept":true,"failed_guard":null,"outputs":[[2,2,0]],"error":null}' "$S" probe "$tmpd/unread.json" --sizes x0=0,3,3 --sizes x1=2,2,0 --json
 check "probe missing points file" 3 "cannot open /nonexistent/p.json: No such file or directory" "$S" probe "$E/resnet18.json" --points /nonexistent/p.json
 check "run bad --dynamic dim" 2 "input 'x' has no dim 9 (rank 4)" "$S" run "$E/resnet18.json" --dynamic x=9 -b json
 check "probe accept" 0 "accept" "$S" probe "$E/resnet18.json" --sizes x=4,3,64,64

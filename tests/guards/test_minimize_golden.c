@@ -291,3 +291,94 @@ Test(guards_golden, half_line_ends_are_exact_on_random_floordiv_guards, .init = 
         release_all(&p);
     }
 }
+
+/* A graph of n inputs x_i of rank 1 (example 5 + i, s_i their sizes) with the guards
+ * s_{i+1} == s_i + 1 and 3 + i <= s_i: text in *len bytes (free it). */
+static char *offset_chain(int n, size_t *len)
+{
+    size_t cap = (size_t)n * 700 + 256;
+    char *t = malloc(cap);
+    cr_assert(t != NULL);
+    *len = (size_t)snprintf(t, cap, "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":[");
+    for (int i = 0; i < n; i++)
+        *len += (size_t)snprintf(t + *len, cap - *len,
+                                 "%s{\"name\":\"x%d\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[%d],\"dynamic\":[0]}"
+                                 ",{\"name\":\"s%d\",\"op\":\"size\",\"args\":[{\"ref\":\"x%d\"},0],\"kwargs\":{}}"
+                                 ",{\"name\":\"l%d\",\"op\":\"ge\",\"args\":[{\"ref\":\"s%d\"},%d],\"kwargs\":{}}"
+                                 ",{\"name\":\"gl%d\",\"op\":\"guard_bool\",\"args\":[{\"ref\":\"l%d\"},true],\"kwargs\":{}}",
+                                 i ? "," : "", i, 5 + i, i, i, i, i, 3 + i, i, i);
+    for (int i = 0; i + 1 < n; i++)
+        *len += (size_t)snprintf(t + *len, cap - *len,
+                                 ",{\"name\":\"a%d\",\"op\":\"add\",\"args\":[{\"ref\":\"s%d\"},1],\"kwargs\":{}}"
+                                 ",{\"name\":\"e%d\",\"op\":\"eq\",\"args\":[{\"ref\":\"s%d\"},{\"ref\":\"a%d\"}],\"kwargs\":{}}"
+                                 ",{\"name\":\"ge%d\",\"op\":\"guard_bool\",\"args\":[{\"ref\":\"e%d\"},true],\"kwargs\":{}}",
+                                 i, i, i, i + 1, i, i, i);
+    *len += (size_t)snprintf(t + *len, cap - *len, "],\"outputs\":[]}");
+    cr_assert(lt(sz, *len, cap));
+    return t;
+}
+
+/* Offset equalities x_{i+1} == x_i + 1 tie the sources into one class for the half-lines
+ * (gset_witness.c hl_classes): each range guard 2 <= x_i (0/1 specialization) is implied by
+ * 3 <= x_0 through its offset, one comparison each. At 1,000 inputs minimization took 108 s
+ * (each range guard decided with the whole chain as facts); now well under a second. Kept:
+ * rank and dtype of each input, the n - 1 equalities and 3 <= x_0: 3n. */
+Test(guards_golden, offset_chain_of_1000_inputs_minimizes_by_classes, .init = ctx_setup, .fini = ctx_teardown,
+     .timeout = SY_TIMEOUT(30))
+{
+    enum { N = 1000 };
+    size_t len;
+    char *t = offset_chain(N, &len);
+    produced p = produce_text(t, len, "offs.json");
+    cr_assert(eq(sz, sy_gset_size(p.gs), (size_t)5 * N - 1)); /* and 2 <= x_i, 3 + i <= x_i for each i */
+    cr_assert(eq(int, sy_gset_minimize(p.gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(sz, sy_gset_size(p.gs), (size_t)3 * N));
+    size_t nrange = 0;
+    for (size_t i = 0; i < sy_gset_size(p.gs); i++)
+        if (sy_gset_at(p.gs, i)->kind == SY_GK_RANGE) {
+            nrange++;
+            cr_assert(eq(str, (char *)sy_gset_at(p.gs, i)->text, "3 <= x0.size()[0]"));
+        }
+    cr_assert(eq(sz, nrange, 1));
+    release_all(&p);
+    free(t);
+}
+
+/* The same chain at 6 inputs, minimized and produced, checked at every point where x_i = 5 + i + t
+ * (the equalities hold: t in [-9, 4], the bound's edge at t = -2) and at each of those with one
+ * source moved by one (an equality fails): both sets give the same answer at all of them. */
+Test(guards_golden, offset_chain_minimized_accepts_what_produced_accepts, .init = ctx_setup, .fini = ctx_teardown)
+{
+    enum { N = 6 };
+    size_t len;
+    char *t = offset_chain(N, &len);
+    produced p = produce_text(t, len, "offs.json");
+    produced m = produce_text(t, len, "offs.json");
+    cr_assert(eq(int, sy_gset_minimize(m.gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    size_t ns = sy_gset_nsources(p.gs);
+    cr_assert(eq(sz, ns, (size_t)3 * N));
+    int64_t v[3 * N];
+    int naccept = 0, npoints = 0;
+    for (int64_t sh = -9; sh <= 4; sh++)
+        for (int moved = -1; moved < N; moved++)
+            for (int dir = -1; dir <= 1; dir += 2) {
+                for (int i = 0; i < N; i++) {
+                    v[3 * i] = 1;     /* x_i.dim() */
+                    v[3 * i + 1] = 0; /* x_i.dtype: float32 */
+                    v[3 * i + 2] = 5 + i + sh + (i == moved ? dir : 0);
+                    if (v[3 * i + 2] < 0) v[3 * i + 2] = 0;
+                }
+                sy_gset_result a = SY_GSET_RESULT_INIT, b = SY_GSET_RESULT_INIT;
+                cr_assert(eq(int, sy_gset_check_si(p.gs, v, ns, &a), SY_OK));
+                cr_assert(eq(int, sy_gset_check_si(m.gs, v, ns, &b), SY_OK));
+                cr_assert(eq(int, a.accept, b.accept), "shift %lld, moved %d by %d", (long long)sh, moved, dir);
+                naccept += a.accept;
+                npoints++;
+            }
+    /* accepted: no source moved (moved = -1, both dirs) and t >= -2: 7 shifts x 2 */
+    cr_assert(eq(int, naccept, 14));
+    cr_assert(eq(int, npoints, 14 * (N + 1) * 2));
+    release_all(&p);
+    release_all(&m);
+    free(t);
+}

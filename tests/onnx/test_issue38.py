@@ -38,7 +38,8 @@
     before, 0 after, none thrown away);
   - onnx46: index values computed from sizes (Range mapped by Add/Sub/Mul/Div/Min/Max with a scalar and
     Neg; a Slice of it) into Gather, GatherElements, ScatterElements, ScatterND, GatherND: 14 graphs x
-    23 sizes x 2 policies (238 violations and 24 sizes thrown away before, 0 and 0 after).
+    23 sizes x 2 policies (238 violations and 24 sizes thrown away before, 0 and 0 after); verify46n:
+    2 more, Div truncating elements of either sign and by a negative divisor (34 violations before).
 usage: test_issue38.py SYMSHAPE CACHE_DIR   (SY_SKIP_TORCH_TESTS=1 or no onnxruntime: skip, exit 77)
 """
 import os
@@ -726,7 +727,13 @@ IDX = [("ix_range", [helper.make_node("Identity", ["r"], ["i"])], [], 10, "11111
        ("ix_min7", [helper.make_node("Min", ["r", "c"], ["i"])], [sc("c", 7)], 6, "11111110000000000000000"),
        ("ix_mul_neg3", [helper.make_node("Mul", ["r", "c"], ["i"])], [sc("c", -3)], 20, "11111111000000000000000"),
        ("ix_max_sub4", [helper.make_node("Sub", ["r", "c"], ["r4"]), helper.make_node("Max", ["r4", "zero"], ["i"])], [sc("c", 4)], 10,
-        "11111111111111100000000")]
+        "11111111111111100000000"),
+       # ONNX's integer Div truncates: 7 - r from 7 down to 8 - n, / 2 down to trunc((8 - n) / 2) >= -4 up to n = 17
+       # (the floor would stop at 16); it kept no bounds for a negative element, and accepted every n
+       ("ix_neg_add_div", [helper.make_node("Neg", ["r"], ["rn"]), helper.make_node("Add", ["rn", "c"], ["ra"]),
+                           helper.make_node("Div", ["ra", "d"], ["i"])], [sc("c", 7), sc("d", 2)], 4, "1" * 18 + "0" * 5),
+       # Div by -2: 0 down to -trunc((n - 1) / 2) >= -4 up to n = 10
+       ("ix_div_neg2", [helper.make_node("Div", ["r", "c"], ["i"])], [sc("c", -2)], 4, "1" * 11 + "0" * 12)]
 IDX = [(nm,) + gat(nodes, w)[0:1] + (inits + gat(nodes, w)[1], want) for nm, nodes, inits, w, want in IDX]
 axm1 = helper.make_tensor("axm1", TensorProto.INT64, [1], [-1])
 IDX += [("ix_gatherelements", [helper.make_node("Unsqueeze", ["r", "ax1"], ["ru"]), helper.make_node("GatherElements", ["W", "ru"], ["t"], axis=0)],
