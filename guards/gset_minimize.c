@@ -427,6 +427,33 @@ static sy_status drop_implied(sy_gset *gs, size_t i, const size_t *comp, size_t 
     return SY_OK;
 }
 
+/* *t: whether the live fact guards of candidate i's component imply it (the decision procedure),
+ * and keep each symbolic divisor of it non-zero (dropping is exact only then); unknown when the
+ * component is inconsistent. The status of an error (out of memory, ...). */
+static sy_status decide_implied(sy_gset *gs, size_t i, const size_t *comp, sy_truth *t)
+{
+    sy_ctx *ctx = gs->ctx;
+    const gguard *cand = &gs->g[i];
+    *t = SY_TRUTH_UNKNOWN;
+    sy_facts *f = sy_facts_new(ctx);
+    if (!f) return sy_ctx_last_error(ctx);
+    sy_status st = SY_OK;
+    for (size_t j = 0; j < gs->n && st == SY_OK; j++)
+        if (j != i && comp[j] == comp[i] && !gs->g[j].dead && is_fact_guard(&gs->g[j])) st = sy_facts_add(f, gs->g[j].pub.expr);
+    if (st == SY_OK && sy_facts_consistent(f) == SY_TRUE) st = sy_decide(f, cand->pub.expr, t);
+    const sy_expr *divs[32];
+    size_t nd = 0;
+    collect_divisors(ctx, cand->pub.expr, divs, &nd, 32);
+    if (nd == 32) *t = SY_TRUTH_UNKNOWN;
+    for (size_t k = 0; k < nd && st == SY_OK && *t == SY_TRUTH_TRUE; k++) {
+        sy_truth nz;
+        st = sy_decide(f, sy_expr_ne(ctx, divs[k], sy_expr_int_si(ctx, 0)), &nz);
+        if (nz != SY_TRUTH_TRUE) *t = SY_TRUTH_UNKNOWN;
+    }
+    sy_facts_free(f);
+    return st;
+}
+
 /* e holds a node of kind k (FloorDiv/CeilDiv with a constant divisor when k is one of them);
  * the walk stops at depth 64 (deeper: answered false, so nothing is rewritten) */
 static bool holds_kind(const sy_expr *e, sy_expr_kind k, int depth)
@@ -655,44 +682,13 @@ static sy_status minimize(sy_gset *gs)
         gguard *cand = &gs->g[i];
         if (!is_fact_guard(cand) || surely_not_implied(gs, cand, nreaders)) continue;
         if (have_w && has_witness(&w, i)) continue; /* certainly not implied: kept, as the decision would */
-        bool edge = hl_is_class_edge(cand);
-        if (hl_implied(&hx, gs, i) || (hc_ok && hl_implied(&hc, gs, i))) {
-            /* exactly implied by one other guard's half-line, on its source or one the live equalities tie to it */
-            cst = drop_implied(gs, i, comp, nreaders, &dx);
-            if (cst == SY_OK && edge && hc_ok) hc_ok = ++hc_rebuilds <= HC_REBUILDS && hl_classes(&hc, &hx, gs);
-            continue;
-        }
-        sy_facts *f = sy_facts_new(ctx);
-        if (!f) {
-            cst = sy_ctx_last_error(ctx);
-            break;
-        }
-        sy_status st = SY_OK;
-        for (size_t j = 0; j < gs->n && st == SY_OK; j++)
-            if (j != i && comp[j] == comp[i] && !gs->g[j].dead && is_fact_guard(&gs->g[j]))
-                st = sy_facts_add(f, gs->g[j].pub.expr);
-        sy_truth t = SY_TRUTH_UNKNOWN;
-        if (st == SY_OK && sy_facts_consistent(f) == SY_TRUE) st = sy_decide(f, cand->pub.expr, &t);
-        /* dropping is exact only if the other guards also keep every
-         * symbolic divisor of the candidate non-zero */
-        const sy_expr *divs[32];
-        size_t nd = 0;
-        collect_divisors(ctx, cand->pub.expr, divs, &nd, 32);
-        if (nd == 32) t = SY_TRUTH_UNKNOWN;
-        for (size_t k = 0; k < nd && st == SY_OK && t == SY_TRUTH_TRUE; k++) {
-            sy_truth nz;
-            st = sy_decide(f, sy_expr_ne(ctx, divs[k], sy_expr_int_si(ctx, 0)), &nz);
-            if (nz != SY_TRUTH_TRUE) t = SY_TRUTH_UNKNOWN;
-        }
-        sy_facts_free(f);
-        if (st) {
-            cst = st;
-            break;
-        }
-        if (t == SY_TRUTH_TRUE) {
-            cst = drop_implied(gs, i, comp, nreaders, &dx);
-            if (cst == SY_OK && edge && hc_ok) hc_ok = ++hc_rebuilds <= HC_REBUILDS && hl_classes(&hc, &hx, gs);
-        }
+        /* exactly implied by one other guard's half-line, on its source or one the live equalities
+         * tie to it; else the decision procedure */
+        sy_truth imp = hl_implied(&hx, gs, i) || (hc_ok && hl_implied(&hc, gs, i)) ? SY_TRUTH_TRUE : SY_TRUTH_UNKNOWN;
+        if (imp != SY_TRUTH_TRUE && (cst = decide_implied(gs, i, comp, &imp))) break;
+        if (imp != SY_TRUTH_TRUE) continue;
+        cst = drop_implied(gs, i, comp, nreaders, &dx);
+        if (cst == SY_OK && hc_ok && hl_is_class_edge(cand)) hc_ok = ++hc_rebuilds <= HC_REBUILDS && hl_classes(&hc, &hx, gs);
     }
     if (cst == SY_OK) cst = rewrite_under_others(gs, comp);
     hl_clear(ctx, &hx);

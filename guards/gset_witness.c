@@ -705,25 +705,30 @@ static void hl_group(hlindex *x)
     }
 }
 
-/* false (no index, no error) when out of memory */
-bool hl_init(hlindex *x, witness *w)
+/* x's arrays for n guards, x emptied first; false (x empty, no error) when out of memory */
+static bool hl_alloc(sy_ctx *ctx, hlindex *x, size_t n0)
 {
-    sy_gset *gs = w->gs;
-    sy_ctx *ctx = gs->ctx;
     memset(x, 0, sizeof *x);
-    x->n = gs->n;
-    size_t n = gs->n ? gs->n : 1;
+    x->n = n0;
+    size_t n = n0 ? n0 : 1;
     x->hl = sy_alloc(ctx, n * sizeof *x->hl);
     x->has = sy_alloc(ctx, n * sizeof *x->has);
     x->ord = sy_alloc(ctx, n * sizeof *x->ord);
     x->grp = sy_alloc(ctx, n * sizeof *x->grp);
     x->cur = sy_alloc(ctx, n * sizeof *x->cur);
     x->end = sy_alloc(ctx, n * sizeof *x->end);
-    if (!x->hl || !x->has || !x->ord || !x->grp || !x->cur || !x->end) {
-        sy_ctx_reset_error(ctx);
-        hl_clear(ctx, x);
-        return false;
-    }
+    if (x->hl && x->has && x->ord && x->grp && x->cur && x->end) return true;
+    sy_ctx_reset_error(ctx);
+    hl_clear(ctx, x);
+    return false;
+}
+
+/* false (no index, no error) when out of memory */
+bool hl_init(hlindex *x, witness *w)
+{
+    sy_gset *gs = w->gs;
+    sy_ctx *ctx = gs->ctx;
+    if (!hl_alloc(ctx, x, gs->n)) return false;
     for (size_t i = 0; i < gs->n; i++) {
         x->has[i] = is_fact_guard(&gs->g[i]) && guard_halfline(w, &gs->g[i], &x->hl[i]);
         if (x->has[i]) x->ord[x->nord++] = i;
@@ -792,15 +797,9 @@ bool hl_classes(hlindex *c, const hlindex *x, const sy_gset *gs)
     size_t ns = gs->nsrc ? gs->nsrc : 1, n = x->n ? x->n : 1;
     size_t *root = sy_alloc(ctx, ns * sizeof *root), *tmp = sy_alloc(ctx, n * sizeof *tmp);
     int64_t *off = sy_alloc(ctx, ns * sizeof *off);
-    c->n = x->n;
-    c->hl = sy_alloc(ctx, n * sizeof *c->hl);
-    c->has = sy_alloc(ctx, n * sizeof *c->has);
-    c->ord = sy_alloc(ctx, n * sizeof *c->ord);
-    c->grp = sy_alloc(ctx, n * sizeof *c->grp);
-    c->cur = sy_alloc(ctx, n * sizeof *c->cur);
-    c->end = sy_alloc(ctx, n * sizeof *c->end);
-    bool ok = root && tmp && off && c->hl && c->has && c->ord && c->grp && c->cur && c->end;
+    bool ok = root && tmp && off;
     if (!ok) sy_ctx_reset_error(ctx);
+    ok = ok && hl_alloc(ctx, c, x->n);
     for (size_t k = 0; ok && k < gs->nsrc; k++) {
         root[k] = k;
         off[k] = 0;

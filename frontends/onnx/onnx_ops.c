@@ -678,8 +678,9 @@ static const sy_expr *trunc_div(sy_ctx *x, const sy_expr *a, const sy_expr *d)
     const sy_expr *z = sy_expr_int_si(x, 0);
     return sy_expr_sub(x, sy_expr_floordiv(x, sy_expr_max(x, a, z), d), sy_expr_floordiv(x, sy_expr_max(x, sy_expr_neg(x, a), z), d));
 }
-static sy_status scalar_bounds(ox_call *c, const char *op)
+static sy_status scalar_bounds(ox_call *c)
 {
+    const char *op = c->node->op_type; /* Add, Sub, Mul, Div, Max or Min (arith) */
     if (!c->nout || c->out[0].iv || !ox_is_int(c->out[0].elem) || c->nin != 2) return SY_OK;
     sy_ctx *x = c->ctx;
     for (size_t k = 0; k < 2; k++) {
@@ -725,38 +726,20 @@ static sy_status scalar_bounds(ox_call *c, const char *op)
     }
     return SY_OK;
 }
-static sy_status op_add(ox_call *c)
+/* Add, Sub, Mul, Div, Max, Min: broadcast values, then the element bounds of a tensor and a scalar */
+static sy_status arith(ox_call *c, elt_fn fn)
 {
-    TRY(elementwise(c, first_elem(c), f_add));
-    return scalar_bounds(c, "Add");
+    TRY(elementwise(c, first_elem(c), fn));
+    return scalar_bounds(c);
 }
-static sy_status op_sub(ox_call *c)
-{
-    TRY(elementwise(c, first_elem(c), f_sub));
-    return scalar_bounds(c, "Sub");
-}
-static sy_status op_mul(ox_call *c)
-{
-    TRY(elementwise(c, first_elem(c), f_mul));
-    return scalar_bounds(c, "Mul");
-}
-static sy_status op_div(ox_call *c)
-{
-    TRY(elementwise(c, first_elem(c), f_div));
-    return scalar_bounds(c, "Div");
-}
+static sy_status op_add(ox_call *c) { return arith(c, f_add); }
+static sy_status op_sub(ox_call *c) { return arith(c, f_sub); }
+static sy_status op_mul(ox_call *c) { return arith(c, f_mul); }
+static sy_status op_div(ox_call *c) { return arith(c, f_div); }
 static sy_status op_mod(ox_call *c) { return elementwise(c, first_elem(c), f_mod); }
 static sy_status op_pow(ox_call *c) { return elementwise(c, first_elem(c), f_pow); }
-static sy_status op_max(ox_call *c)
-{
-    TRY(elementwise(c, first_elem(c), f_max));
-    return scalar_bounds(c, "Max");
-}
-static sy_status op_min(ox_call *c)
-{
-    TRY(elementwise(c, first_elem(c), f_min));
-    return scalar_bounds(c, "Min");
-}
+static sy_status op_max(ox_call *c) { return arith(c, f_max); }
+static sy_status op_min(ox_call *c) { return arith(c, f_min); }
 static sy_status op_sum(ox_call *c) { return elementwise(c, first_elem(c), f_sum); }
 static sy_status op_bcast(ox_call *c) { return elementwise(c, first_elem(c), NULL); }
 /* Equal-13, Less-13, LessOrEqual-16, Greater-13, GreaterOrEqual-16, And/Or/Xor-7: bool outputs */
