@@ -19,6 +19,14 @@ def policy_kw(policy):
     return NO_POLICY if policy == "relaxed" else None
 
 
+def assert_counts(row, gs, ok, acc_default, acc_relaxed, policy, disjunction=False):
+    """The sizes the CPU runs (ok) and those accepted under policy, exactly; with disjunction, the
+    relaxed set holds an Or guard (the kernel's whole condition, not the example's branch)."""
+    assert (row["torch_ok"], row["accepted"]) == (ok, acc_relaxed if policy == "relaxed" else acc_default), row
+    if disjunction and policy == "relaxed":
+        assert any(g.text.startswith("Or(") for g in gs.guards), [g.text for g in gs.guards]
+
+
 
 def flatten_shapes(out):
     """Shapes of every tensor of a model output, flattened in order (dict values in order)."""
