@@ -259,6 +259,8 @@ sy_status sy_gset_values_from_tensors(const sy_gset *gs, size_t ninputs, const c
 {
     if (!gs) return SY_EINVAL;
     if (!values || (ninputs && (!names || !ranks || !shapes))) return sy_fail_st(gs->ctx, SY_EINVAL, "values_from_shapes: NULL argument");
+    for (size_t i = 0; i < ninputs; i++)
+        if (!names[i]) return sy_fail_st(gs->ctx, SY_EINVAL, "values_from_shapes: the name of input %zu is NULL", i);
     /* many inputs: their names sorted once, each source's found by bisection (a scan of every
      * name per source was O(sources * inputs): 3,000 inputs took 0.3 s per call, issue 38) */
     size_t *ord = NULL;

@@ -287,9 +287,12 @@ SY_API int sy_gset_source_parse(const char *src, size_t *namelen, size_t *dim);
 /** Fill @p values (array of sy_gset_nsources int64) from input shapes:
  *  @p names / @p ranks / @p shapes / @p dtypes describe @p ninputs inputs.
  *  Missing sizes (rank smaller than expected) are set to 0 — the rank guard
- *  fails first. @retval SY_EINVAL an input of the set is missing.
+ *  fails first. Two inputs of one name: the later is used. All KEEP (read
+ *  during the call). Time: O(sources * log inputs).
+ *  @retval SY_EINVAL an input of the set is missing, a NULL array or name.
  *  @retval SY_EUNSUPPORTED a source that sy_gset_source_parse rejects (named
- *  in the message). */
+ *  in the message). @retval SY_ENOMEM out of memory (more than 16 inputs:
+ *  their names are sorted). */
 SY_API sy_status sy_gset_values_from_shapes(const sy_gset *gs, size_t ninputs, const char *const *names,
                                             const size_t *ranks, const int64_t *const *shapes, const sy_dtype *dtypes,
                                             int64_t *values);
@@ -297,8 +300,8 @@ SY_API sy_status sy_gset_values_from_shapes(const sy_gset *gs, size_t ninputs, c
  *  NULL, or @p ninputs entries each NULL or ranks[i] strides. A stride source
  *  (`NAME.stride()[I]`, present when the graph declares the input's strides or
  *  reads strides, docs/guards.md) of an input without strides takes the
- *  contiguous stride (the product of the sizes after dim I, saturated at
- *  INT64_MAX); sy_gset_values_from_shapes is this with @p strides NULL.
+ *  contiguous stride (the product of Max(size, 1) over the dims after dim I,
+ *  as sy_tensor_contig_stride, saturated at INT64_MAX); sy_gset_values_from_shapes is this with @p strides NULL.
  *  Errors as sy_gset_values_from_shapes. */
 SY_API sy_status sy_gset_values_from_tensors(const sy_gset *gs, size_t ninputs, const char *const *names,
                                              const size_t *ranks, const int64_t *const *shapes,

@@ -958,3 +958,50 @@ Test(guards_gset, inplace_chain_of_3000_inputs_relaxed, .init = ctx_setup, .fini
 {
     inplace_chain(1);
 }
+
+/* sy_gset_values_from_shapes past 16 inputs finds names by bisection over a sorted copy (issue 38):
+ * prefix names (a, ab, a.b), a name given twice (the later is used) and a NULL name (SY_EINVAL) */
+Test(guards_gset, values_from_shapes_by_sorted_names, .init = ctx_setup, .fini = ctx_teardown)
+{
+    static const char *const nm[20] = {"a", "ab", "a.b", "b", "ba", "c", "c0", "c1", "d", "e",
+                                       "f", "g", "h", "i", "j", "k", "l", "m", "n", "o"};
+    char text[4096];
+    size_t len = (size_t)snprintf(text, sizeof text, "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":[");
+    for (int i = 0; i < 20; i++)
+        len += (size_t)snprintf(text + len, sizeof text - len,
+                                "{\"name\":\"%s\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[%d],\"dynamic\":[0]},"
+                                "{\"name\":\"r%d\",\"op\":\"relu\",\"args\":[{\"ref\":\"%s\"}]},", nm[i], 2 + i, i, nm[i]);
+    snprintf(text + len - 1, sizeof text - len + 1, "],\"outputs\":[]}");
+    sy_graph *g = load(text);
+    sy_gset *raw, *gs = trace_and_produce(g, &raw);
+    size_t ns = sy_gset_nsources(gs);
+    const char *names[21];
+    size_t ranks[21];
+    int64_t sz[21];
+    const int64_t *shapes[21];
+    for (int i = 0; i < 20; i++) names[19 - i] = nm[i], ranks[19 - i] = 1, sz[19 - i] = 100 + i, shapes[19 - i] = &sz[19 - i];
+    names[20] = "ab", ranks[20] = 1, sz[20] = 7, shapes[20] = &sz[20]; /* "ab" again: this one is used */
+    int64_t *vals = malloc(ns * sizeof *vals);
+    cr_assert(eq(int, sy_gset_values_from_shapes(gs, 21, names, ranks, shapes, NULL, vals), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    for (size_t s = 0; s < ns; s++) {
+        const char *src = sy_gset_source(gs, s);
+        for (int i = 0; i < 20; i++) {
+            char want[32];
+            snprintf(want, sizeof want, "%s.size()[0]", nm[i]);
+            if (!strcmp(src, want)) cr_assert(eq(i64, vals[s], i == 1 ? 7 : 100 + i), "%s", src);
+            snprintf(want, sizeof want, "%s.dim()", nm[i]);
+            if (!strcmp(src, want)) cr_assert(eq(i64, vals[s], 1), "%s", src);
+        }
+    }
+    names[3] = NULL;
+    cr_assert(eq(int, sy_gset_values_from_shapes(gs, 21, names, ranks, shapes, NULL, vals), SY_EINVAL));
+    cr_assert(strstr(sy_ctx_last_error_msg(ctx), "the name of input 3 is NULL") != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    sy_ctx_reset_error(ctx);
+    names[3] = "zz"; /* input "l" now has no shape given: missing */
+    cr_assert(eq(int, sy_gset_values_from_shapes(gs, 21, names, ranks, shapes, NULL, vals), SY_EINVAL));
+    sy_ctx_reset_error(ctx);
+    free(vals);
+    sy_gset_free(gs);
+    sy_gset_free(raw);
+    sy_graph_free(g);
+}
