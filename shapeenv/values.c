@@ -11,7 +11,9 @@
  * dtype (RangeFactories.cpp computes start + i * step in int64 and casts:
  * torch.arange(300, dtype=torch.uint8) ends 41, 42, 43 and
  * torch.arange(70000, dtype=torch.int16) passes 32767, -32768 on the CPU, 1.13
- * and 2.x), the bounds then kept as exact integers with `ring` set (below).
+ * and 2.x), the bounds then kept as exact integers with `ring` set (below);
+ * and a constant integer tensor whose least and greatest elements the graph
+ * gives (a param with "values": sy_env_values_set_const).
  * Propagation (sy_env_values_after_call, on the op's final result): ops whose
  * integer result holds exactly the same set of values as their first argument
  * whenever it has an element (views, copies, broadcasts, repeats, integer
@@ -99,6 +101,30 @@ sy_vbounds sy_vbounds_seq(sy_ctx *ctx, const sy_expr *first, int64_t step, const
     b.first = first;
     b.step = step;
     return b;
+}
+
+/* A constant index tensor (a buffer, a parameter, a tensor attribute, torch.tensor([0, 3]) or
+ * torch.arange(4) made in forward: the exporter writes its least and greatest elements) is checked
+ * as an index from sizes is: its values are the same at every input size, and lo and hi are
+ * elements, so the part's bounds are attained and a requirement built from them is the model's
+ * own condition. Not dense (gaps unknown), not a sequence. */
+sy_status sy_env_values_set_const(sy_env *env, const sy_tensor *t, int64_t lo, int64_t hi)
+{
+    int64_t n = 1;
+    if (!sy_vb_int_dtype(t->dtype, NULL, NULL, NULL)) return SY_OK;
+    for (size_t i = 0; i < t->ndim; i++) {
+        int64_t d;
+        if (sy_expr_get_si(t->sizes[i], &d) || __builtin_mul_overflow(n, d, &n)) return SY_OK;
+    }
+    if (n <= 0 || lo > hi) return SY_OK;
+    sy_ctx *ctx = env->ctx;
+    sy_vbounds b;
+    memset(&b, 0, sizeof b);
+    b.n = 1;
+    b.part[0].lo = sy_expr_int_si(ctx, lo);
+    b.part[0].hi = sy_expr_int_si(ctx, hi);
+    b.part[0].cnt = sy_expr_int_si(ctx, n);
+    return sy_env_values_set(env, t, &b);
 }
 
 void sy_env_values_free(sy_env *env)
