@@ -50,6 +50,9 @@ typedef struct sy_vbounds {
      * not arithmetic modulo 2^64 (//, %, clamp) read them; checked with the bounds */
     const sy_expr *fits;
     int ring; /* +, -, * or neg since the source or the last fits: the bounds may pass int64 */
+    int rows; /* 1: the tensor is 2-D and part k holds exactly the values of t[k] (tril_indices,
+               * triu_indices: row and column indices); an op other than t[k] / select(t, 0, k)
+               * keeps the union only (values.c bounded) */
 } sy_vbounds;
 
 struct sy_env {

@@ -188,6 +188,7 @@ static void convert(sy_ctx *ctx, sy_vbounds *b, sy_dtype from, sy_dtype to);
 static int bounded(const opcall *c, const sy_tensor *t, sy_vbounds *b)
 {
     if (!sy_env_values_get(c->env, t, b)) return 0;
+    b->rows = 0; /* the same set of values, but no longer one part per row */
     convert(c->env->ctx, b, t->dtype, c->out->u.t->dtype);
     if (!b->n) c->env->vfail = 1;
     return b->n > 0;
@@ -491,6 +492,34 @@ static sy_status set(opcall *c, const sy_tensor *in, const sy_tensor *out, sy_vb
     return sy_env_values_set(c->env, out, b);
 }
 
+/* t[k] or select(t, 0, k) of a tensor with one part per row (sy_vbounds.rows), k a constant in
+ * [-n, n - 1] (the op checked it): part k, exactly (its cnt, the row's length, >= 1 when the row has
+ * an element), *st the status; 0: not such a call (the other rules apply) */
+static int row_of(opcall *c, sy_status *st)
+{
+    sy_vbounds b;
+    const sy_value *ix = NULL;
+    int64_t k, d = 0;
+    if (!c->nargs || c->args[0].kind != SY_V_TENSOR || !sy_env_values_get(c->env, c->args[0].u.t, &b) || !b.rows ||
+        c->args[0].u.t->ndim != 2 || c->out->u.t->ndim != 1)
+        return 0;
+    if (!strcmp(c->op, "select")) {
+        if (!const_int(arg(c, 1, "dim"), &d) || (d != 0 && d != -2)) return 0;
+        ix = arg(c, 2, "index");
+    } else if (c->nargs == 2) {
+        ix = &c->args[1];
+        if (ix->kind == SY_V_LIST && ix->u.list.n == 1) ix = &ix->u.list.items[0];
+    }
+    if (!const_int(ix, &k) || k < -(int64_t)b.n || k >= (int64_t)b.n) return 0;
+    if (k < 0) k += (int64_t)b.n;
+    sy_vbounds r;
+    memset(&r, 0, sizeof r);
+    r.n = 1;
+    r.part[0] = b.part[k];
+    *st = sy_env_values_set(c->env, c->out->u.t, &r);
+    return 1;
+}
+
 static sy_status after_call(opcall *c);
 
 sy_status sy_env_values_after_call(opcall *c)
@@ -521,6 +550,7 @@ static sy_status after_call(opcall *c)
     while (r->op && strcmp(r->op, c->op)) r++;
     if (!r->op) return SY_OK;
     sy_vbounds b, y;
+    sy_status rst;
     const sy_tensor *in = c->nargs && c->args[0].kind == SY_V_TENSOR ? c->args[0].u.t : NULL;
     switch (r->k) {
     case VK_SAME:
@@ -560,6 +590,7 @@ static sy_status after_call(opcall *c)
         return sy_env_values_set(env, out, &b);
     }
     case VK_GETITEM: {
+        if (row_of(c, &rst)) return rst;
         if (!strcmp(c->op, "select")) { /* select(x, dim, i) of a 1-D sequence: x[i] */
             const sy_value *d = arg(c, 1, "dim");
             int64_t dv;

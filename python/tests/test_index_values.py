@@ -461,3 +461,50 @@ def test_param_values_bad(node, msg):
     with pytest.raises(symshape.Error) as e:
         symshape.trace(doc)
     assert "node 'p'" in str(e.value) and msg in str(e.value), str(e.value)
+
+
+def _tri_doc(op, r, c, off, shifts):
+    """x0..x3 (2, L_i), L_i dynamic: x0[:, t[0]], x1[:, t[-1]], x2[:, t[0] - s0], x3[:, t[1] - s1] of
+    t = op(r, c, off)"""
+    nodes = [{"name": "t", "op": op, "args": [r, c, off], "kwargs": {}}]
+    outs = []
+    for i, (k, s) in enumerate(zip((0, -1, 0, 1), shifts)):
+        nodes += [{"name": "x%d" % i, "op": "input", "dtype": "float32", "shape": [2, 60], "dynamic": [1]},
+                  {"name": "t%d" % i, "op": "getitem", "args": [{"ref": "t"}, k], "kwargs": {}},
+                  {"name": "i%d" % i, "op": "sub", "args": [{"ref": "t%d" % i}, s], "kwargs": {}},
+                  {"name": "y%d" % i, "op": "getitem",
+                   "args": [{"ref": "x%d" % i}, [{"slice": [None, None, None]}, {"ref": "i%d" % i}]], "kwargs": {}}]
+        outs.append({"ref": "y%d" % i})
+    return {"format": "symshape.graph", "version": 1, "name": op, "nodes": nodes, "outputs": outs}
+
+
+def test_tril_triu_indices_values():
+    """tril_indices / triu_indices(row, col, offset) as indices: the exact least and greatest row and
+    column index of ATen's tril_indices_cpu / triu_indices_cpu (values.c rows, ops_index.c), including
+    empty results and offsets past the matrix. 224 triples (3252 checks) (row, col 0..6, offset -8..8 incl. 0 and
+    negative), each index used directly and shifted down by its greatest value (so the least one
+    decides), at L = 0, 1, 2 and around the bound: symshape accepts exactly where the CPU runs
+    (before, the values were data: x[:, tril_indices(1, 3, 2)[-1]] was accepted at L = 1)"""
+    rng = random.Random(47)
+    triples = [(r, c, o) for r in (0, 1, 2, 4) for c in (0, 1, 3, 5) for o in (-5, -1, 0, 2, 6)]
+    triples += [(rng.randint(0, 6), rng.randint(0, 6), rng.randint(-8, 8)) for _ in range(32)]
+    n = 0
+    for op in ("tril_indices", "triu_indices"):
+        for r, c, o in triples:
+            t = getattr(torch, op)(r, c, o)
+            ks = (0, -1, 0, 1)
+            shifts = [int(t[k].max()) if t.numel() and i >= 2 else 0 for i, k in enumerate(ks)]
+            gs = symshape.trace(_tri_doc(op, r, c, o, shifts), duck_sizing=False, specialize_01=False)
+            for i, k in enumerate(ks):
+                idx = t[k] - shifts[i]
+                need = int(max(idx.max() + 1, -idx.min())) if t.numel() else 0
+                for L in sorted({0, 1, 2, need - 1, need, need + 1} - {-1}):
+                    try:
+                        torch.randn(2, L)[:, idx]
+                        ok = True
+                    except IndexError:
+                        ok = False
+                    sizes = {"x%d" % j: [2, L if j == i else 60] for j in range(4)}
+                    assert gs.check(sizes)[0] == ok, (op, r, c, o, k, shifts[i], L, ok, [g.text for g in gs.guards])
+                    n += 1
+    assert (len(triples), n) == (112, 3252)
