@@ -418,6 +418,8 @@ static void need_fit(sy_ctx *ctx, sy_vbounds *b, sy_dtype dt)
  * dense: a = wrap(lo) and top = a + (hi - lo); the part is [a, top] when top <= max, else it
  * crossed max (every integer from lo to hi is an element), so max and min are both elements and
  * the part is [min, max]. Otherwise (int64, or a part with gaps): need_fit, exact where they fit */
+static int wrap_stepped(sy_ctx *ctx, sy_vbounds *b, int64_t mn, int bits);
+
 static void fit_or_wrap(sy_ctx *ctx, sy_vbounds *b, sy_dtype dt)
 {
     int64_t mn = INT64_MIN, mx = INT64_MAX;
@@ -425,6 +427,7 @@ static void fit_or_wrap(sy_ctx *ctx, sy_vbounds *b, sy_dtype dt)
     if (!b->ring) return;
     sy_vb_int_dtype(dt, &mn, &mx, &bits);
     for (size_t i = 0; i < b->n; i++) dense &= b->part[i].dense;
+    if (bits < 64 && !dense && wrap_stepped(ctx, b, mn, bits)) return;
     if (bits == 64 || !dense) {
         need_fit(ctx, b, dt);
         return;
@@ -445,6 +448,75 @@ static void fit_or_wrap(sy_ctx *ctx, sy_vbounds *b, sy_dtype dt)
     }
     b->first = NULL;
     b->ring = 0;
+}
+
+/* A 1-D sequence first + k * step, k < n (n = part 0's cnt, may be symbolic), first a constant,
+ * |step| >= 2, at a dtype of bits < 64 whose least value is mn: the CPU holds
+ * wrap(v) = Mod(v - mn, M) + mn, M = 2^bits (arange(0, n, 3, dtype=torch.int8) passes 126, -127,
+ * -124, ...). In offsets u_k = Mod(first - mn + k * step, M) (step > 0; a negative step is the
+ * same walk reflected, u -> M - 1 - u), the walk is runs ("segments") of consecutive k: segment j
+ * starts at k = K_j with offset a_j (< step for j >= 1) and climbs by step to its top below M. Its
+ * values repeat after P = M / gcd(step, M) elements, so the segments with K_j < P are all there
+ * are. With n elements:
+ *   greatest offset = Max_j (a_j + step * Min(n - 1 - K_j, len_j - 1)), each term of j >= 1 below
+ *     0 while n <= K_j (so it does not count), the term of j = 0 >= 0 for n >= 1;
+ *   least offset = Min_j (a_j + M * [n <= K_j]), [n <= K_j] = Max(0, Min(1, K_j + 1 - n)).
+ * Both ends are elements (attained) for n >= 1. At most 64 segments, else 0 (need_fit: refused past
+ * the dtype as before). Measured against the CPU (1.13 and 2.14) in test_index_values.py. */
+static int wrap_stepped(sy_ctx *ctx, sy_vbounds *b, int64_t mn, int bits)
+{
+    int64_t f, M = (int64_t)1 << bits, step = b->step;
+    if (b->n != 1 || !b->first || sy_expr_get_si(b->first, &f) || step == 0 || step == INT64_MIN) return 0;
+    int neg = step < 0;
+    if (neg) step = -step;
+    if (step >= M) return 0;
+    int64_t g = M, t = step;
+    while (t) { /* gcd(step, M) */
+        int64_t r = g % t;
+        g = t;
+        t = r;
+    }
+    int64_t P = M / g;
+    /* u0 = Mod(f - mn, M) without overflow: f and mn are int64, M <= 2^32 */
+    int64_t u0 = ((f % M) - (mn % M)) % M;
+    if (u0 < 0) u0 += M;
+    if (neg) u0 = M - 1 - u0;
+    const sy_expr *n = b->part[0].cnt, *one = sy_expr_int_si(ctx, 1), *zero = sy_expr_int_si(ctx, 0);
+    const sy_expr *lo = NULL, *hi = NULL;
+    int64_t K = 0, a = u0;
+    for (int j = 0; K < P; j++) {
+        if (j == 64) return 0;
+        int64_t len = (M - 1 - a) / step + 1; /* a, a + step, ..., below M */
+        const sy_expr *Ke = sy_expr_int_si(ctx, K);
+        const sy_expr *top = sy_expr_add(ctx, sy_expr_int_si(ctx, a),
+                                         sy_expr_mul_si(ctx, sy_expr_min(ctx, sy_expr_sub(ctx, sy_expr_sub(ctx, n, one), Ke),
+                                                                         sy_expr_int_si(ctx, len - 1)), step));
+        const sy_expr *absent = sy_expr_max(ctx, zero, sy_expr_min(ctx, one, sy_expr_sub(ctx, sy_expr_add(ctx, Ke, one), n)));
+        const sy_expr *low = sy_expr_add(ctx, sy_expr_int_si(ctx, a), sy_expr_mul_si(ctx, absent, M));
+        hi = j ? sy_expr_max(ctx, hi, top) : top;
+        lo = j ? sy_expr_min(ctx, lo, low) : low;
+        if (!hi || !lo) {
+            b->n = 0; /* an error (recorded): nothing is kept */
+            return 1;
+        }
+        K += len;
+        a = a + len * step - M; /* the first offset past the top, wrapped: in [0, step) */
+    }
+    const sy_expr *emn = sy_expr_int_si(ctx, mn);
+    struct sy_vpart *p = &b->part[0];
+    if (neg) { /* offsets were reflected: u = M - 1 - u' */
+        const sy_expr *top = sy_expr_int_si(ctx, M - 1 + mn);
+        p->lo = sy_expr_sub(ctx, top, hi);
+        p->hi = sy_expr_sub(ctx, top, lo);
+    } else {
+        p->lo = sy_expr_add(ctx, lo, emn);
+        p->hi = sy_expr_add(ctx, hi, emn);
+    }
+    p->dense = 0;
+    if (!p->lo || !p->hi) b->n = 0;
+    b->first = NULL;
+    b->ring = 0;
+    return 1;
 }
 
 /* a tracked tensor of dtype from read into a result of dtype to (both integer): a wider result

@@ -331,6 +331,11 @@ NARROW = {
     "int32_mul_wraps_then_floordiv": (lambda tb, ids: F1.embedding((A(ids.size(1), dtype=I32) * 2 ** 28).long() // 2 ** 28,
                                                                    tb.repeat(19, 1)), 5),
     "int16_floordiv_int": (lambda tb, ids: tb.index_select(0, (A(ids.size(1), dtype=I16) // 20).int()), 22),
+    # a stepped arange past the wrap (issue 47: refused past 127 before, where the CPU runs): the
+    # values of each run between two wraps (values.c wrap_stepped)
+    "int8_step_3_wraps_index": (lambda tb, ids: tb.repeat(19, 1)[A(0, ids.size(1), 3, dtype=I8).long()], None),
+    "uint8_step_3_200_rows": (lambda tb, ids: tb.repeat(13, 1)[:200][A(0, ids.size(1), 3, dtype=U8).long()], 17),
+    "int8_step_5_neg_120_rows": (lambda tb, ids: tb.repeat(8, 1)[:120][(A(1, ids.size(1) + 1, 5, dtype=I8) * -1).long()], 11),
 }
 NARROW_TS = [0, 1, 2, 5, 8, 9, 15, 16, 17, 30, 33, 127, 128, 129, 199, 200, 201, 255, 256, 257, 300, 320, 321]
 
