@@ -1218,6 +1218,7 @@ class _InputDeps:
         self.on_input, self._root, self._tainted = {}, {}, set()
         self.mutated = set()  # the roots written by any in-place op (input-dependent or not)
         self.stable = {}  # nodes whose tensor holds the same values at every call (_param_values)
+        self._known = None  # values_known of every node, made at its first call (the graph is complete)
 
     def add(self, nd):
         a0 = nd.args[0] if nd.op.startswith("call") and nd.args and isinstance(nd.args[0], Node) else None
@@ -1242,16 +1243,12 @@ class _InputDeps:
         stable node it was computed from has a root written anywhere in the graph (a buffer
         written in forward changes between calls; a tensor written after its use held other
         values at that use)"""
-        seen, todo = set(), [nd]
-        while todo:
-            n = todo.pop()
-            if n in seen:
-                continue
-            seen.add(n)
-            if not self.stable.get(n, False) or self._root.get(n) in self.mutated:
-                return False
-            todo.extend(n.all_input_nodes)
-        return True
+        if self._known is None:  # once, at the end, in creation order (arguments first): linear
+            self._known = {}
+            for n, st in self.stable.items():
+                self._known[n] = (st and self._root.get(n) not in self.mutated and
+                                  all(self._known.get(a, False) for a in n.all_input_nodes))
+        return self._known.get(nd, False)
 
 
 #: ops whose result differs between calls (random) or is uninitialized memory: a constant made by
