@@ -50,6 +50,9 @@ typedef struct sy_vbounds {
      * not arithmetic modulo 2^64 (//, %, clamp) read them; checked with the bounds */
     const sy_expr *fits;
     int ring; /* +, -, * or neg since the source or the last fits: the bounds may pass int64 */
+    int rows; /* 1: the tensor is 2-D and part k holds exactly the values of t[k] (tril_indices,
+               * triu_indices: row and column indices); an op other than t[k] / select(t, 0, k)
+               * keeps the union only (values.c bounded) */
 } sy_vbounds;
 
 struct sy_env {
@@ -203,6 +206,10 @@ sy_status sy_env_values_set(sy_env *env, const sy_tensor *t, const sy_vbounds *b
 /* an arange's values first + k * step, k < n (step a nonzero constant): the bounds of its result */
 sy_vbounds sy_vbounds_seq(sy_ctx *ctx, const sy_expr *first, int64_t step, const sy_expr *n);
 void sy_env_values_free(sy_env *env);
+/* a constant tensor t (a graph "param" with "values": [lo, hi], docs/graph-format.md) whose least
+ * and greatest elements are lo and hi: recorded as one part of numel(t) elements (nothing when t is
+ * empty or its dtype is not a tracked integer dtype); SY_ENOMEM */
+sy_status sy_env_values_set_const(sy_env *env, const sy_tensor *t, int64_t lo, int64_t hi);
 /* 1 for an integer dtype whose values are tracked (int64, int32, int16, int8, uint8), with its
  * least and greatest values and its width in bits (each output may be NULL); else 0 */
 int sy_vb_int_dtype(sy_dtype dt, int64_t *mn, int64_t *mx, int *bits);

@@ -3,6 +3,7 @@
  * structural problems. */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +191,29 @@ static sy_status read_dynamic(sy_graph *g, const char *file, const char *nname, 
  * ("contiguous", "channels_last" for 4-D, "channels_last_3d" for 5-D; the
  * "torch." prefix of str(torch.channels_last) is accepted) or a list of ndim
  * non-negative integers */
+/* a param's "values": [lo, hi], its least and greatest elements (docs/graph-format.md): integers
+ * within its integer dtype, lo <= hi; only on a param of an integer dtype with an element */
+static sy_status read_values(sy_graph *g, const char *file, const char *nname, const json_t *js, gnode *gn)
+{
+    int64_t mn, mx, n = 1;
+    if (!js) return SY_OK;
+    for (size_t k = 0; k < gn->ndim; k++)
+        if (!g->shapes[gn->shape + k]) n = 0;
+    if (gn->kind != GN_PARAM || !sy_vb_int_dtype(gn->dtype, &mn, &mx, NULL) || !n)
+        return gerr(g->ctx, file, SY_EFORMAT, "node '%s': \"values\" is for a param of an integer dtype (int64, int32, int16, int8, uint8) with an element", nname);
+    if (!json_is_array(js) || json_array_size(js) != 2 || !json_is_integer(json_array_get(js, 0)) ||
+        !json_is_integer(json_array_get(js, 1)))
+        return gerr(g->ctx, file, SY_EFORMAT, "node '%s': \"values\" must be [least, greatest], two integers", nname);
+    int64_t lo = json_integer_value(json_array_get(js, 0)), hi = json_integer_value(json_array_get(js, 1));
+    if (lo > hi || lo < mn || hi > mx)
+        return gerr(g->ctx, file, SY_EFORMAT, "node '%s': \"values\" [%" PRId64 ", %" PRId64 "] must have least <= greatest, within [%" PRId64 ", %" PRId64 "] of its dtype",
+                    nname, lo, hi, mn, mx);
+    gn->has_values = true;
+    gn->vlo = lo;
+    gn->vhi = hi;
+    return SY_OK;
+}
+
 static sy_status read_strides(sy_graph *g, const char *file, const char *nname, const json_t *js, sy_graph_input *in)
 {
     sy_ctx *ctx = g->ctx;
@@ -528,7 +552,7 @@ static size_t ttab_id(sy_ctx *ctx, ttab *tt, const tbuf *t)
 /* The fields of a node object the loader reads, gathered in one pass over its
  * keys (jansson rejected duplicate keys); NULL: absent. */
 typedef struct nfields {
-    const json_t *name, *op, *loc, *dtype, *shape, *dynamic, *strides, *value, *args, *kwargs;
+    const json_t *name, *op, *loc, *dtype, *shape, *dynamic, *strides, *value, *values, *args, *kwargs;
 } nfields;
 
 static void node_fields(const json_t *nd, nfields *f)
@@ -546,7 +570,7 @@ static void node_fields(const json_t *nd, nfields *f)
         case 'n': slot = !strcmp(k, "name") ? &f->name : NULL; break;
         case 'o': slot = !strcmp(k, "op") ? &f->op : NULL; break;
         case 's': slot = !strcmp(k, "shape") ? &f->shape : !strcmp(k, "strides") ? &f->strides : NULL; break;
-        case 'v': slot = !strcmp(k, "value") ? &f->value : NULL; break;
+        case 'v': slot = !strcmp(k, "value") ? &f->value : !strcmp(k, "values") ? &f->values : NULL; break;
         default: break;
         }
         if (slot) *slot = x;
@@ -731,6 +755,7 @@ static sy_status load_root(sy_ctx *ctx, json_t *root, const char *file, sy_graph
             }
             gn->dtype = d; /* kept for the trace */
             if ((st = read_shape(g, file, nname, f.shape, &gn->shape, &gn->ndim))) goto fail;
+            if ((st = read_values(g, file, nname, f.values, gn))) goto fail;
             if (gn->kind == GN_INPUT) {
                 sy_graph_input *in = &g->inputs[g->ninputs];
                 memset(in, 0, sizeof *in);

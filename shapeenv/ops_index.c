@@ -808,7 +808,33 @@ static sy_status tri_indices(opcall *c)
     const sy_value *dv = op_arg(c, (size_t)-1, "dtype");
     if (dv && dv->kind == SY_V_DTYPE) dt = dv->u.dtype;
     const sy_expr *sz[2] = {KI(c, 2), KI(c, n)};
-    return op_set_tensor(c, dt, 2, sz);
+    if ((st = op_set_tensor(c, dt, 2, sz))) return st;
+    /* the values (TensorFactories.cpp tril_indices_cpu / triu_indices_cpu): tril walks rows r from
+     * max(0, -offset) to row - 1, each the columns 0 .. min(r + offset, col - 1); triu walks rows r
+     * from 0, each the columns max(0, r + offset) .. col - 1, while a column is left (r <= col - 1 -
+     * offset). Row 0 of the result holds the row indices, row 1 the column indices; with an element,
+     * each end below is attained: tril rows max(0, -offset) .. row - 1 (the last row is not empty
+     * when the first is not), columns 0 .. min(col - 1, row - 1 + offset); triu rows
+     * 0 .. min(row - 1, col - 1 - offset) (row 0 is not empty when any is), columns
+     * max(0, offset) .. col - 1. One part per row (sy_vbounds.rows), checked where it is an index. */
+    int64_t mn, mx;
+    if (n <= 0 || !sy_vb_int_dtype(dt, &mn, &mx, NULL)) return SY_OK;
+    int64_t lo[2], hi[2];
+    if (!strcmp(c->op, "tril_indices")) {
+        lo[0] = off < 0 ? -off : 0, hi[0] = row - 1;
+        lo[1] = 0, hi[1] = col - 1 < row - 1 + off ? col - 1 : row - 1 + off;
+    } else {
+        lo[0] = 0, hi[0] = row - 1 < col - 1 - off ? row - 1 : col - 1 - off;
+        lo[1] = off > 0 ? off : 0, hi[1] = col - 1;
+    }
+    if (lo[0] < mn || hi[0] > mx || lo[1] < mn || hi[1] > mx) return SY_OK; /* wrapped at a narrow dtype: data */
+    sy_vbounds *b = &c->env->vpend_b;
+    memset(b, 0, sizeof *b);
+    b->n = 2;
+    b->rows = 1;
+    for (int k = 0; k < 2; k++) b->part[k] = (struct sy_vpart){KI(c, lo[k]), KI(c, hi[k]), KI(c, n), 0};
+    c->env->vpend = 1;
+    return SY_OK;
 }
 
 /* ------------------------------------------------------------------ unfold / fold */

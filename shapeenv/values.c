@@ -11,7 +11,9 @@
  * dtype (RangeFactories.cpp computes start + i * step in int64 and casts:
  * torch.arange(300, dtype=torch.uint8) ends 41, 42, 43 and
  * torch.arange(70000, dtype=torch.int16) passes 32767, -32768 on the CPU, 1.13
- * and 2.x), the bounds then kept as exact integers with `ring` set (below).
+ * and 2.x), the bounds then kept as exact integers with `ring` set (below);
+ * and a constant integer tensor whose least and greatest elements the graph
+ * gives (a param with "values": sy_env_values_set_const).
  * Propagation (sy_env_values_after_call, on the op's final result): ops whose
  * integer result holds exactly the same set of values as their first argument
  * whenever it has an element (views, copies, broadcasts, repeats, integer
@@ -101,6 +103,30 @@ sy_vbounds sy_vbounds_seq(sy_ctx *ctx, const sy_expr *first, int64_t step, const
     return b;
 }
 
+/* A constant index tensor (a buffer, a parameter, a tensor attribute, torch.tensor([0, 3]) or
+ * torch.arange(4) made in forward: the exporter writes its least and greatest elements) is checked
+ * as an index from sizes is: its values are the same at every input size, and lo and hi are
+ * elements, so the part's bounds are attained and a requirement built from them is the model's
+ * own condition. Not dense (gaps unknown), not a sequence. */
+sy_status sy_env_values_set_const(sy_env *env, const sy_tensor *t, int64_t lo, int64_t hi)
+{
+    int64_t n = 1;
+    if (!sy_vb_int_dtype(t->dtype, NULL, NULL, NULL)) return SY_OK;
+    for (size_t i = 0; i < t->ndim; i++) {
+        int64_t d;
+        if (sy_expr_get_si(t->sizes[i], &d) || __builtin_mul_overflow(n, d, &n)) return SY_OK;
+    }
+    if (n <= 0 || lo > hi) return SY_OK;
+    sy_ctx *ctx = env->ctx;
+    sy_vbounds b;
+    memset(&b, 0, sizeof b);
+    b.n = 1;
+    b.part[0].lo = sy_expr_int_si(ctx, lo);
+    b.part[0].hi = sy_expr_int_si(ctx, hi);
+    b.part[0].cnt = sy_expr_int_si(ctx, n);
+    return sy_env_values_set(env, t, &b);
+}
+
 void sy_env_values_free(sy_env *env)
 {
     if (env->vb) sy_dealloc(env->ctx, env->vb, env->vbcap * sizeof *env->vb);
@@ -162,6 +188,7 @@ static void convert(sy_ctx *ctx, sy_vbounds *b, sy_dtype from, sy_dtype to);
 static int bounded(const opcall *c, const sy_tensor *t, sy_vbounds *b)
 {
     if (!sy_env_values_get(c->env, t, b)) return 0;
+    b->rows = 0; /* the same set of values, but no longer one part per row */
     convert(c->env->ctx, b, t->dtype, c->out->u.t->dtype);
     if (!b->n) c->env->vfail = 1;
     return b->n > 0;
@@ -391,6 +418,8 @@ static void need_fit(sy_ctx *ctx, sy_vbounds *b, sy_dtype dt)
  * dense: a = wrap(lo) and top = a + (hi - lo); the part is [a, top] when top <= max, else it
  * crossed max (every integer from lo to hi is an element), so max and min are both elements and
  * the part is [min, max]. Otherwise (int64, or a part with gaps): need_fit, exact where they fit */
+static int wrap_stepped(sy_ctx *ctx, sy_vbounds *b, int64_t mn, int bits);
+
 static void fit_or_wrap(sy_ctx *ctx, sy_vbounds *b, sy_dtype dt)
 {
     int64_t mn = INT64_MIN, mx = INT64_MAX;
@@ -398,6 +427,7 @@ static void fit_or_wrap(sy_ctx *ctx, sy_vbounds *b, sy_dtype dt)
     if (!b->ring) return;
     sy_vb_int_dtype(dt, &mn, &mx, &bits);
     for (size_t i = 0; i < b->n; i++) dense &= b->part[i].dense;
+    if (bits < 64 && !dense && wrap_stepped(ctx, b, mn, bits)) return;
     if (bits == 64 || !dense) {
         need_fit(ctx, b, dt);
         return;
@@ -418,6 +448,75 @@ static void fit_or_wrap(sy_ctx *ctx, sy_vbounds *b, sy_dtype dt)
     }
     b->first = NULL;
     b->ring = 0;
+}
+
+/* A 1-D sequence first + k * step, k < n (n = part 0's cnt, may be symbolic), first a constant,
+ * |step| >= 2, at a dtype of bits < 64 whose least value is mn: the CPU holds
+ * wrap(v) = Mod(v - mn, M) + mn, M = 2^bits (arange(0, n, 3, dtype=torch.int8) passes 126, -127,
+ * -124, ...). In offsets u_k = Mod(first - mn + k * step, M) (step > 0; a negative step is the
+ * same walk reflected, u -> M - 1 - u), the walk is runs ("segments") of consecutive k: segment j
+ * starts at k = K_j with offset a_j (< step for j >= 1) and climbs by step to its top below M. Its
+ * values repeat after P = M / gcd(step, M) elements, so the segments with K_j < P are all there
+ * are. With n elements:
+ *   greatest offset = Max_j (a_j + step * Min(n - 1 - K_j, len_j - 1)), each term of j >= 1 below
+ *     0 while n <= K_j (so it does not count), the term of j = 0 >= 0 for n >= 1;
+ *   least offset = Min_j (a_j + M * [n <= K_j]), [n <= K_j] = Max(0, Min(1, K_j + 1 - n)).
+ * Both ends are elements (attained) for n >= 1. At most 64 segments, else 0 (need_fit: refused past
+ * the dtype as before). Measured against the CPU (1.13 and 2.14) in test_index_values.py. */
+static int wrap_stepped(sy_ctx *ctx, sy_vbounds *b, int64_t mn, int bits)
+{
+    int64_t f, M = (int64_t)1 << bits, step = b->step;
+    if (b->n != 1 || !b->first || sy_expr_get_si(b->first, &f) || step == 0 || step == INT64_MIN) return 0;
+    int neg = step < 0;
+    if (neg) step = -step;
+    if (step >= M) return 0;
+    int64_t g = M, t = step;
+    while (t) { /* gcd(step, M) */
+        int64_t r = g % t;
+        g = t;
+        t = r;
+    }
+    int64_t P = M / g;
+    /* u0 = Mod(f - mn, M) without overflow: f and mn are int64, M <= 2^32 */
+    int64_t u0 = ((f % M) - (mn % M)) % M;
+    if (u0 < 0) u0 += M;
+    if (neg) u0 = M - 1 - u0;
+    const sy_expr *n = b->part[0].cnt, *one = sy_expr_int_si(ctx, 1), *zero = sy_expr_int_si(ctx, 0);
+    const sy_expr *lo = NULL, *hi = NULL;
+    int64_t K = 0, a = u0;
+    for (int j = 0; K < P; j++) {
+        if (j == 64) return 0;
+        int64_t len = (M - 1 - a) / step + 1; /* a, a + step, ..., below M */
+        const sy_expr *Ke = sy_expr_int_si(ctx, K);
+        const sy_expr *top = sy_expr_add(ctx, sy_expr_int_si(ctx, a),
+                                         sy_expr_mul_si(ctx, sy_expr_min(ctx, sy_expr_sub(ctx, sy_expr_sub(ctx, n, one), Ke),
+                                                                         sy_expr_int_si(ctx, len - 1)), step));
+        const sy_expr *absent = sy_expr_max(ctx, zero, sy_expr_min(ctx, one, sy_expr_sub(ctx, sy_expr_add(ctx, Ke, one), n)));
+        const sy_expr *low = sy_expr_add(ctx, sy_expr_int_si(ctx, a), sy_expr_mul_si(ctx, absent, M));
+        hi = j ? sy_expr_max(ctx, hi, top) : top;
+        lo = j ? sy_expr_min(ctx, lo, low) : low;
+        if (!hi || !lo) {
+            b->n = 0; /* an error (recorded): nothing is kept */
+            return 1;
+        }
+        K += len;
+        a = a + len * step - M; /* the first offset past the top, wrapped: in [0, step) */
+    }
+    const sy_expr *emn = sy_expr_int_si(ctx, mn);
+    struct sy_vpart *p = &b->part[0];
+    if (neg) { /* offsets were reflected: u = M - 1 - u' */
+        const sy_expr *top = sy_expr_int_si(ctx, M - 1 + mn);
+        p->lo = sy_expr_sub(ctx, top, hi);
+        p->hi = sy_expr_sub(ctx, top, lo);
+    } else {
+        p->lo = sy_expr_add(ctx, lo, emn);
+        p->hi = sy_expr_add(ctx, hi, emn);
+    }
+    p->dense = 0;
+    if (!p->lo || !p->hi) b->n = 0;
+    b->first = NULL;
+    b->ring = 0;
+    return 1;
 }
 
 /* a tracked tensor of dtype from read into a result of dtype to (both integer): a wider result
@@ -465,6 +564,34 @@ static sy_status set(opcall *c, const sy_tensor *in, const sy_tensor *out, sy_vb
     return sy_env_values_set(c->env, out, b);
 }
 
+/* t[k] or select(t, 0, k) of a tensor with one part per row (sy_vbounds.rows), k a constant in
+ * [-n, n - 1] (the op checked it): part k, exactly (its cnt, the row's length, >= 1 when the row has
+ * an element), *st the status; 0: not such a call (the other rules apply) */
+static int row_of(opcall *c, sy_status *st)
+{
+    sy_vbounds b;
+    const sy_value *ix = NULL;
+    int64_t k, d = 0;
+    if (!c->nargs || c->args[0].kind != SY_V_TENSOR || !sy_env_values_get(c->env, c->args[0].u.t, &b) || !b.rows ||
+        c->args[0].u.t->ndim != 2 || c->out->u.t->ndim != 1)
+        return 0;
+    if (!strcmp(c->op, "select")) {
+        if (!const_int(arg(c, 1, "dim"), &d) || (d != 0 && d != -2)) return 0;
+        ix = arg(c, 2, "index");
+    } else if (c->nargs == 2) {
+        ix = &c->args[1];
+        if (ix->kind == SY_V_LIST && ix->u.list.n == 1) ix = &ix->u.list.items[0];
+    }
+    if (!const_int(ix, &k) || k < -(int64_t)b.n || k >= (int64_t)b.n) return 0;
+    if (k < 0) k += (int64_t)b.n;
+    sy_vbounds r;
+    memset(&r, 0, sizeof r);
+    r.n = 1;
+    r.part[0] = b.part[k];
+    *st = sy_env_values_set(c->env, c->out->u.t, &r);
+    return 1;
+}
+
 static sy_status after_call(opcall *c);
 
 sy_status sy_env_values_after_call(opcall *c)
@@ -495,6 +622,7 @@ static sy_status after_call(opcall *c)
     while (r->op && strcmp(r->op, c->op)) r++;
     if (!r->op) return SY_OK;
     sy_vbounds b, y;
+    sy_status rst;
     const sy_tensor *in = c->nargs && c->args[0].kind == SY_V_TENSOR ? c->args[0].u.t : NULL;
     switch (r->k) {
     case VK_SAME:
@@ -534,6 +662,7 @@ static sy_status after_call(opcall *c)
         return sy_env_values_set(env, out, &b);
     }
     case VK_GETITEM: {
+        if (row_of(c, &rst)) return rst;
         if (!strcmp(c->op, "select")) { /* select(x, dim, i) of a 1-D sequence: x[i] */
             const sy_value *d = arg(c, 1, "dim");
             int64_t dv;

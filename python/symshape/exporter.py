@@ -1216,6 +1216,9 @@ class _InputDeps:
 
     def __init__(self):
         self.on_input, self._root, self._tainted = {}, {}, set()
+        self.mutated = set()  # the roots written by any in-place op (input-dependent or not)
+        self.stable = {}  # nodes whose tensor holds the same values at every call (_param_values)
+        self._known = None  # values_known of every node, made at its first call (the graph is complete)
 
     def add(self, nd):
         a0 = nd.args[0] if nd.op.startswith("call") and nd.args and isinstance(nd.args[0], Node) else None
@@ -1227,6 +1230,50 @@ class _InputDeps:
                                    any(self.on_input.get(a, True) for a in nd.all_input_nodes))
         if dep and a0 is not None and _mutates(nd):
             self._tainted.add(root)
+        if a0 is not None and _mutates(nd):
+            self.mutated.add(root)
+        # stable: not random nor uninitialized, computed from stable nodes only (a placeholder is
+        # not: its values are data); whether its root is written is asked at the end (mutated)
+        self.stable[nd] = (nd.op == "get_attr" or
+                           (nd.op.startswith("call") and not _unstable_op(nd) and
+                            all(self.stable.get(a, False) for a in nd.all_input_nodes)))
+
+    def values_known(self, nd):
+        """nd's tensor holds the values it has now at every call: stable, and neither it nor a
+        stable node it was computed from has a root written anywhere in the graph (a buffer
+        written in forward changes between calls; a tensor written after its use held other
+        values at that use)"""
+        if self._known is None:  # once, at the end, in creation order (arguments first): linear
+            self._known = {}
+            for n, st in self.stable.items():
+                self._known[n] = (st and self._root.get(n) not in self.mutated and
+                                  all(self._known.get(a, False) for a in n.all_input_nodes))
+        return self._known.get(nd, False)
+
+
+#: ops whose result differs between calls (random) or is uninitialized memory: a constant made by
+#: one (or from one) has no known values
+_UNSTABLE = ("rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like", "bernoulli",
+             "multinomial", "normal", "poisson", "empty", "empty_like", "new_empty", "empty_strided",
+             "new_empty_strided", "dropout", "rrelu")
+
+
+def _unstable_op(nd):
+    name = nd.target if isinstance(nd.target, str) else getattr(nd.target, "__name__", "")
+    return not isinstance(name, str) or name in _UNSTABLE or name.endswith("_")
+
+
+#: integer dtypes whose constant tensors carry "values" (docs/graph-format.md): an index's dtypes
+_VALUE_DTYPES = (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8)
+
+
+def _param_values(j, v, nd, deps):
+    """A param node j of an integer tensor v that holds the same values at every call gets
+    "values": [least, greatest] (the engine checks it where it is an index, as an index from sizes:
+    docs/ops.md section 9)."""
+    if v.dtype in _VALUE_DTYPES and v.numel() > 0 and deps.values_known(nd):
+        j["values"] = [int(v.min()), int(v.max())]
+    return j
 
 
 def _to_document(graph, tracer, values, dyn, name):
@@ -1307,7 +1354,8 @@ def _to_document(graph, tracer, values, dyn, name):
                 if _dtype_name(v.dtype) not in _DTYPES:
                     raise where_for(nd)("parameter %s has dtype %s, which the graph format does not have"
                                         % (names[nd], v.dtype))
-                j = {"name": names[nd], "op": "param", "dtype": _dtype_name(v.dtype), "shape": list(v.shape)}
+                j = _param_values({"name": names[nd], "op": "param", "dtype": _dtype_name(v.dtype), "shape": list(v.shape)},
+                                  v, nd, tracer._deps)
                 if names[nd] in written:
                     continue
                 written.add(names[nd])
@@ -1316,7 +1364,8 @@ def _to_document(graph, tracer, values, dyn, name):
         elif (not on_input[nd] and nd.op.startswith("call") and isinstance(v, torch.Tensor) and v.is_contiguous()
               # only contiguous results: a param has contiguous strides in the engine
               and _dtype_name(v.dtype) in _DTYPES and not _is_record_op(nd)):
-            j = {"name": names[nd], "op": "param", "dtype": _dtype_name(v.dtype), "shape": list(v.shape)}
+            j = _param_values({"name": names[nd], "op": "param", "dtype": _dtype_name(v.dtype), "shape": list(v.shape)},
+                              v, nd, tracer._deps)
         else:
             if isinstance(nd.target, type):
                 raise where_for(nd)("constructing a %s cannot be written to the graph" % nd.target.__name__)

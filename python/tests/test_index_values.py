@@ -11,6 +11,8 @@ import pytest
 import torch
 import torch.nn as nn
 
+import symshape
+
 from models_util import soundness
 
 NO_POLICY = {"duck_sizing": False, "specialize_01": False}
@@ -329,6 +331,11 @@ NARROW = {
     "int32_mul_wraps_then_floordiv": (lambda tb, ids: F1.embedding((A(ids.size(1), dtype=I32) * 2 ** 28).long() // 2 ** 28,
                                                                    tb.repeat(19, 1)), 5),
     "int16_floordiv_int": (lambda tb, ids: tb.index_select(0, (A(ids.size(1), dtype=I16) // 20).int()), 22),
+    # a stepped arange past the wrap (issue 47: refused past 127 before, where the CPU runs): the
+    # values of each run between two wraps (values.c wrap_stepped)
+    "int8_step_3_wraps_index": (lambda tb, ids: tb.repeat(19, 1)[A(0, ids.size(1), 3, dtype=I8).long()], None),
+    "uint8_step_3_200_rows": (lambda tb, ids: tb.repeat(13, 1)[:200][A(0, ids.size(1), 3, dtype=U8).long()], 17),
+    "int8_step_5_neg_120_rows": (lambda tb, ids: tb.repeat(8, 1)[:120][(A(1, ids.size(1) + 1, 5, dtype=I8) * -1).long()], 11),
 }
 NARROW_TS = [0, 1, 2, 5, 8, 9, 15, 16, 17, 30, 33, 127, 128, 129, 199, 200, 201, 255, 256, 257, 300, 320, 321]
 
@@ -347,3 +354,162 @@ def test_narrow_arange_values(name):
     texts = [g.text for g in gs.guards]
     assert row["torch_ok"] == (len(pts) if runs is None else runs), (row, texts)
     assert row["accepted"] == row["torch_ok"], (row, texts)
+
+
+# ---- constant index tensors (issue 47): a buffer, parameter, plain attribute, torch.tensor literal or
+# torch.arange(4) made in forward is a "param" whose "values" [least, greatest] the exporter writes
+# (docs/graph-format.md); the engine checks them as index values from sizes. Before, x[:, idx] with
+# idx = [0, 3] was accepted at x.size(1) <= 3, where the CPU raises (1 to 4 violations per model).
+
+class CIdx(nn.Module):
+    """fn(x, idx) of x (B, L) and an index tensor idx held as `kind`"""
+
+    def __init__(self, kind, fn, vals, dtype):
+        super().__init__()
+        self.kind, self.fn = kind, fn
+        t = torch.tensor(vals, dtype=dtype)
+        if kind in ("buffer", "written"):
+            self.register_buffer("idx", t)
+        elif kind == "parameter":
+            self.idx = nn.Parameter(t, requires_grad=False)
+        elif kind == "plain":
+            self.idx = t
+
+    def forward(self, x):
+        idx = (torch.tensor([0, 3]) if self.kind == "literal" else torch.arange(4) if self.kind == "arange"
+               else self.idx)
+        y = self.fn(x, idx)
+        if self.kind == "written":  # a buffer written in forward holds other values at the next call
+            idx.add_(0)
+        return y
+
+
+def _ix(x, i):
+    return x[:, i]
+
+
+def _setitem_c(x, i):
+    y = x.clone()
+    y[:, i] = 1.0
+    return y
+
+
+L64 = torch.long
+# name: (kind, fn, values, dtype, the least L the CPU runs at (or whether it runs at (B, L)))
+CONST_IDX = {
+    "buffer": ("buffer", _ix, [0, 3], L64, 4),
+    "parameter": ("parameter", _ix, [0, 3], L64, 4),
+    "plain": ("plain", _ix, [0, 3], L64, 4),
+    "literal": ("literal", _ix, None, L64, 4),
+    "arange_4": ("arange", _ix, None, L64, 4),
+    "negative_wraps": ("buffer", _ix, [-4, 1], L64, 4),
+    "add_one": ("buffer", lambda x, i: x[:, i + 1], [0, 3], L64, 5),
+    "uint8_long": ("buffer", lambda x, i: x[:, i.long()], [0, 3], torch.uint8, 4),
+    "int16_long": ("buffer", lambda x, i: x[:, i.long()], [1, 3], torch.int16, 4),
+    "index_select": ("buffer", lambda x, i: x.index_select(1, i), [0, 3], L64, 4),
+    "index_select_int32": ("buffer", lambda x, i: x.index_select(1, i), [2, 3], torch.int32, 4),
+    "embedding": ("buffer", lambda x, i: F1.embedding(i, x.t()), [0, 3], L64, 4),
+    "gather": ("buffer", lambda x, i: torch.gather(x, 1, i.expand(x.size(0), 2)), [[0, 3]], L64, 4),
+    "scatter": ("buffer", lambda x, i: x.scatter(1, i.expand(x.size(0), 2), 1.0), [[0, 3]], L64, 4),
+    "take": ("buffer", lambda x, i: x.take(i), [0, 7], L64, lambda b, l: b * l >= 8),
+    "index_fill": ("buffer", lambda x, i: x.index_fill(1, i, 0.0), [-4, 1], L64, 4),
+    "index_copy": ("buffer", lambda x, i: x.index_copy(1, i, torch.ones(x.size(0), 2)), [0, 3], L64, 4),
+    "setitem": ("buffer", _setitem_c, [0, 3], L64, 4),
+    "one_hot": ("buffer", lambda x, i: F1.one_hot(i, x.size(1)), [0, 3], L64, 4),
+    "nonzero_of_mask": ("buffer", lambda x, i: x[:, i.nonzero().squeeze(1)], [True, False, False, True], torch.bool, 4),
+}
+CONST_LS = [0, 1, 2, 3, 4, 5, 6, 7, 9, 12, 17, 30] + [3, 8, 2, 40, 25, 1, 4, 11, 19, 33, 0, 6, 3]
+
+
+@pytest.mark.parametrize("policy", ["default", "relaxed"])
+@pytest.mark.parametrize("name", sorted(CONST_IDX))
+def test_constant_index_values(name, policy):
+    """25 sizes (B, L) with L = 0, 1, 2, ...: the CPU runs exactly at L >= the least size the
+    constant's values need; 0 violations, and under the relaxed policy every size it runs is accepted"""
+    kind, fn, vals, dt, need = CONST_IDX[name]
+    torch.manual_seed(0)
+    model = CIdx(kind, fn, vals if vals is not None else [0], dt).eval()
+    pts = [(1 + k % 3, l) for k, l in enumerate(CONST_LS)]
+    row, gs, doc = soundness("const_index_%s_%s" % (name, policy), model, lambda p: {"x": torch.randn(*p)},
+                             lambda p: {"x": list(p)}, pts, dynamic={"x": [0, 1]}, example=(2, 10),
+                             trace_kw=NO_POLICY if policy == "relaxed" else None, kind="index values")
+    assert any("values" in n for n in doc["nodes"] if n["op"] == "param"), doc["nodes"]
+    texts = [g.text for g in gs.guards]
+    runs = need if callable(need) else (lambda b, l: l >= need)
+    assert row["torch_ok"] == sum(runs(b, l) for b, l in pts), (row, texts)
+    if policy == "relaxed":
+        assert row["accepted"] == row["torch_ok"], (row, texts)
+
+
+def test_constant_index_written_has_no_values():
+    """a buffer written in forward (idx.add_) holds other values at the next call: no "values" (its
+    values stay data, unchecked: the named limit), while an unwritten buffer has them"""
+    doc = symshape.export(CIdx("written", _ix, [0, 3], L64).eval(), {"x": torch.randn(2, 10)}, dynamic={"x": [1]})
+    assert [n.get("values") for n in doc["nodes"] if n["op"] == "param"] == [None, None]  # idx, idx.add_(0)
+    doc = symshape.export(CIdx("buffer", _ix, [-4, 1], L64).eval(), {"x": torch.randn(2, 10)}, dynamic={"x": [1]})
+    assert [n.get("values") for n in doc["nodes"] if n["op"] == "param"] == [[-4, 1]]
+    doc = symshape.export(CIdx("buffer", CONST_IDX["int16_long"][1], [1, 3], torch.int16).eval(), {"x": torch.randn(2, 10)}, dynamic={"x": [1]})
+    assert [(n["dtype"], n.get("values")) for n in doc["nodes"] if n["op"] == "param"] == [("int16", [1, 3]), ("int64", [1, 3])]
+
+
+@pytest.mark.parametrize("node,msg", [
+    ({"name": "p", "op": "param", "dtype": "float32", "shape": [2], "values": [0, 1]}, "is for a param of an integer dtype"),
+    ({"name": "p", "op": "param", "dtype": "int64", "shape": [0], "values": [0, 1]}, "with an element"),
+    ({"name": "p", "op": "input", "dtype": "int64", "shape": [2], "values": [0, 1]}, "is for a param"),
+    ({"name": "p", "op": "param", "dtype": "int64", "shape": [2], "values": [0]}, "must be [least, greatest], two integers"),
+    ({"name": "p", "op": "param", "dtype": "int64", "shape": [2], "values": [3, 1]}, "[3, 1] must have least <= greatest"),
+    ({"name": "p", "op": "param", "dtype": "uint8", "shape": [2], "values": [-1, 1]}, "within [0, 255] of its dtype"),
+])
+def test_param_values_bad(node, msg):
+    """a malformed "values" is a format error naming the node, never a crash"""
+    doc = {"format": "symshape.graph", "version": 1, "name": "bad", "nodes": [node], "outputs": [{"ref": "p"}]}
+    with pytest.raises(symshape.Error) as e:
+        symshape.trace(doc)
+    assert "node 'p'" in str(e.value) and msg in str(e.value), str(e.value)
+
+
+def _tri_doc(op, r, c, off, shifts):
+    """x0..x3 (2, L_i), L_i dynamic: x0[:, t[0]], x1[:, t[-1]], x2[:, t[0] - s0], x3[:, t[1] - s1] of
+    t = op(r, c, off)"""
+    nodes = [{"name": "t", "op": op, "args": [r, c, off], "kwargs": {}}]
+    outs = []
+    for i, (k, s) in enumerate(zip((0, -1, 0, 1), shifts)):
+        nodes += [{"name": "x%d" % i, "op": "input", "dtype": "float32", "shape": [2, 60], "dynamic": [1]},
+                  {"name": "t%d" % i, "op": "getitem", "args": [{"ref": "t"}, k], "kwargs": {}},
+                  {"name": "i%d" % i, "op": "sub", "args": [{"ref": "t%d" % i}, s], "kwargs": {}},
+                  {"name": "y%d" % i, "op": "getitem",
+                   "args": [{"ref": "x%d" % i}, [{"slice": [None, None, None]}, {"ref": "i%d" % i}]], "kwargs": {}}]
+        outs.append({"ref": "y%d" % i})
+    return {"format": "symshape.graph", "version": 1, "name": op, "nodes": nodes, "outputs": outs}
+
+
+def test_tril_triu_indices_values():
+    """tril_indices / triu_indices(row, col, offset) as indices: the exact least and greatest row and
+    column index of ATen's tril_indices_cpu / triu_indices_cpu (values.c rows, ops_index.c), including
+    empty results and offsets past the matrix. 224 triples (3252 checks) (row, col 0..6, offset -8..8 incl. 0 and
+    negative), each index used directly and shifted down by its greatest value (so the least one
+    decides), at L = 0, 1, 2 and around the bound: symshape accepts exactly where the CPU runs
+    (before, the values were data: x[:, tril_indices(1, 3, 2)[-1]] was accepted at L = 1)"""
+    rng = random.Random(47)
+    triples = [(r, c, o) for r in (0, 1, 2, 4) for c in (0, 1, 3, 5) for o in (-5, -1, 0, 2, 6)]
+    triples += [(rng.randint(0, 6), rng.randint(0, 6), rng.randint(-8, 8)) for _ in range(32)]
+    n = 0
+    for op in ("tril_indices", "triu_indices"):
+        for r, c, o in triples:
+            t = getattr(torch, op)(r, c, o)
+            ks = (0, -1, 0, 1)
+            shifts = [int(t[k].max()) if t.numel() and i >= 2 else 0 for i, k in enumerate(ks)]
+            gs = symshape.trace(_tri_doc(op, r, c, o, shifts), duck_sizing=False, specialize_01=False)
+            for i, k in enumerate(ks):
+                idx = t[k] - shifts[i]
+                need = int(max(idx.max() + 1, -idx.min())) if t.numel() else 0
+                for L in sorted({0, 1, 2, need - 1, need, need + 1} - {-1}):
+                    try:
+                        torch.randn(2, L)[:, idx]
+                        ok = True
+                    except IndexError:
+                        ok = False
+                    sizes = {"x%d" % j: [2, L if j == i else 60] for j in range(4)}
+                    assert gs.check(sizes)[0] == ok, (op, r, c, o, k, shifts[i], L, ok, [g.text for g in gs.guards])
+                    n += 1
+    assert (len(triples), n) == (112, 3252)
