@@ -14,6 +14,7 @@
 #include "algebra/buf.h"
 #include "algebra/eval.h"
 #include "algebra/expr_private.h"
+#include "algebra/lattice.h"
 #include "symshape/cases.h"
 #include "symshape/decide.h"
 
@@ -488,6 +489,7 @@ static long const_sample(runner *R, const symlist *L, const evec *A, const sy_ex
  * at most SOLVE_WORK evaluated nodes (an evaluation counts the nodes of the case's
  * expressions), deterministic. Returns the points visited, -1 when fn asked to stop, -2 out of
  * memory. */
+enum { LATTICE_EQS = 16, LATTICE_POINTS = 64 };
 enum { SOLVE_TARGETS = 24, SOLVE_SYMS = 8, SOLVE_CANDS = 256, SOLVE_COMBOS = 256, SOLVE_DIVS = 64, SOLVE_CONSTS = 24 };
 #define SOLVE_WORK ((uint64_t)1 << 23)
 
@@ -512,6 +514,11 @@ typedef struct {
     size_t nodes;
     bool oom;
     bool no_atoms; /* walking the assumptions */
+    /* each symbol's range under the facts, by symbol id, computed once (sv_get_range): the
+     * bisections asked sy_facts_get_range for every combination, 11% of a fuzz_cases run */
+    const sy_expr **rlo, **rhi;
+    unsigned char *rhave;
+    size_t nr;
 } solver;
 
 static bool sv_charge(solver *S)
@@ -680,12 +687,25 @@ static sy_status sv_divmod(void *ud, const sy_expr *e)
     return SY_OK;
 }
 
+/* s's range under the facts (NULL ends: unbounded), once per symbol */
+static void sv_get_range(solver *S, const sy_expr *s, const sy_expr **lo, const sy_expr **hi)
+{
+    uint32_t id = sy_expr_sym_id(s);
+    if (id < S->nr && S->rhave[id]) {
+        *lo = S->rlo[id], *hi = S->rhi[id];
+        return;
+    }
+    *lo = *hi = NULL;
+    if (!S->f || sy_facts_get_range(S->f, s, lo, hi) != SY_OK) *lo = *hi = NULL;
+    sy_ctx_reset_error(S->R->ctx);
+    if (id < S->nr) S->rlo[id] = *lo, S->rhi[id] = *hi, S->rhave[id] = 1;
+}
+
 /* the vertex value of symbol s: its range's lower end (or upper end; 1 when unbounded) */
 static void sv_default(solver *S, const sy_expr *s, fmpz_t out)
 {
     const sy_expr *lo = NULL, *hi = NULL;
-    if (!S->f || sy_facts_get_range(S->f, s, &lo, &hi) != SY_OK) lo = hi = NULL;
-    sy_ctx_reset_error(S->R->ctx);
+    sv_get_range(S, s, &lo, &hi);
     if (lo && lo->kind == SY_EXPR_INT) fmpz_set(out, &lo->u.value);
     else if (hi && hi->kind == SY_EXPR_INT) fmpz_set(out, &hi->u.value);
     else fmpz_one(out);
@@ -695,8 +715,7 @@ static void sv_default(solver *S, const sy_expr *s, fmpz_t out)
 static bool sv_range(solver *S, const sy_expr *s, fmpz_t lo, fmpz_t hi)
 {
     const sy_expr *l = NULL, *h = NULL;
-    if (!S->f || sy_facts_get_range(S->f, s, &l, &h) != SY_OK) l = h = NULL;
-    sy_ctx_reset_error(S->R->ctx);
+    sv_get_range(S, s, &l, &h);
     fmpz_one(hi);
     fmpz_mul_2exp(hi, hi, (ulong)S->bits + 16);
     fmpz_neg(lo, hi);
@@ -707,25 +726,26 @@ static bool sv_range(solver *S, const sy_expr *s, fmpz_t lo, fmpz_t hi)
 
 /* the candidate values of symbol s (into v, room SOLVE_CANDS + 4): its range's ends and their
  * neighbours, then the divisor candidates inside the range */
-static size_t sv_values(solver *S, const sy_expr *s, fmpz *v)
+static size_t sv_values(solver *S, const sy_expr *s, fmpz *v, size_t max)
 {
     const sy_expr *lo = NULL, *hi = NULL;
-    if (!S->f || sy_facts_get_range(S->f, s, &lo, &hi) != SY_OK) lo = hi = NULL;
-    sy_ctx_reset_error(S->R->ctx);
+    sv_get_range(S, s, &lo, &hi);
     if (lo && lo->kind != SY_EXPR_INT) lo = NULL;
     if (hi && hi->kind != SY_EXPR_INT) hi = NULL;
-    size_t n = 0;
+    size_t n = 0, nends = 0;
     fmpz_t t;
     fmpz_init(t);
-    for (int j = 0; j < 4 + (int)S->ncv; j++) {
+    for (int j = 0; j < 4 + (int)S->ncv && n < max; j++) {
+        if (j == 4) nends = n;
         if (j == 0) lo ? fmpz_set(t, &lo->u.value) : fmpz_one(t);
         else if (j == 1) lo ? fmpz_add_ui(t, &lo->u.value, 1) : fmpz_set_si(t, -1);
         else if (j == 2) hi ? fmpz_set(t, &hi->u.value) : fmpz_zero(t);
         else if (j == 3) hi ? fmpz_sub_ui(t, &hi->u.value, 1) : fmpz_set_si(t, 2);
         else fmpz_set(t, S->cv + j - 4);
         if ((lo && fmpz_cmp(t, &lo->u.value) < 0) || (hi && fmpz_cmp(t, &hi->u.value) > 0)) continue;
+        /* the divisor candidates are distinct (sv_cand): each is compared with the ends only */
         bool dup = false;
-        for (size_t q = 0; q < n && !dup; q++) dup = fmpz_equal(v + q, t);
+        for (size_t q = 0; q < (j < 4 ? n : nends) && !dup; q++) dup = fmpz_equal(v + q, t);
         if (!dup) fmpz_set(v + n++, t);
     }
     fmpz_clear(t);
@@ -767,19 +787,41 @@ static void sv_bisect(solver *S, const sy_expr *g, const sy_expr *s, const fmpz_
     if (fmpz_cmp(a, b) != 0) sv_visit(S, s, b);
     if (oka && okb && (fmpz_sgn(ga) < 0) != (fmpz_sgn(gm) < 0)) {
         bool nega = fmpz_sgn(ga) < 0;
-        fmpz_t lo, hi; /* the ends that evaluate */
+        fmpz_t lo, hi, gb, w, num, den; /* the ends that evaluate; g at b; the width */
         fmpz_init_set(lo, a);
         fmpz_init_set(hi, b);
+        fmpz_init_set(gb, gm);
+        fmpz_init(w), fmpz_init(num), fmpz_init(den);
+        /* regula falsi, a bisection step after each one that did not halve the interval: the
+         * root of a g linear in s in two or three evaluations, not the 66 of bisection from
+         * +-2^64 (62% of a fuzz_cases run was the solver, issue 38 leftovers); the same a,
+         * b = a + 1 at the end for a monotone g, at most twice the steps otherwise */
+        bool interp = true;
         while (!S->stop) {
-            fmpz_sub(m, b, a);
-            if (fmpz_cmp_ui(m, 1) <= 0) break;
-            fmpz_add(m, a, b);
-            fmpz_fdiv_q_2exp(m, m, 1);
+            fmpz_sub(w, b, a);
+            if (fmpz_cmp_ui(w, 1) <= 0) break;
+            if (interp) { /* a + |g(a)| (b - a) / (|g(a)| + |g(b)|), inside (a, b) */
+                fmpz_abs(num, ga);
+                fmpz_abs(den, gb);
+                fmpz_add(den, den, num);
+                fmpz_mul(num, num, w);
+                fmpz_fdiv_q(m, num, den);
+                fmpz_add(m, m, a);
+                if (fmpz_cmp(m, a) <= 0) fmpz_add_ui(m, a, 1);
+                if (fmpz_cmp(m, b) >= 0) fmpz_sub_ui(m, b, 1);
+            } else {
+                fmpz_add(m, a, b);
+                fmpz_fdiv_q_2exp(m, m, 1);
+            }
             sy_binding_set(&S->b, id, m);
             if (!sv_eval(S, g, gm)) break;
-            if ((fmpz_sgn(gm) < 0) == nega) fmpz_set(a, m);
-            else fmpz_set(b, m);
+            if ((fmpz_sgn(gm) < 0) == nega) fmpz_set(a, m), fmpz_set(ga, gm);
+            else fmpz_set(b, m), fmpz_set(gb, gm);
+            fmpz_sub(num, b, a); /* halved? */
+            fmpz_mul_2exp(num, num, 1);
+            interp = !interp || fmpz_cmp(num, w) <= 0;
         }
+        fmpz_clear(gb), fmpz_clear(w), fmpz_clear(num), fmpz_clear(den);
         /* a - 1, a, b, b + 1 (the ends themselves were visited) */
         fmpz_sub_ui(m, a, 1);
         for (int k = 0; k < 4 && !S->stop; k++, fmpz_add_ui(m, m, 1))
@@ -839,12 +881,6 @@ static void sv_target(solver *S, const sy_expr *g, const fmpz *defv)
         return;
     }
     for (size_t i = 0; i < n * (SOLVE_CANDS + 4); i++) fmpz_init(vals + i);
-    for (size_t i = 0; i < n; i++) {
-        cnt[i] = sv_values(S, fs[i], vals + i * (SOLVE_CANDS + 4));
-        li[i] = SIZE_MAX;
-        for (size_t j = 0; j < S->L->n && li[i] == SIZE_MAX; j++)
-            if (S->L->v[j] == fs[i]) li[i] = j;
-    }
     /* values per other symbol: the largest per with per**(n - 1) <= SOLVE_COMBOS */
     size_t per = SOLVE_CANDS + 4;
     while (per > 1) {
@@ -856,6 +892,12 @@ static void sv_target(solver *S, const sy_expr *g, const fmpz *defv)
         }
         if (!over) break;
         per--;
+    }
+    for (size_t i = 0; i < n; i++) { /* the first per of each: the odometer uses no more */
+        cnt[i] = sv_values(S, fs[i], vals + i * (SOLVE_CANDS + 4), per);
+        li[i] = SIZE_MAX;
+        for (size_t j = 0; j < S->L->n && li[i] == SIZE_MAX; j++)
+            if (S->L->v[j] == fs[i]) li[i] = j;
     }
     for (size_t k = 0; k < n && !S->stop; k++) {
         if (li[k] == SIZE_MAX) continue;
@@ -882,6 +924,75 @@ static void sv_target(solver *S, const sy_expr *g, const fmpz *defv)
     sy_mem_free(ctx, fs);
 }
 
+/* a lattice point (sy_lattice_points): the symbols bound to it, visited when the assumptions hold */
+static int sv_lattice_point(void *ud, const fmpz *vals)
+{
+    solver *S = ud;
+    if (!sv_charge(S)) return -1;
+    for (size_t i = 0; i < S->L->n; i++) sy_binding_set(&S->b, sy_expr_sym_id(S->L->v[i]), vals + i);
+    fmpz_t t;
+    fmpz_init(t);
+    if (assumptions_hold(S->R, S->A, NULL, &S->b, t)) {
+        S->found++;
+        if (S->fn(S->R, &S->b, S->ud) < 0) S->stop = 1;
+    }
+    fmpz_clear(t);
+    sy_ctx_reset_error(S->R->ctx);
+    return S->stop ? -1 : 0;
+}
+
+/* the equalities d == 0 an assumption states (its And's operands too) */
+static void eq_atoms(sy_ctx *ctx, const sy_expr *a, evec *out, bool *oom)
+{
+    if (a->kind == SY_EXPR_AND) {
+        for (size_t i = 0; i < sy_expr_nargs(a); i++) eq_atoms(ctx, sy_expr_arg(a, i), out, oom);
+    } else if (a->kind == SY_EXPR_EQ && sy_expr_nargs(a) == 1 && out->n < LATTICE_EQS && !evec_push(ctx, out, sy_expr_arg(a, 0))) {
+        *oom = true;
+    }
+}
+
+/* Diophantine witnesses (issue 38 leftovers): `2*a != 3*b + 1`, `Mod(7*a, 12) != 5` are false
+ * only on a lattice that neither the bisection of one symbol nor the grid reaches when the
+ * ranges start far out or the coefficients are large. The assumptions' equalities, with each
+ * target g == 0 and g == 1 (an atom d <= 0 is false from d = 1 on), and with none, are solved
+ * exactly over the integers (algebra/lattice.c) and the lattice points nearest the symbols'
+ * default values visited, LATTICE_POINTS per system. */
+static void sv_lattice(solver *S, const fmpz *defv)
+{
+    sy_ctx *ctx = S->R->ctx;
+    evec eqs = {0};
+    bool oom = false;
+    for (size_t i = 0; i < S->A->n && !oom; i++) eq_atoms(ctx, S->A->v[i], &eqs, &oom);
+    size_t nmand = eqs.n, ns = S->L->n;
+    slong offs[LATTICE_EQS + 1] = {0};
+    const sy_expr **lo = sy_alloc(ctx, (ns ? ns : 1) * 2 * sizeof *lo), **hi = lo ? lo + ns : NULL;
+    if (!lo) oom = true;
+    for (size_t i = 0; lo && i < ns; i++) {
+        lo[i] = hi[i] = NULL;
+        sv_get_range(S, S->L->v[i], &lo[i], &hi[i]);
+    }
+    if (!oom && nmand && sy_lattice_points(ctx, eqs.v, offs, nmand, S->L->v, defv, lo, hi, ns, LATTICE_POINTS,
+                                           sv_lattice_point, S) != SY_OK)
+        oom = true;
+    for (size_t i = 0; i < S->tg.n && !S->stop && !oom; i++) {
+        if (eqs.n == nmand && !evec_push(ctx, &eqs, S->tg.v[i])) {
+            oom = true;
+            break;
+        }
+        eqs.v[nmand] = S->tg.v[i];
+        for (slong k = 0; k < 2 && !S->stop && !oom; k++) {
+            offs[nmand] = k;
+            if (sy_lattice_points(ctx, eqs.v, offs, nmand + 1, S->L->v, defv, lo, hi, ns, LATTICE_POINTS,
+                                  sv_lattice_point, S) != SY_OK)
+                oom = true;
+        }
+    }
+    if (oom) S->oom = true;
+    if (lo) sy_dealloc(ctx, lo, (ns ? ns : 1) * 2 * sizeof *lo);
+    evec_free(ctx, &eqs);
+    sy_ctx_reset_error(ctx);
+}
+
 static long solve_sample(runner *R, const symlist *L, const evec *A, const evec *targets, point_fn fn, void *ud)
 {
     if (!L->n || !targets || !targets->n) return 0;
@@ -893,6 +1004,14 @@ static long solve_sample(runner *R, const symlist *L, const evec *A, const evec 
         sy_ctx_reset_error(ctx);
         return -2;
     }
+    size_t rcap = S.b.n ? S.b.n : 1; /* every symbol of the context (sy_binding_init) */
+    S.rlo = sy_alloc(ctx, rcap * 2 * sizeof *S.rlo);
+    S.rhave = sy_alloc(ctx, rcap);
+    if (S.rlo && S.rhave) {
+        S.nr = S.b.n, S.rhi = S.rlo + rcap;
+        memset(S.rhave, 0, rcap);
+    } /* else no cache: sy_facts_get_range each time */
+    sy_ctx_reset_error(ctx);
     S.f = sy_facts_new(ctx);
     for (size_t i = 0; S.f && i < A->n; i++)
         if (sy_facts_add(S.f, A->v[i]) != SY_OK) {
@@ -909,6 +1028,8 @@ static long solve_sample(runner *R, const symlist *L, const evec *A, const evec 
         if (defv) sy_dealloc(ctx, defv, L->n * sizeof *defv);
         sy_facts_free(S.f);
         sy_binding_clear(ctx, &S.b);
+        if (S.rlo) sy_dealloc(ctx, S.rlo, rcap * 2 * sizeof *S.rlo);
+        if (S.rhave) sy_dealloc(ctx, S.rhave, rcap);
         sy_ctx_reset_error(ctx);
         return -2;
     }
@@ -936,6 +1057,8 @@ static long solve_sample(runner *R, const symlist *L, const evec *A, const evec 
             sv_default(&S, L->v[i], defv + i);
             sy_binding_set(&S.b, sy_expr_sym_id(L->v[i]), defv + i);
         }
+        sv_lattice(&S, defv); /* first: exact and bounded, the bisections can use up the work */
+        for (size_t i = 0; i < L->n; i++) sy_binding_set(&S.b, sy_expr_sym_id(L->v[i]), defv + i);
         for (size_t i = 0; i < S.tg.n && !S.stop; i++) sv_target(&S, S.tg.v[i], defv);
     }
     for (size_t i = 0; i < L->n; i++) fmpz_clear(defv + i);
@@ -947,6 +1070,8 @@ static long solve_sample(runner *R, const symlist *L, const evec *A, const evec 
     evec_free(ctx, &S.tg);
     sy_facts_free(S.f);
     sy_binding_clear(ctx, &S.b);
+    if (S.rlo) sy_dealloc(ctx, S.rlo, rcap * 2 * sizeof *S.rlo);
+    if (S.rhave) sy_dealloc(ctx, S.rhave, rcap);
     sy_ctx_reset_error(ctx);
     return S.oom ? -2 : S.stop == 1 ? -1 : S.found;
 }

@@ -975,11 +975,91 @@ sy_status sy_verify_bound(sy_ctx *ctx, size_t n, const sy_expr *const *assumptio
     return prove_about(ctx, n, assumptions, e, lo, hi, 1, opts, verdict, counterexample);
 }
 
-/* Symbols of the env read as the first source they were created for. */
+/* Symbols of the env read as the first source they were created for, so that an env symbol and
+ * the guard-set variable of its source (a symbol named by the source) are one Z3 constant. The
+ * map must stay injective over the env's symbols: through the C API a source is any text, so a
+ * symbol created for source "s3" (or "u0") and the sourceless symbol s3 (or the unbacked u0), or
+ * two symbols created for one source, were one constant, and a recorded guard s2 == s3 that the
+ * guard set lost (its variable for source "s3" is the node s3) was "proven". Each env symbol is
+ * named once, in creation order: its first source when backed with one and no earlier symbol
+ * holds that name, else its own name when free, else NAME#k (the first k free). */
+typedef struct {
+    sy_env *env;
+    const char **byid;  /* the name of env symbol id (NULL: not an env symbol: its own name) */
+    size_t nid;
+    char **made;        /* the NAME#k strings */
+    size_t nmade;
+    const char **used;  /* every name given, sorted (strcmp) */
+    size_t nused;
+} env_names;
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+static bool name_used(const env_names *nm, const char *s)
+{
+    return nm->nused && bsearch(&s, nm->used, nm->nused, sizeof *nm->used, cmp_str) != NULL;
+}
+
+static bool name_use(env_names *nm, const char *s)
+{
+    size_t i = nm->nused;
+    while (i > 0 && strcmp(nm->used[i - 1], s) > 0) i--; /* insertion: n symbols, sorted once each */
+    memmove(nm->used + i + 1, nm->used + i, (nm->nused - i) * sizeof *nm->used);
+    nm->used[i] = s;
+    nm->nused++;
+    return true;
+}
+
+static void env_names_clear(env_names *nm)
+{
+    for (size_t i = 0; i < nm->nmade; i++) free(nm->made[i]);
+    free(nm->made);
+    free(nm->byid);
+    free(nm->used);
+}
+
+static sy_status env_names_init(env_names *nm, sy_env *env)
+{
+    memset(nm, 0, sizeof *nm);
+    nm->env = env;
+    size_t n = sy_env_nsymbols(env);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t id = sy_expr_sym_id(sy_env_symbol(env, i)->sym);
+        if ((size_t)id + 1 > nm->nid) nm->nid = (size_t)id + 1;
+    }
+    nm->byid = calloc(nm->nid ? nm->nid : 1, sizeof *nm->byid);
+    nm->used = malloc((n ? n : 1) * sizeof *nm->used);
+    nm->made = malloc((n ? n : 1) * sizeof *nm->made);
+    if (!nm->byid || !nm->used || !nm->made) return SY_ENOMEM;
+    /* the sources first: a guard set's variables are named by them */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < n; i++) {
+            const sy_symbol_info *si = sy_env_symbol(env, i);
+            uint32_t id = sy_expr_sym_id(si->sym);
+            if (nm->byid[id]) continue;
+            const char *want = pass == 0 ? (!si->unbacked && si->nsources ? si->sources[0] : NULL) : sy_expr_sym_name(si->sym);
+            if (!want || (pass == 0 && name_used(nm, want))) continue;
+            if (name_used(nm, want)) { /* pass 1: the own name is taken: NAME#k */
+                size_t len = strlen(want) + 24;
+                char *m = malloc(len);
+                if (!m) return SY_ENOMEM;
+                unsigned k = 1;
+                do snprintf(m, len, "%s#%u", want, k++);
+                while (name_used(nm, m));
+                nm->made[nm->nmade++] = m;
+                want = m;
+            }
+            nm->byid[id] = want;
+            name_use(nm, want);
+        }
+    return SY_OK;
+}
+
 static const char *env_source_name(void *ud, const sy_expr *sym)
 {
-    const sy_symbol_info *si = sy_env_symbol_of(ud, sym);
-    return si && !si->unbacked && si->nsources ? si->sources[0] : NULL;
+    const env_names *nm = ud;
+    uint32_t id = sy_expr_sym_id(sym);
+    return id < nm->nid ? nm->byid[id] : NULL;
 }
 
 static int is_size_source(const char *s) { return strstr(s, ".size()[") != NULL || strstr(s, ".dim()") != NULL; }
@@ -1034,8 +1114,11 @@ sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_gset *f
     tr t;
     sy_status st = tr_init(&t, ctx, opts);
     if (st != SY_OK) return st;
+    env_names names;
+    if (st == SY_OK) st = env_names_init(&names, env);
+    else memset(&names, 0, sizeof names);
     t.name_of = env_source_name;
-    t.name_ud = env;
+    t.name_ud = &names;
     /* the domain: sizes and ranks are >= 0 */
     size_t ns = sy_gset_nsources(final);
     Z3_ast *dom = malloc((ns + sy_gset_nsources(produced) + 2) * sizeof *dom);
@@ -1162,6 +1245,7 @@ sy_status sy_verify_model(sy_env *env, const sy_gset *produced, const sy_gset *f
     free(dom);
     if (st == SY_OK && t.st != SY_OK) st = t.st;
     tr_clear(&t);
+    env_names_clear(&names);
     if (summary) *summary = sum;
     if (st == SY_ENOMEM) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
     return st;

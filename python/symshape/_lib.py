@@ -178,9 +178,59 @@ def _load():
             if d not in dirs:
                 dirs.append(d)
         where = "libsymshape.so* in " + ", ".join(dirs)
+    why = "" if explicit else (_installed_why() or "")
     raise LibraryNotFound("cannot load libsymshape.so (looked for " + where + ")" +
                           ("; " + "; ".join(errors) if errors else "") +
-                          ". Build it (cmake, SY_BUILD_SHARED=ON) and set SYMSHAPE_LIB, or install it.")
+                          ". " + why + ("b" if why.endswith(": ") else "B") +
+                          "uild it (cmake, SY_BUILD_SHARED=ON) and set SYMSHAPE_LIB, or install it.")
+
+
+def _own_distribution(pkgdir):
+    """(version, lists_library) of the installed distribution whose RECORD holds this package's
+    symshape/_lib.py, in the site directory that holds the package, or None (a source tree, or no
+    RECORD). lists_library: its RECORD holds symshape/libsymshape.so* (the bundled wheel)."""
+    site = os.path.dirname(pkgdir)
+    try:
+        names = sorted(n for n in os.listdir(site) if n.startswith("symshape-") and n.endswith(".dist-info"))
+    except OSError:
+        return None
+    for name in names:
+        try:
+            with open(os.path.join(site, name, "RECORD"), encoding="utf-8") as f:
+                files = [line.split(",", 1)[0] for line in f]
+        except (OSError, UnicodeDecodeError):
+            continue
+        if "symshape/_lib.py" in files:
+            return (name[len("symshape-"):-len(".dist-info")],
+                    any(p.startswith("symshape/libsymshape.so") for p in files))
+    return None
+
+
+def _installed_why():
+    """Why a pip-installed package has no library, and the pip command that brings it back, or None.
+
+    Both pyproject.toml files build the distribution ``symshape`` (docs/packaging.md): the
+    repository's bundles symshape/libsymshape.so, python/'s is the binding alone (version
+    X+binding). pip installs one over the other by uninstalling the first, library included, and a
+    pre-built wheel has no install hook that could stop it (python/_symshape_build.py stops only a
+    build), so the binding alone can end up where the bundled package was."""
+    own = _own_distribution(os.path.dirname(os.path.abspath(__file__)))
+    if own is None:
+        return None
+    version, lists_library = own
+    release = version.split("+", 1)[0]
+    bundled = ("the package with the library, symshape %s: `pip install --force-reinstall "
+               "/path/to/symshape-%s-py3-none-<platform>.whl` (the wheel of the repository's top-level "
+               "pyproject.toml), or `pip install /path/to/symshape` (the repository, which builds it)"
+               % (release, release))
+    if lists_library:
+        return ("symshape %s was installed with its library (its RECORD lists symshape/libsymshape.so), "
+                "which is gone: reinstall %s. " % (version, bundled))
+    if version.endswith("+binding"):
+        return ("symshape %s is the binding alone (python/pyproject.toml), without the library; if it was "
+                "installed over the package with the library, pip removed that library: install %s. "
+                "Or keep the binding and give it a library: " % (version, bundled))
+    return None
 
 
 lib, lib_path = _load()

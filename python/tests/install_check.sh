@@ -26,6 +26,11 @@ if env -u SYMSHAPE_LIB "$py" -c 'import symshape' 2>"$work/err"; then
   fi
 else
   grep -q "LibraryNotFound" "$work/err" || { cat "$work/err" >&2; exit 1; }
+  # the binding alone (0.1.0+binding) says so and names the pip command that brings the library back
+  grep -q "symshape [0-9.]*+binding is the binding alone (python/pyproject.toml), without the library" "$work/err" \
+    && grep -q "pip install --force-reinstall /path/to/symshape-[0-9.]*-py3-none-<platform>.whl" "$work/err" \
+    && grep -q "set SYMSHAPE_LIB" "$work/err" \
+    || { cat "$work/err" >&2; echo "install_check: the message does not say what the binding alone lacks" >&2; exit 1; }
 fi
 cp "$lib" "$pkg/libsymshape.so"
 env -u SYMSHAPE_LIB "$py" -c 'import symshape, sys; assert symshape.lib_path.startswith(sys.argv[1]), symshape.lib_path' "$pkg"

@@ -178,4 +178,38 @@ assert "+" not in m.version("symshape"), m.version("symshape")
 EOF
 echo "wheel_check: install orders: binding over wheel refused (library kept), SYMSHAPE_BINDING_ONLY=1 replaces it, wheel over binding: ok" >&2
 
+step "install orders: a pre-built binding wheel (no build, no hook) over the wheel, and back"
+# A wheel has no install hook: the binding's wheel, built elsewhere (or with SYMSHAPE_BINDING_ONLY=1),
+# installs over the bundled wheel and pip deletes the library. The import then says so and names the
+# pip command that brings it back (_lib.py _installed_why); that command works; other orders keep
+# a working package.
+SYMSHAPE_BINDING_ONLY=1 "$work/tools/bin/python" -m pip wheel -q --disable-pip-version-check --no-index \
+  --no-build-isolation --no-deps -w "$work/bdist" "$work/binding" >"$work/bwheel.log" 2>&1 \
+  || { cat "$work/bwheel.log" >&2; fail "pip wheel of the binding"; }
+bwhl="$(ls "$work"/bdist/symshape-*+binding-py3-none-any.whl)" || fail "no binding wheel"
+imports() { "$py" -c 'import os, sys, symshape; assert os.path.realpath(symshape.lib_path).startswith(os.path.realpath(sys.argv[1])), symshape.lib_path; assert str(symshape.parse("s0 + 1")) == "s0 + 1"' "$work/venv"; }
+pipt install --no-deps "$bwhl" >"$work/b1.log" 2>&1 || { cat "$work/b1.log" >&2; fail "the binding wheel over the wheel"; }
+if "$py" -c 'import symshape' 2>"$work/b1.err"; then fail "import with the binding wheel over the wheel: no error"; fi
+grep -q "LibraryNotFound: .*symshape ${whlver}+binding is the binding alone" "$work/b1.err" \
+  && grep -q "pip removed that library: install the package with the library, symshape $whlver: \`pip install --force-reinstall /path/to/symshape-$whlver-py3-none-<platform>.whl\`" "$work/b1.err" \
+  || { cat "$work/b1.err" >&2; fail "the import does not name the fix"; }
+"$py" -m symshape --version >"$work/b1.out" 2>&1 || true  # exits 0 without a library (it says so)
+grep -q "^library: not loaded: .*binding alone" "$work/b1.out" || { cat "$work/b1.out" >&2; fail "--version does not say why"; }
+# the fix it names
+pipt install --force-reinstall --no-deps "$whl" >"$work/b2.log" 2>&1 || { cat "$work/b2.log" >&2; fail "the named fix"; }
+imports || fail "the wheel after the named fix"
+# the same without --force-reinstall, and with --upgrade (0.1.0+binding sorts after 0.1.0)
+pipt install --no-deps "$bwhl" >"$work/b3.log" 2>&1 || fail "the binding wheel again"
+pipt install --no-deps "$whl" >"$work/b4.log" 2>&1 || { cat "$work/b4.log" >&2; fail "the wheel over the binding wheel"; }
+imports || fail "the wheel over the binding wheel"
+pipt install --no-deps "$bwhl" >"$work/b5.log" 2>&1 || fail "the binding wheel again"
+pipt install --upgrade --no-deps "$whl" >"$work/b6.log" 2>&1 || { cat "$work/b6.log" >&2; fail "--upgrade of the wheel over the binding wheel"; }
+imports || { cat "$work/b6.log" >&2; fail "--upgrade of the wheel over the binding wheel"; }
+# the wheel over itself, forced; then uninstalled: nothing left behind
+pipt install --force-reinstall --no-deps "$whl" >"$work/b7.log" 2>&1 || fail "--force-reinstall of the wheel"
+imports || fail "the wheel over itself"
+"$work/tools/bin/python" -m pip --python "$py" uninstall -y --disable-pip-version-check symshape >"$work/b8.log" 2>&1 || { cat "$work/b8.log" >&2; fail "pip uninstall"; }
+[ ! -e "$pkgdir" ] || fail "pip uninstall left $(ls "$pkgdir")"
+echo "wheel_check: install orders: binding wheel over the wheel names its fix, which works; wheel over binding wheel (plain, --upgrade, forced), uninstall: ok" >&2
+
 echo "wheel_check: sdist -> wheel ($(basename "$whl"), $(du -k "$whl" | cut -f1) KiB) -> fresh venv: export, report (text, html), $(echo $backends | wc -w) backends rendered ($backends), trace, check, algebra: ok"

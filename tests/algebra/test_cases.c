@@ -131,3 +131,105 @@ Test(algebra_cases, bound_checks_range_ends_and_searches_a_witness, .init = ctx_
         free(out);
     }
 }
+
+/* Issue 38 leftovers: a false claim whose counterexamples lie on a lattice (`6*a != 35*b + 1874 |
+ * a >= 1000; b >= 1000 => true`, `Mod(35*a + 3, 1001) != 395`, an equality assumption that ties
+ * the symbols) passed as a precision miss: 15 of these 31 did before the runner solved the
+ * linear equations over the integers (algebra/lattice.c). Each is made from a witness (checked
+ * in Python when written); the 32 true claims beside them (a gcd, a residue or a range rules
+ * the equation out) must still pass. */
+Test(algebra_cases, diophantine_false_claims_fail, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
+{
+    static const char *const wrong[] = {
+        "decide 6*a != 35*b + 1874 | a >= 1000; b >= 1000 => true\n",
+        "decide 97*a != 89*b - 825725810 | a >= 1000000; b >= 1000000 => true\n",
+        "decide 1234567*a != 7654321*b + 735295756870 | a >= 1; b >= 1 => true\n",
+        "decide 14*a != 45*b + 3158491 | a >= 5000; b >= 5000 => true\n",
+        "decide 91*a != 221*b + 36511137 | a >= 300; b >= 300 => true\n",
+        "decide 1001*a != 1003*b + 645712244 | a >= 1; b >= 1 => true\n",
+        "decide 1048583*a != 1594323*b - 16488095839699900 | a >= 1000000000; b >= 1000000000 => true\n",
+        "decide 12*a + 18*b + 30*c != 4925964 | a >= 1; b >= 1; c >= 1 => true\n",
+        "decide 2*a + 3*b + 5*c != 1820984 | a >= 100000; b >= 100000; c >= 100000 => true\n",
+        "decide 77*a + 91*b + 143*c != 26749169 | a >= 1000; b >= 1000; c >= 1000 => true\n",
+        "decide 1000003*a + 999983*b + 65537*c != 225863664924 | a >= 1; b >= 1; c >= 1 => true\n",
+        "decide Mod(7*a, 12) != 1 | a >= 1 => true\n",
+        "decide Mod(1000003*a + 5, 999983) != 93425 | a >= 1000000000 => true\n",
+        "decide Mod(35*a + 3, 1001) != 395 | a >= 1000000 => true\n",
+        "decide Mod(123*a + 45, 2147483647) != 121481610 | a >= 1 => true\n",
+        "decide FloorDiv(3*a + 1, 7) != 2*b + 1 | a >= 1000; b >= 1000 => true\n",
+        "decide FloorDiv(1000*a + 7, 999) != 3*b + 5 | a >= 1000000; b >= 1000000 => true\n",
+        "decide FloorDiv(13*a, 6) != 11*b + 4 | a >= 100; b >= 100 => true\n",
+        "decide Mod(a, 5) != 2 | 2*a == 3*b + 1; b >= 100 => true\n",
+        "decide Mod(a, 7) != 6 | 6*a == 35*b + 1; b >= 1000 => true\n",
+        "decide Mod(a, 11) != 9 | 15*a == 28*b + 4; b >= 1000000 => true\n",
+        "decide Mod(a, 13) != 7 | 1001*a == 1003*b + 6; b >= 1 => true\n",
+        "decide 6*a == 35*b + 1 | a >= 1000; b >= 1000 => false\n",
+        "decide 17*a == 19*b + 3 | a >= 10000000; b >= 10000000 => false\n",
+        "decide 243*a == 256*b + 13 | a >= 1000000000000; b >= 1000000000000 => false\n",
+        "bound a | 6*a == 35*b + 1; 1000 <= b <= 1000000 => [5851, 5833315]\n",
+        "bound a | 7*a == 12*b + 5; 1000000 <= b <= 1000000000 => [1714295, 1714285714]\n",
+        "bound Mod(7*a, 12) | a >= 1000000 => [0, 10]\n",
+        "bound Mod(1000003*a, 999983) | a >= 1000000000000 => [0, 999981]\n",
+        "decide a + c != 370 | 2*a == 3*b + 1; 5*b == 7*c + 2; c >= 10 => true\n",
+        "decide a + c != 3100339 | 2*a == 3*b + 1; 5*b == 7*c + 2; c >= 1000000 => true\n",
+    };
+    static const char *const right[] = {
+        "decide 6*a != 9*b + 1 => true\n",
+        "decide 10*a + 15*b != 7 => true\n",
+        "decide 12*a - 18*b != 4 | a >= 1000; b >= 1000 => true\n",
+        "decide 1001*a != 1001*b + 1000 => true\n",
+        "decide 6*a != 35*b + 1 | 0 <= a <= 5 => true\n",
+        "decide 6*a != 35*b + 1 | 1 <= a <= 5; b >= 0 => true\n",
+        "decide Mod(6*a, 9) != 1 => true\n",
+        "decide Mod(4*a + 2, 8) != 0 => true\n",
+        "decide Mod(4*a + 2, 8) != 1 => true\n",
+        "decide Mod(a, 3) == 2 | 2*a == 3*b + 1 => true\n",
+        "decide Mod(c, 5) == 4 | 5*b == 7*c + 2 => true\n",
+        "decide Mod(b, 2) == 1 | 2*a == 3*b + 1 => true\n",
+        "decide FloorDiv(6*a + 5, 3) != 2*b => true\n",
+        "decide FloorDiv(2*a, 2) == a => true\n",
+        "decide Mod(2*a + 2*b, 2) == 0 => true\n",
+        "decide 2*a != 2*b + 1 | a >= 1000000; b >= 1000000 => true\n",
+        "decide 15*a + 21*b + 35*c != 1 | a >= 0; b >= 0; c >= 0 => true\n",
+        "decide 4*a + 6*b + 10*c != 1000001 => true\n",
+        "decide 6*a == 35*b + 1 | a >= 1; a <= 5 => false\n",
+        "decide 9*a == 6*b + 4 => false\n",
+        "decide Mod(b, 7) == 5 | 7*a == 5*b + 3 => true\n",
+        "decide Mod(35*a + 3, 7) == 3 => true\n",
+        "decide Mod(a, 4) != 3 | 2*a == 4*b + 4 => true\n",
+        "decide a + b != 0 | 3*a == 5*b + 1; a >= 1; b >= 0 => true\n",
+        "bound Mod(6*a, 9) => [0, 6]\n",
+        "bound Mod(4*a + 2, 8) => [2, 6]\n",
+        "bound a | 6*a == 35*b + 1; 1000 <= b <= 1000000 => [5851, 5833316]\n",
+        "bound Mod(a, 3) | 2*a == 3*b + 1 => [2, 2]\n",
+        "bound FloorDiv(6*a + 5, 3) - 2*a => [1, 1]\n",
+        "bound 2*a - 3*b | 2*a == 3*b + 1 => [1, 1]\n",
+        "decide Mod(6*a + 35*b, 7) == Mod(6*a, 7) => true\n",
+        "decide Mod(7*a, 12) != 5 | 0 <= a <= 10 => true\n",
+    };
+    size_t nw = sizeof wrong / sizeof *wrong, nr = sizeof right / sizeof *right;
+    cr_assert(eq(sz, nw, 31));
+    cr_assert(eq(sz, nr, 32));
+    for (size_t i = 0; i < nw; i++) {
+        char *out = NULL;
+        size_t outlen = 0;
+        FILE *rep = open_memstream(&out, &outlen);
+        sy_cases_result r;
+        memset(&r, 0, sizeof r);
+        sy_cases_options o = {.seed = 1, .report = rep};
+        cr_assert(eq(int, sy_cases_run_text(ctx, wrong[i], strlen(wrong[i]), "w", &o, &r), SY_OK));
+        fclose(rep);
+        cr_assert(eq(sz, r.failed, 1), "%s%s", wrong[i], out);
+        cr_assert(eq(sz, r.precision_miss, 0), "%s%s", wrong[i], out);
+        cr_assert(strstr(out, "the expected answer is wrong: counterexample ") != NULL, "%s%s", wrong[i], out);
+        free(out);
+    }
+    for (size_t i = 0; i < nr; i++) {
+        sy_cases_result r;
+        memset(&r, 0, sizeof r);
+        sy_cases_options o = {.seed = 1, .report = stderr};
+        cr_assert(eq(int, sy_cases_run_text(ctx, right[i], strlen(right[i]), "r", &o, &r), SY_OK));
+        cr_assert(eq(sz, r.failed, 0), "%s", right[i]);
+        cr_assert(eq(sz, r.passed, 1), "%s", right[i]);
+    }
+}

@@ -363,3 +363,51 @@ Test(verify, a_guard_implied_through_residues_is_proven_in_a_model, .timeout = S
     sy_gset_free(fin);
     sy_env_free(env);
 }
+
+/* verify named an env symbol by its first source: through the C API a source is any text, so a
+ * symbol created for source "s1" and the sourceless symbol s1 were one Z3 constant. A recorded
+ * guard s0 == s1 that the guard set loses (its variable for source "s1" is the node s1 itself, so
+ * the produced guard reads s1 == s1) was then proven implied; the names are now distinct and the
+ * obligation is refuted. The same for a source equal to an unbacked symbol's name (u0), and for
+ * two symbols created for one source. */
+static size_t implies_refuted(sy_env *env)
+{
+    sy_gset *gs;
+    cr_assert(eq(int, sy_gset_produce(env, NULL, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    last_refuted l = {SY_VERIFY_IMPLIES, 0, ""};
+    sy_verify_summary s;
+    cr_assert(eq(int, sy_verify_model(env, gs, gs, NULL, NULL, keep_refuted, &l, &s), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset_free(gs);
+    return (size_t)l.refuted;
+}
+
+Test(verify, a_source_named_like_another_symbol_is_not_that_symbol)
+{
+    sy_provenance why = {"n1", "assume", "planted"};
+    /* s0 created for source "s1"; s1 without a source */
+    sy_env *env = sy_env_new(ctx, NULL);
+    const sy_expr *a = sy_env_create_symbol(env, 5, "s1", SY_DIM_DYNAMIC), *b = sy_env_create_symbol(env, 5, NULL, SY_DIM_DYNAMIC);
+    cr_assert(a && b && a != b);
+    cr_assert(strcmp(sy_expr_sym_name(b), "s1") == 0);
+    cr_assert(eq(int, sy_env_assume(env, sy_expr_eq(ctx, a, b), &why), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(sz, implies_refuted(env), (size_t)1));
+    sy_env_free(env);
+    /* s0 created for source "u0", the unbacked u0 */
+    env = sy_env_new(ctx, NULL);
+    a = sy_env_create_symbol(env, 5, "u0", SY_DIM_DYNAMIC);
+    b = sy_env_create_unbacked(env, 1, "u0 of n1");
+    cr_assert(a && b && strcmp(sy_expr_sym_name(b), "u0") == 0);
+    cr_assert(eq(int, sy_env_assume(env, sy_expr_ge(ctx, a, sy_expr_int_si(ctx, 3)), &why), SY_OK));
+    /* the guard set's variable for source "u0" is the node u0: its guard reads u0 >= 3, a guard
+     * of the unbacked symbol, and s0 >= 3 is lost; refuted (was proven: s0 and u0 one constant) */
+    cr_assert(eq(sz, implies_refuted(env), (size_t)1));
+    sy_env_free(env);
+    /* two symbols created for one source */
+    env = sy_env_new(ctx, NULL);
+    a = sy_env_create_symbol(env, 5, "x.size()[0]", SY_DIM_DYNAMIC);
+    b = sy_env_create_symbol(env, 5, "x.size()[0]", SY_DIM_DYNAMIC);
+    cr_assert(a && b && a != b);
+    cr_assert(eq(int, sy_env_assume(env, sy_expr_eq(ctx, a, b), &why), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(eq(sz, implies_refuted(env), (size_t)1));
+    sy_env_free(env);
+}
