@@ -21,7 +21,8 @@
  * (every guard of the other side, with every symbolic divisor proved
  * non-zero), SY_TRUTH_FALSE only with a witness that exact evaluation
  * confirms (accepted by one side's sy_gset_check order of guards, rejected
- * by the other's), and SY_TRUTH_UNKNOWN otherwise. The witness search is
+ * by the other's, every input's numel within int64 as sy_gset_check requires:
+ * an input that cannot exist is no witness), and SY_TRUTH_UNKNOWN otherwise. The witness search is
  * bounded (a fixed number of candidate points per guard), never a guess.
  *
  * Ownership: a sy_diff (GIVE from sy_diff_new) borrows its context and is

@@ -386,6 +386,33 @@ Test(guards_diff, prover_points_are_checked, .init = ctx_setup, .fini = ctx_tear
     sy_diff_free(d);
 }
 
+/* A witness is a point an input of which can exist: sy_gset_check rejects an input whose numel is
+ * past int64 on either side. B drops A's `x.size()[1] <= 2**63 - 2`, which fails only at
+ * x.size()[1] = 2**63 - 1, where x.size()[0] >= 2 puts the numel past int64: no witness, and the
+ * decision procedure does not prove it either: unknown (the search offered [2, 2**63 - 1] and the
+ * verdict was "B only widens A", attack47n). A bound 2**61 is refuted by a point that exists. */
+Test(guards_diff, witness_inputs_exist, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(30))
+{
+    const char *b = DOC(RANK ", " G("range", "2 <= _s2"));
+    sy_diff *d = run(DOC(RANK ", " G("range", "2 <= _s2") ", " G("range", "_s3 <= 9223372036854775806")), b, NULL, NULL);
+    cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_A), SY_TRUTH_TRUE));
+    cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_B), SY_TRUTH_UNKNOWN));
+    cr_assert(sy_diff_witness(d, SY_DIFF_B, NULL) == NULL);
+    sy_diff_free(d);
+    /* the prover's point is checked the same way */
+    d = run_prover(DOC(RANK ", " G("range", "2 <= _s2") ", " G("range", "_s3 <= 9223372036854775806")), b, SY_TRUTH_FALSE,
+                   "_d0 = 2, _d1 = 0, _d2 = 2, _d3 = 9223372036854775807");
+    cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_B), SY_TRUTH_UNKNOWN));
+    sy_diff_free(d);
+    d = run(DOC(RANK ", " G("range", "2 <= _s2") ", " G("range", "_s3 <= 2305843009213693952")), b, NULL, NULL);
+    cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_B), SY_TRUTH_FALSE));
+    const int64_t *w = sy_diff_witness(d, SY_DIFF_B, NULL);
+    cr_assert(w != NULL);
+    cr_assert(gt(i64, wv(d, w, "x.size()[1]"), INT64_C(2305843009213693952)));
+    cr_assert(le(i64, wv(d, w, "x.size()[0]"), INT64_MAX / wv(d, w, "x.size()[1]")));
+    sy_diff_free(d);
+}
+
 /* Bounded work: 1000 disequalities per side (A on x.size()[0], B on x.size()[1]). Each B guard is
  * not implied by A; the searches together evaluate at most 2*10^6 guards, so the run ends
  * (no quadratic pass over the facts per guard) and what is left open stays unknown. */
