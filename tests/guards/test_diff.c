@@ -283,7 +283,7 @@ Test(guards_diff, out_of_memory_anywhere, .timeout = SY_TIMEOUT(120))
 }
 
 /* The commands: symshape diff's exit statuses (0 equal, 1 narrows, 6 widens, 3 bad input) and
- * symshape dispatch (0 an entry accepts, 1 none). */
+ * symshape dispatch (0 an entry accepts, 1 none, or an input that cannot exist). */
 static int run_cli(const char *args)
 {
     char cmd[2048];
@@ -308,6 +308,9 @@ Test(guards_diff, command_exit_statuses, .timeout = SY_TIMEOUT(300))
     snprintf(a, sizeof a, "dispatch '%s/../tests/guards/data/dispatch_b1.json' '%s/../tests/guards/data/dispatch_b2_8.json' -s x=5,3,64,64", ex, ex);
     cr_assert(eq(int, run_cli(a), 0));
     snprintf(a, sizeof a, "dispatch '%s/../tests/guards/data/dispatch_b1.json' '%s/../tests/guards/data/dispatch_b2_8.json' -s x=9,3,64,64", ex, ex);
+    cr_assert(eq(int, run_cli(a), 1));
+    /* b1's guards hold at [1, 3, 2**62, 2**62], but its numel is past int64: no input (attack47n) */
+    snprintf(a, sizeof a, "dispatch '%s/../tests/guards/data/dispatch_b1.json' '%s/../tests/guards/data/dispatch_b2_8.json' -s x=1,3,4611686018427387904,4611686018427387904", ex, ex);
     cr_assert(eq(int, run_cli(a), 1));
     snprintf(a, sizeof a, "dispatch -b c -o /dev/null '%s/../tests/guards/data/dispatch_b1.json' '%s/../tests/guards/data/dispatch_b2_8.json'", ex, ex);
     cr_assert(eq(int, run_cli(a), 0));
