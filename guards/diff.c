@@ -1005,7 +1005,8 @@ static sy_status merge_sources(sy_diff *d)
     d->mhi = dcalloc(d, cap + 1, sizeof *d->mhi);
     a->merged = dcalloc(d, a->nsrc + 1, sizeof *a->merged);
     b->merged = dcalloc(d, b->nsrc + 1, sizeof *b->merged);
-    if (!d->msrc || !d->mvar || !d->mlo || !d->mhi || !a->merged || !b->merged) return SY_ENOMEM;
+    long *from_a = dcalloc(d, cap + 1, sizeof *from_a); /* merged index -> A's source + 1 that took it */
+    if (!d->msrc || !d->mvar || !d->mlo || !d->mhi || !a->merged || !b->merged || !from_a) return SY_ENOMEM;
     for (int k = 1; k >= 0; k--) {
         dside *s = &d->s[k];
         for (size_t i = 0; i < s->nsrc; i++) {
@@ -1017,6 +1018,17 @@ static sy_status merge_sources(sy_diff *d)
                 d->msrc[d->nm++] = t;
             else if (k == 1) /* twice in B */
                 return sy_fail_st(d->ctx, SY_EFORMAT, "diff: B lists source %s twice", t);
+            if (k == 0) {
+                /* two sources of A on one variable: a map onto another input A reads, or two
+                 * inputs mapped onto one, would compare A with those inputs forced equal
+                 * (attack47n: --map x0=x1 with A reading x0 and x1 answered silently) */
+                if (from_a[m])
+                    return sy_fail_st(d->ctx, SY_EINVAL,
+                                      "diff: A's sources %.200s and %.200s are both %.200s after the map: map an input of A "
+                                      "onto an input of B that no other input of A takes, and not onto another input A reads",
+                                      s->src[from_a[m] - 1], s->src[i], t);
+                from_a[m] = (long)i + 1;
+            }
             s->merged[i] = m;
         }
     }

@@ -226,6 +226,36 @@ Test(guards_diff, map_of_an_unknown_input_is_an_error, .init = ctx_setup, .fini 
     d = run(DOC(RANK), DOC(RANK), "x", "x");
     cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_A), SY_TRUTH_TRUE));
     sy_diff_free(d);
+    /* a map onto another input A reads, or of two inputs onto one, would make two of A's inputs one
+     * (x and y compared as if equal, silently; attack47n): an error; a swap is not */
+#define DOC_XY "{\"format\": \"symshape.guards\", \"version\": 1, \"sources\": [\"x.dim()\", \"x.size()[0]\", " \
+               "\"y.dim()\", \"y.size()[0]\"], \"guards\": [" G("range", "2 <= _s1") ", " G("range", "3 <= _s3") "]}"
+    static const char *const maps[2][4] = {{"x", "y", NULL, NULL}, {"x", "z", "y", "z"}};
+    for (int k = 0; k < 2; k++) {
+        d = NULL;
+        cr_assert(eq(int, sy_diff_new(ctx, &d), SY_OK));
+        for (int j = 0; j < 4 && maps[k][j]; j += 2) cr_assert(eq(int, sy_diff_map(d, maps[k][j], maps[k][j + 1]), SY_OK));
+        cr_assert(eq(int, sy_diff_set_json(d, SY_DIFF_A, DOC_XY, (size_t)-1, "a"), SY_OK));
+        cr_assert(eq(int, sy_diff_set_json(d, SY_DIFF_B, k ? "{\"format\": \"symshape.guards\", \"version\": 1, \"sources\": [\"z.dim()\"], \"guards\": []}" : DOC_XY,
+                                           (size_t)-1, "b"),
+                          SY_OK));
+        cr_assert(eq(int, sy_diff_run(d), SY_EINVAL));
+        cr_assert(strstr(sy_ctx_last_error_msg(ctx), "A's sources x.dim() and y.dim() are both") != NULL, "%s", sy_ctx_last_error_msg(ctx));
+        sy_diff_free(d);
+        sy_ctx_reset_error(ctx);
+    }
+    d = NULL;
+    cr_assert(eq(int, sy_diff_new(ctx, &d), SY_OK));
+    cr_assert(eq(int, sy_diff_map(d, "x", "y"), SY_OK));
+    cr_assert(eq(int, sy_diff_map(d, "y", "x"), SY_OK));
+    cr_assert(eq(int, sy_diff_set_json(d, SY_DIFF_A, DOC_XY, (size_t)-1, "a"), SY_OK));
+    cr_assert(eq(int, sy_diff_set_json(d, SY_DIFF_B, DOC_XY, (size_t)-1, "b"), SY_OK));
+    cr_assert(eq(int, sy_diff_run(d), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    /* swapped, A accepts x = 3, y = 2, which B rejects (and the other way) */
+    cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_A), SY_TRUTH_FALSE));
+    cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_B), SY_TRUTH_FALSE));
+    sy_diff_free(d);
+#undef DOC_XY
 }
 
 /* A traced model against its own JSON form: the two readers agree. */
