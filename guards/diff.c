@@ -649,7 +649,7 @@ static sy_status find_witness(sy_diff *d, int k, const sy_expr *g, int other, in
         if (sy_facts_get_range(f, fsym[j], &lo, &hi) == SY_OK) {
             if (lo && sy_expr_get_si(lo, &l) != SY_OK) l = INT64_MAX;
             if (hi && sy_expr_get_si(hi, &h) != SY_OK) h = INT64_MAX;
-            if (!lo) l = hi && h < 64 ? h - 128 : -64;
+            if (!lo) l = hi && h < 64 ? (h < INT64_MIN + 128 ? INT64_MIN : h - 128) : -64;
         }
         sy_ctx_reset_error(d->ctx);
         flo[j] = l;
@@ -682,7 +682,10 @@ static sy_status find_witness(sy_diff *d, int k, const sy_expr *g, int other, in
             case 2: v = h; break;
             case 3: {
                 size_t nc = ngconst && (r >> 60) % 2 ? ngconst : c.nconsts;
-                v = nc ? c.consts[(r >> 8) % nc] + (int64_t)((r >> 20) % 3) - 1 : l;
+                /* a constant +- 1, saturated: a constant at an end of int64 has no neighbour there
+                 * (signed overflow, UBSan, attack47n: 2**63 - 2 + 2 - 1) */
+                int64_t c0 = nc ? c.consts[(r >> 8) % nc] : l, dl = nc ? (int64_t)((r >> 20) % 3) - 1 : 0;
+                v = (dl > 0 && c0 == INT64_MAX) || (dl < 0 && c0 == INT64_MIN) ? c0 : c0 + dl;
                 break;
             }
             case 4: v = small[(r >> 8) % (sizeof small / sizeof small[0])]; break;
@@ -692,7 +695,7 @@ static sy_status find_witness(sy_diff *d, int k, const sy_expr *g, int other, in
                 v = l + (int64_t)((r >> 16) % (uint64_t)(lim + 1));
             }
             }
-            if (h == INT64_MAX && pick == 2) v = l + (int64_t)((r >> 16) % 300);
+            if (h == INT64_MAX && pick == 2) v = l > INT64_MAX - 300 ? l : l + (int64_t)((r >> 16) % 300);
             if (v < l) v = l;
             if (v > h) v = h;
             fv[j] = v;
