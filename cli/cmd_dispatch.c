@@ -142,6 +142,20 @@ static int run_dispatch(int argc, char **argv)
                     if (!strncmp(dnames[k], src, nl) && dnames[k][nl] == '=') vals[s] = dts[k];
             }
         }
+        /* the reference's other rule first, as `symshape check`: an input whose numel is past
+         * int64 cannot exist, and the dispatcher checks the guards only (attack47n: it answered
+         * entry 0 at x1 = [2**32, 2**62], which every entry's sy_gset_check rejects) */
+        const char **srcs = rc == EX_OK ? calloc(sy_dispatch_nsources(d) + 1, sizeof *srcs) : NULL;
+        if (rc == EX_OK && !srcs) rc = cli_oom();
+        if (rc == EX_OK) {
+            for (size_t s = 0; s < sy_dispatch_nsources(d); s++) srcs[s] = sy_dispatch_source(d, s);
+            sy_gset_result res = SY_GSET_RESULT_INIT;
+            if (sy_gset_numel_check_si(srcs, vals, sy_dispatch_nsources(d), &res) == 1) {
+                printf("no entry accepts: %s\n", res.message);
+                rc = EX_FALSE;
+            }
+        }
+        free(srcs);
         if (rc == EX_OK) {
             long r = sy_dispatch_run(d, vals, sy_dispatch_nsources(d), frame);
             if (prog && sy_bc_dispatch(prog, vals, sy_dispatch_nsources(d)) != r) {

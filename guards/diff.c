@@ -3,7 +3,7 @@
  * accessors (or their JSON form) and decides with the public decision
  * procedure (sy_decide); every "false" carries a witness that exact
  * evaluation confirms.
- * Length (about 1,260 lines, over the tree's 1,200): one job, the diff: deciding both
+ * Length (about 1,340 lines, over the tree's 1,200): one job, the diff: deciding both
  * implications, the witness searches, pairing narrowed/widened guards and the text/JSON
  * renderings share the per-guard state that this file keeps private. */
 #include <jansson.h>
@@ -69,6 +69,10 @@ struct sy_diff {
     uint64_t evk[2];   /* evaluations of the searches over side k's region (half the budget each) */
     int budget_hit;    /* a search stopped on SEARCH_BUDGET (or pairing on PAIR_BUDGET) */
     unsigned pairs;
+    size_t nz;         /* the size sources NAME.size()[I], each input's next to each other (numel rule) */
+    const char **zsrc;
+    size_t *zidx;      /* their merged indices */
+    int64_t *zval;     /* scratch: their values at a candidate */
 };
 
 static const char *const change_names[] = {"restated", "added", "dropped", "narrowed", "widened"};
@@ -388,6 +392,17 @@ static int holds(sy_diff *d, const sy_expr *e, const int64_t *vals)
     return v != 0;
 }
 
+/* 1 when an input cannot exist at vals: its numel is past int64 (sy_gset_check rejects it on
+ * either side, after the guards; so a point with such an input is no witness: attack47n, A with
+ * `x1.size()[1] <= 2**63 - 2` and B without it differ only at x1 = [2, 2**63 - 1]) */
+static int no_input_at(sy_diff *d, const int64_t *vals)
+{
+    if (!d->nz) return 0;
+    for (size_t i = 0; i < d->nz; i++) d->zval[i] = vals[d->zidx[i]];
+    sy_gset_result res = SY_GSET_RESULT_INIT;
+    return sy_gset_numel_check_si(d->zsrc, d->zval, d->nz, &res) == 1;
+}
+
 /* index of the first checked guard of side k failing at vals, -1 when it accepts */
 static long first_failing(sy_diff *d, int k, const int64_t *vals)
 {
@@ -634,7 +649,7 @@ static sy_status find_witness(sy_diff *d, int k, const sy_expr *g, int other, in
         if (sy_facts_get_range(f, fsym[j], &lo, &hi) == SY_OK) {
             if (lo && sy_expr_get_si(lo, &l) != SY_OK) l = INT64_MAX;
             if (hi && sy_expr_get_si(hi, &h) != SY_OK) h = INT64_MAX;
-            if (!lo) l = hi && h < 64 ? h - 128 : -64;
+            if (!lo) l = hi && h < 64 ? (h < INT64_MIN + 128 ? INT64_MIN : h - 128) : -64;
         }
         sy_ctx_reset_error(d->ctx);
         flo[j] = l;
@@ -667,7 +682,10 @@ static sy_status find_witness(sy_diff *d, int k, const sy_expr *g, int other, in
             case 2: v = h; break;
             case 3: {
                 size_t nc = ngconst && (r >> 60) % 2 ? ngconst : c.nconsts;
-                v = nc ? c.consts[(r >> 8) % nc] + (int64_t)((r >> 20) % 3) - 1 : l;
+                /* a constant +- 1, saturated: a constant at an end of int64 has no neighbour there
+                 * (signed overflow, UBSan, attack47n: 2**63 - 2 + 2 - 1) */
+                int64_t c0 = nc ? c.consts[(r >> 8) % nc] : l, dl = nc ? (int64_t)((r >> 20) % 3) - 1 : 0;
+                v = (dl > 0 && c0 == INT64_MAX) || (dl < 0 && c0 == INT64_MIN) ? c0 : c0 + dl;
                 break;
             }
             case 4: v = small[(r >> 8) % (sizeof small / sizeof small[0])]; break;
@@ -677,7 +695,7 @@ static sy_status find_witness(sy_diff *d, int k, const sy_expr *g, int other, in
                 v = l + (int64_t)((r >> 16) % (uint64_t)(lim + 1));
             }
             }
-            if (h == INT64_MAX && pick == 2) v = l + (int64_t)((r >> 16) % 300);
+            if (h == INT64_MAX && pick == 2) v = l > INT64_MAX - 300 ? l : l + (int64_t)((r >> 16) % 300);
             if (v < l) v = l;
             if (v > h) v = h;
             fv[j] = v;
@@ -692,7 +710,7 @@ static sy_status find_witness(sy_diff *d, int k, const sy_expr *g, int other, in
                 ok = 0;
         }
         if (!ok) continue;
-        if (holds(d, g, vals) || first_failing(d, k, vals) >= 0) continue; /* g first: it rarely fails */
+        if (holds(d, g, vals) || first_failing(d, k, vals) >= 0 || no_input_at(d, vals)) continue; /* g first: it rarely fails */
         /* a witness; the best one fails g alone among the other side's guards */
         int alone = 1;
         if (other) {
@@ -744,7 +762,7 @@ static int read_point(sy_diff *d, int k, const sy_expr *g, const char *pt, int64
     }
     for (size_t i = 0; i < d->nm; i++)
         if (vals[i] < d->mlo[i] || (d->mhi[i] >= d->mlo[i] && vals[i] > d->mhi[i])) return 0;
-    return first_failing(d, k, vals) < 0 && !holds(d, g, vals);
+    return first_failing(d, k, vals) < 0 && !holds(d, g, vals) && !no_input_at(d, vals);
 }
 
 /* What the prover says of "side k implies g" (after sy_decide and the search left it open). */
@@ -953,6 +971,21 @@ static int side_reads(const dside *s, const char *name)
     return 0;
 }
 
+typedef struct {
+    const char *src;
+    size_t nl; /* length of its input name */
+    size_t m;  /* merged index */
+} zsrc_key;
+static int zsrc_cmp(const void *pa, const void *pb)
+{
+    const zsrc_key *a = pa, *b = pb;
+    size_t n = a->nl < b->nl ? a->nl : b->nl;
+    int c = memcmp(a->src, b->src, n);
+    if (c) return c;
+    if (a->nl != b->nl) return a->nl < b->nl ? -1 : 1;
+    return a->m < b->m ? -1 : a->m > b->m;
+}
+
 static sy_status merge_sources(sy_diff *d)
 {
     dside *a = &d->s[0], *b = &d->s[1];
@@ -975,7 +1008,8 @@ static sy_status merge_sources(sy_diff *d)
     d->mhi = dcalloc(d, cap + 1, sizeof *d->mhi);
     a->merged = dcalloc(d, a->nsrc + 1, sizeof *a->merged);
     b->merged = dcalloc(d, b->nsrc + 1, sizeof *b->merged);
-    if (!d->msrc || !d->mvar || !d->mlo || !d->mhi || !a->merged || !b->merged) return SY_ENOMEM;
+    long *from_a = dcalloc(d, cap + 1, sizeof *from_a); /* merged index -> A's source + 1 that took it */
+    if (!d->msrc || !d->mvar || !d->mlo || !d->mhi || !a->merged || !b->merged || !from_a) return SY_ENOMEM;
     for (int k = 1; k >= 0; k--) {
         dside *s = &d->s[k];
         for (size_t i = 0; i < s->nsrc; i++) {
@@ -987,6 +1021,17 @@ static sy_status merge_sources(sy_diff *d)
                 d->msrc[d->nm++] = t;
             else if (k == 1) /* twice in B */
                 return sy_fail_st(d->ctx, SY_EFORMAT, "diff: B lists source %s twice", t);
+            if (k == 0) {
+                /* two sources of A on one variable: a map onto another input A reads, or two
+                 * inputs mapped onto one, would compare A with those inputs forced equal
+                 * (attack47n: --map x0=x1 with A reading x0 and x1 answered silently) */
+                if (from_a[m])
+                    return sy_fail_st(d->ctx, SY_EINVAL,
+                                      "diff: A's sources %.200s and %.200s are both %.200s after the map: map an input of A "
+                                      "onto an input of B that no other input of A takes, and not onto another input A reads",
+                                      s->src[from_a[m] - 1], s->src[i], t);
+                from_a[m] = (long)i + 1;
+            }
             s->merged[i] = m;
         }
     }
@@ -998,6 +1043,21 @@ static sy_status merge_sources(sy_diff *d)
         /* a source sy_gset_source_parse does not know: no bound (mhi < mlo) */
         d->mlo[m] = kind < 0 ? INT64_MIN / 4 : 0;
         d->mhi[m] = kind == SY_SOURCE_DTYPE ? 11 : d->mlo[m] - 1;
+    }
+    /* the size sources, each input's in a run (sorted by input name, then merged index) */
+    d->zsrc = dcalloc(d, d->nm + 1, sizeof *d->zsrc);
+    d->zidx = dcalloc(d, d->nm + 1, sizeof *d->zidx);
+    d->zval = dcalloc(d, d->nm + 1, sizeof *d->zval);
+    zsrc_key *zk = dcalloc(d, d->nm + 1, sizeof *zk);
+    if (!d->zsrc || !d->zidx || !d->zval || !zk) return SY_ENOMEM;
+    for (size_t m = 0; m < d->nm; m++) {
+        size_t nl = 0;
+        if (sy_gset_source_parse(d->msrc[m], &nl, NULL) == SY_SOURCE_SIZE) zk[d->nz++] = (zsrc_key){d->msrc[m], nl, m};
+    }
+    qsort(zk, d->nz, sizeof *zk, zsrc_cmp);
+    for (size_t i = 0; i < d->nz; i++) {
+        d->zsrc[i] = zk[i].src;
+        d->zidx[i] = zk[i].m;
     }
     /* the guards over the merged variables */
     for (int k = 0; k < 2; k++) {

@@ -57,7 +57,12 @@
  * divisor is zero, the check *fails closed*: it returns a negative code and
  * never accepts. Comparisons are exact even against constants beyond int64
  * (a bound above INT64_MAX is vacuous) and never overflow: a difference that
- * overflows still decides `a - b <= c` by its sign.
+ * overflows still decides `a - b <= c` by its sign. The reference's other
+ * rule, an input whose numel (the product of its sizes) is past int64 cannot
+ * exist, is not in the file, as in the bytecode VM (sy_bc_check): the sizes of
+ * a real tensor satisfy it, and sy_gset_numel_check_si is that rule alone
+ * (the generated C accepted `x1 = [2**32, 2**62]` where sy_gset_check rejects
+ * it, attack47n).
  */
 #ifndef SYMSHAPE_CGEN_H
 #define SYMSHAPE_CGEN_H

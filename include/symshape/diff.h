@@ -21,7 +21,8 @@
  * (every guard of the other side, with every symbolic divisor proved
  * non-zero), SY_TRUTH_FALSE only with a witness that exact evaluation
  * confirms (accepted by one side's sy_gset_check order of guards, rejected
- * by the other's), and SY_TRUTH_UNKNOWN otherwise. The witness search is
+ * by the other's, every input's numel within int64 as sy_gset_check requires:
+ * an input that cannot exist is no witness), and SY_TRUTH_UNKNOWN otherwise. The witness search is
  * bounded (a fixed number of candidate points per guard), never a guess.
  *
  * Ownership: a sy_diff (GIVE from sy_diff_new) borrows its context and is
@@ -74,7 +75,10 @@ SY_API sy_status sy_diff_set_json(sy_diff *d, sy_diff_side side, const char *tex
  *  copied). Call before sy_diff_run; a later mapping of the same old name
  *  replaces the earlier. An @p old_name that none of A's sources names, or a
  *  @p new_name that none of B's names, makes sy_diff_run fail with SY_EINVAL
- *  (the mapping would otherwise do nothing, or compare with nothing, silently). @retval SY_OK @retval SY_EINVAL NULL or empty name
+ *  (the mapping would otherwise do nothing, or compare with nothing, silently), and so does a
+ *  map that leaves two of A's sources one (an input renamed onto another input A reads and
+ *  does not rename away, or two inputs renamed onto one: A's inputs would be compared as if
+ *  equal); a swap (x to y, y to x) is fine. @retval SY_OK @retval SY_EINVAL NULL or empty name
  *  @retval SY_ENOMEM */
 SY_API sy_status sy_diff_map(sy_diff *d, const char *old_name, const char *new_name);
 

@@ -21,9 +21,14 @@
  *
  * Evaluation is exact int64 arithmetic (algebra/sy_int64.h): an overflow or
  * a division by zero fails the guard it occurs in (fail closed), so the
- * dispatcher never answers an entry whose sy_gset_check rejects the sizes,
- * and answers the same entry as checking the sets one by one with
- * sy_gset_check_si wherever no guard overflows int64.
+ * dispatcher never answers an entry whose guards reject the sizes, and
+ * answers the same entry as checking the sets one by one with
+ * sy_gset_check_si wherever no guard overflows int64 and every input can
+ * exist. sy_gset_check's other rule, an input whose numel (the product of
+ * its sizes) is past int64 cannot exist, is not applied here, as in the
+ * bytecode VM and the generated C: the sizes of real tensors satisfy it;
+ * sy_gset_numel_check_si is that rule alone (`symshape dispatch --sizes`
+ * applies it first).
  *
  * Ownership: a sy_dispatch (GIVE) borrows its context; free it with
  * sy_dispatch_free before the context. It is immutable after

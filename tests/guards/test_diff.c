@@ -226,6 +226,36 @@ Test(guards_diff, map_of_an_unknown_input_is_an_error, .init = ctx_setup, .fini 
     d = run(DOC(RANK), DOC(RANK), "x", "x");
     cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_A), SY_TRUTH_TRUE));
     sy_diff_free(d);
+    /* a map onto another input A reads, or of two inputs onto one, would make two of A's inputs one
+     * (x and y compared as if equal, silently; attack47n): an error; a swap is not */
+#define DOC_XY "{\"format\": \"symshape.guards\", \"version\": 1, \"sources\": [\"x.dim()\", \"x.size()[0]\", " \
+               "\"y.dim()\", \"y.size()[0]\"], \"guards\": [" G("range", "2 <= _s1") ", " G("range", "3 <= _s3") "]}"
+    static const char *const maps[2][4] = {{"x", "y", NULL, NULL}, {"x", "z", "y", "z"}};
+    for (int k = 0; k < 2; k++) {
+        d = NULL;
+        cr_assert(eq(int, sy_diff_new(ctx, &d), SY_OK));
+        for (int j = 0; j < 4 && maps[k][j]; j += 2) cr_assert(eq(int, sy_diff_map(d, maps[k][j], maps[k][j + 1]), SY_OK));
+        cr_assert(eq(int, sy_diff_set_json(d, SY_DIFF_A, DOC_XY, (size_t)-1, "a"), SY_OK));
+        cr_assert(eq(int, sy_diff_set_json(d, SY_DIFF_B, k ? "{\"format\": \"symshape.guards\", \"version\": 1, \"sources\": [\"z.dim()\"], \"guards\": []}" : DOC_XY,
+                                           (size_t)-1, "b"),
+                          SY_OK));
+        cr_assert(eq(int, sy_diff_run(d), SY_EINVAL));
+        cr_assert(strstr(sy_ctx_last_error_msg(ctx), "A's sources x.dim() and y.dim() are both") != NULL, "%s", sy_ctx_last_error_msg(ctx));
+        sy_diff_free(d);
+        sy_ctx_reset_error(ctx);
+    }
+    d = NULL;
+    cr_assert(eq(int, sy_diff_new(ctx, &d), SY_OK));
+    cr_assert(eq(int, sy_diff_map(d, "x", "y"), SY_OK));
+    cr_assert(eq(int, sy_diff_map(d, "y", "x"), SY_OK));
+    cr_assert(eq(int, sy_diff_set_json(d, SY_DIFF_A, DOC_XY, (size_t)-1, "a"), SY_OK));
+    cr_assert(eq(int, sy_diff_set_json(d, SY_DIFF_B, DOC_XY, (size_t)-1, "b"), SY_OK));
+    cr_assert(eq(int, sy_diff_run(d), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    /* swapped, A accepts x = 3, y = 2, which B rejects (and the other way) */
+    cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_A), SY_TRUTH_FALSE));
+    cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_B), SY_TRUTH_FALSE));
+    sy_diff_free(d);
+#undef DOC_XY
 }
 
 /* A traced model against its own JSON form: the two readers agree. */
@@ -283,7 +313,7 @@ Test(guards_diff, out_of_memory_anywhere, .timeout = SY_TIMEOUT(120))
 }
 
 /* The commands: symshape diff's exit statuses (0 equal, 1 narrows, 6 widens, 3 bad input) and
- * symshape dispatch (0 an entry accepts, 1 none). */
+ * symshape dispatch (0 an entry accepts, 1 none, or an input that cannot exist). */
 static int run_cli(const char *args)
 {
     char cmd[2048];
@@ -308,6 +338,9 @@ Test(guards_diff, command_exit_statuses, .timeout = SY_TIMEOUT(300))
     snprintf(a, sizeof a, "dispatch '%s/../tests/guards/data/dispatch_b1.json' '%s/../tests/guards/data/dispatch_b2_8.json' -s x=5,3,64,64", ex, ex);
     cr_assert(eq(int, run_cli(a), 0));
     snprintf(a, sizeof a, "dispatch '%s/../tests/guards/data/dispatch_b1.json' '%s/../tests/guards/data/dispatch_b2_8.json' -s x=9,3,64,64", ex, ex);
+    cr_assert(eq(int, run_cli(a), 1));
+    /* b1's guards hold at [1, 3, 2**62, 2**62], but its numel is past int64: no input (attack47n) */
+    snprintf(a, sizeof a, "dispatch '%s/../tests/guards/data/dispatch_b1.json' '%s/../tests/guards/data/dispatch_b2_8.json' -s x=1,3,4611686018427387904,4611686018427387904", ex, ex);
     cr_assert(eq(int, run_cli(a), 1));
     snprintf(a, sizeof a, "dispatch -b c -o /dev/null '%s/../tests/guards/data/dispatch_b1.json' '%s/../tests/guards/data/dispatch_b2_8.json'", ex, ex);
     cr_assert(eq(int, run_cli(a), 0));
@@ -383,6 +416,33 @@ Test(guards_diff, prover_points_are_checked, .init = ctx_setup, .fini = ctx_tear
     /* the prover's TRUE does not cover a divisor that may be 0: it is asked about the divisor too */
     d = run_prover(DOC(RANK), DOC(RANK ", " G("relation", "0 <= FloorDiv(_s2, _s3)")), SY_TRUTH_TRUE, NULL);
     cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_A), SY_TRUTH_FALSE)); /* the search found s3 = 0 first */
+    sy_diff_free(d);
+}
+
+/* A witness is a point an input of which can exist: sy_gset_check rejects an input whose numel is
+ * past int64 on either side. B drops A's `x.size()[1] <= 2**63 - 2`, which fails only at
+ * x.size()[1] = 2**63 - 1, where x.size()[0] >= 2 puts the numel past int64: no witness, and the
+ * decision procedure does not prove it either: unknown (the search offered [2, 2**63 - 1] and the
+ * verdict was "B only widens A", attack47n). A bound 2**61 is refuted by a point that exists. */
+Test(guards_diff, witness_inputs_exist, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(30))
+{
+    const char *b = DOC(RANK ", " G("range", "2 <= _s2"));
+    sy_diff *d = run(DOC(RANK ", " G("range", "2 <= _s2") ", " G("range", "_s3 <= 9223372036854775806")), b, NULL, NULL);
+    cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_A), SY_TRUTH_TRUE));
+    cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_B), SY_TRUTH_UNKNOWN));
+    cr_assert(sy_diff_witness(d, SY_DIFF_B, NULL) == NULL);
+    sy_diff_free(d);
+    /* the prover's point is checked the same way */
+    d = run_prover(DOC(RANK ", " G("range", "2 <= _s2") ", " G("range", "_s3 <= 9223372036854775806")), b, SY_TRUTH_FALSE,
+                   "_d0 = 2, _d1 = 0, _d2 = 2, _d3 = 9223372036854775807");
+    cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_B), SY_TRUTH_UNKNOWN));
+    sy_diff_free(d);
+    d = run(DOC(RANK ", " G("range", "2 <= _s2") ", " G("range", "_s3 <= 2305843009213693952")), b, NULL, NULL);
+    cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_B), SY_TRUTH_FALSE));
+    const int64_t *w = sy_diff_witness(d, SY_DIFF_B, NULL);
+    cr_assert(w != NULL);
+    cr_assert(gt(i64, wv(d, w, "x.size()[1]"), INT64_C(2305843009213693952)));
+    cr_assert(le(i64, wv(d, w, "x.size()[0]"), INT64_MAX / wv(d, w, "x.size()[1]")));
     sy_diff_free(d);
 }
 
