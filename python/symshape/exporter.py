@@ -40,6 +40,7 @@ import operator
 import os
 import re
 import sys
+import types
 
 import torch
 import torch.fx
@@ -767,6 +768,15 @@ def _leaf_wrappers():
     for n in TORCH_WRAPPED:
         orig = torch.__dict__.get(n)
         if orig is not None and callable(orig) and id(orig) not in out:
+            out[id(orig)] = (torch.__dict__, n, orig, _make_wrapper(orig))
+    # every other torch function that is an engine op and parsed by torch's C argument parser
+    # (a builtin): the parser matches the signature before it calls __torch_function__, so a traced
+    # int in an int or size argument was read with __index__ (2.x: a guard_int pinning the size to its
+    # example, torch.topk(x, x.size(1) // 2): 1 of 20 sizes kept) or refused (1.13: "topk(): argument
+    # 'k' (position 2) must be int, not _SyProxy"), where the Tensor method (x.topk(k)) was recorded
+    for n in sorted(_engine_ops() or ()):
+        orig = torch.__dict__.get(n)
+        if isinstance(orig, types.BuiltinFunctionType) and id(orig) not in out:
             out[id(orig)] = (torch.__dict__, n, orig, _make_wrapper(orig))
     import torch.nn.utils.rnn as rnn
     for n in ("pack_padded_sequence", "pack_sequence"):
