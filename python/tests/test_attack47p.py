@@ -8,7 +8,11 @@ user-style models, each against real CPU execution at every point of a grid with
   2.x read the int with __index__ (a guard_int: the size pinned to its example, 1 or 2 of 20
   sizes kept) and 1.13 refused it ("topk(): argument 'k' (position 2) must be int, not
   _SyProxy"), where the Tensor method (x.topk(k)) was recorded. Mixture-of-depths routing
-  (torch.topk(w, T // 8)), top-k pooling, causal masks (torch.tril(ones, k)) hit it."""
+  (torch.topk(w, T // 8)), top-k pooling, causal masks (torch.tril(ones, k)) hit it.
+- Python's max / min of sizes (k = max(1, int(T * 0.125)), min(T, window)) compared the values: a
+  guard_bool kept the example's branch (mixture-of-depths routing at T = 16: T >= 16 only, 0 of
+  the 46 sizes the CPU runs below it). They are the engine's max / min of sizes now
+  (torch.sym_max, what torch.export records)."""
 import pytest
 import torch
 import torch.nn as nn
@@ -66,3 +70,43 @@ def test_torch_function_traced_int(name, policy):
     assert ran == (SIZES[1:] if name in ("kthvalue", "select") else SIZES)
     # full_like reads no size of x but its fill value: nothing to specialize
     assert accepted == (ran if policy == "relaxed" or name == "full_like" else [t for t in ran if t >= 2])
+
+
+class MinMax(nn.Module):
+    """max / min of sizes: a mixture-of-depths capacity, a window, a 3-way max; plain uses (an
+    iterable, floats) stay Python's."""
+    def __init__(self):
+        super().__init__()
+        self.router = nn.Linear(4, 1)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        k = max(1, int(T * 0.125))
+        top = torch.topk(self.router(x).squeeze(-1), k, dim=1).indices
+        sel = torch.gather(x, 1, top.unsqueeze(-1).expand(-1, -1, C))
+        return (sel, x[:, :min(T, 5)], torch.zeros(max(2, T - 3, B)), x.new_zeros(min(B, T)),
+                torch.full((max([1, 2]), 1), max(0.5, 1.5)))
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_builtin_max_min(policy):
+    """Every size the CPU runs is accepted under the relaxed policy with the CPU's shapes (before:
+    relaxed 0 of 22, every T below the example's 16 rejected by the branch of max)."""
+    torch.manual_seed(0)
+    model = MinMax().eval()
+    gs = symshape.trace(symshape.export(model, {"x": torch.randn(2, 16, 4)}, dynamic={"x": [0, 1]}),
+                        **(_kw(policy) or {}))
+    points = [(b, t) for b in (0, 1, 2, 3) for t in (0, 1, 2, 7, 8, 17)]
+    accepted, ran = [], []
+    for b, t in points:
+        ok, real = run_real(model, {"x": torch.randn(b, t, 4)})
+        acc, why = gs.check({"x": [b, t, 4]})
+        if ok:
+            ran.append((b, t))
+        if acc:
+            accepted.append((b, t))
+            assert ok, ((b, t), real)
+            assert gs.output_shapes({"x": [b, t, 4]}) == real, (b, t)
+    assert ran == [p for p in points if p[1] != 0]  # topk(k = 1) of an empty dim fails
+    assert accepted == (ran if policy == "relaxed" else [p for p in ran if p[0] >= 2 and p[1] >= 2])
+    assert gs.output_shapes({"x": [3, 40, 4]}) == [[3, 5, 4], [3, 5, 4], [37], [3], [2, 1]]
