@@ -40,6 +40,7 @@ import operator
 import os
 import re
 import sys
+import types
 
 import torch
 import torch.fx
@@ -209,6 +210,54 @@ class _TracedInt(int, metaclass=_IntMeta):
             if isinstance(v, int) and not isinstance(v, bool):
                 return p
         return int(*args, **kwargs)
+
+
+def _max(a, b):
+    return max(a, b)
+
+
+def _min(a, b):
+    return min(a, b)
+
+
+_max.__name__ = "max"
+_min.__name__ = "min"
+
+
+def _traced_minmax(builtin, rec):
+    """Stands for builtins.max / builtins.min in the user's module globals while tracing:
+    ``max(1, T // 8)`` with a traced int among two or more plain int arguments is recorded as
+    the engine's ``max`` / ``min`` of sizes (torch.sym_max, what torch.export records), one call
+    per pair; Python's max compared the values, a guard_bool that kept the example's branch
+    (mixture-of-depths' k = max(1, int(T * 0.125)): T >= 16 only). Any other use (an iterable,
+    key= or default=, tensors, floats) is the builtin itself."""
+    def f(*args, **kwargs):
+        if len(args) >= 2 and not kwargs:
+            tr = None
+            for a in args:
+                if isinstance(a, Proxy) and isinstance(a.tracer, _Tracer):
+                    tr = a.tracer
+                    v = tr._val(a.node)
+                elif isinstance(a, Proxy):
+                    tr = None
+                    break
+                else:
+                    v = a
+                if not isinstance(v, int) or isinstance(v, bool):
+                    tr = None
+                    break
+            if tr is not None:
+                out = args[0]
+                for a in args[1:]:
+                    out = tr.create_proxy("call_function", rec, (out, a), {})
+                return out
+        return builtin(*args, **kwargs)
+    f.__name__ = builtin.__name__
+    return f
+
+
+_TRACED_MAX = _traced_minmax(max, _max)
+_TRACED_MIN = _traced_minmax(min, _min)
 
 
 def _user_loc(frame=None):
@@ -439,6 +488,11 @@ class _Tracer(torch.fx.Tracer):
             # for everything else; torch's own modules are not touched)
             self._patched.append((g, "int", _ABSENT))
             g["int"] = _TracedInt
+            # max(1, T // 8): the engine's max of sizes, not a comparison (_traced_minmax)
+            for name, f in (("max", _TRACED_MAX), ("min", _TRACED_MIN)):
+                if name not in g:
+                    self._patched.append((g, name, _ABSENT))
+                    g[name] = f
 
     def unpatch(self):
         for g, k, v in reversed(self._patched):
@@ -767,6 +821,15 @@ def _leaf_wrappers():
     for n in TORCH_WRAPPED:
         orig = torch.__dict__.get(n)
         if orig is not None and callable(orig) and id(orig) not in out:
+            out[id(orig)] = (torch.__dict__, n, orig, _make_wrapper(orig))
+    # every other torch function that is an engine op and parsed by torch's C argument parser
+    # (a builtin): the parser matches the signature before it calls __torch_function__, so a traced
+    # int in an int or size argument was read with __index__ (2.x: a guard_int pinning the size to its
+    # example, torch.topk(x, x.size(1) // 2): 1 of 20 sizes kept) or refused (1.13: "topk(): argument
+    # 'k' (position 2) must be int, not _SyProxy"), where the Tensor method (x.topk(k)) was recorded
+    for n in sorted(_engine_ops() or ()):
+        orig = torch.__dict__.get(n)
+        if isinstance(orig, types.BuiltinFunctionType) and id(orig) not in out:
             out[id(orig)] = (torch.__dict__, n, orig, _make_wrapper(orig))
     import torch.nn.utils.rnn as rnn
     for n in ("pack_padded_sequence", "pack_sequence"):

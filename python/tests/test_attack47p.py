@@ -1,0 +1,112 @@
+"""Issue 38, the adversarial pass attack47p (Python/torch/deploy surfaces): the faults it found in
+user-style models, each against real CPU execution at every point of a grid with the edges (0,
+1, 2, primes, large), under the default and the relaxed policy.
+
+- A torch function parsed by torch's C argument parser (a builtin: torch.topk, torch.narrow,
+  torch.select, torch.tril, torch.reshape, torch.bincount, torch.kthvalue, torch.full_like, ...)
+  given a traced int: the parser matches the signature before it calls __torch_function__, so
+  2.x read the int with __index__ (a guard_int: the size pinned to its example, 1 or 2 of 20
+  sizes kept) and 1.13 refused it ("topk(): argument 'k' (position 2) must be int, not
+  _SyProxy"), where the Tensor method (x.topk(k)) was recorded. Mixture-of-depths routing
+  (torch.topk(w, T // 8)), top-k pooling, causal masks (torch.tril(ones, k)) hit it.
+- Python's max / min of sizes (k = max(1, int(T * 0.125)), min(T, window)) compared the values: a
+  guard_bool kept the example's branch (mixture-of-depths routing at T = 16: T >= 16 only, 0 of
+  the 46 sizes the CPU runs below it). They are the engine's max / min of sizes now
+  (torch.sym_max, what torch.export records)."""
+import pytest
+import torch
+import torch.nn as nn
+
+import symshape
+from models_util import POLICIES, run_real
+from models_util import policy_kw as _kw
+
+SIZES = [0, 1, 2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 31, 32, 33, 64, 97, 128, 255]
+
+# f(x, k) with x [4, T] and k = T // 2, a traced int; torch.f called as a function
+CASES = {
+    "topk": lambda x, k: torch.topk(x, k, dim=1).values,
+    "kthvalue": lambda x, k: torch.kthvalue(x, k + 1, dim=1).values,
+    "narrow": lambda x, k: torch.narrow(x, 1, 0, k),
+    "select": lambda x, k: torch.select(x, 1, k),
+    "tril": lambda x, k: torch.tril(torch.ones(x.size(1), x.size(1)), k) @ x.t(),
+    "reshape": lambda x, k: torch.reshape(x, (x.size(0) * x.size(1),)),
+    "bincount": lambda x, k: torch.bincount(torch.arange(x.size(1)), minlength=k),
+    "full_like": lambda x, k: torch.full_like(x, k),
+}
+
+
+class Call(nn.Module):
+    def __init__(self, f):
+        super().__init__()
+        self.f = f
+
+    def forward(self, x):
+        return self.f(x, x.size(1) // 2)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_torch_function_traced_int(name, policy):
+    """Every size the CPU runs is accepted under the relaxed policy (before: the example's alone,
+    or an ExportError under 1.13), with the CPU's output shapes; the default policy loses only
+    0 and 1 (specialized)."""
+    model = Call(CASES[name])
+    gs = symshape.trace(symshape.export(model, {"x": torch.randn(4, 8)}, dynamic={"x": [1]}), **(_kw(policy) or {}))
+    accepted, ran = [], []
+    for t in SIZES:
+        torch.manual_seed(0)
+        ok, real = run_real(model, {"x": torch.randn(4, t)})
+        acc, why = gs.check({"x": [4, t]})
+        if ok:
+            ran.append(t)
+        if acc:
+            accepted.append(t)
+            assert ok, (t, real)
+            mine = gs.output_shapes({"x": [4, t]})
+            # bincount's length is max(values) + 1 or minlength: data, None
+            assert mine == ([[None]] if name == "bincount" else real), (t, mine, real)
+    # kthvalue and select need k + 1 <= T resp. k < T: T = 0 fails on the CPU
+    assert ran == (SIZES[1:] if name in ("kthvalue", "select") else SIZES)
+    # full_like reads no size of x but its fill value: nothing to specialize
+    assert accepted == (ran if policy == "relaxed" or name == "full_like" else [t for t in ran if t >= 2])
+
+
+class MinMax(nn.Module):
+    """max / min of sizes: a mixture-of-depths capacity, a window, a 3-way max; plain uses (an
+    iterable, floats) stay Python's."""
+    def __init__(self):
+        super().__init__()
+        self.router = nn.Linear(4, 1)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        k = max(1, int(T * 0.125))
+        top = torch.topk(self.router(x).squeeze(-1), k, dim=1).indices
+        sel = torch.gather(x, 1, top.unsqueeze(-1).expand(-1, -1, C))
+        return (sel, x[:, :min(T, 5)], torch.zeros(max(2, T - 3, B)), x.new_zeros(min(B, T)),
+                torch.full((max([1, 2]), 1), max(0.5, 1.5)))
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_builtin_max_min(policy):
+    """Every size the CPU runs is accepted under the relaxed policy with the CPU's shapes (before:
+    relaxed 0 of 22, every T below the example's 16 rejected by the branch of max)."""
+    torch.manual_seed(0)
+    model = MinMax().eval()
+    gs = symshape.trace(symshape.export(model, {"x": torch.randn(2, 16, 4)}, dynamic={"x": [0, 1]}),
+                        **(_kw(policy) or {}))
+    points = [(b, t) for b in (0, 1, 2, 3) for t in (0, 1, 2, 7, 8, 17)]
+    accepted, ran = [], []
+    for b, t in points:
+        ok, real = run_real(model, {"x": torch.randn(b, t, 4)})
+        acc, why = gs.check({"x": [b, t, 4]})
+        if ok:
+            ran.append((b, t))
+        if acc:
+            accepted.append((b, t))
+            assert ok, ((b, t), real)
+            assert gs.output_shapes({"x": [b, t, 4]}) == real, (b, t)
+    assert ran == [p for p in points if p[1] != 0]  # topk(k = 1) of an empty dim fails
+    assert accepted == (ran if policy == "relaxed" else [p for p in ran if p[0] >= 2 and p[1] >= 2])
+    assert gs.output_shapes({"x": [3, 40, 4]}) == [[3, 5, 4], [3, 5, 4], [37], [3], [2, 1]]
