@@ -773,4 +773,54 @@ check("index values: 0 violations, 0 sizes thrown away", nviol == 0 and naway ==
 print("index values: %d models x %d sizes x 2 policies, %d violations, %d sizes thrown away" %
       (len(IDX), len(IDX_N), nviol, naway), file=sys.stderr)
 
+# ---- onnx47l: pools with ceil_mode run an output of 0 (onnxruntime 1.32: "out_size >= 0"; MaxPool k 3 on L = 2
+# gives [1, 1, 0]); symshape required >= 1 (90 sizes thrown away in 228 configurations x L in 0..21, relaxed).
+# MaxPool with SAME_* and a kernel shorter than the stride fails on its negative pad at every other size
+# ("padding values must be non-negative"; so does AveragePool before opset 19, here 17; AveragePool-19 and LpPool
+# run them): symshape accepted them (62 violations at opset 19).
+# (op, kernel, stride, dilation, pads, auto_pad, example, the sizes 0..21 onnxruntime runs, their outputs)
+POOL_L = list(range(22))
+POOLS = [("MaxPool", 3, 1, 1, None, "NOTSET", 20, "0011111111111111111111", None),
+         ("MaxPool", 3, 2, 2, [1, 0], "NOTSET", 20, "0111111111111111111111", None),
+         ("MaxPool", 2, 3, 1, None, "SAME_UPPER", 20, "0110110110110110110110", None),
+         ("AveragePool", 2, 3, 1, None, "SAME_UPPER", 20, "0110110110110110110110", None),
+         ("AveragePool", 3, 1, 1, [2, 1], "NOTSET", 20, "0111111111111111111111", None)]
+pool_viol = pool_away = 0
+for op, k, s_, dil, pads, ap, ex, want, _ in POOLS:
+    attrs = dict(kernel_shape=[k], strides=[s_], ceil_mode=1)
+    if dil > 1:
+        attrs["dilations"] = [dil]
+    if pads:
+        attrs["pads"] = pads
+    if ap != "NOTSET":
+        attrs["auto_pad"] = ap
+    name = "pool_ceil_%s_k%d_s%d_d%d_%s_%s" % (op, k, s_, dil, pads and "p%d%d" % tuple(pads), ap)
+    path = save(name, [helper.make_node(op, ["x"], ["y"], name="p", **attrs)],
+                [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, "h"])])
+    so = ort.SessionOptions()
+    so.log_severity_level = 4
+    sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+    truth = []
+    for h in POOL_L:
+        try:
+            truth.append(list(sess.run(None, {"x": np.ones((1, 1, h), np.float32)})[0].shape))
+        except Exception:  # noqa: BLE001 - refused at this size
+            truth.append(None)
+    check("%s: onnxruntime runs %s" % (name, want), "".join("0" if t is None else "1" for t in truth) == want, truth)
+    pf = os.path.join(WORK, name + ".points.json")
+    with open(pf, "w") as f:
+        json.dump({"points": [{"sizes": {"x": [1, 1, h]}} for h in POOL_L]}, f)
+    for flags in ([], RELAXED):
+        r = sh("probe", path, "--points", pf, "--json", "--example", "x=1,1,%d" % ex, *flags)
+        lines = [json.loads(x) for x in r.stdout.splitlines()] if r.returncode == 0 else []
+        got = [x["outputs"][0] if x["accept"] else None for x in lines]
+        # the default policy's 0/1 specialization rejects 0 and 1 by its own guard
+        exp = [t if (flags or h >= 2) else None for h, t in zip(POOL_L, truth)]
+        check("%s %s: accepts exactly where onnxruntime runs, with its output" % (name, flags), got == exp,
+              "%s vs %s %s" % (got, exp, r.stderr))
+        pool_viol += sum(g is not None and g != t for g, t in zip(got, truth))
+        pool_away += sum(g is None and e is not None for g, e in zip(got, exp))
+print("ceil_mode pools: %d models x %d sizes x 2 policies, %d violations, %d sizes thrown away" %
+      (len(POOLS), len(POOL_L), pool_viol, pool_away), file=sys.stderr)
+
 CHECKS.finish("onnxruntime %s" % ort.__version__)
