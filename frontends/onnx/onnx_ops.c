@@ -1372,11 +1372,33 @@ static sy_status op_split(ox_call *c)
     size_t n;
     int64_t *sp;
     int present;
-    TRY(ints_attr_or_input(c, "split", 1, "Split sizes", &present, &n, &sp));
     const sy_expr *d[MAXR];
     if (x->ndim > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");
     for (size_t i = 0; i < x->ndim; i++) d[i] = x->sizes[i];
     const sy_expr *D = x->sizes[ax];
+    /* Split-13's split input computed from sizes (Shape -> Gather -> Div ...): its values are
+     * tracked expressions, kept symbolic (const_ints pinned each one with a guard: n == 224 for
+     * [n // 2, n - n // 2]); the same requirements as for constants, each entry >= 0 and their sum
+     * the dim (onnxruntime split.cc: "Cannot split using values in 'split' attribute") */
+    size_t m = 0;
+    const sy_expr **sv = !ox_attr(c, "split") ? vals(c, 1, &m) : NULL;
+    int symbolic = 0;
+    for (size_t i = 0; sv && i < m; i++) {
+        if (is_b(sv[i])) return ox_err(c, SY_EINVAL, "split values must be integers");
+        if (!sy_expr_is_int(sv[i])) symbolic = 1;
+    }
+    if (symbolic) {
+        if (m != c->nout) return ox_err(c, SY_EINVAL, "split has %zu entries for %zu outputs", m, c->nout);
+        for (size_t k = 0; k < m; k++)
+            TRY(require(c, sy_expr_ge(c->ctx, sv[k], K(c, 0)), "Split: the split sizes must be >= 0"));
+        TRY(require(c, sy_expr_eq(c->ctx, D, sy_expr_add_n(c->ctx, m, sv)), "Split: the split sizes must sum to the dim"));
+        for (size_t k = 0; k < m; k++) {
+            d[ax] = sv[k];
+            TRY(set_out(c, k, c->in[0]->elem, x->ndim, d));
+        }
+        return SY_OK;
+    }
+    TRY(ints_attr_or_input(c, "split", 1, "Split sizes", &present, &n, &sp));
     if (present) {
         if (n != c->nout) return ox_err(c, SY_EINVAL, "split has %zu entries for %zu outputs", n, c->nout);
         int64_t s = 0;
