@@ -1152,7 +1152,11 @@ static sy_status op_reshape(ox_call *c)
             o[i] = d[i];
         }
     }
-    if (allowzero && infer >= 0)
+    /* a constant 0 with a -1 under allowzero: onnxruntime refuses the model at load ("Invalid Target
+     * shape product of 0. Product cannot be 0 in combination with -1": its shape inference sees an
+     * initializer, a Constant and the dim_values through Shape). A concrete run's constants are a
+     * point's sizes, not the model's: there (unless the shape is an initializer) the runtime rule below */
+    if (allowzero && infer >= 0 && (!ox_trace_concrete(c->tr) || c->in[1]->role == 2))
         for (size_t i = 0; i < n; i++)
             if (o[i] == K(c, 0)) return ox_err(c, SY_EINVAL, "allowzero=1 with both 0 and -1 in the target shape");
     if (infer < 0) { /* all dims given: a product of constants equal to the input's is no requirement */
@@ -1180,8 +1184,37 @@ static sy_status op_reshape(ox_call *c)
          * (n, 4) is n*4 / n, which the runtime does not infer at n = 0 (onnxruntime
          * core/providers/cpu/tensor/reshape_helper.h ReshapeHelper: ORT_ENFORCE(size != 0 && ...),
          * size the product of the other dims; input {0,364}, requested {0,-1} fails there) */
-        const sy_expr *q = NULL;
-        TRY(sy_rule_infer_size(c->env, &c->why, in_n, p, reshape_reason, NULL, &q));
+        const sy_expr *q = NULL, *lo = NULL, *hi = NULL;
+        int64_t plo = 0;
+        if (allowzero && !sy_expr_is_int(p)) TRY(sy_env_bound(c->env, p, &lo, &hi));
+        if (allowzero && (sy_expr_is_int(p) ? p == K(c, 0) : !(lo && sy_expr_get_si(lo, &plo) == SY_OK && plo >= 1))) {
+            /* allowzero with a -1 and a product P of the other entries that may be 0 (a symbolic
+             * entry, or a concrete run's 0: a constant 0 of the model is refused above). onnxruntime 1.32
+             * runs P = 0 (measured: x [a, b] to [a, -1] at a = 0 gives [0, b], [0, 1] when b = 0;
+             * [2, 0, -1] on [6, 0] gives [2, 0, 3]): the input must be empty ("input_shape_size ==
+             * 0") and -1 is the product of the input's non-zero dims over the product of the
+             * target's non-zero entries, which must divide it. One expression for both cases, so
+             * that no size is thrown away (a requirement P != 0 rejected a = 0, which runs):
+             *   q = numel // Max(P, 1) + (1 - Min(P, 1)) * (prod Max(x_i, 1) // prod Max(t_i, 1)) */
+            const sy_expr *one = K(c, 1), **nz = ox_alloc(c, (x->ndim + n + 1) * sizeof *nz);
+            CHK(nz);
+            for (size_t i = 0; i < x->ndim; i++) nz[i] = sy_expr_max(c->ctx, x->sizes[i], one);
+            const sy_expr *nzin = sy_expr_mul_n(c->ctx, x->ndim, nz);
+            for (size_t i = 0; i < nr; i++) nz[i] = sy_expr_max(c->ctx, rest[i], one);
+            const sy_expr *nzreq = sy_expr_mul_n(c->ctx, nr, nz);
+            const sy_expr *pos = sy_expr_ge(c->ctx, p, one), *p1 = sy_expr_max(c->ctx, p, one);
+            TRY(require(c, sy_expr_eq(c->ctx, sy_expr_mod(c->ctx, in_n, p1), K(c, 0)),
+                        "Reshape: the element count must be divisible by the known dims' product"));
+            TRY(require(c, sy_expr_or(c->ctx, pos, sy_expr_eq(c->ctx, in_n, K(c, 0))),
+                        "Reshape: allowzero with a 0 entry and -1 needs an empty input (onnxruntime: input_shape_size == 0)"));
+            TRY(require(c, sy_expr_or(c->ctx, pos, sy_expr_eq(c->ctx, sy_expr_mod(c->ctx, nzin, nzreq), K(c, 0))),
+                        "Reshape: allowzero with a 0 entry and -1: the input's non-zero dims' product must be divisible by "
+                        "the target's non-zero entries' product"));
+            q = sy_expr_add(c->ctx, sy_expr_floordiv(c->ctx, in_n, p1),
+                            sy_expr_mul(c->ctx, sy_expr_sub(c->ctx, one, sy_expr_min(c->ctx, p, one)), sy_expr_floordiv(c->ctx, nzin, nzreq)));
+            CHK(q);
+        } else
+            TRY(sy_rule_infer_size(c->env, &c->why, in_n, p, reshape_reason, NULL, &q));
         o[infer] = q;
     } else {
         TRY(require(c, sy_expr_eq(c->ctx, sy_expr_mul_n(c->ctx, n, o), in_n),
