@@ -986,9 +986,11 @@ want_exact("infer -o: value_info already there", (r.returncode, r2.returncode, v
 # every input's dims again for each term of the width, about K^5 in all (K = 40: 7 s, K = 64: 98 s); now
 # once per check (K = 64: 2.7 s). The width is exact; its one int64 guard is the model's (with b = 1 each
 # d_i can be near INT64_MAX, so the sum of 32 can pass it; output identical to before at K = 24 and 32).
-KC = 64
-kc = model([N("Concat", ["x0" if i == 1 else "c%d" % (i - 1), "x%d" % i], ["c%d" % i], axis=1) for i in range(1, KC)] +
-           [N("Relu", ["c%d" % (KC - 1)], ["y"])], [("x%d" % i, ["b", "d%d" % (i // 2)]) for i in range(KC)], opset=17)
+def concat_chain(KC):
+    return model([N("Concat", ["x0" if i == 1 else "c%d" % (i - 1), "x%d" % i], ["c%d" % i], axis=1) for i in range(1, KC)] +
+                 [N("Relu", ["c%d" % (KC - 1)], ["y"])], [("x%d" % i, ["b", "d%d" % (i // 2)]) for i in range(KC)], opset=17)
+
+
 import resource  # noqa: E402
 
 
@@ -998,14 +1000,20 @@ def child_cpu():
     return u.ru_utime + u.ru_stime
 
 
-t0 = child_cpu()
-r = run("concat_chain_%d" % KC, kc)
-dt = child_cpu() - t0
-out = json.loads(r.stdout) if r.returncode == 0 else {}
-want_exact("concat chain of %d inputs: exact width, its int64 guard, within 40 s of CPU (took %.1f s)" % (KC, dt),
-           (r.returncode, out.get("values", {}).get("y"), [g["guard"] for g in out.get("guards", []) if "int64" in g.get("why", "")], dt < 40),
-           (0, ["b", " + ".join("2*d%d" % j for j in range(KC // 2))],
-            [" + ".join("d%d" % j for j in range(KC // 2)) + " <= 4611686018427387903"], True))
+# onnx47l: each width's int64 guard made the next check bound every symbol and input again under the growing
+# set of relations (K^3.3: K = 64 1.5 s, K = 128 12 s of CPU here); the guard's own fact no longer does
+# (K = 64 0.07 s, K = 128 0.6 s, most of it the guard set's minimization)
+for KC, limit in ((64, 40), (128, 6)):
+    t0 = child_cpu()
+    r = run("concat_chain_%d" % KC, concat_chain(KC))
+    dt = child_cpu() - t0
+    out = json.loads(r.stdout) if r.returncode == 0 else {}
+    g64 = [g["guard"] for g in out.get("guards", []) if "int64" in g.get("why", "")]
+    full = " + ".join("d%d" % j for j in range(KC // 2)) + " <= 4611686018427387903"
+    # K = 128: the minimization's budget keeps the narrower widths' guards too (126, as before), implied by the full one
+    want_exact("concat chain of %d inputs: exact width, its int64 guard, within %d s of CPU (took %.1f s)" % (KC, limit, dt),
+               (r.returncode, out.get("values", {}).get("y"), g64 if KC == 64 else (full in g64, len(g64)), dt < limit),
+               (0, ["b", " + ".join("2*d%d" % j for j in range(KC // 2))], [full] if KC == 64 else (True, 126), True))
 
 for f in fails:
     print("FAIL:", f)
