@@ -239,6 +239,30 @@ static int fam_cat(sy_ctx *ctx, long n)
     return r;
 }
 
+/* attack46n / onnx47l: a chain of n cats, c_i = cat(c_{i-1}, x_i) along dim 1, of inputs x_i [8, 100 + i/2]
+ * (duck-sized: one batch symbol, one width symbol per pair); each width a sum of up to n/2 terms with
+ * an int64 guard. Every guard's fact made the int64 check bound every symbol and input again under a
+ * growing set of relations: the ONNX twin took K^3.3 (K = 64 2.7 s, 128 24-30 s) */
+static int fam_catchain(sy_ctx *ctx, long n)
+{
+    size_t cap = (size_t)n * 220 + 256, len = 0;
+    char *t = malloc(cap);
+    if (!t) return 1;
+    len += (size_t)snprintf(t + len, cap - len, "{\"format\":\"symshape.graph\",\"version\":1,\"nodes\":[");
+    for (long i = 0; i < n; i++)
+        len += (size_t)snprintf(t + len, cap - len,
+                                "{\"name\":\"x%ld\",\"op\":\"input\",\"dtype\":\"float32\",\"shape\":[8,%ld],\"dynamic\":[0,1]},",
+                                i, 100 + i / 2);
+    for (long i = 1; i < n; i++)
+        len += (size_t)snprintf(t + len, cap - len,
+                                "{\"name\":\"c%ld\",\"op\":\"cat\",\"args\":[[{\"ref\":\"%s%ld\"},{\"ref\":\"x%ld\"}],1],\"kwargs\":{}},", i,
+                                i == 1 ? "x" : "c", i == 1 ? 0 : i - 1, i);
+    len += (size_t)snprintf(t + len - 1, cap - len, "],\"outputs\":[{\"ref\":\"c%ld\"}]}", n - 1) - 1;
+    int r = run_graph(ctx, t, len);
+    free(t);
+    return r;
+}
+
 /* issue 38 (fix38f): sy_region_new of n inputs [4, d_i] (d_i dynamic; with tie, the 4 too, tied by the
  * cat) joined by one cat along dim 1, under the relaxed policy: 2.0 / 7.0 / 26 s at 300 / 600 /
  * 1,200 inputs before (a binding of every symbol per evaluation, a scan of the sources per
@@ -656,6 +680,7 @@ int main(int argc, char **argv)
         {"chunk into n views (trace+produce+minimize)", fam_chunk, {125, 250, 500, 1000, 2000}},
         {"Max(Min(x0, 0), ..., Min(xn, n)) (parse+decide >= 0)", fam_maxmin, {5000, 10000, 20000, 40000, 80000}},
         {"cat of n inputs [2 + i, 3] (trace+produce+minimize)", fam_cat, {250, 500, 1000, 2000, 4000}},
+        {"chain of n cats of inputs [8, 100 + i/2] (trace+produce+minimize)", fam_catchain, {8, 16, 32, 64, 128}},
         {"in-place add_ chain of n inputs, no duck sizing (trace+produce+minimize)", fam_inplace, {500, 1000, 2000, 4000, 8000}},
         {"in-place add_ chain of n inputs, no duck sizing, relaxed (trace+produce+minimize)", fam_inplace_relaxed,
          {500, 1000, 2000, 4000, 8000}},

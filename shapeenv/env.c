@@ -229,6 +229,12 @@ sy_env *sy_env_free(sy_env *env)
     sy_ctx *ctx = env->ctx;
     sy_facts_free(env->facts);
     sy_facts_free(env->nf);
+    for (size_t k = 0; k < env->nil; k++)
+        if (env->il[k].a) {
+            sy_dealloc(ctx, env->il[k].a, env->insz[k].ndim * sizeof *env->il[k].a);
+            sy_dealloc(ctx, env->il[k].lo, env->insz[k].ndim * sizeof *env->il[k].lo);
+        }
+    if (env->il) sy_dealloc(ctx, env->il, env->ilcap * sizeof *env->il);
     if (env->insz) sy_dealloc(ctx, env->insz, env->inszcap * sizeof *env->insz);
     if (env->hints_ready) sy_binding_clear(ctx, &env->hints);
     for (size_t i = 0; i < env->nsyms; i++)

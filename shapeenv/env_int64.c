@@ -91,7 +91,8 @@ static uint64_t mul_sat(uint64_t a, uint64_t b)
  * dims), as an input tensor exists only when its numel fits int64 (torch's TensorImpl
  * computes numel with overflow checks: c10/core/TensorImpl.h, safe_compute_numel). Relations
  * between symbols are dropped (fewer proofs, never a wrong one). Rebuilt when the facts, the
- * symbols or the inputs changed; NULL on an error (cleared). */
+ * symbols or the inputs changed, but not for the fact of an int64 guard sy_env_require_int64
+ * records itself (the set still holds); NULL on an error (cleared). */
 static sy_facts *numel_facts(sy_env *env)
 {
     sy_ctx *ctx = env->ctx;
@@ -201,33 +202,62 @@ static int factor_affine(sy_env *env, const sy_expr *f, const sy_expr *a, double
  * over the subsets S of its factors, prod_{S} alpha_j a_j * prod_{not S} beta_j, and
  * prod_{S} a_j <= INT64_MAX / (the least product of the input's dims outside S), as the input's
  * numel fits int64. *exact: the share is 1.0 exactly (the product of all of one input's dims). */
-/* One numel_covers call's inputs: each input's dims applied to the facts and their least values,
- * made on first use. Every term of a sum asks for the same ones: a concat of K inputs has a width
- * of about K terms, and each size_lo is a bound under the facts (the linear layer); rebuilt per term
- * they made a chain of K Concats cost about K^5 (attack46n: K = 40, 7 s; 64, 98 s). */
-struct insz_lo {
-    int done; /* 1 made, -1 failed */
-    const sy_expr *a[64];
-    int64_t lo[64];
-};
-
-static int insz_lows(sy_env *env, struct insz_lo *c, size_t k)
+/* Input k's dims applied to the facts and their least values (env->il[k]), made on first use and
+ * kept while the facts do not change (their version): every term of a sum asks for the same ones,
+ * and so does every int64 check of the next node: a concat of K inputs has a width of about K terms,
+ * and each size_lo is a bound under the facts (the linear layer). Rebuilt per term they made a
+ * chain of K Concats cost about K^5 (attack46n: K = 40, 7 s; 64, 98 s), rebuilt per call K^3.3
+ * (64: 1.5 s, 128: 24 s); now each input's once per version of the facts. 0: not made (error,
+ * cleared, or an input of more than 64 dims). */
+static int insz_lows(sy_env *env, size_t k)
 {
-    if (c[k].done) return c[k].done > 0;
+    uint64_t ver = sy_facts_version(env->facts);
+    if (env->il_ver != ver) {
+        for (size_t i = 0; i < env->nil; i++) env->il[i].done = 0;
+        env->il_ver = ver;
+    }
+    if (k >= env->nil) {
+        if (env->ninsz > env->ilcap) {
+            size_t nc = env->ilcap ? env->ilcap : 8;
+            while (nc < env->ninsz) nc *= 2;
+            struct sy_env_inlo *n = sy_realloc(env->ctx, env->il, env->ilcap * sizeof *n, nc * sizeof *n);
+            if (!n) {
+                sy_ctx_reset_error(env->ctx);
+                return 0;
+            }
+            env->il = n;
+            env->ilcap = nc;
+        }
+        for (size_t i = env->nil; i < env->ninsz; i++) env->il[i] = (struct sy_env_inlo){0, NULL, NULL};
+        env->nil = env->ninsz;
+    }
+    struct sy_env_inlo *c = &env->il[k];
+    if (c->done) return c->done > 0;
     size_t nd = env->insz[k].ndim;
-    c[k].done = -1;
+    c->done = -1;
+    if (!c->a && nd) {
+        c->a = sy_alloc(env->ctx, nd * sizeof *c->a);
+        c->lo = c->a ? sy_alloc(env->ctx, nd * sizeof *c->lo) : NULL;
+        if (!c->lo) {
+            if (c->a) sy_dealloc(env->ctx, c->a, nd * sizeof *c->a);
+            c->a = NULL;
+            sy_ctx_reset_error(env->ctx);
+            c->done = 0;
+            return 0;
+        }
+    }
     for (size_t d = 0; d < nd; d++) {
-        if (!(c[k].a[d] = sy_facts_apply(env->facts, env->insz[k].sizes[d]))) {
+        if (!(c->a[d] = sy_facts_apply(env->facts, env->insz[k].sizes[d]))) {
             sy_ctx_reset_error(env->ctx);
             return 0;
         }
-        c[k].lo[d] = size_lo(env, c[k].a[d]);
+        c->lo[d] = size_lo(env, c->a[d]);
     }
-    c[k].done = 1;
+    c->done = 1;
     return 1;
 }
 
-static double monomial_share(sy_env *env, struct insz_lo *cache, const sy_expr *m, size_t *work, int *exact)
+static double monomial_share(sy_env *env, const sy_expr *m, size_t *work, int *exact)
 {
     const sy_expr *f[8];
     size_t nf = 0;
@@ -247,9 +277,9 @@ static double monomial_share(sy_env *env, struct insz_lo *cache, const sy_expr *
         size_t nd = env->insz[k].ndim;
         if (nd < nf || nd > 64) continue;
         if ((*work += nd * (nf + 1) + ((size_t)1 << nf)) > 100000) return -1;
-        if (!insz_lows(env, cache, k)) return -1;
-        const sy_expr *const *a = cache[k].a;
-        const int64_t *lo = cache[k].lo;
+        if (!insz_lows(env, k)) return -1;
+        const sy_expr *const *a = env->il[k].a;
+        const int64_t *lo = env->il[k].lo;
         int used[64] = {0};
         size_t at[8];
         double al[8], be[8];
@@ -299,7 +329,7 @@ static double monomial_share(sy_env *env, struct insz_lo *cache, const sy_expr *
  * a negative term dropped when its monomial is >= 0); a monomial as monomial_share (view,
  * flatten, reshape; an FPN's anchors: retinanet's 9 * sum over levels of CeilDiv(h, 2^l)*
  * CeilDiv(w, 2^l)). Depth at most 8, at most 64 terms a sum, and a work cap (past any: -1). */
-static double numel_share(sy_env *env, struct insz_lo *cache, const sy_expr *q, int depth, size_t *work, int *exact)
+static double numel_share(sy_env *env, const sy_expr *q, int depth, size_t *work, int *exact)
 {
     if (depth > 8) return -1;
     int64_t k;
@@ -310,11 +340,11 @@ static double numel_share(sy_env *env, struct insz_lo *cache, const sy_expr *q, 
             return -1;
         }
         if (k < 1) return -1;
-        double s = numel_share(env, cache, sy_expr_arg(q, 0), depth + 1, work, exact);
+        double s = numel_share(env, sy_expr_arg(q, 0), depth + 1, work, exact);
         if (k > 1) *exact = 0;
         return s < 0 ? -1 : s / (double)k;
     }
-    if (sy_expr_kind_of(q) != SY_EXPR_ADD) return monomial_share(env, cache, q, work, exact);
+    if (sy_expr_kind_of(q) != SY_EXPR_ADD) return monomial_share(env, q, work, exact);
     int64_t c0;
     const sy_expr *k0 = sy_expr_add_const(env->ctx, q);
     size_t nt = sy_expr_nargs(q);
@@ -339,7 +369,7 @@ static double numel_share(sy_env *env, struct insz_lo *cache, const sy_expr *q, 
             }
             continue;
         }
-        double s = numel_share(env, cache, m, depth + 1, work, exact);
+        double s = numel_share(env, m, depth + 1, work, exact);
         if (s < 0) return -1;
         total += (double)c * s;
         terms++;
@@ -355,14 +385,7 @@ static int numel_covers(sy_env *env, const sy_expr *q)
 {
     size_t work = 0;
     int exact = 1;
-    struct insz_lo *cache = env->ninsz ? sy_alloc(env->ctx, env->ninsz * sizeof *cache) : NULL;
-    if (!cache) {
-        sy_ctx_reset_error(env->ctx); /* no memo: not proved, the caller guards */
-        return 0;
-    }
-    for (size_t k = 0; k < env->ninsz; k++) cache[k].done = 0;
-    double s = numel_share(env, cache, q, 0, &work, &exact);
-    sy_dealloc(env->ctx, cache, env->ninsz * sizeof *cache);
+    double s = numel_share(env, q, 0, &work, &exact);
     return s >= 0 && (exact ? s <= 1.0 : s <= 1.0 - 1e-9);
 }
 
@@ -410,7 +433,20 @@ sy_status sy_env_require_int64(sy_env *env, const sy_expr *e, const char *what, 
             sy_provenance w = {node, op ? op : "int64", reason};
             const sy_expr *rel = sy_expr_le(env->ctx, e, sy_expr_int_si(env->ctx, INT64_MAX));
             if (!rel) return sy_ctx_last_error(env->ctx);
+            /* the guard's own fact does not make the numel fact set and the inputs' least values
+             * stale: both still hold (facts are only added) and the guard bounds e, which they do not
+             * read. Rebuilt for it, every node of a chain of K Concats (each width one guard) bounded
+             * every symbol and input again under a growing set of relations: K^3.3 (attack46n: K =
+             * 64 2.7 s, 128 24-30 s) */
+            uint64_t v0 = sy_facts_version(env->facts);
+            int nf_cur = env->nf && env->nf_ver == v0 && env->nf_nin == env->ninsz && env->nf_nsyms == env->nsyms;
+            int il_cur = env->il_ver == v0;
             sy_status st = sy_env_require(env, rel, &w);
+            if (st == SY_OK) {
+                uint64_t v1 = sy_facts_version(env->facts);
+                if (nf_cur) env->nf_ver = v1;
+                if (il_cur) env->il_ver = v1;
+            }
             if (st == SY_EINVAL && sy_ctx_last_error(env->ctx) == SY_EINVAL)
                 return sy_env_fail(env, SY_EOVERFLOW, "%s = %s does not fit int64 at the example sizes", what, sy_env_show(env, e));
             return st;

@@ -96,6 +96,12 @@ struct sy_env {
     sy_facts *nf;
     uint64_t nf_ver;
     size_t nf_nin, nf_nsyms;
+    /* each input's dims applied to the facts and their least values (env_int64.c insz_lows), made
+     * on first use and kept while the facts' version is il_ver: every int64 check of a chain of
+     * Concats asks for them all again (attack46n) */
+    struct sy_env_inlo { int done; const sy_expr **a; int64_t *lo; } *il;
+    size_t nil, ilcap;
+    uint64_t il_ver;
     /* concrete mode: every size is a constant (real-value evaluation) */
     int concrete;
     /* the PyTorch release the ops follow (sy_env_set_torch_version): major * 100 + minor, 0 newest */

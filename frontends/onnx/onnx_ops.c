@@ -1152,7 +1152,11 @@ static sy_status op_reshape(ox_call *c)
             o[i] = d[i];
         }
     }
-    if (allowzero && infer >= 0)
+    /* a constant 0 with a -1 under allowzero: onnxruntime refuses the model at load ("Invalid Target
+     * shape product of 0. Product cannot be 0 in combination with -1": its shape inference sees an
+     * initializer, a Constant and the dim_values through Shape). A concrete run's constants are a
+     * point's sizes, not the model's: there (unless the shape is an initializer) the runtime rule below */
+    if (allowzero && infer >= 0 && (!ox_trace_concrete(c->tr) || c->in[1]->role == 2))
         for (size_t i = 0; i < n; i++)
             if (o[i] == K(c, 0)) return ox_err(c, SY_EINVAL, "allowzero=1 with both 0 and -1 in the target shape");
     if (infer < 0) { /* all dims given: a product of constants equal to the input's is no requirement */
@@ -1180,8 +1184,37 @@ static sy_status op_reshape(ox_call *c)
          * (n, 4) is n*4 / n, which the runtime does not infer at n = 0 (onnxruntime
          * core/providers/cpu/tensor/reshape_helper.h ReshapeHelper: ORT_ENFORCE(size != 0 && ...),
          * size the product of the other dims; input {0,364}, requested {0,-1} fails there) */
-        const sy_expr *q = NULL;
-        TRY(sy_rule_infer_size(c->env, &c->why, in_n, p, reshape_reason, NULL, &q));
+        const sy_expr *q = NULL, *lo = NULL, *hi = NULL;
+        int64_t plo = 0;
+        if (allowzero && !sy_expr_is_int(p)) TRY(sy_env_bound(c->env, p, &lo, &hi));
+        if (allowzero && (sy_expr_is_int(p) ? p == K(c, 0) : !(lo && sy_expr_get_si(lo, &plo) == SY_OK && plo >= 1))) {
+            /* allowzero with a -1 and a product P of the other entries that may be 0 (a symbolic
+             * entry, or a concrete run's 0: a constant 0 of the model is refused above). onnxruntime 1.32
+             * runs P = 0 (measured: x [a, b] to [a, -1] at a = 0 gives [0, b], [0, 1] when b = 0;
+             * [2, 0, -1] on [6, 0] gives [2, 0, 3]): the input must be empty ("input_shape_size ==
+             * 0") and -1 is the product of the input's non-zero dims over the product of the
+             * target's non-zero entries, which must divide it. One expression for both cases, so
+             * that no size is thrown away (a requirement P != 0 rejected a = 0, which runs):
+             *   q = numel // Max(P, 1) + (1 - Min(P, 1)) * (prod Max(x_i, 1) // prod Max(t_i, 1)) */
+            const sy_expr *one = K(c, 1), **nz = ox_alloc(c, (x->ndim + n + 1) * sizeof *nz);
+            CHK(nz);
+            for (size_t i = 0; i < x->ndim; i++) nz[i] = sy_expr_max(c->ctx, x->sizes[i], one);
+            const sy_expr *nzin = sy_expr_mul_n(c->ctx, x->ndim, nz);
+            for (size_t i = 0; i < nr; i++) nz[i] = sy_expr_max(c->ctx, rest[i], one);
+            const sy_expr *nzreq = sy_expr_mul_n(c->ctx, nr, nz);
+            const sy_expr *pos = sy_expr_ge(c->ctx, p, one), *p1 = sy_expr_max(c->ctx, p, one);
+            TRY(require(c, sy_expr_eq(c->ctx, sy_expr_mod(c->ctx, in_n, p1), K(c, 0)),
+                        "Reshape: the element count must be divisible by the known dims' product"));
+            TRY(require(c, sy_expr_or(c->ctx, pos, sy_expr_eq(c->ctx, in_n, K(c, 0))),
+                        "Reshape: allowzero with a 0 entry and -1 needs an empty input (onnxruntime: input_shape_size == 0)"));
+            TRY(require(c, sy_expr_or(c->ctx, pos, sy_expr_eq(c->ctx, sy_expr_mod(c->ctx, nzin, nzreq), K(c, 0))),
+                        "Reshape: allowzero with a 0 entry and -1: the input's non-zero dims' product must be divisible by "
+                        "the target's non-zero entries' product"));
+            q = sy_expr_add(c->ctx, sy_expr_floordiv(c->ctx, in_n, p1),
+                            sy_expr_mul(c->ctx, sy_expr_sub(c->ctx, one, sy_expr_min(c->ctx, p, one)), sy_expr_floordiv(c->ctx, nzin, nzreq)));
+            CHK(q);
+        } else
+            TRY(sy_rule_infer_size(c->env, &c->why, in_n, p, reshape_reason, NULL, &q));
         o[infer] = q;
     } else {
         TRY(require(c, sy_expr_eq(c->ctx, sy_expr_mul_n(c->ctx, n, o), in_n),
@@ -1372,11 +1405,33 @@ static sy_status op_split(ox_call *c)
     size_t n;
     int64_t *sp;
     int present;
-    TRY(ints_attr_or_input(c, "split", 1, "Split sizes", &present, &n, &sp));
     const sy_expr *d[MAXR];
     if (x->ndim > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");
     for (size_t i = 0; i < x->ndim; i++) d[i] = x->sizes[i];
     const sy_expr *D = x->sizes[ax];
+    /* Split-13's split input computed from sizes (Shape -> Gather -> Div ...): its values are
+     * tracked expressions, kept symbolic (const_ints pinned each one with a guard: n == 224 for
+     * [n // 2, n - n // 2]); the same requirements as for constants, each entry >= 0 and their sum
+     * the dim (onnxruntime split.cc: "Cannot split using values in 'split' attribute") */
+    size_t m = 0;
+    const sy_expr **sv = !ox_attr(c, "split") ? vals(c, 1, &m) : NULL;
+    int symbolic = 0;
+    for (size_t i = 0; sv && i < m; i++) {
+        if (is_b(sv[i])) return ox_err(c, SY_EINVAL, "split values must be integers");
+        if (!sy_expr_is_int(sv[i])) symbolic = 1;
+    }
+    if (symbolic) {
+        if (m != c->nout) return ox_err(c, SY_EINVAL, "split has %zu entries for %zu outputs", m, c->nout);
+        for (size_t k = 0; k < m; k++)
+            TRY(require(c, sy_expr_ge(c->ctx, sv[k], K(c, 0)), "Split: the split sizes must be >= 0"));
+        TRY(require(c, sy_expr_eq(c->ctx, D, sy_expr_add_n(c->ctx, m, sv)), "Split: the split sizes must sum to the dim"));
+        for (size_t k = 0; k < m; k++) {
+            d[ax] = sv[k];
+            TRY(set_out(c, k, c->in[0]->elem, x->ndim, d));
+        }
+        return SY_OK;
+    }
+    TRY(ints_attr_or_input(c, "split", 1, "Split sizes", &present, &n, &sp));
     if (present) {
         if (n != c->nout) return ox_err(c, SY_EINVAL, "split has %zu entries for %zu outputs", n, c->nout);
         int64_t s = 0;
@@ -2421,6 +2476,13 @@ static sy_status window_out(ox_call *c, const winp *w, size_t i, const sy_expr *
         o = sy_expr_ceildiv(x, d, K(c, w->s[i]));
         CHK(o);
         TRY(require(c, sy_expr_ge(x, d, K(c, 1)), "%s: spatial dim must be >= 1", c->node->op_type));
+        /* onnxruntime 1.32's MaxPool (every opset) and AveragePool before 19 (not AveragePool-19, not
+         * LpPool) fail on the negative total pad SAME_* gives when the kernel is shorter than the
+         * stride, (ceil(d / s) - 1)*s + k - d < 0 ("padding values must be non-negative"): k 1,
+         * stride 2 runs only odd d (symshape accepted every d: 62 violations in 0..21, opset 19) */
+        if (w->k[i] < w->s[i] && (!strcmp(c->node->op_type, "MaxPool") || (!strcmp(c->node->op_type, "AveragePool") && c->opset < 19)))
+            TRY(require(c, sy_expr_ge(x, sy_expr_add_si(x, sy_expr_sub(x, sy_expr_mul_si(x, sy_expr_add_si(x, o, -1), w->s[i]), d), w->k[i]), K(c, 0)),
+                        "%s: the total pad of auto_pad %s must be >= 0 (onnxruntime: padding values must be non-negative)", c->node->op_type, w->autopad));
         *out = o;
         return SY_OK;
     }
@@ -2441,8 +2503,14 @@ static sy_status window_out(ox_call *c, const winp *w, size_t i, const sy_expr *
         TRY(require(c, sy_expr_ge(x, sy_expr_sub(x, sy_expr_add_si(x, d, pb + pe), ext), K(c, 0)),
                     "%s: the window (extent %s) must fit the padded input", c->node->op_type, ext_text(c, ext, extb, sizeof extb)));
     TRY(sy_rule_window_out(c->env, &c->why, d, ext, w->s[i], pb, pe, ceil_mode, &o));
+    /* onnxruntime 1.32 (pool_attributes.h ComputeOutputSize: "out_size >= 0 ... Calculated output
+     * dimension is negative") runs a pool whose output is 0: MaxPool k 3, ceil_mode, on L = 2 gives
+     * [1, 1, 0]; L = 1 (-1) fails. PyTorch's pool2d_shape_check wants >= 1, but the ground truth of
+     * an ONNX model is onnxruntime (>= 1 threw away 90 sizes it runs in 228 configurations x L in
+     * 0..21 under the relaxed policy, each of them an output 0). An empty input (L = 0) is the
+     * "only N can be zero" requirement of op_pool. */
     if (ceil_mode)
-        TRY(require(c, sy_expr_ge(x, o, K(c, 1)), "%s: the output size (ceil_mode) must be >= 1", c->node->op_type));
+        TRY(require(c, sy_expr_ge(x, o, K(c, 0)), "%s: the output size (ceil_mode) must be >= 0", c->node->op_type));
     *out = o;
     return SY_OK;
 }

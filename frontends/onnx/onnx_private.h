@@ -209,6 +209,9 @@ sy_status ox_materialize(struct sy_onnx_trace *tr, ox_val *v);
 sy_status ox_trace_keep(sy_env *env, const sy_onnx_model *m, const sy_onnx_trace_options *opts, sy_onnx_trace **out,
                         sy_onnx_trace **failed);
 sy_status ox_trace_set_related(struct sy_onnx_trace *t, const char *note);
+/* 1: the trace is a concrete run (sy_onnx_trace_options.concrete: every input dim static at a point,
+ * probe's real outputs), where a constant size is the point's, not necessarily the model's */
+int ox_trace_concrete(const struct sy_onnx_trace *tr);
 sy_status ox_tensor_val(struct sy_onnx_trace *tr, const Onnx__TensorProto *tp, const char *kind, const char *name, ox_val *out);
 /* the trace's tensor of dtype and sizes (no strides), shared by every value of that shape; NULL on error */
 const sy_tensor *ox_tensor(struct sy_onnx_trace *tr, sy_dtype dt, size_t nd, const sy_expr *const *sz);

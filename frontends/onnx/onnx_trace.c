@@ -69,6 +69,7 @@ struct sy_onnx_trace {
     const sy_tensor **tens;
     size_t ntens, tenscap;
     const char *related; /* sy_onnx_trace_related: the examples a retry chose (onnx_relate.c), or NULL */
+    int concrete;        /* sy_onnx_trace_options.concrete: every dim static at a point (ox_trace_concrete) */
 };
 
 /* ------------------------------------------------------------------ memory */
@@ -1477,6 +1478,8 @@ sy_status sy_env_trace_onnx(sy_env *env, const sy_onnx_model *m, const sy_onnx_t
 
 const char *sy_onnx_trace_related(const sy_onnx_trace *t) { return t ? t->related : NULL; }
 
+int ox_trace_concrete(const sy_onnx_trace *t) { return t->concrete; }
+
 sy_status ox_trace_set_related(sy_onnx_trace *t, const char *note)
 {
     t->related = note ? tr_strdup(t, note) : NULL;
@@ -1504,6 +1507,7 @@ sy_status ox_trace_keep(sy_env *env, const sy_onnx_model *m, const sy_onnx_trace
     t->ctx = ctx;
     t->m = m;
     t->src_ix.strings = 1;
+    t->concrete = opts->concrete;
     sy_status st = SY_OK;
     if (!(t->top = scope_new(t, NULL))) st = SY_ENOMEM;
     if (!st) st = setup_inputs(t, opts);

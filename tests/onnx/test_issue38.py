@@ -773,4 +773,152 @@ check("index values: 0 violations, 0 sizes thrown away", nviol == 0 and naway ==
 print("index values: %d models x %d sizes x 2 policies, %d violations, %d sizes thrown away" %
       (len(IDX), len(IDX_N), nviol, naway), file=sys.stderr)
 
+# ---- onnx47l: pools with ceil_mode run an output of 0 (onnxruntime 1.32: "out_size >= 0"; MaxPool k 3 on L = 2
+# gives [1, 1, 0]); symshape required >= 1 (90 sizes thrown away in 228 configurations x L in 0..21, relaxed).
+# MaxPool with SAME_* and a kernel shorter than the stride fails on its negative pad at every other size
+# ("padding values must be non-negative"; so does AveragePool before opset 19, here 17; AveragePool-19 and LpPool
+# run them): symshape accepted them (62 violations at opset 19).
+# (op, kernel, stride, dilation, pads, auto_pad, example, the sizes 0..21 onnxruntime runs, their outputs)
+POOL_L = list(range(22))
+POOLS = [("MaxPool", 3, 1, 1, None, "NOTSET", 20, "0011111111111111111111", None),
+         ("MaxPool", 3, 2, 2, [1, 0], "NOTSET", 20, "0111111111111111111111", None),
+         ("MaxPool", 2, 3, 1, None, "SAME_UPPER", 20, "0110110110110110110110", None),
+         ("AveragePool", 2, 3, 1, None, "SAME_UPPER", 20, "0110110110110110110110", None),
+         ("AveragePool", 3, 1, 1, [2, 1], "NOTSET", 20, "0111111111111111111111", None)]
+pool_viol = pool_away = 0
+for op, k, s_, dil, pads, ap, ex, want, _ in POOLS:
+    attrs = dict(kernel_shape=[k], strides=[s_], ceil_mode=1)
+    if dil > 1:
+        attrs["dilations"] = [dil]
+    if pads:
+        attrs["pads"] = pads
+    if ap != "NOTSET":
+        attrs["auto_pad"] = ap
+    name = "pool_ceil_%s_k%d_s%d_d%d_%s_%s" % (op, k, s_, dil, pads and "p%d%d" % tuple(pads), ap)
+    path = save(name, [helper.make_node(op, ["x"], ["y"], name="p", **attrs)],
+                [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, "h"])])
+    so = ort.SessionOptions()
+    so.log_severity_level = 4
+    sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+    truth = []
+    for h in POOL_L:
+        try:
+            truth.append(list(sess.run(None, {"x": np.ones((1, 1, h), np.float32)})[0].shape))
+        except Exception:  # noqa: BLE001 - refused at this size
+            truth.append(None)
+    check("%s: onnxruntime runs %s" % (name, want), "".join("0" if t is None else "1" for t in truth) == want, truth)
+    pf = os.path.join(WORK, name + ".points.json")
+    with open(pf, "w") as f:
+        json.dump({"points": [{"sizes": {"x": [1, 1, h]}} for h in POOL_L]}, f)
+    for flags in ([], RELAXED):
+        r = sh("probe", path, "--points", pf, "--json", "--example", "x=1,1,%d" % ex, *flags)
+        lines = [json.loads(x) for x in r.stdout.splitlines()] if r.returncode == 0 else []
+        got = [x["outputs"][0] if x["accept"] else None for x in lines]
+        # the default policy's 0/1 specialization rejects 0 and 1 by its own guard
+        exp = [t if (flags or h >= 2) else None for h, t in zip(POOL_L, truth)]
+        check("%s %s: accepts exactly where onnxruntime runs, with its output" % (name, flags), got == exp,
+              "%s vs %s %s" % (got, exp, r.stderr))
+        pool_viol += sum(g is not None and g != t for g, t in zip(got, truth))
+        pool_away += sum(g is None and e is not None for g, e in zip(got, exp))
+print("ceil_mode pools: %d models x %d sizes x 2 policies, %d violations, %d sizes thrown away" %
+      (len(POOLS), len(POOL_L), pool_viol, pool_away), file=sys.stderr)
+
+# ---- onnx47l: Split-13's split input computed from sizes (n = Shape(x)[0]; [n / 2, n - n / 2], [n / 3, n / 3,
+# n - 2 (n / 3)], [n / 2, n / 2]): its values were taken as constants, each pinned by a guard (n == 20 at the
+# example: 52 of the 54 sizes onnxruntime runs thrown away under either policy); now they stay expressions
+def split_model(name, parts):
+    head = [helper.make_node("Shape", ["x"], ["s"]), helper.make_node("Gather", ["s", "zero"], ["n"]),
+            helper.make_node("Div", ["n", "two"], ["h"]), helper.make_node("Div", ["n", "three"], ["t"]),
+            helper.make_node("Sub", ["n", "h"], ["r"]), helper.make_node("Sub", ["n", "t"], ["rt"]),
+            helper.make_node("Sub", ["rt", "t"], ["r2"])]
+    inits = [helper.make_tensor("zero", TensorProto.INT64, [], [0]), helper.make_tensor("two", TensorProto.INT64, [], [2]),
+             helper.make_tensor("three", TensorProto.INT64, [], [3]), helper.make_tensor("ax", TensorProto.INT64, [1], [0])]
+    uns = [helper.make_node("Unsqueeze", [v, "ax"], [v + "u"]) for v in ("h", "t", "r", "r2")]
+    outs = ["y%d" % i for i in range(len(parts))]
+    g = helper.make_graph(head + uns + [helper.make_node("Concat", [p + "u" for p in parts], ["sp"], axis=0),
+                                        helper.make_node("Split", ["x", "sp"], outs, axis=0)], name,
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 4])],
+                          [helper.make_tensor_value_info(o, TensorProto.FLOAT, None) for o in outs], initializer=inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    path = os.path.join(WORK, name + ".onnx")
+    onnx.save(m, path)
+    return path
+
+
+SPLIT_N = list(range(22))
+SPLITS = [("split_half", ["h", "r"], "1" * 22), ("split_third", ["t", "t", "r2"], "1" * 22), ("split_halfhalf", ["h", "h"], "10" * 11)]
+split_viol = split_away = 0
+for name, parts, want in SPLITS:
+    path = split_model(name, parts)
+    so = ort.SessionOptions()
+    so.log_severity_level = 4
+    sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+    truth = []
+    for n in SPLIT_N:
+        try:
+            truth.append([list(o.shape) for o in sess.run(None, {"x": np.ones((n, 4), np.float32)})])
+        except Exception:  # noqa: BLE001 - refused at this size
+            truth.append(None)
+    check("%s: onnxruntime runs %s" % (name, want), "".join("0" if t is None else "1" for t in truth) == want, truth)
+    pf = os.path.join(WORK, name + ".points.json")
+    with open(pf, "w") as f:
+        json.dump({"points": [{"sizes": {"x": [n, 4]}} for n in SPLIT_N]}, f)
+    for flags in ([], RELAXED):
+        r = sh("probe", path, "--points", pf, "--json", "--example", "x=20,4", *flags)
+        lines = [json.loads(x) for x in r.stdout.splitlines()] if r.returncode == 0 else []
+        got = [x["outputs"] if x["accept"] else None for x in lines]
+        exp = [t if (flags or n >= 2) else None for n, t in zip(SPLIT_N, truth)]  # default: 0/1 specialization
+        check("%s %s: accepts exactly where onnxruntime runs, with its outputs" % (name, flags), got == exp,
+              "%s vs %s %s" % (got, exp, r.stderr))
+        split_viol += sum(g is not None and g != t for g, t in zip(got, truth))
+        split_away += sum(g is None and e is not None for g, e in zip(got, exp))
+print("Split sizes from Shape: %d models x %d sizes x 2 policies, %d violations, %d sizes thrown away" %
+      (len(SPLITS), len(SPLIT_N), split_viol, split_away), file=sys.stderr)
+
+# ---- onnx47l: Reshape allowzero=1 with a -1 and a target entry from a size that may be 0 (x [a, b] to [a, -1],
+# [b, 2, -1], [-1, a]). onnxruntime 1.32 runs a product 0 of the other entries: the input must be empty, and -1
+# is the product of the input's non-zero dims over the target's non-zero entries ([a, -1] at a = 0: [0, b], [0, 1]
+# when b = 0). symshape required the product non-zero (14 sizes thrown away, relaxed; and an error traced at a = 0)
+RZ_GRID = [(a, b) for a in range(6) for b in (0, 1, 2, 3, 4, 6)]
+RZ = [("rz_a_m1", ["s0", "m1"], 36), ("rz_b_2_m1", ["s1", "two", "m1"], 17), ("rz_m1_a", ["m1", "s0"], 36)]
+rz_viol = rz_away = 0
+for name, parts, nrun in RZ:
+    nodes = [helper.make_node("Shape", ["x"], ["sh"]), helper.make_node("Slice", ["sh", "b0", "b1"], ["s0"]),
+             helper.make_node("Slice", ["sh", "b1", "b2"], ["s1"]), helper.make_node("Concat", parts, ["s"], axis=0),
+             helper.make_node("Reshape", ["x", "s"], ["y"], allowzero=1)]
+    inits = [helper.make_tensor(k, TensorProto.INT64, [1], [v]) for k, v in (("b0", 0), ("b1", 1), ("b2", 2), ("m1", -1), ("two", 2))]
+    path = save(name, nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["a", "b"])], inits)
+    so = ort.SessionOptions()
+    so.log_severity_level = 4
+    sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+    truth = []
+    for a, b in RZ_GRID:
+        try:
+            truth.append([list(sess.run(None, {"x": np.ones((a, b), np.float32)})[0].shape)])
+        except Exception:  # noqa: BLE001 - refused at this size
+            truth.append(None)
+    check("%s: onnxruntime runs %d of %d sizes" % (name, nrun, len(RZ_GRID)), sum(t is not None for t in truth) == nrun, truth)
+    pf = os.path.join(WORK, name + ".points.json")
+    with open(pf, "w") as f:
+        json.dump({"points": [{"sizes": {"x": [a, b]}} for a, b in RZ_GRID]}, f)
+    for flags in ([], RELAXED):
+        r = sh("probe", path, "--points", pf, "--json", "--example", "x=4,6", *flags)
+        lines = [json.loads(x) for x in r.stdout.splitlines()] if r.returncode == 0 else []
+        got = [x["outputs"] if x["accept"] else None for x in lines]
+        # default: 0/1 specialization may reject a size 0 or 1 (here of a, not of b, which no guard reads)
+        exp = [t if (flags or min(p) >= 2) else g if g == t else None for p, g, t in zip(RZ_GRID, got, truth)]
+        check("%s %s: accepts exactly where onnxruntime runs, with its output" % (name, flags), got == exp,
+              "%s vs %s %s" % (got, exp, r.stderr))
+        rz_viol += sum(g is not None and g != t for g, t in zip(got, truth))
+        rz_away += sum(g is None and e is not None for g, e in zip(got, exp))
+# traced at a = 0 (relaxed): the trace gives onnxruntime's [0, 3]
+r = sh("infer", os.path.join(WORK, "rz_a_m1.onnx"), "--json", "--example", "x=0,3", *RELAXED)
+out = json.loads(r.stdout) if r.returncode == 0 else {}
+check("Reshape allowzero [a, -1] traced at a = 0: y is [0, 3] at the example", r.returncode == 0 and
+      sh("probe", os.path.join(WORK, "rz_a_m1.onnx"), "--sizes", "x=0,3", "--json", "--example", "x=0,3", *RELAXED).stdout.count('"outputs":[[0,3]]') == 1,
+      r.stderr)
+print("Reshape allowzero with 0 and -1: %d models x %d sizes x 2 policies, %d violations, %d sizes thrown away" %
+      (len(RZ), len(RZ_GRID), rz_viol, rz_away), file=sys.stderr)
+
 CHECKS.finish("onnxruntime %s" % ort.__version__)

@@ -111,13 +111,15 @@ case("maxpool_ceil", model([N("MaxPool", ["x"], ["y"], kernel_shape=[3, 3], stri
      ["--example", "x=2,3,225,201"], text=None)
 case("avgpool_ceil_pad", model([N("AveragePool", ["x"], ["y"], kernel_shape=[2, 2], strides=[2, 2], pads=[1, 1, 1, 1], ceil_mode=1)], X4),
      [2, 3, 3, 3], {"n": 2, "h": 4, "w": 4}, ["--example", "x=2,3,4,4"])
-# ceil_mode: the window need not fit, only the output must be >= 1 (PyTorch pooling_output_shape_pad_lr and
+# ceil_mode: the window need not fit, only the output must be >= 0 (>= 1 in PyTorch's pooling_output_shape_pad_lr and
 # pool2d_shape_check, aten/src/ATen/native/Pool.h; Operators.md MaxPool-12: ceil(num / s + 1)). Ground truth:
 # torch's CPU max_pool2d / avg_pool2d on [1, 1, L, 9] for L in 1..12. At each L torch runs, infer with that
-# example must give torch's size (no window-fit requirement); where torch fails, infer at that example must
+# example must give torch's size (no window-fit requirement); where torch fails (but for ORT_ZERO, where onnxruntime, the
+# truth, runs an output of 0), infer at that example must
 # fail (exit 3) and probe of a model traced at L = 9 must reject L.
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
+ORT_ZERO = {("maxpool_ceil_k3_s2_p0", 1), ("averagepool_ceil_k3_s2_p0", 1)}  # onnxruntime: [1, 1, 0, 9]
 for op, (k, st, pd) in [("MaxPool", c) for c in ((3, 2, 0), (3, 2, 1), (2, 2, 1), (5, 3, 2), (3, 3, 0), (4, 3, 1))] + \
         [("AveragePool", c) for c in ((3, 2, 0), (2, 2, 1), (5, 3, 2))]:
     nm = "%s_ceil_k%d_s%d_p%d" % (op.lower(), k, st, pd)
@@ -129,7 +131,9 @@ for op, (k, st, pd) in [("MaxPool", c) for c in ((3, 2, 0), (3, 2, 1), (2, 2, 1)
             fn = F.max_pool2d if op == "MaxPool" else F.avg_pool2d
             want = list(fn(torch.zeros(1, 1, L, 9), (k, 1), (st, 1), (pd, 0), ceil_mode=True).shape)
         except RuntimeError:
-            want = None
+            # onnxruntime 1.32 runs an output of 0 where torch wants >= 1 (onnx47l: measured, and checked
+            # against onnxruntime in test_issue38.py): the ground truth of an ONNX model
+            want = [1, 1, 0, 9] if (nm, L) in ORT_ZERO else None
         ex = ["--example", "x=1,1,%d,9" % L, "--no-specialize-01"]
         if want is not None:
             case("%s_L%d" % (nm, L), mp, want, {"h": L}, ex)
@@ -148,7 +152,7 @@ for op, (k, st, pd) in [("MaxPool", c) for c in ((3, 2, 0), (3, 2, 1), (2, 2, 1)
             fn = F.max_pool2d if op == "MaxPool" else F.avg_pool2d
             want = list(fn(torch.zeros(1, 1, L, 9), (k, 1), (st, 1), (pd, 0), ceil_mode=True).shape)
         except RuntimeError:
-            want = None
+            want = [1, 1, 0, 9] if (nm, L) in ORT_ZERO else None
         if pj["accept"] and pj["outputs"] != [want]:
             fails.append("%s probe at L = %d: accepted with %s, torch %s" % (nm, L, pj["outputs"], want))
 case("globalpool", model([N("GlobalAveragePool", ["x"], ["y"])], X4), [2, 3, 1, 1], env, E)
@@ -982,9 +986,11 @@ want_exact("infer -o: value_info already there", (r.returncode, r2.returncode, v
 # every input's dims again for each term of the width, about K^5 in all (K = 40: 7 s, K = 64: 98 s); now
 # once per check (K = 64: 2.7 s). The width is exact; its one int64 guard is the model's (with b = 1 each
 # d_i can be near INT64_MAX, so the sum of 32 can pass it; output identical to before at K = 24 and 32).
-KC = 64
-kc = model([N("Concat", ["x0" if i == 1 else "c%d" % (i - 1), "x%d" % i], ["c%d" % i], axis=1) for i in range(1, KC)] +
-           [N("Relu", ["c%d" % (KC - 1)], ["y"])], [("x%d" % i, ["b", "d%d" % (i // 2)]) for i in range(KC)], opset=17)
+def concat_chain(KC):
+    return model([N("Concat", ["x0" if i == 1 else "c%d" % (i - 1), "x%d" % i], ["c%d" % i], axis=1) for i in range(1, KC)] +
+                 [N("Relu", ["c%d" % (KC - 1)], ["y"])], [("x%d" % i, ["b", "d%d" % (i // 2)]) for i in range(KC)], opset=17)
+
+
 import resource  # noqa: E402
 
 
@@ -994,14 +1000,20 @@ def child_cpu():
     return u.ru_utime + u.ru_stime
 
 
-t0 = child_cpu()
-r = run("concat_chain_%d" % KC, kc)
-dt = child_cpu() - t0
-out = json.loads(r.stdout) if r.returncode == 0 else {}
-want_exact("concat chain of %d inputs: exact width, its int64 guard, within 40 s of CPU (took %.1f s)" % (KC, dt),
-           (r.returncode, out.get("values", {}).get("y"), [g["guard"] for g in out.get("guards", []) if "int64" in g.get("why", "")], dt < 40),
-           (0, ["b", " + ".join("2*d%d" % j for j in range(KC // 2))],
-            [" + ".join("d%d" % j for j in range(KC // 2)) + " <= 4611686018427387903"], True))
+# onnx47l: each width's int64 guard made the next check bound every symbol and input again under the growing
+# set of relations (K^3.3: K = 64 1.5 s, K = 128 12 s of CPU here); the guard's own fact no longer does
+# (K = 64 0.07 s, K = 128 0.6 s, most of it the guard set's minimization)
+for KC, limit in ((64, 40), (128, 6)):
+    t0 = child_cpu()
+    r = run("concat_chain_%d" % KC, concat_chain(KC))
+    dt = child_cpu() - t0
+    out = json.loads(r.stdout) if r.returncode == 0 else {}
+    g64 = [g["guard"] for g in out.get("guards", []) if "int64" in g.get("why", "")]
+    full = " + ".join("d%d" % j for j in range(KC // 2)) + " <= 4611686018427387903"
+    # K = 128: the minimization's budget keeps the narrower widths' guards too (126, as before), implied by the full one
+    want_exact("concat chain of %d inputs: exact width, its int64 guard, within %d s of CPU (took %.1f s)" % (KC, limit, dt),
+               (r.returncode, out.get("values", {}).get("y"), g64 if KC == 64 else (full in g64, len(g64)), dt < limit),
+               (0, ["b", " + ".join("2*d%d" % j for j in range(KC // 2))], [full] if KC == 64 else (True, 126), True))
 
 for f in fails:
     print("FAIL:", f)
