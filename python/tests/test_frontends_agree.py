@@ -122,6 +122,10 @@ KNOWN = {
     # runs at 0 and 1; slice lengths are not a shared rule yet (torch decides emptiness with a
     # guard, ONNX Slice clamps with Max(0, ...) and negative steps)
     "slice": ("widens", "the torch frontend's full slice relies on the range of dim 0"),
+    # the runtimes differ: with ceil_mode a window count of 0 runs in onnxruntime
+    # (pool_attributes.h ComputeOutputSize only fails below 0), while ATen's pooling_output_shape
+    # requires an output >= 1 ("Output size is too small"); each side's witnesses are run above
+    "conv_pool_ceil": ("widens", "onnxruntime runs a ceil_mode pool whose output is 0, ATen does not"),
 }
 
 
