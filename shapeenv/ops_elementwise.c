@@ -230,7 +230,20 @@ sy_status sy_unary_layout(opcall *c, const sy_tensor *x, sy_dtype dt)
     }
     if (alias) return op_set_strided(c, dt, x->ndim, x->sizes, x->strides);
     const sy_expr *const *ts;
-    sy_status st = op_ti_strides(c, 1, &x, x->ndim, x->sizes, &ts);
+    sy_status st;
+    /* clone and the dtype conversions: empty_like(preserve_format) + copy_, not TensorIterator;
+     * a conversion to the same dtype returns self (to_will_alias) */
+    static const char *const conv[] = {"to", "float", "double", "half", "long", "int", "bool", "type_as", "byte", "char",
+                                       "short", "bfloat16", "cfloat", "cdouble", NULL};
+    int is_conv = 0;
+    for (int i = 0; conv[i] && !is_conv; i++) is_conv = !strcmp(op, conv[i]);
+    if (is_conv && dt == x->dtype) return op_set_strided(c, dt, x->ndim, x->sizes, x->strides);
+    if (is_conv || !strcmp(op, "clone")) {
+        if (!x->strides) return op_set_strided(c, dt, x->ndim, x->sizes, NULL);
+        if ((st = op_preserve_strides(c, x, &ts))) return st;
+        return op_set_strided(c, dt, x->ndim, x->sizes, ts);
+    }
+    st = op_ti_strides(c, 1, &x, x->ndim, x->sizes, &ts);
     if (st) return st;
     return op_set_strided(c, dt, x->ndim, x->sizes, ts);
 }
