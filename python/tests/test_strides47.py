@@ -158,6 +158,48 @@ def test_strides47(policy):
     assert acc == SUB_EXPECTED[policy], acc
 
 
+class CopyInto(torch.nn.Module):
+    """self.copy_(src): src broadcasts into self, the result is self with its strides"""
+
+    def __init__(self, transposed):
+        super().__init__()
+        self.transposed = transposed
+
+    def forward(self, x, y):
+        z = (x.transpose(1, 2) if self.transposed else x).clone()
+        z.copy_(y)
+        return (z + 1,) + _st(z)
+
+
+# (x batch, y batch, length): y's batch 1, equal or not, with 0s
+CPTS = [(b, m, t) for b in (0, 1, 2, 3) for m in (0, 1, 2, 3) for t in (0, 1, 2)]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("transposed", [False, True])
+def test_copy_(transposed, policy):
+    """copy_ was an unknown op (the trace failed); now: exactly the sizes the CPU runs (relaxed),
+    0/1-specialized ones dropped (default), every stride as on the CPU"""
+    m = CopyInto(transposed).eval()
+    mk = lambda p: {"x": torch.randn(p[0], 4, p[2]) if transposed else torch.randn(p[0], p[2], 4),  # noqa: E731
+                    "y": torch.randn(p[1], p[2], 4)}
+    doc = symshape.export(m, mk((3, 3, 2)), dynamic={"x": [0, 2] if transposed else [0, 1], "y": [0, 1]}, name="copy_")
+    gs = symshape.trace(doc, **(_kw(policy) or {}))
+    ok = acc = 0
+    bad = []
+    for p in CPTS:
+        inp = mk(p)
+        sizes = {k: list(v.shape) for k, v in inp.items()}
+        a, _ = gs.check(sizes)
+        r, real = run_real(m, inp)
+        ok += r
+        acc += a
+        if a and (not r or gs.output_shapes(sizes) != real):
+            bad.append((sizes, real))
+    assert not bad, bad
+    assert (len(CPTS), ok, acc) == (48, 21, 21 if policy == "relaxed" else 12)
+
+
 if __name__ == "__main__":
     import sys
     import time
