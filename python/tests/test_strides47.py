@@ -200,6 +200,45 @@ def test_copy_(transposed, policy):
     assert (len(CPTS), ok, acc) == (48, 21, 21 if policy == "relaxed" else 12)
 
 
+class Windows(torch.nn.Module):
+    """overlapping windows of a [B, T] signal: as_strided((B, T - 2, 3), (T, 1, 1))"""
+
+    def forward(self, x):
+        b, t = x.shape
+        y = x.as_strided((b, t - 2, 3), (t, 1, 1))
+        return (y + 0,) + _st(y)
+
+
+class PastTheEnd(torch.nn.Module):
+    """as_strided((B, 4), (T, 1), 2) runs only where the last window ends inside x's storage"""
+
+    def forward(self, x):
+        b, t = x.shape
+        return x.as_strided((b, 4), (t, 1), 2) * 1
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("cls,want", [(Windows, (24, 12)), (PastTheEnd, (14, 4))], ids=["windows", "past_the_end"])
+def test_as_strided(cls, want, policy):
+    """as_strided was an unknown op; now its sizes, strides and the storage bound
+    (checkInBoundsForStorage): exactly the sizes the CPU runs (relaxed), every stride as on the CPU"""
+    m = cls().eval()
+    doc = symshape.export(m, {"x": torch.randn(3, 6)}, dynamic={"x": [0, 1]}, name="as_strided")
+    gs = symshape.trace(doc, **(_kw(policy) or {}))
+    pts = [(b, t) for b in (0, 1, 2, 3) for t in range(8)]
+    ok = acc = 0
+    bad = []
+    for p in pts:
+        a, _ = gs.check({"x": list(p)})
+        r, real = run_real(m, {"x": torch.randn(*p)})
+        ok += r
+        acc += a
+        if a and (not r or gs.output_shapes({"x": list(p)}) != real):
+            bad.append((p, real))
+    assert not bad, bad
+    assert (ok, acc) == (want[0], want[0] if policy == "relaxed" else want[1])
+
+
 if __name__ == "__main__":
     import sys
     import time
