@@ -280,6 +280,7 @@ sy_status sy_env_values_require_in(opcall *c, const sy_tensor *idx, const sy_exp
 #define op_sym_list sy_opc_sym_list
 #define op_tensor sy_opc_tensor
 #define op_ti_strides sy_opc_ti_strides
+#define op_preserve_strides sy_opc_preserve_strides
 #define op_view_result sy_opc_view_result
 #define op_strides sy_opc_strides
 #define op_reshape_strides sy_opc_reshape_strides
@@ -383,10 +384,14 @@ const sy_tensor *op_new_strided(opcall *c, sy_dtype dt, size_t ndim, const sy_ex
                                 const sy_expr *const *strides);
 sy_status op_set_strided(opcall *c, sy_dtype dt, size_t ndim, const sy_expr *const *sizes, const sy_expr *const *strides);
 /* TensorIterator output strides for tensor operands ops[0..nops) (NULL
- * entries skipped) broadcast to sizes (ndim); *out NULL when an operand's
- * strides are not modelled */
+ * entries: Python scalars, 0-dim operands) broadcast to sizes (ndim): exact at every size the
+ * guards accept (a layout that depends on sizes is one expression per stride, no guard); *out
+ * NULL when an operand's strides are not modelled or the case split is past its bounds */
 sy_status op_ti_strides(opcall *c, size_t nops, const sy_tensor *const *ops, size_t ndim, const sy_expr *const *sizes,
                         const sy_expr *const **out);
+/* the strides of empty_like(x) with MemoryFormat::Preserve (clone, a dtype conversion), as exact
+ * as op_ti_strides */
+sy_status op_preserve_strides(opcall *c, const sy_tensor *x, const sy_expr *const **out);
 /* view of x as shape (n) (computeStride): the output tensor into *c->out, or *ok = 0 when not
  * viewable at these sizes (the caller's error); SY_EUNSUPPORTED when x's strides are not
  * modelled. The decisions the facts leave open are split case by case (bounded, layout.c

@@ -1,4 +1,8 @@
-/* Strides and memory layout of fake tensors (docs/ops.md section 7).
+/* Strides and memory layout of fake tensors (docs/ops.md section 8).
+ *
+ * Length (about 1,500 lines, over the tree's 1,200): computeStride's view and TensorIterator's
+ * output layout answer the questions the facts leave open by one case split (split_ask and
+ * struct vsplit, static here), and the deferral of both lives beside them.
  *
  * Sources (PyTorch 1.13):
  *  - view compatibility: aten/src/ATen/TensorUtils.cpp computeStride_impl;
@@ -23,6 +27,7 @@
  * builds it with op_set_tensor (contiguous) gets OPL_DEFAULT unless its
  * row says otherwise. */
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "shapeenv/env_private.h"
@@ -60,108 +65,6 @@ static const sy_expr *const *dense_strides(opcall *c, size_t ndim, const sy_expr
     return st;
 }
 
-/* a decision of the layout rule from the facts alone: undecided leaves the
- * output layout unknown rather than recording a guard on sizes that only
- * the layout depends on (*known = 0) */
-#define TRY(rel, val)                                                  \
-    do {                                                               \
-        int known_;                                                    \
-        sy_status st_ = sy_env_try_decide(c->env, (rel), &known_, &(val)); \
-        if (st_) return st_;                                           \
-        if (!known_) return SY_OK;                                     \
-    } while (0)
-
-/* TensorIterator::reorder_dimensions + compatible_stride for the operands
- * (tensors; NULL entries are non-tensor scalars and skipped). *out NULL:
- * not modelled (an operand's layout is unknown, or a comparison of strides
- * is not decided by the facts). */
-sy_status op_ti_strides(opcall *c, size_t nops, const sy_tensor *const *ops, size_t ndim, const sy_expr *const *sizes,
-                        const sy_expr *const **out)
-{
-    sy_ctx *ctx = c->env->ctx;
-    *out = NULL;
-    int all_contig = 1;
-    for (size_t k = 0; k < nops; k++) {
-        if (!ops[k]) continue;
-        if (!ops[k]->strides) return SY_OK; /* an operand's layout is unknown: so is the output's */
-        if (!sy_tensor_is_contiguous(c->env, ops[k])) all_contig = 0;
-    }
-    size_t *perm = sy_env_alloc(c->env, (ndim ? ndim : 1) * sizeof *perm);
-    if (!perm) return sy_ctx_last_error(ctx);
-    for (size_t k = 0; k < ndim; k++) perm[k] = ndim - 1 - k;
-    if (!all_contig && ndim > 1) {
-        /* per operand, the stride of each output dim (0 where broadcast) */
-        const sy_expr ***ts = sy_env_alloc(c->env, (nops ? nops : 1) * sizeof *ts);
-        if (!ts) return sy_ctx_last_error(ctx);
-        for (size_t k = 0; k < nops; k++) {
-            ts[k] = NULL;
-            const sy_tensor *t = ops[k];
-            if (!t) continue;
-            const sy_expr **s = sy_env_alloc(c->env, ndim * sizeof *s);
-            if (!s) return sy_ctx_last_error(ctx);
-            for (size_t i = 0; i < ndim; i++) {
-                if (i < ndim - t->ndim) {
-                    s[i] = KI(c, 0);
-                    continue;
-                }
-                size_t j = i - (ndim - t->ndim);
-                s[i] = t->strides[j];
-                if (t->sizes[j] != sizes[i]) { /* broadcast: original size 1, output size not 1 */
-                    int one = 0, oone = 0;
-                    TRY(sy_expr_eq(ctx, t->sizes[j], KI(c, 1)), one);
-                    if (one) TRY(sy_expr_eq(ctx, sizes[i], KI(c, 1)), oone);
-                    if (one && !oone) s[i] = KI(c, 0);
-                }
-            }
-            ts[k] = s;
-        }
-        /* insertion sort with ambiguous comparisons (reorder_dimensions) */
-        for (size_t i = 1; i < ndim; i++) {
-            size_t dim1 = i;
-            for (size_t dim0 = i; dim0-- > 0;) {
-                int cmp = 0;
-                size_t a = perm[dim0], b = perm[dim1];
-                for (size_t k = 0; k < nops && !cmp; k++) {
-                    if (!ts[k]) continue;
-                    int z0 = 0, z1 = 0, lt = 0, gt = 0;
-                    TRY(sy_expr_eq(ctx, ts[k][a], KI(c, 0)), z0);
-                    if (z0) continue;
-                    TRY(sy_expr_eq(ctx, ts[k][b], KI(c, 0)), z1);
-                    if (z1) continue;
-                    TRY(sy_expr_lt(ctx, ts[k][a], ts[k][b]), lt);
-                    if (lt) {
-                        cmp = -1;
-                        break;
-                    }
-                    TRY(sy_expr_gt(ctx, ts[k][a], ts[k][b]), gt);
-                    if (gt) {
-                        cmp = 1;
-                        break;
-                    }
-                    /* equal strides: the dim of the larger size goes later, else the next operand
-                     * decides (should_swap's tie-break, 1.13 and 2.x; measured:
-                     * randn(0, 1, 6).permute(0, 2, 1) + 1 has strides (6, 1, 0), a <= order
-                     * gave (6, 1, 1)) */
-                    TRY(sy_expr_gt(ctx, sizes[a], sizes[b]), gt);
-                    if (gt) cmp = 1;
-                }
-                if (cmp > 0) {
-                    size_t tmp = perm[dim0];
-                    perm[dim0] = perm[dim1];
-                    perm[dim1] = tmp;
-                    dim1 = dim0;
-                } else if (cmp < 0) {
-                    break;
-                }
-            }
-        }
-    }
-    const sy_expr *const *r = dense_strides(c, ndim, sizes, perm);
-    if (!r) return sy_ctx_last_error(ctx);
-    *out = r;
-    return SY_OK;
-}
-
 #define VSPLIT_ATOMS 16 /* > SPLIT_MAX_DEPTH: the answers a path records */
 
 /* How view_strides takes computeStride's decisions. */
@@ -179,6 +82,8 @@ typedef struct {
         int need, infeasible;
         const sy_expr *path_rel; /* the conjunction of the answers assumed so far (NULL: none) */
         const sy_expr *a1[VSPLIT_ATOMS], *a0[VSPLIT_ATOMS]; /* question k's two answers (bit 1, bit 0) */
+        const sy_expr *sym[VSPLIT_ATOMS]; /* question k split sym == lo / sym >= lo + 1 (NULL: on itself) */
+        int64_t lo[VSPLIT_ATOMS];
     } *split;
 } vmode;
 
@@ -230,6 +135,8 @@ static sy_status split_ask(opcall *c, struct vsplit *s, const sy_expr *rel, int 
         if (kk < VSPLIT_ATOMS) {
             s->a1[kk] = a1;
             s->a0[kk] = a0;
+            s->sym[kk] = sym;
+            s->lo[kk] = lo;
         }
         a = bit ? a1 : a0;
         if (!a || !(s->path_rel = s->path_rel ? sy_expr_and(ctx, s->path_rel, a) : a)) return sy_ctx_last_error(ctx);
@@ -500,6 +407,508 @@ static sy_status view_always(opcall *c, const sy_tensor *x, size_t n, const sy_e
         if (!w) return sy_ctx_last_error(c->env->ctx);
         if (w != VCOND_ANY && sy_expr_kind_of(w) != SY_EXPR_FALSE && sy_expr_kind_of(w) != SY_EXPR_TRUE) *where = w;
     }
+    return SY_OK;
+}
+
+/* ------------------------------------------------------------------ TensorIterator's output layout
+ *
+ * aten/src/ATen/TensorIterator.cpp (1.13 and 2.x alike), for an output TensorIterator allocates:
+ *  - compute_shape: all_ops_same_shape_ is false when two operands' shapes differ, or when a
+ *    0-dim operand (a Python scalar is one: wrapped_scalar_tensor) meets one that is not;
+ *  - fast_set_up / compute_fast_setup_type, only when all shapes are the same: every operand
+ *    is_contiguous() -> an empty contiguous output (empty_tensor_restride: Max(size, 1)
+ *    products); every one is_contiguous(ChannelsLast) (4-D; channels_last_3d has no fast path)
+ *    -> empty channels_last (get_channels_last_strides_2d: plain products); every one
+ *    is_non_overlapping_and_dense() with the same strides -> those strides;
+ *  - else compute_strides (a dim of size 1 broadcast to another size has stride 0),
+ *    reorder_dimensions (insertion sort of the dims by should_swap: the first operand whose
+ *    strides of the two dims are both nonzero and differ decides; equal nonzero strides swap
+ *    when the first dim's size is larger, else the next operand decides; no operand: keep
+ *    going left), allocate_or_resize_outputs: the inverted permutation (row-major) gives an
+ *    empty contiguous output, any other compatible_stride (dense in that order, plain sizes).
+ * So randn(0, 1, 6) * 2 has strides (6, 0, 1): the scalar makes the shapes differ, and the
+ * tie of dims 0 and 1 (both stride 6) puts the size-1 dim after the size-0 one.
+ *
+ * Each branch on sizes is a question (ti_ask): decided by the facts, or, when they leave one
+ * open, every answer is followed (the view's case split, split_ask) and the strides of the
+ * paths are joined into one expression per dim, each path's difference to the most common
+ * result times the indicator of its answers (ti_ind): exact at every size, no guard. */
+
+typedef struct {
+    struct vsplit *s; /* NULL: the facts f alone */
+    sy_facts *f;
+    int stop, undecided;
+    int preserve; /* empty_like(preserve_format) of the one operand, not TensorIterator */
+} tiask;
+
+static sy_status ti_ask(opcall *c, tiask *m, const sy_expr *rel, int *val)
+{
+    *val = 0;
+    if (!rel) return sy_ctx_last_error(c->env->ctx);
+    if (m->s) return split_ask(c, m->s, rel, val, &m->stop);
+    int known = 0;
+    sy_status st = sy_env_try_decide_in(c->env, m->f, rel, &known, val);
+    if (!st && !known) m->undecided = m->stop = 1;
+    return st;
+}
+
+#define TIQ(rel, val)                                 \
+    do {                                              \
+        if ((st = ti_ask(c, m, (rel), &(val)))) return st; \
+        if (m->stop) return SY_OK;                    \
+    } while (0)
+
+/* c10/core/TensorImpl.cpp compute_non_overlapping_and_dense: the dims of size >= 2 sorted by
+ * stride must be dense (sizes < 2 sorted last, and the walk stops at the first) */
+static sy_status ti_dense(opcall *c, tiask *m, const sy_tensor *t, int *dense)
+{
+    sy_ctx *ctx = c->env->ctx;
+    sy_status st;
+    size_t n = t->ndim;
+    *dense = 1;
+    if (n == 0) return SY_OK;
+    int *big = sy_env_alloc(c->env, n * sizeof *big);
+    size_t *ord = sy_env_alloc(c->env, n * sizeof *ord);
+    if (!big || !ord) return sy_ctx_last_error(ctx);
+    for (size_t i = 0; i < n; i++) {
+        TIQ(sy_expr_ge(ctx, t->sizes[i], KI(c, 2)), big[i]);
+        ord[i] = i;
+    }
+    if (n == 1) {
+        if (big[0]) TIQ(sy_expr_eq(ctx, t->strides[0], KI(c, 1)), *dense);
+        return SY_OK;
+    }
+    for (size_t i = 1; i < n; i++) /* insertion sort: big dims first, by stride */
+        for (size_t j = i; j > 0; j--) {
+            size_t a = ord[j - 1], b = ord[j];
+            int before = 0;
+            if (!big[a]) before = big[b];
+            else if (big[b]) TIQ(sy_expr_lt(ctx, t->strides[b], t->strides[a]), before);
+            if (!before) break;
+            ord[j - 1] = b;
+            ord[j] = a;
+        }
+    const sy_expr *req = KI(c, 1);
+    for (size_t k = 0; k < n && big[ord[k]]; k++) {
+        int eq;
+        TIQ(sy_expr_eq(ctx, t->strides[ord[k]], req), eq);
+        if (!eq) {
+            *dense = 0;
+            return SY_OK;
+        }
+        if (!(req = sy_env_mul(c->env, req, t->sizes[ord[k]]))) return sy_ctx_last_error(ctx);
+    }
+    return SY_OK;
+}
+
+/* the output strides on one path (m): *out NULL when m stopped */
+static sy_status ti_path(opcall *c, tiask *m, size_t nops, const sy_tensor *const *ops, size_t ndim,
+                         const sy_expr *const *sizes, const sy_expr *const **out)
+{
+    sy_ctx *ctx = c->env->ctx;
+    sy_status st;
+    *out = NULL;
+    if (m->preserve) {
+        /* empty_like: a non-overlapping and dense input's own strides (TensorImpl
+         * is_non_overlapping_and_dense_: is_contiguous_, true at numel 0, or compute_non_overlapping_and_dense),
+         * else infer_dense_strides */
+        int dense;
+        TIQ(sy_layout_is_contiguous(c, ops[0], 'c'), dense);
+        if (!dense && ((st = ti_dense(c, m, ops[0], &dense)) || m->stop)) return st;
+        if (dense) {
+            *out = ops[0]->strides;
+            return SY_OK;
+        }
+    }
+    /* compute_shape: a 0-dim operand (NULL: a Python scalar) beside a tensor with dims, or two
+     * shapes that differ, leave the fast setup out */
+    int same = 1, ntens = 0;
+    for (size_t k = 0; k < nops && same; k++) {
+        const sy_tensor *t = ops[k];
+        if (!t || t->ndim != ndim) {
+            same = ndim == 0 && (!t || t->ndim == 0);
+            continue;
+        }
+        ntens++;
+        for (size_t i = 0; i < ndim && same; i++)
+            if (t->sizes[i] != sizes[i]) TIQ(sy_expr_eq(ctx, t->sizes[i], sizes[i]), same);
+    }
+    if (same && ntens && !m->preserve) { /* compute_fast_setup_type */
+        int all = 1, v;
+        for (size_t k = 0; k < nops && all; k++)
+            if (ops[k] && !sy_tensor_is_contiguous(c->env, ops[k])) {
+                TIQ(sy_layout_is_contiguous(c, ops[k], 'c'), v);
+                all = v;
+            }
+        if (all) {
+            if (!(*out = sy_env_contig_strides(c->env, ndim, sizes, false))) return sy_ctx_last_error(ctx);
+            return SY_OK;
+        }
+        all = ndim == 4;
+        for (size_t k = 0; k < nops && all; k++) {
+            TIQ(sy_layout_is_contiguous(c, ops[k], '4'), v);
+            all = v;
+        }
+        if (all) {
+            if (!(*out = sy_layout_dense_strides(c, ndim, sizes, '4'))) return sy_ctx_last_error(ctx);
+            return SY_OK;
+        }
+        const sy_tensor *last = ops[nops - 1]; /* every operand dense, with the last one's strides */
+        int eqst = 1;
+        for (size_t k = 0; k + 1 < nops && eqst; k++)
+            for (size_t i = 0; i < ndim && eqst; i++)
+                if (ops[k]->strides[i] != last->strides[i]) TIQ(sy_expr_eq(ctx, ops[k]->strides[i], last->strides[i]), eqst);
+        if (eqst) {
+            int dense;
+            if ((st = ti_dense(c, m, last, &dense)) || m->stop) return st;
+            if (dense) {
+                *out = last->strides;
+                return SY_OK;
+            }
+        }
+    }
+    size_t *perm = sy_env_alloc(c->env, (ndim ? ndim : 1) * sizeof *perm);
+    if (!perm) return sy_ctx_last_error(ctx);
+    for (size_t k = 0; k < ndim; k++) perm[k] = ndim - 1 - k;
+    if (ndim > 1) {
+        /* compute_strides: per operand, the stride of each output dim (0 where broadcast) */
+        const sy_expr ***ts = sy_env_alloc(c->env, (nops ? nops : 1) * sizeof *ts);
+        if (!ts) return sy_ctx_last_error(ctx);
+        for (size_t k = 0; k < nops; k++) {
+            ts[k] = NULL;
+            const sy_tensor *t = ops[k];
+            if (!t || !t->ndim) continue; /* a 0-dim operand: every stride 0, never decides */
+            const sy_expr **s = sy_env_alloc(c->env, ndim * sizeof *s);
+            if (!s) return sy_ctx_last_error(ctx);
+            for (size_t i = 0; i < ndim; i++) {
+                if (i < ndim - t->ndim) {
+                    s[i] = KI(c, 0);
+                    continue;
+                }
+                size_t j = i - (ndim - t->ndim);
+                s[i] = t->strides[j];
+                if (t->sizes[j] != sizes[i]) { /* broadcast: original size 1, output size not 1 */
+                    int one = 0, oone = 0;
+                    TIQ(sy_expr_eq(ctx, t->sizes[j], KI(c, 1)), one);
+                    if (one) TIQ(sy_expr_eq(ctx, sizes[i], KI(c, 1)), oone);
+                    if (one && !oone) s[i] = KI(c, 0);
+                }
+            }
+            ts[k] = s;
+        }
+        /* reorder_dimensions' insertion sort with should_swap */
+        for (size_t i = 1; i < ndim; i++) {
+            size_t dim1 = i;
+            for (size_t dim0 = i; dim0-- > 0;) {
+                int cmp = 0;
+                size_t a = perm[dim0], b = perm[dim1];
+                for (size_t k = 0; k < nops && !cmp; k++) {
+                    if (!ts[k]) continue;
+                    int z0 = 0, z1 = 0, lt = 0, gt = 0;
+                    TIQ(sy_expr_eq(ctx, ts[k][a], KI(c, 0)), z0);
+                    if (z0) continue;
+                    TIQ(sy_expr_eq(ctx, ts[k][b], KI(c, 0)), z1);
+                    if (z1) continue;
+                    TIQ(sy_expr_lt(ctx, ts[k][a], ts[k][b]), lt);
+                    if (lt) {
+                        cmp = -1;
+                        break;
+                    }
+                    TIQ(sy_expr_gt(ctx, ts[k][a], ts[k][b]), gt);
+                    if (gt) {
+                        cmp = 1;
+                        break;
+                    }
+                    /* equal strides: the dim of the larger size goes later, else the next operand decides */
+                    TIQ(sy_expr_gt(ctx, sizes[a], sizes[b]), gt);
+                    if (gt) cmp = 1;
+                }
+                if (cmp > 0) {
+                    size_t tmp = perm[dim0];
+                    perm[dim0] = perm[dim1];
+                    perm[dim1] = tmp;
+                    dim1 = dim0;
+                } else if (cmp < 0) {
+                    break;
+                }
+            }
+        }
+    }
+    if (m->preserve) { /* infer_dense_strides: the products of Max(size, 1) in that order */
+        const sy_expr **r = sy_env_alloc(c->env, (ndim ? ndim : 1) * sizeof *r), *acc = KI(c, 1);
+        if (!r) return sy_ctx_last_error(ctx);
+        for (size_t k = 0; k < ndim && acc; k++) {
+            r[perm[k]] = acc;
+            acc = sy_env_mul(c->env, acc, sy_expr_max(ctx, sizes[perm[k]], KI(c, 1)));
+        }
+        if (!acc) return sy_ctx_last_error(ctx);
+        *out = r;
+        return SY_OK;
+    }
+    if (!(*out = dense_strides(c, ndim, sizes, perm))) return sy_ctx_last_error(ctx);
+    return SY_OK;
+}
+#undef TIQ
+
+/* the indicator (1 on the path's sizes, 0 elsewhere) of the first len answers of split s:
+ * sym == lo is Max(0, 1 + lo - sym), sym >= lo + 1 is Min(1, sym - lo), exact where
+ * sym >= lo (its range when asked, under the earlier answers; elsewhere an earlier factor
+ * is 0). NULL with *open = 1: an answer on a relation itself (no size to split), not joined. */
+static const sy_expr *ti_ind(sy_ctx *ctx, const struct vsplit *s, int *open)
+{
+    const sy_expr *ind = sy_expr_int_si(ctx, 1);
+    *open = 0;
+    for (unsigned k = 0; k < s->len && ind; k++) {
+        if (k >= VSPLIT_ATOMS || !s->sym[k]) {
+            *open = 1;
+            return NULL;
+        }
+        const sy_expr *lo = sy_expr_int_si(ctx, s->lo[k]), *f;
+        if (s->path >> k & 1)
+            f = sy_expr_max(ctx, sy_expr_int_si(ctx, 0), sy_expr_sub(ctx, sy_expr_add(ctx, sy_expr_int_si(ctx, 1), lo), s->sym[k]));
+        else
+            f = sy_expr_min(ctx, sy_expr_int_si(ctx, 1), sy_expr_sub(ctx, s->sym[k], lo));
+        ind = f ? sy_expr_mul(ctx, ind, f) : NULL;
+    }
+    return ind;
+}
+
+
+/* The symbols whose range the facts hold only as the example's hint: backed and untouched (no
+ * decision relied on them, so the guard set checks no range of theirs and takes sizes 0 and 1
+ * under 0/1 specialization too, shapeenv.md section 7). The layout is computed on a shadow of
+ * each (a symbol of range [0, oo)) and the shadows put back: exact at every size, no symbol
+ * touched, no guard. */
+typedef struct {
+    size_t n, cap;
+    const sy_expr **from, **to;
+} tishadow;
+
+static sy_status ti_collect(opcall *c, tishadow *sh, const sy_expr *e)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const sy_expr **fs = NULL;
+    size_t nfs = 0;
+    sy_status st = sy_expr_free_symbols(ctx, e, &fs, &nfs);
+    for (size_t i = 0; i < nfs && !st; i++) {
+        const sy_symbol_info *inf = sy_env_symbol_of(c->env, fs[i]);
+        if (!inf || inf->unbacked || sy_env_symbol_touched(c->env, fs[i])) continue;
+        size_t j = 0;
+        while (j < sh->n && sh->from[j] != fs[i]) j++;
+        if (j < sh->n) continue;
+        if (sh->n == sh->cap) {
+            size_t nc = sh->cap ? 2 * sh->cap : 8;
+            const sy_expr **nf = sy_env_alloc(c->env, nc * sizeof *nf), **nt = sy_env_alloc(c->env, nc * sizeof *nt);
+            if (!nf || !nt) {
+                st = sy_ctx_last_error(ctx);
+                break;
+            }
+            if (sh->n) {
+                memcpy(nf, sh->from, sh->n * sizeof *nf);
+                memcpy(nt, sh->to, sh->n * sizeof *nt);
+            }
+            sh->from = nf;
+            sh->to = nt;
+            sh->cap = nc;
+        }
+        char name[160];
+        snprintf(name, sizeof name, "ti_shadow_%.120s", sy_expr_sym_name(fs[i]));
+        if (!(sh->to[sh->n] = sy_expr_sym(ctx, name))) {
+            st = sy_ctx_last_error(ctx);
+            break;
+        }
+        sh->from[sh->n++] = fs[i];
+    }
+    sy_mem_free(ctx, fs);
+    return st;
+}
+
+/* e with the substitution from -> to (n of them); NULL on error */
+static const sy_expr *const *ti_subs(opcall *c, size_t len, const sy_expr *const *e, size_t n, const sy_expr *const *from,
+                                     const sy_expr *const *to)
+{
+    const sy_expr **r = sy_env_alloc(c->env, (len ? len : 1) * sizeof *r);
+    if (!r) return NULL;
+    for (size_t i = 0; i < len; i++)
+        if (!(r[i] = sy_expr_subs(c->env->ctx, e[i], n, from, to))) return NULL;
+    return r;
+}
+
+#define TI_MAX_LEAVES SPLIT_MAX_RUNS
+
+static sy_status ti_exact(opcall *c, int preserve, sy_facts *base, size_t nops, const sy_tensor *const *ops,
+                          size_t ndim, const sy_expr *const *sizes, const sy_expr *const **out);
+static sy_status ti_shadowed(opcall *c, int preserve, const tishadow *sh, size_t nops, const sy_tensor *const *ops,
+                             size_t ndim, const sy_expr *const *sizes, const sy_expr *const **out);
+
+/* TensorIterator's output strides for the operands (tensors; NULL entries are Python scalars,
+ * 0-dim operands). *out NULL: not modelled (an operand's layout is unknown, or the case split
+ * went past its bounds or met a question on a relation of sizes that are all >= 2). */
+static sy_status ti_strides(opcall *c, int preserve, size_t nops, const sy_tensor *const *ops, size_t ndim,
+                           const sy_expr *const *sizes, const sy_expr *const **out)
+{
+    sy_ctx *ctx = c->env->ctx;
+    *out = NULL;
+    int same = 1, contig = 1;
+    for (size_t k = 0; k < nops; k++) {
+        if (ops[k] && !ops[k]->strides) return SY_OK; /* an operand's layout is unknown: so is the output's */
+        if (ops[k] && !sy_tensor_is_contiguous(c->env, ops[k])) contig = 0;
+        if (!ops[k] || ops[k]->ndim != ndim || (ndim && memcmp(ops[k]->sizes, sizes, ndim * sizeof *sizes))) same = 0;
+    }
+    same = same && contig;
+    if (same || ndim == 0) { /* the fast setup, contiguous, at every size (empty_like: its own, dense) */
+        if (!(*out = preserve ? ops[0]->strides : sy_env_contig_strides(c->env, ndim, sizes, false))) return sy_ctx_last_error(ctx);
+        return SY_OK;
+    }
+    tishadow sh = {0, 0, NULL, NULL};
+    sy_status st = SY_OK;
+    for (size_t k = 0; k < nops && !st; k++)
+        for (size_t i = 0; ops[k] && i < ops[k]->ndim && !st; i++)
+            if (!(st = ti_collect(c, &sh, ops[k]->sizes[i]))) st = ti_collect(c, &sh, ops[k]->strides[i]);
+    for (size_t i = 0; i < ndim && !st; i++) st = ti_collect(c, &sh, sizes[i]);
+    if (st) return st;
+    if (!sh.n) st = ti_exact(c, preserve, c->env->facts, nops, ops, ndim, sizes, out);
+    else if (!contig) st = ti_shadowed(c, preserve, &sh, nops, ops, ndim, sizes, out);
+    if (st || *out) return st;
+    if (contig) {
+        /* every operand contiguous (Max(size, 1) strides, broadcast dims 0): should_swap never
+         * swaps two dims unless their strides tie with the later dim of size 1 and the earlier of
+         * size 0, so the order is row-major wherever the output has elements, and the output is
+         * contiguous there. Where it has none and the facts leave the sizes 0 and 1 open only by
+         * a hint (the default policy: untouched symbols), or the case split is past its bounds,
+         * the contiguous strides are kept as before: the known gap of docs/ops.md section 8 (a
+         * stride read of an empty result with a size-1 dim), not a guard on every x * 2. */
+        if (!(*out = sy_env_contig_strides(c->env, ndim, sizes, false))) return sy_ctx_last_error(ctx);
+        return SY_OK;
+    }
+    /* past the case split's bounds: decided by the facts, the hint ranges included, and the
+     * symbols relied upon touched (their ranges guarded), as a view decides */
+    tiask dry = {NULL, c->env->facts, 0, 0, preserve};
+    if ((st = ti_path(c, &dry, nops, ops, ndim, sizes, out))) return st;
+    if (dry.undecided) *out = NULL;
+    return SY_OK;
+}
+
+static sy_status ti_shadowed(opcall *c, int preserve, const tishadow *sh0, size_t nops, const sy_tensor *const *ops,
+                             size_t ndim, const sy_expr *const *sizes, const sy_expr *const **out)
+{
+    sy_ctx *ctx = c->env->ctx;
+    tishadow sh = *sh0;
+    sy_status st = SY_OK;
+    const sy_tensor **sops = sy_env_alloc(c->env, (nops ? nops : 1) * sizeof *sops);
+    const sy_expr *const *ssz = ti_subs(c, ndim, sizes, sh.n, sh.from, sh.to);
+    if (!sops || !ssz) return sy_ctx_last_error(ctx);
+    for (size_t k = 0; k < nops; k++) {
+        sops[k] = NULL;
+        if (!ops[k]) continue;
+        sy_tensor *t = sy_env_alloc(c->env, sizeof *t);
+        if (!t) return sy_ctx_last_error(ctx);
+        *t = *ops[k];
+        if (!(t->sizes = ti_subs(c, t->ndim, ops[k]->sizes, sh.n, sh.from, sh.to)) ||
+            !(t->strides = ti_subs(c, t->ndim, ops[k]->strides, sh.n, sh.from, sh.to)))
+            return sy_ctx_last_error(ctx);
+        sops[k] = t;
+    }
+    sy_facts *f = sy_facts_copy(c->env->facts);
+    if (!f) return sy_ctx_last_error(ctx);
+    for (size_t j = 0; j < sh.n && !st; j++) st = sy_facts_set_range(f, sh.to[j], KI(c, 0), NULL);
+    const sy_expr *const *r = NULL;
+    if (!st) st = ti_exact(c, preserve, f, nops, sops, ndim, ssz, &r);
+    sy_facts_free(f);
+    if (st || !r) return st;
+    if (!(*out = ti_subs(c, ndim, r, sh.n, sh.to, sh.from))) return sy_ctx_last_error(ctx);
+    return SY_OK;
+}
+
+sy_status op_ti_strides(opcall *c, size_t nops, const sy_tensor *const *ops, size_t ndim, const sy_expr *const *sizes,
+                        const sy_expr *const **out)
+{
+    return ti_strides(c, 0, nops, ops, ndim, sizes, out);
+}
+
+/* aten/src/ATen/native/TensorFactories.cpp empty_like with MemoryFormat::Preserve (clone, and
+ * to / _to_copy, which follow the same three branches): a non-overlapping and dense input's own
+ * strides; else ExpandUtils.cpp infer_dense_strides: the dims sorted as TensorIterator's
+ * should_swap with one operand (a stride 0 is ambiguous), dense in that order with a size 0
+ * taken as 1 */
+sy_status op_preserve_strides(opcall *c, const sy_tensor *x, const sy_expr *const **out)
+{
+    return ti_strides(c, 1, 1, &x, x->ndim, x->sizes, out);
+}
+
+/* the strides of ti_path under the facts base: decided, or joined over a case split */
+static sy_status ti_exact(opcall *c, int preserve, sy_facts *base, size_t nops, const sy_tensor *const *ops,
+                          size_t ndim, const sy_expr *const *sizes, const sy_expr *const **out)
+{
+    sy_ctx *ctx = c->env->ctx;
+    *out = NULL;
+    tiask dry = {NULL, base, 0, 0, preserve};
+    sy_status st = ti_path(c, &dry, nops, ops, ndim, sizes, out);
+    if (st || !dry.undecided) return st;
+    *out = NULL;
+    struct {
+        uint64_t path;
+        unsigned len;
+    } stack[SPLIT_MAX_DEPTH + 2];
+    struct {
+        const sy_expr *const *st, *ind;
+        size_t votes;
+    } leaf[TI_MAX_LEAVES];
+    size_t sp = 0, runs = 0, nl = 0;
+    stack[sp].path = 0;
+    stack[sp++].len = 0;
+    while (sp) {
+        sp--;
+        if (++runs > SPLIT_MAX_RUNS) return SY_OK;
+        struct vsplit s = {.f = sy_facts_copy(base), .path = stack[sp].path, .len = stack[sp].len};
+        if (!s.f) return sy_ctx_last_error(ctx);
+        tiask m = {&s, NULL, 0, 0, preserve};
+        const sy_expr *const *r = NULL;
+        st = ti_path(c, &m, nops, ops, ndim, sizes, &r);
+        sy_facts_free(s.f);
+        if (st == SY_EQUOTA) { /* the decider's budget: not modelled */
+            sy_ctx_reset_error(ctx);
+            return SY_OK;
+        }
+        if (st) return st;
+        if (s.infeasible) continue;
+        if (s.need) {
+            if (s.len >= SPLIT_MAX_DEPTH) return SY_OK;
+            stack[sp].path = s.path;
+            stack[sp++].len = s.len + 1;
+            stack[sp].path = s.path | (uint64_t)1 << s.len;
+            stack[sp++].len = s.len + 1;
+            continue;
+        }
+        int open = 0;
+        const sy_expr *ind = ti_ind(ctx, &s, &open);
+        if (open) return SY_OK;
+        if (!ind || !r) return sy_ctx_last_error(ctx);
+        leaf[nl].st = r;
+        leaf[nl].ind = ind;
+        leaf[nl++].votes = 0;
+    }
+    if (!nl) return SY_OK; /* no size (not expected: the facts hold at the example) */
+    size_t best = 0;
+    for (size_t i = 0; i < nl; i++) {
+        for (size_t j = 0; j < nl; j++)
+            if (leaf[j].st == leaf[i].st || !memcmp(leaf[j].st, leaf[i].st, ndim * sizeof *leaf[i].st)) leaf[i].votes++;
+        if (leaf[i].votes > leaf[best].votes) best = i;
+    }
+    if (leaf[best].votes == nl) {
+        *out = leaf[best].st;
+        return SY_OK;
+    }
+    const sy_expr **res = sy_env_alloc(c->env, (ndim ? ndim : 1) * sizeof *res);
+    if (!res) return sy_ctx_last_error(ctx);
+    for (size_t d = 0; d < ndim; d++) {
+        const sy_expr *e = leaf[best].st[d];
+        for (size_t i = 0; i < nl && e; i++)
+            if (leaf[i].st[d] != leaf[best].st[d])
+                e = sy_expr_add(ctx, e, sy_expr_mul(ctx, leaf[i].ind, sy_expr_sub(ctx, leaf[i].st[d], leaf[best].st[d])));
+        if (!(res[d] = e)) return sy_ctx_last_error(ctx);
+    }
+    *out = res;
     return SY_OK;
 }
 

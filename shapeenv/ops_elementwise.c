@@ -230,7 +230,20 @@ sy_status sy_unary_layout(opcall *c, const sy_tensor *x, sy_dtype dt)
     }
     if (alias) return op_set_strided(c, dt, x->ndim, x->sizes, x->strides);
     const sy_expr *const *ts;
-    sy_status st = op_ti_strides(c, 1, &x, x->ndim, x->sizes, &ts);
+    sy_status st;
+    /* clone and the dtype conversions: empty_like(preserve_format) + copy_, not TensorIterator;
+     * a conversion to the same dtype returns self (to_will_alias) */
+    static const char *const conv[] = {"to", "float", "double", "half", "long", "int", "bool", "type_as", "byte", "char",
+                                       "short", "bfloat16", "cfloat", "cdouble", NULL};
+    int is_conv = 0;
+    for (int i = 0; conv[i] && !is_conv; i++) is_conv = !strcmp(op, conv[i]);
+    if (is_conv && dt == x->dtype) return op_set_strided(c, dt, x->ndim, x->sizes, x->strides);
+    if (is_conv || !strcmp(op, "clone")) {
+        if (!x->strides) return op_set_strided(c, dt, x->ndim, x->sizes, NULL);
+        if ((st = op_preserve_strides(c, x, &ts))) return st;
+        return op_set_strided(c, dt, x->ndim, x->sizes, ts);
+    }
+    st = op_ti_strides(c, 1, &x, x->ndim, x->sizes, &ts);
     if (st) return st;
     return op_set_strided(c, dt, x->ndim, x->sizes, ts);
 }
@@ -326,6 +339,28 @@ sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b)
     const sy_expr *const *ts;
     if ((st = op_ti_strides(c, 2, ops, n, r, &ts))) return st;
     return op_set_strided(c, dt, n, r, ts);
+}
+
+/* self.copy_(src, non_blocking=False) (aten/src/ATen/native/Copy.cpp copy_impl, 1.13 and 2.x): a
+ * TensorIterator with self as its output, resize_outputs(false) and check_mem_overlap: src
+ * broadcasts into self's sizes (each of its dims 1 or self's; with more dims than self the
+ * broadcast shape is not self's: "output with shape [...] doesn't match the broadcast shape"),
+ * self must not overlap itself (assert_no_internal_overlap); the result is self, its sizes,
+ * dtype and strides (a copy between dtypes converts). */
+static sy_status copy_inplace(opcall *c)
+{
+    const sy_tensor *x;
+    sy_status st = op_tensor(c, 0, "input", &x);
+    if (st) return st;
+    const sy_value *v = op_arg(c, 1, "src");
+    if (!v || v->kind != SY_V_TENSOR) return op_err(c, SY_EINVAL, "copy_(): argument 'src' must be Tensor");
+    const sy_tensor *src = v->u.t;
+    if (src->ndim > x->ndim)
+        return op_err(c, SY_EINVAL, "output with shape of rank %zu doesn't match the broadcast shape of rank %zu", x->ndim, src->ndim);
+    if ((st = require_no_overlap(c, x))) return st;
+    for (size_t i = 0; i < src->ndim; i++)
+        if ((st = op_require_expands(c, src->sizes[i], x->sizes[x->ndim - src->ndim + i], x->ndim - src->ndim + i))) return st;
+    return op_set_strided(c, x->dtype, x->ndim, x->sizes, x->strides);
 }
 
 /* where(condition, scalar, scalar), as `torch.where(mask, 0.0, float("-inf"))`: the condition's
@@ -429,6 +464,7 @@ const opentry sy_ops_elementwise[] = {
     OP_ROW("identity", unary, OP_CARRIES, OPL_OWN),
     OP_ROW("contiguous", unary, 0, OPL_OWN),
     OP_ROW("clone", unary, OP_CARRIES, OPL_OWN),
+    OP_ROW("copy_", copy_inplace, 0, OPL_OWN),
     OP_ROW("detach", unary, OP_CARRIES, OPL_OWN),
     OP_ROW("stochastic_depth", unary),
     OP_ROW("softmax", softmax, 0, OPL_FRESH),

@@ -1041,7 +1041,64 @@ sy_status sy_tensor_getitem(opcall *c, const sy_tensor *t, const sy_value *idx)
     return op_set_strided(c, t->dtype, m, out, tst ? ost : NULL);
 }
 
+/* x.as_strided(size, stride, storage_offset=None) (aten/src/ATen/native/TensorShape.cpp
+ * as_strided_tensorimpl -> setStrided, 1.13 and 2.x): a view with the given sizes and strides
+ * (same length: "mismatch in length of strides and shape"; "as_strided: Negative strides are
+ * not supported at the moment"; "Tensor: invalid storage offset"), which checkInBoundsForStorage
+ * requires to fit x's storage: computeStorageNbytes(size, stride) = 0 when a size is 0, else
+ * 1 + sum (size_i - 1) * stride_i elements, plus the offset, at most the storage's size.
+ * symshape models no storage: x's own span (computeStorageNbytes of x, which x's storage holds
+ * past x's offset, itself >= 0) stands for it, so the requirement span(view) + offset <=
+ * span(x) is sufficient (never accepts a size the CPU refuses); it is exact for a tensor that
+ * owns its storage from offset 0 (a graph input, a fresh result), and may refuse a view of a
+ * larger base. The result's storage offset is not modelled (docs/ops.md section 8). */
+static sy_status as_strided(opcall *c)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const sy_tensor *x;
+    sy_status st = op_tensor(c, 0, "input", &x);
+    if (st) return st;
+    const sy_value *vs = op_arg(c, 1, "size"), *vt = op_arg(c, 2, "stride");
+    if (!vs || !vt || vs->kind != SY_V_LIST || vt->kind != SY_V_LIST)
+        return op_err(c, SY_EINVAL, "as_strided(size, stride, storage_offset=None): size and stride must be lists of ints");
+    const sy_expr **size, **stride;
+    size_t n, m;
+    if ((st = op_shape_args(c, 1, "size", &size, &n)) || (st = op_shape_args(c, 2, "stride", &stride, &m))) return st;
+    if (n != m) return op_err(c, SY_EINVAL, "mismatch in length of strides and shape");
+    const sy_expr *off = KI(c, 0);
+    const sy_value *vo = op_arg(c, 3, "storage_offset");
+    if (vo && vo->kind != SY_V_NONE && (st = op_int_def(c, 3, "storage_offset", 0, &off))) return st;
+    const sy_expr *const *xs;
+    if ((st = op_strides(c, x, &xs))) return st;
+    if (!xs) return op_err(c, SY_EUNSUPPORTED, "as_strided: the strides of the input are not modelled (docs/ops.md section 8); insert .contiguous()");
+    for (size_t i = 0; i < n; i++) {
+        if ((st = op_require(c, sy_expr_ge(ctx, size[i], KI(c, 0)), "Trying to create tensor with negative dimension %s", sy_env_show(c->env, size[i]))))
+            return st;
+        if ((st = op_require(c, sy_expr_ge(ctx, stride[i], KI(c, 0)), "as_strided: Negative strides are not supported at the moment, got strides: %s", sy_env_show(c->env, stride[i]))))
+            return st;
+    }
+    if ((st = op_require(c, sy_expr_ge(ctx, off, KI(c, 0)), "Tensor: invalid storage offset %s", sy_env_show(c->env, off)))) return st;
+    /* span(view): 0 when a size is 0 (no check then), else 1 + sum (size_i - 1) * stride_i */
+    const sy_expr *any0 = sy_expr_false(ctx), *need = KI(c, 1), *have = KI(c, 1), *xempty = sy_expr_false(ctx);
+    for (size_t i = 0; i < n && need; i++) {
+        any0 = sy_expr_or(ctx, any0, sy_expr_eq(ctx, size[i], KI(c, 0)));
+        need = sy_expr_add(ctx, need, sy_expr_mul(ctx, sy_expr_sub(ctx, size[i], KI(c, 1)), stride[i]));
+    }
+    for (size_t i = 0; i < x->ndim && have; i++) {
+        xempty = sy_expr_or(ctx, xempty, sy_expr_eq(ctx, x->sizes[i], KI(c, 0)));
+        have = sy_expr_add(ctx, have, sy_expr_mul(ctx, sy_expr_sub(ctx, x->sizes[i], KI(c, 1)), xs[i]));
+    }
+    if (!need || !have || !any0 || !xempty) return sy_ctx_last_error(ctx);
+    /* x empty: its storage may hold nothing past its offset (span 0) */
+    const sy_expr *fits = sy_expr_or(ctx, any0, sy_expr_and(ctx, sy_expr_not(ctx, xempty), sy_expr_le(ctx, sy_expr_add(ctx, need, off), have)));
+    if (!fits) return sy_ctx_last_error(ctx);
+    if ((st = op_require(c, fits, "setStorage: sizes, strides and storage offset %s are out of bounds for the storage of the input (symshape bounds the storage by the input's own extent)", sy_env_show(c->env, off))))
+        return st;
+    return op_set_strided(c, x->dtype, n, size, stride);
+}
+
 const opentry sy_ops_shape[] = {
+    OP_ROW("as_strided", as_strided, 0, OPL_OWN),
     OP_ROW("view", view, 0, OPL_OWN),
     OP_ROW("reshape", view, 0, OPL_OWN),
     OP_ROW("flatten", flatten, 0, OPL_OWN),
