@@ -127,14 +127,14 @@ bool ensure(sy_facts *f, size_t id)
     unsigned char *nt = sy_realloc(f->ctx, f->taint, f->cap, nc);
     if (!nt) return false;
     f->taint = nt;
-    uint32_t *nn = sy_realloc(f->ctx, f->nref, f->cap * sizeof *nn, nc * sizeof *nn);
+    uint32_t *nn = sy_realloc(f->ctx, f->rd_head, f->cap * sizeof *nn, nc * sizeof *nn);
     if (!nn) return false;
-    f->nref = nn;
+    f->rd_head = nn;
     for (size_t i = f->cap; i < nc; i++) {
         sy_ival_init(&f->range[i]);
         f->repl[i] = NULL;
         f->taint[i] = 0;
-        f->nref[i] = 0;
+        f->rd_head[i] = 0;
     }
     f->cap = nc;
     return true;
@@ -167,7 +167,8 @@ sy_facts *sy_facts_free(sy_facts *f)
     if (f->range) sy_dealloc(ctx, f->range, f->cap * sizeof *f->range);
     if (f->repl) sy_dealloc(ctx, f->repl, f->cap * sizeof *f->repl);
     if (f->taint) sy_dealloc(ctx, f->taint, f->cap);
-    if (f->nref) sy_dealloc(ctx, f->nref, f->cap * sizeof *f->nref);
+    if (f->rd_head) sy_dealloc(ctx, f->rd_head, f->cap * sizeof *f->rd_head);
+    if (f->rd_pool) sy_dealloc(ctx, f->rd_pool, f->rd_cap * sizeof *f->rd_pool);
     if (f->rels) sy_dealloc(ctx, f->rels, f->relcap * sizeof *f->rels);
     for (size_t i = 0; i < f->nfresh; i++) fmpz_clear(&f->fresh[i].k);
     if (f->fresh) sy_dealloc(ctx, f->fresh, f->freshcap * sizeof *f->fresh);
@@ -189,10 +190,15 @@ sy_facts *sy_facts_copy(const sy_facts *src)
         sy_ival_set(&f->range[i], &src->range[i]);
         f->repl[i] = src->repl[i];
         f->taint[i] = src->taint[i];
-        f->nref[i] = src->nref[i];
+        f->rd_head[i] = src->rd_head[i];
     }
     f->nrepl = src->nrepl;
-    f->ncompound = src->ncompound;
+    if (src->rd_n) {
+        f->rd_pool = sy_alloc(f->ctx, src->rd_n * sizeof *f->rd_pool);
+        if (!f->rd_pool) goto oom;
+        memcpy(f->rd_pool, src->rd_pool, src->rd_n * sizeof *f->rd_pool);
+        f->rd_n = f->rd_cap = src->rd_n;
+    }
     if (src->nrels) {
         f->rels = sy_alloc(f->ctx, src->relcap * sizeof *f->rels);
         if (!f->rels) goto oom;

@@ -98,17 +98,41 @@ static const sy_expr *pick_unit(sy_ctx *ctx, const sy_expr *d, int *sign, bool n
     return best;
 }
 
-/* count r as an entry of repl (dir 1) or no longer one (dir -1): nref, ncompound */
-static bool repl_count(sy_facts *f, const sy_expr *r, int dir)
+/* list repl entry i under symbol t (decide_private.h rd_head) */
+static bool reader_push(sy_facts *f, uint32_t t, uint32_t i)
 {
-    if (r->kind == SY_EXPR_INT) return true;
-    if (r->kind != SY_EXPR_SYM) {
-        f->ncompound += (size_t)(ptrdiff_t)dir;
-        return true;
+    if (!ensure(f, t)) return false;
+    if (f->rd_n == f->rd_cap) {
+        size_t nc = f->rd_cap ? 2 * f->rd_cap : 64;
+        if (nc > UINT32_MAX - 1) return false;
+        struct rd_entry *np = sy_realloc(f->ctx, f->rd_pool, f->rd_cap * sizeof *np, nc * sizeof *np);
+        if (!np) return false;
+        f->rd_pool = np;
+        f->rd_cap = nc;
     }
-    if (!ensure(f, r->u.sym.id)) return false;
-    f->nref[r->u.sym.id] += (uint32_t)dir;
+    f->rd_pool[f->rd_n] = (struct rd_entry){i, f->rd_head[t]};
+    f->rd_head[t] = (uint32_t)++f->rd_n;
     return true;
+}
+
+/* list repl entry i under every symbol of v */
+static sy_status readers_add(sy_facts *f, const sy_expr *v, uint32_t i)
+{
+    if (v->kind == SY_EXPR_INT) return SY_OK;
+    if (v->kind == SY_EXPR_SYM) return reader_push(f, v->u.sym.id, i) ? SY_OK : sy_fail_st(f->ctx, SY_ENOMEM, "out of memory");
+    const sy_expr **fs = NULL;
+    size_t k = 0;
+    sy_status st = sy_expr_free_symbols(f->ctx, v, &fs, &k);
+    for (size_t j = 0; st == SY_OK && j < k; j++)
+        if (!reader_push(f, fs[j]->u.sym.id, i)) st = sy_fail_st(f->ctx, SY_ENOMEM, "out of memory");
+    if (fs) sy_mem_free(f->ctx, fs);
+    return st;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
 }
 
 static sy_status install_replacement(sy_facts *f, const sy_expr *s, const sy_expr *v, int depth)
@@ -116,31 +140,45 @@ static sy_status install_replacement(sy_facts *f, const sy_expr *s, const sy_exp
     sy_ctx *ctx = f->ctx;
     uint32_t id = s->u.sym.id;
     if (!ensure(f, id)) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+    /* the entries that read s: its list of readers, each once, in id order (the order of the walk
+     * over every id this replaced); the list is dropped, as no entry reads s after this */
+    size_t nl = 0;
+    for (uint32_t k = f->rd_head[id]; k; k = f->rd_pool[k - 1].next) nl++;
+    uint32_t *list = NULL;
+    if (nl) {
+        list = sy_alloc(ctx, nl * sizeof *list);
+        if (!list) return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        nl = 0;
+        for (uint32_t k = f->rd_head[id]; k; k = f->rd_pool[k - 1].next) list[nl++] = f->rd_pool[k - 1].id;
+        qsort(list, nl, sizeof *list, cmp_u32);
+    }
+    size_t nalloc = nl;
+    f->rd_head[id] = 0;
     sy_ival old;
     sy_ival_init(&old);
     sy_ival_set(&old, &f->range[id]);
     sy_ival_set_full(&f->range[id]);
-    /* update existing replacements: only entries that may read s, s itself or a compound one
-     * (nref, ncompound); a constant or another symbol does not read s: no rebuild (a set pinning
-     * or tying n sizes one by one, a region's static and equal dims, made n rebuilds each, and
-     * the walk over every id made minimizing n equalities tying n sizes to one O(n^3), issue 38) */
-    for (size_t i = 0; i < f->cap && (f->ncompound || f->nref[id]); i++) {
-        const sy_expr *r = f->repl[i];
+    sy_status st = SY_OK;
+    /* rewrite them: the symbols of the result are those of the entry but s (listed already) and
+     * those of v */
+    for (size_t j = 0; j < nl && st == SY_OK; j++) {
+        if (j && list[j] == list[j - 1]) continue;
+        const sy_expr *r = f->repl[list[j]];
         if (!r || r->kind == SY_EXPR_INT || (r->kind == SY_EXPR_SYM && r != s)) continue;
         const sy_expr *nr = sy_expr_subs(ctx, r, 1, &s, &v);
         if (!nr) {
-            sy_ival_clear(&old);
-            return sy_ctx_last_error(ctx);
+            st = sy_ctx_last_error(ctx);
+            break;
         }
-        if (!repl_count(f, r, -1) || !repl_count(f, nr, 1)) {
-            sy_ival_clear(&old);
-            return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
-        }
-        f->repl[i] = nr;
+        if (nr == r) continue; /* listed, but rewritten since: it no longer reads s */
+        f->repl[list[j]] = nr;
+        st = readers_add(f, v, list[j]);
     }
-    if (!repl_count(f, v, 1)) {
+    if (list) sy_dealloc(ctx, list, nalloc * sizeof *list);
+    if (st == SY_OK) st = readers_add(f, v, id);
+    if (st) {
         sy_ival_clear(&old);
-        return sy_fail_st(ctx, SY_ENOMEM, "out of memory");
+        return st;
     }
     f->repl[id] = v;
     f->nrepl++;
@@ -159,7 +197,6 @@ static sy_status install_replacement(sy_facts *f, const sy_expr *s, const sy_exp
     memset(f->taint, 0, f->cap); /* recomputed as the relations are re-added */
     f->rels_epoch++; /* the relations are re-added: the symbol index starts over */
     if (f->relset.keys) sy_memo_clear(ctx, &f->relset);
-    sy_status st = SY_OK;
     if (!old.lo_inf) st = add_fact(f, sy_expr_ge(ctx, v, sy_int_fmpz(ctx, old.lo)), depth + 1);
     if (st == SY_OK && !old.hi_inf) st = add_fact(f, sy_expr_le(ctx, v, sy_int_fmpz(ctx, old.hi)), depth + 1);
     for (size_t i = 0; i < n && st == SY_OK; i++) st = add_fact(f, old_rels[i], depth + 1);

@@ -67,12 +67,13 @@ static int hint_si(sy_env *env, const sy_expr *e, int64_t *v)
  * The condition is a requirement, not the example's branch: the model runs on
  * each branch. Where the facts exclude 1 for a side that is not a constant
  * (0/1 specialization's range [2, oo), a policy of ours, not the model's), the
- * rule records the branch the example takes, as before (bcast_example_branch),
- * and where the sides share a symbol (one is a function of the other):
+ * rule records the branch the example takes, as before (bcast_example_branch):
  * each of b when a = 1, a when b = 1, a when a = b alone makes the answer right
  * at every size, so it records only the one the example satisfies (in that
  * order), as a decision, with no negation (Ne(a, 1) before Eq(b, 1)); the
- * disjunction would be rewritten by the range to Eq(a, b) and add 2 <= a. */
+ * disjunction would be rewritten by the range to Eq(a, b) and add 2 <= a.
+ * Sides that share a symbol come first: the whole condition less the branches
+ * that are excluded or imply another (bcast_shared). */
 /* the branch the example takes ("is the size 1?" first), for sizes whose facts exclude 1 */
 static sy_status bcast_example_branch(sy_env *env, const sy_provenance *why, const sy_expr *a, const sy_expr *b, int64_t va,
                                       int64_t vb, const sy_expr **out)
@@ -107,6 +108,81 @@ static sy_status shares_symbol(sy_ctx *ctx, const sy_expr *a, const sy_expr *b, 
     sy_mem_free(ctx, sa);
     sy_mem_free(ctx, sb);
     return st;
+}
+
+/* Max(a, b) * Min(a, b, 1): the pair's size on each of the kernel's three branches */
+static sy_status bcast_max_min(sy_ctx *ctx, const sy_expr *a, const sy_expr *b, const sy_expr **out)
+{
+    *out = sy_expr_mul(ctx, sy_expr_max(ctx, a, b), sy_expr_min(ctx, sy_expr_min(ctx, a, b), sy_expr_int_si(ctx, 1)));
+    return *out ? SY_OK : sy_ctx_last_error(ctx);
+}
+
+/* Sides sharing a symbol (x[1:] against x, a difference t0 = a - b against b, a sequence T
+ * against a table's Min(128, T), a flatten n*m against m): the kernel's condition
+ * Or(a == 1, b == 1, a == b) is required as for two sizes, not the example's branch (bcast47:
+ * the branch kept 10 of 14 CPU-ok sizes of such models, e.g. x[1:] * x at n = 2 kept n == 2
+ * where the CPU runs n = 0, 1, 2). The branches of such a pair are often corner points of one
+ * another, so before the condition is required
+ *   - a branch the facts exclude (sy_decide, no symbol touched) is dropped: 2n == 1, or a side
+ *     whose range excludes 1 (0/1 specialization), as bcast_example_branch did;
+ *   - a branch d_i that implies another d_j under the facts is dropped: with Not(d_j) added to
+ *     a copy of the facts (d_j simplified first: T == Min(128, T) is T <= 128, its negation the
+ *     range T >= 129), d_i is false: T == 1 and Min(128, T) == 1 both imply T <= 128, which stays
+ *     the one guard, as the example's branch gave.
+ * Dropping a disjunct only strengthens the requirement (sound at every size, facts or not).
+ * Then the answer: a where the facts prove a == b, b where they prove a == 1, a where b == 1
+ * (sy_env_try_decide touches what it uses), else Max(a, b) * Min(a, b, 1). */
+static sy_status bcast_shared(sy_env *env, const sy_provenance *why, const sy_expr *a, const sy_expr *b,
+                              const sy_expr *a1, const sy_expr *b1, const sy_expr *eq, sy_rule_reason reason, void *arg,
+                              const sy_expr **out)
+{
+    sy_ctx *ctx = env->ctx;
+    const sy_expr *d[3] = {eq, a1, b1}; /* eq first: the branch kept when each implies the others */
+    int live[3];
+    sy_status st;
+    for (int i = 0; i < 3; i++) {
+        sy_truth t;
+        if ((st = sy_decide(env->facts, d[i], &t))) return st;
+        live[i] = t != SY_TRUTH_FALSE;
+    }
+    for (int j = 0; j < 3; j++) {
+        if (!live[j]) continue;
+        int others = 0;
+        for (int i = 0; i < 3; i++) others += i != j && live[i];
+        if (!others) break;
+        sy_facts *f = sy_facts_copy(env->facts);
+        if (!f) return sy_ctx_last_error(ctx);
+        const sy_expr *sj = sy_simplify(env->facts, d[j]); /* T == Min(128, T) is T <= 128: its negation a range */
+        const sy_expr *nj = sj ? sy_expr_not(ctx, sj) : NULL;
+        st = nj ? sy_facts_add(f, nj) : sy_ctx_last_error(ctx);
+        for (int i = 0; i < 3 && !st; i++) {
+            if (i == j || !live[i]) continue;
+            sy_truth t;
+            if ((st = sy_decide(f, d[i], &t))) break;
+            if (t == SY_TRUTH_FALSE) live[i] = 0; /* d_i implies d_j */
+        }
+        sy_facts_free(f);
+        if (st == SY_EQUOTA) { /* the budget: keep the disjuncts as they are */
+            sy_ctx_reset_error(ctx);
+            st = SY_OK;
+        }
+        if (st) return st;
+    }
+    const sy_expr *cond = NULL;
+    for (int i = 0; i < 3; i++)
+        if (live[i]) cond = cond ? sy_expr_or(ctx, cond, d[i]) : d[i];
+    if (!cond) cond = sy_expr_or(ctx, sy_expr_or(ctx, a1, b1), eq); /* none can hold: the requirement fails */
+    if ((st = require(env, why, cond, reason, arg, 0))) return st;
+    const sy_expr *ans[3] = {a, b, a};
+    for (int i = 0; i < 3; i++) {
+        int known, val;
+        if ((st = sy_env_try_decide(env, d[i], &known, &val))) return st;
+        if (known && val) {
+            *out = sy_facts_apply(env->facts, ans[i]);
+            return *out ? SY_OK : sy_ctx_last_error(ctx);
+        }
+    }
+    return bcast_max_min(ctx, a, b, out);
 }
 
 sy_status sy_rule_bcast_dim(sy_env *env, const sy_provenance *why, const sy_expr *a, const sy_expr *b, sy_rule_reason reason,
@@ -144,17 +220,13 @@ sy_status sy_rule_bcast_dim(sy_env *env, const sy_provenance *why, const sy_expr
          * as before; the disjunction would be rewritten by that range to Eq(a, b), and the symbols
          * it reads touched, adding the range guard 2 <= a, which threw away a = b = 0 or 1 (ONNX
          * bcast_unnamed under the default policy) */
+        int shared;
+        if ((st = shares_symbol(ctx, a, b, &shared))) return st;
+        if (shared) return bcast_shared(env, why, a, b, a1, b1, eq, reason, arg, out);
         sy_truth ta1, tb1; /* sy_decide: the facts asked without touching a symbol */
         if ((st = sy_decide(env->facts, a1, &ta1)) || (st = sy_decide(env->facts, b1, &tb1))) return st;
         if ((ta1 == SY_TRUTH_FALSE && !sy_expr_is_int(a)) || (tb1 == SY_TRUTH_FALSE && !sy_expr_is_int(b)))
             return bcast_example_branch(env, why, a, b, va, vb, out);
-        /* sides sharing a symbol (a sequence T against a table's Min(128, T)): one is a function of
-         * the other, the other branches are corner points of it, and Max/Min of the two in every later
-         * size made guards no Dim expresses (deploy's region of enc_mask.json kept two as runtime
-         * checks): the example's branch, as before */
-        int shared;
-        if ((st = shares_symbol(ctx, a, b, &shared))) return st;
-        if (shared) return bcast_example_branch(env, why, a, b, va, vb, out);
         /* a constant side c: the other one expands to it (a ViT's sequence FloorDiv(h, 16)*FloorDiv(w, 16) + 1
          * against its positional embedding's 197 gives 197, which the facts do not substitute) */
         if (sy_expr_is_int(b) || sy_expr_is_int(a)) {
@@ -172,8 +244,7 @@ sy_status sy_rule_bcast_dim(sy_env *env, const sy_provenance *why, const sy_expr
             *out = sy_facts_apply(env->facts, a);
             return *out ? SY_OK : sy_ctx_last_error(ctx);
         }
-        *out = sy_expr_mul(ctx, sy_expr_max(ctx, a, b), sy_expr_min(ctx, sy_expr_min(ctx, a, b), one));
-        return *out ? SY_OK : sy_ctx_last_error(ctx);
+        return bcast_max_min(ctx, a, b, out);
     }
     /* an unbacked size: no example to choose by; ask in PyTorch's order */
     if ((st = decide(env, why, a1, is1, &dec))) return st;

@@ -253,6 +253,75 @@ CASE(bcast_dim_without_specialization_accepts_exactly_the_pairs_that_broadcast)
     cr_log_info("bcast without specialization: %zu cases, %zu points", cases, checked);
 }
 
+/* bcast47: sides that share a symbol (x[1:] against x, a cat against one of its parts, a
+ * flatten against a column, a table's Min(k, x) against x, ...): the rule requires the kernel's
+ * whole condition, the branches that imply another dropped, not the example's branch. Without
+ * 0/1 specialization, at every example that broadcasts, a point of [0, 9]^2 is accepted exactly
+ * when it broadcasts, and the answer is infer_size's there; with it (sizes >= 2), every accepted
+ * point broadcasts to the answer. */
+static const sy_expr *shared_side(int k, const sy_expr *x, const sy_expr *y)
+{
+    switch (k) {
+    case 0: return x;
+    case 1: return sy_expr_max(ctx, sy_expr_int_si(ctx, 0), sy_expr_add_si(ctx, x, -1)); /* x[1:] */
+    case 2: return sy_expr_mul_si(ctx, x, 2);                                            /* cat([x, x]) */
+    case 3: return sy_expr_add(ctx, x, y);                                               /* cat([x, y]) */
+    case 4: return sy_expr_min(ctx, sy_expr_int_si(ctx, 4), x);                          /* table[:x] */
+    case 5: return sy_expr_floordiv(ctx, sy_expr_add_si(ctx, x, 1), sy_expr_int_si(ctx, 2)); /* x[::2] */
+    case 6: return sy_expr_mul(ctx, x, y);                                               /* flatten */
+    case 7: return sy_expr_min(ctx, x, y);                                               /* x[:y] */
+    case 8: return sy_expr_max(ctx, sy_expr_int_si(ctx, 0), sy_expr_sub(ctx, x, sy_expr_min(ctx, x, y))); /* x[y:] */
+    default: return sy_expr_add_si(ctx, x, 1); /* pad */
+    }
+}
+
+CASE(bcast_dim_with_a_shared_symbol_keeps_every_branch)
+{
+    size_t checked = 0, cases = 0, examples = 0;
+    for (int spec = 0; spec < 2; spec++)
+        for (int ka = 0; ka <= 9; ka++) /* every pair reads x */
+            for (int kb = 0; kb <= 9; kb++) {
+                if (ka == kb) continue;
+                for (int64_t ex0 = spec ? 2 : 0; ex0 <= 5; ex0++)
+                    for (int64_t ex1 = spec ? 2 : 0; ex1 <= 4; ex1 += 2) {
+                        const sy_env_options relaxed = {SY_ENV_OPTIONS_VERSION, 0, 0};
+                        sy_env *e = sy_env_new(ctx, spec ? NULL : &relaxed);
+                        cr_assert(e != NULL);
+                        const sy_expr *x = sy_env_create_symbol(e, ex0, "x.size()[0]", SY_DIM_DYNAMIC);
+                        const sy_expr *y = sy_env_create_symbol(e, ex1, "y.size()[0]", SY_DIM_DYNAMIC);
+                        const sy_expr *syms[2] = {x, y}, *a = shared_side(ka, x, y), *b = shared_side(kb, x, y), *r = NULL;
+                        int64_t exv[2] = {ex0, ex1}, ha = eval1(a, 2, syms, exv), hb = eval1(b, 2, syms, exv);
+                        if (x == y || !(ha == hb || ha == 1 || hb == 1)) { /* duck-sized, or no broadcast at the example */
+                            sy_env_free(e);
+                            continue;
+                        }
+                        examples++;
+                        sy_provenance why = {"n", "add", NULL};
+                        cr_assert(eq(int, sy_rule_bcast_dim(e, &why, a, b, reason, NULL, &r), SY_OK), "%s",
+                                  sy_ctx_last_error_msg(ctx));
+                        cr_assert(r != NULL);
+                        for (int64_t u = 0; u <= 9; u++)
+                            for (int64_t v = 0; v <= 9; v++) {
+                                int64_t pv[2] = {u, v}, av = eval1(a, 2, syms, pv), bv = eval1(b, 2, syms, pv);
+                                int bc = av == bv || av == 1 || bv == 1, acc = guards_hold(e, 0, 2, syms, pv);
+                                if (acc) cr_assert(eq(i64, eval1(r, 2, syms, pv), av == 1 ? bv : av), "sides %d vs %d at %lld, %lld: %s",
+                                                   ka, kb, (long long)u, (long long)v, S(r));
+                                cr_assert(acc <= bc, "sides %d vs %d accepts %lld, %lld", ka, kb, (long long)u, (long long)v);
+                                if (!spec)
+                                    cr_assert(eq(int, acc, bc), "sides %d vs %d, example %lld, %lld: %lld, %lld broadcasts, rejected by %s",
+                                              ka, kb, (long long)ex0, (long long)ex1, (long long)u, (long long)v,
+                                              sy_env_nguards(e) ? S(sy_env_guard(e, sy_env_nguards(e) - 1)->expr) : "-");
+                                checked++;
+                            }
+                        cases++;
+                        sy_env_free(e);
+                    }
+            }
+    cr_assert(eq(sz, examples, cases));
+    cr_assert(gt(sz, checked, 30000));
+    cr_log_info("bcast with a shared symbol: %zu cases, %zu points", cases, checked);
+}
+
 CASE(infer_size_is_the_quotient_where_its_guards_hold)
 {
     srand(3403);
