@@ -105,13 +105,46 @@ static int at_least_1(ox_call *c, const sy_expr *e) { return size_lo(c, e) >= 1;
  *    runtime's only limit there;
  *  - a product (the whole count included) whose least non-zero value under the facts is past int64
  *    (ConstantOfShape [n, 2^31, 2^31, 4]: 2^64*n, which fits only at n = 0).
+ * The bytes of a non-empty tensor (onnx47w): its allocation computes numel * element size + 63 in a SafeInt
+ * size_t (Tensor::CalculateTensorStorageSize, IAllocator::CalcMemSizeForArrayWithAlignment<64>: "Calculation
+ * for Tensor storage size overflowed" past 2^64 - 1), and the default CPU arena grows its region by doubling
+ * a SafeInt size_t up to the request (BFCArena::Extend: "Integer overflow" past 2^63 bytes); so at most
+ * 2^63 bytes, numel <= 2^63 / size: 2^61 float32 elements, 2^60 double. ConstantOfShape [n, 2^61] int16
+ * at n = 2 (2^63 bytes) is an allocation failure (memory: not modelled), at n = 3 an overflow, as float32
+ * [n, 2^61] at n = 2. bytes_fit checks it, with SafeInt's INT64_MAX count for 1-byte types.
  * The whole count of a tensor that is not empty is not guarded otherwise: past INT64_MAX elements it
  * needs 8 EiB and more, where no allocation succeeds, and memory is not modelled (a guard on every
- * layer that grows the count, conv1 of a CNN, would be a relation no Dim range expresses). Not
- * modelled either: the bytes, numel * element size + 63 <= 2^64 - 1
- * (IAllocator::CalcMemSizeForArrayWithAlignment<64>, "size overflow"): past 2^62 - 16 float32
- * elements, where no allocation succeeds either (docs/onnx.md). */
-static sy_status numel_fits(ox_call *c, size_t nd, const sy_expr *const *sz)
+ * layer that grows the count, conv1 of a CNN, would be a relation no Dim range expresses). */
+static sy_status bytes_fit(ox_call *c, const sy_expr *P, int64_t L, int64_t es);
+/* the least non-zero |value| of a dim that may be 0: the gcd of its coefficients when it is a sum without a
+ * constant term (Range(0, n*2^58)'s count 2^58*n: 2^58), else 1 (INT64_MAX: past it) */
+static int64_t content(ox_call *c, const sy_expr *d)
+{
+    sy_expr_kind k = sy_expr_kind_of(d);
+    if (k != SY_EXPR_ADD) return 1;
+    sy_ctx *x = c->ctx;
+    int64_t g = 0, v;
+    const sy_expr *c0 = sy_expr_add_const(x, d);
+    if (!c0 || sy_expr_get_si(c0, &v) != SY_OK || v != 0) {
+        sy_ctx_reset_error(x);
+        return 1;
+    }
+    for (size_t i = 0; i < sy_expr_nargs(d); i++) {
+        const sy_expr *ci = sy_expr_add_coeff(x, d, i);
+        if (!ci || sy_expr_get_si(ci, &v) != SY_OK || v == INT64_MIN) {
+            sy_ctx_reset_error(x);
+            return 1;
+        }
+        v = v < 0 ? -v : v;
+        while (v) {
+            int64_t t = g % v;
+            g = v, v = t;
+        }
+    }
+    return g >= 1 ? g : 1;
+}
+static sy_status require(ox_call *c, const sy_expr *rel, const char *fmt, ...);
+static sy_status numel_fits(ox_call *c, size_t nd, const sy_expr *const *sz, int64_t es)
 {
     int64_t p = 1, v;
     for (size_t j = 0; j < nd; j++)
@@ -121,14 +154,17 @@ static sy_status numel_fits(ox_call *c, size_t nd, const sy_expr *const *sz)
         if (sy_i64_mul(p, v, &p))
             return ox_err(c, SY_EOVERFLOW, "the element count of output dims 0..%zu does not fit int64 (at any size)", i);
     sy_ctx_reset_error(c->ctx);
-    if (i >= nd || !p) return SY_OK; /* all constant, or a 0 before any symbol: the count stays 0 */
+    if (i >= nd) return bytes_fit(c, K(c, p), p, es); /* all constant */
+    if (!p) return SY_OK; /* a 0 before any symbol: the count stays 0 */
     const sy_expr *P = K(c, p);
     int64_t L = p, lo = 0, lo_next = size_lo(c, sz[i]); /* L: the least non-zero value of P */
+    int64_t Lb = p; /* the same with a dim that may be 0 at its content (bytes_fit) */
     for (; i < nd; i++) {
         P = sy_expr_mul(c->ctx, P, sz[i]);
         CHK(P);
         lo = lo_next;
         if (sy_i64_mul(L, lo > 1 ? lo : 1, &L)) L = INT64_MAX;
+        if (sy_i64_mul(Lb, lo >= 1 ? lo : content(c, sz[i]), &Lb)) Lb = INT64_MAX;
         lo_next = i + 1 < nd ? size_lo(c, sz[i + 1]) : 1;
         if (lo_next >= 1 && L < INT64_MAX) continue; /* at most the next product, or fits where non-zero */
         if (sy_expr_kind_of(P) == SY_EXPR_INT && sy_expr_get_si(P, &v) == SY_OK) continue;
@@ -139,7 +175,30 @@ static sy_status numel_fits(ox_call *c, size_t nd, const sy_expr *const *sz)
         if (st == SY_EOVERFLOW) return ox_err(c, st, "%s = %s does not fit int64 (%s)", what, show_user(c, P), int64_when(c));
         if (st) return st;
     }
-    return SY_OK;
+    return bytes_fit(c, P, Lb, es);
+}
+
+/* The bytes of an output of count P (its least non-zero value L under the facts, INT64_MAX when past it)
+ * and es bytes an element: P * es <= 2^63 (numel_fits above), and P <= INT64_MAX. Required only where
+ * the tensor is large at its least: L * es >= 2^32 (4 GiB; a model's layer is far below that at its least
+ * size, so no model gets a guard on every layer; ConstantOfShape [n, 2^61] gets n <= 1 under the relaxed
+ * policy, an error under the default one, where n >= 2); a constant count past it is an error. */
+static sy_status bytes_fit(ox_call *c, const sy_expr *P, int64_t L, int64_t es)
+{
+    if (es < 1) return SY_OK;
+    uint64_t lim = (UINT64_C(1) << 63) / (uint64_t)es;
+    int64_t M = lim > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)lim;
+    if (L < (INT64_C(1) << 32) / es) return SY_OK;
+    int64_t v;
+    CHK(P);
+    if (sy_expr_get_si(P, &v) == SY_OK) {
+        if (v <= M) return SY_OK;
+        return ox_err(c, SY_EOVERFLOW, "the output's bytes, %lld elements of %lld bytes, are past 2^63 "
+                      "(onnxruntime's size overflow, at any size)", (long long)v, (long long)es);
+    }
+    sy_ctx_reset_error(c->ctx);
+    return require(c, sy_expr_le(c->ctx, P, K(c, M)),
+                   "the output's bytes, numel * %lld, must be at most 2^63 (onnxruntime's size overflow)", (long long)es);
 }
 
 static sy_status set_out(ox_call *c, size_t k, int elem, size_t nd, const sy_expr *const *sz)
@@ -161,7 +220,21 @@ static sy_status set_out(ox_call *c, size_t k, int elem, size_t nd, const sy_exp
     CHK(t);
     /* a shape the trace has seen was checked when it was new (facts only grow), or is an input's or an
      * initializer's (constant dims, or an input: it exists) */
-    if (made) TRY(numel_fits(c, nd, sz));
+    /* the element size of the widest ONNX type of this dtype (uint32 shares int64's tensors, uint16 int32's:
+     * the first one's check holds for both) */
+    if (made) {
+        int64_t es = (int64_t)ox_elem_size(elem == OX_UINT32 ? OX_INT64 : elem == OX_UINT16 ? OX_INT32 : elem);
+        /* a node input of these dims and at least es bytes an element exists (an input of the graph, or checked
+         * when made): no byte check (Relu of an input [n, 2^62]) */
+        for (size_t q = 0; q < c->nin && es; q++) {
+            const sy_tensor *x = T(c, q);
+            if (!x || x->ndim != nd || (int64_t)ox_elem_size(c->in[q]->elem) < es) continue;
+            size_t j = 0;
+            while (j < nd && x->sizes[j] == sz[j]) j++;
+            if (j == nd) es = 0;
+        }
+        TRY(numel_fits(c, nd, sz, es));
+    }
     c->out[k].elem = elem;
     c->out[k].t = t;
     return SY_OK;

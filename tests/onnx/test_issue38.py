@@ -43,6 +43,8 @@
   - onnx47w: a Slice of a Range is a Range (exact bounds, where a Slice's were loose: no check), and so are
     Reshape/Unsqueeze/Transpose/Expand of it and a Concat of Ranges: 6 more index graphs (142 violations
     before, 0 after, none thrown away).
+  - onnx47w: the bytes of a tensor past 2^63 (onnxruntime's SafeInt size computations overflow there):
+    ConstantOfShape (6 element types), Expand, Pad, Range, OneHot x 22 sizes x 2 policies against onnxruntime.
 usage: test_issue38.py SYMSHAPE CACHE_DIR   (SY_SKIP_TORCH_TESTS=1 or no onnxruntime: skip, exit 77)
 """
 import os
@@ -692,6 +694,76 @@ for name, nodes, inits, want, err in NUMEL:
 check("element counts: 0 violations, 0 sizes thrown away", nviol == 0 and naway == 0, (nviol, naway))
 print("element counts: %d models x %d sizes x 2 policies, %d violations, %d sizes thrown away" %
       (len(NUMEL), len(NUMEL_N), nviol, naway), file=sys.stderr)
+
+# ---- onnx47w: the bytes of a tensor. onnxruntime computes numel * element size (+ 63, aligned) in a SafeInt
+# size_t, and its CPU arena doubles a SafeInt size_t region up to the request: past 2^63 bytes it fails with an
+# overflow ("Calculation for Tensor storage size overflowed" / "Integer overflow"), at any memory; at most 2^63 bytes
+# it is an allocation failure (memory: not modelled, accepted). x [n, 0]; 6 ops x 6 element types (float32, float64,
+# int16, float16, int64, bool, int32), each K chosen so that the boundary falls in 2..8. Truth: '1' runs, 'm' the
+# allocation fails, 'O' an overflow; symshape must accept exactly where it is not 'O'.
+def cos_t(dt, k):
+    return [helper.make_node("Concat", ["s0", "k"], ["sh"], axis=0),
+            helper.make_node("ConstantOfShape", ["sh"], ["t"], value=helper.make_tensor("v", dt, [1], [1]))], [i64("k", [k])]
+
+
+def sc_t(name, v, dt):
+    return helper.make_tensor(name, dt, [], [v])
+
+
+NG = [helper.make_node("Gather", ["s", "z0"], ["n"])]
+BYTES_N = list(range(0, 20)) + [24, 31]
+BYTES = [("bytes_cos_f32",) + tuple(cos_t(TensorProto.FLOAT, 2**59)) + ("1mmmmOOOOOOOOOOOOOOOOO",),
+         ("bytes_cos_f64",) + tuple(cos_t(TensorProto.DOUBLE, 2**59)) + ("1mmOOOOOOOOOOOOOOOOOOO",),
+         ("bytes_cos_i16",) + tuple(cos_t(TensorProto.INT16, 2**60)) + ("1mmmmOOOOOOOOOOOOOOOOO",),
+         ("bytes_cos_f16",) + tuple(cos_t(TensorProto.FLOAT16, 2**59)) + ("1mmmmmmmmOOOOOOOOOOOOO",),
+         ("bytes_cos_i64",) + tuple(cos_t(TensorProto.INT64, 2**58)) + ("1mmmmOOOOOOOOOOOOOOOOO",),
+         ("bytes_cos_bool",) + tuple(cos_t(TensorProto.BOOL, 2**61)) + ("1mmmOOOOOOOOOOOOOOOOOO",),
+         ("bytes_expand_i32", [helper.make_node("Concat", ["s0", "k"], ["sh"], axis=0), helper.make_node("Expand", ["one", "sh"], ["t"])],
+          [i64("k", [2**60]), sc_t("one", 1, TensorProto.INT32)], "1mmOOOOOOOOOOOOOOOOOOO"),
+         ("bytes_pad_f32", [helper.make_node("Pad", ["x", "p"], ["t"])], [i64("p", [0, 0, 0, 2**60])], "1mmOOOOOOOOOOOOOOOOOOO"),
+         ("bytes_range_i64", NG + [helper.make_node("Mul", ["n", "kk"], ["lim"]), helper.make_node("Range", ["z0", "lim", "one"], ["t"])],
+          [sc_t("kk", 2**58, TensorProto.INT64), sc_t("one", 1, TensorProto.INT64), sc_t("z0", 0, TensorProto.INT64)], "1mmmmOOOOOOOOOOOOOOOOO"),
+         ("bytes_onehot_f32", NG + [helper.make_node("Range", ["z0", "n", "one"], ["ix"]), helper.make_node("OneHot", ["ix", "dep", "vals"], ["t"])],
+          [sc_t("one", 1, TensorProto.INT64), sc_t("z0", 0, TensorProto.INT64), sc_t("dep", 2**60, TensorProto.INT64), helper.make_tensor("vals", TensorProto.FLOAT, [2], [0.0, 1.0])], "1mmOOOOOOOOOOOOOOOOOOO")]
+
+
+def ort_bytes(path, n):
+    so = ort.SessionOptions()
+    so.log_severity_level = 4
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    try:
+        ort.InferenceSession(path, so, providers=["CPUExecutionProvider"]).run(None, {"x": np.zeros((n, 0), np.float32)})
+        return "1"
+    except Exception as e:  # noqa: BLE001 - the outcome is the message's kind
+        return "O" if "overflow" in str(e).lower() else "m" if "allocate" in str(e) else "?"
+
+
+pf = os.path.join(WORK, "bytes.points.json")
+with open(pf, "w") as f:
+    json.dump({"points": [{"sizes": {"x": [n, 0]}} for n in BYTES_N]}, f)
+nviol = naway = 0
+for name, nodes, inits, want in BYTES:
+    path = numel_model(name, nodes, inits)
+    truth = "".join(ort_bytes(path, n) for n in BYTES_N)
+    check("%s: onnxruntime's outcomes are %s" % (name, want), truth == want, truth)
+    runs = "".join("0" if t == "O" else "1" for t in truth)  # an allocation failure is memory: accepted
+    for flags in ([], RELAXED):
+        r = sh("probe", path, "--points", pf, "--json", "--example", "x=2,0", *flags)
+        check("%s %s: probe exits 0" % (name, flags), r.returncode == 0, r.stderr)
+        acc = "".join("1" if json.loads(x)["accept"] else "0" for x in r.stdout.splitlines()) if r.returncode == 0 else "0" * len(BYTES_N)
+        check("%s %s: accepts exactly where onnxruntime does not overflow" % (name, flags),
+              acc == (runs if flags else "00" + runs[2:]), acc + " vs " + runs)
+        nviol += sum(a == "1" and t == "O" for a, t in zip(acc, truth))
+        naway += sum(a == "0" and t != "O" for a, t in list(zip(acc, truth))[0 if flags else 2:])
+check("bytes: 0 violations, 0 sizes thrown away", nviol == 0 and naway == 0, (nviol, naway))
+print("bytes: %d models x %d sizes x 2 policies, %d violations, %d sizes thrown away" %
+      (len(BYTES), len(BYTES_N), nviol, naway), file=sys.stderr)
+r = sh("probe", save("bytes_const", [helper.make_node("ConstantOfShape", ["k"], ["t"]), helper.make_node("Shape", ["t"], ["ts"]),
+                                     helper.make_node("Cast", ["ts"], ["y"], to=TensorProto.FLOAT)],
+                     [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n"])], [i64("k", [3, 2**61])]),
+       "--sizes", "x=2", "--json", "--example", "x=2")
+check("a constant [3, 2^61] float32 is refused naming the bytes (onnxruntime: overflow)",
+      r.returncode == 3 and "are past 2^63 (onnxruntime's size overflow, at any size)" in r.stderr, r.stderr)
 
 # ---- onnx46: index values computed from sizes. n = Shape(x)[0], r = Range(0, n); the indices are r mapped by
 # Add/Sub/Mul/Div/Min/Max with a scalar and Neg (tight element bounds: a requirement), or a subset of r (Slice:
