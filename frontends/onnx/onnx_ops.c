@@ -1766,7 +1766,28 @@ static sy_status op_slice(ox_call *c)
         stepv[ax] = step;
     }
     TRY(set_out(c, 0, c->in[0]->elem, x->ndim, d));
-    const sy_expr *const *af = ox_aff(c->in[0]);
+    const sy_expr *const *af = ox_aff(c->in[0]), *hf[MAXR + 1];
+    /* held values affine in the index (a short Range, Unsqueezed or not; a constant) are an affine form too:
+     * a symbolic start or length leaves them unheld, with exact bounds */
+    int held_ok = 1;
+    int64_t cs, hd[MAXR];
+    size_t hs[MAXR], nh;
+    for (size_t a = 0; a < x->ndim; a++)
+        if ((start[a] && !ival(start[a], &cs)) || !ival(d[a], &cs)) held_ok = 0; /* else the values path below */
+    const sy_expr **hv = !af && !held_ok && ox_is_int(c->in[0]->elem) && held_shape(c->in[0], hd, hs) ? vals(c, 0, &nh) : NULL;
+    if (hv && nh >= 1 && !is_b(hv[0])) {
+        hf[0] = hv[0];
+        for (size_t a = 0; a < x->ndim; a++) CHK(hf[1 + a] = hd[a] >= 2 ? sy_expr_sub(c->ctx, hv[hs[a]], hv[0]) : K(c, 0));
+        size_t i = 1;
+        for (; i < nh; i++) {
+            const sy_expr *e = hf[0];
+            for (size_t a = 0; a < x->ndim; a++)
+                e = sy_expr_add(c->ctx, e, sy_expr_mul(c->ctx, hf[1 + a], K(c, (int64_t)(i / hs[a] % (size_t)hd[a]))));
+            if (is_b(hv[i]) || hv[i] != e) break;
+        }
+        sy_ctx_reset_error(c->ctx);
+        if (i == nh) af = hf;
+    }
     if (af && ox_is_int(c->in[0]->elem)) {
         /* elements affine in the index (a Range, ...): output element (o_0, ...) is input element
          * (start_a + o_a*step_a, ...), so base + sum co_a*start_a + sum co_a*step_a*o_a: affine again, its

@@ -41,8 +41,8 @@
     23 sizes x 2 policies (238 violations and 24 sizes thrown away before, 0 and 0 after); verify46n:
     2 more, Div truncating elements of either sign and by a negative divisor (34 violations before).
   - onnx47w: a Slice of a Range is a Range (exact bounds, where a Slice's were loose: no check), and so are
-    Reshape/Unsqueeze/Transpose/Expand of it and a Concat of Ranges: 6 more index graphs (142 violations
-    before, 0 after, none thrown away).
+    Reshape/Unsqueeze/Transpose/Expand of it and a Concat of Ranges; held values in progression sliced to a
+    symbolic length too: 7 more index graphs (176 violations before, 0 after, none thrown away).
   - onnx47w: the bytes of a tensor past 2^63 (onnxruntime's SafeInt size computations overflow there):
     ConstantOfShape (6 element types), Expand, Pad, Range, OneHot x 22 sizes x 2 policies against onnxruntime.
 usage: test_issue38.py SYMSHAPE CACHE_DIR   (SY_SKIP_TORCH_TESTS=1 or no onnxruntime: skip, exit 77)
@@ -848,6 +848,11 @@ IDX += [gx("ix_slice_tail", [sl("r", "i", "b3", "bmax")], 10, [i64s("b3", [3]), 
         # Concat(Range(0, n), Range(0, n) + n): 0 .. 2n - 1 into 10 rows
         gx("ix_concat", [helper.make_node("Add", ["r", "n"], ["rn"]), helper.make_node("Concat", ["r", "rn"], ["i"], axis=0)], 10,
            [], "1" * 6 + "0" * 17),
+        # a held Range (27 values, Unsqueezed to [27, 1]) sliced to its first n rows: 5 .. n + 4, exact (was loose)
+        ("ix_held_slice", [helper.make_node("Range", ["c5", "c32", "one"], ["h"]), helper.make_node("Unsqueeze", ["h", "axm1"], ["hu"]),
+                           helper.make_node("Unsqueeze", ["n", "ax0"], ["n1"]), sl("hu", "i", "b0", "n1", "axm2"),
+                           helper.make_node("Gather", ["W", "i"], ["t"])],
+         [fw("W", [10, 2]), sc("c5", 5), sc("c32", 32), axm1, i64s("ax0", [0]), i64s("b0", [0]), i64s("axm2", [-2])], "1" * 6 + "0" * 17),
         # Expand of [n, 1] to [n, 3]: GatherElements on 10 x 3
         ("ix_expand_ge", [helper.make_node("Unsqueeze", ["r", "axm1"], ["ru"]), helper.make_node("Expand", ["ru", "e13"], ["i"]),
                           helper.make_node("GatherElements", ["W", "i"], ["t"], axis=0)],
