@@ -148,7 +148,7 @@ typedef struct ox_val {       /* 48 bytes: one per value of the graph */
     uint16_t nv;               /* number of element values held (== numel when held; <= SY_ONNX_MAX_VALUES) */
     uint8_t role;              /* 1 input, 2 initializer, 3 output, 0 other */
     uint8_t has_eb;            /* 1: u is eb, tight (some element is eb[0] and some is eb[1] when the tensor is
-                                  not empty); 2: u is eb, loose (a subset's: Slice, Gather); 3: u is eb, tight,
+                                  not empty); 2: u is eb, loose (a subset's: Gather); 3: u is eb, tight,
                                   and the elements are affine in the index (ox_aff): eb[2 + 1 + j] for each dim j
                                   of t, element (k_0, ...) = eb[2] + sum eb[3 + j] * k_j (a Range, and what
                                   Slice, Reshape, Transpose, Expand, Add/Sub/Mul with a scalar, Neg make of

@@ -42,7 +42,8 @@
     2 more, Div truncating elements of either sign and by a negative divisor (34 violations before).
   - onnx47w: a Slice of a Range is a Range (exact bounds, where a Slice's were loose: no check), and so are
     Reshape/Unsqueeze/Transpose/Expand of it and a Concat of Ranges; held values in progression sliced to a
-    symbolic length too: 7 more index graphs (176 violations before, 0 after, none thrown away).
+    symbolic length too; a Slice of a Concat of them requires its superset bounds: 8 more index graphs (210
+    violations before, 0 after, none thrown away).
   - onnx47w: the bytes of a tensor past 2^63 (onnxruntime's SafeInt size computations overflow there):
     ConstantOfShape (6 element types), Expand, Pad, Range, OneHot x 22 sizes x 2 policies against onnxruntime.
 usage: test_issue38.py SYMSHAPE CACHE_DIR   (SY_SKIP_TORCH_TESTS=1 or no onnxruntime: skip, exit 77)
@@ -853,6 +854,11 @@ IDX += [gx("ix_slice_tail", [sl("r", "i", "b3", "bmax")], 10, [i64s("b3", [3]), 
                            helper.make_node("Unsqueeze", ["n", "ax0"], ["n1"]), sl("hu", "i", "b0", "n1", "axm2"),
                            helper.make_node("Gather", ["W", "i"], ["t"])],
          [fw("W", [10, 2]), sc("c5", 5), sc("c32", 32), axm1, i64s("ax0", [0]), i64s("b0", [0]), i64s("axm2", [-2])], "1" * 6 + "0" * 17),
+        # Concat(r, 2r)[n:]: 0, 2, ..., 2n - 2; a Slice of a non-affine tensor requires its superset bounds
+        ("ix_concat_slice", [helper.make_node("Mul", ["r", "c2"], ["r2"]), helper.make_node("Concat", ["r", "r2"], ["cc"], axis=0),
+                             helper.make_node("Unsqueeze", ["n", "ax0"], ["n1"]), sl("cc", "i", "n1", "bmax"),
+                             helper.make_node("Gather", ["W", "i"], ["t"])],
+         [fw("W", [10, 2]), sc("c2", 2), i64s("ax0", [0]), i64s("bmax", [2**63 - 1])], "1" * 6 + "0" * 17),
         # Expand of [n, 1] to [n, 3]: GatherElements on 10 x 3
         ("ix_expand_ge", [helper.make_node("Unsqueeze", ["r", "axm1"], ["ru"]), helper.make_node("Expand", ["ru", "e13"], ["i"]),
                           helper.make_node("GatherElements", ["W", "i"], ["t"], axis=0)],
