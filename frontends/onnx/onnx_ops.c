@@ -116,6 +116,7 @@ static int at_least_1(ox_call *c, const sy_expr *e) { return size_lo(c, e) >= 1;
  * needs 8 EiB and more, where no allocation succeeds, and memory is not modelled (a guard on every
  * layer that grows the count, conv1 of a CNN, would be a relation no Dim range expresses). */
 static sy_status bytes_fit(ox_call *c, const sy_expr *P, int64_t L, int64_t es);
+static const sy_expr *numel(ox_call *c, const sy_tensor *t);
 /* the least non-zero |value| of a dim that may be 0: the gcd of its coefficients when it is a sum without a
  * constant term (Range(0, n*2^58)'s count 2^58*n: 2^58), else 1 (INT64_MAX: past it) */
 static int64_t content(ox_call *c, const sy_expr *d)
@@ -191,6 +192,10 @@ static sy_status bytes_fit(ox_call *c, const sy_expr *P, int64_t L, int64_t es)
     if (L < (INT64_C(1) << 32) / es) return SY_OK;
     int64_t v;
     CHK(P);
+    /* a node input of this count and at least es bytes an element exists (an input of the graph, or checked
+     * when made): Relu or Flatten of an input [n, 2^61, 2] */
+    for (size_t q = 0; q < c->nin; q++)
+        if (T(c, q) && (int64_t)ox_elem_size(c->in[q]->elem) >= es && numel(c, T(c, q)) == P) return SY_OK;
     if (sy_expr_get_si(P, &v) == SY_OK) {
         if (v <= M) return SY_OK;
         return ox_err(c, SY_EOVERFLOW, "the output's bytes, %lld elements of %lld bytes, are past 2^63 "
@@ -222,19 +227,7 @@ static sy_status set_out(ox_call *c, size_t k, int elem, size_t nd, const sy_exp
      * initializer's (constant dims, or an input: it exists) */
     /* the element size of the widest ONNX type of this dtype (uint32 shares int64's tensors, uint16 int32's:
      * the first one's check holds for both) */
-    if (made) {
-        int64_t es = (int64_t)ox_elem_size(elem == OX_UINT32 ? OX_INT64 : elem == OX_UINT16 ? OX_INT32 : elem);
-        /* a node input of these dims and at least es bytes an element exists (an input of the graph, or checked
-         * when made): no byte check (Relu of an input [n, 2^62]) */
-        for (size_t q = 0; q < c->nin && es; q++) {
-            const sy_tensor *x = T(c, q);
-            if (!x || x->ndim != nd || (int64_t)ox_elem_size(c->in[q]->elem) < es) continue;
-            size_t j = 0;
-            while (j < nd && x->sizes[j] == sz[j]) j++;
-            if (j == nd) es = 0;
-        }
-        TRY(numel_fits(c, nd, sz, es));
-    }
+    if (made) TRY(numel_fits(c, nd, sz, (int64_t)ox_elem_size(elem == OX_UINT32 ? OX_INT64 : elem == OX_UINT16 ? OX_INT32 : elem)));
     c->out[k].elem = elem;
     c->out[k].t = t;
     return SY_OK;
