@@ -1984,7 +1984,12 @@ sy_status ox_keep_bounds(ox_call *c)
     if (!c->nout || !has(c, 0) || (!c->in[0]->u.kv && !c->in[0]->iv)) return SY_OK; /* u: kv or eb */
     if (c->out[0].iv || c->out[0].fv || c->out[0].u.kv || !c->out[0].t) return SY_OK;
     int oe = c->out[0].elem;
-    if (!ox_is_int(oe) || (oe != c->in[0]->elem && oe != OX_INT64)) return SY_OK;
+    /* a Cast to int32 wraps (onnxruntime static_cast) but keeps the bounds for the index checks: the indices
+     * required in [-D, D) with D <= 2^31 are int32 values, equal to their wrapped ones (Add/Sub/Mul/Neg after
+     * it agree modulo 2^32), and with D > 2^31 every int32 value is in range; a wrap breaks Min/Max/Div after
+     * it only past 2^31 elements (not modelled) */
+    int to32 = oe == OX_INT32 && c->in[0]->elem == OX_INT64 && !strncmp(c->node->op_type, "Cast", 4);
+    if (!ox_is_int(oe) || (oe != c->in[0]->elem && oe != OX_INT64 && !to32)) return SY_OK;
     if (!bsearch(c->node->op_type, keep_ops, sizeof keep_ops / sizeof keep_ops[0], sizeof keep_ops[0], cmp_name)) return SY_OK;
     const sy_expr *lo, *hi, *const *a = ox_aff(c->in[0]), *co[MAXR];
     if (a && aff_move(c, a, co)) return set_aff(c, 0, a[0], co);

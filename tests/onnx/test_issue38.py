@@ -859,6 +859,8 @@ IDX += [gx("ix_slice_tail", [sl("r", "i", "b3", "bmax")], 10, [i64s("b3", [3]), 
                              helper.make_node("Unsqueeze", ["n", "ax0"], ["n1"]), sl("cc", "i", "n1", "bmax"),
                              helper.make_node("Gather", ["W", "i"], ["t"])],
          [fw("W", [10, 2]), sc("c2", 2), i64s("ax0", [0]), i64s("bmax", [2**63 - 1])], "1" * 6 + "0" * 17),
+        # a Cast to int32 keeps the bounds (onnxruntime's Gather takes int32 indices)
+        gx("ix_cast_int32", [helper.make_node("Cast", ["r"], ["i"], to=TensorProto.INT32)], 10, [], "1" * 11 + "0" * 12),
         # Expand of [n, 1] to [n, 3]: GatherElements on 10 x 3
         ("ix_expand_ge", [helper.make_node("Unsqueeze", ["r", "axm1"], ["ru"]), helper.make_node("Expand", ["ru", "e13"], ["i"]),
                           helper.make_node("GatherElements", ["W", "i"], ["t"], axis=0)],
