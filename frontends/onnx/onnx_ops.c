@@ -53,6 +53,7 @@ static const char *show(ox_call *c, const sy_expr *e);
 static const char *show_user(ox_call *c, const sy_expr *e);
 static sy_status set_bounds(ox_call *c, size_t k, const sy_expr *lo, const sy_expr *hi, int loose);
 static int elem_bounds(ox_call *c, size_t k, const sy_expr **lo, const sy_expr **hi);
+static sy_status set_aff(ox_call *c, size_t k, const sy_expr *base, const sy_expr *const *co);
 
 /* ONNX dims and shape tensors are int64: a constant past int64 is an error (the
  * runtime's int64 arithmetic would wrap) */
@@ -104,13 +105,47 @@ static int at_least_1(ox_call *c, const sy_expr *e) { return size_lo(c, e) >= 1;
  *    runtime's only limit there;
  *  - a product (the whole count included) whose least non-zero value under the facts is past int64
  *    (ConstantOfShape [n, 2^31, 2^31, 4]: 2^64*n, which fits only at n = 0).
+ * The bytes of a non-empty tensor (onnx47w): its allocation computes numel * element size + 63 in a SafeInt
+ * size_t (Tensor::CalculateTensorStorageSize, IAllocator::CalcMemSizeForArrayWithAlignment<64>: "Calculation
+ * for Tensor storage size overflowed" past 2^64 - 1), and the default CPU arena grows its region by doubling
+ * a SafeInt size_t up to the request (BFCArena::Extend: "Integer overflow" past 2^63 bytes); so at most
+ * 2^63 bytes, numel <= 2^63 / size: 2^61 float32 elements, 2^60 double. ConstantOfShape [n, 2^61] int16
+ * at n = 2 (2^63 bytes) is an allocation failure (memory: not modelled), at n = 3 an overflow, as float32
+ * [n, 2^61] at n = 2. bytes_fit checks it, with SafeInt's INT64_MAX count for 1-byte types.
  * The whole count of a tensor that is not empty is not guarded otherwise: past INT64_MAX elements it
  * needs 8 EiB and more, where no allocation succeeds, and memory is not modelled (a guard on every
- * layer that grows the count, conv1 of a CNN, would be a relation no Dim range expresses). Not
- * modelled either: the bytes, numel * element size + 63 <= 2^64 - 1
- * (IAllocator::CalcMemSizeForArrayWithAlignment<64>, "size overflow"): past 2^62 - 16 float32
- * elements, where no allocation succeeds either (docs/onnx.md). */
-static sy_status numel_fits(ox_call *c, size_t nd, const sy_expr *const *sz)
+ * layer that grows the count, conv1 of a CNN, would be a relation no Dim range expresses). */
+static sy_status bytes_fit(ox_call *c, const sy_expr *P, int64_t L, int64_t es);
+static const sy_expr *numel(ox_call *c, const sy_tensor *t);
+/* the least non-zero |value| of a dim that may be 0: the gcd of its coefficients when it is a sum without a
+ * constant term (Range(0, n*2^58)'s count 2^58*n: 2^58), else 1 (INT64_MAX: past it) */
+static int64_t content(ox_call *c, const sy_expr *d)
+{
+    sy_expr_kind k = sy_expr_kind_of(d);
+    if (k != SY_EXPR_ADD) return 1;
+    sy_ctx *x = c->ctx;
+    int64_t g = 0, v;
+    const sy_expr *c0 = sy_expr_add_const(x, d);
+    if (!c0 || sy_expr_get_si(c0, &v) != SY_OK || v != 0) {
+        sy_ctx_reset_error(x);
+        return 1;
+    }
+    for (size_t i = 0; i < sy_expr_nargs(d); i++) {
+        const sy_expr *ci = sy_expr_add_coeff(x, d, i);
+        if (!ci || sy_expr_get_si(ci, &v) != SY_OK || v == INT64_MIN) {
+            sy_ctx_reset_error(x);
+            return 1;
+        }
+        v = v < 0 ? -v : v;
+        while (v) {
+            int64_t t = g % v;
+            g = v, v = t;
+        }
+    }
+    return g >= 1 ? g : 1;
+}
+static sy_status require(ox_call *c, const sy_expr *rel, const char *fmt, ...);
+static sy_status numel_fits(ox_call *c, size_t nd, const sy_expr *const *sz, int64_t es)
 {
     int64_t p = 1, v;
     for (size_t j = 0; j < nd; j++)
@@ -120,14 +155,17 @@ static sy_status numel_fits(ox_call *c, size_t nd, const sy_expr *const *sz)
         if (sy_i64_mul(p, v, &p))
             return ox_err(c, SY_EOVERFLOW, "the element count of output dims 0..%zu does not fit int64 (at any size)", i);
     sy_ctx_reset_error(c->ctx);
-    if (i >= nd || !p) return SY_OK; /* all constant, or a 0 before any symbol: the count stays 0 */
+    if (i >= nd) return bytes_fit(c, K(c, p), p, es); /* all constant */
+    if (!p) return SY_OK; /* a 0 before any symbol: the count stays 0 */
     const sy_expr *P = K(c, p);
     int64_t L = p, lo = 0, lo_next = size_lo(c, sz[i]); /* L: the least non-zero value of P */
+    int64_t Lb = p; /* the same with a dim that may be 0 at its content (bytes_fit) */
     for (; i < nd; i++) {
         P = sy_expr_mul(c->ctx, P, sz[i]);
         CHK(P);
         lo = lo_next;
         if (sy_i64_mul(L, lo > 1 ? lo : 1, &L)) L = INT64_MAX;
+        if (sy_i64_mul(Lb, lo >= 1 ? lo : content(c, sz[i]), &Lb)) Lb = INT64_MAX;
         lo_next = i + 1 < nd ? size_lo(c, sz[i + 1]) : 1;
         if (lo_next >= 1 && L < INT64_MAX) continue; /* at most the next product, or fits where non-zero */
         if (sy_expr_kind_of(P) == SY_EXPR_INT && sy_expr_get_si(P, &v) == SY_OK) continue;
@@ -138,7 +176,34 @@ static sy_status numel_fits(ox_call *c, size_t nd, const sy_expr *const *sz)
         if (st == SY_EOVERFLOW) return ox_err(c, st, "%s = %s does not fit int64 (%s)", what, show_user(c, P), int64_when(c));
         if (st) return st;
     }
-    return SY_OK;
+    return bytes_fit(c, P, Lb, es);
+}
+
+/* The bytes of an output of count P (its least non-zero value L under the facts, INT64_MAX when past it)
+ * and es bytes an element: P * es <= 2^63 (numel_fits above), and P <= INT64_MAX. Required only where
+ * the tensor is large at its least: L * es >= 2^32 (4 GiB; a model's layer is far below that at its least
+ * size, so no model gets a guard on every layer; ConstantOfShape [n, 2^61] gets n <= 1 under the relaxed
+ * policy, an error under the default one, where n >= 2); a constant count past it is an error. */
+static sy_status bytes_fit(ox_call *c, const sy_expr *P, int64_t L, int64_t es)
+{
+    if (es < 1) return SY_OK;
+    uint64_t lim = (UINT64_C(1) << 63) / (uint64_t)es;
+    int64_t M = lim > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)lim;
+    if (L < (INT64_C(1) << 32) / es) return SY_OK;
+    int64_t v;
+    CHK(P);
+    /* a node input of this count and at least es bytes an element exists (an input of the graph, or checked
+     * when made): Relu or Flatten of an input [n, 2^61, 2] */
+    for (size_t q = 0; q < c->nin; q++)
+        if (T(c, q) && (int64_t)ox_elem_size(c->in[q]->elem) >= es && numel(c, T(c, q)) == P) return SY_OK;
+    if (sy_expr_get_si(P, &v) == SY_OK) {
+        if (v <= M) return SY_OK;
+        return ox_err(c, SY_EOVERFLOW, "the output's bytes, %lld elements of %lld bytes, are past 2^63 "
+                      "(onnxruntime's size overflow, at any size)", (long long)v, (long long)es);
+    }
+    sy_ctx_reset_error(c->ctx);
+    return require(c, sy_expr_le(c->ctx, P, K(c, M)),
+                   "the output's bytes, numel * %lld, must be at most 2^63 (onnxruntime's size overflow)", (long long)es);
 }
 
 static sy_status set_out(ox_call *c, size_t k, int elem, size_t nd, const sy_expr *const *sz)
@@ -160,7 +225,9 @@ static sy_status set_out(ox_call *c, size_t k, int elem, size_t nd, const sy_exp
     CHK(t);
     /* a shape the trace has seen was checked when it was new (facts only grow), or is an input's or an
      * initializer's (constant dims, or an input: it exists) */
-    if (made) TRY(numel_fits(c, nd, sz));
+    /* the element size of the widest ONNX type of this dtype (uint32 shares int64's tensors, uint16 int32's:
+     * the first one's check holds for both) */
+    if (made) TRY(numel_fits(c, nd, sz, (int64_t)ox_elem_size(elem == OX_UINT32 ? OX_INT64 : elem == OX_UINT16 ? OX_INT32 : elem)));
     c->out[k].elem = elem;
     c->out[k].t = t;
     return SY_OK;
@@ -690,6 +757,19 @@ static sy_status scalar_bounds(ox_call *c)
         if (!has(c, 1 - k) || !(v = vals(c, 1 - k, &n)) || n != 1 || is_b(v[0])) continue;
         const sy_expr *const *eb = ox_eb(c->in[k]), *s = v[0];
         int loose = c->in[k]->has_eb == 2;
+        const sy_expr *const *a = ox_aff(c->in[k]);
+        size_t nd = c->in[k]->t->ndim;
+        /* an affine input stays affine through + s, - s, s - x and * s (same shape: the scalar broadcasts
+         * into it) */
+        if (a && c->out[0].t && c->out[0].t->ndim == nd && (op[0] == 'A' || op[0] == 'S' || !strcmp(op, "Mul"))) {
+            const sy_expr *co[MAXR], *b;
+            int neg = op[0] == 'S' && k == 1;
+            for (size_t j = 0; j < nd; j++)
+                CHK(co[j] = op[0] == 'M' ? sy_expr_mul(x, a[1 + j], s) : neg ? sy_expr_neg(x, a[1 + j]) : a[1 + j]);
+            b = op[0] == 'M' ? sy_expr_mul(x, a[0], s) : op[0] == 'A' ? sy_expr_add(x, a[0], s)
+                : neg ? sy_expr_sub(x, s, a[0]) : sy_expr_sub(x, a[0], s);
+            return set_aff(c, 0, b, co);
+        }
         switch (op[0]) {
         case 'A': return set_bounds(c, 0, sy_expr_add(x, eb[0], s), sy_expr_add(x, eb[1], s), loose);
         case 'S':
@@ -835,8 +915,13 @@ static const sy_expr *u_same(ox_call *c, const sy_expr *x) { return is_b(x) ? NU
 static sy_status op_neg(ox_call *c)
 {
     TRY(unary_vals(c, u_neg));
-    const sy_expr *const *eb = ox_eb(c->in[0]);
+    const sy_expr *const *eb = ox_eb(c->in[0]), *const *a = ox_aff(c->in[0]);
     if (!eb || !c->nout || c->out[0].iv || !ox_is_int(c->out[0].elem)) return SY_OK;
+    if (a && c->out[0].t && c->out[0].t->ndim == c->in[0]->t->ndim) {
+        const sy_expr *co[MAXR];
+        for (size_t j = 0; j < c->in[0]->t->ndim; j++) CHK(co[j] = sy_expr_neg(c->ctx, a[1 + j]));
+        return set_aff(c, 0, sy_expr_neg(c->ctx, a[0]), co);
+    }
     return set_bounds(c, 0, sy_expr_neg(c->ctx, eb[1]), sy_expr_neg(c->ctx, eb[0]), c->in[0]->has_eb == 2);
 }
 static sy_status op_abs(ox_call *c) { return unary_vals(c, u_abs); }
@@ -1336,6 +1421,41 @@ static sy_status op_squeeze(ox_call *c)
     return SY_OK;
 }
 
+/* Element bounds of Concat's output when some input's values are not held: each input's bounds lo_k..hi_k
+ * (Range(0, n) and Range(n, 2*n): position ids of two segments), an input that may be empty weighted by
+ * e_k = Min(numel_k, 1), so lo = Min_k(e_k*lo_k), hi = Max_k(e_k*hi_k). An empty input adds a 0 that is no
+ * element, yet the index check stays exact: for a non-empty output, lo >= -D and hi < D is every non-empty
+ * input's check and 0 in [-D, D), which a non-empty input's check implies. An input decided empty adds
+ * nothing, one decided non-empty its bounds. Loose when an input's are; none when an input has none. */
+static sy_status concat_bounds(ox_call *c)
+{
+    if (!c->nout || !c->out[0].t || !ox_is_int(c->out[0].elem)) return SY_OK;
+    const sy_expr *lo = NULL, *hi = NULL, *l, *h;
+    int loose = 0;
+    sy_ctx *x = c->ctx;
+    for (size_t k = 0; k < c->nin; k++) {
+        const sy_tensor *t = T(c, k);
+        int64_t v;
+        int full = 1;
+        for (size_t i = 0; i < t->ndim; i++) {
+            if (ival(t->sizes[i], &v) && v == 0) full = -1;
+            if (full == 1 && !at_least_1(c, t->sizes[i])) full = 0;
+        }
+        if (full < 0) continue; /* empty: no element */
+        if (!elem_bounds(c, k, &l, &h)) return SY_OK;
+        if (ox_eb(c->in[k]) && c->in[k]->has_eb == 2) loose = 1;
+        if (!full) {
+            const sy_expr *e = sy_expr_min(x, numel(c, t), K(c, 1));
+            l = sy_expr_mul(x, e, l), h = sy_expr_mul(x, e, h);
+        }
+        lo = lo ? sy_expr_min(x, lo, l) : l;
+        hi = hi ? sy_expr_max(x, hi, h) : h;
+        CHK(lo && hi);
+    }
+    if (!lo) return SY_OK; /* every input empty */
+    return set_bounds(c, 0, lo, hi, loose);
+}
+
 /* Concat-13: other dims must match */
 static sy_status op_concat(ox_call *c)
 {
@@ -1371,7 +1491,7 @@ static sy_status op_concat(ox_call *c)
     int64_t od[MAXR];
     for (size_t k = 0; k < c->nin; k++) {
         size_t m;
-        if (!vals(c, k, &m)) return SY_OK;
+        if (!vals(c, k, &m)) return concat_bounds(c);
         tot += m;
     }
     if (tot > SY_ONNX_MAX_VALUES || !c->out[0].t || !const_shape(c->out[0].t, od)) return SY_OK; /* no output: nothing to fill */
@@ -1694,6 +1814,42 @@ static sy_status op_slice(ox_call *c)
         stepv[ax] = step;
     }
     TRY(set_out(c, 0, c->in[0]->elem, x->ndim, d));
+    const sy_expr *const *af = ox_aff(c->in[0]), *hf[MAXR + 1];
+    /* held values affine in the index (a short Range, Unsqueezed or not; a constant) are an affine form too:
+     * a symbolic start or length leaves them unheld, with exact bounds */
+    int held_ok = 1;
+    int64_t cs, hd[MAXR];
+    size_t hs[MAXR], nh;
+    for (size_t a = 0; a < x->ndim; a++)
+        if ((start[a] && !ival(start[a], &cs)) || !ival(d[a], &cs)) held_ok = 0; /* else the values path below */
+    const sy_expr **hv = !af && !held_ok && ox_is_int(c->in[0]->elem) && held_shape(c->in[0], hd, hs) ? vals(c, 0, &nh) : NULL;
+    if (hv && nh >= 1 && !is_b(hv[0])) {
+        hf[0] = hv[0];
+        for (size_t a = 0; a < x->ndim; a++) CHK(hf[1 + a] = hd[a] >= 2 ? sy_expr_sub(c->ctx, hv[hs[a]], hv[0]) : K(c, 0));
+        size_t i = 1;
+        for (; i < nh; i++) {
+            const sy_expr *e = hf[0];
+            for (size_t a = 0; a < x->ndim; a++)
+                e = sy_expr_add(c->ctx, e, sy_expr_mul(c->ctx, hf[1 + a], K(c, (int64_t)(i / hs[a] % (size_t)hd[a]))));
+            if (is_b(hv[i]) || hv[i] != e) break;
+        }
+        sy_ctx_reset_error(c->ctx);
+        if (i == nh) af = hf;
+    }
+    if (af && ox_is_int(c->in[0]->elem)) {
+        /* elements affine in the index (a Range, ...): output element (o_0, ...) is input element
+         * (start_a + o_a*step_a, ...), so base + sum co_a*start_a + sum co_a*step_a*o_a: affine again, its
+         * bounds exact (tight). start_a is the clamped first index (onnxruntime slice_helper.h
+         * PrepareForCompute clamps starts and ends to the dim as the spec says, its INT64_MAX end for a
+         * negative step to the start: above), valid when the axis is not empty (else there is nothing to
+         * index) */
+        const sy_expr *co[MAXR], *b = af[0];
+        for (size_t a = 0; a < x->ndim; a++) {
+            if (start[a]) b = sy_expr_add(c->ctx, b, sy_expr_mul(c->ctx, af[1 + a], start[a]));
+            CHK(co[a] = sy_expr_mul_si(c->ctx, af[1 + a], stepv[a]));
+        }
+        return set_aff(c, 0, b, co);
+    }
     /* values (any rank): output element (o_0, ...) is input element (start_a + o_a*step_a, ...),
      * with the starts clamped as the spec says; every start and length must be constant */
     int64_t xd[MAXR], s0[MAXR], len[MAXR];
@@ -1754,6 +1910,124 @@ static sy_status set_bounds(ox_call *c, size_t k, const sy_expr *lo, const sy_ex
     return SY_OK;
 }
 
+/* the least (hi 0) or greatest (hi 1) of co*k over k in 0..d-1, d >= 1: 0 or co*(d - 1) by co's sign (under
+ * the facts; Min/Max with 0 where they do not decide it) */
+static const sy_expr *aff_end(ox_call *c, const sy_expr *co, const sy_expr *d, int hi)
+{
+    sy_ctx *x = c->ctx;
+    int64_t v;
+    const sy_expr *t = sy_expr_mul(x, co, sy_expr_add_si(x, d, -1)), *z = K(c, 0);
+    if (sy_expr_get_si(co, &v) != SY_OK) {
+        sy_ctx_reset_error(x);
+        const sy_expr *lo = NULL, *up = NULL;
+        v = 0;
+        if (sy_env_bound(c->env, co, &lo, &up) == SY_OK) {
+            int64_t b;
+            if (lo && sy_expr_get_si(lo, &b) == SY_OK && b >= 0) v = 1;
+            else if (up && sy_expr_get_si(up, &b) == SY_OK && b <= 0) v = -1;
+        }
+        sy_ctx_reset_error(x);
+        if (!v) return hi ? sy_expr_max(x, t, z) : sy_expr_min(x, t, z);
+    }
+    return (v >= 0) == (hi != 0) ? t : z;
+}
+
+/* output k (its shape set) holds base + sum co[j]*k_j at index (k_0, ...): its affine form and its bounds,
+ * tight (the least and the greatest are at corners of the index box, when it is not empty) */
+static sy_status set_aff(ox_call *c, size_t k, const sy_expr *base, const sy_expr *const *co)
+{
+    const sy_tensor *t = c->out[k].t;
+    CHK(base && t);
+    const sy_expr **eb = ox_alloc(c, (3 + t->ndim) * sizeof *eb);
+    CHK(eb);
+    const sy_expr *lo = base, *hi = base;
+    eb[2] = base;
+    for (size_t j = 0; j < t->ndim; j++) {
+        CHK(eb[3 + j] = co[j]);
+        lo = sy_expr_add(c->ctx, lo, aff_end(c, co[j], t->sizes[j], 0));
+        hi = sy_expr_add(c->ctx, hi, aff_end(c, co[j], t->sizes[j], 1));
+    }
+    CHK(lo && hi);
+    eb[0] = lo, eb[1] = hi;
+    c->out[k].u.eb = eb;
+    c->out[k].has_eb = 3;
+    return SY_OK;
+}
+
+static int is_one(const sy_expr *d)
+{
+    int64_t v;
+    return ival(d, &v) && v == 1;
+}
+
+/* the affine form of output 0 of an op that moves the elements of input 0 (affine a): Identity, Dropout
+ * and Cast keep the index; Reshape, Flatten, Squeeze, Unsqueeze keep the row-major order, so the dims
+ * other than 1 map one to one when they are the same expressions in order, or else a flat progression
+ * (co_j = step * the product of the dims after j, every dim that is not 1) stays one with the output's
+ * strides; Transpose permutes; Expand's new and broadcast dims (input dim 1) step 0. 0: not affine
+ * (then the bounds alone are kept) */
+static int aff_move(ox_call *c, const sy_expr *const *a, const sy_expr **co)
+{
+    const char *op = c->node->op_type;
+    const sy_tensor *x = T(c, 0), *y = c->out[0].t;
+    size_t r = x->ndim, R = y->ndim;
+    sy_ctx *X = c->ctx;
+    if (r > MAXR || R > MAXR) return 0;
+    if (!strcmp(op, "Identity") || !strcmp(op, "Dropout") || !strncmp(op, "Cast", 4)) {
+        if (R != r) return 0;
+        for (size_t j = 0; j < r; j++) co[j] = a[1 + j];
+        return 1;
+    }
+    if (!strcmp(op, "Transpose")) {
+        size_t n;
+        const int64_t *p;
+        if (R != r || ox_attr_ints(c, "perm", &n, &p) || (p && n != r)) return 0;
+        for (size_t i = 0; i < r; i++) {
+            int64_t q = p ? p[i] : (int64_t)(r - 1 - i);
+            if (q < 0) q += (int64_t)r;
+            if (q < 0 || q >= (int64_t)r) return 0;
+            co[i] = a[1 + q];
+        }
+        return 1;
+    }
+    if (!strcmp(op, "Expand")) {
+        if (R < r) return 0;
+        for (size_t i = 0; i < R; i++) {
+            if (i < R - r || is_one(x->sizes[i - (R - r)])) co[i] = K(c, 0);
+            else if (x->sizes[i - (R - r)] == y->sizes[i]) co[i] = a[1 + i - (R - r)];
+            else return 0; /* a symbolic input dim that may be 1 */
+            if (!co[i]) return 0;
+        }
+        return 1;
+    }
+    if (strcmp(op, "Reshape") && strcmp(op, "Flatten") && strcmp(op, "Squeeze") && strcmp(op, "Unsqueeze")) return 0;
+    size_t i = 0, j = 0;
+    for (;; i++, j++) { /* the dims other than 1, in order */
+        while (i < r && is_one(x->sizes[i])) i++;
+        while (j < R && is_one(y->sizes[j])) co[j++] = K(c, 0);
+        if (i == r || j == R || x->sizes[i] != y->sizes[j]) break;
+        co[j] = a[1 + i];
+    }
+    if (i == r && j == R) return 1;
+    /* a flat progression: co_i = step * P_i */
+    const sy_expr *step = NULL, *P = K(c, 1);
+    for (size_t k = r; k-- > 0;) {
+        if (is_one(x->sizes[k])) continue;
+        if (!step) step = a[1 + k];
+        else if (a[1 + k] != sy_expr_mul(X, step, P)) return 0;
+        P = sy_expr_mul(X, P, x->sizes[k]);
+        if (!P) return 0;
+    }
+    if (!step) step = K(c, 0); /* one element */
+    P = K(c, 1);
+    for (size_t k = R; k-- > 0;) {
+        co[k] = sy_expr_mul(X, step, P);
+        P = sy_expr_mul(X, P, y->sizes[k]);
+        if (!co[k] || !P) return 0;
+    }
+    return 1;
+}
+
 /* the ops whose output 0 holds only elements of input 0 (moved, repeated or a subset), sorted */
 static const char *const keep_ops[] = {"Cast",    "CastLike", "Dropout", "Expand", "Flatten",   "Gather",   "Identity",
                                        "Reshape", "Slice",    "Squeeze", "Tile",   "Transpose", "Unsqueeze"};
@@ -1765,13 +2039,24 @@ sy_status ox_keep_bounds(ox_call *c)
     if (!c->nout || !has(c, 0) || (!c->in[0]->u.kv && !c->in[0]->iv)) return SY_OK; /* u: kv or eb */
     if (c->out[0].iv || c->out[0].fv || c->out[0].u.kv || !c->out[0].t) return SY_OK;
     int oe = c->out[0].elem;
-    if (!ox_is_int(oe) || (oe != c->in[0]->elem && oe != OX_INT64)) return SY_OK;
+    /* a Cast to int32 wraps (onnxruntime static_cast) but keeps the bounds for the index checks: the indices
+     * required in [-D, D) with D <= 2^31 are int32 values, equal to their wrapped ones (Add/Sub/Mul/Neg after
+     * it agree modulo 2^32), and with D > 2^31 every int32 value is in range; a wrap breaks Min/Max/Div after
+     * it only past 2^31 elements (not modelled) */
+    int to32 = oe == OX_INT32 && c->in[0]->elem == OX_INT64 && !strncmp(c->node->op_type, "Cast", 4);
+    if (!ox_is_int(oe) || (oe != c->in[0]->elem && oe != OX_INT64 && !to32)) return SY_OK;
     if (!bsearch(c->node->op_type, keep_ops, sizeof keep_ops / sizeof keep_ops[0], sizeof keep_ops[0], cmp_name)) return SY_OK;
-    const sy_expr *lo, *hi;
+    const sy_expr *lo, *hi, *const *a = ox_aff(c->in[0]), *co[MAXR];
+    if (a && aff_move(c, a, co)) return set_aff(c, 0, a[0], co);
+    sy_ctx_reset_error(c->ctx);
     if (!elem_bounds(c, 0, &lo, &hi)) return SY_OK;
-    /* Slice and Gather keep a subset: its bounds are loose (Slice(Range(0, n), 0, 5) holds 0..4, not
-     * 0..n-1); the others keep every element (Expand and Tile to an empty output: nothing to index) */
-    int loose = c->in[0]->has_eb == 2 || !strcmp(c->node->op_type, "Slice") || !strcmp(c->node->op_type, "Gather");
+    /* Gather keeps a subset: its bounds are loose (not required). So does a Slice of a tensor without an affine
+     * form (op_slice makes an affine one's exact), but its bounds, a superset's, are required (onnx47w: a Slice
+     * of a Concat of Ranges was accepted where onnxruntime fails): never a wrong accept, at the cost of sizes
+     * where the elements left out are the only ones out of range (Slice(Range(0, n) / 2, 0, 5) holds 0..2
+     * and requires FloorDiv(n - 1, 2) < D). The others keep every element (Expand and Tile to an empty
+     * output: nothing to index) */
+    int loose = c->in[0]->has_eb == 2 || !strcmp(c->node->op_type, "Gather");
     if (ox_eb(c->in[0])) {
         ox_set_eb(&c->out[0], ox_eb(c->in[0]), loose);
         return SY_OK;
@@ -2023,8 +2308,8 @@ static sy_status op_range(ox_call *c)
     if (!ox_is_int(elem)) return SY_OK;
     /* not held: the first element s and the last s + (d-1)*delta bound them all (vacuous when d = 0,
      * which index_bounds allows for) */
-    const sy_expr *last = sy_expr_add(c->ctx, s[0], sy_expr_mul_si(c->ctx, sy_expr_add_si(c->ctx, d, -1), delta));
-    return delta > 0 ? set_bounds(c, 0, s[0], last, 0) : set_bounds(c, 0, last, s[0], 0);
+    const sy_expr *co = K(c, delta);
+    return set_aff(c, 0, s[0], &co); /* element k is s + k*delta (onnxruntime range.cc) */
 }
 
 /* Pad-18 / -13 / -11: pads input [x1_begin, x2_begin, ..., x1_end, ...], optional axes (18) */

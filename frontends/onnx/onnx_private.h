@@ -148,12 +148,18 @@ typedef struct ox_val {       /* 48 bytes: one per value of the graph */
     uint16_t nv;               /* number of element values held (== numel when held; <= SY_ONNX_MAX_VALUES) */
     uint8_t role;              /* 1 input, 2 initializer, 3 output, 0 other */
     uint8_t has_eb;            /* 1: u is eb, tight (some element is eb[0] and some is eb[1] when the tensor is
-                                  not empty); 2: u is eb, loose (a subset's: Slice, Gather); 0: u is kv */
+                                  not empty); 2: u is eb, loose (a subset's: Gather); 3: u is eb, tight,
+                                  and the elements are affine in the index (ox_aff): eb[2 + 1 + j] for each dim j
+                                  of t, element (k_0, ...) = eb[2] + sum eb[3 + j] * k_j (a Range, and what
+                                  Slice, Reshape, Transpose, Expand, Add/Sub/Mul with a scalar, Neg make of
+                                  it); 0: u is kv */
 } ox_val;
 static inline const int64_t *ox_kv(const ox_val *v) { return v->has_eb ? NULL : v->u.kv; }
 static inline const sy_expr *const *ox_eb(const ox_val *v) { return v->has_eb ? v->u.eb : NULL; }
 static inline void ox_set_kv(ox_val *v, const int64_t *kv) { v->u.kv = kv, v->has_eb = 0; }
 static inline void ox_set_eb(ox_val *v, const sy_expr *const *eb, int loose) { v->u.eb = eb, v->has_eb = loose ? 2 : 1; }
+/* the affine form of v's elements (has_eb 3): a[0] the element at index 0, a[1 + j] the step along dim j; or NULL */
+static inline const sy_expr *const *ox_aff(const ox_val *v) { return v->has_eb == 3 ? v->u.eb + 2 : NULL; }
 
 typedef struct ox_scope ox_scope;
 
@@ -181,7 +187,8 @@ typedef struct ox_op {
 } ox_op;
 /* after a node's rule: output 0 gets input 0's element bounds (its eb, or the Min and Max of its held values)
  * when the op only moves elements of input 0 (a table in onnx_ops.c: Identity, Unsqueeze, Squeeze, Reshape,
- * Flatten, Expand, Tile, Transpose, Slice, Gather, Dropout, Cast, CastLike), output 0 holds no values and its
+ * Flatten, Expand, Tile, Transpose, Slice, Gather, Dropout, Cast, CastLike; an affine form (ox_aff) through the
+ * ops that keep the index map, Slice's own rule aside), output 0 holds no values and its
  * element type is input 0's or int64 (a Cast that cannot wrap); SY_ENOMEM (or the algebra's error) when
  * building Min/Max fails */
 sy_status ox_keep_bounds(ox_call *c);

@@ -40,6 +40,12 @@
     Neg; a Slice of it) into Gather, GatherElements, ScatterElements, ScatterND, GatherND: 14 graphs x
     23 sizes x 2 policies (238 violations and 24 sizes thrown away before, 0 and 0 after); verify46n:
     2 more, Div truncating elements of either sign and by a negative divisor (34 violations before).
+  - onnx47w: a Slice of a Range is a Range (exact bounds, where a Slice's were loose: no check), and so are
+    Reshape/Unsqueeze/Transpose/Expand of it and a Concat of Ranges; held values in progression sliced to a
+    symbolic length too; a Slice of a Concat of them requires its superset bounds: 8 more index graphs (210
+    violations before, 0 after, none thrown away).
+  - onnx47w: the bytes of a tensor past 2^63 (onnxruntime's SafeInt size computations overflow there):
+    ConstantOfShape (6 element types), Expand, Pad, Range, OneHot x 22 sizes x 2 policies against onnxruntime.
 usage: test_issue38.py SYMSHAPE CACHE_DIR   (SY_SKIP_TORCH_TESTS=1 or no onnxruntime: skip, exit 77)
 """
 import os
@@ -690,6 +696,76 @@ check("element counts: 0 violations, 0 sizes thrown away", nviol == 0 and naway 
 print("element counts: %d models x %d sizes x 2 policies, %d violations, %d sizes thrown away" %
       (len(NUMEL), len(NUMEL_N), nviol, naway), file=sys.stderr)
 
+# ---- onnx47w: the bytes of a tensor. onnxruntime computes numel * element size (+ 63, aligned) in a SafeInt
+# size_t, and its CPU arena doubles a SafeInt size_t region up to the request: past 2^63 bytes it fails with an
+# overflow ("Calculation for Tensor storage size overflowed" / "Integer overflow"), at any memory; at most 2^63 bytes
+# it is an allocation failure (memory: not modelled, accepted). x [n, 0]; 6 ops x 6 element types (float32, float64,
+# int16, float16, int64, bool, int32), each K chosen so that the boundary falls in 2..8. Truth: '1' runs, 'm' the
+# allocation fails, 'O' an overflow; symshape must accept exactly where it is not 'O'.
+def cos_t(dt, k):
+    return [helper.make_node("Concat", ["s0", "k"], ["sh"], axis=0),
+            helper.make_node("ConstantOfShape", ["sh"], ["t"], value=helper.make_tensor("v", dt, [1], [1]))], [i64("k", [k])]
+
+
+def sc_t(name, v, dt):
+    return helper.make_tensor(name, dt, [], [v])
+
+
+NG = [helper.make_node("Gather", ["s", "z0"], ["n"])]
+BYTES_N = list(range(0, 20)) + [24, 31]
+BYTES = [("bytes_cos_f32",) + tuple(cos_t(TensorProto.FLOAT, 2**59)) + ("1mmmmOOOOOOOOOOOOOOOOO",),
+         ("bytes_cos_f64",) + tuple(cos_t(TensorProto.DOUBLE, 2**59)) + ("1mmOOOOOOOOOOOOOOOOOOO",),
+         ("bytes_cos_i16",) + tuple(cos_t(TensorProto.INT16, 2**60)) + ("1mmmmOOOOOOOOOOOOOOOOO",),
+         ("bytes_cos_f16",) + tuple(cos_t(TensorProto.FLOAT16, 2**59)) + ("1mmmmmmmmOOOOOOOOOOOOO",),
+         ("bytes_cos_i64",) + tuple(cos_t(TensorProto.INT64, 2**58)) + ("1mmmmOOOOOOOOOOOOOOOOO",),
+         ("bytes_cos_bool",) + tuple(cos_t(TensorProto.BOOL, 2**61)) + ("1mmmOOOOOOOOOOOOOOOOOO",),
+         ("bytes_expand_i32", [helper.make_node("Concat", ["s0", "k"], ["sh"], axis=0), helper.make_node("Expand", ["one", "sh"], ["t"])],
+          [i64("k", [2**60]), sc_t("one", 1, TensorProto.INT32)], "1mmOOOOOOOOOOOOOOOOOOO"),
+         ("bytes_pad_f32", [helper.make_node("Pad", ["x", "p"], ["t"])], [i64("p", [0, 0, 0, 2**60])], "1mmOOOOOOOOOOOOOOOOOOO"),
+         ("bytes_range_i64", NG + [helper.make_node("Mul", ["n", "kk"], ["lim"]), helper.make_node("Range", ["z0", "lim", "one"], ["t"])],
+          [sc_t("kk", 2**58, TensorProto.INT64), sc_t("one", 1, TensorProto.INT64), sc_t("z0", 0, TensorProto.INT64)], "1mmmmOOOOOOOOOOOOOOOOO"),
+         ("bytes_onehot_f32", NG + [helper.make_node("Range", ["z0", "n", "one"], ["ix"]), helper.make_node("OneHot", ["ix", "dep", "vals"], ["t"])],
+          [sc_t("one", 1, TensorProto.INT64), sc_t("z0", 0, TensorProto.INT64), sc_t("dep", 2**60, TensorProto.INT64), helper.make_tensor("vals", TensorProto.FLOAT, [2], [0.0, 1.0])], "1mmOOOOOOOOOOOOOOOOOOO")]
+
+
+def ort_bytes(path, n):
+    so = ort.SessionOptions()
+    so.log_severity_level = 4
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    try:
+        ort.InferenceSession(path, so, providers=["CPUExecutionProvider"]).run(None, {"x": np.zeros((n, 0), np.float32)})
+        return "1"
+    except Exception as e:  # noqa: BLE001 - the outcome is the message's kind
+        return "O" if "overflow" in str(e).lower() else "m" if "allocate" in str(e) else "?"
+
+
+pf = os.path.join(WORK, "bytes.points.json")
+with open(pf, "w") as f:
+    json.dump({"points": [{"sizes": {"x": [n, 0]}} for n in BYTES_N]}, f)
+nviol = naway = 0
+for name, nodes, inits, want in BYTES:
+    path = numel_model(name, nodes, inits)
+    truth = "".join(ort_bytes(path, n) for n in BYTES_N)
+    check("%s: onnxruntime's outcomes are %s" % (name, want), truth == want, truth)
+    runs = "".join("0" if t == "O" else "1" for t in truth)  # an allocation failure is memory: accepted
+    for flags in ([], RELAXED):
+        r = sh("probe", path, "--points", pf, "--json", "--example", "x=2,0", *flags)
+        check("%s %s: probe exits 0" % (name, flags), r.returncode == 0, r.stderr)
+        acc = "".join("1" if json.loads(x)["accept"] else "0" for x in r.stdout.splitlines()) if r.returncode == 0 else "0" * len(BYTES_N)
+        check("%s %s: accepts exactly where onnxruntime does not overflow" % (name, flags),
+              acc == (runs if flags else "00" + runs[2:]), acc + " vs " + runs)
+        nviol += sum(a == "1" and t == "O" for a, t in zip(acc, truth))
+        naway += sum(a == "0" and t != "O" for a, t in list(zip(acc, truth))[0 if flags else 2:])
+check("bytes: 0 violations, 0 sizes thrown away", nviol == 0 and naway == 0, (nviol, naway))
+print("bytes: %d models x %d sizes x 2 policies, %d violations, %d sizes thrown away" %
+      (len(BYTES), len(BYTES_N), nviol, naway), file=sys.stderr)
+r = sh("probe", save("bytes_const", [helper.make_node("ConstantOfShape", ["k"], ["t"]), helper.make_node("Shape", ["t"], ["ts"]),
+                                     helper.make_node("Cast", ["ts"], ["y"], to=TensorProto.FLOAT)],
+                     [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n"])], [i64("k", [3, 2**61])]),
+       "--sizes", "x=2", "--json", "--example", "x=2")
+check("a constant [3, 2^61] float32 is refused naming the bytes (onnxruntime: overflow)",
+      r.returncode == 3 and "are past 2^63 (onnxruntime's size overflow, at any size)" in r.stderr, r.stderr)
+
 # ---- onnx46: index values computed from sizes. n = Shape(x)[0], r = Range(0, n); the indices are r mapped by
 # Add/Sub/Mul/Div/Min/Max with a scalar and Neg (tight element bounds: a requirement), or a subset of r (Slice:
 # loose bounds, no requirement), into Gather, GatherElements, ScatterElements, ScatterND and GatherND (depth 1).
@@ -742,6 +818,53 @@ IDX += [("ix_gatherelements", [helper.make_node("Unsqueeze", ["r", "ax1"], ["ru"
          [fw("D", [10])], "11111111111000000000000"),
         ("ix_scatternd", [unsq, helper.make_node("ScatterND", ["D", "ru", "x"], ["t"])], [fw("D", [10, 2]), axm1], "11111111111000000000000"),
         ("ix_gathernd", [unsq, helper.make_node("GatherND", ["D", "ru"], ["t"])], [fw("D", [10, 2]), axm1], "11111111111000000000000")]
+# onnx47w: a Slice of a Range is a Range (its elements start + step*k, the starts clamped as onnxruntime's
+# PrepareForCompute does), so its bounds are exact; so are Reshape/Unsqueeze/Expand/Transpose of it and a Concat of
+# Ranges. Each accepted every size before (a Slice's bounds were loose: no check), where onnxruntime fails.
+def i64s(name, v):
+    return helper.make_tensor(name, TensorProto.INT64, [len(v)], v)
+
+
+def sl(inp, out, *ins):
+    return helper.make_node("Slice", [inp] + list(ins), [out])
+
+
+def gx(name, pre, w, inits, want):
+    nodes, winit = gat(pre, w)
+    return (name, nodes, winit + inits, want)
+
+
+IDX += [gx("ix_slice_tail", [sl("r", "i", "b3", "bmax")], 10, [i64s("b3", [3]), i64s("bmax", [2**63 - 1])],
+           "1" * 11 + "0" * 12),
+        # [-1::-2] (end INT64_MIN): n - 1, n - 3, ... 0 or 1
+        gx("ix_slice_rev2", [sl("r", "i", "bm1", "bmin", "ax0", "stm2")], 10,
+           [i64s("bm1", [-1]), i64s("bmin", [-2**63]), i64s("ax0", [0]), i64s("stm2", [-2])], "1" * 11 + "0" * 12),
+        # (r * 3)[1:-1:2]: 3, 9, 15, ..., 3k for the odd k < n - 1; W of 20 rows
+        gx("ix_slice_mul_step", [helper.make_node("Mul", ["r", "c3"], ["r3"]), sl("r3", "i", "b1", "bm1", "ax0", "st2")], 20,
+           [sc("c3", 3), i64s("b1", [1]), i64s("bm1", [-1]), i64s("ax0", [0]), i64s("st2", [2])], "1" * 9 + "0" * 14),
+        # Unsqueeze to [1, n], the last 4 on axis -1 (starts before the dim clamp to 0), Transpose to [k, 1]: GatherND
+        ("ix_slice_2d_gathernd", [helper.make_node("Unsqueeze", ["r", "ax0"], ["r1n"]), sl("r1n", "r4", "bm4", "bmax", "axm1"),
+                                  helper.make_node("Transpose", ["r4"], ["i"]), helper.make_node("GatherND", ["D", "i"], ["t"])],
+         [fw("D", [6, 2]), i64s("ax0", [0]), i64s("bm4", [-4]), i64s("bmax", [2**63 - 1]), axm1], "1" * 7 + "0" * 16),
+        # Concat(Range(0, n), Range(0, n) + n): 0 .. 2n - 1 into 10 rows
+        gx("ix_concat", [helper.make_node("Add", ["r", "n"], ["rn"]), helper.make_node("Concat", ["r", "rn"], ["i"], axis=0)], 10,
+           [], "1" * 6 + "0" * 17),
+        # a held Range (27 values, Unsqueezed to [27, 1]) sliced to its first n rows: 5 .. n + 4, exact (was loose)
+        ("ix_held_slice", [helper.make_node("Range", ["c5", "c32", "one"], ["h"]), helper.make_node("Unsqueeze", ["h", "axm1"], ["hu"]),
+                           helper.make_node("Unsqueeze", ["n", "ax0"], ["n1"]), sl("hu", "i", "b0", "n1", "axm2"),
+                           helper.make_node("Gather", ["W", "i"], ["t"])],
+         [fw("W", [10, 2]), sc("c5", 5), sc("c32", 32), axm1, i64s("ax0", [0]), i64s("b0", [0]), i64s("axm2", [-2])], "1" * 6 + "0" * 17),
+        # Concat(r, 2r)[n:]: 0, 2, ..., 2n - 2; a Slice of a non-affine tensor requires its superset bounds
+        ("ix_concat_slice", [helper.make_node("Mul", ["r", "c2"], ["r2"]), helper.make_node("Concat", ["r", "r2"], ["cc"], axis=0),
+                             helper.make_node("Unsqueeze", ["n", "ax0"], ["n1"]), sl("cc", "i", "n1", "bmax"),
+                             helper.make_node("Gather", ["W", "i"], ["t"])],
+         [fw("W", [10, 2]), sc("c2", 2), i64s("ax0", [0]), i64s("bmax", [2**63 - 1])], "1" * 6 + "0" * 17),
+        # a Cast to int32 keeps the bounds (onnxruntime's Gather takes int32 indices)
+        gx("ix_cast_int32", [helper.make_node("Cast", ["r"], ["i"], to=TensorProto.INT32)], 10, [], "1" * 11 + "0" * 12),
+        # Expand of [n, 1] to [n, 3]: GatherElements on 10 x 3
+        ("ix_expand_ge", [helper.make_node("Unsqueeze", ["r", "axm1"], ["ru"]), helper.make_node("Expand", ["ru", "e13"], ["i"]),
+                          helper.make_node("GatherElements", ["W", "i"], ["t"], axis=0)],
+         [fw("W", [10, 3]), axm1, i64s("e13", [1, 3])], "1" * 11 + "0" * 12)]
 IDX_N = list(range(0, 23))
 pf = os.path.join(WORK, "idx.points.json")
 with open(pf, "w") as f:
