@@ -2455,7 +2455,8 @@ static const char *ext_text(ox_call *c, const sy_expr *ext, char *buf, size_t n)
     return buf;
 }
 
-static sy_status window_out(ox_call *c, const winp *w, size_t i, const sy_expr *d, int ceil_mode, const sy_expr **out)
+static sy_status window_out(ox_call *c, const winp *w, size_t i, const sy_expr *d, int pool, int ceil_mode,
+                            const sy_expr **out)
 {
     sy_ctx *x = c->ctx;
     const sy_expr *o;
@@ -2499,6 +2500,20 @@ static sy_status window_out(ox_call *c, const winp *w, size_t i, const sy_expr *
     const sy_expr *ext = sy_expr_add_si(x, sy_expr_mul_si(x, K(c, w->k[i] - 1), w->dil[i]), 1);
     CHK(ext);
     char extb[64];
+    if (pool && !ceil_mode) {
+        /* onnxruntime 1.32's pools in floor mode (pool_attributes.h ComputeOutputSize: "numerator
+         * / stride + 1" in C division, ORT_ENFORCE(out_size >= 0): "Calculated output dimension is
+         * negative") do not require the window to fit: MaxPool k 3 on L = 2 gives [1, 1, 0], k 3,
+         * dilation 2, stride 3 on L = 3 and 4 gives 1 (the fit requirement threw away 121
+         * configuration x policy entries of MaxPool/AveragePool at L in 0..21); the output is
+         * >= 0 where d + pads - extent >= 1 - 2*stride */
+        TRY(require(c, sy_expr_ge(x, sy_expr_sub(x, sy_expr_add_si(x, d, pb + pe), ext), K(c, 1 - 2 * w->s[i])),
+                    "%s: the output size must be >= 0 (onnxruntime: (d + pads - extent %s) / stride + 1, truncated)",
+                    c->node->op_type, ext_text(c, ext, extb, sizeof extb)));
+        TRY(sy_rule_window_out_trunc(c->env, &c->why, d, ext, w->s[i], pb, pe, &o));
+        *out = o;
+        return SY_OK;
+    }
     if (!ceil_mode)
         TRY(require(c, sy_expr_ge(x, sy_expr_sub(x, sy_expr_add_si(x, d, pb + pe), ext), K(c, 0)),
                     "%s: the window (extent %s) must fit the padded input", c->node->op_type, ext_text(c, ext, extb, sizeof extb)));
@@ -2546,7 +2561,7 @@ static sy_status op_conv(ox_call *c)
     const sy_expr *d[MAXR];
     d[0] = x->sizes[0];
     d[1] = w->sizes[0];
-    for (size_t i = 0; i < ns; i++) TRY(window_out(c, &wp, i, x->sizes[2 + i], 0, &d[2 + i]));
+    for (size_t i = 0; i < ns; i++) TRY(window_out(c, &wp, i, x->sizes[2 + i], 0, 0, &d[2 + i]));
     return set_out(c, 0, c->in[0]->elem, x->ndim, d);
 }
 
@@ -2669,7 +2684,7 @@ static sy_status op_pool(ox_call *c)
     const sy_expr *d[MAXR];
     d[0] = x->sizes[0];
     d[1] = x->sizes[1];
-    for (size_t i = 0; i < ns; i++) TRY(window_out(c, &wp, i, x->sizes[2 + i], (int)cm, &d[2 + i]));
+    for (size_t i = 0; i < ns; i++) TRY(window_out(c, &wp, i, x->sizes[2 + i], 1, (int)cm, &d[2 + i]));
     /* onnxruntime pool_attributes.h SetOutputSize: "input_shape.Size() > 0 || input_shape[0] == 0
      * ... Invalid input shape. Only N can be zero" (1.32; [1, 0, 4, 4] and [1, 2, 0, 4] fail).
      * After the window's own requirements, which usually imply C and the spatial dims >= 1

@@ -778,23 +778,32 @@ print("index values: %d models x %d sizes x 2 policies, %d violations, %d sizes 
 # MaxPool with SAME_* and a kernel shorter than the stride fails on its negative pad at every other size
 # ("padding values must be non-negative"; so does AveragePool before opset 19, here 17; AveragePool-19 and LpPool
 # run them): symshape accepted them (62 violations at opset 19).
-# (op, kernel, stride, dilation, pads, auto_pad, example, the sizes 0..21 onnxruntime runs, their outputs)
+# onnx47m: in floor mode (ceil_mode 0) onnxruntime's ComputeOutputSize is (d + pads - extent) / stride + 1 in C
+# division, run where >= 0: the window need not fit (MaxPool k 3 on L = 2 gives 0, k 3 dilation 2 stride 3 on L = 3
+# gives 1); symshape required it to fit (121 configuration x policy entries threw sizes away, L in 0..21).
+# (op, kernel, stride, dilation, pads, auto_pad, example, the sizes 0..21 onnxruntime runs, ceil_mode, the outputs
+# at L = 0..7)
 POOL_L = list(range(22))
-POOLS = [("MaxPool", 3, 1, 1, None, "NOTSET", 20, "0011111111111111111111", None),
-         ("MaxPool", 3, 2, 2, [1, 0], "NOTSET", 20, "0111111111111111111111", None),
-         ("MaxPool", 2, 3, 1, None, "SAME_UPPER", 20, "0110110110110110110110", None),
-         ("AveragePool", 2, 3, 1, None, "SAME_UPPER", 20, "0110110110110110110110", None),
-         ("AveragePool", 3, 1, 1, [2, 1], "NOTSET", 20, "0111111111111111111111", None)]
+POOLS = [("MaxPool", 3, 1, 1, None, "NOTSET", 20, "0011111111111111111111", 1, None),
+         ("MaxPool", 3, 2, 2, [1, 0], "NOTSET", 20, "0111111111111111111111", 1, None),
+         ("MaxPool", 2, 3, 1, None, "SAME_UPPER", 20, "0110110110110110110110", 1, None),
+         ("AveragePool", 2, 3, 1, None, "SAME_UPPER", 20, "0110110110110110110110", 1, None),
+         ("AveragePool", 3, 1, 1, [2, 1], "NOTSET", 20, "0111111111111111111111", 1, None),
+         ("MaxPool", 3, 1, 1, None, "NOTSET", 20, "0011111111111111111111", 0, [None, None, 0, 1, 2, 3, 4, 5]),
+         ("MaxPool", 3, 3, 2, None, "NOTSET", 20, "0111111111111111111111", 0, [None, 0, 0, 1, 1, 1, 1, 1]),
+         ("MaxPool", 3, 2, 1, None, "VALID", 20, "0111111111111111111111", 0, [None, 0, 1, 1, 1, 2, 2, 3]),
+         ("AveragePool", 3, 2, 1, [1, 0], "NOTSET", 20, "0111111111111111111111", 0, [None, 1, 1, 1, 2, 2, 3, 3]),
+         ("LpPool", 3, 3, 1, [0, 1], "NOTSET", 20, "0111111111111111111111", 0, [None, 1, 1, 1, 1, 2, 2, 2])]
 pool_viol = pool_away = 0
-for op, k, s_, dil, pads, ap, ex, want, _ in POOLS:
-    attrs = dict(kernel_shape=[k], strides=[s_], ceil_mode=1)
+for op, k, s_, dil, pads, ap, ex, want, cm, first in POOLS:
+    attrs = dict(kernel_shape=[k], strides=[s_], **({"ceil_mode": 1} if cm else {}))  # LpPool-11 has no ceil_mode
     if dil > 1:
         attrs["dilations"] = [dil]
     if pads:
         attrs["pads"] = pads
     if ap != "NOTSET":
         attrs["auto_pad"] = ap
-    name = "pool_ceil_%s_k%d_s%d_d%d_%s_%s" % (op, k, s_, dil, pads and "p%d%d" % tuple(pads), ap)
+    name = "pool_c%d_%s_k%d_s%d_d%d_%s_%s" % (cm, op, k, s_, dil, pads and "p%d%d" % tuple(pads), ap)
     path = save(name, [helper.make_node(op, ["x"], ["y"], name="p", **attrs)],
                 [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, "h"])])
     so = ort.SessionOptions()
@@ -807,6 +816,8 @@ for op, k, s_, dil, pads, ap, ex, want, _ in POOLS:
         except Exception:  # noqa: BLE001 - refused at this size
             truth.append(None)
     check("%s: onnxruntime runs %s" % (name, want), "".join("0" if t is None else "1" for t in truth) == want, truth)
+    if first:
+        check("%s: onnxruntime's outputs at L = 0..7" % name, [t and t[2] for t in truth[:8]] == first, truth)
     pf = os.path.join(WORK, name + ".points.json")
     with open(pf, "w") as f:
         json.dump({"points": [{"sizes": {"x": [1, 1, h]}} for h in POOL_L]}, f)
@@ -820,7 +831,7 @@ for op, k, s_, dil, pads, ap, ex, want, _ in POOLS:
               "%s vs %s %s" % (got, exp, r.stderr))
         pool_viol += sum(g is not None and g != t for g, t in zip(got, truth))
         pool_away += sum(g is None and e is not None for g, e in zip(got, exp))
-print("ceil_mode pools: %d models x %d sizes x 2 policies, %d violations, %d sizes thrown away" %
+print("pools at output 0 and windows past the input: %d models x %d sizes x 2 policies, %d violations, %d sizes thrown away" %
       (len(POOLS), len(POOL_L), pool_viol, pool_away), file=sys.stderr)
 
 # ---- onnx47l: Split-13's split input computed from sizes (n = Shape(x)[0]; [n / 2, n - n / 2], [n / 3, n / 3,
