@@ -932,4 +932,58 @@ check("Reshape allowzero [a, -1] traced at a = 0: y is [0, 3] at the example", r
 print("Reshape allowzero with 0 and -1: %d models x %d sizes x 2 policies, %d violations, %d sizes thrown away" %
       (len(RZ), len(RZ_GRID), rz_viol, rz_away), file=sys.stderr)
 
+# ---- onnx47m: onnxruntime 1.32's Concat checks the dims off the axis only between inputs with elements, and its
+# output takes the dims of the first input with elements (input 0's when all are empty), the axis summed over every
+# input: [0, 3, 17, 32] ++ [0, 3, 18, 32] on axis 1 gives [0, 6, 17, 32]. symshape required every pair equal: a
+# U-Net's skip Concat (x ++ Tile(MaxPool(x))) lost every x with N = 0 and an odd h (relaxed: 14 of the 26 sizes
+# onnxruntime runs here), and a trace at an empty example failed. (name, nodes, inputs, inits, examples, points,
+# sizes onnxruntime runs, sizes thrown away at the default policy and at the relaxed one)
+def _cat_pts(spec):
+    import itertools
+    names = [n for n, _ in spec]
+    return [dict(zip(names, combo)) for combo in itertools.product(*[list(itertools.product(*r)) for _, r in spec])]
+
+
+CATS = [("cat_unet", [helper.make_node("MaxPool", ["x"], ["t"], kernel_shape=[2, 2], strides=[2, 2]),
+                      helper.make_node("Tile", ["t", "rep"], ["u"]), helper.make_node("Concat", ["x", "u"], ["y"], axis=1)],
+         [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 3, "h", "w"])],
+         [helper.make_tensor("rep", TensorProto.INT64, [4], [1, 1, 2, 2])], ["x=2,3,16,32"],
+         _cat_pts([("x", [(0, 1, 2), (3,), (0, 1, 2, 3, 4, 17), (2, 3, 32)])]), 26, 22, 0),
+        ("cat_two", [helper.make_node("Concat", ["a", "b"], ["y"], axis=1)],
+         [helper.make_tensor_value_info("a", TensorProto.FLOAT, ["p", "q", "r"]),
+          helper.make_tensor_value_info("b", TensorProto.FLOAT, ["s", "t", "u"])], [], ["a=2,3,4", "b=2,5,4"],
+         _cat_pts([("a", [(0, 2, 3), (0, 1, 3), (0, 4)]), ("b", [(0, 2, 3), (0, 5), (0, 4, 5)])]), 312, 276, 56),
+        ("cat_two_at_0", None, None, [], ["a=0,3,4", "b=2,5,4"], None, 312, 304, 256)]
+cat_viol = 0
+for name, nodes, ins, inits, exs, pts, nrun, away_d, away_r in CATS:
+    if nodes is None:  # the previous model, traced at an empty example (symshape could not: "the model needs s == 0")
+        path, pts = cat_prev
+    else:
+        path = save(name, nodes, ins, inits)
+    cat_prev = path, pts
+    so = ort.SessionOptions()
+    so.log_severity_level = 4
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+    truth = []
+    for p in pts:
+        try:
+            truth.append([list(sess.run(None, {k: np.zeros(v, np.float32) for k, v in p.items()})[0].shape)])
+        except Exception:  # noqa: BLE001 - refused at this size
+            truth.append(None)
+    check("%s: onnxruntime runs %d of %d sizes" % (name, nrun, len(pts)), sum(t is not None for t in truth) == nrun, nrun)
+    pf = os.path.join(WORK, name + ".points.json")
+    with open(pf, "w") as f:
+        json.dump({"points": [{"sizes": {k: list(v) for k, v in p.items()}} for p in pts]}, f)
+    for flags, away in (([], away_d), (RELAXED, away_r)):
+        r = sh("probe", path, "--points", pf, "--json", *sum((["--example", e] for e in exs), []), *flags)
+        lines = [json.loads(x) for x in r.stdout.splitlines()] if r.returncode == 0 else []
+        got = [x["outputs"] if x["accept"] else None for x in lines]
+        viol = sum(g is not None and g != t for g, t in zip(got, truth))
+        lost = sum(g is None and t is not None for g, t in zip(got, truth))
+        check("%s %s: %d points, 0 violations, %d sizes thrown away" % (name, flags, len(pts), away),
+              len(got) == len(pts) and viol == 0 and lost == away, "%d %d %d %s" % (len(got), viol, lost, r.stderr[-300:]))
+        cat_viol += viol
+print("Concat with empty inputs: %d models, %d violations" % (len(CATS), cat_viol), file=sys.stderr)
+
 CHECKS.finish("onnxruntime %s" % ort.__version__)
