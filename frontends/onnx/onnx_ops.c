@@ -2498,9 +2498,11 @@ static sy_status window_params(ox_call *c, size_t ns, const int64_t *kernel, win
 
 /* output size of a window op (Conv-11, MaxPool-12, AveragePool-11, LpPool-18):
  *   NOTSET: floor((d + pb + pe - dil*(k-1) - 1) / s) + 1, the window fitting the padded
- *           input (ceil with ceil_mode, where a last window starting in the end padding
- *           is dropped, as PyTorch's pooling_output_shape and onnxruntime's
- *           PoolAttributes do, and only the output must be >= 1)
+ *           input (Conv); a pool without ceil_mode truncates toward 0 as onnxruntime's
+ *           PoolAttributes does and needs only an output >= 0 (sy_rule_window_out_trunc);
+ *           ceil with ceil_mode, where a last window starting in the end padding is
+ *           dropped (PyTorch's pooling_output_shape, onnxruntime's PoolAttributes), the
+ *           output >= 0
  *   VALID:  floor((d - dil*(k-1) - 1) / s) + 1;  SAME_*: ceil(d / s). */
 /* the window's extent dil*(k-1) + 1 in a message: up to 2^80 (k and dil up to 2^40 each), so
  * printed from its exact constant (in int64 the product overflowed: UBSan, attack38e) */
