@@ -338,6 +338,30 @@ sy_status sy_rule_window_out(sy_env *env, const sy_provenance *why, const sy_exp
     return SY_OK;
 }
 
+sy_status sy_rule_window_out_trunc(sy_env *env, const sy_provenance *why, const sy_expr *d, const sy_expr *ext, int64_t stride,
+                                   int64_t pad_begin, int64_t pad_end, const sy_expr **out)
+{
+    sy_ctx *ctx = env->ctx;
+    if (!d || !ext) return sy_ctx_last_error(ctx);
+    const sy_expr *pads = sy_expr_add(ctx, sy_expr_int_si(ctx, pad_begin), sy_expr_int_si(ctx, pad_end));
+    const sy_expr *t = sy_expr_sub(ctx, sy_expr_add(ctx, d, pads), ext), *zero = sy_expr_int_si(ctx, 0);
+    const sy_expr *s = sy_expr_int_si(ctx, stride);
+    if (!t || !zero || !s) return sy_ctx_last_error(ctx);
+    int known = 0, fits = 0;
+    sy_status st = sy_env_try_decide(env, sy_expr_ge(ctx, t, zero), &known, &fits);
+    if (st) return st;
+    if (known && fits) return sy_rule_window_out(env, why, d, ext, stride, pad_begin, pad_end, 0, out);
+    /* stride 1: trunc(t / 1) = t */
+    const sy_expr *r = stride == 1 ? t
+                     : known     ? sy_expr_ceildiv(ctx, t, s)
+                             : sy_expr_add(ctx, sy_expr_floordiv(ctx, sy_expr_max(ctx, t, zero), s),
+                                           sy_expr_ceildiv(ctx, sy_expr_min(ctx, t, zero), s));
+    r = sy_expr_add_si(ctx, r, 1);
+    if (!r) return sy_ctx_last_error(ctx);
+    *out = r;
+    return SY_OK;
+}
+
 /* ------------------------------------------------------------------ reshape's -1
  * PyTorch infer_size_impl (aten/src/ATen/InferSize.h): "shape '[...]' is invalid
  * for input of size N" unless numel % newsize == 0, and newsize != 0 ("cannot

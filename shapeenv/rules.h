@@ -57,6 +57,18 @@ sy_status sy_rule_window_out(sy_env *env, const sy_provenance *why, const sy_exp
 sy_status sy_rule_infer_size(sy_env *env, const sy_provenance *why, const sy_expr *numel, const sy_expr *known,
                              sy_rule_reason reason, void *arg, const sy_expr **out);
 
+/* onnxruntime's floor-mode pool size (1.32 core/providers/cpu/nn/pool_attributes.h
+ * ComputeOutputSize, ceil_mode 0: "numerator / stride + 1" in C division, then
+ * ORT_ENFORCE(out_size >= 0)): with t = d + pad_begin + pad_end - ext, trunc(t / stride) + 1,
+ * which is the floor rule's floor(t / stride) + 1 for t >= 0, but 1 for -stride < t < 0 (a
+ * window that does not fit: MaxPool kernel 3, dilation 2, stride 3 on d = 3 gives 1) and 0
+ * for -2*stride < t <= -stride (kernel 3 on d = 2: 0). No guard: where the facts prove t >= 0
+ * it is sy_rule_window_out's floor result, where they prove t < 0 CeilDiv(t, stride) + 1, else
+ * FloorDiv(Max(t, 0), stride) + CeilDiv(Min(t, 0), stride) + 1 (t + 1 for stride 1). The caller requires the result
+ * >= 0 (t >= 1 - 2*stride). */
+sy_status sy_rule_window_out_trunc(sy_env *env, const sy_provenance *why, const sy_expr *d, const sy_expr *ext, int64_t stride,
+                                   int64_t pad_begin, int64_t pad_end, const sy_expr **out);
+
 /* One padded dim (PyTorch aten/src/ATen/native/PadNd.cpp constant_pad_nd /
  * _pad_circular; ONNX Pad-18, onnxruntime core/providers/cpu/tensor/pad.cc):
  * *out = d + before + after; *kept (if not NULL) = d + min(before, 0) +

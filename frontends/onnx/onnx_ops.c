@@ -1467,20 +1467,77 @@ static sy_status op_concat(ox_call *c)
     TRY(norm_axis(c, a, x0->ndim, &ax));
     const sy_expr *d[MAXR];
     if (x0->ndim > MAXR) return ox_err(c, SY_EUNSUPPORTED, "rank too large");
-    for (size_t i = 0; i < x0->ndim; i++) d[i] = x0->sizes[i];
+    int differ = 0; /* some input's dims off the axis are not input 0's */
     for (size_t k = 1; k < c->nin; k++) {
         const sy_tensor *x = T(c, k);
         if (!x) return ox_err(c, SY_EINVAL, "input %zu is missing", k);
         if (x->ndim != x0->ndim) return ox_err(c, SY_EINVAL, "input %zu has rank %zu, input 0 has rank %zu", k, x->ndim, x0->ndim);
-        for (size_t i = 0; i < x->ndim; i++) {
-            if (i == ax) {
-                d[i] = sy_expr_add(c->ctx, d[i], x->sizes[i]);
-                CHK(d[i]);
-                continue;
+        for (size_t i = 0; i < x->ndim; i++) differ |= i != ax && x->sizes[i] != x0->sizes[i];
+    }
+    /* onnxruntime 1.32's Concat checks the dims off the axis only between inputs with elements: an
+     * empty input is skipped, and the output takes the dims of the first input with elements (of
+     * input 0 when every input is empty), its axis the sum of every input's (measured: [0, 3, 17, 32]
+     * ++ [0, 3, 18, 32] on axis 1 gives [0, 6, 17, 32]; [2, 0, 5] ++ [3, 1, 6] gives [3, 1, 6];
+     * [2, 3, 0, 32] ++ [2, 4, 5, 32] gives [2, 7, 5, 32]). Where an input may be empty (a dim whose
+     * lower bound is not >= 1) and its dims differ from another's, the first input with elements
+     * is a guard ("is input k empty while a later one is not?") and each equality is required only
+     * where both inputs have elements; inputs known non-empty keep the plain equality */
+    size_t ref = 0;
+    int ne[64] = {0}; /* 1: input k non-empty by the facts (every dim's lower bound >= 1), else 0 */
+    const sy_expr *emp[64] = {0}, *efull[64] = {0}; /* input k is empty: over the dims not known >= 1; over all */
+    if (c->nin > 64) differ = 0; /* past 64 inputs: every equality required (refuses more, never accepts more) */
+    if (differ) {
+        sy_facts *f = sy_env_facts(c->env);
+        for (size_t k = 0; k < c->nin; k++) {
+            const sy_tensor *x = T(c, k);
+            const sy_expr *e = sy_expr_false(c->ctx), *ef = e;
+            ne[k] = 1;
+            for (size_t i = 0; i < x->ndim; i++) {
+                const sy_expr *lo, *hi, *z = sy_expr_eq(c->ctx, x->sizes[i], K(c, 0));
+                int64_t v;
+                ef = sy_expr_or(c->ctx, ef, z);
+                CHK(ef);
+                /* the facts' bound without marking the symbols relied upon (sy_env_bound would add the
+                 * 0/1 specialization's 2 <= s): a lower bound >= 1 here only makes the requirements
+                 * stricter (the plain equality, E_k dropped from the Or), never the output other
+                 * than onnxruntime's: every input with elements is then required equal to ref */
+                if (sy_bound(f, x->sizes[i], &lo, &hi) != SY_OK) sy_ctx_reset_error(c->ctx);
+                else if (lo && sy_expr_get_si(lo, &v) == SY_OK && v >= 1) continue;
+                e = sy_expr_or(c->ctx, e, z);
+                CHK(e);
+                ne[k] = 0;
             }
-            if (d[i] != x->sizes[i])
-                TRY(require(c, sy_expr_eq(c->ctx, d[i], x->sizes[i]), "Concat: dims off the axis must match"));
-            if (!sy_expr_is_int(d[i]) && sy_expr_is_int(x->sizes[i])) d[i] = x->sizes[i];
+            emp[k] = e;
+            efull[k] = ef;
+        }
+        for (; ref + 1 < c->nin && ne[ref] != 1; ref++) {
+            /* input ref is the first with elements unless it is empty and a later one is not: decided
+             * exactly (a guard where the facts do not decide it) */
+            const sy_expr *later_all = sy_expr_true(c->ctx);
+            for (size_t j = ref + 1; j < c->nin; j++) later_all = sy_expr_and(c->ctx, later_all, efull[j]);
+            char why[96];
+            snprintf(why, sizeof why, "Concat: is input %zu empty while a later input is not?", ref);
+            int moved;
+            TRY(truth(c, sy_expr_and(c->ctx, efull[ref], sy_expr_not(c->ctx, later_all)), why, &moved));
+            if (!moved) break;
+        }
+    }
+    const sy_tensor *xr = T(c, ref);
+    for (size_t i = 0; i < x0->ndim; i++) d[i] = i == ax ? K(c, 0) : xr->sizes[i];
+    for (size_t k = 0; k < c->nin; k++) {
+        const sy_tensor *x = T(c, k);
+        d[ax] = k ? sy_expr_add(c->ctx, d[ax], x->sizes[ax]) : x->sizes[ax];
+        CHK(d[ax]);
+        if (k <= ref) continue; /* ref itself; the inputs before it are empty (guarded) */
+        int plain = !differ || (ne[ref] == 1 && ne[k] == 1);
+        for (size_t i = 0; i < x->ndim; i++) {
+            if (i == ax || d[i] == x->sizes[i]) continue;
+            const sy_expr *eq = sy_expr_eq(c->ctx, d[i], x->sizes[i]);
+            if (plain) TRY(require(c, eq, "Concat: dims off the axis must match"));
+            else
+                TRY(require(c, sy_expr_or(c->ctx, sy_expr_or(c->ctx, emp[ref], emp[k]), eq),
+                            "Concat: dims off the axis must match where both inputs have elements (onnxruntime skips an empty one)"));
+            if (plain && !sy_expr_is_int(d[i]) && sy_expr_is_int(x->sizes[i])) d[i] = x->sizes[i];
         }
     }
     TRY(set_out(c, 0, c->in[0]->elem, x0->ndim, d));
@@ -2726,9 +2783,11 @@ static sy_status window_params(ox_call *c, size_t ns, const int64_t *kernel, win
 
 /* output size of a window op (Conv-11, MaxPool-12, AveragePool-11, LpPool-18):
  *   NOTSET: floor((d + pb + pe - dil*(k-1) - 1) / s) + 1, the window fitting the padded
- *           input (ceil with ceil_mode, where a last window starting in the end padding
- *           is dropped, as PyTorch's pooling_output_shape and onnxruntime's
- *           PoolAttributes do, and only the output must be >= 1)
+ *           input (Conv); a pool without ceil_mode truncates toward 0 as onnxruntime's
+ *           PoolAttributes does and needs only an output >= 0 (sy_rule_window_out_trunc);
+ *           ceil with ceil_mode, where a last window starting in the end padding is
+ *           dropped (PyTorch's pooling_output_shape, onnxruntime's PoolAttributes), the
+ *           output >= 0
  *   VALID:  floor((d - dil*(k-1) - 1) / s) + 1;  SAME_*: ceil(d / s). */
 /* the window's extent dil*(k-1) + 1 in a message: up to 2^80 (k and dil up to 2^40 each), so
  * printed from its exact constant (in int64 the product overflowed: UBSan, attack38e) */
@@ -2740,7 +2799,8 @@ static const char *ext_text(ox_call *c, const sy_expr *ext, char *buf, size_t n)
     return buf;
 }
 
-static sy_status window_out(ox_call *c, const winp *w, size_t i, const sy_expr *d, int ceil_mode, const sy_expr **out)
+static sy_status window_out(ox_call *c, const winp *w, size_t i, const sy_expr *d, int pool, int ceil_mode,
+                            const sy_expr **out)
 {
     sy_ctx *x = c->ctx;
     const sy_expr *o;
@@ -2784,6 +2844,20 @@ static sy_status window_out(ox_call *c, const winp *w, size_t i, const sy_expr *
     const sy_expr *ext = sy_expr_add_si(x, sy_expr_mul_si(x, K(c, w->k[i] - 1), w->dil[i]), 1);
     CHK(ext);
     char extb[64];
+    if (pool && !ceil_mode) {
+        /* onnxruntime 1.32's pools in floor mode (pool_attributes.h ComputeOutputSize: "numerator
+         * / stride + 1" in C division, ORT_ENFORCE(out_size >= 0): "Calculated output dimension is
+         * negative") do not require the window to fit: MaxPool k 3 on L = 2 gives [1, 1, 0], k 3,
+         * dilation 2, stride 3 on L = 3 and 4 gives 1 (the fit requirement threw away 121
+         * configuration x policy entries of MaxPool/AveragePool at L in 0..21); the output is
+         * >= 0 where d + pads - extent >= 1 - 2*stride */
+        TRY(require(c, sy_expr_ge(x, sy_expr_sub(x, sy_expr_add_si(x, d, pb + pe), ext), K(c, 1 - 2 * w->s[i])),
+                    "%s: the output size must be >= 0 (onnxruntime: (d + pads - extent %s) / stride + 1, truncated)",
+                    c->node->op_type, ext_text(c, ext, extb, sizeof extb)));
+        TRY(sy_rule_window_out_trunc(c->env, &c->why, d, ext, w->s[i], pb, pe, &o));
+        *out = o;
+        return SY_OK;
+    }
     if (!ceil_mode)
         TRY(require(c, sy_expr_ge(x, sy_expr_sub(x, sy_expr_add_si(x, d, pb + pe), ext), K(c, 0)),
                     "%s: the window (extent %s) must fit the padded input", c->node->op_type, ext_text(c, ext, extb, sizeof extb)));
@@ -2831,7 +2905,7 @@ static sy_status op_conv(ox_call *c)
     const sy_expr *d[MAXR];
     d[0] = x->sizes[0];
     d[1] = w->sizes[0];
-    for (size_t i = 0; i < ns; i++) TRY(window_out(c, &wp, i, x->sizes[2 + i], 0, &d[2 + i]));
+    for (size_t i = 0; i < ns; i++) TRY(window_out(c, &wp, i, x->sizes[2 + i], 0, 0, &d[2 + i]));
     return set_out(c, 0, c->in[0]->elem, x->ndim, d);
 }
 
@@ -2954,7 +3028,7 @@ static sy_status op_pool(ox_call *c)
     const sy_expr *d[MAXR];
     d[0] = x->sizes[0];
     d[1] = x->sizes[1];
-    for (size_t i = 0; i < ns; i++) TRY(window_out(c, &wp, i, x->sizes[2 + i], (int)cm, &d[2 + i]));
+    for (size_t i = 0; i < ns; i++) TRY(window_out(c, &wp, i, x->sizes[2 + i], 1, (int)cm, &d[2 + i]));
     /* onnxruntime pool_attributes.h SetOutputSize: "input_shape.Size() > 0 || input_shape[0] == 0
      * ... Invalid input shape. Only N can be zero" (1.32; [1, 0, 4, 4] and [1, 2, 0, 4] fail).
      * After the window's own requirements, which usually imply C and the spatial dims >= 1

@@ -669,14 +669,15 @@ if j:
     expect("narrowed violations", [(v["kind"], v["dims"], v["fix"], v["model_requires"]) for v in j["violations"]],
            [("narrowed", "h", "h = Dim('h', min=3); the model itself requires it: Conv at node 'conv_n' checks it", True),
             ("narrowed", "w", "w = Dim('w', min=3, max=512); the model itself requires it: Conv at node 'conv_n' checks it", True)])
-# a declared bound is the spec's guard, not an op's: with two MaxPools the min is a FloorDiv requirement, which
-# normalization merges with the declared max into h's exact range; the max keeps the spec's why and no origin
-mp2 = model([N("MaxPool", ["x"], ["t"], kernel_shape=[3, 3], strides=[2, 2], name="mpa"),
-             N("MaxPool", ["t"], ["y"], kernel_shape=[3, 3], strides=[2, 2], name="mpb")], X4)
+# a declared bound is the spec's guard, not an op's: with two MaxPools (kernel 5, stride 1) the min is mpb's
+# requirement (onnxruntime: its output (h - 4) - 5 + 1 >= 0; a window need not fit), which normalization merges
+# with the declared max into h's exact range; the max keeps the spec's why and no origin
+mp2 = model([N("MaxPool", ["x"], ["t"], kernel_shape=[5, 5], strides=[1, 1], name="mpa"),
+             N("MaxPool", ["t"], ["y"], kernel_shape=[5, 5], strides=[1, 1], name="mpb")], X4)
 j = spec("bound_attribution", mp2, E + ["--dynamic", "x=0:batch,2:h@1..300,3:w"], rc=1)
 if j:
     expect("bound_attribution guards", [(g["guard"], [o["node"] for o in g["origins"]]) for g in j["guards"] if g["kind"] == "range"],
-           [("7 <= h", ["mpb"]), ("h <= 300", []), ("7 <= w", ["mpb"])])
+           [("8 <= h", ["mpb"]), ("h <= 300", []), ("8 <= w", ["mpb"])])
 r = subprocess.run([SYM, "run", os.path.join(TMP, "op_bound_attribution.onnx")] + E + ["--dynamic", "x=0:batch,2:h@1..300,3:w"],
                    capture_output=True, text=True)
 ncases += 1
