@@ -674,6 +674,76 @@ static sy_truth decide_rewrite(sy_facts *f, const sy_expr *q, int *layer);
 static sy_truth decide_again(sy_facts *f, const sy_expr *q, int *layer);
 static sy_truth decide_lia(sy_facts *f, const sy_expr *q, int *layer);
 
+/* The rows one operand of a joint And/Or question contributes, as alternatives (the operand
+ * holds iff one of them does): d <= 0 and d == 0 are one row; d != 0 is the split d <= -1 or
+ * d >= 1 (integers: x != c is x <= c - 1 or x >= c + 1); an Or of such relations is the union
+ * of its disjuncts' alternatives. 1: *n alternatives in ds/eqs; 0: another form (or out of
+ * memory); -1: more than SPLIT_MAX alternatives. */
+static int joint_alts(sy_ctx *ctx, const sy_expr *r, const sy_expr **ds, bool *eqs, size_t *n)
+{
+    if (!r) return 0;
+    const sy_expr *one = r->kind == SY_EXPR_OR ? NULL : r;
+    size_t nr = one ? 1 : r->n;
+    for (size_t i = 0; i < nr; i++) {
+        const sy_expr *x = one ? one : r->args[i];
+        if (x->kind == SY_EXPR_LE || x->kind == SY_EXPR_EQ) {
+            if (*n >= SPLIT_MAX) return -1;
+            ds[*n] = x->args[0];
+            eqs[(*n)++] = x->kind == SY_EXPR_EQ;
+        } else if (x->kind == SY_EXPR_NE) {
+            if (*n + 2 > SPLIT_MAX) return -1;
+            const sy_expr *d = x->args[0];
+            const sy_expr *lo = sy_expr_add_si(ctx, d, 1), *hi = sy_expr_sub(ctx, sy_expr_int_si(ctx, 1), d);
+            if (!lo || !hi) return 0;
+            ds[*n] = lo; /* d <= -1 */
+            eqs[(*n)++] = false;
+            ds[*n] = hi; /* d >= 1 */
+            eqs[(*n)++] = false;
+        } else {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Joint question of an And (is_and: facts && every conjunct) or an Or (facts && every negated
+ * disjunct): 1 when that system is infeasible at every integer point, 0 when not shown, -1
+ * when a budget stopped it. Each operand gives its alternatives (joint_alts); the system is
+ * infeasible iff every choice of one alternative per operand is (a case split, sound because
+ * the alternatives of an operand cover it), each choice one linear run. At most SPLIT_MAX
+ * choices (the product of the alternative counts), so no exponential path: past it the answer
+ * is -1 with budget_hits counted. Or(x == 0, 1 <= x) under x >= 0: x != 0 and x <= 0 splits
+ * into x <= -1 (against x >= 0) and x >= 1 (against x <= 0), both infeasible: TRUE. */
+static int joint_infeasible(sy_facts *f, const sy_expr *q, bool is_and)
+{
+    sy_ctx *ctx = f->ctx;
+    const sy_expr *alt[JOINT_MAX][SPLIT_MAX];
+    bool alteq[JOINT_MAX][SPLIT_MAX];
+    size_t na[JOINT_MAX], combos = 1;
+    for (uint32_t i = 0; i < q->n; i++) {
+        na[i] = 0;
+        int a = joint_alts(ctx, is_and ? q->args[i] : sy_expr_not(ctx, q->args[i]), alt[i], alteq[i], &na[i]);
+        if (a == 1 && (combos *= na[i]) > SPLIT_MAX) a = -1;
+        if (a != 1) {
+            if (a < 0) f->stats.budget_hits++;
+            return a;
+        }
+    }
+    size_t pick[JOINT_MAX] = {0};
+    const sy_expr *ds[JOINT_MAX];
+    bool eqs[JOINT_MAX];
+    for (size_t c = 0; c < combos; c++) {
+        for (uint32_t i = 0; i < q->n; i++) {
+            ds[i] = alt[i][pick[i]];
+            eqs[i] = alteq[i][pick[i]];
+        }
+        int r = lia_infeasible_n(f, q->n, ds, eqs, q);
+        if (r != 1) return r;
+        for (uint32_t i = 0; i < q->n && ++pick[i] == na[i]; i++) pick[i] = 0; /* next choice */
+    }
+    return 1;
+}
+
 static sy_truth decide_rel(sy_facts *f, const sy_expr *q, int *layer)
 {
     sy_ctx *ctx = f->ctx;
@@ -701,27 +771,11 @@ static sy_truth decide_rel(sy_facts *f, const sy_expr *q, int *layer)
         *layer = lay;
         if (all) return is_and ? SY_TRUTH_TRUE : SY_TRUTH_FALSE;
         /* joint reasoning: And is FALSE when facts && all conjuncts are
-         * infeasible; Or is TRUE when facts && all negated disjuncts are.
-         * Only operands that are (after negation for Or) d <= 0 or d == 0 can
-         * be rows; any other operand makes the joint question unanswerable. */
-        if (q->n <= 16) {
-            const sy_expr *ds[16];
-            bool eqs[16];
-            size_t k = 0;
-            bool ok = true;
-            for (uint32_t i = 0; i < q->n && ok; i++) {
-                const sy_expr *r = is_and ? q->args[i] : sy_expr_not(ctx, q->args[i]);
-                if (!r || (r->kind != SY_EXPR_LE && r->kind != SY_EXPR_EQ)) {
-                    ok = false;
-                    break;
-                }
-                ds[k] = r->args[0];
-                eqs[k++] = r->kind == SY_EXPR_EQ;
-            }
-            if (ok && lia_infeasible_n(f, k, ds, eqs, q) == 1) {
-                *layer = 3;
-                return is_and ? SY_TRUTH_FALSE : SY_TRUTH_TRUE;
-            }
+         * infeasible; Or is TRUE when facts && all negated disjuncts are
+         * (joint_infeasible: rows, case splits on != and inner Or). */
+        if (q->n <= JOINT_MAX && joint_infeasible(f, q, is_and) == 1) {
+            *layer = 3;
+            return is_and ? SY_TRUTH_FALSE : SY_TRUTH_TRUE;
         }
         return SY_TRUTH_UNKNOWN;
     }

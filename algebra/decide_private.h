@@ -25,6 +25,8 @@
 #define LIA_RUNS_DECIDE 24   /* per sy_decide */
 #define LIA_RUNS_SIMPLIFY 64 /* per sy_simplify, and per sy_decide's fall-back to it */
 #define FACT_CASCADE_MAX 64  /* recursion depth of re-added facts in sy_facts_add */
+#define JOINT_MAX 16         /* operands of an And/Or decided jointly (decide.c, joint_infeasible) */
+#define SPLIT_MAX 8          /* case-split systems (linear runs) of one joint And/Or question */
 
 typedef struct fresh_sym {
     const sy_expr *t; /* internal symbol */

@@ -164,7 +164,10 @@ static int run_dispatch(int argc, char **argv)
                 rc = EX_INTERNAL;
                 goto out;
             }
+            char why[512];
+            long w = r == -1 ? sy_dispatch_why(d, vals, sy_dispatch_nsources(d), frame, why, sizeof why) : -1;
             if (r >= 0) printf("entry %ld: %s\n", r, argv[optind + (int)r]);
+            else if (w < -2) printf("no entry accepts (fail closed: %s)\n", why); /* as symshape check */
             else printf("no entry accepts\n");
             rc = r >= 0 ? EX_OK : EX_FALSE;
         }
@@ -206,7 +209,8 @@ const cli_cmd cmd_dispatch = {"dispatch", "one decision structure for N guard se
     "      --prefix P           the C prefix (default dispatch)\n"
     CLI_EXIT_HEAD
     "  0  built (with --sizes: an entry accepts)\n"
-    "  1  with --sizes: no entry accepts\n"
+    "  1  with --sizes: no entry accepts ('(fail closed: SY_EOVERFLOW in guard G of entry E: EXPR)'\n"
+    "     when an entry's guard overflowed int64 or divided by zero)\n"
     CLI_EXIT_USAGE
     "  3  bad input (unreadable file, malformed guard set, sets of different sources)\n"
     CLI_EXIT_INTERNAL,

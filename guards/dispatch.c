@@ -323,9 +323,9 @@ static int eval_node(const dnode *n, int64_t *val, const int64_t *values, int64_
         *r = x;
         return 0;
     }
-    case N_FLOORDIV: return sy_i64_floordiv(V(0), V(1), r) != 0;
-    case N_MOD: return sy_i64_mod(V(0), V(1), r) != 0;
-    case N_CEILDIV: return sy_i64_ceildiv(V(0), V(1), r) != 0;
+    case N_FLOORDIV: return sy_i64_floordiv(V(0), V(1), r); /* SY_I64_*: nonzero is a fault */
+    case N_MOD: return sy_i64_mod(V(0), V(1), r);
+    case N_CEILDIV: return sy_i64_ceildiv(V(0), V(1), r);
     case N_MIN:
     case N_MAX:
         x = V(0);
@@ -393,6 +393,46 @@ long sy_dispatch_run_sequential(const sy_dispatch *d, const int64_t *values, siz
         if (entry_holds(d, &d->ent[i], 0, values, frame)) return (long)i;
     }
     return -1;
+}
+
+/* Why sy_dispatch_run answers what it does: the entries one by one (as the reference), each
+ * rejected by its first failing guard in set order; an entry whose first failing guard failed by
+ * an evaluation fault (overflow, zero divisor) failed closed, and the first such is named. */
+long sy_dispatch_why(const sy_dispatch *d, const int64_t *values, size_t n, int64_t *frame, char *msg, size_t cap)
+{
+    if (msg && cap) msg[0] = 0;
+    if (!d || !values || !frame || n != d->nsrc) return -2;
+    int64_t *val = frame + 1, *st = frame + 1 + d->nn;
+    long closed = -1;
+    for (size_t i = 0; i < d->nent; i++) {
+        frame[0]++;
+        const dentry *e = &d->ent[i];
+        uint32_t k = 0;
+        while (k < e->ng && guard_holds(d, &d->gd[e->g[k]], values, frame)) k++;
+        if (k == e->ng) return (long)i;
+        const dguard *g = &d->gd[e->g[k]];
+        if (closed != -1 || !(st[g->root] & 1)) continue;
+        int code = SY_I64_OVERFLOW;
+        for (uint32_t j = 0; j < g->nlist; j++) { /* the node that faulted: its arguments did not */
+            const dnode *nd = &d->nodes[g->list[j]];
+            int aerr = 0;
+            for (uint32_t a = 0; a < nd->nargs && !aerr; a++) aerr = (int)(st[nd->args[a]] & 1);
+            int64_t r;
+            if ((st[g->list[j]] & 1) && !aerr) {
+                code = eval_node(nd, val, values, &r);
+                break;
+            }
+        }
+        closed = code == SY_I64_DIVZERO ? SY_EDIVZERO : SY_EOVERFLOW;
+        if (msg && cap) {
+            char *t = sy_expr_print(d->ctx, g->expr, SY_PRINT_CANONICAL);
+            snprintf(msg, cap, "%s in guard %u of entry %zu: %s", sy_status_name((sy_status)closed), (unsigned)k, i,
+                     t ? t : "?");
+            sy_str_free(d->ctx, t);
+            sy_ctx_reset_error(d->ctx);
+        }
+    }
+    return closed;
 }
 
 /* ---- the tree */

@@ -66,6 +66,12 @@ struct sy_env {
     size_t *byid; /* sy_expr_sym_id -> index in syms + 1 (0: not this env's), byidcap entries */
     size_t byidcap;
     unsigned next_s, next_u;
+    /* the backed symbol each source belongs to (source_ok: one symbol per source): open
+     * addressing by the text's hash, srcowncap entries (a power of two, at least twice srcownn);
+     * text NULL: empty; owner: index in syms + 1. The texts are the symbols' copies. Not
+     * interned as symbols: that would change the context's symbol ids, which orders guards. */
+    struct sy_env_srcown { const char *text; size_t owner; } *srcown;
+    size_t srcowncap, srcownn;
     /* hints by symbol id */
     sy_binding hints;
     bool hints_ready;
@@ -194,8 +200,9 @@ sy_status sy_env_fail(sy_env *env, sy_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-/* add @p source to a backed symbol of the env (no duplicate); false when sym is
- * not one of its symbols or on SY_ENOMEM */
+/* add @p source to a symbol of the env (no duplicate); false when sym is not one of its
+ * symbols, on SY_ENOMEM, or with SY_EINVAL when a backed symbol would get a source another
+ * backed symbol has or one spelled like a symbol's name (env.c, source_ok) */
 bool sy_env_symbol_add_source(sy_env *env, const sy_expr *sym, const char *source);
 /* a*b of two integer expressions (NULL on error, recorded), memoized on the
  * pair: strides and contiguity checks multiply the same sizes for every

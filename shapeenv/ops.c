@@ -567,7 +567,7 @@ const sy_tensor *sy_env_input_exprs_policy(sy_env *env, const char *name, sy_dty
             if (!si || si->unbacked)
                 return SY_NFAIL(env->ctx, SY_EINVAL, "input %s: dim %zu is neither an int64 constant nor a backed symbol of the env",
                                 name, i);
-            if (!sy_env_symbol_add_source(env, dims[i], src)) return SY_NOOM(env->ctx);
+            if (!sy_env_symbol_add_source(env, dims[i], src)) return NULL; /* SY_EINVAL: another symbol's source; SY_ENOMEM */
             ex = si->hint;
             p = SY_DIM_DYNAMIC;
         } else if (ex < 0) {

@@ -92,6 +92,21 @@ SY_API long sy_dispatch_run(const sy_dispatch *d, const int64_t *values, size_t 
  *  sy_dispatch_run. */
 SY_API long sy_dispatch_run_sequential(const sy_dispatch *d, const int64_t *values, size_t n, int64_t *frame);
 
+/** Why no entry accepts @p values, naming a guard that failed closed (as `symshape check` names
+ *  one): the entries one by one, each rejected by its first failing guard in set order (its
+ *  checked guards, numbered from 0 as the dispatcher holds them); an entry whose first failing
+ *  guard could not be evaluated in int64 (an overflow, a zero divisor: the guard fails closed)
+ *  failed closed.
+ *  @param frame as sy_dispatch_run (the same frame may serve both).
+ *  @param msg NULL or @p cap bytes: for a fail-closed answer "SY_EOVERFLOW in guard G of entry E:
+ *         EXPR" (EXPR the guard over the slots _s0 ..), cut at @p cap; else "".
+ *  @return the entry index when one accepts (sy_dispatch_run's answer), -1 when none accepts and
+ *          no entry failed closed, SY_EOVERFLOW or SY_EDIVZERO (the first entry that failed
+ *          closed) when none accepts, -2 for a bad call (as sy_dispatch_run). Not for the hot
+ *          path: it checks every entry's guards (sy_dispatch_run_sequential's cost) and
+ *          allocates the message's text; reentrant with distinct frames. */
+SY_API long sy_dispatch_why(const sy_dispatch *d, const int64_t *values, size_t n, int64_t *frame, char *msg, size_t cap);
+
 /** The dispatcher as C source (C99, no library needed): `long PREFIX_dispatch(const int64_t *v)`
  *  with the same answers as sy_dispatch_run (the same tree, the same int64 evaluation: overflow or
  *  a zero divisor fails the guard), `PREFIX_sources` and `PREFIX_nsources`. The tree is a chain of

@@ -118,10 +118,18 @@ typedef struct sy_provenance {
 } sy_provenance;
 
 /** Create the expression of one input dimension from its example value.
- *  @param source its source in PyTorch notation, e.g. "x.size()[2]" (copied).
+ *  @param source its source in PyTorch notation, e.g. "x.size()[2]" (copied),
+ *  or NULL (none). **One symbol per source**: a symbol is read by its first source (the
+ *  env's texts, the legends of the guard set's runtime asserts, verify's names, probe),
+ *  and a guard set checks one value per source, so a source another symbol of the env
+ *  already has (created for it, or registered by sy_env_input_exprs) and a source spelled
+ *  like a symbol's own name (`s<k>`, `u<k>`: "s1" would read as the symbol s1, and a guard
+ *  s0 == s1 as s1 == s1) are refused. A source the returned symbol already has (duck
+ *  sizing, a Dim name) is fine.
  *  @return a symbol (sN, range [2, oo) under 0/1 specialization, else
  *  [0, oo)), or an integer constant for STATIC dims and for examples 0 and 1
- *  under 0/1 specialization. NULL with SY_EINVAL for a negative example.
+ *  under 0/1 specialization. NULL with SY_EINVAL for a negative example or a
+ *  refused source (the message names it and the symbol that has it).
  *  A symbol remembers every source it was created for (duck sizing). */
 SY_API const sy_expr *sy_env_create_symbol(sy_env *env, int64_t example, const char *source, sy_dim_policy policy);
 
@@ -137,8 +145,8 @@ SY_API const sy_expr *sy_env_create_symbol(sy_env *env, int64_t example, const c
  *  symbolic. Bounds given again for a name must agree with the first.
  *  @retval the symbol or constant; NULL with SY_EINVAL when the example lies
  *  above max or below a declared min, when a name is reused with another
- *  example or other bounds, or the example is negative (message names the
- *  source and the spec). */
+ *  example or other bounds, the example is negative, or the source is refused
+ *  as by sy_env_create_symbol (message names the source and the spec). */
 SY_API const sy_expr *sy_env_create_symbol_spec(sy_env *env, int64_t example, const char *source,
                                                 const sy_dim_spec *spec);
 

@@ -99,8 +99,9 @@ SY_API const sy_tensor *sy_env_input_spec(sy_env *env, const char *name, sy_dtyp
  *  with its hint as example; the source "NAME.size()[i]" is added to the
  *  symbol's sources, so guard production emits the equality of two sources
  *  sharing a symbol). Returns the contiguous fake tensor, or NULL with
- *  SY_EINVAL (a NULL, negative, unbacked or foreign dim; message names the
- *  input and dim) or SY_ENOMEM. */
+ *  SY_EINVAL (a NULL, negative, unbacked or foreign dim, message names the
+ *  input and dim; a source "NAME.size()[i]" that another symbol has: one
+ *  symbol per source, sy_env_create_symbol) or SY_ENOMEM. */
 SY_API const sy_tensor *sy_env_input_exprs(sy_env *env, const char *name, sy_dtype dtype, size_t ndim,
                                            const sy_expr *const *dims);
 /** sy_env_input_exprs with a dynamic-dim spec per dim: @p specs NULL, or

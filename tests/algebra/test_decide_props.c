@@ -327,3 +327,100 @@ Test(algebra_decide_props, floor_pairs_are_sound, .timeout = SY_TIMEOUT(300))
     cr_assert(lt(long, n / 4, decided));
     sy_ctx_free(c);
 }
+
+/* Joint And/Or decisions with case splits (issue 38: Or(x == 0, 1 <= x) under x >= 0 was
+ * unknown, so region kept that always-true check of a size-0 branch). Exact answers of the
+ * class, the SPLIT_MAX bound, then 100,000 random Or/And of 2-3 linear relations (==, !=, <=,
+ * <) over x, y in small boxes, each answer checked at every point of the box. */
+static sy_truth decide_text(sy_ctx *c, const char *q, const char *const *facts, size_t nf, size_t *budget_hits)
+{
+    sy_facts *f = sy_facts_new(c);
+    const sy_expr *e = NULL;
+    for (size_t i = 0; i < nf; i++) {
+        cr_assert(eq(int, sy_expr_parse(c, facts[i], (size_t)-1, &e), SY_OK), "%s", facts[i]);
+        cr_assert(eq(int, sy_facts_add(f, e), SY_OK));
+    }
+    cr_assert(eq(int, sy_expr_parse(c, q, (size_t)-1, &e), SY_OK), "%s", q);
+    sy_truth t = SY_TRUTH_UNKNOWN;
+    cr_assert(eq(int, sy_decide(f, e, &t), SY_OK), "%s", sy_ctx_last_error_msg(c));
+    sy_decide_stats st;
+    sy_facts_get_stats(f, &st);
+    if (budget_hits) *budget_hits = st.budget_hits;
+    sy_facts_free(f);
+    return t;
+}
+
+Test(algebra_decide_props, joint_or_and_case_splits, .timeout = SY_TIMEOUT(300))
+{
+    sy_ctx *c = NULL;
+    cr_assert(eq(int, sy_ctx_new(NULL, &c), SY_OK));
+    static const char *x0[] = {"x >= 0"}, *x3[] = {"x >= 3", "y >= 0", "x + y <= 3"}, *x03[] = {"0 <= x", "x <= 3"},
+                      *xy[] = {"x >= 0", "y >= 0"}, *x02[] = {"0 <= x", "x <= 2"};
+    size_t bh = 0;
+    cr_assert(eq(int, decide_text(c, "Or(x == 0, 1 <= x)", x0, 1, NULL), SY_TRUTH_TRUE));
+    cr_assert(eq(int, decide_text(c, "Or(x == 0, 2 <= x)", x0, 1, NULL), SY_TRUTH_UNKNOWN)); /* x = 1 fails it */
+    cr_assert(eq(int, decide_text(c, "And(x != 0, x <= 0)", x0, 1, NULL), SY_TRUTH_FALSE));
+    cr_assert(eq(int, decide_text(c, "Or(x <= 3, x >= 4)", NULL, 0, NULL), SY_TRUTH_TRUE));
+    cr_assert(eq(int, decide_text(c, "Or(x == 3, y >= 1)", x3, 3, NULL), SY_TRUTH_TRUE));
+    cr_assert(eq(int, decide_text(c, "Or(x == 0, y == 0, 1 <= x*y)", xy, 2, NULL), SY_TRUTH_UNKNOWN)); /* x*y abstracted */
+    cr_assert(eq(int, decide_text(c, "Or(x == 0, y == 0, 2 <= x + y)", xy, 2, NULL), SY_TRUTH_TRUE));
+    cr_assert(eq(int, decide_text(c, "Or(x == 0, x == 1, x == 2)", x02, 2, &bh), SY_TRUTH_TRUE)); /* 8 choices */
+    cr_assert(eq(sz, bh, 0));
+    /* 16 choices: past SPLIT_MAX (8), unknown and counted, never an exponential search */
+    cr_assert(eq(int, decide_text(c, "Or(x == 0, x == 1, x == 2, x == 3)", x03, 2, &bh), SY_TRUTH_UNKNOWN));
+    cr_assert(eq(sz, bh, 1));
+    sy_ctx_free(c);
+
+    rng = (test_seed() * 2654435761u) | 1;
+    long iters = 100000 * test_multiplier(), n_true = 0, n_false = 0, points = 0;
+    static const sy_rel_op ops[] = {SY_REL_EQ, SY_REL_NE, SY_REL_LE, SY_REL_LT};
+    c = NULL;
+    const sy_expr *x = NULL, *y = NULL;
+    for (long it = 0; it < iters; it++) {
+        if (it % 5000 == 0) {
+            if (c) sy_ctx_free(c);
+            cr_assert(eq(int, sy_ctx_new(NULL, &c), SY_OK));
+            x = sy_expr_sym(c, "x");
+            y = sy_expr_sym(c, "y");
+        }
+        const sy_expr *xs[2] = {x, y};
+        int64_t lo[2], hi[2];
+        sy_facts *f = sy_facts_new(c);
+        for (int i = 0; i < 2; i++) {
+            lo[i] = (int64_t)(rnd() % 7) - 3;
+            hi[i] = lo[i] + (int64_t)(rnd() % 5);
+            cr_assert(eq(int, sy_facts_set_range(f, xs[i], sy_expr_int_si(c, lo[i]), sy_expr_int_si(c, hi[i])), SY_OK));
+        }
+        int n = 2 + (int)(rnd() % 2);
+        const sy_expr *ops_[3];
+        for (int k = 0; k < n; k++) {
+            int64_t a = (int64_t)(rnd() % 5) - 2, b = (int64_t)(rnd() % 3) - 1, k0 = (int64_t)(rnd() % 9) - 4;
+            const sy_expr *l = sy_expr_add_si(c, sy_expr_add(c, sy_expr_mul_si(c, x, a), sy_expr_mul_si(c, y, b)), k0);
+            ops_[k] = sy_expr_rel(c, ops[rnd() % 4], l, sy_expr_int_si(c, 0));
+        }
+        const sy_expr *q = rnd() % 3 ? sy_expr_or_n(c, (size_t)n, ops_) : sy_expr_and_n(c, (size_t)n, ops_);
+        cr_assert(q != NULL, "%s", sy_ctx_last_error_msg(c));
+        sy_truth t = SY_TRUTH_UNKNOWN;
+        cr_assert(eq(int, sy_decide(f, q, &t), SY_OK), "%s", sy_ctx_last_error_msg(c));
+        sy_facts_free(f);
+        if (t == SY_TRUTH_UNKNOWN) continue;
+        t == SY_TRUTH_TRUE ? n_true++ : n_false++;
+        for (int64_t xv = lo[0]; xv <= hi[0]; xv++)
+            for (int64_t yv = lo[1]; yv <= hi[1]; yv++) {
+                int64_t vals[2] = {xv, yv}, v = -1;
+                cr_assert(eq(int, sy_expr_eval_si(c, q, 2, xs, vals, &v), SY_OK));
+                points++;
+                ctx = c;
+                const char *s = v != (t == SY_TRUTH_TRUE) ? S(q) : "";
+                cr_assert(eq(int, (int)v, t == SY_TRUTH_TRUE), "%s answered %s in x in [%lld, %lld], y in [%lld, %lld], "
+                          "wrong at x=%lld y=%lld (seed %llu, iter %ld)", s, t == SY_TRUTH_TRUE ? "TRUE" : "FALSE",
+                          (long long)lo[0], (long long)hi[0], (long long)lo[1], (long long)hi[1], (long long)xv, (long long)yv,
+                          (unsigned long long)test_seed(), it);
+            }
+    }
+    sy_ctx_free(c);
+    ctx = NULL;
+    fprintf(stderr, "joint and/or: %ld queries, %ld true, %ld false, %ld points checked\n", iters, n_true, n_false, points);
+    cr_assert(lt(long, iters / 4, n_true + n_false));
+    flint_cleanup();
+}

@@ -69,6 +69,8 @@ check "run --list-unsupported lists every unknown op" 1 "frobnicate: 2 nodes (fi
 check "run --list-unsupported names the second op" 1 "wibble: 1 node (first: 'd')" "$S" run --list-unsupported "$T/cli/data/unknown_ops.json"
 check "run --list-unsupported counts" 1 "2 unsupported ops in 3 of 4 call nodes" "$S" run --list-unsupported "$T/cli/data/unknown_ops.json"
 check "run --list-unsupported on a supported model" 0 "every op is supported (69 call nodes)" "$S" run --list-unsupported "$E/resnet18.json"
+check "dispatch names a guard that failed closed" 1 "no entry accepts (fail closed: SY_EOVERFLOW in guard 1 of entry 0: _s2**4 != 7)" "$S" dispatch "$T/guards/data/dispatch_overflow.json" -s x=1048576
+check "dispatch: a plain rejection" 1 "no entry accepts" "$S" dispatch "$T/guards/data/dispatch_overflow.json" -s x=3,4
 check "run: an unknown op names the node" 3 "node 'a' (frobnicate): unknown op 'frobnicate'" "$S" run "$T/cli/data/unknown_ops.json"
 check "run --static" 0 "x.size()[0] == 8" "$S" run "$E/resnet18.json" --backend json --static x
 check "run --dynamic" 0 "x.size()[3] == 224" "$S" run "$E/resnet18.json" --backend json --dynamic x=0,2

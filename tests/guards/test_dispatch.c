@@ -365,6 +365,17 @@ Test(guards_dispatch, overflow_fails_closed, .init = ctx_setup, .fini = ctx_tear
     v[2] = 1000;
     cr_assert(eq(long, sy_dispatch_run(d, v, 3, f), 0));
     cr_assert(eq(long, sy_dispatch_run(d, v, 2, f), -2));
+    /* sy_dispatch_why names the fault (issue 38: dispatch said only "no entry accepts") */
+    char why[256];
+    v[2] = (int64_t)1 << 20;
+    cr_assert(eq(long, sy_dispatch_why(d, v, 3, f, why, sizeof why), SY_EOVERFLOW));
+    cr_assert(eq(str, why, "SY_EOVERFLOW in guard 0 of entry 0: _s2**4 != 7"));
+    v[2] = (int64_t)1 << 16; /* entry 0 faults, entry 1 rejects (65536 <= 5 is false) */
+    cr_assert(eq(long, sy_dispatch_why(d, v, 3, f, why, sizeof why), SY_EOVERFLOW));
+    v[2] = 3;
+    cr_assert(eq(long, sy_dispatch_why(d, v, 3, f, why, sizeof why), 0));
+    cr_assert(eq(str, why, ""));
+    cr_assert(eq(long, sy_dispatch_why(d, v, 2, f, why, sizeof why), -2));
     /* the bytecode form: a fault in entry 0's guard goes to entry 1 (ONFAIL), as the tree does */
     sy_bc_program *vm = bytecode_of(d);
     int64_t pts[4] = {(int64_t)1 << 20, 3, (int64_t)1 << 16, 1000};
@@ -378,6 +389,32 @@ Test(guards_dispatch, overflow_fails_closed, .init = ctx_setup, .fini = ctx_tear
     int32_t failed;
     cr_assert(eq(int, sy_bc_check(vm, v, 3, &failed), SY_EINVAL)); /* a dispatcher is not a guard program */
     sy_bc_free(vm);
+    free(f);
+    sy_dispatch_free(d);
+}
+
+/* A zero divisor fails closed and is named; a plain rejection of every entry is -1 with no message. */
+Test(guards_dispatch, why_names_a_fault, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(30))
+{
+    const char *t[2] = {DOC("{\"kind\": \"range\", \"expr\": \"_s2 <= 2\"}"),
+                        DOC("{\"kind\": \"relation\", \"expr\": \"1 <= FloorDiv(10, _s2 - 3)\"}")};
+    size_t lens[2] = {(size_t)-1, (size_t)-1};
+    sy_dispatch *d = NULL;
+    cr_assert(eq(int, sy_dispatch_new_json(ctx, 2, t, lens, &d), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    int64_t *f = calloc(sy_dispatch_frame_len(d), sizeof *f);
+    int64_t v[3] = {0, 0, 3};
+    char why[256];
+    cr_assert(eq(long, sy_dispatch_run(d, v, 3, f), -1));
+    cr_assert(eq(long, sy_dispatch_why(d, v, 3, f, why, sizeof why), SY_EDIVZERO));
+    cr_assert(eq(str, why, "SY_EDIVZERO in guard 0 of entry 1: 1 <= FloorDiv(10, _s2 - 3)"));
+    v[2] = 20; /* FloorDiv(10, 17) = 0: a plain rejection */
+    cr_assert(eq(long, sy_dispatch_run(d, v, 3, f), -1));
+    cr_assert(eq(long, sy_dispatch_why(d, v, 3, f, why, sizeof why), -1));
+    cr_assert(eq(str, why, ""));
+    v[2] = 5;
+    cr_assert(eq(long, sy_dispatch_why(d, v, 3, f, why, 8), 1));
+    v[2] = 2;
+    cr_assert(eq(long, sy_dispatch_why(d, v, 3, f, NULL, 0), 0));
     free(f);
     sy_dispatch_free(d);
 }

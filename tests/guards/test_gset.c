@@ -1073,3 +1073,55 @@ Test(guards_gset, values_from_shapes_by_sorted_names, .init = ctx_setup, .fini =
     sy_gset_free(raw);
     sy_graph_free(g);
 }
+
+/* One symbol per source (issue 38): a symbol is read by its source (sy_env_show, the legends of
+ * the guard set's runtime asserts, verify, probe), so through the C API s0 created for source
+ * "s1" made the guard s0 == s1 read s1 == s1, and two symbols created for one source read as
+ * one. Creation now refuses both with SY_EINVAL; sharing a symbol (duck sizing, a Dim name, an
+ * input registered with the symbol made for its source) still works. */
+Test(guards_gset, a_source_names_one_symbol, .init = ctx_setup, .fini = ctx_teardown)
+{
+    sy_env *env = sy_env_new(ctx, NULL);
+    static const char *const bad[] = {"s1", "u0", "s12", "u7"};
+    for (int i = 0; i < 4; i++) {
+        cr_assert(sy_env_create_symbol(env, 5, bad[i], SY_DIM_DYNAMIC) == NULL, "%s", bad[i]);
+        cr_assert(eq(int, sy_ctx_last_error(ctx), SY_EINVAL));
+        cr_assert(strstr(sy_ctx_last_error_msg(ctx), "is spelled like a symbol's name") != NULL, "%s", sy_ctx_last_error_msg(ctx));
+        sy_ctx_reset_error(ctx);
+    }
+    const sy_expr *a = sy_env_create_symbol(env, 5, "x.size()[0]", SY_DIM_DYNAMIC);
+    cr_assert(a != NULL && strcmp(sy_expr_sym_name(a), "s0") == 0);
+    cr_assert(sy_env_create_symbol(env, 5, "x.size()[0]", SY_DIM_DYNAMIC) == NULL);
+    cr_assert(eq(str, (char *)sy_ctx_last_error_msg(ctx),
+                 "source 'x.size()[0]' already belongs to symbol s0: one source is one size, so two symbols cannot have it "
+                 "(create the symbol once, or give the other dim its own source)"));
+    sy_ctx_reset_error(ctx);
+    sy_dim_spec sp = {.name = "h", .min = SY_DIM_SPEC_UNSET, .max = SY_DIM_SPEC_UNSET};
+    cr_assert(sy_env_create_symbol_spec(env, 5, "x.size()[0]", &sp) == NULL); /* a new Dim symbol: refused too */
+    sy_ctx_reset_error(ctx);
+    /* names that only look alike, and sharing: accepted */
+    const sy_expr *b = sy_env_create_symbol(env, 7, "s1x", SY_DIM_DUCK), *c = sy_env_create_symbol(env, 7, "s", SY_DIM_DUCK);
+    cr_assert(b != NULL && b == c, "%s", sy_ctx_last_error_msg(ctx));
+    cr_assert(sy_env_create_symbol(env, 7, "s1x", SY_DIM_DUCK) == b);
+    const sy_expr *h1 = sy_env_create_symbol_spec(env, 9, "y.size()[0]", &sp), *h2 = sy_env_create_symbol_spec(env, 9, "y.size()[1]", &sp);
+    cr_assert(h1 != NULL && h1 == h2, "%s", sy_ctx_last_error_msg(ctx));
+    const sy_expr *xs[1] = {a};
+    cr_assert(sy_env_input_exprs(env, "x", SY_DT_FLOAT32, 1, xs) != NULL, "%s", sy_ctx_last_error_msg(ctx));
+    /* an input whose dim is another symbol than the one made for its source */
+    const sy_expr *d = sy_env_create_symbol(env, 5, NULL, SY_DIM_DYNAMIC), *ds[1] = {d};
+    cr_assert(d != NULL && d != a);
+    cr_assert(sy_env_input_exprs(env, "x", SY_DT_FLOAT32, 1, ds) == NULL);
+    cr_assert(eq(int, sy_ctx_last_error(ctx), SY_EINVAL));
+    sy_ctx_reset_error(ctx);
+    /* the guard between two symbols keeps both: s0 is x.size()[0], the sourceless one stays itself */
+    cr_assert(eq(int, sy_env_assume(env, sy_expr_eq(ctx, a, d), NULL), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    sy_gset *gs = NULL;
+    cr_assert(eq(int, sy_gset_produce(env, NULL, &gs), SY_OK), "%s", sy_ctx_last_error_msg(ctx));
+    int found = 0;
+    char want[64];
+    snprintf(want, sizeof want, "%s == x.size()[0]", sy_expr_sym_name(d));
+    for (size_t i = 0; i < sy_gset_size(gs); i++) found += strcmp(sy_gset_at(gs, i)->text, want) == 0;
+    cr_assert(eq(int, found, 1), "no guard '%s'", want);
+    sy_gset_free(gs);
+    sy_env_free(env);
+}
