@@ -381,7 +381,7 @@ static bool others_hold(witness *w, size_t sl, int64_t tv, size_t skip)
     return ok;
 }
 
-enum { CLASS_EVALS = 64 };
+enum { CLASS_EVALS = 64, CLASS_DEAD = 1 << 16 };
 
 /* The witness point with every source of sl's class at tv (the others at the
  * example; the class's sources are equal at the example, since its
@@ -389,7 +389,7 @@ enum { CLASS_EVALS = 64 };
  * false and every other live fact guard reading the class to true, each
  * without an error (a division by zero is no witness). At most CLASS_EVALS
  * guards are evaluated (of a class of at most as many sources, scanning at
- * most 4 times as many index entries), else no witness. Moving the class together keeps
+ * most 4 times as many live index entries), else no witness. Moving the class together keeps
  * its equalities, which a move of one source alone breaks: `2 <= h` beside
  * `h == w` has the witness h = w = 1. */
 static bool class_witness(witness *w, size_t sl, int64_t tv, size_t ci)
@@ -404,14 +404,18 @@ static bool class_witness(witness *w, size_t sl, int64_t tv, size_t ci)
     fmpz_init_set_si(v, tv);
     for (size_t m = w->cls_head[root]; m != SIZE_MAX; m = w->cls_next[m]) sy_binding_set(&w->b, sy_expr_sym_id(gs->vars[m]), v);
     bool ok = sy_eval_raw(w->ctx, gs->g[ci].pub.expr, &w->b, v) == SY_OK && fmpz_is_zero(v);
-    size_t evals = 0, scanned = 0;
+    /* bounded work per trial: the live entries scanned, and the dead ones apart (a flag each): a
+     * source of a chain of K Concats is read by up to K width guards, dead after the widest
+     * implied them, and counting them among the live made half the range guards go to the
+     * decision with the whole component as facts (K^2) */
+    size_t evals = 0, scanned = 0, dead = 0;
     for (size_t m = w->cls_head[root]; m != SIZE_MAX && ok; m = w->cls_next[m])
         for (size_t j = w->slot_at[m]; j < w->slot_at[m + 1] && ok; j++) {
-            if (++scanned > 4 * CLASS_EVALS) { /* bounded work per trial */
+            const gguard *g = &gs->g[w->lin[j].guard];
+            if (g->dead ? ++dead > CLASS_DEAD : ++scanned > 4 * CLASS_EVALS) {
                 ok = false;
                 break;
             }
-            const gguard *g = &gs->g[w->lin[j].guard];
             if (w->lin[j].guard == ci || g->dead) continue;
             size_t first = SIZE_MAX; /* the guard is evaluated once: at its first slot in the class */
             for (size_t k = 0; k < g->pub.nslots && first == SIZE_MAX; k++)
