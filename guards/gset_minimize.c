@@ -427,6 +427,247 @@ static sy_status drop_implied(sy_gset *gs, size_t i, const size_t *comp, size_t 
     return SY_OK;
 }
 
+/* ---- one guard implying another linear one (issue 38)
+ *
+ * A linear guard `a.x + a0 <= 0` over sources is often implied by ONE other linear guard
+ * `b.x + b0 <= 0` and the sources' bounds: for p/q >= 0, q*(a.x + a0) = p*(b.x + b0) + r.x
+ * + q*a0 - p*b0 with r = q*a - p*b, and b.x + b0 <= 0, so it holds wherever q*a0 - p*b0 + max r.x
+ * <= 0 (max over the box of the sources' bounds). p/q is the least ratio that leaves no term
+ * unbounded above: max a_v/b_v over the sources of b (b_v > 0) with no upper bound, at least 0.
+ * The bounds are the set's single-source bounds (as_bound) at the start of the pass; a bound
+ * dropped later was implied by the guards then live, so it still holds wherever they do (the
+ * live fact guards always accept exactly what the produced ones accept). A chain of K Concats
+ * has K widths `d0 + ... + dj <= 2^62 - 1`; each decision took the whole component as facts
+ * (K^3 in all) and past 48 sources the linear layer gave up, keeping all K. The widest others of
+ * the candidate's component are tried first (a wider sum is what implies a narrower one), at
+ * most LIN_TRIES of them, each O(terms). Sound, not complete: what it misses goes to sy_decide. */
+enum { LIN_TRIES = 4, LIN_SCAN = 16 };
+
+typedef struct {
+    size_t *ord;               /* the linear fact guards, by (component, width descending, index) */
+    size_t nord;
+    size_t *cstart;            /* per guard that is a component root: its first position in ord, or SIZE_MAX */
+    size_t *sid;               /* per symbol id below nsid: its slot, or SIZE_MAX */
+    uint32_t nsid;
+    fmpz *lo, *hi;             /* per slot: its bounds, when haslo / hashi */
+    unsigned char *haslo, *hashi;
+    const fmpz **ca, **cb;     /* per slot scratch: the candidate's and the other's coefficients, when stamped */
+    size_t *sa, *sb, tick;
+    size_t n, nsrc;
+    const size_t *comp;
+} linindex;
+
+/* the guard is `d <= 0` with d a sum of at least two sources (coefficients any, a constant) */
+static bool lin_le(const gguard *g)
+{
+    const sy_expr *e = g->pub.expr;
+    if (sy_expr_kind_of(e) != SY_EXPR_LE) return false;
+    const sy_expr *d = sy_expr_arg(e, 0);
+    if (sy_expr_kind_of(d) != SY_EXPR_ADD || sy_expr_nargs(d) < 2) return false;
+    for (size_t i = 0; i < sy_expr_nargs(d); i++)
+        if (sy_expr_kind_of(sy_expr_arg(d, i)) != SY_EXPR_SYM) return false;
+    return true;
+}
+
+static void lin_clear(sy_ctx *ctx, linindex *L)
+{
+    size_t n = L->n ? L->n : 1, ns = L->nsrc ? L->nsrc : 1;
+    if (L->ord) sy_dealloc(ctx, L->ord, n * sizeof *L->ord);
+    if (L->cstart) sy_dealloc(ctx, L->cstart, n * sizeof *L->cstart);
+    if (L->sid) sy_dealloc(ctx, L->sid, (L->nsid ? L->nsid : 1) * sizeof *L->sid);
+    for (size_t s = 0; L->lo && L->hi && s < ns; s++) {
+        fmpz_clear(L->lo + s);
+        fmpz_clear(L->hi + s);
+    }
+    if (L->lo) sy_dealloc(ctx, L->lo, ns * sizeof *L->lo);
+    if (L->hi) sy_dealloc(ctx, L->hi, ns * sizeof *L->hi);
+    if (L->haslo) sy_dealloc(ctx, L->haslo, ns);
+    if (L->hashi) sy_dealloc(ctx, L->hashi, ns);
+    if (L->ca) sy_dealloc(ctx, L->ca, ns * sizeof *L->ca);
+    if (L->cb) sy_dealloc(ctx, L->cb, ns * sizeof *L->cb);
+    if (L->sa) sy_dealloc(ctx, L->sa, ns * sizeof *L->sa);
+    if (L->sb) sy_dealloc(ctx, L->sb, ns * sizeof *L->sb);
+    memset(L, 0, sizeof *L);
+}
+
+typedef struct { size_t comp, width, i; } linkey;
+static int linkey_cmp(const void *x, const void *y)
+{
+    const linkey *a = x, *b = y;
+    if (a->comp != b->comp) return a->comp < b->comp ? -1 : 1;
+    if (a->width != b->width) return a->width > b->width ? -1 : 1;
+    return a->i < b->i ? -1 : (a->i > b->i);
+}
+
+/* false (no index, no error) when there is no linear guard or no memory */
+static bool lin_init(linindex *L, sy_gset *gs, const size_t *comp)
+{
+    sy_ctx *ctx = gs->ctx;
+    memset(L, 0, sizeof *L);
+    size_t nl = 0;
+    for (size_t i = 0; i < gs->n; i++) nl += !gs->g[i].dead && is_fact_guard(&gs->g[i]) && lin_le(&gs->g[i]);
+    if (nl < 2) return false;
+    L->n = gs->n;
+    L->nsrc = gs->nsrc;
+    L->comp = comp;
+    uint32_t nsid = 0;
+    for (size_t s = 0; s < gs->nsrc; s++)
+        if (sy_expr_sym_id(gs->vars[s]) >= nsid) nsid = sy_expr_sym_id(gs->vars[s]) + 1;
+    L->nsid = nsid;
+    size_t n = gs->n, ns = gs->nsrc ? gs->nsrc : 1;
+    linkey *k = sy_alloc(ctx, nl * sizeof *k);
+    L->ord = sy_alloc(ctx, n * sizeof *L->ord);
+    L->cstart = sy_alloc(ctx, n * sizeof *L->cstart);
+    L->sid = sy_alloc(ctx, (nsid ? nsid : 1) * sizeof *L->sid);
+    L->haslo = sy_alloc(ctx, ns);
+    L->hashi = sy_alloc(ctx, ns);
+    L->ca = sy_alloc(ctx, ns * sizeof *L->ca);
+    L->cb = sy_alloc(ctx, ns * sizeof *L->cb);
+    L->sa = sy_alloc(ctx, ns * sizeof *L->sa);
+    L->sb = sy_alloc(ctx, ns * sizeof *L->sb);
+    L->lo = sy_alloc(ctx, ns * sizeof *L->lo);
+    L->hi = sy_alloc(ctx, ns * sizeof *L->hi);
+    if (L->lo && L->hi)
+        for (size_t s = 0; s < ns; s++) {
+            fmpz_init(L->lo + s);
+            fmpz_init(L->hi + s);
+        }
+    else if (L->lo) sy_dealloc(ctx, L->lo, ns * sizeof *L->lo), L->lo = NULL;
+    else if (L->hi) sy_dealloc(ctx, L->hi, ns * sizeof *L->hi), L->hi = NULL;
+    if (!k || !L->lo || !L->hi || !L->ord || !L->cstart || !L->sid || !L->haslo || !L->hashi || !L->ca || !L->cb || !L->sa || !L->sb) {
+        if (k) sy_dealloc(ctx, k, nl * sizeof *k);
+        sy_ctx_reset_error(ctx);
+        lin_clear(ctx, L);
+        return false;
+    }
+    for (uint32_t v = 0; v < nsid; v++) L->sid[v] = SIZE_MAX;
+    for (size_t s = 0; s < gs->nsrc; s++) L->sid[sy_expr_sym_id(gs->vars[s])] = s;
+    for (size_t s = 0; s < ns; s++) {
+        L->haslo[s] = L->hashi[s] = 0;
+        L->sa[s] = L->sb[s] = 0;
+    }
+    fmpz_t c;
+    fmpz_init(c);
+    size_t m = 0;
+    for (size_t i = 0; i < gs->n; i++) {
+        L->cstart[i] = SIZE_MAX;
+        const gguard *g = &gs->g[i];
+        if (g->dead || !is_fact_guard(g)) continue;
+        const sy_expr *v;
+        int up;
+        if (g->pub.nslots == 1 && as_bound(g->pub.expr, &v, &up, c) && gs->vars[g->pub.slots[0]] == v) {
+            size_t s = g->pub.slots[0];
+            if (up && (!L->hashi[s] || fmpz_cmp(c, L->hi + s) < 0)) fmpz_set(L->hi + s, c), L->hashi[s] = 1;
+            if (!up && (!L->haslo[s] || fmpz_cmp(c, L->lo + s) > 0)) fmpz_set(L->lo + s, c), L->haslo[s] = 1;
+        }
+        if (lin_le(g)) k[m++] = (linkey){comp[i], g->pub.nslots, i};
+    }
+    fmpz_clear(c);
+    qsort(k, m, sizeof *k, linkey_cmp);
+    for (size_t q = 0; q < m; q++) {
+        L->ord[q] = k[q].i;
+        if (q == 0 || k[q].comp != k[q - 1].comp) L->cstart[k[q].comp] = q;
+    }
+    L->nord = m;
+    sy_dealloc(ctx, k, nl * sizeof *k);
+    return true;
+}
+
+/* the slots of d's terms (sources) into the scratch coefficients co / stamps st; false when a term is no source */
+static bool lin_scatter(linindex *L, const sy_expr *d, const fmpz **co, size_t *st)
+{
+    for (size_t t = 0; t < sy_expr_nargs(d); t++) {
+        uint32_t id = sy_expr_sym_id(sy_expr_arg(d, t));
+        size_t s = id < L->nsid ? L->sid[id] : SIZE_MAX;
+        if (s == SIZE_MAX) return false;
+        co[s] = sy_expr_add_coef_ref(d, t);
+        st[s] = L->tick;
+    }
+    return true;
+}
+
+/* acc += max of r*x over the bounds of slot s; false when unbounded that way */
+static bool lin_addmax(const linindex *L, size_t s, const fmpz_t r, fmpz_t acc)
+{
+    int sg = fmpz_sgn(r);
+    if (sg > 0) {
+        if (!L->hashi[s]) return false;
+        fmpz_addmul(acc, r, L->hi + s);
+    } else if (sg < 0) {
+        if (!L->haslo[s]) return false;
+        fmpz_addmul(acc, r, L->lo + s);
+    }
+    return true;
+}
+
+/* Does guard gi (`b.x + b0 <= 0`) with the sources' bounds imply candidate ci (`a.x + a0 <= 0`)? */
+static bool lin_implies(linindex *L, const sy_gset *gs, size_t gi, size_t ci)
+{
+    const sy_expr *dc = sy_expr_arg(gs->g[ci].pub.expr, 0), *dg = sy_expr_arg(gs->g[gi].pub.expr, 0);
+    L->tick++;
+    if (!lin_scatter(L, dc, L->ca, L->sa) || !lin_scatter(L, dg, L->cb, L->sb)) return false;
+    fmpz_t p, q, r, t, acc;
+    fmpz_init(p);
+    fmpz_init_set_ui(q, 1);
+    fmpz_init(r);
+    fmpz_init(t);
+    fmpz_init(acc);
+    /* p/q: max a_v/b_v over the sources of b with b_v > 0 and no upper bound, at least 0 */
+    for (size_t k = 0; k < sy_expr_nargs(dg); k++) {
+        size_t s = L->sid[sy_expr_sym_id(sy_expr_arg(dg, k))];
+        const fmpz *b = L->cb[s];
+        if (fmpz_sgn(b) <= 0 || L->hashi[s] || L->sa[s] != L->tick) continue;
+        const fmpz *a = L->ca[s];
+        fmpz_mul(r, a, q);
+        fmpz_mul(t, p, b);
+        if (fmpz_cmp(r, t) > 0) fmpz_set(p, a), fmpz_set(q, b);
+    }
+    /* acc = q*a0 - p*b0 + max r.x */
+    fmpz_mul(acc, q, sy_expr_add_c0_ref(dc));
+    fmpz_submul(acc, p, sy_expr_add_c0_ref(dg));
+    bool ok = true;
+    for (size_t k = 0; k < sy_expr_nargs(dg) && ok; k++) {
+        size_t s = L->sid[sy_expr_sym_id(sy_expr_arg(dg, k))];
+        fmpz_mul(r, p, L->cb[s]);
+        fmpz_neg(r, r);
+        if (L->sa[s] == L->tick) fmpz_addmul(r, q, L->ca[s]);
+        ok = lin_addmax(L, s, r, acc);
+    }
+    for (size_t k = 0; k < sy_expr_nargs(dc) && ok; k++) {
+        size_t s = L->sid[sy_expr_sym_id(sy_expr_arg(dc, k))];
+        if (L->sb[s] == L->tick) continue; /* done above */
+        fmpz_mul(r, q, L->ca[s]);
+        ok = lin_addmax(L, s, r, acc);
+    }
+    ok = ok && fmpz_sgn(acc) <= 0;
+    fmpz_clear(p);
+    fmpz_clear(q);
+    fmpz_clear(r);
+    fmpz_clear(t);
+    fmpz_clear(acc);
+    return ok;
+}
+
+/* Is linear candidate ci implied by one of the widest live linear guards of its component? */
+static bool lin_implied(linindex *L, const sy_gset *gs, size_t ci)
+{
+    if (!L->ord || !lin_le(&gs->g[ci])) return false;
+    size_t at = L->cstart[L->comp[ci]];
+    if (at == SIZE_MAX) return false;
+    /* the component's widest entries that died stay dead: skip them once */
+    while (at < L->nord && L->comp[L->ord[at]] == L->comp[ci] && gs->g[L->ord[at]].dead) at++;
+    L->cstart[L->comp[ci]] = at;
+    size_t tries = 0;
+    for (size_t q = at, scanned = 0; q < L->nord && L->comp[L->ord[q]] == L->comp[ci] && tries < LIN_TRIES && scanned < LIN_SCAN;
+         q++, scanned++) {
+        size_t j = L->ord[q];
+        if (j == ci || gs->g[j].dead) continue;
+        tries++;
+        if (lin_implies(L, gs, j, ci)) return true;
+    }
+    return false;
+}
+
 /* *t: whether the live fact guards of candidate i's component imply it (the decision procedure),
  * and keep each symbolic divisor of it non-zero (dropping is exact only then); unknown when the
  * component is inconsistent. The status of an error (out of memory, ...). */
@@ -678,13 +919,17 @@ static sy_status minimize(sy_gset *gs)
     int hc_rebuilds = 0;
     bool hc_ok = false;
     if (have_w && hl_init(&hx, &w)) hc_ok = hl_classes(&hc, &hx, gs);
+    linindex lx;
+    bool lin_ok = cst == SY_OK && lin_init(&lx, gs, comp);
     for (size_t i = gs->n; i-- > 0 && cst == SY_OK;) {
         gguard *cand = &gs->g[i];
         if (!is_fact_guard(cand) || surely_not_implied(gs, cand, nreaders)) continue;
         if (have_w && has_witness(&w, i)) continue; /* certainly not implied: kept, as the decision would */
         /* exactly implied by one other guard's half-line, on its source or one the live equalities
          * tie to it; else the decision procedure */
-        sy_truth imp = hl_implied(&hx, gs, i) || (hc_ok && hl_implied(&hc, gs, i)) ? SY_TRUTH_TRUE : SY_TRUTH_UNKNOWN;
+        sy_truth imp = hl_implied(&hx, gs, i) || (hc_ok && hl_implied(&hc, gs, i)) || (lin_ok && lin_implied(&lx, gs, i))
+                           ? SY_TRUTH_TRUE
+                           : SY_TRUTH_UNKNOWN;
         if (imp != SY_TRUTH_TRUE && (cst = decide_implied(gs, i, comp, &imp))) break;
         if (imp != SY_TRUTH_TRUE) continue;
         cst = drop_implied(gs, i, comp, nreaders, &dx);
@@ -693,6 +938,7 @@ static sy_status minimize(sy_gset *gs)
     if (cst == SY_OK) cst = rewrite_under_others(gs, comp);
     hl_clear(ctx, &hx);
     hl_clear(ctx, &hc);
+    if (lin_ok) lin_clear(ctx, &lx);
     dindex_clear(ctx, &dx);
     if (have_w) witness_clear(&w);
     if (comp) sy_dealloc(ctx, comp, nc * sizeof *comp);

@@ -61,6 +61,31 @@ static int occurs(const sy_expr *e, const sy_expr *sym, int *budget)
 static int64_t fdiv_i(int64_t a, int64_t b) { int64_t q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; }
 static int64_t cdiv_i(int64_t a, int64_t b) { return -fdiv_i(-a, b); }
 
+/* The entry of a guard of kind k whose d reads a*t + R with the other sources at the example
+ * (out->guard and out->slot set, kind LIN_NONE until known). */
+static void classify_tail(sy_expr_kind k, int64_t a, int64_t R, lin_entry *out)
+{
+    if (R > ((int64_t)1 << 62) || R < -((int64_t)1 << 62)) return;
+    if (k == SY_EXPR_EQ) {
+        out->kind = LIN_EQ;
+    } else if (k == SY_EXPR_NE) { /* a*t + R == 0 forbidden */
+        out->kind = LIN_NE;
+        if (R % a == 0) {
+            out->has_value = 1;
+            out->value = -R / a;
+        }
+    } else { /* a*t + R <= 0 */
+        out->kind = LIN_LE;
+        if (a > 0) {
+            out->upper = 1;
+            out->value = fdiv_i(-R, a);
+        } else {
+            out->upper = 0;
+            out->value = cdiv_i(R, -a);
+        }
+    }
+}
+
 /* Classify guard g in source t: fills e (kind LIN_NONE when not linear or
  * not evaluable). R = value of d - a*t at the example (binding b). */
 static void classify_lin(sy_ctx *ctx, const gguard *g, size_t gi, size_t slot, const sy_expr *t, sy_binding *b,
@@ -110,25 +135,7 @@ static void classify_lin(sy_ctx *ctx, const gguard *g, size_t gi, size_t slot, c
     fmpz_submul_si(v, &b->vz[id], a); /* R = d(example) - a * t_ex */
     int64_t R = fmpz_fits_si(v) ? fmpz_get_si(v) : INT64_MAX;
     fmpz_clear(v);
-    if (R > ((int64_t)1 << 62) || R < -((int64_t)1 << 62)) return;
-    if (k == SY_EXPR_EQ) {
-        out->kind = LIN_EQ;
-    } else if (k == SY_EXPR_NE) { /* a*t + R == 0 forbidden */
-        out->kind = LIN_NE;
-        if (R % a == 0) {
-            out->has_value = 1;
-            out->value = -R / a;
-        }
-    } else { /* a*t + R <= 0 */
-        out->kind = LIN_LE;
-        if (a > 0) {
-            out->upper = 1;
-            out->value = fdiv_i(-R, a);
-        } else {
-            out->upper = 0;
-            out->value = cdiv_i(R, -a);
-        }
-    }
+    classify_tail(k, a, R, out);
 }
 
 
@@ -215,6 +222,48 @@ static void witness_classes(witness *w)
     }
 }
 
+/* classify_lin of guard gi in each of its slots at once, when it is a relation over a sum of
+ * sources (one term per slot read): d is evaluated once, not once per slot, and no term is
+ * walked for the others (per slot that cost O(terms): O(terms^2) per guard, K^3 for the K width
+ * guards of a chain of K Concats). Same entries as classify_lin gives; false (nothing written)
+ * for any other guard. */
+static bool classify_sum(witness *w, size_t gi, const size_t *sid, uint32_t nsid)
+{
+    const gguard *g = &w->gs->g[gi];
+    const sy_expr *e = g->pub.expr;
+    sy_expr_kind k = sy_expr_kind_of(e);
+    if (k != SY_EXPR_EQ && k != SY_EXPR_NE && k != SY_EXPR_LE) return false;
+    const sy_expr *d = sy_expr_arg(e, 0);
+    size_t nt = sy_expr_nargs(d);
+    if (sy_expr_kind_of(d) != SY_EXPR_ADD || nt != g->pub.nslots || nt < 2) return false;
+    for (size_t t = 0; t < nt; t++) {
+        const sy_expr *m = sy_expr_arg(d, t);
+        if (sy_expr_kind_of(m) != SY_EXPR_SYM || sy_expr_sym_id(m) >= nsid || sid[sy_expr_sym_id(m)] == SIZE_MAX) return false;
+    }
+    fmpz_t v;
+    fmpz_init(v);
+    bool ok = sy_eval_raw(w->ctx, d, &w->b, v) == SY_OK;
+    if (!ok) sy_ctx_reset_error(w->ctx);
+    for (size_t t = 0; t < nt; t++) {
+        const sy_expr *m = sy_expr_arg(d, t);
+        lin_entry *out = &w->lin[w->nlin++];
+        *out = (lin_entry){gi, sid[sy_expr_sym_id(m)], LIN_NONE, 0, 0, 0};
+        const fmpz *coef = sy_expr_add_coef_ref(d, t);
+        uint32_t id = sy_expr_sym_id(m);
+        if (!ok || !fmpz_fits_si(coef) || id >= w->b.n || w->b.has[id] != 2) continue;
+        int64_t a = fmpz_get_si(coef);
+        if (a == 0 || a > (1 << 30) || a < -(1 << 30)) continue;
+        fmpz_t r;
+        fmpz_init_set(r, v);
+        fmpz_submul_si(r, &w->b.vz[id], a); /* R = d(example) - a * t_ex */
+        int64_t R = fmpz_fits_si(r) ? fmpz_get_si(r) : INT64_MAX;
+        fmpz_clear(r);
+        classify_tail(k, a, R, out);
+    }
+    fmpz_clear(v);
+    return true;
+}
+
 /* Build the index; false (no witnesses, no error) when some fact guard reads a
  * source without example, or does not hold at the example. */
 bool witness_init(witness *w, sy_gset *gs)
@@ -258,13 +307,23 @@ bool witness_init(witness *w, sy_gset *gs)
         return false;
     }
     w->nlin = 0;
+    /* per symbol id: its slot (for classify_sum), or none when out of memory */
+    uint32_t nsid = 0;
+    for (size_t s = 0; s < gs->nsrc; s++)
+        if (sy_expr_sym_id(gs->vars[s]) >= nsid) nsid = sy_expr_sym_id(gs->vars[s]) + 1;
+    size_t *sid = sy_alloc(ctx, (nsid ? nsid : 1) * sizeof *sid);
+    if (!sid) sy_ctx_reset_error(ctx);
+    for (uint32_t id = 0; sid && id < nsid; id++) sid[id] = SIZE_MAX;
+    for (size_t s = 0; sid && s < gs->nsrc; s++) sid[sy_expr_sym_id(gs->vars[s])] = s;
     for (size_t i = 0; i < gs->n; i++) {
         if (!is_fact_guard(&gs->g[i])) continue;
+        if (sid && classify_sum(w, i, sid, nsid)) continue;
         for (size_t k = 0; k < gs->g[i].pub.nslots; k++) {
             size_t sl = gs->g[i].pub.slots[k];
             classify_lin(ctx, &gs->g[i], i, sl, gs->vars[sl], &w->b, &w->lin[w->nlin++]);
         }
     }
+    if (sid) sy_dealloc(ctx, sid, (nsid ? nsid : 1) * sizeof *sid);
     qsort(w->lin, w->nlin, sizeof *w->lin, lin_cmp);
     size_t j = 0;
     for (size_t sl = 0; sl <= gs->nsrc; sl++) {
@@ -322,7 +381,7 @@ static bool others_hold(witness *w, size_t sl, int64_t tv, size_t skip)
     return ok;
 }
 
-enum { CLASS_EVALS = 64 };
+enum { CLASS_EVALS = 64, CLASS_DEAD = 1 << 16 };
 
 /* The witness point with every source of sl's class at tv (the others at the
  * example; the class's sources are equal at the example, since its
@@ -330,7 +389,7 @@ enum { CLASS_EVALS = 64 };
  * false and every other live fact guard reading the class to true, each
  * without an error (a division by zero is no witness). At most CLASS_EVALS
  * guards are evaluated (of a class of at most as many sources, scanning at
- * most 4 times as many index entries), else no witness. Moving the class together keeps
+ * most 4 times as many live index entries), else no witness. Moving the class together keeps
  * its equalities, which a move of one source alone breaks: `2 <= h` beside
  * `h == w` has the witness h = w = 1. */
 static bool class_witness(witness *w, size_t sl, int64_t tv, size_t ci)
@@ -345,14 +404,18 @@ static bool class_witness(witness *w, size_t sl, int64_t tv, size_t ci)
     fmpz_init_set_si(v, tv);
     for (size_t m = w->cls_head[root]; m != SIZE_MAX; m = w->cls_next[m]) sy_binding_set(&w->b, sy_expr_sym_id(gs->vars[m]), v);
     bool ok = sy_eval_raw(w->ctx, gs->g[ci].pub.expr, &w->b, v) == SY_OK && fmpz_is_zero(v);
-    size_t evals = 0, scanned = 0;
+    /* bounded work per trial: the live entries scanned, and the dead ones apart (a flag each): a
+     * source of a chain of K Concats is read by up to K width guards, dead after the widest
+     * implied them, and counting them among the live made half the range guards go to the
+     * decision with the whole component as facts (K^2) */
+    size_t evals = 0, scanned = 0, dead = 0;
     for (size_t m = w->cls_head[root]; m != SIZE_MAX && ok; m = w->cls_next[m])
         for (size_t j = w->slot_at[m]; j < w->slot_at[m + 1] && ok; j++) {
-            if (++scanned > 4 * CLASS_EVALS) { /* bounded work per trial */
+            const gguard *g = &gs->g[w->lin[j].guard];
+            if (g->dead ? ++dead > CLASS_DEAD : ++scanned > 4 * CLASS_EVALS) {
                 ok = false;
                 break;
             }
-            const gguard *g = &gs->g[w->lin[j].guard];
             if (w->lin[j].guard == ci || g->dead) continue;
             size_t first = SIZE_MAX; /* the guard is evaluated once: at its first slot in the class */
             for (size_t k = 0; k < g->pub.nslots && first == SIZE_MAX; k++)
