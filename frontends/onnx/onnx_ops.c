@@ -832,8 +832,23 @@ static sy_status op_and(ox_call *c) { return elementwise(c, OX_BOOL, f_and); }
 static sy_status op_or(ox_call *c) { return elementwise(c, OX_BOOL, f_or); }
 static sy_status op_xor(ox_call *c) { return elementwise(c, OX_BOOL, f_xor); }
 static sy_status op_bool_bcast(ox_call *c) { return elementwise(c, OX_BOOL, NULL); }
-/* Where-16: cond, X, Y broadcast together; the output type is X's */
-static sy_status op_where(ox_call *c) { return elementwise(c, c->in[1]->elem, f_where); }
+/* Where-16: cond, X, Y broadcast together; the output type is X's. Integer values not held (a Range's
+ * elements, cond computed from them) get the union of X's and Y's element bounds, Min(lo_X, lo_Y) ..
+ * Max(hi_X, hi_Y): every element is one of X's or Y's (an empty X or Y makes the output empty), so
+ * the union holds them all though it may not be attained, and Gather & co. require it as a Slice's
+ * superset bounds (verify47n: Gather(x, Where(Less(-Range(m, 7), -1), -Range(m, 7), 0)) on m columns
+ * was accepted at m = 5, where the index -6 makes onnxruntime fail: without bounds, the indices were
+ * the runtime's check, as data's). Loose (a subset's) on either side: loose, as Gather's. Where either
+ * side has no bounds (data), neither has the output */
+static sy_status op_where(ox_call *c)
+{
+    TRY(elementwise(c, c->in[1]->elem, f_where));
+    if (!c->nout || c->out[0].iv || c->out[0].u.kv || !ox_is_int(c->out[0].elem)) return SY_OK;
+    const sy_expr *lx, *hx, *ly, *hy;
+    if (!elem_bounds(c, 1, &lx, &hx) || !elem_bounds(c, 2, &ly, &hy)) return SY_OK;
+    int loose = (c->in[1]->has_eb == 2 && ox_eb(c->in[1])) || (c->in[2]->has_eb == 2 && ox_eb(c->in[2]));
+    return set_bounds(c, 0, sy_expr_min(c->ctx, lx, ly), sy_expr_max(c->ctx, hx, hy), loose);
+}
 
 /* unary ops keeping the shape; values pass through the listed ones */
 static sy_status op_unary(ox_call *c) { return same_as(c, 0, 0); }

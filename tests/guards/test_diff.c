@@ -446,6 +446,39 @@ Test(guards_diff, witness_inputs_exist, .init = ctx_setup, .fini = ctx_teardown,
     sy_diff_free(d);
 }
 
+/* The numel rule reads an input's sizes below its rank at the point: A reads x of rank 3, B of rank 2,
+ * and x.size()[2] (A's only) is free where x.dim() == 2. Its 0 made the numel 0, so the witness of
+ * A's dropped `x.size()[0]*x.size()[1] <= 2**63 - 1` was x = [5, 2**63 - 1] "accepted by B", an input
+ * that cannot exist (verify47n: MaxPool-2d against AveragePool-1d, [5, 2**63 - 1, 241]). Every
+ * witness now has each input's numel at its rank within int64, and that guard stays unknown. */
+#define SRC_X3 "\"sources\": [\"x.dim()\", \"x.dtype\", \"x.size()[0]\", \"x.size()[1]\", \"x.size()[2]\"]"
+#define DOC3(...) "{\"format\": \"symshape.guards\", \"version\": 1, \"model\": \"m\", " SRC_X3 ", \"guards\": [" __VA_ARGS__ "]}"
+Test(guards_diff, witness_inputs_exist_at_their_rank, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(30))
+{
+    sy_diff *d = run(DOC3(G("tensor_match", "_s0 == 3") ", " G("relation", "_s2*_s3 <= 9223372036854775807")),
+                     DOC(RANK ", " G("range", "2 <= _s2")), NULL, NULL);
+    cr_assert(eq(int, sy_diff_subset(d, SY_DIFF_B), SY_TRUTH_FALSE));
+    size_t nw = 0;
+    for (size_t i = 0; i < sy_diff_nentries(d); i++) {
+        const sy_diff_entry *e = sy_diff_entry_at(d, i);
+        if (e->a == 1) cr_assert(eq(int, e->implied, SY_TRUTH_UNKNOWN));
+        if (!e->witness) continue;
+        nw++;
+        int64_t r = wv(d, e->witness, "x.dim()"), p = 1;
+        cr_assert(r == 2 || r == 3);
+        for (int k = 0; k < r; k++) {
+            char src[32];
+            snprintf(src, sizeof src, "x.size()[%d]", k);
+            int64_t v = wv(d, e->witness, src);
+            cr_assert(ge(i64, v, 0));
+            cr_assert(v == 0 || p <= INT64_MAX / v, "entry %zu: x of rank %lld cannot exist", i, (long long)r);
+            p *= v;
+        }
+    }
+    cr_assert(ge(sz, nw, 2));
+    sy_diff_free(d);
+}
+
 /* Bounded work: 1000 disequalities per side (A on x.size()[0], B on x.size()[1]). Each B guard is
  * not implied by A; the searches together evaluate at most 2*10^6 guards, so the run ends
  * (no quadratic pass over the facts per guard) and what is left open stays unknown. */

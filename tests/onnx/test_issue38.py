@@ -44,6 +44,8 @@
     Reshape/Unsqueeze/Transpose/Expand of it and a Concat of Ranges; held values in progression sliced to a
     symbolic length too; a Slice of a Concat of them requires its superset bounds: 8 more index graphs (210
     violations before, 0 after, none thrown away).
+  - verify47n: Where of two bounded sides (Where(r < 5, -r, r), Where(r == 0, r - n, 3)) kept no bounds, its
+    indices were the runtime's check: 2 more index graphs (56 violations before, 0 after, none thrown away).
   - onnx47w: the bytes of a tensor past 2^63 (onnxruntime's SafeInt size computations overflow there):
     ConstantOfShape (6 element types), Expand, Pad, Range, OneHot x 22 sizes x 2 policies against onnxruntime.
 usage: test_issue38.py SYMSHAPE CACHE_DIR   (SY_SKIP_TORCH_TESTS=1 or no onnxruntime: skip, exit 77)
@@ -864,7 +866,16 @@ IDX += [gx("ix_slice_tail", [sl("r", "i", "b3", "bmax")], 10, [i64s("b3", [3]), 
         # Expand of [n, 1] to [n, 3]: GatherElements on 10 x 3
         ("ix_expand_ge", [helper.make_node("Unsqueeze", ["r", "axm1"], ["ru"]), helper.make_node("Expand", ["ru", "e13"], ["i"]),
                           helper.make_node("GatherElements", ["W", "i"], ["t"], axis=0)],
-         [fw("W", [10, 3]), axm1, i64s("e13", [1, 3])], "1" * 11 + "0" * 12)]
+         [fw("W", [10, 3]), axm1, i64s("e13", [1, 3])], "1" * 11 + "0" * 12),
+        # verify47n: Where(r < 5, -r, r): 0, -1 .. -4, then 5 .. n - 1; it kept no bounds (the runtime's check, as
+        # data's) and every n was accepted; now the union of both sides' bounds, -(n - 1) .. n - 1
+        gx("ix_where", [helper.make_node("Less", ["r", "c5"], ["lt"]), helper.make_node("Neg", ["r"], ["rn"]),
+                        helper.make_node("Where", ["lt", "rn", "r"], ["i"])], 10, [sc("c5", 5)], "1" * 11 + "0" * 12),
+        # Where(r == 0, r - n, 3) broadcast with a scalar: -n, then 3s; into 6 rows: n <= 6. The union, -n .. 3, is
+        # exact here; where a side's extreme is never picked it is a superset (Where(r == 0, 3, r - n): -n is
+        # required in range though the first element is 3)
+        gx("ix_where_scalar", [helper.make_node("Equal", ["r", "zero"], ["eq"]), helper.make_node("Sub", ["r", "n"], ["rs"]),
+                               helper.make_node("Where", ["eq", "rs", "c3"], ["i"])], 6, [sc("c3", 3)], "1" * 7 + "0" * 16)]
 IDX_N = list(range(0, 23))
 pf = os.path.join(WORK, "idx.points.json")
 with open(pf, "w") as f:
