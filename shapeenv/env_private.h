@@ -252,6 +252,11 @@ typedef struct opcall {
 typedef sy_status (*opfn)(opcall *c);
 /* values.c: after an op's result is final (sy_env_call): record or propagate its value
  * bounds; an op that may write into a tensor forgets every bound */
+/* env_source.c: the entry of source text @p source in env->srcown (its owner, or the empty slot
+ * where it goes; NULL: out of memory), and the one-symbol-per-source check before symbol @p will
+ * (NULL: a new one) gets @p source (false: SY_EINVAL naming the source, or out of memory) */
+struct sy_env_srcown *sy_env_srcown_slot(sy_env *env, const char *source);
+bool sy_env_source_ok(sy_env *env, const char *source, const symrec *will);
 sy_status sy_env_values_after_call(opcall *c);
 /* values.c: the one check of index values (every consumer: embedding, index_select, gather,
  * scatter, take, index_add/copy/fill, one_hot, advanced indexing): when idx's values are

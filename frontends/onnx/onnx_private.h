@@ -38,6 +38,7 @@
 #define ox_tensor_unpack sy_ox_tensor_unpack
 #define ox_trace_keep sy_ox_trace_keep
 #define ox_trace_set_related sy_ox_trace_set_related
+#define ox_trace_concrete sy_ox_trace_concrete
 
 /* ONNX TensorProto.DataType codes (onnx.proto) */
 enum {
