@@ -436,7 +436,12 @@ static sy_status tensor_split(opcall *c)
     if (s->kind == SY_V_TENSOR && (st = tensor_split_values(c, s->u.t, &s))) return st;
     if (s->kind == SY_V_INT) {
         int64_t n;
-        if (sy_expr_get_si(s->u.i, &n)) return op_err(c, SY_EINVAL, "the number of sections must be a constant");
+        /* the number of sections is the number of outputs, a Python-level length: a traced
+         * int (tensor_split(x, T // 2)) is specialized to its example, as unbind's size */
+        const sy_expr *nv = s->u.i;
+        sy_provenance why = {c->where ? c->where->node : NULL, c->op, "number of outputs of tensor_split (sections)"};
+        if (sy_expr_get_si(nv, &n) && (st = sy_env_evaluate_expr(c->env, s->u.i, &why, &nv))) return st;
+        if (sy_expr_get_si(nv, &n)) return op_err(c, SY_EINVAL, "the number of sections must be a constant");
         if (n <= 0) return op_err(c, SY_EINVAL, "number of sections must be larger than 0, got %lld", (long long)n);
         if (n > 100000) return op_err(c, SY_EQUOTA, "too many sections (%lld)", (long long)n);
         const sy_tensor **outs = sy_env_alloc(c->env, (size_t)n * sizeof *outs);

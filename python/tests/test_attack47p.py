@@ -110,3 +110,52 @@ def test_builtin_max_min(policy):
     assert ran == [p for p in points if p[1] != 0]  # topk(k = 1) of an empty dim fails
     assert accepted == (ran if policy == "relaxed" else [p for p in ran if p[0] >= 2 and p[1] >= 2])
     assert gs.output_shapes({"x": [3, 40, 4]}) == [[3, 5, 4], [3, 5, 4], [37], [3], [2, 1]]
+
+
+# pyexp47 (issue 38): ops that were a clear UnsupportedError ("unknown op"), now engine op rows
+# the exporter captures in both versions (torch builtins with a traced int), each against the
+# CPU: x [4, T], k = T // 2
+OPS = {
+    "searchsorted": lambda x, k: torch.searchsorted(torch.arange(k + 1), x),
+    "bucketize": lambda x, k: torch.bucketize(x, torch.arange(k + 1), out_int32=True),
+    "histc": lambda x, k: torch.histc(x, bins=k + 1),
+    "multinomial": lambda x, k: torch.multinomial(x.abs() + 0.1, k),
+    "multinomial_rep": lambda x, k: torch.multinomial(x[:, :k].abs() + 0.1, 3, replacement=True),
+    "combinations": lambda x, k: torch.combinations(x[0], 2),
+    "combinations_rep": lambda x, k: torch.combinations(x[0, :k], 3, with_replacement=True),
+    "new_tensor": lambda x, k: x.new_tensor([k, 1]),
+    "scalar_tensor": lambda x, k: torch.scalar_tensor(k),
+    "empty_strided": lambda x, k: torch.empty_strided((k, 2), (2, 1)),
+    "ss_batched": lambda x, k: torch.searchsorted(torch.sort(x[:, :k]).values, x[:, :3], side="right"),
+    "tensor_split": lambda x, k: torch.tensor_split(x, k, 1)[0],
+}
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_new_op_rows(name, policy):
+    """Every size the CPU runs is accepted under the relaxed policy, with the CPU's shapes, and
+    nothing else (multinomial needs k >= 1: without replacement k <= T, with replacement a
+    category per row); the default policy loses 0 and 1 where T is read as a size. tensor_split's section count is its number of outputs, a Python length:
+    pinned to the example's k = 4 (T 8 and 9)."""
+    model = Call(OPS[name])
+    gs = symshape.trace(symshape.export(model, {"x": torch.randn(4, 8)}, dynamic={"x": [1]}), **(_kw(policy) or {}))
+    accepted, ran = [], []
+    for t in SIZES:
+        torch.manual_seed(0)
+        ok, real = run_real(model, {"x": torch.randn(4, t)})
+        acc, why = gs.check({"x": [4, t]})
+        if ok:
+            ran.append(t)
+        if acc:
+            accepted.append(t)
+            assert ok, (t, real)
+            assert gs.output_shapes({"x": [4, t]}) == real, (t, real)
+    needs_k = name in ("multinomial", "multinomial_rep", "tensor_split")
+    assert ran == ([t for t in SIZES if t >= 2] if needs_k else SIZES)
+    if name == "tensor_split":
+        assert accepted == [8, 9]
+    elif policy == "relaxed" or name in ("new_tensor", "scalar_tensor") or needs_k:
+        assert accepted == ran
+    else:
+        assert accepted == [t for t in ran if t >= 2]
