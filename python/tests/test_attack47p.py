@@ -159,3 +159,29 @@ def test_new_op_rows(name, policy):
         assert accepted == ran
     else:
         assert accepted == [t for t in ran if t >= 2]
+
+
+class Diag(nn.Module):
+    """torch.diagonal / diag_embed with offsets read from sizes, both signs"""
+    def forward(self, x):
+        R, T = x.shape
+        return (torch.diagonal(x, T // 2), torch.diagonal(x, -(R // 3)), torch.diagonal(x, T - R),
+                torch.diag_embed(x, T // 2), torch.diag_embed(x[:, :2], -(R // 2)))
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_diagonal_traced_offset(policy):
+    """The length max(min(rows + min(off, 0), cols - max(off, 0)), 0) and diag_embed's n + |off|
+    are one expression of a symbolic offset: every (R, T) the CPU runs is accepted with its shapes
+    (before: the offset pinned to its example, T <= 9 and 8 <= T, 2 of 20 sizes)."""
+    model = Diag()
+    gs = symshape.trace(symshape.export(model, {"x": torch.randn(5, 8)}, dynamic={"x": [0, 1]}), **(_kw(policy) or {}))
+    points = [(r, t) for r in (0, 1, 2, 3, 5, 8) for t in (0, 1, 2, 3, 7, 8, 13)]
+    accepted = []
+    for r, t in points:
+        ok, real = run_real(model, {"x": torch.randn(r, t)})
+        assert ok, (r, t, real)
+        if gs.check({"x": [r, t]})[0]:
+            accepted.append((r, t))
+            assert gs.output_shapes({"x": [r, t]}) == real, (r, t, real)
+    assert accepted == (points if policy == "relaxed" else [p for p in points if p[0] >= 2 and p[1] >= 2])
