@@ -13,6 +13,8 @@ user-style models, each against real CPU execution at every point of a grid with
   guard_bool kept the example's branch (mixture-of-depths routing at T = 16: T >= 16 only, 0 of
   the 46 sizes the CPU runs below it). They are the engine's max / min of sizes now
   (torch.sym_max, what torch.export records)."""
+import math
+
 import pytest
 import torch
 import torch.nn as nn
@@ -185,3 +187,32 @@ def test_diagonal_traced_offset(policy):
             accepted.append((r, t))
             assert gs.output_shapes({"x": [r, t]}) == real, (r, t, real)
     assert accepted == (points if policy == "relaxed" else [p for p in points if p[0] >= 2 and p[1] >= 2])
+
+
+class QuotFloat(nn.Module):
+    """a capacity factor (m2.py capacity_router: math.ceil(T * k / e * f)) and other arithmetic of
+    a true quotient of sizes with a float of a short binary value"""
+    def forward(self, x):
+        T = x.shape[0]
+        return (torch.zeros(math.ceil(T * 2 / 4 * 1.25)), torch.zeros(math.floor(T / 8 * 3.0 + 0.5)),
+                torch.zeros(math.ceil(2.5 / (T / 4 + 1))), torch.zeros(math.ceil(T / 4 - 0.75)),
+                torch.zeros(int(0.75 * (T / 2) / 0.5)))
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_quotient_times_float(policy):
+    """q = T / 2^k is exact in a double, so q * f, q / f, f / q, q + f, q - f with f = 1.25, 3.0,
+    0.5, 0.75, 2.5 are each one correctly rounded operation of the exact rational: the sizes are
+    CeilDiv / FloorDiv of integers, exact at every T (before: 'arithmetic on a true quotient of
+    sizes' for all of them; the relaxed policy now keeps every size, the default 0 and 1 aside)."""
+    model = QuotFloat()
+    gs = symshape.trace(symshape.export(model, {"x": torch.randn(9, 2)}, dynamic={"x": [0]}), **(_kw(policy) or {}))
+    sizes = SIZES + [1000, 1023, 4097, 65535, 999999]
+    accepted = []
+    for t in sizes:
+        ok, real = run_real(model, {"x": torch.randn(t, 2)})
+        assert ok, (t, real)
+        if gs.check({"x": [t, 2]})[0]:
+            accepted.append(t)
+            assert gs.output_shapes({"x": [t, 2]}) == real, (t, real)
+    assert accepted == (sizes if policy == "relaxed" else sizes[2:])
