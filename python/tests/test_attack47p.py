@@ -216,3 +216,60 @@ def test_quotient_times_float(policy):
             accepted.append(t)
             assert gs.output_shapes({"x": [t, 2]}) == real, (t, real)
     assert accepted == (sizes if policy == "relaxed" else sizes[2:])
+
+
+class PosIds(nn.Module):
+    """Hugging Face position ids: a buffer arange(L).expand(1, -1), sliced to the sequence length and
+    embedded by a table of P < L rows"""
+    def __init__(self, variant, L=64, P=40):
+        super().__init__()
+        self.v = variant
+        self.register_buffer("position_ids", torch.arange(L).expand((1, -1)), persistent=False)
+        self.pos_emb = nn.Embedding(P, 4)
+
+    def forward(self, x):
+        T, ids = x.shape[1], self.position_ids
+        pos = [ids[:, :T], ids[:, 2:T + 2], ids[0, :T], ids[:, :T].expand(x.shape[0], -1), ids[:, :T] + 1,
+               ids.view(-1)[:T], ids[:, 1:][:, :T], ids[:, :T:2]][self.v]
+        return self.pos_emb(pos) if self.v == 7 else x + self.pos_emb(pos)
+
+
+@pytest.mark.parametrize("variant", range(8))
+def test_position_ids_buffer_slice(variant):
+    """A constant row equal to an arange is written with its step ("values": [0, 63, 1]) and tracked
+    as that arange, so a slice stays exact: the embedding's index check rejects T past the table as
+    the CPU does (before: 8 to 21 of 57 points accepted where the CPU raises "index out of range in
+    self"), and the relaxed policy keeps every size the CPU runs."""
+    torch.manual_seed(0)
+    model = PosIds(variant).eval()
+    doc = symshape.export(model, {"x": torch.randn(2, 16, 4)}, dynamic={"x": [0, 1]})
+    pid = [n for n in doc["nodes"] if n["name"] == "position_ids"][0]
+    assert pid["values"] == [0, 63, 1]
+    gs = symshape.trace(doc, **_kw("relaxed"))
+    for b in (0, 2):
+        for t in (0, 1, 2, 16, 37, 38, 39, 40, 41, 64, 65, 80):
+            x = torch.randn(b, t, 4)
+            ok, real = run_real(model, {"x": x})
+            acc = gs.check({"x": [b, t, 4]})[0]
+            assert acc == ok, (b, t, real)
+            if acc:
+                assert gs.output_shapes({"x": [b, t, 4]}) == real
+
+
+def test_values_step_format():
+    """"values" [least, greatest, step] is for a row of (greatest - least) / |step| + 1 elements;
+    a negative step starts at greatest"""
+    def doc(shape, values):
+        return {"format": "symshape.graph", "version": 1, "name": "v",
+                "nodes": [{"name": "x", "op": "input", "dtype": "float32", "shape": [3, 12], "dynamic": [{"dim": 1, "name": "T"}]},
+                          {"name": "i", "op": "param", "dtype": "int64", "shape": shape, "values": values},
+                          {"name": "s", "op": "getitem", "args": [{"ref": "i"}, [{"slice": [None, 2, None]}]]},
+                          {"name": "o", "op": "index_select", "args": [{"ref": "x"}, 1, {"ref": "s"}]}],
+                "outputs": [{"ref": "o"}]}
+    gs = symshape.trace(doc([4], [0, 9, -3]))  # 9, 6, 3, 0: the slice holds 9 and 6
+    assert [gs.check({"x": [3, t]})[0] for t in (9, 10)] == [False, True]
+    gs = symshape.trace(doc([4], [0, 3]))  # no step: the slice's values are data, nothing checked
+    assert gs.check({"x": [3, 2]})[0]
+    for shape, values in (([2, 2], [0, 3, 1]), ([4], [0, 9, 2]), ([4], [0, 9, 0])):
+        with pytest.raises(symshape.FormatError, match="is for a row"):
+            symshape.trace(doc(shape, values))
