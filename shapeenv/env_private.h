@@ -221,8 +221,10 @@ sy_vbounds sy_vbounds_seq(sy_ctx *ctx, const sy_expr *first, int64_t step, const
 void sy_env_values_free(sy_env *env);
 /* a constant tensor t (a graph "param" with "values": [lo, hi], docs/graph-format.md) whose least
  * and greatest elements are lo and hi: recorded as one part of numel(t) elements (nothing when t is
- * empty or its dtype is not a tracked integer dtype); SY_ENOMEM */
-sy_status sy_env_values_set_const(sy_env *env, const sy_tensor *t, int64_t lo, int64_t hi);
+ * empty or its dtype is not a tracked integer dtype); step != 0: t is a row (every dim but the last
+ * 1) holding the sequence from lo (step > 0) or hi (step < 0), recorded as that sequence (the graph
+ * reader checked the shape and count); SY_ENOMEM */
+sy_status sy_env_values_set_const(sy_env *env, const sy_tensor *t, int64_t lo, int64_t hi, int64_t step);
 /* 1 for an integer dtype whose values are tracked (int64, int32, int16, int8, uint8), with its
  * least and greatest values and its width in bits (each output may be NULL); else 0 */
 int sy_vb_int_dtype(sy_dtype dt, int64_t *mn, int64_t *mx, int *bits);

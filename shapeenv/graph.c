@@ -192,7 +192,9 @@ static sy_status read_dynamic(sy_graph *g, const char *file, const char *nname, 
  * "torch." prefix of str(torch.channels_last) is accepted) or a list of ndim
  * non-negative integers */
 /* a param's "values": [lo, hi], its least and greatest elements (docs/graph-format.md): integers
- * within its integer dtype, lo <= hi; only on a param of an integer dtype with an element */
+ * within its integer dtype, lo <= hi; only on a param of an integer dtype with an element. An
+ * optional third integer, the step: the param is a row (every dim but the last 1) whose elements
+ * are the sequence from lo (step > 0) or hi (step < 0), (hi - lo) / |step| + 1 of them */
 static sy_status read_values(sy_graph *g, const char *file, const char *nname, const json_t *js, gnode *gn)
 {
     int64_t mn, mx, n = 1;
@@ -201,16 +203,31 @@ static sy_status read_values(sy_graph *g, const char *file, const char *nname, c
         if (!g->shapes[gn->shape + k]) n = 0;
     if (gn->kind != GN_PARAM || !sy_vb_int_dtype(gn->dtype, &mn, &mx, NULL) || !n)
         return gerr(g->ctx, file, SY_EFORMAT, "node '%s': \"values\" is for a param of an integer dtype (int64, int32, int16, int8, uint8) with an element", nname);
-    if (!json_is_array(js) || json_array_size(js) != 2 || !json_is_integer(json_array_get(js, 0)) ||
-        !json_is_integer(json_array_get(js, 1)))
-        return gerr(g->ctx, file, SY_EFORMAT, "node '%s': \"values\" must be [least, greatest], two integers", nname);
+    if (!json_is_array(js) || (json_array_size(js) != 2 && json_array_size(js) != 3) || !json_is_integer(json_array_get(js, 0)) ||
+        !json_is_integer(json_array_get(js, 1)) || (json_array_size(js) == 3 && !json_is_integer(json_array_get(js, 2))))
+        return gerr(g->ctx, file, SY_EFORMAT, "node '%s': \"values\" must be [least, greatest] or [least, greatest, step], integers", nname);
     int64_t lo = json_integer_value(json_array_get(js, 0)), hi = json_integer_value(json_array_get(js, 1));
     if (lo > hi || lo < mn || hi > mx)
         return gerr(g->ctx, file, SY_EFORMAT, "node '%s': \"values\" [%" PRId64 ", %" PRId64 "] must have least <= greatest, within [%" PRId64 ", %" PRId64 "] of its dtype",
                     nname, lo, hi, mn, mx);
+    int64_t step = json_array_size(js) == 3 ? json_integer_value(json_array_get(js, 2)) : 0;
+    if (json_array_size(js) == 3) {
+        /* a row of numel elements: every dim but the last the constant 1, numel = (hi - lo) / |step| + 1 */
+        int64_t numel = 1, d, a = 1;
+        bool row = gn->ndim >= 1 && step != 0 && step != INT64_MIN;
+        if (row) a = step < 0 ? -step : step;
+        for (size_t k = 0; row && k < gn->ndim; k++) {
+            if ((d = g->shapes[gn->shape + k]) < 0 || (k + 1 < gn->ndim && d != 1)) row = false;
+            else numel = d;
+        }
+        uint64_t span = (uint64_t)hi - (uint64_t)lo;
+        if (!row || span % (uint64_t)a || span / (uint64_t)a != (uint64_t)numel - 1)
+            return gerr(g->ctx, file, SY_EFORMAT, "node '%s': \"values\" [least, greatest, step] is for a row (every dim but the last 1) of (greatest - least) / |step| + 1 elements", nname);
+    }
     gn->has_values = true;
     gn->vlo = lo;
     gn->vhi = hi;
+    gn->vstep = step;
     return SY_OK;
 }
 

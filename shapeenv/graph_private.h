@@ -37,6 +37,8 @@ typedef struct gnode {
     size_t ndim, shape; /* GN_INPUT, GN_PARAM: the shape is sy_graph.shapes[shape, shape + ndim) */
     bool has_values;    /* GN_PARAM with "values": its least and greatest elements vlo, vhi */
     int64_t vlo, vhi;
+    int64_t vstep;      /* "values" [least, greatest, step]: the elements in row-major order are the
+                         * sequence from least (step > 0) or greatest (step < 0); 0: not given */
     size_t na, args;    /* positional arguments: gv[args, args + na); GN_CONSTANT: the value, na = 1 */
     size_t nk, kw, kwv; /* keyword arguments: names kwnames[kw, kw + nk), values gv[kwv, kwv + nk) */
     size_t nref, refl;  /* memo nodes: the refs of the arguments in order, reflist[refl, refl + nref) */

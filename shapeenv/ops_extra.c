@@ -624,6 +624,214 @@ static sy_status convert(opcall *c)
     return op_err(c, SY_EINVAL, "unknown conversion");
 }
 
+
+/* ------------------------------------------------------------------ bucketization, histograms, sampling (issue 38, pyexp47) */
+
+/* searchsorted(sorted_sequence, input, *, out_int32, right, side, sorter) and
+ * bucketize(input, boundaries, *, out_int32, right) (Bucketization.cpp searchsorted_cpu /
+ * bucketize_cpu, BucketizationUtils.h searchsorted_pre_check): the result has the input's
+ * sizes (0-d for a Python number), int64 or int32 with out_int32. Checks: boundaries not 0-d;
+ * searchsorted: 1-D boundaries, or of the input's rank with the same leading sizes; bucketize:
+ * 1-D boundaries; side 'left'/'right' and not opposite to right; a sorter of the boundaries'
+ * sizes and dtype long; with out_int32 the last boundary dim < INT_MAX; bool and complex are
+ * not implemented ("searchsorted_out_cpu" not implemented for 'Bool'). Measured under 1.13 and
+ * 2.14. The values (positions in [0, size(-1)]) are data here. */
+static sy_status bucketization(opcall *c)
+{
+    int bk = !strcmp(c->op, "bucketize");
+    const sy_tensor *bd, *x = NULL, *sorter = NULL;
+    const sy_value *xv = op_arg(c, bk ? 0 : 1, bk ? "input" : "self");
+    sy_status st;
+    if (!xv && !bk) xv = op_arg(c, (size_t)-1, "input");
+    if (!xv && !bk) xv = op_arg(c, (size_t)-1, "values");
+    if (!xv) return op_err(c, SY_EINVAL, "missing argument 'input'");
+    if (xv->kind == SY_V_TENSOR) x = xv->u.t;
+    else if (xv->kind != SY_V_INT && xv->kind != SY_V_FLOAT && xv->kind != SY_V_BOOL && xv->kind != SY_V_QUOT &&
+             xv->kind != SY_V_SCALED)
+        return op_err(c, SY_EINVAL, "input must be a tensor or a number");
+    if ((st = op_tensor(c, bk ? 1 : 0, bk ? "boundaries" : "sorted_sequence", &bd))) return st;
+    int out32, right;
+    if ((st = op_bool_def(c, (size_t)-1, "out_int32", 0, &out32)) || (st = op_bool_def(c, (size_t)-1, "right", 0, &right)))
+        return st;
+    if (bd->dtype == SY_DT_BOOL || op_is_complex(bd->dtype) || (x && (x->dtype == SY_DT_BOOL || op_is_complex(x->dtype))))
+        return op_err(c, SY_EINVAL, "\"searchsorted_out_cpu\" not implemented for '%s'",
+                      sy_dtype_name(bd->dtype == SY_DT_BOOL || op_is_complex(bd->dtype) ? bd->dtype : x->dtype));
+    size_t xnd = x ? x->ndim : 0;
+    if (bk) {
+        if (bd->ndim != 1) return op_err(c, SY_EINVAL, "boundaries tensor must be 1 dimension, but got dim(%zu)", bd->ndim);
+    } else {
+        const char *side;
+        if ((st = op_str_def(c, (size_t)-1, "side", NULL, &side))) return st;
+        if (side && strcmp(side, "left") && strcmp(side, "right"))
+            return op_err(c, SY_EINVAL, "torch.searchsorted(): side can only be 'left' or 'right' but got %s", side);
+        if (side && right && !strcmp(side, "left"))
+            return op_err(c, SY_EINVAL, "torch.searchsorted(): side and right can't be set to opposites, got side of left while right was True");
+        if (bd->ndim == 0)
+            return op_err(c, SY_EINVAL, "torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension");
+        if (bd->ndim != 1) {
+            if (xnd != bd->ndim)
+                return op_err(c, SY_EINVAL, "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions "
+                                            "of boundaries tensor and input value tensor must match, but we got boundaries tensor "
+                                            "of rank %zu and input value tensor of rank %zu", bd->ndim, xnd);
+            for (size_t i = 0; i + 1 < bd->ndim; i++)
+                if ((st = op_require(c, sy_expr_eq(CTX, bd->sizes[i], x->sizes[i]),
+                                     "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of "
+                                     "boundaries tensor and input value tensor must match, but we got boundaries tensor %s and "
+                                     "input value tensor %s", op_show_sizes(c, bd->ndim, bd->sizes), op_show_sizes(c, xnd, x->sizes))))
+                    return st;
+        }
+        if ((st = op_opt_tensor(c, (size_t)-1, "sorter", &sorter))) return st;
+        if (sorter) {
+            if (sorter->dtype != SY_DT_INT64)
+                return op_err(c, SY_EINVAL, "torch.searchsorted(): sorter must be a tensor of long dtype but got %s", sy_dtype_name(sorter->dtype));
+            if (sorter->ndim != bd->ndim)
+                return op_err(c, SY_EINVAL, "torch.searchsorted(): boundary and sorter must have the same size, but got rank %zu and %zu",
+                              bd->ndim, sorter->ndim);
+            for (size_t i = 0; i < bd->ndim; i++)
+                if ((st = op_require(c, sy_expr_eq(CTX, bd->sizes[i], sorter->sizes[i]),
+                                     "torch.searchsorted(): boundary and sorter must have the same size, but got boundary tensor %s "
+                                     "and got sorter tensor %s", op_show_sizes(c, bd->ndim, bd->sizes),
+                                     op_show_sizes(c, sorter->ndim, sorter->sizes))))
+                    return st;
+        }
+    }
+    if (out32 && (st = op_require(c, sy_expr_lt(CTX, bd->sizes[bd->ndim - 1], KI(c, 2147483647)),
+                                  "torch.searchsorted(): the size of boundaries' last dimension should be less than 2147483647, but we got %s",
+                                  SHOW(bd->sizes[bd->ndim - 1]))))
+        return st;
+    return op_set_tensor(c, out32 ? SY_DT_INT32 : SY_DT_INT64, xnd, x ? x->sizes : NULL);
+}
+
+/* histc(input, bins=100, min=0, max=0) (SummaryOps.cpp histogram_histc_cpu_out ->
+ * histogramdd_check_inputs / histogramdd_prepare_out): a 1-D (bins) tensor of the input's dtype,
+ * any input rank (0-d included) and size (0 included); bins > 0 ("torch.histogram(): bins
+ * must be > 0, but got B for dimension 0", a requirement: bins may be a size); constant min >
+ * max, or a non-finite one, is an error; an integral, bool or complex input is not implemented
+ * ("histogram_cpu" not implemented for 'Long'); half and bfloat16 are refused (not measured). A
+ * non-finite element with min == max is data, not modelled. */
+static sy_status histc(opcall *c)
+{
+    const sy_tensor *x;
+    const sy_expr *bins;
+    double lo, hi;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_int_def(c, 1, "bins", 100, &bins)) ||
+        (st = op_num_def(c, 2, "min", 0, &lo)) || (st = op_num_def(c, 3, "max", 0, &hi)))
+        return st;
+    if (x->dtype == SY_DT_FLOAT16 || x->dtype == SY_DT_BFLOAT16)
+        return op_err(c, SY_EUNSUPPORTED, "histc of a %s tensor is not modelled", sy_dtype_name(x->dtype));
+    if (x->dtype != SY_DT_FLOAT32 && x->dtype != SY_DT_FLOAT64)
+        return op_err(c, SY_EINVAL, "\"histogram_cpu\" not implemented for '%s'", sy_dtype_name(x->dtype));
+    if (!(lo == lo) || !(hi == hi) || lo - lo != 0 || hi - hi != 0)
+        return op_err(c, SY_EINVAL, "torch.histc: range of [%g, %g] is not finite", lo, hi);
+    if (lo > hi) return op_err(c, SY_EINVAL, "torch.histc: max must be larger than min");
+    if ((st = op_require(c, sy_expr_gt(CTX, bins, KI(c, 0)), "torch.histogram(): bins must be > 0, but got %s for dimension 0", SHOW(bins))))
+        return st;
+    return op_set_tensor(c, x->dtype, 1, &bins);
+}
+
+/* multinomial(input, num_samples, replacement=False) (Distributions.cpp multinomial_out): input
+ * 1-D or 2-D ("prob_dist must be 1 or 2 dim"), floating ("multinomial only supports
+ * floating-point dtypes for input, got: Long"); num_samples > 0; without replacement
+ * num_samples <= size(-1); size(-1) <= 2^24. Result (num_samples) or (size(0), num_samples),
+ * int64. With replacement and no category the CPU fails unless there is no row (a 2-D input
+ * of 0 rows): "invalid multinomial distribution (sum of probabilities <= 0)" (1.13, and 2.14
+ * with more than one sample; 2.14 with one: "aminmax(): cannot compute aminmax over an empty
+ * dimension"), measured at (0,), (2, 0), (0, 0). Negative, infinite or all-zero probabilities
+ * are data, not modelled. */
+static sy_status multinomial(opcall *c)
+{
+    const sy_tensor *x;
+    const sy_expr *ns;
+    int rep;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_int(c, 1, "num_samples", &ns)) ||
+        (st = op_bool_def(c, 2, "replacement", 0, &rep)))
+        return st;
+    if (x->ndim != 1 && x->ndim != 2) return op_err(c, SY_EINVAL, "prob_dist must be 1 or 2 dim");
+    if (!op_is_floating(x->dtype))
+        return op_err(c, SY_EINVAL, "multinomial only supports floating-point dtypes for input, got: %s", sy_dtype_name(x->dtype));
+    const sy_expr *ncat = x->sizes[x->ndim - 1], *zero = KI(c, 0);
+    if ((st = op_require(c, sy_expr_gt(CTX, ns, zero), "cannot sample n_sample <= 0 samples"))) return st;
+    if (!rep && (st = op_require(c, sy_expr_le(CTX, ns, ncat), "cannot sample n_sample > prob_dist.size(-1) samples without replacement")))
+        return st;
+    if ((st = op_require(c, sy_expr_le(CTX, ncat, KI(c, (int64_t)1 << 24)), "number of categories cannot exceed 2^24"))) return st;
+    if (rep && (st = op_require(c, sy_expr_or(CTX, sy_expr_ge(CTX, ncat, KI(c, 1)),
+                                              x->ndim == 2 ? sy_expr_eq(CTX, x->sizes[0], zero) : sy_expr_false(CTX)),
+                                "invalid multinomial distribution (sum of probabilities <= 0): no category (size(-1) = %s)", SHOW(ncat))))
+        return st;
+    const sy_expr *out[2] = {x->sizes[0], ns};
+    return op_set_tensor(c, SY_DT_INT64, x->ndim, x->ndim == 2 ? out : &ns);
+}
+
+/* combinations(input, r=2, with_replacement=False) (Itertools.cpp combinations): input 1-D
+ * ("Expect a 1D vector, but got shape [..]"), r >= 0 a constant ("Expect a non-negative
+ * number, but got R"); r == 0: an empty (0) tensor; else (C, r) with C = n(n-1)...(n-r+1)/r!
+ * (with replacement n(n+1)...(n+r-1)/r!): an exact quotient at every n >= 0 (a product of r
+ * consecutive integers, a factor 0 when n < r), measured at n 0..5, r 0..3 under 1.13 and 2.14.
+ * The kernel builds an n^r mask: r above 16 is refused. */
+static sy_status combinations(opcall *c)
+{
+    const sy_tensor *x;
+    int64_t r;
+    int wr;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_const_int(c, 1, "r", 2, &r)) ||
+        (st = op_bool_def(c, 2, "with_replacement", 0, &wr)))
+        return st;
+    if (x->ndim != 1) return op_err(c, SY_EINVAL, "Expect a 1D vector, but got shape %s", op_show_sizes(c, x->ndim, x->sizes));
+    if (r < 0) return op_err(c, SY_EINVAL, "Expect a non-negative number, but got %lld", (long long)r);
+    if (r > 16) return op_err(c, SY_EUNSUPPORTED, "combinations with r = %lld (> 16) is not modelled", (long long)r);
+    if (r == 0) {
+        const sy_expr *z = KI(c, 0);
+        return op_set_tensor(c, x->dtype, 1, &z);
+    }
+    const sy_expr *num = KI(c, 1);
+    int64_t fact = 1;
+    for (int64_t i = 0; i < r; i++) {
+        num = sy_expr_mul(CTX, num, sy_expr_add_si(CTX, x->sizes[0], wr ? i : -i));
+        fact *= i + 1;
+    }
+    const sy_expr *out[2] = {sy_expr_floordiv(CTX, num, KI(c, fact)), KI(c, r)};
+    if (!out[0]) return sy_ctx_last_error(CTX);
+    return op_set_tensor(c, x->dtype, 2, out);
+}
+
+/* empty_strided(size, stride, *, dtype) (TensorFactories.cpp empty_strided_cpu, EmptyTensor.cpp
+ * computeStorageNbytes): sizes >= 0 ("Trying to create tensor with negative dimension"), one
+ * stride per size ("dimensionality of sizes (N) must match dimensionality of strides (M)"); a
+ * negative stride overflows the storage size ("Storage size calculation overflowed with
+ * sizes=... and strides=...") unless its dim has one element or the tensor none. The CPU
+ * does not keep the strides it is given where a size is 0 or 1 (empty_strided((1, 3), (-1, 1))
+ * has strides (3, 1), (3, 1) with (1, -5): (1, 1); 1.13 and 2.14): the strides are not
+ * modelled. */
+static sy_status empty_strided(opcall *c)
+{
+    const sy_expr **sz;
+    size_t n;
+    sy_status st;
+    opcall c2 = *c;
+    c2.nargs = c->nargs ? 1 : 0;
+    if ((st = op_shape_args(&c2, 0, "size", &sz, &n))) return st;
+    const sy_value *sv = op_arg(c, 1, "stride");
+    if (!sv || sv->kind != SY_V_LIST) return op_err(c, SY_EINVAL, "empty_strided(): argument 'stride' must be a list of ints");
+    if (sv->u.list.n != n)
+        return op_err(c, SY_EINVAL, "dimensionality of sizes (%zu) must match dimensionality of strides (%zu)", n, sv->u.list.n);
+    const sy_expr *numel = KI(c, 1), *ok = sy_expr_true(CTX);
+    for (size_t i = 0; i < n; i++) {
+        if (sv->u.list.items[i].kind != SY_V_INT) return op_err(c, SY_EINVAL, "empty_strided(): argument 'stride' must be a list of ints");
+        if ((st = op_require(c, sy_expr_ge(CTX, sz[i], KI(c, 0)), "Trying to create tensor with negative dimension %s", SHOW(sz[i]))))
+            return st;
+        numel = sy_expr_mul(CTX, numel, sz[i]);
+        ok = sy_expr_and(CTX, ok, sy_expr_or(CTX, sy_expr_ge(CTX, sv->u.list.items[i].u.i, KI(c, 0)), sy_expr_le(CTX, sz[i], KI(c, 1))));
+    }
+    if ((st = op_require(c, sy_expr_or(CTX, sy_expr_eq(CTX, numel, KI(c, 0)), ok),
+                         "Storage size calculation overflowed with sizes=%s and a negative stride", op_show_sizes(c, n, sz))))
+        return st;
+    const sy_value *dv = op_arg(c, (size_t)-1, "dtype");
+    return op_set_strided(c, dv && dv->kind == SY_V_DTYPE ? dv->u.dtype : SY_DT_FLOAT32, n, sz, NULL);
+}
+
 const opentry sy_ops_extra[] = {
     OP_ROW("broadcast_to", broadcast_to),
     OP_ROW("broadcast_tensors", broadcast_tensors),
@@ -682,4 +890,10 @@ const opentry sy_ops_extra[] = {
     OP_ROW("bfloat16", convert),
     OP_ROW("cfloat", convert),
     OP_ROW("cdouble", convert),
+    OP_ROW("searchsorted", bucketization, 0, OPL_FRESH, "aten/src/ATen/native/Bucketization.cpp searchsorted_cpu"),
+    OP_ROW("bucketize", bucketization, 0, OPL_FRESH, "aten/src/ATen/native/Bucketization.cpp bucketize_cpu"),
+    OP_ROW("histc", histc, 0, OPL_FRESH, "aten/src/ATen/native/SummaryOps.cpp histogram_histc_cpu_out"),
+    OP_ROW("multinomial", multinomial, 0, OPL_FRESH, "aten/src/ATen/native/Distributions.cpp multinomial_out"),
+    OP_ROW("combinations", combinations, 0, OPL_FRESH, "aten/src/ATen/native/Itertools.cpp combinations"),
+    OP_ROW("empty_strided", empty_strided, 0, OPL_OWN, "aten/src/ATen/native/TensorFactories.cpp empty_strided_cpu"),
     OP_END};

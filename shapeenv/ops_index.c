@@ -436,7 +436,12 @@ static sy_status tensor_split(opcall *c)
     if (s->kind == SY_V_TENSOR && (st = tensor_split_values(c, s->u.t, &s))) return st;
     if (s->kind == SY_V_INT) {
         int64_t n;
-        if (sy_expr_get_si(s->u.i, &n)) return op_err(c, SY_EINVAL, "the number of sections must be a constant");
+        /* the number of sections is the number of outputs, a Python-level length: a traced
+         * int (tensor_split(x, T // 2)) is specialized to its example, as unbind's size */
+        const sy_expr *nv = s->u.i;
+        sy_provenance why = {c->where ? c->where->node : NULL, c->op, "number of outputs of tensor_split (sections)"};
+        if (sy_expr_get_si(nv, &n) && (st = sy_env_evaluate_expr(c->env, s->u.i, &why, &nv))) return st;
+        if (sy_expr_get_si(nv, &n)) return op_err(c, SY_EINVAL, "the number of sections must be a constant");
         if (n <= 0) return op_err(c, SY_EINVAL, "number of sections must be larger than 0, got %lld", (long long)n);
         if (n > 100000) return op_err(c, SY_EQUOTA, "too many sections (%lld)", (long long)n);
         const sy_tensor **outs = sy_env_alloc(c->env, (size_t)n * sizeof *outs);
@@ -690,20 +695,25 @@ static sy_status as_other(opcall *c)
 /* ------------------------------------------------------------------ diagonals */
 
 /* diagonal length (TensorShape.cpp diagonal): offset >= 0: max(min(s1, s2 -
- * offset), 0); offset < 0: max(min(s1 + offset, s2), 0) */
-static const sy_expr *diag_len(opcall *c, const sy_expr *s1, const sy_expr *s2, int64_t off)
+ * offset), 0); offset < 0: max(min(s1 + offset, s2), 0). Both branches are one
+ * expression, max(min(s1 + min(offset, 0), s2 - max(offset, 0)), 0), so a
+ * symbolic offset (torch.diagonal(x, T // 2)) is no question (it was
+ * specialized to its example) */
+static const sy_expr *diag_len(opcall *c, const sy_expr *s1, const sy_expr *s2, const sy_expr *off)
 {
-    const sy_expr *m = off >= 0 ? sy_expr_min(CTX, s1, sy_expr_add_si(CTX, s2, -off)) : sy_expr_min(CTX, sy_expr_add_si(CTX, s1, off), s2);
-    return sy_expr_max(CTX, m, KI(c, 0));
+    const sy_expr *zero = KI(c, 0);
+    const sy_expr *m = sy_expr_min(CTX, sy_expr_add(CTX, s1, sy_expr_min(CTX, off, zero)), sy_expr_sub(CTX, s2, sy_expr_max(CTX, off, zero)));
+    return sy_expr_max(CTX, m, zero);
 }
 
 static sy_status diagonal(opcall *c)
 {
     const sy_tensor *x;
-    int64_t off, d1, d2;
+    const sy_expr *off;
+    int64_t d1, d2;
     size_t a, b;
     sy_status st;
-    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_const_int(c, 1, "offset", 0, &off)) ||
+    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_int_def(c, 1, "offset", 0, &off)) ||
         (st = op_const_int(c, 2, "dim1", 0, &d1)) || (st = op_const_int(c, 3, "dim2", 1, &d2)) ||
         (st = op_wrap_dim(c, d1, x->ndim, &a)) || (st = op_wrap_dim(c, d2, x->ndim, &b)))
         return st;
@@ -741,7 +751,7 @@ static sy_status diag(opcall *c)
     /* 2.x: diag of a matrix is diagonal(offset).clone() (TensorShape.cpp diag, 2.0+): the length is
      * clamped at 0. diag_cpu (1.13, TriangularOps.cpp) does not clamp: a negative one fails */
     if (!op_torch1(c)) {
-        const sy_expr *len = diag_len(c, x->sizes[0], x->sizes[1], k);
+        const sy_expr *len = diag_len(c, x->sizes[0], x->sizes[1], KI(c, k));
         if (!len) return sy_ctx_last_error(CTX);
         return op_set_tensor(c, x->dtype, 1, &len);
     }
@@ -752,20 +762,24 @@ static sy_status diag(opcall *c)
     return op_set_tensor(c, x->dtype, 1, &n);
 }
 
-/* diag_embed(input, offset=0, dim1=-2, dim2=-1): two new dims of n + |offset| */
+/* diag_embed(input, offset=0, dim1=-2, dim2=-1) (TensorShape.cpp diag_embed: new_dim_len =
+ * std::abs(offset) + self.size(-1)): two new dims of n + |offset|, Max(offset, -offset) for a
+ * symbolic offset (no question; it was specialized to its example) */
 static sy_status diag_embed(opcall *c)
 {
     const sy_tensor *x;
-    int64_t off, d1, d2;
+    const sy_expr *off;
+    int64_t d1, d2;
     size_t a, b;
     sy_status st;
-    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_const_int(c, 1, "offset", 0, &off)) ||
+    if ((st = op_tensor(c, 0, "input", &x)) || (st = op_int_def(c, 1, "offset", 0, &off)) ||
         (st = op_const_int(c, 2, "dim1", -2, &d1)) || (st = op_const_int(c, 3, "dim2", -1, &d2)) ||
         (st = op_wrap_dim(c, d1, x->ndim + 1, &a)) || (st = op_wrap_dim(c, d2, x->ndim + 1, &b)))
         return st;
     if (a == b) return op_err(c, SY_EINVAL, "diagonal dimensions cannot be identical %lld, %lld", (long long)d1, (long long)d2);
     if (x->ndim == 0) return op_err(c, SY_EINVAL, "diag_embed: the input must have at least one dimension");
-    const sy_expr *n = sy_expr_add_si(CTX, x->sizes[x->ndim - 1], off < 0 ? -off : off);
+    const sy_expr *n = sy_expr_add(CTX, x->sizes[x->ndim - 1], sy_expr_max(CTX, off, sy_expr_neg(CTX, off)));
+    if (!n) return sy_ctx_last_error(CTX);
     const sy_expr **out = sy_env_alloc(c->env, (x->ndim + 1) * sizeof *out);
     if (!out) return sy_ctx_last_error(CTX);
     size_t k = 0;

@@ -615,6 +615,37 @@ static sy_status tensor_from(opcall *c)
     return op_set_tensor(c, dtype_kw(c, dt), nd, sz);
 }
 
+/* Tensor.new_tensor(data, dtype=None) (torch/csrc/utils/tensor_new.cpp new_tensor): data's
+ * nesting as torch.tensor (a tensor: its sizes), the dtype self's unless dtype= is given
+ * (x.new_tensor([1.5]) of an int64 x is int64; 1.13 and 2.14). */
+static sy_status new_tensor(opcall *c)
+{
+    const sy_tensor *self;
+    sy_status st;
+    if ((st = op_tensor(c, 0, "self", &self))) return st;
+    const sy_value *d = op_arg(c, 1, "data");
+    if (!d) return op_err(c, SY_EINVAL, "new_tensor() missing required argument 'data'");
+    if (d->kind == SY_V_TENSOR) return op_set_tensor(c, dtype_kw(c, self->dtype), d->u.t->ndim, d->u.t->sizes);
+    size_t nd = 0;
+    int64_t shape[32];
+    int kind = 0;
+    if ((st = nest_shape(c, d, 0, &nd, shape, &kind))) return st;
+    const sy_expr *sz[32];
+    for (size_t i = 0; i < nd; i++) sz[i] = KI(c, shape[i]);
+    return op_set_tensor(c, dtype_kw(c, self->dtype), nd, sz);
+}
+
+/* scalar_tensor(s, *, dtype=None) (TensorFactories.cpp scalar_tensor): a 0-d tensor of the
+ * default dtype (float32, also for an int or bool s) unless dtype= is given */
+static sy_status scalar_tensor(opcall *c)
+{
+    const sy_value *s = op_arg(c, 0, "s");
+    if (!s) return op_err(c, SY_EINVAL, "scalar_tensor() missing required argument 's'");
+    if (s->kind != SY_V_INT && s->kind != SY_V_FLOAT && s->kind != SY_V_BOOL && s->kind != SY_V_QUOT && s->kind != SY_V_SCALED)
+        return op_err(c, SY_EINVAL, "scalar_tensor(): argument 's' must be a Number");
+    return op_set_tensor(c, dtype_kw(c, SY_DT_FLOAT32), 0, NULL);
+}
+
 /* ------------------------------------------------------------------ linear algebra */
 
 /* bilinear(input1, input2, weight, bias=None) (Linear.cpp bilinear) */
@@ -1082,6 +1113,8 @@ const opentry sy_ops_misc[] = {
     OP_ROW("logspace", linspace),
     OP_ROW("meshgrid", meshgrid),
     OP_ROW("tensor", tensor_from),
+    OP_ROW("new_tensor", new_tensor, 0, OPL_FRESH),
+    OP_ROW("scalar_tensor", scalar_tensor, 0, OPL_FRESH),
     OP_ROW("bilinear", bilinear),
     OP_ROW("addmm", addmm),
     OP_ROW("addbmm", addmm),

@@ -93,6 +93,60 @@ static sy_status float_sym(opcall *c, const char *op, const sy_expr *x, double f
     return op_err(c, SY_EUNSUPPORTED, "'%s' of a symbolic int and a float is not supported", op);
 }
 
+/* Python arithmetic of a true quotient q = num / den of sizes (SY_V_QUOT) and a float or int
+ * constant f (q op f, or f op q when swapped; m2.py capacity_router: math.ceil(T * 2 / 4 * 1.25)).
+ * When den is a constant power of two 2^k and |num| <= 2^52, Python's double q is num / 2^k
+ * exactly, and f = m * 2^e is exact too, so q * f, q / f, f / q, q + f, q - f, f - q are each one
+ * correctly rounded double operation of exact operands: the correctly rounded exact rational,
+ * which is what a QUOT means (its rounding consumers are exact, op_py_round). Any other den
+ * (T / 3: q is already rounded) stays SY_EUNSUPPORTED. *done = 0: not this case. */
+static sy_status quot_float(opcall *c, const sy_value *q, const sy_value *fv, int swapped, int *done)
+{
+    sy_ctx *ctx = c->env->ctx;
+    const char *op = c->op;
+    *done = 0;
+    int64_t dv, iv;
+    double f;
+    if (fv->kind == SY_V_FLOAT) f = fv->u.f;
+    else if (fv->kind == SY_V_INT && !sy_expr_get_si(fv->u.i, &iv) && iv > -((int64_t)1 << 53) && iv < ((int64_t)1 << 53)) f = (double)iv;
+    else return SY_OK;
+    if (sy_expr_get_si(q->u.quot.den, &dv) || dv <= 0 || (dv & (dv - 1)) || !isfinite(f)) return SY_OK;
+    int mul = !strcmp(op, "mul") || !strcmp(op, "imul"), div = !strcmp(op, "truediv") || !strcmp(op, "div");
+    int add = !strcmp(op, "add") || !strcmp(op, "iadd"), sub = !strcmp(op, "sub") || !strcmp(op, "isub");
+    if (!mul && !div && !add && !sub) return SY_OK;
+    /* f = P / Q: P = m * 2^max(e, 0), Q = 2^max(-e, 0) */
+    int e = 0, k = 0;
+    double fr = f == 0 ? 0 : frexp(f, &e);
+    int64_t m = (int64_t)ldexp(fr, 53);
+    e -= 53;
+    while (m && !(m & 1)) m /= 2, e++;
+    if (!m) e = 0;
+    while (((int64_t)1 << k) < dv) k++;
+    /* a short binary value (1.25, 0.75, 2.0, 0.125; not 0.1): P and Q within 2^20, so that the
+     * rounding consumers' bound (numerator and denominator within 2^52) keeps the sizes */
+    if (e > 20 || e < -20 || k > 30) return SY_OK;
+    int64_t pv = e >= 0 ? m * ((int64_t)1 << e) : m;
+    if (pv > ((int64_t)1 << 20) || pv < -((int64_t)1 << 20)) return SY_OK;
+    const sy_expr *num = q->u.quot.num, *den = q->u.quot.den;
+    const sy_expr *P = KI(c, pv), *Q = KI(c, e >= 0 ? 1 : (int64_t)1 << -e);
+    const sy_expr *lim = KI(c, (int64_t)1 << 52);
+    sy_status st = op_require(c, sy_expr_and(ctx, sy_expr_le(ctx, num, lim), sy_expr_ge(ctx, num, sy_expr_neg(ctx, lim))),
+                              "%s / %s: a true division of sizes is exact in a double only while its numerator stays within +-2^52",
+                              sy_env_show(c->env, num), sy_env_show(c->env, den));
+    if (st) return st;
+    *done = 1;
+    const sy_expr *nQ = sy_expr_mul(ctx, num, Q), *Pd = sy_expr_mul(ctx, P, den), *dQ = sy_expr_mul(ctx, den, Q);
+    if (mul) return set_quot(c, sy_expr_mul(ctx, num, P), dQ);
+    if (add) return set_quot(c, sy_expr_add(ctx, nQ, Pd), dQ);
+    if (sub) return set_quot(c, swapped ? sy_expr_sub(ctx, Pd, nQ) : sy_expr_sub(ctx, nQ, Pd), dQ);
+    if (!swapped) { /* q / f = num*Q / (den*P) */
+        if (!m) return op_err(c, SY_EINVAL, "ZeroDivisionError: float division by zero");
+        return set_quot(c, nQ, sy_expr_mul(ctx, den, P));
+    }
+    if ((st = op_require(c, sy_expr_ne(ctx, num, KI(c, 0)), "ZeroDivisionError: float division by zero"))) return st;
+    return set_quot(c, Pd, nQ); /* f / q = P*den / (Q*num) */
+}
+
 static sy_status binary(opcall *c)
 {
     const sy_value *a = A(c, 0), *b = A(c, 1);
@@ -110,8 +164,18 @@ static sy_status binary(opcall *c)
     if (a->kind == SY_V_SCALED || b->kind == SY_V_SCALED)
         return op_err(c, SY_EUNSUPPORTED, "arithmetic on a size times a float (x * 0.7) is not supported; only int(), "
                       "math.floor, math.ceil and math.trunc of it are (write int(x * s) first)");
+    if (a->kind == SY_V_QUOT && b->kind != SY_V_QUOT) {
+        int done;
+        sy_status st = quot_float(c, a, b, 0, &done);
+        if (st || done) return st;
+    } else if (b->kind == SY_V_QUOT && a->kind != SY_V_QUOT) {
+        int done;
+        sy_status st = quot_float(c, b, a, 1, &done);
+        if (st || done) return st;
+    }
     if (a->kind == SY_V_QUOT || b->kind == SY_V_QUOT)
-        return op_err(c, SY_EUNSUPPORTED, "arithmetic on a true quotient of sizes (x / y) is not supported; only int(), "
+        return op_err(c, SY_EUNSUPPORTED, "arithmetic on a true quotient of sizes (x / y) is not supported (but with a "
+                      "float or int constant when y is a constant power of two); only int(), "
                       "math.floor, math.ceil and math.trunc of it are");
     if (a->kind == SY_V_FLOAT || b->kind == SY_V_FLOAT) {
         if ((a->kind != SY_V_FLOAT && !is_num(a)) || (b->kind != SY_V_FLOAT && !is_num(b)))

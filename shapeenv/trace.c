@@ -598,7 +598,7 @@ static sy_status run_nodes(sy_env *env, const sy_graph *g, size_t from, size_t t
             } else {
                 const sy_tensor *t = param_tensor(env, memo, dt, nd_, shape);
                 if (!t) return sy_ctx_last_error(ctx);
-                if (nd->has_values && (st = sy_env_values_set_const(env, t, nd->vlo, nd->vhi))) return st;
+                if (nd->has_values && (st = sy_env_values_set_const(env, t, nd->vlo, nd->vhi, nd->vstep))) return st;
                 vals[i] = sy_value_tensor(t);
             }
             continue;

@@ -108,7 +108,7 @@ sy_vbounds sy_vbounds_seq(sy_ctx *ctx, const sy_expr *first, int64_t step, const
  * as an index from sizes is: its values are the same at every input size, and lo and hi are
  * elements, so the part's bounds are attained and a requirement built from them is the model's
  * own condition. Not dense (gaps unknown), not a sequence. */
-sy_status sy_env_values_set_const(sy_env *env, const sy_tensor *t, int64_t lo, int64_t hi)
+sy_status sy_env_values_set_const(sy_env *env, const sy_tensor *t, int64_t lo, int64_t hi, int64_t step)
 {
     int64_t n = 1;
     if (!sy_vb_int_dtype(t->dtype, NULL, NULL, NULL)) return SY_OK;
@@ -124,6 +124,10 @@ sy_status sy_env_values_set_const(sy_env *env, const sy_tensor *t, int64_t lo, i
     b.part[0].lo = sy_expr_int_si(ctx, lo);
     b.part[0].hi = sy_expr_int_si(ctx, hi);
     b.part[0].cnt = sy_expr_int_si(ctx, n);
+    if (step && step != INT64_MIN) { /* an arange written as a constant (the exporter): exact again */
+        b = sy_vbounds_seq(ctx, sy_expr_int_si(ctx, step > 0 ? lo : hi), step, sy_expr_int_si(ctx, n));
+        if (!b.first) return sy_ctx_last_error(ctx);
+    }
     return sy_env_values_set(env, t, &b);
 }
 
@@ -558,9 +562,39 @@ static sy_status element(opcall *c, const sy_tensor *in, const sy_tensor *out, c
     return sy_env_values_set(c->env, out, &r);
 }
 
+/* a row: at least 1-D, every dim but the last the constant 1 ([n], [1, n], [1, 1, n]): its
+ * elements in row-major order are those of its last dim, so a sequence (first, step) of a 1-D
+ * tensor is one of a row as well (pyexp47: an arange buffer expanded to [1, L], HF position ids) */
+static int is_row(const sy_tensor *t)
+{
+    int64_t d;
+    if (!t || !t->ndim) return 0;
+    for (size_t i = 0; i + 1 < t->ndim; i++)
+        if (sy_expr_get_si(t->sizes[i], &d) || d != 1) return 0;
+    return 1;
+}
+
+/* the items of a row's index but the last (x[:, a:b], x[0, a:b]): each a full slice or a constant
+ * int (of a dim of size 1: 0 or -1, the op checked it), so the last item alone selects elements */
+static int lead_keeps_row(const sy_value *ix)
+{
+    int64_t k;
+    for (size_t i = 0; i + 1 < ix->u.list.n; i++) {
+        const sy_value *it = &ix->u.list.items[i];
+        if (it->kind == SY_V_INT && !sy_expr_get_si(it->u.i, &k)) continue;
+        if (!index_keeps_all(it) || it->kind == SY_V_NONE || it->kind == SY_V_ELLIPSIS) return 0;
+    }
+    return 1;
+}
+
+/* keep_order: 1 an op that keeps the elements and their row-major order (views, copies,
+ * conversions, unsqueeze, squeeze: numel unchanged), 2 expand (the same order only where nothing is
+ * broadcast: the same length expression); a sequence stays one when in and out are rows */
 static sy_status set(opcall *c, const sy_tensor *in, const sy_tensor *out, sy_vbounds *b, int keep_order)
 {
-    if (!keep_order || in->ndim != 1 || out->ndim != 1) b->first = NULL;
+    if (!keep_order || !is_row(in) || !is_row(out) ||
+        (keep_order == 2 && in->sizes[in->ndim - 1] != out->sizes[out->ndim - 1]))
+        b->first = NULL;
     return sy_env_values_set(c->env, out, b);
 }
 
@@ -626,8 +660,10 @@ static sy_status after_call(opcall *c)
     const sy_tensor *in = c->nargs && c->args[0].kind == SY_V_TENSOR ? c->args[0].u.t : NULL;
     switch (r->k) {
     case VK_SAME:
-    case VK_ORDER:
-        return bounded_arg(c, 0, &b) ? set(c, in, out, &b, r->k == VK_ORDER) : SY_OK;
+    case VK_ORDER: /* unsqueeze, squeeze, expand of a row to a row of the same length keep its order */
+        return bounded_arg(c, 0, &b) ? set(c, in, out, &b, (r->k == VK_ORDER || !strcmp(c->op, "unsqueeze") || !strcmp(c->op, "squeeze")) ? 1
+                                                           : (!strcmp(c->op, "expand") || !strcmp(c->op, "expand_as")) ? 2 : 0)
+                                     : SY_OK;
     case VK_FLIP: {
         if (!bounded_arg(c, 0, &b)) return SY_OK;
         if (b.first && b.step != INT64_MIN && in->ndim == 1 && out->ndim == 1) { /* flip(x, dims): dims name dim 0 (reversed) or none */
@@ -676,12 +712,19 @@ static sy_status after_call(opcall *c)
         if (ix->kind == SY_V_INT) return b.first && in->ndim == 1 ? element(c, in, out, &b, ix->u.i) : SY_OK;
         if (index_keeps_all(ix)) return set(c, in, out, &b, 1);
         if (ix->kind == SY_V_LIST && ix->u.list.n == 1) ix = &ix->u.list.items[0];
-        if (ix->kind != SY_V_SLICE || !b.first || in->ndim != 1) return SY_OK;
+        /* x[:, a:b:s] of a row [1, n] (every item but the last a full slice): the slice of its last
+         * dim, a row again */
+        if (ix->kind == SY_V_LIST && in->ndim >= 2 && ix->u.list.n == in->ndim && is_row(in) && is_row(out) && b.first &&
+            lead_keeps_row(ix))
+            ix = &ix->u.list.items[in->ndim - 1];
+        else if (in->ndim != 1)
+            return SY_OK;
+        if (ix->kind != SY_V_SLICE || !b.first) return SY_OK;
         /* a slice of a 1-D sequence: first + start * step, step * s, n elements (sy_slice_len: Python's
          * clamps, exact, no guard) */
         const sy_expr *st0, *n;
         int64_t s, step;
-        sy_status st = sy_slice_len(c, ix, in->sizes[0], &st0, &n, &s);
+        sy_status st = sy_slice_len(c, ix, in->sizes[in->ndim - 1], &st0, &n, &s);
         if (st) return st;
         if (__builtin_mul_overflow(b.step, s, &step)) return SY_OK;
         sy_vbounds r2 = sy_vbounds_seq(ctx, sy_expr_add(ctx, b.first, sy_expr_mul_si(ctx, st0, b.step)), step, n);

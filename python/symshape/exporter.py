@@ -1336,6 +1336,14 @@ def _param_values(j, v, nd, deps):
     docs/ops.md section 9)."""
     if v.dtype in _VALUE_DTYPES and v.numel() > 0 and deps.values_known(nd):
         j["values"] = [int(v.min()), int(v.max())]
+        # a row (every dim but the last 1: arange(L).expand(1, -1), HF position_ids) equal to an
+        # arange: its step too, so that the engine tracks it as that arange and a slice of it
+        # (position_ids[:, :T]) keeps exact bounds (docs/graph-format.md)
+        if v.dim() >= 1 and all(d == 1 for d in v.shape[:-1]) and v.numel() >= 2:
+            flat = v.reshape(-1).to(torch.int64)
+            step = int(flat[1] - flat[0])
+            if step != 0 and torch.equal(flat, flat[0] + step * torch.arange(flat.numel(), dtype=torch.int64)):
+                j["values"].append(step)
     return j
 
 

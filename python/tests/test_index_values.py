@@ -447,16 +447,17 @@ def test_constant_index_written_has_no_values():
     doc = symshape.export(CIdx("written", _ix, [0, 3], L64).eval(), {"x": torch.randn(2, 10)}, dynamic={"x": [1]})
     assert [n.get("values") for n in doc["nodes"] if n["op"] == "param"] == [None, None]  # idx, idx.add_(0)
     doc = symshape.export(CIdx("buffer", _ix, [-4, 1], L64).eval(), {"x": torch.randn(2, 10)}, dynamic={"x": [1]})
-    assert [n.get("values") for n in doc["nodes"] if n["op"] == "param"] == [[-4, 1]]
+    # two elements are an arange (step 5): written with the step (pyexp47), a slice of it stays exact
+    assert [n.get("values") for n in doc["nodes"] if n["op"] == "param"] == [[-4, 1, 5]]
     doc = symshape.export(CIdx("buffer", CONST_IDX["int16_long"][1], [1, 3], torch.int16).eval(), {"x": torch.randn(2, 10)}, dynamic={"x": [1]})
-    assert [(n["dtype"], n.get("values")) for n in doc["nodes"] if n["op"] == "param"] == [("int16", [1, 3]), ("int64", [1, 3])]
+    assert [(n["dtype"], n.get("values")) for n in doc["nodes"] if n["op"] == "param"] == [("int16", [1, 3, 2]), ("int64", [1, 3, 2])]
 
 
 @pytest.mark.parametrize("node,msg", [
     ({"name": "p", "op": "param", "dtype": "float32", "shape": [2], "values": [0, 1]}, "is for a param of an integer dtype"),
     ({"name": "p", "op": "param", "dtype": "int64", "shape": [0], "values": [0, 1]}, "with an element"),
     ({"name": "p", "op": "input", "dtype": "int64", "shape": [2], "values": [0, 1]}, "is for a param"),
-    ({"name": "p", "op": "param", "dtype": "int64", "shape": [2], "values": [0]}, "must be [least, greatest], two integers"),
+    ({"name": "p", "op": "param", "dtype": "int64", "shape": [2], "values": [0]}, "must be [least, greatest] or [least, greatest, step], integers"),
     ({"name": "p", "op": "param", "dtype": "int64", "shape": [2], "values": [3, 1]}, "[3, 1] must have least <= greatest"),
     ({"name": "p", "op": "param", "dtype": "uint8", "shape": [2], "values": [-1, 1]}, "within [0, 255] of its dtype"),
 ])

@@ -329,8 +329,13 @@ static const wcase cases[] = {
     {"truediv_constants_stay_float", SZ1 CALL("q", "truediv", "[7,2]") "," CALL("o", "int", "[{\"ref\":\"q\"}]"), "3", "", SY_OK},
     {"round_of_truediv_unsupported", SZ1 CALL("q", "truediv", "[{\"ref\":\"a\"},4]") "," CALL("o", "round", "[{\"ref\":\"q\"}]"), NULL,
      "round() of a true quotient of sizes is not supported", SY_EUNSUPPORTED},
-    {"arith_on_truediv_unsupported", SZ1 CALL("q", "truediv", "[{\"ref\":\"a\"},4]") "," CALL("o", "mul", "[{\"ref\":\"q\"},2]"), NULL,
+    {"arith_on_truediv_unsupported", SZ1 CALL("q", "truediv", "[{\"ref\":\"a\"},3]") "," CALL("o", "mul", "[{\"ref\":\"q\"},2]"), NULL,
      "arithmetic on a true quotient of sizes (x / y) is not supported", SY_EUNSUPPORTED},
+    /* a / 4 is exact in a double: times 1.25 is one correctly rounded operation (pyexp47) */
+    {"ceil_of_truediv_times_float", SZ1 CALL("q", "truediv", "[{\"ref\":\"a\"},4]") "," CALL("m", "mul", "[{\"ref\":\"q\"},1.25]") ","
+         CALL("o", "ceil", "[{\"ref\":\"m\"}]"), "CeilDiv(5*s1, 16)", "s1 <= 4503599627370496; s1 <= 900719925474099", SY_OK},
+    {"floor_of_float_minus_truediv", SZ1 CALL("q", "truediv", "[{\"ref\":\"a\"},2]") "," CALL("m", "sub", "[0.5,{\"ref\":\"q\"}]") ","
+         CALL("o", "floor", "[{\"ref\":\"m\"}]"), "-FloorDiv(s1, 2)", "s1 <= 4503599627370496; s1 <= 2251799813685249", SY_OK},
 };
 
 static void run_case(const wcase *c)
