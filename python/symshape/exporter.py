@@ -734,14 +734,22 @@ def _module_state(model):
         for mod in model.modules():
             d = vars(mod)
             saved.append((d, dict(d), {k: copy.copy(v) for k, v in d.items() if isinstance(v, (dict, set, list))}))
-            for t in itertools.chain(d.get("_buffers", {}).values(), d.values()):
-                if isinstance(t, torch.Tensor) and not isinstance(t, torch.nn.Parameter):
+            for t in itertools.chain(d.get("_buffers", {}).values(), d.values(), d.get("_parameters", {}).values()):
+                # parameters: only the integer ones, whose values an index reads (_param_values)
+                if isinstance(t, torch.Tensor) and (not isinstance(t, torch.nn.Parameter) or t.dtype in _VALUE_DTYPES):
                     data.append((t, t.detach().clone()))
 
     def restore():
+        """puts the state back; returns the ids of the tensors whose data the capture changed (a
+        write the graph need not show: self._buffers["b"].add_(1), a hook's, b.data.copy_(...))"""
+        changed = set()
         with torch.no_grad():
             for t, orig in data:
-                if t.shape == orig.shape:
+                if t.shape != orig.shape or t.dtype != orig.dtype or not torch.equal(t, orig):
+                    changed.add(id(t))
+                if isinstance(t, torch.nn.Parameter) and t.shape == orig.shape:
+                    t.data.copy_(orig)
+                elif t.shape == orig.shape:
                     t.copy_(orig)
                 else:  # a resize_ in forward
                     t.set_(orig)
@@ -755,6 +763,7 @@ def _module_state(model):
                 else:
                     d[k].clear()
                     d[k].update(v)
+        return changed
     return restore
 
 
@@ -1065,8 +1074,13 @@ def export(model, example_inputs, dynamic=None, name=None):
         finally:
             torch.nn.Module.__setattr__ = orig_setattr
             restore_plain()
-            restore_state()
+            changed = restore_state()
             restore_wrapped()
+        # a module tensor the capture changed without a write in the graph holds other values at
+        # the next call: its get_attr roots are written (no "values" for it nor what is computed from it)
+        for nd in graph.nodes:
+            if nd.op == "get_attr" and id(tracer._val(nd)) in changed:
+                tracer._deps.mutated.add(("get_attr", nd.target))
     except ExportError:
         raise
     except Exception as e:
@@ -1295,6 +1309,13 @@ class _InputDeps:
             self._tainted.add(root)
         if a0 is not None and _mutates(nd):
             self.mutated.add(root)
+        # torch.add(a, 1, out=b) writes b (and whatever b is a view of)
+        out = nd.kwargs.get("out") if nd.op.startswith("call") else None
+        for o in (out if isinstance(out, (tuple, list)) else (out,)):
+            if isinstance(o, Node):
+                self.mutated.add(self._root.get(o, o))
+                if dep:
+                    self._tainted.add(self._root.get(o, o))
         # stable: not random nor uninitialized, computed from stable nodes only (a placeholder is
         # not: its values are data); whether its root is written is asked at the end (mutated)
         self.stable[nd] = (nd.op == "get_attr" or

@@ -8,6 +8,9 @@ and 1.13, both policies:
   (3, 0, 1), and of a transposed [3, 1, 1] (1, 1, 1); 2 ** x (2.x) is allocated contiguous.
   hardtanh / relu6 / nan_to_num allocate with empty_like (preserve), not TensorIterator: a
   transposed [3, 1, 1] keeps (1, 3, 3).
+- constant index "values": torch.add(b, 1, out=b) wrote the buffer without the exporter seeing
+  a write, and so did a write the graph does not hold (self._buffers["b"].add_(1)): both kept the
+  values of the first call, so sizes the next call cannot run were accepted.
 """
 import pytest
 import torch
@@ -69,3 +72,36 @@ def test_scalar_operand_strides(policy):
     assert not bad, bad
     # default: the sizes 0 and 1 the example does not show are specialized where a stride reads them
     assert (n, acc) == (352, 352 if policy == "relaxed" else 256)
+
+
+class Buf(nn.Module):
+    def __init__(self, write):
+        super().__init__()
+        self.register_buffer("idx", torch.tensor([0, 3, 1]))
+        self.write = write
+
+    def forward(self, x):
+        self.write(self)
+        return x[:, self.idx]
+
+
+WRITES = {
+    "out_kwarg": lambda m: torch.add(m.idx, 1, out=m.idx),
+    "buffers_dict": lambda m: m._buffers["idx"].add_(1),
+    "data": lambda m: m.idx.data.add_(1),
+    "none": lambda m: None,
+}
+
+
+@pytest.mark.parametrize("name", sorted(WRITES))
+def test_written_buffer_values(name):
+    """A buffer written in forward holds other values at the next call: no "values" (the index is
+    then data, docs/ops.md section 9). Before: out= and the _buffers write kept [0, 3], and the
+    guards accepted T = 4 where the second call indexes 4 (IndexError)."""
+    m = Buf(WRITES[name])
+    doc = symshape.export(m, {"x": torch.randn(2, 8)}, dynamic={"x": [1]})
+    vals = {nd["name"]: nd.get("values") for nd in doc["nodes"] if nd.get("op") == "param"}
+    assert vals["idx"] == ([0, 3] if name == "none" else None), vals
+    assert torch.equal(m.idx, torch.tensor([0, 3, 1]))  # the capture leaves the buffer as it was
+    gs = symshape.trace(doc, duck_sizing=False, specialize_01=False)
+    assert gs.check({"x": [2, 3]})[0] == (name != "none")  # index 3 of 3: only the known values reject it
