@@ -40,6 +40,7 @@ import operator
 import os
 import re
 import sys
+import threading
 import types
 
 import torch
@@ -1003,6 +1004,13 @@ def _example_json(v):
     return None
 
 
+#: one capture at a time: it patches process-wide state (torch functions, nn.Module.__setattr__,
+#: the user's module globals) and restores what it found, so two concurrent captures restored each
+#: other's patches (4 threads exporting left torch.zeros, torch.eye, ... wrapped for good), and
+#: torch.fx's own patcher is not thread-safe ("CURRENT_PATCHER is None in finally block")
+_EXPORT_LOCK = threading.RLock()
+
+
 def export(model, example_inputs, dynamic=None, name=None):
     """Export ``model`` (an nn.Module or a function) traced at ``example_inputs`` to a graph
     document (a dict, docs/graph-format.md).
@@ -1015,7 +1023,13 @@ def export(model, example_inputs, dynamic=None, name=None):
     through to the graph. None: every dim of every tensor input. Inputs not named are static.
     name: the model name (default: the class or function name).
 
-    Raises ExportError for anything that cannot be captured (see the module docstring)."""
+    Raises ExportError for anything that cannot be captured (see the module docstring).
+    Thread-safe: concurrent calls run one after the other."""
+    with _EXPORT_LOCK:
+        return _export(model, example_inputs, dynamic, name)
+
+
+def _export(model, example_inputs, dynamic, name):
     if not (isinstance(model, torch.nn.Module) or callable(model)):
         raise ExportError("model must be an nn.Module or a function, got %s" % type(model).__name__)
     names, values, call = _bind_inputs(model, example_inputs)

@@ -11,7 +11,11 @@ and 1.13, both policies:
 - constant index "values": torch.add(b, 1, out=b) wrote the buffer without the exporter seeing
   a write, and so did a write the graph does not hold (self._buffers["b"].add_(1)): both kept the
   values of the first call, so sizes the next call cannot run were accepted.
+- concurrent exports restored each other's patches (torch.zeros, torch.eye, ... stayed wrapped
+  after four threads exported), and torch.fx's patcher failed ("CURRENT_PATCHER is None").
 """
+import threading
+
 import pytest
 import torch
 import torch.nn as nn
@@ -105,3 +109,40 @@ def test_written_buffer_values(name):
     assert torch.equal(m.idx, torch.tensor([0, 3, 1]))  # the capture leaves the buffer as it was
     gs = symshape.trace(doc, duck_sizing=False, specialize_01=False)
     assert gs.check({"x": [2, 3]})[0] == (name != "none")  # index 3 of 3: only the known values reject it
+
+
+class Topk(nn.Module):
+    def forward(self, x):
+        return torch.topk(x, max(1, x.size(1) // 2), dim=1).values, torch.zeros(min(x.size(1), 3))
+
+
+def _noloc(doc):
+    return [{k: v for k, v in nd.items() if k != "loc"} for nd in doc["nodes"]]
+
+
+def test_concurrent_exports_restore():
+    """Four threads exporting at once: each capture completes with the same document as alone,
+    and every patched torch function and nn.Module.__setattr__ is the original afterwards."""
+    before = dict(vars(torch)), dict(vars(torch.nn.functional)), torch.nn.Module.__setattr__
+    alone = symshape.export(Topk(), {"x": torch.randn(2, 8)}, dynamic={"x": [1]})
+    docs, errs = [], []
+
+    def run():
+        try:
+            for _ in range(3):
+                docs.append(symshape.export(Topk(), {"x": torch.randn(2, 8)}, dynamic={"x": [1]}))
+        except Exception as e:  # a failed capture is the fault under test
+            errs.append(repr(e))
+    ths = [threading.Thread(target=run) for _ in range(4)]
+    for t in ths:
+        t.start()
+    for t in ths:
+        t.join()
+    assert not errs, errs
+    # the same document as alone, but for the locs (a thread's outermost user frame is threading.py)
+    assert len(docs) == 12 and all(_noloc(d) == _noloc(alone) for d in docs)
+    after = dict(vars(torch)), dict(vars(torch.nn.functional)), torch.nn.Module.__setattr__
+    changed = [k for k in before[0] if after[0].get(k) is not before[0][k]]
+    changed += [k for k in before[1] if after[1].get(k) is not before[1][k]]
+    assert not changed and after[2] is before[2], changed
+    assert "max" not in globals() and "min" not in globals() and "int" not in globals()
