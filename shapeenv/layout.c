@@ -1529,6 +1529,20 @@ static sy_status forget_strides(sy_env *env, sy_value *v, int depth)
 sy_status sy_layout_after_call(opcall *c)
 {
     int cls = c->layout_cls;
+    /* out=: the result is the out tensor. When its sizes are the result's, ATen leaves it as it is
+     * (resize_output does nothing, TensorIterator writes into its strides): torch.neg(x.t(),
+     * out=torch.empty(T, B)) is row-major, not x.t()'s layout. Resized (other sizes), its strides
+     * are the kernel's own choice (TensorIterator's as_strided_ for a structured kernel, resize_'s
+     * contiguous ones for the others): not modelled. */
+    for (size_t i = 0; i < c->nkw; i++) {
+        if (!c->kwnames[i] || strcmp(c->kwnames[i], "out") || c->kwvals[i].kind != SY_V_TENSOR) continue;
+        const sy_tensor *o = c->kwvals[i].u.t, *r = c->out->kind == SY_V_TENSOR ? c->out->u.t : NULL;
+        if (!r) return forget_strides(c->env, c->out, 0);
+        int same = r->ndim == o->ndim;
+        for (size_t k = 0; same && k < r->ndim; k++) same = r->sizes[k] == o->sizes[k];
+        if (!same) return forget_strides(c->env, c->out, 0);
+        return op_set_strided(c, o->dtype, o->ndim, o->sizes, o->strides);
+    }
     if (cls == OPL_VIEW) return forget_strides(c->env, c->out, 0);
     if (cls == OPL_OWN || cls == OPL_FRESH || c->env->layout_owned) return SY_OK;
     int memfmt = cls == OPL_MEMFMT, nc = 0;

@@ -238,7 +238,11 @@ sy_status sy_unary_layout(opcall *c, const sy_tensor *x, sy_dtype dt)
     int is_conv = 0;
     for (int i = 0; conv[i] && !is_conv; i++) is_conv = !strcmp(op, conv[i]);
     if (is_conv && dt == x->dtype) return op_set_strided(c, dt, x->ndim, x->sizes, x->strides);
-    if (is_conv || !strcmp(op, "clone")) {
+    /* hardtanh / relu6 (Activation.cpp hardtanh: result = at::empty_like(self), then
+     * hardtanh_out; relu6 is hardtanh(0, 6)) and nan_to_num (UnaryOps.cpp: empty_like(self),
+     * then nan_to_num_out) allocate as clone does: a transposed [3, 1, 1] keeps (1, 3, 3), where
+     * a unary TensorIterator gives (1, 1, 1) */
+    if (is_conv || !strcmp(op, "clone") || !strcmp(op, "hardtanh") || !strcmp(op, "relu6") || !strcmp(op, "nan_to_num")) {
         if (!x->strides) return op_set_strided(c, dt, x->ndim, x->sizes, NULL);
         if ((st = op_preserve_strides(c, x, &ts))) return st;
         return op_set_strided(c, dt, x->ndim, x->sizes, ts);
@@ -337,6 +341,26 @@ sy_status sy_elementwise_binary(opcall *c, const sy_value *a, const sy_value *b)
     if (ops[0] && ops[0]->ndim == n && inplace)
         return op_set_strided(c, ops[0]->dtype, n, r, ops[0]->strides);
     const sy_expr *const *ts;
+    /* pow / float_power with a number, clamp_min / clamp_max of a number: the number is no
+     * TensorIterator operand (as it is in x * 2, a wrapped 0-dim one), so pow of a [0, 1, 3] has
+     * (3, 3, 1) where x * 2 has (3, 0, 1), and of a transposed [3, 1, 2] the contiguous strides:
+     *  - pow(Tensor, Scalar) (Pow.cpp TORCH_META_FUNC2(pow, Tensor_Scalar)), clamp_min /
+     *    clamp_max(Tensor, Scalar) (TensorCompare.cpp): a unary op on the tensor;
+     *    float_power(Tensor, Scalar) is pow(self.to(float64), exp), the same layout;
+     *  - pow(Scalar, Tensor) (2 ** x, TORCH_META_FUNC2(pow, Scalar)) sets its output with no
+     *    strides (contiguous) before the kernel. 1.13's Tensor.__rpow__ (torch/_tensor.py) is
+     *    torch.tensor(other) ** self, a 0-dim operand (TensorIterator); the graph records 2 ** x
+     *    and torch.pow(2, x) alike, so 1.x keeps the operator's layout (docs/ops.md section 8). */
+    int powlike = !strcmp(c->op, "pow") || !strcmp(c->op, "float_power") || !strcmp(c->op, "rpow") ||
+                  (ops[1] == NULL && (!strcmp(c->op, "clamp_min") || !strcmp(c->op, "clamp_max")));
+    if (powlike && !ops[0] != !ops[1] && (ops[0] || !sy_opc_torch1(c))) {
+        if (!ops[0]) {
+            if (!(ts = sy_env_contig_strides(c->env, n, r, false))) return sy_ctx_last_error(c->env->ctx);
+        } else if ((st = op_ti_strides(c, 1, ops, n, r, &ts))) {
+            return st;
+        }
+        return op_set_strided(c, dt, n, r, ts);
+    }
     if ((st = op_ti_strides(c, 2, ops, n, r, &ts))) return st;
     return op_set_strided(c, dt, n, r, ts);
 }

@@ -110,7 +110,10 @@ static sy_status pw_ternary(opcall *c)
     sy_status st = sy_elementwise_binary(&c1, a, b->kind == SY_V_NONE ? a : b);
     if (st) return st;
     c1.out = &abd;
-    if ((st = sy_elementwise_binary(&c1, &ab, d->kind == SY_V_NONE ? &ab : d))) return st;
+    /* lerp(input, end, weight) with a number weight: TensorIterator on (input, end) alone
+     * (Lerp.cpp TORCH_META_FUNC(lerp_Scalar)), the number is no operand */
+    if (!strncmp(c->op, "lerp", 4) && d->kind != SY_V_TENSOR) abd = ab;
+    else if ((st = sy_elementwise_binary(&c1, &ab, d->kind == SY_V_NONE ? &ab : d))) return st;
     const sy_tensor *r = abd.u.t;
     size_t n = strlen(c->op);
     if (c->op[n - 1] == '_') {

@@ -40,6 +40,7 @@ import operator
 import os
 import re
 import sys
+import threading
 import types
 
 import torch
@@ -734,14 +735,22 @@ def _module_state(model):
         for mod in model.modules():
             d = vars(mod)
             saved.append((d, dict(d), {k: copy.copy(v) for k, v in d.items() if isinstance(v, (dict, set, list))}))
-            for t in itertools.chain(d.get("_buffers", {}).values(), d.values()):
-                if isinstance(t, torch.Tensor) and not isinstance(t, torch.nn.Parameter):
+            for t in itertools.chain(d.get("_buffers", {}).values(), d.values(), d.get("_parameters", {}).values()):
+                # parameters: only the integer ones, whose values an index reads (_param_values)
+                if isinstance(t, torch.Tensor) and (not isinstance(t, torch.nn.Parameter) or t.dtype in _VALUE_DTYPES):
                     data.append((t, t.detach().clone()))
 
     def restore():
+        """puts the state back; returns the ids of the tensors whose data the capture changed (a
+        write the graph need not show: self._buffers["b"].add_(1), a hook's, b.data.copy_(...))"""
+        changed = set()
         with torch.no_grad():
             for t, orig in data:
-                if t.shape == orig.shape:
+                if t.shape != orig.shape or t.dtype != orig.dtype or not torch.equal(t, orig):
+                    changed.add(id(t))
+                if isinstance(t, torch.nn.Parameter) and t.shape == orig.shape:
+                    t.data.copy_(orig)
+                elif t.shape == orig.shape:
                     t.copy_(orig)
                 else:  # a resize_ in forward
                     t.set_(orig)
@@ -755,6 +764,7 @@ def _module_state(model):
                 else:
                     d[k].clear()
                     d[k].update(v)
+        return changed
     return restore
 
 
@@ -994,6 +1004,13 @@ def _example_json(v):
     return None
 
 
+#: one capture at a time: it patches process-wide state (torch functions, nn.Module.__setattr__,
+#: the user's module globals) and restores what it found, so two concurrent captures restored each
+#: other's patches (4 threads exporting left torch.zeros, torch.eye, ... wrapped for good), and
+#: torch.fx's own patcher is not thread-safe ("CURRENT_PATCHER is None in finally block")
+_EXPORT_LOCK = threading.RLock()
+
+
 def export(model, example_inputs, dynamic=None, name=None):
     """Export ``model`` (an nn.Module or a function) traced at ``example_inputs`` to a graph
     document (a dict, docs/graph-format.md).
@@ -1006,7 +1023,13 @@ def export(model, example_inputs, dynamic=None, name=None):
     through to the graph. None: every dim of every tensor input. Inputs not named are static.
     name: the model name (default: the class or function name).
 
-    Raises ExportError for anything that cannot be captured (see the module docstring)."""
+    Raises ExportError for anything that cannot be captured (see the module docstring).
+    Thread-safe: concurrent calls run one after the other."""
+    with _EXPORT_LOCK:
+        return _export(model, example_inputs, dynamic, name)
+
+
+def _export(model, example_inputs, dynamic, name):
     if not (isinstance(model, torch.nn.Module) or callable(model)):
         raise ExportError("model must be an nn.Module or a function, got %s" % type(model).__name__)
     names, values, call = _bind_inputs(model, example_inputs)
@@ -1065,8 +1088,13 @@ def export(model, example_inputs, dynamic=None, name=None):
         finally:
             torch.nn.Module.__setattr__ = orig_setattr
             restore_plain()
-            restore_state()
+            changed = restore_state()
             restore_wrapped()
+        # a module tensor the capture changed without a write in the graph holds other values at
+        # the next call: its get_attr roots are written (no "values" for it nor what is computed from it)
+        for nd in graph.nodes:
+            if nd.op == "get_attr" and id(tracer._val(nd)) in changed:
+                tracer._deps.mutated.add(("get_attr", nd.target))
     except ExportError:
         raise
     except Exception as e:
@@ -1295,6 +1323,13 @@ class _InputDeps:
             self._tainted.add(root)
         if a0 is not None and _mutates(nd):
             self.mutated.add(root)
+        # torch.add(a, 1, out=b) writes b (and whatever b is a view of)
+        out = nd.kwargs.get("out") if nd.op.startswith("call") else None
+        for o in (out if isinstance(out, (tuple, list)) else (out,)):
+            if isinstance(o, Node):
+                self.mutated.add(self._root.get(o, o))
+                if dep:
+                    self._tainted.add(self._root.get(o, o))
         # stable: not random nor uninitialized, computed from stable nodes only (a placeholder is
         # not: its values are data); whether its root is written is asked at the end (mutated)
         self.stable[nd] = (nd.op == "get_attr" or
