@@ -176,6 +176,8 @@ sy_facts *sy_facts_free(sy_facts *f)
     if (f->relset.keys) sy_memo_clear(ctx, &f->relset);
     if (f->rinv) sy_dealloc(ctx, f->rinv, f->rinv_cap * sizeof *f->rinv);
     if (f->rpool) sy_dealloc(ctx, f->rpool, f->rpool_cap * sizeof *f->rpool);
+    if (f->rfwd) sy_dealloc(ctx, f->rfwd, f->rfwd_cap * sizeof *f->rfwd);
+    if (f->rfix) sy_dealloc(ctx, f->rfix, RIDX_MAX * sizeof *f->rfix);
     sy_dealloc(ctx, f, sizeof *f);
     return NULL;
 }

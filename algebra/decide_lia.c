@@ -596,13 +596,18 @@ static bool ridx_update(sy_facts *f)
     size_t nr = f->nrels < RIDX_MAX ? f->nrels : RIDX_MAX;
     if (f->ridx_epoch != f->rels_epoch || f->ridx_n > nr) {
         if (f->rinv) memset(f->rinv, 0, f->rinv_cap * sizeof *f->rinv);
-        f->rinv_n = f->rpool_n = f->ridx_n = 0;
+        f->rinv_n = f->rpool_n = f->ridx_n = f->rfwd_n = 0;
         f->ridx_epoch = f->rels_epoch;
+    }
+    if (f->ridx_n < nr && !f->rfix) {
+        f->rfix = sy_alloc(ctx, RIDX_MAX * sizeof *f->rfix);
+        if (!f->rfix) return false;
     }
     for (; f->ridx_n < nr; f->ridx_n++) {
         size_t i = f->ridx_n;
         const sy_expr *r = f->rels[i];
         f->ridx_all[i / 64] &= ~((uint64_t)1 << (i % 64));
+        f->rfix[i].len = UINT32_MAX;
         if (r->kind != SY_EXPR_LE && r->kind != SY_EXPR_EQ) continue;
         const sy_expr **fs;
         size_t k;
@@ -611,7 +616,22 @@ static bool ridx_update(sy_facts *f)
             f->ridx_all[i / 64] |= (uint64_t)1 << (i % 64); /* as rel_mentions_any: relevant */
             continue;
         }
-        bool ok = true;
+        bool ok = k < UINT32_MAX && f->rfwd_n + k < UINT32_MAX;
+        if (ok && f->rfwd_n + k > f->rfwd_cap) {
+            size_t nc = f->rfwd_cap ? f->rfwd_cap : 64;
+            while (nc < f->rfwd_n + k) nc *= 2;
+            const sy_expr **nf = sy_realloc(ctx, f->rfwd, f->rfwd_cap * sizeof *nf, nc * sizeof *nf);
+            if (!nf) ok = false;
+            else {
+                f->rfwd = nf;
+                f->rfwd_cap = nc;
+            }
+        }
+        if (ok) {
+            if (k) memcpy(f->rfwd + f->rfwd_n, fs, k * sizeof *fs);
+            f->rfix[i] = (struct rfix){(uint32_t)f->rfwd_n, (uint32_t)k};
+            f->rfwd_n += k;
+        }
         for (size_t j = 0; j < k && ok; j++) {
             if ((f->rinv_n + 1) * 2 > f->rinv_cap) {
                 size_t nc = f->rinv_cap ? f->rinv_cap * 2 : 64;
@@ -719,7 +739,13 @@ void add_facts(lsys *L, const sy_expr *query)
             taken[i / 64] |= (uint64_t)1 << (i % 64);
             const sy_expr **fs;
             size_t k;
-            if (sy_expr_free_symbols(ctx, r, &fs, &k) == SY_OK) {
+            /* the index's copy when listed (what sy_expr_free_symbols gives) */
+            bool listed = indexed && f->rfix[i].len != UINT32_MAX;
+            if (listed) {
+                fs = f->rfwd + f->rfix[i].off;
+                k = f->rfix[i].len;
+            }
+            if (listed || sy_expr_free_symbols(ctx, r, &fs, &k) == SY_OK) {
                 for (size_t j = 0; j < k && ns < 128; j++) {
                     bool have = false;
                     for (size_t t = 0; t < ns && !have; t++) have = syms[t] == fs[j];
@@ -728,7 +754,7 @@ void add_facts(lsys *L, const sy_expr *query)
                     if (!indexed) continue;
                     ridx_mark(f, fs[j], cand, pend, taken, i); /* later indices join this round, earlier ones the next */
                 }
-                sy_mem_free(ctx, fs);
+                if (!listed) sy_mem_free(ctx, fs);
             }
             add_poly(L, r->args[0], r->kind == SY_EXPR_EQ);
         }

@@ -1004,7 +1004,7 @@ def child_cpu():
 # onnx47l: each width's int64 guard made the next check bound every symbol and input again under the growing
 # set of relations (K^3.3: K = 64 1.5 s, K = 128 12 s of CPU here); the guard's own fact no longer does
 # (K = 64 0.07 s, K = 128 0.6 s, most of it the guard set's minimization)
-for KC, limit in ((64, 40), (128, 6), (256, 8)):
+for KC, limit in ((64, 40), (128, 6), (256, 8), (1024, 12)):
     t0 = child_cpu()
     r = run("concat_chain_%d" % KC, concat_chain(KC))
     dt = child_cpu() - t0
@@ -1013,7 +1013,9 @@ for KC, limit in ((64, 40), (128, 6), (256, 8)):
     full = " + ".join("d%d" % j for j in range(KC // 2)) + " <= 4611686018427387903"
     # scale47: the narrower widths' guards are implied by the full one alone (gset_minimize.c lin_implied); at K = 128
     # the decision's budget (48 sources) had kept all 126, and K = 256 took 4.4 s of CPU (0.8 s now). Kept: rank and
-    # dtype (2K), b's equalities (K - 1), the widths' (K/2), 2 <= d_j (K/2) and the full width's guard: 4K
+    # dtype (2K), b's equalities (K - 1), the widths' (K/2), 2 <= d_j (K/2) and the full width's guard: 4K.
+    # freesym47: the linear layer's relevance closure took each relation's free symbols anew per decision (a walk
+    # and a sort); K = 1,024 took 19 s of CPU, 3.2 s now
     want_exact("concat chain of %d inputs: exact width, its int64 guard, within %d s of CPU (took %.1f s)" % (KC, limit, dt),
                (r.returncode, out.get("values", {}).get("y"), g64, len(out.get("guards", [])), dt < limit),
                (0, ["b", " + ".join("2*d%d" % j for j in range(KC // 2))], [full], 4 * KC, True))
