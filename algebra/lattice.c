@@ -281,6 +281,149 @@ static void fit(const lin *L, const fmpz_mat_t x0, const fmpz_mat_t K, fmpz *t)
     _fmpz_vec_clear(v, nv);
 }
 
+/* The in-range points of x0 + t K found level by level (issue 38, lattice47): `fit` moves along
+ * one kernel direction at a time and misses a box point that needs two at once (`6*a + 9*b +
+ * 97*c == 8994001813` with a, b, c in small boxes far out). The columns are ordered by how tight
+ * their ranges are (both ends, narrowest first; then one end; then none) and K is put in Hermite
+ * normal form over that order: row j is zero before its pivot column piv[j], so the columns
+ * piv[j] .. piv[j+1] - 1 depend on t_0 .. t_j only, and each gives t_j an exact interval once
+ * t_0 .. t_{j-1} are fixed. t_j runs over its interval from the value nearest the preferred
+ * pivot value outwards; at most `budget` nodes and `max` points (each in every range). */
+typedef struct {
+    const lin *L;
+    fmpz_mat_t E;               /* K in HNF, columns permuted */
+    slong k, nv;
+    slong perm[LAT_VARS];       /* E's column c is the unknown perm[c] */
+    slong piv[LAT_VARS + 1];    /* the pivot column of each row; piv[k] = nv */
+    fmpz *v, *out;              /* the point (permuted), the point passed to fn */
+    const fmpz *p;              /* preferred values (unpermuted) */
+    size_t nodes, budget, emitted, max;
+    sy_lattice_fn fn;
+    void *ud;
+    bool stop;
+} dfs;
+
+static bool col_lo(const dfs *D, slong c, const fmpz **b) { *b = D->L->vlo + D->perm[c]; return D->L->hlo[D->perm[c]]; }
+static bool col_hi(const dfs *D, slong c, const fmpz **b) { *b = D->L->vhi + D->perm[c]; return D->L->hhi[D->perm[c]]; }
+
+static void dfs_level(dfs *D, slong j)
+{
+    if (D->stop) return;
+    if (j == D->k) {
+        for (slong c = 0; c < D->nv; c++) fmpz_set(D->out + D->perm[c], D->v + c);
+        if (D->fn(D->ud, D->out) < 0 || ++D->emitted >= D->max) D->stop = true;
+        return;
+    }
+    fmpz_t tl, th, b, q, t;
+    fmpz_init(tl), fmpz_init(th), fmpz_init(b), fmpz_init(q), fmpz_init(t);
+    bool htl = false, hth = false, empty = false;
+    for (slong c = D->piv[j]; c < D->piv[j + 1] && !empty; c++) { /* lo <= v_c + t*a <= hi */
+        const fmpz *a = fmpz_mat_entry(D->E, j, c), *bd;
+        for (int end = 0; end < 2 && !empty; end++) {
+            if (!(end ? col_hi(D, c, &bd) : col_lo(D, c, &bd))) continue;
+            fmpz_sub(b, bd, D->v + c);
+            if (fmpz_is_zero(a)) {
+                empty = end ? fmpz_sgn(b) < 0 : fmpz_sgn(b) > 0;
+                continue;
+            }
+            if ((end == 1) == (fmpz_sgn(a) > 0)) { /* t <= b / a */
+                fmpz_fdiv_q(q, b, a);
+                if (!hth || fmpz_cmp(q, th) < 0) fmpz_set(th, q), hth = true;
+            } else { /* t >= b / a */
+                fmpz_cdiv_q(q, b, a);
+                if (!htl || fmpz_cmp(q, tl) > 0) fmpz_set(tl, q), htl = true;
+            }
+        }
+    }
+    if (!empty && !(htl && hth && fmpz_cmp(tl, th) > 0)) {
+        /* the centre: the pivot nearest its preferred value, round((p - v) / a), a > 0 (HNF) */
+        slong pc = D->piv[j];
+        const fmpz *a = fmpz_mat_entry(D->E, j, pc);
+        fmpz_sub(b, D->p + D->perm[pc], D->v + pc);
+        fmpz_mul_2exp(b, b, 1);
+        fmpz_add(b, b, a);
+        fmpz_mul_2exp(q, a, 1);
+        fmpz_fdiv_q(b, b, q); /* b: the centre */
+        if (htl && fmpz_cmp(b, tl) < 0) fmpz_set(b, tl);
+        if (hth && fmpz_cmp(b, th) > 0) fmpz_set(b, th);
+        bool up = true, down = true;
+        for (slong s = 0; (up || down) && !D->stop; s++) { /* b, b + 1, b - 1, b + 2, ... */
+            bool isup = s % 2 == 1 || s == 0;
+            if (s > 0 && !(isup ? up : down)) continue;
+            fmpz_set(t, b);
+            if (isup) fmpz_add_si(t, t, (s + 1) / 2);
+            else fmpz_sub_si(t, t, s / 2);
+            if (isup && hth && fmpz_cmp(t, th) > 0) { up = false; continue; }
+            if (!isup && htl && fmpz_cmp(t, tl) < 0) { down = false; continue; }
+            if (++D->nodes > D->budget) { D->stop = true; break; }
+            for (slong c = pc; c < D->nv; c++) fmpz_addmul(D->v + c, t, fmpz_mat_entry(D->E, j, c));
+            dfs_level(D, j + 1);
+            for (slong c = pc; c < D->nv; c++) fmpz_submul(D->v + c, t, fmpz_mat_entry(D->E, j, c));
+        }
+    }
+    fmpz_clear(tl), fmpz_clear(th), fmpz_clear(b), fmpz_clear(q), fmpz_clear(t);
+}
+
+/* the unknown's tightness: 0 both ends, 1 one end, 2 none; w its width when 0 */
+static int col_class(const lin *L, slong c, fmpz_t w)
+{
+    if (L->hlo[c] && L->hhi[c]) {
+        fmpz_sub(w, L->vhi + c, L->vlo + c);
+        return 0;
+    }
+    fmpz_zero(w);
+    return L->hlo[c] || L->hhi[c] ? 1 : 2;
+}
+
+static void search(const lin *L, const fmpz_mat_t x0, const fmpz_mat_t K, const fmpz *p, size_t max,
+                   sy_lattice_fn fn, void *ud)
+{
+    dfs D;
+    memset(&D, 0, sizeof D);
+    D.L = L, D.k = fmpz_mat_nrows(K), D.nv = (slong)L->nv, D.p = p, D.max = max, D.budget = 16 * max;
+    D.fn = fn, D.ud = ud;
+    if (D.k == 0) return; /* x0 alone: the box walk visited it */
+    fmpz_t wa, wb;
+    fmpz_init(wa), fmpz_init(wb);
+    for (slong c = 0; c < D.nv; c++) { /* insertion sort: class, then width, then index */
+        slong x = c, i = c;
+        int cx = col_class(L, x, wa);
+        while (i > 0) {
+            int cy = col_class(L, D.perm[i - 1], wb);
+            if (cy < cx || (cy == cx && fmpz_cmp(wb, wa) <= 0)) break;
+            D.perm[i] = D.perm[i - 1];
+            i--;
+        }
+        D.perm[i] = x;
+    }
+    fmpz_clear(wa), fmpz_clear(wb);
+    fmpz_mat_t Kp;
+    fmpz_mat_init(Kp, D.k, D.nv);
+    fmpz_mat_init(D.E, D.k, D.nv);
+    for (slong i = 0; i < D.k; i++)
+        for (slong c = 0; c < D.nv; c++) fmpz_set(fmpz_mat_entry(Kp, i, c), fmpz_mat_entry(K, i, D.perm[c]));
+    fmpz_mat_hnf(D.E, Kp);
+    fmpz_mat_clear(Kp);
+    D.v = _fmpz_vec_init(D.nv), D.out = _fmpz_vec_init(D.nv);
+    for (slong c = 0; c < D.nv; c++) fmpz_set(D.v + c, fmpz_mat_entry(x0, 0, D.perm[c]));
+    bool ok = true;
+    slong c = 0;
+    for (slong i = 0; i < D.k && ok; i++) { /* K has full row rank: k nonzero echelon rows */
+        while (c < D.nv && fmpz_is_zero(fmpz_mat_entry(D.E, i, c))) c++;
+        ok = c < D.nv;
+        D.piv[i] = c;
+    }
+    D.piv[D.k] = D.nv;
+    for (slong c0 = 0; ok && c0 < D.piv[0]; c0++) { /* the columns no row moves */
+        const fmpz *bd;
+        if (col_lo(&D, c0, &bd) && fmpz_cmp(D.v + c0, bd) < 0) ok = false;
+        if (col_hi(&D, c0, &bd) && fmpz_cmp(D.v + c0, bd) > 0) ok = false;
+    }
+    if (ok) dfs_level(&D, 0);
+    _fmpz_vec_clear(D.v, D.nv), _fmpz_vec_clear(D.out, D.nv);
+    fmpz_mat_clear(D.E);
+}
+
 /* the box radius per kernel dimension so that (2R + 1)^k <= max */
 static long radius(slong k, size_t max)
 {
@@ -354,11 +497,15 @@ sy_status sy_lattice_points(sy_ctx *ctx, const sy_expr *const *eqs, const slong 
             for (slong c = 0; c < nv; c++) fmpz_addmul(v + c, ti, fmpz_mat_entry(K, i, c));
         }
         fmpz_set_si(ti, 2 * R);
+        bool stopped = false;
         for (size_t it = 0; d && it < max; it++) {
             bool inr = true;
             for (slong c = 0; c < nv && inr; c++)
                 inr = (!L.hlo[c] || fmpz_cmp(v + c, L.vlo + c) >= 0) && (!L.hhi[c] || fmpz_cmp(v + c, L.vhi + c) <= 0);
-            if (inr && fn(ud, v) < 0) break;
+            if (inr && fn(ud, v) < 0) {
+                stopped = true;
+                break;
+            }
             slong i = 0; /* the odometer over the box */
             while (i < k && d[i] == R) {
                 d[i] = -R;
@@ -370,6 +517,7 @@ sy_status sy_lattice_points(sy_ctx *ctx, const sy_expr *const *eqs, const slong 
             for (slong c = 0; c < nv; c++) fmpz_add(v + c, v + c, fmpz_mat_entry(K, i, c));
         }
         fmpz_clear(ti);
+        if (d && !stopped) search(&L, x0, K, p, max, fn, ud);
         if (d) sy_dealloc(ctx, d, dsz);
         _fmpz_vec_clear(p, nv);
         _fmpz_vec_clear(t, k ? k : 1);

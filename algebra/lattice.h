@@ -15,7 +15,9 @@ typedef int (*sy_lattice_fn)(void *ud, const fmpz *vals);
  * hi[i] (INT nodes; NULL arrays or entries: unbounded): the point of the lattice of solutions
  * nearest pref (Babai's rounding on the LLL-reduced kernel), moved into the ranges one kernel
  * direction at a time, then the box around it (points outside the ranges skipped),
- * at most max points, each passed to fn. An equation is linear in the symbols and in
+ * at most max points, then up to max points inside every range found level by level over the
+ * kernel in Hermite form (tightest ranges first, at most 16*max search nodes), each passed to
+ * fn (a point can come twice). An equation is linear in the symbols and in
  * FloorDiv / Mod / CeilDiv atoms of a linear P by a nonzero constant (each P = m*q + r, a point
  * with r outside [0, m) skipped); nothing is enumerated when one of them is not, when a symbol
  * outside syms occurs, when the equations have no integer solution (Hermite normal form), or

@@ -172,6 +172,9 @@ Test(algebra_cases, diophantine_false_claims_fail, .init = ctx_setup, .fini = ct
         "bound Mod(1000003*a, 999983) | a >= 1000000000000 => [0, 999981]\n",
         "decide a + c != 370 | 2*a == 3*b + 1; 5*b == 7*c + 2; c >= 10 => true\n",
         "decide a + c != 3100339 | 2*a == 3*b + 1; 5*b == 7*c + 2; c >= 1000000 => true\n",
+        /* needs two kernel directions at once: (-999961, 1000000003, 16) (lattice47) */
+        "decide 6*a + 9*b + 97*c == 8994001813 | -1000000 <= a <= -999880; 1000000000 <= b <= 1000000003; "
+        "10 <= c <= 20 => false\n",
     };
     static const char *const right[] = {
         "decide 6*a != 9*b + 1 => true\n",
@@ -208,7 +211,7 @@ Test(algebra_cases, diophantine_false_claims_fail, .init = ctx_setup, .fini = ct
         "decide Mod(7*a, 12) != 5 | 0 <= a <= 10 => true\n",
     };
     size_t nw = sizeof wrong / sizeof *wrong, nr = sizeof right / sizeof *right;
-    cr_assert(eq(sz, nw, 31));
+    cr_assert(eq(sz, nw, 32));
     cr_assert(eq(sz, nr, 32));
     for (size_t i = 0; i < nw; i++) {
         char *out = NULL;
@@ -232,4 +235,77 @@ Test(algebra_cases, diophantine_false_claims_fail, .init = ctx_setup, .fini = ct
         cr_assert(eq(sz, r.failed, 0), "%s", right[i]);
         cr_assert(eq(sz, r.passed, 1), "%s", right[i]);
     }
+}
+
+static long long lcg_below(uint64_t *st, long long n)
+{
+    *st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (long long)((*st >> 33) % (uint64_t)n);
+}
+
+/* Random 3- and 4-variable linear equalities over small boxes far out (lattice47): the claim
+ * `sum c_i*x_i == N | boxes => false` is wrong exactly when the box holds a solution, which the
+ * setup finds by brute force. A wrong claim must fail with a counterexample; a right one must
+ * never fail. Seed fixed: 160 wrong, 80 right; before the level-by-level search (lattice.c
+ * `search`) 27 of the wrong ones passed as precision misses, now none (the right: 80 pass). */
+Test(algebra_cases, diophantine_random_boxes, .init = ctx_setup, .fini = ctx_teardown, .timeout = SY_TIMEOUT(60))
+{
+    uint64_t st = 0x2545F4914F6CDD1DULL;
+#define RND(n) lcg_below(&st, n)
+    size_t nwrong = 0, nright = 0, wrong_failed = 0, right_passed = 0, right_failed = 0;
+    for (int it = 0; it < 240; it++) {
+        int nv = 3 + (it & 1);
+        long long co[4], lo[4], w[4], x[4];
+        for (int i = 0; i < nv; i++) {
+            co[i] = (2 + RND(it < 80 ? 120 : it < 160 ? 1000 : 10000)) * (RND(4) ? 1 : -1);
+            lo[i] = (RND(2) ? 1 : -1) * (RND(3) == 0 ? RND(100) : 1000000 + RND(1000000000));
+            w[i] = i == it % nv ? 1 + RND(150) : 1 + RND(12); /* one side long, as in the issue */
+        }
+        long long n = 0;
+        for (int i = 0; i < nv; i++) n += co[i] * (lo[i] + RND(w[i] + 1));
+        if (RND(2)) n += 1 + RND(40);
+        /* brute force: any point of the box on the plane */
+        bool sol = false;
+        for (x[0] = 0; x[0] <= w[0] && !sol; x[0]++)
+            for (x[1] = 0; x[1] <= w[1] && !sol; x[1]++)
+                for (x[2] = 0; x[2] <= w[2] && !sol; x[2]++)
+                    for (x[3] = 0; x[3] <= (nv == 4 ? w[3] : 0) && !sol; x[3]++) {
+                        long long s = 0;
+                        for (int i = 0; i < nv; i++) s += co[i] * (lo[i] + x[i]);
+                        sol = s == n;
+                    }
+        char text[512];
+        int len = snprintf(text, sizeof text, "decide ");
+        for (int i = 0; i < nv; i++) len += snprintf(text + len, sizeof text - (size_t)len, "%s%lld*%c", i ? " + " : "", co[i], 'a' + i);
+        len += snprintf(text + len, sizeof text - (size_t)len, " == %lld |", n);
+        for (int i = 0; i < nv; i++)
+            len += snprintf(text + len, sizeof text - (size_t)len, "%s %lld <= %c <= %lld", i ? ";" : "", lo[i], 'a' + i, lo[i] + w[i]);
+        snprintf(text + len, sizeof text - (size_t)len, " => false\n");
+        char *out = NULL;
+        size_t outlen = 0;
+        FILE *rep = open_memstream(&out, &outlen);
+        sy_cases_result r;
+        memset(&r, 0, sizeof r);
+        sy_cases_options o = {.seed = 1, .report = rep};
+        cr_assert(eq(int, sy_cases_run_text(ctx, text, strlen(text), "x", &o, &r), SY_OK), "%s", text);
+        fclose(rep);
+        if (sol) {
+            nwrong++;
+            bool ok = r.failed == 1 && strstr(out, "counterexample ") != NULL;
+            wrong_failed += ok;
+            if (!ok) fprintf(stderr, "wrong claim not caught: %s%s", text, out);
+        } else {
+            nright++;
+            right_passed += r.passed;
+            right_failed += r.failed;
+            if (r.failed) fprintf(stderr, "right claim failed: %s%s", text, out);
+        }
+        free(out);
+    }
+#undef RND
+    fprintf(stderr, "diophantine_random_boxes: %zu wrong (%zu failed), %zu right (%zu passed, %zu failed)\n", nwrong,
+            wrong_failed, nright, right_passed, right_failed);
+    cr_assert(eq(sz, nwrong + nright, 240));
+    cr_assert(eq(sz, wrong_failed, nwrong));
+    cr_assert(eq(sz, right_failed, 0));
 }
