@@ -290,6 +290,19 @@ static sy_status defer_add(sy_env *env, const struct sy_env_defer *rec);
 #define SPLIT_MAX_RUNS 64
 #define SPLIT_MAX_DEPTH 12
 
+/* one open path of a case split: the answers taken so far (bit k: question k's branch), and their
+ * number; a path with an open question continues as its two children */
+typedef struct {
+    uint64_t path;
+    unsigned len;
+} split_path;
+
+static void split_children(split_path *stack, size_t *sp, uint64_t path, unsigned len)
+{
+    stack[(*sp)++] = (split_path){path, len + 1};
+    stack[(*sp)++] = (split_path){path | (uint64_t)1 << len, len + 1};
+}
+
 /* The leaves of a case split: path, length, outcome (1 viewable, 0 not, -1 no size) and the
  * answers of its questions. */
 typedef struct {
@@ -337,15 +350,11 @@ static sy_status view_always(opcall *c, const sy_tensor *x, size_t n, const sy_e
     int fails = 0;
     *exact = 0;
     *where = NULL;
-    struct {
-        uint64_t path;
-        unsigned len;
-    } stack[SPLIT_MAX_DEPTH + 2];
+    split_path stack[SPLIT_MAX_DEPTH + 2];
     size_t sp = 0, runs = 0, nl = 0;
     vleaf leaves[SPLIT_MAX_RUNS];
     *always = 0;
-    stack[sp].path = 0;
-    stack[sp++].len = 0;
+    stack[sp++] = (split_path){0, 0};
     while (sp) {
         sp--;
         if (++runs > SPLIT_MAX_RUNS) return SY_OK;
@@ -383,10 +392,7 @@ static sy_status view_always(opcall *c, const sy_tensor *x, size_t n, const sy_e
         if (s.infeasible) continue;
         if (s.need) {
             if (s.len >= SPLIT_MAX_DEPTH) return SY_OK;
-            stack[sp].path = s.path;
-            stack[sp++].len = s.len + 1;
-            stack[sp].path = s.path | (uint64_t)1 << s.len;
-            stack[sp++].len = s.len + 1;
+            split_children(stack, &sp, s.path, s.len);
             continue;
         }
         if (!ok) {
@@ -846,17 +852,13 @@ static sy_status ti_exact(opcall *c, int preserve, sy_facts *base, size_t nops, 
     sy_status st = ti_path(c, &dry, nops, ops, ndim, sizes, out);
     if (st || !dry.undecided) return st;
     *out = NULL;
-    struct {
-        uint64_t path;
-        unsigned len;
-    } stack[SPLIT_MAX_DEPTH + 2];
+    split_path stack[SPLIT_MAX_DEPTH + 2];
     struct {
         const sy_expr *const *st, *ind;
         size_t votes;
     } leaf[TI_MAX_LEAVES];
     size_t sp = 0, runs = 0, nl = 0;
-    stack[sp].path = 0;
-    stack[sp++].len = 0;
+    stack[sp++] = (split_path){0, 0};
     while (sp) {
         sp--;
         if (++runs > SPLIT_MAX_RUNS) return SY_OK;
@@ -874,10 +876,7 @@ static sy_status ti_exact(opcall *c, int preserve, sy_facts *base, size_t nops, 
         if (s.infeasible) continue;
         if (s.need) {
             if (s.len >= SPLIT_MAX_DEPTH) return SY_OK;
-            stack[sp].path = s.path;
-            stack[sp++].len = s.len + 1;
-            stack[sp].path = s.path | (uint64_t)1 << s.len;
-            stack[sp++].len = s.len + 1;
+            split_children(stack, &sp, s.path, s.len);
             continue;
         }
         int open = 0;
