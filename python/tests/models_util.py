@@ -134,3 +134,28 @@ class Asserts(torch.nn.Module):
         if x.shape[1] > 6:  # a branch, not an assert
             x = x + 1
         return x
+
+
+def check_points(gs, model, mk, pts, shape, same):
+    """(CPU ok, accepted, differences) of guard set gs over the points pts of a one-input model:
+    input "x" of sizes shape(p) made by mk(p); an accepted point must run on the CPU and give
+    output shapes (or strides) for which same(symshape's, torch's) holds"""
+    ok = acc = 0
+    bad = []
+    for p in pts:
+        sizes = {"x": shape(p)}
+        a, _ = gs.check(sizes)
+        r, real = run_real(model, mk(p))
+        ok += r
+        acc += a
+        if a and not r:
+            bad.append("%s: accepted, torch fails: %s" % (sizes, real))
+        elif a:
+            try:
+                mine = gs.output_shapes(sizes)
+            except symshape.Error as e:
+                bad.append("%s: get_real_value fails: %s" % (sizes, e))
+                continue
+            if not same(mine, real):
+                bad.append("%s: symshape %s, torch %s" % (sizes, mine, real))
+    return ok, acc, bad

@@ -28,7 +28,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from models_util import POLICIES, run_real
+from models_util import POLICIES, check_points, run_real
 from models_util import policy_kw as _kw
 
 import symshape
@@ -221,24 +221,7 @@ def measure(name, cls, shape, policy, dims=(0, 1)):
         gs = symshape.trace(doc, **(_kw(policy) or {}))
     except Exception as e:  # noqa: BLE001
         return len(pts), sum(run_real(m, mk(p))[0] for p in pts), 0, [], "%s: %s" % (type(e).__name__, e)
-    ok = acc = 0
-    bad = []
-    for p in pts:
-        sizes = {"x": shape(p)}
-        a, _ = gs.check(sizes)
-        r, real = run_real(m, mk(p))
-        ok += r
-        acc += a
-        if a and not r:
-            bad.append("%s: accepted, torch fails: %s" % (sizes, real))
-        elif a:
-            try:
-                mine = gs.output_shapes(sizes)
-            except symshape.Error as e:
-                bad.append("%s: get_real_value fails: %s" % (sizes, e))
-                continue
-            if not _same(mine, real):
-                bad.append("%s: symshape %s, torch %s" % (sizes, mine, real))
+    ok, acc, bad = check_points(gs, m, mk, pts, shape, _same)
     return len(pts), ok, acc, bad, None
 
 
